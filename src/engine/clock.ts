@@ -1,0 +1,190 @@
+// Mirrors k8s.io/utils/clock (Clock, fake.Clock): the only source of time in the engine.
+// Deliberate difference: timers are callbacks ordered by (due time, creation order), so a run
+// with the same inputs fires them in the same order every time.
+
+/** A cancellable timer, like Go's *time.Timer. */
+export interface Timer {
+  /** Stops the timer; returns false when it had already fired or been stopped. */
+  stop(): boolean;
+}
+
+export interface Clock {
+  /** Milliseconds since the clock's epoch (virtual for FakeClock). */
+  now(): number;
+  /** Runs fn once, `delayMs` from now (0 or negative: at the next step/turn). */
+  afterFunc(delayMs: number, fn: () => void): Timer;
+  /** A promise resolved `delayMs` from now. */
+  sleep(delayMs: number): Promise<void>;
+}
+
+interface PendingTimer {
+  due: number;
+  seq: number;
+  fn: () => void;
+  done: boolean;
+}
+
+/**
+ * Virtual time. Nothing moves until `step`/`advanceTo` is called; then every timer due by the new
+ * time fires in (due, creation) order, with `now()` reading each timer's own due time while it runs.
+ */
+export class FakeClock implements Clock {
+  private current: number;
+  private seq = 0;
+  // A binary min-heap keyed by (due, seq): O(log n) per timer even with 100k watchers' deadlines.
+  private heap: PendingTimer[] = [];
+
+  constructor(startMs = 0) {
+    this.current = startMs;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  afterFunc(delayMs: number, fn: () => void): Timer {
+    const t: PendingTimer = { due: this.current + Math.max(0, delayMs), seq: this.seq++, fn, done: false };
+    this.push(t);
+    return {
+      stop: () => {
+        if (t.done) return false;
+        t.done = true; // lazily removed when it reaches the top of the heap
+        return true;
+      },
+    };
+  }
+
+  sleep(delayMs: number): Promise<void> {
+    return new Promise(resolve => this.afterFunc(delayMs, resolve));
+  }
+
+  /** Number of timers still pending. */
+  pendingTimers(): number {
+    return this.heap.filter(t => !t.done).length;
+  }
+
+  /** Due time of the earliest pending timer, or undefined. */
+  nextDue(): number | undefined {
+    this.dropDone();
+    return this.heap.length ? this.heap[0].due : undefined;
+  }
+
+  /** Moves time forward by `ms`, firing due timers synchronously. */
+  step(ms: number): void {
+    this.advanceTo(this.current + ms);
+  }
+
+  /** Moves time to `t` (never backwards), firing due timers synchronously in order. */
+  advanceTo(t: number): void {
+    if (t < this.current) throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
+    for (;;) {
+      this.dropDone();
+      const top = this.heap[0];
+      if (!top || top.due > t) break;
+      this.pop();
+      top.done = true;
+      this.current = Math.max(this.current, top.due);
+      top.fn();
+    }
+    this.current = t;
+  }
+
+  /**
+   * Like advanceTo, but lets promise continuations run after each timer, so async engine code
+   * (awaiting sleeps and waits) progresses exactly as it would in real time.
+   */
+  async advanceToAsync(t: number): Promise<void> {
+    if (t < this.current) throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
+    await settle();
+    for (;;) {
+      this.dropDone();
+      const top = this.heap[0];
+      if (!top || top.due > t) break;
+      this.pop();
+      top.done = true;
+      this.current = Math.max(this.current, top.due);
+      top.fn();
+      await settle();
+    }
+    this.current = t;
+    await settle();
+  }
+
+  async stepAsync(ms: number): Promise<void> {
+    await this.advanceToAsync(this.current + ms);
+  }
+
+  private dropDone(): void {
+    while (this.heap.length && this.heap[0].done) this.pop();
+  }
+
+  private less(a: PendingTimer, b: PendingTimer): boolean {
+    return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+  }
+
+  private push(t: PendingTimer): void {
+    const h = this.heap;
+    h.push(t);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
+      i = p;
+    }
+  }
+
+  private pop(): PendingTimer | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l], h[m])) m = l;
+        if (r < h.length && this.less(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/** Lets queued promise continuations run (several microtask turns). */
+export async function settle(turns = 20): Promise<void> {
+  for (let i = 0; i < turns; i++) await Promise.resolve();
+}
+
+/**
+ * Wall-clock time for faces that run against real time (none of the engine's tests do).
+ * The only place in the engine allowed to read the real clock.
+ */
+export class RealClock implements Clock {
+  now(): number {
+    return Date.now();
+  }
+  afterFunc(delayMs: number, fn: () => void): Timer {
+    let done = false;
+    const h = globalThis.setTimeout(() => {
+      done = true;
+      fn();
+    }, Math.max(0, delayMs));
+    return {
+      stop: () => {
+        if (done) return false;
+        done = true;
+        globalThis.clearTimeout(h);
+        return true;
+      },
+    };
+  }
+  sleep(delayMs: number): Promise<void> {
+    return new Promise(resolve => this.afterFunc(delayMs, resolve));
+  }
+}
