@@ -1,0 +1,844 @@
+// Mirrors k8s.io/apiserver pkg/storage/cacher/cache_watcher.go (release-1.36), plus
+// filterWithAttrsAndPrefixFunction (cacher.go) and storage.AnnotateInitialEventsEndBookmark (util.go).
+// Deliberate differences: the processInterval goroutine is a task pumped synchronously whenever
+// something it waits for happens (an input event, room in the result channel, a stop, the context
+// ending), so a run is deterministic and settled after every call; `add` returns a promise that
+// the dispatcher awaits while virtual time passes; stateMutex and the cacher lock are not needed;
+// times are Clock milliseconds with zeroTime (-Infinity) for Go's zero time.Time.
+
+import type { Clock } from '../clock';
+import type { GroupResourceRef } from '../inspect/events';
+import type { Fields } from '../storage/fields';
+import type { Labels } from '../storage/labels';
+import { objectMetaFieldOrder, sortedMap, type KubeObject } from '../storage/objects';
+import { zeroTime } from './bookmark-buckets';
+import { CachingObject, deepCopyJSON, getMutableObject, updateResourceVersion } from './caching-object';
+import { Channel, type CancelWait, type ChannelTimer, type Received } from './channel';
+import { hasPathPrefix } from './util';
+import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
+import type { WatchCacheInterval } from './watch-cache-interval';
+
+/** metav1.InitialEventsAnnotationKey: marks the bookmark that ends a watch-list's initial events. */
+export const initialEventsAnnotationKey = 'k8s.io/initial-events-end';
+
+/** How long before its deadline a watcher gets its last bookmark (nextBookmarkTime's "-2s"). */
+export const preTimeoutBookmarkMargin = 2000;
+
+/**
+ * The watcher's bookmark state (upstream's iota constants cacheWatcherWaitingForBookmark,
+ * cacheWatcherBookmarkReceived, cacheWatcherBookmarkSent).
+ */
+export const CacheWatcherState = {
+  /** Waiting for a bookmark at or after bookmarkAfterResourceVersion (watch-list): bookmarks every second. */
+  WaitingForBookmark: 0,
+  /** That bookmark is in the input buffer but has not reached the client: a termination drains. */
+  BookmarkReceived: 1,
+  /** Sent (or none was awaited): periodic bookmarks only. */
+  BookmarkSent: 2,
+} as const;
+export type CacheWatcherState = (typeof CacheWatcherState)[keyof typeof CacheWatcherState];
+
+export const cacheWatcherWaitingForBookmark = CacheWatcherState.WaitingForBookmark;
+export const cacheWatcherBookmarkReceived = CacheWatcherState.BookmarkReceived;
+export const cacheWatcherBookmarkSent = CacheWatcherState.BookmarkSent;
+
+/** Names for reports and inspector events, indexed by state. */
+export const cacheWatcherStateNames = ['WaitingForBookmark', 'BookmarkReceived', 'BookmarkSent'] as const;
+export type CacheWatcherStateName = (typeof cacheWatcherStateNames)[number];
+
+/** What a watcher holds and hands out: plain objects, or the CachingObjects the dispatcher wraps. */
+export type WatchObject = KubeObject | CachingObject;
+
+/** watch.EventType. ERROR only comes from error watchers (a Status object). */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** watch.Event: what a client reads from the result channel. */
+export interface WatchEvent {
+  type: WatchEventType;
+  object: WatchObject;
+}
+
+/** The receive side of a channel (Go's `<-chan T`). */
+export type ReceiveChannel<T> = Pick<Channel<T>, 'capacity' | 'len' | 'closed' | 'tryRecv' | 'waitRecv' | 'recv'>;
+
+/** watch.Interface. */
+export interface WatchInterface {
+  resultChan(): ReceiveChannel<WatchEvent>;
+  stop(): void;
+}
+
+/** filterWithAttrsFunc: does the watcher want an object with this key, labels and fields? */
+export type FilterWithAttrsFunc = (key: string, labels: AttrSet, fields: AttrSet, object: WatchObject | undefined) => boolean;
+
+/** What filterWithAttrsAndPrefixFunction needs from storage.SelectionPredicate. */
+export interface AttributesMatcher {
+  matchesObjectAttributes(labels: Labels, fields: Fields): boolean;
+}
+
+/**
+ * cacher.go filterWithAttrsAndPrefixFunction: the key must be under the watched key at a path
+ * boundary and the labels/fields must match. (ShardedListAndWatch, alpha, is not modelled.)
+ */
+export function filterWithAttrsAndPrefixFunction(key: string, p: AttributesMatcher): FilterWithAttrsFunc {
+  return (objKey, labels, fields) => hasPathPrefix(objKey, key) && p.matchesObjectAttributes(labels, fields);
+}
+
+/** The interval processInterval serves from (WatchCacheInterval fits). */
+export type CacheWatcherInterval = Pick<WatchCacheInterval<WatchObject>, 'next' | 'resourceVersion' | 'initialEventsEndBookmark'>;
+
+/** Why a bookmark did not reach the client. */
+export type BookmarkDropReason =
+  /** nonblockingAdd: RV below bookmarkAfterResourceVersion (keeps a waiting watcher's buffer clean). */
+  | 'belowBookmarkAfterResourceVersion'
+  /** nonblockingAdd: the input buffer was full (bookmarks never block or terminate a watcher). */
+  | 'inputFull'
+  /** The watcher was stopped (input closed, or done closed before the send). */
+  | 'watcherStopped'
+  /** process: RV not newer than what the watcher already sent (and not the awaited one). */
+  | 'notNewer'
+  /** The initial-events-end annotation could not be set (the object has no metadata). */
+  | 'annotateFailed';
+
+export const bookmarkDropReasons: readonly BookmarkDropReason[] = [
+  'belowBookmarkAfterResourceVersion', 'inputFull', 'watcherStopped', 'notNewer', 'annotateFailed',
+];
+
+/** Why processInterval ended (and closed the result channel). */
+export type CacheWatcherCloseReason =
+  /** The input channel was closed and drained: the watcher was stopped. */
+  | 'inputClosed'
+  /** The request context ended (the watch's timeout). */
+  | 'contextDone'
+  /** The interval was overrun by the history ring: closed silently, no ERROR event. */
+  | 'intervalInvalidated';
+
+/** Per-watcher counters (no upstream counterpart except the two metrics named below). */
+export interface CacheWatcherCounts {
+  /** Events accepted into the input buffer (nonblockingAdd or add). */
+  queued: number;
+  /** Events put into the result channel, bookmarks included. */
+  delivered: number;
+  /** Events the filter rejected (convertToWatchEvent returned nothing). */
+  filtered: number;
+  /** Non-bookmark input events at or below the RV already sent (process's RV rule). */
+  skippedOld: number;
+  /** Events dropped because done was closed before they could be sent. */
+  droppedStopped: number;
+  /** Events served from the interval (apiserver_init_events_total). */
+  initEvents: number;
+  bookmarksDelivered: number;
+  bookmarksDropped: Record<BookmarkDropReason, number>;
+  /** 1 once add() terminated the watcher (apiserver_terminated_watchers_total). */
+  terminated: number;
+}
+
+/** Typed inspector events of a watcher (to be appended to inspect/events.ts InspectorEvent). */
+export type CacheWatcherInspectorEvent =
+  | {
+      type: 'watcher/created';
+      at: number;
+      watcherId: number | string;
+      groupResource: GroupResourceRef;
+      identifier: string;
+      chanSize: number;
+      /** null: no deadline (Go's zero time). */
+      deadline: number | null;
+      allowWatchBookmarks: boolean;
+    }
+  | {
+      type: 'watcher/state';
+      at: number;
+      watcherId: number | string;
+      from: CacheWatcherStateName;
+      to: CacheWatcherStateName;
+      bookmarkAfterResourceVersion: number;
+      /** RV of the bookmark that caused the change (absent for setBookmarkAfterResourceVersion). */
+      resourceVersion?: number;
+    }
+  | {
+      type: 'watcher/bookmark';
+      at: number;
+      watcherId: number | string;
+      resourceVersion: number;
+      /** queued: into the input buffer; delivered: into the result channel; dropped: see reason. */
+      outcome: 'queued' | 'delivered' | 'dropped';
+      reason?: BookmarkDropReason;
+      /** Carries the k8s.io/initial-events-end annotation (only for `delivered`). */
+      initialEventsEnd?: boolean;
+    }
+  | {
+      type: 'watcher/terminated';
+      at: number;
+      watcherId: number | string;
+      groupResource: GroupResourceRef;
+      /** Graceful: the awaited bookmark is buffered, so the input is drained before closing. */
+      graceful: boolean;
+      inputLen: number;
+      resultLen: number;
+    }
+  | { type: 'watcher/stopped'; at: number; watcherId: number | string; drainInputBuffer: boolean; inputLen: number }
+  | { type: 'watcher/live'; at: number; watcherId: number | string; initEvents: number; resourceVersion: number }
+  | {
+      type: 'watcher/closed';
+      at: number;
+      watcherId: number | string;
+      reason: CacheWatcherCloseReason;
+      delivered: number;
+      error?: string;
+    };
+
+export interface CacheWatcherInspector {
+  readonly listening?: boolean;
+  emit(event: CacheWatcherInspectorEvent): void;
+}
+
+/** The two cacher metrics a watcher feeds (label values = the group-resource). */
+export interface CacheWatcherMetrics {
+  /** apiserver_terminated_watchers_total{group,resource}.Inc() */
+  terminatedWatchersInc(groupResource: GroupResourceRef): void;
+  /** apiserver_init_events_total{group,resource}.Add(n) */
+  initEventsAdd(groupResource: GroupResourceRef, n: number): void;
+}
+
+export interface CacheWatcherOptions {
+  /** Capacity of both the input and the result channel (suggestedWatchChannelSize). */
+  chanSize: number;
+  filter: FilterWithAttrsFunc;
+  /** Called to stop the watcher (the cacher's forgetWatcher); settable later, as upstream does. */
+  forget?: (drainWatcher: boolean) => void;
+  /** Clock ms when the server will close the watch; undefined/zeroTime: none. */
+  deadline?: number;
+  allowWatchBookmarks?: boolean;
+  groupResource: GroupResourceRef;
+  /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs. */
+  identifier?: string;
+  /** Stable id for inspectors and the bookmark buckets (the cacher's watcherIdx). */
+  id?: number | string;
+  /** Only timestamps inspector events. */
+  clock?: Pick<Clock, 'now'>;
+  inspector?: CacheWatcherInspector;
+  metrics?: CacheWatcherMetrics;
+  /** klog sink. */
+  log?: (message: string) => void;
+}
+
+/** `forget` placeholder until the cacher computes the real one (cacher.go emptyFunc). */
+export const emptyFunc = (_drainWatcher: boolean): void => undefined;
+
+/** groupResource.String(): "resource.group", or "resource" for the core group. */
+export function groupResourceString(gr: GroupResourceRef): string {
+  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
+}
+
+interface PendingSend {
+  source: WatchCacheEvent<WatchObject>;
+  cancel: CancelWait;
+}
+
+/** The processInterval goroutine's state between pumps. */
+interface ProcessTask {
+  interval: CacheWatcherInterval;
+  resourceVersion: number;
+  ctx: AbortSignal | undefined;
+  phase: 'interval' | 'endBookmark' | 'live' | 'done';
+  initEventCount: number;
+  /** Blocked in `select { case c.result <- ev: … case <-c.done: }`. */
+  sending: PendingSend | undefined;
+  /** Blocked in `select { case event, ok := <-c.input: … case <-ctx.Done(): }`. */
+  receiving: CancelWait | undefined;
+  /** What the blocked receive got, handled on the next pump. */
+  received: Received<WatchCacheEvent<WatchObject>> | undefined;
+  removeCtxListener: (() => void) | undefined;
+  resolve: () => void;
+}
+
+/**
+ * cacheWatcher: one watch served from the watch cache. The dispatcher puts events into `input`
+ * (nonblockingAdd, or add with a timeout); processInterval converts them for this watcher's
+ * selector and puts them into `result`, which the HTTP handler reads.
+ */
+export class CacheWatcher implements WatchInterface {
+  readonly input: Channel<WatchCacheEvent<WatchObject>>;
+  readonly result: Channel<WatchEvent>;
+  readonly filter: FilterWithAttrsFunc;
+  forget: (drainWatcher: boolean) => void;
+  /** When the server closes the watch (zeroTime: never); bookmarks stop 2s before it. */
+  readonly deadline: number;
+  readonly allowWatchBookmarks: boolean;
+  readonly groupResource: GroupResourceRef;
+  readonly identifier: string;
+  readonly id: number | string;
+  stopped = false;
+  /** Delay closing until the input buffer has been sent (graceful termination). */
+  drainInputBuffer = false;
+  /** Bookmarks below this RV are dropped; 0 = no particular bookmark awaited. Fixed once started. */
+  bookmarkAfterResourceVersion = 0;
+  readonly counts: CacheWatcherCounts = {
+    queued: 0,
+    delivered: 0,
+    filtered: 0,
+    skippedOld: 0,
+    droppedStopped: 0,
+    initEvents: 0,
+    bookmarksDelivered: 0,
+    bookmarksDropped: { belowBookmarkAfterResourceVersion: 0, inputFull: 0, watcherStopped: 0, notNewer: 0, annotateFailed: 0 },
+    terminated: 0,
+  };
+
+  private currentState: CacheWatcherState = CacheWatcherState.WaitingForBookmark;
+  private doneClosed = false;
+  private task: ProcessTask | undefined;
+  private finished: Promise<void> | undefined;
+  // Pump control: the task runs when an entry point is done (busy = 0), never inside one.
+  private busy = 0;
+  private pumping = false;
+  private pumpAgain = false;
+  private readonly clock: Pick<Clock, 'now'> | undefined;
+  private readonly inspector: CacheWatcherInspector | undefined;
+  private readonly metrics: CacheWatcherMetrics | undefined;
+  private readonly log: ((message: string) => void) | undefined;
+
+  constructor(o: CacheWatcherOptions) {
+    this.input = new Channel(o.chanSize);
+    this.result = new Channel(o.chanSize);
+    this.filter = o.filter;
+    this.forget = o.forget ?? emptyFunc;
+    this.deadline = o.deadline ?? zeroTime;
+    this.allowWatchBookmarks = o.allowWatchBookmarks ?? false;
+    this.groupResource = o.groupResource;
+    this.identifier = o.identifier ?? '';
+    this.id = o.id ?? this.identifier;
+    this.clock = o.clock;
+    this.inspector = o.inspector;
+    this.metrics = o.metrics;
+    this.log = o.log;
+    this.emit(at => ({
+      type: 'watcher/created',
+      at,
+      watcherId: this.id,
+      groupResource: this.groupResource,
+      identifier: this.identifier,
+      chanSize: o.chanSize,
+      deadline: this.deadline === zeroTime ? null : this.deadline,
+      allowWatchBookmarks: this.allowWatchBookmarks,
+    }));
+  }
+
+  /** The bookmark state (read-only; changed only by the transition functions below). */
+  get state(): CacheWatcherState {
+    return this.currentState;
+  }
+
+  /** True once done is closed: nothing more is sent to the client. */
+  get isDone(): boolean {
+    return this.doneClosed;
+  }
+
+  /** Settles when the processInterval task has exited (undefined before it started). */
+  get processDone(): Promise<void> | undefined {
+    return this.finished;
+  }
+
+  /** Implements watch.Interface. */
+  resultChan(): ReceiveChannel<WatchEvent> {
+    return this.result;
+  }
+
+  /** Implements watch.Interface: the client is gone; no draining. */
+  stop(): void {
+    this.forget(false);
+  }
+
+  /**
+   * Stops the watcher (protected by the cacher lock upstream): closes input, and done unless
+   * draining was requested. A later non-draining call closes done too, so a task blocked on a
+   * full result channel after a graceful stop cannot leak.
+   */
+  stopLocked(): void {
+    this.busy++;
+    try {
+      if (!this.stopped) {
+        this.stopped = true;
+        if (!this.drainInputBuffer) this.closeDone();
+        this.input.close();
+        this.emit(at => ({ type: 'watcher/stopped', at, watcherId: this.id, drainInputBuffer: this.drainInputBuffer, inputLen: this.input.len() }));
+      }
+      if (!this.drainInputBuffer && !this.isDoneChannelClosedLocked()) this.closeDone();
+    } finally {
+      this.leave();
+    }
+  }
+
+  /**
+   * Puts an event into the input buffer if there is room right now. Bookmarks below
+   * bookmarkAfterResourceVersion are dropped so they do not fill the buffer of a waiting watcher.
+   */
+  nonblockingAdd(event: WatchCacheEvent<WatchObject>): boolean {
+    const bookmark = event.type === 'BOOKMARK';
+    if (bookmark && event.resourceVersion < this.bookmarkAfterResourceVersion) {
+      this.dropBookmark(event, 'belowBookmarkAfterResourceVersion');
+      return false;
+    }
+    this.busy++;
+    try {
+      if (this.input.trySend(event)) {
+        this.counts.queued++;
+        if (bookmark) this.emit(at => ({ type: 'watcher/bookmark', at, watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'queued' }));
+        this.markBookmarkAfterRvAsReceived(event);
+        return true;
+      }
+      if (bookmark) this.dropBookmark(event, this.input.closed ? 'watcherStopped' : 'inputFull');
+      return false;
+    } finally {
+      this.leave();
+    }
+  }
+
+  /**
+   * Puts a (non-bookmark) event into the input buffer, waiting for room until `timer` fires; then
+   * the watcher is terminated (`forget`, graceful only in BookmarkReceived) and the result is false.
+   * A null timer means no waiting: terminate at once if there is no room. While the promise is
+   * pending the event is a blocked sender: the first event the task takes makes room for it.
+   */
+  add(event: WatchCacheEvent<WatchObject>, timer: ChannelTimer | null): Promise<boolean> {
+    if (this.nonblockingAdd(event)) return Promise.resolve(true);
+    if (this.input.closed) {
+      // Go would panic (send on closed channel); the cacher defers stops while dispatching, so
+      // only a direct stopLocked gets here. Nothing to deliver or terminate; true keeps the
+      // dispatcher's rule "false = the shared timer has fired" intact.
+      return Promise.resolve(true);
+    }
+    if (timer === null) {
+      this.closeUnresponsive();
+      return Promise.resolve(false);
+    }
+    // A tick nobody received yet wins at once: nonblockingAdd just found no room.
+    if (timer.c.tryRecv()) {
+      this.closeUnresponsive();
+      return Promise.resolve(false);
+    }
+    return new Promise<boolean>(resolve => {
+      let cancelTick: CancelWait = () => false;
+      const cancelSend = this.input.waitSend(event, sent => {
+        cancelTick();
+        if (sent) this.counts.queued++;
+        resolve(sent);
+      });
+      cancelTick = timer.c.waitRecv(() => {
+        if (!cancelSend()) return;
+        this.closeUnresponsive();
+        resolve(false);
+      });
+    });
+  }
+
+  /**
+   * When the watcher wants its next bookmark: at once while it waits for its bookmark
+   * (zeroTime = the current bucket), else in bookmarkFrequency but no later than 2s before the
+   * deadline; ok=false when even that is already past.
+   */
+  nextBookmarkTime(now: number, bookmarkFrequency: number): { time: number; ok: boolean } {
+    if (!this.wasBookmarkAfterRvReceived()) return { time: zeroTime, ok: true };
+    let heartbeatTime = now + bookmarkFrequency;
+    if (this.deadline === zeroTime) return { time: heartbeatTime, ok: true };
+    const pretimeoutTime = this.deadline - preTimeoutBookmarkMargin;
+    if (pretimeoutTime < heartbeatTime) heartbeatTime = pretimeoutTime;
+    if (heartbeatTime < now) return { time: zeroTime, ok: false };
+    return { time: heartbeatTime, ok: true };
+  }
+
+  /** A bookmark at or after bookmarkAfterResourceVersion has been accepted (state != Waiting). */
+  wasBookmarkAfterRvReceived(): boolean {
+    return this.currentState !== CacheWatcherState.WaitingForBookmark;
+  }
+
+  /**
+   * Waiting -> BookmarkReceived on the first bookmark accepted into the input: the only place a
+   * watcher leaves WaitingForBookmark. nonblockingAdd never accepts one below the floor.
+   */
+  markBookmarkAfterRvAsReceived(event: WatchCacheEvent<WatchObject>): void {
+    if (event.type !== 'BOOKMARK') return;
+    if (this.wasBookmarkAfterRvReceived()) return;
+    this.transition(CacheWatcherState.BookmarkReceived, event.resourceVersion);
+  }
+
+  /** The awaited bookmark has reached the client (or none was awaited). */
+  wasBookmarkAfterRvSent(): boolean {
+    return this.currentState === CacheWatcherState.BookmarkSent;
+  }
+
+  /** -> BookmarkSent once any bookmark reaches the result channel. */
+  markBookmarkAfterRvSent(event: WatchCacheEvent<WatchObject>): void {
+    if (event.type !== 'BOOKMARK') return;
+    if (!this.wasBookmarkAfterRvSent()) this.transition(CacheWatcherState.BookmarkSent, event.resourceVersion);
+  }
+
+  /** Called by the cacher before the watcher starts: 0 means no bookmark awaited (state Sent). */
+  setBookmarkAfterResourceVersion(bookmarkAfterResourceVersion: number): void {
+    const state = bookmarkAfterResourceVersion === 0 ? CacheWatcherState.BookmarkSent : CacheWatcherState.WaitingForBookmark;
+    this.bookmarkAfterResourceVersion = bookmarkAfterResourceVersion;
+    if (state !== this.currentState) this.transition(state, undefined);
+  }
+
+  /** Whether a stop should first send what is in the input buffer. */
+  setDrainInputBufferLocked(drain: boolean): void {
+    this.drainInputBuffer = drain;
+  }
+
+  isDoneChannelClosedLocked(): boolean {
+    return this.doneClosed;
+  }
+
+  /**
+   * The watch event this watcher sends for a cache event, or undefined when it wants none:
+   * bookmarks are copied (and annotated as initial-events-end until one was sent); otherwise the
+   * filter on the new and previous object decides ADDED / MODIFIED / DELETED (a DELETED carries
+   * the previous object at the event's RV).
+   */
+  convertToWatchEvent(event: WatchCacheEvent<WatchObject>): WatchEvent | undefined {
+    if (event.type === 'BOOKMARK') {
+      try {
+        if (event.object === undefined) throw new Error('bookmark event without an object');
+        const object = event.object instanceof CachingObject ? event.object.deepCopyObject() : deepCopyJSON(event.object);
+        if (!this.wasBookmarkAfterRvSent()) annotateInitialEventsEndBookmark(object);
+        return { type: 'BOOKMARK', object };
+      } catch (err) {
+        this.log?.(
+          `error while accessing object's metadata gr: ${groupResourceString(this.groupResource)}, identifier: ${this.identifier}, err: ${(err as Error).message}`,
+        );
+        this.dropBookmark(event, 'annotateFailed');
+        return undefined;
+      }
+    }
+    const curObjPasses = event.type !== 'DELETED' && this.filter(event.key, event.objLabels, event.objFields, event.object);
+    let oldObjPasses = false;
+    if (event.prevObject !== undefined) {
+      oldObjPasses = this.filter(event.key, event.prevObjLabels ?? {}, event.prevObjFields ?? {}, event.prevObject);
+    }
+    if (!curObjPasses && !oldObjPasses) return undefined; // not interested in that object
+    if (curObjPasses && !oldObjPasses) return { type: 'ADDED', object: getMutableObject(event.object as WatchObject) };
+    if (curObjPasses && oldObjPasses) return { type: 'MODIFIED', object: getMutableObject(event.object as WatchObject) };
+    // Stopped matching (or deleted): the previous content at the event's resource version.
+    const oldObj = getMutableObject(event.prevObject as WatchObject);
+    updateResourceVersion(oldObj, event.resourceVersion);
+    return { type: 'DELETED', object: oldObj };
+  }
+
+  /**
+   * The watcher's goroutine: sends the interval's events (raising resourceVersion to the newest
+   * sent, so buffered duplicates are skipped), then the initial-events-end bookmark if the interval
+   * has one, then every input event newer than resourceVersion (or the awaited bookmark at it),
+   * until input is closed or ctx ends. On exit it calls stop() and closes the result channel.
+   * Runs synchronously as far as it can; the promise settles when the task has exited.
+   */
+  processInterval(interval: CacheWatcherInterval, resourceVersion: number, ctx?: AbortSignal): Promise<void> {
+    if (this.task) throw new Error(`processInterval: watcher ${String(this.id)} is already being processed`);
+    let resolve: () => void = () => undefined;
+    this.finished = new Promise<void>(r => {
+      resolve = r;
+    });
+    const t: ProcessTask = {
+      interval,
+      // The interval may be fresher than requested (NotOlderThan): never go back in time.
+      resourceVersion: Math.max(resourceVersion, interval.resourceVersion),
+      ctx,
+      phase: 'interval',
+      initEventCount: 0,
+      sending: undefined,
+      receiving: undefined,
+      received: undefined,
+      removeCtxListener: undefined,
+      resolve,
+    };
+    this.task = t;
+    if (ctx) {
+      const onAbort = (): void => {
+        if (t.receiving && t.receiving()) {
+          t.receiving = undefined;
+          this.wake();
+        }
+      };
+      ctx.addEventListener('abort', onAbort);
+      t.removeCtxListener = () => ctx.removeEventListener('abort', onAbort);
+    }
+    this.wake();
+    return this.finished;
+  }
+
+  // ---- the goroutine ----
+
+  private leave(): void {
+    this.busy--;
+    if (this.busy === 0 && this.pumpAgain) this.pump();
+  }
+
+  /** Something the task may be waiting for happened: run it now, or when the current entry point ends. */
+  private wake(): void {
+    if (this.busy > 0 || this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.runTask();
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Runs the task until it blocks or exits. */
+  private runTask(): void {
+    const t = this.task;
+    if (!t) return;
+    while (t.phase !== 'done') {
+      if (t.sending || t.receiving) return; // blocked
+      switch (t.phase) {
+        case 'interval': {
+          let event: WatchCacheEvent<WatchObject> | undefined;
+          try {
+            event = t.interval.next();
+          } catch (err) {
+            // The interval was invalidated: close the watch without an ERROR event; the client
+            // re-establishes it and gets an explicit "too old resource version" then.
+            this.log?.(`couldn't retrieve watch event to serve: ${(err as Error).message}`);
+            this.finishTask(t, 'intervalInvalidated', (err as Error).message);
+            return;
+          }
+          if (event === undefined) {
+            if (t.initEventCount > 0) this.metrics?.initEventsAdd(this.groupResource, t.initEventCount);
+            t.phase = 'endBookmark';
+            break;
+          }
+          this.sendWatchCacheEvent(t, event);
+          // Events already sent must not come again from the input buffer (going back in time).
+          if (event.resourceVersion > t.resourceVersion) t.resourceVersion = event.resourceVersion;
+          t.initEventCount++;
+          this.counts.initEvents++;
+          break;
+        }
+        case 'endBookmark': {
+          t.phase = 'live';
+          const bookmark = t.interval.initialEventsEndBookmark;
+          if (bookmark) this.sendWatchCacheEvent(t, bookmark);
+          this.emit(at => ({ type: 'watcher/live', at, watcherId: this.id, initEvents: t.initEventCount, resourceVersion: t.resourceVersion }));
+          break;
+        }
+        case 'live': {
+          let r = t.received;
+          t.received = undefined;
+          if (r === undefined) {
+            // Both ready: take the end of the request first (Go picks at random).
+            if (t.ctx?.aborted) {
+              this.finishTask(t, 'contextDone');
+              return;
+            }
+            r = this.input.tryRecv();
+            if (r === undefined) {
+              t.receiving = this.input.waitRecv(res => {
+                t.receiving = undefined;
+                t.received = res;
+                this.wake();
+              });
+              return;
+            }
+          }
+          if (!r.ok) {
+            this.finishTask(t, 'inputClosed');
+            return;
+          }
+          const event = r.value as WatchCacheEvent<WatchObject>;
+          const bookmark = event.type === 'BOOKMARK';
+          if (event.resourceVersion > t.resourceVersion || (bookmark && event.resourceVersion === t.resourceVersion && !this.wasBookmarkAfterRvSent())) {
+            this.sendWatchCacheEvent(t, event);
+          } else if (bookmark) {
+            this.dropBookmark(event, 'notNewer');
+          } else {
+            this.counts.skippedOld++;
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  /** Converts and sends one event; leaves t.sending set when the result channel is full. */
+  private sendWatchCacheEvent(t: ProcessTask, event: WatchCacheEvent<WatchObject>): void {
+    const watchEvent = this.convertToWatchEvent(event);
+    if (!watchEvent) {
+      if (event.type !== 'BOOKMARK') this.counts.filtered++;
+      return;
+    }
+    // Checked first so that, once done is closed, at most the event already blocked is decided
+    // by the select below: what reaches the client is always a prefix of the events.
+    if (this.doneClosed) {
+      this.dropForStop(event);
+      return;
+    }
+    if (this.result.trySend(watchEvent)) {
+      this.onSent(event, watchEvent);
+      return;
+    }
+    const cancel = this.result.waitSend(watchEvent, sent => {
+      t.sending = undefined;
+      if (sent) this.onSent(event, watchEvent);
+      this.wake();
+    });
+    t.sending = { source: event, cancel };
+  }
+
+  private onSent(event: WatchCacheEvent<WatchObject>, watchEvent: WatchEvent): void {
+    this.counts.delivered++;
+    if (event.type === 'BOOKMARK') {
+      this.counts.bookmarksDelivered++;
+      const initialEventsEnd = hasInitialEventsEndAnnotation(watchEvent.object);
+      this.emit(at => ({ type: 'watcher/bookmark', at, watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'delivered', initialEventsEnd }));
+    }
+    this.markBookmarkAfterRvSent(event);
+  }
+
+  private dropForStop(event: WatchCacheEvent<WatchObject>): void {
+    if (event.type === 'BOOKMARK') this.dropBookmark(event, 'watcherStopped');
+    else this.counts.droppedStopped++;
+  }
+
+  private closeDone(): void {
+    if (this.doneClosed) return;
+    this.doneClosed = true;
+    // The task's pending `select { case c.result <- ev: case <-c.done: }` takes the done case.
+    const t = this.task;
+    if (t?.sending && t.sending.cancel()) {
+      const { source } = t.sending;
+      t.sending = undefined;
+      this.dropForStop(source);
+      this.wake();
+    }
+  }
+
+  /** add's closeFunc: the watcher could not keep up; terminate it. */
+  private closeUnresponsive(): void {
+    this.counts.terminated++;
+    this.metrics?.terminatedWatchersInc(this.groupResource);
+    // Graceful only while the awaited bookmark sits in the input buffer: draining lets the client
+    // get it and resume from that RV. Before it arrived, or after it was sent, just close.
+    const graceful = this.currentState === CacheWatcherState.BookmarkReceived;
+    this.log?.(
+      `Forcing ${groupResourceString(this.groupResource)} watcher close due to unresponsiveness: ${this.identifier}. ` +
+        `len(c.input) = ${this.input.len()}, len(c.result) = ${this.result.len()}, graceful = ${graceful}`,
+    );
+    this.emit(at => ({
+      type: 'watcher/terminated',
+      at,
+      watcherId: this.id,
+      groupResource: this.groupResource,
+      graceful,
+      inputLen: this.input.len(),
+      resultLen: this.result.len(),
+    }));
+    this.forget(graceful);
+  }
+
+  private finishTask(t: ProcessTask, reason: CacheWatcherCloseReason, error?: string): void {
+    t.phase = 'done';
+    if (t.receiving) {
+      t.receiving();
+      t.receiving = undefined;
+    }
+    t.removeCtxListener?.();
+    // Deferred in this order upstream: c.Stop(), then close(c.result).
+    this.stop();
+    this.result.close();
+    this.emit(at => ({ type: 'watcher/closed', at, watcherId: this.id, reason, delivered: this.counts.delivered, ...(error ? { error } : {}) }));
+    t.resolve();
+  }
+
+  private transition(to: CacheWatcherState, resourceVersion: number | undefined): void {
+    const from = this.currentState;
+    this.currentState = to;
+    this.emit(at => ({
+      type: 'watcher/state',
+      at,
+      watcherId: this.id,
+      from: cacheWatcherStateNames[from],
+      to: cacheWatcherStateNames[to],
+      bookmarkAfterResourceVersion: this.bookmarkAfterResourceVersion,
+      ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+    }));
+  }
+
+  private dropBookmark(event: WatchCacheEvent<WatchObject>, reason: BookmarkDropReason): void {
+    this.counts.bookmarksDropped[reason]++;
+    this.emit(at => ({ type: 'watcher/bookmark', at, watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'dropped', reason }));
+  }
+
+  private emit(build: (at: number) => CacheWatcherInspectorEvent): void {
+    const insp = this.inspector;
+    if (insp === undefined || insp.listening === false) return;
+    insp.emit(build(this.clock?.now() ?? 0));
+  }
+}
+
+/** Upstream's constructor, positionally (the versioner is always APIObjectVersioner here). */
+export function newCacheWatcher(
+  chanSize: number,
+  filter: FilterWithAttrsFunc,
+  forget: (drainWatcher: boolean) => void,
+  deadline: number,
+  allowWatchBookmarks: boolean,
+  groupResource: GroupResourceRef,
+  identifier: string,
+  extra: Omit<CacheWatcherOptions, 'chanSize' | 'filter' | 'forget' | 'deadline' | 'allowWatchBookmarks' | 'groupResource' | 'identifier'> = {},
+): CacheWatcher {
+  return new CacheWatcher({ chanSize, filter, forget, deadline, allowWatchBookmarks, groupResource, identifier, ...extra });
+}
+
+/**
+ * storage.AnnotateInitialEventsEndBookmark: sets metadata.annotations["k8s.io/initial-events-end"]
+ * = "true", keeping the other annotations. Throws when the object has no metadata.
+ */
+export function annotateInitialEventsEndBookmark(object: WatchObject): void {
+  if (object instanceof CachingObject) {
+    object.setAnnotations(sortedMap({ ...(object.getAnnotations() ?? {}), [initialEventsAnnotationKey]: 'true' }));
+    return;
+  }
+  const meta = (object as { metadata?: unknown } | null)?.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    throw new Error('object does not implement the Object interfaces');
+  }
+  const m = meta as Record<string, unknown>;
+  const annotations = sortedMap({ ...((m.annotations as Record<string, string> | undefined) ?? {}), [initialEventsAnnotationKey]: 'true' });
+  setMetaFieldInOrder(m, 'annotations', annotations);
+}
+
+/** storage.HasInitialEventsEndBookmarkAnnotation. */
+export function hasInitialEventsEndAnnotation(object: WatchObject): boolean {
+  const annotations = object instanceof CachingObject ? object.getAnnotations() : object.metadata?.annotations;
+  return annotations?.[initialEventsAnnotationKey] === 'true';
+}
+
+// Sets a metadata field at its place in Go's ObjectMeta field order, so JSON output stays byte-identical.
+function setMetaFieldInOrder(meta: Record<string, unknown>, field: string, value: unknown): void {
+  if (field in meta) {
+    meta[field] = value;
+    return;
+  }
+  const rank = objectMetaFieldOrder.indexOf(field);
+  const later = Object.keys(meta).filter(k => {
+    const r = objectMetaFieldOrder.indexOf(k);
+    return r > rank || r < 0;
+  });
+  const saved = later.map(k => [k, meta[k]] as const);
+  for (const k of later) delete meta[k];
+  meta[field] = value;
+  for (const [k, v] of saved) meta[k] = v;
+}

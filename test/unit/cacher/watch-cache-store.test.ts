@@ -1,0 +1,220 @@
+// Tests for src/engine/cacher/watch-cache-store.ts, porting k8s.io/apiserver
+// pkg/storage/cacher/store/store_test.go and store_btree_test.go (release-1.36).
+import * as assert from 'assert';
+import fc from 'fast-check';
+import {
+  OrderedStore,
+  StoreSnapshotter,
+  WatchCacheStore,
+  type OrderedLister,
+  type StoreElement,
+} from '../../../src/engine/cacher/watch-cache-store';
+
+interface FakeObj {
+  value: string;
+  rv: number;
+}
+
+function testStorageElement(key: string, value: string, rv: number): StoreElement<FakeObj> {
+  return { key, object: { value, rv }, labels: {}, fields: {} };
+}
+
+function testStoreIndexers() {
+  return { by_val: (o: FakeObj) => [o.value] };
+}
+
+function assertStoreEmpty(store: WatchCacheStore<FakeObj>, nonExistingKey: string): void {
+  assert.strictEqual(store.get(testStorageElement(nonExistingKey, '', 0)), undefined);
+  assert.strictEqual(store.getByKey(nonExistingKey), undefined);
+  assert.deepStrictEqual(store.list(), []);
+}
+
+function assertStoreSingleKey(store: WatchCacheStore<FakeObj>, key: string, value: string, rv: number): void {
+  assert.strictEqual(store.get(testStorageElement(key, '', rv))?.object.value, value);
+  assert.strictEqual(store.getByKey(key)?.object.value, value);
+  assert.deepStrictEqual(store.list(), [testStorageElement(key, value, rv)]);
+}
+
+describe('watch cache store (store_test.go, store_btree_test.go)', () => {
+  it('TestStoreSingleKey: add, update, replace and delete one key', () => {
+    const store = new WatchCacheStore<FakeObj>(testStoreIndexers());
+    assertStoreEmpty(store, 'foo');
+    store.add(testStorageElement('foo', 'bar', 1));
+    assertStoreSingleKey(store, 'foo', 'bar', 1);
+    store.update(testStorageElement('foo', 'baz', 2));
+    assertStoreSingleKey(store, 'foo', 'baz', 2);
+    store.update(testStorageElement('foo', 'baz', 3));
+    assertStoreSingleKey(store, 'foo', 'baz', 3);
+    store.replace([testStorageElement('foo', 'bar', 4)]);
+    assertStoreSingleKey(store, 'foo', 'bar', 4);
+    store.delete(testStorageElement('foo', '', 0));
+    assertStoreEmpty(store, 'foo');
+    // Deleting a missing key is not an error.
+    store.delete(testStorageElement('foo', '', 0));
+    assertStoreEmpty(store, 'foo');
+  });
+
+  it('TestStoreIndexerSingleKey: the by_val index follows every change', () => {
+    const store = new WatchCacheStore<FakeObj>(testStoreIndexers());
+    const steps: { name: string; op: () => void; expect: Record<string, StoreElement<FakeObj>[]> }[] = [
+      { name: 'empty', op: () => {}, expect: { bar: [] } },
+      { name: 'add foo=bar@1', op: () => store.add(testStorageElement('foo', 'bar', 1)), expect: { bar: [testStorageElement('foo', 'bar', 1)] } },
+      {
+        name: 'update foo=baz@2',
+        op: () => store.update(testStorageElement('foo', 'baz', 2)),
+        expect: { bar: [], baz: [testStorageElement('foo', 'baz', 2)] },
+      },
+      {
+        name: 'update foo=baz@3 (same index value)',
+        op: () => store.update(testStorageElement('foo', 'baz', 3)),
+        expect: { bar: [], baz: [testStorageElement('foo', 'baz', 3)] },
+      },
+      {
+        name: 'replace with foo=bar@4',
+        op: () => store.replace([testStorageElement('foo', 'bar', 4)]),
+        expect: { bar: [testStorageElement('foo', 'bar', 4)], baz: [] },
+      },
+      { name: 'delete foo', op: () => store.delete(testStorageElement('foo', '', 0)), expect: { bar: [], baz: [] } },
+      { name: 'delete foo again', op: () => store.delete(testStorageElement('foo', '', 0)), expect: { bar: [], baz: [] } },
+    ];
+    for (const step of steps) {
+      step.op();
+      for (const [value, items] of Object.entries(step.expect)) {
+        assert.deepStrictEqual(store.byIndex('by_val', value), items, `${step.name}: by_val=${value}`);
+      }
+    }
+  });
+
+  it('byIndex on an unknown index fails with upstream\'s message', () => {
+    const store = new WatchCacheStore<FakeObj>(testStoreIndexers());
+    assert.throws(() => store.byIndex('nope', 'x'), /^Error: index with name nope does not exist$/);
+    assert.strictEqual(store.hasIndex('by_val'), true);
+    assert.strictEqual(store.hasIndex('nope'), false);
+  });
+
+  it('an index function that throws names the key and the index', () => {
+    const store = new WatchCacheStore<FakeObj>({
+      bad: () => {
+        throw new Error('boom');
+      },
+    });
+    assert.throws(() => store.add(testStorageElement('k1', 'v', 1)), /unable to calculate an index entry for key "k1" on index "bad": boom/);
+  });
+
+  it('TestStoreListOrdered: list is ordered by key', () => {
+    const store = new WatchCacheStore<FakeObj>();
+    store.add(testStorageElement('foo3', 'bar3', 1));
+    store.add(testStorageElement('foo1', 'bar2', 2));
+    store.add(testStorageElement('foo2', 'bar1', 3));
+    assert.deepStrictEqual(store.list(), [
+      testStorageElement('foo1', 'bar2', 2),
+      testStorageElement('foo2', 'bar1', 3),
+      testStorageElement('foo3', 'bar3', 1),
+    ]);
+  });
+
+  it('TestStoreListPrefix: plain string prefix, continue key inclusive', () => {
+    const store = new WatchCacheStore<FakeObj>();
+    store.add(testStorageElement('foo3', 'bar3', 1));
+    store.add(testStorageElement('foo1', 'bar2', 2));
+    store.add(testStorageElement('foo2', 'bar1', 3));
+    store.add(testStorageElement('bar', 'baz', 4));
+    const cases: { prefix: string; continueKey: string; keys: string[] }[] = [
+      { prefix: 'foo', continueKey: '', keys: ['foo1', 'foo2', 'foo3'] },
+      { prefix: 'foo2', continueKey: '', keys: ['foo2'] },
+      { prefix: 'foo', continueKey: 'foo1\x00', keys: ['foo2', 'foo3'] },
+      { prefix: 'foo', continueKey: 'foo2\x00', keys: ['foo3'] },
+      { prefix: 'bar', continueKey: '', keys: ['bar'] },
+    ];
+    for (const c of cases) {
+      const name = `ListPrefix(${JSON.stringify(c.prefix)}, ${JSON.stringify(c.continueKey)})`;
+      assert.deepStrictEqual(store.listPrefix(c.prefix, c.continueKey).map(e => e.key), c.keys, name);
+      assert.strictEqual(store.count(c.prefix, c.continueKey), c.keys.length, `Count of ${name}`);
+    }
+  });
+
+  it('TestStoreSnapshotter: greatest RV <= the requested one, removeLess, reset', () => {
+    const fake = (rv: number): OrderedLister<FakeObj> & { rv: number } => ({
+      rv,
+      listPrefix: () => [],
+      count: () => 0,
+      clone() {
+        return this;
+      },
+    });
+    const cache = new StoreSnapshotter<FakeObj>();
+    for (const rv of [10, 20, 30, 40]) cache.add(rv, fake(rv));
+    assert.strictEqual(cache.length, 4);
+    const lookups: [number, number | undefined][] = [[9, undefined], [10, 10], [11, 10], [22, 20], [100, 40]];
+    for (const [rv, want] of lookups) {
+      assert.strictEqual((cache.getLessOrEqual(rv) as { rv: number } | undefined)?.rv, want, `getLessOrEqual(${rv})`);
+    }
+    cache.removeLess(30);
+    assert.strictEqual(cache.length, 2);
+    for (const [rv, want] of [[10, undefined], [20, undefined], [30, 30]] as [number, number | undefined][]) {
+      assert.strictEqual((cache.getLessOrEqual(rv) as { rv: number } | undefined)?.rv, want, `after removeLess(30): getLessOrEqual(${rv})`);
+    }
+    cache.reset();
+    assert.strictEqual(cache.length, 0);
+    assert.strictEqual(cache.getLessOrEqual(30), undefined);
+    assert.strictEqual(cache.getLessOrEqual(40), undefined);
+  });
+
+  it('snapshotter: adding an RV already held replaces it, an older RV is inserted in order', () => {
+    const cache = new StoreSnapshotter<FakeObj>();
+    const a = new OrderedStore<FakeObj>();
+    a.addOrUpdateElem(testStorageElement('a', 'v1', 1));
+    cache.add(10, a);
+    a.addOrUpdateElem(testStorageElement('a', 'v2', 2));
+    cache.add(10, a);
+    cache.add(5, new OrderedStore<FakeObj>());
+    assert.deepStrictEqual(cache.resourceVersions(), [5, 10]);
+    assert.strictEqual(cache.getLessOrEqual(10)?.listPrefix('', '')[0].object.value, 'v2');
+    assert.deepStrictEqual(cache.getLessOrEqual(7)?.listPrefix('', ''), []);
+  });
+
+  it('a clone is a snapshot: later changes do not show in it', () => {
+    const store = new WatchCacheStore<FakeObj>();
+    store.add(testStorageElement('a', '1', 1));
+    store.add(testStorageElement('b', '1', 2));
+    const snap = store.clone();
+    store.update(testStorageElement('a', '2', 3));
+    store.delete(testStorageElement('b', '', 0));
+    store.add(testStorageElement('c', '1', 4));
+    assert.deepStrictEqual(snap.listPrefix('', '').map(e => `${e.key}=${e.object.value}`), ['a=1', 'b=1']);
+    assert.deepStrictEqual(store.list().map(e => `${e.key}=${e.object.value}`), ['a=2', 'c=1']);
+  });
+
+  it('property: the ordered store behaves like a sorted map, and clones never change', () => {
+    const key = fc.string({ minLength: 0, maxLength: 4, unit: fc.constantFrom('a', 'b', 'c', '/', '\u00e9', '\u{1F600}') });
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('put' as const), key, value: fc.nat(99) }),
+      fc.record({ kind: fc.constant('del' as const), key, value: fc.constant(0) }),
+      fc.record({ kind: fc.constant('snap' as const), key, value: fc.constant(0) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), ops => {
+        const store = new OrderedStore<FakeObj>();
+        const model = new Map<string, number>();
+        const snaps: { snap: OrderedStore<FakeObj>; expect: string[] }[] = [];
+        const render = (m: Map<string, number>) =>
+          [...m.entries()].sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0]))).map(([k, v]) => `${k}=${v}`);
+        for (const o of ops) {
+          if (o.kind === 'put') {
+            store.addOrUpdateElem(testStorageElement(o.key, String(o.value), 0));
+            model.set(o.key, o.value);
+          } else if (o.kind === 'del') {
+            store.deleteElem(o.key);
+            model.delete(o.key);
+          } else {
+            snaps.push({ snap: store.clone(), expect: render(model) });
+          }
+        }
+        assert.deepStrictEqual(store.list().map(e => `${e.key}=${e.object.value}`), render(model));
+        assert.strictEqual(store.length, model.size);
+        for (const s of snaps) assert.deepStrictEqual(s.snap.list().map(e => `${e.key}=${e.object.value}`), s.expect);
+      }),
+      { seed: 4242, numRuns: 300 },
+    );
+  });
+});
