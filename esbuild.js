@@ -6,6 +6,10 @@ const fs = require('fs');
 const path = require('path');
 
 const production = process.argv.includes('--production');
+// `--only <file.ts>` builds just that test or bench file (fast edit-test loop, unaffected by
+// other files in progress).
+const onlyIdx = process.argv.indexOf('--only');
+const only = onlyIdx >= 0 ? process.argv[onlyIdx + 1] : undefined;
 const watch = process.argv.includes('--watch');
 
 /** Every *.ts under dir whose name matches re, as paths relative to the project root. */
@@ -46,6 +50,12 @@ if (!production) {
 }
 
 (async () => {
+  if (only) {
+    const outfile = path.join('out', only.replace(/\.ts$/, '.js'));
+    await esbuild.build({ ...node, sourcemap: true, packages: 'external', entryPoints: [only], outfile });
+    console.log(outfile);
+    return;
+  }
   const present = builds.filter(b => !b.entryPoints || b.entryPoints.every(e => fs.existsSync(e)));
   if (watch) {
     for (const b of present) await (await esbuild.context(b)).watch();

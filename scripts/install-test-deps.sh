@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what the extension-host and UI tests need, offline-friendly (npm registry + Debian only):
+# Debian's chromium and ripgrep, and the VS Code 1.100.3 server that ships inside the
+# code-server 4.100.3 npm package, unpacked into the git-ignored .vscode-test/. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CODE_SERVER_VERSION=4.100.3
+DEST=.vscode-test/code-server-$CODE_SERVER_VERSION
+# Written last: its presence means the unpack and the server's npm install both completed.
+MARKER=$DEST/.listwatch-install-complete
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+# Only for screenshots a person reads: a font with the control pictures (the ␀ of a resume point) and ✅/❌.
+dpkg -s fonts-symbola >/dev/null 2>&1 || missing+=(fonts-symbola)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "install-test-deps: need ${missing[*]}; run: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "install-test-deps: apt-get install ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ -f "$MARKER" ]; then
+  echo "install-test-deps: VS Code server already in $DEST"
+else
+  echo "install-test-deps: unpacking code-server@$CODE_SERVER_VERSION into $DEST"
+  rm -rf "$DEST" && mkdir -p "$DEST"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  # npm pack only downloads the tarball: code-server's own postinstall (which fetches ripgrep
+  # from GitHub) never runs.
+  (cd "$tmp" && npm pack --silent "code-server@$CODE_SERVER_VERSION" >/dev/null && tar xzf "code-server-$CODE_SERVER_VERSION.tgz")
+  mv "$tmp/package"/* "$DEST"/
+  # The bundled VS Code server's runtime dependencies; --ignore-scripts skips native builds
+  # and @vscode/ripgrep's download.
+  (cd "$DEST/lib/vscode" && npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+# @vscode/ripgrep normally downloads rg from GitHub: use Debian's (needed by workspace search).
+RGDIR=$DEST/lib/vscode/node_modules/@vscode/ripgrep/bin
+mkdir -p "$RGDIR" && ln -sfn "$(command -v rg)" "$RGDIR/rg"
+ln -sfn node_modules "$DEST/lib/vscode/node_modules.asar"
+touch "$MARKER"
+echo "install-test-deps: ok (chromium $(chromium --version 2>/dev/null | awk '{print $2}'), server $DEST/lib/vscode/out/server-main.js)"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds and runs every test suite: unit tests (Node), the extension-host suite (real VS Code server
+# + Chromium), the UI tests (the real workbench driven in Chromium), and the packaged .vsix installed
+# into VS Code. Prints each suite's mocha summary; the last line is the total, `N passed, N failed`.
+# Exits non-zero when anything failed. Needs `npm run test:setup` once (Chromium, VS Code server).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=test-results/logs
+mkdir -p "$logs"
+
+total_passed=0
+total_failed=0
+summaries=()
+
+# run_suite <name> <command...>: runs it with output to the terminal and to $logs/<name>.log, then
+# adds its mocha counts to the totals. A suite that fails without a mocha summary (it crashed, or
+# its build failed) counts as one failed test; one that "passes" without running a test, too.
+run_suite() {
+  local name=$1; shift
+  local log="$logs/$name.log" started=$SECONDS
+  echo
+  echo "=== $name: $*"
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local passed failed
+  passed=$(grep -E '^\s*[0-9]+ passing' "$log" | tail -n 1 | grep -oE '[0-9]+' | head -n 1)
+  failed=$(grep -E '^\s*[0-9]+ failing' "$log" | tail -n 1 | grep -oE '[0-9]+' | head -n 1)
+  passed=${passed:-0}
+  failed=${failed:-0}
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+  if [ "$rc" -eq 0 ] && [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
+    echo "$name: exited 0 but ran no test" >&2
+    failed=1
+  fi
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  summaries+=("$(printf '%-10s %4d passing, %d failing (exit %d, %ds)' "$name" "$passed" "$failed" "$rc" $((SECONDS - started)))")
+}
+
+# run_step <name> <command...>: a step that is not a test suite (build, package); failing counts as one failed test.
+run_step() {
+  local name=$1; shift
+  echo
+  echo "=== $name: $*"
+  if "$@"; then return 0; fi
+  total_failed=$((total_failed + 1))
+  summaries+=("$(printf '%-10s failed' "$name")")
+  return 1
+}
+
+if run_step build bash -c 'node esbuild.js && node esbuild.js --only test/harness/vscode-launcher.ts >/dev/null'; then
+  run_suite unit npx mocha
+  run_suite extension node out/test/extension/runTests.js
+  run_suite e2e npx mocha --no-config --enable-source-maps --reporter spec --timeout 180000 'out/test/e2e/**/*.test.js'
+  if run_step package npm run --silent package; then
+    run_suite vsix node out/test/extension/runVsixTests.js
+  fi
+fi
+
+echo
+echo "=== summary (logs in $logs/, screenshots in test-results/e2e/)"
+for s in "${summaries[@]}"; do echo "$s"; done
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]

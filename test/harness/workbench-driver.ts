@@ -1,0 +1,87 @@
+// Test harness: driving the real workbench in Chromium the way a person does (palette, quick open,
+// go to line, hover, side bar), with locators that wait and fail with a timeout when the UI differs.
+import type { Locator, Page } from 'playwright-core';
+
+// Waits for the UI are bounded generously: a loaded CI machine can be slow, and only the outcome counts.
+export const uiTimeoutMs = 30_000;
+
+export function quickInput(page: Page): Locator {
+  return page.locator('.quick-input-widget input');
+}
+
+/**
+ * F1, type the command's title, wait for exactly that row, Enter. The palette lists what is
+ * registered when it opens, so while the extension host is still starting it is reopened, as a
+ * person would.
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const input = quickInput(page);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  const deadline = Date.now() + uiTimeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ timeout: 3000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+    }
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Ctrl+P, type the file name, Enter; resolves once the editor shows `expectText`. */
+export async function openFile(page: Page, name: string, expectText: string): Promise<Locator> {
+  await page.keyboard.press('Control+P');
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: uiTimeoutMs });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: uiTimeoutMs });
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  await editor.locator('.view-line', { hasText: expectText }).first().waitFor({ timeout: uiTimeoutMs });
+  return editor;
+}
+
+/** Ctrl+G to a 1-based line, which the editor reveals in the middle of the viewport. */
+export async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+  await input.fill(`:${line}`);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+}
+
+/**
+ * The screen point in the middle of `text` as the active editor renders it (a DOM Range over the
+ * text node holding it), so the mouse can hover exactly there; undefined while not rendered.
+ */
+export async function pointOfText(page: Page, text: string): Promise<{ x: number; y: number } | undefined> {
+  return page.evaluate(needle => {
+    const root = document.querySelector('.editor-group-container.active .monaco-editor .view-lines');
+    if (!root) return undefined;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent?.indexOf(needle) ?? -1;
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + needle.length);
+      const box = range.getBoundingClientRect();
+      if (box.width === 0) continue;
+      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    }
+    return undefined;
+  }, text);
+}
+
+/** Opens a view container from the activity bar by clicking its icon. */
+export async function openActivity(page: Page, title: string): Promise<void> {
+  await page.locator(`.activitybar .action-item .action-label[aria-label^="${title}"]`).first().click({ timeout: uiTimeoutMs });
+}
