@@ -1,6 +1,11 @@
 // Typed inspector events the engine emits (ARCHITECTURE.md boundary 4): the only input of the UI,
 // the CLI reports and the benchmarks. No upstream counterpart; upstream has klog lines and traces.
 // Later areas (cacher, watchers, bookmarks) append their members to `InspectorEvent`.
+import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher';
+import type { WatchCacheFreshnessWaitEvent } from '../cacher/watch-cache';
+import type { WatchCacheCapacityChangeEvent } from '../cacher/watch-cache-history';
+
+export type { CacheWatcherInspectorEvent, WatchCacheCapacityChangeEvent, WatchCacheFreshnessWaitEvent };
 
 /** Which resource an event is about, as upstream's schema.GroupResource. */
 export interface GroupResourceRef {
@@ -156,6 +161,283 @@ export interface EtcdWatchEvent {
   error?: { code: number; message: string };
 }
 
+// ---- the cacher (cacher.ts, reflector.ts, cache-delegator.ts) and the pieces it wires ----
+
+/** The watch cache's readiness (ready.go): Pending <-> Ready -> Stopped. */
+export interface CacherReadyEvent {
+  type: 'cacher/ready';
+  at: number;
+  groupResource: GroupResourceRef;
+  state: 'pending' | 'ready' | 'stopped';
+  /** How many times the cache became ready so far. */
+  generation: number;
+  /** The error that made it pending (a failed list or watch), if any. */
+  error?: string;
+}
+
+/** The cacher's reflector: listing etcd, watching it, and why a watch ended. */
+export interface ReflectorEvent {
+  type: 'cacher/reflector';
+  at: number;
+  groupResource: GroupResourceRef;
+  /**
+   * list-page: one page of the initial list; listed: the cache was replaced; watching: the storage
+   * watch started; watch-ended: it ended (error says why); relist-wait: the next ListAndWatch runs
+   * after wait.Until's period.
+   */
+  phase: 'list-page' | 'listed' | 'watching' | 'watch-ended' | 'list-failed' | 'relist-wait';
+  resourceVersion?: number;
+  /** Items on the page (list-page) or in the whole list (listed). */
+  items?: number;
+  pages?: number;
+  error?: { code: number; message: string };
+}
+
+/** A progress notification was requested from etcd because a read waits for freshness. */
+export interface ProgressRequestEvent {
+  type: 'cacher/progress-request';
+  at: number;
+  groupResource: GroupResourceRef;
+  /** Requests currently waiting for the cache to become fresh. */
+  waiting: number;
+}
+
+/**
+ * A read started waiting for the watch cache to reach a resource version it has not seen yet; the
+ * matching `watchcache/wait` event (same `at`) reports how it ended (caught-up or timeout).
+ */
+export interface FreshnessWaitStartEvent {
+  type: 'watchcache/wait-start';
+  at: number;
+  groupResource: GroupResourceRef;
+  resourceVersion: number;
+  cacheResourceVersion: number;
+}
+
+/** A watch request reached the cacher: how it was anchored, or why it got an error watcher. */
+export interface CacherWatchEvent {
+  type: 'cacher/watch';
+  at: number;
+  groupResource: GroupResourceRef;
+  /** The watcher's id (absent for error and immediately closed watchers). */
+  watcherId?: number;
+  key: string;
+  /** The requested resourceVersion, verbatim. */
+  resourceVersion: string;
+  sendInitialEvents?: boolean;
+  allowWatchBookmarks: boolean;
+  /** The RV the cache had to reach first (getWatchCacheResourceVersion). */
+  requiredResourceVersion?: number;
+  /** The RV the watcher's interval starts from (the cache's RV for initial events). */
+  intervalResourceVersion?: number;
+  /** The initial-events-end bookmark's RV floor (0: none awaited). */
+  bookmarkAfterResourceVersion?: number;
+  /** Dispatch scope: namespace and name the watcher is indexed under ('' = any). */
+  scope?: { namespace: string; name: string };
+  /** Indexed trigger value, when the watch selects on the trigger field. */
+  triggerValue?: string;
+  chanSize?: number;
+  /** Virtual ms of the watch deadline; null = none. */
+  deadline?: number | null;
+  /** started; error: a single ERROR event; closed: registered too late (the cache went unready). */
+  outcome: 'started' | 'error' | 'closed';
+  error?: { code: number; message: string };
+}
+
+/** One cache event dispatched to watchers (not per watcher: counts). */
+export interface DispatchEvent {
+  type: 'cacher/dispatch';
+  at: number;
+  groupResource: GroupResourceRef;
+  eventType: 'ADDED' | 'MODIFIED' | 'DELETED';
+  key: string;
+  resourceVersion: number;
+  /** Watchers whose scope or trigger value made them candidates. */
+  candidates: number;
+  /** Candidates whose input buffer was full on the non-blocking attempt. */
+  blocked: number;
+  /** Blocked watchers that took the event before the budget timer fired. */
+  unblocked: number;
+  /** Blocked watchers closed as unresponsive (apiserver_terminated_watchers_total). */
+  terminated: number;
+  /** The dispatch budget taken (ms) and the virtual time spent waiting for blocked watchers. */
+  budgetMs: number;
+  waitedMs: number;
+}
+
+/** The periodic bookmark timer fired: the due watchers were offered a bookmark. */
+export interface BookmarkTickEvent {
+  type: 'cacher/bookmark-tick';
+  at: number;
+  groupResource: GroupResourceRef;
+  /** lastProcessedResourceVersion: the bookmark's RV. */
+  resourceVersion: number;
+  /** Watchers popped from due buckets (stopped ones excluded). */
+  watchers: number;
+  /** Watchers that accepted it into their input buffer. */
+  queued: number;
+  /** Delay until the next tick (wait.Jitter(1s, 0.25)). */
+  nextTickMs: number;
+}
+
+/** Due bookmark buckets popped (watcherBookmarkTimeBuckets.popExpiredWatchersThreadUnsafe). */
+export interface BookmarkBucketPopEvent {
+  type: 'bookmarks/bucket-popped';
+  at: number;
+  groupResource: GroupResourceRef;
+  bucketId: number;
+  /** Virtual ms the bucket stands for (createTime + bucketId s). */
+  bucketTime: number;
+  watchersDue: number;
+  watcherIds: Array<number | string>;
+}
+
+/** Watchers (re)scheduled into bookmark buckets, aggregated per virtual instant. */
+export interface BookmarkScheduleEvent {
+  type: 'bookmarks/scheduled';
+  at: number;
+  groupResource: GroupResourceRef;
+  buckets: { bucketId: number; watchers: number }[];
+}
+
+/**
+ * Serializations of one dispatched event's object for one encoder identifier, aggregated per
+ * virtual instant: `encodes` real encodings (at most one per identifier while nothing invalidates
+ * the cache), `hits` served from the CachingObject's cache.
+ */
+export interface SerializationEvent {
+  type: 'serialization/encode';
+  at: number;
+  groupResource: GroupResourceRef;
+  key: string;
+  resourceVersion: number;
+  eventType: 'ADDED' | 'MODIFIED' | 'DELETED';
+  identifier: string;
+  encodes: number;
+  hits: number;
+  errors: number;
+  /** Bytes of the encoded object (one encoding). */
+  bytes: number;
+}
+
+/** A CachingObject made its lazy deep copy (the first setter that changed something). */
+export interface LazyDeepCopyEvent {
+  type: 'caching-object/deep-copy';
+  at: number;
+  groupResource: GroupResourceRef;
+  key: string;
+  resourceVersion: number;
+  setter: string;
+}
+
+/** A change dropped a CachingObject's cached serializations (upstream warns: unexpected). */
+export interface CacheInvalidationEvent {
+  type: 'caching-object/invalidated';
+  at: number;
+  groupResource: GroupResourceRef;
+  key: string;
+  resourceVersion: number;
+  setter: string;
+  identifiers: string[];
+}
+
+/** Which part of ShouldDelegateList (or Get/Watch routing) a request took. */
+export type DelegationPath = 'exact' | 'legacy-exact' | 'continue' | 'consistent' | 'not-older-than' | 'any' | 'unknown-match' | 'get';
+
+/** The rule that decided where a request was served. */
+export type DelegationRule =
+  /** validateListOptions rejected it (400). */
+  | 'invalid-options'
+  /** Exact RV / continue on a single object: the cache cannot serve exact RVs there. */
+  | 'not-recursive'
+  /** No snapshots (ListFromCacheSnapshot off, or marked inconsistent). */
+  | 'snapshots-disabled'
+  /** An RV newer than the cache: it waits to catch up (needs consistent-read support). */
+  | 'future-rv'
+  | 'future-rv-unsupported'
+  | 'snapshot-available'
+  | 'no-snapshot'
+  | 'consistent-read'
+  /** Consistent reads need etcd progress notifications and ConsistentListFromCache. */
+  | 'consistent-read-unsupported'
+  /** NotOlderThan, RV "0", or RV=N without a limit. */
+  | 'served-from-cache'
+  | 'unknown-match'
+  /** The cache is not ready; a paginated, unfiltered list is cheap enough for etcd. */
+  | 'not-ready-paginated-unfiltered'
+  /** The cache is not ready: served by etcd (get), or answered 429 by the cacher (list). */
+  | 'not-ready'
+  /** A get without resourceVersion is always read from etcd. */
+  | 'rv-unset';
+
+export interface DelegationDecisionEvent {
+  type: 'delegator/decision';
+  at: number;
+  groupResource: GroupResourceRef;
+  operation: 'list' | 'get';
+  key: string;
+  resourceVersion: string;
+  resourceVersionMatch: string;
+  limit: number;
+  hasContinue: boolean;
+  recursive: boolean;
+  path: DelegationPath;
+  rule: DelegationRule;
+  target: 'etcd' | 'cache' | 'rejected';
+  consistentRead: boolean;
+  error?: { code: number; message: string };
+}
+
+/** A list served by the cache failed and was retried against etcd (or, with the 1.37 gate, not). */
+export interface DelegationFallbackEvent {
+  type: 'delegator/fallback';
+  at: number;
+  groupResource: GroupResourceRef;
+  key: string;
+  /** resource-expired: no snapshot at the exact RV any more; too-large-resource-version: the cache did not catch up within 3s. */
+  reason: 'resource-expired' | 'too-large-resource-version';
+  /** true: etcd was asked; skipped: 429 instead (ConsistentListFromCacheSkipTimeoutFallback). */
+  fallback: 'true' | 'skipped';
+  success: boolean;
+  error?: { code: number; message: string };
+}
+
+/** A consistent read finished: what apiserver_watch_cache_consistent_read_total counted. */
+export interface ConsistentReadEvent {
+  type: 'delegator/consistent-read';
+  at: number;
+  groupResource: GroupResourceRef;
+  key: string;
+  success: boolean;
+  fallback: 'false' | 'true' | 'skipped';
+}
+
+/** A LIST served from the watch cache (Cacher.GetList); mirrors the apiserver_cache_list_* metrics. */
+export interface CacheListEvent {
+  type: 'cacher/list';
+  at: number;
+  groupResource: GroupResourceRef;
+  key: string;
+  resourceVersion: string;
+  /** The index that pre-filtered the candidates ('' = none). */
+  index: string;
+  fetched: number;
+  returned: number;
+  /** computeListLimit's limit (0: none; RV "0" ignores the client's). */
+  limit: number;
+  continue?: string;
+  remainingItemCount?: number;
+  error?: { code: number; message: string };
+}
+
+/** Every watcher of the cacher was stopped (a re-initialization or the cacher's stop). */
+export interface TerminateAllWatchersEvent {
+  type: 'cacher/terminate-all';
+  at: number;
+  groupResource: GroupResourceRef;
+  watchers: number;
+}
+
 export type InspectorEvent =
   | EtcdRequestEvent
   | ListPageEvent
@@ -163,7 +445,27 @@ export type InspectorEvent =
   | ListStreamDecisionEvent
   | ListStreamFallbackEvent
   | ListDoneEvent
-  | EtcdWatchEvent;
+  | EtcdWatchEvent
+  | CacheWatcherInspectorEvent
+  | WatchCacheCapacityChangeEvent
+  | WatchCacheFreshnessWaitEvent
+  | FreshnessWaitStartEvent
+  | CacherReadyEvent
+  | ReflectorEvent
+  | ProgressRequestEvent
+  | CacherWatchEvent
+  | DispatchEvent
+  | BookmarkTickEvent
+  | BookmarkBucketPopEvent
+  | BookmarkScheduleEvent
+  | SerializationEvent
+  | LazyDeepCopyEvent
+  | CacheInvalidationEvent
+  | DelegationDecisionEvent
+  | DelegationFallbackEvent
+  | ConsistentReadEvent
+  | CacheListEvent
+  | TerminateAllWatchersEvent;
 
 export type InspectorEventType = InspectorEvent['type'];
 

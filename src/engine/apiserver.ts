@@ -1,0 +1,408 @@
+// The composition root: one resource of a kube-apiserver as k8s.io/apiserver release-1.36 builds it
+// (pkg/registry/generic/registry/storage_factory.go StorageWithCacher: etcd3 store + Cacher +
+// CacheDelegator), over an in-memory etcd, plus what the HTTP layer adds to a request
+// (pkg/endpoints/handlers/get.go: the watch timeout, WatchList defaulting) and modelled clients.
+// No upstream counterpart as one file. Everything runs on the injected Clock and seeded randomness.
+import { FakeClock, settle, type Clock } from './clock';
+import { MemoryEtcd, type MemoryEtcdOptions } from './etcd/memory-etcd';
+import { RequestRecorder } from './etcd/request-recorder';
+import { EtcdStore, type ListResult } from './etcd3/store';
+import type { GroupResourceRef, Inspector } from './inspect/events';
+import { MetricsRegistry } from './metrics/registry';
+import { SeededRandom } from './rand';
+import { newListOptions, type ListOptions } from './storage/list-options';
+import { makePod, PodGenerator, type KubeObject, type Pod, type PodOptions } from './storage/objects';
+import { SelectionPredicate } from './storage/selection-predicate';
+import { CacheDelegator } from './cacher/cache-delegator';
+import { Cacher, watchRequestTimeout, type IndexedTrigger } from './cacher/cacher';
+import type { WatchInterface } from './cacher/cache-watcher';
+import { CacheWatcher } from './cacher/cache-watcher';
+import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './cacher/features';
+import { WatchClient, WatchRequestContext, type ClientWatchEvent, type ReadRate, type WatchClientCloseReason, type WatchContentType } from './cacher/watch-client';
+import type { WatchCache } from './cacher/watch-cache';
+import type { Indexers } from './cacher/watch-cache-store';
+
+/** kube-apiserver's --min-request-timeout default (seconds): watches last 30–60 min without timeoutSeconds. */
+export const defaultMinRequestTimeoutSeconds = 1800;
+
+export interface CacheOptions {
+  /** EventsHistoryWindow (ms, >= 75s). */
+  eventFreshDuration?: number;
+  /** How often watchers get a periodic bookmark (ms, default 1 minute). */
+  bookmarkFrequency?: number;
+  /** The dispatch trigger (pods: spec.nodeName); null for none. */
+  indexedTrigger?: IndexedTrigger | null;
+  /** List indexes (pods: f:spec.nodeName); {} for none. */
+  indexers?: Indexers<KubeObject>;
+  /** etcd answers progress requests (consistent reads from cache need it); default true. */
+  requestWatchProgressSupported?: boolean;
+  /** The reflector's page size (10000). */
+  listPageSize?: number;
+}
+
+export interface CreateResourceOptions {
+  clock: Clock;
+  /** The root of every random choice (bookmark jitter, watch deadlines, generated pods). */
+  rand: SeededRandom;
+  /** Semantics (default release-1.36). */
+  profile?: SemanticsProfile;
+  /** Gate overrides on top of the profile. */
+  gates?: Partial<FeatureGates>;
+  /** Allow changing locked gates (as upstream tests do with an emulated older version). */
+  allowLockedGateOverride?: boolean;
+  /** Default: core pods. */
+  groupResource?: GroupResourceRef;
+  /** An etcd to share between resources, or options for a new one. */
+  etcd?: MemoryEtcd | Omit<MemoryEtcdOptions, 'clock'>;
+  /** apiserver --etcd-prefix (default /registry). */
+  pathPrefix?: string;
+  cache?: CacheOptions;
+  /** --min-request-timeout (seconds, default 1800): watches without timeoutSeconds end after [1×, 2×) of it. */
+  minRequestTimeoutSeconds?: number;
+  inspector?: Inspector;
+  metrics?: MetricsRegistry;
+  /** Keep every etcd request in `recorder` (default false: it grows without bound). */
+  recordEtcdRequests?: boolean;
+  /** klog sink. */
+  log?: (message: string) => void;
+}
+
+/** A list request as a client sends it (query parameters). */
+export interface ResourceListRequest {
+  /** Namespace of the request path; absent = all namespaces. */
+  namespace?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+
+/** A watch request as a client sends it, and the client that reads it. */
+export interface ResourceWatchRequest {
+  namespace?: string;
+  /** A single object's name: a metadata.name field selector, on the object's key when `namespace` is given. */
+  name?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+  /** SetListOptionsDefaults (WatchList on): RV ""/"0" watches become watch-lists. Default true. */
+  applyDefaults?: boolean;
+  readRate?: ReadRate;
+  contentType?: WatchContentType;
+  /** Keep every received event in client.events (default true). */
+  keepEvents?: boolean;
+  onEvent?: (event: ClientWatchEvent) => void;
+  onClose?: (reason: WatchClientCloseReason, at: number) => void;
+}
+
+/** An open watch: the server-side watcher and the modelled client reading it. */
+export interface OpenedWatch {
+  client: WatchClient;
+  watcher: WatchInterface;
+  /** The cacher's watcher id; undefined for an error or immediately closed watch. */
+  watcherId: number | undefined;
+  ctx: WatchRequestContext;
+  timeoutMs: number;
+  /** The storage options after defaulting. */
+  options: ListOptions;
+}
+
+/**
+ * One resource of an apiserver: etcd, the etcd3 store, the watch cache and its cacher, and the
+ * delegator in front of them, sharing one metrics registry and one inspector.
+ */
+export class Resource {
+  readonly clock: Clock;
+  readonly profile: SemanticsProfile;
+  readonly gates: FeatureGates;
+  readonly groupResource: GroupResourceRef;
+  /** e.g. `/pods`. */
+  readonly resourcePrefix: string;
+  readonly etcd: MemoryEtcd;
+  readonly store: EtcdStore;
+  readonly cacher: Cacher;
+  readonly watchCache: WatchCache<KubeObject>;
+  readonly delegator: CacheDelegator;
+  readonly metrics: MetricsRegistry;
+  readonly inspector: Inspector | undefined;
+  readonly recorder: RequestRecorder | undefined;
+  /** Deterministic pods (own random stream). */
+  readonly pods: PodGenerator;
+  readonly minRequestTimeoutMs: number;
+  private readonly watchRand: SeededRandom;
+  private readonly ownsEtcd: boolean;
+  private readonly watches: OpenedWatch[] = [];
+
+  constructor(o: CreateResourceOptions) {
+    if (!o || !o.clock) throw new TypeError('createResource: options.clock (e.g. new FakeClock()) is required');
+    if (!(o.rand instanceof SeededRandom)) throw new TypeError('createResource: options.rand must be a SeededRandom');
+    this.clock = o.clock;
+    const base = o.profile ?? profile136;
+    const overrides = Object.fromEntries(Object.entries(o.gates ?? {}).filter(([, v]) => v !== undefined)) as Record<keyof FeatureGates, boolean>;
+    this.profile = Object.keys(overrides).length ? withGates(base, overrides, { allowLockedOverride: o.allowLockedGateOverride }) : base;
+    this.gates = this.profile.gates;
+    this.groupResource = o.groupResource ?? { group: '', resource: 'pods' };
+    this.resourcePrefix = `/${this.groupResource.resource}`;
+    this.metrics = o.metrics ?? new MetricsRegistry();
+    this.inspector = o.inspector;
+    this.minRequestTimeoutMs = (o.minRequestTimeoutSeconds ?? defaultMinRequestTimeoutSeconds) * 1000;
+    // Independent streams, drawn in a fixed order: adding a watch does not shift bookmark jitter.
+    const derive = (): SeededRandom => new SeededRandom(o.rand.intn(4294967296));
+    const cacherRand = derive();
+    this.watchRand = derive();
+    const podRand = derive();
+    const storeRand = derive();
+
+    if (o.etcd instanceof MemoryEtcd) {
+      this.etcd = o.etcd;
+      this.ownsEtcd = false;
+    } else {
+      this.etcd = new MemoryEtcd({ ...(o.etcd ?? {}), clock: this.clock });
+      this.ownsEtcd = true;
+    }
+    if (o.recordEtcdRequests) {
+      this.recorder = new RequestRecorder();
+      this.etcd.addRequestListener(this.recorder.record);
+    }
+    this.store = new EtcdStore({
+      etcd: this.etcd,
+      clock: this.clock,
+      groupResource: this.groupResource,
+      pathPrefix: o.pathPrefix,
+      metrics: this.metrics,
+      features: { EtcdRangeStream: this.gates.EtcdRangeStream, WatchList: this.gates.WatchList },
+      inspector: this.inspector,
+      random: storeRand,
+    });
+    const pods = this.groupResource.group === '' && this.groupResource.resource === 'pods';
+    const c = o.cache ?? {};
+    const trigger = c.indexedTrigger === null ? undefined : (c.indexedTrigger ?? (pods ? nodeNameTrigger : undefined));
+    const indexers = c.indexers ?? (pods ? nodeNameIndexers : {});
+    this.cacher = new Cacher({
+      storage: this.store,
+      groupResource: this.groupResource,
+      eventsHistoryWindow: c.eventFreshDuration,
+      resourcePrefix: this.resourcePrefix,
+      indexedTrigger: trigger,
+      indexers,
+      clock: this.clock,
+      rand: cacherRand,
+      gates: this.gates,
+      requestWatchProgressSupported: c.requestWatchProgressSupported,
+      compactRevision: () => this.etcd.compactRevision(),
+      metrics: this.metrics,
+      inspector: this.inspector,
+      bookmarkFrequency: c.bookmarkFrequency,
+      listPageSize: c.listPageSize,
+      log: o.log,
+    });
+    this.watchCache = this.cacher.watchCache;
+    this.delegator = new CacheDelegator(this.cacher, this.store, { inspector: this.inspector });
+    this.pods = new PodGenerator(podRand, this.clock);
+  }
+
+  /** Starts the cacher (list, watch, dispatch). */
+  start(): void {
+    this.cacher.start();
+  }
+
+  /** Stops the cacher (every watch ends) and, if this resource created it, etcd. */
+  stop(): void {
+    this.cacher.stop();
+    if (this.ownsEtcd) this.etcd.close();
+  }
+
+  /** Resolves once the watch cache is initialised (rejects after stop). */
+  waitReady(): Promise<void> {
+    return this.cacher.waitReady();
+  }
+
+  /** Lets queued work at the current virtual instant run (promise continuations). */
+  async settle(): Promise<void> {
+    await settle();
+    await settle();
+  }
+
+  /** Moves a FakeClock forward, running everything that is due on the way. */
+  async step(ms: number): Promise<void> {
+    if (!(this.clock instanceof FakeClock)) throw new TypeError('step: the resource was not created with a FakeClock');
+    await this.clock.stepAsync(ms);
+    await this.settle();
+  }
+
+  /** Emits the inspector events aggregated at the current instant (encodes, bucket schedules). */
+  flushInspector(): void {
+    this.cacher.flushInspector();
+  }
+
+  // ------------------------------------------------------------ keys
+
+  /** The storage key of an object (`/pods/ns/name`), as the registry computes it. */
+  objectKey(namespace: string, name: string): string {
+    return namespace ? `${this.resourcePrefix}/${namespace}/${name}` : `${this.resourcePrefix}/${name}`;
+  }
+
+  /** The key of a collection (`/pods/ns` or `/pods`). */
+  collectionKey(namespace?: string): string {
+    return namespace ? `${this.resourcePrefix}/${namespace}` : this.resourcePrefix;
+  }
+
+  // ------------------------------------------------------------ writes (to etcd, through the store)
+
+  /** Creates an object (no resourceVersion); resolves with it as stored (with its RV). */
+  create(obj: KubeObject): Promise<KubeObject> {
+    const ns = obj.metadata?.namespace ?? '';
+    const name = obj.metadata?.name ?? '';
+    if (!name) return Promise.reject(new TypeError('create: metadata.name is required'));
+    return this.store.create(this.objectKey(ns, name), obj);
+  }
+
+  /** Creates a pod from options (or a Pod), namespace "default" unless given. */
+  createPod(pod: PodOptions | Pod): Promise<KubeObject> {
+    const p = 'metadata' in pod ? pod : makePod({ namespace: 'default', ...pod });
+    return this.create(p);
+  }
+
+  /** GuaranteedUpdate: `mutate` gets a copy of the current object and returns (or edits) the new one. */
+  update(namespace: string, name: string, mutate: (obj: KubeObject) => KubeObject | void): Promise<KubeObject> {
+    return this.store.guaranteedUpdate(this.objectKey(namespace, name), cur => {
+      const next = mutate(cur);
+      return next ?? cur;
+    });
+  }
+
+  /** Sets an object's labels (replacing them); resolves with the stored object. */
+  setLabels(namespace: string, name: string, labels: Record<string, string>): Promise<KubeObject> {
+    return this.update(namespace, name, obj => {
+      const sorted = Object.keys(labels).sort();
+      const meta = obj.metadata as Record<string, unknown>;
+      if (sorted.length === 0) delete meta.labels;
+      else meta.labels = Object.fromEntries(sorted.map(k => [k, labels[k]]));
+    });
+  }
+
+  /** Deletes an object; resolves with its last state at the delete's RV. */
+  delete(namespace: string, name: string): Promise<KubeObject> {
+    return this.store.delete(this.objectKey(namespace, name));
+  }
+
+  /** Compacts etcd's history before `revision` (default: the current revision). */
+  async compact(revision?: number): Promise<number> {
+    const rev = revision ?? this.etcd.currentRevision();
+    await this.etcd.compaction({ revision: rev });
+    return rev;
+  }
+
+  // ------------------------------------------------------------ reads (through the delegator)
+
+  /** A LIST as the registry makes it: the delegator decides cache or etcd. */
+  list(req: ResourceListRequest = {}): Promise<ListResult> {
+    return this.delegator.getList(
+      this.collectionKey(req.namespace),
+      {
+        resourceVersion: req.resourceVersion ?? '',
+        resourceVersionMatch: req.resourceVersionMatch ?? '',
+        recursive: true,
+        predicate: { label: req.labelSelector, field: req.fieldSelector, limit: req.limit, continue: req.continue },
+      },
+      { requestNamespace: req.namespace },
+    );
+  }
+
+  /** A GET: resourceVersion "" reads etcd, anything else the cache. */
+  get(namespace: string, name: string, resourceVersion = '', ignoreNotFound = false): Promise<KubeObject | undefined> {
+    return this.delegator.get(this.objectKey(namespace, name), { resourceVersion, ignoreNotFound });
+  }
+
+  /**
+   * A WATCH with a modelled client: the handler's timeout (timeoutSeconds, else random in
+   * [minRequestTimeout, 2·minRequestTimeout)), WatchList defaulting, the cacher's watcher, and a
+   * client reading it at `readRate`, encoding `contentType`. Rejects for what upstream returns as an
+   * HTTP error (bad options, 429 while the cache is not ready); other failures arrive as an ERROR event.
+   */
+  async watch(req: ResourceWatchRequest = {}): Promise<OpenedWatch> {
+    const options = this.watchOptions(req);
+    const timeoutMs = watchRequestTimeout(req.timeoutSeconds, this.minRequestTimeoutMs, this.watchRand);
+    const ctx = new WatchRequestContext(this.clock, timeoutMs);
+    let watcher: WatchInterface;
+    try {
+      watcher = await this.delegator.watch(this.collectionKeyFor(req), options, {
+        requestNamespace: req.namespace,
+        requestName: req.name,
+        ctx,
+      });
+    } catch (e) {
+      ctx.cancel();
+      throw e;
+    }
+    const client = new WatchClient(watcher, {
+      clock: this.clock,
+      ctx,
+      readRate: req.readRate,
+      contentType: req.contentType,
+      keepEvents: req.keepEvents,
+      onEvent: req.onEvent,
+      onClose: req.onClose,
+    });
+    const opened: OpenedWatch = {
+      client,
+      watcher,
+      watcherId: watcher instanceof CacheWatcher ? (watcher.id as number) : undefined,
+      ctx,
+      timeoutMs,
+      options,
+    };
+    this.watches.push(opened);
+    return opened;
+  }
+
+  /** Every watch opened through `watch`, in order. */
+  openedWatches(): readonly OpenedWatch[] {
+    return this.watches;
+  }
+
+  private collectionKeyFor(req: ResourceWatchRequest): string {
+    return req.name && req.namespace !== undefined ? this.objectKey(req.namespace, req.name) : this.collectionKey(req.namespace);
+  }
+
+  /** The storage ListOptions of a watch request, with SetListOptionsDefaults applied. */
+  watchOptions(req: ResourceWatchRequest): ListOptions {
+    let sendInitialEvents = req.sendInitialEvents;
+    let resourceVersionMatch = req.resourceVersionMatch ?? '';
+    const rv = req.resourceVersion ?? '';
+    if ((req.applyDefaults ?? true) && this.gates.WatchList && sendInitialEvents === undefined && resourceVersionMatch === '' && (rv === '' || rv === '0')) {
+      sendInitialEvents = true;
+      resourceVersionMatch = 'NotOlderThan';
+    }
+    // A named watch is a watch with a metadata.name field selector on the object's key (registry WatchPredicate).
+    const single = Boolean(req.name) && req.namespace !== undefined;
+    const field = req.name ? [req.fieldSelector, `metadata.name=${req.name}`].filter(Boolean).join(',') : req.fieldSelector;
+    const predicate = SelectionPredicate.from(
+      { label: req.labelSelector, field, allowWatchBookmarks: req.allowWatchBookmarks ?? false },
+      this.groupResource.resource,
+    );
+    return newListOptions({ resourceVersion: rv, resourceVersionMatch, recursive: !single, predicate, sendInitialEvents });
+  }
+}
+
+/** pods' trigger (registry/core/pod: NodeNameTriggerFunc). */
+const nodeNameTrigger: IndexedTrigger = {
+  indexName: 'spec.nodeName',
+  indexerFunc: obj => (obj as Pod).spec?.nodeName ?? '',
+};
+
+/** pods' list index (registry/core/pod: NodeNameIndexFunc). */
+const nodeNameIndexers: Indexers<KubeObject> = {
+  'f:spec.nodeName': obj => [(obj as Pod).spec?.nodeName ?? ''],
+};
+
+/** Builds one resource (not started: call start()). */
+export function createResource(o: CreateResourceOptions): Resource {
+  return new Resource(o);
+}

@@ -1,0 +1,286 @@
+// Mirrors k8s.io/apiserver pkg/storage/cacher/delegator.go (release-1.36): CacheDelegator.GetList,
+// Get and Watch, i.e. which requests the watch cache serves and which go to etcd, the fallbacks
+// and apiserver_watch_cache_consistent_read_total. The 1.37 ConsistentListFromCacheSkipTimeoutFallback
+// gate (master) is honoured when switched on. Deliberate differences: the consistency checker
+// (DetectCacheInconsistency) is not modelled; every decision is also reported to the inspector
+// with the rule that made it.
+import { activeInspector, type DelegationPath, type DelegationRule, type Inspector } from '../inspect/events';
+import { isResourceExpired, isTooLargeResourceVersion, newBadRequest, newServiceUnavailable, newTooManyRequests } from '../storage/errors';
+import { newListOptions, type ListOptions } from '../storage/list-options';
+import type { KubeObject } from '../storage/objects';
+import { SelectionPredicate } from '../storage/selection-predicate';
+import { validateListOptions } from '../storage/validate-list-options';
+import { decodeContinue } from '../storage/continue';
+import type { GetListOptions, ListPredicateInput, ListResult } from '../etcd3/store';
+import type { WatchInterface } from './cache-watcher';
+import type { Cacher, ListCallContext, WatchCallContext } from './cacher';
+import { resourceVersionMatchExact, resourceVersionMatchNotOlderThan, shouldDelegateList, shouldDelegateListOnNotReadyCache, type DelegationResult } from './delegator';
+import type { CacherStorage } from './reflector';
+import { statusOf } from './reflector';
+
+/** What the delegator needs from storage: the cacher's storage plus Get. */
+export interface DelegatorStorage extends CacherStorage {
+  get(key: string, opts?: { resourceVersion?: string; ignoreNotFound?: boolean }): Promise<KubeObject | undefined>;
+}
+
+export interface GetRequestOptions {
+  /** '' = read etcd (most recent); otherwise served by the cache once it has reached it. */
+  resourceVersion?: string;
+  ignoreNotFound?: boolean;
+}
+
+/**
+ * Storage ListOptions from either form: storage ListOptions (a SelectionPredicate) as they are, or
+ * the library form with selector strings (parsed like the HTTP layer: 400 on a bad selector).
+ * `recursive` defaults to true in the library form.
+ */
+export function toStorageListOptions(input: ListOptions | GetListOptions | undefined, resource: string): ListOptions {
+  const o = (input ?? {}) as Partial<ListOptions> & GetListOptions;
+  if (o.predicate instanceof SelectionPredicate) {
+    return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
+  }
+  const p = (o.predicate ?? {}) as ListPredicateInput & { allowWatchBookmarks?: boolean };
+  if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
+    throw newBadRequest(`invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`);
+  }
+  for (const f of ['label', 'field', 'continue'] as const) {
+    if (p[f] !== undefined && typeof p[f] !== 'string') throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
+  }
+  if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
+    throw newBadRequest(`invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`);
+  }
+  const predicate = SelectionPredicate.from(
+    { label: p.label, field: p.field, limit: p.limit, continue: p.continue, allowWatchBookmarks: p.allowWatchBookmarks },
+    resource,
+  );
+  return newListOptions({
+    resourceVersion: o.resourceVersion ?? '',
+    resourceVersionMatch: o.resourceVersionMatch ?? '',
+    recursive: o.recursive ?? true,
+    predicate,
+  });
+}
+
+/**
+ * CacheDelegator: the storage.Interface the registry talks to. Lists go to the watch cache or to
+ * etcd as ShouldDelegateList decides; the cache's failures fall back to etcd where upstream does.
+ */
+export class CacheDelegator {
+  readonly cacher: Cacher;
+  readonly storage: DelegatorStorage;
+  private readonly inspector: Inspector | undefined;
+
+  constructor(cacher: Cacher, storage: DelegatorStorage, opts: { inspector?: Inspector } = {}) {
+    this.cacher = cacher;
+    this.storage = storage;
+    this.inspector = opts.inspector ?? cacher.inspector;
+  }
+
+  /**
+   * GetList: validate; delegate as ShouldDelegateList says; a not-ready cache sends paginated,
+   * unfiltered lists to etcd (others get its 429); a 410 from the cache (no snapshot any more) goes
+   * to etcd; a consistent read that timed out waiting for the cache falls back to etcd (or, with
+   * ConsistentListFromCacheSkipTimeoutFallback, answers 429).
+   */
+  async getList(key: string, input?: ListOptions | GetListOptions, call: ListCallContext = {}): Promise<ListResult> {
+    const cacher = this.cacher;
+    const gates = cacher.gates;
+    const opts = toStorageListOptions(input, cacher.groupResource.resource);
+    try {
+      validateListOptions(cacher.resourcePrefix, cacher.versioner, opts);
+    } catch (e) {
+      this.decision(key, opts, 'rejected', { shouldDelegate: false, consistentRead: false }, 'invalid-options', e);
+      throw e;
+    }
+    const result = shouldDelegateList(opts, cacher);
+    if (result.shouldDelegate) {
+      this.decision(key, opts, 'etcd', result);
+      return this.storage.getList(key, opts);
+    }
+    const listRV = Number(cacher.versioner.parseResourceVersion(opts.resourceVersion));
+    if (gates.ResilientWatchCacheInitialization) {
+      if (!cacher.isReady() && shouldDelegateListOnNotReadyCache(opts)) {
+        // Paginated, unfiltered lists are cheap for etcd (KEP-4568); the rest get a 429.
+        this.decision(key, opts, 'etcd', result, 'not-ready-paginated-unfiltered');
+        return this.storage.getList(key, opts);
+      }
+    } else if (listRV === 0 && !cacher.isReady()) {
+      this.decision(key, opts, 'etcd', result, 'not-ready');
+      return this.storage.getList(key, opts);
+    }
+    this.decision(key, opts, 'cache', result, cacher.isReady() ? undefined : 'not-ready');
+
+    let list: ListResult | undefined;
+    let err: unknown;
+    try {
+      list = await cacher.getList(key, opts, call);
+    } catch (e) {
+      err = e;
+    }
+    let success = 'true';
+    let fallback: 'false' | 'true' | 'skipped' = 'false';
+    if (err !== undefined) {
+      if (isResourceExpired(err) && gates.ListFromCacheSnapshot) {
+        // The snapshot for the exact RV went away between the decision and the read.
+        return this.fallbackToStorage(key, opts, 'resource-expired');
+      }
+      if (result.consistentRead) {
+        if (isTooLargeResourceVersion(err)) {
+          if (gates.ConsistentListFromCacheSkipTimeoutFallback) {
+            fallback = 'skipped';
+            err = newTooManyRequests((err as Error).message, 1);
+            this.emitFallback(key, 'too-large-resource-version', 'skipped', false, err);
+          } else {
+            fallback = 'true';
+            try {
+              list = await this.storage.getList(key, opts);
+              err = undefined;
+            } catch (e) {
+              err = e;
+            }
+            this.emitFallback(key, 'too-large-resource-version', 'true', err === undefined, err);
+          }
+        }
+        if (err !== undefined) success = 'false';
+        this.recordConsistentRead(key, success, fallback);
+      }
+      if (err !== undefined) throw err;
+      return list as ListResult;
+    }
+    if (result.consistentRead) this.recordConsistentRead(key, success, fallback);
+    return list as ListResult;
+  }
+
+  /** Get: RV "" reads etcd; a not-ready cache sends gets to etcd; otherwise the cache once it has reached the RV. */
+  async get(key: string, opts: GetRequestOptions = {}): Promise<KubeObject | undefined> {
+    const cacher = this.cacher;
+    const rv = opts.resourceVersion ?? '';
+    if (rv === '') {
+      this.getDecision(key, rv, 'etcd', 'rv-unset');
+      return this.storage.get(key, { ignoreNotFound: opts.ignoreNotFound });
+    }
+    if (cacher.gates.ResilientWatchCacheInitialization) {
+      if (!cacher.isReady()) {
+        this.getDecision(key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts);
+      }
+    }
+    const getRV = Number(cacher.versioner.parseResourceVersion(rv));
+    if (!cacher.gates.ResilientWatchCacheInitialization) {
+      if (getRV === 0 && !cacher.isReady()) {
+        this.getDecision(key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts);
+      }
+      try {
+        await cacher.waitReady();
+      } catch (e) {
+        throw newServiceUnavailable((e as Error).message);
+      }
+    }
+    this.getDecision(key, rv, 'cache', 'served-from-cache');
+    return cacher.get(key, opts);
+  }
+
+  /** Watch: always the cacher; sendInitialEvents is dropped while the WatchList gate is off. */
+  watch(key: string, opts: ListOptions, call: WatchCallContext = {}): Promise<WatchInterface> {
+    let o = opts;
+    if (!this.cacher.gates.WatchList && o.sendInitialEvents !== undefined) o = { ...o, sendInitialEvents: undefined };
+    return this.cacher.watch(key, o, call);
+  }
+
+  private async fallbackToStorage(key: string, opts: ListOptions, reason: 'resource-expired'): Promise<ListResult> {
+    try {
+      const list = await this.storage.getList(key, opts);
+      this.emitFallback(key, reason, 'true', true, undefined);
+      return list;
+    } catch (e) {
+      this.emitFallback(key, reason, 'true', false, e);
+      throw e;
+    }
+  }
+
+  private recordConsistentRead(key: string, success: string, fallback: 'false' | 'true' | 'skipped'): void {
+    const gr = this.cacher.groupResource;
+    this.cacher.metrics.consistentReadTotal.inc({ group: gr.group, resource: gr.resource, success, fallback });
+    activeInspector(this.inspector)?.emit({
+      type: 'delegator/consistent-read', at: this.cacher.clock.now(), groupResource: gr, key, success: success === 'true', fallback,
+    });
+  }
+
+  private emitFallback(key: string, reason: 'resource-expired' | 'too-large-resource-version', fallback: 'true' | 'skipped', success: boolean, err: unknown): void {
+    const insp = activeInspector(this.inspector);
+    if (!insp) return;
+    insp.emit({
+      type: 'delegator/fallback', at: this.cacher.clock.now(), groupResource: this.cacher.groupResource, key, reason, fallback, success,
+      ...(err !== undefined ? { error: statusOf(err) } : {}),
+    });
+  }
+
+  private getDecision(key: string, resourceVersion: string, target: 'etcd' | 'cache', rule: DelegationRule): void {
+    const insp = activeInspector(this.inspector);
+    if (!insp) return;
+    insp.emit({
+      type: 'delegator/decision', at: this.cacher.clock.now(), groupResource: this.cacher.groupResource, operation: 'get', key, resourceVersion,
+      resourceVersionMatch: '', limit: 0, hasContinue: false, recursive: false, path: 'get', rule, target, consistentRead: false,
+    });
+  }
+
+  private decision(key: string, opts: ListOptions, target: 'etcd' | 'cache' | 'rejected', result: DelegationResult, rule?: DelegationRule, err?: unknown): void {
+    const insp = activeInspector(this.inspector);
+    if (!insp) return;
+    const why = explainListDelegation(opts, this.cacher);
+    insp.emit({
+      type: 'delegator/decision', at: this.cacher.clock.now(), groupResource: this.cacher.groupResource, operation: 'list', key,
+      resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch, limit: opts.predicate.limit,
+      hasContinue: opts.predicate.continue.length > 0, recursive: opts.recursive, path: why.path, rule: rule ?? why.rule, target,
+      consistentRead: result.consistentRead, ...(err !== undefined ? { error: statusOf(err) } : {}),
+    });
+  }
+}
+
+/**
+ * Which branch of ShouldDelegateList (and of the cacher's Helper methods) applies to a request:
+ * the same decisions as delegator.ts, spelled out for the inspector.
+ */
+export function explainListDelegation(opts: ListOptions, cacher: Cacher): { path: DelegationPath; rule: DelegationRule } {
+  const exact = (rv: number, path: DelegationPath): { path: DelegationPath; rule: DelegationRule } => {
+    if (!opts.recursive) return { path, rule: 'not-recursive' };
+    if (cacher.watchCache.snapshots === undefined) return { path, rule: 'snapshots-disabled' };
+    if (cacher.watchCache.notFresh(rv)) return { path, rule: cacher.consistentReadSupported() ? 'future-rv' : 'future-rv-unsupported' };
+    return { path, rule: cacher.watchCache.snapshots.getLessOrEqual(rv) !== undefined ? 'snapshot-available' : 'no-snapshot' };
+  };
+  const consistent = (path: DelegationPath): { path: DelegationPath; rule: DelegationRule } => ({
+    path,
+    rule: cacher.consistentReadSupported() ? 'consistent-read' : 'consistent-read-unsupported',
+  });
+  const parse = (rv: string): number => {
+    try {
+      return Number(cacher.versioner.parseResourceVersion(rv));
+    } catch {
+      return 0;
+    }
+  };
+  switch (opts.resourceVersionMatch) {
+    case resourceVersionMatchExact:
+      return exact(parse(opts.resourceVersion), 'exact');
+    case resourceVersionMatchNotOlderThan:
+      return { path: 'not-older-than', rule: 'served-from-cache' };
+    case '': {
+      if (opts.predicate.continue.length > 0) {
+        if (!opts.recursive) return { path: 'continue', rule: 'not-recursive' };
+        let rv = 0;
+        try {
+          rv = Number(decodeContinue(opts.predicate.continue, cacher.resourcePrefix).resourceVersion);
+        } catch {
+          return { path: 'continue', rule: 'invalid-options' };
+        }
+        return rv > 0 ? exact(rv, 'continue') : consistent('continue');
+      }
+      if (opts.predicate.limit > 0 && opts.resourceVersion.length > 0 && opts.resourceVersion !== '0') return exact(parse(opts.resourceVersion), 'legacy-exact');
+      if (opts.resourceVersion === '') return consistent('consistent');
+      return { path: 'any', rule: 'served-from-cache' };
+    }
+    default:
+      return { path: 'unknown-match', rule: 'unknown-match' };
+  }
+}

@@ -1,0 +1,1255 @@
+// Mirrors k8s.io/apiserver pkg/storage/cacher/cacher.go (release-1.36): NewCacherFromConfig,
+// startCaching, Watch, Get, GetList, the watchers index, dispatchEvents / dispatchEvent with the
+// dispatch time budget and the bookmark buckets, errWatcher, the delegator.Helper methods, plus
+// compactor.go and the cacher metrics (cacher/metrics/metrics.go). Deliberate differences: the
+// goroutines are clock-driven tasks (the dispatcher only awaits while a blocked watcher may still
+// take an event); no locks (single-threaded), so "under the lock" means "without an await in
+// between"; select between the incoming queue and the bookmark timer prefers the queue (Go picks
+// at random); a dispatch budget of 0 terminates blocked watchers at once (Go's 0-length timer
+// races with the watcher); list items are deep copies of the cached objects.
+import type { Clock, Timer } from '../clock';
+import { activeInspector, type GroupResourceRef, type Inspector, type SerializationEvent } from '../inspect/events';
+import type { Counter, MetricsRegistry } from '../metrics/registry';
+import { MetricsRegistry as Registry } from '../metrics/registry';
+import type { SeededRandom } from '../rand';
+import { prepareContinueToken } from '../storage/continue';
+import { StatusError, errorToAPIStatus, newNotFound, newServiceUnavailable, newTooManyRequests, type Status } from '../storage/errors';
+import { getAttrs as defaultGetAttrs } from '../storage/field-labels';
+import { quote } from '../storage/go-strings';
+import type { ListOptions } from '../storage/list-options';
+import type { KubeObject } from '../storage/objects';
+import { APIObjectVersioner, type Versioner } from '../storage/versioner';
+import type { ListResult } from '../etcd3/store';
+import { plainError } from '../etcd3/errors';
+import { WatcherBookmarkTimeBuckets, defaultBookmarkFrequency, zeroTime, type BookmarkBucketsInspector } from './bookmark-buckets';
+import { CacheWatcher, filterWithAttrsAndPrefixFunction, type WatchEvent, type WatchInterface, type WatchObject } from './cache-watcher';
+import { CacheInvalidationWarnings, baseObjectThreadUnsafe, deepCopyJSON, setCachingObjects, type CachingObjectInspector, type SetCachingObjectsOptions } from './caching-object';
+import { Channel, ChannelTimer, type Received } from './channel';
+import { CacherDelegation, computeListLimit, consistentReadSupported, type DelegationResult, type DelegatorHelper } from './delegator';
+import type { FeatureGates } from './features';
+import { ConditionalProgressRequester, Ready, Reflector, relistPeriod, storageWatchListPageSize, type CacherStorage } from './reflector';
+import { newTimeBudget, type TimeBudget } from './time-budget';
+import { calculateRetryAfterForUnreadyCache } from './util';
+import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
+import { DefaultEventFreshDuration } from './watch-cache-history';
+import { WatchCache, type WatchCacheListOptions } from './watch-cache';
+import type { Indexers } from './watch-cache-store';
+import { getBookmarkAfterResourceVersionLockedFunc, getWatchCacheResourceVersion, isListWatchRequest } from './watch-resource-versions';
+
+/** The capacity of the cacher's incoming queue (upstream TODO: figure out the correct value). */
+export const incomingBufferSize = 100;
+
+/** How often dispatchEvents polls for the first list RV before it starts dispatching. */
+export const dispatchPollPeriod = 10;
+
+/** compactorPollPeriod: how often the cacher reads etcd's compaction revision to drop snapshots. */
+export const compactorPollPeriod = 15_000;
+
+/** The bookmark timer period before jitter (wait.Jitter(time.Second, 0.25)). */
+export const bookmarkTimerPeriod = 1000;
+export const bookmarkTimerJitter = 0.25;
+
+/** core/v1 namespaces: a watch on /namespaces/<name> is not scoped by namespace. */
+const coreNamespaceResource: GroupResourceRef = { group: '', resource: 'namespaces' };
+
+/** wait.Jitter(d, maxFactor): d plus up to maxFactor·d, drawn from the seeded generator. */
+export function jitter(rand: SeededRandom, durationMs: number, maxFactor: number): number {
+  return durationMs + rand.float64() * maxFactor * durationMs;
+}
+
+/**
+ * handlers/get.go's watch timeout: timeoutSeconds when given, else a random value in
+ * [minRequestTimeout, 2·minRequestTimeout) so that watches do not all end together (ms).
+ */
+export function watchRequestTimeout(timeoutSeconds: number | undefined, minRequestTimeoutMs: number, rand: SeededRandom): number {
+  if (timeoutSeconds !== undefined && timeoutSeconds > 0) return timeoutSeconds * 1000;
+  if (minRequestTimeoutMs > 0) return minRequestTimeoutMs * (rand.float64() + 1);
+  return 0;
+}
+
+/** storage.PrepareKey: rejects `.`/`..` segments and empty keys, adds "/" for recursive keys, checks the resource prefix. */
+export function prepareKey(resourcePrefix: string, key: string, recursive: boolean): string {
+  if (key === '..' || key.startsWith('../') || key.endsWith('/..') || key.includes('/../')) throw plainError(`invalid key: ${quote(key)}`);
+  if (key === '.' || key.startsWith('./') || key.endsWith('/.') || key.includes('/./')) throw plainError(`invalid key: ${quote(key)}`);
+  if (key === '' || key === '/') throw plainError(`empty key: ${quote(key)}`);
+  let k = key;
+  if (recursive && !k.endsWith('/')) k += '/';
+  if (!k.startsWith(resourcePrefix)) throw plainError(`invalid key: ${quote(k)} lacks resource prefix: ${quote(resourcePrefix)}`);
+  return k;
+}
+
+/** storage.NamespaceKeyFunc: `<prefix>/<namespace>/<name>` (`<prefix>/<name>` for cluster-scoped objects). */
+export function namespaceKeyFunc(resourcePrefix: string): (obj: KubeObject) => string {
+  const p = resourcePrefix.endsWith('/') ? resourcePrefix.slice(0, -1) : resourcePrefix;
+  return obj => {
+    const name = obj.metadata?.name ?? '';
+    if (name === '') throw new Error('name parameter required');
+    const ns = obj.metadata?.namespace ?? '';
+    return ns === '' ? `${p}/${name}` : `${p}/${ns}/${name}`;
+  };
+}
+
+/** The empty object of a resource (config.NewFunc): what bookmark events carry. */
+export function defaultNewFunc(gr: GroupResourceRef): () => KubeObject {
+  if (gr.group === '' && gr.resource === 'pods') {
+    return () => ({ kind: 'Pod', apiVersion: 'v1', metadata: {}, spec: { containers: null }, status: {} }) as KubeObject;
+  }
+  return () => ({ metadata: {} });
+}
+
+/** The cacher's own metrics (cacher/metrics/metrics.go), 1.34+ label sets. */
+export class CacherMetrics {
+  readonly listCacheCount: Counter;
+  readonly listCacheNumFetched: Counter;
+  readonly listCacheNumReturned: Counter;
+  readonly initCounter: Counter;
+  readonly eventsCounter: Counter;
+  readonly terminatedWatchersCounter: Counter;
+  readonly watchCacheInitializations: Counter;
+  readonly consistentReadTotal: Counter;
+
+  constructor(registry: MetricsRegistry) {
+    const gr = ['group', 'resource'];
+    this.listCacheCount = registry.counter('apiserver_cache_list_total', 'Number of LIST requests served from watch cache', [...gr, 'index']);
+    this.listCacheNumFetched = registry.counter(
+      'apiserver_cache_list_fetched_objects_total',
+      'Number of objects read from watch cache in the course of serving a LIST request',
+      [...gr, 'index'],
+    );
+    this.listCacheNumReturned = registry.counter('apiserver_cache_list_returned_objects_total', 'Number of objects returned for a LIST request from watch cache', gr);
+    this.initCounter = registry.counter('apiserver_init_events_total', 'Counter of init events processed in watch cache broken by resource type.', gr);
+    this.eventsCounter = registry.counter('apiserver_watch_cache_events_dispatched_total', 'Counter of events dispatched in watch cache broken by resource type.', gr);
+    this.terminatedWatchersCounter = registry.counter(
+      'apiserver_terminated_watchers_total',
+      'Counter of watchers closed due to unresponsiveness broken by resource type.',
+      gr,
+    );
+    this.watchCacheInitializations = registry.counter(
+      'apiserver_watch_cache_initializations_total',
+      'Counter of watch cache initializations broken by resource type.',
+      gr,
+    );
+    this.consistentReadTotal = registry.counter('apiserver_watch_cache_consistent_read_total', 'Counter for consistent reads from cache.', [
+      ...gr,
+      'success',
+      'fallback',
+    ]);
+  }
+
+  /** RecordListCacheMetrics. */
+  recordListCacheMetrics(gr: GroupResourceRef, indexName: string, numFetched: number, numReturned: number): void {
+    const labels = { group: gr.group, resource: gr.resource, index: indexName };
+    this.listCacheCount.inc(labels);
+    this.listCacheNumFetched.inc(labels, numFetched);
+    this.listCacheNumReturned.inc({ group: gr.group, resource: gr.resource }, numReturned);
+  }
+
+  terminatedWatchersInc(gr: GroupResourceRef): void {
+    this.terminatedWatchersCounter.inc({ group: gr.group, resource: gr.resource });
+  }
+
+  initEventsAdd(gr: GroupResourceRef, n: number): void {
+    this.initCounter.inc({ group: gr.group, resource: gr.resource }, n);
+  }
+}
+
+/** indexedTriggerFunc: the one field whose exact value narrows the watchers an event goes to. */
+export interface IndexedTrigger {
+  /** e.g. `spec.nodeName`: matched against the watch's predicate IndexFields. */
+  indexName: string;
+  indexerFunc: (object: KubeObject) => string;
+}
+
+/** The namespace/name scope a watcher is indexed under. */
+export interface WatchScope {
+  namespace: string;
+  name: string;
+}
+
+type WatchersMap = Map<number, CacheWatcher>;
+
+function scopeKey(s: WatchScope): string {
+  return `${s.namespace}\u0000${s.name}`;
+}
+
+/**
+ * indexedWatchers: watchers by (namespace, name) scope, and, for watches selecting on the indexed
+ * trigger field, by its value; an event only goes to the watchers its scope and trigger values name.
+ */
+export class IndexedWatchers {
+  allWatchers = new Map<string, WatchersMap>();
+  valueWatchers = new Map<string, WatchersMap>();
+
+  addWatcher(w: CacheWatcher, number: number, scope: WatchScope, value: string, supported: boolean): void {
+    const [m, k] = supported ? [this.valueWatchers, value] : [this.allWatchers, scopeKey(scope)];
+    let ws = m.get(k);
+    if (!ws) {
+      ws = new Map();
+      m.set(k, ws);
+    }
+    ws.set(number, w);
+  }
+
+  deleteWatcher(number: number, scope: WatchScope, value: string, supported: boolean): void {
+    const [m, k] = supported ? [this.valueWatchers, value] : [this.allWatchers, scopeKey(scope)];
+    const ws = m.get(k);
+    if (!ws) return;
+    ws.delete(number);
+    if (ws.size === 0) m.delete(k);
+  }
+
+  /** Removes every watcher and hands each to `done`; returns how many there were. */
+  terminateAll(done: (w: CacheWatcher) => void): number {
+    let n = 0;
+    for (const m of [this.allWatchers, this.valueWatchers]) {
+      for (const ws of m.values()) {
+        for (const w of ws.values()) {
+          n++;
+          done(w);
+        }
+      }
+    }
+    this.allWatchers = new Map();
+    this.valueWatchers = new Map();
+    return n;
+  }
+
+  /** Number of registered watchers. */
+  get size(): number {
+    let n = 0;
+    for (const m of [this.allWatchers, this.valueWatchers]) for (const ws of m.values()) n += ws.size;
+    return n;
+  }
+
+  scopedWatchers(scope: WatchScope): Iterable<CacheWatcher> {
+    return this.allWatchers.get(scopeKey(scope))?.values() ?? [];
+  }
+}
+
+export interface CacherConfig {
+  storage: CacherStorage;
+  versioner?: Versioner;
+  groupResource: GroupResourceRef;
+  /** EventsHistoryWindow (ms): at least DefaultEventFreshDuration (75s), which is the default. */
+  eventsHistoryWindow?: number;
+  /** e.g. `/pods`: keys must start with it; the reflector lists and watches it. */
+  resourcePrefix: string;
+  keyFunc?: (object: KubeObject) => string;
+  getAttrsFunc?: (object: KubeObject) => { labels: AttrSet; fields: AttrSet };
+  /** IndexerFuncs (at most one): the trigger narrowing dispatch, e.g. pods' spec.nodeName. */
+  indexedTrigger?: IndexedTrigger;
+  /** Indexers: accelerate lists, e.g. `f:spec.nodeName`. */
+  indexers?: Indexers<KubeObject>;
+  newFunc?: () => KubeObject;
+  clock: Clock;
+  /** Jitter of the bookmark timer. */
+  rand: SeededRandom;
+  gates: FeatureGates;
+  /** etcd supports progress requests (storage.RequestWatchProgress); default true. */
+  requestWatchProgressSupported?: boolean;
+  /** etcd's compaction revision (storage.CompactRevision), for the snapshot compactor. */
+  compactRevision?: () => number;
+  metrics?: MetricsRegistry;
+  inspector?: Inspector;
+  /** defaultBookmarkFrequency (1 minute) unless a test shortens it. */
+  bookmarkFrequency?: number;
+  /** reflector.WatchListPageSize (10000). */
+  listPageSize?: number;
+  log?: (message: string) => void;
+}
+
+/** What a watch request carries besides its options: the request's namespace/name and its context. */
+export interface WatchCallContext {
+  /** The namespace of the request path (/namespaces/<ns>/…): the watcher's scope. */
+  requestNamespace?: string;
+  /** The name of the request path (…/pods/<name>). */
+  requestName?: string;
+  /** The request context: its deadline is the watcher's, its signal ends processInterval. */
+  ctx?: { readonly deadline: number; readonly signal: AbortSignal };
+}
+
+export interface ListCallContext {
+  /** The namespace of the request path: lets a list use a metadata.namespace index. */
+  requestNamespace?: string;
+}
+
+/** errWatcher: a watch that delivers one ERROR event with the error's Status, then closes. */
+export function newErrWatcher(err: unknown): WatchInterface {
+  const ch = new Channel<WatchEvent>(1);
+  ch.trySend({ type: 'ERROR', object: errWatcherStatus(err) as unknown as KubeObject });
+  ch.close();
+  return { resultChan: () => ch, stop: () => undefined };
+}
+
+/** The ERROR event's object: a StatusError's Status, else a 500 InternalError Status. */
+export function errWatcherStatus(err: unknown): Status {
+  if (err instanceof StatusError) return errorToAPIStatus(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500 };
+}
+
+/** immediateCloseWatcher: registered too late (the cache went unready); the client simply retries. */
+export function newImmediateCloseWatcher(): WatchInterface {
+  const ch = new Channel<WatchEvent>(0);
+  ch.close();
+  return { resultChan: () => ch, stop: () => undefined };
+}
+
+/**
+ * Per-instant aggregation of high-rate inspector events (encodes per delivery, bookmark
+ * scheduling per watcher): collected, then emitted once at the next clock tick.
+ */
+class InspectorTally {
+  private scheduled = new Map<number, number>();
+  private scheduledAt = 0;
+  private serializations = new Map<string, SerializationEvent>();
+  private flushTimer: Timer | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly inspector: Inspector,
+    private readonly groupResource: GroupResourceRef,
+  ) {}
+
+  scheduledWatcher(bucketId: number): void {
+    if (this.scheduled.size === 0) this.scheduledAt = this.clock.now();
+    this.scheduled.set(bucketId, (this.scheduled.get(bucketId) ?? 0) + 1);
+    this.ensureFlush();
+  }
+
+  encoded(key: string, resourceVersion: number, eventType: SerializationEvent['eventType'], e: { identifier: string; hit: boolean; bytes: number; error?: string }): void {
+    const k = `${resourceVersion}\u0000${key}\u0000${eventType}\u0000${e.identifier}`;
+    let entry = this.serializations.get(k);
+    if (!entry) {
+      entry = {
+        type: 'serialization/encode', at: this.clock.now(), groupResource: this.groupResource, key, resourceVersion, eventType,
+        identifier: e.identifier, encodes: 0, hits: 0, errors: 0, bytes: 0,
+      };
+      this.serializations.set(k, entry);
+    }
+    if (e.hit) entry.hits++;
+    else {
+      entry.encodes++;
+      if (e.error !== undefined) entry.errors++;
+    }
+    if (e.bytes > 0) entry.bytes = e.bytes;
+    this.ensureFlush();
+  }
+
+  /** Emits what was collected (also called by the composition root before reading events). */
+  flush(): void {
+    this.flushTimer?.stop();
+    this.flushTimer = undefined;
+    if (this.scheduled.size > 0) {
+      const buckets = [...this.scheduled.entries()].sort((a, b) => a[0] - b[0]).map(([bucketId, watchers]) => ({ bucketId, watchers }));
+      this.scheduled.clear();
+      this.inspector.emit({ type: 'bookmarks/scheduled', at: this.scheduledAt, groupResource: this.groupResource, buckets });
+    }
+    if (this.serializations.size > 0) {
+      const entries = [...this.serializations.values()];
+      this.serializations.clear();
+      for (const e of entries) this.inspector.emit(e);
+    }
+  }
+
+  private ensureFlush(): void {
+    if (!this.flushTimer) this.flushTimer = this.clock.afterFunc(0, () => this.flush());
+  }
+}
+
+/**
+ * Cacher: serves WATCH (and LIST) requests of one resource from its watch cache, which its reflector
+ * keeps in sync with etcd. Every event the cache processes goes through the incoming queue to the
+ * dispatcher, which hands it to the watchers whose scope or trigger value matches: without blocking
+ * first, then waiting for the blocked ones within the dispatch time budget, terminating those still
+ * blocked. A jittered ~1s timer dispatches bookmarks to the watchers whose bucket is due.
+ */
+export class Cacher implements DelegatorHelper {
+  readonly resourcePrefix: string;
+  readonly groupResource: GroupResourceRef;
+  readonly versioner: Versioner;
+  readonly watchCache: WatchCache<KubeObject>;
+  readonly reflector: Reflector;
+  readonly ready: Ready;
+  readonly clock: Clock;
+  readonly gates: FeatureGates;
+  readonly metrics: CacherMetrics;
+  readonly registry: MetricsRegistry;
+  readonly storage: CacherStorage;
+  readonly newFunc: () => KubeObject;
+  readonly progressRequester: ConditionalProgressRequester;
+  readonly indexedTrigger: IndexedTrigger | undefined;
+  readonly watchers = new IndexedWatchers();
+  readonly inspector: Inspector | undefined;
+  /** dispatchTimeoutBudget: how long dispatch may wait for blocked watchers (replaceable in tests). */
+  dispatchTimeoutBudget: TimeBudget;
+  /** Watchers due for a bookmark by time bucket (replaceable in tests). */
+  bookmarkWatchers: WatcherBookmarkTimeBuckets<CacheWatcher>;
+  watcherIdx = 0;
+  /** compactor.Revision(): the last compaction applied to the snapshots. */
+  compactRevision = 0;
+  /** The dispatcher is in an event (possibly waiting for blocked watchers). */
+  dispatching = false;
+
+  private readonly incoming = new Channel<WatchCacheEvent<KubeObject>>(incomingBufferSize);
+  private pendingIncoming = 0;
+  private incomingDrained: (() => void)[] = [];
+  private readonly rand: SeededRandom;
+  private readonly requestWatchProgressSupported: boolean;
+  private readonly compactRevisionFunc: (() => number) | undefined;
+  private readonly delegation: CacherDelegation;
+  private readonly warnings: CacheInvalidationWarnings;
+  /** setCachingObjects options while nobody listens: one object for every event. */
+  private readonly plainCachingOptions: SetCachingObjectsOptions;
+  private readonly tally: InspectorTally | undefined;
+  private readonly bucketsInspector: BookmarkBucketsInspector | undefined;
+  private readonly log: ((message: string) => void) | undefined;
+  private readonly timer: ChannelTimer;
+  private watchersBuffer: CacheWatcher[] = [];
+  private watchersToStop: CacheWatcher[] = [];
+  private expiredBookmarkWatchers: CacheWatcher[] = [];
+  private started = false;
+  private stopped = false;
+  private stopWaiters: (() => void)[] = [];
+  private compactorTimer: Timer | undefined;
+  private dispatcherDone: Promise<void> | undefined;
+  private cachingDone: Promise<void> | undefined;
+
+  constructor(config: CacherConfig) {
+    const rp = config.resourcePrefix;
+    if (rp === '') throw new Error('resourcePrefix cannot be empty');
+    if (rp === '/') throw new Error('resourcePrefix cannot be /');
+    if (!rp.startsWith('/')) throw new Error('resourcePrefix needs to start from /');
+    const eventFreshDuration = config.eventsHistoryWindow ?? DefaultEventFreshDuration;
+    if (eventFreshDuration < DefaultEventFreshDuration) {
+      throw new Error(`config.EventsHistoryWindow (${goDuration(eventFreshDuration)}) must not be below ${goDuration(DefaultEventFreshDuration)}`);
+    }
+    this.resourcePrefix = rp;
+    this.groupResource = { group: config.groupResource.group, resource: config.groupResource.resource };
+    this.versioner = config.versioner ?? new APIObjectVersioner();
+    this.clock = config.clock;
+    this.rand = config.rand;
+    this.gates = config.gates;
+    this.storage = config.storage;
+    this.registry = config.metrics ?? new Registry();
+    this.metrics = new CacherMetrics(this.registry);
+    this.newFunc = config.newFunc ?? defaultNewFunc(this.groupResource);
+    this.indexedTrigger = config.indexedTrigger;
+    this.inspector = config.inspector;
+    this.log = config.log;
+    this.requestWatchProgressSupported = config.requestWatchProgressSupported ?? true;
+    this.compactRevisionFunc = config.compactRevision;
+    this.warnings = new CacheInvalidationWarnings(this.clock, m => this.log?.(m));
+    this.plainCachingOptions = { warnings: this.warnings, onError: m => this.log?.(m) };
+    this.dispatchTimeoutBudget = newTimeBudget(this.clock);
+    this.timer = new ChannelTimer(this.clock);
+    const insp = this.inspector;
+    this.tally = insp ? new InspectorTally(this.clock, insp, this.groupResource) : undefined;
+    this.bucketsInspector = insp ? this.newBucketsInspector(insp) : undefined;
+    this.bookmarkWatchers = new WatcherBookmarkTimeBuckets<CacheWatcher>(this.clock, config.bookmarkFrequency ?? defaultBookmarkFrequency, this.bucketsInspector);
+    this.ready = new Ready(this.clock, r => {
+      const i = activeInspector(insp);
+      if (!i) return;
+      i.emit({
+        type: 'cacher/ready', at: this.clock.now(), groupResource: this.groupResource,
+        state: r.state === 'Ready' ? 'ready' : r.state === 'Stopped' ? 'stopped' : 'pending', generation: r.generation,
+        ...(r.lastErr ? { error: r.lastErr.message } : {}),
+      });
+    });
+    this.progressRequester = new ConditionalProgressRequester(() => this.reflector.requestWatchProgress(), this.clock, waiting => {
+      activeInspector(insp)?.emit({ type: 'cacher/progress-request', at: this.clock.now(), groupResource: this.groupResource, waiting });
+    });
+    const resource = this.groupResource.resource;
+    this.watchCache = new WatchCache<KubeObject>({
+      keyFunc: config.keyFunc ?? namespaceKeyFunc(rp),
+      getAttrsFunc: config.getAttrsFunc ?? (obj => defaultGetAttrs(obj, resource)),
+      versioner: this.versioner,
+      indexers: config.indexers,
+      clock: this.clock,
+      eventFreshDuration,
+      groupResource: this.groupResource,
+      eventHandler: e => this.processEvent(e),
+      progressRequester: this.progressRequester,
+      getCurrentRV: async () => Number(await this.storage.getCurrentResourceVersion()),
+      metrics: this.registry,
+      listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
+      consistentReadSupported: () => this.consistentReadSupported(),
+      onCapacityChange: insp ? e => activeInspector(insp)?.emit(e) : undefined,
+      onFreshnessWait: insp ? e => activeInspector(insp)?.emit(e) : undefined,
+    });
+    if (insp) this.observeFreshnessWaits(insp);
+    this.reflector = new Reflector({
+      storage: this.storage,
+      resourcePrefix: rp,
+      store: this.watchCache,
+      clock: this.clock,
+      groupResource: this.groupResource,
+      pageSize: config.listPageSize ?? storageWatchListPageSize,
+      flowControl: { blocked: () => this.pendingIncoming > 0, onUnblocked: resume => this.onIncomingDrained(resume) },
+      inspector: insp,
+      log: this.log,
+    });
+    this.delegation = new CacherDelegation(
+      {
+        resourcePrefix: rp,
+        snapshottingEnabled: () => this.watchCache.snapshots !== undefined,
+        notFresh: rv => this.watchCache.notFresh(rv),
+        canServeExactRV: rv => this.watchCache.snapshots?.getLessOrEqual(rv) !== undefined,
+        consistentReadSupported: () => this.consistentReadSupported(),
+      },
+      { parseResourceVersion: rv => Number(this.versioner.parseResourceVersion(rv)) },
+    );
+  }
+
+  // ------------------------------------------------------------ lifecycle
+
+  /** Starts the reflector (startCaching under wait.Until), the dispatcher, the progress requester and the compactor. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.progressRequester.run();
+    this.dispatcherDone = this.dispatchEvents();
+    this.cachingDone = this.cachingLoop();
+    if (this.gates.ListFromCacheSnapshot && this.compactRevisionFunc) this.scheduleCompactor();
+  }
+
+  /** Stop: graceful termination; every watcher is stopped, requests get `apiserver cacher is stopped`. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.ready.stop();
+    this.reflector.stop();
+    this.progressRequester.stop();
+    this.compactorTimer?.stop();
+    const ws = this.stopWaiters;
+    this.stopWaiters = [];
+    for (const w of ws) w();
+    if (!this.started) this.terminateAllWatchers();
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** Settles when the background tasks have ended after stop(). */
+  async whenStopped(): Promise<void> {
+    await Promise.all([this.dispatcherDone, this.cachingDone]);
+  }
+
+  /** Ready(): the cache has been initialised and is not re-initialising. */
+  isReady(): boolean {
+    return this.ready.check().error === undefined;
+  }
+
+  /** Wait: resolves once ready (rejects when stopped or the signal aborts). */
+  waitReady(signal?: AbortSignal): Promise<void> {
+    return this.ready.wait(signal);
+  }
+
+  consistentReadSupported(): boolean {
+    return consistentReadSupported(this.gates, this.requestWatchProgressSupported);
+  }
+
+  /** LastSyncResourceVersion of the reflector (0 before the first list). */
+  lastSyncResourceVersion(): number {
+    return Number(this.reflector.lastSyncResourceVersion || '0');
+  }
+
+  /** Emits the inspector events aggregated for the current instant. */
+  flushInspector(): void {
+    this.tally?.flush();
+  }
+
+  /** Watchers currently registered. */
+  watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  private async cachingLoop(): Promise<void> {
+    try {
+      while (!this.stopped) {
+        await this.startCaching();
+        if (this.stopped) break;
+        activeInspector(this.inspector)?.emit({ type: 'cacher/reflector', at: this.clock.now(), groupResource: this.groupResource, phase: 'relist-wait' });
+        await this.sleepOrStop(relistPeriod);
+      }
+    } finally {
+      // wait.Until's goroutine: defer c.terminateAllWatchers().
+      this.terminateAllWatchers();
+    }
+  }
+
+  /** startCaching: terminate every watcher, then ListAndWatch; the cache is unready once it returns. */
+  private async startCaching(): Promise<void> {
+    this.watchCache.setOnReplace(() => {
+      this.ready.setReady();
+      this.metrics.watchCacheInitializations.inc({ group: this.groupResource.group, resource: this.groupResource.resource });
+    });
+    let err: Error | undefined;
+    try {
+      this.terminateAllWatchers();
+      err = await this.reflector.listAndWatch();
+      if (err) this.log?.(`cacher (${grString(this.groupResource)}): unexpected ListAndWatch error: ${err.message}; reinitializing...`);
+    } finally {
+      this.ready.setError(err);
+    }
+  }
+
+  private scheduleCompactor(): void {
+    this.compactorTimer = this.clock.afterFunc(compactorPollPeriod, () => {
+      if (this.stopped) return;
+      this.compactIfNeeded();
+      this.scheduleCompactor();
+    });
+  }
+
+  /** compactor.compactIfNeeded: snapshots below etcd's compaction can no longer be served. */
+  compactIfNeeded(): void {
+    const rev = this.compactRevisionFunc?.() ?? 0;
+    if (rev <= 0 || rev <= this.compactRevision) return;
+    this.watchCache.compact(rev);
+    this.compactRevision = rev;
+  }
+
+  private sleepOrStop(ms: number): Promise<void> {
+    return new Promise(resolve => {
+      let t: Timer | undefined = undefined;
+      const done = (): void => {
+        t?.stop();
+        this.stopWaiters = this.stopWaiters.filter(w => w !== done);
+        resolve();
+      };
+      t = this.clock.afterFunc(ms, done);
+      this.stopWaiters.push(done);
+    });
+  }
+
+  // ------------------------------------------------------------ the incoming queue
+
+  /** processEvent: the watch cache's event handler; blocks the reflector while the queue is full. */
+  processEvent(event: WatchCacheEvent<KubeObject>): void {
+    if (this.incoming.trySend(event)) return;
+    if (this.incoming.closed) return;
+    this.pendingIncoming++;
+    this.incoming.waitSend(event, () => {
+      this.pendingIncoming--;
+      if (this.pendingIncoming === 0) {
+        const ds = this.incomingDrained;
+        this.incomingDrained = [];
+        for (const d of ds) d();
+      }
+    });
+  }
+
+  /** Events queued for dispatch (len(c.incoming)), blocked senders included. */
+  incomingLength(): number {
+    return this.incoming.len() + this.pendingIncoming;
+  }
+
+  private onIncomingDrained(resume: () => void): void {
+    if (this.pendingIncoming === 0) resume();
+    else this.incomingDrained.push(resume);
+  }
+
+  // ------------------------------------------------------------ dispatch
+
+  /**
+   * dispatchEvents: waits for the first list, then dispatches every incoming event (storage
+   * bookmarks only move lastProcessedResourceVersion) and, on each jittered timer tick, a bookmark
+   * at lastProcessedResourceVersion to the watchers whose bucket is due.
+   */
+  private async dispatchEvents(): Promise<void> {
+    const bookmarkTimer = new ChannelTimer(this.clock, jitter(this.rand, bookmarkTimerPeriod, bookmarkTimerJitter));
+    try {
+      let lastProcessedResourceVersion = 0;
+      for (;;) {
+        if (this.stopped) return;
+        const rv = this.watchCache.getListResourceVersion();
+        if (rv !== 0) {
+          lastProcessedResourceVersion = rv;
+          break;
+        }
+        await this.sleepOrStop(dispatchPollPeriod);
+      }
+      for (;;) {
+        if (this.stopped) return;
+        let r: Received<WatchCacheEvent<KubeObject>> | undefined = this.incoming.tryRecv();
+        let tick = false;
+        if (r === undefined) tick = bookmarkTimer.c.tryRecv() !== undefined;
+        if (r === undefined && !tick) {
+          const sel = await this.selectIncomingOrTick(bookmarkTimer);
+          if (sel === 'stop') return;
+          if (sel === 'tick') tick = true;
+          else r = sel;
+        }
+        if (r !== undefined) {
+          if (!r.ok) return;
+          const event = r.value as WatchCacheEvent<KubeObject>;
+          // Storage bookmarks (progress notifications, RV updates) are not dispatched: too frequent.
+          if (event.type !== 'BOOKMARK') {
+            const p = this.dispatchEvent(event);
+            if (p) await p;
+          }
+          lastProcessedResourceVersion = event.resourceVersion;
+          this.metrics.eventsCounter.inc({ group: this.groupResource.group, resource: this.groupResource.resource });
+          continue;
+        }
+        const next = jitter(this.rand, bookmarkTimerPeriod, bookmarkTimerJitter);
+        bookmarkTimer.reset(next);
+        const object = this.newFunc();
+        this.versioner.updateObject(object, BigInt(lastProcessedResourceVersion));
+        const bookmark: WatchCacheEvent<KubeObject> = {
+          type: 'BOOKMARK', object, objLabels: {}, objFields: {}, key: '', resourceVersion: lastProcessedResourceVersion, recordTime: 0,
+        };
+        const queued = this.dispatchBookmark(bookmark);
+        const insp = activeInspector(this.inspector);
+        if (insp && queued.watchers > 0) {
+          insp.emit({
+            type: 'cacher/bookmark-tick', at: this.clock.now(), groupResource: this.groupResource, resourceVersion: lastProcessedResourceVersion,
+            watchers: queued.watchers, queued: queued.queued, nextTickMs: next,
+          });
+        }
+      }
+    } finally {
+      bookmarkTimer.stop();
+    }
+  }
+
+  private selectIncomingOrTick(bookmarkTimer: ChannelTimer): Promise<Received<WatchCacheEvent<KubeObject>> | 'tick' | 'stop'> {
+    return new Promise(resolve => {
+      let settled = false;
+      let cancelTick: () => boolean = () => false;
+      const stop = (): void => {
+        if (settled) return;
+        settled = true;
+        cancelIncoming();
+        cancelTick();
+        resolve('stop');
+      };
+      const cancelIncoming = this.incoming.waitRecv(v => {
+        if (settled) return;
+        settled = true;
+        cancelTick();
+        this.stopWaiters = this.stopWaiters.filter(w => w !== stop);
+        resolve(v);
+      });
+      cancelTick = bookmarkTimer.c.waitRecv(() => {
+        if (settled) return;
+        settled = true;
+        cancelIncoming();
+        this.stopWaiters = this.stopWaiters.filter(w => w !== stop);
+        resolve('tick');
+      });
+      if (!settled) this.stopWaiters.push(stop);
+    });
+  }
+
+  /**
+   * dispatchEvent for a non-bookmark event: wrap its objects in CachingObjects (serialized at most
+   * once per encoder for all watchers), offer it without blocking to every candidate, then give the
+   * blocked ones the dispatch budget to make room (add with the shared timer) before terminating
+   * them. Returns a promise only when it has to wait.
+   */
+  dispatchEvent(event: WatchCacheEvent<KubeObject>): Promise<void> | undefined {
+    if (event.type === 'BOOKMARK') {
+      this.dispatchBookmark(event);
+      return undefined;
+    }
+    this.startDispatching(event);
+    // A shallow copy, so that Object and PrevObject can be replaced for this dispatch only.
+    const wcEvent: WatchCacheEvent<WatchObject> = { ...event };
+    setCachingObjects(wcEvent, this.cachingObjectOptions(event));
+    const candidates = this.watchersBuffer.length;
+    const blocked: CacheWatcher[] = [];
+    for (const w of this.watchersBuffer) {
+      if (!w.nonblockingAdd(wcEvent)) blocked.push(w);
+    }
+    if (blocked.length === 0) {
+      this.finishDispatching();
+      this.emitDispatch(event, candidates, 0, 0, 0, 0, 0);
+      return undefined;
+    }
+    return this.dispatchToBlocked(wcEvent, event, candidates, blocked);
+  }
+
+  private async dispatchToBlocked(wcEvent: WatchCacheEvent<WatchObject>, event: WatchCacheEvent<KubeObject>, candidates: number, blocked: CacheWatcher[]): Promise<void> {
+    let unblocked = 0;
+    let terminated = 0;
+    const startTime = this.clock.now();
+    const timeout = this.dispatchTimeoutBudget.takeAvailable();
+    try {
+      // Every watcher gets its chance while the timer runs, not only the first ones in the list.
+      let timer: ChannelTimer | null = null;
+      if (timeout > 0) {
+        this.timer.reset(timeout);
+        timer = this.timer;
+      }
+      for (const w of blocked) {
+        if (w.nonblockingAdd(wcEvent)) {
+          unblocked++;
+          continue;
+        }
+        if (timer === null) {
+          // The budget is spent: a still-blocked watcher is closed at once.
+          void w.add(wcEvent, null);
+          terminated++;
+          continue;
+        }
+        if (await w.add(wcEvent, timer)) unblocked++;
+        else {
+          terminated++;
+          timer = null; // fired
+        }
+      }
+      if (timer !== null) timer.stop();
+      this.dispatchTimeoutBudget.returnUnused(timeout - (this.clock.now() - startTime));
+    } finally {
+      this.finishDispatching();
+    }
+    this.emitDispatch(event, candidates, blocked.length, unblocked, terminated, timeout, this.clock.now() - startTime);
+  }
+
+  /** dispatchEvent for a bookmark: the due watchers, without blocking; they are re-queued afterwards. */
+  private dispatchBookmark(event: WatchCacheEvent<KubeObject>): { watchers: number; queued: number } {
+    this.startDispatching(event);
+    let queued = 0;
+    const watchers = this.watchersBuffer.length;
+    try {
+      for (const w of this.watchersBuffer) if (w.nonblockingAdd(event)) queued++;
+    } finally {
+      this.finishDispatching();
+    }
+    return { watchers, queued };
+  }
+
+  /** triggerValuesThreadUnsafe: the trigger values of the object and (if different) its previous state. */
+  private triggerValues(event: WatchCacheEvent<KubeObject>): { values: string[]; supported: boolean } {
+    const t = this.indexedTrigger;
+    if (!t) return { values: [], supported: false };
+    const values = [t.indexerFunc(baseObjectThreadUnsafe(event.object as KubeObject) as KubeObject)];
+    if (event.prevObject === undefined) return { values, supported: true };
+    const prev = t.indexerFunc(baseObjectThreadUnsafe(event.prevObject) as KubeObject);
+    if (values[0] !== prev) values.push(prev);
+    return { values, supported: true };
+  }
+
+  /** startDispatching: collects the candidate watchers and marks dispatching (stops are deferred). */
+  private startDispatching(event: WatchCacheEvent<KubeObject>): void {
+    const trigger = event.type === 'BOOKMARK' ? { values: [], supported: false } : this.triggerValues(event);
+    this.dispatching = true;
+    const buf = this.watchersBuffer;
+    buf.length = 0;
+    if (event.type === 'BOOKMARK') {
+      this.startDispatchingBookmarkEventsLocked();
+      return;
+    }
+    const namespace = event.objFields['metadata.namespace'] ?? '';
+    const name = event.objFields['metadata.name'] ?? '';
+    if (namespace.length > 0) {
+      if (name.length > 0) for (const w of this.watchers.scopedWatchers({ namespace, name })) buf.push(w);
+      for (const w of this.watchers.scopedWatchers({ namespace, name: '' })) buf.push(w);
+    }
+    if (name.length > 0) for (const w of this.watchers.scopedWatchers({ namespace: '', name })) buf.push(w);
+    for (const w of this.watchers.scopedWatchers({ namespace: '', name: '' })) buf.push(w);
+    if (trigger.supported) {
+      for (const v of trigger.values) {
+        const ws = this.watchers.valueWatchers.get(v);
+        if (ws) for (const w of ws.values()) buf.push(w);
+      }
+    } else {
+      // No trigger function: every value watcher, in case of a misconfiguration.
+      for (const ws of this.watchers.valueWatchers.values()) for (const w of ws.values()) buf.push(w);
+    }
+  }
+
+  /** Pops the due buckets; stopped watchers (never removed from the buckets) are skipped. */
+  private startDispatchingBookmarkEventsLocked(): void {
+    for (const ws of this.bookmarkWatchers.popExpiredWatchersThreadUnsafe()) {
+      for (const w of ws) {
+        if (w.stopped) continue;
+        this.watchersBuffer.push(w);
+        this.expiredBookmarkWatchers.push(w);
+      }
+    }
+  }
+
+  /** finishDispatching: runs the stops deferred during dispatch and re-queues the bookmark watchers. */
+  private finishDispatching(): void {
+    this.dispatching = false;
+    const toStop = this.watchersToStop;
+    this.watchersToStop = [];
+    for (const w of toStop) w.stopLocked();
+    const expired = this.expiredBookmarkWatchers;
+    this.expiredBookmarkWatchers = [];
+    for (const w of expired) {
+      if (w.stopped) continue;
+      this.bookmarkWatchers.addWatcherThreadUnsafe(w);
+    }
+  }
+
+  /** terminateAllWatchers: on (re)initialisation and stop; the watchers close without draining. */
+  terminateAllWatchers(): void {
+    const n = this.watchers.terminateAll(w => this.stopWatcherLocked(w));
+    if (n > 0) {
+      this.log?.(`Terminating all watchers from cacher ${grString(this.groupResource)}`);
+      activeInspector(this.inspector)?.emit({ type: 'cacher/terminate-all', at: this.clock.now(), groupResource: this.groupResource, watchers: n });
+    }
+  }
+
+  private stopWatcherLocked(w: CacheWatcher): void {
+    if (this.dispatching) this.watchersToStop.push(w);
+    else w.stopLocked();
+  }
+
+  /** forgetWatcher: the watcher's forget function (client stop, termination, end of processing). */
+  private forgetWatcher(w: CacheWatcher, index: number, scope: WatchScope, triggerValue: string, triggerSupported: boolean): (drain: boolean) => void {
+    return drain => {
+      w.setDrainInputBufferLocked(drain);
+      // Deleting twice (e.g. a stop racing terminateAllWatchers) is harmless; so is stopping twice.
+      this.watchers.deleteWatcher(index, scope, triggerValue, triggerSupported);
+      this.stopWatcherLocked(w);
+    };
+  }
+
+  // ------------------------------------------------------------ watch
+
+  /**
+   * Watch: an error is returned (rejected) for a bad key or RV and for a not-ready cache (429);
+   * once admitted, every other failure is an ERROR event (errWatcher). A registered watcher first
+   * gets its interval (initial state or history), then live events.
+   */
+  async watch(key: string, opts: ListOptions, call: WatchCallContext = {}): Promise<WatchInterface> {
+    const preparedKey = prepareKey(this.resourcePrefix, key, opts.recursive);
+    const pred = opts.predicate;
+    const requestedWatchRV = Number(this.versioner.parseResourceVersion(opts.resourceVersion));
+    let readyGeneration: number;
+    if (this.gates.ResilientWatchCacheInitialization) {
+      const r = this.ready.checkAndReadGeneration();
+      if (r.error) throw newTooManyRequests(r.error.message, calculateRetryAfterForUnreadyCache(r.downtime));
+      readyGeneration = r.generation;
+    } else {
+      try {
+        readyGeneration = await this.ready.waitAndReadGeneration(call.ctx?.signal);
+      } catch (e) {
+        throw newServiceUnavailable((e as Error).message);
+      }
+    }
+
+    // The namespace and name scope: from the request, else from the field selector.
+    const scope: WatchScope = { namespace: '', name: '' };
+    if (call.requestNamespace) scope.namespace = call.requestNamespace;
+    else scope.namespace = pred.field.requiresExactMatch('metadata.namespace') ?? '';
+    if (call.requestName) scope.name = call.requestName;
+    else scope.name = pred.field.requiresExactMatch('metadata.name') ?? '';
+    // /api/v1/watch/namespaces/<ns>: namespaces do not carry metadata.namespace in their fields.
+    if (sameGR(this.groupResource, coreNamespaceResource) && scope.namespace.length > 0 && scope.namespace === scope.name) scope.namespace = '';
+
+    let triggerValue = '';
+    let triggerSupported = false;
+    if (this.indexedTrigger) {
+      for (const field of pred.indexFields) {
+        if (field !== this.indexedTrigger.indexName) continue;
+        const v = pred.field.requiresExactMatch(field);
+        if (v !== undefined) {
+          triggerValue = v;
+          triggerSupported = true;
+          break;
+        }
+      }
+    }
+    // Small enough to save memory, large enough that one hiccup does not block the others.
+    const chanSize = this.watchCache.suggestedWatchChannelSize(this.indexedTrigger !== undefined, triggerSupported);
+    const base = { key, resourceVersion: opts.resourceVersion, sendInitialEvents: opts.sendInitialEvents, allowWatchBookmarks: pred.allowWatchBookmarks };
+
+    // client-go falls back to a LIST on any error for watch-list requests.
+    if (isListWatchRequest(opts) && !this.requestWatchProgressSupported) {
+      return this.errWatcher(
+        new Error('a watch stream was requested by the client but the required storage feature RequestWatchProgress is disabled'),
+        base,
+      );
+    }
+    let requiredResourceVersion: number;
+    try {
+      requiredResourceVersion = await getWatchCacheResourceVersion(requestedWatchRV, opts, async () => Number(await this.storage.getCurrentResourceVersion()));
+    } catch (e) {
+      return this.errWatcher(e, base);
+    }
+    const bookmarkAfterResourceVersionFn = getBookmarkAfterResourceVersionLockedFunc(requestedWatchRV, requiredResourceVersion, opts, () => this.watchCache.resourceVersion);
+    const deadline = call.ctx ? call.ctx.deadline : zeroTime;
+    const identifier = `key: ${quote(key)}, labels: ${quote(pred.label.string())}, fields: ${quote(pred.field.string())}`;
+
+    try {
+      await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts);
+    } catch (e) {
+      return this.errWatcher(e, base);
+    }
+    // From here to processInterval nothing awaits: no event can slip in between (the RLock).
+    let interval;
+    try {
+      interval = this.watchCache.getAllEventsSinceLocked(requiredResourceVersion, preparedKey, opts);
+    } catch (e) {
+      return this.errWatcher(e, base);
+    }
+    this.setInitialEventsEndBookmarkIfRequested(interval, opts, this.watchCache.resourceVersion);
+
+    const r = this.ready.checkAndReadGeneration();
+    if (r.generation !== readyGeneration || r.error) {
+      // Unready, or re-initialised meanwhile: the watch would be terminated at once anyway.
+      activeInspector(this.inspector)?.emit({ type: 'cacher/watch', at: this.clock.now(), groupResource: this.groupResource, ...base, outcome: 'closed' });
+      return newImmediateCloseWatcher();
+    }
+    const index = this.watcherIdx++;
+    const watcher = new CacheWatcher({
+      chanSize,
+      filter: filterWithAttrsAndPrefixFunction(preparedKey, pred),
+      deadline,
+      allowWatchBookmarks: pred.allowWatchBookmarks,
+      groupResource: this.groupResource,
+      identifier,
+      id: index,
+      clock: this.clock,
+      inspector: this.inspector,
+      metrics: this.metrics,
+      log: this.log,
+    });
+    watcher.forget = this.forgetWatcher(watcher, index, scope, triggerValue, triggerSupported);
+    watcher.setBookmarkAfterResourceVersion(bookmarkAfterResourceVersionFn());
+    this.watchers.addWatcher(watcher, index, scope, triggerValue, triggerSupported);
+    // Only watchers that asked for bookmarks are scheduled for them.
+    if (watcher.allowWatchBookmarks) this.bookmarkWatchers.addWatcherThreadUnsafe(watcher);
+    const insp = activeInspector(this.inspector);
+    if (insp) {
+      insp.emit({
+        type: 'cacher/watch', at: this.clock.now(), groupResource: this.groupResource, ...base, watcherId: index, outcome: 'started',
+        requiredResourceVersion, intervalResourceVersion: interval.resourceVersion, bookmarkAfterResourceVersion: watcher.bookmarkAfterResourceVersion,
+        scope, ...(triggerSupported ? { triggerValue } : {}), chanSize, deadline: deadline === zeroTime ? null : deadline,
+      });
+    }
+    void watcher.processInterval(interval, requiredResourceVersion, call.ctx?.signal);
+    return watcher;
+  }
+
+  private errWatcher(err: unknown, base: { key: string; resourceVersion: string; sendInitialEvents?: boolean; allowWatchBookmarks: boolean }): WatchInterface {
+    const insp = activeInspector(this.inspector);
+    if (insp) {
+      const s = errWatcherStatus(err);
+      insp.emit({
+        type: 'cacher/watch', at: this.clock.now(), groupResource: this.groupResource, ...base, outcome: 'error',
+        error: { code: s.code ?? 500, message: s.message ?? '' },
+      });
+    }
+    return newErrWatcher(err);
+  }
+
+  /** With sendInitialEvents=true: the cache must reach requiredResourceVersion first (3s, then 504). */
+  private async waitUntilWatchCacheFreshAndForceAllEvents(requestedWatchRV: number, opts: ListOptions): Promise<void> {
+    if (opts.sendInitialEvents !== true) return;
+    if (this.requestWatchProgressSupported && this.watchCache.notFresh(requestedWatchRV)) {
+      this.progressRequester.add();
+      try {
+        await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+      } finally {
+        this.progressRequester.remove();
+      }
+      return;
+    }
+    await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+  }
+
+  /** The initial-events-end bookmark of a watch-list request, at the cache's RV when the watch is set up. */
+  private setInitialEventsEndBookmarkIfRequested(interval: { initialEventsEndBookmark?: WatchCacheEvent<KubeObject> }, opts: ListOptions, currentResourceVersion: number): void {
+    if (opts.sendInitialEvents === true && opts.predicate.allowWatchBookmarks) {
+      // The annotation is added by the watcher when it converts the event.
+      const object = this.newFunc();
+      this.versioner.updateObject(object, BigInt(currentResourceVersion));
+      interval.initialEventsEndBookmark = {
+        type: 'BOOKMARK', object, objLabels: {}, objFields: {}, key: '', resourceVersion: currentResourceVersion, recordTime: 0,
+      };
+    }
+  }
+
+  // ------------------------------------------------------------ get / list
+
+  /** Get: the object at key once the cache has reached the RV (a copy); 404 unless ignoreNotFound. */
+  async get(key: string, opts: { resourceVersion?: string; ignoreNotFound?: boolean } = {}): Promise<KubeObject | undefined> {
+    const preparedKey = prepareKey(this.resourcePrefix, key, false);
+    const getRV = Number(this.versioner.parseResourceVersion(opts.resourceVersion ?? ''));
+    const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey);
+    if (r.object) return deepCopyJSON(r.object.object);
+    if (opts.ignoreNotFound) return undefined;
+    throw newNotFound(this.groupResource, preparedKey.slice(preparedKey.lastIndexOf('/') + 1));
+  }
+
+  /**
+   * GetList: a not-ready cache answers 429 (Retry-After growing with the downtime); otherwise the
+   * watch cache's list for the request's RV semantics, filtered here, cut at the limit (ignored
+   * for RV "0"), with a continue token relative to the request key.
+   */
+  async getList(key: string, opts: ListOptions, call: ListCallContext = {}): Promise<ListResult> {
+    const preparedKey = prepareKey(this.resourcePrefix, key, opts.recursive);
+    this.versioner.parseResourceVersion(opts.resourceVersion);
+    if (this.gates.ResilientWatchCacheInitialization) {
+      const r = this.ready.check();
+      // Reject instead of blocking while the cache initialises (KEP-4568).
+      if (r.error) throw newTooManyRequests(r.error.message, calculateRetryAfterForUnreadyCache(r.downtime));
+    } else {
+      try {
+        await this.ready.wait();
+      } catch (e) {
+        throw newServiceUnavailable((e as Error).message);
+      }
+    }
+    const resp = await this.watchCache.waitUntilFreshAndGetList(preparedKey, opts as WatchCacheListOptions, call.requestNamespace ?? '');
+    const pred = opts.predicate;
+    const limit = computeListLimit(opts);
+    const selected: KubeObject[] = [];
+    let lastSelectedObjectKey = '';
+    let hasMoreListItems = false;
+    const items = resp.items;
+    for (let i = 0; i < items.length; i++) {
+      const elem = items[i];
+      if (pred.matchesObjectAttributes(elem.labels, elem.fields)) {
+        selected.push(elem.object);
+        lastSelectedObjectKey = elem.key;
+      }
+      if (limit > 0 && selected.length >= limit) {
+        // A token is returned if anything follows, even objects that would not match.
+        hasMoreListItems = i < items.length - 1;
+        break;
+      }
+    }
+    const prepared = prepareContinueToken(lastSelectedObjectKey, key, resp.resourceVersion, items.length, hasMoreListItems, { predicate: pred });
+    if (resp.resourceVersion === 0) throw plainError(`illegal resource version from storage: 0`);
+    const result: ListResult = { items: selected.map(o => deepCopyJSON(o)), resourceVersion: String(resp.resourceVersion) };
+    if (prepared.continue) result.continue = prepared.continue;
+    if (prepared.remainingItemCount !== undefined) result.remainingItemCount = prepared.remainingItemCount;
+    this.metrics.recordListCacheMetrics(this.groupResource, resp.index, items.length, selected.length);
+    const insp = activeInspector(this.inspector);
+    if (insp) {
+      insp.emit({
+        type: 'cacher/list', at: this.clock.now(), groupResource: this.groupResource, key, resourceVersion: result.resourceVersion, index: resp.index,
+        fetched: items.length, returned: selected.length, limit, ...(result.continue ? { continue: result.continue } : {}),
+        ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+      });
+    }
+    return result;
+  }
+
+  // ------------------------------------------------------------ delegator.Helper
+
+  shouldDelegateExactRV(resourceVersion: string, recursive: boolean): DelegationResult {
+    return this.delegation.shouldDelegateExactRV(resourceVersion, recursive);
+  }
+
+  shouldDelegateContinue(continueToken: string, recursive: boolean): DelegationResult {
+    return this.delegation.shouldDelegateContinue(continueToken, recursive);
+  }
+
+  shouldDelegateConsistentRead(): DelegationResult {
+    return this.delegation.shouldDelegateConsistentRead();
+  }
+
+  /** Compact: snapshots older than rev are dropped. */
+  compact(resourceVersion: string): void {
+    this.watchCache.compact(Number(this.versioner.parseResourceVersion(resourceVersion)));
+  }
+
+  markConsistent(consistent: boolean): void {
+    this.watchCache.markConsistent(consistent);
+  }
+
+  // ------------------------------------------------------------ inspector wiring
+
+  private cachingObjectOptions(event: WatchCacheEvent<KubeObject>): SetCachingObjectsOptions {
+    const insp = activeInspector(this.inspector);
+    if (!insp || !this.tally) return this.plainCachingOptions;
+    const onError = this.plainCachingOptions.onError;
+    const tally = this.tally;
+    const key = event.key;
+    const rv = event.resourceVersion;
+    const eventType = event.type as SerializationEvent['eventType'];
+    const gr = this.groupResource;
+    const clock = this.clock;
+    const inspector: CachingObjectInspector = {
+      encoded: e => tally.encoded(key, rv, eventType, e),
+      deepCopied: e => insp.emit({ type: 'caching-object/deep-copy', at: clock.now(), groupResource: gr, key, resourceVersion: rv, setter: e.setter }),
+      invalidated: e =>
+        insp.emit({ type: 'caching-object/invalidated', at: clock.now(), groupResource: gr, key, resourceVersion: rv, setter: e.setter, identifiers: e.identifiers }),
+    };
+    return { warnings: this.warnings, onError, inspector };
+  }
+
+  // Hooks read through getters: while nobody listens they are undefined and the buckets' optional
+  // calls skip building their arguments.
+  private newBucketsInspector(insp: Inspector): BookmarkBucketsInspector {
+    const tally = (): InspectorTally | undefined => (activeInspector(insp) ? this.tally : undefined);
+    const gr = this.groupResource;
+    const buckets = (): WatcherBookmarkTimeBuckets<CacheWatcher> => this.bookmarkWatchers;
+    return {
+      get watcherScheduled() {
+        const t = tally();
+        return t ? (e: { bucketId: number }) => t.scheduledWatcher(e.bucketId) : undefined;
+      },
+      get bucketPopped() {
+        const i = activeInspector(insp);
+        return i
+          ? (e: { bucketId: number; watcherIds: Array<number | string>; at: number }) =>
+              i.emit({
+                type: 'bookmarks/bucket-popped', at: e.at, groupResource: gr, bucketId: e.bucketId,
+                bucketTime: buckets().createTime + e.bucketId * 1000, watchersDue: e.watcherIds.length, watcherIds: e.watcherIds,
+              })
+          : undefined;
+      },
+    };
+  }
+
+  // The watch cache reports a wait when it ends; its start is seen here, where every wait begins
+  // (lists, gets and watch-lists all go through waitUntilFreshAndBlock).
+  private observeFreshnessWaits(insp: Inspector): void {
+    const wc = this.watchCache;
+    const block = wc.waitUntilFreshAndBlock.bind(wc);
+    wc.waitUntilFreshAndBlock = (resourceVersion: number): Promise<void> => {
+      const i = activeInspector(insp);
+      if (i && resourceVersion > wc.resourceVersion) {
+        i.emit({ type: 'watchcache/wait-start', at: this.clock.now(), groupResource: this.groupResource, resourceVersion, cacheResourceVersion: wc.resourceVersion });
+      }
+      return block(resourceVersion);
+    };
+  }
+
+  private emitDispatch(event: WatchCacheEvent<KubeObject>, candidates: number, blocked: number, unblocked: number, terminated: number, budgetMs: number, waitedMs: number): void {
+    const insp = activeInspector(this.inspector);
+    if (!insp) return;
+    insp.emit({
+      type: 'cacher/dispatch', at: this.clock.now(), groupResource: this.groupResource, eventType: event.type as 'ADDED' | 'MODIFIED' | 'DELETED',
+      key: event.key, resourceVersion: event.resourceVersion, candidates, blocked, unblocked, terminated, budgetMs, waitedMs,
+    });
+  }
+}
+
+function sameGR(a: GroupResourceRef, b: GroupResourceRef): boolean {
+  return a.group === b.group && a.resource === b.resource;
+}
+
+function grString(gr: GroupResourceRef): string {
+  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
+}
+
+/** Go's time.Duration.String() for whole-ms durations (enough for the history-window message). */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const neg = ms < 0;
+  let rest = Math.abs(ms);
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = rest / 1000;
+  if (h === 0 && m === 0 && s < 1) return `${neg ? '-' : ''}${rest}ms`;
+  let out = neg ? '-' : '';
+  if (h > 0) out += `${h}h`;
+  if (h > 0 || m > 0) out += `${m}m`;
+  out += `${Number(s.toFixed(3))}s`;
+  return out;
+}
+

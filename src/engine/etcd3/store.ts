@@ -1,0 +1,881 @@
+// Mirrors k8s.io/apiserver pkg/storage/etcd3/store.go (release-1.36: GetList paging loop with page
+// doubling, getList, Get, Create, GuaranteedUpdate, Delete, GetCurrentResourceVersion,
+// validateMinimumResourceVersion, prepareKey) and etcd3/errors.go (interpretListError), plus the
+// master (1.37-pre) RangeStream list path behind the EtcdRangeStream gate (shouldStream,
+// streamChunks, the Unimplemented fallback). Deliberate differences: keys may be given as full
+// etcd keys (`/registry/pods/ns/`) or upstream-style (`/pods/ns/`); objects are JSON values; no
+// transformer (encryption) and no lease manager; time comes from the injected Clock.
+import type { Clock } from '../clock';
+import { SeededRandom } from '../rand';
+import { EtcdError, prefixEnd, type KV, type KeyValue, type RangeRequest, type RangeResponse, type TxnResponse } from '../etcd/kv';
+import { MetricsRegistry } from '../metrics/registry';
+import { activeInspector, type EtcdOperation, type GroupResourceRef, type Inspector } from '../inspect/events';
+import { prepareContinueToken } from '../storage/continue';
+import { StatusError, errorToAPIStatus, newBadRequest, newNotFound, newTooLargeResourceVersionError, type Status } from '../storage/errors';
+import { newListOptions, type ListOptions } from '../storage/list-options';
+import type { KubeObject } from '../storage/objects';
+import { SelectionPredicate } from '../storage/selection-predicate';
+import { validateListOptions } from '../storage/validate-list-options';
+import { APIObjectVersioner, type Versioner } from '../storage/versioner';
+import { interpretListError, plainError, withStatus } from './errors';
+import { FeatureSupportChecker } from './feature-support-checker';
+import { EtcdMetrics } from './metrics';
+import { EtcdWatcher, type StorageWatch, type WatchOptions } from './watcher';
+
+/**
+ * The largest page the apiserver itself grows to while filling a filtered page (it doubles the
+ * etcd limit after every short page). A client limit above it is sent unchanged.
+ */
+export const maxLimit = 10000;
+
+/** Feature gates of the etcd3 store (release-1.36 defaults: all off). */
+export interface EtcdStoreFeatures {
+  /** 1.37 preview: serve unfiltered (or unpaged) recursive lists with one etcd RangeStream. */
+  EtcdRangeStream?: boolean;
+  /** Watch-list semantics (sendInitialEvents); off by default in 1.33+. */
+  WatchList?: boolean;
+}
+
+export interface EtcdStoreOptions {
+  etcd: KV;
+  clock: Clock;
+  groupResource: GroupResourceRef;
+  /** etcd path prefix (apiserver --etcd-prefix), default `/registry`; normalised to end in '/'. */
+  pathPrefix?: string;
+  /**
+   * Upstream's resourcePrefix (e.g. `/pods`): keys must lie under it, and the current revision is
+   * read from it. Default `/<resource>`, not enforced unless given.
+   */
+  resourcePrefix?: string;
+  versioner?: Versioner;
+  /** Shared metrics registry; a private one by default. */
+  metrics?: MetricsRegistry;
+  features?: EtcdStoreFeatures;
+  /** RangeStream support memory; share one across stores talking to the same etcd. */
+  featureSupportChecker?: FeatureSupportChecker;
+  inspector?: Inspector;
+  /** Seeded randomness (watch retry jitter). */
+  random?: SeededRandom;
+}
+
+/** The selection part of the library-friendly list options (selectors as strings). */
+export interface ListPredicateInput {
+  label?: string;
+  field?: string;
+  limit?: number;
+  continue?: string;
+}
+
+/**
+ * Library-friendly list options. `recursive` defaults to true (a LIST of everything under the
+ * key); pass `recursive: false` to read the single object stored at the key. Explicit values win.
+ */
+export interface GetListOptions {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  recursive?: boolean;
+  predicate?: ListPredicateInput;
+}
+
+export interface ListResult {
+  /** Never null: an empty list is []. */
+  items: KubeObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface GetOptions {
+  /** Minimum resourceVersion the read must satisfy ('' = none). */
+  resourceVersion?: string;
+  /** Return undefined instead of throwing 404 for a missing key. */
+  ignoreNotFound?: boolean;
+}
+
+/** storage.Preconditions. */
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** storage.UpdateFunc: the new object for the current one (given with its resourceVersion set). */
+export type UpdateFunc = (current: KubeObject, meta: { resourceVersion: bigint }) => KubeObject;
+
+export interface GuaranteedUpdateOptions {
+  ignoreNotFound?: boolean;
+  preconditions?: Preconditions;
+}
+
+/** A decoded etcd value: the object state a write loop works from. */
+interface ObjState {
+  obj: KubeObject;
+  rev: number;
+  data: string;
+  exists: boolean;
+}
+
+/** One batch of kvs from a list read: a page of paged Range calls or a chunk of a RangeStream. */
+interface ListChunk {
+  kvs: KeyValue[];
+  /** The revision the chunk was read at, when known (the pinned list revision). */
+  revision: number | undefined;
+  count: number;
+  hasMore: boolean;
+  /** The etcd limit this chunk was asked with. */
+  limit: number;
+}
+
+/** etcd requests made on behalf of one LIST (nested current-revision lookups included). */
+interface RequestCost {
+  requests: number;
+}
+
+const errNoResultsButMore = 'no results were found, but etcd indicated there were more values remaining';
+
+function isEtcdError(err: unknown, which: 'compacted' | 'futureRev' | 'unimplemented'): boolean {
+  if (!(err instanceof EtcdError)) return false;
+  return which === 'compacted' ? err.isCompacted : which === 'futureRev' ? err.isFutureRev : err.isUnimplemented;
+}
+
+/** int64 -> uint64 as Go's uint64(int64) conversion (for the list RV and TooLarge messages). */
+function toUint64(n: bigint): bigint {
+  return BigInt.asUintN(64, n);
+}
+
+/** etcd's read revision for a list revision: 0 (latest) for <= 0, as etcd treats them. */
+function etcdRevision(withRev: bigint): number {
+  return withRev > 0n ? Number(withRev) : 0;
+}
+
+/** The etcd3 storage.Interface implementation for one resource. */
+export class EtcdStore {
+  readonly etcd: KV;
+  readonly clock: Clock;
+  readonly groupResource: GroupResourceRef;
+  readonly pathPrefix: string;
+  readonly resourcePrefix: string;
+  readonly versioner: Versioner;
+  /** The Prometheus registry the store records into (`store.metrics.text()`). */
+  readonly metrics: MetricsRegistry;
+  readonly etcdMetrics: EtcdMetrics;
+  readonly features: Readonly<Required<EtcdStoreFeatures>>;
+  readonly featureSupportChecker: FeatureSupportChecker;
+  readonly inspector: Inspector | undefined;
+  readonly random: SeededRandom;
+  private readonly enforceResourcePrefix: boolean;
+  private readonly watcher: EtcdWatcher;
+
+  constructor(opts: EtcdStoreOptions) {
+    if (!opts || !opts.etcd) throw new TypeError('EtcdStore: options.etcd (a KV such as MemoryEtcd) is required');
+    if (!opts.clock) throw new TypeError('EtcdStore: options.clock (e.g. new FakeClock()) is required');
+    const gr = opts.groupResource;
+    if (!gr || typeof gr.resource !== 'string' || gr.resource === '' || typeof gr.group !== 'string') {
+      throw new TypeError(`EtcdStore: options.groupResource must be { group: string, resource: non-empty string }, got ${JSON.stringify(gr)}`);
+    }
+    this.etcd = opts.etcd;
+    this.clock = opts.clock;
+    this.groupResource = { group: gr.group, resource: gr.resource };
+    // path.Join("/", prefix) + "/" as upstream New: '' and '/' give '/', 'registry' gives '/registry/'.
+    this.pathPrefix = normalizePathPrefix(opts.pathPrefix ?? '/registry');
+    if (opts.resourcePrefix !== undefined) {
+      const rp = opts.resourcePrefix;
+      if (rp === '') throw new Error('resourcePrefix cannot be empty');
+      if (rp === '/') throw new Error('resourcePrefix cannot be /');
+      if (!rp.startsWith('/')) throw new Error('resourcePrefix needs to start from /');
+    }
+    this.resourcePrefix = opts.resourcePrefix ?? `/${gr.resource}`;
+    this.enforceResourcePrefix = opts.resourcePrefix !== undefined;
+    this.versioner = opts.versioner ?? new APIObjectVersioner();
+    this.metrics = opts.metrics ?? new MetricsRegistry();
+    this.etcdMetrics = new EtcdMetrics(this.metrics);
+    this.features = { EtcdRangeStream: !!opts.features?.EtcdRangeStream, WatchList: !!opts.features?.WatchList };
+    this.featureSupportChecker = opts.featureSupportChecker ?? new FeatureSupportChecker(opts.clock);
+    this.inspector = opts.inspector;
+    this.random = opts.random ?? new SeededRandom(1);
+    this.watcher = new EtcdWatcher(this);
+  }
+
+  // ---------------------------------------------------------------- keys
+
+  /**
+   * prepareKey: upstream storage.PrepareKey (no `.`/`..` segments, not empty, a recursive key gets
+   * a trailing '/', must lie under resourcePrefix) then the path prefix. A key that already starts
+   * with the path prefix (e.g. `/registry/pods/ns/`) is taken as a full etcd key.
+   */
+  prepareKey(key: string, recursive: boolean): string {
+    if (typeof key !== 'string') throw plainError(`invalid key: expected a string, got ${typeof key}`);
+    let rel = key;
+    if (this.pathPrefix !== '/' && key.startsWith(this.pathPrefix)) rel = '/' + key.slice(this.pathPrefix.length);
+    if (rel === '..' || rel.startsWith('../') || rel.endsWith('/..') || rel.includes('/../')) {
+      throw plainError(`invalid key: ${JSON.stringify(key)}`);
+    }
+    if (rel === '.' || rel.startsWith('./') || rel.endsWith('/.') || rel.includes('/./')) {
+      throw plainError(`invalid key: ${JSON.stringify(key)}`);
+    }
+    if (rel === '' || rel === '/') throw plainError(`empty key: ${JSON.stringify(key)}`);
+    if (recursive && !rel.endsWith('/')) rel += '/';
+    if (this.enforceResourcePrefix && !rel.startsWith(this.resourcePrefix)) {
+      throw plainError(`invalid key: ${JSON.stringify(rel)} lacks resource prefix: ${JSON.stringify(this.resourcePrefix)}`);
+    }
+    return this.pathPrefix + (rel[0] === '/' ? rel.slice(1) : rel);
+  }
+
+  // ---------------------------------------------------------------- list
+
+  /** Accepts the library-friendly options or storage ListOptions (predicate a SelectionPredicate). */
+  toListOptions(options: GetListOptions | ListOptions | undefined): ListOptions {
+    const o = (options ?? {}) as Partial<ListOptions> & GetListOptions;
+    if (o.predicate instanceof SelectionPredicate) {
+      return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
+    }
+    const p = (o.predicate ?? {}) as ListPredicateInput;
+    if (p.limit !== undefined && !(Number.isSafeInteger(p.limit))) {
+      throw newBadRequest(`invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`);
+    }
+    for (const f of ['label', 'field', 'continue'] as const) {
+      if (p[f] !== undefined && typeof p[f] !== 'string') {
+        throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
+      }
+    }
+    if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
+      throw newBadRequest(`invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`);
+    }
+    const predicate = SelectionPredicate.from(
+      { label: p.label, field: p.field, limit: p.limit, continue: p.continue },
+      this.groupResource.resource,
+    );
+    return newListOptions({
+      resourceVersion: o.resourceVersion ?? '',
+      resourceVersionMatch: o.resourceVersionMatch ?? '',
+      recursive: o.recursive ?? true,
+      predicate,
+    });
+  }
+
+  /**
+   * GetList (release-1.36 store.go): the paging loop. Pages start at the client's limit and double
+   * (up to maxLimit) while a selector leaves the page short; the first response pins the revision;
+   * the continue token starts after the last key examined.
+   */
+  async getList(key: string, options?: GetListOptions | ListOptions): Promise<ListResult> {
+    try {
+      return await this.getListInternal(key, options, undefined);
+    } catch (e) {
+      // Plain errors (500s upstream) get the Status the HTTP layer would send.
+      throw withStatus(e);
+    }
+  }
+
+  private async getListInternal(key: string, options: GetListOptions | ListOptions | undefined, parentCost: RequestCost | undefined): Promise<ListResult> {
+    const opts = this.toListOptions(options);
+    const keyPrefix = this.prepareKey(key, opts.recursive);
+    const pred = opts.predicate;
+    let limit = pred.limit > 0 ? pred.limit : 0;
+    const paging = pred.limit > 0;
+    const validated = validateListOptions(keyPrefix, this.versioner, opts);
+    let withRev = validated.withRev;
+    let continueKey = validated.continueKey;
+
+    // From here on the LIST counts in the cost metrics, even when it fails (upstream's defer).
+    const startedAt = this.clock.now();
+    const cost: RequestCost = { requests: 0 };
+    const items: KubeObject[] = [];
+    let numFetched = 0;
+    let numEvald = 0;
+    let lastKey: string | undefined;
+    let hasMore = false;
+    let count = 0;
+    let streamed = false;
+    let result: ListResult | undefined;
+    let failure: unknown;
+    try {
+      let chunks: AsyncIterator<ListChunk> | undefined;
+      if (this.shouldStream(opts, keyPrefix, 'list')) {
+        chunks = await this.streamChunks(keyPrefix, withRev, limit, continueKey, 'list', cost);
+        streamed = chunks !== undefined;
+      }
+      let page = 0;
+      const pinnedByRequest = withRev !== 0n;
+      for (;;) {
+        let chunk: ListChunk;
+        if (chunks) {
+          const n = await chunks.next();
+          if (n.done) break;
+          chunk = n.value;
+        } else {
+          chunk = await this.pagedChunk(keyPrefix, opts, withRev, limit, continueKey, cost);
+        }
+        page++;
+        numFetched += chunk.kvs.length;
+        if (chunk.revision !== undefined && chunk.revision > 0) {
+          if (!streamed || withRev === 0n) {
+            // release-1.36 checks the minimum against every page's header revision.
+            this.validateMinimumResourceVersion(opts.resourceVersion, BigInt(chunk.revision));
+          }
+          if (withRev === 0n) withRev = BigInt(chunk.revision);
+          else if (streamed && !pinnedByRequest && BigInt(chunk.revision) !== withRev) {
+            throw plainError(`etcd returned revision ${chunk.revision} for a list read at revision ${withRev}`);
+          }
+        }
+        hasMore = chunk.hasMore;
+        if (chunk.kvs.length === 0 && hasMore) throw plainError(errNoResultsButMore);
+        count = chunk.count;
+
+        // Take items until the bucket is full, filtering as we go.
+        const before = items.length;
+        let evaluated = 0;
+        let limitReached = false;
+        const kvs = chunk.kvs;
+        for (let i = 0; i < kvs.length; i++) {
+          if (paging && items.length >= pred.limit) {
+            hasMore = true;
+            limitReached = true;
+            break;
+          }
+          const kv = kvs[i];
+          lastKey = kv.key;
+          const obj = this.decodeListItem(kv);
+          let matched = false;
+          try {
+            matched = pred.matches(obj);
+          } catch {
+            // Being unable to get the attributes does not abort the list; the object is skipped.
+          }
+          if (matched) {
+            this.versioner.updateObject(obj, BigInt(kv.modRevision));
+            items.push(obj);
+          }
+          evaluated++;
+          // Counted per item: a later decode error must not lose the ones already tested.
+          numEvald++;
+          // Free the kv early, as upstream does: long pages take a while to decode.
+          (kvs as (KeyValue | undefined)[])[i] = undefined;
+        }
+        if (lastKey !== undefined) continueKey = lastKey + '\x00';
+        const insp = activeInspector(this.inspector);
+        if (insp) {
+          insp.emit({
+            type: 'list/page', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, page,
+            limitAsked: chunk.limit, clientLimit: pred.limit, revision: Number(withRev), fetched: kvs.length, evaluated,
+            matched: items.length - before, itemsSoFar: items.length, count: chunk.count, hasMore, limitReached, streamed,
+          });
+        }
+
+        if (streamed) {
+          if (limitReached || !chunk.hasMore) break;
+          if (paging && items.length >= pred.limit) break;
+          continue;
+        }
+        // No more results remain, or we did not ask for paging.
+        if (!hasMore || !paging) break;
+        // We're paging and the bucket is full.
+        if (items.length >= pred.limit) break;
+        if (limit < maxLimit) {
+          // A selector dropped objects: double the page size to need fewer etcd calls.
+          const from = limit;
+          limit *= 2;
+          if (limit > maxLimit) limit = maxLimit;
+          insp?.emit({
+            type: 'list/page-size', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, from, to: limit,
+            decision: limit === from * 2 ? 'doubled' : 'capped', missing: pred.limit - items.length,
+          });
+        } else {
+          insp?.emit({
+            type: 'list/page-size', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, from: limit, to: limit,
+            decision: 'at-cap', missing: pred.limit - items.length,
+          });
+        }
+      }
+
+      const prepared = prepareContinueToken(lastKey ?? '', keyPrefix, withRev, count, hasMore, { predicate: pred });
+      const rv = toUint64(withRev);
+      if (rv === 0n) throw plainError(`illegal resource version from storage: ${rv}`);
+      result = { items, resourceVersion: rv.toString() };
+      if (prepared.continue) result.continue = prepared.continue;
+      if (prepared.remainingItemCount !== undefined) result.remainingItemCount = prepared.remainingItemCount;
+      return result;
+    } catch (e) {
+      failure = withStatus(e);
+      throw failure;
+    } finally {
+      if (parentCost) parentCost.requests += cost.requests;
+      this.etcdMetrics.recordStorageListMetrics(this.groupResource, numFetched, numEvald, items.length);
+      const insp = activeInspector(this.inspector);
+      if (insp) {
+        const status = failure === undefined ? undefined : errorToAPIStatus(failure);
+        insp.emit({
+          type: 'list/done', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, recursive: opts.recursive, streamed,
+          etcdRequests: cost.requests, fetched: numFetched, evaluated: numEvald, returned: items.length,
+          resourceVersion: result?.resourceVersion, continue: result?.continue, remainingItemCount: result?.remainingItemCount,
+          error: status ? { code: status.code ?? 500, message: status.message ?? '' } : undefined,
+          latencyMs: this.clock.now() - startedAt,
+        });
+      }
+    }
+  }
+
+  /** One page of the paging loop: store.getList (Range for recursive, Get otherwise). */
+  private async pagedChunk(keyPrefix: string, opts: ListOptions, withRev: bigint, limit: number, continueKey: string, cost: RequestCost): Promise<ListChunk> {
+    let resp: RangeResponse;
+    try {
+      if (opts.recursive) {
+        // kubernetes.Client.List: [continue || prefix, prefixEnd(prefix)) at the revision.
+        resp = await this.range('list', { key: continueKey || keyPrefix, rangeEnd: prefixEnd(keyPrefix), limit, revision: etcdRevision(withRev) }, cost);
+      } else {
+        // kubernetes.Client.Get: a single key; Kvs=[kv], Count=1 or none.
+        resp = await this.range('get', { key: keyPrefix, revision: etcdRevision(withRev) }, cost);
+      }
+    } catch (e) {
+      throw await this.listReadError(e, withRev, opts.predicate.continue.length > 0, continueKey, keyPrefix, cost);
+    }
+    // release-1.36: hasMore = len(Kvs) < Count (not etcd's More).
+    return { kvs: resp.kvs, revision: resp.header.revision, count: resp.count, hasMore: resp.kvs.length < resp.count, limit };
+  }
+
+  /**
+   * The error GetList returns for a failed read: a future revision is TooLargeResourceVersion with
+   * the current revision read from etcd; a compacted one is a 410 (with a fresh rv=-1 continue
+   * token when the client was paging).
+   */
+  private async listReadError(err: unknown, withRev: bigint, paging: boolean, continueKey: string, keyPrefix: string, cost: RequestCost): Promise<unknown> {
+    if (isEtcdError(err, 'futureRev')) {
+      let currentRV = 0n;
+      try {
+        currentRV = await this.getCurrentResourceVersion(cost);
+      } catch {
+        // If the current revision cannot be read, upstream reports 0.
+        currentRV = 0n;
+      }
+      return newTooLargeResourceVersionError(toUint64(withRev), currentRV, 0);
+    }
+    return interpretListError(err, paging, continueKey, keyPrefix);
+  }
+
+  /** shouldStream (master): recursive, no filtered page, gate on, RangeStream believed supported. */
+  private shouldStream(opts: ListOptions, keyPrefix: string, origin: 'list' | 'watch-sync'): boolean {
+    if (!this.features.EtcdRangeStream) return false;
+    const insp = activeInspector(this.inspector);
+    let reason: 'not-recursive' | 'filtered-page' | 'marked-unsupported' | 'supported' | 'recheck-due';
+    let stream = false;
+    if (!opts.recursive) reason = 'not-recursive';
+    else if (opts.predicate.limit > 0 && !opts.predicate.empty()) reason = 'filtered-page';
+    else if (this.featureSupportChecker.supports('RangeStream')) {
+      stream = true;
+      reason = this.featureSupportChecker.recheckAt('RangeStream') === undefined ? 'supported' : 'recheck-due';
+    } else reason = 'marked-unsupported';
+    insp?.emit({
+      type: 'list/stream-decision', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, origin,
+      decision: stream ? 'stream' : 'paged', reason, recheckAt: this.featureSupportChecker.recheckAt('RangeStream'),
+    });
+    return stream;
+  }
+
+  /**
+   * streamChunks (master): one RangeStream for [continue || prefix, prefixEnd) pinned to withRev
+   * when non-zero and capped at limit; undefined when etcd answers Unimplemented (the capability
+   * is then marked unsupported and the caller pages instead).
+   */
+  async streamChunks(
+    keyPrefix: string,
+    withRev: bigint,
+    limit: number,
+    continueKey: string,
+    origin: 'list' | 'watch-sync',
+    cost: RequestCost,
+  ): Promise<AsyncIterator<ListChunk> | undefined> {
+    const paging = continueKey !== '';
+    const req: RangeRequest = { key: paging ? continueKey : keyPrefix, rangeEnd: prefixEnd(keyPrefix) };
+    if (withRev > 0n) req.revision = Number(withRev);
+    if (limit > 0) req.limit = limit;
+    const start = this.clock.now();
+    const it = this.etcd.rangeStream(req)[Symbol.asyncIterator]();
+    let first: IteratorResult<RangeResponse> | undefined;
+    let firstErr: unknown;
+    try {
+      first = await it.next();
+    } catch (e) {
+      firstErr = e;
+    }
+    if (firstErr !== undefined && isEtcdError(firstErr, 'unimplemented')) {
+      // The probe is not counted in etcd_requests_total, only reported to the inspector.
+      cost.requests++;
+      this.featureSupportChecker.markUnsupported('RangeStream');
+      const insp = activeInspector(this.inspector);
+      if (insp) {
+        insp.emit(this.requestEvent('listStream', req, start, 0, 0, 0, firstErr, true));
+        insp.emit({
+          type: 'list/stream-fallback', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, origin,
+          recheckAt: this.featureSupportChecker.recheckAt('RangeStream') ?? 0,
+        });
+      }
+      return undefined;
+    }
+    cost.requests++;
+    let kvsTotal = 0;
+    let lastCount = 0;
+    let lastLatency = 0;
+    let revision: number | undefined = withRev > 0n ? Number(withRev) : undefined;
+    let recorded = false;
+    const finish = (err: unknown) => {
+      if (recorded) return;
+      recorded = true;
+      const latencyMs = Math.max(this.clock.now() - start, lastLatency);
+      this.etcdMetrics.recordEtcdRequest('listStream', this.groupResource, err !== undefined, latencyMs / 1000);
+      activeInspector(this.inspector)?.emit(this.requestEvent('listStream', req, start, revision ?? 0, kvsTotal, lastCount, err, false, latencyMs));
+    };
+    let pending: IteratorResult<RangeResponse> | undefined = first;
+    let pendingErr: unknown = firstErr;
+    return {
+      next: async (): Promise<IteratorResult<ListChunk>> => {
+        if (pendingErr !== undefined) {
+          const err = pendingErr;
+          pendingErr = undefined;
+          finish(err);
+          throw await this.listReadError(err, withRev, paging, continueKey, keyPrefix, cost);
+        }
+        const cur = pending;
+        if (cur === undefined || cur.done) {
+          finish(undefined);
+          if (revision === undefined && cur !== undefined) {
+            throw plainError(`rangeStream for ${JSON.stringify(keyPrefix)} completed without a revision`);
+          }
+          return { done: true, value: undefined };
+        }
+        const resp = cur.value;
+        kvsTotal += resp.kvs.length;
+        lastCount = resp.count;
+        lastLatency += resp.latencyMs ?? 0;
+        // The revision comes from the first header that carries one; a pinned stream keeps withRev.
+        if (revision === undefined && resp.header && resp.header.revision > 0) revision = resp.header.revision;
+        // Peek at the next chunk: on the final one, More means the limit truncated the range.
+        pending = undefined;
+        try {
+          pending = await it.next();
+        } catch (e) {
+          pendingErr = e;
+        }
+        const nextOk = pendingErr !== undefined || (pending !== undefined && !pending.done);
+        if (!nextOk) finish(undefined);
+        return {
+          done: false,
+          value: { kvs: resp.kvs, revision, count: resp.count, hasMore: nextOk || resp.more, limit },
+        };
+      },
+    };
+  }
+
+  /** Decodes a list item: the object with metadata.resourceVersion set later (only if kept). */
+  private decodeListItem(kv: KeyValue): KubeObject {
+    let obj: KubeObject;
+    try {
+      obj = JSON.parse(kv.value) as KubeObject;
+    } catch (e) {
+      this.etcdMetrics.recordDecodeError(this.groupResource);
+      // abortOnFirstError: the first decode error ends the LIST.
+      throw plainError(`unable to decode ${JSON.stringify(kv.key)}: ${(e as Error).message}`);
+    }
+    if (typeof obj !== 'object' || Array.isArray(obj)) {
+      this.etcdMetrics.recordDecodeError(this.groupResource);
+      throw plainError(`unable to decode ${JSON.stringify(kv.key)}: expected a JSON object, got ${Array.isArray(obj) ? 'an array' : typeof obj}`);
+    }
+    // Like Go's decoder: null is an empty object, and a missing metadata is the zero ObjectMeta.
+    if (obj === null) obj = { metadata: {} };
+    else if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+    return obj;
+  }
+
+  /**
+   * validateMinimumResourceVersion: TooLargeResourceVersion (retry 0) when the requested minimum is
+   * above the revision etcd served.
+   */
+  validateMinimumResourceVersion(minimumResourceVersion: string, actualRevision: bigint): void {
+    if (minimumResourceVersion === '') return;
+    let minimumRV: bigint;
+    try {
+      minimumRV = this.versioner.parseResourceVersion(minimumResourceVersion);
+    } catch (e) {
+      throw newBadRequest(`invalid resource version: ${(e as Error).message}`);
+    }
+    if (minimumRV > actualRevision) throw newTooLargeResourceVersionError(minimumRV, actualRevision, 0);
+  }
+
+  /**
+   * GetCurrentResourceVersion (release-1.36): a non-recursive GetList of the resource prefix with
+   * limit 1, so it costs one etcd `get` and counts as a LIST in the storage metrics.
+   */
+  async getCurrentResourceVersion(parentCost?: RequestCost): Promise<bigint> {
+    let list: ListResult;
+    try {
+      list = await this.getListInternal(
+        this.resourcePrefix,
+        newListOptions({ recursive: false, predicate: new SelectionPredicate({ limit: 1 }) }),
+        parentCost,
+      );
+    } catch (e) {
+      throw withStatus(e);
+    }
+    const rv = BigInt(list.resourceVersion);
+    if (rv === 0n) throw plainError('the current resource version must be greater than 0');
+    return rv;
+  }
+
+  // ---------------------------------------------------------------- single objects
+
+  /** Get: the object at key (latest revision), checked against a minimum resourceVersion. */
+  async get(key: string, opts: GetOptions = {}): Promise<KubeObject | undefined> {
+    const preparedKey = this.prepareKey(key, false);
+    const resp = await this.range('get', { key: preparedKey });
+    this.validateMinimumResourceVersion(opts.resourceVersion ?? '', BigInt(resp.header.revision));
+    const kv = resp.kvs[0];
+    if (!kv) {
+      if (opts.ignoreNotFound) return undefined;
+      throw this.notFound(preparedKey);
+    }
+    return this.decode(kv.value, kv.modRevision, preparedKey);
+  }
+
+  /** Create: writes obj at key if absent (409 AlreadyExists otherwise); returns it with its resourceVersion. */
+  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+    const preparedKey = this.prepareKey(key, false);
+    const copy = cloneObject(obj);
+    if (this.versioner.objectResourceVersion(copy) !== 0n) {
+      throw plainError('resourceVersion should not be set on objects to be created');
+    }
+    this.versioner.prepareObjectForStorage(copy);
+    const data = JSON.stringify(copy);
+    const resp = await this.optimisticPut('create', preparedKey, data, 0, false);
+    if (!resp.succeeded) throw this.alreadyExists(preparedKey);
+    return this.decode(data, resp.header.revision, preparedKey);
+  }
+
+  /**
+   * GuaranteedUpdate: reads the current object, applies tryUpdate and writes it if the stored
+   * revision is unchanged, retrying on conflicts. An unchanged serialization writes nothing.
+   */
+  async guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions = {}): Promise<KubeObject> {
+    const preparedKey = this.prepareKey(key, false);
+    let state = await this.getCurrentState(preparedKey, !!opts.ignoreNotFound);
+    for (;;) {
+      checkPreconditions(preparedKey, opts.preconditions, state);
+      const input = cloneObject(state.obj);
+      const ret = cloneObject(tryUpdate(input, { resourceVersion: BigInt(state.rev) }));
+      this.versioner.prepareObjectForStorage(ret);
+      const data = JSON.stringify(ret);
+      if (state.exists && data === state.data) return this.decode(state.data, state.rev, preparedKey);
+      const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true);
+      if (!resp.succeeded) {
+        state = this.stateFromTxnFailure(resp, preparedKey, !!opts.ignoreNotFound);
+        continue;
+      }
+      return this.decode(data, resp.header.revision, preparedKey);
+    }
+  }
+
+  /** Delete: removes the object at key if unchanged since read (retrying on conflict); returns it. */
+  async delete(key: string, opts: { preconditions?: Preconditions } = {}): Promise<KubeObject> {
+    const preparedKey = this.prepareKey(key, false);
+    let state = await this.getCurrentState(preparedKey, false);
+    for (;;) {
+      checkPreconditions(preparedKey, opts.preconditions, state);
+      const resp = await this.txn('delete', {
+        compare: [{ key: preparedKey, target: 'modRevision', result: 'equal', value: state.rev }],
+        success: [{ requestDeleteRange: { key: preparedKey } }],
+        failure: [{ requestRange: { key: preparedKey } }],
+      });
+      if (!resp.succeeded) {
+        state = this.stateFromTxnFailure(resp, preparedKey, false);
+        continue;
+      }
+      return this.decode(state.data, resp.header.revision, preparedKey);
+    }
+  }
+
+  // ---------------------------------------------------------------- watch
+
+  /**
+   * Watch: the initial sync (when asked for) and then the etcd watch from its revision + 1. A
+   * recursive key must end in '/' after preparation (it always does here).
+   */
+  async watch(key: string, opts: WatchOptions = {}): Promise<StorageWatch> {
+    const recursive = opts.recursive ?? true;
+    const preparedKey = this.prepareKey(key, recursive);
+    let rev: bigint;
+    try {
+      rev = this.versioner.parseResourceVersion(opts.resourceVersion ?? '');
+    } catch (e) {
+      throw withStatus(e);
+    }
+    return this.watcher.watch(preparedKey, rev, { ...opts, recursive });
+  }
+
+  /** RequestWatchProgress: asks etcd for a progress notification on this store's open watches. */
+  requestWatchProgress(): void {
+    this.watcher.requestWatchProgress();
+  }
+
+  // ---------------------------------------------------------------- etcd calls
+
+  /** One Range with metrics and an inspector event. */
+  async range(operation: EtcdOperation, req: RangeRequest, cost?: RequestCost): Promise<RangeResponse> {
+    const start = this.clock.now();
+    if (cost) cost.requests++;
+    let resp: RangeResponse;
+    try {
+      resp = await this.etcd.range(req);
+    } catch (e) {
+      const latencyMs = this.clock.now() - start;
+      this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
+      activeInspector(this.inspector)?.emit(this.requestEvent(operation, req, start, 0, 0, 0, e, false, latencyMs));
+      throw e;
+    }
+    const latencyMs = Math.max(this.clock.now() - start, resp.latencyMs ?? 0);
+    this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
+    const insp = activeInspector(this.inspector);
+    if (insp) insp.emit(this.requestEvent(operation, req, start, resp.header.revision, resp.kvs.length, resp.count, undefined, false, latencyMs));
+    return resp;
+  }
+
+  private async txn(operation: EtcdOperation, req: Parameters<KV['txn']>[0]): Promise<TxnResponse> {
+    const start = this.clock.now();
+    const key = firstTxnKey(req);
+    let resp: TxnResponse;
+    try {
+      resp = await this.etcd.txn(req);
+    } catch (e) {
+      const latencyMs = this.clock.now() - start;
+      this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
+      activeInspector(this.inspector)?.emit(this.requestEvent(operation, { key }, start, 0, 0, 0, e, false, latencyMs));
+      throw withStatus(e);
+    }
+    const latencyMs = Math.max(this.clock.now() - start, resp.latencyMs ?? 0);
+    this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
+    activeInspector(this.inspector)?.emit(this.requestEvent(operation, { key }, start, resp.header.revision, resp.succeeded ? 1 : 0, 0, undefined, false, latencyMs));
+    return resp;
+  }
+
+  /** kubernetes.Client.OptimisticPut: put if the key's modRevision equals expected (0 = absent). */
+  private optimisticPut(operation: EtcdOperation, key: string, value: string, expectedRevision: number, getOnFailure: boolean): Promise<TxnResponse> {
+    return this.txn(operation, {
+      compare: [{ key, target: 'modRevision', result: 'equal', value: expectedRevision }],
+      success: [{ requestPut: { key, value } }],
+      failure: getOnFailure ? [{ requestRange: { key } }] : [],
+    });
+  }
+
+  private async getCurrentState(key: string, ignoreNotFound: boolean): Promise<ObjState> {
+    const resp = await this.range('get', { key });
+    return this.stateFromKv(resp.kvs[0], key, ignoreNotFound);
+  }
+
+  private stateFromTxnFailure(resp: TxnResponse, key: string, ignoreNotFound: boolean): ObjState {
+    const r = resp.responses[0];
+    const kv = r && 'responseRange' in r ? r.responseRange.kvs[0] : undefined;
+    return this.stateFromKv(kv, key, ignoreNotFound);
+  }
+
+  private stateFromKv(kv: KeyValue | undefined, key: string, ignoreNotFound: boolean): ObjState {
+    if (!kv) {
+      if (!ignoreNotFound) throw this.notFound(key);
+      return { obj: { metadata: {} }, rev: 0, data: '', exists: false };
+    }
+    return { obj: this.decode(kv.value, kv.modRevision, key), rev: kv.modRevision, data: kv.value, exists: true };
+  }
+
+  private decode(data: string, rev: number, key: string): KubeObject {
+    let obj: KubeObject;
+    try {
+      obj = JSON.parse(data) as KubeObject;
+    } catch (e) {
+      this.etcdMetrics.recordDecodeError(this.groupResource);
+      throw plainError(`unable to decode ${JSON.stringify(key)}: ${(e as Error).message}`);
+    }
+    if (typeof obj !== 'object' || Array.isArray(obj)) {
+      this.etcdMetrics.recordDecodeError(this.groupResource);
+      throw plainError(`unable to decode ${JSON.stringify(key)}: expected a JSON object`);
+    }
+    if (obj === null) obj = { metadata: {} };
+    else if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+    this.versioner.updateObject(obj, BigInt(rev));
+    return obj;
+  }
+
+  private notFound(preparedKey: string): StatusError {
+    return newNotFound(this.groupResource, preparedKey.slice(preparedKey.lastIndexOf('/') + 1));
+  }
+
+  private alreadyExists(preparedKey: string): StatusError {
+    const name = preparedKey.slice(preparedKey.lastIndexOf('/') + 1);
+    const gr = this.groupResource;
+    const status: Status = {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource} ${JSON.stringify(name)} already exists`,
+      reason: 'AlreadyExists', details: { name, ...(gr.group ? { group: gr.group } : {}), kind: gr.resource }, code: 409,
+    };
+    return new StatusError(status);
+  }
+
+  /** @internal An etcd/request inspector event. */
+  requestEvent(
+    operation: EtcdOperation,
+    req: RangeRequest,
+    start: number,
+    headerRevision: number,
+    kvs: number,
+    count: number,
+    err: unknown,
+    unimplemented: boolean,
+    latencyMs = this.clock.now() - start,
+  ) {
+    return {
+      type: 'etcd/request' as const,
+      at: start,
+      groupResource: this.groupResource,
+      operation,
+      key: req.key,
+      rangeEnd: req.rangeEnd,
+      limit: req.limit ?? 0,
+      revision: req.revision ?? 0,
+      headerRevision,
+      kvs,
+      count,
+      latencyMs,
+      error: err === undefined ? undefined : err instanceof Error ? err.message : String(err),
+      unimplemented: unimplemented || undefined,
+    };
+  }
+}
+
+function normalizePathPrefix(prefix: string): string {
+  // path.Join("/", prefix): collapse duplicate slashes, drop a trailing one; then append '/'.
+  const parts = prefix.split('/').filter(p => p !== '' && p !== '.');
+  const joined = '/' + parts.join('/');
+  return joined.endsWith('/') ? joined : joined + '/';
+}
+
+function cloneObject(obj: KubeObject): KubeObject {
+  if (obj === null || typeof obj !== 'object') throw plainError(`expected an object, got ${obj === null ? 'null' : typeof obj}`);
+  const copy = JSON.parse(JSON.stringify(obj)) as KubeObject;
+  if (typeof copy.metadata !== 'object' || copy.metadata === null) copy.metadata = {};
+  return copy;
+}
+
+function checkPreconditions(key: string, p: Preconditions | undefined, state: ObjState): void {
+  if (!p) return;
+  const meta = state.obj.metadata as { uid?: string; resourceVersion?: string };
+  if (p.uid !== undefined && p.uid !== (meta.uid ?? '')) {
+    throw plainError(`Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''} (key ${key})`);
+  }
+  if (p.resourceVersion !== undefined && p.resourceVersion !== (meta.resourceVersion ?? '')) {
+    throw plainError(
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''} (key ${key})`,
+    );
+  }
+}
+
+function firstTxnKey(req: Parameters<KV['txn']>[0]): string {
+  const op = (req.success ?? [])[0] ?? (req.failure ?? [])[0];
+  if (op && 'requestPut' in op) return op.requestPut.key;
+  if (op && 'requestDeleteRange' in op) return op.requestDeleteRange.key;
+  if (op && 'requestRange' in op) return op.requestRange.key;
+  return req.compare?.[0]?.key ?? '';
+}
