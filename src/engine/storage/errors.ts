@@ -89,12 +89,26 @@ export class StatusError extends Error {
 
 function failure(code: number, reason: string, message: string, details?: StatusDetails): StatusError {
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: statusFailure, message, reason };
-  if (details) status.details = withoutEmpty(details);
+  if (details) status.details = canonicalDetails(details);
   status.code = code;
   return new StatusError(status);
 }
 
-// Go's omitempty: unset strings are simply absent (keeps deepEqual comparisons honest).
+// Go's omitempty over metav1.StatusDetails, in its field order (name, group, kind, uid, causes,
+// retryAfterSeconds): empty strings, a zero retry and no causes are absent, so the object itself
+// (not only its JSON) equals what a client decodes from the apiserver's body.
+function canonicalDetails(d: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  if (d.name) out.name = d.name;
+  if (d.group) out.group = d.group;
+  if (d.kind) out.kind = d.kind;
+  if (d.uid) out.uid = d.uid;
+  if (d.causes && d.causes.length) out.causes = d.causes;
+  if (d.retryAfterSeconds) out.retryAfterSeconds = d.retryAfterSeconds;
+  return out;
+}
+
+// Go's omitempty for unset strings (keeps deepEqual comparisons honest).
 function withoutEmpty<T extends object>(o: T): T {
   const out = {} as T;
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== '') (out as Record<string, unknown>)[k] = v;
@@ -205,14 +219,15 @@ export function newTooLargeResourceVersionError(
   currentRevision: bigint | number,
   retrySeconds: number,
 ): StatusError {
-  const err = newTimeoutError(
-    `Too large resource version: ${BigInt(minimumResourceVersion)}, current: ${BigInt(currentRevision)}`,
-    retrySeconds,
+  return failure(
+    504,
+    StatusReason.Timeout,
+    `Timeout: Too large resource version: ${BigInt(minimumResourceVersion)}, current: ${BigInt(currentRevision)}`,
+    {
+      causes: [{ reason: causeTypeResourceVersionTooLarge, message: tooLargeResourceVersionCauseMsg }],
+      retryAfterSeconds: retrySeconds,
+    },
   );
-  (err.status.details as StatusDetails).causes = [
-    { reason: causeTypeResourceVersionTooLarge, message: tooLargeResourceVersionCauseMsg },
-  ];
-  return err;
 }
 
 // --- messages of pkg/storage/etcd3/errors.go (upstream names: expired, continueExpired, inconsistentContinue) ---

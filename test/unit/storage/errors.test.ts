@@ -100,6 +100,9 @@ describe('Status bodies (reference §8.3, computed with Go encoding/json)', () =
   for (const [name, err, want] of cases) {
     it(name, () => {
       assert.strictEqual(statusToJSON(err.status), want, name);
+      // The object itself is what a client decodes from the body: no zero or empty extras.
+      assert.deepStrictEqual(err.status, JSON.parse(want), name);
+      assert.strictEqual(JSON.stringify(err.status), want.replace(/\\u003c/g, '<'), name);
       assert.strictEqual(err.message, err.status.message, name);
       assert.ok(err instanceof Error, name);
     });
