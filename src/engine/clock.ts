@@ -76,16 +76,8 @@ export class FakeClock implements Clock {
 
   /** Moves time to `t` (never backwards), firing due timers synchronously in order. */
   advanceTo(t: number): void {
-    if (t < this.current) throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
-    for (;;) {
-      this.dropDone();
-      const top = this.heap[0];
-      if (!top || top.due > t) break;
-      this.pop();
-      top.done = true;
-      this.current = Math.max(this.current, top.due);
-      top.fn();
-    }
+    this.checkForward(t);
+    while (this.fireNext(t)) { /* fire every timer due by t */ }
     this.current = t;
   }
 
@@ -94,24 +86,31 @@ export class FakeClock implements Clock {
    * (awaiting sleeps and waits) progresses exactly as it would in real time.
    */
   async advanceToAsync(t: number): Promise<void> {
-    if (t < this.current) throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
+    this.checkForward(t);
     await settle();
-    for (;;) {
-      this.dropDone();
-      const top = this.heap[0];
-      if (!top || top.due > t) break;
-      this.pop();
-      top.done = true;
-      this.current = Math.max(this.current, top.due);
-      top.fn();
-      await settle();
-    }
+    while (this.fireNext(t)) await settle();
     this.current = t;
     await settle();
   }
 
   async stepAsync(ms: number): Promise<void> {
     await this.advanceToAsync(this.current + ms);
+  }
+
+  private checkForward(t: number): void {
+    if (t < this.current) throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
+  }
+
+  /** Fires the earliest timer due by `t`, at its own due time; false when none is due. */
+  private fireNext(t: number): boolean {
+    this.dropDone();
+    const top = this.heap[0];
+    if (!top || top.due > t) return false;
+    this.pop();
+    top.done = true;
+    this.current = Math.max(this.current, top.due);
+    top.fn();
+    return true;
   }
 
   private dropDone(): void {
