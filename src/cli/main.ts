@@ -2,10 +2,12 @@
 import { createInterface } from 'node:readline';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
+import { replayCommand, reportCommand } from './replay-command';
+import { scenarioCommand } from './scenario-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
 
 /** Every subcommand, in the order `listwatch --help` lists them. Later issues append here. */
-export const commands: CliCommand[] = [decodeCommand, encodeCommand];
+export const commands: CliCommand[] = [decodeCommand, encodeCommand, scenarioCommand, replayCommand, reportCommand];
 
 function topHelp(): string {
   const width = Math.max(...commands.map(c => c.name.length));

@@ -1,0 +1,204 @@
+// `listwatch scenario list|run`: the built-in scenarios, run on the engine in virtual time, with a
+// report for a person (or --json for a program) and an optional trace file.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { defaultSeed, jsonSections, listScenarios, resolveParams, runScenario } from '../scenarios/runner';
+import { TraceWriter } from '../trace/trace-writer';
+import { parseArgs } from './args';
+import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
+import { renderReport, runJson, wrap } from './run-report';
+
+const help = `Usage: listwatch scenario list [--json]
+       listwatch scenario run <name> [--set name=value]... [--seed N] [--json] [--trace FILE]
+
+Runs a built-in scenario on the simulated apiserver storage layer (k8s.io/apiserver
+release-1.36; some scenarios offer the 1.37 preview) in virtual time: etcd, the etcd3
+store, the watch cache and its cacher, the delegator and modelled clients. The same
+name, parameters and seed always give the same result.
+
+Commands:
+  list                  the scenarios, their parameters, defaults and meaning
+  run <name>            run one and print a report
+
+Options (run):
+  --set name=value      set a parameter (repeatable); see 'listwatch scenario list'
+  --seed N              the random seed (default ${defaultSeed}; 0 to 4294967295)
+  --json                print one JSON object (scenario, seed, params, metrics, summary
+                        and the scenario's sections) instead of the report
+  --trace FILE          also write the run's trace (JSON lines) to FILE; replay it
+                        with 'listwatch replay FILE', report on it with 'listwatch report FILE'
+  -h, --help            show this help
+
+Progress goes to stderr when it is a terminal.
+Exit status: 0 done, 2 usage error (unknown scenario, bad --set, bad --seed).`;
+
+/** Splits `--set k=v` / `--set=k=v` (repeatable) from the other arguments. */
+export function extractSets(argv: string[]): { sets: Array<[string, string]>; rest: string[] } {
+  const sets: Array<[string, string]> = [];
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    let value: string | undefined;
+    if (a === '--set') {
+      if (i + 1 >= argv.length) throw new UsageError('option --set needs a value name=value');
+      value = argv[++i];
+    } else if (a.startsWith('--set=')) value = a.slice('--set='.length);
+    else {
+      rest.push(a);
+      continue;
+    }
+    const eq = value.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set expects name=value, got ${JSON.stringify(value)}`);
+    sets.push([value.slice(0, eq), value.slice(eq + 1)]);
+  }
+  return { sets, rest };
+}
+
+/** Writes lines to a file synchronously in 1 MiB batches (a run does not yield to the event loop). */
+export class FileLineSink {
+  private fd: number;
+  private buf: string[] = [];
+  private size = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  line = (l: string): void => {
+    this.buf.push(l, '\n');
+    this.size += l.length + 1;
+    if (this.size >= 1 << 20) this.flush();
+  };
+
+  flush(): void {
+    if (this.buf.length === 0) return;
+    writeSync(this.fd, this.buf.join(''));
+    this.buf = [];
+    this.size = 0;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+function listText(io: CliIo): void {
+  const defs = listScenarios();
+  io.out(`${defs.length} scenarios. Run one with: listwatch scenario run <name> [--set name=value]...\n`);
+  for (const d of defs) {
+    io.out(`\n${d.name} — ${d.title}\n`);
+    io.out(wrap(d.description, 96, '  ').join('\n') + '\n');
+    const nw = Math.max(...d.params.map(p => p.name.length));
+    const dw = Math.max(...d.params.map(p => String(p.default).length));
+    for (const p of d.params) {
+      const range = p.choices ? ` (${p.choices.join(' | ')})` : p.min !== undefined || p.max !== undefined ? ` (${p.min ?? ''}…${p.max ?? ''})` : '';
+      const first = `    ${p.name.padEnd(nw)}  ${String(p.default).padEnd(dw)}  `;
+      const lines = wrap(`${p.description}${range}`, 96 - first.length);
+      io.out(first + lines[0] + '\n');
+      for (const l of lines.slice(1)) io.out(' '.repeat(first.length) + l + '\n');
+    }
+  }
+}
+
+/** A one-line progress display on stderr (only when it is a terminal). */
+function progressReporter(io: CliIo): ((fraction: number, message: string) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = '';
+  return (fraction, message) => {
+    const line = `${Math.round(fraction * 100).toString().padStart(3)}%  ${message}`.slice(0, Math.max(20, (process.stderr.columns || 80) - 1));
+    if (line === last) return;
+    last = line;
+    io.err(`\r\x1b[2K${line}`);
+    if (fraction >= 1) io.err('\r\x1b[2K');
+  };
+}
+
+async function runOne(argv: string[], io: CliIo): Promise<number> {
+  const { sets, rest } = extractSets(argv);
+  const { options, positionals } = parseArgs(rest, [
+    { name: 'seed', value: true },
+    { name: 'json', value: false },
+    { name: 'trace', value: true },
+    { name: 'help', value: false, short: 'h' },
+  ]);
+  if (options.has('help')) {
+    io.out(help + '\n');
+    return exitOk;
+  }
+  if (positionals.length === 0) throw new UsageError('scenario run: name a scenario (see \'listwatch scenario list\')');
+  if (positionals.length > 1) throw new UsageError(`scenario run: one scenario at a time, got ${positionals.map(p => JSON.stringify(p)).join(', ')}`);
+  const name = positionals[0];
+  const set: Record<string, string> = {};
+  for (const [k, v] of sets) {
+    if (k in set) throw new UsageError(`--set ${k} given more than once`);
+    set[k] = v;
+  }
+  let seed = defaultSeed;
+  const seedText = options.get('seed');
+  if (seedText !== undefined) {
+    if (typeof seedText !== 'string' || !/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) {
+      throw new UsageError(`--seed expects a whole number from 0 to 4294967295, got ${JSON.stringify(seedText)}`);
+    }
+    seed = Number(seedText);
+  }
+  try {
+    resolveParams(name, set);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const tracePath = options.get('trace') as string | undefined;
+  let sink: FileLineSink | undefined;
+  if (tracePath !== undefined) {
+    try {
+      sink = new FileLineSink(tracePath);
+    } catch (e) {
+      throw new UsageError(`--trace: cannot write ${JSON.stringify(tracePath)}: ${(e as Error).message}`);
+    }
+  }
+  let result;
+  try {
+    result = await runScenario(name, set, { seed, trace: sink ? new TraceWriter(sink.line) : undefined, onProgress: progressReporter(io) });
+  } finally {
+    sink?.close();
+  }
+  const { model, summary } = result;
+  if (options.has('json')) io.out(JSON.stringify(runJson(model, summary, jsonSections(name))) + '\n');
+  else {
+    io.out(renderReport(model, summary) + '\n');
+    if (tracePath !== undefined) io.out(`Trace written to ${tracePath}.\n`);
+  }
+  return exitOk;
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    if (sub === undefined) throw new UsageError('scenario: expected a subcommand, list or run');
+    io.out(help + '\n');
+    return exitOk;
+  }
+  if (sub === 'list') {
+    const { options, positionals } = parseArgs(rest, [{ name: 'json', value: false }, { name: 'help', value: false, short: 'h' }]);
+    if (options.has('help')) {
+      io.out(help + '\n');
+      return exitOk;
+    }
+    if (positionals.length) throw new UsageError(`scenario list takes no arguments, got ${JSON.stringify(positionals[0])}`);
+    if (options.has('json')) io.out(JSON.stringify(listScenarios()) + '\n');
+    else listText(io);
+    return exitOk;
+  }
+  if (sub === 'run') return runOne(rest, io);
+  throw new UsageError(`scenario: unknown subcommand ${JSON.stringify(sub)}; expected list or run`);
+}
+
+export const scenarioCommand: CliCommand = {
+  name: 'scenario',
+  summary: 'list the built-in scenarios, or run one in virtual time and report',
+  help,
+  run,
+};

@@ -1,0 +1,772 @@
+// No upstream counterpart: folds a run (the trace header, the scenario's inputs, the engine's
+// inspector events and the final metrics, in virtual-time order) into a RunModel, the one shape the
+// CLI report, --json and the webview read. Incremental and bounded: per-watcher logs keep their
+// first and last entries (the middle is counted in `logDropped`), long series are capped and what
+// is left out is counted in `truncated`.
+import type { InspectorEvent } from '../engine/inspect/events';
+import type { ScenarioInput, TraceInputRecord, TraceMetricsRecord, TraceRecord, WatcherFinal } from '../trace/trace-format';
+import type {
+  BookmarkTickRecord,
+  CapacityPoint,
+  DispatchSummary,
+  EtcdRequestRecord,
+  FreshnessWaitRecord,
+  ListRecord,
+  ResourceVersionPoint,
+  RunHeader,
+  RunModel,
+  SerializationEventRecord,
+  SerializationIdentifierTotals,
+  WatchRequestRecord,
+  WatcherLogEntry,
+  WatcherStateName,
+  WatcherTrack,
+} from './run-model';
+
+export interface RunModelBuilderOptions {
+  /** Log entries kept per watcher: the first half and the last half of this many (default 40). */
+  watcherLogLimit?: number;
+  /** Serialization records kept per dispatched event (default 2000). */
+  perEventLimit?: number;
+  /** Entries kept in each other series: lists, ticks, waits, RV points, blocked dispatches (default 5000). */
+  seriesLimit?: number;
+  /** Watch requests kept (default 200000: one per watcher of the largest scenario, with room). */
+  watchRequestLimit?: number;
+}
+
+/** Log entries each watcher keeps by default (the first 20 and the last 20). */
+export const defaultWatcherLogLimit = 40;
+
+const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentResourceVersion']);
+
+/** DelegationRule, in upstream's words (delegator.ShouldDelegateList and the Cacher's helpers). */
+const ruleText: Record<string, string> = {
+  'invalid-options': 'rejected by ValidateListOptions (400)',
+  'not-recursive': 'exact RV or continue on a single object: etcd (the cache serves no exact RV there)',
+  'snapshots-disabled': 'exact RV or continue without watch-cache snapshots: etcd',
+  'future-rv': 'an RV newer than the cache: the cache waits for it (consistent reads supported)',
+  'future-rv-unsupported': 'an RV newer than the cache, and consistent reads unsupported: etcd',
+  'snapshot-available': 'a watch-cache snapshot at or below the RV exists: cache',
+  'no-snapshot': 'no watch-cache snapshot at or below the RV: etcd',
+  'consistent-read': 'consistent read (RV ""): the cache, once it has caught up with etcd\'s revision',
+  'consistent-read-unsupported': 'consistent read without etcd progress notifications: etcd',
+  'served-from-cache': 'RV "0", NotOlderThan or RV=N without a limit: cache',
+  'unknown-match': 'unknown resourceVersionMatch: etcd',
+  'not-ready-paginated-unfiltered': 'cache not ready; a paginated, unfiltered list is cheap enough for etcd',
+  'not-ready': 'cache not ready: 429 from the cacher',
+  'rv-unset': 'a GET without resourceVersion reads etcd',
+};
+
+const closeReasonText: Record<string, string> = {
+  contextDone: 'timeout',
+  intervalInvalidated: 'interval invalidated (history overrun)',
+  inputClosed: 'stopped',
+};
+
+/** A bookmark sent this close to the watch's deadline counts as its pre-timeout bookmark. */
+const preDeadlineWindowMs = 3500;
+
+class TrackBuilder {
+  readonly track: WatcherTrack;
+  bookmarkHead: number[] = [];
+  bookmarkTail: number[] = [];
+  head: WatcherLogEntry[] = [];
+  tail: WatcherLogEntry[] = [];
+  tailStart = 0;
+  closedReason = '';
+  clientReason = '';
+  graceful = false;
+  hasFinal = false;
+
+  constructor(
+    id: string,
+    at: number,
+    private readonly limit: number,
+  ) {
+    this.track = {
+      id,
+      selector: '',
+      contentType: '',
+      states: [{ at, state: 'WaitingForBookmark' }],
+      bookmarkFloorRv: 0,
+      lastRvSent: 0,
+      bufferFill: 0,
+      bufferCapacity: 0,
+      bookmarksReceived: 0,
+      bookmarksDropped: {},
+      eventsReceived: 0,
+      terminated: false,
+      closeReason: '',
+      log: [],
+      logDropped: 0,
+    };
+  }
+
+  log(at: number, kind: string, text: string): void {
+    const e = { at, kind, text };
+    const half = Math.ceil(this.limit / 2);
+    if (this.head.length < half) {
+      this.head.push(e);
+      return;
+    }
+    const tailMax = this.limit - half;
+    if (tailMax <= 0) {
+      this.track.logDropped++;
+      return;
+    }
+    if (this.tail.length < tailMax) this.tail.push(e);
+    else {
+      // A ring: overwrite the oldest tail entry.
+      this.tail[this.tailStart] = e;
+      this.tailStart = (this.tailStart + 1) % tailMax;
+      this.track.logDropped++;
+    }
+  }
+
+  /** Keeps the first and last bookmark times (as many as log entries). */
+  bookmarkAt(at: number, limit: number): void {
+    const half = Math.max(1, Math.ceil(limit / 2));
+    if (this.bookmarkHead.length < half) this.bookmarkHead.push(at);
+    else {
+      this.bookmarkTail.push(at);
+      if (this.bookmarkTail.length > half) this.bookmarkTail.shift();
+    }
+  }
+
+  finish(): WatcherTrack {
+    const t = this.track;
+    t.bookmarkTimes = [...this.bookmarkHead, ...this.bookmarkTail];
+    t.log = [...this.head, ...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)];
+    if (t.terminated) t.closeReason = this.graceful ? 'terminated (blocked dispatch, graceful drain)' : 'terminated (blocked dispatch)';
+    else if (this.clientReason === 'timeout' || this.closedReason === 'contextDone') t.closeReason = 'timeout';
+    else if (this.closedReason === 'intervalInvalidated') t.closeReason = closeReasonText.intervalInvalidated;
+    else if (this.clientReason === 'disconnected') t.closeReason = 'client went away';
+    else if (this.closedReason !== '') t.closeReason = closeReasonText[this.closedReason] ?? this.closedReason;
+    else if (this.clientReason !== '') t.closeReason = this.clientReason;
+    return t;
+  }
+}
+
+interface ListBuilder {
+  record: ListRecord;
+  via: 'delegator' | 'store' | 'cacher';
+  decided: boolean;
+  consistentRead: boolean;
+  etcdActive: boolean;
+  etcdDone: boolean;
+  currentRvAsked: boolean;
+  waited: boolean;
+  cacheListed: boolean;
+  consistentCounted: boolean;
+  /** Its freshness wait timed out: an etcd read that follows is its fallback. */
+  timedOut: boolean;
+  fellBack: boolean;
+}
+
+function newListRecord(id: string, at: number, request: string): ListRecord {
+  return {
+    id, at, request, servedBy: 'cache', rule: '', etcdRequests: [], fetched: 0, evaluated: 0, returned: 0,
+    resourceVersion: '', continue: '', waits: [], fallbacks: [], pages: [],
+  };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}
+
+/** `key: "/pods/ns", labels: "a=b", fields: ""` → `a=b` (labels and fields joined; '' = everything). */
+export function selectorFromIdentifier(identifier: string): string {
+  const m = /labels: "((?:[^"\\]|\\.)*)", fields: "((?:[^"\\]|\\.)*)"/.exec(identifier);
+  if (!m) return '';
+  return [m[1], m[2]].filter(s => s !== '').join(',');
+}
+
+/**
+ * Folds a run into a RunModel. Feed `add` the trace records (or raw inspector events) in order,
+ * then call `finish`. Nothing is kept per event beyond what the model shows.
+ */
+export class RunModelBuilder {
+  private readonly header: RunHeader;
+  private readonly logLimit: number;
+  private readonly perEventLimit: number;
+  private readonly seriesLimit: number;
+  private readonly watchRequestLimit: number;
+  private lastAt = 0;
+  private readonly tracks = new Map<string, TrackBuilder>();
+  private readonly clientOfWatcher = new Map<string, string>();
+  private readonly contentTypeOfClient = new Map<string, string>();
+  private readonly pendingWatch = new Map<string, WatchRequestRecord>();
+  private readonly watchRequests: WatchRequestRecord[] = [];
+  private readonly lists: ListRecord[] = [];
+  private readonly cacherLists: ListRecord[] = [];
+  private open: ListBuilder[] = [];
+  private orphan: ListBuilder | undefined;
+  private cacherListSeq = 0;
+  private readonly capacity: CapacityPoint[] = [];
+  private readonly rvPoints: ResourceVersionPoint[] = [];
+  private cacheRv = 0;
+  private etcdRv = 0;
+  private readonly ser = {
+    encodes: 0, hits: 0, lazyDeepCopies: 0, invalidations: 0,
+    perIdentifier: {} as Record<string, SerializationIdentifierTotals>,
+    perEvent: new Map<string, SerializationEventRecord>(),
+    perEventDropped: 0,
+  };
+  private metrics: Record<string, number> = {};
+  private metricsText = '';
+  private readonly rejected = { count: 0, samples: [] as string[] };
+  private readonly phases: Array<{ at: number; name: string; text: string }> = [];
+  private readonly writes = { total: 0, byVerb: {} as Record<string, number>, lastRevision: 0 };
+  private readonly ticks: BookmarkTickRecord[] = [];
+  private popsSinceTick = 0;
+  private readonly waits: FreshnessWaitRecord[] = [];
+  private progressRequests = 0;
+  private readonly dispatch: DispatchSummary = { events: 0, deliveries: 0, blockedEvents: 0, terminated: 0, waitedMs: 0, blocked: [] };
+  private readonly truncated: Record<string, number> = {};
+
+  constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
+    this.header = header;
+    this.logLimit = Math.max(0, opts.watcherLogLimit ?? defaultWatcherLogLimit);
+    this.perEventLimit = opts.perEventLimit ?? 2000;
+    this.seriesLimit = opts.seriesLimit ?? 5000;
+    this.watchRequestLimit = opts.watchRequestLimit ?? 200_000;
+  }
+
+  /** One trace record (input, event or metrics) or a raw inspector event. */
+  add(r: TraceRecord | InspectorEvent): void {
+    if ('kind' in r && (r.kind === 'input' || r.kind === 'event' || r.kind === 'metrics')) {
+      if (r.kind === 'input') {
+        const input: Partial<TraceInputRecord> = { ...r };
+        delete input.kind;
+        delete input.at;
+        this.addInput(r.at, input as ScenarioInput);
+      } else if (r.kind === 'event') this.addEvent(r.event);
+      else this.addMetrics(r);
+      return;
+    }
+    this.addEvent(r as InspectorEvent);
+  }
+
+  /** Counts a line the reader could not use (kept: the first reasons). */
+  reject(reason: string, maxSamples = 5): void {
+    this.rejected.count++;
+    if (this.rejected.samples.length < maxSamples) this.rejected.samples.push(reason);
+  }
+
+  /** Adds the reader's rejection counts (when the reader kept them itself). */
+  addRejected(count: number, samples: string[]): void {
+    this.rejected.count += count;
+    for (const s of samples) if (this.rejected.samples.length < 5) this.rejected.samples.push(s);
+  }
+
+  addInput(at: number, input: ScenarioInput): void {
+    this.touch(at);
+    switch (input.action) {
+      case 'phase':
+        this.phases.push({ at, name: input.name, text: input.text });
+        return;
+      case 'seed':
+        this.writes.byVerb.seed = (this.writes.byVerb.seed ?? 0) + input.objects;
+        this.writes.total += input.objects;
+        this.noteEtcdRv(at, input.revision);
+        this.writes.lastRevision = Math.max(this.writes.lastRevision, input.revision);
+        return;
+      case 'writes':
+        this.writes.byVerb[input.verb] = (this.writes.byVerb[input.verb] ?? 0) + input.count;
+        this.writes.total += input.count;
+        this.writes.lastRevision = Math.max(this.writes.lastRevision, input.revision);
+        this.noteEtcdRv(at, input.revision);
+        return;
+      case 'list': {
+        const record = newListRecord(input.id, at, input.request);
+        if (input.client !== undefined) record.client = input.client;
+        if (input.via === 'store') {
+          record.servedBy = 'etcd';
+          record.rule = 'sent to the etcd3 store (store.GetList), as the delegator does for what the cache cannot serve';
+        }
+        this.open.push({
+          record, via: input.via, decided: input.via === 'store', consistentRead: false, etcdActive: input.via === 'store', etcdDone: false,
+          currentRvAsked: false, waited: false, cacheListed: false, consistentCounted: false, timedOut: false, fellBack: false,
+        });
+        if (this.lists.length < this.seriesLimit) this.lists.push(record);
+        else this.truncate('lists');
+        return;
+      }
+      case 'list-end': {
+        const i = this.open.findIndex(l => l.record.id === input.id);
+        if (i < 0) return;
+        const l = this.open[i];
+        this.open.splice(i, 1);
+        const rec = l.record;
+        rec.endedAt = at;
+        rec.resourceVersion = input.resourceVersion;
+        rec.continue = input.continue;
+        if (input.remainingItemCount !== undefined) rec.remainingItemCount = input.remainingItemCount;
+        if (input.status !== 200) {
+          rec.servedBy = 'error';
+          if (input.error) rec.error = { code: input.error.code, reason: input.error.reason, message: input.error.message };
+        } else {
+          rec.servedBy = l.etcdDone ? 'etcd' : 'cache';
+          if (!l.etcdDone) rec.returned = input.items;
+        }
+        return;
+      }
+      case 'watch': {
+        const w: WatchRequestRecord = { at, client: input.client, request: input.request, outcome: 'pending' };
+        this.pendingWatch.set(input.client, w);
+        if (input.contentType !== undefined) this.contentTypeOfClient.set(input.client, input.contentType);
+        if (this.watchRequests.length < this.watchRequestLimit) this.watchRequests.push(w);
+        else this.truncate('watchRequests');
+        return;
+      }
+      case 'watch-opened': {
+        const w = this.pendingWatch.get(input.client);
+        this.pendingWatch.delete(input.client);
+        if (input.watcherId !== undefined) {
+          const id = String(input.watcherId);
+          this.clientOfWatcher.set(id, input.client);
+          const t = this.tracks.get(id);
+          if (t) t.track.contentType = this.contentTypeOfClient.get(input.client) ?? '';
+        }
+        if (w) {
+          w.answeredAt = at;
+          if (input.error) {
+            w.outcome = 'error';
+            w.error = { code: input.error.code, reason: input.error.reason, message: input.error.message };
+          } else {
+            w.outcome = 'started';
+            if (input.watcherId !== undefined) w.watcherId = String(input.watcherId);
+          }
+        }
+        return;
+      }
+      case 'watch-closed': {
+        if (input.watcherId === undefined) return;
+        const t = this.tracks.get(String(input.watcherId));
+        if (!t) return;
+        t.clientReason = input.reason;
+        t.track.closedAt ??= at;
+        t.log(at, 'client-closed', `client handler returned (${input.reason}) after reading ${input.received} events`);
+        return;
+      }
+      case 'read-rate':
+        return;
+    }
+  }
+
+  addEvent(e: InspectorEvent): void {
+    this.touch(e.at);
+    switch (e.type) {
+      case 'watcher/created': {
+        const id = String(e.watcherId);
+        const t = new TrackBuilder(id, e.at, this.logLimit);
+        t.track.selector = selectorFromIdentifier(e.identifier);
+        t.track.bufferCapacity = e.chanSize;
+        t.track.deadline = e.deadline;
+        t.track.preDeadlineBookmarks = 0;
+        t.track.initialEventsEndBookmarks = 0;
+        const client = this.clientOfWatcher.get(id);
+        if (client !== undefined) t.track.contentType = this.contentTypeOfClient.get(client) ?? '';
+        this.tracks.set(id, t);
+        const deadline = e.deadline === null ? 'none' : `at ${seconds(e.deadline)}`;
+        t.log(e.at, 'created', `created: buffers of ${e.chanSize}, deadline ${deadline}, bookmarks ${e.allowWatchBookmarks ? 'on' : 'off'}`);
+        return;
+      }
+      case 'watcher/state': {
+        const t = this.tracks.get(String(e.watcherId));
+        if (!t) return;
+        t.track.states.push({ at: e.at, state: e.to as WatcherStateName });
+        t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion;
+        const why = e.resourceVersion !== undefined ? ` (bookmark rv ${e.resourceVersion})` : ` (bookmarkAfterResourceVersion ${e.bookmarkAfterResourceVersion})`;
+        t.log(e.at, 'state', `${e.from} → ${e.to}${why}`);
+        return;
+      }
+      case 'watcher/bookmark': {
+        const t = this.tracks.get(String(e.watcherId));
+        if (!t) return;
+        if (e.outcome === 'delivered') {
+          t.track.bookmarksReceived++;
+          t.bookmarkAt(e.at, this.logLimit);
+          if (e.initialEventsEnd) t.track.initialEventsEndBookmarks = (t.track.initialEventsEndBookmarks ?? 0) + 1;
+          // The pre-timeout bookmark is due 2 s before the deadline, bucketed to the second and
+          // sent at the next ~1 s tick: it lands in the last 3.5 s.
+          const d = t.track.deadline;
+          if (d !== undefined && d !== null && e.at >= d - preDeadlineWindowMs && e.at < d) t.track.preDeadlineBookmarks = (t.track.preDeadlineBookmarks ?? 0) + 1;
+          if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
+          t.log(e.at, 'bookmark', `bookmark rv ${e.resourceVersion} sent${e.initialEventsEnd ? ' (initial-events-end)' : ''}`);
+        } else if (e.outcome === 'dropped') {
+          const reason = e.reason ?? 'unknown';
+          t.track.bookmarksDropped[reason] = (t.track.bookmarksDropped[reason] ?? 0) + 1;
+          t.log(e.at, 'bookmark-dropped', `bookmark rv ${e.resourceVersion} dropped: ${reason}`);
+        } else {
+          t.log(e.at, 'bookmark-queued', `bookmark rv ${e.resourceVersion} queued`);
+        }
+        return;
+      }
+      case 'watcher/terminated': {
+        const t = this.tracks.get(String(e.watcherId));
+        if (!t) return;
+        t.track.terminated = true;
+        t.graceful = e.graceful;
+        t.log(e.at, 'terminated', `terminated: blocked past the dispatch budget${e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : ''}`);
+        return;
+      }
+      case 'watcher/stopped': {
+        const t = this.tracks.get(String(e.watcherId));
+        t?.log(e.at, 'stopped', `stopped${e.drainInputBuffer ? `, draining ${e.inputLen} buffered events` : ''}`);
+        return;
+      }
+      case 'watcher/live': {
+        const t = this.tracks.get(String(e.watcherId));
+        if (!t) return;
+        if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
+        t.log(e.at, 'live', `initial events sent (${e.initEvents}), live from rv ${e.resourceVersion}`);
+        return;
+      }
+      case 'watcher/closed': {
+        const t = this.tracks.get(String(e.watcherId));
+        if (!t) return;
+        t.closedReason = e.reason;
+        t.track.closedAt ??= e.at;
+        if (!t.hasFinal) t.track.eventsReceived = e.delivered;
+        t.log(e.at, 'closed', `closed (${e.reason}) after ${e.delivered} events${e.error ? `: ${e.error}` : ''}`);
+        return;
+      }
+      case 'cacher/watch': {
+        if (e.outcome !== 'started' || e.watcherId === undefined) return;
+        const t = this.tracks.get(String(e.watcherId));
+        if (!t) return;
+        t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion ?? 0;
+        t.log(e.at, 'registered', `registered: rv ${JSON.stringify(e.resourceVersion)}${e.sendInitialEvents ? ', sendInitialEvents' : ''}, interval from rv ${e.intervalResourceVersion ?? 0}, bookmark floor ${e.bookmarkAfterResourceVersion ?? 0}`);
+        return;
+      }
+      case 'bookmarks/bucket-popped':
+        this.popsSinceTick++;
+        return;
+      case 'cacher/bookmark-tick': {
+        const rec = { at: e.at, resourceVersion: e.resourceVersion, buckets: this.popsSinceTick, watchers: e.watchers, queued: e.queued };
+        this.popsSinceTick = 0;
+        if (this.ticks.length < this.seriesLimit) this.ticks.push(rec);
+        else this.truncate('bookmarkTicks');
+        return;
+      }
+      case 'watchcache/capacity': {
+        if (this.capacity.length === 0) {
+          this.capacity.push({ at: 0, capacity: e.from, change: 'initial', reason: 'the watch cache starts at its lower bound', oldestAgeMs: 0, eventFreshDurationMs: e.eventFreshDuration });
+        }
+        const grow = e.reason === 'increase';
+        const point: CapacityPoint = {
+          at: e.at, capacity: e.to, change: grow ? 'grow' : 'shrink',
+          reason: grow
+            ? `full and the oldest event (${seconds(e.oldestEventAgeMs)}) is younger than the ${seconds(e.eventFreshDuration)} window`
+            : `full and the event a quarter from the newest (${seconds(e.comparedEventAgeMs)}) is older than the ${seconds(e.eventFreshDuration)} window`,
+          oldestAgeMs: e.oldestEventAgeMs, eventFreshDurationMs: e.eventFreshDuration, comparedAgeMs: e.comparedEventAgeMs,
+        };
+        if (this.capacity.length < this.seriesLimit) this.capacity.push(point);
+        else this.truncate('capacity');
+        return;
+      }
+      case 'serialization/encode': {
+        const s = this.ser;
+        s.encodes += e.encodes;
+        s.hits += e.hits;
+        const id = (s.perIdentifier[e.identifier] ??= { encodes: 0, hits: 0, bytes: 0 });
+        id.encodes += e.encodes;
+        id.hits += e.hits;
+        id.bytes += e.bytes * e.encodes;
+        const key = `${e.resourceVersion}\u0000${e.key}\u0000${e.eventType}`;
+        let rec = s.perEvent.get(key);
+        if (!rec) {
+          if (s.perEvent.size >= this.perEventLimit) {
+            s.perEventDropped++;
+            return;
+          }
+          rec = { at: e.at, rv: e.resourceVersion, eventType: e.eventType, perIdentifier: {} };
+          s.perEvent.set(key, rec);
+        }
+        const pi = (rec.perIdentifier[e.identifier] ??= { encodes: 0, hits: 0, bytes: 0 });
+        pi.encodes += e.encodes;
+        pi.hits += e.hits;
+        if (e.bytes > 0) pi.bytes = e.bytes;
+        return;
+      }
+      case 'caching-object/deep-copy':
+        this.ser.lazyDeepCopies++;
+        return;
+      case 'caching-object/invalidated':
+        this.ser.invalidations++;
+        return;
+      case 'cacher/dispatch': {
+        const d = this.dispatch;
+        d.events++;
+        d.deliveries += e.candidates;
+        d.terminated += e.terminated;
+        d.waitedMs += e.waitedMs;
+        this.noteCacheRv(e.at, e.resourceVersion);
+        if (e.blocked > 0) {
+          d.blockedEvents++;
+          const rec = { at: e.at, rv: e.resourceVersion, candidates: e.candidates, blocked: e.blocked, unblocked: e.unblocked, terminated: e.terminated, budgetMs: e.budgetMs, waitedMs: e.waitedMs };
+          if (d.blocked.length < this.seriesLimit) d.blocked.push(rec);
+          else this.truncate('dispatch.blocked');
+        }
+        return;
+      }
+      case 'cacher/progress-request':
+        this.progressRequests++;
+        return;
+      case 'cacher/reflector':
+        if (e.phase === 'listed' && e.resourceVersion !== undefined) this.noteCacheRv(e.at, e.resourceVersion);
+        return;
+      case 'etcd/watch':
+        if (e.phase === 'progress-notify') {
+          this.noteEtcdRv(e.at, e.revision);
+          this.noteCacheRv(e.at, e.revision);
+        }
+        return;
+      case 'watchcache/wait': {
+        const w: FreshnessWaitRecord = { at: e.at, rv: e.resourceVersion, cacheRv: e.cacheResourceVersion, waitedMs: e.waitedMs, outcome: e.outcome };
+        if (this.waits.length < this.seriesLimit) this.waits.push(w);
+        else this.truncate('freshnessWaits');
+        if (e.outcome !== 'timeout') this.noteCacheRv(e.at + e.waitedMs, e.cacheResourceVersion);
+        const l = this.open.find(x => x.via === 'delegator' && !x.waited && !x.cacheListed && !x.etcdDone);
+        if (l) {
+          l.waited = true;
+          l.timedOut = e.outcome === 'timeout';
+          l.record.waits.push({ at: e.at, rv: e.resourceVersion, waitedMs: e.waitedMs, outcome: e.outcome });
+        }
+        return;
+      }
+      case 'delegator/decision': {
+        if (e.operation !== 'list') return;
+        const l = this.open.find(x => x.via === 'delegator' && !x.decided);
+        if (!l) return;
+        l.decided = true;
+        l.consistentRead = e.consistentRead;
+        l.record.rule = ruleText[e.rule] ?? e.rule;
+        l.record.servedBy = e.target === 'etcd' ? 'etcd' : e.target === 'cache' ? 'cache' : 'error';
+        if (e.target === 'etcd') l.etcdActive = true;
+        return;
+      }
+      case 'delegator/fallback': {
+        // Emitted after the fallback read: its etcd requests are already attributed (see etcdList).
+        const l = this.open.find(x => x.via === 'delegator' && x.decided && !x.fellBack && !x.cacheListed && (x.timedOut || x.etcdDone || !x.consistentRead));
+        if (!l) return;
+        l.fellBack = true;
+        const what = e.reason === 'too-large-resource-version' ? 'the cache did not catch up within 3 s' : 'no snapshot at the RV any more';
+        l.record.fallbacks.push(e.fallback === 'true' ? `${what}: fell back to etcd` : `${what}: no fallback (429, ConsistentListFromCacheSkipTimeoutFallback)`);
+        if (e.fallback === 'true') l.etcdActive = true;
+        return;
+      }
+      case 'delegator/consistent-read': {
+        const l = this.open.find(x => x.consistentRead && !x.consistentCounted);
+        if (l) l.consistentCounted = true;
+        return;
+      }
+      case 'cacher/list': {
+        const l = this.open.find(x => x.via === 'delegator' && x.decided && !x.etcdActive && !x.cacheListed);
+        if (!l) return;
+        l.cacheListed = true;
+        l.record.fetched = e.fetched;
+        l.record.evaluated = e.fetched;
+        l.record.returned = e.returned;
+        this.noteCacheRv(e.at, Number(e.resourceVersion) || 0);
+        return;
+      }
+      case 'etcd/request': {
+        if (e.operation === 'create' || e.operation === 'update' || e.operation === 'delete') {
+          if (!e.error) this.noteEtcdRv(e.at, e.headerRevision);
+          return;
+        }
+        if (!etcdReadOperations.has(e.operation)) return;
+        const rec: EtcdRequestRecord = {
+          at: e.at, operation: e.operation, key: e.key, limit: e.limit, revision: e.revision, kvs: e.kvs, count: e.count, latencyMs: e.latencyMs,
+        };
+        if (e.rangeEnd !== undefined) rec.rangeEnd = e.rangeEnd;
+        if (e.error !== undefined) rec.error = e.unimplemented ? `${e.error} (Unimplemented: RangeStream probe)` : e.error;
+        if (e.headerRevision > 0) this.noteEtcdRv(e.at, e.headerRevision);
+        let l: ListBuilder | undefined;
+        if (e.operation === 'getCurrentResourceVersion' || e.operation === 'get') {
+          l = this.open.find(x => x.via === 'delegator' && x.consistentRead && !x.currentRvAsked);
+          if (l) l.currentRvAsked = true;
+          else l = this.open.find(x => x.etcdActive && !x.etcdDone);
+          if (!l) return;
+        } else {
+          l = this.etcdList();
+        }
+        this.pushBounded(l.record.etcdRequests, rec, 'etcdRequests');
+        return;
+      }
+      case 'list/page': {
+        const l = this.etcdList();
+        const p = { at: e.at, limitAsked: e.limitAsked, fetched: e.fetched, evaluated: e.evaluated, matched: e.matched, itemsSoFar: e.itemsSoFar, count: e.count, hasMore: e.hasMore, limitReached: e.limitReached };
+        this.pushBounded((l.record.pages ??= []), p, 'pages');
+        return;
+      }
+      case 'list/stream-decision': {
+        if (e.origin !== 'list') return;
+        const l = this.etcdList();
+        l.record.stream = { decision: e.decision, reason: e.reason, ...(e.recheckAt !== undefined ? { recheckAt: e.recheckAt } : {}) };
+        return;
+      }
+      case 'list/stream-fallback': {
+        if (e.origin !== 'list') return;
+        const l = this.etcdList();
+        l.record.fallbacks.push(`RangeStream answered Unimplemented: paged instead; probed again at ${seconds(e.recheckAt)}`);
+        return;
+      }
+      case 'list/done': {
+        const l = this.etcdList();
+        const r = l.record;
+        r.fetched = e.fetched;
+        r.evaluated = e.evaluated;
+        r.returned = e.returned;
+        r.streamed = e.streamed;
+        if (l.via !== 'store' && l.via !== 'cacher') r.servedBy = 'etcd';
+        l.etcdDone = true;
+        l.etcdActive = false;
+        if (l.via === 'cacher') {
+          r.resourceVersion = e.resourceVersion ?? '';
+          r.continue = e.continue ?? '';
+          if (e.remainingItemCount !== undefined) r.remainingItemCount = e.remainingItemCount;
+          r.endedAt = e.at;
+          if (e.error) {
+            r.servedBy = 'error';
+            r.error = { code: e.error.code, reason: '', message: e.error.message };
+          }
+          this.orphan = undefined;
+          if (this.cacherLists.length < this.seriesLimit) this.cacherLists.push(r);
+          else this.truncate('cacherLists');
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  addMetrics(m: TraceMetricsRecord): void {
+    this.touch(m.at);
+    if (m.scope === 'resource') {
+      this.metrics = { ...m.samples };
+      this.metricsText = m.text;
+      return;
+    }
+    this.addWatcherFinal(m.watcher);
+  }
+
+  addWatcherFinal(w: WatcherFinal): void {
+    const t = this.tracks.get(w.id);
+    if (!t) return;
+    t.hasFinal = true;
+    t.track.eventsReceived = w.received;
+    if (w.lastRv > t.track.lastRvSent) t.track.lastRvSent = w.lastRv;
+    t.track.bufferFill = w.bufferFill;
+    t.track.bufferCapacity = w.bufferCapacity;
+    if (w.nextBookmarkSecond !== undefined) t.track.nextBookmarkSecond = w.nextBookmarkSecond;
+  }
+
+  /** The model so far (call once, at the end). */
+  finish(): RunModel {
+    const capacity = this.capacity.slice();
+    if (capacity.length === 0) {
+      const c = Object.entries(this.metrics).find(([k]) => k.startsWith('watch_cache_capacity{'));
+      if (c) capacity.push({ at: 0, capacity: c[1], change: 'initial', reason: 'the watch cache starts at its lower bound', oldestAgeMs: 0, eventFreshDurationMs: 0 });
+    }
+    const model: RunModel = {
+      header: this.header,
+      durationMs: this.lastAt,
+      watchers: [...this.tracks.values()].map(t => t.finish()),
+      capacity,
+      resourceVersions: this.rvPoints.slice(),
+      serialization: {
+        encodes: this.ser.encodes,
+        hits: this.ser.hits,
+        lazyDeepCopies: this.ser.lazyDeepCopies,
+        invalidations: this.ser.invalidations,
+        perIdentifier: this.ser.perIdentifier,
+        perEvent: [...this.ser.perEvent.values()],
+        ...(this.ser.perEventDropped ? { perEventDropped: this.ser.perEventDropped } : {}),
+      },
+      lists: this.lists,
+      metrics: this.metrics,
+      metricsText: this.metricsText,
+      rejected: { count: this.rejected.count, samples: this.rejected.samples.slice() },
+      phases: this.phases,
+      writes: this.writes,
+      watchRequests: this.watchRequests,
+      bookmarkTicks: this.ticks,
+      freshnessWaits: this.waits,
+      progressRequests: this.progressRequests,
+      dispatch: this.dispatch,
+      cacherLists: this.cacherLists,
+      truncated: this.truncated,
+    };
+    return model;
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  private touch(at: number): void {
+    if (at > this.lastAt) this.lastAt = at;
+  }
+
+  private truncate(what: string): void {
+    this.truncated[what] = (this.truncated[what] ?? 0) + 1;
+  }
+
+  private pushBounded<T>(arr: T[], v: T, what: string): void {
+    if (arr.length < this.seriesLimit) arr.push(v);
+    else this.truncate(what);
+  }
+
+  /** The list an etcd read belongs to: the oldest open list reading etcd, else the cacher's own list. */
+  private etcdList(): ListBuilder {
+    const l = this.open.find(x => x.etcdActive && !x.etcdDone);
+    if (l) return l;
+    // A cache list falling back to etcd (the fallback event comes after the read).
+    const f = this.open.find(x => x.via === 'delegator' && x.decided && !x.cacheListed && !x.etcdDone && !x.fellBack && x.timedOut);
+    if (f) {
+      f.etcdActive = true;
+      return f;
+    }
+    if (!this.orphan) {
+      const id = `cacher-${++this.cacherListSeq}`;
+      this.orphan = {
+        record: { ...newListRecord(id, this.lastAt, 'the cacher\'s reflector lists etcd (watch cache initialisation)'), servedBy: 'etcd', rule: 'the watch cache\'s own LIST (storageWatchListPageSize 10000)' },
+        via: 'cacher', decided: true, consistentRead: false, etcdActive: true, etcdDone: false, currentRvAsked: false, waited: false, cacheListed: false, consistentCounted: false, timedOut: false, fellBack: false,
+      };
+    }
+    return this.orphan;
+  }
+
+  private noteCacheRv(at: number, rv: number): void {
+    if (!(rv > this.cacheRv)) return;
+    this.cacheRv = rv;
+    if (this.etcdRv < rv) this.etcdRv = rv;
+    this.point(at);
+  }
+
+  private noteEtcdRv(at: number, rv: number): void {
+    if (!(rv > this.etcdRv)) return;
+    this.etcdRv = rv;
+    this.point(at);
+  }
+
+  private point(at: number): void {
+    const pts = this.rvPoints;
+    const last = pts[pts.length - 1];
+    if (last && last.at >= at) {
+      last.cacheRv = this.cacheRv;
+      last.etcdRv = this.etcdRv;
+      return;
+    }
+    pts.push({ at, cacheRv: this.cacheRv, etcdRv: this.etcdRv });
+    if (pts.length > this.seriesLimit) {
+      // Halve the resolution: keep every other point (always the last).
+      const kept = pts.filter((_, i) => i % 2 === 1 || i === pts.length - 1);
+      this.truncated.resourceVersions = (this.truncated.resourceVersions ?? 0) + pts.length - kept.length;
+      pts.length = 0;
+      pts.push(...kept);
+    }
+  }
+}

@@ -1,0 +1,250 @@
+// What one run (a scenario run or a replayed trace) produced, folded from the engine's inspector
+// events into the shapes every face shows: the CLI report and --json, the webview views, the side
+// panel. No upstream counterpart. Plain JSON data: it crosses the host/webview boundary as is.
+
+/** Virtual milliseconds since the run started. */
+export type VirtualMs = number;
+
+/** The trace header line (also the run's identity). */
+export interface RunHeader {
+  format: 'listwatch-trace';
+  version: 1;
+  scenario: string;
+  /** Semantics profile: '1.36' or '1.37'. */
+  profile: string;
+  seed: number;
+  /** Resolved parameters, as `--set name=value` accepts them. */
+  params: Record<string, number | string | boolean>;
+}
+
+/** The three upstream cacheWatcher states, by their upstream meaning. */
+export type WatcherStateName = 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
+
+export interface WatcherStateChange {
+  at: VirtualMs;
+  state: WatcherStateName;
+}
+
+export interface WatcherLogEntry {
+  at: VirtualMs;
+  /** e.g. 'created', 'event', 'bookmark', 'bookmark-dropped', 'terminated', 'closed'. */
+  kind: string;
+  /** One line a person reads; plain text (never HTML). */
+  text: string;
+}
+
+export interface WatcherTrack {
+  id: string;
+  /** Label and field selectors as the client sent them ('' = everything). */
+  selector: string;
+  contentType: string;
+  /** State history in virtual time, first entry at creation. */
+  states: WatcherStateChange[];
+  /** bookmarkAfterResourceVersion: bookmarks below it are never delivered. */
+  bookmarkFloorRv: number;
+  lastRvSent: number;
+  /** Input buffer fill at the end of the run, and its capacity. */
+  bufferFill: number;
+  bufferCapacity: number;
+  /** Virtual second of the next bookmark bucket this watcher sits in, if any. */
+  nextBookmarkSecond?: number;
+  /** Bookmarks sent to the client. */
+  bookmarksReceived: number;
+  /** Bookmarks dropped, by reason. */
+  bookmarksDropped: Record<string, number>;
+  eventsReceived: number;
+  terminated: boolean;
+  /** Why the watch ended ('' while open): e.g. 'timeout', 'terminated (blocked dispatch)', 'too old resource version'. */
+  closeReason: string;
+  closedAt?: VirtualMs;
+  /** The watcher's own event log (bounded; `logDropped` counts what was left out). */
+  log: WatcherLogEntry[];
+  logDropped: number;
+  /** When the server ends the watch (null: never). */
+  deadline?: VirtualMs | null;
+  /** Bookmarks sent within the last few seconds before the deadline (the pre-timeout bookmark). */
+  preDeadlineBookmarks?: number;
+  /** Bookmarks sent with the k8s.io/initial-events-end annotation (watch-list: exactly one). */
+  initialEventsEndBookmarks?: number;
+  /** Virtual times of the bookmarks sent to the client (bounded like the log: first and last ones). */
+  bookmarkTimes?: VirtualMs[];
+}
+
+export interface CapacityPoint {
+  at: VirtualMs;
+  capacity: number;
+  /** 'grow' | 'shrink' | 'initial'. */
+  change: string;
+  /** Why, in words, e.g. 'full and the oldest event (12.3 s) is younger than the 75 s window'. */
+  reason: string;
+  oldestAgeMs: number;
+  eventFreshDurationMs: number;
+  /** Age of the event the rule compared with the window: the oldest (grow) or the one a quarter from the newest (shrink). */
+  comparedAgeMs?: number;
+}
+
+export interface ResourceVersionPoint {
+  at: VirtualMs;
+  cacheRv: number;
+  etcdRv: number;
+}
+
+export interface SerializationIdentifierTotals {
+  encodes: number;
+  hits: number;
+  bytes: number;
+}
+
+export interface SerializationEventRecord {
+  at: VirtualMs;
+  rv: number;
+  eventType: string;
+  /** Per identifier (content type + group-version). */
+  perIdentifier: Record<string, SerializationIdentifierTotals>;
+}
+
+export interface SerializationSummary {
+  encodes: number;
+  hits: number;
+  lazyDeepCopies: number;
+  invalidations: number;
+  perIdentifier: Record<string, SerializationIdentifierTotals>;
+  perEvent: SerializationEventRecord[];
+  /** Events left out of `perEvent` (it is bounded); their numbers are still in the totals. */
+  perEventDropped?: number;
+}
+
+export interface EtcdRequestRecord {
+  at: VirtualMs;
+  operation: string;
+  key: string;
+  rangeEnd?: string;
+  limit: number;
+  revision: number;
+  kvs: number;
+  count: number;
+  latencyMs: number;
+  error?: string;
+}
+
+export interface ListRecord {
+  id: string;
+  at: VirtualMs;
+  /** The request as a client would write it (path and query). */
+  request: string;
+  servedBy: 'cache' | 'etcd' | 'error';
+  /** The delegation rule that decided, in upstream's words. */
+  rule: string;
+  etcdRequests: EtcdRequestRecord[];
+  fetched: number;
+  evaluated: number;
+  returned: number;
+  resourceVersion: string;
+  continue: string;
+  remainingItemCount?: number;
+  /** Freshness waits and fallbacks that happened while serving it. */
+  waits: Array<{ at: VirtualMs; rv: number; waitedMs: number; outcome: string }>;
+  fallbacks: string[];
+  /** The Kubernetes Status when the request failed. */
+  error?: { code: number; reason: string; message: string };
+  /** Which modelled client sent it, if the scenario names clients. */
+  client?: string;
+  /** Pages (chunks) of the etcd read, in order: the paging loop's limit per call and what it found. */
+  pages?: ListPageRecord[];
+  /** True when etcd answered with one RangeStream (1.37 EtcdRangeStream) instead of paged ranges. */
+  streamed?: boolean;
+  /** The store's RangeStream decision (1.37 profile only). */
+  stream?: { decision: 'stream' | 'paged'; reason: string; recheckAt?: VirtualMs };
+  /** When the client got the answer. */
+  endedAt?: VirtualMs;
+}
+
+export interface ListPageRecord {
+  at: VirtualMs;
+  limitAsked: number;
+  fetched: number;
+  evaluated: number;
+  matched: number;
+  itemsSoFar: number;
+  /** etcd's Count for the page's range. */
+  count: number;
+  hasMore: boolean;
+  limitReached: boolean;
+}
+
+/** A WATCH request and how the server answered it. */
+export interface WatchRequestRecord {
+  at: VirtualMs;
+  client: string;
+  request: string;
+  /** started: a watcher was registered; error: an HTTP error or a single ERROR event. */
+  outcome: 'started' | 'error' | 'pending';
+  watcherId?: string;
+  error?: { code: number; reason: string; message: string };
+  answeredAt?: VirtualMs;
+}
+
+/** A bookmark timer tick that found watchers due (cacher.dispatchEvents). */
+export interface BookmarkTickRecord {
+  at: VirtualMs;
+  resourceVersion: number;
+  /** Buckets popped at this tick and the watchers they held. */
+  buckets: number;
+  watchers: number;
+  /** Watchers that took the bookmark into their input buffer. */
+  queued: number;
+}
+
+/** A read that had to wait for the watch cache to become fresh (waitUntilFreshAndBlock). */
+export interface FreshnessWaitRecord {
+  at: VirtualMs;
+  rv: number;
+  cacheRv: number;
+  waitedMs: number;
+  outcome: string;
+}
+
+/** Dispatch of cache events to watchers, in totals, plus the events that found blocked watchers. */
+export interface DispatchSummary {
+  events: number;
+  /** Sum over events of the candidate watchers. */
+  deliveries: number;
+  blockedEvents: number;
+  terminated: number;
+  /** Virtual ms the dispatcher spent waiting for blocked watchers. */
+  waitedMs: number;
+  /** The dispatches that met a blocked watcher (bounded). */
+  blocked: Array<{ at: VirtualMs; rv: number; candidates: number; blocked: number; unblocked: number; terminated: number; budgetMs: number; waitedMs: number }>;
+}
+
+export interface RunModel {
+  header: RunHeader;
+  durationMs: VirtualMs;
+  watchers: WatcherTrack[];
+  capacity: CapacityPoint[];
+  resourceVersions: ResourceVersionPoint[];
+  serialization: SerializationSummary;
+  lists: ListRecord[];
+  /** Final metric samples, key `name{label="v",…}` with labels sorted. */
+  metrics: Record<string, number>;
+  /** The same metrics as Prometheus text exposition. */
+  metricsText: string;
+  /** Trace lines (or events) rejected while reading, with the first few reasons. */
+  rejected: { count: number; samples: string[] };
+  /** Scenario phases, in order (the narrative markers). */
+  phases?: Array<{ at: VirtualMs; name: string; text: string }>;
+  /** Writes the scenario made, by verb. */
+  writes?: { total: number; byVerb: Record<string, number>; lastRevision: number };
+  /** Every WATCH request, including those answered with an error (which have no watcher). */
+  watchRequests?: WatchRequestRecord[];
+  /** Bookmark ticks that popped due watchers (bounded). */
+  bookmarkTicks?: BookmarkTickRecord[];
+  /** Freshness waits of lists, gets and watch-lists (bounded), and the progress requests they caused. */
+  freshnessWaits?: FreshnessWaitRecord[];
+  progressRequests?: number;
+  dispatch?: DispatchSummary;
+  /** LISTs the cacher made itself (its reflector's initial list), not a client's. */
+  cacherLists?: ListRecord[];
+  /** Records left out of the bounded collections above, by collection. */
+  truncated?: Record<string, number>;
+}

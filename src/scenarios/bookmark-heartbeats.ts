@@ -1,0 +1,126 @@
+// Scenario over k8s.io/apiserver pkg/storage/cacher/cacher.go (watcherBookmarkTimeBuckets,
+// dispatchEvents' bookmark timer) and cache_watcher.go (nextBookmarkTime), release-1.36: many
+// watchers with allowWatchBookmarks get a heartbeat bookmark about once a minute and one 2 s before
+// their deadline, popped from one-second buckets by a single ~1 s jittered timer. A bookmark only
+// reaches a client if its RV moved past what the client has seen: here writes to another
+// resource move etcd's revision, which reaches the pods cache through progress notifications.
+import type { RunModel } from '../run/run-model';
+import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
+import type { ScenarioRun } from './scenario-run';
+import { count, histogram, stats, vtime } from './summary-format';
+
+/** etcd's --experimental-watch-progress-notify-interval as Kubernetes' own cluster scripts set it (etcd's default is 10 min). */
+export const progressNotifyIntervalMs = 5000;
+/** The run lasts `minutes` plus this tail, so the last minute's heartbeat (bucketed to the second, ticked every 1–1.25 s) is counted. */
+export const heartbeatTailMs = 30_000;
+
+async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
+  const watchers = Number(p.watchers);
+  const minutes = Number(p.minutes);
+  const timeoutSeconds = Number(p.timeoutSeconds);
+  const wps = Number(p.writesPerSecond);
+  const resource = r.createResource({ etcd: { progressNotifyIntervalMs } });
+  r.seedPods(resource, 10, { namespace: 'default', name: i => `pod-${i}` });
+  resource.start();
+  await resource.waitReady();
+  await r.advance(100);
+  const rv = String(resource.watchCache.resourceVersion);
+  r.phase('watch', `${count(watchers)} watchers open from rv ${rv} with allowWatchBookmarks${timeoutSeconds > 0 ? `, timeoutSeconds=${timeoutSeconds}` : ' (deadlines: random in [30, 60) min, as the apiserver picks them)'}`);
+  for (let i = 0; i < watchers; i++) {
+    if (i % 1000 === 0) r.progress((0.2 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
+    await r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
+      namespace: 'default',
+      resourceVersion: rv,
+      allowWatchBookmarks: true,
+      timeoutSeconds: timeoutSeconds > 0 ? timeoutSeconds : undefined,
+    });
+  }
+  r.phase('run', wps > 0 ? `${wps} write(s) per second to configmaps: etcd's revision moves, the pods cache learns it from progress notifications every ${progressNotifyIntervalMs / 1000} s` : 'no writes anywhere: etcd\'s revision stands still');
+  const start = r.clock.now();
+  const totalMs = minutes * 60_000 + heartbeatTailMs;
+  let written = 0;
+  for (let s = 0; start + s * 1000 < start + totalMs; s++) {
+    const due = Math.floor((s + 1) * wps) - written;
+    if (due > 0) {
+      let rev = 0;
+      for (let k = 0; k < due; k++) rev = resource.etcd.put(`/registry/configmaps/default/cm-${written + k}`, JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${written + k}`, namespace: 'default' } }));
+      written += due;
+      r.input({ action: 'writes', count: due, verb: 'create', keyPrefix: '/registry/configmaps/default/', revision: rev });
+    }
+    r.progress(0.2 + (0.8 * s * 1000) / totalMs, `virtual ${vtime(s * 1000)} of ${vtime(totalMs)}`);
+    await r.advance(Math.min(1000, start + totalMs - r.clock.now()));
+  }
+}
+
+function summarize(model: RunModel) {
+  const ws = model.watchers;
+  const minutes = Number(model.header.params.minutes);
+  const received = ws.map(w => w.bookmarksReceived);
+  const s = stats(received);
+  const dropped: Record<string, number> = {};
+  for (const w of ws) for (const [k, v] of Object.entries(w.bookmarksDropped)) dropped[k] = (dropped[k] ?? 0) + v;
+  const ticks = model.bookmarkTicks ?? [];
+  const queued = ticks.reduce((a, t) => a + t.queued, 0);
+  const popped = ticks.reduce((a, t) => a + t.watchers, 0);
+  const pre = ws.reduce((a, w) => a + (w.preDeadlineBookmarks ?? 0), 0);
+  const closed = ws.filter(w => w.closeReason !== '').length;
+  const facts: Record<string, number | string | boolean> = {
+    watchers: ws.length,
+    minutes,
+    bookmarksSent: received.reduce((a, b) => a + b, 0),
+    heartbeatsPerWatcherMin: s.min,
+    heartbeatsPerWatcherMax: s.max,
+    heartbeatsPerWatcherMean: Number(s.mean.toFixed(3)),
+    preDeadlineBookmarks: pre,
+    bookmarksDispatched: queued,
+    bookmarksDroppedNotNewer: dropped.notNewer ?? 0,
+    bookmarksDroppedInputFull: dropped.inputFull ?? 0,
+    ticksWithPops: ticks.length,
+    watchersPopped: popped,
+    maxWatchersPerTick: ticks.reduce((m, t) => Math.max(m, t.watchers), 0),
+    watchesClosed: closed,
+  };
+  const story = [
+    `${count(ws.length)} watchers asked for bookmarks. Over ${minutes} min (+${heartbeatTailMs / 1000} s) the bookmark timer popped due buckets at ${ticks.length} ticks, ` +
+      `handing ${count(popped)} bookmarks to watchers (${count(queued)} taken into their buffers).`,
+    facts.bookmarksSent === 0 && queued > 0
+      ? `None reached a client: every bookmark carried the RV the watchers already had (etcd's revision did not move), so process() dropped them (notNewer: ${count(dropped.notNewer ?? 0)}).`
+      : `Clients received ${count(Number(facts.bookmarksSent))} bookmarks: ${s.min}–${s.max} per watcher (mean ${s.mean.toFixed(2)}), about one a minute; ${count(pre)} came just before a deadline.`,
+  ];
+  const tables: SummaryTable[] = [
+    { title: 'Bookmarks sent per watcher', columns: ['bookmarks', 'watchers'], rows: histogram(received).map(h => [h.value, h.count]) },
+    {
+      title: 'Bookmark ticks that popped watchers',
+      columns: ['at', 'bookmark RV', 'buckets', 'watchers due', 'taken'],
+      rows: ticks.slice(0, 40).map(t => [vtime(t.at), t.resourceVersion, t.buckets, t.watchers, t.queued]),
+      note: ticks.length > 40 ? `(${ticks.length - 40} more ticks)` : undefined,
+    },
+    { title: 'Bookmarks dropped, by reason', columns: ['reason', 'bookmarks'], rows: Object.entries(dropped).sort().map(([k, v]) => [k, v]) },
+  ];
+  const charts = [{ title: 'watchers due per tick', unit: 'watchers', points: ticks.slice(0, 40).map(t => ({ label: vtime(t.at), value: t.watchers })) }];
+  return { scenario: 'bookmark-heartbeats', title: definition.title, story, facts, tables, charts };
+}
+
+const definition = {
+  name: 'bookmark-heartbeats',
+  title: 'Bookmark heartbeats: one timer, one-second buckets, many watchers',
+  description:
+    'Many watchers with allowWatchBookmarks watch pods. A single jittered ~1 s timer pops the watchers whose one-second bucket is due: ' +
+    'each gets a heartbeat about once a minute, and one 2 s before its deadline. Writes to configmaps move etcd\'s revision; the pods ' +
+    `cache learns it from etcd progress notifications (every ${progressNotifyIntervalMs / 1000} s), so heartbeats carry a newer RV and reach the clients. ` +
+    'With writesPerSecond=0 the RV stands still: bookmarks are dispatched but never sent. Runs `minutes` plus 30 s.',
+  params: [
+    { name: 'watchers', type: 'number' as const, default: 10000, min: 1, max: 200_000, integer: true, description: 'Watchers (all pods in namespace default, from the current RV, allowWatchBookmarks=true).' },
+    { name: 'minutes', type: 'number' as const, default: 3, min: 1, max: 240, integer: true, description: 'Virtual minutes to run after the watches open (plus a 30 s tail).' },
+    { name: 'timeoutSeconds', type: 'number' as const, default: 0, min: 0, max: 86_400, integer: true, description: 'The watches\' timeoutSeconds; 0 = none: the apiserver picks a random deadline in [30, 60) min.' },
+    { name: 'writesPerSecond', type: 'number' as const, default: 1, min: 0, max: 10_000, description: 'Writes per second to configmaps (elsewhere in etcd); 0 = etcd\'s revision never moves.' },
+  ],
+};
+
+export const bookmarkHeartbeats: ScenarioModule = {
+  definition,
+  profile: () => '1.36',
+  run,
+  summarize,
+  sections: ['watchers'],
+};

@@ -1,0 +1,160 @@
+// No upstream counterpart: runs a built-in scenario by name with checked parameters, on a fresh
+// virtual clock and the given seed, folding everything the engine reports into a RunModel (and,
+// when asked, streaming it to a trace). The API the CLI and the extension call.
+import { RunModelBuilder } from '../run/build-run-model';
+import type { RunHeader, RunModel } from '../run/run-model';
+import { traceFormat, traceVersion, type TraceRecord } from '../trace/trace-format';
+import type { TraceWriter } from '../trace/trace-writer';
+import { findScenario, scenarioCatalogue } from './catalogue';
+import type { ScenarioDefinition, ScenarioModule, ScenarioParamSpec, ScenarioParams, ScenarioSummary } from './scenario';
+import { ScenarioRun } from './scenario-run';
+
+export type { ScenarioDefinition, ScenarioParamSpec, ScenarioSummary } from './scenario';
+
+/** The seed a run uses unless told otherwise. */
+export const defaultSeed = 1;
+
+export interface RunScenarioOptions {
+  seed?: number;
+  onProgress?: (fraction: number, message: string) => void;
+  signal?: AbortSignal;
+  trace?: TraceWriter;
+}
+
+/** Every built-in scenario with its parameters (in catalogue order). */
+export function listScenarios(): ScenarioDefinition[] {
+  return scenarioCatalogue.map(m => structuredClone(m.definition));
+}
+
+function moduleOf(name: string): ScenarioModule {
+  const m = findScenario(name);
+  if (!m) {
+    throw new Error(`unknown scenario ${JSON.stringify(name)}; expected one of: ${scenarioCatalogue.map(s => s.definition.name).join(', ')}`);
+  }
+  return m;
+}
+
+function expected(p: ScenarioParamSpec): string {
+  if (p.type === 'boolean') return 'true or false';
+  if (p.type === 'string') return p.choices ? `one of ${p.choices.map(c => JSON.stringify(c)).join(', ')}` : 'a string';
+  const kind = p.integer ? 'a whole number' : 'a number';
+  if (p.min !== undefined && p.max !== undefined) return `${kind} from ${p.min} to ${p.max}`;
+  if (p.min !== undefined) return `${kind} >= ${p.min}`;
+  if (p.max !== undefined) return `${kind} <= ${p.max}`;
+  return kind;
+}
+
+function convert(scenario: string, p: ScenarioParamSpec, raw: string | number | boolean): number | string | boolean {
+  const bad = (): Error => new Error(`scenario ${scenario}: parameter ${JSON.stringify(p.name)} expects ${expected(p)}, got ${JSON.stringify(raw)}`);
+  switch (p.type) {
+    case 'number': {
+      let n: number;
+      if (typeof raw === 'number') n = raw;
+      else if (typeof raw === 'string' && raw.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw.trim())) n = Number(raw);
+      else throw bad();
+      if (!Number.isFinite(n)) throw bad();
+      if (p.integer && !Number.isInteger(n)) throw bad();
+      if (p.min !== undefined && n < p.min) throw bad();
+      if (p.max !== undefined && n > p.max) throw bad();
+      return n;
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return raw;
+      if (typeof raw === 'string') {
+        const v = raw.trim().toLowerCase();
+        if (v === 'true') return true;
+        if (v === 'false') return false;
+      }
+      throw bad();
+    }
+    case 'string': {
+      if (typeof raw !== 'string' && typeof raw !== 'number') throw bad();
+      const v = String(raw);
+      if (p.choices && !p.choices.includes(v)) throw bad();
+      return v;
+    }
+  }
+}
+
+/**
+ * The full parameter set of a scenario: its defaults overridden by `set`. Throws an Error naming
+ * the scenario or parameter and what was expected for an unknown name, a wrong type or a value
+ * out of range.
+ */
+export function resolveParams(name: string, set: Record<string, string | number | boolean>): Record<string, number | string | boolean> {
+  const m = moduleOf(name);
+  const specs = m.definition.params;
+  const out: ScenarioParams = {};
+  for (const p of specs) out[p.name] = p.default;
+  for (const [k, v] of Object.entries(set ?? {})) {
+    const p = specs.find(s => s.name === k);
+    if (!p) {
+      throw new Error(`scenario ${name}: unknown parameter ${JSON.stringify(k)}; expected one of: ${specs.map(s => s.name).join(', ')}`);
+    }
+    out[k] = convert(name, p, v);
+  }
+  const problem = m.check?.(out);
+  if (problem) throw new Error(`scenario ${name}: ${problem}`);
+  return out;
+}
+
+/** Checks a seed: a whole number in [0, 2^32). */
+export function checkSeed(seed: number): number {
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new Error(`seed must be a whole number from 0 to 4294967295, got ${JSON.stringify(seed)}`);
+  }
+  return seed;
+}
+
+/** The header a run of `name` with these resolved parameters and seed gets. */
+export function runHeader(name: string, params: ScenarioParams, seed: number): RunHeader {
+  const m = moduleOf(name);
+  return { format: traceFormat, version: traceVersion, scenario: m.definition.name, profile: m.profile(params), seed, params };
+}
+
+/**
+ * Runs a scenario in virtual time. Deterministic for a seed: the same name, parameters and seed
+ * give the same model and trace, byte for byte. Rejects with an AbortError when `signal` aborts.
+ */
+export async function runScenario(
+  name: string,
+  set: Record<string, string | number | boolean>,
+  opts: RunScenarioOptions = {},
+): Promise<{ model: RunModel; summary: ScenarioSummary }> {
+  const m = moduleOf(name);
+  const params = resolveParams(name, set);
+  const seed = checkSeed(opts.seed ?? defaultSeed);
+  const header = runHeader(name, params, seed);
+  const builder = new RunModelBuilder(header);
+  const trace = opts.trace;
+  trace?.header(header);
+  let recording = true;
+  const onRecord = (r: TraceRecord): void => {
+    if (!recording) return;
+    builder.add(r);
+    trace?.record(r);
+  };
+  const run = new ScenarioRun({ scenario: m.definition.name, seed, profile: header.profile, onRecord, onProgress: opts.onProgress, signal: opts.signal });
+  try {
+    run.checkAborted();
+    await m.run(run, params);
+    run.finish();
+    opts.onProgress?.(1, 'done');
+  } finally {
+    // What stopping the resources emits is not part of the run.
+    recording = false;
+    run.stop();
+  }
+  const model = builder.finish();
+  return { model, summary: m.summarize(model) };
+}
+
+/** The summary of a model (e.g. read back from a trace) by its scenario's own reading. */
+export function summarizeModel(model: RunModel): ScenarioSummary {
+  return moduleOf(model.header.scenario).summarize(model);
+}
+
+/** The --json sections of a scenario. */
+export function jsonSections(name: string): ScenarioModule['sections'] {
+  return moduleOf(name).sections;
+}

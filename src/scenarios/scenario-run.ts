@@ -1,0 +1,335 @@
+// No upstream counterpart: the run context a scenario works in. It owns the virtual clock and the
+// seeded randomness, hands the engine an inspector that records every event, records the
+// scenario's own inputs (writes, lists, watches) in the same stream, and lets modelled clients
+// list and watch while it notes what they got. Cancellation is checked between steps.
+import { FakeClock, settle } from '../engine/clock';
+import { createResource, type CreateResourceOptions, type OpenedWatch, type Resource, type ResourceListRequest, type ResourceWatchRequest } from '../engine/apiserver';
+import { profile136, profile137Preview, type SemanticsProfile } from '../engine/cacher/features';
+import type { ReadRate } from '../engine/cacher/watch-client';
+import type { ListResult } from '../engine/etcd3/store';
+import type { Inspector, InspectorEvent } from '../engine/inspect/events';
+import { SeededRandom } from '../engine/rand';
+import { StatusError, errorToAPIStatus, type Status } from '../engine/storage/errors';
+import { makePod } from '../engine/storage/objects';
+import type { ClientError, ScenarioInput, TraceRecord, WatcherFinal } from '../trace/trace-format';
+
+/** Thrown (as an AbortError) when the run's signal aborts it. */
+export class ScenarioAbortedError extends Error {
+  constructor(scenario: string, atMs: number) {
+    super(`scenario ${scenario} cancelled at virtual ${(atMs / 1000).toFixed(1)} s`);
+    this.name = 'AbortError';
+  }
+}
+
+export interface ScenarioRunOptions {
+  scenario: string;
+  seed: number;
+  /** '1.36' or '1.37'. */
+  profile: string;
+  /** Every record of the run, in order (inputs, events, final metrics). */
+  onRecord: (r: TraceRecord) => void;
+  onProgress?: (fraction: number, message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** A modelled client's watch, as the scenario keeps it. */
+export interface ClientWatch {
+  client: string;
+  opened: OpenedWatch | undefined;
+  /** The error the server answered with (an HTTP error or the single ERROR event). */
+  error: ClientError | undefined;
+  lastRv: number;
+  resource: Resource;
+}
+
+export function semanticsProfile(name: string): SemanticsProfile {
+  return name === '1.37' ? profile137Preview : profile136;
+}
+
+export function readRateText(r: ReadRate | undefined): string {
+  if (!r || r.kind === 'fast') return 'fast';
+  return r.kind === 'slow' ? `${r.eventsPerSecond}/s` : 'stalled';
+}
+
+function clientError(status: Status): ClientError {
+  return { code: status.code ?? 500, reason: status.reason ?? '', message: status.message ?? '' };
+}
+
+function errorOf(e: unknown): ClientError {
+  if (e instanceof StatusError) return clientError(e.status);
+  return clientError(errorToAPIStatus(e));
+}
+
+/** `/api/v1/namespaces/default/pods?limit=100&labelSelector=…` for a list or watch request. */
+export function requestPath(resource: string, req: ResourceListRequest & ResourceWatchRequest, watch: boolean): string {
+  const base = req.namespace ? `/api/v1/namespaces/${req.namespace}/${resource}` : `/api/v1/${resource}`;
+  const q: string[] = [];
+  if (watch) q.push('watch=true');
+  const add = (k: string, v: string | number | boolean | undefined): void => {
+    if (v === undefined || v === '') return;
+    q.push(`${k}=${encodeURIComponent(String(v))}`);
+  };
+  add('labelSelector', req.labelSelector);
+  add('fieldSelector', req.fieldSelector);
+  add('limit', req.limit);
+  add('continue', req.continue);
+  add('resourceVersion', req.resourceVersion);
+  add('resourceVersionMatch', req.resourceVersionMatch);
+  if (watch) {
+    add('allowWatchBookmarks', req.allowWatchBookmarks);
+    add('sendInitialEvents', req.sendInitialEvents);
+    add('timeoutSeconds', req.timeoutSeconds);
+  }
+  return q.length ? `${base}?${q.join('&')}` : base;
+}
+
+export class ScenarioRun {
+  readonly clock = new FakeClock(0);
+  readonly rand: SeededRandom;
+  readonly profile: SemanticsProfile;
+  readonly scenario: string;
+  readonly inspector: Inspector;
+  readonly resources: Resource[] = [];
+  readonly watches: ClientWatch[] = [];
+  private readonly onRecord: (r: TraceRecord) => void;
+  private readonly onProgress: ((fraction: number, message: string) => void) | undefined;
+  private readonly signal: AbortSignal | undefined;
+  private lastFraction = -1;
+  private lastMessage = '';
+  private listSeq = 0;
+
+  constructor(o: ScenarioRunOptions) {
+    this.scenario = o.scenario;
+    this.rand = new SeededRandom(o.seed);
+    this.profile = semanticsProfile(o.profile);
+    this.onRecord = o.onRecord;
+    this.onProgress = o.onProgress;
+    this.signal = o.signal;
+    const record = this.onRecord;
+    this.inspector = { listening: true, emit: (event: InspectorEvent) => record({ kind: 'event', event }) };
+  }
+
+  /** A resource (etcd + store + cacher + delegator) on this run's clock, randomness and inspector. */
+  createResource(o: Partial<CreateResourceOptions> = {}): Resource {
+    const r = createResource({ profile: this.profile, ...o, clock: this.clock, rand: this.rand, inspector: this.inspector });
+    this.resources.push(r);
+    return r;
+  }
+
+  /** Records one scenario action at the current virtual time. */
+  input(input: ScenarioInput): void {
+    this.onRecord({ kind: 'input', at: this.clock.now(), ...input });
+  }
+
+  phase(name: string, text: string): void {
+    this.input({ action: 'phase', name, text });
+  }
+
+  /** Throws if the run was cancelled. */
+  checkAborted(): void {
+    if (this.signal?.aborted) throw new ScenarioAbortedError(this.scenario, this.clock.now());
+  }
+
+  /** Reports progress (at most once per percent, or when the message changes). */
+  progress(fraction: number, message: string): void {
+    if (!this.onProgress) return;
+    const f = Math.max(0, Math.min(1, fraction));
+    if (f - this.lastFraction < 0.01 && message === this.lastMessage) return;
+    this.lastFraction = f;
+    this.lastMessage = message;
+    this.onProgress(f, message);
+  }
+
+  /** Lets work queued at the current instant run (timers due now, promise continuations). Main flow only. */
+  async settle(): Promise<void> {
+    for (let i = 0; i < 3; i++) await this.clock.stepAsync(0);
+  }
+
+  /**
+   * Moves virtual time forward by `ms`, in steps of at most `chunkMs`, firing every timer due on
+   * the way; checks for cancellation between steps.
+   */
+  async advance(ms: number, chunkMs = 1000): Promise<void> {
+    const end = this.clock.now() + ms;
+    while (this.clock.now() < end) {
+      this.checkAborted();
+      await this.clock.advanceToAsync(Math.min(end, this.clock.now() + chunkMs));
+    }
+    this.checkAborted();
+  }
+
+  /** Moves virtual time to `t` (never back). */
+  async advanceTo(t: number, chunkMs = 1000): Promise<void> {
+    if (t > this.clock.now()) await this.advance(t - this.clock.now(), chunkMs);
+  }
+
+  // ------------------------------------------------------------ writes
+
+  /**
+   * Writes `count` pods straight into etcd (before or beside the apiserver: no request is made
+   * through the store), recorded as one input. Returns etcd's revision after the last one.
+   */
+  seedPods(resource: Resource, count: number, o: { namespace?: string; name: (i: number) => string; labels?: (i: number) => Record<string, string> }): number {
+    const ns = o.namespace ?? 'default';
+    let rev = resource.etcd.currentRevision();
+    for (let i = 0; i < count; i++) {
+      const name = o.name(i);
+      const pod = makePod({ name, namespace: ns, labels: o.labels?.(i) });
+      rev = resource.etcd.put(resource.store.prepareKey(resource.objectKey(ns, name), false), JSON.stringify(pod));
+    }
+    this.input({ action: 'seed', objects: count, keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true), revision: rev, text: `${count} pods written straight into etcd` });
+    return rev;
+  }
+
+  // ------------------------------------------------------------ modelled clients
+
+  /**
+   * A LIST by a client, through the delegator (as the registry sends it) or straight to the etcd3
+   * store; the request and its outcome are recorded. Never throws for an API error: it is the
+   * outcome.
+   */
+  async list(resource: Resource, req: ResourceListRequest, via: 'delegator' | 'store' = 'delegator', client?: string): Promise<{ id: string; result?: ListResult; error?: ClientError }> {
+    this.checkAborted();
+    const id = `list-${++this.listSeq}`;
+    this.input({ action: 'list', id, request: requestPath(resource.groupResource.resource, req, false), via, ...(client !== undefined ? { client } : {}) });
+    try {
+      const result =
+        via === 'delegator'
+          ? await resource.list(req)
+          : await resource.store.getList(resource.collectionKey(req.namespace), {
+              resourceVersion: req.resourceVersion ?? '',
+              resourceVersionMatch: req.resourceVersionMatch ?? '',
+              recursive: true,
+              predicate: { label: req.labelSelector, field: req.fieldSelector, limit: req.limit, continue: req.continue },
+            });
+      this.input({
+        action: 'list-end', id, status: 200, items: result.items.length, resourceVersion: result.resourceVersion, continue: result.continue ?? '',
+        ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+      });
+      return { id, result };
+    } catch (e) {
+      const error = errorOf(e);
+      this.input({ action: 'list-end', id, status: error.code, items: 0, resourceVersion: '', continue: '', error });
+      return { id, error };
+    }
+  }
+
+  /**
+   * A WATCH by a modelled client: the request, the answer (a watcher id or an error) and the
+   * handler's return are recorded; the client's last RV is tracked for the final report.
+   */
+  async watch(resource: Resource, client: string, req: ResourceWatchRequest): Promise<ClientWatch> {
+    this.checkAborted();
+    const cw: ClientWatch = { client, opened: undefined, error: undefined, lastRv: 0, resource };
+    this.input({
+      action: 'watch', client, request: requestPath(resource.groupResource.resource, req, true),
+      ...(req.contentType !== undefined ? { contentType: req.contentType } : {}), readRate: readRateText(req.readRate),
+    });
+    const userOnEvent = req.onEvent;
+    const userOnClose = req.onClose;
+    let firstError: ClientError | undefined;
+    let opened: OpenedWatch;
+    try {
+      opened = await resource.watch({
+        keepEvents: false,
+        ...req,
+        onEvent: ev => {
+          if (ev.type === 'ERROR') firstError ??= clientError(ev.object as unknown as Status);
+          else {
+            const rv = Number(ev.resourceVersion);
+            if (rv > cw.lastRv) cw.lastRv = rv;
+          }
+          userOnEvent?.(ev);
+        },
+        onClose: (reason, at) => {
+          if (cw.opened?.watcherId !== undefined) {
+            this.input({ action: 'watch-closed', client, watcherId: cw.opened.watcherId, reason, received: cw.opened.client.received });
+          }
+          userOnClose?.(reason, at);
+        },
+      });
+    } catch (e) {
+      cw.error = errorOf(e);
+      this.input({ action: 'watch-opened', client, error: cw.error });
+      this.watches.push(cw);
+      return cw;
+    }
+    cw.opened = opened;
+    if (opened.watcherId === undefined) {
+      // An error watcher: its single ERROR event is read at once (or the stream closed at once).
+      // Only promise continuations run here: this may be one of several concurrent clients, and
+      // only the scenario's main flow moves the clock.
+      await settle();
+      cw.error = firstError ?? { code: 0, reason: '', message: 'the watch closed at once (registered while the cache was unready)' };
+      this.input({ action: 'watch-opened', client, error: cw.error });
+    } else {
+      this.input({ action: 'watch-opened', client, watcherId: opened.watcherId });
+    }
+    this.watches.push(cw);
+    return cw;
+  }
+
+  /** Changes how fast a client reads. */
+  setReadRate(w: ClientWatch, rate: ReadRate): void {
+    if (!w.opened) return;
+    this.input({ action: 'read-rate', client: w.client, readRate: readRateText(rate) });
+    w.opened.client.setReadRate(rate);
+  }
+
+  // ------------------------------------------------------------ the end of a run
+
+  /** Emits what is still aggregated, then the final metrics and per-watcher gauges. */
+  finish(): void {
+    for (const r of this.resources) r.flushInspector();
+    const at = this.clock.now();
+    const samples: Record<string, number> = {};
+    const texts: string[] = [];
+    const seen = new Set<unknown>();
+    for (const r of this.resources) {
+      if (seen.has(r.metrics)) continue;
+      seen.add(r.metrics);
+      Object.assign(samples, r.metrics.samples());
+      texts.push(r.metrics.text());
+    }
+    const sorted: Record<string, number> = {};
+    for (const k of Object.keys(samples).sort()) sorted[k] = samples[k];
+    this.onRecord({ kind: 'metrics', scope: 'resource', at, samples: sorted, text: texts.join('') });
+    const buckets = new Map<Resource, Map<string, number>>();
+    for (const w of this.watches) {
+      const o = w.opened;
+      if (!o || o.watcherId === undefined) continue;
+      let byId = buckets.get(w.resource);
+      if (!byId) {
+        byId = new Map();
+        const b = w.resource.cacher.bookmarkWatchers;
+        for (const [bucketId, ws] of b.watchersBuckets) {
+          for (const cw of ws) if (!cw.stopped) byId.set(String(cw.id), (b.createTime + bucketId * 1000) / 1000);
+        }
+        buckets.set(w.resource, byId);
+      }
+      const watcher = o.watcher as { input?: { len(): number; capacity: number } };
+      const final: WatcherFinal = {
+        id: String(o.watcherId),
+        client: w.client,
+        received: o.client.received,
+        lastRv: w.lastRv,
+        bufferFill: watcher.input ? watcher.input.len() : 0,
+        bufferCapacity: watcher.input ? watcher.input.capacity : 0,
+      };
+      const next = byId.get(final.id);
+      if (next !== undefined && !o.client.closed) final.nextBookmarkSecond = next;
+      this.onRecord({ kind: 'metrics', scope: 'watcher', at, watcher: final });
+    }
+  }
+
+  /** Stops every resource (every watch ends); safe to call twice. */
+  stop(): void {
+    for (const r of this.resources) {
+      try {
+        r.stop();
+      } catch {
+        // Stopping is best effort at the end of a run.
+      }
+    }
+  }
+}

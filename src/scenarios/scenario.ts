@@ -1,0 +1,73 @@
+// No upstream counterpart: what a built-in scenario is (its parameters, how it runs, how its run
+// is summarised) and the summary every face shows. The numbers in a summary are read from the
+// RunModel, i.e. from what the engine reported, never computed by the scenario beside it (the one
+// exception, a counterfactual such as "fixed pages would have cost", is labelled as computed).
+import type { RunModel } from '../run/run-model';
+import type { ScenarioRun } from './scenario-run';
+
+export interface ScenarioParamSpec {
+  name: string;
+  type: 'number' | 'string' | 'boolean';
+  default: number | string | boolean;
+  description: string;
+  min?: number;
+  max?: number;
+  choices?: string[];
+  /** Numbers must be whole (counts, seconds). */
+  integer?: boolean;
+}
+
+export interface ScenarioDefinition {
+  name: string;
+  title: string;
+  description: string;
+  params: ScenarioParamSpec[];
+}
+
+export type ScenarioParams = Record<string, number | string | boolean>;
+
+/** A table a person reads: one header row, rows of cells. */
+export interface SummaryTable {
+  title: string;
+  columns: string[];
+  rows: Array<Array<string | number>>;
+  /** Right-align these columns (numbers). Default: every column whose cells are all numbers. */
+  note?: string;
+}
+
+/** A small bar chart: one bar per point. */
+export interface SummaryChart {
+  title: string;
+  /** What the values count (e.g. 'keys', 'watchers', 'ms'). */
+  unit: string;
+  points: Array<{ label: string; value: number }>;
+}
+
+export interface ScenarioSummary {
+  scenario: string;
+  title: string;
+  /** What happened, in a few sentences, with the run's numbers. */
+  story: string[];
+  /** The key numbers by name (what tests and hidden checks read). */
+  facts: Record<string, number | string | boolean>;
+  tables: SummaryTable[];
+  charts: SummaryChart[];
+}
+
+/** The RunModel sections `--json` carries for a scenario besides metrics and the summary. */
+export type JsonSection = 'lists' | 'watchers' | 'serialization' | 'capacity' | 'waits' | 'watchRequests';
+
+/** One built-in scenario. */
+export interface ScenarioModule {
+  definition: ScenarioDefinition;
+  /** The profile the run uses, from the resolved parameters ('1.36' unless a `profile` parameter says otherwise). */
+  profile(params: ScenarioParams): string;
+  /** Runs the scenario on the engine in virtual time; everything it observes goes through `run`. */
+  run(run: ScenarioRun, params: ScenarioParams): Promise<void>;
+  /** Reads the run back out of the model. */
+  summarize(model: RunModel): ScenarioSummary;
+  /** Sections for --json. */
+  sections: JsonSection[];
+  /** Checks what single parameters cannot (e.g. a list of content types); returns the problem, naming the parameter. */
+  check?(params: ScenarioParams): string | undefined;
+}
