@@ -19,6 +19,12 @@ export interface RunScenarioOptions {
   onProgress?: (fraction: number, message: string) => void;
   signal?: AbortSignal;
   trace?: TraceWriter;
+  /**
+   * Awaited between steps of virtual time, so a host (the extension) can hand its event loop back
+   * (e.g. `() => new Promise(r => setImmediate(r))`) to draw progress and deliver a Cancel. Never
+   * changes the run: the engine's timers are all virtual.
+   */
+  yieldToHost?: () => Promise<void>;
 }
 
 /** Every built-in scenario with its parameters (in catalogue order). */
@@ -134,7 +140,7 @@ export async function runScenario(
     builder.add(r);
     trace?.record(r);
   };
-  const run = new ScenarioRun({ scenario: m.definition.name, seed, profile: header.profile, onRecord, onProgress: opts.onProgress, signal: opts.signal });
+  const run = new ScenarioRun({ scenario: m.definition.name, seed, profile: header.profile, onRecord, onProgress: opts.onProgress, signal: opts.signal, yieldToHost: opts.yieldToHost });
   try {
     run.checkAborted();
     await m.run(run, params);

@@ -30,6 +30,8 @@ export interface ScenarioRunOptions {
   onRecord: (r: TraceRecord) => void;
   onProgress?: (fraction: number, message: string) => void;
   signal?: AbortSignal;
+  /** Awaited between steps of virtual time (see RunScenarioOptions.yieldToHost). */
+  yieldToHost?: () => Promise<void>;
 }
 
 /** A modelled client's watch, as the scenario keeps it. */
@@ -94,6 +96,7 @@ export class ScenarioRun {
   private readonly onRecord: (r: TraceRecord) => void;
   private readonly onProgress: ((fraction: number, message: string) => void) | undefined;
   private readonly signal: AbortSignal | undefined;
+  private readonly yieldToHost: (() => Promise<void>) | undefined;
   private lastFraction = -1;
   private lastMessage = '';
   private listSeq = 0;
@@ -105,6 +108,7 @@ export class ScenarioRun {
     this.onRecord = o.onRecord;
     this.onProgress = o.onProgress;
     this.signal = o.signal;
+    this.yieldToHost = o.yieldToHost;
     const record = this.onRecord;
     this.inspector = { listening: true, emit: (event: InspectorEvent) => record({ kind: 'event', event }) };
   }
@@ -152,6 +156,7 @@ export class ScenarioRun {
   async advance(ms: number, chunkMs = 1000): Promise<void> {
     const end = this.clock.now() + ms;
     while (this.clock.now() < end) {
+      if (this.yieldToHost) await this.yieldToHost();
       this.checkAborted();
       await this.clock.advanceToAsync(Math.min(end, this.clock.now() + chunkMs));
     }

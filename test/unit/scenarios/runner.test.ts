@@ -124,6 +124,27 @@ describe('scenario runner', () => {
     await assert.rejects(p, (e: unknown) => e instanceof Error && e.name === 'AbortError' && /scenario bookmark-heartbeats cancelled at virtual \d+/.test(e.message));
   });
 
+  it('hands the host its event loop between steps: a Cancel from a macrotask lands, and yielding changes nothing', async () => {
+    const params = { watchers: 10, minutes: 60 };
+    const ctl = new AbortController();
+    let ticks = 0;
+    // What the extension passes: a real macrotask turn, where a Cancel click would be delivered.
+    const yieldToHost = () => new Promise<void>(resolve => setImmediate(() => {
+      if (++ticks === 50) ctl.abort();
+      resolve();
+    }));
+    await assert.rejects(runScenario('bookmark-heartbeats', params, { signal: ctl.signal, yieldToHost }), { name: 'AbortError' });
+    assert.strictEqual(ticks, 50, 'the run stopped at the first step after the abort');
+
+    const plain: string[] = [];
+    const yielding: string[] = [];
+    await runScenario('bookmark-heartbeats', { watchers: 5, minutes: 1 }, { seed: 3, trace: new TraceWriter(l => plain.push(l)) });
+    await runScenario('bookmark-heartbeats', { watchers: 5, minutes: 1 }, {
+      seed: 3, trace: new TraceWriter(l => yielding.push(l)), yieldToHost: () => new Promise<void>(r => setImmediate(r)),
+    });
+    assert.deepStrictEqual(yielding, plain, 'the same trace with and without yielding');
+  });
+
   it('an already aborted signal stops it before anything runs', async () => {
     const ctl = new AbortController();
     ctl.abort();

@@ -1,0 +1,46 @@
+// The run the inspector shows now, and the panel's view state (scrubber time, selection) as the
+// webview last reported it: the Watchers view and the export commands read both from here.
+// No upstream counterpart.
+import * as vscode from 'vscode';
+import { defaultViewState, type InspectorViewState } from '../protocol';
+import type { RunModel } from '../run/run-model';
+import type { StoredRun } from './run-store';
+
+export interface OpenRun {
+  run: StoredRun;
+  model: RunModel;
+}
+
+export class CurrentRun implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<OpenRun | undefined>();
+  /** A different run is open (or none). */
+  readonly onDidChange = this.changed.event;
+  private readonly viewStateChanged = new vscode.EventEmitter<InspectorViewState>();
+  /** The panel reported a new view state (time moved, a watcher was selected…). */
+  readonly onDidChangeViewState = this.viewStateChanged.event;
+  private open: OpenRun | undefined;
+  private state: InspectorViewState = defaultViewState;
+
+  get(): OpenRun | undefined {
+    return this.open;
+  }
+
+  set(open: OpenRun | undefined): void {
+    this.open = open;
+    this.changed.fire(open);
+  }
+
+  viewState(): InspectorViewState {
+    return this.state;
+  }
+
+  setViewState(state: InspectorViewState): void {
+    this.state = state;
+    this.viewStateChanged.fire(state);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.viewStateChanged.dispose();
+  }
+}

@@ -1,0 +1,221 @@
+// The "List/Watch Inspector" panel on the host side: owns its WebviewPanel, feeds it the open run
+// through the typed protocol (src/protocol.ts), answers its requests, disposes what it registered,
+// and is revived after a window reload by the panel serializer with the view state the webview saved.
+import * as vscode from 'vscode';
+import {
+  isFromWebview, normalizeViewState, panelModel, protocolVersion, unhandledMessage,
+  type ContinueTokenExplanation, type FromWebview, type InspectorViewState, type RunIdentity, type ToWebview,
+} from '../../protocol';
+import type { CurrentRun, OpenRun } from '../current-run';
+import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
+
+export const inspectorViewType = 'listwatch.inspector';
+const inspectorTitle = 'List/Watch Inspector';
+
+/** What the panel asks of the rest of the extension. */
+export interface InspectorHost {
+  explainToken(token: string): ContinueTokenExplanation | Promise<ContinueTokenExplanation>;
+  copyMetrics(): Promise<{ ok: boolean; message: string }>;
+  runCommand(command: 'runScenario' | 'openTrace' | 'exportMetrics'): void;
+  /** After a reload: open the run the webview was showing (it may be gone). */
+  reopenRun(runId: string): Promise<void>;
+  log(message: string): void;
+}
+
+/** Kept for the extension-host tests: what crossed the boundary, in order. */
+export interface InspectorTraffic {
+  posted: ToWebview[];
+  received: FromWebview[];
+  /** Every problem the webview reported (errors, CSP violations), never cleared. */
+  problems: string[];
+}
+
+// The traffic log is for tests and diagnosis; older entries are dropped.
+const trafficLimit = 500;
+
+function identity(open: OpenRun): RunIdentity {
+  const id: RunIdentity = { id: open.run.id, title: open.run.title, source: open.run.source };
+  if (open.run.source === 'trace') id.file = open.run.traceFile;
+  return id;
+}
+
+export class Inspector implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private panelDisposables: vscode.Disposable[] = [];
+  private ready = false;
+  private readonly readyChanged = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  readonly traffic: InspectorTraffic = { posted: [], received: [], problems: [] };
+  private readonly extensionUri: vscode.Uri;
+  private readonly current: CurrentRun;
+  private readonly host: InspectorHost;
+  /** The view state VS Code handed back on revival, sent once the webview is ready. */
+  private restoredState: InspectorViewState | undefined;
+
+  constructor(extensionUri: vscode.Uri, current: CurrentRun, host: InspectorHost) {
+    this.extensionUri = extensionUri;
+    this.current = current;
+    this.host = host;
+    this.subscriptions.push(current.onDidChange(open => this.sendRun(open)));
+  }
+
+  isOpen(): boolean {
+    return !!this.panel;
+  }
+
+  isReady(): boolean {
+    return !!this.panel && this.ready;
+  }
+
+  /** Resolves once the webview has said `ready` (immediately if it has), or the panel closed. */
+  whenReady(): Promise<void> {
+    if (this.isReady()) return Promise.resolve();
+    return new Promise(resolve => {
+      const sub = this.readyChanged.event(() => { sub.dispose(); resolve(); });
+    });
+  }
+
+  /** Opens the panel, or brings it forward. */
+  show(preserveFocus = false): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, preserveFocus);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(inspectorViewType, inspectorTitle,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      { ...inspectorWebviewOptions(this.extensionUri), retainContextWhenHidden: true, enableFindWidget: true });
+    this.attach(panel);
+  }
+
+  /** The serializer's half: a panel from before the reload, with the state its webview saved. */
+  revive(panel: vscode.WebviewPanel, state: unknown): void {
+    this.panel?.dispose();
+    this.restoredState = state ? normalizeViewState(state) : undefined;
+    this.attach(panel);
+    const runId = this.restoredState?.runId;
+    if (runId && this.current.get()?.run.id !== runId) {
+      void this.host.reopenRun(runId).catch(error => this.host.log(`reopening run ${runId}: ${String(error)}`));
+    }
+  }
+
+  /** Posts to the webview once it is ready (messages before that are superseded by `ready`'s answer). */
+  post(message: ToWebview): void {
+    if (!this.panel || !this.ready) return;
+    this.record(this.traffic.posted, message);
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** Handles a message as if the webview had posted it (tests use this to drive the host side). */
+  receive(raw: unknown): void {
+    if (!isFromWebview(raw)) {
+      this.host.log(`inspector: ignored a message of unknown shape ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    this.record(this.traffic.received, raw);
+    void this.handle(raw).catch(error => this.host.log(`inspector: handling ${raw.type}: ${error instanceof Error ? error.stack : String(error)}`));
+  }
+
+  private record<T>(log: T[], message: T): void {
+    log.push(message);
+    if (log.length > trafficLimit) log.splice(0, log.length - trafficLimit);
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    this.ready = false;
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(this.extensionUri, 'media', 'activity.svg'),
+      dark: vscode.Uri.joinPath(this.extensionUri, 'media', 'activity.svg'),
+    };
+    panel.webview.options = inspectorWebviewOptions(this.extensionUri);
+    panel.webview.html = inspectorHtml(panel.webview, this.extensionUri);
+    this.panelDisposables.push(
+      panel.webview.onDidReceiveMessage(message => this.receive(message)),
+      panel.onDidDispose(() => this.detach(panel)),
+    );
+  }
+
+  private detach(panel: vscode.WebviewPanel): void {
+    if (this.panel !== panel) return;
+    this.panel = undefined;
+    this.ready = false;
+    for (const d of this.panelDisposables) d.dispose();
+    this.panelDisposables = [];
+    this.readyChanged.fire();
+  }
+
+  private sendRun(open: OpenRun | undefined): void {
+    if (open) this.post({ type: 'run/loaded', protocolVersion, run: identity(open), model: panelModel(open.model) });
+    else this.post({ type: 'run/none', protocolVersion });
+  }
+
+  private async handle(message: FromWebview): Promise<void> {
+    switch (message.type) {
+      case 'ready': {
+        if (message.protocolVersion !== protocolVersion) {
+          this.ready = true;
+          this.post({ type: 'protocol/mismatch', hostVersion: protocolVersion, webviewVersion: message.protocolVersion });
+          return;
+        }
+        this.ready = true;
+        this.sendRun(this.current.get());
+        if (this.restoredState) {
+          this.post({ type: 'state/restore', state: this.restoredState });
+          this.restoredState = undefined;
+        }
+        this.readyChanged.fire();
+        break;
+      }
+      case 'timeline/seek':
+        this.current.setViewState({ ...this.current.viewState(), at: message.at });
+        break;
+      case 'watcher/select':
+        this.current.setViewState({ ...this.current.viewState(), selectedWatcherId: message.id });
+        break;
+      case 'state/changed':
+        this.current.setViewState(normalizeViewState(message.state));
+        break;
+      case 'watcher/log': {
+        const open = this.current.get();
+        const track = open?.run.id === message.runId ? open.model.watchers.find(w => w.id === message.id) : undefined;
+        if (track) this.post({ type: 'watcher/log', runId: message.runId, id: message.id, log: track.log, logDropped: track.logDropped });
+        break;
+      }
+      case 'token/decode': {
+        const explanation = await this.host.explainToken(message.token);
+        this.post({ type: 'token/explained', requestId: message.requestId, explanation });
+        break;
+      }
+      case 'metrics/copy': {
+        const result = await this.host.copyMetrics();
+        this.post({ type: 'metrics/copied', ...result });
+        break;
+      }
+      case 'command/run':
+        this.host.runCommand(message.command);
+        break;
+      case 'webview/problem':
+        this.record(this.traffic.problems, `${message.kind}: ${message.message}`);
+        this.host.log(`inspector webview ${message.kind}: ${message.message}`);
+        break;
+      default:
+        unhandledMessage(message);
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.subscriptions) d.dispose();
+    this.readyChanged.dispose();
+  }
+}
+
+/** Registers the serializer that revives the panel after a reload (activation: onWebviewPanel:listwatch.inspector). */
+export function registerInspectorSerializer(inspector: Inspector): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(inspectorViewType, {
+    deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Thenable<void> {
+      inspector.revive(panel, state);
+      return Promise.resolve();
+    },
+  });
+}

@@ -1,0 +1,77 @@
+// The "Runs" view in the List/Watch side bar: this workspace's past runs, newest first; open one
+// in the inspector, export its trace, delete it. The open run is marked. No upstream counterpart.
+import * as vscode from 'vscode';
+import { formatVirtualTime } from '../inspector/watcher-states';
+import type { CurrentRun } from './current-run';
+import type { RunStore, StoredRun } from './run-store';
+import type { ViewRow } from './scenarios-view';
+
+export const runsViewId = 'listwatch.runs';
+export const openRunCommandId = 'listwatch.openRun';
+
+export interface RunsViewNode {
+  kind: 'run';
+  run: StoredRun;
+}
+
+function age(iso: string, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (!Number.isFinite(s)) return '';
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} d ago`;
+}
+
+export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<RunsViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly store: RunStore;
+  private readonly current: CurrentRun;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(store: RunStore, current: CurrentRun) {
+    this.store = store;
+    this.current = current;
+    this.subscriptions = [store.onDidChange(() => this.changed.fire(undefined)), current.onDidChange(() => this.changed.fire(undefined))];
+  }
+
+  getChildren(node?: RunsViewNode): RunsViewNode[] {
+    if (node) return [];
+    return this.store.list().map(run => ({ kind: 'run', run }));
+  }
+
+  getTreeItem(node: RunsViewNode): vscode.TreeItem {
+    const run = node.run;
+    const open = this.current.get()?.run.id === run.id;
+    const item = new vscode.TreeItem(run.title, vscode.TreeItemCollapsibleState.None);
+    item.id = `run:${run.id}`;
+    const facts = [`${formatVirtualTime(run.durationMs)}`, `${run.watchers.toLocaleString('en-US')} watchers`, `${run.lists.toLocaleString('en-US')} lists`];
+    if (run.rejected) facts.push(`${run.rejected} lines rejected`);
+    item.description = `${open ? 'open · ' : ''}${facts.join(' · ')} · ${age(run.createdAt)}`;
+    item.tooltip = [
+      run.title,
+      `${run.source === 'scenario' ? 'scenario run' : 'trace'} ${run.scenario}, profile ${run.profile}, seed ${run.seed}`,
+      Object.entries(run.params).map(([k, v]) => `${k}=${String(v)}`).join(' '),
+      `trace: ${run.traceFile}`,
+      `made ${new Date(run.createdAt).toLocaleString()}`,
+    ].filter(Boolean).join('\n');
+    item.iconPath = open ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.blue'))
+      : new vscode.ThemeIcon(run.source === 'scenario' ? 'beaker' : 'file', run.rejected ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+    item.contextValue = run.source === 'scenario' ? 'run.scenario' : 'run.trace';
+    item.command = { command: openRunCommandId, title: 'Open in Inspector', arguments: [node] };
+    return item;
+  }
+
+  rows(): ViewRow[] {
+    return this.getChildren().map(node => {
+      const item = this.getTreeItem(node);
+      return { label: String(item.label), description: String(item.description ?? ''), children: [] };
+    });
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,138 @@
+// The "Watchers" view in the List/Watch side bar: the open run's cache watchers with their state
+// (cache_watcher.go's three states, or not opened / closed) at the inspector's scrubber time, as
+// an icon and a description. Clicking one selects it in the inspector. No upstream counterpart.
+import * as vscode from 'vscode';
+import { formatVirtualTime, watcherPhaseAt, watcherPhaseLabels, type WatcherPhase } from '../inspector/watcher-states';
+import type { WatcherTrack } from '../run/run-model';
+import type { CurrentRun } from './current-run';
+import type { ViewRow } from './scenarios-view';
+
+export const watchersViewId = 'listwatch.watchers';
+export const selectWatcherCommandId = 'listwatch.selectWatcher';
+
+// A tree of 100,000 items helps nobody: the first ones are listed, the inspector's table has all.
+export const watchersViewLimit = 1000;
+// The scrubber moves many times a second while playing; the view follows at this pace.
+const refreshDelayMs = 300;
+
+export type WatchersViewNode =
+  | { kind: 'watcher'; watcher: WatcherTrack }
+  | { kind: 'more'; hidden: number }
+  | { kind: 'none' };
+
+const phaseIcons: Record<WatcherPhase, [string, string | undefined]> = {
+  notStarted: ['circle-large-outline', 'disabledForeground'],
+  WaitingForBookmark: ['watch', 'charts.yellow'],
+  BookmarkReceived: ['bookmark', 'charts.blue'],
+  BookmarkSent: ['pass', 'charts.green'],
+  closed: ['circle-slash', 'charts.red'],
+};
+
+export class WatchersViewProvider implements vscode.TreeDataProvider<WatchersViewNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<WatchersViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly current: CurrentRun;
+  private readonly subscriptions: vscode.Disposable[];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private shownAt = -1;
+  private treeView: vscode.TreeView<WatchersViewNode> | undefined;
+
+  constructor(current: CurrentRun) {
+    this.current = current;
+    this.subscriptions = [
+      current.onDidChange(() => { this.shownAt = -1; this.refresh(); }),
+      current.onDidChangeViewState(state => { if (state.at !== this.shownAt) this.refreshSoon(); }),
+    ];
+  }
+
+  /** The tree view showing this provider (its description names the time). */
+  attach(treeView: vscode.TreeView<WatchersViewNode>): void {
+    this.treeView = treeView;
+    this.updateDescription();
+  }
+
+  /** The scrubber's time (the end of the run when the inspector has not said). */
+  at(): number {
+    const open = this.current.get();
+    if (!open) return 0;
+    const state = this.current.viewState();
+    return state.runId === open.run.id ? Math.min(state.at, open.model.durationMs) : open.model.durationMs;
+  }
+
+  private refreshSoon(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => { this.timer = undefined; this.refresh(); }, refreshDelayMs);
+  }
+
+  private refresh(): void {
+    this.shownAt = this.at();
+    this.updateDescription();
+    this.changed.fire(undefined);
+  }
+
+  private updateDescription(): void {
+    if (!this.treeView) return;
+    const open = this.current.get();
+    this.treeView.description = open ? `${open.run.title} · at ${formatVirtualTime(this.at())}` : '';
+  }
+
+  getChildren(node?: WatchersViewNode): WatchersViewNode[] {
+    const open = this.current.get();
+    if (node || !open) return [];
+    const watchers = open.model.watchers;
+    // An open run without watchers says so (an empty tree would show the "no run is open" welcome).
+    if (watchers.length === 0) return [{ kind: 'none' }];
+    const nodes: WatchersViewNode[] = watchers.slice(0, watchersViewLimit).map(watcher => ({ kind: 'watcher', watcher }));
+    if (watchers.length > watchersViewLimit) nodes.push({ kind: 'more', hidden: watchers.length - watchersViewLimit });
+    return nodes;
+  }
+
+  getTreeItem(node: WatchersViewNode): vscode.TreeItem {
+    if (node.kind === 'none') {
+      const item = new vscode.TreeItem('This run has no watchers', vscode.TreeItemCollapsibleState.None);
+      item.description = 'its LISTs are in the inspector';
+      item.iconPath = new vscode.ThemeIcon('info');
+      return item;
+    }
+    if (node.kind === 'more') {
+      const item = new vscode.TreeItem(`… ${node.hidden.toLocaleString('en-US')} more`, vscode.TreeItemCollapsibleState.None);
+      item.description = 'search them in the inspector';
+      item.command = { command: 'listwatch.openInspector', title: 'Open Inspector' };
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      return item;
+    }
+    const open = this.current.get();
+    const w = node.watcher;
+    const phase = watcherPhaseAt(w, this.at(), open?.model.durationMs ?? 0);
+    const item = new vscode.TreeItem(`watcher ${w.id}`, vscode.TreeItemCollapsibleState.None);
+    item.id = `watcher:${open?.run.id}:${w.id}`;
+    const ended = phase === 'closed' && w.closeReason ? `: ${w.closeReason}` : '';
+    item.description = `${watcherPhaseLabels[phase]}${ended} · ${w.selector || '(everything)'}`;
+    item.tooltip = [
+      `watcher ${w.id}: ${watcherPhaseLabels[phase]} at ${formatVirtualTime(this.at())}`,
+      `selector: ${w.selector || '(everything)'}`,
+      `content type: ${w.contentType}`,
+      `bookmark floor RV: ${w.bookmarkFloorRv || '—'}, last RV sent: ${w.lastRvSent || '—'}`,
+      `buffer: ${w.bufferFill} of ${w.bufferCapacity}`,
+      w.closeReason ? `ended: ${w.closeReason}` : 'open at the end of the run',
+    ].join('\n');
+    const [icon, color] = phaseIcons[phase];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.contextValue = `watcher.${phase}`;
+    item.command = { command: selectWatcherCommandId, title: 'Show in Inspector', arguments: [w.id] };
+    return item;
+  }
+
+  rows(): ViewRow[] {
+    return this.getChildren().map(node => {
+      const item = this.getTreeItem(node);
+      return { label: String(item.label), description: String(item.description ?? ''), children: [] };
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}

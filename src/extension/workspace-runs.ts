@@ -1,0 +1,130 @@
+// Making, opening and deleting the runs of this workspace: a scenario run streamed to a trace in
+// storage, a trace file read back, a past run re-opened from its trace. Each becomes the current
+// run the inspector and the Watchers view show. No upstream counterpart.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { RunModel } from '../run/run-model';
+import { withCancellableProgress, type ProgressReporter } from './cancellable-progress';
+import type { CurrentRun } from './current-run';
+import type { Inspector } from './panel/inspector-panel';
+import { listScenarios, readTraceFile, runScenarioToTrace } from './run-engine';
+import type { RunStore, StoredRun } from './run-store';
+
+/** How a trace's rejected lines are told: the count, then the first reasons (each names its line). */
+export function rejectedLinesMessage(file: string, rejected: number, samples: string[]): string {
+  const first = samples.slice(0, 3).join('; ');
+  return `${path.basename(file)}: ${rejected.toLocaleString('en-US')} trace line${rejected === 1 ? '' : 's'} rejected (${first}${samples.length > 3 || rejected > 3 ? '; …' : ''})`;
+}
+
+// Traces smaller than this read in well under a second: their progress shows in the status bar.
+const quickTraceBytes = 4 * 1024 * 1024;
+
+async function isQuickToRead(file: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(file)).size < quickTraceBytes;
+  } catch {
+    return true; // the read itself reports what is wrong with the file
+  }
+}
+
+function paramsSummary(params: Record<string, number | string | boolean>, defaults: Record<string, number | string | boolean>): string {
+  return Object.entries(params).filter(([k, v]) => defaults[k] !== v).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+}
+
+function describeRun(base: Omit<StoredRun, 'durationMs' | 'watchers' | 'lists' | 'rejected' | 'profile' | 'seed' | 'params' | 'scenario'>, model: RunModel): StoredRun {
+  return {
+    ...base,
+    scenario: model.header.scenario,
+    profile: model.header.profile,
+    seed: model.header.seed,
+    params: model.header.params,
+    durationMs: model.durationMs,
+    watchers: model.watchers.length,
+    lists: model.lists.length,
+    rejected: model.rejected.count,
+  };
+}
+
+export class WorkspaceRuns {
+  private readonly store: RunStore;
+  private readonly current: CurrentRun;
+  private readonly inspector: Inspector;
+
+  constructor(store: RunStore, current: CurrentRun, inspector: Inspector) {
+    this.store = store;
+    this.current = current;
+    this.inspector = inspector;
+  }
+
+  /** Progress shown in the inspector too, when it is open. */
+  private mirror(): ProgressReporter & { done(): void } {
+    const report = ((fraction: number, message: string) => this.inspector.post({ type: 'run/progress', fraction, message, done: false })) as ProgressReporter & { done(): void };
+    report.done = () => this.inspector.post({ type: 'run/progress', fraction: 1, message: '', done: true });
+    return report;
+  }
+
+  /**
+   * Runs a scenario (parameters already checked by the caller or checked by the runner), stores
+   * its trace and makes it the current run. Undefined when cancelled.
+   */
+  async runScenario(name: string, set: Record<string, string | number | boolean>, seed?: number): Promise<StoredRun | undefined> {
+    const definition = listScenarios().find(s => s.name === name);
+    const title = definition?.title ?? name;
+    const { id, traceFile } = await this.store.allocate();
+    const result = await withCancellableProgress(`List/Watch: running ${title}`,
+      (signal, report) => runScenarioToTrace(name, set, { seed, traceFile, signal, onProgress: report }), this.mirror());
+    if (!result) {
+      void vscode.window.showInformationMessage(`List/Watch: the run of ${title} was cancelled.`);
+      return undefined;
+    }
+    const defaults = Object.fromEntries((definition?.params ?? []).map(p => [p.name, p.default]));
+    const changed = paramsSummary(result.model.header.params, defaults);
+    const run = describeRun({
+      id, title: `${title}${changed ? ` (${changed})` : ''}`, source: 'scenario', createdAt: new Date().toISOString(), traceFile, ownsTrace: true,
+    }, result.model);
+    await this.store.add(run, result.model);
+    this.current.set({ run, model: result.model });
+    return run;
+  }
+
+  /** Reads a trace file and makes it the current run. Undefined when cancelled. */
+  async openTrace(file: string): Promise<StoredRun | undefined> {
+    const loaded = await withCancellableProgress(`List/Watch: reading ${path.basename(file)}`,
+      (signal, report) => readTraceFile(file, { signal, onProgress: report }), this.mirror(), { quick: await isQuickToRead(file) });
+    if (!loaded) return undefined;
+    const { id } = await this.store.allocate();
+    const run = describeRun({
+      id, title: path.basename(file), source: 'trace', createdAt: new Date().toISOString(), traceFile: file, ownsTrace: false,
+    }, loaded.model);
+    await this.store.add(run, loaded.model);
+    this.current.set({ run, model: loaded.model });
+    if (loaded.stats.rejected > 0) {
+      void vscode.window.showWarningMessage(`List/Watch: opened with problems: ${rejectedLinesMessage(file, loaded.stats.rejected, loaded.stats.rejectedSamples)}`);
+    }
+    return run;
+  }
+
+  /** Makes a stored run current (re-reading its trace unless its model is still in memory). */
+  async open(id: string): Promise<StoredRun | undefined> {
+    const run = this.store.get(id);
+    if (!run) throw new Error(`There is no run ${id} in this workspace (it may have been deleted).`);
+    if (this.current.get()?.run.id === id) return run;
+    let model = this.store.cachedModel(id);
+    if (!model) {
+      const loaded = await withCancellableProgress(`List/Watch: opening ${run.title}`,
+        (signal, report) => readTraceFile(run.traceFile, { signal, onProgress: report }), this.mirror(), { quick: await isQuickToRead(run.traceFile) });
+      if (!loaded) return undefined;
+      model = loaded.model;
+      this.store.remember(id, model);
+    }
+    this.current.set({ run, model });
+    return run;
+  }
+
+  async delete(id: string): Promise<StoredRun | undefined> {
+    const removed = await this.store.remove(id);
+    if (removed && this.current.get()?.run.id === id) this.current.set(undefined);
+    return removed;
+  }
+}

@@ -1,0 +1,179 @@
+// A small time-series chart in our own SVG (ARCHITECTURE.md boundary 7): step or straight lines,
+// marked points with explanations, a cursor at the scrubber's time and a legend reading each
+// series' value there. Colours come from VS Code's chart theme variables. No upstream counterpart.
+import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
+import { h, s, svgText, perFrame, replaceChildren } from './dom';
+
+export interface ChartSeries {
+  name: string;
+  /** A CSS colour, normally var(--vscode-charts-*). */
+  color: string;
+  /** [virtual ms, value], ascending in time. */
+  points: Array<{ at: number; value: number }>;
+  /** Holds its value until the next point (a gauge), instead of a straight line between points. */
+  step?: boolean;
+  dashed?: boolean;
+}
+
+export interface ChartMarker {
+  at: number;
+  value: number;
+  shape: 'up' | 'down' | 'dot';
+  color: string;
+  /** Read on hover (SVG title) and by screen readers. */
+  label: string;
+}
+
+export interface ChartSpec {
+  /** Accessible description of what the chart shows. */
+  label: string;
+  durationMs: number;
+  series: ChartSeries[];
+  markers?: ChartMarker[];
+  formatValue(v: number): string;
+  /** Lowest value on the axis (0 unless given). */
+  yMin?: number;
+  /** The values are counts: axis steps are whole numbers. */
+  integer?: boolean;
+  height?: number;
+}
+
+const margin = { left: 64, right: 14, top: 10, bottom: 24 };
+
+/** Round axis steps: 1, 2, 5 × 10^n. */
+function niceStep(range: number, ticks: number): number {
+  const raw = range / Math.max(1, ticks);
+  const p = 10 ** Math.floor(Math.log10(raw || 1));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+export class Chart {
+  readonly element: HTMLElement;
+  private readonly svg: SVGSVGElement;
+  private readonly legend: HTMLElement;
+  private spec: ChartSpec | undefined;
+  private at = 0;
+  private width = 0;
+  private cursor: SVGLineElement | undefined;
+  private readonly legendValues: HTMLElement[] = [];
+  private readonly redraw: () => void;
+
+  constructor(title: string) {
+    this.redraw = perFrame(() => this.draw());
+    this.legend = h('div', { class: 'chart-legend' });
+    this.svg = s('svg', { class: 'chart-svg', role: 'img' });
+    this.element = h('figure', { class: 'chart' }, h('figcaption', { class: 'chart-title', text: title }), this.legend, this.svg);
+    new ResizeObserver(() => {
+      const w = Math.floor(this.svg.getBoundingClientRect().width);
+      if (w > 0 && w !== this.width) { this.width = w; this.redraw(); }
+    }).observe(this.svg);
+  }
+
+  setSpec(spec: ChartSpec): void {
+    this.spec = spec;
+    this.svg.setAttribute('aria-label', spec.label);
+    this.legendValues.length = 0;
+    replaceChildren(this.legend, ...spec.series.map(series => {
+      const value = h('span', { class: 'chart-legend-value' });
+      this.legendValues.push(value);
+      const swatch = h('span', { class: `chart-swatch${series.dashed ? ' dashed' : ''}` });
+      swatch.style.setProperty('--swatch', series.color);
+      return h('span', { class: 'chart-legend-item' }, swatch, h('span', { text: series.name }), value);
+    }));
+    this.redraw();
+  }
+
+  setCursor(at: number): void {
+    this.at = at;
+    if (!this.spec) return;
+    if (this.cursor && this.width > 0) {
+      const x = this.x(at).toFixed(1);
+      this.cursor.setAttribute('x1', x);
+      this.cursor.setAttribute('x2', x);
+    }
+    this.updateLegend();
+  }
+
+  private plotWidth(): number {
+    return Math.max(10, this.width - margin.left - margin.right);
+  }
+
+  private x(at: number): number {
+    const d = this.spec?.durationMs || 1;
+    return margin.left + (Math.max(0, Math.min(d, at)) / d) * this.plotWidth();
+  }
+
+  private updateLegend(): void {
+    if (!this.spec) return;
+    for (const [i, series] of this.spec.series.entries()) {
+      const idx = lastIndexAtOrBefore(series.points, this.at);
+      this.legendValues[i].textContent = idx < 0 ? '—' : this.spec.formatValue(series.points[idx].value);
+    }
+  }
+
+  private draw(): void {
+    const spec = this.spec;
+    if (!spec || this.width <= 0) return;
+    const height = spec.height ?? 170;
+    const plotH = height - margin.top - margin.bottom;
+    this.svg.setAttribute('viewBox', `0 0 ${this.width} ${height}`);
+    this.svg.setAttribute('height', String(height));
+    const values = spec.series.flatMap(se => se.points.map(p => p.value)).concat((spec.markers ?? []).map(m => m.value));
+    let yMin = spec.yMin ?? Math.min(0, ...values);
+    let yMax = Math.max(yMin + 1, ...values);
+    const yStep = spec.integer ? Math.max(1, niceStep(yMax - yMin, 4)) : niceStep(yMax - yMin, 4);
+    yMin = Math.floor(yMin / yStep) * yStep;
+    yMax = Math.max(yMin + yStep, Math.ceil(yMax / yStep) * yStep);
+    const y = (v: number) => margin.top + plotH - ((v - yMin) / (yMax - yMin)) * plotH;
+    const parts: SVGElement[] = [];
+    // Grid and axes.
+    for (let v = yMin; v <= yMax + yStep / 2; v += yStep) {
+      parts.push(s('line', { class: 'chart-gridline', x1: margin.left, x2: this.width - margin.right, y1: y(v), y2: y(v) }));
+      parts.push(svgText(margin.left - 6, y(v) + 4, spec.formatValue(v), { class: 'chart-axis', 'text-anchor': 'end' }));
+    }
+    const d = spec.durationMs || 1;
+    const xStep = niceStep(d / 1000, Math.max(2, Math.floor(this.plotWidth() / 90))) * 1000;
+    for (let t = 0; t <= d + 1e-6; t += xStep) {
+      parts.push(s('line', { class: 'chart-tick', x1: this.x(t), x2: this.x(t), y1: margin.top + plotH, y2: margin.top + plotH + 4 }));
+      parts.push(svgText(this.x(t), height - 6, `${Number((t / 1000).toPrecision(6))} s`, { class: 'chart-axis', 'text-anchor': 'middle' }));
+    }
+    parts.push(s('line', { class: 'chart-axis-line', x1: margin.left, x2: this.width - margin.right, y1: margin.top + plotH, y2: margin.top + plotH }));
+    // Series.
+    for (const series of spec.series) {
+      if (series.points.length === 0) continue;
+      let path = '';
+      for (const [i, p] of series.points.entries()) {
+        const px = this.x(p.at).toFixed(1);
+        const py = y(p.value).toFixed(1);
+        if (i === 0) path += `M${px} ${py}`;
+        else if (series.step) path += `H${px}V${py}`;
+        else path += `L${px} ${py}`;
+      }
+      if (series.step) path += `H${this.x(d).toFixed(1)}`;
+      const line = s('path', { class: `chart-line${series.dashed ? ' dashed' : ''}`, d: path });
+      line.style.stroke = series.color;
+      parts.push(line);
+    }
+    // Marked points, focusable so that keyboard users can read their explanation.
+    for (const m of spec.markers ?? []) {
+      const cx = this.x(m.at);
+      const cy = y(m.value);
+      const shape = m.shape === 'dot'
+        ? s('circle', { cx, cy, r: 4 })
+        : s('path', { d: m.shape === 'up' ? `M${cx} ${cy - 6}l5 8h-10z` : `M${cx} ${cy + 6}l5 -8h-10z` });
+      const marker = s('g', { class: 'chart-marker', tabindex: 0, role: 'img', 'aria-label': m.label }, shape, s('title', {}, m.label));
+      marker.style.fill = m.color;
+      parts.push(marker);
+    }
+    this.cursor = s('line', { class: 'chart-cursor', x1: this.x(this.at), x2: this.x(this.at), y1: margin.top, y2: margin.top + plotH });
+    parts.push(this.cursor);
+    replaceChildren(this.svg, ...parts);
+    this.updateLegend();
+  }
+}
+
+/** Cursor time as shown beside charts. */
+export function cursorCaption(at: number): string {
+  return `at ${formatVirtualTime(at)}`;
+}

@@ -1,0 +1,289 @@
+// The "List/Watch Inspector" webview: a renderer fed only by the host's typed messages
+// (src/protocol.ts). It draws the run at the scrubber's virtual time and keeps its view state with
+// vscode.setState so that hiding the panel or reloading the window loses nothing. No engine code
+// here (ARCHITECTURE.md boundary 5). No upstream counterpart.
+import './inspector.css';
+import {
+  defaultViewState, inspectorViews, normalizeViewState, protocolVersion, unhandledMessage,
+  type FromWebview, type InspectorView, type InspectorViewState, type RunIdentity, type ToWebview,
+} from '../src/protocol';
+import type { RunModel } from '../src/run/run-model';
+import { formatVirtualTime } from '../src/inspector/watcher-states';
+import { formatCount, h, replaceChildren } from './dom';
+import { ListsView } from './lists-view';
+import { MetricsView } from './metrics-view';
+import { SerializationView } from './serialization-view';
+import { Timeline } from './timeline';
+import { button, progressRing, registerToolkit, tabs } from './toolkit';
+import { WatchCacheView } from './watch-cache-view';
+import { WatchersView } from './watchers-view';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): unknown;
+  setState(state: InspectorViewState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: FromWebview) => vscode.postMessage(message);
+
+// Problems are reported to the host (which logs them and shows them to tests), never swallowed.
+const problems: string[] = [];
+function problem(kind: 'csp' | 'error', message: string): void {
+  problems.push(`${kind}: ${message}`);
+  post({ type: 'webview/problem', kind, message });
+}
+document.addEventListener('securitypolicyviolation', e => {
+  problem('csp', `${e.violatedDirective} blocked ${e.blockedURI || 'inline code'} (${e.sourceFile}:${e.lineNumber})`);
+});
+window.addEventListener('error', e => problem('error', `${e.message} (${e.filename}:${e.lineno})`));
+
+registerToolkit();
+
+let state: InspectorViewState = normalizeViewState(vscode.getState() ?? defaultViewState);
+let model: RunModel | undefined;
+let run: RunIdentity | undefined;
+let nextDecodeId = 1;
+
+// Saving on every frame while playing would flood the host: the webview state is saved at once,
+// the host is told at most every 250 ms.
+let stateTimer: ReturnType<typeof setTimeout> | undefined;
+function saveState(patch: Partial<InspectorViewState>): void {
+  state = { ...state, ...patch };
+  vscode.setState(state);
+  if (stateTimer === undefined) {
+    stateTimer = setTimeout(() => { stateTimer = undefined; post({ type: 'state/changed', state }); }, 250);
+  }
+}
+
+const viewTitles: Record<InspectorView, string> = {
+  watchers: 'Watchers', watchCache: 'Watch cache', serialization: 'Serialization', lists: 'Lists', metrics: 'Metrics',
+};
+
+const watchersView = new WatchersView({
+  onSelect: id => { saveState({ selectedWatcherId: id }); post({ type: 'watcher/select', id }); },
+  onFilterChange: (search, phase) => saveState({ watcherSearch: search, watcherStateFilter: phase }),
+  requestLog: id => { if (run) post({ type: 'watcher/log', runId: run.id, id }); },
+});
+const watchCacheView = new WatchCacheView();
+const serializationView = new SerializationView();
+const listsView = new ListsView({
+  onSelect: id => saveState({ selectedListId: id }),
+  onDecode: token => {
+    const requestId = nextDecodeId++;
+    post({ type: 'token/decode', requestId, token });
+    return requestId;
+  },
+});
+const metricsView = new MetricsView({
+  onCopy: () => post({ type: 'metrics/copy' }),
+  onSearch: text => saveState({ metricsSearch: text }),
+});
+
+const timeline = new Timeline({
+  onSeek: at => { saveState({ at }); setTime(at); },
+  onSpeed: speed => saveState({ speed }),
+});
+
+const tabBar = tabs({
+  label: 'Inspector views',
+  tabs: inspectorViews.map(id => ({ id, title: viewTitles[id] })),
+  active: state.view,
+  onChange: id => { catchUp(id as InspectorView); saveState({ view: id as InspectorView }); },
+});
+tabBar.panel('watchers').appendChild(watchersView.element);
+tabBar.panel('watchCache').appendChild(watchCacheView.element);
+tabBar.panel('serialization').appendChild(serializationView.element);
+tabBar.panel('lists').appendChild(listsView.element);
+tabBar.panel('metrics').appendChild(metricsView.element);
+
+const header = h('header', { class: 'run-header' });
+const progress = h('div', { class: 'progress', attrs: { role: 'status', 'aria-live': 'polite' } });
+progress.hidden = true;
+const content = h('main', { class: 'content' }, timeline.element, tabBar.element);
+const empty = h('section', { class: 'empty', attrs: { 'aria-label': 'No run open' } },
+  h('h1', { text: 'List/Watch Inspector' }),
+  h('p', { text: 'No run is open. Run a built-in scenario, or open a trace file (JSON lines) recorded earlier.' }),
+  h('div', { class: 'empty-actions' },
+    button({ label: 'Run Scenario…', appearance: 'primary', onClick: () => post({ type: 'command/run', command: 'runScenario' }) }, 'Run Scenario…'),
+    button({ label: 'Open Trace…', appearance: 'secondary', onClick: () => post({ type: 'command/run', command: 'openTrace' }) }, 'Open Trace…')));
+document.body.append(progress, header, empty, content);
+showRun(undefined);
+
+// Only the tab on screen follows the scrubber frame by frame; the others catch up when shown.
+const timeFollowers: Record<InspectorView, ((at: number) => void) | undefined> = {
+  watchers: at => watchersView.setTime(at),
+  watchCache: at => watchCacheView.setTime(at),
+  serialization: at => serializationView.setTime(at),
+  lists: at => listsView.setTime(at),
+  metrics: undefined,
+};
+const behind = new Set<InspectorView>();
+
+function setTime(at: number): void {
+  for (const view of inspectorViews) {
+    if (view === tabBar.active()) timeFollowers[view]?.(at);
+    else behind.add(view);
+  }
+}
+
+function catchUp(view: InspectorView): void {
+  if (!behind.delete(view)) return;
+  timeFollowers[view]?.(timeline.time());
+}
+
+function renderHeader(identity: RunIdentity, m: RunModel): void {
+  const params = Object.entries(m.header.params).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+  const facts = [
+    `scenario ${m.header.scenario}`, `profile ${m.header.profile}`, `seed ${m.header.seed}`,
+    `${formatVirtualTime(m.durationMs)} virtual`, `${formatCount(m.watchers.length)} watchers`, `${formatCount(m.lists.length)} LISTs`,
+  ];
+  const children: Array<Node> = [
+    h('h1', { text: identity.title }),
+    h('p', { class: 'run-facts', text: facts.join(' · ') }),
+  ];
+  if (params) children.push(h('p', { class: 'run-params', text: params, attrs: { title: params } }));
+  if (identity.file) children.push(h('p', { class: 'run-params', text: `trace ${identity.file}` }));
+  if (m.rejected.count > 0) {
+    children.push(h('div', { class: 'banner warning', attrs: { role: 'alert' } },
+      h('strong', { text: `${formatCount(m.rejected.count)} trace line${m.rejected.count === 1 ? ' was' : 's were'} rejected while reading. ` }),
+      h('ul', {}, ...m.rejected.samples.map(sample => h('li', { text: sample })))));
+  }
+  replaceChildren(header, ...children);
+}
+
+function showRun(identity: RunIdentity | undefined, m?: RunModel): void {
+  run = identity;
+  model = m;
+  const has = !!identity && !!m;
+  empty.hidden = has;
+  content.hidden = !has;
+  header.hidden = !has;
+  if (!identity || !m) return;
+  if (state.runId !== identity.id) {
+    // Another run: the time and the selections of the previous one mean nothing here. A new run
+    // opens at its end, where everything has happened; the timeline goes back from there.
+    state = { ...state, runId: identity.id, at: m.durationMs, selectedWatcherId: undefined, selectedListId: undefined };
+  }
+  const at = Math.min(state.at, m.durationMs);
+  saveState({ runId: identity.id, at });
+  renderHeader(identity, m);
+  const times: number[] = [];
+  for (const w of m.watchers) {
+    for (const c of w.states) times.push(c.at);
+    if (w.closedAt !== undefined) times.push(w.closedAt);
+  }
+  for (const c of m.capacity) times.push(c.at);
+  for (const l of m.lists) times.push(l.at);
+  for (const e of m.serialization.perEvent) times.push(e.at);
+  for (const p of m.phases ?? []) times.push(p.at);
+  for (const t of m.bookmarkTicks ?? []) times.push(t.at);
+  for (const w of m.freshnessWaits ?? []) times.push(w.at);
+  for (const b of m.dispatch?.blocked ?? []) times.push(b.at);
+  timeline.setRun(m.durationMs, times, m.phases ?? []);
+  timeline.setSpeed(state.speed);
+  watchersView.setRun(m, at, state.watcherSearch, state.watcherStateFilter, state.selectedWatcherId);
+  watchCacheView.setRun(m, at);
+  serializationView.setRun(m, at);
+  listsView.setRun(m, at, state.selectedListId);
+  metricsView.setRun(m, state.metricsSearch);
+  tabBar.show(state.view);
+  behind.clear();
+  timeline.seek(at);
+}
+
+function restore(restored: InspectorViewState): void {
+  state = { ...restored, runId: state.runId ?? restored.runId };
+  vscode.setState(state);
+  if (!model) return;
+  timeline.setSpeed(state.speed);
+  tabBar.show(state.view);
+  catchUp(state.view);
+  timeline.seek(Math.min(state.at, model.durationMs));
+  if (state.selectedWatcherId) watchersView.select(state.selectedWatcherId);
+  if (state.selectedListId) listsView.select(state.selectedListId);
+}
+
+function showProgress(fraction: number, message: string, done: boolean): void {
+  progress.hidden = done;
+  if (done) return;
+  const bar = h('span', { class: 'progress-bar' });
+  bar.style.width = `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)}%`;
+  replaceChildren(progress, progressRing('Working'), h('span', { text: message }), h('span', { class: 'progress-track' }, bar));
+}
+
+function receive(message: ToWebview): void {
+  switch (message.type) {
+    case 'run/loaded':
+      showRun(message.run, message.model);
+      break;
+    case 'run/none':
+      showRun(undefined);
+      break;
+    case 'run/progress':
+      showProgress(message.fraction, message.message, message.done);
+      break;
+    case 'timeline/seek':
+      timeline.pause();
+      timeline.seek(message.at);
+      break;
+    case 'watcher/select':
+      tabBar.show('watchers');
+      catchUp('watchers');
+      saveState({ view: 'watchers', selectedWatcherId: message.id });
+      watchersView.select(message.id);
+      break;
+    case 'view/show':
+      tabBar.show(message.view);
+      catchUp(message.view);
+      saveState({ view: message.view });
+      break;
+    case 'watcher/log':
+      if (message.runId === run?.id) watchersView.setLog(message.id, message.log, message.logDropped);
+      break;
+    case 'token/explained':
+      listsView.showExplanation(message.requestId, message.explanation);
+      break;
+    case 'metrics/copied':
+      metricsView.copied(message.ok, message.message);
+      break;
+    case 'state/restore':
+      restore(normalizeViewState(message.state));
+      break;
+    case 'protocol/mismatch':
+      replaceChildren(header, h('div', { class: 'banner error', attrs: { role: 'alert' },
+        text: `This panel speaks protocol ${message.webviewVersion}, the extension ${message.hostVersion}: close and reopen the inspector.` }));
+      header.hidden = false;
+      break;
+    default:
+      unhandledMessage(message);
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const data: unknown = event.data;
+  if (!data || typeof data !== 'object' || typeof (data as { type?: unknown }).type !== 'string') return;
+  try {
+    receive(data as ToWebview);
+  } catch (error) {
+    problem('error', `handling ${(data as { type: string }).type}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  }
+});
+
+// Keyboard: the tabs handle arrows themselves; these work from anywhere outside a text field.
+document.addEventListener('keydown', e => {
+  const target = e.target as HTMLElement | null;
+  if (target && /^(INPUT|TEXTAREA|VSCODE-TEXT-FIELD)$/.test(target.tagName)) return;
+  if (!model) return;
+  if (e.key === '.' || e.key === '>') { timeline.step(1); e.preventDefault(); }
+  else if (e.key === ',' || e.key === '<') { timeline.step(-1); e.preventDefault(); }
+});
+
+post({ type: 'ready', protocolVersion });
+// Exposed for debugging in the webview's developer tools and for the UI tests (read-only figures).
+(window as unknown as { listwatchInspector: unknown }).listwatchInspector = {
+  run: () => run,
+  watcherTable: () => watchersView.stats(),
+  problems: () => [...problems],
+};

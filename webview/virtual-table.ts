@@ -1,0 +1,255 @@
+// A virtualised, keyboard-accessible table (ARIA grid): only the rows in view (plus a few) exist in
+// the DOM, recycled while scrolling, so 10,000+ rows scroll and filter smoothly. Cells are written
+// as text. No upstream counterpart.
+import { h, perFrame } from './dom';
+
+export interface TableColumn<T> {
+  id: string;
+  title: string;
+  /** CSS grid track, e.g. '6em' or 'minmax(8em, 2fr)'. */
+  width: string;
+  /** Writes the cell: text (textContent) or child elements built without markup. */
+  render(row: T, cell: HTMLElement): void;
+  /** Sorting by this column; absent = not sortable. */
+  sortKey?: (row: T) => number | string;
+  align?: 'end';
+  /** Hover text for the header. */
+  description?: string;
+}
+
+export interface VirtualTableOptions<T> {
+  /** Accessible name of the grid. */
+  label: string;
+  columns: Array<TableColumn<T>>;
+  rowKey(row: T): string;
+  /** Extra classes for a row (e.g. dimmed when in the future). */
+  rowClass?(row: T): string;
+  /** A row was chosen (click, Enter, Space). */
+  onSelect(row: T): void;
+  /** Pixel height of a row; rows are fixed-height so the visible window is arithmetic. */
+  rowHeight?: number;
+  emptyText?: string;
+}
+
+// Rows rendered beyond the visible ones, above and below, so fast scrolling shows no gaps.
+const overscan = 8;
+
+let tableCount = 0;
+
+/** The least width (in em) a column track takes, padding included: '6em' -> 6, 'minmax(8em, 2fr)' -> 8, anything else 4. */
+function minWidthEm(track: string): number {
+  const m = /^(?:minmax\()?\s*([\d.]+)em/.exec(track);
+  return m ? Number(m[1]) : 4;
+}
+
+export class VirtualTable<T> {
+  readonly element: HTMLElement;
+  private readonly options: VirtualTableOptions<T>;
+  private readonly rowHeight: number;
+  private readonly body: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly empty: HTMLElement;
+  private readonly headerCells: HTMLElement[] = [];
+  private readonly idPrefix: string;
+  private rows: T[] = [];
+  private view: T[] = [];
+  private pool: HTMLElement[] = [];
+  private sortColumn: string | undefined;
+  private sortDescending = false;
+  private activeIndex = -1;
+  private selectedKey: string | undefined;
+  private readonly scheduleRender: () => void;
+
+  constructor(options: VirtualTableOptions<T>) {
+    this.options = options;
+    this.rowHeight = options.rowHeight ?? 24;
+    this.idPrefix = `vt${++tableCount}`;
+    this.scheduleRender = perFrame(() => this.render());
+    const template = options.columns.map(c => c.width).join(' ');
+    const header = h('div', { class: 'vt-head', attrs: { role: 'row', 'aria-rowindex': 1 } });
+    for (const c of options.columns) {
+      const cell = h('div', { class: `vt-cell vt-headcell${c.align === 'end' ? ' end' : ''}`, attrs: { role: 'columnheader', title: c.description ?? c.title } });
+      if (c.sortKey) {
+        const sortButton = h('button', { class: 'vt-sort', attrs: { type: 'button', tabindex: -1 } }, c.title);
+        sortButton.addEventListener('click', () => this.sortBy(c.id));
+        cell.appendChild(sortButton);
+        cell.setAttribute('aria-sort', 'none');
+      } else {
+        cell.textContent = c.title;
+      }
+      this.headerCells.push(cell);
+      header.appendChild(cell);
+    }
+    this.spacer = h('div', { class: 'vt-spacer', attrs: { role: 'presentation' } });
+    this.empty = h('div', { class: 'vt-empty', text: options.emptyText ?? 'Nothing to show.' });
+    this.body = h('div', { class: 'vt-body', attrs: { role: 'rowgroup' } }, this.spacer, this.empty);
+    this.element = h('div', {
+      class: 'vt',
+      attrs: { role: 'grid', 'aria-label': options.label, tabindex: 0, 'aria-rowcount': 1, 'aria-colcount': options.columns.length },
+    }, h('div', { class: 'vt-inner', attrs: { role: 'presentation' } }, header, this.body));
+    this.element.style.setProperty('--vt-columns', template);
+    this.element.style.setProperty('--vt-min-width', `${options.columns.reduce((sum, c) => sum + minWidthEm(c.width), 0)}em`);
+    this.element.style.setProperty('--vt-row-height', `${this.rowHeight}px`);
+    this.body.addEventListener('scroll', this.scheduleRender, { passive: true });
+    this.element.addEventListener('keydown', event => this.onKey(event));
+    this.element.addEventListener('focus', () => {
+      if (this.activeIndex < 0 && this.view.length > 0) this.setActive(this.selectedIndex() >= 0 ? this.selectedIndex() : 0);
+      this.scheduleRender();
+    });
+    new ResizeObserver(this.scheduleRender).observe(this.body);
+  }
+
+  /** Replaces the rows (filtered by the owner); selection and sort are kept. */
+  setRows(rows: T[]): void {
+    this.rows = rows;
+    const activeKey = this.activeIndex >= 0 && this.activeIndex < this.view.length ? this.options.rowKey(this.view[this.activeIndex]) : undefined;
+    this.applySort();
+    this.activeIndex = activeKey === undefined ? -1 : this.view.findIndex(r => this.options.rowKey(r) === activeKey);
+    this.element.setAttribute('aria-rowcount', String(this.view.length + 1));
+    this.spacer.style.height = `${this.view.length * this.rowHeight}px`;
+    this.empty.hidden = this.view.length > 0;
+    this.render();
+  }
+
+  /** Rows in display order (sorted). */
+  displayed(): readonly T[] {
+    return this.view;
+  }
+
+  /** Re-renders the visible rows (their content depends on something else, e.g. the scrubber's time). */
+  refresh(): void {
+    this.render();
+  }
+
+  /** Marks a row selected (no callback) and optionally scrolls it into view. */
+  select(key: string | undefined, reveal = true): void {
+    this.selectedKey = key;
+    const i = this.selectedIndex();
+    if (i >= 0) {
+      this.activeIndex = i;
+      if (reveal) this.reveal(i);
+    }
+    this.render();
+  }
+
+  /** How many row elements exist (for tests: proves the table is virtualised). */
+  renderedRowCount(): number {
+    return this.pool.filter(r => !r.hidden).length;
+  }
+
+  private selectedIndex(): number {
+    return this.selectedKey === undefined ? -1 : this.view.findIndex(r => this.options.rowKey(r) === this.selectedKey);
+  }
+
+  private sortBy(columnId: string): void {
+    if (this.sortColumn === columnId) this.sortDescending = !this.sortDescending;
+    else { this.sortColumn = columnId; this.sortDescending = false; }
+    for (const [i, c] of this.options.columns.entries()) {
+      if (c.sortKey) this.headerCells[i].setAttribute('aria-sort', c.id !== this.sortColumn ? 'none' : this.sortDescending ? 'descending' : 'ascending');
+    }
+    this.setRows(this.rows);
+  }
+
+  private applySort(): void {
+    const column = this.options.columns.find(c => c.id === this.sortColumn);
+    if (!column?.sortKey) { this.view = this.rows; return; }
+    const key = column.sortKey;
+    const keyed = this.rows.map((row, i) => ({ row, k: key(row), i }));
+    const dir = this.sortDescending ? -1 : 1;
+    keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.i - b.i));
+    this.view = keyed.map(x => x.row);
+  }
+
+  private reveal(index: number): void {
+    const top = index * this.rowHeight;
+    const bottom = top + this.rowHeight;
+    if (top < this.body.scrollTop) this.body.scrollTop = top;
+    else if (bottom > this.body.scrollTop + this.body.clientHeight) this.body.scrollTop = bottom - this.body.clientHeight;
+  }
+
+  private setActive(index: number): void {
+    if (this.view.length === 0) return;
+    this.activeIndex = Math.max(0, Math.min(this.view.length - 1, index));
+    this.reveal(this.activeIndex);
+    this.render();
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const page = Math.max(1, Math.floor(this.body.clientHeight / this.rowHeight) - 1);
+    const moves: Record<string, () => number> = {
+      ArrowDown: () => this.activeIndex + 1,
+      ArrowUp: () => this.activeIndex - 1,
+      PageDown: () => this.activeIndex + page,
+      PageUp: () => this.activeIndex - page,
+      Home: () => 0,
+      End: () => this.view.length - 1,
+    };
+    const move = moves[event.key];
+    if (move) {
+      event.preventDefault();
+      this.setActive(this.activeIndex < 0 ? 0 : move());
+      return;
+    }
+    if ((event.key === 'Enter' || event.key === ' ') && this.activeIndex >= 0 && this.activeIndex < this.view.length) {
+      event.preventDefault();
+      this.choose(this.activeIndex);
+    }
+  }
+
+  private choose(index: number): void {
+    const row = this.view[index];
+    this.selectedKey = this.options.rowKey(row);
+    this.activeIndex = index;
+    this.render();
+    this.options.onSelect(row);
+  }
+
+  private rowElement(slot: number): HTMLElement {
+    let row = this.pool[slot];
+    if (!row) {
+      row = h('div', { class: 'vt-row', attrs: { role: 'row' } });
+      for (const c of this.options.columns) {
+        row.appendChild(h('div', { class: `vt-cell${c.align === 'end' ? ' end' : ''}`, attrs: { role: 'gridcell' } }));
+      }
+      row.addEventListener('click', () => {
+        const index = Number(row!.dataset.index);
+        if (Number.isInteger(index)) {
+          this.choose(index);
+          this.element.focus({ preventScroll: true });
+        }
+      });
+      this.pool[slot] = row;
+      this.spacer.appendChild(row);
+    }
+    return row;
+  }
+
+  private render(): void {
+    const height = this.body.clientHeight || 400;
+    const first = Math.max(0, Math.floor(this.body.scrollTop / this.rowHeight) - overscan);
+    const last = Math.min(this.view.length, Math.ceil((this.body.scrollTop + height) / this.rowHeight) + overscan);
+    let slot = 0;
+    for (let i = first; i < last; i++, slot++) {
+      const row = this.view[i];
+      const el = this.rowElement(slot);
+      el.hidden = false;
+      el.dataset.index = String(i);
+      el.id = `${this.idPrefix}-r${i}`;
+      el.setAttribute('aria-rowindex', String(i + 2));
+      const key = this.options.rowKey(row);
+      const selected = key === this.selectedKey;
+      el.setAttribute('aria-selected', String(selected));
+      el.className = `vt-row${selected ? ' selected' : ''}${i === this.activeIndex ? ' active' : ''}${this.options.rowClass ? ` ${this.options.rowClass(row)}` : ''}`;
+      el.style.transform = `translateY(${i * this.rowHeight}px)`;
+      const cells = el.children;
+      for (const [c, column] of this.options.columns.entries()) {
+        const cell = cells[c] as HTMLElement;
+        cell.textContent = '';
+        column.render(row, cell);
+      }
+    }
+    for (; slot < this.pool.length; slot++) this.pool[slot].hidden = true;
+    if (this.activeIndex >= first && this.activeIndex < last) this.element.setAttribute('aria-activedescendant', `${this.idPrefix}-r${this.activeIndex}`);
+    else this.element.removeAttribute('aria-activedescendant');
+  }
+}
