@@ -138,6 +138,7 @@ export class Resource {
   private readonly watchRand: SeededRandom;
   private readonly ownsEtcd: boolean;
   private readonly watches: OpenedWatch[] = [];
+  private readonly predicates = new Map<string, SelectionPredicate>();
 
   constructor(o: CreateResourceOptions) {
     if (!o || !o.clock) throw new TypeError('createResource: options.clock (e.g. new FakeClock()) is required');
@@ -371,6 +372,22 @@ export class Resource {
     return req.name && req.namespace !== undefined ? this.objectKey(req.namespace, req.name) : this.collectionKey(req.namespace);
   }
 
+  /**
+   * The predicate of a watch's selectors. Watches with the same selectors share one (a predicate
+   * is never changed after parsing): 100k watches do not parse and keep 100k copies of it.
+   */
+  private watchPredicate(label: string | undefined, field: string | undefined, allowWatchBookmarks: boolean): SelectionPredicate {
+    const key = `${label ?? ''}\u0000${field ?? ''}\u0000${allowWatchBookmarks}`;
+    let p = this.predicates.get(key);
+    if (p === undefined) {
+      p = SelectionPredicate.from({ label, field, allowWatchBookmarks }, this.groupResource.resource);
+      // Bounded: selectors that vary per watch do not grow the cache forever.
+      if (this.predicates.size >= maxCachedPredicates) this.predicates.clear();
+      this.predicates.set(key, p);
+    }
+    return p;
+  }
+
   /** The storage ListOptions of a watch request, with SetListOptionsDefaults applied. */
   watchOptions(req: ResourceWatchRequest): ListOptions {
     let sendInitialEvents = req.sendInitialEvents;
@@ -383,13 +400,13 @@ export class Resource {
     // A named watch is a watch with a metadata.name field selector on the object's key (registry WatchPredicate).
     const single = Boolean(req.name) && req.namespace !== undefined;
     const field = req.name ? [req.fieldSelector, `metadata.name=${req.name}`].filter(Boolean).join(',') : req.fieldSelector;
-    const predicate = SelectionPredicate.from(
-      { label: req.labelSelector, field, allowWatchBookmarks: req.allowWatchBookmarks ?? false },
-      this.groupResource.resource,
-    );
+    const predicate = this.watchPredicate(req.labelSelector, field, req.allowWatchBookmarks ?? false);
     return newListOptions({ resourceVersion: rv, resourceVersionMatch, recursive: !single, predicate, sendInitialEvents });
   }
 }
+
+/** How many distinct watch selectors keep their parsed predicate. */
+const maxCachedPredicates = 1024;
 
 /** pods' trigger (registry/core/pod: NodeNameTriggerFunc). */
 const nodeNameTrigger: IndexedTrigger = {

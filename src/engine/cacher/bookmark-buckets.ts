@@ -18,6 +18,8 @@ export interface BookmarkWatcher {
    * `time: zeroTime` = immediately.
    */
   nextBookmarkTime(now: number, bookmarkFrequency: number): { time: number; ok: boolean };
+  /** The same as one number, NaN for `ok: false` (optional: saves an object per re-queue). */
+  nextBookmarkTimeOrNaN?(now: number, bookmarkFrequency: number): number;
 }
 
 /** Inspector hooks; unset hooks cost nothing. */
@@ -57,16 +59,64 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
    */
   addWatcherThreadUnsafe(w: W): boolean {
     const now = this.clock.now();
-    const next = w.nextBookmarkTime(now, this.bookmarkFrequency);
-    if (!next.ok) return false;
+    let nextTime: number;
+    if (w.nextBookmarkTimeOrNaN !== undefined) {
+      nextTime = w.nextBookmarkTimeOrNaN(now, this.bookmarkFrequency);
+      if (Number.isNaN(nextTime)) return false;
+    } else {
+      const next = w.nextBookmarkTime(now, this.bookmarkFrequency);
+      if (!next.ok) return false;
+      nextTime = next.time;
+    }
     // Go: int64(nextTime.Sub(createTime) / time.Second), integer division truncating toward zero.
-    let bucketID = Math.trunc((next.time - this.createTime) / 1000);
+    let bucketID = Math.trunc((nextTime - this.createTime) / 1000);
     if (!(bucketID >= this.startBucketID)) bucketID = this.startBucketID; // also catches -Infinity/NaN
     const bucket = this.watchersBuckets.get(bucketID);
     if (bucket) bucket.push(w);
     else this.watchersBuckets.set(bucketID, [w]);
-    this.inspector?.watcherScheduled?.({ bucketId: bucketID, watcherId: w.id, nextBookmarkTime: next.time, at: now });
+    const insp = this.inspector;
+    const scheduled = insp?.watcherScheduled;
+    if (scheduled) scheduled.call(insp, { bucketId: bucketID, watcherId: w.id, nextBookmarkTime: nextTime, at: now });
     return true;
+  }
+
+  /**
+   * addWatcherThreadUnsafe for each watcher in order, at one instant (the re-queue after a
+   * bookmark dispatch): one clock read, and the bucket of the previous watcher reused when it is
+   * the same. Watchers with `stopped` set are skipped (they are never re-queued).
+   */
+  addWatchersThreadUnsafe(ws: readonly W[]): void {
+    const now = this.clock.now();
+    const frequency = this.bookmarkFrequency;
+    let lastID = Number.NaN;
+    let last: W[] | undefined;
+    for (let i = 0; i < ws.length; i++) {
+      const w = ws[i];
+      if ((w as { stopped?: boolean }).stopped === true) continue;
+      let nextTime: number;
+      if (w.nextBookmarkTimeOrNaN !== undefined) {
+        nextTime = w.nextBookmarkTimeOrNaN(now, frequency);
+        if (Number.isNaN(nextTime)) continue;
+      } else {
+        const next = w.nextBookmarkTime(now, frequency);
+        if (!next.ok) continue;
+        nextTime = next.time;
+      }
+      let bucketID = Math.trunc((nextTime - this.createTime) / 1000);
+      if (!(bucketID >= this.startBucketID)) bucketID = this.startBucketID;
+      if (bucketID !== lastID || last === undefined) {
+        last = this.watchersBuckets.get(bucketID);
+        if (last === undefined) {
+          last = [];
+          this.watchersBuckets.set(bucketID, last);
+        }
+        lastID = bucketID;
+      }
+      last.push(w);
+      const insp = this.inspector;
+      const scheduled = insp?.watcherScheduled;
+      if (scheduled) scheduled.call(insp, { bucketId: bucketID, watcherId: w.id, nextBookmarkTime: nextTime, at: now });
+    }
   }
 
   /** Removes and returns every bucket due by now, one list per non-empty bucket, in bucket order. */

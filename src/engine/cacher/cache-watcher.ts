@@ -13,7 +13,8 @@ import type { Labels } from '../storage/labels';
 import { objectMetaFieldOrder, sortedMap, type KubeObject } from '../storage/objects';
 import { zeroTime } from './bookmark-buckets';
 import { CachingObject, deepCopyJSON, getMutableObject, updateResourceVersion } from './caching-object';
-import { Channel, type CancelWait, type ChannelTimer, type Received } from './channel';
+import { Channel, chanClosed, chanEmpty, type CancelWait, type ChannelReceiver, type ChannelSender, type ChannelTimer } from './channel';
+import { quote } from '../storage/go-strings';
 import { hasPathPrefix } from './util';
 import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
 import type { WatchCacheInterval } from './watch-cache-interval';
@@ -80,8 +81,16 @@ export interface AttributesMatcher {
  * boundary and the labels/fields must match. (ShardedListAndWatch, alpha, is not modelled.)
  */
 export function filterWithAttrsAndPrefixFunction(key: string, p: AttributesMatcher): FilterWithAttrsFunc {
-  return (objKey, labels, fields) => hasPathPrefix(objKey, key) && p.matchesObjectAttributes(labels, fields);
+  const f: FilterWithAttrsFunc = (objKey, labels, fields) => hasPathPrefix(objKey, key) && p.matchesObjectAttributes(labels, fields);
+  pureFilters.add(f);
+  return f;
 }
+
+/**
+ * Filters known to depend only on their arguments: their verdict for a dispatched event can be
+ * shared by every watcher that has the same filter (a side-effecting filter is always called).
+ */
+const pureFilters = new WeakSet<FilterWithAttrsFunc>();
 
 /** The interval processInterval serves from (WatchCacheInterval fits). */
 export type CacheWatcherInterval = Pick<WatchCacheInterval<WatchObject>, 'next' | 'resourceVersion' | 'initialEventsEndBookmark'>;
@@ -206,12 +215,19 @@ export interface CacheWatcherOptions {
   filter: FilterWithAttrsFunc;
   /** Called to stop the watcher (the cacher's forgetWatcher); settable later, as upstream does. */
   forget?: (drainWatcher: boolean) => void;
+  /** Who registered the watcher: without `forget`, forget() is owner.forgetWatcher(watcher, drain). */
+  owner?: WatcherOwner;
   /** Clock ms when the server will close the watch; undefined/zeroTime: none. */
   deadline?: number;
   allowWatchBookmarks?: boolean;
   groupResource: GroupResourceRef;
   /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs. */
   identifier?: string;
+  /**
+   * What the identifier is built from, when it is only built if someone reads it (the cacher: a
+   * string per watch is a few hundred bytes at 100k watches). Ignored when `identifier` is given.
+   */
+  identifierSource?: WatcherIdentifierSource;
   /** Stable id for inspectors and the bookmark buckets (the cacher's watcherIdx). */
   id?: number | string;
   /** Only timestamps inspector events. */
@@ -222,6 +238,30 @@ export interface CacheWatcherOptions {
   log?: (message: string) => void;
 }
 
+/** The parts of a cacher watcher's identifier: its key and its predicate's selectors. */
+export interface WatcherIdentifierSource {
+  readonly key: string;
+  readonly predicate: { readonly label: { string(): string }; readonly field: { string(): string } };
+}
+
+/** The cacher's watcher identifier: `key: "…", labels: "…", fields: "…"` (Go %q quoting). */
+export function watcherIdentifier(src: WatcherIdentifierSource): string {
+  return `key: ${quote(src.key)}, labels: ${quote(src.predicate.label.string())}, fields: ${quote(src.predicate.field.string())}`;
+}
+
+/**
+ * Whoever registered the watcher (the cacher). The default forget() calls its forgetWatcher, so a
+ * registered watcher needs no closure of its own (upstream: a forget func per watcher).
+ */
+export interface WatcherOwner {
+  forgetWatcher(w: CacheWatcher, drainWatcher: boolean): void;
+}
+
+// The default forget of a watcher with an owner: one function for all of them (called as a method).
+function forgetThroughOwner(this: CacheWatcher, drainWatcher: boolean): void {
+  this.owner?.forgetWatcher(this, drainWatcher);
+}
+
 /** `forget` placeholder until the cacher computes the real one (cacher.go emptyFunc). */
 export const emptyFunc = (_drainWatcher: boolean): void => undefined;
 
@@ -230,49 +270,67 @@ export function groupResourceString(gr: GroupResourceRef): string {
   return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
 }
 
-interface PendingSend {
-  source: WatchCacheEvent<WatchObject>;
-  cancel: CancelWait;
+/** Told when a request context ends (WatchRequestContext implements the source side). */
+export interface ContextDoneListener {
+  contextDone(): void;
 }
 
-/** The processInterval goroutine's state between pumps. */
-interface ProcessTask {
-  interval: CacheWatcherInterval;
-  resourceVersion: number;
-  ctx: AbortSignal | undefined;
-  phase: 'interval' | 'endBookmark' | 'live' | 'done';
-  initEventCount: number;
-  /** Blocked in `select { case c.result <- ev: … case <-c.done: }`. */
-  sending: PendingSend | undefined;
-  /** Blocked in `select { case event, ok := <-c.input: … case <-ctx.Done(): }`. */
-  receiving: CancelWait | undefined;
-  /** What the blocked receive got, handled on the next pump. */
-  received: Received<WatchCacheEvent<WatchObject>> | undefined;
-  removeCtxListener: (() => void) | undefined;
-  resolve: () => void;
+/**
+ * A request context that tells its listeners when it ends, without an AbortSignal per watch
+ * (WatchRequestContext). processInterval also accepts a plain AbortSignal.
+ */
+export interface WatchContextSource {
+  readonly done: boolean;
+  addDoneListener(listener: ContextDoneListener): void;
+  removeDoneListener(listener: ContextDoneListener): void;
 }
+
+function isContextSource(ctx: AbortSignal | WatchContextSource): ctx is WatchContextSource {
+  return typeof (ctx as Partial<WatchContextSource>).addDoneListener === 'function';
+}
+
+/** The processInterval goroutine's phase. */
+type TaskPhase = 'idle' | 'interval' | 'endBookmark' | 'live' | 'done';
 
 /**
  * cacheWatcher: one watch served from the watch cache. The dispatcher puts events into `input`
  * (nonblockingAdd, or add with a timeout); processInterval converts them for this watcher's
  * selector and puts them into `result`, which the HTTP handler reads.
  */
-export class CacheWatcher implements WatchInterface {
+export class CacheWatcher
+  implements WatchInterface, ChannelReceiver<WatchCacheEvent<WatchObject>>, ChannelSender<WatchEvent>, ContextDoneListener
+{
+  // Field order is memory layout: what every delivery and heartbeat touches comes first, so a
+  // dispatch over 100k watchers reads as few cache lines per watcher as possible.
   readonly input: Channel<WatchCacheEvent<WatchObject>>;
   readonly result: Channel<WatchEvent>;
+  // Pump control: the task runs when an entry point is done (busy = 0), never inside one.
+  private busy = 0;
+  private pumping = false;
+  private pumpAgain = false;
+  // Channel plumbing (ChannelReceiver on input, ChannelSender on result): the task parks the
+  // watcher itself instead of allocating closures per wait. Not for use by callers.
+  /** Blocked in `select { case event, ok := <-c.input: … case <-ctx.Done(): }`. */
+  recvParked = false;
+  /** Blocked in `select { case c.result <- ev: … case <-c.done: }`. */
+  sendParked = false;
+  // The processInterval goroutine's state, kept on the watcher (one object per watch, not three).
+  private phase: TaskPhase = 'idle';
+  /** What the blocked receive got, handled on the next pump. */
+  private received: WatchCacheEvent<WatchObject> | typeof chanClosed | undefined = undefined;
+  private taskResourceVersion = 0;
   readonly filter: FilterWithAttrsFunc;
-  forget: (drainWatcher: boolean) => void;
-  /** When the server closes the watch (zeroTime: never); bookmarks stop 2s before it. */
-  readonly deadline: number;
-  readonly allowWatchBookmarks: boolean;
-  readonly groupResource: GroupResourceRef;
-  readonly identifier: string;
-  readonly id: number | string;
+  /** filter is a filterWithAttrsAndPrefixFunction: its verdict on an event can be shared. */
+  private readonly filterIsPure: boolean;
+  private doneClosed = false;
   stopped = false;
-  /** Delay closing until the input buffer has been sent (graceful termination). */
-  drainInputBuffer = false;
+  private currentState: CacheWatcherState = CacheWatcherState.WaitingForBookmark;
   /** Bookmarks below this RV are dropped; 0 = no particular bookmark awaited. Fixed once started. */
   bookmarkAfterResourceVersion = 0;
+  /** When the server closes the watch (zeroTime: never); bookmarks stop 2s before it. */
+  readonly deadline: number;
+  private ctx: AbortSignal | WatchContextSource | undefined = undefined;
+  private ctxIsSource = false;
   readonly counts: CacheWatcherCounts = {
     queued: 0,
     delivered: 0,
@@ -284,17 +342,32 @@ export class CacheWatcher implements WatchInterface {
     bookmarksDropped: { belowBookmarkAfterResourceVersion: 0, inputFull: 0, watcherStopped: 0, notNewer: 0, annotateFailed: 0 },
     terminated: 0,
   };
-
-  private currentState: CacheWatcherState = CacheWatcherState.WaitingForBookmark;
-  private doneClosed = false;
-  private task: ProcessTask | undefined;
-  private finished: Promise<void> | undefined;
-  // Pump control: the task runs when an entry point is done (busy = 0), never inside one.
-  private busy = 0;
-  private pumping = false;
-  private pumpAgain = false;
-  private readonly clock: Pick<Clock, 'now'> | undefined;
   private readonly inspector: CacheWatcherInspector | undefined;
+
+  // Colder: set up once, or used when a send blocks, the watch ends, or someone asks.
+  forget: (drainWatcher: boolean) => void;
+  /** Who registered the watcher (see WatcherOwner). */
+  readonly owner: WatcherOwner | undefined;
+  /** The owner's index entry (the cacher: the watchers map key, and whether it is a trigger value). */
+  registeredKey = '';
+  registeredByValue = false;
+  readonly allowWatchBookmarks: boolean;
+  readonly groupResource: GroupResourceRef;
+  readonly id: number | string;
+  /** Delay closing until the input buffer has been sent (graceful termination). */
+  drainInputBuffer = false;
+  /** The event being sent while sendParked. */
+  sendValue: WatchEvent = placeholderEvent;
+  /** The cache event behind sendValue. */
+  private sendSource: WatchCacheEvent<WatchObject> | undefined = undefined;
+  private interval: CacheWatcherInterval | undefined = undefined;
+  private removeAbortListener: (() => void) | undefined = undefined;
+  private finished: Promise<void> | undefined = undefined;
+  private resolveFinished: (() => void) | undefined = undefined;
+  private identifierValue: string | undefined = undefined;
+  /** What the identifier is built from (the cacher shares one per key and predicate). */
+  private identifierSource: WatcherIdentifierSource | undefined = undefined;
+  private readonly clock: Pick<Clock, 'now'> | undefined;
   private readonly metrics: CacheWatcherMetrics | undefined;
   private readonly log: ((message: string) => void) | undefined;
 
@@ -302,26 +375,41 @@ export class CacheWatcher implements WatchInterface {
     this.input = new Channel(o.chanSize);
     this.result = new Channel(o.chanSize);
     this.filter = o.filter;
-    this.forget = o.forget ?? emptyFunc;
+    this.filterIsPure = pureFilters.has(o.filter);
+    this.owner = o.owner;
+    this.forget = o.forget ?? (o.owner !== undefined ? forgetThroughOwner : emptyFunc);
     this.deadline = o.deadline ?? zeroTime;
     this.allowWatchBookmarks = o.allowWatchBookmarks ?? false;
     this.groupResource = o.groupResource;
-    this.identifier = o.identifier ?? '';
+    if (o.identifier !== undefined || o.identifierSource === undefined) this.identifierValue = o.identifier ?? '';
+    else this.identifierSource = o.identifierSource;
     this.id = o.id ?? this.identifier;
     this.clock = o.clock;
     this.inspector = o.inspector;
     this.metrics = o.metrics;
     this.log = o.log;
-    this.emit(at => ({
-      type: 'watcher/created',
-      at,
-      watcherId: this.id,
-      groupResource: this.groupResource,
-      identifier: this.identifier,
-      chanSize: o.chanSize,
-      deadline: this.deadline === zeroTime ? null : this.deadline,
-      allowWatchBookmarks: this.allowWatchBookmarks,
-    }));
+    const insp = this.activeInspector();
+    if (insp) {
+      insp.emit({
+        type: 'watcher/created',
+        at: this.now(),
+        watcherId: this.id,
+        groupResource: this.groupResource,
+        identifier: this.identifier,
+        chanSize: o.chanSize,
+        deadline: this.deadline === zeroTime ? null : this.deadline,
+        allowWatchBookmarks: this.allowWatchBookmarks,
+      });
+    }
+  }
+
+  /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs (built on first use). */
+  get identifier(): string {
+    if (this.identifierValue === undefined) {
+      this.identifierValue = watcherIdentifier(this.identifierSource as WatcherIdentifierSource);
+      this.identifierSource = undefined;
+    }
+    return this.identifierValue;
   }
 
   /** The bookmark state (read-only; changed only by the transition functions below). */
@@ -336,6 +424,16 @@ export class CacheWatcher implements WatchInterface {
 
   /** Settles when the processInterval task has exited (undefined before it started). */
   get processDone(): Promise<void> | undefined {
+    if (this.phase === 'idle') return undefined;
+    // Made on demand: the cacher never asks, so 100k watchers carry no promise each.
+    if (this.finished === undefined) {
+      if (this.phase === 'done') this.finished = Promise.resolve();
+      else {
+        this.finished = new Promise<void>(resolve => {
+          this.resolveFinished = resolve;
+        });
+      }
+    }
     return this.finished;
   }
 
@@ -361,7 +459,8 @@ export class CacheWatcher implements WatchInterface {
         this.stopped = true;
         if (!this.drainInputBuffer) this.closeDone();
         this.input.close();
-        this.emit(at => ({ type: 'watcher/stopped', at, watcherId: this.id, drainInputBuffer: this.drainInputBuffer, inputLen: this.input.len() }));
+        const insp = this.activeInspector();
+        if (insp) insp.emit({ type: 'watcher/stopped', at: this.now(), watcherId: this.id, drainInputBuffer: this.drainInputBuffer, inputLen: this.input.len() });
       }
       if (!this.drainInputBuffer && !this.isDoneChannelClosedLocked()) this.closeDone();
     } finally {
@@ -381,14 +480,22 @@ export class CacheWatcher implements WatchInterface {
     }
     this.busy++;
     try {
-      if (this.input.trySend(event)) {
-        this.counts.queued++;
-        if (bookmark) this.emit(at => ({ type: 'watcher/bookmark', at, watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'queued' }));
-        this.markBookmarkAfterRvAsReceived(event);
-        return true;
+      // The task parked first on the input takes the event at once: trySend's hand-off, without
+      // the round trip through the channel.
+      if (this.recvParked && this.input.handOff(this)) {
+        this.received = event;
+        this.pumpAgain = true;
+      } else if (!this.input.trySend(event)) {
+        if (bookmark) this.dropBookmark(event, this.input.closed ? 'watcherStopped' : 'inputFull');
+        return false;
       }
-      if (bookmark) this.dropBookmark(event, this.input.closed ? 'watcherStopped' : 'inputFull');
-      return false;
+      this.counts.queued++;
+      if (bookmark) {
+        const insp = this.activeInspector();
+        if (insp) insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'queued' });
+      }
+      this.markBookmarkAfterRvAsReceived(event);
+      return true;
     } finally {
       this.leave();
     }
@@ -437,6 +544,17 @@ export class CacheWatcher implements WatchInterface {
    * (zeroTime = the current bucket), else in bookmarkFrequency but no later than 2s before the
    * deadline; ok=false when even that is already past.
    */
+  /** nextBookmarkTime as one number, NaN for "no more bookmarks" (no object per re-queue). */
+  nextBookmarkTimeOrNaN(now: number, bookmarkFrequency: number): number {
+    if (!this.wasBookmarkAfterRvReceived()) return zeroTime;
+    let heartbeatTime = now + bookmarkFrequency;
+    if (this.deadline === zeroTime) return heartbeatTime;
+    const pretimeoutTime = this.deadline - preTimeoutBookmarkMargin;
+    if (pretimeoutTime < heartbeatTime) heartbeatTime = pretimeoutTime;
+    if (heartbeatTime < now) return NaN;
+    return heartbeatTime;
+  }
+
   nextBookmarkTime(now: number, bookmarkFrequency: number): { time: number; ok: boolean } {
     if (!this.wasBookmarkAfterRvReceived()) return { time: zeroTime, ok: true };
     let heartbeatTime = now + bookmarkFrequency;
@@ -499,6 +617,10 @@ export class CacheWatcher implements WatchInterface {
     if (event.type === 'BOOKMARK') {
       try {
         if (event.object === undefined) throw new Error('bookmark event without an object');
+        // A heartbeat is the same for every watcher it reaches: one copy per bookmark, shared
+        // (clients treat received objects as read-only). The initial-events-end one is annotated
+        // for this watcher only, so it gets its own copy.
+        if (this.wasBookmarkAfterRvSent() && !(event.object instanceof CachingObject)) return sharedBookmark(event);
         const object = event.object instanceof CachingObject ? event.object.deepCopyObject() : deepCopyJSON(event.object);
         if (!this.wasBookmarkAfterRvSent()) annotateInitialEventsEndBookmark(object);
         return { type: 'BOOKMARK', object };
@@ -510,16 +632,42 @@ export class CacheWatcher implements WatchInterface {
         return undefined;
       }
     }
-    const curObjPasses = event.type !== 'DELETED' && this.filter(event.key, event.objLabels, event.objFields, event.object);
-    let oldObjPasses = false;
-    if (event.prevObject !== undefined) {
-      oldObjPasses = this.filter(event.key, event.prevObjLabels ?? {}, event.prevObjFields ?? {}, event.prevObject);
+    let curObjPasses: boolean;
+    let oldObjPasses: boolean;
+    const memo = filterMemo;
+    if (this.filterIsPure && memo.event === event && memo.filter === this.filter) {
+      curObjPasses = memo.cur;
+      oldObjPasses = memo.old;
+    } else {
+      curObjPasses = event.type !== 'DELETED' && this.filter(event.key, event.objLabels, event.objFields, event.object);
+      oldObjPasses = false;
+      if (event.prevObject !== undefined) {
+        oldObjPasses = this.filter(event.key, event.prevObjLabels ?? {}, event.prevObjFields ?? {}, event.prevObject);
+      }
+      if (this.filterIsPure) {
+        memo.event = event;
+        memo.filter = this.filter;
+        memo.cur = curObjPasses;
+        memo.old = oldObjPasses;
+      }
     }
     if (!curObjPasses && !oldObjPasses) return undefined; // not interested in that object
-    if (curObjPasses && !oldObjPasses) return { type: 'ADDED', object: getMutableObject(event.object as WatchObject) };
-    if (curObjPasses && oldObjPasses) return { type: 'MODIFIED', object: getMutableObject(event.object as WatchObject) };
+    if (curObjPasses) {
+      const type = oldObjPasses ? 'MODIFIED' : 'ADDED';
+      const object = event.object as WatchObject;
+      // A CachingObject is not copied (getMutableObject): every watcher gets the same event.
+      if (object instanceof CachingObject) return sharedWatchEvent(event, type, object);
+      return { type, object: getMutableObject(object) };
+    }
     // Stopped matching (or deleted): the previous content at the event's resource version.
-    const oldObj = getMutableObject(event.prevObject as WatchObject);
+    const prev = event.prevObject as WatchObject;
+    if (prev instanceof CachingObject) {
+      const shared = shared_.event === event ? shared_.deleted : undefined;
+      if (shared !== undefined && shared.object === prev) return shared; // its RV was set by the first
+      updateResourceVersion(prev, event.resourceVersion);
+      return sharedWatchEvent(event, 'DELETED', prev);
+    }
+    const oldObj = getMutableObject(prev);
     updateResourceVersion(oldObj, event.resourceVersion);
     return { type: 'DELETED', object: oldObj };
   }
@@ -531,38 +679,51 @@ export class CacheWatcher implements WatchInterface {
    * until input is closed or ctx ends. On exit it calls stop() and closes the result channel.
    * Runs synchronously as far as it can; the promise settles when the task has exited.
    */
-  processInterval(interval: CacheWatcherInterval, resourceVersion: number, ctx?: AbortSignal): Promise<void> {
-    if (this.task) throw new Error(`processInterval: watcher ${String(this.id)} is already being processed`);
-    let resolve: () => void = () => undefined;
-    this.finished = new Promise<void>(r => {
-      resolve = r;
-    });
-    const t: ProcessTask = {
-      interval,
-      // The interval may be fresher than requested (NotOlderThan): never go back in time.
-      resourceVersion: Math.max(resourceVersion, interval.resourceVersion),
-      ctx,
-      phase: 'interval',
-      initEventCount: 0,
-      sending: undefined,
-      receiving: undefined,
-      received: undefined,
-      removeCtxListener: undefined,
-      resolve,
-    };
-    this.task = t;
-    if (ctx) {
-      const onAbort = (): void => {
-        if (t.receiving && t.receiving()) {
-          t.receiving = undefined;
-          this.wake();
-        }
-      };
-      ctx.addEventListener('abort', onAbort);
-      t.removeCtxListener = () => ctx.removeEventListener('abort', onAbort);
+  processInterval(interval: CacheWatcherInterval, resourceVersion: number, ctx?: AbortSignal | WatchContextSource): Promise<void> {
+    this.startProcessing(interval, resourceVersion, ctx);
+    return this.processDone as Promise<void>;
+  }
+
+  /** processInterval without the promise (the cacher's `go watcher.processInterval(...)`). */
+  startProcessing(interval: CacheWatcherInterval, resourceVersion: number, ctx?: AbortSignal | WatchContextSource): void {
+    if (this.phase !== 'idle') throw new Error(`processInterval: watcher ${String(this.id)} is already being processed`);
+    this.phase = 'interval';
+    this.interval = interval;
+    // The interval may be fresher than requested (NotOlderThan): never go back in time.
+    this.taskResourceVersion = Math.max(resourceVersion, interval.resourceVersion);
+    if (ctx !== undefined) {
+      this.ctx = ctx;
+      if (isContextSource(ctx)) {
+        this.ctxIsSource = true;
+        ctx.addDoneListener(this);
+      } else {
+        const onAbort = (): void => this.contextDone();
+        ctx.addEventListener('abort', onAbort);
+        this.removeAbortListener = () => ctx.removeEventListener('abort', onAbort);
+      }
     }
     this.wake();
-    return this.finished;
+  }
+
+  /** ContextDoneListener: the request context ended; a task waiting for input returns. */
+  contextDone(): void {
+    if (this.recvParked && this.input.cancelRecv(this)) this.wake();
+  }
+
+  /** ChannelReceiver (input): the blocked receive got an event, or the closed channel. */
+  onReceive(value: WatchCacheEvent<WatchObject> | undefined, ok: boolean): void {
+    this.received = ok ? (value as WatchCacheEvent<WatchObject>) : chanClosed;
+    this.wake();
+  }
+
+  /** ChannelSender (result): the blocked send completed, or the result channel was closed. */
+  onSent(ok: boolean): void {
+    const source = this.sendSource as WatchCacheEvent<WatchObject>;
+    const watchEvent = this.sendValue;
+    this.sendSource = undefined;
+    this.sendValue = placeholderEvent;
+    if (ok) this.afterSent(source, watchEvent);
+    this.wake();
   }
 
   // ---- the goroutine ----
@@ -597,70 +758,75 @@ export class CacheWatcher implements WatchInterface {
     }
   }
 
+  private ctxDone(): boolean {
+    const ctx = this.ctx;
+    if (ctx === undefined) return false;
+    return this.ctxIsSource ? (ctx as WatchContextSource).done : (ctx as AbortSignal).aborted;
+  }
+
   /** Runs the task until it blocks or exits. */
   private runTask(): void {
-    const t = this.task;
-    if (!t) return;
-    while (t.phase !== 'done') {
-      if (t.sending || t.receiving) return; // blocked
-      switch (t.phase) {
+    if (this.phase === 'idle') return;
+    while (this.phase !== 'done') {
+      if (this.sendParked || this.recvParked) return; // blocked
+      switch (this.phase) {
         case 'interval': {
           let event: WatchCacheEvent<WatchObject> | undefined;
           try {
-            event = t.interval.next();
+            event = (this.interval as CacheWatcherInterval).next();
           } catch (err) {
             // The interval was invalidated: close the watch without an ERROR event; the client
             // re-establishes it and gets an explicit "too old resource version" then.
             this.log?.(`couldn't retrieve watch event to serve: ${(err as Error).message}`);
-            this.finishTask(t, 'intervalInvalidated', (err as Error).message);
+            this.finishTask('intervalInvalidated', (err as Error).message);
             return;
           }
           if (event === undefined) {
-            if (t.initEventCount > 0) this.metrics?.initEventsAdd(this.groupResource, t.initEventCount);
-            t.phase = 'endBookmark';
+            // counts.initEvents counts exactly the interval's events (apiserver_init_events_total).
+            if (this.counts.initEvents > 0) this.metrics?.initEventsAdd(this.groupResource, this.counts.initEvents);
+            this.phase = 'endBookmark';
             break;
           }
-          this.sendWatchCacheEvent(t, event);
+          this.sendWatchCacheEvent(event);
           // Events already sent must not come again from the input buffer (going back in time).
-          if (event.resourceVersion > t.resourceVersion) t.resourceVersion = event.resourceVersion;
-          t.initEventCount++;
+          if (event.resourceVersion > this.taskResourceVersion) this.taskResourceVersion = event.resourceVersion;
           this.counts.initEvents++;
           break;
         }
         case 'endBookmark': {
-          t.phase = 'live';
-          const bookmark = t.interval.initialEventsEndBookmark;
-          if (bookmark) this.sendWatchCacheEvent(t, bookmark);
-          this.emit(at => ({ type: 'watcher/live', at, watcherId: this.id, initEvents: t.initEventCount, resourceVersion: t.resourceVersion }));
+          this.phase = 'live';
+          const bookmark = (this.interval as CacheWatcherInterval).initialEventsEndBookmark;
+          // Served: a long-lived watcher does not keep the interval (and its buffer) alive.
+          this.interval = undefined;
+          if (bookmark) this.sendWatchCacheEvent(bookmark);
+          const insp = this.activeInspector();
+          if (insp) insp.emit({ type: 'watcher/live', at: this.now(), watcherId: this.id, initEvents: this.counts.initEvents, resourceVersion: this.taskResourceVersion });
           break;
         }
         case 'live': {
-          let r = t.received;
-          t.received = undefined;
+          let r = this.received;
+          this.received = undefined;
           if (r === undefined) {
             // Both ready: take the end of the request first (Go picks at random).
-            if (t.ctx?.aborted) {
-              this.finishTask(t, 'contextDone');
+            if (this.ctxDone()) {
+              this.finishTask('contextDone');
               return;
             }
-            r = this.input.tryRecv();
-            if (r === undefined) {
-              t.receiving = this.input.waitRecv(res => {
-                t.receiving = undefined;
-                t.received = res;
-                this.wake();
-              });
+            const v = this.input.poll();
+            if (v === chanEmpty) {
+              this.input.parkRecv(this);
               return;
             }
+            r = v;
           }
-          if (!r.ok) {
-            this.finishTask(t, 'inputClosed');
+          if (r === chanClosed) {
+            this.finishTask('inputClosed');
             return;
           }
-          const event = r.value as WatchCacheEvent<WatchObject>;
+          const event = r;
           const bookmark = event.type === 'BOOKMARK';
-          if (event.resourceVersion > t.resourceVersion || (bookmark && event.resourceVersion === t.resourceVersion && !this.wasBookmarkAfterRvSent())) {
-            this.sendWatchCacheEvent(t, event);
+          if (event.resourceVersion > this.taskResourceVersion || (bookmark && event.resourceVersion === this.taskResourceVersion && !this.wasBookmarkAfterRvSent())) {
+            this.sendWatchCacheEvent(event);
           } else if (bookmark) {
             this.dropBookmark(event, 'notNewer');
           } else {
@@ -672,8 +838,8 @@ export class CacheWatcher implements WatchInterface {
     }
   }
 
-  /** Converts and sends one event; leaves t.sending set when the result channel is full. */
-  private sendWatchCacheEvent(t: ProcessTask, event: WatchCacheEvent<WatchObject>): void {
+  /** Converts and sends one event; leaves the watcher parked as a sender when the result channel is full. */
+  private sendWatchCacheEvent(event: WatchCacheEvent<WatchObject>): void {
     const watchEvent = this.convertToWatchEvent(event);
     if (!watchEvent) {
       if (event.type !== 'BOOKMARK') this.counts.filtered++;
@@ -686,23 +852,23 @@ export class CacheWatcher implements WatchInterface {
       return;
     }
     if (this.result.trySend(watchEvent)) {
-      this.onSent(event, watchEvent);
+      this.afterSent(event, watchEvent);
       return;
     }
-    const cancel = this.result.waitSend(watchEvent, sent => {
-      t.sending = undefined;
-      if (sent) this.onSent(event, watchEvent);
-      this.wake();
-    });
-    t.sending = { source: event, cancel };
+    this.sendSource = event;
+    this.sendValue = watchEvent;
+    this.result.parkSend(this);
   }
 
-  private onSent(event: WatchCacheEvent<WatchObject>, watchEvent: WatchEvent): void {
+  private afterSent(event: WatchCacheEvent<WatchObject>, watchEvent: WatchEvent): void {
     this.counts.delivered++;
     if (event.type === 'BOOKMARK') {
       this.counts.bookmarksDelivered++;
-      const initialEventsEnd = hasInitialEventsEndAnnotation(watchEvent.object);
-      this.emit(at => ({ type: 'watcher/bookmark', at, watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'delivered', initialEventsEnd }));
+      const insp = this.activeInspector();
+      if (insp) {
+        const initialEventsEnd = hasInitialEventsEndAnnotation(watchEvent.object);
+        insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'delivered', initialEventsEnd });
+      }
     }
     this.markBookmarkAfterRvSent(event);
   }
@@ -716,10 +882,10 @@ export class CacheWatcher implements WatchInterface {
     if (this.doneClosed) return;
     this.doneClosed = true;
     // The task's pending `select { case c.result <- ev: case <-c.done: }` takes the done case.
-    const t = this.task;
-    if (t?.sending && t.sending.cancel()) {
-      const { source } = t.sending;
-      t.sending = undefined;
+    if (this.sendParked && this.result.cancelSend(this)) {
+      const source = this.sendSource as WatchCacheEvent<WatchObject>;
+      this.sendSource = undefined;
+      this.sendValue = placeholderEvent;
       this.dropForStop(source);
       this.wake();
     }
@@ -736,57 +902,126 @@ export class CacheWatcher implements WatchInterface {
       `Forcing ${groupResourceString(this.groupResource)} watcher close due to unresponsiveness: ${this.identifier}. ` +
         `len(c.input) = ${this.input.len()}, len(c.result) = ${this.result.len()}, graceful = ${graceful}`,
     );
-    this.emit(at => ({
-      type: 'watcher/terminated',
-      at,
-      watcherId: this.id,
-      groupResource: this.groupResource,
-      graceful,
-      inputLen: this.input.len(),
-      resultLen: this.result.len(),
-    }));
+    const insp = this.activeInspector();
+    if (insp) {
+      insp.emit({
+        type: 'watcher/terminated',
+        at: this.now(),
+        watcherId: this.id,
+        groupResource: this.groupResource,
+        graceful,
+        inputLen: this.input.len(),
+        resultLen: this.result.len(),
+      });
+    }
     this.forget(graceful);
   }
 
-  private finishTask(t: ProcessTask, reason: CacheWatcherCloseReason, error?: string): void {
-    t.phase = 'done';
-    if (t.receiving) {
-      t.receiving();
-      t.receiving = undefined;
+  private finishTask(reason: CacheWatcherCloseReason, error?: string): void {
+    this.phase = 'done';
+    this.interval = undefined;
+    if (this.recvParked) this.input.cancelRecv(this);
+    if (this.ctx !== undefined) {
+      if (this.ctxIsSource) (this.ctx as WatchContextSource).removeDoneListener(this);
+      else this.removeAbortListener?.();
+      this.removeAbortListener = undefined;
     }
-    t.removeCtxListener?.();
     // Deferred in this order upstream: c.Stop(), then close(c.result).
     this.stop();
     this.result.close();
-    this.emit(at => ({ type: 'watcher/closed', at, watcherId: this.id, reason, delivered: this.counts.delivered, ...(error ? { error } : {}) }));
-    t.resolve();
+    const insp = this.activeInspector();
+    if (insp) insp.emit({ type: 'watcher/closed', at: this.now(), watcherId: this.id, reason, delivered: this.counts.delivered, ...(error ? { error } : {}) });
+    const resolve = this.resolveFinished;
+    this.resolveFinished = undefined;
+    resolve?.();
   }
 
   private transition(to: CacheWatcherState, resourceVersion: number | undefined): void {
     const from = this.currentState;
     this.currentState = to;
-    this.emit(at => ({
-      type: 'watcher/state',
-      at,
-      watcherId: this.id,
-      from: cacheWatcherStateNames[from],
-      to: cacheWatcherStateNames[to],
-      bookmarkAfterResourceVersion: this.bookmarkAfterResourceVersion,
-      ...(resourceVersion !== undefined ? { resourceVersion } : {}),
-    }));
+    const insp = this.activeInspector();
+    if (insp) {
+      insp.emit({
+        type: 'watcher/state',
+        at: this.now(),
+        watcherId: this.id,
+        from: cacheWatcherStateNames[from],
+        to: cacheWatcherStateNames[to],
+        bookmarkAfterResourceVersion: this.bookmarkAfterResourceVersion,
+        ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+      });
+    }
   }
 
   private dropBookmark(event: WatchCacheEvent<WatchObject>, reason: BookmarkDropReason): void {
     this.counts.bookmarksDropped[reason]++;
-    this.emit(at => ({ type: 'watcher/bookmark', at, watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'dropped', reason }));
+    const insp = this.activeInspector();
+    if (insp) insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'dropped', reason });
   }
 
-  private emit(build: (at: number) => CacheWatcherInspectorEvent): void {
+  /** The inspector to emit to, or undefined when nobody listens (then no event is built at all). */
+  private activeInspector(): CacheWatcherInspector | undefined {
     const insp = this.inspector;
-    if (insp === undefined || insp.listening === false) return;
-    insp.emit(build(this.clock?.now() ?? 0));
+    return insp === undefined || insp.listening === false ? undefined : insp;
+  }
+
+  private now(): number {
+    return this.clock?.now() ?? 0;
   }
 }
+
+/**
+ * The watch events made for the cache event being dispatched, shared by every watcher it reaches:
+ * with a CachingObject, (type, object) is the same for all of them, so one is made per type, not
+ * one per watcher. Keyed by the event object (the dispatcher makes one per dispatch).
+ */
+const shared_: {
+  event: WatchCacheEvent<WatchObject> | undefined;
+  added: WatchEvent | undefined;
+  modified: WatchEvent | undefined;
+  deleted: WatchEvent | undefined;
+} = { event: undefined, added: undefined, modified: undefined, deleted: undefined };
+
+function sharedWatchEvent(event: WatchCacheEvent<WatchObject>, type: 'ADDED' | 'MODIFIED' | 'DELETED', object: CachingObject): WatchEvent {
+  const s = shared_;
+  if (s.event !== event) {
+    s.event = event;
+    s.added = s.modified = s.deleted = undefined;
+  }
+  let cached: WatchEvent | undefined;
+  if (type === 'ADDED') cached = s.added;
+  else if (type === 'MODIFIED') cached = s.modified;
+  else cached = s.deleted;
+  if (cached !== undefined && cached.object === object) return cached;
+  const e: WatchEvent = { type, object };
+  if (type === 'ADDED') s.added = e;
+  else if (type === 'MODIFIED') s.modified = e;
+  else s.deleted = e;
+  return e;
+}
+
+/** The copy of the last bookmark dispatched, shared by the watchers that get it unannotated. */
+const sharedBookmark_: { event: WatchCacheEvent<WatchObject> | undefined; watchEvent: WatchEvent | undefined } = { event: undefined, watchEvent: undefined };
+
+function sharedBookmark(event: WatchCacheEvent<WatchObject>): WatchEvent {
+  const s = sharedBookmark_;
+  if (s.event !== event || s.watchEvent === undefined) {
+    s.event = event;
+    s.watchEvent = { type: 'BOOKMARK', object: deepCopyJSON(event.object as KubeObject) };
+  }
+  return s.watchEvent;
+}
+
+/** The last pure filter's verdict on the event being dispatched (see pureFilters). */
+const filterMemo: { event: WatchCacheEvent<WatchObject> | undefined; filter: FilterWithAttrsFunc | undefined; cur: boolean; old: boolean } = {
+  event: undefined,
+  filter: undefined,
+  cur: false,
+  old: false,
+};
+
+/** sendValue while no send is parked (keeps the field's type monomorphic). */
+const placeholderEvent: WatchEvent = { type: 'BOOKMARK', object: { metadata: {} } };
 
 /** Upstream's constructor, positionally (the versioner is always APIObjectVersioner here). */
 export function newCacheWatcher(

@@ -18,11 +18,12 @@ import { getAttrs as defaultGetAttrs } from '../storage/field-labels';
 import { quote } from '../storage/go-strings';
 import type { ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
+import type { SelectionPredicate } from '../storage/selection-predicate';
 import { APIObjectVersioner, type Versioner } from '../storage/versioner';
 import type { ListResult } from '../etcd3/store';
 import { plainError } from '../etcd3/errors';
 import { WatcherBookmarkTimeBuckets, defaultBookmarkFrequency, zeroTime, type BookmarkBucketsInspector } from './bookmark-buckets';
-import { CacheWatcher, filterWithAttrsAndPrefixFunction, type WatchEvent, type WatchInterface, type WatchObject } from './cache-watcher';
+import { CacheWatcher, filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc, type WatchContextSource, type WatcherIdentifierSource, type WatcherOwner, type WatchEvent, type WatchInterface, type WatchObject } from './cache-watcher';
 import { CacheInvalidationWarnings, baseObjectThreadUnsafe, deepCopyJSON, setCachingObjects, type CachingObjectInspector, type SetCachingObjectsOptions } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
 import { CacherDelegation, computeListLimit, consistentReadSupported, type DelegationResult, type DelegatorHelper } from './delegator';
@@ -181,7 +182,8 @@ export class IndexedWatchers {
   valueWatchers = new Map<string, WatchersMap>();
 
   addWatcher(w: CacheWatcher, number: number, scope: WatchScope, value: string, supported: boolean): void {
-    const [m, k] = supported ? [this.valueWatchers, value] : [this.allWatchers, scopeKey(scope)];
+    const m = supported ? this.valueWatchers : this.allWatchers;
+    const k = IndexedWatchers.indexKey(scope, value, supported);
     let ws = m.get(k);
     if (!ws) {
       ws = new Map();
@@ -191,11 +193,21 @@ export class IndexedWatchers {
   }
 
   deleteWatcher(number: number, scope: WatchScope, value: string, supported: boolean): void {
-    const [m, k] = supported ? [this.valueWatchers, value] : [this.allWatchers, scopeKey(scope)];
-    const ws = m.get(k);
+    this.deleteByKey(number, supported ? value : scopeKey(scope), supported);
+  }
+
+  /** deleteWatcher by the map key (indexKey) the watcher was added under. */
+  deleteByKey(number: number, key: string, byValue: boolean): void {
+    const m = byValue ? this.valueWatchers : this.allWatchers;
+    const ws = m.get(key);
     if (!ws) return;
     ws.delete(number);
-    if (ws.size === 0) m.delete(k);
+    if (ws.size === 0) m.delete(key);
+  }
+
+  /** The map key a watcher is added under: its trigger value, or its scope. */
+  static indexKey(scope: WatchScope, value: string, supported: boolean): string {
+    return supported ? value : scopeKey(scope);
   }
 
   /** Removes every watcher and hands each to `done`; returns how many there were. */
@@ -264,8 +276,11 @@ export interface WatchCallContext {
   requestNamespace?: string;
   /** The name of the request path (…/pods/<name>). */
   requestName?: string;
-  /** The request context: its deadline is the watcher's, its signal ends processInterval. */
-  ctx?: { readonly deadline: number; readonly signal: AbortSignal };
+  /**
+   * The request context: its deadline is the watcher's, its end ends processInterval (through
+   * addDoneListener when it has it, as WatchRequestContext does: no AbortSignal per watch).
+   */
+  ctx?: { readonly deadline: number; readonly signal: AbortSignal } & Partial<WatchContextSource>;
 }
 
 export interface ListCallContext {
@@ -364,7 +379,7 @@ class InspectorTally {
  * first, then waiting for the blocked ones within the dispatch time budget, terminating those still
  * blocked. A jittered ~1s timer dispatches bookmarks to the watchers whose bucket is due.
  */
-export class Cacher implements DelegatorHelper {
+export class Cacher implements DelegatorHelper, WatcherOwner {
   readonly resourcePrefix: string;
   readonly groupResource: GroupResourceRef;
   readonly versioner: Versioner;
@@ -406,6 +421,9 @@ export class Cacher implements DelegatorHelper {
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
   private watchersBuffer: CacheWatcher[] = [];
+  /** Filters by predicate and key (filterFor); dropped with their predicate. */
+  private readonly filters = new WeakMap<SelectionPredicate, Map<string, FilterWithAttrsFunc>>();
+  private readonly identifierSources = new WeakMap<SelectionPredicate, Map<string, WatcherIdentifierSource>>();
   private watchersToStop: CacheWatcher[] = [];
   private expiredBookmarkWatchers: CacheWatcher[] = [];
   private started = false;
@@ -813,9 +831,11 @@ export class Cacher implements DelegatorHelper {
   private dispatchBookmark(event: WatchCacheEvent<KubeObject>): { watchers: number; queued: number } {
     this.startDispatching(event);
     let queued = 0;
-    const watchers = this.watchersBuffer.length;
+    // The due watchers are the buffer (collected once, not into two lists).
+    const due = this.expiredBookmarkWatchers;
+    const watchers = due.length;
     try {
-      for (const w of this.watchersBuffer) if (w.nonblockingAdd(event)) queued++;
+      for (let i = 0; i < due.length; i++) if (due[i].nonblockingAdd(event)) queued++;
     } finally {
       this.finishDispatching();
     }
@@ -862,13 +882,16 @@ export class Cacher implements DelegatorHelper {
     }
   }
 
-  /** Pops the due buckets; stopped watchers (never removed from the buckets) are skipped. */
+  /**
+   * Pops the due buckets; stopped watchers (never removed from the buckets) are skipped. They are
+   * both the dispatch buffer and the list re-queued afterwards (upstream appends them to both).
+   */
   private startDispatchingBookmarkEventsLocked(): void {
+    const due = this.expiredBookmarkWatchers;
     for (const ws of this.bookmarkWatchers.popExpiredWatchersThreadUnsafe()) {
-      for (const w of ws) {
-        if (w.stopped) continue;
-        this.watchersBuffer.push(w);
-        this.expiredBookmarkWatchers.push(w);
+      for (let i = 0; i < ws.length; i++) {
+        const w = ws[i];
+        if (!w.stopped) due.push(w);
       }
     }
   }
@@ -880,11 +903,10 @@ export class Cacher implements DelegatorHelper {
     this.watchersToStop = [];
     for (const w of toStop) w.stopLocked();
     const expired = this.expiredBookmarkWatchers;
+    if (expired.length === 0) return;
     this.expiredBookmarkWatchers = [];
-    for (const w of expired) {
-      if (w.stopped) continue;
-      this.bookmarkWatchers.addWatcherThreadUnsafe(w);
-    }
+    // Stopped ones are skipped; the rest go to the bucket of their next bookmark time.
+    this.bookmarkWatchers.addWatchersThreadUnsafe(expired);
   }
 
   /** terminateAllWatchers: on (re)initialisation and stop; the watchers close without draining. */
@@ -901,14 +923,15 @@ export class Cacher implements DelegatorHelper {
     else w.stopLocked();
   }
 
-  /** forgetWatcher: the watcher's forget function (client stop, termination, end of processing). */
-  private forgetWatcher(w: CacheWatcher, index: number, scope: WatchScope, triggerValue: string, triggerSupported: boolean): (drain: boolean) => void {
-    return drain => {
-      w.setDrainInputBufferLocked(drain);
-      // Deleting twice (e.g. a stop racing terminateAllWatchers) is harmless; so is stopping twice.
-      this.watchers.deleteWatcher(index, scope, triggerValue, triggerSupported);
-      this.stopWatcherLocked(w);
-    };
+  /**
+   * forgetWatcher: what a registered watcher's forget does (client stop, termination, end of
+   * processing). WatcherOwner: the watcher calls it with itself, no closure per watcher.
+   */
+  forgetWatcher(w: CacheWatcher, drain: boolean): void {
+    w.setDrainInputBufferLocked(drain);
+    // Deleting twice (e.g. a stop racing terminateAllWatchers) is harmless; so is stopping twice.
+    this.watchers.deleteByKey(w.id as number, w.registeredKey, w.registeredByValue);
+    this.stopWatcherLocked(w);
   }
 
   // ------------------------------------------------------------ watch
@@ -976,7 +999,6 @@ export class Cacher implements DelegatorHelper {
     }
     const bookmarkAfterResourceVersionFn = getBookmarkAfterResourceVersionLockedFunc(requestedWatchRV, requiredResourceVersion, opts, () => this.watchCache.resourceVersion);
     const deadline = call.ctx ? call.ctx.deadline : zeroTime;
-    const identifier = `key: ${quote(key)}, labels: ${quote(pred.label.string())}, fields: ${quote(pred.field.string())}`;
 
     try {
       await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts);
@@ -1001,18 +1023,20 @@ export class Cacher implements DelegatorHelper {
     const index = this.watcherIdx++;
     const watcher = new CacheWatcher({
       chanSize,
-      filter: filterWithAttrsAndPrefixFunction(preparedKey, pred),
+      filter: this.filterFor(preparedKey, pred),
+      identifierSource: this.identifierSourceFor(key, pred),
       deadline,
       allowWatchBookmarks: pred.allowWatchBookmarks,
       groupResource: this.groupResource,
-      identifier,
       id: index,
+      owner: this,
       clock: this.clock,
       inspector: this.inspector,
       metrics: this.metrics,
       log: this.log,
     });
-    watcher.forget = this.forgetWatcher(watcher, index, scope, triggerValue, triggerSupported);
+    watcher.registeredKey = IndexedWatchers.indexKey(scope, triggerValue, triggerSupported);
+    watcher.registeredByValue = triggerSupported;
     watcher.setBookmarkAfterResourceVersion(bookmarkAfterResourceVersionFn());
     this.watchers.addWatcher(watcher, index, scope, triggerValue, triggerSupported);
     // Only watchers that asked for bookmarks are scheduled for them.
@@ -1025,8 +1049,42 @@ export class Cacher implements DelegatorHelper {
         scope, ...(triggerSupported ? { triggerValue } : {}), chanSize, deadline: deadline === zeroTime ? null : deadline,
       });
     }
-    void watcher.processInterval(interval, requiredResourceVersion, call.ctx?.signal);
+    const ctx = call.ctx;
+    watcher.startProcessing(interval, requiredResourceVersion, ctx === undefined ? undefined : isWatchContextSource(ctx) ? ctx : ctx.signal);
     return watcher;
+  }
+
+  /**
+   * filterWithAttrsAndPrefixFunction(key, pred), one per (key, predicate) and shared by the
+   * watchers that have both (the composition root shares predicates of equal selectors).
+   */
+  private filterFor(key: string, pred: SelectionPredicate): FilterWithAttrsFunc {
+    let byKey = this.filters.get(pred);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.filters.set(pred, byKey);
+    }
+    let f = byKey.get(key);
+    if (f === undefined) {
+      f = filterWithAttrsAndPrefixFunction(key, pred);
+      byKey.set(key, f);
+    }
+    return f;
+  }
+
+  /** The identifier parts of watchers with this key and predicate: one object shared by them. */
+  private identifierSourceFor(key: string, pred: SelectionPredicate): WatcherIdentifierSource {
+    let byKey = this.identifierSources.get(pred);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.identifierSources.set(pred, byKey);
+    }
+    let src = byKey.get(key);
+    if (src === undefined) {
+      src = { key, predicate: pred };
+      byKey.set(key, src);
+    }
+    return src;
   }
 
   private errWatcher(err: unknown, base: { key: string; resourceVersion: string; sendInitialEvents?: boolean; allowWatchBookmarks: boolean }): WatchInterface {
@@ -1225,6 +1283,10 @@ export class Cacher implements DelegatorHelper {
       key: event.key, resourceVersion: event.resourceVersion, candidates, blocked, unblocked, terminated, budgetMs, waitedMs,
     });
   }
+}
+
+function isWatchContextSource(ctx: Partial<WatchContextSource>): ctx is WatchContextSource {
+  return typeof ctx.addDoneListener === 'function' && typeof ctx.removeDoneListener === 'function';
 }
 
 function sameGR(a: GroupResourceRef, b: GroupResourceRef): boolean {

@@ -91,6 +91,8 @@ interface SerializationResult {
   raw: Uint8Array | undefined;
   failed: boolean;
   err: unknown;
+  /** The identifier's lifetime counts (kept across invalidations): one lookup per call, not two. */
+  counts: { encodes: number; hits: number; errors: number };
 }
 
 /**
@@ -104,6 +106,12 @@ export class CachingObject {
   private object: KubeObject;
   private copied: boolean;
   private serializations = new Map<Identifier, SerializationResult>();
+  // The two identifiers asked last, before the map: a fan-out asks for one or two (JSON and
+  // protobuf) thousands of times. Cleared with the map.
+  private lastId0: Identifier | undefined = undefined;
+  private lastResult0: SerializationResult | undefined = undefined;
+  private lastId1: Identifier | undefined = undefined;
+  private lastResult1: SerializationResult | undefined = undefined;
   private counts: Map<Identifier, { encodes: number; hits: number; errors: number }> | undefined;
   private readonly options: CachingObjectOptions;
 
@@ -125,23 +133,51 @@ export class CachingObject {
    * every later call. The returned bytes are shared: treat them as read-only.
    */
   cacheEncode(id: Identifier, encode: EncodeFunc): Uint8Array {
-    let result = this.serializations.get(id);
-    if (!result) {
-      result = { done: false, raw: undefined, failed: false, err: undefined };
-      this.serializations.set(id, result);
+    return this.cacheEncodeWith(id, encode, undefined);
+  }
+
+  /** cacheEncode with an encoder object (`encoder.encode(object)`): no closure per call. */
+  cacheEncodeFor(encoder: { readonly identifier: Identifier; encode(object: KubeObject): Uint8Array }): Uint8Array {
+    return this.cacheEncodeWith(encoder.identifier, undefined, encoder);
+  }
+
+  private cacheEncodeWith(
+    id: Identifier,
+    encode: EncodeFunc | undefined,
+    encoder: { encode(object: KubeObject): Uint8Array } | undefined,
+  ): Uint8Array {
+    let result: SerializationResult | undefined;
+    if (id === this.lastId0) result = this.lastResult0;
+    else if (id === this.lastId1) result = this.lastResult1;
+    else {
+      result = this.serializations.get(id);
+      if (!result) {
+        result = { done: false, raw: undefined, failed: false, err: undefined, counts: this.countsOf(id) };
+        this.serializations.set(id, result);
+      }
+      this.lastId1 = this.lastId0;
+      this.lastResult1 = this.lastResult0;
+      this.lastId0 = id;
+      this.lastResult0 = result;
     }
+    result = result as SerializationResult;
     const hit = result.done;
     if (!result.done) {
       result.done = true;
       try {
         // Encode a copy: some encoders make subtle modifications to the object they encode.
-        result.raw = encode(this.getObject());
+        result.raw = encoder !== undefined ? encoder.encode(this.getObject()) : (encode as EncodeFunc)(this.getObject());
       } catch (e) {
         result.failed = true;
         result.err = e;
       }
     }
-    this.count(id, hit, result.failed);
+    const c = result.counts;
+    if (hit) c.hits++;
+    else {
+      c.encodes++;
+      if (result.failed) c.errors++;
+    }
     const insp = this.options.inspector;
     if (insp?.encoded) {
       insp.encoded({
@@ -314,6 +350,8 @@ export class CachingObject {
     this.options.warnings?.warn(this.object, setter);
     this.options.inspector?.invalidated?.({ setter, identifiers: [...this.serializations.keys()] });
     this.serializations = new Map();
+    this.lastId0 = this.lastId1 = undefined;
+    this.lastResult0 = this.lastResult1 = undefined;
   }
 
   private meta(): Record<string, unknown> {
@@ -333,18 +371,14 @@ export class CachingObject {
     setMetaFieldOrdered(holder.metadata as Record<string, unknown>, field, value);
   }
 
-  private count(id: Identifier, hit: boolean, failed: boolean): void {
+  private countsOf(id: Identifier): { encodes: number; hits: number; errors: number } {
     if (!this.counts) this.counts = new Map();
     let c = this.counts.get(id);
     if (!c) {
       c = { encodes: 0, hits: 0, errors: 0 };
       this.counts.set(id, c);
     }
-    if (hit) c.hits++;
-    else {
-      c.encodes++;
-      if (failed) c.errors++;
-    }
+    return c;
   }
 }
 
@@ -434,8 +468,14 @@ export function deepCopyJSON<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(deepCopyJSON) as unknown as T;
   if (value instanceof Uint8Array) return value.slice() as unknown as T;
+  // Object.keys and indexing, as Object.entries would see it, without an array per property.
+  const src = value as Record<string, unknown>;
+  const keys = Object.keys(src);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = deepCopyJSON(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    out[k] = deepCopyJSON(src[k]);
+  }
   return out as T;
 }
 

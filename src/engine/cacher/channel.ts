@@ -14,26 +14,66 @@ export interface Received<T> {
 /** Withdraws a blocked operation (the losing case of a select); true when it was still pending. */
 export type CancelWait = () => boolean;
 
-interface SendWaiter<T> {
-  value: T;
-  onDone: (sent: boolean) => void;
-  active: boolean;
+/** What `poll` returns when a receive would block. */
+export const chanEmpty: unique symbol = Symbol('chan-empty');
+/** What `poll` returns once the channel is closed and drained. */
+export const chanClosed: unique symbol = Symbol('chan-closed');
+
+/**
+ * A blocked receiver that can be parked again and again without allocating (a task's long-lived
+ * select). `recvParked` is true while it waits; the channel clears it before calling onReceive.
+ */
+export interface ChannelReceiver<T> {
+  recvParked: boolean;
+  /** The receive completed: a value (ok) or the closed channel (ok=false). */
+  onReceive(value: T | undefined, ok: boolean): void;
 }
 
-interface RecvWaiter<T> {
-  onDone: (received: Received<T>) => void;
-  active: boolean;
+/** A blocked sender that can be parked without a closure; `sendParked` as for receivers. */
+export interface ChannelSender<T> {
+  sendParked: boolean;
+  /** The value being sent. */
+  readonly sendValue: T;
+  /** The send completed (true) or failed because the channel was closed (false). */
+  onSent(ok: boolean): void;
 }
+
+// The closure-based waits of the public API, as parked waiters.
+class ClosureReceiver<T> implements ChannelReceiver<T> {
+  recvParked = true;
+  constructor(private readonly onDone: (received: Received<T>) => void) {}
+  onReceive(value: T | undefined, ok: boolean): void {
+    this.onDone({ value, ok });
+  }
+}
+
+class ClosureSender<T> implements ChannelSender<T> {
+  sendParked = true;
+  constructor(
+    readonly sendValue: T,
+    private readonly onDone: (sent: boolean) => void,
+  ) {}
+  onSent(ok: boolean): void {
+    this.onDone(ok);
+  }
+}
+
+const noCancel: CancelWait = () => false;
 
 /**
  * A Go channel of capacity `capacity` (0 = unbuffered: a send succeeds only into a waiting
- * receiver). FIFO for values, blocked senders and blocked receivers, as in Go.
+ * receiver). FIFO for values, blocked senders and blocked receivers, as in Go. The buffer and the
+ * waiter queues cost nothing until used: the first waiter of each kind sits in a field, more (rare:
+ * several goroutines blocked on one channel) in an array made on demand; an idle watcher's two
+ * channels are a few words each.
  */
 export class Channel<T> {
   readonly capacity: number;
-  private buf: T[] = [];
-  private senders: SendWaiter<T>[] = [];
-  private receivers: RecvWaiter<T>[] = [];
+  private buf: T[] | undefined = undefined;
+  private recvHead: ChannelReceiver<T> | undefined = undefined;
+  private recvRest: ChannelReceiver<T>[] | undefined = undefined;
+  private sendHead: ChannelSender<T> | undefined = undefined;
+  private sendRest: ChannelSender<T>[] | undefined = undefined;
   private isClosed = false;
 
   constructor(capacity: number) {
@@ -45,7 +85,7 @@ export class Channel<T> {
 
   /** Buffered values (Go's len(ch)). */
   len(): number {
-    return this.buf.length;
+    return this.buf === undefined ? 0 : this.buf.length;
   }
 
   get closed(): boolean {
@@ -54,25 +94,30 @@ export class Channel<T> {
 
   /** True while some receiver is blocked on the channel (an unbuffered send would succeed). */
   hasWaitingReceiver(): boolean {
-    return this.receivers.some(r => r.active);
+    if (this.recvHead !== undefined && this.recvHead.recvParked) return true;
+    return this.recvRest !== undefined && this.recvRest.some(r => r.recvParked);
   }
 
   /** True while some sender is blocked on the channel. */
   hasWaitingSender(): boolean {
-    return this.senders.some(s => s.active);
+    if (this.sendHead !== undefined && this.sendHead.sendParked) return true;
+    return this.sendRest !== undefined && this.sendRest.some(s => s.sendParked);
   }
 
   /** `select { case ch <- v: return true; default: return false }`; false on a closed channel. */
   trySend(value: T): boolean {
     if (this.isClosed) return false;
     const r = this.takeReceiver();
-    if (r) {
-      r.onDone({ value, ok: true });
+    if (r !== undefined) {
+      r.onReceive(value, true);
       return true;
     }
-    if (this.buf.length < this.capacity) {
-      this.buf.push(value);
-      return true;
+    if (this.capacity > 0) {
+      const buf = (this.buf ??= []);
+      if (buf.length < this.capacity) {
+        buf.push(value);
+        return true;
+      }
     }
     return false;
   }
@@ -84,41 +129,70 @@ export class Channel<T> {
   waitSend(value: T, onDone: (sent: boolean) => void): CancelWait {
     if (this.isClosed) {
       onDone(false);
-      return () => false;
+      return noCancel;
     }
     if (this.trySend(value)) {
       onDone(true);
-      return () => false;
+      return noCancel;
     }
-    const w: SendWaiter<T> = { value, onDone, active: true };
-    this.senders.push(w);
-    return () => {
-      if (!w.active) return false;
-      w.active = false;
-      this.senders = this.senders.filter(s => s !== w);
-      return true;
-    };
+    const w = new ClosureSender(value, onDone);
+    this.pushSender(w);
+    return () => this.cancelSend(w);
+  }
+
+  /**
+   * parkSend: like waitSend for a long-lived sender object, without a closure; the caller has
+   * already found that trySend fails. Withdraw with cancelSend.
+   */
+  parkSend(w: ChannelSender<T>): void {
+    if (this.isClosed) {
+      w.sendParked = false;
+      w.onSent(false);
+      return;
+    }
+    w.sendParked = true;
+    this.pushSender(w);
+  }
+
+  /** Withdraws a parked sender; true when it was still waiting. */
+  cancelSend(w: ChannelSender<T>): boolean {
+    if (!w.sendParked) return false;
+    w.sendParked = false;
+    // Forget it now (a withdrawn waiter is skipped anyway; this keeps memory bounded).
+    if (this.sendHead === w) this.sendHead = this.sendRest?.shift();
+    else removeFrom(this.sendRest, w);
+    return true;
   }
 
   /** `select { case v, ok := <-ch: ...; default: }`: undefined when it would block. */
   tryRecv(): Received<T> | undefined {
-    if (this.buf.length > 0) {
-      const value = this.buf.shift() as T;
+    const v = this.poll();
+    if (v === chanEmpty) return undefined;
+    if (v === chanClosed) return { value: undefined, ok: false };
+    return { value: v as T, ok: true };
+  }
+
+  /** tryRecv without the result object: the value, chanEmpty when it would block, chanClosed when closed and drained. */
+  poll(): T | typeof chanEmpty | typeof chanClosed {
+    const buf = this.buf;
+    if (buf !== undefined && buf.length > 0) {
+      const value = buf.shift() as T;
       // A blocked sender's value takes the freed slot (Go hands it over in the same operation).
       const s = this.takeSender();
-      if (s) {
-        this.buf.push(s.value);
-        s.onDone(true);
+      if (s !== undefined) {
+        buf.push(s.sendValue);
+        s.onSent(true);
       }
-      return { value, ok: true };
+      return value;
     }
     const s = this.takeSender();
-    if (s) {
-      s.onDone(true);
-      return { value: s.value, ok: true };
+    if (s !== undefined) {
+      const value = s.sendValue; // read first: onSent may reuse the sender for its next send
+      s.onSent(true);
+      return value;
     }
-    if (this.isClosed) return { value: undefined, ok: false };
-    return undefined;
+    if (this.isClosed) return chanClosed;
+    return chanEmpty;
   }
 
   /** A blocking receive: tries at once, else waits; `onDone` may run before this returns. */
@@ -126,16 +200,45 @@ export class Channel<T> {
     const now = this.tryRecv();
     if (now) {
       onDone(now);
-      return () => false;
+      return noCancel;
     }
-    const w: RecvWaiter<T> = { onDone, active: true };
-    this.receivers.push(w);
-    return () => {
-      if (!w.active) return false;
-      w.active = false;
-      this.receivers = this.receivers.filter(r => r !== w);
-      return true;
-    };
+    const w = new ClosureReceiver(onDone);
+    this.pushReceiver(w);
+    return () => this.cancelRecv(w);
+  }
+
+  /**
+   * trySend's hand-off for one receiver: true (and `r` un-parked) when `r` is the parked receiver a
+   * send would go to now; the caller then delivers the value itself. False otherwise: use trySend.
+   */
+  handOff(r: ChannelReceiver<T>): boolean {
+    if (this.isClosed || this.recvHead !== r || !r.recvParked) return false;
+    this.recvHead = this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
+    r.recvParked = false;
+    return true;
+  }
+
+  /**
+   * parkRecv: like waitRecv for a long-lived receiver object, without a closure or a result
+   * object; the caller has already found that poll() would block. Withdraw with cancelRecv.
+   */
+  parkRecv(w: ChannelReceiver<T>): void {
+    if (this.isClosed) {
+      w.recvParked = false;
+      w.onReceive(undefined, false);
+      return;
+    }
+    w.recvParked = true;
+    this.pushReceiver(w);
+  }
+
+  /** Withdraws a parked receiver; true when it was still waiting. */
+  cancelRecv(w: ChannelReceiver<T>): boolean {
+    if (!w.recvParked) return false;
+    w.recvParked = false;
+    if (this.recvHead === w) this.recvHead = this.recvRest?.shift();
+    else removeFrom(this.recvRest, w);
+    return true;
   }
 
   /** A blocking send as a promise (resolves true once taken, false if the channel closes). */
@@ -152,43 +255,66 @@ export class Channel<T> {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    const receivers = this.receivers;
-    const senders = this.senders;
-    this.receivers = [];
-    this.senders = [];
+    const receivers: ChannelReceiver<T>[] = [];
+    if (this.recvHead !== undefined) receivers.push(this.recvHead);
+    if (this.recvRest !== undefined) receivers.push(...this.recvRest);
+    const senders: ChannelSender<T>[] = [];
+    if (this.sendHead !== undefined) senders.push(this.sendHead);
+    if (this.sendRest !== undefined) senders.push(...this.sendRest);
+    this.recvHead = this.recvRest = undefined;
+    this.sendHead = this.sendRest = undefined;
     for (const r of receivers) {
-      if (!r.active) continue;
-      r.active = false;
-      r.onDone({ value: undefined, ok: false });
+      if (!r.recvParked) continue;
+      r.recvParked = false;
+      r.onReceive(undefined, false);
     }
     for (const s of senders) {
-      if (!s.active) continue;
-      s.active = false;
-      s.onDone(false);
+      if (!s.sendParked) continue;
+      s.sendParked = false;
+      s.onSent(false);
     }
   }
 
-  private takeReceiver(): RecvWaiter<T> | undefined {
-    while (this.receivers.length) {
-      const r = this.receivers.shift() as RecvWaiter<T>;
-      if (r.active) {
-        r.active = false;
+  private pushReceiver(w: ChannelReceiver<T>): void {
+    if (this.recvHead === undefined && (this.recvRest === undefined || this.recvRest.length === 0)) this.recvHead = w;
+    else (this.recvRest ??= []).push(w);
+  }
+
+  private pushSender(w: ChannelSender<T>): void {
+    if (this.sendHead === undefined && (this.sendRest === undefined || this.sendRest.length === 0)) this.sendHead = w;
+    else (this.sendRest ??= []).push(w);
+  }
+
+  /** The first receiver still parked, un-parked; skipped (withdrawn) ones are dropped. */
+  private takeReceiver(): ChannelReceiver<T> | undefined {
+    for (;;) {
+      const r = this.recvHead;
+      if (r === undefined) return undefined;
+      this.recvHead = this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
+      if (r.recvParked) {
+        r.recvParked = false;
         return r;
       }
     }
-    return undefined;
   }
 
-  private takeSender(): SendWaiter<T> | undefined {
-    while (this.senders.length) {
-      const s = this.senders.shift() as SendWaiter<T>;
-      if (s.active) {
-        s.active = false;
+  private takeSender(): ChannelSender<T> | undefined {
+    for (;;) {
+      const s = this.sendHead;
+      if (s === undefined) return undefined;
+      this.sendHead = this.sendRest !== undefined && this.sendRest.length > 0 ? this.sendRest.shift() : undefined;
+      if (s.sendParked) {
+        s.sendParked = false;
         return s;
       }
     }
-    return undefined;
   }
+}
+
+function removeFrom<W>(list: W[] | undefined, w: W): void {
+  if (list === undefined) return;
+  const i = list.indexOf(w);
+  if (i >= 0) list.splice(i, 1);
 }
 
 /**

@@ -86,12 +86,29 @@ export function newProtobufEncoder(groupVersion: string): ObjectEncoder {
   };
 }
 
+const sharedEncoders = new Map<string, ObjectEncoder>();
+
+/**
+ * The encoder for a content type and group-version, made once and shared (an encoder is
+ * stateless, and its identifier is costly to compute): what every watch of that type uses.
+ */
+export function sharedEncoder(contentType: typeof contentTypeJSON | typeof contentTypeProtobuf, groupVersion: string): ObjectEncoder {
+  const key = `${contentType}\u0000${groupVersion}`;
+  let e = sharedEncoders.get(key);
+  if (e === undefined) {
+    e = contentType === contentTypeProtobuf ? newProtobufEncoder(groupVersion) : newJSONEncoder(groupVersion);
+    sharedEncoders.set(key, e);
+  }
+  return e;
+}
+
 /**
  * What a serializer does with a runtime.CacheableObject: ask it for its cached bytes for this
  * encoder's identifier (encoding at most once); a plain object is encoded directly.
  */
 export function encodeObject(encoder: ObjectEncoder, object: KubeObject | CachingObject): Uint8Array {
-  if (object instanceof CachingObject) return object.cacheEncode(encoder.identifier, o => encoder.encode(o));
+  // The encoder object itself, not a closure per call: 10k watchers make 10k calls per event.
+  if (object instanceof CachingObject) return object.cacheEncodeFor(encoder);
   return encoder.encode(object);
 }
 

@@ -5,11 +5,12 @@
 // handler spend 1000/N ms writing each event; a stalled one keeps it blocked in a write forever
 // (so, as upstream, it notices neither its timeout nor a closed watcher until the client goes).
 
-import type { Clock, Timer } from '../clock';
+import { afterCall, type Clock, type Timer, type TimerTarget } from '../clock';
 import type { KubeObject } from '../storage/objects';
 import { CachingObject } from './caching-object';
-import type { WatchEvent, WatchInterface } from './cache-watcher';
-import { contentTypeJSON, contentTypeProtobuf, encodeObject, newJSONEncoder, newProtobufEncoder, type ObjectEncoder } from './object-encoders';
+import type { ContextDoneListener, ReceiveChannel, WatchContextSource, WatchEvent, WatchInterface } from './cache-watcher';
+import { Channel, chanClosed, chanEmpty, type ChannelReceiver } from './channel';
+import { contentTypeJSON, contentTypeProtobuf, encodeObject, sharedEncoder, type ObjectEncoder } from './object-encoders';
 
 /** How fast the client takes events off the connection. */
 export type ReadRate =
@@ -35,20 +36,46 @@ export type WatchClientCloseReason =
   | 'disconnected';
 
 /**
- * The watch request's context: context.WithTimeout(ctx, timeout) of handleWatch. Its signal is
- * what the cacher hands to processInterval; it is cancelled at the deadline, or earlier when the
- * handler returns.
+ * The watch request's context: context.WithTimeout(ctx, timeout) of handleWatch. It is cancelled
+ * at the deadline, or earlier when the handler returns. The cacher's watcher listens for that
+ * through addDoneListener; `signal` (an AbortSignal, made on first use) serves everyone else.
  */
-export class WatchRequestContext {
-  readonly controller = new AbortController();
+export class WatchRequestContext implements WatchContextSource, TimerTarget {
   /** Clock ms of the deadline (ctx.Deadline()): the watcher's deadline. */
   readonly deadline: number;
   private readonly timer: Timer;
+  private abortController: AbortController | undefined = undefined;
+  private isDone = false;
+  private hasExpired = false;
+  // Usually exactly one listener (the watcher): no array unless there are more.
+  private listener: ContextDoneListener | undefined = undefined;
+  private moreListeners: ContextDoneListener[] | undefined = undefined;
+  /** The handler whose own timeout is this deadline: told last, after everything the end caused. */
+  private follower: ContextDoneListener | undefined = undefined;
 
   constructor(clock: Clock, timeoutMs: number) {
     if (!(timeoutMs >= 0)) throw new RangeError(`WatchRequestContext: timeoutMs must be >= 0, got ${timeoutMs}`);
     this.deadline = clock.now() + timeoutMs;
-    this.timer = clock.afterFunc(timeoutMs, () => this.cancel());
+    this.timer = afterCall(clock, timeoutMs, this);
+  }
+
+  /** TimerTarget: the deadline passed. */
+  onTimer(): void {
+    this.expire();
+  }
+
+  /** True when the context ended because its deadline passed (not cancelled earlier). */
+  get expired(): boolean {
+    return this.hasExpired;
+  }
+
+  /** The context as an AbortController (created on first use, aborted if the context already ended). */
+  get controller(): AbortController {
+    if (this.abortController === undefined) {
+      this.abortController = new AbortController();
+      if (this.isDone) this.abortController.abort();
+    }
+    return this.abortController;
   }
 
   get signal(): AbortSignal {
@@ -56,12 +83,55 @@ export class WatchRequestContext {
   }
 
   get done(): boolean {
-    return this.controller.signal.aborted;
+    return this.isDone;
+  }
+
+  /** Calls listener.contextDone() once the context ends (not if it already has). */
+  addDoneListener(listener: ContextDoneListener): void {
+    if (this.isDone) return;
+    if (this.listener === undefined && this.moreListeners === undefined) this.listener = listener;
+    else (this.moreListeners ??= this.listener ? [this.listener] : []).push(listener);
+    if (this.moreListeners !== undefined) this.listener = undefined;
+  }
+
+  /**
+   * A handler timing out at this deadline (WatchClient): told after the listeners and the signal,
+   * as its own timer due at the same instant but armed later would fire.
+   */
+  setDeadlineFollower(follower: ContextDoneListener | undefined): boolean {
+    if (follower !== undefined && (this.isDone || (this.follower !== undefined && this.follower !== follower))) return false;
+    this.follower = follower;
+    return true;
+  }
+
+  removeDoneListener(listener: ContextDoneListener): void {
+    if (this.listener === listener) this.listener = undefined;
+    else if (this.moreListeners !== undefined) {
+      const i = this.moreListeners.indexOf(listener);
+      if (i >= 0) this.moreListeners.splice(i, 1);
+    }
+  }
+
+  /** The deadline timer fired. */
+  private expire(): void {
+    if (!this.isDone) this.hasExpired = true;
+    this.cancel();
   }
 
   cancel(): void {
     this.timer.stop();
-    if (!this.controller.signal.aborted) this.controller.abort();
+    if (this.isDone) return;
+    this.isDone = true;
+    const one = this.listener;
+    const more = this.moreListeners;
+    this.listener = undefined;
+    this.moreListeners = undefined;
+    one?.contextDone();
+    if (more !== undefined) for (const l of more) l.contextDone();
+    this.abortController?.abort();
+    const follower = this.follower;
+    this.follower = undefined;
+    follower?.contextDone();
   }
 }
 
@@ -100,18 +170,22 @@ export interface WatchClientOptions {
  * client's pace, and on return stops the watcher and cancels the request context (in that order,
  * as the deferred calls run upstream).
  */
-export class WatchClient {
-  readonly events: ClientWatchEvent[] = [];
+export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneListener {
+  /** Every event taken (when keepEvents; otherwise always empty). */
+  readonly events: ClientWatchEvent[];
   /** Events taken off the result channel. */
   received = 0;
   /** Bytes of encoded objects (0 unless a content type is set). */
   bytesEncoded = 0;
   /** Why the handler returned; undefined while it runs. */
   closeReason: WatchClientCloseReason | undefined;
-  /** Settles when the handler has returned. */
-  readonly finished: Promise<WatchClientCloseReason>;
+  /** ChannelReceiver plumbing: the handler is parked in its select (not writing). */
+  recvParked = false;
 
   private readonly watcher: WatchInterface;
+  private readonly result: ReceiveChannel<WatchEvent>;
+  /** The result channel when it is a Channel (always, from the cacher): waits without closures. */
+  private readonly channel: Channel<WatchEvent> | undefined;
   private readonly clock: Clock;
   private readonly ctx: WatchRequestContext | undefined;
   private readonly encoder: ObjectEncoder | undefined;
@@ -121,41 +195,57 @@ export class WatchClient {
   private rate: ReadRate;
   private timeoutFired = false;
   private timeoutTimer: Timer | undefined;
-  /** The handler is in its select (not writing). */
+  /** The handler's timeout is the context's deadline: heard through the context, no timer of its own. */
+  private timeoutViaCtx = false;
+  /** Waiting through a closure-based waitRecv (a result channel that is not a Channel). */
   private cancelRecv: (() => boolean) | undefined;
   /** Ends the current write early (a disconnect). */
   private writeTimer: Timer | undefined;
   private writing = false;
   private running = false;
-  private resolveFinished: (reason: WatchClientCloseReason) => void = () => undefined;
+  private finishedPromise: Promise<WatchClientCloseReason> | undefined;
+  private resolveFinished: ((reason: WatchClientCloseReason) => void) | undefined;
 
   constructor(watcher: WatchInterface, o: WatchClientOptions) {
     this.watcher = watcher;
+    this.result = watcher.resultChan();
+    this.channel = this.result instanceof Channel ? this.result : undefined;
     this.clock = o.clock;
     this.ctx = o.ctx;
     this.rate = o.readRate ?? fastReader;
     validateRate(this.rate);
     this.keepEvents = o.keepEvents ?? true;
+    this.events = this.keepEvents ? [] : noEvents;
     this.onEvent = o.onEvent;
     this.onClose = o.onClose;
     const gv = o.groupVersion ?? 'v1';
-    this.encoder = o.contentType === undefined ? undefined : o.contentType === contentTypeProtobuf ? newProtobufEncoder(gv) : newJSONEncoder(gv);
-    this.finished = new Promise(resolve => {
-      this.resolveFinished = resolve;
-    });
-    const timeoutMs = o.timeoutMs ?? (this.ctx ? this.ctx.deadline - this.clock.now() : undefined);
-    if (timeoutMs !== undefined) {
-      this.timeoutTimer = this.clock.afterFunc(timeoutMs, () => {
-        this.timeoutFired = true;
-        // Seen only by a handler waiting in its select; a writing one sees it after the write.
-        if (this.cancelRecv && this.cancelRecv()) {
-          this.cancelRecv = undefined;
-          this.loop();
-        }
-      });
+    // One encoder per content type and group-version for all clients (same identifier, same output).
+    this.encoder = o.contentType === undefined ? undefined : sharedEncoder(o.contentType === contentTypeProtobuf ? contentTypeProtobuf : contentTypeJSON, gv);
+    if (o.timeoutMs === undefined && this.ctx !== undefined && this.ctx.setDeadlineFollower(this)) {
+      // The deadline timer is the context's: this handler's timeout follows everything the
+      // context's end causes, as its own timer (same due, armed later) would.
+      this.timeoutViaCtx = true;
+    } else {
+      const timeoutMs = o.timeoutMs ?? (this.ctx ? this.ctx.deadline - this.clock.now() : undefined);
+      if (timeoutMs !== undefined) this.armTimeout(timeoutMs);
     }
     if (this.rate.kind === 'stalled') this.writing = true;
     else this.loop();
+  }
+
+  /** Settles when the handler has returned. */
+  get finished(): Promise<WatchClientCloseReason> {
+    // Made on demand: most callers never wait for it.
+    if (this.finishedPromise === undefined) {
+      const reason = this.closeReason;
+      if (reason !== undefined) this.finishedPromise = Promise.resolve(reason);
+      else {
+        this.finishedPromise = new Promise(resolve => {
+          this.resolveFinished = resolve;
+        });
+      }
+    }
+    return this.finishedPromise;
   }
 
   /** The serializer identifier objects are encoded with (CachingObject cache key), if any. */
@@ -186,12 +276,51 @@ export class WatchClient {
   /** The client goes away: a blocked write fails, a waiting handler returns. */
   disconnect(): void {
     if (this.closed) return;
-    this.cancelRecv?.();
-    this.cancelRecv = undefined;
+    this.cancelWait();
     this.writeTimer?.stop();
     this.writeTimer = undefined;
     this.writing = false;
     this.finish('disconnected');
+  }
+
+  /** ContextDoneListener: the request context ended; at its deadline that is this handler's timeout. */
+  contextDone(): void {
+    if (!this.timeoutViaCtx) return;
+    this.timeoutViaCtx = false;
+    const ctx = this.ctx as WatchRequestContext;
+    // Cancelled before the deadline (not by this handler): the timeout is still to come.
+    if (!ctx.expired) this.armTimeout(ctx.deadline - this.clock.now());
+    else this.timeout();
+  }
+
+  private armTimeout(timeoutMs: number): void {
+    this.timeoutTimer = this.clock.afterFunc(timeoutMs, () => this.timeout());
+  }
+
+  /** The handler's timeout fired. */
+  private timeout(): void {
+    this.timeoutFired = true;
+    // Seen only by a handler waiting in its select; a writing one sees it after the write.
+    if (this.cancelWait()) this.loop();
+  }
+
+  /** ChannelReceiver: the parked select got an event (or the closed channel). */
+  onReceive(value: WatchEvent | undefined, ok: boolean): void {
+    this.handle(ok ? (value as WatchEvent) : undefined);
+    this.loop();
+  }
+
+  /** Withdraws the handler's wait for an event; true when it was waiting. */
+  private cancelWait(): boolean {
+    if (this.recvParked) return (this.channel as Channel<WatchEvent>).cancelRecv(this);
+    const cancel = this.cancelRecv;
+    if (cancel === undefined) return false;
+    this.cancelRecv = undefined;
+    return cancel();
+  }
+
+  private waiting(): boolean {
+    return this.recvParked || this.cancelRecv !== undefined;
   }
 
   /** The handler's select loop: runs until it waits, writes, or returns. */
@@ -199,15 +328,25 @@ export class WatchClient {
     if (this.running) return;
     this.running = true;
     try {
-      while (!this.closed && !this.writing && this.cancelRecv === undefined) {
+      const ch = this.channel;
+      while (!this.closed && !this.writing && !this.waiting()) {
         if (this.timeoutFired) {
           this.finish('timeout');
           return;
         }
-        const r = this.watcher.resultChan().tryRecv();
+        if (ch !== undefined) {
+          const v = ch.poll();
+          if (v === chanEmpty) {
+            // Nothing there: wait for an event (or the timeout / a disconnect).
+            ch.parkRecv(this);
+            return;
+          }
+          this.handle(v === chanClosed ? undefined : v);
+          continue;
+        }
+        const r = this.result.tryRecv();
         if (r === undefined) {
-          // Nothing there: wait for an event (or the timeout / a disconnect).
-          this.cancelRecv = this.watcher.resultChan().waitRecv(res => {
+          this.cancelRecv = this.result.waitRecv(res => {
             this.cancelRecv = undefined;
             this.handle(res.ok ? (res.value as WatchEvent) : undefined);
             this.loop();
@@ -228,10 +367,10 @@ export class WatchClient {
       return;
     }
     this.received++;
-    const at = this.clock.now();
-    const object = event.object instanceof CachingObject ? event.object.peekObject() : event.object;
     if (this.encoder) this.bytesEncoded += encodeObject(this.encoder, event.object).length;
     if (this.keepEvents || this.onEvent) {
+      const at = this.clock.now();
+      const object = event.object instanceof CachingObject ? event.object.peekObject() : event.object;
       const e: ClientWatchEvent = { type: event.type, object, resourceVersion: object.metadata?.resourceVersion ?? '', at };
       if (this.keepEvents) this.events.push(e);
       this.onEvent?.(e);
@@ -251,13 +390,22 @@ export class WatchClient {
     if (this.closed) return;
     this.closeReason = reason;
     this.timeoutTimer?.stop();
+    if (this.timeoutViaCtx) {
+      this.timeoutViaCtx = false;
+      this.ctx?.setDeadlineFollower(undefined);
+    }
     // Deferred upstream in this order: watcher.Stop(), then the context's cancel.
     this.watcher.stop();
     this.ctx?.cancel();
     this.onClose?.(reason, this.clock.now());
-    this.resolveFinished(reason);
+    const resolve = this.resolveFinished;
+    this.resolveFinished = undefined;
+    resolve?.(reason);
   }
 }
+
+/** The events of every client that keeps none: one frozen empty array for all of them. */
+const noEvents: ClientWatchEvent[] = Object.freeze([]) as unknown as ClientWatchEvent[];
 
 function validateRate(rate: ReadRate): void {
   if (rate.kind === 'slow' && !(rate.eventsPerSecond > 0 && Number.isFinite(rate.eventsPerSecond))) {

@@ -1,0 +1,76 @@
+// `npm run bench`: every benchmark in bench/, one after the other, each printing its figure next
+// to a baseline measured in the same run, then one summary table with the ratios and PASS/MISS
+// against each goal (information only where there is none). Benchmarks are not tests: a MISS does
+// not fail the run. list-paging (etcd3 store paging) has no exported entry, so it runs in its own
+// process and its summary line is read back.
+//   node esbuild.js && node --expose-gc out/bench/main.js
+import { spawnSync } from 'child_process';
+import { existsSync } from 'fs';
+import * as path from 'path';
+import { runBookmarks } from './bookmarks';
+import { runFanout } from './fanout';
+import { runWatcherMemory } from './watcher-memory';
+import { fmtMs, hasGc, printTable, type BenchRow } from './bench-util';
+
+/** Runs out/bench/list-paging.js and turns its summary line into a row. */
+function runListPaging(log: (line: string) => void): BenchRow[] {
+  const script = path.join(__dirname, 'list-paging.js');
+  if (!existsSync(script)) {
+    log(`list-paging: ${script} not built; skipped`);
+    return [];
+  }
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--expose-gc', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trimEnd();
+  for (const line of out.split('\n')) log(`  ${line}`);
+  if (r.status !== 0) {
+    return [{ bench: 'list-paging', measure: 'filtered LIST pages through the etcd3 store', figure: 'failed', baseline: '-', ratio: NaN, note: `exit ${r.status}` }];
+  }
+  const m = /worst ratio ([\d.]+) \(goal <= ([\d.]+)\)/.exec(out);
+  if (!m) {
+    return [{ bench: 'list-paging', measure: 'filtered LIST pages through the etcd3 store', figure: 'see above', baseline: '-', ratio: NaN, note: 'summary line not found' }];
+  }
+  const ratio = Number(m[1]);
+  const limit = Number(m[2]);
+  return [
+    {
+      bench: 'list-paging',
+      measure: 'filtered LIST page, getList / array scan (worst case)',
+      figure: 'see above',
+      baseline: 'see above',
+      ratio,
+      goal: { text: `<= ${limit}`, met: ratio <= limit },
+      note: `own process, ${fmtMs(ms)}`,
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  const log = (line: string): void => console.log(line);
+  if (!hasGc()) log('(run with --expose-gc: heap figures and steady timings need it)');
+  const rows: BenchRow[] = [];
+  const section = (name: string): void => {
+    log('');
+    log(`== ${name} ==`);
+  };
+  section('watcher-memory');
+  rows.push(...(await runWatcherMemory({ log })));
+  section('fanout');
+  rows.push(...(await runFanout({ log })));
+  section('bookmarks');
+  rows.push(...(await runBookmarks({ log })));
+  section('list-paging');
+  rows.push(...runListPaging(log));
+  log('');
+  log('== summary (ratio = figure / baseline, rates: ours / baseline) ==');
+  printTable(rows, log);
+  const misses = rows.filter(r => r.goal && !r.goal.met).length;
+  log('');
+  log(`${rows.filter(r => r.goal?.met).length} PASS, ${misses} MISS, ${rows.filter(r => !r.goal).length} information only (benchmarks never fail the run)`);
+}
+
+main().catch(e => {
+  console.error(e);
+  process.exit(1);
+});
