@@ -102,7 +102,8 @@ export class FakeClock implements Clock {
   advanceTo(t: number): void {
     this.checkForward(t);
     while (this.fireNext(t)) { /* fire every timer due by t */ }
-    this.current = t;
+    // Never backwards, even when two async advances interleave.
+    this.current = Math.max(this.current, t);
   }
 
   /**
@@ -113,7 +114,8 @@ export class FakeClock implements Clock {
     this.checkForward(t);
     await settle();
     while (this.fireNext(t)) await settle();
-    this.current = t;
+    // Never backwards, even when two async advances interleave.
+    this.current = Math.max(this.current, t);
     await settle();
   }
 

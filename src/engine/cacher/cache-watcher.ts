@@ -10,7 +10,7 @@ import type { Clock } from '../clock';
 import type { GroupResourceRef } from '../inspect/events';
 import type { Fields } from '../storage/fields';
 import type { Labels } from '../storage/labels';
-import { objectMetaFieldOrder, sortedMap, type KubeObject } from '../storage/objects';
+import { setMetaFieldInOrder, sortedMap, type KubeObject } from '../storage/objects';
 import { zeroTime } from './bookmark-buckets';
 import { CachingObject, deepCopyJSON, getMutableObject, updateResourceVersion } from './caching-object';
 import { Channel, chanClosed, chanEmpty, type CancelWait, type ChannelReceiver, type ChannelSender, type ChannelTimer } from './channel';
@@ -1061,19 +1061,3 @@ export function hasInitialEventsEndAnnotation(object: WatchObject): boolean {
   return annotations?.[initialEventsAnnotationKey] === 'true';
 }
 
-// Sets a metadata field at its place in Go's ObjectMeta field order, so JSON output stays byte-identical.
-function setMetaFieldInOrder(meta: Record<string, unknown>, field: string, value: unknown): void {
-  if (field in meta) {
-    meta[field] = value;
-    return;
-  }
-  const rank = objectMetaFieldOrder.indexOf(field);
-  const later = Object.keys(meta).filter(k => {
-    const r = objectMetaFieldOrder.indexOf(k);
-    return r > rank || r < 0;
-  });
-  const saved = later.map(k => [k, meta[k]] as const);
-  for (const k of later) delete meta[k];
-  meta[field] = value;
-  for (const [k, v] of saved) meta[k] = v;
-}

@@ -5,7 +5,7 @@
 // an io.Writer, and the cached bytes are shared read-only (upstream splices them); the rate-limited
 // invalidation warning names the setter instead of printing a Go stack; objects are plain JSON.
 import { goJsonMarshal, type GoJsonValue } from '../encoding/go-json';
-import { objectMetaFieldOrder, type KubeObject } from '../storage/objects';
+import { setMetaFieldInOrder, type KubeObject } from '../storage/objects';
 import { APIObjectVersioner } from '../storage/versioner';
 import type { Clock } from '../clock';
 import type { WatchCacheEvent } from './watch-cache-event';
@@ -368,7 +368,7 @@ export class CachingObject {
   private setField(field: string, value: unknown): void {
     const holder = this.object as { metadata?: unknown };
     if (holder.metadata === null || typeof holder.metadata !== 'object') holder.metadata = {};
-    setMetaFieldOrdered(holder.metadata as Record<string, unknown>, field, value);
+    setMetaFieldInOrder(holder.metadata as Record<string, unknown>, field, value);
   }
 
   private countsOf(id: Identifier): { encodes: number; hits: number; errors: number } {
@@ -498,25 +498,6 @@ export function goDeepEqual(a: unknown, b: unknown): boolean {
   return ka.every(k => Object.prototype.hasOwnProperty.call(b, k) && goDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-function setMetaFieldOrdered(meta: Record<string, unknown>, field: string, value: unknown): void {
-  if (value === undefined) {
-    delete meta[field];
-    return;
-  }
-  if (field in meta) {
-    meta[field] = value;
-    return;
-  }
-  const rank = objectMetaFieldOrder.indexOf(field);
-  const later = Object.keys(meta).filter(k => {
-    const r = objectMetaFieldOrder.indexOf(k);
-    return r > rank || r < 0;
-  });
-  const saved = later.map(k => [k, meta[k]] as const);
-  for (const k of later) delete meta[k];
-  meta[field] = value;
-  for (const [k, v] of saved) meta[k] = v;
-}
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';

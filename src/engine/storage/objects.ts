@@ -304,3 +304,27 @@ export class PodGenerator {
     return out;
   }
 }
+
+/**
+ * Sets (or, with undefined, removes) an ObjectMeta field at its place in Go's field order, so JSON
+ * output stays byte-identical to the apiserver's.
+ */
+export function setMetaFieldInOrder(meta: Record<string, unknown>, field: string, value: unknown): void {
+  if (value === undefined) {
+    delete meta[field];
+    return;
+  }
+  if (field in meta) {
+    meta[field] = value;
+    return;
+  }
+  const rank = objectMetaFieldOrder.indexOf(field);
+  const later = Object.keys(meta).filter(k => {
+    const r = objectMetaFieldOrder.indexOf(k);
+    return r > rank || r < 0;
+  });
+  const saved = later.map(k => [k, meta[k]] as const);
+  for (const k of later) delete meta[k];
+  meta[field] = value;
+  for (const [k, v] of saved) meta[k] = v;
+}

@@ -32,6 +32,13 @@ describe('FakeClock', () => {
     assert.throws(() => clock.advanceTo(50), /cannot go back in time: now 100, asked 50/);
   });
 
+  it('never moves back when two async advances interleave', async () => {
+    const clock = new FakeClock();
+    clock.afterFunc(3, () => {});
+    await Promise.all([clock.advanceToAsync(10), clock.advanceToAsync(5)]);
+    assert.strictEqual(clock.now(), 10);
+  });
+
   it('resolves sleeps when virtual time reaches them', async () => {
     const clock = new FakeClock();
     let done = false;
