@@ -115,3 +115,17 @@ export function isEntryPoint(name: string): boolean {
   const entry = process.argv[1] ?? '';
   return entry.endsWith(`${name}.js`) || entry.endsWith(`${name}.ts`);
 }
+
+/** Runs a benchmark when its file is executed directly, printing its rows; exit 1 on error. */
+export function runAsScript(name: string, run: () => Promise<readonly BenchRow[]>): void {
+  if (!isEntryPoint(name)) return;
+  run()
+    .then(rows => {
+      console.log('');
+      printTable(rows);
+    })
+    .catch(e => {
+      console.error(e);
+      process.exit(1);
+    });
+}

@@ -19,7 +19,7 @@
 import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
 import { createResource, type OpenedWatch, type Resource } from '../src/engine/apiserver';
-import { below, fmtInt, fmtMs, isEntryPoint, median, printTable, timeAsync, timeSync, type BenchRow } from './bench-util';
+import { below, fmtInt, fmtMs, runAsScript, median, timeAsync, timeSync, type BenchRow } from './bench-util';
 
 /** One group of watchers opened at whole virtual seconds. */
 interface Group {
@@ -207,14 +207,4 @@ export async function runBookmarks(o: BookmarksOptions = {}): Promise<BenchRow[]
   ];
 }
 
-if (isEntryPoint('bookmarks')) {
-  runBookmarks()
-    .then(rows => {
-      console.log('');
-      printTable(rows);
-    })
-    .catch(e => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+runAsScript('bookmarks', () => runBookmarks());

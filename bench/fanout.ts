@@ -11,7 +11,7 @@ import { InspectorHub, type SerializationEvent } from '../src/engine/inspect/eve
 import { createResource, type OpenedWatch } from '../src/engine/apiserver';
 import { contentTypeJSON, contentTypeProtobuf, newJSONEncoder, newProtobufEncoder } from '../src/engine/cacher/object-encoders';
 import { makePod } from '../src/engine/storage/objects';
-import { atLeast, fmtInt, fmtMs, fmtRate, isEntryPoint, median, printTable, timeAsync, timeSync, type BenchRow } from './bench-util';
+import { atLeast, fmtInt, fmtMs, fmtRate, runAsScript, median, timeAsync, timeSync, type BenchRow } from './bench-util';
 
 export interface FanoutOptions {
   watchers?: number;
@@ -110,14 +110,4 @@ export async function runFanout(o: FanoutOptions = {}): Promise<BenchRow[]> {
   ];
 }
 
-if (isEntryPoint('fanout')) {
-  runFanout({ watchers: process.argv[2] ? Number(process.argv[2]) : undefined })
-    .then(rows => {
-      console.log('');
-      printTable(rows);
-    })
-    .catch(e => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+runAsScript('fanout', () => runFanout({ watchers: process.argv[2] ? Number(process.argv[2]) : undefined }));

@@ -9,7 +9,7 @@
 import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
 import { createResource, type OpenedWatch } from '../src/engine/apiserver';
-import { fmtBytes, fmtInt, fmtMs, hasGc, heapUsed, isEntryPoint, printTable, timeAsync, type BenchRow } from './bench-util';
+import { fmtBytes, fmtInt, fmtMs, hasGc, heapUsed, runAsScript, timeAsync, type BenchRow } from './bench-util';
 
 export interface WatcherMemoryOptions {
   watchers?: number;
@@ -76,14 +76,4 @@ export async function runWatcherMemory(o: WatcherMemoryOptions = {}): Promise<Be
   ];
 }
 
-if (isEntryPoint('watcher-memory')) {
-  runWatcherMemory({ watchers: process.argv[2] ? Number(process.argv[2]) : undefined })
-    .then(rows => {
-      console.log('');
-      printTable(rows);
-    })
-    .catch(e => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+runAsScript('watcher-memory', () => runWatcherMemory({ watchers: process.argv[2] ? Number(process.argv[2]) : undefined }));
