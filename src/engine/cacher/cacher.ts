@@ -169,8 +169,26 @@ export interface WatchScope {
 
 type WatchersMap = Map<number, CacheWatcher>;
 
+/**
+ * The dispatch buffer being filled: written by index over the previous contents, so that its
+ * backing store is reused (`length = 0` would free it and 10k watchers would regrow it per event).
+ */
+interface WatcherCollector {
+  buf: CacheWatcher[];
+  n: number;
+}
+
+/** Map.forEach callback with the collector as `this` (no closure per call). */
+function collectWatcher(this: WatcherCollector, w: CacheWatcher): void {
+  this.buf[this.n++] = w;
+}
+
 function scopeKey(s: WatchScope): string {
-  return `${s.namespace}\u0000${s.name}`;
+  return scopeKeyOf(s.namespace, s.name);
+}
+
+function scopeKeyOf(namespace: string, name: string): string {
+  return `${namespace}\u0000${name}`;
 }
 
 /**
@@ -233,8 +251,15 @@ export class IndexedWatchers {
     return n;
   }
 
-  scopedWatchers(scope: WatchScope): Iterable<CacheWatcher> {
-    return this.allWatchers.get(scopeKey(scope))?.values() ?? [];
+  /** Adds the watchers of a scope to the collector, in registration order (forEach: no iterator). */
+  collectScopedWatchers(namespace: string, name: string, c: WatcherCollector): void {
+    this.allWatchers.get(scopeKeyOf(namespace, name))?.forEach(collectWatcher, c);
+  }
+
+  /** Adds the watchers of one trigger value (or, with undefined, of every value) to the collector. */
+  collectValueWatchers(value: string | undefined, c: WatcherCollector): void {
+    if (value !== undefined) this.valueWatchers.get(value)?.forEach(collectWatcher, c);
+    else this.valueWatchers.forEach(ws => ws.forEach(collectWatcher, c));
   }
 }
 
@@ -421,6 +446,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
   private watchersBuffer: CacheWatcher[] = [];
+  private readonly watchersCollector: WatcherCollector = { buf: this.watchersBuffer, n: 0 };
   /** Filters by predicate and key (filterFor); dropped with their predicate. */
   private readonly filters = new WeakMap<SelectionPredicate, Map<string, FilterWithAttrsFunc>>();
   private readonly identifierSources = new WeakMap<SelectionPredicate, Map<string, WatcherIdentifierSource>>();
@@ -779,7 +805,9 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     setCachingObjects(wcEvent, this.cachingObjectOptions(event));
     const candidates = this.watchersBuffer.length;
     const blocked: CacheWatcher[] = [];
-    for (const w of this.watchersBuffer) {
+    const buf = this.watchersBuffer;
+    for (let i = 0; i < buf.length; i++) {
+      const w = buf[i];
       if (!w.nonblockingAdd(wcEvent)) blocked.push(w);
     }
     if (blocked.length === 0) {
@@ -857,29 +885,30 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private startDispatching(event: WatchCacheEvent<KubeObject>): void {
     const trigger = event.type === 'BOOKMARK' ? { values: [], supported: false } : this.triggerValues(event);
     this.dispatching = true;
-    const buf = this.watchersBuffer;
-    buf.length = 0;
+    const c = this.watchersCollector;
+    c.n = 0;
     if (event.type === 'BOOKMARK') {
+      this.watchersBuffer.length = 0;
       this.startDispatchingBookmarkEventsLocked();
       return;
     }
     const namespace = event.objFields['metadata.namespace'] ?? '';
     const name = event.objFields['metadata.name'] ?? '';
+    const watchers = this.watchers;
     if (namespace.length > 0) {
-      if (name.length > 0) for (const w of this.watchers.scopedWatchers({ namespace, name })) buf.push(w);
-      for (const w of this.watchers.scopedWatchers({ namespace, name: '' })) buf.push(w);
+      if (name.length > 0) watchers.collectScopedWatchers(namespace, name, c);
+      watchers.collectScopedWatchers(namespace, '', c);
     }
-    if (name.length > 0) for (const w of this.watchers.scopedWatchers({ namespace: '', name })) buf.push(w);
-    for (const w of this.watchers.scopedWatchers({ namespace: '', name: '' })) buf.push(w);
+    if (name.length > 0) watchers.collectScopedWatchers('', name, c);
+    watchers.collectScopedWatchers('', '', c);
     if (trigger.supported) {
-      for (const v of trigger.values) {
-        const ws = this.watchers.valueWatchers.get(v);
-        if (ws) for (const w of ws.values()) buf.push(w);
-      }
+      for (const v of trigger.values) watchers.collectValueWatchers(v, c);
     } else {
       // No trigger function: every value watcher, in case of a misconfiguration.
-      for (const ws of this.watchers.valueWatchers.values()) for (const w of ws.values()) buf.push(w);
+      watchers.collectValueWatchers(undefined, c);
     }
+    // Drops what is left of the previous dispatch (shrinking in place, unless down to 0).
+    c.buf.length = c.n;
   }
 
   /**

@@ -474,7 +474,9 @@ export function deepCopyJSON<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    out[k] = deepCopyJSON(src[k]);
+    // An own "__proto__" key (JSON.parse makes one) is data: assigning it would set the prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: deepCopyJSON(src[k]), enumerable: true, writable: true, configurable: true });
+    else out[k] = deepCopyJSON(src[k]);
   }
   return out as T;
 }

@@ -54,6 +54,15 @@ describe('sharedEncoder and cacheEncodeFor', () => {
 });
 
 describe('deepCopyJSON', () => {
+  it('copies an own "__proto__" key (as JSON.parse makes it) as data, not as the prototype', () => {
+    const src = JSON.parse('{"metadata":{"labels":{"__proto__":{"x":"y"}}}}');
+    const copy = deepCopyJSON(src);
+    const labels = copy.metadata.labels;
+    assert.ok(Object.prototype.hasOwnProperty.call(labels, '__proto__'), 'the key survives the copy');
+    assert.strictEqual(Object.getPrototypeOf(labels), Object.prototype);
+    assert.strictEqual(JSON.stringify(copy), JSON.stringify(src));
+  });
+
   it('copies JSON data: equal, in the same key order, sharing no object or array', () => {
     fc.assert(
       fc.property(fc.jsonValue(), v => {
