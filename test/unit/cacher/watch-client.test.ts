@@ -4,11 +4,12 @@
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { newCachingObject, type CachingObject } from '../../../src/engine/cacher/caching-object';
-import { CacheWatcher, emptyFunc, initialEventsAnnotationKey, newCacheWatcher, type WatchObject } from '../../../src/engine/cacher/cache-watcher';
+import { emptyFunc, initialEventsAnnotationKey, newCacheWatcher, type WatchObject } from '../../../src/engine/cacher/cache-watcher';
 import { ChannelTimer } from '../../../src/engine/cacher/channel';
 import { contentTypeJSON, contentTypeProtobuf, newJSONEncoder, newProtobufEncoder } from '../../../src/engine/cacher/object-encoders';
 import { WatchClient, WatchRequestContext, type ReadRate } from '../../../src/engine/cacher/watch-client';
 import type { WatchCacheEvent, WatchCacheEventType } from '../../../src/engine/cacher/watch-cache-event';
+import { wiredWatcher } from './watcher-testing';
 import { newCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 
@@ -28,14 +29,7 @@ function emptyInterval(rv = 0) {
 
 /** A watcher wired like the cacher does, with a forget that stops it and records drains. */
 function setup(chanSize: number, rate: ReadRate, timeoutMs = 60_000) {
-  const clock = new FakeClock(0);
-  const ctx = new WatchRequestContext(clock, timeoutMs);
-  const forgets: boolean[] = [];
-  const w: CacheWatcher = newCacheWatcher(chanSize, () => true, drain => {
-    forgets.push(drain);
-    w.setDrainInputBufferLocked(drain);
-    w.stopLocked();
-  }, ctx.deadline, true, pods, 'test');
+  const { clock, ctx, w, forgets } = wiredWatcher(chanSize, timeoutMs);
   return { clock, ctx, w, forgets, start: (interval = emptyInterval()) => {
     const done = w.processInterval(interval, 0, ctx.signal);
     const client = new WatchClient(w, { clock, ctx, readRate: rate });

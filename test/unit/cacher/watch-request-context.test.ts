@@ -3,9 +3,10 @@
 // rides on the context's deadline timer, and both keep the order a separate timer each gave.
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
-import { newCacheWatcher, type CacheWatcher, type WatchObject } from '../../../src/engine/cacher/cache-watcher';
+import { newCacheWatcher, type WatchObject } from '../../../src/engine/cacher/cache-watcher';
 import { WatchClient, WatchRequestContext, type ReadRate } from '../../../src/engine/cacher/watch-client';
 import type { WatchCacheEvent } from '../../../src/engine/cacher/watch-cache-event';
+import { wiredWatcher } from './watcher-testing';
 import { newCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 
@@ -18,14 +19,7 @@ function added(rv: number): WatchCacheEvent<WatchObject> {
 
 /** A watcher wired as the cacher does, its processInterval told of the context through `ctxFor`. */
 function setup(chanSize: number, rate: ReadRate, timeoutMs: number, ctxFor: (ctx: WatchRequestContext) => AbortSignal | WatchRequestContext) {
-  const clock = new FakeClock(0);
-  const ctx = new WatchRequestContext(clock, timeoutMs);
-  const forgets: boolean[] = [];
-  const w: CacheWatcher = newCacheWatcher(chanSize, () => true, drain => {
-    forgets.push(drain);
-    w.setDrainInputBufferLocked(drain);
-    w.stopLocked();
-  }, ctx.deadline, true, pods, 'test');
+  const { clock, ctx, w, forgets } = wiredWatcher(chanSize, timeoutMs);
   const done = w.processInterval(newCacheInterval<WatchObject>(0, 0, () => undefined, () => true, 0), 0, ctxFor(ctx));
   let closedAt = -1;
   const client = new WatchClient(w, { clock, ctx, readRate: rate, onClose: (_r, at) => { closedAt = at; } });
