@@ -49,17 +49,31 @@ class PendingTimer implements Timer {
 }
 
 /**
+ * Width of a far-timer window (ms, a power of two). Timers due at or after `horizon` wait unsorted
+ * in the window of their due time and join the heap when time gets there: a watch deadline 30–60
+ * virtual minutes out costs nothing to a bookmark tick a second from now.
+ */
+const farWindowMs = 65_536;
+
+/**
  * Virtual time. Nothing moves until `step`/`advanceTo` is called; then every timer due by the new
  * time fires in (due, creation) order, with `now()` reading each timer's own due time while it runs.
  */
 export class FakeClock implements Clock {
   private current: number;
   private seq = 0;
-  // A binary min-heap keyed by (due, seq): O(log n) per timer even with 100k watchers' deadlines.
+  // The timers due before `horizon`, in a binary min-heap keyed by (due, seq). Later ones wait in
+  // `far`, one unsorted list per window; a window joins the heap when the heap runs dry, so the
+  // heap's depth follows the timers due soon, not the 100k watch deadlines behind them.
   private heap: PendingTimer[] = [];
+  private horizon: number;
+  private readonly far = new Map<number, PendingTimer[]>();
+  /** The window numbers in `far`, ascending. */
+  private farWindows: number[] = [];
 
   constructor(startMs = 0) {
     this.current = startMs;
+    this.horizon = (Math.floor(startMs / farWindowMs) + 1) * farWindowMs;
   }
 
   now(): number {
@@ -68,13 +82,13 @@ export class FakeClock implements Clock {
 
   afterFunc(delayMs: number, fn: () => void): Timer {
     const t = new PendingTimer(this.current + Math.max(0, delayMs), this.seq++, fn);
-    this.push(t);
+    this.add(t);
     return t;
   }
 
   afterCall(delayMs: number, target: TimerTarget): Timer {
     const t = new PendingTimer(this.current + Math.max(0, delayMs), this.seq++, target);
-    this.push(t);
+    this.add(t);
     return t;
   }
 
@@ -84,13 +98,16 @@ export class FakeClock implements Clock {
 
   /** Number of timers still pending. */
   pendingTimers(): number {
-    return this.heap.filter(t => !t.done).length;
+    let n = 0;
+    for (const t of this.heap) if (!t.done) n++;
+    for (const ts of this.far.values()) for (const t of ts) if (!t.done) n++;
+    return n;
   }
 
   /** Due time of the earliest pending timer, or undefined. */
   nextDue(): number | undefined {
-    this.dropDone();
-    return this.heap.length ? this.heap[0].due : undefined;
+    const top = this.peek(Number.POSITIVE_INFINITY);
+    return top?.due;
   }
 
   /** Moves time forward by `ms`, firing due timers synchronously. */
@@ -129,8 +146,7 @@ export class FakeClock implements Clock {
 
   /** Fires the earliest timer due by `t`, at its own due time; false when none is due. */
   private fireNext(t: number): boolean {
-    this.dropDone();
-    const top = this.heap[0];
+    const top = this.peek(t);
     if (!top || top.due > t) return false;
     this.pop();
     top.done = true;
@@ -141,8 +157,42 @@ export class FakeClock implements Clock {
     return true;
   }
 
-  private dropDone(): void {
-    while (this.heap.length && this.heap[0].done) this.pop();
+  /**
+   * The earliest pending timer, at the top of the heap; far windows that start by `until` join the
+   * heap when it has nothing pending (every far timer is due at or after the horizon, so the heap's
+   * top, when there is one, is the earliest of all).
+   */
+  private peek(until: number): PendingTimer | undefined {
+    for (;;) {
+      while (this.heap.length && this.heap[0].done) this.pop();
+      if (this.heap.length) return this.heap[0];
+      const w = this.farWindows[0];
+      if (w === undefined || w * farWindowMs > until) return undefined;
+      this.farWindows.shift();
+      const ts = this.far.get(w) as PendingTimer[];
+      this.far.delete(w);
+      this.horizon = (w + 1) * farWindowMs;
+      for (const x of ts) if (!x.done) this.push(x);
+    }
+  }
+
+  private add(t: PendingTimer): void {
+    if (t.due < this.horizon) {
+      this.push(t);
+      return;
+    }
+    const w = Math.floor(t.due / farWindowMs);
+    const ts = this.far.get(w);
+    if (ts !== undefined) {
+      ts.push(t);
+      return;
+    }
+    this.far.set(w, [t]);
+    // Few windows (one per ~65s of the future): a sorted insert is cheap.
+    const ws = this.farWindows;
+    let i = ws.length;
+    while (i > 0 && ws[i - 1] > w) i--;
+    ws.splice(i, 0, w);
   }
 
   private less(a: PendingTimer, b: PendingTimer): boolean {
