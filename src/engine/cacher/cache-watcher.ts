@@ -13,7 +13,8 @@ import type { Labels } from '../storage/labels';
 import { setMetaFieldInOrder, sortedMap, type KubeObject } from '../storage/objects';
 import { zeroTime } from './bookmark-buckets';
 import { CachingObject, deepCopyJSON, getMutableObject, updateResourceVersion } from './caching-object';
-import { Channel, chanClosed, chanEmpty, type CancelWait, type ChannelReceiver, type ChannelSender, type ChannelTimer } from './channel';
+import { Channel, chanClosed, chanEmpty, type CancelWait, type ChannelSender, type ChannelTimer, type DirectListener, type DirectReceiver } from './channel';
+import type { ObjectEncoder } from './object-encoders';
 import { quote } from '../storage/go-strings';
 import { hasPathPrefix } from './util';
 import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
@@ -209,6 +210,25 @@ export interface CacheWatcherMetrics {
   initEventsAdd(groupResource: GroupResourceRef, n: number): void;
 }
 
+/**
+ * The client end of a result channel that lets the watcher deliver in place (WatchClient): a
+ * DirectReceiver that may also let the watcher just count what it delivers and credit it later
+ * (`directCounts`: no events kept, no callback), encoding only to learn the size.
+ */
+export interface DirectWriter extends DirectReceiver<WatchEvent> {
+  /** What the client encodes with (the bytes it counts), if anything. */
+  readonly directEncoder: ObjectEncoder | undefined;
+  /** Deliveries need nothing but counting. */
+  readonly directCounts: boolean;
+  /** Deliveries the watcher counted for it. */
+  addDirect(events: number, bytes: number): void;
+}
+
+/** A watcher holding deliveries it counted in place: folds them into the counts (its own and the client's). */
+export interface DirectDeliverySource {
+  foldDirect(): void;
+}
+
 export interface CacheWatcherOptions {
   /** Capacity of both the input and the result channel (suggestedWatchChannelSize). */
   chanSize: number;
@@ -298,12 +318,33 @@ type TaskPhase = 'idle' | 'interval' | 'endBookmark' | 'live' | 'done';
  * selector and puts them into `result`, which the HTTP handler reads.
  */
 export class CacheWatcher
-  implements WatchInterface, ChannelReceiver<WatchCacheEvent<WatchObject>>, ChannelSender<WatchEvent>, ContextDoneListener
+  implements
+    WatchInterface,
+    DirectReceiver<WatchCacheEvent<WatchObject>>,
+    ChannelSender<WatchEvent>,
+    ContextDoneListener,
+    DirectListener,
+    DirectDeliverySource
 {
   // Field order is memory layout: what every delivery and heartbeat touches comes first, so a
   // dispatch over 100k watchers reads as few cache lines per watcher as possible.
   readonly input: Channel<WatchCacheEvent<WatchObject>>;
   readonly result: Channel<WatchEvent>;
+  /**
+   * The task is parked alone on the empty input, in its live loop, and the client is parked alone
+   * on the empty result channel ready to write at once: a dispatched event can take the whole turn
+   * in place (addToParkedTask). Kept by the input channel (this is its direct receiver).
+   */
+  private directInput = false;
+  /** The result channel's direct receiver (the client, while it waits in its select). */
+  private directClient: DirectWriter | undefined = undefined;
+  /** The client only needs counting (DirectWriter.directCounts), with this encoder. */
+  private directCounts = false;
+  private directEncoder: ObjectEncoder | undefined = undefined;
+  /** Deliveries counted in place and their bytes, not yet in counts (foldDirect), for `creditTo`. */
+  private directDelivered = 0;
+  private directBytes = 0;
+  private creditTo: DirectWriter | undefined = undefined;
   // Pump control: the task runs when an entry point is done (busy = 0), never inside one.
   private busy = 0;
   private pumping = false;
@@ -331,7 +372,7 @@ export class CacheWatcher
   readonly deadline: number;
   private ctx: AbortSignal | WatchContextSource | undefined = undefined;
   private ctxIsSource = false;
-  readonly counts: CacheWatcherCounts = {
+  private readonly countsStore: CacheWatcherCounts = {
     queued: 0,
     delivered: 0,
     filtered: 0,
@@ -351,6 +392,8 @@ export class CacheWatcher
   /** The owner's index entry (the cacher: the watchers map key, and whether it is a trigger value). */
   registeredKey = '';
   registeredByValue = false;
+  /** Its position in the owner's index entry (-1: not registered). */
+  registeredSlot = -1;
   readonly allowWatchBookmarks: boolean;
   readonly groupResource: GroupResourceRef;
   readonly id: number | string;
@@ -374,6 +417,8 @@ export class CacheWatcher
   constructor(o: CacheWatcherOptions) {
     this.input = new Channel(o.chanSize);
     this.result = new Channel(o.chanSize);
+    this.input.directListener = this;
+    this.result.directListener = this;
     this.filter = o.filter;
     this.filterIsPure = pureFilters.has(o.filter);
     this.owner = o.owner;
@@ -401,6 +446,24 @@ export class CacheWatcher
         allowWatchBookmarks: this.allowWatchBookmarks,
       });
     }
+  }
+
+  /** What happened to the events offered to this watcher (the deliveries counted in place included). */
+  get counts(): CacheWatcherCounts {
+    this.foldDirect();
+    return this.countsStore;
+  }
+
+  /** DirectDeliverySource: moves the deliveries counted in place into the counts, and credits the client. */
+  foldDirect(): void {
+    const n = this.directDelivered;
+    if (n === 0) return;
+    const bytes = this.directBytes;
+    this.directDelivered = 0;
+    this.directBytes = 0;
+    this.countsStore.queued += n;
+    this.countsStore.delivered += n;
+    (this.creditTo as DirectWriter).addDirect(n, bytes);
   }
 
   /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs (built on first use). */
@@ -474,6 +537,7 @@ export class CacheWatcher
    */
   nonblockingAdd(event: WatchCacheEvent<WatchObject>): boolean {
     const bookmark = event.type === 'BOOKMARK';
+    if (this.directInput && !bookmark && this.busy === 0 && !this.pumping) return this.addToParkedTask(event, this.directClient as DirectWriter);
     if (bookmark && event.resourceVersion < this.bookmarkAfterResourceVersion) {
       this.dropBookmark(event, 'belowBookmarkAfterResourceVersion');
       return false;
@@ -489,7 +553,7 @@ export class CacheWatcher
         if (bookmark) this.dropBookmark(event, this.input.closed ? 'watcherStopped' : 'inputFull');
         return false;
       }
-      this.counts.queued++;
+      this.countsStore.queued++;
       if (bookmark) {
         const insp = this.activeInspector();
         if (insp) insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'queued' });
@@ -499,6 +563,65 @@ export class CacheWatcher
     } finally {
       this.leave();
     }
+  }
+
+  /**
+   * nonblockingAdd of a non-bookmark event while the task is parked on the empty input and the
+   * client is parked on the empty result channel, ready to write at once: the task would take the
+   * event, send it (or skip or filter it), and park again; the client would write it and park
+   * again. That turn, without the hand-offs: the same counters, and every party ends where it was.
+   * (doneClosed cannot be set here: closing done comes with closing input, which wakes the task.)
+   */
+  private addToParkedTask(event: WatchCacheEvent<WatchObject>, client: DirectWriter): true {
+    const counts = this.countsStore;
+    if (!(event.resourceVersion > this.taskResourceVersion)) {
+      counts.queued++;
+      counts.skippedOld++;
+      return true;
+    }
+    // The answer another watcher with this filter already got, else convertToWatchEvent's.
+    const memo = filterMemo;
+    let watchEvent = memo.event === event && memo.filter === this.filter && this.filterIsPure ? memo.watchEvent : undefined;
+    if (watchEvent === undefined) watchEvent = this.convertToWatchEvent(event) ?? null;
+    if (watchEvent === null) {
+      counts.queued++;
+      counts.filtered++;
+      return true;
+    }
+    if (this.directCounts) {
+      // Counted here, credited to the client when anyone looks (foldDirect): one watcher object
+      // touched per delivery. The encode (a cache hit but for the first) gives the size.
+      const encoder = this.directEncoder;
+      if (encoder !== undefined) {
+        const object = watchEvent.object;
+        try {
+          this.directBytes += object instanceof CachingObject ? object.encodedLengthFor(encoder) : encoder.encode(object).length;
+        } catch (err) {
+          // As on the channel path: queued, taken by the client, which failed to write it.
+          counts.queued++;
+          client.addDirect(1, 0);
+          this.failParked(client);
+          throw err;
+        }
+      }
+      this.directDelivered++;
+      return true;
+    }
+    counts.queued++;
+    try {
+      client.acceptParked(watchEvent);
+    } catch (err) {
+      this.failParked(client);
+      throw err;
+    }
+    counts.delivered++;
+    return true;
+  }
+
+  /** A client that failed to write is no longer waiting, nor is the task (as on the channel path). */
+  private failParked(client: DirectWriter): void {
+    this.result.cancelRecv(client);
+    this.input.cancelRecv(this);
   }
 
   /**
@@ -528,7 +651,7 @@ export class CacheWatcher
       let cancelTick: CancelWait = () => false;
       const cancelSend = this.input.waitSend(event, sent => {
         cancelTick();
-        if (sent) this.counts.queued++;
+        if (sent) this.countsStore.queued++;
         resolve(sent);
       });
       cancelTick = timer.c.waitRecv(() => {
@@ -635,7 +758,11 @@ export class CacheWatcher
     let curObjPasses: boolean;
     let oldObjPasses: boolean;
     const memo = filterMemo;
-    if (this.filterIsPure && memo.event === event && memo.filter === this.filter) {
+    const pure = this.filterIsPure;
+    if (pure && memo.event === event && memo.filter === this.filter) {
+      // Another watcher with this filter already got its answer for this event.
+      const shared = memo.watchEvent;
+      if (shared !== undefined) return shared ?? undefined;
       curObjPasses = memo.cur;
       oldObjPasses = memo.old;
     } else {
@@ -644,19 +771,27 @@ export class CacheWatcher
       if (event.prevObject !== undefined) {
         oldObjPasses = this.filter(event.key, event.prevObjLabels ?? {}, event.prevObjFields ?? {}, event.prevObject);
       }
-      if (this.filterIsPure) {
+      if (pure) {
         memo.event = event;
         memo.filter = this.filter;
         memo.cur = curObjPasses;
         memo.old = oldObjPasses;
+        memo.watchEvent = undefined;
       }
     }
-    if (!curObjPasses && !oldObjPasses) return undefined; // not interested in that object
+    if (!curObjPasses && !oldObjPasses) {
+      if (pure) memo.watchEvent = null;
+      return undefined; // not interested in that object
+    }
     if (curObjPasses) {
       const type = oldObjPasses ? 'MODIFIED' : 'ADDED';
       const object = event.object as WatchObject;
       // A CachingObject is not copied (getMutableObject): every watcher gets the same event.
-      if (object instanceof CachingObject) return sharedWatchEvent(event, type, object);
+      if (object instanceof CachingObject) {
+        const e = sharedWatchEvent(event, type, object);
+        if (pure) memo.watchEvent = e;
+        return e;
+      }
       return { type, object: getMutableObject(object) };
     }
     // Stopped matching (or deleted): the previous content at the event's resource version.
@@ -665,7 +800,9 @@ export class CacheWatcher
       const shared = shared_.event === event ? shared_.deleted : undefined;
       if (shared !== undefined && shared.object === prev) return shared; // its RV was set by the first
       updateResourceVersion(prev, event.resourceVersion);
-      return sharedWatchEvent(event, 'DELETED', prev);
+      const e = sharedWatchEvent(event, 'DELETED', prev);
+      if (pure) memo.watchEvent = e;
+      return e;
     }
     const oldObj = getMutableObject(prev);
     updateResourceVersion(oldObj, event.resourceVersion);
@@ -703,6 +840,32 @@ export class CacheWatcher
       }
     }
     this.wake();
+  }
+
+  /** DirectReceiver (input): asked as the task parks; true when a dispatched event can take the turn in place. */
+  canAcceptParked(): boolean {
+    return this.phase === 'live' && this.directClient !== undefined;
+  }
+
+  /** DirectReceiver (input): the turn in place (what nonblockingAdd does for a non-bookmark event). */
+  acceptParked(event: WatchCacheEvent<WatchObject>): void {
+    this.addToParkedTask(event, this.directClient as DirectWriter);
+  }
+
+  /** DirectListener: the input's or the result channel's direct receiver changed. */
+  directChanged(channel: Channel<never>, direct: DirectReceiver<never> | undefined): void {
+    if ((channel as unknown) === this.input) {
+      this.directInput = (direct as unknown) === this;
+      return;
+    }
+    this.foldDirect(); // what was counted for the previous client is its own
+    const d = direct as DirectWriter | undefined;
+    this.directClient = d;
+    this.directCounts = d !== undefined && d.directCounts;
+    this.directEncoder = d?.directEncoder;
+    if (d !== undefined) this.creditTo = d;
+    // Whether the parked task can take events in place depends on the client.
+    if (this.recvParked) this.input.refreshDirect(this);
   }
 
   /** ContextDoneListener: the request context ended; a task waiting for input returns. */
@@ -783,14 +946,14 @@ export class CacheWatcher
           }
           if (event === undefined) {
             // counts.initEvents counts exactly the interval's events (apiserver_init_events_total).
-            if (this.counts.initEvents > 0) this.metrics?.initEventsAdd(this.groupResource, this.counts.initEvents);
+            if (this.countsStore.initEvents > 0) this.metrics?.initEventsAdd(this.groupResource, this.countsStore.initEvents);
             this.phase = 'endBookmark';
             break;
           }
           this.sendWatchCacheEvent(event);
           // Events already sent must not come again from the input buffer (going back in time).
           if (event.resourceVersion > this.taskResourceVersion) this.taskResourceVersion = event.resourceVersion;
-          this.counts.initEvents++;
+          this.countsStore.initEvents++;
           break;
         }
         case 'endBookmark': {
@@ -800,7 +963,7 @@ export class CacheWatcher
           this.interval = undefined;
           if (bookmark) this.sendWatchCacheEvent(bookmark);
           const insp = this.activeInspector();
-          if (insp) insp.emit({ type: 'watcher/live', at: this.now(), watcherId: this.id, initEvents: this.counts.initEvents, resourceVersion: this.taskResourceVersion });
+          if (insp) insp.emit({ type: 'watcher/live', at: this.now(), watcherId: this.id, initEvents: this.countsStore.initEvents, resourceVersion: this.taskResourceVersion });
           break;
         }
         case 'live': {
@@ -830,7 +993,7 @@ export class CacheWatcher
           } else if (bookmark) {
             this.dropBookmark(event, 'notNewer');
           } else {
-            this.counts.skippedOld++;
+            this.countsStore.skippedOld++;
           }
           break;
         }
@@ -842,7 +1005,7 @@ export class CacheWatcher
   private sendWatchCacheEvent(event: WatchCacheEvent<WatchObject>): void {
     const watchEvent = this.convertToWatchEvent(event);
     if (!watchEvent) {
-      if (event.type !== 'BOOKMARK') this.counts.filtered++;
+      if (event.type !== 'BOOKMARK') this.countsStore.filtered++;
       return;
     }
     // Checked first so that, once done is closed, at most the event already blocked is decided
@@ -861,9 +1024,9 @@ export class CacheWatcher
   }
 
   private afterSent(event: WatchCacheEvent<WatchObject>, watchEvent: WatchEvent): void {
-    this.counts.delivered++;
+    this.countsStore.delivered++;
     if (event.type === 'BOOKMARK') {
-      this.counts.bookmarksDelivered++;
+      this.countsStore.bookmarksDelivered++;
       const insp = this.activeInspector();
       if (insp) {
         const initialEventsEnd = hasInitialEventsEndAnnotation(watchEvent.object);
@@ -875,7 +1038,7 @@ export class CacheWatcher
 
   private dropForStop(event: WatchCacheEvent<WatchObject>): void {
     if (event.type === 'BOOKMARK') this.dropBookmark(event, 'watcherStopped');
-    else this.counts.droppedStopped++;
+    else this.countsStore.droppedStopped++;
   }
 
   private closeDone(): void {
@@ -893,7 +1056,7 @@ export class CacheWatcher
 
   /** add's closeFunc: the watcher could not keep up; terminate it. */
   private closeUnresponsive(): void {
-    this.counts.terminated++;
+    this.countsStore.terminated++;
     this.metrics?.terminatedWatchersInc(this.groupResource);
     // Graceful only while the awaited bookmark sits in the input buffer: draining lets the client
     // get it and resume from that RV. Before it arrived, or after it was sent, just close.
@@ -954,7 +1117,7 @@ export class CacheWatcher
   }
 
   private dropBookmark(event: WatchCacheEvent<WatchObject>, reason: BookmarkDropReason): void {
-    this.counts.bookmarksDropped[reason]++;
+    this.countsStore.bookmarksDropped[reason]++;
     const insp = this.activeInspector();
     if (insp) insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'dropped', reason });
   }
@@ -1012,13 +1175,18 @@ function sharedBookmark(event: WatchCacheEvent<WatchObject>): WatchEvent {
   return s.watchEvent;
 }
 
-/** The last pure filter's verdict on the event being dispatched (see pureFilters). */
-const filterMemo: { event: WatchCacheEvent<WatchObject> | undefined; filter: FilterWithAttrsFunc | undefined; cur: boolean; old: boolean } = {
-  event: undefined,
-  filter: undefined,
-  cur: false,
-  old: false,
-};
+/**
+ * The last pure filter's verdict on the event being dispatched (see pureFilters), and the watch
+ * event it makes when that is shared (a CachingObject: the same for every such watcher; null: not
+ * interested; undefined: made per watcher).
+ */
+const filterMemo: {
+  event: WatchCacheEvent<WatchObject> | undefined;
+  filter: FilterWithAttrsFunc | undefined;
+  cur: boolean;
+  old: boolean;
+  watchEvent: WatchEvent | null | undefined;
+} = { event: undefined, filter: undefined, cur: false, old: false, watchEvent: undefined };
 
 /** sendValue while no send is parked (keeps the field's type monomorphic). */
 const placeholderEvent: WatchEvent = { type: 'BOOKMARK', object: { metadata: {} } };

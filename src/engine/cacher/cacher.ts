@@ -24,7 +24,7 @@ import type { ListResult } from '../etcd3/store';
 import { plainError } from '../etcd3/errors';
 import { WatcherBookmarkTimeBuckets, defaultBookmarkFrequency, zeroTime, type BookmarkBucketsInspector } from './bookmark-buckets';
 import { CacheWatcher, filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc, type WatchContextSource, type WatcherIdentifierSource, type WatcherOwner, type WatchEvent, type WatchInterface, type WatchObject } from './cache-watcher';
-import { CacheInvalidationWarnings, baseObjectThreadUnsafe, deepCopyJSON, setCachingObjects, type CachingObjectInspector, type SetCachingObjectsOptions } from './caching-object';
+import { CacheInvalidationWarnings, baseObjectThreadUnsafe, deepCopyJSON, flushPendingHits, setCachingObjects, type CachingObjectInspector, type SetCachingObjectsOptions } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
 import { CacherDelegation, computeListLimit, consistentReadSupported, type DelegationResult, type DelegatorHelper } from './delegator';
 import type { FeatureGates } from './features';
@@ -167,8 +167,6 @@ export interface WatchScope {
   name: string;
 }
 
-type WatchersMap = Map<number, CacheWatcher>;
-
 /**
  * The dispatch buffer being filled: written by index over the previous contents, so that its
  * backing store is reused (`length = 0` would free it and 10k watchers would regrow it per event).
@@ -178,9 +176,57 @@ interface WatcherCollector {
   n: number;
 }
 
-/** Map.forEach callback with the collector as `this` (no closure per call). */
-function collectWatcher(this: WatcherCollector, w: CacheWatcher): void {
-  this.buf[this.n++] = w;
+/**
+ * The watchers of one index key in registration order (upstream: a map keyed by the watcher's
+ * number, which only grows, so its order is the order of registration). An array with holes where
+ * watchers left, closed up when they are more than half of it: a dispatch copies it in one loop.
+ */
+export class WatcherSlot {
+  private ws: (CacheWatcher | undefined)[] = [];
+  size = 0;
+
+  add(w: CacheWatcher): void {
+    w.registeredSlot = this.ws.length;
+    this.ws.push(w);
+    this.size++;
+  }
+
+  /** False when `w` is not here (already deleted). */
+  delete(w: CacheWatcher): boolean {
+    const i = w.registeredSlot;
+    if (this.ws[i] !== w) return false;
+    this.ws[i] = undefined;
+    w.registeredSlot = -1;
+    this.size--;
+    if (this.ws.length > 32 && this.size * 2 < this.ws.length) this.compact();
+    return true;
+  }
+
+  /** Appends the watchers to the collector, in registration order. */
+  collectInto(c: WatcherCollector): void {
+    const ws = this.ws;
+    const buf = c.buf;
+    let n = c.n;
+    for (let i = 0; i < ws.length; i++) {
+      const w = ws[i];
+      if (w !== undefined) buf[n++] = w;
+    }
+    c.n = n;
+  }
+
+  *values(): IterableIterator<CacheWatcher> {
+    for (const w of this.ws) if (w !== undefined) yield w;
+  }
+
+  private compact(): void {
+    let j = 0;
+    for (const w of this.ws) {
+      if (w === undefined) continue;
+      w.registeredSlot = j;
+      this.ws[j++] = w;
+    }
+    this.ws.length = j;
+  }
 }
 
 function scopeKey(s: WatchScope): string {
@@ -196,30 +242,31 @@ function scopeKeyOf(namespace: string, name: string): string {
  * trigger field, by its value; an event only goes to the watchers its scope and trigger values name.
  */
 export class IndexedWatchers {
-  allWatchers = new Map<string, WatchersMap>();
-  valueWatchers = new Map<string, WatchersMap>();
+  allWatchers = new Map<string, WatcherSlot>();
+  valueWatchers = new Map<string, WatcherSlot>();
 
-  addWatcher(w: CacheWatcher, number: number, scope: WatchScope, value: string, supported: boolean): void {
+  /** Adds `w` under its scope or trigger value (`number`, its watcherIdx, orders nothing here: registration does). */
+  addWatcher(w: CacheWatcher, _number: number, scope: WatchScope, value: string, supported: boolean): void {
     const m = supported ? this.valueWatchers : this.allWatchers;
     const k = IndexedWatchers.indexKey(scope, value, supported);
     let ws = m.get(k);
     if (!ws) {
-      ws = new Map();
+      ws = new WatcherSlot();
       m.set(k, ws);
     }
-    ws.set(number, w);
+    ws.add(w);
   }
 
-  deleteWatcher(number: number, scope: WatchScope, value: string, supported: boolean): void {
-    this.deleteByKey(number, supported ? value : scopeKey(scope), supported);
+  deleteWatcher(w: CacheWatcher, scope: WatchScope, value: string, supported: boolean): void {
+    this.deleteByKey(w, supported ? value : scopeKey(scope), supported);
   }
 
   /** deleteWatcher by the map key (indexKey) the watcher was added under. */
-  deleteByKey(number: number, key: string, byValue: boolean): void {
+  deleteByKey(w: CacheWatcher, key: string, byValue: boolean): void {
     const m = byValue ? this.valueWatchers : this.allWatchers;
     const ws = m.get(key);
     if (!ws) return;
-    ws.delete(number);
+    ws.delete(w);
     if (ws.size === 0) m.delete(key);
   }
 
@@ -235,6 +282,7 @@ export class IndexedWatchers {
       for (const ws of m.values()) {
         for (const w of ws.values()) {
           n++;
+          w.registeredSlot = -1;
           done(w);
         }
       }
@@ -251,15 +299,15 @@ export class IndexedWatchers {
     return n;
   }
 
-  /** Adds the watchers of a scope to the collector, in registration order (forEach: no iterator). */
+  /** Adds the watchers of a scope to the collector, in registration order. */
   collectScopedWatchers(namespace: string, name: string, c: WatcherCollector): void {
-    this.allWatchers.get(scopeKeyOf(namespace, name))?.forEach(collectWatcher, c);
+    this.allWatchers.get(scopeKeyOf(namespace, name))?.collectInto(c);
   }
 
   /** Adds the watchers of one trigger value (or, with undefined, of every value) to the collector. */
   collectValueWatchers(value: string | undefined, c: WatcherCollector): void {
-    if (value !== undefined) this.valueWatchers.get(value)?.forEach(collectWatcher, c);
-    else this.valueWatchers.forEach(ws => ws.forEach(collectWatcher, c));
+    if (value !== undefined) this.valueWatchers.get(value)?.collectInto(c);
+    else for (const ws of this.valueWatchers.values()) ws.collectInto(c);
   }
 }
 
@@ -810,6 +858,8 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       const w = buf[i];
       if (!w.nonblockingAdd(wcEvent)) blocked.push(w);
     }
+    // The encoding cache hits the fast writers made, counted in bulk, before anyone can look.
+    flushPendingHits();
     if (blocked.length === 0) {
       this.finishDispatching();
       this.emitDispatch(event, candidates, 0, 0, 0, 0, 0);
@@ -959,7 +1009,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   forgetWatcher(w: CacheWatcher, drain: boolean): void {
     w.setDrainInputBufferLocked(drain);
     // Deleting twice (e.g. a stop racing terminateAllWatchers) is harmless; so is stopping twice.
-    this.watchers.deleteByKey(w.id as number, w.registeredKey, w.registeredByValue);
+    this.watchers.deleteByKey(w, w.registeredKey, w.registeredByValue);
     this.stopWatcherLocked(w);
   }
 

@@ -29,6 +29,25 @@ export interface ChannelReceiver<T> {
   onReceive(value: T | undefined, ok: boolean): void;
 }
 
+/**
+ * A parked receiver that can take a value without leaving its select: it would take it, finish
+ * with it at once and park again, so taking it in place leaves the channel as it was.
+ */
+export interface DirectReceiver<T> extends ChannelReceiver<T> {
+  /**
+   * Asked when it parks alone on the channel: will it take values in place until it is un-parked?
+   * (A receiver whose answer changes while parked calls `refreshDirect` on the channel.)
+   */
+  canAcceptParked(): boolean;
+  /** Takes `value` as onReceive would, staying parked. Only through the channel's directReceiver(). */
+  acceptParked(value: T): void;
+}
+
+/** Told when a channel's direct receiver changes (its owner keeps a copy, read without the channel). */
+export interface DirectListener {
+  directChanged(channel: Channel<never>, direct: DirectReceiver<never> | undefined): void;
+}
+
 /** A blocked sender that can be parked without a closure; `sendParked` as for receivers. */
 export interface ChannelSender<T> {
   sendParked: boolean;
@@ -75,6 +94,13 @@ export class Channel<T> {
   private sendHead: ChannelSender<T> | undefined = undefined;
   private sendRest: ChannelSender<T>[] | undefined = undefined;
   private isClosed = false;
+  /**
+   * The receiver parked alone that takes values in place (DirectReceiver), kept up to date by
+   * every park and un-park, so a sender learns it from one field of the channel.
+   */
+  private direct: DirectReceiver<T> | undefined = undefined;
+  /** Told of every change of `direct`. */
+  directListener: DirectListener | undefined = undefined;
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 0) {
@@ -215,7 +241,30 @@ export class Channel<T> {
     if (this.isClosed || this.recvHead !== r || !r.recvParked) return false;
     this.recvHead = this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
     r.recvParked = false;
+    this.setDirect(undefined);
     return true;
+  }
+
+  /** The one receiver parked on the channel (so nothing is buffered), or undefined. */
+  soleParkedReceiver(): ChannelReceiver<T> | undefined {
+    const r = this.recvHead;
+    if (r === undefined || !r.recvParked || (this.recvRest !== undefined && this.recvRest.length > 0)) return undefined;
+    return r;
+  }
+
+  /**
+   * The one parked receiver when it takes values in place: a send to it is then
+   * `acceptParked(value)`, with the same outcome as trySend, its hand-off and its re-park.
+   */
+  directReceiver(): DirectReceiver<T> | undefined {
+    return this.direct;
+  }
+
+  /** A parked receiver's canAcceptParked() may have changed: ask it again. */
+  refreshDirect(r: ChannelReceiver<T>): void {
+    if (this.soleParkedReceiver() !== r || this.isClosed) return;
+    const d = r as Partial<DirectReceiver<T>>;
+    this.setDirect(d.canAcceptParked !== undefined && d.canAcceptParked() ? (r as DirectReceiver<T>) : undefined);
   }
 
   /**
@@ -230,12 +279,14 @@ export class Channel<T> {
     }
     w.recvParked = true;
     this.pushReceiver(w);
+    this.refreshDirect(w);
   }
 
   /** Withdraws a parked receiver; true when it was still waiting. */
   cancelRecv(w: ChannelReceiver<T>): boolean {
     if (!w.recvParked) return false;
     w.recvParked = false;
+    this.setDirect(undefined);
     if (this.recvHead === w) this.recvHead = this.recvRest?.shift();
     else removeFrom(this.recvRest, w);
     return true;
@@ -255,6 +306,7 @@ export class Channel<T> {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.setDirect(undefined);
     const receivers: ChannelReceiver<T>[] = [];
     if (this.recvHead !== undefined) receivers.push(this.recvHead);
     if (this.recvRest !== undefined) receivers.push(...this.recvRest);
@@ -275,7 +327,14 @@ export class Channel<T> {
     }
   }
 
+  private setDirect(d: DirectReceiver<T> | undefined): void {
+    if (this.direct === d) return;
+    this.direct = d;
+    this.directListener?.directChanged(this as unknown as Channel<never>, d as DirectReceiver<never> | undefined);
+  }
+
   private pushReceiver(w: ChannelReceiver<T>): void {
+    this.setDirect(undefined); // re-established by parkRecv when w parks alone
     if (this.recvHead === undefined && (this.recvRest === undefined || this.recvRest.length === 0)) this.recvHead = w;
     else (this.recvRest ??= []).push(w);
   }
@@ -293,6 +352,7 @@ export class Channel<T> {
       this.recvHead = this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
       if (r.recvParked) {
         r.recvParked = false;
+        this.setDirect(undefined);
         return r;
       }
     }

@@ -8,8 +8,8 @@
 import { afterCall, type Clock, type Timer, type TimerTarget } from '../clock';
 import type { KubeObject } from '../storage/objects';
 import { CachingObject } from './caching-object';
-import type { ContextDoneListener, ReceiveChannel, WatchContextSource, WatchEvent, WatchInterface } from './cache-watcher';
-import { Channel, chanClosed, chanEmpty, type ChannelReceiver } from './channel';
+import type { ContextDoneListener, DirectDeliverySource, DirectWriter, ReceiveChannel, WatchContextSource, WatchEvent, WatchInterface } from './cache-watcher';
+import { Channel, chanClosed, chanEmpty } from './channel';
 import { contentTypeJSON, contentTypeProtobuf, encodeObject, sharedEncoder, type ObjectEncoder } from './object-encoders';
 
 /** How fast the client takes events off the connection. */
@@ -170,13 +170,13 @@ export interface WatchClientOptions {
  * client's pace, and on return stops the watcher and cancels the request context (in that order,
  * as the deferred calls run upstream).
  */
-export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneListener {
+export class WatchClient implements DirectWriter, ContextDoneListener {
   /** Every event taken (when keepEvents; otherwise always empty). */
   readonly events: ClientWatchEvent[];
-  /** Events taken off the result channel. */
-  received = 0;
-  /** Bytes of encoded objects (0 unless a content type is set). */
-  bytesEncoded = 0;
+  /** Events taken off the result channel (besides those still to be credited by the watcher). */
+  private receivedOwn = 0;
+  /** Bytes of encoded objects (likewise). */
+  private bytesOwn = 0;
   /** Why the handler returned; undefined while it runs. */
   closeReason: WatchClientCloseReason | undefined;
   /** ChannelReceiver plumbing: the handler is parked in its select (not writing). */
@@ -190,6 +190,8 @@ export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneList
   private readonly ctx: WatchRequestContext | undefined;
   private readonly encoder: ObjectEncoder | undefined;
   private readonly keepEvents: boolean;
+  /** The watcher when it counts deliveries in place for this client (a CacheWatcher). */
+  private readonly directSource: DirectDeliverySource | undefined;
   private readonly onEvent: ((event: ClientWatchEvent) => void) | undefined;
   private readonly onClose: ((reason: WatchClientCloseReason, at: number) => void) | undefined;
   private rate: ReadRate;
@@ -208,6 +210,8 @@ export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneList
 
   constructor(watcher: WatchInterface, o: WatchClientOptions) {
     this.watcher = watcher;
+    const source = watcher as Partial<DirectDeliverySource>;
+    this.directSource = typeof source.foldDirect === 'function' ? (watcher as unknown as DirectDeliverySource) : undefined;
     this.result = watcher.resultChan();
     this.channel = this.result instanceof Channel ? this.result : undefined;
     this.clock = o.clock;
@@ -231,6 +235,34 @@ export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneList
     }
     if (this.rate.kind === 'stalled') this.writing = true;
     else this.loop();
+  }
+
+  /** Events taken off the result channel. */
+  get received(): number {
+    this.directSource?.foldDirect();
+    return this.receivedOwn;
+  }
+
+  /** Bytes of encoded objects (0 unless a content type is set). */
+  get bytesEncoded(): number {
+    this.directSource?.foldDirect();
+    return this.bytesOwn;
+  }
+
+  /** DirectWriter: what the client encodes with. */
+  get directEncoder(): ObjectEncoder | undefined {
+    return this.encoder;
+  }
+
+  /** DirectWriter: nothing but counting is needed per event when none are kept (onEvent rules out direct writes). */
+  get directCounts(): boolean {
+    return !this.keepEvents;
+  }
+
+  /** DirectWriter: deliveries the watcher made in place, credited in bulk. */
+  addDirect(events: number, bytes: number): void {
+    this.receivedOwn += events;
+    this.bytesOwn += bytes;
   }
 
   /** Settles when the handler has returned. */
@@ -267,6 +299,7 @@ export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneList
     const wasStalled = this.rate.kind === 'stalled';
     this.rate = rate;
     if (this.closed) return;
+    if (this.recvParked) (this.channel as Channel<WatchEvent>).refreshDirect(this);
     if (wasStalled && rate.kind !== 'stalled' && this.writing && this.writeTimer === undefined) {
       this.writing = false;
       this.loop();
@@ -308,6 +341,23 @@ export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneList
   onReceive(value: WatchEvent | undefined, ok: boolean): void {
     this.handle(ok ? (value as WatchEvent) : undefined);
     this.loop();
+  }
+
+  /**
+   * DirectReceiver: a fast client without a per-event callback, parked in its select, writes an
+   * event at once and is back in the select: the watcher may hand it over in place. Asked as it
+   * parks (from loop, which is about to return); setReadRate asks the channel to ask again.
+   */
+  canAcceptParked(): boolean {
+    return this.rate.kind === 'fast' && this.onEvent === undefined && !this.timeoutFired && this.closeReason === undefined;
+  }
+
+  /** DirectReceiver: handle() for such a client; its loop would then poll the empty channel and park again. */
+  acceptParked(event: WatchEvent): void {
+    this.receivedOwn++;
+    const encoder = this.encoder;
+    if (encoder !== undefined) this.bytesOwn += encodeObject(encoder, event.object).length;
+    if (this.keepEvents) this.keep(event);
   }
 
   /** Withdraws the handler's wait for an event; true when it was waiting. */
@@ -366,15 +416,9 @@ export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneList
       this.finish('resultClosed');
       return;
     }
-    this.received++;
-    if (this.encoder) this.bytesEncoded += encodeObject(this.encoder, event.object).length;
-    if (this.keepEvents || this.onEvent) {
-      const at = this.clock.now();
-      const object = event.object instanceof CachingObject ? event.object.peekObject() : event.object;
-      const e: ClientWatchEvent = { type: event.type, object, resourceVersion: object.metadata?.resourceVersion ?? '', at };
-      if (this.keepEvents) this.events.push(e);
-      this.onEvent?.(e);
-    }
+    this.receivedOwn++;
+    if (this.encoder) this.bytesOwn += encodeObject(this.encoder, event.object).length;
+    if (this.keepEvents || this.onEvent) this.keep(event);
     if (this.rate.kind === 'fast') return;
     this.writing = true;
     if (this.rate.kind === 'stalled') return; // blocked in this write until the client goes
@@ -384,6 +428,15 @@ export class WatchClient implements ChannelReceiver<WatchEvent>, ContextDoneList
       this.writing = false;
       this.loop();
     });
+  }
+
+  /** The event as the client got it: kept (keepEvents) and handed to onEvent. */
+  private keep(event: WatchEvent): void {
+    const at = this.clock.now();
+    const object = event.object instanceof CachingObject ? event.object.peekObject() : event.object;
+    const e: ClientWatchEvent = { type: event.type, object, resourceVersion: object.metadata?.resourceVersion ?? '', at };
+    if (this.keepEvents) this.events.push(e);
+    this.onEvent?.(e);
   }
 
   private finish(reason: WatchClientCloseReason): void {

@@ -59,6 +59,11 @@ function formatFloat(f: number): string {
  */
 export function goJsonMarshal(value: GoJsonValue, opts: { escapeHTML?: boolean } = {}): string {
   const escapeHTML = opts.escapeHTML ?? true;
+  return fastMarshal(value, escapeHTML) ?? goJsonMarshalCareful(value, escapeHTML);
+}
+
+/** goJsonMarshal one value at a time, Go's rules spelled out (what the fast path is checked against). */
+export function goJsonMarshalCareful(value: GoJsonValue, escapeHTML = true): string {
   const enc = (v: GoJsonValue | undefined): string => {
     if (v === null || v === undefined) return 'null';
     switch (typeof v) {
@@ -76,6 +81,41 @@ export function goJsonMarshal(value: GoJsonValue, opts: { escapeHTML?: boolean }
     return '{' + parts.join(',') + '}';
   };
   return enc(value);
+}
+
+/** Thrown by the replacer when JSON.stringify would differ from Go: the careful encoder takes over. */
+const notPlain = new Error('not plain JSON');
+
+// -0, NaN, ±Inf and bigint are where JSON.stringify's values differ from Go's (or it throws).
+function plainValues(_key: string, v: unknown): unknown {
+  if (typeof v === 'number' ? !Number.isFinite(v) || (v === 0 && 1 / v < 0) : typeof v === 'bigint') throw notPlain;
+  return v;
+}
+
+const htmlOrLineSeparator = /[<>&\u2028\u2029]/g;
+const htmlEscapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+const separatorOnly = /[\u2028\u2029]/g;
+
+/**
+ * JSON.stringify where it writes what Go writes, undefined elsewhere: the same structure, key
+ * order, numbers and escapes (lowercase \u00XX, short forms) for everything but HTML characters and
+ * U+2028/9, which are fixed up afterwards (they only occur inside strings), and lone surrogates
+ * (escaped by JSON.stringify, \ufffd in Go), -0, non-finite numbers and bigints, which are left to
+ * the careful encoder. Pod-sized objects are encoded per watch event, so this is the hot path.
+ */
+function fastMarshal(value: GoJsonValue, escapeHTML: boolean): string | undefined {
+  let out: string | undefined;
+  try {
+    out = JSON.stringify(value, plainValues) as string | undefined;
+  } catch (e) {
+    if (e === notPlain) return undefined;
+    throw e;
+  }
+  if (out === undefined) return undefined; // undefined at the top: Go's nil
+  // A lone surrogate comes out as \udXXX (a backslash before "ud" can also be an escaped
+  // backslash: then the careful path runs for nothing, which is still right).
+  if (out.includes('\\ud') || out.includes('\\uD')) return undefined;
+  return out.replace(escapeHTML ? htmlOrLineSeparator : separatorOnly, c => htmlEscapes[c]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { goJsonMarshal, goJsonQuote, goJsonUnmarshalStruct, GoJsonSyntaxError, GoJsonUnmarshalTypeError } from '../../../src/engine';
 import { continueTokenType } from '../../../src/engine/storage/continue';
-import { foldEqual, quoteChar } from '../../../src/engine/encoding/go-json';
+import { foldEqual, goJsonMarshalCareful, quoteChar, type GoJsonValue } from '../../../src/engine/encoding/go-json';
 
 const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
 const raw = (...parts: Array<string | number[]>): Uint8Array =>
@@ -60,6 +60,51 @@ describe('go-json goJsonMarshal', () => {
   it('refuses NaN and infinities with Go\'s message', () => {
     assert.throws(() => goJsonMarshal(NaN), /json: unsupported value: NaN/);
     assert.throws(() => goJsonMarshal([Infinity]), /json: unsupported value: \+Inf/);
+  });
+});
+
+describe('go-json goJsonMarshal fast path (JSON.stringify with fix-ups)', () => {
+  // Strings from every UTF-16 code unit (lone surrogates included) and the characters Go escapes.
+  const str = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: fc.constantFrom('<', '>', '&', '\u2028', '\u2029', '\\', '"', '\n', '\u0001', '\u007f', 'a', '\ud800', '\udc00', 'ü', '😀') }),
+  );
+  const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(-0, 0, 1e21, 1e-7, Number.MAX_SAFE_INTEGER));
+  const value: fc.Arbitrary<GoJsonValue> = fc.letrec<{ v: GoJsonValue }>(tie => ({
+    v: fc.oneof(
+      { depthSize: 'small' },
+      fc.constant(null),
+      fc.boolean(),
+      num,
+      fc.bigInt(),
+      str,
+      fc.array(tie('v'), { maxLength: 4 }),
+      fc.dictionary(str, tie('v'), { maxKeys: 4 }),
+    ),
+  })).v;
+
+  const outcome = (f: () => string): string => {
+    try {
+      return `ok ${f()}`;
+    } catch (e) {
+      return `throws ${(e as Error).message}`;
+    }
+  };
+
+  it('writes exactly what the careful encoder writes, with and without HTML escaping', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), (v, escapeHTML) => {
+        assert.strictEqual(outcome(() => goJsonMarshal(v, { escapeHTML })), outcome(() => goJsonMarshalCareful(v, escapeHTML)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('falls back for what JSON.stringify writes differently: lone surrogates, -0, bigints', () => {
+    assert.strictEqual(goJsonMarshal({ s: 'a\ud800b' }), '{"s":"a\\ufffdb"}');
+    assert.strictEqual(goJsonMarshal([-0, 1n]), '[-0,1]');
+    assert.strictEqual(goJsonMarshal({ h: '<a & b>\u2028' }), '{"h":"\\u003ca \\u0026 b\\u003e\\u2028"}');
+    assert.strictEqual(goJsonMarshal({ h: '<\\ud800>' }), '{"h":"\\u003c\\\\ud800\\u003e"}');
   });
 });
 

@@ -1,0 +1,149 @@
+// Tests for the in-place delivery of src/engine/cacher/cache-watcher.ts (addToParkedTask, the
+// counted-in-place deliveries folded by foldDirect), channel.ts (directReceiver) and
+// watch-client.ts (DirectWriter): a dispatched event that reaches a parked task and a parked fast
+// client takes the whole turn in place. Whatever path an event takes, every counter a user can
+// read must come out the same: each workload runs twice, once with clients that let the watcher
+// deliver in place and once with clients that force the channel path (an onEvent callback), and
+// every watcher's counts, every client's received/bytesEncoded/close reason and the metrics must
+// be equal.
+import * as assert from 'assert';
+import fc from 'fast-check';
+import { FakeClock } from '../../../src/engine/clock';
+import { SeededRandom } from '../../../src/engine/rand';
+import { InspectorHub } from '../../../src/engine/inspect/events';
+import { makePod } from '../../../src/engine/storage/objects';
+import { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
+import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
+import type { ReadRate, WatchContentType } from '../../../src/engine/cacher/watch-client';
+import { createResource, type OpenedWatch, type Resource } from '../../../src/engine/apiserver';
+
+const namespaces = ['a', 'b'];
+const names = ['p0', 'p1', 'p2'];
+
+type Cmd =
+  | { op: 'write'; ns: string; name: string; x: string; del: boolean }
+  | { op: 'watch'; ns: string | undefined; selector: string | undefined; contentType: WatchContentType | undefined; bookmarks: boolean; keep: boolean; n: number }
+  | { op: 'rate'; watch: number; rate: ReadRate }
+  | { op: 'disconnect'; watch: number }
+  | { op: 'step'; ms: number };
+
+const rateArb: fc.Arbitrary<ReadRate> = fc.constantFrom<ReadRate>({ kind: 'fast' }, { kind: 'fast' }, { kind: 'slow', eventsPerSecond: 20 }, { kind: 'stalled' });
+
+const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('write' as const), ns: fc.constantFrom(...namespaces), name: fc.constantFrom(...names), x: fc.constantFrom('1', '2'),
+      del: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('watch' as const),
+      ns: fc.constantFrom(undefined, 'a'),
+      selector: fc.constantFrom(undefined, 'x=1'),
+      contentType: fc.constantFrom(undefined, contentTypeJSON, contentTypeProtobuf),
+      bookmarks: fc.boolean(),
+      keep: fc.boolean(),
+      n: fc.integer({ min: 1, max: 12 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('rate' as const), watch: fc.nat(40), rate: rateArb }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('disconnect' as const), watch: fc.nat(40) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('step' as const), ms: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 2500 })) }) },
+);
+
+/** Everything a user can read about a run's watches, as one string per watch plus the metrics. */
+async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]> {
+  const clock = new FakeClock(0);
+  // An inspector nobody listens to: the engine takes its quiet paths.
+  const r: Resource = createResource({ clock, rand: new SeededRandom(5), inspector: new InspectorHub(), cache: { bookmarkFrequency: 2000 } });
+  r.start();
+  await r.waitReady();
+  await r.step(20);
+  const watches: OpenedWatch[] = [];
+  // A callback per event keeps the client off the in-place path (it could do anything).
+  const onEvent = channelPath ? (): void => undefined : undefined;
+  for (const c of cmds) {
+    switch (c.op) {
+      case 'write': {
+        const exists = (await r.get(c.ns, c.name, '', true)) !== undefined;
+        if (!exists) await r.create(makePod({ name: c.name, namespace: c.ns, labels: { x: c.x } }));
+        else if (c.del) await r.delete(c.ns, c.name);
+        else await r.setLabels(c.ns, c.name, { x: c.x });
+        await r.settle();
+        break;
+      }
+      case 'watch':
+        for (let i = 0; i < c.n; i++) {
+          watches.push(
+            await r.watch({
+              namespace: c.ns, labelSelector: c.selector, resourceVersion: String(r.etcd.currentRevision()), allowWatchBookmarks: c.bookmarks,
+              contentType: c.contentType, keepEvents: c.keep, onEvent,
+            }),
+          );
+        }
+        break;
+      case 'rate':
+        if (watches.length > 0) watches[c.watch % watches.length].client.setReadRate(c.rate);
+        break;
+      case 'disconnect':
+        if (watches.length > 0) watches[c.watch % watches.length].client.disconnect();
+        break;
+      case 'step':
+        await r.step(c.ms);
+        break;
+    }
+  }
+  await r.step(3000);
+  const out = watches.map((w, i) => {
+    const counts = w.watcher instanceof CacheWatcher ? JSON.stringify(w.watcher.counts) : '';
+    const c = w.client;
+    return `#${i} received=${c.received} bytes=${c.bytesEncoded} kept=${c.events.length} closed=${c.closeReason ?? '-'} ${counts}`;
+  });
+  out.push(r.metrics.text());
+  r.stop();
+  return out;
+}
+
+describe('in-place delivery (a parked task, a parked fast client)', () => {
+  it('leaves every count as the channel path does, over random workloads', async () => {
+    let delivered = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(cmdArb, { minLength: 10, maxLength: 60 }), async cmds => {
+        const inPlace = await run(cmds, false);
+        assert.deepStrictEqual(inPlace, await run(cmds, true));
+        for (const line of inPlace) delivered += Number(/received=(\d+)/.exec(line)?.[1] ?? 0);
+      }),
+      { numRuns: 60 },
+    );
+    assert.ok(delivered > 2000, `the workloads delivered ${delivered} events in all`);
+  });
+
+  it('counts in place, and the counts are there as soon as anyone looks', async () => {
+    const clock = new FakeClock(0);
+    const r = createResource({ clock, rand: new SeededRandom(1) });
+    r.start();
+    await r.waitReady();
+    await r.step(20);
+    const w = await r.watch({ resourceVersion: String(r.etcd.currentRevision()), contentType: contentTypeJSON, keepEvents: false });
+    await r.createPod({ name: 'one', namespace: 'default' });
+    await r.settle();
+    const watcher = w.watcher as CacheWatcher;
+    assert.strictEqual(w.client.received, 1);
+    assert.ok(w.client.bytesEncoded > 100, `bytes ${w.client.bytesEncoded}`);
+    assert.strictEqual(watcher.counts.queued, 1);
+    assert.strictEqual(watcher.counts.delivered, 1);
+    // A client that slows down leaves the in-place path; what it was counted stays.
+    w.client.setReadRate({ kind: 'slow', eventsPerSecond: 1 });
+    await r.createPod({ name: 'two', namespace: 'default' });
+    await r.createPod({ name: 'three', namespace: 'default' });
+    await r.settle();
+    assert.strictEqual(w.client.received, 2, 'the second event is being written, the third waits');
+    assert.strictEqual(watcher.counts.delivered, 3);
+    await r.step(2000);
+    assert.strictEqual(w.client.received, 3);
+    r.stop();
+  });
+});
