@@ -15,6 +15,7 @@ import { zeroTime } from './bookmark-buckets';
 import { CachingObject, deepCopyJSON, getMutableObject, updateResourceVersion } from './caching-object';
 import { Channel, chanClosed, chanEmpty, type CancelWait, type ChannelSender, type ChannelTimer, type DirectListener, type DirectReceiver } from './channel';
 import type { ObjectEncoder } from './object-encoders';
+import type { RunMember, WatcherRun } from './watcher-run';
 import { quote } from '../storage/go-strings';
 import { hasPathPrefix } from './util';
 import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
@@ -319,6 +320,7 @@ type TaskPhase = 'idle' | 'interval' | 'endBookmark' | 'live' | 'done';
  */
 export class CacheWatcher
   implements
+    RunMember,
     WatchInterface,
     DirectReceiver<WatchCacheEvent<WatchObject>>,
     ChannelSender<WatchEvent>,
@@ -345,6 +347,14 @@ export class CacheWatcher
   private directDelivered = 0;
   private directBytes = 0;
   private creditTo: DirectWriter | undefined = undefined;
+  /** The run this watcher takes events with (WatcherRun), and the run's counts when it joined. */
+  private run: WatcherRun | undefined = undefined;
+  private runEncoderIndex = -1;
+  private runJoinDelivered = 0;
+  private runJoinFiltered = 0;
+  private runJoinBytes = 0;
+  /** Told when the watcher's in-place state changes (the index entry holding it: its runs are stale). */
+  runHost: { runsChanged(): void } | undefined = undefined;
   // Pump control: the task runs when an entry point is done (busy = 0), never inside one.
   private busy = 0;
   private pumping = false;
@@ -454,8 +464,56 @@ export class CacheWatcher
     return this.countsStore;
   }
 
+  /** Can take events as a member of a run: in place, counting only, with a pure filter. */
+  runEligible(): boolean {
+    return this.directInput && this.directCounts && this.filterIsPure && this.busy === 0 && !this.pumping;
+  }
+
+  /** RunMember. */
+  get runTaskResourceVersion(): number {
+    return this.taskResourceVersion;
+  }
+
+  /** RunMember. */
+  get runEncoder(): ObjectEncoder | undefined {
+    return this.directEncoder;
+  }
+
+  /** RunMember: counts from the run from now on. */
+  joinRun(run: WatcherRun, encoderIndex: number): void {
+    this.settleRun();
+    this.run = run;
+    this.runEncoderIndex = encoderIndex;
+    this.runJoinDelivered = run.delivered;
+    this.runJoinFiltered = run.filtered;
+    this.runJoinBytes = encoderIndex >= 0 ? run.bytes[encoderIndex] : 0;
+  }
+
+  /** Takes its share of the run's counts and leaves it. */
+  leaveRun(): void {
+    this.settleRun();
+    this.run = undefined;
+  }
+
+  /** Moves what the run counted for this watcher since it joined (or last settled) to its own counts. */
+  private settleRun(): void {
+    const run = this.run;
+    if (run === undefined) return;
+    const delivered = run.delivered - this.runJoinDelivered;
+    const filtered = run.filtered - this.runJoinFiltered;
+    const bytes = this.runEncoderIndex >= 0 ? run.bytes[this.runEncoderIndex] - this.runJoinBytes : 0;
+    this.runJoinDelivered = run.delivered;
+    this.runJoinFiltered = run.filtered;
+    this.runJoinBytes += bytes;
+    this.directDelivered += delivered;
+    this.directBytes += bytes;
+    this.countsStore.queued += filtered;
+    this.countsStore.filtered += filtered;
+  }
+
   /** DirectDeliverySource: moves the deliveries counted in place into the counts, and credits the client. */
   foldDirect(): void {
+    this.settleRun();
     const n = this.directDelivered;
     if (n === 0) return;
     const bytes = this.directBytes;
@@ -854,6 +912,9 @@ export class CacheWatcher
 
   /** DirectListener: the input's or the result channel's direct receiver changed. */
   directChanged(channel: Channel<never>, direct: DirectReceiver<never> | undefined): void {
+    // Whatever it is, the run this watcher is in no longer speaks for it.
+    if (this.run !== undefined) this.run.valid = false;
+    this.runHost?.runsChanged();
     if ((channel as unknown) === this.input) {
       this.directInput = (direct as unknown) === this;
       return;

@@ -36,6 +36,7 @@ import { DefaultEventFreshDuration } from './watch-cache-history';
 import { WatchCache, type WatchCacheListOptions } from './watch-cache';
 import type { Indexers } from './watch-cache-store';
 import { getBookmarkAfterResourceVersionLockedFunc, getWatchCacheResourceVersion, isListWatchRequest } from './watch-resource-versions';
+import { WatcherRun, minRunLength } from './watcher-run';
 
 /** The capacity of the cacher's incoming queue (upstream TODO: figure out the correct value). */
 export const incomingBufferSize = 100;
@@ -170,25 +171,34 @@ export interface WatchScope {
 /**
  * The dispatch buffer being filled: written by index over the previous contents, so that its
  * backing store is reused (`length = 0` would free it and 10k watchers would regrow it per event).
+ * Entries are watchers and runs of watchers (WatcherRun); `watchers` counts the watchers in all.
  */
 interface WatcherCollector {
-  buf: CacheWatcher[];
+  buf: Array<CacheWatcher | WatcherRun>;
   n: number;
+  watchers: number;
 }
 
 /**
  * The watchers of one index key in registration order (upstream: a map keyed by the watcher's
  * number, which only grows, so its order is the order of registration). An array with holes where
- * watchers left, closed up when they are more than half of it: a dispatch copies it in one loop.
+ * watchers left, closed up when they are more than half of it. For dispatch it is cut into
+ * entries: watchers, and runs of consecutive watchers that take events in place with one filter
+ * (WatcherRun), remade only after one of its watchers changed.
  */
 export class WatcherSlot {
   private ws: (CacheWatcher | undefined)[] = [];
   size = 0;
+  private entries: Array<CacheWatcher | WatcherRun> = [];
+  private runs: WatcherRun[] = [];
+  private dirty = true;
 
   add(w: CacheWatcher): void {
     w.registeredSlot = this.ws.length;
+    w.runHost = this;
     this.ws.push(w);
     this.size++;
+    this.dirty = true;
   }
 
   /** False when `w` is not here (already deleted). */
@@ -197,25 +207,62 @@ export class WatcherSlot {
     if (this.ws[i] !== w) return false;
     this.ws[i] = undefined;
     w.registeredSlot = -1;
+    w.runHost = undefined;
+    w.leaveRun();
     this.size--;
+    this.dirty = true;
     if (this.ws.length > 32 && this.size * 2 < this.ws.length) this.compact();
     return true;
   }
 
-  /** Appends the watchers to the collector, in registration order. */
+  /** A watcher's in-place state changed: its run (if any) no longer speaks for it. */
+  runsChanged(): void {
+    this.dirty = true;
+  }
+
+  /** Appends the entries to the collector, in registration order. */
   collectInto(c: WatcherCollector): void {
-    const ws = this.ws;
+    if (this.dirty) this.makeEntries();
+    const entries = this.entries;
     const buf = c.buf;
     let n = c.n;
-    for (let i = 0; i < ws.length; i++) {
-      const w = ws[i];
-      if (w !== undefined) buf[n++] = w;
-    }
+    for (let i = 0; i < entries.length; i++) buf[n++] = entries[i];
     c.n = n;
+    c.watchers += this.size;
   }
 
   *values(): IterableIterator<CacheWatcher> {
     for (const w of this.ws) if (w !== undefined) yield w;
+  }
+
+  /** Cuts the watchers into entries: runs where enough consecutive ones can make one. */
+  private makeEntries(): void {
+    for (const run of this.runs) for (const m of run.members) (m as CacheWatcher).leaveRun();
+    const entries: Array<CacheWatcher | WatcherRun> = [];
+    const runs: WatcherRun[] = [];
+    let pending: CacheWatcher[] = [];
+    const flush = (): void => {
+      if (pending.length >= minRunLength) {
+        const run = new WatcherRun(pending);
+        runs.push(run);
+        entries.push(run);
+      } else for (const w of pending) entries.push(w);
+      pending = [];
+    };
+    for (const w of this.ws) {
+      if (w === undefined) continue;
+      if (!w.runEligible()) {
+        flush();
+        entries.push(w);
+        continue;
+      }
+      if (pending.length > 0 && pending[0].filter !== w.filter) flush();
+      pending.push(w);
+    }
+    flush();
+    this.entries = entries;
+    this.runs = runs;
+    this.dirty = false;
   }
 
   private compact(): void {
@@ -280,9 +327,9 @@ export class IndexedWatchers {
     let n = 0;
     for (const m of [this.allWatchers, this.valueWatchers]) {
       for (const ws of m.values()) {
-        for (const w of ws.values()) {
+        for (const w of [...ws.values()]) {
           n++;
-          w.registeredSlot = -1;
+          ws.delete(w);
           done(w);
         }
       }
@@ -493,8 +540,8 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private readonly bucketsInspector: BookmarkBucketsInspector | undefined;
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
-  private watchersBuffer: CacheWatcher[] = [];
-  private readonly watchersCollector: WatcherCollector = { buf: this.watchersBuffer, n: 0 };
+  private watchersBuffer: Array<CacheWatcher | WatcherRun> = [];
+  private readonly watchersCollector: WatcherCollector = { buf: this.watchersBuffer, n: 0, watchers: 0 };
   /** Filters by predicate and key (filterFor); dropped with their predicate. */
   private readonly filters = new WeakMap<SelectionPredicate, Map<string, FilterWithAttrsFunc>>();
   private readonly identifierSources = new WeakMap<SelectionPredicate, Map<string, WatcherIdentifierSource>>();
@@ -851,12 +898,17 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     // A shallow copy, so that Object and PrevObject can be replaced for this dispatch only.
     const wcEvent: WatchCacheEvent<WatchObject> = { ...event };
     setCachingObjects(wcEvent, this.cachingObjectOptions(event));
-    const candidates = this.watchersBuffer.length;
+    const candidates = this.watchersCollector.watchers;
     const blocked: CacheWatcher[] = [];
     const buf = this.watchersBuffer;
     for (let i = 0; i < buf.length; i++) {
-      const w = buf[i];
-      if (!w.nonblockingAdd(wcEvent)) blocked.push(w);
+      const e = buf[i];
+      if (!(e instanceof WatcherRun)) {
+        if (!e.nonblockingAdd(wcEvent)) blocked.push(e);
+      } else if (!e.dispatch(wcEvent)) {
+        // One by one (each in order, as if there were no run).
+        for (const m of e.members as readonly CacheWatcher[]) if (!m.nonblockingAdd(wcEvent)) blocked.push(m);
+      }
     }
     // The encoding cache hits the fast writers made, counted in bulk, before anyone can look.
     flushPendingHits();
@@ -937,6 +989,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     this.dispatching = true;
     const c = this.watchersCollector;
     c.n = 0;
+    c.watchers = 0;
     if (event.type === 'BOOKMARK') {
       this.watchersBuffer.length = 0;
       this.startDispatchingBookmarkEventsLocked();

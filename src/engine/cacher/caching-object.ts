@@ -208,6 +208,11 @@ export class CachingObject {
     return raw.length;
   }
 
+  /** Nobody is told of each encode and hit (no inspector): hits may be counted in bulk. */
+  get quiet(): boolean {
+    return this.options.inspector === undefined;
+  }
+
   /** Adds hits counted in bulk to an identifier with a cached serialization. */
   addHits(id: Identifier, n: number): void {
     const result = this.serializations.get(id);
