@@ -84,15 +84,27 @@ export interface AttributesMatcher {
  */
 export function filterWithAttrsAndPrefixFunction(key: string, p: AttributesMatcher): FilterWithAttrsFunc {
   const f: FilterWithAttrsFunc = (objKey, labels, fields) => hasPathPrefix(objKey, key) && p.matchesObjectAttributes(labels, fields);
-  pureFilters.add(f);
+  filterMemos.set(f, { event: undefined, cur: false, old: false, watchEvent: undefined });
   return f;
 }
 
 /**
- * Filters known to depend only on their arguments: their verdict for a dispatched event can be
- * shared by every watcher that has the same filter (a side-effecting filter is always called).
+ * A pure filter's verdict on the last event it judged, and the watch event that makes when it is
+ * shared (a CachingObject: the same for every watcher with this filter; null: not interested;
+ * undefined: made per watcher).
  */
-const pureFilters = new WeakSet<FilterWithAttrsFunc>();
+interface FilterMemo {
+  event: WatchCacheEvent<WatchObject> | undefined;
+  cur: boolean;
+  old: boolean;
+  watchEvent: WatchEvent | null | undefined;
+}
+
+/**
+ * Filters known to depend only on their arguments, with their memo: their verdict for a dispatched
+ * event is shared by every watcher that has the same filter (a side-effecting filter is always called).
+ */
+const filterMemos = new WeakMap<FilterWithAttrsFunc, FilterMemo>();
 
 /** The interval processInterval serves from (WatchCacheInterval fits). */
 export type CacheWatcherInterval = Pick<WatchCacheInterval<WatchObject>, 'next' | 'resourceVersion' | 'initialEventsEndBookmark'>;
@@ -371,8 +383,8 @@ export class CacheWatcher
   private received: WatchCacheEvent<WatchObject> | typeof chanClosed | undefined = undefined;
   private taskResourceVersion = 0;
   readonly filter: FilterWithAttrsFunc;
-  /** filter is a filterWithAttrsAndPrefixFunction: its verdict on an event can be shared. */
-  private readonly filterIsPure: boolean;
+  /** The filter's memo when it is a filterWithAttrsAndPrefixFunction (its verdict on an event can be shared). */
+  private readonly filterMemo: FilterMemo | undefined;
   private doneClosed = false;
   stopped = false;
   private currentState: CacheWatcherState = CacheWatcherState.WaitingForBookmark;
@@ -430,7 +442,7 @@ export class CacheWatcher
     this.input.directListener = this;
     this.result.directListener = this;
     this.filter = o.filter;
-    this.filterIsPure = pureFilters.has(o.filter);
+    this.filterMemo = filterMemos.get(o.filter);
     this.owner = o.owner;
     this.forget = o.forget ?? (o.owner !== undefined ? forgetThroughOwner : emptyFunc);
     this.deadline = o.deadline ?? zeroTime;
@@ -466,7 +478,7 @@ export class CacheWatcher
 
   /** Can take events as a member of a run: in place, counting only, with a pure filter. */
   runEligible(): boolean {
-    return this.directInput && this.directCounts && this.filterIsPure && this.busy === 0 && !this.pumping;
+    return this.directInput && this.directCounts && this.filterMemo !== undefined && this.busy === 0 && !this.pumping;
   }
 
   /** RunMember. */
@@ -638,8 +650,8 @@ export class CacheWatcher
       return true;
     }
     // The answer another watcher with this filter already got, else convertToWatchEvent's.
-    const memo = filterMemo;
-    let watchEvent = memo.event === event && memo.filter === this.filter && this.filterIsPure ? memo.watchEvent : undefined;
+    const memo = this.filterMemo;
+    let watchEvent = memo !== undefined && memo.event === event ? memo.watchEvent : undefined;
     if (watchEvent === undefined) watchEvent = this.convertToWatchEvent(event) ?? null;
     if (watchEvent === null) {
       counts.queued++;
@@ -815,9 +827,8 @@ export class CacheWatcher
     }
     let curObjPasses: boolean;
     let oldObjPasses: boolean;
-    const memo = filterMemo;
-    const pure = this.filterIsPure;
-    if (pure && memo.event === event && memo.filter === this.filter) {
+    const memo = this.filterMemo;
+    if (memo !== undefined && memo.event === event) {
       // Another watcher with this filter already got its answer for this event.
       const shared = memo.watchEvent;
       if (shared !== undefined) return shared ?? undefined;
@@ -829,16 +840,15 @@ export class CacheWatcher
       if (event.prevObject !== undefined) {
         oldObjPasses = this.filter(event.key, event.prevObjLabels ?? {}, event.prevObjFields ?? {}, event.prevObject);
       }
-      if (pure) {
+      if (memo !== undefined) {
         memo.event = event;
-        memo.filter = this.filter;
         memo.cur = curObjPasses;
         memo.old = oldObjPasses;
         memo.watchEvent = undefined;
       }
     }
     if (!curObjPasses && !oldObjPasses) {
-      if (pure) memo.watchEvent = null;
+      if (memo !== undefined) memo.watchEvent = null;
       return undefined; // not interested in that object
     }
     if (curObjPasses) {
@@ -847,7 +857,7 @@ export class CacheWatcher
       // A CachingObject is not copied (getMutableObject): every watcher gets the same event.
       if (object instanceof CachingObject) {
         const e = sharedWatchEvent(event, type, object);
-        if (pure) memo.watchEvent = e;
+        if (memo !== undefined) memo.watchEvent = e;
         return e;
       }
       return { type, object: getMutableObject(object) };
@@ -859,7 +869,7 @@ export class CacheWatcher
       if (shared !== undefined && shared.object === prev) return shared; // its RV was set by the first
       updateResourceVersion(prev, event.resourceVersion);
       const e = sharedWatchEvent(event, 'DELETED', prev);
-      if (pure) memo.watchEvent = e;
+      if (memo !== undefined) memo.watchEvent = e;
       return e;
     }
     const oldObj = getMutableObject(prev);
@@ -1235,19 +1245,6 @@ function sharedBookmark(event: WatchCacheEvent<WatchObject>): WatchEvent {
   }
   return s.watchEvent;
 }
-
-/**
- * The last pure filter's verdict on the event being dispatched (see pureFilters), and the watch
- * event it makes when that is shared (a CachingObject: the same for every such watcher; null: not
- * interested; undefined: made per watcher).
- */
-const filterMemo: {
-  event: WatchCacheEvent<WatchObject> | undefined;
-  filter: FilterWithAttrsFunc | undefined;
-  cur: boolean;
-  old: boolean;
-  watchEvent: WatchEvent | null | undefined;
-} = { event: undefined, filter: undefined, cur: false, old: false, watchEvent: undefined };
 
 /** sendValue while no send is parked (keeps the field's type monomorphic). */
 const placeholderEvent: WatchEvent = { type: 'BOOKMARK', object: { metadata: {} } };
