@@ -501,6 +501,11 @@ export class CacheWatcher
     this.runJoinBytes = encoderIndex >= 0 ? run.bytes[encoderIndex] : 0;
   }
 
+  /** The run (if any) no longer speaks for this watcher: its members take events one by one. */
+  invalidateRun(): void {
+    if (this.run !== undefined) this.run.valid = false;
+  }
+
   /** Takes its share of the run's counts and leaves it. */
   leaveRun(): void {
     this.settleRun();
@@ -923,7 +928,7 @@ export class CacheWatcher
   /** DirectListener: the input's or the result channel's direct receiver changed. */
   directChanged(channel: Channel<never>, direct: DirectReceiver<never> | undefined): void {
     // Whatever it is, the run this watcher is in no longer speaks for it.
-    if (this.run !== undefined) this.run.valid = false;
+    this.invalidateRun();
     this.runHost?.runsChanged();
     if ((channel as unknown) === this.input) {
       this.directInput = (direct as unknown) === this;

@@ -208,7 +208,9 @@ export class WatcherSlot {
     this.ws[i] = undefined;
     w.registeredSlot = -1;
     w.runHost = undefined;
-    w.leaveRun();
+    // Its run no longer speaks for it, but it stays a member until the runs are remade: a watcher
+    // forgotten during a dispatch still gets that dispatch's event (it is in the buffer), one by one.
+    w.invalidateRun();
     this.size--;
     this.dirty = true;
     if (this.ws.length > 32 && this.size * 2 < this.ws.length) this.compact();

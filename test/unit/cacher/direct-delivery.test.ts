@@ -5,7 +5,7 @@
 // read must come out the same: each workload runs twice, once with clients that let the watcher
 // deliver in place and once with clients that force the channel path (an onEvent callback), and
 // every watcher's counts, every client's received/bytesEncoded/close reason and the metrics must
-// be equal.
+// be equal. Some clients act on other watches from their callback, in the middle of a dispatch.
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { FakeClock } from '../../../src/engine/clock';
@@ -24,6 +24,8 @@ type Cmd =
   | { op: 'write'; ns: string; name: string; x: string; del: boolean }
   | { op: 'watch'; ns: string | undefined; selector: string | undefined; contentType: WatchContentType | undefined; bookmarks: boolean; keep: boolean; n: number }
   | { op: 'rate'; watch: number; rate: ReadRate }
+  /** A watch whose client, on its first event at an RV divisible by 3, acts on another watch (mid-dispatch). */
+  | { op: 'saboteur'; target: number; act: 'disconnect' | ReadRate }
   | { op: 'disconnect'; watch: number }
   | { op: 'step'; ms: number };
 
@@ -51,6 +53,7 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rate' as const), watch: fc.nat(40), rate: rateArb }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('disconnect' as const), watch: fc.nat(40) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('saboteur' as const), target: fc.nat(40), act: fc.oneof(fc.constant('disconnect' as const), rateArb) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('step' as const), ms: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 2500 })) }) },
 );
 
@@ -91,6 +94,26 @@ async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]
       case 'disconnect':
         if (watches.length > 0) watches[c.watch % watches.length].client.disconnect();
         break;
+      case 'saboteur': {
+        // Acts during a dispatch, on a watch later (or earlier) in the dispatch order.
+        let done = false;
+        const target = c.target;
+        const act = c.act;
+        watches.push(
+          await r.watch({
+            resourceVersion: String(r.etcd.currentRevision()),
+            keepEvents: false,
+            onEvent: e => {
+              if (done || Number(e.resourceVersion) % 3 !== 0 || watches.length === 0) return;
+              done = true;
+              const w = watches[target % watches.length];
+              if (act === 'disconnect') w.client.disconnect();
+              else w.client.setReadRate(act);
+            },
+          }),
+        );
+        break;
+      }
       case 'step':
         await r.step(c.ms);
         break;
