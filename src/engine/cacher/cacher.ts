@@ -41,6 +41,9 @@ import { WatcherRun, minRunLength } from './watcher-run';
 /** The capacity of the cacher's incoming queue (upstream TODO: figure out the correct value). */
 export const incomingBufferSize = 100;
 
+/** What an idle bookmark tick returns (no watcher due). */
+const noBookmarksQueued: { watchers: number; queued: number } = Object.freeze({ watchers: 0, queued: 0 });
+
 /** How often dispatchEvents polls for the first list RV before it starts dispatching. */
 export const dispatchPollPeriod = 10;
 
@@ -837,12 +840,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         }
         const next = jitter(this.rand, bookmarkTimerPeriod, bookmarkTimerJitter);
         bookmarkTimer.reset(next);
-        const object = this.newFunc();
-        this.versioner.updateObject(object, BigInt(lastProcessedResourceVersion));
-        const bookmark: WatchCacheEvent<KubeObject> = {
-          type: 'BOOKMARK', object, objLabels: {}, objFields: {}, key: '', resourceVersion: lastProcessedResourceVersion, recordTime: 0,
-        };
-        const queued = this.dispatchBookmark(bookmark);
+        const queued = this.dispatchBookmarkTick(lastProcessedResourceVersion);
         const insp = activeInspector(this.inspector);
         if (insp && queued.watchers > 0) {
           insp.emit({
@@ -959,9 +957,34 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     this.emitDispatch(event, candidates, blocked.length, unblocked, terminated, timeout, this.clock.now() - startTime);
   }
 
+  /**
+   * The bookmark timer's tick: the bookmark at `resourceVersion` to the due watchers. The event is
+   * made only when some watcher is due (nobody else sees it), so an idle tick allocates nothing.
+   */
+  private dispatchBookmarkTick(resourceVersion: number): { watchers: number; queued: number } {
+    this.dispatching = true;
+    this.startDispatchingBookmarkEventsLocked();
+    if (this.expiredBookmarkWatchers.length === 0) {
+      this.finishDispatching();
+      return noBookmarksQueued;
+    }
+    const object = this.newFunc();
+    this.versioner.updateObject(object, BigInt(resourceVersion));
+    const bookmark: WatchCacheEvent<KubeObject> = {
+      type: 'BOOKMARK', object, objLabels: {}, objFields: {}, key: '', resourceVersion, recordTime: 0,
+    };
+    return this.deliverBookmark(bookmark);
+  }
+
   /** dispatchEvent for a bookmark: the due watchers, without blocking; they are re-queued afterwards. */
   private dispatchBookmark(event: WatchCacheEvent<KubeObject>): { watchers: number; queued: number } {
     this.startDispatching(event);
+    return this.deliverBookmark(event);
+  }
+
+  /** The bookmark to the due watchers collected by startDispatching. */
+  private deliverBookmark(event: WatchCacheEvent<KubeObject>): { watchers: number; queued: number } {
+    this.dispatching = true;
     let queued = 0;
     // The due watchers are the buffer (collected once, not into two lists).
     const due = this.expiredBookmarkWatchers;
@@ -987,7 +1010,6 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
 
   /** startDispatching: collects the candidate watchers and marks dispatching (stops are deferred). */
   private startDispatching(event: WatchCacheEvent<KubeObject>): void {
-    const trigger = event.type === 'BOOKMARK' ? { values: [], supported: false } : this.triggerValues(event);
     this.dispatching = true;
     const c = this.watchersCollector;
     c.n = 0;
@@ -997,6 +1019,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       this.startDispatchingBookmarkEventsLocked();
       return;
     }
+    const trigger = this.triggerValues(event);
     const namespace = event.objFields['metadata.namespace'] ?? '';
     const name = event.objFields['metadata.name'] ?? '';
     const watchers = this.watchers;
@@ -1034,8 +1057,10 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private finishDispatching(): void {
     this.dispatching = false;
     const toStop = this.watchersToStop;
-    this.watchersToStop = [];
-    for (const w of toStop) w.stopLocked();
+    if (toStop.length > 0) {
+      this.watchersToStop = [];
+      for (const w of toStop) w.stopLocked();
+    }
     const expired = this.expiredBookmarkWatchers;
     if (expired.length === 0) return;
     this.expiredBookmarkWatchers = [];
