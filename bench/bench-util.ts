@@ -116,13 +116,25 @@ export function isEntryPoint(name: string): boolean {
   return entry.endsWith(`${name}.js`) || entry.endsWith(`${name}.ts`);
 }
 
-/** Runs a benchmark when its file is executed directly, printing its rows; exit 1 on error. */
+/** The line a benchmark run with `--rows` ends with: its rows as JSON, for bench/main.ts. */
+export const rowsMarker = '@@bench-rows ';
+
+/** The script's arguments without the `--rows` flag. */
+export function scriptArgs(): string[] {
+  return process.argv.slice(2).filter(a => a !== '--rows');
+}
+
+/**
+ * Runs a benchmark when its file is executed directly, printing its rows (and, with `--rows`, a
+ * last line with them as JSON); exit 1 on error.
+ */
 export function runAsScript(name: string, run: () => Promise<readonly BenchRow[]>): void {
   if (!isEntryPoint(name)) return;
   run()
     .then(rows => {
       console.log('');
       printTable(rows);
+      if (process.argv.includes('--rows')) console.log(rowsMarker + JSON.stringify(rows));
     })
     .catch(e => {
       console.error(e);

@@ -19,7 +19,7 @@ import { InspectorHub, type SerializationEvent } from '../src/engine/inspect/eve
 import { createResource, type OpenedWatch } from '../src/engine/apiserver';
 import { contentTypeJSON, contentTypeProtobuf, newJSONEncoder, newProtobufEncoder } from '../src/engine/cacher/object-encoders';
 import { makePod } from '../src/engine/storage/objects';
-import { atLeast, fmtInt, fmtMs, fmtRate, runAsScript, median, timeAsync, timeSync, type BenchRow } from './bench-util';
+import { atLeast, fmtInt, fmtMs, fmtRate, runAsScript, median, scriptArgs, timeAsync, timeSync, type BenchRow } from './bench-util';
 
 export interface FanoutOptions {
   watchers?: number;
@@ -153,4 +153,4 @@ export async function runFanout(o: FanoutOptions = {}): Promise<BenchRow[]> {
   ];
 }
 
-runAsScript('fanout', () => runFanout({ watchers: process.argv[2] ? Number(process.argv[2]) : undefined }));
+runAsScript('fanout', () => runFanout({ watchers: scriptArgs()[0] ? Number(scriptArgs()[0]) : undefined }));

@@ -1,16 +1,34 @@
-// `npm run bench`: every benchmark in bench/, one after the other, each printing its figure next
-// to a baseline measured in the same run, then one summary table with the ratios and PASS/MISS
-// against each goal (information only where there is none). Benchmarks are not tests: a MISS does
-// not fail the run. list-paging (etcd3 store paging) has no exported entry, so it runs in its own
-// process and its summary line is read back.
+// `npm run bench`: every benchmark in bench/, one after the other, each in a process of its own
+// (a fresh heap and freshly shaped code: one benchmark's 100,000 watchers do not slow the next),
+// each printing its figure next to a baseline measured in the same run; then one summary table
+// with the ratios and PASS/MISS against each goal (information only where there is none).
+// Benchmarks are not tests: a MISS does not fail the run. The benchmarks with an exported entry
+// hand their rows back as a JSON line (`--rows`); list-paging's summary line is read back.
 //   node esbuild.js && node --expose-gc out/bench/main.js
 import { spawnSync } from 'child_process';
 import { existsSync } from 'fs';
 import * as path from 'path';
-import { runBookmarks } from './bookmarks';
-import { runFanout } from './fanout';
-import { runWatcherMemory } from './watcher-memory';
-import { fmtMs, hasGc, printTable, type BenchRow } from './bench-util';
+import { fmtMs, hasGc, printTable, rowsMarker, type BenchRow } from './bench-util';
+
+/** Runs out/bench/<name>.js in its own process, logging its output, and returns its rows. */
+function runInProcess(name: string, log: (line: string) => void): BenchRow[] {
+  const script = path.join(__dirname, `${name}.js`);
+  if (!existsSync(script)) {
+    log(`${name}: ${script} not built; skipped`);
+    return [];
+  }
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--rows'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const lines = `${r.stdout ?? ''}${r.stderr ?? ''}`.trimEnd().split('\n');
+  const rowsLine = lines.find(l => l.startsWith(rowsMarker));
+  // The benchmark's own log, without its table (the summary repeats its rows).
+  const table = lines.findIndex(l => l.startsWith('benchmark '));
+  for (const line of lines.slice(0, table >= 0 ? table : lines.length)) if (line !== '') log(line);
+  if (r.status !== 0 || rowsLine === undefined) {
+    for (const line of lines.slice(table >= 0 ? table : lines.length)) log(line);
+    return [{ bench: name, measure: '(failed)', figure: 'failed', baseline: '-', ratio: NaN, note: `exit ${r.status}` }];
+  }
+  return (JSON.parse(rowsLine.slice(rowsMarker.length)) as BenchRow[]).map(row => ({ ...row, ratio: row.ratio ?? NaN }));
+}
 
 /** Runs out/bench/list-paging.js and turns its summary line into a row. */
 function runListPaging(log: (line: string) => void): BenchRow[] {
@@ -54,12 +72,10 @@ async function main(): Promise<void> {
     log('');
     log(`== ${name} ==`);
   };
-  section('watcher-memory');
-  rows.push(...(await runWatcherMemory({ log })));
-  section('fanout');
-  rows.push(...(await runFanout({ log })));
-  section('bookmarks');
-  rows.push(...(await runBookmarks({ log })));
+  for (const name of ['watcher-memory', 'fanout', 'bookmarks']) {
+    section(name);
+    rows.push(...runInProcess(name, log));
+  }
   section('list-paging');
   rows.push(...runListPaging(log));
   log('');

@@ -9,7 +9,7 @@
 import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
 import { createResource, type OpenedWatch } from '../src/engine/apiserver';
-import { fmtBytes, fmtInt, fmtMs, hasGc, heapUsed, runAsScript, timeAsync, type BenchRow } from './bench-util';
+import { fmtBytes, fmtInt, fmtMs, hasGc, heapUsed, runAsScript, scriptArgs, timeAsync, type BenchRow } from './bench-util';
 
 export interface WatcherMemoryOptions {
   watchers?: number;
@@ -76,4 +76,4 @@ export async function runWatcherMemory(o: WatcherMemoryOptions = {}): Promise<Be
   ];
 }
 
-runAsScript('watcher-memory', () => runWatcherMemory({ watchers: process.argv[2] ? Number(process.argv[2]) : undefined }));
+runAsScript('watcher-memory', () => runWatcherMemory({ watchers: scriptArgs()[0] ? Number(scriptArgs()[0]) : undefined }));

@@ -118,39 +118,50 @@ export function encodeObject(encoder: ObjectEncoder, object: KubeObject | Cachin
  * strings are always written, even empty.
  */
 export function encodeUnknown(apiVersion: string, kind: string, raw: Uint8Array, contentType: string, contentEncoding = ''): Uint8Array {
-  const typeMeta = concat([lengthDelimited(1, utf8.encode(apiVersion)), lengthDelimited(2, utf8.encode(kind))]);
-  return concat([
-    protoEncodingPrefix,
-    lengthDelimited(1, typeMeta),
-    lengthDelimited(2, raw),
-    lengthDelimited(3, utf8.encode(contentEncoding)),
-    lengthDelimited(4, utf8.encode(contentType)),
-  ]);
-}
-
-function lengthDelimited(fieldNumber: number, payload: Uint8Array): Uint8Array {
-  return concat([varint((fieldNumber << 3) | 2), varint(payload.length), payload]);
-}
-
-function varint(n: number): Uint8Array {
-  const out: number[] = [];
-  let v = n;
-  while (v >= 0x80) {
-    out.push((v & 0x7f) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-  return Uint8Array.from(out);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
+  // Sized first, then written into one buffer: one encode per event and content type, on every event.
+  const av = utf8.encode(apiVersion);
+  const k = utf8.encode(kind);
+  const ce = utf8.encode(contentEncoding);
+  const ct = utf8.encode(contentType);
+  const typeMetaLen = fieldSize(av.length) + fieldSize(k.length);
+  const out = new Uint8Array(protoEncodingPrefix.length + fieldSize(typeMetaLen) + fieldSize(raw.length) + fieldSize(ce.length) + fieldSize(ct.length));
+  out.set(protoEncodingPrefix, 0);
+  let off = protoEncodingPrefix.length;
+  off = writeHeader(out, off, 1, typeMetaLen);
+  off = writeField(out, off, 1, av);
+  off = writeField(out, off, 2, k);
+  off = writeField(out, off, 2, raw);
+  off = writeField(out, off, 3, ce);
+  writeField(out, off, 4, ct);
   return out;
 }
+
+/** Bytes of a length-delimited field with a one-byte tag (field numbers below 16). */
+function fieldSize(payloadLength: number): number {
+  return 1 + varintSize(payloadLength) + payloadLength;
+}
+
+function varintSize(n: number): number {
+  let size = 1;
+  for (let v = n; v >= 0x80; v = Math.floor(v / 128)) size++;
+  return size;
+}
+
+/** The tag (wire type 2) and the length of a length-delimited field; returns the offset after them. */
+function writeHeader(out: Uint8Array, off: number, fieldNumber: number, length: number): number {
+  out[off++] = (fieldNumber << 3) | 2;
+  let v = length;
+  while (v >= 0x80) {
+    out[off++] = (v & 0x7f) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  out[off++] = v;
+  return off;
+}
+
+function writeField(out: Uint8Array, off: number, fieldNumber: number, payload: Uint8Array): number {
+  off = writeHeader(out, off, fieldNumber, payload.length);
+  out.set(payload, off);
+  return off + payload.length;
+}
+
