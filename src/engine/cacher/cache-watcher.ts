@@ -609,6 +609,7 @@ export class CacheWatcher
   /**
    * Puts an event into the input buffer if there is room right now. Bookmarks below
    * bookmarkAfterResourceVersion are dropped so they do not fill the buffer of a waiting watcher.
+   * A non-bookmark event for a task and a client both parked and ready takes the turn in place.
    */
   nonblockingAdd(event: WatchCacheEvent<WatchObject>): boolean {
     const bookmark = event.type === 'BOOKMARK';
@@ -920,9 +921,9 @@ export class CacheWatcher
     return this.phase === 'live' && this.directClient !== undefined;
   }
 
-  /** DirectReceiver (input): the turn in place (what nonblockingAdd does for a non-bookmark event). */
+  /** DirectReceiver (input): a send to the parked task is nonblockingAdd (in place for a non-bookmark event). */
   acceptParked(event: WatchCacheEvent<WatchObject>): void {
-    this.addToParkedTask(event, this.directClient as DirectWriter);
+    this.nonblockingAdd(event);
   }
 
   /** DirectListener: the input's or the result channel's direct receiver changed. */

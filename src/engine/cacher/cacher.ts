@@ -952,6 +952,8 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       if (timer !== null) timer.stop();
       this.dispatchTimeoutBudget.returnUnused(timeout - (this.clock.now() - startTime));
     } finally {
+      // A watcher that got room in the meantime may have taken the event in place.
+      flushPendingHits();
       this.finishDispatching();
     }
     this.emitDispatch(event, candidates, blocked.length, unblocked, terminated, timeout, this.clock.now() - startTime);

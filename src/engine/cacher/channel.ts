@@ -1,7 +1,9 @@
 // Mirrors Go's channel semantics (runtime/chan.go) and *time.Timer as the cacher uses them.
 // Deliberate differences: no goroutines; a blocked sender or receiver is a callback registered on
 // the channel and called synchronously by the operation that unblocks it, so a run is fully
-// deterministic. Sending on a closed channel reports failure instead of panicking.
+// deterministic. Sending on a closed channel reports failure instead of panicking. A receiver
+// parked alone may say it takes values in place (DirectReceiver): a sender that learns it from
+// directReceiver() hands a value over without the un-park and re-park, which end where they began.
 
 import type { Clock, Timer } from '../clock';
 
@@ -246,7 +248,7 @@ export class Channel<T> {
   }
 
   /** The one receiver parked on the channel (so nothing is buffered), or undefined. */
-  soleParkedReceiver(): ChannelReceiver<T> | undefined {
+  private soleParkedReceiver(): ChannelReceiver<T> | undefined {
     const r = this.recvHead;
     if (r === undefined || !r.recvParked || (this.recvRest !== undefined && this.recvRest.length > 0)) return undefined;
     return r;

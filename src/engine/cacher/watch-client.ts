@@ -354,10 +354,7 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
 
   /** DirectReceiver: handle() for such a client; its loop would then poll the empty channel and park again. */
   acceptParked(event: WatchEvent): void {
-    this.receivedOwn++;
-    const encoder = this.encoder;
-    if (encoder !== undefined) this.bytesOwn += encodeObject(encoder, event.object).length;
-    if (this.keepEvents) this.keep(event);
+    this.take(event);
   }
 
   /** Withdraws the handler's wait for an event; true when it was waiting. */
@@ -416,9 +413,7 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
       this.finish('resultClosed');
       return;
     }
-    this.receivedOwn++;
-    if (this.encoder) this.bytesOwn += encodeObject(this.encoder, event.object).length;
-    if (this.keepEvents || this.onEvent) this.keep(event);
+    this.take(event);
     if (this.rate.kind === 'fast') return;
     this.writing = true;
     if (this.rate.kind === 'stalled') return; // blocked in this write until the client goes
@@ -428,6 +423,14 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
       this.writing = false;
       this.loop();
     });
+  }
+
+  /** The handler writes one event: counted, encoded, kept and handed to onEvent as asked. */
+  private take(event: WatchEvent): void {
+    this.receivedOwn++;
+    const encoder = this.encoder;
+    if (encoder !== undefined) this.bytesOwn += encodeObject(encoder, event.object).length;
+    if (this.keepEvents || this.onEvent) this.keep(event);
   }
 
   /** The event as the client got it: kept (keepEvents) and handed to onEvent. */
