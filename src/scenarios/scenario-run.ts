@@ -40,7 +40,6 @@ export interface ClientWatch {
   opened: OpenedWatch | undefined;
   /** The error the server answered with (an HTTP error or the single ERROR event). */
   error: ClientError | undefined;
-  lastRv: number;
   resource: Resource;
 }
 
@@ -225,27 +224,19 @@ export class ScenarioRun {
    */
   async watch(resource: Resource, client: string, req: ResourceWatchRequest): Promise<ClientWatch> {
     this.checkAborted();
-    const cw: ClientWatch = { client, opened: undefined, error: undefined, lastRv: 0, resource };
+    const cw: ClientWatch = { client, opened: undefined, error: undefined, resource };
     this.input({
       action: 'watch', client, request: requestPath(resource.groupResource.resource, req, true),
       ...(req.contentType !== undefined ? { contentType: req.contentType } : {}), readRate: readRateText(req.readRate),
     });
-    const userOnEvent = req.onEvent;
     const userOnClose = req.onClose;
-    let firstError: ClientError | undefined;
     let opened: OpenedWatch;
     try {
+      // No callback per event: the client keeps its newest RV and first ERROR itself, so a fast
+      // one lets the watcher deliver in place.
       opened = await resource.watch({
         keepEvents: false,
         ...req,
-        onEvent: ev => {
-          if (ev.type === 'ERROR') firstError ??= clientError(ev.object as unknown as Status);
-          else {
-            const rv = Number(ev.resourceVersion);
-            if (rv > cw.lastRv) cw.lastRv = rv;
-          }
-          userOnEvent?.(ev);
-        },
         onClose: (reason, at) => {
           if (cw.opened?.watcherId !== undefined) {
             this.input({ action: 'watch-closed', client, watcherId: cw.opened.watcherId, reason, received: cw.opened.client.received });
@@ -265,7 +256,8 @@ export class ScenarioRun {
       // Only promise continuations run here: this may be one of several concurrent clients, and
       // only the scenario's main flow moves the clock.
       await settle();
-      cw.error = firstError ?? { code: 0, reason: '', message: 'the watch closed at once (registered while the cache was unready)' };
+      const status = opened.client.firstError as unknown as Status | undefined;
+      cw.error = status !== undefined ? clientError(status) : { code: 0, reason: '', message: 'the watch closed at once (registered while the cache was unready)' };
       this.input({ action: 'watch-opened', client, error: cw.error });
     } else {
       this.input({ action: 'watch-opened', client, watcherId: opened.watcherId });
@@ -317,7 +309,7 @@ export class ScenarioRun {
         id: String(o.watcherId),
         client: w.client,
         received: o.client.received,
-        lastRv: w.lastRv,
+        lastRv: o.client.lastResourceVersion,
         bufferFill: watcher.input ? watcher.input.len() : 0,
         bufferCapacity: watcher.input ? watcher.input.capacity : 0,
       };

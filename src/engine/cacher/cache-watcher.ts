@@ -233,8 +233,8 @@ export interface DirectWriter extends DirectReceiver<WatchEvent> {
   readonly directEncoder: ObjectEncoder | undefined;
   /** Deliveries need nothing but counting. */
   readonly directCounts: boolean;
-  /** Deliveries the watcher counted for it. */
-  addDirect(events: number, bytes: number): void;
+  /** Deliveries the watcher counted for it; `lastRv` is the newest resourceVersion among them. */
+  addDirect(events: number, bytes: number, lastRv: number): void;
 }
 
 /** A watcher holding deliveries it counted in place: folds them into the counts (its own and the client's). */
@@ -358,6 +358,7 @@ export class CacheWatcher
   /** Deliveries counted in place and their bytes, not yet in counts (foldDirect), for `creditTo`. */
   private directDelivered = 0;
   private directBytes = 0;
+  private directLastRv = 0;
   private creditTo: DirectWriter | undefined = undefined;
   /** The run this watcher takes events with (WatcherRun), and the run's counts when it joined. */
   private run: WatcherRun | undefined = undefined;
@@ -524,6 +525,7 @@ export class CacheWatcher
     this.runJoinBytes += bytes;
     this.directDelivered += delivered;
     this.directBytes += bytes;
+    if (delivered > 0 && run.lastResourceVersion > this.directLastRv) this.directLastRv = run.lastResourceVersion;
     this.countsStore.queued += filtered;
     this.countsStore.filtered += filtered;
   }
@@ -538,7 +540,7 @@ export class CacheWatcher
     this.directBytes = 0;
     this.countsStore.queued += n;
     this.countsStore.delivered += n;
-    (this.creditTo as DirectWriter).addDirect(n, bytes);
+    (this.creditTo as DirectWriter).addDirect(n, bytes, this.directLastRv);
   }
 
   /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs (built on first use). */
@@ -675,12 +677,14 @@ export class CacheWatcher
         } catch (err) {
           // As on the channel path: queued, taken by the client, which failed to write it.
           counts.queued++;
-          client.addDirect(1, 0);
+          client.addDirect(1, 0, 0);
           this.failParked(client);
           throw err;
         }
       }
       this.directDelivered++;
+      // The object's resourceVersion: the event's (a DELETED carries the previous object at it).
+      this.directLastRv = event.resourceVersion;
       return true;
     }
     counts.queued++;

@@ -177,6 +177,10 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
   private receivedOwn = 0;
   /** Bytes of encoded objects (likewise). */
   private bytesOwn = 0;
+  /** The newest resourceVersion among the events taken, ERROR events aside (likewise). */
+  private lastRvOwn = 0;
+  /** The object of the first ERROR event taken (a Status), if any. */
+  firstError: KubeObject | undefined = undefined;
   /** Why the handler returned; undefined while it runs. */
   closeReason: WatchClientCloseReason | undefined;
   /** ChannelReceiver plumbing: the handler is parked in its select (not writing). */
@@ -259,10 +263,17 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
     return !this.keepEvents;
   }
 
-  /** DirectWriter: deliveries the watcher made in place, credited in bulk. */
-  addDirect(events: number, bytes: number): void {
+  /** The newest metadata.resourceVersion among the events taken (bookmarks included, ERROR events not); 0 before any. */
+  get lastResourceVersion(): number {
+    this.directSource?.foldDirect();
+    return this.lastRvOwn;
+  }
+
+  /** DirectWriter: deliveries the watcher made in place, credited in bulk; `lastRv` is the newest of them. */
+  addDirect(events: number, bytes: number, lastRv: number): void {
     this.receivedOwn += events;
     this.bytesOwn += bytes;
+    if (lastRv > this.lastRvOwn) this.lastRvOwn = lastRv;
   }
 
   /** Settles when the handler has returned. */
@@ -428,8 +439,15 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
   /** The handler writes one event: counted, encoded, kept and handed to onEvent as asked. */
   private take(event: WatchEvent): void {
     this.receivedOwn++;
+    const object = event.object;
     const encoder = this.encoder;
-    if (encoder !== undefined) this.bytesOwn += encodeObject(encoder, event.object).length;
+    if (encoder !== undefined) this.bytesOwn += encodeObject(encoder, object).length;
+    if (event.type === 'ERROR') this.firstError ??= object instanceof CachingObject ? object.peekObject() : object;
+    else {
+      const meta = (object instanceof CachingObject ? object.peekObject() : object).metadata;
+      const rv = Number(meta?.resourceVersion ?? 0);
+      if (rv > this.lastRvOwn) this.lastRvOwn = rv;
+    }
     if (this.keepEvents || this.onEvent) this.keep(event);
   }
 

@@ -34,6 +34,8 @@ export class WatcherRun {
   /** Events every member got (queued and delivered), and filtered out (queued and filtered). */
   delivered = 0;
   filtered = 0;
+  /** The resourceVersion of the last event delivered. */
+  lastResourceVersion = 0;
   /** Bytes every member of an encoder got, by encoder index. */
   readonly bytes: number[] = [];
   /**
@@ -89,6 +91,7 @@ export class WatcherRun {
       if (more > 0) object.addHits(encoder.identifier, more);
     }
     this.delivered++;
+    this.lastResourceVersion = event.resourceVersion;
     return true;
   }
 }
