@@ -123,7 +123,7 @@ async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]
   const out = watches.map((w, i) => {
     const counts = w.watcher instanceof CacheWatcher ? JSON.stringify(w.watcher.counts) : '';
     const c = w.client;
-    return `#${i} received=${c.received} bytes=${c.bytesEncoded} kept=${c.events.map(e => `${e.type}@${e.resourceVersion}`).join(',')} closed=${c.closeReason ?? '-'} ${counts}`;
+    return `#${i} received=${c.received} bytes=${c.bytesEncoded} lastRv=${c.lastResourceVersion} kept=${c.events.map(e => `${e.type}@${e.resourceVersion}`).join(',')} closed=${c.closeReason ?? '-'} ${counts}`;
   });
   out.push(r.metrics.text());
   r.stop();

@@ -11,6 +11,7 @@ import { WatchClient, WatchRequestContext, type ReadRate } from '../../../src/en
 import type { WatchCacheEvent, WatchCacheEventType } from '../../../src/engine/cacher/watch-cache-event';
 import { wiredWatcher } from './watcher-testing';
 import { newCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';
+import { newErrWatcher } from '../../../src/engine/cacher/cacher';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 
 const pods = { group: '', resource: 'pods' };
@@ -166,6 +167,30 @@ describe('WatchClient (handleWatch + WatchServer.HandleHTTP + the client)', () =
     assert.deepStrictEqual(counts.get(newProtobufEncoder('v1').identifier), { encodes: 1, hits: 0, errors: 0 }, 'protobuf');
     assert.ok(clients.every(c => c.bytesEncoded > 0 && c.received === 1));
     assert.strictEqual(clients[0].identifier, newJSONEncoder('v1').identifier);
+  });
+
+  it('keeps the newest resourceVersion it read (bookmarks too) and the first ERROR', async () => {
+    const clock = new FakeClock(0);
+    const w = newCacheWatcher(5, () => true, emptyFunc, 0, true, pods, '');
+    void w.processInterval(emptyInterval(), 0);
+    // A slow client reads through the channel; a fast one (below) is written to in place.
+    const slow = new WatchClient(w, { clock, readRate: { kind: 'slow', eventsPerSecond: 100 } });
+    w.nonblockingAdd(event('ADDED', pod(3), 3));
+    w.nonblockingAdd(event('BOOKMARK', pod(7), 7));
+    await clock.stepAsync(100);
+    assert.strictEqual(slow.received, 2);
+    assert.strictEqual(slow.lastResourceVersion, 7);
+    const fast = newCacheWatcher(5, () => true, emptyFunc, 0, false, pods, '');
+    void fast.processInterval(emptyInterval(), 0);
+    const client = new WatchClient(fast, { clock, keepEvents: false });
+    fast.nonblockingAdd(event('ADDED', newCachingObject(pod(11)), 11));
+    assert.strictEqual(fast.counts.delivered, 1, 'delivered in place, no clock step needed');
+    assert.strictEqual(client.lastResourceVersion, 11);
+    assert.strictEqual(client.firstError, undefined);
+    const err = newErrWatcher(new Error('boom'));
+    const errClient = new WatchClient(err, { clock });
+    assert.strictEqual((errClient.firstError as unknown as { message: string }).message, 'boom');
+    assert.strictEqual(errClient.lastResourceVersion, 0);
   });
 
   it('rejects a bad read rate or timeout with a message naming it', () => {
