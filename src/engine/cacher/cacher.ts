@@ -435,6 +435,47 @@ export function newImmediateCloseWatcher(): WatchInterface {
   return { resultChan: () => ch, stop: () => undefined };
 }
 
+/** What a CachingObject reports of one cacheEncode call. */
+type EncodeReport = { identifier: string; hit: boolean; bytes: number; error?: string };
+
+/**
+ * The tally entries of one dispatched event, by identifier: the thousands of hits of a fan-out
+ * find theirs without building the tally's key. Entries from before a flush are not reused.
+ */
+class EventEncodes {
+  private generation = -1;
+  private id0: string | undefined = undefined;
+  private entry0: SerializationEvent | undefined = undefined;
+  private id1: string | undefined = undefined;
+  private entry1: SerializationEvent | undefined = undefined;
+
+  constructor(
+    private readonly tally: InspectorTally,
+    private readonly key: string,
+    private readonly resourceVersion: number,
+    private readonly eventType: SerializationEvent['eventType'],
+  ) {}
+
+  encoded(e: EncodeReport): void {
+    const tally = this.tally;
+    if (this.generation !== tally.generation) {
+      this.generation = tally.generation;
+      this.id0 = this.id1 = undefined;
+    }
+    let entry: SerializationEvent;
+    if (e.identifier === this.id0) entry = this.entry0 as SerializationEvent;
+    else if (e.identifier === this.id1) entry = this.entry1 as SerializationEvent;
+    else {
+      entry = tally.entry(this.key, this.resourceVersion, this.eventType, e.identifier);
+      this.id1 = this.id0;
+      this.entry1 = this.entry0;
+      this.id0 = e.identifier;
+      this.entry0 = entry;
+    }
+    tally.count(entry, e);
+  }
+}
+
 /**
  * Per-instant aggregation of high-rate inspector events (encodes per delivery, bookmark
  * scheduling per watcher): collected, then emitted once at the next clock tick.
@@ -443,6 +484,8 @@ class InspectorTally {
   private scheduled = new Map<number, number>();
   private scheduledAt = 0;
   private serializations = new Map<string, SerializationEvent>();
+  /** Counts the flushes: entries handed out before a flush are no longer collected. */
+  generation = 0;
   private flushTimer: Timer | undefined;
 
   constructor(
@@ -457,16 +500,22 @@ class InspectorTally {
     this.ensureFlush();
   }
 
-  encoded(key: string, resourceVersion: number, eventType: SerializationEvent['eventType'], e: { identifier: string; hit: boolean; bytes: number; error?: string }): void {
-    const k = `${resourceVersion}\u0000${key}\u0000${eventType}\u0000${e.identifier}`;
+  /** The collected entry of an event's object for an identifier (made on first use). */
+  entry(key: string, resourceVersion: number, eventType: SerializationEvent['eventType'], identifier: string): SerializationEvent {
+    const k = `${resourceVersion}\u0000${key}\u0000${eventType}\u0000${identifier}`;
     let entry = this.serializations.get(k);
     if (!entry) {
       entry = {
         type: 'serialization/encode', at: this.clock.now(), groupResource: this.groupResource, key, resourceVersion, eventType,
-        identifier: e.identifier, encodes: 0, hits: 0, errors: 0, bytes: 0,
+        identifier, encodes: 0, hits: 0, errors: 0, bytes: 0,
       };
       this.serializations.set(k, entry);
     }
+    return entry;
+  }
+
+  /** Adds one encode or hit to an entry. */
+  count(entry: SerializationEvent, e: EncodeReport): void {
     if (e.hit) entry.hits++;
     else {
       entry.encodes++;
@@ -488,6 +537,7 @@ class InspectorTally {
     if (this.serializations.size > 0) {
       const entries = [...this.serializations.values()];
       this.serializations.clear();
+      this.generation++;
       for (const e of entries) this.inspector.emit(e);
     }
   }
@@ -1389,8 +1439,9 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const eventType = event.type as SerializationEvent['eventType'];
     const gr = this.groupResource;
     const clock = this.clock;
+    const encodes = new EventEncodes(tally, key, rv, eventType);
     const inspector: CachingObjectInspector = {
-      encoded: e => tally.encoded(key, rv, eventType, e),
+      encoded: e => encodes.encoded(e),
       deepCopied: e => insp.emit({ type: 'caching-object/deep-copy', at: clock.now(), groupResource: gr, key, resourceVersion: rv, setter: e.setter }),
       invalidated: e =>
         insp.emit({ type: 'caching-object/invalidated', at: clock.now(), groupResource: gr, key, resourceVersion: rv, setter: e.setter, identifiers: e.identifiers }),
