@@ -1,8 +1,8 @@
 // Benchmark: one filtered LIST page through EtcdStore.getList over 1,000,000 pods in the in-memory
 // MVCC etcd, next to a baseline measured in the same run: one loop over the same keys in a sorted
 // array applying the same matcher (JSON.parse + SelectionPredicate.matches) until the page is full.
-// Prints etcd calls, keys fetched, items returned, best wall times of interleaved runs, their ratio
-// (goal <= 2.0), the median per-run ratio, and heap bytes per stored object.
+// Prints etcd calls, keys fetched, items returned, best wall times of interleaved runs and their
+// ratio, the median per-run ratio (goal <= 2.0), and heap bytes per stored object.
 //   node esbuild.js --only bench/list-paging.ts && node --expose-gc out/bench/list-paging.js [pods]
 import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
@@ -113,12 +113,13 @@ async function main(): Promise<void> {
     }
     const d = done[0];
     if (d.evaluated !== examined) throw new Error(`baseline examined ${examined} keys, the store ${d.evaluated}`);
-    // Best-of-N is the cost of the operation itself (other processes only ever add time); the
-    // median of the per-run ratios shows how steady it is.
+    // The goal is held against the median of the per-run ratios (each getList next to a baseline
+    // run): one unusually fast or slow run of either side cannot decide it. Best-of-N times are
+    // shown too (and their ratio), as the cost of each operation alone.
     const s = Math.min(...storeTimes);
     const b = Math.min(...baseTimes);
     const pairRatio = median(storeTimes.map((x, i) => x / baseTimes[i]));
-    worst = Math.max(worst, s / b);
+    worst = Math.max(worst, pairRatio);
     rows.push([label, match, String(limit), String(d.etcdRequests), d.fetched.toLocaleString('en-US'), d.evaluated.toLocaleString('en-US'),
       String(d.returned), s.toFixed(1), b.toFixed(1), (s / b).toFixed(2), pairRatio.toFixed(2)]);
   }
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   console.log(widths.map(w => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
   console.log('');
-  console.log(`best of ${repeats} interleaved runs each (ratio = getList / baseline); worst ratio ${worst.toFixed(2)} (goal <= 2.00) ${worst <= 2 ? 'OK' : 'OVER GOAL'}`);
+  console.log(`${repeats} interleaved runs each (ratio = getList / baseline, best times; median ratio = of the per-run ratios); worst median ratio ${worst.toFixed(2)} (goal <= 2.00) ${worst <= 2 ? 'OK' : 'OVER GOAL'}`);
 }
 
 main().catch(e => {
