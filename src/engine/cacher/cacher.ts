@@ -1034,9 +1034,8 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     return this.deliverBookmark(event);
   }
 
-  /** The bookmark to the due watchers collected by startDispatching. */
+  /** The bookmark to the due watchers collected (dispatching is on; finishDispatching ends it). */
   private deliverBookmark(event: WatchCacheEvent<KubeObject>): { watchers: number; queued: number } {
-    this.dispatching = true;
     let queued = 0;
     // The due watchers are the buffer (collected once, not into two lists).
     const due = this.expiredBookmarkWatchers;
