@@ -229,6 +229,8 @@ export interface CacheWatcherMetrics {
  * (`directCounts`: no events kept, no callback), encoding only to learn the size.
  */
 export interface DirectWriter extends DirectReceiver<WatchEvent> {
+  /** Takes `event` as its select would, staying parked (only while it is the direct receiver). */
+  acceptParked(event: WatchEvent): void;
   /** What the client encodes with (the bytes it counts), if anything. */
   readonly directEncoder: ObjectEncoder | undefined;
   /** Deliveries need nothing but counting. */
@@ -355,11 +357,13 @@ export class CacheWatcher
   /** The client only needs counting (DirectWriter.directCounts), with this encoder. */
   private directCounts = false;
   private directEncoder: ObjectEncoder | undefined = undefined;
-  /** Deliveries counted in place and their bytes, not yet in counts (foldDirect), for `creditTo`. */
+  /**
+   * Deliveries counted in place and their bytes, not yet in counts (foldDirect), for directClient:
+   * whenever it changes they are folded first, so they are always its own.
+   */
   private directDelivered = 0;
   private directBytes = 0;
   private directLastRv = 0;
-  private creditTo: DirectWriter | undefined = undefined;
   /** The run this watcher takes events with (WatcherRun), and the run's counts when it joined. */
   private run: WatcherRun | undefined = undefined;
   private runEncoderIndex = -1;
@@ -540,7 +544,7 @@ export class CacheWatcher
     this.directBytes = 0;
     this.countsStore.queued += n;
     this.countsStore.delivered += n;
-    (this.creditTo as DirectWriter).addDirect(n, bytes, this.directLastRv);
+    (this.directClient as DirectWriter).addDirect(n, bytes, this.directLastRv);
   }
 
   /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs (built on first use). */
@@ -925,11 +929,6 @@ export class CacheWatcher
     return this.phase === 'live' && this.directClient !== undefined;
   }
 
-  /** DirectReceiver (input): a send to the parked task is nonblockingAdd (in place for a non-bookmark event). */
-  acceptParked(event: WatchCacheEvent<WatchObject>): void {
-    this.nonblockingAdd(event);
-  }
-
   /** DirectListener: the input's or the result channel's direct receiver changed. */
   directChanged(channel: Channel<never>, direct: DirectReceiver<never> | undefined): void {
     // Whatever it is, the run this watcher is in no longer speaks for it.
@@ -944,7 +943,6 @@ export class CacheWatcher
     this.directClient = d;
     this.directCounts = d !== undefined && d.directCounts;
     this.directEncoder = d?.directEncoder;
-    if (d !== undefined) this.creditTo = d;
     // Whether the parked task can take events in place depends on the client.
     if (this.recvParked) this.input.refreshDirect(this);
   }

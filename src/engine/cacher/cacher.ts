@@ -24,7 +24,7 @@ import type { ListResult } from '../etcd3/store';
 import { plainError } from '../etcd3/errors';
 import { WatcherBookmarkTimeBuckets, defaultBookmarkFrequency, zeroTime, type BookmarkBucketsInspector } from './bookmark-buckets';
 import { CacheWatcher, filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc, type WatchContextSource, type WatcherIdentifierSource, type WatcherOwner, type WatchEvent, type WatchInterface, type WatchObject } from './cache-watcher';
-import { CacheInvalidationWarnings, baseObjectThreadUnsafe, deepCopyJSON, flushPendingHits, setCachingObjects, type CachingObjectInspector, type SetCachingObjectsOptions } from './caching-object';
+import { CacheInvalidationWarnings, baseObjectThreadUnsafe, deepCopyJSON, flushPendingHits, setCachingObjects, type CachingObjectInspector, type EncodeReport, type SetCachingObjectsOptions } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
 import { CacherDelegation, computeListLimit, consistentReadSupported, type DelegationResult, type DelegatorHelper } from './delegator';
 import type { FeatureGates } from './features';
@@ -434,9 +434,6 @@ export function newImmediateCloseWatcher(): WatchInterface {
   ch.close();
   return { resultChan: () => ch, stop: () => undefined };
 }
-
-/** What a CachingObject reports of one cacheEncode call. */
-type EncodeReport = { identifier: string; hit: boolean; bytes: number; error?: string };
 
 /**
  * The tally entries of one dispatched event, by identifier: the thousands of hits of a fan-out

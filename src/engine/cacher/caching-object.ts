@@ -30,9 +30,12 @@ export interface OwnerReference {
 export type ManagedFieldsEntry = Readonly<Record<string, unknown>>;
 
 /** Inspector hooks; unset hooks cost nothing. */
+/** What a CachingObject reports of one cacheEncode call: `hit` = served from the cache without calling the encoder. */
+export type EncodeReport = { identifier: Identifier; hit: boolean; bytes: number; error?: string };
+
 export interface CachingObjectInspector {
   /** A cacheEncode call: `hit` = served from the cache without calling the encoder. */
-  encoded?(e: { identifier: Identifier; hit: boolean; bytes: number; error?: string }): void;
+  encoded?(e: EncodeReport): void;
   /** The first real change made the lazy deep copy. */
   deepCopied?(e: { setter: string }): void;
   /** A change dropped cached serializations (upstream logs a warning: it is not expected to happen). */
@@ -169,7 +172,7 @@ export class CachingObject {
     // The fan-out's common case first: a hit on one of the last two identifiers, nobody to tell.
     const id = encoder.identifier;
     const result = id === this.lastId0 ? this.lastResult0 : id === this.lastId1 ? this.lastResult1 : undefined;
-    if (result !== undefined && result.raw !== undefined && this.options.inspector === undefined) {
+    if (result !== undefined && result.raw !== undefined && this.quiet) {
       result.counts.hits++;
       return result.raw;
     }
@@ -194,7 +197,7 @@ export class CachingObject {
       }
     }
     const raw = this.cacheEncodeFor(encoder);
-    if (this.options.inspector === undefined) {
+    if (this.quiet) {
       if (p.object !== this) {
         flushPendingHits();
         p.object = this;

@@ -33,7 +33,8 @@ export interface ChannelReceiver<T> {
 
 /**
  * A parked receiver that can take a value without leaving its select: it would take it, finish
- * with it at once and park again, so taking it in place leaves the channel as it was.
+ * with it at once and park again, so taking it in place leaves the channel as it was. How a
+ * sender hands it the value is between the two of them (see cache-watcher.ts DirectWriter).
  */
 export interface DirectReceiver<T> extends ChannelReceiver<T> {
   /**
@@ -41,8 +42,6 @@ export interface DirectReceiver<T> extends ChannelReceiver<T> {
    * (A receiver whose answer changes while parked calls `refreshDirect` on the channel.)
    */
   canAcceptParked(): boolean;
-  /** Takes `value` as onReceive would, staying parked. Only through the channel's directReceiver(). */
-  acceptParked(value: T): void;
 }
 
 /** Told when a channel's direct receiver changes (its owner keeps a copy, read without the channel). */
@@ -255,8 +254,8 @@ export class Channel<T> {
   }
 
   /**
-   * The one parked receiver when it takes values in place: a send to it is then
-   * `acceptParked(value)`, with the same outcome as trySend, its hand-off and its re-park.
+   * The one parked receiver when it takes values in place: a sender may then give it a value
+   * directly, with the same outcome as trySend, its hand-off and its re-park.
    */
   directReceiver(): DirectReceiver<T> | undefined {
     return this.direct;

@@ -439,23 +439,18 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
   /** The handler writes one event: counted, encoded, kept and handed to onEvent as asked. */
   private take(event: WatchEvent): void {
     this.receivedOwn++;
-    const object = event.object;
     const encoder = this.encoder;
-    if (encoder !== undefined) this.bytesOwn += encodeObject(encoder, object).length;
-    if (event.type === 'ERROR') this.firstError ??= object instanceof CachingObject ? object.peekObject() : object;
+    if (encoder !== undefined) this.bytesOwn += encodeObject(encoder, event.object).length;
+    // The object as sent (a CachingObject's current content, not a copy: read-only).
+    const object = event.object instanceof CachingObject ? event.object.peekObject() : event.object;
+    const resourceVersion = object.metadata?.resourceVersion ?? '';
+    if (event.type === 'ERROR') this.firstError ??= object;
     else {
-      const meta = (object instanceof CachingObject ? object.peekObject() : object).metadata;
-      const rv = Number(meta?.resourceVersion ?? 0);
+      const rv = Number(resourceVersion);
       if (rv > this.lastRvOwn) this.lastRvOwn = rv;
     }
-    if (this.keepEvents || this.onEvent) this.keep(event);
-  }
-
-  /** The event as the client got it: kept (keepEvents) and handed to onEvent. */
-  private keep(event: WatchEvent): void {
-    const at = this.clock.now();
-    const object = event.object instanceof CachingObject ? event.object.peekObject() : event.object;
-    const e: ClientWatchEvent = { type: event.type, object, resourceVersion: object.metadata?.resourceVersion ?? '', at };
+    if (!this.keepEvents && this.onEvent === undefined) return;
+    const e: ClientWatchEvent = { type: event.type, object, resourceVersion, at: this.clock.now() };
     if (this.keepEvents) this.events.push(e);
     this.onEvent?.(e);
   }
