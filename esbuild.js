@@ -15,53 +15,100 @@ const watch = process.argv.includes('--watch');
 /** Every *.ts under dir whose name matches re, as paths relative to the project root. */
 function files(dir, re) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true })
-    .map(f => path.join(dir, String(f)))
-    .filter(f => re.test(f) && fs.statSync(f).isFile());
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map((f) => path.join(dir, String(f)))
+    .filter((f) => re.test(f) && fs.statSync(f).isFile());
 }
 
-const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', target: 'es2022' };
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  target: 'es2022',
+};
 const node = { ...common, platform: 'node', format: 'cjs' };
 
 const builds = [
   // The extension: vscode is provided by the extension host.
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  {
+    ...node,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+  },
   // The `listwatch` CLI.
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...node,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  },
   // The engine as a library (CommonJS) and as a browser bundle: the second proves src/engine
   // uses nothing a browser lacks (ARCHITECTURE.md boundary 1).
   { ...node, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js' },
-  { ...common, platform: 'browser', format: 'esm', entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.browser.js' },
+  {
+    ...common,
+    platform: 'browser',
+    format: 'esm',
+    entryPoints: ['src/engine/index.ts'],
+    outfile: 'dist/engine.browser.js',
+  },
 ];
 if (fs.existsSync('webview/main.ts')) {
-  builds.push({ ...common, platform: 'browser', format: 'iife', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' });
+  builds.push({
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+  });
 }
 if (!production) {
   // Tests and benchmarks: dependencies stay external (mocha, fast-check, vscode, playwright-core).
   const dev = { ...node, sourcemap: true, minify: false, packages: 'external' };
   const unit = files('test/unit', /\.test\.ts$/);
-  if (unit.length) builds.push({ ...dev, entryPoints: unit, outdir: 'out/test/unit', outbase: 'test/unit' });
+  if (unit.length)
+    builds.push({ ...dev, entryPoints: unit, outdir: 'out/test/unit', outbase: 'test/unit' });
   const ext = files('test/extension', /\.ts$/);
-  if (ext.length) builds.push({ ...dev, entryPoints: ext, outdir: 'out/test/extension', outbase: 'test/extension', bundle: true });
+  if (ext.length)
+    builds.push({
+      ...dev,
+      entryPoints: ext,
+      outdir: 'out/test/extension',
+      outbase: 'test/extension',
+      bundle: true,
+    });
   const e2e = files('test/e2e', /\.ts$/);
-  if (e2e.length) builds.push({ ...dev, entryPoints: e2e, outdir: 'out/test/e2e', outbase: 'test/e2e' });
+  if (e2e.length)
+    builds.push({ ...dev, entryPoints: e2e, outdir: 'out/test/e2e', outbase: 'test/e2e' });
   const bench = files('bench', /\.ts$/);
-  if (bench.length) builds.push({ ...dev, entryPoints: bench, outdir: 'out/bench', outbase: 'bench' });
+  if (bench.length)
+    builds.push({ ...dev, entryPoints: bench, outdir: 'out/bench', outbase: 'bench' });
 }
 
 (async () => {
   if (only) {
     const outfile = path.join('out', only.replace(/\.ts$/, '.js'));
-    await esbuild.build({ ...node, sourcemap: true, packages: 'external', entryPoints: [only], outfile });
+    await esbuild.build({
+      ...node,
+      sourcemap: true,
+      packages: 'external',
+      entryPoints: [only],
+      outfile,
+    });
     console.log(outfile);
     return;
   }
-  const present = builds.filter(b => !b.entryPoints || b.entryPoints.every(e => fs.existsSync(e)));
+  const present = builds.filter(
+    (b) => !b.entryPoints || b.entryPoints.every((e) => fs.existsSync(e)),
+  );
   if (watch) {
     for (const b of present) await (await esbuild.context(b)).watch();
     console.log('[esbuild] watching');
     return;
   }
-  await Promise.all(present.map(b => esbuild.build(b)));
+  await Promise.all(present.map((b) => esbuild.build(b)));
   if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
 })().catch(() => process.exit(1));

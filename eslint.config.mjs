@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'test-results/**',
+      '*.js',
+      '*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,8 +24,13 @@ export default tseslint.config(
   {
     files: ['src/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: ['vscode', 'fs', 'path', 'os', 'child_process', 'crypto'],
-        patterns: ['node:*', '../extension/*', '../cli/*'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['vscode', 'fs', 'path', 'os', 'child_process', 'crypto'],
+          patterns: ['node:*', '../extension/*', '../cli/*'],
+        },
+      ],
       'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'process', 'Buffer'],
     },
   },

@@ -90,23 +90,41 @@ export function atLeast(ratio: number, limit: number): { text: string; met: bool
 }
 
 /** Prints rows as an aligned table. */
-export function printTable(rows: readonly BenchRow[], log: (line: string) => void = console.log): void {
-  const header = ['benchmark', 'measure', 'figure', 'baseline', 'ratio', 'goal', 'result', 'counts'];
-  const cells = rows.map(r => [
+export function printTable(
+  rows: readonly BenchRow[],
+  log: (line: string) => void = console.log,
+): void {
+  const header = [
+    'benchmark',
+    'measure',
+    'figure',
+    'baseline',
+    'ratio',
+    'goal',
+    'result',
+    'counts',
+  ];
+  const cells = rows.map((r) => [
     r.bench,
     r.measure,
     r.figure,
     r.baseline,
-    Number.isFinite(r.ratio) ? r.ratio.toFixed(r.ratio >= 100 ? 0 : r.ratio >= 10 ? 1 : 2) : String(r.ratio),
+    Number.isFinite(r.ratio)
+      ? r.ratio.toFixed(r.ratio >= 100 ? 0 : r.ratio >= 10 ? 1 : 2)
+      : String(r.ratio),
     r.goal ? r.goal.text : '-',
     r.goal ? (r.goal.met ? 'PASS' : 'MISS') : 'info',
     r.note ?? '',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map(c => c[i].length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const right = new Set([2, 3, 4]);
-  const line = (c: string[]): string => c.map((x, i) => (right.has(i) ? x.padStart(widths[i]) : x.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (c: string[]): string =>
+    c
+      .map((x, i) => (right.has(i) ? x.padStart(widths[i]) : x.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   log(line(header));
-  log(widths.map(w => '-'.repeat(w)).join('  '));
+  log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const c of cells) log(line(c));
 }
 
@@ -121,7 +139,7 @@ export const rowsMarker = '@@bench-rows ';
 
 /** The script's arguments without the `--rows` flag. */
 export function scriptArgs(): string[] {
-  return process.argv.slice(2).filter(a => a !== '--rows');
+  return process.argv.slice(2).filter((a) => a !== '--rows');
 }
 
 /**
@@ -131,12 +149,12 @@ export function scriptArgs(): string[] {
 export function runAsScript(name: string, run: () => Promise<readonly BenchRow[]>): void {
   if (!isEntryPoint(name)) return;
   run()
-    .then(rows => {
+    .then((rows) => {
       console.log('');
       printTable(rows);
       if (process.argv.includes('--rows')) console.log(rowsMarker + JSON.stringify(rows));
     })
-    .catch(e => {
+    .catch((e) => {
       console.error(e);
       process.exit(1);
     });

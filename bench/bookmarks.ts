@@ -27,7 +27,16 @@
 import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
 import { createResource, type OpenedWatch, type Resource } from '../src/engine/apiserver';
-import { below, fmtInt, fmtMs, runAsScript, median, timeAsync, timeSync, type BenchRow } from './bench-util';
+import {
+  below,
+  fmtInt,
+  fmtMs,
+  runAsScript,
+  median,
+  timeAsync,
+  timeSync,
+  type BenchRow,
+} from './bench-util';
 
 const minute = 60_000;
 /** Spans within each minute, in seconds. */
@@ -65,7 +74,14 @@ class Bench {
       await this.to(start + s * 1000);
       this.openMs += await timeAsync(async () => {
         for (let i = 0; i < n; i++) {
-          this.watches.push(await this.r.watch({ resourceVersion: this.rv, allowWatchBookmarks: true, keepEvents: false, timeoutSeconds: 7200 }));
+          this.watches.push(
+            await this.r.watch({
+              resourceVersion: this.rv,
+              allowWatchBookmarks: true,
+              keepEvents: false,
+              timeoutSeconds: 7200,
+            }),
+          );
         }
       });
     }
@@ -105,7 +121,9 @@ export async function runBookmarks(o: BookmarksOptions = {}): Promise<BenchRow[]
   b.rv = String(b.r.etcd.currentRevision());
 
   /** Runs the phase's minutes; `each` measures one minute starting at its argument (ms). */
-  const measure = async (each: (start: number, measured: boolean) => Promise<void>): Promise<void> => {
+  const measure = async (
+    each: (start: number, measured: boolean) => Promise<void>,
+  ): Promise<void> => {
     for (let m = 0; m < warmupMinutes + minutes; m++) {
       const start = Math.floor(b.clock.now() / minute) * minute;
       await each(start, m >= warmupMinutes);
@@ -114,7 +132,10 @@ export async function runBookmarks(o: BookmarksOptions = {}): Promise<BenchRow[]
   };
 
   /** One span of every measured minute of a phase: its times, and the heartbeats in all. */
-  const spanEachMinute = async (from: number, to: number): Promise<{ ms: number[]; heartbeats: number }> => {
+  const spanEachMinute = async (
+    from: number,
+    to: number,
+  ): Promise<{ ms: number[]; heartbeats: number }> => {
     const out = { ms: [] as number[], heartbeats: 0 };
     await measure(async (start, measured) => {
       await b.to(start + from * 1000);
@@ -188,14 +209,30 @@ export async function runBookmarks(o: BookmarksOptions = {}): Promise<BenchRow[]
   const l100k = median(light100k);
   const pm = median(perMinute);
   const bm = median(baseMinute);
-  const exact = heartbeats.every(h => h === n) && baseFired.every(f => f === n);
-  log(`bookmarks: ${fmtInt(n)} watchers (allowWatchBookmarks, fast clients) registered in three steps (100, 1,300, 100,000), opened in ${fmtMs(b.openMs)}; medians of ${minutes} virtual minutes per step after ${warmupMinutes} of warm-up`);
-  log(`  heartbeats per minute at 100,000: ${heartbeats.map(fmtInt).join(', ')}${exact ? ' (exactly one per watcher)' : `  <-- expected ${fmtInt(n)} each`}`);
-  log(`  (a) 12s of ticks (~${ticks.toFixed(0)} ticks), nothing due: ${fmtMs(i100k)} with 100,000 registered, ${fmtMs(i100)} with 100 (${idle100kHeartbeats} and ${idle100.heartbeats} heartbeats in all)`);
-  log(`      ~100 due per tick: ${fmtMs(l100k)} with 100,000 registered, ${fmtMs(l1300)} with 1,300 (${fmtInt(light100kHeartbeats)} and ${fmtInt(light1300.heartbeats)} heartbeats in all)`);
-  log(`  (b) one virtual minute: ${fmtMs(pm)} (${fmtMs(pm / n)} per heartbeat) vs ${fmtInt(n)} FakeClock timers: ${fmtMs(bm)} (${baseFired.map(fmtInt).join(', ')} fired)`);
+  const exact = heartbeats.every((h) => h === n) && baseFired.every((f) => f === n);
+  log(
+    `bookmarks: ${fmtInt(n)} watchers (allowWatchBookmarks, fast clients) registered in three steps (100, 1,300, 100,000), opened in ${fmtMs(b.openMs)}; medians of ${minutes} virtual minutes per step after ${warmupMinutes} of warm-up`,
+  );
+  log(
+    `  heartbeats per minute at 100,000: ${heartbeats.map(fmtInt).join(', ')}${exact ? ' (exactly one per watcher)' : `  <-- expected ${fmtInt(n)} each`}`,
+  );
+  log(
+    `  (a) 12s of ticks (~${ticks.toFixed(0)} ticks), nothing due: ${fmtMs(i100k)} with 100,000 registered, ${fmtMs(i100)} with 100 (${idle100kHeartbeats} and ${idle100.heartbeats} heartbeats in all)`,
+  );
+  log(
+    `      ~100 due per tick: ${fmtMs(l100k)} with 100,000 registered, ${fmtMs(l1300)} with 1,300 (${fmtInt(light100kHeartbeats)} and ${fmtInt(light1300.heartbeats)} heartbeats in all)`,
+  );
+  log(
+    `  (b) one virtual minute: ${fmtMs(pm)} (${fmtMs(pm / n)} per heartbeat) vs ${fmtInt(n)} FakeClock timers: ${fmtMs(bm)} (${baseFired.map(fmtInt).join(', ')} fired)`,
+  );
   /** A row comparing two 12s spans per tick (goal < 1.5 unless `info`). */
-  const tickRow = (measure: string, ours: number, base: number, note: string, info = false): BenchRow => ({
+  const tickRow = (
+    measure: string,
+    ours: number,
+    base: number,
+    note: string,
+    info = false,
+  ): BenchRow => ({
     bench: 'bookmarks',
     measure,
     figure: fmtMs(ours / ticks),
@@ -206,8 +243,18 @@ export async function runBookmarks(o: BookmarksOptions = {}): Promise<BenchRow[]
   });
   return [
     // The issue's goal: with 100,000 registered, an idle tick costs what it costs with 100.
-    tickRow('(a) tick, nothing due: 100,000 / 100 registered', i100k, i100, 'an idle tick does not look at idle watchers'),
-    tickRow('(a) tick, ~100 due: 100,000 / 1,300 registered', l100k, l1300, 'O(due), not O(registered)'),
+    tickRow(
+      '(a) tick, nothing due: 100,000 / 100 registered',
+      i100k,
+      i100,
+      'an idle tick does not look at idle watchers',
+    ),
+    tickRow(
+      '(a) tick, ~100 due: 100,000 / 1,300 registered',
+      l100k,
+      l1300,
+      'O(due), not O(registered)',
+    ),
     tickRow(
       '(a) tick, ~100 due / nothing due (100,000 registered)',
       l100k,

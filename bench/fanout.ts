@@ -17,9 +17,25 @@ import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
 import { InspectorHub, type SerializationEvent } from '../src/engine/inspect/events';
 import { createResource, type OpenedWatch } from '../src/engine/apiserver';
-import { contentTypeJSON, contentTypeProtobuf, newJSONEncoder, newProtobufEncoder } from '../src/engine/cacher/object-encoders';
+import {
+  contentTypeJSON,
+  contentTypeProtobuf,
+  newJSONEncoder,
+  newProtobufEncoder,
+} from '../src/engine/cacher/object-encoders';
 import { makePod } from '../src/engine/storage/objects';
-import { atLeast, fmtInt, fmtMs, fmtRate, runAsScript, median, scriptArgs, timeAsync, timeSync, type BenchRow } from './bench-util';
+import {
+  atLeast,
+  fmtInt,
+  fmtMs,
+  fmtRate,
+  runAsScript,
+  median,
+  scriptArgs,
+  timeAsync,
+  timeSync,
+  type BenchRow,
+} from './bench-util';
 
 export interface FanoutOptions {
   watchers?: number;
@@ -43,7 +59,13 @@ interface FanoutRun {
  * Opens `n` watches (JSON and protobuf alternating; with `mixSelectors`, every other one with a
  * different label selector that matches the same pods) and measures one event to all of them.
  */
-async function measure(n: number, repeats: number, warmup: number, mixSelectors: boolean, log: (line: string) => void): Promise<FanoutRun> {
+async function measure(
+  n: number,
+  repeats: number,
+  warmup: number,
+  mixSelectors: boolean,
+  log: (line: string) => void,
+): Promise<FanoutRun> {
   const clock = new FakeClock(0);
   const hub = new InspectorHub();
   const r = createResource({ clock, rand: new SeededRandom(7), inspector: hub });
@@ -57,7 +79,9 @@ async function measure(n: number, repeats: number, warmup: number, mixSelectors:
       const contentType = i % 2 === 0 ? contentTypeJSON : contentTypeProtobuf;
       // `!absent` matches every pod, through a filter of its own.
       const labelSelector = mixSelectors && i % 4 >= 2 ? '!absent' : undefined;
-      watches.push(await r.watch({ resourceVersion: rv, contentType, labelSelector, keepEvents: false }));
+      watches.push(
+        await r.watch({ resourceVersion: rv, contentType, labelSelector, keepEvents: false }),
+      );
     }
   });
   const received = (): number => {
@@ -98,7 +122,7 @@ async function measure(n: number, repeats: number, warmup: number, mixSelectors:
 
   // One more event with a subscriber: count what the caching object encoded for it.
   const encodes: SerializationEvent[] = [];
-  const unsubscribe = hub.subscribe(e => {
+  const unsubscribe = hub.subscribe((e) => {
     if (e.type === 'serialization/encode') encodes.push(e);
   });
   await oneEvent();
@@ -106,7 +130,7 @@ async function measure(n: number, repeats: number, warmup: number, mixSelectors:
   unsubscribe();
   const totalEncodes = encodes.reduce((s, e) => s + e.encodes, 0);
   const totalHits = encodes.reduce((s, e) => s + e.hits, 0);
-  const identifiers = new Set(encodes.map(e => e.identifier)).size;
+  const identifiers = new Set(encodes.map((e) => e.identifier)).size;
   r.stop();
 
   const ourMs = median(ours);
@@ -115,11 +139,26 @@ async function measure(n: number, repeats: number, warmup: number, mixSelectors:
   const baseRate = n / (baseMs / 1000);
   // Each event is timed next to one baseline run: the median of those pairs' ratios, for steadiness.
   const pairRatio = median(ours.map((x, i) => base[i] / x));
-  log(`fanout${mixSelectors ? ' (two selectors, interleaved)' : ''}: ${fmtInt(n)} watchers opened in ${fmtMs(openMs)}; one event to all of them, median of ${repeats} after ${warmup} warm-up (interleaved with the baseline)`);
-  log(`  ours: ${fmtMs(ourMs)} per event (etcd write to last delivery) = ${fmtRate(ourRate)} deliveries; baseline (push pre-encoded bytes to ${fmtInt(n)} arrays): ${fmtMs(baseMs)} = ${fmtRate(baseRate)}`);
-  log(`  ratio of the rates ${(ourRate / baseRate).toFixed(3)}; median of the per-event ratios ${pairRatio.toFixed(3)}`);
-  log(`  encodes for one event: ${totalEncodes} (${identifiers} content types), cache hits ${fmtInt(totalHits)}${totalEncodes === 2 ? '' : '  <-- expected exactly 2'}`);
-  return { ourRate, baseRate, ratio: ourRate / baseRate, pairRatio, encodes: totalEncodes, hits: totalHits };
+  log(
+    `fanout${mixSelectors ? ' (two selectors, interleaved)' : ''}: ${fmtInt(n)} watchers opened in ${fmtMs(openMs)}; one event to all of them, median of ${repeats} after ${warmup} warm-up (interleaved with the baseline)`,
+  );
+  log(
+    `  ours: ${fmtMs(ourMs)} per event (etcd write to last delivery) = ${fmtRate(ourRate)} deliveries; baseline (push pre-encoded bytes to ${fmtInt(n)} arrays): ${fmtMs(baseMs)} = ${fmtRate(baseRate)}`,
+  );
+  log(
+    `  ratio of the rates ${(ourRate / baseRate).toFixed(3)}; median of the per-event ratios ${pairRatio.toFixed(3)}`,
+  );
+  log(
+    `  encodes for one event: ${totalEncodes} (${identifiers} content types), cache hits ${fmtInt(totalHits)}${totalEncodes === 2 ? '' : '  <-- expected exactly 2'}`,
+  );
+  return {
+    ourRate,
+    baseRate,
+    ratio: ourRate / baseRate,
+    pairRatio,
+    encodes: totalEncodes,
+    hits: totalHits,
+  };
 }
 
 export async function runFanout(o: FanoutOptions = {}): Promise<BenchRow[]> {
@@ -153,4 +192,6 @@ export async function runFanout(o: FanoutOptions = {}): Promise<BenchRow[]> {
   ];
 }
 
-runAsScript('fanout', () => runFanout({ watchers: scriptArgs()[0] ? Number(scriptArgs()[0]) : undefined }));
+runAsScript('fanout', () =>
+  runFanout({ watchers: scriptArgs()[0] ? Number(scriptArgs()[0]) : undefined }),
+);

@@ -44,7 +44,8 @@ async function timeItAsync<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 async function main(): Promise<void> {
-  if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for exact heap figures)');
+  if (!(globalThis as { gc?: unknown }).gc)
+    console.log('(run with --expose-gc for exact heap figures)');
   const clock = new FakeClock();
   const rand = new SeededRandom(42);
   const gen = new PodGenerator(rand, clock);
@@ -65,17 +66,36 @@ async function main(): Promise<void> {
 
   // The baseline's input: the same keys and values, sorted by key (what a range walks).
   const all = await etcd.range({ key: '/registry/pods/', rangeEnd: '/registry/pods0' });
-  const keys = all.kvs.map(kv => kv.key);
-  const values = all.kvs.map(kv => kv.value);
+  const keys = all.kvs.map((kv) => kv.key);
+  const values = all.kvs.map((kv) => kv.value);
   all.kvs.length = 0;
 
   const inspector = new RecordingInspector();
-  const store = new EtcdStore({ etcd, clock, groupResource: { group: '', resource: 'pods' }, inspector });
+  const store = new EtcdStore({
+    etcd,
+    clock,
+    groupResource: { group: '', resource: 'pods' },
+    inspector,
+  });
 
-  console.log(`pods: ${podCount.toLocaleString('en-US')} (loaded in ${(loadMs / 1000).toFixed(1)} s); heap per stored object: ${Math.round(bytesPerObject)} bytes` +
-    ` (${((afterLoad - before) / 1e6).toFixed(0)} MB for keys, values and index)`);
+  console.log(
+    `pods: ${podCount.toLocaleString('en-US')} (loaded in ${(loadMs / 1000).toFixed(1)} s); heap per stored object: ${Math.round(bytesPerObject)} bytes` +
+      ` (${((afterLoad - before) / 1e6).toFixed(0)} MB for keys, values and index)`,
+  );
   console.log('');
-  const header = ['selector', 'match', 'limit', 'etcd calls', 'keys fetched', 'evaluated', 'returned', 'getList ms', 'baseline ms', 'ratio', 'median ratio'];
+  const header = [
+    'selector',
+    'match',
+    'limit',
+    'etcd calls',
+    'keys fetched',
+    'evaluated',
+    'returned',
+    'getList ms',
+    'baseline ms',
+    'ratio',
+    'median ratio',
+  ];
   const rows: string[][] = [];
   const cases: [string, string, number][] = [
     ['shard=42', '1%', 100],
@@ -103,7 +123,9 @@ async function main(): Promise<void> {
     for (let r = 0; r < repeats; r++) {
       inspector.clear();
       gc();
-      const [ms] = await timeItAsync(() => store.getList('/registry/pods/', { predicate: { label, limit } }));
+      const [ms] = await timeItAsync(() =>
+        store.getList('/registry/pods/', { predicate: { label, limit } }),
+      );
       storeTimes.push(ms);
       done = inspector.ofType('list/done');
       gc();
@@ -112,7 +134,8 @@ async function main(): Promise<void> {
       examined = n;
     }
     const d = done[0];
-    if (d.evaluated !== examined) throw new Error(`baseline examined ${examined} keys, the store ${d.evaluated}`);
+    if (d.evaluated !== examined)
+      throw new Error(`baseline examined ${examined} keys, the store ${d.evaluated}`);
     // The goal is held against the median of the per-run ratios (each getList next to a baseline
     // run): one unusually fast or slow run of either side cannot decide it. Best-of-N times are
     // shown too (and their ratio), as the cost of each operation alone.
@@ -120,19 +143,33 @@ async function main(): Promise<void> {
     const b = Math.min(...baseTimes);
     const pairRatio = median(storeTimes.map((x, i) => x / baseTimes[i]));
     worst = Math.max(worst, pairRatio);
-    rows.push([label, match, String(limit), String(d.etcdRequests), d.fetched.toLocaleString('en-US'), d.evaluated.toLocaleString('en-US'),
-      String(d.returned), s.toFixed(1), b.toFixed(1), (s / b).toFixed(2), pairRatio.toFixed(2)]);
+    rows.push([
+      label,
+      match,
+      String(limit),
+      String(d.etcdRequests),
+      d.fetched.toLocaleString('en-US'),
+      d.evaluated.toLocaleString('en-US'),
+      String(d.returned),
+      s.toFixed(1),
+      b.toFixed(1),
+      (s / b).toFixed(2),
+      pairRatio.toFixed(2),
+    ]);
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(header));
-  console.log(widths.map(w => '-'.repeat(w)).join('  '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
   console.log('');
-  console.log(`${repeats} interleaved runs each (ratio = getList / baseline, best times; median ratio = of the per-run ratios); worst median ratio ${worst.toFixed(2)} (goal <= 2.00) ${worst <= 2 ? 'OK' : 'OVER GOAL'}`);
+  console.log(
+    `${repeats} interleaved runs each (ratio = getList / baseline, best times; median ratio = of the per-run ratios); worst median ratio ${worst.toFixed(2)} (goal <= 2.00) ${worst <= 2 ? 'OK' : 'OVER GOAL'}`,
+  );
 }
 
-main().catch(e => {
+main().catch((e) => {
   console.error(e);
   process.exit(1);
 });

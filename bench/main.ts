@@ -20,17 +20,32 @@ function runInProcess(name: string, log: (line: string) => void): BenchRow[] {
     log(`${name}: ${script} not built; skipped`);
     return [];
   }
-  const r = spawnSync(process.execPath, ['--expose-gc', script, '--rows'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--rows'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const lines = `${r.stdout ?? ''}${r.stderr ?? ''}`.trimEnd().split('\n');
-  const rowsLine = lines.find(l => l.startsWith(rowsMarker));
+  const rowsLine = lines.find((l) => l.startsWith(rowsMarker));
   // The benchmark's own log, without its table (the summary repeats its rows).
-  const table = lines.findIndex(l => l.startsWith('benchmark '));
+  const table = lines.findIndex((l) => l.startsWith('benchmark '));
   for (const line of lines.slice(0, table >= 0 ? table : lines.length)) if (line !== '') log(line);
   if (r.status !== 0 || rowsLine === undefined) {
     for (const line of lines.slice(table >= 0 ? table : lines.length)) log(line);
-    return [{ bench: name, measure: '(failed)', figure: 'failed', baseline: '-', ratio: NaN, note: `exit ${r.status}` }];
+    return [
+      {
+        bench: name,
+        measure: '(failed)',
+        figure: 'failed',
+        baseline: '-',
+        ratio: NaN,
+        note: `exit ${r.status}`,
+      },
+    ];
   }
-  return (JSON.parse(rowsLine.slice(rowsMarker.length)) as BenchRow[]).map(row => ({ ...row, ratio: row.ratio ?? NaN }));
+  return (JSON.parse(rowsLine.slice(rowsMarker.length)) as BenchRow[]).map((row) => ({
+    ...row,
+    ratio: row.ratio ?? NaN,
+  }));
 }
 
 /** How many processes each timing benchmark runs in. */
@@ -40,11 +55,13 @@ const timedRuns = 3;
 function medianRows(runs: BenchRow[][]): BenchRow[] {
   const first = runs[0] ?? [];
   return first.map((_, i) => {
-    const candidates = runs.map(r => r[i]).filter((r): r is BenchRow => r !== undefined && Number.isFinite(r.ratio));
+    const candidates = runs
+      .map((r) => r[i])
+      .filter((r): r is BenchRow => r !== undefined && Number.isFinite(r.ratio));
     if (candidates.length === 0) return first[i];
     const sorted = [...candidates].sort((a, b) => a.ratio - b.ratio);
     const median = sorted[(sorted.length - 1) >> 1];
-    const ratios = candidates.map(r => r.ratio.toFixed(2)).join(', ');
+    const ratios = candidates.map((r) => r.ratio.toFixed(2)).join(', ');
     return { ...median, note: `${median.note ?? ''}${median.note ? '; ' : ''}runs: ${ratios}` };
   });
 }
@@ -57,16 +74,37 @@ function runListPaging(log: (line: string) => void): BenchRow[] {
     return [];
   }
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--expose-gc', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--expose-gc', script], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trimEnd();
   for (const line of out.split('\n')) log(`  ${line}`);
   if (r.status !== 0) {
-    return [{ bench: 'list-paging', measure: 'filtered LIST pages through the etcd3 store', figure: 'failed', baseline: '-', ratio: NaN, note: `exit ${r.status}` }];
+    return [
+      {
+        bench: 'list-paging',
+        measure: 'filtered LIST pages through the etcd3 store',
+        figure: 'failed',
+        baseline: '-',
+        ratio: NaN,
+        note: `exit ${r.status}`,
+      },
+    ];
   }
   const m = /worst median ratio ([\d.]+) \(goal <= ([\d.]+)\)/.exec(out);
   if (!m) {
-    return [{ bench: 'list-paging', measure: 'filtered LIST pages through the etcd3 store', figure: 'see above', baseline: '-', ratio: NaN, note: 'summary line not found' }];
+    return [
+      {
+        bench: 'list-paging',
+        measure: 'filtered LIST pages through the etcd3 store',
+        figure: 'see above',
+        baseline: '-',
+        ratio: NaN,
+        note: 'summary line not found',
+      },
+    ];
   }
   const ratio = Number(m[1]);
   const limit = Number(m[2]);
@@ -107,12 +145,14 @@ async function main(): Promise<void> {
   log('');
   log('== summary (ratio = figure / baseline, rates: ours / baseline) ==');
   printTable(rows, log);
-  const misses = rows.filter(r => r.goal && !r.goal.met).length;
+  const misses = rows.filter((r) => r.goal && !r.goal.met).length;
   log('');
-  log(`${rows.filter(r => r.goal?.met).length} PASS, ${misses} MISS, ${rows.filter(r => !r.goal).length} information only (benchmarks never fail the run)`);
+  log(
+    `${rows.filter((r) => r.goal?.met).length} PASS, ${misses} MISS, ${rows.filter((r) => !r.goal).length} information only (benchmarks never fail the run)`,
+  );
 }
 
-main().catch(e => {
+main().catch((e) => {
   console.error(e);
   process.exit(1);
 });

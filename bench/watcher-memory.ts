@@ -9,7 +9,17 @@
 import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
 import { createResource, type OpenedWatch } from '../src/engine/apiserver';
-import { fmtBytes, fmtInt, fmtMs, hasGc, heapUsed, runAsScript, scriptArgs, timeAsync, type BenchRow } from './bench-util';
+import {
+  fmtBytes,
+  fmtInt,
+  fmtMs,
+  hasGc,
+  heapUsed,
+  runAsScript,
+  scriptArgs,
+  timeAsync,
+  type BenchRow,
+} from './bench-util';
 
 export interface WatcherMemoryOptions {
   watchers?: number;
@@ -36,15 +46,22 @@ export async function runWatcherMemory(o: WatcherMemoryOptions = {}): Promise<Be
   await r.step(20);
   const rv = String(r.etcd.currentRevision());
   // One watch first: code, shared structures and caches are not counted per watcher.
-  const watches: OpenedWatch[] = [await r.watch({ resourceVersion: rv, allowWatchBookmarks: true, keepEvents: false })];
+  const watches: OpenedWatch[] = [
+    await r.watch({ resourceVersion: rv, allowWatchBookmarks: true, keepEvents: false }),
+  ];
   const before = heapUsed();
   const openMs = await timeAsync(async () => {
-    for (let i = 0; i < n; i++) watches.push(await r.watch({ resourceVersion: rv, allowWatchBookmarks: true, keepEvents: false }));
+    for (let i = 0; i < n; i++)
+      watches.push(
+        await r.watch({ resourceVersion: rv, allowWatchBookmarks: true, keepEvents: false }),
+      );
   });
   await r.settle();
   const after = heapUsed();
   const perWatcher = (after - before) / n;
-  const registered = r.openedWatches().filter(w => w.watcherId !== undefined && !w.client.closed).length;
+  const registered = r
+    .openedWatches()
+    .filter((w) => w.watcherId !== undefined && !w.client.closed).length;
   r.stop();
   watches.length = 0;
 
@@ -62,8 +79,10 @@ export async function runWatcherMemory(o: WatcherMemoryOptions = {}): Promise<Be
   const perRecord = (bAfter - bBefore) / n;
   if (records.size !== n) throw new Error('baseline records lost');
 
-  log(`watcher-memory: ${fmtInt(n)} idle watchers (${fmtInt(registered)} open) opened in ${fmtMs(openMs)}: ` +
-    `${fmtBytes(after - before)} = ${fmtBytes(perWatcher)} per watcher; minimal record + timer: ${fmtBytes(perRecord)}`);
+  log(
+    `watcher-memory: ${fmtInt(n)} idle watchers (${fmtInt(registered)} open) opened in ${fmtMs(openMs)}: ` +
+      `${fmtBytes(after - before)} = ${fmtBytes(perWatcher)} per watcher; minimal record + timer: ${fmtBytes(perRecord)}`,
+  );
   return [
     {
       bench: 'watcher-memory',
@@ -76,4 +95,6 @@ export async function runWatcherMemory(o: WatcherMemoryOptions = {}): Promise<Be
   ];
 }
 
-runAsScript('watcher-memory', () => runWatcherMemory({ watchers: scriptArgs()[0] ? Number(scriptArgs()[0]) : undefined }));
+runAsScript('watcher-memory', () =>
+  runWatcherMemory({ watchers: scriptArgs()[0] ? Number(scriptArgs()[0]) : undefined }),
+);

@@ -17,9 +17,13 @@ const navy = [0x0b, 0x2a, 0x6f, 255];
 // Signed distances: negative inside.
 const circle = (cx, cy, r) => (x, y) => Math.hypot(x - cx, y - cy) - r;
 function roundedRect(x0, y0, x1, y1, r) {
-  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, hx = (x1 - x0) / 2 - r, hy = (y1 - y0) / 2 - r;
+  const cx = (x0 + x1) / 2,
+    cy = (y0 + y1) / 2,
+    hx = (x1 - x0) / 2 - r,
+    hy = (y1 - y0) / 2 - r;
   return (x, y) => {
-    const dx = Math.abs(x - cx) - hx, dy = Math.abs(y - cy) - hy;
+    const dx = Math.abs(x - cx) - hx,
+      dy = Math.abs(y - cy) - hy;
     return Math.hypot(Math.max(dx, 0), Math.max(dy, 0)) + Math.min(Math.max(dx, dy), 0) - r;
   };
 }
@@ -27,10 +31,16 @@ const intersect = (a, b) => (x, y) => Math.max(a(x, y), b(x, y));
 const grow = (shape, by) => (x, y) => shape(x, y) - by;
 
 // An eye: the lens where two circles overlap, 76 wide and 44 high, centred at (ex, ey).
-const ex = 82, ey = 86, halfWidth = 38, halfHeight = 22;
+const ex = 82,
+  ey = 86,
+  halfWidth = 38,
+  halfHeight = 22;
 const lensOffset = (halfWidth * halfWidth - halfHeight * halfHeight) / (2 * halfHeight);
 const lensRadius = halfHeight + lensOffset;
-const eye = intersect(circle(ex, ey + lensOffset, lensRadius), circle(ex, ey - lensOffset, lensRadius));
+const eye = intersect(
+  circle(ex, ey + lensOffset, lensRadius),
+  circle(ex, ey - lensOffset, lensRadius),
+);
 
 // Back to front; each layer paints its colour where its shape covers the sample.
 const layers = [
@@ -52,16 +62,20 @@ for (let py = 0; py < size; py++) {
     const sum = [0, 0, 0, 0];
     for (let sy = 0; sy < samples; sy++) {
       for (let sx = 0; sx < samples; sx++) {
-        const x = px + (sx + 0.5) / samples, y = py + (sy + 0.5) / samples;
+        const x = px + (sx + 0.5) / samples,
+          y = py + (sy + 0.5) / samples;
         let colour = [0, 0, 0, 0];
         for (const [shape, c] of layers) if (shape(x, y) <= 0) colour = c;
         // Premultiplied, so transparent samples at the rounded corners do not darken the edge.
-        for (let i = 0; i < 3; i++) sum[i] += colour[i] * colour[3] / 255;
+        for (let i = 0; i < 3; i++) sum[i] += (colour[i] * colour[3]) / 255;
         sum[3] += colour[3];
       }
     }
-    const n = samples * samples, o = (py * size + px) * 4, alpha = sum[3] / n;
-    for (let i = 0; i < 3; i++) pixels[o + i] = alpha ? Math.round((sum[i] / n) * 255 / alpha) : 0;
+    const n = samples * samples,
+      o = (py * size + px) * 4,
+      alpha = sum[3] / n;
+    for (let i = 0; i < 3; i++)
+      pixels[o + i] = alpha ? Math.round(((sum[i] / n) * 255) / alpha) : 0;
     pixels[o + 3] = Math.round(alpha);
   }
 }
@@ -91,7 +105,8 @@ header.writeUInt32BE(size, 4);
 header[8] = 8; // bit depth
 header[9] = 6; // colour type RGBA
 const rows = Buffer.alloc(size * (size * 4 + 1));
-for (let y = 0; y < size; y++) pixels.copy(rows, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
+for (let y = 0; y < size; y++)
+  pixels.copy(rows, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   chunk('IHDR', header),

@@ -13,7 +13,13 @@ export type { ContinueTokenExplanation, RunModel, VirtualMs, WatcherLogEntry };
 export const protocolVersion = 1;
 
 /** The inspector's tabs, in the order they are shown. */
-export const inspectorViews = ['watchers', 'watchCache', 'serialization', 'lists', 'metrics'] as const;
+export const inspectorViews = [
+  'watchers',
+  'watchCache',
+  'serialization',
+  'lists',
+  'metrics',
+] as const;
 export type InspectorView = (typeof inspectorViews)[number];
 
 /** Playback speeds the scrubber offers: virtual ms per real ms. */
@@ -38,7 +44,12 @@ export interface InspectorViewState {
 }
 
 export const defaultViewState: InspectorViewState = {
-  view: 'watchers', at: 0, speed: 10, watcherSearch: '', watcherStateFilter: '', metricsSearch: '',
+  view: 'watchers',
+  at: 0,
+  speed: 10,
+  watcherSearch: '',
+  watcherStateFilter: '',
+  metricsSearch: '',
 };
 
 /** Identifies a loaded run in the webview (title and where it came from, for the header). */
@@ -58,7 +69,15 @@ export interface RunIdentity {
  * model (10,000 watchers: 8 of 15 MB), and the panel shows one watcher's log at a time.
  */
 export function panelModel(model: RunModel): RunModel {
-  const slim: RunModel = { ...model, watchers: model.watchers.map(w => ({ ...w, log: [], logDropped: w.log.length + w.logDropped, bookmarkTimes: undefined })) };
+  const slim: RunModel = {
+    ...model,
+    watchers: model.watchers.map((w) => ({
+      ...w,
+      log: [],
+      logDropped: w.log.length + w.logDropped,
+      bookmarkTimes: undefined,
+    })),
+  };
   delete slim.watchRequests;
   return slim;
 }
@@ -66,7 +85,12 @@ export function panelModel(model: RunModel): RunModel {
 /** Host -> webview. */
 export type ToWebview =
   /** A run to show; `model` is panelModel(the run's model). */
-  | { type: 'run/loaded'; protocolVersion: typeof protocolVersion; run: RunIdentity; model: RunModel }
+  | {
+      type: 'run/loaded';
+      protocolVersion: typeof protocolVersion;
+      run: RunIdentity;
+      model: RunModel;
+    }
   /** No run is open (the panel shows how to get one). */
   | { type: 'run/none'; protocolVersion: typeof protocolVersion }
   /** A long operation (a scenario run, reading a trace) is under way; fraction 1 or `done` ends it. */
@@ -112,7 +136,15 @@ export function unhandledMessage(message: never): never {
 }
 
 const fromWebviewTypes: ReadonlySet<string> = new Set<FromWebviewType>([
-  'ready', 'timeline/seek', 'watcher/select', 'watcher/log', 'token/decode', 'metrics/copy', 'state/changed', 'command/run', 'webview/problem',
+  'ready',
+  'timeline/seek',
+  'watcher/select',
+  'watcher/log',
+  'token/decode',
+  'metrics/copy',
+  'state/changed',
+  'command/run',
+  'webview/problem',
 ]);
 
 /**
@@ -120,19 +152,29 @@ const fromWebviewTypes: ReadonlySet<string> = new Set<FromWebviewType>([
  * webview is a browser page and anything may arrive).
  */
 export function isFromWebview(value: unknown): value is FromWebview {
-  return !!value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string'
-    && fromWebviewTypes.has((value as { type: string }).type);
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    typeof (value as { type?: unknown }).type === 'string' &&
+    fromWebviewTypes.has((value as { type: string }).type)
+  );
 }
 
 /** A view state read back from storage, with anything missing or malformed replaced by defaults. */
 export function normalizeViewState(value: unknown): InspectorViewState {
-  const v = (value && typeof value === 'object' ? value : {}) as Partial<Record<keyof InspectorViewState, unknown>>;
+  const v = (value && typeof value === 'object' ? value : {}) as Partial<
+    Record<keyof InspectorViewState, unknown>
+  >;
   const str = (x: unknown, d: string) => (typeof x === 'string' ? x : d);
   const num = (x: unknown, d: number) => (typeof x === 'number' && Number.isFinite(x) ? x : d);
   const state: InspectorViewState = {
-    view: (inspectorViews as readonly string[]).includes(v.view as string) ? v.view as InspectorView : defaultViewState.view,
+    view: (inspectorViews as readonly string[]).includes(v.view as string)
+      ? (v.view as InspectorView)
+      : defaultViewState.view,
     at: Math.max(0, num(v.at, 0)),
-    speed: (playbackSpeeds as readonly number[]).includes(v.speed as number) ? v.speed as number : defaultViewState.speed,
+    speed: (playbackSpeeds as readonly number[]).includes(v.speed as number)
+      ? (v.speed as number)
+      : defaultViewState.speed,
     watcherSearch: str(v.watcherSearch, ''),
     watcherStateFilter: str(v.watcherStateFilter, ''),
     metricsSearch: str(v.metricsSearch, ''),

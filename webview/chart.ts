@@ -63,10 +63,19 @@ export class Chart {
     this.redraw = perFrame(() => this.draw());
     this.legend = h('div', { class: 'chart-legend' });
     this.svg = s('svg', { class: 'chart-svg', role: 'img' });
-    this.element = h('figure', { class: 'chart' }, h('figcaption', { class: 'chart-title', text: title }), this.legend, this.svg);
+    this.element = h(
+      'figure',
+      { class: 'chart' },
+      h('figcaption', { class: 'chart-title', text: title }),
+      this.legend,
+      this.svg,
+    );
     new ResizeObserver(() => {
       const w = Math.floor(this.svg.getBoundingClientRect().width);
-      if (w > 0 && w !== this.width) { this.width = w; this.redraw(); }
+      if (w > 0 && w !== this.width) {
+        this.width = w;
+        this.redraw();
+      }
     }).observe(this.svg);
   }
 
@@ -74,13 +83,22 @@ export class Chart {
     this.spec = spec;
     this.svg.setAttribute('aria-label', spec.label);
     this.legendValues.length = 0;
-    replaceChildren(this.legend, ...spec.series.map(series => {
-      const value = h('span', { class: 'chart-legend-value' });
-      this.legendValues.push(value);
-      const swatch = h('span', { class: `chart-swatch${series.dashed ? ' dashed' : ''}` });
-      swatch.style.setProperty('--swatch', series.color);
-      return h('span', { class: 'chart-legend-item' }, swatch, h('span', { text: series.name }), value);
-    }));
+    replaceChildren(
+      this.legend,
+      ...spec.series.map((series) => {
+        const value = h('span', { class: 'chart-legend-value' });
+        this.legendValues.push(value);
+        const swatch = h('span', { class: `chart-swatch${series.dashed ? ' dashed' : ''}` });
+        swatch.style.setProperty('--swatch', series.color);
+        return h(
+          'span',
+          { class: 'chart-legend-item' },
+          swatch,
+          h('span', { text: series.name }),
+          value,
+        );
+      }),
+    );
     this.redraw();
   }
 
@@ -108,7 +126,8 @@ export class Chart {
     if (!this.spec) return;
     for (const [i, series] of this.spec.series.entries()) {
       const idx = lastIndexAtOrBefore(series.points, this.at);
-      this.legendValues[i].textContent = idx < 0 ? '—' : this.spec.formatValue(series.points[idx].value);
+      this.legendValues[i].textContent =
+        idx < 0 ? '—' : this.spec.formatValue(series.points[idx].value);
     }
   }
 
@@ -119,7 +138,9 @@ export class Chart {
     const plotH = height - margin.top - margin.bottom;
     this.svg.setAttribute('viewBox', `0 0 ${this.width} ${height}`);
     this.svg.setAttribute('height', String(height));
-    const values = spec.series.flatMap(se => se.points.map(p => p.value)).concat((spec.markers ?? []).map(m => m.value));
+    const values = spec.series
+      .flatMap((se) => se.points.map((p) => p.value))
+      .concat((spec.markers ?? []).map((m) => m.value));
     let yMin = spec.yMin ?? Math.min(0, ...values);
     let yMax = Math.max(yMin + 1, ...values);
     const yStep = spec.integer ? Math.max(1, niceStep(yMax - yMin, 4)) : niceStep(yMax - yMin, 4);
@@ -129,16 +150,50 @@ export class Chart {
     const parts: SVGElement[] = [];
     // Grid and axes.
     for (let v = yMin; v <= yMax + yStep / 2; v += yStep) {
-      parts.push(s('line', { class: 'chart-gridline', x1: margin.left, x2: this.width - margin.right, y1: y(v), y2: y(v) }));
-      parts.push(svgText(margin.left - 6, y(v) + 4, spec.formatValue(v), { class: 'chart-axis', 'text-anchor': 'end' }));
+      parts.push(
+        s('line', {
+          class: 'chart-gridline',
+          x1: margin.left,
+          x2: this.width - margin.right,
+          y1: y(v),
+          y2: y(v),
+        }),
+      );
+      parts.push(
+        svgText(margin.left - 6, y(v) + 4, spec.formatValue(v), {
+          class: 'chart-axis',
+          'text-anchor': 'end',
+        }),
+      );
     }
     const d = spec.durationMs || 1;
     const xStep = niceStep(d / 1000, Math.max(2, Math.floor(this.plotWidth() / 90))) * 1000;
     for (let t = 0; t <= d + 1e-6; t += xStep) {
-      parts.push(s('line', { class: 'chart-tick', x1: this.x(t), x2: this.x(t), y1: margin.top + plotH, y2: margin.top + plotH + 4 }));
-      parts.push(svgText(this.x(t), height - 6, `${Number((t / 1000).toPrecision(6))} s`, { class: 'chart-axis', 'text-anchor': 'middle' }));
+      parts.push(
+        s('line', {
+          class: 'chart-tick',
+          x1: this.x(t),
+          x2: this.x(t),
+          y1: margin.top + plotH,
+          y2: margin.top + plotH + 4,
+        }),
+      );
+      parts.push(
+        svgText(this.x(t), height - 6, `${Number((t / 1000).toPrecision(6))} s`, {
+          class: 'chart-axis',
+          'text-anchor': 'middle',
+        }),
+      );
     }
-    parts.push(s('line', { class: 'chart-axis-line', x1: margin.left, x2: this.width - margin.right, y1: margin.top + plotH, y2: margin.top + plotH }));
+    parts.push(
+      s('line', {
+        class: 'chart-axis-line',
+        x1: margin.left,
+        x2: this.width - margin.right,
+        y1: margin.top + plotH,
+        y2: margin.top + plotH,
+      }),
+    );
     // Series.
     for (const series of spec.series) {
       if (series.points.length === 0) continue;
@@ -159,14 +214,28 @@ export class Chart {
     for (const m of spec.markers ?? []) {
       const cx = this.x(m.at);
       const cy = y(m.value);
-      const shape = m.shape === 'dot'
-        ? s('circle', { cx, cy, r: 4 })
-        : s('path', { d: m.shape === 'up' ? `M${cx} ${cy - 6}l5 8h-10z` : `M${cx} ${cy + 6}l5 -8h-10z` });
-      const marker = s('g', { class: 'chart-marker', tabindex: 0, role: 'img', 'aria-label': m.label }, shape, s('title', {}, m.label));
+      const shape =
+        m.shape === 'dot'
+          ? s('circle', { cx, cy, r: 4 })
+          : s('path', {
+              d: m.shape === 'up' ? `M${cx} ${cy - 6}l5 8h-10z` : `M${cx} ${cy + 6}l5 -8h-10z`,
+            });
+      const marker = s(
+        'g',
+        { class: 'chart-marker', tabindex: 0, role: 'img', 'aria-label': m.label },
+        shape,
+        s('title', {}, m.label),
+      );
       marker.style.fill = m.color;
       parts.push(marker);
     }
-    this.cursor = s('line', { class: 'chart-cursor', x1: this.x(this.at), x2: this.x(this.at), y1: margin.top, y2: margin.top + plotH });
+    this.cursor = s('line', {
+      class: 'chart-cursor',
+      x1: this.x(this.at),
+      x2: this.x(this.at),
+      y1: margin.top,
+      y2: margin.top + plotH,
+    });
     parts.push(this.cursor);
     replaceChildren(this.svg, ...parts);
     this.updateLegend();

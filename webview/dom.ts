@@ -15,7 +15,9 @@ export interface ElementProps {
 function append(parent: Node, children: Child[]): void {
   for (const c of children) {
     if (c === undefined || c === null || c === false) continue;
-    parent.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    parent.appendChild(
+      typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c,
+    );
   }
 }
 
@@ -28,7 +30,11 @@ function setAttrs(el: Element, attrs: ElementProps['attrs']): void {
 }
 
 /** An HTML element with class, attributes and children (strings become text nodes). */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: ElementProps = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: ElementProps = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props.class) el.className = props.class;
   setAttrs(el, props.attrs);
@@ -50,7 +56,11 @@ export function custom(tag: string, props: ElementProps = {}, ...children: Child
 const svgNs = 'http://www.w3.org/2000/svg';
 
 /** An SVG element; attribute values (numbers, paths, labels) are set with setAttribute. */
-export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | undefined> = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+export function s<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | undefined> = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(svgNs, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) el.setAttribute(k, String(v));
   append(el, children);
@@ -58,7 +68,12 @@ export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<st
 }
 
 /** SVG text (a text node inside <text>), optionally with a <title> tooltip. */
-export function svgText(x: number, y: number, text: string, attrs: Record<string, string | number | undefined> = {}): SVGTextElement {
+export function svgText(
+  x: number,
+  y: number,
+  text: string,
+  attrs: Record<string, string | number | undefined> = {},
+): SVGTextElement {
   return s('text', { x, y, ...attrs }, text);
 }
 
@@ -92,7 +107,10 @@ export function perFrame(fn: () => void): () => void {
   return () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; fn(); });
+    requestAnimationFrame(() => {
+      pending = false;
+      fn();
+    });
   };
 }
 
@@ -106,7 +124,12 @@ export function visibleText(text: string): string {
   for (const ch of text) {
     const c = ch.charCodeAt(0);
     // Tab and line feed stay (they lay text out); other C0 controls and DEL get their picture.
-    out += (c < 0x20 && c !== 0x09 && c !== 0x0a) ? String.fromCharCode(0x2400 + c) : c === 0x7f ? '\u2421' : ch;
+    out +=
+      c < 0x20 && c !== 0x09 && c !== 0x0a
+        ? String.fromCharCode(0x2400 + c)
+        : c === 0x7f
+          ? '\u2421'
+          : ch;
   }
   return out;
 }

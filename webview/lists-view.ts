@@ -30,38 +30,62 @@ interface PageBar {
 function pageBars(list: ListRecord): PageBar[] {
   if (list.pages && list.pages.length > 0) {
     return list.pages.map((p, i) => ({
-      limit: p.limitAsked, got: p.fetched,
+      limit: p.limitAsked,
+      got: p.fetched,
       title: `page ${i + 1}: limit ${p.limitAsked}, ${p.fetched} fetched, ${p.evaluated} evaluated, ${p.matched} matched (${p.itemsSoFar} so far), count ${p.count}${p.hasMore ? ', more to read' : ''}${p.limitReached ? ', limit reached' : ''}`,
     }));
   }
   return list.etcdRequests.map((p, i) => ({
-    limit: p.limit, got: p.kvs, error: !!p.error,
+    limit: p.limit,
+    got: p.kvs,
+    error: !!p.error,
     title: `request ${i + 1}: ${p.operation} ${p.key} limit ${p.limit || 'none'}, ${p.kvs} keys returned, count ${p.count}, revision ${p.revision}${p.error ? `, error ${p.error}` : ''}`,
   }));
 }
 
 /** Bars of the limit asked per page: the doubling made visible. */
 function limitBars(bars: PageBar[]): SVGSVGElement {
-  const max = Math.max(1, ...bars.map(p => Math.max(p.limit, p.got)));
+  const max = Math.max(1, ...bars.map((p) => Math.max(p.limit, p.got)));
   const barW = bars.length > 12 ? 22 : 40;
   const gap = bars.length > 12 ? 6 : 12;
   const height = 130;
   const plot = height - 44;
   const width = Math.max(200, bars.length * (barW + gap) + gap);
   const svg = s('svg', {
-    class: 'limit-bars', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img',
-    'aria-label': `Limit asked per page: ${bars.map(p => p.limit || 'none').join(', ')}`,
+    class: 'limit-bars',
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: 'img',
+    'aria-label': `Limit asked per page: ${bars.map((p) => p.limit || 'none').join(', ')}`,
   });
   for (const [i, p] of bars.entries()) {
     const x = gap + i * (barW + gap);
     const barH = p.limit > 0 ? Math.max(3, (p.limit / max) * plot) : 3;
     const filled = Math.min(plot, (p.got / max) * plot);
-    svg.appendChild(s('g', { class: `limit-bar${p.error ? ' error' : ''}` },
-      s('title', {}, p.title),
-      s('rect', { class: 'asked', x, y: height - 22 - barH, width: barW, height: barH }),
-      s('rect', { class: 'got', x: x + barW / 4, y: height - 22 - filled, width: barW / 2, height: filled }),
-      svgText(x + barW / 2, height - 27 - barH, p.limit ? String(p.limit) : '∞', { 'text-anchor': 'middle', class: 'bar-label' }),
-      svgText(x + barW / 2, height - 6, String(i + 1), { 'text-anchor': 'middle', class: 'bar-axis' })));
+    svg.appendChild(
+      s(
+        'g',
+        { class: `limit-bar${p.error ? ' error' : ''}` },
+        s('title', {}, p.title),
+        s('rect', { class: 'asked', x, y: height - 22 - barH, width: barW, height: barH }),
+        s('rect', {
+          class: 'got',
+          x: x + barW / 4,
+          y: height - 22 - filled,
+          width: barW / 2,
+          height: filled,
+        }),
+        svgText(x + barW / 2, height - 27 - barH, p.limit ? String(p.limit) : '∞', {
+          'text-anchor': 'middle',
+          class: 'bar-label',
+        }),
+        svgText(x + barW / 2, height - 6, String(i + 1), {
+          'text-anchor': 'middle',
+          class: 'bar-axis',
+        }),
+      ),
+    );
   }
   return svg;
 }
@@ -81,35 +105,118 @@ export class ListsView {
     this.count = h('span', { class: 'count' });
     this.table = new VirtualTable<ListRecord>({
       label: 'LIST requests',
-      rowKey: l => l.id,
-      rowClass: l => (l.at > this.at ? 'future' : ''),
-      onSelect: l => { this.show(l); this.options.onSelect(l.id); },
+      rowKey: (l) => l.id,
+      rowClass: (l) => (l.at > this.at ? 'future' : ''),
+      onSelect: (l) => {
+        this.show(l);
+        this.options.onSelect(l.id);
+      },
       emptyText: 'The run made no LIST request.',
       columns: [
-        { id: 'at', title: 'Time', width: '7em', align: 'end', render: (l, c) => { c.textContent = formatVirtualTime(l.at); }, sortKey: l => l.at },
-        { id: 'request', title: 'Request', width: 'minmax(12em, 3fr)', render: (l, c) => { c.textContent = l.request; c.title = l.request; }, sortKey: l => l.request },
-        { id: 'servedBy', title: 'Served by', width: '6.5em', render: (l, c) => { c.appendChild(h('span', { class: `served served-${l.servedBy}`, text: l.servedBy })); }, sortKey: l => l.servedBy },
-        { id: 'rule', title: 'Rule', width: 'minmax(10em, 2fr)', render: (l, c) => { c.textContent = l.rule; c.title = l.rule; }, sortKey: l => l.rule },
-        { id: 'pages', title: 'Pages', width: '5em', align: 'end', description: 'Pages of the etcd read (the limit doubles while filtering leaves a page short)', render: (l, c) => { const n = l.pages?.length ?? l.etcdRequests.length; c.textContent = n ? String(n) : '—'; }, sortKey: l => l.pages?.length ?? l.etcdRequests.length },
-        { id: 'returned', title: 'Fetched / evaluated / returned', width: 'minmax(9em, 1.2fr)', align: 'end', render: (l, c) => { c.textContent = `${formatCount(l.fetched)} / ${formatCount(l.evaluated)} / ${formatCount(l.returned)}`; }, sortKey: l => l.returned },
-        { id: 'continue', title: 'Continue', width: 'minmax(7em, 1fr)', render: (l, c) => { c.textContent = l.continue ? shortToken(l.continue) : '—'; c.title = l.continue; }, sortKey: l => l.continue },
+        {
+          id: 'at',
+          title: 'Time',
+          width: '7em',
+          align: 'end',
+          render: (l, c) => {
+            c.textContent = formatVirtualTime(l.at);
+          },
+          sortKey: (l) => l.at,
+        },
+        {
+          id: 'request',
+          title: 'Request',
+          width: 'minmax(12em, 3fr)',
+          render: (l, c) => {
+            c.textContent = l.request;
+            c.title = l.request;
+          },
+          sortKey: (l) => l.request,
+        },
+        {
+          id: 'servedBy',
+          title: 'Served by',
+          width: '6.5em',
+          render: (l, c) => {
+            c.appendChild(h('span', { class: `served served-${l.servedBy}`, text: l.servedBy }));
+          },
+          sortKey: (l) => l.servedBy,
+        },
+        {
+          id: 'rule',
+          title: 'Rule',
+          width: 'minmax(10em, 2fr)',
+          render: (l, c) => {
+            c.textContent = l.rule;
+            c.title = l.rule;
+          },
+          sortKey: (l) => l.rule,
+        },
+        {
+          id: 'pages',
+          title: 'Pages',
+          width: '5em',
+          align: 'end',
+          description:
+            'Pages of the etcd read (the limit doubles while filtering leaves a page short)',
+          render: (l, c) => {
+            const n = l.pages?.length ?? l.etcdRequests.length;
+            c.textContent = n ? String(n) : '—';
+          },
+          sortKey: (l) => l.pages?.length ?? l.etcdRequests.length,
+        },
+        {
+          id: 'returned',
+          title: 'Fetched / evaluated / returned',
+          width: 'minmax(9em, 1.2fr)',
+          align: 'end',
+          render: (l, c) => {
+            c.textContent = `${formatCount(l.fetched)} / ${formatCount(l.evaluated)} / ${formatCount(l.returned)}`;
+          },
+          sortKey: (l) => l.returned,
+        },
+        {
+          id: 'continue',
+          title: 'Continue',
+          width: 'minmax(7em, 1fr)',
+          render: (l, c) => {
+            c.textContent = l.continue ? shortToken(l.continue) : '—';
+            c.title = l.continue;
+          },
+          sortKey: (l) => l.continue,
+        },
       ],
     });
-    this.detail = h('div', { class: 'detail', attrs: { role: 'region', 'aria-label': 'Selected LIST' } },
-      h('p', { class: 'hint', text: 'Select a LIST to see its pages, its continue token and how it was served.' }));
-    this.element = h('div', { class: 'lists-view' },
+    this.detail = h(
+      'div',
+      { class: 'detail', attrs: { role: 'region', 'aria-label': 'Selected LIST' } },
+      h('p', {
+        class: 'hint',
+        text: 'Select a LIST to see its pages, its continue token and how it was served.',
+      }),
+    );
+    this.element = h(
+      'div',
+      { class: 'lists-view' },
       h('div', { class: 'toolbar' }, this.count),
-      h('div', { class: 'split even' }, h('div', { class: 'split-main' }, this.table.element), this.detail));
+      h(
+        'div',
+        { class: 'split even' },
+        h('div', { class: 'split-main' }, this.table.element),
+        this.detail,
+      ),
+    );
   }
 
   setRun(model: RunModel, at: number, selectedId: string | undefined): void {
     this.model = model;
     this.at = at;
     this.table.setRows(model.lists);
-    const cache = model.lists.filter(l => l.servedBy === 'cache').length;
-    const etcd = model.lists.filter(l => l.servedBy === 'etcd').length;
+    const cache = model.lists.filter((l) => l.servedBy === 'cache').length;
+    const etcd = model.lists.filter((l) => l.servedBy === 'etcd').length;
     this.count.textContent = `${formatCount(model.lists.length)} LISTs · ${formatCount(cache)} from the watch cache · ${formatCount(etcd)} from etcd · ${formatCount(model.lists.length - cache - etcd)} failed`;
-    const selected = selectedId === undefined ? undefined : model.lists.find(l => l.id === selectedId);
+    const selected =
+      selectedId === undefined ? undefined : model.lists.find((l) => l.id === selectedId);
     this.table.select(selected?.id);
     if (selected) this.show(selected);
   }
@@ -120,7 +227,7 @@ export class ListsView {
   }
 
   select(id: string): void {
-    const list = this.model?.lists.find(l => l.id === id);
+    const list = this.model?.lists.find((l) => l.id === id);
     if (!list) return;
     this.table.select(id);
     this.show(list);
@@ -130,16 +237,29 @@ export class ListsView {
   showExplanation(requestId: number, e: ContinueTokenExplanation): void {
     if (!this.pendingDecode || this.pendingDecode.requestId !== requestId) return;
     const rows: Array<[string, string]> = [['valid', e.valid ? 'yes' : 'no']];
-    if (e.fields) rows.push(['version (v)', e.fields.v], ['resourceVersion (rv)', e.fields.rv], ['start', e.fields.start]);
+    if (e.fields)
+      rows.push(
+        ['version (v)', e.fields.v],
+        ['resourceVersion (rv)', e.fields.rv],
+        ['start', e.fields.start],
+      );
     if (e.rvMeaning) rows.push(['rv means', e.rvMeaning]);
     if (e.startKey) rows.push(['start key', e.startKey.absolute]);
     if (e.resumePoint) rows.push(['next page', e.resumePoint.description]);
     if (e.error) rows.push(['error', e.error.message]);
     for (const w of e.warnings) rows.push(['warning', w.message]);
     rows.push(['apiserver', e.apiserverSays]);
-    replaceChildren(this.pendingDecode.slot,
-      h('dl', { class: `facts explanation${e.valid ? '' : ' invalid'}`, attrs: { 'aria-label': 'Continue token explanation' } },
-        ...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: visibleText(v) })])));
+    replaceChildren(
+      this.pendingDecode.slot,
+      h(
+        'dl',
+        {
+          class: `facts explanation${e.valid ? '' : ' invalid'}`,
+          attrs: { 'aria-label': 'Continue token explanation' },
+        },
+        ...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: visibleText(v) })]),
+      ),
+    );
     this.pendingDecode = undefined;
   }
 
@@ -148,58 +268,201 @@ export class ListsView {
       ['Request', list.request],
       ['Served by', list.servedBy],
       ['Rule', list.rule],
-      ['Fetched / evaluated / returned', `${formatCount(list.fetched)} / ${formatCount(list.evaluated)} / ${formatCount(list.returned)}`],
+      [
+        'Fetched / evaluated / returned',
+        `${formatCount(list.fetched)} / ${formatCount(list.evaluated)} / ${formatCount(list.returned)}`,
+      ],
       ['resourceVersion', list.resourceVersion || '—'],
-      ['remainingItemCount', list.remainingItemCount === undefined ? '— (not set)' : formatCount(list.remainingItemCount)],
+      [
+        'remainingItemCount',
+        list.remainingItemCount === undefined
+          ? '— (not set)'
+          : formatCount(list.remainingItemCount),
+      ],
     ];
     if (list.client) facts.splice(1, 0, ['Client', list.client]);
-    if (list.endedAt !== undefined) facts.push(['Answered', `${formatVirtualTime(list.endedAt)} (${formatVirtualTime(list.endedAt - list.at)} later)`]);
-    if (list.stream) facts.push(['RangeStream', `${list.stream.decision}: ${list.stream.reason}${list.stream.recheckAt !== undefined ? ` (re-checked at ${formatVirtualTime(list.stream.recheckAt)})` : ''}`]);
+    if (list.endedAt !== undefined)
+      facts.push([
+        'Answered',
+        `${formatVirtualTime(list.endedAt)} (${formatVirtualTime(list.endedAt - list.at)} later)`,
+      ]);
+    if (list.stream)
+      facts.push([
+        'RangeStream',
+        `${list.stream.decision}: ${list.stream.reason}${list.stream.recheckAt !== undefined ? ` (re-checked at ${formatVirtualTime(list.stream.recheckAt)})` : ''}`,
+      ]);
     else if (list.streamed) facts.push(['RangeStream', 'answered with one RangeStream']);
-    if (list.error) facts.push(['Error', `${list.error.code} ${list.error.reason}: ${list.error.message}`]);
+    if (list.error)
+      facts.push(['Error', `${list.error.code} ${list.error.reason}: ${list.error.message}`]);
     const tokenSlot = h('div', { class: 'token-slot' });
     const tokenBlock = list.continue
-      ? h('div', { class: 'token' },
-        h('code', { class: 'token-text', text: list.continue }),
-        button({ label: 'Decode this continue token', appearance: 'secondary', onClick: () => {
-          this.pendingDecode = { requestId: this.options.onDecode(list.continue), slot: tokenSlot };
-          replaceChildren(tokenSlot, h('p', { class: 'hint', text: 'Decoding…' }));
-        } }, 'Decode'),
-        tokenSlot)
-      : h('p', { class: 'hint', text: 'No continue token: this was the last page (or the list was not paged).' });
-    const th = (t: string, num = false) => h('th', { text: t, class: num ? 'num' : '', attrs: { scope: 'col' } });
+      ? h(
+          'div',
+          { class: 'token' },
+          h('code', { class: 'token-text', text: list.continue }),
+          button(
+            {
+              label: 'Decode this continue token',
+              appearance: 'secondary',
+              onClick: () => {
+                this.pendingDecode = {
+                  requestId: this.options.onDecode(list.continue),
+                  slot: tokenSlot,
+                };
+                replaceChildren(tokenSlot, h('p', { class: 'hint', text: 'Decoding…' }));
+              },
+            },
+            'Decode',
+          ),
+          tokenSlot,
+        )
+      : h('p', {
+          class: 'hint',
+          text: 'No continue token: this was the last page (or the list was not paged).',
+        });
+    const th = (t: string, num = false) =>
+      h('th', { text: t, class: num ? 'num' : '', attrs: { scope: 'col' } });
     const td = (t: string, num = false) => h('td', { text: t, class: num ? 'num' : '' });
-    const pagesTable = list.pages && list.pages.length > 0
-      ? h('table', { class: 'plain', attrs: { 'aria-label': 'Pages of the etcd read' } },
-        h('thead', {}, h('tr', {}, th('Page', true), th('Limit asked', true), th('Fetched', true), th('Evaluated', true), th('Matched', true), th('Items so far', true), th('Count', true), th('More'))),
-        h('tbody', {}, ...list.pages.map((p, i) => h('tr', {},
-          td(String(i + 1), true), td(formatCount(p.limitAsked), true), td(formatCount(p.fetched), true), td(formatCount(p.evaluated), true),
-          td(formatCount(p.matched), true), td(formatCount(p.itemsSoFar), true), td(formatCount(p.count), true),
-          td(p.limitReached ? 'limit reached' : p.hasMore ? 'yes' : 'no')))))
-      : undefined;
-    const requestsTable = list.etcdRequests.length > 0
-      ? h('table', { class: 'plain', attrs: { 'aria-label': 'etcd requests' } },
-        h('thead', {}, h('tr', {}, th('#', true), th('Time', true), th('Operation'), th('Key'), th('Limit', true), th('Keys', true), th('Count', true), th('Revision', true), th('Latency', true))),
-        h('tbody', {}, ...list.etcdRequests.map((p, i) => h('tr', { class: p.error ? 'error' : '' },
-          td(String(i + 1), true), td(formatVirtualTime(p.at), true), td(p.operation), td(`${visibleText(p.key)}${p.rangeEnd ? ` … ${visibleText(p.rangeEnd)}` : ''}`),
-          td(p.limit ? formatCount(p.limit) : 'none', true), td(formatCount(p.kvs), true), td(formatCount(p.count), true),
-          td(String(p.revision), true), td(`${p.latencyMs} ms`, true)))))
-      : undefined;
+    const pagesTable =
+      list.pages && list.pages.length > 0
+        ? h(
+            'table',
+            { class: 'plain', attrs: { 'aria-label': 'Pages of the etcd read' } },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                th('Page', true),
+                th('Limit asked', true),
+                th('Fetched', true),
+                th('Evaluated', true),
+                th('Matched', true),
+                th('Items so far', true),
+                th('Count', true),
+                th('More'),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              ...list.pages.map((p, i) =>
+                h(
+                  'tr',
+                  {},
+                  td(String(i + 1), true),
+                  td(formatCount(p.limitAsked), true),
+                  td(formatCount(p.fetched), true),
+                  td(formatCount(p.evaluated), true),
+                  td(formatCount(p.matched), true),
+                  td(formatCount(p.itemsSoFar), true),
+                  td(formatCount(p.count), true),
+                  td(p.limitReached ? 'limit reached' : p.hasMore ? 'yes' : 'no'),
+                ),
+              ),
+            ),
+          )
+        : undefined;
+    const requestsTable =
+      list.etcdRequests.length > 0
+        ? h(
+            'table',
+            { class: 'plain', attrs: { 'aria-label': 'etcd requests' } },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                th('#', true),
+                th('Time', true),
+                th('Operation'),
+                th('Key'),
+                th('Limit', true),
+                th('Keys', true),
+                th('Count', true),
+                th('Revision', true),
+                th('Latency', true),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              ...list.etcdRequests.map((p, i) =>
+                h(
+                  'tr',
+                  { class: p.error ? 'error' : '' },
+                  td(String(i + 1), true),
+                  td(formatVirtualTime(p.at), true),
+                  td(p.operation),
+                  td(`${visibleText(p.key)}${p.rangeEnd ? ` … ${visibleText(p.rangeEnd)}` : ''}`),
+                  td(p.limit ? formatCount(p.limit) : 'none', true),
+                  td(formatCount(p.kvs), true),
+                  td(formatCount(p.count), true),
+                  td(String(p.revision), true),
+                  td(`${p.latencyMs} ms`, true),
+                ),
+              ),
+            ),
+          )
+        : undefined;
     const bars = pageBars(list);
-    const waits = list.waits.length === 0 && list.fallbacks.length === 0
-      ? h('p', { class: 'hint', text: 'No freshness wait and no fallback.' })
-      : h('ul', { class: 'waits' },
-        ...list.waits.map(w => h('li', { text: `${formatVirtualTime(w.at)}: waited ${w.waitedMs} ms for RV ${w.rv}: ${w.outcome}` })),
-        ...list.fallbacks.map(f => h('li', { text: `fallback: ${f}` })));
-    replaceChildren(this.detail,
-      h('h2', {}, `LIST at ${formatVirtualTime(list.at)} `, h('span', { class: `served served-${list.servedBy}`, text: list.servedBy })),
-      h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: visibleText(v), attrs: { title: v } })])),
-      h('h3', { text: bars.length ? `Pages (${bars.length}): the limit asked, and what came back` : 'Pages' }),
-      bars.length ? limitBars(bars) : h('p', { class: 'hint', text: 'Served without reading etcd.' }),
-      h('h3', { text: 'Continue token issued' }), tokenBlock,
-      pagesTable ? h('details', { class: 'pages-table', attrs: { open: true } }, h('summary', { text: 'Pages in numbers' }), pagesTable) : false,
-      requestsTable ? h('details', { class: 'etcd-requests', attrs: list.pages ? {} : { open: true } },
-        h('summary', { text: `etcd requests (${list.etcdRequests.length})` }), requestsTable) : false,
-      h('h3', { text: 'Waits and fallbacks' }), waits);
+    const waits =
+      list.waits.length === 0 && list.fallbacks.length === 0
+        ? h('p', { class: 'hint', text: 'No freshness wait and no fallback.' })
+        : h(
+            'ul',
+            { class: 'waits' },
+            ...list.waits.map((w) =>
+              h('li', {
+                text: `${formatVirtualTime(w.at)}: waited ${w.waitedMs} ms for RV ${w.rv}: ${w.outcome}`,
+              }),
+            ),
+            ...list.fallbacks.map((f) => h('li', { text: `fallback: ${f}` })),
+          );
+    replaceChildren(
+      this.detail,
+      h(
+        'h2',
+        {},
+        `LIST at ${formatVirtualTime(list.at)} `,
+        h('span', { class: `served served-${list.servedBy}`, text: list.servedBy }),
+      ),
+      h(
+        'dl',
+        { class: 'facts' },
+        ...facts.flatMap(([k, v]) => [
+          h('dt', { text: k }),
+          h('dd', { text: visibleText(v), attrs: { title: v } }),
+        ]),
+      ),
+      h('h3', {
+        text: bars.length ? `Pages (${bars.length}): the limit asked, and what came back` : 'Pages',
+      }),
+      bars.length
+        ? limitBars(bars)
+        : h('p', { class: 'hint', text: 'Served without reading etcd.' }),
+      h('h3', { text: 'Continue token issued' }),
+      tokenBlock,
+      pagesTable
+        ? h(
+            'details',
+            { class: 'pages-table', attrs: { open: true } },
+            h('summary', { text: 'Pages in numbers' }),
+            pagesTable,
+          )
+        : false,
+      requestsTable
+        ? h(
+            'details',
+            { class: 'etcd-requests', attrs: list.pages ? {} : { open: true } },
+            h('summary', { text: `etcd requests (${list.etcdRequests.length})` }),
+            requestsTable,
+          )
+        : false,
+      h('h3', { text: 'Waits and fallbacks' }),
+      waits,
+    );
   }
 }

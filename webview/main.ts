@@ -4,8 +4,16 @@
 // here (ARCHITECTURE.md boundary 5). No upstream counterpart.
 import './inspector.css';
 import {
-  defaultViewState, inspectorViews, normalizeViewState, protocolVersion, unhandledMessage,
-  type FromWebview, type InspectorView, type InspectorViewState, type RunIdentity, type ToWebview,
+  defaultViewState,
+  inspectorViews,
+  normalizeViewState,
+  protocolVersion,
+  unhandledMessage,
+  type FromWebview,
+  type InspectorView,
+  type InspectorViewState,
+  type RunIdentity,
+  type ToWebview,
 } from '../src/protocol';
 import type { RunModel } from '../src/run/run-model';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
@@ -34,10 +42,15 @@ function problem(kind: 'csp' | 'error', message: string): void {
   problems.push(`${kind}: ${message}`);
   post({ type: 'webview/problem', kind, message });
 }
-document.addEventListener('securitypolicyviolation', e => {
-  problem('csp', `${e.violatedDirective} blocked ${e.blockedURI || 'inline code'} (${e.sourceFile}:${e.lineNumber})`);
+document.addEventListener('securitypolicyviolation', (e) => {
+  problem(
+    'csp',
+    `${e.violatedDirective} blocked ${e.blockedURI || 'inline code'} (${e.sourceFile}:${e.lineNumber})`,
+  );
 });
-window.addEventListener('error', e => problem('error', `${e.message} (${e.filename}:${e.lineno})`));
+window.addEventListener('error', (e) =>
+  problem('error', `${e.message} (${e.filename}:${e.lineno})`),
+);
 
 registerToolkit();
 
@@ -53,24 +66,37 @@ function saveState(patch: Partial<InspectorViewState>): void {
   state = { ...state, ...patch };
   vscode.setState(state);
   if (stateTimer === undefined) {
-    stateTimer = setTimeout(() => { stateTimer = undefined; post({ type: 'state/changed', state }); }, 250);
+    stateTimer = setTimeout(() => {
+      stateTimer = undefined;
+      post({ type: 'state/changed', state });
+    }, 250);
   }
 }
 
 const viewTitles: Record<InspectorView, string> = {
-  watchers: 'Watchers', watchCache: 'Watch cache', serialization: 'Serialization', lists: 'Lists', metrics: 'Metrics',
+  watchers: 'Watchers',
+  watchCache: 'Watch cache',
+  serialization: 'Serialization',
+  lists: 'Lists',
+  metrics: 'Metrics',
 };
 
 const watchersView = new WatchersView({
-  onSelect: id => { saveState({ selectedWatcherId: id }); post({ type: 'watcher/select', id }); },
-  onFilterChange: (search, phase) => saveState({ watcherSearch: search, watcherStateFilter: phase }),
-  requestLog: id => { if (run) post({ type: 'watcher/log', runId: run.id, id }); },
+  onSelect: (id) => {
+    saveState({ selectedWatcherId: id });
+    post({ type: 'watcher/select', id });
+  },
+  onFilterChange: (search, phase) =>
+    saveState({ watcherSearch: search, watcherStateFilter: phase }),
+  requestLog: (id) => {
+    if (run) post({ type: 'watcher/log', runId: run.id, id });
+  },
 });
 const watchCacheView = new WatchCacheView();
 const serializationView = new SerializationView();
 const listsView = new ListsView({
-  onSelect: id => saveState({ selectedListId: id }),
-  onDecode: token => {
+  onSelect: (id) => saveState({ selectedListId: id }),
+  onDecode: (token) => {
     const requestId = nextDecodeId++;
     post({ type: 'token/decode', requestId, token });
     return requestId;
@@ -78,19 +104,25 @@ const listsView = new ListsView({
 });
 const metricsView = new MetricsView({
   onCopy: () => post({ type: 'metrics/copy' }),
-  onSearch: text => saveState({ metricsSearch: text }),
+  onSearch: (text) => saveState({ metricsSearch: text }),
 });
 
 const timeline = new Timeline({
-  onSeek: at => { saveState({ at }); setTime(at); },
-  onSpeed: speed => saveState({ speed }),
+  onSeek: (at) => {
+    saveState({ at });
+    setTime(at);
+  },
+  onSpeed: (speed) => saveState({ speed }),
 });
 
 const tabBar = tabs({
   label: 'Inspector views',
-  tabs: inspectorViews.map(id => ({ id, title: viewTitles[id] })),
+  tabs: inspectorViews.map((id) => ({ id, title: viewTitles[id] })),
   active: state.view,
-  onChange: id => { catchUp(id as InspectorView); saveState({ view: id as InspectorView }); },
+  onChange: (id) => {
+    catchUp(id as InspectorView);
+    saveState({ view: id as InspectorView });
+  },
 });
 tabBar.panel('watchers').appendChild(watchersView.element);
 tabBar.panel('watchCache').appendChild(watchCacheView.element);
@@ -102,21 +134,43 @@ const header = h('header', { class: 'run-header' });
 const progress = h('div', { class: 'progress', attrs: { role: 'status', 'aria-live': 'polite' } });
 progress.hidden = true;
 const content = h('main', { class: 'content' }, timeline.element, tabBar.element);
-const empty = h('section', { class: 'empty', attrs: { 'aria-label': 'No run open' } },
+const empty = h(
+  'section',
+  { class: 'empty', attrs: { 'aria-label': 'No run open' } },
   h('h1', { text: 'List/Watch Inspector' }),
-  h('p', { text: 'No run is open. Run a built-in scenario, or open a trace file (JSON lines) recorded earlier.' }),
-  h('div', { class: 'empty-actions' },
-    button({ label: 'Run Scenario…', appearance: 'primary', onClick: () => post({ type: 'command/run', command: 'runScenario' }) }, 'Run Scenario…'),
-    button({ label: 'Open Trace…', appearance: 'secondary', onClick: () => post({ type: 'command/run', command: 'openTrace' }) }, 'Open Trace…')));
+  h('p', {
+    text: 'No run is open. Run a built-in scenario, or open a trace file (JSON lines) recorded earlier.',
+  }),
+  h(
+    'div',
+    { class: 'empty-actions' },
+    button(
+      {
+        label: 'Run Scenario…',
+        appearance: 'primary',
+        onClick: () => post({ type: 'command/run', command: 'runScenario' }),
+      },
+      'Run Scenario…',
+    ),
+    button(
+      {
+        label: 'Open Trace…',
+        appearance: 'secondary',
+        onClick: () => post({ type: 'command/run', command: 'openTrace' }),
+      },
+      'Open Trace…',
+    ),
+  ),
+);
 document.body.append(progress, header, empty, content);
 showRun(undefined);
 
 // Only the tab on screen follows the scrubber frame by frame; the others catch up when shown.
 const timeFollowers: Record<InspectorView, ((at: number) => void) | undefined> = {
-  watchers: at => watchersView.setTime(at),
-  watchCache: at => watchCacheView.setTime(at),
-  serialization: at => serializationView.setTime(at),
-  lists: at => listsView.setTime(at),
+  watchers: (at) => watchersView.setTime(at),
+  watchCache: (at) => watchCacheView.setTime(at),
+  serialization: (at) => serializationView.setTime(at),
+  lists: (at) => listsView.setTime(at),
   metrics: undefined,
 };
 const behind = new Set<InspectorView>();
@@ -134,21 +188,35 @@ function catchUp(view: InspectorView): void {
 }
 
 function renderHeader(identity: RunIdentity, m: RunModel): void {
-  const params = Object.entries(m.header.params).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+  const params = Object.entries(m.header.params)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
   const facts = [
-    `scenario ${m.header.scenario}`, `profile ${m.header.profile}`, `seed ${m.header.seed}`,
-    `${formatVirtualTime(m.durationMs)} virtual`, `${formatCount(m.watchers.length)} watchers`, `${formatCount(m.lists.length)} LISTs`,
+    `scenario ${m.header.scenario}`,
+    `profile ${m.header.profile}`,
+    `seed ${m.header.seed}`,
+    `${formatVirtualTime(m.durationMs)} virtual`,
+    `${formatCount(m.watchers.length)} watchers`,
+    `${formatCount(m.lists.length)} LISTs`,
   ];
   const children: Array<Node> = [
     h('h1', { text: identity.title }),
     h('p', { class: 'run-facts', text: facts.join(' · ') }),
   ];
-  if (params) children.push(h('p', { class: 'run-params', text: params, attrs: { title: params } }));
+  if (params)
+    children.push(h('p', { class: 'run-params', text: params, attrs: { title: params } }));
   if (identity.file) children.push(h('p', { class: 'run-params', text: `trace ${identity.file}` }));
   if (m.rejected.count > 0) {
-    children.push(h('div', { class: 'banner warning', attrs: { role: 'alert' } },
-      h('strong', { text: `${formatCount(m.rejected.count)} trace line${m.rejected.count === 1 ? ' was' : 's were'} rejected while reading. ` }),
-      h('ul', {}, ...m.rejected.samples.map(sample => h('li', { text: sample })))));
+    children.push(
+      h(
+        'div',
+        { class: 'banner warning', attrs: { role: 'alert' } },
+        h('strong', {
+          text: `${formatCount(m.rejected.count)} trace line${m.rejected.count === 1 ? ' was' : 's were'} rejected while reading. `,
+        }),
+        h('ul', {}, ...m.rejected.samples.map((sample) => h('li', { text: sample }))),
+      ),
+    );
   }
   replaceChildren(header, ...children);
 }
@@ -164,7 +232,13 @@ function showRun(identity: RunIdentity | undefined, m?: RunModel): void {
   if (state.runId !== identity.id) {
     // Another run: the time and the selections of the previous one mean nothing here. A new run
     // opens at its end, where everything has happened; the timeline goes back from there.
-    state = { ...state, runId: identity.id, at: m.durationMs, selectedWatcherId: undefined, selectedListId: undefined };
+    state = {
+      ...state,
+      runId: identity.id,
+      at: m.durationMs,
+      selectedWatcherId: undefined,
+      selectedListId: undefined,
+    };
   }
   const at = Math.min(state.at, m.durationMs);
   saveState({ runId: identity.id, at });
@@ -183,7 +257,13 @@ function showRun(identity: RunIdentity | undefined, m?: RunModel): void {
   for (const b of m.dispatch?.blocked ?? []) times.push(b.at);
   timeline.setRun(m.durationMs, times, m.phases ?? []);
   timeline.setSpeed(state.speed);
-  watchersView.setRun(m, at, state.watcherSearch, state.watcherStateFilter, state.selectedWatcherId);
+  watchersView.setRun(
+    m,
+    at,
+    state.watcherSearch,
+    state.watcherStateFilter,
+    state.selectedWatcherId,
+  );
   watchCacheView.setRun(m, at);
   serializationView.setRun(m, at);
   listsView.setRun(m, at, state.selectedListId);
@@ -210,7 +290,12 @@ function showProgress(fraction: number, message: string, done: boolean): void {
   if (done) return;
   const bar = h('span', { class: 'progress-bar' });
   bar.style.width = `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)}%`;
-  replaceChildren(progress, progressRing('Working'), h('span', { text: message }), h('span', { class: 'progress-track' }, bar));
+  replaceChildren(
+    progress,
+    progressRing('Working'),
+    h('span', { text: message }),
+    h('span', { class: 'progress-track' }, bar),
+  );
 }
 
 function receive(message: ToWebview): void {
@@ -240,7 +325,8 @@ function receive(message: ToWebview): void {
       saveState({ view: message.view });
       break;
     case 'watcher/log':
-      if (message.runId === run?.id) watchersView.setLog(message.id, message.log, message.logDropped);
+      if (message.runId === run?.id)
+        watchersView.setLog(message.id, message.log, message.logDropped);
       break;
     case 'token/explained':
       listsView.showExplanation(message.requestId, message.explanation);
@@ -252,8 +338,14 @@ function receive(message: ToWebview): void {
       restore(normalizeViewState(message.state));
       break;
     case 'protocol/mismatch':
-      replaceChildren(header, h('div', { class: 'banner error', attrs: { role: 'alert' },
-        text: `This panel speaks protocol ${message.webviewVersion}, the extension ${message.hostVersion}: close and reopen the inspector.` }));
+      replaceChildren(
+        header,
+        h('div', {
+          class: 'banner error',
+          attrs: { role: 'alert' },
+          text: `This panel speaks protocol ${message.webviewVersion}, the extension ${message.hostVersion}: close and reopen the inspector.`,
+        }),
+      );
       header.hidden = false;
       break;
     default:
@@ -263,21 +355,30 @@ function receive(message: ToWebview): void {
 
 window.addEventListener('message', (event: MessageEvent) => {
   const data: unknown = event.data;
-  if (!data || typeof data !== 'object' || typeof (data as { type?: unknown }).type !== 'string') return;
+  if (!data || typeof data !== 'object' || typeof (data as { type?: unknown }).type !== 'string')
+    return;
   try {
     receive(data as ToWebview);
   } catch (error) {
-    problem('error', `handling ${(data as { type: string }).type}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    problem(
+      'error',
+      `handling ${(data as { type: string }).type}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   }
 });
 
 // Keyboard: the tabs handle arrows themselves; these work from anywhere outside a text field.
-document.addEventListener('keydown', e => {
+document.addEventListener('keydown', (e) => {
   const target = e.target as HTMLElement | null;
   if (target && /^(INPUT|TEXTAREA|VSCODE-TEXT-FIELD)$/.test(target.tagName)) return;
   if (!model) return;
-  if (e.key === '.' || e.key === '>') { timeline.step(1); e.preventDefault(); }
-  else if (e.key === ',' || e.key === '<') { timeline.step(-1); e.preventDefault(); }
+  if (e.key === '.' || e.key === '>') {
+    timeline.step(1);
+    e.preventDefault();
+  } else if (e.key === ',' || e.key === '<') {
+    timeline.step(-1);
+    e.preventDefault();
+  }
 });
 
 post({ type: 'ready', protocolVersion });

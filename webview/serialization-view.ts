@@ -1,7 +1,11 @@
 // The Serialization tab: how often each watch event was encoded and how often a cached encoding was
 // reused, per serializer identifier (caching_object.go CacheEncode: one encode per identifier, hits
 // after that), lazy deep copies and cache invalidations. Totals up to the scrubber and for the run.
-import type { RunModel, SerializationEventRecord, SerializationIdentifierTotals } from '../src/run/run-model';
+import type {
+  RunModel,
+  SerializationEventRecord,
+  SerializationIdentifierTotals,
+} from '../src/run/run-model';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
 import { Chart } from './chart';
 import { formatBytes, formatCount, h, replaceChildren } from './dom';
@@ -19,9 +23,14 @@ export function identifierLabel(id: string): string {
     let encoder = typeof v.encoder === 'string' ? v.encoder : '';
     try {
       const e = JSON.parse(encoder) as Record<string, unknown>;
-      if (e && typeof e.name === 'string') encoder = `${e.name}${e.yaml === 'true' ? ' (yaml)' : ''}${e.pretty === 'true' ? ' (pretty)' : ''}`;
-    } catch { /* a plain encoder name, e.g. protobuf */ }
-    const label = [encoder, typeof v.encodeGV === 'string' ? v.encodeGV : ''].filter(Boolean).join(' ');
+      if (e && typeof e.name === 'string')
+        encoder = `${e.name}${e.yaml === 'true' ? ' (yaml)' : ''}${e.pretty === 'true' ? ' (pretty)' : ''}`;
+    } catch {
+      /* a plain encoder name, e.g. protobuf */
+    }
+    const label = [encoder, typeof v.encodeGV === 'string' ? v.encodeGV : '']
+      .filter(Boolean)
+      .join(' ');
     const wrapper = typeof v.name === 'string' && v.name !== 'versioning' ? ` (${v.name})` : '';
     return label ? `${label}${wrapper}` : id;
   } catch {
@@ -52,20 +61,29 @@ export class SerializationView {
   private cumulative: Array<Record<string, SerializationIdentifierTotals>> = [];
   private at = 0;
 
-  private readonly empty = h('p', { class: 'hint', text: 'This run serialized no watch event: no watcher received one (serialization-fanout is the scenario that shows it).' });
+  private readonly empty = h('p', {
+    class: 'hint',
+    text: 'This run serialized no watch event: no watcher received one (serialization-fanout is the scenario that shows it).',
+  });
 
   constructor() {
     this.cards = h('div', { class: 'cards' });
     this.identifiers = h('table', { class: 'plain', attrs: { 'aria-label': 'Per identifier' } });
     this.tableSlot = h('div', { class: 'table-slot' });
-    this.element = h('div', { class: 'scroll-view serialization-view' },
+    this.element = h(
+      'div',
+      { class: 'scroll-view serialization-view' },
       this.empty,
       this.cards,
-      h('div', { class: 'two-columns' },
+      h(
+        'div',
+        { class: 'two-columns' },
         h('div', {}, this.identifiersTitle, this.identifiers),
-        this.chart.element),
+        this.chart.element,
+      ),
       h('h3', { text: 'Per event' }),
-      this.tableSlot);
+      this.tableSlot,
+    );
   }
 
   setRun(model: RunModel, at: number): void {
@@ -76,42 +94,91 @@ export class SerializationView {
     for (const e of ser.perEvent) for (const k of Object.keys(e.perIdentifier)) names.add(k);
     this.identifierNames = [...names].sort();
     const running: Record<string, SerializationIdentifierTotals> = {};
-    this.cumulative = ser.perEvent.map(e => {
+    this.cumulative = ser.perEvent.map((e) => {
       for (const [k, t] of Object.entries(e.perIdentifier)) {
         const r = running[k] ?? (running[k] = emptyTotals());
-        r.encodes += t.encodes; r.hits += t.hits; r.bytes += t.bytes;
+        r.encodes += t.encodes;
+        r.hits += t.hits;
+        r.bytes += t.bytes;
       }
       return Object.fromEntries(Object.entries(running).map(([k, t]) => [k, { ...t }]));
     });
-    const cumulativeSeries = (pick: (t: SerializationIdentifierTotals) => number) => this.cumulative.map((c, i) => ({
-      at: ser.perEvent[i].at, value: Object.values(c).reduce((sum, t) => sum + pick(t), 0),
-    }));
+    const cumulativeSeries = (pick: (t: SerializationIdentifierTotals) => number) =>
+      this.cumulative.map((c, i) => ({
+        at: ser.perEvent[i].at,
+        value: Object.values(c).reduce((sum, t) => sum + pick(t), 0),
+      }));
     this.chart.setSpec({
       label: `Cumulative encodes (${formatCount(ser.encodes)}) and hits (${formatCount(ser.hits)}) over the run`,
       durationMs: model.durationMs,
-      formatValue: v => formatCount(v),
+      formatValue: (v) => formatCount(v),
       integer: true,
       series: [
-        { name: 'encodes', color: 'var(--vscode-charts-orange)', step: true, points: cumulativeSeries(t => t.encodes) },
-        { name: 'hits', color: 'var(--vscode-charts-green)', step: true, points: cumulativeSeries(t => t.hits) },
+        {
+          name: 'encodes',
+          color: 'var(--vscode-charts-orange)',
+          step: true,
+          points: cumulativeSeries((t) => t.encodes),
+        },
+        {
+          name: 'hits',
+          color: 'var(--vscode-charts-green)',
+          step: true,
+          points: cumulativeSeries((t) => t.hits),
+        },
       ],
     });
     const columns: Array<TableColumn<SerializationEventRecord>> = [
-      { id: 'at', title: 'Time', width: '7em', align: 'end', render: (e, c) => { c.textContent = formatVirtualTime(e.at); }, sortKey: e => e.at },
-      { id: 'rv', title: 'RV', width: '6em', align: 'end', render: (e, c) => { c.textContent = String(e.rv); }, sortKey: e => e.rv },
-      { id: 'type', title: 'Event', width: '7em', render: (e, c) => { c.textContent = e.eventType; }, sortKey: e => e.eventType },
+      {
+        id: 'at',
+        title: 'Time',
+        width: '7em',
+        align: 'end',
+        render: (e, c) => {
+          c.textContent = formatVirtualTime(e.at);
+        },
+        sortKey: (e) => e.at,
+      },
+      {
+        id: 'rv',
+        title: 'RV',
+        width: '6em',
+        align: 'end',
+        render: (e, c) => {
+          c.textContent = String(e.rv);
+        },
+        sortKey: (e) => e.rv,
+      },
+      {
+        id: 'type',
+        title: 'Event',
+        width: '7em',
+        render: (e, c) => {
+          c.textContent = e.eventType;
+        },
+        sortKey: (e) => e.eventType,
+      },
       ...this.identifierNames.map((name): TableColumn<SerializationEventRecord> => ({
-        id: `id:${name}`, title: identifierLabel(name), width: 'minmax(9em, 1fr)', description: `${name}: encodes / hits for this event`,
+        id: `id:${name}`,
+        title: identifierLabel(name),
+        width: 'minmax(9em, 1fr)',
+        description: `${name}: encodes / hits for this event`,
         render: (e, c) => {
           const t = e.perIdentifier[name];
-          c.textContent = t ? `${t.encodes} enc · ${t.hits} hits${t.bytes ? ` · ${formatBytes(t.bytes)}` : ''}` : '—';
+          c.textContent = t
+            ? `${t.encodes} enc · ${t.hits} hits${t.bytes ? ` · ${formatBytes(t.bytes)}` : ''}`
+            : '—';
         },
-        sortKey: e => e.perIdentifier[name]?.encodes ?? -1,
+        sortKey: (e) => e.perIdentifier[name]?.encodes ?? -1,
       })),
     ];
     this.table = new VirtualTable<SerializationEventRecord>({
-      label: 'Serialization per event', columns, rowKey: e => `${e.at}:${e.rv}:${e.eventType}`,
-      rowClass: e => (e.at > this.at ? 'future' : ''), onSelect: () => undefined, emptyText: 'No watch event was serialized.',
+      label: 'Serialization per event',
+      columns,
+      rowKey: (e) => `${e.at}:${e.rv}:${e.eventType}`,
+      rowClass: (e) => (e.at > this.at ? 'future' : ''),
+      onSelect: () => undefined,
+      emptyText: 'No watch event was serialized.',
     });
     replaceChildren(this.tableSlot, this.table.element);
     this.table.setRows(ser.perEvent);
@@ -125,27 +192,67 @@ export class SerializationView {
     const ser = model.serialization;
     const i = lastIndexAtOrBefore(ser.perEvent, at);
     const now = i >= 0 ? this.cumulative[i] : {};
-    const sum = (pick: (t: SerializationIdentifierTotals) => number) => Object.values(now).reduce((a, t) => a + pick(t), 0);
+    const sum = (pick: (t: SerializationIdentifierTotals) => number) =>
+      Object.values(now).reduce((a, t) => a + pick(t), 0);
     const card = (title: string, value: string, detail: string) =>
-      h('div', { class: 'card' }, h('div', { class: 'card-title', text: title }), h('div', { class: 'card-value', text: value }), h('div', { class: 'card-detail', text: detail }));
-    replaceChildren(this.cards,
-      card('Encodes', formatCount(sum(t => t.encodes)), `of ${formatCount(ser.encodes)} in the run`),
-      card('Cache hits', formatCount(sum(t => t.hits)), `of ${formatCount(ser.hits)} in the run`),
-      card('Hit ratio', hitRatio({ encodes: sum(t => t.encodes), hits: sum(t => t.hits) }), `run: ${hitRatio(ser)}`),
+      h(
+        'div',
+        { class: 'card' },
+        h('div', { class: 'card-title', text: title }),
+        h('div', { class: 'card-value', text: value }),
+        h('div', { class: 'card-detail', text: detail }),
+      );
+    replaceChildren(
+      this.cards,
+      card(
+        'Encodes',
+        formatCount(sum((t) => t.encodes)),
+        `of ${formatCount(ser.encodes)} in the run`,
+      ),
+      card('Cache hits', formatCount(sum((t) => t.hits)), `of ${formatCount(ser.hits)} in the run`),
+      card(
+        'Hit ratio',
+        hitRatio({ encodes: sum((t) => t.encodes), hits: sum((t) => t.hits) }),
+        `run: ${hitRatio(ser)}`,
+      ),
       card('Lazy deep copies', formatCount(ser.lazyDeepCopies), 'in the run'),
-      card('Invalidations', formatCount(ser.invalidations), 'in the run'));
+      card('Invalidations', formatCount(ser.invalidations), 'in the run'),
+    );
     this.identifiersTitle.textContent = `Per serializer identifier, up to ${formatVirtualTime(at)}`;
-    replaceChildren(this.identifiers,
-      h('thead', {}, h('tr', {}, h('th', { text: 'Identifier', attrs: { scope: 'col' } }),
-        ...['Encodes', 'Hits', 'Hit ratio', 'Run encodes', 'Run hits', 'Run bytes'].map(t => h('th', { class: 'num', text: t, attrs: { scope: 'col' } })))),
-      h('tbody', {}, ...this.identifierNames.map(name => {
-        const t = now[name] ?? emptyTotals();
-        const run = ser.perIdentifier[name] ?? emptyTotals();
-        return h('tr', {},
-          h('td', { text: identifierLabel(name), attrs: { title: name } }), h('td', { class: 'num', text: formatCount(t.encodes) }), h('td', { class: 'num', text: formatCount(t.hits) }),
-          h('td', { class: 'num', text: hitRatio(t) }), h('td', { class: 'num', text: formatCount(run.encodes) }),
-          h('td', { class: 'num', text: formatCount(run.hits) }), h('td', { class: 'num', text: formatBytes(run.bytes) }));
-      })));
+    replaceChildren(
+      this.identifiers,
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { text: 'Identifier', attrs: { scope: 'col' } }),
+          ...['Encodes', 'Hits', 'Hit ratio', 'Run encodes', 'Run hits', 'Run bytes'].map((t) =>
+            h('th', { class: 'num', text: t, attrs: { scope: 'col' } }),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...this.identifierNames.map((name) => {
+          const t = now[name] ?? emptyTotals();
+          const run = ser.perIdentifier[name] ?? emptyTotals();
+          return h(
+            'tr',
+            {},
+            h('td', { text: identifierLabel(name), attrs: { title: name } }),
+            h('td', { class: 'num', text: formatCount(t.encodes) }),
+            h('td', { class: 'num', text: formatCount(t.hits) }),
+            h('td', { class: 'num', text: hitRatio(t) }),
+            h('td', { class: 'num', text: formatCount(run.encodes) }),
+            h('td', { class: 'num', text: formatCount(run.hits) }),
+            h('td', { class: 'num', text: formatBytes(run.bytes) }),
+          );
+        }),
+      ),
+    );
     this.chart.setCursor(at);
     this.table?.refresh();
   }

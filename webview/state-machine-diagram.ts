@@ -4,14 +4,23 @@
 // scrubber, what comes later (dashed), and the state it is in at that moment highlighted.
 import type { WatcherStateName, WatcherTrack } from '../src/run/run-model';
 import {
-  formatVirtualTime, watcherClosedAt, watcherStateAt, watcherStateLabels, watcherStateNames, watcherTransitions,
+  formatVirtualTime,
+  watcherClosedAt,
+  watcherStateAt,
+  watcherStateLabels,
+  watcherStateNames,
+  watcherTransitions,
 } from '../src/inspector/watcher-states';
 import { s, svgText } from './dom';
 
 const width = 570;
 const nodeW = 172;
 const nodeH = 52;
-const nodeX: Record<WatcherStateName, number> = { WaitingForBookmark: 88, BookmarkReceived: 285, BookmarkSent: 482 };
+const nodeX: Record<WatcherStateName, number> = {
+  WaitingForBookmark: 88,
+  BookmarkReceived: 285,
+  BookmarkSent: 482,
+};
 const order = (st: WatcherStateName) => watcherStateNames.indexOf(st);
 
 /** The usual path through the machine: drawn even when this watcher never took it. */
@@ -28,8 +37,16 @@ function timesText(times: number[]): string {
 }
 
 /** Time spent in each state from the first change up to `at`. */
-function timeInStates(track: WatcherTrack, at: number, runEnd: number): Record<WatcherStateName, number> {
-  const spent: Record<WatcherStateName, number> = { WaitingForBookmark: 0, BookmarkReceived: 0, BookmarkSent: 0 };
+function timeInStates(
+  track: WatcherTrack,
+  at: number,
+  runEnd: number,
+): Record<WatcherStateName, number> {
+  const spent: Record<WatcherStateName, number> = {
+    WaitingForBookmark: 0,
+    BookmarkReceived: 0,
+    BookmarkSent: 0,
+  };
   const end = Math.min(at, track.closedAt ?? runEnd);
   for (const [i, change] of track.states.entries()) {
     if (change.at > end) break;
@@ -40,34 +57,57 @@ function timeInStates(track: WatcherTrack, at: number, runEnd: number): Record<W
 }
 
 /** The diagram for `track` at virtual time `at` (a new SVG element each call; it is small). */
-export function stateMachineDiagram(track: WatcherTrack, at: number, runEnd: number): SVGSVGElement {
+export function stateMachineDiagram(
+  track: WatcherTrack,
+  at: number,
+  runEnd: number,
+): SVGSVGElement {
   const id = `sm${++diagramCount}`;
   const current = watcherStateAt(track, at);
   const closed = watcherClosedAt(track, at, runEnd);
   const spent = timeInStates(track, at, runEnd);
-  const visited = new Set(track.states.filter(c => c.at <= at).map(c => c.state));
-  const summary = current === undefined
-    ? `Watcher ${track.id} is not open yet at ${formatVirtualTime(at)}.`
-    : `Watcher ${track.id} is ${closed ? 'closed, last ' : 'in '}${watcherStateLabels[current]} at ${formatVirtualTime(at)}.`;
+  const visited = new Set(track.states.filter((c) => c.at <= at).map((c) => c.state));
+  const summary =
+    current === undefined
+      ? `Watcher ${track.id} is not open yet at ${formatVirtualTime(at)}.`
+      : `Watcher ${track.id} is ${closed ? 'closed, last ' : 'in '}${watcherStateLabels[current]} at ${formatVirtualTime(at)}.`;
   const edges = watcherTransitions(track);
   for (const [from, to] of canonicalEdges) {
-    if (!edges.some(e => e.from === from && e.to === to)) edges.push({ from, to, times: [] });
+    if (!edges.some((e) => e.from === from && e.to === to)) edges.push({ from, to, times: [] });
   }
   // Room above the row for arcs that skip a state, below it for arcs going back.
-  const skips = edges.some(e => order(e.to) - order(e.from) > 1);
-  const backs = edges.some(e => order(e.to) < order(e.from));
+  const skips = edges.some((e) => order(e.to) - order(e.from) > 1);
+  const backs = edges.some((e) => order(e.to) < order(e.from));
   const rowY = skips ? 120 : 76;
   const height = rowY + (backs ? 112 : 52);
-  const svg = s('svg', { class: 'state-machine', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': summary });
+  const svg = s('svg', {
+    class: 'state-machine',
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'img',
+    'aria-label': summary,
+  });
   svg.appendChild(s('title', {}, summary));
-  const arrow = (name: string, cls: string) => s('marker', {
-    id: `${id}-${name}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse',
-  }, s('path', { d: 'M0 0L10 5L0 10z', class: cls }));
-  svg.appendChild(s('defs', {}, arrow('taken', 'sm-arrowhead'), arrow('later', 'sm-arrowhead later')));
+  const arrow = (name: string, cls: string) =>
+    s(
+      'marker',
+      {
+        id: `${id}-${name}`,
+        viewBox: '0 0 10 10',
+        refX: 9,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        orient: 'auto-start-reverse',
+      },
+      s('path', { d: 'M0 0L10 5L0 10z', class: cls }),
+    );
+  svg.appendChild(
+    s('defs', {}, arrow('taken', 'sm-arrowhead'), arrow('later', 'sm-arrowhead later')),
+  );
 
   for (const edge of edges) {
-    const past = edge.times.filter(t => t <= at);
-    const future = edge.times.filter(t => t > at);
+    const past = edge.times.filter((t) => t <= at);
+    const future = edge.times.filter((t) => t > at);
     const taken = past.length > 0;
     const fx = nodeX[edge.from];
     const tx = nodeX[edge.to];
@@ -92,12 +132,17 @@ export function stateMachineDiagram(track: WatcherTrack, at: number, runEnd: num
     }
     const label = taken
       ? `${past.length}× at ${timesText(past)}`
-      : future.length > 0 ? `later: ${timesText(future)}` : 'not taken';
+      : future.length > 0
+        ? `later: ${timesText(future)}`
+        : 'not taken';
     const describe = `${watcherStateLabels[edge.from]} → ${watcherStateLabels[edge.to]}: ${label}`;
-    const g = s('g', { class: `sm-edge${taken ? ' taken' : ' later'}` },
+    const g = s(
+      'g',
+      { class: `sm-edge${taken ? ' taken' : ' later'}` },
       s('title', {}, describe),
       s('path', { d: path, 'marker-end': `url(#${id}-${taken ? 'taken' : 'later'})` }),
-      svgText(lx, ly, label, { 'text-anchor': 'middle', class: 'sm-edge-label' }));
+      svgText(lx, ly, label, { 'text-anchor': 'middle', class: 'sm-edge-label' }),
+    );
     svg.appendChild(g);
   }
 
@@ -106,35 +151,70 @@ export function stateMachineDiagram(track: WatcherTrack, at: number, runEnd: num
     const first = track.states[0];
     const fx = nodeX[first.state];
     const top = rowY - nodeH / 2;
-    svg.appendChild(s('g', { class: `sm-edge ${first.at <= at ? 'taken' : 'later'}` },
-      s('title', {}, `opened in ${watcherStateLabels[first.state]} at ${formatVirtualTime(first.at)}`),
-      s('circle', { cx: fx - 40, cy: top - 34, r: 5, class: 'sm-start' }),
-      s('path', { d: `M${fx - 36} ${top - 30}L${fx - 12} ${top - 3}`, 'marker-end': `url(#${id}-${first.at <= at ? 'taken' : 'later'})` }),
-      svgText(fx - 30, top - 32, `opened ${formatVirtualTime(first.at)}`, { 'text-anchor': 'start', class: 'sm-edge-label' })));
+    svg.appendChild(
+      s(
+        'g',
+        { class: `sm-edge ${first.at <= at ? 'taken' : 'later'}` },
+        s(
+          'title',
+          {},
+          `opened in ${watcherStateLabels[first.state]} at ${formatVirtualTime(first.at)}`,
+        ),
+        s('circle', { cx: fx - 40, cy: top - 34, r: 5, class: 'sm-start' }),
+        s('path', {
+          d: `M${fx - 36} ${top - 30}L${fx - 12} ${top - 3}`,
+          'marker-end': `url(#${id}-${first.at <= at ? 'taken' : 'later'})`,
+        }),
+        svgText(fx - 30, top - 32, `opened ${formatVirtualTime(first.at)}`, {
+          'text-anchor': 'start',
+          class: 'sm-edge-label',
+        }),
+      ),
+    );
   }
 
   for (const state of watcherStateNames) {
     const cx = nodeX[state];
     const isCurrent = state === current;
     const cls = `sm-node${isCurrent ? (closed ? ' current closed' : ' current') : ''}${visited.has(state) ? ' visited' : ''}`;
-    const detail = isCurrent && !closed ? `now · ${formatVirtualTime(spent[state])} here`
-      : visited.has(state) ? `${formatVirtualTime(spent[state])} here` : 'not reached';
-    svg.appendChild(s('g', { class: cls },
-      s('title', {}, `${watcherStateLabels[state]} (${state}): ${detail}`),
-      s('rect', { x: cx - nodeW / 2, y: rowY - nodeH / 2, width: nodeW, height: nodeH, rx: 10 }),
-      svgText(cx, rowY - 3, watcherStateLabels[state], { 'text-anchor': 'middle', class: 'sm-node-label' }),
-      svgText(cx, rowY + 16, detail, { 'text-anchor': 'middle', class: 'sm-node-detail' })));
+    const detail =
+      isCurrent && !closed
+        ? `now · ${formatVirtualTime(spent[state])} here`
+        : visited.has(state)
+          ? `${formatVirtualTime(spent[state])} here`
+          : 'not reached';
+    svg.appendChild(
+      s(
+        'g',
+        { class: cls },
+        s('title', {}, `${watcherStateLabels[state]} (${state}): ${detail}`),
+        s('rect', { x: cx - nodeW / 2, y: rowY - nodeH / 2, width: nodeW, height: nodeH, rx: 10 }),
+        svgText(cx, rowY - 3, watcherStateLabels[state], {
+          'text-anchor': 'middle',
+          class: 'sm-node-label',
+        }),
+        svgText(cx, rowY + 16, detail, { 'text-anchor': 'middle', class: 'sm-node-detail' }),
+      ),
+    );
   }
 
   if (closed) {
     const reason = track.closeReason || (track.terminated ? 'terminated' : 'closed');
     const when = track.closedAt !== undefined ? ` at ${formatVirtualTime(track.closedAt)}` : '';
     const label = `ended${when}: ${reason}`;
-    svg.appendChild(s('g', { class: 'sm-end' },
-      s('title', {}, `The watch ended${when}: ${reason}`),
-      s('circle', { cx: width - 16, cy: height - 14, r: 8 }),
-      s('circle', { cx: width - 16, cy: height - 14, r: 4, class: 'inner' }),
-      svgText(width - 30, height - 10, label.length > 70 ? `${label.slice(0, 69)}…` : label, { 'text-anchor': 'end', class: 'sm-end-label' })));
+    svg.appendChild(
+      s(
+        'g',
+        { class: 'sm-end' },
+        s('title', {}, `The watch ended${when}: ${reason}`),
+        s('circle', { cx: width - 16, cy: height - 14, r: 8 }),
+        s('circle', { cx: width - 16, cy: height - 14, r: 4, class: 'inner' }),
+        svgText(width - 30, height - 10, label.length > 70 ? `${label.slice(0, 69)}…` : label, {
+          'text-anchor': 'end',
+          class: 'sm-end-label',
+        }),
+      ),
+    );
   }
   return svg;
 }

@@ -13,7 +13,11 @@ export interface TimelineOptions {
 }
 
 function icon(d: string): SVGSVGElement {
-  return s('svg', { class: 'icon', viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': 'true' }, s('path', { d, fill: 'currentColor' }));
+  return s(
+    'svg',
+    { class: 'icon', viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': 'true' },
+    s('path', { d, fill: 'currentColor' }),
+  );
 }
 
 const icons = {
@@ -54,42 +58,93 @@ export class Timeline {
   constructor(options: TimelineOptions) {
     this.options = options;
     this.draw = perFrame(() => this.redraw());
-    this.playButton = button({ label: 'Play', appearance: 'icon', onClick: () => this.togglePlay() }, icon(icons.play));
-    const toStart = button({ label: 'Go to the start', appearance: 'icon', onClick: () => this.seek(0) }, icon(icons.start));
-    const back = button({ label: 'Step back to the previous event', appearance: 'icon', onClick: () => this.step(-1) }, icon(icons.stepBack));
-    const forward = button({ label: 'Step forward to the next event', appearance: 'icon', onClick: () => this.step(1) }, icon(icons.stepForward));
+    this.playButton = button(
+      { label: 'Play', appearance: 'icon', onClick: () => this.togglePlay() },
+      icon(icons.play),
+    );
+    const toStart = button(
+      { label: 'Go to the start', appearance: 'icon', onClick: () => this.seek(0) },
+      icon(icons.start),
+    );
+    const back = button(
+      {
+        label: 'Step back to the previous event',
+        appearance: 'icon',
+        onClick: () => this.step(-1),
+      },
+      icon(icons.stepBack),
+    );
+    const forward = button(
+      { label: 'Step forward to the next event', appearance: 'icon', onClick: () => this.step(1) },
+      icon(icons.stepForward),
+    );
     this.speedDropdown = dropdown({
       label: 'Playback speed',
-      choices: playbackSpeeds.map(v => ({ value: String(v), label: `${v}× speed` })),
+      choices: playbackSpeeds.map((v) => ({ value: String(v), label: `${v}× speed` })),
       value: String(this.speed),
-      onChange: v => { this.speed = Number(v) || 10; this.options.onSpeed(this.speed); },
+      onChange: (v) => {
+        this.speed = Number(v) || 10;
+        this.options.onSpeed(this.speed);
+      },
     });
     this.speedDropdown.element.classList.add('speed');
     this.activity = s('path', { class: 'tl-activity', d: '' });
-    this.progress = s('rect', { class: 'tl-progress', x: 0, y: trackHeight - 6, width: 0, height: 3 });
+    this.progress = s('rect', {
+      class: 'tl-progress',
+      x: 0,
+      y: trackHeight - 6,
+      width: 0,
+      height: 3,
+    });
     this.cursor = s('line', { class: 'tl-cursor', x1: 0, x2: 0, y1: 2, y2: trackHeight - 2 });
-    this.slider = s('svg', {
-      class: 'tl-slider', role: 'slider', tabindex: 0, 'aria-label': 'Virtual time',
-      'aria-valuemin': 0, 'aria-valuemax': 0, 'aria-valuenow': 0, preserveAspectRatio: 'none',
-      viewBox: `0 0 1000 ${trackHeight}`, height: trackHeight,
-    },
-    s('rect', { class: 'tl-track', x: 0, y: trackHeight - 6, width: 1000, height: 3 }),
-    this.activity, this.progress, this.cursor);
+    this.slider = s(
+      'svg',
+      {
+        class: 'tl-slider',
+        role: 'slider',
+        tabindex: 0,
+        'aria-label': 'Virtual time',
+        'aria-valuemin': 0,
+        'aria-valuemax': 0,
+        'aria-valuenow': 0,
+        preserveAspectRatio: 'none',
+        viewBox: `0 0 1000 ${trackHeight}`,
+        height: trackHeight,
+      },
+      s('rect', { class: 'tl-track', x: 0, y: trackHeight - 6, width: 1000, height: 3 }),
+      this.activity,
+      this.progress,
+      this.cursor,
+    );
     this.timeText = h('span', { class: 'tl-time', attrs: { 'aria-live': 'off' } });
     this.phaseText = h('div', { class: 'tl-phase', attrs: { 'aria-live': 'polite' } });
     this.phaseMarks = s('g', { class: 'tl-phase-marks' });
     this.slider.appendChild(this.phaseMarks);
-    this.element = h('div', { class: 'timeline', attrs: { role: 'group', 'aria-label': 'Timeline' } },
-      h('div', { class: 'tl-buttons' }, toStart, back, this.playButton, forward, this.speedDropdown.element),
+    this.element = h(
+      'div',
+      { class: 'timeline', attrs: { role: 'group', 'aria-label': 'Timeline' } },
+      h(
+        'div',
+        { class: 'tl-buttons' },
+        toStart,
+        back,
+        this.playButton,
+        forward,
+        this.speedDropdown.element,
+      ),
       h('div', { class: 'tl-track-wrap' }, this.slider),
       this.timeText,
-      this.phaseText);
-    this.slider.addEventListener('keydown', e => this.onKey(e));
-    this.slider.addEventListener('pointerdown', e => {
+      this.phaseText,
+    );
+    this.slider.addEventListener('keydown', (e) => this.onKey(e));
+    this.slider.addEventListener('pointerdown', (e) => {
       this.slider.setPointerCapture(e.pointerId);
       this.seekToPointer(e);
       const move = (m: PointerEvent) => this.seekToPointer(m);
-      const up = () => { this.slider.removeEventListener('pointermove', move); this.slider.removeEventListener('pointerup', up); };
+      const up = () => {
+        this.slider.removeEventListener('pointermove', move);
+        this.slider.removeEventListener('pointerup', up);
+      };
       this.slider.addEventListener('pointermove', move);
       this.slider.addEventListener('pointerup', up);
     });
@@ -99,25 +154,38 @@ export class Timeline {
    * A new run: its length, when things happened (any order, duplicates allowed) and the
    * scenario's phases (the narrative: shown as marks on the track and named under it).
    */
-  setRun(durationMs: number, eventTimes: number[], phases: Array<{ at: number; name: string; text: string }> = []): void {
+  setRun(
+    durationMs: number,
+    eventTimes: number[],
+    phases: Array<{ at: number; name: string; text: string }> = [],
+  ): void {
     this.pause();
     this.durationMs = Math.max(0, durationMs);
     this.phases = [...phases].sort((a, b) => a.at - b.at);
-    this.phaseMarks.replaceChildren(...this.phases.map(p => {
-      const x = this.durationMs > 0 ? (p.at / this.durationMs) * 1000 : 0;
-      return s('g', { class: 'tl-phase-mark' },
-        s('title', {}, `${formatVirtualTime(p.at)} ${p.name}: ${p.text}`),
-        s('line', { x1: x, x2: x, y1: 0, y2: trackHeight - 4 }));
-    }));
+    this.phaseMarks.replaceChildren(
+      ...this.phases.map((p) => {
+        const x = this.durationMs > 0 ? (p.at / this.durationMs) * 1000 : 0;
+        return s(
+          'g',
+          { class: 'tl-phase-mark' },
+          s('title', {}, `${formatVirtualTime(p.at)} ${p.name}: ${p.text}`),
+          s('line', { x1: x, x2: x, y1: 0, y2: trackHeight - 4 }),
+        );
+      }),
+    );
     this.phaseText.hidden = this.phases.length === 0;
-    const sorted = Float64Array.from(eventTimes.filter(t => Number.isFinite(t) && t >= 0 && t <= this.durationMs)).sort();
+    const sorted = Float64Array.from(
+      eventTimes.filter((t) => Number.isFinite(t) && t >= 0 && t <= this.durationMs),
+    ).sort();
     const moments: number[] = [];
-    for (const t of sorted) if (moments.length === 0 || moments[moments.length - 1] !== t) moments.push(t);
+    for (const t of sorted)
+      if (moments.length === 0 || moments[moments.length - 1] !== t) moments.push(t);
     this.moments = moments;
     // The activity histogram: events per column, scaled by the square root so sparse moments show.
     const counts = new Array<number>(activityBuckets).fill(0);
     const span = this.durationMs || 1;
-    for (const t of sorted) counts[Math.min(activityBuckets - 1, Math.floor((t / span) * activityBuckets))]++;
+    for (const t of sorted)
+      counts[Math.min(activityBuckets - 1, Math.floor((t / span) * activityBuckets))]++;
     const max = Math.sqrt(Math.max(1, ...counts));
     const w = 1000 / activityBuckets;
     let d = '';
@@ -148,7 +216,10 @@ export class Timeline {
   /** Moves the scrubber and tells the owner. */
   seek(at: number): void {
     const clamped = Math.max(0, Math.min(this.durationMs, Number.isFinite(at) ? at : 0));
-    if (clamped === this.at) { this.draw(); return; }
+    if (clamped === this.at) {
+      this.draw();
+      return;
+    }
     this.at = clamped;
     this.draw();
     this.options.onSeek(this.at);
@@ -158,17 +229,21 @@ export class Timeline {
   step(direction: 1 | -1): void {
     this.pause();
     if (direction > 0) {
-      const next = this.moments.find(t => t > this.at);
+      const next = this.moments.find((t) => t > this.at);
       this.seek(next ?? this.durationMs);
     } else {
       let prev = 0;
-      for (const t of this.moments) { if (t >= this.at) break; prev = t; }
+      for (const t of this.moments) {
+        if (t >= this.at) break;
+        prev = t;
+      }
       this.seek(prev);
     }
   }
 
   togglePlay(): void {
-    if (this.playing) this.pause(); else this.play();
+    if (this.playing) this.pause();
+    else this.play();
   }
 
   play(): void {
@@ -182,7 +257,10 @@ export class Timeline {
       const next = this.at + (now - this.lastFrame) * this.speed;
       this.lastFrame = now;
       this.seek(next);
-      if (this.at >= this.durationMs) { this.pause(); return; }
+      if (this.at >= this.durationMs) {
+        this.pause();
+        return;
+      }
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
@@ -222,7 +300,10 @@ export class Timeline {
       ' ': () => this.togglePlay(),
     };
     const action = keys[e.key];
-    if (action) { e.preventDefault(); action(); }
+    if (action) {
+      e.preventDefault();
+      action();
+    }
   }
 
   private redraw(): void {
@@ -235,7 +316,11 @@ export class Timeline {
     this.slider.setAttribute('aria-valuetext', text);
     this.timeText.textContent = text;
     const phase = lastIndexAtOrBefore(this.phases, this.at);
-    this.phaseText.textContent = phase < 0 ? (this.phases.length ? 'Before the first phase' : '')
-      : `Phase ${phase + 1} of ${this.phases.length} · ${this.phases[phase].name}: ${this.phases[phase].text}`;
+    this.phaseText.textContent =
+      phase < 0
+        ? this.phases.length
+          ? 'Before the first phase'
+          : ''
+        : `Phase ${phase + 1} of ${this.phases.length} · ${this.phases[phase].name}: ${this.phases[phase].text}`;
   }
 }

@@ -65,12 +65,19 @@ export class VirtualTable<T> {
     this.rowHeight = options.rowHeight ?? 24;
     this.idPrefix = `vt${++tableCount}`;
     this.scheduleRender = perFrame(() => this.render());
-    const template = options.columns.map(c => c.width).join(' ');
+    const template = options.columns.map((c) => c.width).join(' ');
     const header = h('div', { class: 'vt-head', attrs: { role: 'row', 'aria-rowindex': 1 } });
     for (const c of options.columns) {
-      const cell = h('div', { class: `vt-cell vt-headcell${c.align === 'end' ? ' end' : ''}`, attrs: { role: 'columnheader', title: c.description ?? c.title } });
+      const cell = h('div', {
+        class: `vt-cell vt-headcell${c.align === 'end' ? ' end' : ''}`,
+        attrs: { role: 'columnheader', title: c.description ?? c.title },
+      });
       if (c.sortKey) {
-        const sortButton = h('button', { class: 'vt-sort', attrs: { type: 'button', tabindex: -1 } }, c.title);
+        const sortButton = h(
+          'button',
+          { class: 'vt-sort', attrs: { type: 'button', tabindex: -1 } },
+          c.title,
+        );
         sortButton.addEventListener('click', () => this.sortBy(c.id));
         cell.appendChild(sortButton);
         cell.setAttribute('aria-sort', 'none');
@@ -82,18 +89,37 @@ export class VirtualTable<T> {
     }
     this.spacer = h('div', { class: 'vt-spacer', attrs: { role: 'presentation' } });
     this.empty = h('div', { class: 'vt-empty', text: options.emptyText ?? 'Nothing to show.' });
-    this.body = h('div', { class: 'vt-body', attrs: { role: 'rowgroup' } }, this.spacer, this.empty);
-    this.element = h('div', {
-      class: 'vt',
-      attrs: { role: 'grid', 'aria-label': options.label, tabindex: 0, 'aria-rowcount': 1, 'aria-colcount': options.columns.length },
-    }, h('div', { class: 'vt-inner', attrs: { role: 'presentation' } }, header, this.body));
+    this.body = h(
+      'div',
+      { class: 'vt-body', attrs: { role: 'rowgroup' } },
+      this.spacer,
+      this.empty,
+    );
+    this.element = h(
+      'div',
+      {
+        class: 'vt',
+        attrs: {
+          role: 'grid',
+          'aria-label': options.label,
+          tabindex: 0,
+          'aria-rowcount': 1,
+          'aria-colcount': options.columns.length,
+        },
+      },
+      h('div', { class: 'vt-inner', attrs: { role: 'presentation' } }, header, this.body),
+    );
     this.element.style.setProperty('--vt-columns', template);
-    this.element.style.setProperty('--vt-min-width', `${options.columns.reduce((sum, c) => sum + minWidthEm(c.width), 0)}em`);
+    this.element.style.setProperty(
+      '--vt-min-width',
+      `${options.columns.reduce((sum, c) => sum + minWidthEm(c.width), 0)}em`,
+    );
     this.element.style.setProperty('--vt-row-height', `${this.rowHeight}px`);
     this.body.addEventListener('scroll', this.scheduleRender, { passive: true });
-    this.element.addEventListener('keydown', event => this.onKey(event));
+    this.element.addEventListener('keydown', (event) => this.onKey(event));
     this.element.addEventListener('focus', () => {
-      if (this.activeIndex < 0 && this.view.length > 0) this.setActive(this.selectedIndex() >= 0 ? this.selectedIndex() : 0);
+      if (this.activeIndex < 0 && this.view.length > 0)
+        this.setActive(this.selectedIndex() >= 0 ? this.selectedIndex() : 0);
       this.scheduleRender();
     });
     new ResizeObserver(this.scheduleRender).observe(this.body);
@@ -102,9 +128,15 @@ export class VirtualTable<T> {
   /** Replaces the rows (filtered by the owner); selection and sort are kept. */
   setRows(rows: T[]): void {
     this.rows = rows;
-    const activeKey = this.activeIndex >= 0 && this.activeIndex < this.view.length ? this.options.rowKey(this.view[this.activeIndex]) : undefined;
+    const activeKey =
+      this.activeIndex >= 0 && this.activeIndex < this.view.length
+        ? this.options.rowKey(this.view[this.activeIndex])
+        : undefined;
     this.applySort();
-    this.activeIndex = activeKey === undefined ? -1 : this.view.findIndex(r => this.options.rowKey(r) === activeKey);
+    this.activeIndex =
+      activeKey === undefined
+        ? -1
+        : this.view.findIndex((r) => this.options.rowKey(r) === activeKey);
     this.element.setAttribute('aria-rowcount', String(this.view.length + 1));
     this.spacer.style.height = `${this.view.length * this.rowHeight}px`;
     this.empty.hidden = this.view.length > 0;
@@ -134,37 +166,50 @@ export class VirtualTable<T> {
 
   /** How many row elements exist (for tests: proves the table is virtualised). */
   renderedRowCount(): number {
-    return this.pool.filter(r => !r.hidden).length;
+    return this.pool.filter((r) => !r.hidden).length;
   }
 
   private selectedIndex(): number {
-    return this.selectedKey === undefined ? -1 : this.view.findIndex(r => this.options.rowKey(r) === this.selectedKey);
+    return this.selectedKey === undefined
+      ? -1
+      : this.view.findIndex((r) => this.options.rowKey(r) === this.selectedKey);
   }
 
   private sortBy(columnId: string): void {
     if (this.sortColumn === columnId) this.sortDescending = !this.sortDescending;
-    else { this.sortColumn = columnId; this.sortDescending = false; }
+    else {
+      this.sortColumn = columnId;
+      this.sortDescending = false;
+    }
     for (const [i, c] of this.options.columns.entries()) {
-      if (c.sortKey) this.headerCells[i].setAttribute('aria-sort', c.id !== this.sortColumn ? 'none' : this.sortDescending ? 'descending' : 'ascending');
+      if (c.sortKey)
+        this.headerCells[i].setAttribute(
+          'aria-sort',
+          c.id !== this.sortColumn ? 'none' : this.sortDescending ? 'descending' : 'ascending',
+        );
     }
     this.setRows(this.rows);
   }
 
   private applySort(): void {
-    const column = this.options.columns.find(c => c.id === this.sortColumn);
-    if (!column?.sortKey) { this.view = this.rows; return; }
+    const column = this.options.columns.find((c) => c.id === this.sortColumn);
+    if (!column?.sortKey) {
+      this.view = this.rows;
+      return;
+    }
     const key = column.sortKey;
     const keyed = this.rows.map((row, i) => ({ row, k: key(row), i }));
     const dir = this.sortDescending ? -1 : 1;
     keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.i - b.i));
-    this.view = keyed.map(x => x.row);
+    this.view = keyed.map((x) => x.row);
   }
 
   private reveal(index: number): void {
     const top = index * this.rowHeight;
     const bottom = top + this.rowHeight;
     if (top < this.body.scrollTop) this.body.scrollTop = top;
-    else if (bottom > this.body.scrollTop + this.body.clientHeight) this.body.scrollTop = bottom - this.body.clientHeight;
+    else if (bottom > this.body.scrollTop + this.body.clientHeight)
+      this.body.scrollTop = bottom - this.body.clientHeight;
   }
 
   private setActive(index: number): void {
@@ -190,7 +235,11 @@ export class VirtualTable<T> {
       this.setActive(this.activeIndex < 0 ? 0 : move());
       return;
     }
-    if ((event.key === 'Enter' || event.key === ' ') && this.activeIndex >= 0 && this.activeIndex < this.view.length) {
+    if (
+      (event.key === 'Enter' || event.key === ' ') &&
+      this.activeIndex >= 0 &&
+      this.activeIndex < this.view.length
+    ) {
       event.preventDefault();
       this.choose(this.activeIndex);
     }
@@ -209,7 +258,12 @@ export class VirtualTable<T> {
     if (!row) {
       row = h('div', { class: 'vt-row', attrs: { role: 'row' } });
       for (const c of this.options.columns) {
-        row.appendChild(h('div', { class: `vt-cell${c.align === 'end' ? ' end' : ''}`, attrs: { role: 'gridcell' } }));
+        row.appendChild(
+          h('div', {
+            class: `vt-cell${c.align === 'end' ? ' end' : ''}`,
+            attrs: { role: 'gridcell' },
+          }),
+        );
       }
       row.addEventListener('click', () => {
         const index = Number(row!.dataset.index);
@@ -227,7 +281,10 @@ export class VirtualTable<T> {
   private render(): void {
     const height = this.body.clientHeight || 400;
     const first = Math.max(0, Math.floor(this.body.scrollTop / this.rowHeight) - overscan);
-    const last = Math.min(this.view.length, Math.ceil((this.body.scrollTop + height) / this.rowHeight) + overscan);
+    const last = Math.min(
+      this.view.length,
+      Math.ceil((this.body.scrollTop + height) / this.rowHeight) + overscan,
+    );
     let slot = 0;
     for (let i = first; i < last; i++, slot++) {
       const row = this.view[i];
@@ -249,7 +306,8 @@ export class VirtualTable<T> {
       }
     }
     for (; slot < this.pool.length; slot++) this.pool[slot].hidden = true;
-    if (this.activeIndex >= first && this.activeIndex < last) this.element.setAttribute('aria-activedescendant', `${this.idPrefix}-r${this.activeIndex}`);
+    if (this.activeIndex >= first && this.activeIndex < last)
+      this.element.setAttribute('aria-activedescendant', `${this.idPrefix}-r${this.activeIndex}`);
     else this.element.removeAttribute('aria-activedescendant');
   }
 }

@@ -11,7 +11,9 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 export class WatchCacheView {
   readonly element: HTMLElement;
   private readonly capacityChart = new Chart('Capacity of the watch cache history');
-  private readonly ageChart = new Chart('Oldest event age against the fresh window (eventFreshDuration)');
+  private readonly ageChart = new Chart(
+    'Oldest event age against the fresh window (eventFreshDuration)',
+  );
   private readonly rvChart = new Chart('Cache resourceVersion against etcd');
   private readonly now: HTMLElement;
   private readonly changes: HTMLElement;
@@ -21,11 +23,20 @@ export class WatchCacheView {
   constructor() {
     this.now = h('div', { class: 'now-line', attrs: { 'aria-live': 'polite' } });
     this.changes = h('table', { class: 'plain', attrs: { 'aria-label': 'Capacity changes' } });
-    this.element = h('div', { class: 'scroll-view watch-cache-view' },
+    this.element = h(
+      'div',
+      { class: 'scroll-view watch-cache-view' },
       this.now,
-      h('div', { class: 'chart-grid' }, this.capacityChart.element, this.ageChart.element, this.rvChart.element),
+      h(
+        'div',
+        { class: 'chart-grid' },
+        this.capacityChart.element,
+        this.ageChart.element,
+        this.rvChart.element,
+      ),
       h('h3', { text: 'Capacity changes' }),
-      this.changes);
+      this.changes,
+    );
   }
 
   setRun(model: RunModel, at: number): void {
@@ -33,36 +44,70 @@ export class WatchCacheView {
     const d = model.durationMs;
     const cap = model.capacity;
     this.capacityChart.setSpec({
-      label: `Capacity over ${formatVirtualTime(d)}: ${cap.filter(c => c.change === 'grow').length} grows, ${cap.filter(c => c.change === 'shrink').length} shrinks`,
+      label: `Capacity over ${formatVirtualTime(d)}: ${cap.filter((c) => c.change === 'grow').length} grows, ${cap.filter((c) => c.change === 'shrink').length} shrinks`,
       durationMs: d,
-      formatValue: v => formatCount(v),
+      formatValue: (v) => formatCount(v),
       integer: true,
-      series: [{ name: 'capacity', color: 'var(--vscode-charts-blue)', step: true, points: cap.map(c => ({ at: c.at, value: c.capacity })) }],
-      markers: cap.filter(c => c.change === 'grow' || c.change === 'shrink').map(c => ({
-        at: c.at, value: c.capacity, shape: c.change === 'grow' ? 'up' : 'down',
-        color: c.change === 'grow' ? 'var(--vscode-charts-green)' : 'var(--vscode-charts-orange)',
-        label: `${formatVirtualTime(c.at)}: ${c.change} to ${c.capacity}: ${c.reason}`,
-      })),
+      series: [
+        {
+          name: 'capacity',
+          color: 'var(--vscode-charts-blue)',
+          step: true,
+          points: cap.map((c) => ({ at: c.at, value: c.capacity })),
+        },
+      ],
+      markers: cap
+        .filter((c) => c.change === 'grow' || c.change === 'shrink')
+        .map((c) => ({
+          at: c.at,
+          value: c.capacity,
+          shape: c.change === 'grow' ? 'up' : 'down',
+          color: c.change === 'grow' ? 'var(--vscode-charts-green)' : 'var(--vscode-charts-orange)',
+          label: `${formatVirtualTime(c.at)}: ${c.change} to ${c.capacity}: ${c.reason}`,
+        })),
     });
     this.ageChart.setSpec({
-      label: 'Age of the oldest event in the cache compared with eventFreshDuration, at each capacity decision',
+      label:
+        'Age of the oldest event in the cache compared with eventFreshDuration, at each capacity decision',
       durationMs: d,
-      formatValue: v => seconds(v),
+      formatValue: (v) => seconds(v),
       series: [
-        { name: 'oldest event age', color: 'var(--vscode-charts-purple)', points: cap.map(c => ({ at: c.at, value: c.oldestAgeMs })) },
-        { name: 'fresh window', color: 'var(--vscode-charts-yellow)', step: true, dashed: true, points: cap.map(c => ({ at: c.at, value: c.eventFreshDurationMs })) },
+        {
+          name: 'oldest event age',
+          color: 'var(--vscode-charts-purple)',
+          points: cap.map((c) => ({ at: c.at, value: c.oldestAgeMs })),
+        },
+        {
+          name: 'fresh window',
+          color: 'var(--vscode-charts-yellow)',
+          step: true,
+          dashed: true,
+          points: cap.map((c) => ({ at: c.at, value: c.eventFreshDurationMs })),
+        },
       ],
     });
     this.rvChart.setSpec({
-      label: 'The watch cache\'s resourceVersion and etcd\'s current revision over time',
+      label: "The watch cache's resourceVersion and etcd's current revision over time",
       durationMs: d,
       // Revisions start far from zero: an axis from 0 would flatten the gap between the lines.
-      yMin: model.resourceVersions.length ? Math.min(...model.resourceVersions.map(p => Math.min(p.cacheRv, p.etcdRv))) : 0,
-      formatValue: v => formatCount(v),
+      yMin: model.resourceVersions.length
+        ? Math.min(...model.resourceVersions.map((p) => Math.min(p.cacheRv, p.etcdRv)))
+        : 0,
+      formatValue: (v) => formatCount(v),
       integer: true,
       series: [
-        { name: 'etcd RV', color: 'var(--vscode-charts-orange)', step: true, points: model.resourceVersions.map(p => ({ at: p.at, value: p.etcdRv })) },
-        { name: 'cache RV', color: 'var(--vscode-charts-blue)', step: true, points: model.resourceVersions.map(p => ({ at: p.at, value: p.cacheRv })) },
+        {
+          name: 'etcd RV',
+          color: 'var(--vscode-charts-orange)',
+          step: true,
+          points: model.resourceVersions.map((p) => ({ at: p.at, value: p.etcdRv })),
+        },
+        {
+          name: 'cache RV',
+          color: 'var(--vscode-charts-blue)',
+          step: true,
+          points: model.resourceVersions.map((p) => ({ at: p.at, value: p.cacheRv })),
+        },
       ],
     });
     this.renderChanges(cap);
@@ -80,7 +125,9 @@ export class WatchCacheView {
     if (ri >= 0) {
       const p = model.resourceVersions[ri];
       const behind = p.etcdRv - p.cacheRv;
-      parts.push(`cache RV ${p.cacheRv}, etcd RV ${p.etcdRv}${behind > 0 ? ` (${behind} behind)` : ' (caught up)'}`);
+      parts.push(
+        `cache RV ${p.cacheRv}, etcd RV ${p.etcdRv}${behind > 0 ? ` (${behind} behind)` : ' (caught up)'}`,
+      );
     }
     this.now.textContent = `At ${formatVirtualTime(at)}: ${parts.join(' · ') || 'nothing recorded yet'}`;
     for (const [i, row] of this.rows.entries()) {
@@ -90,16 +137,41 @@ export class WatchCacheView {
   }
 
   private renderChanges(cap: CapacityPoint[]): void {
-    this.rows = cap.map(c => h('tr', { class: `change-${c.change}` },
-      h('td', { class: 'num', text: formatVirtualTime(c.at) }),
-      h('td', { text: c.change }),
-      h('td', { class: 'num', text: formatCount(c.capacity) }),
-      h('td', { class: 'num', text: seconds(c.oldestAgeMs) }),
-      h('td', { text: c.reason })));
-    replaceChildren(this.changes,
-      h('thead', {}, h('tr', {}, ...([['Time', true], ['Change', false], ['Capacity', true], ['Oldest event', true], ['Why', false]] as const)
-        .map(([t, num]) => h('th', { text: t, class: num ? 'num' : '', attrs: { scope: 'col' } })))),
-      h('tbody', {}, ...this.rows));
-    if (cap.length === 0) this.changes.appendChild(h('caption', { text: 'The run recorded no capacity decisions.' }));
+    this.rows = cap.map((c) =>
+      h(
+        'tr',
+        { class: `change-${c.change}` },
+        h('td', { class: 'num', text: formatVirtualTime(c.at) }),
+        h('td', { text: c.change }),
+        h('td', { class: 'num', text: formatCount(c.capacity) }),
+        h('td', { class: 'num', text: seconds(c.oldestAgeMs) }),
+        h('td', { text: c.reason }),
+      ),
+    );
+    replaceChildren(
+      this.changes,
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...(
+            [
+              ['Time', true],
+              ['Change', false],
+              ['Capacity', true],
+              ['Oldest event', true],
+              ['Why', false],
+            ] as const
+          ).map(([t, num]) =>
+            h('th', { text: t, class: num ? 'num' : '', attrs: { scope: 'col' } }),
+          ),
+        ),
+      ),
+      h('tbody', {}, ...this.rows),
+    );
+    if (cap.length === 0)
+      this.changes.appendChild(h('caption', { text: 'The run recorded no capacity decisions.' }));
   }
 }

@@ -30,12 +30,18 @@ export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
       continue;
     }
     const eq = a.indexOf('=');
-    const nameText = a.startsWith('--') ? a.slice(2, eq >= 0 ? eq : undefined) : a.slice(1, eq >= 0 ? eq : undefined);
-    const spec = a.startsWith('--') ? specs.find(s => s.name === nameText) : specs.find(s => s.short === nameText);
-    if (!spec) throw new UsageError(`unknown option ${JSON.stringify(eq >= 0 ? a.slice(0, eq) : a)}`);
+    const nameText = a.startsWith('--')
+      ? a.slice(2, eq >= 0 ? eq : undefined)
+      : a.slice(1, eq >= 0 ? eq : undefined);
+    const spec = a.startsWith('--')
+      ? specs.find((s) => s.name === nameText)
+      : specs.find((s) => s.short === nameText);
+    if (!spec)
+      throw new UsageError(`unknown option ${JSON.stringify(eq >= 0 ? a.slice(0, eq) : a)}`);
     if (options.has(spec.name)) throw new UsageError(`option --${spec.name} given more than once`);
     if (!spec.value) {
-      if (eq >= 0) throw new UsageError(`option --${spec.name} takes no value (got ${JSON.stringify(a)})`);
+      if (eq >= 0)
+        throw new UsageError(`option --${spec.name} takes no value (got ${JSON.stringify(a)})`);
       options.set(spec.name, true);
       continue;
     }

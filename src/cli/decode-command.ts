@@ -1,7 +1,14 @@
 // `listwatch decode`: explains continue tokens given as arguments or found in log text on stdin.
-import { explainContinueToken, type ContinueTokenExplanation } from '../engine/storage/explain-continue';
+import {
+  explainContinueToken,
+  type ContinueTokenExplanation,
+} from '../engine/storage/explain-continue';
 import { renderExplanationText } from '../format/explanation';
-import { findContinueTokens, lineScanTruncated, maxScanLineLength } from '../scan/continue-token-scan';
+import {
+  findContinueTokens,
+  lineScanTruncated,
+  maxScanLineLength,
+} from '../scan/continue-token-scan';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 
@@ -39,20 +46,34 @@ interface Located {
   kind?: string;
 }
 
-function writeOne(io: CliIo, json: boolean, where: Located, e: ContinueTokenExplanation, first: boolean): void {
+function writeOne(
+  io: CliIo,
+  json: boolean,
+  where: Located,
+  e: ContinueTokenExplanation,
+  first: boolean,
+): void {
   if (json) {
     const source: Record<string, unknown> = {};
-    if (where.line !== undefined) Object.assign(source, { line: where.line, column: where.column, kind: where.kind });
-    if (where.argument !== undefined) Object.assign(source, { argument: where.argument }, where.kind ? { kind: where.kind } : {});
+    if (where.line !== undefined)
+      Object.assign(source, { line: where.line, column: where.column, kind: where.kind });
+    if (where.argument !== undefined)
+      Object.assign(source, { argument: where.argument }, where.kind ? { kind: where.kind } : {});
     io.out(JSON.stringify({ source, ...e }) + '\n');
     return;
   }
   if (!first) io.out('\n');
-  const label = where.line !== undefined
-    ? `line ${where.line}, column ${where.column} (${where.kind})`
-    : `argument ${where.argument}${where.kind ? ` (${where.kind})` : ''}`;
+  const label =
+    where.line !== undefined
+      ? `line ${where.line}, column ${where.column} (${where.kind})`
+      : `argument ${where.argument}${where.kind ? ` (${where.kind})` : ''}`;
   io.out(`${label}:\n`);
-  io.out(renderExplanationText(e).split('\n').map(l => '  ' + l).join('\n') + '\n');
+  io.out(
+    renderExplanationText(e)
+      .split('\n')
+      .map((l) => '  ' + l)
+      .join('\n') + '\n',
+  );
 }
 
 async function run(argv: string[], io: CliIo): Promise<number> {
@@ -67,8 +88,12 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const prefix = (options.get('prefix') as string | undefined) ?? defaultKeyPrefix;
   const json = options.has('json');
-  if (positionals.length === 0) throw new UsageError('no token given: pass one or more tokens, or - to read log text from stdin');
-  if (positionals.filter(p => p === '-').length > 1) throw new UsageError('"-" (stdin) given more than once');
+  if (positionals.length === 0)
+    throw new UsageError(
+      'no token given: pass one or more tokens, or - to read log text from stdin',
+    );
+  if (positionals.filter((p) => p === '-').length > 1)
+    throw new UsageError('"-" (stdin) given more than once');
 
   let count = 0;
   let invalid = 0;
@@ -86,7 +111,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       for await (const line of io.stdinLines()) {
         lineNo++;
         if (lineScanTruncated(line)) {
-          io.err(`listwatch decode: stdin line ${lineNo} is ${line.length} characters long; only the first ${maxScanLineLength} were scanned\n`);
+          io.err(
+            `listwatch decode: stdin line ${lineNo} is ${line.length} characters long; only the first ${maxScanLineLength} were scanned\n`,
+          );
         }
         for (const t of findContinueTokens(line)) {
           foundHere++;
@@ -94,20 +121,27 @@ async function run(argv: string[], io: CliIo): Promise<number> {
         }
       }
       if (foundHere === 0) {
-        io.err(`listwatch decode: no continue token found in stdin (${lineNo} line${lineNo === 1 ? '' : 's'} scanned)\n`);
+        io.err(
+          `listwatch decode: no continue token found in stdin (${lineNo} line${lineNo === 1 ? '' : 's'} scanned)\n`,
+        );
         invalid++;
       }
       continue;
     }
     // An argument that is a URL, query string or JSON snippet: decode the token(s) inside it.
-    const inside = findContinueTokens(arg).filter(t => t.kind !== 'bare' && !(t.start === 0 && t.end === arg.length));
+    const inside = findContinueTokens(arg).filter(
+      (t) => t.kind !== 'bare' && !(t.start === 0 && t.end === arg.length),
+    );
     if (inside.length > 0) {
       for (const t of inside) emit({ token: t.token, argument: i + 1, kind: t.kind });
     } else {
       emit({ token: arg, argument: i + 1 });
     }
   }
-  if (!json && count > 1) io.out(`\n${count} token${count === 1 ? '' : 's'}, ${invalid === 0 ? 'all valid' : `${invalid} invalid`}\n`);
+  if (!json && count > 1)
+    io.out(
+      `\n${count} token${count === 1 ? '' : 's'}, ${invalid === 0 ? 'all valid' : `${invalid} invalid`}\n`,
+    );
   return invalid > 0 ? exitInvalid : exitOk;
 }
 
@@ -117,4 +151,3 @@ export const decodeCommand: CliCommand = {
   help,
   run,
 };
-

@@ -27,9 +27,15 @@ const int64Min = -(2n ** 63n);
 const int64Max = 2n ** 63n - 1n;
 
 function parseRv(text: string): bigint {
-  if (!/^-?\d+$/.test(text)) throw new UsageError(`invalid --rv ${JSON.stringify(text)}: expected an integer such as 12345 or -1`);
+  if (!/^-?\d+$/.test(text))
+    throw new UsageError(
+      `invalid --rv ${JSON.stringify(text)}: expected an integer such as 12345 or -1`,
+    );
   const n = BigInt(text);
-  if (n < int64Min || n > int64Max) throw new UsageError(`invalid --rv ${text}: outside the int64 range (-9223372036854775808 to 9223372036854775807)`);
+  if (n < int64Min || n > int64Max)
+    throw new UsageError(
+      `invalid --rv ${text}: outside the int64 range (-9223372036854775808 to 9223372036854775807)`,
+    );
   return n;
 }
 
@@ -46,9 +52,13 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     io.out(help + '\n');
     return exitOk;
   }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}: use --key, --rv and --prefix`);
+  if (positionals.length > 0)
+    throw new UsageError(
+      `unexpected argument ${JSON.stringify(positionals[0])}: use --key, --rv and --prefix`,
+    );
   const key = options.get('key');
-  if (typeof key !== 'string') throw new UsageError('missing --key K (the storage key to resume at)');
+  if (typeof key !== 'string')
+    throw new UsageError('missing --key K (the storage key to resume at)');
   const rvText = options.get('rv');
   if (typeof rvText !== 'string') throw new UsageError('missing --rv N (the resource version)');
   const rv = parseRv(rvText);
@@ -58,16 +68,29 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     token = encodeContinue(fullKey, prefix, rv);
   } catch (e) {
-    const why = prefix === ''
-      ? 'an empty --prefix never matches (upstream treats "nothing trimmed" as a mismatch)'
-      : `--key ${JSON.stringify(visibleText(key))} does not start with --prefix ${JSON.stringify(visibleText(prefix))}`;
-    const hint = prefix !== '' && !key.startsWith('/') ? ` (did you mean --key ${JSON.stringify(visibleText(prefix + key))}?)` : '';
+    const why =
+      prefix === ''
+        ? 'an empty --prefix never matches (upstream treats "nothing trimmed" as a mismatch)'
+        : `--key ${JSON.stringify(visibleText(key))} does not start with --prefix ${JSON.stringify(visibleText(prefix))}`;
+    const hint =
+      prefix !== '' && !key.startsWith('/')
+        ? ` (did you mean --key ${JSON.stringify(visibleText(prefix + key))}?)`
+        : '';
     io.err(`listwatch encode: ${(e as Error).message}: ${why}${hint}\n`);
     return exitInvalid;
   }
   if (options.has('json')) {
     const start = fullKey.slice(prefix.length);
-    io.out(JSON.stringify({ token, key: fullKey, prefix, rv: rv.toString(), start, json: Buffer.from(token, 'base64url').toString('utf8') }) + '\n');
+    io.out(
+      JSON.stringify({
+        token,
+        key: fullKey,
+        prefix,
+        rv: rv.toString(),
+        start,
+        json: Buffer.from(token, 'base64url').toString('utf8'),
+      }) + '\n',
+    );
   } else {
     io.out(token + '\n');
   }

@@ -7,17 +7,23 @@ import { scenarioCommand } from './scenario-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
 
 /** Every subcommand, in the order `listwatch --help` lists them. Later issues append here. */
-export const commands: CliCommand[] = [decodeCommand, encodeCommand, scenarioCommand, replayCommand, reportCommand];
+export const commands: CliCommand[] = [
+  decodeCommand,
+  encodeCommand,
+  scenarioCommand,
+  replayCommand,
+  reportCommand,
+];
 
 function topHelp(): string {
-  const width = Math.max(...commands.map(c => c.name.length));
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'Usage: listwatch <command> [options]',
     '',
     'Inspect what the Kubernetes apiserver (k8s.io/apiserver release-1.36) does with LIST and WATCH.',
     '',
     'Commands:',
-    ...commands.map(c => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     "Run 'listwatch <command> --help' for a command's options.",
   ].join('\n');
@@ -31,13 +37,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return exitUsage;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    const sub = rest[0] !== undefined ? commands.find(c => c.name === rest[0]) : undefined;
+    const sub = rest[0] !== undefined ? commands.find((c) => c.name === rest[0]) : undefined;
     io.out((sub ? sub.help : topHelp()) + '\n');
     return exitOk;
   }
-  const command = commands.find(c => c.name === name);
+  const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.err(`listwatch: unknown command ${JSON.stringify(name)}; expected one of: ${commands.map(c => c.name).join(', ')}\n`);
+    io.err(
+      `listwatch: unknown command ${JSON.stringify(name)}; expected one of: ${commands.map((c) => c.name).join(', ')}\n`,
+    );
     io.err("Run 'listwatch --help' for usage.\n");
     return exitUsage;
   }
@@ -55,18 +63,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
 /** The process-bound io: stdout/stderr writes and stdin read line by line as it arrives. */
 const processIo: CliIo = {
-  out: text => void process.stdout.write(text),
-  err: text => void process.stderr.write(text),
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
   stdinLines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
 };
 
 if (require.main === module) {
   runCli(process.argv.slice(2), processIo).then(
-    code => {
+    (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`listwatch: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      process.stderr.write(
+        `listwatch: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+      );
       process.exitCode = 70;
     },
   );

@@ -34,14 +34,22 @@ Exit status: 0 done (a warning names rejected lines), 2 usage error.`;
 function fileLines(path: string, io: CliIo): AsyncIterable<string> {
   if (path === '-') return io.stdinLines();
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
-  if (statSync(path).isDirectory()) throw new UsageError(`${path} is a directory, not a trace file`);
-  return createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  if (statSync(path).isDirectory())
+    throw new UsageError(`${path} is a directory, not a trace file`);
+  return createInterface({
+    input: createReadStream(path, { encoding: 'utf8' }),
+    crlfDelay: Infinity,
+  });
 }
 
 function progressReporter(io: CliIo): ((fraction: number, message: string) => void) | undefined {
   if (!process.stderr.isTTY) return undefined;
   return (fraction, message) => {
-    io.err(`\r\x1b[2K${Math.round(fraction * 100).toString().padStart(3)}%  ${message}`.slice(0, 120));
+    io.err(
+      `\r\x1b[2K${Math.round(fraction * 100)
+        .toString()
+        .padStart(3)}%  ${message}`.slice(0, 120),
+    );
     if (fraction >= 1) io.err('\r\x1b[2K');
   };
 }
@@ -52,7 +60,10 @@ async function replay(argv: string[], io: CliIo): Promise<number> {
     io.out(replayHelp + '\n');
     return exitOk;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'replay: name a trace file' : 'replay: one trace file at a time');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0 ? 'replay: name a trace file' : 'replay: one trace file at a time',
+    );
   const path = positionals[0];
   const lines = fileLines(path, io);
   let result;
@@ -60,22 +71,32 @@ async function replay(argv: string[], io: CliIo): Promise<number> {
     result = await replayTrace(lines, { onProgress: progressReporter(io) });
   } catch (e) {
     if (e instanceof TraceFormatError) throw new UsageError(`${path}: ${e.message}`);
-    if (e instanceof Error && /^(unknown scenario|scenario )/.test(e.message)) throw new UsageError(`${path}: cannot replay: ${e.message}`);
+    if (e instanceof Error && /^(unknown scenario|scenario )/.test(e.message))
+      throw new UsageError(`${path}: cannot replay: ${e.message}`);
     throw e;
   }
   const h = result.header;
-  const what = `${h.scenario} (seed ${h.seed}, ${Object.entries(h.params).map(([k, v]) => `${k}=${v}`).join(' ')})`;
+  const what = `${h.scenario} (seed ${h.seed}, ${Object.entries(h.params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')})`;
   if (result.reproduced) {
     io.out(`reproduced: ${what}: all ${result.matchingLines} lines identical.\n`);
     return exitOk;
   }
   const d = result.firstDifference;
-  io.out(`differs: ${what}: ${result.matchingLines} lines identical, then line ${d?.line ?? '?'} differs.\n`);
+  io.out(
+    `differs: ${what}: ${result.matchingLines} lines identical, then line ${d?.line ?? '?'} differs.\n`,
+  );
   if (d) {
     const at = firstDiffIndex(d.recorded, d.replayed);
-    io.out(`  recorded: ${d.recorded === '' ? '(end of the recorded trace)' : excerpt(d.recorded, at)}\n`);
-    io.out(`  replayed: ${d.replayed === '' ? '(the replay ended here)' : excerpt(d.replayed, at)}\n`);
-    if (d.recorded !== '' && d.replayed !== '') io.out(`  first different character: column ${at + 1}\n`);
+    io.out(
+      `  recorded: ${d.recorded === '' ? '(end of the recorded trace)' : excerpt(d.recorded, at)}\n`,
+    );
+    io.out(
+      `  replayed: ${d.replayed === '' ? '(the replay ended here)' : excerpt(d.replayed, at)}\n`,
+    );
+    if (d.recorded !== '' && d.replayed !== '')
+      io.out(`  first different character: column ${at + 1}\n`);
   }
   io.out(`  (${result.recordedLines} lines recorded, ${result.replayedLines} replayed)\n`);
   return exitInvalid;
@@ -90,7 +111,12 @@ async function report(argv: string[], io: CliIo): Promise<number> {
     io.out(reportHelp + '\n');
     return exitOk;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'report: name a trace file (or - for stdin)' : 'report: one trace file at a time');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0
+        ? 'report: name a trace file (or - for stdin)'
+        : 'report: one trace file at a time',
+    );
   const path = positionals[0];
   let loaded;
   try {
@@ -106,9 +132,13 @@ async function report(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     throw new UsageError(`${path}: ${(e as Error).message}`);
   }
-  if (options.has('json')) io.out(JSON.stringify(runJson(model, summary, jsonSections(model.header.scenario))) + '\n');
+  if (options.has('json'))
+    io.out(JSON.stringify(runJson(model, summary, jsonSections(model.header.scenario))) + '\n');
   else io.out(renderReport(model, summary) + '\n');
-  if (model.rejected.count > 0) io.err(`listwatch report: ${model.rejected.count} line(s) of ${path} rejected; first: ${model.rejected.samples[0] ?? ''}\n`);
+  if (model.rejected.count > 0)
+    io.err(
+      `listwatch report: ${model.rejected.count} line(s) of ${path} rejected; first: ${model.rejected.samples[0] ?? ''}\n`,
+    );
   return exitOk;
 }
 

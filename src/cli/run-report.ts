@@ -2,7 +2,12 @@
 // (the story, tables, small bar charts, the key numbers, the metrics) and the --json object. Both
 // are read from the RunModel and the scenario's summary, nothing else.
 import type { ListRecord, RunModel, WatcherTrack } from '../run/run-model';
-import type { JsonSection, ScenarioSummary, SummaryChart, SummaryTable } from '../scenarios/scenario';
+import type {
+  JsonSection,
+  ScenarioSummary,
+  SummaryChart,
+  SummaryTable,
+} from '../scenarios/scenario';
 
 export interface ReportOptions {
   /** Line width for wrapping (default 100). */
@@ -39,13 +44,21 @@ export function renderTable(t: SummaryTable, width: number): string[] {
   if (t.rows.length === 0) {
     out.push('  (none)');
   } else {
-    const cells = t.rows.map(r => r.map(cell));
-    const numeric = t.columns.map((_, c) => t.rows.every(r => r[c] === undefined || r[c] === '' || typeof r[c] === 'number'));
-    const widths = t.columns.map((h, c) => Math.max(h.length, ...cells.map(r => (r[c] ?? '').length)));
+    const cells = t.rows.map((r) => r.map(cell));
+    const numeric = t.columns.map((_, c) =>
+      t.rows.every((r) => r[c] === undefined || r[c] === '' || typeof r[c] === 'number'),
+    );
+    const widths = t.columns.map((h, c) =>
+      Math.max(h.length, ...cells.map((r) => (r[c] ?? '').length)),
+    );
     const fmt = (vals: string[]): string =>
-      '  ' + vals.map((v, c) => (numeric[c] ? v.padStart(widths[c]) : v.padEnd(widths[c]))).join('  ').trimEnd();
+      '  ' +
+      vals
+        .map((v, c) => (numeric[c] ? v.padStart(widths[c]) : v.padEnd(widths[c])))
+        .join('  ')
+        .trimEnd();
     out.push(fmt(t.columns));
-    out.push('  ' + widths.map(w => '─'.repeat(w)).join('  '));
+    out.push('  ' + widths.map((w) => '─'.repeat(w)).join('  '));
     for (const r of cells) out.push(fmt(t.columns.map((_, c) => r[c] ?? '')));
   }
   if (t.note) for (const l of t.note.split('\n')) out.push(...wrap(l, width, '  '));
@@ -57,8 +70,8 @@ const eighths = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 /** Horizontal bars scaled to the largest value. */
 export function renderChart(c: SummaryChart, barWidth = 40): string[] {
   if (c.points.length === 0) return [];
-  const max = Math.max(...c.points.map(p => p.value), 0);
-  const lw = Math.max(...c.points.map(p => p.label.length));
+  const max = Math.max(...c.points.map((p) => p.value), 0);
+  const lw = Math.max(...c.points.map((p) => p.label.length));
   const out = [`${c.title} (${c.unit})`];
   for (const p of c.points) {
     const units = max > 0 ? (p.value / max) * barWidth * 8 : 0;
@@ -71,7 +84,9 @@ export function renderChart(c: SummaryChart, barWidth = 40): string[] {
 }
 
 function paramsLine(model: RunModel): string {
-  return Object.entries(model.header.params).map(([k, v]) => `${k}=${v}`).join(' ');
+  return Object.entries(model.header.params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 }
 
 function fmtVirtual(ms: number): string {
@@ -82,12 +97,18 @@ function fmtVirtual(ms: number): string {
 }
 
 /** The terminal report. */
-export function renderReport(model: RunModel, summary: ScenarioSummary, opts: ReportOptions = {}): string {
+export function renderReport(
+  model: RunModel,
+  summary: ScenarioSummary,
+  opts: ReportOptions = {},
+): string {
   const width = opts.width ?? 100;
   const out: string[] = [];
   const h = model.header;
   out.push(`${h.scenario} — ${summary.title}`);
-  out.push(`profile ${h.profile} · seed ${h.seed} · ${fmtVirtual(model.durationMs)} of virtual time`);
+  out.push(
+    `profile ${h.profile} · seed ${h.seed} · ${fmtVirtual(model.durationMs)} of virtual time`,
+  );
   out.push(...wrap(paramsLine(model), width));
   out.push('');
   for (const s of summary.story) {
@@ -108,9 +129,12 @@ export function renderReport(model: RunModel, summary: ScenarioSummary, opts: Re
   out.push('Key numbers');
   const facts = Object.entries(summary.facts);
   const kw = Math.max(...facts.map(([k]) => k.length), 0);
-  for (const [k, v] of facts) out.push(`  ${k.padEnd(kw)}  ${cell(typeof v === 'boolean' ? String(v) : v)}`);
+  for (const [k, v] of facts)
+    out.push(`  ${k.padEnd(kw)}  ${cell(typeof v === 'boolean' ? String(v) : v)}`);
   out.push('');
-  const series = Object.entries(model.metrics).filter(([k, v]) => !k.includes('_bucket{') && v !== 0);
+  const series = Object.entries(model.metrics).filter(
+    ([k, v]) => !k.includes('_bucket{') && v !== 0,
+  );
   if (series.length) {
     out.push('Metrics (non-zero series; histogram buckets left out)');
     for (const [k, v] of series) out.push(`  ${k} ${cell(v)}`);
@@ -122,7 +146,11 @@ export function renderReport(model: RunModel, summary: ScenarioSummary, opts: Re
     out.push('');
   }
   const truncated = Object.entries(model.truncated ?? {});
-  if (truncated.length) out.push(`Left out of bounded collections: ${truncated.map(([k, v]) => `${k} ${v}`).join(', ')}`, '');
+  if (truncated.length)
+    out.push(
+      `Left out of bounded collections: ${truncated.map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      '',
+    );
   return out.join('\n');
 }
 
@@ -136,8 +164,14 @@ function listJson(l: ListRecord): Record<string, unknown> {
     ...(l.client !== undefined ? { client: l.client } : {}),
     servedBy: l.servedBy,
     rule: l.rule,
-    etcdRequests: l.etcdRequests.map(q => ({
-      operation: q.operation, key: q.key, limit: q.limit, kvs: q.kvs, count: q.count, revision: q.revision, ...(q.error !== undefined ? { error: q.error } : {}),
+    etcdRequests: l.etcdRequests.map((q) => ({
+      operation: q.operation,
+      key: q.key,
+      limit: q.limit,
+      kvs: q.kvs,
+      count: q.count,
+      revision: q.revision,
+      ...(q.error !== undefined ? { error: q.error } : {}),
     })),
     fetched: l.fetched,
     evaluated: l.evaluated,
@@ -159,11 +193,20 @@ function watcherJson(w: WatcherTrack, client: string | undefined): Record<string
   delete rest.log;
   delete rest.logDropped;
   delete rest.bookmarkTimes;
-  return { ...rest, ...(client !== undefined ? { client } : {}), closedAt: w.closedAt ?? null, nextBookmarkSecond: w.nextBookmarkSecond ?? null };
+  return {
+    ...rest,
+    ...(client !== undefined ? { client } : {}),
+    closedAt: w.closedAt ?? null,
+    nextBookmarkSecond: w.nextBookmarkSecond ?? null,
+  };
 }
 
 /** The --json object: identity, resolved params, summary, metrics and the scenario's sections. */
-export function runJson(model: RunModel, summary: ScenarioSummary, sections: readonly JsonSection[]): Record<string, unknown> {
+export function runJson(
+  model: RunModel,
+  summary: ScenarioSummary,
+  sections: readonly JsonSection[],
+): Record<string, unknown> {
   const h = model.header;
   const out: Record<string, unknown> = {
     scenario: h.scenario,
@@ -176,21 +219,28 @@ export function runJson(model: RunModel, summary: ScenarioSummary, sections: rea
     metrics: model.metrics,
   };
   const clientOf = new Map<string, string>();
-  for (const q of model.watchRequests ?? []) if (q.watcherId !== undefined) clientOf.set(q.watcherId, q.client);
+  for (const q of model.watchRequests ?? [])
+    if (q.watcherId !== undefined) clientOf.set(q.watcherId, q.client);
   for (const s of sections) {
     switch (s) {
       case 'lists':
         out.lists = model.lists.map(listJson);
-        if ((model.cacherLists ?? []).length) out.cacherLists = (model.cacherLists ?? []).map(listJson);
+        if ((model.cacherLists ?? []).length)
+          out.cacherLists = (model.cacherLists ?? []).map(listJson);
         break;
       case 'watchers':
-        out.watchers = model.watchers.map(w => watcherJson(w, clientOf.get(w.id)));
+        out.watchers = model.watchers.map((w) => watcherJson(w, clientOf.get(w.id)));
         break;
       case 'serialization': {
         const ser = model.serialization;
         out.serialization = {
-          encodes: ser.encodes, hits: ser.hits, lazyDeepCopies: ser.lazyDeepCopies, invalidations: ser.invalidations,
-          perIdentifier: ser.perIdentifier, perEvent: ser.perEvent, perEventDropped: ser.perEventDropped ?? 0,
+          encodes: ser.encodes,
+          hits: ser.hits,
+          lazyDeepCopies: ser.lazyDeepCopies,
+          invalidations: ser.invalidations,
+          perIdentifier: ser.perIdentifier,
+          perEvent: ser.perEvent,
+          perEventDropped: ser.perEventDropped ?? 0,
         };
         break;
       }

@@ -1,7 +1,13 @@
 // `listwatch scenario list|run`: the built-in scenarios, run on the engine in virtual time, with a
 // report for a person (or --json for a program) and an optional trace file.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { defaultSeed, jsonSections, listScenarios, resolveParams, runScenario } from '../scenarios/runner';
+import {
+  defaultSeed,
+  jsonSections,
+  listScenarios,
+  resolveParams,
+  runScenario,
+} from '../scenarios/runner';
 import { TraceWriter } from '../trace/trace-writer';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
@@ -88,14 +94,20 @@ export class FileLineSink {
 
 function listText(io: CliIo): void {
   const defs = listScenarios();
-  io.out(`${defs.length} scenarios. Run one with: listwatch scenario run <name> [--set name=value]...\n`);
+  io.out(
+    `${defs.length} scenarios. Run one with: listwatch scenario run <name> [--set name=value]...\n`,
+  );
   for (const d of defs) {
     io.out(`\n${d.name} — ${d.title}\n`);
     io.out(wrap(d.description, 96, '  ').join('\n') + '\n');
-    const nw = Math.max(...d.params.map(p => p.name.length));
-    const dw = Math.max(...d.params.map(p => String(p.default).length));
+    const nw = Math.max(...d.params.map((p) => p.name.length));
+    const dw = Math.max(...d.params.map((p) => String(p.default).length));
     for (const p of d.params) {
-      const range = p.choices ? ` (${p.choices.join(' | ')})` : p.min !== undefined || p.max !== undefined ? ` (${p.min ?? ''}…${p.max ?? ''})` : '';
+      const range = p.choices
+        ? ` (${p.choices.join(' | ')})`
+        : p.min !== undefined || p.max !== undefined
+          ? ` (${p.min ?? ''}…${p.max ?? ''})`
+          : '';
       const first = `    ${p.name.padEnd(nw)}  ${String(p.default).padEnd(dw)}  `;
       const lines = wrap(`${p.description}${range}`, 96 - first.length);
       io.out(first + lines[0] + '\n');
@@ -109,7 +121,9 @@ function progressReporter(io: CliIo): ((fraction: number, message: string) => vo
   if (!process.stderr.isTTY) return undefined;
   let last = '';
   return (fraction, message) => {
-    const line = `${Math.round(fraction * 100).toString().padStart(3)}%  ${message}`.slice(0, Math.max(20, (process.stderr.columns || 80) - 1));
+    const line = `${Math.round(fraction * 100)
+      .toString()
+      .padStart(3)}%  ${message}`.slice(0, Math.max(20, (process.stderr.columns || 80) - 1));
     if (line === last) return;
     last = line;
     io.err(`\r\x1b[2K${line}`);
@@ -129,8 +143,12 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
     io.out(help + '\n');
     return exitOk;
   }
-  if (positionals.length === 0) throw new UsageError('scenario run: name a scenario (see \'listwatch scenario list\')');
-  if (positionals.length > 1) throw new UsageError(`scenario run: one scenario at a time, got ${positionals.map(p => JSON.stringify(p)).join(', ')}`);
+  if (positionals.length === 0)
+    throw new UsageError("scenario run: name a scenario (see 'listwatch scenario list')");
+  if (positionals.length > 1)
+    throw new UsageError(
+      `scenario run: one scenario at a time, got ${positionals.map((p) => JSON.stringify(p)).join(', ')}`,
+    );
   const name = positionals[0];
   const set: Record<string, string> = {};
   for (const [k, v] of sets) {
@@ -141,7 +159,9 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
   const seedText = options.get('seed');
   if (seedText !== undefined) {
     if (typeof seedText !== 'string' || !/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) {
-      throw new UsageError(`--seed expects a whole number from 0 to 4294967295, got ${JSON.stringify(seedText)}`);
+      throw new UsageError(
+        `--seed expects a whole number from 0 to 4294967295, got ${JSON.stringify(seedText)}`,
+      );
     }
     seed = Number(seedText);
   }
@@ -156,17 +176,24 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
     try {
       sink = new FileLineSink(tracePath);
     } catch (e) {
-      throw new UsageError(`--trace: cannot write ${JSON.stringify(tracePath)}: ${(e as Error).message}`);
+      throw new UsageError(
+        `--trace: cannot write ${JSON.stringify(tracePath)}: ${(e as Error).message}`,
+      );
     }
   }
   let result;
   try {
-    result = await runScenario(name, set, { seed, trace: sink ? new TraceWriter(sink.line) : undefined, onProgress: progressReporter(io) });
+    result = await runScenario(name, set, {
+      seed,
+      trace: sink ? new TraceWriter(sink.line) : undefined,
+      onProgress: progressReporter(io),
+    });
   } finally {
     sink?.close();
   }
   const { model, summary } = result;
-  if (options.has('json')) io.out(JSON.stringify(runJson(model, summary, jsonSections(name))) + '\n');
+  if (options.has('json'))
+    io.out(JSON.stringify(runJson(model, summary, jsonSections(name))) + '\n');
   else {
     io.out(renderReport(model, summary) + '\n');
     if (tracePath !== undefined) io.out(`Trace written to ${tracePath}.\n`);
@@ -182,12 +209,18 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return exitOk;
   }
   if (sub === 'list') {
-    const { options, positionals } = parseArgs(rest, [{ name: 'json', value: false }, { name: 'help', value: false, short: 'h' }]);
+    const { options, positionals } = parseArgs(rest, [
+      { name: 'json', value: false },
+      { name: 'help', value: false, short: 'h' },
+    ]);
     if (options.has('help')) {
       io.out(help + '\n');
       return exitOk;
     }
-    if (positionals.length) throw new UsageError(`scenario list takes no arguments, got ${JSON.stringify(positionals[0])}`);
+    if (positionals.length)
+      throw new UsageError(
+        `scenario list takes no arguments, got ${JSON.stringify(positionals[0])}`,
+      );
     if (options.has('json')) io.out(JSON.stringify(listScenarios()) + '\n');
     else listText(io);
     return exitOk;

@@ -11,14 +11,27 @@ import type { GroupResourceRef, Inspector } from './inspect/events';
 import { MetricsRegistry } from './metrics/registry';
 import { SeededRandom } from './rand';
 import { newListOptions, type ListOptions } from './storage/list-options';
-import { makePod, PodGenerator, type KubeObject, type Pod, type PodOptions } from './storage/objects';
+import {
+  makePod,
+  PodGenerator,
+  type KubeObject,
+  type Pod,
+  type PodOptions,
+} from './storage/objects';
 import { SelectionPredicate } from './storage/selection-predicate';
 import { CacheDelegator } from './cacher/cache-delegator';
 import { Cacher, watchRequestTimeout, type IndexedTrigger } from './cacher/cacher';
 import type { WatchInterface } from './cacher/cache-watcher';
 import { CacheWatcher } from './cacher/cache-watcher';
 import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './cacher/features';
-import { WatchClient, WatchRequestContext, type ClientWatchEvent, type ReadRate, type WatchClientCloseReason, type WatchContentType } from './cacher/watch-client';
+import {
+  WatchClient,
+  WatchRequestContext,
+  type ClientWatchEvent,
+  type ReadRate,
+  type WatchClientCloseReason,
+  type WatchContentType,
+} from './cacher/watch-client';
 import type { WatchCache } from './cacher/watch-cache';
 import type { Indexers } from './cacher/watch-cache-store';
 
@@ -141,18 +154,25 @@ export class Resource {
   private readonly predicates = new Map<string, SelectionPredicate>();
 
   constructor(o: CreateResourceOptions) {
-    if (!o || !o.clock) throw new TypeError('createResource: options.clock (e.g. new FakeClock()) is required');
-    if (!(o.rand instanceof SeededRandom)) throw new TypeError('createResource: options.rand must be a SeededRandom');
+    if (!o || !o.clock)
+      throw new TypeError('createResource: options.clock (e.g. new FakeClock()) is required');
+    if (!(o.rand instanceof SeededRandom))
+      throw new TypeError('createResource: options.rand must be a SeededRandom');
     this.clock = o.clock;
     const base = o.profile ?? profile136;
-    const overrides = Object.fromEntries(Object.entries(o.gates ?? {}).filter(([, v]) => v !== undefined)) as Record<keyof FeatureGates, boolean>;
-    this.profile = Object.keys(overrides).length ? withGates(base, overrides, { allowLockedOverride: o.allowLockedGateOverride }) : base;
+    const overrides = Object.fromEntries(
+      Object.entries(o.gates ?? {}).filter(([, v]) => v !== undefined),
+    ) as Record<keyof FeatureGates, boolean>;
+    this.profile = Object.keys(overrides).length
+      ? withGates(base, overrides, { allowLockedOverride: o.allowLockedGateOverride })
+      : base;
     this.gates = this.profile.gates;
     this.groupResource = o.groupResource ?? { group: '', resource: 'pods' };
     this.resourcePrefix = `/${this.groupResource.resource}`;
     this.metrics = o.metrics ?? new MetricsRegistry();
     this.inspector = o.inspector;
-    this.minRequestTimeoutMs = (o.minRequestTimeoutSeconds ?? defaultMinRequestTimeoutSeconds) * 1000;
+    this.minRequestTimeoutMs =
+      (o.minRequestTimeoutSeconds ?? defaultMinRequestTimeoutSeconds) * 1000;
     // Independent streams, drawn in a fixed order: adding a watch does not shift bookmark jitter.
     const derive = (): SeededRandom => new SeededRandom(o.rand.intn(4294967296));
     const cacherRand = derive();
@@ -183,7 +203,10 @@ export class Resource {
     });
     const pods = this.groupResource.group === '' && this.groupResource.resource === 'pods';
     const c = o.cache ?? {};
-    const trigger = c.indexedTrigger === null ? undefined : (c.indexedTrigger ?? (pods ? nodeNameTrigger : undefined));
+    const trigger =
+      c.indexedTrigger === null
+        ? undefined
+        : (c.indexedTrigger ?? (pods ? nodeNameTrigger : undefined));
     const indexers = c.indexers ?? (pods ? nodeNameIndexers : {});
     this.cacher = new Cacher({
       storage: this.store,
@@ -232,7 +255,8 @@ export class Resource {
 
   /** Moves a FakeClock forward, running everything that is due on the way. */
   async step(ms: number): Promise<void> {
-    if (!(this.clock instanceof FakeClock)) throw new TypeError('step: the resource was not created with a FakeClock');
+    if (!(this.clock instanceof FakeClock))
+      throw new TypeError('step: the resource was not created with a FakeClock');
     await this.clock.stepAsync(ms);
     await this.settle();
   }
@@ -246,7 +270,9 @@ export class Resource {
 
   /** The storage key of an object (`/pods/ns/name`), as the registry computes it. */
   objectKey(namespace: string, name: string): string {
-    return namespace ? `${this.resourcePrefix}/${namespace}/${name}` : `${this.resourcePrefix}/${name}`;
+    return namespace
+      ? `${this.resourcePrefix}/${namespace}/${name}`
+      : `${this.resourcePrefix}/${name}`;
   }
 
   /** The key of a collection (`/pods/ns` or `/pods`). */
@@ -271,8 +297,12 @@ export class Resource {
   }
 
   /** GuaranteedUpdate: `mutate` gets a copy of the current object and returns (or edits) the new one. */
-  update(namespace: string, name: string, mutate: (obj: KubeObject) => KubeObject | void): Promise<KubeObject> {
-    return this.store.guaranteedUpdate(this.objectKey(namespace, name), cur => {
+  update(
+    namespace: string,
+    name: string,
+    mutate: (obj: KubeObject) => KubeObject | void,
+  ): Promise<KubeObject> {
+    return this.store.guaranteedUpdate(this.objectKey(namespace, name), (cur) => {
       const next = mutate(cur);
       return next ?? cur;
     });
@@ -280,11 +310,11 @@ export class Resource {
 
   /** Sets an object's labels (replacing them); resolves with the stored object. */
   setLabels(namespace: string, name: string, labels: Record<string, string>): Promise<KubeObject> {
-    return this.update(namespace, name, obj => {
+    return this.update(namespace, name, (obj) => {
       const sorted = Object.keys(labels).sort();
       const meta = obj.metadata as Record<string, unknown>;
       if (sorted.length === 0) delete meta.labels;
-      else meta.labels = Object.fromEntries(sorted.map(k => [k, labels[k]]));
+      else meta.labels = Object.fromEntries(sorted.map((k) => [k, labels[k]]));
     });
   }
 
@@ -310,14 +340,24 @@ export class Resource {
         resourceVersion: req.resourceVersion ?? '',
         resourceVersionMatch: req.resourceVersionMatch ?? '',
         recursive: true,
-        predicate: { label: req.labelSelector, field: req.fieldSelector, limit: req.limit, continue: req.continue },
+        predicate: {
+          label: req.labelSelector,
+          field: req.fieldSelector,
+          limit: req.limit,
+          continue: req.continue,
+        },
       },
       { requestNamespace: req.namespace },
     );
   }
 
   /** A GET: resourceVersion "" reads etcd, anything else the cache. */
-  get(namespace: string, name: string, resourceVersion = '', ignoreNotFound = false): Promise<KubeObject | undefined> {
+  get(
+    namespace: string,
+    name: string,
+    resourceVersion = '',
+    ignoreNotFound = false,
+  ): Promise<KubeObject | undefined> {
     return this.delegator.get(this.objectKey(namespace, name), { resourceVersion, ignoreNotFound });
   }
 
@@ -329,7 +369,11 @@ export class Resource {
    */
   async watch(req: ResourceWatchRequest = {}): Promise<OpenedWatch> {
     const options = this.watchOptions(req);
-    const timeoutMs = watchRequestTimeout(req.timeoutSeconds, this.minRequestTimeoutMs, this.watchRand);
+    const timeoutMs = watchRequestTimeout(
+      req.timeoutSeconds,
+      this.minRequestTimeoutMs,
+      this.watchRand,
+    );
     const ctx = new WatchRequestContext(this.clock, timeoutMs);
     let watcher: WatchInterface;
     try {
@@ -369,18 +413,27 @@ export class Resource {
   }
 
   private collectionKeyFor(req: ResourceWatchRequest): string {
-    return req.name && req.namespace !== undefined ? this.objectKey(req.namespace, req.name) : this.collectionKey(req.namespace);
+    return req.name && req.namespace !== undefined
+      ? this.objectKey(req.namespace, req.name)
+      : this.collectionKey(req.namespace);
   }
 
   /**
    * The predicate of a watch's selectors. Watches with the same selectors share one (a predicate
    * is never changed after parsing): 100k watches do not parse and keep 100k copies of it.
    */
-  private watchPredicate(label: string | undefined, field: string | undefined, allowWatchBookmarks: boolean): SelectionPredicate {
+  private watchPredicate(
+    label: string | undefined,
+    field: string | undefined,
+    allowWatchBookmarks: boolean,
+  ): SelectionPredicate {
     const key = `${label ?? ''}\u0000${field ?? ''}\u0000${allowWatchBookmarks}`;
     let p = this.predicates.get(key);
     if (p === undefined) {
-      p = SelectionPredicate.from({ label, field, allowWatchBookmarks }, this.groupResource.resource);
+      p = SelectionPredicate.from(
+        { label, field, allowWatchBookmarks },
+        this.groupResource.resource,
+      );
       // Bounded: selectors that vary per watch do not grow the cache forever.
       if (this.predicates.size >= maxCachedPredicates) this.predicates.clear();
       this.predicates.set(key, p);
@@ -393,15 +446,33 @@ export class Resource {
     let sendInitialEvents = req.sendInitialEvents;
     let resourceVersionMatch = req.resourceVersionMatch ?? '';
     const rv = req.resourceVersion ?? '';
-    if ((req.applyDefaults ?? true) && this.gates.WatchList && sendInitialEvents === undefined && resourceVersionMatch === '' && (rv === '' || rv === '0')) {
+    if (
+      (req.applyDefaults ?? true) &&
+      this.gates.WatchList &&
+      sendInitialEvents === undefined &&
+      resourceVersionMatch === '' &&
+      (rv === '' || rv === '0')
+    ) {
       sendInitialEvents = true;
       resourceVersionMatch = 'NotOlderThan';
     }
     // A named watch is a watch with a metadata.name field selector on the object's key (registry WatchPredicate).
     const single = Boolean(req.name) && req.namespace !== undefined;
-    const field = req.name ? [req.fieldSelector, `metadata.name=${req.name}`].filter(Boolean).join(',') : req.fieldSelector;
-    const predicate = this.watchPredicate(req.labelSelector, field, req.allowWatchBookmarks ?? false);
-    return newListOptions({ resourceVersion: rv, resourceVersionMatch, recursive: !single, predicate, sendInitialEvents });
+    const field = req.name
+      ? [req.fieldSelector, `metadata.name=${req.name}`].filter(Boolean).join(',')
+      : req.fieldSelector;
+    const predicate = this.watchPredicate(
+      req.labelSelector,
+      field,
+      req.allowWatchBookmarks ?? false,
+    );
+    return newListOptions({
+      resourceVersion: rv,
+      resourceVersionMatch,
+      recursive: !single,
+      predicate,
+      sendInitialEvents,
+    });
   }
 }
 
@@ -411,12 +482,12 @@ const maxCachedPredicates = 1024;
 /** pods' trigger (registry/core/pod: NodeNameTriggerFunc). */
 const nodeNameTrigger: IndexedTrigger = {
   indexName: 'spec.nodeName',
-  indexerFunc: obj => (obj as Pod).spec?.nodeName ?? '',
+  indexerFunc: (obj) => (obj as Pod).spec?.nodeName ?? '',
 };
 
 /** pods' list index (registry/core/pod: NodeNameIndexFunc). */
 const nodeNameIndexers: Indexers<KubeObject> = {
-  'f:spec.nodeName': obj => [(obj as Pod).spec?.nodeName ?? ''],
+  'f:spec.nodeName': (obj) => [(obj as Pod).spec?.nodeName ?? ''],
 };
 
 /** Builds one resource (not started: call start()). */

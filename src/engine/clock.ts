@@ -93,7 +93,7 @@ export class FakeClock implements Clock {
   }
 
   sleep(delayMs: number): Promise<void> {
-    return new Promise(resolve => this.afterFunc(delayMs, resolve));
+    return new Promise((resolve) => this.afterFunc(delayMs, resolve));
   }
 
   /** Number of timers still pending. */
@@ -118,7 +118,9 @@ export class FakeClock implements Clock {
   /** Moves time to `t` (never backwards), firing due timers synchronously in order. */
   advanceTo(t: number): void {
     this.checkForward(t);
-    while (this.fireNext(t)) { /* fire every timer due by t */ }
+    while (this.fireNext(t)) {
+      /* fire every timer due by t */
+    }
     // Never backwards, even when two async advances interleave.
     this.current = Math.max(this.current, t);
   }
@@ -141,7 +143,8 @@ export class FakeClock implements Clock {
   }
 
   private checkForward(t: number): void {
-    if (t < this.current) throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
+    if (t < this.current)
+      throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
   }
 
   /** Fires the earliest timer due by `t`, at its own due time; false when none is due. */
@@ -239,7 +242,9 @@ export class FakeClock implements Clock {
 
 /** clock.afterCall(delayMs, target), or afterFunc with a closure on a clock without it. */
 export function afterCall(clock: Clock, delayMs: number, target: TimerTarget): Timer {
-  return clock.afterCall !== undefined ? clock.afterCall(delayMs, target) : clock.afterFunc(delayMs, () => target.onTimer());
+  return clock.afterCall !== undefined
+    ? clock.afterCall(delayMs, target)
+    : clock.afterFunc(delayMs, () => target.onTimer());
 }
 
 /** Lets queued promise continuations run (several microtask turns). */
@@ -257,10 +262,13 @@ export class RealClock implements Clock {
   }
   afterFunc(delayMs: number, fn: () => void): Timer {
     let done = false;
-    const h = globalThis.setTimeout(() => {
-      done = true;
-      fn();
-    }, Math.max(0, delayMs));
+    const h = globalThis.setTimeout(
+      () => {
+        done = true;
+        fn();
+      },
+      Math.max(0, delayMs),
+    );
     return {
       stop: () => {
         if (done) return false;
@@ -271,6 +279,6 @@ export class RealClock implements Clock {
     };
   }
   sleep(delayMs: number): Promise<void> {
-    return new Promise(resolve => this.afterFunc(delayMs, resolve));
+    return new Promise((resolve) => this.afterFunc(delayMs, resolve));
   }
 }

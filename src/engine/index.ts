@@ -2,55 +2,514 @@
 // Each area appends its exports below; keep one line per module.
 export { FakeClock, RealClock, settle, type Clock, type Timer } from './clock';
 export { SeededRandom } from './rand';
-export { encodeContinue, decodeContinue, prepareContinueToken, ContinueTokenError, type ContinueTokenErrorReason, type PrepareContinueTokenOptions, type PreparedContinueToken } from './storage/continue';
-export { explainContinueToken, type ContinueTokenExplanation, type ContinueTokenWarning } from './storage/explain-continue';
+export {
+  encodeContinue,
+  decodeContinue,
+  prepareContinueToken,
+  ContinueTokenError,
+  type ContinueTokenErrorReason,
+  type PrepareContinueTokenOptions,
+  type PreparedContinueToken,
+} from './storage/continue';
+export {
+  explainContinueToken,
+  type ContinueTokenExplanation,
+  type ContinueTokenWarning,
+} from './storage/explain-continue';
 export { rawUrlEncoding, Base64CorruptInputError } from './encoding/go-base64';
-export { goJsonMarshal, goJsonQuote, goJsonUnmarshalStruct, GoJsonSyntaxError, GoJsonUnmarshalTypeError, type GoStructField, type GoStructDecodeResult } from './encoding/go-json';
-export { MetricsRegistry, Counter, Gauge, Histogram, escapeLabelValue, formatFloat, type Metric, type MetricType, type MetricOptions, type StabilityLevel, type Labels, type CounterChild, type GaugeChild, type HistogramChild, type HistogramBucket, type HistogramSnapshot } from './metrics/registry';
-export { EtcdError, GrpcCode, etcdErrorMessages, prefixEnd, type GrpcCodeName, type KV, type KeyValue, type ResponseHeader, type RangeRequest, type RangeResponse, type PutRequest, type PutResponse, type DeleteRangeRequest, type DeleteRangeResponse, type Compare, type RequestOp, type ResponseOp, type TxnRequest, type TxnResponse, type CompactionRequest, type CompactionResponse, type WatchRequest, type WatchEvent, type WatchResponse, type Watch, rangeStreamToRangeResponse } from './etcd/kv';
-export { MemoryEtcd, defaultMaxTxnOps, defaultMaxRequestBytes, type MemoryEtcdOptions } from './etcd/memory-etcd';
+export {
+  goJsonMarshal,
+  goJsonQuote,
+  goJsonUnmarshalStruct,
+  GoJsonSyntaxError,
+  GoJsonUnmarshalTypeError,
+  type GoStructField,
+  type GoStructDecodeResult,
+} from './encoding/go-json';
+export {
+  MetricsRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  escapeLabelValue,
+  formatFloat,
+  type Metric,
+  type MetricType,
+  type MetricOptions,
+  type StabilityLevel,
+  type Labels,
+  type CounterChild,
+  type GaugeChild,
+  type HistogramChild,
+  type HistogramBucket,
+  type HistogramSnapshot,
+} from './metrics/registry';
+export {
+  EtcdError,
+  GrpcCode,
+  etcdErrorMessages,
+  prefixEnd,
+  type GrpcCodeName,
+  type KV,
+  type KeyValue,
+  type ResponseHeader,
+  type RangeRequest,
+  type RangeResponse,
+  type PutRequest,
+  type PutResponse,
+  type DeleteRangeRequest,
+  type DeleteRangeResponse,
+  type Compare,
+  type RequestOp,
+  type ResponseOp,
+  type TxnRequest,
+  type TxnResponse,
+  type CompactionRequest,
+  type CompactionResponse,
+  type WatchRequest,
+  type WatchEvent,
+  type WatchResponse,
+  type Watch,
+  rangeStreamToRangeResponse,
+} from './etcd/kv';
+export {
+  MemoryEtcd,
+  defaultMaxTxnOps,
+  defaultMaxRequestBytes,
+  type MemoryEtcdOptions,
+} from './etcd/memory-etcd';
 export { RequestRecorder, type EtcdRequestRecord } from './etcd/request-recorder';
 export { zeroLatency, requestLatency, type LatencyModel } from './etcd/latency-model';
 export { compareKeys } from './etcd/index-tree';
 export { defaultProgressNotifyIntervalMs, watchBatchMaxRevs } from './etcd/watch-hub';
-export { profile136, profile137Preview, withGates, featureNames, type FeatureGates, type FeatureName, type FeatureStage, type FeatureGateSpec, type SemanticsProfile, type WithGatesOptions } from './cacher/features';
-export { TimeBudgetImpl, newTimeBudget, refreshPerSecond, maxBudget, type TimeBudget, type TimeBudgetOptions } from './cacher/time-budget';
-export { WatcherBookmarkTimeBuckets, newTimeBucketWatchers, defaultBookmarkFrequency, zeroTime, type BookmarkWatcher, type BookmarkBucketsInspector } from './cacher/bookmark-buckets';
-export { suggestedWatchChannelSize, minWatchChanSize, maxWatchChanSizeWithIndexAndTrigger, maxWatchChanSizeWithIndexWithoutTrigger, maxWatchChanSizeWithoutIndex } from './cacher/watch-channel-size';
+export {
+  profile136,
+  profile137Preview,
+  withGates,
+  featureNames,
+  type FeatureGates,
+  type FeatureName,
+  type FeatureStage,
+  type FeatureGateSpec,
+  type SemanticsProfile,
+  type WithGatesOptions,
+} from './cacher/features';
+export {
+  TimeBudgetImpl,
+  newTimeBudget,
+  refreshPerSecond,
+  maxBudget,
+  type TimeBudget,
+  type TimeBudgetOptions,
+} from './cacher/time-budget';
+export {
+  WatcherBookmarkTimeBuckets,
+  newTimeBucketWatchers,
+  defaultBookmarkFrequency,
+  zeroTime,
+  type BookmarkWatcher,
+  type BookmarkBucketsInspector,
+} from './cacher/bookmark-buckets';
+export {
+  suggestedWatchChannelSize,
+  minWatchChanSize,
+  maxWatchChanSizeWithIndexAndTrigger,
+  maxWatchChanSizeWithIndexWithoutTrigger,
+  maxWatchChanSizeWithoutIndex,
+} from './cacher/watch-channel-size';
 export { hasPathPrefix, calculateRetryAfterForUnreadyCache } from './cacher/util';
-export { shouldDelegateList, shouldDelegateListMeta, consistentReadSupported, CacheWithoutSnapshots, CacherDelegation, computeListLimit, shouldDelegateListOnNotReadyCache, resourceVersionMatchExact, resourceVersionMatchNotOlderThan, type DelegationListOptions, type DelegationResult, type DelegatorHelper, type CacherDelegationView, type CacherDelegationDeps, type SelectorLike } from './cacher/delegator';
-export { isListWatchRequest, getBookmarkAfterResourceVersionLockedFunc, getWatchCacheResourceVersion, type WatchStartOptions } from './cacher/watch-resource-versions';
-export { CachingObject, CacheInvalidationWarnings, newCachingObject, getMutableObject, baseObjectThreadUnsafe, updateResourceVersion, setCachingObjects, deepCopyJSON, goDeepEqual, type Identifier as RuntimeIdentifier, type EncodeFunc, type OwnerReference, type ManagedFieldsEntry, type CachingObjectInspector, type CachingObjectOptions, type SerializationCounts, type SetCachingObjectsOptions } from './cacher/caching-object';
-export { newJSONEncoder, newProtobufEncoder, encodeObject, encodeUnknown, marshalObjectJSON, versioningCodecIdentifier, jsonSerializerIdentifier, protobufSerializerIdentifier, protoEncodingPrefix, contentTypeJSON, contentTypeProtobuf, type ObjectEncoder } from './cacher/object-encoders';
-export { type WatchCacheEvent, type WatchCacheEventType, type AttrSet } from './cacher/watch-cache-event';
-export { WatchCacheStore, OrderedStore, StoreSnapshotter, type StoreElement, type IndexFunc, type Indexers, type OrderedLister } from './cacher/watch-cache-store';
-export { WatchCacheInterval, WatchCacheIntervalBuffer, CacheIntervalInvalidatedError, newCacheInterval, newCacheIntervalFromStore, bufferSize as watchCacheIntervalBufferSize, type IndexerFunc, type IndexValidator } from './cacher/watch-cache-interval';
-export { WatchCacheHistory, WatchCacheCapacityMetrics, capacityUpperBound, DefaultEventFreshDuration, defaultLowerBoundCapacity, defaultUpperBoundCapacity, type WatchCacheHistoryConfig, type WatchCacheCapacityChangeEvent } from './cacher/watch-cache-history';
-export { WatchCache, blockTimeout, resourceVersionTooHighRetrySeconds, watchCacheReadWaitBuckets, filterPrefixAndOrder, type WatchCacheConfig, type WatchCacheVersioner, type WatchCachePredicate, type WatchCacheListOptions, type WatchCacheListResult, type ConditionalProgressRequester, type WatchCacheFreshnessWaitEvent } from './cacher/watch-cache';
+export {
+  shouldDelegateList,
+  shouldDelegateListMeta,
+  consistentReadSupported,
+  CacheWithoutSnapshots,
+  CacherDelegation,
+  computeListLimit,
+  shouldDelegateListOnNotReadyCache,
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
+  type DelegationListOptions,
+  type DelegationResult,
+  type DelegatorHelper,
+  type CacherDelegationView,
+  type CacherDelegationDeps,
+  type SelectorLike,
+} from './cacher/delegator';
+export {
+  isListWatchRequest,
+  getBookmarkAfterResourceVersionLockedFunc,
+  getWatchCacheResourceVersion,
+  type WatchStartOptions,
+} from './cacher/watch-resource-versions';
+export {
+  CachingObject,
+  CacheInvalidationWarnings,
+  newCachingObject,
+  getMutableObject,
+  baseObjectThreadUnsafe,
+  updateResourceVersion,
+  setCachingObjects,
+  deepCopyJSON,
+  goDeepEqual,
+  type Identifier as RuntimeIdentifier,
+  type EncodeFunc,
+  type OwnerReference,
+  type ManagedFieldsEntry,
+  type CachingObjectInspector,
+  type CachingObjectOptions,
+  type SerializationCounts,
+  type SetCachingObjectsOptions,
+} from './cacher/caching-object';
+export {
+  newJSONEncoder,
+  newProtobufEncoder,
+  encodeObject,
+  encodeUnknown,
+  marshalObjectJSON,
+  versioningCodecIdentifier,
+  jsonSerializerIdentifier,
+  protobufSerializerIdentifier,
+  protoEncodingPrefix,
+  contentTypeJSON,
+  contentTypeProtobuf,
+  type ObjectEncoder,
+} from './cacher/object-encoders';
+export {
+  type WatchCacheEvent,
+  type WatchCacheEventType,
+  type AttrSet,
+} from './cacher/watch-cache-event';
+export {
+  WatchCacheStore,
+  OrderedStore,
+  StoreSnapshotter,
+  type StoreElement,
+  type IndexFunc,
+  type Indexers,
+  type OrderedLister,
+} from './cacher/watch-cache-store';
+export {
+  WatchCacheInterval,
+  WatchCacheIntervalBuffer,
+  CacheIntervalInvalidatedError,
+  newCacheInterval,
+  newCacheIntervalFromStore,
+  bufferSize as watchCacheIntervalBufferSize,
+  type IndexerFunc,
+  type IndexValidator,
+} from './cacher/watch-cache-interval';
+export {
+  WatchCacheHistory,
+  WatchCacheCapacityMetrics,
+  capacityUpperBound,
+  DefaultEventFreshDuration,
+  defaultLowerBoundCapacity,
+  defaultUpperBoundCapacity,
+  type WatchCacheHistoryConfig,
+  type WatchCacheCapacityChangeEvent,
+} from './cacher/watch-cache-history';
+export {
+  WatchCache,
+  blockTimeout,
+  resourceVersionTooHighRetrySeconds,
+  watchCacheReadWaitBuckets,
+  filterPrefixAndOrder,
+  type WatchCacheConfig,
+  type WatchCacheVersioner,
+  type WatchCachePredicate,
+  type WatchCacheListOptions,
+  type WatchCacheListResult,
+  type ConditionalProgressRequester,
+  type WatchCacheFreshnessWaitEvent,
+} from './cacher/watch-cache';
 export * as labels from './storage/labels';
 export * as fields from './storage/fields';
 export * as field from './storage/field-errors';
 export type { LabelSelector } from './storage/labels';
 export type { FieldSelector } from './storage/fields';
-export { parseUint, parseInt64, NumError, quote as goQuote, compareStrings as compareGoStrings, utf8Length } from './storage/go-strings';
-export { StatusError, StatusReason, StorageError, ErrCode, InvalidError, StorageInternalError, statusToJSON, errorToAPIStatus, newBadRequest, newResourceExpired, newGone, newNotFound, newInvalid, newTooManyRequests, newServerTimeout, newInternalError, newTimeoutError, newServiceUnavailable, newTooLargeResourceVersionError, newInconsistentContinueError, newContinueExpiredError, listExpiredMessage, watchExpiredMessage, continueExpiredMessage, inconsistentContinueMessage, causeTypeResourceVersionTooLarge, newKeyNotFoundError, newKeyExistsError, newResourceVersionConflictsError, newUnreachableError, newStorageTimeoutError, newInvalidObjError, newCorruptObjError, isBadRequest, isNotFound, isGone, isResourceExpired, isInvalid, isTimeout, isServerTimeout, isInternalError, isTooManyRequests, isTooLargeResourceVersion, hasStatusCause, reasonForError, suggestsClientDelay, isNotFoundStorage, isExist, isUnreachable, isConflict, isRequestTimeout, isInvalidObj, isCorruptObject, isInvalidError, isStorageInternalError, type Status, type StatusCause, type StatusDetails, type ListMeta, type GroupResource, type GroupKind } from './storage/errors';
+export {
+  parseUint,
+  parseInt64,
+  NumError,
+  quote as goQuote,
+  compareStrings as compareGoStrings,
+  utf8Length,
+} from './storage/go-strings';
+export {
+  StatusError,
+  StatusReason,
+  StorageError,
+  ErrCode,
+  InvalidError,
+  StorageInternalError,
+  statusToJSON,
+  errorToAPIStatus,
+  newBadRequest,
+  newResourceExpired,
+  newGone,
+  newNotFound,
+  newInvalid,
+  newTooManyRequests,
+  newServerTimeout,
+  newInternalError,
+  newTimeoutError,
+  newServiceUnavailable,
+  newTooLargeResourceVersionError,
+  newInconsistentContinueError,
+  newContinueExpiredError,
+  listExpiredMessage,
+  watchExpiredMessage,
+  continueExpiredMessage,
+  inconsistentContinueMessage,
+  causeTypeResourceVersionTooLarge,
+  newKeyNotFoundError,
+  newKeyExistsError,
+  newResourceVersionConflictsError,
+  newUnreachableError,
+  newStorageTimeoutError,
+  newInvalidObjError,
+  newCorruptObjError,
+  isBadRequest,
+  isNotFound,
+  isGone,
+  isResourceExpired,
+  isInvalid,
+  isTimeout,
+  isServerTimeout,
+  isInternalError,
+  isTooManyRequests,
+  isTooLargeResourceVersion,
+  hasStatusCause,
+  reasonForError,
+  suggestsClientDelay,
+  isNotFoundStorage,
+  isExist,
+  isUnreachable,
+  isConflict,
+  isRequestTimeout,
+  isInvalidObj,
+  isCorruptObject,
+  isInvalidError,
+  isStorageInternalError,
+  type Status,
+  type StatusCause,
+  type StatusDetails,
+  type ListMeta,
+  type GroupResource,
+  type GroupKind,
+} from './storage/errors';
 export { APIObjectVersioner, type Versioner } from './storage/versioner';
-export { convertFieldLabel, defaultMetaV1FieldSelectorConversion, podSelectableFields, getAttrs, type ObjectAttributes, type FieldLabelConversionFunc } from './storage/field-labels';
-export { SelectionPredicate, labelIndex, fieldIndex, type AttrFunc, type MatchValue, type SelectionPredicateInit, type SelectionQuery } from './storage/selection-predicate';
-export { newListOptions, type ListOptions, type ResourceVersionMatch } from './storage/list-options';
+export {
+  convertFieldLabel,
+  defaultMetaV1FieldSelectorConversion,
+  podSelectableFields,
+  getAttrs,
+  type ObjectAttributes,
+  type FieldLabelConversionFunc,
+} from './storage/field-labels';
+export {
+  SelectionPredicate,
+  labelIndex,
+  fieldIndex,
+  type AttrFunc,
+  type MatchValue,
+  type SelectionPredicateInit,
+  type SelectionQuery,
+} from './storage/selection-predicate';
+export {
+  newListOptions,
+  type ListOptions,
+  type ResourceVersionMatch,
+} from './storage/list-options';
 export { validateListOptions, type ListRevision } from './storage/validate-list-options';
-export { makePod, podKey, PodGenerator, newUID, formatRFC3339, creationTimestampAt, objectEpochMs, objectMetaFieldOrder, sortedMap, type Pod, type PodList, type PodSpec, type PodStatus, type Container, type ObjectMeta, type KubeObject, type KubeList, type PodOptions, type PodGeneratorOptions } from './storage/objects';
+export {
+  makePod,
+  podKey,
+  PodGenerator,
+  newUID,
+  formatRFC3339,
+  creationTimestampAt,
+  objectEpochMs,
+  objectMetaFieldOrder,
+  sortedMap,
+  type Pod,
+  type PodList,
+  type PodSpec,
+  type PodStatus,
+  type Container,
+  type ObjectMeta,
+  type KubeObject,
+  type KubeList,
+  type PodOptions,
+  type PodGeneratorOptions,
+} from './storage/objects';
 export { Channel, ChannelTimer, type Received, type CancelWait } from './cacher/channel';
-export { CacheWatcher, CacheWatcherState, newCacheWatcher, filterWithAttrsAndPrefixFunction, annotateInitialEventsEndBookmark, hasInitialEventsEndAnnotation, groupResourceString, emptyFunc, initialEventsAnnotationKey, preTimeoutBookmarkMargin, cacheWatcherWaitingForBookmark, cacheWatcherBookmarkReceived, cacheWatcherBookmarkSent, cacheWatcherStateNames, bookmarkDropReasons, type CacheWatcherStateName, type WatchObject, type WatchEventType, type WatchEvent as ApiWatchEvent, type ReceiveChannel, type WatchInterface, type FilterWithAttrsFunc, type AttributesMatcher, type CacheWatcherInterval, type BookmarkDropReason, type CacheWatcherCloseReason, type CacheWatcherCounts, type CacheWatcherInspectorEvent, type CacheWatcherInspector, type CacheWatcherMetrics, type CacheWatcherOptions } from './cacher/cache-watcher';
-export { WatchClient, WatchRequestContext, fastReader, type ReadRate, type WatchContentType, type WatchClientCloseReason, type ClientWatchEvent, type WatchClientOptions } from './cacher/watch-client';
-export { EtcdStore, maxLimit, type EtcdStoreOptions, type EtcdStoreFeatures, type GetListOptions, type ListPredicateInput, type ListResult, type GetOptions as EtcdGetOptions, type Preconditions, type UpdateFunc, type GuaranteedUpdateOptions } from './etcd3/store';
-export { interpretListError, handleCompactedErrorForPaging, watchErrorStatus } from './etcd3/errors';
-export { defaultWatcherMaxLimit, type StorageWatch, type StorageWatchEvent, type StorageWatchEventType, type WatchOptions as EtcdWatchOptions } from './etcd3/watcher';
+export {
+  CacheWatcher,
+  CacheWatcherState,
+  newCacheWatcher,
+  filterWithAttrsAndPrefixFunction,
+  annotateInitialEventsEndBookmark,
+  hasInitialEventsEndAnnotation,
+  groupResourceString,
+  emptyFunc,
+  initialEventsAnnotationKey,
+  preTimeoutBookmarkMargin,
+  cacheWatcherWaitingForBookmark,
+  cacheWatcherBookmarkReceived,
+  cacheWatcherBookmarkSent,
+  cacheWatcherStateNames,
+  bookmarkDropReasons,
+  type CacheWatcherStateName,
+  type WatchObject,
+  type WatchEventType,
+  type WatchEvent as ApiWatchEvent,
+  type ReceiveChannel,
+  type WatchInterface,
+  type FilterWithAttrsFunc,
+  type AttributesMatcher,
+  type CacheWatcherInterval,
+  type BookmarkDropReason,
+  type CacheWatcherCloseReason,
+  type CacheWatcherCounts,
+  type CacheWatcherInspectorEvent,
+  type CacheWatcherInspector,
+  type CacheWatcherMetrics,
+  type CacheWatcherOptions,
+} from './cacher/cache-watcher';
+export {
+  WatchClient,
+  WatchRequestContext,
+  fastReader,
+  type ReadRate,
+  type WatchContentType,
+  type WatchClientCloseReason,
+  type ClientWatchEvent,
+  type WatchClientOptions,
+} from './cacher/watch-client';
+export {
+  EtcdStore,
+  maxLimit,
+  type EtcdStoreOptions,
+  type EtcdStoreFeatures,
+  type GetListOptions,
+  type ListPredicateInput,
+  type ListResult,
+  type GetOptions as EtcdGetOptions,
+  type Preconditions,
+  type UpdateFunc,
+  type GuaranteedUpdateOptions,
+} from './etcd3/store';
+export {
+  interpretListError,
+  handleCompactedErrorForPaging,
+  watchErrorStatus,
+} from './etcd3/errors';
+export {
+  defaultWatcherMaxLimit,
+  type StorageWatch,
+  type StorageWatchEvent,
+  type StorageWatchEventType,
+  type WatchOptions as EtcdWatchOptions,
+} from './etcd3/watcher';
 export { EtcdMetrics, etcdRequestLatencyBuckets } from './etcd3/metrics';
-export { FeatureSupportChecker, rangeStreamRecheckInterval, type StorageFeature } from './etcd3/feature-support-checker';
-export { InspectorHub, RecordingInspector, activeInspector, type Inspector, type InspectorEvent, type InspectorEventType, type GroupResourceRef, type EtcdOperation, type EtcdRequestEvent, type ListPageEvent, type ListPageSizeEvent, type ListStreamDecisionEvent, type ListStreamFallbackEvent, type ListDoneEvent, type EtcdWatchEvent } from './inspect/events';
-export { Reflector, Ready, ConditionalProgressRequester as CacherProgressRequester, storageWatchListPageSize, progressRequestPeriod, relistPeriod, maxInternalErrorRetryDuration, statusOf, type CacherStorage, type ReflectorStore, type ReflectorFlowControl, type ReflectorOptions, type ReadyState, type ReadyCheck } from './cacher/reflector';
-export { Cacher, CacherMetrics, IndexedWatchers, prepareKey, namespaceKeyFunc, defaultNewFunc, newErrWatcher, newImmediateCloseWatcher, errWatcherStatus, watchRequestTimeout, jitter as waitJitter, goDuration, incomingBufferSize, dispatchPollPeriod, compactorPollPeriod, bookmarkTimerPeriod, bookmarkTimerJitter, type CacherConfig, type WatchCallContext, type ListCallContext, type IndexedTrigger, type WatchScope } from './cacher/cacher';
-export { CacheDelegator, toStorageListOptions, explainListDelegation, type DelegatorStorage, type GetRequestOptions } from './cacher/cache-delegator';
-export { createResource, Resource, defaultMinRequestTimeoutSeconds, type CreateResourceOptions, type CacheOptions, type ResourceListRequest, type ResourceWatchRequest, type OpenedWatch } from './apiserver';
-export type { CacherReadyEvent, FreshnessWaitStartEvent, ReflectorEvent, ProgressRequestEvent, CacherWatchEvent, DispatchEvent, BookmarkTickEvent, BookmarkBucketPopEvent, BookmarkScheduleEvent, SerializationEvent, LazyDeepCopyEvent, CacheInvalidationEvent, DelegationPath, DelegationRule, DelegationDecisionEvent, DelegationFallbackEvent, ConsistentReadEvent, CacheListEvent, TerminateAllWatchersEvent } from './inspect/events';
+export {
+  FeatureSupportChecker,
+  rangeStreamRecheckInterval,
+  type StorageFeature,
+} from './etcd3/feature-support-checker';
+export {
+  InspectorHub,
+  RecordingInspector,
+  activeInspector,
+  type Inspector,
+  type InspectorEvent,
+  type InspectorEventType,
+  type GroupResourceRef,
+  type EtcdOperation,
+  type EtcdRequestEvent,
+  type ListPageEvent,
+  type ListPageSizeEvent,
+  type ListStreamDecisionEvent,
+  type ListStreamFallbackEvent,
+  type ListDoneEvent,
+  type EtcdWatchEvent,
+} from './inspect/events';
+export {
+  Reflector,
+  Ready,
+  ConditionalProgressRequester as CacherProgressRequester,
+  storageWatchListPageSize,
+  progressRequestPeriod,
+  relistPeriod,
+  maxInternalErrorRetryDuration,
+  statusOf,
+  type CacherStorage,
+  type ReflectorStore,
+  type ReflectorFlowControl,
+  type ReflectorOptions,
+  type ReadyState,
+  type ReadyCheck,
+} from './cacher/reflector';
+export {
+  Cacher,
+  CacherMetrics,
+  IndexedWatchers,
+  prepareKey,
+  namespaceKeyFunc,
+  defaultNewFunc,
+  newErrWatcher,
+  newImmediateCloseWatcher,
+  errWatcherStatus,
+  watchRequestTimeout,
+  jitter as waitJitter,
+  goDuration,
+  incomingBufferSize,
+  dispatchPollPeriod,
+  compactorPollPeriod,
+  bookmarkTimerPeriod,
+  bookmarkTimerJitter,
+  type CacherConfig,
+  type WatchCallContext,
+  type ListCallContext,
+  type IndexedTrigger,
+  type WatchScope,
+} from './cacher/cacher';
+export {
+  CacheDelegator,
+  toStorageListOptions,
+  explainListDelegation,
+  type DelegatorStorage,
+  type GetRequestOptions,
+} from './cacher/cache-delegator';
+export {
+  createResource,
+  Resource,
+  defaultMinRequestTimeoutSeconds,
+  type CreateResourceOptions,
+  type CacheOptions,
+  type ResourceListRequest,
+  type ResourceWatchRequest,
+  type OpenedWatch,
+} from './apiserver';
+export type {
+  CacherReadyEvent,
+  FreshnessWaitStartEvent,
+  ReflectorEvent,
+  ProgressRequestEvent,
+  CacherWatchEvent,
+  DispatchEvent,
+  BookmarkTickEvent,
+  BookmarkBucketPopEvent,
+  BookmarkScheduleEvent,
+  SerializationEvent,
+  LazyDeepCopyEvent,
+  CacheInvalidationEvent,
+  DelegationPath,
+  DelegationRule,
+  DelegationDecisionEvent,
+  DelegationFallbackEvent,
+  ConsistentReadEvent,
+  CacheListEvent,
+  TerminateAllWatchersEvent,
+} from './inspect/events';

@@ -14,29 +14,38 @@ export function isAbort(error: unknown): boolean {
  * Runs `work` with a progress notification titled `title`. Resolves to its result, or to
  * undefined when the user cancelled. Other errors are rethrown.
  */
-export async function withCancellableProgress<T>(title: string, work: (signal: AbortSignal, report: ProgressReporter) => Promise<T>,
-  mirror?: ProgressReporter & { done?(): void }, options: { quick?: boolean } = {}): Promise<T | undefined> {
+export async function withCancellableProgress<T>(
+  title: string,
+  work: (signal: AbortSignal, report: ProgressReporter) => Promise<T>,
+  mirror?: ProgressReporter & { done?(): void },
+  options: { quick?: boolean } = {},
+): Promise<T | undefined> {
   // Work known to be quick (a small trace) shows in the status bar, not as a notification with a
   // Cancel button that would only flash.
-  const location = options.quick ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification;
-  return vscode.window.withProgress({ location, title, cancellable: !options.quick }, async (progress, token) => {
-    const controller = new AbortController();
-    const subscription = token.onCancellationRequested(() => controller.abort());
-    let reported = 0;
-    const report: ProgressReporter = (fraction, message) => {
-      const percent = Math.max(0, Math.min(100, Math.round(fraction * 100)));
-      progress.report({ increment: Math.max(0, percent - reported), message });
-      reported = Math.max(reported, percent);
-      mirror?.(fraction, message);
-    };
-    try {
-      return await work(controller.signal, report);
-    } catch (error) {
-      if (controller.signal.aborted || isAbort(error)) return undefined;
-      throw error;
-    } finally {
-      subscription.dispose();
-      mirror?.done?.();
-    }
-  });
+  const location = options.quick
+    ? vscode.ProgressLocation.Window
+    : vscode.ProgressLocation.Notification;
+  return vscode.window.withProgress(
+    { location, title, cancellable: !options.quick },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      let reported = 0;
+      const report: ProgressReporter = (fraction, message) => {
+        const percent = Math.max(0, Math.min(100, Math.round(fraction * 100)));
+        progress.report({ increment: Math.max(0, percent - reported), message });
+        reported = Math.max(reported, percent);
+        mirror?.(fraction, message);
+      };
+      try {
+        return await work(controller.signal, report);
+      } catch (error) {
+        if (controller.signal.aborted || isAbort(error)) return undefined;
+        throw error;
+      } finally {
+        subscription.dispose();
+        mirror?.done?.();
+      }
+    },
+  );
 }

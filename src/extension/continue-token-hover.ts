@@ -14,11 +14,20 @@ export const openInDecoderCommandId = 'listwatch.openInDecoder';
  * listed by pattern too, for hosts without the built-in Log language.
  */
 export const continueTokenDocuments: vscode.DocumentSelector = [
-  { language: 'log' }, { language: 'plaintext' }, { language: 'json' }, { language: 'jsonc' }, { language: 'yaml' },
+  { language: 'log' },
+  { language: 'plaintext' },
+  { language: 'json' },
+  { language: 'jsonc' },
+  { language: 'yaml' },
   { pattern: '**/*.log' },
 ];
 
-export function commandLink(title: string, command: string, args: readonly unknown[], tooltip: string): string {
+export function commandLink(
+  title: string,
+  command: string,
+  args: readonly unknown[],
+  tooltip: string,
+): string {
   return `[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))} "${tooltip}")`;
 }
 
@@ -29,10 +38,15 @@ export class ContinueTokenHoverProvider implements vscode.HoverProvider {
     const keyPrefix = readKeyPrefix(document.uri).keyPrefix;
     const explanation = explainContinueToken(found.token, keyPrefix);
     const markdown = new vscode.MarkdownString(renderExplanationMarkdown(explanation));
-    markdown.appendMarkdown(`\n\n${commandLink('Open in decoder', openInDecoderCommandId, [found.token, keyPrefix], 'Show the full explanation and keep the token in the Tokens view')}`);
+    markdown.appendMarkdown(
+      `\n\n${commandLink('Open in decoder', openInDecoderCommandId, [found.token, keyPrefix], 'Show the full explanation and keep the token in the Tokens view')}`,
+    );
     // Trust exactly the one command the link runs; no HTML.
     markdown.isTrusted = { enabledCommands: [openInDecoderCommandId] };
     markdown.supportHtml = false;
-    return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
+    return new vscode.Hover(
+      markdown,
+      new vscode.Range(position.line, found.start, position.line, found.end),
+    );
   }
 }

@@ -11,9 +11,15 @@ export const decodeCommandId = 'listwatch.decodeContinueToken';
  * With a string argument (tests, other extensions, keybindings with args) no input box is shown.
  * Returns the explanation, or undefined when the user cancelled.
  */
-export async function decodeContinueTokenCommand(recent: RecentTokens, tokenArg?: unknown): Promise<ContinueTokenExplanation | undefined> {
+export async function decodeContinueTokenCommand(
+  recent: RecentTokens,
+  tokenArg?: unknown,
+): Promise<ContinueTokenExplanation | undefined> {
   // Typed or pasted text is trimmed; an argument is explained exactly as given (whitespace included).
-  const token = typeof tokenArg === 'string' ? tokenArg : (await askForToken('Decode Continue Token', await tokenFromContext()))?.trim();
+  const token =
+    typeof tokenArg === 'string'
+      ? tokenArg
+      : (await askForToken('Decode Continue Token', await tokenFromContext()))?.trim();
   if (token === undefined) return undefined;
   return openInDecoder(token, readKeyPrefix().keyPrefix, recent);
 }

@@ -4,7 +4,11 @@ import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
 import { showExplanation } from './explanation-document';
 import type { RecentTokens } from './recent-tokens';
 
-export async function openInDecoder(token: string, keyPrefix: string, recent: RecentTokens): Promise<ContinueTokenExplanation> {
+export async function openInDecoder(
+  token: string,
+  keyPrefix: string,
+  recent: RecentTokens,
+): Promise<ContinueTokenExplanation> {
   const explanation = explainContinueToken(token, keyPrefix);
   await recent.remember({ token, keyPrefix });
   await showExplanation(explanation);

@@ -5,7 +5,13 @@ import { encodeContinue, type ContinueTokenExplanation } from '../engine';
 import { openInDecoder } from './decoder';
 import { keyPrefixProblem, readKeyPrefix } from './key-prefix-setting';
 import type { RecentTokens } from './recent-tokens';
-import { askForKey, askForKeyPrefix, askForResourceVersion, resourceVersionProblem, unescapeKey } from './token-input';
+import {
+  askForKey,
+  askForKeyPrefix,
+  askForResourceVersion,
+  resourceVersionProblem,
+  unescapeKey,
+} from './token-input';
 
 export const encodeCommandId = 'listwatch.encodeContinueToken';
 
@@ -16,7 +22,12 @@ const title = 'Encode Continue Token';
  * argument is taken literally (no \x00 escapes). Returns the new token's explanation, or undefined
  * when cancelled or when upstream refuses to encode (the user is told why).
  */
-export async function encodeContinueTokenCommand(recent: RecentTokens, keyArg?: unknown, keyPrefixArg?: unknown, rvArg?: unknown): Promise<ContinueTokenExplanation | undefined> {
+export async function encodeContinueTokenCommand(
+  recent: RecentTokens,
+  keyArg?: unknown,
+  keyPrefixArg?: unknown,
+  rvArg?: unknown,
+): Promise<ContinueTokenExplanation | undefined> {
   let keyPrefix: string | undefined;
   if (typeof keyPrefixArg === 'string') {
     const problem = keyPrefixProblem(keyPrefixArg);
@@ -47,10 +58,16 @@ export async function encodeContinueTokenCommand(recent: RecentTokens, keyArg?: 
   try {
     token = encodeContinue(key, keyPrefix, BigInt(rvText.trim()));
   } catch (error) {
-    void vscode.window.showErrorMessage(`Cannot encode a continue token for key ${JSON.stringify(key)} and prefix ${keyPrefix}: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(
+      `Cannot encode a continue token for key ${JSON.stringify(key)} and prefix ${keyPrefix}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return undefined;
   }
   // Handy for pasting into a request; a browser may refuse clipboard access, which is harmless.
-  try { await vscode.env.clipboard.writeText(token); } catch { /* not allowed here */ }
+  try {
+    await vscode.env.clipboard.writeText(token);
+  } catch {
+    /* not allowed here */
+  }
   return openInDecoder(token, keyPrefix, recent);
 }

@@ -15,15 +15,32 @@ import { RunsViewProvider, runsViewId } from './runs-view';
 import { ScenariosViewProvider, scenariosViewId, type ViewRow } from './scenarios-view';
 import { WatchersViewProvider, watchersViewId } from './watchers-view';
 import { WorkspaceRuns } from './workspace-runs';
-import { ContinueTokenHoverProvider, continueTokenDocuments, openInDecoderCommandId } from './continue-token-hover';
+import {
+  ContinueTokenHoverProvider,
+  continueTokenDocuments,
+  openInDecoderCommandId,
+} from './continue-token-hover';
 import { decodeCommandId, decodeContinueTokenCommand } from './decode-command';
 import { openInDecoder } from './decoder';
 import { encodeCommandId, encodeContinueTokenCommand } from './encode-command';
 import { ExplanationDocumentProvider, explanationScheme } from './explanation-document';
 import { readKeyPrefix, watchKeyPrefixSetting, type KeyPrefixSetting } from './key-prefix-setting';
 import { RecentTokens, type RecentToken } from './recent-tokens';
-import { TokensViewProvider, tokensViewId, type TokensViewNode, type TokensViewRow } from './tokens-view';
-import { clearTokens, clearTokensCommandId, copyToken, copyTokenCommandId, revalidateToken, revalidateTokenCommandId, targetToken } from './tokens-view-actions';
+import {
+  TokensViewProvider,
+  tokensViewId,
+  type TokensViewNode,
+  type TokensViewRow,
+} from './tokens-view';
+import {
+  clearTokens,
+  clearTokensCommandId,
+  copyToken,
+  copyTokenCommandId,
+  revalidateToken,
+  revalidateTokenCommandId,
+  targetToken,
+} from './tokens-view-actions';
 import { validateCommandId, validateContinueTokenCommand } from './validate-command';
 
 /** What `vscode.extensions.getExtension(...).exports` offers (used by the extension-host tests). */
@@ -64,10 +81,13 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   const recent = new RecentTokens(context.workspaceState);
   const tokensView = new TokensViewProvider(recent);
   const output = vscode.window.createOutputChannel('List/Watch');
-  const store = new RunStore(context.workspaceState, context.storageUri ?? context.globalStorageUri);
+  const store = new RunStore(
+    context.workspaceState,
+    context.storageUri ?? context.globalStorageUri,
+  );
   const current = new CurrentRun();
   const inspector = new Inspector(context.extensionUri, current, {
-    explainToken: token => {
+    explainToken: (token) => {
       const keyPrefix = readKeyPrefix().keyPrefix;
       // Decoded tokens join the Tokens view, as from any other face.
       void recent.remember({ token, keyPrefix });
@@ -77,48 +97,90 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       const open = current.get();
       if (!open) return { ok: false, message: 'No run is open.' };
       await vscode.env.clipboard.writeText(open.model.metricsText);
-      return { ok: true, message: `Copied ${Object.keys(open.model.metrics).length} samples as Prometheus text.` };
+      return {
+        ok: true,
+        message: `Copied ${Object.keys(open.model.metrics).length} samples as Prometheus text.`,
+      };
     },
-    runCommand: command => {
-      const ids = { runScenario: 'listwatch.runScenario', openTrace: 'listwatch.openTrace', exportMetrics: 'listwatch.exportMetrics' } as const;
+    runCommand: (command) => {
+      const ids = {
+        runScenario: 'listwatch.runScenario',
+        openTrace: 'listwatch.openTrace',
+        exportMetrics: 'listwatch.exportMetrics',
+      } as const;
       void vscode.commands.executeCommand(ids[command]);
     },
-    reopenRun: async runId => { await runs.open(runId); },
-    log: message => output.appendLine(`[${new Date().toISOString()}] ${message}`),
+    reopenRun: async (runId) => {
+      await runs.open(runId);
+    },
+    log: (message) => output.appendLine(`[${new Date().toISOString()}] ${message}`),
   });
   const runs = new WorkspaceRuns(store, current, inspector);
   const scenariosView = new ScenariosViewProvider(listScenarios);
   const runsView = new RunsViewProvider(store, current);
   const watchersView = new WatchersViewProvider(current);
-  const watchersTree = vscode.window.createTreeView(watchersViewId, { treeDataProvider: watchersView });
+  const watchersTree = vscode.window.createTreeView(watchersViewId, {
+    treeDataProvider: watchersView,
+  });
   watchersView.attach(watchersTree);
   context.subscriptions.push(
-    output, store, current, inspector, runsView, watchersView, watchersTree,
+    output,
+    store,
+    current,
+    inspector,
+    runsView,
+    watchersView,
+    watchersTree,
     registerInspectorSerializer(inspector),
-    vscode.window.createTreeView(scenariosViewId, { treeDataProvider: scenariosView, showCollapseAll: true }),
+    vscode.window.createTreeView(scenariosViewId, {
+      treeDataProvider: scenariosView,
+      showCollapseAll: true,
+    }),
     vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
     ...registerRunCommands({ runs, store, current, inspector }),
     // Menus that need an open run (e.g. Export Metrics on the Watchers view) read this key.
-    current.onDidChange(open => void vscode.commands.executeCommand('setContext', 'listwatch.runOpen', !!open)),
+    current.onDidChange(
+      (open) => void vscode.commands.executeCommand('setContext', 'listwatch.runOpen', !!open),
+    ),
   );
   context.subscriptions.push(
     recent,
     tokensView,
     watchKeyPrefixSetting(),
-    vscode.workspace.registerTextDocumentContentProvider(explanationScheme, new ExplanationDocumentProvider()),
-    vscode.languages.registerHoverProvider(continueTokenDocuments, new ContinueTokenHoverProvider()),
-    vscode.window.createTreeView(tokensViewId, { treeDataProvider: tokensView, showCollapseAll: true }),
-    vscode.commands.registerCommand(decodeCommandId, (token?: unknown) => decodeContinueTokenCommand(recent, token)),
-    vscode.commands.registerCommand(validateCommandId, (token?: unknown, keyPrefix?: unknown) =>
-      validateContinueTokenCommand(recent, token, keyPrefix)),
-    vscode.commands.registerCommand(encodeCommandId, (key?: unknown, keyPrefix?: unknown, rv?: unknown) =>
-      encodeContinueTokenCommand(recent, key, keyPrefix, rv)),
-    vscode.commands.registerCommand(openInDecoderCommandId, (arg?: unknown, keyPrefix?: unknown): Promise<ContinueTokenExplanation> | undefined => {
-      const target = targetToken(arg, keyPrefix);
-      return target && openInDecoder(target.token, target.keyPrefix, recent);
+    vscode.workspace.registerTextDocumentContentProvider(
+      explanationScheme,
+      new ExplanationDocumentProvider(),
+    ),
+    vscode.languages.registerHoverProvider(
+      continueTokenDocuments,
+      new ContinueTokenHoverProvider(),
+    ),
+    vscode.window.createTreeView(tokensViewId, {
+      treeDataProvider: tokensView,
+      showCollapseAll: true,
     }),
+    vscode.commands.registerCommand(decodeCommandId, (token?: unknown) =>
+      decodeContinueTokenCommand(recent, token),
+    ),
+    vscode.commands.registerCommand(validateCommandId, (token?: unknown, keyPrefix?: unknown) =>
+      validateContinueTokenCommand(recent, token, keyPrefix),
+    ),
+    vscode.commands.registerCommand(
+      encodeCommandId,
+      (key?: unknown, keyPrefix?: unknown, rv?: unknown) =>
+        encodeContinueTokenCommand(recent, key, keyPrefix, rv),
+    ),
+    vscode.commands.registerCommand(
+      openInDecoderCommandId,
+      (arg?: unknown, keyPrefix?: unknown): Promise<ContinueTokenExplanation> | undefined => {
+        const target = targetToken(arg, keyPrefix);
+        return target && openInDecoder(target.token, target.keyPrefix, recent);
+      },
+    ),
     vscode.commands.registerCommand(copyTokenCommandId, (arg?: unknown) => copyToken(arg)),
-    vscode.commands.registerCommand(revalidateTokenCommandId, (arg?: unknown) => revalidateToken(recent, arg)),
+    vscode.commands.registerCommand(revalidateTokenCommandId, (arg?: unknown) =>
+      revalidateToken(recent, arg),
+    ),
     vscode.commands.registerCommand(clearTokensCommandId, () => clearTokens(recent)),
   );
   return {
@@ -136,10 +198,13 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       whenReady: () => inspector.whenReady(),
       posted: () => [...inspector.traffic.posted],
       received: () => [...inspector.traffic.received],
-      clearTraffic: () => { inspector.traffic.posted.length = 0; inspector.traffic.received.length = 0; },
+      clearTraffic: () => {
+        inspector.traffic.posted.length = 0;
+        inspector.traffic.received.length = 0;
+      },
       viewState: () => current.viewState(),
-      post: message => inspector.post(message),
-      receive: message => inspector.receive(message),
+      post: (message) => inspector.post(message),
+      receive: (message) => inspector.receive(message),
       problems: () => [...inspector.traffic.problems],
     },
   };

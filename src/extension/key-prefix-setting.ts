@@ -17,7 +17,8 @@ export interface KeyPrefixSetting {
 
 /** Why a key prefix typed by the user (setting or input box) is unusable; undefined when fine. */
 export function keyPrefixProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return `a key prefix must be a string, got ${JSON.stringify(value)}`;
+  if (typeof value !== 'string')
+    return `a key prefix must be a string, got ${JSON.stringify(value)}`;
   if (!value.startsWith('/')) {
     return `"${value}" is not an etcd key path: a key prefix must start with '/' (e.g. ${defaultKeyPrefix})`;
   }
@@ -25,7 +26,9 @@ export function keyPrefixProblem(value: unknown): string | undefined {
 }
 
 export function readKeyPrefix(scope?: vscode.ConfigurationScope): KeyPrefixSetting {
-  const configured = vscode.workspace.getConfiguration('listwatch', scope).get<unknown>('keyPrefix', defaultKeyPrefix);
+  const configured = vscode.workspace
+    .getConfiguration('listwatch', scope)
+    .get<unknown>('keyPrefix', defaultKeyPrefix);
   const problem = keyPrefixProblem(configured);
   if (problem === undefined) return { keyPrefix: configured as string, configured };
   return {
@@ -43,16 +46,20 @@ export function watchKeyPrefixSetting(): vscode.Disposable {
   let warnedAbout: string | undefined;
   const check = () => {
     const setting = readKeyPrefix();
-    if (!setting.problem) { warnedAbout = undefined; return; }
+    if (!setting.problem) {
+      warnedAbout = undefined;
+      return;
+    }
     const key = JSON.stringify(setting.configured);
     if (key === warnedAbout) return;
     warnedAbout = key;
-    void vscode.window.showWarningMessage(setting.problem, 'Open Setting').then(choice => {
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', keyPrefixSettingId);
+    void vscode.window.showWarningMessage(setting.problem, 'Open Setting').then((choice) => {
+      if (choice)
+        void vscode.commands.executeCommand('workbench.action.openSettings', keyPrefixSettingId);
     });
   };
   check();
-  return vscode.workspace.onDidChangeConfiguration(event => {
+  return vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration(keyPrefixSettingId)) check();
   });
 }

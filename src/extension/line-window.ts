@@ -13,6 +13,7 @@ export function tokenAtInWindow(line: string, character: number): FoundContinueT
   const to = Math.min(line.length, character + tokenWindowChars);
   const found = tokenAt(line.slice(from, to), character - from);
   // A match touching a cut edge may be a fragment of something longer: not a token we can trust.
-  if (!found || (found.start === 0 && from > 0) || (found.end === to - from && to < line.length)) return undefined;
+  if (!found || (found.start === 0 && from > 0) || (found.end === to - from && to < line.length))
+    return undefined;
   return { ...found, start: found.start + from, end: found.end + from };
 }

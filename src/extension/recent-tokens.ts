@@ -12,8 +12,12 @@ const stateKey = 'listwatch.recentTokens';
 export const maxRecentTokens = 50;
 
 function isRecentToken(value: unknown): value is RecentToken {
-  return !!value && typeof value === 'object'
-    && typeof (value as RecentToken).token === 'string' && typeof (value as RecentToken).keyPrefix === 'string';
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    typeof (value as RecentToken).token === 'string' &&
+    typeof (value as RecentToken).keyPrefix === 'string'
+  );
 }
 
 function sameToken(a: RecentToken, b: RecentToken): boolean {
@@ -43,7 +47,11 @@ export class RecentTokens {
   /** Puts `entry` where `old` was (e.g. re-validated with another key prefix), or first. */
   async replace(old: RecentToken, entry: RecentToken): Promise<void> {
     const list = this.list();
-    await this.store(list.some(e => sameToken(e, old)) ? list.map(e => (sameToken(e, old) ? entry : e)) : [entry, ...list]);
+    await this.store(
+      list.some((e) => sameToken(e, old))
+        ? list.map((e) => (sameToken(e, old) ? entry : e))
+        : [entry, ...list],
+    );
   }
 
   async clear(): Promise<void> {
@@ -52,8 +60,11 @@ export class RecentTokens {
   }
 
   private async store(list: RecentToken[]): Promise<void> {
-    const unique = list.filter((e, i) => list.findIndex(other => sameToken(other, e)) === i);
-    await this.memento.update(stateKey, unique.slice(0, maxRecentTokens).map(e => ({ token: e.token, keyPrefix: e.keyPrefix })));
+    const unique = list.filter((e, i) => list.findIndex((other) => sameToken(other, e)) === i);
+    await this.memento.update(
+      stateKey,
+      unique.slice(0, maxRecentTokens).map((e) => ({ token: e.token, keyPrefix: e.keyPrefix })),
+    );
     this.changed.fire();
   }
 

@@ -44,7 +44,8 @@ function fileArgument(arg: unknown): vscode.Uri | undefined {
 /** The run a command is about: a Runs view node, a run id, or the open run. */
 function targetRun(deps: RunCommandDeps, arg: unknown): StoredRun | undefined {
   if (typeof arg === 'string') return deps.store.get(arg);
-  if (arg && typeof arg === 'object' && (arg as RunsViewNode).kind === 'run') return deps.store.get((arg as RunsViewNode).run.id) ?? (arg as RunsViewNode).run;
+  if (arg && typeof arg === 'object' && (arg as RunsViewNode).kind === 'run')
+    return deps.store.get((arg as RunsViewNode).run.id) ?? (arg as RunsViewNode).run;
   return deps.current.get()?.run;
 }
 
@@ -77,16 +78,30 @@ function defaultFolder(): vscode.Uri | undefined {
 }
 
 function runFileStem(run: StoredRun): string {
-  return run.source === 'trace' ? path.basename(run.traceFile).replace(/\.[^.]*$/, '') : `${run.scenario}-seed${run.seed}`;
+  return run.source === 'trace'
+    ? path.basename(run.traceFile).replace(/\.[^.]*$/, '')
+    : `${run.scenario}-seed${run.seed}`;
 }
 
-export async function runScenarioCommand(deps: RunCommandDeps, arg?: unknown, set?: unknown, options?: unknown): Promise<StoredRun | undefined> {
+export async function runScenarioCommand(
+  deps: RunCommandDeps,
+  arg?: unknown,
+  set?: unknown,
+  options?: unknown,
+): Promise<StoredRun | undefined> {
   const scenarios = listScenarios();
-  let choice: { name: string; set: Record<string, string | number | boolean>; seed?: number } | undefined;
+  let choice:
+    { name: string; set: Record<string, string | number | boolean>; seed?: number } | undefined;
   if (typeof arg === 'string') {
     // Called with arguments: no dialogue.
-    const params = set && typeof set === 'object' ? set as Record<string, string | number | boolean> : {};
-    const seed = options && typeof options === 'object' && typeof (options as { seed?: unknown }).seed === 'number' ? (options as { seed: number }).seed : undefined;
+    const params =
+      set && typeof set === 'object' ? (set as Record<string, string | number | boolean>) : {};
+    const seed =
+      options &&
+      typeof options === 'object' &&
+      typeof (options as { seed?: unknown }).seed === 'number'
+        ? (options as { seed: number }).seed
+        : undefined;
     choice = { name: arg, set: params, seed };
   } else {
     const node = arg as ScenariosViewNode | undefined;
@@ -94,16 +109,24 @@ export async function runScenarioCommand(deps: RunCommandDeps, arg?: unknown, se
   }
   if (!choice) return undefined;
   const picked = choice;
-  const run = await reporting(`running scenario ${picked.name}`, () => deps.runs.runScenario(picked.name, picked.set, picked.seed));
+  const run = await reporting(`running scenario ${picked.name}`, () =>
+    deps.runs.runScenario(picked.name, picked.set, picked.seed),
+  );
   if (run) deps.inspector.show(true);
   return run;
 }
 
-async function runFromView(deps: RunCommandDeps, node: unknown, how: 'defaults' | 'parameters'): Promise<StoredRun | undefined> {
+async function runFromView(
+  deps: RunCommandDeps,
+  node: unknown,
+  how: 'defaults' | 'parameters',
+): Promise<StoredRun | undefined> {
   const scenario = (node as ScenariosViewNode | undefined)?.scenario;
   const choice = await askScenarioChoice(listScenarios(), scenario, how);
   if (!choice) return undefined;
-  const run = await reporting(`running scenario ${choice.name}`, () => deps.runs.runScenario(choice.name, choice.set, choice.seed));
+  const run = await reporting(`running scenario ${choice.name}`, () =>
+    deps.runs.runScenario(choice.name, choice.set, choice.seed),
+  );
   if (run) deps.inspector.show(true);
   return run;
 }
@@ -112,10 +135,14 @@ export async function openInspectorCommand(deps: RunCommandDeps): Promise<void> 
   // Nothing open yet but runs exist: show the latest rather than an empty panel.
   const latest = deps.store.list()[0];
   deps.inspector.show();
-  if (!deps.current.get() && latest) await reporting(`opening run ${latest.title}`, () => deps.runs.open(latest.id));
+  if (!deps.current.get() && latest)
+    await reporting(`opening run ${latest.title}`, () => deps.runs.open(latest.id));
 }
 
-export async function openTraceCommand(deps: RunCommandDeps, arg?: unknown): Promise<StoredRun | undefined> {
+export async function openTraceCommand(
+  deps: RunCommandDeps,
+  arg?: unknown,
+): Promise<StoredRun | undefined> {
   let file = fileArgument(arg);
   if (!file) {
     const picked = await vscode.window.showOpenDialog({
@@ -130,18 +157,28 @@ export async function openTraceCommand(deps: RunCommandDeps, arg?: unknown): Pro
   if (!file) return undefined;
   const target = file;
   if (target.scheme !== 'file') {
-    void vscode.window.showErrorMessage(`List/Watch: cannot open trace ${target.toString()}: only files on the extension host's disk can be read as a stream`);
+    void vscode.window.showErrorMessage(
+      `List/Watch: cannot open trace ${target.toString()}: only files on the extension host's disk can be read as a stream`,
+    );
     return undefined;
   }
-  const run = await reporting(`cannot open trace ${target.fsPath}`, () => deps.runs.openTrace(target.fsPath));
+  const run = await reporting(`cannot open trace ${target.fsPath}`, () =>
+    deps.runs.openTrace(target.fsPath),
+  );
   if (run) deps.inspector.show(true);
   return run;
 }
 
-export async function exportTraceCommand(deps: RunCommandDeps, arg?: unknown, destination?: unknown): Promise<string | undefined> {
+export async function exportTraceCommand(
+  deps: RunCommandDeps,
+  arg?: unknown,
+  destination?: unknown,
+): Promise<string | undefined> {
   const run = targetRun(deps, arg);
   if (!run) {
-    void vscode.window.showInformationMessage('List/Watch: no run to export. Run a scenario or open a trace first.');
+    void vscode.window.showInformationMessage(
+      'List/Watch: no run to export. Run a scenario or open a trace first.',
+    );
     return undefined;
   }
   let target = fileArgument(destination);
@@ -165,10 +202,15 @@ export async function exportTraceCommand(deps: RunCommandDeps, arg?: unknown, de
   return done;
 }
 
-export async function exportMetricsCommand(deps: RunCommandDeps, destination?: unknown): Promise<string | undefined> {
+export async function exportMetricsCommand(
+  deps: RunCommandDeps,
+  destination?: unknown,
+): Promise<string | undefined> {
   const open = deps.current.get();
   if (!open) {
-    void vscode.window.showInformationMessage('List/Watch: no run is open. Run a scenario or open a trace first.');
+    void vscode.window.showInformationMessage(
+      'List/Watch: no run is open. Run a scenario or open a trace first.',
+    );
     return undefined;
   }
   let target = fileArgument(destination);
@@ -176,7 +218,9 @@ export async function exportMetricsCommand(deps: RunCommandDeps, destination?: u
     const folder = defaultFolder();
     target = await vscode.window.showSaveDialog({
       title: `List/Watch: Export Metrics of ${open.run.title} (Prometheus text)`,
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${runFileStem(open.run)}-metrics.prom`) : undefined,
+      defaultUri: folder
+        ? vscode.Uri.joinPath(folder, `${runFileStem(open.run)}-metrics.prom`)
+        : undefined,
       filters: { 'Prometheus text': ['prom', 'txt'] },
       saveLabel: 'Export Metrics',
     });
@@ -194,13 +238,27 @@ export async function exportMetricsCommand(deps: RunCommandDeps, destination?: u
 export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
   const ids = runCommandIds;
   return [
-    vscode.commands.registerCommand(ids.runScenario, (arg?: unknown, set?: unknown, options?: unknown) => runScenarioCommand(deps, arg, set, options)),
-    vscode.commands.registerCommand(ids.runScenarioWithDefaults, (node?: unknown) => runFromView(deps, node, 'defaults')),
-    vscode.commands.registerCommand(ids.runScenarioWithParameters, (node?: unknown) => runFromView(deps, node, 'parameters')),
+    vscode.commands.registerCommand(
+      ids.runScenario,
+      (arg?: unknown, set?: unknown, options?: unknown) =>
+        runScenarioCommand(deps, arg, set, options),
+    ),
+    vscode.commands.registerCommand(ids.runScenarioWithDefaults, (node?: unknown) =>
+      runFromView(deps, node, 'defaults'),
+    ),
+    vscode.commands.registerCommand(ids.runScenarioWithParameters, (node?: unknown) =>
+      runFromView(deps, node, 'parameters'),
+    ),
     vscode.commands.registerCommand(ids.openInspector, () => openInspectorCommand(deps)),
-    vscode.commands.registerCommand(ids.openTrace, (file?: unknown) => openTraceCommand(deps, file)),
-    vscode.commands.registerCommand(ids.exportTrace, (run?: unknown, destination?: unknown) => exportTraceCommand(deps, run, destination)),
-    vscode.commands.registerCommand(ids.exportMetrics, (destination?: unknown) => exportMetricsCommand(deps, destination)),
+    vscode.commands.registerCommand(ids.openTrace, (file?: unknown) =>
+      openTraceCommand(deps, file),
+    ),
+    vscode.commands.registerCommand(ids.exportTrace, (run?: unknown, destination?: unknown) =>
+      exportTraceCommand(deps, run, destination),
+    ),
+    vscode.commands.registerCommand(ids.exportMetrics, (destination?: unknown) =>
+      exportMetricsCommand(deps, destination),
+    ),
     vscode.commands.registerCommand(ids.openRun, async (arg?: unknown) => {
       const run = targetRun(deps, arg);
       if (!run) return undefined;
@@ -212,7 +270,8 @@ export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
       const run = targetRun(deps, arg);
       if (!run) return undefined;
       const removed = await reporting(`deleting run ${run.title}`, () => deps.runs.delete(run.id));
-      if (removed) vscode.window.setStatusBarMessage(`List/Watch: deleted run ${removed.title}`, 4000);
+      if (removed)
+        vscode.window.setStatusBarMessage(`List/Watch: deleted run ${removed.title}`, 4000);
       return removed;
     }),
     vscode.commands.registerCommand(ids.selectWatcher, async (id?: unknown) => {

@@ -5,7 +5,13 @@
 import * as fs from 'fs';
 import * as readline from 'readline';
 import type { RunModel } from '../run/run-model';
-import { listScenarios, resolveParams, runScenario, type ScenarioDefinition, type ScenarioSummary } from '../scenarios/runner';
+import {
+  listScenarios,
+  resolveParams,
+  runScenario,
+  type ScenarioDefinition,
+  type ScenarioSummary,
+} from '../scenarios/runner';
 import { loadRun } from '../trace/load-run';
 import type { TraceReadStats } from '../trace/trace-reader';
 import { TraceWriter } from '../trace/trace-writer';
@@ -48,7 +54,11 @@ export class TraceFileSink {
   }
 
   close(): void {
-    try { this.flush(); } finally { fs.closeSync(this.fd); }
+    try {
+      this.flush();
+    } finally {
+      fs.closeSync(this.fd);
+    }
   }
 }
 
@@ -60,16 +70,28 @@ export interface RunProgress {
  * Runs a scenario, streaming its trace to `traceFile`. The file is removed when the run fails or
  * is cancelled (an AbortError then).
  */
-export async function runScenarioToTrace(name: string, set: Record<string, string | number | boolean>, options: {
-  seed?: number; traceFile: string; signal?: AbortSignal; onProgress?: RunProgress;
-}): Promise<{ model: RunModel; summary: ScenarioSummary; traceLines: number }> {
+export async function runScenarioToTrace(
+  name: string,
+  set: Record<string, string | number | boolean>,
+  options: {
+    seed?: number;
+    traceFile: string;
+    signal?: AbortSignal;
+    onProgress?: RunProgress;
+  },
+): Promise<{ model: RunModel; summary: ScenarioSummary; traceLines: number }> {
   const sink = new TraceFileSink(options.traceFile);
-  const writer = new TraceWriter(line => sink.line(line));
+  const writer = new TraceWriter((line) => sink.line(line));
   let ok = false;
   try {
-    const result = await runScenario(name, set, { seed: options.seed, signal: options.signal, onProgress: options.onProgress, trace: writer,
+    const result = await runScenario(name, set, {
+      seed: options.seed,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      trace: writer,
       // Hand the extension host's event loop back between steps: progress draws, Cancel arrives.
-      yieldToHost: () => new Promise<void>(resolve => setImmediate(resolve)) });
+      yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    });
     ok = true;
     return { ...result, traceLines: writer.lines };
   } finally {
@@ -87,7 +109,7 @@ export async function* fileLines(file: string, signal?: AbortSignal): AsyncGener
     for await (const line of lines) {
       yield line;
       if (++count % linesPerYield === 0) {
-        await new Promise<void>(resolve => setImmediate(resolve));
+        await new Promise<void>((resolve) => setImmediate(resolve));
         if (signal?.aborted) return;
       }
     }
@@ -112,11 +134,18 @@ export async function countLines(file: string): Promise<number> {
  * Reads a trace file into its RunModel. Unreadable files and a broken header throw (the message
  * names the line); broken record lines are counted in `stats.rejected` with samples naming them.
  */
-export async function readTraceFile(file: string, options: { signal?: AbortSignal; onProgress?: RunProgress } = {}): Promise<{ model: RunModel; stats: TraceReadStats }> {
+export async function readTraceFile(
+  file: string,
+  options: { signal?: AbortSignal; onProgress?: RunProgress } = {},
+): Promise<{ model: RunModel; stats: TraceReadStats }> {
   await fs.promises.access(file, fs.constants.R_OK);
   const total = options.onProgress ? await countLines(file) : 0;
   return loadRun(fileLines(file, options.signal), {
     signal: options.signal,
-    onProgress: read => options.onProgress?.(total > 0 ? Math.min(1, read / total) : 0, `${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines`),
+    onProgress: (read) =>
+      options.onProgress?.(
+        total > 0 ? Math.min(1, read / total) : 0,
+        `${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines`,
+      ),
   });
 }

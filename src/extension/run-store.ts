@@ -49,22 +49,30 @@ export class RunStore implements vscode.Disposable {
 
   list(): StoredRun[] {
     const runs = this.memento.get<unknown>(indexKey);
-    return Array.isArray(runs) ? runs.filter((r): r is StoredRun => !!r && typeof r === 'object' && typeof (r as StoredRun).id === 'string') : [];
+    return Array.isArray(runs)
+      ? runs.filter(
+          (r): r is StoredRun =>
+            !!r && typeof r === 'object' && typeof (r as StoredRun).id === 'string',
+        )
+      : [];
   }
 
   get(id: string): StoredRun | undefined {
-    return this.list().find(r => r.id === id);
+    return this.list().find((r) => r.id === id);
   }
 
   /** A fresh id and the path its trace should be written to (the folder exists afterwards). */
   async allocate(): Promise<{ id: string; traceFile: string }> {
     await fs.promises.mkdir(this.storageDir, { recursive: true });
-    const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${Math.random().toString(36).slice(2, 8)}`;
+    const id = `${new Date()
+      .toISOString()
+      .replace(/[-:.TZ]/g, '')
+      .slice(0, 14)}-${Math.random().toString(36).slice(2, 8)}`;
     return { id, traceFile: path.join(this.storageDir, `${id}.jsonl`) };
   }
 
   async add(run: StoredRun, model?: RunModel): Promise<void> {
-    const runs = [run, ...this.list().filter(r => r.id !== run.id)];
+    const runs = [run, ...this.list().filter((r) => r.id !== run.id)];
     const dropped = runs.splice(maxRuns);
     await this.memento.update(indexKey, runs);
     for (const old of dropped) await this.removeFiles(old);
@@ -75,7 +83,10 @@ export class RunStore implements vscode.Disposable {
   async remove(id: string): Promise<StoredRun | undefined> {
     const run = this.get(id);
     if (!run) return undefined;
-    await this.memento.update(indexKey, this.list().filter(r => r.id !== id));
+    await this.memento.update(
+      indexKey,
+      this.list().filter((r) => r.id !== id),
+    );
     this.models.delete(id);
     await this.removeFiles(run);
     this.changed.fire();
@@ -91,7 +102,8 @@ export class RunStore implements vscode.Disposable {
   remember(id: string, model: RunModel): void {
     this.models.delete(id);
     this.models.set(id, model);
-    while (this.models.size > cachedModels) this.models.delete(this.models.keys().next().value as string);
+    while (this.models.size > cachedModels)
+      this.models.delete(this.models.keys().next().value as string);
   }
 
   /** Our own trace files only: a trace the user opened stays where it is. */

@@ -33,12 +33,15 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
   constructor(store: RunStore, current: CurrentRun) {
     this.store = store;
     this.current = current;
-    this.subscriptions = [store.onDidChange(() => this.changed.fire(undefined)), current.onDidChange(() => this.changed.fire(undefined))];
+    this.subscriptions = [
+      store.onDidChange(() => this.changed.fire(undefined)),
+      current.onDidChange(() => this.changed.fire(undefined)),
+    ];
   }
 
   getChildren(node?: RunsViewNode): RunsViewNode[] {
     if (node) return [];
-    return this.store.list().map(run => ({ kind: 'run', run }));
+    return this.store.list().map((run) => ({ kind: 'run', run }));
   }
 
   getTreeItem(node: RunsViewNode): vscode.TreeItem {
@@ -46,27 +49,43 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     const open = this.current.get()?.run.id === run.id;
     const item = new vscode.TreeItem(run.title, vscode.TreeItemCollapsibleState.None);
     item.id = `run:${run.id}`;
-    const facts = [`${formatVirtualTime(run.durationMs)}`, `${run.watchers.toLocaleString('en-US')} watchers`, `${run.lists.toLocaleString('en-US')} lists`];
+    const facts = [
+      `${formatVirtualTime(run.durationMs)}`,
+      `${run.watchers.toLocaleString('en-US')} watchers`,
+      `${run.lists.toLocaleString('en-US')} lists`,
+    ];
     if (run.rejected) facts.push(`${run.rejected} lines rejected`);
     item.description = `${open ? 'open · ' : ''}${facts.join(' · ')} · ${age(run.createdAt)}`;
     item.tooltip = [
       run.title,
       `${run.source === 'scenario' ? 'scenario run' : 'trace'} ${run.scenario}, profile ${run.profile}, seed ${run.seed}`,
-      Object.entries(run.params).map(([k, v]) => `${k}=${String(v)}`).join(' '),
+      Object.entries(run.params)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(' '),
       `trace: ${run.traceFile}`,
       `made ${new Date(run.createdAt).toLocaleString()}`,
-    ].filter(Boolean).join('\n');
-    item.iconPath = open ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.blue'))
-      : new vscode.ThemeIcon(run.source === 'scenario' ? 'beaker' : 'file', run.rejected ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+    ]
+      .filter(Boolean)
+      .join('\n');
+    item.iconPath = open
+      ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.blue'))
+      : new vscode.ThemeIcon(
+          run.source === 'scenario' ? 'beaker' : 'file',
+          run.rejected ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined,
+        );
     item.contextValue = run.source === 'scenario' ? 'run.scenario' : 'run.trace';
     item.command = { command: openRunCommandId, title: 'Open in Inspector', arguments: [node] };
     return item;
   }
 
   rows(): ViewRow[] {
-    return this.getChildren().map(node => {
+    return this.getChildren().map((node) => {
       const item = this.getTreeItem(node);
-      return { label: String(item.label), description: String(item.description ?? ''), children: [] };
+      return {
+        label: String(item.label),
+        description: String(item.description ?? ''),
+        children: [],
+      };
     });
   }
 

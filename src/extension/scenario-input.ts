@@ -2,7 +2,13 @@
 // one step per parameter, each checked by the runner's own rules (resolveParams) as it is typed,
 // so the message names the parameter and what it expects. No upstream counterpart.
 import * as vscode from 'vscode';
-import { checkSeed, defaultSeed, resolveParams, type ScenarioDefinition, type ScenarioParamSpec } from '../scenarios/runner';
+import {
+  checkSeed,
+  defaultSeed,
+  resolveParams,
+  type ScenarioDefinition,
+  type ScenarioParamSpec,
+} from '../scenarios/runner';
 
 export interface ScenarioChoice {
   name: string;
@@ -11,32 +17,63 @@ export interface ScenarioChoice {
 }
 
 function defaultsText(definition: ScenarioDefinition): string {
-  return definition.params.map(p => `${p.name}=${String(p.default)}`).join(' ');
+  return definition.params.map((p) => `${p.name}=${String(p.default)}`).join(' ');
 }
 
-export async function pickScenario(scenarios: ScenarioDefinition[]): Promise<ScenarioDefinition | undefined> {
-  const picked = await vscode.window.showQuickPick(scenarios.map(s => ({ label: s.title, description: s.name, detail: s.description, scenario: s })), {
-    title: 'List/Watch: Run Scenario',
-    placeHolder: 'Choose a built-in scenario (it runs in virtual time)',
-    matchOnDescription: true,
-    matchOnDetail: true,
-    ignoreFocusOut: true,
-  });
+export async function pickScenario(
+  scenarios: ScenarioDefinition[],
+): Promise<ScenarioDefinition | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    scenarios.map((s) => ({
+      label: s.title,
+      description: s.name,
+      detail: s.description,
+      scenario: s,
+    })),
+    {
+      title: 'List/Watch: Run Scenario',
+      placeHolder: 'Choose a built-in scenario (it runs in virtual time)',
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    },
+  );
   return picked?.scenario;
 }
 
 /** "Run with defaults" or "Set parameters…"; undefined when dismissed. */
-export async function pickHow(definition: ScenarioDefinition): Promise<'defaults' | 'parameters' | undefined> {
+export async function pickHow(
+  definition: ScenarioDefinition,
+): Promise<'defaults' | 'parameters' | undefined> {
   if (definition.params.length === 0) return 'defaults';
-  const picked = await vscode.window.showQuickPick([
-    { label: '$(play) Run with defaults', detail: defaultsText(definition), how: 'defaults' as const },
-    { label: '$(settings) Set parameters…', detail: `${definition.params.length} parameters, then the seed`, how: 'parameters' as const },
-  ], { title: `List/Watch: ${definition.title}`, placeHolder: 'Run it with its default parameters, or set them one by one', ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(
+    [
+      {
+        label: '$(play) Run with defaults',
+        detail: defaultsText(definition),
+        how: 'defaults' as const,
+      },
+      {
+        label: '$(settings) Set parameters…',
+        detail: `${definition.params.length} parameters, then the seed`,
+        how: 'parameters' as const,
+      },
+    ],
+    {
+      title: `List/Watch: ${definition.title}`,
+      placeHolder: 'Run it with its default parameters, or set them one by one',
+      ignoreFocusOut: true,
+    },
+  );
   return picked?.how;
 }
 
 /** Why `text` is not a valid value of `param` (the runner's own message), or undefined. */
-export function parameterProblem(definition: ScenarioDefinition, param: ScenarioParamSpec, text: string): string | undefined {
+export function parameterProblem(
+  definition: ScenarioDefinition,
+  param: ScenarioParamSpec,
+  text: string,
+): string | undefined {
   try {
     resolveParams(definition.name, { [param.name]: text });
     return undefined;
@@ -54,14 +91,27 @@ function rangeText(p: ScenarioParamSpec): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-async function askParameter(definition: ScenarioDefinition, p: ScenarioParamSpec, step: number, totalSteps: number): Promise<string | undefined> {
+async function askParameter(
+  definition: ScenarioDefinition,
+  p: ScenarioParamSpec,
+  step: number,
+  totalSteps: number,
+): Promise<string | undefined> {
   const title = `${definition.title}: ${p.name} (${step}/${totalSteps})`;
   if (p.type === 'boolean' || p.choices) {
-    const values = p.type === 'boolean' ? ['true', 'false'] : p.choices ?? [];
-    const ordered = [String(p.default), ...values.filter(v => v !== String(p.default))];
-    const picked = await vscode.window.showQuickPick(ordered.map(v => ({ label: v, description: v === String(p.default) ? 'default' : undefined })), {
-      title, placeHolder: p.description, ignoreFocusOut: true,
-    });
+    const values = p.type === 'boolean' ? ['true', 'false'] : (p.choices ?? []);
+    const ordered = [String(p.default), ...values.filter((v) => v !== String(p.default))];
+    const picked = await vscode.window.showQuickPick(
+      ordered.map((v) => ({
+        label: v,
+        description: v === String(p.default) ? 'default' : undefined,
+      })),
+      {
+        title,
+        placeHolder: p.description,
+        ignoreFocusOut: true,
+      },
+    );
     return picked?.label;
   }
   return vscode.window.showInputBox({
@@ -69,12 +119,14 @@ async function askParameter(definition: ScenarioDefinition, p: ScenarioParamSpec
     prompt: `${p.description}${rangeText(p)}`,
     value: String(p.default),
     ignoreFocusOut: true,
-    validateInput: text => parameterProblem(definition, p, text.trim()),
+    validateInput: (text) => parameterProblem(definition, p, text.trim()),
   });
 }
 
 /** Every parameter, then the seed. Undefined when any step is dismissed. */
-export async function askParameters(definition: ScenarioDefinition): Promise<{ set: Record<string, string>; seed: number } | undefined> {
+export async function askParameters(
+  definition: ScenarioDefinition,
+): Promise<{ set: Record<string, string>; seed: number } | undefined> {
   const set: Record<string, string> = {};
   const total = definition.params.length + 1;
   for (const [i, p] of definition.params.entries()) {
@@ -86,15 +138,17 @@ export async function askParameters(definition: ScenarioDefinition): Promise<{ s
   try {
     resolveParams(definition.name, set);
   } catch (error) {
-    void vscode.window.showErrorMessage(`List/Watch: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(
+      `List/Watch: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return undefined;
   }
   const seedText = await vscode.window.showInputBox({
     title: `${definition.title}: seed (${total}/${total})`,
-    prompt: 'The seed of the run\'s random choices: the same seed gives the same run',
+    prompt: "The seed of the run's random choices: the same seed gives the same run",
     value: String(defaultSeed),
     ignoreFocusOut: true,
-    validateInput: text => {
+    validateInput: (text) => {
       try {
         checkSeed(Number(text.trim() === '' ? NaN : text.trim()));
         return undefined;
@@ -108,10 +162,14 @@ export async function askParameters(definition: ScenarioDefinition): Promise<{ s
 }
 
 /** The whole dialogue: scenario, how, parameters. Undefined when dismissed at any step. */
-export async function askScenarioChoice(scenarios: ScenarioDefinition[], preselected?: ScenarioDefinition, how?: 'defaults' | 'parameters'): Promise<ScenarioChoice | undefined> {
-  const definition = preselected ?? await pickScenario(scenarios);
+export async function askScenarioChoice(
+  scenarios: ScenarioDefinition[],
+  preselected?: ScenarioDefinition,
+  how?: 'defaults' | 'parameters',
+): Promise<ScenarioChoice | undefined> {
+  const definition = preselected ?? (await pickScenario(scenarios));
   if (!definition) return undefined;
-  const mode = how ?? await pickHow(definition);
+  const mode = how ?? (await pickHow(definition));
   if (!mode) return undefined;
   if (mode === 'defaults') return { name: definition.name, set: {} };
   const asked = await askParameters(definition);

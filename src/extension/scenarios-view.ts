@@ -30,17 +30,27 @@ export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosV
   }
 
   getChildren(node?: ScenariosViewNode): ScenariosViewNode[] {
-    if (!node) return this.scenarios().map(scenario => ({ kind: 'scenario', scenario }));
-    if (node.kind === 'scenario') return node.scenario.params.map(param => ({ kind: 'parameter', scenario: node.scenario, param }));
+    if (!node) return this.scenarios().map((scenario) => ({ kind: 'scenario', scenario }));
+    if (node.kind === 'scenario')
+      return node.scenario.params.map((param) => ({
+        kind: 'parameter',
+        scenario: node.scenario,
+        param,
+      }));
     return [];
   }
 
   getTreeItem(node: ScenariosViewNode): vscode.TreeItem {
     if (node.kind === 'scenario') {
-      const item = new vscode.TreeItem(node.scenario.title, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        node.scenario.title,
+        vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.id = `scenario:${node.scenario.name}`;
       item.description = node.scenario.name;
-      item.tooltip = new vscode.MarkdownString().appendText(`${node.scenario.title} (${node.scenario.name})\n\n${node.scenario.description}`);
+      item.tooltip = new vscode.MarkdownString().appendText(
+        `${node.scenario.title} (${node.scenario.name})\n\n${node.scenario.description}`,
+      );
       item.iconPath = new vscode.ThemeIcon('beaker');
       item.contextValue = 'scenario';
       return item;
@@ -59,7 +69,11 @@ export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosV
   rows(): ViewRow[] {
     const describe = (node: ScenariosViewNode): ViewRow => {
       const item = this.getTreeItem(node);
-      return { label: String(item.label), description: String(item.description ?? ''), children: this.getChildren(node).map(describe) };
+      return {
+        label: String(item.label),
+        description: String(item.description ?? ''),
+        children: this.getChildren(node).map(describe),
+      };
     };
     return this.getChildren().map(describe);
   }

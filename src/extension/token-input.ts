@@ -24,7 +24,9 @@ async function readClipboard(): Promise<string> {
   try {
     return await Promise.race([
       Promise.resolve(vscode.env.clipboard.readText()),
-      new Promise<string>(resolve => { timer = setTimeout(() => resolve(''), clipboardWaitMs); }),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(''), clipboardWaitMs);
+      }),
     ]);
   } catch {
     return '';
@@ -49,21 +51,28 @@ export async function tokenFromContext(): Promise<string | undefined> {
       const trimmed = selected.trim();
       if (trimmed && !/[\r\n]/.test(trimmed) && trimmed.length <= maxPrefillChars) return trimmed;
     } else {
-      const found = tokenAtInWindow(document.lineAt(selection.active.line).text, selection.active.character);
+      const found = tokenAtInWindow(
+        document.lineAt(selection.active.line).text,
+        selection.active.character,
+      );
       if (found) return found.token;
     }
   }
   return firstTokenIn(await readClipboard());
 }
 
-export function askForToken(title: string, value: string | undefined): Thenable<string | undefined> {
+export function askForToken(
+  title: string,
+  value: string | undefined,
+): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title,
     prompt: 'A continue token: the value of metadata.continue, or of ?continue= in a request URL',
     placeHolder: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6...',
     value,
     ignoreFocusOut: true,
-    validateInput: text => (text.trim() ? undefined : 'Enter a continue token (it is not decoded while empty)'),
+    validateInput: (text) =>
+      text.trim() ? undefined : 'Enter a continue token (it is not decoded while empty)',
   });
 }
 
@@ -73,29 +82,33 @@ export function askForKeyPrefix(title: string, value: string): Thenable<string |
     prompt: "The resource's etcd key prefix the apiserver decodes the token against",
     value,
     ignoreFocusOut: true,
-    validateInput: text => keyPrefixProblem(text),
+    validateInput: (text) => keyPrefixProblem(text),
   });
 }
 
 export function askForKey(title: string, keyPrefix: string): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title,
-    prompt: 'The etcd key the next page starts at (write a NUL byte as \\x00; the apiserver resumes after the last key returned with <last key>\\x00)',
+    prompt:
+      'The etcd key the next page starts at (write a NUL byte as \\x00; the apiserver resumes after the last key returned with <last key>\\x00)',
     value: keyPrefix,
     valueSelection: [keyPrefix.length, keyPrefix.length],
     ignoreFocusOut: true,
-    validateInput: text => (text.startsWith(keyPrefix) ? undefined
-      : `The key must start with the key prefix ${keyPrefix} (upstream: "unable to encode next field: the key and key prefix do not match")`),
+    validateInput: (text) =>
+      text.startsWith(keyPrefix)
+        ? undefined
+        : `The key must start with the key prefix ${keyPrefix} (upstream: "unable to encode next field: the key and key prefix do not match")`,
   });
 }
 
 export function askForResourceVersion(title: string): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title,
-    prompt: 'The resourceVersion the list was served at (an int64; -1 means "continue at the latest revision")',
+    prompt:
+      'The resourceVersion the list was served at (an int64; -1 means "continue at the latest revision")',
     placeHolder: '12345',
     ignoreFocusOut: true,
-    validateInput: text => resourceVersionProblem(text),
+    validateInput: (text) => resourceVersionProblem(text),
   });
 }
 
@@ -105,9 +118,11 @@ const int64Max = 2n ** 63n - 1n;
 /** Why `text` is not an int64 resourceVersion; undefined when it is one. */
 export function resourceVersionProblem(text: string): string | undefined {
   const trimmed = text.trim();
-  if (!/^-?\d+$/.test(trimmed)) return `"${text}" is not a resourceVersion: expected an integer such as 12345`;
+  if (!/^-?\d+$/.test(trimmed))
+    return `"${text}" is not a resourceVersion: expected an integer such as 12345`;
   const value = BigInt(trimmed);
-  if (value < int64Min || value > int64Max) return `${trimmed} does not fit in an int64 (the token's rv field)`;
+  if (value < int64Min || value > int64Max)
+    return `${trimmed} does not fit in an int64 (the token's rv field)`;
   return undefined;
 }
 

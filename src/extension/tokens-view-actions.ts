@@ -14,7 +14,10 @@ export const clearTokensCommandId = 'listwatch.clearTokens';
 /** The token a command was invoked on: a view node, or (token[, keyPrefix]) arguments. */
 export function targetToken(arg: unknown, keyPrefixArg?: unknown): RecentToken | undefined {
   if (typeof arg === 'string') {
-    return { token: arg, keyPrefix: typeof keyPrefixArg === 'string' ? keyPrefixArg : readKeyPrefix().keyPrefix };
+    return {
+      token: arg,
+      keyPrefix: typeof keyPrefixArg === 'string' ? keyPrefixArg : readKeyPrefix().keyPrefix,
+    };
   }
   const node = arg as TokensViewNode | undefined;
   if (node && typeof node === 'object') {
@@ -36,7 +39,10 @@ export async function copyToken(arg: unknown): Promise<string | undefined> {
  * Explains the token again with the key prefix configured now (it may have changed since it was
  * decoded) and shows the result; the view's entry moves to the new prefix.
  */
-export async function revalidateToken(recent: RecentTokens, arg: unknown): Promise<ContinueTokenExplanation | undefined> {
+export async function revalidateToken(
+  recent: RecentTokens,
+  arg: unknown,
+): Promise<ContinueTokenExplanation | undefined> {
   const target = targetToken(arg);
   if (!target) return undefined;
   const keyPrefix = readKeyPrefix().keyPrefix;

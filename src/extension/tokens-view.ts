@@ -28,7 +28,11 @@ export function tokenFields(e: ContinueTokenExplanation): Array<{ name: string; 
   ];
   if (e.error) rows.push({ name: 'error', value: e.error.message });
   if (e.fields) {
-    rows.push({ name: 'v', value: e.fields.v }, { name: 'rv', value: e.fields.rv }, { name: 'start', value: e.fields.start });
+    rows.push(
+      { name: 'v', value: e.fields.v },
+      { name: 'rv', value: e.fields.rv },
+      { name: 'start', value: e.fields.start },
+    );
   } else if (e.decodedJson !== undefined) {
     rows.push({ name: 'decoded', value: e.decodedJson });
   }
@@ -52,17 +56,32 @@ export class TokensViewProvider implements vscode.TreeDataProvider<TokensViewNod
 
   getChildren(node?: TokensViewNode): TokensViewNode[] {
     if (!node) {
-      return this.recent.list().map(entry => ({ kind: 'token', entry, explanation: explainContinueToken(entry.token, entry.keyPrefix) }));
+      return this.recent
+        .list()
+        .map((entry) => ({
+          kind: 'token',
+          entry,
+          explanation: explainContinueToken(entry.token, entry.keyPrefix),
+        }));
     }
     if (node.kind === 'token') {
-      return tokenFields(node.explanation).map((f, index) => ({ kind: 'field', parent: node.entry, index, name: f.name, value: f.value }));
+      return tokenFields(node.explanation).map((f, index) => ({
+        kind: 'field',
+        parent: node.entry,
+        index,
+        name: f.name,
+        value: f.value,
+      }));
     }
     return [];
   }
 
   getTreeItem(node: TokensViewNode): vscode.TreeItem {
     if (node.kind === 'token') {
-      const item = new vscode.TreeItem(tokenTitle(node.explanation), vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        tokenTitle(node.explanation),
+        vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.id = `${node.entry.keyPrefix}\n${node.entry.token}`;
       item.description = shortToken(node.entry.token);
       item.tooltip = renderExplanationText(node.explanation);
@@ -84,8 +103,12 @@ export class TokensViewProvider implements vscode.TreeDataProvider<TokensViewNod
   rows(): TokensViewRow[] {
     const describe = (node: TokensViewNode): TokensViewRow => {
       const item = this.getTreeItem(node);
-      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-      return { label, description: String(item.description ?? ''), children: this.getChildren(node).map(describe) };
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      return {
+        label,
+        description: String(item.description ?? ''),
+        children: this.getChildren(node).map(describe),
+      };
     };
     return this.getChildren().map(describe);
   }

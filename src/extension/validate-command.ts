@@ -11,9 +11,16 @@ export const validateCommandId = 'listwatch.validateContinueToken';
 const title = 'Validate Continue Token';
 
 /** Arguments (token, keyPrefix) skip the matching input boxes. Returns undefined when cancelled. */
-export async function validateContinueTokenCommand(recent: RecentTokens, tokenArg?: unknown, keyPrefixArg?: unknown): Promise<ContinueTokenExplanation | undefined> {
+export async function validateContinueTokenCommand(
+  recent: RecentTokens,
+  tokenArg?: unknown,
+  keyPrefixArg?: unknown,
+): Promise<ContinueTokenExplanation | undefined> {
   // Typed or pasted text is trimmed; an argument is explained exactly as given (whitespace included).
-  const token = typeof tokenArg === 'string' ? tokenArg : (await askForToken(title, await tokenFromContext()))?.trim();
+  const token =
+    typeof tokenArg === 'string'
+      ? tokenArg
+      : (await askForToken(title, await tokenFromContext()))?.trim();
   if (token === undefined) return undefined;
   let keyPrefix: string | undefined;
   if (typeof keyPrefixArg === 'string') {

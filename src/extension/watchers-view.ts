@@ -2,7 +2,12 @@
 // (cache_watcher.go's three states, or not opened / closed) at the inspector's scrubber time, as
 // an icon and a description. Clicking one selects it in the inspector. No upstream counterpart.
 import * as vscode from 'vscode';
-import { formatVirtualTime, watcherPhaseAt, watcherPhaseLabels, type WatcherPhase } from '../inspector/watcher-states';
+import {
+  formatVirtualTime,
+  watcherPhaseAt,
+  watcherPhaseLabels,
+  type WatcherPhase,
+} from '../inspector/watcher-states';
 import type { WatcherTrack } from '../run/run-model';
 import type { CurrentRun } from './current-run';
 import type { ViewRow } from './scenarios-view';
@@ -16,9 +21,7 @@ export const watchersViewLimit = 1000;
 const refreshDelayMs = 300;
 
 export type WatchersViewNode =
-  | { kind: 'watcher'; watcher: WatcherTrack }
-  | { kind: 'more'; hidden: number }
-  | { kind: 'none' };
+  { kind: 'watcher'; watcher: WatcherTrack } | { kind: 'more'; hidden: number } | { kind: 'none' };
 
 const phaseIcons: Record<WatcherPhase, [string, string | undefined]> = {
   notStarted: ['circle-large-outline', 'disabledForeground'],
@@ -28,7 +31,9 @@ const phaseIcons: Record<WatcherPhase, [string, string | undefined]> = {
   closed: ['circle-slash', 'charts.red'],
 };
 
-export class WatchersViewProvider implements vscode.TreeDataProvider<WatchersViewNode>, vscode.Disposable {
+export class WatchersViewProvider
+  implements vscode.TreeDataProvider<WatchersViewNode>, vscode.Disposable
+{
   private readonly changed = new vscode.EventEmitter<WatchersViewNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly current: CurrentRun;
@@ -40,8 +45,13 @@ export class WatchersViewProvider implements vscode.TreeDataProvider<WatchersVie
   constructor(current: CurrentRun) {
     this.current = current;
     this.subscriptions = [
-      current.onDidChange(() => { this.shownAt = -1; this.refresh(); }),
-      current.onDidChangeViewState(state => { if (state.at !== this.shownAt) this.refreshSoon(); }),
+      current.onDidChange(() => {
+        this.shownAt = -1;
+        this.refresh();
+      }),
+      current.onDidChangeViewState((state) => {
+        if (state.at !== this.shownAt) this.refreshSoon();
+      }),
     ];
   }
 
@@ -56,12 +66,17 @@ export class WatchersViewProvider implements vscode.TreeDataProvider<WatchersVie
     const open = this.current.get();
     if (!open) return 0;
     const state = this.current.viewState();
-    return state.runId === open.run.id ? Math.min(state.at, open.model.durationMs) : open.model.durationMs;
+    return state.runId === open.run.id
+      ? Math.min(state.at, open.model.durationMs)
+      : open.model.durationMs;
   }
 
   private refreshSoon(): void {
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => { this.timer = undefined; this.refresh(); }, refreshDelayMs);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.refresh();
+    }, refreshDelayMs);
   }
 
   private refresh(): void {
@@ -73,7 +88,9 @@ export class WatchersViewProvider implements vscode.TreeDataProvider<WatchersVie
   private updateDescription(): void {
     if (!this.treeView) return;
     const open = this.current.get();
-    this.treeView.description = open ? `${open.run.title} · at ${formatVirtualTime(this.at())}` : '';
+    this.treeView.description = open
+      ? `${open.run.title} · at ${formatVirtualTime(this.at())}`
+      : '';
   }
 
   getChildren(node?: WatchersViewNode): WatchersViewNode[] {
@@ -82,20 +99,29 @@ export class WatchersViewProvider implements vscode.TreeDataProvider<WatchersVie
     const watchers = open.model.watchers;
     // An open run without watchers says so (an empty tree would show the "no run is open" welcome).
     if (watchers.length === 0) return [{ kind: 'none' }];
-    const nodes: WatchersViewNode[] = watchers.slice(0, watchersViewLimit).map(watcher => ({ kind: 'watcher', watcher }));
-    if (watchers.length > watchersViewLimit) nodes.push({ kind: 'more', hidden: watchers.length - watchersViewLimit });
+    const nodes: WatchersViewNode[] = watchers
+      .slice(0, watchersViewLimit)
+      .map((watcher) => ({ kind: 'watcher', watcher }));
+    if (watchers.length > watchersViewLimit)
+      nodes.push({ kind: 'more', hidden: watchers.length - watchersViewLimit });
     return nodes;
   }
 
   getTreeItem(node: WatchersViewNode): vscode.TreeItem {
     if (node.kind === 'none') {
-      const item = new vscode.TreeItem('This run has no watchers', vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        'This run has no watchers',
+        vscode.TreeItemCollapsibleState.None,
+      );
       item.description = 'its LISTs are in the inspector';
       item.iconPath = new vscode.ThemeIcon('info');
       return item;
     }
     if (node.kind === 'more') {
-      const item = new vscode.TreeItem(`… ${node.hidden.toLocaleString('en-US')} more`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        `… ${node.hidden.toLocaleString('en-US')} more`,
+        vscode.TreeItemCollapsibleState.None,
+      );
       item.description = 'search them in the inspector';
       item.command = { command: 'listwatch.openInspector', title: 'Open Inspector' };
       item.iconPath = new vscode.ThemeIcon('ellipsis');
@@ -119,14 +145,22 @@ export class WatchersViewProvider implements vscode.TreeDataProvider<WatchersVie
     const [icon, color] = phaseIcons[phase];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `watcher.${phase}`;
-    item.command = { command: selectWatcherCommandId, title: 'Show in Inspector', arguments: [w.id] };
+    item.command = {
+      command: selectWatcherCommandId,
+      title: 'Show in Inspector',
+      arguments: [w.id],
+    };
     return item;
   }
 
   rows(): ViewRow[] {
-    return this.getChildren().map(node => {
+    return this.getChildren().map((node) => {
       const item = this.getTreeItem(node);
-      return { label: String(item.label), description: String(item.description ?? ''), children: [] };
+      return {
+        label: String(item.label),
+        description: String(item.description ?? ''),
+        children: [],
+      };
     });
   }
 

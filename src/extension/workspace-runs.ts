@@ -28,11 +28,23 @@ async function isQuickToRead(file: string): Promise<boolean> {
   }
 }
 
-function paramsSummary(params: Record<string, number | string | boolean>, defaults: Record<string, number | string | boolean>): string {
-  return Object.entries(params).filter(([k, v]) => defaults[k] !== v).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+function paramsSummary(
+  params: Record<string, number | string | boolean>,
+  defaults: Record<string, number | string | boolean>,
+): string {
+  return Object.entries(params)
+    .filter(([k, v]) => defaults[k] !== v)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
 }
 
-function describeRun(base: Omit<StoredRun, 'durationMs' | 'watchers' | 'lists' | 'rejected' | 'profile' | 'seed' | 'params' | 'scenario'>, model: RunModel): StoredRun {
+function describeRun(
+  base: Omit<
+    StoredRun,
+    'durationMs' | 'watchers' | 'lists' | 'rejected' | 'profile' | 'seed' | 'params' | 'scenario'
+  >,
+  model: RunModel,
+): StoredRun {
   return {
     ...base,
     scenario: model.header.scenario,
@@ -59,8 +71,15 @@ export class WorkspaceRuns {
 
   /** Progress shown in the inspector too, when it is open. */
   private mirror(): ProgressReporter & { done(): void } {
-    const report = ((fraction: number, message: string) => this.inspector.post({ type: 'run/progress', fraction, message, done: false })) as ProgressReporter & { done(): void };
-    report.done = () => this.inspector.post({ type: 'run/progress', fraction: 1, message: '', done: true });
+    const report = ((fraction: number, message: string) =>
+      this.inspector.post({
+        type: 'run/progress',
+        fraction,
+        message,
+        done: false,
+      })) as ProgressReporter & { done(): void };
+    report.done = () =>
+      this.inspector.post({ type: 'run/progress', fraction: 1, message: '', done: true });
     return report;
   }
 
@@ -68,21 +87,37 @@ export class WorkspaceRuns {
    * Runs a scenario (parameters already checked by the caller or checked by the runner), stores
    * its trace and makes it the current run. Undefined when cancelled.
    */
-  async runScenario(name: string, set: Record<string, string | number | boolean>, seed?: number): Promise<StoredRun | undefined> {
-    const definition = listScenarios().find(s => s.name === name);
+  async runScenario(
+    name: string,
+    set: Record<string, string | number | boolean>,
+    seed?: number,
+  ): Promise<StoredRun | undefined> {
+    const definition = listScenarios().find((s) => s.name === name);
     const title = definition?.title ?? name;
     const { id, traceFile } = await this.store.allocate();
-    const result = await withCancellableProgress(`List/Watch: running ${title}`,
-      (signal, report) => runScenarioToTrace(name, set, { seed, traceFile, signal, onProgress: report }), this.mirror());
+    const result = await withCancellableProgress(
+      `List/Watch: running ${title}`,
+      (signal, report) =>
+        runScenarioToTrace(name, set, { seed, traceFile, signal, onProgress: report }),
+      this.mirror(),
+    );
     if (!result) {
       void vscode.window.showInformationMessage(`List/Watch: the run of ${title} was cancelled.`);
       return undefined;
     }
-    const defaults = Object.fromEntries((definition?.params ?? []).map(p => [p.name, p.default]));
+    const defaults = Object.fromEntries((definition?.params ?? []).map((p) => [p.name, p.default]));
     const changed = paramsSummary(result.model.header.params, defaults);
-    const run = describeRun({
-      id, title: `${title}${changed ? ` (${changed})` : ''}`, source: 'scenario', createdAt: new Date().toISOString(), traceFile, ownsTrace: true,
-    }, result.model);
+    const run = describeRun(
+      {
+        id,
+        title: `${title}${changed ? ` (${changed})` : ''}`,
+        source: 'scenario',
+        createdAt: new Date().toISOString(),
+        traceFile,
+        ownsTrace: true,
+      },
+      result.model,
+    );
     await this.store.add(run, result.model);
     this.current.set({ run, model: result.model });
     return run;
@@ -90,17 +125,31 @@ export class WorkspaceRuns {
 
   /** Reads a trace file and makes it the current run. Undefined when cancelled. */
   async openTrace(file: string): Promise<StoredRun | undefined> {
-    const loaded = await withCancellableProgress(`List/Watch: reading ${path.basename(file)}`,
-      (signal, report) => readTraceFile(file, { signal, onProgress: report }), this.mirror(), { quick: await isQuickToRead(file) });
+    const loaded = await withCancellableProgress(
+      `List/Watch: reading ${path.basename(file)}`,
+      (signal, report) => readTraceFile(file, { signal, onProgress: report }),
+      this.mirror(),
+      { quick: await isQuickToRead(file) },
+    );
     if (!loaded) return undefined;
     const { id } = await this.store.allocate();
-    const run = describeRun({
-      id, title: path.basename(file), source: 'trace', createdAt: new Date().toISOString(), traceFile: file, ownsTrace: false,
-    }, loaded.model);
+    const run = describeRun(
+      {
+        id,
+        title: path.basename(file),
+        source: 'trace',
+        createdAt: new Date().toISOString(),
+        traceFile: file,
+        ownsTrace: false,
+      },
+      loaded.model,
+    );
     await this.store.add(run, loaded.model);
     this.current.set({ run, model: loaded.model });
     if (loaded.stats.rejected > 0) {
-      void vscode.window.showWarningMessage(`List/Watch: opened with problems: ${rejectedLinesMessage(file, loaded.stats.rejected, loaded.stats.rejectedSamples)}`);
+      void vscode.window.showWarningMessage(
+        `List/Watch: opened with problems: ${rejectedLinesMessage(file, loaded.stats.rejected, loaded.stats.rejectedSamples)}`,
+      );
     }
     return run;
   }
@@ -108,12 +157,17 @@ export class WorkspaceRuns {
   /** Makes a stored run current (re-reading its trace unless its model is still in memory). */
   async open(id: string): Promise<StoredRun | undefined> {
     const run = this.store.get(id);
-    if (!run) throw new Error(`There is no run ${id} in this workspace (it may have been deleted).`);
+    if (!run)
+      throw new Error(`There is no run ${id} in this workspace (it may have been deleted).`);
     if (this.current.get()?.run.id === id) return run;
     let model = this.store.cachedModel(id);
     if (!model) {
-      const loaded = await withCancellableProgress(`List/Watch: opening ${run.title}`,
-        (signal, report) => readTraceFile(run.traceFile, { signal, onProgress: report }), this.mirror(), { quick: await isQuickToRead(run.traceFile) });
+      const loaded = await withCancellableProgress(
+        `List/Watch: opening ${run.title}`,
+        (signal, report) => readTraceFile(run.traceFile, { signal, onProgress: report }),
+        this.mirror(),
+        { quick: await isQuickToRead(run.traceFile) },
+      );
       if (!loaded) return undefined;
       model = loaded.model;
       this.store.remember(id, model);

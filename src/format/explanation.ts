@@ -19,12 +19,12 @@ export function visibleText(s: string, keep = ''): string {
 
 /** Markdown-safe inline text: every ASCII punctuation character backslash-escaped (CommonMark allows it). */
 export function escapeMarkdown(s: string): string {
-  return visibleText(s).replace(/[\\`*_{}[\]()#+\-.!|<>&~"'=:;,/?@$%^]/g, c => '\\' + c);
+  return visibleText(s).replace(/[\\`*_{}[\]()#+\-.!|<>&~"'=:;,/?@$%^]/g, (c) => '\\' + c);
 }
 
 /** A fenced code block whose fence is longer than any backtick run in the content. */
 function fenced(content: string, lang = ''): string {
-  const longest = Math.max(2, ...Array.from(content.matchAll(/`+/g), m => m[0].length));
+  const longest = Math.max(2, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   // Keep newlines/tabs (the block is preformatted) but neutralise other control characters.
   const body = visibleText(content, '\n\t');
@@ -39,8 +39,14 @@ export function renderExplanationMarkdown(e: ContinueTokenExplanation): string {
   const rows: Array<[string, string]> = [];
   if (e.fields) {
     rows.push(['version (v)', escapeMarkdown(e.fields.v === '' ? '(empty)' : e.fields.v)]);
-    rows.push(['resourceVersion (rv)', `${escapeMarkdown(e.fields.rv)}: ${escapeMarkdown(e.rvMeaning ?? '')}`]);
-    rows.push(['start (relative)', escapeMarkdown(e.fields.start === '' ? '(empty)' : e.fields.start)]);
+    rows.push([
+      'resourceVersion (rv)',
+      `${escapeMarkdown(e.fields.rv)}: ${escapeMarkdown(e.rvMeaning ?? '')}`,
+    ]);
+    rows.push([
+      'start (relative)',
+      escapeMarkdown(e.fields.start === '' ? '(empty)' : e.fields.start),
+    ]);
   }
   if (e.startKey) rows.push(['start (absolute)', escapeMarkdown(e.startKey.absolute)]);
   if (e.resumePoint) rows.push(['next page starts', escapeMarkdown(e.resumePoint.description)]);
@@ -57,7 +63,10 @@ export function renderExplanationMarkdown(e: ContinueTokenExplanation): string {
   }
   if (e.repair) {
     const verdict = e.repair.valid ? 'valid' : `still invalid: ${e.repair.message ?? ''}`;
-    out.push('', `**Repaired token** (${escapeMarkdown(verdict)}): ${escapeMarkdown(e.repair.token)}`);
+    out.push(
+      '',
+      `**Repaired token** (${escapeMarkdown(verdict)}): ${escapeMarkdown(e.repair.token)}`,
+    );
   }
   if (e.decodedJson !== undefined) {
     out.push('', 'Decoded JSON:', '', fenced(e.decodedJson, 'json'));
@@ -83,7 +92,11 @@ export function renderExplanationText(e: ContinueTokenExplanation): string {
   if (e.resumePoint) row('resume', e.resumePoint.description);
   if (e.error) row('error', e.error.message);
   for (const w of e.warnings) row('warning', w.message);
-  if (e.repair) row('repaired', `${e.repair.token} (${e.repair.valid ? 'valid' : `still invalid: ${e.repair.message ?? ''}`})`);
+  if (e.repair)
+    row(
+      'repaired',
+      `${e.repair.token} (${e.repair.valid ? 'valid' : `still invalid: ${e.repair.message ?? ''}`})`,
+    );
   row('apiserver', e.apiserverSays);
   return lines.join('\n');
 }

@@ -5,7 +5,11 @@
 import type { VirtualMs, WatcherStateName, WatcherTrack } from '../run/run-model';
 
 /** The three upstream states in the order a watcher normally passes through them. */
-export const watcherStateNames: readonly WatcherStateName[] = ['WaitingForBookmark', 'BookmarkReceived', 'BookmarkSent'];
+export const watcherStateNames: readonly WatcherStateName[] = [
+  'WaitingForBookmark',
+  'BookmarkReceived',
+  'BookmarkSent',
+];
 
 /** How a person reads each state. */
 export const watcherStateLabels: Readonly<Record<WatcherStateName, string>> = {
@@ -24,13 +28,19 @@ export const watcherPhaseLabels: Readonly<Record<WatcherPhase, string>> = {
 };
 
 /** Index of the last element whose `at` is <= at (-1 when none); `items` sorted by `at`. */
-export function lastIndexAtOrBefore(items: ReadonlyArray<{ at: VirtualMs }>, at: VirtualMs): number {
+export function lastIndexAtOrBefore(
+  items: ReadonlyArray<{ at: VirtualMs }>,
+  at: VirtualMs,
+): number {
   let lo = 0;
   let hi = items.length - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (items[mid].at <= at) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    if (items[mid].at <= at) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   return found;
 }
@@ -50,7 +60,11 @@ export function watcherClosedAt(track: WatcherTrack, at: VirtualMs, runEnd: Virt
   return (track.terminated || track.closeReason !== '') && at >= runEnd;
 }
 
-export function watcherPhaseAt(track: WatcherTrack, at: VirtualMs, runEnd: VirtualMs): WatcherPhase {
+export function watcherPhaseAt(
+  track: WatcherTrack,
+  at: VirtualMs,
+  runEnd: VirtualMs,
+): WatcherPhase {
   if (watcherClosedAt(track, at, runEnd)) return 'closed';
   return watcherStateAt(track, at) ?? 'notStarted';
 }
@@ -72,7 +86,10 @@ export function watcherTransitions(track: WatcherTrack): WatcherTransition[] {
     if (from === to) continue;
     const edge = `${from}>${to}`;
     let t = byEdge.get(edge);
-    if (!t) { t = { from, to, times: [] }; byEdge.set(edge, t); }
+    if (!t) {
+      t = { from, to, times: [] };
+      byEdge.set(edge, t);
+    }
     t.times.push(track.states[i].at);
   }
   return [...byEdge.values()];

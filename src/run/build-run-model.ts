@@ -4,7 +4,13 @@
 // first and last entries (the middle is counted in `logDropped`), long series are capped and what
 // is left out is counted in `truncated`.
 import type { InspectorEvent } from '../engine/inspect/events';
-import type { ScenarioInput, TraceInputRecord, TraceMetricsRecord, TraceRecord, WatcherFinal } from '../trace/trace-format';
+import type {
+  ScenarioInput,
+  TraceInputRecord,
+  TraceMetricsRecord,
+  TraceRecord,
+  WatcherFinal,
+} from '../trace/trace-format';
 import type {
   BookmarkTickRecord,
   CapacityPoint,
@@ -42,17 +48,20 @@ const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentReso
 /** DelegationRule, in upstream's words (delegator.ShouldDelegateList and the Cacher's helpers). */
 const ruleText: Record<string, string> = {
   'invalid-options': 'rejected by ValidateListOptions (400)',
-  'not-recursive': 'exact RV or continue on a single object: etcd (the cache serves no exact RV there)',
+  'not-recursive':
+    'exact RV or continue on a single object: etcd (the cache serves no exact RV there)',
   'snapshots-disabled': 'exact RV or continue without watch-cache snapshots: etcd',
   'future-rv': 'an RV newer than the cache: the cache waits for it (consistent reads supported)',
   'future-rv-unsupported': 'an RV newer than the cache, and consistent reads unsupported: etcd',
   'snapshot-available': 'a watch-cache snapshot at or below the RV exists: cache',
   'no-snapshot': 'no watch-cache snapshot at or below the RV: etcd',
-  'consistent-read': 'consistent read (RV ""): the cache, once it has caught up with etcd\'s revision',
+  'consistent-read':
+    'consistent read (RV ""): the cache, once it has caught up with etcd\'s revision',
   'consistent-read-unsupported': 'consistent read without etcd progress notifications: etcd',
   'served-from-cache': 'RV "0", NotOlderThan or RV=N without a limit: cache',
   'unknown-match': 'unknown resourceVersionMatch: etcd',
-  'not-ready-paginated-unfiltered': 'cache not ready; a paginated, unfiltered list is cheap enough for etcd',
+  'not-ready-paginated-unfiltered':
+    'cache not ready; a paginated, unfiltered list is cheap enough for etcd',
   'not-ready': 'cache not ready: 429 from the cacher',
   'rv-unset': 'a GET without resourceVersion reads etcd',
 };
@@ -136,12 +145,22 @@ class TrackBuilder {
   finish(): WatcherTrack {
     const t = this.track;
     t.bookmarkTimes = [...this.bookmarkHead, ...this.bookmarkTail];
-    t.log = [...this.head, ...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)];
-    if (t.terminated) t.closeReason = this.graceful ? 'terminated (blocked dispatch, graceful drain)' : 'terminated (blocked dispatch)';
-    else if (this.clientReason === 'timeout' || this.closedReason === 'contextDone') t.closeReason = 'timeout';
-    else if (this.closedReason === 'intervalInvalidated') t.closeReason = closeReasonText.intervalInvalidated;
+    t.log = [
+      ...this.head,
+      ...this.tail.slice(this.tailStart),
+      ...this.tail.slice(0, this.tailStart),
+    ];
+    if (t.terminated)
+      t.closeReason = this.graceful
+        ? 'terminated (blocked dispatch, graceful drain)'
+        : 'terminated (blocked dispatch)';
+    else if (this.clientReason === 'timeout' || this.closedReason === 'contextDone')
+      t.closeReason = 'timeout';
+    else if (this.closedReason === 'intervalInvalidated')
+      t.closeReason = closeReasonText.intervalInvalidated;
     else if (this.clientReason === 'disconnected') t.closeReason = 'client went away';
-    else if (this.closedReason !== '') t.closeReason = closeReasonText[this.closedReason] ?? this.closedReason;
+    else if (this.closedReason !== '')
+      t.closeReason = closeReasonText[this.closedReason] ?? this.closedReason;
     else if (this.clientReason !== '') t.closeReason = this.clientReason;
     return t;
   }
@@ -165,8 +184,20 @@ interface ListBuilder {
 
 function newListRecord(id: string, at: number, request: string): ListRecord {
   return {
-    id, at, request, servedBy: 'cache', rule: '', etcdRequests: [], fetched: 0, evaluated: 0, returned: 0,
-    resourceVersion: '', continue: '', waits: [], fallbacks: [], pages: [],
+    id,
+    at,
+    request,
+    servedBy: 'cache',
+    rule: '',
+    etcdRequests: [],
+    fetched: 0,
+    evaluated: 0,
+    returned: 0,
+    resourceVersion: '',
+    continue: '',
+    waits: [],
+    fallbacks: [],
+    pages: [],
   };
 }
 
@@ -178,7 +209,7 @@ function seconds(ms: number): string {
 export function selectorFromIdentifier(identifier: string): string {
   const m = /labels: "((?:[^"\\]|\\.)*)", fields: "((?:[^"\\]|\\.)*)"/.exec(identifier);
   if (!m) return '';
-  return [m[1], m[2]].filter(s => s !== '').join(',');
+  return [m[1], m[2]].filter((s) => s !== '').join(',');
 }
 
 /**
@@ -207,7 +238,10 @@ export class RunModelBuilder {
   private cacheRv = 0;
   private etcdRv = 0;
   private readonly ser = {
-    encodes: 0, hits: 0, lazyDeepCopies: 0, invalidations: 0,
+    encodes: 0,
+    hits: 0,
+    lazyDeepCopies: 0,
+    invalidations: 0,
     perIdentifier: {} as Record<string, SerializationIdentifierTotals>,
     perEvent: new Map<string, SerializationEventRecord>(),
     perEventDropped: 0,
@@ -221,7 +255,14 @@ export class RunModelBuilder {
   private popsSinceTick = 0;
   private readonly waits: FreshnessWaitRecord[] = [];
   private progressRequests = 0;
-  private readonly dispatch: DispatchSummary = { events: 0, deliveries: 0, blockedEvents: 0, terminated: 0, waitedMs: 0, blocked: [] };
+  private readonly dispatch: DispatchSummary = {
+    events: 0,
+    deliveries: 0,
+    blockedEvents: 0,
+    terminated: 0,
+    waitedMs: 0,
+    blocked: [],
+  };
   private readonly truncated: Record<string, number> = {};
 
   constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
@@ -282,18 +323,29 @@ export class RunModelBuilder {
         if (input.client !== undefined) record.client = input.client;
         if (input.via === 'store') {
           record.servedBy = 'etcd';
-          record.rule = 'sent to the etcd3 store (store.GetList), as the delegator does for what the cache cannot serve';
+          record.rule =
+            'sent to the etcd3 store (store.GetList), as the delegator does for what the cache cannot serve';
         }
         this.open.push({
-          record, via: input.via, decided: input.via === 'store', consistentRead: false, etcdActive: input.via === 'store', etcdDone: false,
-          currentRvAsked: false, waited: false, cacheListed: false, consistentCounted: false, timedOut: false, fellBack: false,
+          record,
+          via: input.via,
+          decided: input.via === 'store',
+          consistentRead: false,
+          etcdActive: input.via === 'store',
+          etcdDone: false,
+          currentRvAsked: false,
+          waited: false,
+          cacheListed: false,
+          consistentCounted: false,
+          timedOut: false,
+          fellBack: false,
         });
         if (this.lists.length < this.seriesLimit) this.lists.push(record);
         else this.truncate('lists');
         return;
       }
       case 'list-end': {
-        const i = this.open.findIndex(l => l.record.id === input.id);
+        const i = this.open.findIndex((l) => l.record.id === input.id);
         if (i < 0) return;
         const l = this.open[i];
         this.open.splice(i, 1);
@@ -301,10 +353,16 @@ export class RunModelBuilder {
         rec.endedAt = at;
         rec.resourceVersion = input.resourceVersion;
         rec.continue = input.continue;
-        if (input.remainingItemCount !== undefined) rec.remainingItemCount = input.remainingItemCount;
+        if (input.remainingItemCount !== undefined)
+          rec.remainingItemCount = input.remainingItemCount;
         if (input.status !== 200) {
           rec.servedBy = 'error';
-          if (input.error) rec.error = { code: input.error.code, reason: input.error.reason, message: input.error.message };
+          if (input.error)
+            rec.error = {
+              code: input.error.code,
+              reason: input.error.reason,
+              message: input.error.message,
+            };
         } else {
           rec.servedBy = l.etcdDone ? 'etcd' : 'cache';
           if (!l.etcdDone) rec.returned = input.items;
@@ -312,9 +370,15 @@ export class RunModelBuilder {
         return;
       }
       case 'watch': {
-        const w: WatchRequestRecord = { at, client: input.client, request: input.request, outcome: 'pending' };
+        const w: WatchRequestRecord = {
+          at,
+          client: input.client,
+          request: input.request,
+          outcome: 'pending',
+        };
         this.pendingWatch.set(input.client, w);
-        if (input.contentType !== undefined) this.contentTypeOfClient.set(input.client, input.contentType);
+        if (input.contentType !== undefined)
+          this.contentTypeOfClient.set(input.client, input.contentType);
         if (this.watchRequests.length < this.watchRequestLimit) this.watchRequests.push(w);
         else this.truncate('watchRequests');
         return;
@@ -332,7 +396,11 @@ export class RunModelBuilder {
           w.answeredAt = at;
           if (input.error) {
             w.outcome = 'error';
-            w.error = { code: input.error.code, reason: input.error.reason, message: input.error.message };
+            w.error = {
+              code: input.error.code,
+              reason: input.error.reason,
+              message: input.error.message,
+            };
           } else {
             w.outcome = 'started';
             if (input.watcherId !== undefined) w.watcherId = String(input.watcherId);
@@ -346,7 +414,11 @@ export class RunModelBuilder {
         if (!t) return;
         t.clientReason = input.reason;
         t.track.closedAt ??= at;
-        t.log(at, 'client-closed', `client handler returned (${input.reason}) after reading ${input.received} events`);
+        t.log(
+          at,
+          'client-closed',
+          `client handler returned (${input.reason}) after reading ${input.received} events`,
+        );
         return;
       }
       case 'read-rate':
@@ -369,7 +441,11 @@ export class RunModelBuilder {
         if (client !== undefined) t.track.contentType = this.contentTypeOfClient.get(client) ?? '';
         this.tracks.set(id, t);
         const deadline = e.deadline === null ? 'none' : `at ${seconds(e.deadline)}`;
-        t.log(e.at, 'created', `created: buffers of ${e.chanSize}, deadline ${deadline}, bookmarks ${e.allowWatchBookmarks ? 'on' : 'off'}`);
+        t.log(
+          e.at,
+          'created',
+          `created: buffers of ${e.chanSize}, deadline ${deadline}, bookmarks ${e.allowWatchBookmarks ? 'on' : 'off'}`,
+        );
         return;
       }
       case 'watcher/state': {
@@ -377,7 +453,10 @@ export class RunModelBuilder {
         if (!t) return;
         t.track.states.push({ at: e.at, state: e.to as WatcherStateName });
         t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion;
-        const why = e.resourceVersion !== undefined ? ` (bookmark rv ${e.resourceVersion})` : ` (bookmarkAfterResourceVersion ${e.bookmarkAfterResourceVersion})`;
+        const why =
+          e.resourceVersion !== undefined
+            ? ` (bookmark rv ${e.resourceVersion})`
+            : ` (bookmarkAfterResourceVersion ${e.bookmarkAfterResourceVersion})`;
         t.log(e.at, 'state', `${e.from} → ${e.to}${why}`);
         return;
       }
@@ -387,13 +466,19 @@ export class RunModelBuilder {
         if (e.outcome === 'delivered') {
           t.track.bookmarksReceived++;
           t.bookmarkAt(e.at, this.logLimit);
-          if (e.initialEventsEnd) t.track.initialEventsEndBookmarks = (t.track.initialEventsEndBookmarks ?? 0) + 1;
+          if (e.initialEventsEnd)
+            t.track.initialEventsEndBookmarks = (t.track.initialEventsEndBookmarks ?? 0) + 1;
           // The pre-timeout bookmark is due 2 s before the deadline, bucketed to the second and
           // sent at the next ~1 s tick: it lands in the last 3.5 s.
           const d = t.track.deadline;
-          if (d !== undefined && d !== null && e.at >= d - preDeadlineWindowMs && e.at < d) t.track.preDeadlineBookmarks = (t.track.preDeadlineBookmarks ?? 0) + 1;
+          if (d !== undefined && d !== null && e.at >= d - preDeadlineWindowMs && e.at < d)
+            t.track.preDeadlineBookmarks = (t.track.preDeadlineBookmarks ?? 0) + 1;
           if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
-          t.log(e.at, 'bookmark', `bookmark rv ${e.resourceVersion} sent${e.initialEventsEnd ? ' (initial-events-end)' : ''}`);
+          t.log(
+            e.at,
+            'bookmark',
+            `bookmark rv ${e.resourceVersion} sent${e.initialEventsEnd ? ' (initial-events-end)' : ''}`,
+          );
         } else if (e.outcome === 'dropped') {
           const reason = e.reason ?? 'unknown';
           t.track.bookmarksDropped[reason] = (t.track.bookmarksDropped[reason] ?? 0) + 1;
@@ -408,19 +493,31 @@ export class RunModelBuilder {
         if (!t) return;
         t.track.terminated = true;
         t.graceful = e.graceful;
-        t.log(e.at, 'terminated', `terminated: blocked past the dispatch budget${e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : ''}`);
+        t.log(
+          e.at,
+          'terminated',
+          `terminated: blocked past the dispatch budget${e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : ''}`,
+        );
         return;
       }
       case 'watcher/stopped': {
         const t = this.tracks.get(String(e.watcherId));
-        t?.log(e.at, 'stopped', `stopped${e.drainInputBuffer ? `, draining ${e.inputLen} buffered events` : ''}`);
+        t?.log(
+          e.at,
+          'stopped',
+          `stopped${e.drainInputBuffer ? `, draining ${e.inputLen} buffered events` : ''}`,
+        );
         return;
       }
       case 'watcher/live': {
         const t = this.tracks.get(String(e.watcherId));
         if (!t) return;
         if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
-        t.log(e.at, 'live', `initial events sent (${e.initEvents}), live from rv ${e.resourceVersion}`);
+        t.log(
+          e.at,
+          'live',
+          `initial events sent (${e.initEvents}), live from rv ${e.resourceVersion}`,
+        );
         return;
       }
       case 'watcher/closed': {
@@ -429,7 +526,11 @@ export class RunModelBuilder {
         t.closedReason = e.reason;
         t.track.closedAt ??= e.at;
         if (!t.hasFinal) t.track.eventsReceived = e.delivered;
-        t.log(e.at, 'closed', `closed (${e.reason}) after ${e.delivered} events${e.error ? `: ${e.error}` : ''}`);
+        t.log(
+          e.at,
+          'closed',
+          `closed (${e.reason}) after ${e.delivered} events${e.error ? `: ${e.error}` : ''}`,
+        );
         return;
       }
       case 'cacher/watch': {
@@ -437,14 +538,24 @@ export class RunModelBuilder {
         const t = this.tracks.get(String(e.watcherId));
         if (!t) return;
         t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion ?? 0;
-        t.log(e.at, 'registered', `registered: rv ${JSON.stringify(e.resourceVersion)}${e.sendInitialEvents ? ', sendInitialEvents' : ''}, interval from rv ${e.intervalResourceVersion ?? 0}, bookmark floor ${e.bookmarkAfterResourceVersion ?? 0}`);
+        t.log(
+          e.at,
+          'registered',
+          `registered: rv ${JSON.stringify(e.resourceVersion)}${e.sendInitialEvents ? ', sendInitialEvents' : ''}, interval from rv ${e.intervalResourceVersion ?? 0}, bookmark floor ${e.bookmarkAfterResourceVersion ?? 0}`,
+        );
         return;
       }
       case 'bookmarks/bucket-popped':
         this.popsSinceTick++;
         return;
       case 'cacher/bookmark-tick': {
-        const rec = { at: e.at, resourceVersion: e.resourceVersion, buckets: this.popsSinceTick, watchers: e.watchers, queued: e.queued };
+        const rec = {
+          at: e.at,
+          resourceVersion: e.resourceVersion,
+          buckets: this.popsSinceTick,
+          watchers: e.watchers,
+          queued: e.queued,
+        };
         this.popsSinceTick = 0;
         if (this.ticks.length < this.seriesLimit) this.ticks.push(rec);
         else this.truncate('bookmarkTicks');
@@ -452,15 +563,26 @@ export class RunModelBuilder {
       }
       case 'watchcache/capacity': {
         if (this.capacity.length === 0) {
-          this.capacity.push({ at: 0, capacity: e.from, change: 'initial', reason: 'the watch cache starts at its lower bound', oldestAgeMs: 0, eventFreshDurationMs: e.eventFreshDuration });
+          this.capacity.push({
+            at: 0,
+            capacity: e.from,
+            change: 'initial',
+            reason: 'the watch cache starts at its lower bound',
+            oldestAgeMs: 0,
+            eventFreshDurationMs: e.eventFreshDuration,
+          });
         }
         const grow = e.reason === 'increase';
         const point: CapacityPoint = {
-          at: e.at, capacity: e.to, change: grow ? 'grow' : 'shrink',
+          at: e.at,
+          capacity: e.to,
+          change: grow ? 'grow' : 'shrink',
           reason: grow
             ? `full and the oldest event (${seconds(e.oldestEventAgeMs)}) is younger than the ${seconds(e.eventFreshDuration)} window`
             : `full and the event a quarter from the newest (${seconds(e.comparedEventAgeMs)}) is older than the ${seconds(e.eventFreshDuration)} window`,
-          oldestAgeMs: e.oldestEventAgeMs, eventFreshDurationMs: e.eventFreshDuration, comparedAgeMs: e.comparedEventAgeMs,
+          oldestAgeMs: e.oldestEventAgeMs,
+          eventFreshDurationMs: e.eventFreshDuration,
+          comparedAgeMs: e.comparedEventAgeMs,
         };
         if (this.capacity.length < this.seriesLimit) this.capacity.push(point);
         else this.truncate('capacity');
@@ -505,7 +627,16 @@ export class RunModelBuilder {
         this.noteCacheRv(e.at, e.resourceVersion);
         if (e.blocked > 0) {
           d.blockedEvents++;
-          const rec = { at: e.at, rv: e.resourceVersion, candidates: e.candidates, blocked: e.blocked, unblocked: e.unblocked, terminated: e.terminated, budgetMs: e.budgetMs, waitedMs: e.waitedMs };
+          const rec = {
+            at: e.at,
+            rv: e.resourceVersion,
+            candidates: e.candidates,
+            blocked: e.blocked,
+            unblocked: e.unblocked,
+            terminated: e.terminated,
+            budgetMs: e.budgetMs,
+            waitedMs: e.waitedMs,
+          };
           if (d.blocked.length < this.seriesLimit) d.blocked.push(rec);
           else this.truncate('dispatch.blocked');
         }
@@ -515,7 +646,8 @@ export class RunModelBuilder {
         this.progressRequests++;
         return;
       case 'cacher/reflector':
-        if (e.phase === 'listed' && e.resourceVersion !== undefined) this.noteCacheRv(e.at, e.resourceVersion);
+        if (e.phase === 'listed' && e.resourceVersion !== undefined)
+          this.noteCacheRv(e.at, e.resourceVersion);
         return;
       case 'etcd/watch':
         if (e.phase === 'progress-notify') {
@@ -524,21 +656,34 @@ export class RunModelBuilder {
         }
         return;
       case 'watchcache/wait': {
-        const w: FreshnessWaitRecord = { at: e.at, rv: e.resourceVersion, cacheRv: e.cacheResourceVersion, waitedMs: e.waitedMs, outcome: e.outcome };
+        const w: FreshnessWaitRecord = {
+          at: e.at,
+          rv: e.resourceVersion,
+          cacheRv: e.cacheResourceVersion,
+          waitedMs: e.waitedMs,
+          outcome: e.outcome,
+        };
         if (this.waits.length < this.seriesLimit) this.waits.push(w);
         else this.truncate('freshnessWaits');
         if (e.outcome !== 'timeout') this.noteCacheRv(e.at + e.waitedMs, e.cacheResourceVersion);
-        const l = this.open.find(x => x.via === 'delegator' && !x.waited && !x.cacheListed && !x.etcdDone);
+        const l = this.open.find(
+          (x) => x.via === 'delegator' && !x.waited && !x.cacheListed && !x.etcdDone,
+        );
         if (l) {
           l.waited = true;
           l.timedOut = e.outcome === 'timeout';
-          l.record.waits.push({ at: e.at, rv: e.resourceVersion, waitedMs: e.waitedMs, outcome: e.outcome });
+          l.record.waits.push({
+            at: e.at,
+            rv: e.resourceVersion,
+            waitedMs: e.waitedMs,
+            outcome: e.outcome,
+          });
         }
         return;
       }
       case 'delegator/decision': {
         if (e.operation !== 'list') return;
-        const l = this.open.find(x => x.via === 'delegator' && !x.decided);
+        const l = this.open.find((x) => x.via === 'delegator' && !x.decided);
         if (!l) return;
         l.decided = true;
         l.consistentRead = e.consistentRead;
@@ -549,21 +694,37 @@ export class RunModelBuilder {
       }
       case 'delegator/fallback': {
         // Emitted after the fallback read: its etcd requests are already attributed (see etcdList).
-        const l = this.open.find(x => x.via === 'delegator' && x.decided && !x.fellBack && !x.cacheListed && (x.timedOut || x.etcdDone || !x.consistentRead));
+        const l = this.open.find(
+          (x) =>
+            x.via === 'delegator' &&
+            x.decided &&
+            !x.fellBack &&
+            !x.cacheListed &&
+            (x.timedOut || x.etcdDone || !x.consistentRead),
+        );
         if (!l) return;
         l.fellBack = true;
-        const what = e.reason === 'too-large-resource-version' ? 'the cache did not catch up within 3 s' : 'no snapshot at the RV any more';
-        l.record.fallbacks.push(e.fallback === 'true' ? `${what}: fell back to etcd` : `${what}: no fallback (429, ConsistentListFromCacheSkipTimeoutFallback)`);
+        const what =
+          e.reason === 'too-large-resource-version'
+            ? 'the cache did not catch up within 3 s'
+            : 'no snapshot at the RV any more';
+        l.record.fallbacks.push(
+          e.fallback === 'true'
+            ? `${what}: fell back to etcd`
+            : `${what}: no fallback (429, ConsistentListFromCacheSkipTimeoutFallback)`,
+        );
         if (e.fallback === 'true') l.etcdActive = true;
         return;
       }
       case 'delegator/consistent-read': {
-        const l = this.open.find(x => x.consistentRead && !x.consistentCounted);
+        const l = this.open.find((x) => x.consistentRead && !x.consistentCounted);
         if (l) l.consistentCounted = true;
         return;
       }
       case 'cacher/list': {
-        const l = this.open.find(x => x.via === 'delegator' && x.decided && !x.etcdActive && !x.cacheListed);
+        const l = this.open.find(
+          (x) => x.via === 'delegator' && x.decided && !x.etcdActive && !x.cacheListed,
+        );
         if (!l) return;
         l.cacheListed = true;
         l.record.fetched = e.fetched;
@@ -579,16 +740,24 @@ export class RunModelBuilder {
         }
         if (!etcdReadOperations.has(e.operation)) return;
         const rec: EtcdRequestRecord = {
-          at: e.at, operation: e.operation, key: e.key, limit: e.limit, revision: e.revision, kvs: e.kvs, count: e.count, latencyMs: e.latencyMs,
+          at: e.at,
+          operation: e.operation,
+          key: e.key,
+          limit: e.limit,
+          revision: e.revision,
+          kvs: e.kvs,
+          count: e.count,
+          latencyMs: e.latencyMs,
         };
         if (e.rangeEnd !== undefined) rec.rangeEnd = e.rangeEnd;
-        if (e.error !== undefined) rec.error = e.unimplemented ? `${e.error} (Unimplemented: RangeStream probe)` : e.error;
+        if (e.error !== undefined)
+          rec.error = e.unimplemented ? `${e.error} (Unimplemented: RangeStream probe)` : e.error;
         if (e.headerRevision > 0) this.noteEtcdRv(e.at, e.headerRevision);
         let l: ListBuilder | undefined;
         if (e.operation === 'getCurrentResourceVersion' || e.operation === 'get') {
-          l = this.open.find(x => x.via === 'delegator' && x.consistentRead && !x.currentRvAsked);
+          l = this.open.find((x) => x.via === 'delegator' && x.consistentRead && !x.currentRvAsked);
           if (l) l.currentRvAsked = true;
-          else l = this.open.find(x => x.etcdActive && !x.etcdDone);
+          else l = this.open.find((x) => x.etcdActive && !x.etcdDone);
           if (!l) return;
         } else {
           l = this.etcdList();
@@ -598,20 +767,36 @@ export class RunModelBuilder {
       }
       case 'list/page': {
         const l = this.etcdList();
-        const p = { at: e.at, limitAsked: e.limitAsked, fetched: e.fetched, evaluated: e.evaluated, matched: e.matched, itemsSoFar: e.itemsSoFar, count: e.count, hasMore: e.hasMore, limitReached: e.limitReached };
+        const p = {
+          at: e.at,
+          limitAsked: e.limitAsked,
+          fetched: e.fetched,
+          evaluated: e.evaluated,
+          matched: e.matched,
+          itemsSoFar: e.itemsSoFar,
+          count: e.count,
+          hasMore: e.hasMore,
+          limitReached: e.limitReached,
+        };
         this.pushBounded((l.record.pages ??= []), p, 'pages');
         return;
       }
       case 'list/stream-decision': {
         if (e.origin !== 'list') return;
         const l = this.etcdList();
-        l.record.stream = { decision: e.decision, reason: e.reason, ...(e.recheckAt !== undefined ? { recheckAt: e.recheckAt } : {}) };
+        l.record.stream = {
+          decision: e.decision,
+          reason: e.reason,
+          ...(e.recheckAt !== undefined ? { recheckAt: e.recheckAt } : {}),
+        };
         return;
       }
       case 'list/stream-fallback': {
         if (e.origin !== 'list') return;
         const l = this.etcdList();
-        l.record.fallbacks.push(`RangeStream answered Unimplemented: paged instead; probed again at ${seconds(e.recheckAt)}`);
+        l.record.fallbacks.push(
+          `RangeStream answered Unimplemented: paged instead; probed again at ${seconds(e.recheckAt)}`,
+        );
         return;
       }
       case 'list/done': {
@@ -670,12 +855,20 @@ export class RunModelBuilder {
     const capacity = this.capacity.slice();
     if (capacity.length === 0) {
       const c = Object.entries(this.metrics).find(([k]) => k.startsWith('watch_cache_capacity{'));
-      if (c) capacity.push({ at: 0, capacity: c[1], change: 'initial', reason: 'the watch cache starts at its lower bound', oldestAgeMs: 0, eventFreshDurationMs: 0 });
+      if (c)
+        capacity.push({
+          at: 0,
+          capacity: c[1],
+          change: 'initial',
+          reason: 'the watch cache starts at its lower bound',
+          oldestAgeMs: 0,
+          eventFreshDurationMs: 0,
+        });
     }
     const model: RunModel = {
       header: this.header,
       durationMs: this.lastAt,
-      watchers: [...this.tracks.values()].map(t => t.finish()),
+      watchers: [...this.tracks.values()].map((t) => t.finish()),
       capacity,
       resourceVersions: this.rvPoints.slice(),
       serialization: {
@@ -721,10 +914,18 @@ export class RunModelBuilder {
 
   /** The list an etcd read belongs to: the oldest open list reading etcd, else the cacher's own list. */
   private etcdList(): ListBuilder {
-    const l = this.open.find(x => x.etcdActive && !x.etcdDone);
+    const l = this.open.find((x) => x.etcdActive && !x.etcdDone);
     if (l) return l;
     // A cache list falling back to etcd (the fallback event comes after the read).
-    const f = this.open.find(x => x.via === 'delegator' && x.decided && !x.cacheListed && !x.etcdDone && !x.fellBack && x.timedOut);
+    const f = this.open.find(
+      (x) =>
+        x.via === 'delegator' &&
+        x.decided &&
+        !x.cacheListed &&
+        !x.etcdDone &&
+        !x.fellBack &&
+        x.timedOut,
+    );
     if (f) {
       f.etcdActive = true;
       return f;
@@ -732,8 +933,26 @@ export class RunModelBuilder {
     if (!this.orphan) {
       const id = `cacher-${++this.cacherListSeq}`;
       this.orphan = {
-        record: { ...newListRecord(id, this.lastAt, 'the cacher\'s reflector lists etcd (watch cache initialisation)'), servedBy: 'etcd', rule: 'the watch cache\'s own LIST (storageWatchListPageSize 10000)' },
-        via: 'cacher', decided: true, consistentRead: false, etcdActive: true, etcdDone: false, currentRvAsked: false, waited: false, cacheListed: false, consistentCounted: false, timedOut: false, fellBack: false,
+        record: {
+          ...newListRecord(
+            id,
+            this.lastAt,
+            "the cacher's reflector lists etcd (watch cache initialisation)",
+          ),
+          servedBy: 'etcd',
+          rule: "the watch cache's own LIST (storageWatchListPageSize 10000)",
+        },
+        via: 'cacher',
+        decided: true,
+        consistentRead: false,
+        etcdActive: true,
+        etcdDone: false,
+        currentRvAsked: false,
+        waited: false,
+        cacheListed: false,
+        consistentCounted: false,
+        timedOut: false,
+        fellBack: false,
       };
     }
     return this.orphan;
@@ -764,7 +983,8 @@ export class RunModelBuilder {
     if (pts.length > this.seriesLimit) {
       // Halve the resolution: keep every other point (always the last).
       const kept = pts.filter((_, i) => i % 2 === 1 || i === pts.length - 1);
-      this.truncated.resourceVersions = (this.truncated.resourceVersions ?? 0) + pts.length - kept.length;
+      this.truncated.resourceVersions =
+        (this.truncated.resourceVersions ?? 0) + pts.length - kept.length;
       pts.length = 0;
       pts.push(...kept);
     }

@@ -214,7 +214,16 @@ export interface DispatchSummary {
   /** Virtual ms the dispatcher spent waiting for blocked watchers. */
   waitedMs: number;
   /** The dispatches that met a blocked watcher (bounded). */
-  blocked: Array<{ at: VirtualMs; rv: number; candidates: number; blocked: number; unblocked: number; terminated: number; budgetMs: number; waitedMs: number }>;
+  blocked: Array<{
+    at: VirtualMs;
+    rv: number;
+    candidates: number;
+    blocked: number;
+    unblocked: number;
+    terminated: number;
+    budgetMs: number;
+    waitedMs: number;
+  }>;
 }
 
 export interface RunModel {

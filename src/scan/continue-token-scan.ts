@@ -29,7 +29,8 @@ const queryRe = /(?:^|[?&;])continue=([^&#\s"'<>\\]*)/g;
 const jsonRe = /"_?continue"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 const escapedJsonRe = /\\"_?continue\\"\s*:\s*\\"([^"\\]*)\\"/g;
 // YAML `continue: …` (optionally quoted), possibly as a list item.
-const yamlRe = /^(\s*(?:-\s+)?_?continue:[ \t]*)(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#"'][^\s#]*))/;
+const yamlRe =
+  /^(\s*(?:-\s+)?_?continue:[ \t]*)(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#"'][^\s#]*))/;
 // Bare tokens: base64url (or damaged, standard-alphabet/padded) text starting with `eyJ` = `{"`.
 const bareRe = /(?<![A-Za-z0-9_+/=-])eyJ[A-Za-z0-9_+/-]{4,}={0,2}(?![A-Za-z0-9_+/=-])/g;
 
@@ -85,14 +86,19 @@ export function findContinueTokens(line: string): FoundContinueToken[] {
     if (raw !== '' && raw !== '""' && raw !== "''") {
       const quoted = y[4] === undefined;
       const start = y[1].length + (quoted ? 1 : 0);
-      const token = y[2] !== undefined ? (jsonUnescape(raw) ?? raw) : y[3] !== undefined ? raw.replace(/''/g, "'") : raw;
+      const token =
+        y[2] !== undefined
+          ? (jsonUnescape(raw) ?? raw)
+          : y[3] !== undefined
+            ? raw.replace(/''/g, "'")
+            : raw;
       found.push({ token, start, end: start + raw.length, kind: 'yaml' });
     }
   }
   for (const m of text.matchAll(bareRe)) {
     const start = m.index ?? 0;
     const end = start + m[0].length;
-    if (found.some(f => start < f.end && end > f.start)) continue;
+    if (found.some((f) => start < f.end && end > f.start)) continue;
     if (looksLikeContinueToken(m[0])) found.push({ token: m[0], start, end, kind: 'bare' });
   }
   found.sort((a, b) => a.start - b.start);
@@ -108,5 +114,5 @@ export function findContinueTokens(line: string): FoundContinueToken[] {
 
 /** The token whose range covers column `character` (end inclusive, so a cursor just after it counts). */
 export function tokenAt(line: string, character: number): FoundContinueToken | undefined {
-  return findContinueTokens(line).find(t => character >= t.start && character <= t.end);
+  return findContinueTokens(line).find((t) => character >= t.start && character <= t.end);
 }

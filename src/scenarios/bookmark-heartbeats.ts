@@ -20,14 +20,18 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const timeoutSeconds = Number(p.timeoutSeconds);
   const wps = Number(p.writesPerSecond);
   const resource = r.createResource({ etcd: { progressNotifyIntervalMs } });
-  r.seedPods(resource, 10, { namespace: 'default', name: i => `pod-${i}` });
+  r.seedPods(resource, 10, { namespace: 'default', name: (i) => `pod-${i}` });
   resource.start();
   await resource.waitReady();
   await r.advance(100);
   const rv = String(resource.watchCache.resourceVersion);
-  r.phase('watch', `${count(watchers)} watchers open from rv ${rv} with allowWatchBookmarks${timeoutSeconds > 0 ? `, timeoutSeconds=${timeoutSeconds}` : ' (deadlines: random in [30, 60) min, as the apiserver picks them)'}`);
+  r.phase(
+    'watch',
+    `${count(watchers)} watchers open from rv ${rv} with allowWatchBookmarks${timeoutSeconds > 0 ? `, timeoutSeconds=${timeoutSeconds}` : ' (deadlines: random in [30, 60) min, as the apiserver picks them)'}`,
+  );
   for (let i = 0; i < watchers; i++) {
-    if (i % 1000 === 0) r.progress((0.2 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
+    if (i % 1000 === 0)
+      r.progress((0.2 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
     await r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
       namespace: 'default',
       resourceVersion: rv,
@@ -35,7 +39,12 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
       timeoutSeconds: timeoutSeconds > 0 ? timeoutSeconds : undefined,
     });
   }
-  r.phase('run', wps > 0 ? `${wps} write(s) per second to configmaps: etcd's revision moves, the pods cache learns it from progress notifications every ${progressNotifyIntervalMs / 1000} s` : 'no writes anywhere: etcd\'s revision stands still');
+  r.phase(
+    'run',
+    wps > 0
+      ? `${wps} write(s) per second to configmaps: etcd's revision moves, the pods cache learns it from progress notifications every ${progressNotifyIntervalMs / 1000} s`
+      : "no writes anywhere: etcd's revision stands still",
+  );
   const start = r.clock.now();
   const totalMs = minutes * 60_000 + heartbeatTailMs;
   let written = 0;
@@ -43,9 +52,23 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     const due = Math.floor((s + 1) * wps) - written;
     if (due > 0) {
       let rev = 0;
-      for (let k = 0; k < due; k++) rev = resource.etcd.put(`/registry/configmaps/default/cm-${written + k}`, JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${written + k}`, namespace: 'default' } }));
+      for (let k = 0; k < due; k++)
+        rev = resource.etcd.put(
+          `/registry/configmaps/default/cm-${written + k}`,
+          JSON.stringify({
+            kind: 'ConfigMap',
+            apiVersion: 'v1',
+            metadata: { name: `cm-${written + k}`, namespace: 'default' },
+          }),
+        );
       written += due;
-      r.input({ action: 'writes', count: due, verb: 'create', keyPrefix: '/registry/configmaps/default/', revision: rev });
+      r.input({
+        action: 'writes',
+        count: due,
+        verb: 'create',
+        keyPrefix: '/registry/configmaps/default/',
+        revision: rev,
+      });
     }
     r.progress(0.2 + (0.8 * s * 1000) / totalMs, `virtual ${vtime(s * 1000)} of ${vtime(totalMs)}`);
     await r.advance(Math.min(1000, start + totalMs - r.clock.now()));
@@ -55,15 +78,16 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
 function summarize(model: RunModel) {
   const ws = model.watchers;
   const minutes = Number(model.header.params.minutes);
-  const received = ws.map(w => w.bookmarksReceived);
+  const received = ws.map((w) => w.bookmarksReceived);
   const s = stats(received);
   const dropped: Record<string, number> = {};
-  for (const w of ws) for (const [k, v] of Object.entries(w.bookmarksDropped)) dropped[k] = (dropped[k] ?? 0) + v;
+  for (const w of ws)
+    for (const [k, v] of Object.entries(w.bookmarksDropped)) dropped[k] = (dropped[k] ?? 0) + v;
   const ticks = model.bookmarkTicks ?? [];
   const queued = ticks.reduce((a, t) => a + t.queued, 0);
   const popped = ticks.reduce((a, t) => a + t.watchers, 0);
   const pre = ws.reduce((a, w) => a + (w.preDeadlineBookmarks ?? 0), 0);
-  const closed = ws.filter(w => w.closeReason !== '').length;
+  const closed = ws.filter((w) => w.closeReason !== '').length;
   const facts: Record<string, number | string | boolean> = {
     watchers: ws.length,
     minutes,
@@ -88,16 +112,34 @@ function summarize(model: RunModel) {
       : `Clients received ${count(Number(facts.bookmarksSent))} bookmarks: ${s.min}–${s.max} per watcher (mean ${s.mean.toFixed(2)}), about one a minute; ${count(pre)} came just before a deadline.`,
   ];
   const tables: SummaryTable[] = [
-    { title: 'Bookmarks sent per watcher', columns: ['bookmarks', 'watchers'], rows: histogram(received).map(h => [h.value, h.count]) },
+    {
+      title: 'Bookmarks sent per watcher',
+      columns: ['bookmarks', 'watchers'],
+      rows: histogram(received).map((h) => [h.value, h.count]),
+    },
     {
       title: 'Bookmark ticks that popped watchers',
       columns: ['at', 'bookmark RV', 'buckets', 'watchers due', 'taken'],
-      rows: ticks.slice(0, 40).map(t => [vtime(t.at), t.resourceVersion, t.buckets, t.watchers, t.queued]),
+      rows: ticks
+        .slice(0, 40)
+        .map((t) => [vtime(t.at), t.resourceVersion, t.buckets, t.watchers, t.queued]),
       note: ticks.length > 40 ? `(${ticks.length - 40} more ticks)` : undefined,
     },
-    { title: 'Bookmarks dropped, by reason', columns: ['reason', 'bookmarks'], rows: Object.entries(dropped).sort().map(([k, v]) => [k, v]) },
+    {
+      title: 'Bookmarks dropped, by reason',
+      columns: ['reason', 'bookmarks'],
+      rows: Object.entries(dropped)
+        .sort()
+        .map(([k, v]) => [k, v]),
+    },
   ];
-  const charts = [{ title: 'watchers due per tick', unit: 'watchers', points: ticks.slice(0, 40).map(t => ({ label: vtime(t.at), value: t.watchers })) }];
+  const charts = [
+    {
+      title: 'watchers due per tick',
+      unit: 'watchers',
+      points: ticks.slice(0, 40).map((t) => ({ label: vtime(t.at), value: t.watchers })),
+    },
+  ];
   return { scenario: 'bookmark-heartbeats', title: definition.title, story, facts, tables, charts };
 }
 
@@ -106,14 +148,48 @@ const definition = {
   title: 'Bookmark heartbeats: one timer, one-second buckets, many watchers',
   description:
     'Many watchers with allowWatchBookmarks watch pods. A single jittered ~1 s timer pops the watchers whose one-second bucket is due: ' +
-    'each gets a heartbeat about once a minute, and one 2 s before its deadline. Writes to configmaps move etcd\'s revision; the pods ' +
+    "each gets a heartbeat about once a minute, and one 2 s before its deadline. Writes to configmaps move etcd's revision; the pods " +
     `cache learns it from etcd progress notifications (every ${progressNotifyIntervalMs / 1000} s), so heartbeats carry a newer RV and reach the clients. ` +
     'With writesPerSecond=0 the RV stands still: bookmarks are dispatched but never sent. Runs `minutes` plus 30 s.',
   params: [
-    { name: 'watchers', type: 'number' as const, default: 10000, min: 1, max: 200_000, integer: true, description: 'Watchers (all pods in namespace default, from the current RV, allowWatchBookmarks=true).' },
-    { name: 'minutes', type: 'number' as const, default: 3, min: 1, max: 240, integer: true, description: 'Virtual minutes to run after the watches open (plus a 30 s tail).' },
-    { name: 'timeoutSeconds', type: 'number' as const, default: 0, min: 0, max: 86_400, integer: true, description: 'The watches\' timeoutSeconds; 0 = none: the apiserver picks a random deadline in [30, 60) min.' },
-    { name: 'writesPerSecond', type: 'number' as const, default: 1, min: 0, max: 10_000, description: 'Writes per second to configmaps (elsewhere in etcd); 0 = etcd\'s revision never moves.' },
+    {
+      name: 'watchers',
+      type: 'number' as const,
+      default: 10000,
+      min: 1,
+      max: 200_000,
+      integer: true,
+      description:
+        'Watchers (all pods in namespace default, from the current RV, allowWatchBookmarks=true).',
+    },
+    {
+      name: 'minutes',
+      type: 'number' as const,
+      default: 3,
+      min: 1,
+      max: 240,
+      integer: true,
+      description: 'Virtual minutes to run after the watches open (plus a 30 s tail).',
+    },
+    {
+      name: 'timeoutSeconds',
+      type: 'number' as const,
+      default: 0,
+      min: 0,
+      max: 86_400,
+      integer: true,
+      description:
+        "The watches' timeoutSeconds; 0 = none: the apiserver picks a random deadline in [30, 60) min.",
+    },
+    {
+      name: 'writesPerSecond',
+      type: 'number' as const,
+      default: 1,
+      min: 0,
+      max: 10_000,
+      description:
+        "Writes per second to configmaps (elsewhere in etcd); 0 = etcd's revision never moves.",
+    },
   ],
 };
 

@@ -22,5 +22,5 @@ export const scenarioCatalogue: readonly ScenarioModule[] = [
 
 /** The scenario of that name, if any. */
 export function findScenario(name: string): ScenarioModule | undefined {
-  return scenarioCatalogue.find(m => m.definition.name === name);
+  return scenarioCatalogue.find((m) => m.definition.name === name);
 }

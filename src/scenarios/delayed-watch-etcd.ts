@@ -21,7 +21,8 @@ export class DelayedWatchEtcd extends MemoryEtcd {
     super(opts);
     this.virtualClock = opts.clock;
     this.delayMs = opts.watchDelayMs ?? 0;
-    if (!(this.delayMs >= 0 && Number.isFinite(this.delayMs))) throw new RangeError(`watchDelayMs must be a finite number >= 0, got ${opts.watchDelayMs}`);
+    if (!(this.delayMs >= 0 && Number.isFinite(this.delayMs)))
+      throw new RangeError(`watchDelayMs must be a finite number >= 0, got ${opts.watchDelayMs}`);
   }
 
   /** Holds every watch response produced before `untilMs` until then. */
@@ -61,16 +62,17 @@ class DelayedWatch implements Watch {
   }
 
   onResponse(cb: (r: WatchResponse) => void): void {
-    if (this.consumer) throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
+    if (this.consumer)
+      throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
     this.consumer = cb;
-    this.inner.onResponse(r => this.arrive(r));
+    this.inner.onResponse((r) => this.arrive(r));
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchResponse> {
     const queue: WatchResponse[] = [];
     let waiter: ((r: IteratorResult<WatchResponse>) => void) | undefined;
     let ended = false;
-    this.onResponse(r => {
+    this.onResponse((r) => {
       if (r.canceled) ended = true;
       if (waiter) {
         const w = waiter;
@@ -83,7 +85,7 @@ class DelayedWatch implements Watch {
         const r = queue.shift();
         if (r) return Promise.resolve({ value: r, done: false });
         if (ended || this.stopped) return Promise.resolve({ value: undefined, done: true });
-        return new Promise(resolve => {
+        return new Promise((resolve) => {
           waiter = resolve;
         });
       },

@@ -18,9 +18,12 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const readers = Number(p.readers);
   const skip = Boolean(p.skipTimeoutFallback);
   const etcd = new DelayedWatchEtcd({ clock: r.clock, watchDelayMs: lag });
-  const resource = r.createResource({ etcd, gates: skip ? { ConsistentListFromCacheSkipTimeoutFallback: true } : {} });
+  const resource = r.createResource({
+    etcd,
+    gates: skip ? { ConsistentListFromCacheSkipTimeoutFallback: true } : {},
+  });
   r.phase('start', `the watch cache starts; etcd's watch stream reaches it ${lag} ms late`);
-  r.seedPods(resource, 5, { namespace: 'default', name: i => `pod-${i}` });
+  r.seedPods(resource, 5, { namespace: 'default', name: (i) => `pod-${i}` });
   resource.start();
   await resource.waitReady();
   await r.advance(1000);
@@ -28,7 +31,13 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   for (let k = 1; k <= writes; k++) {
     r.progress((k - 1) / (writes + 4), `write ${k}/${writes}`);
     const stored = await resource.createPod({ name: `write-${k}`, namespace: 'default' });
-    r.input({ action: 'writes', count: 1, verb: 'create', keyPrefix: '/registry/pods/default/', revision: Number(stored.metadata.resourceVersion) });
+    r.input({
+      action: 'writes',
+      count: 1,
+      verb: 'create',
+      keyPrefix: '/registry/pods/default/',
+      revision: Number(stored.metadata.resourceVersion),
+    });
     for (let i = 1; i <= readers; i++) {
       reads.push(r.list(resource, { namespace: 'default' }, 'delegator', `reader-${i}`));
     }
@@ -45,24 +54,32 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
 }
 
 function readRows(lists: ListRecord[]): Array<Array<string | number>> {
-  return lists.map(l => {
+  return lists.map((l) => {
     const w = l.waits[0];
     return [
-      vtime(l.at), l.client ?? '', w ? dur(w.waitedMs) : '—', w ? w.outcome : 'none', l.fallbacks.length ? l.fallbacks.join('; ') : '—',
-      l.servedBy, l.error ? `${l.error.code} ${l.error.reason}` : '200', l.resourceVersion || '—',
+      vtime(l.at),
+      l.client ?? '',
+      w ? dur(w.waitedMs) : '—',
+      w ? w.outcome : 'none',
+      l.fallbacks.length ? l.fallbacks.join('; ') : '—',
+      l.servedBy,
+      l.error ? `${l.error.code} ${l.error.reason}` : '200',
+      l.resourceVersion || '—',
     ];
   });
 }
 
 function summarize(model: RunModel) {
   const lists = model.lists;
-  const waits = lists.map(l => l.waits[0]).filter(w => w !== undefined);
-  const caughtUp = waits.filter(w => w.outcome === 'caught-up').length;
-  const fresh = waits.filter(w => w.outcome === 'fresh').length;
-  const timeouts = waits.filter(w => w.outcome === 'timeout').length;
-  const fallbackToEtcd = lists.filter(l => l.fallbacks.some(f => f.includes('fell back to etcd'))).length;
-  const status429 = lists.filter(l => l.error?.code === 429).length;
-  const failed = lists.filter(l => l.servedBy === 'error').length;
+  const waits = lists.map((l) => l.waits[0]).filter((w) => w !== undefined);
+  const caughtUp = waits.filter((w) => w.outcome === 'caught-up').length;
+  const fresh = waits.filter((w) => w.outcome === 'fresh').length;
+  const timeouts = waits.filter((w) => w.outcome === 'timeout').length;
+  const fallbackToEtcd = lists.filter((l) =>
+    l.fallbacks.some((f) => f.includes('fell back to etcd')),
+  ).length;
+  const status429 = lists.filter((l) => l.error?.code === 429).length;
+  const failed = lists.filter((l) => l.servedBy === 'error').length;
   const maxWait = waits.reduce((m, w) => Math.max(m, w.waitedMs), 0);
   const buckets = histogramBuckets(model, readWaitMetric);
   const gr = { group: '', resource: 'pods' };
@@ -77,9 +94,16 @@ function summarize(model: RunModel) {
     maxWaitMs: maxWait,
     readWaitCount: metric(model, `${readWaitMetric}_count`, gr),
     readWaitSumSeconds: metric(model, `${readWaitMetric}_sum`, gr),
-    consistentReadsFromCache: metric(model, 'apiserver_watch_cache_consistent_read_total', { fallback: 'false', success: 'true' }),
-    consistentReadsFallback: metric(model, 'apiserver_watch_cache_consistent_read_total', { fallback: 'true' }),
-    consistentReadsSkipped: metric(model, 'apiserver_watch_cache_consistent_read_total', { fallback: 'skipped' }),
+    consistentReadsFromCache: metric(model, 'apiserver_watch_cache_consistent_read_total', {
+      fallback: 'false',
+      success: 'true',
+    }),
+    consistentReadsFallback: metric(model, 'apiserver_watch_cache_consistent_read_total', {
+      fallback: 'true',
+    }),
+    consistentReadsSkipped: metric(model, 'apiserver_watch_cache_consistent_read_total', {
+      fallback: 'skipped',
+    }),
     progressRequests: model.progressRequests ?? 0,
   };
   const lag = Number(model.header.params.cacheLagMs);
@@ -90,10 +114,33 @@ function summarize(model: RunModel) {
       : `${timeouts} waits timed out after 3 s (TooLargeResourceVersion): ${fallbackToEtcd} fell back to etcd, ${status429} got 429 Too Many Requests.`,
   ];
   const tables: SummaryTable[] = [
-    { title: 'Consistent reads', columns: ['at', 'reader', 'waited', 'wait outcome', 'fallback', 'served by', 'status', 'list RV'], rows: readRows(lists) },
-    { title: `${readWaitMetric} (observations per bucket)`, columns: ['le (s)', 'reads'], rows: buckets.map(b => [b.le, b.count]) },
+    {
+      title: 'Consistent reads',
+      columns: [
+        'at',
+        'reader',
+        'waited',
+        'wait outcome',
+        'fallback',
+        'served by',
+        'status',
+        'list RV',
+      ],
+      rows: readRows(lists),
+    },
+    {
+      title: `${readWaitMetric} (observations per bucket)`,
+      columns: ['le (s)', 'reads'],
+      rows: buckets.map((b) => [b.le, b.count]),
+    },
   ];
-  const charts = [{ title: 'read waits by bucket', unit: 'reads', points: buckets.map(b => ({ label: `≤${b.le}`, value: b.count })) }];
+  const charts = [
+    {
+      title: 'read waits by bucket',
+      unit: 'reads',
+      points: buckets.map((b) => ({ label: `≤${b.le}`, value: b.count })),
+    },
+  ];
   return { scenario: 'read-your-writes', title: definition.title, story, facts, tables, charts };
 }
 
@@ -102,13 +149,35 @@ const definition = {
   title: 'Consistent reads from a lagging watch cache',
   description:
     `A writer creates a pod every second (${writes} writes); after each write every reader sends a consistent LIST (RV ""). ` +
-    'The watch cache gets etcd\'s watch stream `cacheLagMs` late. Each read takes etcd\'s current revision, then waits for the ' +
+    "The watch cache gets etcd's watch stream `cacheLagMs` late. Each read takes etcd's current revision, then waits for the " +
     'cache (requesting progress every 100 ms) for up to 3 s; then it falls back to etcd, or answers 429 when ' +
     'skipTimeoutFallback turns on the 1.37 ConsistentListFromCacheSkipTimeoutFallback gate. Shows the read-wait histogram.',
   params: [
-    { name: 'cacheLagMs', type: 'number' as const, default: 500, min: 0, max: 600_000, description: 'How late (virtual ms) the watch cache sees each etcd watch response, progress notifications included.' },
-    { name: 'skipTimeoutFallback', type: 'boolean' as const, default: false, description: 'Turn on ConsistentListFromCacheSkipTimeoutFallback (1.37, alpha): a read that times out gets 429 instead of falling back to etcd.' },
-    { name: 'readers', type: 'number' as const, default: 1, min: 1, max: 1000, integer: true, description: 'Readers; each sends one consistent LIST after every write.' },
+    {
+      name: 'cacheLagMs',
+      type: 'number' as const,
+      default: 500,
+      min: 0,
+      max: 600_000,
+      description:
+        'How late (virtual ms) the watch cache sees each etcd watch response, progress notifications included.',
+    },
+    {
+      name: 'skipTimeoutFallback',
+      type: 'boolean' as const,
+      default: false,
+      description:
+        'Turn on ConsistentListFromCacheSkipTimeoutFallback (1.37, alpha): a read that times out gets 429 instead of falling back to etcd.',
+    },
+    {
+      name: 'readers',
+      type: 'number' as const,
+      default: 1,
+      min: 1,
+      max: 1000,
+      integer: true,
+      description: 'Readers; each sends one consistent LIST after every write.',
+    },
   ],
 };
 

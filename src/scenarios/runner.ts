@@ -6,7 +6,13 @@ import type { RunHeader, RunModel } from '../run/run-model';
 import { traceFormat, traceVersion, type TraceRecord } from '../trace/trace-format';
 import type { TraceWriter } from '../trace/trace-writer';
 import { findScenario, scenarioCatalogue } from './catalogue';
-import type { ScenarioDefinition, ScenarioModule, ScenarioParamSpec, ScenarioParams, ScenarioSummary } from './scenario';
+import type {
+  ScenarioDefinition,
+  ScenarioModule,
+  ScenarioParamSpec,
+  ScenarioParams,
+  ScenarioSummary,
+} from './scenario';
 import { ScenarioRun } from './scenario-run';
 
 export type { ScenarioDefinition, ScenarioParamSpec, ScenarioSummary } from './scenario';
@@ -29,20 +35,23 @@ export interface RunScenarioOptions {
 
 /** Every built-in scenario with its parameters (in catalogue order). */
 export function listScenarios(): ScenarioDefinition[] {
-  return scenarioCatalogue.map(m => structuredClone(m.definition));
+  return scenarioCatalogue.map((m) => structuredClone(m.definition));
 }
 
 function moduleOf(name: string): ScenarioModule {
   const m = findScenario(name);
   if (!m) {
-    throw new Error(`unknown scenario ${JSON.stringify(name)}; expected one of: ${scenarioCatalogue.map(s => s.definition.name).join(', ')}`);
+    throw new Error(
+      `unknown scenario ${JSON.stringify(name)}; expected one of: ${scenarioCatalogue.map((s) => s.definition.name).join(', ')}`,
+    );
   }
   return m;
 }
 
 function expected(p: ScenarioParamSpec): string {
   if (p.type === 'boolean') return 'true or false';
-  if (p.type === 'string') return p.choices ? `one of ${p.choices.map(c => JSON.stringify(c)).join(', ')}` : 'a string';
+  if (p.type === 'string')
+    return p.choices ? `one of ${p.choices.map((c) => JSON.stringify(c)).join(', ')}` : 'a string';
   const kind = p.integer ? 'a whole number' : 'a number';
   if (p.min !== undefined && p.max !== undefined) return `${kind} from ${p.min} to ${p.max}`;
   if (p.min !== undefined) return `${kind} >= ${p.min}`;
@@ -50,13 +59,25 @@ function expected(p: ScenarioParamSpec): string {
   return kind;
 }
 
-function convert(scenario: string, p: ScenarioParamSpec, raw: string | number | boolean): number | string | boolean {
-  const bad = (): Error => new Error(`scenario ${scenario}: parameter ${JSON.stringify(p.name)} expects ${expected(p)}, got ${JSON.stringify(raw)}`);
+function convert(
+  scenario: string,
+  p: ScenarioParamSpec,
+  raw: string | number | boolean,
+): number | string | boolean {
+  const bad = (): Error =>
+    new Error(
+      `scenario ${scenario}: parameter ${JSON.stringify(p.name)} expects ${expected(p)}, got ${JSON.stringify(raw)}`,
+    );
   switch (p.type) {
     case 'number': {
       let n: number;
       if (typeof raw === 'number') n = raw;
-      else if (typeof raw === 'string' && raw.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw.trim())) n = Number(raw);
+      else if (
+        typeof raw === 'string' &&
+        raw.trim() !== '' &&
+        /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw.trim())
+      )
+        n = Number(raw);
       else throw bad();
       if (!Number.isFinite(n)) throw bad();
       if (p.integer && !Number.isInteger(n)) throw bad();
@@ -87,15 +108,20 @@ function convert(scenario: string, p: ScenarioParamSpec, raw: string | number | 
  * the scenario or parameter and what was expected for an unknown name, a wrong type or a value
  * out of range.
  */
-export function resolveParams(name: string, set: Record<string, string | number | boolean>): Record<string, number | string | boolean> {
+export function resolveParams(
+  name: string,
+  set: Record<string, string | number | boolean>,
+): Record<string, number | string | boolean> {
   const m = moduleOf(name);
   const specs = m.definition.params;
   const out: ScenarioParams = {};
   for (const p of specs) out[p.name] = p.default;
   for (const [k, v] of Object.entries(set ?? {})) {
-    const p = specs.find(s => s.name === k);
+    const p = specs.find((s) => s.name === k);
     if (!p) {
-      throw new Error(`scenario ${name}: unknown parameter ${JSON.stringify(k)}; expected one of: ${specs.map(s => s.name).join(', ')}`);
+      throw new Error(
+        `scenario ${name}: unknown parameter ${JSON.stringify(k)}; expected one of: ${specs.map((s) => s.name).join(', ')}`,
+      );
     }
     out[k] = convert(name, p, v);
   }
@@ -107,7 +133,9 @@ export function resolveParams(name: string, set: Record<string, string | number 
 /** Checks a seed: a whole number in [0, 2^32). */
 export function checkSeed(seed: number): number {
   if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new Error(`seed must be a whole number from 0 to 4294967295, got ${JSON.stringify(seed)}`);
+    throw new Error(
+      `seed must be a whole number from 0 to 4294967295, got ${JSON.stringify(seed)}`,
+    );
   }
   return seed;
 }
@@ -115,7 +143,14 @@ export function checkSeed(seed: number): number {
 /** The header a run of `name` with these resolved parameters and seed gets. */
 export function runHeader(name: string, params: ScenarioParams, seed: number): RunHeader {
   const m = moduleOf(name);
-  return { format: traceFormat, version: traceVersion, scenario: m.definition.name, profile: m.profile(params), seed, params };
+  return {
+    format: traceFormat,
+    version: traceVersion,
+    scenario: m.definition.name,
+    profile: m.profile(params),
+    seed,
+    params,
+  };
 }
 
 /**
@@ -140,7 +175,15 @@ export async function runScenario(
     builder.add(r);
     trace?.record(r);
   };
-  const run = new ScenarioRun({ scenario: m.definition.name, seed, profile: header.profile, onRecord, onProgress: opts.onProgress, signal: opts.signal, yieldToHost: opts.yieldToHost });
+  const run = new ScenarioRun({
+    scenario: m.definition.name,
+    seed,
+    profile: header.profile,
+    onRecord,
+    onProgress: opts.onProgress,
+    signal: opts.signal,
+    yieldToHost: opts.yieldToHost,
+  });
   try {
     run.checkAborted();
     await m.run(run, params);

@@ -3,7 +3,14 @@
 // scenario's own inputs (writes, lists, watches) in the same stream, and lets modelled clients
 // list and watch while it notes what they got. Cancellation is checked between steps.
 import { FakeClock, settle } from '../engine/clock';
-import { createResource, type CreateResourceOptions, type OpenedWatch, type Resource, type ResourceListRequest, type ResourceWatchRequest } from '../engine/apiserver';
+import {
+  createResource,
+  type CreateResourceOptions,
+  type OpenedWatch,
+  type Resource,
+  type ResourceListRequest,
+  type ResourceWatchRequest,
+} from '../engine/apiserver';
 import { profile136, profile137Preview, type SemanticsProfile } from '../engine/cacher/features';
 import type { ReadRate } from '../engine/cacher/watch-client';
 import type { ListResult } from '../engine/etcd3/store';
@@ -62,8 +69,14 @@ function errorOf(e: unknown): ClientError {
 }
 
 /** `/api/v1/namespaces/default/pods?limit=100&labelSelector=…` for a list or watch request. */
-export function requestPath(resource: string, req: ResourceListRequest & ResourceWatchRequest, watch: boolean): string {
-  const base = req.namespace ? `/api/v1/namespaces/${req.namespace}/${resource}` : `/api/v1/${resource}`;
+export function requestPath(
+  resource: string,
+  req: ResourceListRequest & ResourceWatchRequest,
+  watch: boolean,
+): string {
+  const base = req.namespace
+    ? `/api/v1/namespaces/${req.namespace}/${resource}`
+    : `/api/v1/${resource}`;
   const q: string[] = [];
   if (watch) q.push('watch=true');
   const add = (k: string, v: string | number | boolean | undefined): void => {
@@ -109,12 +122,21 @@ export class ScenarioRun {
     this.signal = o.signal;
     this.yieldToHost = o.yieldToHost;
     const record = this.onRecord;
-    this.inspector = { listening: true, emit: (event: InspectorEvent) => record({ kind: 'event', event }) };
+    this.inspector = {
+      listening: true,
+      emit: (event: InspectorEvent) => record({ kind: 'event', event }),
+    };
   }
 
   /** A resource (etcd + store + cacher + delegator) on this run's clock, randomness and inspector. */
   createResource(o: Partial<CreateResourceOptions> = {}): Resource {
-    const r = createResource({ profile: this.profile, ...o, clock: this.clock, rand: this.rand, inspector: this.inspector });
+    const r = createResource({
+      profile: this.profile,
+      ...o,
+      clock: this.clock,
+      rand: this.rand,
+      inspector: this.inspector,
+    });
     this.resources.push(r);
     return r;
   }
@@ -173,15 +195,32 @@ export class ScenarioRun {
    * Writes `count` pods straight into etcd (before or beside the apiserver: no request is made
    * through the store), recorded as one input. Returns etcd's revision after the last one.
    */
-  seedPods(resource: Resource, count: number, o: { namespace?: string; name: (i: number) => string; labels?: (i: number) => Record<string, string> }): number {
+  seedPods(
+    resource: Resource,
+    count: number,
+    o: {
+      namespace?: string;
+      name: (i: number) => string;
+      labels?: (i: number) => Record<string, string>;
+    },
+  ): number {
     const ns = o.namespace ?? 'default';
     let rev = resource.etcd.currentRevision();
     for (let i = 0; i < count; i++) {
       const name = o.name(i);
       const pod = makePod({ name, namespace: ns, labels: o.labels?.(i) });
-      rev = resource.etcd.put(resource.store.prepareKey(resource.objectKey(ns, name), false), JSON.stringify(pod));
+      rev = resource.etcd.put(
+        resource.store.prepareKey(resource.objectKey(ns, name), false),
+        JSON.stringify(pod),
+      );
     }
-    this.input({ action: 'seed', objects: count, keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true), revision: rev, text: `${count} pods written straight into etcd` });
+    this.input({
+      action: 'seed',
+      objects: count,
+      keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true),
+      revision: rev,
+      text: `${count} pods written straight into etcd`,
+    });
     return rev;
   }
 
@@ -192,10 +231,21 @@ export class ScenarioRun {
    * store; the request and its outcome are recorded. Never throws for an API error: it is the
    * outcome.
    */
-  async list(resource: Resource, req: ResourceListRequest, via: 'delegator' | 'store' = 'delegator', client?: string): Promise<{ id: string; result?: ListResult; error?: ClientError }> {
+  async list(
+    resource: Resource,
+    req: ResourceListRequest,
+    via: 'delegator' | 'store' = 'delegator',
+    client?: string,
+  ): Promise<{ id: string; result?: ListResult; error?: ClientError }> {
     this.checkAborted();
     const id = `list-${++this.listSeq}`;
-    this.input({ action: 'list', id, request: requestPath(resource.groupResource.resource, req, false), via, ...(client !== undefined ? { client } : {}) });
+    this.input({
+      action: 'list',
+      id,
+      request: requestPath(resource.groupResource.resource, req, false),
+      via,
+      ...(client !== undefined ? { client } : {}),
+    });
     try {
       const result =
         via === 'delegator'
@@ -204,16 +254,36 @@ export class ScenarioRun {
               resourceVersion: req.resourceVersion ?? '',
               resourceVersionMatch: req.resourceVersionMatch ?? '',
               recursive: true,
-              predicate: { label: req.labelSelector, field: req.fieldSelector, limit: req.limit, continue: req.continue },
+              predicate: {
+                label: req.labelSelector,
+                field: req.fieldSelector,
+                limit: req.limit,
+                continue: req.continue,
+              },
             });
       this.input({
-        action: 'list-end', id, status: 200, items: result.items.length, resourceVersion: result.resourceVersion, continue: result.continue ?? '',
-        ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+        action: 'list-end',
+        id,
+        status: 200,
+        items: result.items.length,
+        resourceVersion: result.resourceVersion,
+        continue: result.continue ?? '',
+        ...(result.remainingItemCount !== undefined
+          ? { remainingItemCount: result.remainingItemCount }
+          : {}),
       });
       return { id, result };
     } catch (e) {
       const error = errorOf(e);
-      this.input({ action: 'list-end', id, status: error.code, items: 0, resourceVersion: '', continue: '', error });
+      this.input({
+        action: 'list-end',
+        id,
+        status: error.code,
+        items: 0,
+        resourceVersion: '',
+        continue: '',
+        error,
+      });
       return { id, error };
     }
   }
@@ -226,8 +296,11 @@ export class ScenarioRun {
     this.checkAborted();
     const cw: ClientWatch = { client, opened: undefined, error: undefined, resource };
     this.input({
-      action: 'watch', client, request: requestPath(resource.groupResource.resource, req, true),
-      ...(req.contentType !== undefined ? { contentType: req.contentType } : {}), readRate: readRateText(req.readRate),
+      action: 'watch',
+      client,
+      request: requestPath(resource.groupResource.resource, req, true),
+      ...(req.contentType !== undefined ? { contentType: req.contentType } : {}),
+      readRate: readRateText(req.readRate),
     });
     const userOnClose = req.onClose;
     let opened: OpenedWatch;
@@ -239,7 +312,13 @@ export class ScenarioRun {
         ...req,
         onClose: (reason, at) => {
           if (cw.opened?.watcherId !== undefined) {
-            this.input({ action: 'watch-closed', client, watcherId: cw.opened.watcherId, reason, received: cw.opened.client.received });
+            this.input({
+              action: 'watch-closed',
+              client,
+              watcherId: cw.opened.watcherId,
+              reason,
+              received: cw.opened.client.received,
+            });
           }
           userOnClose?.(reason, at);
         },
@@ -257,7 +336,14 @@ export class ScenarioRun {
       // only the scenario's main flow moves the clock.
       await settle();
       const status = opened.client.firstError as unknown as Status | undefined;
-      cw.error = status !== undefined ? clientError(status) : { code: 0, reason: '', message: 'the watch closed at once (registered while the cache was unready)' };
+      cw.error =
+        status !== undefined
+          ? clientError(status)
+          : {
+              code: 0,
+              reason: '',
+              message: 'the watch closed at once (registered while the cache was unready)',
+            };
       this.input({ action: 'watch-opened', client, error: cw.error });
     } else {
       this.input({ action: 'watch-opened', client, watcherId: opened.watcherId });
@@ -290,7 +376,13 @@ export class ScenarioRun {
     }
     const sorted: Record<string, number> = {};
     for (const k of Object.keys(samples).sort()) sorted[k] = samples[k];
-    this.onRecord({ kind: 'metrics', scope: 'resource', at, samples: sorted, text: texts.join('') });
+    this.onRecord({
+      kind: 'metrics',
+      scope: 'resource',
+      at,
+      samples: sorted,
+      text: texts.join(''),
+    });
     const buckets = new Map<Resource, Map<string, number>>();
     for (const w of this.watches) {
       const o = w.opened;
@@ -300,7 +392,8 @@ export class ScenarioRun {
         byId = new Map();
         const b = w.resource.cacher.bookmarkWatchers;
         for (const [bucketId, ws] of b.watchersBuckets) {
-          for (const cw of ws) if (!cw.stopped) byId.set(String(cw.id), (b.createTime + bucketId * 1000) / 1000);
+          for (const cw of ws)
+            if (!cw.stopped) byId.set(String(cw.id), (b.createTime + bucketId * 1000) / 1000);
         }
         buckets.set(w.resource, byId);
       }

@@ -55,7 +55,8 @@ export interface ScenarioSummary {
 }
 
 /** The RunModel sections `--json` carries for a scenario besides metrics and the summary. */
-export type JsonSection = 'lists' | 'watchers' | 'serialization' | 'capacity' | 'waits' | 'watchRequests';
+export type JsonSection =
+  'lists' | 'watchers' | 'serialization' | 'capacity' | 'waits' | 'watchRequests';
 
 /** One built-in scenario. */
 export interface ScenarioModule {

@@ -28,16 +28,27 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     const n = Math.min(seeding, objects - from);
     r.seedPods(resource, n, {
       namespace: 'default',
-      name: i => podName(from + i),
-      labels: i => ({ app: (from + i + 1) % matchEvery === 0 ? 'match' : 'other' }),
+      name: (i) => podName(from + i),
+      labels: (i) => ({ app: (from + i + 1) % matchEvery === 0 ? 'match' : 'other' }),
     });
-    r.progress((0.6 * (from + n)) / objects, `writing pods into etcd (${count(from + n)}/${count(objects)})`);
+    r.progress(
+      (0.6 * (from + n)) / objects,
+      `writing pods into etcd (${count(from + n)}/${count(objects)})`,
+    );
   }
-  r.phase('list', `the client lists app=match with limit=${limit}, ${pages} page(s), straight from etcd`);
+  r.phase(
+    'list',
+    `the client lists app=match with limit=${limit}, ${pages} page(s), straight from etcd`,
+  );
   let token: string | undefined;
   for (let page = 1; page <= pages; page++) {
     r.progress(0.6 + (0.4 * (page - 1)) / pages, `LIST page ${page}/${pages}`);
-    const res = await r.list(resource, { namespace: 'default', labelSelector: 'app=match', limit, continue: token }, 'store', 'client');
+    const res = await r.list(
+      resource,
+      { namespace: 'default', labelSelector: 'app=match', limit, continue: token },
+      'store',
+      'client',
+    );
     await r.settle();
     token = res.result?.continue;
     if (!token) break;
@@ -48,7 +59,11 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
  * What fixed pages of `limit` keys (no doubling) would have cost to examine the same keys: a
  * counterfactual computed here, not measured.
  */
-export function fixedPageCost(evaluated: number, limit: number, keysInRange: number): { calls: number; fetched: number } {
+export function fixedPageCost(
+  evaluated: number,
+  limit: number,
+  keysInRange: number,
+): { calls: number; fetched: number } {
   const calls = Math.max(1, Math.ceil(evaluated / limit));
   return { calls, fetched: Math.min(calls * limit, keysInRange) };
 }
@@ -64,7 +79,9 @@ function summarize(model: RunModel) {
   let naiveFetched = 0;
   lists.forEach((l, i) => {
     const n = i + 1;
-    const calls = l.etcdRequests.filter(q => q.operation === 'list' || q.operation === 'listStream');
+    const calls = l.etcdRequests.filter(
+      (q) => q.operation === 'list' || q.operation === 'listStream',
+    );
     const firstCount = calls[0]?.count ?? 0;
     const naive = fixedPageCost(l.evaluated, limit, firstCount);
     totalCalls += calls.length;
@@ -74,8 +91,24 @@ function summarize(model: RunModel) {
     const pages = l.pages ?? [];
     tables.push({
       title: `LIST ${n}: ${l.request}`,
-      columns: ['etcd call', 'limit asked', 'keys returned', 'evaluated', 'matched', 'items so far', 'more'],
-      rows: calls.map((q, j) => [j + 1, q.limit, q.kvs, pages[j]?.evaluated ?? '', pages[j]?.matched ?? '', pages[j]?.itemsSoFar ?? '', pages[j] ? (pages[j].hasMore ? 'yes' : 'no') : '']),
+      columns: [
+        'etcd call',
+        'limit asked',
+        'keys returned',
+        'evaluated',
+        'matched',
+        'items so far',
+        'more',
+      ],
+      rows: calls.map((q, j) => [
+        j + 1,
+        q.limit,
+        q.kvs,
+        pages[j]?.evaluated ?? '',
+        pages[j]?.matched ?? '',
+        pages[j]?.itemsSoFar ?? '',
+        pages[j] ? (pages[j].hasMore ? 'yes' : 'no') : '',
+      ]),
       note:
         `fetched ${count(l.fetched)} · evaluated ${count(l.evaluated)} · returned ${count(l.returned)} · continue ${l.continue ? `${l.continue.slice(0, 24)}…` : '(none)'}` +
         ` · remainingItemCount ${l.remainingItemCount ?? '(omitted: a selector was given)'}\n` +
@@ -83,8 +116,8 @@ function summarize(model: RunModel) {
     });
     if (i === 0) {
       facts.etcdCalls = calls.length;
-      facts.limitsAsked = calls.map(q => q.limit).join(',');
-      facts.keysReturned = calls.map(q => q.kvs).join(',');
+      facts.limitsAsked = calls.map((q) => q.limit).join(',');
+      facts.keysReturned = calls.map((q) => q.kvs).join(',');
       facts.fetched = l.fetched;
       facts.evaluated = l.evaluated;
       facts.returned = l.returned;
@@ -102,18 +135,33 @@ function summarize(model: RunModel) {
   const first = lists[0];
   const story: string[] = [];
   if (first) {
-    const calls = first.etcdRequests.filter(q => q.operation === 'list');
+    const calls = first.etcdRequests.filter((q) => q.operation === 'list');
     story.push(
-      `The client asked for ${limit} pods labelled app=match. etcd was asked ${calls.length} time(s), with limits ${calls.map(q => q.limit).join(', ')}: ` +
+      `The client asked for ${limit} pods labelled app=match. etcd was asked ${calls.length} time(s), with limits ${calls.map((q) => q.limit).join(', ')}: ` +
         `the store doubles its etcd limit (up to 10000) after every page the selector leaves short.`,
       `It fetched ${count(first.fetched)} keys, tested ${count(first.evaluated)} against the selector and returned ${count(first.returned)}. ` +
         `Fixed pages of ${limit} would have taken ${count(Number(facts.naiveEtcdCalls))} etcd calls (computed for comparison).`,
     );
   }
   const chart = first
-    ? [{ title: 'etcd limit per call (LIST 1)', unit: 'keys', points: first.etcdRequests.filter(q => q.operation === 'list').map((q, j) => ({ label: `call ${j + 1}`, value: q.limit })) }]
+    ? [
+        {
+          title: 'etcd limit per call (LIST 1)',
+          unit: 'keys',
+          points: first.etcdRequests
+            .filter((q) => q.operation === 'list')
+            .map((q, j) => ({ label: `call ${j + 1}`, value: q.limit })),
+        },
+      ]
     : [];
-  return { scenario: 'selector-death-spiral', title: definition.title, story, facts, tables, charts: chart };
+  return {
+    scenario: 'selector-death-spiral',
+    title: definition.title,
+    story,
+    facts,
+    tables,
+    charts: chart,
+  };
 }
 
 const definition = {
@@ -121,21 +169,61 @@ const definition = {
   title: 'A filtered LIST from etcd: the page-doubling loop',
   description:
     'A LIST with a label selector that few pods match, read from etcd by the etcd3 store. The store asks etcd for `limit` keys, ' +
-    'then doubles the etcd limit (up to maxLimit = 10000) after every page the selector left short, until the client\'s limit is ' +
+    "then doubles the etcd limit (up to maxLimit = 10000) after every page the selector left short, until the client's limit is " +
     'filled. The list goes straight to the etcd3 store, as the delegator sends the requests the watch cache cannot serve (the ' +
     'watch cache is not started). Compare with fixed pages of `limit`.',
   params: [
-    { name: 'objects', type: 'number' as const, default: 100000, min: 0, max: 2_000_000, integer: true, description: 'Pods in etcd, named pod-000000, pod-000001, … in namespace default.' },
-    { name: 'matchEvery', type: 'number' as const, default: 100, min: 1, max: 2_000_000, integer: true, description: 'Every matchEvery-th pod (counting from 1) is labelled app=match, the others app=other.' },
-    { name: 'limit', type: 'number' as const, default: 100, min: 1, max: 100_000, integer: true, description: 'The client\'s limit: the first etcd call asks for this many keys.' },
-    { name: 'pages', type: 'number' as const, default: 1, min: 1, max: 10_000, integer: true, description: 'Pages the client reads, following continue tokens.' },
-    { name: 'profile', type: 'string' as const, default: '1.36', choices: ['1.36', '1.37'], description: 'Semantics: release-1.36, or the 1.37 preview (master: RangeStream; filtered pages still page).' },
+    {
+      name: 'objects',
+      type: 'number' as const,
+      default: 100000,
+      min: 0,
+      max: 2_000_000,
+      integer: true,
+      description: 'Pods in etcd, named pod-000000, pod-000001, … in namespace default.',
+    },
+    {
+      name: 'matchEvery',
+      type: 'number' as const,
+      default: 100,
+      min: 1,
+      max: 2_000_000,
+      integer: true,
+      description:
+        'Every matchEvery-th pod (counting from 1) is labelled app=match, the others app=other.',
+    },
+    {
+      name: 'limit',
+      type: 'number' as const,
+      default: 100,
+      min: 1,
+      max: 100_000,
+      integer: true,
+      description: "The client's limit: the first etcd call asks for this many keys.",
+    },
+    {
+      name: 'pages',
+      type: 'number' as const,
+      default: 1,
+      min: 1,
+      max: 10_000,
+      integer: true,
+      description: 'Pages the client reads, following continue tokens.',
+    },
+    {
+      name: 'profile',
+      type: 'string' as const,
+      default: '1.36',
+      choices: ['1.36', '1.37'],
+      description:
+        'Semantics: release-1.36, or the 1.37 preview (master: RangeStream; filtered pages still page).',
+    },
   ],
 };
 
 export const selectorDeathSpiral: ScenarioModule = {
   definition,
-  profile: p => String(p.profile),
+  profile: (p) => String(p.profile),
   run,
   summarize,
   sections: ['lists'],

@@ -10,18 +10,26 @@ import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, vtime } from './summary-format';
 
-const contentTypes: Record<string, WatchContentType> = { json: contentTypeJSON, protobuf: contentTypeProtobuf };
+const contentTypes: Record<string, WatchContentType> = {
+  json: contentTypeJSON,
+  protobuf: contentTypeProtobuf,
+};
 
 /** Virtual ms between two events. */
 const eventSpacingMs = 10;
 
 function parseContentTypes(v: string): WatchContentType[] | string {
-  const names = v.split(',').map(s => s.trim()).filter(s => s !== '');
-  if (names.length === 0) return 'parameter "contentTypes" expects a comma-separated list of json and protobuf, got ""';
+  const names = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (names.length === 0)
+    return 'parameter "contentTypes" expects a comma-separated list of json and protobuf, got ""';
   const out: WatchContentType[] = [];
   for (const n of names) {
     const ct = contentTypes[n];
-    if (!ct) return `parameter "contentTypes" expects a comma-separated list of json and protobuf, got ${JSON.stringify(n)} in ${JSON.stringify(v)}`;
+    if (!ct)
+      return `parameter "contentTypes" expects a comma-separated list of json and protobuf, got ${JSON.stringify(n)} in ${JSON.stringify(v)}`;
     out.push(ct);
   }
   return out;
@@ -36,13 +44,24 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   await resource.waitReady();
   await r.advance(100);
   const rv = String(resource.watchCache.resourceVersion);
-  r.phase('watch', `${count(watchers)} watchers of namespace default, content types round-robin: ${types.join(', ')}`);
+  r.phase(
+    'watch',
+    `${count(watchers)} watchers of namespace default, content types round-robin: ${types.join(', ')}`,
+  );
   for (let i = 0; i < watchers; i++) {
-    if (i % 1000 === 0) r.progress((0.3 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
-    await r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, { namespace: 'default', resourceVersion: rv, contentType: types[i % types.length] });
+    if (i % 1000 === 0)
+      r.progress((0.3 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
+    await r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
+      namespace: 'default',
+      resourceVersion: rv,
+      contentType: types[i % types.length],
+    });
   }
   await r.settle();
-  r.phase('events', `${count(events)} events, one every ${eventSpacingMs} ms: create, update (a label), delete, …`);
+  r.phase(
+    'events',
+    `${count(events)} events, one every ${eventSpacingMs} ms: create, update (a label), delete, …`,
+  );
   for (let i = 0; i < events; i++) {
     r.checkAborted();
     const k = Math.floor(i / 3);
@@ -59,8 +78,15 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
       verb = 'delete';
       stored = await resource.delete('default', name);
     }
-    r.input({ action: 'writes', count: 1, verb, keyPrefix: '/registry/pods/default/', revision: Number(stored.metadata.resourceVersion) });
-    if (i % 10 === 0) r.progress(0.3 + (0.7 * i) / events, `event ${count(i + 1)}/${count(events)}`);
+    r.input({
+      action: 'writes',
+      count: 1,
+      verb,
+      keyPrefix: '/registry/pods/default/',
+      revision: Number(stored.metadata.resourceVersion),
+    });
+    if (i % 10 === 0)
+      r.progress(0.3 + (0.7 * i) / events, `event ${count(i + 1)}/${count(events)}`);
     await r.advance(eventSpacingMs);
   }
   await r.advance(1000, 100);
@@ -71,10 +97,12 @@ function summarize(model: RunModel) {
   const ids = Object.entries(s.perIdentifier).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const dispatched = model.dispatch?.events ?? 0;
   const perEvent = s.perEvent;
-  const encodesPerEvent = perEvent.map(e => Object.values(e.perIdentifier).reduce((a, x) => a + x.encodes, 0));
+  const encodesPerEvent = perEvent.map((e) =>
+    Object.values(e.perIdentifier).reduce((a, x) => a + x.encodes, 0),
+  );
   const maxEncodes = encodesPerEvent.reduce((m, v) => Math.max(m, v), 0);
   const minEncodes = encodesPerEvent.reduce((m, v) => Math.min(m, v), Number.POSITIVE_INFINITY);
-  const deletes = perEvent.filter(e => e.eventType === 'DELETED').length;
+  const deletes = perEvent.filter((e) => e.eventType === 'DELETED').length;
   const facts: Record<string, number | string | boolean> = {
     watchers: model.watchers.length,
     eventsDispatched: dispatched,
@@ -96,15 +124,49 @@ function summarize(model: RunModel) {
       `${s.invalidations} invalidations (upstream treats one as a bug: a setter changed an object after it was encoded).`,
   ];
   const tables: SummaryTable[] = [
-    { title: 'Per encoder identifier', columns: ['identifier', 'encodes', 'hits', 'bytes encoded'], rows: ids.map(([k, v]) => [k, v.encodes, v.hits, v.bytes]) },
+    {
+      title: 'Per encoder identifier',
+      columns: ['identifier', 'encodes', 'hits', 'bytes encoded'],
+      rows: ids.map(([k, v]) => [k, v.encodes, v.hits, v.bytes]),
+    },
     {
       title: 'Per event (first 12)',
-      columns: ['at', 'rv', 'type', ...ids.map(([k]) => (k.includes('protobuf') ? 'protobuf enc/hit' : 'json enc/hit'))],
-      rows: perEvent.slice(0, 12).map(e => [vtime(e.at), e.rv, e.eventType, ...ids.map(([k]) => `${e.perIdentifier[k]?.encodes ?? 0}/${e.perIdentifier[k]?.hits ?? 0}`)]),
+      columns: [
+        'at',
+        'rv',
+        'type',
+        ...ids.map(([k]) => (k.includes('protobuf') ? 'protobuf enc/hit' : 'json enc/hit')),
+      ],
+      rows: perEvent
+        .slice(0, 12)
+        .map((e) => [
+          vtime(e.at),
+          e.rv,
+          e.eventType,
+          ...ids.map(
+            ([k]) => `${e.perIdentifier[k]?.encodes ?? 0}/${e.perIdentifier[k]?.hits ?? 0}`,
+          ),
+        ]),
     },
   ];
-  const charts = [{ title: 'encodes vs hits', unit: 'serializations', points: [{ label: 'encodes', value: s.encodes }, { label: 'hits', value: s.hits }] }];
-  return { scenario: 'serialization-fanout', title: definition.title, story, facts, tables, charts };
+  const charts = [
+    {
+      title: 'encodes vs hits',
+      unit: 'serializations',
+      points: [
+        { label: 'encodes', value: s.encodes },
+        { label: 'hits', value: s.hits },
+      ],
+    },
+  ];
+  return {
+    scenario: 'serialization-fanout',
+    title: definition.title,
+    story,
+    facts,
+    tables,
+    charts,
+  };
 }
 
 const definition = {
@@ -113,11 +175,32 @@ const definition = {
   description:
     'Watchers read pods with JSON or protobuf (round-robin over `contentTypes`). Each event (create, update, delete in turn) is ' +
     'wrapped in a cachingObject for dispatch: encoded once per encoder identifier, every other watcher gets a cache hit. A DELETE ' +
-    'sets the delete\'s RV on the previous object: a lazy deep copy. Invalidations (a change after encoding) should stay 0.',
+    "sets the delete's RV on the previous object: a lazy deep copy. Invalidations (a change after encoding) should stay 0.",
   params: [
-    { name: 'watchers', type: 'number' as const, default: 1000, min: 1, max: 100_000, integer: true, description: 'Watchers of namespace default (fast readers).' },
-    { name: 'contentTypes', type: 'string' as const, default: 'json,protobuf', description: 'Comma-separated content types the watchers use, round-robin: json, protobuf.' },
-    { name: 'events', type: 'number' as const, default: 100, min: 1, max: 100_000, integer: true, description: 'Events to dispatch: create, update, delete, create, … one every 10 ms.' },
+    {
+      name: 'watchers',
+      type: 'number' as const,
+      default: 1000,
+      min: 1,
+      max: 100_000,
+      integer: true,
+      description: 'Watchers of namespace default (fast readers).',
+    },
+    {
+      name: 'contentTypes',
+      type: 'string' as const,
+      default: 'json,protobuf',
+      description: 'Comma-separated content types the watchers use, round-robin: json, protobuf.',
+    },
+    {
+      name: 'events',
+      type: 'number' as const,
+      default: 100,
+      min: 1,
+      max: 100_000,
+      integer: true,
+      description: 'Events to dispatch: create, update, delete, create, … one every 10 ms.',
+    },
   ],
 };
 
@@ -127,7 +210,7 @@ export const serializationFanout: ScenarioModule = {
   run,
   summarize,
   sections: ['serialization'],
-  check: p => {
+  check: (p) => {
     const t = parseContentTypes(String(p.contentTypes));
     return typeof t === 'string' ? t : undefined;
   },

@@ -20,15 +20,27 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const slow = Number(p.slowWatchers);
   const rate = Number(p.eventsPerSecond);
   const resource = r.createResource();
-  r.seedPods(resource, initialPods, { namespace: 'default', name: i => `pod-${String(i).padStart(2, '0')}` });
+  r.seedPods(resource, initialPods, {
+    namespace: 'default',
+    name: (i) => `pod-${String(i).padStart(2, '0')}`,
+  });
   resource.start();
   await resource.waitReady();
   // Let the dispatch budget fill up to its cap (it starts empty and refills 50 ms per second).
   await r.advance(3000);
   const rv = String(resource.watchCache.resourceVersion);
-  r.phase('watch', `${fast} fast watchers, ${slow} slow ones reading ${slowReadsPerSecond}/s${slow > 0 ? ' (the last a WatchList watcher)' : ''}`);
+  r.phase(
+    'watch',
+    `${fast} fast watchers, ${slow} slow ones reading ${slowReadsPerSecond}/s${slow > 0 ? ' (the last a WatchList watcher)' : ''}`,
+  );
   const watches: ClientWatch[] = [];
-  for (let i = 0; i < fast; i++) watches.push(await r.watch(resource, `fast-${String(i + 1).padStart(4, '0')}`, { namespace: 'default', resourceVersion: rv }));
+  for (let i = 0; i < fast; i++)
+    watches.push(
+      await r.watch(resource, `fast-${String(i + 1).padStart(4, '0')}`, {
+        namespace: 'default',
+        resourceVersion: rv,
+      }),
+    );
   for (let i = 0; i < slow; i++) {
     const watchList = i === slow - 1;
     watches.push(
@@ -36,8 +48,19 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
         resource,
         `${watchList ? 'slow-watchlist' : 'slow'}-${String(i + 1).padStart(4, '0')}`,
         watchList
-          ? { namespace: 'default', resourceVersion: '', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond } }
-          : { namespace: 'default', resourceVersion: rv, readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond } },
+          ? {
+              namespace: 'default',
+              resourceVersion: '',
+              resourceVersionMatch: 'NotOlderThan',
+              sendInitialEvents: true,
+              allowWatchBookmarks: true,
+              readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond },
+            }
+          : {
+              namespace: 'default',
+              resourceVersion: rv,
+              readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond },
+            },
       ),
     );
   }
@@ -55,17 +78,39 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     if (at > r.clock.now()) await r.advanceTo(at, 100);
     const s = Math.floor((r.clock.now() - start) / 1000);
     if (s !== second) {
-      r.input({ action: 'writes', count: pending, verb: 'update', keyPrefix: '/registry/pods/default/', revision: lastRev });
+      r.input({
+        action: 'writes',
+        count: pending,
+        verb: 'update',
+        keyPrefix: '/registry/pods/default/',
+        revision: lastRev,
+      });
       pending = 0;
       second = s;
       r.progress(s / (eventSeconds + 10), `virtual ${vtime(r.clock.now() - start)}`);
     }
     const i = k % initialPods;
     const name = `pod-${String(i).padStart(2, '0')}`;
-    lastRev = resource.etcd.put(`/registry/pods/default/${name}`, JSON.stringify({ kind: 'Pod', apiVersion: 'v1', metadata: { name, namespace: 'default', labels: { gen: String(k) } }, spec: { containers: null }, status: {} }));
+    lastRev = resource.etcd.put(
+      `/registry/pods/default/${name}`,
+      JSON.stringify({
+        kind: 'Pod',
+        apiVersion: 'v1',
+        metadata: { name, namespace: 'default', labels: { gen: String(k) } },
+        spec: { containers: null },
+        status: {},
+      }),
+    );
     pending++;
   }
-  if (pending > 0) r.input({ action: 'writes', count: pending, verb: 'update', keyPrefix: '/registry/pods/default/', revision: lastRev });
+  if (pending > 0)
+    r.input({
+      action: 'writes',
+      count: pending,
+      verb: 'update',
+      keyPrefix: '/registry/pods/default/',
+      revision: lastRev,
+    });
   r.phase('drain', 'no more writes; slow clients keep reading what they were given');
   await r.advance(10_000, 100);
 }
@@ -73,24 +118,34 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
 function summarize(model: RunModel) {
   const ws = model.watchers;
   const clientOf = new Map<string, string>();
-  for (const q of model.watchRequests ?? []) if (q.watcherId !== undefined) clientOf.set(q.watcherId, q.client);
+  for (const q of model.watchRequests ?? [])
+    if (q.watcherId !== undefined) clientOf.set(q.watcherId, q.client);
   const kind = (id: string): string => {
     const c = clientOf.get(id) ?? '';
-    return c.startsWith('fast') ? 'fast' : c.startsWith('slow-watchlist') ? 'slow WatchList' : c.startsWith('slow') ? 'slow' : '?';
+    return c.startsWith('fast')
+      ? 'fast'
+      : c.startsWith('slow-watchlist')
+        ? 'slow WatchList'
+        : c.startsWith('slow')
+          ? 'slow'
+          : '?';
   };
-  const terminated = ws.filter(w => w.terminated);
+  const terminated = ws.filter((w) => w.terminated);
   const d = model.dispatch;
   const facts: Record<string, number | string | boolean> = {
-    fastWatchers: ws.filter(w => kind(w.id) === 'fast').length,
-    slowWatchers: ws.filter(w => kind(w.id) !== 'fast').length,
+    fastWatchers: ws.filter((w) => kind(w.id) === 'fast').length,
+    slowWatchers: ws.filter((w) => kind(w.id) !== 'fast').length,
     eventsDispatched: d?.events ?? 0,
     blockedDispatches: d?.blockedEvents ?? 0,
     dispatchWaitedMs: d?.waitedMs ?? 0,
     terminated: terminated.length,
-    terminatedFast: terminated.filter(w => kind(w.id) === 'fast').length,
-    terminatedSlow: terminated.filter(w => kind(w.id) !== 'fast').length,
-    gracefulTerminations: terminated.filter(w => w.closeReason.includes('graceful')).length,
-    terminatedWatchersMetric: Object.entries(model.metrics).find(([k]) => k.startsWith('apiserver_terminated_watchers_total{'))?.[1] ?? 0,
+    terminatedFast: terminated.filter((w) => kind(w.id) === 'fast').length,
+    terminatedSlow: terminated.filter((w) => kind(w.id) !== 'fast').length,
+    gracefulTerminations: terminated.filter((w) => w.closeReason.includes('graceful')).length,
+    terminatedWatchersMetric:
+      Object.entries(model.metrics).find(([k]) =>
+        k.startsWith('apiserver_terminated_watchers_total{'),
+      )?.[1] ?? 0,
   };
   const story = [
     `${count(Number(facts.eventsDispatched))} events went to ${ws.length} watchers. ${facts.blockedDispatches} dispatches met a full buffer; the dispatcher waited ` +
@@ -100,19 +155,66 @@ function summarize(model: RunModel) {
         ? 'none gracefully.'
         : `${facts.gracefulTerminations} gracefully, draining the buffer first because it held the bookmark the client was waiting for.`),
   ];
-  const slowRows = ws.filter(w => kind(w.id) !== 'fast').map(w => [
-    w.id, kind(w.id), w.states.map(s => s.state).join(' → '), w.terminated ? 'yes' : 'no', w.closeReason || '(open)', w.closedAt !== undefined ? vtime(w.closedAt) : '', w.eventsReceived,
-  ]);
+  const slowRows = ws
+    .filter((w) => kind(w.id) !== 'fast')
+    .map((w) => [
+      w.id,
+      kind(w.id),
+      w.states.map((s) => s.state).join(' → '),
+      w.terminated ? 'yes' : 'no',
+      w.closeReason || '(open)',
+      w.closedAt !== undefined ? vtime(w.closedAt) : '',
+      w.eventsReceived,
+    ]);
   const tables: SummaryTable[] = [
-    { title: 'Slow watchers', columns: ['watcher', 'kind', 'states', 'terminated', 'close reason', 'closed at', 'events read'], rows: slowRows },
+    {
+      title: 'Slow watchers',
+      columns: [
+        'watcher',
+        'kind',
+        'states',
+        'terminated',
+        'close reason',
+        'closed at',
+        'events read',
+      ],
+      rows: slowRows,
+    },
     {
       title: 'Dispatches that met blocked watchers (first 20)',
       columns: ['at', 'rv', 'candidates', 'blocked', 'unblocked', 'terminated', 'budget', 'waited'],
-      rows: (d?.blocked ?? []).slice(0, 20).map(b => [vtime(b.at), b.rv, b.candidates, b.blocked, b.unblocked, b.terminated, dur(b.budgetMs), dur(b.waitedMs)]),
+      rows: (d?.blocked ?? [])
+        .slice(0, 20)
+        .map((b) => [
+          vtime(b.at),
+          b.rv,
+          b.candidates,
+          b.blocked,
+          b.unblocked,
+          b.terminated,
+          dur(b.budgetMs),
+          dur(b.waitedMs),
+        ]),
     },
   ];
-  const charts = [{ title: 'watchers by outcome', unit: 'watchers', points: [{ label: 'open', value: ws.length - terminated.length }, { label: 'terminated', value: terminated.length }] }];
-  return { scenario: 'slow-watcher-termination', title: definition.title, story, facts, tables, charts };
+  const charts = [
+    {
+      title: 'watchers by outcome',
+      unit: 'watchers',
+      points: [
+        { label: 'open', value: ws.length - terminated.length },
+        { label: 'terminated', value: terminated.length },
+      ],
+    },
+  ];
+  return {
+    scenario: 'slow-watcher-termination',
+    title: definition.title,
+    story,
+    facts,
+    tables,
+    charts,
+  };
 }
 
 const definition = {
@@ -124,9 +226,32 @@ const definition = {
     'without blocking, waits for blocked watchers within its time budget, then closes them as unresponsive ' +
     '(apiserver_terminated_watchers_total); the WatchList one gracefully, draining its buffer first.',
   params: [
-    { name: 'fastWatchers', type: 'number' as const, default: 50, min: 0, max: 20_000, integer: true, description: 'Watchers whose clients read at once.' },
-    { name: 'slowWatchers', type: 'number' as const, default: 5, min: 0, max: 5000, integer: true, description: `Watchers whose clients read ${slowReadsPerSecond} events/s; the last is a WatchList watcher.` },
-    { name: 'eventsPerSecond', type: 'number' as const, default: 200, min: 1, max: 20_000, description: `Pod updates per second, for ${eventSeconds} s.` },
+    {
+      name: 'fastWatchers',
+      type: 'number' as const,
+      default: 50,
+      min: 0,
+      max: 20_000,
+      integer: true,
+      description: 'Watchers whose clients read at once.',
+    },
+    {
+      name: 'slowWatchers',
+      type: 'number' as const,
+      default: 5,
+      min: 0,
+      max: 5000,
+      integer: true,
+      description: `Watchers whose clients read ${slowReadsPerSecond} events/s; the last is a WatchList watcher.`,
+    },
+    {
+      name: 'eventsPerSecond',
+      type: 'number' as const,
+      default: 200,
+      min: 1,
+      max: 20_000,
+      description: `Pod updates per second, for ${eventSeconds} s.`,
+    },
   ],
 };
 

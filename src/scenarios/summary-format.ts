@@ -37,7 +37,10 @@ export function metric(model: RunModel, name: string, labels: Record<string, str
 }
 
 /** The buckets of a histogram as (upper bound, count in that bucket) — not cumulative. */
-export function histogramBuckets(model: RunModel, name: string): Array<{ le: string; count: number }> {
+export function histogramBuckets(
+  model: RunModel,
+  name: string,
+): Array<{ le: string; count: number }> {
   const cumulative: Array<{ le: string; value: number }> = [];
   for (const [k, v] of Object.entries(model.metrics)) {
     if (!k.startsWith(`${name}_bucket{`)) continue;
@@ -47,7 +50,7 @@ export function histogramBuckets(model: RunModel, name: string): Array<{ le: str
   const num = (s: string): number => (s === '+Inf' ? Number.POSITIVE_INFINITY : Number(s));
   cumulative.sort((a, b) => num(a.le) - num(b.le));
   let prev = 0;
-  return cumulative.map(c => {
+  return cumulative.map((c) => {
     const r = { le: c.le, count: c.value - prev };
     prev = c.value;
     return r;

@@ -4,7 +4,11 @@
 // only when it is full and even its newest quarter is older than the window, and a watcher that
 // resumes from an RV the ring no longer holds gets 410 Gone.
 import type { RunModel } from '../run/run-model';
-import { capacityUpperBound, DefaultEventFreshDuration, defaultLowerBoundCapacity } from '../engine/cacher/watch-cache-history';
+import {
+  capacityUpperBound,
+  DefaultEventFreshDuration,
+  defaultLowerBoundCapacity,
+} from '../engine/cacher/watch-cache-history';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, vtime } from './summary-format';
@@ -13,7 +17,17 @@ import { count, vtime } from './summary-format';
 const podsUpdated = 100;
 
 function podJSON(i: number, gen: number): string {
-  return JSON.stringify({ kind: 'Pod', apiVersion: 'v1', metadata: { name: `pod-${String(i).padStart(3, '0')}`, namespace: 'default', labels: { gen: String(gen) } }, spec: { containers: null }, status: {} });
+  return JSON.stringify({
+    kind: 'Pod',
+    apiVersion: 'v1',
+    metadata: {
+      name: `pod-${String(i).padStart(3, '0')}`,
+      namespace: 'default',
+      labels: { gen: String(gen) },
+    },
+    spec: { containers: null },
+    status: {},
+  });
 }
 
 async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
@@ -23,12 +37,20 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const quietMs = Number(p.quietSeconds) * 1000;
   const lateDelayMs = Number(p.lateWatcherDelaySeconds) * 1000;
   const resource = r.createResource();
-  r.seedPods(resource, podsUpdated, { namespace: 'default', name: i => `pod-${String(i).padStart(3, '0')}` });
+  r.seedPods(resource, podsUpdated, {
+    namespace: 'default',
+    name: (i) => `pod-${String(i).padStart(3, '0')}`,
+  });
   resource.start();
   await resource.waitReady();
   await r.advance(1000);
   // The late client lists now, then goes away; it resumes its watch from this RV later.
-  const listed = await r.list(resource, { namespace: 'default', resourceVersion: '0' }, 'delegator', 'late-watcher');
+  const listed = await r.list(
+    resource,
+    { namespace: 'default', resourceVersion: '0' },
+    'delegator',
+    'late-watcher',
+  );
   const resumeRv = listed.result?.resourceVersion ?? String(resource.watchCache.resourceVersion);
   const t0 = r.clock.now();
   const lateAt = t0 + lateDelayMs;
@@ -39,17 +61,41 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   let pendingRev = 0;
   let lastInputSecond = Math.floor(t0 / 1000);
   const flushInput = (): void => {
-    if (pending > 0) r.input({ action: 'writes', count: pending, verb: 'update', keyPrefix: '/registry/pods/default/', revision: pendingRev });
+    if (pending > 0)
+      r.input({
+        action: 'writes',
+        count: pending,
+        verb: 'update',
+        keyPrefix: '/registry/pods/default/',
+        revision: pendingRev,
+      });
     pending = 0;
   };
   const openLate = async (): Promise<void> => {
     flushInput();
-    r.phase('late-watcher', `the late client resumes its watch from rv ${resumeRv}, ${Number(p.lateWatcherDelaySeconds)} s after it listed`);
-    await r.watch(resource, 'late-watcher', { namespace: 'default', resourceVersion: resumeRv, allowWatchBookmarks: true });
+    r.phase(
+      'late-watcher',
+      `the late client resumes its watch from rv ${resumeRv}, ${Number(p.lateWatcherDelaySeconds)} s after it listed`,
+    );
+    await r.watch(resource, 'late-watcher', {
+      namespace: 'default',
+      resourceVersion: resumeRv,
+      allowWatchBookmarks: true,
+    });
     lateOpened = true;
   };
-  const phase = async (rate: number, fromMs: number, toMs: number, label: string): Promise<void> => {
-    r.phase(label, rate > 0 ? `${rate} updates per second for ${(toMs - fromMs) / 1000} s` : `no writes for ${(toMs - fromMs) / 1000} s`);
+  const phase = async (
+    rate: number,
+    fromMs: number,
+    toMs: number,
+    label: string,
+  ): Promise<void> => {
+    r.phase(
+      label,
+      rate > 0
+        ? `${rate} updates per second for ${(toMs - fromMs) / 1000} s`
+        : `no writes for ${(toMs - fromMs) / 1000} s`,
+    );
     if (rate <= 0) {
       if (!lateOpened && lateAt < toMs) {
         await r.advanceTo(lateAt);
@@ -70,10 +116,16 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
       if (second !== lastInputSecond) {
         flushInput();
         lastInputSecond = second;
-        r.progress((r.clock.now() - t0) / (end - t0), `${label}: virtual ${vtime(r.clock.now() - t0)}`);
+        r.progress(
+          (r.clock.now() - t0) / (end - t0),
+          `${label}: virtual ${vtime(r.clock.now() - t0)}`,
+        );
       }
       const i = gen % podsUpdated;
-      pendingRev = resource.etcd.put(`/registry/pods/default/pod-${String(i).padStart(3, '0')}`, podJSON(i, gen));
+      pendingRev = resource.etcd.put(
+        `/registry/pods/default/pod-${String(i).padStart(3, '0')}`,
+        podJSON(i, gen),
+      );
       gen++;
       pending++;
     }
@@ -91,15 +143,18 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
 
 function summarize(model: RunModel) {
   const cap = model.capacity;
-  const grows = cap.filter(c => c.change === 'grow');
-  const shrinks = cap.filter(c => c.change === 'shrink');
+  const grows = cap.filter((c) => c.change === 'grow');
+  const shrinks = cap.filter((c) => c.change === 'shrink');
   const upper = capacityUpperBound(DefaultEventFreshDuration);
   const max = cap.reduce((m, c) => Math.max(m, c.capacity), 0);
   const min = cap.reduce((m, c) => Math.min(m, c.capacity), Number.POSITIVE_INFINITY);
   const final = cap.length ? cap[cap.length - 1].capacity : 0;
-  const late = (model.watchRequests ?? []).filter(q => q.client === 'late-watcher');
+  const late = (model.watchRequests ?? []).filter((q) => q.client === 'late-watcher');
   const lateReq = late[late.length - 1];
-  const lateTrack = lateReq?.watcherId !== undefined ? model.watchers.find(w => w.id === lateReq.watcherId) : undefined;
+  const lateTrack =
+    lateReq?.watcherId !== undefined
+      ? model.watchers.find((w) => w.id === lateReq.watcherId)
+      : undefined;
   const facts: Record<string, number | string | boolean> = {
     writes: model.writes?.byVerb.update ?? 0,
     initialCapacity: cap[0]?.capacity ?? 0,
@@ -110,8 +165,13 @@ function summarize(model: RunModel) {
     finalCapacity: final,
     lowerBound: defaultLowerBoundCapacity,
     upperBound: upper,
-    capacityMetric: Object.entries(model.metrics).find(([k]) => k.startsWith('watch_cache_capacity{'))?.[1] ?? 0,
-    lateWatcherOutcome: lateReq ? (lateReq.outcome === 'error' ? `${lateReq.error?.code} ${lateReq.error?.reason}` : 'resumed') : 'not run',
+    capacityMetric:
+      Object.entries(model.metrics).find(([k]) => k.startsWith('watch_cache_capacity{'))?.[1] ?? 0,
+    lateWatcherOutcome: lateReq
+      ? lateReq.outcome === 'error'
+        ? `${lateReq.error?.code} ${lateReq.error?.reason}`
+        : 'resumed'
+      : 'not run',
     lateWatcherCode: lateReq?.error?.code ?? (lateReq ? 200 : 0),
     lateWatcherMessage: lateReq?.error?.message ?? '',
     lateWatcherEventsReceived: lateTrack?.eventsReceived ?? 0,
@@ -127,16 +187,22 @@ function summarize(model: RunModel) {
         ? `The late client resumed from its old RV and got ${lateReq.error?.code} ${lateReq.error?.reason}: "${lateReq.error?.message}".`
         : `The late client resumed from its old RV: the ring still held every event since, ${count(lateTrack?.eventsReceived ?? 0)} were replayed.`
       : '',
-  ].filter(s => s !== '');
+  ].filter((s) => s !== '');
   const tables: SummaryTable[] = [
     {
       title: 'Capacity timeline',
       columns: ['at', 'capacity', 'change', 'why'],
-      rows: cap.slice(0, 60).map(c => [vtime(c.at), c.capacity, c.change, c.reason]),
+      rows: cap.slice(0, 60).map((c) => [vtime(c.at), c.capacity, c.change, c.reason]),
       note: cap.length > 60 ? `(${cap.length - 60} more changes)` : undefined,
     },
   ];
-  const charts = [{ title: 'capacity after each change', unit: 'events', points: cap.slice(0, 40).map(c => ({ label: vtime(c.at), value: c.capacity })) }];
+  const charts = [
+    {
+      title: 'capacity after each change',
+      unit: 'events',
+      points: cap.slice(0, 40).map((c) => ({ label: vtime(c.at), value: c.capacity })),
+    },
+  ];
   return { scenario: 'watch-cache-resize', title: definition.title, story, facts, tables, charts };
 }
 
@@ -149,11 +215,48 @@ const definition = {
     'it halves only when full and even its newest quarter is older than the window. The client resumes its watch from its old ' +
     'RV `lateWatcherDelaySeconds` after it listed: 410 Gone if the ring no longer holds the events since.',
   params: [
-    { name: 'burstEventsPerSecond', type: 'number' as const, default: 500, min: 0, max: 20_000, description: 'Pod updates per second during the burst.' },
-    { name: 'burstSeconds', type: 'number' as const, default: 120, min: 0, max: 3600, description: 'Length of the burst (s). 120 s at 500/s outgrows the 75 s window, so the ring overruns and later shrinks.' },
-    { name: 'quietEventsPerSecond', type: 'number' as const, default: 1, min: 0, max: 20_000, description: 'Pod updates per second after the burst.' },
-    { name: 'quietSeconds', type: 'number' as const, default: 600, min: 0, max: 86_400, description: 'Length of the quiet phase (s).' },
-    { name: 'lateWatcherDelaySeconds', type: 'number' as const, default: 120, min: 0, max: 86_400, description: 'When the late client resumes its watch, counted from its list at the start of the burst (s).' },
+    {
+      name: 'burstEventsPerSecond',
+      type: 'number' as const,
+      default: 500,
+      min: 0,
+      max: 20_000,
+      description: 'Pod updates per second during the burst.',
+    },
+    {
+      name: 'burstSeconds',
+      type: 'number' as const,
+      default: 120,
+      min: 0,
+      max: 3600,
+      description:
+        'Length of the burst (s). 120 s at 500/s outgrows the 75 s window, so the ring overruns and later shrinks.',
+    },
+    {
+      name: 'quietEventsPerSecond',
+      type: 'number' as const,
+      default: 1,
+      min: 0,
+      max: 20_000,
+      description: 'Pod updates per second after the burst.',
+    },
+    {
+      name: 'quietSeconds',
+      type: 'number' as const,
+      default: 600,
+      min: 0,
+      max: 86_400,
+      description: 'Length of the quiet phase (s).',
+    },
+    {
+      name: 'lateWatcherDelaySeconds',
+      type: 'number' as const,
+      default: 120,
+      min: 0,
+      max: 86_400,
+      description:
+        'When the late client resumes its watch, counted from its list at the start of the burst (s).',
+    },
   ],
 };
 

@@ -19,7 +19,10 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const stuckMs = Number(p.stuckSeconds) * 1000;
   const etcd = new DelayedWatchEtcd({ clock: r.clock, progressNotifyIntervalMs: 5000 });
   const resource = r.createResource({ etcd });
-  r.seedPods(resource, 20, { namespace: 'default', name: i => `pod-${String(i).padStart(2, '0')}` });
+  r.seedPods(resource, 20, {
+    namespace: 'default',
+    name: (i) => `pod-${String(i).padStart(2, '0')}`,
+  });
   resource.start();
   await resource.waitReady();
   await r.advance(1000);
@@ -27,21 +30,35 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const stallEnd = stallStart + stuckMs;
   const end = stallEnd + afterStallMs;
   etcd.stallWatches(stallEnd);
-  r.phase('stall', `the watch cache's etcd watch stream stalls for ${Number(p.stuckSeconds)} s (events and progress notifications held back); a writer keeps updating pods`);
+  r.phase(
+    'stall',
+    `the watch cache's etcd watch stream stalls for ${Number(p.stuckSeconds)} s (events and progress notifications held back); a writer keeps updating pods`,
+  );
   let finished = false;
   // The writer: one pod update a second, the whole run.
   const writer = (async () => {
     let k = 0;
     while (!finished) {
-      const stored = await resource.setLabels('default', `pod-${String(k % 20).padStart(2, '0')}`, { gen: String(k) });
-      r.input({ action: 'writes', count: 1, verb: 'update', keyPrefix: '/registry/pods/default/', revision: Number(stored.metadata.resourceVersion) });
+      const stored = await resource.setLabels('default', `pod-${String(k % 20).padStart(2, '0')}`, {
+        gen: String(k),
+      });
+      r.input({
+        action: 'writes',
+        count: 1,
+        verb: 'update',
+        keyPrefix: '/registry/pods/default/',
+        revision: Number(stored.metadata.resourceVersion),
+      });
       k++;
       await r.clock.sleep(1000);
     }
   })();
   // Half a second in: a client's 3 s attempts then never end on the very instant the stall does.
   await r.advance(500);
-  r.phase('watch', `${count(watchers)} WatchList clients open (sendInitialEvents=true, allowWatchBookmarks=true, RV "")`);
+  r.phase(
+    'watch',
+    `${count(watchers)} WatchList clients open (sendInitialEvents=true, allowWatchBookmarks=true, RV "")`,
+  );
   const clients: Promise<ClientWatch | undefined>[] = [];
   for (let i = 0; i < watchers; i++) {
     const name = `watchlist-${String(i + 1).padStart(5, '0')}`;
@@ -51,7 +68,11 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
         // retryAfterSeconds; client-go's reflector would fall back to LIST+WATCH instead.
         while (r.clock.now() < end) {
           const w = await r.watch(resource, name, {
-            namespace: 'default', resourceVersion: '', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true,
+            namespace: 'default',
+            resourceVersion: '',
+            resourceVersionMatch: 'NotOlderThan',
+            sendInitialEvents: true,
+            allowWatchBookmarks: true,
           });
           if (!w.error) return w;
           await r.clock.sleep(retryAfterMs);
@@ -61,7 +82,10 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     );
   }
   while (r.clock.now() < end) {
-    r.progress((r.clock.now() - stallStart) / (end - stallStart), `virtual ${vtime(r.clock.now())}`);
+    r.progress(
+      (r.clock.now() - stallStart) / (end - stallStart),
+      `virtual ${vtime(r.clock.now())}`,
+    );
     await r.advance(Math.min(1000, end - r.clock.now()), 100);
   }
   finished = true;
@@ -72,7 +96,10 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
 
 function summarize(model: RunModel) {
   const reqs = model.watchRequests ?? [];
-  const byClient = new Map<string, { attempts: number; errors: number; firstAt: number; startedAt?: number; watcherId?: string }>();
+  const byClient = new Map<
+    string,
+    { attempts: number; errors: number; firstAt: number; startedAt?: number; watcherId?: string }
+  >();
   for (const q of reqs) {
     const c = byClient.get(q.client) ?? { attempts: 0, errors: 0, firstAt: q.at };
     c.attempts++;
@@ -84,23 +111,25 @@ function summarize(model: RunModel) {
     byClient.set(q.client, c);
   }
   const clients = [...byClient.values()];
-  const errors = reqs.filter(q => q.outcome === 'error');
-  const codes = histogram(errors.map(e => e.error?.code ?? 0));
+  const errors = reqs.filter((q) => q.outcome === 'error');
+  const codes = histogram(errors.map((e) => e.error?.code ?? 0));
   const ws = model.watchers;
-  const ends = ws.map(w => w.initialEventsEndBookmarks ?? 0);
-  const heartbeats = ws.map(w => w.bookmarksReceived - (w.initialEventsEndBookmarks ?? 0));
-  const delays = clients.filter(c => c.startedAt !== undefined).map(c => (c.startedAt as number) - c.firstAt);
+  const ends = ws.map((w) => w.initialEventsEndBookmarks ?? 0);
+  const heartbeats = ws.map((w) => w.bookmarksReceived - (w.initialEventsEndBookmarks ?? 0));
+  const delays = clients
+    .filter((c) => c.startedAt !== undefined)
+    .map((c) => (c.startedAt as number) - c.firstAt);
   const waits = model.freshnessWaits ?? [];
   const ticks = model.bookmarkTicks ?? [];
   const facts: Record<string, number | string | boolean> = {
     clients: clients.length,
     watchRequests: reqs.length,
     errors: errors.length,
-    errors504: errors.filter(e => e.error?.code === 504).length,
+    errors504: errors.filter((e) => e.error?.code === 504).length,
     registered: ws.length,
-    attemptsPerClientMax: stats(clients.map(c => c.attempts)).max,
-    freshnessTimeouts: waits.filter(w => w.outcome === 'timeout').length,
-    freshnessCaughtUp: waits.filter(w => w.outcome === 'caught-up').length,
+    attemptsPerClientMax: stats(clients.map((c) => c.attempts)).max,
+    freshnessTimeouts: waits.filter((w) => w.outcome === 'timeout').length,
+    freshnessCaughtUp: waits.filter((w) => w.outcome === 'caught-up').length,
     progressRequests: model.progressRequests ?? 0,
     endBookmarksPerWatcherMin: stats(ends).min,
     endBookmarksPerWatcherMax: stats(ends).max,
@@ -119,29 +148,80 @@ function summarize(model: RunModel) {
   ];
   const sample = ws.slice(0, 10);
   const tables: SummaryTable[] = [
-    { title: 'Watch requests by outcome', columns: ['outcome', 'code', 'requests'], rows: [['started', 200, reqs.filter(q => q.outcome === 'started').length], ...codes.map(c => ['error', c.value, c.count] as Array<string | number>)] },
+    {
+      title: 'Watch requests by outcome',
+      columns: ['outcome', 'code', 'requests'],
+      rows: [
+        ['started', 200, reqs.filter((q) => q.outcome === 'started').length],
+        ...codes.map((c) => ['error', c.value, c.count] as Array<string | number>),
+      ],
+    },
     {
       title: 'Watchers (first 10): state history',
       columns: ['watcher', 'registered', 'states', 'end bookmarks', 'heartbeats'],
-      rows: sample.map(w => [w.id, vtime(w.states[0].at), w.states.map(s => `${s.state}@${vtime(s.at)}`).join(' → '), w.initialEventsEndBookmarks ?? 0, w.bookmarksReceived - (w.initialEventsEndBookmarks ?? 0)]),
+      rows: sample.map((w) => [
+        w.id,
+        vtime(w.states[0].at),
+        w.states.map((s) => `${s.state}@${vtime(s.at)}`).join(' → '),
+        w.initialEventsEndBookmarks ?? 0,
+        w.bookmarksReceived - (w.initialEventsEndBookmarks ?? 0),
+      ]),
     },
-    { title: 'Freshness waits', columns: ['outcome', 'waits'], rows: histogram(waits.map(w => (w.outcome === 'timeout' ? 0 : w.outcome === 'caught-up' ? 1 : 2))).map(h => [['timeout', 'caught-up', 'fresh'][h.value], h.count]) },
+    {
+      title: 'Freshness waits',
+      columns: ['outcome', 'waits'],
+      rows: histogram(
+        waits.map((w) => (w.outcome === 'timeout' ? 0 : w.outcome === 'caught-up' ? 1 : 2)),
+      ).map((h) => [['timeout', 'caught-up', 'fresh'][h.value], h.count]),
+    },
   ];
-  const charts = [{ title: 'attempts per client', unit: 'clients', points: histogram(clients.map(c => c.attempts)).map(h => ({ label: `${h.value} attempt(s)`, value: h.count })) }];
-  return { scenario: 'watchlist-starvation', title: definition.title, story, facts, tables, charts };
+  const charts = [
+    {
+      title: 'attempts per client',
+      unit: 'clients',
+      points: histogram(clients.map((c) => c.attempts)).map((h) => ({
+        label: `${h.value} attempt(s)`,
+        value: h.count,
+      })),
+    },
+  ];
+  return {
+    scenario: 'watchlist-starvation',
+    title: definition.title,
+    story,
+    facts,
+    tables,
+    charts,
+  };
 }
 
 const definition = {
   name: 'watchlist-starvation',
   title: 'WatchList clients while the watch cache is stuck behind etcd',
   description:
-    'The watch cache\'s etcd watch stream stalls for `stuckSeconds` while a writer keeps updating pods, so etcd\'s revision runs ahead. ' +
+    "The watch cache's etcd watch stream stalls for `stuckSeconds` while a writer keeps updating pods, so etcd's revision runs ahead. " +
     'WatchList clients (sendInitialEvents=true, allowWatchBookmarks=true, RV "") need the cache at etcd\'s revision: each attempt ' +
     'waits up to 3 s, requesting progress every 100 ms, then gets a 504 ERROR event and retries a second later. When the stream ' +
     'resumes each is registered, gets its initial events, exactly one initial-events-end bookmark, then a heartbeat a minute later.',
   params: [
-    { name: 'watchers', type: 'number' as const, default: 100, min: 1, max: 20_000, integer: true, description: 'WatchList clients.' },
-    { name: 'stuckSeconds', type: 'number' as const, default: 20, min: 0, max: 3600, description: 'How long the watch cache\'s etcd watch stream is stalled (events and progress notifications held back).' },
+    {
+      name: 'watchers',
+      type: 'number' as const,
+      default: 100,
+      min: 1,
+      max: 20_000,
+      integer: true,
+      description: 'WatchList clients.',
+    },
+    {
+      name: 'stuckSeconds',
+      type: 'number' as const,
+      default: 20,
+      min: 0,
+      max: 3600,
+      description:
+        "How long the watch cache's etcd watch stream is stalled (events and progress notifications held back).",
+    },
   ],
 };
 

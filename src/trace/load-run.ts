@@ -9,7 +9,10 @@ export interface LoadRunOptions extends TraceReadOptions {
 }
 
 /** Folds a trace into its RunModel; rejected lines are counted in `model.rejected` and `stats`. */
-export async function loadRun(lines: AsyncIterable<string> | Iterable<string>, opts: LoadRunOptions = {}): Promise<{ model: RunModel; stats: TraceReadStats }> {
+export async function loadRun(
+  lines: AsyncIterable<string> | Iterable<string>,
+  opts: LoadRunOptions = {},
+): Promise<{ model: RunModel; stats: TraceReadStats }> {
   const reader = readTrace(lines, opts);
   const header = await reader.header();
   const builder = new RunModelBuilder(header, opts.model);

@@ -49,7 +49,10 @@ export function firstDiffIndex(a: string, b: string): number {
  * without a valid header, and an Error for a header the scenarios cannot run (unknown name or
  * parameter).
  */
-export async function replayTrace(lines: AsyncIterable<string> | Iterable<string>, opts: ReplayOptions = {}): Promise<ReplayResult> {
+export async function replayTrace(
+  lines: AsyncIterable<string> | Iterable<string>,
+  opts: ReplayOptions = {},
+): Promise<ReplayResult> {
   const source = (lines as Partial<AsyncIterable<string>>)[Symbol.asyncIterator]
     ? (lines as AsyncIterable<string>)
     : (async function* () {
@@ -67,27 +70,47 @@ export async function replayTrace(lines: AsyncIterable<string> | Iterable<string
     headerLine = text;
     break;
   }
-  if (headerLine === undefined) throw new TraceFormatError(Math.max(1, lineNo), 'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}');
+  if (headerLine === undefined)
+    throw new TraceFormatError(
+      Math.max(1, lineNo),
+      'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}',
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(headerLine);
   } catch (e) {
-    throw new TraceFormatError(lineNo, `expected the trace header (a JSON object), got invalid JSON (${(e as Error).message})`);
+    throw new TraceFormatError(
+      lineNo,
+      `expected the trace header (a JSON object), got invalid JSON (${(e as Error).message})`,
+    );
   }
   const header = validateHeader(parsed, lineNo);
 
   const replayed: string[] = [];
-  const writer = new TraceWriter(l => replayed.push(l));
-  await runScenario(header.scenario, header.params, { seed: header.seed, trace: writer, signal: opts.signal, onProgress: opts.onProgress });
+  const writer = new TraceWriter((l) => replayed.push(l));
+  await runScenario(header.scenario, header.params, {
+    seed: header.seed,
+    trace: writer,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+  });
 
-  const result: ReplayResult = { header, reproduced: true, matchingLines: 0, recordedLines: lineNo, replayedLines: replayed.length };
+  const result: ReplayResult = {
+    header,
+    reproduced: true,
+    matchingLines: 0,
+    recordedLines: lineNo,
+    replayedLines: replayed.length,
+  };
   const differ = (line: number, recorded: string, mine: string): void => {
     if (!result.reproduced) return;
     result.reproduced = false;
     result.firstDifference = { line, recorded, replayed: mine };
   };
   // A header with the same content written differently (another writer) still replays.
-  const sameHeader = replayed[0] === headerLine || JSON.stringify(validateHeader(JSON.parse(replayed[0]), 1)) === JSON.stringify(header);
+  const sameHeader =
+    replayed[0] === headerLine ||
+    JSON.stringify(validateHeader(JSON.parse(replayed[0]), 1)) === JSON.stringify(header);
   if (sameHeader) result.matchingLines++;
   else differ(lineNo, headerLine, replayed[0]);
   let i = 1;

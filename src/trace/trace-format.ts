@@ -29,7 +29,13 @@ export type ScenarioInput =
   /** Objects written straight into etcd before the apiserver serves anything. */
   | { action: 'seed'; objects: number; keyPrefix: string; revision: number; text: string }
   /** Writes at this instant: `count` creates/updates/deletes, the last at `revision`. */
-  | { action: 'writes'; count: number; verb: 'create' | 'update' | 'delete' | 'mixed'; keyPrefix: string; revision: number }
+  | {
+      action: 'writes';
+      count: number;
+      verb: 'create' | 'update' | 'delete' | 'mixed';
+      keyPrefix: string;
+      revision: number;
+    }
   /** A LIST request (the client's view: path and query), sent through the delegator or to the etcd3 store. */
   | { action: 'list'; id: string; request: string; via: 'delegator' | 'store'; client?: string }
   /** The LIST returned (status 200) or failed (the Status code). */
@@ -75,7 +81,13 @@ export interface WatcherFinal {
 }
 
 export type TraceMetricsRecord =
-  | { kind: 'metrics'; scope: 'resource'; at: number; samples: Record<string, number>; text: string }
+  | {
+      kind: 'metrics';
+      scope: 'resource';
+      at: number;
+      samples: Record<string, number>;
+      text: string;
+    }
   | { kind: 'metrics'; scope: 'watcher'; at: number; watcher: WatcherFinal };
 
 /** Every line after the header. */
@@ -113,24 +125,51 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Checks the header line's object; throws a TraceFormatError naming what is wrong. */
 export function validateHeader(value: unknown, line: number): TraceHeader {
-  if (!isObject(value)) throw new TraceFormatError(line, `expected the trace header, a JSON object, got ${describeValue(value)}`);
+  if (!isObject(value))
+    throw new TraceFormatError(
+      line,
+      `expected the trace header, a JSON object, got ${describeValue(value)}`,
+    );
   if (value.format !== traceFormat) {
-    throw new TraceFormatError(line, `not a listwatch trace: expected "format":"${traceFormat}" in the header, got ${describeValue(value.format)}`);
+    throw new TraceFormatError(
+      line,
+      `not a listwatch trace: expected "format":"${traceFormat}" in the header, got ${describeValue(value.format)}`,
+    );
   }
   if (value.version !== traceVersion) {
-    throw new TraceFormatError(line, `unsupported trace version ${describeValue(value.version)}: this listwatch reads version ${traceVersion}`);
+    throw new TraceFormatError(
+      line,
+      `unsupported trace version ${describeValue(value.version)}: this listwatch reads version ${traceVersion}`,
+    );
   }
   if (typeof value.scenario !== 'string' || value.scenario === '') {
-    throw new TraceFormatError(line, `header: expected "scenario" to be a scenario name, got ${describeValue(value.scenario)}`);
+    throw new TraceFormatError(
+      line,
+      `header: expected "scenario" to be a scenario name, got ${describeValue(value.scenario)}`,
+    );
   }
-  if (typeof value.profile !== 'string') throw new TraceFormatError(line, `header: expected "profile" to be a string, got ${describeValue(value.profile)}`);
+  if (typeof value.profile !== 'string')
+    throw new TraceFormatError(
+      line,
+      `header: expected "profile" to be a string, got ${describeValue(value.profile)}`,
+    );
   if (typeof value.seed !== 'number' || !Number.isSafeInteger(value.seed) || value.seed < 0) {
-    throw new TraceFormatError(line, `header: expected "seed" to be a non-negative integer, got ${describeValue(value.seed)}`);
+    throw new TraceFormatError(
+      line,
+      `header: expected "seed" to be a non-negative integer, got ${describeValue(value.seed)}`,
+    );
   }
-  if (!isObject(value.params)) throw new TraceFormatError(line, `header: expected "params" to be an object, got ${describeValue(value.params)}`);
+  if (!isObject(value.params))
+    throw new TraceFormatError(
+      line,
+      `header: expected "params" to be an object, got ${describeValue(value.params)}`,
+    );
   for (const [k, v] of Object.entries(value.params)) {
     if (typeof v !== 'number' && typeof v !== 'string' && typeof v !== 'boolean') {
-      throw new TraceFormatError(line, `header: parameter "${k}" must be a number, string or boolean, got ${describeValue(v)}`);
+      throw new TraceFormatError(
+        line,
+        `header: parameter "${k}" must be a number, string or boolean, got ${describeValue(v)}`,
+      );
     }
   }
   return {
@@ -153,29 +192,38 @@ export function validateRecord(value: unknown): TraceRecord | string {
   }
   switch (value.kind) {
     case 'input':
-      if (typeof value.action !== 'string') return `input: expected "action" to be a string, got ${describeValue(value.action)}`;
-      if (typeof value.at !== 'number' || !Number.isFinite(value.at)) return `input: expected "at" (virtual ms) to be a number, got ${describeValue(value.at)}`;
+      if (typeof value.action !== 'string')
+        return `input: expected "action" to be a string, got ${describeValue(value.action)}`;
+      if (typeof value.at !== 'number' || !Number.isFinite(value.at))
+        return `input: expected "at" (virtual ms) to be a number, got ${describeValue(value.at)}`;
       return value as TraceInputRecord;
     case 'event': {
       const e = value.event;
       if (!isObject(e)) return `event: expected "event" to be an object, got ${describeValue(e)}`;
-      if (typeof e.type !== 'string') return `event: expected "event.type" to be a string, got ${describeValue(e.type)}`;
-      if (typeof e.at !== 'number' || !Number.isFinite(e.at)) return `event: expected "event.at" (virtual ms) to be a number, got ${describeValue(e.at)}`;
+      if (typeof e.type !== 'string')
+        return `event: expected "event.type" to be a string, got ${describeValue(e.type)}`;
+      if (typeof e.at !== 'number' || !Number.isFinite(e.at))
+        return `event: expected "event.at" (virtual ms) to be a number, got ${describeValue(e.at)}`;
       return value as unknown as TraceEventRecord;
     }
     case 'metrics':
-      if (typeof value.at !== 'number') return `metrics: expected "at" (virtual ms) to be a number, got ${describeValue(value.at)}`;
+      if (typeof value.at !== 'number')
+        return `metrics: expected "at" (virtual ms) to be a number, got ${describeValue(value.at)}`;
       if (value.scope === 'resource') {
-        if (!isObject(value.samples)) return `metrics: expected "samples" to be an object, got ${describeValue(value.samples)}`;
+        if (!isObject(value.samples))
+          return `metrics: expected "samples" to be an object, got ${describeValue(value.samples)}`;
         for (const [k, v] of Object.entries(value.samples)) {
-          if (typeof v !== 'number') return `metrics: sample ${JSON.stringify(k)} must be a number, got ${describeValue(v)}`;
+          if (typeof v !== 'number')
+            return `metrics: sample ${JSON.stringify(k)} must be a number, got ${describeValue(v)}`;
         }
-        if (typeof value.text !== 'string') return `metrics: expected "text" to be a string, got ${describeValue(value.text)}`;
+        if (typeof value.text !== 'string')
+          return `metrics: expected "text" to be a string, got ${describeValue(value.text)}`;
         return value as TraceMetricsRecord;
       }
       if (value.scope === 'watcher') {
         const w = value.watcher;
-        if (!isObject(w) || typeof w.id !== 'string') return `metrics: expected "watcher" with a string "id", got ${describeValue(w)}`;
+        if (!isObject(w) || typeof w.id !== 'string')
+          return `metrics: expected "watcher" with a string "id", got ${describeValue(w)}`;
         return value as TraceMetricsRecord;
       }
       return `metrics: expected "scope" to be "resource" or "watcher", got ${describeValue(value.scope)}`;

@@ -1,7 +1,14 @@
 // No upstream counterpart: reads a listwatch trace (trace-format.ts) as it streams in. A broken
 // header stops the read with an error naming line 1; a broken record line is rejected, counted and
 // sampled (never silently dropped), and reading goes on.
-import { TraceFormatError, describeValue, validateHeader, validateRecord, type TraceHeader, type TraceRecord } from './trace-format';
+import {
+  TraceFormatError,
+  describeValue,
+  validateHeader,
+  validateRecord,
+  type TraceHeader,
+  type TraceRecord,
+} from './trace-format';
 
 /** The longest line a trace may have (the largest real lines, bucket pops of 100k watchers, are < 1 MiB). */
 export const defaultMaxLineLength = 4 * 1024 * 1024;
@@ -44,7 +51,12 @@ export class TraceReadAbortedError extends Error {
  * it, in order. `stats` counts lines and rejections as it goes.
  */
 export class TraceReader implements AsyncIterable<TraceLine> {
-  readonly stats: TraceReadStats = { linesRead: 0, blankLines: 0, rejected: 0, rejectedSamples: [] };
+  readonly stats: TraceReadStats = {
+    linesRead: 0,
+    blankLines: 0,
+    rejected: 0,
+    rejectedSamples: [],
+  };
   private readonly it: AsyncIterator<string>;
   private readonly opts: TraceReadOptions;
   private readonly maxSamples: number;
@@ -81,7 +93,10 @@ export class TraceReader implements AsyncIterable<TraceLine> {
       const text = this.clean(raw);
       if (text === undefined) continue;
       if (text.length > this.maxLineLength) {
-        this.reject(n, `${text.length} characters, longer than the ${this.maxLineLength} a trace line may have`);
+        this.reject(
+          n,
+          `${text.length} characters, longer than the ${this.maxLineLength} a trace line may have`,
+        );
         continue;
       }
       let value: unknown;
@@ -105,20 +120,30 @@ export class TraceReader implements AsyncIterable<TraceLine> {
     for (;;) {
       const raw = await this.nextLine();
       if (raw === undefined) {
-        throw new TraceFormatError(Math.max(1, this.stats.linesRead), 'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}');
+        throw new TraceFormatError(
+          Math.max(1, this.stats.linesRead),
+          'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}',
+        );
       }
       const n = this.stats.linesRead;
-      if (raw === null) throw new TraceFormatError(n, 'expected the trace header, got a line that is not text');
+      if (raw === null)
+        throw new TraceFormatError(n, 'expected the trace header, got a line that is not text');
       const text = this.clean(raw);
       if (text === undefined) continue;
       if (text.length > this.maxLineLength) {
-        throw new TraceFormatError(n, `expected the trace header, got a line of ${text.length} characters`);
+        throw new TraceFormatError(
+          n,
+          `expected the trace header, got a line of ${text.length} characters`,
+        );
       }
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch (e) {
-        throw new TraceFormatError(n, `expected the trace header (a JSON object), got invalid JSON (${(e as Error).message}): ${describeValue(text)}`);
+        throw new TraceFormatError(
+          n,
+          `expected the trace header (a JSON object), got invalid JSON (${(e as Error).message}): ${describeValue(text)}`,
+        );
       }
       this.headerValue = validateHeader(value, n);
       return this.headerValue;
@@ -151,12 +176,16 @@ export class TraceReader implements AsyncIterable<TraceLine> {
 
   private reject(line: number, reason: string): void {
     this.stats.rejected++;
-    if (this.stats.rejectedSamples.length < this.maxSamples) this.stats.rejectedSamples.push(`line ${line}: ${reason}`);
+    if (this.stats.rejectedSamples.length < this.maxSamples)
+      this.stats.rejectedSamples.push(`line ${line}: ${reason}`);
   }
 }
 
 /** Starts reading a trace (nothing is read until `header()` or iteration). */
-export function readTrace(lines: AsyncIterable<string> | Iterable<string>, opts?: TraceReadOptions): TraceReader {
+export function readTrace(
+  lines: AsyncIterable<string> | Iterable<string>,
+  opts?: TraceReadOptions,
+): TraceReader {
   return new TraceReader(lines, opts);
 }
 

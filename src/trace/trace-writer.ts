@@ -1,7 +1,14 @@
 // No upstream counterpart: writes a listwatch trace (trace-format.ts) line by line to a sink as the
 // run produces it. Nothing is buffered here: a long run streams to its file as it goes.
 import type { InspectorEvent } from '../engine/inspect/events';
-import { traceFormat, traceVersion, type ScenarioInput, type TraceHeader, type TraceRecord, type WatcherFinal } from './trace-format';
+import {
+  traceFormat,
+  traceVersion,
+  type ScenarioInput,
+  type TraceHeader,
+  type TraceRecord,
+  type WatcherFinal,
+} from './trace-format';
 
 /** Receives one line at a time, without the line break. */
 export type TraceSink = (line: string) => void;
@@ -13,7 +20,8 @@ export class TraceWriter {
   private readonly sink: TraceSink;
 
   constructor(sink: TraceSink) {
-    if (typeof sink !== 'function') throw new TypeError('TraceWriter: sink must be a function taking one line');
+    if (typeof sink !== 'function')
+      throw new TypeError('TraceWriter: sink must be a function taking one line');
     this.sink = sink;
   }
 
@@ -21,7 +29,14 @@ export class TraceWriter {
   header(h: Omit<TraceHeader, 'format' | 'version'>): void {
     if (this.headerWritten) throw new Error('TraceWriter: the header was already written');
     this.headerWritten = true;
-    this.write({ format: traceFormat, version: traceVersion, scenario: h.scenario, profile: h.profile, seed: h.seed, params: h.params });
+    this.write({
+      format: traceFormat,
+      version: traceVersion,
+      scenario: h.scenario,
+      profile: h.profile,
+      seed: h.seed,
+      params: h.params,
+    });
   }
 
   input(at: number, input: ScenarioInput): void {

@@ -35,12 +35,17 @@ describe('the List/Watch Inspector in the workbench', function () {
   // Timings measured along the way, printed at the end (information, not assertions).
   const timings: string[] = [];
 
-  const shot = (name: string) => page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
-  const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
+  const panel = (): FrameLocator =>
+    page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
 
   /** The webview's inner frame, to evaluate in (it is where the panel's script runs). */
   async function panelFrame(): Promise<Frame> {
-    const handle = await page.frameLocator('iframe.webview.ready').locator('#active-frame').elementHandle({ timeout: uiTimeoutMs });
+    const handle = await page
+      .frameLocator('iframe.webview.ready')
+      .locator('#active-frame')
+      .elementHandle({ timeout: uiTimeoutMs });
     const frame = await handle?.contentFrame();
     assert.ok(frame, 'the inspector webview has no content frame');
     return frame;
@@ -64,7 +69,10 @@ describe('the List/Watch Inspector in the workbench', function () {
     await input.fill(`>${title}`);
     // The row whose label is exactly the title (the first row may be a longer command).
     const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+    const row = page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: exact }) })
+      .first();
     await row.click({ timeout: uiTimeoutMs });
   }
 
@@ -73,7 +81,10 @@ describe('the List/Watch Inspector in the workbench', function () {
     const input = quickInput(page);
     await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
     await input.fill(filter);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: row })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     await page.keyboard.press('Enter');
   }
 
@@ -84,7 +95,9 @@ describe('the List/Watch Inspector in the workbench', function () {
 
   async function showTab(name: string): Promise<void> {
     await panel().locator('vscode-panel-tab', { hasText: name }).click();
-    await panel().locator('vscode-panel-tab[aria-selected="true"]', { hasText: name }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('vscode-panel-tab[aria-selected="true"]', { hasText: name })
+      .waitFor({ timeout: uiTimeoutMs });
   }
 
   /** Shows the List/Watch side bar (clicking its icon while it shows would hide it); returns the Runs pane. */
@@ -98,7 +111,10 @@ describe('the List/Watch Inspector in the workbench', function () {
   async function setPaneExpanded(title: string, expanded: boolean): Promise<void> {
     const header = page.locator('.pane-header', { hasText: title }).first();
     if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
-    await page.locator(`.pane-header[aria-expanded="${expanded}"]`, { hasText: title }).first().waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator(`.pane-header[aria-expanded="${expanded}"]`, { hasText: title })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
   }
 
   async function timeText(): Promise<string> {
@@ -107,25 +123,42 @@ describe('the List/Watch Inspector in the workbench', function () {
 
   before(async function () {
     // The default dark theme: the screenshots are read in it.
-    server = await startVSCodeServer({ settings: { 'workbench.colorTheme': 'Default Dark Modern', 'workbench.editor.enablePreview': false } });
+    server = await startVSCodeServer({
+      settings: {
+        'workbench.colorTheme': 'Default Dark Modern',
+        'workbench.editor.enablePreview': false,
+      },
+    });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
     page = await context.newPage();
-    await page.goto(workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }));
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'hostile-names.jsonl' }).waitFor({ timeout: 90_000 });
-    await page.locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]').waitFor({ timeout: 90_000 });
+    await page.goto(
+      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
+    );
+    await page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'hostile-names.jsonl' })
+      .waitFor({ timeout: 90_000 });
+    await page
+      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
+      .waitFor({ timeout: 90_000 });
   });
 
   after(async () => {
     if (page) await shot('inspector-last-state.png').catch(() => undefined);
-    if (timings.length) console.log(`      timings (information only):\n${timings.map(t => `        ${t}`).join('\n')}`);
+    if (timings.length)
+      console.log(
+        `      timings (information only):\n${timings.map((t) => `        ${t}`).join('\n')}`,
+      );
     await browser?.close().catch(() => undefined);
     await server?.stop();
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await shot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}.png`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await shot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}.png`).catch(
+        () => undefined,
+      );
   });
 
   it('runs a scenario from the palette with its defaults: 10,000 watchers in a virtualised table', async () => {
@@ -138,28 +171,42 @@ describe('the List/Watch Inspector in the workbench', function () {
     await waitForRun(/^Bookmark heartbeats/);
     const count = panel().locator('.watchers-view .count');
     await count.filter({ hasText: '10,000 of 10,000 watchers' }).waitFor({ timeout: uiTimeoutMs });
-    timings.push(`bookmark-heartbeats (10,000 watchers): palette to table ${Date.now() - started} ms`);
-    const table = await hook(h => h.watcherTable());
+    timings.push(
+      `bookmark-heartbeats (10,000 watchers): palette to table ${Date.now() - started} ms`,
+    );
+    const table = await hook((h) => h.watcherTable());
     assert.strictEqual(table.rows, 10_000);
-    assert.ok(table.rendered > 10 && table.rendered < 200, `${table.rendered} row elements for 10,000 rows: not virtualised`);
-    assert.ok(await panel().locator('#view-watchers .vt-row:not([hidden])').count() < 200);
+    assert.ok(
+      table.rendered > 10 && table.rendered < 200,
+      `${table.rendered} row elements for 10,000 rows: not virtualised`,
+    );
+    assert.ok((await panel().locator('#view-watchers .vt-row:not([hidden])').count()) < 200);
 
     // Keyboard: the grid takes focus, End jumps to the last row, still few elements.
     let t = Date.now();
     await panel().locator('#view-watchers .vt').first().focus();
     await page.keyboard.press('End');
-    await panel().locator('#view-watchers .vt-row.active', { hasText: /^9999/ }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('#view-watchers .vt-row.active', { hasText: /^9999/ })
+      .waitFor({ timeout: uiTimeoutMs });
     timings.push(`10,000 rows: End to the last row ${Date.now() - t} ms`);
-    assert.ok((await hook(h => h.watcherTable())).rendered < 200);
+    assert.ok((await hook((h) => h.watcherTable())).rendered < 200);
     await page.keyboard.press('Home');
 
     t = Date.now();
     await panel().locator('.watchers-view vscode-text-field').click();
     await page.keyboard.type('999');
-    await count.filter({ hasText: /^\d+ of 10,000 watchers/ }).filter({ hasNotText: '10,000 of' }).waitFor({ timeout: uiTimeoutMs });
+    await count
+      .filter({ hasText: /^\d+ of 10,000 watchers/ })
+      .filter({ hasNotText: '10,000 of' })
+      .waitFor({ timeout: uiTimeoutMs });
     timings.push(`10,000 rows: search to filtered table ${Date.now() - t} ms`);
     const filtered = Number((await count.textContent())?.split(' ')[0].replace(/,/g, ''));
-    assert.strictEqual(filtered, 19, 'ids containing 999 among 0..9999: 999, 1999, …, 9999 and 9990…9998');
+    assert.strictEqual(
+      filtered,
+      19,
+      'ids containing 999 among 0..9999: 999, 1999, …, 9999 and 9990…9998',
+    );
     for (let i = 0; i < 3; i++) await page.keyboard.press('Backspace');
     await count.filter({ hasText: '10,000 of 10,000 watchers' }).waitFor({ timeout: uiTimeoutMs });
     // At the end of the run, one watcher selected: what a person looks at first.
@@ -176,13 +223,21 @@ describe('the List/Watch Inspector in the workbench', function () {
     await page.keyboard.press('Home');
     assert.match(await timeText(), /^0\.000 s of 210\.100 s$/);
     // Before the watches open nobody is in a state yet.
-    await panel().locator('#view-watchers .vt-row').first().filter({ hasText: 'Not opened yet' }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('#view-watchers .vt-row')
+      .first()
+      .filter({ hasText: 'Not opened yet' })
+      .waitFor({ timeout: uiTimeoutMs });
     await page.keyboard.press('ArrowRight'); // step to the next moment something happened
     const stepped = await timeText();
     assert.notStrictEqual(stepped, '0.000 s of 210.100 s');
     await page.keyboard.press('End');
     assert.match(await timeText(), /^210\.100 s of 210\.100 s$/);
-    await panel().locator('#view-watchers .vt-row').first().filter({ hasText: 'Bookmark sent' }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('#view-watchers .vt-row')
+      .first()
+      .filter({ hasText: 'Bookmark sent' })
+      .waitFor({ timeout: uiTimeoutMs });
     // Click in the middle of the track, then play a little at 5×.
     const box = await slider.boundingBox();
     assert.ok(box);
@@ -195,7 +250,10 @@ describe('the List/Watch Inspector in the workbench', function () {
     await page.waitForTimeout(600);
     await panel().locator('vscode-button[aria-label="Pause"]').click();
     const played = Number((await timeText()).split(' ')[0]);
-    assert.ok(played > middle && played < 210.1, `playing did not move the time forward (${middle} s -> ${played} s)`);
+    assert.ok(
+      played > middle && played < 210.1,
+      `playing did not move the time forward (${middle} s -> ${played} s)`,
+    );
     await shot('6-inspector-timeline.png');
   });
 
@@ -205,7 +263,9 @@ describe('the List/Watch Inspector in the workbench', function () {
     await pick('parameters', 'Set parameters…');
     const input = quickInput(page);
     // fastWatchers: a wrong value is refused with a message naming the parameter.
-    await page.locator('.quick-input-title', { hasText: 'fastWatchers' }).waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator('.quick-input-title', { hasText: 'fastWatchers' })
+      .waitFor({ timeout: uiTimeoutMs });
     await input.fill('many');
     const message = page.locator('.quick-input-message', { hasText: 'fastWatchers' });
     await message.waitFor({ timeout: uiTimeoutMs });
@@ -217,27 +277,42 @@ describe('the List/Watch Inspector in the workbench', function () {
       await page.keyboard.press('Enter'); // the default
     }
     await waitForRun(/^Slow watchers.*fastWatchers=20/);
-    await panel().locator('.watchers-view .count', { hasText: '25 of 25 watchers' }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.watchers-view .count', { hasText: '25 of 25 watchers' })
+      .waitFor({ timeout: uiTimeoutMs });
     // The WatchList watcher that passed through all three states and was drained gracefully.
     await panel().locator('.watchers-view vscode-text-field').click();
     await page.keyboard.type('graceful');
-    await panel().locator('.watchers-view .count', { hasText: '1 of 25 watchers' }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.watchers-view .count', { hasText: '1 of 25 watchers' })
+      .waitFor({ timeout: uiTimeoutMs });
     await panel().locator('#view-watchers .vt-row').first().click();
     const diagram = panel().locator('.detail svg.state-machine');
     await diagram.waitFor({ timeout: uiTimeoutMs });
     await panel().locator('.tl-slider').focus();
     await page.keyboard.press('End');
     const text = (await diagram.textContent()) ?? '';
-    for (const state of ['Waiting for bookmark', 'Bookmark received', 'Bookmark sent']) assert.ok(text.includes(state), `the diagram lacks ${state}: ${text}`);
+    for (const state of ['Waiting for bookmark', 'Bookmark received', 'Bookmark sent'])
+      assert.ok(text.includes(state), `the diagram lacks ${state}: ${text}`);
     assert.match(text, /1× at /, 'transitions show their count and time');
     assert.match(text, /ended at .*graceful drain/);
-    assert.strictEqual(await diagram.locator('.sm-node.current').count(), 1, 'the current state is highlighted');
+    assert.strictEqual(
+      await diagram.locator('.sm-node.current').count(),
+      1,
+      'the current state is highlighted',
+    );
     assert.match((await diagram.locator('.sm-node.current').textContent()) ?? '', /Bookmark sent/);
     await shot('7-inspector-state-machine.png');
     // Back to the start: the watch is not open yet, nothing is highlighted, every edge is "later".
     await page.keyboard.press('Home');
-    await panel().locator('.detail svg.state-machine .sm-edge.taken').first().waitFor({ state: 'detached', timeout: uiTimeoutMs });
-    assert.strictEqual(await panel().locator('.detail svg.state-machine .sm-node.current').count(), 0);
+    await panel()
+      .locator('.detail svg.state-machine .sm-edge.taken')
+      .first()
+      .waitFor({ state: 'detached', timeout: uiTimeoutMs });
+    assert.strictEqual(
+      await panel().locator('.detail svg.state-machine .sm-node.current').count(),
+      0,
+    );
     await page.keyboard.press('End');
     await panel().locator('.watchers-view vscode-text-field').click();
     await page.keyboard.press('Control+A');
@@ -246,16 +321,27 @@ describe('the List/Watch Inspector in the workbench', function () {
 
   it('opens every view of the panel', async () => {
     await showTab('Watch cache');
-    await panel().locator('.watch-cache-view .chart-svg .chart-axis').first().waitFor({ timeout: uiTimeoutMs });
-    assert.ok(await panel().locator('.watch-cache-view tbody tr').count() >= 2, 'capacity changes are listed');
+    await panel()
+      .locator('.watch-cache-view .chart-svg .chart-axis')
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.ok(
+      (await panel().locator('.watch-cache-view tbody tr').count()) >= 2,
+      'capacity changes are listed',
+    );
     await showTab('Serialization');
     await panel().locator('.serialization-view .card').first().waitFor({ timeout: uiTimeoutMs });
     await showTab('Lists');
     await panel().locator('.lists-view .count').waitFor({ timeout: uiTimeoutMs });
     await showTab('Metrics');
-    await panel().locator('.metrics-view td.metric-name', { hasText: 'apiserver_terminated_watchers_total' }).first().waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.metrics-view td.metric-name', { hasText: 'apiserver_terminated_watchers_total' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     await panel().locator('vscode-button', { hasText: 'Copy as Prometheus text' }).click();
-    await panel().locator('.metrics-view .count', { hasText: 'Copied' }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.metrics-view .count', { hasText: 'Copied' })
+      .waitFor({ timeout: uiTimeoutMs });
     await shot('8-inspector-metrics.png');
     await showTab('Watchers');
   });
@@ -264,11 +350,31 @@ describe('the List/Watch Inspector in the workbench', function () {
     const runs = await listWatchSideBar();
     // Every scenario in view: the other views collapsed for now.
     for (const pane of ['Runs', 'Watchers', 'Tokens']) await setPaneExpanded(pane, false);
-    const scenarios = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Scenarios' }) });
+    const scenarios = page.locator('.pane', {
+      has: page.locator('.pane-header', { hasText: 'Scenarios' }),
+    });
     for (const [name, title, tab, ready, screenshot] of [
-      ['watch-cache-resize', 'The watch cache history', 'Watch cache', '.watch-cache-view .chart-marker', '9-inspector-watch-cache.png'],
-      ['serialization-fanout', 'Serialize once per content type', 'Serialization', '.serialization-view .vt-row', '10-inspector-serialization.png'],
-      ['selector-death-spiral', 'A filtered LIST from etcd', 'Lists', '.lists-view .vt-row', undefined],
+      [
+        'watch-cache-resize',
+        'The watch cache history',
+        'Watch cache',
+        '.watch-cache-view .chart-marker',
+        '9-inspector-watch-cache.png',
+      ],
+      [
+        'serialization-fanout',
+        'Serialize once per content type',
+        'Serialization',
+        '.serialization-view .vt-row',
+        '10-inspector-serialization.png',
+      ],
+      [
+        'selector-death-spiral',
+        'A filtered LIST from etcd',
+        'Lists',
+        '.lists-view .vt-row',
+        undefined,
+      ],
     ] as const) {
       const row = scenarios.locator('.monaco-list-row', { hasText: name }).first();
       await row.hover();
@@ -280,21 +386,38 @@ describe('the List/Watch Inspector in the workbench', function () {
     }
     await setPaneExpanded('Runs', true);
     // Newest first, the open one marked.
-    await runs.locator('.monaco-list-row').first().filter({ hasText: 'A filtered LIST from etcd' }).filter({ hasText: 'open ·' }).waitFor({ timeout: uiTimeoutMs });
+    await runs
+      .locator('.monaco-list-row')
+      .first()
+      .filter({ hasText: 'A filtered LIST from etcd' })
+      .filter({ hasText: 'open ·' })
+      .waitFor({ timeout: uiTimeoutMs });
     // The LIST of the selector death spiral: its pages double; its continue token decodes.
     await panel().locator('#view-lists .vt-row').first().click();
     const bars = panel().locator('.lists-view .limit-bars');
     await bars.waitFor({ timeout: uiTimeoutMs });
-    assert.match((await bars.getAttribute('aria-label')) ?? '', /100, 200, 400, 800, 1600, 3200, 6400/, 'the limit doubles page by page');
+    assert.match(
+      (await bars.getAttribute('aria-label')) ?? '',
+      /100, 200, 400, 800, 1600, 3200, 6400/,
+      'the limit doubles page by page',
+    );
     await shot('11-inspector-lists.png');
     await panel().locator('.lists-view vscode-button', { hasText: 'Decode' }).click();
-    await panel().locator('.lists-view .explanation', { hasText: 'start key' }).waitFor({ timeout: uiTimeoutMs });
-    assert.match((await panel().locator('.lists-view .explanation').textContent()) ?? '', /pod-009999\u2400/, 'the NUL byte shows as ␀');
+    await panel()
+      .locator('.lists-view .explanation', { hasText: 'start key' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.match(
+      (await panel().locator('.lists-view .explanation').textContent()) ?? '',
+      /pod-009999\u2400/,
+      'the NUL byte shows as ␀',
+    );
     // The Watchers view follows the open run; a click there selects the watcher in the panel.
     await runs.locator('.monaco-list-row', { hasText: 'Slow watchers' }).first().click();
     await waitForRun(/fastWatchers=20/);
     await setPaneExpanded('Watchers', true);
-    const watchers = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Watchers' }) });
+    const watchers = page.locator('.pane', {
+      has: page.locator('.pane-header', { hasText: 'Watchers' }),
+    });
     const watcherRow = watchers.locator('.monaco-list-row', { hasText: 'watcher 3' }).first();
     await watcherRow.waitFor({ timeout: uiTimeoutMs });
     await watcherRow.click();
@@ -307,27 +430,54 @@ describe('the List/Watch Inspector in the workbench', function () {
     await palette('List/Watch: Open Trace…');
     // The workbench's own file dialog: a quick input listing the workspace folder.
     const input = quickInput(page);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'hostile-names.jsonl' }).first().waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'hostile-names.jsonl' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     await input.fill(hostileTrace);
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'hostile-names.jsonl' }).first().waitFor({ timeout: uiTimeoutMs }).catch(() => undefined);
+    await page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'hostile-names.jsonl' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs })
+      .catch(() => undefined);
     await page.keyboard.press('Enter');
     await waitForRun('hostile-names.jsonl');
     const img = '<img src=x onerror=window.__xss=1>';
-    await panel().locator('#view-watchers .vt-row', { hasText: `app=${img}` }).first().waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('#view-watchers .vt-row', { hasText: `app=${img}` })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     await panel().locator('#view-watchers .vt-row').first().click();
-    await panel().locator('.detail dd', { hasText: `app=${img}` }).first().waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.detail dd', { hasText: `app=${img}` })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     await panel().locator('.tl-phase').waitFor({ timeout: uiTimeoutMs });
     await shot('13-hostile-watchers.png');
     await showTab('Lists');
-    await panel().locator('#view-lists .vt-row', { hasText: 'labelSelector=app=<img src=x onerror=window.__xss=3>' }).first().click();
+    await panel()
+      .locator('#view-lists .vt-row', {
+        hasText: 'labelSelector=app=<img src=x onerror=window.__xss=3>',
+      })
+      .first()
+      .click();
     await panel().locator('.lists-view vscode-button', { hasText: 'Decode' }).click();
-    await panel().locator('.lists-view .explanation dd', { hasText: 'pod-<img src=x onerror=window.__xss=6>' }).first().waitFor({ timeout: uiTimeoutMs });
-    await panel().locator('.lists-view td', { hasText: 'pod-<img src=x onerror=window.__xss=4>' }).first().waitFor({ state: 'attached', timeout: uiTimeoutMs });
+    await panel()
+      .locator('.lists-view .explanation dd', { hasText: 'pod-<img src=x onerror=window.__xss=6>' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.lists-view td', { hasText: 'pod-<img src=x onerror=window.__xss=4>' })
+      .first()
+      .waitFor({ state: 'attached', timeout: uiTimeoutMs });
     await shot('14-hostile-lists.png');
     await showTab('Metrics');
     await panel().locator('.metrics-view vscode-text-field').click();
     await page.keyboard.type('watch_events');
-    await panel().locator('.metrics-view td', { hasText: 'kind="<img src=x onerror=window.__xss=5>"' }).first().waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.metrics-view td', { hasText: 'kind="<img src=x onerror=window.__xss=5>"' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     await shot('15-hostile-metrics.png');
     for (let i = 0; i < 'watch_events'.length; i++) await page.keyboard.press('Backspace');
     // Nothing ran: no element was made from the markup, no handler set the flag, the browser
@@ -335,18 +485,30 @@ describe('the List/Watch Inspector in the workbench', function () {
     const frame = await panelFrame();
     const dom = await frame.evaluate(() => ({
       imgs: document.querySelectorAll('img').length,
-      scripts: Array.from(document.querySelectorAll('script')).map(s => s.getAttribute('src') ?? 'inline'),
-      scriptText: Array.from(document.querySelectorAll('script')).map(s => s.textContent ?? '').join('\n'),
+      scripts: Array.from(document.querySelectorAll('script')).map(
+        (s) => s.getAttribute('src') ?? 'inline',
+      ),
+      scriptText: Array.from(document.querySelectorAll('script'))
+        .map((s) => s.textContent ?? '')
+        .join('\n'),
       flag: (window as unknown as { __xss?: unknown }).__xss,
-      text: document.body.innerText.includes('<script>window.__xss=2</script>') || document.body.innerText.includes('<img src=x'),
+      text:
+        document.body.innerText.includes('<script>window.__xss=2</script>') ||
+        document.body.innerText.includes('<img src=x'),
     }));
     assert.strictEqual(dom.imgs, 0, 'an <img> element was created from trace text');
     // VS Code's own inline bootstrap and our bundle; none made from the trace.
-    assert.ok(dom.scripts.length <= 2 && dom.scripts.filter(src => src !== 'inline').every(src => src.endsWith('/dist/webview.js')), `scripts in the page: ${dom.scripts.join(', ')}`);
+    assert.ok(
+      dom.scripts.length <= 2 &&
+        dom.scripts
+          .filter((src) => src !== 'inline')
+          .every((src) => src.endsWith('/dist/webview.js')),
+      `scripts in the page: ${dom.scripts.join(', ')}`,
+    );
     assert.ok(!dom.scriptText.includes('__xss'), 'a script element holds text from the trace');
     assert.strictEqual(dom.flag, undefined, 'markup from the trace ran');
     assert.ok(dom.text, 'the markup is not shown as text');
-    assert.deepStrictEqual(await hook(h => h.problems()), []);
+    assert.deepStrictEqual(await hook((h) => h.problems()), []);
     await showTab('Watchers');
   });
 
@@ -374,8 +536,13 @@ describe('the List/Watch Inspector in the workbench', function () {
   });
 
   it('follows the light and high-contrast themes', async () => {
-    const background = async () => (await panelFrame()).evaluate(() => getComputedStyle(document.body).backgroundColor);
-    for (const [theme, screenshot] of [['Light Modern', '17-theme-light.png'], ['Dark High Contrast', '18-theme-high-contrast.png'], ['Dark Modern', undefined]] as const) {
+    const background = async () =>
+      (await panelFrame()).evaluate(() => getComputedStyle(document.body).backgroundColor);
+    for (const [theme, screenshot] of [
+      ['Light Modern', '17-theme-light.png'],
+      ['Dark High Contrast', '18-theme-high-contrast.png'],
+      ['Dark Modern', undefined],
+    ] as const) {
       const before = await background();
       await palette('Preferences: Color Theme');
       await pick(theme, theme);

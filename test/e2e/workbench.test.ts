@@ -10,18 +10,29 @@ import { findContinueTokens } from '../../src/scan/continue-token-scan';
 import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
-import { goToLine, openActivity, openFile, pointOfText, quickInput, runCommand, uiTimeoutMs } from '../harness/workbench-driver';
+import {
+  goToLine,
+  openActivity,
+  openFile,
+  pointOfText,
+  quickInput,
+  runCommand,
+  uiTimeoutMs,
+} from '../harness/workbench-driver';
 import { workbenchUrl } from '../harness/workbench-url';
 
 const root = projectRoot();
 const fixtures = path.join(root, 'test', 'fixtures');
 // Emptied at the start, so what is there after a run is from that run.
 const shots = testResultsDir('e2e');
-for (const old of fs.readdirSync(shots)) fs.rmSync(path.join(shots, old), { recursive: true, force: true });
+for (const old of fs.readdirSync(shots))
+  fs.rmSync(path.join(shots, old), { recursive: true, force: true });
 const logFixture = 'kubectl-v8-1.33.log';
 
 // A token as the apiserver issues it for the page after pod shop/web-1 at revision 48213.
-const typedToken = Buffer.from('{"v":"meta.k8s.io/v1","rv":48213,"start":"shop/web-1\\u0000"}').toString('base64url');
+const typedToken = Buffer.from(
+  '{"v":"meta.k8s.io/v1","rv":48213,"start":"shop/web-1\\u0000"}',
+).toString('base64url');
 
 /** The first token in the fixture that the apiserver accepts, with its 1-based line. */
 function firstValidToken(): { token: string; line: number; rv: string; startKey: string } {
@@ -29,7 +40,8 @@ function firstValidToken(): { token: string; line: number; rv: string; startKey:
   for (const [i, text] of lines.entries()) {
     for (const found of findContinueTokens(text)) {
       const e = explainContinueToken(found.token, '/registry/pods/');
-      if (e.valid && e.fields && e.startKey) return { token: found.token, line: i + 1, rv: e.fields.rv, startKey: e.startKey.absolute };
+      if (e.valid && e.fields && e.startKey)
+        return { token: found.token, line: i + 1, rv: e.fields.rv, startKey: e.startKey.absolute };
     }
   }
   throw new Error(`${logFixture} holds no valid continue token`);
@@ -40,26 +52,36 @@ describe('the workbench, driven in Chromium', function () {
   let browser: Browser | undefined;
   let page: Page;
 
-  const shot = (name: string) => page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
 
   before(async function () {
     server = await startVSCodeServer({
       // Wrapped lines keep every token on screen; no minimap to cover the right edge.
       // Typed text lands as typed (no auto-closing quotes or brackets).
       settings: {
-        'editor.wordWrap': 'on', 'editor.minimap.enabled': false,
-        'editor.autoClosingBrackets': 'never', 'editor.autoClosingQuotes': 'never', 'editor.formatOnType': false,
+        'editor.wordWrap': 'on',
+        'editor.minimap.enabled': false,
+        'editor.autoClosingBrackets': 'never',
+        'editor.autoClosingQuotes': 'never',
+        'editor.formatOnType': false,
       },
     });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
     page = await context.newPage();
-    await page.goto(workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }));
+    await page.goto(
+      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
+    );
     // The explorer lists the folder once the connection to the server is up.
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: logFixture }).waitFor({ timeout: 90_000 });
+    await page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: logFixture })
+      .waitFor({ timeout: 90_000 });
     // Our view container in the activity bar: the extension's contributions are loaded.
-    await page.locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]').waitFor({ timeout: 90_000 });
+    await page
+      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
+      .waitFor({ timeout: 90_000 });
   });
 
   after(async () => {
@@ -69,18 +91,28 @@ describe('the workbench, driven in Chromium', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await shot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}.png`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await shot(`failed-${this.currentTest.title.replace(/\W+/g, '-')}.png`).catch(
+        () => undefined,
+      );
     await page.keyboard.press('Escape');
   });
 
   it('F1 "List/Watch: Decode Continue Token" decodes a typed token', async () => {
     await runCommand(page, 'List/Watch: Decode Continue Token');
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Decode Continue Token' }).waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Decode Continue Token' })
+      .waitFor({ timeout: uiTimeoutMs });
     await quickInput(page).fill(typedToken);
     await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: 'Continue token' }).waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator('.tab.active', { hasText: 'Continue token' })
+      .waitFor({ timeout: uiTimeoutMs });
     const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-    await editor.locator('.view-line', { hasText: '/registry/pods/shop/web-1' }).first().waitFor({ timeout: uiTimeoutMs });
+    await editor
+      .locator('.view-line', { hasText: '/registry/pods/shop/web-1' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     const text = await editor.locator('.view-lines').innerText();
     assert.match(text, /48213/, `decoder view lacks the rv:\n${text}`);
     assert.match(text, /valid:\s+yes/, `decoder view does not call it valid:\n${text}`);
@@ -105,15 +137,22 @@ describe('the workbench, driven in Chromium', function () {
     await hover.waitFor({ state: 'visible', timeout: uiTimeoutMs });
     const text = await hover.innerText();
     assert.ok(text.includes(target.rv), `hover lacks rv ${target.rv}:\n${text}`);
-    assert.ok(text.includes(target.startKey.split('\u0000').join('\u2400')), `hover lacks the start key ${target.startKey}:\n${text}`);
+    assert.ok(
+      text.includes(target.startKey.split('\u0000').join('\u2400')),
+      `hover lacks the start key ${target.startKey}:\n${text}`,
+    );
     await shot('2-hover-log.png');
     await hover.locator('a', { hasText: 'Open in decoder' }).click();
-    await page.locator('.tab.active', { hasText: 'Continue token' }).waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator('.tab.active', { hasText: 'Continue token' })
+      .waitFor({ timeout: uiTimeoutMs });
   });
 
   it('the List/Watch side bar lists the decoded tokens in the Tokens view', async () => {
     await openActivity(page, 'List/Watch');
-    const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Tokens' }) });
+    const view = page.locator('.pane', {
+      has: page.locator('.pane-header', { hasText: 'Tokens' }),
+    });
     const rows = view.locator('.monaco-list-row');
     await rows.first().waitFor({ timeout: uiTimeoutMs });
     // Newest first: the token opened from the hover, then the one typed into the palette.
@@ -122,26 +161,41 @@ describe('the workbench, driven in Chromium', function () {
     const typed = rows.filter({ hasText: 'rv 48213 · shop/web-1' }).first();
     await hovered.waitFor({ timeout: uiTimeoutMs });
     await typed.waitFor({ timeout: uiTimeoutMs });
-    assert.ok(await hovered.evaluate((a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING), await typed.elementHandle()),
-      'the token opened last (from the hover) should be listed first');
+    assert.ok(
+      await hovered.evaluate(
+        (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await typed.elementHandle(),
+      ),
+      'the token opened last (from the hover) should be listed first',
+    );
     await typed.click(); // expand into the fields
-    await view.locator('.monaco-list-row', { hasText: 'start key' }).first().waitFor({ timeout: uiTimeoutMs });
+    await view
+      .locator('.monaco-list-row', { hasText: 'start key' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     const fields = await view.locator('.monaco-list-rows').innerText();
-    assert.ok(fields.includes('/registry/pods/shop/web-1\u2400'), `the expanded row lacks the start key:\n${fields}`);
+    assert.ok(
+      fields.includes('/registry/pods/shop/web-1\u2400'),
+      `the expanded row lacks the start key:\n${fields}`,
+    );
     await shot('3-tokens-view.png');
   });
 
   it('a key prefix setting that is not a path gets a clear message', async () => {
     await runCommand(page, 'Preferences: Open User Settings (JSON)');
     const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-    await page.locator('.tab.active', { hasText: 'settings.json' }).waitFor({ timeout: uiTimeoutMs });
+    await page
+      .locator('.tab.active', { hasText: 'settings.json' })
+      .waitFor({ timeout: uiTimeoutMs });
     await editor.locator('.view-lines').click();
     // A new first entry: after the opening brace.
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('End');
     await page.keyboard.insertText('\n  "listwatch.keyPrefix": "registry/pods",');
     await page.keyboard.press('Control+S');
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'listwatch.keyPrefix' });
+    const toast = page.locator('.notifications-toasts .notification-toast', {
+      hasText: 'listwatch.keyPrefix',
+    });
     await toast.waitFor({ timeout: uiTimeoutMs });
     const text = await toast.innerText();
     assert.match(text, /must start with '\/'/);

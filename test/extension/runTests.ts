@@ -10,7 +10,9 @@ async function main(): Promise<void> {
   const root = projectRoot();
   const desktop = process.env.LISTWATCH_VSCODE === 'desktop';
   await runTests({
-    vscodeExecutablePath: desktop ? undefined : path.join(root, 'test', 'harness', 'bin', 'vscode-launcher'),
+    vscodeExecutablePath: desktop
+      ? undefined
+      : path.join(root, 'test', 'harness', 'bin', 'vscode-launcher'),
     extensionDevelopmentPath: root,
     extensionTestsPath: path.join(root, 'out', 'test', 'extension', 'suite', 'index.js'),
     // The workspace folder holds the fixtures the suite hovers over.
@@ -18,7 +20,9 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch(error => {
-  console.error(`extension tests failed: ${error instanceof Error ? error.message : String(error)}`);
+main().catch((error) => {
+  console.error(
+    `extension tests failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

@@ -21,7 +21,9 @@ async function main(): Promise<number> {
   const emptyDevelopmentPath = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-no-extension-'));
   try {
     // The server's CLI also logs noise about optional native modules: keep the verdict line.
-    const verdict = installExtension(vsix, extensionsDir).split('\n').filter(l => /successfully installed/i.test(l));
+    const verdict = installExtension(vsix, extensionsDir)
+      .split('\n')
+      .filter((l) => /successfully installed/i.test(l));
     console.log(verdict.join('\n') || `installed ${vsix} into ${extensionsDir}`);
     // The extension host inherits the server's environment: tell the suite where to expect us.
     process.env.LISTWATCH_INSTALLED_EXTENSIONS_DIR = extensionsDir;
@@ -39,7 +41,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(code => process.exit(code), error => {
-  console.error(error instanceof Error ? error.stack : String(error));
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.stack : String(error));
+    process.exit(1);
+  },
+);

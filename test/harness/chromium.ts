@@ -4,10 +4,20 @@ import { chromiumPath } from './paths';
 
 /** Flags that keep Chromium off the (closed) network and working as root in a container. */
 export const chromiumArgs: readonly string[] = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
 ];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...chromiumArgs] });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [...chromiumArgs],
+  });
 }

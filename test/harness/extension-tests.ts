@@ -34,17 +34,24 @@ export interface ExtensionTestsResult {
 // mocha's spec reporter ends with "  N passing (Xs)", "  N failing", "  N pending".
 const mochaSummary = /^\s*(\d+) (passing|failing|pending)\b/;
 
-export async function runExtensionTests(options: ExtensionTestsOptions): Promise<ExtensionTestsResult> {
+export async function runExtensionTests(
+  options: ExtensionTestsOptions,
+): Promise<ExtensionTestsResult> {
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   const started = Date.now();
-  const log = (message: string) => write(`[harness ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
+  const log = (message: string) =>
+    write(`[harness ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
   const counts = { passing: 0, failing: 0, pending: 0 };
   let server: VSCodeServer | undefined;
   let browser: Browser | undefined;
   const cleanup = async () => {
     const b = browser;
     browser = undefined;
-    try { await b?.close(); } catch { /* already closed */ }
+    try {
+      await b?.close();
+    } catch {
+      /* already closed */
+    }
     const s = server;
     server = undefined;
     await s?.stop();
@@ -57,9 +64,13 @@ export async function runExtensionTests(options: ExtensionTestsOptions): Promise
   try {
     server = await startVSCodeServer({ extensionsDir: options.extensionsDir, log });
     browser = await launchChromium();
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    const page = await (
+      await browser.newContext({ viewport: { width: 1400, height: 900 } })
+    ).newPage();
     let settle: (code: number) => void = () => undefined;
-    const settled = new Promise<number>(resolve => { settle = resolve; });
+    const settled = new Promise<number>((resolve) => {
+      settle = resolve;
+    });
     // With extensionTestsPath set, the workbench forwards every log line (the workbench's own, and
     // the extension host's console output with mocha's reporter) to window.codeAutomationLog. All of
     // it goes to a log file; the terminal gets the suite's own output: info lines from the suite's
@@ -70,7 +81,10 @@ export async function runExtensionTests(options: ExtensionTestsOptions): Promise
     await page.exposeFunction('codeAutomationLog', (level: string, args: unknown) => {
       const text = util.format(...(Array.isArray(args) ? args : [args]));
       fullLog.write(`[${level}] ${text}\n`);
-      if (text.includes(suiteStartMarker)) { suiteStarted = true; return; }
+      if (text.includes(suiteStartMarker)) {
+        suiteStarted = true;
+        return;
+      }
       if (!suiteStarted || level !== 'info') return;
       const summary = mochaSummary.exec(text);
       if (summary) counts[summary[2] as keyof typeof counts] = Number(summary[1]);
@@ -78,7 +92,7 @@ export async function runExtensionTests(options: ExtensionTestsOptions): Promise
     });
     // ... and calls window.codeAutomationExit(code) when the suite's run() settles.
     await page.exposeFunction('codeAutomationExit', (code: number) => settle(code));
-    page.on('pageerror', error => log(`page error: ${error.message}`));
+    page.on('pageerror', (error) => log(`page error: ${error.message}`));
     const url = workbenchUrl(server.base, {
       folder: options.folder,
       extensionDevelopmentPath: options.extensionDevelopmentPath,
@@ -90,13 +104,17 @@ export async function runExtensionTests(options: ExtensionTestsOptions): Promise
     let timer: NodeJS.Timeout | undefined;
     const exitCode = await Promise.race([
       settled,
-      new Promise<number>(resolve => { timer = setTimeout(() => resolve(124), timeoutMs); }),
+      new Promise<number>((resolve) => {
+        timer = setTimeout(() => resolve(124), timeoutMs);
+      }),
     ]);
     clearTimeout(timer);
     if (exitCode === 124) {
       const shot = path.join(testResultsDir(), `extension-tests-timeout-${Date.now()}.png`);
       await page.screenshot({ path: shot }).catch(() => undefined);
-      log(`the suite did not settle within ${timeoutMs} ms; screenshot ${shot}; server log:\n${fs.readFileSync(server.serverLog, 'utf8')}`);
+      log(
+        `the suite did not settle within ${timeoutMs} ms; screenshot ${shot}; server log:\n${fs.readFileSync(server.serverLog, 'utf8')}`,
+      );
     } else {
       log(`extension host finished with exit code ${exitCode}; full log ${logFile}`);
     }

@@ -15,6 +15,8 @@ export function runMochaSuite(dir: string): Promise<void> {
   }
   console.log(suiteStartMarker);
   return new Promise((resolve, reject) => {
-    mocha.run(failures => (failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
+    mocha.run((failures) =>
+      failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve(),
+    );
   });
 }

@@ -12,17 +12,23 @@ export const codeServerVersion = '4.100.3';
 export function projectRoot(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, 'utf8')).name === 'listwatch-inspector') {
+    if (
+      fs.existsSync(manifest) &&
+      JSON.parse(fs.readFileSync(manifest, 'utf8')).name === 'listwatch-inspector'
+    ) {
       return dir;
     }
-    if (path.dirname(dir) === dir) throw new Error(`no listwatch-inspector package.json above ${__dirname}`);
+    if (path.dirname(dir) === dir)
+      throw new Error(`no listwatch-inspector package.json above ${__dirname}`);
   }
 }
 
 /** Root of the unpacked code-server package (holds lib/vscode), installed by scripts/install-test-deps.sh. */
 export function codeServerDir(): string {
-  return process.env.LISTWATCH_CODE_SERVER_DIR
-    ?? path.join(projectRoot(), '.vscode-test', `code-server-${codeServerVersion}`);
+  return (
+    process.env.LISTWATCH_CODE_SERVER_DIR ??
+    path.join(projectRoot(), '.vscode-test', `code-server-${codeServerVersion}`)
+  );
 }
 
 /** The VS Code server's entry point, started directly ("raw" mode, no code-server wrapper). */
@@ -36,7 +42,8 @@ export function serverMain(): string {
 
 export function chromiumPath(): string {
   const exe = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  if (!fs.existsSync(exe)) throw new Error(`Chromium not found at ${exe}: run \`npm run test:setup\` first`);
+  if (!fs.existsSync(exe))
+    throw new Error(`Chromium not found at ${exe}: run \`npm run test:setup\` first`);
   return exe;
 }
 

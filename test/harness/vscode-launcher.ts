@@ -15,8 +15,10 @@ export function parseLauncherArgs(argv: readonly string[]): LauncherArgs {
   const parsed: LauncherArgs = { extensionDevelopmentPath: [] };
   for (const arg of argv) {
     let m: RegExpExecArray | null;
-    if ((m = /^--extensionDevelopmentPath=(.*)$/.exec(arg))) parsed.extensionDevelopmentPath.push(path.resolve(m[1]));
-    else if ((m = /^--extensionTestsPath=(.*)$/.exec(arg))) parsed.extensionTestsPath = path.resolve(m[1]);
+    if ((m = /^--extensionDevelopmentPath=(.*)$/.exec(arg)))
+      parsed.extensionDevelopmentPath.push(path.resolve(m[1]));
+    else if ((m = /^--extensionTestsPath=(.*)$/.exec(arg)))
+      parsed.extensionTestsPath = path.resolve(m[1]);
     // The first positional argument is the workspace folder (runTests' launchArgs).
     else if (!arg.startsWith('-') && parsed.folder === undefined) parsed.folder = path.resolve(arg);
     // Every other flag (--no-sandbox, --user-data-dir=..., --disable-updates, ...) is desktop-only.
@@ -41,8 +43,13 @@ async function runFromArgs(): Promise<number> {
 
 /** Entry point, called by the executable shim test/harness/bin/vscode-launcher. */
 export function launch(): void {
-  runFromArgs().then(code => process.exit(code), error => {
-    process.stderr.write(`vscode-launcher: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(1);
-  });
+  runFromArgs().then(
+    (code) => process.exit(code),
+    (error) => {
+      process.stderr.write(
+        `vscode-launcher: ${error instanceof Error ? error.stack : String(error)}\n`,
+      );
+      process.exit(1);
+    },
+  );
 }

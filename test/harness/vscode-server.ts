@@ -46,17 +46,24 @@ export interface VSCodeServer {
 
 function httpStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, res => { res.resume(); resolve(res.statusCode ?? 0); });
+    const req = http.get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
     req.on('error', reject);
     req.setTimeout(2000, () => req.destroy(new Error(`no answer from ${url}`)));
   });
 }
 
-const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
   // A negative pid addresses the whole process group (the server was started detached).
-  try { if (proc.pid) process.kill(-proc.pid, signal); } catch { /* already gone */ }
+  try {
+    if (proc.pid) process.kill(-proc.pid, signal);
+  } catch {
+    /* already gone */
+  }
 }
 
 function exited(proc: ChildProcess): boolean {
@@ -72,40 +79,65 @@ export async function startVSCodeServer(options: VSCodeServerOptions = {}): Prom
   const extensionsDir = options.extensionsDir ?? path.join(tmp, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...testUserSettings, ...options.settings }, null, 2));
+  fs.writeFileSync(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...testUserSettings, ...options.settings }, null, 2),
+  );
   const serverLog = path.join(tmp, 'server.log');
   const out = fs.openSync(serverLog, 'a');
-  const proc = spawn(process.execPath, [
-    serverMain(),
-    '--host', '127.0.0.1', '--port', String(port),
-    '--without-connection-token', '--accept-server-license-terms',
-    '--disable-workspace-trust', '--telemetry-level', 'off',
-    '--user-data-dir', userDataDir,
-    '--server-data-dir', path.join(tmp, 'server-data'),
-    '--extensions-dir', extensionsDir,
-  ], {
-    // No extension gallery: it is unreachable here and the workbench would stall waiting for it.
-    env: { ...process.env, EXTENSIONS_GALLERY: '{}' },
-    stdio: ['ignore', out, out],
-    detached: true,
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      serverMain(),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--disable-workspace-trust',
+      '--telemetry-level',
+      'off',
+      '--user-data-dir',
+      userDataDir,
+      '--server-data-dir',
+      path.join(tmp, 'server-data'),
+      '--extensions-dir',
+      extensionsDir,
+    ],
+    {
+      // No extension gallery: it is unreachable here and the workbench would stall waiting for it.
+      env: { ...process.env, EXTENSIONS_GALLERY: '{}' },
+      stdio: ['ignore', out, out],
+      detached: true,
+    },
+  );
   fs.closeSync(out);
   const base = `http://127.0.0.1:${port}`;
-  const removeTmp = () => { if (!process.env.LISTWATCH_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true }); };
+  const removeTmp = () => {
+    if (!process.env.LISTWATCH_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
+  };
   const started = Date.now();
   for (;;) {
     if (exited(proc)) {
       const text = fs.readFileSync(serverLog, 'utf8');
       removeTmp();
-      throw new Error(`VS Code server exited early (${proc.exitCode ?? proc.signalCode}):\n${text}`);
+      throw new Error(
+        `VS Code server exited early (${proc.exitCode ?? proc.signalCode}):\n${text}`,
+      );
     }
-    try { if (await httpStatus(`${base}/version`) === 200) break; } catch { /* not listening yet */ }
+    try {
+      if ((await httpStatus(`${base}/version`)) === 200) break;
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() - started > serverStartTimeoutMs) {
       killGroup(proc, 'SIGKILL');
       const text = fs.readFileSync(serverLog, 'utf8');
       removeTmp();
-      throw new Error(`VS Code server not answering on ${base} after ${serverStartTimeoutMs} ms:\n${text}`);
+      throw new Error(
+        `VS Code server not answering on ${base} after ${serverStartTimeoutMs} ms:\n${text}`,
+      );
     }
     await delay(100);
   }
@@ -121,7 +153,7 @@ export async function startVSCodeServer(options: VSCodeServerOptions = {}): Prom
       stopped = true;
       if (!exited(proc)) {
         killGroup(proc, 'SIGTERM');
-        await Promise.race([new Promise(resolve => proc.once('exit', resolve)), delay(5000)]);
+        await Promise.race([new Promise((resolve) => proc.once('exit', resolve)), delay(5000)]);
       }
       killGroup(proc, 'SIGKILL'); // stragglers in the group, e.g. the file watcher
       removeTmp();
@@ -131,10 +163,13 @@ export async function startVSCodeServer(options: VSCodeServerOptions = {}): Prom
 
 /** Installs a .vsix into extensionsDir with the server's own CLI, as a user would. */
 export function installExtension(vsix: string, extensionsDir: string): string {
-  const result = spawnSync(process.execPath, [
-    serverMain(), '--install-extension', vsix, '--extensions-dir', extensionsDir, '--force',
-  ], { encoding: 'utf8', env: { ...process.env, EXTENSIONS_GALLERY: '{}' } });
+  const result = spawnSync(
+    process.execPath,
+    [serverMain(), '--install-extension', vsix, '--extensions-dir', extensionsDir, '--force'],
+    { encoding: 'utf8', env: { ...process.env, EXTENSIONS_GALLERY: '{}' } },
+  );
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (result.status !== 0) throw new Error(`installing ${vsix} failed (exit ${result.status}):\n${output}`);
+  if (result.status !== 0)
+    throw new Error(`installing ${vsix} failed (exit ${result.status}):\n${output}`);
   return output;
 }

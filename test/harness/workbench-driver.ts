@@ -40,11 +40,17 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
   const input = quickInput(page);
   await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: uiTimeoutMs });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: name })
+    .first()
+    .waitFor({ timeout: uiTimeoutMs });
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: uiTimeoutMs });
   const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-  await editor.locator('.view-line', { hasText: expectText }).first().waitFor({ timeout: uiTimeoutMs });
+  await editor
+    .locator('.view-line', { hasText: expectText })
+    .first()
+    .waitFor({ timeout: uiTimeoutMs });
   return editor;
 }
 
@@ -62,9 +68,14 @@ export async function goToLine(page: Page, line: number): Promise<void> {
  * The screen point in the middle of `text` as the active editor renders it (a DOM Range over the
  * text node holding it), so the mouse can hover exactly there; undefined while not rendered.
  */
-export async function pointOfText(page: Page, text: string): Promise<{ x: number; y: number } | undefined> {
-  return page.evaluate(needle => {
-    const root = document.querySelector('.editor-group-container.active .monaco-editor .view-lines');
+export async function pointOfText(
+  page: Page,
+  text: string,
+): Promise<{ x: number; y: number } | undefined> {
+  return page.evaluate((needle) => {
+    const root = document.querySelector(
+      '.editor-group-container.active .monaco-editor .view-lines',
+    );
     if (!root) return undefined;
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -83,5 +94,8 @@ export async function pointOfText(page: Page, text: string): Promise<{ x: number
 
 /** Opens a view container from the activity bar by clicking its icon. */
 export async function openActivity(page: Page, title: string): Promise<void> {
-  await page.locator(`.activitybar .action-item .action-label[aria-label^="${title}"]`).first().click({ timeout: uiTimeoutMs });
+  await page
+    .locator(`.activitybar .action-item .action-label[aria-label^="${title}"]`)
+    .first()
+    .click({ timeout: uiTimeoutMs });
 }

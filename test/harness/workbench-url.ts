@@ -24,7 +24,8 @@ export function workbenchUrl(base: string, options: WorkbenchUrlOptions): string
   for (const dev of ([] as string[]).concat(options.extensionDevelopmentPath ?? [])) {
     payload.push(['extensionDevelopmentPath', remoteUri(dev)]);
   }
-  if (options.extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(options.extensionTestsPath)]);
+  if (options.extensionTestsPath)
+    payload.push(['extensionTestsPath', remoteUri(options.extensionTestsPath)]);
   payload.push(['skipWelcome', 'true'], ['skipReleaseNotes', 'true']);
   const query = new URLSearchParams();
   if (options.folder) query.set('folder', path.resolve(options.folder));

@@ -25,7 +25,12 @@ export interface BookmarkWatcher {
 /** Inspector hooks; unset hooks cost nothing. */
 export interface BookmarkBucketsInspector {
   /** A watcher was put into a bucket (bucket due at createTime + bucketId s). */
-  watcherScheduled?(e: { bucketId: number; watcherId: number | string; nextBookmarkTime: number; at: number }): void;
+  watcherScheduled?(e: {
+    bucketId: number;
+    watcherId: number | string;
+    nextBookmarkTime: number;
+    at: number;
+  }): void;
   /** A due bucket was popped: these watchers get the bookmark being dispatched. */
   bucketPopped?(e: { bucketId: number; watcherIds: Array<number | string>; at: number }): void;
 }
@@ -45,7 +50,11 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
   private readonly clock: Pick<Clock, 'now'>;
   private readonly inspector: BookmarkBucketsInspector | undefined;
 
-  constructor(clock: Pick<Clock, 'now'>, bookmarkFrequency: number, inspector?: BookmarkBucketsInspector) {
+  constructor(
+    clock: Pick<Clock, 'now'>,
+    bookmarkFrequency: number,
+    inspector?: BookmarkBucketsInspector,
+  ) {
     this.clock = clock;
     this.createTime = clock.now();
     this.bookmarkFrequency = bookmarkFrequency;
@@ -76,7 +85,13 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
     else this.watchersBuckets.set(bucketID, [w]);
     const insp = this.inspector;
     const scheduled = insp?.watcherScheduled;
-    if (scheduled) scheduled.call(insp, { bucketId: bucketID, watcherId: w.id, nextBookmarkTime: nextTime, at: now });
+    if (scheduled)
+      scheduled.call(insp, {
+        bucketId: bucketID,
+        watcherId: w.id,
+        nextBookmarkTime: nextTime,
+        at: now,
+      });
     return true;
   }
 
@@ -115,7 +130,13 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
       last.push(w);
       const insp = this.inspector;
       const scheduled = insp?.watcherScheduled;
-      if (scheduled) scheduled.call(insp, { bucketId: bucketID, watcherId: w.id, nextBookmarkTime: nextTime, at: now });
+      if (scheduled)
+        scheduled.call(insp, {
+          bucketId: bucketID,
+          watcherId: w.id,
+          nextBookmarkTime: nextTime,
+          at: now,
+        });
     }
   }
 
@@ -127,10 +148,13 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
     if (currentBucketID < this.startBucketID) return expired;
     const span = currentBucketID - this.startBucketID + 1;
     if (span <= this.watchersBuckets.size) {
-      for (; this.startBucketID <= currentBucketID; this.startBucketID++) this.popBucket(this.startBucketID, expired, now);
+      for (; this.startBucketID <= currentBucketID; this.startBucketID++)
+        this.popBucket(this.startBucketID, expired, now);
     } else {
       // Fewer buckets than seconds to walk: visit the occupied ones (same order, same result).
-      const due = [...this.watchersBuckets.keys()].filter(id => id <= currentBucketID).sort((a, b) => a - b);
+      const due = [...this.watchersBuckets.keys()]
+        .filter((id) => id <= currentBucketID)
+        .sort((a, b) => a - b);
       for (const id of due) this.popBucket(id, expired, now);
       this.startBucketID = currentBucketID + 1;
     }
@@ -149,7 +173,11 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
     if (!watchers) return;
     this.watchersBuckets.delete(id);
     expired.push(watchers);
-    this.inspector?.bucketPopped?.({ bucketId: id, watcherIds: watchers.map(w => w.id), at: now });
+    this.inspector?.bucketPopped?.({
+      bucketId: id,
+      watcherIds: watchers.map((w) => w.id),
+      at: now,
+    });
   }
 }
 

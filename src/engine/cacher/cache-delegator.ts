@@ -4,8 +4,19 @@
 // gate (master) is honoured when switched on. Deliberate differences: the consistency checker
 // (DetectCacheInconsistency) is not modelled; every decision is also reported to the inspector
 // with the rule that made it.
-import { activeInspector, type DelegationPath, type DelegationRule, type Inspector } from '../inspect/events';
-import { isResourceExpired, isTooLargeResourceVersion, newBadRequest, newServiceUnavailable, newTooManyRequests } from '../storage/errors';
+import {
+  activeInspector,
+  type DelegationPath,
+  type DelegationRule,
+  type Inspector,
+} from '../inspect/events';
+import {
+  isResourceExpired,
+  isTooLargeResourceVersion,
+  newBadRequest,
+  newServiceUnavailable,
+  newTooManyRequests,
+} from '../storage/errors';
 import { newListOptions, type ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
@@ -14,13 +25,22 @@ import { decodeContinue } from '../storage/continue';
 import type { GetListOptions, ListPredicateInput, ListResult } from '../etcd3/store';
 import type { WatchInterface } from './cache-watcher';
 import type { Cacher, ListCallContext, WatchCallContext } from './cacher';
-import { resourceVersionMatchExact, resourceVersionMatchNotOlderThan, shouldDelegateList, shouldDelegateListOnNotReadyCache, type DelegationResult } from './delegator';
+import {
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
+  shouldDelegateList,
+  shouldDelegateListOnNotReadyCache,
+  type DelegationResult,
+} from './delegator';
 import type { CacherStorage } from './reflector';
 import { statusOf } from './reflector';
 
 /** What the delegator needs from storage: the cacher's storage plus Get. */
 export interface DelegatorStorage extends CacherStorage {
-  get(key: string, opts?: { resourceVersion?: string; ignoreNotFound?: boolean }): Promise<KubeObject | undefined>;
+  get(
+    key: string,
+    opts?: { resourceVersion?: string; ignoreNotFound?: boolean },
+  ): Promise<KubeObject | undefined>;
 }
 
 export interface GetRequestOptions {
@@ -34,23 +54,37 @@ export interface GetRequestOptions {
  * the library form with selector strings (parsed like the HTTP layer: 400 on a bad selector).
  * `recursive` defaults to true in the library form.
  */
-export function toStorageListOptions(input: ListOptions | GetListOptions | undefined, resource: string): ListOptions {
+export function toStorageListOptions(
+  input: ListOptions | GetListOptions | undefined,
+  resource: string,
+): ListOptions {
   const o = (input ?? {}) as Partial<ListOptions> & GetListOptions;
   if (o.predicate instanceof SelectionPredicate) {
     return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
   }
   const p = (o.predicate ?? {}) as ListPredicateInput & { allowWatchBookmarks?: boolean };
   if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
-    throw newBadRequest(`invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`);
+    throw newBadRequest(
+      `invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`,
+    );
   }
   for (const f of ['label', 'field', 'continue'] as const) {
-    if (p[f] !== undefined && typeof p[f] !== 'string') throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
+    if (p[f] !== undefined && typeof p[f] !== 'string')
+      throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
   }
   if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
-    throw newBadRequest(`invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`);
+    throw newBadRequest(
+      `invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`,
+    );
   }
   const predicate = SelectionPredicate.from(
-    { label: p.label, field: p.field, limit: p.limit, continue: p.continue, allowWatchBookmarks: p.allowWatchBookmarks },
+    {
+      label: p.label,
+      field: p.field,
+      limit: p.limit,
+      continue: p.continue,
+      allowWatchBookmarks: p.allowWatchBookmarks,
+    },
     resource,
   );
   return newListOptions({
@@ -82,14 +116,25 @@ export class CacheDelegator {
    * to etcd; a consistent read that timed out waiting for the cache falls back to etcd (or, with
    * ConsistentListFromCacheSkipTimeoutFallback, answers 429).
    */
-  async getList(key: string, input?: ListOptions | GetListOptions, call: ListCallContext = {}): Promise<ListResult> {
+  async getList(
+    key: string,
+    input?: ListOptions | GetListOptions,
+    call: ListCallContext = {},
+  ): Promise<ListResult> {
     const cacher = this.cacher;
     const gates = cacher.gates;
     const opts = toStorageListOptions(input, cacher.groupResource.resource);
     try {
       validateListOptions(cacher.resourcePrefix, cacher.versioner, opts);
     } catch (e) {
-      this.decision(key, opts, 'rejected', { shouldDelegate: false, consistentRead: false }, 'invalid-options', e);
+      this.decision(
+        key,
+        opts,
+        'rejected',
+        { shouldDelegate: false, consistentRead: false },
+        'invalid-options',
+        e,
+      );
       throw e;
     }
     const result = shouldDelegateList(opts, cacher);
@@ -184,11 +229,16 @@ export class CacheDelegator {
   /** Watch: always the cacher; sendInitialEvents is dropped while the WatchList gate is off. */
   watch(key: string, opts: ListOptions, call: WatchCallContext = {}): Promise<WatchInterface> {
     let o = opts;
-    if (!this.cacher.gates.WatchList && o.sendInitialEvents !== undefined) o = { ...o, sendInitialEvents: undefined };
+    if (!this.cacher.gates.WatchList && o.sendInitialEvents !== undefined)
+      o = { ...o, sendInitialEvents: undefined };
     return this.cacher.watch(key, o, call);
   }
 
-  private async fallbackToStorage(key: string, opts: ListOptions, reason: 'resource-expired'): Promise<ListResult> {
+  private async fallbackToStorage(
+    key: string,
+    opts: ListOptions,
+    reason: 'resource-expired',
+  ): Promise<ListResult> {
     try {
       const list = await this.storage.getList(key, opts);
       this.emitFallback(key, reason, 'true', true, undefined);
@@ -199,41 +249,102 @@ export class CacheDelegator {
     }
   }
 
-  private recordConsistentRead(key: string, success: string, fallback: 'false' | 'true' | 'skipped'): void {
+  private recordConsistentRead(
+    key: string,
+    success: string,
+    fallback: 'false' | 'true' | 'skipped',
+  ): void {
     const gr = this.cacher.groupResource;
-    this.cacher.metrics.consistentReadTotal.inc({ group: gr.group, resource: gr.resource, success, fallback });
+    this.cacher.metrics.consistentReadTotal.inc({
+      group: gr.group,
+      resource: gr.resource,
+      success,
+      fallback,
+    });
     activeInspector(this.inspector)?.emit({
-      type: 'delegator/consistent-read', at: this.cacher.clock.now(), groupResource: gr, key, success: success === 'true', fallback,
+      type: 'delegator/consistent-read',
+      at: this.cacher.clock.now(),
+      groupResource: gr,
+      key,
+      success: success === 'true',
+      fallback,
     });
   }
 
-  private emitFallback(key: string, reason: 'resource-expired' | 'too-large-resource-version', fallback: 'true' | 'skipped', success: boolean, err: unknown): void {
+  private emitFallback(
+    key: string,
+    reason: 'resource-expired' | 'too-large-resource-version',
+    fallback: 'true' | 'skipped',
+    success: boolean,
+    err: unknown,
+  ): void {
     const insp = activeInspector(this.inspector);
     if (!insp) return;
     insp.emit({
-      type: 'delegator/fallback', at: this.cacher.clock.now(), groupResource: this.cacher.groupResource, key, reason, fallback, success,
+      type: 'delegator/fallback',
+      at: this.cacher.clock.now(),
+      groupResource: this.cacher.groupResource,
+      key,
+      reason,
+      fallback,
+      success,
       ...(err !== undefined ? { error: statusOf(err) } : {}),
     });
   }
 
-  private getDecision(key: string, resourceVersion: string, target: 'etcd' | 'cache', rule: DelegationRule): void {
+  private getDecision(
+    key: string,
+    resourceVersion: string,
+    target: 'etcd' | 'cache',
+    rule: DelegationRule,
+  ): void {
     const insp = activeInspector(this.inspector);
     if (!insp) return;
     insp.emit({
-      type: 'delegator/decision', at: this.cacher.clock.now(), groupResource: this.cacher.groupResource, operation: 'get', key, resourceVersion,
-      resourceVersionMatch: '', limit: 0, hasContinue: false, recursive: false, path: 'get', rule, target, consistentRead: false,
+      type: 'delegator/decision',
+      at: this.cacher.clock.now(),
+      groupResource: this.cacher.groupResource,
+      operation: 'get',
+      key,
+      resourceVersion,
+      resourceVersionMatch: '',
+      limit: 0,
+      hasContinue: false,
+      recursive: false,
+      path: 'get',
+      rule,
+      target,
+      consistentRead: false,
     });
   }
 
-  private decision(key: string, opts: ListOptions, target: 'etcd' | 'cache' | 'rejected', result: DelegationResult, rule?: DelegationRule, err?: unknown): void {
+  private decision(
+    key: string,
+    opts: ListOptions,
+    target: 'etcd' | 'cache' | 'rejected',
+    result: DelegationResult,
+    rule?: DelegationRule,
+    err?: unknown,
+  ): void {
     const insp = activeInspector(this.inspector);
     if (!insp) return;
     const why = explainListDelegation(opts, this.cacher);
     insp.emit({
-      type: 'delegator/decision', at: this.cacher.clock.now(), groupResource: this.cacher.groupResource, operation: 'list', key,
-      resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch, limit: opts.predicate.limit,
-      hasContinue: opts.predicate.continue.length > 0, recursive: opts.recursive, path: why.path, rule: rule ?? why.rule, target,
-      consistentRead: result.consistentRead, ...(err !== undefined ? { error: statusOf(err) } : {}),
+      type: 'delegator/decision',
+      at: this.cacher.clock.now(),
+      groupResource: this.cacher.groupResource,
+      operation: 'list',
+      key,
+      resourceVersion: opts.resourceVersion,
+      resourceVersionMatch: opts.resourceVersionMatch,
+      limit: opts.predicate.limit,
+      hasContinue: opts.predicate.continue.length > 0,
+      recursive: opts.recursive,
+      path: why.path,
+      rule: rule ?? why.rule,
+      target,
+      consistentRead: result.consistentRead,
+      ...(err !== undefined ? { error: statusOf(err) } : {}),
     });
   }
 }
@@ -242,12 +353,28 @@ export class CacheDelegator {
  * Which branch of ShouldDelegateList (and of the cacher's Helper methods) applies to a request:
  * the same decisions as delegator.ts, spelled out for the inspector.
  */
-export function explainListDelegation(opts: ListOptions, cacher: Cacher): { path: DelegationPath; rule: DelegationRule } {
-  const exact = (rv: number, path: DelegationPath): { path: DelegationPath; rule: DelegationRule } => {
+export function explainListDelegation(
+  opts: ListOptions,
+  cacher: Cacher,
+): { path: DelegationPath; rule: DelegationRule } {
+  const exact = (
+    rv: number,
+    path: DelegationPath,
+  ): { path: DelegationPath; rule: DelegationRule } => {
     if (!opts.recursive) return { path, rule: 'not-recursive' };
     if (cacher.watchCache.snapshots === undefined) return { path, rule: 'snapshots-disabled' };
-    if (cacher.watchCache.notFresh(rv)) return { path, rule: cacher.consistentReadSupported() ? 'future-rv' : 'future-rv-unsupported' };
-    return { path, rule: cacher.watchCache.snapshots.getLessOrEqual(rv) !== undefined ? 'snapshot-available' : 'no-snapshot' };
+    if (cacher.watchCache.notFresh(rv))
+      return {
+        path,
+        rule: cacher.consistentReadSupported() ? 'future-rv' : 'future-rv-unsupported',
+      };
+    return {
+      path,
+      rule:
+        cacher.watchCache.snapshots.getLessOrEqual(rv) !== undefined
+          ? 'snapshot-available'
+          : 'no-snapshot',
+    };
   };
   const consistent = (path: DelegationPath): { path: DelegationPath; rule: DelegationRule } => ({
     path,
@@ -270,13 +397,20 @@ export function explainListDelegation(opts: ListOptions, cacher: Cacher): { path
         if (!opts.recursive) return { path: 'continue', rule: 'not-recursive' };
         let rv = 0;
         try {
-          rv = Number(decodeContinue(opts.predicate.continue, cacher.resourcePrefix).resourceVersion);
+          rv = Number(
+            decodeContinue(opts.predicate.continue, cacher.resourcePrefix).resourceVersion,
+          );
         } catch {
           return { path: 'continue', rule: 'invalid-options' };
         }
         return rv > 0 ? exact(rv, 'continue') : consistent('continue');
       }
-      if (opts.predicate.limit > 0 && opts.resourceVersion.length > 0 && opts.resourceVersion !== '0') return exact(parse(opts.resourceVersion), 'legacy-exact');
+      if (
+        opts.predicate.limit > 0 &&
+        opts.resourceVersion.length > 0 &&
+        opts.resourceVersion !== '0'
+      )
+        return exact(parse(opts.resourceVersion), 'legacy-exact');
       if (opts.resourceVersion === '') return consistent('consistent');
       return { path: 'any', rule: 'served-from-cache' };
     }

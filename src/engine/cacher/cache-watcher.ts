@@ -12,8 +12,22 @@ import type { Fields } from '../storage/fields';
 import type { Labels } from '../storage/labels';
 import { setMetaFieldInOrder, sortedMap, type KubeObject } from '../storage/objects';
 import { zeroTime } from './bookmark-buckets';
-import { CachingObject, deepCopyJSON, getMutableObject, updateResourceVersion } from './caching-object';
-import { Channel, chanClosed, chanEmpty, type CancelWait, type ChannelSender, type ChannelTimer, type DirectListener, type DirectReceiver } from './channel';
+import {
+  CachingObject,
+  deepCopyJSON,
+  getMutableObject,
+  updateResourceVersion,
+} from './caching-object';
+import {
+  Channel,
+  chanClosed,
+  chanEmpty,
+  type CancelWait,
+  type ChannelSender,
+  type ChannelTimer,
+  type DirectListener,
+  type DirectReceiver,
+} from './channel';
 import type { ObjectEncoder } from './object-encoders';
 import type { RunMember, WatcherRun } from './watcher-run';
 import { quote } from '../storage/go-strings';
@@ -46,7 +60,11 @@ export const cacheWatcherBookmarkReceived = CacheWatcherState.BookmarkReceived;
 export const cacheWatcherBookmarkSent = CacheWatcherState.BookmarkSent;
 
 /** Names for reports and inspector events, indexed by state. */
-export const cacheWatcherStateNames = ['WaitingForBookmark', 'BookmarkReceived', 'BookmarkSent'] as const;
+export const cacheWatcherStateNames = [
+  'WaitingForBookmark',
+  'BookmarkReceived',
+  'BookmarkSent',
+] as const;
 export type CacheWatcherStateName = (typeof cacheWatcherStateNames)[number];
 
 /** What a watcher holds and hands out: plain objects, or the CachingObjects the dispatcher wraps. */
@@ -62,7 +80,10 @@ export interface WatchEvent {
 }
 
 /** The receive side of a channel (Go's `<-chan T`). */
-export type ReceiveChannel<T> = Pick<Channel<T>, 'capacity' | 'len' | 'closed' | 'tryRecv' | 'waitRecv' | 'recv'>;
+export type ReceiveChannel<T> = Pick<
+  Channel<T>,
+  'capacity' | 'len' | 'closed' | 'tryRecv' | 'waitRecv' | 'recv'
+>;
 
 /** watch.Interface. */
 export interface WatchInterface {
@@ -71,7 +92,12 @@ export interface WatchInterface {
 }
 
 /** filterWithAttrsFunc: does the watcher want an object with this key, labels and fields? */
-export type FilterWithAttrsFunc = (key: string, labels: AttrSet, fields: AttrSet, object: WatchObject | undefined) => boolean;
+export type FilterWithAttrsFunc = (
+  key: string,
+  labels: AttrSet,
+  fields: AttrSet,
+  object: WatchObject | undefined,
+) => boolean;
 
 /** What filterWithAttrsAndPrefixFunction needs from storage.SelectionPredicate. */
 export interface AttributesMatcher {
@@ -82,8 +108,12 @@ export interface AttributesMatcher {
  * cacher.go filterWithAttrsAndPrefixFunction: the key must be under the watched key at a path
  * boundary and the labels/fields must match. (ShardedListAndWatch, alpha, is not modelled.)
  */
-export function filterWithAttrsAndPrefixFunction(key: string, p: AttributesMatcher): FilterWithAttrsFunc {
-  const f: FilterWithAttrsFunc = (objKey, labels, fields) => hasPathPrefix(objKey, key) && p.matchesObjectAttributes(labels, fields);
+export function filterWithAttrsAndPrefixFunction(
+  key: string,
+  p: AttributesMatcher,
+): FilterWithAttrsFunc {
+  const f: FilterWithAttrsFunc = (objKey, labels, fields) =>
+    hasPathPrefix(objKey, key) && p.matchesObjectAttributes(labels, fields);
   filterMemos.set(f, { event: undefined, cur: false, old: false, watchEvent: undefined });
   return f;
 }
@@ -107,7 +137,10 @@ interface FilterMemo {
 const filterMemos = new WeakMap<FilterWithAttrsFunc, FilterMemo>();
 
 /** The interval processInterval serves from (WatchCacheInterval fits). */
-export type CacheWatcherInterval = Pick<WatchCacheInterval<WatchObject>, 'next' | 'resourceVersion' | 'initialEventsEndBookmark'>;
+export type CacheWatcherInterval = Pick<
+  WatchCacheInterval<WatchObject>,
+  'next' | 'resourceVersion' | 'initialEventsEndBookmark'
+>;
 
 /** Why a bookmark did not reach the client. */
 export type BookmarkDropReason =
@@ -123,7 +156,11 @@ export type BookmarkDropReason =
   | 'annotateFailed';
 
 export const bookmarkDropReasons: readonly BookmarkDropReason[] = [
-  'belowBookmarkAfterResourceVersion', 'inputFull', 'watcherStopped', 'notNewer', 'annotateFailed',
+  'belowBookmarkAfterResourceVersion',
+  'inputFull',
+  'watcherStopped',
+  'notNewer',
+  'annotateFailed',
 ];
 
 /** Why processInterval ended (and closed the result channel). */
@@ -199,8 +236,20 @@ export type CacheWatcherInspectorEvent =
       inputLen: number;
       resultLen: number;
     }
-  | { type: 'watcher/stopped'; at: number; watcherId: number | string; drainInputBuffer: boolean; inputLen: number }
-  | { type: 'watcher/live'; at: number; watcherId: number | string; initEvents: number; resourceVersion: number }
+  | {
+      type: 'watcher/stopped';
+      at: number;
+      watcherId: number | string;
+      drainInputBuffer: boolean;
+      inputLen: number;
+    }
+  | {
+      type: 'watcher/live';
+      at: number;
+      watcherId: number | string;
+      initEvents: number;
+      resourceVersion: number;
+    }
   | {
       type: 'watcher/closed';
       at: number;
@@ -276,7 +325,10 @@ export interface CacheWatcherOptions {
 /** The parts of a cacher watcher's identifier: its key and its predicate's selectors. */
 export interface WatcherIdentifierSource {
   readonly key: string;
-  readonly predicate: { readonly label: { string(): string }; readonly field: { string(): string } };
+  readonly predicate: {
+    readonly label: { string(): string };
+    readonly field: { string(): string };
+  };
 }
 
 /** The cacher's watcher identifier: `key: "…", labels: "…", fields: "…"` (Go %q quoting). */
@@ -407,7 +459,13 @@ export class CacheWatcher
     droppedStopped: 0,
     initEvents: 0,
     bookmarksDelivered: 0,
-    bookmarksDropped: { belowBookmarkAfterResourceVersion: 0, inputFull: 0, watcherStopped: 0, notNewer: 0, annotateFailed: 0 },
+    bookmarksDropped: {
+      belowBookmarkAfterResourceVersion: 0,
+      inputFull: 0,
+      watcherStopped: 0,
+      notNewer: 0,
+      annotateFailed: 0,
+    },
     terminated: 0,
   };
   private readonly inspector: CacheWatcherInspector | undefined;
@@ -453,7 +511,8 @@ export class CacheWatcher
     this.deadline = o.deadline ?? zeroTime;
     this.allowWatchBookmarks = o.allowWatchBookmarks ?? false;
     this.groupResource = o.groupResource;
-    if (o.identifier !== undefined || o.identifierSource === undefined) this.identifierValue = o.identifier ?? '';
+    if (o.identifier !== undefined || o.identifierSource === undefined)
+      this.identifierValue = o.identifier ?? '';
     else this.identifierSource = o.identifierSource;
     this.id = o.id ?? this.identifier;
     this.clock = o.clock;
@@ -483,7 +542,13 @@ export class CacheWatcher
 
   /** Can take events as a member of a run: in place, counting only, with a pure filter. */
   runEligible(): boolean {
-    return this.directInput && this.directCounts && this.filterMemo !== undefined && this.busy === 0 && !this.pumping;
+    return (
+      this.directInput &&
+      this.directCounts &&
+      this.filterMemo !== undefined &&
+      this.busy === 0 &&
+      !this.pumping
+    );
   }
 
   /** RunMember. */
@@ -523,13 +588,15 @@ export class CacheWatcher
     if (run === undefined) return;
     const delivered = run.delivered - this.runJoinDelivered;
     const filtered = run.filtered - this.runJoinFiltered;
-    const bytes = this.runEncoderIndex >= 0 ? run.bytes[this.runEncoderIndex] - this.runJoinBytes : 0;
+    const bytes =
+      this.runEncoderIndex >= 0 ? run.bytes[this.runEncoderIndex] - this.runJoinBytes : 0;
     this.runJoinDelivered = run.delivered;
     this.runJoinFiltered = run.filtered;
     this.runJoinBytes += bytes;
     this.directDelivered += delivered;
     this.directBytes += bytes;
-    if (delivered > 0 && run.lastResourceVersion > this.directLastRv) this.directLastRv = run.lastResourceVersion;
+    if (delivered > 0 && run.lastResourceVersion > this.directLastRv)
+      this.directLastRv = run.lastResourceVersion;
     this.countsStore.queued += filtered;
     this.countsStore.filtered += filtered;
   }
@@ -573,7 +640,7 @@ export class CacheWatcher
     if (this.finished === undefined) {
       if (this.phase === 'done') this.finished = Promise.resolve();
       else {
-        this.finished = new Promise<void>(resolve => {
+        this.finished = new Promise<void>((resolve) => {
           this.resolveFinished = resolve;
         });
       }
@@ -604,7 +671,14 @@ export class CacheWatcher
         if (!this.drainInputBuffer) this.closeDone();
         this.input.close();
         const insp = this.activeInspector();
-        if (insp) insp.emit({ type: 'watcher/stopped', at: this.now(), watcherId: this.id, drainInputBuffer: this.drainInputBuffer, inputLen: this.input.len() });
+        if (insp)
+          insp.emit({
+            type: 'watcher/stopped',
+            at: this.now(),
+            watcherId: this.id,
+            drainInputBuffer: this.drainInputBuffer,
+            inputLen: this.input.len(),
+          });
       }
       if (!this.drainInputBuffer && !this.isDoneChannelClosedLocked()) this.closeDone();
     } finally {
@@ -619,7 +693,8 @@ export class CacheWatcher
    */
   nonblockingAdd(event: WatchCacheEvent<WatchObject>): boolean {
     const bookmark = event.type === 'BOOKMARK';
-    if (this.directInput && !bookmark && this.busy === 0 && !this.pumping) return this.addToParkedTask(event, this.directClient as DirectWriter);
+    if (this.directInput && !bookmark && this.busy === 0 && !this.pumping)
+      return this.addToParkedTask(event, this.directClient as DirectWriter);
     if (bookmark && event.resourceVersion < this.bookmarkAfterResourceVersion) {
       this.dropBookmark(event, 'belowBookmarkAfterResourceVersion');
       return false;
@@ -638,7 +713,14 @@ export class CacheWatcher
       this.countsStore.queued++;
       if (bookmark) {
         const insp = this.activeInspector();
-        if (insp) insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'queued' });
+        if (insp)
+          insp.emit({
+            type: 'watcher/bookmark',
+            at: this.now(),
+            watcherId: this.id,
+            resourceVersion: event.resourceVersion,
+            outcome: 'queued',
+          });
       }
       this.markBookmarkAfterRvAsReceived(event);
       return true;
@@ -677,7 +759,10 @@ export class CacheWatcher
       if (encoder !== undefined) {
         const object = watchEvent.object;
         try {
-          this.directBytes += object instanceof CachingObject ? object.encodedLengthFor(encoder) : encoder.encode(object).length;
+          this.directBytes +=
+            object instanceof CachingObject
+              ? object.encodedLengthFor(encoder)
+              : encoder.encode(object).length;
         } catch (err) {
           // As on the channel path: queued, taken by the client, which failed to write it.
           counts.queued++;
@@ -731,9 +816,9 @@ export class CacheWatcher
       this.closeUnresponsive();
       return Promise.resolve(false);
     }
-    return new Promise<boolean>(resolve => {
+    return new Promise<boolean>((resolve) => {
       let cancelTick: CancelWait = () => false;
-      const cancelSend = this.input.waitSend(event, sent => {
+      const cancelSend = this.input.waitSend(event, (sent) => {
         cancelTick();
         if (sent) this.countsStore.queued++;
         resolve(sent);
@@ -795,12 +880,16 @@ export class CacheWatcher
   /** -> BookmarkSent once any bookmark reaches the result channel. */
   markBookmarkAfterRvSent(event: WatchCacheEvent<WatchObject>): void {
     if (event.type !== 'BOOKMARK') return;
-    if (!this.wasBookmarkAfterRvSent()) this.transition(CacheWatcherState.BookmarkSent, event.resourceVersion);
+    if (!this.wasBookmarkAfterRvSent())
+      this.transition(CacheWatcherState.BookmarkSent, event.resourceVersion);
   }
 
   /** Called by the cacher before the watcher starts: 0 means no bookmark awaited (state Sent). */
   setBookmarkAfterResourceVersion(bookmarkAfterResourceVersion: number): void {
-    const state = bookmarkAfterResourceVersion === 0 ? CacheWatcherState.BookmarkSent : CacheWatcherState.WaitingForBookmark;
+    const state =
+      bookmarkAfterResourceVersion === 0
+        ? CacheWatcherState.BookmarkSent
+        : CacheWatcherState.WaitingForBookmark;
     this.bookmarkAfterResourceVersion = bookmarkAfterResourceVersion;
     if (state !== this.currentState) this.transition(state, undefined);
   }
@@ -827,8 +916,12 @@ export class CacheWatcher
         // A heartbeat is the same for every watcher it reaches: one copy per bookmark, shared
         // (clients treat received objects as read-only). The initial-events-end one is annotated
         // for this watcher only, so it gets its own copy.
-        if (this.wasBookmarkAfterRvSent() && !(event.object instanceof CachingObject)) return sharedBookmark(event);
-        const object = event.object instanceof CachingObject ? event.object.deepCopyObject() : deepCopyJSON(event.object);
+        if (this.wasBookmarkAfterRvSent() && !(event.object instanceof CachingObject))
+          return sharedBookmark(event);
+        const object =
+          event.object instanceof CachingObject
+            ? event.object.deepCopyObject()
+            : deepCopyJSON(event.object);
         if (!this.wasBookmarkAfterRvSent()) annotateInitialEventsEndBookmark(object);
         return { type: 'BOOKMARK', object };
       } catch (err) {
@@ -849,10 +942,17 @@ export class CacheWatcher
       curObjPasses = memo.cur;
       oldObjPasses = memo.old;
     } else {
-      curObjPasses = event.type !== 'DELETED' && this.filter(event.key, event.objLabels, event.objFields, event.object);
+      curObjPasses =
+        event.type !== 'DELETED' &&
+        this.filter(event.key, event.objLabels, event.objFields, event.object);
       oldObjPasses = false;
       if (event.prevObject !== undefined) {
-        oldObjPasses = this.filter(event.key, event.prevObjLabels ?? {}, event.prevObjFields ?? {}, event.prevObject);
+        oldObjPasses = this.filter(
+          event.key,
+          event.prevObjLabels ?? {},
+          event.prevObjFields ?? {},
+          event.prevObject,
+        );
       }
       if (memo !== undefined) {
         memo.event = event;
@@ -898,14 +998,23 @@ export class CacheWatcher
    * until input is closed or ctx ends. On exit it calls stop() and closes the result channel.
    * Runs synchronously as far as it can; the promise settles when the task has exited.
    */
-  processInterval(interval: CacheWatcherInterval, resourceVersion: number, ctx?: AbortSignal | WatchContextSource): Promise<void> {
+  processInterval(
+    interval: CacheWatcherInterval,
+    resourceVersion: number,
+    ctx?: AbortSignal | WatchContextSource,
+  ): Promise<void> {
     this.startProcessing(interval, resourceVersion, ctx);
     return this.processDone as Promise<void>;
   }
 
   /** processInterval without the promise (the cacher's `go watcher.processInterval(...)`). */
-  startProcessing(interval: CacheWatcherInterval, resourceVersion: number, ctx?: AbortSignal | WatchContextSource): void {
-    if (this.phase !== 'idle') throw new Error(`processInterval: watcher ${String(this.id)} is already being processed`);
+  startProcessing(
+    interval: CacheWatcherInterval,
+    resourceVersion: number,
+    ctx?: AbortSignal | WatchContextSource,
+  ): void {
+    if (this.phase !== 'idle')
+      throw new Error(`processInterval: watcher ${String(this.id)} is already being processed`);
     this.phase = 'interval';
     this.interval = interval;
     // The interval may be fresher than requested (NotOlderThan): never go back in time.
@@ -1025,13 +1134,15 @@ export class CacheWatcher
           }
           if (event === undefined) {
             // counts.initEvents counts exactly the interval's events (apiserver_init_events_total).
-            if (this.countsStore.initEvents > 0) this.metrics?.initEventsAdd(this.groupResource, this.countsStore.initEvents);
+            if (this.countsStore.initEvents > 0)
+              this.metrics?.initEventsAdd(this.groupResource, this.countsStore.initEvents);
             this.phase = 'endBookmark';
             break;
           }
           this.sendWatchCacheEvent(event);
           // Events already sent must not come again from the input buffer (going back in time).
-          if (event.resourceVersion > this.taskResourceVersion) this.taskResourceVersion = event.resourceVersion;
+          if (event.resourceVersion > this.taskResourceVersion)
+            this.taskResourceVersion = event.resourceVersion;
           this.countsStore.initEvents++;
           break;
         }
@@ -1042,7 +1153,14 @@ export class CacheWatcher
           this.interval = undefined;
           if (bookmark) this.sendWatchCacheEvent(bookmark);
           const insp = this.activeInspector();
-          if (insp) insp.emit({ type: 'watcher/live', at: this.now(), watcherId: this.id, initEvents: this.countsStore.initEvents, resourceVersion: this.taskResourceVersion });
+          if (insp)
+            insp.emit({
+              type: 'watcher/live',
+              at: this.now(),
+              watcherId: this.id,
+              initEvents: this.countsStore.initEvents,
+              resourceVersion: this.taskResourceVersion,
+            });
           break;
         }
         case 'live': {
@@ -1067,7 +1185,12 @@ export class CacheWatcher
           }
           const event = r;
           const bookmark = event.type === 'BOOKMARK';
-          if (event.resourceVersion > this.taskResourceVersion || (bookmark && event.resourceVersion === this.taskResourceVersion && !this.wasBookmarkAfterRvSent())) {
+          if (
+            event.resourceVersion > this.taskResourceVersion ||
+            (bookmark &&
+              event.resourceVersion === this.taskResourceVersion &&
+              !this.wasBookmarkAfterRvSent())
+          ) {
             this.sendWatchCacheEvent(event);
           } else if (bookmark) {
             this.dropBookmark(event, 'notNewer');
@@ -1109,7 +1232,14 @@ export class CacheWatcher
       const insp = this.activeInspector();
       if (insp) {
         const initialEventsEnd = hasInitialEventsEndAnnotation(watchEvent.object);
-        insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'delivered', initialEventsEnd });
+        insp.emit({
+          type: 'watcher/bookmark',
+          at: this.now(),
+          watcherId: this.id,
+          resourceVersion: event.resourceVersion,
+          outcome: 'delivered',
+          initialEventsEnd,
+        });
       }
     }
     this.markBookmarkAfterRvSent(event);
@@ -1172,7 +1302,15 @@ export class CacheWatcher
     this.stop();
     this.result.close();
     const insp = this.activeInspector();
-    if (insp) insp.emit({ type: 'watcher/closed', at: this.now(), watcherId: this.id, reason, delivered: this.counts.delivered, ...(error ? { error } : {}) });
+    if (insp)
+      insp.emit({
+        type: 'watcher/closed',
+        at: this.now(),
+        watcherId: this.id,
+        reason,
+        delivered: this.counts.delivered,
+        ...(error ? { error } : {}),
+      });
     const resolve = this.resolveFinished;
     this.resolveFinished = undefined;
     resolve?.();
@@ -1198,7 +1336,15 @@ export class CacheWatcher
   private dropBookmark(event: WatchCacheEvent<WatchObject>, reason: BookmarkDropReason): void {
     this.countsStore.bookmarksDropped[reason]++;
     const insp = this.activeInspector();
-    if (insp) insp.emit({ type: 'watcher/bookmark', at: this.now(), watcherId: this.id, resourceVersion: event.resourceVersion, outcome: 'dropped', reason });
+    if (insp)
+      insp.emit({
+        type: 'watcher/bookmark',
+        at: this.now(),
+        watcherId: this.id,
+        resourceVersion: event.resourceVersion,
+        outcome: 'dropped',
+        reason,
+      });
   }
 
   /** The inspector to emit to, or undefined when nobody listens (then no event is built at all). */
@@ -1224,7 +1370,11 @@ const shared_: {
   deleted: WatchEvent | undefined;
 } = { event: undefined, added: undefined, modified: undefined, deleted: undefined };
 
-function sharedWatchEvent(event: WatchCacheEvent<WatchObject>, type: 'ADDED' | 'MODIFIED' | 'DELETED', object: CachingObject): WatchEvent {
+function sharedWatchEvent(
+  event: WatchCacheEvent<WatchObject>,
+  type: 'ADDED' | 'MODIFIED' | 'DELETED',
+  object: CachingObject,
+): WatchEvent {
   const s = shared_;
   if (s.event !== event) {
     s.event = event;
@@ -1243,7 +1393,10 @@ function sharedWatchEvent(event: WatchCacheEvent<WatchObject>, type: 'ADDED' | '
 }
 
 /** The copy of the last bookmark dispatched, shared by the watchers that get it unannotated. */
-const sharedBookmark_: { event: WatchCacheEvent<WatchObject> | undefined; watchEvent: WatchEvent | undefined } = { event: undefined, watchEvent: undefined };
+const sharedBookmark_: {
+  event: WatchCacheEvent<WatchObject> | undefined;
+  watchEvent: WatchEvent | undefined;
+} = { event: undefined, watchEvent: undefined };
 
 function sharedBookmark(event: WatchCacheEvent<WatchObject>): WatchEvent {
   const s = sharedBookmark_;
@@ -1266,9 +1419,27 @@ export function newCacheWatcher(
   allowWatchBookmarks: boolean,
   groupResource: GroupResourceRef,
   identifier: string,
-  extra: Omit<CacheWatcherOptions, 'chanSize' | 'filter' | 'forget' | 'deadline' | 'allowWatchBookmarks' | 'groupResource' | 'identifier'> = {},
+  extra: Omit<
+    CacheWatcherOptions,
+    | 'chanSize'
+    | 'filter'
+    | 'forget'
+    | 'deadline'
+    | 'allowWatchBookmarks'
+    | 'groupResource'
+    | 'identifier'
+  > = {},
 ): CacheWatcher {
-  return new CacheWatcher({ chanSize, filter, forget, deadline, allowWatchBookmarks, groupResource, identifier, ...extra });
+  return new CacheWatcher({
+    chanSize,
+    filter,
+    forget,
+    deadline,
+    allowWatchBookmarks,
+    groupResource,
+    identifier,
+    ...extra,
+  });
 }
 
 /**
@@ -1277,7 +1448,9 @@ export function newCacheWatcher(
  */
 export function annotateInitialEventsEndBookmark(object: WatchObject): void {
   if (object instanceof CachingObject) {
-    object.setAnnotations(sortedMap({ ...(object.getAnnotations() ?? {}), [initialEventsAnnotationKey]: 'true' }));
+    object.setAnnotations(
+      sortedMap({ ...(object.getAnnotations() ?? {}), [initialEventsAnnotationKey]: 'true' }),
+    );
     return;
   }
   const meta = (object as { metadata?: unknown } | null)?.metadata;
@@ -1285,13 +1458,16 @@ export function annotateInitialEventsEndBookmark(object: WatchObject): void {
     throw new Error('object does not implement the Object interfaces');
   }
   const m = meta as Record<string, unknown>;
-  const annotations = sortedMap({ ...((m.annotations as Record<string, string> | undefined) ?? {}), [initialEventsAnnotationKey]: 'true' });
+  const annotations = sortedMap({
+    ...((m.annotations as Record<string, string> | undefined) ?? {}),
+    [initialEventsAnnotationKey]: 'true',
+  });
   setMetaFieldInOrder(m, 'annotations', annotations);
 }
 
 /** storage.HasInitialEventsEndBookmarkAnnotation. */
 export function hasInitialEventsEndAnnotation(object: WatchObject): boolean {
-  const annotations = object instanceof CachingObject ? object.getAnnotations() : object.metadata?.annotations;
+  const annotations =
+    object instanceof CachingObject ? object.getAnnotations() : object.metadata?.annotations;
   return annotations?.[initialEventsAnnotationKey] === 'true';
 }
-

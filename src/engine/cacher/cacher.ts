@@ -8,12 +8,24 @@
 // at random); a dispatch budget of 0 terminates blocked watchers at once (Go's 0-length timer
 // races with the watcher); list items are deep copies of the cached objects.
 import type { Clock, Timer } from '../clock';
-import { activeInspector, type GroupResourceRef, type Inspector, type SerializationEvent } from '../inspect/events';
+import {
+  activeInspector,
+  type GroupResourceRef,
+  type Inspector,
+  type SerializationEvent,
+} from '../inspect/events';
 import type { Counter, MetricsRegistry } from '../metrics/registry';
 import { MetricsRegistry as Registry } from '../metrics/registry';
 import type { SeededRandom } from '../rand';
 import { prepareContinueToken } from '../storage/continue';
-import { StatusError, errorToAPIStatus, newNotFound, newServiceUnavailable, newTooManyRequests, type Status } from '../storage/errors';
+import {
+  StatusError,
+  errorToAPIStatus,
+  newNotFound,
+  newServiceUnavailable,
+  newTooManyRequests,
+  type Status,
+} from '../storage/errors';
 import { getAttrs as defaultGetAttrs } from '../storage/field-labels';
 import { quote } from '../storage/go-strings';
 import type { ListOptions } from '../storage/list-options';
@@ -22,27 +34,71 @@ import type { SelectionPredicate } from '../storage/selection-predicate';
 import { APIObjectVersioner, type Versioner } from '../storage/versioner';
 import type { ListResult } from '../etcd3/store';
 import { plainError } from '../etcd3/errors';
-import { WatcherBookmarkTimeBuckets, defaultBookmarkFrequency, zeroTime, type BookmarkBucketsInspector } from './bookmark-buckets';
-import { CacheWatcher, filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc, type WatchContextSource, type WatcherIdentifierSource, type WatcherOwner, type WatchEvent, type WatchInterface, type WatchObject } from './cache-watcher';
-import { CacheInvalidationWarnings, baseObjectThreadUnsafe, deepCopyJSON, flushPendingHits, setCachingObjects, type CachingObjectInspector, type EncodeReport, type SetCachingObjectsOptions } from './caching-object';
+import {
+  WatcherBookmarkTimeBuckets,
+  defaultBookmarkFrequency,
+  zeroTime,
+  type BookmarkBucketsInspector,
+} from './bookmark-buckets';
+import {
+  CacheWatcher,
+  filterWithAttrsAndPrefixFunction,
+  type FilterWithAttrsFunc,
+  type WatchContextSource,
+  type WatcherIdentifierSource,
+  type WatcherOwner,
+  type WatchEvent,
+  type WatchInterface,
+  type WatchObject,
+} from './cache-watcher';
+import {
+  CacheInvalidationWarnings,
+  baseObjectThreadUnsafe,
+  deepCopyJSON,
+  flushPendingHits,
+  setCachingObjects,
+  type CachingObjectInspector,
+  type EncodeReport,
+  type SetCachingObjectsOptions,
+} from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
-import { CacherDelegation, computeListLimit, consistentReadSupported, type DelegationResult, type DelegatorHelper } from './delegator';
+import {
+  CacherDelegation,
+  computeListLimit,
+  consistentReadSupported,
+  type DelegationResult,
+  type DelegatorHelper,
+} from './delegator';
 import type { FeatureGates } from './features';
-import { ConditionalProgressRequester, Ready, Reflector, relistPeriod, storageWatchListPageSize, type CacherStorage } from './reflector';
+import {
+  ConditionalProgressRequester,
+  Ready,
+  Reflector,
+  relistPeriod,
+  storageWatchListPageSize,
+  type CacherStorage,
+} from './reflector';
 import { newTimeBudget, type TimeBudget } from './time-budget';
 import { calculateRetryAfterForUnreadyCache } from './util';
 import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
 import { DefaultEventFreshDuration } from './watch-cache-history';
 import { WatchCache, type WatchCacheListOptions } from './watch-cache';
 import type { Indexers } from './watch-cache-store';
-import { getBookmarkAfterResourceVersionLockedFunc, getWatchCacheResourceVersion, isListWatchRequest } from './watch-resource-versions';
+import {
+  getBookmarkAfterResourceVersionLockedFunc,
+  getWatchCacheResourceVersion,
+  isListWatchRequest,
+} from './watch-resource-versions';
 import { WatcherRun, minRunLength } from './watcher-run';
 
 /** The capacity of the cacher's incoming queue (upstream TODO: figure out the correct value). */
 export const incomingBufferSize = 100;
 
 /** What an idle bookmark tick returns (no watcher due). */
-const noBookmarksQueued: { watchers: number; queued: number } = Object.freeze({ watchers: 0, queued: 0 });
+const noBookmarksQueued: { watchers: number; queued: number } = Object.freeze({
+  watchers: 0,
+  queued: 0,
+});
 
 /** How often dispatchEvents polls for the first list RV before it starts dispatching. */
 export const dispatchPollPeriod = 10;
@@ -66,7 +122,11 @@ export function jitter(rand: SeededRandom, durationMs: number, maxFactor: number
  * handlers/get.go's watch timeout: timeoutSeconds when given, else a random value in
  * [minRequestTimeout, 2·minRequestTimeout) so that watches do not all end together (ms).
  */
-export function watchRequestTimeout(timeoutSeconds: number | undefined, minRequestTimeoutMs: number, rand: SeededRandom): number {
+export function watchRequestTimeout(
+  timeoutSeconds: number | undefined,
+  minRequestTimeoutMs: number,
+  rand: SeededRandom,
+): number {
   if (timeoutSeconds !== undefined && timeoutSeconds > 0) return timeoutSeconds * 1000;
   if (minRequestTimeoutMs > 0) return minRequestTimeoutMs * (rand.float64() + 1);
   return 0;
@@ -74,19 +134,22 @@ export function watchRequestTimeout(timeoutSeconds: number | undefined, minReque
 
 /** storage.PrepareKey: rejects `.`/`..` segments and empty keys, adds "/" for recursive keys, checks the resource prefix. */
 export function prepareKey(resourcePrefix: string, key: string, recursive: boolean): string {
-  if (key === '..' || key.startsWith('../') || key.endsWith('/..') || key.includes('/../')) throw plainError(`invalid key: ${quote(key)}`);
-  if (key === '.' || key.startsWith('./') || key.endsWith('/.') || key.includes('/./')) throw plainError(`invalid key: ${quote(key)}`);
+  if (key === '..' || key.startsWith('../') || key.endsWith('/..') || key.includes('/../'))
+    throw plainError(`invalid key: ${quote(key)}`);
+  if (key === '.' || key.startsWith('./') || key.endsWith('/.') || key.includes('/./'))
+    throw plainError(`invalid key: ${quote(key)}`);
   if (key === '' || key === '/') throw plainError(`empty key: ${quote(key)}`);
   let k = key;
   if (recursive && !k.endsWith('/')) k += '/';
-  if (!k.startsWith(resourcePrefix)) throw plainError(`invalid key: ${quote(k)} lacks resource prefix: ${quote(resourcePrefix)}`);
+  if (!k.startsWith(resourcePrefix))
+    throw plainError(`invalid key: ${quote(k)} lacks resource prefix: ${quote(resourcePrefix)}`);
   return k;
 }
 
 /** storage.NamespaceKeyFunc: `<prefix>/<namespace>/<name>` (`<prefix>/<name>` for cluster-scoped objects). */
 export function namespaceKeyFunc(resourcePrefix: string): (obj: KubeObject) => string {
   const p = resourcePrefix.endsWith('/') ? resourcePrefix.slice(0, -1) : resourcePrefix;
-  return obj => {
+  return (obj) => {
     const name = obj.metadata?.name ?? '';
     if (name === '') throw new Error('name parameter required');
     const ns = obj.metadata?.namespace ?? '';
@@ -97,7 +160,14 @@ export function namespaceKeyFunc(resourcePrefix: string): (obj: KubeObject) => s
 /** The empty object of a resource (config.NewFunc): what bookmark events carry. */
 export function defaultNewFunc(gr: GroupResourceRef): () => KubeObject {
   if (gr.group === '' && gr.resource === 'pods') {
-    return () => ({ kind: 'Pod', apiVersion: 'v1', metadata: {}, spec: { containers: null }, status: {} }) as KubeObject;
+    return () =>
+      ({
+        kind: 'Pod',
+        apiVersion: 'v1',
+        metadata: {},
+        spec: { containers: null },
+        status: {},
+      }) as KubeObject;
   }
   return () => ({ metadata: {} });
 }
@@ -115,15 +185,31 @@ export class CacherMetrics {
 
   constructor(registry: MetricsRegistry) {
     const gr = ['group', 'resource'];
-    this.listCacheCount = registry.counter('apiserver_cache_list_total', 'Number of LIST requests served from watch cache', [...gr, 'index']);
+    this.listCacheCount = registry.counter(
+      'apiserver_cache_list_total',
+      'Number of LIST requests served from watch cache',
+      [...gr, 'index'],
+    );
     this.listCacheNumFetched = registry.counter(
       'apiserver_cache_list_fetched_objects_total',
       'Number of objects read from watch cache in the course of serving a LIST request',
       [...gr, 'index'],
     );
-    this.listCacheNumReturned = registry.counter('apiserver_cache_list_returned_objects_total', 'Number of objects returned for a LIST request from watch cache', gr);
-    this.initCounter = registry.counter('apiserver_init_events_total', 'Counter of init events processed in watch cache broken by resource type.', gr);
-    this.eventsCounter = registry.counter('apiserver_watch_cache_events_dispatched_total', 'Counter of events dispatched in watch cache broken by resource type.', gr);
+    this.listCacheNumReturned = registry.counter(
+      'apiserver_cache_list_returned_objects_total',
+      'Number of objects returned for a LIST request from watch cache',
+      gr,
+    );
+    this.initCounter = registry.counter(
+      'apiserver_init_events_total',
+      'Counter of init events processed in watch cache broken by resource type.',
+      gr,
+    );
+    this.eventsCounter = registry.counter(
+      'apiserver_watch_cache_events_dispatched_total',
+      'Counter of events dispatched in watch cache broken by resource type.',
+      gr,
+    );
     this.terminatedWatchersCounter = registry.counter(
       'apiserver_terminated_watchers_total',
       'Counter of watchers closed due to unresponsiveness broken by resource type.',
@@ -134,15 +220,20 @@ export class CacherMetrics {
       'Counter of watch cache initializations broken by resource type.',
       gr,
     );
-    this.consistentReadTotal = registry.counter('apiserver_watch_cache_consistent_read_total', 'Counter for consistent reads from cache.', [
-      ...gr,
-      'success',
-      'fallback',
-    ]);
+    this.consistentReadTotal = registry.counter(
+      'apiserver_watch_cache_consistent_read_total',
+      'Counter for consistent reads from cache.',
+      [...gr, 'success', 'fallback'],
+    );
   }
 
   /** RecordListCacheMetrics. */
-  recordListCacheMetrics(gr: GroupResourceRef, indexName: string, numFetched: number, numReturned: number): void {
+  recordListCacheMetrics(
+    gr: GroupResourceRef,
+    indexName: string,
+    numFetched: number,
+    numReturned: number,
+  ): void {
     const labels = { group: gr.group, resource: gr.resource, index: indexName };
     this.listCacheCount.inc(labels);
     this.listCacheNumFetched.inc(labels, numFetched);
@@ -298,7 +389,13 @@ export class IndexedWatchers {
   valueWatchers = new Map<string, WatcherSlot>();
 
   /** Adds `w` under its scope or trigger value (`number`, its watcherIdx, orders nothing here: registration does). */
-  addWatcher(w: CacheWatcher, _number: number, scope: WatchScope, value: string, supported: boolean): void {
+  addWatcher(
+    w: CacheWatcher,
+    _number: number,
+    scope: WatchScope,
+    value: string,
+    supported: boolean,
+  ): void {
     const m = supported ? this.valueWatchers : this.allWatchers;
     const k = IndexedWatchers.indexKey(scope, value, supported);
     let ws = m.get(k);
@@ -347,7 +444,8 @@ export class IndexedWatchers {
   /** Number of registered watchers. */
   get size(): number {
     let n = 0;
-    for (const m of [this.allWatchers, this.valueWatchers]) for (const ws of m.values()) n += ws.size;
+    for (const m of [this.allWatchers, this.valueWatchers])
+      for (const ws of m.values()) n += ws.size;
     return n;
   }
 
@@ -425,7 +523,15 @@ export function newErrWatcher(err: unknown): WatchInterface {
 export function errWatcherStatus(err: unknown): Status {
   if (err instanceof StatusError) return errorToAPIStatus(err);
   const message = err instanceof Error ? err.message : String(err);
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500 };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'InternalError',
+    code: 500,
+  };
 }
 
 /** immediateCloseWatcher: registered too late (the cache went unready); the client simply retries. */
@@ -498,13 +604,27 @@ class InspectorTally {
   }
 
   /** The collected entry of an event's object for an identifier (made on first use). */
-  entry(key: string, resourceVersion: number, eventType: SerializationEvent['eventType'], identifier: string): SerializationEvent {
+  entry(
+    key: string,
+    resourceVersion: number,
+    eventType: SerializationEvent['eventType'],
+    identifier: string,
+  ): SerializationEvent {
     const k = `${resourceVersion}\u0000${key}\u0000${eventType}\u0000${identifier}`;
     let entry = this.serializations.get(k);
     if (!entry) {
       entry = {
-        type: 'serialization/encode', at: this.clock.now(), groupResource: this.groupResource, key, resourceVersion, eventType,
-        identifier, encodes: 0, hits: 0, errors: 0, bytes: 0,
+        type: 'serialization/encode',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        key,
+        resourceVersion,
+        eventType,
+        identifier,
+        encodes: 0,
+        hits: 0,
+        errors: 0,
+        bytes: 0,
       };
       this.serializations.set(k, entry);
     }
@@ -527,9 +647,16 @@ class InspectorTally {
     this.flushTimer?.stop();
     this.flushTimer = undefined;
     if (this.scheduled.size > 0) {
-      const buckets = [...this.scheduled.entries()].sort((a, b) => a[0] - b[0]).map(([bucketId, watchers]) => ({ bucketId, watchers }));
+      const buckets = [...this.scheduled.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([bucketId, watchers]) => ({ bucketId, watchers }));
       this.scheduled.clear();
-      this.inspector.emit({ type: 'bookmarks/scheduled', at: this.scheduledAt, groupResource: this.groupResource, buckets });
+      this.inspector.emit({
+        type: 'bookmarks/scheduled',
+        at: this.scheduledAt,
+        groupResource: this.groupResource,
+        buckets,
+      });
     }
     if (this.serializations.size > 0) {
       const entries = [...this.serializations.values()];
@@ -593,10 +720,17 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
   private watchersBuffer: Array<CacheWatcher | WatcherRun> = [];
-  private readonly watchersCollector: WatcherCollector = { buf: this.watchersBuffer, n: 0, watchers: 0 };
+  private readonly watchersCollector: WatcherCollector = {
+    buf: this.watchersBuffer,
+    n: 0,
+    watchers: 0,
+  };
   /** Filters by predicate and key (filterFor); dropped with their predicate. */
   private readonly filters = new WeakMap<SelectionPredicate, Map<string, FilterWithAttrsFunc>>();
-  private readonly identifierSources = new WeakMap<SelectionPredicate, Map<string, WatcherIdentifierSource>>();
+  private readonly identifierSources = new WeakMap<
+    SelectionPredicate,
+    Map<string, WatcherIdentifierSource>
+  >();
   private watchersToStop: CacheWatcher[] = [];
   private expiredBookmarkWatchers: CacheWatcher[] = [];
   private started = false;
@@ -613,10 +747,15 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     if (!rp.startsWith('/')) throw new Error('resourcePrefix needs to start from /');
     const eventFreshDuration = config.eventsHistoryWindow ?? DefaultEventFreshDuration;
     if (eventFreshDuration < DefaultEventFreshDuration) {
-      throw new Error(`config.EventsHistoryWindow (${goDuration(eventFreshDuration)}) must not be below ${goDuration(DefaultEventFreshDuration)}`);
+      throw new Error(
+        `config.EventsHistoryWindow (${goDuration(eventFreshDuration)}) must not be below ${goDuration(DefaultEventFreshDuration)}`,
+      );
     }
     this.resourcePrefix = rp;
-    this.groupResource = { group: config.groupResource.group, resource: config.groupResource.resource };
+    this.groupResource = {
+      group: config.groupResource.group,
+      resource: config.groupResource.resource,
+    };
     this.versioner = config.versioner ?? new APIObjectVersioner();
     this.clock = config.clock;
     this.rand = config.rand;
@@ -630,43 +769,59 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     this.log = config.log;
     this.requestWatchProgressSupported = config.requestWatchProgressSupported ?? true;
     this.compactRevisionFunc = config.compactRevision;
-    this.warnings = new CacheInvalidationWarnings(this.clock, m => this.log?.(m));
-    this.plainCachingOptions = { warnings: this.warnings, onError: m => this.log?.(m) };
+    this.warnings = new CacheInvalidationWarnings(this.clock, (m) => this.log?.(m));
+    this.plainCachingOptions = { warnings: this.warnings, onError: (m) => this.log?.(m) };
     this.dispatchTimeoutBudget = newTimeBudget(this.clock);
     this.timer = new ChannelTimer(this.clock);
     const insp = this.inspector;
     this.tally = insp ? new InspectorTally(this.clock, insp, this.groupResource) : undefined;
     this.bucketsInspector = insp ? this.newBucketsInspector(insp) : undefined;
-    this.bookmarkWatchers = new WatcherBookmarkTimeBuckets<CacheWatcher>(this.clock, config.bookmarkFrequency ?? defaultBookmarkFrequency, this.bucketsInspector);
-    this.ready = new Ready(this.clock, r => {
+    this.bookmarkWatchers = new WatcherBookmarkTimeBuckets<CacheWatcher>(
+      this.clock,
+      config.bookmarkFrequency ?? defaultBookmarkFrequency,
+      this.bucketsInspector,
+    );
+    this.ready = new Ready(this.clock, (r) => {
       const i = activeInspector(insp);
       if (!i) return;
       i.emit({
-        type: 'cacher/ready', at: this.clock.now(), groupResource: this.groupResource,
-        state: r.state === 'Ready' ? 'ready' : r.state === 'Stopped' ? 'stopped' : 'pending', generation: r.generation,
+        type: 'cacher/ready',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        state: r.state === 'Ready' ? 'ready' : r.state === 'Stopped' ? 'stopped' : 'pending',
+        generation: r.generation,
         ...(r.lastErr ? { error: r.lastErr.message } : {}),
       });
     });
-    this.progressRequester = new ConditionalProgressRequester(() => this.reflector.requestWatchProgress(), this.clock, waiting => {
-      activeInspector(insp)?.emit({ type: 'cacher/progress-request', at: this.clock.now(), groupResource: this.groupResource, waiting });
-    });
+    this.progressRequester = new ConditionalProgressRequester(
+      () => this.reflector.requestWatchProgress(),
+      this.clock,
+      (waiting) => {
+        activeInspector(insp)?.emit({
+          type: 'cacher/progress-request',
+          at: this.clock.now(),
+          groupResource: this.groupResource,
+          waiting,
+        });
+      },
+    );
     const resource = this.groupResource.resource;
     this.watchCache = new WatchCache<KubeObject>({
       keyFunc: config.keyFunc ?? namespaceKeyFunc(rp),
-      getAttrsFunc: config.getAttrsFunc ?? (obj => defaultGetAttrs(obj, resource)),
+      getAttrsFunc: config.getAttrsFunc ?? ((obj) => defaultGetAttrs(obj, resource)),
       versioner: this.versioner,
       indexers: config.indexers,
       clock: this.clock,
       eventFreshDuration,
       groupResource: this.groupResource,
-      eventHandler: e => this.processEvent(e),
+      eventHandler: (e) => this.processEvent(e),
       progressRequester: this.progressRequester,
       getCurrentRV: async () => Number(await this.storage.getCurrentResourceVersion()),
       metrics: this.registry,
       listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
       consistentReadSupported: () => this.consistentReadSupported(),
-      onCapacityChange: insp ? e => activeInspector(insp)?.emit(e) : undefined,
-      onFreshnessWait: insp ? e => activeInspector(insp)?.emit(e) : undefined,
+      onCapacityChange: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
+      onFreshnessWait: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
     });
     if (insp) this.observeFreshnessWaits(insp);
     this.reflector = new Reflector({
@@ -676,7 +831,10 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       clock: this.clock,
       groupResource: this.groupResource,
       pageSize: config.listPageSize ?? storageWatchListPageSize,
-      flowControl: { blocked: () => this.pendingIncoming > 0, onUnblocked: resume => this.onIncomingDrained(resume) },
+      flowControl: {
+        blocked: () => this.pendingIncoming > 0,
+        onUnblocked: (resume) => this.onIncomingDrained(resume),
+      },
       inspector: insp,
       log: this.log,
     });
@@ -684,11 +842,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       {
         resourcePrefix: rp,
         snapshottingEnabled: () => this.watchCache.snapshots !== undefined,
-        notFresh: rv => this.watchCache.notFresh(rv),
-        canServeExactRV: rv => this.watchCache.snapshots?.getLessOrEqual(rv) !== undefined,
+        notFresh: (rv) => this.watchCache.notFresh(rv),
+        canServeExactRV: (rv) => this.watchCache.snapshots?.getLessOrEqual(rv) !== undefined,
         consistentReadSupported: () => this.consistentReadSupported(),
       },
-      { parseResourceVersion: rv => Number(this.versioner.parseResourceVersion(rv)) },
+      { parseResourceVersion: (rv) => Number(this.versioner.parseResourceVersion(rv)) },
     );
   }
 
@@ -761,7 +919,12 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       while (!this.stopped) {
         await this.startCaching();
         if (this.stopped) break;
-        activeInspector(this.inspector)?.emit({ type: 'cacher/reflector', at: this.clock.now(), groupResource: this.groupResource, phase: 'relist-wait' });
+        activeInspector(this.inspector)?.emit({
+          type: 'cacher/reflector',
+          at: this.clock.now(),
+          groupResource: this.groupResource,
+          phase: 'relist-wait',
+        });
         await this.sleepOrStop(relistPeriod);
       }
     } finally {
@@ -774,13 +937,19 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private async startCaching(): Promise<void> {
     this.watchCache.setOnReplace(() => {
       this.ready.setReady();
-      this.metrics.watchCacheInitializations.inc({ group: this.groupResource.group, resource: this.groupResource.resource });
+      this.metrics.watchCacheInitializations.inc({
+        group: this.groupResource.group,
+        resource: this.groupResource.resource,
+      });
     });
     let err: Error | undefined;
     try {
       this.terminateAllWatchers();
       err = await this.reflector.listAndWatch();
-      if (err) this.log?.(`cacher (${grString(this.groupResource)}): unexpected ListAndWatch error: ${err.message}; reinitializing...`);
+      if (err)
+        this.log?.(
+          `cacher (${grString(this.groupResource)}): unexpected ListAndWatch error: ${err.message}; reinitializing...`,
+        );
     } finally {
       this.ready.setError(err);
     }
@@ -803,11 +972,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   }
 
   private sleepOrStop(ms: number): Promise<void> {
-    return new Promise(resolve => {
+    return new Promise((resolve) => {
       let t: Timer | undefined = undefined;
       const done = (): void => {
         t?.stop();
-        this.stopWaiters = this.stopWaiters.filter(w => w !== done);
+        this.stopWaiters = this.stopWaiters.filter((w) => w !== done);
         resolve();
       };
       t = this.clock.afterFunc(ms, done);
@@ -850,7 +1019,10 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
    * at lastProcessedResourceVersion to the watchers whose bucket is due.
    */
   private async dispatchEvents(): Promise<void> {
-    const bookmarkTimer = new ChannelTimer(this.clock, jitter(this.rand, bookmarkTimerPeriod, bookmarkTimerJitter));
+    const bookmarkTimer = new ChannelTimer(
+      this.clock,
+      jitter(this.rand, bookmarkTimerPeriod, bookmarkTimerJitter),
+    );
     try {
       let lastProcessedResourceVersion = 0;
       for (;;) {
@@ -882,7 +1054,10 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
             if (p) await p;
           }
           lastProcessedResourceVersion = event.resourceVersion;
-          this.metrics.eventsCounter.inc({ group: this.groupResource.group, resource: this.groupResource.resource });
+          this.metrics.eventsCounter.inc({
+            group: this.groupResource.group,
+            resource: this.groupResource.resource,
+          });
           continue;
         }
         const next = jitter(this.rand, bookmarkTimerPeriod, bookmarkTimerJitter);
@@ -891,8 +1066,13 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         const insp = activeInspector(this.inspector);
         if (insp && queued.watchers > 0) {
           insp.emit({
-            type: 'cacher/bookmark-tick', at: this.clock.now(), groupResource: this.groupResource, resourceVersion: lastProcessedResourceVersion,
-            watchers: queued.watchers, queued: queued.queued, nextTickMs: next,
+            type: 'cacher/bookmark-tick',
+            at: this.clock.now(),
+            groupResource: this.groupResource,
+            resourceVersion: lastProcessedResourceVersion,
+            watchers: queued.watchers,
+            queued: queued.queued,
+            nextTickMs: next,
           });
         }
       }
@@ -901,8 +1081,10 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     }
   }
 
-  private selectIncomingOrTick(bookmarkTimer: ChannelTimer): Promise<Received<WatchCacheEvent<KubeObject>> | 'tick' | 'stop'> {
-    return new Promise(resolve => {
+  private selectIncomingOrTick(
+    bookmarkTimer: ChannelTimer,
+  ): Promise<Received<WatchCacheEvent<KubeObject>> | 'tick' | 'stop'> {
+    return new Promise((resolve) => {
       let settled = false;
       let cancelTick: () => boolean = () => false;
       const stop = (): void => {
@@ -912,18 +1094,18 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         cancelTick();
         resolve('stop');
       };
-      const cancelIncoming = this.incoming.waitRecv(v => {
+      const cancelIncoming = this.incoming.waitRecv((v) => {
         if (settled) return;
         settled = true;
         cancelTick();
-        this.stopWaiters = this.stopWaiters.filter(w => w !== stop);
+        this.stopWaiters = this.stopWaiters.filter((w) => w !== stop);
         resolve(v);
       });
       cancelTick = bookmarkTimer.c.waitRecv(() => {
         if (settled) return;
         settled = true;
         cancelIncoming();
-        this.stopWaiters = this.stopWaiters.filter(w => w !== stop);
+        this.stopWaiters = this.stopWaiters.filter((w) => w !== stop);
         resolve('tick');
       });
       if (!settled) this.stopWaiters.push(stop);
@@ -954,7 +1136,8 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         if (!e.nonblockingAdd(wcEvent)) blocked.push(e);
       } else if (!e.dispatch(wcEvent)) {
         // One by one (each in order, as if there were no run).
-        for (const m of e.members as readonly CacheWatcher[]) if (!m.nonblockingAdd(wcEvent)) blocked.push(m);
+        for (const m of e.members as readonly CacheWatcher[])
+          if (!m.nonblockingAdd(wcEvent)) blocked.push(m);
       }
     }
     // The encoding cache hits the fast writers made, counted in bulk, before anyone can look.
@@ -967,7 +1150,12 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     return this.dispatchToBlocked(wcEvent, event, candidates, blocked);
   }
 
-  private async dispatchToBlocked(wcEvent: WatchCacheEvent<WatchObject>, event: WatchCacheEvent<KubeObject>, candidates: number, blocked: CacheWatcher[]): Promise<void> {
+  private async dispatchToBlocked(
+    wcEvent: WatchCacheEvent<WatchObject>,
+    event: WatchCacheEvent<KubeObject>,
+    candidates: number,
+    blocked: CacheWatcher[],
+  ): Promise<void> {
     let unblocked = 0;
     let terminated = 0;
     const startTime = this.clock.now();
@@ -1003,7 +1191,15 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       flushPendingHits();
       this.finishDispatching();
     }
-    this.emitDispatch(event, candidates, blocked.length, unblocked, terminated, timeout, this.clock.now() - startTime);
+    this.emitDispatch(
+      event,
+      candidates,
+      blocked.length,
+      unblocked,
+      terminated,
+      timeout,
+      this.clock.now() - startTime,
+    );
   }
 
   /**
@@ -1020,19 +1216,31 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const object = this.newFunc();
     this.versioner.updateObject(object, BigInt(resourceVersion));
     const bookmark: WatchCacheEvent<KubeObject> = {
-      type: 'BOOKMARK', object, objLabels: {}, objFields: {}, key: '', resourceVersion, recordTime: 0,
+      type: 'BOOKMARK',
+      object,
+      objLabels: {},
+      objFields: {},
+      key: '',
+      resourceVersion,
+      recordTime: 0,
     };
     return this.deliverBookmark(bookmark);
   }
 
   /** dispatchEvent for a bookmark: the due watchers, without blocking; they are re-queued afterwards. */
-  private dispatchBookmark(event: WatchCacheEvent<KubeObject>): { watchers: number; queued: number } {
+  private dispatchBookmark(event: WatchCacheEvent<KubeObject>): {
+    watchers: number;
+    queued: number;
+  } {
     this.startDispatching(event);
     return this.deliverBookmark(event);
   }
 
   /** The bookmark to the due watchers collected (dispatching is on; finishDispatching ends it). */
-  private deliverBookmark(event: WatchCacheEvent<KubeObject>): { watchers: number; queued: number } {
+  private deliverBookmark(event: WatchCacheEvent<KubeObject>): {
+    watchers: number;
+    queued: number;
+  } {
     let queued = 0;
     // The due watchers are the buffer (collected once, not into two lists).
     const due = this.expiredBookmarkWatchers;
@@ -1046,10 +1254,15 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   }
 
   /** triggerValuesThreadUnsafe: the trigger values of the object and (if different) its previous state. */
-  private triggerValues(event: WatchCacheEvent<KubeObject>): { values: string[]; supported: boolean } {
+  private triggerValues(event: WatchCacheEvent<KubeObject>): {
+    values: string[];
+    supported: boolean;
+  } {
     const t = this.indexedTrigger;
     if (!t) return { values: [], supported: false };
-    const values = [t.indexerFunc(baseObjectThreadUnsafe(event.object as KubeObject) as KubeObject)];
+    const values = [
+      t.indexerFunc(baseObjectThreadUnsafe(event.object as KubeObject) as KubeObject),
+    ];
     if (event.prevObject === undefined) return { values, supported: true };
     const prev = t.indexerFunc(baseObjectThreadUnsafe(event.prevObject) as KubeObject);
     if (values[0] !== prev) values.push(prev);
@@ -1118,10 +1331,15 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
 
   /** terminateAllWatchers: on (re)initialisation and stop; the watchers close without draining. */
   terminateAllWatchers(): void {
-    const n = this.watchers.terminateAll(w => this.stopWatcherLocked(w));
+    const n = this.watchers.terminateAll((w) => this.stopWatcherLocked(w));
     if (n > 0) {
       this.log?.(`Terminating all watchers from cacher ${grString(this.groupResource)}`);
-      activeInspector(this.inspector)?.emit({ type: 'cacher/terminate-all', at: this.clock.now(), groupResource: this.groupResource, watchers: n });
+      activeInspector(this.inspector)?.emit({
+        type: 'cacher/terminate-all',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        watchers: n,
+      });
     }
   }
 
@@ -1148,14 +1366,19 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
    * once admitted, every other failure is an ERROR event (errWatcher). A registered watcher first
    * gets its interval (initial state or history), then live events.
    */
-  async watch(key: string, opts: ListOptions, call: WatchCallContext = {}): Promise<WatchInterface> {
+  async watch(
+    key: string,
+    opts: ListOptions,
+    call: WatchCallContext = {},
+  ): Promise<WatchInterface> {
     const preparedKey = prepareKey(this.resourcePrefix, key, opts.recursive);
     const pred = opts.predicate;
     const requestedWatchRV = Number(this.versioner.parseResourceVersion(opts.resourceVersion));
     let readyGeneration: number;
     if (this.gates.ResilientWatchCacheInitialization) {
       const r = this.ready.checkAndReadGeneration();
-      if (r.error) throw newTooManyRequests(r.error.message, calculateRetryAfterForUnreadyCache(r.downtime));
+      if (r.error)
+        throw newTooManyRequests(r.error.message, calculateRetryAfterForUnreadyCache(r.downtime));
       readyGeneration = r.generation;
     } else {
       try {
@@ -1172,7 +1395,12 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     if (call.requestName) scope.name = call.requestName;
     else scope.name = pred.field.requiresExactMatch('metadata.name') ?? '';
     // /api/v1/watch/namespaces/<ns>: namespaces do not carry metadata.namespace in their fields.
-    if (sameGR(this.groupResource, coreNamespaceResource) && scope.namespace.length > 0 && scope.namespace === scope.name) scope.namespace = '';
+    if (
+      sameGR(this.groupResource, coreNamespaceResource) &&
+      scope.namespace.length > 0 &&
+      scope.namespace === scope.name
+    )
+      scope.namespace = '';
 
     let triggerValue = '';
     let triggerSupported = false;
@@ -1188,23 +1416,42 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       }
     }
     // Small enough to save memory, large enough that one hiccup does not block the others.
-    const chanSize = this.watchCache.suggestedWatchChannelSize(this.indexedTrigger !== undefined, triggerSupported);
-    const base = { key, resourceVersion: opts.resourceVersion, sendInitialEvents: opts.sendInitialEvents, allowWatchBookmarks: pred.allowWatchBookmarks };
+    const chanSize = this.watchCache.suggestedWatchChannelSize(
+      this.indexedTrigger !== undefined,
+      triggerSupported,
+    );
+    const base = {
+      key,
+      resourceVersion: opts.resourceVersion,
+      sendInitialEvents: opts.sendInitialEvents,
+      allowWatchBookmarks: pred.allowWatchBookmarks,
+    };
 
     // client-go falls back to a LIST on any error for watch-list requests.
     if (isListWatchRequest(opts) && !this.requestWatchProgressSupported) {
       return this.errWatcher(
-        new Error('a watch stream was requested by the client but the required storage feature RequestWatchProgress is disabled'),
+        new Error(
+          'a watch stream was requested by the client but the required storage feature RequestWatchProgress is disabled',
+        ),
         base,
       );
     }
     let requiredResourceVersion: number;
     try {
-      requiredResourceVersion = await getWatchCacheResourceVersion(requestedWatchRV, opts, async () => Number(await this.storage.getCurrentResourceVersion()));
+      requiredResourceVersion = await getWatchCacheResourceVersion(
+        requestedWatchRV,
+        opts,
+        async () => Number(await this.storage.getCurrentResourceVersion()),
+      );
     } catch (e) {
       return this.errWatcher(e, base);
     }
-    const bookmarkAfterResourceVersionFn = getBookmarkAfterResourceVersionLockedFunc(requestedWatchRV, requiredResourceVersion, opts, () => this.watchCache.resourceVersion);
+    const bookmarkAfterResourceVersionFn = getBookmarkAfterResourceVersionLockedFunc(
+      requestedWatchRV,
+      requiredResourceVersion,
+      opts,
+      () => this.watchCache.resourceVersion,
+    );
     const deadline = call.ctx ? call.ctx.deadline : zeroTime;
 
     try {
@@ -1215,7 +1462,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     // From here to processInterval nothing awaits: no event can slip in between (the RLock).
     let interval;
     try {
-      interval = this.watchCache.getAllEventsSinceLocked(requiredResourceVersion, preparedKey, opts);
+      interval = this.watchCache.getAllEventsSinceLocked(
+        requiredResourceVersion,
+        preparedKey,
+        opts,
+      );
     } catch (e) {
       return this.errWatcher(e, base);
     }
@@ -1224,7 +1475,13 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const r = this.ready.checkAndReadGeneration();
     if (r.generation !== readyGeneration || r.error) {
       // Unready, or re-initialised meanwhile: the watch would be terminated at once anyway.
-      activeInspector(this.inspector)?.emit({ type: 'cacher/watch', at: this.clock.now(), groupResource: this.groupResource, ...base, outcome: 'closed' });
+      activeInspector(this.inspector)?.emit({
+        type: 'cacher/watch',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        ...base,
+        outcome: 'closed',
+      });
       return newImmediateCloseWatcher();
     }
     const index = this.watcherIdx++;
@@ -1251,13 +1508,27 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const insp = activeInspector(this.inspector);
     if (insp) {
       insp.emit({
-        type: 'cacher/watch', at: this.clock.now(), groupResource: this.groupResource, ...base, watcherId: index, outcome: 'started',
-        requiredResourceVersion, intervalResourceVersion: interval.resourceVersion, bookmarkAfterResourceVersion: watcher.bookmarkAfterResourceVersion,
-        scope, ...(triggerSupported ? { triggerValue } : {}), chanSize, deadline: deadline === zeroTime ? null : deadline,
+        type: 'cacher/watch',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        ...base,
+        watcherId: index,
+        outcome: 'started',
+        requiredResourceVersion,
+        intervalResourceVersion: interval.resourceVersion,
+        bookmarkAfterResourceVersion: watcher.bookmarkAfterResourceVersion,
+        scope,
+        ...(triggerSupported ? { triggerValue } : {}),
+        chanSize,
+        deadline: deadline === zeroTime ? null : deadline,
       });
     }
     const ctx = call.ctx;
-    watcher.startProcessing(interval, requiredResourceVersion, ctx === undefined ? undefined : isWatchContextSource(ctx) ? ctx : ctx.signal);
+    watcher.startProcessing(
+      interval,
+      requiredResourceVersion,
+      ctx === undefined ? undefined : isWatchContextSource(ctx) ? ctx : ctx.signal,
+    );
     return watcher;
   }
 
@@ -1294,12 +1565,24 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     return src;
   }
 
-  private errWatcher(err: unknown, base: { key: string; resourceVersion: string; sendInitialEvents?: boolean; allowWatchBookmarks: boolean }): WatchInterface {
+  private errWatcher(
+    err: unknown,
+    base: {
+      key: string;
+      resourceVersion: string;
+      sendInitialEvents?: boolean;
+      allowWatchBookmarks: boolean;
+    },
+  ): WatchInterface {
     const insp = activeInspector(this.inspector);
     if (insp) {
       const s = errWatcherStatus(err);
       insp.emit({
-        type: 'cacher/watch', at: this.clock.now(), groupResource: this.groupResource, ...base, outcome: 'error',
+        type: 'cacher/watch',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        ...base,
+        outcome: 'error',
         error: { code: s.code ?? 500, message: s.message ?? '' },
       });
     }
@@ -1307,7 +1590,10 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   }
 
   /** With sendInitialEvents=true: the cache must reach requiredResourceVersion first (3s, then 504). */
-  private async waitUntilWatchCacheFreshAndForceAllEvents(requestedWatchRV: number, opts: ListOptions): Promise<void> {
+  private async waitUntilWatchCacheFreshAndForceAllEvents(
+    requestedWatchRV: number,
+    opts: ListOptions,
+  ): Promise<void> {
     if (opts.sendInitialEvents !== true) return;
     if (this.requestWatchProgressSupported && this.watchCache.notFresh(requestedWatchRV)) {
       this.progressRequester.add();
@@ -1322,13 +1608,23 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   }
 
   /** The initial-events-end bookmark of a watch-list request, at the cache's RV when the watch is set up. */
-  private setInitialEventsEndBookmarkIfRequested(interval: { initialEventsEndBookmark?: WatchCacheEvent<KubeObject> }, opts: ListOptions, currentResourceVersion: number): void {
+  private setInitialEventsEndBookmarkIfRequested(
+    interval: { initialEventsEndBookmark?: WatchCacheEvent<KubeObject> },
+    opts: ListOptions,
+    currentResourceVersion: number,
+  ): void {
     if (opts.sendInitialEvents === true && opts.predicate.allowWatchBookmarks) {
       // The annotation is added by the watcher when it converts the event.
       const object = this.newFunc();
       this.versioner.updateObject(object, BigInt(currentResourceVersion));
       interval.initialEventsEndBookmark = {
-        type: 'BOOKMARK', object, objLabels: {}, objFields: {}, key: '', resourceVersion: currentResourceVersion, recordTime: 0,
+        type: 'BOOKMARK',
+        object,
+        objLabels: {},
+        objFields: {},
+        key: '',
+        resourceVersion: currentResourceVersion,
+        recordTime: 0,
       };
     }
   }
@@ -1336,7 +1632,10 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   // ------------------------------------------------------------ get / list
 
   /** Get: the object at key once the cache has reached the RV (a copy); 404 unless ignoreNotFound. */
-  async get(key: string, opts: { resourceVersion?: string; ignoreNotFound?: boolean } = {}): Promise<KubeObject | undefined> {
+  async get(
+    key: string,
+    opts: { resourceVersion?: string; ignoreNotFound?: boolean } = {},
+  ): Promise<KubeObject | undefined> {
     const preparedKey = prepareKey(this.resourcePrefix, key, false);
     const getRV = Number(this.versioner.parseResourceVersion(opts.resourceVersion ?? ''));
     const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey);
@@ -1356,7 +1655,8 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     if (this.gates.ResilientWatchCacheInitialization) {
       const r = this.ready.check();
       // Reject instead of blocking while the cache initialises (KEP-4568).
-      if (r.error) throw newTooManyRequests(r.error.message, calculateRetryAfterForUnreadyCache(r.downtime));
+      if (r.error)
+        throw newTooManyRequests(r.error.message, calculateRetryAfterForUnreadyCache(r.downtime));
     } else {
       try {
         await this.ready.wait();
@@ -1364,7 +1664,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         throw newServiceUnavailable((e as Error).message);
       }
     }
-    const resp = await this.watchCache.waitUntilFreshAndGetList(preparedKey, opts as WatchCacheListOptions, call.requestNamespace ?? '');
+    const resp = await this.watchCache.waitUntilFreshAndGetList(
+      preparedKey,
+      opts as WatchCacheListOptions,
+      call.requestNamespace ?? '',
+    );
     const pred = opts.predicate;
     const limit = computeListLimit(opts);
     const selected: KubeObject[] = [];
@@ -1383,18 +1687,44 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         break;
       }
     }
-    const prepared = prepareContinueToken(lastSelectedObjectKey, key, resp.resourceVersion, items.length, hasMoreListItems, { predicate: pred });
+    const prepared = prepareContinueToken(
+      lastSelectedObjectKey,
+      key,
+      resp.resourceVersion,
+      items.length,
+      hasMoreListItems,
+      { predicate: pred },
+    );
     if (resp.resourceVersion === 0) throw plainError(`illegal resource version from storage: 0`);
-    const result: ListResult = { items: selected.map(o => deepCopyJSON(o)), resourceVersion: String(resp.resourceVersion) };
+    const result: ListResult = {
+      items: selected.map((o) => deepCopyJSON(o)),
+      resourceVersion: String(resp.resourceVersion),
+    };
     if (prepared.continue) result.continue = prepared.continue;
-    if (prepared.remainingItemCount !== undefined) result.remainingItemCount = prepared.remainingItemCount;
-    this.metrics.recordListCacheMetrics(this.groupResource, resp.index, items.length, selected.length);
+    if (prepared.remainingItemCount !== undefined)
+      result.remainingItemCount = prepared.remainingItemCount;
+    this.metrics.recordListCacheMetrics(
+      this.groupResource,
+      resp.index,
+      items.length,
+      selected.length,
+    );
     const insp = activeInspector(this.inspector);
     if (insp) {
       insp.emit({
-        type: 'cacher/list', at: this.clock.now(), groupResource: this.groupResource, key, resourceVersion: result.resourceVersion, index: resp.index,
-        fetched: items.length, returned: selected.length, limit, ...(result.continue ? { continue: result.continue } : {}),
-        ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+        type: 'cacher/list',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        key,
+        resourceVersion: result.resourceVersion,
+        index: resp.index,
+        fetched: items.length,
+        returned: selected.length,
+        limit,
+        ...(result.continue ? { continue: result.continue } : {}),
+        ...(result.remainingItemCount !== undefined
+          ? { remainingItemCount: result.remainingItemCount }
+          : {}),
       });
     }
     return result;
@@ -1437,10 +1767,26 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const clock = this.clock;
     const encodes = new EventEncodes(tally, key, rv, eventType);
     const inspector: CachingObjectInspector = {
-      encoded: e => encodes.encoded(e),
-      deepCopied: e => insp.emit({ type: 'caching-object/deep-copy', at: clock.now(), groupResource: gr, key, resourceVersion: rv, setter: e.setter }),
-      invalidated: e =>
-        insp.emit({ type: 'caching-object/invalidated', at: clock.now(), groupResource: gr, key, resourceVersion: rv, setter: e.setter, identifiers: e.identifiers }),
+      encoded: (e) => encodes.encoded(e),
+      deepCopied: (e) =>
+        insp.emit({
+          type: 'caching-object/deep-copy',
+          at: clock.now(),
+          groupResource: gr,
+          key,
+          resourceVersion: rv,
+          setter: e.setter,
+        }),
+      invalidated: (e) =>
+        insp.emit({
+          type: 'caching-object/invalidated',
+          at: clock.now(),
+          groupResource: gr,
+          key,
+          resourceVersion: rv,
+          setter: e.setter,
+          identifiers: e.identifiers,
+        }),
     };
     return { warnings: this.warnings, onError, inspector };
   }
@@ -1448,7 +1794,8 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   // Hooks read through getters: while nobody listens they are undefined and the buckets' optional
   // calls skip building their arguments.
   private newBucketsInspector(insp: Inspector): BookmarkBucketsInspector {
-    const tally = (): InspectorTally | undefined => (activeInspector(insp) ? this.tally : undefined);
+    const tally = (): InspectorTally | undefined =>
+      activeInspector(insp) ? this.tally : undefined;
     const gr = this.groupResource;
     const buckets = (): WatcherBookmarkTimeBuckets<CacheWatcher> => this.bookmarkWatchers;
     return {
@@ -1461,8 +1808,13 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         return i
           ? (e: { bucketId: number; watcherIds: Array<number | string>; at: number }) =>
               i.emit({
-                type: 'bookmarks/bucket-popped', at: e.at, groupResource: gr, bucketId: e.bucketId,
-                bucketTime: buckets().createTime + e.bucketId * 1000, watchersDue: e.watcherIds.length, watcherIds: e.watcherIds,
+                type: 'bookmarks/bucket-popped',
+                at: e.at,
+                groupResource: gr,
+                bucketId: e.bucketId,
+                bucketTime: buckets().createTime + e.bucketId * 1000,
+                watchersDue: e.watcherIds.length,
+                watcherIds: e.watcherIds,
               })
           : undefined;
       },
@@ -1477,18 +1829,42 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     wc.waitUntilFreshAndBlock = (resourceVersion: number): Promise<void> => {
       const i = activeInspector(insp);
       if (i && resourceVersion > wc.resourceVersion) {
-        i.emit({ type: 'watchcache/wait-start', at: this.clock.now(), groupResource: this.groupResource, resourceVersion, cacheResourceVersion: wc.resourceVersion });
+        i.emit({
+          type: 'watchcache/wait-start',
+          at: this.clock.now(),
+          groupResource: this.groupResource,
+          resourceVersion,
+          cacheResourceVersion: wc.resourceVersion,
+        });
       }
       return block(resourceVersion);
     };
   }
 
-  private emitDispatch(event: WatchCacheEvent<KubeObject>, candidates: number, blocked: number, unblocked: number, terminated: number, budgetMs: number, waitedMs: number): void {
+  private emitDispatch(
+    event: WatchCacheEvent<KubeObject>,
+    candidates: number,
+    blocked: number,
+    unblocked: number,
+    terminated: number,
+    budgetMs: number,
+    waitedMs: number,
+  ): void {
     const insp = activeInspector(this.inspector);
     if (!insp) return;
     insp.emit({
-      type: 'cacher/dispatch', at: this.clock.now(), groupResource: this.groupResource, eventType: event.type as 'ADDED' | 'MODIFIED' | 'DELETED',
-      key: event.key, resourceVersion: event.resourceVersion, candidates, blocked, unblocked, terminated, budgetMs, waitedMs,
+      type: 'cacher/dispatch',
+      at: this.clock.now(),
+      groupResource: this.groupResource,
+      eventType: event.type as 'ADDED' | 'MODIFIED' | 'DELETED',
+      key: event.key,
+      resourceVersion: event.resourceVersion,
+      candidates,
+      blocked,
+      unblocked,
+      terminated,
+      budgetMs,
+      waitedMs,
     });
   }
 }
@@ -1522,4 +1898,3 @@ export function goDuration(ms: number): string {
   out += `${Number(s.toFixed(3))}s`;
   return out;
 }
-

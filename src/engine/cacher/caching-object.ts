@@ -168,10 +168,14 @@ export class CachingObject {
   }
 
   /** cacheEncode with an encoder object (`encoder.encode(object)`): no closure per call. */
-  cacheEncodeFor(encoder: { readonly identifier: Identifier; encode(object: KubeObject): Uint8Array }): Uint8Array {
+  cacheEncodeFor(encoder: {
+    readonly identifier: Identifier;
+    encode(object: KubeObject): Uint8Array;
+  }): Uint8Array {
     // The fan-out's common case first: a hit on one of the last two identifiers, nobody to tell.
     const id = encoder.identifier;
-    const result = id === this.lastId0 ? this.lastResult0 : id === this.lastId1 ? this.lastResult1 : undefined;
+    const result =
+      id === this.lastId0 ? this.lastResult0 : id === this.lastId1 ? this.lastResult1 : undefined;
     if (result !== undefined && result.raw !== undefined && this.quiet) {
       result.counts.hits++;
       return result.raw;
@@ -184,7 +188,10 @@ export class CachingObject {
    * for an encoder, hits on this object are counted in bulk (flushPendingHits), unless an inspector
    * wants to hear of each one. Every reader of the counts flushes first, so nobody sees the difference.
    */
-  encodedLengthFor(encoder: { readonly identifier: Identifier; encode(object: KubeObject): Uint8Array }): number {
+  encodedLengthFor(encoder: {
+    readonly identifier: Identifier;
+    encode(object: KubeObject): Uint8Array;
+  }): number {
     const p = pendingHits;
     if (p.object === this) {
       if (encoder === p.encoder0) {
@@ -233,7 +240,13 @@ export class CachingObject {
     else {
       result = this.serializations.get(id);
       if (!result) {
-        result = { done: false, raw: undefined, failed: false, err: undefined, counts: this.countsOf(id) };
+        result = {
+          done: false,
+          raw: undefined,
+          failed: false,
+          err: undefined,
+          counts: this.countsOf(id),
+        };
         this.serializations.set(id, result);
       }
       this.lastId1 = this.lastId0;
@@ -247,7 +260,10 @@ export class CachingObject {
       result.done = true;
       try {
         // Encode a copy: some encoders make subtle modifications to the object they encode.
-        result.raw = encoder !== undefined ? encoder.encode(this.getObject()) : (encode as EncodeFunc)(this.getObject());
+        result.raw =
+          encoder !== undefined
+            ? encoder.encode(this.getObject())
+            : (encode as EncodeFunc)(this.getObject());
       } catch (e) {
         result.failed = true;
         result.err = e;
@@ -309,44 +325,72 @@ export class CachingObject {
     return str(this.meta().namespace);
   }
   setNamespace(namespace: string): void {
-    this.conditionalSet('setNamespace', () => this.getNamespace() === namespace, () => this.setScalar('namespace', namespace));
+    this.conditionalSet(
+      'setNamespace',
+      () => this.getNamespace() === namespace,
+      () => this.setScalar('namespace', namespace),
+    );
   }
   getName(): string {
     return str(this.meta().name);
   }
   setName(name: string): void {
-    this.conditionalSet('setName', () => this.getName() === name, () => this.setScalar('name', name));
+    this.conditionalSet(
+      'setName',
+      () => this.getName() === name,
+      () => this.setScalar('name', name),
+    );
   }
   getGenerateName(): string {
     return str(this.meta().generateName);
   }
   setGenerateName(name: string): void {
-    this.conditionalSet('setGenerateName', () => this.getGenerateName() === name, () => this.setScalar('generateName', name));
+    this.conditionalSet(
+      'setGenerateName',
+      () => this.getGenerateName() === name,
+      () => this.setScalar('generateName', name),
+    );
   }
   getUID(): string {
     return str(this.meta().uid);
   }
   setUID(uid: string): void {
-    this.conditionalSet('setUID', () => this.getUID() === uid, () => this.setScalar('uid', uid));
+    this.conditionalSet(
+      'setUID',
+      () => this.getUID() === uid,
+      () => this.setScalar('uid', uid),
+    );
   }
   getResourceVersion(): string {
     return str(this.meta().resourceVersion);
   }
   setResourceVersion(version: string): void {
-    this.conditionalSet('setResourceVersion', () => this.getResourceVersion() === version, () => this.setScalar('resourceVersion', version));
+    this.conditionalSet(
+      'setResourceVersion',
+      () => this.getResourceVersion() === version,
+      () => this.setScalar('resourceVersion', version),
+    );
   }
   getGeneration(): number {
     const g = this.meta().generation;
     return typeof g === 'number' ? g : 0;
   }
   setGeneration(generation: number): void {
-    this.conditionalSet('setGeneration', () => this.getGeneration() === generation, () => this.setScalar('generation', generation));
+    this.conditionalSet(
+      'setGeneration',
+      () => this.getGeneration() === generation,
+      () => this.setScalar('generation', generation),
+    );
   }
   getSelfLink(): string {
     return str(this.meta().selfLink);
   }
   setSelfLink(selfLink: string): void {
-    this.conditionalSet('setSelfLink', () => this.getSelfLink() === selfLink, () => this.setScalar('selfLink', selfLink));
+    this.conditionalSet(
+      'setSelfLink',
+      () => this.getSelfLink() === selfLink,
+      () => this.setScalar('selfLink', selfLink),
+    );
   }
   /** RFC 3339; '' for the zero time. */
   getCreationTimestamp(): string {
@@ -354,7 +398,11 @@ export class CachingObject {
   }
   /** metav1.Time is compared by value: an equal timestamp is a no-op. */
   setCreationTimestamp(timestamp: string): void {
-    this.conditionalSet('setCreationTimestamp', () => this.getCreationTimestamp() === timestamp, () => this.setScalar('creationTimestamp', timestamp));
+    this.conditionalSet(
+      'setCreationTimestamp',
+      () => this.getCreationTimestamp() === timestamp,
+      () => this.setScalar('creationTimestamp', timestamp),
+    );
   }
   getDeletionTimestamp(): string | undefined {
     return this.meta().deletionTimestamp as string | undefined;
@@ -387,31 +435,51 @@ export class CachingObject {
   }
   /** Maps and slices compare like reflect.DeepEqual: nil and empty differ. */
   setLabels(labels: Record<string, string> | undefined): void {
-    this.conditionalSet('setLabels', () => goDeepEqual(this.getLabels(), labels), () => this.setField('labels', labels));
+    this.conditionalSet(
+      'setLabels',
+      () => goDeepEqual(this.getLabels(), labels),
+      () => this.setField('labels', labels),
+    );
   }
   getAnnotations(): Readonly<Record<string, string>> | undefined {
     return this.meta().annotations as Record<string, string> | undefined;
   }
   setAnnotations(annotations: Record<string, string> | undefined): void {
-    this.conditionalSet('setAnnotations', () => goDeepEqual(this.getAnnotations(), annotations), () => this.setField('annotations', annotations));
+    this.conditionalSet(
+      'setAnnotations',
+      () => goDeepEqual(this.getAnnotations(), annotations),
+      () => this.setField('annotations', annotations),
+    );
   }
   getFinalizers(): readonly string[] | undefined {
     return this.meta().finalizers as string[] | undefined;
   }
   setFinalizers(finalizers: string[] | undefined): void {
-    this.conditionalSet('setFinalizers', () => goDeepEqual(this.getFinalizers(), finalizers), () => this.setField('finalizers', finalizers));
+    this.conditionalSet(
+      'setFinalizers',
+      () => goDeepEqual(this.getFinalizers(), finalizers),
+      () => this.setField('finalizers', finalizers),
+    );
   }
   getOwnerReferences(): readonly OwnerReference[] | undefined {
     return this.meta().ownerReferences as OwnerReference[] | undefined;
   }
   setOwnerReferences(references: OwnerReference[] | undefined): void {
-    this.conditionalSet('setOwnerReferences', () => goDeepEqual(this.getOwnerReferences(), references), () => this.setField('ownerReferences', references));
+    this.conditionalSet(
+      'setOwnerReferences',
+      () => goDeepEqual(this.getOwnerReferences(), references),
+      () => this.setField('ownerReferences', references),
+    );
   }
   getManagedFields(): readonly ManagedFieldsEntry[] | undefined {
     return this.meta().managedFields as ManagedFieldsEntry[] | undefined;
   }
   setManagedFields(managedFields: ManagedFieldsEntry[] | undefined): void {
-    this.conditionalSet('setManagedFields', () => goDeepEqual(this.getManagedFields(), managedFields), () => this.setField('managedFields', managedFields));
+    this.conditionalSet(
+      'setManagedFields',
+      () => goDeepEqual(this.getManagedFields(), managedFields),
+      () => this.setField('managedFields', managedFields),
+    );
   }
 
   /** No-op changes cost nothing; a real one deep-copies once, drops the cached serializations, then sets. */
@@ -469,8 +537,16 @@ export class CachingObject {
  * Wraps `object` (no copy). Throws `can't cast object to metav1.Object: …` when it is not an
  * object with (optional) object metadata.
  */
-export function newCachingObject(object: unknown, options: CachingObjectOptions = {}): CachingObject {
-  if (object !== null && typeof object === 'object' && !Array.isArray(object) && !(object instanceof CachingObject)) {
+export function newCachingObject(
+  object: unknown,
+  options: CachingObjectOptions = {},
+): CachingObject {
+  if (
+    object !== null &&
+    typeof object === 'object' &&
+    !Array.isArray(object) &&
+    !(object instanceof CachingObject)
+  ) {
     const meta = (object as { metadata?: unknown }).metadata;
     if (meta === undefined || (meta !== null && typeof meta === 'object' && !Array.isArray(meta))) {
       return new CachingObject(object as KubeObject, false, options);
@@ -495,7 +571,10 @@ const apiObjectVersioner = new APIObjectVersioner();
  * cache_watcher.go updateResourceVersion via APIObjectVersioner.UpdateObject: metadata.resourceVersion
  * = rv ("" for 0). On a CachingObject this goes through its setter (lazy copy, invalidation).
  */
-export function updateResourceVersion(object: KubeObject | CachingObject, resourceVersion: number): void {
+export function updateResourceVersion(
+  object: KubeObject | CachingObject,
+  resourceVersion: number,
+): void {
   if (object instanceof CachingObject) {
     object.setResourceVersion(resourceVersion !== 0 ? String(resourceVersion) : '');
     return;
@@ -516,7 +595,10 @@ export interface SetCachingObjectsOptions extends CachingObjectOptions {
  *   event's; `object` stays as is;
  * - BOOKMARK: unchanged.
  */
-export function setCachingObjects(event: WatchCacheEvent<KubeObject | CachingObject>, options: SetCachingObjectsOptions = {}): void {
+export function setCachingObjects(
+  event: WatchCacheEvent<KubeObject | CachingObject>,
+  options: SetCachingObjectsOptions = {},
+): void {
   switch (event.type) {
     case 'ADDED':
     case 'MODIFIED':
@@ -558,7 +640,13 @@ export function deepCopyJSON<T>(value: T): T {
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     // An own "__proto__" key (JSON.parse makes one) is data: assigning it would set the prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: deepCopyJSON(src[k]), enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, {
+        value: deepCopyJSON(src[k]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[k] = deepCopyJSON(src[k]);
   }
   return out as T;
@@ -577,12 +665,19 @@ export function goDeepEqual(a: unknown, b: unknown): boolean {
     const bb = b as unknown[];
     return a.length === bb.length && a.every((x, i) => goDeepEqual(x, bb[i]));
   }
-  const ka = Object.keys(a as object).filter(k => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b as object).filter(k => (b as Record<string, unknown>)[k] !== undefined);
+  const ka = Object.keys(a as object).filter(
+    (k) => (a as Record<string, unknown>)[k] !== undefined,
+  );
+  const kb = Object.keys(b as object).filter(
+    (k) => (b as Record<string, unknown>)[k] !== undefined,
+  );
   if (ka.length !== kb.length) return false;
-  return ka.every(k => Object.prototype.hasOwnProperty.call(b, k) && goDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      goDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
-
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';

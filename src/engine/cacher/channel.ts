@@ -122,13 +122,13 @@ export class Channel<T> {
   /** True while some receiver is blocked on the channel (an unbuffered send would succeed). */
   hasWaitingReceiver(): boolean {
     if (this.recvHead !== undefined && this.recvHead.recvParked) return true;
-    return this.recvRest !== undefined && this.recvRest.some(r => r.recvParked);
+    return this.recvRest !== undefined && this.recvRest.some((r) => r.recvParked);
   }
 
   /** True while some sender is blocked on the channel. */
   hasWaitingSender(): boolean {
     if (this.sendHead !== undefined && this.sendHead.sendParked) return true;
-    return this.sendRest !== undefined && this.sendRest.some(s => s.sendParked);
+    return this.sendRest !== undefined && this.sendRest.some((s) => s.sendParked);
   }
 
   /** `select { case ch <- v: return true; default: return false }`; false on a closed channel. */
@@ -240,7 +240,8 @@ export class Channel<T> {
    */
   handOff(r: ChannelReceiver<T>): boolean {
     if (this.isClosed || this.recvHead !== r || !r.recvParked) return false;
-    this.recvHead = this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
+    this.recvHead =
+      this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
     r.recvParked = false;
     this.setDirect(undefined);
     return true;
@@ -249,7 +250,12 @@ export class Channel<T> {
   /** The one receiver parked on the channel (so nothing is buffered), or undefined. */
   private soleParkedReceiver(): ChannelReceiver<T> | undefined {
     const r = this.recvHead;
-    if (r === undefined || !r.recvParked || (this.recvRest !== undefined && this.recvRest.length > 0)) return undefined;
+    if (
+      r === undefined ||
+      !r.recvParked ||
+      (this.recvRest !== undefined && this.recvRest.length > 0)
+    )
+      return undefined;
     return r;
   }
 
@@ -265,7 +271,9 @@ export class Channel<T> {
   refreshDirect(r: ChannelReceiver<T>): void {
     if (this.soleParkedReceiver() !== r || this.isClosed) return;
     const d = r as Partial<DirectReceiver<T>>;
-    this.setDirect(d.canAcceptParked !== undefined && d.canAcceptParked() ? (r as DirectReceiver<T>) : undefined);
+    this.setDirect(
+      d.canAcceptParked !== undefined && d.canAcceptParked() ? (r as DirectReceiver<T>) : undefined,
+    );
   }
 
   /**
@@ -295,12 +303,12 @@ export class Channel<T> {
 
   /** A blocking send as a promise (resolves true once taken, false if the channel closes). */
   send(value: T): Promise<boolean> {
-    return new Promise(resolve => this.waitSend(value, resolve));
+    return new Promise((resolve) => this.waitSend(value, resolve));
   }
 
   /** A blocking receive as a promise. */
   recv(): Promise<Received<T>> {
-    return new Promise(resolve => this.waitRecv(resolve));
+    return new Promise((resolve) => this.waitRecv(resolve));
   }
 
   /** close(ch): wakes every blocked receiver (ok=false) and fails every blocked sender. Idempotent. */
@@ -331,17 +339,22 @@ export class Channel<T> {
   private setDirect(d: DirectReceiver<T> | undefined): void {
     if (this.direct === d) return;
     this.direct = d;
-    this.directListener?.directChanged(this as unknown as Channel<never>, d as DirectReceiver<never> | undefined);
+    this.directListener?.directChanged(
+      this as unknown as Channel<never>,
+      d as DirectReceiver<never> | undefined,
+    );
   }
 
   private pushReceiver(w: ChannelReceiver<T>): void {
     this.setDirect(undefined); // re-established by parkRecv when w parks alone
-    if (this.recvHead === undefined && (this.recvRest === undefined || this.recvRest.length === 0)) this.recvHead = w;
+    if (this.recvHead === undefined && (this.recvRest === undefined || this.recvRest.length === 0))
+      this.recvHead = w;
     else (this.recvRest ??= []).push(w);
   }
 
   private pushSender(w: ChannelSender<T>): void {
-    if (this.sendHead === undefined && (this.sendRest === undefined || this.sendRest.length === 0)) this.sendHead = w;
+    if (this.sendHead === undefined && (this.sendRest === undefined || this.sendRest.length === 0))
+      this.sendHead = w;
     else (this.sendRest ??= []).push(w);
   }
 
@@ -350,7 +363,8 @@ export class Channel<T> {
     for (;;) {
       const r = this.recvHead;
       if (r === undefined) return undefined;
-      this.recvHead = this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
+      this.recvHead =
+        this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
       if (r.recvParked) {
         r.recvParked = false;
         this.setDirect(undefined);
@@ -363,7 +377,8 @@ export class Channel<T> {
     for (;;) {
       const s = this.sendHead;
       if (s === undefined) return undefined;
-      this.sendHead = this.sendRest !== undefined && this.sendRest.length > 0 ? this.sendRest.shift() : undefined;
+      this.sendHead =
+        this.sendRest !== undefined && this.sendRest.length > 0 ? this.sendRest.shift() : undefined;
       if (s.sendParked) {
         s.sendParked = false;
         return s;

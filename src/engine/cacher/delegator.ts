@@ -40,7 +40,10 @@ export interface DelegatorHelper {
 const defaultVersioner = new APIObjectVersioner();
 
 const delegate: DelegationResult = Object.freeze({ shouldDelegate: true, consistentRead: false });
-const serveFromCache: DelegationResult = Object.freeze({ shouldDelegate: false, consistentRead: false });
+const serveFromCache: DelegationResult = Object.freeze({
+  shouldDelegate: false,
+  consistentRead: false,
+});
 
 /**
  * Whether a LIST goes to etcd or to the watch cache (see the semantics for get and list in the
@@ -50,7 +53,10 @@ const serveFromCache: DelegationResult = Object.freeze({ shouldDelegate: false, 
  *   decides; RV "" → consistent read; RV "0" or RV=N without limit → cache;
  * - an unknown match → etcd.
  */
-export function shouldDelegateList(opts: DelegationListOptions, cache: DelegatorHelper): DelegationResult {
+export function shouldDelegateList(
+  opts: DelegationListOptions,
+  cache: DelegatorHelper,
+): DelegationResult {
   const match = opts.resourceVersionMatch ?? '';
   switch (match) {
     case resourceVersionMatchExact:
@@ -74,7 +80,12 @@ export function shouldDelegateList(opts: DelegationListOptions, cache: Delegator
 
 /** metav1.ListOptions form (always recursive), as the APF list work estimator calls it. */
 export function shouldDelegateListMeta(
-  opts: { readonly resourceVersion?: string; readonly resourceVersionMatch?: string; readonly continue?: string; readonly limit?: number },
+  opts: {
+    readonly resourceVersion?: string;
+    readonly resourceVersionMatch?: string;
+    readonly continue?: string;
+    readonly limit?: number;
+  },
   cache: DelegatorHelper,
 ): DelegationResult {
   return shouldDelegateList(
@@ -152,8 +163,11 @@ export class CacherDelegation implements DelegatorHelper {
 
   constructor(view: CacherDelegationView, deps: CacherDelegationDeps = {}) {
     this.view = view;
-    this.parseRV = deps.parseResourceVersion ?? (rv => Number(defaultVersioner.parseResourceVersion(rv)));
-    this.continueRV = deps.decodeContinueResourceVersion ?? ((token, prefix) => Number(decodeContinue(token, prefix).resourceVersion));
+    this.parseRV =
+      deps.parseResourceVersion ?? ((rv) => Number(defaultVersioner.parseResourceVersion(rv)));
+    this.continueRV =
+      deps.decodeContinueResourceVersion ??
+      ((token, prefix) => Number(decodeContinue(token, prefix).resourceVersion));
   }
 
   shouldDelegateExactRV(resourceVersion: string, recursive: boolean): DelegationResult {
@@ -175,7 +189,8 @@ export class CacherDelegation implements DelegatorHelper {
   /** Upstream's unexported shouldDelegateExactRV(rv uint64). */
   shouldDelegateExactParsedRV(rv: number): DelegationResult {
     // A future RV needs consistent-read support (the cache waits to catch up) but is not itself a consistent read.
-    if (this.view.notFresh(rv)) return { shouldDelegate: !this.view.consistentReadSupported(), consistentRead: false };
+    if (this.view.notFresh(rv))
+      return { shouldDelegate: !this.view.consistentReadSupported(), consistentRead: false };
     return { shouldDelegate: !this.view.canServeExactRV(rv), consistentRead: false };
   }
 }
@@ -184,7 +199,10 @@ export class CacherDelegation implements DelegatorHelper {
  * The limit the cacher applies to a list it serves. The limit is ignored for RV "0" (legacy
  * behaviour, upstream TODO #108003); match and continue were already checked by shouldDelegateList.
  */
-export function computeListLimit(opts: { readonly resourceVersion: string; readonly predicate: { readonly limit?: number } }): number {
+export function computeListLimit(opts: {
+  readonly resourceVersion: string;
+  readonly predicate: { readonly limit?: number };
+}): number {
   const limit = opts.predicate.limit ?? 0;
   if (limit <= 0 || opts.resourceVersion === '0') return 0;
   return limit;
@@ -195,7 +213,11 @@ export function computeListLimit(opts: { readonly resourceVersion: string; reado
  * etcd only when it is paginated and unfiltered (cheap for etcd); every other one gets a 429.
  */
 export function shouldDelegateListOnNotReadyCache(opts: {
-  readonly predicate: { readonly limit?: number; readonly label?: SelectorLike; readonly field?: SelectorLike };
+  readonly predicate: {
+    readonly limit?: number;
+    readonly label?: SelectorLike;
+    readonly field?: SelectorLike;
+  };
 }): boolean {
   const p = opts.predicate;
   const noLabelSelector = p.label === undefined || p.label.empty();

@@ -69,10 +69,19 @@ function spec(stage: FeatureStage, dflt: boolean, lockToDefault = false): Featur
   return Object.freeze({ stage, default: dflt, lockToDefault });
 }
 
-function profile(name: string, kubernetesVersion: string, specs: Record<FeatureName, FeatureGateSpec>): SemanticsProfile {
+function profile(
+  name: string,
+  kubernetesVersion: string,
+  specs: Record<FeatureName, FeatureGateSpec>,
+): SemanticsProfile {
   const gates = {} as Record<FeatureName, boolean>;
   for (const n of featureNames) gates[n] = specs[n].default;
-  return Object.freeze({ name, kubernetesVersion, gates: Object.freeze(gates), specs: Object.freeze(specs) });
+  return Object.freeze({
+    name,
+    kubernetesVersion,
+    gates: Object.freeze(gates),
+    specs: Object.freeze(specs),
+  });
 }
 
 /** k8s.io/apiserver release-1.36 defaults (the engine's default semantics). */
@@ -131,15 +140,24 @@ export function withGates(
     }
     const key = name as FeatureName;
     if (typeof value !== 'boolean') {
-      throw new Error(`invalid value of ${name}: expected true or false, got ${JSON.stringify(value)}`);
+      throw new Error(
+        `invalid value of ${name}: expected true or false, got ${JSON.stringify(value)}`,
+      );
     }
     const s = base.specs[key];
     if (s.lockToDefault && value !== s.default && !options.allowLockedOverride) {
-      throw new Error(`cannot set feature gate ${name} to ${value}, feature is locked to ${s.default}`);
+      throw new Error(
+        `cannot set feature gate ${name} to ${value}, feature is locked to ${s.default}`,
+      );
     }
     if (gates[key] !== value) changed.push(`${name}=${value}`);
     gates[key] = value;
   }
   const name = changed.length ? `${base.name}+${changed.join(',')}` : base.name;
-  return Object.freeze({ name, kubernetesVersion: base.kubernetesVersion, gates: Object.freeze(gates), specs: base.specs });
+  return Object.freeze({
+    name,
+    kubernetesVersion: base.kubernetesVersion,
+    gates: Object.freeze(gates),
+    specs: base.specs,
+  });
 }

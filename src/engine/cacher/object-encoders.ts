@@ -25,7 +25,12 @@ export const contentTypeJSON = 'application/json';
 export const contentTypeProtobuf = 'application/vnd.kubernetes.protobuf';
 
 /** json.Serializer.Identifier() for the plain JSON serializer: Go marshals the options map with sorted keys. */
-export const jsonSerializerIdentifier: Identifier = goJsonMarshal({ name: 'json', pretty: 'false', strict: 'false', yaml: 'false' });
+export const jsonSerializerIdentifier: Identifier = goJsonMarshal({
+  name: 'json',
+  pretty: 'false',
+  strict: 'false',
+  yaml: 'false',
+});
 
 /** protobuf.Serializer.Identifier(). */
 export const protobufSerializerIdentifier: Identifier = 'protobuf';
@@ -34,7 +39,10 @@ export const protobufSerializerIdentifier: Identifier = 'protobuf';
 export const protoEncodingPrefix: Uint8Array = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
 /** versioning.identifier: json.Marshal of codecIdentifier{EncodeGV, Encoder, Name} with omitempty. */
-export function versioningCodecIdentifier(encodeGV: string, encoderIdentifier: Identifier): Identifier {
+export function versioningCodecIdentifier(
+  encodeGV: string,
+  encoderIdentifier: Identifier,
+): Identifier {
   return goJsonMarshal({
     encodeGV: encodeGV === '' ? undefined : encodeGV,
     encoder: encoderIdentifier === '' ? undefined : encoderIdentifier,
@@ -45,20 +53,29 @@ export function versioningCodecIdentifier(encodeGV: string, encoderIdentifier: I
 const utf8 = new TextEncoder();
 
 // ObjectMeta's map and slice fields are omitempty: an empty (non-nil) one is not written.
-const omitEmptyMetaFields = ['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+const omitEmptyMetaFields = [
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
 
 /** The object as json.Marshal would see it (empty omitempty metadata maps/slices dropped). */
 function wireObject(object: KubeObject): GoJsonValue {
   const meta = (object as { metadata?: unknown }).metadata as Record<string, unknown> | undefined;
   if (!meta || typeof meta !== 'object') return object as unknown as GoJsonValue;
-  const drop = omitEmptyMetaFields.filter(f => {
+  const drop = omitEmptyMetaFields.filter((f) => {
     const v = meta[f];
     return v !== null && typeof v === 'object' && Object.keys(v as object).length === 0;
   });
   if (drop.length === 0) return object as unknown as GoJsonValue;
   const cleanMeta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(meta)) if (!drop.includes(k)) cleanMeta[k] = v;
-  return { ...(object as unknown as Record<string, GoJsonValue>), metadata: cleanMeta as GoJsonValue };
+  return {
+    ...(object as unknown as Record<string, GoJsonValue>),
+    metadata: cleanMeta as GoJsonValue,
+  };
 }
 
 /** The object's JSON bytes (no trailing newline). */
@@ -72,7 +89,7 @@ export function newJSONEncoder(groupVersion: string): ObjectEncoder {
     contentType: contentTypeJSON,
     groupVersion,
     identifier: versioningCodecIdentifier(groupVersion, jsonSerializerIdentifier),
-    encode: object => utf8.encode(goJsonMarshal(wireObject(object)) + '\n'),
+    encode: (object) => utf8.encode(goJsonMarshal(wireObject(object)) + '\n'),
   };
 }
 
@@ -82,7 +99,13 @@ export function newProtobufEncoder(groupVersion: string): ObjectEncoder {
     contentType: contentTypeProtobuf,
     groupVersion,
     identifier: versioningCodecIdentifier(groupVersion, protobufSerializerIdentifier),
-    encode: object => encodeUnknown(object.apiVersion ?? '', object.kind ?? '', marshalObjectJSON(object), contentTypeJSON),
+    encode: (object) =>
+      encodeUnknown(
+        object.apiVersion ?? '',
+        object.kind ?? '',
+        marshalObjectJSON(object),
+        contentTypeJSON,
+      ),
   };
 }
 
@@ -92,11 +115,17 @@ const sharedEncoders = new Map<string, ObjectEncoder>();
  * The encoder for a content type and group-version, made once and shared (an encoder is
  * stateless, and its identifier is costly to compute): what every watch of that type uses.
  */
-export function sharedEncoder(contentType: typeof contentTypeJSON | typeof contentTypeProtobuf, groupVersion: string): ObjectEncoder {
+export function sharedEncoder(
+  contentType: typeof contentTypeJSON | typeof contentTypeProtobuf,
+  groupVersion: string,
+): ObjectEncoder {
   const key = `${contentType}\u0000${groupVersion}`;
   let e = sharedEncoders.get(key);
   if (e === undefined) {
-    e = contentType === contentTypeProtobuf ? newProtobufEncoder(groupVersion) : newJSONEncoder(groupVersion);
+    e =
+      contentType === contentTypeProtobuf
+        ? newProtobufEncoder(groupVersion)
+        : newJSONEncoder(groupVersion);
     sharedEncoders.set(key, e);
   }
   return e;
@@ -106,7 +135,10 @@ export function sharedEncoder(contentType: typeof contentTypeJSON | typeof conte
  * What a serializer does with a runtime.CacheableObject: ask it for its cached bytes for this
  * encoder's identifier (encoding at most once); a plain object is encoded directly.
  */
-export function encodeObject(encoder: ObjectEncoder, object: KubeObject | CachingObject): Uint8Array {
+export function encodeObject(
+  encoder: ObjectEncoder,
+  object: KubeObject | CachingObject,
+): Uint8Array {
   // The encoder object itself, not a closure per call: 10k watchers make 10k calls per event.
   if (object instanceof CachingObject) return object.cacheEncodeFor(encoder);
   return encoder.encode(object);
@@ -117,14 +149,26 @@ export function encodeObject(encoder: ObjectEncoder, object: KubeObject | Cachin
  * TypeMeta{1 apiVersion, 2 kind}, 2 raw, 3 contentEncoding, 4 contentType; proto2 non-pointer
  * strings are always written, even empty.
  */
-export function encodeUnknown(apiVersion: string, kind: string, raw: Uint8Array, contentType: string, contentEncoding = ''): Uint8Array {
+export function encodeUnknown(
+  apiVersion: string,
+  kind: string,
+  raw: Uint8Array,
+  contentType: string,
+  contentEncoding = '',
+): Uint8Array {
   // Sized first, then written into one buffer: one encode per event and content type, on every event.
   const av = utf8.encode(apiVersion);
   const k = utf8.encode(kind);
   const ce = utf8.encode(contentEncoding);
   const ct = utf8.encode(contentType);
   const typeMetaLen = fieldSize(av.length) + fieldSize(k.length);
-  const out = new Uint8Array(protoEncodingPrefix.length + fieldSize(typeMetaLen) + fieldSize(raw.length) + fieldSize(ce.length) + fieldSize(ct.length));
+  const out = new Uint8Array(
+    protoEncodingPrefix.length +
+      fieldSize(typeMetaLen) +
+      fieldSize(raw.length) +
+      fieldSize(ce.length) +
+      fieldSize(ct.length),
+  );
   out.set(protoEncodingPrefix, 0);
   let off = protoEncodingPrefix.length;
   off = writeHeader(out, off, 1, typeMetaLen);
@@ -159,9 +203,13 @@ function writeHeader(out: Uint8Array, off: number, fieldNumber: number, length: 
   return off;
 }
 
-function writeField(out: Uint8Array, off: number, fieldNumber: number, payload: Uint8Array): number {
+function writeField(
+  out: Uint8Array,
+  off: number,
+  fieldNumber: number,
+  payload: Uint8Array,
+): number {
   off = writeHeader(out, off, fieldNumber, payload.length);
   out.set(payload, off);
   return off + payload.length;
 }
-

@@ -6,7 +6,15 @@
 // cacher's incoming queue is full; errors are values, not logs; times are Clock ms.
 import type { Clock } from '../clock';
 import { activeInspector, type GroupResourceRef, type Inspector } from '../inspect/events';
-import { errorToAPIStatus, isInternalError, isResourceExpired, isTooLargeResourceVersion, isTooManyRequests, StatusError, type Status } from '../storage/errors';
+import {
+  errorToAPIStatus,
+  isInternalError,
+  isResourceExpired,
+  isTooLargeResourceVersion,
+  isTooManyRequests,
+  StatusError,
+  type Status,
+} from '../storage/errors';
 import { newListOptions, type ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
@@ -97,7 +105,7 @@ export class Ready {
     if (signal?.aborted) return Promise.reject(new Error('context canceled'));
     return new Promise<number>((resolve, reject) => {
       const onAbort = (): void => {
-        this.waiters = this.waiters.filter(w => w !== waiter);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(new Error('context canceled'));
       };
       const waiter = {
@@ -122,7 +130,9 @@ export class Ready {
     const downtime = this.clock.now() - this.lastStateChangeTime;
     switch (this.state) {
       case 'Pending': {
-        const msg = this.lastErr ? `storage is (re)initializing: ${this.lastErr.message}` : 'storage is (re)initializing';
+        const msg = this.lastErr
+          ? `storage is (re)initializing: ${this.lastErr.message}`
+          : 'storage is (re)initializing';
         return { generation: 0, downtime, error: new Error(msg) };
       }
       case 'Ready':
@@ -196,7 +206,11 @@ export class ConditionalProgressRequester {
   private readonly requestWatchProgress: () => void;
   private readonly onRequest: ((waiting: number) => void) | undefined;
 
-  constructor(requestWatchProgress: () => void, clock: Clock, onRequest?: (waiting: number) => void) {
+  constructor(
+    requestWatchProgress: () => void,
+    clock: Clock,
+    onRequest?: (waiting: number) => void,
+  ) {
     this.requestWatchProgress = requestWatchProgress;
     this.clock = clock;
     this.onRequest = onRequest;
@@ -240,13 +254,13 @@ export class ConditionalProgressRequester {
   private async loop(timer: ChannelTimer): Promise<void> {
     for (;;) {
       while (this.waiting === 0 && !this.stopped) {
-        await new Promise<void>(resolve => {
+        await new Promise<void>((resolve) => {
           this.wakeLoop = resolve;
         });
       }
       if (this.stopped) return;
       // select { case <-timer.C(): … case <-stopCh: return }
-      const fired = await new Promise<boolean>(resolve => {
+      const fired = await new Promise<boolean>((resolve) => {
         const cancel = timer.c.waitRecv(() => {
           this.stopWait = undefined;
           resolve(true);
@@ -382,7 +396,7 @@ export class Reflector {
       if (isResourceExpired(e) || isTooLargeResourceVersion(e)) {
         // The relist RV is unavailable: retry at once with RV "" (a consistent list).
         this.isLastSyncResourceVersionUnavailable = true;
-        result = await this.listPages().catch(e2 => {
+        result = await this.listPages().catch((e2) => {
           throw wrapListError(this.groupResource, e2);
         });
       } else {
@@ -392,7 +406,10 @@ export class Reflector {
     this.isLastSyncResourceVersionUnavailable = false;
     this.store.replace(result.items, result.resourceVersion);
     this.lastSyncResourceVersion = result.resourceVersion;
-    this.emit('listed', { resourceVersion: Number(result.resourceVersion), items: result.items.length });
+    this.emit('listed', {
+      resourceVersion: Number(result.resourceVersion),
+      items: result.items.length,
+    });
   }
 
   /** pager.List with FullListIfExpired: pages of pageSize; an expired continue falls back to one full list. */
@@ -405,18 +422,29 @@ export class Reflector {
       if (this.stopped) throw errorStopRequested;
       let page: ListResult;
       try {
-        page = await this.storage.getList(this.resourcePrefix, this.listOptions(this.pageSize, cont));
+        page = await this.storage.getList(
+          this.resourcePrefix,
+          this.listOptions(this.pageSize, cont),
+        );
       } catch (e) {
         if (!isResourceExpired(e) || cont === '') throw e;
         // The list expired while paging: one full list at the requested RV.
         const full = await this.storage.getList(this.resourcePrefix, this.listOptions(0, ''));
-        this.emit('list-page', { resourceVersion: Number(full.resourceVersion), items: full.items.length, pages: pages + 1 });
+        this.emit('list-page', {
+          resourceVersion: Number(full.resourceVersion),
+          items: full.items.length,
+          pages: pages + 1,
+        });
         return { items: full.items, resourceVersion: full.resourceVersion };
       }
       pages++;
       if (resourceVersion === '') resourceVersion = page.resourceVersion;
       for (const it of page.items) items.push(it);
-      this.emit('list-page', { resourceVersion: Number(page.resourceVersion), items: page.items.length, pages });
+      this.emit('list-page', {
+        resourceVersion: Number(page.resourceVersion),
+        items: page.items.length,
+        pages,
+      });
       if (!page.continue) return { items, resourceVersion };
       cont = page.continue;
     }
@@ -424,7 +452,10 @@ export class Reflector {
 
   private listOptions(limit: number, cont: string): ListOptions {
     // lister_watcher.go: everything, paged; the RV is not passed on (a consistent list).
-    return newListOptions({ recursive: true, predicate: new SelectionPredicate({ limit, continue: cont }) });
+    return newListOptions({
+      recursive: true,
+      predicate: new SelectionPredicate({ limit, continue: cont }),
+    });
   }
 
   /** watch: (re)starts the storage watch from the last sync RV until an exit condition. */
@@ -455,7 +486,10 @@ export class Reflector {
       this.afterWatchError(err);
       if (err === undefined) continue; // closed without error: watch again from the last RV
       if (err === errorStopRequested) return undefined;
-      this.emit('watch-ended', { error: statusOf(err), resourceVersion: Number(this.lastSyncResourceVersion || '0') });
+      this.emit('watch-ended', {
+        error: statusOf(err),
+        resourceVersion: Number(this.lastSyncResourceVersion || '0'),
+      });
       if (isResourceExpired(err)) return undefined; // relist
       if (isTooManyRequests(err)) {
         await this.sleep(1000);
@@ -469,7 +503,7 @@ export class Reflector {
 
   /** handleWatch: feeds events to the store until an ERROR event or a stop. */
   private handleWatch(w: StorageWatch): Promise<Error | undefined> {
-    return new Promise<Error | undefined>(resolve => {
+    return new Promise<Error | undefined>((resolve) => {
       const run: WatchRun = {
         watch: w,
         queue: [],
@@ -478,7 +512,7 @@ export class Reflector {
         waitingRoom: false,
         done: false,
         eventCount: 0,
-        finish: err => {
+        finish: (err) => {
           if (run.done) return;
           run.done = true;
           if (this.run === run) this.run = undefined;
@@ -487,7 +521,7 @@ export class Reflector {
         },
       };
       this.run = run;
-      w.onEvent(e => {
+      w.onEvent((e) => {
         if (run.done) return;
         run.queue.push(e);
         this.pump(run);
@@ -527,8 +561,13 @@ export class Reflector {
     if (e.type === 'ERROR') {
       // apierrors.FromObject: a Status becomes its StatusError; anything else is unexpected.
       const o = e.object as Partial<Status> | undefined;
-      const isStatus = o !== undefined && o !== null && (o.kind === 'Status' || typeof o.code === 'number');
-      run.finish(isStatus ? new StatusError(o as Status) : new Error(`unexpected object: ${JSON.stringify(e.object)}`));
+      const isStatus =
+        o !== undefined && o !== null && (o.kind === 'Status' || typeof o.code === 'number');
+      run.finish(
+        isStatus
+          ? new StatusError(o as Status)
+          : new Error(`unexpected object: ${JSON.stringify(e.object)}`),
+      );
       return;
     }
     const obj = e.object as KubeObject;
@@ -560,7 +599,10 @@ export class Reflector {
   private afterWatchError(err: Error | undefined): void {
     const now = this.clock.now();
     if (err !== undefined && isInternalErrorStatus(err)) {
-      if (this.firstInternalErrorAt === undefined || (this.lastErrorAt !== undefined && now - this.lastErrorAt > 60_000)) {
+      if (
+        this.firstInternalErrorAt === undefined ||
+        (this.lastErrorAt !== undefined && now - this.lastErrorAt > 60_000)
+      ) {
         this.firstInternalErrorAt = now;
       }
       this.lastErrorAt = now;
@@ -575,7 +617,7 @@ export class Reflector {
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise(resolve => {
+    return new Promise((resolve) => {
       const t = this.clock.afterFunc(ms, done);
       this.stopWaiters.push(done);
       function done(): void {
@@ -585,10 +627,24 @@ export class Reflector {
     });
   }
 
-  private emit(phase: 'list-page' | 'listed' | 'watching' | 'watch-ended' | 'list-failed', extra: { resourceVersion?: number; items?: number; pages?: number; error?: { code: number; message: string } }): void {
+  private emit(
+    phase: 'list-page' | 'listed' | 'watching' | 'watch-ended' | 'list-failed',
+    extra: {
+      resourceVersion?: number;
+      items?: number;
+      pages?: number;
+      error?: { code: number; message: string };
+    },
+  ): void {
     const insp = activeInspector(this.inspector);
     if (!insp) return;
-    insp.emit({ type: 'cacher/reflector', at: this.clock.now(), groupResource: this.groupResource, phase, ...extra });
+    insp.emit({
+      type: 'cacher/reflector',
+      at: this.clock.now(),
+      groupResource: this.groupResource,
+      phase,
+      ...extra,
+    });
   }
 
   /** Whether the next list should skip the last sync RV (it was unavailable). */
@@ -599,7 +655,9 @@ export class Reflector {
 
 function wrapListError(gr: GroupResourceRef, e: unknown): Error {
   const msg = e instanceof Error ? e.message : String(e);
-  const err = new Error(`failed to list ${gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`}: ${msg}`);
+  const err = new Error(
+    `failed to list ${gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`}: ${msg}`,
+  );
   (err as Error & { cause?: unknown }).cause = e;
   return err;
 }

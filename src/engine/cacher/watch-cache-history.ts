@@ -38,7 +38,9 @@ function seconds(ms: number): number {
  */
 export function capacityUpperBound(eventFreshDuration: number): number {
   if (eventFreshDuration <= DefaultEventFreshDuration) return defaultUpperBoundCapacity;
-  let exponent = Math.ceil(Math.log2(seconds(eventFreshDuration) / seconds(DefaultEventFreshDuration)));
+  let exponent = Math.ceil(
+    Math.log2(seconds(eventFreshDuration) / seconds(DefaultEventFreshDuration)),
+  );
   // Go divides the untyped constants as integers: MaxInt32/102400 = 20971, log2 = 14.36 -> 14.
   const maxExponent = Math.floor(Math.log2(Math.trunc(maxInt32 / defaultUpperBoundCapacity)));
   if (exponent > maxExponent) exponent = maxExponent;
@@ -56,7 +58,11 @@ export class WatchCacheCapacityMetrics {
 
   constructor(registry: MetricsRegistry) {
     const gr = ['group', 'resource'];
-    this.watchCacheCapacity = registry.gauge('watch_cache_capacity', 'Total capacity of watch cache broken by resource type.', gr);
+    this.watchCacheCapacity = registry.gauge(
+      'watch_cache_capacity',
+      'Total capacity of watch cache broken by resource type.',
+      gr,
+    );
     this.watchCacheCapacityIncreaseTotal = registry.counter(
       'watch_cache_capacity_increase_total',
       'Total number of watch cache capacity increase events broken by resource type.',
@@ -70,7 +76,11 @@ export class WatchCacheCapacityMetrics {
   }
 
   /** RecordsWatchCacheCapacityChange: the gauge takes the new value; old >= new counts as a decrease. */
-  recordsWatchCacheCapacityChange(gr: GroupResourceRef, oldCapacity: number, newCapacity: number): void {
+  recordsWatchCacheCapacityChange(
+    gr: GroupResourceRef,
+    oldCapacity: number,
+    newCapacity: number,
+  ): void {
     const labels = { group: gr.group, resource: gr.resource };
     this.watchCacheCapacity.set(labels, newCapacity);
     if (oldCapacity < newCapacity) {
@@ -119,7 +129,9 @@ export class WatchCacheHistory<T = unknown> {
   upperBoundCapacity: number;
   /** Lower bound of the capacity. */
   lowerBoundCapacity = defaultLowerBoundCapacity;
-  cache: (WatchCacheEvent<T> | undefined)[] = new Array<WatchCacheEvent<T> | undefined>(defaultLowerBoundCapacity);
+  cache: (WatchCacheEvent<T> | undefined)[] = new Array<WatchCacheEvent<T> | undefined>(
+    defaultLowerBoundCapacity,
+  );
   startIndex = 0;
   endIndex = 0;
   /** Whether any event was pushed out of the ring since the last relist (Replace). */
@@ -137,7 +149,10 @@ export class WatchCacheHistory<T = unknown> {
     this.onCapacityChange = config.onCapacityChange;
     if (config.metrics) {
       this.metrics = new WatchCacheCapacityMetrics(config.metrics);
-      this.metrics.watchCacheCapacity.set({ group: this.groupResource.group, resource: this.groupResource.resource }, this.capacity);
+      this.metrics.watchCacheCapacity.set(
+        { group: this.groupResource.group, resource: this.groupResource.resource },
+        this.capacity,
+      );
     }
   }
 
@@ -159,18 +174,23 @@ export class WatchCacheHistory<T = unknown> {
    */
   resizeCacheLocked(eventTime: number): void {
     if (!this.isCacheFullLocked()) return;
-    const oldestAge = eventTime - (this.cache[this.startIndex % this.capacity] as WatchCacheEvent<T>).recordTime;
+    const oldestAge =
+      eventTime - (this.cache[this.startIndex % this.capacity] as WatchCacheEvent<T>).recordTime;
     if (oldestAge < this.eventFreshDuration) {
       const capacity = Math.min(this.capacity * 2, this.upperBoundCapacity);
-      if (capacity > this.capacity) this.resizeAndReport(capacity, eventTime, 'increase', oldestAge, oldestAge);
+      if (capacity > this.capacity)
+        this.resizeAndReport(capacity, eventTime, 'increase', oldestAge, oldestAge);
       return;
     }
     // Integer division, as Go's capacity/4.
     const quarter = Math.trunc(this.capacity / 4);
-    const quarterAge = eventTime - (this.cache[(this.endIndex - quarter) % this.capacity] as WatchCacheEvent<T>).recordTime;
+    const quarterAge =
+      eventTime -
+      (this.cache[(this.endIndex - quarter) % this.capacity] as WatchCacheEvent<T>).recordTime;
     if (quarterAge > this.eventFreshDuration) {
       const capacity = Math.max(Math.trunc(this.capacity / 2), this.lowerBoundCapacity);
-      if (capacity < this.capacity) this.resizeAndReport(capacity, eventTime, 'decrease', oldestAge, quarterAge);
+      if (capacity < this.capacity)
+        this.resizeAndReport(capacity, eventTime, 'decrease', oldestAge, quarterAge);
     }
   }
 
@@ -190,7 +210,13 @@ export class WatchCacheHistory<T = unknown> {
     this.capacity = capacity;
   }
 
-  private resizeAndReport(capacity: number, eventTime: number, reason: 'increase' | 'decrease', oldestAge: number, comparedAge: number): void {
+  private resizeAndReport(
+    capacity: number,
+    eventTime: number,
+    reason: 'increase' | 'decrease',
+    oldestAge: number,
+    comparedAge: number,
+  ): void {
     const from = this.capacity;
     this.doCacheResizeLocked(capacity);
     this.onCapacityChange?.({
@@ -231,7 +257,8 @@ export class WatchCacheHistory<T = unknown> {
   /** The buffered events, oldest first (for tests and the inspector). */
   events(): WatchCacheEvent<T>[] {
     const out: WatchCacheEvent<T>[] = [];
-    for (let i = this.startIndex; i < this.endIndex; i++) out.push(this.cache[i % this.capacity] as WatchCacheEvent<T>);
+    for (let i = this.startIndex; i < this.endIndex; i++)
+      out.push(this.cache[i % this.capacity] as WatchCacheEvent<T>);
     return out;
   }
 
@@ -252,7 +279,9 @@ export class WatchCacheHistory<T = unknown> {
     }
     // uint64 arithmetic: an oldest RV of 0 (only seen in tests) wraps oldest-1 to 2^64-1.
     if (oldest === 0) {
-      throw newResourceExpired(`too old resource version: ${resourceVersion} (18446744073709551615)`);
+      throw newResourceExpired(
+        `too old resource version: ${resourceVersion} (18446744073709551615)`,
+      );
     }
     if (resourceVersion < oldest - 1) {
       throw newResourceExpired(`too old resource version: ${resourceVersion} (${oldest - 1})`);
@@ -262,14 +291,18 @@ export class WatchCacheHistory<T = unknown> {
     let hi = size;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.cache[(this.startIndex + mid) % this.capacity] as WatchCacheEvent<T>).resourceVersion > resourceVersion) hi = mid;
+      if (
+        (this.cache[(this.startIndex + mid) % this.capacity] as WatchCacheEvent<T>)
+          .resourceVersion > resourceVersion
+      )
+        hi = mid;
       else lo = mid + 1;
     }
     return newCacheInterval<T>(
       this.startIndex + lo,
       this.endIndex,
-      i => this.cache[i % this.capacity],
-      i => this.isIndexValidLocked(i),
+      (i) => this.cache[i % this.capacity],
+      (i) => this.isIndexValidLocked(i),
       resourceVersion,
     );
   }

@@ -82,7 +82,9 @@ export class WatchCacheInterval<T = unknown> {
     indexer: IndexerFunc<T>,
     indexValidator: IndexValidator,
     resourceVersion: number,
-    buffer: WatchCacheIntervalBuffer<T> = new WatchCacheIntervalBuffer<T>(new Array<WatchCacheEvent<T> | undefined>(bufferSize)),
+    buffer: WatchCacheIntervalBuffer<T> = new WatchCacheIntervalBuffer<T>(
+      new Array<WatchCacheEvent<T> | undefined>(bufferSize),
+    ),
   ) {
     this.startIndex = startIndex;
     this.endIndex = endIndex;
@@ -153,7 +155,7 @@ export function newCacheIntervalFromStore<T>(
     // Already ordered by key (Go byte order): upstream sorts a hash-ordered List() here.
     allItems = store.list();
   }
-  const events: (WatchCacheEvent<T> | undefined)[] = allItems.map(elem => ({
+  const events: (WatchCacheEvent<T> | undefined)[] = allItems.map((elem) => ({
     type: 'ADDED',
     object: elem.object,
     objLabels: elem.labels,
@@ -163,5 +165,12 @@ export function newCacheIntervalFromStore<T>(
     recordTime: 0,
   }));
   const buffer = new WatchCacheIntervalBuffer<T>(events, 0, events.length);
-  return new WatchCacheInterval<T>(0, 0, () => undefined, () => true, resourceVersion, buffer);
+  return new WatchCacheInterval<T>(
+    0,
+    0,
+    () => undefined,
+    () => true,
+    resourceVersion,
+    buffer,
+  );
 }

@@ -51,11 +51,25 @@ function size<T>(n: TreeNode<T> | null): number {
   return n ? n.size : 0;
 }
 
-function node<T>(elem: StoreElement<T>, left: TreeNode<T> | null, right: TreeNode<T> | null): TreeNode<T> {
-  return { elem, left, right, height: 1 + Math.max(height(left), height(right)), size: 1 + size(left) + size(right) };
+function node<T>(
+  elem: StoreElement<T>,
+  left: TreeNode<T> | null,
+  right: TreeNode<T> | null,
+): TreeNode<T> {
+  return {
+    elem,
+    left,
+    right,
+    height: 1 + Math.max(height(left), height(right)),
+    size: 1 + size(left) + size(right),
+  };
 }
 
-function balance<T>(elem: StoreElement<T>, l: TreeNode<T> | null, r: TreeNode<T> | null): TreeNode<T> {
+function balance<T>(
+  elem: StoreElement<T>,
+  l: TreeNode<T> | null,
+  r: TreeNode<T> | null,
+): TreeNode<T> {
   const hl = height(l);
   const hr = height(r);
   if (hl > hr + 1) {
@@ -74,7 +88,11 @@ function balance<T>(elem: StoreElement<T>, l: TreeNode<T> | null, r: TreeNode<T>
 }
 
 /** Returns the new root; `out.old` receives the replaced element (ReplaceOrInsert). */
-function insert<T>(n: TreeNode<T> | null, elem: StoreElement<T>, out: { old?: StoreElement<T> }): TreeNode<T> {
+function insert<T>(
+  n: TreeNode<T> | null,
+  elem: StoreElement<T>,
+  out: { old?: StoreElement<T> },
+): TreeNode<T> {
   if (!n) return node(elem, null, null);
   const c = compareKeys(elem.key, n.elem.key);
   if (c === 0) {
@@ -93,7 +111,11 @@ function removeMin<T>(n: TreeNode<T>, out: { min?: StoreElement<T> }): TreeNode<
   return balance(n.elem, removeMin(n.left, out), n.right);
 }
 
-function remove<T>(n: TreeNode<T> | null, key: string, out: { old?: StoreElement<T> }): TreeNode<T> | null {
+function remove<T>(
+  n: TreeNode<T> | null,
+  key: string,
+  out: { old?: StoreElement<T> },
+): TreeNode<T> | null {
   if (!n) return null;
   const c = compareKeys(key, n.elem.key);
   if (c < 0) {
@@ -122,7 +144,11 @@ function lookup<T>(n: TreeNode<T> | null, key: string): StoreElement<T> | undefi
 }
 
 /** In-order walk of the keys >= pivot (AscendGreaterOrEqual); `fn` returns false to stop. */
-function ascendGreaterOrEqual<T>(root: TreeNode<T> | null, pivot: string, fn: (e: StoreElement<T>) => boolean): void {
+function ascendGreaterOrEqual<T>(
+  root: TreeNode<T> | null,
+  pivot: string,
+  fn: (e: StoreElement<T>) => boolean,
+): void {
   // The path to the pivot, then an explicit stack: no recursion, no allocation per element.
   const stack: TreeNode<T>[] = [];
   let n = root;
@@ -183,7 +209,7 @@ export class OrderedStore<T = unknown> implements OrderedLister<T> {
 
   list(): StoreElement<T>[] {
     const items: StoreElement<T>[] = [];
-    ascendGreaterOrEqual(this.root, '', e => {
+    ascendGreaterOrEqual(this.root, '', (e) => {
       items.push(e);
       return true;
     });
@@ -191,7 +217,7 @@ export class OrderedStore<T = unknown> implements OrderedLister<T> {
   }
 
   listKeys(): string[] {
-    return this.list().map(e => e.key);
+    return this.list().map((e) => e.key);
   }
 
   clear(): void {
@@ -200,7 +226,7 @@ export class OrderedStore<T = unknown> implements OrderedLister<T> {
 
   listPrefix(prefix: string, continueKey: string): StoreElement<T>[] {
     const result: StoreElement<T>[] = [];
-    ascendGreaterOrEqual(this.root, continueKey === '' ? prefix : continueKey, e => {
+    ascendGreaterOrEqual(this.root, continueKey === '' ? prefix : continueKey, (e) => {
       if (!e.key.startsWith(prefix)) return false;
       result.push(e);
       return true;
@@ -210,7 +236,7 @@ export class OrderedStore<T = unknown> implements OrderedLister<T> {
 
   count(prefix: string, continueKey: string): number {
     let count = 0;
-    ascendGreaterOrEqual(this.root, continueKey === '' ? prefix : continueKey, e => {
+    ascendGreaterOrEqual(this.root, continueKey === '' ? prefix : continueKey, (e) => {
       if (!e.key.startsWith(prefix)) return false;
       count++;
       return true;
@@ -248,7 +274,11 @@ class ElementIndexer<T> {
     for (const e of elems) this.updateElem(e.key, undefined, e);
   }
 
-  updateElem(key: string, oldElem: StoreElement<T> | undefined, newElem: StoreElement<T> | undefined): void {
+  updateElem(
+    key: string,
+    oldElem: StoreElement<T> | undefined,
+    newElem: StoreElement<T> | undefined,
+  ): void {
     for (const name of Object.keys(this.indexers)) {
       const indexFunc = this.indexers[name];
       const oldValues = oldElem ? this.values(indexFunc, oldElem, key, name) : [];
@@ -268,15 +298,27 @@ class ElementIndexer<T> {
     }
   }
 
-  private values(indexFunc: IndexFunc<T>, elem: StoreElement<T>, key: string, name: string): string[] {
+  private values(
+    indexFunc: IndexFunc<T>,
+    elem: StoreElement<T>,
+    key: string,
+    name: string,
+  ): string[] {
     try {
       return indexFunc(elem.object);
     } catch (e) {
-      throw new Error(`unable to calculate an index entry for key ${JSON.stringify(key)} on index ${JSON.stringify(name)}: ${(e as Error).message}`);
+      throw new Error(
+        `unable to calculate an index entry for key ${JSON.stringify(key)} on index ${JSON.stringify(name)}: ${(e as Error).message}`,
+      );
     }
   }
 
-  private add(key: string, value: string, elem: StoreElement<T>, index: Map<string, Map<string, StoreElement<T>>>): void {
+  private add(
+    key: string,
+    value: string,
+    elem: StoreElement<T>,
+    index: Map<string, Map<string, StoreElement<T>>>,
+  ): void {
     let set = index.get(value);
     if (!set) {
       set = new Map();
@@ -285,7 +327,11 @@ class ElementIndexer<T> {
     set.set(key, elem);
   }
 
-  private delete(key: string, value: string, index: Map<string, Map<string, StoreElement<T>>>): void {
+  private delete(
+    key: string,
+    value: string,
+    index: Map<string, Map<string, StoreElement<T>>>,
+  ): void {
     const set = index.get(value);
     if (!set) return;
     set.delete(key);
@@ -433,7 +479,7 @@ export class StoreSnapshotter<T = unknown> {
 
   /** Resource versions held, oldest first (for the inspector and tests). */
   resourceVersions(): number[] {
-    return this.items.slice(this.head).map(s => s.resourceVersion);
+    return this.items.slice(this.head).map((s) => s.resourceVersion);
   }
 
   /** First index in [head, n) whose RV is > rv. */

@@ -9,12 +9,20 @@ import type { Clock, Timer } from '../clock';
 import type { GroupResourceRef } from '../inspect/events';
 import type { Counter, Gauge, Histogram, MetricsRegistry } from '../metrics/registry';
 import { decodeContinue } from '../storage/continue';
-import { newBadRequest, newResourceExpired, newTooLargeResourceVersionError } from '../storage/errors';
+import {
+  newBadRequest,
+  newResourceExpired,
+  newTooLargeResourceVersionError,
+} from '../storage/errors';
 import type { MatchValue } from '../storage/selection-predicate';
 import { hasPathPrefix } from './util';
 import { suggestedWatchChannelSize } from './watch-channel-size';
 import type { AttrSet, WatchCacheEvent, WatchCacheEventType } from './watch-cache-event';
-import { DefaultEventFreshDuration, WatchCacheHistory, type WatchCacheCapacityChangeEvent } from './watch-cache-history';
+import {
+  DefaultEventFreshDuration,
+  WatchCacheHistory,
+  type WatchCacheCapacityChangeEvent,
+} from './watch-cache-history';
 import { newCacheIntervalFromStore, type WatchCacheInterval } from './watch-cache-interval';
 import { compareStrings } from '../storage/go-strings';
 import {
@@ -35,7 +43,9 @@ export const blockTimeout = 3000;
 export const resourceVersionTooHighRetrySeconds = 1;
 
 /** apiserver_watch_cache_read_wait_seconds buckets. */
-export const watchCacheReadWaitBuckets: readonly number[] = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3];
+export const watchCacheReadWaitBuckets: readonly number[] = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3,
+];
 
 /**
  * storage.Versioner, as far as the watch cache uses it (APIObjectVersioner fits). Results may be
@@ -227,22 +237,33 @@ export class WatchCache<T = unknown> {
   // ---- events from storage (the reflector calls these one at a time) ----
 
   add(object: T): void {
-    this.processEvent('ADDED', object, this.objectResourceVersion(object), e => this.store.add(e));
+    this.processEvent('ADDED', object, this.objectResourceVersion(object), (e) =>
+      this.store.add(e),
+    );
   }
 
   update(object: T): void {
-    this.processEvent('MODIFIED', object, this.objectResourceVersion(object), e => this.store.update(e));
+    this.processEvent('MODIFIED', object, this.objectResourceVersion(object), (e) =>
+      this.store.update(e),
+    );
   }
 
   delete(object: T): void {
-    this.processEvent('DELETED', object, this.objectResourceVersion(object), e => this.store.delete(e));
+    this.processEvent('DELETED', object, this.objectResourceVersion(object), (e) =>
+      this.store.delete(e),
+    );
   }
 
   /**
    * processEvent: records the event (with the previous object) in the history, applies it to the
    * store, snapshots the store, wakes freshness waiters, then calls the event handler.
    */
-  processEvent(type: WatchCacheEventType, object: T, resourceVersion: number, updateFunc: (elem: StoreElement<T>) => void): void {
+  processEvent(
+    type: WatchCacheEventType,
+    object: T,
+    resourceVersion: number,
+    updateFunc: (elem: StoreElement<T>) => void,
+  ): void {
     this.metrics?.eventsReceivedCounter.inc(this.grLabels);
     let key: string;
     try {
@@ -301,7 +322,15 @@ export class WatchCache<T = unknown> {
     }
     this.resourceVersion = rv;
     this.broadcast();
-    this.eventHandler?.({ type: 'BOOKMARK', object: undefined, objLabels: {}, objFields: {}, key: '', resourceVersion: rv, recordTime: 0 });
+    this.eventHandler?.({
+      type: 'BOOKMARK',
+      object: undefined,
+      objLabels: {},
+      objFields: {},
+      key: '',
+      resourceVersion: rv,
+      recordTime: 0,
+    });
     this.recordResourceVersion(rv);
   }
 
@@ -377,7 +406,12 @@ export class WatchCache<T = unknown> {
   }
 
   suggestedWatchChannelSize(indexExists: boolean, triggerUsed: boolean): number {
-    return suggestedWatchChannelSize(this.history.capacity, this.eventFreshDuration, indexExists, triggerUsed);
+    return suggestedWatchChannelSize(
+      this.history.capacity,
+      this.eventFreshDuration,
+      indexExists,
+      triggerUsed,
+    );
   }
 
   isIndexValidLocked(index: number): boolean {
@@ -408,7 +442,11 @@ export class WatchCache<T = unknown> {
    * the history after rv (rv=0 with sendInitialEvents=false: from the cache's current RV).
    * Throws 410 `too old resource version: rv (oldest-1)` when the history no longer reaches rv.
    */
-  getAllEventsSinceLocked(resourceVersion: number, key: string, opts: Pick<WatchCacheListOptions, 'predicate' | 'recursive' | 'sendInitialEvents'>): WatchCacheInterval<T> {
+  getAllEventsSinceLocked(
+    resourceVersion: number,
+    key: string,
+    opts: Pick<WatchCacheListOptions, 'predicate' | 'recursive' | 'sendInitialEvents'>,
+  ): WatchCacheInterval<T> {
     const matchesSingle = opts.predicate.matchesSingle?.() !== undefined && !opts.recursive;
     if (opts.sendInitialEvents === true) {
       return this.getIntervalFromStoreLocked(key, matchesSingle);
@@ -468,7 +506,13 @@ export class WatchCache<T = unknown> {
       } else if (now - w.start >= blockTimeout) {
         w.timer?.stop();
         this.observeWait(w.resourceVersion, w.start, 'timeout');
-        w.reject(newTooLargeResourceVersionError(w.resourceVersion, this.resourceVersion, resourceVersionTooHighRetrySeconds));
+        w.reject(
+          newTooLargeResourceVersionError(
+            w.resourceVersion,
+            this.resourceVersion,
+            resourceVersionTooHighRetrySeconds,
+          ),
+        );
       } else {
         still.push(w);
       }
@@ -476,7 +520,11 @@ export class WatchCache<T = unknown> {
     this.waiters = still;
   }
 
-  private observeWait(resourceVersion: number, start: number, outcome: WatchCacheFreshnessWaitEvent['outcome']): void {
+  private observeWait(
+    resourceVersion: number,
+    start: number,
+    outcome: WatchCacheFreshnessWaitEvent['outcome'],
+  ): void {
     const waitedMs = this.clock.now() - start;
     this.metrics?.watchCacheReadWait.observe(this.grLabels, waitedMs / 1000);
     this.onFreshnessWait?.({
@@ -497,7 +545,11 @@ export class WatchCache<T = unknown> {
 
   /** Waits as upstream's callers do: with progress notifications requested while a consistent read is behind. */
   private async waitUntilFresh(resourceVersion: number): Promise<void> {
-    if (this.consistentReadSupported() && this.notFresh(resourceVersion) && this.waitingUntilFresh) {
+    if (
+      this.consistentReadSupported() &&
+      this.notFresh(resourceVersion) &&
+      this.waitingUntilFresh
+    ) {
       this.waitingUntilFresh.add();
       try {
         await this.waitUntilFreshAndBlock(resourceVersion);
@@ -510,7 +562,10 @@ export class WatchCache<T = unknown> {
   }
 
   /** WaitUntilFreshAndGet: the element at `key` once the cache has reached rv, and the cache's RV. */
-  async waitUntilFreshAndGet(resourceVersion: number, key: string): Promise<{ object: StoreElement<T> | undefined; exists: boolean; resourceVersion: number }> {
+  async waitUntilFreshAndGet(
+    resourceVersion: number,
+    key: string,
+  ): Promise<{ object: StoreElement<T> | undefined; exists: boolean; resourceVersion: number }> {
     await this.waitUntilFresh(resourceVersion);
     const object = this.store.getByKey(key);
     return { object, exists: object !== undefined, resourceVersion: this.resourceVersion };
@@ -525,12 +580,19 @@ export class WatchCache<T = unknown> {
   // ---- list routing ----
 
   /** WaitUntilFreshAndGetList: a recursive list, or a GET turned into a list of 0 or 1 items. */
-  waitUntilFreshAndGetList(key: string, opts: WatchCacheListOptions, requestNamespace = ''): Promise<WatchCacheListResult<T>> {
+  waitUntilFreshAndGetList(
+    key: string,
+    opts: WatchCacheListOptions,
+    requestNamespace = '',
+  ): Promise<WatchCacheListResult<T>> {
     if (opts.recursive) return this.waitUntilFreshAndList(key, opts, requestNamespace);
     return this.waitUntilFreshAndGetListSingle(key, opts);
   }
 
-  private async waitUntilFreshAndGetListSingle(key: string, opts: WatchCacheListOptions): Promise<WatchCacheListResult<T>> {
+  private async waitUntilFreshAndGetListSingle(
+    key: string,
+    opts: WatchCacheListOptions,
+  ): Promise<WatchCacheListResult<T>> {
     let listRV: number;
     if ((opts.resourceVersionMatch ?? '') === '' && opts.resourceVersion === '') {
       listRV = await this.getCurrentRV(); // consistent read
@@ -538,7 +600,11 @@ export class WatchCache<T = unknown> {
       listRV = this.parseResourceVersion(opts.resourceVersion);
     }
     const got = await this.waitUntilFreshAndGet(listRV, key);
-    return { items: got.object ? [got.object] : [], resourceVersion: got.resourceVersion, index: '' };
+    return {
+      items: got.object ? [got.object] : [],
+      resourceVersion: got.resourceVersion,
+      index: '',
+    };
   }
 
   /**
@@ -547,7 +613,11 @@ export class WatchCache<T = unknown> {
    * tokens) wait for etcd's current revision; anything else waits for rv and lists the latest
    * state (result RV = the cache's).
    */
-  async waitUntilFreshAndList(key: string, opts: WatchCacheListOptions, requestNamespace = ''): Promise<WatchCacheListResult<T>> {
+  async waitUntilFreshAndList(
+    key: string,
+    opts: WatchCacheListOptions,
+    requestNamespace = '',
+  ): Promise<WatchCacheListResult<T>> {
     const listRV = this.parseResourceVersion(opts.resourceVersion);
     const match = opts.resourceVersionMatch ?? '';
     if (match === 'Exact') return this.waitAndListExactRV(key, '', listRV);
@@ -568,18 +638,35 @@ export class WatchCache<T = unknown> {
         return this.waitAndListConsistent(key, continueKey, []);
       }
       // Legacy exact match: a limit with an RV other than "" and "0".
-      if ((opts.predicate.limit ?? 0) > 0 && opts.resourceVersion.length > 0 && opts.resourceVersion !== '0') {
+      if (
+        (opts.predicate.limit ?? 0) > 0 &&
+        opts.resourceVersion.length > 0 &&
+        opts.resourceVersion !== '0'
+      ) {
         return this.waitAndListExactRV(key, '', listRV);
       }
       if (opts.resourceVersion === '') {
-        return this.waitAndListConsistent(key, '', opts.predicate.matcherIndex?.(requestNamespace) ?? []);
+        return this.waitAndListConsistent(
+          key,
+          '',
+          opts.predicate.matcherIndex?.(requestNamespace) ?? [],
+        );
       }
     }
-    return this.waitAndListLatestRV(listRV, key, '', opts.predicate.matcherIndex?.(requestNamespace) ?? []);
+    return this.waitAndListLatestRV(
+      listRV,
+      key,
+      '',
+      opts.predicate.matcherIndex?.(requestNamespace) ?? [],
+    );
   }
 
   /** waitAndListExactRV: the snapshot at the greatest RV <= rv; 410 `too old resource version: rv` without one. */
-  async waitAndListExactRV(key: string, continueKey: string, resourceVersion: number): Promise<WatchCacheListResult<T>> {
+  async waitAndListExactRV(
+    key: string,
+    continueKey: string,
+    resourceVersion: number,
+  ): Promise<WatchCacheListResult<T>> {
     await this.waitUntilFresh(resourceVersion);
     const snapshot: OrderedLister<T> | undefined = this.snapshots?.getLessOrEqual(resourceVersion);
     if (!snapshot) throw newResourceExpired(`too old resource version: ${resourceVersion}`);
@@ -587,12 +674,21 @@ export class WatchCache<T = unknown> {
   }
 
   /** waitAndListConsistent: waits for etcd's current revision, then lists the latest state. */
-  async waitAndListConsistent(key: string, continueKey: string, matchValues: readonly MatchValue[]): Promise<WatchCacheListResult<T>> {
+  async waitAndListConsistent(
+    key: string,
+    continueKey: string,
+    matchValues: readonly MatchValue[],
+  ): Promise<WatchCacheListResult<T>> {
     const resourceVersion = await this.getCurrentRV();
     return this.waitAndListLatestRV(resourceVersion, key, continueKey, matchValues);
   }
 
-  async waitAndListLatestRV(resourceVersion: number, key: string, continueKey: string, matchValues: readonly MatchValue[]): Promise<WatchCacheListResult<T>> {
+  async waitAndListLatestRV(
+    resourceVersion: number,
+    key: string,
+    continueKey: string,
+    matchValues: readonly MatchValue[],
+  ): Promise<WatchCacheListResult<T>> {
     await this.waitUntilFresh(resourceVersion);
     return this.listLatestRV(key, continueKey, matchValues);
   }
@@ -601,14 +697,22 @@ export class WatchCache<T = unknown> {
    * listLatestRV: only pre-filtering happens here (the final filtering is the caller's): the first
    * index that exists narrows the items, else the key-ordered store lists the prefix.
    */
-  listLatestRV(key: string, continueKey: string, matchValues: readonly MatchValue[]): WatchCacheListResult<T> {
+  listLatestRV(
+    key: string,
+    continueKey: string,
+    matchValues: readonly MatchValue[],
+  ): WatchCacheListResult<T> {
     for (const mv of matchValues) {
       if (this.store.hasIndex(mv.indexName)) {
         const items = filterPrefixAndOrder(key, this.store.byIndex(mv.indexName, mv.value));
         return { items, resourceVersion: this.resourceVersion, index: mv.indexName };
       }
     }
-    return { items: this.store.listPrefix(key, continueKey), resourceVersion: this.resourceVersion, index: '' };
+    return {
+      items: this.store.listPrefix(key, continueKey),
+      resourceVersion: this.resourceVersion,
+      index: '',
+    };
   }
 
   private objectResourceVersion(object: T): number {
@@ -626,6 +730,11 @@ export class WatchCache<T = unknown> {
 }
 
 /** filterPrefixAndOrder: index results under `prefix` (at a path-segment boundary), by key. */
-export function filterPrefixAndOrder<T>(prefix: string, items: readonly StoreElement<T>[]): StoreElement<T>[] {
-  return items.filter(e => hasPathPrefix(e.key, prefix)).sort((a, b) => compareStrings(a.key, b.key));
+export function filterPrefixAndOrder<T>(
+  prefix: string,
+  items: readonly StoreElement<T>[],
+): StoreElement<T>[] {
+  return items
+    .filter((e) => hasPathPrefix(e.key, prefix))
+    .sort((a, b) => compareStrings(a.key, b.key));
 }

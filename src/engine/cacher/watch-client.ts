@@ -8,9 +8,23 @@
 import { afterCall, type Clock, type Timer, type TimerTarget } from '../clock';
 import type { KubeObject } from '../storage/objects';
 import { CachingObject } from './caching-object';
-import type { ContextDoneListener, DirectDeliverySource, DirectWriter, ReceiveChannel, WatchContextSource, WatchEvent, WatchInterface } from './cache-watcher';
+import type {
+  ContextDoneListener,
+  DirectDeliverySource,
+  DirectWriter,
+  ReceiveChannel,
+  WatchContextSource,
+  WatchEvent,
+  WatchInterface,
+} from './cache-watcher';
 import { Channel, chanClosed, chanEmpty } from './channel';
-import { contentTypeJSON, contentTypeProtobuf, encodeObject, sharedEncoder, type ObjectEncoder } from './object-encoders';
+import {
+  contentTypeJSON,
+  contentTypeProtobuf,
+  encodeObject,
+  sharedEncoder,
+  type ObjectEncoder,
+} from './object-encoders';
 
 /** How fast the client takes events off the connection. */
 export type ReadRate =
@@ -54,7 +68,8 @@ export class WatchRequestContext implements WatchContextSource, TimerTarget {
   private follower: ContextDoneListener | undefined = undefined;
 
   constructor(clock: Clock, timeoutMs: number) {
-    if (!(timeoutMs >= 0)) throw new RangeError(`WatchRequestContext: timeoutMs must be >= 0, got ${timeoutMs}`);
+    if (!(timeoutMs >= 0))
+      throw new RangeError(`WatchRequestContext: timeoutMs must be >= 0, got ${timeoutMs}`);
     this.deadline = clock.now() + timeoutMs;
     this.timer = afterCall(clock, timeoutMs, this);
   }
@@ -99,7 +114,11 @@ export class WatchRequestContext implements WatchContextSource, TimerTarget {
    * as its own timer due at the same instant but armed later would fire.
    */
   setDeadlineFollower(follower: ContextDoneListener | undefined): boolean {
-    if (follower !== undefined && (this.isDone || (this.follower !== undefined && this.follower !== follower))) return false;
+    if (
+      follower !== undefined &&
+      (this.isDone || (this.follower !== undefined && this.follower !== follower))
+    )
+      return false;
     this.follower = follower;
     return true;
   }
@@ -215,7 +234,10 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
   constructor(watcher: WatchInterface, o: WatchClientOptions) {
     this.watcher = watcher;
     const source = watcher as Partial<DirectDeliverySource>;
-    this.directSource = typeof source.foldDirect === 'function' ? (watcher as unknown as DirectDeliverySource) : undefined;
+    this.directSource =
+      typeof source.foldDirect === 'function'
+        ? (watcher as unknown as DirectDeliverySource)
+        : undefined;
     this.result = watcher.resultChan();
     this.channel = this.result instanceof Channel ? this.result : undefined;
     this.clock = o.clock;
@@ -228,13 +250,20 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
     this.onClose = o.onClose;
     const gv = o.groupVersion ?? 'v1';
     // One encoder per content type and group-version for all clients (same identifier, same output).
-    this.encoder = o.contentType === undefined ? undefined : sharedEncoder(o.contentType === contentTypeProtobuf ? contentTypeProtobuf : contentTypeJSON, gv);
+    this.encoder =
+      o.contentType === undefined
+        ? undefined
+        : sharedEncoder(
+            o.contentType === contentTypeProtobuf ? contentTypeProtobuf : contentTypeJSON,
+            gv,
+          );
     if (o.timeoutMs === undefined && this.ctx !== undefined && this.ctx.setDeadlineFollower(this)) {
       // The deadline timer is the context's: this handler's timeout follows everything the
       // context's end causes, as its own timer (same due, armed later) would.
       this.timeoutViaCtx = true;
     } else {
-      const timeoutMs = o.timeoutMs ?? (this.ctx ? this.ctx.deadline - this.clock.now() : undefined);
+      const timeoutMs =
+        o.timeoutMs ?? (this.ctx ? this.ctx.deadline - this.clock.now() : undefined);
       if (timeoutMs !== undefined) this.armTimeout(timeoutMs);
     }
     if (this.rate.kind === 'stalled') this.writing = true;
@@ -283,7 +312,7 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
       const reason = this.closeReason;
       if (reason !== undefined) this.finishedPromise = Promise.resolve(reason);
       else {
-        this.finishedPromise = new Promise(resolve => {
+        this.finishedPromise = new Promise((resolve) => {
           this.resolveFinished = resolve;
         });
       }
@@ -360,7 +389,12 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
    * parks (from loop, which is about to return); setReadRate asks the channel to ask again.
    */
   canAcceptParked(): boolean {
-    return this.rate.kind === 'fast' && this.onEvent === undefined && !this.timeoutFired && this.closeReason === undefined;
+    return (
+      this.rate.kind === 'fast' &&
+      this.onEvent === undefined &&
+      !this.timeoutFired &&
+      this.closeReason === undefined
+    );
   }
 
   /** DirectReceiver: handle() for such a client; its loop would then poll the empty channel and park again. */
@@ -404,7 +438,7 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
         }
         const r = this.result.tryRecv();
         if (r === undefined) {
-          this.cancelRecv = this.result.waitRecv(res => {
+          this.cancelRecv = this.result.waitRecv((res) => {
             this.cancelRecv = undefined;
             this.handle(res.ok ? (res.value as WatchEvent) : undefined);
             this.loop();
@@ -477,7 +511,12 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
 const noEvents: ClientWatchEvent[] = Object.freeze([]) as unknown as ClientWatchEvent[];
 
 function validateRate(rate: ReadRate): void {
-  if (rate.kind === 'slow' && !(rate.eventsPerSecond > 0 && Number.isFinite(rate.eventsPerSecond))) {
-    throw new RangeError(`readRate: eventsPerSecond must be a positive number, got ${rate.eventsPerSecond}`);
+  if (
+    rate.kind === 'slow' &&
+    !(rate.eventsPerSecond > 0 && Number.isFinite(rate.eventsPerSecond))
+  ) {
+    throw new RangeError(
+      `readRate: eventsPerSecond must be a positive number, got ${rate.eventsPerSecond}`,
+    );
   }
 }

@@ -69,7 +69,11 @@ function encodeToString(bytes: Uint8Array): string {
   let i = 0;
   for (; i + 3 <= bytes.length; i += 3) {
     const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    s += alphabet[(v >> 18) & 63] + alphabet[(v >> 12) & 63] + alphabet[(v >> 6) & 63] + alphabet[v & 63];
+    s +=
+      alphabet[(v >> 18) & 63] +
+      alphabet[(v >> 12) & 63] +
+      alphabet[(v >> 6) & 63] +
+      alphabet[v & 63];
   }
   const rest = bytes.length - i;
   if (rest === 1) {

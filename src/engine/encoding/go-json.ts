@@ -8,7 +8,14 @@ import { codePoints, decodeRune, decodeUtf8 } from './go-utf8';
 // Marshal
 
 /** A value goJsonMarshal can encode: like a Go struct/slice/string/number/bool/nil. */
-export type GoJsonValue = null | boolean | number | bigint | string | GoJsonValue[] | { [key: string]: GoJsonValue | undefined };
+export type GoJsonValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | GoJsonValue[]
+  | { [key: string]: GoJsonValue | undefined };
 
 const hex = '0123456789abcdef';
 
@@ -25,15 +32,33 @@ export function goJsonQuote(s: string, escapeHTML = true): string {
       continue;
     }
     switch (r) {
-      case 0x22: out += '\\"'; continue;
-      case 0x5c: out += '\\\\'; continue;
-      case 0x08: out += '\\b'; continue;
-      case 0x0c: out += '\\f'; continue;
-      case 0x0a: out += '\\n'; continue;
-      case 0x0d: out += '\\r'; continue;
-      case 0x09: out += '\\t'; continue;
-      case 0x2028: out += '\\u2028'; continue;
-      case 0x2029: out += '\\u2029'; continue;
+      case 0x22:
+        out += '\\"';
+        continue;
+      case 0x5c:
+        out += '\\\\';
+        continue;
+      case 0x08:
+        out += '\\b';
+        continue;
+      case 0x0c:
+        out += '\\f';
+        continue;
+      case 0x0a:
+        out += '\\n';
+        continue;
+      case 0x0d:
+        out += '\\r';
+        continue;
+      case 0x09:
+        out += '\\t';
+        continue;
+      case 0x2028:
+        out += '\\u2028';
+        continue;
+      case 0x2029:
+        out += '\\u2029';
+        continue;
     }
     if (r < 0x20 || (escapeHTML && (r === 0x3c || r === 0x3e || r === 0x26))) {
       out += '\\u00' + hex[r >> 4] + hex[r & 0xf];
@@ -46,7 +71,10 @@ export function goJsonQuote(s: string, escapeHTML = true): string {
 
 /** Go's float64 encoding: shortest round-trip digits, exponent form below 1e-6 and from 1e21. */
 function formatFloat(f: number): string {
-  if (!Number.isFinite(f)) throw new Error(`json: unsupported value: ${f === Infinity ? '+Inf' : f === -Infinity ? '-Inf' : 'NaN'}`);
+  if (!Number.isFinite(f))
+    throw new Error(
+      `json: unsupported value: ${f === Infinity ? '+Inf' : f === -Infinity ? '-Inf' : 'NaN'}`,
+    );
   if (Object.is(f, -0)) return '-0';
   // JS's Number#toString uses the same thresholds and shortest digits as Go's 'f'/'e' choice
   // (Go then trims "e-07" to "e-7", which is what JS prints anyway).
@@ -67,10 +95,14 @@ export function goJsonMarshalCareful(value: GoJsonValue, escapeHTML = true): str
   const enc = (v: GoJsonValue | undefined): string => {
     if (v === null || v === undefined) return 'null';
     switch (typeof v) {
-      case 'boolean': return v ? 'true' : 'false';
-      case 'number': return formatFloat(v);
-      case 'bigint': return v.toString();
-      case 'string': return goJsonQuote(v, escapeHTML);
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'number':
+        return formatFloat(v);
+      case 'bigint':
+        return v.toString();
+      case 'string':
+        return goJsonQuote(v, escapeHTML);
     }
     if (Array.isArray(v)) return '[' + v.map(enc).join(',') + ']';
     const parts: string[] = [];
@@ -88,12 +120,19 @@ const notPlain = new Error('not plain JSON');
 
 // -0, NaN, ±Inf and bigint are where JSON.stringify's values differ from Go's (or it throws).
 function plainValues(_key: string, v: unknown): unknown {
-  if (typeof v === 'number' ? !Number.isFinite(v) || (v === 0 && 1 / v < 0) : typeof v === 'bigint') throw notPlain;
+  if (typeof v === 'number' ? !Number.isFinite(v) || (v === 0 && 1 / v < 0) : typeof v === 'bigint')
+    throw notPlain;
   return v;
 }
 
 const htmlOrLineSeparator = /[<>&\u2028\u2029]/g;
-const htmlEscapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+const htmlEscapes: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
 const separatorOnly = /[\u2028\u2029]/g;
 
 /**
@@ -115,7 +154,7 @@ function fastMarshal(value: GoJsonValue, escapeHTML: boolean): string | undefine
   // A lone surrogate comes out as \udXXX (a backslash before "ud" can also be an escaped
   // backslash: then the careful path runs for nothing, which is still right).
   if (out.includes('\\ud') || out.includes('\\uD')) return undefined;
-  return out.replace(escapeHTML ? htmlOrLineSeparator : separatorOnly, c => htmlEscapes[c]);
+  return out.replace(escapeHTML ? htmlOrLineSeparator : separatorOnly, (c) => htmlEscapes[c]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,7 +234,8 @@ class Scanner {
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+const isHex = (c: number): boolean =>
+  isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
 function stateBeginValueOrEmpty(s: Scanner, c: number): number {
   if (isSpace(c)) return scanSkipSpace;
@@ -206,14 +246,30 @@ function stateBeginValueOrEmpty(s: Scanner, c: number): number {
 function stateBeginValue(s: Scanner, c: number): number {
   if (isSpace(c)) return scanSkipSpace;
   switch (c) {
-    case 0x7b: s.step = stateBeginStringOrEmpty; return s.pushParseState(c, parseObjectKey, scanBeginObject);
-    case 0x5b: s.step = stateBeginValueOrEmpty; return s.pushParseState(c, parseArrayValue, scanBeginArray);
-    case 0x22: s.step = stateInString; return scanBeginLiteral;
-    case 0x2d: s.step = stateNeg; return scanBeginLiteral;
-    case 0x30: s.step = state0; return scanBeginLiteral;
-    case 0x74: s.step = literal('true', 1); return scanBeginLiteral;
-    case 0x66: s.step = literal('false', 1); return scanBeginLiteral;
-    case 0x6e: s.step = literal('null', 1); return scanBeginLiteral;
+    case 0x7b:
+      s.step = stateBeginStringOrEmpty;
+      return s.pushParseState(c, parseObjectKey, scanBeginObject);
+    case 0x5b:
+      s.step = stateBeginValueOrEmpty;
+      return s.pushParseState(c, parseArrayValue, scanBeginArray);
+    case 0x22:
+      s.step = stateInString;
+      return scanBeginLiteral;
+    case 0x2d:
+      s.step = stateNeg;
+      return scanBeginLiteral;
+    case 0x30:
+      s.step = state0;
+      return scanBeginLiteral;
+    case 0x74:
+      s.step = literal('true', 1);
+      return scanBeginLiteral;
+    case 0x66:
+      s.step = literal('false', 1);
+      return scanBeginLiteral;
+    case 0x6e:
+      s.step = literal('null', 1);
+      return scanBeginLiteral;
   }
   if (c >= 0x31 && c <= 0x39) {
     s.step = state1;
@@ -304,7 +360,14 @@ function stateInString(s: Scanner, c: number): number {
 
 function stateInStringEsc(s: Scanner, c: number): number {
   switch (c) {
-    case 0x62: case 0x66: case 0x6e: case 0x72: case 0x74: case 0x5c: case 0x2f: case 0x22:
+    case 0x62:
+    case 0x66:
+    case 0x6e:
+    case 0x72:
+    case 0x74:
+    case 0x5c:
+    case 0x2f:
+    case 0x22:
       s.step = stateInString;
       return scanContinue;
     case 0x75:
@@ -314,7 +377,7 @@ function stateInStringEsc(s: Scanner, c: number): number {
   return s.error(c, 'in string escape code');
 }
 
-const escUSteps: Step[] = [0, 1, 2, 3].map(i => (s: Scanner, c: number): number => {
+const escUSteps: Step[] = [0, 1, 2, 3].map((i) => (s: Scanner, c: number): number => {
   if (isHex(c)) {
     s.step = i === 3 ? stateInString : escU(i + 1);
     return scanContinue;
@@ -422,7 +485,15 @@ export function quoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return "'\"'";
   if (c === 0x5c) return "'\\\\'";
-  const short: Record<number, string> = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v' };
+  const short: Record<number, string> = {
+    7: '\\a',
+    8: '\\b',
+    12: '\\f',
+    10: '\\n',
+    13: '\\r',
+    9: '\\t',
+    11: '\\v',
+  };
   if (short[c] !== undefined) return `'${short[c]}'`;
   if (c < 0x20 || c === 0x7f) return `'\\x${hex[c >> 4]}${hex[c & 0xf]}'`;
   if (c < 0x7f) return `'${String.fromCharCode(c)}'`;
@@ -455,9 +526,11 @@ export class GoJsonUnmarshalTypeError extends Error {
   readonly struct: string;
   readonly field: string;
   constructor(value: string, type: string, struct = '', field = '') {
-    super(struct !== '' || field !== ''
-      ? `json: cannot unmarshal ${value} into Go struct field ${struct}.${field} of type ${type}`
-      : `json: cannot unmarshal ${value} into Go value of type ${type}`);
+    super(
+      struct !== '' || field !== ''
+        ? `json: cannot unmarshal ${value} into Go struct field ${struct}.${field} of type ${type}`
+        : `json: cannot unmarshal ${value} into Go value of type ${type}`,
+    );
     this.name = 'UnmarshalTypeError';
     this.value = value;
     this.type = type;
@@ -514,9 +587,11 @@ export function goJsonUnmarshalStruct(data: Uint8Array, type: GoStructType): GoS
       const key = readString(data, i);
       i = skipSpace(data, key.end);
       i = skipSpace(data, i + 1); // ':'
-      const field = type.fields.find(f => f.name === key.value) ?? type.fields.find(f => foldEqual(f.name, key.value));
+      const field =
+        type.fields.find((f) => f.name === key.value) ??
+        type.fields.find((f) => foldEqual(f.name, key.value));
       if (field) {
-        i = storeField(data, i, field, values, e => save(e), type.name);
+        i = storeField(data, i, field, values, (e) => save(e), type.name);
       } else {
         i = skipValue(data, i);
       }
@@ -526,7 +601,16 @@ export function goJsonUnmarshalStruct(data: Uint8Array, type: GoStructType): GoS
     }
   } else {
     // A non-object top level value: null is a no-op; anything else cannot fill a struct.
-    const kind = c === 0x5b ? 'array' : c === 0x22 ? 'string' : c === 0x74 || c === 0x66 ? 'bool' : c === 0x6e ? undefined : 'number';
+    const kind =
+      c === 0x5b
+        ? 'array'
+        : c === 0x22
+          ? 'string'
+          : c === 0x74 || c === 0x66
+            ? 'bool'
+            : c === 0x6e
+              ? undefined
+              : 'number';
     if (kind) save(new GoJsonUnmarshalTypeError(kind, typeName));
   }
   return saved ? { values, error: saved } : { values };
@@ -534,11 +618,16 @@ export function goJsonUnmarshalStruct(data: Uint8Array, type: GoStructType): GoS
 
 /** Decodes the value at data[i] into field f; returns the index after the value. */
 function storeField(
-  data: Uint8Array, i: number, f: GoStructField, values: Record<string, string | bigint>,
-  save: (e: GoJsonUnmarshalTypeError) => void, structName: string,
+  data: Uint8Array,
+  i: number,
+  f: GoStructField,
+  values: Record<string, string | bigint>,
+  save: (e: GoJsonUnmarshalTypeError) => void,
+  structName: string,
 ): number {
   const c = data[i];
-  const typeErr = (value: string): void => save(new GoJsonUnmarshalTypeError(value, f.kind, structName, f.name));
+  const typeErr = (value: string): void =>
+    save(new GoJsonUnmarshalTypeError(value, f.kind, structName, f.name));
   if (c === 0x7b || c === 0x5b) {
     typeErr(c === 0x7b ? 'object' : 'array');
     return skipValue(data, i);
@@ -580,7 +669,15 @@ function skipSpace(data: Uint8Array, i: number): number {
 function literalEnd(data: Uint8Array, i: number): number {
   while (i < data.length) {
     const c = data[i];
-    if (isDigit(c) || (c >= 0x61 && c <= 0x7a) || c === 0x2e || c === 0x2b || c === 0x2d || c === 0x45) i++;
+    if (
+      isDigit(c) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      c === 0x2e ||
+      c === 0x2b ||
+      c === 0x2d ||
+      c === 0x45
+    )
+      i++;
     else break;
   }
   return i;
@@ -593,9 +690,13 @@ function skipValue(data: Uint8Array, i: number): number {
     i = skipSpace(data, i);
     const c = data[i];
     if (c === 0x22) i = skipString(data, i);
-    else if (c === 0x7b || c === 0x5b) { depth++; i++; }
-    else if (c === 0x7d || c === 0x5d) { depth--; i++; }
-    else if (c === 0x2c || c === 0x3a) i++;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      i++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      i++;
+    } else if (c === 0x2c || c === 0x3a) i++;
     else i = literalEnd(data, i);
   } while (depth > 0);
   return i;
@@ -629,7 +730,16 @@ function readString(data: Uint8Array, i: number): { value: string; end: number }
     const c = data[r];
     if (c === 0x5c) {
       const e = data[r + 1];
-      const simple: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+      const simple: Record<number, string> = {
+        0x22: '"',
+        0x5c: '\\',
+        0x2f: '/',
+        0x62: '\b',
+        0x66: '\f',
+        0x6e: '\n',
+        0x72: '\r',
+        0x74: '\t',
+      };
       if (simple[e] !== undefined) {
         out += simple[e];
         r += 2;

@@ -33,9 +33,17 @@ export function decodeRune(bytes: Uint8Array, i: number): { rune: number; size: 
     if (n <= k || bytes[i + k] < 0x80 || bytes[i + k] > 0xbf) return { rune: runeError, size: 1 };
   }
   if (size === 2) return { rune: ((b0 & 0x1f) << 6) | (bytes[i + 1] & 0x3f), size };
-  if (size === 3) return { rune: ((b0 & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f), size };
+  if (size === 3)
+    return {
+      rune: ((b0 & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f),
+      size,
+    };
   return {
-    rune: ((b0 & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) | (bytes[i + 3] & 0x3f),
+    rune:
+      ((b0 & 0x07) << 18) |
+      ((bytes[i + 1] & 0x3f) << 12) |
+      ((bytes[i + 2] & 0x3f) << 6) |
+      (bytes[i + 3] & 0x3f),
     size,
   };
 }
@@ -45,7 +53,13 @@ export function appendRune(out: number[], r: number): void {
   if (r < 0x80) out.push(r);
   else if (r < 0x800) out.push(0xc0 | (r >> 6), 0x80 | (r & 0x3f));
   else if (r < 0x10000) out.push(0xe0 | (r >> 12), 0x80 | ((r >> 6) & 0x3f), 0x80 | (r & 0x3f));
-  else out.push(0xf0 | (r >> 18), 0x80 | ((r >> 12) & 0x3f), 0x80 | ((r >> 6) & 0x3f), 0x80 | (r & 0x3f));
+  else
+    out.push(
+      0xf0 | (r >> 18),
+      0x80 | ((r >> 12) & 0x3f),
+      0x80 | ((r >> 6) & 0x3f),
+      0x80 | (r & 0x3f),
+    );
 }
 
 /** The code points of a JS string; a lone surrogate yields -1 (bytes that are not valid UTF-8). */

@@ -88,7 +88,12 @@ export class IndexTree<V> {
     const split = this.splitOut as TreeNode<V> | undefined;
     if (split) {
       const old = this.root;
-      this.root = { leaf: false, keys: [firstKey(old), firstKey(split)], children: [old, split], live: old.live + split.live };
+      this.root = {
+        leaf: false,
+        keys: [firstKey(old), firstKey(split)],
+        children: [old, split],
+        live: old.live + split.live,
+      };
     }
   }
 
@@ -129,7 +134,12 @@ export class IndexTree<V> {
     this.walk(this.root, start, !highUnits.test(start), fn);
   }
 
-  private walk(node: TreeNode<V>, start: string, plain: boolean, fn: (key: string, val: V) => boolean): boolean {
+  private walk(
+    node: TreeNode<V>,
+    start: string,
+    plain: boolean,
+    fn: (key: string, val: V) => boolean,
+  ): boolean {
     if (node.leaf) {
       for (let i = lowerBound(node.keys, start, plain); i < node.keys.length; i++) {
         this.visitedEntries++;
@@ -164,7 +174,8 @@ export class IndexTree<V> {
       return;
     }
     const i = childIndex(node.keys, key, plain);
-    if (i === 0 && (plain ? key < node.keys[0] : compareKeys(key, node.keys[0]) < 0)) node.keys[0] = key;
+    if (i === 0 && (plain ? key < node.keys[0] : compareKeys(key, node.keys[0]) < 0))
+      node.keys[0] = key;
     this.insert(node.children[i], key, val, plain);
     node.live += this.deltaOut;
     const split = this.splitOut as TreeNode<V> | undefined;
@@ -192,7 +203,10 @@ export class IndexTree<V> {
     this.remove(child, key, plain);
     node.live += this.deltaOut;
     // Empty children go; separators may stay stale-low, which still routes correctly.
-    if ((child.leaf ? child.keys.length : child.children.length) === 0 && node.children.length > 1) {
+    if (
+      (child.leaf ? child.keys.length : child.children.length) === 0 &&
+      node.children.length > 1
+    ) {
       node.children.splice(i, 1);
       node.keys.splice(i, 1);
     }
@@ -209,7 +223,13 @@ function firstKey<V>(n: TreeNode<V>): string {
 
 function splitLeaf<V>(node: Leaf<V>): Leaf<V> {
   const mid = node.keys.length >> 1;
-  const right: Leaf<V> = { leaf: true, keys: node.keys.splice(mid), vals: node.vals.splice(mid), alive: node.alive.splice(mid), live: 0 };
+  const right: Leaf<V> = {
+    leaf: true,
+    keys: node.keys.splice(mid),
+    vals: node.vals.splice(mid),
+    alive: node.alive.splice(mid),
+    live: 0,
+  };
   for (const a of right.alive) if (a) right.live++;
   node.live -= right.live;
   return right;
@@ -217,7 +237,12 @@ function splitLeaf<V>(node: Leaf<V>): Leaf<V> {
 
 function splitInner<V>(node: Inner<V>): Inner<V> {
   const mid = node.children.length >> 1;
-  const right: Inner<V> = { leaf: false, keys: node.keys.splice(mid), children: node.children.splice(mid), live: 0 };
+  const right: Inner<V> = {
+    leaf: false,
+    keys: node.keys.splice(mid),
+    children: node.children.splice(mid),
+    live: 0,
+  };
   for (const c of right.children) right.live += c.live;
   node.live -= right.live;
   return right;

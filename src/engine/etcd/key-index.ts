@@ -14,7 +14,14 @@ export class KeyRecord {
   version: number;
   lease: number;
 
-  constructor(key: string, value: string, createRevision: number, modRevision: number, version: number, lease: number) {
+  constructor(
+    key: string,
+    value: string,
+    createRevision: number,
+    modRevision: number,
+    version: number,
+    lease: number,
+  ) {
     this.key = key;
     this.value = value;
     this.createRevision = createRevision;

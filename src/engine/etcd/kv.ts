@@ -260,8 +260,16 @@ export interface KV {
  * clientv3 RangeStreamToRangeResponse: merges a RangeStream's chunks (kvs appended; header,
  * count and more from the chunk that carries them, the last) into what Range would return.
  */
-export async function rangeStreamToRangeResponse(chunks: AsyncIterable<RangeResponse>): Promise<RangeResponse> {
-  const out: RangeResponse = { header: { revision: 0 }, kvs: [], count: 0, more: false, latencyMs: 0 };
+export async function rangeStreamToRangeResponse(
+  chunks: AsyncIterable<RangeResponse>,
+): Promise<RangeResponse> {
+  const out: RangeResponse = {
+    header: { revision: 0 },
+    kvs: [],
+    count: 0,
+    more: false,
+    latencyMs: 0,
+  };
   for await (const c of chunks) {
     for (const kv of c.kvs) out.kvs.push(kv);
     if (c.header.revision) out.header = { ...c.header };

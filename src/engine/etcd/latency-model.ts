@@ -10,7 +10,11 @@ export interface LatencyModel {
   perByteMs: number;
 }
 
-export const zeroLatency: LatencyModel = Object.freeze({ perRequestMs: 0, perKeyMs: 0, perByteMs: 0 });
+export const zeroLatency: LatencyModel = Object.freeze({
+  perRequestMs: 0,
+  perKeyMs: 0,
+  perByteMs: 0,
+});
 
 /** Fills a partial model with zeros and checks that every figure is a finite number >= 0. */
 export function latencyModel(partial: Partial<LatencyModel> | undefined): LatencyModel {

@@ -92,7 +92,17 @@ export class MemoryEtcd implements KV {
     });
     if (opts.onRequest) this.listeners.push(opts.onRequest);
     this.hub.onProgressRequest = () =>
-      this.emit({ op: 'progressRequest', at: this.clock.now(), key: '', rangeEnd: '', limit: 0, revision: 0, kvs: 0, headerRevision: this.store.currentRev, latencyMs: 0 });
+      this.emit({
+        op: 'progressRequest',
+        at: this.clock.now(),
+        key: '',
+        rangeEnd: '',
+        limit: 0,
+        revision: 0,
+        kvs: 0,
+        headerRevision: this.store.currentRev,
+        latencyMs: 0,
+      });
   }
 
   // ---- synchronous conveniences (tests, scenarios, the library API; not recorded) ----
@@ -152,7 +162,13 @@ export class MemoryEtcd implements KV {
   }
 
   /** Size figures: keys in the index (incl. deleted, not yet compacted), live keys, log records, open watches, index entries scanned so far. */
-  stats(): { keys: number; liveKeys: number; logRecords: number; watchers: number; visitedEntries: number } {
+  stats(): {
+    keys: number;
+    liveKeys: number;
+    logRecords: number;
+    watchers: number;
+    visitedEntries: number;
+  } {
     return {
       keys: this.store.index.size,
       liveKeys: this.store.index.liveSize,
@@ -180,8 +196,17 @@ export class MemoryEtcd implements KV {
     }
     resp.latencyMs = requestLatency(this.latency, resp.kvs.length, kvBytes(resp.kvs));
     this.emit({
-      op: 'range', at, key: req.key, rangeEnd: req.rangeEnd ?? '', limit: req.limit ?? 0, revision: req.revision ?? 0,
-      countOnly: req.countOnly, kvs: resp.kvs.length, count: resp.count, headerRevision: resp.header.revision, latencyMs: resp.latencyMs,
+      op: 'range',
+      at,
+      key: req.key,
+      rangeEnd: req.rangeEnd ?? '',
+      limit: req.limit ?? 0,
+      revision: req.revision ?? 0,
+      countOnly: req.countOnly,
+      kvs: resp.kvs.length,
+      count: resp.count,
+      headerRevision: resp.header.revision,
+      latencyMs: resp.latencyMs,
     });
     await this.delay(resp.latencyMs);
     return resp;
@@ -205,7 +230,13 @@ export class MemoryEtcd implements KV {
       }
     }
     const base = {
-      op: 'rangeStream' as const, at, key: req.key, rangeEnd: req.rangeEnd ?? '', limit: req.limit ?? 0, revision: req.revision ?? 0, countOnly: req.countOnly,
+      op: 'rangeStream' as const,
+      at,
+      key: req.key,
+      rangeEnd: req.rangeEnd ?? '',
+      limit: req.limit ?? 0,
+      revision: req.revision ?? 0,
+      countOnly: req.countOnly,
     };
     if (failure !== undefined) {
       this.emit({ ...base, kvs: 0, headerRevision: 0, latencyMs: 0, error: errorText(failure) });
@@ -235,9 +266,21 @@ export class MemoryEtcd implements KV {
       throw e;
     }
     const read = collectRead(resp.responses);
-    resp.latencyMs = requestLatency(this.latency, read.keys + written.length, read.bytes + recordBytes(written));
+    resp.latencyMs = requestLatency(
+      this.latency,
+      read.keys + written.length,
+      read.bytes + recordBytes(written),
+    );
     this.emit({
-      op: 'txn', at, key: firstKeyOf(req), rangeEnd: '', limit: 0, revision: 0, kvs: written.length, headerRevision: resp.header.revision, latencyMs: resp.latencyMs,
+      op: 'txn',
+      at,
+      key: firstKeyOf(req),
+      rangeEnd: '',
+      limit: 0,
+      revision: 0,
+      kvs: written.length,
+      headerRevision: resp.header.revision,
+      latencyMs: resp.latencyMs,
     });
     await this.delay(resp.latencyMs);
     return resp;
@@ -252,14 +295,22 @@ export class MemoryEtcd implements KV {
       const txn = this.store.beginWrite();
       deleted = this.store.deleteRange(txn, keyInterval(req.key, req.rangeEnd));
       resp = { header: { revision: this.commit(txn) }, deleted: deleted.length };
-      if (req.prevKv) resp.prevKvs = deleted.map(r => toKeyValue(r));
+      if (req.prevKv) resp.prevKvs = deleted.map((r) => toKeyValue(r));
     } catch (e) {
       this.emitError('deleteRange', at, req.key, req.rangeEnd, 0, 0, e);
       throw e;
     }
     resp.latencyMs = requestLatency(this.latency, deleted.length, recordBytes(deleted));
     this.emit({
-      op: 'deleteRange', at, key: req.key, rangeEnd: req.rangeEnd ?? '', limit: 0, revision: 0, kvs: deleted.length, headerRevision: resp.header.revision, latencyMs: resp.latencyMs,
+      op: 'deleteRange',
+      at,
+      key: req.key,
+      rangeEnd: req.rangeEnd ?? '',
+      limit: 0,
+      revision: 0,
+      kvs: deleted.length,
+      headerRevision: resp.header.revision,
+      latencyMs: resp.latencyMs,
     });
     await this.delay(resp.latencyMs);
     return resp;
@@ -273,8 +324,21 @@ export class MemoryEtcd implements KV {
       this.emitError('compaction', at, '', '', 0, req.revision, e);
       throw e;
     }
-    const resp: CompactionResponse = { header: { revision: this.store.currentRev }, latencyMs: requestLatency(this.latency, 0, 0) };
-    this.emit({ op: 'compaction', at, key: '', rangeEnd: '', limit: 0, revision: req.revision, kvs: 0, headerRevision: resp.header.revision, latencyMs: resp.latencyMs ?? 0 });
+    const resp: CompactionResponse = {
+      header: { revision: this.store.currentRev },
+      latencyMs: requestLatency(this.latency, 0, 0),
+    };
+    this.emit({
+      op: 'compaction',
+      at,
+      key: '',
+      rangeEnd: '',
+      limit: 0,
+      revision: req.revision,
+      kvs: 0,
+      headerRevision: resp.header.revision,
+      latencyMs: resp.latencyMs ?? 0,
+    });
     await this.delay(resp.latencyMs ?? 0);
     return resp;
   }
@@ -283,8 +347,15 @@ export class MemoryEtcd implements KV {
     // v3rpc: an empty key means "\0", the smallest key.
     const w = this.hub.watch(req.key === '' ? { ...req, key: '\0' } : req);
     this.emit({
-      op: 'watch', at: this.clock.now(), key: req.key, rangeEnd: req.rangeEnd ?? '', limit: 0, revision: req.startRevision ?? 0, kvs: 0,
-      headerRevision: this.store.currentRev, latencyMs: 0,
+      op: 'watch',
+      at: this.clock.now(),
+      key: req.key,
+      rangeEnd: req.rangeEnd ?? '',
+      limit: 0,
+      revision: req.startRevision ?? 0,
+      kvs: 0,
+      headerRevision: this.store.currentRev,
+      latencyMs: 0,
     });
     return w;
   }
@@ -302,10 +373,20 @@ export class MemoryEtcd implements KV {
     const rev = this.store.resolveReadRev(req.revision, txn);
     const res = this.store.range(keyInterval(req.key, req.rangeEnd), rev, limit, !!req.countOnly);
     const header = { revision: txn && txn.changes.length ? txn.rev : this.store.currentRev };
-    return { header, kvs: res.records.map(r => toKeyValue(r, req.keysOnly)), count: res.count, more: res.more };
+    return {
+      header,
+      kvs: res.records.map((r) => toKeyValue(r, req.keysOnly)),
+      count: res.count,
+      more: res.more,
+    };
   }
 
-  private async *streamChunks(req: RangeRequest, iv: KeyInterval, rev: number, record: EtcdRequestRecord): AsyncGenerator<RangeResponse> {
+  private async *streamChunks(
+    req: RangeRequest,
+    iv: KeyInterval,
+    rev: number,
+    record: EtcdRequestRecord,
+  ): AsyncGenerator<RangeResponse> {
     const limit = req.limit ?? 0;
     if (req.countOnly || iv.single) {
       const resp = this.doRange({ ...req, revision: rev }, undefined);
@@ -325,7 +406,7 @@ export class MemoryEtcd implements KV {
       if (rev < this.store.compactRev) throw EtcdError.compacted();
       const want = limit > 0 ? Math.min(chunk, limit - sent) : chunk;
       const res = this.store.range({ start, end: iv.end, single: false }, rev, want, false);
-      const kvs = res.records.map(r => toKeyValue(r, req.keysOnly));
+      const kvs = res.records.map((r) => toKeyValue(r, req.keysOnly));
       sent += kvs.length;
       const bytes = kvBytes(kvs);
       const last = !res.more || (limit > 0 && sent >= limit);
@@ -352,7 +433,11 @@ export class MemoryEtcd implements KV {
 
   private checkTxn(req: TxnRequest): void {
     const m = this.maxTxnOps;
-    if ((req.compare?.length ?? 0) > m || (req.success?.length ?? 0) > m || (req.failure?.length ?? 0) > m) {
+    if (
+      (req.compare?.length ?? 0) > m ||
+      (req.success?.length ?? 0) > m ||
+      (req.failure?.length ?? 0) > m
+    ) {
       throw EtcdError.invalidArgument(etcdErrorMessages.tooManyOps);
     }
     for (const ops of [req.success ?? [], req.failure ?? []]) {
@@ -370,8 +455,11 @@ export class MemoryEtcd implements KV {
     for (const c of req.compare ?? []) checkCompare(c);
   }
 
-  private applyTxn(txn: WriteTxn, req: TxnRequest): { succeeded: boolean; responses: ResponseOp[] } {
-    const succeeded = (req.compare ?? []).every(c => this.applyCompare(c));
+  private applyTxn(
+    txn: WriteTxn,
+    req: TxnRequest,
+  ): { succeeded: boolean; responses: ResponseOp[] } {
+    const succeeded = (req.compare ?? []).every((c) => this.applyCompare(c));
     const ops = (succeeded ? req.success : req.failure) ?? [];
     const responses: ResponseOp[] = [];
     for (const op of ops) responses.push(this.applyOp(txn, op));
@@ -391,29 +479,64 @@ export class MemoryEtcd implements KV {
       const d = op.requestDeleteRange;
       const deleted = this.store.deleteRange(txn, keyInterval(d.key, d.rangeEnd));
       const r: DeleteRangeResponse = { header: { revision: txn.rev }, deleted: deleted.length };
-      if (d.prevKv) r.prevKvs = deleted.map(x => toKeyValue(x));
+      if (d.prevKv) r.prevKvs = deleted.map((x) => toKeyValue(x));
       return { responseDeleteRange: r };
     }
     const inner = this.applyTxn(txn, op.requestTxn);
-    return { responseTxn: { header: { revision: txn.rev }, succeeded: inner.succeeded, responses: inner.responses } };
+    return {
+      responseTxn: {
+        header: { revision: txn.rev },
+        succeeded: inner.succeeded,
+        responses: inner.responses,
+      },
+    };
   }
 
   /** applyCompare: every key of the compare's range must satisfy it; a missing key compares as zeros (never for value). */
   private applyCompare(c: Compare): boolean {
-    const recs = this.store.range(keyInterval(c.key, c.rangeEnd), Number.MAX_SAFE_INTEGER, 0, false).records;
+    const recs = this.store.range(
+      keyInterval(c.key, c.rangeEnd),
+      Number.MAX_SAFE_INTEGER,
+      0,
+      false,
+    ).records;
     if (recs.length === 0) {
       if (c.target === 'value') return false;
       return compareField(c, 0);
     }
-    return recs.every(r => compareField(c, c.target === 'value' ? r.value : c.target === 'lease' ? r.lease : r[c.target]));
+    return recs.every((r) =>
+      compareField(
+        c,
+        c.target === 'value' ? r.value : c.target === 'lease' ? r.lease : r[c.target],
+      ),
+    );
   }
 
   private emit(r: EtcdRequestRecord): void {
     for (const l of this.listeners) l(r);
   }
 
-  private emitError(op: EtcdRequestRecord['op'], at: number, key: string, rangeEnd: string | undefined, limit: number | undefined, revision: number | undefined, e: unknown): void {
-    this.emit({ op, at, key, rangeEnd: rangeEnd ?? '', limit: limit ?? 0, revision: revision ?? 0, kvs: 0, headerRevision: 0, latencyMs: 0, error: errorText(e) });
+  private emitError(
+    op: EtcdRequestRecord['op'],
+    at: number,
+    key: string,
+    rangeEnd: string | undefined,
+    limit: number | undefined,
+    revision: number | undefined,
+    e: unknown,
+  ): void {
+    this.emit({
+      op,
+      at,
+      key,
+      rangeEnd: rangeEnd ?? '',
+      limit: limit ?? 0,
+      revision: revision ?? 0,
+      kvs: 0,
+      headerRevision: 0,
+      latencyMs: 0,
+      error: errorText(e),
+    });
   }
 
   private async delay(ms: number | undefined): Promise<void> {
@@ -434,7 +557,9 @@ function checkRange(req: RangeRequest): number {
   checkKey(req.key, 'range');
   const limit = req.limit ?? 0;
   if (!(Number.isInteger(limit) && limit >= 0)) {
-    throw EtcdError.invalidArgument(`range ${req.key}: limit must be an integer >= 0, got ${String(req.limit)}`);
+    throw EtcdError.invalidArgument(
+      `range ${req.key}: limit must be an integer >= 0, got ${String(req.limit)}`,
+    );
   }
   return limit;
 }
@@ -443,21 +568,30 @@ function checkCompare(c: Compare): void {
   checkKey(c.key, 'compare');
   const numeric = c.target !== 'value';
   if (numeric ? typeof c.value !== 'number' : typeof c.value !== 'string') {
-    throw EtcdError.invalidArgument(`compare on ${c.key}: target ${c.target} needs a ${numeric ? 'number' : 'string'} value, got ${typeof c.value}`);
+    throw EtcdError.invalidArgument(
+      `compare on ${c.key}: target ${c.target} needs a ${numeric ? 'number' : 'string'} value, got ${typeof c.value}`,
+    );
   }
   if (!['equal', 'notEqual', 'greater', 'less'].includes(c.result)) {
-    throw EtcdError.invalidArgument(`compare on ${c.key}: result must be equal, notEqual, greater or less, got ${String(c.result)}`);
+    throw EtcdError.invalidArgument(
+      `compare on ${c.key}: result must be equal, notEqual, greater or less, got ${String(c.result)}`,
+    );
   }
 }
 
 function compareField(c: Compare, actual: number | string): boolean {
   const want = c.value;
-  const d = typeof actual === 'string' ? compareKeys(actual, want as string) : actual - (want as number);
+  const d =
+    typeof actual === 'string' ? compareKeys(actual, want as string) : actual - (want as number);
   switch (c.result) {
-    case 'equal': return d === 0;
-    case 'notEqual': return d !== 0;
-    case 'greater': return d > 0;
-    case 'less': return d < 0;
+    case 'equal':
+      return d === 0;
+    case 'notEqual':
+      return d !== 0;
+    case 'greater':
+      return d > 0;
+    case 'less':
+      return d < 0;
   }
 }
 
@@ -468,7 +602,8 @@ function checkIntervals(ops: RequestOp[]): void {
   const walk = (list: RequestOp[]) => {
     for (const op of list) {
       if ('requestPut' in op) {
-        if (puts.has(op.requestPut.key)) throw EtcdError.invalidArgument(etcdErrorMessages.duplicateKey);
+        if (puts.has(op.requestPut.key))
+          throw EtcdError.invalidArgument(etcdErrorMessages.duplicateKey);
         puts.add(op.requestPut.key);
       } else if ('requestDeleteRange' in op) {
         dels.push(keyInterval(op.requestDeleteRange.key, op.requestDeleteRange.rangeEnd));
@@ -480,7 +615,9 @@ function checkIntervals(ops: RequestOp[]): void {
     }
   };
   walk(ops);
-  for (const k of puts) for (const iv of dels) if (inInterval(iv, k)) throw EtcdError.invalidArgument(etcdErrorMessages.duplicateKey);
+  for (const k of puts)
+    for (const iv of dels)
+      if (inInterval(iv, k)) throw EtcdError.invalidArgument(etcdErrorMessages.duplicateKey);
 }
 
 function setHeaders(responses: ResponseOp[], rev: number): void {

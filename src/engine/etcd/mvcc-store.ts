@@ -6,7 +6,15 @@
 
 import { EtcdError } from './kv';
 import { IndexTree, compareKeys } from './index-tree';
-import { KeyHistory, KeyRecord, appendRecord, compactHistory, isLive, latestRecord, recordAt } from './key-index';
+import {
+  KeyHistory,
+  KeyRecord,
+  appendRecord,
+  compactHistory,
+  isLive,
+  latestRecord,
+  recordAt,
+} from './key-index';
 
 /** A key interval: a single key, or [start, end) with end undefined meaning "no upper bound". */
 export interface KeyInterval {
@@ -17,7 +25,8 @@ export interface KeyInterval {
 
 /** etcd's range_end convention: '' = the single key, '\0' = every key >= key, else [key, rangeEnd). */
 export function keyInterval(key: string, rangeEnd: string | undefined): KeyInterval {
-  if (rangeEnd === undefined || rangeEnd === '') return { start: key, end: undefined, single: true };
+  if (rangeEnd === undefined || rangeEnd === '')
+    return { start: key, end: undefined, single: true };
   if (rangeEnd === '\0') return { start: key, end: undefined, single: false };
   return { start: key, end: rangeEnd, single: false };
 }
@@ -89,7 +98,12 @@ export class MvccStore {
       });
     }
     const count = countOnly || hitLimit ? this.countAt(iv, rev) : records.length;
-    return { records, count, more: !countOnly && limit > 0 && count > limit, visited: this.index.visitedEntries - before };
+    return {
+      records,
+      count,
+      more: !countOnly && limit > 0 && count > limit,
+      visited: this.index.visitedEntries - before,
+    };
   }
 
   /** Keys of the interval that exist at `rev`, without walking the range when little changed since. */
@@ -194,7 +208,11 @@ export class MvccStore {
    * Records with modRevision >= minRev for a watcher's interval, at most `maxRevs` distinct
    * revisions (etcd watchBatchMaxRevs); `moreRev` is the first revision left out, or 0.
    */
-  eventsFrom(minRev: number, accept: (r: KeyRecord) => boolean, maxRevs: number): { records: KeyRecord[]; moreRev: number } {
+  eventsFrom(
+    minRev: number,
+    accept: (r: KeyRecord) => boolean,
+    maxRevs: number,
+  ): { records: KeyRecord[]; moreRev: number } {
     const records: KeyRecord[] = [];
     let revs = 0;
     let lastRev = 0;

@@ -54,8 +54,8 @@ export class RequestRecorder {
   /** Range/RangeStream requests as KubernetesRecorder's RecordedList {key, revision, limit}. */
   listRequests(): { key: string; revision: number; limit: number }[] {
     return this.requests
-      .filter(r => r.op === 'range' || r.op === 'rangeStream')
-      .map(r => ({ key: r.key, revision: r.revision, limit: r.limit }));
+      .filter((r) => r.op === 'range' || r.op === 'rangeStream')
+      .map((r) => ({ key: r.key, revision: r.revision, limit: r.limit }));
   }
 
   clear(): void {

@@ -6,7 +6,14 @@
 
 import type { Clock, Timer } from '../clock';
 import type { SeededRandom } from '../rand';
-import { etcdErrorMessages, type KeyValue, type Watch, type WatchEvent, type WatchRequest, type WatchResponse } from './kv';
+import {
+  etcdErrorMessages,
+  type KeyValue,
+  type Watch,
+  type WatchEvent,
+  type WatchRequest,
+  type WatchResponse,
+} from './kv';
 import type { KeyRecord } from './key-index';
 import { inInterval, keyInterval, type KeyInterval, type MvccStore } from './mvcc-store';
 
@@ -106,7 +113,8 @@ class Watcher implements Watch {
   }
 
   onResponse(cb: (r: WatchResponse) => void): void {
-    if (this.consumer) throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
+    if (this.consumer)
+      throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
     this.consumer = cb;
     if (this.head < this.queue.length && !this.flushScheduled) {
       this.flushScheduled = true;
@@ -115,13 +123,14 @@ class Watcher implements Watch {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchResponse> {
-    if (this.consumer) throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
+    if (this.consumer)
+      throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
     return {
       next: () => {
         const r = this.take();
         if (r) return Promise.resolve({ value: r, done: false });
         if (this.canceled) return Promise.resolve({ value: undefined, done: true });
-        return new Promise(resolve => {
+        return new Promise((resolve) => {
           this.waiter = resolve;
         });
       },
@@ -162,7 +171,8 @@ class Watcher implements Watch {
 
   private flush(): void {
     this.flushScheduled = false;
-    for (let r = this.take(); r && this.consumer && !this.clientCanceled; r = this.take()) this.consumer(r);
+    for (let r = this.take(); r && this.consumer && !this.clientCanceled; r = this.take())
+      this.consumer(r);
   }
 }
 
@@ -196,7 +206,12 @@ export class WatchHub {
     const w = new Watcher(this, this.nextId++, req, minRev, synced);
     if (start < 0) {
       // v3rpc recvLoop: a negative start revision is refused with ErrCompacted as the reason.
-      w.send({ header: { revision: cur }, events: [], canceled: true, cancelReason: etcdErrorMessages.compacted });
+      w.send({
+        header: { revision: cur },
+        events: [],
+        canceled: true,
+        cancelReason: etcdErrorMessages.compacted,
+      });
       return w;
     }
     if (req.progressNotify && this.opts.progressNotifyIntervalMs > 0) this.startProgressTicker(w);
@@ -254,7 +269,8 @@ export class WatchHub {
   private startProgressTicker(w: Watcher): void {
     const base = this.opts.progressNotifyIntervalMs;
     // GetProgressReportInterval: interval + rand(interval/10), fixed for the stream's life.
-    const interval = base + (this.opts.rand && base >= 10 ? this.opts.rand.intn(Math.floor(base / 10)) : 0);
+    const interval =
+      base + (this.opts.rand && base >= 10 ? this.opts.rand.intn(Math.floor(base / 10)) : 0);
     const tick = () => {
       if (w.canceled) return;
       if (w.progressDue) this.progressIfSync(w);
@@ -273,7 +289,8 @@ export class WatchHub {
     const loop = () => {
       this.syncTimer = undefined;
       this.syncWatchers(maxWatchersPerSync);
-      if (this.unsynced.size) this.syncTimer = this.opts.clock.afterFunc(this.opts.syncIntervalMs, loop);
+      if (this.unsynced.size)
+        this.syncTimer = this.opts.clock.afterFunc(this.opts.syncIntervalMs, loop);
     };
     this.syncTimer = this.opts.clock.afterFunc(this.opts.syncIntervalMs, loop);
   }
@@ -288,14 +305,22 @@ export class WatchHub {
       if (w.minRev < compactRev) {
         // unsynced.choose: the history is gone; the response carries the compact revision and
         // no header revision, and v3rpc marks it canceled.
-        w.send({ header: { revision: 0 }, events: [], compactRevision: compactRev, canceled: true });
+        w.send({
+          header: { revision: 0 },
+          events: [],
+          compactRevision: compactRev,
+          canceled: true,
+        });
         continue;
       }
-      const batch = this.store.eventsFrom(w.minRev, r => w.accepts(r), watchBatchMaxRevs);
+      const batch = this.store.eventsFrom(w.minRev, (r) => w.accepts(r), watchBatchMaxRevs);
       w.minRev = batch.moreRev !== 0 ? batch.moreRev : Math.max(cur + 1, w.minRev);
       if (batch.records.length) {
         w.progressDue = false;
-        w.send({ header: { revision: cur }, events: batch.records.map(r => this.toEvent(r, w.prevKv)) });
+        w.send({
+          header: { revision: cur },
+          events: batch.records.map((r) => this.toEvent(r, w.prevKv)),
+        });
       }
       if (batch.moreRev === 0 && !w.canceled) {
         this.unsynced.delete(w);
@@ -306,9 +331,19 @@ export class WatchHub {
   }
 
   private toEvent(r: KeyRecord, withPrev: boolean): WatchEvent {
-    const ev: WatchEvent = r.version === 0
-      ? { type: 'DELETE', kv: { key: r.key, value: '', createRevision: 0, modRevision: r.modRevision, version: 0 } }
-      : { type: 'PUT', kv: toKeyValue(r) };
+    const ev: WatchEvent =
+      r.version === 0
+        ? {
+            type: 'DELETE',
+            kv: {
+              key: r.key,
+              value: '',
+              createRevision: 0,
+              modRevision: r.modRevision,
+              version: 0,
+            },
+          }
+        : { type: 'PUT', kv: toKeyValue(r) };
     // v3rpc sendLoop: prevKv is the key read at modRevision-1, except for a create event.
     if (withPrev && !(ev.type === 'PUT' && r.createRevision === r.modRevision)) {
       const prev = this.store.get(r.key, r.modRevision - 1);

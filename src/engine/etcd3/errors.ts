@@ -23,7 +23,11 @@ export function plainError(message: string): Error & { status: Status } {
 
 /** Gives a plain Error the `.status` the HTTP layer would derive from it (library convenience). */
 export function withStatus(err: unknown): unknown {
-  if (err instanceof Error && !(err instanceof StatusError) && (err as { status?: unknown }).status === undefined) {
+  if (
+    err instanceof Error &&
+    !(err instanceof StatusError) &&
+    (err as { status?: unknown }).status === undefined
+  ) {
     (err as Error & { status: Status }).status = errorToAPIStatus(err);
   }
   return err;
@@ -33,7 +37,12 @@ export function withStatus(err: unknown): unknown {
  * interpretListError: a compacted revision is a 410; when the client was paging (sent a continue
  * token) the 410 carries a fresh token at rv -1 (continue at the latest revision).
  */
-export function interpretListError(err: unknown, paging: boolean, continueKey: string, keyPrefix: string): unknown {
+export function interpretListError(
+  err: unknown,
+  paging: boolean,
+  continueKey: string,
+  keyPrefix: string,
+): unknown {
   if (err instanceof EtcdError && err.isCompacted) {
     if (paging) return handleCompactedErrorForPaging(continueKey, keyPrefix);
     return newResourceExpired(listExpiredMessage);
@@ -54,7 +63,8 @@ export function handleCompactedErrorForPaging(continueKey: string, keyPrefix: st
 
 /** interpretWatchError + transformErrorToEvent: the Status of a watch ERROR event. */
 export function watchErrorStatus(err: unknown): Status {
-  if (err instanceof EtcdError && err.isCompacted) return newResourceExpired(watchExpiredMessage).status;
+  if (err instanceof EtcdError && err.isCompacted)
+    return newResourceExpired(watchExpiredMessage).status;
   if (err instanceof StatusError) return err.status;
   return newInternalError(err instanceof Error ? err : new Error(String(err))).status;
 }

@@ -40,7 +40,9 @@ export class FeatureSupportChecker {
   recheckAt(feature: StorageFeature): number | undefined {
     switch (feature) {
       case 'RangeStream':
-        return this.rangeStreamUnsupportedAt === undefined ? undefined : this.rangeStreamUnsupportedAt + rangeStreamRecheckInterval;
+        return this.rangeStreamUnsupportedAt === undefined
+          ? undefined
+          : this.rangeStreamUnsupportedAt + rangeStreamRecheckInterval;
     }
   }
 }

@@ -7,7 +7,8 @@ import type { EtcdOperation, GroupResourceRef } from '../inspect/events';
 
 /** etcd_request_duration_seconds buckets; kept equal to the apiserver request latency buckets (SLO). */
 export const etcdRequestLatencyBuckets: readonly number[] = [
-  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45,
+  60,
 ];
 
 /** The etcd3 metrics of one registry; registering twice returns the same series. */
@@ -35,7 +36,11 @@ export class EtcdMetrics {
       opGr,
       etcdRequestLatencyBuckets,
     );
-    this.etcdRequestCounts = registry.counter('etcd_requests_total', 'Etcd request counts for each operation and object type.', opGr);
+    this.etcdRequestCounts = registry.counter(
+      'etcd_requests_total',
+      'Etcd request counts for each operation and object type.',
+      opGr,
+    );
     this.etcdRequestErrorCounts = registry.counter(
       'etcd_request_errors_total',
       'Etcd failed request counts for each operation and object type.',
@@ -54,8 +59,16 @@ export class EtcdMetrics {
       gr,
       { deprecatedVersion: '1.36.0' },
     );
-    this.etcdBookmarkTotal = registry.counter('etcd_bookmark_total', 'Number of etcd bookmarks (progress notify events) split by kind.', gr);
-    this.listStorageCount = registry.counter('apiserver_storage_list_total', 'Number of LIST requests served from storage', gr);
+    this.etcdBookmarkTotal = registry.counter(
+      'etcd_bookmark_total',
+      'Number of etcd bookmarks (progress notify events) split by kind.',
+      gr,
+    );
+    this.listStorageCount = registry.counter(
+      'apiserver_storage_list_total',
+      'Number of LIST requests served from storage',
+      gr,
+    );
     this.listStorageNumFetched = registry.counter(
       'apiserver_storage_list_fetched_objects_total',
       'Number of objects read from storage in the course of serving a LIST request',
@@ -79,7 +92,12 @@ export class EtcdMetrics {
   }
 
   /** RecordEtcdRequest: latency, count and (on error) error count for one etcd call. */
-  recordEtcdRequest(operation: EtcdOperation, groupResource: GroupResourceRef, failed: boolean, seconds: number): void {
+  recordEtcdRequest(
+    operation: EtcdOperation,
+    groupResource: GroupResourceRef,
+    failed: boolean,
+    seconds: number,
+  ): void {
     const labels = { operation, group: groupResource.group, resource: groupResource.resource };
     this.etcdRequestLatency.observe(labels, seconds);
     this.etcdRequestCounts.inc(labels);
@@ -88,7 +106,10 @@ export class EtcdMetrics {
 
   /** RecordEtcdEvent: one etcd watch event received. */
   recordEtcdEvent(groupResource: GroupResourceRef): void {
-    this.etcdEventsReceivedCounts.inc({ group: groupResource.group, resource: groupResource.resource });
+    this.etcdEventsReceivedCounts.inc({
+      group: groupResource.group,
+      resource: groupResource.resource,
+    });
   }
 
   /** RecordEtcdBookmark: increments both the deprecated gauge and the 1.36 counter. */
@@ -104,7 +125,12 @@ export class EtcdMetrics {
   }
 
   /** RecordStorageListMetrics: the cost of one LIST served from etcd. */
-  recordStorageListMetrics(groupResource: GroupResourceRef, numFetched: number, numEvald: number, numReturned: number): void {
+  recordStorageListMetrics(
+    groupResource: GroupResourceRef,
+    numFetched: number,
+    numEvald: number,
+    numReturned: number,
+  ): void {
     const labels = { group: groupResource.group, resource: groupResource.resource };
     this.listStorageCount.inc(labels);
     this.listStorageNumFetched.inc(labels, numFetched);

@@ -7,11 +7,31 @@
 // transformer (encryption) and no lease manager; time comes from the injected Clock.
 import type { Clock } from '../clock';
 import { SeededRandom } from '../rand';
-import { EtcdError, prefixEnd, type KV, type KeyValue, type RangeRequest, type RangeResponse, type TxnResponse } from '../etcd/kv';
+import {
+  EtcdError,
+  prefixEnd,
+  type KV,
+  type KeyValue,
+  type RangeRequest,
+  type RangeResponse,
+  type TxnResponse,
+} from '../etcd/kv';
 import { MetricsRegistry } from '../metrics/registry';
-import { activeInspector, type EtcdOperation, type GroupResourceRef, type Inspector } from '../inspect/events';
+import {
+  activeInspector,
+  type EtcdOperation,
+  type GroupResourceRef,
+  type Inspector,
+} from '../inspect/events';
 import { prepareContinueToken } from '../storage/continue';
-import { StatusError, errorToAPIStatus, newBadRequest, newNotFound, newTooLargeResourceVersionError, type Status } from '../storage/errors';
+import {
+  StatusError,
+  errorToAPIStatus,
+  newBadRequest,
+  newNotFound,
+  newTooLargeResourceVersionError,
+  type Status,
+} from '../storage/errors';
 import { newListOptions, type ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
@@ -130,11 +150,16 @@ interface RequestCost {
   requests: number;
 }
 
-const errNoResultsButMore = 'no results were found, but etcd indicated there were more values remaining';
+const errNoResultsButMore =
+  'no results were found, but etcd indicated there were more values remaining';
 
 function isEtcdError(err: unknown, which: 'compacted' | 'futureRev' | 'unimplemented'): boolean {
   if (!(err instanceof EtcdError)) return false;
-  return which === 'compacted' ? err.isCompacted : which === 'futureRev' ? err.isFutureRev : err.isUnimplemented;
+  return which === 'compacted'
+    ? err.isCompacted
+    : which === 'futureRev'
+      ? err.isFutureRev
+      : err.isUnimplemented;
 }
 
 /** int64 -> uint64 as Go's uint64(int64) conversion (for the list RV and TooLarge messages). */
@@ -166,11 +191,20 @@ export class EtcdStore {
   private readonly watcher: EtcdWatcher;
 
   constructor(opts: EtcdStoreOptions) {
-    if (!opts || !opts.etcd) throw new TypeError('EtcdStore: options.etcd (a KV such as MemoryEtcd) is required');
-    if (!opts.clock) throw new TypeError('EtcdStore: options.clock (e.g. new FakeClock()) is required');
+    if (!opts || !opts.etcd)
+      throw new TypeError('EtcdStore: options.etcd (a KV such as MemoryEtcd) is required');
+    if (!opts.clock)
+      throw new TypeError('EtcdStore: options.clock (e.g. new FakeClock()) is required');
     const gr = opts.groupResource;
-    if (!gr || typeof gr.resource !== 'string' || gr.resource === '' || typeof gr.group !== 'string') {
-      throw new TypeError(`EtcdStore: options.groupResource must be { group: string, resource: non-empty string }, got ${JSON.stringify(gr)}`);
+    if (
+      !gr ||
+      typeof gr.resource !== 'string' ||
+      gr.resource === '' ||
+      typeof gr.group !== 'string'
+    ) {
+      throw new TypeError(
+        `EtcdStore: options.groupResource must be { group: string, resource: non-empty string }, got ${JSON.stringify(gr)}`,
+      );
     }
     this.etcd = opts.etcd;
     this.clock = opts.clock;
@@ -188,8 +222,12 @@ export class EtcdStore {
     this.versioner = opts.versioner ?? new APIObjectVersioner();
     this.metrics = opts.metrics ?? new MetricsRegistry();
     this.etcdMetrics = new EtcdMetrics(this.metrics);
-    this.features = { EtcdRangeStream: !!opts.features?.EtcdRangeStream, WatchList: !!opts.features?.WatchList };
-    this.featureSupportChecker = opts.featureSupportChecker ?? new FeatureSupportChecker(opts.clock);
+    this.features = {
+      EtcdRangeStream: !!opts.features?.EtcdRangeStream,
+      WatchList: !!opts.features?.WatchList,
+    };
+    this.featureSupportChecker =
+      opts.featureSupportChecker ?? new FeatureSupportChecker(opts.clock);
     this.inspector = opts.inspector;
     this.random = opts.random ?? new SeededRandom(1);
     this.watcher = new EtcdWatcher(this);
@@ -203,9 +241,11 @@ export class EtcdStore {
    * with the path prefix (e.g. `/registry/pods/ns/`) is taken as a full etcd key.
    */
   prepareKey(key: string, recursive: boolean): string {
-    if (typeof key !== 'string') throw plainError(`invalid key: expected a string, got ${typeof key}`);
+    if (typeof key !== 'string')
+      throw plainError(`invalid key: expected a string, got ${typeof key}`);
     let rel = key;
-    if (this.pathPrefix !== '/' && key.startsWith(this.pathPrefix)) rel = '/' + key.slice(this.pathPrefix.length);
+    if (this.pathPrefix !== '/' && key.startsWith(this.pathPrefix))
+      rel = '/' + key.slice(this.pathPrefix.length);
     if (rel === '..' || rel.startsWith('../') || rel.endsWith('/..') || rel.includes('/../')) {
       throw plainError(`invalid key: ${JSON.stringify(key)}`);
     }
@@ -215,7 +255,9 @@ export class EtcdStore {
     if (rel === '' || rel === '/') throw plainError(`empty key: ${JSON.stringify(key)}`);
     if (recursive && !rel.endsWith('/')) rel += '/';
     if (this.enforceResourcePrefix && !rel.startsWith(this.resourcePrefix)) {
-      throw plainError(`invalid key: ${JSON.stringify(rel)} lacks resource prefix: ${JSON.stringify(this.resourcePrefix)}`);
+      throw plainError(
+        `invalid key: ${JSON.stringify(rel)} lacks resource prefix: ${JSON.stringify(this.resourcePrefix)}`,
+      );
     }
     return this.pathPrefix + (rel[0] === '/' ? rel.slice(1) : rel);
   }
@@ -229,8 +271,10 @@ export class EtcdStore {
       return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
     }
     const p = (o.predicate ?? {}) as ListPredicateInput;
-    if (p.limit !== undefined && !(Number.isSafeInteger(p.limit))) {
-      throw newBadRequest(`invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`);
+    if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
+      throw newBadRequest(
+        `invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`,
+      );
     }
     for (const f of ['label', 'field', 'continue'] as const) {
       if (p[f] !== undefined && typeof p[f] !== 'string') {
@@ -238,7 +282,9 @@ export class EtcdStore {
       }
     }
     if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
-      throw newBadRequest(`invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`);
+      throw newBadRequest(
+        `invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`,
+      );
     }
     const predicate = SelectionPredicate.from(
       { label: p.label, field: p.field, limit: p.limit, continue: p.continue },
@@ -266,7 +312,11 @@ export class EtcdStore {
     }
   }
 
-  private async getListInternal(key: string, options: GetListOptions | ListOptions | undefined, parentCost: RequestCost | undefined): Promise<ListResult> {
+  private async getListInternal(
+    key: string,
+    options: GetListOptions | ListOptions | undefined,
+    parentCost: RequestCost | undefined,
+  ): Promise<ListResult> {
     const opts = this.toListOptions(options);
     const keyPrefix = this.prepareKey(key, opts.recursive);
     const pred = opts.predicate;
@@ -314,7 +364,9 @@ export class EtcdStore {
           }
           if (withRev === 0n) withRev = BigInt(chunk.revision);
           else if (streamed && !pinnedByRequest && BigInt(chunk.revision) !== withRev) {
-            throw plainError(`etcd returned revision ${chunk.revision} for a list read at revision ${withRev}`);
+            throw plainError(
+              `etcd returned revision ${chunk.revision} for a list read at revision ${withRev}`,
+            );
           }
         }
         hasMore = chunk.hasMore;
@@ -355,9 +407,22 @@ export class EtcdStore {
         const insp = activeInspector(this.inspector);
         if (insp) {
           insp.emit({
-            type: 'list/page', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, page,
-            limitAsked: chunk.limit, clientLimit: pred.limit, revision: Number(withRev), fetched: kvs.length, evaluated,
-            matched: items.length - before, itemsSoFar: items.length, count: chunk.count, hasMore, limitReached, streamed,
+            type: 'list/page',
+            at: this.clock.now(),
+            groupResource: this.groupResource,
+            keyPrefix,
+            page,
+            limitAsked: chunk.limit,
+            clientLimit: pred.limit,
+            revision: Number(withRev),
+            fetched: kvs.length,
+            evaluated,
+            matched: items.length - before,
+            itemsSoFar: items.length,
+            count: chunk.count,
+            hasMore,
+            limitReached,
+            streamed,
           });
         }
 
@@ -376,37 +441,67 @@ export class EtcdStore {
           limit *= 2;
           if (limit > maxLimit) limit = maxLimit;
           insp?.emit({
-            type: 'list/page-size', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, from, to: limit,
-            decision: limit === from * 2 ? 'doubled' : 'capped', missing: pred.limit - items.length,
+            type: 'list/page-size',
+            at: this.clock.now(),
+            groupResource: this.groupResource,
+            keyPrefix,
+            from,
+            to: limit,
+            decision: limit === from * 2 ? 'doubled' : 'capped',
+            missing: pred.limit - items.length,
           });
         } else {
           insp?.emit({
-            type: 'list/page-size', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, from: limit, to: limit,
-            decision: 'at-cap', missing: pred.limit - items.length,
+            type: 'list/page-size',
+            at: this.clock.now(),
+            groupResource: this.groupResource,
+            keyPrefix,
+            from: limit,
+            to: limit,
+            decision: 'at-cap',
+            missing: pred.limit - items.length,
           });
         }
       }
 
-      const prepared = prepareContinueToken(lastKey ?? '', keyPrefix, withRev, count, hasMore, { predicate: pred });
+      const prepared = prepareContinueToken(lastKey ?? '', keyPrefix, withRev, count, hasMore, {
+        predicate: pred,
+      });
       const rv = toUint64(withRev);
       if (rv === 0n) throw plainError(`illegal resource version from storage: ${rv}`);
       result = { items, resourceVersion: rv.toString() };
       if (prepared.continue) result.continue = prepared.continue;
-      if (prepared.remainingItemCount !== undefined) result.remainingItemCount = prepared.remainingItemCount;
+      if (prepared.remainingItemCount !== undefined)
+        result.remainingItemCount = prepared.remainingItemCount;
       return result;
     } catch (e) {
       failure = withStatus(e);
       throw failure;
     } finally {
       if (parentCost) parentCost.requests += cost.requests;
-      this.etcdMetrics.recordStorageListMetrics(this.groupResource, numFetched, numEvald, items.length);
+      this.etcdMetrics.recordStorageListMetrics(
+        this.groupResource,
+        numFetched,
+        numEvald,
+        items.length,
+      );
       const insp = activeInspector(this.inspector);
       if (insp) {
         const status = failure === undefined ? undefined : errorToAPIStatus(failure);
         insp.emit({
-          type: 'list/done', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, recursive: opts.recursive, streamed,
-          etcdRequests: cost.requests, fetched: numFetched, evaluated: numEvald, returned: items.length,
-          resourceVersion: result?.resourceVersion, continue: result?.continue, remainingItemCount: result?.remainingItemCount,
+          type: 'list/done',
+          at: this.clock.now(),
+          groupResource: this.groupResource,
+          keyPrefix,
+          recursive: opts.recursive,
+          streamed,
+          etcdRequests: cost.requests,
+          fetched: numFetched,
+          evaluated: numEvald,
+          returned: items.length,
+          resourceVersion: result?.resourceVersion,
+          continue: result?.continue,
+          remainingItemCount: result?.remainingItemCount,
           error: status ? { code: status.code ?? 500, message: status.message ?? '' } : undefined,
           latencyMs: this.clock.now() - startedAt,
         });
@@ -415,21 +510,50 @@ export class EtcdStore {
   }
 
   /** One page of the paging loop: store.getList (Range for recursive, Get otherwise). */
-  private async pagedChunk(keyPrefix: string, opts: ListOptions, withRev: bigint, limit: number, continueKey: string, cost: RequestCost): Promise<ListChunk> {
+  private async pagedChunk(
+    keyPrefix: string,
+    opts: ListOptions,
+    withRev: bigint,
+    limit: number,
+    continueKey: string,
+    cost: RequestCost,
+  ): Promise<ListChunk> {
     let resp: RangeResponse;
     try {
       if (opts.recursive) {
         // kubernetes.Client.List: [continue || prefix, prefixEnd(prefix)) at the revision.
-        resp = await this.range('list', { key: continueKey || keyPrefix, rangeEnd: prefixEnd(keyPrefix), limit, revision: etcdRevision(withRev) }, cost);
+        resp = await this.range(
+          'list',
+          {
+            key: continueKey || keyPrefix,
+            rangeEnd: prefixEnd(keyPrefix),
+            limit,
+            revision: etcdRevision(withRev),
+          },
+          cost,
+        );
       } else {
         // kubernetes.Client.Get: a single key; Kvs=[kv], Count=1 or none.
         resp = await this.range('get', { key: keyPrefix, revision: etcdRevision(withRev) }, cost);
       }
     } catch (e) {
-      throw await this.listReadError(e, withRev, opts.predicate.continue.length > 0, continueKey, keyPrefix, cost);
+      throw await this.listReadError(
+        e,
+        withRev,
+        opts.predicate.continue.length > 0,
+        continueKey,
+        keyPrefix,
+        cost,
+      );
     }
     // release-1.36: hasMore = len(Kvs) < Count (not etcd's More).
-    return { kvs: resp.kvs, revision: resp.header.revision, count: resp.count, hasMore: resp.kvs.length < resp.count, limit };
+    return {
+      kvs: resp.kvs,
+      revision: resp.header.revision,
+      count: resp.count,
+      hasMore: resp.kvs.length < resp.count,
+      limit,
+    };
   }
 
   /**
@@ -437,7 +561,14 @@ export class EtcdStore {
    * the current revision read from etcd; a compacted one is a 410 (with a fresh rv=-1 continue
    * token when the client was paging).
    */
-  private async listReadError(err: unknown, withRev: bigint, paging: boolean, continueKey: string, keyPrefix: string, cost: RequestCost): Promise<unknown> {
+  private async listReadError(
+    err: unknown,
+    withRev: bigint,
+    paging: boolean,
+    continueKey: string,
+    keyPrefix: string,
+    cost: RequestCost,
+  ): Promise<unknown> {
     if (isEtcdError(err, 'futureRev')) {
       let currentRV = 0n;
       try {
@@ -452,20 +583,34 @@ export class EtcdStore {
   }
 
   /** shouldStream (master): recursive, no filtered page, gate on, RangeStream believed supported. */
-  private shouldStream(opts: ListOptions, keyPrefix: string, origin: 'list' | 'watch-sync'): boolean {
+  private shouldStream(
+    opts: ListOptions,
+    keyPrefix: string,
+    origin: 'list' | 'watch-sync',
+  ): boolean {
     if (!this.features.EtcdRangeStream) return false;
     const insp = activeInspector(this.inspector);
-    let reason: 'not-recursive' | 'filtered-page' | 'marked-unsupported' | 'supported' | 'recheck-due';
+    let reason:
+      'not-recursive' | 'filtered-page' | 'marked-unsupported' | 'supported' | 'recheck-due';
     let stream = false;
     if (!opts.recursive) reason = 'not-recursive';
     else if (opts.predicate.limit > 0 && !opts.predicate.empty()) reason = 'filtered-page';
     else if (this.featureSupportChecker.supports('RangeStream')) {
       stream = true;
-      reason = this.featureSupportChecker.recheckAt('RangeStream') === undefined ? 'supported' : 'recheck-due';
+      reason =
+        this.featureSupportChecker.recheckAt('RangeStream') === undefined
+          ? 'supported'
+          : 'recheck-due';
     } else reason = 'marked-unsupported';
     insp?.emit({
-      type: 'list/stream-decision', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, origin,
-      decision: stream ? 'stream' : 'paged', reason, recheckAt: this.featureSupportChecker.recheckAt('RangeStream'),
+      type: 'list/stream-decision',
+      at: this.clock.now(),
+      groupResource: this.groupResource,
+      keyPrefix,
+      origin,
+      decision: stream ? 'stream' : 'paged',
+      reason,
+      recheckAt: this.featureSupportChecker.recheckAt('RangeStream'),
     });
     return stream;
   }
@@ -484,7 +629,10 @@ export class EtcdStore {
     cost: RequestCost,
   ): Promise<AsyncIterator<ListChunk> | undefined> {
     const paging = continueKey !== '';
-    const req: RangeRequest = { key: paging ? continueKey : keyPrefix, rangeEnd: prefixEnd(keyPrefix) };
+    const req: RangeRequest = {
+      key: paging ? continueKey : keyPrefix,
+      rangeEnd: prefixEnd(keyPrefix),
+    };
     if (withRev > 0n) req.revision = Number(withRev);
     if (limit > 0) req.limit = limit;
     const start = this.clock.now();
@@ -504,7 +652,11 @@ export class EtcdStore {
       if (insp) {
         insp.emit(this.requestEvent('listStream', req, start, 0, 0, 0, firstErr, true));
         insp.emit({
-          type: 'list/stream-fallback', at: this.clock.now(), groupResource: this.groupResource, keyPrefix, origin,
+          type: 'list/stream-fallback',
+          at: this.clock.now(),
+          groupResource: this.groupResource,
+          keyPrefix,
+          origin,
           recheckAt: this.featureSupportChecker.recheckAt('RangeStream') ?? 0,
         });
       }
@@ -520,8 +672,25 @@ export class EtcdStore {
       if (recorded) return;
       recorded = true;
       const latencyMs = Math.max(this.clock.now() - start, lastLatency);
-      this.etcdMetrics.recordEtcdRequest('listStream', this.groupResource, err !== undefined, latencyMs / 1000);
-      activeInspector(this.inspector)?.emit(this.requestEvent('listStream', req, start, revision ?? 0, kvsTotal, lastCount, err, false, latencyMs));
+      this.etcdMetrics.recordEtcdRequest(
+        'listStream',
+        this.groupResource,
+        err !== undefined,
+        latencyMs / 1000,
+      );
+      activeInspector(this.inspector)?.emit(
+        this.requestEvent(
+          'listStream',
+          req,
+          start,
+          revision ?? 0,
+          kvsTotal,
+          lastCount,
+          err,
+          false,
+          latencyMs,
+        ),
+      );
     };
     let pending: IteratorResult<RangeResponse> | undefined = first;
     let pendingErr: unknown = firstErr;
@@ -537,7 +706,9 @@ export class EtcdStore {
         if (cur === undefined || cur.done) {
           finish(undefined);
           if (revision === undefined && cur !== undefined) {
-            throw plainError(`rangeStream for ${JSON.stringify(keyPrefix)} completed without a revision`);
+            throw plainError(
+              `rangeStream for ${JSON.stringify(keyPrefix)} completed without a revision`,
+            );
           }
           return { done: true, value: undefined };
         }
@@ -546,7 +717,8 @@ export class EtcdStore {
         lastCount = resp.count;
         lastLatency += resp.latencyMs ?? 0;
         // The revision comes from the first header that carries one; a pinned stream keeps withRev.
-        if (revision === undefined && resp.header && resp.header.revision > 0) revision = resp.header.revision;
+        if (revision === undefined && resp.header && resp.header.revision > 0)
+          revision = resp.header.revision;
         // Peek at the next chunk: on the final one, More means the limit truncated the range.
         pending = undefined;
         try {
@@ -558,7 +730,13 @@ export class EtcdStore {
         if (!nextOk) finish(undefined);
         return {
           done: false,
-          value: { kvs: resp.kvs, revision, count: resp.count, hasMore: nextOk || resp.more, limit },
+          value: {
+            kvs: resp.kvs,
+            revision,
+            count: resp.count,
+            hasMore: nextOk || resp.more,
+            limit,
+          },
         };
       },
     };
@@ -576,7 +754,9 @@ export class EtcdStore {
     }
     if (typeof obj !== 'object' || Array.isArray(obj)) {
       this.etcdMetrics.recordDecodeError(this.groupResource);
-      throw plainError(`unable to decode ${JSON.stringify(kv.key)}: expected a JSON object, got ${Array.isArray(obj) ? 'an array' : typeof obj}`);
+      throw plainError(
+        `unable to decode ${JSON.stringify(kv.key)}: expected a JSON object, got ${Array.isArray(obj) ? 'an array' : typeof obj}`,
+      );
     }
     // Like Go's decoder: null is an empty object, and a missing metadata is the zero ObjectMeta.
     if (obj === null) obj = { metadata: {} };
@@ -596,7 +776,8 @@ export class EtcdStore {
     } catch (e) {
       throw newBadRequest(`invalid resource version: ${(e as Error).message}`);
     }
-    if (minimumRV > actualRevision) throw newTooLargeResourceVersionError(minimumRV, actualRevision, 0);
+    if (minimumRV > actualRevision)
+      throw newTooLargeResourceVersionError(minimumRV, actualRevision, 0);
   }
 
   /**
@@ -652,7 +833,11 @@ export class EtcdStore {
    * GuaranteedUpdate: reads the current object, applies tryUpdate and writes it if the stored
    * revision is unchanged, retrying on conflicts. An unchanged serialization writes nothing.
    */
-  async guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions = {}): Promise<KubeObject> {
+  async guaranteedUpdate(
+    key: string,
+    tryUpdate: UpdateFunc,
+    opts: GuaranteedUpdateOptions = {},
+  ): Promise<KubeObject> {
     const preparedKey = this.prepareKey(key, false);
     let state = await this.getCurrentState(preparedKey, !!opts.ignoreNotFound);
     for (;;) {
@@ -661,7 +846,8 @@ export class EtcdStore {
       const ret = cloneObject(tryUpdate(input, { resourceVersion: BigInt(state.rev) }));
       this.versioner.prepareObjectForStorage(ret);
       const data = JSON.stringify(ret);
-      if (state.exists && data === state.data) return this.decode(state.data, state.rev, preparedKey);
+      if (state.exists && data === state.data)
+        return this.decode(state.data, state.rev, preparedKey);
       const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true);
       if (!resp.succeeded) {
         state = this.stateFromTxnFailure(resp, preparedKey, !!opts.ignoreNotFound);
@@ -716,7 +902,11 @@ export class EtcdStore {
   // ---------------------------------------------------------------- etcd calls
 
   /** One Range with metrics and an inspector event. */
-  async range(operation: EtcdOperation, req: RangeRequest, cost?: RequestCost): Promise<RangeResponse> {
+  async range(
+    operation: EtcdOperation,
+    req: RangeRequest,
+    cost?: RequestCost,
+  ): Promise<RangeResponse> {
     const start = this.clock.now();
     if (cost) cost.requests++;
     let resp: RangeResponse;
@@ -725,13 +915,28 @@ export class EtcdStore {
     } catch (e) {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
-      activeInspector(this.inspector)?.emit(this.requestEvent(operation, req, start, 0, 0, 0, e, false, latencyMs));
+      activeInspector(this.inspector)?.emit(
+        this.requestEvent(operation, req, start, 0, 0, 0, e, false, latencyMs),
+      );
       throw e;
     }
     const latencyMs = Math.max(this.clock.now() - start, resp.latencyMs ?? 0);
     this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
     const insp = activeInspector(this.inspector);
-    if (insp) insp.emit(this.requestEvent(operation, req, start, resp.header.revision, resp.kvs.length, resp.count, undefined, false, latencyMs));
+    if (insp)
+      insp.emit(
+        this.requestEvent(
+          operation,
+          req,
+          start,
+          resp.header.revision,
+          resp.kvs.length,
+          resp.count,
+          undefined,
+          false,
+          latencyMs,
+        ),
+      );
     return resp;
   }
 
@@ -744,17 +949,37 @@ export class EtcdStore {
     } catch (e) {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
-      activeInspector(this.inspector)?.emit(this.requestEvent(operation, { key }, start, 0, 0, 0, e, false, latencyMs));
+      activeInspector(this.inspector)?.emit(
+        this.requestEvent(operation, { key }, start, 0, 0, 0, e, false, latencyMs),
+      );
       throw withStatus(e);
     }
     const latencyMs = Math.max(this.clock.now() - start, resp.latencyMs ?? 0);
     this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
-    activeInspector(this.inspector)?.emit(this.requestEvent(operation, { key }, start, resp.header.revision, resp.succeeded ? 1 : 0, 0, undefined, false, latencyMs));
+    activeInspector(this.inspector)?.emit(
+      this.requestEvent(
+        operation,
+        { key },
+        start,
+        resp.header.revision,
+        resp.succeeded ? 1 : 0,
+        0,
+        undefined,
+        false,
+        latencyMs,
+      ),
+    );
     return resp;
   }
 
   /** kubernetes.Client.OptimisticPut: put if the key's modRevision equals expected (0 = absent). */
-  private optimisticPut(operation: EtcdOperation, key: string, value: string, expectedRevision: number, getOnFailure: boolean): Promise<TxnResponse> {
+  private optimisticPut(
+    operation: EtcdOperation,
+    key: string,
+    value: string,
+    expectedRevision: number,
+    getOnFailure: boolean,
+  ): Promise<TxnResponse> {
     return this.txn(operation, {
       compare: [{ key, target: 'modRevision', result: 'equal', value: expectedRevision }],
       success: [{ requestPut: { key, value } }],
@@ -778,7 +1003,12 @@ export class EtcdStore {
       if (!ignoreNotFound) throw this.notFound(key);
       return { obj: { metadata: {} }, rev: 0, data: '', exists: false };
     }
-    return { obj: this.decode(kv.value, kv.modRevision, key), rev: kv.modRevision, data: kv.value, exists: true };
+    return {
+      obj: this.decode(kv.value, kv.modRevision, key),
+      rev: kv.modRevision,
+      data: kv.value,
+      exists: true,
+    };
   }
 
   private decode(data: string, rev: number, key: string): KubeObject {
@@ -807,9 +1037,14 @@ export class EtcdStore {
     const name = preparedKey.slice(preparedKey.lastIndexOf('/') + 1);
     const gr = this.groupResource;
     const status: Status = {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
       message: `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource} ${JSON.stringify(name)} already exists`,
-      reason: 'AlreadyExists', details: { name, ...(gr.group ? { group: gr.group } : {}), kind: gr.resource }, code: 409,
+      reason: 'AlreadyExists',
+      details: { name, ...(gr.group ? { group: gr.group } : {}), kind: gr.resource },
+      code: 409,
     };
     return new StatusError(status);
   }
@@ -847,13 +1082,14 @@ export class EtcdStore {
 
 function normalizePathPrefix(prefix: string): string {
   // path.Join("/", prefix): collapse duplicate slashes, drop a trailing one; then append '/'.
-  const parts = prefix.split('/').filter(p => p !== '' && p !== '.');
+  const parts = prefix.split('/').filter((p) => p !== '' && p !== '.');
   const joined = '/' + parts.join('/');
   return joined.endsWith('/') ? joined : joined + '/';
 }
 
 function cloneObject(obj: KubeObject): KubeObject {
-  if (obj === null || typeof obj !== 'object') throw plainError(`expected an object, got ${obj === null ? 'null' : typeof obj}`);
+  if (obj === null || typeof obj !== 'object')
+    throw plainError(`expected an object, got ${obj === null ? 'null' : typeof obj}`);
   const copy = JSON.parse(JSON.stringify(obj)) as KubeObject;
   if (typeof copy.metadata !== 'object' || copy.metadata === null) copy.metadata = {};
   return copy;
@@ -863,7 +1099,9 @@ function checkPreconditions(key: string, p: Preconditions | undefined, state: Ob
   if (!p) return;
   const meta = state.obj.metadata as { uid?: string; resourceVersion?: string };
   if (p.uid !== undefined && p.uid !== (meta.uid ?? '')) {
-    throw plainError(`Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''} (key ${key})`);
+    throw plainError(
+      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''} (key ${key})`,
+    );
   }
   if (p.resourceVersion !== undefined && p.resourceVersion !== (meta.resourceVersion ?? '')) {
     throw plainError(

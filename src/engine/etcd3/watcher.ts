@@ -4,7 +4,15 @@
 // revision + 1; progress notifications become BOOKMARK events. Deliberate differences: events are
 // decoded in order on one queue (no decode concurrency), and delivery is a callback or an async
 // iterator instead of a Go channel (unbounded: a slow consumer does not block etcd).
-import { EtcdError, prefixEnd, type KeyValue, type RangeResponse, type Watch, type WatchEvent, type WatchResponse } from '../etcd/kv';
+import {
+  EtcdError,
+  prefixEnd,
+  type KeyValue,
+  type RangeResponse,
+  type Watch,
+  type WatchEvent,
+  type WatchResponse,
+} from '../etcd/kv';
 import { activeInspector } from '../inspect/events';
 import { newTooLargeResourceVersionError, type Status } from '../storage/errors';
 import type { KubeObject } from '../storage/objects';
@@ -66,14 +74,25 @@ interface StorageEvent {
 
 /** parseKV: a key from the initial sync is a synthetic creation. */
 function parseKV(kv: KeyValue): StorageEvent {
-  return { key: kv.key, value: kv.value, prevValue: undefined, rev: kv.modRevision, isDeleted: false, isCreated: true, isProgressNotify: false, isInitialEventsEndBookmark: false };
+  return {
+    key: kv.key,
+    value: kv.value,
+    prevValue: undefined,
+    rev: kv.modRevision,
+    isDeleted: false,
+    isCreated: true,
+    isProgressNotify: false,
+    isInitialEventsEndBookmark: false,
+  };
 }
 
 /** parseEvent: an etcd watch event; a non-create without prevKv (compacted away) is an error. */
 function parseEvent(e: WatchEvent): StorageEvent {
   const isCreate = e.type === 'PUT' && e.kv.createRevision === e.kv.modRevision;
   if (!isCreate && e.prevKv === undefined) {
-    throw new Error(`etcd event received with PrevKv=nil (key=${JSON.stringify(e.kv.key)}, modRevision=${e.kv.modRevision}, type=${e.type})`);
+    throw new Error(
+      `etcd event received with PrevKv=nil (key=${JSON.stringify(e.kv.key)}, modRevision=${e.kv.modRevision}, type=${e.type})`,
+    );
   }
   return {
     key: e.kv.key,
@@ -88,7 +107,16 @@ function parseEvent(e: WatchEvent): StorageEvent {
 }
 
 function progressNotifyEvent(rev: number): StorageEvent {
-  return { key: '', value: '', prevValue: undefined, rev, isDeleted: false, isCreated: false, isProgressNotify: true, isInitialEventsEndBookmark: false };
+  return {
+    key: '',
+    value: '',
+    prevValue: undefined,
+    rev,
+    isDeleted: false,
+    isCreated: false,
+    isProgressNotify: true,
+    isInitialEventsEndBookmark: false,
+  };
 }
 
 /** The etcd3 watcher of one store. */
@@ -112,12 +140,23 @@ export class EtcdWatcher {
   /** watcher.Watch: resolves the start revision, then runs the watch in the background. */
   async watch(preparedKey: string, rev: bigint, opts: WatchOptions): Promise<StorageWatch> {
     const recursive = opts.recursive ?? true;
-    if (recursive && !preparedKey.endsWith('/')) throw new Error('recursive key needs to end with "/"');
+    if (recursive && !preparedKey.endsWith('/'))
+      throw new Error('recursive key needs to end with "/"');
     const pred = toPredicate(opts.predicate, this.store.groupResource.resource);
     const startWatchRV = await this.getStartWatchResourceVersion(rev, opts);
-    const wc = new WatchChan(this.store, preparedKey, Number(startWatchRV), recursive, !!opts.progressNotify, pred);
+    const wc = new WatchChan(
+      this.store,
+      preparedKey,
+      Number(startWatchRV),
+      recursive,
+      !!opts.progressNotify,
+      pred,
+    );
     this.open.add(wc);
-    void wc.run(this.isInitialEventsEndBookmarkRequired(opts), this.areInitialEventsRequired(rev, opts));
+    void wc.run(
+      this.isInitialEventsEndBookmarkRequired(opts),
+      this.areInitialEventsRequired(rev, opts),
+    );
     return wc;
   }
 
@@ -132,7 +171,9 @@ export class EtcdWatcher {
   private isInitialEventsEndBookmarkRequired(opts: WatchOptions): boolean {
     if (!this.store.features.WatchList) return false;
     const pred = opts.predicate;
-    const allow = opts.allowWatchBookmarks ?? (pred instanceof SelectionPredicate ? pred.allowWatchBookmarks : false);
+    const allow =
+      opts.allowWatchBookmarks ??
+      (pred instanceof SelectionPredicate ? pred.allowWatchBookmarks : false);
     return opts.sendInitialEvents === true && allow;
   }
 
@@ -143,7 +184,10 @@ export class EtcdWatcher {
   }
 }
 
-function toPredicate(p: ListPredicateInput | SelectionPredicate | undefined, resource: string): SelectionPredicate {
+function toPredicate(
+  p: ListPredicateInput | SelectionPredicate | undefined,
+  resource: string,
+): SelectionPredicate {
   if (p instanceof SelectionPredicate) return p;
   return SelectionPredicate.from({ label: p?.label, field: p?.field }, resource);
 }
@@ -165,7 +209,14 @@ class WatchChan implements StorageWatch {
   private readonly recursive: boolean;
   private readonly progressNotify: boolean;
 
-  constructor(store: EtcdStore, key: string, rev: number, recursive: boolean, progressNotify: boolean, pred: SelectionPredicate) {
+  constructor(
+    store: EtcdStore,
+    key: string,
+    rev: number,
+    recursive: boolean,
+    progressNotify: boolean,
+    pred: SelectionPredicate,
+  ) {
     this.store = store;
     this.key = key;
     this.initialRev = rev;
@@ -181,19 +232,21 @@ class WatchChan implements StorageWatch {
   // ---- consumer side ----
 
   onEvent(cb: (e: StorageWatchEvent) => void): void {
-    if (this.consumer) throw new Error('watch: onEvent was already called; a watch has one consumer');
+    if (this.consumer)
+      throw new Error('watch: onEvent was already called; a watch has one consumer');
     this.consumer = cb;
     this.scheduleFlush();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StorageWatchEvent> {
-    if (this.consumer) throw new Error('watch: onEvent was already called; a watch has one consumer');
+    if (this.consumer)
+      throw new Error('watch: onEvent was already called; a watch has one consumer');
     return {
       next: () => {
         const e = this.take();
         if (e) return Promise.resolve({ value: e, done: false });
         if (this.ended) return Promise.resolve({ value: undefined, done: true });
-        return new Promise(resolve => {
+        return new Promise((resolve) => {
           this.waiter = resolve;
         });
       },
@@ -280,7 +333,7 @@ class WatchChan implements StorageWatch {
         progressNotify: this.progressNotify,
       });
       this.emitPhase('watching', this.initialRev);
-      this.etcdWatch.onResponse(r => this.onWatchResponse(r));
+      this.etcdWatch.onResponse((r) => this.onWatchResponse(r));
     } catch (e) {
       this.sendError(e);
     }
@@ -320,15 +373,28 @@ class WatchChan implements StorageWatch {
       const checker = store.featureSupportChecker;
       const supported = checker.supports('RangeStream');
       activeInspector(store.inspector)?.emit({
-        type: 'list/stream-decision', at: store.clock.now(), groupResource: store.groupResource, keyPrefix: this.key, origin: 'watch-sync',
-        decision: supported ? 'stream' : 'paged', reason: supported ? (checker.recheckAt('RangeStream') === undefined ? 'supported' : 'recheck-due') : 'marked-unsupported',
+        type: 'list/stream-decision',
+        at: store.clock.now(),
+        groupResource: store.groupResource,
+        keyPrefix: this.key,
+        origin: 'watch-sync',
+        decision: supported ? 'stream' : 'paged',
+        reason: supported
+          ? checker.recheckAt('RangeStream') === undefined
+            ? 'supported'
+            : 'recheck-due'
+          : 'marked-unsupported',
         recheckAt: checker.recheckAt('RangeStream'),
       });
       if (supported) {
         if (await this.syncStreamRecursive()) return;
         checker.markUnsupported('RangeStream');
         activeInspector(store.inspector)?.emit({
-          type: 'list/stream-fallback', at: store.clock.now(), groupResource: store.groupResource, keyPrefix: this.key, origin: 'watch-sync',
+          type: 'list/stream-fallback',
+          at: store.clock.now(),
+          groupResource: store.groupResource,
+          keyPrefix: this.key,
+          origin: 'watch-sync',
           recheckAt: checker.recheckAt('RangeStream') ?? 0,
         });
       }
@@ -344,13 +410,21 @@ class WatchChan implements StorageWatch {
       let resp: RangeResponse;
       try {
         resp = this.recursive
-          ? await this.store.range('list', { key: preparedKey, rangeEnd: prefixEnd(this.key), limit: defaultWatcherMaxLimit, revision: withRev })
+          ? await this.store.range('list', {
+              key: preparedKey,
+              rangeEnd: prefixEnd(this.key),
+              limit: defaultWatcherMaxLimit,
+              revision: withRev,
+            })
           : await this.store.range('get', { key: preparedKey, revision: withRev });
       } catch (e) {
         throw interpretListError(e, true, preparedKey, this.key);
       }
       // clientv3's raw Get: etcd's More flag decides (not len < Count).
-      if (resp.kvs.length === 0 && resp.more) throw new Error('no results were found, but etcd indicated there were more values remaining');
+      if (resp.kvs.length === 0 && resp.more)
+        throw new Error(
+          'no results were found, but etcd indicated there were more values remaining',
+        );
       let lastKey = '';
       for (const kv of resp.kvs) {
         lastKey = kv.key;
@@ -376,8 +450,15 @@ class WatchChan implements StorageWatch {
     let latency = 0;
     const record = (err: unknown) => {
       const latencyMs = Math.max(store.clock.now() - start, latency);
-      store.etcdMetrics.recordEtcdRequest('listStream', store.groupResource, err !== undefined, latencyMs / 1000);
-      activeInspector(store.inspector)?.emit(store.requestEvent('listStream', req, start, initialRev, kvs, count, err, false, latencyMs));
+      store.etcdMetrics.recordEtcdRequest(
+        'listStream',
+        store.groupResource,
+        err !== undefined,
+        latencyMs / 1000,
+      );
+      activeInspector(store.inspector)?.emit(
+        store.requestEvent('listStream', req, start, initialRev, kvs, count, err, false, latencyMs),
+      );
     };
     for (;;) {
       let n: IteratorResult<RangeResponse>;
@@ -386,7 +467,9 @@ class WatchChan implements StorageWatch {
       } catch (e) {
         if (e instanceof EtcdError && e.isUnimplemented) {
           // The probe is not counted in the metrics.
-          activeInspector(store.inspector)?.emit(store.requestEvent('listStream', req, start, 0, 0, 0, e, true));
+          activeInspector(store.inspector)?.emit(
+            store.requestEvent('listStream', req, start, 0, 0, 0, e, true),
+          );
           return false;
         }
         record(e);
@@ -405,7 +488,8 @@ class WatchChan implements StorageWatch {
       if (initialRev === 0 && resp.header) initialRev = resp.header.revision;
     }
     record(undefined);
-    if (initialRev === 0) throw new Error(`rangeStream for ${JSON.stringify(this.key)} completed without a revision`);
+    if (initialRev === 0)
+      throw new Error(`rangeStream for ${JSON.stringify(this.key)} completed without a revision`);
     this.initialRev = initialRev;
     return true;
   }
@@ -426,13 +510,17 @@ class WatchChan implements StorageWatch {
   private transform(e: StorageEvent): StorageWatchEvent | undefined {
     if (e.isProgressNotify) {
       const metadata: KubeObject['metadata'] = { resourceVersion: String(e.rev) };
-      if (e.isInitialEventsEndBookmark) metadata.annotations = { [initialEventsAnnotationKey]: 'true' };
+      if (e.isInitialEventsEndBookmark)
+        metadata.annotations = { [initialEventsAnnotationKey]: 'true' };
       return { type: 'BOOKMARK', object: { metadata }, resourceVersion: e.rev };
     }
     const acceptAll = this.pred.empty();
     const curObj = e.isDeleted ? undefined : this.decodeObj(e.value, e.rev, e.key);
     // The previous value is needed for a deletion, or to tell whether a filtered object moved in or out.
-    const oldObj = e.prevValue !== undefined && e.prevValue.length > 0 && (e.isDeleted || !acceptAll) ? this.decodeObj(e.prevValue, e.rev, e.key) : undefined;
+    const oldObj =
+      e.prevValue !== undefined && e.prevValue.length > 0 && (e.isDeleted || !acceptAll)
+        ? this.decodeObj(e.prevValue, e.rev, e.key)
+        : undefined;
     if (e.isDeleted) {
       if (!oldObj || !this.filter(oldObj)) return undefined;
       return { type: 'DELETED', object: oldObj, resourceVersion: e.rev };
@@ -447,7 +535,8 @@ class WatchChan implements StorageWatch {
     const oldPasses = oldObj !== undefined && this.filter(oldObj);
     if (curPasses && oldPasses) return { type: 'MODIFIED', object: cur, resourceVersion: e.rev };
     if (curPasses && !oldPasses) return { type: 'ADDED', object: cur, resourceVersion: e.rev };
-    if (!curPasses && oldPasses) return { type: 'DELETED', object: oldObj as KubeObject, resourceVersion: e.rev };
+    if (!curPasses && oldPasses)
+      return { type: 'DELETED', object: oldObj as KubeObject, resourceVersion: e.rev };
     return undefined;
   }
 
@@ -494,12 +583,23 @@ class WatchChan implements StorageWatch {
     }
   }
 
-  private emitPhase(phase: 'sync-done' | 'watching' | 'progress-notify' | 'error' | 'stopped', revision: number, initialObjects?: number, status?: Status): void {
+  private emitPhase(
+    phase: 'sync-done' | 'watching' | 'progress-notify' | 'error' | 'stopped',
+    revision: number,
+    initialObjects?: number,
+    status?: Status,
+  ): void {
     const insp = activeInspector(this.store.inspector);
     if (!insp) return;
     insp.emit({
-      type: 'etcd/watch', at: this.store.clock.now(), groupResource: this.store.groupResource, key: this.key, phase, revision,
-      initialObjects, error: status ? { code: status.code ?? 500, message: status.message ?? '' } : undefined,
+      type: 'etcd/watch',
+      at: this.store.clock.now(),
+      groupResource: this.store.groupResource,
+      key: this.key,
+      phase,
+      revision,
+      initialObjects,
+      error: status ? { code: status.code ?? 500, message: status.message ?? '' } : undefined,
     });
   }
 }
@@ -513,4 +613,3 @@ function watchResponseError(r: WatchResponse): unknown {
   }
   return undefined;
 }
-

@@ -5,7 +5,11 @@ import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher';
 import type { WatchCacheFreshnessWaitEvent } from '../cacher/watch-cache';
 import type { WatchCacheCapacityChangeEvent } from '../cacher/watch-cache-history';
 
-export type { CacheWatcherInspectorEvent, WatchCacheCapacityChangeEvent, WatchCacheFreshnessWaitEvent };
+export type {
+  CacheWatcherInspectorEvent,
+  WatchCacheCapacityChangeEvent,
+  WatchCacheFreshnessWaitEvent,
+};
 
 /** Which resource an event is about, as upstream's schema.GroupResource. */
 export interface GroupResourceRef {
@@ -342,7 +346,15 @@ export interface CacheInvalidationEvent {
 }
 
 /** Which part of ShouldDelegateList (or Get/Watch routing) a request took. */
-export type DelegationPath = 'exact' | 'legacy-exact' | 'continue' | 'consistent' | 'not-older-than' | 'any' | 'unknown-match' | 'get';
+export type DelegationPath =
+  | 'exact'
+  | 'legacy-exact'
+  | 'continue'
+  | 'consistent'
+  | 'not-older-than'
+  | 'any'
+  | 'unknown-match'
+  | 'get';
 
 /** The rule that decided where a request was served. */
 export type DelegationRule =
@@ -495,7 +507,7 @@ export class InspectorHub implements Inspector {
   subscribe(listener: (event: InspectorEvent) => void): () => void {
     this.listeners = [...this.listeners, listener];
     return () => {
-      this.listeners = this.listeners.filter(l => l !== listener);
+      this.listeners = this.listeners.filter((l) => l !== listener);
     };
   }
 

@@ -73,7 +73,9 @@ abstract class MetricVec<C> {
     readonly options: MetricOptions,
   ) {
     this.labelNames = [...labelNames];
-    this.sortedLabelIdx = this.labelNames.map((_, i) => i).sort((a, b) => cmp(this.labelNames[a], this.labelNames[b]));
+    this.sortedLabelIdx = this.labelNames
+      .map((_, i) => i)
+      .sort((a, b) => cmp(this.labelNames[a], this.labelNames[b]));
   }
 
   protected abstract newChild(): C;
@@ -111,7 +113,7 @@ abstract class MetricVec<C> {
       this.checkLabels(labels);
       child = this.newChild();
       m.set(last, child);
-      this.order.push({ values: this.labelNames.map(k => labels[k]), child });
+      this.order.push({ values: this.labelNames.map((k) => labels[k]), child });
     }
     return child;
   }
@@ -135,8 +137,8 @@ abstract class MetricVec<C> {
 
   /** Series sorted like client_golang's MetricSorter: by label values in label-name order. */
   sortedSeries(): { pairs: [string, string][]; child: C }[] {
-    const out = this.series().map(s => ({
-      pairs: this.sortedLabelIdx.map(i => [this.labelNames[i], s.values[i]] as [string, string]),
+    const out = this.series().map((s) => ({
+      pairs: this.sortedLabelIdx.map((i) => [this.labelNames[i], s.values[i]] as [string, string]),
       child: s.child,
     }));
     out.sort((a, b) => {
@@ -157,7 +159,10 @@ abstract class MetricVec<C> {
 
   private checkLabels(labels: Labels): void {
     const keys = Object.keys(labels);
-    if (keys.length !== this.labelNames.length || this.labelNames.some(k => typeof labels[k] !== 'string')) {
+    if (
+      keys.length !== this.labelNames.length ||
+      this.labelNames.some((k) => typeof labels[k] !== 'string')
+    ) {
       this.badLabels(labels);
     }
   }
@@ -181,7 +186,8 @@ export class Counter extends MetricVec<CounterChild> {
     return {
       inc(v = 1) {
         // client_golang panics on a decrease; a counter only goes up.
-        if (!(v >= 0)) throw new Error(`metric ${name}: counter cannot decrease in value (inc by ${v})`);
+        if (!(v >= 0))
+          throw new Error(`metric ${name}: counter cannot decrease in value (inc by ${v})`);
         value += v;
       },
       get: () => value,
@@ -206,9 +212,15 @@ export class Gauge extends MetricVec<GaugeChild> {
   protected newChild(): GaugeChild {
     let value = 0;
     return {
-      set(v) { value = v; },
-      inc(v = 1) { value += v; },
-      dec(v = 1) { value -= v; },
+      set(v) {
+        value = v;
+      },
+      inc(v = 1) {
+        value += v;
+      },
+      dec(v = 1) {
+        value -= v;
+      },
       get: () => value,
     };
   }
@@ -233,12 +245,20 @@ export class Gauge extends MetricVec<GaugeChild> {
 export class Histogram extends MetricVec<HistogramChild> {
   readonly buckets: readonly number[];
 
-  constructor(name: string, help: string, labelNames: readonly string[], buckets: readonly number[], options: MetricOptions) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    buckets: readonly number[],
+    options: MetricOptions,
+  ) {
     // client_golang drops a trailing +Inf (it is implicit) and requires strictly increasing bounds.
     const b = buckets.filter((x, i) => !(x === Infinity && i === buckets.length - 1));
     for (let i = 0; i < b.length; i++) {
       if (Number.isNaN(b[i]) || (i > 0 && !(b[i] > b[i - 1]))) {
-        throw new Error(`metric ${name}: histogram buckets must be in increasing order, got [${buckets.join(', ')}] at index ${i}`);
+        throw new Error(
+          `metric ${name}: histogram buckets must be in increasing order, got [${buckets.join(', ')}] at index ${i}`,
+        );
       }
     }
     super(name, help, labelNames, 'histogram', options);
@@ -247,7 +267,11 @@ export class Histogram extends MetricVec<HistogramChild> {
 
   protected newChild(): HistogramChild {
     const bounds = this.buckets;
-    const st: HistogramState = { counts: new Array<number>(bounds.length).fill(0), sum: 0, count: 0 };
+    const st: HistogramState = {
+      counts: new Array<number>(bounds.length).fill(0),
+      sum: 0,
+      count: 0,
+    };
     return {
       observe(v) {
         // Upper bounds are inclusive (le), as in client_golang.
@@ -264,7 +288,10 @@ export class Histogram extends MetricVec<HistogramChild> {
       },
       snapshot() {
         let acc = 0;
-        const buckets: HistogramBucket[] = bounds.map((le, i) => ({ le, count: (acc += st.counts[i]) }));
+        const buckets: HistogramBucket[] = bounds.map((le, i) => ({
+          le,
+          count: (acc += st.counts[i]),
+        }));
         buckets.push({ le: Infinity, count: st.count });
         return { buckets, sum: st.sum, count: st.count };
       },
@@ -291,19 +318,52 @@ export type Metric = Counter | Gauge | Histogram;
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Metric>();
 
-  counter(name: string, help: string, labelNames: readonly string[] = [], options: MetricOptions = {}): Counter {
-    return this.register(name, 'counter', labelNames, () => new Counter(name, help, labelNames, options)) as Counter;
+  counter(
+    name: string,
+    help: string,
+    labelNames: readonly string[] = [],
+    options: MetricOptions = {},
+  ): Counter {
+    return this.register(
+      name,
+      'counter',
+      labelNames,
+      () => new Counter(name, help, labelNames, options),
+    ) as Counter;
   }
 
-  gauge(name: string, help: string, labelNames: readonly string[] = [], options: MetricOptions = {}): Gauge {
-    return this.register(name, 'gauge', labelNames, () => new Gauge(name, help, labelNames, options)) as Gauge;
+  gauge(
+    name: string,
+    help: string,
+    labelNames: readonly string[] = [],
+    options: MetricOptions = {},
+  ): Gauge {
+    return this.register(
+      name,
+      'gauge',
+      labelNames,
+      () => new Gauge(name, help, labelNames, options),
+    ) as Gauge;
   }
 
-  histogram(name: string, help: string, labelNames: readonly string[], buckets: readonly number[], options: MetricOptions = {}): Histogram {
-    const h = this.register(name, 'histogram', labelNames, () => new Histogram(name, help, labelNames, buckets, options)) as Histogram;
+  histogram(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    buckets: readonly number[],
+    options: MetricOptions = {},
+  ): Histogram {
+    const h = this.register(
+      name,
+      'histogram',
+      labelNames,
+      () => new Histogram(name, help, labelNames, buckets, options),
+    ) as Histogram;
     const want = new Histogram(name, help, labelNames, buckets, options).buckets;
     if (want.length !== h.buckets.length || want.some((b, i) => b !== h.buckets[i])) {
-      throw new Error(`metric ${name} is already registered with buckets [${h.buckets.join(', ')}], not [${want.join(', ')}]`);
+      throw new Error(
+        `metric ${name} is already registered with buckets [${h.buckets.join(', ')}], not [${want.join(', ')}]`,
+      );
     }
     return h;
   }
@@ -329,7 +389,10 @@ export class MetricsRegistry {
     for (const name of this.names()) {
       if (want && !want.has(name)) continue;
       const m = this.metrics.get(name) as Metric;
-      const series = m.sortedSeries() as { pairs: [string, string][]; child: CounterChild | GaugeChild | HistogramChild }[];
+      const series = m.sortedSeries() as {
+        pairs: [string, string][];
+        child: CounterChild | GaugeChild | HistogramChild;
+      }[];
       if (series.length === 0) continue;
       out += `# HELP ${name} ${escapeHelp(fullHelp(m))}\n# TYPE ${name} ${m.type}\n`;
       for (const s of series) {
@@ -356,11 +419,15 @@ export class MetricsRegistry {
     const out: Record<string, number> = {};
     for (const name of this.names()) {
       const m = this.metrics.get(name) as Metric;
-      const series = m.sortedSeries() as { pairs: [string, string][]; child: CounterChild | GaugeChild | HistogramChild }[];
+      const series = m.sortedSeries() as {
+        pairs: [string, string][];
+        child: CounterChild | GaugeChild | HistogramChild;
+      }[];
       for (const s of series) {
         if (m instanceof Histogram) {
           const snap = (s.child as HistogramChild).snapshot();
-          for (const b of snap.buckets) out[`${name}_bucket${labelText(s.pairs, formatFloat(b.le))}`] = b.count;
+          for (const b of snap.buckets)
+            out[`${name}_bucket${labelText(s.pairs, formatFloat(b.le))}`] = b.count;
           out[`${name}_sum${labelText(s.pairs)}`] = snap.sum;
           out[`${name}_count${labelText(s.pairs)}`] = snap.count;
         } else {
@@ -376,7 +443,12 @@ export class MetricsRegistry {
     for (const m of this.metrics.values()) m.reset();
   }
 
-  private register(name: string, type: MetricType, labelNames: readonly string[], make: () => Metric): Metric {
+  private register(
+    name: string,
+    type: MetricType,
+    labelNames: readonly string[],
+    make: () => Metric,
+  ): Metric {
     const existing = this.metrics.get(name);
     if (existing) {
       if (existing.type !== type || existing.labelNames.join(',') !== labelNames.join(',')) {
@@ -388,11 +460,19 @@ export class MetricsRegistry {
       return existing;
     }
     if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(name)) {
-      throw new Error(`invalid metric name ${JSON.stringify(name)}: expected [a-zA-Z_:][a-zA-Z0-9_:]*`);
+      throw new Error(
+        `invalid metric name ${JSON.stringify(name)}: expected [a-zA-Z_:][a-zA-Z0-9_:]*`,
+      );
     }
     for (const l of labelNames) {
-      if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(l) || l.startsWith('__') || (type === 'histogram' && l === 'le')) {
-        throw new Error(`metric ${name}: invalid label name ${JSON.stringify(l)}: expected [a-zA-Z_][a-zA-Z0-9_]*, not reserved`);
+      if (
+        !/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(l) ||
+        l.startsWith('__') ||
+        (type === 'histogram' && l === 'le')
+      ) {
+        throw new Error(
+          `metric ${name}: invalid label name ${JSON.stringify(l)}: expected [a-zA-Z_][a-zA-Z0-9_]*, not reserved`,
+        );
       }
     }
     if (new Set(labelNames).size !== labelNames.length) {
@@ -421,12 +501,12 @@ function labelText(pairs: [string, string][], le?: string): string {
 
 /** Text format: label values escape backslash, double quote and line feed. */
 export function escapeLabelValue(v: string): string {
-  return v.replace(/[\\"\n]/g, c => (c === '\\' ? '\\\\' : c === '"' ? '\\"' : '\\n'));
+  return v.replace(/[\\"\n]/g, (c) => (c === '\\' ? '\\\\' : c === '"' ? '\\"' : '\\n'));
 }
 
 /** Text format: HELP escapes backslash and line feed only. */
 function escapeHelp(v: string): string {
-  return v.replace(/[\\\n]/g, c => (c === '\\' ? '\\\\' : '\\n'));
+  return v.replace(/[\\\n]/g, (c) => (c === '\\' ? '\\\\' : '\\n'));
 }
 
 /** Go strconv.FormatFloat(v, 'g', -1, 64) as expfmt uses it, with Prometheus' +Inf/-Inf/NaN. */

@@ -6,12 +6,16 @@ import { goJsonMarshal, goJsonUnmarshalStruct, type GoStructType } from '../enco
 import { decodeUtf8, utf8Bytes } from '../encoding/go-utf8';
 
 /** The four sentinel errors of continue.go, as distinct kinds. */
-export type ContinueTokenErrorReason = 'InvalidStartRV' | 'EmptyStartKey' | 'GenericInvalidKey' | 'UnrecognizedEncodedVersion';
+export type ContinueTokenErrorReason =
+  'InvalidStartRV' | 'EmptyStartKey' | 'GenericInvalidKey' | 'UnrecognizedEncodedVersion';
 
-export const errInvalidStartRV = 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)';
-export const errEmptyStartKey = 'continue key is not valid: encoded start key empty (version meta.k8s.io/v1)';
+export const errInvalidStartRV =
+  'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)';
+export const errEmptyStartKey =
+  'continue key is not valid: encoded start key empty (version meta.k8s.io/v1)';
 export const errGenericInvalidKey = 'continue key is not valid';
-export const errUnrecognizedEncodedVersion = 'continue key is not valid: server does not recognize this encoded version';
+export const errUnrecognizedEncodedVersion =
+  'continue key is not valid: server does not recognize this encoded version';
 
 /** Where a GenericInvalidKey failure came from (the three `%w` wrapping sites upstream). */
 export type ContinueTokenFailureStage = 'base64' | 'json' | 'traversal';
@@ -26,7 +30,11 @@ export class ContinueTokenError extends Error {
   /** The wrapped detail: the base64 or JSON error text, the offending start key, or the version. */
   override readonly cause: string | undefined;
   readonly stage: ContinueTokenFailureStage | undefined;
-  constructor(reason: ContinueTokenErrorReason, message: string, opts: { cause?: string; stage?: ContinueTokenFailureStage } = {}) {
+  constructor(
+    reason: ContinueTokenErrorReason,
+    message: string,
+    opts: { cause?: string; stage?: ContinueTokenFailureStage } = {},
+  ) {
     super(message);
     this.name = 'ContinueTokenError';
     this.reason = reason;
@@ -40,7 +48,11 @@ export class ContinueTokenError extends Error {
 export const continueTokenType: GoStructType = {
   pkg: 'storage',
   name: 'continueToken',
-  fields: [{ name: 'v', kind: 'string' }, { name: 'rv', kind: 'int64' }, { name: 'start', kind: 'string' }],
+  fields: [
+    { name: 'v', kind: 'string' },
+    { name: 'rv', kind: 'int64' },
+    { name: 'start', kind: 'string' },
+  ],
 };
 
 const int64Min = -(2n ** 63n);
@@ -48,15 +60,20 @@ const int64Max = 2n ** 63n - 1n;
 
 /** A Go int64 as a JS value: number when it is exactly representable, otherwise bigint. */
 export function int64ToJs(n: bigint): number | bigint {
-  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(n)
+    : n;
 }
 
 function toInt64(resourceVersion: number | bigint): bigint {
   if (typeof resourceVersion === 'number' && !Number.isSafeInteger(resourceVersion)) {
-    throw new RangeError(`resourceVersion ${resourceVersion} is not an exact integer; pass a bigint for values beyond 2^53`);
+    throw new RangeError(
+      `resourceVersion ${resourceVersion} is not an exact integer; pass a bigint for values beyond 2^53`,
+    );
   }
   const n = BigInt(resourceVersion);
-  if (n < int64Min || n > int64Max) throw new RangeError(`resourceVersion ${n} does not fit in int64`);
+  if (n < int64Min || n > int64Max)
+    throw new RangeError(`resourceVersion ${n} does not fit in int64`);
   return n;
 }
 
@@ -101,20 +118,38 @@ export function inspectContinue(continueValue: string, keyPrefix: string): Conti
     bytes = rawUrlEncoding.decodeString(continueValue);
   } catch (e) {
     const detail = e instanceof Base64CorruptInputError ? e.message : String(e);
-    return { error: new ContinueTokenError('GenericInvalidKey', `${errGenericInvalidKey}: ${detail}`, { cause: detail, stage: 'base64' }) };
+    return {
+      error: new ContinueTokenError('GenericInvalidKey', `${errGenericInvalidKey}: ${detail}`, {
+        cause: detail,
+        stage: 'base64',
+      }),
+    };
   }
   const text = decodeUtf8(bytes);
   const decoded = goJsonUnmarshalStruct(bytes, continueTokenType);
   if (decoded.error) {
     const detail = decoded.error.message;
-    return { bytes, text, error: new ContinueTokenError('GenericInvalidKey', `${errGenericInvalidKey}: ${detail}`, { cause: detail, stage: 'json' }) };
+    return {
+      bytes,
+      text,
+      error: new ContinueTokenError('GenericInvalidKey', `${errGenericInvalidKey}: ${detail}`, {
+        cause: detail,
+        stage: 'json',
+      }),
+    };
   }
-  const token = { v: decoded.values.v as string, rv: decoded.values.rv as bigint, start: decoded.values.start as string };
+  const token = {
+    v: decoded.values.v as string,
+    rv: decoded.values.rv as bigint,
+    start: decoded.values.start as string,
+  };
   const stages = { bytes, text, token };
   switch (token.v) {
     case 'meta.k8s.io/v1': {
-      if (token.rv === 0n) return { ...stages, error: new ContinueTokenError('InvalidStartRV', errInvalidStartRV) };
-      if (token.start.length === 0) return { ...stages, error: new ContinueTokenError('EmptyStartKey', errEmptyStartKey) };
+      if (token.rv === 0n)
+        return { ...stages, error: new ContinueTokenError('InvalidStartRV', errInvalidStartRV) };
+      if (token.start.length === 0)
+        return { ...stages, error: new ContinueTokenError('EmptyStartKey', errEmptyStartKey) };
       // Defend against path traversal: the start key must already be clean once rooted.
       let key = token.start;
       if (!key.startsWith('/')) key = '/' + key;
@@ -122,14 +157,28 @@ export function inspectContinue(continueValue: string, keyPrefix: string): Conti
       if (cleaned !== key) {
         return {
           ...stages,
-          error: new ContinueTokenError('GenericInvalidKey', `${errGenericInvalidKey}: ${token.start}`, { cause: token.start, stage: 'traversal' }),
+          error: new ContinueTokenError(
+            'GenericInvalidKey',
+            `${errGenericInvalidKey}: ${token.start}`,
+            { cause: token.start, stage: 'traversal' },
+          ),
         };
       }
-      return { ...stages, result: { fromKey: keyPrefix + cleaned.slice(1), resourceVersion: int64ToJs(token.rv) } };
+      return {
+        ...stages,
+        result: { fromKey: keyPrefix + cleaned.slice(1), resourceVersion: int64ToJs(token.rv) },
+      };
     }
     default:
       // Upstream formats "%w %v": a space and no colon, so an empty version leaves a trailing space.
-      return { ...stages, error: new ContinueTokenError('UnrecognizedEncodedVersion', `${errUnrecognizedEncodedVersion} ${token.v}`, { cause: token.v }) };
+      return {
+        ...stages,
+        error: new ContinueTokenError(
+          'UnrecognizedEncodedVersion',
+          `${errUnrecognizedEncodedVersion} ${token.v}`,
+          { cause: token.v },
+        ),
+      };
   }
 }
 
@@ -137,7 +186,10 @@ export function inspectContinue(continueValue: string, keyPrefix: string): Conti
  * DecodeContinue(continueValue, keyPrefix): the key to resume from and the token's resource version
  * (a number when |rv| <= 2^53-1, else a bigint). Throws ContinueTokenError with upstream's message.
  */
-export function decodeContinue(continueValue: string, keyPrefix: string): { fromKey: string; resourceVersion: number | bigint } {
+export function decodeContinue(
+  continueValue: string,
+  keyPrefix: string,
+): { fromKey: string; resourceVersion: number | bigint } {
   const r = inspectContinue(continueValue, keyPrefix);
   if (r.error) throw r.error;
   return r.result as { fromKey: string; resourceVersion: number | bigint };
@@ -148,10 +200,15 @@ export function decodeContinue(continueValue: string, keyPrefix: string): { from
  * {"v":"meta.k8s.io/v1","rv":N,"start":key without keyPrefix}. Like strings.TrimPrefix upstream, a
  * key that does not start with a non-empty keyPrefix is an error.
  */
-export function encodeContinue(key: string, keyPrefix: string, resourceVersion: number | bigint): string {
+export function encodeContinue(
+  key: string,
+  keyPrefix: string,
+  resourceVersion: number | bigint,
+): string {
   const rv = toInt64(resourceVersion);
   const nextKey = key.startsWith(keyPrefix) ? key.slice(keyPrefix.length) : key;
-  if (nextKey === key) throw new Error('unable to encode next field: the key and key prefix do not match');
+  if (nextKey === key)
+    throw new Error('unable to encode next field: the key and key prefix do not match');
   const json = goJsonMarshal({ v: 'meta.k8s.io/v1', rv, start: nextKey });
   return rawUrlEncoding.encodeToString(utf8Bytes(json));
 }
@@ -188,6 +245,7 @@ export function prepareContinueToken(
 ): PreparedContinueToken {
   if (!hasMoreItems) return { continue: '' };
   const next = encodeContinue(keyLastItem + '\x00', keyPrefix, resourceVersion);
-  if (predicateEmpty(opts.predicate)) return { continue: next, remainingItemCount: itemsCount - (opts.predicate.limit ?? 0) };
+  if (predicateEmpty(opts.predicate))
+    return { continue: next, remainingItemCount: itemsCount - (opts.predicate.limit ?? 0) };
   return { continue: next };
 }

@@ -73,9 +73,24 @@ const statusFailure = 'Failure';
 
 // Reasons with a fixed meaning; for any other reason the Is* helpers fall back to the HTTP code.
 const knownReasons = new Set<string>([
-  'Unauthorized', 'Forbidden', 'NotFound', 'AlreadyExists', 'Conflict', 'Gone', 'Invalid',
-  'ServerTimeout', 'StorageReadError', 'Timeout', 'TooManyRequests', 'BadRequest', 'MethodNotAllowed',
-  'NotAcceptable', 'RequestEntityTooLarge', 'UnsupportedMediaType', 'InternalError', 'Expired',
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'StorageReadError',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
   'ServiceUnavailable',
 ]);
 
@@ -87,8 +102,20 @@ export class StatusError extends Error {
   }
 }
 
-function failure(code: number, reason: string, message: string, details?: StatusDetails): StatusError {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: statusFailure, message, reason };
+function failure(
+  code: number,
+  reason: string,
+  message: string,
+  details?: StatusDetails,
+): StatusError {
+  const status: Status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: statusFailure,
+    message,
+    reason,
+  };
   if (details) status.details = canonicalDetails(details);
   status.code = code;
   return new StatusError(status);
@@ -111,7 +138,8 @@ function canonicalDetails(d: StatusDetails): StatusDetails {
 // Go's omitempty for unset strings (keeps deepEqual comparisons honest).
 function withoutEmpty<T extends object>(o: T): T {
   const out = {} as T;
-  for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== '') (out as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(o))
+    if (v !== undefined && v !== '') (out as Record<string, unknown>)[k] = v;
   return out;
 }
 
@@ -152,16 +180,23 @@ export function newGone(message: string): StatusError {
 
 /** 404 NotFound: `<resource> "<name>" not found`. */
 export function newNotFound(gr: GroupResource, name: string): StatusError {
-  return failure(404, StatusReason.NotFound, `${groupResourceString(gr)} ${quote(name)} not found`, {
-    name,
-    group: gr.group,
-    kind: gr.resource,
-  });
+  return failure(
+    404,
+    StatusReason.NotFound,
+    `${groupResourceString(gr)} ${quote(name)} not found`,
+    {
+      name,
+      group: gr.group,
+      kind: gr.resource,
+    },
+  );
 }
 
 /** 422 Invalid: `<Kind.group> "<name>" is invalid: <aggregated field errors>`. */
 export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldError[]): StatusError {
-  const causes: StatusCause[] = errs.map(e => withoutEmpty({ reason: e.type, message: e.errorBody(), field: e.field }));
+  const causes: StatusCause[] = errs.map((e) =>
+    withoutEmpty({ reason: e.type, message: e.errorBody(), field: e.field }),
+  );
   const message =
     errs.length === 0
       ? `${groupKindString(gk)} ${quote(name)} is invalid`
@@ -180,7 +215,11 @@ export function newTooManyRequests(message: string, retryAfterSeconds: number): 
 }
 
 /** 500 ServerTimeout: `The <op> operation against <resource> could not be completed at this time, please try again.` */
-export function newServerTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
+export function newServerTimeout(
+  gr: GroupResource,
+  operation: string,
+  retryAfterSeconds: number,
+): StatusError {
   return failure(
     500,
     StatusReason.ServerTimeout,
@@ -224,7 +263,9 @@ export function newTooLargeResourceVersionError(
     StatusReason.Timeout,
     `Timeout: Too large resource version: ${BigInt(minimumResourceVersion)}, current: ${BigInt(currentRevision)}`,
     {
-      causes: [{ reason: causeTypeResourceVersionTooLarge, message: tooLargeResourceVersionCauseMsg }],
+      causes: [
+        { reason: causeTypeResourceVersionTooLarge, message: tooLargeResourceVersionCauseMsg },
+      ],
       retryAfterSeconds: retrySeconds,
     },
   );
@@ -338,12 +379,14 @@ function isErrCode(err: unknown, code: ErrCode): boolean {
 export const isNotFoundStorage = (err: unknown): boolean => isErrCode(err, ErrCode.KeyNotFound);
 export const isExist = (err: unknown): boolean => isErrCode(err, ErrCode.KeyExists);
 export const isUnreachable = (err: unknown): boolean => isErrCode(err, ErrCode.Unreachable);
-export const isConflict = (err: unknown): boolean => isErrCode(err, ErrCode.ResourceVersionConflicts);
+export const isConflict = (err: unknown): boolean =>
+  isErrCode(err, ErrCode.ResourceVersionConflicts);
 export const isRequestTimeout = (err: unknown): boolean => isErrCode(err, ErrCode.Timeout);
 export const isInvalidObj = (err: unknown): boolean => isErrCode(err, ErrCode.InvalidObj);
 export const isCorruptObject = (err: unknown): boolean => isErrCode(err, ErrCode.CorruptObj);
 export const isInvalidError = (err: unknown): boolean => err instanceof InvalidError;
-export const isStorageInternalError = (err: unknown): boolean => err instanceof StorageInternalError;
+export const isStorageInternalError = (err: unknown): boolean =>
+  err instanceof StorageInternalError;
 
 // --- Is* helpers of api/errors ---
 
@@ -361,13 +404,20 @@ function isReasonOrUnknownWithCode(err: unknown, reason: string, code: number): 
 export function reasonForError(err: unknown): string {
   return reasonAndCode(err)[0];
 }
-export const isBadRequest = (err: unknown): boolean => isReasonOrUnknownWithCode(err, StatusReason.BadRequest, 400);
-export const isNotFound = (err: unknown): boolean => isReasonOrUnknownWithCode(err, StatusReason.NotFound, 404);
-export const isGone = (err: unknown): boolean => isReasonOrUnknownWithCode(err, StatusReason.Gone, 410);
-export const isResourceExpired = (err: unknown): boolean => reasonForError(err) === StatusReason.Expired;
-export const isInvalid = (err: unknown): boolean => isReasonOrUnknownWithCode(err, StatusReason.Invalid, 422);
-export const isTimeout = (err: unknown): boolean => isReasonOrUnknownWithCode(err, StatusReason.Timeout, 504);
-export const isServerTimeout = (err: unknown): boolean => reasonForError(err) === StatusReason.ServerTimeout;
+export const isBadRequest = (err: unknown): boolean =>
+  isReasonOrUnknownWithCode(err, StatusReason.BadRequest, 400);
+export const isNotFound = (err: unknown): boolean =>
+  isReasonOrUnknownWithCode(err, StatusReason.NotFound, 404);
+export const isGone = (err: unknown): boolean =>
+  isReasonOrUnknownWithCode(err, StatusReason.Gone, 410);
+export const isResourceExpired = (err: unknown): boolean =>
+  reasonForError(err) === StatusReason.Expired;
+export const isInvalid = (err: unknown): boolean =>
+  isReasonOrUnknownWithCode(err, StatusReason.Invalid, 422);
+export const isTimeout = (err: unknown): boolean =>
+  isReasonOrUnknownWithCode(err, StatusReason.Timeout, 504);
+export const isServerTimeout = (err: unknown): boolean =>
+  reasonForError(err) === StatusReason.ServerTimeout;
 export const isInternalError = (err: unknown): boolean =>
   isReasonOrUnknownWithCode(err, StatusReason.InternalError, 500);
 /** Upstream checks the 429 code regardless of the reason here. */
@@ -379,7 +429,7 @@ export const isTooManyRequests = (err: unknown): boolean => {
 /** Whether the error's Status details carry a cause of the given type. */
 export function hasStatusCause(err: unknown, causeType: string): boolean {
   if (!(err instanceof StatusError)) return false;
-  return (err.status.details?.causes ?? []).some(c => (c.reason ?? '') === causeType);
+  return (err.status.details?.causes ?? []).some((c) => (c.reason ?? '') === causeType);
 }
 
 /** storage.IsTooLargeResourceVersion: a Timeout carrying the ResourceVersionTooLarge cause. */
@@ -409,7 +459,14 @@ export function errorToAPIStatus(err: unknown): Status {
     return s;
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: statusFailure, message, code: isConflict(err) ? 409 : 500 };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: statusFailure,
+    message,
+    code: isConflict(err) ? 409 : 500,
+  };
 }
 
 // --- Go encoding/json of a Status ---
@@ -423,7 +480,8 @@ function listMetaJSON(m: ListMeta): string {
   if (m.selfLink) parts.push(field('selfLink', goJsonQuote(m.selfLink)));
   if (m.resourceVersion) parts.push(field('resourceVersion', goJsonQuote(m.resourceVersion)));
   if (m.continue) parts.push(field('continue', goJsonQuote(m.continue)));
-  if (m.remainingItemCount !== undefined) parts.push(field('remainingItemCount', String(m.remainingItemCount)));
+  if (m.remainingItemCount !== undefined)
+    parts.push(field('remainingItemCount', String(m.remainingItemCount)));
   return `{${parts.join(',')}}`;
 }
 
@@ -441,7 +499,8 @@ function detailsJSON(d: StatusDetails): string {
   if (d.group) parts.push(field('group', goJsonQuote(d.group)));
   if (d.kind) parts.push(field('kind', goJsonQuote(d.kind)));
   if (d.uid) parts.push(field('uid', goJsonQuote(d.uid)));
-  if (d.causes && d.causes.length > 0) parts.push(field('causes', `[${d.causes.map(causeJSON).join(',')}]`));
+  if (d.causes && d.causes.length > 0)
+    parts.push(field('causes', `[${d.causes.map(causeJSON).join(',')}]`));
   if (d.retryAfterSeconds) parts.push(field('retryAfterSeconds', String(d.retryAfterSeconds)));
   return `{${parts.join(',')}}`;
 }

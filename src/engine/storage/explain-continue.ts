@@ -1,11 +1,24 @@
 // Explains a continue token as pkg/storage/continue.go (release-1.36) judges it; used by every face
 // (hover, decoder view, CLI). Plain data only, so it can cross to a webview or be printed as JSON.
 import { goJsonMarshal } from '../encoding/go-json';
-import { type ContinueTokenErrorReason, type ContinueTokenFailureStage, inspectContinue, pathClean } from './continue';
+import {
+  type ContinueTokenErrorReason,
+  type ContinueTokenFailureStage,
+  inspectContinue,
+  pathClean,
+} from './continue';
 
 /** Something Node (or a person) would accept but the apiserver refuses, or a traversal attempt. */
 export interface ContinueTokenWarning {
-  kind: 'empty' | 'padding' | 'non-url-alphabet' | 'whitespace' | 'line-break' | 'percent-encoded' | 'non-ascii' | 'traversal';
+  kind:
+    | 'empty'
+    | 'padding'
+    | 'non-url-alphabet'
+    | 'whitespace'
+    | 'line-break'
+    | 'percent-encoded'
+    | 'non-ascii'
+    | 'traversal';
   message: string;
 }
 
@@ -71,10 +84,13 @@ function firstNonAscii(s: string): number {
 
 function describeRv(rv: bigint): string {
   if (rv > 0n) {
-    return `pinned: the next page is read at etcd revision ${rv} (the first page's resourceVersion); ` +
-      'once etcd has compacted that revision the apiserver answers 410 Expired with a fresh rv -1 token';
+    return (
+      `pinned: the next page is read at etcd revision ${rv} (the first page's resourceVersion); ` +
+      'once etcd has compacted that revision the apiserver answers 410 Expired with a fresh rv -1 token'
+    );
   }
-  if (rv === -1n) return 'inconsistent continue: resume at the latest revision (issued by a 410 Expired response)';
+  if (rv === -1n)
+    return 'inconsistent continue: resume at the latest revision (issued by a 410 Expired response)';
   if (rv < 0n) return `negative (${rv}): treated like -1, resume at the latest revision`;
   return 'zero: not allowed, the apiserver rejects the token';
 }
@@ -89,11 +105,14 @@ function traversalWarnings(start: string): ContinueTokenWarning[] {
   if (segs.includes('.')) found.push("'.' segments");
   if (segs.slice(0, -1).includes('')) found.push("empty ('//') segments");
   if (segs.length > 1 && segs[segs.length - 1] === '') found.push('a trailing slash');
-  return [{
-    kind: 'traversal',
-    message: `start key ${JSON.stringify(start)} is not a clean path (it has ${found.join(', ')}): ` +
-      'the apiserver refuses it as a path-traversal attempt, because path.Clean would change it',
-  }];
+  return [
+    {
+      kind: 'traversal',
+      message:
+        `start key ${JSON.stringify(start)} is not a clean path (it has ${found.join(', ')}): ` +
+        'the apiserver refuses it as a path-traversal attempt, because path.Clean would change it',
+    },
+  ];
 }
 
 /** Token-text warnings: what Node's lenient base64url would take but Go's RawURLEncoding refuses. */
@@ -101,26 +120,48 @@ function textWarnings(token: string): ContinueTokenWarning[] {
   const w: ContinueTokenWarning[] = [];
   const at = (re: RegExp): number => token.search(re);
   if (token === '') {
-    w.push({ kind: 'empty', message: 'the token is empty: the apiserver ignores an empty continue parameter and lists from the beginning' });
+    w.push({
+      kind: 'empty',
+      message:
+        'the token is empty: the apiserver ignores an empty continue parameter and lists from the beginning',
+    });
     return w;
   }
   if (/%[0-9A-Fa-f]{2}/.test(token)) {
-    w.push({ kind: 'percent-encoded', message: `percent-encoding left in at character ${at(/%[0-9A-Fa-f]{2}/)}: URL-decode the query parameter first (the apiserver sees the decoded value)` });
+    w.push({
+      kind: 'percent-encoded',
+      message: `percent-encoding left in at character ${at(/%[0-9A-Fa-f]{2}/)}: URL-decode the query parameter first (the apiserver sees the decoded value)`,
+    });
   }
   if (token.includes('=')) {
-    w.push({ kind: 'padding', message: `'=' padding at character ${token.indexOf('=')}: Go's base64.RawURLEncoding has no padding and rejects it (Node's base64url accepts it); strip the trailing '='` });
+    w.push({
+      kind: 'padding',
+      message: `'=' padding at character ${token.indexOf('=')}: Go's base64.RawURLEncoding has no padding and rejects it (Node's base64url accepts it); strip the trailing '='`,
+    });
   }
   if (/[+/]/.test(token)) {
-    w.push({ kind: 'non-url-alphabet', message: `'${token[at(/[+/]/)]}' at character ${at(/[+/]/)} is from the standard base64 alphabet: the apiserver only accepts '-' and '_' (Node accepts both)` });
+    w.push({
+      kind: 'non-url-alphabet',
+      message: `'${token[at(/[+/]/)]}' at character ${at(/[+/]/)} is from the standard base64 alphabet: the apiserver only accepts '-' and '_' (Node accepts both)`,
+    });
   }
   if (/[ \t\f\v]/.test(token)) {
-    w.push({ kind: 'whitespace', message: `whitespace at character ${at(/[ \t\f\v]/)}: Go rejects it (only line breaks are skipped)` });
+    w.push({
+      kind: 'whitespace',
+      message: `whitespace at character ${at(/[ \t\f\v]/)}: Go rejects it (only line breaks are skipped)`,
+    });
   }
   if (/[\r\n]/.test(token)) {
-    w.push({ kind: 'line-break', message: `line break at character ${at(/[\r\n]/)}: Go silently skips '\\r' and '\\n', so this alone does not invalidate the token` });
+    w.push({
+      kind: 'line-break',
+      message: `line break at character ${at(/[\r\n]/)}: Go silently skips '\\r' and '\\n', so this alone does not invalidate the token`,
+    });
   }
   if (firstNonAscii(token) >= 0) {
-    w.push({ kind: 'non-ascii', message: `non-ASCII character at character ${firstNonAscii(token)}: not base64; the apiserver reports its UTF-8 byte offset` });
+    w.push({
+      kind: 'non-ascii',
+      message: `non-ASCII character at character ${firstNonAscii(token)}: not base64; the apiserver reports its UTF-8 byte offset`,
+    });
   }
   return w;
 }
@@ -140,7 +181,14 @@ function repair(token: string): string {
 export function explainContinueToken(token: string, keyPrefix: string): ContinueTokenExplanation {
   const r = inspectContinue(token, keyPrefix);
   const warnings = textWarnings(token);
-  const e: ContinueTokenExplanation = { token, keyPrefix, valid: !r.error, warnings, httpStatus: r.error ? 400 : 200, apiserverSays: '' };
+  const e: ContinueTokenExplanation = {
+    token,
+    keyPrefix,
+    valid: !r.error,
+    warnings,
+    httpStatus: r.error ? 400 : 200,
+    apiserverSays: '',
+  };
   if (r.text !== undefined) e.decodedJson = r.text;
   if (r.token) {
     e.fields = { v: r.token.v, rv: r.token.rv.toString(), start: r.token.start };
@@ -150,19 +198,35 @@ export function explainContinueToken(token: string, keyPrefix: string): Continue
   }
   if (r.error) {
     const err = r.error;
-    e.error = { reason: err.reason, message: err.message, wrapsGenericInvalidKey: err.wrapsGenericInvalidKey };
+    e.error = {
+      reason: err.reason,
+      message: err.message,
+      wrapsGenericInvalidKey: err.wrapsGenericInvalidKey,
+    };
     if (err.stage) e.error.stage = err.stage;
     if (err.cause !== undefined) e.error.cause = err.cause;
     const message = `invalid continue token: ${err.message}`;
-    e.statusBody = goJsonMarshal({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 }) + '\n';
-    e.apiserverSays = token === ''
-      ? 'an empty continue parameter is not a token: the apiserver ignores it and lists from the beginning'
-      : `400 Bad Request: ${message}`;
+    e.statusBody =
+      goJsonMarshal({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message,
+        reason: 'BadRequest',
+        code: 400,
+      }) + '\n';
+    e.apiserverSays =
+      token === ''
+        ? 'an empty continue parameter is not a token: the apiserver ignores it and lists from the beginning'
+        : `400 Bad Request: ${message}`;
     if (err.stage === 'base64') {
       const fixed = repair(token);
       if (fixed !== token && fixed !== '') {
         const again = inspectContinue(fixed, keyPrefix);
-        e.repair = again.error ? { token: fixed, valid: false, message: again.error.message } : { token: fixed, valid: true };
+        e.repair = again.error
+          ? { token: fixed, valid: false, message: again.error.message }
+          : { token: fixed, valid: true };
       }
     }
     return e;
@@ -180,8 +244,10 @@ export function explainContinueToken(token: string, keyPrefix: string): Continue
       ? `just after ${visibleKey(after)} (the last item of the previous page; the trailing NUL makes the range start at the next key)`
       : `at ${visibleKey(result.fromKey)}, inclusive`,
   };
-  const where = tok.rv > 0n ? `at resourceVersion ${tok.rv}` : 'at the latest revision (inconsistent continue)';
-  e.apiserverSays = `continues the list ${exclusive ? `just after ${visibleKey(after)}` : `at ${visibleKey(result.fromKey)} (inclusive)`} ${where}; ` +
+  const where =
+    tok.rv > 0n ? `at resourceVersion ${tok.rv}` : 'at the latest revision (inconsistent continue)';
+  e.apiserverSays =
+    `continues the list ${exclusive ? `just after ${visibleKey(after)}` : `at ${visibleKey(result.fromKey)} (inclusive)`} ${where}; ` +
     'the request must not also set resourceVersion (other than "0") and must use the same path';
   return e;
 }

@@ -123,7 +123,8 @@ function formatBadValue(v: unknown): string {
   if (typeof v === 'string') return quote(v);
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   if (v === undefined || v === null) return 'null';
-  if (Array.isArray(v) && v.every(x => typeof x === 'string')) return `[${v.map(x => goJsonQuote(x)).join(',')}]`;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+    return `[${v.map((x) => goJsonQuote(x)).join(',')}]`;
   return JSON.stringify(v);
 }
 
@@ -139,8 +140,13 @@ export function forbidden(path: FieldPath | null, detail: string): FieldError {
   return new FieldError(ErrorType.Forbidden, pathString(path), '', detail);
 }
 
-export function notSupported(path: FieldPath | null, value: unknown, validValues: readonly string[]): FieldError {
-  const detail = validValues.length > 0 ? 'supported values: ' + validValues.map(quote).join(', ') : '';
+export function notSupported(
+  path: FieldPath | null,
+  value: unknown,
+  validValues: readonly string[],
+): FieldError {
+  const detail =
+    validValues.length > 0 ? 'supported values: ' + validValues.map(quote).join(', ') : '';
   return new FieldError(ErrorType.NotSupported, pathString(path), value, detail);
 }
 

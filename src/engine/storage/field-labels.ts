@@ -30,9 +30,14 @@ function podFieldLabelConversion(label: string, value: string): [string, string]
 }
 
 /** runtime.DefaultMetaV1FieldSelectorConversion: only metadata.name and metadata.namespace. */
-export function defaultMetaV1FieldSelectorConversion(label: string, value: string): [string, string] {
+export function defaultMetaV1FieldSelectorConversion(
+  label: string,
+  value: string,
+): [string, string] {
   if (label === 'metadata.name' || label === 'metadata.namespace') return [label, value];
-  throw new Error(`${quote(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`);
+  throw new Error(
+    `${quote(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
+  );
 }
 
 // Per-resource conversions registered upstream with AddFieldLabelConversionFunc (v1 core subset).
@@ -41,7 +46,11 @@ const fieldLabelConversionFuncs: ReadonlyMap<string, FieldLabelConversionFunc> =
 ]);
 
 /** Scheme.ConvertFieldLabel for a resource (e.g. 'pods'); other resources get the metadata default. */
-export function convertFieldLabel(resource: string, label: string, value: string): [string, string] {
+export function convertFieldLabel(
+  resource: string,
+  label: string,
+  value: string,
+): [string, string] {
   const fn = fieldLabelConversionFuncs.get(resource) ?? defaultMetaV1FieldSelectorConversion;
   return fn(label, value);
 }
@@ -59,7 +68,8 @@ export function podSelectableFields(pod: Pod): Record<string, string> {
   const spec = pod.spec ?? { containers: null };
   const status = pod.status ?? {};
   // v1 -> internal conversion fills podIPs from podIP; ToSelectableFields reads podIPs[0].
-  const podIP = status.podIPs && status.podIPs.length > 0 ? status.podIPs[0].ip : (status.podIP ?? '');
+  const podIP =
+    status.podIPs && status.podIPs.length > 0 ? status.podIPs[0].ip : (status.podIP ?? '');
   return {
     'spec.nodeName': spec.nodeName ?? '',
     'spec.restartPolicy': spec.restartPolicy ?? '',
@@ -83,6 +93,9 @@ export function getAttrs(obj: KubeObject, resource = 'pods'): ObjectAttributes {
   if (resource === 'pods') return { labels, fields: podSelectableFields(obj as Pod) };
   return {
     labels,
-    fields: { 'metadata.name': obj.metadata?.name ?? '', 'metadata.namespace': obj.metadata?.namespace ?? '' },
+    fields: {
+      'metadata.name': obj.metadata?.name ?? '',
+      'metadata.namespace': obj.metadata?.namespace ?? '',
+    },
   };
 }

@@ -34,7 +34,10 @@ export interface Selector {
 export type FieldSelector = Selector;
 
 class HasTerm implements Selector {
-  constructor(readonly field: string, readonly value: string) {}
+  constructor(
+    readonly field: string,
+    readonly value: string,
+  ) {}
   matches(fs: Fields): boolean {
     return get(fs, this.field) === this.value;
   }
@@ -58,7 +61,10 @@ class HasTerm implements Selector {
 }
 
 class NotHasTerm implements Selector {
-  constructor(readonly field: string, readonly value: string) {}
+  constructor(
+    readonly field: string,
+    readonly value: string,
+  ) {}
   matches(fs: Fields): boolean {
     return get(fs, this.field) !== this.value;
   }
@@ -88,7 +94,7 @@ class AndTerm implements Selector {
     return true;
   }
   empty(): boolean {
-    return this.terms.every(t => t.empty());
+    return this.terms.every((t) => t.empty());
   }
   requiresExactMatch(field: string): string | undefined {
     for (const t of this.terms) {
@@ -106,10 +112,10 @@ class AndTerm implements Selector {
     return new AndTerm(next);
   }
   requirements(): FieldRequirement[] {
-    return this.terms.flatMap(t => t.requirements());
+    return this.terms.flatMap((t) => t.requirements());
   }
   string(): string {
-    return this.terms.map(t => t.string()).join(',');
+    return this.terms.map((t) => t.string()).join(',');
   }
 }
 
@@ -163,13 +169,13 @@ export function andSelectors(...selectors: Selector[]): Selector {
 
 /** A selector matching exactly the given set. */
 export function selectorFromSet(set: Fields): Selector {
-  const items = Object.keys(set).map(k => new HasTerm(k, set[k]));
+  const items = Object.keys(set).map((k) => new HasTerm(k, set[k]));
   return items.length === 1 ? items[0] : new AndTerm(items);
 }
 
 /** Escapes `\`, `,` and `=` for use in a field selector value. */
 export function escapeValue(s: string): string {
-  return s.replace(/[\\,=]/g, c => '\\' + c);
+  return s.replace(/[\\,=]/g, (c) => '\\' + c);
 }
 
 /** fields.InvalidEscapeSequence. */
@@ -233,7 +239,8 @@ const termOperators = ['!=', '==', '='] as const;
 export function splitTerm(term: string): { lhs: string; op: string; rhs: string } | undefined {
   for (let i = 0; i < term.length; i++) {
     for (const op of termOperators) {
-      if (term.startsWith(op, i)) return { lhs: term.slice(0, i), op, rhs: term.slice(i + op.length) };
+      if (term.startsWith(op, i))
+        return { lhs: term.slice(0, i), op, rhs: term.slice(i + op.length) };
     }
   }
   return undefined;

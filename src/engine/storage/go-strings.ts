@@ -65,7 +65,8 @@ export function parseInt64(s: string): bigint {
   try {
     un = parseUint(body, 64);
   } catch (e) {
-    if (e instanceof NumError && e.err === 'invalid syntax') throw new NumError('ParseInt', s, 'invalid syntax');
+    if (e instanceof NumError && e.err === 'invalid syntax')
+      throw new NumError('ParseInt', s, 'invalid syntax');
     throw new NumError('ParseInt', s, 'value out of range');
   }
   const cutoff = 1n << 63n;
@@ -97,13 +98,27 @@ export function quote(s: string): string {
       continue;
     }
     switch (r) {
-      case 0x07: out += '\\a'; continue;
-      case 0x08: out += '\\b'; continue;
-      case 0x0c: out += '\\f'; continue;
-      case 0x0a: out += '\\n'; continue;
-      case 0x0d: out += '\\r'; continue;
-      case 0x09: out += '\\t'; continue;
-      case 0x0b: out += '\\v'; continue;
+      case 0x07:
+        out += '\\a';
+        continue;
+      case 0x08:
+        out += '\\b';
+        continue;
+      case 0x0c:
+        out += '\\f';
+        continue;
+      case 0x0a:
+        out += '\\n';
+        continue;
+      case 0x0d:
+        out += '\\r';
+        continue;
+      case 0x09:
+        out += '\\t';
+        continue;
+      case 0x0b:
+        out += '\\v';
+        continue;
     }
     if (r < 0x20 || r === 0x7f) {
       out += '\\x' + hex[r >> 4] + hex[r & 0xf];

@@ -32,9 +32,19 @@ export const Operator = {
 export type Operator = (typeof Operator)[keyof typeof Operator];
 
 const binaryOperators: readonly string[] = [
-  Operator.In, Operator.NotIn, Operator.Equals, Operator.DoubleEquals, Operator.NotEquals, Operator.GreaterThan, Operator.LessThan,
+  Operator.In,
+  Operator.NotIn,
+  Operator.Equals,
+  Operator.DoubleEquals,
+  Operator.NotEquals,
+  Operator.GreaterThan,
+  Operator.LessThan,
 ];
-const validRequirementOperators: readonly string[] = [...binaryOperators, Operator.Exists, Operator.DoesNotExist];
+const validRequirementOperators: readonly string[] = [
+  ...binaryOperators,
+  Operator.Exists,
+  Operator.DoesNotExist,
+];
 
 function lookup(ls: Labels, key: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(ls, key) ? ls[key] : undefined;
@@ -113,13 +123,27 @@ export class Requirement {
   string(): string {
     let s = this.operator === Operator.DoesNotExist ? '!' + this.key : this.key;
     switch (this.operator) {
-      case Operator.Equals: s += '='; break;
-      case Operator.DoubleEquals: s += '=='; break;
-      case Operator.NotEquals: s += '!='; break;
-      case Operator.In: s += ' in '; break;
-      case Operator.NotIn: s += ' notin '; break;
-      case Operator.GreaterThan: s += '>'; break;
-      case Operator.LessThan: s += '<'; break;
+      case Operator.Equals:
+        s += '=';
+        break;
+      case Operator.DoubleEquals:
+        s += '==';
+        break;
+      case Operator.NotEquals:
+        s += '!=';
+        break;
+      case Operator.In:
+        s += ' in ';
+        break;
+      case Operator.NotIn:
+        s += ' notin ';
+        break;
+      case Operator.GreaterThan:
+        s += '>';
+        break;
+      case Operator.LessThan:
+        s += '<';
+        break;
       case Operator.Exists:
       case Operator.DoesNotExist:
         return s;
@@ -135,7 +159,8 @@ export class Requirement {
 // --- validation (content.IsLabelKey / IsLabelValue) ---
 
 const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const labelKeyErrMsg =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const labelKeyRegexp = new RegExp('^' + labelKeyFmt + '$');
 const labelValueFmt = '(' + labelKeyFmt + ')?';
 const labelValueErrMsg =
@@ -165,7 +190,8 @@ function regexError(msg: string, re: string, ...examples: string[]): string {
 function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (utf8Length(value) > 253) errs.push(maxLenError(253));
-  if (!dns1123SubdomainRegexp.test(value)) errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
+  if (!dns1123SubdomainRegexp.test(value))
+    errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
 }
 
@@ -190,7 +216,10 @@ export function isLabelKey(value: string): string[] {
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (utf8Length(name) > 63) errs.push('name part ' + maxLenError(63));
-  if (!labelKeyRegexp.test(name)) errs.push('name part ' + regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc'));
+  if (!labelKeyRegexp.test(name))
+    errs.push(
+      'name part ' + regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc'),
+    );
   return errs;
 }
 
@@ -198,7 +227,8 @@ export function isLabelKey(value: string): string[] {
 export function isLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (utf8Length(value) > 63) errs.push(maxLenError(63));
-  if (!labelValueRegexp.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
+  if (!labelValueRegexp.test(value))
+    errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 }
 
@@ -216,7 +246,12 @@ function validateLabelValue(k: string, v: string, path: FieldPath): FieldError |
  * labels.NewRequirement: validates the key, the operator/value count and every value; throws a
  * FieldErrorList (the aggregated field.ErrorList, e.g. `values[0][x]: Invalid value: "a b": …`).
  */
-export function newRequirement(key: string, op: Operator, vals: readonly string[], path: FieldPath | null = null): Requirement {
+export function newRequirement(
+  key: string,
+  op: Operator,
+  vals: readonly string[],
+  path: FieldPath | null = null,
+): Requirement {
   const errs: FieldError[] = [];
   const keyErr = validateLabelKey(key, childOf(path, 'key'));
   if (keyErr) errs.push(keyErr);
@@ -224,25 +259,41 @@ export function newRequirement(key: string, op: Operator, vals: readonly string[
   switch (op) {
     case Operator.In:
     case Operator.NotIn:
-      if (vals.length === 0) errs.push(invalid(valuePath, vals, "for 'in', 'notin' operators, values set can't be empty"));
+      if (vals.length === 0)
+        errs.push(
+          invalid(valuePath, vals, "for 'in', 'notin' operators, values set can't be empty"),
+        );
       break;
     case Operator.Equals:
     case Operator.DoubleEquals:
     case Operator.NotEquals:
-      if (vals.length !== 1) errs.push(invalid(valuePath, vals, 'exact-match compatibility requires one single value'));
+      if (vals.length !== 1)
+        errs.push(invalid(valuePath, vals, 'exact-match compatibility requires one single value'));
       break;
     case Operator.Exists:
     case Operator.DoesNotExist:
-      if (vals.length !== 0) errs.push(invalid(valuePath, vals, 'values set must be empty for exists and does not exist'));
+      if (vals.length !== 0)
+        errs.push(
+          invalid(valuePath, vals, 'values set must be empty for exists and does not exist'),
+        );
       break;
     case Operator.GreaterThan:
     case Operator.LessThan:
-      if (vals.length !== 1) errs.push(invalid(valuePath, vals, "for 'Gt', 'Lt' operators, exactly one value is required"));
+      if (vals.length !== 1)
+        errs.push(
+          invalid(valuePath, vals, "for 'Gt', 'Lt' operators, exactly one value is required"),
+        );
       vals.forEach((v, i) => {
         try {
           parseInt64(v);
         } catch {
-          errs.push(invalid(valuePath.index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+          errs.push(
+            invalid(
+              valuePath.index(i),
+              v,
+              "for 'Gt', 'Lt' operators, the value must be an integer",
+            ),
+          );
         }
       });
       break;
@@ -295,7 +346,7 @@ export class InternalSelector implements Selector {
   }
 
   string(): string {
-    return this.reqs.map(r => r.string()).join(',');
+    return this.reqs.map((r) => r.string()).join(',');
   }
 
   add(...reqs: Requirement[]): Selector {
@@ -309,7 +360,12 @@ export class InternalSelector implements Selector {
   requiresExactMatch(label: string): string | undefined {
     for (const r of this.reqs) {
       if (r.key !== label) continue;
-      if ((r.operator === Operator.Equals || r.operator === Operator.DoubleEquals || r.operator === Operator.In) && r.strValues.length === 1) {
+      if (
+        (r.operator === Operator.Equals ||
+          r.operator === Operator.DoubleEquals ||
+          r.operator === Operator.In) &&
+        r.strValues.length === 1
+      ) {
         return r.strValues[0];
       }
       return undefined;
@@ -359,13 +415,13 @@ export function matchesNothing(s: Selector): boolean {
 
 /** A selector matching exactly the given set (no validation). An empty set selects everything. */
 export function selectorFromSet(set: Labels): Selector {
-  const reqs = Object.keys(set).map(k => new Requirement(k, Operator.Equals, [set[k]]));
+  const reqs = Object.keys(set).map((k) => new Requirement(k, Operator.Equals, [set[k]]));
   return new InternalSelector(sortByKey(reqs));
 }
 
 /** Like selectorFromSet, but validates every key and value (throws FieldErrorList). */
 export function validatedSelectorFromSet(set: Labels): Selector {
-  const reqs = Object.keys(set).map(k => newRequirement(k, Operator.Equals, [set[k]]));
+  const reqs = Object.keys(set).map((k) => newRequirement(k, Operator.Equals, [set[k]]));
   return new InternalSelector(sortByKey(reqs));
 }
 
@@ -409,7 +465,9 @@ function isWhitespace(ch: string): boolean {
 }
 
 function isSpecialSymbol(ch: string): boolean {
-  return ch === '=' || ch === '!' || ch === '(' || ch === ')' || ch === ',' || ch === '>' || ch === '<';
+  return (
+    ch === '=' || ch === '!' || ch === '(' || ch === ')' || ch === ',' || ch === '>' || ch === '<'
+  );
 }
 
 /**
@@ -463,7 +521,8 @@ export class Lexer {
         break;
       }
     }
-    if (last[0] === Token.ErrorToken) return [Token.ErrorToken, `error expected: keyword found '${buffer}'`];
+    if (last[0] === Token.ErrorToken)
+      return [Token.ErrorToken, `error expected: keyword found '${buffer}'`];
     return last;
   }
 
@@ -509,13 +568,23 @@ export class Parser {
 
   lookahead(context: ParserContext): [Token, string] {
     const [tok, lit] = this.scannedItems[this.position];
-    return [context === ParserContext.Values && (tok === Token.InToken || tok === Token.NotInToken) ? Token.IdentifierToken : tok, lit];
+    return [
+      context === ParserContext.Values && (tok === Token.InToken || tok === Token.NotInToken)
+        ? Token.IdentifierToken
+        : tok,
+      lit,
+    ];
   }
 
   consume(context: ParserContext): [Token, string] {
     this.position++;
     const [tok, lit] = this.scannedItems[this.position - 1];
-    return [context === ParserContext.Values && (tok === Token.InToken || tok === Token.NotInToken) ? Token.IdentifierToken : tok, lit];
+    return [
+      context === ParserContext.Values && (tok === Token.InToken || tok === Token.NotInToken)
+        ? Token.IdentifierToken
+        : tok,
+      lit,
+    ];
   }
 
   parse(): Requirement[] {
@@ -563,7 +632,10 @@ export class Parser {
       return newRequirement(key, inferred, [], this.path);
     }
     const operator = this.parseOperator();
-    const values = operator === Operator.In || operator === Operator.NotIn ? this.parseValues() : this.parseExactValue();
+    const values =
+      operator === Operator.In || operator === Operator.NotIn
+        ? this.parseValues()
+        : this.parseExactValue();
     // sets.String.List(): unique and sorted.
     return newRequirement(key, operator, [...values].sort(compareStrings), this.path);
   }
@@ -579,7 +651,10 @@ export class Parser {
     const err = validateLabelKey(literal, this.path);
     if (err) throw err;
     const [t] = this.lookahead(ParserContext.Values);
-    if ((t === Token.EndOfStringToken || t === Token.CommaToken) && operator !== Operator.DoesNotExist) {
+    if (
+      (t === Token.EndOfStringToken || t === Token.CommaToken) &&
+      operator !== Operator.DoesNotExist
+    ) {
       operator = Operator.Exists;
     }
     return [literal, operator];
@@ -589,13 +664,20 @@ export class Parser {
   parseOperator(): Operator {
     const [tok, lit] = this.consume(ParserContext.KeyAndOperator);
     switch (tok) {
-      case Token.InToken: return Operator.In;
-      case Token.EqualsToken: return Operator.Equals;
-      case Token.DoubleEqualsToken: return Operator.DoubleEquals;
-      case Token.GreaterThanToken: return Operator.GreaterThan;
-      case Token.LessThanToken: return Operator.LessThan;
-      case Token.NotInToken: return Operator.NotIn;
-      case Token.NotEqualsToken: return Operator.NotEquals;
+      case Token.InToken:
+        return Operator.In;
+      case Token.EqualsToken:
+        return Operator.Equals;
+      case Token.DoubleEqualsToken:
+        return Operator.DoubleEquals;
+      case Token.GreaterThanToken:
+        return Operator.GreaterThan;
+      case Token.LessThanToken:
+        return Operator.LessThan;
+      case Token.NotInToken:
+        return Operator.NotIn;
+      case Token.NotEqualsToken:
+        return Operator.NotEquals;
       default:
         throw new Error(`found '${lit}', expected: ${binaryOperators.join(', ')}`);
     }
@@ -668,6 +750,9 @@ export function parse(selector: string, path: FieldPath | null = null): Selector
 }
 
 /** labels.ParseToRequirements: the parsed requirements, sorted by key. */
-export function parseToRequirements(selector: string, path: FieldPath | null = null): Requirement[] {
+export function parseToRequirements(
+  selector: string,
+  path: FieldPath | null = null,
+): Requirement[] {
   return sortByKey(new Parser(new Lexer(selector), path).parse());
 }

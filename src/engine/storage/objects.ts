@@ -25,8 +25,20 @@ export interface ObjectMeta {
 
 /** Go's ObjectMeta JSON field order, used to put a late-set field (resourceVersion) in its place. */
 export const objectMetaFieldOrder: readonly string[] = [
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
   'managedFields',
 ];
 
@@ -92,7 +104,9 @@ export function formatRFC3339(epochMs: number): string {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -169,7 +183,8 @@ export function makePod(o: PodOptions): Pod {
   if (o.resourceVersion) metadata.resourceVersion = o.resourceVersion;
   if (o.creationTimestamp) metadata.creationTimestamp = o.creationTimestamp;
   if (o.labels && Object.keys(o.labels).length > 0) metadata.labels = sortedMap(o.labels);
-  if (o.annotations && Object.keys(o.annotations).length > 0) metadata.annotations = sortedMap(o.annotations);
+  if (o.annotations && Object.keys(o.annotations).length > 0)
+    metadata.annotations = sortedMap(o.annotations);
   const spec: PodSpec = { containers: o.containers ?? null };
   if (o.restartPolicy) spec.restartPolicy = o.restartPolicy;
   if (o.serviceAccountName) spec.serviceAccountName = o.serviceAccountName;
@@ -200,7 +215,9 @@ export function newUID(rand: SeededRandom): string {
 }
 
 // Four hex digits for every 16-bit value: UIDs for a million objects without per-digit work.
-const hex4: readonly string[] = Array.from({ length: 65536 }, (_, i) => i.toString(16).padStart(4, '0'));
+const hex4: readonly string[] = Array.from({ length: 65536 }, (_, i) =>
+  i.toString(16).padStart(4, '0'),
+);
 
 // The alphabet of rand.String / SafeEncodeString (no vowels, no look-alikes), as in pod names.
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -228,9 +245,27 @@ export interface PodGeneratorOptions {
 }
 
 const defaultNamespaces = [
-  'default', 'kube-system', 'monitoring', 'ingress-nginx', 'payments', 'checkout', 'search', 'analytics', 'platform', 'batch',
+  'default',
+  'kube-system',
+  'monitoring',
+  'ingress-nginx',
+  'payments',
+  'checkout',
+  'search',
+  'analytics',
+  'platform',
+  'batch',
 ];
-const defaultApps = ['web', 'api', 'worker', 'cache', 'db-proxy', 'frontend', 'scheduler', 'exporter'];
+const defaultApps = [
+  'web',
+  'api',
+  'worker',
+  'cache',
+  'db-proxy',
+  'frontend',
+  'scheduler',
+  'exporter',
+];
 
 /**
  * Realistic, deterministic pods: Deployment-style names (`web-5d8f7c9b6-x7k2p`, unique for the
@@ -253,9 +288,11 @@ export class PodGenerator {
     this.namespaces = opts.namespaces ?? defaultNamespaces;
     this.apps = opts.apps ?? defaultApps;
     this.nodes = opts.nodes ?? 50;
-    if (this.namespaces.length === 0) throw new RangeError('PodGenerator: namespaces must not be empty');
+    if (this.namespaces.length === 0)
+      throw new RangeError('PodGenerator: namespaces must not be empty');
     if (this.apps.length === 0) throw new RangeError('PodGenerator: apps must not be empty');
-    if (!(this.nodes > 0)) throw new RangeError(`PodGenerator: nodes must be positive, got ${this.nodes}`);
+    if (!(this.nodes > 0))
+      throw new RangeError(`PodGenerator: nodes must be positive, got ${this.nodes}`);
   }
 
   /** Number of pods generated so far. */
@@ -276,10 +313,14 @@ export class PodGenerator {
       hash = encodeSuffix(r.intn(suffixSpace), 5) + encodeSuffix(r.intn(suffixSpace), 4);
       this.hashes[hashIndex] = hash;
     }
-    const suffix = encodeSuffix(((i % suffixSpace) * suffixMultiplier + suffixOffset) % suffixSpace, 5);
+    const suffix = encodeSuffix(
+      ((i % suffixSpace) * suffixMultiplier + suffixOffset) % suffixSpace,
+      5,
+    );
     const node = r.intn(this.nodes);
     const roll = r.float64();
-    const phase = roll < 0.9 ? 'Running' : roll < 0.95 ? 'Pending' : roll < 0.98 ? 'Succeeded' : 'Failed';
+    const phase =
+      roll < 0.9 ? 'Running' : roll < 0.95 ? 'Pending' : roll < 0.98 ? 'Succeeded' : 'Failed';
     const running = phase === 'Running';
     return makePod({
       name: `${app}-${hash}-${suffix}`,
@@ -309,7 +350,11 @@ export class PodGenerator {
  * Sets (or, with undefined, removes) an ObjectMeta field at its place in Go's field order, so JSON
  * output stays byte-identical to the apiserver's.
  */
-export function setMetaFieldInOrder(meta: Record<string, unknown>, field: string, value: unknown): void {
+export function setMetaFieldInOrder(
+  meta: Record<string, unknown>,
+  field: string,
+  value: unknown,
+): void {
   if (value === undefined) {
     delete meta[field];
     return;
@@ -319,11 +364,11 @@ export function setMetaFieldInOrder(meta: Record<string, unknown>, field: string
     return;
   }
   const rank = objectMetaFieldOrder.indexOf(field);
-  const later = Object.keys(meta).filter(k => {
+  const later = Object.keys(meta).filter((k) => {
     const r = objectMetaFieldOrder.indexOf(k);
     return r > rank || r < 0;
   });
-  const saved = later.map(k => [k, meta[k]] as const);
+  const saved = later.map((k) => [k, meta[k]] as const);
   for (const k of later) delete meta[k];
   meta[field] = value;
   for (const [k, v] of saved) meta[k] = v;

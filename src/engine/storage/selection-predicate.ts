@@ -63,7 +63,7 @@ export class SelectionPredicate {
   constructor(init: SelectionPredicateInit = {}) {
     this.label = init.label ?? labels.everything();
     this.field = init.field ?? fields.everything();
-    this.getAttrs = init.getAttrs ?? (obj => getAttrs(obj, 'pods'));
+    this.getAttrs = init.getAttrs ?? ((obj) => getAttrs(obj, 'pods'));
     this.indexLabels = init.indexLabels ?? [];
     this.indexFields = init.indexFields ?? [];
     this.limit = init.limit ?? 0;
@@ -97,7 +97,7 @@ export class SelectionPredicate {
     return new SelectionPredicate({
       label,
       field,
-      getAttrs: obj => getAttrs(obj, resource),
+      getAttrs: (obj) => getAttrs(obj, resource),
       indexFields: resource === 'pods' ? ['spec.nodeName'] : [],
       limit: q.limit ?? 0,
       continue: q.continue ?? '',

@@ -1,7 +1,11 @@
 // Mirrors k8s.io/apiserver pkg/storage/interfaces.go ValidateListOptions (release-1.36): the revision and start key a list reads at, or why it cannot.
 import { decodeContinue } from './continue';
 import { newBadRequest } from './errors';
-import { resourceVersionMatchExact, resourceVersionMatchNotOlderThan, type ListOptions } from './list-options';
+import {
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
+  type ListOptions,
+} from './list-options';
 import type { Versioner } from './versioner';
 
 /** The result of validateListOptions: withRev 0n means "read at the latest revision". */
@@ -18,7 +22,11 @@ export interface ListRevision {
  *    NotOlderThan => latest (checked after the read), Exact => that rv, '' => that rv only for a
  *    recursive paged list with rv > 0 (legacy exact), anything else => a plain Error (a 500).
  */
-export function validateListOptions(keyPrefix: string, versioner: Versioner, opts: ListOptions): ListRevision {
+export function validateListOptions(
+  keyPrefix: string,
+  versioner: Versioner,
+  opts: ListOptions,
+): ListRevision {
   if (opts.recursive && opts.predicate.continue.length > 0) {
     let fromKey: string;
     let continueRV: bigint;
@@ -50,7 +58,8 @@ export function validateListOptions(keyPrefix: string, versioner: Versioner, opt
       return { withRev: parsedRV, continueKey: '' };
     case '':
       // Legacy: a paged recursive list with an rv is served exactly at that rv.
-      if (opts.recursive && opts.predicate.limit > 0 && parsedRV > 0n) return { withRev: parsedRV, continueKey: '' };
+      if (opts.recursive && opts.predicate.limit > 0 && parsedRV > 0n)
+        return { withRev: parsedRV, continueKey: '' };
       return { withRev: 0n, continueKey: '' };
     default:
       throw new Error(`unknown ResourceVersionMatch value: ${opts.resourceVersionMatch}`);

@@ -10,7 +10,12 @@ export interface Versioner {
   /** Sets metadata.resourceVersion (0 clears it). */
   updateObject(obj: KubeObject, resourceVersion: bigint): void;
   /** Sets the list's resourceVersion, continue token and remainingItemCount (undefined omits it). */
-  updateList(list: KubeList<unknown>, resourceVersion: bigint, continueValue: string, remainingItemCount: number | undefined): void;
+  updateList(
+    list: KubeList<unknown>,
+    resourceVersion: bigint,
+    continueValue: string,
+    remainingItemCount: number | undefined,
+  ): void;
   /** Clears resourceVersion and selfLink before the object is written to etcd. */
   prepareObjectForStorage(obj: KubeObject): void;
   /** The object's resourceVersion as a number (0 when unset); throws strconv's NumError when malformed. */
@@ -32,12 +37,12 @@ function setMetaField(meta: ObjectMeta, field: keyof ObjectMeta, value: string):
     return;
   }
   const rank = objectMetaFieldOrder.indexOf(field);
-  const later = Object.keys(m).filter(k => {
+  const later = Object.keys(m).filter((k) => {
     const r = objectMetaFieldOrder.indexOf(k);
     return r > rank || r < 0;
   });
   // Re-append the fields that must come after the new one.
-  const saved = later.map(k => [k, m[k]] as const);
+  const saved = later.map((k) => [k, m[k]] as const);
   for (const k of later) delete m[k];
   m[field] = value;
   for (const [k, v] of saved) m[k] = v;
@@ -46,11 +51,21 @@ function setMetaField(meta: ObjectMeta, field: keyof ObjectMeta, value: string):
 /** APIObjectVersioner: versioning for objects with ObjectMeta / ListMeta. */
 export class APIObjectVersioner implements Versioner {
   updateObject(obj: KubeObject, resourceVersion: bigint): void {
-    setMetaField(obj.metadata, 'resourceVersion', resourceVersion !== 0n ? resourceVersion.toString() : '');
+    setMetaField(
+      obj.metadata,
+      'resourceVersion',
+      resourceVersion !== 0n ? resourceVersion.toString() : '',
+    );
   }
 
-  updateList(list: KubeList<unknown>, resourceVersion: bigint, continueValue: string, remainingItemCount: number | undefined): void {
-    if (resourceVersion === 0n) throw new Error(`illegal resource version from storage: ${resourceVersion}`);
+  updateList(
+    list: KubeList<unknown>,
+    resourceVersion: bigint,
+    continueValue: string,
+    remainingItemCount: number | undefined,
+  ): void {
+    if (resourceVersion === 0n)
+      throw new Error(`illegal resource version from storage: ${resourceVersion}`);
     // Rebuilt in ListMeta's field order: selfLink, resourceVersion, continue, remainingItemCount.
     const meta: KubeList['metadata'] = {};
     if (list.metadata?.selfLink) meta.selfLink = list.metadata.selfLink;
@@ -77,7 +92,9 @@ export class APIObjectVersioner implements Versioner {
       return parseUint(resourceVersion, 64);
     } catch (e) {
       // Upstream: storage.InvalidError{field.Invalid(field.NewPath("resourceVersion"), rv, err.Error())}.
-      throw new InvalidError([invalid(FieldPath.of('resourceVersion'), resourceVersion, (e as Error).message)]);
+      throw new InvalidError([
+        invalid(FieldPath.of('resourceVersion'), resourceVersion, (e as Error).message),
+      ]);
     }
   }
 

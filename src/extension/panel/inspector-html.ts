@@ -15,7 +15,11 @@ export function inspectorLocalResourceRoots(extensionUri: vscode.Uri): vscode.Ur
 }
 
 export function inspectorWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, enableCommandUris: false, localResourceRoots: inspectorLocalResourceRoots(extensionUri) };
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    localResourceRoots: inspectorLocalResourceRoots(extensionUri),
+  };
 }
 
 /** The Content-Security-Policy the page declares. */
@@ -29,7 +33,11 @@ export function inspectorCsp(cspSource: string, nonce: string): string {
   ].join('; ');
 }
 
-export function inspectorHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce = newNonce()): string {
+export function inspectorHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  nonce = newNonce(),
+): string {
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css'));
   // Only our own URIs and the nonce are interpolated; nothing from a run ever reaches this string.

@@ -3,8 +3,16 @@
 // and is revived after a window reload by the panel serializer with the view state the webview saved.
 import * as vscode from 'vscode';
 import {
-  isFromWebview, normalizeViewState, panelModel, protocolVersion, unhandledMessage,
-  type ContinueTokenExplanation, type FromWebview, type InspectorViewState, type RunIdentity, type ToWebview,
+  isFromWebview,
+  normalizeViewState,
+  panelModel,
+  protocolVersion,
+  unhandledMessage,
+  type ContinueTokenExplanation,
+  type FromWebview,
+  type InspectorViewState,
+  type RunIdentity,
+  type ToWebview,
 } from '../../protocol';
 import type { CurrentRun, OpenRun } from '../current-run';
 import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
@@ -56,7 +64,7 @@ export class Inspector implements vscode.Disposable {
     this.extensionUri = extensionUri;
     this.current = current;
     this.host = host;
-    this.subscriptions.push(current.onDidChange(open => this.sendRun(open)));
+    this.subscriptions.push(current.onDidChange((open) => this.sendRun(open)));
   }
 
   isOpen(): boolean {
@@ -70,8 +78,11 @@ export class Inspector implements vscode.Disposable {
   /** Resolves once the webview has said `ready` (immediately if it has), or the panel closed. */
   whenReady(): Promise<void> {
     if (this.isReady()) return Promise.resolve();
-    return new Promise(resolve => {
-      const sub = this.readyChanged.event(() => { sub.dispose(); resolve(); });
+    return new Promise((resolve) => {
+      const sub = this.readyChanged.event(() => {
+        sub.dispose();
+        resolve();
+      });
     });
   }
 
@@ -81,9 +92,16 @@ export class Inspector implements vscode.Disposable {
       this.panel.reveal(undefined, preserveFocus);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(inspectorViewType, inspectorTitle,
+    const panel = vscode.window.createWebviewPanel(
+      inspectorViewType,
+      inspectorTitle,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus },
-      { ...inspectorWebviewOptions(this.extensionUri), retainContextWhenHidden: true, enableFindWidget: true });
+      {
+        ...inspectorWebviewOptions(this.extensionUri),
+        retainContextWhenHidden: true,
+        enableFindWidget: true,
+      },
+    );
     this.attach(panel);
   }
 
@@ -94,7 +112,9 @@ export class Inspector implements vscode.Disposable {
     this.attach(panel);
     const runId = this.restoredState?.runId;
     if (runId && this.current.get()?.run.id !== runId) {
-      void this.host.reopenRun(runId).catch(error => this.host.log(`reopening run ${runId}: ${String(error)}`));
+      void this.host
+        .reopenRun(runId)
+        .catch((error) => this.host.log(`reopening run ${runId}: ${String(error)}`));
     }
   }
 
@@ -108,11 +128,17 @@ export class Inspector implements vscode.Disposable {
   /** Handles a message as if the webview had posted it (tests use this to drive the host side). */
   receive(raw: unknown): void {
     if (!isFromWebview(raw)) {
-      this.host.log(`inspector: ignored a message of unknown shape ${JSON.stringify(raw)?.slice(0, 200)}`);
+      this.host.log(
+        `inspector: ignored a message of unknown shape ${JSON.stringify(raw)?.slice(0, 200)}`,
+      );
       return;
     }
     this.record(this.traffic.received, raw);
-    void this.handle(raw).catch(error => this.host.log(`inspector: handling ${raw.type}: ${error instanceof Error ? error.stack : String(error)}`));
+    void this.handle(raw).catch((error) =>
+      this.host.log(
+        `inspector: handling ${raw.type}: ${error instanceof Error ? error.stack : String(error)}`,
+      ),
+    );
   }
 
   private record<T>(log: T[], message: T): void {
@@ -130,7 +156,7 @@ export class Inspector implements vscode.Disposable {
     panel.webview.options = inspectorWebviewOptions(this.extensionUri);
     panel.webview.html = inspectorHtml(panel.webview, this.extensionUri);
     this.panelDisposables.push(
-      panel.webview.onDidReceiveMessage(message => this.receive(message)),
+      panel.webview.onDidReceiveMessage((message) => this.receive(message)),
       panel.onDidDispose(() => this.detach(panel)),
     );
   }
@@ -145,7 +171,13 @@ export class Inspector implements vscode.Disposable {
   }
 
   private sendRun(open: OpenRun | undefined): void {
-    if (open) this.post({ type: 'run/loaded', protocolVersion, run: identity(open), model: panelModel(open.model) });
+    if (open)
+      this.post({
+        type: 'run/loaded',
+        protocolVersion,
+        run: identity(open),
+        model: panelModel(open.model),
+      });
     else this.post({ type: 'run/none', protocolVersion });
   }
 
@@ -154,7 +186,11 @@ export class Inspector implements vscode.Disposable {
       case 'ready': {
         if (message.protocolVersion !== protocolVersion) {
           this.ready = true;
-          this.post({ type: 'protocol/mismatch', hostVersion: protocolVersion, webviewVersion: message.protocolVersion });
+          this.post({
+            type: 'protocol/mismatch',
+            hostVersion: protocolVersion,
+            webviewVersion: message.protocolVersion,
+          });
           return;
         }
         this.ready = true;
@@ -177,8 +213,18 @@ export class Inspector implements vscode.Disposable {
         break;
       case 'watcher/log': {
         const open = this.current.get();
-        const track = open?.run.id === message.runId ? open.model.watchers.find(w => w.id === message.id) : undefined;
-        if (track) this.post({ type: 'watcher/log', runId: message.runId, id: message.id, log: track.log, logDropped: track.logDropped });
+        const track =
+          open?.run.id === message.runId
+            ? open.model.watchers.find((w) => w.id === message.id)
+            : undefined;
+        if (track)
+          this.post({
+            type: 'watcher/log',
+            runId: message.runId,
+            id: message.id,
+            log: track.log,
+            logDropped: track.logDropped,
+          });
         break;
       }
       case 'token/decode': {

@@ -19,16 +19,28 @@ describe('the installed .vsix', () => {
     const expectedDir = process.env.LISTWATCH_INSTALLED_EXTENSIONS_DIR;
     assert.ok(expectedDir, 'LISTWATCH_INSTALLED_EXTENSIONS_DIR is not set by the runner');
     const extensionPath = installed().extensionUri.fsPath;
-    assert.ok(extensionPath.startsWith(expectedDir + path.sep), `loaded from ${extensionPath}, expected under ${expectedDir}`);
+    assert.ok(
+      extensionPath.startsWith(expectedDir + path.sep),
+      `loaded from ${extensionPath}, expected under ${expectedDir}`,
+    );
   });
 
   it('holds only what the extension needs', () => {
     const root = installed().extensionUri.fsPath;
-    const files = (fs.readdirSync(root, { recursive: true }) as string[]).map(f => f.split(path.sep).join('/')).sort();
-    for (const needed of ['dist/extension.js', 'media/icon.png', 'media/activity.svg', 'package.json']) {
+    const files = (fs.readdirSync(root, { recursive: true }) as string[])
+      .map((f) => f.split(path.sep).join('/'))
+      .sort();
+    for (const needed of [
+      'dist/extension.js',
+      'media/icon.png',
+      'media/activity.svg',
+      'package.json',
+    ]) {
       assert.ok(files.includes(needed), `${needed} missing from the package: ${files.join(', ')}`);
     }
-    const unwanted = files.filter(f => /^(src|test|out|node_modules|scripts|\.vscode-test)(\/|$)|\.ts$|\.map$/.test(f));
+    const unwanted = files.filter((f) =>
+      /^(src|test|out|node_modules|scripts|\.vscode-test)(\/|$)|\.ts$|\.map$/.test(f),
+    );
     assert.deepStrictEqual(unwanted, [], 'sources, tests or source maps in the package');
   });
 
@@ -39,25 +51,49 @@ describe('the installed .vsix', () => {
 
   it('registers its commands', async () => {
     const all = new Set(await vscode.commands.getCommands(true));
-    for (const command of ['listwatch.decodeContinueToken', 'listwatch.validateContinueToken', 'listwatch.encodeContinueToken',
-      'listwatch.openInDecoder', 'listwatch.copyToken', 'listwatch.revalidateToken', 'listwatch.clearTokens']) {
+    for (const command of [
+      'listwatch.decodeContinueToken',
+      'listwatch.validateContinueToken',
+      'listwatch.encodeContinueToken',
+      'listwatch.openInDecoder',
+      'listwatch.copyToken',
+      'listwatch.revalidateToken',
+      'listwatch.clearTokens',
+    ]) {
       assert.ok(all.has(command), `${command} is not registered`);
     }
   });
 
   it('decodes a token', async () => {
-    const e = await vscode.commands.executeCommand<{ valid: boolean; startKey?: { absolute: string } }>('listwatch.decodeContinueToken', validToken);
+    const e = await vscode.commands.executeCommand<{
+      valid: boolean;
+      startKey?: { absolute: string };
+    }>('listwatch.decodeContinueToken', validToken);
     assert.strictEqual(e?.valid, true);
     assert.strictEqual(e?.startKey?.absolute, '/registry/pods/key');
   });
 
   it('answers hovers over tokens in a .log file', async () => {
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'kubectl-v8-1.33.log')));
-    const line = Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i).text).findIndex(t => t.includes('?continue=eyJ'));
+    const document = await vscode.workspace.openTextDocument(
+      vscode.Uri.file(
+        path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'kubectl-v8-1.33.log'),
+      ),
+    );
+    const line = Array.from(
+      { length: document.lineCount },
+      (_, i) => document.lineAt(i).text,
+    ).findIndex((t) => t.includes('?continue=eyJ'));
     assert.ok(line >= 0, 'no ?continue= in the fixture');
     const character = document.lineAt(line).text.indexOf('?continue=eyJ') + 15;
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(line, character));
-    const text = hovers.flatMap(h => h.contents).map(c => (typeof c === 'string' ? c : c.value)).join('\n');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      document.uri,
+      new vscode.Position(line, character),
+    );
+    const text = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .join('\n');
     assert.match(text, /continue token/i);
   });
 });

@@ -14,7 +14,8 @@ describe('activation', () => {
   it('registers every contributed command', async () => {
     await activeApi();
     const all = new Set(await vscode.commands.getCommands(true));
-    const contributed = vscode.extensions.getExtension(extensionId)?.packageJSON.contributes.commands as Array<{ command: string; category: string }>;
+    const contributed = vscode.extensions.getExtension(extensionId)?.packageJSON.contributes
+      .commands as Array<{ command: string; category: string }>;
     assert.ok(contributed.length >= 7, `only ${contributed.length} commands contributed`);
     for (const { command, category } of contributed) {
       assert.ok(all.has(command), `${command} is contributed but not registered`);
@@ -24,12 +25,24 @@ describe('activation', () => {
 
   it('hides the internal commands from the command palette', () => {
     const manifest = vscode.extensions.getExtension(extensionId)?.packageJSON;
-    const hidden = new Set((manifest.contributes.menus.commandPalette as Array<{ command: string; when: string }>)
-      .filter(m => m.when === 'false').map(m => m.command));
-    for (const command of ['listwatch.openInDecoder', 'listwatch.copyToken', 'listwatch.revalidateToken', 'listwatch.clearTokens']) {
+    const hidden = new Set(
+      (manifest.contributes.menus.commandPalette as Array<{ command: string; when: string }>)
+        .filter((m) => m.when === 'false')
+        .map((m) => m.command),
+    );
+    for (const command of [
+      'listwatch.openInDecoder',
+      'listwatch.copyToken',
+      'listwatch.revalidateToken',
+      'listwatch.clearTokens',
+    ]) {
       assert.ok(hidden.has(command), `${command} should be hidden from the palette`);
     }
-    for (const command of ['listwatch.decodeContinueToken', 'listwatch.validateContinueToken', 'listwatch.encodeContinueToken']) {
+    for (const command of [
+      'listwatch.decodeContinueToken',
+      'listwatch.validateContinueToken',
+      'listwatch.encodeContinueToken',
+    ]) {
       assert.ok(!hidden.has(command), `${command} should be in the palette`);
     }
   });

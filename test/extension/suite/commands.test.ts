@@ -13,13 +13,19 @@ const encode = 'listwatch.encodeContinueToken';
 function activeDocumentText(): string {
   const editor = vscode.window.activeTextEditor;
   assert.ok(editor, 'no active editor after the command');
-  assert.strictEqual(editor.document.uri.scheme, 'listwatch-token', `active editor is ${editor.document.uri.toString()}`);
+  assert.strictEqual(
+    editor.document.uri.scheme,
+    'listwatch-token',
+    `active editor is ${editor.document.uri.toString()}`,
+  );
   return editor.document.getText();
 }
 
 // Go's json.Marshal of continueToken{"meta.k8s.io/v1", rv, start} for keys without <, > or &.
 function goToken(rv: number, start: string): string {
-  return Buffer.from(`{"v":"meta.k8s.io/v1","rv":${rv},"start":${JSON.stringify(start)}}`).toString('base64url');
+  return Buffer.from(`{"v":"meta.k8s.io/v1","rv":${rv},"start":${JSON.stringify(start)}}`).toString(
+    'base64url',
+  );
 }
 
 describe('commands', () => {
@@ -33,21 +39,35 @@ describe('commands', () => {
     const token = goToken(4711, 'default/web-3\u0000');
     const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(decode, token);
     assert.ok(e?.valid, JSON.stringify(e));
-    assert.deepStrictEqual(e.fields, { v: 'meta.k8s.io/v1', rv: '4711', start: 'default/web-3\u0000' });
+    assert.deepStrictEqual(e.fields, {
+      v: 'meta.k8s.io/v1',
+      rv: '4711',
+      start: 'default/web-3\u0000',
+    });
     assert.strictEqual(e.startKey?.absolute, '/registry/pods/default/web-3\u0000');
     const text = activeDocumentText();
     assert.ok(text.includes(token), `document lacks the token:\n${text}`);
-    assert.ok(text.includes('4711') && text.includes('/registry/pods/default/web-3\u2400'), `document lacks rv/start key:\n${text}`);
+    assert.ok(
+      text.includes('4711') && text.includes('/registry/pods/default/web-3\u2400'),
+      `document lacks rv/start key:\n${text}`,
+    );
   });
 
   for (const v of continueVectors) {
     it(`Validate Continue Token: ${v.name}`, async () => {
-      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(validate, v.token, vectorKeyPrefix);
+      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+        validate,
+        v.token,
+        vectorKeyPrefix,
+      );
       assert.ok(e, 'no explanation returned');
       if (v.error) {
         assert.strictEqual(e.valid, false, `${v.name}: accepted`);
         assert.strictEqual(e.error?.message, v.error, `${v.name}: message`);
-        assert.ok(activeDocumentText().includes(v.error.trimEnd()), `${v.name}: document lacks the message`);
+        assert.ok(
+          activeDocumentText().includes(v.error.trimEnd()),
+          `${v.name}: document lacks the message`,
+        );
       } else {
         assert.strictEqual(e.valid, true, `${v.name}: refused: ${e.error?.message}`);
         assert.strictEqual(e.startKey?.absolute, v.fromKey, `${v.name}: start key`);
@@ -58,16 +78,24 @@ describe('commands', () => {
 
   it('Validate Continue Token refuses a key prefix argument that is not a path', async () => {
     await assert.rejects(
-      Promise.resolve(vscode.commands.executeCommand(validate, continueVectors[0].token, 'registry/pods/')),
-      /must start with '\/'/);
+      Promise.resolve(
+        vscode.commands.executeCommand(validate, continueVectors[0].token, 'registry/pods/'),
+      ),
+      /must start with '\/'/,
+    );
   });
 
   it('Decode pre-fills the input box with the token selected in the editor', async () => {
     const token = goToken(99, 'kube-system/coredns-1\u0000');
-    const document = await scratchDocument('request.log', `GET /api/v1/pods?limit=1&continue=${token} 200 OK`);
+    const document = await scratchDocument(
+      'request.log',
+      `GET /api/v1/pods?limit=1&continue=${token} 200 OK`,
+    );
     const at = document.getText().indexOf(token);
     // Passing the selection to showTextDocument wins over any view state VS Code restores.
-    await vscode.window.showTextDocument(document, { selection: new vscode.Range(0, at, 0, at + token.length) });
+    await vscode.window.showTextDocument(document, {
+      selection: new vscode.Range(0, at, 0, at + token.length),
+    });
     const e = await acceptPrefilledInputBoxes<ContinueTokenExplanation>(decode);
     assert.strictEqual(e?.token, token);
     assert.strictEqual(e?.startKey?.absolute, '/registry/pods/kube-system/coredns-1\u0000');
@@ -97,7 +125,12 @@ describe('commands', () => {
   });
 
   it('Encode Continue Token builds the token the apiserver would hand out', async () => {
-    const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(encode, '/registry/pods/default/web-0\u0000', '/registry/pods/', 42);
+    const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+      encode,
+      '/registry/pods/default/web-0\u0000',
+      '/registry/pods/',
+      42,
+    );
     assert.ok(e, 'no explanation returned');
     assert.strictEqual(e.token, goToken(42, 'default/web-0\u0000'));
     assert.strictEqual(e.valid, true);
@@ -106,20 +139,46 @@ describe('commands', () => {
   });
 
   it('Encode keeps int64 resourceVersions exact', async () => {
-    const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(encode, '/registry/pods/a', '/registry/pods/', '9223372036854775807');
+    const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+      encode,
+      '/registry/pods/a',
+      '/registry/pods/',
+      '9223372036854775807',
+    );
     assert.strictEqual(e?.fields?.rv, '9223372036854775807');
-    assert.strictEqual(Buffer.from(e.token, 'base64url').toString(), '{"v":"meta.k8s.io/v1","rv":9223372036854775807,"start":"a"}');
+    assert.strictEqual(
+      Buffer.from(e.token, 'base64url').toString(),
+      '{"v":"meta.k8s.io/v1","rv":9223372036854775807,"start":"a"}',
+    );
   });
 
   it('Encode refuses a key outside the key prefix, as upstream does', async () => {
-    const e = await vscode.commands.executeCommand(encode, '/registry/services/x', '/registry/pods/', 1);
+    const e = await vscode.commands.executeCommand(
+      encode,
+      '/registry/services/x',
+      '/registry/pods/',
+      1,
+    );
     assert.strictEqual(e, undefined);
   });
 
   it('Encode refuses a resourceVersion that is not an int64', async () => {
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand(encode, '/registry/pods/a', '/registry/pods/', '12x')),
-      /not a resourceVersion/);
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand(encode, '/registry/pods/a', '/registry/pods/', '9223372036854775808')),
-      /does not fit in an int64/);
+    await assert.rejects(
+      Promise.resolve(
+        vscode.commands.executeCommand(encode, '/registry/pods/a', '/registry/pods/', '12x'),
+      ),
+      /not a resourceVersion/,
+    );
+    await assert.rejects(
+      Promise.resolve(
+        vscode.commands.executeCommand(
+          encode,
+          '/registry/pods/a',
+          '/registry/pods/',
+          '9223372036854775808',
+        ),
+      ),
+      /does not fit in an int64/,
+    );
   });
 });

@@ -6,7 +6,12 @@ import * as vscode from 'vscode';
 import { findContinueTokens } from '../../../src/scan/continue-token-scan';
 
 export const fixtureFiles = [
-  'kubectl-v8-1.20.log', 'kubectl-v8-1.33.log', 'audit.log', 'pod-list.json', 'pod-list.yaml', 'bad-tokens.log',
+  'kubectl-v8-1.20.log',
+  'kubectl-v8-1.33.log',
+  'audit.log',
+  'pod-list.json',
+  'pod-list.yaml',
+  'bad-tokens.log',
 ] as const;
 
 export function fixturesDir(): string {
@@ -43,8 +48,15 @@ function decodeIndependently(token: string): FixtureToken['decoded'] {
 
 export function tokensInFixture(name: string): FixtureToken[] {
   const lines = fs.readFileSync(path.join(fixturesDir(), name), 'utf8').split(/\r?\n/);
-  return lines.flatMap((text, line) => findContinueTokens(text)
-    .map(f => ({ token: f.token, line, start: f.start, end: f.end, decoded: decodeIndependently(f.token) })));
+  return lines.flatMap((text, line) =>
+    findContinueTokens(text).map((f) => ({
+      token: f.token,
+      line,
+      start: f.start,
+      end: f.end,
+      decoded: decodeIndependently(f.token),
+    })),
+  );
 }
 
 /** What the apiserver does to a start key: make it rooted, then append it to the key prefix. */

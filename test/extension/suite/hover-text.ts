@@ -6,17 +6,27 @@ export function unescapeMarkdown(markdown: string): string {
   return markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }
 
-export async function hoversAt(uri: vscode.Uri, position: vscode.Position): Promise<vscode.Hover[]> {
-  return (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
+export async function hoversAt(
+  uri: vscode.Uri,
+  position: vscode.Position,
+): Promise<vscode.Hover[]> {
+  return (
+    (await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      uri,
+      position,
+    )) ?? []
+  );
 }
 
 export function hoverMarkdown(hovers: readonly vscode.Hover[]): string {
-  return hovers.flatMap(h => h.contents)
-    .map(c => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
     .join('\n');
 }
 
 /** Our hovers only: the ones that talk about a continue token. */
 export function continueTokenHovers(hovers: readonly vscode.Hover[]): vscode.Hover[] {
-  return hovers.filter(h => /continue token/i.test(hoverMarkdown([h])));
+  return hovers.filter((h) => /continue token/i.test(hoverMarkdown([h])));
 }

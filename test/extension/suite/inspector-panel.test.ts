@@ -18,7 +18,10 @@ async function eventually<T>(what: string, check: () => T | undefined): Promise<
   throw new Error(`timed out waiting for ${what}`);
 }
 
-function postedOfType<K extends ToWebview['type']>(posted: ToWebview[], type: K): Array<Extract<ToWebview, { type: K }>> {
+function postedOfType<K extends ToWebview['type']>(
+  posted: ToWebview[],
+  type: K,
+): Array<Extract<ToWebview, { type: K }>> {
   return posted.filter((m): m is Extract<ToWebview, { type: K }> => m.type === type);
 }
 
@@ -26,7 +29,11 @@ describe('inspector panel', () => {
   let run: StoredRun;
 
   before(async () => {
-    const made = await vscode.commands.executeCommand<StoredRun | undefined>('listwatch.runScenario', 'slow-watcher-termination', { fastWatchers: 3, slowWatchers: 1, eventsPerSecond: 20 });
+    const made = await vscode.commands.executeCommand<StoredRun | undefined>(
+      'listwatch.runScenario',
+      'slow-watcher-termination',
+      { fastWatchers: 3, slowWatchers: 1, eventsPerSecond: 20 },
+    );
     assert.ok(made);
     run = made;
   });
@@ -40,7 +47,7 @@ describe('inspector panel', () => {
     await vscode.commands.executeCommand('listwatch.openInspector');
     assert.ok(api.inspector.isOpen());
     await api.inspector.whenReady();
-    const ready = api.inspector.received().find(m => m.type === 'ready');
+    const ready = api.inspector.received().find((m) => m.type === 'ready');
     assert.deepStrictEqual(ready, { type: 'ready', protocolVersion });
     const [loaded] = postedOfType(api.inspector.posted(), 'run/loaded');
     assert.ok(loaded, 'no run/loaded posted');
@@ -55,8 +62,14 @@ describe('inspector panel', () => {
     await vscode.commands.executeCommand('listwatch.openInspector');
     await api.inspector.whenReady();
     api.inspector.clearTraffic();
-    const other = await vscode.commands.executeCommand<StoredRun | undefined>('listwatch.runScenario', 'serialization-fanout', { watchers: 3, events: 5 });
-    const loaded = await eventually('run/loaded of the new run', () => postedOfType(api.inspector.posted(), 'run/loaded').find(m => m.run.id === other?.id));
+    const other = await vscode.commands.executeCommand<StoredRun | undefined>(
+      'listwatch.runScenario',
+      'serialization-fanout',
+      { watchers: 3, events: 5 },
+    );
+    const loaded = await eventually('run/loaded of the new run', () =>
+      postedOfType(api.inspector.posted(), 'run/loaded').find((m) => m.run.id === other?.id),
+    );
     assert.strictEqual(loaded.model.header.scenario, 'serialization-fanout');
     await vscode.commands.executeCommand('listwatch.openRun', run.id);
   });
@@ -74,7 +87,9 @@ describe('inspector panel', () => {
     });
     assert.strictEqual(state.at, at);
     // The Watchers view shows the states at the scrubber's time.
-    await eventually('the Watchers view at the new time', () => (api.watchersViewRows().length === 4 ? true : undefined));
+    await eventually('the Watchers view at the new time', () =>
+      api.watchersViewRows().length === 4 ? true : undefined,
+    );
   });
 
   it('selecting a watcher in the Watchers view selects it in the panel', async () => {
@@ -83,23 +98,35 @@ describe('inspector panel', () => {
     await api.inspector.whenReady();
     api.inspector.clearTraffic();
     await vscode.commands.executeCommand('listwatch.selectWatcher', '2');
-    assert.deepStrictEqual(postedOfType(api.inspector.posted(), 'watcher/select'), [{ type: 'watcher/select', id: '2' }]);
-    const state = await eventually('the webview\'s selection', () => (api.inspector.viewState().selectedWatcherId === '2' ? api.inspector.viewState() : undefined));
+    assert.deepStrictEqual(postedOfType(api.inspector.posted(), 'watcher/select'), [
+      { type: 'watcher/select', id: '2' },
+    ]);
+    const state = await eventually("the webview's selection", () =>
+      api.inspector.viewState().selectedWatcherId === '2' ? api.inspector.viewState() : undefined,
+    );
     assert.strictEqual(state.view, 'watchers');
   });
 
-  it('a token/decode request is answered with the foundation\'s explanation', async () => {
+  it("a token/decode request is answered with the foundation's explanation", async () => {
     const api = await activeApi();
     await api.inspector.whenReady();
     api.inspector.clearTraffic();
-    const token = Buffer.from('{"v":"meta.k8s.io/v1","rv":301,"start":"pod-000099\\u0000"}').toString('base64url');
+    const token = Buffer.from(
+      '{"v":"meta.k8s.io/v1","rv":301,"start":"pod-000099\\u0000"}',
+    ).toString('base64url');
     api.inspector.receive({ type: 'token/decode', requestId: 41, token });
-    const answer = await eventually('token/explained', () => postedOfType(api.inspector.posted(), 'token/explained')[0]);
+    const answer = await eventually(
+      'token/explained',
+      () => postedOfType(api.inspector.posted(), 'token/explained')[0],
+    );
     assert.strictEqual(answer.requestId, 41);
     assert.strictEqual(answer.explanation.valid, true);
     assert.strictEqual(answer.explanation.fields?.rv, '301');
     assert.strictEqual(answer.explanation.startKey?.absolute, '/registry/pods/pod-000099\u0000');
-    assert.ok(api.recentTokens().some(t => t.token === token), 'the decoded token joins the Tokens view');
+    assert.ok(
+      api.recentTokens().some((t) => t.token === token),
+      'the decoded token joins the Tokens view',
+    );
   });
 
   it('a metrics/copy request puts the Prometheus text on the clipboard', async () => {
@@ -107,7 +134,10 @@ describe('inspector panel', () => {
     await api.inspector.whenReady();
     api.inspector.clearTraffic();
     api.inspector.receive({ type: 'metrics/copy' });
-    const answer = await eventually('metrics/copied', () => postedOfType(api.inspector.posted(), 'metrics/copied')[0]);
+    const answer = await eventually(
+      'metrics/copied',
+      () => postedOfType(api.inspector.posted(), 'metrics/copied')[0],
+    );
     assert.strictEqual(answer.ok, true, answer.message);
     assert.strictEqual(await vscode.env.clipboard.readText(), api.currentRun()?.model.metricsText);
   });

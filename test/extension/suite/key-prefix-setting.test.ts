@@ -5,14 +5,34 @@ import type { ContinueTokenExplanation } from '../../../src/engine';
 import { activeApi, setKeyPrefix } from './extension-api';
 import { continueVectors } from './upstream-vectors';
 
-const cases: ReadonlyArray<{ name: string; value: unknown; keyPrefix: string; problem?: RegExp }> = [
-  { name: 'unset', value: undefined, keyPrefix: '/registry/pods/' },
-  { name: 'another resource', value: '/registry/services/specs/', keyPrefix: '/registry/services/specs/' },
-  { name: 'custom etcd prefix', value: '/prod/registry/pods/', keyPrefix: '/prod/registry/pods/' },
-  { name: 'relative path', value: 'registry/pods/', keyPrefix: '/registry/pods/', problem: /listwatch\.keyPrefix: "registry\/pods\/" is not an etcd key path: a key prefix must start with '\/'.*Using the default \/registry\/pods\//s },
-  { name: 'empty', value: '', keyPrefix: '/registry/pods/', problem: /must start with '\/'/ },
-  { name: 'not a string', value: 42, keyPrefix: '/registry/pods/', problem: /must be a string, got 42/ },
-];
+const cases: ReadonlyArray<{ name: string; value: unknown; keyPrefix: string; problem?: RegExp }> =
+  [
+    { name: 'unset', value: undefined, keyPrefix: '/registry/pods/' },
+    {
+      name: 'another resource',
+      value: '/registry/services/specs/',
+      keyPrefix: '/registry/services/specs/',
+    },
+    {
+      name: 'custom etcd prefix',
+      value: '/prod/registry/pods/',
+      keyPrefix: '/prod/registry/pods/',
+    },
+    {
+      name: 'relative path',
+      value: 'registry/pods/',
+      keyPrefix: '/registry/pods/',
+      problem:
+        /listwatch\.keyPrefix: "registry\/pods\/" is not an etcd key path: a key prefix must start with '\/'.*Using the default \/registry\/pods\//s,
+    },
+    { name: 'empty', value: '', keyPrefix: '/registry/pods/', problem: /must start with '\/'/ },
+    {
+      name: 'not a string',
+      value: 42,
+      keyPrefix: '/registry/pods/',
+      problem: /must be a string, got 42/,
+    },
+  ];
 
 describe('listwatch.keyPrefix setting', () => {
   after(() => setKeyPrefix(undefined));
@@ -24,16 +44,24 @@ describe('listwatch.keyPrefix setting', () => {
       await setKeyPrefix(c.value);
       const setting = api.keyPrefixSetting();
       assert.strictEqual(setting.keyPrefix, c.keyPrefix, `${c.name}: key prefix`);
-      if (c.problem) assert.match(setting.problem ?? '(no problem reported)', c.problem, `${c.name}: problem`);
+      if (c.problem)
+        assert.match(setting.problem ?? '(no problem reported)', c.problem, `${c.name}: problem`);
       else assert.strictEqual(setting.problem, undefined, `${c.name}: unexpected problem`);
-      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>('listwatch.decodeContinueToken', continueVectors[0].token);
-      assert.strictEqual(e?.startKey?.absolute, `${c.keyPrefix}key`, `${c.name}: decoded start key`);
+      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+        'listwatch.decodeContinueToken',
+        continueVectors[0].token,
+      );
+      assert.strictEqual(
+        e?.startKey?.absolute,
+        `${c.keyPrefix}key`,
+        `${c.name}: decoded start key`,
+      );
     });
   }
 
   it('declares the default and the rule in the manifest', () => {
-    const property = vscode.extensions.getExtension('listwatch-inspector.listwatch-inspector')?.packageJSON
-      .contributes.configuration.properties['listwatch.keyPrefix'];
+    const property = vscode.extensions.getExtension('listwatch-inspector.listwatch-inspector')
+      ?.packageJSON.contributes.configuration.properties['listwatch.keyPrefix'];
     assert.strictEqual(property.default, '/registry/pods/');
     assert.strictEqual(property.pattern, '^/');
   });

@@ -17,7 +17,12 @@ const smallRun = { scenario: 'bookmark-heartbeats', set: { watchers: 6, minutes:
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-runs-test-'));
 
 async function runSmallScenario(): Promise<StoredRun> {
-  const run = await vscode.commands.executeCommand<StoredRun | undefined>('listwatch.runScenario', smallRun.scenario, smallRun.set, { seed: 3 });
+  const run = await vscode.commands.executeCommand<StoredRun | undefined>(
+    'listwatch.runScenario',
+    smallRun.scenario,
+    smallRun.set,
+    { seed: 3 },
+  );
   assert.ok(run, 'Run Scenario returned no run');
   return run;
 }
@@ -34,18 +39,32 @@ describe('runs', () => {
     assert.strictEqual(run.scenario, smallRun.scenario);
     assert.strictEqual(run.seed, 3);
     assert.strictEqual(run.watchers, 6);
-    assert.match(run.title, /watchers=6/, 'the title names the parameters that differ from the defaults');
+    assert.match(
+      run.title,
+      /watchers=6/,
+      'the title names the parameters that differ from the defaults',
+    );
     assert.strictEqual(api.runs()[0].id, run.id, 'newest first');
     assert.strictEqual(api.currentRun()?.run.id, run.id);
-    const header = JSON.parse(fs.readFileSync(run.traceFile, 'utf8').split('\n')[0]) as { format: string; scenario: string; seed: number };
-    assert.deepStrictEqual([header.format, header.scenario, header.seed], ['listwatch-trace', smallRun.scenario, 3]);
+    const header = JSON.parse(fs.readFileSync(run.traceFile, 'utf8').split('\n')[0]) as {
+      format: string;
+      scenario: string;
+      seed: number;
+    };
+    assert.deepStrictEqual(
+      [header.format, header.scenario, header.seed],
+      ['listwatch-trace', smallRun.scenario, 3],
+    );
   });
 
   it('the same scenario, parameters and seed give the same trace', async () => {
     const first = await runSmallScenario();
     const second = await runSmallScenario();
     assert.notStrictEqual(first.traceFile, second.traceFile);
-    assert.strictEqual(fs.readFileSync(first.traceFile, 'utf8'), fs.readFileSync(second.traceFile, 'utf8'));
+    assert.strictEqual(
+      fs.readFileSync(first.traceFile, 'utf8'),
+      fs.readFileSync(second.traceFile, 'utf8'),
+    );
   });
 
   it('the Runs view lists the runs, the open one marked', async () => {
@@ -55,17 +74,24 @@ describe('runs', () => {
     assert.strictEqual(rows[0].label, run.title, JSON.stringify(rows));
     assert.match(rows[0].description, /^open · /, rows[0].description);
     assert.match(rows[0].description, /6 watchers/);
-    assert.ok(rows.slice(1).every(r => !r.description.startsWith('open')), 'only one run is open');
+    assert.ok(
+      rows.slice(1).every((r) => !r.description.startsWith('open')),
+      'only one run is open',
+    );
   });
 
-  it('the Watchers view lists the open run\'s watchers with their state', async () => {
+  it("the Watchers view lists the open run's watchers with their state", async () => {
     const api = await activeApi();
     await runSmallScenario();
     const rows = api.watchersViewRows();
     assert.strictEqual(rows.length, 6, JSON.stringify(rows));
     for (const row of rows) {
       assert.match(row.label, /^watcher \d+$/);
-      assert.match(row.description, /^(Waiting for bookmark|Bookmark received|Bookmark sent|Not opened yet|Closed)/, row.description);
+      assert.match(
+        row.description,
+        /^(Waiting for bookmark|Bookmark received|Bookmark sent|Not opened yet|Closed)/,
+        row.description,
+      );
     }
   });
 
@@ -73,11 +99,21 @@ describe('runs', () => {
     const api = await activeApi();
     const rows = api.scenariosViewRows();
     const scenarios = listScenarios();
-    assert.deepStrictEqual(rows.map(r => r.description), scenarios.map(s => s.name));
+    assert.deepStrictEqual(
+      rows.map((r) => r.description),
+      scenarios.map((s) => s.name),
+    );
     for (const [i, s] of scenarios.entries()) {
-      assert.deepStrictEqual(rows[i].children.map(c => c.label), s.params.map(p => p.name), `${s.name}: parameters`);
+      assert.deepStrictEqual(
+        rows[i].children.map((c) => c.label),
+        s.params.map((p) => p.name),
+        `${s.name}: parameters`,
+      );
       for (const [j, p] of s.params.entries()) {
-        assert.ok(rows[i].children[j].description.startsWith(String(p.default)), `${s.name}.${p.name}: the default is shown`);
+        assert.ok(
+          rows[i].children[j].description.startsWith(String(p.default)),
+          `${s.name}.${p.name}: the default is shown`,
+        );
       }
     }
   });
@@ -85,7 +121,9 @@ describe('runs', () => {
   it('Run Scenario with a bad parameter makes no run', async () => {
     const api = await activeApi();
     const before = api.runs().length;
-    const run = await vscode.commands.executeCommand('listwatch.runScenario', smallRun.scenario, { watchers: -1 });
+    const run = await vscode.commands.executeCommand('listwatch.runScenario', smallRun.scenario, {
+      watchers: -1,
+    });
     assert.strictEqual(run, undefined);
     assert.strictEqual(api.runs().length, before);
   });
@@ -97,7 +135,10 @@ describe('runs', () => {
     lines.splice(3, 0, '{"kind":"event", this is not JSON', '{"kind":"nonsense"}');
     const file = path.join(tmp, 'damaged.jsonl');
     fs.writeFileSync(file, lines.join('\n'));
-    const run = await vscode.commands.executeCommand<StoredRun | undefined>('listwatch.openTrace', file);
+    const run = await vscode.commands.executeCommand<StoredRun | undefined>(
+      'listwatch.openTrace',
+      file,
+    );
     assert.ok(run, 'no run from the damaged trace');
     assert.strictEqual(run.source, 'trace');
     assert.strictEqual(run.traceFile, file);
@@ -121,14 +162,23 @@ describe('runs', () => {
     assert.strictEqual(api.runs().length, before);
   });
 
-  it('Export Trace copies the run\'s trace; Export Metrics writes its Prometheus text', async () => {
+  it("Export Trace copies the run's trace; Export Metrics writes its Prometheus text", async () => {
     const api = await activeApi();
     const run = await runSmallScenario();
     const traceTarget = path.join(tmp, 'exported.jsonl');
     const metricsTarget = path.join(tmp, 'metrics.prom');
-    assert.strictEqual(await vscode.commands.executeCommand('listwatch.exportTrace', run.id, traceTarget), traceTarget);
-    assert.strictEqual(fs.readFileSync(traceTarget, 'utf8'), fs.readFileSync(run.traceFile, 'utf8'));
-    assert.strictEqual(await vscode.commands.executeCommand('listwatch.exportMetrics', metricsTarget), metricsTarget);
+    assert.strictEqual(
+      await vscode.commands.executeCommand('listwatch.exportTrace', run.id, traceTarget),
+      traceTarget,
+    );
+    assert.strictEqual(
+      fs.readFileSync(traceTarget, 'utf8'),
+      fs.readFileSync(run.traceFile, 'utf8'),
+    );
+    assert.strictEqual(
+      await vscode.commands.executeCommand('listwatch.exportMetrics', metricsTarget),
+      metricsTarget,
+    );
     const text = fs.readFileSync(metricsTarget, 'utf8');
     assert.strictEqual(text, api.currentRun()?.model.metricsText);
     assert.match(text, /^# HELP /m);
@@ -138,9 +188,12 @@ describe('runs', () => {
   it('Delete Run removes the run and its trace file', async () => {
     const api = await activeApi();
     const run = await runSmallScenario();
-    const removed = await vscode.commands.executeCommand<StoredRun | undefined>('listwatch.deleteRun', run.id);
+    const removed = await vscode.commands.executeCommand<StoredRun | undefined>(
+      'listwatch.deleteRun',
+      run.id,
+    );
     assert.strictEqual(removed?.id, run.id);
-    assert.ok(!api.runs().some(r => r.id === run.id));
+    assert.ok(!api.runs().some((r) => r.id === run.id));
     assert.ok(!fs.existsSync(run.traceFile), 'the trace file is gone');
     assert.strictEqual(api.currentRun(), undefined, 'the deleted run was the open one');
     assert.deepStrictEqual(api.watchersViewRows(), []);
@@ -150,7 +203,13 @@ describe('runs', () => {
     const file = path.join(tmp, 'cancelled.jsonl');
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(runScenarioToTrace(smallRun.scenario, smallRun.set, { traceFile: file, signal: controller.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      runScenarioToTrace(smallRun.scenario, smallRun.set, {
+        traceFile: file,
+        signal: controller.signal,
+      }),
+      (e: Error) => e.name === 'AbortError',
+    );
     assert.ok(!fs.existsSync(file));
   });
 
@@ -158,7 +217,10 @@ describe('runs', () => {
     const api = await activeApi();
     const first = await runSmallScenario();
     await runSmallScenario();
-    const opened = await vscode.commands.executeCommand<StoredRun | undefined>('listwatch.openRun', first.id);
+    const opened = await vscode.commands.executeCommand<StoredRun | undefined>(
+      'listwatch.openRun',
+      first.id,
+    );
     assert.strictEqual(opened?.id, first.id);
     assert.strictEqual(api.currentRun()?.run.id, first.id);
     assert.strictEqual(api.currentRun()?.model.watchers.length, 6);

@@ -31,12 +31,12 @@ describe('Tokens view', () => {
     assert.strictEqual(rows[0].label, 'rv 1 · key');
     assert.strictEqual(rows[1].label, 'invalid: UnrecognizedEncodedVersion');
     assert.match(rows[0].description, /^eyJ2Ijoi/, 'the description shows the token');
-    const fields = Object.fromEntries(rows[0].children.map(c => [c.label, c.description]));
+    const fields = Object.fromEntries(rows[0].children.map((c) => [c.label, c.description]));
     assert.strictEqual(fields.rv, '1');
     assert.strictEqual(fields.start, 'key');
     assert.strictEqual(fields['start key'], '/registry/pods/key');
     assert.strictEqual(fields.token, valid.token);
-    const invalidFields = Object.fromEntries(rows[1].children.map(c => [c.label, c.description]));
+    const invalidFields = Object.fromEntries(rows[1].children.map((c) => [c.label, c.description]));
     assert.strictEqual(invalidFields.error, invalidVersion.error);
   });
 
@@ -54,10 +54,18 @@ describe('Tokens view', () => {
     await setKeyPrefix('/registry/deployments/');
     try {
       const [node] = api.tokensViewNodes() as TokensViewNode[];
-      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>('listwatch.revalidateToken', node);
+      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+        'listwatch.revalidateToken',
+        node,
+      );
       assert.strictEqual(e?.startKey?.absolute, '/registry/deployments/key');
-      assert.deepStrictEqual(api.recentTokens(), [{ token: valid.token, keyPrefix: '/registry/deployments/' }]);
-      assert.strictEqual(api.tokensViewRows()[0].children.find(c => c.label === 'start key')?.description, '/registry/deployments/key');
+      assert.deepStrictEqual(api.recentTokens(), [
+        { token: valid.token, keyPrefix: '/registry/deployments/' },
+      ]);
+      assert.strictEqual(
+        api.tokensViewRows()[0].children.find((c) => c.label === 'start key')?.description,
+        '/registry/deployments/key',
+      );
     } finally {
       await setKeyPrefix(undefined);
     }
@@ -73,9 +81,11 @@ describe('Tokens view', () => {
 
   it('shows control characters of a resume point visibly', async () => {
     const api = await activeApi();
-    const token = Buffer.from('{"v":"meta.k8s.io/v1","rv":3,"start":"default/web-1\\u0000"}').toString('base64url');
+    const token = Buffer.from(
+      '{"v":"meta.k8s.io/v1","rv":3,"start":"default/web-1\\u0000"}',
+    ).toString('base64url');
     await vscode.commands.executeCommand('listwatch.decodeContinueToken', token);
-    const start = api.tokensViewRows()[0].children.find(c => c.label === 'start');
+    const start = api.tokensViewRows()[0].children.find((c) => c.label === 'start');
     assert.strictEqual(start?.description, 'default/web-1\u2400');
   });
 });

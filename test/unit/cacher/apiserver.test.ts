@@ -6,14 +6,25 @@ import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
-import { InspectorHub, RecordingInspector, type InspectorEvent } from '../../../src/engine/inspect/events';
+import {
+  InspectorHub,
+  RecordingInspector,
+  type InspectorEvent,
+} from '../../../src/engine/inspect/events';
 import { makePod } from '../../../src/engine/storage/objects';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import type { WatchContentType } from '../../../src/engine/cacher/watch-client';
-import { createResource, type CreateResourceOptions, type Resource } from '../../../src/engine/apiserver';
+import {
+  createResource,
+  type CreateResourceOptions,
+  type Resource,
+} from '../../../src/engine/apiserver';
 
-async function started(o: Partial<CreateResourceOptions> = {}, before?: (r: Resource) => Promise<void>): Promise<{ r: Resource; clock: FakeClock }> {
+async function started(
+  o: Partial<CreateResourceOptions> = {},
+  before?: (r: Resource) => Promise<void>,
+): Promise<{ r: Resource; clock: FakeClock }> {
   const clock = (o.clock as FakeClock | undefined) ?? new FakeClock(0);
   const r = createResource({ clock, rand: new SeededRandom(42), ...o });
   if (before) await before(r);
@@ -29,37 +40,62 @@ function sample(r: Resource, name: string): number | undefined {
 
 describe('createResource (the composition root)', () => {
   it('lists etcd into the cache at start, serves lists and gets, and records the cacher metrics', async () => {
-    const { r } = await started({}, async res => {
+    const { r } = await started({}, async (res) => {
       for (const n of ['a', 'b']) await res.createPod({ name: n, namespace: 'ns' });
     });
     assert.strictEqual(r.watchCache.resourceVersion, r.etcd.currentRevision());
     await r.createPod({ name: 'c', namespace: 'ns' });
     await r.settle();
     const list = await r.list({ namespace: 'ns' });
-    assert.deepStrictEqual(list.items.map(i => i.metadata.name), ['a', 'b', 'c']);
+    assert.deepStrictEqual(
+      list.items.map((i) => i.metadata.name),
+      ['a', 'b', 'c'],
+    );
     assert.strictEqual(list.resourceVersion, String(r.etcd.currentRevision()));
     assert.strictEqual((await r.get('ns', 'c', '0'))?.metadata.name, 'c', 'RV "0": from the cache');
     assert.strictEqual((await r.get('ns', 'c'))?.metadata.name, 'c', 'RV "": from etcd');
     const gr = '{group="",resource="pods"}';
     assert.strictEqual(sample(r, `apiserver_watch_cache_initializations_total${gr}`), 1);
     assert.strictEqual(sample(r, `apiserver_watch_cache_events_received_total${gr}`), 1);
-    assert.strictEqual(sample(r, `apiserver_watch_cache_events_dispatched_total${gr}`), 2, 'the event and the reflector\'s RV update');
+    assert.strictEqual(
+      sample(r, `apiserver_watch_cache_events_dispatched_total${gr}`),
+      2,
+      "the event and the reflector's RV update",
+    );
     assert.strictEqual(sample(r, `watch_cache_capacity${gr}`), 100);
-    assert.strictEqual(sample(r, `apiserver_watch_cache_resource_version${gr}`), r.etcd.currentRevision());
-    assert.strictEqual(sample(r, `apiserver_watch_cache_consistent_read_total{fallback="false",group="",resource="pods",success="true"}`), 1);
-    assert.strictEqual(sample(r, `apiserver_cache_list_total{group="",index="",resource="pods"}`), 1);
+    assert.strictEqual(
+      sample(r, `apiserver_watch_cache_resource_version${gr}`),
+      r.etcd.currentRevision(),
+    );
+    assert.strictEqual(
+      sample(
+        r,
+        `apiserver_watch_cache_consistent_read_total{fallback="false",group="",resource="pods",success="true"}`,
+      ),
+      1,
+    );
+    assert.strictEqual(
+      sample(r, `apiserver_cache_list_total{group="",index="",resource="pods"}`),
+      1,
+    );
     r.stop();
   });
 
   it('pages the cache list and continues from the token (limit ignored for RV "0")', async () => {
-    const { r } = await started({}, async res => {
+    const { r } = await started({}, async (res) => {
       for (const n of ['a', 'b', 'c', 'd']) await res.createPod({ name: n, namespace: 'ns' });
     });
     const rv = String(r.etcd.currentRevision());
     const p1 = await r.list({ namespace: 'ns', limit: 3 });
-    assert.deepStrictEqual([p1.items.map(i => i.metadata.name), p1.resourceVersion, p1.remainingItemCount], [['a', 'b', 'c'], rv, 1]);
+    assert.deepStrictEqual(
+      [p1.items.map((i) => i.metadata.name), p1.resourceVersion, p1.remainingItemCount],
+      [['a', 'b', 'c'], rv, 1],
+    );
     const p2 = await r.list({ namespace: 'ns', limit: 3, continue: p1.continue });
-    assert.deepStrictEqual([p2.items.map(i => i.metadata.name), p2.continue, p2.resourceVersion], [['d'], undefined, rv]);
+    assert.deepStrictEqual(
+      [p2.items.map((i) => i.metadata.name), p2.continue, p2.resourceVersion],
+      [['d'], undefined, rv],
+    );
     const all = await r.list({ namespace: 'ns', limit: 1, resourceVersion: '0' });
     assert.deepStrictEqual([all.items.length, all.continue], [4, undefined]);
     r.stop();
@@ -75,14 +111,22 @@ describe('createResource (the composition root)', () => {
     const r = createResource({ clock, rand: new SeededRandom(1), etcd, recordEtcdRequests: true });
     r.start();
     await r.waitReady();
-    const ranges = (r.recorder?.requests ?? []).filter(q => q.op === 'range' && q.key.startsWith('/registry/pods/') && q.rangeEnd !== '');
-    assert.deepStrictEqual(ranges.map(q => [q.limit, q.kvs]), [[10000, 10000], [10000, 1]]);
+    const ranges = (r.recorder?.requests ?? []).filter(
+      (q) => q.op === 'range' && q.key.startsWith('/registry/pods/') && q.rangeEnd !== '',
+    );
+    assert.deepStrictEqual(
+      ranges.map((q) => [q.limit, q.kvs]),
+      [
+        [10000, 10000],
+        [10000, 1],
+      ],
+    );
     assert.strictEqual(r.watchCache.store.length, 10001);
     r.stop();
   });
 
   it('TestEmptyWatchEventCache: a watch below the list RV fails with 410, at or above it waits', async () => {
-    const { r } = await started({}, async res => {
+    const { r } = await started({}, async (res) => {
       for (let i = 0; i < 5; i++) await res.createPod({ name: `foo-${i}`, namespace: 'test-ns' });
     });
     const lastRV = r.etcd.currentRevision();
@@ -95,7 +139,11 @@ describe('createResource (the composition root)', () => {
       const w = await r.watch({ namespace: 'test-ns', resourceVersion: String(c.rv) });
       await r.step(1000);
       if (c.wantError) {
-        assert.deepStrictEqual(w.client.events.map(e => [e.type, (e.object as unknown as Status).code]), [['ERROR', 410]], c.name);
+        assert.deepStrictEqual(
+          w.client.events.map((e) => [e.type, (e.object as unknown as Status).code]),
+          [['ERROR', 410]],
+          c.name,
+        );
         assert.strictEqual(w.client.closeReason, 'resultClosed', c.name);
       } else {
         assert.deepStrictEqual(w.client.events, [], c.name);
@@ -109,12 +157,22 @@ describe('createResource (the composition root)', () => {
     for (const [i, allow] of [false, true].entries()) {
       const { r } = await started();
       const stored = await r.createPod({ name: 'foo', namespace: 'test-ns' });
-      const w = await r.watch({ namespace: 'test-ns', name: 'foo', resourceVersion: stored.metadata.resourceVersion, allowWatchBookmarks: allow, timeoutSeconds: 3 });
+      const w = await r.watch({
+        namespace: 'test-ns',
+        name: 'foo',
+        resourceVersion: stored.metadata.resourceVersion,
+        allowWatchBookmarks: allow,
+        timeoutSeconds: 3,
+      });
       await r.createPod({ name: 'foo', namespace: `other-ns-${i}` });
       await r.step(3000);
-      const types = w.client.events.map(e => e.type);
+      const types = w.client.events.map((e) => e.type);
       assert.deepStrictEqual(types, allow ? ['BOOKMARK'] : [], `allowWatchBookmarks=${allow}`);
-      if (allow) assert.ok(w.client.events[0].at <= 1300 + 20, `the bookmark comes ~2s before the 3s deadline (at ${w.client.events[0].at})`);
+      if (allow)
+        assert.ok(
+          w.client.events[0].at <= 1300 + 20,
+          `the bookmark comes ~2s before the 3s deadline (at ${w.client.events[0].at})`,
+        );
       assert.ok(w.client.closed, 'closed at its timeout');
       r.stop();
     }
@@ -123,7 +181,12 @@ describe('createResource (the composition root)', () => {
   it('TestWatchBookmarksWithCorrectResourceVersion: bookmarks never go back, events always move forward', async () => {
     const { r } = await started({ cache: { bookmarkFrequency: 1000 } });
     const startRV = (await r.list({})).resourceVersion;
-    const w = await r.watch({ namespace: 'test-ns', resourceVersion: startRV, allowWatchBookmarks: true, timeoutSeconds: 3 });
+    const w = await r.watch({
+      namespace: 'test-ns',
+      resourceVersion: startRV,
+      allowWatchBookmarks: true,
+      timeoutSeconds: 3,
+    });
     for (let i = 0; i < 100; i++) {
       await r.createPod({ name: `foo-${i}`, namespace: 'test-ns' });
       await r.step(10);
@@ -143,28 +206,48 @@ describe('createResource (the composition root)', () => {
       last = rv;
     }
     assert.ok(bookmarkReceived, 'a bookmark event was received');
-    assert.strictEqual(w.client.events.filter(e => e.type === 'ADDED').length, 100);
+    assert.strictEqual(w.client.events.filter((e) => e.type === 'ADDED').length, 100);
     r.stop();
   });
 
-  it('a consistent list waits for etcd\'s revision, moved by another resource, via progress requests', async () => {
+  it("a consistent list waits for etcd's revision, moved by another resource, via progress requests", async () => {
     const clock = new FakeClock(0);
     const etcd = new MemoryEtcd({ clock });
     const insp = new RecordingInspector();
     const { r } = await started({ clock, etcd, inspector: insp });
-    const cms = createResource({ clock, rand: new SeededRandom(2), etcd, groupResource: { group: '', resource: 'configmaps' } });
+    const cms = createResource({
+      clock,
+      rand: new SeededRandom(2),
+      etcd,
+      groupResource: { group: '', resource: 'configmaps' },
+    });
     await r.createPod({ name: 'a', namespace: 'ns' });
-    for (let i = 0; i < 3; i++) await cms.create({ metadata: { name: `cm-${i}`, namespace: 'ns' } });
+    for (let i = 0; i < 3; i++)
+      await cms.create({ metadata: { name: `cm-${i}`, namespace: 'ns' } });
     await r.step(200);
-    assert.ok(r.watchCache.resourceVersion < etcd.currentRevision(), 'the pods cache lags the global revision');
+    assert.ok(
+      r.watchCache.resourceVersion < etcd.currentRevision(),
+      'the pods cache lags the global revision',
+    );
     const list = await r.list({ namespace: 'ns' });
     assert.strictEqual(list.resourceVersion, String(etcd.currentRevision()));
     assert.ok(insp.ofType('cacher/progress-request').length >= 1, 'progress was requested');
     const starts = insp.ofType('watchcache/wait-start');
     assert.strictEqual(starts.length, 1, 'one freshness wait started');
-    const ends = insp.ofType('watchcache/wait').filter(w => w.at === starts[0].at && w.resourceVersion === starts[0].resourceVersion);
-    assert.deepStrictEqual(ends.map(w => w.outcome), ['caught-up']);
-    assert.strictEqual(sample(r, 'apiserver_watch_cache_consistent_read_total{fallback="false",group="",resource="pods",success="true"}'), 1);
+    const ends = insp
+      .ofType('watchcache/wait')
+      .filter((w) => w.at === starts[0].at && w.resourceVersion === starts[0].resourceVersion);
+    assert.deepStrictEqual(
+      ends.map((w) => w.outcome),
+      ['caught-up'],
+    );
+    assert.strictEqual(
+      sample(
+        r,
+        'apiserver_watch_cache_consistent_read_total{fallback="false",group="",resource="pods",success="true"}',
+      ),
+      1,
+    );
     r.stop();
   });
 
@@ -172,7 +255,12 @@ describe('createResource (the composition root)', () => {
     const clock = new FakeClock(0);
     const etcd = new MemoryEtcd({ clock });
     const { r } = await started({ clock, etcd, gates: { ConsistentListFromCache: true } });
-    const cms = createResource({ clock, rand: new SeededRandom(2), etcd, groupResource: { group: '', resource: 'configmaps' } });
+    const cms = createResource({
+      clock,
+      rand: new SeededRandom(2),
+      etcd,
+      groupResource: { group: '', resource: 'configmaps' },
+    });
     await cms.create({ metadata: { name: 'cm', namespace: 'ns' } });
     // Nobody asks etcd for progress: the cache cannot catch up, 3s later the list goes to etcd.
     r.cacher.progressRequester.stop();
@@ -182,7 +270,13 @@ describe('createResource (the composition root)', () => {
     const list = await p;
     assert.ok(clock.now() - start >= 3000);
     assert.strictEqual(list.resourceVersion, String(etcd.currentRevision()));
-    assert.strictEqual(sample(r, 'apiserver_watch_cache_consistent_read_total{fallback="true",group="",resource="pods",success="true"}'), 1);
+    assert.strictEqual(
+      sample(
+        r,
+        'apiserver_watch_cache_consistent_read_total{fallback="true",group="",resource="pods",success="true"}',
+      ),
+      1,
+    );
     r.stop();
   });
 
@@ -192,26 +286,43 @@ describe('createResource (the composition root)', () => {
     assert.strictEqual(a.timeoutMs, 5000);
     assert.strictEqual(a.ctx.deadline, clock.now() + 5000);
     const timeouts: number[] = [];
-    for (let i = 0; i < 20; i++) timeouts.push((await r.watch({ namespace: 'ns', resourceVersion: '0' })).timeoutMs);
-    assert.ok(timeouts.every(t => t >= 60_000 && t < 120_000), JSON.stringify(timeouts));
+    for (let i = 0; i < 20; i++)
+      timeouts.push((await r.watch({ namespace: 'ns', resourceVersion: '0' })).timeoutMs);
+    assert.ok(
+      timeouts.every((t) => t >= 60_000 && t < 120_000),
+      JSON.stringify(timeouts),
+    );
     await r.step(6000);
     assert.ok(a.client.closed, 'closed after 5s');
     await r.step(120_000);
-    assert.ok(r.openedWatches().every(w => w.client.closed), 'every watch ended by 2·minRequestTimeout');
+    assert.ok(
+      r.openedWatches().every((w) => w.client.closed),
+      'every watch ended by 2·minRequestTimeout',
+    );
     assert.strictEqual(r.cacher.watcherCount(), 0);
     r.stop();
   });
 
   it('WatchList defaulting: an RV "" watch becomes a consistent watch-list', async () => {
-    const { r } = await started({}, async res => {
+    const { r } = await started({}, async (res) => {
       await res.createPod({ name: 'a', namespace: 'ns' });
     });
     const w = await r.watch({ namespace: 'ns', allowWatchBookmarks: true });
-    assert.deepStrictEqual([w.options.sendInitialEvents, w.options.resourceVersionMatch], [true, 'NotOlderThan']);
+    assert.deepStrictEqual(
+      [w.options.sendInitialEvents, w.options.resourceVersionMatch],
+      [true, 'NotOlderThan'],
+    );
     await r.step(10);
     assert.deepStrictEqual(
-      w.client.events.map(e => [e.type, e.object.metadata.name ?? '', e.object.metadata.annotations?.['k8s.io/initial-events-end'] ?? '']),
-      [['ADDED', 'a', ''], ['BOOKMARK', '', 'true']],
+      w.client.events.map((e) => [
+        e.type,
+        e.object.metadata.name ?? '',
+        e.object.metadata.annotations?.['k8s.io/initial-events-end'] ?? '',
+      ]),
+      [
+        ['ADDED', 'a', ''],
+        ['BOOKMARK', '', 'true'],
+      ],
     );
     const plain = await r.watch({ namespace: 'ns', applyDefaults: false });
     assert.strictEqual(plain.options.sendInitialEvents, undefined);
@@ -221,12 +332,25 @@ describe('createResource (the composition root)', () => {
   it('a stalled client is terminated (apiserver_terminated_watchers_total), a fast one is not', async () => {
     const insp = new RecordingInspector();
     const { r } = await started({ inspector: insp });
-    const stalled = await r.watch({ namespace: 'ns', resourceVersion: String(r.etcd.currentRevision()), readRate: { kind: 'stalled' } });
-    const fast = await r.watch({ namespace: 'ns', resourceVersion: String(r.etcd.currentRevision()) });
+    const stalled = await r.watch({
+      namespace: 'ns',
+      resourceVersion: String(r.etcd.currentRevision()),
+      readRate: { kind: 'stalled' },
+    });
+    const fast = await r.watch({
+      namespace: 'ns',
+      resourceVersion: String(r.etcd.currentRevision()),
+    });
     for (let i = 0; i < 40; i++) await r.createPod({ name: `p${i}`, namespace: 'ns' });
     await r.step(1000);
-    assert.strictEqual(sample(r, 'apiserver_terminated_watchers_total{group="",resource="pods"}'), 1);
-    assert.deepStrictEqual(insp.ofType('watcher/terminated').map(t => [t.watcherId, t.graceful]), [[stalled.watcherId, false]]);
+    assert.strictEqual(
+      sample(r, 'apiserver_terminated_watchers_total{group="",resource="pods"}'),
+      1,
+    );
+    assert.deepStrictEqual(
+      insp.ofType('watcher/terminated').map((t) => [t.watcherId, t.graceful]),
+      [[stalled.watcherId, false]],
+    );
     assert.strictEqual(fast.client.events.length, 40);
     assert.strictEqual(fast.client.closed, false);
     r.stop();
@@ -234,37 +358,64 @@ describe('createResource (the composition root)', () => {
 
   it('a watch-list watcher terminated after its awaited bookmark was queued drains gracefully', async () => {
     const insp = new RecordingInspector();
-    const { r } = await started({ inspector: insp }, async res => {
-      for (let i = 0; i < 30; i++) await res.createPod({ name: `init-${String(i).padStart(2, '0')}`, namespace: 'ns' });
+    const { r } = await started({ inspector: insp }, async (res) => {
+      for (let i = 0; i < 30; i++)
+        await res.createPod({ name: `init-${String(i).padStart(2, '0')}`, namespace: 'ns' });
     });
     await r.step(3000); // the dispatch budget refills to its cap
-    const w = await r.watch({ namespace: 'ns', allowWatchBookmarks: true, readRate: { kind: 'stalled' } });
+    const w = await r.watch({
+      namespace: 'ns',
+      allowWatchBookmarks: true,
+      readRate: { kind: 'stalled' },
+    });
     await r.step(1500); // a bookmark tick queues the awaited bookmark: WaitingForBookmark -> BookmarkReceived
-    assert.deepStrictEqual(insp.ofType('watcher/state').filter(s => s.watcherId === w.watcherId).map(s => s.to), ['BookmarkReceived']);
+    assert.deepStrictEqual(
+      insp
+        .ofType('watcher/state')
+        .filter((s) => s.watcherId === w.watcherId)
+        .map((s) => s.to),
+      ['BookmarkReceived'],
+    );
     for (let i = 0; i < 30; i++) await r.createPod({ name: `live-${i}`, namespace: 'ns' });
     await r.step(1000);
-    assert.deepStrictEqual(insp.ofType('watcher/terminated').map(t => [t.watcherId, t.graceful]), [[w.watcherId, true]]);
+    assert.deepStrictEqual(
+      insp.ofType('watcher/terminated').map((t) => [t.watcherId, t.graceful]),
+      [[w.watcherId, true]],
+    );
     w.client.setReadRate({ kind: 'fast' });
     await r.step(100);
     const ev = w.client.events;
-    const ends = ev.filter(e => e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true');
+    const ends = ev.filter(
+      (e) => e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true',
+    );
     assert.strictEqual(ends.length, 1, 'the client still gets the initial-events-end bookmark');
-    assert.strictEqual(ev.slice(0, 30).every(e => e.type === 'ADDED'), true);
+    assert.strictEqual(
+      ev.slice(0, 30).every((e) => e.type === 'ADDED'),
+      true,
+    );
     assert.strictEqual(ev[30].type, 'BOOKMARK');
     assert.ok(ev.length > 31, 'and the events buffered before the termination');
     assert.strictEqual(w.client.closeReason, 'resultClosed');
     r.stop();
   });
 
-  it('the compactor drops snapshots below etcd\'s compaction: exact lists there go to etcd (410)', async () => {
+  it("the compactor drops snapshots below etcd's compaction: exact lists there go to etcd (410)", async () => {
     const insp = new RecordingInspector();
     const { r } = await started({ inspector: insp });
     await r.createPod({ name: 'a', namespace: 'ns' });
     const old = String(r.etcd.currentRevision());
     await r.createPod({ name: 'b', namespace: 'ns' });
     await r.settle();
-    const before = await r.list({ namespace: 'ns', resourceVersion: old, resourceVersionMatch: 'Exact' });
-    assert.deepStrictEqual([before.items.map(i => i.metadata.name), before.resourceVersion], [['a'], old], 'served from a snapshot');
+    const before = await r.list({
+      namespace: 'ns',
+      resourceVersion: old,
+      resourceVersionMatch: 'Exact',
+    });
+    assert.deepStrictEqual(
+      [before.items.map((i) => i.metadata.name), before.resourceVersion],
+      [['a'], old],
+      'served from a snapshot',
+    );
     await r.compact();
     await r.step(15_000);
     insp.clear();
@@ -272,7 +423,10 @@ describe('createResource (the composition root)', () => {
       r.list({ namespace: 'ns', resourceVersion: old, resourceVersionMatch: 'Exact' }),
       (e: unknown) => e instanceof StatusError && e.status.code === 410,
     );
-    assert.deepStrictEqual(insp.ofType('delegator/decision').map(d => [d.rule, d.target]), [['no-snapshot', 'etcd']]);
+    assert.deepStrictEqual(
+      insp.ofType('delegator/decision').map((d) => [d.rule, d.target]),
+      [['no-snapshot', 'etcd']],
+    );
     r.stop();
   });
 
@@ -280,9 +434,16 @@ describe('createResource (the composition root)', () => {
     const insp = new RecordingInspector();
     const { r } = await started({ inspector: insp });
     const rv = String(r.etcd.currentRevision());
-    const types: WatchContentType[] = [contentTypeJSON, contentTypeJSON, contentTypeJSON, contentTypeProtobuf, contentTypeProtobuf];
+    const types: WatchContentType[] = [
+      contentTypeJSON,
+      contentTypeJSON,
+      contentTypeJSON,
+      contentTypeProtobuf,
+      contentTypeProtobuf,
+    ];
     const ws = [];
-    for (const ct of types) ws.push(await r.watch({ namespace: 'ns', resourceVersion: rv, contentType: ct }));
+    for (const ct of types)
+      ws.push(await r.watch({ namespace: 'ns', resourceVersion: rv, contentType: ct }));
     for (let i = 0; i < 3; i++) await r.createPod({ name: `p${i}`, namespace: 'ns' });
     await r.step(10);
     r.flushInspector();
@@ -290,9 +451,13 @@ describe('createResource (the composition root)', () => {
     assert.strictEqual(ser.length, 6, 'three events x two identifiers');
     for (const s of ser) {
       const json = s.identifier.includes('"json');
-      assert.deepStrictEqual([s.encodes, s.hits], json ? [1, 2] : [1, 1], `${s.resourceVersion} ${s.identifier}`);
+      assert.deepStrictEqual(
+        [s.encodes, s.hits],
+        json ? [1, 2] : [1, 1],
+        `${s.resourceVersion} ${s.identifier}`,
+      );
     }
-    assert.ok(ws.every(w => w.client.bytesEncoded > 0));
+    assert.ok(ws.every((w) => w.client.bytesEncoded > 0));
     r.stop();
   });
 
@@ -305,7 +470,12 @@ describe('createResource (the composition root)', () => {
       built++;
       orig(e);
     };
-    const w = await r.watch({ namespace: 'ns', resourceVersion: String(r.etcd.currentRevision()), allowWatchBookmarks: true, contentType: contentTypeJSON });
+    const w = await r.watch({
+      namespace: 'ns',
+      resourceVersion: String(r.etcd.currentRevision()),
+      allowWatchBookmarks: true,
+      contentType: contentTypeJSON,
+    });
     for (let i = 0; i < 5; i++) await r.createPod({ name: `p${i}`, namespace: 'ns' });
     await r.step(65_000);
     r.flushInspector();
@@ -317,11 +487,20 @@ describe('createResource (the composition root)', () => {
   it('rejects what upstream answers with an HTTP error: bad options, a not-ready cache', async () => {
     const clock = new FakeClock(0);
     const r = createResource({ clock, rand: new SeededRandom(1) });
-    await assert.rejects(r.watch({ namespace: 'ns', resourceVersion: '0' }), (e: unknown) => e instanceof StatusError && e.status.code === 429);
+    await assert.rejects(
+      r.watch({ namespace: 'ns', resourceVersion: '0' }),
+      (e: unknown) => e instanceof StatusError && e.status.code === 429,
+    );
     r.start();
     await r.waitReady();
-    await assert.rejects(r.watch({ namespace: 'ns', labelSelector: '!!' }), (e: unknown) => e instanceof StatusError && e.status.code === 400);
-    await assert.rejects(r.list({ namespace: 'ns', resourceVersion: 'x' }), (e: unknown) => e instanceof StatusError && e.status.code === 400);
+    await assert.rejects(
+      r.watch({ namespace: 'ns', labelSelector: '!!' }),
+      (e: unknown) => e instanceof StatusError && e.status.code === 400,
+    );
+    await assert.rejects(
+      r.list({ namespace: 'ns', resourceVersion: 'x' }),
+      (e: unknown) => e instanceof StatusError && e.status.code === 400,
+    );
     r.stop();
   });
 
@@ -329,12 +508,26 @@ describe('createResource (the composition root)', () => {
     const run = async (): Promise<string> => {
       const insp = new RecordingInspector();
       const clock = new FakeClock(0);
-      const r = createResource({ clock, rand: new SeededRandom(99), inspector: insp, cache: { bookmarkFrequency: 2000 } });
+      const r = createResource({
+        clock,
+        rand: new SeededRandom(99),
+        inspector: insp,
+        cache: { bookmarkFrequency: 2000 },
+      });
       r.start();
       await r.waitReady();
       const rv = String(r.etcd.currentRevision());
-      await r.watch({ namespace: 'default', resourceVersion: rv, allowWatchBookmarks: true, readRate: { kind: 'slow', eventsPerSecond: 20 } });
-      await r.watch({ allowWatchBookmarks: true, labelSelector: 'app=web', contentType: contentTypeProtobuf });
+      await r.watch({
+        namespace: 'default',
+        resourceVersion: rv,
+        allowWatchBookmarks: true,
+        readRate: { kind: 'slow', eventsPerSecond: 20 },
+      });
+      await r.watch({
+        allowWatchBookmarks: true,
+        labelSelector: 'app=web',
+        contentType: contentTypeProtobuf,
+      });
       for (const pod of r.pods.take(30)) {
         await r.create(pod);
         await r.step(37);

@@ -16,13 +16,17 @@ type State = 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
 class TestWatcher implements BookmarkWatcher {
   state: State = 'WaitingForBookmark';
   bookmarkAfterResourceVersion = 0;
-  constructor(readonly id: number | string, readonly deadline: number | undefined) {}
+  constructor(
+    readonly id: number | string,
+    readonly deadline: number | undefined,
+  ) {}
   setBookmarkAfterResourceVersion(rv: number): void {
     this.state = rv === 0 ? 'BookmarkSent' : 'WaitingForBookmark';
     this.bookmarkAfterResourceVersion = rv;
   }
   markBookmarkAfterRvAsReceived(event: { type: string; resourceVersion: number }): void {
-    if (event.type === 'BOOKMARK' && this.state === 'WaitingForBookmark') this.state = 'BookmarkReceived';
+    if (event.type === 'BOOKMARK' && this.state === 'WaitingForBookmark')
+      this.state = 'BookmarkReceived';
   }
   nextBookmarkTime(now: number, bookmarkFrequency: number): { time: number; ok: boolean } {
     if (this.state === 'WaitingForBookmark') return { time: zeroTime, ok: true };
@@ -35,7 +39,7 @@ class TestWatcher implements BookmarkWatcher {
   }
 }
 
-const sizes = (groups: TestWatcher[][]): number[] => groups.map(g => g.length);
+const sizes = (groups: TestWatcher[][]): number[] => groups.map((g) => g.length);
 
 describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
   it('TestTimeBucketWatchersBasic', () => {
@@ -50,7 +54,11 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
     watchers.addWatcherThreadUnsafe(newWatcher(1, now + 10_000));
     watchers.addWatcherThreadUnsafe(newWatcher(2, now + 20_000));
     watchers.addWatcherThreadUnsafe(newWatcher(3, now + 20_000));
-    assert.deepStrictEqual([...watchers.watchersBuckets.keys()], [8, 18], 'deadline-2s lands in buckets 8 and 18');
+    assert.deepStrictEqual(
+      [...watchers.watchersBuckets.keys()],
+      [8, 18],
+      'deadline-2s lands in buckets 8 and 18',
+    );
 
     const steps: Array<{ name: string; stepMs: number; want: number[] }> = [
       { name: 'nothing due at start', stepMs: 0, want: [] },
@@ -98,12 +106,25 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
       { name: 'on the boundary', offsetMs: 2_000, want: 2 },
       { name: 'half a second before creation truncates to 0, not -1', offsetMs: -500, want: 0 },
       { name: 'two seconds before creation clamps to the start bucket', offsetMs: -2_000, want: 0 },
-      { name: 'a time before the start bucket clamps to it', offsetMs: 3_000, startBucket: 5, want: 5 },
-      { name: 'the zero time clamps to the start bucket', offsetMs: Number.NEGATIVE_INFINITY, startBucket: 7, want: 7 },
+      {
+        name: 'a time before the start bucket clamps to it',
+        offsetMs: 3_000,
+        startBucket: 5,
+        want: 5,
+      },
+      {
+        name: 'the zero time clamps to the start bucket',
+        offsetMs: Number.NEGATIVE_INFINITY,
+        startBucket: 7,
+        want: 7,
+      },
     ];
     for (const c of cases) {
       const clock = new FakeClock(50_000);
-      const buckets = new WatcherBookmarkTimeBuckets<BookmarkWatcher>(clock, defaultBookmarkFrequency);
+      const buckets = new WatcherBookmarkTimeBuckets<BookmarkWatcher>(
+        clock,
+        defaultBookmarkFrequency,
+      );
       if (c.startBucket !== undefined) {
         clock.step(c.startBucket * 1000 - 1);
         buckets.popExpiredWatchersThreadUnsafe();
@@ -129,16 +150,23 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
     const popped: Array<{ bucketId: number; watcherIds: Array<number | string>; at: number }> = [];
     const scheduled: number[] = [];
     const buckets = newTimeBucketWatchers<BookmarkWatcher>(clock, 60_000, {
-      bucketPopped: e => popped.push(e),
-      watcherScheduled: e => scheduled.push(e.bucketId),
+      bucketPopped: (e) => popped.push(e),
+      watcherScheduled: (e) => scheduled.push(e.bucketId),
     });
-    for (const [id, t] of [['a', 3_000], ['b', 1_000], ['c', 3_500]] as const) {
+    for (const [id, t] of [
+      ['a', 3_000],
+      ['b', 1_000],
+      ['c', 3_500],
+    ] as const) {
       buckets.addWatcherThreadUnsafe({ id, nextBookmarkTime: () => ({ time: t, ok: true }) });
     }
     assert.deepStrictEqual(scheduled, [3, 1, 3]);
     clock.step(4_000);
     const got = buckets.popExpiredWatchersThreadUnsafe();
-    assert.deepStrictEqual(got.map(g => g.map(w => w.id)), [['b'], ['a', 'c']]);
+    assert.deepStrictEqual(
+      got.map((g) => g.map((w) => w.id)),
+      [['b'], ['a', 'c']],
+    );
     assert.deepStrictEqual(popped, [
       { bucketId: 1, watcherIds: ['b'], at: 4_000 },
       { bucketId: 3, watcherIds: ['a', 'c'], at: 4_000 },
@@ -151,8 +179,14 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
     // Reference: upstream's loop over every bucket id from startBucketID to the current one.
     fc.assert(
       fc.property(
-        fc.array(fc.record({ at: fc.integer({ min: -5_000, max: 400_000 }), advance: fc.integer({ min: 0, max: 120_000 }) }), { maxLength: 40 }),
-        ops => {
+        fc.array(
+          fc.record({
+            at: fc.integer({ min: -5_000, max: 400_000 }),
+            advance: fc.integer({ min: 0, max: 120_000 }),
+          }),
+          { maxLength: 40 },
+        ),
+        (ops) => {
           const clock = new FakeClock(10_000);
           const buckets = new WatcherBookmarkTimeBuckets<BookmarkWatcher>(clock, 60_000);
           const ref = new Map<number, Array<number | string>>();
@@ -160,7 +194,10 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
           let id = 0;
           for (const op of ops) {
             const now = clock.now();
-            const w: BookmarkWatcher = { id: id++, nextBookmarkTime: () => ({ time: now + op.at, ok: true }) };
+            const w: BookmarkWatcher = {
+              id: id++,
+              nextBookmarkTime: () => ({ time: now + op.at, ok: true }),
+            };
             buckets.addWatcherThreadUnsafe(w);
             let b = Math.trunc((now + op.at - 10_000) / 1000);
             if (b < refStart) b = refStart;
@@ -175,7 +212,7 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
                 want.push(ws);
               }
             }
-            const got = buckets.popExpiredWatchersThreadUnsafe().map(g => g.map(x => x.id));
+            const got = buckets.popExpiredWatchersThreadUnsafe().map((g) => g.map((x) => x.id));
             assert.deepStrictEqual(got, want);
             assert.strictEqual(buckets.startBucketID, refStart);
           }

@@ -3,7 +3,11 @@
 // tables for nextBookmarkTime, convertToWatchEvent, the process RV rule and add's timeout.
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
-import { defaultBookmarkFrequency, newTimeBucketWatchers, zeroTime } from '../../../src/engine/cacher/bookmark-buckets';
+import {
+  defaultBookmarkFrequency,
+  newTimeBucketWatchers,
+  zeroTime,
+} from '../../../src/engine/cacher/bookmark-buckets';
 import { CachingObject, newCachingObject } from '../../../src/engine/cacher/caching-object';
 import {
   CacheWatcher,
@@ -19,8 +23,16 @@ import {
   type WatchObject,
 } from '../../../src/engine/cacher/cache-watcher';
 import { ChannelTimer } from '../../../src/engine/cacher/channel';
-import type { WatchCacheEvent, WatchCacheEventType } from '../../../src/engine/cacher/watch-cache-event';
-import { CacheIntervalInvalidatedError, newCacheInterval, newCacheIntervalFromStore, type WatchCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';
+import type {
+  WatchCacheEvent,
+  WatchCacheEventType,
+} from '../../../src/engine/cacher/watch-cache-event';
+import {
+  CacheIntervalInvalidatedError,
+  newCacheInterval,
+  newCacheIntervalFromStore,
+  type WatchCacheInterval,
+} from '../../../src/engine/cacher/watch-cache-interval';
 import type { StoreElement } from '../../../src/engine/cacher/watch-cache-store';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
@@ -34,8 +46,22 @@ function pod(meta: KubeObject['metadata']): KubeObject {
   return { metadata: meta };
 }
 
-function event(type: WatchCacheEventType, object: WatchObject | undefined, resourceVersion: number, extra: Partial<WatchCacheEvent<WatchObject>> = {}): WatchCacheEvent<WatchObject> {
-  return { type, object, objLabels: {}, objFields: {}, key: '/pods/ns/p', resourceVersion, recordTime: 0, ...extra };
+function event(
+  type: WatchCacheEventType,
+  object: WatchObject | undefined,
+  resourceVersion: number,
+  extra: Partial<WatchCacheEvent<WatchObject>> = {},
+): WatchCacheEvent<WatchObject> {
+  return {
+    type,
+    object,
+    objLabels: {},
+    objFields: {},
+    key: '/pods/ns/p',
+    resourceVersion,
+    recordTime: 0,
+    ...extra,
+  };
 }
 
 /** makeWatchCacheEvent: ADDED pod-<rv> at rv. */
@@ -44,8 +70,16 @@ function makeWatchCacheEvent(rv: number): WatchCacheEvent<WatchObject> {
 }
 
 /** intervalFromEvents (watch_cache_interval_test.go). */
-function intervalFromEvents(events: WatchCacheEvent<WatchObject>[]): WatchCacheInterval<WatchObject> {
-  return newCacheInterval<WatchObject>(0, events.length, i => (events.length === 0 ? undefined : events[i]), () => true, 0);
+function intervalFromEvents(
+  events: WatchCacheEvent<WatchObject>[],
+): WatchCacheInterval<WatchObject> {
+  return newCacheInterval<WatchObject>(
+    0,
+    events.length,
+    (i) => (events.length === 0 ? undefined : events[i]),
+    () => true,
+    0,
+  );
 }
 
 function plain(o: WatchObject): KubeObject {
@@ -53,7 +87,10 @@ function plain(o: WatchObject): KubeObject {
 }
 
 /** What a reader gets from the result channel right now: events until it would block, and whether it is closed. */
-function readAvailable(w: CacheWatcher): { events: Array<{ type: string; object: KubeObject }>; closed: boolean } {
+function readAvailable(w: CacheWatcher): {
+  events: Array<{ type: string; object: KubeObject }>;
+  closed: boolean;
+} {
   const events: Array<{ type: string; object: KubeObject }> = [];
   for (;;) {
     const r = w.resultChan().tryRecv();
@@ -65,7 +102,10 @@ function readAvailable(w: CacheWatcher): { events: Array<{ type: string; object:
 }
 
 /** A forget like the tests' ones: counts calls and stops the watcher as forgetWatcher does. */
-function countingForget(get: () => CacheWatcher): { forget: (drain: boolean) => void; drains: boolean[] } {
+function countingForget(get: () => CacheWatcher): {
+  forget: (drain: boolean) => void;
+  drains: boolean[];
+} {
   const drains: boolean[] = [];
   return {
     drains,
@@ -95,7 +135,11 @@ describe('cacheWatcher (cache_watcher.go)', () => {
     const host: FilterWithAttrsFunc = (_k, _l, fields) => fields['spec.nodeName'] === 'host';
     const rv = (n: number) => pod({ resourceVersion: String(n) });
     const on = (node: string) => ({ 'spec.nodeName': node });
-    const cases: Array<{ name: string; events: Array<{ type: WatchCacheEventType; prev?: string; obj: string }>; expected: Array<[string, number]> }> = [
+    const cases: Array<{
+      name: string;
+      events: Array<{ type: WatchCacheEventType; prev?: string; obj: string }>;
+      expected: Array<[string, number]>;
+    }> = [
       {
         name: 'starting with the filter, then deleted by it, then re-added',
         events: [
@@ -103,7 +147,11 @@ describe('cacheWatcher (cache_watcher.go)', () => {
           { type: 'MODIFIED', prev: 'host', obj: '' },
           { type: 'MODIFIED', prev: '', obj: 'host' },
         ],
-        expected: [['ADDED', 1], ['DELETED', 2], ['ADDED', 3]],
+        expected: [
+          ['ADDED', 1],
+          ['DELETED', 2],
+          ['ADDED', 3],
+        ],
       },
       {
         name: 'ignoring changes before the filter matches, then added, modified, deleted',
@@ -115,7 +163,11 @@ describe('cacheWatcher (cache_watcher.go)', () => {
           { type: 'MODIFIED', prev: 'host', obj: '' },
           { type: 'MODIFIED', prev: '', obj: '' },
         ],
-        expected: [['ADDED', 3], ['MODIFIED', 4], ['DELETED', 5]],
+        expected: [
+          ['ADDED', 3],
+          ['MODIFIED', 4],
+          ['DELETED', 5],
+        ],
       },
     ];
     for (const c of cases) {
@@ -145,11 +197,19 @@ describe('cacheWatcher (cache_watcher.go)', () => {
   it('TestCacheWatcherStoppedInAnotherGoroutine (deterministic): Stop never blocks; a started task delivers buffered input', async () => {
     for (let i = 0; i < 3; i++) {
       let signalled = 0;
-      const w: CacheWatcher = newCacheWatcher(0, everything, drain => {
-        w.setDrainInputBufferLocked(drain);
-        w.stopLocked();
-        signalled++;
-      }, epoch, false, pods, '');
+      const w: CacheWatcher = newCacheWatcher(
+        0,
+        everything,
+        (drain) => {
+          w.setDrainInputBufferLocked(drain);
+          w.stopLocked();
+          signalled++;
+        },
+        epoch,
+        false,
+        pods,
+        '',
+      );
       w.stop();
       assert.strictEqual(signalled, 1, `iteration ${i}: stop returned after forget`);
       assert.ok(w.stopped && w.isDone, `iteration ${i}: stopped with done closed`);
@@ -173,34 +233,68 @@ describe('cacheWatcher (cache_watcher.go)', () => {
     const numObjects = 10;
     const elems: StoreElement<WatchObject>[] = [];
     for (let i = 0; i < numObjects; i++) {
-      elems.push({ key: `/pods/ns/pod-${i}`, object: pod({ name: `pod-${i}`, namespace: 'ns', resourceVersion: String(i) }), labels: {}, fields: {} });
+      elems.push({
+        key: `/pods/ns/pod-${i}`,
+        object: pod({ name: `pod-${i}`, namespace: 'ns', resourceVersion: String(i) }),
+        labels: {},
+        fields: {},
+      });
     }
-    const store = { getByKey: (k: string) => elems.find(e => e.key === k), list: () => elems };
-    const lastEvent = () => event('ADDED', pod({ name: 'pod-9', namespace: 'ns', resourceVersion: '9' }), numObjects - 1);
+    const store = { getByKey: (k: string) => elems.find((e) => e.key === k), list: () => elems };
+    const lastEvent = () =>
+      event('ADDED', pod({ name: 'pod-9', namespace: 'ns', resourceVersion: '9' }), numObjects - 1);
 
     // Faithful port: the test stops the watcher (done closed, no draining) before processing, so
     // nothing at all is delivered; upstream's ten reads return the zero value of a closed channel.
     {
       const clock = new FakeClock(epoch);
-      const w = newCacheWatcher(numObjects + 1, everything, emptyFunc, epoch + 60_000, true, pods, '');
+      const w = newCacheWatcher(
+        numObjects + 1,
+        everything,
+        emptyFunc,
+        epoch + 60_000,
+        true,
+        pods,
+        '',
+      );
       const wci = newCacheIntervalFromStore<WatchObject>(numObjects, store, '', false);
-      assert.strictEqual(await w.add(lastEvent(), new ChannelTimer(clock, 1000)), true, 'failed to add event');
+      assert.strictEqual(
+        await w.add(lastEvent(), new ChannelTimer(clock, 1000)),
+        true,
+        'failed to add event',
+      );
       w.stopLocked();
       await w.processInterval(wci, numObjects - 1);
-      for (let i = 0; i < numObjects; i++) assert.ok(w.resultChan().tryRecv() !== undefined, `read ${i} does not block`);
-      assert.strictEqual(w.resultChan().tryRecv()?.ok, false, 'no event after the init events: channel closed');
+      for (let i = 0; i < numObjects; i++)
+        assert.ok(w.resultChan().tryRecv() !== undefined, `read ${i} does not block`);
+      assert.strictEqual(
+        w.resultChan().tryRecv()?.ok,
+        false,
+        'no event after the init events: channel closed',
+      );
       assert.strictEqual(w.counts.delivered, 0, 'done was closed before processing');
       assert.strictEqual(w.counts.skippedOld, 1, 'rv 9 <= 10: skipped by the RV rule');
     }
     // The intent, without the stop: ten init events (rv 10), then nothing.
     {
       const clock = new FakeClock(epoch);
-      const w = newCacheWatcher(numObjects + 1, everything, emptyFunc, epoch + 60_000, true, pods, '');
+      const w = newCacheWatcher(
+        numObjects + 1,
+        everything,
+        emptyFunc,
+        epoch + 60_000,
+        true,
+        pods,
+        '',
+      );
       const wci = newCacheIntervalFromStore<WatchObject>(numObjects, store, '', false);
       assert.strictEqual(await w.add(lastEvent(), new ChannelTimer(clock, 1000)), true);
       void w.processInterval(wci, numObjects - 1);
       const got = readAvailable(w);
-      assert.deepStrictEqual(got.events.map(e => e.object.metadata.name), elems.map(e => e.object instanceof CachingObject ? '' : e.object.metadata.name));
+      assert.deepStrictEqual(
+        got.events.map((e) => e.object.metadata.name),
+        elems.map((e) => (e.object instanceof CachingObject ? '' : e.object.metadata.name)),
+      );
       assert.strictEqual(got.closed, false);
       w.stopLocked();
       assert.deepStrictEqual(readAvailable(w), { events: [], closed: true });
@@ -226,7 +320,11 @@ describe('cacheWatcher (cache_watcher.go)', () => {
     ];
     for (const s of steps) {
       clock.step(s.stepMs);
-      assert.deepStrictEqual(watchers.popExpiredWatchersThreadUnsafe().map(g => g.length), s.want, s.name);
+      assert.deepStrictEqual(
+        watchers.popExpiredWatchersThreadUnsafe().map((g) => g.length),
+        s.want,
+        s.name,
+      );
     }
   });
 
@@ -234,27 +332,48 @@ describe('cacheWatcher (cache_watcher.go)', () => {
     const clock = new FakeClock(epoch);
     const f = countingForget(() => w);
     const w = newCacheWatcher(1, everything, f.forget, epoch, true, pods, '');
-    const done = w.processInterval(intervalFromEvents([makeWatchCacheEvent(5), makeWatchCacheEvent(6)]), 1);
-    assert.strictEqual(await w.add(makeWatchCacheEvent(7), new ChannelTimer(clock, 1000)), true, 'failed adding an event');
+    const done = w.processInterval(
+      intervalFromEvents([makeWatchCacheEvent(5), makeWatchCacheEvent(6)]),
+      1,
+    );
+    assert.strictEqual(
+      await w.add(makeWatchCacheEvent(7), new ChannelTimer(clock, 1000)),
+      true,
+      'failed adding an event',
+    );
     f.forget(true); // drain the watcher
     const got = readAvailable(w);
-    assert.deepStrictEqual(got.events.map(e => e.object.metadata.resourceVersion), ['5', '6', '7']);
+    assert.deepStrictEqual(
+      got.events.map((e) => e.object.metadata.resourceVersion),
+      ['5', '6', '7'],
+    );
     assert.strictEqual(got.closed, true);
     await done;
-    assert.deepStrictEqual(f.drains, [true, false], 'forget() twice: drain, then Stop() from processInterval');
+    assert.deepStrictEqual(
+      f.drains,
+      [true, false],
+      'forget() twice: drain, then Stop() from processInterval',
+    );
   });
 
   it('TestCacheWatcherDrainingRequestedButNotDrained: the client stops instead of reading', async () => {
     const clock = new FakeClock(epoch);
     const f = countingForget(() => w);
     const w = newCacheWatcher(1, everything, f.forget, epoch, true, pods, '');
-    const done = w.processInterval(intervalFromEvents([makeWatchCacheEvent(5), makeWatchCacheEvent(6)]), 1);
+    const done = w.processInterval(
+      intervalFromEvents([makeWatchCacheEvent(5), makeWatchCacheEvent(6)]),
+      1,
+    );
     assert.strictEqual(await w.add(makeWatchCacheEvent(7), new ChannelTimer(clock, 1000)), true);
     f.forget(true);
     w.stop(); // client disconnected, timeout expired or ctx was closed
     await done;
     assert.deepStrictEqual(f.drains, [true, false, false], 'forget() three times');
-    assert.strictEqual(w.counts.droppedStopped, 2, 'rv 6 (blocked) and rv 7 (buffered) dropped once done closed');
+    assert.strictEqual(
+      w.counts.droppedStopped,
+      2,
+      'rv 6 (blocked) and rv 7 (buffered) dropped once done closed',
+    );
   });
 
   it('TestCacheWatcherDrainingNoBookmarkAfterResourceVersionReceived: the timeout terminates without draining', async () => {
@@ -262,7 +381,10 @@ describe('cacheWatcher (cache_watcher.go)', () => {
     const f = countingForget(() => w);
     const w = newCacheWatcher(0, everything, f.forget, epoch, true, pods, '');
     w.setBookmarkAfterResourceVersion(10);
-    const done = w.processInterval(intervalFromEvents([event('ADDED', pod({}), 0), event('ADDED', pod({}), 0)]), 0);
+    const done = w.processInterval(
+      intervalFromEvents([event('ADDED', pod({}), 0), event('ADDED', pod({}), 0)]),
+      0,
+    );
     // One event read: the task is now blocked sending the second one.
     assert.ok(w.resultChan().tryRecv()?.ok);
     const added = w.add(event('ADDED', pod({}), 0), new ChannelTimer(clock, 10));
@@ -271,24 +393,44 @@ describe('cacheWatcher (cache_watcher.go)', () => {
     await clock.stepAsync(1);
     assert.strictEqual(await added, false, 'expected the add method to fail');
     await done;
-    assert.deepStrictEqual(f.drains, [false, false], 'forget() twice, never with drain: from add(), then from Stop()');
+    assert.deepStrictEqual(
+      f.drains,
+      [false, false],
+      'forget() twice, never with drain: from add(), then from Stop()',
+    );
     assert.ok(w.stopped, 'expected the watcher to be stopped');
     assert.strictEqual(w.counts.terminated, 1);
   });
 
   it('TestCacheWatcherDrainingNoBookmarkAfterResourceVersionSent: drains up to the awaited bookmark', async () => {
     const clock = new FakeClock(epoch);
-    const makePod = (rv: number) => pod({ name: `pod-${rv}`, namespace: 'ns', resourceVersion: String(rv), annotations: {} });
+    const makePod = (rv: number) =>
+      pod({ name: `pod-${rv}`, namespace: 'ns', resourceVersion: String(rv), annotations: {} });
     const f = countingForget(() => w);
     const w = newCacheWatcher(2, everything, f.forget, epoch, true, pods, '');
     w.setBookmarkAfterResourceVersion(10);
-    const done = w.processInterval(intervalFromEvents([event('ADDED', makePod(1), 0), event('ADDED', makePod(2), 0)]), 0);
+    const done = w.processInterval(
+      intervalFromEvents([event('ADDED', makePod(1), 0), event('ADDED', makePod(2), 0)]),
+      0,
+    );
 
     // Three fit although chanSize is 2: the task took pod-5 and is blocked sending it.
-    assert.strictEqual(await w.add(event('ADDED', makePod(5), 5), new ChannelTimer(clock, 1000)), true, 'add pod-5');
-    assert.strictEqual(w.nonblockingAdd(event('BOOKMARK', pod({ resourceVersion: '10' }), 10)), true, 'bookmark rv 10');
+    assert.strictEqual(
+      await w.add(event('ADDED', makePod(5), 5), new ChannelTimer(clock, 1000)),
+      true,
+      'add pod-5',
+    );
+    assert.strictEqual(
+      w.nonblockingAdd(event('BOOKMARK', pod({ resourceVersion: '10' }), 10)),
+      true,
+      'bookmark rv 10',
+    );
     assert.strictEqual(w.state, CacheWatcherState.BookmarkReceived);
-    assert.strictEqual(await w.add(event('ADDED', makePod(15), 15), new ChannelTimer(clock, 1000)), true, 'add pod-15');
+    assert.strictEqual(
+      await w.add(event('ADDED', makePod(15), 15), new ChannelTimer(clock, 1000)),
+      true,
+      'add pod-15',
+    );
     const last = w.add(event('ADDED', makePod(20), 20), new ChannelTimer(clock, 1000));
     await clock.stepAsync(1000);
     assert.strictEqual(await last, false, 'expected the add method to fail');
@@ -302,14 +444,24 @@ describe('cacheWatcher (cache_watcher.go)', () => {
         { type: 'ADDED', object: makePod(1) },
         { type: 'ADDED', object: makePod(2) },
         { type: 'ADDED', object: makePod(5) },
-        { type: 'BOOKMARK', object: pod({ resourceVersion: '10', annotations: { [initialEventsAnnotationKey]: 'true' } }) },
+        {
+          type: 'BOOKMARK',
+          object: pod({
+            resourceVersion: '10',
+            annotations: { [initialEventsAnnotationKey]: 'true' },
+          }),
+        },
         { type: 'ADDED', object: makePod(15) },
       ],
       'strict order',
     );
     assert.strictEqual(got.closed, true);
     await done;
-    assert.deepStrictEqual(f.drains, [true, false], 'the second forget() is Stop() from processInterval');
+    assert.deepStrictEqual(
+      f.drains,
+      [true, false],
+      'the second forget() is Stop() from processInterval',
+    );
     assert.strictEqual(w.state, CacheWatcherState.BookmarkSent);
   });
 
@@ -322,14 +474,23 @@ describe('cacheWatcher (cache_watcher.go)', () => {
     const steps: Array<{ name: string; stepMs: number; want: number[]; then?: () => void }> = [
       { name: 'waiting for its bookmark: expired at once', stepMs: 0, want: [1] },
       { name: 'after 1s still expired', stepMs: 1_000, want: [1] },
-      { name: 'after 29s still expired', stepMs: 29_000, want: [1], then: () => w.markBookmarkAfterRvAsReceived(event('BOOKMARK', pod({}), 10)) },
+      {
+        name: 'after 29s still expired',
+        stepMs: 29_000,
+        want: [1],
+        then: () => w.markBookmarkAfterRvAsReceived(event('BOOKMARK', pod({}), 10)),
+      },
       { name: 'received: not expired 30s later', stepMs: 30_000, want: [] },
       { name: 'received: expired 60s later', stepMs: 30_000, want: [1] },
     ];
     for (const s of steps) {
       clock.step(s.stepMs);
       const got = target.popExpiredWatchersThreadUnsafe();
-      assert.deepStrictEqual(got.map(g => g.length), s.want, s.name);
+      assert.deepStrictEqual(
+        got.map((g) => g.length),
+        s.want,
+        s.name,
+      );
       s.then?.();
       if (got.length) assert.ok(target.addWatcherThreadUnsafe(got[0][0]), `${s.name}: re-adding`);
     }
@@ -339,14 +500,56 @@ describe('cacheWatcher (cache_watcher.go)', () => {
 describe('cacheWatcher.nextBookmarkTime', () => {
   it('schedules at once while waiting, else min(now+frequency, deadline-2s), none past that', () => {
     const now = 100_000;
-    const cases: Array<{ name: string; bookmarkAfter: number; received?: boolean; deadline: number; want: { time: number; ok: boolean } }> = [
-      { name: 'waiting for the bookmark: immediately', bookmarkAfter: 10, deadline: now + 1_000, want: { time: zeroTime, ok: true } },
-      { name: 'no deadline: a minute from now', bookmarkAfter: 0, deadline: zeroTime, want: { time: now + 60_000, ok: true } },
-      { name: 'far deadline: a minute from now', bookmarkAfter: 0, deadline: now + 3_600_000, want: { time: now + 60_000, ok: true } },
-      { name: 'deadline within the minute: 2s before it', bookmarkAfter: 0, deadline: now + 30_000, want: { time: now + 28_000, ok: true } },
-      { name: 'deadline exactly 2s away: now', bookmarkAfter: 0, deadline: now + 2_000, want: { time: now, ok: true } },
-      { name: 'deadline 1.5s away: no more bookmarks', bookmarkAfter: 0, deadline: now + 1_500, want: { time: zeroTime, ok: false } },
-      { name: 'received (not sent) counts as received', bookmarkAfter: 10, received: true, deadline: now + 30_000, want: { time: now + 28_000, ok: true } },
+    const cases: Array<{
+      name: string;
+      bookmarkAfter: number;
+      received?: boolean;
+      deadline: number;
+      want: { time: number; ok: boolean };
+    }> = [
+      {
+        name: 'waiting for the bookmark: immediately',
+        bookmarkAfter: 10,
+        deadline: now + 1_000,
+        want: { time: zeroTime, ok: true },
+      },
+      {
+        name: 'no deadline: a minute from now',
+        bookmarkAfter: 0,
+        deadline: zeroTime,
+        want: { time: now + 60_000, ok: true },
+      },
+      {
+        name: 'far deadline: a minute from now',
+        bookmarkAfter: 0,
+        deadline: now + 3_600_000,
+        want: { time: now + 60_000, ok: true },
+      },
+      {
+        name: 'deadline within the minute: 2s before it',
+        bookmarkAfter: 0,
+        deadline: now + 30_000,
+        want: { time: now + 28_000, ok: true },
+      },
+      {
+        name: 'deadline exactly 2s away: now',
+        bookmarkAfter: 0,
+        deadline: now + 2_000,
+        want: { time: now, ok: true },
+      },
+      {
+        name: 'deadline 1.5s away: no more bookmarks',
+        bookmarkAfter: 0,
+        deadline: now + 1_500,
+        want: { time: zeroTime, ok: false },
+      },
+      {
+        name: 'received (not sent) counts as received',
+        bookmarkAfter: 10,
+        received: true,
+        deadline: now + 30_000,
+        want: { time: now + 28_000, ok: true },
+      },
     ];
     for (const c of cases) {
       const w = newCacheWatcher(1, everything, emptyFunc, c.deadline, true, pods, c.name);
@@ -359,50 +562,146 @@ describe('cacheWatcher.nextBookmarkTime', () => {
 
 describe('cacheWatcher bookmark state machine', () => {
   it('moves Waiting -> Received only on an accepted bookmark at or above the floor, and -> Sent once delivered', () => {
-    const cases: Array<{ name: string; floor: number; adds: Array<[WatchCacheEventType, number, boolean]>; want: number; dropped?: number }> = [
-      { name: 'rv 0: no bookmark awaited, already Sent', floor: 0, adds: [], want: CacheWatcherState.BookmarkSent },
-      { name: 'floor 10: a bookmark at 9 is dropped, still waiting', floor: 10, adds: [['BOOKMARK', 9, false]], want: CacheWatcherState.WaitingForBookmark, dropped: 1 },
-      { name: 'floor 10: an ADDED does not count', floor: 10, adds: [['ADDED', 12, true]], want: CacheWatcherState.WaitingForBookmark },
-      { name: 'floor 10: a bookmark at 10 is received', floor: 10, adds: [['BOOKMARK', 10, true]], want: CacheWatcherState.BookmarkReceived },
-      { name: 'floor 10: a bookmark at 11 is received', floor: 10, adds: [['BOOKMARK', 11, true]], want: CacheWatcherState.BookmarkReceived },
-      { name: 'floor 10: the buffer is full, the bookmark is dropped', floor: 10, adds: [['ADDED', 1, true], ['BOOKMARK', 10, false]], want: CacheWatcherState.WaitingForBookmark },
+    const cases: Array<{
+      name: string;
+      floor: number;
+      adds: Array<[WatchCacheEventType, number, boolean]>;
+      want: number;
+      dropped?: number;
+    }> = [
+      {
+        name: 'rv 0: no bookmark awaited, already Sent',
+        floor: 0,
+        adds: [],
+        want: CacheWatcherState.BookmarkSent,
+      },
+      {
+        name: 'floor 10: a bookmark at 9 is dropped, still waiting',
+        floor: 10,
+        adds: [['BOOKMARK', 9, false]],
+        want: CacheWatcherState.WaitingForBookmark,
+        dropped: 1,
+      },
+      {
+        name: 'floor 10: an ADDED does not count',
+        floor: 10,
+        adds: [['ADDED', 12, true]],
+        want: CacheWatcherState.WaitingForBookmark,
+      },
+      {
+        name: 'floor 10: a bookmark at 10 is received',
+        floor: 10,
+        adds: [['BOOKMARK', 10, true]],
+        want: CacheWatcherState.BookmarkReceived,
+      },
+      {
+        name: 'floor 10: a bookmark at 11 is received',
+        floor: 10,
+        adds: [['BOOKMARK', 11, true]],
+        want: CacheWatcherState.BookmarkReceived,
+      },
+      {
+        name: 'floor 10: the buffer is full, the bookmark is dropped',
+        floor: 10,
+        adds: [
+          ['ADDED', 1, true],
+          ['BOOKMARK', 10, false],
+        ],
+        want: CacheWatcherState.WaitingForBookmark,
+      },
     ];
     for (const c of cases) {
       const w = newCacheWatcher(1, everything, emptyFunc, zeroTime, true, pods, c.name);
       w.setBookmarkAfterResourceVersion(c.floor);
-      for (const [type, rv, ok] of c.adds) assert.strictEqual(w.nonblockingAdd(event(type, pod({ resourceVersion: String(rv) }), rv)), ok, `${c.name}: add ${type} ${rv}`);
+      for (const [type, rv, ok] of c.adds)
+        assert.strictEqual(
+          w.nonblockingAdd(event(type, pod({ resourceVersion: String(rv) }), rv)),
+          ok,
+          `${c.name}: add ${type} ${rv}`,
+        );
       assert.strictEqual(w.state, c.want, c.name);
-      assert.strictEqual(w.counts.bookmarksDropped.belowBookmarkAfterResourceVersion, c.dropped ?? 0, `${c.name}: drops below the floor`);
+      assert.strictEqual(
+        w.counts.bookmarksDropped.belowBookmarkAfterResourceVersion,
+        c.dropped ?? 0,
+        `${c.name}: drops below the floor`,
+      );
     }
   });
 
   it('process sends a bookmark newer than the last RV, or equal to it until the awaited one was sent', () => {
-    const cases: Array<{ name: string; floor: number; startRv: number; bookmarks: number[]; want: Array<[string, boolean]> }> = [
+    const cases: Array<{
+      name: string;
+      floor: number;
+      startRv: number;
+      bookmarks: number[];
+      want: Array<[string, boolean]>;
+    }> = [
       // process() never raises its rv for live events: the dispatcher only sends increasing RVs.
-      { name: 'plain watch: not newer than the start rv is dropped; live events do not raise it', floor: 0, startRv: 5, bookmarks: [4, 5, 6, 6], want: [['6', false], ['6', false]] },
-      { name: 'watch-list: the bookmark at the start rv is the awaited one (annotated)', floor: 5, startRv: 5, bookmarks: [5, 5, 7], want: [['5', true], ['7', false]] },
-      { name: 'watch-list: first bookmark above rv is annotated, later ones not', floor: 5, startRv: 5, bookmarks: [8, 9], want: [['8', true], ['9', false]] },
+      {
+        name: 'plain watch: not newer than the start rv is dropped; live events do not raise it',
+        floor: 0,
+        startRv: 5,
+        bookmarks: [4, 5, 6, 6],
+        want: [
+          ['6', false],
+          ['6', false],
+        ],
+      },
+      {
+        name: 'watch-list: the bookmark at the start rv is the awaited one (annotated)',
+        floor: 5,
+        startRv: 5,
+        bookmarks: [5, 5, 7],
+        want: [
+          ['5', true],
+          ['7', false],
+        ],
+      },
+      {
+        name: 'watch-list: first bookmark above rv is annotated, later ones not',
+        floor: 5,
+        startRv: 5,
+        bookmarks: [8, 9],
+        want: [
+          ['8', true],
+          ['9', false],
+        ],
+      },
     ];
     for (const c of cases) {
       const w = newCacheWatcher(10, everything, emptyFunc, zeroTime, true, pods, c.name);
       w.setBookmarkAfterResourceVersion(c.floor);
       void w.processInterval(intervalFromEvents([]), c.startRv);
-      for (const rv of c.bookmarks) w.nonblockingAdd(event('BOOKMARK', pod({ resourceVersion: String(rv) }), rv));
-      const got = readAvailable(w).events.map(e => [e.object.metadata.resourceVersion, e.object.metadata.annotations?.[initialEventsAnnotationKey] === 'true']);
+      for (const rv of c.bookmarks)
+        w.nonblockingAdd(event('BOOKMARK', pod({ resourceVersion: String(rv) }), rv));
+      const got = readAvailable(w).events.map((e) => [
+        e.object.metadata.resourceVersion,
+        e.object.metadata.annotations?.[initialEventsAnnotationKey] === 'true',
+      ]);
       assert.deepStrictEqual(got, c.want, c.name);
-      assert.strictEqual(w.counts.bookmarksDropped.notNewer, c.bookmarks.length - c.want.length, `${c.name}: dropped as not newer`);
+      assert.strictEqual(
+        w.counts.bookmarksDropped.notNewer,
+        c.bookmarks.length - c.want.length,
+        `${c.name}: dropped as not newer`,
+      );
     }
   });
 
-  it('sends the interval\'s initial-events-end bookmark right after the initial events (TestInitialEventsEndBookmark, watcher part)', () => {
+  it("sends the interval's initial-events-end bookmark right after the initial events (TestInitialEventsEndBookmark, watcher part)", () => {
     for (const withBookmark of [true, false]) {
-      const name = withBookmark ? 'sendInitialEvents + allowWatchBookmarks' : 'no end bookmark requested';
+      const name = withBookmark
+        ? 'sendInitialEvents + allowWatchBookmarks'
+        : 'no end bookmark requested';
       const w = newCacheWatcher(10, everything, emptyFunc, zeroTime, true, pods, name);
       w.setBookmarkAfterResourceVersion(withBookmark ? 103 : 0);
       const interval = intervalFromEvents([101, 102, 103].map(makeWatchCacheEvent));
-      if (withBookmark) interval.initialEventsEndBookmark = event('BOOKMARK', pod({ resourceVersion: '103' }), 103);
+      if (withBookmark)
+        interval.initialEventsEndBookmark = event('BOOKMARK', pod({ resourceVersion: '103' }), 103);
       void w.processInterval(interval, 100);
-      const got = readAvailable(w).events.map(e => `${e.type} ${e.object.metadata.resourceVersion} ${JSON.stringify(e.object.metadata.annotations ?? {})}`);
+      const got = readAvailable(w).events.map(
+        (e) =>
+          `${e.type} ${e.object.metadata.resourceVersion} ${JSON.stringify(e.object.metadata.annotations ?? {})}`,
+      );
       const want = ['ADDED 101 {}', 'ADDED 102 {}', 'ADDED 103 {}'];
       if (withBookmark) want.push('BOOKMARK 103 {"k8s.io/initial-events-end":"true"}');
       assert.deepStrictEqual(got, want, name);
@@ -414,15 +713,79 @@ describe('cacheWatcher bookmark state machine', () => {
 describe('cacheWatcher.convertToWatchEvent', () => {
   it('turns selector transitions and deletes into ADDED / MODIFIED / DELETED (RV rewritten), bookmarks into copies', () => {
     const host: FilterWithAttrsFunc = (_k, _l, fields) => fields.node === 'host';
-    const cases: Array<{ name: string; e: WatchCacheEvent<WatchObject>; sent?: boolean; want: [string, KubeObject] | undefined }> = [
-      { name: 'matches now, did not: ADDED', e: event('MODIFIED', pod({ resourceVersion: '2' }), 2, { objFields: { node: 'host' }, prevObject: pod({ resourceVersion: '1' }), prevObjFields: { node: 'x' } }), want: ['ADDED', pod({ resourceVersion: '2' })] },
-      { name: 'matches both: MODIFIED', e: event('MODIFIED', pod({ resourceVersion: '2' }), 2, { objFields: { node: 'host' }, prevObject: pod({ resourceVersion: '1' }), prevObjFields: { node: 'host' } }), want: ['MODIFIED', pod({ resourceVersion: '2' })] },
-      { name: 'stops matching: DELETED with the previous object at the event rv', e: event('MODIFIED', pod({ name: 'new', resourceVersion: '2' }), 2, { objFields: { node: 'x' }, prevObject: pod({ name: 'old', resourceVersion: '1' }), prevObjFields: { node: 'host' } }), want: ['DELETED', pod({ name: 'old', resourceVersion: '2' })] },
-      { name: 'matches neither: nothing', e: event('MODIFIED', pod({}), 2, { objFields: { node: 'x' }, prevObject: pod({}), prevObjFields: { node: 'y' } }), want: undefined },
-      { name: 'a real delete of a matching object: DELETED at the delete rv', e: event('DELETED', pod({ resourceVersion: '7' }), 9, { objFields: { node: 'host' }, prevObject: pod({ resourceVersion: '7' }), prevObjFields: { node: 'host' } }), want: ['DELETED', pod({ resourceVersion: '9' })] },
-      { name: 'a delete of a non-matching object: nothing', e: event('DELETED', pod({}), 9, { prevObject: pod({}), prevObjFields: { node: 'x' } }), want: undefined },
-      { name: 'bookmark before the awaited one was sent: annotated', e: event('BOOKMARK', pod({ resourceVersion: '5', annotations: { a: 'b' } }), 5), want: ['BOOKMARK', pod({ resourceVersion: '5', annotations: { a: 'b', [initialEventsAnnotationKey]: 'true' } })] },
-      { name: 'bookmark after: a plain copy', sent: true, e: event('BOOKMARK', pod({ resourceVersion: '5' }), 5), want: ['BOOKMARK', pod({ resourceVersion: '5' })] },
+    const cases: Array<{
+      name: string;
+      e: WatchCacheEvent<WatchObject>;
+      sent?: boolean;
+      want: [string, KubeObject] | undefined;
+    }> = [
+      {
+        name: 'matches now, did not: ADDED',
+        e: event('MODIFIED', pod({ resourceVersion: '2' }), 2, {
+          objFields: { node: 'host' },
+          prevObject: pod({ resourceVersion: '1' }),
+          prevObjFields: { node: 'x' },
+        }),
+        want: ['ADDED', pod({ resourceVersion: '2' })],
+      },
+      {
+        name: 'matches both: MODIFIED',
+        e: event('MODIFIED', pod({ resourceVersion: '2' }), 2, {
+          objFields: { node: 'host' },
+          prevObject: pod({ resourceVersion: '1' }),
+          prevObjFields: { node: 'host' },
+        }),
+        want: ['MODIFIED', pod({ resourceVersion: '2' })],
+      },
+      {
+        name: 'stops matching: DELETED with the previous object at the event rv',
+        e: event('MODIFIED', pod({ name: 'new', resourceVersion: '2' }), 2, {
+          objFields: { node: 'x' },
+          prevObject: pod({ name: 'old', resourceVersion: '1' }),
+          prevObjFields: { node: 'host' },
+        }),
+        want: ['DELETED', pod({ name: 'old', resourceVersion: '2' })],
+      },
+      {
+        name: 'matches neither: nothing',
+        e: event('MODIFIED', pod({}), 2, {
+          objFields: { node: 'x' },
+          prevObject: pod({}),
+          prevObjFields: { node: 'y' },
+        }),
+        want: undefined,
+      },
+      {
+        name: 'a real delete of a matching object: DELETED at the delete rv',
+        e: event('DELETED', pod({ resourceVersion: '7' }), 9, {
+          objFields: { node: 'host' },
+          prevObject: pod({ resourceVersion: '7' }),
+          prevObjFields: { node: 'host' },
+        }),
+        want: ['DELETED', pod({ resourceVersion: '9' })],
+      },
+      {
+        name: 'a delete of a non-matching object: nothing',
+        e: event('DELETED', pod({}), 9, { prevObject: pod({}), prevObjFields: { node: 'x' } }),
+        want: undefined,
+      },
+      {
+        name: 'bookmark before the awaited one was sent: annotated',
+        e: event('BOOKMARK', pod({ resourceVersion: '5', annotations: { a: 'b' } }), 5),
+        want: [
+          'BOOKMARK',
+          pod({
+            resourceVersion: '5',
+            annotations: { a: 'b', [initialEventsAnnotationKey]: 'true' },
+          }),
+        ],
+      },
+      {
+        name: 'bookmark after: a plain copy',
+        sent: true,
+        e: event('BOOKMARK', pod({ resourceVersion: '5' }), 5),
+        want: ['BOOKMARK', pod({ resourceVersion: '5' })],
+      },
     ];
     for (const c of cases) {
       const w = newCacheWatcher(1, host, emptyFunc, zeroTime, true, pods, c.name);
@@ -438,7 +801,11 @@ describe('cacheWatcher.convertToWatchEvent', () => {
     const w = newCacheWatcher(1, everything, emptyFunc, zeroTime, false, pods, '');
     const shared = newCachingObject(pod({ resourceVersion: '3' }));
     const added = w.convertToWatchEvent(event('ADDED', shared, 3));
-    assert.strictEqual(added?.object, shared, 'same instance: serializations are shared by all watchers');
+    assert.strictEqual(
+      added?.object,
+      shared,
+      'same instance: serializations are shared by all watchers',
+    );
     const prev = newCachingObject(pod({ resourceVersion: '3' }));
     const del = w.convertToWatchEvent(event('DELETED', undefined, 4, { prevObject: prev }));
     assert.strictEqual(del?.object, prev);
@@ -447,24 +814,54 @@ describe('cacheWatcher.convertToWatchEvent', () => {
   });
 
   it('annotateInitialEventsEndBookmark keeps ObjectMeta field order and sorted annotations, and rejects objects without metadata', () => {
-    const o: KubeObject = { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '12', labels: { a: 'b' } } };
+    const o: KubeObject = {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '12', labels: { a: 'b' } },
+    };
     annotateInitialEventsEndBookmark(o);
-    assert.strictEqual(JSON.stringify(o), '{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"12","labels":{"a":"b"},"annotations":{"k8s.io/initial-events-end":"true"}}}');
+    assert.strictEqual(
+      JSON.stringify(o),
+      '{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"12","labels":{"a":"b"},"annotations":{"k8s.io/initial-events-end":"true"}}}',
+    );
     const o2: KubeObject = { metadata: { annotations: { z: '1', a: '2' } } };
     annotateInitialEventsEndBookmark(o2);
-    assert.deepStrictEqual(Object.keys(o2.metadata.annotations ?? {}), ['a', 'k8s.io/initial-events-end', 'z']);
-    assert.throws(() => annotateInitialEventsEndBookmark({} as KubeObject), /does not implement the Object interfaces/);
+    assert.deepStrictEqual(Object.keys(o2.metadata.annotations ?? {}), [
+      'a',
+      'k8s.io/initial-events-end',
+      'z',
+    ]);
+    assert.throws(
+      () => annotateInitialEventsEndBookmark({} as KubeObject),
+      /does not implement the Object interfaces/,
+    );
   });
 
   it('filterWithAttrsAndPrefixFunction: key under the watched prefix at a path boundary, then the selectors', () => {
     const pred = SelectionPredicate.from({ label: 'app=web' });
     const filter = filterWithAttrsAndPrefixFunction('/pods/ns', pred);
-    const cases: Array<{ name: string; key: string; labels: Record<string, string>; want: boolean }> = [
+    const cases: Array<{
+      name: string;
+      key: string;
+      labels: Record<string, string>;
+      want: boolean;
+    }> = [
       { name: 'in the namespace, matching', key: '/pods/ns/a', labels: { app: 'web' }, want: true },
-      { name: 'in the namespace, not matching', key: '/pods/ns/a', labels: { app: 'db' }, want: false },
-      { name: 'a namespace sharing the prefix', key: '/pods/ns2/a', labels: { app: 'web' }, want: false },
+      {
+        name: 'in the namespace, not matching',
+        key: '/pods/ns/a',
+        labels: { app: 'db' },
+        want: false,
+      },
+      {
+        name: 'a namespace sharing the prefix',
+        key: '/pods/ns2/a',
+        labels: { app: 'web' },
+        want: false,
+      },
     ];
-    for (const c of cases) assert.strictEqual(filter(c.key, c.labels, {}, undefined), c.want, c.name);
+    for (const c of cases)
+      assert.strictEqual(filter(c.key, c.labels, {}, undefined), c.want, c.name);
   });
 });
 
@@ -473,10 +870,24 @@ describe('cacheWatcher.add and the processInterval task', () => {
     const clock = new FakeClock(epoch);
     const forgotten: Array<[string, boolean]> = [];
     const mk = (id: string) => {
-      const w = newCacheWatcher(1, everything, d => forgotten.push([id, d]), zeroTime, false, pods, id, { id });
+      const w = newCacheWatcher(
+        1,
+        everything,
+        (d) => forgotten.push([id, d]),
+        zeroTime,
+        false,
+        pods,
+        id,
+        { id },
+      );
       void w.processInterval(intervalFromEvents([]), 0);
       // Fill the pipeline: the task holds one event blocked on result, input holds one.
-      assert.ok(w.nonblockingAdd(makeWatchCacheEvent(1)) && w.nonblockingAdd(makeWatchCacheEvent(2)) && w.nonblockingAdd(makeWatchCacheEvent(3)), `${id}: fill`);
+      assert.ok(
+        w.nonblockingAdd(makeWatchCacheEvent(1)) &&
+          w.nonblockingAdd(makeWatchCacheEvent(2)) &&
+          w.nonblockingAdd(makeWatchCacheEvent(3)),
+        `${id}: fill`,
+      );
       assert.strictEqual(w.nonblockingAdd(makeWatchCacheEvent(4)), false, `${id}: full`);
       return w;
     };
@@ -496,8 +907,19 @@ describe('cacheWatcher.add and the processInterval task', () => {
     })();
     await clock.stepAsync(200);
     await dispatch;
-    assert.deepStrictEqual(results, [['a', true, 40], ['b', false, 100]], 'a unblocked at 40ms, b terminated when the timer fired');
-    assert.deepStrictEqual(forgotten, [['b', false]], 'only b forgotten, not gracefully (no bookmark awaited)');
+    assert.deepStrictEqual(
+      results,
+      [
+        ['a', true, 40],
+        ['b', false, 100],
+      ],
+      'a unblocked at 40ms, b terminated when the timer fired',
+    );
+    assert.deepStrictEqual(
+      forgotten,
+      [['b', false]],
+      'only b forgotten, not gracefully (no bookmark awaited)',
+    );
     assert.strictEqual(a.counts.queued, 4);
     // A nil timer terminates at once; a tick nobody received yet counts as fired.
     const c = mk('c');
@@ -506,14 +928,17 @@ describe('cacheWatcher.add and the processInterval task', () => {
     const fired = new ChannelTimer(clock, 0);
     clock.step(0);
     assert.strictEqual(await d.add(makeWatchCacheEvent(4), fired), false, 'pending tick');
-    assert.deepStrictEqual(forgotten.slice(1), [['c', false], ['d', false]]);
+    assert.deepStrictEqual(forgotten.slice(1), [
+      ['c', false],
+      ['d', false],
+    ]);
     assert.strictEqual(c.counts.terminated + d.counts.terminated, 2);
   });
 
   it('add on a watcher stopped directly (Go would panic) neither terminates it nor reports a fired timer', async () => {
     const clock = new FakeClock(epoch);
     const forgets: boolean[] = [];
-    const w = newCacheWatcher(0, everything, d => forgets.push(d), zeroTime, false, pods, '');
+    const w = newCacheWatcher(0, everything, (d) => forgets.push(d), zeroTime, false, pods, '');
     w.stopLocked();
     assert.strictEqual(w.nonblockingAdd(makeWatchCacheEvent(1)), false, 'input closed');
     assert.strictEqual(await w.add(makeWatchCacheEvent(1), new ChannelTimer(clock, 100)), true);
@@ -524,7 +949,7 @@ describe('cacheWatcher.add and the processInterval task', () => {
   it('ends on the request context only while waiting for input, never while blocked on the result', async () => {
     const clock = new FakeClock(epoch);
     const stops: boolean[] = [];
-    const w = newCacheWatcher(0, everything, d => stops.push(d), zeroTime, false, pods, '');
+    const w = newCacheWatcher(0, everything, (d) => stops.push(d), zeroTime, false, pods, '');
     const ctx = new AbortController();
     clock.afterFunc(1000, () => ctx.abort());
     let exited = false;
@@ -532,7 +957,11 @@ describe('cacheWatcher.add and the processInterval task', () => {
       exited = true;
     });
     await clock.stepAsync(2000);
-    assert.strictEqual(exited, false, 'blocked sending rv 1: the context is not part of that select');
+    assert.strictEqual(
+      exited,
+      false,
+      'blocked sending rv 1: the context is not part of that select',
+    );
     assert.strictEqual(w.resultChan().tryRecv()?.ok, true, 'the reader takes rv 1');
     await clock.stepAsync(0);
     assert.strictEqual(exited, true, 'back in the input select: the ended context wins');
@@ -542,16 +971,28 @@ describe('cacheWatcher.add and the processInterval task', () => {
 
   it('closes silently when the interval is invalidated', async () => {
     const events: CacheWatcherInspectorEvent[] = [];
-    const w = newCacheWatcher(5, everything, emptyFunc, zeroTime, false, pods, '', { id: 7, inspector: { emit: e => events.push(e) } });
+    const w = newCacheWatcher(5, everything, emptyFunc, zeroTime, false, pods, '', {
+      id: 7,
+      inspector: { emit: (e) => events.push(e) },
+    });
     let n = 0;
-    const interval = newCacheInterval<WatchObject>(0, 300, i => makeWatchCacheEvent(i + 1), () => n++ === 0, 0);
+    const interval = newCacheInterval<WatchObject>(
+      0,
+      300,
+      (i) => makeWatchCacheEvent(i + 1),
+      () => n++ === 0,
+      0,
+    );
     const done = w.processInterval(interval, 0);
     const got = readAvailable(w);
     await done;
     assert.strictEqual(got.events.length, 100, 'the first buffer was served');
     assert.strictEqual(got.closed, true);
-    assert.ok(got.events.every(e => e.type === 'ADDED'), 'no ERROR event');
-    const closed = events.find(e => e.type === 'watcher/closed');
+    assert.ok(
+      got.events.every((e) => e.type === 'ADDED'),
+      'no ERROR event',
+    );
+    const closed = events.find((e) => e.type === 'watcher/closed');
     assert.deepStrictEqual(closed && { reason: closed.reason, error: closed.error }, {
       reason: 'intervalInvalidated',
       error: new CacheIntervalInvalidatedError(100).message,
@@ -562,7 +1003,11 @@ describe('cacheWatcher.add and the processInterval task', () => {
     const clock = new FakeClock(epoch);
     const events: CacheWatcherInspectorEvent[] = [];
     const f = countingForget(() => w);
-    const w = newCacheWatcher(1, everything, f.forget, epoch + 60_000, true, pods, 'id', { id: 1, clock, inspector: { emit: e => events.push(e) } });
+    const w = newCacheWatcher(1, everything, f.forget, epoch + 60_000, true, pods, 'id', {
+      id: 1,
+      clock,
+      inspector: { emit: (e) => events.push(e) },
+    });
     w.setBookmarkAfterResourceVersion(10);
     void w.processInterval(intervalFromEvents([makeWatchCacheEvent(5)]), 5);
     w.nonblockingAdd(event('BOOKMARK', pod({ resourceVersion: '9' }), 9)); // below the floor
@@ -575,14 +1020,20 @@ describe('cacheWatcher.add and the processInterval task', () => {
     await clock.stepAsync(50);
     assert.strictEqual(await blocked, false);
     readAvailable(w);
-    const summary = events.map(e => {
+    const summary = events.map((e) => {
       switch (e.type) {
-        case 'watcher/state': return `state ${e.from}->${e.to}`;
-        case 'watcher/bookmark': return `bookmark ${e.resourceVersion} ${e.outcome}${e.reason ? ' ' + e.reason : ''}${e.initialEventsEnd ? ' initial-events-end' : ''}`;
-        case 'watcher/terminated': return `terminated graceful=${e.graceful}`;
-        case 'watcher/stopped': return `stopped drain=${e.drainInputBuffer}`;
-        case 'watcher/closed': return `closed ${e.reason}`;
-        default: return e.type;
+        case 'watcher/state':
+          return `state ${e.from}->${e.to}`;
+        case 'watcher/bookmark':
+          return `bookmark ${e.resourceVersion} ${e.outcome}${e.reason ? ' ' + e.reason : ''}${e.initialEventsEnd ? ' initial-events-end' : ''}`;
+        case 'watcher/terminated':
+          return `terminated graceful=${e.graceful}`;
+        case 'watcher/stopped':
+          return `stopped drain=${e.drainInputBuffer}`;
+        case 'watcher/closed':
+          return `closed ${e.reason}`;
+        default:
+          return e.type;
       }
     });
     assert.deepStrictEqual(summary, [
@@ -598,6 +1049,9 @@ describe('cacheWatcher.add and the processInterval task', () => {
       'state BookmarkReceived->BookmarkSent',
       'closed inputClosed',
     ]);
-    assert.ok(events.every(e => e.at >= epoch), 'timestamped with the clock');
+    assert.ok(
+      events.every((e) => e.at >= epoch),
+      'timestamped with the clock',
+    );
   });
 });

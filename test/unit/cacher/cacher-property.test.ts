@@ -16,7 +16,12 @@ import { RecordingInspector } from '../../../src/engine/inspect/events';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import type { ReadRate, WatchContentType } from '../../../src/engine/cacher/watch-client';
-import { createResource, type OpenedWatch, type Resource, type ResourceWatchRequest } from '../../../src/engine/apiserver';
+import {
+  createResource,
+  type OpenedWatch,
+  type Resource,
+  type ResourceWatchRequest,
+} from '../../../src/engine/apiserver';
 
 const namespaces = ['a', 'b'];
 const names = ['p0', 'p1', 'p2', 'p3'];
@@ -44,22 +49,57 @@ type Cmd =
 
 const rateArb: fc.Arbitrary<ReadRate> = fc.oneof(
   fc.constant<ReadRate>({ kind: 'fast' }),
-  fc.constantFrom<ReadRate>({ kind: 'slow', eventsPerSecond: 5 }, { kind: 'slow', eventsPerSecond: 50 }),
+  fc.constantFrom<ReadRate>(
+    { kind: 'slow', eventsPerSecond: 5 },
+    { kind: 'slow', eventsPerSecond: 50 },
+  ),
   fc.constant<ReadRate>({ kind: 'stalled' }),
 );
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('create' as const), ns: fc.constantFrom(...namespaces), name: fc.constantFrom(...names), x: fc.constantFrom(...xs) }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('update' as const), ns: fc.constantFrom(...namespaces), name: fc.constantFrom(...names), x: fc.constantFrom(...xs) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), ns: fc.constantFrom(...namespaces), name: fc.constantFrom(...names) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('compact' as const), back: fc.integer({ min: 0, max: 5 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('create' as const),
+      ns: fc.constantFrom(...namespaces),
+      name: fc.constantFrom(...names),
+      x: fc.constantFrom(...xs),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('update' as const),
+      ns: fc.constantFrom(...namespaces),
+      name: fc.constantFrom(...names),
+      x: fc.constantFrom(...xs),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('delete' as const),
+      ns: fc.constantFrom(...namespaces),
+      name: fc.constantFrom(...names),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('compact' as const),
+      back: fc.integer({ min: 0, max: 5 }),
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
       op: fc.constant('watch' as const),
       ns: fc.constantFrom(undefined, 'a'),
       selector: fc.constantFrom(undefined, 'x=1'),
-      rv: fc.oneof(fc.constantFrom('empty' as const, 'zero' as const, 'current' as const), fc.record({ back: fc.integer({ min: 1, max: 8 }) })),
+      rv: fc.oneof(
+        fc.constantFrom('empty' as const, 'zero' as const, 'current' as const),
+        fc.record({ back: fc.integer({ min: 1, max: 8 }) }),
+      ),
       allowWatchBookmarks: fc.boolean(),
       sendInitialEvents: fc.constantFrom(undefined, true, false),
       rate: rateArb,
@@ -67,9 +107,21 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
       timeoutSeconds: fc.constantFrom(undefined, undefined, 2, 20),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('rate' as const), watch: fc.nat(20), rate: rateArb }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('disconnect' as const), watch: fc.nat(20) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('step' as const), ms: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 3000 })) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('rate' as const), watch: fc.nat(20), rate: rateArb }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('disconnect' as const), watch: fc.nat(20) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('step' as const),
+      ms: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 3000 })),
+    }),
+  },
 );
 
 /** One write as etcd recorded it: the object after it and before it (prev), at its revision. */
@@ -134,7 +186,12 @@ function expectedLive(oracle: Oracle, req: ResourceWatchRequest, fromRV: number)
 async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<void> {
   const clock = new FakeClock(0);
   const insp = new RecordingInspector();
-  const r: Resource = createResource({ clock, rand: new SeededRandom(seed), inspector: insp, cache: { bookmarkFrequency: 2000 } });
+  const r: Resource = createResource({
+    clock,
+    rand: new SeededRandom(seed),
+    inspector: insp,
+    cache: { bookmarkFrequency: 2000 },
+  });
   const oracle = new Oracle();
   const watches: WatchRecord[] = [];
   // Pods that exist before the cache starts: listed, not in its history (older RVs get 410).
@@ -142,7 +199,13 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
     const ns = namespaces[i % namespaces.length];
     const name = `pre${i}`;
     const out = await r.create(makePod({ name, namespace: ns, labels: { x: xs[i % 2] } }));
-    oracle.history.push({ type: 'ADDED', key: r.objectKey(ns, name), rv: Number(out.metadata.resourceVersion), obj: out, prev: undefined });
+    oracle.history.push({
+      type: 'ADDED',
+      key: r.objectKey(ns, name),
+      rv: Number(out.metadata.resourceVersion),
+      obj: out,
+      prev: undefined,
+    });
   }
   r.start();
   await r.waitReady();
@@ -154,7 +217,13 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
         const key = r.objectKey(c.ns, c.name);
         if (oracle.current().has(key)) break;
         const out = await r.create(makePod({ name: c.name, namespace: c.ns, labels: { x: c.x } }));
-        oracle.history.push({ type: 'ADDED', key, rv: Number(out.metadata.resourceVersion), obj: out, prev: undefined });
+        oracle.history.push({
+          type: 'ADDED',
+          key,
+          rv: Number(out.metadata.resourceVersion),
+          obj: out,
+          prev: undefined,
+        });
         break;
       }
       case 'update': {
@@ -163,7 +232,8 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
         if (!prev) break;
         const out = await r.setLabels(c.ns, c.name, { x: c.x });
         const rv = Number(out.metadata.resourceVersion);
-        if (rv !== Number(prev.metadata.resourceVersion)) oracle.history.push({ type: 'MODIFIED', key, rv, obj: out, prev });
+        if (rv !== Number(prev.metadata.resourceVersion))
+          oracle.history.push({ type: 'MODIFIED', key, rv, obj: out, prev });
         break;
       }
       case 'delete': {
@@ -171,7 +241,13 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
         const prev = oracle.current().get(key);
         if (!prev) break;
         const out = await r.delete(c.ns, c.name);
-        oracle.history.push({ type: 'DELETED', key, rv: Number(out.metadata.resourceVersion), obj: out, prev });
+        oracle.history.push({
+          type: 'DELETED',
+          key,
+          rv: Number(out.metadata.resourceVersion),
+          obj: out,
+          prev,
+        });
         break;
       }
       case 'compact': {
@@ -181,17 +257,33 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
       }
       case 'watch': {
         const cur = r.etcd.currentRevision();
-        const rv = c.rv === 'empty' ? '' : c.rv === 'zero' ? '0' : c.rv === 'current' ? String(cur) : String(Math.max(1, cur - c.rv.back));
+        const rv =
+          c.rv === 'empty'
+            ? ''
+            : c.rv === 'zero'
+              ? '0'
+              : c.rv === 'current'
+                ? String(cur)
+                : String(Math.max(1, cur - c.rv.back));
         const req: ResourceWatchRequest = {
-          namespace: c.ns, labelSelector: c.selector, resourceVersion: rv, allowWatchBookmarks: c.allowWatchBookmarks,
-          sendInitialEvents: c.sendInitialEvents, readRate: c.rate, contentType: c.contentType, timeoutSeconds: c.timeoutSeconds,
+          namespace: c.ns,
+          labelSelector: c.selector,
+          resourceVersion: rv,
+          allowWatchBookmarks: c.allowWatchBookmarks,
+          sendInitialEvents: c.sendInitialEvents,
+          readRate: c.rate,
+          contentType: c.contentType,
+          timeoutSeconds: c.timeoutSeconds,
           // Only RV "" / "0" with sendInitialEvents=true need NotOlderThan (validation); defaulting covers nil.
           resourceVersionMatch: c.sendInitialEvents !== undefined ? 'NotOlderThan' : undefined,
         };
         const p = r.watch(req);
         // A watch-list may wait for the cache (progress requests): let virtual time pass.
         let done = false;
-        void p.then(() => (done = true), () => (done = true));
+        void p.then(
+          () => (done = true),
+          () => (done = true),
+        );
         for (let i = 0; i < 50 && !done; i++) await r.step(100);
         const opened = await p;
         watches.push({ req, opened });
@@ -214,12 +306,17 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
     await r.settle();
   }
   // Drain: every client reads fast now.
-  for (const w of watches) if (!w.opened.client.closed) w.opened.client.setReadRate({ kind: 'fast' });
+  for (const w of watches)
+    if (!w.opened.client.closed) w.opened.client.setReadRate({ kind: 'fast' });
   await r.step(5000);
   r.flushInspector();
 
-  const registrations = new Map<number, ReturnType<RecordingInspector['ofType']>[number] & { type: 'cacher/watch' }>();
-  for (const e of insp.ofType('cacher/watch')) if (e.watcherId !== undefined) registrations.set(e.watcherId, e);
+  const registrations = new Map<
+    number,
+    ReturnType<RecordingInspector['ofType']>[number] & { type: 'cacher/watch' }
+  >();
+  for (const e of insp.ofType('cacher/watch'))
+    if (e.watcherId !== undefined) registrations.set(e.watcherId, e);
   const serverClosed = new Set<number | string>();
   for (const e of insp.ofType('watcher/closed')) serverClosed.add(e.watcherId);
   for (const e of insp.ofType('watcher/terminated')) serverClosed.add(e.watcherId);
@@ -255,47 +352,99 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
     const live = expectedLive(oracle, req, intervalRV);
 
     // Split what the client got: initial events, bookmarks, live events.
-    const got = events.map(e => (e.type === 'BOOKMARK' ? `BOOKMARK @${e.resourceVersion}` : show(e.type, e.object, e.resourceVersion)));
-    const nonBookmarks = events.filter(e => e.type !== 'BOOKMARK').map(e => show(e.type, e.object, e.resourceVersion));
+    const got = events.map((e) =>
+      e.type === 'BOOKMARK'
+        ? `BOOKMARK @${e.resourceVersion}`
+        : show(e.type, e.object, e.resourceVersion),
+    );
+    const nonBookmarks = events
+      .filter((e) => e.type !== 'BOOKMARK')
+      .map((e) => show(e.type, e.object, e.resourceVersion));
     const want = [...initial, ...live];
     const closed = client.closed;
-    assert.ok(want.length >= nonBookmarks.length, `${name}: more events than etcd's history allows\n got ${JSON.stringify(got)}\nwant ${JSON.stringify(want)}`);
-    assert.deepStrictEqual(nonBookmarks, want.slice(0, nonBookmarks.length), `${name}: a gap-free prefix of the history\n got ${JSON.stringify(got)}`);
+    assert.ok(
+      want.length >= nonBookmarks.length,
+      `${name}: more events than etcd's history allows\n got ${JSON.stringify(got)}\nwant ${JSON.stringify(want)}`,
+    );
+    assert.deepStrictEqual(
+      nonBookmarks,
+      want.slice(0, nonBookmarks.length),
+      `${name}: a gap-free prefix of the history\n got ${JSON.stringify(got)}`,
+    );
     if (nonBookmarks.length < want.length) {
-      assert.ok(closed, `${name}: truncated (${nonBookmarks.length}/${want.length}) but not closed\n got ${JSON.stringify(got)}\nwant ${JSON.stringify(want)}`);
-      if (client.closeReason === 'resultClosed') assert.ok(serverClosed.has(opened.watcherId), `${name}: the server recorded why it closed`);
+      assert.ok(
+        closed,
+        `${name}: truncated (${nonBookmarks.length}/${want.length}) but not closed\n got ${JSON.stringify(got)}\nwant ${JSON.stringify(want)}`,
+      );
+      if (client.closeReason === 'resultClosed')
+        assert.ok(serverClosed.has(opened.watcherId), `${name}: the server recorded why it closed`);
     }
 
     // Bookmarks: only when asked for; never below what was delivered; events move forward.
-    const bookmarks = events.filter(e => e.type === 'BOOKMARK');
-    if (!(req.allowWatchBookmarks ?? false)) assert.strictEqual(bookmarks.length, 0, `${name}: bookmarks without allowWatchBookmarks`);
+    const bookmarks = events.filter((e) => e.type === 'BOOKMARK');
+    if (!(req.allowWatchBookmarks ?? false))
+      assert.strictEqual(bookmarks.length, 0, `${name}: bookmarks without allowWatchBookmarks`);
     let floor = fromStore ? intervalRV : Math.max(requestedRV, intervalRV);
     let seen = 0;
     for (const e of events) {
       const rv = Number(e.resourceVersion);
       if (e.type !== 'BOOKMARK' && seen < initial.length) {
         seen++;
-        assert.ok(rv <= intervalRV, `${name}: initial event ${rv} above the interval RV ${intervalRV}`);
+        assert.ok(
+          rv <= intervalRV,
+          `${name}: initial event ${rv} above the interval RV ${intervalRV}`,
+        );
         continue;
       }
       if (e.type === 'BOOKMARK') {
-        assert.ok(rv >= floor, `${name}: bookmark ${rv} below the floor ${floor}\n got ${JSON.stringify(got)}`);
+        assert.ok(
+          rv >= floor,
+          `${name}: bookmark ${rv} below the floor ${floor}\n got ${JSON.stringify(got)}`,
+        );
         floor = rv;
       } else {
-        assert.ok(rv > floor, `${name}: event ${rv} not after ${floor}\n got ${JSON.stringify(got)}`);
+        assert.ok(
+          rv > floor,
+          `${name}: event ${rv} not after ${floor}\n got ${JSON.stringify(got)}`,
+        );
         floor = rv;
       }
     }
-    const endMarks = events.map((e, k) => ({ e, k })).filter(x => x.e.type === 'BOOKMARK' && x.e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true');
-    if (!watchList) assert.strictEqual(endMarks.length, 0, `${name}: an initial-events-end bookmark without a watch-list`);
+    const endMarks = events
+      .map((e, k) => ({ e, k }))
+      .filter(
+        (x) =>
+          x.e.type === 'BOOKMARK' &&
+          x.e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true',
+      );
+    if (!watchList)
+      assert.strictEqual(
+        endMarks.length,
+        0,
+        `${name}: an initial-events-end bookmark without a watch-list`,
+      );
     else {
       assert.ok(endMarks.length <= 1, `${name}: more than one initial-events-end bookmark`);
       const reachedEnd = nonBookmarks.length > initial.length || !closed;
       if (reachedEnd) {
-        assert.strictEqual(endMarks.length, 1, `${name}: exactly one initial-events-end bookmark\n got ${JSON.stringify(got)}`);
-        const initialCount = events.slice(0, endMarks[0].k).filter(e => e.type !== 'BOOKMARK').length;
-        assert.strictEqual(initialCount, initial.length, `${name}: the end bookmark right after the initial events`);
-        assert.strictEqual(Number(endMarks[0].e.resourceVersion), intervalRV, `${name}: the end bookmark at the interval RV`);
+        assert.strictEqual(
+          endMarks.length,
+          1,
+          `${name}: exactly one initial-events-end bookmark\n got ${JSON.stringify(got)}`,
+        );
+        const initialCount = events
+          .slice(0, endMarks[0].k)
+          .filter((e) => e.type !== 'BOOKMARK').length;
+        assert.strictEqual(
+          initialCount,
+          initial.length,
+          `${name}: the end bookmark right after the initial events`,
+        );
+        assert.strictEqual(
+          Number(endMarks[0].e.resourceVersion),
+          intervalRV,
+          `${name}: the end bookmark at the interval RV`,
+        );
       }
     }
   }
@@ -314,12 +463,26 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
     const receivers = new Set<string>();
     for (const { req, opened } of watches) {
       if (!req.contentType) continue;
-      if (opened.client.events.some(e => e.resourceVersion === rv && `/pods/${e.object.metadata.namespace}/${e.object.metadata.name}` === key)) receivers.add(req.contentType);
+      if (
+        opened.client.events.some(
+          (e) =>
+            e.resourceVersion === rv &&
+            `/pods/${e.object.metadata.namespace}/${e.object.metadata.name}` === key,
+        )
+      )
+        receivers.add(req.contentType);
     }
-    const encoded = [...m.values()].filter(n => n > 0).length;
-    assert.ok(encoded <= receivers.size, `${k}: ${encoded} identifiers encoded for ${receivers.size} receiving content types`);
+    const encoded = [...m.values()].filter((n) => n > 0).length;
+    assert.ok(
+      encoded <= receivers.size,
+      `${k}: ${encoded} identifiers encoded for ${receivers.size} receiving content types`,
+    );
   }
-  assert.strictEqual(insp.ofType('caching-object/invalidated').length, 0, 'no cached serialization was invalidated');
+  assert.strictEqual(
+    insp.ofType('caching-object/invalidated').length,
+    0,
+    'no cached serialization was invalidated',
+  );
   r.stop();
 }
 describe('the cacher under random workloads (property)', () => {
@@ -341,15 +504,25 @@ describe('the cacher under random workloads (property)', () => {
     const cmds: Cmd[] = [];
     for (let i = 0; i < 4; i++) {
       cmds.push({
-        op: 'watch', ns: i % 2 ? 'a' : undefined, selector: i % 3 ? undefined : 'x=1', rv: i % 2 ? 'current' : 'empty', allowWatchBookmarks: true,
-        sendInitialEvents: i % 2 ? undefined : true, rate: i === 3 ? { kind: 'stalled' } : { kind: 'slow', eventsPerSecond: 50 },
-        contentType: i % 2 ? contentTypeJSON : contentTypeProtobuf, timeoutSeconds: undefined,
+        op: 'watch',
+        ns: i % 2 ? 'a' : undefined,
+        selector: i % 3 ? undefined : 'x=1',
+        rv: i % 2 ? 'current' : 'empty',
+        allowWatchBookmarks: true,
+        sendInitialEvents: i % 2 ? undefined : true,
+        rate: i === 3 ? { kind: 'stalled' } : { kind: 'slow', eventsPerSecond: 50 },
+        contentType: i % 2 ? contentTypeJSON : contentTypeProtobuf,
+        timeoutSeconds: undefined,
       });
     }
     for (let i = 0; i < 120; i++) {
       const ns = namespaces[i % 2];
       const name = names[i % 4];
-      cmds.push(i % 7 === 6 ? { op: 'delete', ns, name } : { op: i % 3 ? 'update' : 'create', ns, name, x: xs[i % 2] } as Cmd);
+      cmds.push(
+        i % 7 === 6
+          ? { op: 'delete', ns, name }
+          : ({ op: i % 3 ? 'update' : 'create', ns, name, x: xs[i % 2] } as Cmd),
+      );
       if (i % 10 === 0) cmds.push({ op: 'step', ms: 250 });
     }
     await runWorkload(7, cmds);

@@ -13,7 +13,11 @@ import type { ListOptions } from '../../../src/engine/storage/list-options';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import type { Status } from '../../../src/engine/storage/errors';
 import type { ListResult } from '../../../src/engine/etcd3/store';
-import type { StorageWatch, StorageWatchEvent, WatchOptions } from '../../../src/engine/etcd3/watcher';
+import type {
+  StorageWatch,
+  StorageWatchEvent,
+  WatchOptions,
+} from '../../../src/engine/etcd3/watcher';
 
 /** MockWatch: a storage watch whose events the test sends. */
 export class MockWatch implements StorageWatch {
@@ -46,7 +50,11 @@ export class MockWatch implements StorageWatch {
   }
 
   add(obj: KubeObject): void {
-    this.send({ type: 'ADDED', object: obj, resourceVersion: Number(obj.metadata.resourceVersion ?? '0') });
+    this.send({
+      type: 'ADDED',
+      object: obj,
+      resourceVersion: Number(obj.metadata.resourceVersion ?? '0'),
+    });
   }
 
   /** An ERROR event: a Status, or (like watch.FakeWatcher.Error(nil)) an object that is not one. */
@@ -70,7 +78,11 @@ export class MockStorage {
   requestWatchProgressCounter = 0;
   readonly watches: MockWatch[] = [];
 
-  constructor(init: Partial<Pick<MockStorage, 'getListErr' | 'watchErr' | 'getListFn' | 'getRVFn' | 'watchFn'>> = {}) {
+  constructor(
+    init: Partial<
+      Pick<MockStorage, 'getListErr' | 'watchErr' | 'getListFn' | 'getRVFn' | 'watchFn'>
+    > = {},
+  ) {
     Object.assign(this, init);
   }
 
@@ -115,11 +127,16 @@ export interface TestCacher {
 export const testEpoch = 1_000_000;
 
 export function testGates(overrides: Partial<FeatureGates> = {}): FeatureGates {
-  return withGates(profile136, overrides as Record<keyof FeatureGates, boolean>, { allowLockedOverride: true }).gates;
+  return withGates(profile136, overrides as Record<keyof FeatureGates, boolean>, {
+    allowLockedOverride: true,
+  }).gates;
 }
 
 /** newTestCacherWithoutSyncing: resourcePrefix /pods/, started, not waited for. */
-export function newTestCacherWithoutSyncing(storage: MockStorage, extra: Partial<CacherConfig> & { gates?: FeatureGates; clock?: FakeClock } = {}): TestCacher {
+export function newTestCacherWithoutSyncing(
+  storage: MockStorage,
+  extra: Partial<CacherConfig> & { gates?: FeatureGates; clock?: FakeClock } = {},
+): TestCacher {
   const clock = extra.clock ?? new FakeClock(testEpoch);
   const registry = extra.metrics ?? new MetricsRegistry();
   const cacher = new Cacher({
@@ -138,7 +155,10 @@ export function newTestCacherWithoutSyncing(storage: MockStorage, extra: Partial
 }
 
 /** newTestCacher: also waits until the cache is ready (the reflector listed and replaced). */
-export async function newTestCacher(storage: MockStorage = new MockStorage(), extra: Partial<CacherConfig> & { gates?: FeatureGates; clock?: FakeClock } = {}): Promise<TestCacher> {
+export async function newTestCacher(
+  storage: MockStorage = new MockStorage(),
+  extra: Partial<CacherConfig> & { gates?: FeatureGates; clock?: FakeClock } = {},
+): Promise<TestCacher> {
   const t = newTestCacherWithoutSyncing(storage, extra);
   await t.cacher.waitReady();
   // Let the dispatcher see the list RV (it polls every 10ms).
@@ -147,8 +167,17 @@ export async function newTestCacher(storage: MockStorage = new MockStorage(), ex
 }
 
 /** example.Pod as upstream's tests make it: namespace ns, a resourceVersion, optional labels. */
-export function makeTestPod(name: string, resourceVersion: number | string, labels?: Record<string, string>, namespace = 'ns'): KubeObject {
-  const metadata: KubeObject['metadata'] = { name, namespace, resourceVersion: String(resourceVersion) };
+export function makeTestPod(
+  name: string,
+  resourceVersion: number | string,
+  labels?: Record<string, string>,
+  namespace = 'ns',
+): KubeObject {
+  const metadata: KubeObject['metadata'] = {
+    name,
+    namespace,
+    resourceVersion: String(resourceVersion),
+  };
   if (labels && Object.keys(labels).length > 0) metadata.labels = labels;
   return { metadata };
 }
@@ -171,9 +200,15 @@ export async function drain(w: WatchInterface): Promise<{ events: WatchEvent[]; 
 }
 
 /** Reads up to n events, stepping the clock by `stepMs` while none is available (at most maxSteps). */
-export async function readEvents(clock: FakeClock, w: WatchInterface, n: number, stepMs = 10, maxSteps = 1000): Promise<{ events: WatchEvent[]; closed: boolean }> {
+export async function readEvents(
+  clock: FakeClock,
+  w: WatchInterface,
+  n: number,
+  stepMs = 10,
+  maxSteps = 1000,
+): Promise<{ events: WatchEvent[]; closed: boolean }> {
   const events: WatchEvent[] = [];
-  for (let steps = 0; events.length < n && steps <= maxSteps; ) {
+  for (let steps = 0; events.length < n && steps <= maxSteps;) {
     await settle();
     const r = w.resultChan().tryRecv();
     if (r === undefined) {
@@ -190,6 +225,9 @@ export async function readEvents(clock: FakeClock, w: WatchInterface, n: number,
 /** A compact rendering for assertions: `TYPE name@rv`. */
 export function describeEvent(e: WatchEvent): string {
   const o = eventObject(e);
-  const ann = o.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true' ? ' (initial-events-end)' : '';
+  const ann =
+    o.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true'
+      ? ' (initial-events-end)'
+      : '';
   return `${e.type} ${o.metadata?.name ?? ''}@${o.metadata?.resourceVersion ?? ''}${ann}`;
 }

@@ -8,9 +8,23 @@ import { newListOptions, type ListOptions } from '../../../src/engine/storage/li
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
 import * as labels from '../../../src/engine/storage/labels';
 import * as fields from '../../../src/engine/storage/fields';
-import { isTooManyRequests, newResourceExpired, newTooLargeResourceVersionError, StatusError, type Status } from '../../../src/engine/storage/errors';
+import {
+  isTooManyRequests,
+  newResourceExpired,
+  newTooLargeResourceVersionError,
+  StatusError,
+  type Status,
+} from '../../../src/engine/storage/errors';
 import { RecordingInspector } from '../../../src/engine/inspect/events';
-import { Cacher, goDuration, jitter, namespaceKeyFunc, newErrWatcher, prepareKey, watchRequestTimeout } from '../../../src/engine/cacher/cacher';
+import {
+  Cacher,
+  goDuration,
+  jitter,
+  namespaceKeyFunc,
+  newErrWatcher,
+  prepareKey,
+  watchRequestTimeout,
+} from '../../../src/engine/cacher/cacher';
 import { CachingObject } from '../../../src/engine/cacher/caching-object';
 import { newTimeBucketWatchers } from '../../../src/engine/cacher/bookmark-buckets';
 import { bufferSize } from '../../../src/engine/cacher/watch-cache-interval';
@@ -35,7 +49,11 @@ function everything(allowWatchBookmarks = false): SelectionPredicate {
   return new SelectionPredicate({ allowWatchBookmarks });
 }
 
-function watchOpts(resourceVersion: string, predicate = everything(), extra: Partial<ListOptions> = {}): ListOptions {
+function watchOpts(
+  resourceVersion: string,
+  predicate = everything(),
+  extra: Partial<ListOptions> = {},
+): ListOptions {
   return newListOptions({ resourceVersion, predicate, recursive: true, ...extra });
 }
 
@@ -45,15 +63,34 @@ const fakeTimeBudget: TimeBudget = { takeAvailable: () => 2000, returnUnused: ()
 describe('Cacher (cacher.go)', () => {
   describe('NewCacherFromConfig', () => {
     it('rejects bad resource prefixes and a history window below 75s, with upstream messages', () => {
-      const cases: Array<{ name: string; resourcePrefix: string; window?: number; want: string }> = [
-        { name: 'empty prefix', resourcePrefix: '', want: 'resourcePrefix cannot be empty' },
-        { name: 'root prefix', resourcePrefix: '/', want: 'resourcePrefix cannot be /' },
-        { name: 'relative prefix', resourcePrefix: 'pods', want: 'resourcePrefix needs to start from /' },
-        { name: 'short window', resourcePrefix: '/pods', window: 60_000, want: 'config.EventsHistoryWindow (1m0s) must not be below 1m15s' },
-      ];
+      const cases: Array<{ name: string; resourcePrefix: string; window?: number; want: string }> =
+        [
+          { name: 'empty prefix', resourcePrefix: '', want: 'resourcePrefix cannot be empty' },
+          { name: 'root prefix', resourcePrefix: '/', want: 'resourcePrefix cannot be /' },
+          {
+            name: 'relative prefix',
+            resourcePrefix: 'pods',
+            want: 'resourcePrefix needs to start from /',
+          },
+          {
+            name: 'short window',
+            resourcePrefix: '/pods',
+            window: 60_000,
+            want: 'config.EventsHistoryWindow (1m0s) must not be below 1m15s',
+          },
+        ];
       for (const c of cases) {
         assert.throws(
-          () => new Cacher({ storage: new MockStorage(), groupResource: { group: '', resource: 'pods' }, resourcePrefix: c.resourcePrefix, eventsHistoryWindow: c.window, clock: new FakeClock(), rand: new SeededRandom(1), gates: testGates() }),
+          () =>
+            new Cacher({
+              storage: new MockStorage(),
+              groupResource: { group: '', resource: 'pods' },
+              resourcePrefix: c.resourcePrefix,
+              eventsHistoryWindow: c.window,
+              clock: new FakeClock(),
+              rand: new SeededRandom(1),
+              gates: testGates(),
+            }),
           (e: Error) => e.message === c.want,
           c.name,
         );
@@ -61,7 +98,14 @@ describe('Cacher (cacher.go)', () => {
     });
 
     it('goDuration formats like Go', () => {
-      const cases: Array<[number, string]> = [[75_000, '1m15s'], [60_000, '1m0s'], [1500, '1.5s'], [0, '0s'], [250, '250ms'], [3_600_000, '1h0m0s']];
+      const cases: Array<[number, string]> = [
+        [75_000, '1m15s'],
+        [60_000, '1m0s'],
+        [1500, '1.5s'],
+        [0, '0s'],
+        [250, '250ms'],
+        [3_600_000, '1h0m0s'],
+      ];
       for (const [ms, want] of cases) assert.strictEqual(goDuration(ms), want, `${ms}ms`);
     });
 
@@ -73,18 +117,32 @@ describe('Cacher (cacher.go)', () => {
         { key: '/pods/../x', recursive: true, err: 'invalid key: "/pods/../x"' },
         { key: '/pods/./x', recursive: true, err: 'invalid key: "/pods/./x"' },
         { key: '/', recursive: true, err: 'empty key: "/"' },
-        { key: '/nodes/a', recursive: false, err: 'invalid key: "/nodes/a" lacks resource prefix: "/pods/"' },
+        {
+          key: '/nodes/a',
+          recursive: false,
+          err: 'invalid key: "/nodes/a" lacks resource prefix: "/pods/"',
+        },
       ];
       for (const c of cases) {
-        if (c.want !== undefined) assert.strictEqual(prepareKey('/pods/', c.key, c.recursive), c.want, c.key);
-        else assert.throws(() => prepareKey('/pods/', c.key, c.recursive), (e: Error) => e.message === c.err, c.key);
+        if (c.want !== undefined)
+          assert.strictEqual(prepareKey('/pods/', c.key, c.recursive), c.want, c.key);
+        else
+          assert.throws(
+            () => prepareKey('/pods/', c.key, c.recursive),
+            (e: Error) => e.message === c.err,
+            c.key,
+          );
       }
     });
 
     it('namespaceKeyFunc and the handler watch timeout', () => {
       assert.strictEqual(namespaceKeyFunc('/pods/')(makeTestPod('a', 1)), '/pods/ns/a');
       assert.strictEqual(namespaceKeyFunc('/nodes')({ metadata: { name: 'n1' } }), '/nodes/n1');
-      assert.strictEqual(watchRequestTimeout(5, 1_800_000, new SeededRandom(1)), 5000, 'timeoutSeconds wins');
+      assert.strictEqual(
+        watchRequestTimeout(5, 1_800_000, new SeededRandom(1)),
+        5000,
+        'timeoutSeconds wins',
+      );
       const r = new SeededRandom(3);
       for (let i = 0; i < 50; i++) {
         const t = watchRequestTimeout(undefined, 1_800_000, r);
@@ -101,10 +159,16 @@ describe('Cacher (cacher.go)', () => {
   describe('watch registration', () => {
     it('TestWatchListIsSynchronisedWhenNoEventsFromStoreReceived: exactly one initial-events-end bookmark', async () => {
       const { cacher } = await newTestCacher();
-      const w = await cacher.watch('/pods/ns', watchOpts('', everything(true), { sendInitialEvents: true }));
+      const w = await cacher.watch(
+        '/pods/ns',
+        watchOpts('', everything(true), { sendInitialEvents: true }),
+      );
       const { events } = await drain(w);
       assert.deepStrictEqual(events.map(describeEvent), ['BOOKMARK @100 (initial-events-end)']);
-      assert.deepStrictEqual(eventObject(events[0]).metadata, { resourceVersion: '100', annotations: { 'k8s.io/initial-events-end': 'true' } });
+      assert.deepStrictEqual(eventObject(events[0]).metadata, {
+        resourceVersion: '100',
+        annotations: { 'k8s.io/initial-events-end': 'true' },
+      });
       cacher.stop();
     });
 
@@ -114,14 +178,42 @@ describe('Cacher (cacher.go)', () => {
       await settle();
       const pods = ['ADDED pod-1@101', 'ADDED pod-2@102', 'ADDED pod-3@103'];
       const cases: Array<{ name: string; allow: boolean; sie?: boolean; want: string[] }> = [
-        { name: 'allowWatchBookmarks=false, sendInitialEvents=false', allow: false, sie: false, want: pods },
-        { name: 'allowWatchBookmarks=false, sendInitialEvents=true', allow: false, sie: true, want: pods },
-        { name: 'allowWatchBookmarks=true, sendInitialEvents=true', allow: true, sie: true, want: [...pods, 'BOOKMARK @103 (initial-events-end)'] },
-        { name: 'allowWatchBookmarks=true, sendInitialEvents=false', allow: true, sie: false, want: pods },
-        { name: 'allowWatchBookmarks=true, sendInitialEvents=nil', allow: true, sie: undefined, want: pods },
+        {
+          name: 'allowWatchBookmarks=false, sendInitialEvents=false',
+          allow: false,
+          sie: false,
+          want: pods,
+        },
+        {
+          name: 'allowWatchBookmarks=false, sendInitialEvents=true',
+          allow: false,
+          sie: true,
+          want: pods,
+        },
+        {
+          name: 'allowWatchBookmarks=true, sendInitialEvents=true',
+          allow: true,
+          sie: true,
+          want: [...pods, 'BOOKMARK @103 (initial-events-end)'],
+        },
+        {
+          name: 'allowWatchBookmarks=true, sendInitialEvents=false',
+          allow: true,
+          sie: false,
+          want: pods,
+        },
+        {
+          name: 'allowWatchBookmarks=true, sendInitialEvents=nil',
+          allow: true,
+          sie: undefined,
+          want: pods,
+        },
       ];
       for (const c of cases) {
-        const w = await cacher.watch('/pods/ns', watchOpts('100', everything(c.allow), { sendInitialEvents: c.sie }));
+        const w = await cacher.watch(
+          '/pods/ns',
+          watchOpts('100', everything(c.allow), { sendInitialEvents: c.sie }),
+        );
         const { events, closed } = await drain(w);
         assert.deepStrictEqual(events.map(describeEvent), c.want, c.name);
         assert.strictEqual(closed, false, `${c.name}: still open`);
@@ -149,9 +241,21 @@ describe('Cacher (cacher.go)', () => {
         return s;
       };
       const cases: Array<{ name: string; opts: () => ListOptions; storage: () => MockStorage }> = [
-        { name: 'allowWatchBookmarks=true, sendInitialEvents=true, RV=105', opts: () => watchOpts('105', everything(true), { sendInitialEvents: true }), storage: () => new MockStorage() },
-        { name: 'legacy: allowWatchBookmarks=false, sendInitialEvents=true, RV=unset', opts: () => watchOpts('', everything(false), { sendInitialEvents: true }), storage: primed },
-        { name: 'allowWatchBookmarks=true, sendInitialEvents=true, RV=unset', opts: () => watchOpts('', everything(true), { sendInitialEvents: true }), storage: primed },
+        {
+          name: 'allowWatchBookmarks=true, sendInitialEvents=true, RV=105',
+          opts: () => watchOpts('105', everything(true), { sendInitialEvents: true }),
+          storage: () => new MockStorage(),
+        },
+        {
+          name: 'legacy: allowWatchBookmarks=false, sendInitialEvents=true, RV=unset',
+          opts: () => watchOpts('', everything(false), { sendInitialEvents: true }),
+          storage: primed,
+        },
+        {
+          name: 'allowWatchBookmarks=true, sendInitialEvents=true, RV=unset',
+          opts: () => watchOpts('', everything(true), { sendInitialEvents: true }),
+          storage: primed,
+        },
       ];
       const expected = newTooLargeResourceVersionError(105, 100, 1).status;
       for (const c of cases) {
@@ -164,17 +268,40 @@ describe('Cacher (cacher.go)', () => {
         assert.strictEqual(events.length, 1, `${c.name}: one event`);
         assert.strictEqual(events[0].type, 'ERROR', c.name);
         const status = events[0].object as unknown as Status;
-        assert.deepStrictEqual({ message: status.message, reason: status.reason, code: status.code, details: status.details }, {
-          message: expected.message, reason: 'Timeout', code: 504, details: expected.details,
-        }, c.name);
+        assert.deepStrictEqual(
+          {
+            message: status.message,
+            reason: status.reason,
+            code: status.code,
+            details: status.details,
+          },
+          {
+            message: expected.message,
+            reason: 'Timeout',
+            code: 504,
+            details: expected.details,
+          },
+          c.name,
+        );
         assert.ok(closed, `${c.name}: closed after the error`);
-        assert.ok(storage.requestWatchProgressCounter > 0, `${c.name}: watch progress was requested`);
+        assert.ok(
+          storage.requestWatchProgressCounter > 0,
+          `${c.name}: watch progress was requested`,
+        );
 
         const second = cacher.watch('/pods/ns', c.opts());
-        cacher.watchCache.add({ metadata: { name: 'pod1', namespace: 'ns', resourceVersion: '105', labels: { label: 'value1' } }, spec: { nodeName: 'node1' } } as never);
+        cacher.watchCache.add({
+          metadata: {
+            name: 'pod1',
+            namespace: 'ns',
+            resourceVersion: '105',
+            labels: { label: 'value1' },
+          },
+          spec: { nodeName: 'node1' },
+        } as never);
         const w2 = await second;
         const got = await drain(w2);
-        const pods = got.events.filter(e => e.type !== 'BOOKMARK').map(describeEvent);
+        const pods = got.events.filter((e) => e.type !== 'BOOKMARK').map(describeEvent);
         assert.deepStrictEqual(pods, ['ADDED pod1@105'], c.name);
         w2.stop();
         cacher.stop();
@@ -196,7 +323,11 @@ describe('Cacher (cacher.go)', () => {
           assert.strictEqual(events.length, 1, c.name);
           const s = events[0].object as unknown as Status;
           assert.strictEqual(events[0].type, 'ERROR', c.name);
-          assert.deepStrictEqual([s.code, s.reason, s.message], [410, 'Expired', `too old resource version: ${c.rv} (100)`], c.name);
+          assert.deepStrictEqual(
+            [s.code, s.reason, s.message],
+            [410, 'Expired', `too old resource version: ${c.rv} (100)`],
+            c.name,
+          );
         } else {
           assert.strictEqual(events.length, 0, c.name);
         }
@@ -208,13 +339,26 @@ describe('Cacher (cacher.go)', () => {
     it('TestStartingResourceVersion: a watch from an RV ahead of the cache starts after it', async () => {
       const { cacher, clock } = await newTestCacher();
       cacher.dispatchTimeoutBudget = fakeTimeBudget;
-      const pod = (i: number) => ({ metadata: { name: 'foo', namespace: 'ns', labels: { foo: String(i) }, resourceVersion: String(i) } });
+      const pod = (i: number) => ({
+        metadata: {
+          name: 'foo',
+          namespace: 'ns',
+          labels: { foo: String(i) },
+          resourceVersion: String(i),
+        },
+      });
       cacher.watchCache.add(pod(1000));
-      const w = await cacher.watch('/pods/ns/foo', newListOptions({ resourceVersion: '1010', predicate: everything() }));
+      const w = await cacher.watch(
+        '/pods/ns/foo',
+        newListOptions({ resourceVersion: '1010', predicate: everything() }),
+      );
       for (let i = 1; i <= 11; i++) cacher.watchCache.update(pod(1000 + i));
       const { events } = await readEvents(clock, w, 1);
       assert.strictEqual(events.length, 1);
-      assert.ok(Number(eventObject(events[0]).metadata.resourceVersion) > 1010, describeEvent(events[0]));
+      assert.ok(
+        Number(eventObject(events[0]).metadata.resourceVersion) > 1010,
+        describeEvent(events[0]),
+      );
       w.stop();
       cacher.stop();
     });
@@ -229,7 +373,10 @@ describe('Cacher (cacher.go)', () => {
     it('the error watcher: one ERROR event with the Status, then closed', async () => {
       const w = newErrWatcher(newResourceExpired('too old resource version: 1 (5)'));
       const a = await drain(w);
-      assert.deepStrictEqual(a.events.map(e => [e.type, (e.object as unknown as Status).code]), [['ERROR', 410]]);
+      assert.deepStrictEqual(
+        a.events.map((e) => [e.type, (e.object as unknown as Status).code]),
+        [['ERROR', 410]],
+      );
       assert.ok(a.closed);
       const b = await drain(newErrWatcher(new Error('boom')));
       const s = b.events[0].object as unknown as Status;
@@ -240,7 +387,11 @@ describe('Cacher (cacher.go)', () => {
       const storage = new MockStorage({ watchErr: new Error('dummy') });
       const { cacher, clock } = newTestCacherWithoutSyncing(storage);
       await clock.stepAsync(1000);
-      await assert.rejects(cacher.watch('/pods/ns', watchOpts('0')), (e: unknown) => isTooManyRequests(e) && /storage is \(re\)initializing/.test((e as Error).message));
+      await assert.rejects(
+        cacher.watch('/pods/ns', watchOpts('0')),
+        (e: unknown) =>
+          isTooManyRequests(e) && /storage is \(re\)initializing/.test((e as Error).message),
+      );
       cacher.stop();
     });
 
@@ -251,40 +402,89 @@ describe('Cacher (cacher.go)', () => {
       await settle();
       const a = await drain(w);
       assert.ok(a.closed, 'the open watch closed');
-      await assert.rejects(delegator.watch('/pods/ns', watchOpts('0')), (e: unknown) => isTooManyRequests(e) && (e as Error).message === 'apiserver cacher is stopped');
+      await assert.rejects(
+        delegator.watch('/pods/ns', watchOpts('0')),
+        (e: unknown) =>
+          isTooManyRequests(e) && (e as Error).message === 'apiserver cacher is stopped',
+      );
       // Gets and lists with an RV are not refused with Resilient initialisation: they go to storage.
-      assert.strictEqual(await delegator.get('/pods/ns/pod-0', { ignoreNotFound: true, resourceVersion: '1' }), undefined);
-      const l = await delegator.getList('/pods/ns', newListOptions({ resourceVersion: '1', recursive: true, predicate: new SelectionPredicate({ limit: 500 }) }));
+      assert.strictEqual(
+        await delegator.get('/pods/ns/pod-0', { ignoreNotFound: true, resourceVersion: '1' }),
+        undefined,
+      );
+      const l = await delegator.getList(
+        '/pods/ns',
+        newListOptions({
+          resourceVersion: '1',
+          recursive: true,
+          predicate: new SelectionPredicate({ limit: 500 }),
+        }),
+      );
       assert.strictEqual(l.resourceVersion, '100');
     });
 
     it('watchers are indexed by scope: request namespace, field-selector namespace/name, trigger value', async () => {
       const { cacher } = await newTestCacher(new MockStorage(), {
-        indexedTrigger: { indexName: 'spec.nodeName', indexerFunc: o => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '' },
+        indexedTrigger: {
+          indexName: 'spec.nodeName',
+          indexerFunc: (o) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '',
+        },
       });
-      const pred = (field: string) => new SelectionPredicate({ field: fields.parseSelector(field), indexFields: ['spec.nodeName'] });
+      const pred = (field: string) =>
+        new SelectionPredicate({
+          field: fields.parseSelector(field),
+          indexFields: ['spec.nodeName'],
+        });
       const ws: Array<{ name: string; w: WatchInterface }> = [];
       ws.push({ name: 'all', w: await cacher.watch('/pods/', watchOpts('100')) });
-      ws.push({ name: 'request ns', w: await cacher.watch('/pods/ns', watchOpts('100'), { requestNamespace: 'ns' }) });
-      ws.push({ name: 'selector ns=other', w: await cacher.watch('/pods/', watchOpts('100', pred('metadata.namespace=other'))) });
-      ws.push({ name: 'node a', w: await cacher.watch('/pods/', watchOpts('100', pred('spec.nodeName=a'))) });
-      ws.push({ name: 'node b', w: await cacher.watch('/pods/', watchOpts('100', pred('spec.nodeName=b'))) });
+      ws.push({
+        name: 'request ns',
+        w: await cacher.watch('/pods/ns', watchOpts('100'), { requestNamespace: 'ns' }),
+      });
+      ws.push({
+        name: 'selector ns=other',
+        w: await cacher.watch('/pods/', watchOpts('100', pred('metadata.namespace=other'))),
+      });
+      ws.push({
+        name: 'node a',
+        w: await cacher.watch('/pods/', watchOpts('100', pred('spec.nodeName=a'))),
+      });
+      ws.push({
+        name: 'node b',
+        w: await cacher.watch('/pods/', watchOpts('100', pred('spec.nodeName=b'))),
+      });
       assert.strictEqual(cacher.watcherCount(), 5);
-      assert.deepStrictEqual([...cacher.watchers.allWatchers.keys()].sort(), ['\u0000', 'ns\u0000', 'other\u0000']);
+      assert.deepStrictEqual([...cacher.watchers.allWatchers.keys()].sort(), [
+        '\u0000',
+        'ns\u0000',
+        'other\u0000',
+      ]);
       assert.deepStrictEqual([...cacher.watchers.valueWatchers.keys()].sort(), ['a', 'b']);
       const insp = new RecordingInspector();
       (cacher as unknown as { inspector: RecordingInspector }).inspector = insp;
-      cacher.watchCache.add({ metadata: { name: 'p', namespace: 'ns', resourceVersion: '101' }, spec: { nodeName: 'a' } } as never);
+      cacher.watchCache.add({
+        metadata: { name: 'p', namespace: 'ns', resourceVersion: '101' },
+        spec: { nodeName: 'a' },
+      } as never);
       await settle();
       const d = insp.ofType('cacher/dispatch');
       assert.strictEqual(d.length, 1);
       assert.strictEqual(d[0].candidates, 3, 'all + request ns + node a');
-      const got = await Promise.all(ws.map(async x => ({ name: x.name, n: (await drain(x.w)).events.length })));
+      const got = await Promise.all(
+        ws.map(async (x) => ({ name: x.name, n: (await drain(x.w)).events.length })),
+      );
       assert.deepStrictEqual(got, [
-        { name: 'all', n: 1 }, { name: 'request ns', n: 1 }, { name: 'selector ns=other', n: 0 }, { name: 'node a', n: 1 }, { name: 'node b', n: 0 },
+        { name: 'all', n: 1 },
+        { name: 'request ns', n: 1 },
+        { name: 'selector ns=other', n: 0 },
+        { name: 'node a', n: 1 },
+        { name: 'node b', n: 0 },
       ]);
       // A pod moving from node a to node b reaches both trigger values (DELETED for a, ADDED for b).
-      cacher.watchCache.update({ metadata: { name: 'p', namespace: 'ns', resourceVersion: '102' }, spec: { nodeName: 'b' } } as never);
+      cacher.watchCache.update({
+        metadata: { name: 'p', namespace: 'ns', resourceVersion: '102' },
+        spec: { nodeName: 'b' },
+      } as never);
       const a = await drain(ws[3].w);
       const b = await drain(ws[4].w);
       assert.deepStrictEqual(a.events.map(describeEvent), ['DELETED p@102']);
@@ -319,13 +519,39 @@ describe('Cacher (cacher.go)', () => {
       cacher.watchCache.update(pod({ foo: 'true' }, '1002'));
       cacher.watchCache.update(pod({}, '1003'));
       cacher.watchCache.delete(pod({}, '1004'));
-      const render = (e: WatchEvent) => `${e.type} ${JSON.stringify(eventObject(e).metadata.labels ?? {})}@${eventObject(e).metadata.resourceVersion}`;
+      const render = (e: WatchEvent) =>
+        `${e.type} ${JSON.stringify(eventObject(e).metadata.labels ?? {})}@${eventObject(e).metadata.resourceVersion}`;
       const cases: Array<{ name: string; w: WatchInterface; want: string[] }> = [
-        { name: 'all', w: all, want: ['ADDED {"foo":"true","bar":"true"}@1001', 'MODIFIED {"foo":"true"}@1002', 'MODIFIED {}@1003', 'DELETED {}@1004'] },
-        { name: 'foo', w: foo, want: ['ADDED {"foo":"true","bar":"true"}@1001', 'MODIFIED {"foo":"true"}@1002', 'DELETED {"foo":"true"}@1003'] },
-        { name: 'bar', w: bar, want: ['ADDED {"foo":"true","bar":"true"}@1001', 'DELETED {"foo":"true","bar":"true"}@1002'] },
+        {
+          name: 'all',
+          w: all,
+          want: [
+            'ADDED {"foo":"true","bar":"true"}@1001',
+            'MODIFIED {"foo":"true"}@1002',
+            'MODIFIED {}@1003',
+            'DELETED {}@1004',
+          ],
+        },
+        {
+          name: 'foo',
+          w: foo,
+          want: [
+            'ADDED {"foo":"true","bar":"true"}@1001',
+            'MODIFIED {"foo":"true"}@1002',
+            'DELETED {"foo":"true"}@1003',
+          ],
+        },
+        {
+          name: 'bar',
+          w: bar,
+          want: [
+            'ADDED {"foo":"true","bar":"true"}@1001',
+            'DELETED {"foo":"true","bar":"true"}@1002',
+          ],
+        },
       ];
-      for (const c of cases) assert.deepStrictEqual((await drain(c.w)).events.map(render), c.want, c.name);
+      for (const c of cases)
+        assert.deepStrictEqual((await drain(c.w)).events.map(render), c.want, c.name);
       cacher.stop();
     });
 
@@ -333,19 +559,40 @@ describe('Cacher (cacher.go)', () => {
       for (const watchersCount of [1, 3]) {
         const { cacher } = await newTestCacher();
         const watchers: WatchInterface[] = [];
-        for (let i = 0; i < watchersCount; i++) watchers.push(await cacher.watch('/pods/ns', watchOpts('1000')));
+        for (let i = 0; i < watchersCount; i++)
+          watchers.push(await cacher.watch('/pods/ns', watchOpts('1000')));
         cacher.watchCache.add(makeTestPod('pod', '1001'));
         cacher.watchCache.update(makeTestPod('pod', '1002'));
         cacher.watchCache.delete(makeTestPod('pod', '1003'));
         const history = cacher.watchCache.history.events();
         for (const [wi, w] of watchers.entries()) {
           const { events } = await drain(w);
-          assert.strictEqual(events.length, history.length, `${watchersCount} watchers, #${wi}: count`);
+          assert.strictEqual(
+            events.length,
+            history.length,
+            `${watchersCount} watchers, #${wi}: count`,
+          );
           for (const [i, e] of events.entries()) {
-            assert.ok(e.object instanceof CachingObject, `${watchersCount}/${wi}: ${e.type} object should support caching`);
+            assert.ok(
+              e.object instanceof CachingObject,
+              `${watchersCount}/${wi}: ${e.type} object should support caching`,
+            );
             const h = history[i];
-            const want = e.type === 'DELETED' ? { ...h.prevObject, metadata: { ...h.prevObject?.metadata, resourceVersion: String(h.resourceVersion) } } : h.object;
-            assert.deepStrictEqual((e.object as CachingObject).getObject(), want, `${watchersCount}/${wi}: ${e.type}`);
+            const want =
+              e.type === 'DELETED'
+                ? {
+                    ...h.prevObject,
+                    metadata: {
+                      ...h.prevObject?.metadata,
+                      resourceVersion: String(h.resourceVersion),
+                    },
+                  }
+                : h.object;
+            assert.deepStrictEqual(
+              (e.object as CachingObject).getObject(),
+              want,
+              `${watchersCount}/${wi}: ${e.type}`,
+            );
           }
         }
         cacher.stop();
@@ -362,10 +609,18 @@ describe('Cacher (cacher.go)', () => {
       const totalPods = 50;
       for (let i = 1; i < totalPods; i++) cacher.watchCache.add(pod(i));
       const { events, closed } = await readEvents(clock, w2, totalPods, 100);
-      assert.strictEqual(events.filter(e => e.type === 'ADDED').length, totalPods, 'watcher is not blocked by the slower one');
+      assert.strictEqual(
+        events.filter((e) => e.type === 'ADDED').length,
+        totalPods,
+        'watcher is not blocked by the slower one',
+      );
       assert.strictEqual(closed, false);
       await clock.stepAsync(5000);
-      assert.strictEqual(registry.samples()['apiserver_terminated_watchers_total{group="",resource="pods"}'], 1, 'the blocked watcher was terminated');
+      assert.strictEqual(
+        registry.samples()['apiserver_terminated_watchers_total{group="",resource="pods"}'],
+        1,
+        'the blocked watcher was terminated',
+      );
       const w1got = await drain(w1);
       assert.ok(w1got.closed, 'the blocked watcher is closed');
       assert.ok(w1got.events.length < totalPods, `it got a prefix only (${w1got.events.length})`);
@@ -381,18 +636,32 @@ describe('Cacher (cacher.go)', () => {
       // chanSize 10: input and result fill, one event waits in the watcher's send.
       for (let i = 0; i < 21; i++) cacher.watchCache.add(makeTestPod(`p${i}`, ++rv));
       await settle();
-      assert.strictEqual(insp.ofType('cacher/dispatch').filter(d => d.blocked > 0).length, 0, '21 events fit (10 input + 10 result + 1 sending)');
+      assert.strictEqual(
+        insp.ofType('cacher/dispatch').filter((d) => d.blocked > 0).length,
+        0,
+        '21 events fit (10 input + 10 result + 1 sending)',
+      );
       cacher.watchCache.add(makeTestPod('p21', ++rv));
       await settle();
       assert.strictEqual(insp.ofType('watcher/terminated').length, 0, 'waits within the budget');
       await clock.stepAsync(100);
-      const d = insp.ofType('cacher/dispatch').filter(x => x.blocked > 0);
-      assert.deepStrictEqual(d.map(x => [x.blocked, x.terminated, x.budgetMs, x.waitedMs]), [[1, 1, 100, 100]]);
+      const d = insp.ofType('cacher/dispatch').filter((x) => x.blocked > 0);
+      assert.deepStrictEqual(
+        d.map((x) => [x.blocked, x.terminated, x.budgetMs, x.waitedMs]),
+        [[1, 1, 100, 100]],
+      );
       const term = insp.ofType('watcher/terminated');
-      assert.deepStrictEqual(term.map(t => t.graceful), [false]);
+      assert.deepStrictEqual(
+        term.map((t) => t.graceful),
+        [false],
+      );
       const got = await drain(stuck);
       assert.ok(got.closed);
-      assert.strictEqual(got.events.length, 10, 'the client still reads what was in the result channel, then the close');
+      assert.strictEqual(
+        got.events.length,
+        10,
+        'the client still reads what was in the result channel, then the close',
+      );
       cacher.stop();
     });
 
@@ -435,7 +704,7 @@ describe('Cacher (cacher.go)', () => {
       const { events, closed } = await readEvents(clock, w, 1000);
       assert.ok(closed, 'closed after the invalidation');
       assert.strictEqual(events.length, bufferSize);
-      assert.ok(events.every(e => e.type === 'ADDED'));
+      assert.ok(events.every((e) => e.type === 'ADDED'));
       cacher.stop();
     });
 
@@ -444,18 +713,29 @@ describe('Cacher (cacher.go)', () => {
       const { cacher, clock } = await newTestCacher(new MockStorage(), { inspector: insp });
       let rv = 100;
       for (let i = 0; i < 250; i++) cacher.watchCache.add(makeTestPod(`pod-${i}`, ++rv));
-      assert.strictEqual(cacher.watchCache.currentCapacity(), 400, 'fresh events grew the ring 100 -> 200 -> 400');
+      assert.strictEqual(
+        cacher.watchCache.currentCapacity(),
+        400,
+        'fresh events grew the ring 100 -> 200 -> 400',
+      );
       // Namespace-scoped, so the later events in "other" are not dispatched to it.
       const pred = new SelectionPredicate({ field: fields.parseSelector('metadata.namespace=ns') });
       const w = await cacher.watch('/pods/ns', watchOpts('100', pred));
       await clock.stepAsync(100_000); // the first 250 events are now older than the 75s window
-      for (let i = 0; i < 251; i++) cacher.watchCache.add(makeTestPod(`o-${i}`, ++rv, undefined, 'other'));
-      assert.ok(cacher.watchCache.history.startIndex > 100, 'the ring dropped the interval\'s next events');
+      for (let i = 0; i < 251; i++)
+        cacher.watchCache.add(makeTestPod(`o-${i}`, ++rv, undefined, 'other'));
+      assert.ok(
+        cacher.watchCache.history.startIndex > 100,
+        "the ring dropped the interval's next events",
+      );
       const { events, closed } = await readEvents(clock, w, 1000);
       assert.ok(closed);
       assert.strictEqual(events.length, bufferSize);
       const c = insp.ofType('watcher/closed');
-      assert.deepStrictEqual(c.map(x => x.reason), ['intervalInvalidated']);
+      assert.deepStrictEqual(
+        c.map((x) => x.reason),
+        ['intervalInvalidated'],
+      );
       cacher.stop();
     });
 
@@ -467,9 +747,21 @@ describe('Cacher (cacher.go)', () => {
       cacher.watchCache.updateResourceVersion('105');
       cacher.watchCache.updateResourceVersion('110');
       await settle();
-      assert.strictEqual(registry.samples()['apiserver_watch_cache_events_dispatched_total{group="",resource="pods"}'], 3);
-      assert.strictEqual(registry.samples()['apiserver_watch_cache_events_received_total{group="",resource="pods"}'], 1);
-      assert.deepStrictEqual(insp.ofType('cacher/dispatch').map(d => d.resourceVersion), [101], 'only the pod was dispatched');
+      assert.strictEqual(
+        registry.samples()[
+          'apiserver_watch_cache_events_dispatched_total{group="",resource="pods"}'
+        ],
+        3,
+      );
+      assert.strictEqual(
+        registry.samples()['apiserver_watch_cache_events_received_total{group="",resource="pods"}'],
+        1,
+      );
+      assert.deepStrictEqual(
+        insp.ofType('cacher/dispatch').map((d) => d.resourceVersion),
+        [101],
+        'only the pod was dispatched',
+      );
       assert.deepStrictEqual((await drain(w)).events.map(describeEvent), ['ADDED a@101']);
       cacher.stop();
     });
@@ -509,7 +801,11 @@ describe('Cacher (cacher.go)', () => {
       const w = await cacher.watch('/pods/ns', watchOpts('100', everything(true)), { ctx });
       cacher.watchCache.add(makeTestPod('pod-1', 101));
       const seen: string[] = [];
-      for (let t = 0; t < 5000 && seen.filter(s => s.startsWith('BOOKMARK')).length < 2; t += 100) {
+      for (
+        let t = 0;
+        t < 5000 && seen.filter((s) => s.startsWith('BOOKMARK')).length < 2;
+        t += 100
+      ) {
         await clock.stepAsync(100);
         for (const e of (await drain(w)).events) seen.push(describeEvent(e));
       }
@@ -526,7 +822,7 @@ describe('Cacher (cacher.go)', () => {
       let got: string | undefined;
       for (let t = 0; t < 5000 && got === undefined; t += 100) {
         await clock.stepAsync(100);
-        got = (await drain(w)).events.map(describeEvent).find(s => s === 'BOOKMARK @2000');
+        got = (await drain(w)).events.map(describeEvent).find((s) => s === 'BOOKMARK @2000');
       }
       assert.strictEqual(got, 'BOOKMARK @2000');
       cacher.stop();
@@ -541,7 +837,15 @@ describe('Cacher (cacher.go)', () => {
         const w = await cacher.watch('/pods/ns', watchOpts('999', everything(true)), { ctx });
         const object = cacher.newFunc();
         cacher.versioner.updateObject(object, BigInt(i));
-        cacher.processEvent({ type: 'BOOKMARK', object, objLabels: {}, objFields: {}, key: '', resourceVersion: i, recordTime: 0 });
+        cacher.processEvent({
+          type: 'BOOKMARK',
+          object,
+          objLabels: {},
+          objFields: {},
+          key: '',
+          resourceVersion: i,
+          recordTime: 0,
+        });
         w.stop();
         const { closed } = await readEvents(clock, w, 10_000, 10, 200);
         assert.ok(closed, `iteration ${i}: the result channel closes`);
@@ -561,7 +865,11 @@ describe('Cacher (cacher.go)', () => {
       }
       await clock.stepAsync(2000);
       cacher.bookmarkWatchers.popExpiredWatchersThreadUnsafe();
-      assert.strictEqual(cacher.bookmarkWatchers.watchersBuckets.size, 0, 'no bookmark watchers left');
+      assert.strictEqual(
+        cacher.bookmarkWatchers.watchersBuckets.size,
+        0,
+        'no bookmark watchers left',
+      );
       cacher.stop();
     });
 
@@ -579,9 +887,12 @@ describe('Cacher (cacher.go)', () => {
         for (const e of d.events) got.push({ e: describeEvent(e), at: clock.now() - start });
         if (d.closed) break;
       }
-      const bookmarks = got.filter(g => g.e.startsWith('BOOKMARK'));
+      const bookmarks = got.filter((g) => g.e.startsWith('BOOKMARK'));
       assert.strictEqual(bookmarks.length, 1, JSON.stringify(got));
-      assert.ok(bookmarks[0].at >= 7000 && bookmarks[0].at <= 9300, `pre-timeout bookmark around deadline-2s, got ${bookmarks[0].at}`);
+      assert.ok(
+        bookmarks[0].at >= 7000 && bookmarks[0].at <= 9300,
+        `pre-timeout bookmark around deadline-2s, got ${bookmarks[0].at}`,
+      );
       cacher.stop();
     });
   });
@@ -597,11 +908,20 @@ describe('Cacher (cacher.go)', () => {
         return { items: [], resourceVersion: rv };
       };
       const { cacher, clock } = await newTestCacher(storage);
-      const check = async (watchers: WatchInterface[], want: number[], name: string): Promise<void> => {
+      const check = async (
+        watchers: WatchInterface[],
+        want: number[],
+        name: string,
+      ): Promise<void> => {
         for (const [i, w] of watchers.entries()) {
           const { events, closed } = await drain(w);
-          const rvs = events.map(e => Number(eventObject(e).metadata.resourceVersion));
-          for (let k = 1; k < rvs.length; k++) assert.strictEqual(rvs[k], rvs[k - 1] + 1, `${name} #${i}: prevRV=${rvs[k - 1]}, rv=${rvs[k]}`);
+          const rvs = events.map((e) => Number(eventObject(e).metadata.resourceVersion));
+          for (let k = 1; k < rvs.length; k++)
+            assert.strictEqual(
+              rvs[k],
+              rvs[k - 1] + 1,
+              `${name} #${i}: prevRV=${rvs[k - 1]}, rv=${rvs[k]}`,
+            );
           assert.deepStrictEqual(rvs, want, `${name} #${i}`);
           assert.ok(closed, `${name} #${i}: closed by the re-initialisation`);
         }
@@ -613,13 +933,21 @@ describe('Cacher (cacher.go)', () => {
       // Emit an error to force relisting (watch.FakeWatcher.Error(nil): not a Status).
       w1.error();
       await settle();
-      await assert.rejects(cacher.watch('/pods/', watchOpts('1')), (e: unknown) => isTooManyRequests(e), 'pending until the relist');
+      await assert.rejects(
+        cacher.watch('/pods/', watchOpts('1')),
+        (e: unknown) => isTooManyRequests(e),
+        'pending until the relist',
+      );
       await clock.stepAsync(1000);
       await check(gen1, [2, 3, 4, 5, 6, 7], 'generation 1');
       const gen2: WatchInterface[] = [];
       for (let i = 0; i < 20; i++) gen2.push(await cacher.watch('/pods/', watchOpts('10')));
       const stale = await cacher.watch('/pods/', watchOpts('1'));
-      assert.strictEqual((await drain(stale)).events[0]?.type, 'ERROR', 'RV 1 predates the relist: 410');
+      assert.strictEqual(
+        (await drain(stale)).events[0]?.type,
+        'ERROR',
+        'RV 1 predates the relist: 410',
+      );
       const w2 = storage.watches[1];
       for (let i = 12; i < 18; i++) w2.add(makeTestPod(`pod-${i}`, i));
       w2.error();
@@ -635,7 +963,9 @@ describe('Cacher (cacher.go)', () => {
       const storage = new MockStorage();
       const { cacher, clock } = await newTestCacher(storage, { inspector: insp });
       const w = await cacher.watch('/pods/ns', watchOpts('100'));
-      storage.watches[0].error(newResourceExpired('The resourceVersion for the provided watch is too old.').status);
+      storage.watches[0].error(
+        newResourceExpired('The resourceVersion for the provided watch is too old.').status,
+      );
       await settle();
       assert.strictEqual(cacher.isReady(), false, 'pending until the relist');
       const a = await drain(w);
@@ -643,8 +973,18 @@ describe('Cacher (cacher.go)', () => {
       await clock.stepAsync(1000);
       assert.ok((await drain(w)).closed, 'terminated on re-initialisation');
       assert.ok(cacher.isReady());
-      assert.deepStrictEqual(insp.ofType('cacher/ready').map(r => [r.state, r.generation]), [['ready', 1], ['pending', 1], ['ready', 2]]);
-      assert.deepStrictEqual(insp.ofType('cacher/terminate-all').map(t => t.watchers), [1]);
+      assert.deepStrictEqual(
+        insp.ofType('cacher/ready').map((r) => [r.state, r.generation]),
+        [
+          ['ready', 1],
+          ['pending', 1],
+          ['ready', 2],
+        ],
+      );
+      assert.deepStrictEqual(
+        insp.ofType('cacher/terminate-all').map((t) => t.watchers),
+        [1],
+      );
       cacher.stop();
     });
   });
@@ -653,9 +993,21 @@ describe('Cacher (cacher.go)', () => {
     it('reports watch registration, dispatch, bucket pops and serializations', async () => {
       const insp = new RecordingInspector();
       const { cacher, clock } = await newTestCacher(new MockStorage(), { inspector: insp });
-      const w = (await cacher.watch('/pods/ns', watchOpts('100', everything(true)))) as CacheWatcher;
+      const w = (await cacher.watch(
+        '/pods/ns',
+        watchOpts('100', everything(true)),
+      )) as CacheWatcher;
       const reg = insp.ofType('cacher/watch');
-      assert.deepStrictEqual(reg.map(r => [r.outcome, r.watcherId, r.requiredResourceVersion, r.intervalResourceVersion, r.chanSize]), [['started', 0, 100, 100, 10]]);
+      assert.deepStrictEqual(
+        reg.map((r) => [
+          r.outcome,
+          r.watcherId,
+          r.requiredResourceVersion,
+          r.intervalResourceVersion,
+          r.chanSize,
+        ]),
+        [['started', 0, 100, 100, 10]],
+      );
       cacher.watchCache.add(makeTestPod('a', 101));
       await settle();
       const r = w.resultChan().tryRecv();
@@ -665,7 +1017,10 @@ describe('Cacher (cacher.go)', () => {
       await clock.stepAsync(62_000);
       cacher.flushInspector();
       const ser = insp.ofType('serialization/encode');
-      assert.deepStrictEqual(ser.map(s => [s.identifier, s.encodes, s.hits, s.bytes, s.resourceVersion]), [['json', 1, 1, 7, 101]]);
+      assert.deepStrictEqual(
+        ser.map((s) => [s.identifier, s.encodes, s.hits, s.bytes, s.resourceVersion]),
+        [['json', 1, 1, 7, 101]],
+      );
       assert.ok(insp.ofType('bookmarks/bucket-popped').length >= 1);
       assert.ok(insp.ofType('bookmarks/scheduled').length >= 1);
       assert.strictEqual(insp.ofType('cacher/dispatch')[0].candidates, 1);
@@ -675,7 +1030,15 @@ describe('Cacher (cacher.go)', () => {
 
   describe('types and errors', () => {
     it('StatusError round-trips through the error watcher', async () => {
-      const err = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'x', reason: 'Gone', code: 410 });
+      const err = new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'x',
+        reason: 'Gone',
+        code: 410,
+      });
       const { events } = await drain(newErrWatcher(err));
       assert.strictEqual((events[0].object as unknown as Status).reason, 'Gone');
     });

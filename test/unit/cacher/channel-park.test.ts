@@ -3,7 +3,14 @@
 // cancelRecv, cancelSend), mixed with the closure API, against Go's channel rules.
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { Channel, chanClosed, chanEmpty, type ChannelReceiver, type ChannelSender, type Received } from '../../../src/engine/cacher/channel';
+import {
+  Channel,
+  chanClosed,
+  chanEmpty,
+  type ChannelReceiver,
+  type ChannelSender,
+  type Received,
+} from '../../../src/engine/cacher/channel';
 
 /** A receiver that records what it got and can be parked again. */
 class Rx implements ChannelReceiver<number> {
@@ -59,7 +66,7 @@ describe('Channel: poll and parked waiters', () => {
           const ch = new Channel<number>(0);
           const tx = new Tx();
           const polled: unknown[] = [];
-          tx.onSent = ok => {
+          tx.onSent = (ok) => {
             tx.results.push(ok);
             // Reuse at once for the next value, as the watcher's task does.
             tx.sendValue = 99;
@@ -97,7 +104,16 @@ describe('Channel: poll and parked waiters', () => {
           tx.sendValue = 5;
           ch.parkSend(tx);
           const c3 = ch.cancelSend(tx);
-          return [c1, c2, sent, rx.got, c3, ch.poll() === chanEmpty, ch.hasWaitingReceiver(), ch.hasWaitingSender()];
+          return [
+            c1,
+            c2,
+            sent,
+            rx.got,
+            c3,
+            ch.poll() === chanEmpty,
+            ch.hasWaitingReceiver(),
+            ch.hasWaitingSender(),
+          ];
         },
         want: [true, false, false, [], true, true, false, false],
       },
@@ -126,7 +142,7 @@ describe('Channel: poll and parked waiters', () => {
           const ch = new Channel<number>(0);
           const order: string[] = [];
           const a = new Rx();
-          a.onReceive = v => order.push(`a${v}`);
+          a.onReceive = (v) => order.push(`a${v}`);
           ch.waitRecv((r: Received<number>) => order.push(`w${r.value}`));
           ch.parkRecv(a);
           ch.waitRecv((r: Received<number>) => order.push(`x${r.value}`));
@@ -140,92 +156,113 @@ describe('Channel: poll and parked waiters', () => {
   });
 
   it('matches the closure API under any mix of operations (reference: a second channel driven through waitRecv/waitSend)', () => {
-    type Op = { op: 'send' | 'poll' | 'parkRecv' | 'parkSend' | 'cancelRecv' | 'cancelSend' | 'close'; who: number };
+    type Op = {
+      op: 'send' | 'poll' | 'parkRecv' | 'parkSend' | 'cancelRecv' | 'cancelSend' | 'close';
+      who: number;
+    };
     const opArb = fc.record({
-      op: fc.constantFrom<Op['op']>('send', 'poll', 'parkRecv', 'parkSend', 'cancelRecv', 'cancelSend', 'close'),
+      op: fc.constantFrom<Op['op']>(
+        'send',
+        'poll',
+        'parkRecv',
+        'parkSend',
+        'cancelRecv',
+        'cancelSend',
+        'close',
+      ),
       who: fc.integer({ min: 0, max: 2 }),
     });
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 3 }), fc.array(opArb, { maxLength: 60 }), (capacity, ops) => {
-        // The same program against both APIs; the logs must be equal.
-        const run = (parked: boolean): string[] => {
-          const ch = new Channel<number>(capacity);
-          const log: string[] = [];
-          let next = 0;
-          const rxs = [0, 1, 2].map(i => {
-            const rx = new Rx();
-            rx.onReceive = (v, ok) => log.push(`r${i}:${ok ? v : 'closed'}`);
-            return { rx, cancel: undefined as (() => boolean) | undefined, waiting: false };
-          });
-          const txs = [0, 1, 2].map(i => {
-            const tx = new Tx();
-            tx.onSent = ok => log.push(`s${i}:${ok}`);
-            return { tx, cancel: undefined as (() => boolean) | undefined, pending: false };
-          });
-          for (const o of ops) {
-            const r = rxs[o.who];
-            const t = txs[o.who];
-            switch (o.op) {
-              case 'send':
-                log.push(`send:${ch.trySend(next++)}`);
-                break;
-              case 'poll': {
-                const v = parked ? ch.poll() : ch.tryRecv();
-                if (parked) log.push(`poll:${v === chanEmpty ? 'empty' : v === chanClosed ? 'closed' : String(v)}`);
-                else log.push(`poll:${v === undefined ? 'empty' : (v as Received<number>).ok ? String((v as Received<number>).value) : 'closed'}`);
-                break;
+      fc.property(
+        fc.integer({ min: 0, max: 3 }),
+        fc.array(opArb, { maxLength: 60 }),
+        (capacity, ops) => {
+          // The same program against both APIs; the logs must be equal.
+          const run = (parked: boolean): string[] => {
+            const ch = new Channel<number>(capacity);
+            const log: string[] = [];
+            let next = 0;
+            const rxs = [0, 1, 2].map((i) => {
+              const rx = new Rx();
+              rx.onReceive = (v, ok) => log.push(`r${i}:${ok ? v : 'closed'}`);
+              return { rx, cancel: undefined as (() => boolean) | undefined, waiting: false };
+            });
+            const txs = [0, 1, 2].map((i) => {
+              const tx = new Tx();
+              tx.onSent = (ok) => log.push(`s${i}:${ok}`);
+              return { tx, cancel: undefined as (() => boolean) | undefined, pending: false };
+            });
+            for (const o of ops) {
+              const r = rxs[o.who];
+              const t = txs[o.who];
+              switch (o.op) {
+                case 'send':
+                  log.push(`send:${ch.trySend(next++)}`);
+                  break;
+                case 'poll': {
+                  const v = parked ? ch.poll() : ch.tryRecv();
+                  if (parked)
+                    log.push(
+                      `poll:${v === chanEmpty ? 'empty' : v === chanClosed ? 'closed' : String(v)}`,
+                    );
+                  else
+                    log.push(
+                      `poll:${v === undefined ? 'empty' : (v as Received<number>).ok ? String((v as Received<number>).value) : 'closed'}`,
+                    );
+                  break;
+                }
+                case 'parkRecv':
+                  if (parked) {
+                    if (r.rx.recvParked) break;
+                    const v = ch.poll();
+                    if (v === chanEmpty) ch.parkRecv(r.rx);
+                    else r.rx.onReceive(v === chanClosed ? undefined : v, v !== chanClosed);
+                  } else {
+                    if (r.waiting) break;
+                    r.waiting = true;
+                    r.cancel = ch.waitRecv((res) => {
+                      r.waiting = false;
+                      r.rx.onReceive(res.value, res.ok);
+                    });
+                  }
+                  break;
+                case 'parkSend':
+                  if (parked) {
+                    if (t.tx.sendParked) break;
+                    t.tx.sendValue = next++;
+                    if (ch.closed) ch.parkSend(t.tx);
+                    else if (ch.trySend(t.tx.sendValue)) t.tx.onSent(true);
+                    else ch.parkSend(t.tx);
+                  } else {
+                    if (t.pending) break;
+                    t.pending = true;
+                    const v = next++;
+                    t.cancel = ch.waitSend(v, (ok) => {
+                      t.pending = false;
+                      t.tx.onSent(ok);
+                    });
+                  }
+                  break;
+                case 'cancelRecv':
+                  log.push(`cancelRecv:${parked ? ch.cancelRecv(r.rx) : (r.cancel?.() ?? false)}`);
+                  if (!parked) r.waiting = false;
+                  break;
+                case 'cancelSend':
+                  log.push(`cancelSend:${parked ? ch.cancelSend(t.tx) : (t.cancel?.() ?? false)}`);
+                  if (!parked) t.pending = false;
+                  break;
+                case 'close':
+                  ch.close();
+                  log.push('close');
+                  break;
               }
-              case 'parkRecv':
-                if (parked) {
-                  if (r.rx.recvParked) break;
-                  const v = ch.poll();
-                  if (v === chanEmpty) ch.parkRecv(r.rx);
-                  else r.rx.onReceive(v === chanClosed ? undefined : v, v !== chanClosed);
-                } else {
-                  if (r.waiting) break;
-                  r.waiting = true;
-                  r.cancel = ch.waitRecv(res => {
-                    r.waiting = false;
-                    r.rx.onReceive(res.value, res.ok);
-                  });
-                }
-                break;
-              case 'parkSend':
-                if (parked) {
-                  if (t.tx.sendParked) break;
-                  t.tx.sendValue = next++;
-                  if (ch.closed) ch.parkSend(t.tx);
-                  else if (ch.trySend(t.tx.sendValue)) t.tx.onSent(true);
-                  else ch.parkSend(t.tx);
-                } else {
-                  if (t.pending) break;
-                  t.pending = true;
-                  const v = next++;
-                  t.cancel = ch.waitSend(v, ok => {
-                    t.pending = false;
-                    t.tx.onSent(ok);
-                  });
-                }
-                break;
-              case 'cancelRecv':
-                log.push(`cancelRecv:${parked ? ch.cancelRecv(r.rx) : (r.cancel?.() ?? false)}`);
-                if (!parked) r.waiting = false;
-                break;
-              case 'cancelSend':
-                log.push(`cancelSend:${parked ? ch.cancelSend(t.tx) : (t.cancel?.() ?? false)}`);
-                if (!parked) t.pending = false;
-                break;
-              case 'close':
-                ch.close();
-                log.push('close');
-                break;
+              log.push(`len:${ch.len()}`);
             }
-            log.push(`len:${ch.len()}`);
-          }
-          return log;
-        };
-        assert.deepStrictEqual(run(true), run(false));
-      }),
+            return log;
+          };
+          assert.deepStrictEqual(run(true), run(false));
+        },
+      ),
     );
   });
 });

@@ -22,20 +22,36 @@ const names = ['p0', 'p1', 'p2'];
 
 type Cmd =
   | { op: 'write'; ns: string; name: string; x: string; del: boolean }
-  | { op: 'watch'; ns: string | undefined; selector: string | undefined; contentType: WatchContentType | undefined; bookmarks: boolean; keep: boolean; n: number }
+  | {
+      op: 'watch';
+      ns: string | undefined;
+      selector: string | undefined;
+      contentType: WatchContentType | undefined;
+      bookmarks: boolean;
+      keep: boolean;
+      n: number;
+    }
   | { op: 'rate'; watch: number; rate: ReadRate }
   /** A watch whose client, on its first event at an RV divisible by 3, acts on another watch (mid-dispatch). */
   | { op: 'saboteur'; target: number; act: 'disconnect' | ReadRate }
   | { op: 'disconnect'; watch: number }
   | { op: 'step'; ms: number };
 
-const rateArb: fc.Arbitrary<ReadRate> = fc.constantFrom<ReadRate>({ kind: 'fast' }, { kind: 'fast' }, { kind: 'slow', eventsPerSecond: 20 }, { kind: 'stalled' });
+const rateArb: fc.Arbitrary<ReadRate> = fc.constantFrom<ReadRate>(
+  { kind: 'fast' },
+  { kind: 'fast' },
+  { kind: 'slow', eventsPerSecond: 20 },
+  { kind: 'stalled' },
+);
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({
-      op: fc.constant('write' as const), ns: fc.constantFrom(...namespaces), name: fc.constantFrom(...names), x: fc.constantFrom('1', '2'),
+      op: fc.constant('write' as const),
+      ns: fc.constantFrom(...namespaces),
+      name: fc.constantFrom(...names),
+      x: fc.constantFrom('1', '2'),
       del: fc.boolean(),
     }),
   },
@@ -51,17 +67,41 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
       n: fc.integer({ min: 1, max: 12 }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('rate' as const), watch: fc.nat(40), rate: rateArb }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('disconnect' as const), watch: fc.nat(40) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('saboteur' as const), target: fc.nat(40), act: fc.oneof(fc.constant('disconnect' as const), rateArb) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('step' as const), ms: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 2500 })) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('rate' as const), watch: fc.nat(40), rate: rateArb }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('disconnect' as const), watch: fc.nat(40) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('saboteur' as const),
+      target: fc.nat(40),
+      act: fc.oneof(fc.constant('disconnect' as const), rateArb),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('step' as const),
+      ms: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 2500 })),
+    }),
+  },
 );
 
 /** Everything a user can read about a run's watches, as one string per watch plus the metrics. */
 async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]> {
   const clock = new FakeClock(0);
   // An inspector nobody listens to: the engine takes its quiet paths.
-  const r: Resource = createResource({ clock, rand: new SeededRandom(5), inspector: new InspectorHub(), cache: { bookmarkFrequency: 2000 } });
+  const r: Resource = createResource({
+    clock,
+    rand: new SeededRandom(5),
+    inspector: new InspectorHub(),
+    cache: { bookmarkFrequency: 2000 },
+  });
   r.start();
   await r.waitReady();
   await r.step(20);
@@ -82,8 +122,13 @@ async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]
         for (let i = 0; i < c.n; i++) {
           watches.push(
             await r.watch({
-              namespace: c.ns, labelSelector: c.selector, resourceVersion: String(r.etcd.currentRevision()), allowWatchBookmarks: c.bookmarks,
-              contentType: c.contentType, keepEvents: c.keep, onEvent,
+              namespace: c.ns,
+              labelSelector: c.selector,
+              resourceVersion: String(r.etcd.currentRevision()),
+              allowWatchBookmarks: c.bookmarks,
+              contentType: c.contentType,
+              keepEvents: c.keep,
+              onEvent,
             }),
           );
         }
@@ -103,7 +148,7 @@ async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]
           await r.watch({
             resourceVersion: String(r.etcd.currentRevision()),
             keepEvents: false,
-            onEvent: e => {
+            onEvent: (e) => {
               if (done || Number(e.resourceVersion) % 3 !== 0 || watches.length === 0) return;
               done = true;
               const w = watches[target % watches.length];
@@ -123,7 +168,7 @@ async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]
   const out = watches.map((w, i) => {
     const counts = w.watcher instanceof CacheWatcher ? JSON.stringify(w.watcher.counts) : '';
     const c = w.client;
-    return `#${i} received=${c.received} bytes=${c.bytesEncoded} lastRv=${c.lastResourceVersion} kept=${c.events.map(e => `${e.type}@${e.resourceVersion}`).join(',')} closed=${c.closeReason ?? '-'} ${counts}`;
+    return `#${i} received=${c.received} bytes=${c.bytesEncoded} lastRv=${c.lastResourceVersion} kept=${c.events.map((e) => `${e.type}@${e.resourceVersion}`).join(',')} closed=${c.closeReason ?? '-'} ${counts}`;
   });
   out.push(r.metrics.text());
   r.stop();
@@ -134,7 +179,7 @@ describe('in-place delivery (a parked task, a parked fast client)', () => {
   it('leaves every count as the channel path does, over random workloads', async () => {
     let delivered = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(cmdArb, { minLength: 10, maxLength: 60 }), async cmds => {
+      fc.asyncProperty(fc.array(cmdArb, { minLength: 10, maxLength: 60 }), async (cmds) => {
         const inPlace = await run(cmds, false);
         assert.deepStrictEqual(inPlace, await run(cmds, true));
         for (const line of inPlace) delivered += Number(/received=(\d+)/.exec(line)?.[1] ?? 0);
@@ -150,7 +195,11 @@ describe('in-place delivery (a parked task, a parked fast client)', () => {
     r.start();
     await r.waitReady();
     await r.step(20);
-    const w = await r.watch({ resourceVersion: String(r.etcd.currentRevision()), contentType: contentTypeJSON, keepEvents: false });
+    const w = await r.watch({
+      resourceVersion: String(r.etcd.currentRevision()),
+      contentType: contentTypeJSON,
+      keepEvents: false,
+    });
     await r.createPod({ name: 'one', namespace: 'default' });
     await r.settle();
     const watcher = w.watcher as CacheWatcher;

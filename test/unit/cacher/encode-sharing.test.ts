@@ -4,7 +4,14 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { deepCopyJSON, newCachingObject } from '../../../src/engine/cacher/caching-object';
-import { contentTypeJSON, contentTypeProtobuf, encodeObject, newJSONEncoder, newProtobufEncoder, sharedEncoder } from '../../../src/engine/cacher/object-encoders';
+import {
+  contentTypeJSON,
+  contentTypeProtobuf,
+  encodeObject,
+  newJSONEncoder,
+  newProtobufEncoder,
+  sharedEncoder,
+} from '../../../src/engine/cacher/object-encoders';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 
 describe('sharedEncoder and cacheEncodeFor', () => {
@@ -13,20 +20,38 @@ describe('sharedEncoder and cacheEncodeFor', () => {
     const cases = [
       { name: 'json v1', ct: contentTypeJSON, gv: 'v1', fresh: newJSONEncoder('v1') },
       { name: 'protobuf v1', ct: contentTypeProtobuf, gv: 'v1', fresh: newProtobufEncoder('v1') },
-      { name: 'json apps/v1', ct: contentTypeJSON, gv: 'apps/v1', fresh: newJSONEncoder('apps/v1') },
+      {
+        name: 'json apps/v1',
+        ct: contentTypeJSON,
+        gv: 'apps/v1',
+        fresh: newJSONEncoder('apps/v1'),
+      },
     ] as const;
     for (const c of cases) {
       const e = sharedEncoder(c.ct, c.gv);
       assert.strictEqual(sharedEncoder(c.ct, c.gv), e, `${c.name}: the same instance`);
-      assert.deepStrictEqual([e.contentType, e.groupVersion, e.identifier], [c.fresh.contentType, c.fresh.groupVersion, c.fresh.identifier], c.name);
+      assert.deepStrictEqual(
+        [e.contentType, e.groupVersion, e.identifier],
+        [c.fresh.contentType, c.fresh.groupVersion, c.fresh.identifier],
+        c.name,
+      );
       assert.deepStrictEqual(e.encode(pod), c.fresh.encode(pod), `${c.name}: same bytes`);
     }
-    assert.notStrictEqual(sharedEncoder(contentTypeJSON, 'v1'), sharedEncoder(contentTypeProtobuf, 'v1'));
+    assert.notStrictEqual(
+      sharedEncoder(contentTypeJSON, 'v1'),
+      sharedEncoder(contentTypeProtobuf, 'v1'),
+    );
   });
 
   it('cacheEncodeFor counts and caches exactly like cacheEncode, failures included', () => {
     const calls: string[] = [];
-    const ok = { identifier: 'ok', encode: (o: KubeObject) => (calls.push('ok'), new TextEncoder().encode(o.metadata.name ?? '')) };
+    const ok = {
+      identifier: 'ok',
+      encode: (o: KubeObject) => (
+        calls.push('ok'),
+        new TextEncoder().encode(o.metadata.name ?? '')
+      ),
+    };
     const bad = {
       identifier: 'bad',
       encode: (): Uint8Array => {
@@ -39,7 +64,11 @@ describe('sharedEncoder and cacheEncodeFor', () => {
       assert.deepStrictEqual(co.cacheEncodeFor(ok), new TextEncoder().encode('n'));
       assert.throws(() => co.cacheEncodeFor(bad), /mock error/);
     }
-    assert.deepStrictEqual(co.cacheEncode('ok', () => new Uint8Array()), new TextEncoder().encode('n'), 'the same cache as cacheEncode');
+    assert.deepStrictEqual(
+      co.cacheEncode('ok', () => new Uint8Array()),
+      new TextEncoder().encode('n'),
+      'the same cache as cacheEncode',
+    );
     assert.deepStrictEqual(calls, ['ok', 'bad'], 'each encoder once');
     assert.deepStrictEqual(Object.fromEntries(co.serializationCounts()), {
       ok: { encodes: 1, hits: 3, errors: 0 },
@@ -58,14 +87,17 @@ describe('deepCopyJSON', () => {
     const src = JSON.parse('{"metadata":{"labels":{"__proto__":{"x":"y"}}}}');
     const copy = deepCopyJSON(src);
     const labels = copy.metadata.labels;
-    assert.ok(Object.prototype.hasOwnProperty.call(labels, '__proto__'), 'the key survives the copy');
+    assert.ok(
+      Object.prototype.hasOwnProperty.call(labels, '__proto__'),
+      'the key survives the copy',
+    );
     assert.strictEqual(Object.getPrototypeOf(labels), Object.prototype);
     assert.strictEqual(JSON.stringify(copy), JSON.stringify(src));
   });
 
   it('copies JSON data: equal, in the same key order, sharing no object or array', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), v => {
+      fc.property(fc.jsonValue(), (v) => {
         const copy = deepCopyJSON(v);
         assert.deepStrictEqual(copy, v);
         assert.strictEqual(JSON.stringify(copy), JSON.stringify(v), 'key order');
@@ -73,7 +105,9 @@ describe('deepCopyJSON', () => {
           if (a === null || typeof a !== 'object') return false;
           if (a === b) return true;
           const ka = Object.keys(a as object);
-          return ka.some(k => shared((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+          return ka.some((k) =>
+            shared((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+          );
         };
         return !shared(copy, v);
       }),

@@ -4,25 +4,55 @@
 // relist on errors), over a MockStorage and a FakeClock.
 import * as assert from 'assert';
 import { FakeClock, settle } from '../../../src/engine/clock';
-import { newResourceExpired, newInternalError, type Status } from '../../../src/engine/storage/errors';
+import {
+  newResourceExpired,
+  newInternalError,
+  type Status,
+} from '../../../src/engine/storage/errors';
 import type { ListOptions } from '../../../src/engine/storage/list-options';
 import type { KubeObject } from '../../../src/engine/storage/objects';
-import { ConditionalProgressRequester, Ready, Reflector, progressRequestPeriod, storageWatchListPageSize, type ReflectorStore } from '../../../src/engine/cacher/reflector';
+import {
+  ConditionalProgressRequester,
+  Ready,
+  Reflector,
+  progressRequestPeriod,
+  storageWatchListPageSize,
+  type ReflectorStore,
+} from '../../../src/engine/cacher/reflector';
 import { MockStorage, MockWatch, makeTestPod } from './cacher-testing';
 
 describe('ready (ready.go)', () => {
   it('Test_newReady / Test_newReadyStop / Test_newReadyCancelPending: waiters', async () => {
-    const cases: Array<{ name: string; end: (r: Ready, abort: AbortController) => void; wantOk: boolean; wantMessage?: string }> = [
-      { name: 'setReady releases them', end: r => r.setReady(), wantOk: true },
-      { name: 'stop fails them', end: r => r.stop(), wantOk: false, wantMessage: 'apiserver cacher is stopped' },
-      { name: 'a cancelled context fails them', end: (_r, a) => a.abort(), wantOk: false, wantMessage: 'context canceled' },
+    const cases: Array<{
+      name: string;
+      end: (r: Ready, abort: AbortController) => void;
+      wantOk: boolean;
+      wantMessage?: string;
+    }> = [
+      { name: 'setReady releases them', end: (r) => r.setReady(), wantOk: true },
+      {
+        name: 'stop fails them',
+        end: (r) => r.stop(),
+        wantOk: false,
+        wantMessage: 'apiserver cacher is stopped',
+      },
+      {
+        name: 'a cancelled context fails them',
+        end: (_r, a) => a.abort(),
+        wantOk: false,
+        wantMessage: 'context canceled',
+      },
     ];
     for (const c of cases) {
       const ready = new Ready(new FakeClock());
       ready.setError(undefined);
       const abort = new AbortController();
       const results: Array<string> = [];
-      for (let i = 0; i < 10; i++) ready.wait(abort.signal).then(() => results.push('ok'), (e: Error) => results.push(e.message));
+      for (let i = 0; i < 10; i++)
+        ready.wait(abort.signal).then(
+          () => results.push('ok'),
+          (e: Error) => results.push(e.message),
+        );
       await settle();
       assert.strictEqual(results.length, 0, `${c.name}: blocking while pending`);
       c.end(ready, abort);
@@ -35,9 +65,15 @@ describe('ready (ready.go)', () => {
     const ready = new Ready(new FakeClock());
     ready.setError(undefined);
     ready.setError(undefined);
-    assert.deepStrictEqual([ready.checkAndReadGeneration().generation, ready.check().error !== undefined], [0, true]);
+    assert.deepStrictEqual(
+      [ready.checkAndReadGeneration().generation, ready.check().error !== undefined],
+      [0, true],
+    );
     ready.setReady();
-    assert.deepStrictEqual([ready.checkAndReadGeneration().generation, ready.check().error], [1, undefined]);
+    assert.deepStrictEqual(
+      [ready.checkAndReadGeneration().generation, ready.check().error],
+      [1, undefined],
+    );
     ready.setReady();
     ready.setReady();
     assert.strictEqual(ready.checkAndReadGeneration().generation, 1);
@@ -63,12 +99,12 @@ describe('ready (ready.go)', () => {
     const ready = new Ready(clock);
     const steps: Array<{ action?: (r: Ready) => void; step: number; want: number }> = [
       { step: 60_000, want: 60_000 },
-      { action: r => r.setReady(), step: 60_000, want: 60_000 },
+      { action: (r) => r.setReady(), step: 60_000, want: 60_000 },
       { step: 60_000, want: 120_000 },
-      { action: r => r.setError(undefined), step: 60_000, want: 60_000 },
+      { action: (r) => r.setError(undefined), step: 60_000, want: 60_000 },
       { step: 60_000, want: 120_000 },
-      { action: r => r.setReady(), step: 60_000, want: 60_000 },
-      { action: r => r.stop(), step: 60_000, want: 60_000 },
+      { action: (r) => r.setReady(), step: 60_000, want: 60_000 },
+      { action: (r) => r.stop(), step: 60_000, want: 60_000 },
       { step: 60_000, want: 120_000 },
     ];
     for (const [i, s] of steps.entries()) {
@@ -80,11 +116,20 @@ describe('ready (ready.go)', () => {
 
   it('TestReadyError: the messages', () => {
     const ready = new Ready(new FakeClock());
-    assert.strictEqual(ready.checkAndReadGeneration().error?.message, 'storage is (re)initializing');
+    assert.strictEqual(
+      ready.checkAndReadGeneration().error?.message,
+      'storage is (re)initializing',
+    );
     ready.setError(new Error('etcd is down'));
-    assert.strictEqual(ready.checkAndReadGeneration().error?.message, 'storage is (re)initializing: etcd is down');
+    assert.strictEqual(
+      ready.checkAndReadGeneration().error?.message,
+      'storage is (re)initializing: etcd is down',
+    );
     ready.setError(undefined);
-    assert.strictEqual(ready.checkAndReadGeneration().error?.message, 'storage is (re)initializing');
+    assert.strictEqual(
+      ready.checkAndReadGeneration().error?.message,
+      'storage is (re)initializing',
+    );
   });
 });
 
@@ -122,10 +167,10 @@ function recordingStore(): ReflectorStore & { log: string[] } {
   return {
     log,
     replace: (objs, rv) => log.push(`replace [${objs.map(name).join(',')}] @${rv}`),
-    add: o => log.push(`add ${name(o)}`),
-    update: o => log.push(`update ${name(o)}`),
-    delete: o => log.push(`delete ${name(o)}`),
-    updateResourceVersion: rv => log.push(`rv ${rv}`),
+    add: (o) => log.push(`add ${name(o)}`),
+    update: (o) => log.push(`update ${name(o)}`),
+    delete: (o) => log.push(`delete ${name(o)}`),
+    updateResourceVersion: (rv) => log.push(`rv ${rv}`),
   };
 }
 
@@ -136,8 +181,17 @@ describe('Reflector (client-go reflector.go as the cacher runs it)', () => {
     const storage = new MockStorage();
     const asked: Array<{ limit: number; cont: string; rv: string }> = [];
     storage.getListFn = (_key, opts: ListOptions) => {
-      asked.push({ limit: opts.predicate.limit, cont: opts.predicate.continue, rv: opts.resourceVersion });
-      if (opts.predicate.continue === '') return { items: [makeTestPod('a', 3), makeTestPod('b', 4)], resourceVersion: '10', continue: 'page2' };
+      asked.push({
+        limit: opts.predicate.limit,
+        cont: opts.predicate.continue,
+        rv: opts.resourceVersion,
+      });
+      if (opts.predicate.continue === '')
+        return {
+          items: [makeTestPod('a', 3), makeTestPod('b', 4)],
+          resourceVersion: '10',
+          continue: 'page2',
+        };
       return { items: [makeTestPod('c', 5)], resourceVersion: '10' };
     };
     let watchRV = '';
@@ -146,19 +200,38 @@ describe('Reflector (client-go reflector.go as the cacher runs it)', () => {
       const w = new MockWatch(storage);
       w.add(makeTestPod('d', 11));
       w.send({ type: 'MODIFIED', object: makeTestPod('d', 12), resourceVersion: 12 });
-      w.send({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '15' } }, resourceVersion: 15 });
+      w.send({
+        type: 'BOOKMARK',
+        object: { metadata: { resourceVersion: '15' } },
+        resourceVersion: 15,
+      });
       w.send({ type: 'DELETED', object: makeTestPod('d', 16), resourceVersion: 16 });
       return w;
     };
     const store = recordingStore();
-    const r = new Reflector({ storage, resourcePrefix: '/pods', store, clock, groupResource: { group: '', resource: 'pods' } });
+    const r = new Reflector({
+      storage,
+      resourcePrefix: '/pods',
+      store,
+      clock,
+      groupResource: { group: '', resource: 'pods' },
+    });
     const done = r.listAndWatch();
     await settle();
-    assert.deepStrictEqual(asked, [{ limit: 10000, cont: '', rv: '' }, { limit: 10000, cont: 'page2', rv: '' }]);
+    assert.deepStrictEqual(asked, [
+      { limit: 10000, cont: '', rv: '' },
+      { limit: 10000, cont: 'page2', rv: '' },
+    ]);
     assert.strictEqual(watchRV, '10');
     assert.deepStrictEqual(store.log, [
       'replace [a@3,b@4,c@5] @10',
-      'add d@11', 'rv 11', 'update d@12', 'rv 12', 'rv 15', 'delete d@16', 'rv 16',
+      'add d@11',
+      'rv 11',
+      'update d@12',
+      'rv 12',
+      'rv 15',
+      'delete d@16',
+      'rv 16',
     ]);
     assert.strictEqual(r.lastSyncResourceVersion, '16');
     r.stop();
@@ -170,15 +243,27 @@ describe('Reflector (client-go reflector.go as the cacher runs it)', () => {
     const asked: string[] = [];
     storage.getListFn = (_key, opts: ListOptions) => {
       asked.push(`limit=${opts.predicate.limit} continue=${opts.predicate.continue}`);
-      if (opts.predicate.continue === 'stale') throw newResourceExpired('The provided continue parameter is too old');
-      if (opts.predicate.limit === 0) return { items: [makeTestPod('a', 3), makeTestPod('b', 9)], resourceVersion: '20' };
+      if (opts.predicate.continue === 'stale')
+        throw newResourceExpired('The provided continue parameter is too old');
+      if (opts.predicate.limit === 0)
+        return { items: [makeTestPod('a', 3), makeTestPod('b', 9)], resourceVersion: '20' };
       return { items: [makeTestPod('a', 3)], resourceVersion: '10', continue: 'stale' };
     };
     const store = recordingStore();
-    const r = new Reflector({ storage, resourcePrefix: '/pods', store, clock: new FakeClock(), groupResource: { group: '', resource: 'pods' } });
+    const r = new Reflector({
+      storage,
+      resourcePrefix: '/pods',
+      store,
+      clock: new FakeClock(),
+      groupResource: { group: '', resource: 'pods' },
+    });
     const done = r.listAndWatch();
     await settle();
-    assert.deepStrictEqual(asked, ['limit=10000 continue=', 'limit=10000 continue=stale', 'limit=0 continue=']);
+    assert.deepStrictEqual(asked, [
+      'limit=10000 continue=',
+      'limit=10000 continue=stale',
+      'limit=0 continue=',
+    ]);
     assert.deepStrictEqual(store.log, ['replace [a@3,b@9] @20']);
     r.stop();
     await done;
@@ -186,14 +271,28 @@ describe('Reflector (client-go reflector.go as the cacher runs it)', () => {
 
   it('how a watch ends: 410 and unexpected errors end ListAndWatch (relist), internal errors re-watch for 30s', async () => {
     const cases: Array<{ name: string; end: (w: MockWatch) => void; wantRewatch: boolean }> = [
-      { name: '410 Expired', end: w => w.error(newResourceExpired('too old').status), wantRewatch: false },
-      { name: 'not a Status', end: w => w.error(), wantRewatch: false },
-      { name: 'internal error', end: w => w.error(newInternalError(new Error('etcd hiccup')).status as Status), wantRewatch: true },
+      {
+        name: '410 Expired',
+        end: (w) => w.error(newResourceExpired('too old').status),
+        wantRewatch: false,
+      },
+      { name: 'not a Status', end: (w) => w.error(), wantRewatch: false },
+      {
+        name: 'internal error',
+        end: (w) => w.error(newInternalError(new Error('etcd hiccup')).status as Status),
+        wantRewatch: true,
+      },
     ];
     for (const c of cases) {
       const storage = new MockStorage();
       const store = recordingStore();
-      const r = new Reflector({ storage, resourcePrefix: '/pods', store, clock: new FakeClock(), groupResource: { group: '', resource: 'pods' } });
+      const r = new Reflector({
+        storage,
+        resourcePrefix: '/pods',
+        store,
+        clock: new FakeClock(),
+        groupResource: { group: '', resource: 'pods' },
+      });
       const done = r.listAndWatch();
       await settle();
       storage.watches[0].add(makeTestPod('a', 101));
@@ -210,7 +309,13 @@ describe('Reflector (client-go reflector.go as the cacher runs it)', () => {
 
   it('a failing list ends ListAndWatch with `failed to list pods: …`', async () => {
     const storage = new MockStorage({ getListErr: new Error('etcd is down') });
-    const r = new Reflector({ storage, resourcePrefix: '/pods', store: recordingStore(), clock: new FakeClock(), groupResource: { group: '', resource: 'pods' } });
+    const r = new Reflector({
+      storage,
+      resourcePrefix: '/pods',
+      store: recordingStore(),
+      clock: new FakeClock(),
+      groupResource: { group: '', resource: 'pods' },
+    });
     const err = await r.listAndWatch();
     assert.strictEqual(err?.message, 'failed to list pods: etcd is down');
   });
@@ -221,8 +326,12 @@ describe('Reflector (client-go reflector.go as the cacher runs it)', () => {
     let blocked = false;
     let resume: (() => void) | undefined;
     const r = new Reflector({
-      storage, resourcePrefix: '/pods', store, clock: new FakeClock(), groupResource: { group: '', resource: 'pods' },
-      flowControl: { blocked: () => blocked, onUnblocked: cb => (resume = cb) },
+      storage,
+      resourcePrefix: '/pods',
+      store,
+      clock: new FakeClock(),
+      groupResource: { group: '', resource: 'pods' },
+      flowControl: { blocked: () => blocked, onUnblocked: (cb) => (resume = cb) },
     });
     const done = r.listAndWatch();
     await settle();
@@ -234,7 +343,14 @@ describe('Reflector (client-go reflector.go as the cacher runs it)', () => {
     assert.deepStrictEqual(store.log.slice(1), ['add a@101', 'rv 101']);
     blocked = false;
     resume?.();
-    assert.deepStrictEqual(store.log.slice(1), ['add a@101', 'rv 101', 'add b@102', 'rv 102', 'add c@103', 'rv 103']);
+    assert.deepStrictEqual(store.log.slice(1), [
+      'add a@101',
+      'rv 101',
+      'add b@102',
+      'rv 102',
+      'add c@103',
+      'rv 103',
+    ]);
     r.stop();
     await done;
   });

@@ -1,7 +1,12 @@
 // Tests for src/engine/cacher/time-budget.ts: ports TestTimeBudget (pkg/storage/cacher/time_budget_test.go).
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
-import { TimeBudgetImpl, maxBudget, newTimeBudget, refreshPerSecond } from '../../../src/engine/cacher/time-budget';
+import {
+  TimeBudgetImpl,
+  maxBudget,
+  newTimeBudget,
+  refreshPerSecond,
+} from '../../../src/engine/cacher/time-budget';
 
 // FakeClock never goes back in time, and TestTimeBudget does: a clock whose now() can be set.
 class SettableClock {
@@ -18,15 +23,46 @@ describe('timeBudget (time_budget.go)', () => {
     const ms = 1;
     const steps: Array<{ name: string; act: () => void; want: number }> = [
       { name: 'nothing accumulated at start', act: () => {}, want: 0 },
-      { name: 'after 10s: capped at maxBudget', act: () => { clock.t += 10_000; }, want: 200 * ms },
-      { name: 'after 2s: two refresh intervals', act: () => { clock.t += 2_000; }, want: 100 * ms },
+      {
+        name: 'after 10s: capped at maxBudget',
+        act: () => {
+          clock.t += 10_000;
+        },
+        want: 200 * ms,
+      },
+      {
+        name: 'after 2s: two refresh intervals',
+        act: () => {
+          clock.t += 2_000;
+        },
+        want: 100 * ms,
+      },
       { name: 'returned one refresh', act: () => budget.returnUnused(50), want: 50 * ms },
-      { name: 'returned a negative value (-50ns)', act: () => budget.returnUnused(-50e-6), want: 0 },
-      { name: 'clock went back 2 minutes, empty budget', act: () => { clock.t -= 120_000; }, want: 0 },
-      { name: 'after 10 minutes: capped again', act: () => { clock.t += 600_000; }, want: 200 * ms },
+      {
+        name: 'returned a negative value (-50ns)',
+        act: () => budget.returnUnused(-50e-6),
+        want: 0,
+      },
+      {
+        name: 'clock went back 2 minutes, empty budget',
+        act: () => {
+          clock.t -= 120_000;
+        },
+        want: 0,
+      },
+      {
+        name: 'after 10 minutes: capped again',
+        act: () => {
+          clock.t += 600_000;
+        },
+        want: 200 * ms,
+      },
       {
         name: 'returned 10s (capped), then the clock went back 2 minutes',
-        act: () => { budget.returnUnused(10_000); clock.t -= 120_000; },
+        act: () => {
+          budget.returnUnused(10_000);
+          clock.t -= 120_000;
+        },
         want: 200 * ms,
       },
     ];

@@ -21,7 +21,11 @@ describe('cacher util.go', () => {
       { s: 'a/', prefix: 'a/b/..', want: false, why: 'no normalization' },
     ];
     for (const c of cases) {
-      assert.strictEqual(hasPathPrefix(c.s, c.prefix), c.want, `hasPathPrefix(${JSON.stringify(c.s)}, ${JSON.stringify(c.prefix)}) (${c.why})`);
+      assert.strictEqual(
+        hasPathPrefix(c.s, c.prefix),
+        c.want,
+        `hasPathPrefix(${JSON.stringify(c.s)}, ${JSON.stringify(c.prefix)}) (${c.why})`,
+      );
     }
   });
 
@@ -40,7 +44,11 @@ describe('cacher util.go', () => {
       { downtimeSeconds: 540, expected: 30 },
     ];
     for (const c of cases) {
-      assert.strictEqual(calculateRetryAfterForUnreadyCache(c.downtimeSeconds * 1000), c.expected, `downtime ${c.downtimeSeconds}s`);
+      assert.strictEqual(
+        calculateRetryAfterForUnreadyCache(c.downtimeSeconds * 1000),
+        c.expected,
+        `downtime ${c.downtimeSeconds}s`,
+      );
     }
   });
 

@@ -29,7 +29,12 @@ function assertStoreEmpty(store: WatchCacheStore<FakeObj>, nonExistingKey: strin
   assert.deepStrictEqual(store.list(), []);
 }
 
-function assertStoreSingleKey(store: WatchCacheStore<FakeObj>, key: string, value: string, rv: number): void {
+function assertStoreSingleKey(
+  store: WatchCacheStore<FakeObj>,
+  key: string,
+  value: string,
+  rv: number,
+): void {
   assert.strictEqual(store.get(testStorageElement(key, '', rv))?.object.value, value);
   assert.strictEqual(store.getByKey(key)?.object.value, value);
   assert.deepStrictEqual(store.list(), [testStorageElement(key, value, rv)]);
@@ -56,9 +61,17 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
 
   it('TestStoreIndexerSingleKey: the by_val index follows every change', () => {
     const store = new WatchCacheStore<FakeObj>(testStoreIndexers());
-    const steps: { name: string; op: () => void; expect: Record<string, StoreElement<FakeObj>[]> }[] = [
+    const steps: {
+      name: string;
+      op: () => void;
+      expect: Record<string, StoreElement<FakeObj>[]>;
+    }[] = [
       { name: 'empty', op: () => {}, expect: { bar: [] } },
-      { name: 'add foo=bar@1', op: () => store.add(testStorageElement('foo', 'bar', 1)), expect: { bar: [testStorageElement('foo', 'bar', 1)] } },
+      {
+        name: 'add foo=bar@1',
+        op: () => store.add(testStorageElement('foo', 'bar', 1)),
+        expect: { bar: [testStorageElement('foo', 'bar', 1)] },
+      },
       {
         name: 'update foo=baz@2',
         op: () => store.update(testStorageElement('foo', 'baz', 2)),
@@ -74,18 +87,30 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
         op: () => store.replace([testStorageElement('foo', 'bar', 4)]),
         expect: { bar: [testStorageElement('foo', 'bar', 4)], baz: [] },
       },
-      { name: 'delete foo', op: () => store.delete(testStorageElement('foo', '', 0)), expect: { bar: [], baz: [] } },
-      { name: 'delete foo again', op: () => store.delete(testStorageElement('foo', '', 0)), expect: { bar: [], baz: [] } },
+      {
+        name: 'delete foo',
+        op: () => store.delete(testStorageElement('foo', '', 0)),
+        expect: { bar: [], baz: [] },
+      },
+      {
+        name: 'delete foo again',
+        op: () => store.delete(testStorageElement('foo', '', 0)),
+        expect: { bar: [], baz: [] },
+      },
     ];
     for (const step of steps) {
       step.op();
       for (const [value, items] of Object.entries(step.expect)) {
-        assert.deepStrictEqual(store.byIndex('by_val', value), items, `${step.name}: by_val=${value}`);
+        assert.deepStrictEqual(
+          store.byIndex('by_val', value),
+          items,
+          `${step.name}: by_val=${value}`,
+        );
       }
     }
   });
 
-  it('byIndex on an unknown index fails with upstream\'s message', () => {
+  it("byIndex on an unknown index fails with upstream's message", () => {
     const store = new WatchCacheStore<FakeObj>(testStoreIndexers());
     assert.throws(() => store.byIndex('nope', 'x'), /^Error: index with name nope does not exist$/);
     assert.strictEqual(store.hasIndex('by_val'), true);
@@ -98,7 +123,10 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
         throw new Error('boom');
       },
     });
-    assert.throws(() => store.add(testStorageElement('k1', 'v', 1)), /unable to calculate an index entry for key "k1" on index "bad": boom/);
+    assert.throws(
+      () => store.add(testStorageElement('k1', 'v', 1)),
+      /unable to calculate an index entry for key "k1" on index "bad": boom/,
+    );
   });
 
   it('TestStoreListOrdered: list is ordered by key', () => {
@@ -128,7 +156,11 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
     ];
     for (const c of cases) {
       const name = `ListPrefix(${JSON.stringify(c.prefix)}, ${JSON.stringify(c.continueKey)})`;
-      assert.deepStrictEqual(store.listPrefix(c.prefix, c.continueKey).map(e => e.key), c.keys, name);
+      assert.deepStrictEqual(
+        store.listPrefix(c.prefix, c.continueKey).map((e) => e.key),
+        c.keys,
+        name,
+      );
       assert.strictEqual(store.count(c.prefix, c.continueKey), c.keys.length, `Count of ${name}`);
     }
   });
@@ -145,14 +177,32 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
     const cache = new StoreSnapshotter<FakeObj>();
     for (const rv of [10, 20, 30, 40]) cache.add(rv, fake(rv));
     assert.strictEqual(cache.length, 4);
-    const lookups: [number, number | undefined][] = [[9, undefined], [10, 10], [11, 10], [22, 20], [100, 40]];
+    const lookups: [number, number | undefined][] = [
+      [9, undefined],
+      [10, 10],
+      [11, 10],
+      [22, 20],
+      [100, 40],
+    ];
     for (const [rv, want] of lookups) {
-      assert.strictEqual((cache.getLessOrEqual(rv) as { rv: number } | undefined)?.rv, want, `getLessOrEqual(${rv})`);
+      assert.strictEqual(
+        (cache.getLessOrEqual(rv) as { rv: number } | undefined)?.rv,
+        want,
+        `getLessOrEqual(${rv})`,
+      );
     }
     cache.removeLess(30);
     assert.strictEqual(cache.length, 2);
-    for (const [rv, want] of [[10, undefined], [20, undefined], [30, 30]] as [number, number | undefined][]) {
-      assert.strictEqual((cache.getLessOrEqual(rv) as { rv: number } | undefined)?.rv, want, `after removeLess(30): getLessOrEqual(${rv})`);
+    for (const [rv, want] of [
+      [10, undefined],
+      [20, undefined],
+      [30, 30],
+    ] as [number, number | undefined][]) {
+      assert.strictEqual(
+        (cache.getLessOrEqual(rv) as { rv: number } | undefined)?.rv,
+        want,
+        `after removeLess(30): getLessOrEqual(${rv})`,
+      );
     }
     cache.reset();
     assert.strictEqual(cache.length, 0);
@@ -181,24 +231,36 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
     store.update(testStorageElement('a', '2', 3));
     store.delete(testStorageElement('b', '', 0));
     store.add(testStorageElement('c', '1', 4));
-    assert.deepStrictEqual(snap.listPrefix('', '').map(e => `${e.key}=${e.object.value}`), ['a=1', 'b=1']);
-    assert.deepStrictEqual(store.list().map(e => `${e.key}=${e.object.value}`), ['a=2', 'c=1']);
+    assert.deepStrictEqual(
+      snap.listPrefix('', '').map((e) => `${e.key}=${e.object.value}`),
+      ['a=1', 'b=1'],
+    );
+    assert.deepStrictEqual(
+      store.list().map((e) => `${e.key}=${e.object.value}`),
+      ['a=2', 'c=1'],
+    );
   });
 
   it('property: the ordered store behaves like a sorted map, and clones never change', () => {
-    const key = fc.string({ minLength: 0, maxLength: 4, unit: fc.constantFrom('a', 'b', 'c', '/', '\u00e9', '\u{1F600}') });
+    const key = fc.string({
+      minLength: 0,
+      maxLength: 4,
+      unit: fc.constantFrom('a', 'b', 'c', '/', '\u00e9', '\u{1F600}'),
+    });
     const op = fc.oneof(
       fc.record({ kind: fc.constant('put' as const), key, value: fc.nat(99) }),
       fc.record({ kind: fc.constant('del' as const), key, value: fc.constant(0) }),
       fc.record({ kind: fc.constant('snap' as const), key, value: fc.constant(0) }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 120 }), ops => {
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
         const store = new OrderedStore<FakeObj>();
         const model = new Map<string, number>();
         const snaps: { snap: OrderedStore<FakeObj>; expect: string[] }[] = [];
         const render = (m: Map<string, number>) =>
-          [...m.entries()].sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0]))).map(([k, v]) => `${k}=${v}`);
+          [...m.entries()]
+            .sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])))
+            .map(([k, v]) => `${k}=${v}`);
         for (const o of ops) {
           if (o.kind === 'put') {
             store.addOrUpdateElem(testStorageElement(o.key, String(o.value), 0));
@@ -210,9 +272,16 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
             snaps.push({ snap: store.clone(), expect: render(model) });
           }
         }
-        assert.deepStrictEqual(store.list().map(e => `${e.key}=${e.object.value}`), render(model));
+        assert.deepStrictEqual(
+          store.list().map((e) => `${e.key}=${e.object.value}`),
+          render(model),
+        );
         assert.strictEqual(store.length, model.size);
-        for (const s of snaps) assert.deepStrictEqual(s.snap.list().map(e => `${e.key}=${e.object.value}`), s.expect);
+        for (const s of snaps)
+          assert.deepStrictEqual(
+            s.snap.list().map((e) => `${e.key}=${e.object.value}`),
+            s.expect,
+          );
       }),
       { seed: 4242, numRuns: 300 },
     );

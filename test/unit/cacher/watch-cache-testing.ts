@@ -6,16 +6,33 @@ import { APIObjectVersioner } from '../../../src/engine/storage/versioner';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import type { StoreElement, Indexers } from '../../../src/engine/cacher/watch-cache-store';
 import { WatchCache, type WatchCacheConfig } from '../../../src/engine/cacher/watch-cache';
-import { DefaultEventFreshDuration, defaultLowerBoundCapacity, defaultUpperBoundCapacity } from '../../../src/engine/cacher/watch-cache-history';
+import {
+  DefaultEventFreshDuration,
+  defaultLowerBoundCapacity,
+  defaultUpperBoundCapacity,
+} from '../../../src/engine/cacher/watch-cache-history';
 import type { WatchCacheEvent } from '../../../src/engine/cacher/watch-cache-event';
 
 export interface TestPod extends KubeObject {
-  metadata: { namespace: string; name: string; resourceVersion: string; labels: Record<string, string> };
+  metadata: {
+    namespace: string;
+    name: string;
+    resourceVersion: string;
+    labels: Record<string, string>;
+  };
   spec: { nodeName: string };
 }
 
-export function makeTestPodDetails(name: string, resourceVersion: number, nodeName: string, labels: Record<string, string>): TestPod {
-  return { metadata: { namespace: 'ns', name, resourceVersion: String(resourceVersion), labels }, spec: { nodeName } };
+export function makeTestPodDetails(
+  name: string,
+  resourceVersion: number,
+  nodeName: string,
+  labels: Record<string, string>,
+): TestPod {
+  return {
+    metadata: { namespace: 'ns', name, resourceVersion: String(resourceVersion), labels },
+    spec: { nodeName },
+  };
 }
 
 export function makeTestPod(name: string, resourceVersion: number): TestPod {
@@ -44,7 +61,10 @@ export interface TestWatchCache {
    */
   sendBookmarkRevision(rev: number): void;
   /** getAllEventsSince: drains the interval into a list (throws what the interval throws). */
-  getAllEventsSince(resourceVersion: number, opts?: { sendInitialEvents?: boolean }): WatchCacheEvent<TestPod>[];
+  getAllEventsSince(
+    resourceVersion: number,
+    opts?: { sendInitialEvents?: boolean },
+  ): WatchCacheEvent<TestPod>[];
 }
 
 /** The virtual epoch of test clocks (upstream uses time.Now(); any value works). */
@@ -62,17 +82,21 @@ export function newTestWatchCache(
   const pendingBookmarks: number[] = [];
   let requesting = 0;
   const deliver = () => {
-    while (requesting > 0 && pendingBookmarks.length > 0) wc.updateResourceVersion(String(pendingBookmarks.shift()));
+    while (requesting > 0 && pendingBookmarks.length > 0)
+      wc.updateResourceVersion(String(pendingBookmarks.shift()));
   };
   const wc: WatchCache<TestPod> = new WatchCache<TestPod>({
-    keyFunc: pod => `/prefix/${pod.metadata.namespace}/${pod.metadata.name}`,
-    getAttrsFunc: pod => ({ labels: { ...pod.metadata.labels }, fields: { 'spec.nodeName': pod.spec.nodeName } }),
+    keyFunc: (pod) => `/prefix/${pod.metadata.namespace}/${pod.metadata.name}`,
+    getAttrsFunc: (pod) => ({
+      labels: { ...pod.metadata.labels },
+      fields: { 'spec.nodeName': pod.spec.nodeName },
+    }),
     versioner: new APIObjectVersioner(),
     indexers,
     clock,
     eventFreshDuration,
     groupResource: { group: '', resource: 'pods' },
-    eventHandler: e => handled.push(e),
+    eventHandler: (e) => handled.push(e),
     // Upstream's test requester ticks immediately and asks for progress while someone waits.
     progressRequester: {
       add: () => {
@@ -104,7 +128,10 @@ export function newTestWatchCache(
       deliver();
     },
     getAllEventsSince(resourceVersion, opts = {}) {
-      const interval = wc.getAllEventsSinceLocked(resourceVersion, '', { predicate: {}, sendInitialEvents: opts.sendInitialEvents });
+      const interval = wc.getAllEventsSinceLocked(resourceVersion, '', {
+        predicate: {},
+        sendInitialEvents: opts.sendInitialEvents,
+      });
       const result: WatchCacheEvent<TestPod>[] = [];
       for (;;) {
         const event = interval.next();

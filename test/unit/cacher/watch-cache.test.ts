@@ -4,15 +4,32 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { encodeContinue } from '../../../src/engine/storage/continue';
-import { isTimeout, isTooLargeResourceVersion, StatusError } from '../../../src/engine/storage/errors';
+import {
+  isTimeout,
+  isTooLargeResourceVersion,
+  StatusError,
+} from '../../../src/engine/storage/errors';
 import * as fields from '../../../src/engine/storage/fields';
 import * as labels from '../../../src/engine/storage/labels';
 import { newListOptions, type ListOptions } from '../../../src/engine/storage/list-options';
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
-import { blockTimeout, resourceVersionTooHighRetrySeconds, type WatchCacheFreshnessWaitEvent } from '../../../src/engine/cacher/watch-cache';
-import { capacityUpperBound, DefaultEventFreshDuration } from '../../../src/engine/cacher/watch-cache-history';
+import {
+  blockTimeout,
+  resourceVersionTooHighRetrySeconds,
+  type WatchCacheFreshnessWaitEvent,
+} from '../../../src/engine/cacher/watch-cache';
+import {
+  capacityUpperBound,
+  DefaultEventFreshDuration,
+} from '../../../src/engine/cacher/watch-cache-history';
 import type { Indexers } from '../../../src/engine/cacher/watch-cache-store';
-import { makeTestPod, makeTestPodDetails, makeTestStoreElement, newTestWatchCache, type TestPod } from './watch-cache-testing';
+import {
+  makeTestPod,
+  makeTestPodDetails,
+  makeTestStoreElement,
+  newTestWatchCache,
+  type TestPod,
+} from './watch-cache-testing';
 
 const D = DefaultEventFreshDuration;
 const everything = () => new SelectionPredicate();
@@ -32,31 +49,47 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 }
 
 function isStatus(code: number, message: string): (e: unknown) => boolean {
-  return e => e instanceof StatusError && e.status.code === code && e.message === message;
+  return (e) => e instanceof StatusError && e.status.code === code && e.message === message;
 }
 
 const podIndexers: Indexers<TestPod> = {
-  'l:label': pod => (pod.metadata.labels.label !== undefined ? [pod.metadata.labels.label] : []),
-  'f:spec.nodeName': pod => [pod.spec.nodeName],
+  'l:label': (pod) => (pod.metadata.labels.label !== undefined ? [pod.metadata.labels.label] : []),
+  'f:spec.nodeName': (pod) => [pod.spec.nodeName],
 };
 
 describe('watch cache (watch_cache_test.go)', () => {
   it('TestWatchCacheBasic: add/update/delete, list and replace', () => {
     const { wc } = newTestWatchCache(2);
     wc.add(makeTestPod('pod', 1));
-    assert.deepStrictEqual(wc.get(makeTestPod('pod', 1)), makeTestStoreElement(makeTestPod('pod', 1)), 'after add');
+    assert.deepStrictEqual(
+      wc.get(makeTestPod('pod', 1)),
+      makeTestStoreElement(makeTestPod('pod', 1)),
+      'after add',
+    );
     wc.update(makeTestPod('pod', 2));
-    assert.deepStrictEqual(wc.get(makeTestPod('pod', 2)), makeTestStoreElement(makeTestPod('pod', 2)), 'after update');
+    assert.deepStrictEqual(
+      wc.get(makeTestPod('pod', 2)),
+      makeTestStoreElement(makeTestPod('pod', 2)),
+      'after update',
+    );
     wc.delete(makeTestPod('pod', 3));
     assert.strictEqual(wc.get(makeTestPod('pod', 3)), undefined, 'after delete');
 
     wc.add(makeTestPod('pod1', 4));
     wc.add(makeTestPod('pod2', 5));
     wc.add(makeTestPod('pod3', 6));
-    assert.deepStrictEqual(wc.list(), [4, 5, 6].map(rv => makeTestStoreElement(makeTestPod(`pod${rv - 3}`, rv))), 'list');
+    assert.deepStrictEqual(
+      wc.list(),
+      [4, 5, 6].map((rv) => makeTestStoreElement(makeTestPod(`pod${rv - 3}`, rv))),
+      'list',
+    );
 
     wc.replace([makeTestPod('pod4', 7), makeTestPod('pod5', 8)], '8');
-    assert.deepStrictEqual(wc.list(), [makeTestStoreElement(makeTestPod('pod4', 7)), makeTestStoreElement(makeTestPod('pod5', 8))], 'after replace');
+    assert.deepStrictEqual(
+      wc.list(),
+      [makeTestStoreElement(makeTestPod('pod4', 7)), makeTestStoreElement(makeTestPod('pod5', 8))],
+      'after replace',
+    );
     assert.deepStrictEqual([wc.resourceVersion, wc.getListResourceVersion()], [8, 8]);
   });
 
@@ -68,16 +101,28 @@ describe('watch cache (watch_cache_test.go)', () => {
     const everythingOpts = {};
 
     wc.add(makeTestPod('pod', 3));
-    assert.throws(() => getAllEventsSince(1, everythingOpts), isStatus(410, 'too old resource version: 1 (2)'), 'since(1) after add');
+    assert.throws(
+      () => getAllEventsSince(1, everythingOpts),
+      isStatus(410, 'too old resource version: 1 (2)'),
+      'since(1) after add',
+    );
     let result = getAllEventsSince(2);
-    assert.deepStrictEqual(result.map(e => [e.type, e.object, e.prevObject]), [['ADDED', makeTestPod('pod', 3), undefined]], 'since(2)');
+    assert.deepStrictEqual(
+      result.map((e) => [e.type, e.object, e.prevObject]),
+      [['ADDED', makeTestPod('pod', 3), undefined]],
+      'since(2)',
+    );
 
     wc.update(makeTestPod('pod', 4));
     wc.update(makeTestPod('pod', 5));
-    assert.throws(() => getAllEventsSince(1), /too old resource version/, 'since(1) with a not full cache');
+    assert.throws(
+      () => getAllEventsSince(1),
+      /too old resource version/,
+      'since(1) with a not full cache',
+    );
     result = getAllEventsSince(3);
     assert.deepStrictEqual(
-      result.map(e => [e.type, e.object, e.prevObject]),
+      result.map((e) => [e.type, e.object, e.prevObject]),
       [
         ['MODIFIED', makeTestPod('pod', 4), makeTestPod('pod', 3)],
         ['MODIFIED', makeTestPod('pod', 5), makeTestPod('pod', 4)],
@@ -87,13 +132,25 @@ describe('watch cache (watch_cache_test.go)', () => {
 
     for (let i = 6; i < 10; i++) wc.update(makeTestPod('pod', i));
     // A full cache: events 5 to 9.
-    assert.throws(() => getAllEventsSince(3), isStatus(410, 'too old resource version: 3 (4)'), 'since(3) with a full cache');
+    assert.throws(
+      () => getAllEventsSince(3),
+      isStatus(410, 'too old resource version: 3 (4)'),
+      'since(3) with a full cache',
+    );
     result = getAllEventsSince(4);
-    assert.deepStrictEqual(result.map(e => e.object), [5, 6, 7, 8, 9].map(rv => makeTestPod('pod', rv)), 'since(4)');
+    assert.deepStrictEqual(
+      result.map((e) => e.object),
+      [5, 6, 7, 8, 9].map((rv) => makeTestPod('pod', rv)),
+      'since(4)',
+    );
 
     wc.delete(makeTestPod('pod', 10));
     result = getAllEventsSince(9);
-    assert.deepStrictEqual(result.map(e => [e.type, e.object, e.prevObject]), [['DELETED', makeTestPod('pod', 10), makeTestPod('pod', 9)]], 'since(9)');
+    assert.deepStrictEqual(
+      result.map((e) => [e.type, e.object, e.prevObject]),
+      [['DELETED', makeTestPod('pod', 10), makeTestPod('pod', 9)]],
+      'since(9)',
+    );
   });
 
   it('TestMarker: after a list at 9, history starts right after it', () => {
@@ -103,39 +160,83 @@ describe('watch cache (watch_cache_test.go)', () => {
     assert.deepStrictEqual(getAllEventsSince(9), [], 'no events after 9 yet');
     const pod = makeTestPod('pods', 12);
     wc.add(pod);
-    assert.deepStrictEqual(getAllEventsSince(9).map(e => e.object), [pod]);
+    assert.deepStrictEqual(
+      getAllEventsSince(9).map((e) => e.object),
+      [pod],
+    );
   });
 
   it('getAllEventsSinceLocked: rv 0, sendInitialEvents and an uninitialised cache', () => {
     const { wc, getAllEventsSince } = newTestWatchCache(10);
-    assert.throws(() => getAllEventsSince(5), /^Error: watch cache isn't correctly initialized$/, 'no list, no events');
-    assert.throws(() => getAllEventsSince(0), /isn't correctly initialized/, 'rv 0 checks initialisation first');
-    assert.deepStrictEqual(getAllEventsSince(0, { sendInitialEvents: true }), [], 'sendInitialEvents=true lists the (empty) store');
+    assert.throws(
+      () => getAllEventsSince(5),
+      /^Error: watch cache isn't correctly initialized$/,
+      'no list, no events',
+    );
+    assert.throws(
+      () => getAllEventsSince(0),
+      /isn't correctly initialized/,
+      'rv 0 checks initialisation first',
+    );
+    assert.deepStrictEqual(
+      getAllEventsSince(0, { sendInitialEvents: true }),
+      [],
+      'sendInitialEvents=true lists the (empty) store',
+    );
 
     wc.replace([makeTestPod('b', 5), makeTestPod('a', 6)], '7');
     wc.add(makeTestPod('c', 8));
-    const cases: { name: string; rv: number; sendInitialEvents?: boolean; expect: [string, string, number][] }[] = [
+    const cases: {
+      name: string;
+      rv: number;
+      sendInitialEvents?: boolean;
+      expect: [string, string, number][];
+    }[] = [
       {
         name: 'rv 0, sendInitialEvents unset: the current state as ADDED at the cache RV, by key',
         rv: 0,
-        expect: [['ADDED', 'a', 8], ['ADDED', 'b', 8], ['ADDED', 'c', 8]],
+        expect: [
+          ['ADDED', 'a', 8],
+          ['ADDED', 'b', 8],
+          ['ADDED', 'c', 8],
+        ],
       },
-      { name: 'rv 0, sendInitialEvents=false: from now on', rv: 0, sendInitialEvents: false, expect: [] },
-      { name: 'rv 7, sendInitialEvents=false: history', rv: 7, sendInitialEvents: false, expect: [['ADDED', 'c', 8]] },
+      {
+        name: 'rv 0, sendInitialEvents=false: from now on',
+        rv: 0,
+        sendInitialEvents: false,
+        expect: [],
+      },
+      {
+        name: 'rv 7, sendInitialEvents=false: history',
+        rv: 7,
+        sendInitialEvents: false,
+        expect: [['ADDED', 'c', 8]],
+      },
       {
         name: 'rv 7, sendInitialEvents=true: the store, whatever the rv',
         rv: 7,
         sendInitialEvents: true,
-        expect: [['ADDED', 'a', 8], ['ADDED', 'b', 8], ['ADDED', 'c', 8]],
+        expect: [
+          ['ADDED', 'a', 8],
+          ['ADDED', 'b', 8],
+          ['ADDED', 'c', 8],
+        ],
       },
     ];
     for (const c of cases) {
-      const got = getAllEventsSince(c.rv, { sendInitialEvents: c.sendInitialEvents }).map(e => [e.type, (e.object as TestPod).metadata.name, e.resourceVersion]);
+      const got = getAllEventsSince(c.rv, { sendInitialEvents: c.sendInitialEvents }).map((e) => [
+        e.type,
+        (e.object as TestPod).metadata.name,
+        e.resourceVersion,
+      ]);
       assert.deepStrictEqual(got, c.expect, c.name);
     }
     // A single-object watch (metadata.name=...) that is not recursive takes only its key.
     const single = wc.getAllEventsSinceLocked(0, '/prefix/ns/b', {
-      predicate: new SelectionPredicate({ field: fields.oneTermEqualSelector('metadata.name', 'b') }),
+      predicate: new SelectionPredicate({
+        field: fields.oneTermEqualSelector('metadata.name', 'b'),
+      }),
       recursive: false,
     });
     assert.deepStrictEqual([single.next()?.key, single.next()], ['/prefix/ns/b', undefined]);
@@ -143,12 +244,19 @@ describe('watch cache (watch_cache_test.go)', () => {
 
   it('TestWaitUntilFreshAndGetList: index use and the RV of the result', async () => {
     const { wc } = newTestWatchCache(3, D, podIndexers);
-    const pending = wc.waitUntilFreshAndGetList('/prefix/', listOpts({ resourceVersion: '5', recursive: true }));
+    const pending = wc.waitUntilFreshAndGetList(
+      '/prefix/',
+      listOpts({ resourceVersion: '5', recursive: true }),
+    );
     wc.add(makeTestPodDetails('pod1', 2, 'node1', { label: 'value1' }));
     wc.add(makeTestPodDetails('pod2', 3, 'node1', { label: 'value1' }));
     wc.add(makeTestPodDetails('pod3', 5, 'node2', { label: 'value2' }));
     const first = await pending;
-    assert.deepStrictEqual([first.resourceVersion, first.items.length, first.index], [5, 3, ''], 'list by empty MatchValues');
+    assert.deepStrictEqual(
+      [first.resourceVersion, first.items.length, first.index],
+      [5, 3, ''],
+      'list by empty MatchValues',
+    );
 
     const cases: { name: string; predicate: SelectionPredicate; items: number; index: string }[] = [
       {
@@ -183,19 +291,35 @@ describe('watch cache (watch_cache_test.go)', () => {
       },
     ];
     for (const c of cases) {
-      const resp = await wc.waitUntilFreshAndGetList('/prefix/', listOpts({ resourceVersion: '5', recursive: true, predicate: c.predicate }));
-      assert.deepStrictEqual([resp.resourceVersion, resp.items.length, resp.index], [5, c.items, c.index], c.name);
+      const resp = await wc.waitUntilFreshAndGetList(
+        '/prefix/',
+        listOpts({ resourceVersion: '5', recursive: true, predicate: c.predicate }),
+      );
+      assert.deepStrictEqual(
+        [resp.resourceVersion, resp.items.length, resp.index],
+        [5, c.items, c.index],
+        c.name,
+      );
     }
   });
 
   it('TestWaitUntilFreshAndListFromCache: a future RV is reached through a requested progress notification', async () => {
     const t = newTestWatchCache(3);
-    const pending = t.wc.waitUntilFreshAndGetList('/prefix/', listOpts({ resourceVersion: '3', recursive: true }));
+    const pending = t.wc.waitUntilFreshAndGetList(
+      '/prefix/',
+      listOpts({ resourceVersion: '3', recursive: true }),
+    );
     t.wc.add(makeTestPod('pod1', 2));
     t.sendBookmarkRevision(3);
     const resp = await pending;
     assert.deepStrictEqual([resp.resourceVersion, resp.items.length, resp.index], [3, 1, '']);
-    assert.deepStrictEqual(t.handled.map(e => [e.type, e.resourceVersion]), [['ADDED', 2], ['BOOKMARK', 3]]);
+    assert.deepStrictEqual(
+      t.handled.map((e) => [e.type, e.resourceVersion]),
+      [
+        ['ADDED', 2],
+        ['BOOKMARK', 3],
+      ],
+    );
   });
 
   it('TestWaitUntilFreshAndGet', async () => {
@@ -204,7 +328,11 @@ describe('watch cache (watch_cache_test.go)', () => {
     wc.add(makeTestPod('foo', 2));
     wc.add(makeTestPod('bar', 5));
     const got = await pending;
-    assert.deepStrictEqual(got, { object: makeTestStoreElement(makeTestPod('bar', 5)), exists: true, resourceVersion: 5 });
+    assert.deepStrictEqual(got, {
+      object: makeTestStoreElement(makeTestPod('bar', 5)),
+      exists: true,
+      resourceVersion: 5,
+    });
   });
 
   it('TestWaitUntilFreshAndListTimeout: blockTimeout gives a 504 Too large resource version (both rows)', async () => {
@@ -216,20 +344,46 @@ describe('watch cache (watch_cache_test.go)', () => {
       { name: 'FromCache', consistentListFromCache: true, current: 3 },
     ];
     for (const row of rows) {
-      const t = newTestWatchCache(3, D, {}, { consistentReadSupported: () => row.consistentListFromCache });
-      const pending = rejection(t.wc.waitUntilFreshAndGetList('', listOpts({ resourceVersion: '4' })));
-      assert.strictEqual(t.clock.pendingTimers(), 1, `${row.name}: the blockTimeout timer is armed`);
+      const t = newTestWatchCache(
+        3,
+        D,
+        {},
+        { consistentReadSupported: () => row.consistentListFromCache },
+      );
+      const pending = rejection(
+        t.wc.waitUntilFreshAndGetList('', listOpts({ resourceVersion: '4' })),
+      );
+      assert.strictEqual(
+        t.clock.pendingTimers(),
+        1,
+        `${row.name}: the blockTimeout timer is armed`,
+      );
       t.wc.add(makeTestPod('foo', 2));
       t.sendBookmarkRevision(3);
       t.clock.step(blockTimeout - 1);
-      assert.strictEqual(t.wc.waitingRequests(), 1, `${row.name}: still waiting 1ms before the timeout`);
+      assert.strictEqual(
+        t.wc.waitingRequests(),
+        1,
+        `${row.name}: still waiting 1ms before the timeout`,
+      );
       t.clock.step(1);
       const err = await pending;
       assert.ok(isTimeout(err), `${row.name}: expected a timeout error, got ${String(err)}`);
-      assert.ok(isTooLargeResourceVersion(err), `${row.name}: expected the ResourceVersionTooLarge cause`);
+      assert.ok(
+        isTooLargeResourceVersion(err),
+        `${row.name}: expected the ResourceVersionTooLarge cause`,
+      );
       const status = (err as StatusError).status;
-      assert.strictEqual(status.message, `Timeout: Too large resource version: 4, current: ${row.current}`, row.name);
-      assert.deepStrictEqual([status.code, status.reason, status.details?.retryAfterSeconds], [504, 'Timeout', 1], row.name);
+      assert.strictEqual(
+        status.message,
+        `Timeout: Too large resource version: 4, current: ${row.current}`,
+        row.name,
+      );
+      assert.deepStrictEqual(
+        [status.code, status.reason, status.details?.retryAfterSeconds],
+        [504, 'Timeout', 1],
+        row.name,
+      );
       // The test's safety net: an object added later changes nothing.
       t.wc.add(makeTestPod('bar', 4));
       assert.strictEqual(t.wc.waitingRequests(), 0, row.name);
@@ -238,7 +392,7 @@ describe('watch cache (watch_cache_test.go)', () => {
 
   it('freshness waits: nothing scheduled for rv 0 or a fresh cache; the timer is cancelled once caught up', async () => {
     const waits: WatchCacheFreshnessWaitEvent[] = [];
-    const t = newTestWatchCache(10, D, {}, { onFreshnessWait: e => waits.push(e) });
+    const t = newTestWatchCache(10, D, {}, { onFreshnessWait: (e) => waits.push(e) });
     await t.wc.waitUntilFreshAndBlock(0);
     assert.strictEqual(t.clock.pendingTimers(), 0, 'rv 0: no timer');
     t.wc.add(makeTestPod('a', 2));
@@ -251,7 +405,7 @@ describe('watch cache (watch_cache_test.go)', () => {
     await pending;
     assert.strictEqual(t.clock.pendingTimers(), 0, 'caught up: the timer is stopped');
     assert.deepStrictEqual(
-      waits.map(w => [w.resourceVersion, w.outcome, w.waitedMs, w.cacheResourceVersion]),
+      waits.map((w) => [w.resourceVersion, w.outcome, w.waitedMs, w.cacheResourceVersion]),
       [
         [2, 'fresh', 0, 2],
         [3, 'caught-up', 250, 3],
@@ -261,7 +415,12 @@ describe('watch cache (watch_cache_test.go)', () => {
 
   it('progress notifications are requested only while a consistent read is behind', async () => {
     const calls: string[] = [];
-    const t = newTestWatchCache(10, D, {}, { progressRequester: { add: () => calls.push('add'), remove: () => calls.push('remove') } });
+    const t = newTestWatchCache(
+      10,
+      D,
+      {},
+      { progressRequester: { add: () => calls.push('add'), remove: () => calls.push('remove') } },
+    );
     t.wc.add(makeTestPod('a', 5));
     await t.wc.waitUntilFreshAndGet(5, '/prefix/ns/a');
     assert.deepStrictEqual(calls, [], 'fresh: no progress request');
@@ -274,10 +433,16 @@ describe('watch cache (watch_cache_test.go)', () => {
 
   it('TestReflectorForWatchCache (without a reflector): RV 0 before the first list, the list RV after it', async () => {
     const { wc } = newTestWatchCache(5);
-    let resp = await wc.waitUntilFreshAndGetList('', listOpts({ resourceVersion: '', recursive: true }));
+    let resp = await wc.waitUntilFreshAndGetList(
+      '',
+      listOpts({ resourceVersion: '', recursive: true }),
+    );
     assert.strictEqual(resp.resourceVersion, 0);
     wc.replace([], '10');
-    resp = await wc.waitUntilFreshAndGetList('', listOpts({ resourceVersion: '10', recursive: true }));
+    resp = await wc.waitUntilFreshAndGetList(
+      '',
+      listOpts({ resourceVersion: '10', recursive: true }),
+    );
     assert.strictEqual(resp.resourceVersion, 10);
   });
 
@@ -285,10 +450,27 @@ describe('watch cache (watch_cache_test.go)', () => {
     const t = newTestWatchCache(2);
     const name = 'apiserver_watch_cache_read_wait_seconds';
     const histogram = (buckets: number[], sum: string, count: number) => {
-      const les = ['0.005', '0.025', '0.05', '0.1', '0.2', '0.4', '0.6', '0.8', '1', '1.25', '1.5', '2', '3', '+Inf'];
+      const les = [
+        '0.005',
+        '0.025',
+        '0.05',
+        '0.1',
+        '0.2',
+        '0.4',
+        '0.6',
+        '0.8',
+        '1',
+        '1.25',
+        '1.5',
+        '2',
+        '3',
+        '+Inf',
+      ];
       return (
         `# HELP ${name} [ALPHA] Histogram of time spent waiting for a watch cache to become fresh.\n# TYPE ${name} histogram\n` +
-        les.map((le, i) => `${name}_bucket{group="",resource="pods",le="${le}"} ${buckets[i]}\n`).join('') +
+        les
+          .map((le, i) => `${name}_bucket{group="",resource="pods",le="${le}"} ${buckets[i]}\n`)
+          .join('') +
         `${name}_sum{group="",resource="pods"} ${sum}\n${name}_count{group="",resource="pods"} ${count}\n`
       );
     };
@@ -342,7 +524,11 @@ describe('watch cache (watch_cache_test.go)', () => {
     wc.history.lowerBoundCapacity = 1;
     const snapshots = wc.snapshots;
     assert.ok(snapshots);
-    const at = (rv: number) => snapshots.getLessOrEqual(rv)?.listPrefix('', '').map(e => e.object);
+    const at = (rv: number) =>
+      snapshots
+        .getLessOrEqual(rv)
+        ?.listPrefix('', '')
+        .map((e) => e.object);
 
     assert.strictEqual(snapshots.getLessOrEqual(100), undefined, 'an empty cache has no snapshots');
     wc.add(makeTestPod('foo', 100));
@@ -417,31 +603,72 @@ describe('watch cache (watch_cache_test.go)', () => {
   it('waitUntilFreshAndList routing (mirrors ShouldDelegateList)', async () => {
     const { wc } = newTestWatchCache(10);
     wc.replace([], '1');
-    for (const [name, rv] of [['a', 2], ['b', 3], ['c', 4]] as [string, number][]) wc.add(makeTestPod(name, rv));
+    for (const [name, rv] of [
+      ['a', 2],
+      ['b', 3],
+      ['c', 4],
+    ] as [string, number][])
+      wc.add(makeTestPod(name, rv));
     wc.delete(makeTestPod('b', 5));
-    const names = (items: { object: TestPod }[]) => items.map(e => e.object.metadata.name).join(',');
+    const names = (items: { object: TestPod }[]) =>
+      items.map((e) => e.object.metadata.name).join(',');
     const token = (key: string, rv: number) => encodeContinue(key, '/prefix/', rv);
-    const cases: { name: string; opts: Partial<ListOptions>; expect: string | { names: string; rv: number } }[] = [
-      { name: 'Exact at 3: the snapshot, result RV = the request', opts: { resourceVersion: '3', resourceVersionMatch: 'Exact' }, expect: { names: 'a,b', rv: 3 } },
-      { name: 'Exact below the oldest snapshot: 410', opts: { resourceVersion: '0', resourceVersionMatch: 'Exact' }, expect: 'too old resource version: 0' },
-      { name: 'NotOlderThan 3: the latest state at the cache RV', opts: { resourceVersion: '3', resourceVersionMatch: 'NotOlderThan' }, expect: { names: 'a,c', rv: 5 } },
-      { name: 'legacy exact: a limit with RV 3', opts: { resourceVersion: '3', predicate: new SelectionPredicate({ limit: 1 }) }, expect: { names: 'a,b', rv: 3 } },
-      { name: 'RV "0" with a limit: latest', opts: { resourceVersion: '0', predicate: new SelectionPredicate({ limit: 1 }) }, expect: { names: 'a,c', rv: 5 } },
-      { name: 'RV "": consistent (etcd current RV), latest', opts: { resourceVersion: '' }, expect: { names: 'a,c', rv: 5 } },
+    const cases: {
+      name: string;
+      opts: Partial<ListOptions>;
+      expect: string | { names: string; rv: number };
+    }[] = [
+      {
+        name: 'Exact at 3: the snapshot, result RV = the request',
+        opts: { resourceVersion: '3', resourceVersionMatch: 'Exact' },
+        expect: { names: 'a,b', rv: 3 },
+      },
+      {
+        name: 'Exact below the oldest snapshot: 410',
+        opts: { resourceVersion: '0', resourceVersionMatch: 'Exact' },
+        expect: 'too old resource version: 0',
+      },
+      {
+        name: 'NotOlderThan 3: the latest state at the cache RV',
+        opts: { resourceVersion: '3', resourceVersionMatch: 'NotOlderThan' },
+        expect: { names: 'a,c', rv: 5 },
+      },
+      {
+        name: 'legacy exact: a limit with RV 3',
+        opts: { resourceVersion: '3', predicate: new SelectionPredicate({ limit: 1 }) },
+        expect: { names: 'a,b', rv: 3 },
+      },
+      {
+        name: 'RV "0" with a limit: latest',
+        opts: { resourceVersion: '0', predicate: new SelectionPredicate({ limit: 1 }) },
+        expect: { names: 'a,c', rv: 5 },
+      },
+      {
+        name: 'RV "": consistent (etcd current RV), latest',
+        opts: { resourceVersion: '' },
+        expect: { names: 'a,c', rv: 5 },
+      },
       {
         name: 'continue at RV 4 from b: the snapshot at 4 from the continue key',
-        opts: { resourceVersion: '', predicate: new SelectionPredicate({ continue: token('/prefix/ns/b', 4) }) },
+        opts: {
+          resourceVersion: '',
+          predicate: new SelectionPredicate({ continue: token('/prefix/ns/b', 4) }),
+        },
         expect: { names: 'b,c', rv: 4 },
       },
       {
         name: 'continue with RV -1: consistent, from the continue key',
-        opts: { resourceVersion: '', predicate: new SelectionPredicate({ continue: token('/prefix/ns/b', -1) }) },
+        opts: {
+          resourceVersion: '',
+          predicate: new SelectionPredicate({ continue: token('/prefix/ns/b', -1) }),
+        },
         expect: { names: 'c', rv: 5 },
       },
       {
         name: 'a bad continue token: 400',
         opts: { resourceVersion: '', predicate: new SelectionPredicate({ continue: '!!!' }) },
-        expect: 'invalid continue token: continue key is not valid: illegal base64 data at input byte 0',
+        expect:
+          'invalid continue token: continue key is not valid: illegal base64 data at input byte 0',
       },
     ];
     for (const c of cases) {
@@ -450,10 +677,18 @@ describe('watch cache (watch_cache_test.go)', () => {
         const err = await rejection(p);
         assert.ok(err instanceof StatusError, `${c.name}: ${String(err)}`);
         assert.strictEqual(err.message, c.expect, c.name);
-        assert.strictEqual(err.status.code, c.expect.startsWith('invalid continue token') ? 400 : 410, c.name);
+        assert.strictEqual(
+          err.status.code,
+          c.expect.startsWith('invalid continue token') ? 400 : 410,
+          c.name,
+        );
       } else {
         const resp = await p;
-        assert.deepStrictEqual({ names: names(resp.items), rv: resp.resourceVersion }, c.expect, c.name);
+        assert.deepStrictEqual(
+          { names: names(resp.items), rv: resp.resourceVersion },
+          c.expect,
+          c.name,
+        );
       }
     }
   });
@@ -461,7 +696,12 @@ describe('watch cache (watch_cache_test.go)', () => {
   it('exact-RV lists are 410 when snapshots are off (ListFromCacheSnapshot=false) or marked inconsistent', async () => {
     const off = newTestWatchCache(10, D, {}, { listFromCacheSnapshot: false });
     off.wc.replace([makeTestPod('a', 1)], '1');
-    const err = await rejection(off.wc.waitUntilFreshAndGetList('/prefix/', listOpts({ resourceVersion: '1', resourceVersionMatch: 'Exact', recursive: true })));
+    const err = await rejection(
+      off.wc.waitUntilFreshAndGetList(
+        '/prefix/',
+        listOpts({ resourceVersion: '1', resourceVersionMatch: 'Exact', recursive: true }),
+      ),
+    );
     assert.ok(isStatus(410, 'too old resource version: 1')(err), String(err));
 
     const on = newTestWatchCache(10);
@@ -476,15 +716,28 @@ describe('watch cache (watch_cache_test.go)', () => {
     assert.deepStrictEqual(on.wc.snapshots?.resourceVersions(), [4]);
     on.wc.add(makeTestPod('e', 5));
     on.wc.compact(5);
-    assert.deepStrictEqual(on.wc.snapshots?.resourceVersions(), [5], 'compact drops snapshots below the compacted revision');
+    assert.deepStrictEqual(
+      on.wc.snapshots?.resourceVersions(),
+      [5],
+      'compact drops snapshots below the compacted revision',
+    );
   });
 
   it('non-recursive GetList: 0 or 1 items at the cache RV', async () => {
     const { wc } = newTestWatchCache(10);
     wc.replace([makeTestPod('a', 3)], '3');
-    const hit = await wc.waitUntilFreshAndGetList('/prefix/ns/a', listOpts({ resourceVersion: '2' }));
-    assert.deepStrictEqual([hit.items.map(e => e.key), hit.resourceVersion], [['/prefix/ns/a'], 3]);
-    const miss = await wc.waitUntilFreshAndGetList('/prefix/ns/zz', listOpts({ resourceVersion: '' }));
+    const hit = await wc.waitUntilFreshAndGetList(
+      '/prefix/ns/a',
+      listOpts({ resourceVersion: '2' }),
+    );
+    assert.deepStrictEqual(
+      [hit.items.map((e) => e.key), hit.resourceVersion],
+      [['/prefix/ns/a'], 3],
+    );
+    const miss = await wc.waitUntilFreshAndGetList(
+      '/prefix/ns/zz',
+      listOpts({ resourceVersion: '' }),
+    );
     assert.deepStrictEqual([miss.items, miss.resourceVersion], [[], 3]);
   });
 
@@ -497,7 +750,13 @@ describe('watch cache (watch_cache_test.go)', () => {
     wc.updateResourceVersion('7');
     wc.updateResourceVersion('not-a-number'); // ignored, as upstream logs and drops it
     assert.deepStrictEqual(
-      t.handled.map(e => [e.type, e.key, e.resourceVersion, e.recordTime - t.clock.now(), e.prevObject?.metadata.resourceVersion]),
+      t.handled.map((e) => [
+        e.type,
+        e.key,
+        e.resourceVersion,
+        e.recordTime - t.clock.now(),
+        e.prevObject?.metadata.resourceVersion,
+      ]),
       [
         ['ADDED', '/prefix/ns/a', 2, -5, undefined],
         ['MODIFIED', '/prefix/ns/a', 3, 0, '2'],
@@ -506,22 +765,48 @@ describe('watch cache (watch_cache_test.go)', () => {
     );
     assert.strictEqual(wc.resourceVersion, 7);
     const s = t.registry.samples();
-    assert.strictEqual(s['apiserver_watch_cache_events_received_total{group="",resource="pods"}'], 2, 'bookmarks are not received events');
+    assert.strictEqual(
+      s['apiserver_watch_cache_events_received_total{group="",resource="pods"}'],
+      2,
+      'bookmarks are not received events',
+    );
     assert.strictEqual(s['apiserver_watch_cache_resource_version{group="",resource="pods"}'], 7);
-    assert.strictEqual(s['watch_cache_capacity{group="",resource="pods"}'], 100, 'set at construction (the test helper then resizes the ring by hand)');
+    assert.strictEqual(
+      s['watch_cache_capacity{group="",resource="pods"}'],
+      100,
+      'set at construction (the test helper then resizes the ring by hand)',
+    );
   });
 
   it('bad input: a key that cannot be computed or a malformed resourceVersion is reported, not swallowed', () => {
-    const t = newTestWatchCache(10, D, {}, {
-      keyFunc: pod => {
-        if (!pod.metadata.name) throw new Error('name is empty');
-        return `/prefix/${pod.metadata.namespace}/${pod.metadata.name}`;
+    const t = newTestWatchCache(
+      10,
+      D,
+      {},
+      {
+        keyFunc: (pod) => {
+          if (!pod.metadata.name) throw new Error('name is empty');
+          return `/prefix/${pod.metadata.namespace}/${pod.metadata.name}`;
+        },
       },
-    });
-    assert.throws(() => t.wc.add(makeTestPod('', 1)), /^Error: couldn't compute key: name is empty$/);
-    assert.throws(() => t.wc.replace([makeTestPod('', 1)], '1'), /couldn't compute key: name is empty/);
+    );
+    assert.throws(
+      () => t.wc.add(makeTestPod('', 1)),
+      /^Error: couldn't compute key: name is empty$/,
+    );
+    assert.throws(
+      () => t.wc.replace([makeTestPod('', 1)], '1'),
+      /couldn't compute key: name is empty/,
+    );
     assert.throws(() => t.wc.replace([], 'abc'), /resourceVersion/);
-    assert.throws(() => t.wc.add({ ...makeTestPod('x', 1), metadata: { ...makeTestPod('x', 1).metadata, resourceVersion: 'x1' } }), /x1/);
+    assert.throws(
+      () =>
+        t.wc.add({
+          ...makeTestPod('x', 1),
+          metadata: { ...makeTestPod('x', 1).metadata, resourceVersion: 'x1' },
+        }),
+      /x1/,
+    );
   });
 
   it('property: through add/update/delete with time passing, capacity stays in [100, capacityUpperBound], the history serves exactly the events after any RV in its window, and snapshots (covering at least the history) give the state at any RV they hold', () => {
@@ -530,21 +815,35 @@ describe('watch cache (watch_cache_test.go)', () => {
     fc.assert(
       fc.property(
         // Phases: bursts (0-100ms apart) grow the ring, sparse stretches (D/8 to 2D apart) shrink it.
-        fc.array(fc.record({ n: fc.integer({ min: 1, max: 300 }), dt: fc.oneof(fc.integer({ min: 0, max: 100 }), fc.integer({ min: D / 8, max: 2 * D })) }), {
-          minLength: 1,
-          maxLength: 6,
-        }),
+        fc.array(
+          fc.record({
+            n: fc.integer({ min: 1, max: 300 }),
+            dt: fc.oneof(fc.integer({ min: 0, max: 100 }), fc.integer({ min: D / 8, max: 2 * D })),
+          }),
+          {
+            minLength: 1,
+            maxLength: 6,
+          },
+        ),
         fc.array(fc.nat(), { minLength: 2, maxLength: 4 }),
         (phases, probes) => {
-          const t = newTestWatchCache(100, D, {}, {
-            onCapacityChange: e => (e.reason === 'increase' ? resizes.up++ : resizes.down++),
-          });
+          const t = newTestWatchCache(
+            100,
+            D,
+            {},
+            {
+              onCapacityChange: (e) => (e.reason === 'increase' ? resizes.up++ : resizes.down++),
+            },
+          );
           const { wc } = t;
           wc.replace([], '1');
           const events: { rv: number; text: string }[] = []; // text: `${rv} ${type} ${name}`
           const model = new Map<string, number>();
           const stateAt: string[][] = []; // by RV: sorted "name@rv"
-          const render = () => [...model.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}@${v}`);
+          const render = () =>
+            [...model.entries()]
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, v]) => `${k}@${v}`);
           stateAt[1] = render();
           let rv = 1;
           for (const phase of phases) {
@@ -574,16 +873,35 @@ describe('watch cache (watch_cache_test.go)', () => {
             const from = h.removedEventSinceRelist ? h.oldestResourceVersionLocked() - 1 : 1;
             for (const p of probes) {
               const since = from + (p % (rv - from + 1));
-              const got = t.getAllEventsSince(since).map(e => `${e.resourceVersion} ${e.type} ${(e.object as TestPod).metadata.name}`);
-              assert.deepStrictEqual(got, events.filter(e => e.rv > since).map(e => e.text), `events since ${since}`);
+              const got = t
+                .getAllEventsSince(since)
+                .map(
+                  (e) => `${e.resourceVersion} ${e.type} ${(e.object as TestPod).metadata.name}`,
+                );
+              assert.deepStrictEqual(
+                got,
+                events.filter((e) => e.rv > since).map((e) => e.text),
+                `events since ${since}`,
+              );
             }
-            if (from > 1) assert.throws(() => t.getAllEventsSince(from - 1), /too old resource version/, `since ${from - 1}`);
+            if (from > 1)
+              assert.throws(
+                () => t.getAllEventsSince(from - 1),
+                /too old resource version/,
+                `since ${from - 1}`,
+              );
             // Snapshots are trimmed to the history whenever the ring is full: they always cover at least its window.
             const snapshotFrom = wc.snapshots?.resourceVersions()[0] ?? Infinity;
-            assert.ok(snapshotFrom <= (h.size > 0 ? h.oldestResourceVersionLocked() : rv), `snapshots from ${snapshotFrom} cover the history`);
+            assert.ok(
+              snapshotFrom <= (h.size > 0 ? h.oldestResourceVersionLocked() : rv),
+              `snapshots from ${snapshotFrom} cover the history`,
+            );
             for (const p of probes) {
               const at = snapshotFrom + (p % (rv - snapshotFrom + 1));
-              const listed = wc.snapshots?.getLessOrEqual(at)?.listPrefix('/prefix/', '').map(e => `${e.object.metadata.name}@${e.object.metadata.resourceVersion}`);
+              const listed = wc.snapshots
+                ?.getLessOrEqual(at)
+                ?.listPrefix('/prefix/', '')
+                .map((e) => `${e.object.metadata.name}@${e.object.metadata.resourceVersion}`);
               assert.deepStrictEqual(listed, stateAt[at], `snapshot at ${at}`);
             }
           }

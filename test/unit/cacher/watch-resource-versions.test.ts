@@ -8,14 +8,22 @@ import {
   type WatchStartOptions,
 } from '../../../src/engine/cacher/watch-resource-versions';
 
-function listOptions(allowWatchBookmarks: boolean, sendInitialEvents: boolean | undefined, resourceVersion: string): WatchStartOptions {
+function listOptions(
+  allowWatchBookmarks: boolean,
+  sendInitialEvents: boolean | undefined,
+  resourceVersion: string,
+): WatchStartOptions {
   return { resourceVersion, sendInitialEvents, predicate: { allowWatchBookmarks } };
 }
 const show = (v: boolean | undefined) => (v === undefined ? 'nil' : String(v));
 
 describe('watch start resource versions (cacher.go)', () => {
   it('TestGetBookmarkAfterResourceVersionLockedFunc', () => {
-    const scenarios: Array<{ opts: WatchStartOptions; requiredResourceVersion: number; expected: number }> = [
+    const scenarios: Array<{
+      opts: WatchStartOptions;
+      requiredResourceVersion: number;
+      expected: number;
+    }> = [
       { opts: listOptions(true, undefined, ''), requiredResourceVersion: 100, expected: 0 },
       { opts: listOptions(true, true, ''), requiredResourceVersion: 100, expected: 100 },
       { opts: listOptions(true, false, ''), requiredResourceVersion: 100, expected: 0 },
@@ -39,22 +47,41 @@ describe('watch start resource versions (cacher.go)', () => {
       const name = `RV=${s.opts.resourceVersion || 'unset'}, allowWatchBookmarks=${s.opts.predicate.allowWatchBookmarks}, sendInitialEvents=${show(s.opts.sendInitialEvents)}`;
       const parsed = s.opts.resourceVersion ? Number(s.opts.resourceVersion) : 0;
       const watchCacheRV = 99;
-      const fn = getBookmarkAfterResourceVersionLockedFunc(parsed, s.requiredResourceVersion, s.opts, () => watchCacheRV);
+      const fn = getBookmarkAfterResourceVersionLockedFunc(
+        parsed,
+        s.requiredResourceVersion,
+        s.opts,
+        () => watchCacheRV,
+      );
       assert.strictEqual(fn(), s.expected, name);
     }
   });
 
   it('reads the watch cache RV when called, not when built (RV "0" watch-list)', () => {
     let watchCacheRV = 99;
-    const fn = getBookmarkAfterResourceVersionLockedFunc(0, 0, listOptions(true, true, '0'), () => watchCacheRV);
+    const fn = getBookmarkAfterResourceVersionLockedFunc(
+      0,
+      0,
+      listOptions(true, true, '0'),
+      () => watchCacheRV,
+    );
     watchCacheRV = 120;
     assert.strictEqual(fn(), 120);
   });
 
   it('isListWatchRequest needs sendInitialEvents=true and allowWatchBookmarks', () => {
-    const cases: Array<[boolean, boolean | undefined, boolean]> = [[true, true, true], [true, false, false], [true, undefined, false], [false, true, false]];
+    const cases: Array<[boolean, boolean | undefined, boolean]> = [
+      [true, true, true],
+      [true, false, false],
+      [true, undefined, false],
+      [false, true, false],
+    ];
     for (const [bookmarks, sie, want] of cases) {
-      assert.strictEqual(isListWatchRequest(listOptions(bookmarks, sie, '')), want, `allowWatchBookmarks=${bookmarks} sendInitialEvents=${show(sie)}`);
+      assert.strictEqual(
+        isListWatchRequest(listOptions(bookmarks, sie, '')),
+        want,
+        `allowWatchBookmarks=${bookmarks} sendInitialEvents=${show(sie)}`,
+      );
     }
   });
 
@@ -81,7 +108,11 @@ describe('watch start resource versions (cacher.go)', () => {
         return 100;
       });
       assert.strictEqual(got, s.expected, name);
-      assert.strictEqual(calls, s.opts.resourceVersion === '' && s.opts.sendInitialEvents !== undefined ? 1 : 0, `${name}: etcd asked only when needed`);
+      assert.strictEqual(
+        calls,
+        s.opts.resourceVersion === '' && s.opts.sendInitialEvents !== undefined ? 1 : 0,
+        `${name}: etcd asked only when needed`,
+      );
     }
   });
 });

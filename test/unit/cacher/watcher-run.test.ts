@@ -2,9 +2,18 @@
 // encodes (or hits) as the members one by one would: once per encoder, the rest cache hits.
 import * as assert from 'assert';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
-import { CachingObject, newCachingObject, flushPendingHits } from '../../../src/engine/cacher/caching-object';
+import {
+  CachingObject,
+  newCachingObject,
+  flushPendingHits,
+} from '../../../src/engine/cacher/caching-object';
 import type { WatchEvent, WatchObject } from '../../../src/engine/cacher/cache-watcher';
-import { sharedEncoder, contentTypeJSON, contentTypeProtobuf, type ObjectEncoder } from '../../../src/engine/cacher/object-encoders';
+import {
+  sharedEncoder,
+  contentTypeJSON,
+  contentTypeProtobuf,
+  type ObjectEncoder,
+} from '../../../src/engine/cacher/object-encoders';
 import type { WatchCacheEvent } from '../../../src/engine/cacher/watch-cache-event';
 import { WatcherRun, type RunMember } from '../../../src/engine/cacher/watcher-run';
 
@@ -28,7 +37,15 @@ class FakeMember implements RunMember {
 }
 
 function event(object: WatchObject, resourceVersion = 11): WatchCacheEvent<WatchObject> {
-  return { type: 'ADDED', object, objLabels: {}, objFields: {}, key: '/pods/ns/p', resourceVersion, recordTime: 0 };
+  return {
+    type: 'ADDED',
+    object,
+    objLabels: {},
+    objFields: {},
+    key: '/pods/ns/p',
+    resourceVersion,
+    recordTime: 0,
+  };
 }
 
 function pod(): KubeObject {
@@ -37,11 +54,20 @@ function pod(): KubeObject {
 
 describe('WatcherRun', () => {
   it('counts one delivery for every member, one encode per encoder and a hit for each other member', () => {
-    const members = [new FakeMember(json), new FakeMember(proto), new FakeMember(json), new FakeMember(undefined), new FakeMember(json)];
+    const members = [
+      new FakeMember(json),
+      new FakeMember(proto),
+      new FakeMember(json),
+      new FakeMember(undefined),
+      new FakeMember(json),
+    ];
     const run = new WatcherRun(members);
     assert.deepStrictEqual(run.encoders, [json, proto], 'encoders in the order they first appear');
     assert.deepStrictEqual(run.membersPerEncoder, [3, 1]);
-    assert.deepStrictEqual(members.map(m => m.joined?.encoderIndex), [0, 1, 0, -1, 0]);
+    assert.deepStrictEqual(
+      members.map((m) => m.joined?.encoderIndex),
+      [0, 1, 0, -1, 0],
+    );
     const object = newCachingObject(pod());
     assert.strictEqual(run.dispatch(event(object)), true);
     flushPendingHits();
@@ -72,7 +98,11 @@ describe('WatcherRun', () => {
     assert.strictEqual(late.dispatch(event(quiet(), 11)), false, 'a member would skip RV 11');
     assert.strictEqual(late.dispatch(event(quiet(), 12)), true);
     const run = new WatcherRun([new FakeMember(json), new FakeMember(json)]);
-    assert.strictEqual(run.dispatch(event(pod())), false, 'a plain object: each member gets its own copy');
+    assert.strictEqual(
+      run.dispatch(event(pod())),
+      false,
+      'a plain object: each member gets its own copy',
+    );
     const heard = newCachingObject(pod(), { inspector: { encoded: () => undefined } });
     assert.strictEqual(heard.quiet, false);
     assert.strictEqual(run.dispatch(event(heard)), false, 'an inspector hears of every encode');

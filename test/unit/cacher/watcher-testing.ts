@@ -4,14 +4,25 @@ import { FakeClock } from '../../../src/engine/clock';
 import { newCacheWatcher, type CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
 import { WatchRequestContext } from '../../../src/engine/cacher/watch-client';
 
-export function wiredWatcher(chanSize: number, timeoutMs: number): { clock: FakeClock; ctx: WatchRequestContext; w: CacheWatcher; forgets: boolean[] } {
+export function wiredWatcher(
+  chanSize: number,
+  timeoutMs: number,
+): { clock: FakeClock; ctx: WatchRequestContext; w: CacheWatcher; forgets: boolean[] } {
   const clock = new FakeClock(0);
   const ctx = new WatchRequestContext(clock, timeoutMs);
   const forgets: boolean[] = [];
-  const w: CacheWatcher = newCacheWatcher(chanSize, () => true, drain => {
-    forgets.push(drain);
-    w.setDrainInputBufferLocked(drain);
-    w.stopLocked();
-  }, ctx.deadline, true, { group: '', resource: 'pods' }, 'test');
+  const w: CacheWatcher = newCacheWatcher(
+    chanSize,
+    () => true,
+    (drain) => {
+      forgets.push(drain);
+      w.setDrainInputBufferLocked(drain);
+      w.stopLocked();
+    },
+    ctx.deadline,
+    true,
+    { group: '', resource: 'pods' },
+    'test',
+  );
   return { clock, ctx, w, forgets };
 }

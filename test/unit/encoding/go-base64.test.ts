@@ -10,7 +10,12 @@ const valid = 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiJrZXkifQ';
 describe('go-base64 rawUrlEncoding.decodeString', () => {
   // [name, input, Go error (or '' when it decodes), decoded bytes as hex when valid]
   const cases: Array<[string, string, string, string]> = [
-    ['valid token', valid, '', '7b2276223a226d6574612e6b38732e696f2f7631222c227276223a312c227374617274223a226b6579227d'],
+    [
+      'valid token',
+      valid,
+      '',
+      '7b2276223a226d6574612e6b38732e696f2f7631222c227276223a312c227374617274223a226b6579227d',
+    ],
     ['one = padding after a token', valid + '=', 'illegal base64 data at input byte 58', ''],
     ['== padding after a token', valid + '==', 'illegal base64 data at input byte 58', ''],
     ['= after a full quantum', 'QUJD=', 'illegal base64 data at input byte 4', ''],
@@ -22,12 +27,22 @@ describe('go-base64 rawUrlEncoding.decodeString', () => {
     ['three symbols', 'QUJ', '', '4142'],
     ['length 1 (len%4==1)', 'Q', 'illegal base64 data at input byte 0', ''],
     ['length 5 (len%4==1)', 'QUJDR', 'illegal base64 data at input byte 4', ''],
-    ['dangling symbol then newline: Go reports len-1', 'QUJDR\n', 'illegal base64 data at input byte 5', ''],
+    [
+      'dangling symbol then newline: Go reports len-1',
+      'QUJDR\n',
+      'illegal base64 data at input byte 5',
+      '',
+    ],
     ['newline before a dangling symbol', 'QUJD\nR', 'illegal base64 data at input byte 5', ''],
     ['+ (standard alphabet)', 'ab+c', 'illegal base64 data at input byte 2', ''],
     ['/ (standard alphabet)', 'ab/c', 'illegal base64 data at input byte 2', ''],
     ['+ in the fast path', 'AAAAAAAA+AAAAAAA', 'illegal base64 data at input byte 8', ''],
-    ['+ at the end of a token', valid.slice(0, -1) + '+', 'illegal base64 data at input byte 57', ''],
+    [
+      '+ at the end of a token',
+      valid.slice(0, -1) + '+',
+      'illegal base64 data at input byte 57',
+      '',
+    ],
     ['space inside', 'ab c', 'illegal base64 data at input byte 2', ''],
     ['leading space', ' abc', 'illegal base64 data at input byte 0', ''],
     ['tab', 'abc\t', 'illegal base64 data at input byte 3', ''],
@@ -49,11 +64,14 @@ describe('go-base64 rawUrlEncoding.decodeString', () => {
       if (err === '') {
         assert.strictEqual(hex(rawUrlEncoding.decodeString(input)), want, name);
       } else {
-        assert.throws(() => rawUrlEncoding.decodeString(input), (e: unknown) => {
-          assert.ok(e instanceof Base64CorruptInputError, `${name}: error type`);
-          assert.strictEqual(e.message, err, name);
-          return true;
-        });
+        assert.throws(
+          () => rawUrlEncoding.decodeString(input),
+          (e: unknown) => {
+            assert.ok(e instanceof Base64CorruptInputError, `${name}: error type`);
+            assert.strictEqual(e.message, err, name);
+            return true;
+          },
+        );
       }
     });
   }
@@ -61,23 +79,40 @@ describe('go-base64 rawUrlEncoding.decodeString', () => {
 
 describe('go-base64 rawUrlEncoding.encodeToString', () => {
   it('matches Node base64url (no padding) for any bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), bytes => {
-      assert.strictEqual(rawUrlEncoding.encodeToString(bytes), Buffer.from(bytes).toString('base64url'));
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        assert.strictEqual(
+          rawUrlEncoding.encodeToString(bytes),
+          Buffer.from(bytes).toString('base64url'),
+        );
+      }),
+    );
   });
 
   it('round-trips through decodeString', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), bytes => {
-      assert.deepStrictEqual(Array.from(rawUrlEncoding.decodeString(rawUrlEncoding.encodeToString(bytes))), Array.from(bytes));
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        assert.deepStrictEqual(
+          Array.from(rawUrlEncoding.decodeString(rawUrlEncoding.encodeToString(bytes))),
+          Array.from(bytes),
+        );
+      }),
+    );
   });
 
   it('never accepts what Node would silently repair: padding, + and /, spaces', () => {
-    fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.constantFrom('=', '+', '/', ' '), fc.nat(), (bytes, bad, at) => {
-      const enc = rawUrlEncoding.encodeToString(bytes);
-      const pos = at % (enc.length + 1);
-      const damaged = enc.slice(0, pos) + bad + enc.slice(pos);
-      assert.throws(() => rawUrlEncoding.decodeString(damaged), Base64CorruptInputError);
-    }));
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 40 }),
+        fc.constantFrom('=', '+', '/', ' '),
+        fc.nat(),
+        (bytes, bad, at) => {
+          const enc = rawUrlEncoding.encodeToString(bytes);
+          const pos = at % (enc.length + 1);
+          const damaged = enc.slice(0, pos) + bad + enc.slice(pos);
+          assert.throws(() => rawUrlEncoding.decodeString(damaged), Base64CorruptInputError);
+        },
+      ),
+    );
   });
 });

@@ -1,13 +1,21 @@
 // Tests for the closure-free timers of src/engine/clock.ts: FakeClock.afterCall and the afterCall
 // helper (falls back to afterFunc on clocks without it), interleaved with afterFunc timers.
 import * as assert from 'assert';
-import { FakeClock, afterCall, type Clock, type Timer, type TimerTarget } from '../../../src/engine/clock';
+import {
+  FakeClock,
+  afterCall,
+  type Clock,
+  type Timer,
+  type TimerTarget,
+} from '../../../src/engine/clock';
 
 describe('FakeClock.afterCall', () => {
   it('fires targets and functions together in (due, creation) order, each reading its own due time', () => {
     const clock = new FakeClock(0);
     const fired: string[] = [];
-    const target = (name: string): TimerTarget => ({ onTimer: () => fired.push(`${name}@${clock.now()}`) });
+    const target = (name: string): TimerTarget => ({
+      onTimer: () => fired.push(`${name}@${clock.now()}`),
+    });
     clock.afterCall(20, target('a'));
     clock.afterFunc(10, () => fired.push(`f@${clock.now()}`));
     afterCall(clock, 20, target('b'));

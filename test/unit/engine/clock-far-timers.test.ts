@@ -28,7 +28,7 @@ class ReferenceClock implements DrivenClock {
   }
   advanceTo(to: number): void {
     for (;;) {
-      const t = this.live().find(x => x.due <= to);
+      const t = this.live().find((x) => x.due <= to);
       if (t === undefined) break;
       t.done = true;
       this.current = Math.max(this.current, t.due);
@@ -43,7 +43,7 @@ class ReferenceClock implements DrivenClock {
     return this.live()[0]?.due;
   }
   private live() {
-    return this.timers.filter(t => !t.done).sort((a, b) => a.due - b.due || a.seq - b.seq);
+    return this.timers.filter((t) => !t.done).sort((a, b) => a.due - b.due || a.seq - b.seq);
   }
 }
 
@@ -60,9 +60,16 @@ const delays = fc.oneof(
 
 const opList: fc.Arbitrary<Op[]> = fc.array(
   fc.oneof(
-    fc.record({ kind: fc.constant('add' as const), delay: delays, rearm: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({
+      kind: fc.constant('add' as const),
+      delay: delays,
+      rearm: fc.integer({ min: 0, max: 2 }),
+    }),
     fc.record({ kind: fc.constant('stop' as const), which: fc.nat() }),
-    fc.record({ kind: fc.constant('advance' as const), by: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 50_000, max: 4_000_000 })) }),
+    fc.record({
+      kind: fc.constant('advance' as const),
+      by: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 50_000, max: 4_000_000 })),
+    }),
   ),
   { maxLength: 80 },
 );
@@ -85,7 +92,8 @@ function drive(clock: DrivenClock, ops: readonly Op[]): string[] {
   for (const op of ops) {
     if (op.kind === 'add') arm(op.delay, op.rearm);
     else if (op.kind === 'stop') {
-      if (handles.length > 0) log.push(`stop ${op.which % handles.length}: ${handles[op.which % handles.length].stop()}`);
+      if (handles.length > 0)
+        log.push(`stop ${op.which % handles.length}: ${handles[op.which % handles.length].stop()}`);
     } else clock.advanceTo(clock.now() + op.by);
     log.push(`now ${clock.now()} pending ${clock.pendingTimers()} next ${clock.nextDue()}`);
   }
@@ -95,7 +103,7 @@ function drive(clock: DrivenClock, ops: readonly Op[]): string[] {
 describe('FakeClock far timers', () => {
   it('fires in the same order, at the same times, as a single (due, creation)-ordered queue', () => {
     fc.assert(
-      fc.property(opList, ops => {
+      fc.property(opList, (ops) => {
         assert.deepStrictEqual(drive(new FakeClock(), ops), drive(new ReferenceClock(), ops));
       }),
       { numRuns: 300 },

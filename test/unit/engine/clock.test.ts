@@ -42,7 +42,9 @@ describe('FakeClock', () => {
   it('resolves sleeps when virtual time reaches them', async () => {
     const clock = new FakeClock();
     let done = false;
-    void clock.sleep(1000).then(() => { done = true; });
+    void clock.sleep(1000).then(() => {
+      done = true;
+    });
     await clock.stepAsync(999);
     assert.strictEqual(done, false);
     await clock.stepAsync(1);
@@ -52,7 +54,9 @@ describe('FakeClock', () => {
 
 describe('SeededRandom', () => {
   it('gives the same sequence for the same seed and a different one for another seed', () => {
-    const a = new SeededRandom(42), b = new SeededRandom(42), c = new SeededRandom(43);
+    const a = new SeededRandom(42),
+      b = new SeededRandom(42),
+      c = new SeededRandom(43);
     const sa = Array.from({ length: 5 }, () => a.float64());
     const sb = Array.from({ length: 5 }, () => b.float64());
     const sc = Array.from({ length: 5 }, () => c.float64());

@@ -28,8 +28,16 @@ describe('compareKeys', () => {
       ['\u00e9', 'z', 1],
     ];
     for (const [a, b, want] of cases) {
-      assert.strictEqual(Math.sign(compareKeys(a, b)), want, `compareKeys(${JSON.stringify(a)}, ${JSON.stringify(b)})`);
-      assert.strictEqual(Math.sign(byteOrder(a, b)), want, `byte order of ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+      assert.strictEqual(
+        Math.sign(compareKeys(a, b)),
+        want,
+        `compareKeys(${JSON.stringify(a)}, ${JSON.stringify(b)})`,
+      );
+      assert.strictEqual(
+        Math.sign(byteOrder(a, b)),
+        want,
+        `byte order of ${JSON.stringify(a)} vs ${JSON.stringify(b)}`,
+      );
     }
   });
 });
@@ -37,7 +45,7 @@ describe('compareKeys', () => {
 describe('IndexTree', () => {
   it('keeps 100,000 keys in order with live counts through inserts, updates and deletes', () => {
     const rand = new SeededRandom(42);
-    const tree = new IndexTree<number>(v => v % 2 === 0);
+    const tree = new IndexTree<number>((v) => v % 2 === 0);
     const model = new Map<string, number>();
     for (let i = 0; i < 100_000; i++) {
       const key = `/registry/pods/ns-${rand.intn(50)}/pod-${rand.intn(100_000)}`;
@@ -52,13 +60,17 @@ describe('IndexTree', () => {
     assert.strictEqual(tree.delete('/nope'), false);
     const sorted = [...model.keys()].sort(compareKeys);
     const scanned: string[] = [];
-    tree.scan('', k => { scanned.push(k); return true; });
+    tree.scan('', (k) => {
+      scanned.push(k);
+      return true;
+    });
     assert.deepStrictEqual(scanned, sorted, 'scan order');
     assert.strictEqual(tree.size, model.size);
-    assert.strictEqual(tree.liveSize, [...model.values()].filter(v => v % 2 === 0).length);
+    assert.strictEqual(tree.liveSize, [...model.values()].filter((v) => v % 2 === 0).length);
     // liveUpTo[i] = live keys among sorted[0..i).
     const liveUpTo = [0];
-    for (const k of sorted) liveUpTo.push(liveUpTo[liveUpTo.length - 1] + ((model.get(k) as number) % 2 === 0 ? 1 : 0));
+    for (const k of sorted)
+      liveUpTo.push(liveUpTo[liveUpTo.length - 1] + ((model.get(k) as number) % 2 === 0 ? 1 : 0));
     const liveBeforeModel = (key: string) => {
       let lo = 0;
       let hi = sorted.length;
@@ -70,22 +82,35 @@ describe('IndexTree', () => {
       return liveUpTo[lo];
     };
     for (let i = 0; i < 500; i++) {
-      const a = i % 2 ? sorted[rand.intn(sorted.length)] : `/registry/pods/ns-${rand.intn(50)}/pod-${rand.intn(100_000)}x`;
+      const a =
+        i % 2
+          ? sorted[rand.intn(sorted.length)]
+          : `/registry/pods/ns-${rand.intn(50)}/pod-${rand.intn(100_000)}x`;
       const b = `/registry/pods/ns-${rand.intn(50)}/`;
       assert.strictEqual(tree.liveBefore(a), liveBeforeModel(a), `liveBefore(${a})`);
       const [lo, hi] = a < b ? [a, b] : [b, a];
-      assert.strictEqual(tree.liveBetween(lo, hi), liveBeforeModel(hi) - liveBeforeModel(lo), `liveBetween(${lo}, ${hi})`);
+      assert.strictEqual(
+        tree.liveBetween(lo, hi),
+        liveBeforeModel(hi) - liveBeforeModel(lo),
+        `liveBetween(${lo}, ${hi})`,
+      );
       assert.strictEqual(tree.get(a), model.get(a), `get(${a})`);
     }
   });
 
   it('ranges with a limit over 100,000 keys examine about limit entries, not all of them', async () => {
     const etcd = new MemoryEtcd({ clock: new FakeClock() });
-    for (let i = 0; i < 100_000; i++) etcd.put(`/registry/pods/default/pod-${String(i).padStart(6, '0')}`, '{}');
+    for (let i = 0; i < 100_000; i++)
+      etcd.put(`/registry/pods/default/pod-${String(i).padStart(6, '0')}`, '{}');
     const firstRev = etcd.currentRevision();
-    for (let i = 0; i < 100; i++) etcd.delete(`/registry/pods/default/pod-${String(i * 7).padStart(6, '0')}`);
+    for (let i = 0; i < 100; i++)
+      etcd.delete(`/registry/pods/default/pod-${String(i * 7).padStart(6, '0')}`);
     const prefix = '/registry/pods/';
-    const visited = async (limit: number, revision = 0, key = prefix): Promise<{ examined: number; count: number; n: number }> => {
+    const visited = async (
+      limit: number,
+      revision = 0,
+      key = prefix,
+    ): Promise<{ examined: number; count: number; n: number }> => {
       const before = etcd.stats().visitedEntries;
       const r = await etcd.range({ key, rangeEnd: prefixEnd(prefix), limit, revision });
       return { examined: etcd.stats().visitedEntries - before, count: r.count, n: r.kvs.length };
@@ -94,13 +119,23 @@ describe('IndexTree', () => {
       // [case, limit, revision, start, expected count, max entries examined]
       ['limit 500 at the current revision', 500, 0, prefix, 99_900, 600],
       ['limit 500 at the revision before the deletes', 500, firstRev, prefix, 100_000, 600],
-      ['limit 10 from the middle (count from the start key)', 10, 0, '/registry/pods/default/pod-050000', 50_000, 20],
+      [
+        'limit 10 from the middle (count from the start key)',
+        10,
+        0,
+        '/registry/pods/default/pod-050000',
+        50_000,
+        20,
+      ],
     ];
     for (const [name, limit, revision, key, count, maxExamined] of cases) {
       const v = await visited(limit, revision, key);
       assert.strictEqual(v.n, limit, `${name}: kvs`);
       assert.strictEqual(v.count, count, `${name}: count`);
-      assert.ok(v.examined <= maxExamined, `${name}: examined ${v.examined} entries, want <= ${maxExamined}`);
+      assert.ok(
+        v.examined <= maxExamined,
+        `${name}: examined ${v.examined} entries, want <= ${maxExamined}`,
+      );
     }
     const full = await visited(0);
     assert.strictEqual(full.n, 99_900);

@@ -12,14 +12,30 @@ describe('etcd kv helpers', () => {
       ['\uffff\uffff', '\0'],
       ['', '\0'],
     ];
-    for (const [prefix, want] of cases) assert.strictEqual(prefixEnd(prefix), want, `prefixEnd(${JSON.stringify(prefix)})`);
+    for (const [prefix, want] of cases)
+      assert.strictEqual(prefixEnd(prefix), want, `prefixEnd(${JSON.stringify(prefix)})`);
   });
 
   it('builds etcd errors with gRPC codes and the texts clients see', () => {
     const cases: [string, EtcdError, number, string][] = [
-      ['compacted', EtcdError.compacted(), GrpcCode.OutOfRange, 'etcdserver: mvcc: required revision has been compacted'],
-      ['future revision', EtcdError.futureRev(), GrpcCode.OutOfRange, 'etcdserver: mvcc: required revision is a future revision'],
-      ['unknown RPC', EtcdError.unimplemented('RangeStream', 'etcdserverpb.KV'), 12, 'rpc error: code = Unimplemented desc = unknown method RangeStream for service etcdserverpb.KV'],
+      [
+        'compacted',
+        EtcdError.compacted(),
+        GrpcCode.OutOfRange,
+        'etcdserver: mvcc: required revision has been compacted',
+      ],
+      [
+        'future revision',
+        EtcdError.futureRev(),
+        GrpcCode.OutOfRange,
+        'etcdserver: mvcc: required revision is a future revision',
+      ],
+      [
+        'unknown RPC',
+        EtcdError.unimplemented('RangeStream', 'etcdserverpb.KV'),
+        12,
+        'rpc error: code = Unimplemented desc = unknown method RangeStream for service etcdserverpb.KV',
+      ],
     ];
     for (const [name, e, code, message] of cases) {
       assert.strictEqual(e.code, code, `${name}: code`);

@@ -17,9 +17,30 @@ type Op =
   | { kind: 'compact'; back: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('put' as const), key: fc.constantFrom(...keys), value: fc.string({ maxLength: 3 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.constantFrom(...keys), end: fc.option(fc.constantFrom(...keys, '\0'), { nil: undefined }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('txn' as const), puts: fc.uniqueArray(fc.constantFrom(...keys), { minLength: 1, maxLength: 3 }), value: fc.string({ maxLength: 2 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('put' as const),
+      key: fc.constantFrom(...keys),
+      value: fc.string({ maxLength: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('delete' as const),
+      key: fc.constantFrom(...keys),
+      end: fc.option(fc.constantFrom(...keys, '\0'), { nil: undefined }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('txn' as const),
+      puts: fc.uniqueArray(fc.constantFrom(...keys), { minLength: 1, maxLength: 3 }),
+      value: fc.string({ maxLength: 2 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), back: fc.nat(4) }) },
 );
 
@@ -49,11 +70,20 @@ class Model {
     for (const k of [...next.keys()].sort(byteOrder)) {
       if (!deletes(k)) continue;
       next.delete(k);
-      evs.push({ type: 'DELETE', kv: { key: k, value: '', createRevision: 0, modRevision: rev, version: 0 } });
+      evs.push({
+        type: 'DELETE',
+        kv: { key: k, value: '', createRevision: 0, modRevision: rev, version: 0 },
+      });
     }
     for (const [k, v] of puts) {
       const prev = next.get(k);
-      const kv = { key: k, value: v, createRevision: prev ? prev.createRevision : rev, modRevision: rev, version: prev ? prev.version + 1 : 1 };
+      const kv = {
+        key: k,
+        value: v,
+        createRevision: prev ? prev.createRevision : rev,
+        modRevision: rev,
+        version: prev ? prev.version + 1 : 1,
+      };
       next.set(k, kv);
       evs.push({ type: 'PUT', kv });
     }
@@ -64,7 +94,9 @@ class Model {
 
   range(start: string, end: string | undefined, rev: number): KeyValue[] {
     return [...this.states[rev].values()]
-      .filter(kv => byteOrder(kv.key, start) >= 0 && (end === undefined || byteOrder(kv.key, end) < 0))
+      .filter(
+        (kv) => byteOrder(kv.key, start) >= 0 && (end === undefined || byteOrder(kv.key, end) < 0),
+      )
       .sort((a, b) => byteOrder(a.key, b.key));
   }
 }
@@ -72,61 +104,100 @@ class Model {
 describe('MemoryEtcd against a naive MVCC model (property)', () => {
   it('ranges at every non-compacted revision and watch replays match the model', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 40 }), fc.nat(5), async (ops, limit) => {
-        const etcd = new MemoryEtcd({ clock: new FakeClock() });
-        const model = new Model();
-        for (const op of ops) {
-          if (op.kind === 'put') {
-            assert.strictEqual(etcd.put(op.key, op.value), model.rev + 1);
-            model.write([[op.key, op.value]], () => false);
-          } else if (op.kind === 'delete') {
-            const end = op.end;
-            const inRange = (k: string) => end === undefined ? k === op.key : byteOrder(k, op.key) >= 0 && (end === '\0' || byteOrder(k, end) < 0);
-            const resp = await etcd.deleteRange({ key: op.key, rangeEnd: end });
-            model.write([], inRange);
-            assert.strictEqual(resp.header.revision, model.rev, 'delete revision');
-          } else if (op.kind === 'txn') {
-            const resp = await etcd.txn({ success: op.puts.map(key => ({ requestPut: { key, value: op.value } })) });
-            model.write(op.puts.map(k => [k, op.value]), () => false);
-            assert.strictEqual(resp.header.revision, model.rev, 'txn revision');
-          } else {
-            const target = model.rev - op.back;
-            if (target <= model.compacted) {
-              // etcd: at or below the last compaction fails (even 0 is allowed once, as in mvcc).
-              assert.throws(() => etcd.compact(target), EtcdError);
+      fc.asyncProperty(
+        fc.array(opArb, { minLength: 1, maxLength: 40 }),
+        fc.nat(5),
+        async (ops, limit) => {
+          const etcd = new MemoryEtcd({ clock: new FakeClock() });
+          const model = new Model();
+          for (const op of ops) {
+            if (op.kind === 'put') {
+              assert.strictEqual(etcd.put(op.key, op.value), model.rev + 1);
+              model.write([[op.key, op.value]], () => false);
+            } else if (op.kind === 'delete') {
+              const end = op.end;
+              const inRange = (k: string) =>
+                end === undefined
+                  ? k === op.key
+                  : byteOrder(k, op.key) >= 0 && (end === '\0' || byteOrder(k, end) < 0);
+              const resp = await etcd.deleteRange({ key: op.key, rangeEnd: end });
+              model.write([], inRange);
+              assert.strictEqual(resp.header.revision, model.rev, 'delete revision');
+            } else if (op.kind === 'txn') {
+              const resp = await etcd.txn({
+                success: op.puts.map((key) => ({ requestPut: { key, value: op.value } })),
+              });
+              model.write(
+                op.puts.map((k) => [k, op.value]),
+                () => false,
+              );
+              assert.strictEqual(resp.header.revision, model.rev, 'txn revision');
             } else {
-              etcd.compact(target);
-              model.compacted = target;
+              const target = model.rev - op.back;
+              if (target <= model.compacted) {
+                // etcd: at or below the last compaction fails (even 0 is allowed once, as in mvcc).
+                assert.throws(() => etcd.compact(target), EtcdError);
+              } else {
+                etcd.compact(target);
+                model.compacted = target;
+              }
             }
           }
-        }
-        assert.strictEqual(etcd.currentRevision(), model.rev);
-        const bounds: [string, string | undefined][] = [['/', undefined], ['/a', '/b'], ['/a/', '/a0'], ['/b', undefined], ['/\u00e9', '/\uFFFF']];
-        for (let rev = Math.max(1, model.compacted); rev <= model.rev; rev++) {
-          for (const [start, end] of bounds) {
-            const want = model.range(start, end, rev);
-            const r = await etcd.range({ key: start, rangeEnd: end ?? '\0', revision: rev, limit });
-            const name = `[${start}, ${end ?? '∞'}) @${rev} limit ${limit}`;
-            assert.deepStrictEqual(r.kvs, limit ? want.slice(0, limit) : want, `${name}: kvs`);
-            assert.strictEqual(r.count, want.length, `${name}: count`);
-            assert.strictEqual(r.more, limit > 0 && want.length > limit, `${name}: more`);
+          assert.strictEqual(etcd.currentRevision(), model.rev);
+          const bounds: [string, string | undefined][] = [
+            ['/', undefined],
+            ['/a', '/b'],
+            ['/a/', '/a0'],
+            ['/b', undefined],
+            ['/\u00e9', '/\uFFFF'],
+          ];
+          for (let rev = Math.max(1, model.compacted); rev <= model.rev; rev++) {
+            for (const [start, end] of bounds) {
+              const want = model.range(start, end, rev);
+              const r = await etcd.range({
+                key: start,
+                rangeEnd: end ?? '\0',
+                revision: rev,
+                limit,
+              });
+              const name = `[${start}, ${end ?? '∞'}) @${rev} limit ${limit}`;
+              assert.deepStrictEqual(r.kvs, limit ? want.slice(0, limit) : want, `${name}: kvs`);
+              assert.strictEqual(r.count, want.length, `${name}: count`);
+              assert.strictEqual(r.more, limit > 0 && want.length > limit, `${name}: more`);
+            }
+            for (const k of keys) {
+              assert.deepStrictEqual(
+                etcd.get(k, rev),
+                model.states[rev].get(k),
+                `get ${k} @${rev}`,
+              );
+            }
           }
-          for (const k of keys) {
-            assert.deepStrictEqual(etcd.get(k, rev), model.states[rev].get(k), `get ${k} @${rev}`);
+          if (model.compacted > 1) {
+            await assert.rejects(
+              etcd.range({ key: '/', rangeEnd: '\0', revision: model.compacted - 1 }),
+              /required revision has been compacted/,
+            );
           }
-        }
-        if (model.compacted > 1) {
-          await assert.rejects(etcd.range({ key: '/', rangeEnd: '\0', revision: model.compacted - 1 }), /required revision has been compacted/);
-        }
-        // Watch replay from the oldest readable revision: every event after it, in order
-        // (a delete exactly at the compaction revision is gone, as in etcd).
-        const from = Math.max(2, model.compacted);
-        const got: WatchEvent[] = [];
-        etcd.watch({ key: '/', rangeEnd: '\0', startRevision: from }).onResponse(r => got.push(...r.events));
-        await settle();
-        const want = model.events.slice(from).flat().filter(e => !(e.type === 'DELETE' && e.kv.modRevision === model.compacted));
-        assert.deepStrictEqual(got.map(e => [e.type, e.kv.key, e.kv.modRevision]), want.map(e => [e.type, e.kv.key, e.kv.modRevision]), 'watch replay');
-      }),
+          // Watch replay from the oldest readable revision: every event after it, in order
+          // (a delete exactly at the compaction revision is gone, as in etcd).
+          const from = Math.max(2, model.compacted);
+          const got: WatchEvent[] = [];
+          etcd
+            .watch({ key: '/', rangeEnd: '\0', startRevision: from })
+            .onResponse((r) => got.push(...r.events));
+          await settle();
+          const want = model.events
+            .slice(from)
+            .flat()
+            .filter((e) => !(e.type === 'DELETE' && e.kv.modRevision === model.compacted));
+          assert.deepStrictEqual(
+            got.map((e) => [e.type, e.kv.key, e.kv.modRevision]),
+            want.map((e) => [e.type, e.kv.key, e.kv.modRevision]),
+            'watch replay',
+          );
+        },
+      ),
       { numRuns: 150, seed: 20260723 },
     );
   });

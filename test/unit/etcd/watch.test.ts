@@ -12,18 +12,28 @@ function describeResponse(r: WatchResponse): string {
   if (r.compactRevision) return `compacted ${r.compactRevision}${r.canceled ? ' canceled' : ''}`;
   if (r.canceled) return `canceled: ${r.cancelReason ?? ''}`;
   if (r.progressNotify) return `${r.header.revision}: progress`;
-  return `${r.header.revision}: ` + r.events.map(e => {
-    const kv = e.kv;
-    const prev = e.prevKv ? ` prev=${e.prevKv.value}@${e.prevKv.modRevision}` : '';
-    return e.type === 'PUT' ? `PUT ${kv.key}=${kv.value}(${kv.createRevision}/${kv.modRevision}/${kv.version})${prev}` : `DELETE ${kv.key}@${kv.modRevision}${prev}`;
-  }).join(', ');
+  return (
+    `${r.header.revision}: ` +
+    r.events
+      .map((e) => {
+        const kv = e.kv;
+        const prev = e.prevKv ? ` prev=${e.prevKv.value}@${e.prevKv.modRevision}` : '';
+        return e.type === 'PUT'
+          ? `PUT ${kv.key}=${kv.value}(${kv.createRevision}/${kv.modRevision}/${kv.version})${prev}`
+          : `DELETE ${kv.key}@${kv.modRevision}${prev}`;
+      })
+      .join(', ')
+  );
 }
 
-function collect(etcd: MemoryEtcd, req: Parameters<MemoryEtcd['watch']>[0]): { lines: string[]; responses: WatchResponse[]; cancel: () => void; progress: () => void } {
+function collect(
+  etcd: MemoryEtcd,
+  req: Parameters<MemoryEtcd['watch']>[0],
+): { lines: string[]; responses: WatchResponse[]; cancel: () => void; progress: () => void } {
   const lines: string[] = [];
   const responses: WatchResponse[] = [];
   const w = etcd.watch(req);
-  w.onResponse(r => {
+  w.onResponse((r) => {
     responses.push(r);
     lines.push(describeResponse(r));
   });
@@ -37,11 +47,21 @@ describe('MemoryEtcd watch', () => {
     etcd.put('/pods/b', '1'); // 3
     etcd.put('/other', 'x'); // 4
     etcd.put('/pods/a', '2'); // 5
-    const w = collect(etcd, { key: '/pods/', rangeEnd: prefixEnd('/pods/'), startRevision: 3, prevKv: true });
+    const w = collect(etcd, {
+      key: '/pods/',
+      rangeEnd: prefixEnd('/pods/'),
+      startRevision: 3,
+      prevKv: true,
+    });
     assert.deepStrictEqual(w.lines, [], 'nothing is delivered synchronously');
     await settle();
     etcd.delete('/pods/b'); // 6
-    await etcd.txn({ success: [{ requestPut: { key: '/pods/c', value: '1' } }, { requestPut: { key: '/pods/a', value: '3' } }] }); // 7
+    await etcd.txn({
+      success: [
+        { requestPut: { key: '/pods/c', value: '1' } },
+        { requestPut: { key: '/pods/a', value: '3' } },
+      ],
+    }); // 7
     etcd.put('/other', 'y'); // 8: not in range
     await settle();
     assert.deepStrictEqual(w.lines, [
@@ -56,10 +76,22 @@ describe('MemoryEtcd watch', () => {
     etcd.put('/a', 'old');
     const cases: [string, Parameters<MemoryEtcd['watch']>[0], string[]][] = [
       ['single key', { key: '/a' }, ['3: PUT /a=new(2/3/2)', '5: DELETE /a@5']],
-      ['every key >= /b', { key: '/b', rangeEnd: '\0' }, ['4: PUT /b=1(4/4/1)', '6: PUT /c=1(6/6/1)']],
-      ['noDelete', { key: '/', rangeEnd: '\0', filters: ['noDelete'] }, ['3: PUT /a=new(2/3/2)', '4: PUT /b=1(4/4/1)', '6: PUT /c=1(6/6/1)']],
+      [
+        'every key >= /b',
+        { key: '/b', rangeEnd: '\0' },
+        ['4: PUT /b=1(4/4/1)', '6: PUT /c=1(6/6/1)'],
+      ],
+      [
+        'noDelete',
+        { key: '/', rangeEnd: '\0', filters: ['noDelete'] },
+        ['3: PUT /a=new(2/3/2)', '4: PUT /b=1(4/4/1)', '6: PUT /c=1(6/6/1)'],
+      ],
       ['noPut', { key: '/', rangeEnd: '\0', filters: ['noPut'] }, ['5: DELETE /a@5']],
-      ['future start revision 5', { key: '/', rangeEnd: '\0', startRevision: 5 }, ['5: DELETE /a@5', '6: PUT /c=1(6/6/1)']],
+      [
+        'future start revision 5',
+        { key: '/', rangeEnd: '\0', startRevision: 5 },
+        ['5: DELETE /a@5', '6: PUT /c=1(6/6/1)'],
+      ],
     ];
     const watchers = cases.map(([, req]) => collect(etcd, req));
     etcd.put('/a', 'new'); // 3
@@ -86,7 +118,11 @@ describe('MemoryEtcd watch', () => {
     }
     const w = collect(etcd, { key: '/k', startRevision: 3 });
     await settle();
-    assert.strictEqual(w.responses[0].header.revision, 0, 'the compacted response has no header revision (etcd leaves it 0)');
+    assert.strictEqual(
+      w.responses[0].header.revision,
+      0,
+      'the compacted response has no header revision (etcd leaves it 0)',
+    );
     etcd.put('/k', 'after');
     await settle();
     assert.strictEqual(w.lines.length, 1, 'a canceled watch receives nothing more');
@@ -110,7 +146,10 @@ describe('MemoryEtcd watch', () => {
     await clock.stepAsync(100); // syncWatchersLoop catches the watcher up
     behind.progress();
     await settle();
-    assert.deepStrictEqual(behind.lines, ['5: PUT /k=0(2/2/1), PUT /k=1(2/3/2), PUT /k=2(2/4/3)', '5: progress']);
+    assert.deepStrictEqual(behind.lines, [
+      '5: PUT /k=0(2/2/1), PUT /k=1(2/3/2), PUT /k=2(2/4/3)',
+      '5: progress',
+    ]);
   });
 
   it('sends a progress notification every interval unless events were sent since the last tick', async () => {
@@ -127,8 +166,17 @@ describe('MemoryEtcd watch', () => {
     await clock.stepAsync(1000); // tick at 3000
     etcd.put('/unwatched', 'x'); // 3
     await clock.stepAsync(1000); // tick at 4000
-    assert.deepStrictEqual(w.lines, ['1: progress', '2: PUT /k=v(2/2/1)', '2: progress', '3: progress']);
-    assert.deepStrictEqual(quiet.lines, ['2: PUT /k=v(2/2/1)'], 'no progress without progressNotify');
+    assert.deepStrictEqual(w.lines, [
+      '1: progress',
+      '2: PUT /k=v(2/2/1)',
+      '2: progress',
+      '3: progress',
+    ]);
+    assert.deepStrictEqual(
+      quiet.lines,
+      ['2: PUT /k=v(2/2/1)'],
+      'no progress without progressNotify',
+    );
     w.cancel();
     await clock.stepAsync(5000);
     assert.strictEqual(w.lines.length, 4, 'no ticks after cancel');
@@ -137,7 +185,11 @@ describe('MemoryEtcd watch', () => {
   it('adds seeded jitter to the progress interval (interval + rand(interval/10))', async () => {
     const times = (seed: number) => {
       const clock = new FakeClock();
-      const etcd = new MemoryEtcd({ clock, progressNotifyIntervalMs: 10_000, rand: new SeededRandom(seed) });
+      const etcd = new MemoryEtcd({
+        clock,
+        progressNotifyIntervalMs: 10_000,
+        rand: new SeededRandom(seed),
+      });
       const at: number[] = [];
       etcd.watch({ key: '/k', progressNotify: true }).onResponse(() => at.push(clock.now()));
       return { clock, at };
@@ -148,7 +200,10 @@ describe('MemoryEtcd watch', () => {
     assert.deepStrictEqual(a.at, b.at, 'same seed, same times');
     assert.strictEqual(a.at.length, 2);
     const interval = a.at[0];
-    assert.ok(interval >= 10_000 && interval < 11_000, `interval ${interval} within [10000, 11000)`);
+    assert.ok(
+      interval >= 10_000 && interval < 11_000,
+      `interval ${interval} within [10000, 11000)`,
+    );
     assert.strictEqual(a.at[1], 2 * interval, 'fixed for the stream');
   });
 
@@ -157,8 +212,14 @@ describe('MemoryEtcd watch', () => {
     for (let i = 0; i < 2500; i++) etcd.put(`/k/${i % 7}`, String(i)); // revisions 2..2501
     const w = collect(etcd, { key: '/k/', rangeEnd: prefixEnd('/k/'), startRevision: 2 });
     await settle();
-    assert.deepStrictEqual(w.responses.map(r => r.events.length), [1000, 1000, 500]);
-    assert.deepStrictEqual(w.responses.map(r => r.header.revision), [2501, 2501, 2501]);
+    assert.deepStrictEqual(
+      w.responses.map((r) => r.events.length),
+      [1000, 1000, 500],
+    );
+    assert.deepStrictEqual(
+      w.responses.map((r) => r.header.revision),
+      [2501, 2501, 2501],
+    );
     assert.strictEqual(w.responses[1].events[0].kv.modRevision, 1002);
   });
 
@@ -180,6 +241,9 @@ describe('MemoryEtcd watch', () => {
     assert.deepStrictEqual(got, ['2: PUT /k=1(2/2/1)', '3: PUT /k=2(2/3/2)', '4: PUT /k=3(2/4/3)']);
     assert.strictEqual(w.canceled, true);
     assert.strictEqual(etcd.stats().watchers, 0);
-    assert.throws(() => { w.onResponse(() => undefined); w.onResponse(() => undefined); }, /onResponse was already called/);
+    assert.throws(() => {
+      w.onResponse(() => undefined);
+      w.onResponse(() => undefined);
+    }, /onResponse was already called/);
   });
 });

@@ -37,7 +37,13 @@ export function testSetup(o: SetupOptions = {}): TestSetup {
     progressNotifyIntervalMs: o.progressNotifyIntervalMs,
   });
   const inspector = new RecordingInspector();
-  const store = new EtcdStore({ etcd, clock, groupResource: { group: '', resource: 'pods' }, features: o.features, inspector });
+  const store = new EtcdStore({
+    etcd,
+    clock,
+    groupResource: { group: '', resource: 'pods' },
+    features: o.features,
+    inspector,
+  });
   return { clock, etcd, store, recorder, inspector };
 }
 
@@ -78,18 +84,34 @@ export interface SeededData {
 export async function seedMultiLevelData(s: TestSetup): Promise<SeededData> {
   const { store, etcd } = s;
   const initial = await store.getList('/pods/', { recursive: true });
-  const preset = [pod('first', 'bar'), pod('second', 'bar'), pod('second', 'foo'), pod('third', 'barfoo'), pod('third', 'foo'), pod('second', 'baz')];
+  const preset = [
+    pod('first', 'bar'),
+    pod('second', 'bar'),
+    pod('second', 'foo'),
+    pod('third', 'barfoo'),
+    pod('third', 'foo'),
+    pod('second', 'baz'),
+  ];
   const created: KubeObject[] = [];
   for (const p of preset) created.push(await store.create(computePodKey(p), p));
-  const updated = await store.guaranteedUpdate(computePodKey(preset[0]), cur => {
-    const next = JSON.parse(JSON.stringify(cur)) as KubeObject & { spec: { nodeName?: string } };
-    next.spec.nodeName = 'fakeNode';
-    return next;
-  }, { ignoreNotFound: true });
+  const updated = await store.guaranteedUpdate(
+    computePodKey(preset[0]),
+    (cur) => {
+      const next = JSON.parse(JSON.stringify(cur)) as KubeObject & { spec: { nodeName?: string } };
+      next.spec.nodeName = 'fakeNode';
+      return next;
+    },
+    { ignoreNotFound: true },
+  );
   await store.delete(computePodKey(preset[5]));
   const list = await store.getList('/pods/second', { recursive: true });
   compactStorage(etcd, created[0].metadata.resourceVersion as string);
-  return { initialRV: initial.resourceVersion, created, updated, continueRV: Number(list.resourceVersion) };
+  return {
+    initialRV: initial.resourceVersion,
+    created,
+    updated,
+    continueRV: Number(list.resourceVersion),
+  };
 }
 
 /** The Status of a rejected request. */
@@ -110,16 +132,20 @@ export function isStatusError(e: unknown): e is StatusError {
 
 /** The names `ns/name` of a list's items. */
 export function names(items: KubeObject[]): string[] {
-  return items.map(i => `${i.metadata.namespace ?? ''}/${i.metadata.name}`);
+  return items.map((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}`);
 }
 
 /** checkStorageCallsInvariants' expected etcd calls for a page size and the objects processed. */
-export function estimatedGetCalls(pageSize: number, estimatedProcessedObjects: number, maxLimit = 10000): number {
+export function estimatedGetCalls(
+  pageSize: number,
+  estimatedProcessedObjects: number,
+  maxLimit = 10000,
+): number {
   let calls = 1;
   if (pageSize !== 0) {
     // n+1 calls for the smallest n with pageSize + 2*pageSize + ... >= objects; sum starts at 1 upstream.
     let currLimit = pageSize;
-    for (let sum = 1; sum < estimatedProcessedObjects; ) {
+    for (let sum = 1; sum < estimatedProcessedObjects;) {
       currLimit *= 2;
       if (currLimit > maxLimit) currLimit = maxLimit;
       sum += currLimit;

@@ -22,23 +22,34 @@ interface ModelObj {
 /** The selectors the property draws, each with an independent matcher on the model. */
 const labelSelectors: [string, (o: ModelObj) => boolean][] = [
   ['', () => true],
-  ['tier=web', o => o.tier === 'web'],
-  ['tier!=db', o => o.tier !== 'db'],
-  ['tier in (web,cache)', o => o.tier === 'web' || o.tier === 'cache'],
-  ['tier notin (web)', o => o.tier !== 'web'],
+  ['tier=web', (o) => o.tier === 'web'],
+  ['tier!=db', (o) => o.tier !== 'db'],
+  ['tier in (web,cache)', (o) => o.tier === 'web' || o.tier === 'cache'],
+  ['tier notin (web)', (o) => o.tier !== 'web'],
 ];
 const fieldSelectors: [string, (o: ModelObj) => boolean][] = [
   ['', () => true],
-  ['metadata.namespace=b', o => o.ns === 'b'],
-  ['metadata.name!=p1', o => o.name !== 'p1'],
-  ['metadata.namespace!=a,metadata.name!=p3', o => o.ns !== 'a' && o.name !== 'p3'],
+  ['metadata.namespace=b', (o) => o.ns === 'b'],
+  ['metadata.name!=p1', (o) => o.name !== 'p1'],
+  ['metadata.namespace!=a,metadata.name!=p3', (o) => o.ns !== 'a' && o.name !== 'p3'],
 ];
 
-type Write = { op: 'put'; ns: string; name: string; tier: string } | { op: 'delete'; ns: string; name: string };
+type Write =
+  | { op: 'put'; ns: string; name: string; tier: string }
+  | { op: 'delete'; ns: string; name: string };
 
 const writeArb: fc.Arbitrary<Write> = fc.oneof(
-  fc.record({ op: fc.constant('put' as const), ns: fc.constantFrom(...namespaces), name: fc.constantFrom(...podNames), tier: fc.constantFrom(...tiers) }),
-  fc.record({ op: fc.constant('delete' as const), ns: fc.constantFrom(...namespaces), name: fc.constantFrom(...podNames) }),
+  fc.record({
+    op: fc.constant('put' as const),
+    ns: fc.constantFrom(...namespaces),
+    name: fc.constantFrom(...podNames),
+    tier: fc.constantFrom(...tiers),
+  }),
+  fc.record({
+    op: fc.constant('delete' as const),
+    ns: fc.constantFrom(...namespaces),
+    name: fc.constantFrom(...podNames),
+  }),
 );
 
 function keyOf(ns: string, name: string): string {
@@ -88,7 +99,15 @@ describe('etcd3 store paging (properties)', () => {
           fc.integer({ min: 0, max: 6 }),
           fc.array(fc.array(writeArb, { maxLength: 4 }), { maxLength: 12 }),
           async (initial, li, fi, limit, between) => {
-            const t = testSetup(stream ? { features: { EtcdRangeStream: true }, rangeStream: 'supported', rangeStreamInitialChunk: 2 } : {});
+            const t = testSetup(
+              stream
+                ? {
+                    features: { EtcdRangeStream: true },
+                    rangeStream: 'supported',
+                    rangeStreamInitialChunk: 2,
+                  }
+                : {},
+            );
             const model = new Model(1);
             const write = (w: Write) => {
               const key = keyOf(w.ns, w.name);
@@ -107,31 +126,49 @@ describe('etcd3 store paging (properties)', () => {
             const pages: ListResult[] = [];
             let cont = '';
             for (let i = 0; ; i++) {
-              const page = await t.store.getList('/registry/pods/', { predicate: { label, field, limit, continue: cont } });
+              const page = await t.store.getList('/registry/pods/', {
+                predicate: { label, field, limit, continue: cont },
+              });
               pages.push(page);
-              if (limit > 0) assert.ok(page.items.length <= limit, 'a page never exceeds the limit');
+              if (limit > 0)
+                assert.ok(page.items.length <= limit, 'a page never exceeds the limit');
               if (!page.continue) break;
               cont = page.continue;
               (between[i] ?? []).forEach(write);
               assert.ok(i < 200, 'terminates');
             }
             const rev = Number(pages[0].resourceVersion);
-            for (const p of pages) assert.strictEqual(p.resourceVersion, pages[0].resourceVersion, 'every page at the pinned revision');
+            for (const p of pages)
+              assert.strictEqual(
+                p.resourceVersion,
+                pages[0].resourceVersion,
+                'every page at the pinned revision',
+              );
             const expected = [...model.at(rev).entries()]
               .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
               .map(([, o]) => o)
-              .filter(o => matchLabel(o) && matchField(o))
-              .map(o => `${o.ns}/${o.name}@${o.rev}`);
-            const got = pages.flatMap(p => p.items.map(show));
-            assert.deepStrictEqual(got, expected, 'exactly the filtered list at the revision, in key order');
+              .filter((o) => matchLabel(o) && matchField(o))
+              .map((o) => `${o.ns}/${o.name}@${o.rev}`);
+            const got = pages.flatMap((p) => p.items.map(show));
+            assert.deepStrictEqual(
+              got,
+              expected,
+              'exactly the filtered list at the revision, in key order',
+            );
             const empty = label === '' && field === '';
             pages.forEach((p, i) => {
               if (p.remainingItemCount !== undefined) {
                 assert.ok(empty, 'remainingItemCount only without selectors');
                 const rest = pages.slice(i + 1).reduce((n, q) => n + q.items.length, 0);
-                assert.strictEqual(p.remainingItemCount, rest, `page ${i}: remainingItemCount = items of the remaining pages`);
+                assert.strictEqual(
+                  p.remainingItemCount,
+                  rest,
+                  `page ${i}: remainingItemCount = items of the remaining pages`,
+                );
               } else if (empty && p.continue) {
-                assert.fail(`page ${i}: an unfiltered page with a continue token reports remainingItemCount`);
+                assert.fail(
+                  `page ${i}: an unfiltered page with a continue token reports remainingItemCount`,
+                );
               }
             });
           },

@@ -7,15 +7,37 @@ import { encodeContinue } from '../../../src/engine/storage/continue';
 import { statusToJSON, type Status } from '../../../src/engine/storage/errors';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { maxLimit, type GetListOptions, type ListResult } from '../../../src/engine/etcd3/store';
-import { compactStorage, computePodKey, estimatedGetCalls, names, pod, rejectedStatus, testSetup, type TestSetup } from './etcd3-testing';
+import {
+  compactStorage,
+  computePodKey,
+  estimatedGetCalls,
+  names,
+  pod,
+  rejectedStatus,
+  testSetup,
+  type TestSetup,
+} from './etcd3-testing';
 
 /** checkStorageCallsInvariants: etcd calls (Range + RangeStream) and objects read by the last LIST. */
-function checkCalls(t: TestSetup, name: string, pageSize: number, estimatedProcessedObjects: number): void {
+function checkCalls(
+  t: TestSetup,
+  name: string,
+  pageSize: number,
+  estimatedProcessedObjects: number,
+): void {
   const done = t.inspector.ofType('list/done');
   const last = done[done.length - 1];
-  assert.strictEqual(last.evaluated, estimatedProcessedObjects, `${name}: objects read (transformer reads)`);
+  assert.strictEqual(
+    last.evaluated,
+    estimatedProcessedObjects,
+    `${name}: objects read (transformer reads)`,
+  );
   const calls = t.recorder.getReadsAndReset() + t.recorder.getStreamReadsAndReset();
-  assert.strictEqual(calls, estimatedGetCalls(pageSize, estimatedProcessedObjects), `${name}: etcd calls`);
+  assert.strictEqual(
+    calls,
+    estimatedGetCalls(pageSize, estimatedProcessedObjects),
+    `${name}: etcd calls`,
+  );
 }
 
 async function createAll(t: TestSetup, pods: KubeObject[]): Promise<KubeObject[]> {
@@ -27,18 +49,61 @@ async function createAll(t: TestSetup, pods: KubeObject[]): Promise<KubeObject[]
 describe('etcd3 store paging', () => {
   it('RunTestListContinuation: pages of limit 1 and 0 from a continue token, at the creation RV', async () => {
     const t = testSetup();
-    const stored = await createAll(t, [pod('first', 'bar'), pod('second', 'bar'), pod('second', 'foo')]);
+    const stored = await createAll(t, [
+      pod('first', 'bar'),
+      pod('second', 'bar'),
+      pod('second', 'foo'),
+    ]);
     const currentRV = stored[2].metadata.resourceVersion;
     t.recorder.clear();
-    const steps: { name: string; limit: number; cont: () => string; items: KubeObject[]; cont2: boolean; calls: [number, number] }[] = [];
+    const steps: {
+      name: string;
+      limit: number;
+      cont: () => string;
+      items: KubeObject[];
+      cont2: boolean;
+      calls: [number, number];
+    }[] = [];
     let token1 = '';
     let token3 = '';
-    steps.push({ name: 'first page, limit 1', limit: 1, cont: () => '', items: [stored[0]], cont2: true, calls: [1, 1] });
-    steps.push({ name: 'no limit from the second item', limit: 0, cont: () => token1, items: [stored[1], stored[2]], cont2: false, calls: [0, 2] });
-    steps.push({ name: 'limit 1 from the second item', limit: 1, cont: () => token1, items: [stored[1]], cont2: true, calls: [1, 1] });
-    steps.push({ name: 'limit 1 from the third item', limit: 1, cont: () => token3, items: [stored[2]], cont2: false, calls: [1, 1] });
+    steps.push({
+      name: 'first page, limit 1',
+      limit: 1,
+      cont: () => '',
+      items: [stored[0]],
+      cont2: true,
+      calls: [1, 1],
+    });
+    steps.push({
+      name: 'no limit from the second item',
+      limit: 0,
+      cont: () => token1,
+      items: [stored[1], stored[2]],
+      cont2: false,
+      calls: [0, 2],
+    });
+    steps.push({
+      name: 'limit 1 from the second item',
+      limit: 1,
+      cont: () => token1,
+      items: [stored[1]],
+      cont2: true,
+      calls: [1, 1],
+    });
+    steps.push({
+      name: 'limit 1 from the third item',
+      limit: 1,
+      cont: () => token3,
+      items: [stored[2]],
+      cont2: false,
+      calls: [1, 1],
+    });
     for (const [i, s] of steps.entries()) {
-      const out = await t.store.getList('/pods/', { resourceVersion: '', recursive: true, predicate: { limit: s.limit, continue: s.cont() } });
+      const out = await t.store.getList('/pods/', {
+        resourceVersion: '',
+        recursive: true,
+        predicate: { limit: s.limit, continue: s.cont() },
+      });
       assert.deepStrictEqual(out.items, s.items, `${s.name}: items`);
       assert.strictEqual(!!out.continue, s.cont2, `${s.name}: continue`);
       assert.strictEqual(out.resourceVersion, currentRV, `${s.name}: resourceVersion`);
@@ -50,18 +115,31 @@ describe('etcd3 store paging', () => {
 
   it('RunTestListContinuationWithFilter: 2 etcd calls and 3 reads, then 1 call and 1 read', async () => {
     const t = testSetup();
-    const stored = await createAll(t, [pod('1', 'foo'), pod('2', 'bar'), pod('3', 'foo'), pod('4', 'foo')]);
+    const stored = await createAll(t, [
+      pod('1', 'foo'),
+      pod('2', 'bar'),
+      pod('3', 'foo'),
+      pod('4', 'foo'),
+    ]);
     t.recorder.clear();
-    const first = await t.store.getList('/pods/', { predicate: { field: 'metadata.name!=bar', limit: 2 } });
+    const first = await t.store.getList('/pods/', {
+      predicate: { field: 'metadata.name!=bar', limit: 2 },
+    });
     assert.deepStrictEqual(first.items, [stored[0], stored[2]]);
     assert.ok(first.continue, 'continue after the first page');
     assert.strictEqual(first.resourceVersion, stored[3].metadata.resourceVersion);
-    assert.deepStrictEqual(t.recorder.listRequests(), [
-      { key: '/registry/pods/', revision: 0, limit: 2 },
-      { key: '/registry/pods/2/bar\x00', revision: 5, limit: 4 },
-    ], 'limit 2, then the doubled limit 4 at the pinned revision');
+    assert.deepStrictEqual(
+      t.recorder.listRequests(),
+      [
+        { key: '/registry/pods/', revision: 0, limit: 2 },
+        { key: '/registry/pods/2/bar\x00', revision: 5, limit: 4 },
+      ],
+      'limit 2, then the doubled limit 4 at the pinned revision',
+    );
     checkCalls(t, 'first page', 2, 3);
-    const second = await t.store.getList('/pods/', { predicate: { field: 'metadata.name!=bar', limit: 2, continue: first.continue } });
+    const second = await t.store.getList('/pods/', {
+      predicate: { field: 'metadata.name!=bar', limit: 2, continue: first.continue },
+    });
     assert.deepStrictEqual(second.items, [stored[3]]);
     assert.strictEqual(second.continue, undefined);
     assert.strictEqual(second.resourceVersion, stored[3].metadata.resourceVersion);
@@ -70,14 +148,19 @@ describe('etcd3 store paging', () => {
 
   it('RunTestListPaging: following tokens at a pinned RV never shows a pod created mid-way', async () => {
     const t = testSetup();
-    await createAll(t, [0, 1, 2, 3].map(i => pod('paging', `test-${i}`)));
+    await createAll(
+      t,
+      [0, 1, 2, 3].map((i) => pod('paging', `test-${i}`)),
+    );
     const got: string[] = [];
     let cont = '';
     let calls = 0;
     for (;;) {
-      const out = await t.store.getList('/pods/paging/', { predicate: { limit: 1, continue: cont } });
+      const out = await t.store.getList('/pods/paging/', {
+        predicate: { limit: 1, continue: cont },
+      });
       calls++;
-      got.push(...out.items.map(i => i.metadata.name as string));
+      got.push(...out.items.map((i) => i.metadata.name as string));
       if (calls === 2) await t.store.create('/pods/paging/test-5', pod('paging', 'test-5'));
       if (!out.continue) break;
       cont = out.continue;
@@ -89,44 +172,94 @@ describe('etcd3 store paging', () => {
 
   it('RunTestListInconsistentContinuation: a compacted token gives 410 with a fresh rv=-1 token that continues at the latest RV', async () => {
     const t = testSetup();
-    const stored = await createAll(t, [pod('first', 'bar'), pod('second', 'bar'), pod('second', 'foo')]);
-    const first = await t.store.getList('/pods/', { resourceVersion: '0', predicate: { limit: 1 } });
+    const stored = await createAll(t, [
+      pod('first', 'bar'),
+      pod('second', 'bar'),
+      pod('second', 'foo'),
+    ]);
+    const first = await t.store.getList('/pods/', {
+      resourceVersion: '0',
+      predicate: { limit: 1 },
+    });
     assert.deepStrictEqual(first.items, [stored[0]]);
     assert.ok(first.continue);
-    const updated = await t.store.guaranteedUpdate(computePodKey(stored[2]), () => ({ metadata: { name: 'foo', labels: { state: 'new' } } }));
+    const updated = await t.store.guaranteedUpdate(computePodKey(stored[2]), () => ({
+      metadata: { name: 'foo', labels: { state: 'new' } },
+    }));
     compactStorage(t.etcd, updated.metadata.resourceVersion as string);
-    const status = await rejectedStatus(t.store.getList('/pods/', { resourceVersion: '0', predicate: { continue: first.continue } }), 'old token');
-    assert.ok(status.message?.includes('The provided continue parameter is too old '), status.message);
+    const status = await rejectedStatus(
+      t.store.getList('/pods/', { resourceVersion: '0', predicate: { continue: first.continue } }),
+      'old token',
+    );
+    assert.ok(
+      status.message?.includes('The provided continue parameter is too old '),
+      status.message,
+    );
     assert.strictEqual(status.code, 410);
     assert.strictEqual(status.reason, 'Expired');
     const fresh = status.metadata.continue as string;
-    assert.strictEqual(fresh, encodeContinue('/registry/pods/first/bar\x00', '/registry/pods/', -1), 'the old position at rv -1');
-    const second = await t.store.getList('/pods/', { resourceVersion: '0', predicate: { limit: 1, continue: fresh } });
+    assert.strictEqual(
+      fresh,
+      encodeContinue('/registry/pods/first/bar\x00', '/registry/pods/', -1),
+      'the old position at rv -1',
+    );
+    const second = await t.store.getList('/pods/', {
+      resourceVersion: '0',
+      predicate: { limit: 1, continue: fresh },
+    });
     assert.deepStrictEqual(second.items, [stored[1]]);
     assert.ok(second.continue);
-    assert.ok(BigInt(second.resourceVersion) >= BigInt(updated.metadata.resourceVersion as string), 'not older than the compaction');
-    const third = await t.store.getList('/pods/', { resourceVersion: '0', predicate: { limit: 1, continue: second.continue } });
+    assert.ok(
+      BigInt(second.resourceVersion) >= BigInt(updated.metadata.resourceVersion as string),
+      'not older than the compaction',
+    );
+    const third = await t.store.getList('/pods/', {
+      resourceVersion: '0',
+      predicate: { limit: 1, continue: second.continue },
+    });
     assert.deepStrictEqual(third.items, [updated]);
     assert.strictEqual(third.continue, undefined);
-    assert.strictEqual(third.resourceVersion, second.resourceVersion, 'same RV as the previous page');
+    assert.strictEqual(
+      third.resourceVersion,
+      second.resourceVersion,
+      'same RV as the previous page',
+    );
   });
 
   it('RunTestListPaginationRareObject: 1000 pods, limit 1, name=pod-999: 10 calls with limits 1..512, 1000 reads', async () => {
     const t = testSetup();
     const stored: KubeObject[] = [];
-    for (let i = 0; i < 1000; i++) stored.push(await t.store.create(`/pods//pod-${i}`, pod('', `pod-${i}`)));
+    for (let i = 0; i < 1000; i++)
+      stored.push(await t.store.create(`/pods//pod-${i}`, pod('', `pod-${i}`)));
     t.recorder.clear();
     t.store.metrics.reset();
-    const out = await t.store.getList('/pods/', { predicate: { limit: 1, field: 'metadata.name=pod-999' } });
+    const out = await t.store.getList('/pods/', {
+      predicate: { limit: 1, field: 'metadata.name=pod-999' },
+    });
     assert.strictEqual(out.continue, undefined, 'no continue token');
     assert.deepStrictEqual(out.items, [stored[999]]);
-    assert.deepStrictEqual(t.recorder.listRequests().map(r => r.limit), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
-    assert.deepStrictEqual(t.recorder.requests.map(r => r.kvs), [1, 2, 4, 8, 16, 32, 64, 128, 256, 489]);
+    assert.deepStrictEqual(
+      t.recorder.listRequests().map((r) => r.limit),
+      [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+    );
+    assert.deepStrictEqual(
+      t.recorder.requests.map((r) => r.kvs),
+      [1, 2, 4, 8, 16, 32, 64, 128, 256, 489],
+    );
     checkCalls(t, 'rare object', 1, 1000);
     const s = t.store.metrics.samples();
-    assert.strictEqual(s['apiserver_storage_list_fetched_objects_total{group="",resource="pods"}'], 1000);
-    assert.strictEqual(s['apiserver_storage_list_evaluated_objects_total{group="",resource="pods"}'], 1000);
-    assert.strictEqual(s['apiserver_storage_list_returned_objects_total{group="",resource="pods"}'], 1);
+    assert.strictEqual(
+      s['apiserver_storage_list_fetched_objects_total{group="",resource="pods"}'],
+      1000,
+    );
+    assert.strictEqual(
+      s['apiserver_storage_list_evaluated_objects_total{group="",resource="pods"}'],
+      1000,
+    );
+    assert.strictEqual(
+      s['apiserver_storage_list_returned_objects_total{group="",resource="pods"}'],
+      1,
+    );
     assert.strictEqual(s['etcd_requests_total{group="",operation="list",resource="pods"}'], 10);
   });
 
@@ -145,8 +278,29 @@ describe('etcd3 store paging', () => {
     }
     // [pageSize, objects]; page size 1 is where upstream's formula (sum from 1) is exact.
     const rows: [number, number][] = [
-      [0, 1], [0, 50], [1, 1], [1, 2], [1, 3], [1, 4], [1, 7], [1, 8], [1, 100], [1, 1000], [1, 1023], [1, 1024], [1, 17000],
-      [2, 3], [2, 7], [3, 3], [3, 4], [5, 100], [10, 1000], [100, 250], [500, 2500], [7000, 17000], [12000, 17000],
+      [0, 1],
+      [0, 50],
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [1, 7],
+      [1, 8],
+      [1, 100],
+      [1, 1000],
+      [1, 1023],
+      [1, 1024],
+      [1, 17000],
+      [2, 3],
+      [2, 7],
+      [3, 3],
+      [3, 4],
+      [5, 100],
+      [10, 1000],
+      [100, 250],
+      [500, 2500],
+      [7000, 17000],
+      [12000, 17000],
     ];
     let t: TestSetup;
     let created = 0;
@@ -156,7 +310,11 @@ describe('etcd3 store paging', () => {
     for (const [pageSize, objects] of rows) {
       it(`pageSize ${pageSize}, ${objects} objects, only the last one matches`, async () => {
         // Keys sort as zero-padded numbers; the marker pod is always the last one.
-        for (; created < objects; created++) t.etcd.put(`/registry/pods/ns/p-${String(created).padStart(6, '0')}`, JSON.stringify(pod('ns', `p-${created}`)));
+        for (; created < objects; created++)
+          t.etcd.put(
+            `/registry/pods/ns/p-${String(created).padStart(6, '0')}`,
+            JSON.stringify(pod('ns', `p-${created}`)),
+          );
         const last = `p-${objects - 1}`;
         t.recorder.clear();
         t.inspector.clear();
@@ -164,7 +322,8 @@ describe('etcd3 store paging', () => {
         assert.deepStrictEqual(names(out.items), [`ns/${last}`], 'the one match');
         const calls = t.recorder.getReadsAndReset();
         assert.strictEqual(calls, doublingCalls(pageSize, objects), 'calls of the doubling loop');
-        if (pageSize <= 1) assert.strictEqual(calls, estimatedGetCalls(pageSize, objects), 'upstream formula');
+        if (pageSize <= 1)
+          assert.strictEqual(calls, estimatedGetCalls(pageSize, objects), 'upstream formula');
         const done = t.inspector.ofType('list/done')[0];
         assert.strictEqual(done.fetched, objects, 'fetched');
         assert.strictEqual(done.evaluated, objects, 'evaluated');
@@ -176,22 +335,67 @@ describe('etcd3 store paging', () => {
   it('TestValidateListOptions through GetList: the first etcd request (key, revision) or the error', async () => {
     const t = testSetup();
     await t.store.create('/pods/ns/a', pod('ns', 'a'));
-    const enc = (rv: number, start: string) => encodeContinue('/registry/pods/' + start, '/registry/pods/', rv);
+    const enc = (rv: number, start: string) =>
+      encodeContinue('/registry/pods/' + start, '/registry/pods/', rv);
     // [name, options, error substring | expected first request]
     const rows: [string, GetListOptions, string | { key: string; revision: number }][] = [
-      ['specifying resource version when using continue', { resourceVersion: '200', recursive: true, predicate: { continue: enc(100, 'continue') } }, 'specifying resource version is not allowed when using continue'],
+      [
+        'specifying resource version when using continue',
+        { resourceVersion: '200', recursive: true, predicate: { continue: enc(100, 'continue') } },
+        'specifying resource version is not allowed when using continue',
+      ],
       ['invalid resource version', { resourceVersion: 'invalid' }, 'invalid resource version'],
-      ['unknown ResourceVersionMatch value', { resourceVersion: '200', resourceVersionMatch: 'unknown' }, 'unknown ResourceVersionMatch value'],
-      ['use continueRV', { resourceVersion: '0', recursive: true, predicate: { continue: enc(100, 'continue') } }, { key: '/registry/pods/continue', revision: 100 }],
-      ['use continueRV with empty rv', { resourceVersion: '', recursive: true, predicate: { continue: enc(100, 'continue') } }, { key: '/registry/pods/continue', revision: 100 }],
-      ['continueRV = 0', { recursive: true, predicate: { continue: enc(0, 'continue') } }, 'invalid continue token'],
-      ['continueRV < 0', { recursive: true, predicate: { continue: enc(-1, 'continue') } }, { key: '/registry/pods/continue', revision: 0 }],
+      [
+        'unknown ResourceVersionMatch value',
+        { resourceVersion: '200', resourceVersionMatch: 'unknown' },
+        'unknown ResourceVersionMatch value',
+      ],
+      [
+        'use continueRV',
+        { resourceVersion: '0', recursive: true, predicate: { continue: enc(100, 'continue') } },
+        { key: '/registry/pods/continue', revision: 100 },
+      ],
+      [
+        'use continueRV with empty rv',
+        { resourceVersion: '', recursive: true, predicate: { continue: enc(100, 'continue') } },
+        { key: '/registry/pods/continue', revision: 100 },
+      ],
+      [
+        'continueRV = 0',
+        { recursive: true, predicate: { continue: enc(0, 'continue') } },
+        'invalid continue token',
+      ],
+      [
+        'continueRV < 0',
+        { recursive: true, predicate: { continue: enc(-1, 'continue') } },
+        { key: '/registry/pods/continue', revision: 0 },
+      ],
       ['default', {}, { key: '/registry/pods/', revision: 0 }],
-      ['rev resolve to 0 if ResourceVersionMatchNotOlderThan', { resourceVersion: '200', resourceVersionMatch: 'NotOlderThan' }, { key: '/registry/pods/', revision: 0 }],
-      ['specified rev if ResourceVersionMatchExact', { resourceVersion: '200', resourceVersionMatch: 'Exact' }, { key: '/registry/pods/', revision: 200 }],
-      ['rev resolve to 0 if not recursive', { resourceVersion: '200', recursive: false, predicate: { limit: 1 } }, { key: '/registry/pods', revision: 0 }],
-      ['rev resolve to 0 if limit unspecified', { resourceVersion: '200', recursive: true }, { key: '/registry/pods/', revision: 0 }],
-      ['specified rev if recursive with limit', { resourceVersion: '200', recursive: true, predicate: { limit: 1 } }, { key: '/registry/pods/', revision: 200 }],
+      [
+        'rev resolve to 0 if ResourceVersionMatchNotOlderThan',
+        { resourceVersion: '200', resourceVersionMatch: 'NotOlderThan' },
+        { key: '/registry/pods/', revision: 0 },
+      ],
+      [
+        'specified rev if ResourceVersionMatchExact',
+        { resourceVersion: '200', resourceVersionMatch: 'Exact' },
+        { key: '/registry/pods/', revision: 200 },
+      ],
+      [
+        'rev resolve to 0 if not recursive',
+        { resourceVersion: '200', recursive: false, predicate: { limit: 1 } },
+        { key: '/registry/pods', revision: 0 },
+      ],
+      [
+        'rev resolve to 0 if limit unspecified',
+        { resourceVersion: '200', recursive: true },
+        { key: '/registry/pods/', revision: 0 },
+      ],
+      [
+        'specified rev if recursive with limit',
+        { resourceVersion: '200', recursive: true, predicate: { limit: 1 } },
+        { key: '/registry/pods/', revision: 200 },
+      ],
     ];
     for (const [name, opts, want] of rows) {
       t.recorder.clear();
@@ -202,12 +406,23 @@ describe('etcd3 store paging', () => {
         err = e;
       }
       if (typeof want === 'string') {
-        assert.ok(err instanceof Error && err.message.includes(want), `${name}: error containing ${want}, got ${String(err)}`);
-        assert.strictEqual(t.recorder.requests.length, 0, `${name}: rejected before any etcd request`);
+        assert.ok(
+          err instanceof Error && err.message.includes(want),
+          `${name}: error containing ${want}, got ${String(err)}`,
+        );
+        assert.strictEqual(
+          t.recorder.requests.length,
+          0,
+          `${name}: rejected before any etcd request`,
+        );
       } else {
         const first = t.recorder.listRequests()[0];
         assert.ok(first, `${name}: an etcd request was made`);
-        assert.deepStrictEqual({ key: first.key, revision: first.revision }, want, `${name}: first etcd request`);
+        assert.deepStrictEqual(
+          { key: first.key, revision: first.revision },
+          want,
+          `${name}: first etcd request`,
+        );
       }
     }
   });
@@ -216,7 +431,12 @@ describe('etcd3 store paging', () => {
     const t = testSetup();
     await t.store.create('/pods/ns/pod-1', pod('ns', 'pod-1'));
     await t.store.getList('/pods/ns', { recursive: true });
-    const names4 = ['apiserver_storage_list_total', 'apiserver_storage_list_fetched_objects_total', 'apiserver_storage_list_evaluated_objects_total', 'apiserver_storage_list_returned_objects_total'];
+    const names4 = [
+      'apiserver_storage_list_total',
+      'apiserver_storage_list_fetched_objects_total',
+      'apiserver_storage_list_evaluated_objects_total',
+      'apiserver_storage_list_returned_objects_total',
+    ];
     const expected = `# HELP apiserver_storage_list_evaluated_objects_total [ALPHA] Number of objects tested in the course of serving a LIST request from storage
 # TYPE apiserver_storage_list_evaluated_objects_total counter
 apiserver_storage_list_evaluated_objects_total{group="",resource="pods"} 1
@@ -235,40 +455,79 @@ apiserver_storage_list_total{group="",resource="pods"} 1
     assert.strictEqual(t.store.metrics.text(names4), expected, 'a 400 records nothing');
     // A 410 after the read still counts (the defer is installed after validation).
     compactStorage(t.etcd, t.etcd.currentRevision());
-    await rejectedStatus(t.store.getList('/pods/', { resourceVersion: '1', resourceVersionMatch: 'Exact' }), 'compacted');
-    assert.strictEqual(t.store.metrics.samples()['apiserver_storage_list_total{group="",resource="pods"}'], 2);
+    await rejectedStatus(
+      t.store.getList('/pods/', { resourceVersion: '1', resourceVersionMatch: 'Exact' }),
+      'compacted',
+    );
+    assert.strictEqual(
+      t.store.metrics.samples()['apiserver_storage_list_total{group="",resource="pods"}'],
+      2,
+    );
   });
 
   it('a future revision costs one more etcd get (the current-RV lookup) and counts that lookup as a LIST', async () => {
     const t = testSetup();
     await t.store.create('/pods/ns/pod-1', pod('ns', 'pod-1'));
     t.recorder.clear();
-    const status = await rejectedStatus(t.store.getList('/pods/', { resourceVersion: '100', resourceVersionMatch: 'Exact' }), 'future');
+    const status = await rejectedStatus(
+      t.store.getList('/pods/', { resourceVersion: '100', resourceVersionMatch: 'Exact' }),
+      'future',
+    );
     assert.strictEqual(status.message, 'Timeout: Too large resource version: 100, current: 2');
     assert.strictEqual(
       statusToJSON(status),
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Timeout: Too large resource version: 100, current: 2","reason":"Timeout","details":{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}]},"code":504}',
     );
-    assert.deepStrictEqual(t.recorder.requests.map(r => [r.op, r.key, r.revision]), [['range', '/registry/pods/', 100], ['range', '/registry/pods', 0]]);
+    assert.deepStrictEqual(
+      t.recorder.requests.map((r) => [r.op, r.key, r.revision]),
+      [
+        ['range', '/registry/pods/', 100],
+        ['range', '/registry/pods', 0],
+      ],
+    );
     const s = t.store.metrics.samples();
     assert.strictEqual(s['etcd_requests_total{group="",operation="list",resource="pods"}'], 1);
-    assert.strictEqual(s['etcd_request_errors_total{group="",operation="list",resource="pods"}'], 1);
-    assert.strictEqual(s['etcd_requests_total{group="",operation="get",resource="pods"}'], 1, 'the current-RV lookup');
-    assert.strictEqual(s['apiserver_storage_list_total{group="",resource="pods"}'], 2, 'the LIST and the lookup');
+    assert.strictEqual(
+      s['etcd_request_errors_total{group="",operation="list",resource="pods"}'],
+      1,
+    );
+    assert.strictEqual(
+      s['etcd_requests_total{group="",operation="get",resource="pods"}'],
+      1,
+      'the current-RV lookup',
+    );
+    assert.strictEqual(
+      s['apiserver_storage_list_total{group="",resource="pods"}'],
+      2,
+      'the LIST and the lookup',
+    );
     const done = t.inspector.ofType('list/done');
-    assert.deepStrictEqual(done.map(d => [d.keyPrefix, d.etcdRequests, d.error?.code]), [['/registry/pods', 1, undefined], ['/registry/pods/', 2, 504]]);
+    assert.deepStrictEqual(
+      done.map((d) => [d.keyPrefix, d.etcdRequests, d.error?.code]),
+      [
+        ['/registry/pods', 1, undefined],
+        ['/registry/pods/', 2, 504],
+      ],
+    );
   });
 
   it('counts each LIST`s own etcd requests in list/done, also when LISTs run concurrently', async () => {
     const t = testSetup();
-    for (let i = 0; i < 40; i++) t.etcd.put(`/registry/pods/ns/p-${String(i).padStart(2, '0')}`, JSON.stringify(pod('ns', `p-${i}`)));
+    for (let i = 0; i < 40; i++)
+      t.etcd.put(
+        `/registry/pods/ns/p-${String(i).padStart(2, '0')}`,
+        JSON.stringify(pod('ns', `p-${i}`)),
+      );
     t.inspector.clear();
     const [a, b] = await Promise.all([
       t.store.getList('/pods/', { predicate: { limit: 1, field: 'metadata.name=p-39' } }),
       t.store.getList('/pods/', { predicate: { limit: 2, field: 'metadata.name=p-39' } }),
     ]);
     assert.strictEqual(a.items.length + b.items.length, 2);
-    const done = t.inspector.ofType('list/done').map(d => d.etcdRequests).sort();
+    const done = t.inspector
+      .ofType('list/done')
+      .map((d) => d.etcdRequests)
+      .sort();
     assert.deepStrictEqual(done, [5, 6], 'limits 1..32 (6 calls) and 2..32 (5 calls)');
   });
 
@@ -280,9 +539,17 @@ apiserver_storage_list_total{group="",resource="pods"} 1
     await t.store.create('/pods/ns/a<b', pod('ns', 'a<b'));
     await t.store.create('/pods/ns/c', pod('ns', 'c'));
     const out = await t.store.getList('/registry/pods/', { predicate: { limit: 1 } });
-    assert.strictEqual(out.continue, encodeContinue('/registry/pods/ns/a<b\x00', '/registry/pods/', 3));
+    assert.strictEqual(
+      out.continue,
+      encodeContinue('/registry/pods/ns/a<b\x00', '/registry/pods/', 3),
+    );
     // Go's json.Marshal escapes '<' and NUL; no padding (RawURLEncoding).
-    assert.strictEqual(out.continue, Buffer.from('{"v":"meta.k8s.io/v1","rv":3,"start":"ns/a\\u003cb\\u0000"}').toString('base64url'));
+    assert.strictEqual(
+      out.continue,
+      Buffer.from('{"v":"meta.k8s.io/v1","rv":3,"start":"ns/a\\u003cb\\u0000"}').toString(
+        'base64url',
+      ),
+    );
     assert.strictEqual(out.remainingItemCount, 1);
   });
 
@@ -290,7 +557,11 @@ apiserver_storage_list_total{group="",resource="pods"} 1
     const t = testSetup();
     const rows: [string, GetListOptions, string][] = [
       ['bad field label', { predicate: { field: 'foo=bar' } }, 'field label not supported: foo'],
-      ['fractional limit', { predicate: { limit: 1.5 } }, 'predicate.limit must be an integer, got 1.5'],
+      [
+        'fractional limit',
+        { predicate: { limit: 1.5 } },
+        'predicate.limit must be an integer, got 1.5',
+      ],
     ];
     for (const [name, opts, want] of rows) {
       const status: Status = await rejectedStatus(t.store.getList('/pods/', opts), name);
@@ -302,8 +573,17 @@ apiserver_storage_list_total{group="",resource="pods"} 1
 });
 
 /** Lists the first `objects` keys of /registry/pods/ns/ (all of them) with a field selector for `last`. */
-async function listFirstN(t: TestSetup, objects: number, pageSize: number, last: string): Promise<ListResult> {
+async function listFirstN(
+  t: TestSetup,
+  objects: number,
+  pageSize: number,
+  last: string,
+): Promise<ListResult> {
   // The etcd holds keys p-000000.. of earlier rows too; an Exact list at the revision of the
   // objects-th put sees exactly `objects` keys.
-  return t.store.getList('/registry/pods/ns/', { resourceVersion: String(objects + 1), resourceVersionMatch: 'Exact', predicate: { limit: pageSize, field: `metadata.name=${last}` } });
+  return t.store.getList('/registry/pods/ns/', {
+    resourceVersion: String(objects + 1),
+    resourceVersionMatch: 'Exact',
+    predicate: { limit: pageSize, field: `metadata.name=${last}` },
+  });
 }

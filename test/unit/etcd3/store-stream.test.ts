@@ -18,7 +18,9 @@ async function seedPods(t: TestSetup, n: number, ns = 'ns'): Promise<KubeObject[
 }
 
 function ops(t: TestSetup): string[] {
-  return t.recorder.requests.filter(r => r.op === 'range' || r.op === 'rangeStream').map(r => `${r.op}:${r.limit}`);
+  return t.recorder.requests
+    .filter((r) => r.op === 'range' || r.op === 'rangeStream')
+    .map((r) => `${r.op}:${r.limit}`);
 }
 
 describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
@@ -27,13 +29,35 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
     const rows: [string, boolean, GetListOptions, string, string[]][] = [
       ['gate off', false, {}, '/pods/', ['range:0']],
       ['no limit, no selector', true, {}, '/pods/', ['rangeStream:0']],
-      ['no limit, a selector: stream everything and filter', true, { predicate: { field: 'metadata.name=pod-03' } }, '/pods/', ['rangeStream:0']],
-      ['limit, empty predicate: one stream capped at the limit', true, { predicate: { limit: 5 } }, '/pods/', ['rangeStream:5']],
-      ['limit and a selector: a filtered page is paged (doubling)', true, { predicate: { limit: 1, field: 'metadata.name=pod-11' } }, '/pods/', ['range:1', 'range:2', 'range:4', 'range:8']],
+      [
+        'no limit, a selector: stream everything and filter',
+        true,
+        { predicate: { field: 'metadata.name=pod-03' } },
+        '/pods/',
+        ['rangeStream:0'],
+      ],
+      [
+        'limit, empty predicate: one stream capped at the limit',
+        true,
+        { predicate: { limit: 5 } },
+        '/pods/',
+        ['rangeStream:5'],
+      ],
+      [
+        'limit and a selector: a filtered page is paged (doubling)',
+        true,
+        { predicate: { limit: 1, field: 'metadata.name=pod-11' } },
+        '/pods/',
+        ['range:1', 'range:2', 'range:4', 'range:8'],
+      ],
       ['not recursive: a get', true, { recursive: false }, '/pods/ns/pod-01', ['range:0']],
     ];
     for (const [name, gate, opts, key, want] of rows) {
-      const t = testSetup({ features: { EtcdRangeStream: gate }, rangeStream: 'supported', rangeStreamInitialChunk: 4 });
+      const t = testSetup({
+        features: { EtcdRangeStream: gate },
+        rangeStream: 'supported',
+        rangeStreamInitialChunk: 4,
+      });
       await seedPods(t, 12);
       t.recorder.clear();
       await t.store.getList(key, opts);
@@ -43,25 +67,42 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
 
   it('serves the same items, tokens and remainingItemCount as paging', async () => {
     const paged = testSetup();
-    const streamed = testSetup({ features: { EtcdRangeStream: true }, rangeStream: 'supported', rangeStreamInitialChunk: 3 });
+    const streamed = testSetup({
+      features: { EtcdRangeStream: true },
+      rangeStream: 'supported',
+      rangeStreamInitialChunk: 3,
+    });
     await seedPods(paged, 25);
     await seedPods(streamed, 25);
     const rows: GetListOptions[] = [
-      {}, { predicate: { limit: 1 } }, { predicate: { limit: 10 } }, { predicate: { limit: 25 } }, { predicate: { limit: 30 } },
-      { predicate: { field: 'metadata.name!=pod-04' } }, { resourceVersion: '5', resourceVersionMatch: 'Exact', predicate: { limit: 2 } },
-      { resourceVersion: '20', predicate: { limit: 7 } }, { resourceVersion: '10', resourceVersionMatch: 'NotOlderThan' },
+      {},
+      { predicate: { limit: 1 } },
+      { predicate: { limit: 10 } },
+      { predicate: { limit: 25 } },
+      { predicate: { limit: 30 } },
+      { predicate: { field: 'metadata.name!=pod-04' } },
+      { resourceVersion: '5', resourceVersionMatch: 'Exact', predicate: { limit: 2 } },
+      { resourceVersion: '20', predicate: { limit: 7 } },
+      { resourceVersion: '10', resourceVersionMatch: 'NotOlderThan' },
     ];
     for (const opts of rows) {
       const a = await paged.store.getList('/pods/ns/', opts);
       const b = await streamed.store.getList('/pods/ns/', opts);
       assert.deepStrictEqual(b, a, JSON.stringify(opts));
       if (a.continue) {
-        const a2 = await paged.store.getList('/pods/ns/', { predicate: { ...opts.predicate, continue: a.continue } });
-        const b2 = await streamed.store.getList('/pods/ns/', { predicate: { ...opts.predicate, continue: b.continue } });
+        const a2 = await paged.store.getList('/pods/ns/', {
+          predicate: { ...opts.predicate, continue: a.continue },
+        });
+        const b2 = await streamed.store.getList('/pods/ns/', {
+          predicate: { ...opts.predicate, continue: b.continue },
+        });
         assert.deepStrictEqual(b2, a2, `${JSON.stringify(opts)}: next page`);
       }
     }
-    assert.ok(streamed.recorder.getStreamReadsAndReset() > 0, 'the streamed store used RangeStream');
+    assert.ok(
+      streamed.recorder.getStreamReadsAndReset() > 0,
+      'the streamed store used RangeStream',
+    );
     assert.strictEqual(paged.recorder.getStreamReadsAndReset(), 0);
   });
 
@@ -82,7 +123,7 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
     const fallback = t.inspector.ofType('list/stream-fallback');
     assert.strictEqual(fallback.length, 1);
     assert.strictEqual(fallback[0].recheckAt, rangeStreamRecheckInterval);
-    const probe = t.inspector.ofType('etcd/request').find(e => e.operation === 'listStream');
+    const probe = t.inspector.ofType('etcd/request').find((e) => e.operation === 'listStream');
     assert.ok(probe?.unimplemented, 'the probe is reported to the inspector as unimplemented');
 
     // Marked unsupported: no further probe, until the recheck interval has passed.
@@ -91,12 +132,25 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
     t.clock.step(rangeStreamRecheckInterval - 1);
     await t.store.getList('/pods/', {});
     assert.deepStrictEqual(ops(t), ['range:0', 'range:0']);
-    assert.deepStrictEqual(t.inspector.ofType('list/stream-decision').slice(-2).map(e => e.reason), ['marked-unsupported', 'marked-unsupported']);
+    assert.deepStrictEqual(
+      t.inspector
+        .ofType('list/stream-decision')
+        .slice(-2)
+        .map((e) => e.reason),
+      ['marked-unsupported', 'marked-unsupported'],
+    );
     t.clock.step(1);
     t.recorder.clear();
     await t.store.getList('/pods/', {});
-    assert.deepStrictEqual(ops(t), ['rangeStream:0', 'range:0'], 'probed again after 10 minutes, still unimplemented');
-    assert.strictEqual(t.inspector.ofType('list/stream-decision').slice(-1)[0].reason, 'recheck-due');
+    assert.deepStrictEqual(
+      ops(t),
+      ['rangeStream:0', 'range:0'],
+      'probed again after 10 minutes, still unimplemented',
+    );
+    assert.strictEqual(
+      t.inspector.ofType('list/stream-decision').slice(-1)[0].reason,
+      'recheck-due',
+    );
 
     // etcd upgraded: the next probe after the interval succeeds and lists stream from then on.
     t.etcd.setRangeStream('supported');
@@ -105,14 +159,26 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
     await t.store.getList('/pods/', {});
     await t.store.getList('/pods/', {});
     assert.deepStrictEqual(ops(t), ['rangeStream:0', 'rangeStream:0']);
-    assert.strictEqual(t.store.metrics.samples()['etcd_requests_total{group="",operation="listStream",resource="pods"}'], 2);
+    assert.strictEqual(
+      t.store.metrics.samples()[
+        'etcd_requests_total{group="",operation="listStream",resource="pods"}'
+      ],
+      2,
+    );
   });
 
   it('TestGetListStreamMultiChunk: 25 pods in several chunks; pinned and unpinned streams', async () => {
-    const t = testSetup({ features: { EtcdRangeStream: true }, rangeStream: 'supported', rangeStreamInitialChunk: 10 });
+    const t = testSetup({
+      features: { EtcdRangeStream: true },
+      rangeStream: 'supported',
+      rangeStreamInitialChunk: 10,
+    });
     await seedPods(t, 25);
     const streamedList = async (rv: string, match: string) => {
-      const out = await t.store.getList('/pods/', { resourceVersion: rv, resourceVersionMatch: match });
+      const out = await t.store.getList('/pods/', {
+        resourceVersion: rv,
+        resourceVersionMatch: match,
+      });
       assert.ok(t.recorder.getStreamReadsAndReset() > 0, 'served by RangeStream');
       assert.strictEqual(out.continue, undefined, 'a streamed list does not paginate');
       assert.strictEqual(out.remainingItemCount, undefined);
@@ -120,8 +186,12 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
     };
     const snapshot = await streamedList('', '');
     assert.strictEqual(snapshot.items.length, 25);
-    const pages = t.inspector.ofType('list/page').filter(p => p.streamed);
-    assert.deepStrictEqual(pages.map(p => p.fetched), [10, 15], 'chunks of 10, then doubled');
+    const pages = t.inspector.ofType('list/page').filter((p) => p.streamed);
+    assert.deepStrictEqual(
+      pages.map((p) => p.fetched),
+      [10, 15],
+      'chunks of 10, then doubled',
+    );
     await t.store.create('/pods/ns/pod-extra', pod('ns', 'pod-extra'));
     const exact = await streamedList(snapshot.resourceVersion, 'Exact');
     assert.strictEqual(exact.items.length, 25);
@@ -135,11 +205,22 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
     await t.store.create('/pods/ns/pod-1', pod('ns', 'pod-1'));
     await t.store.getList('/pods/ns', { recursive: true });
     const s = t.store.metrics.samples();
-    for (const m of ['list_total', 'list_fetched_objects_total', 'list_evaluated_objects_total', 'list_returned_objects_total']) {
+    for (const m of [
+      'list_total',
+      'list_fetched_objects_total',
+      'list_evaluated_objects_total',
+      'list_returned_objects_total',
+    ]) {
       assert.strictEqual(s[`apiserver_storage_${m}{group="",resource="pods"}`], 1, m);
     }
-    assert.strictEqual(s['etcd_requests_total{group="",operation="listStream",resource="pods"}'], 1);
-    assert.strictEqual(s['etcd_requests_total{group="",operation="list",resource="pods"}'], undefined);
+    assert.strictEqual(
+      s['etcd_requests_total{group="",operation="listStream",resource="pods"}'],
+      1,
+    );
+    assert.strictEqual(
+      s['etcd_requests_total{group="",operation="list",resource="pods"}'],
+      undefined,
+    );
   });
 
   it('a stream pinned at a compacted revision is a 410; a future one is TooLargeResourceVersion', async () => {
@@ -147,16 +228,34 @@ describe('etcd3 store RangeStream path (EtcdRangeStream gate)', () => {
     await seedPods(t, 3);
     t.etcd.compact(3);
     const rows: [string, GetListOptions, number, string][] = [
-      ['compacted', { resourceVersion: '2', resourceVersionMatch: 'Exact' }, 410, 'The resourceVersion for the provided list is too old.'],
-      ['future', { resourceVersion: '9', resourceVersionMatch: 'Exact' }, 504, 'Timeout: Too large resource version: 9, current: 4'],
+      [
+        'compacted',
+        { resourceVersion: '2', resourceVersionMatch: 'Exact' },
+        410,
+        'The resourceVersion for the provided list is too old.',
+      ],
+      [
+        'future',
+        { resourceVersion: '9', resourceVersionMatch: 'Exact' },
+        504,
+        'Timeout: Too large resource version: 9, current: 4',
+      ],
     ];
     for (const [name, opts, code, message] of rows) {
-      await assert.rejects(t.store.getList('/pods/', opts), (e: { status?: { code?: number; message?: string } }) => {
-        assert.strictEqual(e.status?.code, code, name);
-        assert.strictEqual(e.status?.message, message, name);
-        return true;
-      });
+      await assert.rejects(
+        t.store.getList('/pods/', opts),
+        (e: { status?: { code?: number; message?: string } }) => {
+          assert.strictEqual(e.status?.code, code, name);
+          assert.strictEqual(e.status?.message, message, name);
+          return true;
+        },
+      );
     }
-    assert.strictEqual(t.store.metrics.samples()['etcd_request_errors_total{group="",operation="listStream",resource="pods"}'], 2);
+    assert.strictEqual(
+      t.store.metrics.samples()[
+        'etcd_request_errors_total{group="",operation="listStream",resource="pods"}'
+      ],
+      2,
+    );
   });
 });

@@ -3,7 +3,13 @@
 // for a compacted start, WatchList's initial-events-end bookmark and the RangeStream sync.
 import * as assert from 'assert';
 import { settle } from '../../../src/engine/clock';
-import { defaultWatcherMaxLimit, initialEventsAnnotationKey, type StorageWatch, type StorageWatchEvent, type WatchOptions } from '../../../src/engine/etcd3/watcher';
+import {
+  defaultWatcherMaxLimit,
+  initialEventsAnnotationKey,
+  type StorageWatch,
+  type StorageWatchEvent,
+  type WatchOptions,
+} from '../../../src/engine/etcd3/watcher';
 import { maxLimit } from '../../../src/engine/etcd3/store';
 import type { Status } from '../../../src/engine/storage/errors';
 import type { KubeObject } from '../../../src/engine/storage/objects';
@@ -17,7 +23,7 @@ interface Collected {
 async function collect(t: TestSetup, key: string, opts: WatchOptions): Promise<Collected> {
   const w = await t.store.watch(key, opts);
   const events: StorageWatchEvent[] = [];
-  w.onEvent(e => events.push(e));
+  w.onEvent((e) => events.push(e));
   await settle();
   return { w, events };
 }
@@ -45,11 +51,18 @@ describe('etcd3 watcher', () => {
       await seed(t);
       const { w, events } = await collect(t, '/pods/', { resourceVersion: rv });
       await t.store.create('/pods/c/z', pod('c', 'z')); // 4
-      await t.store.guaranteedUpdate('/pods/a/x', o => ({ ...o, metadata: { ...o.metadata, labels: { v: '2' } } })); // 5
+      await t.store.guaranteedUpdate('/pods/a/x', (o) => ({
+        ...o,
+        metadata: { ...o.metadata, labels: { v: '2' } },
+      })); // 5
       await t.store.delete('/pods/b/y'); // 6
       await settle();
-      assert.deepStrictEqual(events.map(show), ['ADDED a/x@2', 'ADDED b/y@3', 'ADDED c/z@4', 'MODIFIED a/x@5', 'DELETED b/y@6'], `rv ${JSON.stringify(rv)}`);
-      const watchReq = t.recorder.requests.find(r => r.op === 'watch');
+      assert.deepStrictEqual(
+        events.map(show),
+        ['ADDED a/x@2', 'ADDED b/y@3', 'ADDED c/z@4', 'MODIFIED a/x@5', 'DELETED b/y@6'],
+        `rv ${JSON.stringify(rv)}`,
+      );
+      const watchReq = t.recorder.requests.find((r) => r.op === 'watch');
       assert.strictEqual(watchReq?.revision, 4, 'the etcd watch starts at the sync revision + 1');
       w.stop();
       assert.strictEqual(w.stopped, true);
@@ -59,30 +72,62 @@ describe('etcd3 watcher', () => {
   it('from RV N: no sync, only the changes after N; a non-recursive watch sees one key', async () => {
     const t = testSetup();
     await seed(t);
-    await t.store.guaranteedUpdate('/pods/a/x', o => ({ ...o, metadata: { ...o.metadata, labels: { v: '2' } } })); // 4
+    await t.store.guaranteedUpdate('/pods/a/x', (o) => ({
+      ...o,
+      metadata: { ...o.metadata, labels: { v: '2' } },
+    })); // 4
     const all = await collect(t, '/pods/', { resourceVersion: '3' });
     const one = await collect(t, '/pods/b/y', { resourceVersion: '3', recursive: false });
-    await t.store.guaranteedUpdate('/pods/b/y', o => ({ ...o, metadata: { ...o.metadata, labels: { v: '2' } } })); // 5
+    await t.store.guaranteedUpdate('/pods/b/y', (o) => ({
+      ...o,
+      metadata: { ...o.metadata, labels: { v: '2' } },
+    })); // 5
     await settle();
     assert.deepStrictEqual(all.events.map(show), ['MODIFIED a/x@4', 'MODIFIED b/y@5']);
     assert.deepStrictEqual(one.events.map(show), ['MODIFIED b/y@5']);
-    assert.strictEqual(t.recorder.requests.filter(r => r.op === 'range' && r.rangeEnd !== '').length, 0, 'no sync read (only the updates` gets)');
+    assert.strictEqual(
+      t.recorder.requests.filter((r) => r.op === 'range' && r.rangeEnd !== '').length,
+      0,
+      'no sync read (only the updates` gets)',
+    );
   });
 
   it('turns updates across the selector into ADDED / DELETED (transform)', async () => {
     const t = testSetup();
     await t.store.create('/pods/a/x', pod('a', 'x')); // 2
-    const { events } = await collect(t, '/pods/', { resourceVersion: '2', predicate: { label: 'tier=web' } });
-    const setLabel = (v: string | undefined) => (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, labels: v ? { tier: v } : undefined } });
+    const { events } = await collect(t, '/pods/', {
+      resourceVersion: '2',
+      predicate: { label: 'tier=web' },
+    });
+    const setLabel = (v: string | undefined) => (o: KubeObject) => ({
+      ...o,
+      metadata: { ...o.metadata, labels: v ? { tier: v } : undefined },
+    });
     await t.store.guaranteedUpdate('/pods/a/x', setLabel('web')); // 3: in
-    await t.store.guaranteedUpdate('/pods/a/x', o => ({ ...o, metadata: { ...o.metadata, labels: { tier: 'web', x: '1' } } })); // 4: stays
+    await t.store.guaranteedUpdate('/pods/a/x', (o) => ({
+      ...o,
+      metadata: { ...o.metadata, labels: { tier: 'web', x: '1' } },
+    })); // 4: stays
     await t.store.guaranteedUpdate('/pods/a/x', setLabel('db')); // 5: out
     await t.store.guaranteedUpdate('/pods/a/x', setLabel(undefined)); // 6: stays out
-    await t.store.create('/pods/a/y', { ...pod('a', 'y'), metadata: { name: 'y', namespace: 'a', labels: { tier: 'web' } } }); // 7
+    await t.store.create('/pods/a/y', {
+      ...pod('a', 'y'),
+      metadata: { name: 'y', namespace: 'a', labels: { tier: 'web' } },
+    }); // 7
     await t.store.delete('/pods/a/y'); // 8
     await settle();
-    assert.deepStrictEqual(events.map(show), ['ADDED a/x@3', 'MODIFIED a/x@4', 'DELETED a/x@5', 'ADDED a/y@7', 'DELETED a/y@8']);
-    assert.deepStrictEqual((events[2].object as KubeObject).metadata.labels, { tier: 'web', x: '1' }, 'DELETED carries the old object');
+    assert.deepStrictEqual(events.map(show), [
+      'ADDED a/x@3',
+      'MODIFIED a/x@4',
+      'DELETED a/x@5',
+      'ADDED a/y@7',
+      'DELETED a/y@8',
+    ]);
+    assert.deepStrictEqual(
+      (events[2].object as KubeObject).metadata.labels,
+      { tier: 'web', x: '1' },
+      'DELETED carries the old object',
+    );
   });
 
   it('a compacted start revision ends the watch with a 410 ERROR (upstream message)', async () => {
@@ -96,7 +141,13 @@ describe('etcd3 watcher', () => {
     const e = first.value as StorageWatchEvent;
     assert.strictEqual(e.type, 'ERROR');
     assert.deepStrictEqual(e.object, {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided watch is too old.', reason: 'Expired', code: 410,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'The resourceVersion for the provided watch is too old.',
+      reason: 'Expired',
+      code: 410,
     });
     assert.strictEqual((await it.next()).done, true, 'the watch ends after the error');
   });
@@ -104,7 +155,10 @@ describe('etcd3 watcher', () => {
   it('progress notifications become BOOKMARKs and count in etcd_bookmark_total / etcd_bookmark_counts', async () => {
     const t = testSetup({ progressNotifyIntervalMs: 60_000 });
     await seed(t);
-    const { w, events } = await collect(t, '/pods/', { resourceVersion: '3', progressNotify: true });
+    const { w, events } = await collect(t, '/pods/', {
+      resourceVersion: '3',
+      progressNotify: true,
+    });
     // etcd reports no progress before the watch's start revision (4) exists.
     w.requestWatchProgress();
     await settle();
@@ -119,41 +173,64 @@ describe('etcd3 watcher', () => {
     assert.deepStrictEqual(events.map(show), ['BOOKMARK@4', 'BOOKMARK@5'], 'the progress ticker');
     t.store.requestWatchProgress();
     await settle();
-    assert.deepStrictEqual(events.map(show), ['BOOKMARK@4', 'BOOKMARK@5', 'BOOKMARK@5'], 'store.requestWatchProgress');
+    assert.deepStrictEqual(
+      events.map(show),
+      ['BOOKMARK@4', 'BOOKMARK@5', 'BOOKMARK@5'],
+      'store.requestWatchProgress',
+    );
     const s = t.store.metrics.samples();
     assert.strictEqual(s['etcd_bookmark_total{group="",resource="pods"}'], 3);
     assert.strictEqual(s['etcd_bookmark_counts{group="",resource="pods"}'], 3);
-    assert.ok(t.store.metrics.text(['etcd_bookmark_counts']).includes('[ALPHA] (Deprecated since 1.36.0) Number of etcd bookmarks'));
+    assert.ok(
+      t.store.metrics
+        .text(['etcd_bookmark_counts'])
+        .includes('[ALPHA] (Deprecated since 1.36.0) Number of etcd bookmarks'),
+    );
     w.stop();
   });
 
   it('syncs in pages of 10000 keys pinned at the first page`s revision (10001 pods)', async () => {
     const t = testSetup();
-    for (let i = 0; i <= 10000; i++) t.etcd.put(`/registry/pods/ns/p-${String(i).padStart(5, '0')}`, JSON.stringify(pod('ns', `p-${i}`)));
+    for (let i = 0; i <= 10000; i++)
+      t.etcd.put(
+        `/registry/pods/ns/p-${String(i).padStart(5, '0')}`,
+        JSON.stringify(pod('ns', `p-${i}`)),
+      );
     const rev = t.etcd.currentRevision();
     let added = 0;
     const w = await t.store.watch('/pods/', {});
-    w.onEvent(e => {
+    w.onEvent((e) => {
       if (e.type === 'ADDED') added++;
     });
     await settle(50);
-    const ranges = t.recorder.requests.filter(r => r.op === 'range');
+    const ranges = t.recorder.requests.filter((r) => r.op === 'range');
     assert.deepStrictEqual(
-      ranges.map(r => [r.key, r.limit, r.revision, r.kvs]),
-      [['/registry/pods/', 10000, 0, 10000], ['/registry/pods/ns/p-09999\x00', 10000, rev, 1]],
+      ranges.map((r) => [r.key, r.limit, r.revision, r.kvs]),
+      [
+        ['/registry/pods/', 10000, 0, 10000],
+        ['/registry/pods/ns/p-09999\x00', 10000, rev, 1],
+      ],
     );
     assert.strictEqual(added, 10001);
-    assert.strictEqual(t.store.metrics.samples()['etcd_requests_total{group="",operation="list",resource="pods"}'], 2);
-    assert.strictEqual(t.recorder.requests.find(r => r.op === 'watch')?.revision, rev + 1);
+    assert.strictEqual(
+      t.store.metrics.samples()['etcd_requests_total{group="",operation="list",resource="pods"}'],
+      2,
+    );
+    assert.strictEqual(t.recorder.requests.find((r) => r.op === 'watch')?.revision, rev + 1);
     w.stop();
   });
 
   it('WatchList: sendInitialEvents ends the initial events with an annotated BOOKMARK; a future RV is a 504 ERROR', async () => {
     const t = testSetup({ features: { WatchList: true } });
     await seed(t);
-    const { events } = await collect(t, '/pods/', { sendInitialEvents: true, allowWatchBookmarks: true });
+    const { events } = await collect(t, '/pods/', {
+      sendInitialEvents: true,
+      allowWatchBookmarks: true,
+    });
     assert.deepStrictEqual(events.map(show), ['ADDED a/x@2', 'ADDED b/y@3', 'BOOKMARK@3']);
-    assert.deepStrictEqual(events[2].object, { metadata: { resourceVersion: '3', annotations: { [initialEventsAnnotationKey]: 'true' } } });
+    assert.deepStrictEqual(events[2].object, {
+      metadata: { resourceVersion: '3', annotations: { [initialEventsAnnotationKey]: 'true' } },
+    });
     const noBookmark = await collect(t, '/pods/', { sendInitialEvents: true });
     assert.deepStrictEqual(noBookmark.events.map(show), ['ADDED a/x@2', 'ADDED b/y@3']);
     const future = await collect(t, '/pods/', { sendInitialEvents: true, resourceVersion: '50' });
@@ -173,15 +250,29 @@ describe('etcd3 watcher', () => {
   it('with the gate off, sendInitialEvents is ignored unless RV is "" (legacy)', async () => {
     const t = testSetup();
     await seed(t);
-    const { events } = await collect(t, '/pods/', { sendInitialEvents: true, allowWatchBookmarks: true, resourceVersion: '3' });
+    const { events } = await collect(t, '/pods/', {
+      sendInitialEvents: true,
+      allowWatchBookmarks: true,
+      resourceVersion: '3',
+    });
     await t.store.create('/pods/c/z', pod('c', 'z'));
     await settle();
     assert.deepStrictEqual(events.map(show), ['ADDED c/z@4']);
   });
 
   const streamProfiles: [string, SetupOptions, string[], boolean][] = [
-    ['supported', { features: { EtcdRangeStream: true }, rangeStream: 'supported', rangeStreamInitialChunk: 1 }, ['rangeStream'], true],
-    ['unimplemented', { features: { EtcdRangeStream: true }, rangeStream: 'unimplemented' }, ['rangeStream', 'range'], false],
+    [
+      'supported',
+      { features: { EtcdRangeStream: true }, rangeStream: 'supported', rangeStreamInitialChunk: 1 },
+      ['rangeStream'],
+      true,
+    ],
+    [
+      'unimplemented',
+      { features: { EtcdRangeStream: true }, rangeStream: 'unimplemented' },
+      ['rangeStream', 'range'],
+      false,
+    ],
   ];
   for (const [name, setup, wantOps, supported] of streamProfiles) {
     it(`syncs through one RangeStream when the gate is on (etcd: ${name})`, async () => {
@@ -190,10 +281,18 @@ describe('etcd3 watcher', () => {
       t.recorder.clear();
       const { events } = await collect(t, '/pods/', {});
       assert.deepStrictEqual(events.map(show), ['ADDED a/x@2', 'ADDED b/y@3']);
-      assert.deepStrictEqual(t.recorder.requests.filter(r => r.op !== 'watch').map(r => r.op), wantOps);
-      assert.strictEqual(t.recorder.requests.find(r => r.op === 'watch')?.revision, 4);
+      assert.deepStrictEqual(
+        t.recorder.requests.filter((r) => r.op !== 'watch').map((r) => r.op),
+        wantOps,
+      );
+      assert.strictEqual(t.recorder.requests.find((r) => r.op === 'watch')?.revision, 4);
       assert.strictEqual(t.store.featureSupportChecker.supports('RangeStream'), supported);
-      assert.strictEqual(t.store.metrics.samples()['etcd_requests_total{group="",operation="listStream",resource="pods"}'], supported ? 1 : undefined);
+      assert.strictEqual(
+        t.store.metrics.samples()[
+          'etcd_requests_total{group="",operation="listStream",resource="pods"}'
+        ],
+        supported ? 1 : undefined,
+      );
       assert.strictEqual(t.inspector.ofType('list/stream-fallback').length, supported ? 0 : 1);
     });
   }
@@ -204,7 +303,12 @@ describe('etcd3 watcher', () => {
     await collect(t, '/pods/', {});
     await t.store.create('/pods/c/z', pod('c', 'z'));
     await settle();
-    assert.strictEqual(t.store.metrics.samples()['apiserver_storage_events_received_total{group="",resource="pods"}'], 1);
+    assert.strictEqual(
+      t.store.metrics.samples()[
+        'apiserver_storage_events_received_total{group="",resource="pods"}'
+      ],
+      1,
+    );
     assert.ok(t.store.metrics.text(['apiserver_storage_events_received_total']).includes('[BETA]'));
   });
 });

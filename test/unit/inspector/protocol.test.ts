@@ -3,7 +3,12 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { defaultViewState, isFromWebview, normalizeViewState, panelModel } from '../../../src/protocol';
+import {
+  defaultViewState,
+  isFromWebview,
+  normalizeViewState,
+  panelModel,
+} from '../../../src/protocol';
 import type { RunModel } from '../../../src/run/run-model';
 
 describe('isFromWebview', () => {
@@ -16,32 +21,69 @@ describe('isFromWebview', () => {
     ['a string', 'ready', false],
     ['null', null, false],
   ];
-  for (const [name, value, want] of cases) it(name, () => assert.strictEqual(isFromWebview(value), want, name));
+  for (const [name, value, want] of cases)
+    it(name, () => assert.strictEqual(isFromWebview(value), want, name));
 });
 
 describe('normalizeViewState', () => {
   const cases: Array<[string, unknown, Partial<ReturnType<typeof normalizeViewState>>]> = [
     ['nothing stored', undefined, defaultViewState],
-    ['a whole state', { runId: 'r', view: 'lists', at: 1500, speed: 50, selectedWatcherId: '7', watcherSearch: 'app', watcherStateFilter: 'closed', metricsSearch: 'etcd' },
-      { runId: 'r', view: 'lists', at: 1500, speed: 50, selectedWatcherId: '7', watcherSearch: 'app', watcherStateFilter: 'closed', metricsSearch: 'etcd' }],
+    [
+      'a whole state',
+      {
+        runId: 'r',
+        view: 'lists',
+        at: 1500,
+        speed: 50,
+        selectedWatcherId: '7',
+        watcherSearch: 'app',
+        watcherStateFilter: 'closed',
+        metricsSearch: 'etcd',
+      },
+      {
+        runId: 'r',
+        view: 'lists',
+        at: 1500,
+        speed: 50,
+        selectedWatcherId: '7',
+        watcherSearch: 'app',
+        watcherStateFilter: 'closed',
+        metricsSearch: 'etcd',
+      },
+    ],
     ['an unknown view', { view: 'nope' }, { view: 'watchers' }],
     ['a negative time', { at: -5 }, { at: 0 }],
     ['a time that is not a number', { at: '12' }, { at: 0 }],
     ['a speed not offered', { speed: 3 }, { speed: 10 }],
-    ['a selection that is not a string', { selectedWatcherId: 7 }, { selectedWatcherId: undefined }],
+    [
+      'a selection that is not a string',
+      { selectedWatcherId: 7 },
+      { selectedWatcherId: undefined },
+    ],
   ];
   for (const [name, stored, want] of cases) {
     it(name, () => {
       const got = normalizeViewState(stored);
-      for (const [k, v] of Object.entries(want)) assert.deepStrictEqual(got[k as keyof typeof got], v, `${name}: ${k}`);
+      for (const [k, v] of Object.entries(want))
+        assert.deepStrictEqual(got[k as keyof typeof got], v, `${name}: ${k}`);
     });
   }
 });
 
 describe('panelModel', () => {
-  it('leaves the watchers\' logs and the watch requests out, counting the log as dropped', () => {
+  it("leaves the watchers' logs and the watch requests out, counting the log as dropped", () => {
     const model = {
-      watchers: [{ id: '1', log: [{ at: 0, kind: 'created', text: 'created' }, { at: 5, kind: 'closed', text: 'closed' }], logDropped: 3, bookmarkTimes: [1, 2] }],
+      watchers: [
+        {
+          id: '1',
+          log: [
+            { at: 0, kind: 'created', text: 'created' },
+            { at: 5, kind: 'closed', text: 'closed' },
+          ],
+          logDropped: 3,
+          bookmarkTimes: [1, 2],
+        },
+      ],
       watchRequests: [{ at: 0 }],
       lists: [],
     } as unknown as RunModel;
@@ -50,7 +92,7 @@ describe('panelModel', () => {
     assert.strictEqual(slim.watchers[0].logDropped, 5);
     assert.strictEqual(slim.watchers[0].bookmarkTimes, undefined);
     assert.ok(!('watchRequests' in slim));
-    assert.strictEqual(model.watchers[0].log.length, 2, 'the run\'s own model is left alone');
+    assert.strictEqual(model.watchers[0].log.length, 2, "the run's own model is left alone");
   });
 });
 
@@ -59,22 +101,35 @@ describe('the webview bundle boundary', () => {
   // boundary 5): anything else from src/ is the protocol, the shared inspector helpers or types.
   // Compiled into out/test/unit/inspector/: the project is four folders up.
   const root = path.resolve(__dirname, '../../../..');
-  const allowedValueImports = [/^\.\.\/src\/protocol$/, /^\.\.\/src\/inspector\//, /^\.\/[\w-]+$/, /^@vscode\/webview-ui-toolkit$/, /\.css$/];
-  const files = fs.readdirSync(path.join(root, 'webview')).filter(f => f.endsWith('.ts'));
+  const allowedValueImports = [
+    /^\.\.\/src\/protocol$/,
+    /^\.\.\/src\/inspector\//,
+    /^\.\/[\w-]+$/,
+    /^@vscode\/webview-ui-toolkit$/,
+    /\.css$/,
+  ];
+  const files = fs.readdirSync(path.join(root, 'webview')).filter((f) => f.endsWith('.ts'));
   it('has webview sources to check', () => assert.ok(files.length >= 5, files.join(', ')));
   for (const file of files) {
     it(`${file} imports engine and run-model code only as types`, () => {
       const text = fs.readFileSync(path.join(root, 'webview', file), 'utf8');
-      for (const m of text.matchAll(/^import\s+(type\s+)?[^'"]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
+      for (const m of text.matchAll(
+        /^import\s+(type\s+)?[^'"]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm,
+      )) {
         const typeOnly = !!m[1];
         const source = m[2] ?? m[3];
         if (typeOnly) continue;
-        assert.ok(allowedValueImports.some(re => re.test(source)), `${file}: imports ${source} as code`);
+        assert.ok(
+          allowedValueImports.some((re) => re.test(source)),
+          `${file}: imports ${source} as code`,
+        );
       }
     });
   }
   it('only toolkit.ts imports the toolkit', () => {
-    const importers = files.filter(f => fs.readFileSync(path.join(root, 'webview', f), 'utf8').includes('@vscode/webview-ui-toolkit'));
+    const importers = files.filter((f) =>
+      fs.readFileSync(path.join(root, 'webview', f), 'utf8').includes('@vscode/webview-ui-toolkit'),
+    );
     assert.deepStrictEqual(importers, ['toolkit.ts']);
   });
 });

@@ -5,47 +5,149 @@ import { RunModelBuilder, selectorFromIdentifier } from '../../../src/run/build-
 import type { RunHeader } from '../../../src/run/run-model';
 import type { InspectorEvent } from '../../../src/engine/inspect/events';
 
-const header: RunHeader = { format: 'listwatch-trace', version: 1, scenario: 'bookmark-heartbeats', profile: '1.36', seed: 1, params: {} };
+const header: RunHeader = {
+  format: 'listwatch-trace',
+  version: 1,
+  scenario: 'bookmark-heartbeats',
+  profile: '1.36',
+  seed: 1,
+  params: {},
+};
 const gr = { group: '', resource: 'pods' };
 
 describe('RunModelBuilder', () => {
   it('keeps the first and last log entries of a watcher and counts the rest', () => {
     const b = new RunModelBuilder(header, { watcherLogLimit: 6 });
-    b.add({ type: 'watcher/created', at: 0, watcherId: 1, groupResource: gr, identifier: 'key: "/pods/ns", labels: "app=x", fields: ""', chanSize: 10, deadline: null, allowWatchBookmarks: true });
-    for (let i = 1; i <= 20; i++) b.add({ type: 'watcher/bookmark', at: i * 1000, watcherId: 1, resourceVersion: 100 + i, outcome: 'delivered' });
+    b.add({
+      type: 'watcher/created',
+      at: 0,
+      watcherId: 1,
+      groupResource: gr,
+      identifier: 'key: "/pods/ns", labels: "app=x", fields: ""',
+      chanSize: 10,
+      deadline: null,
+      allowWatchBookmarks: true,
+    });
+    for (let i = 1; i <= 20; i++)
+      b.add({
+        type: 'watcher/bookmark',
+        at: i * 1000,
+        watcherId: 1,
+        resourceVersion: 100 + i,
+        outcome: 'delivered',
+      });
     const [w] = b.finish().watchers;
     assert.strictEqual(w.log.length, 6);
     assert.strictEqual(w.logDropped, 15);
-    assert.deepStrictEqual(w.log.map(l => l.at), [0, 1000, 2000, 18000, 19000, 20000]);
-    assert.deepStrictEqual([w.bookmarksReceived, w.lastRvSent, w.selector, w.bufferCapacity], [20, 120, 'app=x', 10]);
+    assert.deepStrictEqual(
+      w.log.map((l) => l.at),
+      [0, 1000, 2000, 18000, 19000, 20000],
+    );
+    assert.deepStrictEqual(
+      [w.bookmarksReceived, w.lastRvSent, w.selector, w.bufferCapacity],
+      [20, 120, 'app=x', 10],
+    );
   });
 
   it('tracks state changes, drops by reason, termination and the close reason', () => {
     const b = new RunModelBuilder(header);
     const ev: InspectorEvent[] = [
-      { type: 'watcher/created', at: 0, watcherId: 'a', groupResource: gr, identifier: '', chanSize: 2, deadline: 60000, allowWatchBookmarks: true },
-      { type: 'watcher/state', at: 0, watcherId: 'a', from: 'WaitingForBookmark', to: 'BookmarkReceived', bookmarkAfterResourceVersion: 7, resourceVersion: 7 },
-      { type: 'watcher/bookmark', at: 1, watcherId: 'a', resourceVersion: 5, outcome: 'dropped', reason: 'inputFull' },
-      { type: 'watcher/bookmark', at: 2, watcherId: 'a', resourceVersion: 6, outcome: 'dropped', reason: 'inputFull' },
-      { type: 'watcher/bookmark', at: 57000, watcherId: 'a', resourceVersion: 9, outcome: 'delivered', initialEventsEnd: true },
-      { type: 'watcher/terminated', at: 58000, watcherId: 'a', groupResource: gr, graceful: true, inputLen: 2, resultLen: 2 },
+      {
+        type: 'watcher/created',
+        at: 0,
+        watcherId: 'a',
+        groupResource: gr,
+        identifier: '',
+        chanSize: 2,
+        deadline: 60000,
+        allowWatchBookmarks: true,
+      },
+      {
+        type: 'watcher/state',
+        at: 0,
+        watcherId: 'a',
+        from: 'WaitingForBookmark',
+        to: 'BookmarkReceived',
+        bookmarkAfterResourceVersion: 7,
+        resourceVersion: 7,
+      },
+      {
+        type: 'watcher/bookmark',
+        at: 1,
+        watcherId: 'a',
+        resourceVersion: 5,
+        outcome: 'dropped',
+        reason: 'inputFull',
+      },
+      {
+        type: 'watcher/bookmark',
+        at: 2,
+        watcherId: 'a',
+        resourceVersion: 6,
+        outcome: 'dropped',
+        reason: 'inputFull',
+      },
+      {
+        type: 'watcher/bookmark',
+        at: 57000,
+        watcherId: 'a',
+        resourceVersion: 9,
+        outcome: 'delivered',
+        initialEventsEnd: true,
+      },
+      {
+        type: 'watcher/terminated',
+        at: 58000,
+        watcherId: 'a',
+        groupResource: gr,
+        graceful: true,
+        inputLen: 2,
+        resultLen: 2,
+      },
       { type: 'watcher/closed', at: 59000, watcherId: 'a', reason: 'inputClosed', delivered: 12 },
     ];
     for (const e of ev) b.add(e);
     const [w] = b.finish().watchers;
-    assert.deepStrictEqual(w.states.map(s => s.state), ['WaitingForBookmark', 'BookmarkReceived']);
+    assert.deepStrictEqual(
+      w.states.map((s) => s.state),
+      ['WaitingForBookmark', 'BookmarkReceived'],
+    );
     assert.deepStrictEqual(w.bookmarksDropped, { inputFull: 2 });
-    assert.deepStrictEqual([w.terminated, w.closeReason, w.closedAt, w.eventsReceived], [true, 'terminated (blocked dispatch, graceful drain)', 59000, 12]);
+    assert.deepStrictEqual(
+      [w.terminated, w.closeReason, w.closedAt, w.eventsReceived],
+      [true, 'terminated (blocked dispatch, graceful drain)', 59000, 12],
+    );
     assert.deepStrictEqual([w.preDeadlineBookmarks, w.initialEventsEndBookmarks], [1, 1]);
   });
 
   it('groups etcd calls and pages under the list that made them; cacher lists apart', () => {
     const b = new RunModelBuilder(header);
     const req = (at: number, limit: number, kvs: number): InspectorEvent => ({
-      type: 'etcd/request', at, groupResource: gr, operation: 'list', key: '/registry/pods/', rangeEnd: '/registry/pods0', limit, revision: 0, headerRevision: 9, kvs, count: 50, latencyMs: 0,
+      type: 'etcd/request',
+      at,
+      groupResource: gr,
+      operation: 'list',
+      key: '/registry/pods/',
+      rangeEnd: '/registry/pods0',
+      limit,
+      revision: 0,
+      headerRevision: 9,
+      kvs,
+      count: 50,
+      latencyMs: 0,
     });
     const done = (at: number, fetched: number): InspectorEvent => ({
-      type: 'list/done', at, groupResource: gr, keyPrefix: '/registry/pods/', recursive: true, streamed: false, etcdRequests: 1, fetched, evaluated: fetched, returned: 1, latencyMs: 0,
+      type: 'list/done',
+      at,
+      groupResource: gr,
+      keyPrefix: '/registry/pods/',
+      recursive: true,
+      streamed: false,
+      etcdRequests: 1,
+      fetched,
+      evaluated: fetched,
+      returned: 1,
+      latencyMs: 0,
     });
     b.add(req(0, 10000, 50));
     b.add(done(0, 50));
@@ -53,18 +155,64 @@ describe('RunModelBuilder', () => {
     b.add(req(1, 2, 2));
     b.add(req(1, 4, 4));
     b.add(done(1, 6));
-    b.addInput(1, { action: 'list-end', id: 'list-1', status: 200, items: 1, resourceVersion: '9', continue: 'tok' });
+    b.addInput(1, {
+      action: 'list-end',
+      id: 'list-1',
+      status: 200,
+      items: 1,
+      resourceVersion: '9',
+      continue: 'tok',
+    });
     const m = b.finish();
-    assert.deepStrictEqual(m.lists.map(l => [l.id, l.etcdRequests.map(q => q.limit), l.fetched, l.continue, l.servedBy]), [['list-1', [2, 4], 6, 'tok', 'etcd']]);
-    assert.deepStrictEqual(m.cacherLists?.map(l => [l.etcdRequests.map(q => q.limit), l.fetched]), [[[10000], 50]]);
+    assert.deepStrictEqual(
+      m.lists.map((l) => [
+        l.id,
+        l.etcdRequests.map((q) => q.limit),
+        l.fetched,
+        l.continue,
+        l.servedBy,
+      ]),
+      [['list-1', [2, 4], 6, 'tok', 'etcd']],
+    );
+    assert.deepStrictEqual(
+      m.cacherLists?.map((l) => [l.etcdRequests.map((q) => q.limit), l.fetched]),
+      [[[10000], 50]],
+    );
   });
 
-  it('capacity points start from the first change\'s old capacity', () => {
+  it("capacity points start from the first change's old capacity", () => {
     const b = new RunModelBuilder(header);
-    b.add({ type: 'watchcache/capacity', at: 500, groupResource: gr, from: 100, to: 200, reason: 'increase', oldestEventAgeMs: 400, comparedEventAgeMs: 400, eventFreshDuration: 75000 });
-    b.add({ type: 'watchcache/capacity', at: 90000, groupResource: gr, from: 200, to: 100, reason: 'decrease', oldestEventAgeMs: 90000, comparedEventAgeMs: 76000, eventFreshDuration: 75000 });
+    b.add({
+      type: 'watchcache/capacity',
+      at: 500,
+      groupResource: gr,
+      from: 100,
+      to: 200,
+      reason: 'increase',
+      oldestEventAgeMs: 400,
+      comparedEventAgeMs: 400,
+      eventFreshDuration: 75000,
+    });
+    b.add({
+      type: 'watchcache/capacity',
+      at: 90000,
+      groupResource: gr,
+      from: 200,
+      to: 100,
+      reason: 'decrease',
+      oldestEventAgeMs: 90000,
+      comparedEventAgeMs: 76000,
+      eventFreshDuration: 75000,
+    });
     const c = b.finish().capacity;
-    assert.deepStrictEqual(c.map(p => [p.capacity, p.change]), [[100, 'initial'], [200, 'grow'], [100, 'shrink']]);
+    assert.deepStrictEqual(
+      c.map((p) => [p.capacity, p.change]),
+      [
+        [100, 'initial'],
+        [200, 'grow'],
+        [100, 'shrink'],
+      ],
+    );
     assert.match(c[2].reason, /a quarter from the newest \(76 s\) is older than the 75 s window/);
   });
 

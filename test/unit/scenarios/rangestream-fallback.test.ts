@@ -26,41 +26,74 @@ describe('scenario rangestream-fallback', () => {
   ];
   for (const c of unsupported) {
     it(`etcd without RangeStream, ${c.lists} rounds every ${c.intervalSeconds} s: probes every 10 minutes, pages otherwise`, async () => {
-      const { model, summary } = await runScenario('rangestream-fallback', { etcdSupportsRangeStream: false, lists: c.lists, intervalSeconds: c.intervalSeconds });
+      const { model, summary } = await runScenario('rangestream-fallback', {
+        etcdSupportsRangeStream: false,
+        lists: c.lists,
+        intervalSeconds: c.intervalSeconds,
+      });
       const probes = expectedProbes(c.lists, c.intervalSeconds);
       const t0 = model.lists[0].at;
-      const unfiltered = model.lists.filter(l => l.client === 'unfiltered');
-      const probed = unfiltered.filter(l => l.etcdRequests.some(q => q.operation === 'listStream'));
-      assert.deepStrictEqual(probed.map(l => l.at - t0), probes, 'probe times');
+      const unfiltered = model.lists.filter((l) => l.client === 'unfiltered');
+      const probed = unfiltered.filter((l) =>
+        l.etcdRequests.some((q) => q.operation === 'listStream'),
+      );
+      assert.deepStrictEqual(
+        probed.map((l) => l.at - t0),
+        probes,
+        'probe times',
+      );
       for (const l of probed) {
-        assert.deepStrictEqual(l.etcdRequests.map(q => q.operation), ['listStream', 'list'], `${l.id}: the probe, then a paged list`);
+        assert.deepStrictEqual(
+          l.etcdRequests.map((q) => q.operation),
+          ['listStream', 'list'],
+          `${l.id}: the probe, then a paged list`,
+        );
         assert.match(l.etcdRequests[0].error ?? '', /Unimplemented/, l.id);
         assert.strictEqual(l.streamed, false, l.id);
         assert.strictEqual(l.fallbacks.length, 1, l.id);
       }
-      for (const l of unfiltered.filter(x => !probed.includes(x))) assert.deepStrictEqual(l.stream?.reason, 'marked-unsupported', l.id);
+      for (const l of unfiltered.filter((x) => !probed.includes(x)))
+        assert.deepStrictEqual(l.stream?.reason, 'marked-unsupported', l.id);
       assert.strictEqual(summary.facts.fallbacks, probes.length);
       assert.strictEqual(summary.facts.filteredStreamed, 0);
     });
   }
 
   it('etcd with RangeStream: every unfiltered list is one RangeStream request, filtered ones page', async () => {
-    const { model, summary } = await runScenario('rangestream-fallback', { etcdSupportsRangeStream: true, lists: 5, intervalSeconds: 60 });
+    const { model, summary } = await runScenario('rangestream-fallback', {
+      etcdSupportsRangeStream: true,
+      lists: 5,
+      intervalSeconds: 60,
+    });
     for (const l of model.lists) {
       if (l.client === 'unfiltered') {
-        assert.deepStrictEqual([l.streamed, l.etcdRequests.map(q => q.operation)], [true, ['listStream']], l.id);
+        assert.deepStrictEqual(
+          [l.streamed, l.etcdRequests.map((q) => q.operation)],
+          [true, ['listStream']],
+          l.id,
+        );
         assert.strictEqual(l.returned, 500, l.id);
       } else {
         assert.deepStrictEqual([l.streamed, l.stream?.reason], [false, 'filtered-page'], l.id);
-        assert.ok(l.etcdRequests.every(q => q.operation === 'list'), l.id);
+        assert.ok(
+          l.etcdRequests.every((q) => q.operation === 'list'),
+          l.id,
+        );
       }
     }
     assert.deepStrictEqual([summary.facts.streamedLists, summary.facts.fallbacks], [5, 0]);
   });
 
   it('release-1.36: no RangeStream at all', async () => {
-    const { model, summary } = await runScenario('rangestream-fallback', { profile: '1.36', lists: 3, intervalSeconds: 700 });
-    assert.ok(model.lists.every(l => l.etcdRequests.every(q => q.operation === 'list')));
-    assert.deepStrictEqual([summary.facts.rangeStreamRequests, summary.facts.streamedLists, summary.facts.fallbacks], [0, 0, 0]);
+    const { model, summary } = await runScenario('rangestream-fallback', {
+      profile: '1.36',
+      lists: 3,
+      intervalSeconds: 700,
+    });
+    assert.ok(model.lists.every((l) => l.etcdRequests.every((q) => q.operation === 'list')));
+    assert.deepStrictEqual(
+      [summary.facts.rangeStreamRequests, summary.facts.streamedLists, summary.facts.fallbacks],
+      [0, 0, 0],
+    );
   });
 });

@@ -46,7 +46,9 @@ describe('Status bodies (reference §8.3, computed with Go encoding/json)', () =
   const cases: [string, StatusError, string][] = [
     [
       '410 inconsistent continue with a fresh rv -1 token',
-      newInconsistentContinueError('eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTEsInN0YXJ0IjoicG9kLWJcdTAwMDAifQ'),
+      newInconsistentContinueError(
+        'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTEsInN0YXJ0IjoicG9kLWJcdTAwMDAifQ',
+      ),
       '{"kind":"Status","apiVersion":"v1","metadata":{"continue":"eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTEsInN0YXJ0IjoicG9kLWJcdTAwMDAifQ"},"status":"Failure","message":"The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.","reason":"Expired","code":410}',
     ],
     [
@@ -76,7 +78,9 @@ describe('Status bodies (reference §8.3, computed with Go encoding/json)', () =
     ],
     [
       '400 invalid continue token',
-      newBadRequest('invalid continue token: continue key is not valid: illegal base64 data at input byte 0'),
+      newBadRequest(
+        'invalid continue token: continue key is not valid: illegal base64 data at input byte 0',
+      ),
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"invalid continue token: continue key is not valid: illegal base64 data at input byte 0","reason":"BadRequest","code":400}',
     ],
     [
@@ -92,7 +96,10 @@ describe('Status bodies (reference §8.3, computed with Go encoding/json)', () =
     [
       '422 ListOptions invalid (§8.1)',
       newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [
-        forbidden(FieldPath.of('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'),
+        forbidden(
+          FieldPath.of('resourceVersionMatch'),
+          'resourceVersionMatch is forbidden when continue is provided',
+        ),
       ]),
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"ListOptions.meta.k8s.io \\"\\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided","reason":"Invalid","details":{"group":"meta.k8s.io","kind":"ListOptions","causes":[{"reason":"FieldValueForbidden","message":"Forbidden: resourceVersionMatch is forbidden when continue is provided","field":"resourceVersionMatch"}]},"code":422}',
     ],
@@ -129,7 +136,14 @@ describe('Status bodies (reference §8.3, computed with Go encoding/json)', () =
         apiVersion: 'v1',
         metadata: { selfLink: '/s', resourceVersion: '5', continue: 'c', remainingItemCount: 0 },
         status: 'Failure',
-        details: { name: 'n', group: 'g', kind: 'k', uid: 'u', causes: [{ reason: 'r', message: 'm', field: 'f' }], retryAfterSeconds: 2 },
+        details: {
+          name: 'n',
+          group: 'g',
+          kind: 'k',
+          uid: 'u',
+          causes: [{ reason: 'r', message: 'm', field: 'f' }],
+          retryAfterSeconds: 2,
+        },
         code: 500,
       }),
       '{"kind":"Status","apiVersion":"v1","metadata":{"selfLink":"/s","resourceVersion":"5","continue":"c","remainingItemCount":0},"status":"Failure","details":{"name":"n","group":"g","kind":"k","uid":"u","causes":[{"reason":"r","message":"m","field":"f"}],"retryAfterSeconds":2},"code":500}',
@@ -140,16 +154,50 @@ describe('Status bodies (reference §8.3, computed with Go encoding/json)', () =
 describe('api/errors constructors', () => {
   const cases: [string, StatusError, number, string, string][] = [
     ['newGone', newGone('gone'), 410, 'Gone', 'gone'],
-    ['newNotFound', newNotFound({ group: '', resource: 'pods' }, 'foo'), 404, 'NotFound', 'pods "foo" not found'],
-    ['newNotFound with group', newNotFound({ group: 'apps', resource: 'deployments' }, 'd'), 404, 'NotFound', 'deployments.apps "d" not found'],
-    ['newServerTimeout', newServerTimeout({ group: '', resource: 'pods' }, 'list', 2), 500, 'ServerTimeout', 'The list operation against pods could not be completed at this time, please try again.'],
-    ['newInternalError', newInternalError(new Error('boom')), 500, 'InternalError', 'Internal error occurred: boom'],
+    [
+      'newNotFound',
+      newNotFound({ group: '', resource: 'pods' }, 'foo'),
+      404,
+      'NotFound',
+      'pods "foo" not found',
+    ],
+    [
+      'newNotFound with group',
+      newNotFound({ group: 'apps', resource: 'deployments' }, 'd'),
+      404,
+      'NotFound',
+      'deployments.apps "d" not found',
+    ],
+    [
+      'newServerTimeout',
+      newServerTimeout({ group: '', resource: 'pods' }, 'list', 2),
+      500,
+      'ServerTimeout',
+      'The list operation against pods could not be completed at this time, please try again.',
+    ],
+    [
+      'newInternalError',
+      newInternalError(new Error('boom')),
+      500,
+      'InternalError',
+      'Internal error occurred: boom',
+    ],
     ['newTimeoutError', newTimeoutError('slow', 0), 504, 'Timeout', 'Timeout: slow'],
-    ['watch expired', newResourceExpired(watchExpiredMessage), 410, 'Expired', 'The resourceVersion for the provided watch is too old.'],
+    [
+      'watch expired',
+      newResourceExpired(watchExpiredMessage),
+      410,
+      'Expired',
+      'The resourceVersion for the provided watch is too old.',
+    ],
   ];
   for (const [name, err, code, reason, message] of cases) {
     it(`${name}: ${code} ${reason}`, () => {
-      assert.deepStrictEqual([err.status.code, err.status.reason, err.message], [code, reason, message], name);
+      assert.deepStrictEqual(
+        [err.status.code, err.status.reason, err.message],
+        [code, reason, message],
+        name,
+      );
     });
   }
 
@@ -165,7 +213,10 @@ describe('api/errors constructors', () => {
       invalid(FieldPath.of('metadata', 'name'), 'A', 'bad'),
       forbidden(FieldPath.of('spec'), 'no'),
     ]);
-    assert.strictEqual(err.message, 'Pod "p" is invalid: [metadata.name: Invalid value: "A": bad, spec: Forbidden: no]');
+    assert.strictEqual(
+      err.message,
+      'Pod "p" is invalid: [metadata.name: Invalid value: "A": bad, spec: Forbidden: no]',
+    );
     assert.deepStrictEqual(err.status.details?.causes, [
       { reason: 'FieldValueInvalid', message: 'Invalid value: "A": bad', field: 'metadata.name' },
       { reason: 'FieldValueForbidden', message: 'Forbidden: no', field: 'spec' },
@@ -177,12 +228,32 @@ describe('Is* helpers', () => {
   const tooLarge = newTooLargeResourceVersionError(5n, 3n, 0);
   const table: [string, (e: unknown) => boolean, unknown, boolean][] = [
     ['isTooLargeResourceVersion on TooLarge', isTooLargeResourceVersion, tooLarge, true],
-    ['isTooLargeResourceVersion on a plain timeout', isTooLargeResourceVersion, newTimeoutError('x', 0), false],
-    ['isTooLargeResourceVersion on a plain Error', isTooLargeResourceVersion, new Error('Too large resource version'), false],
+    [
+      'isTooLargeResourceVersion on a plain timeout',
+      isTooLargeResourceVersion,
+      newTimeoutError('x', 0),
+      false,
+    ],
+    [
+      'isTooLargeResourceVersion on a plain Error',
+      isTooLargeResourceVersion,
+      new Error('Too large resource version'),
+      false,
+    ],
     ['isTimeout on TooLarge', isTimeout, tooLarge, true],
     ['isBadRequest', isBadRequest, newBadRequest('x'), true],
-    ['isBadRequest by code with an unknown reason', isBadRequest, new StatusError({ metadata: {}, code: 400, reason: 'Whatever' }), true],
-    ['isBadRequest not by code with a known reason', isBadRequest, new StatusError({ metadata: {}, code: 400, reason: 'Invalid' }), false],
+    [
+      'isBadRequest by code with an unknown reason',
+      isBadRequest,
+      new StatusError({ metadata: {}, code: 400, reason: 'Whatever' }),
+      true,
+    ],
+    [
+      'isBadRequest not by code with a known reason',
+      isBadRequest,
+      new StatusError({ metadata: {}, code: 400, reason: 'Invalid' }),
+      false,
+    ],
     ['isResourceExpired', isResourceExpired, newResourceExpired('x'), true],
     ['isResourceExpired is not Gone', isResourceExpired, newGone('x'), false],
     ['isGone', isGone, newGone('x'), true],
@@ -190,8 +261,18 @@ describe('Is* helpers', () => {
     ['isNotFound', isNotFound, newNotFound({ group: '', resource: 'pods' }, 'x'), true],
     ['isInvalid', isInvalid, newInvalid({ group: '', kind: 'Pod' }, 'x', []), true],
     ['isInternalError', isInternalError, newInternalError(new Error('x')), true],
-    ['isTooManyRequests by code even with a known reason', isTooManyRequests, new StatusError({ metadata: {}, code: 429, reason: 'Timeout' }), true],
-    ['isConflict on a storage conflict', isConflict, newResourceVersionConflictsError('/k', 3), true],
+    [
+      'isTooManyRequests by code even with a known reason',
+      isTooManyRequests,
+      new StatusError({ metadata: {}, code: 429, reason: 'Timeout' }),
+      true,
+    ],
+    [
+      'isConflict on a storage conflict',
+      isConflict,
+      newResourceVersionConflictsError('/k', 3),
+      true,
+    ],
     ['isCorruptObject', isCorruptObject, newCorruptObjError('/k', new Error('bad')), true],
     ['isBadRequest on undefined', isBadRequest, undefined, false],
   ];
@@ -207,7 +288,10 @@ describe('Is* helpers', () => {
     assert.strictEqual(reasonForError(new Error('x')), '');
     assert.strictEqual(suggestsClientDelay(newTooManyRequests('x', 3)), 3);
     assert.strictEqual(suggestsClientDelay(newTooManyRequests('x', 0)), undefined);
-    assert.strictEqual(suggestsClientDelay(newServerTimeout({ group: '', resource: 'pods' }, 'get', 0)), 0);
+    assert.strictEqual(
+      suggestsClientDelay(newServerTimeout({ group: '', resource: 'pods' }, 'get', 0)),
+      0,
+    );
     assert.strictEqual(suggestsClientDelay(newBadRequest('x')), undefined);
   });
 });
@@ -219,7 +303,8 @@ describe('storage errors', () => {
       'StorageError: key not found, Code: 1, Key: /registry/pods/a/b, ResourceVersion: 7, AdditionalErrorMsg: <nil>',
     );
     assert.strictEqual(
-      newStorageTimeoutError('/registry/pods/', 'request did not complete within requested timeout').message,
+      newStorageTimeoutError('/registry/pods/', 'request did not complete within requested timeout')
+        .message,
       'StorageError: request timeout, Code: 6, Key: /registry/pods/, ResourceVersion: 0, AdditionalErrorMsg: request did not complete within requested timeout',
     );
     const e = newCorruptObjError('/k', new Error('bad'));
@@ -232,7 +317,10 @@ describe('storage errors', () => {
   });
 
   it('errorToAPIStatus keeps a StatusError and turns a plain error into a 500 (409 for a storage conflict)', () => {
-    assert.strictEqual(statusToJSON(errorToAPIStatus(newBadRequest('x'))), statusToJSON(newBadRequest('x').status));
+    assert.strictEqual(
+      statusToJSON(errorToAPIStatus(newBadRequest('x'))),
+      statusToJSON(newBadRequest('x').status),
+    );
     assert.strictEqual(
       statusToJSON(errorToAPIStatus(new Error('unknown ResourceVersionMatch value: foo'))),
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"unknown ResourceVersionMatch value: foo","code":500}',

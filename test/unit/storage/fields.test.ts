@@ -1,7 +1,11 @@
 // Tests for src/engine/storage/fields.ts and field-labels.ts: ports of apimachinery pkg/fields/selector_test.go (release-1.36) and the pod field labels.
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { convertFieldLabel, getAttrs, podSelectableFields } from '../../../src/engine/storage/field-labels';
+import {
+  convertFieldLabel,
+  getAttrs,
+  podSelectableFields,
+} from '../../../src/engine/storage/field-labels';
 import {
   InvalidEscapeSequence,
   andSelectors,
@@ -61,7 +65,14 @@ describe('fields.splitTerm (TestSplitTerm)', () => {
 });
 
 describe('fields escaping (TestEscapeValue)', () => {
-  const cases: [string, string][] = [['', ''], ['a', 'a'], ['=', '\\='], [',', '\\,'], ['\\', '\\\\'], ['\\=\\,\\', '\\\\\\=\\\\\\,\\\\']];
+  const cases: [string, string][] = [
+    ['', ''],
+    ['a', 'a'],
+    ['=', '\\='],
+    [',', '\\,'],
+    ['\\', '\\\\'],
+    ['\\=\\,\\', '\\\\\\=\\\\\\,\\\\'],
+  ];
   for (const [raw, escaped] of cases) {
     it(`escapes ${JSON.stringify(raw)} as ${JSON.stringify(escaped)} and back`, () => {
       assert.strictEqual(escapeValue(raw), escaped);
@@ -75,18 +86,28 @@ describe('fields escaping (TestEscapeValue)', () => {
   ];
   for (const [s, message] of invalid) {
     it(`rejects ${JSON.stringify(s)} as an invalid escape sequence`, () => {
-      assert.throws(() => unescapeValue(s), (e: unknown) => e instanceof InvalidEscapeSequence && e.message === message);
+      assert.throws(
+        () => unescapeValue(s),
+        (e: unknown) => e instanceof InvalidEscapeSequence && e.message === message,
+      );
     });
   }
   it('prints an unescaped = or , as its rune number, as Go %v does', () => {
-    assert.throws(() => unescapeValue('a=b'), (e: Error) => e.message === 'invalid field selector: unescaped character in value: 61');
-    assert.throws(() => unescapeValue('a,b'), (e: Error) => e.message === 'invalid field selector: unescaped character in value: 44');
+    assert.throws(
+      () => unescapeValue('a=b'),
+      (e: Error) => e.message === 'invalid field selector: unescaped character in value: 61',
+    );
+    assert.throws(
+      () => unescapeValue('a,b'),
+      (e: Error) => e.message === 'invalid field selector: unescaped character in value: 44',
+    );
   });
 });
 
 describe('fields.parseSelector (TestSelectorParse, TestDeterministicParse)', () => {
   for (const s of ['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=a||y\\=b', 'x=a\\=\\=b']) {
-    it(`parses and restrings ${JSON.stringify(s)}`, () => assert.strictEqual(parseSelector(s).string(), s));
+    it(`parses and restrings ${JSON.stringify(s)}`, () =>
+      assert.strictEqual(parseSelector(s).string(), s));
   }
   const bad: [string, string][] = [
     ['x=a||y=b', 'invalid field selector: unescaped character in value: 61'],
@@ -98,7 +119,11 @@ describe('fields.parseSelector (TestSelectorParse, TestDeterministicParse)', () 
     ['x=\\q', 'invalid field selector: invalid escape sequence: \\q'],
   ];
   for (const [s, message] of bad) {
-    it(`rejects ${JSON.stringify(s)}`, () => assert.throws(() => parseSelector(s), (e: Error) => e.message === message));
+    it(`rejects ${JSON.stringify(s)}`, () =>
+      assert.throws(
+        () => parseSelector(s),
+        (e: Error) => e.message === message,
+      ));
   }
   it('sorts terms, so the input order does not matter', () => {
     assert.strictEqual(parseSelector('x=a,a=x').string(), parseSelector('a=x,x=a').string());
@@ -151,8 +176,13 @@ describe('fields matching (TestEverything, TestSelectorMatches, TestOneTermEqual
   });
   const labelset = { foo: 'bar', baz: 'blah' };
   const direct: [Fields, boolean][] = [
-    [{}, true], [{ foo: 'bar' }, true], [{ baz: 'blah' }, true], [{ foo: 'bar', baz: 'blah' }, true],
-    [{ foo: '=blah' }, false], [{ baz: '=bar' }, false], [{ foo: '=bar', foobar: 'bar', baz: 'blah' }, false],
+    [{}, true],
+    [{ foo: 'bar' }, true],
+    [{ baz: 'blah' }, true],
+    [{ foo: 'bar', baz: 'blah' }, true],
+    [{ foo: '=blah' }, false],
+    [{ baz: '=bar' }, false],
+    [{ foo: '=bar', foobar: 'bar', baz: 'blah' }, false],
   ];
   for (const [set, want] of direct) {
     it(`selectorFromSet(${JSON.stringify(set)}) ${want ? 'matches' : 'does not match'}`, () => {
@@ -185,7 +215,12 @@ describe('fields emptiness and exact matches (TestNilMapIsValid, TestSetIsEmpty,
     ['empty andTerm', andSelectors(), 'test', undefined],
     ['nested andTerm', andSelectors(andSelectors()), 'test', undefined],
     ['nested andTerm matches', andSelectors(oneTermEqualSelector('test', 'b')), 'test', 'b'],
-    ['andTerm with non-match', andSelectors(oneTermEqualSelector('', ''), oneTermEqualSelector('test', 'b')), 'test', 'b'],
+    [
+      'andTerm with non-match',
+      andSelectors(oneTermEqualSelector('', ''), oneTermEqualSelector('test', 'b')),
+      'test',
+      'b',
+    ],
   ];
   for (const [name, s, field, want] of exact) {
     it(`requiresExactMatch: ${name}`, () => assert.strictEqual(s.requiresExactMatch(field), want));
@@ -197,9 +232,21 @@ describe('fields transform (TestTransform)', () => {
   const cases: [string, string, TransformFunc, string, boolean][] = [
     ['empty selector', '', identity, '', true],
     ['no-op transform', 'a=b,c=d', identity, 'a=b,c=d', false],
-    ['transform one field', 'a=b,c=d', (f, v) => (f === 'a' ? ['e', 'f'] : [f, v]), 'e=f,c=d', false],
+    [
+      'transform one field',
+      'a=b,c=d',
+      (f, v) => (f === 'a' ? ['e', 'f'] : [f, v]),
+      'e=f,c=d',
+      false,
+    ],
     ['remove field to make empty', 'a=b', () => ['', ''], '', true],
-    ['remove only one field', 'a=b,c=d,e=f', (f, v) => (f === 'c' ? ['', ''] : [f, v]), 'a=b,e=f', false],
+    [
+      'remove only one field',
+      'a=b,c=d,e=f',
+      (f, v) => (f === 'c' ? ['', ''] : [f, v]),
+      'a=b,e=f',
+      false,
+    ],
   ];
   for (const [name, selector, fn, want, isEmpty] of cases) {
     it(name, () => {
@@ -220,17 +267,32 @@ describe('field labels (pkg/apis/core/v1 conversion.go, pod strategy ToSelectabl
     ['pods', '', 'field label not supported: '],
     ['configmaps', 'metadata.name', ['metadata.name', 'v']],
     ['configmaps', 'metadata.namespace', ['metadata.namespace', 'v']],
-    ['configmaps', 'data.x', '"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"'],
+    [
+      'configmaps',
+      'data.x',
+      '"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
   ];
   for (const [resource, label, want] of conv) {
     it(`${resource}: ${JSON.stringify(label)} -> ${JSON.stringify(want)}`, () => {
-      if (typeof want === 'string') assert.throws(() => convertFieldLabel(resource, label, 'v'), (e: Error) => e.message === want);
+      if (typeof want === 'string')
+        assert.throws(
+          () => convertFieldLabel(resource, label, 'v'),
+          (e: Error) => e.message === want,
+        );
       else assert.deepStrictEqual(convertFieldLabel(resource, label, 'v'), want);
     });
   }
 
   it('a pod offers the ten selectable fields, defaults included', () => {
-    const pod = makePod({ name: 'p', namespace: 'ns', nodeName: 'n1', phase: 'Running', podIP: '10.0.0.1', schedulerName: 'default-scheduler' });
+    const pod = makePod({
+      name: 'p',
+      namespace: 'ns',
+      nodeName: 'n1',
+      phase: 'Running',
+      podIP: '10.0.0.1',
+      schedulerName: 'default-scheduler',
+    });
     assert.deepStrictEqual(podSelectableFields(pod), {
       'spec.nodeName': 'n1',
       'spec.restartPolicy': '',
@@ -247,30 +309,43 @@ describe('field labels (pkg/apis/core/v1 conversion.go, pod strategy ToSelectabl
     assert.strictEqual(podSelectableFields(pod)['status.podIP'], 'fd00::1');
   });
 
-  it('getAttrs gives labels plus the resource\'s field set', () => {
+  it("getAttrs gives labels plus the resource's field set", () => {
     const pod = makePod({ name: 'p', namespace: 'ns', labels: { app: 'web' }, hostNetwork: true });
     assert.deepStrictEqual(getAttrs(pod, 'pods').labels, { app: 'web' });
     assert.strictEqual(getAttrs(pod, 'pods').fields['spec.hostNetwork'], 'true');
-    assert.deepStrictEqual(getAttrs(pod, 'configmaps'), { labels: { app: 'web' }, fields: { 'metadata.name': 'p', 'metadata.namespace': 'ns' } });
+    assert.deepStrictEqual(getAttrs(pod, 'configmaps'), {
+      labels: { app: 'web' },
+      fields: { 'metadata.name': 'p', 'metadata.namespace': 'ns' },
+    });
   });
 });
 
 describe('fields properties', () => {
   const fieldArb = fc.constantFrom('metadata.name', 'spec.nodeName', 'status.phase', 'a');
-  const valueArb = fc.string({ maxLength: 6, unit: fc.constantFrom('a', 'b', '=', ',', '\\', '!', ' ', 'é') });
+  const valueArb = fc.string({
+    maxLength: 6,
+    unit: fc.constantFrom('a', 'b', '=', ',', '\\', '!', ' ', 'é'),
+  });
   it('escaped values survive a parse: string() re-parses to the same selector', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fieldArb, fc.boolean(), valueArb), { minLength: 1, maxLength: 4 }), terms => {
-        const text = terms.map(([f, neg, v]) => `${f}${neg ? '!=' : '='}${escapeValue(v)}`).join(',');
-        const s = parseSelector(text);
-        assert.strictEqual(parseSelector(s.string()).string(), s.string());
-        const want = terms.map(([f, neg, v]) => ({ field: f, operator: neg ? '!=' : '=', value: v }));
-        const sortKey = (r: { field: string; operator: string; value: string }): string => `${r.field}${r.operator}${escapeValue(r.value)}`;
-        assert.deepStrictEqual(
-          s.requirements().map(sortKey).sort(),
-          want.map(sortKey).sort(),
-        );
-      }),
+      fc.property(
+        fc.array(fc.tuple(fieldArb, fc.boolean(), valueArb), { minLength: 1, maxLength: 4 }),
+        (terms) => {
+          const text = terms
+            .map(([f, neg, v]) => `${f}${neg ? '!=' : '='}${escapeValue(v)}`)
+            .join(',');
+          const s = parseSelector(text);
+          assert.strictEqual(parseSelector(s.string()).string(), s.string());
+          const want = terms.map(([f, neg, v]) => ({
+            field: f,
+            operator: neg ? '!=' : '=',
+            value: v,
+          }));
+          const sortKey = (r: { field: string; operator: string; value: string }): string =>
+            `${r.field}${r.operator}${escapeValue(r.value)}`;
+          assert.deepStrictEqual(s.requirements().map(sortKey).sort(), want.map(sortKey).sort());
+        },
+      ),
     );
   });
 });

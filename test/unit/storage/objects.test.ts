@@ -3,7 +3,15 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
-import { PodGenerator, formatRFC3339, makePod, newUID, objectEpochMs, podKey, sortedMap } from '../../../src/engine/storage/objects';
+import {
+  PodGenerator,
+  formatRFC3339,
+  makePod,
+  newUID,
+  objectEpochMs,
+  podKey,
+  sortedMap,
+} from '../../../src/engine/storage/objects';
 
 describe('objects: makePod and keys', () => {
   it('writes a minimal pod as the apiserver would (containers null, empty status)', () => {
@@ -15,11 +23,23 @@ describe('objects: makePod and keys', () => {
 
   it('orders every field as Go does and sorts labels', () => {
     const pod = makePod({
-      name: 'p', namespace: 'ns', uid: 'u', resourceVersion: '5', creationTimestamp: '2024-01-01T00:00:00Z',
-      labels: { z: '1', a: '2', 'app.kubernetes.io/name': 'x' }, annotations: { b: '1', a: '2' },
-      containers: [{ name: 'c', image: 'i', resources: {} }], restartPolicy: 'Always', serviceAccountName: 'default',
-      nodeName: 'n', hostNetwork: true, schedulerName: 'default-scheduler', phase: 'Running', nominatedNodeName: 'm',
-      hostIP: '192.168.0.1', podIP: '10.0.0.1',
+      name: 'p',
+      namespace: 'ns',
+      uid: 'u',
+      resourceVersion: '5',
+      creationTimestamp: '2024-01-01T00:00:00Z',
+      labels: { z: '1', a: '2', 'app.kubernetes.io/name': 'x' },
+      annotations: { b: '1', a: '2' },
+      containers: [{ name: 'c', image: 'i', resources: {} }],
+      restartPolicy: 'Always',
+      serviceAccountName: 'default',
+      nodeName: 'n',
+      hostNetwork: true,
+      schedulerName: 'default-scheduler',
+      phase: 'Running',
+      nominatedNodeName: 'm',
+      hostIP: '192.168.0.1',
+      podIP: '10.0.0.1',
     });
     assert.strictEqual(
       JSON.stringify(pod),
@@ -36,7 +56,8 @@ describe('objects: makePod and keys', () => {
     ['/pods', '', 'pod-0', '/pods//pod-0'],
   ];
   for (const [prefix, ns, name, want] of keys) {
-    it(`podKey(${prefix}, ${JSON.stringify(ns)}, ${name}) = ${want}`, () => assert.strictEqual(podKey(prefix, ns, name), want));
+    it(`podKey(${prefix}, ${JSON.stringify(ns)}, ${name}) = ${want}`, () =>
+      assert.strictEqual(podKey(prefix, ns, name), want));
   }
 
   it('sortedMap orders keys bytewise', () => {
@@ -59,7 +80,7 @@ describe('objects: timestamps', () => {
 
   it('agrees with Date#toISOString truncated to seconds', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 253402300799000 }), ms => {
+      fc.property(fc.integer({ min: 0, max: 253402300799000 }), (ms) => {
         const iso = new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
         assert.strictEqual(formatRFC3339(ms), iso);
       }),
@@ -69,7 +90,10 @@ describe('objects: timestamps', () => {
 
 describe('objects: PodGenerator', () => {
   it('is deterministic for a seed and differs for another seed', () => {
-    const gen = (seed: number) => new PodGenerator(new SeededRandom(seed), new FakeClock()).take(50).map(p => JSON.stringify(p));
+    const gen = (seed: number) =>
+      new PodGenerator(new SeededRandom(seed), new FakeClock())
+        .take(50)
+        .map((p) => JSON.stringify(p));
     assert.deepStrictEqual(gen(1), gen(1));
     assert.notDeepStrictEqual(gen(1), gen(2));
   });
@@ -82,23 +106,44 @@ describe('objects: PodGenerator', () => {
     const b = g.next();
     assert.strictEqual(a.metadata.creationTimestamp, '2024-01-01T00:00:00Z');
     assert.strictEqual(b.metadata.creationTimestamp, '2024-01-01T00:01:30Z');
-    for (const p of [a, b]) assert.match(p.metadata.uid ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const p of [a, b])
+      assert.match(
+        p.metadata.uid ?? '',
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
     assert.notStrictEqual(a.metadata.uid, b.metadata.uid);
     assert.strictEqual(g.generated(), 2);
   });
 
   it('gives unique, valid, Deployment-style names and consistent labels', () => {
-    const pods = new PodGenerator(new SeededRandom(3), new FakeClock(), { namespaces: ['a'], apps: ['web'], nodes: 3 }).take(20000);
-    const keys = new Set(pods.map(p => podKey('/registry/pods', p.metadata.namespace ?? '', p.metadata.name ?? '')));
+    const pods = new PodGenerator(new SeededRandom(3), new FakeClock(), {
+      namespaces: ['a'],
+      apps: ['web'],
+      nodes: 3,
+    }).take(20000);
+    const keys = new Set(
+      pods.map((p) => podKey('/registry/pods', p.metadata.namespace ?? '', p.metadata.name ?? '')),
+    );
     assert.strictEqual(keys.size, pods.length);
     const hash = pods[0].metadata.labels?.['pod-template-hash'];
     for (const p of pods) {
-      assert.match(p.metadata.name ?? '', /^web-[bcdfghjklmnpqrstvwxz2456789]{9}-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      assert.match(
+        p.metadata.name ?? '',
+        /^web-[bcdfghjklmnpqrstvwxz2456789]{9}-[bcdfghjklmnpqrstvwxz2456789]{5}$/,
+      );
       assert.deepStrictEqual(p.metadata.labels, { app: 'web', 'pod-template-hash': hash });
-      assert.strictEqual(p.status.podIP !== undefined, p.status.phase === 'Running', p.metadata.name);
-      assert.strictEqual(p.spec.nodeName === undefined, p.status.phase === 'Pending', p.metadata.name);
+      assert.strictEqual(
+        p.status.podIP !== undefined,
+        p.status.phase === 'Running',
+        p.metadata.name,
+      );
+      assert.strictEqual(
+        p.spec.nodeName === undefined,
+        p.status.phase === 'Pending',
+        p.metadata.name,
+      );
     }
-    const running = pods.filter(p => p.status.phase === 'Running').length;
+    const running = pods.filter((p) => p.status.phase === 'Running').length;
     assert.ok(running > 17000 && running < 19000, `about 90% running, got ${running}`);
   });
 
@@ -108,8 +153,14 @@ describe('objects: PodGenerator', () => {
   });
 
   it('rejects empty option lists with a clear message', () => {
-    assert.throws(() => new PodGenerator(new SeededRandom(1), new FakeClock(), { namespaces: [] }), /namespaces must not be empty/);
-    assert.throws(() => new PodGenerator(new SeededRandom(1), new FakeClock(), { nodes: 0 }), /nodes must be positive, got 0/);
+    assert.throws(
+      () => new PodGenerator(new SeededRandom(1), new FakeClock(), { namespaces: [] }),
+      /namespaces must not be empty/,
+    );
+    assert.throws(
+      () => new PodGenerator(new SeededRandom(1), new FakeClock(), { nodes: 0 }),
+      /nodes must be positive, got 0/,
+    );
   });
 
   it('newUID draws 128 bits from the seed', () => {

@@ -8,17 +8,28 @@ import { loadRun } from '../../../src/trace/load-run';
 import { TraceFormatError } from '../../../src/trace/trace-format';
 import { TraceWriter } from '../../../src/trace/trace-writer';
 
-async function record(name: string, set: Record<string, string | number | boolean>, seed = 1): Promise<string[]> {
+async function record(
+  name: string,
+  set: Record<string, string | number | boolean>,
+  seed = 1,
+): Promise<string[]> {
   const lines: string[] = [];
-  await runScenario(name, set, { seed, trace: new TraceWriter(l => lines.push(l)) });
+  await runScenario(name, set, { seed, trace: new TraceWriter((l) => lines.push(l)) });
   return lines;
 }
 
 describe('trace replay', () => {
   it('reproduces a recorded run exactly', async () => {
-    const lines = await record('slow-watcher-termination', { fastWatchers: 3, slowWatchers: 2, eventsPerSecond: 50 }, 5);
+    const lines = await record(
+      'slow-watcher-termination',
+      { fastWatchers: 3, slowWatchers: 2, eventsPerSecond: 50 },
+      5,
+    );
     const r = await replayTrace(lines);
-    assert.deepStrictEqual([r.reproduced, r.matchingLines, r.recordedLines, r.replayedLines], [true, lines.length, lines.length, lines.length]);
+    assert.deepStrictEqual(
+      [r.reproduced, r.matchingLines, r.recordedLines, r.replayedLines],
+      [true, lines.length, lines.length, lines.length],
+    );
     assert.strictEqual(r.firstDifference, undefined);
     assert.strictEqual(r.header.seed, 5);
   });
@@ -31,15 +42,25 @@ describe('trace replay', () => {
     const r = await replayTrace(changed);
     assert.strictEqual(r.reproduced, false);
     assert.strictEqual(r.matchingLines, 9);
-    assert.deepStrictEqual(r.firstDifference, { line: 10, recorded: changed[9], replayed: lines[9] });
+    assert.deepStrictEqual(r.firstDifference, {
+      line: 10,
+      recorded: changed[9],
+      replayed: lines[9],
+    });
   });
 
   it('a recording cut short, or with a line too many, differs at its end', async () => {
     const lines = await record('read-your-writes', { cacheLagMs: 100 });
     const short = await replayTrace(lines.slice(0, -3));
-    assert.deepStrictEqual([short.reproduced, short.firstDifference?.line, short.firstDifference?.recorded], [false, lines.length - 2, '']);
+    assert.deepStrictEqual(
+      [short.reproduced, short.firstDifference?.line, short.firstDifference?.recorded],
+      [false, lines.length - 2, ''],
+    );
     const long = await replayTrace([...lines, lines[lines.length - 1]]);
-    assert.deepStrictEqual([long.reproduced, long.firstDifference?.line, long.firstDifference?.replayed], [false, lines.length + 1, '']);
+    assert.deepStrictEqual(
+      [long.reproduced, long.firstDifference?.line, long.firstDifference?.replayed],
+      [false, lines.length + 1, ''],
+    );
   });
 
   it('another seed in the header is another run: it differs', async () => {
@@ -52,9 +73,22 @@ describe('trace replay', () => {
   });
 
   it('cannot replay a file without a header, or an unknown scenario', async () => {
-    await assert.rejects(replayTrace([]), (e: unknown) => e instanceof TraceFormatError && /^line 1: empty trace/.test(e.message));
-    await assert.rejects(replayTrace(['{"format":"listwatch-trace","version":1,"scenario":"nope","profile":"1.36","seed":1,"params":{}}']), /unknown scenario "nope"/);
-    await assert.rejects(replayTrace(['{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"readers":0}}']), /parameter "readers" expects a whole number from 1 to 1000, got 0/);
+    await assert.rejects(
+      replayTrace([]),
+      (e: unknown) => e instanceof TraceFormatError && /^line 1: empty trace/.test(e.message),
+    );
+    await assert.rejects(
+      replayTrace([
+        '{"format":"listwatch-trace","version":1,"scenario":"nope","profile":"1.36","seed":1,"params":{}}',
+      ]),
+      /unknown scenario "nope"/,
+    );
+    await assert.rejects(
+      replayTrace([
+        '{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"readers":0}}',
+      ]),
+      /parameter "readers" expects a whole number from 1 to 1000, got 0/,
+    );
   });
 
   it('loadRun folds a trace with damaged lines, counting them', async () => {

@@ -6,8 +6,10 @@ import { TraceFormatError } from '../../../src/trace/trace-format';
 import { readTrace, traceLines } from '../../../src/trace/trace-reader';
 import { TraceWriter } from '../../../src/trace/trace-writer';
 
-const header = '{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"cacheLagMs":500}}';
-const event = '{"kind":"event","event":{"type":"cacher/progress-request","at":5,"groupResource":{"group":"","resource":"pods"},"waiting":1}}';
+const header =
+  '{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"cacheLagMs":500}}';
+const event =
+  '{"kind":"event","event":{"type":"cacher/progress-request","at":5,"groupResource":{"group":"","resource":"pods"},"waiting":1}}';
 const input = '{"kind":"input","at":0,"action":"phase","name":"start","text":"go"}';
 const metrics = '{"kind":"metrics","scope":"resource","at":9,"samples":{"x":1},"text":"x 1\\n"}';
 
@@ -26,36 +28,102 @@ async function readAll(lines: string[], opts = {}) {
 describe('trace writer and reader', () => {
   it('the writer writes the header first, then one JSON object per record; the reader gives them back', async () => {
     const lines: string[] = [];
-    const w = new TraceWriter(l => lines.push(l));
-    assert.throws(() => w.input(0, { action: 'phase', name: 'a', text: 'b' }), /write the header first/);
+    const w = new TraceWriter((l) => lines.push(l));
+    assert.throws(
+      () => w.input(0, { action: 'phase', name: 'a', text: 'b' }),
+      /write the header first/,
+    );
     w.header({ scenario: 'read-your-writes', profile: '1.36', seed: 3, params: { readers: 2 } });
     w.input(0, { action: 'phase', name: 'start', text: 'go' });
-    w.event({ type: 'cacher/progress-request', at: 5, groupResource: { group: '', resource: 'pods' }, waiting: 1 });
+    w.event({
+      type: 'cacher/progress-request',
+      at: 5,
+      groupResource: { group: '', resource: 'pods' },
+      waiting: 1,
+    });
     w.resourceMetrics(9, { x: 1 }, 'x 1\n');
-    assert.throws(() => w.header({ scenario: 'x', profile: '1.36', seed: 1, params: {} }), /already written/);
+    assert.throws(
+      () => w.header({ scenario: 'x', profile: '1.36', seed: 1, params: {} }),
+      /already written/,
+    );
     assert.strictEqual(w.lines, 4);
-    assert.deepStrictEqual(JSON.parse(lines[0]), { format: 'listwatch-trace', version: 1, scenario: 'read-your-writes', profile: '1.36', seed: 3, params: { readers: 2 } });
+    assert.deepStrictEqual(JSON.parse(lines[0]), {
+      format: 'listwatch-trace',
+      version: 1,
+      scenario: 'read-your-writes',
+      profile: '1.36',
+      seed: 3,
+      params: { readers: 2 },
+    });
     const { h, records, stats } = await readAll(lines);
     assert.strictEqual(h.seed, 3);
-    assert.deepStrictEqual(records.map(r => [r.line, r.record.kind]), [[2, 'input'], [3, 'event'], [4, 'metrics']]);
+    assert.deepStrictEqual(
+      records.map((r) => [r.line, r.record.kind]),
+      [
+        [2, 'input'],
+        [3, 'event'],
+        [4, 'metrics'],
+      ],
+    );
     assert.deepStrictEqual([stats.linesRead, stats.rejected], [4, 0]);
   });
 
   const badHeaders: Array<[string, string[], RegExp]> = [
     ['an empty file', [], /^line 1: empty trace: expected a header line/],
     ['only blank lines', ['', '  '], /^line 2: empty trace/],
-    ['a header that is not JSON', ['{"format":'], /^line 1: expected the trace header \(a JSON object\), got invalid JSON/],
-    ['another format', ['{"format":"har","version":1}'], /^line 1: not a listwatch trace: expected "format":"listwatch-trace" in the header, got "har"/],
-    ['another version', ['{"format":"listwatch-trace","version":2,"scenario":"x","profile":"1.36","seed":1,"params":{}}'], /^line 1: unsupported trace version 2: this listwatch reads version 1/],
-    ['a record where the header belongs', [event], /^line 1: not a listwatch trace: expected "format":"listwatch-trace"/],
-    ['a header without a scenario', ['{"format":"listwatch-trace","version":1,"profile":"1.36","seed":1,"params":{}}'], /^line 1: header: expected "scenario" to be a scenario name, got undefined/],
-    ['a negative seed', ['{"format":"listwatch-trace","version":1,"scenario":"x","profile":"1.36","seed":-4,"params":{}}'], /^line 1: header: expected "seed" to be a non-negative integer, got -4/],
-    ['a parameter that is an object', ['{"format":"listwatch-trace","version":1,"scenario":"x","profile":"1.36","seed":1,"params":{"a":{}}}'], /^line 1: header: parameter "a" must be a number, string or boolean, got \{\}/],
-    ['a blank line, then a bad header: the line number counts the blank', ['', 'nope'], /^line 2: expected the trace header/],
+    [
+      'a header that is not JSON',
+      ['{"format":'],
+      /^line 1: expected the trace header \(a JSON object\), got invalid JSON/,
+    ],
+    [
+      'another format',
+      ['{"format":"har","version":1}'],
+      /^line 1: not a listwatch trace: expected "format":"listwatch-trace" in the header, got "har"/,
+    ],
+    [
+      'another version',
+      [
+        '{"format":"listwatch-trace","version":2,"scenario":"x","profile":"1.36","seed":1,"params":{}}',
+      ],
+      /^line 1: unsupported trace version 2: this listwatch reads version 1/,
+    ],
+    [
+      'a record where the header belongs',
+      [event],
+      /^line 1: not a listwatch trace: expected "format":"listwatch-trace"/,
+    ],
+    [
+      'a header without a scenario',
+      ['{"format":"listwatch-trace","version":1,"profile":"1.36","seed":1,"params":{}}'],
+      /^line 1: header: expected "scenario" to be a scenario name, got undefined/,
+    ],
+    [
+      'a negative seed',
+      [
+        '{"format":"listwatch-trace","version":1,"scenario":"x","profile":"1.36","seed":-4,"params":{}}',
+      ],
+      /^line 1: header: expected "seed" to be a non-negative integer, got -4/,
+    ],
+    [
+      'a parameter that is an object',
+      [
+        '{"format":"listwatch-trace","version":1,"scenario":"x","profile":"1.36","seed":1,"params":{"a":{}}}',
+      ],
+      /^line 1: header: parameter "a" must be a number, string or boolean, got \{\}/,
+    ],
+    [
+      'a blank line, then a bad header: the line number counts the blank',
+      ['', 'nope'],
+      /^line 2: expected the trace header/,
+    ],
   ];
   for (const [name, lines, re] of badHeaders) {
     it(`rejects ${name} with an error naming the line`, async () => {
-      await assert.rejects(readAll(lines), (e: unknown) => e instanceof TraceFormatError && re.test(e.message));
+      await assert.rejects(
+        readAll(lines),
+        (e: unknown) => e instanceof TraceFormatError && re.test(e.message),
+      );
     });
   }
 
@@ -75,7 +143,10 @@ describe('trace writer and reader', () => {
       metrics,
     ];
     const { records, stats } = await readAll(lines, { maxRejectedSamples: 10 });
-    assert.deepStrictEqual(records.map(r => r.line), [2, 11, 12]);
+    assert.deepStrictEqual(
+      records.map((r) => r.line),
+      [2, 11, 12],
+    );
     assert.strictEqual(stats.rejected, 7);
     assert.strictEqual(stats.blankLines, 1);
     assert.strictEqual(stats.linesRead, 12);
@@ -102,9 +173,17 @@ describe('trace writer and reader', () => {
   it('rejects a 10 MB line without parsing it, and reads on', async () => {
     const huge = `{"kind":"input","at":0,"action":"phase","name":"x","text":"${'a'.repeat(10 * 1024 * 1024)}"}`;
     const { records, stats } = await readAll([header, huge, event]);
-    assert.deepStrictEqual(records.map(r => r.line), [3]);
+    assert.deepStrictEqual(
+      records.map((r) => r.line),
+      [3],
+    );
     assert.strictEqual(stats.rejected, 1);
-    assert.match(stats.rejectedSamples[0], new RegExp(`^line 2: ${huge.length} characters, longer than the 4194304 a trace line may have$`));
+    assert.match(
+      stats.rejectedSamples[0],
+      new RegExp(
+        `^line 2: ${huge.length} characters, longer than the 4194304 a trace line may have$`,
+      ),
+    );
   });
 
   it('accepts CRLF line ends and sync iterables', async () => {
@@ -136,7 +215,10 @@ describe('trace writer and reader', () => {
           if (n === 10) ctl.abort();
         }
       })(),
-      (e: unknown) => e instanceof Error && e.name === 'AbortError' && /trace reading cancelled at line 10/.test(e.message),
+      (e: unknown) =>
+        e instanceof Error &&
+        e.name === 'AbortError' &&
+        /trace reading cancelled at line 10/.test(e.message),
     );
   });
 });
