@@ -3,11 +3,12 @@
 // CacheDelegator), over an in-memory etcd, plus what the HTTP layer adds to a request
 // (pkg/endpoints/handlers/get.go: the watch timeout, WatchList defaulting) and modelled clients.
 // No upstream counterpart as one file. Everything runs on the injected Clock and seeded randomness.
+import type { GroupResource } from './storage/group-resource';
 import { FakeClock, settle, type Clock } from './clock';
 import { MemoryEtcd, type MemoryEtcdOptions } from './etcd/memory-etcd';
 import { RequestRecorder } from './etcd/request-recorder';
 import { EtcdStore, type ListResult } from './etcd3/store';
-import type { GroupResourceRef, Inspector } from './inspect/events';
+import type { Inspector } from './inspect/events';
 import { MetricsRegistry } from './metrics/registry';
 import { SeededRandom } from './rand';
 import { newListOptions, type ListOptions } from './storage/list-options';
@@ -19,11 +20,11 @@ import {
   type PodOptions,
 } from './storage/objects';
 import { SelectionPredicate } from './storage/selection-predicate';
-import { CacheDelegator } from './cacher/cache-delegator';
+import { CacheDelegator } from './cacher/delegator';
 import { Cacher, watchRequestTimeout, type IndexedTrigger } from './cacher/cacher';
 import type { WatchInterface } from './cacher/cache-watcher';
 import { CacheWatcher } from './cacher/cache-watcher';
-import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './cacher/features';
+import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './features';
 import {
   WatchClient,
   WatchRequestContext,
@@ -31,7 +32,7 @@ import {
   type ReadRate,
   type WatchClientCloseReason,
   type WatchContentType,
-} from './cacher/watch-client';
+} from './clients/watch-client';
 import type { WatchCache } from './cacher/watch-cache';
 import type { Indexers } from './cacher/watch-cache-store';
 
@@ -64,7 +65,7 @@ export interface CreateResourceOptions {
   /** Allow changing locked gates (as upstream tests do with an emulated older version). */
   allowLockedGateOverride?: boolean;
   /** Default: core pods. */
-  groupResource?: GroupResourceRef;
+  groupResource?: GroupResource;
   /** An etcd to share between resources, or options for a new one. */
   etcd?: MemoryEtcd | Omit<MemoryEtcdOptions, 'clock'>;
   /** apiserver --etcd-prefix (default /registry). */
@@ -134,7 +135,7 @@ export class Resource {
   readonly clock: Clock;
   readonly profile: SemanticsProfile;
   readonly gates: FeatureGates;
-  readonly groupResource: GroupResourceRef;
+  readonly groupResource: GroupResource;
   /** e.g. `/pods`. */
   readonly resourcePrefix: string;
   readonly etcd: MemoryEtcd;

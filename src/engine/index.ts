@@ -93,7 +93,7 @@ export {
   type FeatureGateSpec,
   type SemanticsProfile,
   type WithGatesOptions,
-} from './cacher/features';
+} from './features';
 export {
   TimeBudgetImpl,
   newTimeBudget,
@@ -134,7 +134,7 @@ export {
   type CacherDelegationView,
   type CacherDelegationDeps,
   type SelectorLike,
-} from './cacher/delegator';
+} from './cacher/delegator/interface';
 export {
   isListWatchRequest,
   getBookmarkAfterResourceVersionLockedFunc,
@@ -295,9 +295,9 @@ export {
   type StatusCause,
   type StatusDetails,
   type ListMeta,
-  type GroupResource,
   type GroupKind,
 } from './storage/errors';
+export { type GroupResource, groupResourceString } from './storage/group-resource';
 export { APIObjectVersioner, type Versioner } from './storage/versioner';
 export {
   convertFieldLabel,
@@ -351,7 +351,6 @@ export {
   filterWithAttrsAndPrefixFunction,
   annotateInitialEventsEndBookmark,
   hasInitialEventsEndAnnotation,
-  groupResourceString,
   emptyFunc,
   initialEventsAnnotationKey,
   preTimeoutBookmarkMargin,
@@ -386,7 +385,7 @@ export {
   type WatchClientCloseReason,
   type ClientWatchEvent,
   type WatchClientOptions,
-} from './cacher/watch-client';
+} from './clients/watch-client';
 export {
   EtcdStore,
   maxLimit,
@@ -425,7 +424,6 @@ export {
   type Inspector,
   type InspectorEvent,
   type InspectorEventType,
-  type GroupResourceRef,
   type EtcdOperation,
   type EtcdRequestEvent,
   type ListPageEvent,
@@ -481,7 +479,7 @@ export {
   explainListDelegation,
   type DelegatorStorage,
   type GetRequestOptions,
-} from './cacher/cache-delegator';
+} from './cacher/delegator';
 export {
   createResource,
   Resource,

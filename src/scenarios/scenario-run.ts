@@ -11,8 +11,8 @@ import {
   type ResourceListRequest,
   type ResourceWatchRequest,
 } from '../engine/apiserver';
-import { profile136, profile137Preview, type SemanticsProfile } from '../engine/cacher/features';
-import type { ReadRate } from '../engine/cacher/watch-client';
+import { profile136, profile137Preview, type SemanticsProfile } from '../engine/features';
+import type { ReadRate } from '../engine/clients/watch-client';
 import type { ListResult } from '../engine/etcd3/store';
 import type { Inspector, InspectorEvent } from '../engine/inspect/events';
 import { SeededRandom } from '../engine/rand';

@@ -5,7 +5,7 @@
 // the delete's resourceVersion, which makes the cachingObject take its lazy deep copy.
 import type { RunModel } from '../run/run-model';
 import { contentTypeJSON, contentTypeProtobuf } from '../engine/cacher/object-encoders';
-import type { WatchContentType } from '../engine/cacher/watch-client';
+import type { WatchContentType } from '../engine/clients/watch-client';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, vtime } from './summary-format';

@@ -7,7 +7,7 @@
 // times are Clock milliseconds with zeroTime (-Infinity) for Go's zero time.Time.
 
 import type { Clock } from '../clock';
-import type { GroupResourceRef } from '../inspect/events';
+import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Fields } from '../storage/fields';
 import type { Labels } from '../storage/labels';
 import { setMetaFieldInOrder, sortedMap, type KubeObject } from '../storage/objects';
@@ -198,7 +198,7 @@ export type CacheWatcherInspectorEvent =
       type: 'watcher/created';
       at: number;
       watcherId: number | string;
-      groupResource: GroupResourceRef;
+      groupResource: GroupResource;
       identifier: string;
       chanSize: number;
       /** null: no deadline (Go's zero time). */
@@ -230,7 +230,7 @@ export type CacheWatcherInspectorEvent =
       type: 'watcher/terminated';
       at: number;
       watcherId: number | string;
-      groupResource: GroupResourceRef;
+      groupResource: GroupResource;
       /** Graceful: the awaited bookmark is buffered, so the input is drained before closing. */
       graceful: boolean;
       inputLen: number;
@@ -267,9 +267,9 @@ export interface CacheWatcherInspector {
 /** The two cacher metrics a watcher feeds (label values = the group-resource). */
 export interface CacheWatcherMetrics {
   /** apiserver_terminated_watchers_total{group,resource}.Inc() */
-  terminatedWatchersInc(groupResource: GroupResourceRef): void;
+  terminatedWatchersInc(groupResource: GroupResource): void;
   /** apiserver_init_events_total{group,resource}.Add(n) */
-  initEventsAdd(groupResource: GroupResourceRef, n: number): void;
+  initEventsAdd(groupResource: GroupResource, n: number): void;
 }
 
 /**
@@ -304,7 +304,7 @@ export interface CacheWatcherOptions {
   /** Clock ms when the server will close the watch; undefined/zeroTime: none. */
   deadline?: number;
   allowWatchBookmarks?: boolean;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs. */
   identifier?: string;
   /**
@@ -351,11 +351,6 @@ function forgetThroughOwner(this: CacheWatcher, drainWatcher: boolean): void {
 
 /** `forget` placeholder until the cacher computes the real one (cacher.go emptyFunc). */
 export const emptyFunc = (_drainWatcher: boolean): void => undefined;
-
-/** groupResource.String(): "resource.group", or "resource" for the core group. */
-export function groupResourceString(gr: GroupResourceRef): string {
-  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
-}
 
 /** Told when a request context ends (WatchRequestContext implements the source side). */
 export interface ContextDoneListener {
@@ -480,7 +475,7 @@ export class CacheWatcher
   /** Its position in the owner's index entry (-1: not registered). */
   registeredSlot = -1;
   readonly allowWatchBookmarks: boolean;
-  readonly groupResource: GroupResourceRef;
+  readonly groupResource: GroupResource;
   readonly id: number | string;
   /** Delay closing until the input buffer has been sent (graceful termination). */
   drainInputBuffer = false;
@@ -1417,7 +1412,7 @@ export function newCacheWatcher(
   forget: (drainWatcher: boolean) => void,
   deadline: number,
   allowWatchBookmarks: boolean,
-  groupResource: GroupResourceRef,
+  groupResource: GroupResource,
   identifier: string,
   extra: Omit<
     CacheWatcherOptions,

@@ -7,13 +7,9 @@
 // between"; select between the incoming queue and the bookmark timer prefers the queue (Go picks
 // at random); a dispatch budget of 0 terminates blocked watchers at once (Go's 0-length timer
 // races with the watcher); list items are deep copies of the cached objects.
+import type { GroupResource } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
-import {
-  activeInspector,
-  type GroupResourceRef,
-  type Inspector,
-  type SerializationEvent,
-} from '../inspect/events';
+import { activeInspector, type Inspector, type SerializationEvent } from '../inspect/events';
 import type { Counter, MetricsRegistry } from '../metrics/registry';
 import { MetricsRegistry as Registry } from '../metrics/registry';
 import type { SeededRandom } from '../rand';
@@ -68,8 +64,8 @@ import {
   consistentReadSupported,
   type DelegationResult,
   type DelegatorHelper,
-} from './delegator';
-import type { FeatureGates } from './features';
+} from './delegator/interface';
+import type { FeatureGates } from '../features';
 import {
   ConditionalProgressRequester,
   Ready,
@@ -111,7 +107,7 @@ export const bookmarkTimerPeriod = 1000;
 export const bookmarkTimerJitter = 0.25;
 
 /** core/v1 namespaces: a watch on /namespaces/<name> is not scoped by namespace. */
-const coreNamespaceResource: GroupResourceRef = { group: '', resource: 'namespaces' };
+const coreNamespaceResource: GroupResource = { group: '', resource: 'namespaces' };
 
 /** wait.Jitter(d, maxFactor): d plus up to maxFactor·d, drawn from the seeded generator. */
 export function jitter(rand: SeededRandom, durationMs: number, maxFactor: number): number {
@@ -158,7 +154,7 @@ export function namespaceKeyFunc(resourcePrefix: string): (obj: KubeObject) => s
 }
 
 /** The empty object of a resource (config.NewFunc): what bookmark events carry. */
-export function defaultNewFunc(gr: GroupResourceRef): () => KubeObject {
+export function defaultNewFunc(gr: GroupResource): () => KubeObject {
   if (gr.group === '' && gr.resource === 'pods') {
     return () =>
       ({
@@ -229,7 +225,7 @@ export class CacherMetrics {
 
   /** RecordListCacheMetrics. */
   recordListCacheMetrics(
-    gr: GroupResourceRef,
+    gr: GroupResource,
     indexName: string,
     numFetched: number,
     numReturned: number,
@@ -240,11 +236,11 @@ export class CacherMetrics {
     this.listCacheNumReturned.inc({ group: gr.group, resource: gr.resource }, numReturned);
   }
 
-  terminatedWatchersInc(gr: GroupResourceRef): void {
+  terminatedWatchersInc(gr: GroupResource): void {
     this.terminatedWatchersCounter.inc({ group: gr.group, resource: gr.resource });
   }
 
-  initEventsAdd(gr: GroupResourceRef, n: number): void {
+  initEventsAdd(gr: GroupResource, n: number): void {
     this.initCounter.inc({ group: gr.group, resource: gr.resource }, n);
   }
 }
@@ -464,7 +460,7 @@ export class IndexedWatchers {
 export interface CacherConfig {
   storage: CacherStorage;
   versioner?: Versioner;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** EventsHistoryWindow (ms): at least DefaultEventFreshDuration (75s), which is the default. */
   eventsHistoryWindow?: number;
   /** e.g. `/pods`: keys must start with it; the reflector lists and watches it. */
@@ -594,7 +590,7 @@ class InspectorTally {
   constructor(
     private readonly clock: Clock,
     private readonly inspector: Inspector,
-    private readonly groupResource: GroupResourceRef,
+    private readonly groupResource: GroupResource,
   ) {}
 
   scheduledWatcher(bucketId: number): void {
@@ -680,7 +676,7 @@ class InspectorTally {
  */
 export class Cacher implements DelegatorHelper, WatcherOwner {
   readonly resourcePrefix: string;
-  readonly groupResource: GroupResourceRef;
+  readonly groupResource: GroupResource;
   readonly versioner: Versioner;
   readonly watchCache: WatchCache<KubeObject>;
   readonly reflector: Reflector;
@@ -1873,11 +1869,11 @@ function isWatchContextSource(ctx: Partial<WatchContextSource>): ctx is WatchCon
   return typeof ctx.addDoneListener === 'function' && typeof ctx.removeDoneListener === 'function';
 }
 
-function sameGR(a: GroupResourceRef, b: GroupResourceRef): boolean {
+function sameGR(a: GroupResource, b: GroupResource): boolean {
   return a.group === b.group && a.resource === b.resource;
 }
 
-function grString(gr: GroupResourceRef): string {
+function grString(gr: GroupResource): string {
   return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
 }
 

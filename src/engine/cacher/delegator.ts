@@ -1,231 +1,420 @@
-// Mirrors k8s.io/apiserver pkg/storage/cacher/delegator/interface.go (ShouldDelegateList, Helper,
-// CacheWithoutSnapshots, ConsistentReadSupported), the Cacher's ShouldDelegate* methods and
-// computeListLimit from cacher/cacher.go, and shouldDelegateListOnNotReadyCache from
-// cacher/delegator.go (release-1.36). Decisions only: serving the list is the cacher's job.
-// Resource versions are JS numbers (etcd revisions, exact up to 2^53).
+// Mirrors k8s.io/apiserver pkg/storage/cacher/delegator.go (release-1.36): CacheDelegator.GetList,
+// Get and Watch, i.e. which requests the watch cache serves and which go to etcd, the fallbacks
+// and apiserver_watch_cache_consistent_read_total. The 1.37 ConsistentListFromCacheSkipTimeoutFallback
+// gate (master) is honoured when switched on. Deliberate differences: the consistency checker
+// (DetectCacheInconsistency) is not modelled; every decision is also reported to the inspector
+// with the rule that made it.
+import {
+  activeInspector,
+  type DelegationPath,
+  type DelegationRule,
+  type Inspector,
+} from '../inspect/events';
+import {
+  isResourceExpired,
+  isTooLargeResourceVersion,
+  newBadRequest,
+  newServiceUnavailable,
+  newTooManyRequests,
+} from '../storage/errors';
+import { newListOptions, type ListOptions } from '../storage/list-options';
+import type { KubeObject } from '../storage/objects';
+import { SelectionPredicate } from '../storage/selection-predicate';
+import { validateListOptions } from '../storage/validate-list-options';
 import { decodeContinue } from '../storage/continue';
-import { APIObjectVersioner } from '../storage/versioner';
-import type { FeatureGates } from './features';
+import type { GetListOptions, ListPredicateInput, ListResult } from '../etcd3/store';
+import type { WatchInterface } from './cache-watcher';
+import type { Cacher, ListCallContext, WatchCallContext } from './cacher';
+import {
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
+  shouldDelegateList,
+  shouldDelegateListOnNotReadyCache,
+  type DelegationResult,
+} from './delegator/interface';
+import type { CacherStorage } from './reflector';
+import { statusOf } from './reflector';
 
-export const resourceVersionMatchExact = 'Exact';
-export const resourceVersionMatchNotOlderThan = 'NotOlderThan';
-
-/** The parts of storage.ListOptions the decisions read. */
-export interface DelegationListOptions {
-  readonly resourceVersion: string;
-  /** '' | 'Exact' | 'NotOlderThan'; anything else is delegated. */
-  readonly resourceVersionMatch?: string;
-  readonly recursive: boolean;
-  readonly predicate: { readonly continue?: string; readonly limit?: number };
+/** What the delegator needs from storage: the cacher's storage plus Get. */
+export interface DelegatorStorage extends CacherStorage {
+  get(
+    key: string,
+    opts?: { resourceVersion?: string; ignoreNotFound?: boolean },
+  ): Promise<KubeObject | undefined>;
 }
 
-/** Result of the delegator decision. */
-export interface DelegationResult {
-  /** The request cannot be served by the cache and goes to etcd. */
-  readonly shouldDelegate: boolean;
-  /**
-   * The request is a consistent read: the delegator gets the current RV from etcd first, counts it
-   * in apiserver_watch_cache_consistent_read_total and may fall back to etcd on a timeout.
-   */
-  readonly consistentRead: boolean;
+export interface GetRequestOptions {
+  /** '' = read etcd (most recent); otherwise served by the cache once it has reached it. */
+  resourceVersion?: string;
+  ignoreNotFound?: boolean;
 }
-
-/** delegator.Helper: what ShouldDelegateList asks the cache. Errors are thrown. */
-export interface DelegatorHelper {
-  shouldDelegateExactRV(resourceVersion: string, recursive: boolean): DelegationResult;
-  shouldDelegateContinue(continueToken: string, recursive: boolean): DelegationResult;
-  shouldDelegateConsistentRead(): DelegationResult;
-}
-
-const defaultVersioner = new APIObjectVersioner();
-
-const delegate: DelegationResult = Object.freeze({ shouldDelegate: true, consistentRead: false });
-const serveFromCache: DelegationResult = Object.freeze({
-  shouldDelegate: false,
-  consistentRead: false,
-});
 
 /**
- * Whether a LIST goes to etcd or to the watch cache (see the semantics for get and list in the
- * API concepts docs):
- * - Exact → the cache decides (snapshots); NotOlderThan → cache;
- * - no match: continue → the cache decides; legacy exact (limit > 0, RV not ""/"0") → the cache
- *   decides; RV "" → consistent read; RV "0" or RV=N without limit → cache;
- * - an unknown match → etcd.
+ * Storage ListOptions from either form: storage ListOptions (a SelectionPredicate) as they are, or
+ * the library form with selector strings (parsed like the HTTP layer: 400 on a bad selector).
+ * `recursive` defaults to true in the library form.
  */
-export function shouldDelegateList(
-  opts: DelegationListOptions,
-  cache: DelegatorHelper,
-): DelegationResult {
-  const match = opts.resourceVersionMatch ?? '';
-  switch (match) {
-    case resourceVersionMatchExact:
-      return cache.shouldDelegateExactRV(opts.resourceVersion, opts.recursive);
-    case resourceVersionMatchNotOlderThan:
-      return serveFromCache;
-    case '': {
-      const cont = opts.predicate.continue ?? '';
-      if (cont.length > 0) return cache.shouldDelegateContinue(cont, opts.recursive);
-      const limit = opts.predicate.limit ?? 0;
-      if (limit > 0 && opts.resourceVersion.length > 0 && opts.resourceVersion !== '0') {
-        return cache.shouldDelegateExactRV(opts.resourceVersion, opts.recursive); // legacy exact match
+export function toStorageListOptions(
+  input: ListOptions | GetListOptions | undefined,
+  resource: string,
+): ListOptions {
+  const o = (input ?? {}) as Partial<ListOptions> & GetListOptions;
+  if (o.predicate instanceof SelectionPredicate) {
+    return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
+  }
+  const p = (o.predicate ?? {}) as ListPredicateInput & { allowWatchBookmarks?: boolean };
+  if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
+    throw newBadRequest(
+      `invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`,
+    );
+  }
+  for (const f of ['label', 'field', 'continue'] as const) {
+    if (p[f] !== undefined && typeof p[f] !== 'string')
+      throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
+  }
+  if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
+    throw newBadRequest(
+      `invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`,
+    );
+  }
+  const predicate = SelectionPredicate.from(
+    {
+      label: p.label,
+      field: p.field,
+      limit: p.limit,
+      continue: p.continue,
+      allowWatchBookmarks: p.allowWatchBookmarks,
+    },
+    resource,
+  );
+  return newListOptions({
+    resourceVersion: o.resourceVersion ?? '',
+    resourceVersionMatch: o.resourceVersionMatch ?? '',
+    recursive: o.recursive ?? true,
+    predicate,
+  });
+}
+
+/**
+ * CacheDelegator: the storage.Interface the registry talks to. Lists go to the watch cache or to
+ * etcd as ShouldDelegateList decides; the cache's failures fall back to etcd where upstream does.
+ */
+export class CacheDelegator {
+  readonly cacher: Cacher;
+  readonly storage: DelegatorStorage;
+  private readonly inspector: Inspector | undefined;
+
+  constructor(cacher: Cacher, storage: DelegatorStorage, opts: { inspector?: Inspector } = {}) {
+    this.cacher = cacher;
+    this.storage = storage;
+    this.inspector = opts.inspector ?? cacher.inspector;
+  }
+
+  /**
+   * GetList: validate; delegate as ShouldDelegateList says; a not-ready cache sends paginated,
+   * unfiltered lists to etcd (others get its 429); a 410 from the cache (no snapshot any more) goes
+   * to etcd; a consistent read that timed out waiting for the cache falls back to etcd (or, with
+   * ConsistentListFromCacheSkipTimeoutFallback, answers 429).
+   */
+  async getList(
+    key: string,
+    input?: ListOptions | GetListOptions,
+    call: ListCallContext = {},
+  ): Promise<ListResult> {
+    const cacher = this.cacher;
+    const gates = cacher.gates;
+    const opts = toStorageListOptions(input, cacher.groupResource.resource);
+    try {
+      validateListOptions(cacher.resourcePrefix, cacher.versioner, opts);
+    } catch (e) {
+      this.decision(
+        key,
+        opts,
+        'rejected',
+        { shouldDelegate: false, consistentRead: false },
+        'invalid-options',
+        e,
+      );
+      throw e;
+    }
+    const result = shouldDelegateList(opts, cacher);
+    if (result.shouldDelegate) {
+      this.decision(key, opts, 'etcd', result);
+      return this.storage.getList(key, opts);
+    }
+    const listRV = Number(cacher.versioner.parseResourceVersion(opts.resourceVersion));
+    if (gates.ResilientWatchCacheInitialization) {
+      if (!cacher.isReady() && shouldDelegateListOnNotReadyCache(opts)) {
+        // Paginated, unfiltered lists are cheap for etcd (KEP-4568); the rest get a 429.
+        this.decision(key, opts, 'etcd', result, 'not-ready-paginated-unfiltered');
+        return this.storage.getList(key, opts);
       }
-      if (opts.resourceVersion === '') return cache.shouldDelegateConsistentRead();
-      return serveFromCache;
+    } else if (listRV === 0 && !cacher.isReady()) {
+      this.decision(key, opts, 'etcd', result, 'not-ready');
+      return this.storage.getList(key, opts);
+    }
+    this.decision(key, opts, 'cache', result, cacher.isReady() ? undefined : 'not-ready');
+
+    let list: ListResult | undefined;
+    let err: unknown;
+    try {
+      list = await cacher.getList(key, opts, call);
+    } catch (e) {
+      err = e;
+    }
+    let success = 'true';
+    let fallback: 'false' | 'true' | 'skipped' = 'false';
+    if (err !== undefined) {
+      if (isResourceExpired(err) && gates.ListFromCacheSnapshot) {
+        // The snapshot for the exact RV went away between the decision and the read.
+        return this.fallbackToStorage(key, opts, 'resource-expired');
+      }
+      if (result.consistentRead) {
+        if (isTooLargeResourceVersion(err)) {
+          if (gates.ConsistentListFromCacheSkipTimeoutFallback) {
+            fallback = 'skipped';
+            err = newTooManyRequests((err as Error).message, 1);
+            this.emitFallback(key, 'too-large-resource-version', 'skipped', false, err);
+          } else {
+            fallback = 'true';
+            try {
+              list = await this.storage.getList(key, opts);
+              err = undefined;
+            } catch (e) {
+              err = e;
+            }
+            this.emitFallback(key, 'too-large-resource-version', 'true', err === undefined, err);
+          }
+        }
+        if (err !== undefined) success = 'false';
+        this.recordConsistentRead(key, success, fallback);
+      }
+      if (err !== undefined) throw err;
+      return list as ListResult;
+    }
+    if (result.consistentRead) this.recordConsistentRead(key, success, fallback);
+    return list as ListResult;
+  }
+
+  /** Get: RV "" reads etcd; a not-ready cache sends gets to etcd; otherwise the cache once it has reached the RV. */
+  async get(key: string, opts: GetRequestOptions = {}): Promise<KubeObject | undefined> {
+    const cacher = this.cacher;
+    const rv = opts.resourceVersion ?? '';
+    if (rv === '') {
+      this.getDecision(key, rv, 'etcd', 'rv-unset');
+      return this.storage.get(key, { ignoreNotFound: opts.ignoreNotFound });
+    }
+    if (cacher.gates.ResilientWatchCacheInitialization) {
+      if (!cacher.isReady()) {
+        this.getDecision(key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts);
+      }
+    }
+    const getRV = Number(cacher.versioner.parseResourceVersion(rv));
+    if (!cacher.gates.ResilientWatchCacheInitialization) {
+      if (getRV === 0 && !cacher.isReady()) {
+        this.getDecision(key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts);
+      }
+      try {
+        await cacher.waitReady();
+      } catch (e) {
+        throw newServiceUnavailable((e as Error).message);
+      }
+    }
+    this.getDecision(key, rv, 'cache', 'served-from-cache');
+    return cacher.get(key, opts);
+  }
+
+  /** Watch: always the cacher; sendInitialEvents is dropped while the WatchList gate is off. */
+  watch(key: string, opts: ListOptions, call: WatchCallContext = {}): Promise<WatchInterface> {
+    let o = opts;
+    if (!this.cacher.gates.WatchList && o.sendInitialEvents !== undefined)
+      o = { ...o, sendInitialEvents: undefined };
+    return this.cacher.watch(key, o, call);
+  }
+
+  private async fallbackToStorage(
+    key: string,
+    opts: ListOptions,
+    reason: 'resource-expired',
+  ): Promise<ListResult> {
+    try {
+      const list = await this.storage.getList(key, opts);
+      this.emitFallback(key, reason, 'true', true, undefined);
+      return list;
+    } catch (e) {
+      this.emitFallback(key, reason, 'true', false, e);
+      throw e;
+    }
+  }
+
+  private recordConsistentRead(
+    key: string,
+    success: string,
+    fallback: 'false' | 'true' | 'skipped',
+  ): void {
+    const gr = this.cacher.groupResource;
+    this.cacher.metrics.consistentReadTotal.inc({
+      group: gr.group,
+      resource: gr.resource,
+      success,
+      fallback,
+    });
+    activeInspector(this.inspector)?.emit({
+      type: 'delegator/consistent-read',
+      at: this.cacher.clock.now(),
+      groupResource: gr,
+      key,
+      success: success === 'true',
+      fallback,
+    });
+  }
+
+  private emitFallback(
+    key: string,
+    reason: 'resource-expired' | 'too-large-resource-version',
+    fallback: 'true' | 'skipped',
+    success: boolean,
+    err: unknown,
+  ): void {
+    const insp = activeInspector(this.inspector);
+    if (!insp) return;
+    insp.emit({
+      type: 'delegator/fallback',
+      at: this.cacher.clock.now(),
+      groupResource: this.cacher.groupResource,
+      key,
+      reason,
+      fallback,
+      success,
+      ...(err !== undefined ? { error: statusOf(err) } : {}),
+    });
+  }
+
+  private getDecision(
+    key: string,
+    resourceVersion: string,
+    target: 'etcd' | 'cache',
+    rule: DelegationRule,
+  ): void {
+    const insp = activeInspector(this.inspector);
+    if (!insp) return;
+    insp.emit({
+      type: 'delegator/decision',
+      at: this.cacher.clock.now(),
+      groupResource: this.cacher.groupResource,
+      operation: 'get',
+      key,
+      resourceVersion,
+      resourceVersionMatch: '',
+      limit: 0,
+      hasContinue: false,
+      recursive: false,
+      path: 'get',
+      rule,
+      target,
+      consistentRead: false,
+    });
+  }
+
+  private decision(
+    key: string,
+    opts: ListOptions,
+    target: 'etcd' | 'cache' | 'rejected',
+    result: DelegationResult,
+    rule?: DelegationRule,
+    err?: unknown,
+  ): void {
+    const insp = activeInspector(this.inspector);
+    if (!insp) return;
+    const why = explainListDelegation(opts, this.cacher);
+    insp.emit({
+      type: 'delegator/decision',
+      at: this.cacher.clock.now(),
+      groupResource: this.cacher.groupResource,
+      operation: 'list',
+      key,
+      resourceVersion: opts.resourceVersion,
+      resourceVersionMatch: opts.resourceVersionMatch,
+      limit: opts.predicate.limit,
+      hasContinue: opts.predicate.continue.length > 0,
+      recursive: opts.recursive,
+      path: why.path,
+      rule: rule ?? why.rule,
+      target,
+      consistentRead: result.consistentRead,
+      ...(err !== undefined ? { error: statusOf(err) } : {}),
+    });
+  }
+}
+
+/**
+ * Which branch of ShouldDelegateList (and of the cacher's Helper methods) applies to a request:
+ * the same decisions as delegator.ts, spelled out for the inspector.
+ */
+export function explainListDelegation(
+  opts: ListOptions,
+  cacher: Cacher,
+): { path: DelegationPath; rule: DelegationRule } {
+  const exact = (
+    rv: number,
+    path: DelegationPath,
+  ): { path: DelegationPath; rule: DelegationRule } => {
+    if (!opts.recursive) return { path, rule: 'not-recursive' };
+    if (cacher.watchCache.snapshots === undefined) return { path, rule: 'snapshots-disabled' };
+    if (cacher.watchCache.notFresh(rv))
+      return {
+        path,
+        rule: cacher.consistentReadSupported() ? 'future-rv' : 'future-rv-unsupported',
+      };
+    return {
+      path,
+      rule:
+        cacher.watchCache.snapshots.getLessOrEqual(rv) !== undefined
+          ? 'snapshot-available'
+          : 'no-snapshot',
+    };
+  };
+  const consistent = (path: DelegationPath): { path: DelegationPath; rule: DelegationRule } => ({
+    path,
+    rule: cacher.consistentReadSupported() ? 'consistent-read' : 'consistent-read-unsupported',
+  });
+  const parse = (rv: string): number => {
+    try {
+      return Number(cacher.versioner.parseResourceVersion(rv));
+    } catch {
+      return 0;
+    }
+  };
+  switch (opts.resourceVersionMatch) {
+    case resourceVersionMatchExact:
+      return exact(parse(opts.resourceVersion), 'exact');
+    case resourceVersionMatchNotOlderThan:
+      return { path: 'not-older-than', rule: 'served-from-cache' };
+    case '': {
+      if (opts.predicate.continue.length > 0) {
+        if (!opts.recursive) return { path: 'continue', rule: 'not-recursive' };
+        let rv = 0;
+        try {
+          rv = Number(
+            decodeContinue(opts.predicate.continue, cacher.resourcePrefix).resourceVersion,
+          );
+        } catch {
+          return { path: 'continue', rule: 'invalid-options' };
+        }
+        return rv > 0 ? exact(rv, 'continue') : consistent('continue');
+      }
+      if (
+        opts.predicate.limit > 0 &&
+        opts.resourceVersion.length > 0 &&
+        opts.resourceVersion !== '0'
+      )
+        return exact(parse(opts.resourceVersion), 'legacy-exact');
+      if (opts.resourceVersion === '') return consistent('consistent');
+      return { path: 'any', rule: 'served-from-cache' };
     }
     default:
-      return delegate;
+      return { path: 'unknown-match', rule: 'unknown-match' };
   }
-}
-
-/** metav1.ListOptions form (always recursive), as the APF list work estimator calls it. */
-export function shouldDelegateListMeta(
-  opts: {
-    readonly resourceVersion?: string;
-    readonly resourceVersionMatch?: string;
-    readonly continue?: string;
-    readonly limit?: number;
-  },
-  cache: DelegatorHelper,
-): DelegationResult {
-  return shouldDelegateList(
-    {
-      resourceVersion: opts.resourceVersion ?? '',
-      resourceVersionMatch: opts.resourceVersionMatch ?? '',
-      predicate: { continue: opts.continue ?? '', limit: opts.limit ?? 0 },
-      recursive: true,
-    },
-    cache,
-  );
-}
-
-/**
- * Whether the cache can serve reads at an RV it has not observed yet (consistent reads, future
- * exact RVs): it needs etcd progress notifications to catch up. 1.33–1.36 also require the
- * ConsistentListFromCache gate (locked on since 1.34; master dropped the gate).
- */
-export function consistentReadSupported(
-  gates: Pick<FeatureGates, 'ConsistentListFromCache'>,
-  requestWatchProgressSupported: boolean,
-): boolean {
-  return gates.ConsistentListFromCache && requestWatchProgressSupported;
-}
-
-/**
- * The helper used where no cache is at hand (the APF list work estimator): exact RVs and continues
- * always go to etcd (a continue token cannot be parsed without the key prefix).
- */
-export class CacheWithoutSnapshots implements DelegatorHelper {
-  private readonly isConsistentReadSupported: () => boolean;
-  constructor(isConsistentReadSupported: () => boolean) {
-    this.isConsistentReadSupported = isConsistentReadSupported;
-  }
-  shouldDelegateContinue(): DelegationResult {
-    return delegate;
-  }
-  shouldDelegateExactRV(): DelegationResult {
-    return delegate;
-  }
-  shouldDelegateConsistentRead(): DelegationResult {
-    return { shouldDelegate: !this.isConsistentReadSupported(), consistentRead: true };
-  }
-}
-
-/** What the Cacher's decisions read from its watch cache. */
-export interface CacherDelegationView {
-  /** e.g. "/pods/": the prefix continue tokens are decoded against. */
-  readonly resourcePrefix: string;
-  /** 1.36: `watchCache.snapshots != nil` (ListFromCacheSnapshot on, not marked inconsistent). */
-  snapshottingEnabled(): boolean;
-  /** `watchCache.notFresh(rv)`: rv is newer than anything the cache has seen. */
-  notFresh(resourceVersion: number): boolean;
-  /** `snapshots.GetLessOrEqual(rv)` finds a snapshot, i.e. the cache can serve the list at exactly rv. */
-  canServeExactRV(resourceVersion: number): boolean;
-  /** `delegator.ConsistentReadSupported()`; see consistentReadSupported. */
-  consistentReadSupported(): boolean;
-}
-
-export interface CacherDelegationDeps {
-  /** storage.Versioner.ParseResourceVersion (default: APIObjectVersioner's, throwing its InvalidError). */
-  readonly parseResourceVersion?: (resourceVersion: string) => number;
-  /** storage.DecodeContinue, resource version only (default: src/engine/storage/continue.ts). */
-  readonly decodeContinueResourceVersion?: (token: string, keyPrefix: string) => number;
-}
-
-/**
- * The Cacher's side of delegator.Helper. Non-recursive exact/continue requests always go to etcd
- * (exact RV is not implemented for single-object reads); so does everything without snapshots.
- */
-export class CacherDelegation implements DelegatorHelper {
-  private readonly view: CacherDelegationView;
-  private readonly parseRV: (resourceVersion: string) => number;
-  private readonly continueRV: (token: string, keyPrefix: string) => number;
-
-  constructor(view: CacherDelegationView, deps: CacherDelegationDeps = {}) {
-    this.view = view;
-    this.parseRV =
-      deps.parseResourceVersion ?? ((rv) => Number(defaultVersioner.parseResourceVersion(rv)));
-    this.continueRV =
-      deps.decodeContinueResourceVersion ??
-      ((token, prefix) => Number(decodeContinue(token, prefix).resourceVersion));
-  }
-
-  shouldDelegateExactRV(resourceVersion: string, recursive: boolean): DelegationResult {
-    if (!recursive || !this.view.snapshottingEnabled()) return delegate;
-    return this.shouldDelegateExactParsedRV(this.parseRV(resourceVersion));
-  }
-
-  shouldDelegateContinue(continueToken: string, recursive: boolean): DelegationResult {
-    if (!recursive || !this.view.snapshottingEnabled()) return delegate;
-    const rv = this.continueRV(continueToken, this.view.resourcePrefix);
-    if (rv > 0) return this.shouldDelegateExactParsedRV(rv);
-    return this.shouldDelegateConsistentRead(); // a continue at RV -1 means "at the latest RV"
-  }
-
-  shouldDelegateConsistentRead(): DelegationResult {
-    return { consistentRead: true, shouldDelegate: !this.view.consistentReadSupported() };
-  }
-
-  /** Upstream's unexported shouldDelegateExactRV(rv uint64). */
-  shouldDelegateExactParsedRV(rv: number): DelegationResult {
-    // A future RV needs consistent-read support (the cache waits to catch up) but is not itself a consistent read.
-    if (this.view.notFresh(rv))
-      return { shouldDelegate: !this.view.consistentReadSupported(), consistentRead: false };
-    return { shouldDelegate: !this.view.canServeExactRV(rv), consistentRead: false };
-  }
-}
-
-/**
- * The limit the cacher applies to a list it serves. The limit is ignored for RV "0" (legacy
- * behaviour, upstream TODO #108003); match and continue were already checked by shouldDelegateList.
- */
-export function computeListLimit(opts: {
-  readonly resourceVersion: string;
-  readonly predicate: { readonly limit?: number };
-}): number {
-  const limit = opts.predicate.limit ?? 0;
-  if (limit <= 0 || opts.resourceVersion === '0') return 0;
-  return limit;
-}
-
-/**
- * With ResilientWatchCacheInitialization, a list that would be served by a not-ready cache goes to
- * etcd only when it is paginated and unfiltered (cheap for etcd); every other one gets a 429.
- */
-export function shouldDelegateListOnNotReadyCache(opts: {
-  readonly predicate: {
-    readonly limit?: number;
-    readonly label?: SelectorLike;
-    readonly field?: SelectorLike;
-  };
-}): boolean {
-  const p = opts.predicate;
-  const noLabelSelector = p.label === undefined || p.label.empty();
-  const noFieldSelector = p.field === undefined || p.field.empty();
-  return noLabelSelector && noFieldSelector && (p.limit ?? 0) > 0;
-}
-
-/** labels.Selector / fields.Selector as far as the not-ready rule needs them. */
-export interface SelectorLike {
-  empty(): boolean;
 }

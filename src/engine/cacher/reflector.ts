@@ -4,8 +4,9 @@
 // ready.go and progress/watch_progress.go (release-1.36). Deliberate differences: the storage
 // watch's events are pumped synchronously from its callback (no goroutine), pausing while the
 // cacher's incoming queue is full; errors are values, not logs; times are Clock ms.
+import type { GroupResource } from '../storage/group-resource';
 import type { Clock } from '../clock';
-import { activeInspector, type GroupResourceRef, type Inspector } from '../inspect/events';
+import { activeInspector, type Inspector } from '../inspect/events';
 import {
   errorToAPIStatus,
   isInternalError,
@@ -289,7 +290,7 @@ export interface ReflectorOptions {
   resourcePrefix: string;
   store: ReflectorStore;
   clock: Clock;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** WatchListPageSize; default storageWatchListPageSize. */
   pageSize?: number;
   flowControl?: ReflectorFlowControl;
@@ -328,7 +329,7 @@ export class Reflector {
   private readonly resourcePrefix: string;
   private readonly store: ReflectorStore;
   private readonly clock: Clock;
-  private readonly groupResource: GroupResourceRef;
+  private readonly groupResource: GroupResource;
   private readonly pageSize: number;
   private readonly flow: ReflectorFlowControl | undefined;
   private readonly inspector: Inspector | undefined;
@@ -653,7 +654,7 @@ export class Reflector {
   }
 }
 
-function wrapListError(gr: GroupResourceRef, e: unknown): Error {
+function wrapListError(gr: GroupResource, e: unknown): Error {
   const msg = e instanceof Error ? e.message : String(e);
   const err = new Error(
     `failed to list ${gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`}: ${msg}`,

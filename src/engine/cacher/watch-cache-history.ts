@@ -5,7 +5,7 @@
 // inspector hook.
 
 import type { Counter, Gauge, MetricsRegistry } from '../metrics/registry';
-import type { GroupResourceRef } from '../inspect/events';
+import type { GroupResource } from '../storage/group-resource';
 import { newResourceExpired } from '../storage/errors';
 import { defaultBookmarkFrequency } from './bookmark-buckets';
 import type { WatchCacheEvent } from './watch-cache-event';
@@ -77,7 +77,7 @@ export class WatchCacheCapacityMetrics {
 
   /** RecordsWatchCacheCapacityChange: the gauge takes the new value; old >= new counts as a decrease. */
   recordsWatchCacheCapacityChange(
-    gr: GroupResourceRef,
+    gr: GroupResource,
     oldCapacity: number,
     newCapacity: number,
   ): void {
@@ -96,7 +96,7 @@ export interface WatchCacheCapacityChangeEvent {
   type: 'watchcache/capacity';
   /** Virtual ms: the record time of the event whose arrival triggered the resize. */
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   from: number;
   to: number;
   /** increase: full and the oldest event is younger than the window; decrease: full and the event a quarter from the newest is older. */
@@ -109,7 +109,7 @@ export interface WatchCacheCapacityChangeEvent {
 }
 
 export interface WatchCacheHistoryConfig {
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** ms; the minimum history to keep (Config.EventsHistoryWindow, >= DefaultEventFreshDuration in a real cacher). */
   eventFreshDuration: number;
   metrics?: MetricsRegistry;
@@ -138,7 +138,7 @@ export class WatchCacheHistory<T = unknown> {
   removedEventSinceRelist = false;
   /** The minimum history the ring keeps (ms). */
   readonly eventFreshDuration: number;
-  readonly groupResource: GroupResourceRef;
+  readonly groupResource: GroupResource;
   private readonly metrics?: WatchCacheCapacityMetrics;
   private readonly onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
 

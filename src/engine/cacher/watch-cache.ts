@@ -6,7 +6,7 @@
 // broadcast is unobservable); errors are thrown (or reject the returned promise).
 
 import type { Clock, Timer } from '../clock';
-import type { GroupResourceRef } from '../inspect/events';
+import type { GroupResource } from '../storage/group-resource';
 import type { Counter, Gauge, Histogram, MetricsRegistry } from '../metrics/registry';
 import { decodeContinue } from '../storage/continue';
 import {
@@ -102,7 +102,7 @@ export interface WatchCacheFreshnessWaitEvent {
   type: 'watchcache/wait';
   /** Virtual ms when the request started waiting. */
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   resourceVersion: number;
   /** The cache's RV when the wait ended. */
   cacheResourceVersion: number;
@@ -121,7 +121,7 @@ export interface WatchCacheConfig<T> {
   clock: Clock;
   /** ms; default DefaultEventFreshDuration (75s). */
   eventFreshDuration?: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** Called after every Add/Update/Delete and (as a BOOKMARK) every updateResourceVersion. */
   eventHandler?: (event: WatchCacheEvent<T>) => void;
   progressRequester?: ConditionalProgressRequester;
@@ -193,7 +193,7 @@ export class WatchCache<T = unknown> {
   /** The RV of the last list (Replace). */
   listResourceVersion = 0;
   readonly eventFreshDuration: number;
-  readonly groupResource: GroupResourceRef;
+  readonly groupResource: GroupResource;
   readonly clock: Clock;
   private readonly keyFunc: (object: T) => string;
   private readonly getAttrsFunc: (object: T) => { labels: AttrSet; fields: AttrSet };

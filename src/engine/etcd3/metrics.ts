@@ -2,8 +2,9 @@
 // bookmark, event, decode-error and storage LIST cost metrics with their 1.36 names, help texts,
 // labels ({operation,group,resource} / {group,resource}) and buckets.
 // Deliberate difference: durations are virtual seconds from the injected Clock.
+import type { GroupResource } from '../storage/group-resource';
 import type { Counter, Gauge, Histogram, MetricsRegistry } from '../metrics/registry';
-import type { EtcdOperation, GroupResourceRef } from '../inspect/events';
+import type { EtcdOperation } from '../inspect/events';
 
 /** etcd_request_duration_seconds buckets; kept equal to the apiserver request latency buckets (SLO). */
 export const etcdRequestLatencyBuckets: readonly number[] = [
@@ -94,7 +95,7 @@ export class EtcdMetrics {
   /** RecordEtcdRequest: latency, count and (on error) error count for one etcd call. */
   recordEtcdRequest(
     operation: EtcdOperation,
-    groupResource: GroupResourceRef,
+    groupResource: GroupResource,
     failed: boolean,
     seconds: number,
   ): void {
@@ -105,7 +106,7 @@ export class EtcdMetrics {
   }
 
   /** RecordEtcdEvent: one etcd watch event received. */
-  recordEtcdEvent(groupResource: GroupResourceRef): void {
+  recordEtcdEvent(groupResource: GroupResource): void {
     this.etcdEventsReceivedCounts.inc({
       group: groupResource.group,
       resource: groupResource.resource,
@@ -113,20 +114,20 @@ export class EtcdMetrics {
   }
 
   /** RecordEtcdBookmark: increments both the deprecated gauge and the 1.36 counter. */
-  recordEtcdBookmark(groupResource: GroupResourceRef): void {
+  recordEtcdBookmark(groupResource: GroupResource): void {
     const labels = { group: groupResource.group, resource: groupResource.resource };
     this.etcdBookmarkCounts.inc(labels);
     this.etcdBookmarkTotal.inc(labels);
   }
 
   /** RecordDecodeError. */
-  recordDecodeError(groupResource: GroupResourceRef): void {
+  recordDecodeError(groupResource: GroupResource): void {
     this.decodeErrorCounts.inc({ group: groupResource.group, resource: groupResource.resource });
   }
 
   /** RecordStorageListMetrics: the cost of one LIST served from etcd. */
   recordStorageListMetrics(
-    groupResource: GroupResourceRef,
+    groupResource: GroupResource,
     numFetched: number,
     numEvald: number,
     numReturned: number,

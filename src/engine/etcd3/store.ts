@@ -5,6 +5,7 @@
 // streamChunks, the Unimplemented fallback). Deliberate differences: keys may be given as full
 // etcd keys (`/registry/pods/ns/`) or upstream-style (`/pods/ns/`); objects are JSON values; no
 // transformer (encryption) and no lease manager; time comes from the injected Clock.
+import type { GroupResource } from '../storage/group-resource';
 import type { Clock } from '../clock';
 import { SeededRandom } from '../rand';
 import {
@@ -17,12 +18,7 @@ import {
   type TxnResponse,
 } from '../etcd/kv';
 import { MetricsRegistry } from '../metrics/registry';
-import {
-  activeInspector,
-  type EtcdOperation,
-  type GroupResourceRef,
-  type Inspector,
-} from '../inspect/events';
+import { activeInspector, type EtcdOperation, type Inspector } from '../inspect/events';
 import { prepareContinueToken } from '../storage/continue';
 import {
   StatusError,
@@ -59,7 +55,7 @@ export interface EtcdStoreFeatures {
 export interface EtcdStoreOptions {
   etcd: KV;
   clock: Clock;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** etcd path prefix (apiserver --etcd-prefix), default `/registry`; normalised to end in '/'. */
   pathPrefix?: string;
   /**
@@ -176,7 +172,7 @@ function etcdRevision(withRev: bigint): number {
 export class EtcdStore {
   readonly etcd: KV;
   readonly clock: Clock;
-  readonly groupResource: GroupResourceRef;
+  readonly groupResource: GroupResource;
   readonly pathPrefix: string;
   readonly resourcePrefix: string;
   readonly versioner: Versioner;

@@ -1,6 +1,7 @@
 // Typed inspector events the engine emits (ARCHITECTURE.md boundary 4): the only input of the UI,
 // the CLI reports and the benchmarks. No upstream counterpart; upstream has klog lines and traces.
 // Later areas (cacher, watchers, bookmarks) append their members to `InspectorEvent`.
+import type { GroupResource } from '../storage/group-resource';
 import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher';
 import type { WatchCacheFreshnessWaitEvent } from '../cacher/watch-cache';
 import type { WatchCacheCapacityChangeEvent } from '../cacher/watch-cache-history';
@@ -10,12 +11,6 @@ export type {
   WatchCacheCapacityChangeEvent,
   WatchCacheFreshnessWaitEvent,
 };
-
-/** Which resource an event is about, as upstream's schema.GroupResource. */
-export interface GroupResourceRef {
-  group: string;
-  resource: string;
-}
 
 /** The etcd operations the etcd3 store and watcher perform (the `operation` label values). */
 export type EtcdOperation =
@@ -33,7 +28,7 @@ export interface EtcdRequestEvent {
   type: 'etcd/request';
   /** Virtual ms (Clock.now()) when the request was sent. */
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   operation: EtcdOperation;
   /** Range start (or the single key). */
   key: string;
@@ -61,7 +56,7 @@ export interface EtcdRequestEvent {
 export interface ListPageEvent {
   type: 'list/page';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   keyPrefix: string;
   /** 1-based chunk number within the request. */
   page: number;
@@ -89,7 +84,7 @@ export interface ListPageEvent {
 export interface ListPageSizeEvent {
   type: 'list/page-size';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   keyPrefix: string;
   from: number;
   to: number;
@@ -103,7 +98,7 @@ export interface ListPageSizeEvent {
 export interface ListStreamDecisionEvent {
   type: 'list/stream-decision';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   keyPrefix: string;
   /** `list` for GetList, `watch-sync` for a watch's initial sync. */
   origin: 'list' | 'watch-sync';
@@ -123,7 +118,7 @@ export interface ListStreamDecisionEvent {
 export interface ListStreamFallbackEvent {
   type: 'list/stream-fallback';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   keyPrefix: string;
   origin: 'list' | 'watch-sync';
   /** The capability stays unsupported until then (rangeStreamRecheckInterval later). */
@@ -134,7 +129,7 @@ export interface ListStreamFallbackEvent {
 export interface ListDoneEvent {
   type: 'list/done';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   keyPrefix: string;
   recursive: boolean;
   streamed: boolean;
@@ -155,7 +150,7 @@ export interface ListDoneEvent {
 export interface EtcdWatchEvent {
   type: 'etcd/watch';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   key: string;
   phase: 'sync-done' | 'watching' | 'progress-notify' | 'error' | 'stopped';
   /** The revision: synced at, watching from (exclusive), or the progress notification's. */
@@ -165,13 +160,13 @@ export interface EtcdWatchEvent {
   error?: { code: number; message: string };
 }
 
-// ---- the cacher (cacher.ts, reflector.ts, cache-delegator.ts) and the pieces it wires ----
+// ---- the cacher (cacher.ts, reflector.ts, delegator.ts) and the pieces it wires ----
 
 /** The watch cache's readiness (ready.go): Pending <-> Ready -> Stopped. */
 export interface CacherReadyEvent {
   type: 'cacher/ready';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   state: 'pending' | 'ready' | 'stopped';
   /** How many times the cache became ready so far. */
   generation: number;
@@ -183,7 +178,7 @@ export interface CacherReadyEvent {
 export interface ReflectorEvent {
   type: 'cacher/reflector';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /**
    * list-page: one page of the initial list; listed: the cache was replaced; watching: the storage
    * watch started; watch-ended: it ended (error says why); relist-wait: the next ListAndWatch runs
@@ -201,7 +196,7 @@ export interface ReflectorEvent {
 export interface ProgressRequestEvent {
   type: 'cacher/progress-request';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** Requests currently waiting for the cache to become fresh. */
   waiting: number;
 }
@@ -213,7 +208,7 @@ export interface ProgressRequestEvent {
 export interface FreshnessWaitStartEvent {
   type: 'watchcache/wait-start';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   resourceVersion: number;
   cacheResourceVersion: number;
 }
@@ -222,7 +217,7 @@ export interface FreshnessWaitStartEvent {
 export interface CacherWatchEvent {
   type: 'cacher/watch';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** The watcher's id (absent for error and immediately closed watchers). */
   watcherId?: number;
   key: string;
@@ -252,7 +247,7 @@ export interface CacherWatchEvent {
 export interface DispatchEvent {
   type: 'cacher/dispatch';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   eventType: 'ADDED' | 'MODIFIED' | 'DELETED';
   key: string;
   resourceVersion: number;
@@ -273,7 +268,7 @@ export interface DispatchEvent {
 export interface BookmarkTickEvent {
   type: 'cacher/bookmark-tick';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   /** lastProcessedResourceVersion: the bookmark's RV. */
   resourceVersion: number;
   /** Watchers popped from due buckets (stopped ones excluded). */
@@ -288,7 +283,7 @@ export interface BookmarkTickEvent {
 export interface BookmarkBucketPopEvent {
   type: 'bookmarks/bucket-popped';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   bucketId: number;
   /** Virtual ms the bucket stands for (createTime + bucketId s). */
   bucketTime: number;
@@ -300,7 +295,7 @@ export interface BookmarkBucketPopEvent {
 export interface BookmarkScheduleEvent {
   type: 'bookmarks/scheduled';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   buckets: { bucketId: number; watchers: number }[];
 }
 
@@ -312,7 +307,7 @@ export interface BookmarkScheduleEvent {
 export interface SerializationEvent {
   type: 'serialization/encode';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   key: string;
   resourceVersion: number;
   eventType: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -328,7 +323,7 @@ export interface SerializationEvent {
 export interface LazyDeepCopyEvent {
   type: 'caching-object/deep-copy';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   key: string;
   resourceVersion: number;
   setter: string;
@@ -338,7 +333,7 @@ export interface LazyDeepCopyEvent {
 export interface CacheInvalidationEvent {
   type: 'caching-object/invalidated';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   key: string;
   resourceVersion: number;
   setter: string;
@@ -385,7 +380,7 @@ export type DelegationRule =
 export interface DelegationDecisionEvent {
   type: 'delegator/decision';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   operation: 'list' | 'get';
   key: string;
   resourceVersion: string;
@@ -404,7 +399,7 @@ export interface DelegationDecisionEvent {
 export interface DelegationFallbackEvent {
   type: 'delegator/fallback';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   key: string;
   /** resource-expired: no snapshot at the exact RV any more; too-large-resource-version: the cache did not catch up within 3s. */
   reason: 'resource-expired' | 'too-large-resource-version';
@@ -418,7 +413,7 @@ export interface DelegationFallbackEvent {
 export interface ConsistentReadEvent {
   type: 'delegator/consistent-read';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   key: string;
   success: boolean;
   fallback: 'false' | 'true' | 'skipped';
@@ -428,7 +423,7 @@ export interface ConsistentReadEvent {
 export interface CacheListEvent {
   type: 'cacher/list';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   key: string;
   resourceVersion: string;
   /** The index that pre-filtered the candidates ('' = none). */
@@ -446,7 +441,7 @@ export interface CacheListEvent {
 export interface TerminateAllWatchersEvent {
   type: 'cacher/terminate-all';
   at: number;
-  groupResource: GroupResourceRef;
+  groupResource: GroupResource;
   watchers: number;
 }
 

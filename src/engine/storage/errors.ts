@@ -1,6 +1,7 @@
 // Mirrors k8s.io/apimachinery pkg/api/errors/errors.go and k8s.io/apiserver pkg/storage/errors.go (release-1.36): Kubernetes Status errors and storage errors.
 // Deliberate difference: constructors fill kind/apiVersion ("Status"/"v1") right away, as
 // responsewriters.ErrorToAPIStatus would before the body is written.
+import { type GroupResource, groupResourceString } from './group-resource';
 import { FieldError, aggregateMessage } from './field-errors';
 import { goJsonQuote } from '../encoding/go-json';
 import { quote } from './go-strings';
@@ -143,20 +144,10 @@ function withoutEmpty<T extends object>(o: T): T {
   return out;
 }
 
-/** A group/resource pair (schema.GroupResource); printed `resource` or `resource.group`. */
-export interface GroupResource {
-  group: string;
-  resource: string;
-}
-
 /** A group/kind pair (schema.GroupKind); printed `Kind` or `Kind.group`. */
 export interface GroupKind {
   group: string;
   kind: string;
-}
-
-function groupResourceString(gr: GroupResource): string {
-  return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
 }
 
 function groupKindString(gk: GroupKind): string {

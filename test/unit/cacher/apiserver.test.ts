@@ -14,7 +14,7 @@ import {
 import { makePod } from '../../../src/engine/storage/objects';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
-import type { WatchContentType } from '../../../src/engine/cacher/watch-client';
+import type { WatchContentType } from '../../../src/engine/clients/watch-client';
 import {
   createResource,
   type CreateResourceOptions,

@@ -15,7 +15,7 @@ import { SeededRandom } from '../../../src/engine/rand';
 import { RecordingInspector } from '../../../src/engine/inspect/events';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
-import type { ReadRate, WatchContentType } from '../../../src/engine/cacher/watch-client';
+import type { ReadRate, WatchContentType } from '../../../src/engine/clients/watch-client';
 import {
   createResource,
   type OpenedWatch,

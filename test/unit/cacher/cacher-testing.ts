@@ -4,9 +4,9 @@
 import { FakeClock, settle } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
 import { MetricsRegistry } from '../../../src/engine/metrics/registry';
-import { profile136, withGates, type FeatureGates } from '../../../src/engine/cacher/features';
+import { profile136, withGates, type FeatureGates } from '../../../src/engine/features';
 import { Cacher, type CacherConfig } from '../../../src/engine/cacher/cacher';
-import { CacheDelegator } from '../../../src/engine/cacher/cache-delegator';
+import { CacheDelegator } from '../../../src/engine/cacher/delegator';
 import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/cache-watcher';
 import { CachingObject } from '../../../src/engine/cacher/caching-object';
 import type { ListOptions } from '../../../src/engine/storage/list-options';

@@ -28,7 +28,7 @@ import {
 import { CachingObject } from '../../../src/engine/cacher/caching-object';
 import { newTimeBucketWatchers } from '../../../src/engine/cacher/bookmark-buckets';
 import { bufferSize } from '../../../src/engine/cacher/watch-cache-interval';
-import { WatchRequestContext } from '../../../src/engine/cacher/watch-client';
+import { WatchRequestContext } from '../../../src/engine/clients/watch-client';
 import type { TimeBudget } from '../../../src/engine/cacher/time-budget';
 import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/cache-watcher';
 import { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';

@@ -1,736 +1,614 @@
-// Tests for src/engine/cacher/delegator.ts: ports TestShouldDelegateList (the whole table, every
-// gate combination) and TestComputeListLimit (pkg/storage/cacher/cacher_whitebox_test.go).
+// Tests for src/engine/cacher/delegator.ts: ports of k8s.io/apiserver pkg/storage/cacher
+// cacher_whitebox_test.go (release-1.36; the Skip row from master) for CacheDelegator.GetList, Get
+// and Watch: consistent-read fallback, exact-RV fallback, cache bypass rules, the not-ready 429.
 import * as assert from 'assert';
+import { FakeClock, settle } from '../../../src/engine/clock';
+import { newListOptions, type ListOptions } from '../../../src/engine/storage/list-options';
+import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
+import * as labels from '../../../src/engine/storage/labels';
+import { encodeContinue } from '../../../src/engine/storage/continue';
+import { isTooManyRequests, StatusError } from '../../../src/engine/storage/errors';
+import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { WatchRequestContext } from '../../../src/engine/clients/watch-client';
+import type { OrderedLister } from '../../../src/engine/cacher/watch-cache-store';
 import {
-  CacheWithoutSnapshots,
-  CacherDelegation,
-  computeListLimit,
-  consistentReadSupported,
-  shouldDelegateList,
-  shouldDelegateListMeta,
-  shouldDelegateListOnNotReadyCache,
-  type CacherDelegationView,
-  type DelegatorHelper,
-} from '../../../src/engine/cacher/delegator';
-import { profile136, withGates } from '../../../src/engine/cacher/features';
-import { ContinueTokenError, encodeContinue } from '../../../src/engine/storage/continue';
-import { InvalidError } from '../../../src/engine/storage/errors';
+  MockStorage,
+  drain,
+  makeTestPod,
+  newTestCacher,
+  newTestCacherWithoutSyncing,
+  testGates,
+} from './cacher-testing';
 
-interface Opts {
-  recursive?: boolean;
-  resourceVersion?: string;
-  resourceVersionMatch?: string;
-  limit?: number;
-  continue?: string;
-}
+const errDummy = new Error('dummy error');
 
-const oldRV = '80';
-const cacheRV = '100';
-const etcdRV = '120';
-const keyPrefix = '/pods/';
-const continueOnOldRV = encodeContinue(keyPrefix + 'foo', keyPrefix, 80);
-const continueOnCacheRV = encodeContinue(keyPrefix + 'foo', keyPrefix, 100);
-const continueOnEtcdRV = encodeContinue(keyPrefix + 'foo', keyPrefix, 120); // from an apiserver ahead of us
-const continueOnNegativeRV = encodeContinue(keyPrefix + 'foo', keyPrefix, -1);
-const tokenNames = new Map([
-  [continueOnOldRV, 'continue@80'],
-  [continueOnCacheRV, 'continue@100'],
-  [continueOnEtcdRV, 'continue@120'],
-  [continueOnNegativeRV, 'continue@-1'],
-]);
-
-function norm(o: Opts): Required<Opts> {
-  return {
-    recursive: o.recursive ?? false,
-    resourceVersion: o.resourceVersion ?? '',
-    resourceVersionMatch: o.resourceVersionMatch ?? '',
-    limit: o.limit ?? 0,
-    continue: o.continue ?? '',
-  };
-}
-function keyOf(o: Opts): string {
-  const n = norm(o);
-  return JSON.stringify([
-    n.recursive,
-    n.resourceVersion,
-    n.resourceVersionMatch,
-    n.limit,
-    n.continue,
-  ]);
-}
-function describeOpts(o: Opts): string {
-  const n = norm(o);
-  const parts = [
-    n.recursive ? 'recursive' : 'non-recursive',
-    `RV=${JSON.stringify(n.resourceVersion)}`,
-  ];
-  if (n.resourceVersionMatch) parts.push(`match=${n.resourceVersionMatch}`);
-  if (n.limit) parts.push(`limit=${n.limit}`);
-  if (n.continue) parts.push(tokenNames.get(n.continue) ?? 'continue=?');
-  return parts.join(' ');
-}
-function toStorageOpts(o: Opts) {
-  const n = norm(o);
-  return {
-    recursive: n.recursive,
-    resourceVersion: n.resourceVersion,
-    resourceVersionMatch: n.resourceVersionMatch,
-    predicate: { continue: n.continue, limit: n.limit },
-  };
-}
-
-// The rules of validation.ValidateListOptions (apimachinery, isWatchListFeatureEnabled=false) and
-// storage.ValidateListOptions (reference §1.3) that decide which combinations the test must cover.
-function passesValidation(o: Opts): boolean {
-  const n = norm(o);
-  if (n.resourceVersionMatch !== '') {
-    if (n.resourceVersion === '') return false;
-    if (n.continue !== '') return false;
-    if (n.resourceVersionMatch !== 'Exact' && n.resourceVersionMatch !== 'NotOlderThan')
-      return false;
-    if (n.resourceVersionMatch === 'Exact' && n.resourceVersion === '0') return false;
-  }
-  if (n.recursive && n.continue !== '' && n.resourceVersion !== '' && n.resourceVersion !== '0')
-    return false;
-  return true;
-}
-
-class Table {
-  private readonly m = new Map<string, { opts: Opts; bypass: boolean }>();
-  set(opts: Opts, bypass: boolean): void {
-    this.m.set(keyOf(opts), { opts: norm(opts), bypass });
-  }
-  has(opts: Opts): boolean {
-    return this.m.has(keyOf(opts));
-  }
-  entries(): Array<{ opts: Opts; bypass: boolean }> {
-    return [...this.m.values()];
-  }
-  get(opts: Opts): boolean | undefined {
-    return this.m.get(keyOf(opts))?.bypass;
-  }
-}
-
-// The base expectations: delegate (bypass) = true.
-const testCases = new Table();
-testCases.set({}, true);
-testCases.set({ limit: 100 }, true);
-testCases.set({ resourceVersion: '0' }, false);
-testCases.set({ resourceVersion: '0', limit: 100 }, false);
-testCases.set({ resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, false);
-testCases.set({ resourceVersion: '0', resourceVersionMatch: 'NotOlderThan', limit: 100 }, false);
-for (const token of [continueOnOldRV, continueOnCacheRV, continueOnEtcdRV, continueOnNegativeRV]) {
-  testCases.set({ continue: token }, true);
-  testCases.set({ limit: 100, continue: token }, true);
-  testCases.set({ resourceVersion: '0', continue: token }, true);
-  testCases.set({ resourceVersion: '0', limit: 100, continue: token }, true);
-}
-for (const rv of [oldRV, cacheRV, etcdRV]) {
-  testCases.set({ resourceVersion: rv }, false);
-  testCases.set({ resourceVersion: rv, limit: 100 }, true);
-  testCases.set({ resourceVersion: rv, resourceVersionMatch: 'Exact' }, true);
-  testCases.set({ resourceVersion: rv, resourceVersionMatch: 'Exact', limit: 100 }, true);
-  testCases.set({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' }, false);
-  testCases.set({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan', limit: 100 }, false);
-}
-// Bypass for most requests doesn't depend on Recursive.
-for (const { opts, bypass } of testCases.entries())
-  testCases.set({ ...opts, recursive: true }, bypass);
-// Continue is ignored on non-recursive LIST.
-for (const rv of [oldRV, etcdRV]) {
-  for (const token of [
-    continueOnOldRV,
-    continueOnCacheRV,
-    continueOnEtcdRV,
-    continueOnNegativeRV,
-  ]) {
-    testCases.set({ resourceVersion: rv, continue: token }, true);
-    testCases.set({ resourceVersion: rv, continue: token, limit: 100 }, true);
-  }
-}
-
-// Exacts and continue on the current cache RV.
-const listFromSnapshotEnabledOverrides = new Table();
-listFromSnapshotEnabledOverrides.set(
-  { recursive: true, resourceVersion: cacheRV, limit: 100 },
-  false,
-);
-listFromSnapshotEnabledOverrides.set(
-  { recursive: true, resourceVersion: cacheRV, resourceVersionMatch: 'Exact' },
-  false,
-);
-listFromSnapshotEnabledOverrides.set(
-  { recursive: true, resourceVersion: cacheRV, limit: 100, resourceVersionMatch: 'Exact' },
-  false,
-);
-listFromSnapshotEnabledOverrides.set(
-  { recursive: true, resourceVersion: '0', limit: 100, continue: continueOnCacheRV },
-  false,
-);
-listFromSnapshotEnabledOverrides.set(
-  { recursive: true, resourceVersion: '0', continue: continueOnCacheRV },
-  false,
-);
-listFromSnapshotEnabledOverrides.set(
-  { recursive: true, limit: 100, continue: continueOnCacheRV },
-  false,
-);
-listFromSnapshotEnabledOverrides.set({ recursive: true, continue: continueOnCacheRV }, false);
-
-// Exacts and continue RV with a snapshot.
-const snapshotAvailableOverrides = new Table();
-snapshotAvailableOverrides.set({ recursive: true, continue: continueOnOldRV }, false);
-snapshotAvailableOverrides.set({ recursive: true, limit: 100, continue: continueOnOldRV }, false);
-snapshotAvailableOverrides.set(
-  { recursive: true, resourceVersion: '0', continue: continueOnOldRV },
-  false,
-);
-snapshotAvailableOverrides.set(
-  { recursive: true, resourceVersion: '0', limit: 100, continue: continueOnOldRV },
-  false,
-);
-snapshotAvailableOverrides.set({ recursive: true, resourceVersion: oldRV, limit: 100 }, false);
-snapshotAvailableOverrides.set(
-  { recursive: true, resourceVersion: oldRV, resourceVersionMatch: 'Exact' },
-  false,
-);
-snapshotAvailableOverrides.set(
-  { recursive: true, resourceVersion: oldRV, resourceVersionMatch: 'Exact', limit: 100 },
-  false,
-);
-
-const consistentListFromCacheOverrides = new Table();
-for (const recursive of [true, false]) {
-  consistentListFromCacheOverrides.set({ recursive }, false);
-  consistentListFromCacheOverrides.set({ limit: 100, recursive }, false);
-}
-
-const consistentReadWithSnapshotOverrides = new Table();
-// Continues with negative RV are the same as a consistent read.
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, limit: 0, continue: continueOnNegativeRV },
-  false,
-);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, limit: 100, continue: continueOnNegativeRV },
-  false,
-);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, resourceVersion: '0', limit: 0, continue: continueOnNegativeRV },
-  false,
-);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, resourceVersion: '0', limit: 100, continue: continueOnNegativeRV },
-  false,
-);
-// Exact on an RV not yet observed by the cache.
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, resourceVersion: etcdRV, limit: 100 },
-  false,
-);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, resourceVersion: etcdRV, resourceVersionMatch: 'Exact' },
-  false,
-);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, resourceVersion: etcdRV, resourceVersionMatch: 'Exact', limit: 100 },
-  false,
-);
-consistentReadWithSnapshotOverrides.set({ recursive: true, continue: continueOnEtcdRV }, false);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, resourceVersion: '0', continue: continueOnEtcdRV },
-  false,
-);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, continue: continueOnEtcdRV, limit: 100 },
-  false,
-);
-consistentReadWithSnapshotOverrides.set(
-  { recursive: true, resourceVersion: '0', continue: continueOnEtcdRV, limit: 100 },
-  false,
-);
-
-/**
- * The Cacher as newTestCacher leaves it: initialised from a list at RV 100 (so, with
- * ListFromCacheSnapshot, a snapshot at 100), optionally with a snapshot injected at 80; etcd
- * supports progress notifications (forceRequestWatchProgressSupport).
- */
-function newTestCacher(
-  gates: { ConsistentListFromCache: boolean; ListFromCacheSnapshot: boolean },
-  snapshotAvailable: boolean,
-): CacherDelegation {
-  const snapshots = gates.ListFromCacheSnapshot ? [100] : [];
-  if (snapshotAvailable) snapshots.push(80);
-  const view: CacherDelegationView = {
-    resourcePrefix: keyPrefix,
-    snapshottingEnabled: () => gates.ListFromCacheSnapshot,
-    notFresh: (rv) => rv > 100,
-    canServeExactRV: (rv) => snapshots.some((s) => s <= rv),
-    consistentReadSupported: () => consistentReadSupported(gates, true),
-  };
-  return new CacherDelegation(view);
-}
-
-describe('delegator: ShouldDelegateList (delegator/interface.go + Cacher.ShouldDelegate*)', () => {
-  it('the table covers exactly the LIST options that pass validation', () => {
-    const missing: string[] = [];
-    for (const rv of ['', '0', oldRV, etcdRV]) {
-      for (const match of ['', 'Exact', 'NotOlderThan']) {
-        for (const token of [
-          '',
-          continueOnOldRV,
-          continueOnCacheRV,
-          continueOnEtcdRV,
-          continueOnNegativeRV,
-        ]) {
-          for (const limit of [0, 100]) {
-            for (const recursive of [true, false]) {
-              const opt: Opts = {
-                recursive,
-                resourceVersion: rv,
-                resourceVersionMatch: match,
-                limit,
-                continue: token,
-              };
-              if (passesValidation(opt) && !testCases.has(opt)) missing.push(describeOpts(opt));
-            }
-          }
-        }
-      }
-    }
-    assert.deepStrictEqual(missing, [], 'test cases not covered but passing validation');
-    const invalid = testCases
-      .entries()
-      .filter((e) => !passesValidation(e.opts))
-      .map((e) => describeOpts(e.opts));
-    assert.deepStrictEqual(invalid, [], 'invalid LIST requests that should not be tested');
-    assert.strictEqual(
-      testCases.entries().length,
-      96,
-      '40 non-recursive + 40 recursive + 16 ignored-continue cases',
-    );
-  });
-
-  const scenarios: Array<{
-    name: string;
-    clfc: boolean;
-    lfcs: boolean;
-    snapshotAvailable: boolean;
-    overrides: Table[];
-  }> = [
-    {
-      name: 'ConsistentListFromCache=false/ListFromCacheSnapshot=false',
-      clfc: false,
-      lfcs: false,
-      snapshotAvailable: false,
-      overrides: [],
+/** Runs `p` to completion, stepping the clock by 100ms whenever it is still pending; returns the virtual time spent. */
+async function runBlocking<T>(
+  clock: FakeClock,
+  p: Promise<T>,
+  maxMs = 60_000,
+): Promise<{ value?: T; error?: unknown; elapsed: number }> {
+  const start = clock.now();
+  let done = false;
+  let value: T | undefined;
+  let error: unknown;
+  p.then(
+    (v) => {
+      done = true;
+      value = v;
     },
-    {
-      name: 'ConsistentListFromCache=false/ListFromCacheSnapshot=true/SnapshotAvailable=false',
-      clfc: false,
-      lfcs: true,
-      snapshotAvailable: false,
-      overrides: [listFromSnapshotEnabledOverrides],
+    (e) => {
+      done = true;
+      error = e;
     },
-    {
-      name: 'ConsistentListFromCache=false/ListFromCacheSnapshot=true/SnapshotAvailable=true',
-      clfc: false,
-      lfcs: true,
-      snapshotAvailable: true,
-      overrides: [listFromSnapshotEnabledOverrides, snapshotAvailableOverrides],
-    },
-    {
-      name: 'ConsistentListFromCache=true/ListFromCacheSnapshot=false',
-      clfc: true,
-      lfcs: false,
-      snapshotAvailable: false,
-      overrides: [consistentListFromCacheOverrides],
-    },
-    {
-      name: 'ConsistentListFromCache=true/ListFromCacheSnapshot=true/SnapshotAvailable=false',
-      clfc: true,
-      lfcs: true,
-      snapshotAvailable: false,
-      overrides: [
-        listFromSnapshotEnabledOverrides,
-        consistentListFromCacheOverrides,
-        consistentReadWithSnapshotOverrides,
-      ],
-    },
-    {
-      name: 'ConsistentListFromCache=true/ListFromCacheSnapshot=true/SnapshotAvailable=true',
-      clfc: true,
-      lfcs: true,
-      snapshotAvailable: true,
-      overrides: [
-        listFromSnapshotEnabledOverrides,
-        consistentListFromCacheOverrides,
-        consistentReadWithSnapshotOverrides,
-        snapshotAvailableOverrides,
-      ],
-    },
-  ];
-  for (const s of scenarios) {
-    it(`TestShouldDelegateList ${s.name}`, () => {
-      // ConsistentListFromCache is locked on in 1.36: upstream flips it under emulation version 1.33.
-      const gates = withGates(
-        profile136,
-        { ConsistentListFromCache: s.clfc, ListFromCacheSnapshot: s.lfcs },
-        { allowLockedOverride: true },
-      ).gates;
-      const wrong: string[] = [];
-      for (const { opts, bypass } of testCases.entries()) {
-        let expectBypass = bypass;
-        for (const o of s.overrides) {
-          const v = o.get(opts);
-          if (v !== undefined) expectBypass = v;
-        }
-        const cacher = newTestCacher(gates, s.snapshotAvailable);
-        const result = shouldDelegateList(toStorageOpts(opts), cacher);
-        if (result.shouldDelegate !== expectBypass)
-          wrong.push(
-            `${describeOpts(opts)}: bypass expected ${expectBypass}, got ${result.shouldDelegate}`,
-          );
-      }
-      assert.deepStrictEqual(wrong, []);
-    });
+  );
+  await settle();
+  while (!done && clock.now() - start < maxMs) {
+    await clock.stepAsync(100);
+    await settle();
   }
+  return { value, error, elapsed: clock.now() - start };
+}
 
-  it('the reference notes decision table (1.36 defaults: consistent reads supported)', () => {
-    const D = true;
-    const C = false;
-    // [request, LFCS=false, LFCS=true without a snapshot at 80, LFCS=true with one]
-    const rows: Array<[string, Opts, boolean, boolean, boolean]> = [
-      ['RV "" (consistent read)', { recursive: true }, C, C, C],
-      ['RV "" limit 100, non-recursive', { limit: 100 }, C, C, C],
-      ['RV "0" limit 100', { recursive: true, resourceVersion: '0', limit: 100 }, C, C, C],
-      [
-        'RV "0" NotOlderThan',
-        { recursive: true, resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' },
-        C,
-        C,
-        C,
-      ],
-      ['RV=120 without limit', { recursive: true, resourceVersion: '120' }, C, C, C],
-      [
-        'RV=80 NotOlderThan limit 100',
-        {
-          recursive: true,
-          resourceVersion: '80',
-          resourceVersionMatch: 'NotOlderThan',
-          limit: 100,
+function consistentReadSamples(samples: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(samples))
+    if (k.startsWith('apiserver_watch_cache_consistent_read_total')) out[k] = v;
+  return out;
+}
+
+describe('CacheDelegator (delegator.go)', () => {
+  it('TestConsistentReadFallback (1.36 rows + the master Skip row)', async () => {
+    const cases: Array<{
+      name: string;
+      consistentReadsEnabled: boolean;
+      watchCacheRV: string;
+      storageRV: string;
+      fallbackError?: boolean;
+      skipGate?: boolean;
+      expectError: boolean;
+      expectRV: string;
+      expectBlock: boolean;
+      expectRequestsToStorage: number;
+      expectMetric: Record<string, number>;
+      expect429?: boolean;
+    }> = [
+      {
+        name: 'Success',
+        consistentReadsEnabled: true,
+        watchCacheRV: '42',
+        storageRV: '42',
+        expectError: false,
+        expectRV: '42',
+        expectBlock: false,
+        expectRequestsToStorage: 1,
+        expectMetric: {
+          'apiserver_watch_cache_consistent_read_total{fallback="false",group="",resource="pods",success="true"}': 1,
         },
-        C,
-        C,
-        C,
-      ],
-      [
-        'RV=80 limit 100 (legacy exact)',
-        { recursive: true, resourceVersion: '80', limit: 100 },
-        D,
-        D,
-        C,
-      ],
-      [
-        'RV=80 Exact',
-        { recursive: true, resourceVersion: '80', resourceVersionMatch: 'Exact' },
-        D,
-        D,
-        C,
-      ],
-      ['RV=100 limit 100', { recursive: true, resourceVersion: '100', limit: 100 }, D, C, C],
-      [
-        'RV=120 Exact (future RV: waits for the cache)',
-        { recursive: true, resourceVersion: '120', resourceVersionMatch: 'Exact' },
-        D,
-        C,
-        C,
-      ],
-      ['continue@80', { recursive: true, continue: continueOnOldRV }, D, D, C],
-      [
-        'continue@100 with RV "0"',
-        { recursive: true, resourceVersion: '0', continue: continueOnCacheRV },
-        D,
-        C,
-        C,
-      ],
-      ['continue@120', { recursive: true, limit: 100, continue: continueOnEtcdRV }, D, C, C],
-      [
-        'continue@-1 (consistent read)',
-        { recursive: true, continue: continueOnNegativeRV },
-        D,
-        C,
-        C,
-      ],
-      ['non-recursive Exact', { resourceVersion: '100', resourceVersionMatch: 'Exact' }, D, D, D],
-      ['non-recursive legacy exact', { resourceVersion: '80', limit: 100 }, D, D, D],
-      ['non-recursive continue', { continue: continueOnCacheRV }, D, D, D],
-      [
-        'unknown match "Invalid"',
-        { recursive: true, resourceVersion: '100', resourceVersionMatch: 'Invalid' },
-        D,
-        D,
-        D,
-      ],
+      },
+      {
+        name: 'Fallback',
+        consistentReadsEnabled: true,
+        watchCacheRV: '2',
+        storageRV: '42',
+        expectError: false,
+        expectRV: '42',
+        expectBlock: true,
+        expectRequestsToStorage: 2,
+        expectMetric: {
+          'apiserver_watch_cache_consistent_read_total{fallback="true",group="",resource="pods",success="true"}': 1,
+        },
+      },
+      {
+        name: 'Fallback Failure',
+        consistentReadsEnabled: true,
+        watchCacheRV: '2',
+        storageRV: '42',
+        fallbackError: true,
+        expectError: true,
+        expectRV: '',
+        expectBlock: true,
+        expectRequestsToStorage: 2,
+        expectMetric: {
+          'apiserver_watch_cache_consistent_read_total{fallback="true",group="",resource="pods",success="false"}': 1,
+        },
+      },
+      {
+        name: 'Disabled',
+        consistentReadsEnabled: false,
+        watchCacheRV: '2',
+        storageRV: '42',
+        expectError: false,
+        expectRV: '42',
+        expectBlock: false,
+        expectRequestsToStorage: 1,
+        expectMetric: {},
+      },
+      {
+        name: 'Skip Storage Fallback (master, ConsistentListFromCacheSkipTimeoutFallback)',
+        consistentReadsEnabled: true,
+        skipGate: true,
+        watchCacheRV: '2',
+        storageRV: '42',
+        expectError: true,
+        expect429: true,
+        expectRV: '',
+        expectBlock: true,
+        expectRequestsToStorage: 1,
+        expectMetric: {
+          'apiserver_watch_cache_consistent_read_total{fallback="skipped",group="",resource="pods",success="false"}': 1,
+        },
+      },
     ];
-    for (const [name, opts, off, onNoSnap, onSnap] of rows) {
-      const got = [
-        shouldDelegateList(
-          toStorageOpts(opts),
-          newTestCacher({ ConsistentListFromCache: true, ListFromCacheSnapshot: false }, false),
-        ).shouldDelegate,
-        shouldDelegateList(
-          toStorageOpts(opts),
-          newTestCacher({ ConsistentListFromCache: true, ListFromCacheSnapshot: true }, false),
-        ).shouldDelegate,
-        shouldDelegateList(
-          toStorageOpts(opts),
-          newTestCacher({ ConsistentListFromCache: true, ListFromCacheSnapshot: true }, true),
-        ).shouldDelegate,
-      ];
-      assert.deepStrictEqual(got, [off, onNoSnap, onSnap], name);
+    for (const tc of cases) {
+      const storage = new MockStorage();
+      storage.getListFn = () => ({ items: [], resourceVersion: tc.watchCacheRV });
+      const gates = testGates({
+        ConsistentListFromCache: tc.consistentReadsEnabled,
+        ConsistentListFromCacheSkipTimeoutFallback: tc.skipGate ?? false,
+      });
+      const { cacher, delegator, clock, registry } = await newTestCacher(storage, { gates });
+      assert.strictEqual(
+        String(cacher.watchCache.resourceVersion),
+        tc.watchCacheRV,
+        `${tc.name}: watch cache RV`,
+      );
+      let requestToStorageCount = 0;
+      storage.getListFn = () => {
+        requestToStorageCount++;
+        if (tc.fallbackError) throw errDummy;
+        return { items: [], resourceVersion: tc.storageRV };
+      };
+      storage.getRVFn = () => {
+        requestToStorageCount++;
+        return Number(tc.storageRV);
+      };
+      const r = await runBlocking(
+        clock,
+        delegator.getList('/pods/ns', newListOptions({ resourceVersion: '', recursive: true })),
+      );
+      assert.strictEqual(
+        r.error !== undefined,
+        tc.expectError,
+        `${tc.name}: error ${String(r.error)}`,
+      );
+      if (tc.expect429) {
+        assert.ok(isTooManyRequests(r.error), `${tc.name}: 429`);
+        const s = (r.error as StatusError).status;
+        assert.strictEqual(
+          s.message,
+          'Timeout: Too large resource version: 42, current: 2',
+          tc.name,
+        );
+        assert.strictEqual(s.details?.retryAfterSeconds, 1, tc.name);
+      }
+      assert.strictEqual(r.value?.resourceVersion ?? '', tc.expectRV, `${tc.name}: RV`);
+      assert.strictEqual(
+        requestToStorageCount,
+        tc.expectRequestsToStorage,
+        `${tc.name}: requests to storage`,
+      );
+      assert.strictEqual(r.elapsed >= 3000, tc.expectBlock, `${tc.name}: blocked (${r.elapsed}ms)`);
+      assert.deepStrictEqual(
+        consistentReadSamples(registry.samples()),
+        tc.expectMetric,
+        `${tc.name}: metric`,
+      );
+      cacher.stop();
     }
   });
 
-  it('marks consistent reads (RV "" and continue@-1) but not future exact RVs', () => {
-    const cacher = newTestCacher(
-      { ConsistentListFromCache: true, ListFromCacheSnapshot: true },
-      false,
-    );
+  it('TestMatchExactResourceVersionFallback: snapshot decision, snapshot read, 410 fallback to etcd', async () => {
     const cases: Array<{
       name: string;
-      opts: Opts;
-      want: { shouldDelegate: boolean; consistentRead: boolean };
+      snapshotsAvailable: boolean[];
+      expectStoreRequests: number;
+      expectSnapshotRequests: number;
     }> = [
       {
-        name: 'RV ""',
-        opts: { recursive: true },
-        want: { shouldDelegate: false, consistentRead: true },
+        name: 'Disabled',
+        snapshotsAvailable: [false, false],
+        expectStoreRequests: 2,
+        expectSnapshotRequests: 1,
       },
       {
-        name: 'continue@-1',
-        opts: { recursive: true, continue: continueOnNegativeRV },
-        want: { shouldDelegate: false, consistentRead: true },
+        name: 'Enabled',
+        snapshotsAvailable: [true, true],
+        expectStoreRequests: 1,
+        expectSnapshotRequests: 2,
       },
       {
-        name: 'Exact RV=120 (future)',
-        opts: { recursive: true, resourceVersion: '120', resourceVersionMatch: 'Exact' },
-        want: { shouldDelegate: false, consistentRead: false },
-      },
-      {
-        name: 'continue@120 (future)',
-        opts: { recursive: true, continue: continueOnEtcdRV },
-        want: { shouldDelegate: false, consistentRead: false },
-      },
-      {
-        name: 'RV "0"',
-        opts: { recursive: true, resourceVersion: '0' },
-        want: { shouldDelegate: false, consistentRead: false },
-      },
-      {
-        name: 'unknown match',
-        opts: { recursive: true, resourceVersion: '1', resourceVersionMatch: 'X' },
-        want: { shouldDelegate: true, consistentRead: false },
+        name: 'Fallback',
+        snapshotsAvailable: [true, false],
+        expectStoreRequests: 2,
+        expectSnapshotRequests: 2,
       },
     ];
-    for (const c of cases)
-      assert.deepStrictEqual(
-        { ...shouldDelegateList(toStorageOpts(c.opts), cacher) },
-        c.want,
-        c.name,
-      );
-    const unsupported = newTestCacher(
-      { ConsistentListFromCache: false, ListFromCacheSnapshot: true },
-      false,
-    );
-    assert.deepStrictEqual(
-      { ...shouldDelegateList(toStorageOpts({ recursive: true }), unsupported) },
-      { shouldDelegate: true, consistentRead: true },
-      'RV "" without consistent-read support',
-    );
-  });
-
-  it('passes the continue-token and resource-version errors through', () => {
-    const cacher = newTestCacher(
-      { ConsistentListFromCache: true, ListFromCacheSnapshot: true },
-      false,
-    );
-    assert.throws(
-      () =>
-        shouldDelegateList(toStorageOpts({ recursive: true, continue: 'not a token!' }), cacher),
-      (e: unknown) =>
-        e instanceof ContinueTokenError && /continue key is not valid/.test(e.message),
-    );
-    assert.throws(
-      () =>
-        shouldDelegateList(
-          toStorageOpts({ recursive: true, resourceVersion: 'abc', resourceVersionMatch: 'Exact' }),
-          cacher,
-        ),
-      (e: unknown) =>
-        e instanceof InvalidError &&
-        /strconv.ParseUint: parsing "abc": invalid syntax/.test(e.message),
-    );
-    // Without snapshots nothing is parsed: the request goes to etcd, which reports the error.
-    const noSnapshots = newTestCacher(
-      { ConsistentListFromCache: true, ListFromCacheSnapshot: false },
-      false,
-    );
-    assert.strictEqual(
-      shouldDelegateList(toStorageOpts({ recursive: true, continue: 'not a token!' }), noSnapshots)
-        .shouldDelegate,
-      true,
-    );
-  });
-
-  it('CacheWithoutSnapshots and ShouldDelegateListMeta (the APF list work estimator)', () => {
-    const cases: Array<{
-      name: string;
-      supported: boolean;
-      opts: {
-        resourceVersion?: string;
-        resourceVersionMatch?: string;
-        continue?: string;
-        limit?: number;
+    for (const tc of cases) {
+      const storage = new MockStorage();
+      let storeRequests = 0;
+      storage.getListFn = (_key, opts: ListOptions) => {
+        storeRequests++;
+        return {
+          items: [],
+          resourceVersion: opts.resourceVersionMatch === 'Exact' ? opts.resourceVersion : '42',
+        };
       };
-      want: { shouldDelegate: boolean; consistentRead: boolean };
-    }> = [
+      const { cacher, delegator } = await newTestCacher(storage, {
+        gates: testGates({ ListFromCacheSnapshot: true }),
+      });
+      let snapshotRequests = 0;
+      const fakeLister: OrderedLister<never> = {
+        listPrefix: () => [],
+        count: () => 0,
+        clone: () => fakeLister,
+      };
+      (cacher.watchCache as unknown as { snapshots: unknown }).snapshots = {
+        getLessOrEqual: () => (tc.snapshotsAvailable[snapshotRequests++] ? fakeLister : undefined),
+        add: () => undefined,
+        removeLess: () => undefined,
+        reset: () => undefined,
+      };
+      const list = await delegator.getList(
+        '/pods/ns',
+        newListOptions({ resourceVersion: '20', resourceVersionMatch: 'Exact', recursive: true }),
+      );
+      assert.strictEqual(list.resourceVersion, '20', tc.name);
+      assert.strictEqual(storeRequests, tc.expectStoreRequests, `${tc.name}: requests to storage`);
+      assert.strictEqual(
+        snapshotRequests,
+        tc.expectSnapshotRequests,
+        `${tc.name}: requests to snapshots`,
+      );
+      cacher.stop();
+    }
+  });
+
+  it('TestGetListNonRecursiveCacheBypass: RV "0" with a limit is served by the cache, RV "" bypasses it (consistent reads off)', async () => {
+    const storage = new MockStorage();
+    const { cacher, delegator } = await newTestCacher(storage, {
+      gates: testGates({ ConsistentListFromCache: false }),
+    });
+    const pred = new SelectionPredicate({ limit: 500 });
+    storage.injectGetListError(errDummy);
+    await delegator.getList('/pods/ns', newListOptions({ resourceVersion: '0', predicate: pred }));
+    await assert.rejects(
+      delegator.getList('/pods/ns', newListOptions({ resourceVersion: '', predicate: pred })),
+      (e: unknown) => e === errDummy,
+    );
+    cacher.stop();
+  });
+
+  it('TestGetListNonRecursiveCacheWithConsistentListFromCache: a consistent paged list is served by the cache', async () => {
+    const storage = new MockStorage();
+    let getListCount = 0;
+    let getCurrentRVCount = 0;
+    storage.getListFn = () => {
+      getListCount++;
+      return { items: [], resourceVersion: '100' };
+    };
+    storage.getRVFn = () => {
+      getCurrentRVCount++;
+      return 100;
+    };
+    const { cacher, delegator } = await newTestCacher(storage, {
+      gates: testGates({ ConsistentListFromCache: true, ListFromCacheSnapshot: false }),
+    });
+    cacher.watchCache.add(makeTestPod('foo', 100));
+    const result = await delegator.getList(
+      '/pods/ns',
+      newListOptions({
+        resourceVersion: '',
+        recursive: true,
+        predicate: new SelectionPredicate({ limit: 500 }),
+      }),
+    );
+    assert.strictEqual(getListCount, 1, 'only the reflector listed');
+    assert.ok(getCurrentRVCount > 0, 'GetCurrentResourceVersion was called');
+    assert.strictEqual(result.resourceVersion, '100');
+    assert.deepStrictEqual(
+      result.items.map((i) => i.metadata.name),
+      ['foo'],
+    );
+    cacher.stop();
+  });
+
+  it('TestGetCacheBypass: Get with RV "0" from the cache, without RV from storage', async () => {
+    const storage = new MockStorage();
+    const { cacher, delegator } = await newTestCacher(storage);
+    storage.injectGetListError(errDummy);
+    assert.strictEqual(
+      await delegator.get('/pods/ns/pod-0', { ignoreNotFound: true, resourceVersion: '0' }),
+      undefined,
+    );
+    await assert.rejects(
+      delegator.get('/pods/ns/pod-0', { ignoreNotFound: true, resourceVersion: '' }),
+      (e: unknown) => e === errDummy,
+    );
+    await assert.rejects(
+      delegator.get('/pods/ns/pod-0', { resourceVersion: '0' }),
+      (e: unknown) => e instanceof StatusError && e.status.code === 404,
+    );
+    cacher.stop();
+  });
+
+  it('TestWatchCacheBypass: watches with RV "0" and "" are served by the cache', async () => {
+    const { cacher, delegator } = await newTestCacher();
+    for (const rv of ['0', '']) {
+      const w = await delegator.watch(
+        '/pods/ns',
+        newListOptions({ resourceVersion: rv, recursive: true }),
+      );
+      w.stop();
+    }
+    cacher.stop();
+  });
+
+  it('Watch drops sendInitialEvents while the WatchList gate is off', async () => {
+    const { cacher, delegator } = await newTestCacher(new MockStorage(), {
+      gates: testGates({ WatchList: false }),
+    });
+    cacher.watchCache.add(makeTestPod('a', 101));
+    const w = await delegator.watch(
+      '/pods/ns',
+      newListOptions({
+        resourceVersion: '101',
+        recursive: true,
+        sendInitialEvents: true,
+        predicate: new SelectionPredicate({ allowWatchBookmarks: true }),
+      }),
+    );
+    const { events } = await drain(w);
+    assert.deepStrictEqual(
+      events.map((e) => e.type),
+      [],
+      'a plain watch from 101: no initial events, no end bookmark',
+    );
+    cacher.stop();
+  });
+
+  it('TestRetryAfterForUnreadyCache: 429 with Retry-After from the downtime', async () => {
+    const { cacher, delegator, clock } = await newTestCacher();
+    cacher.ready.setError(undefined);
+    await clock.stepAsync(14_000);
+    const err = await delegator
+      .getList('/pods/ns', newListOptions({ resourceVersion: '0', recursive: true }))
+      .then(
+        () => undefined,
+        (e) => e,
+      );
+    assert.ok(isTooManyRequests(err), String(err));
+    const s = (err as StatusError).status;
+    assert.strictEqual(s.details?.retryAfterSeconds, 2);
+    assert.strictEqual(s.message, 'storage is (re)initializing');
+    cacher.stop();
+  });
+
+  it('a not-ready cache: paginated unfiltered lists go to etcd, everything else gets 429', async () => {
+    const storage = new MockStorage();
+    const { cacher, delegator } = await newTestCacher(storage);
+    cacher.ready.setError(new Error('boom'));
+    let storageLists = 0;
+    storage.getListFn = () => {
+      storageLists++;
+      return { items: [], resourceVersion: '7' };
+    };
+    const cases: Array<{ name: string; opts: ListOptions; want: 'etcd' | 429 }> = [
       {
-        name: 'consistent read, supported',
-        supported: true,
-        opts: {},
-        want: { shouldDelegate: false, consistentRead: true },
+        name: 'paginated, unfiltered',
+        opts: newListOptions({
+          resourceVersion: '0',
+          recursive: true,
+          predicate: new SelectionPredicate({ limit: 10 }),
+        }),
+        want: 'etcd',
       },
       {
-        name: 'consistent read, unsupported',
-        supported: false,
-        opts: { limit: 500 },
-        want: { shouldDelegate: true, consistentRead: true },
+        name: 'unpaginated',
+        opts: newListOptions({ resourceVersion: '0', recursive: true }),
+        want: 429,
       },
       {
-        name: 'continue (token not parsed: even @-1 is not a consistent read)',
-        supported: true,
-        opts: { continue: continueOnNegativeRV },
-        want: { shouldDelegate: true, consistentRead: false },
-      },
-      {
-        name: 'exact',
-        supported: true,
-        opts: { resourceVersion: '100', resourceVersionMatch: 'Exact' },
-        want: { shouldDelegate: true, consistentRead: false },
-      },
-      {
-        name: 'legacy exact',
-        supported: true,
-        opts: { resourceVersion: '100', limit: 10 },
-        want: { shouldDelegate: true, consistentRead: false },
-      },
-      {
-        name: 'RV "0" any limit',
-        supported: true,
-        opts: { resourceVersion: '0', limit: 10 },
-        want: { shouldDelegate: false, consistentRead: false },
-      },
-      {
-        name: 'NotOlderThan',
-        supported: true,
-        opts: { resourceVersion: '5', resourceVersionMatch: 'NotOlderThan' },
-        want: { shouldDelegate: false, consistentRead: false },
+        name: 'paginated, filtered',
+        opts: newListOptions({
+          resourceVersion: '0',
+          recursive: true,
+          predicate: new SelectionPredicate({ limit: 10, label: labels.parse('a=b') }),
+        }),
+        want: 429,
       },
     ];
     for (const c of cases) {
-      const helper: DelegatorHelper = new CacheWithoutSnapshots(() => c.supported);
-      assert.deepStrictEqual({ ...shouldDelegateListMeta(c.opts, helper) }, c.want, c.name);
-    }
-  });
-
-  it('consistentReadSupported needs the gate and etcd progress notifications', () => {
-    const cases: Array<[boolean, boolean, boolean]> = [
-      [true, true, true],
-      [true, false, false],
-      [false, true, false],
-      [false, false, false],
-    ];
-    for (const [gate, progress, want] of cases) {
-      assert.strictEqual(
-        consistentReadSupported({ ConsistentListFromCache: gate }, progress),
-        want,
-        `gate=${gate} requestWatchProgress=${progress}`,
+      const before = storageLists;
+      const r = await delegator.getList('/pods/ns', c.opts).then(
+        (v) => v,
+        (e) => e,
       );
+      if (c.want === 'etcd') {
+        assert.strictEqual(storageLists, before + 1, c.name);
+        assert.strictEqual(r.resourceVersion, '7', c.name);
+      } else {
+        assert.ok(isTooManyRequests(r), `${c.name}: ${String(r)}`);
+        assert.strictEqual(
+          (r as StatusError).status.message,
+          'storage is (re)initializing: boom',
+          c.name,
+        );
+      }
     }
+    // Gets go to storage while not ready.
+    storage.getFn = () => makeTestPod('x', 3);
+    assert.strictEqual(
+      (await delegator.get('/pods/ns/x', { resourceVersion: '5' }))?.metadata.name,
+      'x',
+    );
+    cacher.stop();
   });
-});
 
-describe('computeListLimit (cacher.go)', () => {
-  it('TestComputeListLimit', () => {
-    const scenarios: Array<{
-      name: string;
-      opts: { resourceVersion: string; predicate: { limit?: number } };
-      expectedLimit: number;
-    }> = [
-      {
-        name: 'limit is zero',
-        opts: { resourceVersion: '', predicate: { limit: 0 } },
-        expectedLimit: 0,
-      },
-      {
-        name: 'limit is positive, RV is unset',
-        opts: { resourceVersion: '', predicate: { limit: 1 } },
-        expectedLimit: 1,
-      },
-      {
-        name: 'limit is positive, RV = 100',
-        opts: { resourceVersion: '100', predicate: { limit: 1 } },
-        expectedLimit: 1,
-      },
-      {
-        name: 'legacy case: limit is positive, RV = 0',
-        opts: { resourceVersion: '0', predicate: { limit: 1 } },
-        expectedLimit: 0,
-      },
-      {
-        name: 'negative limit',
-        opts: { resourceVersion: '100', predicate: { limit: -5 } },
-        expectedLimit: 0,
-      },
-    ];
-    for (const s of scenarios)
-      assert.strictEqual(computeListLimit(s.opts), s.expectedLimit, s.name);
+  it('TestTooManyRequestsNotReturned: without ResilientWatchCacheInitialization, no 429', async () => {
+    const storage = new MockStorage({ getListErr: new Error('dummy') });
+    const { cacher, delegator, clock } = newTestCacherWithoutSyncing(storage, {
+      gates: testGates({ ResilientWatchCacheInitialization: false }),
+    });
+    const err = await delegator.getList('/pods/ns', newListOptions({ resourceVersion: '0' })).then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(!isTooManyRequests(err), 'list: not a 429');
+    const ctx = new WatchRequestContext(clock, 250);
+    const watch = runBlocking(
+      clock,
+      delegator.watch('/pods/ns', newListOptions({ resourceVersion: '0' }), { ctx }),
+    );
+    const r = await watch;
+    assert.ok(
+      r.error !== undefined && !isTooManyRequests(r.error),
+      `watch: not a 429 (${String(r.error)})`,
+    );
+    assert.ok(
+      r.error instanceof StatusError &&
+        r.error.status.code === 503 &&
+        r.error.status.message === 'context canceled',
+      `watch: 503 after its context ended (${String(r.error)})`,
+    );
+    cacher.stop();
   });
-});
 
-describe('shouldDelegateListOnNotReadyCache (delegator.go)', () => {
-  it('sends only paginated, unfiltered lists to etcd while the cache initialises', () => {
-    const empty = { empty: () => true };
-    const nonEmpty = { empty: () => false };
+  it('validates list options first (400), before any decision', async () => {
+    const { cacher, delegator } = await newTestCacher();
+    const token = encodeContinue('/pods/ns/a\u0000', '/pods/ns/', 5);
+    await assert.rejects(
+      delegator.getList(
+        '/pods/ns',
+        newListOptions({
+          resourceVersion: '7',
+          recursive: true,
+          predicate: new SelectionPredicate({ continue: token }),
+        }),
+      ),
+      (e: unknown) =>
+        e instanceof StatusError &&
+        e.status.code === 400 &&
+        e.status.message === 'specifying resource version is not allowed when using continue',
+    );
+    await assert.rejects(
+      delegator.getList(
+        '/pods/ns',
+        newListOptions({
+          recursive: true,
+          predicate: new SelectionPredicate({ continue: 'not-a-token!' }),
+        }),
+      ),
+      (e: unknown) =>
+        e instanceof StatusError &&
+        e.status.code === 400 &&
+        /^invalid continue token: /.test(e.status.message ?? ''),
+    );
+    cacher.stop();
+  });
+
+  it('reports each decision with the rule that made it', async () => {
+    const insp = new RecordingInspector();
+    const storage = new MockStorage();
+    const { cacher, delegator, clock } = await newTestCacher(storage, { inspector: insp });
+    cacher.watchCache.add(makeTestPod('a', 101));
+    await settle();
+    const lim = (n: number) => new SelectionPredicate({ limit: n });
     const cases: Array<{
       name: string;
-      predicate: { limit?: number; label?: { empty(): boolean }; field?: { empty(): boolean } };
-      want: boolean;
+      opts: ListOptions;
+      path: string;
+      rule: string;
+      target: string;
     }> = [
-      { name: 'limit, no selectors', predicate: { limit: 500 }, want: true },
       {
-        name: 'limit, empty selectors',
-        predicate: { limit: 500, label: empty, field: empty },
-        want: true,
-      },
-      { name: 'no limit', predicate: {}, want: false },
-      {
-        name: 'limit with a label selector',
-        predicate: { limit: 500, label: nonEmpty },
-        want: false,
+        name: 'consistent',
+        opts: newListOptions({ recursive: true }),
+        path: 'consistent',
+        rule: 'consistent-read',
+        target: 'cache',
       },
       {
-        name: 'limit with a field selector',
-        predicate: { limit: 500, field: nonEmpty },
-        want: false,
+        name: 'RV 0',
+        opts: newListOptions({ resourceVersion: '0', recursive: true }),
+        path: 'any',
+        rule: 'served-from-cache',
+        target: 'cache',
+      },
+      {
+        name: 'NotOlderThan',
+        opts: newListOptions({
+          resourceVersion: '50',
+          resourceVersionMatch: 'NotOlderThan',
+          recursive: true,
+        }),
+        path: 'not-older-than',
+        rule: 'served-from-cache',
+        target: 'cache',
+      },
+      {
+        name: 'exact with snapshot',
+        opts: newListOptions({
+          resourceVersion: '101',
+          resourceVersionMatch: 'Exact',
+          recursive: true,
+        }),
+        path: 'exact',
+        rule: 'snapshot-available',
+        target: 'cache',
+      },
+      {
+        name: 'exact before the list',
+        opts: newListOptions({
+          resourceVersion: '50',
+          resourceVersionMatch: 'Exact',
+          recursive: true,
+        }),
+        path: 'exact',
+        rule: 'no-snapshot',
+        target: 'etcd',
+      },
+      {
+        name: 'legacy exact in the future',
+        opts: newListOptions({ resourceVersion: '500', recursive: true, predicate: lim(5) }),
+        path: 'legacy-exact',
+        rule: 'future-rv',
+        target: 'cache',
+      },
+      {
+        name: 'exact, not recursive',
+        opts: newListOptions({
+          resourceVersion: '101',
+          resourceVersionMatch: 'Exact',
+          recursive: false,
+        }),
+        path: 'exact',
+        rule: 'not-recursive',
+        target: 'etcd',
+      },
+      {
+        name: 'unknown match',
+        opts: newListOptions({
+          resourceVersion: '101',
+          resourceVersionMatch: 'Invalid',
+          recursive: true,
+        }),
+        path: 'unknown-match',
+        rule: 'invalid-options',
+        target: 'rejected',
       },
     ];
-    for (const c of cases)
-      assert.strictEqual(
-        shouldDelegateListOnNotReadyCache({ predicate: c.predicate }),
-        c.want,
+    for (const c of cases) {
+      insp.clear();
+      await runBlocking(clock, delegator.getList('/pods/ns', c.opts));
+      const d = insp.ofType('delegator/decision');
+      assert.strictEqual(d.length, 1, c.name);
+      assert.deepStrictEqual(
+        [d[0].path, d[0].rule, d[0].target],
+        [c.path, c.rule, c.target],
         c.name,
       );
+    }
+    cacher.stop();
   });
 });

@@ -14,7 +14,7 @@ import { InspectorHub } from '../../../src/engine/inspect/events';
 import { makePod } from '../../../src/engine/storage/objects';
 import { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
-import type { ReadRate, WatchContentType } from '../../../src/engine/cacher/watch-client';
+import type { ReadRate, WatchContentType } from '../../../src/engine/clients/watch-client';
 import { createResource, type OpenedWatch, type Resource } from '../../../src/engine/apiserver';
 
 const namespaces = ['a', 'b'];

@@ -1,4 +1,4 @@
-// Tests for WatchRequestContext (src/engine/cacher/watch-client.ts) as the watcher and the handler
+// Tests for WatchRequestContext (src/engine/clients/watch-client.ts) as the watcher and the handler
 // share it: the watcher hears the context's end without an AbortSignal, the handler's own timeout
 // rides on the context's deadline timer, and both keep the order a separate timer each gave.
 import * as assert from 'assert';
@@ -8,7 +8,7 @@ import {
   WatchClient,
   WatchRequestContext,
   type ReadRate,
-} from '../../../src/engine/cacher/watch-client';
+} from '../../../src/engine/clients/watch-client';
 import type { WatchCacheEvent } from '../../../src/engine/cacher/watch-cache-event';
 import { wiredWatcher } from './watcher-testing';
 import { newCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';

@@ -2,7 +2,7 @@
 // context, with a forget that stops it and records whether it was asked to drain.
 import { FakeClock } from '../../../src/engine/clock';
 import { newCacheWatcher, type CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
-import { WatchRequestContext } from '../../../src/engine/cacher/watch-client';
+import { WatchRequestContext } from '../../../src/engine/clients/watch-client';
 
 export function wiredWatcher(
   chanSize: number,

@@ -1,4 +1,4 @@
-// Tests for src/engine/cacher/watch-client.ts: the watch handler + client reading a cacheWatcher
+// Tests for src/engine/clients/watch-client.ts: the watch handler + client reading a cacheWatcher
 // at a virtual pace, and what that does to the watcher (slow clients, terminations, graceful
 // drains, timeouts), all on a FakeClock.
 import * as assert from 'assert';
@@ -21,12 +21,12 @@ import {
   WatchClient,
   WatchRequestContext,
   type ReadRate,
-} from '../../../src/engine/cacher/watch-client';
+} from '../../../src/engine/clients/watch-client';
 import type {
   WatchCacheEvent,
   WatchCacheEventType,
 } from '../../../src/engine/cacher/watch-cache-event';
-import { wiredWatcher } from './watcher-testing';
+import { wiredWatcher } from '../cacher/watcher-testing';
 import { newCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';
 import { newErrWatcher } from '../../../src/engine/cacher/cacher';
 import type { KubeObject } from '../../../src/engine/storage/objects';

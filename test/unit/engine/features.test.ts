@@ -1,4 +1,4 @@
-// Tests for src/engine/cacher/features.ts: the 1.36 and 1.37-preview gate defaults (pkg/features/kube_features.go) and withGates.
+// Tests for src/engine/features.ts: the 1.36 and 1.37-preview gate defaults (pkg/features/kube_features.go) and withGates.
 import * as assert from 'assert';
 import {
   featureNames,
@@ -6,7 +6,7 @@ import {
   profile137Preview,
   withGates,
   type FeatureName,
-} from '../../../src/engine/cacher/features';
+} from '../../../src/engine/features';
 
 describe('feature gates and semantics profiles (kube_features.go)', () => {
   it('release-1.36 and master defaults', () => {

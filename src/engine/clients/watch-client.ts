@@ -7,7 +7,7 @@
 
 import { afterCall, type Clock, type Timer, type TimerTarget } from '../clock';
 import type { KubeObject } from '../storage/objects';
-import { CachingObject } from './caching-object';
+import { CachingObject } from '../cacher/caching-object';
 import type {
   ContextDoneListener,
   DirectDeliverySource,
@@ -16,15 +16,15 @@ import type {
   WatchContextSource,
   WatchEvent,
   WatchInterface,
-} from './cache-watcher';
-import { Channel, chanClosed, chanEmpty } from './channel';
+} from '../cacher/cache-watcher';
+import { Channel, chanClosed, chanEmpty } from '../cacher/channel';
 import {
   contentTypeJSON,
   contentTypeProtobuf,
   encodeObject,
   sharedEncoder,
   type ObjectEncoder,
-} from './object-encoders';
+} from '../cacher/object-encoders';
 
 /** How fast the client takes events off the connection. */
 export type ReadRate =
