@@ -1,4 +1,4 @@
-// Tests for src/engine/cacher/delegator.ts: ports TestShouldDelegateList (the whole table, every
+// Tests for src/engine/cacher/delegator/interface.ts: ports TestShouldDelegateList (the whole table, every
 // gate combination) and TestComputeListLimit (pkg/storage/cacher/cacher_whitebox_test.go).
 import * as assert from 'assert';
 import {
