@@ -434,14 +434,14 @@ class WatchChan implements StorageWatch {
 
   /** sync: the current state as synthetic ADDED events; sets initialRev to the read revision. */
   private async sync(): Promise<void> {
-    const watcher = this.watcher;
-    if (this.recursive && watcher.features.EtcdRangeStream) {
-      const checker = watcher.featureSupportChecker;
+    const w = this.watcher;
+    if (this.recursive && w.features.EtcdRangeStream) {
+      const checker = w.featureSupportChecker;
       const supported = checker.supports('RangeStream');
-      activeInspector(watcher.inspector)?.emit({
+      activeInspector(w.inspector)?.emit({
         type: 'list/stream-decision',
-        at: watcher.clock.now(),
-        groupResource: watcher.groupResource,
+        at: w.clock.now(),
+        groupResource: w.groupResource,
         keyPrefix: this.key,
         origin: 'watch-sync',
         decision: supported ? 'stream' : 'paged',
@@ -455,10 +455,10 @@ class WatchChan implements StorageWatch {
       if (supported) {
         if (await this.syncStreamRecursive()) return;
         checker.markUnsupported('RangeStream');
-        activeInspector(watcher.inspector)?.emit({
+        activeInspector(w.inspector)?.emit({
           type: 'list/stream-fallback',
-          at: watcher.clock.now(),
-          groupResource: watcher.groupResource,
+          at: w.clock.now(),
+          groupResource: w.groupResource,
           keyPrefix: this.key,
           origin: 'watch-sync',
           recheckAt: checker.recheckAt('RangeStream') ?? 0,
@@ -506,34 +506,24 @@ class WatchChan implements StorageWatch {
 
   /** master syncStreamRecursive: one RangeStream; false when etcd answered Unimplemented. */
   private async syncStreamRecursive(): Promise<boolean> {
-    const watcher = this.watcher;
+    const w = this.watcher;
     const req = { key: this.key, rangeEnd: prefixEnd(this.key) };
-    const start = watcher.clock.now();
-    const it = watcher.client.rangeStream(req)[Symbol.asyncIterator]();
+    const start = w.clock.now();
+    const it = w.client.rangeStream(req)[Symbol.asyncIterator]();
     let initialRev = 0;
     let kvs = 0;
     let count = 0;
     let latency = 0;
     const record = (err: unknown) => {
-      const latencyMs = Math.max(watcher.clock.now() - start, latency);
-      watcher.etcdMetrics.recordEtcdRequest(
+      const latencyMs = Math.max(w.clock.now() - start, latency);
+      w.etcdMetrics.recordEtcdRequest(
         'listStream',
-        watcher.groupResource,
+        w.groupResource,
         err !== undefined,
         latencyMs / 1000,
       );
-      activeInspector(watcher.inspector)?.emit(
-        watcher.requestEvent(
-          'listStream',
-          req,
-          start,
-          initialRev,
-          kvs,
-          count,
-          err,
-          false,
-          latencyMs,
-        ),
+      activeInspector(w.inspector)?.emit(
+        w.requestEvent('listStream', req, start, initialRev, kvs, count, err, false, latencyMs),
       );
     };
     for (;;) {
@@ -543,8 +533,8 @@ class WatchChan implements StorageWatch {
       } catch (e) {
         if (e instanceof EtcdError && e.isUnimplemented) {
           // The probe is not counted in the metrics.
-          activeInspector(watcher.inspector)?.emit(
-            watcher.requestEvent('listStream', req, start, 0, 0, 0, e, true),
+          activeInspector(w.inspector)?.emit(
+            w.requestEvent('listStream', req, start, 0, 0, 0, e, true),
           );
           return false;
         }
