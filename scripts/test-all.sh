@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds and runs every test suite: unit tests (Node), the extension-host suite (real VS Code server
-# + Chromium), the UI tests (the real workbench driven in Chromium), and the packaged .vsix installed
-# into VS Code. Prints each suite's mocha summary; the last line is the total, `N passed, N failed`.
+# Runs the static checks (`npm run check`: tsc, eslint with the import boundaries, prettier --check,
+# madge --circular), then builds and runs every test suite: unit tests (Node), the extension-host
+# suite (real VS Code server + Chromium), the UI tests (the real workbench driven in Chromium), and
+# the packaged .vsix installed into VS Code. A type error, a lint error, unformatted code or an
+# import cycle counts as one failed test; the suites run regardless. Prints each suite's mocha
+# summary; the last line is the total, `N passed, N failed`.
 # Exits non-zero when anything failed. Needs `npm run test:setup` once (Chromium, VS Code server).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +50,8 @@ run_step() {
   summaries+=("$(printf '%-10s failed' "$name")")
   return 1
 }
+
+run_step check npm run --silent check
 
 if run_step build bash -c 'node esbuild.js && node esbuild.js --only test/harness/vscode-launcher.ts >/dev/null'; then
   run_suite unit npx mocha

@@ -1,10 +1,20 @@
 // The messages between the extension host and the "List/Watch Inspector" webview (ARCHITECTURE.md
 // boundary 5). No upstream counterpart. Imported by both sides; type-only imports keep the engine
 // out of the webview bundle. Every message is plain JSON data (structured-cloned by postMessage).
+// The run-model types the webview draws are re-exported here: the webview imports this module,
+// its own files and src/inspector's shared helpers, nothing else (eslint.config.mjs).
 import type { ContinueTokenExplanation } from './engine/storage/explain-continue';
 import type { RunModel, VirtualMs, WatcherLogEntry } from './run/run-model';
 
 export type { ContinueTokenExplanation, RunModel, VirtualMs, WatcherLogEntry };
+export type {
+  CapacityPoint,
+  ListRecord,
+  SerializationEventRecord,
+  SerializationIdentifierTotals,
+  WatcherStateName,
+  WatcherTrack,
+} from './run/run-model';
 
 /**
  * Bumped whenever a message changes shape. The webview announces the version it speaks in `ready`;

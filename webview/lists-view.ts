@@ -2,8 +2,7 @@
 // that decided (delegator.go shouldDelegateList), the etcd pages with the limit asked (store.go
 // GetList doubles it while filtering leaves a page short), fetched/evaluated/returned, the continue
 // token issued (decoded by the host on request), remainingItemCount, freshness waits and fallbacks.
-import type { ContinueTokenExplanation } from '../src/protocol';
-import type { ListRecord, RunModel } from '../src/run/run-model';
+import type { ContinueTokenExplanation, ListRecord, RunModel } from '../src/protocol';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
 import { formatCount, h, replaceChildren, s, svgText, visibleText } from './dom';
 import { button } from './toolkit';

@@ -13,9 +13,9 @@ import {
   type InspectorView,
   type InspectorViewState,
   type RunIdentity,
+  type RunModel,
   type ToWebview,
 } from '../src/protocol';
-import type { RunModel } from '../src/run/run-model';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
 import { formatCount, h, replaceChildren } from './dom';
 import { ListsView } from './lists-view';

@@ -1,7 +1,7 @@
 // The Metrics tab: the run's final metric samples under their upstream names and labels
 // (apiserver_watch_cache_*, apiserver_terminated_watchers_total, etcd_request_duration_seconds…),
 // searchable, and copyable as Prometheus text exposition (the host writes the clipboard).
-import type { RunModel } from '../src/run/run-model';
+import type { RunModel } from '../src/protocol';
 import { formatCount, h, replaceChildren } from './dom';
 import { button, textField, type TextFieldHandle } from './toolkit';
 

@@ -5,7 +5,7 @@ import type {
   RunModel,
   SerializationEventRecord,
   SerializationIdentifierTotals,
-} from '../src/run/run-model';
+} from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
 import { Chart } from './chart';
 import { formatBytes, formatCount, h, replaceChildren } from './dom';

@@ -2,7 +2,7 @@
 // (cache_watcher.go: cacheWatcherWaitingForBookmark, cacheWatcherBookmarkReceived,
 // cacheWatcherBookmarkSent), the transitions this watcher took with counts and times up to the
 // scrubber, what comes later (dashed), and the state it is in at that moment highlighted.
-import type { WatcherStateName, WatcherTrack } from '../src/run/run-model';
+import type { WatcherStateName, WatcherTrack } from '../src/protocol';
 import {
   formatVirtualTime,
   watcherClosedAt,

@@ -1,7 +1,7 @@
 // The Watch cache tab: the history ring's capacity over time with each grow and shrink marked and
 // explained (watch_cache.go resizeCacheLocked), the oldest event's age against eventFreshDuration,
 // and the cache's resourceVersion against etcd's. Charts are ours (chart.ts).
-import type { CapacityPoint, RunModel } from '../src/run/run-model';
+import type { CapacityPoint, RunModel } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
 import { Chart } from './chart';
 import { formatCount, h, replaceChildren } from './dom';

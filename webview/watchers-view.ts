@@ -1,7 +1,7 @@
 // The Watchers tab: every cache watcher of the run in a virtualised table (state at the scrubber's
 // time, bookmark floor, last RV sent, buffer fill, next bookmark second, how it ended), filtered and
 // searched; the selected one's state machine and event log beside it. No upstream counterpart.
-import type { RunModel, WatcherLogEntry, WatcherTrack } from '../src/run/run-model';
+import type { RunModel, WatcherLogEntry, WatcherTrack } from '../src/protocol';
 import {
   formatVirtualTime,
   lastIndexAtOrBefore,

@@ -1,4 +1,4 @@
-// The `listwatch` command: a table of subcommands (decode, encode; later scenario, replay).
+// The `listwatch` command: a table of subcommands, the top-level help and the dispatch.
 import { createInterface } from 'node:readline';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
@@ -6,7 +6,7 @@ import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
 
-/** Every subcommand, in the order `listwatch --help` lists them. Later issues append here. */
+/** Every subcommand, in the order `listwatch --help` lists them. */
 export const commands: CliCommand[] = [
   decodeCommand,
   encodeCommand,

@@ -56,13 +56,11 @@ export class TokensViewProvider implements vscode.TreeDataProvider<TokensViewNod
 
   getChildren(node?: TokensViewNode): TokensViewNode[] {
     if (!node) {
-      return this.recent
-        .list()
-        .map((entry) => ({
-          kind: 'token',
-          entry,
-          explanation: explainContinueToken(entry.token, entry.keyPrefix),
-        }));
+      return this.recent.list().map((entry) => ({
+        kind: 'token',
+        entry,
+        explanation: explainContinueToken(entry.token, entry.keyPrefix),
+      }));
     }
     if (node.kind === 'token') {
       return tokenFields(node.explanation).map((f, index) => ({

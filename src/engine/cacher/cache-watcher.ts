@@ -192,7 +192,7 @@ export interface CacheWatcherCounts {
   terminated: number;
 }
 
-/** Typed inspector events of a watcher (to be appended to inspect/events.ts InspectorEvent). */
+/** Typed inspector events of a watcher (members of inspect/events.ts InspectorEvent). */
 export type CacheWatcherInspectorEvent =
   | {
       type: 'watcher/created';

@@ -238,8 +238,8 @@ export interface Watch {
 }
 
 /**
- * What the etcd3 store and the cacher may ask of etcd. The in-memory MVCC etcd implements it; a
- * client for a real etcd cluster can implement it later.
+ * What the etcd3 store and the cacher may ask of etcd (ARCHITECTURE.md boundary 6). The in-memory
+ * MVCC etcd implements it; a client for a real etcd cluster would implement the same interface.
  */
 export interface KV {
   range(req: RangeRequest): Promise<RangeResponse>;

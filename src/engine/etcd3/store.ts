@@ -226,7 +226,20 @@ export class EtcdStore {
       opts.featureSupportChecker ?? new FeatureSupportChecker(opts.clock);
     this.inspector = opts.inspector;
     this.random = opts.random ?? new SeededRandom(1);
-    this.watcher = new EtcdWatcher(this);
+    this.watcher = new EtcdWatcher({
+      client: this.etcd,
+      groupResource: this.groupResource,
+      versioner: this.versioner,
+      getCurrentStorageRV: () => this.getCurrentResourceVersion(),
+      range: (operation, req) => this.range(operation, req),
+      requestEvent: (...args) => this.requestEvent(...args),
+      features: this.features,
+      featureSupportChecker: this.featureSupportChecker,
+      etcdMetrics: this.etcdMetrics,
+      inspector: this.inspector,
+      clock: this.clock,
+      random: this.random,
+    });
   }
 
   // ---------------------------------------------------------------- keys

@@ -4,21 +4,33 @@
 // revision + 1; progress notifications become BOOKMARK events. Deliberate differences: events are
 // decoded in order on one queue (no decode concurrency), and delivery is a callback or an async
 // iterator instead of a Go channel (unbounded: a slow consumer does not block etcd).
+import type { Clock } from '../clock';
 import {
   EtcdError,
   prefixEnd,
+  type KV,
   type KeyValue,
+  type RangeRequest,
   type RangeResponse,
   type Watch,
   type WatchEvent,
   type WatchResponse,
 } from '../etcd/kv';
-import { activeInspector } from '../inspect/events';
+import {
+  activeInspector,
+  type EtcdOperation,
+  type EtcdRequestEvent,
+  type Inspector,
+} from '../inspect/events';
+import type { SeededRandom } from '../rand';
 import { newTooLargeResourceVersionError, type Status } from '../storage/errors';
+import type { GroupResource } from '../storage/group-resource';
 import type { KubeObject } from '../storage/objects';
-import { SelectionPredicate } from '../storage/selection-predicate';
+import { SelectionPredicate, type SelectionQuery } from '../storage/selection-predicate';
+import type { Versioner } from '../storage/versioner';
 import { interpretListError, watchErrorStatus } from './errors';
-import type { EtcdStore, ListPredicateInput } from './store';
+import type { FeatureSupportChecker } from './feature-support-checker';
+import type { EtcdMetrics } from './metrics';
 
 /** Page size of the watch's initial sync: watcher.go's defaultWatcherMaxLimit = maxLimit (10000). */
 export const defaultWatcherMaxLimit = 10000;
@@ -41,8 +53,8 @@ export interface WatchOptions {
   resourceVersion?: string;
   /** Default true: every key under the prefix. */
   recursive?: boolean;
-  /** Selectors as strings, or a storage SelectionPredicate. */
-  predicate?: ListPredicateInput | SelectionPredicate;
+  /** Selectors as strings (as GetList's predicate), or a storage SelectionPredicate. */
+  predicate?: Pick<SelectionQuery, 'label' | 'field'> | SelectionPredicate;
   /** Ask etcd for progress notifications (the watch cache does); they arrive as BOOKMARKs. */
   progressNotify?: boolean;
   /** WatchList: start with the current state; only honoured with the WatchList gate on. */
@@ -119,14 +131,71 @@ function progressNotifyEvent(rev: number): StorageEvent {
   };
 }
 
+/**
+ * What the watcher takes from its store: watcher.go's watcher struct (client, groupResource,
+ * versioner, getCurrentStorageRV), plus what upstream reads from globals (feature gates, metrics,
+ * time, jitter), the inspector, and the store's instrumented Range for the paged sync. No codec or
+ * transformer: values are JSON, stored in the clear.
+ */
+export interface EtcdWatcherOptions {
+  client: KV;
+  groupResource: GroupResource;
+  versioner: Versioner;
+  /** store.GetCurrentResourceVersion (an etcd `get`, counted as a LIST). */
+  getCurrentStorageRV: () => Promise<bigint>;
+  /** The store's Range: the KV call with its etcd_request metrics and etcd/request event. */
+  range: (operation: EtcdOperation, req: RangeRequest) => Promise<RangeResponse>;
+  /** The store's etcd/request event for a RangeStream, which the watcher records itself. */
+  requestEvent: (
+    operation: EtcdOperation,
+    req: RangeRequest,
+    start: number,
+    headerRevision: number,
+    kvs: number,
+    count: number,
+    err: unknown,
+    unimplemented: boolean,
+    latencyMs?: number,
+  ) => EtcdRequestEvent;
+  features: { readonly WatchList: boolean; readonly EtcdRangeStream: boolean };
+  featureSupportChecker: FeatureSupportChecker;
+  etcdMetrics: EtcdMetrics;
+  inspector: Inspector | undefined;
+  clock: Clock;
+  /** The watch's retry jitter (wait.Jitter). */
+  random: SeededRandom;
+}
+
 /** The etcd3 watcher of one store. */
 export class EtcdWatcher {
-  private readonly store: EtcdStore;
+  readonly client: KV;
+  readonly groupResource: GroupResource;
+  readonly versioner: Versioner;
+  readonly getCurrentStorageRV: () => Promise<bigint>;
+  readonly range: EtcdWatcherOptions['range'];
+  readonly requestEvent: EtcdWatcherOptions['requestEvent'];
+  readonly features: EtcdWatcherOptions['features'];
+  readonly featureSupportChecker: FeatureSupportChecker;
+  readonly etcdMetrics: EtcdMetrics;
+  readonly inspector: Inspector | undefined;
+  readonly clock: Clock;
+  readonly random: SeededRandom;
   /** Open watches: clientv3 RequestProgress asks the shared watch stream, i.e. all of them. */
   private readonly open = new Set<WatchChan>();
 
-  constructor(store: EtcdStore) {
-    this.store = store;
+  constructor(opts: EtcdWatcherOptions) {
+    this.client = opts.client;
+    this.groupResource = opts.groupResource;
+    this.versioner = opts.versioner;
+    this.getCurrentStorageRV = opts.getCurrentStorageRV;
+    this.range = opts.range;
+    this.requestEvent = opts.requestEvent;
+    this.features = opts.features;
+    this.featureSupportChecker = opts.featureSupportChecker;
+    this.etcdMetrics = opts.etcdMetrics;
+    this.inspector = opts.inspector;
+    this.clock = opts.clock;
+    this.random = opts.random;
   }
 
   /** store.RequestWatchProgress: a progress notification on every open watch (if etcd is synced). */
@@ -142,10 +211,10 @@ export class EtcdWatcher {
     const recursive = opts.recursive ?? true;
     if (recursive && !preparedKey.endsWith('/'))
       throw new Error('recursive key needs to end with "/"');
-    const pred = toPredicate(opts.predicate, this.store.groupResource.resource);
+    const pred = toPredicate(opts.predicate, this.groupResource.resource);
     const startWatchRV = await this.getStartWatchResourceVersion(rev, opts);
     const wc = new WatchChan(
-      this.store,
+      this,
       preparedKey,
       Number(startWatchRV),
       recursive,
@@ -163,13 +232,13 @@ export class EtcdWatcher {
   /** getStartWatchResourceVersion: the requested RV, or 0 (sync first), or the current RV (WatchList, no initial events). */
   private async getStartWatchResourceVersion(rev: bigint, opts: WatchOptions): Promise<bigint> {
     if (rev > 0n) return rev;
-    if (!this.store.features.WatchList) return 0n;
+    if (!this.features.WatchList) return 0n;
     if (opts.sendInitialEvents === undefined || opts.sendInitialEvents) return 0n;
-    return this.store.getCurrentResourceVersion();
+    return this.getCurrentStorageRV();
   }
 
   private isInitialEventsEndBookmarkRequired(opts: WatchOptions): boolean {
-    if (!this.store.features.WatchList) return false;
+    if (!this.features.WatchList) return false;
     const pred = opts.predicate;
     const allow =
       opts.allowWatchBookmarks ??
@@ -179,15 +248,12 @@ export class EtcdWatcher {
 
   private areInitialEventsRequired(rev: bigint, opts: WatchOptions): boolean {
     if (opts.sendInitialEvents === undefined && rev === 0n) return true; // legacy case
-    if (!this.store.features.WatchList) return false;
+    if (!this.features.WatchList) return false;
     return opts.sendInitialEvents === true;
   }
 }
 
-function toPredicate(
-  p: ListPredicateInput | SelectionPredicate | undefined,
-  resource: string,
-): SelectionPredicate {
+function toPredicate(p: WatchOptions['predicate'], resource: string): SelectionPredicate {
   if (p instanceof SelectionPredicate) return p;
   return SelectionPredicate.from({ label: p?.label, field: p?.field }, resource);
 }
@@ -204,20 +270,20 @@ class WatchChan implements StorageWatch {
   private waiter: ((r: IteratorResult<StorageWatchEvent>) => void) | undefined;
   private flushScheduled = false;
   private syncedObjects = 0;
-  private readonly store: EtcdStore;
+  private readonly watcher: EtcdWatcher;
   private readonly key: string;
   private readonly recursive: boolean;
   private readonly progressNotify: boolean;
 
   constructor(
-    store: EtcdStore,
+    watcher: EtcdWatcher,
     key: string,
     rev: number,
     recursive: boolean,
     progressNotify: boolean,
     pred: SelectionPredicate,
   ) {
-    this.store = store;
+    this.watcher = watcher;
     this.key = key;
     this.initialRev = rev;
     this.recursive = recursive;
@@ -307,10 +373,10 @@ class WatchChan implements StorageWatch {
   async run(initialEventsEndBookmarkRequired: boolean, forceInitialEvents: boolean): Promise<void> {
     try {
       if (this.initialRev > 0 && forceInitialEvents) {
-        const current = await this.store.getCurrentResourceVersion();
+        const current = await this.watcher.getCurrentStorageRV();
         if (BigInt(this.initialRev) > current) {
           // wait.Jitter(1s, 3): 1s + up to 3s more, truncated to whole seconds.
-          const retry = Math.floor(1 + this.store.random.float64() * 3);
+          const retry = Math.floor(1 + this.watcher.random.float64() * 3);
           this.sendError(newTooLargeResourceVersionError(BigInt(this.initialRev), current, retry));
           return;
         }
@@ -325,7 +391,7 @@ class WatchChan implements StorageWatch {
         e.isInitialEventsEndBookmark = true;
         this.queueEvent(e);
       }
-      this.etcdWatch = this.store.etcd.watch({
+      this.etcdWatch = this.watcher.client.watch({
         key: this.key,
         rangeEnd: this.recursive ? prefixEnd(this.key) : undefined,
         startRevision: this.initialRev + 1,
@@ -347,13 +413,13 @@ class WatchChan implements StorageWatch {
       return;
     }
     if (r.progressNotify || (r.events.length === 0 && r.header.revision !== 0)) {
-      this.store.etcdMetrics.recordEtcdBookmark(this.store.groupResource);
+      this.watcher.etcdMetrics.recordEtcdBookmark(this.watcher.groupResource);
       this.emitPhase('progress-notify', r.header.revision);
       this.queueEvent(progressNotifyEvent(r.header.revision));
       return;
     }
     for (const e of r.events) {
-      this.store.etcdMetrics.recordEtcdEvent(this.store.groupResource);
+      this.watcher.etcdMetrics.recordEtcdEvent(this.watcher.groupResource);
       let parsed: StorageEvent;
       try {
         parsed = parseEvent(e);
@@ -368,14 +434,14 @@ class WatchChan implements StorageWatch {
 
   /** sync: the current state as synthetic ADDED events; sets initialRev to the read revision. */
   private async sync(): Promise<void> {
-    const store = this.store;
-    if (this.recursive && store.features.EtcdRangeStream) {
-      const checker = store.featureSupportChecker;
+    const w = this.watcher;
+    if (this.recursive && w.features.EtcdRangeStream) {
+      const checker = w.featureSupportChecker;
       const supported = checker.supports('RangeStream');
-      activeInspector(store.inspector)?.emit({
+      activeInspector(w.inspector)?.emit({
         type: 'list/stream-decision',
-        at: store.clock.now(),
-        groupResource: store.groupResource,
+        at: w.clock.now(),
+        groupResource: w.groupResource,
         keyPrefix: this.key,
         origin: 'watch-sync',
         decision: supported ? 'stream' : 'paged',
@@ -389,10 +455,10 @@ class WatchChan implements StorageWatch {
       if (supported) {
         if (await this.syncStreamRecursive()) return;
         checker.markUnsupported('RangeStream');
-        activeInspector(store.inspector)?.emit({
+        activeInspector(w.inspector)?.emit({
           type: 'list/stream-fallback',
-          at: store.clock.now(),
-          groupResource: store.groupResource,
+          at: w.clock.now(),
+          groupResource: w.groupResource,
           keyPrefix: this.key,
           origin: 'watch-sync',
           recheckAt: checker.recheckAt('RangeStream') ?? 0,
@@ -410,13 +476,13 @@ class WatchChan implements StorageWatch {
       let resp: RangeResponse;
       try {
         resp = this.recursive
-          ? await this.store.range('list', {
+          ? await this.watcher.range('list', {
               key: preparedKey,
               rangeEnd: prefixEnd(this.key),
               limit: defaultWatcherMaxLimit,
               revision: withRev,
             })
-          : await this.store.range('get', { key: preparedKey, revision: withRev });
+          : await this.watcher.range('get', { key: preparedKey, revision: withRev });
       } catch (e) {
         throw interpretListError(e, true, preparedKey, this.key);
       }
@@ -440,24 +506,24 @@ class WatchChan implements StorageWatch {
 
   /** master syncStreamRecursive: one RangeStream; false when etcd answered Unimplemented. */
   private async syncStreamRecursive(): Promise<boolean> {
-    const store = this.store;
+    const w = this.watcher;
     const req = { key: this.key, rangeEnd: prefixEnd(this.key) };
-    const start = store.clock.now();
-    const it = store.etcd.rangeStream(req)[Symbol.asyncIterator]();
+    const start = w.clock.now();
+    const it = w.client.rangeStream(req)[Symbol.asyncIterator]();
     let initialRev = 0;
     let kvs = 0;
     let count = 0;
     let latency = 0;
     const record = (err: unknown) => {
-      const latencyMs = Math.max(store.clock.now() - start, latency);
-      store.etcdMetrics.recordEtcdRequest(
+      const latencyMs = Math.max(w.clock.now() - start, latency);
+      w.etcdMetrics.recordEtcdRequest(
         'listStream',
-        store.groupResource,
+        w.groupResource,
         err !== undefined,
         latencyMs / 1000,
       );
-      activeInspector(store.inspector)?.emit(
-        store.requestEvent('listStream', req, start, initialRev, kvs, count, err, false, latencyMs),
+      activeInspector(w.inspector)?.emit(
+        w.requestEvent('listStream', req, start, initialRev, kvs, count, err, false, latencyMs),
       );
     };
     for (;;) {
@@ -467,8 +533,8 @@ class WatchChan implements StorageWatch {
       } catch (e) {
         if (e instanceof EtcdError && e.isUnimplemented) {
           // The probe is not counted in the metrics.
-          activeInspector(store.inspector)?.emit(
-            store.requestEvent('listStream', req, start, 0, 0, 0, e, true),
+          activeInspector(w.inspector)?.emit(
+            w.requestEvent('listStream', req, start, 0, 0, 0, e, true),
           );
           return false;
         }
@@ -546,16 +612,16 @@ class WatchChan implements StorageWatch {
     try {
       obj = JSON.parse(data) as KubeObject;
     } catch (e) {
-      this.store.etcdMetrics.recordDecodeError(this.store.groupResource);
+      this.watcher.etcdMetrics.recordDecodeError(this.watcher.groupResource);
       throw new Error(`unable to decode ${JSON.stringify(key)}: ${(e as Error).message}`);
     }
     if (typeof obj !== 'object' || Array.isArray(obj)) {
-      this.store.etcdMetrics.recordDecodeError(this.store.groupResource);
+      this.watcher.etcdMetrics.recordDecodeError(this.watcher.groupResource);
       throw new Error(`unable to decode ${JSON.stringify(key)}: expected a JSON object`);
     }
     if (obj === null) obj = { metadata: {} };
     else if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
-    this.store.versioner.updateObject(obj, BigInt(rev));
+    this.watcher.versioner.updateObject(obj, BigInt(rev));
     return obj;
   }
 
@@ -589,12 +655,12 @@ class WatchChan implements StorageWatch {
     initialObjects?: number,
     status?: Status,
   ): void {
-    const insp = activeInspector(this.store.inspector);
+    const insp = activeInspector(this.watcher.inspector);
     if (!insp) return;
     insp.emit({
       type: 'etcd/watch',
-      at: this.store.clock.now(),
-      groupResource: this.store.groupResource,
+      at: this.watcher.clock.now(),
+      groupResource: this.watcher.groupResource,
       key: this.key,
       phase,
       revision,

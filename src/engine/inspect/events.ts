@@ -1,6 +1,7 @@
 // Typed inspector events the engine emits (ARCHITECTURE.md boundary 4): the only input of the UI,
 // the CLI reports and the benchmarks. No upstream counterpart; upstream has klog lines and traces.
-// Later areas (cacher, watchers, bookmarks) append their members to `InspectorEvent`.
+// The cache watcher's and the watch cache's events are defined beside their code and joined into
+// `InspectorEvent` here.
 import type { GroupResource } from '../storage/group-resource';
 import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher';
 import type { WatchCacheFreshnessWaitEvent } from '../cacher/watch-cache';

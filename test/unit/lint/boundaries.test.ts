@@ -1,0 +1,269 @@
+// eslint.config.mjs's boundaries (ARCHITECTURE.md 1, 2, 5 and 7): a table of violating and allowed
+// snippets linted through ESLint's Node API as if they were the named file, and a check that the
+// per-depth rules cover every file of the tree. No upstream counterpart.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ESLint } from 'eslint';
+
+// Compiled into out/test/unit/lint/: the project is four folders up.
+const root = path.resolve(__dirname, '../../../..');
+
+interface Case {
+  name: string;
+  /** The file the snippet is linted as, relative to the project root. */
+  file: string;
+  code: string;
+  /** The one rule that must report, or undefined for an allowed snippet. */
+  rule?: string;
+  /** A phrase the report's message must contain. */
+  says?: string;
+}
+
+/** A module that imports `source` and uses what it imported. */
+const uses = (source: string) => `import { x } from '${source}';\nexport const y = x;\n`;
+
+const imports = 'no-restricted-imports';
+const cacherFile = 'src/engine/cacher/new-mechanism.ts';
+const webviewFile = 'webview/new-view.ts';
+
+const cases: Case[] = [
+  // src/engine: a library (boundary 1).
+  {
+    name: 'engine -> vscode',
+    file: cacherFile,
+    code: uses('vscode'),
+    rule: imports,
+    says: 'vscode',
+  },
+  {
+    name: 'engine -> vscode, type only',
+    file: cacherFile,
+    code: "import type { Uri } from 'vscode';\nexport type U = Uri;\n",
+    rule: imports,
+  },
+  {
+    name: 'engine -> typeof import(vscode)',
+    file: cacherFile,
+    code: "export type V = typeof import('vscode');\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: 'engine -> dynamic import()',
+    file: cacherFile,
+    code: "export const m = import('../storage/objects');\n",
+    rule: 'no-restricted-syntax',
+  },
+  ...[
+    '../../extension/x',
+    '../../cli/main',
+    '../../server/x',
+    '../../scenarios/x',
+    '../../run/run-model',
+    '../../trace/x',
+    '../../import/x',
+    '../../protocol',
+    '../..',
+    './../../extension/x',
+    '../../../test/unit/x',
+    '../../../bench/main',
+  ].map((source) => ({
+    name: `engine (cacher/) -> ${source}`,
+    file: cacherFile,
+    code: uses(source),
+    rule: imports,
+    says: 'nothing outside src/engine',
+  })),
+  {
+    name: 'engine (top level) -> ../extension/x',
+    file: 'src/engine/new-mechanism.ts',
+    code: uses('../extension/x'),
+    rule: imports,
+  },
+  {
+    name: 'engine (cacher/delegator/) -> ../../../cli/main',
+    file: 'src/engine/cacher/delegator/x.ts',
+    code: uses('../../../cli/main'),
+    rule: imports,
+  },
+  ...['node:fs', 'fs', 'fs/promises', 'path', 'crypto', 'node:test'].map((source) => ({
+    name: `engine -> ${source}`,
+    file: cacherFile,
+    code: uses(source),
+    rule: imports,
+    says: 'Node built-ins',
+  })),
+  {
+    name: 'engine re-exports os',
+    file: cacherFile,
+    code: "export * from 'os';\n",
+    rule: imports,
+  },
+  ...[
+    'setTimeout(() => {}, 1);',
+    'clearTimeout(undefined);',
+    'void process.env;',
+    "void Buffer.from('');",
+    'void performance;',
+  ].map((code) => ({
+    name: `engine uses the global in ${code}`,
+    file: cacherFile,
+    code,
+    rule: 'no-restricted-globals',
+  })),
+  ...['void Date.now();', 'void Math.random();', 'globalThis.setTimeout(() => {}, 1);'].map(
+    (code) => ({
+      name: `engine calls ${code}`,
+      file: cacherFile,
+      code,
+      rule: 'no-restricted-properties',
+      says: 'injected Clock',
+    }),
+  ),
+  { name: 'RealClock reads the real clock', file: 'src/engine/clock.ts', code: 'void Date.now();' },
+  { name: 'engine -> its own folder', file: cacherFile, code: uses('./cache-watcher') },
+  { name: 'engine -> a sibling folder', file: cacherFile, code: uses('../storage/objects') },
+  { name: 'engine -> its index', file: cacherFile, code: uses('..') },
+  {
+    name: 'engine (cacher/delegator/) -> ../../storage/versioner',
+    file: 'src/engine/cacher/delegator/x.ts',
+    code: uses('../../storage/versioner'),
+  },
+  {
+    name: 'engine (top level) -> ./etcd3/store',
+    file: 'src/engine/new-mechanism.ts',
+    code: uses('./etcd3/store'),
+  },
+
+  // src/: never test/ or bench/.
+  ...[
+    ['src/cli/x.ts', '../../test/unit/cli/x'],
+    ['src/extension/tokens/x.ts', '../../../bench/main'],
+    ['src/x.ts', '../test/harness/x'],
+    ['src/x.ts', '../bench'],
+  ].map(([file, source]) => ({
+    name: `${file} -> ${source}`,
+    file,
+    code: uses(source),
+    rule: imports,
+    says: 'test/ or bench/',
+  })),
+  { name: 'cli -> the engine', file: 'src/cli/x.ts', code: uses('../engine/index') },
+  { name: 'cli -> a file named test-…', file: 'src/cli/x.ts', code: uses('./test-command') },
+  { name: 'cli -> fs', file: 'src/cli/x.ts', code: uses('fs') },
+  { name: 'extension -> vscode', file: 'src/extension/x.ts', code: uses('vscode') },
+
+  // webview/: a renderer (boundary 5); one toolkit importer (boundary 7).
+  ...[
+    '../src/engine/storage/objects',
+    '../src/run/run-model',
+    '../src/extension/x',
+    './../src/engine/index',
+    './..',
+    'vscode',
+    'fs',
+  ].map((source) => ({
+    name: `webview -> ${source}`,
+    file: webviewFile,
+    code: uses(source),
+    rule: imports,
+    says: 'renderer',
+  })),
+  {
+    name: 'webview -> the run model, type only',
+    file: webviewFile,
+    code: "import type { RunModel } from '../src/run/run-model';\nexport type R = RunModel;\n",
+    rule: imports,
+  },
+  {
+    name: 'webview -> dynamic import()',
+    file: webviewFile,
+    code: "export const m = import('./dom');\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: 'a second toolkit importer',
+    file: webviewFile,
+    code: uses('@vscode/webview-ui-toolkit'),
+    rule: imports,
+    says: 'Only webview/toolkit.ts',
+  },
+  {
+    name: 'toolkit.ts -> the toolkit',
+    file: 'webview/toolkit.ts',
+    code: uses('@vscode/webview-ui-toolkit'),
+  },
+  {
+    name: 'toolkit.ts -> the engine',
+    file: 'webview/toolkit.ts',
+    code: uses('../src/engine/index'),
+    rule: imports,
+  },
+  { name: 'webview -> the protocol', file: webviewFile, code: uses('../src/protocol') },
+  {
+    name: 'webview -> the shared inspector helpers',
+    file: webviewFile,
+    code: uses('../src/inspector/watcher-states'),
+  },
+  { name: 'webview -> its own file', file: webviewFile, code: uses('./dom') },
+  { name: 'webview -> its stylesheet', file: webviewFile, code: "import './inspector.css';\n" },
+];
+
+/** The rule ids and messages ESLint reports for code linted as file. */
+async function lint(eslint: ESLint, file: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result.messages.map((m) => ({ rule: m.ruleId, message: m.message }));
+}
+
+/** Every .ts file under dir (relative to the project root), with its depth below dir. */
+function tsFiles(dir: string): Array<{ file: string; depth: number }> {
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: `${dir}/${f}`, depth: f.split(path.sep).length - 1 }));
+}
+
+describe('eslint import boundaries', () => {
+  const eslint = new ESLint({ cwd: root });
+
+  for (const c of cases) {
+    it(c.rule ? `${c.name}: ${c.rule}` : `${c.name}: allowed`, async () => {
+      const found = await lint(eslint, c.file, c.code);
+      assert.deepStrictEqual(
+        found.map((m) => m.rule),
+        c.rule ? [c.rule] : [],
+        `${c.name}: ${JSON.stringify(found)}`,
+      );
+      if (c.says) assert.ok(found[0].message.includes(c.says), `${c.name}: ${found[0].message}`);
+    });
+  }
+
+  // The rules that say where an import leads are written per folder depth: each file of the tree
+  // must be at a depth they cover.
+  const climb = (depth: number) => '../'.repeat(depth + 1);
+  it('covers every file of src/: none reaches test/', async () => {
+    const files = tsFiles('src');
+    assert.ok(files.length > 50, `${files.length} files under src/`);
+    for (const { file, depth } of files) {
+      const found = await lint(eslint, file, `import '${climb(depth)}test/x';\n`);
+      assert.deepStrictEqual(
+        found.map((m) => m.rule),
+        [imports],
+        `${file}: ${JSON.stringify(found)}`,
+      );
+    }
+  });
+  it('covers every file of src/engine: none leaves it', async () => {
+    const files = tsFiles('src/engine');
+    assert.ok(files.length > 30, `${files.length} files under src/engine/`);
+    for (const { file, depth } of files) {
+      const found = await lint(eslint, file, `import '${climb(depth)}extension/x';\n`);
+      assert.deepStrictEqual(
+        found.map((m) => m.rule),
+        [imports],
+        `${file}: ${JSON.stringify(found)}`,
+      );
+    }
+  });
+});
