@@ -1,0 +1,218 @@
+// Shared fixtures of the store cases, after k8s.io/apiserver pkg/storage/testing/utils.go
+// (computePodKey, testPropagateStore, expectNoDiff, ExpectContains, encodeContinueOrDie,
+// reproducingTransformer, CreatePodPredicate and its attr funcs) and watcher_tests.go's
+// baseNamespacedPod* (release-1.36; master only adds WatchEventWithRecordTime unwrapping).
+import * as assert from 'assert';
+import type { KV, KeyValue, RangeRequest, RangeResponse } from '../../../src/engine/etcd/kv';
+import type { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
+import type { EtcdStore } from '../../../src/engine/etcd3/store';
+import { encodeContinue } from '../../../src/engine/storage/continue';
+import { isNotFound } from '../../../src/engine/storage/errors';
+import type { ObjectAttributes } from '../../../src/engine/storage/field-labels';
+import type * as fields from '../../../src/engine/storage/fields';
+import { newListOptions, type ListOptions } from '../../../src/engine/storage/list-options';
+import type { KubeObject, Pod } from '../../../src/engine/storage/objects';
+import { SelectionPredicate, type AttrFunc } from '../../../src/engine/storage/selection-predicate';
+import type { StoreUnderTest } from './store-under-test';
+
+/** example.Pod{ObjectMeta{Namespace, Name}}: nothing else set, as upstream's tests write pods. */
+export function examplePod(namespace: string, name: string): KubeObject {
+  const metadata: KubeObject['metadata'] = { name };
+  if (namespace) metadata.namespace = namespace;
+  return { metadata };
+}
+
+/** computePodKey: /pods/<namespace>/<name> (an empty namespace gives /pods//<name>). */
+export function computePodKey(obj: KubeObject): string {
+  return `/pods/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+}
+
+/** testPropagateStore: deletes the key if present, creates obj there; the key and stored object. */
+export async function testPropagateStore(
+  store: StoreUnderTest,
+  obj: KubeObject,
+): Promise<{ key: string; stored: KubeObject }> {
+  const key = computePodKey(obj);
+  try {
+    await store.delete(key);
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+  return { key, stored: await store.create(key, obj) };
+}
+
+/** expectNoDiff: reflect.DeepEqual, with the diff in the failure. */
+export function expectNoDiff(msg: string, expected: unknown, actual: unknown): void {
+  assert.deepStrictEqual(actual, expected, msg);
+}
+
+/** ExpectContains: equal to one of the alternatives. */
+export function expectContains(msg: string, alternatives: unknown[], got: unknown): void {
+  assert.ok(alternatives.length > 0, `${msg}: empty expectedList`);
+  for (const a of alternatives) {
+    try {
+      assert.deepStrictEqual(got, a);
+      return;
+    } catch {
+      // Try the next alternative.
+    }
+  }
+  assert.fail(
+    `${msg}: differs from all items, first: ${JSON.stringify(alternatives[0])}\ngot: ${JSON.stringify(got)}`,
+  );
+}
+
+/** encodeContinueOrDie: EncodeContinue("adapter"+key, "adapter", rv). */
+export function encodeContinueOrDie(key: string, resourceVersion: number): string {
+  return encodeContinue('adapter' + key, 'adapter', resourceVersion);
+}
+
+/** storage.ListOptions with upstream's zero values (Predicate: storage.Everything). */
+export function listOptions(init: Partial<ListOptions> = {}): ListOptions {
+  return newListOptions(init);
+}
+
+/** baseNamespacedPod. */
+export function baseNamespacedPod(name: string, namespace: string): KubeObject {
+  return examplePod(namespace, name);
+}
+
+/** baseNamespacedPodUpdated: status.phase Running. */
+export function baseNamespacedPodUpdated(name: string, namespace: string): KubeObject {
+  return { ...examplePod(namespace, name), status: { phase: 'Running' } } as Pod;
+}
+
+/** baseNamespacedPodAssigned: spec.nodeName set. */
+export function baseNamespacedPodAssigned(
+  name: string,
+  namespace: string,
+  nodeName: string,
+): KubeObject {
+  return { ...examplePod(namespace, name), spec: { nodeName } } as unknown as Pod;
+}
+
+/** storage.DefaultNamespaceScopedAttr: the labels, metadata.name and metadata.namespace. */
+export const defaultNamespaceScopedAttr: AttrFunc = (obj) => ({
+  labels: obj.metadata.labels ?? {},
+  fields: {
+    'metadata.name': obj.metadata.name ?? '',
+    'metadata.namespace': obj.metadata.namespace ?? '',
+  },
+});
+
+/** namespacedScopedNodeNameAttrFunc: no labels; spec.nodeName, metadata.name, metadata.namespace. */
+const namespacedScopedNodeNameAttrFunc: AttrFunc = (obj): ObjectAttributes => ({
+  labels: {},
+  fields: {
+    'spec.nodeName': (obj as Pod).spec?.nodeName ?? '',
+    'metadata.name': obj.metadata.name ?? '',
+    'metadata.namespace': obj.metadata.namespace ?? '',
+  },
+});
+
+/** CreatePodPredicate for namespace-scoped pods: everything by label, `field`, the index fields. */
+export function createPodPredicate(
+  field: fields.Selector,
+  indexFields: string[] | undefined,
+): SelectionPredicate {
+  return new SelectionPredicate({
+    field,
+    getAttrs: indexFields ? namespacedScopedNodeNameAttrFunc : defaultNamespaceScopedAttr,
+    indexFields: indexFields ?? [],
+  });
+}
+
+/**
+ * reproducingTransformer: every value read from etcd first creates the next object, which injects
+ * writes in the middle of a read. Upstream's TransformFromStorage runs as the store decodes a kv;
+ * here the store's read of a kv's value does it. Its create writes what store.Create writes (the
+ * object without resourceVersion) synchronously, as upstream's blocking Create completes before
+ * the decode goes on.
+ */
+export class ReproducingKV implements KV {
+  private index = 0;
+
+  constructor(
+    private readonly etcd: MemoryEtcd,
+    private readonly store: () => EtcdStore,
+    private readonly nextObject: (index: number) => { key: string; obj: KubeObject },
+  ) {}
+
+  /** createObject: the next object, as the transformer creates it before any read. */
+  createObject(): void {
+    const { key, obj } = this.nextObject(++this.index);
+    this.etcd.put(this.store().prepareKey(key, false), JSON.stringify(obj));
+  }
+
+  async range(req: RangeRequest): Promise<RangeResponse> {
+    const resp = await this.etcd.range(req);
+    return { ...resp, kvs: resp.kvs.map((kv) => this.transformingFromStorage(kv)) };
+  }
+
+  private transformingFromStorage(kv: KeyValue): KeyValue {
+    const data = kv.value;
+    const out = { ...kv };
+    Object.defineProperty(out, 'value', {
+      enumerable: true,
+      get: () => {
+        this.createObject();
+        return data;
+      },
+    });
+    return out;
+  }
+
+  rangeStream(req: RangeRequest): ReturnType<KV['rangeStream']> {
+    return this.etcd.rangeStream(req);
+  }
+
+  txn(req: Parameters<KV['txn']>[0]): ReturnType<KV['txn']> {
+    return this.etcd.txn(req);
+  }
+
+  deleteRange(req: Parameters<KV['deleteRange']>[0]): ReturnType<KV['deleteRange']> {
+    return this.etcd.deleteRange(req);
+  }
+
+  compaction(req: Parameters<KV['compaction']>[0]): ReturnType<KV['compaction']> {
+    return this.etcd.compaction(req);
+  }
+
+  watch(req: Parameters<KV['watch']>[0]): ReturnType<KV['watch']> {
+    return this.etcd.watch(req);
+  }
+}
+
+/** The names `namespace/name@rv` of a list's items, for readable failures. */
+export function describeItems(items: KubeObject[]): string[] {
+  return items.map(
+    (i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}@${i.metadata.resourceVersion ?? ''}`,
+  );
+}
+
+/**
+ * t.Run for cases sharing one store: every case runs even after one fails (as t.Errorf goes on),
+ * then `done` fails with all of them and checks how many ran.
+ */
+export class Subtests {
+  private readonly failures: string[] = [];
+  ran = 0;
+
+  async run(name: string, body: () => Promise<void>): Promise<void> {
+    this.ran++;
+    try {
+      await body();
+    } catch (e) {
+      this.failures.push(`${name}: ${(e as Error).message}`);
+    }
+  }
+
+  done(expectedCases: number): void {
+    assert.deepStrictEqual(
+      this.failures,
+      [],
+      `${this.failures.length} of ${this.ran} cases failed`,
+    );
+    assert.strictEqual(this.ran, expectedCases, 'cases run');
+  }
+}
