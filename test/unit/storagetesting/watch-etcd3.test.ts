@@ -40,6 +40,7 @@ import {
   type Transformer,
   type WatchCall,
   type WatchTestStorageWithPrefixTransformer,
+  newPod,
 } from './watch-testing';
 import * as run from './watch-tests';
 
@@ -203,7 +204,7 @@ function testSetup(profile: SemanticsProfile, wrapKV: (kv: KV) => KV = (kv) => k
       WatchList: profile.gates.WatchList,
     },
     random: new SeededRandom(7),
-    newFunc: run.newPod,
+    newFunc: newPod,
   });
   return {
     clock,
@@ -355,7 +356,7 @@ describe(`storagetesting watch: etcd3 TestWatchChanSyncStream* (master, ${profil
       clock: s.clock,
       groupResource: { group: '', resource: 'pods' },
       features: { EtcdRangeStream: false, WatchList: true },
-      newFunc: run.newPod,
+      newFunc: newPod,
     });
     const paginated = await drainSync(s, paginatedStore);
     assert.strictEqual(streamCalls(s), 1, 'the paginated sync made no RangeStream');

@@ -6,6 +6,7 @@
 // virtual time: where upstream selects on a channel and time.After, these helpers step the
 // FakeClock until an event is there or the virtual timeout has passed.
 import * as assert from 'assert';
+import { defaultNewFunc } from '../../../src/engine/cacher/cacher';
 import { settle, type FakeClock } from '../../../src/engine/clock';
 import type { ListResult } from '../../../src/engine/etcd3/store';
 import type { Status } from '../../../src/engine/storage/errors';
@@ -111,6 +112,9 @@ export class FailingTransformer implements Transformer {
 }
 
 // ---------------------------------------------------------------- pods and keys
+
+/** newPod: example.Pod{} as the stores' newFunc makes it (the object of BOOKMARK events). */
+export const newPod = defaultNewFunc({ group: '', resource: 'pods' });
 
 /** computePodKey: /pods/<namespace>/<name>. */
 export function computePodKey(obj: KubeObject): string {

@@ -4,7 +4,6 @@
 // or a transformer hook) and throws on the first failed expectation, naming the case.
 // Deliberate differences are commented where they are; `ctx` values become WatchCall fields.
 import * as assert from 'assert';
-import { defaultNewFunc } from '../../../src/engine/cacher/cacher';
 import { initialEventsAnnotationKey } from '../../../src/engine/etcd3/watcher';
 import type { Status } from '../../../src/engine/storage/errors';
 import * as fields from '../../../src/engine/storage/fields';
@@ -26,6 +25,7 @@ import {
   everything,
   foreverTestTimeout,
   makeNamedPod,
+  newPod,
   objectResourceVersion,
   pod,
   receive,
@@ -45,9 +45,6 @@ import {
   type WatchTestStorage,
   type WatchTestStorageWithPrefixTransformer,
 } from './watch-testing';
-
-/** example.Pod{} as both stores' newFunc makes it (the object of BOOKMARK events). */
-export const newPod = defaultNewFunc({ group: '', resource: 'pods' });
 
 function opts(o: Partial<ListOptions>): ListOptions {
   return newListOptions({ predicate: everything(), ...o });
@@ -71,7 +68,7 @@ function withNamespace(p: Pod, namespace: string): Pod {
   return c;
 }
 
-/** The inital-events-end BOOKMARK at an RV (storage.AnnotateInitialEventsEndBookmark on newFunc()). */
+/** The initial-events-end BOOKMARK at an RV (storage.AnnotateInitialEventsEndBookmark on newFunc()). */
 function initialEventsEndBookmark(resourceVersion: string): TestEvent {
   const object = newPod();
   object.metadata = {
@@ -493,6 +490,7 @@ interface ScopedWatchCase {
 }
 
 const parse = fields.parseSelector;
+/** A testWatchStruct literal: {obj, expectEvent, watchType}. */
 const t = (obj: Pod, expectEvent: boolean, watchType: TestWatchStruct['watchType'] = '') => ({
   obj,
   expectEvent,
