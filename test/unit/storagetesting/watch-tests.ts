@@ -920,8 +920,9 @@ const threePods = (): Pod[] => [makeNamedPod('1'), makeNamedPod('2'), makeNamedP
 const twoPods = (): Pod[] => [makeNamedPod('4'), makeNamedPod('5')];
 
 /**
- * RunWatchSemantics (WatchList on): every combination of RV (unset, 0, 1, current),
- * allowWatchBookmarks and sendInitialEvents, plus the legacy RV=0 and RV=unset.
+ * RunWatchSemantics: every combination of RV (unset, 0, 1, current), allowWatchBookmarks and
+ * sendInitialEvents, plus the legacy RV=0 and RV=unset. Upstream switches the WatchList gate on;
+ * a store's gates are fixed when it is built, and both profiles the callers use have it on.
  */
 export async function runWatchSemantics(store: WatchTestStorage): Promise<void> {
   const scenarios: WatchSemanticsScenario[] = [
