@@ -48,7 +48,7 @@ export const maxLimit = 10000;
 export interface EtcdStoreFeatures {
   /** 1.37 preview: serve unfiltered (or unpaged) recursive lists with one etcd RangeStream. */
   EtcdRangeStream?: boolean;
-  /** Watch-list semantics (sendInitialEvents); off by default in 1.33+. */
+  /** Watch-list semantics (sendInitialEvents): the WatchList gate, Beta and on by default since 1.34. */
   WatchList?: boolean;
 }
 
@@ -72,6 +72,8 @@ export interface EtcdStoreOptions {
   inspector?: Inspector;
   /** Seeded randomness (watch retry jitter). */
   random?: SeededRandom;
+  /** The resource's empty object (etcd3.New's newFunc): what watch BOOKMARK events carry. */
+  newFunc?: () => KubeObject;
 }
 
 /** The selection part of the library-friendly list options (selectors as strings). */
@@ -183,6 +185,7 @@ export class EtcdStore {
   readonly featureSupportChecker: FeatureSupportChecker;
   readonly inspector: Inspector | undefined;
   readonly random: SeededRandom;
+  readonly newFunc: () => KubeObject;
   private readonly enforceResourcePrefix: boolean;
   private readonly watcher: EtcdWatcher;
 
@@ -226,9 +229,11 @@ export class EtcdStore {
       opts.featureSupportChecker ?? new FeatureSupportChecker(opts.clock);
     this.inspector = opts.inspector;
     this.random = opts.random ?? new SeededRandom(1);
+    this.newFunc = opts.newFunc ?? (() => ({ metadata: {} }));
     this.watcher = new EtcdWatcher({
       client: this.etcd,
       groupResource: this.groupResource,
+      newFunc: this.newFunc,
       versioner: this.versioner,
       getCurrentStorageRV: () => this.getCurrentResourceVersion(),
       range: (operation, req) => this.range(operation, req),
@@ -889,9 +894,14 @@ export class EtcdStore {
 
   /**
    * Watch: the initial sync (when asked for) and then the etcd watch from its revision + 1. A
-   * recursive key must end in '/' after preparation (it always does here).
+   * recursive key must end in '/' after preparation (it always does here). The watch ends when
+   * ctx.signal (the request context) is aborted.
    */
-  async watch(key: string, opts: WatchOptions = {}): Promise<StorageWatch> {
+  async watch(
+    key: string,
+    opts: WatchOptions = {},
+    ctx: { signal?: AbortSignal } = {},
+  ): Promise<StorageWatch> {
     const recursive = opts.recursive ?? true;
     const preparedKey = this.prepareKey(key, recursive);
     let rev: bigint;
@@ -900,7 +910,7 @@ export class EtcdStore {
     } catch (e) {
       throw withStatus(e);
     }
-    return this.watcher.watch(preparedKey, rev, { ...opts, recursive });
+    return this.watcher.watch(preparedKey, rev, { ...opts, recursive }, ctx.signal);
   }
 
   /** RequestWatchProgress: asks etcd for a progress notification on this store's open watches. */

@@ -140,6 +140,8 @@ function progressNotifyEvent(rev: number): StorageEvent {
 export interface EtcdWatcherOptions {
   client: KV;
   groupResource: GroupResource;
+  /** The resource's empty object (etcd3.New's newFunc): what BOOKMARK events carry. */
+  newFunc: () => KubeObject;
   versioner: Versioner;
   /** store.GetCurrentResourceVersion (an etcd `get`, counted as a LIST). */
   getCurrentStorageRV: () => Promise<bigint>;
@@ -170,6 +172,7 @@ export interface EtcdWatcherOptions {
 export class EtcdWatcher {
   readonly client: KV;
   readonly groupResource: GroupResource;
+  readonly newFunc: () => KubeObject;
   readonly versioner: Versioner;
   readonly getCurrentStorageRV: () => Promise<bigint>;
   readonly range: EtcdWatcherOptions['range'];
@@ -186,6 +189,7 @@ export class EtcdWatcher {
   constructor(opts: EtcdWatcherOptions) {
     this.client = opts.client;
     this.groupResource = opts.groupResource;
+    this.newFunc = opts.newFunc;
     this.versioner = opts.versioner;
     this.getCurrentStorageRV = opts.getCurrentStorageRV;
     this.range = opts.range;
@@ -206,8 +210,16 @@ export class EtcdWatcher {
     }
   }
 
-  /** watcher.Watch: resolves the start revision, then runs the watch in the background. */
-  async watch(preparedKey: string, rev: bigint, opts: WatchOptions): Promise<StorageWatch> {
+  /**
+   * watcher.Watch: resolves the start revision, then runs the watch in the background. `signal` is
+   * the request context's Done: once it fires the watch ends, without an ERROR event.
+   */
+  async watch(
+    preparedKey: string,
+    rev: bigint,
+    opts: WatchOptions,
+    signal?: AbortSignal,
+  ): Promise<StorageWatch> {
     const recursive = opts.recursive ?? true;
     if (recursive && !preparedKey.endsWith('/'))
       throw new Error('recursive key needs to end with "/"');
@@ -222,6 +234,7 @@ export class EtcdWatcher {
       pred,
     );
     this.open.add(wc);
+    if (signal) wc.stopOnAbort(signal);
     void wc.run(
       this.isInitialEventsEndBookmarkRequired(opts),
       this.areInitialEventsRequired(rev, opts),
@@ -274,6 +287,7 @@ class WatchChan implements StorageWatch {
   private readonly key: string;
   private readonly recursive: boolean;
   private readonly progressNotify: boolean;
+  private abortSignal: AbortSignal | undefined;
 
   constructor(
     watcher: EtcdWatcher,
@@ -327,9 +341,22 @@ class WatchChan implements StorageWatch {
     this.etcdWatch?.requestProgress();
   }
 
+  /** The context's cancellation (wc.ctx derives from the request's ctx): it stops the watch. */
+  stopOnAbort(signal: AbortSignal): void {
+    if (signal.aborted) {
+      this.stop();
+      return;
+    }
+    this.abortSignal = signal;
+    signal.addEventListener('abort', this.onAbort);
+  }
+
+  private readonly onAbort = (): void => this.stop();
+
   stop(): void {
     if (this.ended) return;
     this.ended = true;
+    this.abortSignal?.removeEventListener('abort', this.onAbort);
     this.etcdWatch?.cancel();
     this.emitPhase('stopped', this.initialRev);
     if (this.waiter && this.head >= this.queue.length) {
@@ -371,6 +398,8 @@ class WatchChan implements StorageWatch {
 
   /** run + startWatching: sync if required, the initial-events-end bookmark, then the etcd watch. */
   async run(initialEventsEndBookmarkRequired: boolean, forceInitialEvents: boolean): Promise<void> {
+    // A cancelled context fails the first etcd call with context.Canceled, which sends nothing.
+    if (this.ended) return;
     try {
       if (this.initialRev > 0 && forceInitialEvents) {
         const current = await this.watcher.getCurrentStorageRV();
@@ -575,10 +604,14 @@ class WatchChan implements StorageWatch {
 
   private transform(e: StorageEvent): StorageWatchEvent | undefined {
     if (e.isProgressNotify) {
-      const metadata: KubeObject['metadata'] = { resourceVersion: String(e.rev) };
+      const object = this.watcher.newFunc();
+      this.watcher.versioner.updateObject(object, BigInt(e.rev));
       if (e.isInitialEventsEndBookmark)
-        metadata.annotations = { [initialEventsAnnotationKey]: 'true' };
-      return { type: 'BOOKMARK', object: { metadata }, resourceVersion: e.rev };
+        object.metadata.annotations = {
+          ...object.metadata.annotations,
+          [initialEventsAnnotationKey]: 'true',
+        };
+      return { type: 'BOOKMARK', object, resourceVersion: e.rev };
     }
     const acceptAll = this.pred.empty();
     const curObj = e.isDeleted ? undefined : this.decodeObj(e.value, e.rev, e.key);
@@ -641,6 +674,7 @@ class WatchChan implements StorageWatch {
     this.emitPhase('error', this.initialRev, undefined, status);
     this.send({ type: 'ERROR', object: status, resourceVersion: 0 });
     this.ended = true;
+    this.abortSignal?.removeEventListener('abort', this.onAbort);
     this.etcdWatch?.cancel();
     if (this.waiter && this.head >= this.queue.length) {
       const w = this.waiter;
