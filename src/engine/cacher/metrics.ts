@@ -152,7 +152,7 @@ export class CacherMetrics {
     this.watchCacheResourceVersion.set(labels, resourceVersion % 1_000_000_000_000_000);
   }
 
-  /** RecordsWatchCacheCapacityChange: the gauge takes the new value; old >= new counts as a decrease. */
+  /** RecordsWatchCacheCapacityChange: the gauge takes the new value; old >= new is a decrease. */
   recordsWatchCacheCapacityChange(
     groupResource: GroupResource,
     oldCapacity: number,

@@ -129,7 +129,7 @@ export interface WatchCacheConfig<T> {
   consistentReadSupported?: () => boolean;
   onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
   onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
-  /** A read starts waiting for `resourceVersion`, which the cache (at `cacheResourceVersion`) has not reached. */
+  /** A read starts waiting for `resourceVersion`; the cache is still at `cacheResourceVersion`. */
   onFreshnessWaitStart?: (resourceVersion: number, cacheResourceVersion: number) => void;
 }
 

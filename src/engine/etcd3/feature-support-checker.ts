@@ -35,12 +35,12 @@ export class FeatureSupportChecker {
     }
   }
 
-  /** Records that etcd answered Unimplemented; the feature is re-probed after the recheck interval. */
+  /** Records that etcd answered Unimplemented; RangeStream is re-probed after the recheck interval. */
   markUnsupported(feature: StorageFeature): void {
     if (feature === 'RangeStream') this.rangeStreamUnsupportedAt = this.clock.now();
   }
 
-  /** Virtual ms at which a feature marked unsupported will be probed again (undefined: supported). */
+  /** Virtual ms at which a feature marked unsupported is probed again (undefined: supported). */
   recheckAt(feature: StorageFeature): number | undefined {
     return feature !== 'RangeStream' || this.rangeStreamUnsupportedAt === undefined
       ? undefined

@@ -3,9 +3,9 @@
 // validateMinimumResourceVersion, prepareKey) and etcd3/errors.go (interpretListError), plus the
 // master (1.37-pre) RangeStream list path behind the EtcdRangeStream gate (shouldStream,
 // streamChunks, the Unimplemented fallback) and, for kubernetesVersion 1.37, master's
-// GetCurrentResourceVersion, minimum-RV check and metrics. Deliberate differences: keys may be given as full
-// etcd keys (`/registry/pods/ns/`) or upstream-style (`/pods/ns/`); objects are JSON values; no
-// transformer (encryption) and no lease manager; time comes from the injected Clock.
+// GetCurrentResourceVersion, minimum-RV check and metrics. Deliberate differences: keys may be
+// given as full etcd keys (`/registry/pods/ns/`) or upstream-style (`/pods/ns/`); objects are JSON
+// values; no transformer (encryption) and no lease manager; time comes from the injected Clock.
 import type { GroupResource } from '../storage/group-resource';
 import type { Clock } from '../clock';
 import { SeededRandom } from '../rand';

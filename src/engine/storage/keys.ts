@@ -7,8 +7,8 @@ import { quote } from './go-strings';
 import type { KubeObject } from './objects';
 
 /**
- * storage.PrepareKey: rejects `.`/`..` segments and empty keys, adds "/" to a recursive key (so that
- * "/a" does not also list "/ab"), and requires the resource prefix. Errors quote like Go's %q.
+ * storage.PrepareKey: rejects `.`/`..` segments and empty keys, adds "/" to a recursive key (so
+ * that "/a" does not also list "/ab"), and requires the resource prefix. Errors quote as Go's %q.
  */
 export function prepareKey(resourcePrefix: string, key: string, recursive: boolean): string {
   if (key === '..' || key.startsWith('../') || key.endsWith('/..') || key.includes('/../'))
@@ -23,7 +23,7 @@ export function prepareKey(resourcePrefix: string, key: string, recursive: boole
   return k;
 }
 
-/** storage.NamespaceKeyFunc: `<prefix>/<namespace>/<name>` (`<prefix>/<name>` for cluster-scoped objects). */
+/** storage.NamespaceKeyFunc: `<prefix>/<ns>/<name>` (`<prefix>/<name>` when cluster-scoped). */
 export function namespaceKeyFunc(resourcePrefix: string): (obj: KubeObject) => string {
   const p = resourcePrefix.endsWith('/') ? resourcePrefix.slice(0, -1) : resourcePrefix;
   return (obj) => {

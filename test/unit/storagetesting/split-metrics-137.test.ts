@@ -3,8 +3,8 @@
 // RecordListLatency), the storage/index labels of apiserver_storage_list_* (pkg/storage/metrics),
 // listStream in etcd_requests_total when a LIST leaves the stream early (store.go streamChunks'
 // deferred RecordEtcdRequest), GetCurrentResourceVersion as one `getCurrentResourceVersion` Get,
-// and apiserver_watch_cache_read_wait_seconds only for reads that waited (TestHistogramCacheReadWait,
-// watch_cache_test.go, plus a read that needs no wait).
+// and apiserver_watch_cache_read_wait_seconds only for reads that waited
+// (TestHistogramCacheReadWait, watch_cache_test.go, plus a read that needs no wait).
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { MemoryEtcd, type MemoryEtcdOptions } from '../../../src/engine/etcd/memory-etcd';
