@@ -41,11 +41,14 @@ export interface FeatureGateSpec {
   readonly lockToDefault: boolean;
 }
 
+/** The Kubernetes minors modelled: release-1.36, and master (24a394e5) as the 1.37 preview. */
+export type KubernetesVersion = '1.36' | '1.37';
+
 export interface SemanticsProfile {
   /** e.g. "release-1.36". */
   readonly name: string;
-  /** The Kubernetes minor whose semantics this is. */
-  readonly kubernetesVersion: string;
+  /** The Kubernetes minor whose semantics this is (code differences that are no gate, e.g. metrics). */
+  readonly kubernetesVersion: KubernetesVersion;
   readonly gates: FeatureGates;
   readonly specs: Readonly<Record<FeatureName, FeatureGateSpec>>;
 }
@@ -71,7 +74,7 @@ function spec(stage: FeatureStage, dflt: boolean, lockToDefault = false): Featur
 
 function profile(
   name: string,
-  kubernetesVersion: string,
+  kubernetesVersion: KubernetesVersion,
   specs: Record<FeatureName, FeatureGateSpec>,
 ): SemanticsProfile {
   const gates = {} as Record<FeatureName, boolean>;

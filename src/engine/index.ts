@@ -91,6 +91,7 @@ export {
   type FeatureName,
   type FeatureStage,
   type FeatureGateSpec,
+  type KubernetesVersion,
   type SemanticsProfile,
   type WithGatesOptions,
 } from './features';
@@ -200,7 +201,6 @@ export {
 } from './cacher/watch-cache-interval';
 export {
   WatchCacheHistory,
-  WatchCacheCapacityMetrics,
   capacityUpperBound,
   DefaultEventFreshDuration,
   defaultLowerBoundCapacity,
@@ -212,7 +212,6 @@ export {
   WatchCache,
   blockTimeout,
   resourceVersionTooHighRetrySeconds,
-  watchCacheReadWaitBuckets,
   filterPrefixAndOrder,
   type WatchCacheConfig,
   type WatchCacheVersioner,
@@ -411,7 +410,15 @@ export {
   type StorageWatchEventType,
   type WatchOptions as EtcdWatchOptions,
 } from './etcd3/watcher';
-export { EtcdMetrics, etcdRequestLatencyBuckets } from './etcd3/metrics';
+export { EtcdMetrics, etcdRequestLatencyBuckets, listLatencyBuckets } from './etcd3/metrics';
+export { CacherMetrics, watchCacheReadWaitBuckets } from './cacher/metrics';
+export {
+  StorageListMetrics,
+  StorageBackendEtcd,
+  StorageBackendWatchCache,
+  type StorageBackend,
+} from './storage/metrics';
+export { prepareKey, namespaceKeyFunc } from './storage/keys';
 export {
   FeatureSupportChecker,
   rangeStreamRecheckInterval,
@@ -451,10 +458,7 @@ export {
 } from './cacher/reflector';
 export {
   Cacher,
-  CacherMetrics,
   IndexedWatchers,
-  prepareKey,
-  namespaceKeyFunc,
   defaultNewFunc,
   newErrWatcher,
   newImmediateCloseWatcher,

@@ -1,7 +1,7 @@
 // Mirrors k8s.io/apiserver pkg/storage/cacher/cacher.go (release-1.36): NewCacherFromConfig,
 // startCaching, Watch, Get, GetList, the watchers index, dispatchEvents / dispatchEvent with the
 // dispatch time budget and the bookmark buckets, errWatcher, the delegator.Helper methods, plus
-// compactor.go and the cacher metrics (cacher/metrics/metrics.go). Deliberate differences: the
+// compactor.go (metrics: metrics.ts; key rules: storage/keys.ts). Deliberate differences: the
 // goroutines are clock-driven tasks (the dispatcher only awaits while a blocked watcher may still
 // take an event); no locks (single-threaded), so "under the lock" means "without an await in
 // between"; select between the incoming queue and the bookmark timer prefers the queue (Go picks
@@ -10,7 +10,7 @@
 import type { GroupResource } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
 import { activeInspector, type Inspector, type SerializationEvent } from '../inspect/events';
-import type { Counter, MetricsRegistry } from '../metrics/registry';
+import type { MetricsRegistry } from '../metrics/registry';
 import { MetricsRegistry as Registry } from '../metrics/registry';
 import type { SeededRandom } from '../rand';
 import { prepareContinueToken } from '../storage/continue';
@@ -20,16 +20,16 @@ import {
   newNotFound,
   newServiceUnavailable,
   newTooManyRequests,
+  plainError,
   type Status,
 } from '../storage/errors';
 import { getAttrs as defaultGetAttrs } from '../storage/field-labels';
-import { quote } from '../storage/go-strings';
+import { namespaceKeyFunc, prepareKey } from '../storage/keys';
 import type { ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import type { SelectionPredicate } from '../storage/selection-predicate';
 import { APIObjectVersioner, type Versioner } from '../storage/versioner';
 import type { ListResult } from '../etcd3/store';
-import { plainError } from '../etcd3/errors';
 import {
   WatcherBookmarkTimeBuckets,
   defaultBookmarkFrequency,
@@ -54,7 +54,6 @@ import {
   flushPendingHits,
   setCachingObjects,
   type CachingObjectInspector,
-  type EncodeReport,
   type SetCachingObjectsOptions,
 } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
@@ -65,7 +64,7 @@ import {
   type DelegationResult,
   type DelegatorHelper,
 } from './delegator/interface';
-import type { FeatureGates } from '../features';
+import type { FeatureGates, KubernetesVersion } from '../features';
 import {
   ConditionalProgressRequester,
   Ready,
@@ -74,6 +73,8 @@ import {
   storageWatchListPageSize,
   type CacherStorage,
 } from './reflector';
+import { EventEncodes, InspectorTally } from './inspector-tally';
+import { CacherMetrics } from './metrics';
 import { newTimeBudget, type TimeBudget } from './time-budget';
 import { calculateRetryAfterForUnreadyCache } from './util';
 import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
@@ -128,31 +129,6 @@ export function watchRequestTimeout(
   return 0;
 }
 
-/** storage.PrepareKey: rejects `.`/`..` segments and empty keys, adds "/" for recursive keys, checks the resource prefix. */
-export function prepareKey(resourcePrefix: string, key: string, recursive: boolean): string {
-  if (key === '..' || key.startsWith('../') || key.endsWith('/..') || key.includes('/../'))
-    throw plainError(`invalid key: ${quote(key)}`);
-  if (key === '.' || key.startsWith('./') || key.endsWith('/.') || key.includes('/./'))
-    throw plainError(`invalid key: ${quote(key)}`);
-  if (key === '' || key === '/') throw plainError(`empty key: ${quote(key)}`);
-  let k = key;
-  if (recursive && !k.endsWith('/')) k += '/';
-  if (!k.startsWith(resourcePrefix))
-    throw plainError(`invalid key: ${quote(k)} lacks resource prefix: ${quote(resourcePrefix)}`);
-  return k;
-}
-
-/** storage.NamespaceKeyFunc: `<prefix>/<namespace>/<name>` (`<prefix>/<name>` for cluster-scoped objects). */
-export function namespaceKeyFunc(resourcePrefix: string): (obj: KubeObject) => string {
-  const p = resourcePrefix.endsWith('/') ? resourcePrefix.slice(0, -1) : resourcePrefix;
-  return (obj) => {
-    const name = obj.metadata?.name ?? '';
-    if (name === '') throw new Error('name parameter required');
-    const ns = obj.metadata?.namespace ?? '';
-    return ns === '' ? `${p}/${name}` : `${p}/${ns}/${name}`;
-  };
-}
-
 /** The empty object of a resource (config.NewFunc): what bookmark events carry. */
 export function defaultNewFunc(gr: GroupResource): () => KubeObject {
   if (gr.group === '' && gr.resource === 'pods') {
@@ -166,83 +142,6 @@ export function defaultNewFunc(gr: GroupResource): () => KubeObject {
       }) as KubeObject;
   }
   return () => ({ metadata: {} });
-}
-
-/** The cacher's own metrics (cacher/metrics/metrics.go), 1.34+ label sets. */
-export class CacherMetrics {
-  readonly listCacheCount: Counter;
-  readonly listCacheNumFetched: Counter;
-  readonly listCacheNumReturned: Counter;
-  readonly initCounter: Counter;
-  readonly eventsCounter: Counter;
-  readonly terminatedWatchersCounter: Counter;
-  readonly watchCacheInitializations: Counter;
-  readonly consistentReadTotal: Counter;
-
-  constructor(registry: MetricsRegistry) {
-    const gr = ['group', 'resource'];
-    this.listCacheCount = registry.counter(
-      'apiserver_cache_list_total',
-      'Number of LIST requests served from watch cache',
-      [...gr, 'index'],
-    );
-    this.listCacheNumFetched = registry.counter(
-      'apiserver_cache_list_fetched_objects_total',
-      'Number of objects read from watch cache in the course of serving a LIST request',
-      [...gr, 'index'],
-    );
-    this.listCacheNumReturned = registry.counter(
-      'apiserver_cache_list_returned_objects_total',
-      'Number of objects returned for a LIST request from watch cache',
-      gr,
-    );
-    this.initCounter = registry.counter(
-      'apiserver_init_events_total',
-      'Counter of init events processed in watch cache broken by resource type.',
-      gr,
-    );
-    this.eventsCounter = registry.counter(
-      'apiserver_watch_cache_events_dispatched_total',
-      'Counter of events dispatched in watch cache broken by resource type.',
-      gr,
-    );
-    this.terminatedWatchersCounter = registry.counter(
-      'apiserver_terminated_watchers_total',
-      'Counter of watchers closed due to unresponsiveness broken by resource type.',
-      gr,
-    );
-    this.watchCacheInitializations = registry.counter(
-      'apiserver_watch_cache_initializations_total',
-      'Counter of watch cache initializations broken by resource type.',
-      gr,
-    );
-    this.consistentReadTotal = registry.counter(
-      'apiserver_watch_cache_consistent_read_total',
-      'Counter for consistent reads from cache.',
-      [...gr, 'success', 'fallback'],
-    );
-  }
-
-  /** RecordListCacheMetrics. */
-  recordListCacheMetrics(
-    gr: GroupResource,
-    indexName: string,
-    numFetched: number,
-    numReturned: number,
-  ): void {
-    const labels = { group: gr.group, resource: gr.resource, index: indexName };
-    this.listCacheCount.inc(labels);
-    this.listCacheNumFetched.inc(labels, numFetched);
-    this.listCacheNumReturned.inc({ group: gr.group, resource: gr.resource }, numReturned);
-  }
-
-  terminatedWatchersInc(gr: GroupResource): void {
-    this.terminatedWatchersCounter.inc({ group: gr.group, resource: gr.resource });
-  }
-
-  initEventsAdd(gr: GroupResource, n: number): void {
-    this.initCounter.inc({ group: gr.group, resource: gr.resource }, n);
-  }
 }
 
 /** indexedTriggerFunc: the one field whose exact value narrows the watchers an event goes to. */
@@ -481,6 +380,8 @@ export interface CacherConfig {
   /** etcd's compaction revision (storage.CompactRevision), for the snapshot compactor. */
   compactRevision?: () => number;
   metrics?: MetricsRegistry;
+  /** Whose metric definitions to record: release-1.36 (default) or master's (1.37 preview). */
+  kubernetesVersion?: KubernetesVersion;
   inspector?: Inspector;
   /** defaultBookmarkFrequency (1 minute) unless a test shortens it. */
   bookmarkFrequency?: number;
@@ -535,136 +436,6 @@ export function newImmediateCloseWatcher(): WatchInterface {
   const ch = new Channel<WatchEvent>(0);
   ch.close();
   return { resultChan: () => ch, stop: () => undefined };
-}
-
-/**
- * The tally entries of one dispatched event, by identifier: the thousands of hits of a fan-out
- * find theirs without building the tally's key. Entries from before a flush are not reused.
- */
-class EventEncodes {
-  private generation = -1;
-  private id0: string | undefined = undefined;
-  private entry0: SerializationEvent | undefined = undefined;
-  private id1: string | undefined = undefined;
-  private entry1: SerializationEvent | undefined = undefined;
-
-  constructor(
-    private readonly tally: InspectorTally,
-    private readonly key: string,
-    private readonly resourceVersion: number,
-    private readonly eventType: SerializationEvent['eventType'],
-  ) {}
-
-  encoded(e: EncodeReport): void {
-    const tally = this.tally;
-    if (this.generation !== tally.generation) {
-      this.generation = tally.generation;
-      this.id0 = this.id1 = undefined;
-    }
-    let entry: SerializationEvent;
-    if (e.identifier === this.id0) entry = this.entry0 as SerializationEvent;
-    else if (e.identifier === this.id1) entry = this.entry1 as SerializationEvent;
-    else {
-      entry = tally.entry(this.key, this.resourceVersion, this.eventType, e.identifier);
-      this.id1 = this.id0;
-      this.entry1 = this.entry0;
-      this.id0 = e.identifier;
-      this.entry0 = entry;
-    }
-    tally.count(entry, e);
-  }
-}
-
-/**
- * Per-instant aggregation of high-rate inspector events (encodes per delivery, bookmark
- * scheduling per watcher): collected, then emitted once at the next clock tick.
- */
-class InspectorTally {
-  private scheduled = new Map<number, number>();
-  private scheduledAt = 0;
-  private serializations = new Map<string, SerializationEvent>();
-  /** Counts the flushes: entries handed out before a flush are no longer collected. */
-  generation = 0;
-  private flushTimer: Timer | undefined;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly inspector: Inspector,
-    private readonly groupResource: GroupResource,
-  ) {}
-
-  scheduledWatcher(bucketId: number): void {
-    if (this.scheduled.size === 0) this.scheduledAt = this.clock.now();
-    this.scheduled.set(bucketId, (this.scheduled.get(bucketId) ?? 0) + 1);
-    this.ensureFlush();
-  }
-
-  /** The collected entry of an event's object for an identifier (made on first use). */
-  entry(
-    key: string,
-    resourceVersion: number,
-    eventType: SerializationEvent['eventType'],
-    identifier: string,
-  ): SerializationEvent {
-    const k = `${resourceVersion}\u0000${key}\u0000${eventType}\u0000${identifier}`;
-    let entry = this.serializations.get(k);
-    if (!entry) {
-      entry = {
-        type: 'serialization/encode',
-        at: this.clock.now(),
-        groupResource: this.groupResource,
-        key,
-        resourceVersion,
-        eventType,
-        identifier,
-        encodes: 0,
-        hits: 0,
-        errors: 0,
-        bytes: 0,
-      };
-      this.serializations.set(k, entry);
-    }
-    return entry;
-  }
-
-  /** Adds one encode or hit to an entry. */
-  count(entry: SerializationEvent, e: EncodeReport): void {
-    if (e.hit) entry.hits++;
-    else {
-      entry.encodes++;
-      if (e.error !== undefined) entry.errors++;
-    }
-    if (e.bytes > 0) entry.bytes = e.bytes;
-    this.ensureFlush();
-  }
-
-  /** Emits what was collected (also called by the composition root before reading events). */
-  flush(): void {
-    this.flushTimer?.stop();
-    this.flushTimer = undefined;
-    if (this.scheduled.size > 0) {
-      const buckets = [...this.scheduled.entries()]
-        .sort((a, b) => a[0] - b[0])
-        .map(([bucketId, watchers]) => ({ bucketId, watchers }));
-      this.scheduled.clear();
-      this.inspector.emit({
-        type: 'bookmarks/scheduled',
-        at: this.scheduledAt,
-        groupResource: this.groupResource,
-        buckets,
-      });
-    }
-    if (this.serializations.size > 0) {
-      const entries = [...this.serializations.values()];
-      this.serializations.clear();
-      this.generation++;
-      for (const e of entries) this.inspector.emit(e);
-    }
-  }
-
-  private ensureFlush(): void {
-    if (!this.flushTimer) this.flushTimer = this.clock.afterFunc(0, () => this.flush());
-  }
 }
 
 /**
@@ -758,7 +529,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     this.gates = config.gates;
     this.storage = config.storage;
     this.registry = config.metrics ?? new Registry();
-    this.metrics = new CacherMetrics(this.registry);
+    this.metrics = new CacherMetrics(this.registry, config.kubernetesVersion);
     this.newFunc = config.newFunc ?? defaultNewFunc(this.groupResource);
     this.indexedTrigger = config.indexedTrigger;
     this.inspector = config.inspector;
@@ -813,13 +584,22 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       eventHandler: (e) => this.processEvent(e),
       progressRequester: this.progressRequester,
       getCurrentRV: async () => Number(await this.storage.getCurrentResourceVersion()),
-      metrics: this.registry,
+      metrics: this.metrics,
       listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
       consistentReadSupported: () => this.consistentReadSupported(),
       onCapacityChange: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
       onFreshnessWait: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
+      onFreshnessWaitStart: insp
+        ? (resourceVersion, cacheResourceVersion) =>
+            activeInspector(insp)?.emit({
+              type: 'watchcache/wait-start',
+              at: this.clock.now(),
+              groupResource: this.groupResource,
+              resourceVersion,
+              cacheResourceVersion,
+            })
+        : undefined,
     });
-    if (insp) this.observeFreshnessWaits(insp);
     this.reflector = new Reflector({
       storage: this.storage,
       resourcePrefix: rp,
@@ -1814,26 +1594,6 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
               })
           : undefined;
       },
-    };
-  }
-
-  // The watch cache reports a wait when it ends; its start is seen here, where every wait begins
-  // (lists, gets and watch-lists all go through waitUntilFreshAndBlock).
-  private observeFreshnessWaits(insp: Inspector): void {
-    const wc = this.watchCache;
-    const block = wc.waitUntilFreshAndBlock.bind(wc);
-    wc.waitUntilFreshAndBlock = (resourceVersion: number): Promise<void> => {
-      const i = activeInspector(insp);
-      if (i && resourceVersion > wc.resourceVersion) {
-        i.emit({
-          type: 'watchcache/wait-start',
-          at: this.clock.now(),
-          groupResource: this.groupResource,
-          resourceVersion,
-          cacheResourceVersion: wc.resourceVersion,
-        });
-      }
-      return block(resourceVersion);
     };
   }
 

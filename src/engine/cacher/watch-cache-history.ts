@@ -4,10 +4,10 @@
 // Deliberate differences: times and durations are virtual ms; resizes are also reported to an
 // inspector hook.
 
-import type { Counter, Gauge, MetricsRegistry } from '../metrics/registry';
 import type { GroupResource } from '../storage/group-resource';
 import { newResourceExpired } from '../storage/errors';
 import { defaultBookmarkFrequency } from './bookmark-buckets';
+import type { CacherMetrics } from './metrics';
 import type { WatchCacheEvent } from './watch-cache-event';
 import { newCacheInterval, type WatchCacheInterval } from './watch-cache-interval';
 
@@ -47,50 +47,6 @@ export function capacityUpperBound(eventFreshDuration: number): number {
   return defaultUpperBoundCapacity * 2 ** exponent;
 }
 
-/**
- * The watch cache capacity metrics (cacher/metrics/metrics.go). These three use only the
- * `watch_cache` subsystem, without the `apiserver_` namespace.
- */
-export class WatchCacheCapacityMetrics {
-  readonly watchCacheCapacity: Gauge;
-  readonly watchCacheCapacityIncreaseTotal: Counter;
-  readonly watchCacheCapacityDecreaseTotal: Counter;
-
-  constructor(registry: MetricsRegistry) {
-    const gr = ['group', 'resource'];
-    this.watchCacheCapacity = registry.gauge(
-      'watch_cache_capacity',
-      'Total capacity of watch cache broken by resource type.',
-      gr,
-    );
-    this.watchCacheCapacityIncreaseTotal = registry.counter(
-      'watch_cache_capacity_increase_total',
-      'Total number of watch cache capacity increase events broken by resource type.',
-      gr,
-    );
-    this.watchCacheCapacityDecreaseTotal = registry.counter(
-      'watch_cache_capacity_decrease_total',
-      'Total number of watch cache capacity decrease events broken by resource type.',
-      gr,
-    );
-  }
-
-  /** RecordsWatchCacheCapacityChange: the gauge takes the new value; old >= new counts as a decrease. */
-  recordsWatchCacheCapacityChange(
-    gr: GroupResource,
-    oldCapacity: number,
-    newCapacity: number,
-  ): void {
-    const labels = { group: gr.group, resource: gr.resource };
-    this.watchCacheCapacity.set(labels, newCapacity);
-    if (oldCapacity < newCapacity) {
-      this.watchCacheCapacityIncreaseTotal.inc(labels);
-      return;
-    }
-    this.watchCacheCapacityDecreaseTotal.inc(labels);
-  }
-}
-
 /** What the inspector hears when the ring resizes (the UI's capacity timeline). */
 export interface WatchCacheCapacityChangeEvent {
   type: 'watchcache/capacity';
@@ -112,7 +68,7 @@ export interface WatchCacheHistoryConfig {
   groupResource: GroupResource;
   /** ms; the minimum history to keep (Config.EventsHistoryWindow, >= DefaultEventFreshDuration in a real cacher). */
   eventFreshDuration: number;
-  metrics?: MetricsRegistry;
+  metrics?: CacherMetrics;
   onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
 }
 
@@ -139,7 +95,7 @@ export class WatchCacheHistory<T = unknown> {
   /** The minimum history the ring keeps (ms). */
   readonly eventFreshDuration: number;
   readonly groupResource: GroupResource;
-  private readonly metrics?: WatchCacheCapacityMetrics;
+  private readonly metrics?: CacherMetrics;
   private readonly onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
 
   constructor(config: WatchCacheHistoryConfig) {
@@ -148,7 +104,7 @@ export class WatchCacheHistory<T = unknown> {
     this.upperBoundCapacity = capacityUpperBound(config.eventFreshDuration);
     this.onCapacityChange = config.onCapacityChange;
     if (config.metrics) {
-      this.metrics = new WatchCacheCapacityMetrics(config.metrics);
+      this.metrics = config.metrics;
       this.metrics.watchCacheCapacity.set(
         { group: this.groupResource.group, resource: this.groupResource.resource },
         this.capacity,

@@ -7,7 +7,6 @@
 
 import type { Clock, Timer } from '../clock';
 import type { GroupResource } from '../storage/group-resource';
-import type { Counter, Gauge, Histogram, MetricsRegistry } from '../metrics/registry';
 import { decodeContinue } from '../storage/continue';
 import {
   newBadRequest,
@@ -15,6 +14,7 @@ import {
   newTooLargeResourceVersionError,
 } from '../storage/errors';
 import type { MatchValue } from '../storage/selection-predicate';
+import type { CacherMetrics } from './metrics';
 import { hasPathPrefix } from './util';
 import { suggestedWatchChannelSize } from './watch-channel-size';
 import type { AttrSet, WatchCacheEvent, WatchCacheEventType } from './watch-cache-event';
@@ -41,11 +41,6 @@ export const blockTimeout = 3000;
 
 /** Seconds a client should wait before retrying after a "too large resource version" error. */
 export const resourceVersionTooHighRetrySeconds = 1;
-
-/** apiserver_watch_cache_read_wait_seconds buckets. */
-export const watchCacheReadWaitBuckets: readonly number[] = [
-  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3,
-];
 
 /**
  * storage.Versioner, as far as the watch cache uses it (APIObjectVersioner fits). Results may be
@@ -127,13 +122,15 @@ export interface WatchCacheConfig<T> {
   progressRequester?: ConditionalProgressRequester;
   /** The current etcd revision, for consistent reads (storage.GetCurrentResourceVersion). */
   getCurrentRV: () => Promise<number>;
-  metrics?: MetricsRegistry;
+  metrics?: CacherMetrics;
   /** Feature gate ListFromCacheSnapshot (Beta, on in 1.36): keep store snapshots for exact-RV lists. */
   listFromCacheSnapshot?: boolean;
   /** delegator.ConsistentReadSupported(): ConsistentListFromCache and etcd progress requests; default false. */
   consistentReadSupported?: () => boolean;
   onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
   onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
+  /** A read starts waiting for `resourceVersion`; the cache is still at `cacheResourceVersion`. */
+  onFreshnessWaitStart?: (resourceVersion: number, cacheResourceVersion: number) => void;
 }
 
 interface FreshnessWaiter {
@@ -142,36 +139,6 @@ interface FreshnessWaiter {
   timer: Timer | undefined;
   resolve: () => void;
   reject: (err: Error) => void;
-}
-
-/**
- * The watch cache metrics this file records (cacher/metrics/metrics.go). Series are looked up per
- * call, as WithLabelValues does, so a registry reset (tests) starts them afresh.
- */
-class WatchCacheMetrics {
-  readonly eventsReceivedCounter: Counter;
-  readonly watchCacheResourceVersion: Gauge;
-  readonly watchCacheReadWait: Histogram;
-
-  constructor(registry: MetricsRegistry) {
-    const names = ['group', 'resource'];
-    this.eventsReceivedCounter = registry.counter(
-      'apiserver_watch_cache_events_received_total',
-      'Counter of events received in watch cache broken by resource type.',
-      names,
-    );
-    this.watchCacheResourceVersion = registry.gauge(
-      'apiserver_watch_cache_resource_version',
-      'Current resource version of watch cache broken by resource type. This is truncated to the 15 least significant digits.',
-      names,
-    );
-    this.watchCacheReadWait = registry.histogram(
-      'apiserver_watch_cache_read_wait_seconds',
-      'Histogram of time spent waiting for a watch cache to become fresh.',
-      names,
-      watchCacheReadWaitBuckets,
-    );
-  }
 }
 
 /**
@@ -204,7 +171,11 @@ export class WatchCache<T = unknown> {
   private readonly getCurrentRV: () => Promise<number>;
   private readonly consistentReadSupported: () => boolean;
   private readonly onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
-  private readonly metrics?: WatchCacheMetrics;
+  private readonly onFreshnessWaitStart?: (
+    resourceVersion: number,
+    cacheResourceVersion: number,
+  ) => void;
+  private readonly metrics?: CacherMetrics;
   private readonly grLabels: { group: string; resource: string };
   private waiters: FreshnessWaiter[] = [];
 
@@ -221,6 +192,7 @@ export class WatchCache<T = unknown> {
     this.getCurrentRV = config.getCurrentRV;
     this.consistentReadSupported = config.consistentReadSupported ?? (() => false);
     this.onFreshnessWait = config.onFreshnessWait;
+    this.onFreshnessWaitStart = config.onFreshnessWaitStart;
     this.store = new WatchCacheStore<T>(config.indexers ?? {});
     this.history = new WatchCacheHistory<T>({
       groupResource: config.groupResource,
@@ -231,7 +203,7 @@ export class WatchCache<T = unknown> {
     const snapshotsOn = config.listFromCacheSnapshot ?? true;
     this.snapshots = snapshotsOn ? new StoreSnapshotter<T>() : undefined;
     this.snapshottingEnabled = snapshotsOn;
-    if (config.metrics) this.metrics = new WatchCacheMetrics(config.metrics);
+    this.metrics = config.metrics;
   }
 
   // ---- events from storage (the reflector calls these one at a time) ----
@@ -477,7 +449,7 @@ export class WatchCache<T = unknown> {
    * waitUntilFreshAndBlock: resolves once the cache has reached `resourceVersion`; rejects with a
    * 504 `Too large resource version: rv, current: cur` (retry after 1s) when blockTimeout passes
    * first. rv=0 accepts any staleness and never waits. Every rv>0 request is observed in
-   * apiserver_watch_cache_read_wait_seconds, even when no wait was needed (1.36).
+   * apiserver_watch_cache_read_wait_seconds, even when no wait was needed (1.36; master: only waits).
    */
   waitUntilFreshAndBlock(resourceVersion: number): Promise<void> {
     const start = this.clock.now();
@@ -485,6 +457,7 @@ export class WatchCache<T = unknown> {
       if (resourceVersion > 0) this.observeWait(resourceVersion, start, 'fresh');
       return Promise.resolve();
     }
+    this.onFreshnessWaitStart?.(resourceVersion, this.resourceVersion);
     return new Promise<void>((resolve, reject) => {
       const waiter: FreshnessWaiter = { resourceVersion, start, timer: undefined, resolve, reject };
       // Wake everyone when the time limit has expired (upstream: clock.After then cond.Broadcast).
@@ -526,7 +499,7 @@ export class WatchCache<T = unknown> {
     outcome: WatchCacheFreshnessWaitEvent['outcome'],
   ): void {
     const waitedMs = this.clock.now() - start;
-    this.metrics?.watchCacheReadWait.observe(this.grLabels, waitedMs / 1000);
+    this.metrics?.observeReadWait(this.grLabels, outcome !== 'fresh', waitedMs / 1000);
     this.onFreshnessWait?.({
       type: 'watchcache/wait',
       at: start,
@@ -724,8 +697,7 @@ export class WatchCache<T = unknown> {
   }
 
   private recordResourceVersion(rv: number): void {
-    // Truncated to the 15 least significant digits so the float stays exact.
-    this.metrics?.watchCacheResourceVersion.set(this.grLabels, rv % 1_000_000_000_000_000);
+    this.metrics?.recordResourceVersion(this.grLabels, rv);
   }
 }
 

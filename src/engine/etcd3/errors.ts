@@ -4,34 +4,15 @@ import { EtcdError } from '../etcd/kv';
 import { encodeContinue } from '../storage/continue';
 import {
   StatusError,
-  errorToAPIStatus,
   listExpiredMessage,
   newContinueExpiredError,
   newInconsistentContinueError,
   newInternalError,
   newResourceExpired,
   watchExpiredMessage,
+  withStatus,
   type Status,
 } from '../storage/errors';
-
-/** A plain (non-Status) error that still carries the Status the HTTP layer would send (a 500). */
-export function plainError(message: string): Error & { status: Status } {
-  const err = new Error(message) as Error & { status: Status };
-  err.status = errorToAPIStatus(err);
-  return err;
-}
-
-/** Gives a plain Error the `.status` the HTTP layer would derive from it (library convenience). */
-export function withStatus(err: unknown): unknown {
-  if (
-    err instanceof Error &&
-    !(err instanceof StatusError) &&
-    (err as { status?: unknown }).status === undefined
-  ) {
-    (err as Error & { status: Status }).status = errorToAPIStatus(err);
-  }
-  return err;
-}
 
 /**
  * interpretListError: a compacted revision is a 410; when the client was paging (sent a continue

@@ -1,13 +1,23 @@
-// Mirrors k8s.io/apiserver pkg/storage/etcd3/metrics/metrics.go (release-1.36): the etcd request,
-// bookmark, event, decode-error and storage LIST cost metrics with their 1.36 names, help texts,
-// labels ({operation,group,resource} / {group,resource}) and buckets.
+// Mirrors k8s.io/apiserver pkg/storage/etcd3/metrics/metrics.go (release-1.36; master 24a394e5 for
+// the 1.37 preview): the etcd request, bookmark, event and decode-error metrics with their names,
+// help texts, labels ({operation,group,resource} / {group,resource}) and buckets, and master's
+// apiserver_storage_list_duration_seconds. The storage LIST cost counters, which release-1.36
+// defines here, live in storage/metrics.ts (where master moved them).
 // Deliberate difference: durations are virtual seconds from the injected Clock.
 import type { GroupResource } from '../storage/group-resource';
 import type { Counter, Gauge, Histogram, MetricsRegistry } from '../metrics/registry';
 import type { EtcdOperation } from '../inspect/events';
+import type { KubernetesVersion } from '../features';
+import { StorageBackendEtcd, StorageListMetrics } from '../storage/metrics';
 
 /** etcd_request_duration_seconds buckets; kept equal to the apiserver request latency buckets (SLO). */
 export const etcdRequestLatencyBuckets: readonly number[] = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45,
+  60,
+];
+
+/** apiserver_storage_list_duration_seconds buckets (master): the same bounds as etcd requests. */
+export const listLatencyBuckets: readonly number[] = [
   0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45,
   60,
 ];
@@ -20,14 +30,13 @@ export class EtcdMetrics {
   readonly etcdEventsReceivedCounts: Counter;
   readonly etcdBookmarkCounts: Gauge;
   readonly etcdBookmarkTotal: Counter;
-  readonly listStorageCount: Counter;
-  readonly listStorageNumFetched: Counter;
-  readonly listStorageNumSelectorEvals: Counter;
-  readonly listStorageNumReturned: Counter;
   readonly decodeErrorCounts: Counter;
+  /** apiserver_storage_list_duration_seconds: master only (undefined for release-1.36). */
+  readonly listLatency: Histogram | undefined;
+  readonly storageListMetrics: StorageListMetrics;
   readonly registry: MetricsRegistry;
 
-  constructor(registry: MetricsRegistry) {
+  constructor(registry: MetricsRegistry, kubernetesVersion: KubernetesVersion = '1.36') {
     this.registry = registry;
     const opGr = ['operation', 'group', 'resource'];
     const gr = ['group', 'resource'];
@@ -65,31 +74,21 @@ export class EtcdMetrics {
       'Number of etcd bookmarks (progress notify events) split by kind.',
       gr,
     );
-    this.listStorageCount = registry.counter(
-      'apiserver_storage_list_total',
-      'Number of LIST requests served from storage',
-      gr,
-    );
-    this.listStorageNumFetched = registry.counter(
-      'apiserver_storage_list_fetched_objects_total',
-      'Number of objects read from storage in the course of serving a LIST request',
-      gr,
-    );
-    this.listStorageNumSelectorEvals = registry.counter(
-      'apiserver_storage_list_evaluated_objects_total',
-      'Number of objects tested in the course of serving a LIST request from storage',
-      gr,
-    );
-    this.listStorageNumReturned = registry.counter(
-      'apiserver_storage_list_returned_objects_total',
-      'Number of objects returned for a LIST request from storage',
-      gr,
-    );
     this.decodeErrorCounts = registry.counter(
       'apiserver_storage_decode_errors_total',
       'Number of stored object decode errors split by object type',
       gr,
     );
+    this.listLatency =
+      kubernetesVersion === '1.36'
+        ? undefined
+        : registry.histogram(
+            'apiserver_storage_list_duration_seconds',
+            'Latency of the storage layer GetList call in seconds, including object decode, split by whether etcd RangeStream was used.',
+            ['streamed', 'group', 'resource'],
+            listLatencyBuckets,
+          );
+    this.storageListMetrics = new StorageListMetrics(registry, kubernetesVersion);
   }
 
   /** RecordEtcdRequest: latency, count and (on error) error count for one etcd call. */
@@ -125,17 +124,29 @@ export class EtcdMetrics {
     this.decodeErrorCounts.inc({ group: groupResource.group, resource: groupResource.resource });
   }
 
-  /** RecordStorageListMetrics: the cost of one LIST served from etcd. */
+  /** RecordStorageListMetrics: the cost of one LIST served from etcd (master: storage="etcd"). */
   recordStorageListMetrics(
     groupResource: GroupResource,
+    index: string,
     numFetched: number,
     numEvald: number,
     numReturned: number,
   ): void {
-    const labels = { group: groupResource.group, resource: groupResource.resource };
-    this.listStorageCount.inc(labels);
-    this.listStorageNumFetched.inc(labels, numFetched);
-    this.listStorageNumSelectorEvals.inc(labels, numEvald);
-    this.listStorageNumReturned.inc(labels, numReturned);
+    this.storageListMetrics.recordStorageListMetrics(
+      groupResource,
+      StorageBackendEtcd,
+      index,
+      numFetched,
+      numEvald,
+      numReturned,
+    );
+  }
+
+  /** RecordListLatency (master): one GetList's duration, by whether it was streamed. */
+  recordListLatency(groupResource: GroupResource, streamed: boolean, seconds: number): void {
+    this.listLatency?.observe(
+      { streamed: String(streamed), group: groupResource.group, resource: groupResource.resource },
+      seconds,
+    );
   }
 }

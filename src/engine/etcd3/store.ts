@@ -2,9 +2,10 @@
 // doubling, getList, Get, Create, GuaranteedUpdate, Delete, GetCurrentResourceVersion,
 // validateMinimumResourceVersion, prepareKey) and etcd3/errors.go (interpretListError), plus the
 // master (1.37-pre) RangeStream list path behind the EtcdRangeStream gate (shouldStream,
-// streamChunks, the Unimplemented fallback). Deliberate differences: keys may be given as full
-// etcd keys (`/registry/pods/ns/`) or upstream-style (`/pods/ns/`); objects are JSON values; no
-// transformer (encryption) and no lease manager; time comes from the injected Clock.
+// streamChunks, the Unimplemented fallback) and, for kubernetesVersion 1.37, master's
+// GetCurrentResourceVersion, minimum-RV check and metrics. Deliberate differences: keys may be
+// given as full etcd keys (`/registry/pods/ns/`) or upstream-style (`/pods/ns/`); objects are JSON
+// values; no transformer (encryption) and no lease manager; time comes from the injected Clock.
 import type { GroupResource } from '../storage/group-resource';
 import type { Clock } from '../clock';
 import { SeededRandom } from '../rand';
@@ -17,6 +18,7 @@ import {
   type RangeResponse,
   type TxnResponse,
 } from '../etcd/kv';
+import type { KubernetesVersion } from '../features';
 import { MetricsRegistry } from '../metrics/registry';
 import { activeInspector, type EtcdOperation, type Inspector } from '../inspect/events';
 import { prepareContinueToken } from '../storage/continue';
@@ -26,14 +28,17 @@ import {
   newBadRequest,
   newNotFound,
   newTooLargeResourceVersionError,
+  plainError,
+  withStatus,
   type Status,
 } from '../storage/errors';
+import { prepareKey } from '../storage/keys';
 import { newListOptions, type ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
 import { validateListOptions } from '../storage/validate-list-options';
 import { APIObjectVersioner, type Versioner } from '../storage/versioner';
-import { interpretListError, plainError, withStatus } from './errors';
+import { interpretListError } from './errors';
 import { FeatureSupportChecker } from './feature-support-checker';
 import { EtcdMetrics } from './metrics';
 import { EtcdWatcher, type StorageWatch, type WatchOptions } from './watcher';
@@ -66,6 +71,8 @@ export interface EtcdStoreOptions {
   versioner?: Versioner;
   /** Shared metrics registry; a private one by default. */
   metrics?: MetricsRegistry;
+  /** Whose code to follow where no gate switches it (metrics, minimum-RV check): default 1.36. */
+  kubernetesVersion?: KubernetesVersion;
   features?: EtcdStoreFeatures;
   /** RangeStream support memory; share one across stores talking to the same etcd. */
   featureSupportChecker?: FeatureSupportChecker;
@@ -143,6 +150,12 @@ interface ListChunk {
   limit: number;
 }
 
+/** The chunks of one RangeStream; close() ends it early (its etcd request is then recorded). */
+interface ListChunkStream {
+  next(): Promise<IteratorResult<ListChunk>>;
+  close(): void;
+}
+
 /** etcd requests made on behalf of one LIST (nested current-revision lookups included). */
 interface RequestCost {
   requests: number;
@@ -181,6 +194,7 @@ export class EtcdStore {
   /** The Prometheus registry the store records into (`store.metrics.text()`). */
   readonly metrics: MetricsRegistry;
   readonly etcdMetrics: EtcdMetrics;
+  readonly kubernetesVersion: KubernetesVersion;
   readonly features: Readonly<Required<EtcdStoreFeatures>>;
   readonly featureSupportChecker: FeatureSupportChecker;
   readonly inspector: Inspector | undefined;
@@ -220,7 +234,8 @@ export class EtcdStore {
     this.enforceResourcePrefix = opts.resourcePrefix !== undefined;
     this.versioner = opts.versioner ?? new APIObjectVersioner();
     this.metrics = opts.metrics ?? new MetricsRegistry();
-    this.etcdMetrics = new EtcdMetrics(this.metrics);
+    this.kubernetesVersion = opts.kubernetesVersion ?? '1.36';
+    this.etcdMetrics = new EtcdMetrics(this.metrics, this.kubernetesVersion);
     this.features = {
       EtcdRangeStream: !!opts.features?.EtcdRangeStream,
       WatchList: !!opts.features?.WatchList,
@@ -250,9 +265,9 @@ export class EtcdStore {
   // ---------------------------------------------------------------- keys
 
   /**
-   * prepareKey: upstream storage.PrepareKey (no `.`/`..` segments, not empty, a recursive key gets
-   * a trailing '/', must lie under resourcePrefix) then the path prefix. A key that already starts
-   * with the path prefix (e.g. `/registry/pods/ns/`) is taken as a full etcd key.
+   * prepareKey: storage.PrepareKey (against resourcePrefix when one was given), then the path
+   * prefix. A key that already starts with the path prefix (e.g. `/registry/pods/ns/`) is taken as
+   * a full etcd key: the rules apply to the part after it.
    */
   prepareKey(key: string, recursive: boolean): string {
     if (typeof key !== 'string')
@@ -260,19 +275,8 @@ export class EtcdStore {
     let rel = key;
     if (this.pathPrefix !== '/' && key.startsWith(this.pathPrefix))
       rel = '/' + key.slice(this.pathPrefix.length);
-    if (rel === '..' || rel.startsWith('../') || rel.endsWith('/..') || rel.includes('/../')) {
-      throw plainError(`invalid key: ${JSON.stringify(key)}`);
-    }
-    if (rel === '.' || rel.startsWith('./') || rel.endsWith('/.') || rel.includes('/./')) {
-      throw plainError(`invalid key: ${JSON.stringify(key)}`);
-    }
-    if (rel === '' || rel === '/') throw plainError(`empty key: ${JSON.stringify(key)}`);
-    if (recursive && !rel.endsWith('/')) rel += '/';
-    if (this.enforceResourcePrefix && !rel.startsWith(this.resourcePrefix)) {
-      throw plainError(
-        `invalid key: ${JSON.stringify(rel)} lacks resource prefix: ${JSON.stringify(this.resourcePrefix)}`,
-      );
-    }
+    rel = prepareKey(this.enforceResourcePrefix ? this.resourcePrefix : '', rel, recursive);
+    // pathPrefix ends in '/', so a leading '/' of the key is skipped.
     return this.pathPrefix + (rel[0] === '/' ? rel.slice(1) : rel);
   }
 
@@ -352,14 +356,13 @@ export class EtcdStore {
     let streamed = false;
     let result: ListResult | undefined;
     let failure: unknown;
+    let chunks: ListChunkStream | undefined;
     try {
-      let chunks: AsyncIterator<ListChunk> | undefined;
       if (this.shouldStream(opts, keyPrefix, 'list')) {
         chunks = await this.streamChunks(keyPrefix, withRev, limit, continueKey, 'list', cost);
         streamed = chunks !== undefined;
       }
       let page = 0;
-      const pinnedByRequest = withRev !== 0n;
       for (;;) {
         let chunk: ListChunk;
         if (chunks) {
@@ -372,12 +375,15 @@ export class EtcdStore {
         page++;
         numFetched += chunk.kvs.length;
         if (chunk.revision !== undefined && chunk.revision > 0) {
-          if (!streamed || withRev === 0n) {
-            // release-1.36 checks the minimum against every page's header revision.
-            this.validateMinimumResourceVersion(opts.resourceVersion, BigInt(chunk.revision));
-          }
-          if (withRev === 0n) withRev = BigInt(chunk.revision);
-          else if (streamed && !pinnedByRequest && BigInt(chunk.revision) !== withRev) {
+          const revision = BigInt(chunk.revision);
+          if (withRev === 0n) {
+            this.validateMinimumResourceVersion(opts.resourceVersion, revision);
+            withRev = revision;
+          } else if (!streamed && this.kubernetesVersion === '1.36') {
+            // release-1.36 checks the minimum against every page's header revision; master only
+            // where the list pins its revision (a pinned page reports withRev itself).
+            this.validateMinimumResourceVersion(opts.resourceVersion, revision);
+          } else if (streamed && revision !== withRev) {
             throw plainError(
               `etcd returned revision ${chunk.revision} for a list read at revision ${withRev}`,
             );
@@ -428,7 +434,7 @@ export class EtcdStore {
             page,
             limitAsked: chunk.limit,
             clientLimit: pred.limit,
-            revision: Number(withRev),
+            revision: Number(toUint64(withRev)),
             fetched: kvs.length,
             evaluated,
             matched: items.length - before,
@@ -492,12 +498,20 @@ export class EtcdStore {
       failure = withStatus(e);
       throw failure;
     } finally {
+      // A list that leaves the stream before its end still counts it (the stream's deferred record).
+      chunks?.close();
       if (parentCost) parentCost.requests += cost.requests;
       this.etcdMetrics.recordStorageListMetrics(
         this.groupResource,
+        '',
         numFetched,
         numEvald,
         items.length,
+      );
+      this.etcdMetrics.recordListLatency(
+        this.groupResource,
+        streamed,
+        (this.clock.now() - startedAt) / 1000,
       );
       const insp = activeInspector(this.inspector);
       if (insp) {
@@ -641,7 +655,7 @@ export class EtcdStore {
     continueKey: string,
     origin: 'list' | 'watch-sync',
     cost: RequestCost,
-  ): Promise<AsyncIterator<ListChunk> | undefined> {
+  ): Promise<ListChunkStream | undefined> {
     const paging = continueKey !== '';
     const req: RangeRequest = {
       key: paging ? continueKey : keyPrefix,
@@ -709,6 +723,7 @@ export class EtcdStore {
     let pending: IteratorResult<RangeResponse> | undefined = first;
     let pendingErr: unknown = firstErr;
     return {
+      close: () => finish(undefined),
       next: async (): Promise<IteratorResult<ListChunk>> => {
         if (pendingErr !== undefined) {
           const err = pendingErr;
@@ -795,10 +810,27 @@ export class EtcdStore {
   }
 
   /**
-   * GetCurrentResourceVersion (release-1.36): a non-recursive GetList of the resource prefix with
-   * limit 1, so it costs one etcd `get` and counts as a LIST in the storage metrics.
+   * GetCurrentResourceVersion. release-1.36: a non-recursive GetList of the resource prefix with
+   * limit 1, so it costs one etcd `get` and counts as a LIST in the storage metrics. master: one
+   * Get of the resource prefix, recorded as its own `getCurrentResourceVersion` operation.
    */
   async getCurrentResourceVersion(parentCost?: RequestCost): Promise<bigint> {
+    if (this.kubernetesVersion !== '1.36') {
+      let revision: number;
+      try {
+        const preparedKey = this.prepareKey(this.resourcePrefix, false);
+        const resp = await this.range(
+          'getCurrentResourceVersion',
+          { key: preparedKey },
+          parentCost,
+        );
+        revision = resp.header.revision;
+      } catch (e) {
+        throw withStatus(e);
+      }
+      if (revision === 0) throw plainError('the current resource version must be greater than 0');
+      return BigInt(revision);
+    }
     let list: ListResult;
     try {
       list = await this.getListInternal(

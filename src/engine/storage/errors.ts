@@ -1,6 +1,7 @@
 // Mirrors k8s.io/apimachinery pkg/api/errors/errors.go and k8s.io/apiserver pkg/storage/errors.go (release-1.36): Kubernetes Status errors and storage errors.
 // Deliberate difference: constructors fill kind/apiVersion ("Status"/"v1") right away, as
-// responsewriters.ErrorToAPIStatus would before the body is written.
+// responsewriters.ErrorToAPIStatus would before the body is written; plain errors (fmt.Errorf
+// upstream) may carry that Status as `.status` (plainError, withStatus) for library callers.
 import { type GroupResource, groupResourceString } from './group-resource';
 import { FieldError, aggregateMessage } from './field-errors';
 import { goJsonQuote } from '../encoding/go-json';
@@ -458,6 +459,25 @@ export function errorToAPIStatus(err: unknown): Status {
     message,
     code: isConflict(err) ? 409 : 500,
   };
+}
+
+/** A plain (non-Status) error that still carries the Status the HTTP layer would send (a 500). */
+export function plainError(message: string): Error & { status: Status } {
+  const err = new Error(message) as Error & { status: Status };
+  err.status = errorToAPIStatus(err);
+  return err;
+}
+
+/** Gives a plain Error the `.status` the HTTP layer would derive from it (library convenience). */
+export function withStatus(err: unknown): unknown {
+  if (
+    err instanceof Error &&
+    !(err instanceof StatusError) &&
+    (err as { status?: unknown }).status === undefined
+  ) {
+    (err as Error & { status: Status }).status = errorToAPIStatus(err);
+  }
+  return err;
 }
 
 // --- Go encoding/json of a Status ---

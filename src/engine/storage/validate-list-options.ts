@@ -8,7 +8,11 @@ import {
 } from './list-options';
 import type { Versioner } from './versioner';
 
-/** The result of validateListOptions: withRev 0n means "read at the latest revision". */
+/**
+ * The result of validateListOptions: withRev is the int64 revision to read at; 0n means "the
+ * latest". A resourceVersion of 2^63 or more wraps negative, as Go's int64(uint64) conversion
+ * does, and etcd reads a revision <= 0 at its latest.
+ */
 export interface ListRevision {
   withRev: bigint;
   continueKey: string;
@@ -55,11 +59,11 @@ export function validateListOptions(
       // The minimum is enforced after the read (validateMinimumResourceVersion).
       return { withRev: 0n, continueKey: '' };
     case resourceVersionMatchExact:
-      return { withRev: parsedRV, continueKey: '' };
+      return { withRev: BigInt.asIntN(64, parsedRV), continueKey: '' };
     case '':
       // Legacy: a paged recursive list with an rv is served exactly at that rv.
       if (opts.recursive && opts.predicate.limit > 0 && parsedRV > 0n)
-        return { withRev: parsedRV, continueKey: '' };
+        return { withRev: BigInt.asIntN(64, parsedRV), continueKey: '' };
       return { withRev: 0n, continueKey: '' };
     default:
       throw new Error(`unknown ResourceVersionMatch value: ${opts.resourceVersionMatch}`);

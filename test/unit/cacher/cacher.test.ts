@@ -20,11 +20,10 @@ import {
   Cacher,
   goDuration,
   jitter,
-  namespaceKeyFunc,
   newErrWatcher,
-  prepareKey,
   watchRequestTimeout,
 } from '../../../src/engine/cacher/cacher';
+import { namespaceKeyFunc, prepareKey } from '../../../src/engine/storage/keys';
 import { CachingObject } from '../../../src/engine/cacher/caching-object';
 import { newTimeBucketWatchers } from '../../../src/engine/cacher/bookmark-buckets';
 import { bufferSize } from '../../../src/engine/cacher/watch-cache-interval';

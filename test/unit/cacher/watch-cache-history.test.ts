@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { MetricsRegistry } from '../../../src/engine/metrics/registry';
+import { CacherMetrics } from '../../../src/engine/cacher/metrics';
 import { StatusError } from '../../../src/engine/storage/errors';
 import type { WatchCacheEvent } from '../../../src/engine/cacher/watch-cache-event';
 import {
@@ -190,7 +191,7 @@ describe('watch cache history (watch_cache.go ring and resize)', () => {
     const h = new WatchCacheHistory({
       groupResource: { group: 'apps', resource: 'deployments' },
       eventFreshDuration: D,
-      metrics: registry,
+      metrics: new CacherMetrics(registry),
       onCapacityChange: (e) => changes.push(e),
     });
     const labels = '{group="apps",resource="deployments"}';

@@ -2,6 +2,7 @@
 // pkg/storage/cacher/watch_cache_test.go (release-1.36).
 import { FakeClock } from '../../../src/engine/clock';
 import { MetricsRegistry } from '../../../src/engine/metrics/registry';
+import { CacherMetrics } from '../../../src/engine/cacher/metrics';
 import { APIObjectVersioner } from '../../../src/engine/storage/versioner';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import type { StoreElement, Indexers } from '../../../src/engine/cacher/watch-cache-store';
@@ -109,7 +110,7 @@ export function newTestWatchCache(
     },
     consistentReadSupported: () => true,
     getCurrentRV: async () => wc.resourceVersion,
-    metrics: registry,
+    metrics: new CacherMetrics(registry),
     ...extra,
   });
   // To preserve the behaviour of tests that assume a given capacity, resize it to that size.

@@ -231,9 +231,15 @@ describe('validateListOptions: exact messages, error kinds and order of checks',
       key: '',
     },
     {
-      name: 'uint64 max keeps every digit',
+      name: 'uint64 max wraps to int64 -1 (Go int64(parsedRV))',
       opts: { rv: '18446744073709551615', recursive: true, limit: 5 },
-      rev: 18446744073709551615n,
+      rev: -1n,
+      key: '',
+    },
+    {
+      name: '2^63 Exact wraps to the lowest int64',
+      opts: { rv: '9223372036854775808', rvm: 'Exact' },
+      rev: -9223372036854775808n,
       key: '',
     },
     {
