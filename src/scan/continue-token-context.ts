@@ -6,7 +6,11 @@
 // says so (keyPrefixSource "setting": an assumed key).
 import { rawUrlEncoding } from '../engine/encoding/go-base64';
 import { decodeUtf8 } from '../engine/encoding/go-utf8';
-import { findContinueTokens, type FoundContinueToken } from './continue-token-scan';
+import {
+  findContinueTokens,
+  maxScanLineLength,
+  type FoundContinueToken,
+} from './continue-token-scan';
 import { ListDocumentTracker, listFactsOf, type ListDocumentFacts } from './list-document';
 import {
   auditRequest,
@@ -99,7 +103,7 @@ export function listContext(
   etcdPrefix = defaultEtcdPrefix,
 ): Omit<KeyPrefixContext, 'fromLine'> | undefined {
   if (!facts.kind) return undefined;
-  const resource = listKindResource(facts.apiVersion ?? 'v1', facts.kind);
+  const resource = listKindResource(facts.apiVersion, facts.kind);
   if (!resource) return undefined;
   const gr = { group: resource.group, resource: resource.resource };
   const kind = `${facts.kind}${facts.apiVersion ? ` (${facts.apiVersion})` : ''}`;
@@ -137,7 +141,7 @@ export function listContext(
  */
 export class ContinueTokenContextScanner {
   private readonly opts: Required<TokenContextOptions>;
-  private lineNo = -1;
+  private lineNo: number;
   /** The last request line of each klog pid ("" for lines without a pid). */
   private readonly requests = new Map<string, RequestSeen>();
   /** Inside a klog multi-line value: whether it is a response body, and for which request. */
@@ -145,12 +149,16 @@ export class ContinueTokenContextScanner {
   private readonly documents = new ListDocumentTracker();
   private readonly queue: Pending[] = [];
 
-  constructor(opts: TokenContextOptions) {
+  /** `firstLine`: the 0-based number of the first line pushed (when reading from the middle of a text). */
+  constructor(opts: TokenContextOptions, firstLine = 0) {
     this.opts = { etcdPrefix: defaultEtcdPrefix, ...opts };
+    this.lineNo = firstLine - 1;
   }
 
   /** Reads the next line; returns the tokens whose prefix is now known (possibly from earlier lines). */
-  push(text: string): ContextualToken[] {
+  push(rawLine: string): ContextualToken[] {
+    // Only the scanned part of a very long line counts (see maxScanLineLength), for every rule.
+    const text = rawLine.length > maxScanLineLength ? rawLine.slice(0, maxScanLineLength) : rawLine;
     this.lineNo++;
     const line = this.lineNo;
     const found = findContinueTokens(text);

@@ -289,10 +289,26 @@ export interface ListKindResource extends GroupResourceName {
  * "apps/v1", "stable.example.com/v1"); undefined when the kind is not a typed list (e.g. "List",
  * "Table").
  */
-export function listKindResource(apiVersion: string, kind: string): ListKindResource | undefined {
+export function listKindResource(
+  apiVersion: string | undefined,
+  kind: string,
+): ListKindResource | undefined {
   const m = /^([A-Z][A-Za-z0-9]*)List$/.exec(kind);
   if (!m) return undefined;
   const itemKind = m[1];
+  if (apiVersion === undefined) {
+    // The apiVersion was not seen: a built-in kind still names its resource when every group
+    // serving that kind stores it alike (Event in core and events.k8s.io, Ingress in two groups).
+    const matches = Object.entries(builtinResources).flatMap(([group, kinds]) =>
+      kinds
+        .filter(([k]) => k === itemKind)
+        .map(([, resource, namespaced]) => ({ group, resource, namespaced })),
+    );
+    const prefixes = new Set(matches.map((r) => resourceKeyPrefix(r)));
+    return matches.length > 0 && prefixes.size === 1
+      ? { ...matches[0], guessed: false }
+      : undefined;
+  }
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const known = builtinResources[group]?.find(([k]) => k === itemKind);

@@ -151,7 +151,7 @@ describe('resourcePrefixExceptions', () => {
 
 describe('listKindResource', () => {
   // [apiVersion, kind, expected group/resource/namespaced/guessed | undefined]
-  const cases: Array<[string, string, ReturnType<typeof listKindResource>]> = [
+  const cases: Array<[string | undefined, string, ReturnType<typeof listKindResource>]> = [
     ['v1', 'PodList', { group: '', resource: 'pods', namespaced: true, guessed: false }],
     [
       'v1',
@@ -175,6 +175,13 @@ describe('listKindResource', () => {
       'CronTabList',
       { group: 'stable.example.com', resource: 'crontabs', guessed: true },
     ],
+    [
+      undefined,
+      'DeploymentList',
+      { group: 'apps', resource: 'deployments', namespaced: true, guessed: false },
+    ],
+    [undefined, 'EventList', { group: '', resource: 'events', namespaced: true, guessed: false }],
+    [undefined, 'CronTabList', undefined],
     ['v1', 'List', undefined],
     ['meta.k8s.io/v1', 'Table', undefined],
   ];
