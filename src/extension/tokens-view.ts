@@ -47,6 +47,8 @@ export type TokensViewNode =
 export interface TokensViewRow {
   label: string;
   description: string;
+  /** What a click runs (a file:line row opens its token). */
+  command?: vscode.Command;
   children: TokensViewRow[];
 }
 
@@ -228,11 +230,13 @@ export class TokensViewProvider implements vscode.TreeDataProvider<TokensViewNod
     const describe = (node: TokensViewNode): TokensViewRow => {
       const item = this.getTreeItem(node);
       const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-      return {
+      const row: TokensViewRow = {
         label,
         description: String(item.description ?? ''),
         children: this.getChildren(node).map(describe),
       };
+      if (item.command) row.command = item.command;
+      return row;
     };
     return this.getChildren().map(describe);
   }

@@ -2,7 +2,11 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ContinueTokenExplanation } from '../../../src/engine';
+import * as fs from 'fs';
+import * as path from 'path';
 import { activeApi, setKeyPrefix } from './extension-api';
+import { fixtureUri, fixturesDir } from './fixture-tokens';
+import { scratchDocument } from './scratch-documents';
 import { continueVectors } from './upstream-vectors';
 
 const cases: ReadonlyArray<{ name: string; value: unknown; keyPrefix: string; problem?: RegExp }> =
@@ -58,6 +62,37 @@ describe('listwatch.keyPrefix setting', () => {
       );
     });
   }
+
+  it("is read for the document's folder: a folder setting overrides the user's", async () => {
+    const folder = vscode.workspace.workspaceFolders![0];
+    const settingsDir = path.join(fixturesDir(), '.vscode');
+    const hadSettings = fs.existsSync(settingsDir);
+    const config = vscode.workspace.getConfiguration('listwatch', folder.uri);
+    await config.update(
+      'keyPrefix',
+      '/registry/leases/',
+      vscode.ConfigurationTarget.WorkspaceFolder,
+    );
+    try {
+      const decodeWithActive = async (
+        document: vscode.TextDocument,
+      ): Promise<string | undefined> => {
+        await vscode.window.showTextDocument(document);
+        const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+          'listwatch.decodeContinueToken',
+          continueVectors[0].token,
+        );
+        return e?.startKey?.absolute;
+      };
+      const inFolder = await vscode.workspace.openTextDocument(fixtureUri('pod-list.json'));
+      assert.strictEqual(await decodeWithActive(inFolder), '/registry/leases/key');
+      const outside = await scratchDocument('elsewhere.log', 'no token');
+      assert.strictEqual(await decodeWithActive(outside), '/registry/pods/key');
+    } finally {
+      await config.update('keyPrefix', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+      if (!hadSettings) fs.rmSync(settingsDir, { recursive: true, force: true });
+    }
+  });
 
   it('declares the default and the rule in the manifest', () => {
     const property = vscode.extensions.getExtension('listwatch-inspector.listwatch-inspector')
