@@ -3,7 +3,7 @@
 // Response Body answers, or the list object). A document up to fullScanChars is scanned once per
 // version and remembered; a bigger one (a 100 MB log) is read only in a bounded window of lines
 // around the token, so a hover costs the same at any size.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import {
   ContinueTokenContextScanner,
   type ContextualToken,
@@ -27,7 +27,8 @@ export const contextWindowChars = 1024 * 1024;
 const rememberedScans = 4;
 
 function documentChars(document: TokenDocument): number {
-  return document.offsetAt({ line: document.lineCount, character: 0 } as vscode.Position);
+  // VS Code clamps the position to the end of the last line.
+  return document.offsetAt(new vscode.Position(document.lineCount - 1, Number.MAX_SAFE_INTEGER));
 }
 
 /** Every token of the document with its key prefix, in order (reads every line). */

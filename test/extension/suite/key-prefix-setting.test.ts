@@ -6,7 +6,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { activeApi, setKeyPrefix } from './extension-api';
 import { fixtureUri, fixturesDir } from './fixture-tokens';
-import { scratchDocument } from './scratch-documents';
 import { continueVectors } from './upstream-vectors';
 
 const cases: ReadonlyArray<{ name: string; value: unknown; keyPrefix: string; problem?: RegExp }> =
@@ -63,33 +62,35 @@ describe('listwatch.keyPrefix setting', () => {
     });
   }
 
+  // The suite opens one folder (test/fixtures), where folder and workspace settings coincide: this
+  // shows a folder's value winning over the user's for its documents.
   it("is read for the document's folder: a folder setting overrides the user's", async () => {
     const folder = vscode.workspace.workspaceFolders![0];
     const settingsDir = path.join(fixturesDir(), '.vscode');
     const hadSettings = fs.existsSync(settingsDir);
     const config = vscode.workspace.getConfiguration('listwatch', folder.uri);
-    await config.update(
-      'keyPrefix',
-      '/registry/leases/',
-      vscode.ConfigurationTarget.WorkspaceFolder,
-    );
+    const decodeIn = async (document: vscode.TextDocument): Promise<string | undefined> => {
+      await vscode.window.showTextDocument(document);
+      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+        'listwatch.decodeContinueToken',
+        continueVectors[0].token,
+      );
+      return e?.startKey?.absolute;
+    };
+    const inFolder = await vscode.workspace.openTextDocument(fixtureUri('pod-list.json'));
+    await setKeyPrefix('/registry/secrets/');
     try {
-      const decodeWithActive = async (
-        document: vscode.TextDocument,
-      ): Promise<string | undefined> => {
-        await vscode.window.showTextDocument(document);
-        const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
-          'listwatch.decodeContinueToken',
-          continueVectors[0].token,
-        );
-        return e?.startKey?.absolute;
-      };
-      const inFolder = await vscode.workspace.openTextDocument(fixtureUri('pod-list.json'));
-      assert.strictEqual(await decodeWithActive(inFolder), '/registry/leases/key');
-      const outside = await scratchDocument('elsewhere.log', 'no token');
-      assert.strictEqual(await decodeWithActive(outside), '/registry/pods/key');
+      await config.update(
+        'keyPrefix',
+        '/registry/leases/',
+        vscode.ConfigurationTarget.WorkspaceFolder,
+      );
+      assert.strictEqual(await decodeIn(inFolder), '/registry/leases/key');
+      await config.update('keyPrefix', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+      assert.strictEqual(await decodeIn(inFolder), '/registry/secrets/key');
     } finally {
       await config.update('keyPrefix', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+      await setKeyPrefix(undefined);
       if (!hadSettings) fs.rmSync(settingsDir, { recursive: true, force: true });
     }
   });

@@ -159,7 +159,13 @@ describe('Tokens view', () => {
     const [problem] = vscode.languages.getDiagnostics(document.uri);
     assert.strictEqual(problem?.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(problem.message, /^Continue token cut short: kubectl cut 99 chars here/);
+    const changed = new Promise<void>((resolve) => {
+      const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === document) resolve(subscription.dispose());
+      });
+    });
     await editor.edit((edit) => edit.insert(new vscode.Position(1, 0), 'more\n'));
+    await changed;
     assert.deepStrictEqual(
       vscode.languages.getDiagnostics(document.uri),
       [],
