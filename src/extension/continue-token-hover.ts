@@ -40,7 +40,12 @@ export function commandLink(
   args: readonly unknown[],
   tooltip: string,
 ): string {
-  return `[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))} "${tooltip}")`;
+  // encodeURIComponent leaves ( ) ' ! * ~: a ")" from an argument would end the link early.
+  const query = encodeURIComponent(JSON.stringify(args)).replace(
+    /[()'!*~]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `[${title}](command:${command}?${query} "${tooltip}")`;
 }
 
 export class ContinueTokenHoverProvider implements vscode.HoverProvider {
