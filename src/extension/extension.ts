@@ -17,15 +17,19 @@ import { WatchersViewProvider, watchersViewId } from './watchers-view';
 import { WorkspaceRuns } from './workspace-runs';
 import {
   ContinueTokenHoverProvider,
-  continueTokenDocuments,
+  hoverDocumentSelector,
+  hoverLanguagesSettingId,
   openInDecoderCommandId,
 } from './continue-token-hover';
+import { decodeAllCommandId, decodeAllTokensCommand } from './decode-all-command';
 import { decodeCommandId, decodeContinueTokenCommand } from './decode-command';
-import { openInDecoder } from './decoder';
+import { Decoder } from './decoder';
+import { DocumentTokens } from './document-tokens';
 import { encodeCommandId, encodeContinueTokenCommand } from './encode-command';
-import { ExplanationDocumentProvider, explanationScheme } from './explanation-document';
+import { ExplanationDocument, explanationScheme } from './explanation-document';
 import { readKeyPrefix, watchKeyPrefixSetting, type KeyPrefixSetting } from './key-prefix-setting';
 import { RecentTokens, type RecentToken } from './recent-tokens';
+import { ScannedFiles } from './scanned-files';
 import {
   TokensViewProvider,
   tokensViewId,
@@ -77,9 +81,25 @@ export interface ListwatchApi {
   };
 }
 
+/** The hover, registered for the languages listwatch.hover.languages names (again when it changes). */
+function registerHover(tokens: DocumentTokens): vscode.Disposable {
+  const provider = new ContinueTokenHoverProvider(tokens);
+  let registration = vscode.languages.registerHoverProvider(hoverDocumentSelector(), provider);
+  const watch = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (!event.affectsConfiguration(hoverLanguagesSettingId)) return;
+    registration.dispose();
+    registration = vscode.languages.registerHoverProvider(hoverDocumentSelector(), provider);
+  });
+  return { dispose: () => (watch.dispose(), registration.dispose()) };
+}
+
 export function activate(context: vscode.ExtensionContext): ListwatchApi {
   const recent = new RecentTokens(context.workspaceState);
-  const tokensView = new TokensViewProvider(recent);
+  const documentTokens = new DocumentTokens();
+  const scannedFiles = new ScannedFiles();
+  const explanationDocument = new ExplanationDocument(context.workspaceState);
+  const decoder = new Decoder(recent, explanationDocument);
+  const tokensView = new TokensViewProvider(recent, scannedFiles);
   const output = vscode.window.createOutputChannel('List/Watch');
   const store = new RunStore(
     context.workspaceState,
@@ -146,42 +166,49 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   context.subscriptions.push(
     recent,
     tokensView,
+    scannedFiles,
+    explanationDocument,
     watchKeyPrefixSetting(),
-    vscode.workspace.registerTextDocumentContentProvider(
-      explanationScheme,
-      new ExplanationDocumentProvider(),
+    vscode.workspace.registerTextDocumentContentProvider(explanationScheme, explanationDocument),
+    vscode.languages.registerDocumentLinkProvider(
+      { scheme: explanationScheme },
+      explanationDocument,
     ),
-    vscode.languages.registerHoverProvider(
-      continueTokenDocuments,
-      new ContinueTokenHoverProvider(),
-    ),
+    registerHover(documentTokens),
     vscode.window.createTreeView(tokensViewId, {
       treeDataProvider: tokensView,
       showCollapseAll: true,
     }),
     vscode.commands.registerCommand(decodeCommandId, (token?: unknown) =>
-      decodeContinueTokenCommand(recent, token),
+      decodeContinueTokenCommand(decoder, documentTokens, token),
     ),
     vscode.commands.registerCommand(validateCommandId, (token?: unknown, keyPrefix?: unknown) =>
-      validateContinueTokenCommand(recent, token, keyPrefix),
+      validateContinueTokenCommand(decoder, documentTokens, token, keyPrefix),
     ),
     vscode.commands.registerCommand(
       encodeCommandId,
       (key?: unknown, keyPrefix?: unknown, rv?: unknown) =>
-        encodeContinueTokenCommand(recent, key, keyPrefix, rv),
+        encodeContinueTokenCommand(decoder, key, keyPrefix, rv),
     ),
     vscode.commands.registerCommand(
       openInDecoderCommandId,
-      (arg?: unknown, keyPrefix?: unknown): Promise<ContinueTokenExplanation> | undefined => {
-        const target = targetToken(arg, keyPrefix);
-        return target && openInDecoder(target.token, target.keyPrefix, recent);
+      (
+        arg?: unknown,
+        keyPrefix?: unknown,
+        origin?: unknown,
+      ): Promise<ContinueTokenExplanation> | undefined => {
+        const target = targetToken(arg, keyPrefix, origin);
+        return target && decoder.open(target);
       },
+    ),
+    vscode.commands.registerCommand(decodeAllCommandId, (uri?: unknown) =>
+      decodeAllTokensCommand(scannedFiles, documentTokens, uri),
     ),
     vscode.commands.registerCommand(copyTokenCommandId, (arg?: unknown) => copyToken(arg)),
     vscode.commands.registerCommand(revalidateTokenCommandId, (arg?: unknown) =>
-      revalidateToken(recent, arg),
+      revalidateToken(decoder, arg),
     ),
-    vscode.commands.registerCommand(clearTokensCommandId, () => clearTokens(recent)),
+    vscode.commands.registerCommand(clearTokensCommandId, () => clearTokens(decoder, scannedFiles)),
   );
   return {
     tokensViewRows: () => tokensView.rows(),

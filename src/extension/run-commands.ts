@@ -13,6 +13,7 @@ import type { RunsViewNode } from './runs-view';
 import { askScenarioChoice } from './scenario-input';
 import type { ScenariosViewNode } from './scenarios-view';
 import type { WorkspaceRuns } from './workspace-runs';
+import { visibleText } from '../format/visible-text';
 
 export const runCommandIds = {
   runScenario: 'listwatch.runScenario',
@@ -49,8 +50,9 @@ function targetRun(deps: RunCommandDeps, arg: unknown): StoredRun | undefined {
   return deps.current.get()?.run;
 }
 
+/** An error's message with control characters shown, never echoed (it may quote a rejected line). */
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return visibleText(error instanceof Error ? error.message : String(error));
 }
 
 /** Shows a command's failure as a message naming what failed; never lets it escape as an unhandled rejection. */

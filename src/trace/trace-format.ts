@@ -3,6 +3,7 @@
 // an `input` (what the scenario did: writes, lists, watches, time phases), an `event` (a typed
 // inspector event the engine emitted) or `metrics` (the final metric samples and per-watcher
 // gauges). Records appear in virtual-time order, exactly as they happened.
+import { visibleText } from '../format/visible-text';
 import type { InspectorEvent } from '../engine/inspect/events';
 import type { RunHeader } from '../run/run-model';
 
@@ -99,7 +100,8 @@ export class TraceFormatError extends Error {
     readonly line: number,
     message: string,
   ) {
-    super(`line ${line}: ${message}`);
+    // The message may quote the rejected line: its control characters (a NUL) shown, not echoed.
+    super(`line ${line}: ${visibleText(message)}`);
     this.name = 'TraceFormatError';
   }
 }

@@ -1,6 +1,7 @@
 // No upstream counterpart: reads a listwatch trace (trace-format.ts) as it streams in. A broken
 // header stops the read with an error naming line 1; a broken record line is rejected, counted and
 // sampled (never silently dropped), and reading goes on.
+import { visibleText } from '../format/visible-text';
 import {
   TraceFormatError,
   describeValue,
@@ -177,7 +178,7 @@ export class TraceReader implements AsyncIterable<TraceLine> {
   private reject(line: number, reason: string): void {
     this.stats.rejected++;
     if (this.stats.rejectedSamples.length < this.maxSamples)
-      this.stats.rejectedSamples.push(`line ${line}: ${reason}`);
+      this.stats.rejectedSamples.push(`line ${line}: ${visibleText(reason)}`);
   }
 }
 
