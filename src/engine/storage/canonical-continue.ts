@@ -32,8 +32,8 @@ export function decodeCanonicalContinue(
   if (b === undefined) return undefined;
   const n = b.length;
 
-  // rv: -?[1-9][0-9]*, at most 16 digits; while the value stays below 2^53 every step is exact,
-  // and a 16-digit value at or beyond 2^53 rounds to at least 2^53, so the bound check is exact.
+  // rv: -?[1-9][0-9]* within ±(2^53-1). Below 2^53 every step is exact, and a value that reaches
+  // 2^53 rounds to at least 2^53 and stays there, so the bound check is exact at any length.
   let p = 0;
   const negative = n > 0 && b[0] === 0x2d;
   if (negative) p++;
@@ -41,8 +41,7 @@ export function decodeCanonicalContinue(
   let rv = 0;
   while (p < n && b[p] >= 0x30 && b[p] <= 0x39) rv = rv * 10 + (b[p++] - 0x30);
   const digits = p - digitsFrom;
-  if (digits === 0 || digits > 16 || b[digitsFrom] === 0x30 || rv > Number.MAX_SAFE_INTEGER)
-    return undefined;
+  if (digits === 0 || b[digitsFrom] === 0x30 || rv > Number.MAX_SAFE_INTEGER) return undefined;
 
   if (p + startKeyOpen.length > n) return undefined;
   for (let k = 0; k < startKeyOpen.length; k++) if (b[p++] !== startKeyOpen[k]) return undefined;

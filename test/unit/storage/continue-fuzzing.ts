@@ -276,7 +276,7 @@ function quoteVariously(g: Gen, s: string): string {
       } else out += hex4(cp);
       continue;
     }
-    if (ch === '/' && g.chance(0.2)) {
+    if (ch === '/' && g.chance(0.5)) {
       out += '\\/';
       continue;
     }
