@@ -1,17 +1,18 @@
 // No upstream counterpart: a fast path for DecodeContinue (pkg/storage/continue.go) on the one
-// shape EncodeContinue writes, {"v":"meta.k8s.io/v1","rv":N,"start":"..."}, decoding base64 and
-// scanning the JSON by hand in one pass. It answers only where the exact port in continue.ts would
-// succeed with the same result; on anything unusual (padding, line breaks, another alphabet, other
-// keys, key order or spacing, surrogate escapes, invalid UTF-8, an rv of 0, with leading zeros or
-// beyond 2^53-1, an empty or unclean start key) it answers undefined and the exact port decides,
-// errors included. test/unit/storage/continue-fuzz.test.ts holds it to that.
+// shape EncodeContinue writes, {"v":"meta.k8s.io/v1","rv":N,"start":"..."}: base64 decoded to
+// bytes and the JSON scanned by hand, allocating only the bytes and the result. It answers only
+// where the exact port in continue.ts would succeed with the same result; on anything unusual
+// (padding, line breaks, another alphabet, other keys, key order or spacing, surrogate escapes,
+// invalid UTF-8, an rv of 0, with leading zeros or beyond 2^53-1, an empty or unclean start key)
+// it answers undefined and the exact port decides, errors included.
+// test/unit/storage/continue-fuzz.test.ts holds it to that.
 import { rawUrlDecodeMap, rawUrlEncoding } from '../encoding/go-base64';
 import { decodeRune, runeError, utf8Bytes } from '../encoding/go-utf8';
 
 // 27 bytes, a whole number of 3-byte quanta: every canonical token starts with these 36 symbols.
 const tokenHead = rawUrlEncoding.encodeToString(utf8Bytes('{"v":"meta.k8s.io/v1","rv":'));
 // What follows the resource version, and how the token ends.
-const startKeyOpen = Array.from(utf8Bytes(',"start":"'));
+const startKeyOpen: readonly number[] = Array.from(utf8Bytes(',"start":"'));
 const objectEnd = 0x7d;
 
 const quote = 0x22;
@@ -77,7 +78,7 @@ export function decodeCanonicalContinue(
     chars++;
     if (c === slash) {
       if (chars === 1) continue;
-      if (segment === 0 || (segment <= 2 && segmentDots === segment)) return undefined;
+      if (uncleanSegment(segment, segmentDots)) return undefined;
       segment = 0;
       segmentDots = 0;
     } else {
@@ -88,11 +89,15 @@ export function decodeCanonicalContinue(
   }
   // EmptyStartKey, and a last segment that is empty, "." or ".." (the bare "/" is clean).
   if (chars === 0) return undefined;
-  if (start !== '' && (segment === 0 || (segment <= 2 && segmentDots === segment)))
-    return undefined;
+  if (start !== '' && uncleanSegment(segment, segmentDots)) return undefined;
 
   if (p + 1 !== n || b[p] !== objectEnd) return undefined;
   return { fromKey: keyPrefix + start, resourceVersion: negative ? -rv : rv };
+}
+
+/** A path segment of `length` characters, `dots` of them '.', that path.Clean would change. */
+function uncleanSegment(length: number, dots: number): boolean {
+  return length === 0 || (length <= 2 && dots === length);
 }
 
 /**
