@@ -1,9 +1,11 @@
 // Mirrors k8s.io/apiserver pkg/storage/continue.go (release-1.36).
 // Deliberate difference: resource versions are number | bigint so values beyond 2^53 never lose
-// precision; `inspectContinue` also keeps each decoding stage for the explanation.
+// precision; `inspectContinue` also keeps each decoding stage for the explanation. decodeContinue
+// tries canonical-continue.ts's fast path first and falls back to this exact port.
 import { rawUrlEncoding, Base64CorruptInputError } from '../encoding/go-base64';
 import { goJsonMarshal, goJsonUnmarshalStruct, type GoStructType } from '../encoding/go-json';
 import { decodeUtf8, utf8Bytes } from '../encoding/go-utf8';
+import { decodeCanonicalContinue } from './canonical-continue';
 
 /** The four sentinel errors of continue.go, as distinct kinds. */
 export type ContinueTokenErrorReason =
@@ -190,6 +192,8 @@ export function decodeContinue(
   continueValue: string,
   keyPrefix: string,
 ): { fromKey: string; resourceVersion: number | bigint } {
+  const canonical = decodeCanonicalContinue(continueValue, keyPrefix);
+  if (canonical) return canonical;
   const r = inspectContinue(continueValue, keyPrefix);
   if (r.error) throw r.error;
   return r.result as { fromKey: string; resourceVersion: number | bigint };
