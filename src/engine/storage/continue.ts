@@ -213,7 +213,8 @@ export function encodeContinue(
   const nextKey = key.startsWith(keyPrefix) ? key.slice(keyPrefix.length) : key;
   if (nextKey === key)
     throw new Error('unable to encode next field: the key and key prefix do not match');
-  const json = goJsonMarshal({ v: 'meta.k8s.io/v1', rv, start: nextKey });
+  // A safe integer marshals as a number (the plain, fast path); only a larger one as a bigint.
+  const json = goJsonMarshal({ v: 'meta.k8s.io/v1', rv: int64ToJs(rv), start: nextKey });
   return rawUrlEncoding.encodeToString(utf8Bytes(json));
 }
 
