@@ -2,7 +2,7 @@
 // the CLI reports and the benchmarks. No upstream counterpart; upstream has klog lines and traces.
 // Later areas (cacher, watchers, bookmarks) append their members to `InspectorEvent`.
 import type { GroupResource } from '../storage/group-resource';
-import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher';
+import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher-report';
 import type { WatchCacheFreshnessWaitEvent } from '../cacher/watch-cache';
 import type { WatchCacheCapacityChangeEvent } from '../cacher/watch-cache-history';
 
