@@ -525,7 +525,6 @@ export class Cacher implements DelegatorHelper {
   private readonly blockedWatchers: CacheWatcher[] = [];
   /** Filters by predicate and key (filterFor); dropped with their predicate. */
   private readonly filters = new WeakMap<SelectionPredicate, Map<string, WatcherFilter>>();
-  private readonly identifiers = new WeakMap<SelectionPredicate, Map<string, () => string>>();
   private watchersToStop: CacheWatcher[] = [];
   private expiredBookmarkWatchers: CacheWatcher[] = [];
   private started = false;
@@ -1279,7 +1278,7 @@ export class Cacher implements DelegatorHelper {
     const watcher = new CacheWatcher({
       chanSize,
       filter: filter.filter,
-      identifier: this.identifierFor(key, pred),
+      identifier: filter.identifier,
       deadline,
       allowWatchBookmarks: pred.allowWatchBookmarks,
       groupResource: this.groupResource,
@@ -1330,9 +1329,9 @@ export class Cacher implements DelegatorHelper {
   }
 
   /**
-   * filterWithAttrsAndPrefixFunction(key, pred), one per (key, predicate) and shared by the
-   * watchers that have both (the composition root shares predicates of equal selectors), with the
-   * filter's SharedConversion for the fast paths.
+   * filterWithAttrsAndPrefixFunction(key, pred) and the identifier, one per (prepared key,
+   * predicate) and shared by the watchers that have both (the composition root shares predicates
+   * of equal selectors), with the filter's SharedConversion for the fast paths.
    */
   private filterFor(key: string, pred: SelectionPredicate): WatcherFilter {
     let byKey = this.filters.get(pred);
@@ -1342,26 +1341,13 @@ export class Cacher implements DelegatorHelper {
     }
     let f = byKey.get(key);
     if (f === undefined) {
+      let identifier: string | undefined;
       f = {
         filter: filterWithAttrsAndPrefixFunction(key, pred),
+        // Built when first read (a log line, an inspector), once for all these watchers.
+        identifier: () => (identifier ??= watcherIdentifier(key, pred)),
         conversion: this.fastPaths ? new SharedConversion() : undefined,
       };
-      byKey.set(key, f);
-    }
-    return f;
-  }
-
-  /** The identifier of the watchers with this key and predicate, built once, when first read. */
-  private identifierFor(key: string, pred: SelectionPredicate): () => string {
-    let byKey = this.identifiers.get(pred);
-    if (byKey === undefined) {
-      byKey = new Map();
-      this.identifiers.set(pred, byKey);
-    }
-    let f = byKey.get(key);
-    if (f === undefined) {
-      let identifier: string | undefined;
-      f = () => (identifier ??= watcherIdentifier(key, pred));
       byKey.set(key, f);
     }
     return f;
@@ -1674,10 +1660,11 @@ export class Cacher implements DelegatorHelper {
 /** What the watchers with one key and predicate share (Cacher.filterFor). */
 interface WatcherFilter {
   filter: FilterWithAttrsFunc;
+  identifier: () => string;
   conversion: SharedConversion | undefined;
 }
 
-/** The watcher's identifier as Watch makes it: `key: %q, labels: %q, fields: %q`. */
+/** The watcher's identifier as Watch makes it: `key: %q, labels: %q, fields: %q`, key prepared. */
 export function watcherIdentifier(key: string, pred: SelectionPredicate): string {
   return `key: ${quote(key)}, labels: ${quote(pred.label.string())}, fields: ${quote(pred.field.string())}`;
 }
