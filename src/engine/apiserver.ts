@@ -22,7 +22,7 @@ import {
 import { SelectionPredicate } from './storage/selection-predicate';
 import { CacheDelegator } from './cacher/delegator';
 import { Cacher, watchRequestTimeout, type IndexedTrigger } from './cacher/cacher';
-import type { WatchInterface } from './cacher/cache-watcher';
+import type { WatchInterface } from './cacher/watch';
 import { CacheWatcher } from './cacher/cache-watcher';
 import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './features';
 import {
@@ -52,6 +52,11 @@ export interface CacheOptions {
   requestWatchProgressSupported?: boolean;
   /** The reflector's page size (10000). */
   listPageSize?: number;
+  /**
+   * The cacher's optimisations beside upstream's dispatch (in-place delivery, watcher runs); off,
+   * every event takes upstream's path. Default true; either way every count is the same.
+   */
+  fastPaths?: boolean;
 }
 
 export interface CreateResourceOptions {
@@ -227,6 +232,7 @@ export class Resource {
       inspector: this.inspector,
       bookmarkFrequency: c.bookmarkFrequency,
       listPageSize: c.listPageSize,
+      fastPaths: c.fastPaths,
       log: o.log,
     });
     this.watchCache = this.cacher.watchCache;

@@ -347,34 +347,42 @@ export {
   CacheWatcher,
   CacheWatcherState,
   newCacheWatcher,
-  filterWithAttrsAndPrefixFunction,
-  annotateInitialEventsEndBookmark,
-  hasInitialEventsEndAnnotation,
   emptyFunc,
-  initialEventsAnnotationKey,
   preTimeoutBookmarkMargin,
   cacheWatcherWaitingForBookmark,
   cacheWatcherBookmarkReceived,
   cacheWatcherBookmarkSent,
+  type CacheWatcherInterval,
+  type CacheWatcherOptions,
+} from './cacher/cache-watcher';
+export {
   cacheWatcherStateNames,
   bookmarkDropReasons,
   type CacheWatcherStateName,
-  type WatchObject,
-  type WatchEventType,
-  type WatchEvent as ApiWatchEvent,
-  type ReceiveChannel,
-  type WatchInterface,
-  type FilterWithAttrsFunc,
-  type AttributesMatcher,
-  type CacheWatcherInterval,
   type BookmarkDropReason,
   type CacheWatcherCloseReason,
   type CacheWatcherCounts,
   type CacheWatcherInspectorEvent,
   type CacheWatcherInspector,
   type CacheWatcherMetrics,
-  type CacheWatcherOptions,
-} from './cacher/cache-watcher';
+} from './cacher/cache-watcher-report';
+export {
+  filterWithAttrsAndPrefixFunction,
+  type FilterWithAttrsFunc,
+  type AttributesMatcher,
+} from './cacher/filter-with-attrs';
+export {
+  annotateInitialEventsEndBookmark,
+  hasInitialEventsEndAnnotation,
+  initialEventsAnnotationKey,
+} from './cacher/initial-events-end-bookmark';
+export {
+  type WatchObject,
+  type WatchEventType,
+  type WatchEvent as ApiWatchEvent,
+  type ReceiveChannel,
+  type WatchInterface,
+} from './cacher/watch';
 export {
   WatchClient,
   WatchRequestContext,
@@ -458,7 +466,6 @@ export {
 } from './cacher/reflector';
 export {
   Cacher,
-  IndexedWatchers,
   defaultNewFunc,
   newErrWatcher,
   newImmediateCloseWatcher,
@@ -475,8 +482,8 @@ export {
   type WatchCallContext,
   type ListCallContext,
   type IndexedTrigger,
-  type WatchScope,
 } from './cacher/cacher';
+export { IndexedWatchers, type WatchScope } from './cacher/indexed-watchers';
 export {
   CacheDelegator,
   toStorageListOptions,

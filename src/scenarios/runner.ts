@@ -31,6 +31,11 @@ export interface RunScenarioOptions {
    * changes the run: the engine's timers are all virtual.
    */
   yieldToHost?: () => Promise<void>;
+  /**
+   * The cacher's fast paths (in-place delivery, watcher runs); default true. Not part of the run:
+   * the trace is the same byte for byte either way, so it is not recorded.
+   */
+  fastPaths?: boolean;
 }
 
 /** Every built-in scenario with its parameters (in catalogue order). */
@@ -183,6 +188,7 @@ export async function runScenario(
     onProgress: opts.onProgress,
     signal: opts.signal,
     yieldToHost: opts.yieldToHost,
+    fastPaths: opts.fastPaths,
   });
   try {
     run.checkAborted();

@@ -39,6 +39,8 @@ export interface ScenarioRunOptions {
   signal?: AbortSignal;
   /** Awaited between steps of virtual time (see RunScenarioOptions.yieldToHost). */
   yieldToHost?: () => Promise<void>;
+  /** The cacher's fast paths (CacheOptions.fastPaths) in every resource; default true. */
+  fastPaths?: boolean;
 }
 
 /** A modelled client's watch, as the scenario keeps it. */
@@ -109,6 +111,7 @@ export class ScenarioRun {
   private readonly onProgress: ((fraction: number, message: string) => void) | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly yieldToHost: (() => Promise<void>) | undefined;
+  private readonly fastPaths: boolean;
   private lastFraction = -1;
   private lastMessage = '';
   private listSeq = 0;
@@ -121,6 +124,7 @@ export class ScenarioRun {
     this.onProgress = o.onProgress;
     this.signal = o.signal;
     this.yieldToHost = o.yieldToHost;
+    this.fastPaths = o.fastPaths ?? true;
     const record = this.onRecord;
     this.inspector = {
       listening: true,
@@ -133,6 +137,7 @@ export class ScenarioRun {
     const r = createResource({
       profile: this.profile,
       ...o,
+      cache: { ...o.cache, fastPaths: this.fastPaths },
       clock: this.clock,
       rand: this.rand,
       inspector: this.inspector,

@@ -23,7 +23,7 @@ import { SelectionPredicate } from '../storage/selection-predicate';
 import { validateListOptions } from '../storage/validate-list-options';
 import { decodeContinue } from '../storage/continue';
 import type { GetListOptions, ListPredicateInput, ListResult } from '../etcd3/store';
-import type { WatchInterface } from './cache-watcher';
+import type { WatchInterface } from './watch';
 import type { Cacher, ListCallContext, WatchCallContext } from './cacher';
 import {
   resourceVersionMatchExact,

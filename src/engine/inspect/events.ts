@@ -3,7 +3,7 @@
 // The cache watcher's and the watch cache's events are defined beside their code and joined into
 // `InspectorEvent` here.
 import type { GroupResource } from '../storage/group-resource';
-import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher';
+import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher-report';
 import type { WatchCacheFreshnessWaitEvent } from '../cacher/watch-cache';
 import type { WatchCacheCapacityChangeEvent } from '../cacher/watch-cache-history';
 
