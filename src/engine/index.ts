@@ -123,18 +123,16 @@ export {
   shouldDelegateListMeta,
   consistentReadSupported,
   CacheWithoutSnapshots,
-  CacherDelegation,
-  computeListLimit,
-  shouldDelegateListOnNotReadyCache,
-  resourceVersionMatchExact,
-  resourceVersionMatchNotOlderThan,
   type DelegationListOptions,
   type DelegationResult,
   type DelegatorHelper,
+} from './cacher/delegator/interface';
+export {
+  CacherDelegation,
+  computeListLimit,
   type CacherDelegationView,
   type CacherDelegationDeps,
-  type SelectorLike,
-} from './cacher/delegator/interface';
+} from './cacher/cacher-delegation';
 export {
   isListWatchRequest,
   getBookmarkAfterResourceVersionLockedFunc,
@@ -318,8 +316,13 @@ export {
 } from './storage/selection-predicate';
 export {
   newListOptions,
+  toStorageListOptions,
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
   type ListOptions,
   type ResourceVersionMatch,
+  type GetListOptions,
+  type ListPredicateInput,
 } from './storage/list-options';
 export { validateListOptions, type ListRevision } from './storage/validate-list-options';
 export {
@@ -391,8 +394,6 @@ export {
   maxLimit,
   type EtcdStoreOptions,
   type EtcdStoreFeatures,
-  type GetListOptions,
-  type ListPredicateInput,
   type ListResult,
   type GetOptions as EtcdGetOptions,
   type Preconditions,
@@ -475,11 +476,12 @@ export {
 } from './cacher/cacher';
 export {
   CacheDelegator,
-  toStorageListOptions,
-  explainListDelegation,
+  shouldDelegateListOnNotReadyCache,
   type DelegatorStorage,
   type GetRequestOptions,
+  type SelectorLike,
 } from './cacher/delegator';
+export { explainListDelegation } from './cacher/explain-delegation';
 export {
   createResource,
   Resource,

@@ -58,9 +58,8 @@ import {
   type SetCachingObjectsOptions,
 } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
+import { CacherDelegation, computeListLimit } from './cacher-delegation';
 import {
-  CacherDelegation,
-  computeListLimit,
   consistentReadSupported,
   type DelegationResult,
   type DelegatorHelper,

@@ -1,37 +1,28 @@
 // Mirrors k8s.io/apiserver pkg/storage/cacher/delegator.go (release-1.36): CacheDelegator.GetList,
 // Get and Watch, i.e. which requests the watch cache serves and which go to etcd, the fallbacks
-// and apiserver_watch_cache_consistent_read_total. The 1.37 ConsistentListFromCacheSkipTimeoutFallback
-// gate (master) is honoured when switched on. Deliberate differences: the consistency checker
-// (DetectCacheInconsistency) is not modelled; every decision is also reported to the inspector
-// with the rule that made it.
-import {
-  activeInspector,
-  type DelegationPath,
-  type DelegationRule,
-  type Inspector,
-} from '../inspect/events';
+// and apiserver_watch_cache_consistent_read_total, and shouldDelegateListOnNotReadyCache. The 1.37
+// ConsistentListFromCacheSkipTimeoutFallback gate (master) is honoured when switched on.
+// Deliberate differences: the consistency checker (DetectCacheInconsistency) is not modelled;
+// every decision is also reported to the inspector with the rule that made it (explain-delegation.ts).
+import { activeInspector, type DelegationRule, type Inspector } from '../inspect/events';
 import {
   isResourceExpired,
   isTooLargeResourceVersion,
-  newBadRequest,
   newServiceUnavailable,
   newTooManyRequests,
 } from '../storage/errors';
-import { newListOptions, type ListOptions } from '../storage/list-options';
+import {
+  toStorageListOptions,
+  type GetListOptions,
+  type ListOptions,
+} from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
-import { SelectionPredicate } from '../storage/selection-predicate';
 import { validateListOptions } from '../storage/validate-list-options';
-import { decodeContinue } from '../storage/continue';
-import type { GetListOptions, ListPredicateInput, ListResult } from '../etcd3/store';
+import type { ListResult } from '../etcd3/store';
 import type { WatchInterface } from './cache-watcher';
 import type { Cacher, ListCallContext, WatchCallContext } from './cacher';
-import {
-  resourceVersionMatchExact,
-  resourceVersionMatchNotOlderThan,
-  shouldDelegateList,
-  shouldDelegateListOnNotReadyCache,
-  type DelegationResult,
-} from './delegator/interface';
+import { shouldDelegateList, type DelegationResult } from './delegator/interface';
+import { explainListDelegation } from './explain-delegation';
 import type { CacherStorage } from './reflector';
 import { statusOf } from './reflector';
 
@@ -47,52 +38,6 @@ export interface GetRequestOptions {
   /** '' = read etcd (most recent); otherwise served by the cache once it has reached it. */
   resourceVersion?: string;
   ignoreNotFound?: boolean;
-}
-
-/**
- * Storage ListOptions from either form: storage ListOptions (a SelectionPredicate) as they are, or
- * the library form with selector strings (parsed like the HTTP layer: 400 on a bad selector).
- * `recursive` defaults to true in the library form.
- */
-export function toStorageListOptions(
-  input: ListOptions | GetListOptions | undefined,
-  resource: string,
-): ListOptions {
-  const o = (input ?? {}) as Partial<ListOptions> & GetListOptions;
-  if (o.predicate instanceof SelectionPredicate) {
-    return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
-  }
-  const p = (o.predicate ?? {}) as ListPredicateInput & { allowWatchBookmarks?: boolean };
-  if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
-    throw newBadRequest(
-      `invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`,
-    );
-  }
-  for (const f of ['label', 'field', 'continue'] as const) {
-    if (p[f] !== undefined && typeof p[f] !== 'string')
-      throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
-  }
-  if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
-    throw newBadRequest(
-      `invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`,
-    );
-  }
-  const predicate = SelectionPredicate.from(
-    {
-      label: p.label,
-      field: p.field,
-      limit: p.limit,
-      continue: p.continue,
-      allowWatchBookmarks: p.allowWatchBookmarks,
-    },
-    resource,
-  );
-  return newListOptions({
-    resourceVersion: o.resourceVersion ?? '',
-    resourceVersionMatch: o.resourceVersionMatch ?? '',
-    recursive: o.recursive ?? true,
-    predicate,
-  });
 }
 
 /**
@@ -350,71 +295,23 @@ export class CacheDelegator {
 }
 
 /**
- * Which branch of ShouldDelegateList (and of the cacher's Helper methods) applies to a request:
- * the same decisions as delegator.ts, spelled out for the inspector.
+ * With ResilientWatchCacheInitialization, a list that would be served by a not-ready cache goes to
+ * etcd only when it is paginated and unfiltered (cheap for etcd); every other one gets a 429.
  */
-export function explainListDelegation(
-  opts: ListOptions,
-  cacher: Cacher,
-): { path: DelegationPath; rule: DelegationRule } {
-  const exact = (
-    rv: number,
-    path: DelegationPath,
-  ): { path: DelegationPath; rule: DelegationRule } => {
-    if (!opts.recursive) return { path, rule: 'not-recursive' };
-    if (cacher.watchCache.snapshots === undefined) return { path, rule: 'snapshots-disabled' };
-    if (cacher.watchCache.notFresh(rv))
-      return {
-        path,
-        rule: cacher.consistentReadSupported() ? 'future-rv' : 'future-rv-unsupported',
-      };
-    return {
-      path,
-      rule:
-        cacher.watchCache.snapshots.getLessOrEqual(rv) !== undefined
-          ? 'snapshot-available'
-          : 'no-snapshot',
-    };
+export function shouldDelegateListOnNotReadyCache(opts: {
+  readonly predicate: {
+    readonly limit?: number;
+    readonly label?: SelectorLike;
+    readonly field?: SelectorLike;
   };
-  const consistent = (path: DelegationPath): { path: DelegationPath; rule: DelegationRule } => ({
-    path,
-    rule: cacher.consistentReadSupported() ? 'consistent-read' : 'consistent-read-unsupported',
-  });
-  const parse = (rv: string): number => {
-    try {
-      return Number(cacher.versioner.parseResourceVersion(rv));
-    } catch {
-      return 0;
-    }
-  };
-  switch (opts.resourceVersionMatch) {
-    case resourceVersionMatchExact:
-      return exact(parse(opts.resourceVersion), 'exact');
-    case resourceVersionMatchNotOlderThan:
-      return { path: 'not-older-than', rule: 'served-from-cache' };
-    case '': {
-      if (opts.predicate.continue.length > 0) {
-        if (!opts.recursive) return { path: 'continue', rule: 'not-recursive' };
-        let rv = 0;
-        try {
-          rv = Number(
-            decodeContinue(opts.predicate.continue, cacher.resourcePrefix).resourceVersion,
-          );
-        } catch {
-          return { path: 'continue', rule: 'invalid-options' };
-        }
-        return rv > 0 ? exact(rv, 'continue') : consistent('continue');
-      }
-      if (
-        opts.predicate.limit > 0 &&
-        opts.resourceVersion.length > 0 &&
-        opts.resourceVersion !== '0'
-      )
-        return exact(parse(opts.resourceVersion), 'legacy-exact');
-      if (opts.resourceVersion === '') return consistent('consistent');
-      return { path: 'any', rule: 'served-from-cache' };
-    }
-    default:
-      return { path: 'unknown-match', rule: 'unknown-match' };
-  }
+}): boolean {
+  const p = opts.predicate;
+  const noLabelSelector = p.label === undefined || p.label.empty();
+  const noFieldSelector = p.field === undefined || p.field.empty();
+  return noLabelSelector && noFieldSelector && (p.limit ?? 0) > 0;
+}
+
+/** labels.Selector / fields.Selector as far as the not-ready rule needs them. */
+export interface SelectorLike {
+  empty(): boolean;
 }

@@ -28,7 +28,12 @@ import {
   newTooLargeResourceVersionError,
   type Status,
 } from '../storage/errors';
-import { newListOptions, type ListOptions } from '../storage/list-options';
+import {
+  newListOptions,
+  toStorageListOptions,
+  type GetListOptions,
+  type ListOptions,
+} from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
 import { validateListOptions } from '../storage/validate-list-options';
@@ -72,25 +77,6 @@ export interface EtcdStoreOptions {
   inspector?: Inspector;
   /** Seeded randomness (watch retry jitter). */
   random?: SeededRandom;
-}
-
-/** The selection part of the library-friendly list options (selectors as strings). */
-export interface ListPredicateInput {
-  label?: string;
-  field?: string;
-  limit?: number;
-  continue?: string;
-}
-
-/**
- * Library-friendly list options. `recursive` defaults to true (a LIST of everything under the
- * key); pass `recursive: false` to read the single object stored at the key. Explicit values win.
- */
-export interface GetListOptions {
-  resourceVersion?: string;
-  resourceVersionMatch?: string;
-  recursive?: boolean;
-  predicate?: ListPredicateInput;
 }
 
 export interface ListResult {
@@ -262,36 +248,7 @@ export class EtcdStore {
 
   /** Accepts the library-friendly options or storage ListOptions (predicate a SelectionPredicate). */
   toListOptions(options: GetListOptions | ListOptions | undefined): ListOptions {
-    const o = (options ?? {}) as Partial<ListOptions> & GetListOptions;
-    if (o.predicate instanceof SelectionPredicate) {
-      return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
-    }
-    const p = (o.predicate ?? {}) as ListPredicateInput;
-    if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
-      throw newBadRequest(
-        `invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`,
-      );
-    }
-    for (const f of ['label', 'field', 'continue'] as const) {
-      if (p[f] !== undefined && typeof p[f] !== 'string') {
-        throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
-      }
-    }
-    if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
-      throw newBadRequest(
-        `invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`,
-      );
-    }
-    const predicate = SelectionPredicate.from(
-      { label: p.label, field: p.field, limit: p.limit, continue: p.continue },
-      this.groupResource.resource,
-    );
-    return newListOptions({
-      resourceVersion: o.resourceVersion ?? '',
-      resourceVersionMatch: o.resourceVersionMatch ?? '',
-      recursive: o.recursive ?? true,
-      predicate,
-    });
+    return toStorageListOptions(options, this.groupResource.resource);
   }
 
   /**

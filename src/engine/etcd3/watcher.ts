@@ -18,7 +18,8 @@ import { newTooLargeResourceVersionError, type Status } from '../storage/errors'
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
 import { interpretListError, watchErrorStatus } from './errors';
-import type { EtcdStore, ListPredicateInput } from './store';
+import type { ListPredicateInput } from '../storage/list-options';
+import type { EtcdStore } from './store';
 
 /** Page size of the watch's initial sync: watcher.go's defaultWatcherMaxLimit = maxLimit (10000). */
 export const defaultWatcherMaxLimit = 10000;
