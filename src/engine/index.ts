@@ -204,7 +204,6 @@ export {
   defaultLowerBoundCapacity,
   defaultUpperBoundCapacity,
   type WatchCacheHistoryConfig,
-  type WatchCacheCapacityChangeEvent,
 } from './cacher/watch-cache-history';
 export {
   WatchCache,
@@ -218,7 +217,6 @@ export {
   type WatchCacheListOptions,
   type WatchCacheListResult,
   type ConditionalProgressRequester,
-  type WatchCacheFreshnessWaitEvent,
 } from './cacher/watch-cache';
 export * as labels from './storage/labels';
 export * as fields from './storage/fields';
@@ -362,7 +360,6 @@ export {
   cacheWatcherBookmarkSent,
   cacheWatcherStateNames,
   bookmarkDropReasons,
-  type CacheWatcherStateName,
   type WatchObject,
   type WatchEventType,
   type WatchEvent as ApiWatchEvent,
@@ -371,10 +368,7 @@ export {
   type FilterWithAttrsFunc,
   type AttributesMatcher,
   type CacheWatcherInterval,
-  type BookmarkDropReason,
-  type CacheWatcherCloseReason,
   type CacheWatcherCounts,
-  type CacheWatcherInspectorEvent,
   type CacheWatcherInspector,
   type CacheWatcherMetrics,
   type CacheWatcherOptions,
@@ -512,4 +506,10 @@ export type {
   ConsistentReadEvent,
   CacheListEvent,
   TerminateAllWatchersEvent,
+  CacheWatcherStateName,
+  BookmarkDropReason,
+  CacheWatcherCloseReason,
+  CacheWatcherInspectorEvent,
+  WatchCacheCapacityChangeEvent,
+  WatchCacheFreshnessWaitEvent,
 } from './inspect/events';

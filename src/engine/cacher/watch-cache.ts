@@ -6,6 +6,10 @@
 // broadcast is unobservable); errors are thrown (or reject the returned promise).
 
 import type { Clock, Timer } from '../clock';
+import type {
+  WatchCacheCapacityChangeEvent,
+  WatchCacheFreshnessWaitEvent,
+} from '../inspect/events';
 import type { GroupResource } from '../storage/group-resource';
 import type { Counter, Gauge, Histogram, MetricsRegistry } from '../metrics/registry';
 import { decodeContinue } from '../storage/continue';
@@ -18,11 +22,7 @@ import type { MatchValue } from '../storage/selection-predicate';
 import { hasPathPrefix } from './util';
 import { suggestedWatchChannelSize } from './watch-channel-size';
 import type { AttrSet, WatchCacheEvent, WatchCacheEventType } from './watch-cache-event';
-import {
-  DefaultEventFreshDuration,
-  WatchCacheHistory,
-  type WatchCacheCapacityChangeEvent,
-} from './watch-cache-history';
+import { DefaultEventFreshDuration, WatchCacheHistory } from './watch-cache-history';
 import { newCacheIntervalFromStore, type WatchCacheInterval } from './watch-cache-interval';
 import { compareStrings } from '../storage/go-strings';
 import {
@@ -95,20 +95,6 @@ export interface WatchCacheListResult<T> {
 export interface ConditionalProgressRequester {
   add(): void;
   remove(): void;
-}
-
-/** What the inspector hears about a freshness wait (every request with rv>0, like the read-wait metric). */
-export interface WatchCacheFreshnessWaitEvent {
-  type: 'watchcache/wait';
-  /** Virtual ms when the request started waiting. */
-  at: number;
-  groupResource: GroupResource;
-  resourceVersion: number;
-  /** The cache's RV when the wait ended. */
-  cacheResourceVersion: number;
-  waitedMs: number;
-  /** fresh: no wait was needed; caught-up: the cache reached the RV; timeout: blockTimeout passed first. */
-  outcome: 'fresh' | 'caught-up' | 'timeout';
 }
 
 export interface WatchCacheConfig<T> {

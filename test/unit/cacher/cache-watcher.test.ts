@@ -17,11 +17,11 @@ import {
   filterWithAttrsAndPrefixFunction,
   initialEventsAnnotationKey,
   newCacheWatcher,
-  type CacheWatcherInspectorEvent,
   type FilterWithAttrsFunc,
   type WatchEvent,
   type WatchObject,
 } from '../../../src/engine/cacher/cache-watcher';
+import type { CacheWatcherInspectorEvent } from '../../../src/engine/inspect/events';
 import { ChannelTimer } from '../../../src/engine/cacher/channel';
 import type {
   WatchCacheEvent,
