@@ -4,6 +4,7 @@
 import {
   TraceFormatError,
   describeValue,
+  traceVersion,
   validateHeader,
   validateRecord,
   type TraceHeader,
@@ -122,7 +123,7 @@ export class TraceReader implements AsyncIterable<TraceLine> {
       if (raw === undefined) {
         throw new TraceFormatError(
           Math.max(1, this.stats.linesRead),
-          'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}',
+          `empty trace: expected a header line {"format":"listwatch-trace","version":${traceVersion},…}`,
         );
       }
       const n = this.stats.linesRead;

@@ -230,6 +230,8 @@ export interface CacheWatcherOptions {
   identifierSource?: WatcherIdentifierSource;
   /** Stable id for inspectors and the bookmark buckets (the cacher's watcherIdx). */
   id?: number | string;
+  /** The watch request that creates the watcher (its creation event carries the id). */
+  requestId?: number;
   /** Only timestamps inspector events. */
   clock?: Pick<Clock, 'now'>;
   inspector?: CacheWatcherInspector;
@@ -437,6 +439,7 @@ export class CacheWatcher
         at: this.now(),
         watcherId: this.id,
         groupResource: this.groupResource,
+        requestId: o.requestId,
         identifier: this.identifier,
         chanSize: o.chanSize,
         deadline: this.deadline === zeroTime ? null : this.deadline,

@@ -13,6 +13,7 @@ import { activeInspector, type Inspector, type SerializationEvent } from '../ins
 import type { Counter, MetricsRegistry } from '../metrics/registry';
 import { MetricsRegistry as Registry } from '../metrics/registry';
 import type { SeededRandom } from '../rand';
+import type { RequestContext, RequestContexts } from '../request/request-context';
 import { prepareContinueToken } from '../storage/continue';
 import {
   StatusError,
@@ -485,6 +486,8 @@ export interface CacherConfig {
   bookmarkFrequency?: number;
   /** reflector.WatchListPageSize (10000). */
   listPageSize?: number;
+  /** The apiserver's request ids, for the reflector's own requests. */
+  requests?: RequestContexts;
   log?: (message: string) => void;
 }
 
@@ -499,11 +502,15 @@ export interface WatchCallContext {
    * addDoneListener when it has it, as WatchRequestContext does: no AbortSignal per watch).
    */
   ctx?: { readonly deadline: number; readonly signal: AbortSignal } & Partial<WatchContextSource>;
+  /** The watch request: its id tags the events of the watch and of its watcher's creation. */
+  request?: RequestContext;
 }
 
 export interface ListCallContext {
   /** The namespace of the request path: lets a list use a metadata.namespace index. */
   requestNamespace?: string;
+  /** The list request: its id tags its freshness wait, etcd requests and the cache's list. */
+  request?: RequestContext;
 }
 
 /** errWatcher: a watch that delivers one ERROR event with the error's Status, then closes. */
@@ -811,7 +818,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       groupResource: this.groupResource,
       eventHandler: (e) => this.processEvent(e),
       progressRequester: this.progressRequester,
-      getCurrentRV: async () => Number(await this.storage.getCurrentResourceVersion()),
+      getCurrentRV: async (ctx) => Number(await this.storage.getCurrentResourceVersion(ctx)),
       metrics: this.registry,
       listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
       consistentReadSupported: () => this.consistentReadSupported(),
@@ -831,6 +838,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         onUnblocked: (resume) => this.onIncomingDrained(resume),
       },
       inspector: insp,
+      requests: config.requests,
       log: this.log,
     });
     this.delegation = new CacherDelegation(
@@ -1415,7 +1423,9 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       this.indexedTrigger !== undefined,
       triggerSupported,
     );
+    const request = call.request;
     const base = {
+      requestId: request?.requestId,
       key,
       resourceVersion: opts.resourceVersion,
       sendInitialEvents: opts.sendInitialEvents,
@@ -1436,7 +1446,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       requiredResourceVersion = await getWatchCacheResourceVersion(
         requestedWatchRV,
         opts,
-        async () => Number(await this.storage.getCurrentResourceVersion()),
+        async () => Number(await this.storage.getCurrentResourceVersion(request)),
       );
     } catch (e) {
       return this.errWatcher(e, base);
@@ -1450,7 +1460,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const deadline = call.ctx ? call.ctx.deadline : zeroTime;
 
     try {
-      await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts);
+      await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts, request);
     } catch (e) {
       return this.errWatcher(e, base);
     }
@@ -1488,6 +1498,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       allowWatchBookmarks: pred.allowWatchBookmarks,
       groupResource: this.groupResource,
       id: index,
+      requestId: request?.requestId,
       owner: this,
       clock: this.clock,
       inspector: this.inspector,
@@ -1563,6 +1574,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private errWatcher(
     err: unknown,
     base: {
+      requestId: number | undefined;
       key: string;
       resourceVersion: string;
       sendInitialEvents?: boolean;
@@ -1588,18 +1600,19 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private async waitUntilWatchCacheFreshAndForceAllEvents(
     requestedWatchRV: number,
     opts: ListOptions,
+    request: RequestContext | undefined,
   ): Promise<void> {
     if (opts.sendInitialEvents !== true) return;
     if (this.requestWatchProgressSupported && this.watchCache.notFresh(requestedWatchRV)) {
       this.progressRequester.add();
       try {
-        await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+        await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV, request);
       } finally {
         this.progressRequester.remove();
       }
       return;
     }
-    await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+    await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV, request);
   }
 
   /** The initial-events-end bookmark of a watch-list request, at the cache's RV when the watch is set up. */
@@ -1630,10 +1643,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   async get(
     key: string,
     opts: { resourceVersion?: string; ignoreNotFound?: boolean } = {},
+    ctx?: RequestContext,
   ): Promise<KubeObject | undefined> {
     const preparedKey = prepareKey(this.resourcePrefix, key, false);
     const getRV = Number(this.versioner.parseResourceVersion(opts.resourceVersion ?? ''));
-    const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey);
+    const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey, ctx);
     if (r.object) return deepCopyJSON(r.object.object);
     if (opts.ignoreNotFound) return undefined;
     throw newNotFound(this.groupResource, preparedKey.slice(preparedKey.lastIndexOf('/') + 1));
@@ -1663,6 +1677,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       preparedKey,
       opts as WatchCacheListOptions,
       call.requestNamespace ?? '',
+      call.request,
     );
     const pred = opts.predicate;
     const limit = computeListLimit(opts);
@@ -1710,6 +1725,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         type: 'cacher/list',
         at: this.clock.now(),
         groupResource: this.groupResource,
+        requestId: call.request?.requestId,
         key,
         resourceVersion: result.resourceVersion,
         index: resp.index,
@@ -1821,18 +1837,19 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private observeFreshnessWaits(insp: Inspector): void {
     const wc = this.watchCache;
     const block = wc.waitUntilFreshAndBlock.bind(wc);
-    wc.waitUntilFreshAndBlock = (resourceVersion: number): Promise<void> => {
+    wc.waitUntilFreshAndBlock = (resourceVersion, ctx): Promise<void> => {
       const i = activeInspector(insp);
       if (i && resourceVersion > wc.resourceVersion) {
         i.emit({
           type: 'watchcache/wait-start',
           at: this.clock.now(),
           groupResource: this.groupResource,
+          requestId: ctx?.requestId,
           resourceVersion,
           cacheResourceVersion: wc.resourceVersion,
         });
       }
-      return block(resourceVersion);
+      return block(resourceVersion, ctx);
     };
   }
 

@@ -5,6 +5,7 @@
 // Deliberate differences: the consistency checker (DetectCacheInconsistency) is not modelled;
 // every decision is also reported to the inspector with the rule that made it (explain-delegation.ts).
 import { activeInspector, type DelegationRule, type Inspector } from '../inspect/events';
+import type { RequestContext } from '../request/request-context';
 import {
   isResourceExpired,
   isTooLargeResourceVersion,
@@ -31,6 +32,7 @@ export interface DelegatorStorage extends CacherStorage {
   get(
     key: string,
     opts?: { resourceVersion?: string; ignoreNotFound?: boolean },
+    ctx?: RequestContext,
   ): Promise<KubeObject | undefined>;
 }
 
@@ -59,7 +61,8 @@ export class CacheDelegator {
    * GetList: validate; delegate as ShouldDelegateList says; a not-ready cache sends paginated,
    * unfiltered lists to etcd (others get its 429); a 410 from the cache (no snapshot any more) goes
    * to etcd; a consistent read that timed out waiting for the cache falls back to etcd (or, with
-   * ConsistentListFromCacheSkipTimeoutFallback, answers 429).
+   * ConsistentListFromCacheSkipTimeoutFallback, answers 429). `call.request` is the request: its
+   * id tags every decision, wait and storage call made for it.
    */
   async getList(
     key: string,
@@ -68,11 +71,13 @@ export class CacheDelegator {
   ): Promise<ListResult> {
     const cacher = this.cacher;
     const gates = cacher.gates;
+    const ctx = call.request;
     const opts = toStorageListOptions(input, cacher.groupResource.resource);
     try {
       validateListOptions(cacher.resourcePrefix, cacher.versioner, opts);
     } catch (e) {
       this.decision(
+        ctx,
         key,
         opts,
         'rejected',
@@ -84,21 +89,21 @@ export class CacheDelegator {
     }
     const result = shouldDelegateList(opts, cacher);
     if (result.shouldDelegate) {
-      this.decision(key, opts, 'etcd', result);
-      return this.storage.getList(key, opts);
+      this.decision(ctx, key, opts, 'etcd', result);
+      return this.storage.getList(key, opts, ctx);
     }
     const listRV = Number(cacher.versioner.parseResourceVersion(opts.resourceVersion));
     if (gates.ResilientWatchCacheInitialization) {
       if (!cacher.isReady() && shouldDelegateListOnNotReadyCache(opts)) {
         // Paginated, unfiltered lists are cheap for etcd (KEP-4568); the rest get a 429.
-        this.decision(key, opts, 'etcd', result, 'not-ready-paginated-unfiltered');
-        return this.storage.getList(key, opts);
+        this.decision(ctx, key, opts, 'etcd', result, 'not-ready-paginated-unfiltered');
+        return this.storage.getList(key, opts, ctx);
       }
     } else if (listRV === 0 && !cacher.isReady()) {
-      this.decision(key, opts, 'etcd', result, 'not-ready');
-      return this.storage.getList(key, opts);
+      this.decision(ctx, key, opts, 'etcd', result, 'not-ready');
+      return this.storage.getList(key, opts, ctx);
     }
-    this.decision(key, opts, 'cache', result, cacher.isReady() ? undefined : 'not-ready');
+    this.decision(ctx, key, opts, 'cache', result, cacher.isReady() ? undefined : 'not-ready');
 
     let list: ListResult | undefined;
     let err: unknown;
@@ -112,54 +117,65 @@ export class CacheDelegator {
     if (err !== undefined) {
       if (isResourceExpired(err) && gates.ListFromCacheSnapshot) {
         // The snapshot for the exact RV went away between the decision and the read.
-        return this.fallbackToStorage(key, opts, 'resource-expired');
+        return this.fallbackToStorage(ctx, key, opts, 'resource-expired');
       }
       if (result.consistentRead) {
         if (isTooLargeResourceVersion(err)) {
           if (gates.ConsistentListFromCacheSkipTimeoutFallback) {
             fallback = 'skipped';
             err = newTooManyRequests((err as Error).message, 1);
-            this.emitFallback(key, 'too-large-resource-version', 'skipped', false, err);
+            this.emitFallback(ctx, key, 'too-large-resource-version', 'skipped', false, err);
           } else {
             fallback = 'true';
             try {
-              list = await this.storage.getList(key, opts);
+              list = await this.storage.getList(key, opts, ctx);
               err = undefined;
             } catch (e) {
               err = e;
             }
-            this.emitFallback(key, 'too-large-resource-version', 'true', err === undefined, err);
+            this.emitFallback(
+              ctx,
+              key,
+              'too-large-resource-version',
+              'true',
+              err === undefined,
+              err,
+            );
           }
         }
         if (err !== undefined) success = 'false';
-        this.recordConsistentRead(key, success, fallback);
+        this.recordConsistentRead(ctx, key, success, fallback);
       }
       if (err !== undefined) throw err;
       return list as ListResult;
     }
-    if (result.consistentRead) this.recordConsistentRead(key, success, fallback);
+    if (result.consistentRead) this.recordConsistentRead(ctx, key, success, fallback);
     return list as ListResult;
   }
 
   /** Get: RV "" reads etcd; a not-ready cache sends gets to etcd; otherwise the cache once it has reached the RV. */
-  async get(key: string, opts: GetRequestOptions = {}): Promise<KubeObject | undefined> {
+  async get(
+    key: string,
+    opts: GetRequestOptions = {},
+    ctx?: RequestContext,
+  ): Promise<KubeObject | undefined> {
     const cacher = this.cacher;
     const rv = opts.resourceVersion ?? '';
     if (rv === '') {
-      this.getDecision(key, rv, 'etcd', 'rv-unset');
-      return this.storage.get(key, { ignoreNotFound: opts.ignoreNotFound });
+      this.getDecision(ctx, key, rv, 'etcd', 'rv-unset');
+      return this.storage.get(key, { ignoreNotFound: opts.ignoreNotFound }, ctx);
     }
     if (cacher.gates.ResilientWatchCacheInitialization) {
       if (!cacher.isReady()) {
-        this.getDecision(key, rv, 'etcd', 'not-ready');
-        return this.storage.get(key, opts);
+        this.getDecision(ctx, key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts, ctx);
       }
     }
     const getRV = Number(cacher.versioner.parseResourceVersion(rv));
     if (!cacher.gates.ResilientWatchCacheInitialization) {
       if (getRV === 0 && !cacher.isReady()) {
-        this.getDecision(key, rv, 'etcd', 'not-ready');
-        return this.storage.get(key, opts);
+        this.getDecision(ctx, key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts, ctx);
       }
       try {
         await cacher.waitReady();
@@ -167,8 +183,8 @@ export class CacheDelegator {
         throw newServiceUnavailable((e as Error).message);
       }
     }
-    this.getDecision(key, rv, 'cache', 'served-from-cache');
-    return cacher.get(key, opts);
+    this.getDecision(ctx, key, rv, 'cache', 'served-from-cache');
+    return cacher.get(key, opts, ctx);
   }
 
   /** Watch: always the cacher; sendInitialEvents is dropped while the WatchList gate is off. */
@@ -180,21 +196,23 @@ export class CacheDelegator {
   }
 
   private async fallbackToStorage(
+    ctx: RequestContext | undefined,
     key: string,
     opts: ListOptions,
     reason: 'resource-expired',
   ): Promise<ListResult> {
     try {
-      const list = await this.storage.getList(key, opts);
-      this.emitFallback(key, reason, 'true', true, undefined);
+      const list = await this.storage.getList(key, opts, ctx);
+      this.emitFallback(ctx, key, reason, 'true', true, undefined);
       return list;
     } catch (e) {
-      this.emitFallback(key, reason, 'true', false, e);
+      this.emitFallback(ctx, key, reason, 'true', false, e);
       throw e;
     }
   }
 
   private recordConsistentRead(
+    ctx: RequestContext | undefined,
     key: string,
     success: string,
     fallback: 'false' | 'true' | 'skipped',
@@ -210,6 +228,7 @@ export class CacheDelegator {
       type: 'delegator/consistent-read',
       at: this.cacher.clock.now(),
       groupResource: gr,
+      requestId: ctx?.requestId,
       key,
       success: success === 'true',
       fallback,
@@ -217,6 +236,7 @@ export class CacheDelegator {
   }
 
   private emitFallback(
+    ctx: RequestContext | undefined,
     key: string,
     reason: 'resource-expired' | 'too-large-resource-version',
     fallback: 'true' | 'skipped',
@@ -229,6 +249,7 @@ export class CacheDelegator {
       type: 'delegator/fallback',
       at: this.cacher.clock.now(),
       groupResource: this.cacher.groupResource,
+      requestId: ctx?.requestId,
       key,
       reason,
       fallback,
@@ -238,6 +259,7 @@ export class CacheDelegator {
   }
 
   private getDecision(
+    ctx: RequestContext | undefined,
     key: string,
     resourceVersion: string,
     target: 'etcd' | 'cache',
@@ -249,6 +271,7 @@ export class CacheDelegator {
       type: 'delegator/decision',
       at: this.cacher.clock.now(),
       groupResource: this.cacher.groupResource,
+      requestId: ctx?.requestId,
       operation: 'get',
       key,
       resourceVersion,
@@ -264,6 +287,7 @@ export class CacheDelegator {
   }
 
   private decision(
+    ctx: RequestContext | undefined,
     key: string,
     opts: ListOptions,
     target: 'etcd' | 'cache' | 'rejected',
@@ -278,6 +302,7 @@ export class CacheDelegator {
       type: 'delegator/decision',
       at: this.cacher.clock.now(),
       groupResource: this.cacher.groupResource,
+      requestId: ctx?.requestId,
       operation: 'list',
       key,
       resourceVersion: opts.resourceVersion,

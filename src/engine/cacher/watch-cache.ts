@@ -10,6 +10,7 @@ import type {
   WatchCacheCapacityChangeEvent,
   WatchCacheFreshnessWaitEvent,
 } from '../inspect/events';
+import type { RequestContext } from '../request/request-context';
 import type { GroupResource } from '../storage/group-resource';
 import type { Counter, Gauge, Histogram, MetricsRegistry } from '../metrics/registry';
 import { decodeContinue } from '../storage/continue';
@@ -111,8 +112,8 @@ export interface WatchCacheConfig<T> {
   /** Called after every Add/Update/Delete and (as a BOOKMARK) every updateResourceVersion. */
   eventHandler?: (event: WatchCacheEvent<T>) => void;
   progressRequester?: ConditionalProgressRequester;
-  /** The current etcd revision, for consistent reads (storage.GetCurrentResourceVersion). */
-  getCurrentRV: () => Promise<number>;
+  /** The current etcd revision, for consistent reads (storage.GetCurrentResourceVersion for ctx's request). */
+  getCurrentRV: (ctx?: RequestContext) => Promise<number>;
   metrics?: MetricsRegistry;
   /** Feature gate ListFromCacheSnapshot (Beta, on in 1.36): keep store snapshots for exact-RV lists. */
   listFromCacheSnapshot?: boolean;
@@ -124,6 +125,8 @@ export interface WatchCacheConfig<T> {
 
 interface FreshnessWaiter {
   resourceVersion: number;
+  /** The waiting request's id, for the inspector. */
+  requestId: number | undefined;
   start: number;
   timer: Timer | undefined;
   resolve: () => void;
@@ -187,7 +190,7 @@ export class WatchCache<T = unknown> {
   private readonly eventHandler?: (event: WatchCacheEvent<T>) => void;
   private onReplace?: () => void;
   private readonly waitingUntilFresh?: ConditionalProgressRequester;
-  private readonly getCurrentRV: () => Promise<number>;
+  private readonly getCurrentRV: (ctx?: RequestContext) => Promise<number>;
   private readonly consistentReadSupported: () => boolean;
   private readonly onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
   private readonly metrics?: WatchCacheMetrics;
@@ -463,16 +466,25 @@ export class WatchCache<T = unknown> {
    * waitUntilFreshAndBlock: resolves once the cache has reached `resourceVersion`; rejects with a
    * 504 `Too large resource version: rv, current: cur` (retry after 1s) when blockTimeout passes
    * first. rv=0 accepts any staleness and never waits. Every rv>0 request is observed in
-   * apiserver_watch_cache_read_wait_seconds, even when no wait was needed (1.36).
+   * apiserver_watch_cache_read_wait_seconds, even when no wait was needed (1.36). `ctx` is the
+   * waiting request.
    */
-  waitUntilFreshAndBlock(resourceVersion: number): Promise<void> {
+  waitUntilFreshAndBlock(resourceVersion: number, ctx?: RequestContext): Promise<void> {
     const start = this.clock.now();
+    const requestId = ctx?.requestId;
     if (this.resourceVersion >= resourceVersion) {
-      if (resourceVersion > 0) this.observeWait(resourceVersion, start, 'fresh');
+      if (resourceVersion > 0) this.observeWait(resourceVersion, start, 'fresh', requestId);
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const waiter: FreshnessWaiter = { resourceVersion, start, timer: undefined, resolve, reject };
+      const waiter: FreshnessWaiter = {
+        resourceVersion,
+        requestId,
+        start,
+        timer: undefined,
+        resolve,
+        reject,
+      };
       // Wake everyone when the time limit has expired (upstream: clock.After then cond.Broadcast).
       waiter.timer = this.clock.afterFunc(blockTimeout, () => this.broadcast());
       this.waiters.push(waiter);
@@ -487,11 +499,11 @@ export class WatchCache<T = unknown> {
     for (const w of this.waiters) {
       if (this.resourceVersion >= w.resourceVersion) {
         w.timer?.stop();
-        this.observeWait(w.resourceVersion, w.start, 'caught-up');
+        this.observeWait(w.resourceVersion, w.start, 'caught-up', w.requestId);
         w.resolve();
       } else if (now - w.start >= blockTimeout) {
         w.timer?.stop();
-        this.observeWait(w.resourceVersion, w.start, 'timeout');
+        this.observeWait(w.resourceVersion, w.start, 'timeout', w.requestId);
         w.reject(
           newTooLargeResourceVersionError(
             w.resourceVersion,
@@ -510,6 +522,7 @@ export class WatchCache<T = unknown> {
     resourceVersion: number,
     start: number,
     outcome: WatchCacheFreshnessWaitEvent['outcome'],
+    requestId: number | undefined,
   ): void {
     const waitedMs = this.clock.now() - start;
     this.metrics?.watchCacheReadWait.observe(this.grLabels, waitedMs / 1000);
@@ -517,6 +530,7 @@ export class WatchCache<T = unknown> {
       type: 'watchcache/wait',
       at: start,
       groupResource: this.groupResource,
+      requestId,
       resourceVersion,
       cacheResourceVersion: this.resourceVersion,
       waitedMs,
@@ -530,7 +544,10 @@ export class WatchCache<T = unknown> {
   }
 
   /** Waits as upstream's callers do: with progress notifications requested while a consistent read is behind. */
-  private async waitUntilFresh(resourceVersion: number): Promise<void> {
+  private async waitUntilFresh(
+    resourceVersion: number,
+    ctx: RequestContext | undefined,
+  ): Promise<void> {
     if (
       this.consistentReadSupported() &&
       this.notFresh(resourceVersion) &&
@@ -538,28 +555,29 @@ export class WatchCache<T = unknown> {
     ) {
       this.waitingUntilFresh.add();
       try {
-        await this.waitUntilFreshAndBlock(resourceVersion);
+        await this.waitUntilFreshAndBlock(resourceVersion, ctx);
       } finally {
         this.waitingUntilFresh.remove();
       }
       return;
     }
-    await this.waitUntilFreshAndBlock(resourceVersion);
+    await this.waitUntilFreshAndBlock(resourceVersion, ctx);
   }
 
   /** WaitUntilFreshAndGet: the element at `key` once the cache has reached rv, and the cache's RV. */
   async waitUntilFreshAndGet(
     resourceVersion: number,
     key: string,
+    ctx?: RequestContext,
   ): Promise<{ object: StoreElement<T> | undefined; exists: boolean; resourceVersion: number }> {
-    await this.waitUntilFresh(resourceVersion);
+    await this.waitUntilFresh(resourceVersion, ctx);
     const object = this.store.getByKey(key);
     return { object, exists: object !== undefined, resourceVersion: this.resourceVersion };
   }
 
   /** WaitUntilFreshAndGetKeys. */
-  async waitUntilFreshAndGetKeys(resourceVersion: number): Promise<string[]> {
-    await this.waitUntilFresh(resourceVersion);
+  async waitUntilFreshAndGetKeys(resourceVersion: number, ctx?: RequestContext): Promise<string[]> {
+    await this.waitUntilFresh(resourceVersion, ctx);
     return this.store.listKeys();
   }
 
@@ -570,22 +588,24 @@ export class WatchCache<T = unknown> {
     key: string,
     opts: WatchCacheListOptions,
     requestNamespace = '',
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    if (opts.recursive) return this.waitUntilFreshAndList(key, opts, requestNamespace);
-    return this.waitUntilFreshAndGetListSingle(key, opts);
+    if (opts.recursive) return this.waitUntilFreshAndList(key, opts, requestNamespace, ctx);
+    return this.waitUntilFreshAndGetListSingle(key, opts, ctx);
   }
 
   private async waitUntilFreshAndGetListSingle(
     key: string,
     opts: WatchCacheListOptions,
+    ctx: RequestContext | undefined,
   ): Promise<WatchCacheListResult<T>> {
     let listRV: number;
     if ((opts.resourceVersionMatch ?? '') === '' && opts.resourceVersion === '') {
-      listRV = await this.getCurrentRV(); // consistent read
+      listRV = await this.getCurrentRV(ctx); // consistent read
     } else {
       listRV = this.parseResourceVersion(opts.resourceVersion);
     }
-    const got = await this.waitUntilFreshAndGet(listRV, key);
+    const got = await this.waitUntilFreshAndGet(listRV, key, ctx);
     return {
       items: got.object ? [got.object] : [],
       resourceVersion: got.resourceVersion,
@@ -603,10 +623,11 @@ export class WatchCache<T = unknown> {
     key: string,
     opts: WatchCacheListOptions,
     requestNamespace = '',
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
     const listRV = this.parseResourceVersion(opts.resourceVersion);
     const match = opts.resourceVersionMatch ?? '';
-    if (match === 'Exact') return this.waitAndListExactRV(key, '', listRV);
+    if (match === 'Exact') return this.waitAndListExactRV(key, '', listRV, ctx);
     if (match === '') {
       const token = opts.predicate.continue ?? '';
       if (token.length > 0) {
@@ -619,9 +640,9 @@ export class WatchCache<T = unknown> {
         } catch (e) {
           throw newBadRequest(`invalid continue token: ${(e as Error).message}`);
         }
-        if (continueRV > 0) return this.waitAndListExactRV(key, continueKey, continueRV);
+        if (continueRV > 0) return this.waitAndListExactRV(key, continueKey, continueRV, ctx);
         // Index matchers are not passed: they do not support a continue key.
-        return this.waitAndListConsistent(key, continueKey, []);
+        return this.waitAndListConsistent(key, continueKey, [], ctx);
       }
       // Legacy exact match: a limit with an RV other than "" and "0".
       if (
@@ -629,13 +650,14 @@ export class WatchCache<T = unknown> {
         opts.resourceVersion.length > 0 &&
         opts.resourceVersion !== '0'
       ) {
-        return this.waitAndListExactRV(key, '', listRV);
+        return this.waitAndListExactRV(key, '', listRV, ctx);
       }
       if (opts.resourceVersion === '') {
         return this.waitAndListConsistent(
           key,
           '',
           opts.predicate.matcherIndex?.(requestNamespace) ?? [],
+          ctx,
         );
       }
     }
@@ -644,6 +666,7 @@ export class WatchCache<T = unknown> {
       key,
       '',
       opts.predicate.matcherIndex?.(requestNamespace) ?? [],
+      ctx,
     );
   }
 
@@ -652,8 +675,9 @@ export class WatchCache<T = unknown> {
     key: string,
     continueKey: string,
     resourceVersion: number,
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    await this.waitUntilFresh(resourceVersion);
+    await this.waitUntilFresh(resourceVersion, ctx);
     const snapshot: OrderedLister<T> | undefined = this.snapshots?.getLessOrEqual(resourceVersion);
     if (!snapshot) throw newResourceExpired(`too old resource version: ${resourceVersion}`);
     return { items: snapshot.listPrefix(key, continueKey), resourceVersion, index: '' };
@@ -664,9 +688,10 @@ export class WatchCache<T = unknown> {
     key: string,
     continueKey: string,
     matchValues: readonly MatchValue[],
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    const resourceVersion = await this.getCurrentRV();
-    return this.waitAndListLatestRV(resourceVersion, key, continueKey, matchValues);
+    const resourceVersion = await this.getCurrentRV(ctx);
+    return this.waitAndListLatestRV(resourceVersion, key, continueKey, matchValues, ctx);
   }
 
   async waitAndListLatestRV(
@@ -674,8 +699,9 @@ export class WatchCache<T = unknown> {
     key: string,
     continueKey: string,
     matchValues: readonly MatchValue[],
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    await this.waitUntilFresh(resourceVersion);
+    await this.waitUntilFresh(resourceVersion, ctx);
     return this.listLatestRV(key, continueKey, matchValues);
   }
 

@@ -18,6 +18,7 @@ import {
   type TxnResponse,
 } from '../etcd/kv';
 import { MetricsRegistry } from '../metrics/registry';
+import type { RequestContext } from '../request/request-context';
 import { activeInspector, type EtcdOperation, type Inspector } from '../inspect/events';
 import { prepareContinueToken } from '../storage/continue';
 import {
@@ -254,11 +255,16 @@ export class EtcdStore {
   /**
    * GetList (release-1.36 store.go): the paging loop. Pages start at the client's limit and double
    * (up to maxLimit) while a selector leaves the page short; the first response pins the revision;
-   * the continue token starts after the last key examined.
+   * the continue token starts after the last key examined. `ctx` names the request (its id tags
+   * every inspector event and etcd request made for it).
    */
-  async getList(key: string, options?: GetListOptions | ListOptions): Promise<ListResult> {
+  async getList(
+    key: string,
+    options?: GetListOptions | ListOptions,
+    ctx?: RequestContext,
+  ): Promise<ListResult> {
     try {
-      return await this.getListInternal(key, options, undefined);
+      return await this.getListInternal(key, options, undefined, ctx);
     } catch (e) {
       // Plain errors (500s upstream) get the Status the HTTP layer would send.
       throw withStatus(e);
@@ -269,6 +275,7 @@ export class EtcdStore {
     key: string,
     options: GetListOptions | ListOptions | undefined,
     parentCost: RequestCost | undefined,
+    ctx: RequestContext | undefined,
   ): Promise<ListResult> {
     const opts = this.toListOptions(options);
     const keyPrefix = this.prepareKey(key, opts.recursive);
@@ -293,8 +300,8 @@ export class EtcdStore {
     let failure: unknown;
     try {
       let chunks: AsyncIterator<ListChunk> | undefined;
-      if (this.shouldStream(opts, keyPrefix, 'list')) {
-        chunks = await this.streamChunks(keyPrefix, withRev, limit, continueKey, 'list', cost);
+      if (this.shouldStream(opts, keyPrefix, 'list', ctx)) {
+        chunks = await this.streamChunks(keyPrefix, withRev, limit, continueKey, 'list', cost, ctx);
         streamed = chunks !== undefined;
       }
       let page = 0;
@@ -306,7 +313,7 @@ export class EtcdStore {
           if (n.done) break;
           chunk = n.value;
         } else {
-          chunk = await this.pagedChunk(keyPrefix, opts, withRev, limit, continueKey, cost);
+          chunk = await this.pagedChunk(keyPrefix, opts, withRev, limit, continueKey, cost, ctx);
         }
         page++;
         numFetched += chunk.kvs.length;
@@ -363,6 +370,7 @@ export class EtcdStore {
             type: 'list/page',
             at: this.clock.now(),
             groupResource: this.groupResource,
+            requestId: ctx?.requestId,
             keyPrefix,
             page,
             limitAsked: chunk.limit,
@@ -397,6 +405,7 @@ export class EtcdStore {
             type: 'list/page-size',
             at: this.clock.now(),
             groupResource: this.groupResource,
+            requestId: ctx?.requestId,
             keyPrefix,
             from,
             to: limit,
@@ -408,6 +417,7 @@ export class EtcdStore {
             type: 'list/page-size',
             at: this.clock.now(),
             groupResource: this.groupResource,
+            requestId: ctx?.requestId,
             keyPrefix,
             from: limit,
             to: limit,
@@ -445,6 +455,7 @@ export class EtcdStore {
           type: 'list/done',
           at: this.clock.now(),
           groupResource: this.groupResource,
+          requestId: ctx?.requestId,
           keyPrefix,
           recursive: opts.recursive,
           streamed,
@@ -470,6 +481,7 @@ export class EtcdStore {
     limit: number,
     continueKey: string,
     cost: RequestCost,
+    ctx: RequestContext | undefined,
   ): Promise<ListChunk> {
     let resp: RangeResponse;
     try {
@@ -484,10 +496,16 @@ export class EtcdStore {
             revision: etcdRevision(withRev),
           },
           cost,
+          ctx,
         );
       } else {
         // kubernetes.Client.Get: a single key; Kvs=[kv], Count=1 or none.
-        resp = await this.range('get', { key: keyPrefix, revision: etcdRevision(withRev) }, cost);
+        resp = await this.range(
+          'get',
+          { key: keyPrefix, revision: etcdRevision(withRev) },
+          cost,
+          ctx,
+        );
       }
     } catch (e) {
       throw await this.listReadError(
@@ -497,6 +515,7 @@ export class EtcdStore {
         continueKey,
         keyPrefix,
         cost,
+        ctx,
       );
     }
     // release-1.36: hasMore = len(Kvs) < Count (not etcd's More).
@@ -521,11 +540,12 @@ export class EtcdStore {
     continueKey: string,
     keyPrefix: string,
     cost: RequestCost,
+    ctx: RequestContext | undefined,
   ): Promise<unknown> {
     if (isEtcdError(err, 'futureRev')) {
       let currentRV = 0n;
       try {
-        currentRV = await this.getCurrentResourceVersion(cost);
+        currentRV = await this.getCurrentResourceVersion(ctx, cost);
       } catch {
         // If the current revision cannot be read, upstream reports 0.
         currentRV = 0n;
@@ -540,6 +560,7 @@ export class EtcdStore {
     opts: ListOptions,
     keyPrefix: string,
     origin: 'list' | 'watch-sync',
+    ctx: RequestContext | undefined,
   ): boolean {
     if (!this.features.EtcdRangeStream) return false;
     const insp = activeInspector(this.inspector);
@@ -559,6 +580,7 @@ export class EtcdStore {
       type: 'list/stream-decision',
       at: this.clock.now(),
       groupResource: this.groupResource,
+      requestId: ctx?.requestId,
       keyPrefix,
       origin,
       decision: stream ? 'stream' : 'paged',
@@ -580,6 +602,7 @@ export class EtcdStore {
     continueKey: string,
     origin: 'list' | 'watch-sync',
     cost: RequestCost,
+    ctx: RequestContext | undefined,
   ): Promise<AsyncIterator<ListChunk> | undefined> {
     const paging = continueKey !== '';
     const req: RangeRequest = {
@@ -603,11 +626,12 @@ export class EtcdStore {
       this.featureSupportChecker.markUnsupported('RangeStream');
       const insp = activeInspector(this.inspector);
       if (insp) {
-        insp.emit(this.requestEvent('listStream', req, start, 0, 0, 0, firstErr, true));
+        insp.emit(this.requestEvent(ctx, 'listStream', req, start, 0, 0, 0, firstErr, true));
         insp.emit({
           type: 'list/stream-fallback',
           at: this.clock.now(),
           groupResource: this.groupResource,
+          requestId: ctx?.requestId,
           keyPrefix,
           origin,
           recheckAt: this.featureSupportChecker.recheckAt('RangeStream') ?? 0,
@@ -633,6 +657,7 @@ export class EtcdStore {
       );
       activeInspector(this.inspector)?.emit(
         this.requestEvent(
+          ctx,
           'listStream',
           req,
           start,
@@ -653,7 +678,7 @@ export class EtcdStore {
           const err = pendingErr;
           pendingErr = undefined;
           finish(err);
-          throw await this.listReadError(err, withRev, paging, continueKey, keyPrefix, cost);
+          throw await this.listReadError(err, withRev, paging, continueKey, keyPrefix, cost, ctx);
         }
         const cur = pending;
         if (cur === undefined || cur.done) {
@@ -735,15 +760,17 @@ export class EtcdStore {
 
   /**
    * GetCurrentResourceVersion (release-1.36): a non-recursive GetList of the resource prefix with
-   * limit 1, so it costs one etcd `get` and counts as a LIST in the storage metrics.
+   * limit 1, so it costs one etcd `get` and counts as a LIST in the storage metrics. It is made on
+   * behalf of `ctx`'s request (a consistent read, a watch, a LIST that asked for a future RV).
    */
-  async getCurrentResourceVersion(parentCost?: RequestCost): Promise<bigint> {
+  async getCurrentResourceVersion(ctx?: RequestContext, parentCost?: RequestCost): Promise<bigint> {
     let list: ListResult;
     try {
       list = await this.getListInternal(
         this.resourcePrefix,
         newListOptions({ recursive: false, predicate: new SelectionPredicate({ limit: 1 }) }),
         parentCost,
+        ctx,
       );
     } catch (e) {
       throw withStatus(e);
@@ -756,9 +783,13 @@ export class EtcdStore {
   // ---------------------------------------------------------------- single objects
 
   /** Get: the object at key (latest revision), checked against a minimum resourceVersion. */
-  async get(key: string, opts: GetOptions = {}): Promise<KubeObject | undefined> {
+  async get(
+    key: string,
+    opts: GetOptions = {},
+    ctx?: RequestContext,
+  ): Promise<KubeObject | undefined> {
     const preparedKey = this.prepareKey(key, false);
-    const resp = await this.range('get', { key: preparedKey });
+    const resp = await this.range('get', { key: preparedKey }, undefined, ctx);
     this.validateMinimumResourceVersion(opts.resourceVersion ?? '', BigInt(resp.header.revision));
     const kv = resp.kvs[0];
     if (!kv) {
@@ -769,7 +800,7 @@ export class EtcdStore {
   }
 
   /** Create: writes obj at key if absent (409 AlreadyExists otherwise); returns it with its resourceVersion. */
-  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+  async create(key: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
     const preparedKey = this.prepareKey(key, false);
     const copy = cloneObject(obj);
     if (this.versioner.objectResourceVersion(copy) !== 0n) {
@@ -777,7 +808,7 @@ export class EtcdStore {
     }
     this.versioner.prepareObjectForStorage(copy);
     const data = JSON.stringify(copy);
-    const resp = await this.optimisticPut('create', preparedKey, data, 0, false);
+    const resp = await this.optimisticPut('create', preparedKey, data, 0, false, ctx);
     if (!resp.succeeded) throw this.alreadyExists(preparedKey);
     return this.decode(data, resp.header.revision, preparedKey);
   }
@@ -790,9 +821,10 @@ export class EtcdStore {
     key: string,
     tryUpdate: UpdateFunc,
     opts: GuaranteedUpdateOptions = {},
+    ctx?: RequestContext,
   ): Promise<KubeObject> {
     const preparedKey = this.prepareKey(key, false);
-    let state = await this.getCurrentState(preparedKey, !!opts.ignoreNotFound);
+    let state = await this.getCurrentState(preparedKey, !!opts.ignoreNotFound, ctx);
     for (;;) {
       checkPreconditions(preparedKey, opts.preconditions, state);
       const input = cloneObject(state.obj);
@@ -801,7 +833,7 @@ export class EtcdStore {
       const data = JSON.stringify(ret);
       if (state.exists && data === state.data)
         return this.decode(state.data, state.rev, preparedKey);
-      const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true);
+      const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true, ctx);
       if (!resp.succeeded) {
         state = this.stateFromTxnFailure(resp, preparedKey, !!opts.ignoreNotFound);
         continue;
@@ -811,16 +843,24 @@ export class EtcdStore {
   }
 
   /** Delete: removes the object at key if unchanged since read (retrying on conflict); returns it. */
-  async delete(key: string, opts: { preconditions?: Preconditions } = {}): Promise<KubeObject> {
+  async delete(
+    key: string,
+    opts: { preconditions?: Preconditions } = {},
+    ctx?: RequestContext,
+  ): Promise<KubeObject> {
     const preparedKey = this.prepareKey(key, false);
-    let state = await this.getCurrentState(preparedKey, false);
+    let state = await this.getCurrentState(preparedKey, false, ctx);
     for (;;) {
       checkPreconditions(preparedKey, opts.preconditions, state);
-      const resp = await this.txn('delete', {
-        compare: [{ key: preparedKey, target: 'modRevision', result: 'equal', value: state.rev }],
-        success: [{ requestDeleteRange: { key: preparedKey } }],
-        failure: [{ requestRange: { key: preparedKey } }],
-      });
+      const resp = await this.txn(
+        'delete',
+        {
+          compare: [{ key: preparedKey, target: 'modRevision', result: 'equal', value: state.rev }],
+          success: [{ requestDeleteRange: { key: preparedKey } }],
+          failure: [{ requestRange: { key: preparedKey } }],
+        },
+        ctx,
+      );
       if (!resp.succeeded) {
         state = this.stateFromTxnFailure(resp, preparedKey, false);
         continue;
@@ -833,9 +873,10 @@ export class EtcdStore {
 
   /**
    * Watch: the initial sync (when asked for) and then the etcd watch from its revision + 1. A
-   * recursive key must end in '/' after preparation (it always does here).
+   * recursive key must end in '/' after preparation (it always does here). `ctx` is the watch
+   * request: its id tags the watch's etcd requests and lifecycle events.
    */
-  async watch(key: string, opts: WatchOptions = {}): Promise<StorageWatch> {
+  async watch(key: string, opts: WatchOptions = {}, ctx?: RequestContext): Promise<StorageWatch> {
     const recursive = opts.recursive ?? true;
     const preparedKey = this.prepareKey(key, recursive);
     let rev: bigint;
@@ -844,7 +885,7 @@ export class EtcdStore {
     } catch (e) {
       throw withStatus(e);
     }
-    return this.watcher.watch(preparedKey, rev, { ...opts, recursive });
+    return this.watcher.watch(preparedKey, rev, { ...opts, recursive }, ctx);
   }
 
   /** RequestWatchProgress: asks etcd for a progress notification on this store's open watches. */
@@ -859,6 +900,7 @@ export class EtcdStore {
     operation: EtcdOperation,
     req: RangeRequest,
     cost?: RequestCost,
+    ctx?: RequestContext,
   ): Promise<RangeResponse> {
     const start = this.clock.now();
     if (cost) cost.requests++;
@@ -869,7 +911,7 @@ export class EtcdStore {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
       activeInspector(this.inspector)?.emit(
-        this.requestEvent(operation, req, start, 0, 0, 0, e, false, latencyMs),
+        this.requestEvent(ctx, operation, req, start, 0, 0, 0, e, false, latencyMs),
       );
       throw e;
     }
@@ -879,6 +921,7 @@ export class EtcdStore {
     if (insp)
       insp.emit(
         this.requestEvent(
+          ctx,
           operation,
           req,
           start,
@@ -893,7 +936,11 @@ export class EtcdStore {
     return resp;
   }
 
-  private async txn(operation: EtcdOperation, req: Parameters<KV['txn']>[0]): Promise<TxnResponse> {
+  private async txn(
+    operation: EtcdOperation,
+    req: Parameters<KV['txn']>[0],
+    ctx: RequestContext | undefined,
+  ): Promise<TxnResponse> {
     const start = this.clock.now();
     const key = firstTxnKey(req);
     let resp: TxnResponse;
@@ -903,7 +950,7 @@ export class EtcdStore {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
       activeInspector(this.inspector)?.emit(
-        this.requestEvent(operation, { key }, start, 0, 0, 0, e, false, latencyMs),
+        this.requestEvent(ctx, operation, { key }, start, 0, 0, 0, e, false, latencyMs),
       );
       throw withStatus(e);
     }
@@ -911,6 +958,7 @@ export class EtcdStore {
     this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
     activeInspector(this.inspector)?.emit(
       this.requestEvent(
+        ctx,
         operation,
         { key },
         start,
@@ -932,16 +980,25 @@ export class EtcdStore {
     value: string,
     expectedRevision: number,
     getOnFailure: boolean,
+    ctx: RequestContext | undefined,
   ): Promise<TxnResponse> {
-    return this.txn(operation, {
-      compare: [{ key, target: 'modRevision', result: 'equal', value: expectedRevision }],
-      success: [{ requestPut: { key, value } }],
-      failure: getOnFailure ? [{ requestRange: { key } }] : [],
-    });
+    return this.txn(
+      operation,
+      {
+        compare: [{ key, target: 'modRevision', result: 'equal', value: expectedRevision }],
+        success: [{ requestPut: { key, value } }],
+        failure: getOnFailure ? [{ requestRange: { key } }] : [],
+      },
+      ctx,
+    );
   }
 
-  private async getCurrentState(key: string, ignoreNotFound: boolean): Promise<ObjState> {
-    const resp = await this.range('get', { key });
+  private async getCurrentState(
+    key: string,
+    ignoreNotFound: boolean,
+    ctx: RequestContext | undefined,
+  ): Promise<ObjState> {
+    const resp = await this.range('get', { key }, undefined, ctx);
     return this.stateFromKv(resp.kvs[0], key, ignoreNotFound);
   }
 
@@ -1002,8 +1059,9 @@ export class EtcdStore {
     return new StatusError(status);
   }
 
-  /** @internal An etcd/request inspector event. */
+  /** @internal An etcd/request inspector event, made on behalf of `ctx`'s request. */
   requestEvent(
+    ctx: RequestContext | undefined,
     operation: EtcdOperation,
     req: RangeRequest,
     start: number,
@@ -1018,6 +1076,7 @@ export class EtcdStore {
       type: 'etcd/request' as const,
       at: start,
       groupResource: this.groupResource,
+      requestId: ctx?.requestId,
       operation,
       key: req.key,
       rangeEnd: req.rangeEnd,

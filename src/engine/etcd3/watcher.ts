@@ -14,6 +14,7 @@ import {
   type WatchResponse,
 } from '../etcd/kv';
 import { activeInspector } from '../inspect/events';
+import type { RequestContext } from '../request/request-context';
 import { newTooLargeResourceVersionError, type Status } from '../storage/errors';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
@@ -138,13 +139,18 @@ export class EtcdWatcher {
     }
   }
 
-  /** watcher.Watch: resolves the start revision, then runs the watch in the background. */
-  async watch(preparedKey: string, rev: bigint, opts: WatchOptions): Promise<StorageWatch> {
+  /** watcher.Watch: resolves the start revision, then runs the watch (for `ctx`'s request) in the background. */
+  async watch(
+    preparedKey: string,
+    rev: bigint,
+    opts: WatchOptions,
+    ctx?: RequestContext,
+  ): Promise<StorageWatch> {
     const recursive = opts.recursive ?? true;
     if (recursive && !preparedKey.endsWith('/'))
       throw new Error('recursive key needs to end with "/"');
     const pred = toPredicate(opts.predicate, this.store.groupResource.resource);
-    const startWatchRV = await this.getStartWatchResourceVersion(rev, opts);
+    const startWatchRV = await this.getStartWatchResourceVersion(rev, opts, ctx);
     const wc = new WatchChan(
       this.store,
       preparedKey,
@@ -152,6 +158,7 @@ export class EtcdWatcher {
       recursive,
       !!opts.progressNotify,
       pred,
+      ctx,
     );
     this.open.add(wc);
     void wc.run(
@@ -162,11 +169,15 @@ export class EtcdWatcher {
   }
 
   /** getStartWatchResourceVersion: the requested RV, or 0 (sync first), or the current RV (WatchList, no initial events). */
-  private async getStartWatchResourceVersion(rev: bigint, opts: WatchOptions): Promise<bigint> {
+  private async getStartWatchResourceVersion(
+    rev: bigint,
+    opts: WatchOptions,
+    ctx: RequestContext | undefined,
+  ): Promise<bigint> {
     if (rev > 0n) return rev;
     if (!this.store.features.WatchList) return 0n;
     if (opts.sendInitialEvents === undefined || opts.sendInitialEvents) return 0n;
-    return this.store.getCurrentResourceVersion();
+    return this.store.getCurrentResourceVersion(ctx);
   }
 
   private isInitialEventsEndBookmarkRequired(opts: WatchOptions): boolean {
@@ -209,6 +220,8 @@ class WatchChan implements StorageWatch {
   private readonly key: string;
   private readonly recursive: boolean;
   private readonly progressNotify: boolean;
+  /** The watch request: its id tags this watch's etcd requests and lifecycle events. */
+  private readonly ctx: RequestContext | undefined;
 
   constructor(
     store: EtcdStore,
@@ -217,6 +230,7 @@ class WatchChan implements StorageWatch {
     recursive: boolean,
     progressNotify: boolean,
     pred: SelectionPredicate,
+    ctx: RequestContext | undefined,
   ) {
     this.store = store;
     this.key = key;
@@ -224,6 +238,7 @@ class WatchChan implements StorageWatch {
     this.recursive = recursive;
     this.progressNotify = progressNotify;
     this.pred = pred;
+    this.ctx = ctx;
   }
 
   get stopped(): boolean {
@@ -308,7 +323,7 @@ class WatchChan implements StorageWatch {
   async run(initialEventsEndBookmarkRequired: boolean, forceInitialEvents: boolean): Promise<void> {
     try {
       if (this.initialRev > 0 && forceInitialEvents) {
-        const current = await this.store.getCurrentResourceVersion();
+        const current = await this.store.getCurrentResourceVersion(this.ctx);
         if (BigInt(this.initialRev) > current) {
           // wait.Jitter(1s, 3): 1s + up to 3s more, truncated to whole seconds.
           const retry = Math.floor(1 + this.store.random.float64() * 3);
@@ -377,6 +392,7 @@ class WatchChan implements StorageWatch {
         type: 'list/stream-decision',
         at: store.clock.now(),
         groupResource: store.groupResource,
+        requestId: this.ctx?.requestId,
         keyPrefix: this.key,
         origin: 'watch-sync',
         decision: supported ? 'stream' : 'paged',
@@ -394,6 +410,7 @@ class WatchChan implements StorageWatch {
           type: 'list/stream-fallback',
           at: store.clock.now(),
           groupResource: store.groupResource,
+          requestId: this.ctx?.requestId,
           keyPrefix: this.key,
           origin: 'watch-sync',
           recheckAt: checker.recheckAt('RangeStream') ?? 0,
@@ -411,13 +428,23 @@ class WatchChan implements StorageWatch {
       let resp: RangeResponse;
       try {
         resp = this.recursive
-          ? await this.store.range('list', {
-              key: preparedKey,
-              rangeEnd: prefixEnd(this.key),
-              limit: defaultWatcherMaxLimit,
-              revision: withRev,
-            })
-          : await this.store.range('get', { key: preparedKey, revision: withRev });
+          ? await this.store.range(
+              'list',
+              {
+                key: preparedKey,
+                rangeEnd: prefixEnd(this.key),
+                limit: defaultWatcherMaxLimit,
+                revision: withRev,
+              },
+              undefined,
+              this.ctx,
+            )
+          : await this.store.range(
+              'get',
+              { key: preparedKey, revision: withRev },
+              undefined,
+              this.ctx,
+            );
       } catch (e) {
         throw interpretListError(e, true, preparedKey, this.key);
       }
@@ -458,7 +485,18 @@ class WatchChan implements StorageWatch {
         latencyMs / 1000,
       );
       activeInspector(store.inspector)?.emit(
-        store.requestEvent('listStream', req, start, initialRev, kvs, count, err, false, latencyMs),
+        store.requestEvent(
+          this.ctx,
+          'listStream',
+          req,
+          start,
+          initialRev,
+          kvs,
+          count,
+          err,
+          false,
+          latencyMs,
+        ),
       );
     };
     for (;;) {
@@ -469,7 +507,7 @@ class WatchChan implements StorageWatch {
         if (e instanceof EtcdError && e.isUnimplemented) {
           // The probe is not counted in the metrics.
           activeInspector(store.inspector)?.emit(
-            store.requestEvent('listStream', req, start, 0, 0, 0, e, true),
+            store.requestEvent(this.ctx, 'listStream', req, start, 0, 0, 0, e, true),
           );
           return false;
         }
@@ -596,6 +634,7 @@ class WatchChan implements StorageWatch {
       type: 'etcd/watch',
       at: this.store.clock.now(),
       groupResource: this.store.groupResource,
+      requestId: this.ctx?.requestId,
       key: this.key,
       phase,
       revision,

@@ -21,6 +21,8 @@ export interface EtcdRequestEvent {
   /** Virtual ms (Clock.now()) when the request was sent. */
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   operation: EtcdOperation;
   /** Range start (or the single key). */
   key: string;
@@ -49,6 +51,8 @@ export interface ListPageEvent {
   type: 'list/page';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   /** 1-based chunk number within the request. */
   page: number;
@@ -77,6 +81,8 @@ export interface ListPageSizeEvent {
   type: 'list/page-size';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   from: number;
   to: number;
@@ -91,6 +97,8 @@ export interface ListStreamDecisionEvent {
   type: 'list/stream-decision';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   /** `list` for GetList, `watch-sync` for a watch's initial sync. */
   origin: 'list' | 'watch-sync';
@@ -111,6 +119,8 @@ export interface ListStreamFallbackEvent {
   type: 'list/stream-fallback';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   origin: 'list' | 'watch-sync';
   /** The capability stays unsupported until then (rangeStreamRecheckInterval later). */
@@ -122,6 +132,8 @@ export interface ListDoneEvent {
   type: 'list/done';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   recursive: boolean;
   streamed: boolean;
@@ -143,6 +155,8 @@ export interface EtcdWatchEvent {
   type: 'etcd/watch';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   phase: 'sync-done' | 'watching' | 'progress-notify' | 'error' | 'stopped';
   /** The revision: synced at, watching from (exclusive), or the progress notification's. */
@@ -186,6 +200,8 @@ export type CacheWatcherInspectorEvent =
       at: number;
       watcherId: number | string;
       groupResource: GroupResource;
+      /** The watch request that created it; the watcher's later events carry only watcherId. */
+      requestId?: number;
       identifier: string;
       chanSize: number;
       /** null: no deadline (Go's zero time). */
@@ -254,6 +270,8 @@ export interface WatchCacheFreshnessWaitEvent {
   /** Virtual ms when the request started waiting. */
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   resourceVersion: number;
   /** The cache's RV when the wait ended. */
   cacheResourceVersion: number;
@@ -298,6 +316,8 @@ export interface ReflectorEvent {
   type: 'cacher/reflector';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   /**
    * list-page: one page of the initial list; listed: the cache was replaced; watching: the storage
    * watch started; watch-ended: it ended (error says why); relist-wait: the next ListAndWatch runs
@@ -328,6 +348,8 @@ export interface FreshnessWaitStartEvent {
   type: 'watchcache/wait-start';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   resourceVersion: number;
   cacheResourceVersion: number;
 }
@@ -337,6 +359,8 @@ export interface CacherWatchEvent {
   type: 'cacher/watch';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   /** The watcher's id (absent for error and immediately closed watchers). */
   watcherId?: number;
   key: string;
@@ -500,6 +524,8 @@ export interface DelegationDecisionEvent {
   type: 'delegator/decision';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   operation: 'list' | 'get';
   key: string;
   resourceVersion: string;
@@ -519,6 +545,8 @@ export interface DelegationFallbackEvent {
   type: 'delegator/fallback';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   /** resource-expired: no snapshot at the exact RV any more; too-large-resource-version: the cache did not catch up within 3s. */
   reason: 'resource-expired' | 'too-large-resource-version';
@@ -533,6 +561,8 @@ export interface ConsistentReadEvent {
   type: 'delegator/consistent-read';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   success: boolean;
   fallback: 'false' | 'true' | 'skipped';
@@ -543,6 +573,8 @@ export interface CacheListEvent {
   type: 'cacher/list';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   resourceVersion: string;
   /** The index that pre-filtered the candidates ('' = none). */
