@@ -477,9 +477,17 @@ export {
 } from './cacher/delegator';
 export { explainListDelegation } from './cacher/explain-delegation';
 export {
+  RequestContexts,
+  defaultClient,
+  type RequestContext,
+  type HttpMethod,
+} from './request/request-context';
+export { collectionPath, objectPath, requestPath, type RequestQuery } from './request/request-path';
+export {
   createResource,
   Resource,
   defaultMinRequestTimeoutSeconds,
+  type RequestSender,
   type CreateResourceOptions,
   type CacheOptions,
   type ResourceListRequest,
