@@ -159,6 +159,7 @@ export function renderReport(
 function listJson(l: ListRecord): Record<string, unknown> {
   return {
     id: l.id,
+    requestId: l.requestId,
     at: l.at,
     request: l.request,
     ...(l.client !== undefined ? { client: l.client } : {}),

@@ -124,18 +124,16 @@ export {
   shouldDelegateListMeta,
   consistentReadSupported,
   CacheWithoutSnapshots,
-  CacherDelegation,
-  computeListLimit,
-  shouldDelegateListOnNotReadyCache,
-  resourceVersionMatchExact,
-  resourceVersionMatchNotOlderThan,
   type DelegationListOptions,
   type DelegationResult,
   type DelegatorHelper,
+} from './cacher/delegator/interface';
+export {
+  CacherDelegation,
+  computeListLimit,
   type CacherDelegationView,
   type CacherDelegationDeps,
-  type SelectorLike,
-} from './cacher/delegator/interface';
+} from './cacher/cacher-delegation';
 export {
   isListWatchRequest,
   getBookmarkAfterResourceVersionLockedFunc,
@@ -206,7 +204,6 @@ export {
   defaultLowerBoundCapacity,
   defaultUpperBoundCapacity,
   type WatchCacheHistoryConfig,
-  type WatchCacheCapacityChangeEvent,
 } from './cacher/watch-cache-history';
 export {
   WatchCache,
@@ -219,7 +216,6 @@ export {
   type WatchCacheListOptions,
   type WatchCacheListResult,
   type ConditionalProgressRequester,
-  type WatchCacheFreshnessWaitEvent,
 } from './cacher/watch-cache';
 export * as labels from './storage/labels';
 export * as fields from './storage/fields';
@@ -317,8 +313,13 @@ export {
 } from './storage/selection-predicate';
 export {
   newListOptions,
+  toStorageListOptions,
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
   type ListOptions,
   type ResourceVersionMatch,
+  type GetListOptions,
+  type ListPredicateInput,
 } from './storage/list-options';
 export { validateListOptions, type ListRevision } from './storage/validate-list-options';
 export {
@@ -358,11 +359,7 @@ export {
 export {
   cacheWatcherStateNames,
   bookmarkDropReasons,
-  type CacheWatcherStateName,
-  type BookmarkDropReason,
-  type CacheWatcherCloseReason,
   type CacheWatcherCounts,
-  type CacheWatcherInspectorEvent,
   type CacheWatcherInspector,
   type CacheWatcherMetrics,
 } from './cacher/cache-watcher-report';
@@ -398,8 +395,6 @@ export {
   maxLimit,
   type EtcdStoreOptions,
   type EtcdStoreFeatures,
-  type GetListOptions,
-  type ListPredicateInput,
   type ListResult,
   type GetOptions as EtcdGetOptions,
   type Preconditions,
@@ -486,15 +481,24 @@ export {
 export { IndexedWatchers, type WatchScope } from './cacher/indexed-watchers';
 export {
   CacheDelegator,
-  toStorageListOptions,
-  explainListDelegation,
+  shouldDelegateListOnNotReadyCache,
   type DelegatorStorage,
   type GetRequestOptions,
+  type SelectorLike,
 } from './cacher/delegator';
+export { explainListDelegation } from './cacher/explain-delegation';
+export {
+  RequestContexts,
+  defaultClient,
+  type RequestContext,
+  type HttpMethod,
+} from './request/request-context';
+export { collectionPath, objectPath, requestPath, type RequestQuery } from './request/request-path';
 export {
   createResource,
   Resource,
   defaultMinRequestTimeoutSeconds,
+  type RequestSender,
   type CreateResourceOptions,
   type CacheOptions,
   type ResourceListRequest,
@@ -521,4 +525,10 @@ export type {
   ConsistentReadEvent,
   CacheListEvent,
   TerminateAllWatchersEvent,
+  CacheWatcherStateName,
+  BookmarkDropReason,
+  CacheWatcherCloseReason,
+  CacheWatcherInspectorEvent,
+  WatchCacheCapacityChangeEvent,
+  WatchCacheFreshnessWaitEvent,
 } from './inspect/events';

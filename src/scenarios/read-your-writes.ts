@@ -30,7 +30,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const reads: Promise<unknown>[] = [];
   for (let k = 1; k <= writes; k++) {
     r.progress((k - 1) / (writes + 4), `write ${k}/${writes}`);
-    const stored = await resource.createPod({ name: `write-${k}`, namespace: 'default' });
+    const stored = await resource.createPod({ name: `write-${k}`, namespace: 'default' }, 'writer');
     r.input({
       action: 'writes',
       count: 1,

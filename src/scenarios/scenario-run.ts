@@ -1,7 +1,8 @@
 // No upstream counterpart: the run context a scenario works in. It owns the virtual clock and the
-// seeded randomness, hands the engine an inspector that records every event, records the
-// scenario's own inputs (writes, lists, watches) in the same stream, and lets modelled clients
-// list and watch while it notes what they got. Cancellation is checked between steps.
+// seeded randomness and the apiserver's request ids, hands the engine an inspector that records
+// every event, records the scenario's own inputs (writes, lists, watches, each with its request
+// id) in the same stream, and lets modelled clients list and watch while it notes what they got.
+// Cancellation is checked between steps.
 import { FakeClock, settle } from '../engine/clock';
 import {
   createResource,
@@ -16,6 +17,8 @@ import type { ReadRate } from '../engine/clients/watch-client';
 import type { ListResult } from '../engine/etcd3/store';
 import type { Inspector, InspectorEvent } from '../engine/inspect/events';
 import { SeededRandom } from '../engine/rand';
+import { RequestContexts } from '../engine/request/request-context';
+import { requestPath } from '../engine/request/request-path';
 import { StatusError, errorToAPIStatus, type Status } from '../engine/storage/errors';
 import { makePod } from '../engine/storage/objects';
 import type { ClientError, ScenarioInput, TraceRecord, WatcherFinal } from '../trace/trace-format';
@@ -70,41 +73,14 @@ function errorOf(e: unknown): ClientError {
   return clientError(errorToAPIStatus(e));
 }
 
-/** `/api/v1/namespaces/default/pods?limit=100&labelSelector=…` for a list or watch request. */
-export function requestPath(
-  resource: string,
-  req: ResourceListRequest & ResourceWatchRequest,
-  watch: boolean,
-): string {
-  const base = req.namespace
-    ? `/api/v1/namespaces/${req.namespace}/${resource}`
-    : `/api/v1/${resource}`;
-  const q: string[] = [];
-  if (watch) q.push('watch=true');
-  const add = (k: string, v: string | number | boolean | undefined): void => {
-    if (v === undefined || v === '') return;
-    q.push(`${k}=${encodeURIComponent(String(v))}`);
-  };
-  add('labelSelector', req.labelSelector);
-  add('fieldSelector', req.fieldSelector);
-  add('limit', req.limit);
-  add('continue', req.continue);
-  add('resourceVersion', req.resourceVersion);
-  add('resourceVersionMatch', req.resourceVersionMatch);
-  if (watch) {
-    add('allowWatchBookmarks', req.allowWatchBookmarks);
-    add('sendInitialEvents', req.sendInitialEvents);
-    add('timeoutSeconds', req.timeoutSeconds);
-  }
-  return q.length ? `${base}?${q.join('&')}` : base;
-}
-
 export class ScenarioRun {
   readonly clock = new FakeClock(0);
   readonly rand: SeededRandom;
   readonly profile: SemanticsProfile;
   readonly scenario: string;
   readonly inspector: Inspector;
+  /** The apiserver's request ids: every resource of the run shares them, so an id is unique in the trace. */
+  readonly requests = new RequestContexts();
   readonly resources: Resource[] = [];
   readonly watches: ClientWatch[] = [];
   private readonly onRecord: (r: TraceRecord) => void;
@@ -141,6 +117,7 @@ export class ScenarioRun {
       clock: this.clock,
       rand: this.rand,
       inspector: this.inspector,
+      requests: this.requests,
     });
     this.resources.push(r);
     return r;
@@ -232,43 +209,51 @@ export class ScenarioRun {
   // ------------------------------------------------------------ modelled clients
 
   /**
-   * A LIST by a client, through the delegator (as the registry sends it) or straight to the etcd3
-   * store; the request and its outcome are recorded. Never throws for an API error: it is the
-   * outcome.
+   * A LIST by `client`, through the delegator (as the registry sends it) or straight to the etcd3
+   * store; the request (with its id) and its outcome are recorded. Never throws for an API error:
+   * it is the outcome.
    */
   async list(
     resource: Resource,
     req: ResourceListRequest,
-    via: 'delegator' | 'store' = 'delegator',
-    client?: string,
+    via: 'delegator' | 'store',
+    client: string,
   ): Promise<{ id: string; result?: ListResult; error?: ClientError }> {
     this.checkAborted();
     const id = `list-${++this.listSeq}`;
+    const ctx = resource.listContext(req, client);
+    const requestId = ctx.requestId;
     this.input({
       action: 'list',
       id,
-      request: requestPath(resource.groupResource.resource, req, false),
+      requestId,
+      request: requestPath(resource.groupResource, req.namespace, req, false),
       via,
-      ...(client !== undefined ? { client } : {}),
+      client,
     });
     try {
       const result =
         via === 'delegator'
-          ? await resource.list(req)
-          : await resource.store.getList(resource.collectionKey(req.namespace), {
-              resourceVersion: req.resourceVersion ?? '',
-              resourceVersionMatch: req.resourceVersionMatch ?? '',
-              recursive: true,
-              predicate: {
-                label: req.labelSelector,
-                field: req.fieldSelector,
-                limit: req.limit,
-                continue: req.continue,
+          ? await resource.list(req, ctx)
+          : await resource.store.getList(
+              resource.collectionKey(req.namespace),
+              {
+                resourceVersion: req.resourceVersion ?? '',
+                resourceVersionMatch: req.resourceVersionMatch ?? '',
+                recursive: true,
+                predicate: {
+                  label: req.labelSelector,
+                  field: req.fieldSelector,
+                  limit: req.limit,
+                  continue: req.continue,
+                },
               },
-            });
+              ctx,
+            );
       this.input({
         action: 'list-end',
         id,
+        requestId,
         status: 200,
         items: result.items.length,
         resourceVersion: result.resourceVersion,
@@ -283,6 +268,7 @@ export class ScenarioRun {
       this.input({
         action: 'list-end',
         id,
+        requestId,
         status: error.code,
         items: 0,
         resourceVersion: '',
@@ -300,10 +286,13 @@ export class ScenarioRun {
   async watch(resource: Resource, client: string, req: ResourceWatchRequest): Promise<ClientWatch> {
     this.checkAborted();
     const cw: ClientWatch = { client, opened: undefined, error: undefined, resource };
+    const ctx = resource.watchContext(req, client);
+    const requestId = ctx.requestId;
     this.input({
       action: 'watch',
       client,
-      request: requestPath(resource.groupResource.resource, req, true),
+      requestId,
+      request: requestPath(resource.groupResource, req.namespace, req, true),
       ...(req.contentType !== undefined ? { contentType: req.contentType } : {}),
       readRate: readRateText(req.readRate),
     });
@@ -312,25 +301,29 @@ export class ScenarioRun {
     try {
       // No callback per event: the client keeps its newest RV and first ERROR itself, so a fast
       // one lets the watcher deliver in place.
-      opened = await resource.watch({
-        keepEvents: false,
-        ...req,
-        onClose: (reason, at) => {
-          if (cw.opened?.watcherId !== undefined) {
-            this.input({
-              action: 'watch-closed',
-              client,
-              watcherId: cw.opened.watcherId,
-              reason,
-              received: cw.opened.client.received,
-            });
-          }
-          userOnClose?.(reason, at);
+      opened = await resource.watch(
+        {
+          keepEvents: false,
+          ...req,
+          onClose: (reason, at) => {
+            if (cw.opened?.watcherId !== undefined) {
+              this.input({
+                action: 'watch-closed',
+                client,
+                requestId,
+                watcherId: cw.opened.watcherId,
+                reason,
+                received: cw.opened.client.received,
+              });
+            }
+            userOnClose?.(reason, at);
+          },
         },
-      });
+        ctx,
+      );
     } catch (e) {
       cw.error = errorOf(e);
-      this.input({ action: 'watch-opened', client, error: cw.error });
+      this.input({ action: 'watch-opened', client, requestId, error: cw.error });
       this.watches.push(cw);
       return cw;
     }
@@ -349,9 +342,9 @@ export class ScenarioRun {
               reason: '',
               message: 'the watch closed at once (registered while the cache was unready)',
             };
-      this.input({ action: 'watch-opened', client, error: cw.error });
+      this.input({ action: 'watch-opened', client, requestId, error: cw.error });
     } else {
-      this.input({ action: 'watch-opened', client, watcherId: opened.watcherId });
+      this.input({ action: 'watch-opened', client, requestId, watcherId: opened.watcherId });
     }
     this.watches.push(cw);
     return cw;
@@ -360,7 +353,12 @@ export class ScenarioRun {
   /** Changes how fast a client reads. */
   setReadRate(w: ClientWatch, rate: ReadRate): void {
     if (!w.opened) return;
-    this.input({ action: 'read-rate', client: w.client, readRate: readRateText(rate) });
+    this.input({
+      action: 'read-rate',
+      client: w.client,
+      requestId: w.opened.request.requestId,
+      readRate: readRateText(rate),
+    });
     w.opened.client.setReadRate(rate);
   }
 

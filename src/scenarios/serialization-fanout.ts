@@ -70,13 +70,16 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     let verb: 'create' | 'update' | 'delete';
     if (i % 3 === 0) {
       verb = 'create';
-      stored = await resource.createPod({ name, namespace: 'default', labels: { app: 'web' } });
+      stored = await resource.createPod(
+        { name, namespace: 'default', labels: { app: 'web' } },
+        'writer',
+      );
     } else if (i % 3 === 1) {
       verb = 'update';
-      stored = await resource.setLabels('default', name, { app: 'web', version: 'v2' });
+      stored = await resource.setLabels('default', name, { app: 'web', version: 'v2' }, 'writer');
     } else {
       verb = 'delete';
-      stored = await resource.delete('default', name);
+      stored = await resource.delete('default', name, 'writer');
     }
     r.input({
       action: 'writes',

@@ -39,9 +39,12 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const writer = (async () => {
     let k = 0;
     while (!finished) {
-      const stored = await resource.setLabels('default', `pod-${String(k % 20).padStart(2, '0')}`, {
-        gen: String(k),
-      });
+      const stored = await resource.setLabels(
+        'default',
+        `pod-${String(k % 20).padStart(2, '0')}`,
+        { gen: String(k) },
+        'writer',
+      );
       r.input({
         action: 'writes',
         count: 1,

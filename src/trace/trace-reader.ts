@@ -5,6 +5,7 @@ import { visibleText } from '../format/visible-text';
 import {
   TraceFormatError,
   describeValue,
+  traceVersion,
   validateHeader,
   validateRecord,
   type TraceHeader,
@@ -123,7 +124,7 @@ export class TraceReader implements AsyncIterable<TraceLine> {
       if (raw === undefined) {
         throw new TraceFormatError(
           Math.max(1, this.stats.linesRead),
-          'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}',
+          `empty trace: expected a header line {"format":"listwatch-trace","version":${traceVersion},…}`,
         );
       }
       const n = this.stats.linesRead;

@@ -116,6 +116,8 @@ export interface CacheWatcherOptions {
   identifier?: string | (() => string);
   /** Stable id for inspectors and the bookmark buckets (the cacher's watcherIdx). */
   id?: number | string;
+  /** The watch request that creates the watcher (its creation event carries the id). */
+  requestId?: number;
   /** Only timestamps inspector events. */
   clock?: Pick<Clock, 'now'>;
   inspector?: CacheWatcherInspector;
@@ -236,6 +238,7 @@ export class CacheWatcher
         at: this.now(),
         watcherId: this.id,
         groupResource: this.groupResource,
+        requestId: o.requestId,
         identifier: this.identifier,
         chanSize: o.chanSize,
         deadline: this.deadline === zeroTime ? null : this.deadline,

@@ -13,6 +13,7 @@ import { activeInspector, type Inspector, type SerializationEvent } from '../ins
 import type { MetricsRegistry } from '../metrics/registry';
 import { MetricsRegistry as Registry } from '../metrics/registry';
 import type { SeededRandom } from '../rand';
+import type { RequestContext, RequestContexts } from '../request/request-context';
 import { prepareContinueToken } from '../storage/continue';
 import {
   StatusError,
@@ -47,9 +48,8 @@ import {
   type SetCachingObjectsOptions,
 } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
+import { CacherDelegation, computeListLimit } from './cacher-delegation';
 import {
-  CacherDelegation,
-  computeListLimit,
   consistentReadSupported,
   type DelegationResult,
   type DelegatorHelper,
@@ -188,6 +188,8 @@ export interface CacherConfig {
    * (in-place-delivery.ts, watcher-run.ts). Default true; off, every event takes upstream's path.
    */
   fastPaths?: boolean;
+  /** The apiserver's request ids, for the reflector's own requests. */
+  requests?: RequestContexts;
   log?: (message: string) => void;
 }
 
@@ -202,11 +204,15 @@ export interface WatchCallContext {
    * addDoneListener when it has it, as WatchRequestContext does: no AbortSignal per watch).
    */
   ctx?: { readonly deadline: number; readonly signal: AbortSignal } & Partial<WatchContextSource>;
+  /** The watch request: its id tags the events of the watch and of its watcher's creation. */
+  request?: RequestContext;
 }
 
 export interface ListCallContext {
   /** The namespace of the request path: lets a list use a metadata.namespace index. */
   requestNamespace?: string;
+  /** The list request: its id tags its freshness wait, etcd requests and the cache's list. */
+  request?: RequestContext;
 }
 
 /** errWatcher: a watch that delivers one ERROR event with the error's Status, then closes. */
@@ -387,18 +393,19 @@ export class Cacher implements DelegatorHelper {
       groupResource: this.groupResource,
       eventHandler: (e) => this.processEvent(e),
       progressRequester: this.progressRequester,
-      getCurrentRV: async () => Number(await this.storage.getCurrentResourceVersion()),
+      getCurrentRV: async (ctx) => Number(await this.storage.getCurrentResourceVersion(ctx)),
       metrics: this.metrics,
       listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
       consistentReadSupported: () => this.consistentReadSupported(),
       onCapacityChange: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
       onFreshnessWait: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
       onFreshnessWaitStart: insp
-        ? (resourceVersion, cacheResourceVersion) =>
+        ? (resourceVersion, cacheResourceVersion, requestId) =>
             activeInspector(insp)?.emit({
               type: 'watchcache/wait-start',
               at: this.clock.now(),
               groupResource: this.groupResource,
+              requestId,
               resourceVersion,
               cacheResourceVersion,
             })
@@ -416,6 +423,7 @@ export class Cacher implements DelegatorHelper {
         onUnblocked: (resume) => this.onIncomingDrained(resume),
       },
       inspector: insp,
+      requests: config.requests,
       log: this.log,
     });
     this.delegation = new CacherDelegation(
@@ -990,7 +998,9 @@ export class Cacher implements DelegatorHelper {
       this.indexedTrigger !== undefined,
       triggerSupported,
     );
+    const request = call.request;
     const base = {
+      requestId: request?.requestId,
       key,
       resourceVersion: opts.resourceVersion,
       sendInitialEvents: opts.sendInitialEvents,
@@ -1011,7 +1021,7 @@ export class Cacher implements DelegatorHelper {
       requiredResourceVersion = await getWatchCacheResourceVersion(
         requestedWatchRV,
         opts,
-        async () => Number(await this.storage.getCurrentResourceVersion()),
+        async () => Number(await this.storage.getCurrentResourceVersion(request)),
       );
     } catch (e) {
       return this.errWatcher(e, base);
@@ -1025,7 +1035,7 @@ export class Cacher implements DelegatorHelper {
     const deadline = call.ctx ? call.ctx.deadline : zeroTime;
 
     try {
-      await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts);
+      await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts, request);
     } catch (e) {
       return this.errWatcher(e, base);
     }
@@ -1064,6 +1074,7 @@ export class Cacher implements DelegatorHelper {
       allowWatchBookmarks: pred.allowWatchBookmarks,
       groupResource: this.groupResource,
       id: index,
+      requestId: request?.requestId,
       clock: this.clock,
       inspector: this.inspector,
       metrics: this.metrics,
@@ -1137,6 +1148,7 @@ export class Cacher implements DelegatorHelper {
   private errWatcher(
     err: unknown,
     base: {
+      requestId: number | undefined;
       key: string;
       resourceVersion: string;
       sendInitialEvents?: boolean;
@@ -1162,18 +1174,19 @@ export class Cacher implements DelegatorHelper {
   private async waitUntilWatchCacheFreshAndForceAllEvents(
     requestedWatchRV: number,
     opts: ListOptions,
+    request: RequestContext | undefined,
   ): Promise<void> {
     if (opts.sendInitialEvents !== true) return;
     if (this.requestWatchProgressSupported && this.watchCache.notFresh(requestedWatchRV)) {
       this.progressRequester.add();
       try {
-        await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+        await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV, request);
       } finally {
         this.progressRequester.remove();
       }
       return;
     }
-    await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+    await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV, request);
   }
 
   /** The initial-events-end bookmark of a watch-list request, at the cache's RV when the watch is set up. */
@@ -1204,10 +1217,11 @@ export class Cacher implements DelegatorHelper {
   async get(
     key: string,
     opts: { resourceVersion?: string; ignoreNotFound?: boolean } = {},
+    ctx?: RequestContext,
   ): Promise<KubeObject | undefined> {
     const preparedKey = prepareKey(this.resourcePrefix, key, false);
     const getRV = Number(this.versioner.parseResourceVersion(opts.resourceVersion ?? ''));
-    const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey);
+    const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey, ctx);
     if (r.object) return deepCopyJSON(r.object.object);
     if (opts.ignoreNotFound) return undefined;
     throw newNotFound(this.groupResource, preparedKey.slice(preparedKey.lastIndexOf('/') + 1));
@@ -1237,6 +1251,7 @@ export class Cacher implements DelegatorHelper {
       preparedKey,
       opts as WatchCacheListOptions,
       call.requestNamespace ?? '',
+      call.request,
     );
     const pred = opts.predicate;
     const limit = computeListLimit(opts);
@@ -1284,6 +1299,7 @@ export class Cacher implements DelegatorHelper {
         type: 'cacher/list',
         at: this.clock.now(),
         groupResource: this.groupResource,
+        requestId: call.request?.requestId,
         key,
         resourceVersion: result.resourceVersion,
         index: resp.index,

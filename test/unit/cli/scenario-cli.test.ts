@@ -250,7 +250,7 @@ describe('listwatch scenario / replay / report', () => {
     assert.strictEqual(lines.pop(), '', 'ends with a newline');
     assert.deepStrictEqual(JSON.parse(lines[0]), {
       format: 'listwatch-trace',
-      version: 1,
+      version: 2,
       scenario: 'bookmark-heartbeats',
       profile: '1.36',
       seed: 1,
