@@ -3,6 +3,7 @@
 // `limit` keys, then doubles the etcd limit (capped at maxLimit = 10000) after every page the
 // selector left short, until the client's limit is filled or the keys run out.
 import type { RunModel } from '../run/run-model';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count } from './summary-format';
@@ -43,11 +44,13 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   let token: string | undefined;
   for (let page = 1; page <= pages; page++) {
     r.progress(0.6 + (0.4 * (page - 1)) / pages, `LIST page ${page}/${pages}`);
-    const res = await r.list(
-      resource,
-      { namespace: 'default', labelSelector: 'app=match', limit, continue: token },
-      'store',
-      'client',
+    const res = await r.drive(
+      r.list(
+        resource,
+        { namespace: 'default', labelSelector: 'app=match', limit, continue: token },
+        'store',
+        'client',
+      ),
     );
     await r.settle();
     token = res.result?.continue;
@@ -218,6 +221,7 @@ const definition = {
       description:
         'Semantics: release-1.36, or the 1.37 preview (master: RangeStream; filtered pages still page).',
     },
+    ...etcdLatencyParams,
   ],
 };
 
