@@ -3,6 +3,8 @@
 //
 // usage: node scripts/measure-etcd-latency.mjs [--etcd PATH] [--reps-scale N] [--quantile Q]
 //          [--json] [--raw]
+//        node scripts/measure-etcd-latency.mjs --refit FILE… [--quantile Q] [--json] [--raw]
+//          (fits the points of earlier `--json --raw` runs again, pooled, without an etcd)
 //
 // Starts its own etcd (Debian's etcd-server 3.4: `apt-get install etcd-server`) on 127.0.0.1 with
 // a temporary data dir, loads 100,000 pod-sized values (~1.5 KB) and 10,000 small ones (~100 B),
@@ -15,7 +17,7 @@
 // request's send to the response's last byte; the client-side protobuf decode the apiserver's
 // figure also contains (fast in Go) is left out.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http2 from 'node:http2';
 import net from 'node:net';
 import os from 'node:os';
@@ -487,62 +489,21 @@ async function main() {
       if (!warm) c.samples.push(ms);
     }
 
-    const points = cases.map((c) => {
-      const f = c.figures;
-      return {
-        name: c.name,
-        kind: c.kind,
-        n: c.samples.length,
-        median: quantile(c.samples, 0.5),
-        stat: quantile(c.samples, fitQuantile),
-        p25: quantile(c.samples, 0.25),
-        p75: quantile(c.samples, 0.75),
-        samples: c.samples,
-        x: {
-          perRequestMs: 1,
-          perWriteMs: c.kind === 'write' ? 1 : 0,
-          perCountedKeyMs: f.count,
-          perKeyMs: f.kvs,
-          perByteMs: f.bytes,
-        },
-        figures: f,
-      };
-    });
-    const terms = ['perRequestMs', 'perWriteMs', 'perCountedKeyMs', 'perKeyMs', 'perByteMs'];
-    const coef = fit(points, terms);
-    const all = quality(points, coef);
-    const result = {
-      date: new Date().toISOString(),
-      fitQuantile,
-      etcdVersion: etcd.version,
-      machine: `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${os.platform()} ${os.release()}, node ${process.version}`,
-      fit: coef,
-      quality: {
-        all,
-        reads: quality(
-          points.filter((p) => p.kind === 'read'),
-          coef,
-        ),
-        writes: quality(
-          points.filter((p) => p.kind === 'write'),
-          coef,
-        ),
-      },
-      points: points.map((p) => ({
-        name: p.name,
-        kind: p.kind,
-        n: p.n,
-        medianMs: round(p.median),
-        p25Ms: round(p.p25),
-        p75Ms: round(p.p75),
-        fittedMs: round(p.fitted),
-        count: p.figures.count,
-        kvs: p.figures.kvs,
-        bytes: p.figures.bytes,
-        ...(printRaw ? { samplesMs: p.samples.map(round) } : {}),
-      })),
-    };
-    print(result);
+    const points = cases.map((c) => ({
+      name: c.name,
+      kind: c.kind,
+      count: c.figures.count,
+      kvs: c.figures.kvs,
+      bytes: c.figures.bytes,
+      samplesMs: c.samples,
+    }));
+    print(
+      analyse(points, {
+        date: new Date().toISOString(),
+        etcdVersion: etcd.version,
+        machine: `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${os.platform()} ${os.release()}, node ${process.version}`,
+      }),
+    );
   } finally {
     kv.close();
     await etcd.stop();
@@ -551,6 +512,51 @@ async function main() {
 }
 
 const round = (x) => Math.round(x * 1e4) / 1e4;
+
+/**
+ * Fits the model to measured points ({name, kind: 'read' | 'write', count, kvs, bytes,
+ * samplesMs}) and returns the figures, the fit's quality and every point with its fitted time.
+ */
+function analyse(measured, about) {
+  const points = measured.map((m) => ({
+    ...m,
+    median: quantile(m.samplesMs, 0.5),
+    stat: quantile(m.samplesMs, fitQuantile),
+    x: {
+      perRequestMs: 1,
+      perWriteMs: m.kind === 'write' ? 1 : 0,
+      perCountedKeyMs: m.count,
+      perKeyMs: m.kvs,
+      perByteMs: m.bytes,
+    },
+  }));
+  const terms = ['perRequestMs', 'perWriteMs', 'perCountedKeyMs', 'perKeyMs', 'perByteMs'];
+  const coef = fit(points, terms);
+  const of = (kind) => points.filter((p) => p.kind === kind);
+  return {
+    ...about,
+    fitQuantile,
+    fit: coef,
+    quality: {
+      all: quality(points, coef),
+      reads: quality(of('read'), coef),
+      writes: quality(of('write'), coef),
+    },
+    points: points.map((p) => ({
+      name: p.name,
+      kind: p.kind,
+      n: p.samplesMs.length,
+      medianMs: round(p.median),
+      p25Ms: round(quantile(p.samplesMs, 0.25)),
+      p75Ms: round(quantile(p.samplesMs, 0.75)),
+      fittedMs: round(p.fitted),
+      count: p.count,
+      kvs: p.kvs,
+      bytes: p.bytes,
+      ...(printRaw ? { samplesMs: p.samplesMs.map(round) } : {}),
+    })),
+  };
+}
 
 function print(r) {
   if (asJson) {
@@ -579,7 +585,30 @@ function print(r) {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-main().catch((e) => {
+/**
+ * --refit FILE…: the fit of points recorded earlier with --json --raw, without an etcd; the
+ * samples of points of the same name in several files are pooled.
+ */
+function refit(files) {
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+  const pooled = new Map();
+  for (const run of runs) {
+    for (const p of run.points) {
+      const seen = pooled.get(p.name);
+      if (seen) seen.samplesMs = [...seen.samplesMs, ...p.samplesMs];
+      else pooled.set(p.name, { ...p, samplesMs: [...p.samplesMs] });
+    }
+  }
+  const { etcdVersion, machine } = runs[0];
+  const date = runs.map((r) => r.date).join(', ');
+  print(analyse([...pooled.values()], { date, etcdVersion, machine }));
+}
+
+const refitAt = args.indexOf('--refit');
+const refitFiles = [];
+for (let i = refitAt + 1; refitAt >= 0 && i < args.length && !args[i].startsWith('--'); i++)
+  refitFiles.push(args[i]);
+(refitAt >= 0 ? Promise.resolve().then(() => refit(refitFiles)) : main()).catch((e) => {
   log(e.stack ?? String(e));
   process.exitCode = 1;
 });

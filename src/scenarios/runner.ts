@@ -197,13 +197,13 @@ export async function runScenario(
     run.stop();
   }
   const model = builder.finish();
-  return { model, summary: withEtcdLatencyNote(m.summarize(model), params) };
+  return { model, summary: withEtcdLatencyNote(m.summarize(model), model) };
 }
 
 /** The summary of a model (e.g. read back from a trace) by its scenario's own reading. */
 export function summarizeModel(model: RunModel): ScenarioSummary {
   const m = moduleOf(model.header.scenario);
-  return withEtcdLatencyNote(m.summarize(model), model.header.params);
+  return withEtcdLatencyNote(m.summarize(model), model);
 }
 
 /** The --json sections of a scenario. */

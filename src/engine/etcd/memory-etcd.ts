@@ -430,9 +430,13 @@ export class MemoryEtcd implements KV {
         record.count = resp.count;
       }
       // One round trip for the stream: later chunks follow on it.
-      resp.latencyMs =
-        requestLatency(this.latency, { write: false, countedKeys, keys: kvs.length, bytes }) -
-        (first ? 0 : this.latency.perRequestMs);
+      resp.latencyMs = requestLatency(this.latency, {
+        write: false,
+        countedKeys,
+        keys: kvs.length,
+        bytes,
+        continued: !first,
+      });
       first = false;
       record.kvs += kvs.length;
       record.latencyMs += resp.latencyMs;
