@@ -219,15 +219,19 @@ async function startEtcd() {
       clearTimeout(timer);
       reject(new Error(`etcd exited with ${code}:\n${logText}`));
     });
-    child.stderr.on('data', (d) => {
+    const onLog = (d) => {
       logText += d;
       // 3.4 logs "serving insecure client requests on …", 3.5+ "serving client traffic insecurely".
       if (/serving (insecure client requests|client traffic insecurely)/.test(logText)) {
         clearTimeout(timer);
         child.removeAllListeners('exit');
+        // Keep draining etcd's log (a full pipe would block it), without looking at it.
+        child.stderr.off('data', onLog);
+        child.stderr.resume();
         resolve();
       }
-    });
+    };
+    child.stderr.on('data', onLog);
   });
   const version =
     /etcd Version: (\S+)/.exec(execFileSync(etcdBin, ['--version'], { encoding: 'utf8' }))?.[1] ??

@@ -1,6 +1,8 @@
 // No upstream counterpart: a cost model for the in-memory etcd's requests in virtual time, so a
 // 10,000-key page costs more than a 1-key get and etcd_request_duration_seconds has real values.
-// The engine's own default is zero (tests and library callers get instant answers); scenarios use
+// The engine's own default is zero: with simulateLatency an answer waits on the injected clock,
+// so only a caller that moves the clock (the scenario runner drives it while it awaits) can use
+// it, and unit tests keep exact, timeless expectations. Scenarios and the CLI use
 // `measuredEtcd34Latency`.
 
 export interface LatencyModel {
