@@ -172,6 +172,7 @@ function listJson(l: ListRecord): Record<string, unknown> {
       kvs: q.kvs,
       count: q.count,
       revision: q.revision,
+      latencyMs: q.latencyMs,
       ...(q.error !== undefined ? { error: q.error } : {}),
     })),
     fetched: l.fetched,
@@ -186,6 +187,7 @@ function listJson(l: ListRecord): Record<string, unknown> {
     waits: l.waits,
     fallbacks: l.fallbacks,
     ...(l.error ? { error: l.error } : {}),
+    endedAt: l.endedAt ?? null,
   };
 }
 

@@ -79,7 +79,13 @@ export {
   type MemoryEtcdOptions,
 } from './etcd/memory-etcd';
 export { RequestRecorder, type EtcdRequestRecord } from './etcd/request-recorder';
-export { zeroLatency, requestLatency, type LatencyModel } from './etcd/latency-model';
+export {
+  zeroLatency,
+  measuredEtcd34Latency,
+  requestLatency,
+  type LatencyModel,
+  type RequestWork,
+} from './etcd/latency-model';
 export { compareKeys } from './etcd/index-tree';
 export { defaultProgressNotifyIntervalMs, watchBatchMaxRevs } from './etcd/watch-hub';
 export {

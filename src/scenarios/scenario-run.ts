@@ -14,6 +14,8 @@ import {
 } from '../engine/apiserver';
 import { profile136, profile137Preview, type SemanticsProfile } from '../engine/features';
 import type { ReadRate } from '../engine/clients/watch-client';
+import { isZeroLatency, zeroLatency, type LatencyModel } from '../engine/etcd/latency-model';
+import { MemoryEtcd, type MemoryEtcdOptions } from '../engine/etcd/memory-etcd';
 import type { ListResult } from '../engine/etcd3/store';
 import type { Inspector, InspectorEvent } from '../engine/inspect/events';
 import { SeededRandom } from '../engine/rand';
@@ -44,6 +46,8 @@ export interface ScenarioRunOptions {
   yieldToHost?: () => Promise<void>;
   /** The cacher's fast paths (CacheOptions.fastPaths) in every resource; default true. */
   fastPaths?: boolean;
+  /** The virtual time etcd requests take (default none). */
+  etcdLatency?: LatencyModel;
 }
 
 /** A modelled client's watch, as the scenario keeps it. */
@@ -88,6 +92,7 @@ export class ScenarioRun {
   private readonly signal: AbortSignal | undefined;
   private readonly yieldToHost: (() => Promise<void>) | undefined;
   private readonly fastPaths: boolean;
+  private readonly etcdLatency: LatencyModel;
   private lastFraction = -1;
   private lastMessage = '';
   private listSeq = 0;
@@ -101,11 +106,21 @@ export class ScenarioRun {
     this.signal = o.signal;
     this.yieldToHost = o.yieldToHost;
     this.fastPaths = o.fastPaths ?? true;
+    this.etcdLatency = o.etcdLatency ?? zeroLatency;
     const record = this.onRecord;
     this.inspector = {
       listening: true,
       emit: (event: InspectorEvent) => record({ kind: 'event', event }),
     };
+  }
+
+  /** The options of an in-memory etcd on this run's clock that takes this run's etcd latency. */
+  etcdOptions(): MemoryEtcdOptions {
+    return { clock: this.clock, ...this.latencyOptions() };
+  }
+
+  private latencyOptions(): Pick<MemoryEtcdOptions, 'latency' | 'simulateLatency'> {
+    return { latency: this.etcdLatency, simulateLatency: !isZeroLatency(this.etcdLatency) };
   }
 
   /** A resource (etcd + store + cacher + delegator) on this run's clock, randomness and inspector. */
@@ -114,6 +129,7 @@ export class ScenarioRun {
       profile: this.profile,
       ...o,
       cache: { ...o.cache, fastPaths: this.fastPaths },
+      etcd: o.etcd instanceof MemoryEtcd ? o.etcd : { ...this.latencyOptions(), ...o.etcd },
       clock: this.clock,
       rand: this.rand,
       inspector: this.inspector,
@@ -164,6 +180,30 @@ export class ScenarioRun {
       await this.clock.advanceToAsync(Math.min(end, this.clock.now() + chunkMs));
     }
     this.checkAborted();
+  }
+
+  /**
+   * Awaits `p`, something the main flow waits for (a request, the cache's readiness), moving
+   * virtual time from one due timer to the next while it is pending: etcd answers after its
+   * modelled latency, and only the main flow moves the clock. Work that needs no virtual time
+   * finishes before the clock moves (it has 1,000 microtask turns), so with no latency a run is
+   * the same as with a plain await.
+   */
+  async drive<T>(p: Promise<T>): Promise<T> {
+    let done = false;
+    const mark = (): void => {
+      done = true;
+    };
+    p.then(mark, mark);
+    for (;;) {
+      for (let i = 0; i < 1000 && !done; i++) await Promise.resolve();
+      const due = this.clock.nextDue();
+      // Nothing can move it: wait as a plain await would.
+      if (done || due === undefined) return p;
+      if (this.yieldToHost) await this.yieldToHost();
+      this.checkAborted();
+      await this.clock.advanceToAsync(due);
+    }
   }
 
   /** Moves virtual time to `t` (never back). */

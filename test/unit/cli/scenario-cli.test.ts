@@ -69,7 +69,15 @@ describe('listwatch scenario / replay / report', () => {
       [
         'selector-death-spiral',
         9,
-        { objects: 5000, matchEvery: 100, limit: 20, pages: 1, profile: '1.36' },
+        {
+          objects: 5000,
+          matchEvery: 100,
+          limit: 20,
+          pages: 1,
+          profile: '1.36',
+          etcdLatency: 'measured',
+          etcdLatencyScale: 1,
+        },
       ],
     );
     assert.strictEqual(
@@ -254,7 +262,14 @@ describe('listwatch scenario / replay / report', () => {
       scenario: 'bookmark-heartbeats',
       profile: '1.36',
       seed: 1,
-      params: { watchers: 10, minutes: 1, timeoutSeconds: 0, writesPerSecond: 1 },
+      params: {
+        watchers: 10,
+        minutes: 1,
+        timeoutSeconds: 0,
+        writesPerSecond: 1,
+        etcdLatency: 'measured',
+        etcdLatencyScale: 1,
+      },
     });
     assert.ok(
       lines.slice(1).every((l) => ['input', 'event', 'metrics'].includes(JSON.parse(l).kind)),
