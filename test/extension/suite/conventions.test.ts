@@ -207,7 +207,7 @@ describe('conventions', () => {
     assert.deepStrictEqual(api.recentTokens(), [], 'not undone: cleared');
     assert.deepStrictEqual(offers, ['Cleared 3 continue tokens from the Tokens view.']);
 
-    for (const v of continueVectors.slice(0, 3).reverse())
+    for (const v of continueVectors.slice(0, 3))
       await vscode.commands.executeCommand('listwatch.decodeContinueToken', v.token);
     assert.deepStrictEqual(api.recentTokens(), before);
     api.useConfirmations({ offerUndo: async () => true });
