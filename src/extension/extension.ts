@@ -46,7 +46,7 @@ import {
 } from './tokens-view-actions';
 import { validateCommandId, validateContinueTokenCommand } from './validate-command';
 import {
-  openSampleLogCommand,
+  SampleLog,
   openSampleLogCommandId,
   showInspectorViewCommand,
   showInspectorViewCommandId,
@@ -131,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   });
   const runs = new WorkspaceRuns(store, current, inspector, log);
   const runDeps = { runs, store, current, inspector, log, confirmations };
+  const sampleLog = new SampleLog(context.extensionUri, log);
   const scenariosView = new ScenariosViewProvider(listScenarios);
   const runsView = new RunsViewProvider(store, current);
   const watchersView = new WatchersViewProvider(current);
@@ -156,9 +157,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     log.registerCommand(openTraceInInspectorCommandId, (uri?: unknown) =>
       openTraceInInspectorCommand(runDeps, uri),
     ),
-    log.registerCommand(openSampleLogCommandId, () =>
-      openSampleLogCommand(context.extensionUri, log),
-    ),
+    log.registerCommand(openSampleLogCommandId, () => sampleLog.open()),
     log.registerCommand(showInspectorViewCommandId, (view?: unknown) =>
       showInspectorViewCommand(inspector, view),
     ),

@@ -93,8 +93,9 @@ export class WatchersViewProvider
   private updateDescription(): void {
     if (!this.treeView) return;
     const open = this.current.get();
+    // The Runs view marks which run is open; the side bar is narrow, so the order comes first.
     this.treeView.description = open
-      ? `${open.run.label ?? open.run.title} · at ${formatVirtualTime(this.at())} · ${watcherInterestOrder}`
+      ? `${watcherInterestOrder} · at ${formatVirtualTime(this.at())}`
       : '';
   }
 
