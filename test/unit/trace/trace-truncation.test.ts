@@ -13,9 +13,9 @@ const watcherMetrics =
 async function statsOf(lines: string[]) {
   const reader = readTrace(lines);
   await reader.header();
-  let records = 0;
-  for await (const _ of reader) records++;
-  return { records, stats: reader.stats };
+  const records: unknown[] = [];
+  for await (const r of reader) records.push(r);
+  return { records: records.length, stats: reader.stats };
 }
 
 describe('trace truncation', () => {
