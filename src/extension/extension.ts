@@ -1,12 +1,15 @@
 // The extension's entry point: registers the continue-token faces (commands, hover, Tokens view)
 // and the run faces (Scenarios, Runs and Watchers views, the inspector panel, run commands) over
-// the engine. Returns a small API so the extension-host tests can read what the views show and
+// the engine, every command logged to the List/Watch output channel. Returns a small API so the extension-host tests can read what the views show and
 // what crossed the inspector's protocol.
 import * as vscode from 'vscode';
 import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
 import type { FromWebview, InspectorViewState, ToWebview } from '../protocol';
 import type { RunModel } from '../run/run-model';
+import { ConfirmationsInUse, clearTokensWithUndo, type Confirmations } from './confirmations';
 import { CurrentRun } from './current-run';
+import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './explorer-trace';
+import { createExtensionLog } from './output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
 import { registerRunCommands } from './run-commands';
 import { listScenarios } from './run-engine';
@@ -46,6 +49,12 @@ import {
   targetToken,
 } from './tokens-view-actions';
 import { validateCommandId, validateContinueTokenCommand } from './validate-command';
+import {
+  SampleLog,
+  openSampleLogCommandId,
+  showInspectorViewCommand,
+  showInspectorViewCommandId,
+} from './walkthrough';
 
 /** What `vscode.extensions.getExtension(...).exports` offers (used by the extension-host tests). */
 export interface ListwatchApi {
@@ -79,6 +88,10 @@ export interface ListwatchApi {
     /** Handles a message as if the webview had posted it (e.g. a decode request), for tests. */
     receive(message: FromWebview): void;
   };
+  /** The latest lines of the List/Watch output channel, `[level] message`, oldest first. */
+  logLines(): string[];
+  /** Answers the confirmations instead of the workbench's dialogs (tests); undefined restores them. */
+  useConfirmations(replacement: Partial<Confirmations> | undefined): void;
 }
 
 /** The hover, registered for the languages listwatch.hover.languages names (again when it changes). */
@@ -100,7 +113,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   const explanationDocument = new ExplanationDocument(context.workspaceState);
   const decoder = new Decoder(recent, explanationDocument);
   const tokensView = new TokensViewProvider(recent, scannedFiles);
-  const output = vscode.window.createOutputChannel('List/Watch');
+  const log = createExtensionLog();
+  const confirmations = new ConfirmationsInUse();
   const store = new RunStore(
     context.workspaceState,
     context.storageUri ?? context.globalStorageUri,
@@ -133,9 +147,11 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     reopenRun: async (runId) => {
       await runs.open(runId);
     },
-    log: (message) => output.appendLine(`[${new Date().toISOString()}] ${message}`),
+    log: (message) => log.info(message),
   });
-  const runs = new WorkspaceRuns(store, current, inspector);
+  const runs = new WorkspaceRuns(store, current, inspector, log);
+  const runDeps = { runs, store, current, inspector, log, confirmations };
+  const sampleLog = new SampleLog(context.extensionUri, log);
   const scenariosView = new ScenariosViewProvider(listScenarios);
   const runsView = new RunsViewProvider(store, current);
   const watchersView = new WatchersViewProvider(current);
@@ -144,7 +160,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   });
   watchersView.attach(watchersTree);
   context.subscriptions.push(
-    output,
+    log,
     store,
     current,
     inspector,
@@ -157,7 +173,14 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       showCollapseAll: true,
     }),
     vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
-    ...registerRunCommands({ runs, store, current, inspector }),
+    ...registerRunCommands(runDeps),
+    log.registerCommand(openTraceInInspectorCommandId, (uri?: unknown) =>
+      openTraceInInspectorCommand(runDeps, uri),
+    ),
+    log.registerCommand(openSampleLogCommandId, () => sampleLog.open()),
+    log.registerCommand(showInspectorViewCommandId, (view?: unknown) =>
+      showInspectorViewCommand(inspector, view),
+    ),
     // Menus that need an open run (e.g. Export Metrics on the Watchers view) read this key.
     current.onDidChange(
       (open) => void vscode.commands.executeCommand('setContext', 'listwatch.runOpen', !!open),
@@ -179,18 +202,16 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       treeDataProvider: tokensView,
       showCollapseAll: true,
     }),
-    vscode.commands.registerCommand(decodeCommandId, (token?: unknown) =>
+    log.registerCommand(decodeCommandId, (token?: unknown) =>
       decodeContinueTokenCommand(decoder, documentTokens, token),
     ),
-    vscode.commands.registerCommand(validateCommandId, (token?: unknown, keyPrefix?: unknown) =>
+    log.registerCommand(validateCommandId, (token?: unknown, keyPrefix?: unknown) =>
       validateContinueTokenCommand(decoder, documentTokens, token, keyPrefix),
     ),
-    vscode.commands.registerCommand(
-      encodeCommandId,
-      (key?: unknown, keyPrefix?: unknown, rv?: unknown) =>
-        encodeContinueTokenCommand(decoder, key, keyPrefix, rv),
+    log.registerCommand(encodeCommandId, (key?: unknown, keyPrefix?: unknown, rv?: unknown) =>
+      encodeContinueTokenCommand(decoder, key, keyPrefix, rv),
     ),
-    vscode.commands.registerCommand(
+    log.registerCommand(
       openInDecoderCommandId,
       (
         arg?: unknown,
@@ -201,14 +222,14 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
         return target && decoder.open(target);
       },
     ),
-    vscode.commands.registerCommand(decodeAllCommandId, (uri?: unknown) =>
+    log.registerCommand(decodeAllCommandId, (uri?: unknown) =>
       decodeAllTokensCommand(scannedFiles, documentTokens, uri),
     ),
-    vscode.commands.registerCommand(copyTokenCommandId, (arg?: unknown) => copyToken(arg)),
-    vscode.commands.registerCommand(revalidateTokenCommandId, (arg?: unknown) =>
-      revalidateToken(decoder, arg),
+    log.registerCommand(copyTokenCommandId, (arg?: unknown) => copyToken(arg)),
+    log.registerCommand(revalidateTokenCommandId, (arg?: unknown) => revalidateToken(decoder, arg)),
+    log.registerCommand(clearTokensCommandId, () =>
+      clearTokensWithUndo(recent, () => clearTokens(decoder, scannedFiles), confirmations, log),
     ),
-    vscode.commands.registerCommand(clearTokensCommandId, () => clearTokens(decoder, scannedFiles)),
   );
   return {
     tokensViewRows: () => tokensView.rows(),
@@ -234,6 +255,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       receive: (message) => inspector.receive(message),
       problems: () => [...inspector.traffic.problems],
     },
+    logLines: () => log.lines(),
+    useConfirmations: (replacement) => confirmations.use(replacement),
   };
 }
 

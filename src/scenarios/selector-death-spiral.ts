@@ -215,6 +215,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'selector-death-spiral',
   title: 'A filtered LIST from etcd: the page-doubling loop',
+  label: 'Selector death spiral',
   description:
     'A LIST with a label selector that few pods match, read from etcd by the etcd3 store. The store asks etcd for `limit` keys, ' +
     "then doubles the etcd limit (up to maxLimit = 10000) after every page the selector left short, until the client's limit is " +

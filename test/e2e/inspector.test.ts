@@ -353,30 +353,31 @@ describe('the List/Watch Inspector in the workbench', function () {
     const scenarios = page.locator('.pane', {
       has: page.locator('.pane-header', { hasText: 'Scenarios' }),
     });
-    for (const [name, title, tab, ready, screenshot] of [
+    // Each row shows the scenario's short label, its title beside it.
+    for (const [label, title, tab, ready, screenshot] of [
       [
-        'watch-cache-resize',
+        'Watch cache resize',
         'The watch cache history',
         'Watch cache',
         '.watch-cache-view .chart-marker',
         '9-inspector-watch-cache.png',
       ],
       [
-        'serialization-fanout',
+        'Serialization fan-out',
         'Serialize once per content type',
         'Serialization',
         '.serialization-view .vt-row',
         '10-inspector-serialization.png',
       ],
       [
-        'selector-death-spiral',
+        'Selector death spiral',
         'A filtered LIST from etcd',
         'Lists',
         '.lists-view .vt-row',
         undefined,
       ],
     ] as const) {
-      const row = scenarios.locator('.monaco-list-row', { hasText: name }).first();
+      const row = scenarios.locator('.monaco-list-row', { hasText: label }).first();
       await row.hover();
       await row.locator('.action-label[aria-label="Run with Defaults"]').click();
       await waitForRun(new RegExp(`^${title}`));
@@ -389,7 +390,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await runs
       .locator('.monaco-list-row')
       .first()
-      .filter({ hasText: 'A filtered LIST from etcd' })
+      .filter({ hasText: 'Selector death spiral' })
       .filter({ hasText: 'open ·' })
       .waitFor({ timeout: uiTimeoutMs });
     // The LIST of the selector death spiral: its pages double; its continue token decodes.
@@ -412,7 +413,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       'the NUL byte shows as ␀',
     );
     // The Watchers view follows the open run; a click there selects the watcher in the panel.
-    await runs.locator('.monaco-list-row', { hasText: 'Slow watchers' }).first().click();
+    await runs.locator('.monaco-list-row', { hasText: 'Slow watcher termination' }).first().click();
     await waitForRun(/fastWatchers=20/);
     await setPaneExpanded('Watchers', true);
     const watchers = page.locator('.pane', {
@@ -515,7 +516,7 @@ describe('the List/Watch Inspector in the workbench', function () {
   it('keeps the panel, its run, time and selection across a window reload', async () => {
     // A known state: the slow-watchers run, watcher 3 selected, the scrubber three steps in.
     const runs = await listWatchSideBar();
-    await runs.locator('.monaco-list-row', { hasText: 'Slow watchers' }).first().click();
+    await runs.locator('.monaco-list-row', { hasText: 'Slow watcher termination' }).first().click();
     await waitForRun(/fastWatchers=20/);
     await page.keyboard.press('Control+B');
     await panel().locator('#view-watchers .vt-row', { hasText: /^3/ }).first().click();

@@ -38,6 +38,19 @@ describe('the installed .vsix', () => {
     ]) {
       assert.ok(files.includes(needed), `${needed} missing from the package: ${files.join(', ')}`);
     }
+    // What the walkthrough shows and opens, and the README's images (the extension page shows them).
+    const manifest = installed().packageJSON as {
+      contributes: { walkthroughs: Array<{ steps: Array<{ media: Record<string, string> }> }> };
+    };
+    const walkthroughMedia = manifest.contributes.walkthroughs.flatMap((w) =>
+      w.steps.map((s) => s.media.svg ?? s.media.markdown ?? s.media.image),
+    );
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    const readmeImages = [...readme.matchAll(/!\[[^\]]*\]\((?!https?:)([^)\s]+)\)/g)].map(
+      (m) => m[1],
+    );
+    for (const needed of ['samples/kubectl-v8.log', ...walkthroughMedia, ...readmeImages])
+      assert.ok(files.includes(needed), `${needed} missing from the package`);
     const unwanted = files.filter((f) =>
       /^(src|test|out|node_modules|scripts|\.vscode-test)(\/|$)|\.ts$|\.map$/.test(f),
     );
