@@ -19,7 +19,7 @@ import {
   type RequestContext,
 } from './request/request-context';
 import { collectionPath, objectPath, requestPath } from './request/request-path';
-import { newListOptions, type ListOptions } from './storage/list-options';
+import { newListOptions, type GetListOptions, type ListOptions } from './storage/list-options';
 import {
   makePod,
   PodGenerator,
@@ -413,24 +413,28 @@ export class Resource {
 
   // ------------------------------------------------------------ reads (through the delegator)
 
+  /** The storage list options of a LIST of the collection (recursive, the request's selectors). */
+  listOptionsOf(req: ResourceListRequest): GetListOptions {
+    return {
+      resourceVersion: req.resourceVersion ?? '',
+      resourceVersionMatch: req.resourceVersionMatch ?? '',
+      recursive: true,
+      predicate: {
+        label: req.labelSelector,
+        field: req.fieldSelector,
+        limit: req.limit,
+        continue: req.continue,
+      },
+    };
+  }
+
   /** A LIST as the registry makes it: the delegator decides cache or etcd. */
   list(req: ResourceListRequest = {}, by: RequestSender = defaultClient): Promise<ListResult> {
     const request = typeof by === 'string' ? this.listContext(req, by) : by;
-    return this.delegator.getList(
-      this.collectionKey(req.namespace),
-      {
-        resourceVersion: req.resourceVersion ?? '',
-        resourceVersionMatch: req.resourceVersionMatch ?? '',
-        recursive: true,
-        predicate: {
-          label: req.labelSelector,
-          field: req.fieldSelector,
-          limit: req.limit,
-          continue: req.continue,
-        },
-      },
-      { requestNamespace: req.namespace, request },
-    );
+    return this.delegator.getList(this.collectionKey(req.namespace), this.listOptionsOf(req), {
+      requestNamespace: req.namespace,
+      request,
+    });
   }
 
   /** A GET: resourceVersion "" reads etcd, anything else the cache. */

@@ -277,17 +277,7 @@ export class ScenarioRun {
           ? await resource.list(req, ctx)
           : await resource.store.getList(
               resource.collectionKey(req.namespace),
-              {
-                resourceVersion: req.resourceVersion ?? '',
-                resourceVersionMatch: req.resourceVersionMatch ?? '',
-                recursive: true,
-                predicate: {
-                  label: req.labelSelector,
-                  field: req.fieldSelector,
-                  limit: req.limit,
-                  continue: req.continue,
-                },
-              },
+              resource.listOptionsOf(req),
               ctx,
             );
       this.input({
