@@ -78,13 +78,21 @@ export async function clearTokensWithUndo(
   clear: () => Promise<void>,
   confirmations: Confirmations,
   log: ExtensionLog,
+  /** Files Decode All scanned: cleared too (their rows and problems), without undo. */
+  scannedFiles = 0,
 ): Promise<number> {
   const saved = recent.list();
-  if (saved.length === 0) {
+  if (saved.length === 0 && scannedFiles === 0) {
     vscode.window.setStatusBarMessage('List/Watch: the Tokens view is already empty', 3000);
     return 0;
   }
   await clear();
+  if (saved.length === 0) {
+    log.info(
+      `cleared ${scannedFiles} scanned file${scannedFiles === 1 ? '' : 's'} from the Tokens view`,
+    );
+    return 0;
+  }
   const what = `${saved.length} continue token${saved.length === 1 ? '' : 's'}`;
   log.info(`cleared ${what} from the Tokens view`);
   void confirmations.offerUndo(`Cleared ${what} from the Tokens view.`).then(async (undo) => {

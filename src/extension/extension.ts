@@ -228,7 +228,13 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     log.registerCommand(copyTokenCommandId, (arg?: unknown) => copyToken(arg)),
     log.registerCommand(revalidateTokenCommandId, (arg?: unknown) => revalidateToken(decoder, arg)),
     log.registerCommand(clearTokensCommandId, () =>
-      clearTokensWithUndo(recent, () => clearTokens(decoder, scannedFiles), confirmations, log),
+      clearTokensWithUndo(
+        recent,
+        () => clearTokens(decoder, scannedFiles),
+        confirmations,
+        log,
+        scannedFiles.list().length,
+      ),
     ),
   );
   return {
