@@ -221,7 +221,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     const slider = panel().locator('.tl-slider');
     await slider.focus();
     await page.keyboard.press('Home');
-    assert.match(await timeText(), /^0\.000 s of 210\.100 s$/);
+    assert.match(await timeText(), /^0\.000 s of 210\.10\d s$/);
     // Before the watches open nobody is in a state yet.
     await panel()
       .locator('#view-watchers .vt-row')
@@ -230,9 +230,9 @@ describe('the List/Watch Inspector in the workbench', function () {
       .waitFor({ timeout: uiTimeoutMs });
     await page.keyboard.press('ArrowRight'); // step to the next moment something happened
     const stepped = await timeText();
-    assert.notStrictEqual(stepped, '0.000 s of 210.100 s');
+    assert.doesNotMatch(stepped, /^0\.000 s of /);
     await page.keyboard.press('End');
-    assert.match(await timeText(), /^210\.100 s of 210\.100 s$/);
+    assert.match(await timeText(), /^(210\.10\d) s of \1 s$/);
     await panel()
       .locator('#view-watchers .vt-row')
       .first()
@@ -251,7 +251,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await panel().locator('vscode-button[aria-label="Pause"]').click();
     const played = Number((await timeText()).split(' ')[0]);
     assert.ok(
-      played > middle && played < 210.1,
+      played > middle && played < 210.2,
       `playing did not move the time forward (${middle} s -> ${played} s)`,
     );
     await shot('6-inspector-timeline.png');
@@ -272,7 +272,13 @@ describe('the List/Watch Inspector in the workbench', function () {
     assert.match((await message.textContent()) ?? '', /expects a whole number/);
     await input.fill('20');
     await page.keyboard.press('Enter');
-    for (const name of ['slowWatchers', 'eventsPerSecond', 'seed']) {
+    for (const name of [
+      'slowWatchers',
+      'eventsPerSecond',
+      'etcdLatency',
+      'etcdLatencyScale',
+      'seed',
+    ]) {
       await page.locator('.quick-input-title', { hasText: name }).waitFor({ timeout: uiTimeoutMs });
       await page.keyboard.press('Enter'); // the default
     }

@@ -45,7 +45,10 @@ describe('the installed .vsix', () => {
     const walkthroughMedia = manifest.contributes.walkthroughs.flatMap((w) =>
       w.steps.map((s) => s.media.svg ?? s.media.markdown ?? s.media.image),
     );
-    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    // vsce stores the README as readme.md (lower case).
+    const readmeName = fs.readdirSync(root).find((f) => f.toLowerCase() === 'readme.md');
+    assert.ok(readmeName, 'the package has a README');
+    const readme = fs.readFileSync(path.join(root, readmeName), 'utf8');
     const readmeImages = [...readme.matchAll(/!\[[^\]]*\]\((?!https?:)([^)\s]+)\)/g)].map(
       (m) => m[1],
     );
