@@ -9,6 +9,7 @@ import { renderExplanationText } from '../format/explanation';
 import { visibleText } from '../format/visible-text';
 import { recentToken, type RecentToken } from './recent-tokens';
 import { tokenTitle } from './token-title';
+import { copyTokenCommandId } from './ids';
 
 export const explanationScheme = 'listwatch-token';
 export const explanationLanguageId = 'listwatch-token';
@@ -27,7 +28,6 @@ export interface DecodeRequest extends RecentToken {
 const stateKey = 'listwatch.decoderDocument';
 // VS Code applies a provider's new content asynchronously; past this the editor shows it anyway.
 const contentWaitMs = 3000;
-const copyCommandId = 'listwatch.copyToken';
 
 function isDecodeRequest(value: unknown): value is DecodeRequest {
   const v = value as DecodeRequest | undefined;
@@ -85,7 +85,7 @@ export class ExplanationDocument
         const link = new vscode.DocumentLink(
           new vscode.Range(line, at, line, at + shown.length),
           vscode.Uri.parse(
-            `command:${copyCommandId}?${encodeURIComponent(JSON.stringify([token]))}`,
+            `command:${copyTokenCommandId}?${encodeURIComponent(JSON.stringify([token]))}`,
           ),
         );
         link.tooltip = tooltip;

@@ -25,7 +25,7 @@ import {
   openInDecoderCommandId,
 } from './continue-token-hover';
 import { decodeAllCommandId, decodeAllTokensCommand } from './decode-all-command';
-import { decodeCommandId, decodeContinueTokenCommand } from './decode-command';
+import { assumedRequest, decodeCommandId, decodeContinueTokenCommand } from './decode-command';
 import { Decoder } from './decoder';
 import { DocumentTokens } from './document-tokens';
 import { encodeCommandId, encodeContinueTokenCommand } from './encode-command';
@@ -122,10 +122,11 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   const current = new CurrentRun();
   const inspector = new Inspector(context.extensionUri, current, {
     explainToken: (token) => {
-      const keyPrefix = readKeyPrefix().keyPrefix;
-      // Decoded tokens join the Tokens view, as from any other face.
-      void recent.remember({ token, keyPrefix });
-      return explainContinueToken(token, keyPrefix);
+      // The panel sends the token alone: its key prefix is the setting's, labelled assumed. Decoded
+      // tokens join the Tokens view, as from any other face.
+      const request = assumedRequest(token);
+      void recent.remember(request);
+      return explainContinueToken(token, request.keyPrefix);
     },
     copyMetrics: async () => {
       const open = current.get();

@@ -10,7 +10,7 @@ import { recentToken, type RecentToken } from './recent-tokens';
 import type { ScannedFiles } from './scanned-files';
 import type { TokensViewNode } from './tokens-view';
 
-export const copyTokenCommandId = 'listwatch.copyToken';
+export { copyTokenCommandId } from './ids';
 export const revalidateTokenCommandId = 'listwatch.revalidateToken';
 export const clearTokensCommandId = 'listwatch.clearTokens';
 

@@ -156,7 +156,7 @@ export class WatchersViewProvider
       w.closeReason ? `ended: ${w.closeReason}` : 'open at the end of the run',
     ].join('\n');
     item.accessibilityInformation = {
-      label: `Watcher ${w.id}, ${watcherPhaseLabels[phase]}${ended} at ${formatVirtualTime(this.at())}, selector ${w.selector || 'everything'}, ${w.eventsReceived} events received`,
+      label: `Watcher ${w.id}, ${watcherPhaseLabels[phase]}${ended} at ${formatVirtualTime(this.at())}, selector ${w.selector || 'everything'}, ${w.eventsReceived} events received by the end of the run`,
     };
     const [icon, color] = phaseIcons[phase];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);

@@ -710,6 +710,7 @@ export class RunModelBuilder {
         const l = this.listRead(
           e.requestId,
           e.operation === 'list' || e.operation === 'listStream',
+          e.at,
         );
         if (!l) return;
         const rec: EtcdRequestRecord = {
@@ -729,7 +730,7 @@ export class RunModelBuilder {
         return;
       }
       case 'list/page': {
-        const l = this.listRead(e.requestId, true);
+        const l = this.listRead(e.requestId, true, e.at);
         if (!l) return;
         this.pushBounded(
           l.pages,
@@ -750,7 +751,7 @@ export class RunModelBuilder {
       }
       case 'list/stream-decision': {
         if (e.origin !== 'list') return;
-        const l = this.listRead(e.requestId, true);
+        const l = this.listRead(e.requestId, true, e.at);
         if (!l) return;
         l.stream = {
           decision: e.decision,
@@ -761,13 +762,13 @@ export class RunModelBuilder {
       }
       case 'list/stream-fallback': {
         if (e.origin !== 'list') return;
-        this.listRead(e.requestId, true)?.record.fallbacks.push(
+        this.listRead(e.requestId, true, e.at)?.record.fallbacks.push(
           `RangeStream answered Unimplemented: paged instead; probed again at ${seconds(e.recheckAt)}`,
         );
         return;
       }
       case 'list/done': {
-        const l = this.listRead(e.requestId, true);
+        const l = this.listRead(e.requestId, true, e.at);
         if (!l) return;
         // The storage GetList that ended last is the one that served the request.
         const r = l.record;
@@ -891,7 +892,11 @@ export class RunModelBuilder {
    * cacher's own (its reflector's page): its fold starts with its first list read (`listRead`).
    * A WATCH's reads (a watch-list's current-RV lookup) and GETs belong to no LIST.
    */
-  private listRead(requestId: number | undefined, listRead: boolean): ListFold | undefined {
+  private listRead(
+    requestId: number | undefined,
+    listRead: boolean,
+    at: number,
+  ): ListFold | undefined {
     if (requestId === undefined) return undefined;
     const l = this.listsById.get(requestId);
     if (l || !listRead || this.watchesById.has(requestId)) return l;
@@ -899,7 +904,8 @@ export class RunModelBuilder {
       ...newListRecord(
         `cacher-${++this.cacherListSeq}`,
         requestId,
-        this.lastAt,
+        // The read's own time: with etcd latency its event comes when the answer does.
+        at,
         "the cacher's reflector lists etcd (watch cache initialisation)",
       ),
       servedBy: 'etcd',

@@ -90,9 +90,8 @@ export const resourcePrefixExceptions: ReadonlyArray<{
   },
 ];
 
-/** Where custom resources live: NewCRDRESTOptionsGetter hands the CRD handler a SimpleStorageFactory. */
-export const customResourcePrefixUpstream =
-  'staging/src/k8s.io/apiextensions-apiserver/pkg/cmd/server/options/options.go NewCRDRESTOptionsGetter (SimpleStorageFactory: group + "/" + plural)';
+// Custom resources live under <group>/<plural>: staging/src/k8s.io/apiextensions-apiserver/pkg/cmd/
+// server/options/options.go NewCRDRESTOptionsGetter hands the CRD handler a SimpleStorageFactory.
 
 /**
  * The built-in resources a list kind can name (kind, scope), by group. The API groups kube-apiserver
@@ -194,7 +193,7 @@ const builtinResources: Readonly<
 };
 
 /** True for an API group kube-apiserver serves from its own registries (not a CRD's group). */
-export function isBuiltinGroup(group: string): boolean {
+function isBuiltinGroup(group: string): boolean {
   return Object.prototype.hasOwnProperty.call(builtinResources, group);
 }
 

@@ -9,7 +9,7 @@ import {
 } from '../engine/etcd/latency-model';
 import type { RunModel } from '../run/run-model';
 import type { ScenarioParamSpec, ScenarioParams, ScenarioSummary } from './scenario';
-import { fineDur } from './summary-format';
+import { fineDur, roundMs } from './summary-format';
 
 const m = measuredEtcd34Latency;
 const micro = (ms: number): string => `${+(ms * 1000).toPrecision(2)} µs`;
@@ -107,7 +107,7 @@ export function withEtcdLatencyNote(summary: ScenarioSummary, model: RunModel): 
     facts: {
       ...summary.facts,
       etcdLatency: zero ? 'zero' : scale === 1 ? 'measured' : `measured×${scale}`,
-      etcdRequestMs: Math.round(totalMs * 1000) / 1000,
+      etcdRequestMs: roundMs(totalMs),
     },
     tables,
   };

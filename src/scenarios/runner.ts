@@ -203,7 +203,7 @@ export async function runScenario(
     run.stop();
   }
   const model = builder.finish();
-  return { model, summary: withEtcdLatencyNote(m.summarize(model), model) };
+  return { model, summary: summarizeModel(model) };
 }
 
 /** The summary of a model (e.g. read back from a trace) by its scenario's own reading. */

@@ -2,13 +2,13 @@
 // label selector that matches few objects, served from etcd. The paging loop asks etcd for
 // `limit` keys, then doubles the etcd limit (capped at maxLimit = 10000) after every page the
 // selector left short, until the client's limit is filled or the keys run out.
-import type { RunModel } from '../run/run-model';
+import type { ListRecord, RunModel } from '../run/run-model';
 import type { LatencyModel } from '../engine/etcd/latency-model';
 import type { EtcdRequestRecord } from '../run/run-model';
 import { etcdLatencyOf, etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
-import { count, fineDur } from './summary-format';
+import { count, fineDur, roundMs } from './summary-format';
 
 function podName(i: number): string {
   return `pod-${String(i).padStart(6, '0')}`;
@@ -113,9 +113,7 @@ function summarize(model: RunModel) {
   let naiveFetched = 0;
   lists.forEach((l, i) => {
     const n = i + 1;
-    const calls = l.etcdRequests.filter(
-      (q) => q.operation === 'list' || q.operation === 'listStream',
-    );
+    const calls = listCalls(l);
     const firstCount = calls[0]?.count ?? 0;
     const naive = fixedPageCost(l.evaluated, limit, firstCount);
     const etcdMs = calls.reduce((s, q) => s + q.latencyMs, 0);
@@ -177,7 +175,7 @@ function summarize(model: RunModel) {
   const first = lists[0];
   const story: string[] = [];
   if (first) {
-    const calls = first.etcdRequests.filter((q) => q.operation === 'list');
+    const calls = listCalls(first);
     story.push(
       `The client asked for ${limit} pods labelled app=match. etcd was asked ${calls.length} time(s), with limits ${calls.map((q) => q.limit).join(', ')}: ` +
         `the store doubles its etcd limit (up to 10000) after every page the selector leaves short.`,
@@ -196,9 +194,7 @@ function summarize(model: RunModel) {
         {
           title: 'etcd limit per call (LIST 1)',
           unit: 'keys',
-          points: first.etcdRequests
-            .filter((q) => q.operation === 'list')
-            .map((q, j) => ({ label: `call ${j + 1}`, value: q.limit })),
+          points: listCalls(first).map((q, j) => ({ label: `call ${j + 1}`, value: q.limit })),
         },
       ]
     : [];
@@ -279,6 +275,7 @@ export const selectorDeathSpiral: ScenarioModule = {
   sections: ['lists'],
 };
 
-function roundMs(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
+/** The etcd calls that read a LIST's items: paged ranges and RangeStreams (1.37). */
+function listCalls(l: ListRecord): EtcdRequestRecord[] {
+  return l.etcdRequests.filter((q) => q.operation === 'list' || q.operation === 'listStream');
 }

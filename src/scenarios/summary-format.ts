@@ -19,6 +19,11 @@ export function dur(ms: number): string {
 }
 
 /** A short duration in ms with the precision it needs: `0.49 ms`, `14.6 ms`, `1.39 s`. */
+/** Milliseconds rounded to the microsecond (the latency model's figures are exact in 1/128 ms). */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
 export function fineDur(ms: number): string {
   if (ms < 10) return `${ms.toFixed(2)} ms`;
   if (ms < 1000) return `${ms.toFixed(1)} ms`;

@@ -236,7 +236,9 @@ function rerecordHint(header: Record<string, unknown>): string {
     .filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v))
     .map(([k, v]) => ` --set ${k}=${String(v)}`)
     .join('');
-  return `Record it again with: listwatch scenario run ${scenario} --seed ${String(seed)}${sets} --trace <file>`;
+  // Version 1 predates the etcd latency model: its etcd requests took no virtual time.
+  const latency = 'etcdLatency' in params ? '' : ' --set etcdLatency=zero';
+  return `Record it again with: listwatch scenario run ${scenario} --seed ${String(seed)}${sets}${latency} --trace <file>`;
 }
 
 /**

@@ -289,6 +289,11 @@ export class CacheWatcher
   /** Puts an event into the input buffer if there is room right now. */
   nonblockingAdd(event: WatchCacheEvent<WatchObject>): boolean {
     if (this.fastPath !== undefined && this.fastPath.add(event)) return true;
+    return this.nonblockingAddToInput(event);
+  }
+
+  /** nonblockingAdd's channel part, for a fast path that has already declined the event. */
+  nonblockingAddToInput(event: WatchCacheEvent<WatchObject>): boolean {
     const bookmark = event.type === 'BOOKMARK';
     // While bookmarkAfterResourceVersion has not been seen, a bookmark is tried every second:
     // drop the ones below it so that they do not pollute the input channel.

@@ -13,8 +13,8 @@ const defaultVersioner = new APIObjectVersioner();
 export interface CacherDelegationView {
   /** e.g. "/pods/": the prefix continue tokens are decoded against. */
   readonly resourcePrefix: string;
-  /** 1.36: `watchCache.snapshots != nil` (ListFromCacheSnapshot on, not marked inconsistent). */
-  snapshottingEnabled(): boolean;
+  /** 1.36: `watchCache.snapshots != nil` (the ListFromCacheSnapshot gate). */
+  hasSnapshots(): boolean;
   /** `watchCache.notFresh(rv)`: rv is newer than anything the cache has seen. */
   notFresh(resourceVersion: number): boolean;
   /** `snapshots.GetLessOrEqual(rv)` finds a snapshot, i.e. the cache can serve the list at exactly rv. */
@@ -49,13 +49,13 @@ export class CacherDelegation implements DelegatorHelper {
   }
 
   shouldDelegateExactRV(resourceVersion: string, recursive: boolean): DelegationResult {
-    if (!recursive || !this.view.snapshottingEnabled())
+    if (!recursive || !this.view.hasSnapshots())
       return { shouldDelegate: true, consistentRead: false };
     return this.shouldDelegateExactParsedRV(this.parseRV(resourceVersion));
   }
 
   shouldDelegateContinue(continueToken: string, recursive: boolean): DelegationResult {
-    if (!recursive || !this.view.snapshottingEnabled())
+    if (!recursive || !this.view.hasSnapshots())
       return { shouldDelegate: true, consistentRead: false };
     const rv = this.continueRV(continueToken, this.view.resourcePrefix);
     if (rv > 0) return this.shouldDelegateExactParsedRV(rv);

@@ -7,7 +7,7 @@
 // between"; select between the incoming queue and the bookmark timer prefers the queue (Go picks
 // at random); a dispatch budget of 0 terminates blocked watchers at once (Go's 0-length timer
 // races with the watcher); list items are deep copies of the cached objects.
-import type { GroupResource } from '../storage/group-resource';
+import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
 import { activeInspector, type Inspector, type SerializationEvent } from '../inspect/events';
 import type { MetricsRegistry } from '../metrics/registry';
@@ -429,7 +429,7 @@ export class Cacher implements DelegatorHelper {
     this.delegation = new CacherDelegation(
       {
         resourcePrefix: rp,
-        snapshottingEnabled: () => this.watchCache.snapshots !== undefined,
+        hasSnapshots: () => this.watchCache.snapshots !== undefined,
         notFresh: (rv) => this.watchCache.notFresh(rv),
         canServeExactRV: (rv) => this.watchCache.snapshots?.getLessOrEqual(rv) !== undefined,
         consistentReadSupported: () => this.consistentReadSupported(),
@@ -536,7 +536,7 @@ export class Cacher implements DelegatorHelper {
       err = await this.reflector.listAndWatch();
       if (err)
         this.log?.(
-          `cacher (${grString(this.groupResource)}): unexpected ListAndWatch error: ${err.message}; reinitializing...`,
+          `cacher (${groupResourceString(this.groupResource)}): unexpected ListAndWatch error: ${err.message}; reinitializing...`,
         );
     } finally {
       this.ready.setError(err);
@@ -910,7 +910,7 @@ export class Cacher implements DelegatorHelper {
   terminateAllWatchers(): void {
     const n = this.watchers.terminateAll((w) => this.stopWatcherLocked(w));
     if (n > 0) {
-      this.log?.(`Terminating all watchers from cacher ${grString(this.groupResource)}`);
+      this.log?.(`Terminating all watchers from cacher ${groupResourceString(this.groupResource)}`);
       activeInspector(this.inspector)?.emit({
         type: 'cacher/terminate-all',
         at: this.clock.now(),
@@ -1448,10 +1448,6 @@ export function watcherIdentifier(key: string, pred: SelectionPredicate): string
 
 function sameGR(a: GroupResource, b: GroupResource): boolean {
   return a.group === b.group && a.resource === b.resource;
-}
-
-function grString(gr: GroupResource): string {
-  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
 }
 
 /** Go's time.Duration.String() for whole-ms durations (enough for the history-window message). */

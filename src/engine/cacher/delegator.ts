@@ -2,7 +2,8 @@
 // Get and Watch, i.e. which requests the watch cache serves and which go to etcd, the fallbacks
 // and apiserver_watch_cache_consistent_read_total, and shouldDelegateListOnNotReadyCache. The 1.37
 // ConsistentListFromCacheSkipTimeoutFallback gate (master) is honoured when switched on.
-// Deliberate differences: the consistency checker (DetectCacheInconsistency) is not modelled;
+// Deliberate differences: the consistency checker (consistency-checker.ts) is not started here
+// (upstream's startChecking loop under DetectCacheInconsistency);
 // every decision is also reported to the inspector with the rule that made it (explain-delegation.ts).
 import { activeInspector, type DelegationRule, type Inspector } from '../inspect/events';
 import type { RequestContext } from '../request/request-context';

@@ -165,9 +165,21 @@ export class InPlaceDelivery implements WatcherFastPath, ReceiverListener {
 
   /** ReceiverListener: who waits alone on the watcher's input or result channel changed. */
   receiverChanged(channel: Channel<never>, receiver: ChannelReceiver<never> | undefined): void {
-    // Whatever it is, the run this watcher is in no longer speaks for it.
-    this.invalidateRun();
-    this.runHost?.runsChanged();
+    const wasEligible = this.runEligible();
+    const inRun = this.run !== undefined;
+    this.updateReceiver(channel, receiver);
+    // Only a change that moves the watcher into or out of runs (or touches the run it is in)
+    // re-forms the runs: a watcher off the fast path parks and unparks on every event.
+    if (inRun || wasEligible !== this.runEligible()) {
+      this.invalidateRun();
+      this.runHost?.runsChanged();
+    }
+  }
+
+  private updateReceiver(
+    channel: Channel<never>,
+    receiver: ChannelReceiver<never> | undefined,
+  ): void {
     const w = this.watcher;
     if ((channel as unknown) === w.input) {
       this.taskWaiting = (receiver as unknown) === w;
@@ -220,7 +232,7 @@ export class InPlaceDelivery implements WatcherFastPath, ReceiverListener {
   /** DispatchEntry: the watcher's nonblockingAdd, in place when it can be. */
   nonblockingAdd(event: WatchCacheEvent<WatchObject>, blocked: CacheWatcher[]): void {
     if (this.add(event)) return;
-    if (!this.watcher.nonblockingAdd(event)) blocked.push(this.watcher);
+    if (!this.watcher.nonblockingAddToInput(event)) blocked.push(this.watcher);
   }
 
   /** Counts from the run from now on. */

@@ -2,7 +2,8 @@
 // the 1.37 preview): every cacher, watch cache and watcher metric the engine records, with
 // upstream's names, help texts, labels and buckets, and the Record* helpers. Master deprecates the
 // apiserver_cache_list_* counters (1.37.0) and also counts cache LISTs in the storage LIST metrics
-// (storage="watchcache"). Not modelled: the consistency checker, sharded-watch, initialization
+// (storage="watchcache"). Not here: the consistency checker's counter (consistency-checker.ts
+// registers it), sharded-watch, initialization
 // error/duration and dispatch-stage metrics (nothing here records them).
 // Deliberate difference: one instance per cacher over a shared registry instead of package
 // globals; series are looked up per call, as WithLabelValues does, so a registry reset starts them

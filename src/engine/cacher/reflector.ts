@@ -4,7 +4,7 @@
 // ready.go and progress/watch_progress.go (release-1.36). Deliberate differences: the storage
 // watch's events are pumped synchronously from its callback (no goroutine), pausing while the
 // cacher's incoming queue is full; errors are values, not logs; times are Clock ms.
-import type { GroupResource } from '../storage/group-resource';
+import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock } from '../clock';
 import { activeInspector, type Inspector } from '../inspect/events';
 import {
@@ -704,9 +704,7 @@ export class Reflector {
 
 function wrapListError(gr: GroupResource, e: unknown): Error {
   const msg = e instanceof Error ? e.message : String(e);
-  const err = new Error(
-    `failed to list ${gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`}: ${msg}`,
-  );
+  const err = new Error(`failed to list ${groupResourceString(gr)}: ${msg}`);
   (err as Error & { cause?: unknown }).cause = e;
   return err;
 }

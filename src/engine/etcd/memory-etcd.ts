@@ -425,7 +425,7 @@ export class MemoryEtcd implements KV {
         resp.header.revision = rev;
         const counted = limit > 0 && res.more;
         resp.count = counted ? this.store.countAt(iv, rev) : sent;
-        if (counted) countedKeys += resp.count;
+        if (counted) countedKeys += resp.count - sent; // the keys past the ones read
         resp.more = limit > 0 && resp.count > limit;
         record.count = resp.count;
       }

@@ -40,7 +40,7 @@ export class FeatureSupportChecker {
     if (feature === 'RangeStream') this.rangeStreamUnsupportedAt = this.clock.now();
   }
 
-  /** Virtual ms at which a feature marked unsupported is probed again (undefined: supported). */
+  /** Virtual ms at which RangeStream, marked unsupported, is probed again (undefined: not marked). */
   recheckAt(feature: StorageFeature): number | undefined {
     return feature !== 'RangeStream' || this.rangeStreamUnsupportedAt === undefined
       ? undefined

@@ -17,10 +17,7 @@ export const etcdRequestLatencyBuckets: readonly number[] = [
 ];
 
 /** apiserver_storage_list_duration_seconds buckets (master): the same bounds as etcd requests. */
-export const listLatencyBuckets: readonly number[] = [
-  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45,
-  60,
-];
+export const listLatencyBuckets = etcdRequestLatencyBuckets;
 
 /** The etcd3 metrics of one registry; registering twice returns the same series. */
 export class EtcdMetrics {

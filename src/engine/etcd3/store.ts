@@ -269,11 +269,6 @@ export class EtcdStore {
 
   // ---------------------------------------------------------------- list
 
-  /** Accepts the library-friendly options or storage ListOptions (predicate a SelectionPredicate). */
-  toListOptions(options: GetListOptions | ListOptions | undefined): ListOptions {
-    return toStorageListOptions(options, this.groupResource.resource);
-  }
-
   /**
    * GetList (release-1.36 store.go): the paging loop. Pages start at the client's limit and double
    * (up to maxLimit) while a selector leaves the page short; the first response pins the revision;
@@ -299,7 +294,8 @@ export class EtcdStore {
     parentCost: RequestCost | undefined,
     ctx: RequestContext | undefined,
   ): Promise<ListResult> {
-    const opts = this.toListOptions(options);
+    // The library-friendly options or storage ListOptions (predicate a SelectionPredicate).
+    const opts = toStorageListOptions(options, this.groupResource.resource);
     const keyPrefix = this.prepareKey(key, opts.recursive);
     const pred = opts.predicate;
     let limit = pred.limit > 0 ? pred.limit : 0;

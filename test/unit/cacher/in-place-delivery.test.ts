@@ -59,7 +59,7 @@ function bookmark(rv: number): WatchCacheEvent<WatchObject> {
 function live(
   inPlace: boolean,
   client: { keepEvents: boolean; contentType?: WatchContentType },
-): { w: CacheWatcher; c: WatchClient; clock: FakeClock } {
+): { w: CacheWatcher; c: WatchClient; clock: FakeClock; d: InPlaceDelivery | undefined } {
   const clock = new FakeClock(0);
   const w = newCacheWatcher(
     10,
@@ -70,7 +70,7 @@ function live(
     pods,
     'test',
   );
-  if (inPlace) new InPlaceDelivery(w, new SharedConversion());
+  const d = inPlace ? new InPlaceDelivery(w, new SharedConversion()) : undefined;
   w.setBookmarkAfterResourceVersion(0);
   w.startProcessing(
     newCacheInterval<WatchObject>(
@@ -83,7 +83,7 @@ function live(
     10,
   );
   const c = new WatchClient(w, { clock, ...client });
-  return { w, c, clock };
+  return { w, c, clock, d };
 }
 
 /** What can be read of a watcher and its client. */
@@ -165,6 +165,24 @@ describe('in-place delivery', () => {
     assert.strictEqual(x.c.received, 5);
     assert.ok(x.c.bytesEncoded > bytes, 'the fifth event was encoded for the first client');
     assert.strictEqual(other.received, 0);
+  });
+
+  it('re-forms runs only when a watcher enters or leaves them, not on every park of one off the path', () => {
+    // A slow client is never a run member: its task and client park and unpark on every event it
+    // writes, and none of that may throw the index entry's runs away.
+    const x = live(true, { keepEvents: false });
+    let changes = 0;
+    (x.d as InPlaceDelivery).runHost = { runsChanged: () => changes++ };
+    x.c.setReadRate({ kind: 'slow', eventsPerSecond: 10 });
+    assert.ok(changes >= 1, 'leaving the fast path re-forms the runs');
+    const afterLeaving = changes;
+    for (let rv = 11; rv <= 15; rv++) {
+      assert.ok(x.w.nonblockingAdd(dispatched(rv, 'web')), `rv ${rv} queued`);
+      x.clock.step(100);
+    }
+    x.clock.step(1000);
+    assert.strictEqual(x.c.received, 5, 'every event reached the client');
+    assert.strictEqual(changes, afterLeaving, 'no run re-formed while it stays off the path');
   });
 
   it('a client that slows down, or a task that is woken, leaves the path', () => {

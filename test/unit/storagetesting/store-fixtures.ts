@@ -8,23 +8,24 @@ import type { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import type { EtcdStore } from '../../../src/engine/etcd3/store';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { isNotFound } from '../../../src/engine/storage/errors';
-import type { ObjectAttributes } from '../../../src/engine/storage/field-labels';
 import type * as fields from '../../../src/engine/storage/fields';
 import { newListOptions, type ListOptions } from '../../../src/engine/storage/list-options';
 import type { KubeObject, Pod } from '../../../src/engine/storage/objects';
-import { SelectionPredicate, type AttrFunc } from '../../../src/engine/storage/selection-predicate';
+import type { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
 import type { StoreUnderTest } from './store-under-test';
+import {
+  computePodKey,
+  createPodPredicate as createPredicate,
+  defaultNamespaceScopedAttr,
+} from './watch-testing';
+
+export { computePodKey, defaultNamespaceScopedAttr };
 
 /** example.Pod{ObjectMeta{Namespace, Name}}: nothing else set, as upstream's tests write pods. */
 export function examplePod(namespace: string, name: string): KubeObject {
   const metadata: KubeObject['metadata'] = { name };
   if (namespace) metadata.namespace = namespace;
   return { metadata };
-}
-
-/** computePodKey: /pods/<namespace>/<name> (an empty namespace gives /pods//<name>). */
-export function computePodKey(obj: KubeObject): string {
-  return `/pods/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
 }
 
 /** testPropagateStore: deletes the key if present, creates obj there; the key and stored object. */
@@ -91,35 +92,12 @@ export function baseNamespacedPodAssigned(
   return { ...examplePod(namespace, name), spec: { nodeName } } as unknown as Pod;
 }
 
-/** storage.DefaultNamespaceScopedAttr: the labels, metadata.name and metadata.namespace. */
-export const defaultNamespaceScopedAttr: AttrFunc = (obj) => ({
-  labels: obj.metadata.labels ?? {},
-  fields: {
-    'metadata.name': obj.metadata.name ?? '',
-    'metadata.namespace': obj.metadata.namespace ?? '',
-  },
-});
-
-/** namespacedScopedNodeNameAttrFunc: no labels; spec.nodeName, metadata.name, metadata.namespace. */
-const namespacedScopedNodeNameAttrFunc: AttrFunc = (obj): ObjectAttributes => ({
-  labels: {},
-  fields: {
-    'spec.nodeName': (obj as Pod).spec?.nodeName ?? '',
-    'metadata.name': obj.metadata.name ?? '',
-    'metadata.namespace': obj.metadata.namespace ?? '',
-  },
-});
-
-/** CreatePodPredicate for namespace-scoped pods: everything by label, `field`, the index fields. */
+/** CreatePodPredicate for namespace-scoped pods (the suite's pods all are). */
 export function createPodPredicate(
   field: fields.Selector,
   indexFields: string[] | undefined,
 ): SelectionPredicate {
-  return new SelectionPredicate({
-    field,
-    getAttrs: indexFields ? namespacedScopedNodeNameAttrFunc : defaultNamespaceScopedAttr,
-    indexFields: indexFields ?? [],
-  });
+  return createPredicate(field, true, indexFields);
 }
 
 /**

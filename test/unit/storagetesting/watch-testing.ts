@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import { defaultNewFunc } from '../../../src/engine/cacher/cacher';
 import { settle, type FakeClock } from '../../../src/engine/clock';
 import type { ListResult } from '../../../src/engine/etcd3/store';
-import type { Status } from '../../../src/engine/storage/errors';
+import { isNotFound, type Status } from '../../../src/engine/storage/errors';
 import * as fields from '../../../src/engine/storage/fields';
 import * as labels from '../../../src/engine/storage/labels';
 import type { ListOptions } from '../../../src/engine/storage/list-options';
@@ -168,10 +168,6 @@ export interface TestWatchStruct {
 
 export function deepCopy<T>(obj: T): T {
   return JSON.parse(JSON.stringify(obj)) as T;
-}
-
-function isNotFound(e: unknown): boolean {
-  return (e as { status?: Status }).status?.reason === 'NotFound';
 }
 
 /** testPropagateStore: deletes the key if present, creates obj there, returns key and stored object. */

@@ -93,7 +93,7 @@ describe('trace writer and reader', () => {
       [
         '{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.37","seed":7,"params":{"readers":3,"profile":"1.37"}}',
       ],
-      /^line 1: trace version 1 is not read any more: its events do not say which request caused them, and this listwatch \(trace version 2\) ties etcd requests, waits and pages to their request by that id\. Record it again with: listwatch scenario run read-your-writes --seed 7 --set readers=3 --set profile=1\.37 --trace <file>$/,
+      /^line 1: trace version 1 is not read any more: its events do not say which request caused them, and this listwatch \(trace version 2\) ties etcd requests, waits and pages to their request by that id\. Record it again with: listwatch scenario run read-your-writes --seed 7 --set readers=3 --set profile=1\.37 --set etcdLatency=zero --trace <file>$/,
     ],
     [
       'a version-1 trace whose header names no valid run',

@@ -264,7 +264,7 @@ function newTestCacher(
   if (snapshotAvailable) snapshots.push(80);
   const view: CacherDelegationView = {
     resourcePrefix: keyPrefix,
-    snapshottingEnabled: () => gates.ListFromCacheSnapshot,
+    hasSnapshots: () => gates.ListFromCacheSnapshot,
     notFresh: (rv) => rv > 100,
     canServeExactRV: (rv) => snapshots.some((s) => s <= rv),
     consistentReadSupported: () => consistentReadSupported(gates, true),
