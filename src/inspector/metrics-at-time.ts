@@ -13,7 +13,10 @@ export interface MetricsAt {
 }
 
 /** The samples at `at`; `scrapes` are in time order, each holding the series that changed. */
-export function metricsAt(model: RunModel, at: VirtualMs): MetricsAt {
+export function metricsAt(
+  model: Pick<RunModel, 'scrapes' | 'metrics' | 'durationMs'>,
+  at: VirtualMs,
+): MetricsAt {
   const scrapes = model.scrapes;
   if (!scrapes || scrapes.length === 0)
     return { samples: model.metrics, scrapedAt: model.durationMs, endOfRun: true };

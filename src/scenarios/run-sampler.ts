@@ -5,9 +5,14 @@
 // at the last instant of each virtual second it scrapes the metrics that changed (a `scrape`
 // record), as Prometheus would. Watchers with the same change at an instant share one entry, their
 // ids as ranges, so 100,000 watchers that each read a bookmark cost one line.
-import type { Resource } from '../engine/apiserver';
+import type { OpenedWatch, Resource } from '../engine/apiserver';
 import type { TraceRecord, WatcherSampleGroup } from '../trace/trace-format';
-import type { ClientWatch } from './scenario-run';
+
+/** What the sampler reads of a client's watch (scenario-run.ts ClientWatch). */
+export interface ClientWatch {
+  opened: OpenedWatch | undefined;
+  resource: Resource;
+}
 
 /** Record types that can change any watcher's figures at their instant. */
 const watcherEventTypes = new Set([

@@ -22,6 +22,8 @@ export interface ScenarioDefinition {
   title: string;
   description: string;
   params: ScenarioParamSpec[];
+  /** The inspector tab that tells this scenario's story: a new run of it opens there. */
+  storyView: 'watchers' | 'watchCache' | 'serialization' | 'lists' | 'metrics';
 }
 
 export type ScenarioParams = Record<string, number | string | boolean>;

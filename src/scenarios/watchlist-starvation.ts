@@ -198,6 +198,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'watchlist-starvation',
   title: 'WatchList clients while the watch cache is stuck behind etcd',
+  storyView: 'watchers' as const,
   description:
     "The watch cache's etcd watch stream stalls for `stuckSeconds` while a writer keeps updating pods, so etcd's revision runs ahead. " +
     'WatchList clients (sendInitialEvents=true, allowWatchBookmarks=true, RV "") need the cache at etcd\'s revision: each attempt ' +
