@@ -103,12 +103,13 @@ export class SerializationView {
     this.empty.hidden = any;
     this.body.hidden = !any;
     if (!any) {
-      const dispatched = model.dispatch?.events ?? 0;
+      const events = model.dispatch?.events ?? 0;
+      const deliveries = model.dispatch?.deliveries ?? 0;
       const bookmarks = (model.bookmarkTicks ?? []).reduce((a, t) => a + t.queued, 0);
       this.empty.textContent =
-        dispatched === 0
-          ? `Nothing was serialized: the cacher dispatched no watch event to a watcher in this run${bookmarks ? ` (its watchers got only bookmarks: ${plural(bookmarks, 'bookmark')}, each its own object)` : ''}. serialization-fanout is the scenario that shows the sharing.`
-          : `Nothing was serialized: ${plural(dispatched, 'watch event')} reached watchers, but none named a content type, and the model encodes only for clients that do.`;
+        deliveries === 0
+          ? `Nothing was serialized: no watcher received a watch event in this run${events ? ` (the cacher dispatched ${plural(events, 'event')}, with no watcher to take them)` : ''}${bookmarks ? `; the watchers got bookmarks only (${plural(bookmarks, 'bookmark')}, each its own object)` : ''}. serialization-fanout is the scenario that shows the sharing.`
+          : `Nothing was serialized: watchers received ${plural(deliveries, 'watch event')}, but none named a content type, and the model encodes only for clients that do.`;
       this.model = model;
       return;
     }

@@ -144,7 +144,7 @@ export class WatchersView {
         column(
           'id',
           'ID',
-          '4.5em',
+          '3.5em',
           (w, c) => {
             c.textContent = w.failed ? '—' : w.id;
             if (w.failed) c.title = 'No watcher: the server answered the request with an error';
@@ -154,7 +154,7 @@ export class WatchersView {
         column(
           'client',
           'Client',
-          'minmax(6em, 1fr)',
+          'minmax(8em, 1.2fr)',
           (w, c) => {
             c.textContent = visibleText(w.client) || '—';
             c.title = w.client;
@@ -164,7 +164,7 @@ export class WatchersView {
         column(
           'selector',
           'Selector',
-          'minmax(6em, 1.2fr)',
+          'minmax(5em, 1fr)',
           (w, c) => {
             c.textContent = visibleText(w.selector) || '(everything)';
             c.title = w.selector;
@@ -172,38 +172,18 @@ export class WatchersView {
           'Label and field selectors of the watch',
         ),
         column(
-          'contentType',
-          'Type',
-          '5em',
-          (w, c) => {
-            c.textContent = shortContentType(w.contentType);
-            c.title = w.contentType;
-          },
-          'The content type the client asked for (json, protobuf, cbor)',
-        ),
-        column(
           'state',
           'State',
-          '10.5em',
+          '9.5em',
           (w, c) => {
             c.appendChild(phaseBadge(w.phase));
           },
           "The watcher's bookmark state at the scrubber's time",
         ),
         column(
-          'floor',
-          'Floor RV',
-          '5.5em',
-          (w, c) => {
-            c.textContent = w.floorRv ? String(w.floorRv) : '—';
-          },
-          'bookmarkAfterResourceVersion at the scrubber: bookmarks below it are not delivered',
-          'end',
-        ),
-        column(
           'lastRv',
           'Last RV',
-          '5.5em',
+          '5em',
           (w, c) => {
             c.textContent = w.lastRv ? String(w.lastRv) : '—';
           },
@@ -213,7 +193,7 @@ export class WatchersView {
         column(
           'received',
           'Read',
-          '6.5em',
+          '5em',
           (w, c) => {
             c.textContent = w.phase === 'notStarted' || w.failed ? '—' : readText(w);
             c.title = `${w.received} events and bookmarks read by the client, ${w.bookmarks} of them bookmarks`;
@@ -224,7 +204,7 @@ export class WatchersView {
         column(
           'buffer',
           'Buffer',
-          '7em',
+          '6.5em',
           (w, c) => {
             if (w.failed || w.phase === 'notStarted') c.textContent = '—';
             else c.appendChild(bufferGauge(w));
@@ -233,12 +213,22 @@ export class WatchersView {
         ),
         column(
           'nextBookmark',
-          'Bookmark',
-          '5.5em',
+          'Next bookmark',
+          '7em',
           (w, c) => {
             c.textContent = w.nextBookmarkSecond === undefined ? '—' : `${w.nextBookmarkSecond} s`;
           },
           'The virtual second of the bookmark bucket the watcher sat in at the scrubber',
+          'end',
+        ),
+        column(
+          'floor',
+          'Floor RV',
+          '5em',
+          (w, c) => {
+            c.textContent = w.floorRv ? String(w.floorRv) : '—';
+          },
+          'bookmarkAfterResourceVersion at the scrubber: bookmarks below it are not delivered',
           'end',
         ),
         column(
@@ -255,6 +245,16 @@ export class WatchersView {
             c.title = w.outcome;
           },
           'How the watch ended by the scrubber: its close reason, or the error the request got',
+        ),
+        column(
+          'contentType',
+          'Type',
+          '4em',
+          (w, c) => {
+            c.textContent = shortContentType(w.contentType);
+            c.title = w.contentType;
+          },
+          'The content type the client asked for (json, protobuf, cbor)',
         ),
       ],
     });
@@ -436,14 +436,13 @@ export class WatchersView {
   private updateCount(): void {
     const failed = this.model?.failedWatchCount ?? 0;
     const watchers = this.model?.watcherCount ?? 0;
-    const what =
-      failed > 0
-        ? ` (${plural(watchers, 'watcher')}, ${plural(failed, 'refused watch request')})`
-        : '';
+    const what = `: ${plural(watchers, 'watcher')}, ${plural(failed, 'refused watch request')}`;
     this.count.textContent =
       this.total === 0
         ? 'No watchers in this run'
-        : `${formatCount(this.matching)} of ${plural(this.total, 'watcher')}${what}`;
+        : failed > 0
+          ? `${formatCount(this.matching)} of ${plural(this.total, 'row')}${what}`
+          : `${formatCount(this.matching)} of ${plural(this.total, 'watcher')}`;
   }
 
   private showHint(): void {

@@ -8,7 +8,7 @@ export interface MetricsAt {
   samples: Record<string, number>;
   /** When they were scraped (the run's end for the final samples; undefined before the first scrape). */
   scrapedAt: VirtualMs | undefined;
-  /** The run recorded no scrapes (an older trace): only the final samples are known. */
+  /** The run recorded no scrapes (a trace from before them): only the final samples are known. */
   endOfRun: boolean;
 }
 
@@ -18,8 +18,7 @@ export function metricsAt(
   at: VirtualMs,
 ): MetricsAt {
   const scrapes = model.scrapes;
-  if (!scrapes || scrapes.length === 0)
-    return { samples: model.metrics, scrapedAt: model.durationMs, endOfRun: true };
+  if (!scrapes) return { samples: model.metrics, scrapedAt: model.durationMs, endOfRun: true };
   if (at >= model.durationMs)
     return { samples: model.metrics, scrapedAt: model.durationMs, endOfRun: false };
   const samples: Record<string, number> = {};

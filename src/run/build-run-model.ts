@@ -28,6 +28,7 @@ import type {
   WatcherStateName,
   WatcherTrack,
 } from './run-model';
+import { MomentLog } from './timeline-moments';
 import { foldSampleGroups, sampleFrom } from './watcher-samples';
 
 export interface RunModelBuilderOptions {
@@ -267,6 +268,7 @@ export class RunModelBuilder {
     blocked: [],
   };
   private readonly truncated: Record<string, number> = {};
+  private readonly moments = new MomentLog();
   /** The trace has per-instant watcher samples (run-sampler.ts): tracks keep their `samples`. */
   private sampled = false;
   private readonly scrapes: Array<{ at: number; samples: Record<string, number> }> = [];
@@ -313,6 +315,7 @@ export class RunModelBuilder {
 
   addInput(at: number, input: ScenarioInput): void {
     this.touch(at);
+    this.moments.noteInput(at, input);
     switch (input.action) {
       case 'phase':
         this.phases.push({ at, name: input.name, text: input.text });
@@ -442,6 +445,7 @@ export class RunModelBuilder {
 
   addEvent(e: InspectorEvent): void {
     this.touch(e.at);
+    this.moments.noteEvent(e);
     switch (e.type) {
       case 'watcher/created': {
         const id = String(e.watcherId);
@@ -935,7 +939,8 @@ export class RunModelBuilder {
       dispatch: this.dispatch,
       cacherLists: this.cacherLists,
       truncated: this.truncated,
-      scrapes: this.scrapes,
+      ...(this.scrapes.length ? { scrapes: this.scrapes } : {}),
+      moments: this.moments.moments(),
       watchCache: this.watchCache,
     };
     return model;

@@ -283,6 +283,8 @@ export interface RunModel {
   truncated?: Record<string, number>;
   /** Metric series that changed, scraped at the last instant of each virtual second (the changed series only). */
   scrapes?: Array<{ at: VirtualMs; samples: Record<string, number> }>;
+  /** The instants the timeline steps through, with how much happened at each (timeline-moments.ts). */
+  moments?: { at: VirtualMs[]; count: number[] };
   /** Whether the run started a watch cache (a cacher reflector), and when it became ready. */
   watchCache?: { started: boolean; startedAt?: VirtualMs; readyAt?: VirtualMs };
 }

@@ -58,6 +58,7 @@ export class RunSampler {
   /** Something at this instant may have changed every watcher. */
   private allDirty = false;
   private bucketsDirty = true;
+  /** Something was recorded since the last scrape. */
   private activity = false;
   private lastScrape: Record<string, number> = {};
   private bucketOf = new Map<Resource, Map<number, number>>();
@@ -92,15 +93,19 @@ export class RunSampler {
   /** The instant `at` is over; `next` is when time goes on (the scrape boundary test). */
   instantEnded(at: number, next: number): void {
     this.sampleWatchers(at);
-    if (Math.floor(next / 1000) > Math.floor(at / 1000) && this.activity) this.scrape(at);
-    this.activity = false;
+    if (this.activity && Math.floor(next / 1000) > Math.floor(at / 1000)) {
+      this.scrape(at);
+      this.activity = false;
+    }
   }
 
-  /** The run's last instant (no time follows it): its watcher figures, no scrape (the final metrics follow). */
+  /** The run's last instant (no time follows it): its watcher figures and a last scrape. */
   finish(at: number): void {
     this.allDirty = true;
     this.bucketsDirty = true;
     this.sampleWatchers(at);
+    if (this.activity) this.scrape(at);
+    this.activity = false;
   }
 
   private sampleWatchers(at: number): void {

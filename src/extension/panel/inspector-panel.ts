@@ -17,7 +17,7 @@ import {
 import type { CurrentRun, OpenRun } from '../current-run';
 import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
 import { panelModel } from './panel-model';
-import { WatcherRows } from './watcher-rows';
+import { watcherRowsOf, type WatcherRows } from './watcher-rows';
 
 export const inspectorViewType = 'listwatch.inspector';
 const inspectorTitle = 'List/Watch Inspector';
@@ -64,8 +64,6 @@ export class Inspector implements vscode.Disposable {
   private readonly host: InspectorHost;
   /** The view state VS Code handed back on revival, sent once the webview is ready. */
   private restoredState: InspectorViewState | undefined;
-  /** The open run's rows for the Watchers tab (built on the first query, for that run only). */
-  private rows: { runId: string; rows: WatcherRows } | undefined;
 
   constructor(extensionUri: vscode.Uri, current: CurrentRun, host: InspectorHost) {
     this.extensionUri = extensionUri;
@@ -192,8 +190,7 @@ export class Inspector implements vscode.Disposable {
   private watcherRows(runId: string): WatcherRows | undefined {
     const open = this.current.get();
     if (!open || open.run.id !== runId) return undefined;
-    if (this.rows?.runId !== runId) this.rows = { runId, rows: new WatcherRows(open.model) };
-    return this.rows.rows;
+    return watcherRowsOf(open.model);
   }
 
   private async handle(message: FromWebview): Promise<void> {

@@ -16,14 +16,17 @@ import {
 } from '../../protocol';
 import type { RunModel } from '../../run/run-model';
 
-/** A row's source: a watcher's track, or a failed watch request. */
-interface Entry {
+/** A watch request the server refused: a row of its own (it has no watcher). */
+interface Refused {
   id: string;
-  track?: WatcherTrack;
-  request?: WatchRequestRecord;
-  client: string;
-  /** Lower-cased id, client, selector, content type and outcome, for the search. */
-  haystack: string;
+  request: WatchRequestRecord;
+}
+
+/** A row's source: a watcher's track, or a refused watch request. */
+type Entry = WatcherTrack | Refused;
+
+function isRefused(e: Entry): e is Refused {
+  return 'request' in e;
 }
 
 /** How a failed request reads: `410 Expired: too old resource version: 101 (8901)`. */
@@ -90,49 +93,69 @@ export interface WatcherRowsAnswer {
   revealIndex?: number;
 }
 
+/** The rows of each run, kept while its model lives (switching back to a run costs nothing). */
+const rowsOfModel = new WeakMap<RunModel, WatcherRows>();
+
+/** The rows of a run's model (made once per model). */
+export function watcherRowsOf(model: RunModel): WatcherRows {
+  let rows = rowsOfModel.get(model);
+  if (!rows) {
+    rows = new WatcherRows(model);
+    rowsOfModel.set(model, rows);
+  }
+  return rows;
+}
+
 export class WatcherRows {
-  private readonly entries: Entry[];
-  private readonly byId = new Map<string, Entry>();
+  private readonly entries: readonly Entry[];
+  private clients: Map<string, string> | undefined;
+  /** Entries by row id: made on the first lookup. */
+  private byIdMap: Map<string, Entry> | undefined;
+  /** Lower-cased id, client, selector, content type and outcome per entry: made on the first search. */
+  private haystacks: string[] | undefined;
   private readonly runEnd: VirtualMs;
   /** The last query's order (indices into entries), and what it depends on. */
   private cached: { key: string; order: number[] } | undefined;
 
-  constructor(model: RunModel) {
+  constructor(private readonly model: RunModel) {
     this.runEnd = model.durationMs;
-    const clientOf = new Map<string, string>();
-    for (const q of model.watchRequests ?? [])
-      if (q.watcherId !== undefined) clientOf.set(q.watcherId, q.client);
-    const watchers: Entry[] = model.watchers.map((track) => {
-      const client = track.client ?? clientOf.get(track.id) ?? '';
-      return {
-        id: track.id,
-        track,
-        client,
-        haystack:
-          `${track.id}\n${client}\n${track.selector}\n${track.contentType}\n${track.closeReason}`.toLowerCase(),
-      };
-    });
-    // A failed request stands where it was made among the watchers (both in request order).
-    const failed: Entry[] = (model.watchRequests ?? [])
-      .map((request, i) => ({ request, i }))
-      .filter(({ request }) => request.outcome === 'error')
-      .map(({ request, i }) => ({
-        id: `request-${i + 1}`,
-        request,
-        client: request.client,
-        haystack:
-          `request-${i + 1}\n${request.client}\n${selectorOf(request.request)}\n${requestOutcome(request)}`.toLowerCase(),
-      }));
-    this.entries = [];
-    let f = 0;
-    for (const w of watchers) {
-      const opened = w.track?.states[0]?.at ?? 0;
-      while (f < failed.length && (failed[f].request as WatchRequestRecord).at < opened)
-        this.entries.push(failed[f++]);
-      this.entries.push(w);
+    // A refused request stands where it was made among the watchers (both in request order).
+    const refused: Refused[] = [];
+    for (const [i, request] of (model.watchRequests ?? []).entries())
+      if (request.outcome === 'error') refused.push({ id: `request-${i + 1}`, request });
+    if (refused.length === 0) {
+      // The common case: the rows are the watchers, in order (no copy of 100,000 references).
+      this.entries = model.watchers;
+      return;
     }
-    while (f < failed.length) this.entries.push(failed[f++]);
-    for (const e of this.entries) this.byId.set(e.id, e);
+    const entries: Entry[] = [];
+    let f = 0;
+    for (const w of model.watchers) {
+      const opened = w.states[0]?.at ?? 0;
+      while (f < refused.length && refused[f].request.at < opened) entries.push(refused[f++]);
+      entries.push(w);
+    }
+    while (f < refused.length) entries.push(refused[f++]);
+    this.entries = entries;
+  }
+
+  private byId(id: string): Entry | undefined {
+    if (!this.byIdMap) {
+      this.byIdMap = new Map();
+      for (const e of this.entries) this.byIdMap.set(e.id, e);
+    }
+    return this.byIdMap.get(id);
+  }
+
+  /** The client of a watcher: the run model names it; older models only in the watch requests. */
+  private clientOf(track: WatcherTrack): string {
+    if (track.client !== undefined) return track.client;
+    if (!this.clients) {
+      this.clients = new Map();
+      for (const q of this.model.watchRequests ?? [])
+        if (q.watcherId !== undefined) this.clients.set(q.watcherId, q.client);
+    }
+    return this.clients.get(track.id) ?? '';
   }
 
   get total(): number {
@@ -141,14 +164,15 @@ export class WatcherRows {
 
   /** The row with this id at `at`, if the run has it. */
   row(id: string, at: VirtualMs): WatcherRow | undefined {
-    const e = this.byId.get(id);
+    const e = this.byId(id);
     return e ? this.rowOf(e, at) : undefined;
   }
 
   /** The entry behind a row id: a watcher's track or a failed request. */
   source(id: string): { track?: WatcherTrack; request?: WatchRequestRecord } | undefined {
-    const e = this.byId.get(id);
-    return e ? { track: e.track, request: e.request } : undefined;
+    const e = this.byId(id);
+    if (!e) return undefined;
+    return isRefused(e) ? { request: e.request } : { track: e };
   }
 
   query(
@@ -174,9 +198,18 @@ export class WatcherRows {
     return answer;
   }
 
+  private haystack(i: number): string {
+    this.haystacks ??= this.entries.map((e) =>
+      isRefused(e)
+        ? `${e.id}\n${e.request.client}\n${selectorOf(e.request.request)}\n${requestOutcome(e.request)}`.toLowerCase()
+        : `${e.id}\n${this.clientOf(e)}\n${e.selector}\n${e.contentType}\n${e.closeReason}`.toLowerCase(),
+    );
+    return this.haystacks[i];
+  }
+
   private phaseOf(e: Entry, at: VirtualMs): WatcherRowPhase {
-    if (e.track) return watcherPhaseAt(e.track, at, this.runEnd);
-    const q = e.request as WatchRequestRecord;
+    if (!isRefused(e)) return watcherPhaseAt(e, at, this.runEnd);
+    const q = e.request;
     return (q.answeredAt ?? q.at) <= at ? 'failed' : 'notStarted';
   }
 
@@ -188,7 +221,7 @@ export class WatcherRows {
     let order: number[] = [];
     for (let i = 0; i < this.entries.length; i++) {
       const e = this.entries[i];
-      if (needle && !e.haystack.includes(needle)) continue;
+      if (needle && !this.haystack(i).includes(needle)) continue;
       if (q.state && this.phaseOf(e, at) !== q.state) continue;
       order.push(i);
     }
@@ -208,14 +241,14 @@ export class WatcherRows {
   }
 
   private rowOf(e: Entry, at: VirtualMs): WatcherRow {
-    if (e.track) {
-      const t = e.track;
+    if (!isRefused(e)) {
+      const t = e;
       const f = watcherFiguresAt(t, at, this.runEnd);
       const ended = f.phase === 'closed';
       const row: WatcherRow = {
         id: t.id,
         failed: false,
-        client: e.client,
+        client: this.clientOf(t),
         selector: t.selector,
         contentType: t.contentType,
         phase: f.phase,
@@ -232,7 +265,7 @@ export class WatcherRows {
       if (!ended && t.closedAt !== undefined) row.endsAt = t.closedAt;
       return row;
     }
-    const q = e.request as WatchRequestRecord;
+    const q = e.request;
     const phase = this.phaseOf(e, at);
     const row: WatcherRow = {
       id: e.id,

@@ -234,14 +234,19 @@ describe('a scenario run records each watcher at every moment', function () {
     );
   });
 
-  it('metric scrapes: the changed series at the last instant of each virtual second', () => {
+  it('metric scrapes: the changed series at the last instant of each virtual second and at the end', () => {
     const scrapes = model.scrapes ?? [];
     assert.ok(scrapes.length > 0);
-    for (let i = 1; i < scrapes.length; i++)
+    // One per second at most, and a last one at the end of the run if anything happened since.
+    for (let i = 1; i < scrapes.length - 1; i++)
       assert.ok(
         Math.floor(scrapes[i].at / 1000) > Math.floor(scrapes[i - 1].at / 1000),
         'one scrape per second at most',
       );
+    assert.ok(scrapes[scrapes.length - 1].at <= model.durationMs);
+    const replayed: Record<string, number> = {};
+    for (const s of scrapes) Object.assign(replayed, s.samples);
+    assert.deepStrictEqual(replayed, model.metrics, 'the scrapes add up to the final samples');
     // Between scrapes the last one holds; from the end on, the final samples.
     const key = 'apiserver_watch_cache_events_dispatched_total{group="",resource="pods"}';
     const mid = scrapes[Math.floor(scrapes.length / 2)];
