@@ -147,6 +147,11 @@ export class ListsView {
   private model: PanelModel | undefined;
   private at = 0;
   private selectedId: string | undefined;
+  /** Where the selected LIST stands at the scrubber (its figures below are its answer's). */
+  private readonly progressLine = h('p', {
+    class: 'hint at-time',
+    attrs: { 'aria-live': 'polite' },
+  });
   private pendingDecode: { requestId: number; slot: HTMLElement } | undefined;
 
   constructor(options: ListsViewOptions) {
@@ -339,6 +344,23 @@ export class ListsView {
     this.at = at;
     this.table.refresh();
     this.updateCount();
+    this.updateProgress();
+  }
+
+  private updateProgress(): void {
+    const list = this.model?.lists.find((l) => l.id === this.selectedId);
+    if (!list) return;
+    const p = progressAt(list, this.at);
+    const answered =
+      list.endedAt !== undefined
+        ? ` at ${formatVirtualTime(list.endedAt)}`
+        : ' by the end of the run';
+    this.progressLine.textContent =
+      p === 'future'
+        ? `At ${formatVirtualTime(this.at)}: not sent yet (it is sent at ${formatVirtualTime(list.at)}); below, how it was served.`
+        : p === 'running'
+          ? `At ${formatVirtualTime(this.at)}: in progress (answered${answered}); below, how it was served.`
+          : `At ${formatVirtualTime(this.at)}: answered${answered}.`;
   }
 
   select(id: string): void {
@@ -409,6 +431,7 @@ export class ListsView {
 
   private show(list: ListRecord): void {
     this.selectedId = list.id;
+    this.updateProgress();
     const facts: Array<[string, string]> = [
       ['Request', list.request],
       ['Served by', list.servedBy],
@@ -574,6 +597,7 @@ export class ListsView {
         `LIST at ${formatVirtualTime(list.at)} `,
         h('span', { class: `served served-${list.servedBy}`, text: list.servedBy }),
       ),
+      this.progressLine,
       h(
         'dl',
         { class: 'facts' },

@@ -144,7 +144,7 @@ export class WatchersView {
         column(
           'id',
           'ID',
-          '3.5em',
+          '4.5em',
           (w, c) => {
             c.textContent = w.failed ? '—' : w.id;
             if (w.failed) c.title = 'No watcher: the server answered the request with an error';
@@ -174,7 +174,7 @@ export class WatchersView {
         column(
           'state',
           'State',
-          '9.5em',
+          '10.5em',
           (w, c) => {
             c.appendChild(phaseBadge(w.phase));
           },
