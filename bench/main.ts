@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   };
   section('watcher-memory');
   rows.push(...runInProcess('watcher-memory', log));
-  for (const name of ['fanout', 'bookmarks']) {
+  for (const name of ['fanout', 'bookmarks', 'continue-decode']) {
     section(name);
     const runs: BenchRow[][] = [];
     for (let k = 1; k <= timedRuns; k++) {

@@ -6,6 +6,11 @@ export interface CliIo {
   err(text: string): void;
   /** Standard input, one line at a time (without the line break), read lazily. */
   stdinLines(): AsyncIterable<string>;
+  /**
+   * True once the reader of stdout has gone (`listwatch decode - < log | head`): writes are
+   * dropped from then on, and a command that is still reading input may stop.
+   */
+  outputClosed?(): boolean;
 }
 
 export interface CliCommand {

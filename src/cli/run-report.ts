@@ -159,6 +159,7 @@ export function renderReport(
 function listJson(l: ListRecord): Record<string, unknown> {
   return {
     id: l.id,
+    requestId: l.requestId,
     at: l.at,
     request: l.request,
     ...(l.client !== undefined ? { client: l.client } : {}),
@@ -171,6 +172,7 @@ function listJson(l: ListRecord): Record<string, unknown> {
       kvs: q.kvs,
       count: q.count,
       revision: q.revision,
+      latencyMs: q.latencyMs,
       ...(q.error !== undefined ? { error: q.error } : {}),
     })),
     fetched: l.fetched,
@@ -185,6 +187,7 @@ function listJson(l: ListRecord): Record<string, unknown> {
     waits: l.waits,
     fallbacks: l.fallbacks,
     ...(l.error ? { error: l.error } : {}),
+    endedAt: l.endedAt ?? null,
   };
 }
 

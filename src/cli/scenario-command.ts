@@ -15,6 +15,7 @@ import { renderReport, runJson, wrap } from './run-report';
 
 const help = `Usage: listwatch scenario list [--json]
        listwatch scenario run <name> [--set name=value]... [--seed N] [--json] [--trace FILE]
+                              [--fast-paths on|off]
 
 Runs a built-in scenario on the simulated apiserver storage layer (k8s.io/apiserver
 release-1.36; some scenarios offer the 1.37 preview) in virtual time: etcd, the etcd3
@@ -32,10 +33,14 @@ Options (run):
                         and the scenario's sections) instead of the report
   --trace FILE          also write the run's trace (JSON lines) to FILE; replay it
                         with 'listwatch replay FILE', report on it with 'listwatch report FILE'
+  --fast-paths on|off   the cacher's optimisations beside upstream's dispatch (in-place
+                        delivery, watcher runs; default on). Off, every event takes
+                        upstream's path: the same run, report and trace, only slower; not
+                        recorded in the trace
   -h, --help            show this help
 
 Progress goes to stderr when it is a terminal.
-Exit status: 0 done, 2 usage error (unknown scenario, bad --set, bad --seed).`;
+Exit status: 0 done, 2 usage error (unknown scenario, bad --set, bad --seed, bad --fast-paths).`;
 
 /** Splits `--set k=v` / `--set=k=v` (repeatable) from the other arguments. */
 export function extractSets(argv: string[]): { sets: Array<[string, string]>; rest: string[] } {
@@ -137,12 +142,16 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
     { name: 'seed', value: true },
     { name: 'json', value: false },
     { name: 'trace', value: true },
+    { name: 'fast-paths', value: true },
     { name: 'help', value: false, short: 'h' },
   ]);
   if (options.has('help')) {
     io.out(help + '\n');
     return exitOk;
   }
+  const fastPathsText = options.get('fast-paths');
+  if (fastPathsText !== undefined && fastPathsText !== 'on' && fastPathsText !== 'off')
+    throw new UsageError(`--fast-paths expects on or off, got ${JSON.stringify(fastPathsText)}`);
   if (positionals.length === 0)
     throw new UsageError("scenario run: name a scenario (see 'listwatch scenario list')");
   if (positionals.length > 1)
@@ -187,6 +196,7 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
       seed,
       trace: sink ? new TraceWriter(sink.line) : undefined,
       onProgress: progressReporter(io),
+      fastPaths: fastPathsText !== 'off',
     });
   } finally {
     sink?.close();

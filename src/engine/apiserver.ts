@@ -1,8 +1,9 @@
 // The composition root: one resource of a kube-apiserver as k8s.io/apiserver release-1.36 builds it
 // (pkg/registry/generic/registry/storage_factory.go StorageWithCacher: etcd3 store + Cacher +
 // CacheDelegator), over an in-memory etcd, plus what the HTTP layer adds to a request
-// (pkg/endpoints/handlers/get.go: the watch timeout, WatchList defaulting) and modelled clients.
-// No upstream counterpart as one file. Everything runs on the injected Clock and seeded randomness.
+// (pkg/endpoints/handlers/get.go: the watch timeout, WatchList defaulting; the request context
+// every request carries) and modelled clients. No upstream counterpart as one file. Everything runs
+// on the injected Clock and seeded randomness.
 import type { GroupResource } from './storage/group-resource';
 import { FakeClock, settle, type Clock } from './clock';
 import { MemoryEtcd, type MemoryEtcdOptions } from './etcd/memory-etcd';
@@ -11,7 +12,14 @@ import { EtcdStore, type ListResult } from './etcd3/store';
 import type { Inspector } from './inspect/events';
 import { MetricsRegistry } from './metrics/registry';
 import { SeededRandom } from './rand';
-import { newListOptions, type ListOptions } from './storage/list-options';
+import {
+  defaultClient,
+  RequestContexts,
+  type HttpMethod,
+  type RequestContext,
+} from './request/request-context';
+import { collectionPath, objectPath, requestPath } from './request/request-path';
+import { newListOptions, type GetListOptions, type ListOptions } from './storage/list-options';
 import {
   makePod,
   PodGenerator,
@@ -22,7 +30,7 @@ import {
 import { SelectionPredicate } from './storage/selection-predicate';
 import { CacheDelegator } from './cacher/delegator';
 import { Cacher, watchRequestTimeout, type IndexedTrigger } from './cacher/cacher';
-import type { WatchInterface } from './cacher/cache-watcher';
+import type { WatchInterface } from './cacher/watch';
 import { CacheWatcher } from './cacher/cache-watcher';
 import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './features';
 import {
@@ -52,6 +60,11 @@ export interface CacheOptions {
   requestWatchProgressSupported?: boolean;
   /** The reflector's page size (10000). */
   listPageSize?: number;
+  /**
+   * The cacher's optimisations beside upstream's dispatch (in-place delivery, watcher runs); off,
+   * every event takes upstream's path. Default true; either way every count is the same.
+   */
+  fastPaths?: boolean;
 }
 
 export interface CreateResourceOptions {
@@ -75,6 +88,8 @@ export interface CreateResourceOptions {
   minRequestTimeoutSeconds?: number;
   inspector?: Inspector;
   metrics?: MetricsRegistry;
+  /** The apiserver's request ids: one sequence for all its resources (default: a new one). */
+  requests?: RequestContexts;
   /** Keep every etcd request in `recorder` (default false: it grows without bound). */
   recordEtcdRequests?: boolean;
   /** klog sink. */
@@ -121,6 +136,8 @@ export interface OpenedWatch {
   watcher: WatchInterface;
   /** The cacher's watcher id; undefined for an error or immediately closed watch. */
   watcherId: number | undefined;
+  /** The watch request's context (its id is the watcher's creating request). */
+  request: RequestContext;
   ctx: WatchRequestContext;
   timeoutMs: number;
   /** The storage options after defaulting. */
@@ -128,8 +145,15 @@ export interface OpenedWatch {
 }
 
 /**
+ * Who sends a request: a client name (the User-Agent; a context with the request line the call
+ * implies is made for it), or the request's own context (an HTTP face makes it from the request).
+ */
+export type RequestSender = string | RequestContext;
+
+/**
  * One resource of an apiserver: etcd, the etcd3 store, the watch cache and its cacher, and the
- * delegator in front of them, sharing one metrics registry and one inspector.
+ * delegator in front of them, sharing one metrics registry and one inspector. Every request
+ * entering it carries a RequestContext whose id tags the inspector events it causes.
  */
 export class Resource {
   readonly clock: Clock;
@@ -145,6 +169,7 @@ export class Resource {
   readonly delegator: CacheDelegator;
   readonly metrics: MetricsRegistry;
   readonly inspector: Inspector | undefined;
+  readonly requests: RequestContexts;
   readonly recorder: RequestRecorder | undefined;
   /** Deterministic pods (own random stream). */
   readonly pods: PodGenerator;
@@ -172,6 +197,7 @@ export class Resource {
     this.resourcePrefix = `/${this.groupResource.resource}`;
     this.metrics = o.metrics ?? new MetricsRegistry();
     this.inspector = o.inspector;
+    this.requests = o.requests ?? new RequestContexts();
     this.minRequestTimeoutMs =
       (o.minRequestTimeoutSeconds ?? defaultMinRequestTimeoutSeconds) * 1000;
     // Independent streams, drawn in a fixed order: adding a watch does not shift bookmark jitter.
@@ -227,6 +253,8 @@ export class Resource {
       inspector: this.inspector,
       bookmarkFrequency: c.bookmarkFrequency,
       listPageSize: c.listPageSize,
+      fastPaths: c.fastPaths,
+      requests: this.requests,
       log: o.log,
     });
     this.watchCache = this.cacher.watchCache;
@@ -283,20 +311,52 @@ export class Resource {
     return namespace ? `${this.resourcePrefix}/${namespace}` : this.resourcePrefix;
   }
 
+  // ------------------------------------------------------------ request contexts
+
+  /** The context of a LIST of `req` by `client`: `GET /api/v1/namespaces/ns/pods?limit=…`. */
+  listContext(req: ResourceListRequest = {}, client = defaultClient): RequestContext {
+    return this.requests.newContext(
+      client,
+      'GET',
+      requestPath(this.groupResource, req.namespace, req, false),
+    );
+  }
+
+  /** The context of a WATCH of `req` by `client` (a named watch selects metadata.name, as client-go sends it). */
+  watchContext(req: ResourceWatchRequest = {}, client = defaultClient): RequestContext {
+    const query = req.name
+      ? {
+          ...req,
+          fieldSelector: [req.fieldSelector, `metadata.name=${req.name}`].filter(Boolean).join(','),
+        }
+      : req;
+    return this.requests.newContext(
+      client,
+      'GET',
+      requestPath(this.groupResource, req.namespace, query, true),
+    );
+  }
+
+  /** `sender`'s context, or a new one for the client it names with this request line. */
+  private contextOf(sender: RequestSender, method: HttpMethod, path: string): RequestContext {
+    return typeof sender === 'string' ? this.requests.newContext(sender, method, path) : sender;
+  }
+
   // ------------------------------------------------------------ writes (to etcd, through the store)
 
   /** Creates an object (no resourceVersion); resolves with it as stored (with its RV). */
-  create(obj: KubeObject): Promise<KubeObject> {
+  create(obj: KubeObject, by: RequestSender = defaultClient): Promise<KubeObject> {
     const ns = obj.metadata?.namespace ?? '';
     const name = obj.metadata?.name ?? '';
     if (!name) return Promise.reject(new TypeError('create: metadata.name is required'));
-    return this.store.create(this.objectKey(ns, name), obj);
+    const ctx = this.contextOf(by, 'POST', collectionPath(this.groupResource, ns));
+    return this.store.create(this.objectKey(ns, name), obj, ctx);
   }
 
   /** Creates a pod from options (or a Pod), namespace "default" unless given. */
-  createPod(pod: PodOptions | Pod): Promise<KubeObject> {
+  createPod(pod: PodOptions | Pod, by: RequestSender = defaultClient): Promise<KubeObject> {
     const p = 'metadata' in pod ? pod : makePod({ namespace: 'default', ...pod });
-    return this.create(p);
+    return this.create(p, by);
   }
 
   /** GuaranteedUpdate: `mutate` gets a copy of the current object and returns (or edits) the new one. */
@@ -304,26 +364,44 @@ export class Resource {
     namespace: string,
     name: string,
     mutate: (obj: KubeObject) => KubeObject | void,
+    by: RequestSender = defaultClient,
   ): Promise<KubeObject> {
-    return this.store.guaranteedUpdate(this.objectKey(namespace, name), (cur) => {
-      const next = mutate(cur);
-      return next ?? cur;
-    });
+    const ctx = this.contextOf(by, 'PUT', objectPath(this.groupResource, namespace, name));
+    return this.store.guaranteedUpdate(
+      this.objectKey(namespace, name),
+      (cur) => {
+        const next = mutate(cur);
+        return next ?? cur;
+      },
+      {},
+      ctx,
+    );
   }
 
   /** Sets an object's labels (replacing them); resolves with the stored object. */
-  setLabels(namespace: string, name: string, labels: Record<string, string>): Promise<KubeObject> {
-    return this.update(namespace, name, (obj) => {
-      const sorted = Object.keys(labels).sort();
-      const meta = obj.metadata as Record<string, unknown>;
-      if (sorted.length === 0) delete meta.labels;
-      else meta.labels = Object.fromEntries(sorted.map((k) => [k, labels[k]]));
-    });
+  setLabels(
+    namespace: string,
+    name: string,
+    labels: Record<string, string>,
+    by: RequestSender = defaultClient,
+  ): Promise<KubeObject> {
+    return this.update(
+      namespace,
+      name,
+      (obj) => {
+        const sorted = Object.keys(labels).sort();
+        const meta = obj.metadata as Record<string, unknown>;
+        if (sorted.length === 0) delete meta.labels;
+        else meta.labels = Object.fromEntries(sorted.map((k) => [k, labels[k]]));
+      },
+      by,
+    );
   }
 
   /** Deletes an object; resolves with its last state at the delete's RV. */
-  delete(namespace: string, name: string): Promise<KubeObject> {
-    return this.store.delete(this.objectKey(namespace, name));
+  delete(namespace: string, name: string, by: RequestSender = defaultClient): Promise<KubeObject> {
+    const ctx = this.contextOf(by, 'DELETE', objectPath(this.groupResource, namespace, name));
+    return this.store.delete(this.objectKey(namespace, name), {}, ctx);
   }
 
   /** Compacts etcd's history before `revision` (default: the current revision). */
@@ -335,23 +413,28 @@ export class Resource {
 
   // ------------------------------------------------------------ reads (through the delegator)
 
-  /** A LIST as the registry makes it: the delegator decides cache or etcd. */
-  list(req: ResourceListRequest = {}): Promise<ListResult> {
-    return this.delegator.getList(
-      this.collectionKey(req.namespace),
-      {
-        resourceVersion: req.resourceVersion ?? '',
-        resourceVersionMatch: req.resourceVersionMatch ?? '',
-        recursive: true,
-        predicate: {
-          label: req.labelSelector,
-          field: req.fieldSelector,
-          limit: req.limit,
-          continue: req.continue,
-        },
+  /** The storage list options of a LIST of the collection (recursive, the request's selectors). */
+  listOptionsOf(req: ResourceListRequest): GetListOptions {
+    return {
+      resourceVersion: req.resourceVersion ?? '',
+      resourceVersionMatch: req.resourceVersionMatch ?? '',
+      recursive: true,
+      predicate: {
+        label: req.labelSelector,
+        field: req.fieldSelector,
+        limit: req.limit,
+        continue: req.continue,
       },
-      { requestNamespace: req.namespace },
-    );
+    };
+  }
+
+  /** A LIST as the registry makes it: the delegator decides cache or etcd. */
+  list(req: ResourceListRequest = {}, by: RequestSender = defaultClient): Promise<ListResult> {
+    const request = typeof by === 'string' ? this.listContext(req, by) : by;
+    return this.delegator.getList(this.collectionKey(req.namespace), this.listOptionsOf(req), {
+      requestNamespace: req.namespace,
+      request,
+    });
   }
 
   /** A GET: resourceVersion "" reads etcd, anything else the cache. */
@@ -360,8 +443,15 @@ export class Resource {
     name: string,
     resourceVersion = '',
     ignoreNotFound = false,
+    by: RequestSender = defaultClient,
   ): Promise<KubeObject | undefined> {
-    return this.delegator.get(this.objectKey(namespace, name), { resourceVersion, ignoreNotFound });
+    const query = resourceVersion ? `?resourceVersion=${encodeURIComponent(resourceVersion)}` : '';
+    const ctx = this.contextOf(by, 'GET', objectPath(this.groupResource, namespace, name) + query);
+    return this.delegator.get(
+      this.objectKey(namespace, name),
+      { resourceVersion, ignoreNotFound },
+      ctx,
+    );
   }
 
   /**
@@ -370,7 +460,11 @@ export class Resource {
    * client reading it at `readRate`, encoding `contentType`. Rejects for what upstream returns as an
    * HTTP error (bad options, 429 while the cache is not ready); other failures arrive as an ERROR event.
    */
-  async watch(req: ResourceWatchRequest = {}): Promise<OpenedWatch> {
+  async watch(
+    req: ResourceWatchRequest = {},
+    by: RequestSender = defaultClient,
+  ): Promise<OpenedWatch> {
+    const request = typeof by === 'string' ? this.watchContext(req, by) : by;
     const options = this.watchOptions(req);
     const timeoutMs = watchRequestTimeout(
       req.timeoutSeconds,
@@ -384,6 +478,7 @@ export class Resource {
         requestNamespace: req.namespace,
         requestName: req.name,
         ctx,
+        request,
       });
     } catch (e) {
       ctx.cancel();
@@ -402,6 +497,7 @@ export class Resource {
       client,
       watcher,
       watcherId: watcher instanceof CacheWatcher ? (watcher.id as number) : undefined,
+      request,
       ctx,
       timeoutMs,
       options,

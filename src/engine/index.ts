@@ -79,7 +79,13 @@ export {
   type MemoryEtcdOptions,
 } from './etcd/memory-etcd';
 export { RequestRecorder, type EtcdRequestRecord } from './etcd/request-recorder';
-export { zeroLatency, requestLatency, type LatencyModel } from './etcd/latency-model';
+export {
+  zeroLatency,
+  measuredEtcd34Latency,
+  requestLatency,
+  type LatencyModel,
+  type RequestWork,
+} from './etcd/latency-model';
 export { compareKeys } from './etcd/index-tree';
 export { defaultProgressNotifyIntervalMs, watchBatchMaxRevs } from './etcd/watch-hub';
 export {
@@ -124,18 +130,16 @@ export {
   shouldDelegateListMeta,
   consistentReadSupported,
   CacheWithoutSnapshots,
-  CacherDelegation,
-  computeListLimit,
-  shouldDelegateListOnNotReadyCache,
-  resourceVersionMatchExact,
-  resourceVersionMatchNotOlderThan,
   type DelegationListOptions,
   type DelegationResult,
   type DelegatorHelper,
+} from './cacher/delegator/interface';
+export {
+  CacherDelegation,
+  computeListLimit,
   type CacherDelegationView,
   type CacherDelegationDeps,
-  type SelectorLike,
-} from './cacher/delegator/interface';
+} from './cacher/cacher-delegation';
 export {
   isListWatchRequest,
   getBookmarkAfterResourceVersionLockedFunc,
@@ -206,7 +210,6 @@ export {
   defaultLowerBoundCapacity,
   defaultUpperBoundCapacity,
   type WatchCacheHistoryConfig,
-  type WatchCacheCapacityChangeEvent,
 } from './cacher/watch-cache-history';
 export {
   WatchCache,
@@ -219,7 +222,6 @@ export {
   type WatchCacheListOptions,
   type WatchCacheListResult,
   type ConditionalProgressRequester,
-  type WatchCacheFreshnessWaitEvent,
 } from './cacher/watch-cache';
 export * as labels from './storage/labels';
 export * as fields from './storage/fields';
@@ -317,8 +319,13 @@ export {
 } from './storage/selection-predicate';
 export {
   newListOptions,
+  toStorageListOptions,
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
   type ListOptions,
   type ResourceVersionMatch,
+  type GetListOptions,
+  type ListPredicateInput,
 } from './storage/list-options';
 export { validateListOptions, type ListRevision } from './storage/validate-list-options';
 export {
@@ -347,34 +354,38 @@ export {
   CacheWatcher,
   CacheWatcherState,
   newCacheWatcher,
-  filterWithAttrsAndPrefixFunction,
-  annotateInitialEventsEndBookmark,
-  hasInitialEventsEndAnnotation,
   emptyFunc,
-  initialEventsAnnotationKey,
   preTimeoutBookmarkMargin,
   cacheWatcherWaitingForBookmark,
   cacheWatcherBookmarkReceived,
   cacheWatcherBookmarkSent,
+  type CacheWatcherInterval,
+  type CacheWatcherOptions,
+} from './cacher/cache-watcher';
+export {
   cacheWatcherStateNames,
   bookmarkDropReasons,
-  type CacheWatcherStateName,
+  type CacheWatcherCounts,
+  type CacheWatcherInspector,
+  type CacheWatcherMetrics,
+} from './cacher/cache-watcher-report';
+export {
+  filterWithAttrsAndPrefixFunction,
+  type FilterWithAttrsFunc,
+  type AttributesMatcher,
+} from './cacher/filter-with-attrs';
+export {
+  annotateInitialEventsEndBookmark,
+  hasInitialEventsEndAnnotation,
+  initialEventsAnnotationKey,
+} from './cacher/initial-events-end-bookmark';
+export {
   type WatchObject,
   type WatchEventType,
   type WatchEvent as ApiWatchEvent,
   type ReceiveChannel,
   type WatchInterface,
-  type FilterWithAttrsFunc,
-  type AttributesMatcher,
-  type CacheWatcherInterval,
-  type BookmarkDropReason,
-  type CacheWatcherCloseReason,
-  type CacheWatcherCounts,
-  type CacheWatcherInspectorEvent,
-  type CacheWatcherInspector,
-  type CacheWatcherMetrics,
-  type CacheWatcherOptions,
-} from './cacher/cache-watcher';
+} from './cacher/watch';
 export {
   WatchClient,
   WatchRequestContext,
@@ -390,8 +401,6 @@ export {
   maxLimit,
   type EtcdStoreOptions,
   type EtcdStoreFeatures,
-  type GetListOptions,
-  type ListPredicateInput,
   type ListResult,
   type GetOptions as EtcdGetOptions,
   type Preconditions,
@@ -458,7 +467,6 @@ export {
 } from './cacher/reflector';
 export {
   Cacher,
-  IndexedWatchers,
   defaultNewFunc,
   newErrWatcher,
   newImmediateCloseWatcher,
@@ -475,19 +483,28 @@ export {
   type WatchCallContext,
   type ListCallContext,
   type IndexedTrigger,
-  type WatchScope,
 } from './cacher/cacher';
+export { IndexedWatchers, type WatchScope } from './cacher/indexed-watchers';
 export {
   CacheDelegator,
-  toStorageListOptions,
-  explainListDelegation,
+  shouldDelegateListOnNotReadyCache,
   type DelegatorStorage,
   type GetRequestOptions,
+  type SelectorLike,
 } from './cacher/delegator';
+export { explainListDelegation } from './cacher/explain-delegation';
+export {
+  RequestContexts,
+  defaultClient,
+  type RequestContext,
+  type HttpMethod,
+} from './request/request-context';
+export { collectionPath, objectPath, requestPath, type RequestQuery } from './request/request-path';
 export {
   createResource,
   Resource,
   defaultMinRequestTimeoutSeconds,
+  type RequestSender,
   type CreateResourceOptions,
   type CacheOptions,
   type ResourceListRequest,
@@ -514,4 +531,10 @@ export type {
   ConsistentReadEvent,
   CacheListEvent,
   TerminateAllWatchersEvent,
+  CacheWatcherStateName,
+  BookmarkDropReason,
+  CacheWatcherCloseReason,
+  CacheWatcherInspectorEvent,
+  WatchCacheCapacityChangeEvent,
+  WatchCacheFreshnessWaitEvent,
 } from './inspect/events';

@@ -1,10 +1,12 @@
 // "List/Watch: Encode Continue Token": build the token the apiserver would hand out for a key,
-// key prefix and resourceVersion (EncodeContinue), then show how it decodes.
+// key prefix and resourceVersion (EncodeContinue), copy it, then show how it decodes and say what
+// was copied.
 import * as vscode from 'vscode';
 import { encodeContinue, type ContinueTokenExplanation } from '../engine';
-import { openInDecoder } from './decoder';
+import { visibleText } from '../format/visible-text';
+import type { Decoder } from './decoder';
 import { keyPrefixProblem, readKeyPrefix } from './key-prefix-setting';
-import type { RecentTokens } from './recent-tokens';
+import { shortToken } from './token-title';
 import {
   askForKey,
   askForKeyPrefix,
@@ -23,7 +25,7 @@ const title = 'Encode Continue Token';
  * when cancelled or when upstream refuses to encode (the user is told why).
  */
 export async function encodeContinueTokenCommand(
-  recent: RecentTokens,
+  decoder: Decoder,
   keyArg?: unknown,
   keyPrefixArg?: unknown,
   rvArg?: unknown,
@@ -34,7 +36,10 @@ export async function encodeContinueTokenCommand(
     if (problem) throw new Error(`${encodeCommandId}: key prefix argument: ${problem}`);
     keyPrefix = keyPrefixArg;
   } else {
-    keyPrefix = await askForKeyPrefix(title, readKeyPrefix().keyPrefix);
+    keyPrefix = await askForKeyPrefix(
+      title,
+      readKeyPrefix(vscode.window.activeTextEditor?.document.uri).keyPrefix,
+    );
   }
   if (keyPrefix === undefined) return undefined;
   let key: string | undefined;
@@ -59,15 +64,25 @@ export async function encodeContinueTokenCommand(
     token = encodeContinue(key, keyPrefix, BigInt(rvText.trim()));
   } catch (error) {
     void vscode.window.showErrorMessage(
-      `Cannot encode a continue token for key ${JSON.stringify(key)} and prefix ${keyPrefix}: ${error instanceof Error ? error.message : String(error)}`,
+      visibleText(
+        `Cannot encode a continue token for key ${JSON.stringify(key)} and prefix ${keyPrefix}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
     );
     return undefined;
   }
   // Handy for pasting into a request; a browser may refuse clipboard access, which is harmless.
+  let copied = true;
   try {
     await vscode.env.clipboard.writeText(token);
   } catch {
-    /* not allowed here */
+    copied = false;
   }
-  return openInDecoder(token, keyPrefix, recent);
+  const what = `the continue token for key ${JSON.stringify(key)} at resourceVersion ${rvText.trim()}`;
+  const note = copied
+    ? `Encoded ${what} and copied it to the clipboard:`
+    : `Encoded ${what} (the clipboard refused it: copy it from the token line below):`;
+  void vscode.window.showInformationMessage(
+    visibleText(copied ? `Copied ${shortToken(token)} to the clipboard: ${what}.` : note),
+  );
+  return decoder.open({ token, keyPrefix, note });
 }

@@ -1,12 +1,15 @@
 // The extension's entry point: registers the continue-token faces (commands, hover, Tokens view)
 // and the run faces (Scenarios, Runs and Watchers views, the inspector panel, run commands) over
-// the engine. Returns a small API so the extension-host tests can read what the views show and
+// the engine, every command logged to the List/Watch output channel. Returns a small API so the extension-host tests can read what the views show and
 // what crossed the inspector's protocol.
 import * as vscode from 'vscode';
 import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
 import type { FromWebview, InspectorViewState, ToWebview } from '../protocol';
 import type { RunModel } from '../run/run-model';
+import { ConfirmationsInUse, clearTokensWithUndo, type Confirmations } from './confirmations';
 import { CurrentRun } from './current-run';
+import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './explorer-trace';
+import { createExtensionLog } from './output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
 import { registerRunCommands } from './run-commands';
 import { listScenarios } from './run-engine';
@@ -17,15 +20,19 @@ import { WatchersViewProvider, watchersViewId } from './watchers-view';
 import { WorkspaceRuns } from './workspace-runs';
 import {
   ContinueTokenHoverProvider,
-  continueTokenDocuments,
+  hoverDocumentSelector,
+  hoverLanguagesSettingId,
   openInDecoderCommandId,
 } from './continue-token-hover';
+import { decodeAllCommandId, decodeAllTokensCommand } from './decode-all-command';
 import { decodeCommandId, decodeContinueTokenCommand } from './decode-command';
-import { openInDecoder } from './decoder';
+import { Decoder } from './decoder';
+import { DocumentTokens } from './document-tokens';
 import { encodeCommandId, encodeContinueTokenCommand } from './encode-command';
-import { ExplanationDocumentProvider, explanationScheme } from './explanation-document';
+import { ExplanationDocument, explanationScheme } from './explanation-document';
 import { readKeyPrefix, watchKeyPrefixSetting, type KeyPrefixSetting } from './key-prefix-setting';
 import { RecentTokens, type RecentToken } from './recent-tokens';
+import { ScannedFiles } from './scanned-files';
 import {
   TokensViewProvider,
   tokensViewId,
@@ -42,6 +49,12 @@ import {
   targetToken,
 } from './tokens-view-actions';
 import { validateCommandId, validateContinueTokenCommand } from './validate-command';
+import {
+  SampleLog,
+  openSampleLogCommandId,
+  showInspectorViewCommand,
+  showInspectorViewCommandId,
+} from './walkthrough';
 
 /** What `vscode.extensions.getExtension(...).exports` offers (used by the extension-host tests). */
 export interface ListwatchApi {
@@ -75,12 +88,33 @@ export interface ListwatchApi {
     /** Handles a message as if the webview had posted it (e.g. a decode request), for tests. */
     receive(message: FromWebview): void;
   };
+  /** The latest lines of the List/Watch output channel, `[level] message`, oldest first. */
+  logLines(): string[];
+  /** Answers the confirmations instead of the workbench's dialogs (tests); undefined restores them. */
+  useConfirmations(replacement: Partial<Confirmations> | undefined): void;
+}
+
+/** The hover, registered for the languages listwatch.hover.languages names (again when it changes). */
+function registerHover(tokens: DocumentTokens): vscode.Disposable {
+  const provider = new ContinueTokenHoverProvider(tokens);
+  let registration = vscode.languages.registerHoverProvider(hoverDocumentSelector(), provider);
+  const watch = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (!event.affectsConfiguration(hoverLanguagesSettingId)) return;
+    registration.dispose();
+    registration = vscode.languages.registerHoverProvider(hoverDocumentSelector(), provider);
+  });
+  return { dispose: () => (watch.dispose(), registration.dispose()) };
 }
 
 export function activate(context: vscode.ExtensionContext): ListwatchApi {
   const recent = new RecentTokens(context.workspaceState);
-  const tokensView = new TokensViewProvider(recent);
-  const output = vscode.window.createOutputChannel('List/Watch');
+  const documentTokens = new DocumentTokens();
+  const scannedFiles = new ScannedFiles();
+  const explanationDocument = new ExplanationDocument(context.workspaceState);
+  const decoder = new Decoder(recent, explanationDocument);
+  const tokensView = new TokensViewProvider(recent, scannedFiles);
+  const log = createExtensionLog();
+  const confirmations = new ConfirmationsInUse();
   const store = new RunStore(
     context.workspaceState,
     context.storageUri ?? context.globalStorageUri,
@@ -114,9 +148,11 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       await runs.open(runId);
     },
     storyView: (scenario) => listScenarios().find((d) => d.name === scenario)?.storyView,
-    log: (message) => output.appendLine(`[${new Date().toISOString()}] ${message}`),
+    log: (message) => log.info(message),
   });
-  const runs = new WorkspaceRuns(store, current, inspector);
+  const runs = new WorkspaceRuns(store, current, inspector, log);
+  const runDeps = { runs, store, current, inspector, log, confirmations };
+  const sampleLog = new SampleLog(context.extensionUri, log);
   const scenariosView = new ScenariosViewProvider(listScenarios);
   const runsView = new RunsViewProvider(store, current);
   const watchersView = new WatchersViewProvider(current);
@@ -125,7 +161,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   });
   watchersView.attach(watchersTree);
   context.subscriptions.push(
-    output,
+    log,
     store,
     current,
     inspector,
@@ -138,7 +174,14 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       showCollapseAll: true,
     }),
     vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
-    ...registerRunCommands({ runs, store, current, inspector }),
+    ...registerRunCommands(runDeps),
+    log.registerCommand(openTraceInInspectorCommandId, (uri?: unknown) =>
+      openTraceInInspectorCommand(runDeps, uri),
+    ),
+    log.registerCommand(openSampleLogCommandId, () => sampleLog.open()),
+    log.registerCommand(showInspectorViewCommandId, (view?: unknown) =>
+      showInspectorViewCommand(inspector, view),
+    ),
     // Menus that need an open run (e.g. Export Metrics on the Watchers view) read this key.
     current.onDidChange(
       (open) => void vscode.commands.executeCommand('setContext', 'listwatch.runOpen', !!open),
@@ -147,42 +190,53 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   context.subscriptions.push(
     recent,
     tokensView,
+    scannedFiles,
+    explanationDocument,
     watchKeyPrefixSetting(),
-    vscode.workspace.registerTextDocumentContentProvider(
-      explanationScheme,
-      new ExplanationDocumentProvider(),
+    vscode.workspace.registerTextDocumentContentProvider(explanationScheme, explanationDocument),
+    vscode.languages.registerDocumentLinkProvider(
+      { scheme: explanationScheme },
+      explanationDocument,
     ),
-    vscode.languages.registerHoverProvider(
-      continueTokenDocuments,
-      new ContinueTokenHoverProvider(),
-    ),
+    registerHover(documentTokens),
     vscode.window.createTreeView(tokensViewId, {
       treeDataProvider: tokensView,
       showCollapseAll: true,
     }),
-    vscode.commands.registerCommand(decodeCommandId, (token?: unknown) =>
-      decodeContinueTokenCommand(recent, token),
+    log.registerCommand(decodeCommandId, (token?: unknown) =>
+      decodeContinueTokenCommand(decoder, documentTokens, token),
     ),
-    vscode.commands.registerCommand(validateCommandId, (token?: unknown, keyPrefix?: unknown) =>
-      validateContinueTokenCommand(recent, token, keyPrefix),
+    log.registerCommand(validateCommandId, (token?: unknown, keyPrefix?: unknown) =>
+      validateContinueTokenCommand(decoder, documentTokens, token, keyPrefix),
     ),
-    vscode.commands.registerCommand(
-      encodeCommandId,
-      (key?: unknown, keyPrefix?: unknown, rv?: unknown) =>
-        encodeContinueTokenCommand(recent, key, keyPrefix, rv),
+    log.registerCommand(encodeCommandId, (key?: unknown, keyPrefix?: unknown, rv?: unknown) =>
+      encodeContinueTokenCommand(decoder, key, keyPrefix, rv),
     ),
-    vscode.commands.registerCommand(
+    log.registerCommand(
       openInDecoderCommandId,
-      (arg?: unknown, keyPrefix?: unknown): Promise<ContinueTokenExplanation> | undefined => {
-        const target = targetToken(arg, keyPrefix);
-        return target && openInDecoder(target.token, target.keyPrefix, recent);
+      (
+        arg?: unknown,
+        keyPrefix?: unknown,
+        origin?: unknown,
+      ): Promise<ContinueTokenExplanation> | undefined => {
+        const target = targetToken(arg, keyPrefix, origin);
+        return target && decoder.open(target);
       },
     ),
-    vscode.commands.registerCommand(copyTokenCommandId, (arg?: unknown) => copyToken(arg)),
-    vscode.commands.registerCommand(revalidateTokenCommandId, (arg?: unknown) =>
-      revalidateToken(recent, arg),
+    log.registerCommand(decodeAllCommandId, (uri?: unknown) =>
+      decodeAllTokensCommand(scannedFiles, documentTokens, uri),
     ),
-    vscode.commands.registerCommand(clearTokensCommandId, () => clearTokens(recent)),
+    log.registerCommand(copyTokenCommandId, (arg?: unknown) => copyToken(arg)),
+    log.registerCommand(revalidateTokenCommandId, (arg?: unknown) => revalidateToken(decoder, arg)),
+    log.registerCommand(clearTokensCommandId, () =>
+      clearTokensWithUndo(
+        recent,
+        () => clearTokens(decoder, scannedFiles),
+        confirmations,
+        log,
+        scannedFiles.list().length,
+      ),
+    ),
   );
   return {
     tokensViewRows: () => tokensView.rows(),
@@ -208,6 +262,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       receive: (message) => inspector.receive(message),
       problems: () => [...inspector.traffic.problems],
     },
+    logLines: () => log.lines(),
+    useConfirmations: (replacement) => confirmations.use(replacement),
   };
 }
 

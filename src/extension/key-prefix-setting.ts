@@ -1,8 +1,13 @@
-// The `listwatch.keyPrefix` setting: the etcd key prefix continue tokens are decoded against
-// (upstream passes the resource's keyPrefix to DecodeContinue), read with validation.
+// The `listwatch.keyPrefix` setting: the etcd key prefix a continue token is decoded against when
+// nothing in its text names the LIST (upstream passes the resource's keyPrefix to DecodeContinue),
+// and `listwatch.etcdPrefix` (kube-apiserver's --etcd-prefix) for prefixes read from a request.
+// Both are resource-scoped: each document reads them for its own folder.
 import * as vscode from 'vscode';
+import type { TokenContextOptions } from '../scan/continue-token-context';
+import { defaultEtcdPrefix } from '../scan/storage-key-prefix';
 
 export const keyPrefixSettingId = 'listwatch.keyPrefix';
+export const etcdPrefixSettingId = 'listwatch.etcdPrefix';
 // The pods resource's prefix under the default etcd prefix "/registry": the most common list.
 export const defaultKeyPrefix = '/registry/pods/';
 
@@ -35,6 +40,23 @@ export function readKeyPrefix(scope?: vscode.ConfigurationScope): KeyPrefixSetti
     keyPrefix: defaultKeyPrefix,
     configured,
     problem: `Setting ${keyPrefixSettingId}: ${problem}. Using the default ${defaultKeyPrefix} instead.`,
+  };
+}
+
+/** The etcd prefix for `scope`'s folder; a value that is not a key path falls back to /registry. */
+export function readEtcdPrefix(scope?: vscode.ConfigurationScope): string {
+  const configured = vscode.workspace
+    .getConfiguration('listwatch', scope)
+    .get<unknown>('etcdPrefix', defaultEtcdPrefix);
+  return keyPrefixProblem(configured) === undefined ? (configured as string) : defaultEtcdPrefix;
+}
+
+/** What the scanner needs to give a token in a document of `scope` its key prefix. */
+export function tokenContextOptions(scope?: vscode.ConfigurationScope): TokenContextOptions {
+  return {
+    fallbackPrefix: readKeyPrefix(scope).keyPrefix,
+    fallbackName: `the ${keyPrefixSettingId} setting`,
+    etcdPrefix: readEtcdPrefix(scope),
   };
 }
 

@@ -1,23 +1,45 @@
 // The tokens a user decoded recently, newest first, kept per workspace (workspaceState) so the
 // Tokens view survives a reload. Only the inputs are stored; explanations are recomputed.
 import * as vscode from 'vscode';
+import type { KeyPrefixSource } from '../scan/continue-token-context';
 
+/** A token and the key prefix it was decoded against; the rest says where that prefix came from. */
 export interface RecentToken {
   token: string;
   keyPrefix: string;
+  /** Absent when someone gave the prefix as such (Validate, Encode, an argument). */
+  keyPrefixSource?: KeyPrefixSource;
+  keyPrefixDetail?: string;
+  /** Characters kubectl cut from the logged body right after the token. */
+  truncated?: number;
 }
+
+const sources: readonly string[] = ['url', 'objectRef', 'request', 'list', 'setting'];
 
 const stateKey = 'listwatch.recentTokens';
 // Enough to compare the pages of a few paginated lists; older entries fall off the end.
 export const maxRecentTokens = 50;
 
 function isRecentToken(value: unknown): value is RecentToken {
+  const v = value as RecentToken | undefined;
   return (
-    !!value &&
-    typeof value === 'object' &&
-    typeof (value as RecentToken).token === 'string' &&
-    typeof (value as RecentToken).keyPrefix === 'string'
+    !!v &&
+    typeof v === 'object' &&
+    typeof v.token === 'string' &&
+    typeof v.keyPrefix === 'string' &&
+    (v.keyPrefixSource === undefined || sources.includes(v.keyPrefixSource)) &&
+    (v.keyPrefixDetail === undefined || typeof v.keyPrefixDetail === 'string') &&
+    (v.truncated === undefined || typeof v.truncated === 'number')
   );
+}
+
+/** Only the fields of a RecentToken (a view node or command argument may carry more). */
+export function recentToken(entry: RecentToken): RecentToken {
+  const out: RecentToken = { token: entry.token, keyPrefix: entry.keyPrefix };
+  if (entry.keyPrefixSource !== undefined) out.keyPrefixSource = entry.keyPrefixSource;
+  if (entry.keyPrefixDetail !== undefined) out.keyPrefixDetail = entry.keyPrefixDetail;
+  if (entry.truncated !== undefined) out.truncated = entry.truncated;
+  return out;
 }
 
 function sameToken(a: RecentToken, b: RecentToken): boolean {
@@ -61,10 +83,7 @@ export class RecentTokens {
 
   private async store(list: RecentToken[]): Promise<void> {
     const unique = list.filter((e, i) => list.findIndex((other) => sameToken(other, e)) === i);
-    await this.memento.update(
-      stateKey,
-      unique.slice(0, maxRecentTokens).map((e) => ({ token: e.token, keyPrefix: e.keyPrefix })),
-    );
+    await this.memento.update(stateKey, unique.slice(0, maxRecentTokens).map(recentToken));
     this.changed.fire();
   }
 

@@ -5,7 +5,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { confirmDeleteRun, type Confirmations } from './confirmations';
 import type { CurrentRun } from './current-run';
+import type { ExtensionLog } from './output-log';
 import type { Inspector } from './panel/inspector-panel';
 import { listScenarios } from './run-engine';
 import type { RunStore, StoredRun } from './run-store';
@@ -13,6 +15,7 @@ import type { RunsViewNode } from './runs-view';
 import { askScenarioChoice } from './scenario-input';
 import type { ScenariosViewNode } from './scenarios-view';
 import type { WorkspaceRuns } from './workspace-runs';
+import { visibleText } from '../format/visible-text';
 
 export const runCommandIds = {
   runScenario: 'listwatch.runScenario',
@@ -32,6 +35,8 @@ export interface RunCommandDeps {
   store: RunStore;
   current: CurrentRun;
   inspector: Inspector;
+  log: ExtensionLog;
+  confirmations: Confirmations;
 }
 
 /** A file argument: a Uri, a path, or nothing (then a dialog asks). */
@@ -49,15 +54,24 @@ function targetRun(deps: RunCommandDeps, arg: unknown): StoredRun | undefined {
   return deps.current.get()?.run;
 }
 
+/** An error's message with control characters shown, never echoed (it may quote a rejected line). */
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return visibleText(error instanceof Error ? error.message : String(error));
 }
 
-/** Shows a command's failure as a message naming what failed; never lets it escape as an unhandled rejection. */
-async function reporting<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Shows a command's failure as a message naming what failed (and logs it); never lets it escape as
+ * an unhandled rejection.
+ */
+async function reporting<T>(
+  deps: RunCommandDeps,
+  what: string,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await work();
   } catch (error) {
+    deps.log.error(`${what}: ${errorText(error)}`);
     void vscode.window.showErrorMessage(`List/Watch: ${what}: ${errorText(error)}`);
     return undefined;
   }
@@ -109,7 +123,7 @@ export async function runScenarioCommand(
   }
   if (!choice) return undefined;
   const picked = choice;
-  const run = await reporting(`running scenario ${picked.name}`, () =>
+  const run = await reporting(deps, `running scenario ${picked.name}`, () =>
     deps.runs.runScenario(picked.name, picked.set, picked.seed),
   );
   if (run) deps.inspector.show(true);
@@ -124,7 +138,7 @@ async function runFromView(
   const scenario = (node as ScenariosViewNode | undefined)?.scenario;
   const choice = await askScenarioChoice(listScenarios(), scenario, how);
   if (!choice) return undefined;
-  const run = await reporting(`running scenario ${choice.name}`, () =>
+  const run = await reporting(deps, `running scenario ${choice.name}`, () =>
     deps.runs.runScenario(choice.name, choice.set, choice.seed),
   );
   if (run) deps.inspector.show(true);
@@ -136,7 +150,7 @@ export async function openInspectorCommand(deps: RunCommandDeps): Promise<void> 
   const latest = deps.store.list()[0];
   deps.inspector.show();
   if (!deps.current.get() && latest)
-    await reporting(`opening run ${latest.title}`, () => deps.runs.open(latest.id));
+    await reporting(deps, `opening run ${latest.title}`, () => deps.runs.open(latest.id));
 }
 
 export async function openTraceCommand(
@@ -162,7 +176,7 @@ export async function openTraceCommand(
     );
     return undefined;
   }
-  const run = await reporting(`cannot open trace ${target.fsPath}`, () =>
+  const run = await reporting(deps, `cannot open trace ${target.fsPath}`, () =>
     deps.runs.openTrace(target.fsPath),
   );
   if (run) deps.inspector.show(true);
@@ -193,12 +207,19 @@ export async function exportTraceCommand(
   }
   if (!target) return undefined;
   const to = target;
-  const done = await reporting(`exporting the trace of ${run.title} to ${to.fsPath}`, async () => {
-    await fs.promises.access(run.traceFile, fs.constants.R_OK);
-    await copyFile(run.traceFile, to);
-    return to.fsPath;
-  });
-  if (done) vscode.window.setStatusBarMessage(`List/Watch: trace exported to ${done}`, 5000);
+  const done = await reporting(
+    deps,
+    `exporting the trace of ${run.title} to ${to.fsPath}`,
+    async () => {
+      await fs.promises.access(run.traceFile, fs.constants.R_OK);
+      await copyFile(run.traceFile, to);
+      return to.fsPath;
+    },
+  );
+  if (done) {
+    deps.log.info(`trace of ${run.title} exported to ${done}`);
+    vscode.window.setStatusBarMessage(`List/Watch: trace exported to ${done}`, 5000);
+  }
   return done;
 }
 
@@ -227,54 +248,62 @@ export async function exportMetricsCommand(
   }
   if (!target) return undefined;
   const to = target;
-  const done = await reporting(`exporting metrics to ${to.fsPath}`, async () => {
+  const done = await reporting(deps, `exporting metrics to ${to.fsPath}`, async () => {
     await writeFile(to, open.model.metricsText);
     return to.fsPath;
   });
-  if (done) vscode.window.setStatusBarMessage(`List/Watch: metrics exported to ${done}`, 5000);
+  if (done) {
+    deps.log.info(`metrics of ${open.run.title} exported to ${done}`);
+    vscode.window.setStatusBarMessage(`List/Watch: metrics exported to ${done}`, 5000);
+  }
   return done;
 }
 
 export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
   const ids = runCommandIds;
   return [
-    vscode.commands.registerCommand(
-      ids.runScenario,
-      (arg?: unknown, set?: unknown, options?: unknown) =>
-        runScenarioCommand(deps, arg, set, options),
+    deps.log.registerCommand(ids.runScenario, (arg?: unknown, set?: unknown, options?: unknown) =>
+      runScenarioCommand(deps, arg, set, options),
     ),
-    vscode.commands.registerCommand(ids.runScenarioWithDefaults, (node?: unknown) =>
+    deps.log.registerCommand(ids.runScenarioWithDefaults, (node?: unknown) =>
       runFromView(deps, node, 'defaults'),
     ),
-    vscode.commands.registerCommand(ids.runScenarioWithParameters, (node?: unknown) =>
+    deps.log.registerCommand(ids.runScenarioWithParameters, (node?: unknown) =>
       runFromView(deps, node, 'parameters'),
     ),
-    vscode.commands.registerCommand(ids.openInspector, () => openInspectorCommand(deps)),
-    vscode.commands.registerCommand(ids.openTrace, (file?: unknown) =>
-      openTraceCommand(deps, file),
-    ),
-    vscode.commands.registerCommand(ids.exportTrace, (run?: unknown, destination?: unknown) =>
+    deps.log.registerCommand(ids.openInspector, () => openInspectorCommand(deps)),
+    deps.log.registerCommand(ids.openTrace, (file?: unknown) => openTraceCommand(deps, file)),
+    deps.log.registerCommand(ids.exportTrace, (run?: unknown, destination?: unknown) =>
       exportTraceCommand(deps, run, destination),
     ),
-    vscode.commands.registerCommand(ids.exportMetrics, (destination?: unknown) =>
+    deps.log.registerCommand(ids.exportMetrics, (destination?: unknown) =>
       exportMetricsCommand(deps, destination),
     ),
-    vscode.commands.registerCommand(ids.openRun, async (arg?: unknown) => {
+    deps.log.registerCommand(ids.openRun, async (arg?: unknown) => {
       const run = targetRun(deps, arg);
       if (!run) return undefined;
-      const opened = await reporting(`opening run ${run.title}`, () => deps.runs.open(run.id));
+      const opened = await reporting(deps, `opening run ${run.title}`, () =>
+        deps.runs.open(run.id),
+      );
       if (opened) deps.inspector.show(true);
       return opened;
     }),
-    vscode.commands.registerCommand(ids.deleteRun, async (arg?: unknown) => {
+    deps.log.registerCommand(ids.deleteRun, async (arg?: unknown) => {
       const run = targetRun(deps, arg);
       if (!run) return undefined;
-      const removed = await reporting(`deleting run ${run.title}`, () => deps.runs.delete(run.id));
+      // A run id comes from a caller that chose it (tests, other extensions); a click asks first.
+      if (typeof arg !== 'string' && !(await confirmDeleteRun(deps.confirmations, run))) {
+        deps.log.info(`delete run ${run.title}: not confirmed, kept`);
+        return undefined;
+      }
+      const removed = await reporting(deps, `deleting run ${run.title}`, () =>
+        deps.runs.delete(run.id),
+      );
       if (removed)
         vscode.window.setStatusBarMessage(`List/Watch: deleted run ${removed.title}`, 4000);
       return removed;
     }),
-    vscode.commands.registerCommand(ids.selectWatcher, async (id?: unknown) => {
+    deps.log.registerCommand(ids.selectWatcher, async (id?: unknown) => {
       if (typeof id !== 'string') return;
       deps.inspector.show(true);
       await deps.inspector.whenReady();

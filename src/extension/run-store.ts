@@ -10,6 +10,8 @@ import type { RunModel } from '../run/run-model';
 export interface StoredRun {
   id: string;
   title: string;
+  /** A short title that fits the side bar (absent for traces and runs stored before it: the title). */
+  label?: string;
   /** 'scenario': run here, its trace written to our storage; 'trace': read from a user's file. */
   source: 'scenario' | 'trace';
   scenario: string;

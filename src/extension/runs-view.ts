@@ -47,7 +47,8 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
   getTreeItem(node: RunsViewNode): vscode.TreeItem {
     const run = node.run;
     const open = this.current.get()?.run.id === run.id;
-    const item = new vscode.TreeItem(run.title, vscode.TreeItemCollapsibleState.None);
+    const label = run.label ?? run.title;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = `run:${run.id}`;
     const facts = [
       `${formatVirtualTime(run.durationMs)}`,
@@ -56,6 +57,9 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     ];
     if (run.rejected) facts.push(`${run.rejected} lines rejected`);
     item.description = `${open ? 'open · ' : ''}${facts.join(' · ')} · ${age(run.createdAt)}`;
+    item.accessibilityInformation = {
+      label: `${run.source === 'scenario' ? 'Scenario run' : 'Trace'} ${label}${open ? ', open in the inspector' : ''}: ${facts.join(', ')}, ${age(run.createdAt)}`,
+    };
     item.tooltip = [
       run.title,
       `${run.source === 'scenario' ? 'scenario run' : 'trace'} ${run.scenario}, profile ${run.profile}, seed ${run.seed}`,

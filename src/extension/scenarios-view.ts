@@ -1,6 +1,6 @@
-// The "Scenarios" view in the List/Watch side bar: every built-in scenario, expandable into its
-// parameters and their defaults; run one with its defaults or with parameters asked one by one.
-// No upstream counterpart.
+// The "Scenarios" view in the List/Watch side bar: every built-in scenario by its short label (the
+// title beside it), expandable into its parameters and their defaults; run one with its defaults
+// or with parameters asked one by one. No upstream counterpart.
 import * as vscode from 'vscode';
 import type { ScenarioDefinition, ScenarioParamSpec } from '../scenarios/runner';
 
@@ -42,15 +42,13 @@ export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosV
 
   getTreeItem(node: ScenariosViewNode): vscode.TreeItem {
     if (node.kind === 'scenario') {
-      const item = new vscode.TreeItem(
-        node.scenario.title,
-        vscode.TreeItemCollapsibleState.Collapsed,
-      );
-      item.id = `scenario:${node.scenario.name}`;
-      item.description = node.scenario.name;
-      item.tooltip = new vscode.MarkdownString().appendText(
-        `${node.scenario.title} (${node.scenario.name})\n\n${node.scenario.description}`,
-      );
+      const { label, title, name, description } = node.scenario;
+      // The short label fits the side bar; the title says what the scenario shows.
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `scenario:${name}`;
+      item.description = title;
+      item.tooltip = new vscode.MarkdownString().appendText(`${title} (${name})\n\n${description}`);
+      item.accessibilityInformation = { label: `Scenario ${label}: ${title}` };
       item.iconPath = new vscode.ThemeIcon('beaker');
       item.contextValue = 'scenario';
       return item;
@@ -60,6 +58,9 @@ export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosV
     item.id = `scenario:${node.scenario.name}:${p.name}`;
     item.description = `${String(p.default)}${rangeText(p)}`;
     item.tooltip = `${p.name} = ${String(p.default)} (default)\n${p.description}`;
+    item.accessibilityInformation = {
+      label: `Parameter ${p.name}, default ${String(p.default)}${rangeText(p)}`,
+    };
     item.iconPath = new vscode.ThemeIcon('symbol-parameter');
     item.contextValue = 'scenarioParameter';
     return item;

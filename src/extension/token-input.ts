@@ -2,8 +2,9 @@
 // from the editor (selection, or the token under the cursor) or from the clipboard.
 import * as vscode from 'vscode';
 import { findContinueTokens } from '../scan/continue-token-scan';
-import { keyPrefixProblem } from './key-prefix-setting';
-import { tokenAtInWindow } from './line-window';
+import type { DocumentTokens } from './document-tokens';
+import type { DecodeRequest } from './explanation-document';
+import { keyPrefixProblem, tokenContextOptions } from './key-prefix-setting';
 
 // Longer selections or clipboard contents are not a token someone meant to decode.
 const maxPrefillChars = 64 * 1024;
@@ -35,30 +36,78 @@ async function readClipboard(): Promise<string> {
   }
 }
 
+/** The first token inside a selection, with the key prefix its document gives it. */
+function tokenInSelection(
+  document: vscode.TextDocument,
+  selection: vscode.Selection,
+  tokens: DocumentTokens,
+): DecodeRequest | undefined {
+  if (document.getText(selection).length > maxPrefillChars) return undefined;
+  for (let line = selection.start.line; line <= selection.end.line; line++) {
+    const text = document.lineAt(line).text;
+    for (const t of findContinueTokens(text)) {
+      const start = new vscode.Position(line, t.start);
+      const end = new vscode.Position(line, t.end);
+      if (!selection.contains(start) || !selection.contains(end)) continue;
+      return tokenAt(document, start, tokens);
+    }
+  }
+  return undefined;
+}
+
+function tokenAt(
+  document: vscode.TextDocument,
+  position: vscode.Position,
+  tokens: DocumentTokens,
+): DecodeRequest | undefined {
+  const t = tokens.at(document, position, tokenContextOptions(document.uri));
+  if (!t) return undefined;
+  const request: DecodeRequest = {
+    token: t.token,
+    keyPrefix: t.keyPrefix,
+    keyPrefixSource: t.keyPrefixSource,
+    keyPrefixDetail: t.detail,
+  };
+  if (t.truncated !== undefined) request.truncated = t.truncated;
+  return request;
+}
+
+/** The guess's key prefix and origin, when it has one and the user kept its token. */
+export function locatedGuess(
+  guess: DecodeRequest | { token: string } | undefined,
+  token: string,
+): DecodeRequest | undefined {
+  return guess && 'keyPrefix' in guess && guess.token === token ? guess : undefined;
+}
+
 /**
- * The token the user most likely means: the selection (or a token inside it), the token under the
- * cursor, or a token on the clipboard.
+ * The token the user most likely means, with its key prefix when a document says: the selection
+ * (or a token inside it), the token under the cursor, or a token on the clipboard (a bare token
+ * only: the prefix then comes from the setting).
  */
-export async function tokenFromContext(): Promise<string | undefined> {
+export async function tokenFromContext(
+  tokens: DocumentTokens,
+): Promise<DecodeRequest | { token: string } | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (editor) {
     const { selection, document } = editor;
     if (!selection.isEmpty) {
+      const inside = tokenInSelection(document, selection, tokens);
+      if (inside) return inside;
       const selected = document.getText(selection);
       const token = firstTokenIn(selected);
-      if (token) return token;
+      if (token) return { token };
       // A single-line selection the scanner does not recognise is still what the user pointed at.
       const trimmed = selected.trim();
-      if (trimmed && !/[\r\n]/.test(trimmed) && trimmed.length <= maxPrefillChars) return trimmed;
+      if (trimmed && !/[\r\n]/.test(trimmed) && trimmed.length <= maxPrefillChars)
+        return { token: trimmed };
     } else {
-      const found = tokenAtInWindow(
-        document.lineAt(selection.active.line).text,
-        selection.active.character,
-      );
-      if (found) return found.token;
+      const found = tokenAt(document, selection.active, tokens);
+      if (found) return found;
     }
   }
-  return firstTokenIn(await readClipboard());
+  const clipped = firstTokenIn(await readClipboard());
+  return clipped === undefined ? undefined : { token: clipped };
 }
 
 export function askForToken(

@@ -1,23 +1,44 @@
-// The Tokens view's actions: copy a token, re-validate it against the current key prefix, clear
-// the list. Each accepts the view's node (context menu) or a plain (token, keyPrefix) pair (tests).
+// The Tokens view's actions: copy a token, re-validate it against the key prefix configured now,
+// clear the view. Each accepts the view's node (context menu) or plain (token[, keyPrefix[,
+// origin]]) arguments (hover links, the decoder document's links, tests).
 import * as vscode from 'vscode';
-import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
-import { showExplanation } from './explanation-document';
-import { readKeyPrefix } from './key-prefix-setting';
-import type { RecentToken, RecentTokens } from './recent-tokens';
+import type { ContinueTokenExplanation } from '../engine';
+import type { KeyPrefixSource } from '../scan/continue-token-context';
+import { assumedRequest } from './decode-command';
+import type { Decoder } from './decoder';
+import { recentToken, type RecentToken } from './recent-tokens';
+import type { ScannedFiles } from './scanned-files';
 import type { TokensViewNode } from './tokens-view';
 
 export const copyTokenCommandId = 'listwatch.copyToken';
 export const revalidateTokenCommandId = 'listwatch.revalidateToken';
 export const clearTokensCommandId = 'listwatch.clearTokens';
 
-/** The token a command was invoked on: a view node, or (token[, keyPrefix]) arguments. */
-export function targetToken(arg: unknown, keyPrefixArg?: unknown): RecentToken | undefined {
+/** Where a hover link's key prefix came from (its third argument). */
+export interface TokenOrigin {
+  keyPrefixSource?: KeyPrefixSource;
+  keyPrefixDetail?: string;
+  truncated?: number;
+}
+
+function originOf(value: unknown): TokenOrigin {
+  const o = (value ?? {}) as TokenOrigin;
+  const out: TokenOrigin = {};
+  if (typeof o.keyPrefixSource === 'string') out.keyPrefixSource = o.keyPrefixSource;
+  if (typeof o.keyPrefixDetail === 'string') out.keyPrefixDetail = o.keyPrefixDetail;
+  if (typeof o.truncated === 'number') out.truncated = o.truncated;
+  return out;
+}
+
+/** The token a command was invoked on: a view node, or (token[, keyPrefix[, origin]]) arguments. */
+export function targetToken(
+  arg: unknown,
+  keyPrefixArg?: unknown,
+  originArg?: unknown,
+): RecentToken | undefined {
   if (typeof arg === 'string') {
-    return {
-      token: arg,
-      keyPrefix: typeof keyPrefixArg === 'string' ? keyPrefixArg : readKeyPrefix().keyPrefix,
-    };
+    if (typeof keyPrefixArg !== 'string') return assumedRequest(arg);
+    return recentToken({ token: arg, keyPrefix: keyPrefixArg, ...originOf(originArg) });
   }
   const node = arg as TokensViewNode | undefined;
   if (node && typeof node === 'object') {
@@ -40,18 +61,17 @@ export async function copyToken(arg: unknown): Promise<string | undefined> {
  * decoded) and shows the result; the view's entry moves to the new prefix.
  */
 export async function revalidateToken(
-  recent: RecentTokens,
+  decoder: Decoder,
   arg: unknown,
 ): Promise<ContinueTokenExplanation | undefined> {
   const target = targetToken(arg);
   if (!target) return undefined;
-  const keyPrefix = readKeyPrefix().keyPrefix;
-  const explanation = explainContinueToken(target.token, keyPrefix);
-  await recent.replace(target, { token: target.token, keyPrefix });
-  await showExplanation(explanation);
-  return explanation;
+  const again = assumedRequest(target.token);
+  await decoder.recent.replace(target, again);
+  return decoder.open(again, false);
 }
 
-export async function clearTokens(recent: RecentTokens): Promise<void> {
-  await recent.clear();
+export async function clearTokens(decoder: Decoder, files: ScannedFiles): Promise<void> {
+  files.clear();
+  await decoder.recent.clear();
 }

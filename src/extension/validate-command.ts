@@ -1,10 +1,12 @@
 // "List/Watch: Validate Continue Token": decode against a key prefix the user confirms or changes,
-// as the apiserver serving that resource would (ValidateListOptions -> DecodeContinue).
+// as the apiserver serving that resource would (ValidateListOptions -> DecodeContinue). The box is
+// pre-filled with the prefix the token's document gives it, else the setting.
 import type { ContinueTokenExplanation } from '../engine';
-import { openInDecoder } from './decoder';
-import { keyPrefixProblem, readKeyPrefix } from './key-prefix-setting';
-import type { RecentTokens } from './recent-tokens';
-import { askForKeyPrefix, askForToken, tokenFromContext } from './token-input';
+import { assumedRequest } from './decode-command';
+import type { Decoder } from './decoder';
+import type { DocumentTokens } from './document-tokens';
+import { keyPrefixProblem } from './key-prefix-setting';
+import { askForKeyPrefix, askForToken, locatedGuess, tokenFromContext } from './token-input';
 
 export const validateCommandId = 'listwatch.validateContinueToken';
 
@@ -12,24 +14,24 @@ const title = 'Validate Continue Token';
 
 /** Arguments (token, keyPrefix) skip the matching input boxes. Returns undefined when cancelled. */
 export async function validateContinueTokenCommand(
-  recent: RecentTokens,
+  decoder: Decoder,
+  tokens: DocumentTokens,
   tokenArg?: unknown,
   keyPrefixArg?: unknown,
 ): Promise<ContinueTokenExplanation | undefined> {
+  const guess = typeof tokenArg === 'string' ? undefined : await tokenFromContext(tokens);
   // Typed or pasted text is trimmed; an argument is explained exactly as given (whitespace included).
   const token =
-    typeof tokenArg === 'string'
-      ? tokenArg
-      : (await askForToken(title, await tokenFromContext()))?.trim();
+    typeof tokenArg === 'string' ? tokenArg : (await askForToken(title, guess?.token))?.trim();
   if (token === undefined) return undefined;
-  let keyPrefix: string | undefined;
+  const located = locatedGuess(guess, token) ?? assumedRequest(token);
   if (typeof keyPrefixArg === 'string') {
     const problem = keyPrefixProblem(keyPrefixArg);
     if (problem) throw new Error(`${validateCommandId}: key prefix argument: ${problem}`);
-    keyPrefix = keyPrefixArg;
-  } else {
-    keyPrefix = await askForKeyPrefix(title, readKeyPrefix().keyPrefix);
+    return decoder.open({ token, keyPrefix: keyPrefixArg });
   }
+  const keyPrefix = await askForKeyPrefix(title, located.keyPrefix);
   if (keyPrefix === undefined) return undefined;
-  return openInDecoder(token, keyPrefix, recent);
+  // A prefix the user confirmed unchanged keeps its origin; another one is simply theirs.
+  return decoder.open(keyPrefix === located.keyPrefix ? located : { token, keyPrefix });
 }

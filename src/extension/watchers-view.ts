@@ -1,6 +1,8 @@
 // The "Watchers" view in the List/Watch side bar: the open run's cache watchers with their state
 // (cache_watcher.go's three states, or not opened / closed) at the inspector's scrubber time, as
-// an icon and a description. Clicking one selects it in the inspector. No upstream counterpart.
+// an icon and a description, the most interesting first (ended with an error, then most events;
+// the view's description says so). Clicking one selects it in the inspector. No upstream
+// counterpart.
 import * as vscode from 'vscode';
 import {
   formatVirtualTime,
@@ -8,6 +10,7 @@ import {
   watcherPhaseLabels,
   type WatcherPhase,
 } from '../inspector/watcher-states';
+import { byInterest, watcherInterestOrder } from '../inspector/watcher-interest';
 import type { WatcherTrack } from '../run/run-model';
 import type { CurrentRun } from './current-run';
 import type { ViewRow } from './scenarios-view';
@@ -41,6 +44,8 @@ export class WatchersViewProvider
   private timer: ReturnType<typeof setTimeout> | undefined;
   private shownAt = -1;
   private treeView: vscode.TreeView<WatchersViewNode> | undefined;
+  // Sorted once per run: the scrubber refreshes the view often, the order does not change.
+  private sorted: { of: readonly WatcherTrack[]; watchers: WatcherTrack[] } | undefined;
 
   constructor(current: CurrentRun) {
     this.current = current;
@@ -88,17 +93,20 @@ export class WatchersViewProvider
   private updateDescription(): void {
     if (!this.treeView) return;
     const open = this.current.get();
+    // The Runs view marks which run is open; the side bar is narrow, so the order comes first.
     this.treeView.description = open
-      ? `${open.run.title} · at ${formatVirtualTime(this.at())}`
+      ? `${watcherInterestOrder} · at ${formatVirtualTime(this.at())}`
       : '';
   }
 
   getChildren(node?: WatchersViewNode): WatchersViewNode[] {
     const open = this.current.get();
     if (node || !open) return [];
-    const watchers = open.model.watchers;
     // An open run without watchers says so (an empty tree would show the "no run is open" welcome).
-    if (watchers.length === 0) return [{ kind: 'none' }];
+    if (open.model.watchers.length === 0) return [{ kind: 'none' }];
+    if (this.sorted?.of !== open.model.watchers)
+      this.sorted = { of: open.model.watchers, watchers: byInterest(open.model.watchers) };
+    const watchers = this.sorted.watchers;
     const nodes: WatchersViewNode[] = watchers
       .slice(0, watchersViewLimit)
       .map((watcher) => ({ kind: 'watcher', watcher }));
@@ -114,6 +122,9 @@ export class WatchersViewProvider
         vscode.TreeItemCollapsibleState.None,
       );
       item.description = 'its LISTs are in the inspector';
+      item.accessibilityInformation = {
+        label: 'This run has no watchers; its LISTs are in the inspector',
+      };
       item.iconPath = new vscode.ThemeIcon('info');
       return item;
     }
@@ -123,6 +134,9 @@ export class WatchersViewProvider
         vscode.TreeItemCollapsibleState.None,
       );
       item.description = 'search them in the inspector';
+      item.accessibilityInformation = {
+        label: `${node.hidden.toLocaleString('en-US')} more watchers: open the inspector to search them`,
+      };
       item.command = { command: 'listwatch.openInspector', title: 'Open Inspector' };
       item.iconPath = new vscode.ThemeIcon('ellipsis');
       return item;
@@ -138,10 +152,12 @@ export class WatchersViewProvider
       `watcher ${w.id}: ${watcherPhaseLabels[phase]} at ${formatVirtualTime(this.at())}`,
       `selector: ${w.selector || '(everything)'}`,
       `content type: ${w.contentType}`,
-      `bookmark floor RV: ${w.bookmarkFloorRv || '—'}, last RV sent: ${w.lastRvSent || '—'}`,
-      `buffer: ${w.bufferFill} of ${w.bufferCapacity}`,
+      `at the end of the run: ${w.eventsReceived.toLocaleString('en-US')} events received, bookmark floor RV ${w.bookmarkFloorRv || '—'}, last RV sent ${w.lastRvSent || '—'}, buffer ${w.bufferFill} of ${w.bufferCapacity}`,
       w.closeReason ? `ended: ${w.closeReason}` : 'open at the end of the run',
     ].join('\n');
+    item.accessibilityInformation = {
+      label: `Watcher ${w.id}, ${watcherPhaseLabels[phase]}${ended} at ${formatVirtualTime(this.at())}, selector ${w.selector || 'everything'}, ${w.eventsReceived} events received`,
+    };
     const [icon, color] = phaseIcons[phase];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `watcher.${phase}`;

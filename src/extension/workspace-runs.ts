@@ -4,9 +4,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { formatVirtualTime } from '../inspector/watcher-states';
 import type { RunModel } from '../run/run-model';
+import type { TraceReadStats } from '../trace/trace-reader';
 import { withCancellableProgress, type ProgressReporter } from './cancellable-progress';
 import type { CurrentRun } from './current-run';
+import type { ExtensionLog } from './output-log';
 import type { Inspector } from './panel/inspector-panel';
 import { listScenarios, readTraceFile, runScenarioToTrace } from './run-engine';
 import type { RunStore, StoredRun } from './run-store';
@@ -15,6 +18,37 @@ import type { RunStore, StoredRun } from './run-store';
 export function rejectedLinesMessage(file: string, rejected: number, samples: string[]): string {
   const first = samples.slice(0, 3).join('; ');
   return `${path.basename(file)}: ${rejected.toLocaleString('en-US')} trace line${rejected === 1 ? '' : 's'} rejected (${first}${samples.length > 3 || rejected > 3 ? '; …' : ''})`;
+}
+
+/**
+ * What the user is told when a trace opens with problems: that it looks truncated and where
+ * (what was read before that point is shown), and its rejected lines; undefined when it has none.
+ */
+export function traceProblemsMessage(file: string, stats: TraceReadStats): string | undefined {
+  const rejected =
+    stats.rejected > 0
+      ? rejectedLinesMessage(file, stats.rejected, stats.rejectedSamples)
+      : undefined;
+  if (stats.truncated) {
+    const read = stats.linesRead.toLocaleString('en-US');
+    return `${path.basename(file)} looks truncated: ${stats.truncated}. The inspector shows what was read (${read} lines).${rejected ? ` ${rejected}` : ''}`;
+  }
+  return rejected && `opened with problems: ${rejected}`;
+}
+
+function sizeOf(file: string): string {
+  try {
+    const bytes = fs.statSync(file).size;
+    return bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  } catch {
+    return 'size unknown';
+  }
+}
+
+function modelSize(model: RunModel): string {
+  return `${model.watchers.length.toLocaleString('en-US')} watchers, ${model.lists.length.toLocaleString('en-US')} lists, ${formatVirtualTime(model.durationMs)} of virtual time`;
 }
 
 // Traces smaller than this read in well under a second: their progress shows in the status bar.
@@ -62,11 +96,21 @@ export class WorkspaceRuns {
   private readonly store: RunStore;
   private readonly current: CurrentRun;
   private readonly inspector: Inspector;
+  private readonly log: ExtensionLog;
 
-  constructor(store: RunStore, current: CurrentRun, inspector: Inspector) {
+  constructor(store: RunStore, current: CurrentRun, inspector: Inspector, log: ExtensionLog) {
     this.store = store;
     this.current = current;
     this.inspector = inspector;
+    this.log = log;
+  }
+
+  /** Warns (and logs) when a trace just read looks truncated or had lines rejected. */
+  private reportProblems(file: string, stats: TraceReadStats): void {
+    const problems = traceProblemsMessage(file, stats);
+    if (!problems) return;
+    this.log.warn(`trace ${file}: ${problems}`);
+    void vscode.window.showWarningMessage(`List/Watch: ${problems}`);
   }
 
   /** Progress shown in the inspector too, when it is open. */
@@ -95,22 +139,37 @@ export class WorkspaceRuns {
     const definition = listScenarios().find((s) => s.name === name);
     const title = definition?.title ?? name;
     const { id, traceFile } = await this.store.allocate();
+    const asked = `${name}${Object.entries(set)
+      .map(([k, v]) => ` ${k}=${String(v)}`)
+      .join('')}${seed === undefined ? '' : ` seed=${seed}`}`;
+    this.log.info(`run started: ${asked}, trace ${traceFile}`);
+    const started = Date.now();
     const result = await withCancellableProgress(
       `List/Watch: running ${title}`,
       (signal, report) =>
         runScenarioToTrace(name, set, { seed, traceFile, signal, onProgress: report }),
       this.mirror(),
-    );
+    ).catch((error: unknown) => {
+      this.log.error(
+        `run failed: ${asked} after ${Date.now() - started} ms: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw error;
+    });
     if (!result) {
+      this.log.info(`run cancelled: ${asked} after ${Date.now() - started} ms (trace removed)`);
       void vscode.window.showInformationMessage(`List/Watch: the run of ${title} was cancelled.`);
       return undefined;
     }
+    this.log.info(
+      `run finished: ${asked} in ${Date.now() - started} ms: ${modelSize(result.model)}; trace ${result.traceLines.toLocaleString('en-US')} lines, ${sizeOf(traceFile)}`,
+    );
     const defaults = Object.fromEntries((definition?.params ?? []).map((p) => [p.name, p.default]));
     const changed = paramsSummary(result.model.header.params, defaults);
     const run = describeRun(
       {
         id,
         title: `${title}${changed ? ` (${changed})` : ''}`,
+        label: `${definition?.label ?? name}${changed ? ` (${changed})` : ''}`,
         source: 'scenario',
         createdAt: new Date().toISOString(),
         traceFile,
@@ -146,11 +205,10 @@ export class WorkspaceRuns {
     );
     await this.store.add(run, loaded.model);
     this.current.set({ run, model: loaded.model });
-    if (loaded.stats.rejected > 0) {
-      void vscode.window.showWarningMessage(
-        `List/Watch: opened with problems: ${rejectedLinesMessage(file, loaded.stats.rejected, loaded.stats.rejectedSamples)}`,
-      );
-    }
+    this.log.info(
+      `trace opened: ${file}: ${loaded.stats.linesRead.toLocaleString('en-US')} lines, ${sizeOf(file)}; ${modelSize(loaded.model)}`,
+    );
+    this.reportProblems(file, loaded.stats);
     return run;
   }
 
@@ -171,14 +229,21 @@ export class WorkspaceRuns {
       if (!loaded) return undefined;
       model = loaded.model;
       this.store.remember(id, model);
+      this.log.info(`run re-read: ${run.title} from ${run.traceFile}`);
+      this.reportProblems(run.traceFile, loaded.stats);
     }
     this.current.set({ run, model });
+    this.log.info(`run opened: ${run.title}`);
     return run;
   }
 
   async delete(id: string): Promise<StoredRun | undefined> {
     const removed = await this.store.remove(id);
     if (removed && this.current.get()?.run.id === id) this.current.set(undefined);
+    if (removed)
+      this.log.info(
+        `run deleted: ${removed.title}${removed.ownsTrace ? `, its trace ${removed.traceFile} removed` : ''}`,
+      );
     return removed;
   }
 }

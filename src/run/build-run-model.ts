@@ -1,8 +1,9 @@
 // No upstream counterpart: folds a run (the trace header, the scenario's inputs, the engine's
 // inspector events and the final metrics, in virtual-time order) into a RunModel, the one shape the
-// CLI report, --json and the webview read. Incremental and bounded: per-watcher logs keep their
-// first and last entries (the middle is counted in `logDropped`), long series are capped and what
-// is left out is counted in `truncated`.
+// CLI report, --json and the webview read. Events are tied to their request by its id (the
+// request context's), never by order: concurrent requests fold apart. Incremental and bounded:
+// per-watcher logs keep their first and last entries (the middle is counted in `logDropped`), long
+// series are capped and what is left out is counted in `truncated`.
 import type { InspectorEvent } from '../engine/inspect/events';
 import type {
   ScenarioInput,
@@ -17,6 +18,7 @@ import type {
   DispatchSummary,
   EtcdRequestRecord,
   FreshnessWaitRecord,
+  ListPageRecord,
   ListRecord,
   ResourceVersionPoint,
   RunHeader,
@@ -170,25 +172,30 @@ class TrackBuilder {
   }
 }
 
-interface ListBuilder {
+/**
+ * A LIST being folded: a client's (known from its input) or the cacher's own (known from its etcd
+ * reads). A request can make several storage GetLists in a row (a consistent read's current-RV
+ * lookup, then a fallback read); `pages` and `stream` belong to the one in progress and pass to the
+ * record when it is done.
+ */
+interface ListFold {
   record: ListRecord;
-  via: 'delegator' | 'store' | 'cacher';
-  decided: boolean;
-  consistentRead: boolean;
-  etcdActive: boolean;
-  etcdDone: boolean;
-  currentRvAsked: boolean;
-  waited: boolean;
-  cacheListed: boolean;
-  consistentCounted: boolean;
-  /** Its freshness wait timed out: an etcd read that follows is its fallback. */
-  timedOut: boolean;
-  fellBack: boolean;
+  /** The cacher's own LIST (not announced by an input): its record goes to `cacherLists`. */
+  internal: boolean;
+  pages: ListPageRecord[];
+  stream: ListRecord['stream'];
 }
 
-function newListRecord(id: string, at: number, request: string): ListRecord {
+/** A WATCH request until it is answered: its record and what its watcher track needs. */
+interface WatchFold {
+  record: WatchRequestRecord;
+  contentType: string;
+}
+
+function newListRecord(id: string, requestId: number, at: number, request: string): ListRecord {
   return {
     id,
+    requestId,
     at,
     request,
     servedBy: 'cache',
@@ -228,14 +235,13 @@ export class RunModelBuilder {
   private readonly watchRequestLimit: number;
   private lastAt = 0;
   private readonly tracks = new Map<string, TrackBuilder>();
-  private readonly clientOfWatcher = new Map<string, string>();
-  private readonly contentTypeOfClient = new Map<string, string>();
-  private readonly pendingWatch = new Map<string, WatchRequestRecord>();
+  /** LISTs by request id, while they run (the cacher's own stay: a few per (re)list). */
+  private readonly listsById = new Map<number, ListFold>();
+  /** WATCH requests by request id, until they are answered. */
+  private readonly watchesById = new Map<number, WatchFold>();
   private readonly watchRequests: WatchRequestRecord[] = [];
   private readonly lists: ListRecord[] = [];
   private readonly cacherLists: ListRecord[] = [];
-  private open: ListBuilder[] = [];
-  private orphan: ListBuilder | undefined;
   private cacherListSeq = 0;
   private readonly capacity: CapacityPoint[] = [];
   private readonly rvPoints: ResourceVersionPoint[] = [];
@@ -333,43 +339,36 @@ export class RunModelBuilder {
         this.noteEtcdRv(at, input.revision);
         return;
       case 'list': {
-        const record = newListRecord(input.id, at, input.request);
-        if (input.client !== undefined) record.client = input.client;
+        const record = newListRecord(input.id, input.requestId, at, input.request);
+        record.client = input.client;
         if (input.via === 'store') {
           record.servedBy = 'etcd';
           record.rule =
             'sent to the etcd3 store (store.GetList), as the delegator does for what the cache cannot serve';
         }
-        this.open.push({
+        this.listsById.set(input.requestId, {
           record,
-          via: input.via,
-          decided: input.via === 'store',
-          consistentRead: false,
-          etcdActive: input.via === 'store',
-          etcdDone: false,
-          currentRvAsked: false,
-          waited: false,
-          cacheListed: false,
-          consistentCounted: false,
-          timedOut: false,
-          fellBack: false,
+          internal: false,
+          pages: [],
+          stream: undefined,
         });
         if (this.lists.length < this.seriesLimit) this.lists.push(record);
         else this.truncate('lists');
         return;
       }
       case 'list-end': {
-        const i = this.open.findIndex((l) => l.record.id === input.id);
-        if (i < 0) return;
-        const l = this.open[i];
-        this.open.splice(i, 1);
+        const l = this.listsById.get(input.requestId);
+        if (!l) return;
+        this.listsById.delete(input.requestId);
         const rec = l.record;
         rec.endedAt = at;
         rec.resourceVersion = input.resourceVersion;
         rec.continue = input.continue;
         if (input.remainingItemCount !== undefined)
           rec.remainingItemCount = input.remainingItemCount;
-        if (input.status !== 200) {
+        if (input.status === 200) {
+          rec.returned = input.items;
+        } else {
           rec.servedBy = 'error';
           if (input.error)
             rec.error = {
@@ -377,9 +376,6 @@ export class RunModelBuilder {
               reason: input.error.reason,
               message: input.error.message,
             };
-        } else {
-          rec.servedBy = l.etcdDone ? 'etcd' : 'cache';
-          if (!l.etcdDone) rec.returned = input.items;
         }
         return;
       }
@@ -387,41 +383,31 @@ export class RunModelBuilder {
         const w: WatchRequestRecord = {
           at,
           client: input.client,
+          requestId: input.requestId,
           request: input.request,
           outcome: 'pending',
         };
-        this.pendingWatch.set(input.client, w);
-        if (input.contentType !== undefined)
-          this.contentTypeOfClient.set(input.client, input.contentType);
+        this.watchesById.set(input.requestId, { record: w, contentType: input.contentType ?? '' });
         if (this.watchRequests.length < this.watchRequestLimit) this.watchRequests.push(w);
         else this.truncate('watchRequests');
         return;
       }
       case 'watch-opened': {
-        const w = this.pendingWatch.get(input.client);
-        this.pendingWatch.delete(input.client);
-        if (input.watcherId !== undefined) {
-          const id = String(input.watcherId);
-          this.clientOfWatcher.set(id, input.client);
-          const t = this.tracks.get(id);
-          if (t) {
-            t.track.contentType = this.contentTypeOfClient.get(input.client) ?? '';
-            t.track.client = input.client;
-          }
-        }
-        if (w) {
-          w.answeredAt = at;
-          if (input.error) {
-            w.outcome = 'error';
-            w.error = {
-              code: input.error.code,
-              reason: input.error.reason,
-              message: input.error.message,
-            };
-          } else {
-            w.outcome = 'started';
-            if (input.watcherId !== undefined) w.watcherId = String(input.watcherId);
-          }
+        const f = this.watchesById.get(input.requestId);
+        if (!f) return;
+        this.watchesById.delete(input.requestId);
+        const w = f.record;
+        w.answeredAt = at;
+        if (input.error) {
+          w.outcome = 'error';
+          w.error = {
+            code: input.error.code,
+            reason: input.error.reason,
+            message: input.error.message,
+          };
+        } else {
+          w.outcome = 'started';
+          if (input.watcherId !== undefined) w.watcherId = String(input.watcherId);
         }
         return;
       }
@@ -455,10 +441,10 @@ export class RunModelBuilder {
         t.track.deadline = e.deadline;
         t.track.preDeadlineBookmarks = 0;
         t.track.initialEventsEndBookmarks = 0;
-        const client = this.clientOfWatcher.get(id);
-        if (client !== undefined) {
-          t.track.contentType = this.contentTypeOfClient.get(client) ?? '';
-          t.track.client = client;
+        const w = e.requestId === undefined ? undefined : this.watchesById.get(e.requestId);
+        if (w) {
+          t.track.contentType = w.contentType;
+          t.track.client = w.record.client;
         }
         this.tracks.set(id, t);
         const deadline = e.deadline === null ? 'none' : `at ${seconds(e.deadline)}`;
@@ -699,44 +685,25 @@ export class RunModelBuilder {
         if (this.waits.length < this.seriesLimit) this.waits.push(w);
         else this.truncate('freshnessWaits');
         if (e.outcome !== 'timeout') this.noteCacheRv(e.at + e.waitedMs, e.cacheResourceVersion);
-        const l = this.open.find(
-          (x) => x.via === 'delegator' && !x.waited && !x.cacheListed && !x.etcdDone,
-        );
-        if (l) {
-          l.waited = true;
-          l.timedOut = e.outcome === 'timeout';
-          l.record.waits.push({
-            at: e.at,
-            rv: e.resourceVersion,
-            waitedMs: e.waitedMs,
-            outcome: e.outcome,
-          });
-        }
+        this.listOf(e.requestId)?.record.waits.push({
+          at: e.at,
+          rv: e.resourceVersion,
+          waitedMs: e.waitedMs,
+          outcome: e.outcome,
+        });
         return;
       }
       case 'delegator/decision': {
         if (e.operation !== 'list') return;
-        const l = this.open.find((x) => x.via === 'delegator' && !x.decided);
+        const l = this.listOf(e.requestId);
         if (!l) return;
-        l.decided = true;
-        l.consistentRead = e.consistentRead;
         l.record.rule = ruleText[e.rule] ?? e.rule;
         l.record.servedBy = e.target === 'etcd' ? 'etcd' : e.target === 'cache' ? 'cache' : 'error';
-        if (e.target === 'etcd') l.etcdActive = true;
         return;
       }
       case 'delegator/fallback': {
-        // Emitted after the fallback read: its etcd requests are already attributed (see etcdList).
-        const l = this.open.find(
-          (x) =>
-            x.via === 'delegator' &&
-            x.decided &&
-            !x.fellBack &&
-            !x.cacheListed &&
-            (x.timedOut || x.etcdDone || !x.consistentRead),
-        );
+        const l = this.listOf(e.requestId);
         if (!l) return;
-        l.fellBack = true;
         const what =
           e.reason === 'too-large-resource-version'
             ? 'the cache did not catch up within 3 s'
@@ -746,23 +713,20 @@ export class RunModelBuilder {
             ? `${what}: fell back to etcd`
             : `${what}: no fallback (429, ConsistentListFromCacheSkipTimeoutFallback)`,
         );
-        if (e.fallback === 'true') l.etcdActive = true;
-        return;
-      }
-      case 'delegator/consistent-read': {
-        const l = this.open.find((x) => x.consistentRead && !x.consistentCounted);
-        if (l) l.consistentCounted = true;
         return;
       }
       case 'cacher/list': {
-        const l = this.open.find(
-          (x) => x.via === 'delegator' && x.decided && !x.etcdActive && !x.cacheListed,
-        );
+        const l = this.listOf(e.requestId);
         if (!l) return;
-        l.cacheListed = true;
-        l.record.fetched = e.fetched;
-        l.record.evaluated = e.fetched;
-        l.record.returned = e.returned;
+        // Served by the cache: an etcd read before it (a current-RV lookup) did not serve it.
+        const r = l.record;
+        r.servedBy = 'cache';
+        r.fetched = e.fetched;
+        r.evaluated = e.fetched;
+        r.returned = e.returned;
+        r.streamed = false;
+        r.pages = [];
+        delete r.stream;
         this.noteCacheRv(e.at, Number(e.resourceVersion) || 0);
         return;
       }
@@ -772,6 +736,12 @@ export class RunModelBuilder {
           return;
         }
         if (!etcdReadOperations.has(e.operation)) return;
+        if (e.headerRevision > 0) this.noteEtcdRv(e.at, e.headerRevision);
+        const l = this.listRead(
+          e.requestId,
+          e.operation === 'list' || e.operation === 'listStream',
+        );
+        if (!l) return;
         const rec: EtcdRequestRecord = {
           at: e.at,
           operation: e.operation,
@@ -785,39 +755,34 @@ export class RunModelBuilder {
         if (e.rangeEnd !== undefined) rec.rangeEnd = e.rangeEnd;
         if (e.error !== undefined)
           rec.error = e.unimplemented ? `${e.error} (Unimplemented: RangeStream probe)` : e.error;
-        if (e.headerRevision > 0) this.noteEtcdRv(e.at, e.headerRevision);
-        let l: ListBuilder | undefined;
-        if (e.operation === 'getCurrentResourceVersion' || e.operation === 'get') {
-          l = this.open.find((x) => x.via === 'delegator' && x.consistentRead && !x.currentRvAsked);
-          if (l) l.currentRvAsked = true;
-          else l = this.open.find((x) => x.etcdActive && !x.etcdDone);
-          if (!l) return;
-        } else {
-          l = this.etcdList();
-        }
         this.pushBounded(l.record.etcdRequests, rec, 'etcdRequests');
         return;
       }
       case 'list/page': {
-        const l = this.etcdList();
-        const p = {
-          at: e.at,
-          limitAsked: e.limitAsked,
-          fetched: e.fetched,
-          evaluated: e.evaluated,
-          matched: e.matched,
-          itemsSoFar: e.itemsSoFar,
-          count: e.count,
-          hasMore: e.hasMore,
-          limitReached: e.limitReached,
-        };
-        this.pushBounded((l.record.pages ??= []), p, 'pages');
+        const l = this.listRead(e.requestId, true);
+        if (!l) return;
+        this.pushBounded(
+          l.pages,
+          {
+            at: e.at,
+            limitAsked: e.limitAsked,
+            fetched: e.fetched,
+            evaluated: e.evaluated,
+            matched: e.matched,
+            itemsSoFar: e.itemsSoFar,
+            count: e.count,
+            hasMore: e.hasMore,
+            limitReached: e.limitReached,
+          },
+          'pages',
+        );
         return;
       }
       case 'list/stream-decision': {
         if (e.origin !== 'list') return;
-        const l = this.etcdList();
-        l.record.stream = {
+        const l = this.listRead(e.requestId, true);
+        if (!l) return;
+        l.stream = {
           decision: e.decision,
           reason: e.reason,
           ...(e.recheckAt !== undefined ? { recheckAt: e.recheckAt } : {}),
@@ -826,23 +791,27 @@ export class RunModelBuilder {
       }
       case 'list/stream-fallback': {
         if (e.origin !== 'list') return;
-        const l = this.etcdList();
-        l.record.fallbacks.push(
+        this.listRead(e.requestId, true)?.record.fallbacks.push(
           `RangeStream answered Unimplemented: paged instead; probed again at ${seconds(e.recheckAt)}`,
         );
         return;
       }
       case 'list/done': {
-        const l = this.etcdList();
+        const l = this.listRead(e.requestId, true);
+        if (!l) return;
+        // The storage GetList that ended last is the one that served the request.
         const r = l.record;
+        r.servedBy = 'etcd';
         r.fetched = e.fetched;
         r.evaluated = e.evaluated;
         r.returned = e.returned;
         r.streamed = e.streamed;
-        if (l.via !== 'store' && l.via !== 'cacher') r.servedBy = 'etcd';
-        l.etcdDone = true;
-        l.etcdActive = false;
-        if (l.via === 'cacher') {
+        r.pages = l.pages;
+        l.pages = [];
+        if (l.stream) r.stream = l.stream;
+        else delete r.stream;
+        l.stream = undefined;
+        if (l.internal) {
           r.resourceVersion = e.resourceVersion ?? '';
           r.continue = e.continue ?? '';
           if (e.remainingItemCount !== undefined) r.remainingItemCount = e.remainingItemCount;
@@ -851,9 +820,6 @@ export class RunModelBuilder {
             r.servedBy = 'error';
             r.error = { code: e.error.code, reason: '', message: e.error.message };
           }
-          this.orphan = undefined;
-          if (this.cacherLists.length < this.seriesLimit) this.cacherLists.push(r);
-          else this.truncate('cacherLists');
         }
         return;
       }
@@ -972,50 +938,35 @@ export class RunModelBuilder {
     else this.truncate(what);
   }
 
-  /** The list an etcd read belongs to: the oldest open list reading etcd, else the cacher's own list. */
-  private etcdList(): ListBuilder {
-    const l = this.open.find((x) => x.etcdActive && !x.etcdDone);
-    if (l) return l;
-    // A cache list falling back to etcd (the fallback event comes after the read).
-    const f = this.open.find(
-      (x) =>
-        x.via === 'delegator' &&
-        x.decided &&
-        !x.cacheListed &&
-        !x.etcdDone &&
-        !x.fellBack &&
-        x.timedOut,
-    );
-    if (f) {
-      f.etcdActive = true;
-      return f;
-    }
-    if (!this.orphan) {
-      const id = `cacher-${++this.cacherListSeq}`;
-      this.orphan = {
-        record: {
-          ...newListRecord(
-            id,
-            this.lastAt,
-            "the cacher's reflector lists etcd (watch cache initialisation)",
-          ),
-          servedBy: 'etcd',
-          rule: "the watch cache's own LIST (storageWatchListPageSize 10000)",
-        },
-        via: 'cacher',
-        decided: true,
-        consistentRead: false,
-        etcdActive: true,
-        etcdDone: false,
-        currentRvAsked: false,
-        waited: false,
-        cacheListed: false,
-        consistentCounted: false,
-        timedOut: false,
-        fellBack: false,
-      };
-    }
-    return this.orphan;
+  /** The LIST request `requestId` is folded into, if it is one. */
+  private listOf(requestId: number | undefined): ListFold | undefined {
+    return requestId === undefined ? undefined : this.listsById.get(requestId);
+  }
+
+  /**
+   * The LIST an etcd read of request `requestId` belongs to. A request no input announced is the
+   * cacher's own (its reflector's page): its fold starts with its first list read (`listRead`).
+   * A WATCH's reads (a watch-list's current-RV lookup) and GETs belong to no LIST.
+   */
+  private listRead(requestId: number | undefined, listRead: boolean): ListFold | undefined {
+    if (requestId === undefined) return undefined;
+    const l = this.listsById.get(requestId);
+    if (l || !listRead || this.watchesById.has(requestId)) return l;
+    const record: ListRecord = {
+      ...newListRecord(
+        `cacher-${++this.cacherListSeq}`,
+        requestId,
+        this.lastAt,
+        "the cacher's reflector lists etcd (watch cache initialisation)",
+      ),
+      servedBy: 'etcd',
+      rule: "the watch cache's own LIST (storageWatchListPageSize 10000)",
+    };
+    const f: ListFold = { record, internal: true, pages: [], stream: undefined };
+    this.listsById.set(requestId, f);
+    if (this.cacherLists.length < this.seriesLimit) this.cacherLists.push(record);
+    else this.truncate('cacherLists');
+    return f;
   }
 
   private noteCacheRv(at: number, rv: number): void {

@@ -8,7 +8,8 @@ export type VirtualMs = number;
 /** The trace header line (also the run's identity). */
 export interface RunHeader {
   format: 'listwatch-trace';
-  version: 1;
+  /** The trace format version (trace-format.ts traceVersion). */
+  version: 2;
   scenario: string;
   /** Semantics profile: '1.36' or '1.37'. */
   profile: string;
@@ -154,6 +155,8 @@ export interface EtcdRequestRecord {
 
 export interface ListRecord {
   id: string;
+  /** The request's id (its request context's): every event folded into this record carries it. */
+  requestId: number;
   at: VirtualMs;
   /** The request as a client would write it (path and query). */
   request: string;
@@ -172,7 +175,7 @@ export interface ListRecord {
   fallbacks: string[];
   /** The Kubernetes Status when the request failed. */
   error?: { code: number; reason: string; message: string };
-  /** Which modelled client sent it, if the scenario names clients. */
+  /** Which client sent it (absent for the cacher's own LISTs). */
   client?: string;
   /** Pages (chunks) of the etcd read, in order: the paging loop's limit per call and what it found. */
   pages?: ListPageRecord[];
@@ -201,6 +204,8 @@ export interface ListPageRecord {
 export interface WatchRequestRecord {
   at: VirtualMs;
   client: string;
+  /** The request's id: its watcher's creation event carries it. */
+  requestId: number;
   request: string;
   /** started: a watcher was registered; error: an HTTP error or a single ERROR event. */
   outcome: 'started' | 'error' | 'pending';

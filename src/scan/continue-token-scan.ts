@@ -12,6 +12,11 @@ export interface FoundContinueToken {
   start: number;
   end: number;
   kind: ContinueTokenKind;
+  /**
+   * Set when kubectl cut the logged body inside the token (client-go's truncateBody: at most 1024
+   * bytes of a body at -v=8, 10240 at -v=9, then " [truncated N chars]"): the N characters cut.
+   */
+  truncated?: number;
 }
 
 /** Lines are scanned up to this many characters; longer lines are cut (see lineScanTruncated). */
@@ -28,6 +33,10 @@ const queryRe = /(?:^|[?&;])continue=([^&#\s"'<>\\]*)/g;
 // "continue": "…" / "_continue": "…" in JSON, incl. JSON embedded in a quoted log string (\"continue\":\"…\").
 const jsonRe = /"_?continue"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 const escapedJsonRe = /\\"_?continue\\"\s*:\s*\\"([^"\\]*)\\"/g;
+// The same fields cut by client-go's truncateBody: the value runs into " [truncated N chars]".
+const truncatedJsonRe = /"_?continue"\s*:\s*"([A-Za-z0-9_+/=-]*) \[truncated (\d+) chars\]/g;
+const truncatedEscapedJsonRe =
+  /\\"_?continue\\"\s*:\s*\\"([A-Za-z0-9_+/=-]*) \[truncated (\d+) chars\]/g;
 // YAML `continue: …` (optionally quoted), possibly as a list item.
 const yamlRe =
   /^(\s*(?:-\s+)?_?continue:[ \t]*)(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#"'][^\s#]*))/;
@@ -78,6 +87,15 @@ export function findContinueTokens(line: string): FoundContinueToken[] {
       if (raw === '') continue;
       const start = (m.index ?? 0) + m[0].length - raw.length - (re === jsonRe ? 1 : 2);
       found.push({ token: jsonUnescape(raw) ?? raw, start, end: start + raw.length, kind: 'json' });
+    }
+  }
+  for (const re of [truncatedJsonRe, truncatedEscapedJsonRe]) {
+    for (const m of text.matchAll(re)) {
+      const raw = m[1];
+      if (raw === '') continue;
+      const marker = ` [truncated ${m[2]} chars]`;
+      const start = (m.index ?? 0) + m[0].length - marker.length - raw.length;
+      found.push({ token: raw, start, end: start + raw.length, kind: 'json', truncated: +m[2] });
     }
   }
   const y = yamlRe.exec(text);

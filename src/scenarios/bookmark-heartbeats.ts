@@ -5,6 +5,7 @@
 // reaches a client if its RV moved past what the client has seen: here writes to another
 // resource move etcd's revision, which reaches the pods cache through progress notifications.
 import type { RunModel } from '../run/run-model';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, histogram, stats, vtime } from './summary-format';
@@ -22,7 +23,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const resource = r.createResource({ etcd: { progressNotifyIntervalMs } });
   r.seedPods(resource, 10, { namespace: 'default', name: (i) => `pod-${i}` });
   resource.start();
-  await resource.waitReady();
+  await r.drive(resource.waitReady());
   await r.advance(100);
   const rv = String(resource.watchCache.resourceVersion);
   r.phase(
@@ -32,12 +33,14 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   for (let i = 0; i < watchers; i++) {
     if (i % 1000 === 0)
       r.progress((0.2 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
-    await r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
-      namespace: 'default',
-      resourceVersion: rv,
-      allowWatchBookmarks: true,
-      timeoutSeconds: timeoutSeconds > 0 ? timeoutSeconds : undefined,
-    });
+    await r.drive(
+      r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
+        namespace: 'default',
+        resourceVersion: rv,
+        allowWatchBookmarks: true,
+        timeoutSeconds: timeoutSeconds > 0 ? timeoutSeconds : undefined,
+      }),
+    );
   }
   r.phase(
     'run',
@@ -146,6 +149,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'bookmark-heartbeats',
   title: 'Bookmark heartbeats: one timer, one-second buckets, many watchers',
+  label: 'Bookmark heartbeats',
   storyView: 'watchers' as const,
   description:
     'Many watchers with allowWatchBookmarks watch pods. A single jittered ~1 s timer pops the watchers whose one-second bucket is due: ' +
@@ -191,6 +195,7 @@ const definition = {
       description:
         "Writes per second to configmaps (elsewhere in etcd); 0 = etcd's revision never moves.",
     },
+    ...etcdLatencyParams,
   ],
 };
 

@@ -5,6 +5,7 @@
 // instead and does not ask again for 10 minutes. Filtered, paged lists never stream.
 import type { ListRecord, RunModel } from '../run/run-model';
 import { rangeStreamRecheckInterval } from '../engine/etcd3/feature-support-checker';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { vtime } from './summary-format';
@@ -34,12 +35,14 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   for (let i = 0; i < lists; i++) {
     await r.advanceTo(t0 + i * intervalMs, 60_000);
     r.progress(i / lists, `round ${i + 1}/${lists}`);
-    await r.list(resource, { namespace: 'default', limit: 500 }, 'store', 'unfiltered');
-    await r.list(
-      resource,
-      { namespace: 'default', labelSelector: 'app=match', limit: 100 },
-      'store',
-      'filtered',
+    await r.drive(r.list(resource, { namespace: 'default', limit: 500 }, 'store', 'unfiltered'));
+    await r.drive(
+      r.list(
+        resource,
+        { namespace: 'default', labelSelector: 'app=match', limit: 100 },
+        'store',
+        'filtered',
+      ),
     );
     await r.settle();
   }
@@ -133,6 +136,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'rangestream-fallback',
   title: 'etcd RangeStream lists (1.37): probe, Unimplemented, fallback, 10-minute recheck',
+  label: 'RangeStream fallback (1.37)',
   storyView: 'lists' as const,
   description:
     `${pods} pods in etcd. Every \`intervalSeconds\` an unfiltered LIST (limit=500) and a filtered LIST (app=match, limit=100) go to the ` +
@@ -170,6 +174,7 @@ const definition = {
       choices: ['1.36', '1.37'],
       description: 'Semantics: 1.37 preview (EtcdRangeStream on) or release-1.36 (no RangeStream).',
     },
+    ...etcdLatencyParams,
   ],
 };
 

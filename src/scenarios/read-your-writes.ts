@@ -5,6 +5,7 @@
 // with the 1.37 ConsistentListFromCacheSkipTimeoutFallback gate, is answered 429.
 import type { ListRecord, RunModel } from '../run/run-model';
 import { DelayedWatchEtcd } from './delayed-watch-etcd';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, dur, histogramBuckets, metric, vtime } from './summary-format';
@@ -17,7 +18,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const lag = Number(p.cacheLagMs);
   const readers = Number(p.readers);
   const skip = Boolean(p.skipTimeoutFallback);
-  const etcd = new DelayedWatchEtcd({ clock: r.clock, watchDelayMs: lag });
+  const etcd = new DelayedWatchEtcd({ ...r.etcdOptions(), watchDelayMs: lag });
   const resource = r.createResource({
     etcd,
     gates: skip ? { ConsistentListFromCacheSkipTimeoutFallback: true } : {},
@@ -25,12 +26,14 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   r.phase('start', `the watch cache starts; etcd's watch stream reaches it ${lag} ms late`);
   r.seedPods(resource, 5, { namespace: 'default', name: (i) => `pod-${i}` });
   resource.start();
-  await resource.waitReady();
+  await r.drive(resource.waitReady());
   await r.advance(1000);
   const reads: Promise<unknown>[] = [];
   for (let k = 1; k <= writes; k++) {
     r.progress((k - 1) / (writes + 4), `write ${k}/${writes}`);
-    const stored = await resource.createPod({ name: `write-${k}`, namespace: 'default' });
+    const stored = await r.drive(
+      resource.createPod({ name: `write-${k}`, namespace: 'default' }, 'writer'),
+    );
     r.input({
       action: 'writes',
       count: 1,
@@ -49,7 +52,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     done = true;
   });
   for (let s = 0; s < 10 && !done; s++) await r.advance(1000, 100);
-  await Promise.all(reads);
+  await r.drive(Promise.all(reads));
   await r.advance(100);
 }
 
@@ -147,6 +150,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'read-your-writes',
   title: 'Consistent reads from a lagging watch cache',
+  label: 'Read your writes',
   storyView: 'lists' as const,
   description:
     `A writer creates a pod every second (${writes} writes); after each write every reader sends a consistent LIST (RV ""). ` +
@@ -179,6 +183,7 @@ const definition = {
       integer: true,
       description: 'Readers; each sends one consistent LIST after every write.',
     },
+    ...etcdLatencyParams,
   ],
 };
 

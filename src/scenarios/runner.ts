@@ -6,6 +6,7 @@ import type { RunHeader, RunModel } from '../run/run-model';
 import { traceFormat, traceVersion, type TraceRecord } from '../trace/trace-format';
 import type { TraceWriter } from '../trace/trace-writer';
 import { findScenario, scenarioCatalogue } from './catalogue';
+import { etcdLatencyOf, withEtcdLatencyNote } from './etcd-latency';
 import type {
   ScenarioDefinition,
   ScenarioModule,
@@ -31,6 +32,11 @@ export interface RunScenarioOptions {
    * changes the run: the engine's timers are all virtual.
    */
   yieldToHost?: () => Promise<void>;
+  /**
+   * The cacher's fast paths (in-place delivery, watcher runs); default true. Not part of the run:
+   * the trace is the same byte for byte either way, so it is not recorded.
+   */
+  fastPaths?: boolean;
 }
 
 /** Every built-in scenario with its parameters (in catalogue order). */
@@ -183,6 +189,8 @@ export async function runScenario(
     onProgress: opts.onProgress,
     signal: opts.signal,
     yieldToHost: opts.yieldToHost,
+    fastPaths: opts.fastPaths,
+    etcdLatency: etcdLatencyOf(params),
   });
   try {
     run.checkAborted();
@@ -195,12 +203,13 @@ export async function runScenario(
     run.stop();
   }
   const model = builder.finish();
-  return { model, summary: m.summarize(model) };
+  return { model, summary: withEtcdLatencyNote(m.summarize(model), model) };
 }
 
 /** The summary of a model (e.g. read back from a trace) by its scenario's own reading. */
 export function summarizeModel(model: RunModel): ScenarioSummary {
-  return moduleOf(model.header.scenario).summarize(model);
+  const m = moduleOf(model.header.scenario);
+  return withEtcdLatencyNote(m.summarize(model), model);
 }
 
 /** The --json sections of a scenario. */

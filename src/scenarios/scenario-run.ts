@@ -1,7 +1,8 @@
 // No upstream counterpart: the run context a scenario works in. It owns the virtual clock and the
-// seeded randomness, hands the engine an inspector that records every event, records the
-// scenario's own inputs (writes, lists, watches) in the same stream, and lets modelled clients
-// list and watch while it notes what they got. Cancellation is checked between steps.
+// seeded randomness and the apiserver's request ids, hands the engine an inspector that records
+// every event, records the scenario's own inputs (writes, lists, watches, each with its request
+// id) in the same stream, and lets modelled clients list and watch while it notes what they got.
+// Cancellation is checked between steps.
 import { FakeClock, settle } from '../engine/clock';
 import {
   createResource,
@@ -13,9 +14,13 @@ import {
 } from '../engine/apiserver';
 import { profile136, profile137Preview, type SemanticsProfile } from '../engine/features';
 import type { ReadRate } from '../engine/clients/watch-client';
+import { isZeroLatency, zeroLatency, type LatencyModel } from '../engine/etcd/latency-model';
+import { MemoryEtcd, type MemoryEtcdOptions } from '../engine/etcd/memory-etcd';
 import type { ListResult } from '../engine/etcd3/store';
 import type { Inspector, InspectorEvent } from '../engine/inspect/events';
 import { SeededRandom } from '../engine/rand';
+import { RequestContexts } from '../engine/request/request-context';
+import { requestPath } from '../engine/request/request-path';
 import { StatusError, errorToAPIStatus, type Status } from '../engine/storage/errors';
 import { makePod } from '../engine/storage/objects';
 import type { ClientError, ScenarioInput, TraceRecord, WatcherFinal } from '../trace/trace-format';
@@ -40,6 +45,10 @@ export interface ScenarioRunOptions {
   signal?: AbortSignal;
   /** Awaited between steps of virtual time (see RunScenarioOptions.yieldToHost). */
   yieldToHost?: () => Promise<void>;
+  /** The cacher's fast paths (CacheOptions.fastPaths) in every resource; default true. */
+  fastPaths?: boolean;
+  /** The virtual time etcd requests take (default none). */
+  etcdLatency?: LatencyModel;
 }
 
 /** A modelled client's watch, as the scenario keeps it. */
@@ -69,47 +78,22 @@ function errorOf(e: unknown): ClientError {
   return clientError(errorToAPIStatus(e));
 }
 
-/** `/api/v1/namespaces/default/pods?limit=100&labelSelector=…` for a list or watch request. */
-export function requestPath(
-  resource: string,
-  req: ResourceListRequest & ResourceWatchRequest,
-  watch: boolean,
-): string {
-  const base = req.namespace
-    ? `/api/v1/namespaces/${req.namespace}/${resource}`
-    : `/api/v1/${resource}`;
-  const q: string[] = [];
-  if (watch) q.push('watch=true');
-  const add = (k: string, v: string | number | boolean | undefined): void => {
-    if (v === undefined || v === '') return;
-    q.push(`${k}=${encodeURIComponent(String(v))}`);
-  };
-  add('labelSelector', req.labelSelector);
-  add('fieldSelector', req.fieldSelector);
-  add('limit', req.limit);
-  add('continue', req.continue);
-  add('resourceVersion', req.resourceVersion);
-  add('resourceVersionMatch', req.resourceVersionMatch);
-  if (watch) {
-    add('allowWatchBookmarks', req.allowWatchBookmarks);
-    add('sendInitialEvents', req.sendInitialEvents);
-    add('timeoutSeconds', req.timeoutSeconds);
-  }
-  return q.length ? `${base}?${q.join('&')}` : base;
-}
-
 export class ScenarioRun {
   readonly clock = new FakeClock(0);
   readonly rand: SeededRandom;
   readonly profile: SemanticsProfile;
   readonly scenario: string;
   readonly inspector: Inspector;
+  /** The apiserver's request ids: every resource of the run shares them, so an id is unique in the trace. */
+  readonly requests = new RequestContexts();
   readonly resources: Resource[] = [];
   readonly watches: ClientWatch[] = [];
   private readonly onRecord: (r: TraceRecord) => void;
   private readonly onProgress: ((fraction: number, message: string) => void) | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly yieldToHost: (() => Promise<void>) | undefined;
+  private readonly fastPaths: boolean;
+  private readonly etcdLatency: LatencyModel;
   private lastFraction = -1;
   private lastMessage = '';
   private listSeq = 0;
@@ -129,6 +113,8 @@ export class ScenarioRun {
     this.onProgress = o.onProgress;
     this.signal = o.signal;
     this.yieldToHost = o.yieldToHost;
+    this.fastPaths = o.fastPaths ?? true;
+    this.etcdLatency = o.etcdLatency ?? zeroLatency;
     const record = this.onRecord;
     this.inspector = {
       listening: true,
@@ -136,14 +122,26 @@ export class ScenarioRun {
     };
   }
 
+  /** The options of an in-memory etcd on this run's clock that takes this run's etcd latency. */
+  etcdOptions(): MemoryEtcdOptions {
+    return { clock: this.clock, ...this.latencyOptions() };
+  }
+
+  private latencyOptions(): Pick<MemoryEtcdOptions, 'latency' | 'simulateLatency'> {
+    return { latency: this.etcdLatency, simulateLatency: !isZeroLatency(this.etcdLatency) };
+  }
+
   /** A resource (etcd + store + cacher + delegator) on this run's clock, randomness and inspector. */
   createResource(o: Partial<CreateResourceOptions> = {}): Resource {
     const r = createResource({
       profile: this.profile,
       ...o,
+      cache: { ...o.cache, fastPaths: this.fastPaths },
+      etcd: o.etcd instanceof MemoryEtcd ? o.etcd : { ...this.latencyOptions(), ...o.etcd },
       clock: this.clock,
       rand: this.rand,
       inspector: this.inspector,
+      requests: this.requests,
     });
     this.resources.push(r);
     return r;
@@ -192,6 +190,30 @@ export class ScenarioRun {
     this.checkAborted();
   }
 
+  /**
+   * Awaits `p`, something the main flow waits for (a request, the cache's readiness), moving
+   * virtual time from one due timer to the next while it is pending: etcd answers after its
+   * modelled latency, and only the main flow moves the clock. Work that needs no virtual time
+   * finishes before the clock moves (it has 1,000 microtask turns), so with no latency a run is
+   * the same as with a plain await.
+   */
+  async drive<T>(p: Promise<T>): Promise<T> {
+    let done = false;
+    const mark = (): void => {
+      done = true;
+    };
+    p.then(mark, mark);
+    for (;;) {
+      for (let i = 0; i < 1000 && !done; i++) await Promise.resolve();
+      const due = this.clock.nextDue();
+      // Nothing can move it: wait as a plain await would.
+      if (done || due === undefined) return p;
+      if (this.yieldToHost) await this.yieldToHost();
+      this.checkAborted();
+      await this.clock.advanceToAsync(due);
+    }
+  }
+
   /** Moves virtual time to `t` (never back). */
   async advanceTo(t: number, chunkMs = 1000): Promise<void> {
     if (t > this.clock.now()) await this.advance(t - this.clock.now(), chunkMs);
@@ -235,43 +257,41 @@ export class ScenarioRun {
   // ------------------------------------------------------------ modelled clients
 
   /**
-   * A LIST by a client, through the delegator (as the registry sends it) or straight to the etcd3
-   * store; the request and its outcome are recorded. Never throws for an API error: it is the
-   * outcome.
+   * A LIST by `client`, through the delegator (as the registry sends it) or straight to the etcd3
+   * store; the request (with its id) and its outcome are recorded. Never throws for an API error:
+   * it is the outcome.
    */
   async list(
     resource: Resource,
     req: ResourceListRequest,
-    via: 'delegator' | 'store' = 'delegator',
-    client?: string,
+    via: 'delegator' | 'store',
+    client: string,
   ): Promise<{ id: string; result?: ListResult; error?: ClientError }> {
     this.checkAborted();
     const id = `list-${++this.listSeq}`;
+    const ctx = resource.listContext(req, client);
+    const requestId = ctx.requestId;
     this.input({
       action: 'list',
       id,
-      request: requestPath(resource.groupResource.resource, req, false),
+      requestId,
+      request: requestPath(resource.groupResource, req.namespace, req, false),
       via,
-      ...(client !== undefined ? { client } : {}),
+      client,
     });
     try {
       const result =
         via === 'delegator'
-          ? await resource.list(req)
-          : await resource.store.getList(resource.collectionKey(req.namespace), {
-              resourceVersion: req.resourceVersion ?? '',
-              resourceVersionMatch: req.resourceVersionMatch ?? '',
-              recursive: true,
-              predicate: {
-                label: req.labelSelector,
-                field: req.fieldSelector,
-                limit: req.limit,
-                continue: req.continue,
-              },
-            });
+          ? await resource.list(req, ctx)
+          : await resource.store.getList(
+              resource.collectionKey(req.namespace),
+              resource.listOptionsOf(req),
+              ctx,
+            );
       this.input({
         action: 'list-end',
         id,
+        requestId,
         status: 200,
         items: result.items.length,
         resourceVersion: result.resourceVersion,
@@ -286,6 +306,7 @@ export class ScenarioRun {
       this.input({
         action: 'list-end',
         id,
+        requestId,
         status: error.code,
         items: 0,
         resourceVersion: '',
@@ -303,10 +324,13 @@ export class ScenarioRun {
   async watch(resource: Resource, client: string, req: ResourceWatchRequest): Promise<ClientWatch> {
     this.checkAborted();
     const cw: ClientWatch = { client, opened: undefined, error: undefined, resource };
+    const ctx = resource.watchContext(req, client);
+    const requestId = ctx.requestId;
     this.input({
       action: 'watch',
       client,
-      request: requestPath(resource.groupResource.resource, req, true),
+      requestId,
+      request: requestPath(resource.groupResource, req.namespace, req, true),
       ...(req.contentType !== undefined ? { contentType: req.contentType } : {}),
       readRate: readRateText(req.readRate),
     });
@@ -315,25 +339,29 @@ export class ScenarioRun {
     try {
       // No callback per event: the client keeps its newest RV and first ERROR itself, so a fast
       // one lets the watcher deliver in place.
-      opened = await resource.watch({
-        keepEvents: false,
-        ...req,
-        onClose: (reason, at) => {
-          if (cw.opened?.watcherId !== undefined) {
-            this.input({
-              action: 'watch-closed',
-              client,
-              watcherId: cw.opened.watcherId,
-              reason,
-              received: cw.opened.client.received,
-            });
-          }
-          userOnClose?.(reason, at);
+      opened = await resource.watch(
+        {
+          keepEvents: false,
+          ...req,
+          onClose: (reason, at) => {
+            if (cw.opened?.watcherId !== undefined) {
+              this.input({
+                action: 'watch-closed',
+                client,
+                requestId,
+                watcherId: cw.opened.watcherId,
+                reason,
+                received: cw.opened.client.received,
+              });
+            }
+            userOnClose?.(reason, at);
+          },
         },
-      });
+        ctx,
+      );
     } catch (e) {
       cw.error = errorOf(e);
-      this.input({ action: 'watch-opened', client, error: cw.error });
+      this.input({ action: 'watch-opened', client, requestId, error: cw.error });
       this.watches.push(cw);
       return cw;
     }
@@ -352,9 +380,9 @@ export class ScenarioRun {
               reason: '',
               message: 'the watch closed at once (registered while the cache was unready)',
             };
-      this.input({ action: 'watch-opened', client, error: cw.error });
+      this.input({ action: 'watch-opened', client, requestId, error: cw.error });
     } else {
-      this.input({ action: 'watch-opened', client, watcherId: opened.watcherId });
+      this.input({ action: 'watch-opened', client, requestId, watcherId: opened.watcherId });
     }
     this.watches.push(cw);
     return cw;
@@ -363,7 +391,12 @@ export class ScenarioRun {
   /** Changes how fast a client reads. */
   setReadRate(w: ClientWatch, rate: ReadRate): void {
     if (!w.opened) return;
-    this.input({ action: 'read-rate', client: w.client, readRate: readRateText(rate) });
+    this.input({
+      action: 'read-rate',
+      client: w.client,
+      requestId: w.opened.request.requestId,
+      readRate: readRateText(rate),
+    });
     w.opened.client.setReadRate(rate);
   }
 

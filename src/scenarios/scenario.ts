@@ -20,6 +20,8 @@ export interface ScenarioParamSpec {
 export interface ScenarioDefinition {
   name: string;
   title: string;
+  /** A short name that fits the side bar; `title` says what the scenario shows. */
+  label: string;
   description: string;
   params: ScenarioParamSpec[];
   /** The inspector tab that tells this scenario's story: a new run of it opens there. */

@@ -3,9 +3,12 @@
 // `limit` keys, then doubles the etcd limit (capped at maxLimit = 10000) after every page the
 // selector left short, until the client's limit is filled or the keys run out.
 import type { RunModel } from '../run/run-model';
+import type { LatencyModel } from '../engine/etcd/latency-model';
+import type { EtcdRequestRecord } from '../run/run-model';
+import { etcdLatencyOf, etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
-import { count } from './summary-format';
+import { count, fineDur } from './summary-format';
 
 function podName(i: number): string {
   return `pod-${String(i).padStart(6, '0')}`;
@@ -43,12 +46,14 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   let token: string | undefined;
   for (let page = 1; page <= pages; page++) {
     r.progress(0.6 + (0.4 * (page - 1)) / pages, `LIST page ${page}/${pages}`);
-    const res = await r.list(
-      resource,
-      { namespace: 'default', labelSelector: 'app=match', limit, continue: token },
-      'store',
-      // The client by its name in the panel and the trace: `kubectl get pods -l app=match`.
-      'kubectl',
+    const res = await r.drive(
+      r.list(
+        resource,
+        { namespace: 'default', labelSelector: 'app=match', limit, continue: token },
+        'store',
+        // The client by its name in the panel and the trace: `kubectl get pods -l app=match`.
+        'kubectl',
+      ),
     );
     await r.settle();
     token = res.result?.continue;
@@ -69,8 +74,37 @@ export function fixedPageCost(
   return { calls, fetched: Math.min(calls * limit, keysInRange) };
 }
 
+/**
+ * What those fixed pages would have cost in modelled etcd time, also computed: page j starts
+ * j·limit keys into the range, so etcd 3.4 counts the rest of the range (keysInRange − j·limit
+ * keys) and returns up to `limit`. A returned key costs what it cost in the real calls (per key
+ * and per byte together), so pods of another size need no byte count.
+ */
+export function fixedPageTimeMs(
+  latency: LatencyModel,
+  calls: EtcdRequestRecord[],
+  pages: number,
+  limit: number,
+  keysInRange: number,
+): number {
+  let returnedMs = 0;
+  let returned = 0;
+  for (const q of calls) {
+    returnedMs += q.latencyMs - latency.perRequestMs - q.count * latency.perCountedKeyMs;
+    returned += q.kvs;
+  }
+  const perKeyMs = returned > 0 ? Math.max(0, returnedMs / returned) : 0;
+  let ms = 0;
+  for (let j = 0; j < pages; j++) {
+    const rest = Math.max(0, keysInRange - j * limit);
+    ms += latency.perRequestMs + rest * latency.perCountedKeyMs + Math.min(limit, rest) * perKeyMs;
+  }
+  return ms;
+}
+
 function summarize(model: RunModel) {
   const limit = Number(model.header.params.limit);
+  const latency = etcdLatencyOf(model.header.params);
   const lists = model.lists;
   const tables: SummaryTable[] = [];
   const facts: Record<string, number | string | boolean> = {};
@@ -85,6 +119,8 @@ function summarize(model: RunModel) {
     );
     const firstCount = calls[0]?.count ?? 0;
     const naive = fixedPageCost(l.evaluated, limit, firstCount);
+    const etcdMs = calls.reduce((s, q) => s + q.latencyMs, 0);
+    const naiveMs = fixedPageTimeMs(latency, calls, naive.calls, limit, firstCount);
     totalCalls += calls.length;
     totalFetched += l.fetched;
     naiveCalls += naive.calls;
@@ -100,6 +136,7 @@ function summarize(model: RunModel) {
         'matched',
         'items so far',
         'more',
+        'etcd time',
       ],
       rows: calls.map((q, j) => [
         j + 1,
@@ -109,11 +146,13 @@ function summarize(model: RunModel) {
         pages[j]?.matched ?? '',
         pages[j]?.itemsSoFar ?? '',
         pages[j] ? (pages[j].hasMore ? 'yes' : 'no') : '',
+        fineDur(q.latencyMs),
       ]),
       note:
         `fetched ${count(l.fetched)} · evaluated ${count(l.evaluated)} · returned ${count(l.returned)} · continue ${l.continue ? `${l.continue.slice(0, 24)}…` : '(none)'}` +
         ` · remainingItemCount ${l.remainingItemCount ?? '(omitted: a selector was given)'}\n` +
-        `fixed pages of ${limit} (no doubling) would have needed ${count(naive.calls)} etcd calls fetching ${count(naive.fetched)} keys (computed)`,
+        `fixed pages of ${limit} (no doubling) would have needed ${count(naive.calls)} etcd calls fetching ${count(naive.fetched)} keys` +
+        ` in ${fineDur(naiveMs)} of etcd time (computed), against ${fineDur(etcdMs)} here`,
     });
     if (i === 0) {
       facts.etcdCalls = calls.length;
@@ -126,6 +165,9 @@ function summarize(model: RunModel) {
       facts.remainingItemCount = l.remainingItemCount ?? 'omitted';
       facts.naiveEtcdCalls = naive.calls;
       facts.naiveFetched = naive.fetched;
+      facts.etcdTimeMs = roundMs(etcdMs);
+      facts.listLatencyMs = roundMs((l.endedAt ?? l.at) - l.at);
+      facts.naiveEtcdTimeMs = roundMs(naiveMs);
     }
   });
   facts.lists = lists.length;
@@ -143,6 +185,12 @@ function summarize(model: RunModel) {
       `It fetched ${count(first.fetched)} keys, tested ${count(first.evaluated)} against the selector and returned ${count(first.returned)}. ` +
         `Fixed pages of ${limit} would have taken ${count(Number(facts.naiveEtcdCalls))} etcd calls (computed for comparison).`,
     );
+    if (Number(facts.etcdTimeMs) > 0)
+      story.push(
+        `The LIST took ${fineDur(Number(facts.listLatencyMs))}, ${facts.etcdTimeMs === facts.listLatencyMs ? 'all' : fineDur(Number(facts.etcdTimeMs))} of it in etcd: etcd 3.4 counts every key from a page's start to the end of the range, ` +
+          `so a call costs what the keys left in the range cost, more than what its limit asks. ` +
+          `Fixed pages would have cost ${fineDur(Number(facts.naiveEtcdTimeMs))} of etcd time (computed with the same model).`,
+      );
   }
   const chart = first
     ? [
@@ -168,6 +216,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'selector-death-spiral',
   title: 'A filtered LIST from etcd: the page-doubling loop',
+  label: 'Selector death spiral',
   storyView: 'lists' as const,
   description:
     'A LIST with a label selector that few pods match, read from etcd by the etcd3 store. The store asks etcd for `limit` keys, ' +
@@ -220,6 +269,7 @@ const definition = {
       description:
         'Semantics: release-1.36, or the 1.37 preview (master: RangeStream; filtered pages still page).',
     },
+    ...etcdLatencyParams,
   ],
 };
 
@@ -230,3 +280,7 @@ export const selectorDeathSpiral: ScenarioModule = {
   summarize,
   sections: ['lists'],
 };
+
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

@@ -6,6 +6,7 @@
 import type { RunModel } from '../run/run-model';
 import { contentTypeJSON, contentTypeProtobuf } from '../engine/cacher/object-encoders';
 import type { WatchContentType } from '../engine/clients/watch-client';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, vtime } from './summary-format';
@@ -41,7 +42,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const types = parseContentTypes(String(p.contentTypes)) as WatchContentType[];
   const resource = r.createResource();
   resource.start();
-  await resource.waitReady();
+  await r.drive(resource.waitReady());
   await r.advance(100);
   const rv = String(resource.watchCache.resourceVersion);
   r.phase(
@@ -51,11 +52,13 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   for (let i = 0; i < watchers; i++) {
     if (i % 1000 === 0)
       r.progress((0.3 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
-    await r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
-      namespace: 'default',
-      resourceVersion: rv,
-      contentType: types[i % types.length],
-    });
+    await r.drive(
+      r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
+        namespace: 'default',
+        resourceVersion: rv,
+        contentType: types[i % types.length],
+      }),
+    );
   }
   await r.settle();
   r.phase(
@@ -70,13 +73,17 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     let verb: 'create' | 'update' | 'delete';
     if (i % 3 === 0) {
       verb = 'create';
-      stored = await resource.createPod({ name, namespace: 'default', labels: { app: 'web' } });
+      stored = await r.drive(
+        resource.createPod({ name, namespace: 'default', labels: { app: 'web' } }, 'writer'),
+      );
     } else if (i % 3 === 1) {
       verb = 'update';
-      stored = await resource.setLabels('default', name, { app: 'web', version: 'v2' });
+      stored = await r.drive(
+        resource.setLabels('default', name, { app: 'web', version: 'v2' }, 'writer'),
+      );
     } else {
       verb = 'delete';
-      stored = await resource.delete('default', name);
+      stored = await r.drive(resource.delete('default', name, 'writer'));
     }
     r.input({
       action: 'writes',
@@ -172,6 +179,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'serialization-fanout',
   title: 'Serialize once per content type: the cachingObject fan-out',
+  label: 'Serialization fan-out',
   storyView: 'serialization' as const,
   description:
     'Watchers read pods with JSON or protobuf (round-robin over `contentTypes`). Each event (create, update, delete in turn) is ' +
@@ -202,6 +210,7 @@ const definition = {
       integer: true,
       description: 'Events to dispatch: create, update, delete, create, … one every 10 ms.',
     },
+    ...etcdLatencyParams,
   ],
 };
 

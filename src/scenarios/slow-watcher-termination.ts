@@ -5,6 +5,7 @@
 // then closes them as unresponsive. A WatchList watcher that already holds its awaited bookmark is
 // closed gracefully: its buffer is drained first.
 import type { RunModel } from '../run/run-model';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ClientWatch, ScenarioRun } from './scenario-run';
 import { count, dur, vtime } from './summary-format';
@@ -25,7 +26,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     name: (i) => `pod-${String(i).padStart(2, '0')}`,
   });
   resource.start();
-  await resource.waitReady();
+  await r.drive(resource.waitReady());
   // Let the dispatch budget fill up to its cap (it starts empty and refills 50 ms per second).
   await r.advance(3000);
   const rv = String(resource.watchCache.resourceVersion);
@@ -36,31 +37,35 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const watches: ClientWatch[] = [];
   for (let i = 0; i < fast; i++)
     watches.push(
-      await r.watch(resource, `fast-${String(i + 1).padStart(4, '0')}`, {
-        namespace: 'default',
-        resourceVersion: rv,
-      }),
+      await r.drive(
+        r.watch(resource, `fast-${String(i + 1).padStart(4, '0')}`, {
+          namespace: 'default',
+          resourceVersion: rv,
+        }),
+      ),
     );
   for (let i = 0; i < slow; i++) {
     const watchList = i === slow - 1;
     watches.push(
-      await r.watch(
-        resource,
-        `${watchList ? 'slow-watchlist' : 'slow'}-${String(i + 1).padStart(4, '0')}`,
-        watchList
-          ? {
-              namespace: 'default',
-              resourceVersion: '',
-              resourceVersionMatch: 'NotOlderThan',
-              sendInitialEvents: true,
-              allowWatchBookmarks: true,
-              readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond },
-            }
-          : {
-              namespace: 'default',
-              resourceVersion: rv,
-              readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond },
-            },
+      await r.drive(
+        r.watch(
+          resource,
+          `${watchList ? 'slow-watchlist' : 'slow'}-${String(i + 1).padStart(4, '0')}`,
+          watchList
+            ? {
+                namespace: 'default',
+                resourceVersion: '',
+                resourceVersionMatch: 'NotOlderThan',
+                sendInitialEvents: true,
+                allowWatchBookmarks: true,
+                readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond },
+              }
+            : {
+                namespace: 'default',
+                resourceVersion: rv,
+                readRate: { kind: 'slow', eventsPerSecond: slowReadsPerSecond },
+              },
+        ),
       ),
     );
   }
@@ -220,6 +225,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'slow-watcher-termination',
   title: 'Slow watchers: blocked dispatch, the time budget, terminations',
+  label: 'Slow watcher termination',
   storyView: 'watchers' as const,
   description:
     `Fast watchers read at once; slow ones read ${slowReadsPerSecond} events per second; the last slow one is a WatchList watcher that ` +
@@ -253,6 +259,7 @@ const definition = {
       max: 20_000,
       description: `Pod updates per second, for ${eventSeconds} s.`,
     },
+    ...etcdLatencyParams,
   ],
 };
 

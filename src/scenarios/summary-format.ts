@@ -18,6 +18,13 @@ export function dur(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
 
+/** A short duration in ms with the precision it needs: `0.49 ms`, `14.6 ms`, `1.39 s`. */
+export function fineDur(ms: number): string {
+  if (ms < 10) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${ms.toFixed(1)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
 /** 12345 → `12,345`. */
 export function count(n: number): string {
   return Math.round(n).toLocaleString('en-US');

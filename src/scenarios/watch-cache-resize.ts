@@ -9,6 +9,7 @@ import {
   DefaultEventFreshDuration,
   defaultLowerBoundCapacity,
 } from '../engine/cacher/watch-cache-history';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, vtime } from './summary-format';
@@ -42,14 +43,11 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     name: (i) => `pod-${String(i).padStart(3, '0')}`,
   });
   resource.start();
-  await resource.waitReady();
+  await r.drive(resource.waitReady());
   await r.advance(1000);
   // The late client lists now, then goes away; it resumes its watch from this RV later.
-  const listed = await r.list(
-    resource,
-    { namespace: 'default', resourceVersion: '0' },
-    'delegator',
-    'late-watcher',
+  const listed = await r.drive(
+    r.list(resource, { namespace: 'default', resourceVersion: '0' }, 'delegator', 'late-watcher'),
   );
   const resumeRv = listed.result?.resourceVersion ?? String(resource.watchCache.resourceVersion);
   const t0 = r.clock.now();
@@ -77,11 +75,13 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
       'late-watcher',
       `the late client resumes its watch from rv ${resumeRv}, ${Number(p.lateWatcherDelaySeconds)} s after it listed`,
     );
-    await r.watch(resource, 'late-watcher', {
-      namespace: 'default',
-      resourceVersion: resumeRv,
-      allowWatchBookmarks: true,
-    });
+    await r.drive(
+      r.watch(resource, 'late-watcher', {
+        namespace: 'default',
+        resourceVersion: resumeRv,
+        allowWatchBookmarks: true,
+      }),
+    );
     lateOpened = true;
   };
   const phase = async (
@@ -209,6 +209,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'watch-cache-resize',
   title: 'The watch cache history: grow, hysteresis, shrink, 410 Gone',
+  label: 'Watch cache resize',
   storyView: 'watchCache' as const,
   description:
     'A client lists, then goes away. A burst of pod updates makes the history ring double while it is full of events younger ' +
@@ -258,6 +259,7 @@ const definition = {
       description:
         'When the late client resumes its watch, counted from its list at the start of the burst (s).',
     },
+    ...etcdLatencyParams,
   ],
 };
 

@@ -5,6 +5,7 @@
 // revision, the watch cache reaches late because its etcd watch stream is stalled.
 import type { RunModel } from '../run/run-model';
 import { DelayedWatchEtcd } from './delayed-watch-etcd';
+import { etcdLatencyParams } from './etcd-latency';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ClientWatch, ScenarioRun } from './scenario-run';
 import { count, dur, histogram, stats, vtime } from './summary-format';
@@ -17,14 +18,14 @@ const afterStallMs = 90_000;
 async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const watchers = Number(p.watchers);
   const stuckMs = Number(p.stuckSeconds) * 1000;
-  const etcd = new DelayedWatchEtcd({ clock: r.clock, progressNotifyIntervalMs: 5000 });
+  const etcd = new DelayedWatchEtcd({ ...r.etcdOptions(), progressNotifyIntervalMs: 5000 });
   const resource = r.createResource({ etcd });
   r.seedPods(resource, 20, {
     namespace: 'default',
     name: (i) => `pod-${String(i).padStart(2, '0')}`,
   });
   resource.start();
-  await resource.waitReady();
+  await r.drive(resource.waitReady());
   await r.advance(1000);
   const stallStart = r.clock.now();
   const stallEnd = stallStart + stuckMs;
@@ -39,9 +40,12 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const writer = (async () => {
     let k = 0;
     while (!finished) {
-      const stored = await resource.setLabels('default', `pod-${String(k % 20).padStart(2, '0')}`, {
-        gen: String(k),
-      });
+      const stored = await resource.setLabels(
+        'default',
+        `pod-${String(k % 20).padStart(2, '0')}`,
+        { gen: String(k) },
+        'writer',
+      );
       r.input({
         action: 'writes',
         count: 1,
@@ -90,8 +94,8 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   }
   finished = true;
   await r.advance(1000);
-  await writer;
-  await Promise.all(clients);
+  await r.drive(writer);
+  await r.drive(Promise.all(clients));
 }
 
 function summarize(model: RunModel) {
@@ -198,6 +202,7 @@ function summarize(model: RunModel) {
 const definition = {
   name: 'watchlist-starvation',
   title: 'WatchList clients while the watch cache is stuck behind etcd',
+  label: 'WatchList starvation',
   storyView: 'watchers' as const,
   description:
     "The watch cache's etcd watch stream stalls for `stuckSeconds` while a writer keeps updating pods, so etcd's revision runs ahead. " +
@@ -223,6 +228,7 @@ const definition = {
       description:
         "How long the watch cache's etcd watch stream is stalled (events and progress notifications held back).",
     },
+    ...etcdLatencyParams,
   ],
 };
 

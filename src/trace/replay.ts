@@ -3,7 +3,7 @@
 // the recorded one. A deterministic engine reproduces the trace byte for byte; the first line that
 // differs is reported.
 import { runScenario } from '../scenarios/runner';
-import { TraceFormatError, validateHeader, type TraceHeader } from './trace-format';
+import { TraceFormatError, traceVersion, validateHeader, type TraceHeader } from './trace-format';
 import { TraceWriter } from './trace-writer';
 
 export interface ReplayOptions {
@@ -73,7 +73,7 @@ export async function replayTrace(
   if (headerLine === undefined)
     throw new TraceFormatError(
       Math.max(1, lineNo),
-      'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}',
+      `empty trace: expected a header line {"format":"listwatch-trace","version":${traceVersion},…}`,
     );
   let parsed: unknown;
   try {

@@ -2,12 +2,18 @@
 // (which scenario, profile, seed and parameters); every later line is one record with a `kind`:
 // an `input` (what the scenario did: writes, lists, watches, time phases), an `event` (a typed
 // inspector event the engine emitted) or `metrics` (the final metric samples and per-watcher
-// gauges). Records appear in virtual-time order, exactly as they happened.
+// gauges). Records appear in virtual-time order, exactly as they happened. Version 2: requests
+// (list and watch inputs) and the events they cause carry the request's id; version 1 traces,
+// which lack them, are refused with the command that records them again (see validateHeader).
+import { visibleText } from '../format/visible-text';
 import type { InspectorEvent } from '../engine/inspect/events';
 import type { RunHeader } from '../run/run-model';
 
 export const traceFormat = 'listwatch-trace';
-export const traceVersion = 1;
+export const traceVersion = 2;
+
+/** The version before request ids: its events cannot be tied to their requests. */
+const preRequestIdVersion = 1;
 
 /** The header line: the run's identity (the same shape as RunModel.header). */
 export type TraceHeader = RunHeader;
@@ -36,12 +42,23 @@ export type ScenarioInput =
       keyPrefix: string;
       revision: number;
     }
-  /** A LIST request (the client's view: path and query), sent through the delegator or to the etcd3 store. */
-  | { action: 'list'; id: string; request: string; via: 'delegator' | 'store'; client?: string }
+  /**
+   * A LIST request (the client's view: path and query), sent through the delegator or to the etcd3
+   * store. `requestId` is its request context's id: the events it causes carry it.
+   */
+  | {
+      action: 'list';
+      id: string;
+      requestId: number;
+      request: string;
+      via: 'delegator' | 'store';
+      client: string;
+    }
   /** The LIST returned (status 200) or failed (the Status code). */
   | {
       action: 'list-end';
       id: string;
+      requestId: number;
       status: number;
       items: number;
       resourceVersion: string;
@@ -49,14 +66,34 @@ export type ScenarioInput =
       remainingItemCount?: number;
       error?: ClientError;
     }
-  /** A WATCH request by a modelled client. */
-  | { action: 'watch'; client: string; request: string; contentType?: string; readRate?: string }
+  /** A WATCH request by a modelled client (`requestId`: its request context's id). */
+  | {
+      action: 'watch';
+      client: string;
+      requestId: number;
+      request: string;
+      contentType?: string;
+      readRate?: string;
+    }
   /** The WATCH was answered: a registered watcher (its id) or an error (HTTP error or a single ERROR event). */
-  | { action: 'watch-opened'; client: string; watcherId?: number; error?: ClientError }
+  | {
+      action: 'watch-opened';
+      client: string;
+      requestId: number;
+      watcherId?: number;
+      error?: ClientError;
+    }
   /** The client's handler returned: its timeout, the server closed the stream, or the client went away. */
-  | { action: 'watch-closed'; client: string; watcherId?: number; reason: string; received: number }
-  /** The client changes how fast it reads. */
-  | { action: 'read-rate'; client: string; readRate: string };
+  | {
+      action: 'watch-closed';
+      client: string;
+      requestId: number;
+      watcherId?: number;
+      reason: string;
+      received: number;
+    }
+  /** The client of the watch `requestId` changes how fast it reads. */
+  | { action: 'read-rate'; client: string; requestId: number; readRate: string };
 
 export type TraceInputRecord = { kind: 'input'; at: number } & ScenarioInput;
 
@@ -117,7 +154,8 @@ export class TraceFormatError extends Error {
     readonly line: number,
     message: string,
   ) {
-    super(`line ${line}: ${message}`);
+    // The message may quote the rejected line: its control characters (a NUL) shown, not echoed.
+    super(`line ${line}: ${visibleText(message)}`);
     this.name = 'TraceFormatError';
   }
 }
@@ -152,6 +190,12 @@ export function validateHeader(value: unknown, line: number): TraceHeader {
     throw new TraceFormatError(
       line,
       `not a listwatch trace: expected "format":"${traceFormat}" in the header, got ${describeValue(value.format)}`,
+    );
+  }
+  if (value.version === preRequestIdVersion) {
+    throw new TraceFormatError(
+      line,
+      `trace version 1 is not read any more: its events do not say which request caused them, and this listwatch (trace version ${traceVersion}) ties etcd requests, waits and pages to their request by that id. ${rerecordHint(value)}`,
     );
   }
   if (value.version !== traceVersion) {
@@ -198,6 +242,19 @@ export function validateHeader(value: unknown, line: number): TraceHeader {
     seed: value.seed,
     params: value.params as Record<string, number | string | boolean>,
   };
+}
+
+/** How to record a version-1 trace again: the scenario command its header describes. */
+function rerecordHint(header: Record<string, unknown>): string {
+  const { scenario, seed, params } = header;
+  const validSeed = typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0;
+  if (typeof scenario !== 'string' || scenario === '' || !validSeed || !isObject(params))
+    return 'Record the run again with `listwatch scenario run`.';
+  const sets = Object.entries(params)
+    .filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v))
+    .map(([k, v]) => ` --set ${k}=${String(v)}`)
+    .join('');
+  return `Record it again with: listwatch scenario run ${scenario} --seed ${String(seed)}${sets} --trace <file>`;
 }
 
 /**

@@ -1,9 +1,12 @@
 // No upstream counterpart: reads a listwatch trace (trace-format.ts) as it streams in. A broken
 // header stops the read with an error naming line 1; a broken record line is rejected, counted and
-// sampled (never silently dropped), and reading goes on.
+// sampled (never silently dropped), and reading goes on. A trace cut short (its writer killed, a
+// copy interrupted) is told apart from a damaged one, naming the line where it stops.
+import { visibleText } from '../format/visible-text';
 import {
   TraceFormatError,
   describeValue,
+  traceVersion,
   validateHeader,
   validateRecord,
   type TraceHeader,
@@ -30,6 +33,11 @@ export interface TraceReadStats {
   rejected: number;
   /** The first few reasons, each starting with its line number. */
   rejectedSamples: string[];
+  /**
+   * Why the trace looks truncated, naming the line (set once it is read to the end): its last
+   * line is cut off mid-JSON, or it ends without the final metrics record a finished run writes.
+   */
+  truncated?: string;
 }
 
 /** A record with the line it came from. */
@@ -63,6 +71,9 @@ export class TraceReader implements AsyncIterable<TraceLine> {
   private readonly maxLineLength: number;
   private headerValue: TraceHeader | undefined;
   private headerPromise: Promise<TraceHeader> | undefined;
+  /** The last line with text, and whether it failed to parse as JSON. */
+  private lastText = { line: 0, notJson: false };
+  private sawFinalMetrics = false;
 
   constructor(lines: AsyncIterable<string> | Iterable<string>, opts: TraceReadOptions = {}) {
     const asyncSource = (lines as Partial<AsyncIterable<string>>)[Symbol.asyncIterator];
@@ -92,6 +103,7 @@ export class TraceReader implements AsyncIterable<TraceLine> {
       const n = this.stats.linesRead;
       const text = this.clean(raw);
       if (text === undefined) continue;
+      this.lastText = { line: n, notJson: false };
       if (text.length > this.maxLineLength) {
         this.reject(
           n,
@@ -104,6 +116,7 @@ export class TraceReader implements AsyncIterable<TraceLine> {
         value = JSON.parse(text);
       } catch (e) {
         this.reject(n, `not JSON (${(e as Error).message}): ${describeValue(text)}`);
+        this.lastText.notJson = true;
         continue;
       }
       const r = validateRecord(value);
@@ -111,9 +124,22 @@ export class TraceReader implements AsyncIterable<TraceLine> {
         this.reject(n, r);
         continue;
       }
+      if (r.kind === 'metrics' && r.scope === 'resource') this.sawFinalMetrics = true;
       yield { line: n, record: r };
     }
+    const truncated = this.truncation();
+    if (truncated) this.stats.truncated = truncated;
     this.opts.onProgress?.(this.stats.linesRead);
+  }
+
+  private truncation(): string | undefined {
+    const { line, notJson } = this.lastText;
+    if (notJson) return `line ${line}, the last, is cut off mid-JSON`;
+    if (!this.sawFinalMetrics) {
+      const last = Math.max(line, 1);
+      return `it ends at line ${last} without the final metrics record a finished run writes`;
+    }
+    return undefined;
   }
 
   private async readHeader(): Promise<TraceHeader> {
@@ -122,7 +148,7 @@ export class TraceReader implements AsyncIterable<TraceLine> {
       if (raw === undefined) {
         throw new TraceFormatError(
           Math.max(1, this.stats.linesRead),
-          'empty trace: expected a header line {"format":"listwatch-trace","version":1,…}',
+          `empty trace: expected a header line {"format":"listwatch-trace","version":${traceVersion},…}`,
         );
       }
       const n = this.stats.linesRead;
@@ -177,7 +203,7 @@ export class TraceReader implements AsyncIterable<TraceLine> {
   private reject(line: number, reason: string): void {
     this.stats.rejected++;
     if (this.stats.rejectedSamples.length < this.maxSamples)
-      this.stats.rejectedSamples.push(`line ${line}: ${reason}`);
+      this.stats.rejectedSamples.push(`line ${line}: ${visibleText(reason)}`);
   }
 }
 

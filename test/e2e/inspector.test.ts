@@ -227,10 +227,8 @@ describe('the List/Watch Inspector in the workbench', function () {
     const slider = panel().locator('.tl-slider');
     await slider.focus();
     await page.keyboard.press('Home');
-    // The time is drawn on the next frame.
-    await panel()
-      .locator('.tl-time', { hasText: /^0\.000 s of 210\.100 s$/ })
-      .waitFor({ timeout: uiTimeoutMs });
+    // The time is drawn on the next frame (timeText waits for it).
+    assert.match(await timeText(), /^0\.000 s of 210\.10\d s$/);
     // Before the watches open nobody is in a state yet.
     await panel()
       .locator('#view-watchers .vt-row')
@@ -239,11 +237,9 @@ describe('the List/Watch Inspector in the workbench', function () {
       .waitFor({ timeout: uiTimeoutMs });
     await page.keyboard.press('ArrowRight'); // step to the next moment something happened
     const stepped = await timeText();
-    assert.notStrictEqual(stepped, '0.000 s of 210.100 s');
+    assert.doesNotMatch(stepped, /^0\.000 s of /);
     await page.keyboard.press('End');
-    await panel()
-      .locator('.tl-time', { hasText: /^210\.100 s of 210\.100 s$/ })
-      .waitFor({ timeout: uiTimeoutMs });
+    assert.match(await timeText(), /^(210\.10\d) s of \1 s$/);
     await panel()
       .locator('#view-watchers .vt-row')
       .first()
@@ -265,7 +261,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await panel().locator('vscode-button[aria-label="Pause"]').click();
     const played = Number((await timeText()).split(' ')[0]);
     assert.ok(
-      played > middle && played < 210.1,
+      played > middle && played < 210.2,
       `playing did not move the time forward (${middle} s -> ${played} s)`,
     );
     await shot('6-inspector-timeline.png');
@@ -286,7 +282,13 @@ describe('the List/Watch Inspector in the workbench', function () {
     assert.match((await message.textContent()) ?? '', /expects a whole number/);
     await input.fill('20');
     await page.keyboard.press('Enter');
-    for (const name of ['slowWatchers', 'eventsPerSecond', 'seed']) {
+    for (const name of [
+      'slowWatchers',
+      'eventsPerSecond',
+      'etcdLatency',
+      'etcdLatencyScale',
+      'seed',
+    ]) {
       await page.locator('.quick-input-title', { hasText: name }).waitFor({ timeout: uiTimeoutMs });
       await page.keyboard.press('Enter'); // the default
     }
@@ -371,30 +373,31 @@ describe('the List/Watch Inspector in the workbench', function () {
     const scenarios = page.locator('.pane', {
       has: page.locator('.pane-header', { hasText: 'Scenarios' }),
     });
-    for (const [name, title, tab, ready, screenshot] of [
+    // Each row shows the scenario's short label, its title beside it.
+    for (const [label, title, tab, ready, screenshot] of [
       [
-        'watch-cache-resize',
+        'Watch cache resize',
         'The watch cache history',
         'Watch cache',
         '.watch-cache-view .chart-marker',
         '9-inspector-watch-cache.png',
       ],
       [
-        'serialization-fanout',
+        'Serialization fan-out',
         'Serialize once per content type',
         'Serialization',
         '.serialization-view .vt-row',
         '10-inspector-serialization.png',
       ],
       [
-        'selector-death-spiral',
+        'Selector death spiral',
         'A filtered LIST from etcd',
         'Lists',
         '.lists-view .vt-row',
         undefined,
       ],
     ] as const) {
-      const row = scenarios.locator('.monaco-list-row', { hasText: name }).first();
+      const row = scenarios.locator('.monaco-list-row', { hasText: label }).first();
       await row.hover();
       await row.locator('.action-label[aria-label="Run with Defaults"]').click();
       await waitForRun(new RegExp(`^${title}`));
@@ -407,7 +410,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await runs
       .locator('.monaco-list-row')
       .first()
-      .filter({ hasText: 'A filtered LIST from etcd' })
+      .filter({ hasText: 'Selector death spiral' })
       .filter({ hasText: 'open ·' })
       .waitFor({ timeout: uiTimeoutMs });
     // The LIST of the selector death spiral: its pages double; its continue token decodes.
@@ -430,7 +433,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       'the NUL byte shows as ␀',
     );
     // The Watchers view follows the open run; a click there selects the watcher in the panel.
-    await runs.locator('.monaco-list-row', { hasText: 'Slow watchers' }).first().click();
+    await runs.locator('.monaco-list-row', { hasText: 'Slow watcher termination' }).first().click();
     await waitForRun(/fastWatchers=20/);
     await setPaneExpanded('Watchers', true);
     const watchers = page.locator('.pane', {
@@ -533,7 +536,7 @@ describe('the List/Watch Inspector in the workbench', function () {
   it('keeps the panel, its run, time and selection across a window reload', async () => {
     // A known state: the slow-watchers run, watcher 3 selected, the scrubber three steps in.
     const runs = await listWatchSideBar();
-    await runs.locator('.monaco-list-row', { hasText: 'Slow watchers' }).first().click();
+    await runs.locator('.monaco-list-row', { hasText: 'Slow watcher termination' }).first().click();
     await waitForRun(/fastWatchers=20/);
     await page.keyboard.press('Control+B');
     await panel().locator('#view-watchers .vt-row', { hasText: /^3/ }).first().click();

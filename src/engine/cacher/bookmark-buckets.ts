@@ -14,12 +14,10 @@ export const zeroTime = Number.NEGATIVE_INFINITY;
 export interface BookmarkWatcher {
   readonly id: number | string;
   /**
-   * When the watcher wants its next bookmark. `ok: false` = no more bookmarks (deadline too close);
-   * `time: zeroTime` = immediately.
+   * When the watcher wants its next bookmark: zeroTime = immediately; NaN = no more bookmarks
+   * (upstream's ok=false: the deadline is too close).
    */
-  nextBookmarkTime(now: number, bookmarkFrequency: number): { time: number; ok: boolean };
-  /** The same as one number, NaN for `ok: false` (optional: saves an object per re-queue). */
-  nextBookmarkTimeOrNaN?(now: number, bookmarkFrequency: number): number;
+  nextBookmarkTime(now: number, bookmarkFrequency: number): number;
 }
 
 /** Inspector hooks; unset hooks cost nothing. */
@@ -68,15 +66,8 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
    */
   addWatcherThreadUnsafe(w: W): boolean {
     const now = this.clock.now();
-    let nextTime: number;
-    if (w.nextBookmarkTimeOrNaN !== undefined) {
-      nextTime = w.nextBookmarkTimeOrNaN(now, this.bookmarkFrequency);
-      if (Number.isNaN(nextTime)) return false;
-    } else {
-      const next = w.nextBookmarkTime(now, this.bookmarkFrequency);
-      if (!next.ok) return false;
-      nextTime = next.time;
-    }
+    const nextTime = w.nextBookmarkTime(now, this.bookmarkFrequency);
+    if (Number.isNaN(nextTime)) return false;
     // Go: int64(nextTime.Sub(createTime) / time.Second), integer division truncating toward zero.
     let bucketID = Math.trunc((nextTime - this.createTime) / 1000);
     if (!(bucketID >= this.startBucketID)) bucketID = this.startBucketID; // also catches -Infinity/NaN
@@ -108,15 +99,8 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
     for (let i = 0; i < ws.length; i++) {
       const w = ws[i];
       if ((w as { stopped?: boolean }).stopped === true) continue;
-      let nextTime: number;
-      if (w.nextBookmarkTimeOrNaN !== undefined) {
-        nextTime = w.nextBookmarkTimeOrNaN(now, frequency);
-        if (Number.isNaN(nextTime)) continue;
-      } else {
-        const next = w.nextBookmarkTime(now, frequency);
-        if (!next.ok) continue;
-        nextTime = next.time;
-      }
+      const nextTime = w.nextBookmarkTime(now, frequency);
+      if (Number.isNaN(nextTime)) continue;
       let bucketID = Math.trunc((nextTime - this.createTime) / 1000);
       if (!(bucketID >= this.startBucketID)) bucketID = this.startBucketID;
       if (bucketID !== lastID || last === undefined) {

@@ -1,5 +1,5 @@
 // Mirrors k8s.io/apiserver pkg/storage/cacher/cacher.go (release-1.36): NewCacherFromConfig,
-// startCaching, Watch, Get, GetList, the watchers index, dispatchEvents / dispatchEvent with the
+// startCaching, Watch, Get, GetList, forgetWatcher, dispatchEvents / dispatchEvent with the
 // dispatch time budget and the bookmark buckets, errWatcher, the delegator.Helper methods, plus
 // compactor.go (metrics: metrics.ts; key rules: storage/keys.ts). Deliberate differences: the
 // goroutines are clock-driven tasks (the dispatcher only awaits while a blocked watcher may still
@@ -13,6 +13,7 @@ import { activeInspector, type Inspector, type SerializationEvent } from '../ins
 import type { MetricsRegistry } from '../metrics/registry';
 import { MetricsRegistry as Registry } from '../metrics/registry';
 import type { SeededRandom } from '../rand';
+import type { RequestContext, RequestContexts } from '../request/request-context';
 import { prepareContinueToken } from '../storage/continue';
 import {
   StatusError,
@@ -25,6 +26,7 @@ import {
 } from '../storage/errors';
 import { getAttrs as defaultGetAttrs } from '../storage/field-labels';
 import { namespaceKeyFunc, prepareKey } from '../storage/keys';
+import { quote } from '../storage/go-strings';
 import type { ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import type { SelectionPredicate } from '../storage/selection-predicate';
@@ -36,30 +38,18 @@ import {
   zeroTime,
   type BookmarkBucketsInspector,
 } from './bookmark-buckets';
-import {
-  CacheWatcher,
-  filterWithAttrsAndPrefixFunction,
-  type FilterWithAttrsFunc,
-  type WatchContextSource,
-  type WatcherIdentifierSource,
-  type WatcherOwner,
-  type WatchEvent,
-  type WatchInterface,
-  type WatchObject,
-} from './cache-watcher';
+import { CacheWatcher, forgetThroughOwner } from './cache-watcher';
 import {
   CacheInvalidationWarnings,
   baseObjectThreadUnsafe,
   deepCopyJSON,
-  flushPendingHits,
   setCachingObjects,
   type CachingObjectInspector,
   type SetCachingObjectsOptions,
 } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
+import { CacherDelegation, computeListLimit } from './cacher-delegation';
 import {
-  CacherDelegation,
-  computeListLimit,
   consistentReadSupported,
   type DelegationResult,
   type DelegatorHelper,
@@ -76,7 +66,18 @@ import {
 import { EventEncodes, InspectorTally } from './inspector-tally';
 import { CacherMetrics } from './metrics';
 import { newTimeBudget, type TimeBudget } from './time-budget';
+import { isWatchContextSource, type WatchContextSource } from './context-done';
+import { filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc } from './filter-with-attrs';
+import { InPlaceDelivery, SharedConversion } from './in-place-delivery';
+import {
+  IndexedWatchers,
+  type DispatchEntry,
+  type WatchScope,
+  type WatcherCollector,
+  type WatcherRegistration,
+} from './indexed-watchers';
 import { calculateRetryAfterForUnreadyCache } from './util';
+import type { WatchEvent, WatchInterface, WatchObject } from './watch';
 import type { AttrSet, WatchCacheEvent } from './watch-cache-event';
 import { DefaultEventFreshDuration } from './watch-cache-history';
 import { WatchCache, type WatchCacheListOptions } from './watch-cache';
@@ -86,7 +87,7 @@ import {
   getWatchCacheResourceVersion,
   isListWatchRequest,
 } from './watch-resource-versions';
-import { WatcherRun, minRunLength } from './watcher-run';
+import { WatcherRuns } from './watcher-run';
 
 /** The capacity of the cacher's incoming queue (upstream TODO: figure out the correct value). */
 export const incomingBufferSize = 100;
@@ -151,211 +152,6 @@ export interface IndexedTrigger {
   indexerFunc: (object: KubeObject) => string;
 }
 
-/** The namespace/name scope a watcher is indexed under. */
-export interface WatchScope {
-  namespace: string;
-  name: string;
-}
-
-/**
- * The dispatch buffer being filled: written by index over the previous contents, so that its
- * backing store is reused (`length = 0` would free it and 10k watchers would regrow it per event).
- * Entries are watchers and runs of watchers (WatcherRun); `watchers` counts the watchers in all.
- */
-interface WatcherCollector {
-  buf: Array<CacheWatcher | WatcherRun>;
-  n: number;
-  watchers: number;
-}
-
-/**
- * The watchers of one index key in registration order (upstream: a map keyed by the watcher's
- * number, which only grows, so its order is the order of registration). An array with holes where
- * watchers left, closed up when they are more than half of it. For dispatch it is cut into
- * entries: watchers, and runs of consecutive watchers that take events in place with one filter
- * (WatcherRun), remade only after one of its watchers changed.
- */
-export class WatcherSlot {
-  private ws: (CacheWatcher | undefined)[] = [];
-  size = 0;
-  private entries: Array<CacheWatcher | WatcherRun> = [];
-  private runs: WatcherRun[] = [];
-  private dirty = true;
-
-  add(w: CacheWatcher): void {
-    w.registeredSlot = this.ws.length;
-    w.runHost = this;
-    this.ws.push(w);
-    this.size++;
-    this.dirty = true;
-  }
-
-  /** False when `w` is not here (already deleted). */
-  delete(w: CacheWatcher): boolean {
-    const i = w.registeredSlot;
-    if (this.ws[i] !== w) return false;
-    this.ws[i] = undefined;
-    w.registeredSlot = -1;
-    w.runHost = undefined;
-    // Its run no longer speaks for it, but it stays a member until the runs are remade: a watcher
-    // forgotten during a dispatch still gets that dispatch's event (it is in the buffer), one by one.
-    w.invalidateRun();
-    this.size--;
-    this.dirty = true;
-    if (this.ws.length > 32 && this.size * 2 < this.ws.length) this.compact();
-    return true;
-  }
-
-  /** A watcher's in-place state changed: its run (if any) no longer speaks for it. */
-  runsChanged(): void {
-    this.dirty = true;
-  }
-
-  /** Appends the entries to the collector, in registration order. */
-  collectInto(c: WatcherCollector): void {
-    if (this.dirty) this.makeEntries();
-    const entries = this.entries;
-    const buf = c.buf;
-    let n = c.n;
-    for (let i = 0; i < entries.length; i++) buf[n++] = entries[i];
-    c.n = n;
-    c.watchers += this.size;
-  }
-
-  *values(): IterableIterator<CacheWatcher> {
-    for (const w of this.ws) if (w !== undefined) yield w;
-  }
-
-  /** Cuts the watchers into entries: runs where enough consecutive ones can make one. */
-  private makeEntries(): void {
-    for (const run of this.runs) for (const m of run.members) (m as CacheWatcher).leaveRun();
-    const entries: Array<CacheWatcher | WatcherRun> = [];
-    const runs: WatcherRun[] = [];
-    let pending: CacheWatcher[] = [];
-    const flush = (): void => {
-      if (pending.length >= minRunLength) {
-        const run = new WatcherRun(pending);
-        runs.push(run);
-        entries.push(run);
-      } else for (const w of pending) entries.push(w);
-      pending = [];
-    };
-    for (const w of this.ws) {
-      if (w === undefined) continue;
-      if (!w.runEligible()) {
-        flush();
-        entries.push(w);
-        continue;
-      }
-      if (pending.length > 0 && pending[0].filter !== w.filter) flush();
-      pending.push(w);
-    }
-    flush();
-    this.entries = entries;
-    this.runs = runs;
-    this.dirty = false;
-  }
-
-  private compact(): void {
-    let j = 0;
-    for (const w of this.ws) {
-      if (w === undefined) continue;
-      w.registeredSlot = j;
-      this.ws[j++] = w;
-    }
-    this.ws.length = j;
-  }
-}
-
-function scopeKey(s: WatchScope): string {
-  return scopeKeyOf(s.namespace, s.name);
-}
-
-function scopeKeyOf(namespace: string, name: string): string {
-  return `${namespace}\u0000${name}`;
-}
-
-/**
- * indexedWatchers: watchers by (namespace, name) scope, and, for watches selecting on the indexed
- * trigger field, by its value; an event only goes to the watchers its scope and trigger values name.
- */
-export class IndexedWatchers {
-  allWatchers = new Map<string, WatcherSlot>();
-  valueWatchers = new Map<string, WatcherSlot>();
-
-  /** Adds `w` under its scope or trigger value (`number`, its watcherIdx, orders nothing here: registration does). */
-  addWatcher(
-    w: CacheWatcher,
-    _number: number,
-    scope: WatchScope,
-    value: string,
-    supported: boolean,
-  ): void {
-    const m = supported ? this.valueWatchers : this.allWatchers;
-    const k = IndexedWatchers.indexKey(scope, value, supported);
-    let ws = m.get(k);
-    if (!ws) {
-      ws = new WatcherSlot();
-      m.set(k, ws);
-    }
-    ws.add(w);
-  }
-
-  deleteWatcher(w: CacheWatcher, scope: WatchScope, value: string, supported: boolean): void {
-    this.deleteByKey(w, supported ? value : scopeKey(scope), supported);
-  }
-
-  /** deleteWatcher by the map key (indexKey) the watcher was added under. */
-  deleteByKey(w: CacheWatcher, key: string, byValue: boolean): void {
-    const m = byValue ? this.valueWatchers : this.allWatchers;
-    const ws = m.get(key);
-    if (!ws) return;
-    ws.delete(w);
-    if (ws.size === 0) m.delete(key);
-  }
-
-  /** The map key a watcher is added under: its trigger value, or its scope. */
-  static indexKey(scope: WatchScope, value: string, supported: boolean): string {
-    return supported ? value : scopeKey(scope);
-  }
-
-  /** Removes every watcher and hands each to `done`; returns how many there were. */
-  terminateAll(done: (w: CacheWatcher) => void): number {
-    let n = 0;
-    for (const m of [this.allWatchers, this.valueWatchers]) {
-      for (const ws of m.values()) {
-        for (const w of [...ws.values()]) {
-          n++;
-          ws.delete(w);
-          done(w);
-        }
-      }
-    }
-    this.allWatchers = new Map();
-    this.valueWatchers = new Map();
-    return n;
-  }
-
-  /** Number of registered watchers. */
-  get size(): number {
-    let n = 0;
-    for (const m of [this.allWatchers, this.valueWatchers])
-      for (const ws of m.values()) n += ws.size;
-    return n;
-  }
-
-  /** Adds the watchers of a scope to the collector, in registration order. */
-  collectScopedWatchers(namespace: string, name: string, c: WatcherCollector): void {
-    this.allWatchers.get(scopeKeyOf(namespace, name))?.collectInto(c);
-  }
-
-  /** Adds the watchers of one trigger value (or, with undefined, of every value) to the collector. */
-  collectValueWatchers(value: string | undefined, c: WatcherCollector): void {
-    if (value !== undefined) this.valueWatchers.get(value)?.collectInto(c);
-    else for (const ws of this.valueWatchers.values()) ws.collectInto(c);
-  }
-}
-
 export interface CacherConfig {
   storage: CacherStorage;
   versioner?: Versioner;
@@ -387,6 +183,13 @@ export interface CacherConfig {
   bookmarkFrequency?: number;
   /** reflector.WatchListPageSize (10000). */
   listPageSize?: number;
+  /**
+   * The optimisations beside upstream's dispatch: in-place delivery and watcher runs
+   * (in-place-delivery.ts, watcher-run.ts). Default true; off, every event takes upstream's path.
+   */
+  fastPaths?: boolean;
+  /** The apiserver's request ids, for the reflector's own requests. */
+  requests?: RequestContexts;
   log?: (message: string) => void;
 }
 
@@ -401,11 +204,15 @@ export interface WatchCallContext {
    * addDoneListener when it has it, as WatchRequestContext does: no AbortSignal per watch).
    */
   ctx?: { readonly deadline: number; readonly signal: AbortSignal } & Partial<WatchContextSource>;
+  /** The watch request: its id tags the events of the watch and of its watcher's creation. */
+  request?: RequestContext;
 }
 
 export interface ListCallContext {
   /** The namespace of the request path: lets a list use a metadata.namespace index. */
   requestNamespace?: string;
+  /** The list request: its id tags its freshness wait, etcd requests and the cache's list. */
+  request?: RequestContext;
 }
 
 /** errWatcher: a watch that delivers one ERROR event with the error's Status, then closes. */
@@ -445,7 +252,7 @@ export function newImmediateCloseWatcher(): WatchInterface {
  * first, then waiting for the blocked ones within the dispatch time budget, terminating those still
  * blocked. A jittered ~1s timer dispatches bookmarks to the watchers whose bucket is due.
  */
-export class Cacher implements DelegatorHelper, WatcherOwner {
+export class Cacher implements DelegatorHelper {
   readonly resourcePrefix: string;
   readonly groupResource: GroupResource;
   readonly versioner: Versioner;
@@ -460,7 +267,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   readonly newFunc: () => KubeObject;
   readonly progressRequester: ConditionalProgressRequester;
   readonly indexedTrigger: IndexedTrigger | undefined;
-  readonly watchers = new IndexedWatchers();
+  readonly watchers: IndexedWatchers;
   readonly inspector: Inspector | undefined;
   /** dispatchTimeoutBudget: how long dispatch may wait for blocked watchers (replaceable in tests). */
   dispatchTimeoutBudget: TimeBudget;
@@ -486,18 +293,16 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private readonly bucketsInspector: BookmarkBucketsInspector | undefined;
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
-  private watchersBuffer: Array<CacheWatcher | WatcherRun> = [];
+  private readonly fastPaths: boolean;
+  private watchersBuffer: DispatchEntry[] = [];
   private readonly watchersCollector: WatcherCollector = {
     buf: this.watchersBuffer,
     n: 0,
     watchers: 0,
   };
+  private readonly blockedWatchers: CacheWatcher[] = [];
   /** Filters by predicate and key (filterFor); dropped with their predicate. */
-  private readonly filters = new WeakMap<SelectionPredicate, Map<string, FilterWithAttrsFunc>>();
-  private readonly identifierSources = new WeakMap<
-    SelectionPredicate,
-    Map<string, WatcherIdentifierSource>
-  >();
+  private readonly filters = new WeakMap<SelectionPredicate, Map<string, WatcherFilter>>();
   private watchersToStop: CacheWatcher[] = [];
   private expiredBookmarkWatchers: CacheWatcher[] = [];
   private started = false;
@@ -536,6 +341,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     this.log = config.log;
     this.requestWatchProgressSupported = config.requestWatchProgressSupported ?? true;
     this.compactRevisionFunc = config.compactRevision;
+    this.fastPaths = config.fastPaths ?? true;
+    this.watchers = new IndexedWatchers(
+      (r, drain) => this.forgetWatcher(r, drain),
+      this.fastPaths ? () => new WatcherRuns() : undefined,
+    );
     this.warnings = new CacheInvalidationWarnings(this.clock, (m) => this.log?.(m));
     this.plainCachingOptions = { warnings: this.warnings, onError: (m) => this.log?.(m) };
     this.dispatchTimeoutBudget = newTimeBudget(this.clock);
@@ -583,18 +393,19 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       groupResource: this.groupResource,
       eventHandler: (e) => this.processEvent(e),
       progressRequester: this.progressRequester,
-      getCurrentRV: async () => Number(await this.storage.getCurrentResourceVersion()),
+      getCurrentRV: async (ctx) => Number(await this.storage.getCurrentResourceVersion(ctx)),
       metrics: this.metrics,
       listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
       consistentReadSupported: () => this.consistentReadSupported(),
       onCapacityChange: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
       onFreshnessWait: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
       onFreshnessWaitStart: insp
-        ? (resourceVersion, cacheResourceVersion) =>
+        ? (resourceVersion, cacheResourceVersion, requestId) =>
             activeInspector(insp)?.emit({
               type: 'watchcache/wait-start',
               at: this.clock.now(),
               groupResource: this.groupResource,
+              requestId,
               resourceVersion,
               cacheResourceVersion,
             })
@@ -612,6 +423,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         onUnblocked: (resume) => this.onIncomingDrained(resume),
       },
       inspector: insp,
+      requests: config.requests,
       log: this.log,
     });
     this.delegation = new CacherDelegation(
@@ -904,26 +716,17 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const wcEvent: WatchCacheEvent<WatchObject> = { ...event };
     setCachingObjects(wcEvent, this.cachingObjectOptions(event));
     const candidates = this.watchersCollector.watchers;
-    const blocked: CacheWatcher[] = [];
+    // Without blocking first, so that fast watchers are not blocked by slower ones.
+    const blocked = this.blockedWatchers;
+    blocked.length = 0;
     const buf = this.watchersBuffer;
-    for (let i = 0; i < buf.length; i++) {
-      const e = buf[i];
-      if (!(e instanceof WatcherRun)) {
-        if (!e.nonblockingAdd(wcEvent)) blocked.push(e);
-      } else if (!e.dispatch(wcEvent)) {
-        // One by one (each in order, as if there were no run).
-        for (const m of e.members as readonly CacheWatcher[])
-          if (!m.nonblockingAdd(wcEvent)) blocked.push(m);
-      }
-    }
-    // The encoding cache hits the fast writers made, counted in bulk, before anyone can look.
-    flushPendingHits();
+    for (let i = 0; i < buf.length; i++) buf[i].nonblockingAdd(wcEvent, blocked);
     if (blocked.length === 0) {
       this.finishDispatching();
       this.emitDispatch(event, candidates, 0, 0, 0, 0, 0);
       return undefined;
     }
-    return this.dispatchToBlocked(wcEvent, event, candidates, blocked);
+    return this.dispatchToBlocked(wcEvent, event, candidates, blocked.slice());
   }
 
   private async dispatchToBlocked(
@@ -963,8 +766,6 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       if (timer !== null) timer.stop();
       this.dispatchTimeoutBudget.returnUnused(timeout - (this.clock.now() - startTime));
     } finally {
-      // A watcher that got room in the meantime may have taken the event in place.
-      flushPendingHits();
       this.finishDispatching();
     }
     this.emitDispatch(
@@ -1126,12 +927,13 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
 
   /**
    * forgetWatcher: what a registered watcher's forget does (client stop, termination, end of
-   * processing). WatcherOwner: the watcher calls it with itself, no closure per watcher.
+   * processing), through its registration (no closure per watcher).
    */
-  forgetWatcher(w: CacheWatcher, drain: boolean): void {
-    w.setDrainInputBufferLocked(drain);
-    // Deleting twice (e.g. a stop racing terminateAllWatchers) is harmless; so is stopping twice.
-    this.watchers.deleteByKey(w, w.registeredKey, w.registeredByValue);
+  forgetWatcher(r: WatcherRegistration, drainWatcher: boolean): void {
+    const w = r.watcher;
+    w.setDrainInputBufferLocked(drainWatcher);
+    // Already gone (e.g. a stop racing terminateAllWatchers) is harmless; so is stopping twice.
+    this.watchers.deleteWatcher(r);
     this.stopWatcherLocked(w);
   }
 
@@ -1196,7 +998,9 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       this.indexedTrigger !== undefined,
       triggerSupported,
     );
+    const request = call.request;
     const base = {
+      requestId: request?.requestId,
       key,
       resourceVersion: opts.resourceVersion,
       sendInitialEvents: opts.sendInitialEvents,
@@ -1217,7 +1021,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       requiredResourceVersion = await getWatchCacheResourceVersion(
         requestedWatchRV,
         opts,
-        async () => Number(await this.storage.getCurrentResourceVersion()),
+        async () => Number(await this.storage.getCurrentResourceVersion(request)),
       );
     } catch (e) {
       return this.errWatcher(e, base);
@@ -1231,7 +1035,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     const deadline = call.ctx ? call.ctx.deadline : zeroTime;
 
     try {
-      await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts);
+      await this.waitUntilWatchCacheFreshAndForceAllEvents(requiredResourceVersion, opts, request);
     } catch (e) {
       return this.errWatcher(e, base);
     }
@@ -1261,24 +1065,32 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       return newImmediateCloseWatcher();
     }
     const index = this.watcherIdx++;
+    const filter = this.filterFor(preparedKey, pred);
     const watcher = new CacheWatcher({
       chanSize,
-      filter: this.filterFor(preparedKey, pred),
-      identifierSource: this.identifierSourceFor(key, pred),
+      filter: filter.filter,
+      identifier: filter.identifier,
       deadline,
       allowWatchBookmarks: pred.allowWatchBookmarks,
       groupResource: this.groupResource,
       id: index,
-      owner: this,
+      requestId: request?.requestId,
       clock: this.clock,
       inspector: this.inspector,
       metrics: this.metrics,
       log: this.log,
     });
-    watcher.registeredKey = IndexedWatchers.indexKey(scope, triggerValue, triggerSupported);
-    watcher.registeredByValue = triggerSupported;
+    const inPlace = this.fastPaths ? new InPlaceDelivery(watcher, filter.conversion) : undefined;
     watcher.setBookmarkAfterResourceVersion(bookmarkAfterResourceVersionFn());
-    this.watchers.addWatcher(watcher, index, scope, triggerValue, triggerSupported);
+    // The registration computes watcher.forget (cacher.go forgetWatcher).
+    watcher.owner = this.watchers.addWatcher(
+      watcher,
+      scope,
+      triggerValue,
+      triggerSupported,
+      inPlace,
+    );
+    watcher.forget = forgetThroughOwner;
     // Only watchers that asked for bookmarks are scheduled for them.
     if (watcher.allowWatchBookmarks) this.bookmarkWatchers.addWatcherThreadUnsafe(watcher);
     const insp = activeInspector(this.inspector);
@@ -1309,10 +1121,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   }
 
   /**
-   * filterWithAttrsAndPrefixFunction(key, pred), one per (key, predicate) and shared by the
-   * watchers that have both (the composition root shares predicates of equal selectors).
+   * filterWithAttrsAndPrefixFunction(key, pred) and the identifier, one per (prepared key,
+   * predicate) and shared by the watchers that have both (the composition root shares predicates
+   * of equal selectors), with the filter's SharedConversion for the fast paths.
    */
-  private filterFor(key: string, pred: SelectionPredicate): FilterWithAttrsFunc {
+  private filterFor(key: string, pred: SelectionPredicate): WatcherFilter {
     let byKey = this.filters.get(pred);
     if (byKey === undefined) {
       byKey = new Map();
@@ -1320,30 +1133,22 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
     }
     let f = byKey.get(key);
     if (f === undefined) {
-      f = filterWithAttrsAndPrefixFunction(key, pred);
+      let identifier: string | undefined;
+      f = {
+        filter: filterWithAttrsAndPrefixFunction(key, pred),
+        // Built when first read (a log line, an inspector), once for all these watchers.
+        identifier: () => (identifier ??= watcherIdentifier(key, pred)),
+        conversion: this.fastPaths ? new SharedConversion() : undefined,
+      };
       byKey.set(key, f);
     }
     return f;
   }
 
-  /** The identifier parts of watchers with this key and predicate: one object shared by them. */
-  private identifierSourceFor(key: string, pred: SelectionPredicate): WatcherIdentifierSource {
-    let byKey = this.identifierSources.get(pred);
-    if (byKey === undefined) {
-      byKey = new Map();
-      this.identifierSources.set(pred, byKey);
-    }
-    let src = byKey.get(key);
-    if (src === undefined) {
-      src = { key, predicate: pred };
-      byKey.set(key, src);
-    }
-    return src;
-  }
-
   private errWatcher(
     err: unknown,
     base: {
+      requestId: number | undefined;
       key: string;
       resourceVersion: string;
       sendInitialEvents?: boolean;
@@ -1369,18 +1174,19 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   private async waitUntilWatchCacheFreshAndForceAllEvents(
     requestedWatchRV: number,
     opts: ListOptions,
+    request: RequestContext | undefined,
   ): Promise<void> {
     if (opts.sendInitialEvents !== true) return;
     if (this.requestWatchProgressSupported && this.watchCache.notFresh(requestedWatchRV)) {
       this.progressRequester.add();
       try {
-        await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+        await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV, request);
       } finally {
         this.progressRequester.remove();
       }
       return;
     }
-    await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV);
+    await this.watchCache.waitUntilFreshAndBlock(requestedWatchRV, request);
   }
 
   /** The initial-events-end bookmark of a watch-list request, at the cache's RV when the watch is set up. */
@@ -1411,10 +1217,11 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   async get(
     key: string,
     opts: { resourceVersion?: string; ignoreNotFound?: boolean } = {},
+    ctx?: RequestContext,
   ): Promise<KubeObject | undefined> {
     const preparedKey = prepareKey(this.resourcePrefix, key, false);
     const getRV = Number(this.versioner.parseResourceVersion(opts.resourceVersion ?? ''));
-    const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey);
+    const r = await this.watchCache.waitUntilFreshAndGet(getRV, preparedKey, ctx);
     if (r.object) return deepCopyJSON(r.object.object);
     if (opts.ignoreNotFound) return undefined;
     throw newNotFound(this.groupResource, preparedKey.slice(preparedKey.lastIndexOf('/') + 1));
@@ -1444,6 +1251,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
       preparedKey,
       opts as WatchCacheListOptions,
       call.requestNamespace ?? '',
+      call.request,
     );
     const pred = opts.predicate;
     const limit = computeListLimit(opts);
@@ -1491,6 +1299,7 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
         type: 'cacher/list',
         at: this.clock.now(),
         groupResource: this.groupResource,
+        requestId: call.request?.requestId,
         key,
         resourceVersion: result.resourceVersion,
         index: resp.index,
@@ -1625,8 +1434,16 @@ export class Cacher implements DelegatorHelper, WatcherOwner {
   }
 }
 
-function isWatchContextSource(ctx: Partial<WatchContextSource>): ctx is WatchContextSource {
-  return typeof ctx.addDoneListener === 'function' && typeof ctx.removeDoneListener === 'function';
+/** What the watchers with one key and predicate share (Cacher.filterFor). */
+interface WatcherFilter {
+  filter: FilterWithAttrsFunc;
+  identifier: () => string;
+  conversion: SharedConversion | undefined;
+}
+
+/** The watcher's identifier as Watch makes it: `key: %q, labels: %q, fields: %q`, key prepared. */
+export function watcherIdentifier(key: string, pred: SelectionPredicate): string {
+  return `key: ${quote(key)}, labels: ${quote(pred.label.string())}, fields: ${quote(pred.field.string())}`;
 }
 
 function sameGR(a: GroupResource, b: GroupResource): boolean {

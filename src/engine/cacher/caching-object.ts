@@ -98,34 +98,6 @@ interface SerializationResult {
   counts: { encodes: number; hits: number; errors: number };
 }
 
-/** An encoder as encodedLengthFor keys its bulk hits (the encoder object itself). */
-type HitEncoder = { readonly identifier: Identifier };
-
-/**
- * Hits of the fan-out in progress not yet added to their counts: on one object, for one or two
- * encoders (JSON and protobuf, say). See CachingObject.encodedLengthFor.
- */
-const pendingHits: {
-  object: CachingObject | undefined;
-  encoder0: HitEncoder | undefined;
-  len0: number;
-  n0: number;
-  encoder1: HitEncoder | undefined;
-  len1: number;
-  n1: number;
-} = { object: undefined, encoder0: undefined, len0: 0, n0: 0, encoder1: undefined, len1: 0, n1: 0 };
-
-/** Adds the hits counted in bulk to their object's counts (the dispatcher calls it after each fan-out). */
-export function flushPendingHits(): void {
-  const p = pendingHits;
-  const o = p.object;
-  if (o === undefined) return;
-  if (p.n0 > 0) o.addHits((p.encoder0 as HitEncoder).identifier, p.n0);
-  if (p.n1 > 0 && p.encoder1 !== undefined) o.addHits(p.encoder1.identifier, p.n1);
-  p.object = p.encoder0 = p.encoder1 = undefined;
-  p.n0 = p.n1 = p.len0 = p.len1 = 0;
-}
-
 /**
  * An object that encodes itself at most once per encoder identifier, so an event fanned out to a
  * thousand watchers is serialized once per content type, not once per watcher. It is shared by all
@@ -183,42 +155,7 @@ export class CachingObject {
     return this.cacheEncodeWith(id, undefined, encoder);
   }
 
-  /**
-   * cacheEncodeFor(encoder).length, for a fan-out that only needs the size: after the first call
-   * for an encoder, hits on this object are counted in bulk (flushPendingHits), unless an inspector
-   * wants to hear of each one. Every reader of the counts flushes first, so nobody sees the difference.
-   */
-  encodedLengthFor(encoder: {
-    readonly identifier: Identifier;
-    encode(object: KubeObject): Uint8Array;
-  }): number {
-    const p = pendingHits;
-    if (p.object === this) {
-      if (encoder === p.encoder0) {
-        p.n0++;
-        return p.len0;
-      }
-      if (encoder === p.encoder1) {
-        p.n1++;
-        return p.len1;
-      }
-    }
-    const raw = this.cacheEncodeFor(encoder);
-    if (this.quiet) {
-      if (p.object !== this) {
-        flushPendingHits();
-        p.object = this;
-        p.encoder0 = encoder;
-        p.len0 = raw.length;
-      } else if (p.encoder1 === undefined) {
-        p.encoder1 = encoder;
-        p.len1 = raw.length;
-      }
-    }
-    return raw.length;
-  }
-
-  /** Nobody is told of each encode and hit (no inspector): hits may be counted in bulk. */
+  /** Nobody is told of each encode and hit (no inspector): hits may be counted in bulk (addHits). */
   get quiet(): boolean {
     return this.options.inspector === undefined;
   }
@@ -290,7 +227,6 @@ export class CachingObject {
 
   /** Per-identifier encodes/hits/errors since creation. */
   serializationCounts(): ReadonlyMap<Identifier, SerializationCounts> {
-    if (pendingHits.object === this) flushPendingHits();
     return this.counts ?? new Map();
   }
 
@@ -496,7 +432,6 @@ export class CachingObject {
 
   private invalidateCacheLocked(setter: string): void {
     if (this.serializations.size === 0) return;
-    if (pendingHits.object === this) flushPendingHits(); // the hits were on what is dropped now
     // Not expected to happen, so it is reported (rate-limited), to find whoever mutates shared objects.
     this.options.warnings?.warn(this.object, setter);
     this.options.inspector?.invalidated?.({ setter, identifiers: [...this.serializations.keys()] });

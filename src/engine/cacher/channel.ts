@@ -1,9 +1,8 @@
 // Mirrors Go's channel semantics (runtime/chan.go) and *time.Timer as the cacher uses them.
 // Deliberate differences: no goroutines; a blocked sender or receiver is a callback registered on
 // the channel and called synchronously by the operation that unblocks it, so a run is fully
-// deterministic. Sending on a closed channel reports failure instead of panicking. A receiver
-// parked alone may say it takes values in place (DirectReceiver): a sender that learns it from
-// directReceiver() hands a value over without the un-park and re-park, which end where they began.
+// deterministic. Sending on a closed channel reports failure instead of panicking. One hook beyond
+// Go: an owner can be told who waits alone on the channel (ReceiverListener).
 
 import type { Clock, Timer } from '../clock';
 
@@ -32,21 +31,12 @@ export interface ChannelReceiver<T> {
 }
 
 /**
- * A parked receiver that can take a value without leaving its select: it would take it, finish
- * with it at once and park again, so taking it in place leaves the channel as it was. How a
- * sender hands it the value is between the two of them (see cache-watcher.ts DirectWriter).
+ * Told whenever the receiver waiting alone on a channel changes: one parks on the empty channel,
+ * or the one waiting is taken, withdraws, gets company, or the channel closes (undefined: nobody,
+ * or more than one, waits). An owner that acts on who waits keeps it in mind instead of asking.
  */
-export interface DirectReceiver<T> extends ChannelReceiver<T> {
-  /**
-   * Asked when it parks alone on the channel: will it take values in place until it is un-parked?
-   * (A receiver whose answer changes while parked calls `refreshDirect` on the channel.)
-   */
-  canAcceptParked(): boolean;
-}
-
-/** Told when a channel's direct receiver changes (its owner keeps a copy, read without the channel). */
-export interface DirectListener {
-  directChanged(channel: Channel<never>, direct: DirectReceiver<never> | undefined): void;
+export interface ReceiverListener {
+  receiverChanged(channel: Channel<never>, receiver: ChannelReceiver<never> | undefined): void;
 }
 
 /** A blocked sender that can be parked without a closure; `sendParked` as for receivers. */
@@ -95,13 +85,9 @@ export class Channel<T> {
   private sendHead: ChannelSender<T> | undefined = undefined;
   private sendRest: ChannelSender<T>[] | undefined = undefined;
   private isClosed = false;
-  /**
-   * The receiver parked alone that takes values in place (DirectReceiver), kept up to date by
-   * every park and un-park, so a sender learns it from one field of the channel.
-   */
-  private direct: DirectReceiver<T> | undefined = undefined;
-  /** Told of every change of `direct`. */
-  directListener: DirectListener | undefined = undefined;
+  /** Told who waits alone (see ReceiverListener); `lone` is what it was told last. */
+  receiverListener: ReceiverListener | undefined = undefined;
+  private lone: ChannelReceiver<T> | undefined = undefined;
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 0) {
@@ -235,48 +221,6 @@ export class Channel<T> {
   }
 
   /**
-   * trySend's hand-off for one receiver: true (and `r` un-parked) when `r` is the parked receiver a
-   * send would go to now; the caller then delivers the value itself. False otherwise: use trySend.
-   */
-  handOff(r: ChannelReceiver<T>): boolean {
-    if (this.isClosed || this.recvHead !== r || !r.recvParked) return false;
-    this.recvHead =
-      this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
-    r.recvParked = false;
-    this.setDirect(undefined);
-    return true;
-  }
-
-  /** The one receiver parked on the channel (so nothing is buffered), or undefined. */
-  private soleParkedReceiver(): ChannelReceiver<T> | undefined {
-    const r = this.recvHead;
-    if (
-      r === undefined ||
-      !r.recvParked ||
-      (this.recvRest !== undefined && this.recvRest.length > 0)
-    )
-      return undefined;
-    return r;
-  }
-
-  /**
-   * The one parked receiver when it takes values in place: a sender may then give it a value
-   * directly, with the same outcome as trySend, its hand-off and its re-park.
-   */
-  directReceiver(): DirectReceiver<T> | undefined {
-    return this.direct;
-  }
-
-  /** A parked receiver's canAcceptParked() may have changed: ask it again. */
-  refreshDirect(r: ChannelReceiver<T>): void {
-    if (this.soleParkedReceiver() !== r || this.isClosed) return;
-    const d = r as Partial<DirectReceiver<T>>;
-    this.setDirect(
-      d.canAcceptParked !== undefined && d.canAcceptParked() ? (r as DirectReceiver<T>) : undefined,
-    );
-  }
-
-  /**
    * parkRecv: like waitRecv for a long-lived receiver object, without a closure or a result
    * object; the caller has already found that poll() would block. Withdraw with cancelRecv.
    */
@@ -288,16 +232,15 @@ export class Channel<T> {
     }
     w.recvParked = true;
     this.pushReceiver(w);
-    this.refreshDirect(w);
   }
 
   /** Withdraws a parked receiver; true when it was still waiting. */
   cancelRecv(w: ChannelReceiver<T>): boolean {
     if (!w.recvParked) return false;
     w.recvParked = false;
-    this.setDirect(undefined);
     if (this.recvHead === w) this.recvHead = this.recvRest?.shift();
     else removeFrom(this.recvRest, w);
+    this.receiversChanged();
     return true;
   }
 
@@ -315,7 +258,6 @@ export class Channel<T> {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.setDirect(undefined);
     const receivers: ChannelReceiver<T>[] = [];
     if (this.recvHead !== undefined) receivers.push(this.recvHead);
     if (this.recvRest !== undefined) receivers.push(...this.recvRest);
@@ -324,6 +266,7 @@ export class Channel<T> {
     if (this.sendRest !== undefined) senders.push(...this.sendRest);
     this.recvHead = this.recvRest = undefined;
     this.sendHead = this.sendRest = undefined;
+    this.receiversChanged();
     for (const r of receivers) {
       if (!r.recvParked) continue;
       r.recvParked = false;
@@ -336,20 +279,25 @@ export class Channel<T> {
     }
   }
 
-  private setDirect(d: DirectReceiver<T> | undefined): void {
-    if (this.direct === d) return;
-    this.direct = d;
-    this.directListener?.directChanged(
+  /** Tells the listener if the receiver waiting alone is another one now. */
+  private receiversChanged(): void {
+    const l = this.receiverListener;
+    if (l === undefined) return;
+    const rest = this.recvRest;
+    const lone = rest === undefined || rest.length === 0 ? this.recvHead : undefined;
+    if (lone === this.lone) return;
+    this.lone = lone;
+    l.receiverChanged(
       this as unknown as Channel<never>,
-      d as DirectReceiver<never> | undefined,
+      lone as ChannelReceiver<never> | undefined,
     );
   }
 
   private pushReceiver(w: ChannelReceiver<T>): void {
-    this.setDirect(undefined); // re-established by parkRecv when w parks alone
     if (this.recvHead === undefined && (this.recvRest === undefined || this.recvRest.length === 0))
       this.recvHead = w;
     else (this.recvRest ??= []).push(w);
+    this.receiversChanged();
   }
 
   private pushSender(w: ChannelSender<T>): void {
@@ -367,7 +315,7 @@ export class Channel<T> {
         this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
       if (r.recvParked) {
         r.recvParked = false;
-        this.setDirect(undefined);
+        this.receiversChanged();
         return r;
       }
     }

@@ -1,37 +1,29 @@
 // Mirrors k8s.io/apiserver pkg/storage/cacher/delegator.go (release-1.36): CacheDelegator.GetList,
 // Get and Watch, i.e. which requests the watch cache serves and which go to etcd, the fallbacks
-// and apiserver_watch_cache_consistent_read_total. The 1.37 ConsistentListFromCacheSkipTimeoutFallback
-// gate (master) is honoured when switched on. Deliberate differences: the consistency checker
-// (DetectCacheInconsistency) is not modelled; every decision is also reported to the inspector
-// with the rule that made it.
-import {
-  activeInspector,
-  type DelegationPath,
-  type DelegationRule,
-  type Inspector,
-} from '../inspect/events';
+// and apiserver_watch_cache_consistent_read_total, and shouldDelegateListOnNotReadyCache. The 1.37
+// ConsistentListFromCacheSkipTimeoutFallback gate (master) is honoured when switched on.
+// Deliberate differences: the consistency checker (DetectCacheInconsistency) is not modelled;
+// every decision is also reported to the inspector with the rule that made it (explain-delegation.ts).
+import { activeInspector, type DelegationRule, type Inspector } from '../inspect/events';
+import type { RequestContext } from '../request/request-context';
 import {
   isResourceExpired,
   isTooLargeResourceVersion,
-  newBadRequest,
   newServiceUnavailable,
   newTooManyRequests,
 } from '../storage/errors';
-import { newListOptions, type ListOptions } from '../storage/list-options';
-import type { KubeObject } from '../storage/objects';
-import { SelectionPredicate } from '../storage/selection-predicate';
-import { validateListOptions } from '../storage/validate-list-options';
-import { decodeContinue } from '../storage/continue';
-import type { GetListOptions, ListPredicateInput, ListResult } from '../etcd3/store';
-import type { WatchInterface } from './cache-watcher';
-import type { Cacher, ListCallContext, WatchCallContext } from './cacher';
 import {
-  resourceVersionMatchExact,
-  resourceVersionMatchNotOlderThan,
-  shouldDelegateList,
-  shouldDelegateListOnNotReadyCache,
-  type DelegationResult,
-} from './delegator/interface';
+  toStorageListOptions,
+  type GetListOptions,
+  type ListOptions,
+} from '../storage/list-options';
+import type { KubeObject } from '../storage/objects';
+import { validateListOptions } from '../storage/validate-list-options';
+import type { ListResult } from '../etcd3/store';
+import type { WatchInterface } from './watch';
+import type { Cacher, ListCallContext, WatchCallContext } from './cacher';
+import { shouldDelegateList, type DelegationResult } from './delegator/interface';
+import { explainListDelegation } from './explain-delegation';
 import type { CacherStorage } from './reflector';
 import { statusOf } from './reflector';
 
@@ -40,6 +32,7 @@ export interface DelegatorStorage extends CacherStorage {
   get(
     key: string,
     opts?: { resourceVersion?: string; ignoreNotFound?: boolean },
+    ctx?: RequestContext,
   ): Promise<KubeObject | undefined>;
 }
 
@@ -47,52 +40,6 @@ export interface GetRequestOptions {
   /** '' = read etcd (most recent); otherwise served by the cache once it has reached it. */
   resourceVersion?: string;
   ignoreNotFound?: boolean;
-}
-
-/**
- * Storage ListOptions from either form: storage ListOptions (a SelectionPredicate) as they are, or
- * the library form with selector strings (parsed like the HTTP layer: 400 on a bad selector).
- * `recursive` defaults to true in the library form.
- */
-export function toStorageListOptions(
-  input: ListOptions | GetListOptions | undefined,
-  resource: string,
-): ListOptions {
-  const o = (input ?? {}) as Partial<ListOptions> & GetListOptions;
-  if (o.predicate instanceof SelectionPredicate) {
-    return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
-  }
-  const p = (o.predicate ?? {}) as ListPredicateInput & { allowWatchBookmarks?: boolean };
-  if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
-    throw newBadRequest(
-      `invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`,
-    );
-  }
-  for (const f of ['label', 'field', 'continue'] as const) {
-    if (p[f] !== undefined && typeof p[f] !== 'string')
-      throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
-  }
-  if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
-    throw newBadRequest(
-      `invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`,
-    );
-  }
-  const predicate = SelectionPredicate.from(
-    {
-      label: p.label,
-      field: p.field,
-      limit: p.limit,
-      continue: p.continue,
-      allowWatchBookmarks: p.allowWatchBookmarks,
-    },
-    resource,
-  );
-  return newListOptions({
-    resourceVersion: o.resourceVersion ?? '',
-    resourceVersionMatch: o.resourceVersionMatch ?? '',
-    recursive: o.recursive ?? true,
-    predicate,
-  });
 }
 
 /**
@@ -114,7 +61,8 @@ export class CacheDelegator {
    * GetList: validate; delegate as ShouldDelegateList says; a not-ready cache sends paginated,
    * unfiltered lists to etcd (others get its 429); a 410 from the cache (no snapshot any more) goes
    * to etcd; a consistent read that timed out waiting for the cache falls back to etcd (or, with
-   * ConsistentListFromCacheSkipTimeoutFallback, answers 429).
+   * ConsistentListFromCacheSkipTimeoutFallback, answers 429). `call.request` is the request: its
+   * id tags every decision, wait and storage call made for it.
    */
   async getList(
     key: string,
@@ -123,11 +71,13 @@ export class CacheDelegator {
   ): Promise<ListResult> {
     const cacher = this.cacher;
     const gates = cacher.gates;
+    const ctx = call.request;
     const opts = toStorageListOptions(input, cacher.groupResource.resource);
     try {
       validateListOptions(cacher.resourcePrefix, cacher.versioner, opts);
     } catch (e) {
       this.decision(
+        ctx,
         key,
         opts,
         'rejected',
@@ -139,21 +89,21 @@ export class CacheDelegator {
     }
     const result = shouldDelegateList(opts, cacher);
     if (result.shouldDelegate) {
-      this.decision(key, opts, 'etcd', result);
-      return this.storage.getList(key, opts);
+      this.decision(ctx, key, opts, 'etcd', result);
+      return this.storage.getList(key, opts, ctx);
     }
     const listRV = Number(cacher.versioner.parseResourceVersion(opts.resourceVersion));
     if (gates.ResilientWatchCacheInitialization) {
       if (!cacher.isReady() && shouldDelegateListOnNotReadyCache(opts)) {
         // Paginated, unfiltered lists are cheap for etcd (KEP-4568); the rest get a 429.
-        this.decision(key, opts, 'etcd', result, 'not-ready-paginated-unfiltered');
-        return this.storage.getList(key, opts);
+        this.decision(ctx, key, opts, 'etcd', result, 'not-ready-paginated-unfiltered');
+        return this.storage.getList(key, opts, ctx);
       }
     } else if (listRV === 0 && !cacher.isReady()) {
-      this.decision(key, opts, 'etcd', result, 'not-ready');
-      return this.storage.getList(key, opts);
+      this.decision(ctx, key, opts, 'etcd', result, 'not-ready');
+      return this.storage.getList(key, opts, ctx);
     }
-    this.decision(key, opts, 'cache', result, cacher.isReady() ? undefined : 'not-ready');
+    this.decision(ctx, key, opts, 'cache', result, cacher.isReady() ? undefined : 'not-ready');
 
     let list: ListResult | undefined;
     let err: unknown;
@@ -167,54 +117,65 @@ export class CacheDelegator {
     if (err !== undefined) {
       if (isResourceExpired(err) && gates.ListFromCacheSnapshot) {
         // The snapshot for the exact RV went away between the decision and the read.
-        return this.fallbackToStorage(key, opts, 'resource-expired');
+        return this.fallbackToStorage(ctx, key, opts, 'resource-expired');
       }
       if (result.consistentRead) {
         if (isTooLargeResourceVersion(err)) {
           if (gates.ConsistentListFromCacheSkipTimeoutFallback) {
             fallback = 'skipped';
             err = newTooManyRequests((err as Error).message, 1);
-            this.emitFallback(key, 'too-large-resource-version', 'skipped', false, err);
+            this.emitFallback(ctx, key, 'too-large-resource-version', 'skipped', false, err);
           } else {
             fallback = 'true';
             try {
-              list = await this.storage.getList(key, opts);
+              list = await this.storage.getList(key, opts, ctx);
               err = undefined;
             } catch (e) {
               err = e;
             }
-            this.emitFallback(key, 'too-large-resource-version', 'true', err === undefined, err);
+            this.emitFallback(
+              ctx,
+              key,
+              'too-large-resource-version',
+              'true',
+              err === undefined,
+              err,
+            );
           }
         }
         if (err !== undefined) success = 'false';
-        this.recordConsistentRead(key, success, fallback);
+        this.recordConsistentRead(ctx, key, success, fallback);
       }
       if (err !== undefined) throw err;
       return list as ListResult;
     }
-    if (result.consistentRead) this.recordConsistentRead(key, success, fallback);
+    if (result.consistentRead) this.recordConsistentRead(ctx, key, success, fallback);
     return list as ListResult;
   }
 
   /** Get: RV "" reads etcd; a not-ready cache sends gets to etcd; otherwise the cache once it has reached the RV. */
-  async get(key: string, opts: GetRequestOptions = {}): Promise<KubeObject | undefined> {
+  async get(
+    key: string,
+    opts: GetRequestOptions = {},
+    ctx?: RequestContext,
+  ): Promise<KubeObject | undefined> {
     const cacher = this.cacher;
     const rv = opts.resourceVersion ?? '';
     if (rv === '') {
-      this.getDecision(key, rv, 'etcd', 'rv-unset');
-      return this.storage.get(key, { ignoreNotFound: opts.ignoreNotFound });
+      this.getDecision(ctx, key, rv, 'etcd', 'rv-unset');
+      return this.storage.get(key, { ignoreNotFound: opts.ignoreNotFound }, ctx);
     }
     if (cacher.gates.ResilientWatchCacheInitialization) {
       if (!cacher.isReady()) {
-        this.getDecision(key, rv, 'etcd', 'not-ready');
-        return this.storage.get(key, opts);
+        this.getDecision(ctx, key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts, ctx);
       }
     }
     const getRV = Number(cacher.versioner.parseResourceVersion(rv));
     if (!cacher.gates.ResilientWatchCacheInitialization) {
       if (getRV === 0 && !cacher.isReady()) {
-        this.getDecision(key, rv, 'etcd', 'not-ready');
-        return this.storage.get(key, opts);
+        this.getDecision(ctx, key, rv, 'etcd', 'not-ready');
+        return this.storage.get(key, opts, ctx);
       }
       try {
         await cacher.waitReady();
@@ -222,8 +183,8 @@ export class CacheDelegator {
         throw newServiceUnavailable((e as Error).message);
       }
     }
-    this.getDecision(key, rv, 'cache', 'served-from-cache');
-    return cacher.get(key, opts);
+    this.getDecision(ctx, key, rv, 'cache', 'served-from-cache');
+    return cacher.get(key, opts, ctx);
   }
 
   /** Watch: always the cacher; sendInitialEvents is dropped while the WatchList gate is off. */
@@ -235,21 +196,23 @@ export class CacheDelegator {
   }
 
   private async fallbackToStorage(
+    ctx: RequestContext | undefined,
     key: string,
     opts: ListOptions,
     reason: 'resource-expired',
   ): Promise<ListResult> {
     try {
-      const list = await this.storage.getList(key, opts);
-      this.emitFallback(key, reason, 'true', true, undefined);
+      const list = await this.storage.getList(key, opts, ctx);
+      this.emitFallback(ctx, key, reason, 'true', true, undefined);
       return list;
     } catch (e) {
-      this.emitFallback(key, reason, 'true', false, e);
+      this.emitFallback(ctx, key, reason, 'true', false, e);
       throw e;
     }
   }
 
   private recordConsistentRead(
+    ctx: RequestContext | undefined,
     key: string,
     success: string,
     fallback: 'false' | 'true' | 'skipped',
@@ -265,6 +228,7 @@ export class CacheDelegator {
       type: 'delegator/consistent-read',
       at: this.cacher.clock.now(),
       groupResource: gr,
+      requestId: ctx?.requestId,
       key,
       success: success === 'true',
       fallback,
@@ -272,6 +236,7 @@ export class CacheDelegator {
   }
 
   private emitFallback(
+    ctx: RequestContext | undefined,
     key: string,
     reason: 'resource-expired' | 'too-large-resource-version',
     fallback: 'true' | 'skipped',
@@ -284,6 +249,7 @@ export class CacheDelegator {
       type: 'delegator/fallback',
       at: this.cacher.clock.now(),
       groupResource: this.cacher.groupResource,
+      requestId: ctx?.requestId,
       key,
       reason,
       fallback,
@@ -293,6 +259,7 @@ export class CacheDelegator {
   }
 
   private getDecision(
+    ctx: RequestContext | undefined,
     key: string,
     resourceVersion: string,
     target: 'etcd' | 'cache',
@@ -304,6 +271,7 @@ export class CacheDelegator {
       type: 'delegator/decision',
       at: this.cacher.clock.now(),
       groupResource: this.cacher.groupResource,
+      requestId: ctx?.requestId,
       operation: 'get',
       key,
       resourceVersion,
@@ -319,6 +287,7 @@ export class CacheDelegator {
   }
 
   private decision(
+    ctx: RequestContext | undefined,
     key: string,
     opts: ListOptions,
     target: 'etcd' | 'cache' | 'rejected',
@@ -333,6 +302,7 @@ export class CacheDelegator {
       type: 'delegator/decision',
       at: this.cacher.clock.now(),
       groupResource: this.cacher.groupResource,
+      requestId: ctx?.requestId,
       operation: 'list',
       key,
       resourceVersion: opts.resourceVersion,
@@ -350,71 +320,23 @@ export class CacheDelegator {
 }
 
 /**
- * Which branch of ShouldDelegateList (and of the cacher's Helper methods) applies to a request:
- * the same decisions as delegator.ts, spelled out for the inspector.
+ * With ResilientWatchCacheInitialization, a list that would be served by a not-ready cache goes to
+ * etcd only when it is paginated and unfiltered (cheap for etcd); every other one gets a 429.
  */
-export function explainListDelegation(
-  opts: ListOptions,
-  cacher: Cacher,
-): { path: DelegationPath; rule: DelegationRule } {
-  const exact = (
-    rv: number,
-    path: DelegationPath,
-  ): { path: DelegationPath; rule: DelegationRule } => {
-    if (!opts.recursive) return { path, rule: 'not-recursive' };
-    if (cacher.watchCache.snapshots === undefined) return { path, rule: 'snapshots-disabled' };
-    if (cacher.watchCache.notFresh(rv))
-      return {
-        path,
-        rule: cacher.consistentReadSupported() ? 'future-rv' : 'future-rv-unsupported',
-      };
-    return {
-      path,
-      rule:
-        cacher.watchCache.snapshots.getLessOrEqual(rv) !== undefined
-          ? 'snapshot-available'
-          : 'no-snapshot',
-    };
+export function shouldDelegateListOnNotReadyCache(opts: {
+  readonly predicate: {
+    readonly limit?: number;
+    readonly label?: SelectorLike;
+    readonly field?: SelectorLike;
   };
-  const consistent = (path: DelegationPath): { path: DelegationPath; rule: DelegationRule } => ({
-    path,
-    rule: cacher.consistentReadSupported() ? 'consistent-read' : 'consistent-read-unsupported',
-  });
-  const parse = (rv: string): number => {
-    try {
-      return Number(cacher.versioner.parseResourceVersion(rv));
-    } catch {
-      return 0;
-    }
-  };
-  switch (opts.resourceVersionMatch) {
-    case resourceVersionMatchExact:
-      return exact(parse(opts.resourceVersion), 'exact');
-    case resourceVersionMatchNotOlderThan:
-      return { path: 'not-older-than', rule: 'served-from-cache' };
-    case '': {
-      if (opts.predicate.continue.length > 0) {
-        if (!opts.recursive) return { path: 'continue', rule: 'not-recursive' };
-        let rv = 0;
-        try {
-          rv = Number(
-            decodeContinue(opts.predicate.continue, cacher.resourcePrefix).resourceVersion,
-          );
-        } catch {
-          return { path: 'continue', rule: 'invalid-options' };
-        }
-        return rv > 0 ? exact(rv, 'continue') : consistent('continue');
-      }
-      if (
-        opts.predicate.limit > 0 &&
-        opts.resourceVersion.length > 0 &&
-        opts.resourceVersion !== '0'
-      )
-        return exact(parse(opts.resourceVersion), 'legacy-exact');
-      if (opts.resourceVersion === '') return consistent('consistent');
-      return { path: 'any', rule: 'served-from-cache' };
-    }
-    default:
-      return { path: 'unknown-match', rule: 'unknown-match' };
-  }
+}): boolean {
+  const p = opts.predicate;
+  const noLabelSelector = p.label === undefined || p.label.empty();
+  const noFieldSelector = p.field === undefined || p.field.empty();
+  return noLabelSelector && noFieldSelector && (p.limit ?? 0) > 0;
+}
+
+/** labels.Selector / fields.Selector as far as the not-ready rule needs them. */
+export interface SelectorLike {
+  empty(): boolean;
 }

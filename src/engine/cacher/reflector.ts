@@ -16,6 +16,8 @@ import {
   StatusError,
   type Status,
 } from '../storage/errors';
+import { RequestContexts, type RequestContext } from '../request/request-context';
+import { requestPath } from '../request/request-path';
 import { newListOptions, type ListOptions } from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
@@ -37,10 +39,10 @@ export const maxInternalErrorRetryDuration = 30_000;
 
 /** What the cacher needs from storage.Interface (the etcd3 EtcdStore fits). */
 export interface CacherStorage {
-  getList(key: string, opts: ListOptions): Promise<ListResult>;
-  getCurrentResourceVersion(): Promise<bigint | number>;
-  watch(key: string, opts: WatchOptions): Promise<StorageWatch>;
-  get?(key: string, opts?: GetOptions): Promise<KubeObject | undefined>;
+  getList(key: string, opts: ListOptions, ctx?: RequestContext): Promise<ListResult>;
+  getCurrentResourceVersion(ctx?: RequestContext): Promise<bigint | number>;
+  watch(key: string, opts: WatchOptions, ctx?: RequestContext): Promise<StorageWatch>;
+  get?(key: string, opts?: GetOptions, ctx?: RequestContext): Promise<KubeObject | undefined>;
 }
 
 /** The store a reflector fills (the watch cache). */
@@ -295,6 +297,8 @@ export interface ReflectorOptions {
   pageSize?: number;
   flowControl?: ReflectorFlowControl;
   inspector?: Inspector;
+  /** The apiserver's request ids, for the reflector's own LISTs and WATCHes (default: its own sequence). */
+  requests?: RequestContexts;
   /** klog sink (utilruntime.HandleError, warnings). */
   log?: (message: string) => void;
 }
@@ -333,6 +337,9 @@ export class Reflector {
   private readonly pageSize: number;
   private readonly flow: ReflectorFlowControl | undefined;
   private readonly inspector: Inspector | undefined;
+  private readonly requests: RequestContexts;
+  /** The reflector's name (cacher.go: "storage/cacher.go:" + resourcePrefix): its requests' client. */
+  private readonly name: string;
   private readonly log: ((message: string) => void) | undefined;
   private run: WatchRun | undefined;
   private stopped = false;
@@ -350,6 +357,8 @@ export class Reflector {
     this.pageSize = o.pageSize ?? storageWatchListPageSize;
     this.flow = o.flowControl;
     this.inspector = o.inspector;
+    this.requests = o.requests ?? new RequestContexts();
+    this.name = `storage/cacher.go:${o.resourcePrefix}`;
     this.log = o.log;
   }
 
@@ -422,16 +431,24 @@ export class Reflector {
     for (;;) {
       if (this.stopped) throw errorStopRequested;
       let page: ListResult;
+      const ctx = this.listContext(this.pageSize, cont);
       try {
         page = await this.storage.getList(
           this.resourcePrefix,
           this.listOptions(this.pageSize, cont),
+          ctx,
         );
       } catch (e) {
         if (!isResourceExpired(e) || cont === '') throw e;
         // The list expired while paging: one full list at the requested RV.
-        const full = await this.storage.getList(this.resourcePrefix, this.listOptions(0, ''));
+        const fullCtx = this.listContext(0, '');
+        const full = await this.storage.getList(
+          this.resourcePrefix,
+          this.listOptions(0, ''),
+          fullCtx,
+        );
         this.emit('list-page', {
+          requestId: fullCtx.requestId,
           resourceVersion: Number(full.resourceVersion),
           items: full.items.length,
           pages: pages + 1,
@@ -442,6 +459,7 @@ export class Reflector {
       if (resourceVersion === '') resourceVersion = page.resourceVersion;
       for (const it of page.items) items.push(it);
       this.emit('list-page', {
+        requestId: ctx.requestId,
         resourceVersion: Number(page.resourceVersion),
         items: page.items.length,
         pages,
@@ -449,6 +467,17 @@ export class Reflector {
       if (!page.continue) return { items, resourceVersion };
       cont = page.continue;
     }
+  }
+
+  /** The request one page of the list is: what client-go's pager would send. */
+  private listContext(limit: number, cont: string): RequestContext {
+    const path = requestPath(
+      this.groupResource,
+      undefined,
+      { limit: limit || undefined, continue: cont },
+      false,
+    );
+    return this.requests.newContext(this.name, 'GET', path);
   }
 
   private listOptions(limit: number, cont: string): ListOptions {
@@ -464,30 +493,48 @@ export class Reflector {
     for (;;) {
       if (this.stopped) return undefined;
       let w: StorageWatch;
+      const ctx = this.requests.newContext(
+        this.name,
+        'GET',
+        requestPath(
+          this.groupResource,
+          undefined,
+          { resourceVersion: this.lastSyncResourceVersion, allowWatchBookmarks: true },
+          true,
+        ),
+      );
       try {
-        w = await this.storage.watch(this.resourcePrefix, {
-          resourceVersion: this.lastSyncResourceVersion,
-          recursive: true,
-          progressNotify: true,
-          allowWatchBookmarks: true,
-          predicate: new SelectionPredicate({ allowWatchBookmarks: true }),
-        });
+        w = await this.storage.watch(
+          this.resourcePrefix,
+          {
+            resourceVersion: this.lastSyncResourceVersion,
+            recursive: true,
+            progressNotify: true,
+            allowWatchBookmarks: true,
+            predicate: new SelectionPredicate({ allowWatchBookmarks: true }),
+          },
+          ctx,
+        );
       } catch (e) {
         // isWatchErrorRetriable (connection refused, 429) is not modelled by the storage: fail.
         const err = e instanceof Error ? e : new Error(String(e));
-        this.emit('watch-ended', { error: statusOf(err) });
+        this.emit('watch-ended', { requestId: ctx.requestId, error: statusOf(err) });
         return err;
       }
       if (this.stopped) {
         w.stop();
         return undefined;
       }
-      this.emit('watching', { resourceVersion: Number(this.lastSyncResourceVersion || '0') });
+      this.emit('watching', {
+        requestId: ctx.requestId,
+        resourceVersion: Number(this.lastSyncResourceVersion || '0'),
+      });
       const err = await this.handleWatch(w);
       this.afterWatchError(err);
       if (err === undefined) continue; // closed without error: watch again from the last RV
       if (err === errorStopRequested) return undefined;
       this.emit('watch-ended', {
+        requestId: ctx.requestId,
         error: statusOf(err),
         resourceVersion: Number(this.lastSyncResourceVersion || '0'),
       });
@@ -631,6 +678,7 @@ export class Reflector {
   private emit(
     phase: 'list-page' | 'listed' | 'watching' | 'watch-ended' | 'list-failed',
     extra: {
+      requestId?: number;
       resourceVersion?: number;
       items?: number;
       pages?: number;

@@ -4,6 +4,7 @@
 // Deliberate differences: times and durations are virtual ms; resizes are also reported to an
 // inspector hook.
 
+import type { WatchCacheCapacityChangeEvent } from '../inspect/events';
 import type { GroupResource } from '../storage/group-resource';
 import { newResourceExpired } from '../storage/errors';
 import { defaultBookmarkFrequency } from './bookmark-buckets';
@@ -45,23 +46,6 @@ export function capacityUpperBound(eventFreshDuration: number): number {
   const maxExponent = Math.floor(Math.log2(Math.trunc(maxInt32 / defaultUpperBoundCapacity)));
   if (exponent > maxExponent) exponent = maxExponent;
   return defaultUpperBoundCapacity * 2 ** exponent;
-}
-
-/** What the inspector hears when the ring resizes (the UI's capacity timeline). */
-export interface WatchCacheCapacityChangeEvent {
-  type: 'watchcache/capacity';
-  /** Virtual ms: the record time of the event whose arrival triggered the resize. */
-  at: number;
-  groupResource: GroupResource;
-  from: number;
-  to: number;
-  /** increase: full and the oldest event is younger than the window; decrease: full and the event a quarter from the newest is older. */
-  reason: 'increase' | 'decrease';
-  /** Age of the oldest buffered event at that moment (ms). */
-  oldestEventAgeMs: number;
-  /** Age of the event the rule compared with the window: the oldest (increase) or the one cap/4 from the newest (decrease). */
-  comparedEventAgeMs: number;
-  eventFreshDuration: number;
 }
 
 export interface WatchCacheHistoryConfig {

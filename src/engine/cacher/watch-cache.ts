@@ -6,6 +6,11 @@
 // broadcast is unobservable); errors are thrown (or reject the returned promise).
 
 import type { Clock, Timer } from '../clock';
+import type {
+  WatchCacheCapacityChangeEvent,
+  WatchCacheFreshnessWaitEvent,
+} from '../inspect/events';
+import type { RequestContext } from '../request/request-context';
 import type { GroupResource } from '../storage/group-resource';
 import { decodeContinue } from '../storage/continue';
 import {
@@ -18,11 +23,7 @@ import type { CacherMetrics } from './metrics';
 import { hasPathPrefix } from './util';
 import { suggestedWatchChannelSize } from './watch-channel-size';
 import type { AttrSet, WatchCacheEvent, WatchCacheEventType } from './watch-cache-event';
-import {
-  DefaultEventFreshDuration,
-  WatchCacheHistory,
-  type WatchCacheCapacityChangeEvent,
-} from './watch-cache-history';
+import { DefaultEventFreshDuration, WatchCacheHistory } from './watch-cache-history';
 import { newCacheIntervalFromStore, type WatchCacheInterval } from './watch-cache-interval';
 import { compareStrings } from '../storage/go-strings';
 import {
@@ -92,20 +93,6 @@ export interface ConditionalProgressRequester {
   remove(): void;
 }
 
-/** What the inspector hears about a freshness wait (every request with rv>0, like the read-wait metric). */
-export interface WatchCacheFreshnessWaitEvent {
-  type: 'watchcache/wait';
-  /** Virtual ms when the request started waiting. */
-  at: number;
-  groupResource: GroupResource;
-  resourceVersion: number;
-  /** The cache's RV when the wait ended. */
-  cacheResourceVersion: number;
-  waitedMs: number;
-  /** fresh: no wait was needed; caught-up: the cache reached the RV; timeout: blockTimeout passed first. */
-  outcome: 'fresh' | 'caught-up' | 'timeout';
-}
-
 export interface WatchCacheConfig<T> {
   /** The storage key of an object, e.g. `/pods/ns/name`; throws when it cannot be computed. */
   keyFunc: (object: T) => string;
@@ -120,8 +107,8 @@ export interface WatchCacheConfig<T> {
   /** Called after every Add/Update/Delete and (as a BOOKMARK) every updateResourceVersion. */
   eventHandler?: (event: WatchCacheEvent<T>) => void;
   progressRequester?: ConditionalProgressRequester;
-  /** The current etcd revision, for consistent reads (storage.GetCurrentResourceVersion). */
-  getCurrentRV: () => Promise<number>;
+  /** The current etcd revision, for consistent reads (storage.GetCurrentResourceVersion for ctx's request). */
+  getCurrentRV: (ctx?: RequestContext) => Promise<number>;
   metrics?: CacherMetrics;
   /** Feature gate ListFromCacheSnapshot (Beta, on in 1.36): keep store snapshots for exact-RV lists. */
   listFromCacheSnapshot?: boolean;
@@ -130,11 +117,17 @@ export interface WatchCacheConfig<T> {
   onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
   onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
   /** A read starts waiting for `resourceVersion`; the cache is still at `cacheResourceVersion`. */
-  onFreshnessWaitStart?: (resourceVersion: number, cacheResourceVersion: number) => void;
+  onFreshnessWaitStart?: (
+    resourceVersion: number,
+    cacheResourceVersion: number,
+    requestId: number | undefined,
+  ) => void;
 }
 
 interface FreshnessWaiter {
   resourceVersion: number;
+  /** The waiting request's id, for the inspector. */
+  requestId: number | undefined;
   start: number;
   timer: Timer | undefined;
   resolve: () => void;
@@ -168,13 +161,10 @@ export class WatchCache<T = unknown> {
   private readonly eventHandler?: (event: WatchCacheEvent<T>) => void;
   private onReplace?: () => void;
   private readonly waitingUntilFresh?: ConditionalProgressRequester;
-  private readonly getCurrentRV: () => Promise<number>;
+  private readonly getCurrentRV: (ctx?: RequestContext) => Promise<number>;
   private readonly consistentReadSupported: () => boolean;
   private readonly onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
-  private readonly onFreshnessWaitStart?: (
-    resourceVersion: number,
-    cacheResourceVersion: number,
-  ) => void;
+  private readonly onFreshnessWaitStart?: WatchCacheConfig<unknown>['onFreshnessWaitStart'];
   private readonly metrics?: CacherMetrics;
   private readonly grLabels: { group: string; resource: string };
   private waiters: FreshnessWaiter[] = [];
@@ -450,16 +440,25 @@ export class WatchCache<T = unknown> {
    * 504 `Too large resource version: rv, current: cur` (retry after 1s) when blockTimeout passes
    * first. rv=0 accepts any staleness and never waits. Every rv>0 request is observed in
    * apiserver_watch_cache_read_wait_seconds, even when no wait was needed (1.36; master: only waits).
+   * `ctx` is the waiting request.
    */
-  waitUntilFreshAndBlock(resourceVersion: number): Promise<void> {
+  waitUntilFreshAndBlock(resourceVersion: number, ctx?: RequestContext): Promise<void> {
     const start = this.clock.now();
+    const requestId = ctx?.requestId;
     if (this.resourceVersion >= resourceVersion) {
-      if (resourceVersion > 0) this.observeWait(resourceVersion, start, 'fresh');
+      if (resourceVersion > 0) this.observeWait(resourceVersion, start, 'fresh', requestId);
       return Promise.resolve();
     }
-    this.onFreshnessWaitStart?.(resourceVersion, this.resourceVersion);
+    this.onFreshnessWaitStart?.(resourceVersion, this.resourceVersion, requestId);
     return new Promise<void>((resolve, reject) => {
-      const waiter: FreshnessWaiter = { resourceVersion, start, timer: undefined, resolve, reject };
+      const waiter: FreshnessWaiter = {
+        resourceVersion,
+        requestId,
+        start,
+        timer: undefined,
+        resolve,
+        reject,
+      };
       // Wake everyone when the time limit has expired (upstream: clock.After then cond.Broadcast).
       waiter.timer = this.clock.afterFunc(blockTimeout, () => this.broadcast());
       this.waiters.push(waiter);
@@ -474,11 +473,11 @@ export class WatchCache<T = unknown> {
     for (const w of this.waiters) {
       if (this.resourceVersion >= w.resourceVersion) {
         w.timer?.stop();
-        this.observeWait(w.resourceVersion, w.start, 'caught-up');
+        this.observeWait(w.resourceVersion, w.start, 'caught-up', w.requestId);
         w.resolve();
       } else if (now - w.start >= blockTimeout) {
         w.timer?.stop();
-        this.observeWait(w.resourceVersion, w.start, 'timeout');
+        this.observeWait(w.resourceVersion, w.start, 'timeout', w.requestId);
         w.reject(
           newTooLargeResourceVersionError(
             w.resourceVersion,
@@ -497,6 +496,7 @@ export class WatchCache<T = unknown> {
     resourceVersion: number,
     start: number,
     outcome: WatchCacheFreshnessWaitEvent['outcome'],
+    requestId: number | undefined,
   ): void {
     const waitedMs = this.clock.now() - start;
     this.metrics?.observeReadWait(this.grLabels, outcome !== 'fresh', waitedMs / 1000);
@@ -504,6 +504,7 @@ export class WatchCache<T = unknown> {
       type: 'watchcache/wait',
       at: start,
       groupResource: this.groupResource,
+      requestId,
       resourceVersion,
       cacheResourceVersion: this.resourceVersion,
       waitedMs,
@@ -517,7 +518,10 @@ export class WatchCache<T = unknown> {
   }
 
   /** Waits as upstream's callers do: with progress notifications requested while a consistent read is behind. */
-  private async waitUntilFresh(resourceVersion: number): Promise<void> {
+  private async waitUntilFresh(
+    resourceVersion: number,
+    ctx: RequestContext | undefined,
+  ): Promise<void> {
     if (
       this.consistentReadSupported() &&
       this.notFresh(resourceVersion) &&
@@ -525,28 +529,29 @@ export class WatchCache<T = unknown> {
     ) {
       this.waitingUntilFresh.add();
       try {
-        await this.waitUntilFreshAndBlock(resourceVersion);
+        await this.waitUntilFreshAndBlock(resourceVersion, ctx);
       } finally {
         this.waitingUntilFresh.remove();
       }
       return;
     }
-    await this.waitUntilFreshAndBlock(resourceVersion);
+    await this.waitUntilFreshAndBlock(resourceVersion, ctx);
   }
 
   /** WaitUntilFreshAndGet: the element at `key` once the cache has reached rv, and the cache's RV. */
   async waitUntilFreshAndGet(
     resourceVersion: number,
     key: string,
+    ctx?: RequestContext,
   ): Promise<{ object: StoreElement<T> | undefined; exists: boolean; resourceVersion: number }> {
-    await this.waitUntilFresh(resourceVersion);
+    await this.waitUntilFresh(resourceVersion, ctx);
     const object = this.store.getByKey(key);
     return { object, exists: object !== undefined, resourceVersion: this.resourceVersion };
   }
 
   /** WaitUntilFreshAndGetKeys. */
-  async waitUntilFreshAndGetKeys(resourceVersion: number): Promise<string[]> {
-    await this.waitUntilFresh(resourceVersion);
+  async waitUntilFreshAndGetKeys(resourceVersion: number, ctx?: RequestContext): Promise<string[]> {
+    await this.waitUntilFresh(resourceVersion, ctx);
     return this.store.listKeys();
   }
 
@@ -557,22 +562,24 @@ export class WatchCache<T = unknown> {
     key: string,
     opts: WatchCacheListOptions,
     requestNamespace = '',
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    if (opts.recursive) return this.waitUntilFreshAndList(key, opts, requestNamespace);
-    return this.waitUntilFreshAndGetListSingle(key, opts);
+    if (opts.recursive) return this.waitUntilFreshAndList(key, opts, requestNamespace, ctx);
+    return this.waitUntilFreshAndGetListSingle(key, opts, ctx);
   }
 
   private async waitUntilFreshAndGetListSingle(
     key: string,
     opts: WatchCacheListOptions,
+    ctx: RequestContext | undefined,
   ): Promise<WatchCacheListResult<T>> {
     let listRV: number;
     if ((opts.resourceVersionMatch ?? '') === '' && opts.resourceVersion === '') {
-      listRV = await this.getCurrentRV(); // consistent read
+      listRV = await this.getCurrentRV(ctx); // consistent read
     } else {
       listRV = this.parseResourceVersion(opts.resourceVersion);
     }
-    const got = await this.waitUntilFreshAndGet(listRV, key);
+    const got = await this.waitUntilFreshAndGet(listRV, key, ctx);
     return {
       items: got.object ? [got.object] : [],
       resourceVersion: got.resourceVersion,
@@ -590,10 +597,11 @@ export class WatchCache<T = unknown> {
     key: string,
     opts: WatchCacheListOptions,
     requestNamespace = '',
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
     const listRV = this.parseResourceVersion(opts.resourceVersion);
     const match = opts.resourceVersionMatch ?? '';
-    if (match === 'Exact') return this.waitAndListExactRV(key, '', listRV);
+    if (match === 'Exact') return this.waitAndListExactRV(key, '', listRV, ctx);
     if (match === '') {
       const token = opts.predicate.continue ?? '';
       if (token.length > 0) {
@@ -606,9 +614,9 @@ export class WatchCache<T = unknown> {
         } catch (e) {
           throw newBadRequest(`invalid continue token: ${(e as Error).message}`);
         }
-        if (continueRV > 0) return this.waitAndListExactRV(key, continueKey, continueRV);
+        if (continueRV > 0) return this.waitAndListExactRV(key, continueKey, continueRV, ctx);
         // Index matchers are not passed: they do not support a continue key.
-        return this.waitAndListConsistent(key, continueKey, []);
+        return this.waitAndListConsistent(key, continueKey, [], ctx);
       }
       // Legacy exact match: a limit with an RV other than "" and "0".
       if (
@@ -616,13 +624,14 @@ export class WatchCache<T = unknown> {
         opts.resourceVersion.length > 0 &&
         opts.resourceVersion !== '0'
       ) {
-        return this.waitAndListExactRV(key, '', listRV);
+        return this.waitAndListExactRV(key, '', listRV, ctx);
       }
       if (opts.resourceVersion === '') {
         return this.waitAndListConsistent(
           key,
           '',
           opts.predicate.matcherIndex?.(requestNamespace) ?? [],
+          ctx,
         );
       }
     }
@@ -631,6 +640,7 @@ export class WatchCache<T = unknown> {
       key,
       '',
       opts.predicate.matcherIndex?.(requestNamespace) ?? [],
+      ctx,
     );
   }
 
@@ -639,8 +649,9 @@ export class WatchCache<T = unknown> {
     key: string,
     continueKey: string,
     resourceVersion: number,
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    await this.waitUntilFresh(resourceVersion);
+    await this.waitUntilFresh(resourceVersion, ctx);
     const snapshot: OrderedLister<T> | undefined = this.snapshots?.getLessOrEqual(resourceVersion);
     if (!snapshot) throw newResourceExpired(`too old resource version: ${resourceVersion}`);
     return { items: snapshot.listPrefix(key, continueKey), resourceVersion, index: '' };
@@ -651,9 +662,10 @@ export class WatchCache<T = unknown> {
     key: string,
     continueKey: string,
     matchValues: readonly MatchValue[],
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    const resourceVersion = await this.getCurrentRV();
-    return this.waitAndListLatestRV(resourceVersion, key, continueKey, matchValues);
+    const resourceVersion = await this.getCurrentRV(ctx);
+    return this.waitAndListLatestRV(resourceVersion, key, continueKey, matchValues, ctx);
   }
 
   async waitAndListLatestRV(
@@ -661,8 +673,9 @@ export class WatchCache<T = unknown> {
     key: string,
     continueKey: string,
     matchValues: readonly MatchValue[],
+    ctx?: RequestContext,
   ): Promise<WatchCacheListResult<T>> {
-    await this.waitUntilFresh(resourceVersion);
+    await this.waitUntilFresh(resourceVersion, ctx);
     return this.listLatestRV(key, continueKey, matchValues);
   }
 

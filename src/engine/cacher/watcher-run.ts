@@ -1,30 +1,33 @@
 // No upstream counterpart (upstream's dispatchEvent offers every event to every watcher, one by
-// one): a run of watchers, consecutive in dispatch order, that all take events in place with
-// counts only (CacheWatcher.addToParkedTask with a DirectWriter that needs nothing but counting)
-// and share one pure filter. For such watchers an event changes nothing but counters, the same for
-// each: the run counts once for all of them and every member reads its share when anyone looks.
+// one): a run of watchers, consecutive in dispatch order, that all take events in place, only
+// counting (in-place-delivery.ts), with one filter. For such watchers an event changes nothing but
+// counters, the same for each: the run counts once for all of them and every member reads its
+// share when anyone looks. WatcherRuns cuts a watchers map's entries into runs where it can.
+import type { CacheWatcher } from './cache-watcher';
 import { CachingObject } from './caching-object';
+import type { InPlaceDelivery, RunCounts } from './in-place-delivery';
+import type { DispatchEntry, EntryGrouping, WatcherRegistration } from './indexed-watchers';
 import type { ObjectEncoder } from './object-encoders';
+import type { WatchEvent, WatchObject } from './watch';
 import type { WatchCacheEvent } from './watch-cache-event';
-import type { WatchEvent, WatchObject } from './cache-watcher';
 
-/** What a run needs from a member (CacheWatcher implements it). */
-export interface RunMember {
+/** What a run needs from a member (InPlaceDelivery implements it). */
+export interface RunMember extends DispatchEntry {
   /** Resource version the member's task skips events at or below (constant while it is live). */
   readonly runTaskResourceVersion: number;
   /** The encoder of the member's client, if it encodes. */
   readonly runEncoder: ObjectEncoder | undefined;
   /** The member's convertToWatchEvent (the same answer for every member: one pure filter). */
   convertToWatchEvent(event: WatchCacheEvent<WatchObject>): WatchEvent | undefined;
-  /** Takes its share of the run's counts from here on (RunMember.leaveRun hands them back). */
-  joinRun(run: WatcherRun, encoderIndex: number): void;
+  /** Takes its share of the run's counts from here on. */
+  joinRun(run: RunCounts, encoderIndex: number): void;
 }
 
 /** Runs shorter than this are dispatched watcher by watcher: not worth a run. */
 export const minRunLength = 4;
 
-export class WatcherRun {
-  readonly members: readonly RunMember[];
+export class WatcherRun<M extends RunMember = RunMember> implements RunCounts, DispatchEntry {
+  readonly members: readonly M[];
   /** The members' encoders, distinct, in the order they first appear (the order encodes happen in). */
   readonly encoders: ObjectEncoder[] = [];
   /** Members per encoder. */
@@ -44,7 +47,7 @@ export class WatcherRun {
    */
   valid = true;
 
-  constructor(members: readonly RunMember[]) {
+  constructor(members: readonly M[]) {
     this.members = members;
     let maxRV = 0;
     for (const m of members) {
@@ -66,11 +69,16 @@ export class WatcherRun {
     this.maxTaskResourceVersion = maxRV;
   }
 
+  /** DispatchEntry: the event for every member at once, or else to each member in turn. */
+  nonblockingAdd(event: WatchCacheEvent<WatchObject>, blocked: CacheWatcher[]): void {
+    if (this.dispatch(event)) return;
+    for (const m of this.members) m.nonblockingAdd(event, blocked);
+  }
+
   /**
    * A non-bookmark event for every member at once. False when it cannot be: the run is no longer
    * valid, a member would skip the event (its start RV is not older), each member needs its own
-   * copy (no CachingObject), or an inspector wants to hear of every encode; then the caller offers
-   * the event to the members one by one (their own in-place path).
+   * copy (no CachingObject), or an inspector wants to hear of every encode.
    */
   dispatch(event: WatchCacheEvent<WatchObject>): boolean {
     if (!this.valid || !(event.resourceVersion > this.maxTaskResourceVersion)) return false;
@@ -86,12 +94,46 @@ export class WatcherRun {
     // half-served by an encode error.)
     for (let e = 0; e < this.encoders.length; e++) {
       const encoder = this.encoders[e];
-      this.bytes[e] += object.encodedLengthFor(encoder);
+      this.bytes[e] += object.cacheEncodeFor(encoder).length;
       const more = this.membersPerEncoder[e] - 1;
       if (more > 0) object.addHits(encoder.identifier, more);
     }
     this.delivered++;
     this.lastResourceVersion = event.resourceVersion;
     return true;
+  }
+}
+
+/** Cuts one watchers map's registrations into entries, with runs where enough watchers can make one. */
+export class WatcherRuns implements EntryGrouping {
+  private runs: WatcherRun<InPlaceDelivery>[] = [];
+
+  entries(registrations: readonly WatcherRegistration[]): DispatchEntry[] {
+    for (const run of this.runs) for (const m of run.members) m.leaveRun();
+    const entries: DispatchEntry[] = [];
+    const runs: WatcherRun<InPlaceDelivery>[] = [];
+    let members: InPlaceDelivery[] = [];
+    const flush = (): void => {
+      if (members.length >= minRunLength) {
+        const run = new WatcherRun(members);
+        runs.push(run);
+        entries.push(run);
+      } else for (const m of members) entries.push(m);
+      members = [];
+    };
+    for (const r of registrations) {
+      const m = r.inPlace;
+      if (m === undefined || !m.runEligible()) {
+        flush();
+        // A watcher's fast path is its entry: a delivery in place touches nothing else of it.
+        entries.push(m ?? r);
+        continue;
+      }
+      if (members.length > 0 && members[0].conversion !== m.conversion) flush();
+      members.push(m);
+    }
+    flush();
+    this.runs = runs;
+    return entries;
   }
 }

@@ -8,16 +8,9 @@
 import { afterCall, type Clock, type Timer, type TimerTarget } from '../clock';
 import type { KubeObject } from '../storage/objects';
 import { CachingObject } from '../cacher/caching-object';
-import type {
-  ContextDoneListener,
-  DirectDeliverySource,
-  DirectWriter,
-  ReceiveChannel,
-  WatchContextSource,
-  WatchEvent,
-  WatchInterface,
-} from '../cacher/cache-watcher';
 import { Channel, chanClosed, chanEmpty } from '../cacher/channel';
+import type { ContextDoneListener, WatchContextSource } from '../cacher/context-done';
+import type { InPlaceClient } from '../cacher/in-place-delivery';
 import {
   contentTypeJSON,
   contentTypeProtobuf,
@@ -25,6 +18,7 @@ import {
   sharedEncoder,
   type ObjectEncoder,
 } from '../cacher/object-encoders';
+import type { ReceiveChannel, WatchEvent, WatchInterface } from '../cacher/watch';
 
 /** How fast the client takes events off the connection. */
 export type ReadRate =
@@ -189,7 +183,7 @@ export interface WatchClientOptions {
  * client's pace, and on return stops the watcher and cancels the request context (in that order,
  * as the deferred calls run upstream).
  */
-export class WatchClient implements DirectWriter, ContextDoneListener {
+export class WatchClient implements InPlaceClient, ContextDoneListener {
   /** Every event taken (when keepEvents; otherwise always empty). */
   readonly events: ClientWatchEvent[];
   /** Events taken off the result channel (besides those still to be credited by the watcher). */
@@ -204,6 +198,8 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
   closeReason: WatchClientCloseReason | undefined;
   /** ChannelReceiver plumbing: the handler is parked in its select (not writing). */
   recvParked = false;
+  /** InPlaceClient: the watcher's fast path, when it counts deliveries for this client. */
+  inPlaceSource: { settle(): void } | undefined = undefined;
 
   private readonly watcher: WatchInterface;
   private readonly result: ReceiveChannel<WatchEvent>;
@@ -213,8 +209,6 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
   private readonly ctx: WatchRequestContext | undefined;
   private readonly encoder: ObjectEncoder | undefined;
   private readonly keepEvents: boolean;
-  /** The watcher when it counts deliveries in place for this client (a CacheWatcher). */
-  private readonly directSource: DirectDeliverySource | undefined;
   private readonly onEvent: ((event: ClientWatchEvent) => void) | undefined;
   private readonly onClose: ((reason: WatchClientCloseReason, at: number) => void) | undefined;
   private rate: ReadRate;
@@ -233,11 +227,6 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
 
   constructor(watcher: WatchInterface, o: WatchClientOptions) {
     this.watcher = watcher;
-    const source = watcher as Partial<DirectDeliverySource>;
-    this.directSource =
-      typeof source.foldDirect === 'function'
-        ? (watcher as unknown as DirectDeliverySource)
-        : undefined;
     this.result = watcher.resultChan();
     this.channel = this.result instanceof Channel ? this.result : undefined;
     this.clock = o.clock;
@@ -272,33 +261,33 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
 
   /** Events taken off the result channel. */
   get received(): number {
-    this.directSource?.foldDirect();
+    this.inPlaceSource?.settle();
     return this.receivedOwn;
   }
 
   /** Bytes of encoded objects (0 unless a content type is set). */
   get bytesEncoded(): number {
-    this.directSource?.foldDirect();
+    this.inPlaceSource?.settle();
     return this.bytesOwn;
   }
 
-  /** DirectWriter: what the client encodes with. */
+  /** InPlaceClient: what the client encodes with. */
   get directEncoder(): ObjectEncoder | undefined {
     return this.encoder;
   }
 
-  /** DirectWriter: nothing but counting is needed per event when none are kept (onEvent rules out direct writes). */
+  /** InPlaceClient: nothing but counting is needed per event when none are kept (onEvent rules out taking them in place). */
   get directCounts(): boolean {
     return !this.keepEvents;
   }
 
   /** The newest metadata.resourceVersion among the events taken (bookmarks included, ERROR events not); 0 before any. */
   get lastResourceVersion(): number {
-    this.directSource?.foldDirect();
+    this.inPlaceSource?.settle();
     return this.lastRvOwn;
   }
 
-  /** DirectWriter: deliveries the watcher made in place, credited in bulk; `lastRv` is the newest of them. */
+  /** InPlaceClient: deliveries the watcher made in place, credited in bulk; `lastRv` is the newest of them. */
   addDirect(events: number, bytes: number, lastRv: number): void {
     this.receivedOwn += events;
     this.bytesOwn += bytes;
@@ -339,7 +328,12 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
     const wasStalled = this.rate.kind === 'stalled';
     this.rate = rate;
     if (this.closed) return;
-    if (this.recvParked) (this.channel as Channel<WatchEvent>).refreshDirect(this);
+    if (this.recvParked) {
+      // Waits again, so that whoever acts on who waits (in-place-delivery.ts) sees the new pace.
+      const ch = this.channel as Channel<WatchEvent>;
+      ch.cancelRecv(this);
+      ch.parkRecv(this);
+    }
     if (wasStalled && rate.kind !== 'stalled' && this.writing && this.writeTimer === undefined) {
       this.writing = false;
       this.loop();
@@ -384,9 +378,9 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
   }
 
   /**
-   * DirectReceiver: a fast client without a per-event callback, parked in its select, writes an
+   * InPlaceClient: a fast client without a per-event callback, parked in its select, writes an
    * event at once and is back in the select: the watcher may hand it over in place. Asked as it
-   * parks (from loop, which is about to return); setReadRate asks the channel to ask again.
+   * parks (from loop, which is about to return), and again when setReadRate re-parks it.
    */
   canAcceptParked(): boolean {
     return (
@@ -397,7 +391,7 @@ export class WatchClient implements DirectWriter, ContextDoneListener {
     );
   }
 
-  /** DirectReceiver: handle() for such a client; its loop would then poll the empty channel and park again. */
+  /** InPlaceClient: handle() for such a client; its loop would then poll the empty channel and park again. */
   acceptParked(event: WatchEvent): void {
     this.take(event);
   }

@@ -3,8 +3,9 @@
 import { utf8Bytes } from './go-utf8';
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const decodeMap = new Uint8Array(256).fill(0xff);
-for (let i = 0; i < alphabet.length; i++) decodeMap[alphabet.charCodeAt(i)] = i;
+/** Byte -> symbol value (0..63), 0xff for a byte outside the URL-safe alphabet. Never written to. */
+export const rawUrlDecodeMap = new Uint8Array(256).fill(0xff);
+for (let i = 0; i < alphabet.length; i++) rawUrlDecodeMap[alphabet.charCodeAt(i)] = i;
 
 /** Go's base64.CorruptInputError: `offset` is the byte index Go reports. */
 export class Base64CorruptInputError extends Error {
@@ -33,7 +34,7 @@ function decodeQuantum(out: number[], src: Uint8Array, si: number): number {
     }
     const c = src[si];
     si++;
-    const v = decodeMap[c];
+    const v = rawUrlDecodeMap[c];
     if (v !== 0xff) {
       dbuf[j] = v;
       continue;

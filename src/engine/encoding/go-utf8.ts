@@ -9,7 +9,7 @@ export const runeError = 0xfffd;
  * utf8.DecodeRune: the rune at bytes[i] and its width. Any invalid or truncated sequence decodes as
  * (RuneError, 1), exactly like Go (unlike TextDecoder, which replaces a maximal subpart at once).
  */
-export function decodeRune(bytes: Uint8Array, i: number): { rune: number; size: number } {
+export function decodeRune(bytes: ArrayLike<number>, i: number): { rune: number; size: number } {
   const n = bytes.length - i;
   if (n < 1) return { rune: runeError, size: 0 };
   const b0 = bytes[i];

@@ -28,7 +28,7 @@ import {
   type WatchRequest,
 } from './kv';
 import type { KeyRecord } from './key-index';
-import { latencyModel, requestLatency, type LatencyModel } from './latency-model';
+import { latencyModel, requestLatency, type LatencyModel, type RequestWork } from './latency-model';
 import { MvccStore, inInterval, keyInterval, type KeyInterval, type WriteTxn } from './mvcc-store';
 import type { EtcdRequestRecord } from './request-recorder';
 import { WatchHub, defaultProgressNotifyIntervalMs, toKeyValue } from './watch-hub';
@@ -194,7 +194,7 @@ export class MemoryEtcd implements KV {
       this.emitError('range', at, req.key, req.rangeEnd, req.limit, req.revision, e);
       throw e;
     }
-    resp.latencyMs = requestLatency(this.latency, resp.kvs.length, kvBytes(resp.kvs));
+    resp.latencyMs = requestLatency(this.latency, rangeWork(resp));
     this.emit({
       op: 'range',
       at,
@@ -266,11 +266,12 @@ export class MemoryEtcd implements KV {
       throw e;
     }
     const read = collectRead(resp.responses);
-    resp.latencyMs = requestLatency(
-      this.latency,
-      read.keys + written.length,
-      read.bytes + recordBytes(written),
-    );
+    resp.latencyMs = requestLatency(this.latency, {
+      write: !isTxnReadonly(req),
+      countedKeys: read.countedKeys,
+      keys: read.keys + written.length,
+      bytes: read.bytes + recordBytes(written),
+    });
     this.emit({
       op: 'txn',
       at,
@@ -300,7 +301,12 @@ export class MemoryEtcd implements KV {
       this.emitError('deleteRange', at, req.key, req.rangeEnd, 0, 0, e);
       throw e;
     }
-    resp.latencyMs = requestLatency(this.latency, deleted.length, recordBytes(deleted));
+    resp.latencyMs = requestLatency(this.latency, {
+      write: true,
+      countedKeys: deleted.length,
+      keys: deleted.length,
+      bytes: recordBytes(deleted),
+    });
     this.emit({
       op: 'deleteRange',
       at,
@@ -326,7 +332,7 @@ export class MemoryEtcd implements KV {
     }
     const resp: CompactionResponse = {
       header: { revision: this.store.currentRev },
-      latencyMs: requestLatency(this.latency, 0, 0),
+      latencyMs: requestLatency(this.latency, { write: true, countedKeys: 0, keys: 0, bytes: 0 }),
     };
     this.emit({
       op: 'compaction',
@@ -391,7 +397,7 @@ export class MemoryEtcd implements KV {
     if (req.countOnly || iv.single) {
       const resp = this.doRange({ ...req, revision: rev }, undefined);
       resp.header.revision = rev;
-      resp.latencyMs = requestLatency(this.latency, resp.kvs.length, kvBytes(resp.kvs));
+      resp.latencyMs = requestLatency(this.latency, rangeWork(resp));
       record.kvs = resp.kvs.length;
       record.count = resp.count;
       await this.delay(resp.latencyMs);
@@ -401,6 +407,7 @@ export class MemoryEtcd implements KV {
     let chunk = this.initialChunk;
     let start = iv.start;
     let sent = 0;
+    let first = true;
     for (;;) {
       // Each chunk is its own read at the pinned revision: a compaction in between fails the stream.
       if (rev < this.store.compactRev) throw EtcdError.compacted();
@@ -411,16 +418,28 @@ export class MemoryEtcd implements KV {
       const bytes = kvBytes(kvs);
       const last = !res.more || (limit > 0 && sent >= limit);
       const resp: RangeResponse = { header: { revision: 0 }, kvs, count: 0, more: false };
-      resp.latencyMs = requestLatency(this.latency, kvs.length, bytes);
-      record.kvs += kvs.length;
-      record.latencyMs += resp.latencyMs;
+      // A stream walks the index only as far as it reads, until a limited one counts the rest.
+      let countedKeys = kvs.length;
       if (last) {
         // The final chunk carries header, count and more, so merging all chunks equals Range.
         resp.header.revision = rev;
-        resp.count = limit > 0 && res.more ? this.store.countAt(iv, rev) : sent;
+        const counted = limit > 0 && res.more;
+        resp.count = counted ? this.store.countAt(iv, rev) : sent;
+        if (counted) countedKeys += resp.count;
         resp.more = limit > 0 && resp.count > limit;
         record.count = resp.count;
       }
+      // One round trip for the stream: later chunks follow on it.
+      resp.latencyMs = requestLatency(this.latency, {
+        write: false,
+        countedKeys,
+        keys: kvs.length,
+        bytes,
+        continued: !first,
+      });
+      first = false;
+      record.kvs += kvs.length;
+      record.latencyMs += resp.latencyMs;
       await this.delay(resp.latencyMs);
       yield resp;
       if (last) return;
@@ -632,20 +651,41 @@ function setHeaders(responses: ResponseOp[], rev: number): void {
   }
 }
 
-function collectRead(responses: ResponseOp[]): { keys: number; bytes: number } {
+/** What a Range cost etcd: every key in its range counted (its Count), the returned ones read. */
+function rangeWork(resp: RangeResponse): RequestWork {
+  return { write: false, countedKeys: resp.count, keys: resp.kvs.length, bytes: kvBytes(resp.kvs) };
+}
+
+function collectRead(responses: ResponseOp[]): {
+  countedKeys: number;
+  keys: number;
+  bytes: number;
+} {
+  let countedKeys = 0;
   let keys = 0;
   let bytes = 0;
   for (const r of responses) {
     if ('responseRange' in r) {
+      countedKeys += r.responseRange.count;
       keys += r.responseRange.kvs.length;
       bytes += kvBytes(r.responseRange.kvs);
     } else if ('responseTxn' in r) {
       const inner = collectRead(r.responseTxn.responses);
+      countedKeys += inner.countedKeys;
       keys += inner.keys;
       bytes += inner.bytes;
     }
   }
-  return { keys, bytes };
+  return { countedKeys, keys, bytes };
+}
+
+/** etcd's isTxnReadonly: a Txn with no put or delete in either branch is served without raft. */
+function isTxnReadonly(req: TxnRequest): boolean {
+  for (const op of [...(req.success ?? []), ...(req.failure ?? [])]) {
+    if ('requestPut' in op || 'requestDeleteRange' in op) return false;
+    if ('requestTxn' in op && !isTxnReadonly(op.requestTxn)) return false;
+  }
+  return true;
 }
 
 function firstKeyOf(req: TxnRequest): string {

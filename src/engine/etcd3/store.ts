@@ -20,6 +20,7 @@ import {
 } from '../etcd/kv';
 import type { KubernetesVersion } from '../features';
 import { MetricsRegistry } from '../metrics/registry';
+import type { RequestContext } from '../request/request-context';
 import { activeInspector, type EtcdOperation, type Inspector } from '../inspect/events';
 import { prepareContinueToken } from '../storage/continue';
 import {
@@ -33,7 +34,12 @@ import {
   type Status,
 } from '../storage/errors';
 import { prepareKey } from '../storage/keys';
-import { newListOptions, type ListOptions } from '../storage/list-options';
+import {
+  newListOptions,
+  toStorageListOptions,
+  type GetListOptions,
+  type ListOptions,
+} from '../storage/list-options';
 import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
 import { validateListOptions } from '../storage/validate-list-options';
@@ -81,25 +87,6 @@ export interface EtcdStoreOptions {
   random?: SeededRandom;
   /** The resource's empty object (etcd3.New's newFunc): what watch BOOKMARK events carry. */
   newFunc?: () => KubeObject;
-}
-
-/** The selection part of the library-friendly list options (selectors as strings). */
-export interface ListPredicateInput {
-  label?: string;
-  field?: string;
-  limit?: number;
-  continue?: string;
-}
-
-/**
- * Library-friendly list options. `recursive` defaults to true (a LIST of everything under the
- * key); pass `recursive: false` to read the single object stored at the key. Explicit values win.
- */
-export interface GetListOptions {
-  resourceVersion?: string;
-  resourceVersionMatch?: string;
-  recursive?: boolean;
-  predicate?: ListPredicateInput;
 }
 
 export interface ListResult {
@@ -250,8 +237,8 @@ export class EtcdStore {
       groupResource: this.groupResource,
       newFunc: this.newFunc,
       versioner: this.versioner,
-      getCurrentStorageRV: () => this.getCurrentResourceVersion(),
-      range: (operation, req) => this.range(operation, req),
+      getCurrentStorageRV: (ctx) => this.getCurrentResourceVersion(ctx),
+      range: (operation, req, ctx) => this.range(operation, req, undefined, ctx),
       requestEvent: (...args) => this.requestEvent(...args),
       features: this.features,
       featureSupportChecker: this.featureSupportChecker,
@@ -284,46 +271,22 @@ export class EtcdStore {
 
   /** Accepts the library-friendly options or storage ListOptions (predicate a SelectionPredicate). */
   toListOptions(options: GetListOptions | ListOptions | undefined): ListOptions {
-    const o = (options ?? {}) as Partial<ListOptions> & GetListOptions;
-    if (o.predicate instanceof SelectionPredicate) {
-      return newListOptions({ ...(o as Partial<ListOptions>), recursive: o.recursive ?? true });
-    }
-    const p = (o.predicate ?? {}) as ListPredicateInput;
-    if (p.limit !== undefined && !Number.isSafeInteger(p.limit)) {
-      throw newBadRequest(
-        `invalid limit: predicate.limit must be an integer, got ${String(p.limit)}`,
-      );
-    }
-    for (const f of ['label', 'field', 'continue'] as const) {
-      if (p[f] !== undefined && typeof p[f] !== 'string') {
-        throw newBadRequest(`invalid predicate.${f}: expected a string, got ${typeof p[f]}`);
-      }
-    }
-    if (o.resourceVersion !== undefined && typeof o.resourceVersion !== 'string') {
-      throw newBadRequest(
-        `invalid resourceVersion: expected a string, got ${typeof o.resourceVersion}`,
-      );
-    }
-    const predicate = SelectionPredicate.from(
-      { label: p.label, field: p.field, limit: p.limit, continue: p.continue },
-      this.groupResource.resource,
-    );
-    return newListOptions({
-      resourceVersion: o.resourceVersion ?? '',
-      resourceVersionMatch: o.resourceVersionMatch ?? '',
-      recursive: o.recursive ?? true,
-      predicate,
-    });
+    return toStorageListOptions(options, this.groupResource.resource);
   }
 
   /**
    * GetList (release-1.36 store.go): the paging loop. Pages start at the client's limit and double
    * (up to maxLimit) while a selector leaves the page short; the first response pins the revision;
-   * the continue token starts after the last key examined.
+   * the continue token starts after the last key examined. `ctx` names the request (its id tags
+   * every inspector event and etcd request made for it).
    */
-  async getList(key: string, options?: GetListOptions | ListOptions): Promise<ListResult> {
+  async getList(
+    key: string,
+    options?: GetListOptions | ListOptions,
+    ctx?: RequestContext,
+  ): Promise<ListResult> {
     try {
-      return await this.getListInternal(key, options, undefined);
+      return await this.getListInternal(key, options, undefined, ctx);
     } catch (e) {
       // Plain errors (500s upstream) get the Status the HTTP layer would send.
       throw withStatus(e);
@@ -334,6 +297,7 @@ export class EtcdStore {
     key: string,
     options: GetListOptions | ListOptions | undefined,
     parentCost: RequestCost | undefined,
+    ctx: RequestContext | undefined,
   ): Promise<ListResult> {
     const opts = this.toListOptions(options);
     const keyPrefix = this.prepareKey(key, opts.recursive);
@@ -358,8 +322,8 @@ export class EtcdStore {
     let failure: unknown;
     let chunks: ListChunkStream | undefined;
     try {
-      if (this.shouldStream(opts, keyPrefix, 'list')) {
-        chunks = await this.streamChunks(keyPrefix, withRev, limit, continueKey, 'list', cost);
+      if (this.shouldStream(opts, keyPrefix, 'list', ctx)) {
+        chunks = await this.streamChunks(keyPrefix, withRev, limit, continueKey, 'list', cost, ctx);
         streamed = chunks !== undefined;
       }
       let page = 0;
@@ -370,7 +334,7 @@ export class EtcdStore {
           if (n.done) break;
           chunk = n.value;
         } else {
-          chunk = await this.pagedChunk(keyPrefix, opts, withRev, limit, continueKey, cost);
+          chunk = await this.pagedChunk(keyPrefix, opts, withRev, limit, continueKey, cost, ctx);
         }
         page++;
         numFetched += chunk.kvs.length;
@@ -430,6 +394,7 @@ export class EtcdStore {
             type: 'list/page',
             at: this.clock.now(),
             groupResource: this.groupResource,
+            requestId: ctx?.requestId,
             keyPrefix,
             page,
             limitAsked: chunk.limit,
@@ -464,6 +429,7 @@ export class EtcdStore {
             type: 'list/page-size',
             at: this.clock.now(),
             groupResource: this.groupResource,
+            requestId: ctx?.requestId,
             keyPrefix,
             from,
             to: limit,
@@ -475,6 +441,7 @@ export class EtcdStore {
             type: 'list/page-size',
             at: this.clock.now(),
             groupResource: this.groupResource,
+            requestId: ctx?.requestId,
             keyPrefix,
             from: limit,
             to: limit,
@@ -520,6 +487,7 @@ export class EtcdStore {
           type: 'list/done',
           at: this.clock.now(),
           groupResource: this.groupResource,
+          requestId: ctx?.requestId,
           keyPrefix,
           recursive: opts.recursive,
           streamed,
@@ -545,6 +513,7 @@ export class EtcdStore {
     limit: number,
     continueKey: string,
     cost: RequestCost,
+    ctx: RequestContext | undefined,
   ): Promise<ListChunk> {
     let resp: RangeResponse;
     try {
@@ -559,10 +528,16 @@ export class EtcdStore {
             revision: etcdRevision(withRev),
           },
           cost,
+          ctx,
         );
       } else {
         // kubernetes.Client.Get: a single key; Kvs=[kv], Count=1 or none.
-        resp = await this.range('get', { key: keyPrefix, revision: etcdRevision(withRev) }, cost);
+        resp = await this.range(
+          'get',
+          { key: keyPrefix, revision: etcdRevision(withRev) },
+          cost,
+          ctx,
+        );
       }
     } catch (e) {
       throw await this.listReadError(
@@ -572,6 +547,7 @@ export class EtcdStore {
         continueKey,
         keyPrefix,
         cost,
+        ctx,
       );
     }
     // release-1.36: hasMore = len(Kvs) < Count (not etcd's More).
@@ -596,11 +572,12 @@ export class EtcdStore {
     continueKey: string,
     keyPrefix: string,
     cost: RequestCost,
+    ctx: RequestContext | undefined,
   ): Promise<unknown> {
     if (isEtcdError(err, 'futureRev')) {
       let currentRV = 0n;
       try {
-        currentRV = await this.getCurrentResourceVersion(cost);
+        currentRV = await this.getCurrentResourceVersion(ctx, cost);
       } catch {
         // If the current revision cannot be read, upstream reports 0.
         currentRV = 0n;
@@ -615,6 +592,7 @@ export class EtcdStore {
     opts: ListOptions,
     keyPrefix: string,
     origin: 'list' | 'watch-sync',
+    ctx: RequestContext | undefined,
   ): boolean {
     if (!this.features.EtcdRangeStream) return false;
     const insp = activeInspector(this.inspector);
@@ -634,6 +612,7 @@ export class EtcdStore {
       type: 'list/stream-decision',
       at: this.clock.now(),
       groupResource: this.groupResource,
+      requestId: ctx?.requestId,
       keyPrefix,
       origin,
       decision: stream ? 'stream' : 'paged',
@@ -655,6 +634,7 @@ export class EtcdStore {
     continueKey: string,
     origin: 'list' | 'watch-sync',
     cost: RequestCost,
+    ctx: RequestContext | undefined,
   ): Promise<ListChunkStream | undefined> {
     const paging = continueKey !== '';
     const req: RangeRequest = {
@@ -678,11 +658,12 @@ export class EtcdStore {
       this.featureSupportChecker.markUnsupported('RangeStream');
       const insp = activeInspector(this.inspector);
       if (insp) {
-        insp.emit(this.requestEvent('listStream', req, start, 0, 0, 0, firstErr, true));
+        insp.emit(this.requestEvent(ctx, 'listStream', req, start, 0, 0, 0, firstErr, true));
         insp.emit({
           type: 'list/stream-fallback',
           at: this.clock.now(),
           groupResource: this.groupResource,
+          requestId: ctx?.requestId,
           keyPrefix,
           origin,
           recheckAt: this.featureSupportChecker.recheckAt('RangeStream') ?? 0,
@@ -708,6 +689,7 @@ export class EtcdStore {
       );
       activeInspector(this.inspector)?.emit(
         this.requestEvent(
+          ctx,
           'listStream',
           req,
           start,
@@ -729,7 +711,7 @@ export class EtcdStore {
           const err = pendingErr;
           pendingErr = undefined;
           finish(err);
-          throw await this.listReadError(err, withRev, paging, continueKey, keyPrefix, cost);
+          throw await this.listReadError(err, withRev, paging, continueKey, keyPrefix, cost, ctx);
         }
         const cur = pending;
         if (cur === undefined || cur.done) {
@@ -812,9 +794,10 @@ export class EtcdStore {
   /**
    * GetCurrentResourceVersion. release-1.36: a non-recursive GetList of the resource prefix with
    * limit 1, so it costs one etcd `get` and counts as a LIST in the storage metrics. master: one
-   * Get of the resource prefix, recorded as its own `getCurrentResourceVersion` operation.
+   * Get of the resource prefix, recorded as its own `getCurrentResourceVersion` operation. It is
+   * made on behalf of `ctx`'s request (a consistent read, a watch, a LIST that asked for a future RV).
    */
-  async getCurrentResourceVersion(parentCost?: RequestCost): Promise<bigint> {
+  async getCurrentResourceVersion(ctx?: RequestContext, parentCost?: RequestCost): Promise<bigint> {
     if (this.kubernetesVersion !== '1.36') {
       let revision: number;
       try {
@@ -823,6 +806,7 @@ export class EtcdStore {
           'getCurrentResourceVersion',
           { key: preparedKey },
           parentCost,
+          ctx,
         );
         revision = resp.header.revision;
       } catch (e) {
@@ -837,6 +821,7 @@ export class EtcdStore {
         this.resourcePrefix,
         newListOptions({ recursive: false, predicate: new SelectionPredicate({ limit: 1 }) }),
         parentCost,
+        ctx,
       );
     } catch (e) {
       throw withStatus(e);
@@ -849,9 +834,13 @@ export class EtcdStore {
   // ---------------------------------------------------------------- single objects
 
   /** Get: the object at key (latest revision), checked against a minimum resourceVersion. */
-  async get(key: string, opts: GetOptions = {}): Promise<KubeObject | undefined> {
+  async get(
+    key: string,
+    opts: GetOptions = {},
+    ctx?: RequestContext,
+  ): Promise<KubeObject | undefined> {
     const preparedKey = this.prepareKey(key, false);
-    const resp = await this.range('get', { key: preparedKey });
+    const resp = await this.range('get', { key: preparedKey }, undefined, ctx);
     this.validateMinimumResourceVersion(opts.resourceVersion ?? '', BigInt(resp.header.revision));
     const kv = resp.kvs[0];
     if (!kv) {
@@ -862,7 +851,7 @@ export class EtcdStore {
   }
 
   /** Create: writes obj at key if absent (409 AlreadyExists otherwise); returns it with its resourceVersion. */
-  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+  async create(key: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
     const preparedKey = this.prepareKey(key, false);
     const copy = cloneObject(obj);
     if (this.versioner.objectResourceVersion(copy) !== 0n) {
@@ -870,7 +859,7 @@ export class EtcdStore {
     }
     this.versioner.prepareObjectForStorage(copy);
     const data = JSON.stringify(copy);
-    const resp = await this.optimisticPut('create', preparedKey, data, 0, false);
+    const resp = await this.optimisticPut('create', preparedKey, data, 0, false, ctx);
     if (!resp.succeeded) throw this.alreadyExists(preparedKey);
     return this.decode(data, resp.header.revision, preparedKey);
   }
@@ -883,9 +872,10 @@ export class EtcdStore {
     key: string,
     tryUpdate: UpdateFunc,
     opts: GuaranteedUpdateOptions = {},
+    ctx?: RequestContext,
   ): Promise<KubeObject> {
     const preparedKey = this.prepareKey(key, false);
-    let state = await this.getCurrentState(preparedKey, !!opts.ignoreNotFound);
+    let state = await this.getCurrentState(preparedKey, !!opts.ignoreNotFound, ctx);
     for (;;) {
       checkPreconditions(preparedKey, opts.preconditions, state);
       const input = cloneObject(state.obj);
@@ -894,7 +884,7 @@ export class EtcdStore {
       const data = JSON.stringify(ret);
       if (state.exists && data === state.data)
         return this.decode(state.data, state.rev, preparedKey);
-      const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true);
+      const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true, ctx);
       if (!resp.succeeded) {
         state = this.stateFromTxnFailure(resp, preparedKey, !!opts.ignoreNotFound);
         continue;
@@ -904,16 +894,24 @@ export class EtcdStore {
   }
 
   /** Delete: removes the object at key if unchanged since read (retrying on conflict); returns it. */
-  async delete(key: string, opts: { preconditions?: Preconditions } = {}): Promise<KubeObject> {
+  async delete(
+    key: string,
+    opts: { preconditions?: Preconditions } = {},
+    ctx?: RequestContext,
+  ): Promise<KubeObject> {
     const preparedKey = this.prepareKey(key, false);
-    let state = await this.getCurrentState(preparedKey, false);
+    let state = await this.getCurrentState(preparedKey, false, ctx);
     for (;;) {
       checkPreconditions(preparedKey, opts.preconditions, state);
-      const resp = await this.txn('delete', {
-        compare: [{ key: preparedKey, target: 'modRevision', result: 'equal', value: state.rev }],
-        success: [{ requestDeleteRange: { key: preparedKey } }],
-        failure: [{ requestRange: { key: preparedKey } }],
-      });
+      const resp = await this.txn(
+        'delete',
+        {
+          compare: [{ key: preparedKey, target: 'modRevision', result: 'equal', value: state.rev }],
+          success: [{ requestDeleteRange: { key: preparedKey } }],
+          failure: [{ requestRange: { key: preparedKey } }],
+        },
+        ctx,
+      );
       if (!resp.succeeded) {
         state = this.stateFromTxnFailure(resp, preparedKey, false);
         continue;
@@ -926,14 +924,11 @@ export class EtcdStore {
 
   /**
    * Watch: the initial sync (when asked for) and then the etcd watch from its revision + 1. A
-   * recursive key must end in '/' after preparation (it always does here). The watch ends when
-   * ctx.signal (the request context) is aborted.
+   * recursive key must end in '/' after preparation (it always does here). `ctx` is the watch
+   * request: its id tags the watch's etcd requests and lifecycle events, and its `signal` ends the
+   * watch (without an ERROR event) when the request context is done.
    */
-  async watch(
-    key: string,
-    opts: WatchOptions = {},
-    ctx: { signal?: AbortSignal } = {},
-  ): Promise<StorageWatch> {
+  async watch(key: string, opts: WatchOptions = {}, ctx?: RequestContext): Promise<StorageWatch> {
     const recursive = opts.recursive ?? true;
     const preparedKey = this.prepareKey(key, recursive);
     let rev: bigint;
@@ -942,7 +937,7 @@ export class EtcdStore {
     } catch (e) {
       throw withStatus(e);
     }
-    return this.watcher.watch(preparedKey, rev, { ...opts, recursive }, ctx.signal);
+    return this.watcher.watch(preparedKey, rev, { ...opts, recursive }, ctx);
   }
 
   /** RequestWatchProgress: asks etcd for a progress notification on this store's open watches. */
@@ -957,6 +952,7 @@ export class EtcdStore {
     operation: EtcdOperation,
     req: RangeRequest,
     cost?: RequestCost,
+    ctx?: RequestContext,
   ): Promise<RangeResponse> {
     const start = this.clock.now();
     if (cost) cost.requests++;
@@ -967,7 +963,7 @@ export class EtcdStore {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
       activeInspector(this.inspector)?.emit(
-        this.requestEvent(operation, req, start, 0, 0, 0, e, false, latencyMs),
+        this.requestEvent(ctx, operation, req, start, 0, 0, 0, e, false, latencyMs),
       );
       throw e;
     }
@@ -977,6 +973,7 @@ export class EtcdStore {
     if (insp)
       insp.emit(
         this.requestEvent(
+          ctx,
           operation,
           req,
           start,
@@ -991,7 +988,11 @@ export class EtcdStore {
     return resp;
   }
 
-  private async txn(operation: EtcdOperation, req: Parameters<KV['txn']>[0]): Promise<TxnResponse> {
+  private async txn(
+    operation: EtcdOperation,
+    req: Parameters<KV['txn']>[0],
+    ctx: RequestContext | undefined,
+  ): Promise<TxnResponse> {
     const start = this.clock.now();
     const key = firstTxnKey(req);
     let resp: TxnResponse;
@@ -1001,7 +1002,7 @@ export class EtcdStore {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
       activeInspector(this.inspector)?.emit(
-        this.requestEvent(operation, { key }, start, 0, 0, 0, e, false, latencyMs),
+        this.requestEvent(ctx, operation, { key }, start, 0, 0, 0, e, false, latencyMs),
       );
       throw withStatus(e);
     }
@@ -1009,6 +1010,7 @@ export class EtcdStore {
     this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
     activeInspector(this.inspector)?.emit(
       this.requestEvent(
+        ctx,
         operation,
         { key },
         start,
@@ -1030,16 +1032,25 @@ export class EtcdStore {
     value: string,
     expectedRevision: number,
     getOnFailure: boolean,
+    ctx: RequestContext | undefined,
   ): Promise<TxnResponse> {
-    return this.txn(operation, {
-      compare: [{ key, target: 'modRevision', result: 'equal', value: expectedRevision }],
-      success: [{ requestPut: { key, value } }],
-      failure: getOnFailure ? [{ requestRange: { key } }] : [],
-    });
+    return this.txn(
+      operation,
+      {
+        compare: [{ key, target: 'modRevision', result: 'equal', value: expectedRevision }],
+        success: [{ requestPut: { key, value } }],
+        failure: getOnFailure ? [{ requestRange: { key } }] : [],
+      },
+      ctx,
+    );
   }
 
-  private async getCurrentState(key: string, ignoreNotFound: boolean): Promise<ObjState> {
-    const resp = await this.range('get', { key });
+  private async getCurrentState(
+    key: string,
+    ignoreNotFound: boolean,
+    ctx: RequestContext | undefined,
+  ): Promise<ObjState> {
+    const resp = await this.range('get', { key }, undefined, ctx);
     return this.stateFromKv(resp.kvs[0], key, ignoreNotFound);
   }
 
@@ -1100,8 +1111,9 @@ export class EtcdStore {
     return new StatusError(status);
   }
 
-  /** @internal An etcd/request inspector event. */
+  /** @internal An etcd/request inspector event, made on behalf of `ctx`'s request. */
   requestEvent(
+    ctx: RequestContext | undefined,
     operation: EtcdOperation,
     req: RangeRequest,
     start: number,
@@ -1116,6 +1128,7 @@ export class EtcdStore {
       type: 'etcd/request' as const,
       at: start,
       groupResource: this.groupResource,
+      requestId: ctx?.requestId,
       operation,
       key: req.key,
       rangeEnd: req.rangeEnd,

@@ -23,6 +23,7 @@ import {
   type Inspector,
 } from '../inspect/events';
 import type { SeededRandom } from '../rand';
+import type { RequestContext } from '../request/request-context';
 import { newTooLargeResourceVersionError, type Status } from '../storage/errors';
 import type { GroupResource } from '../storage/group-resource';
 import type { KubeObject } from '../storage/objects';
@@ -144,11 +145,16 @@ export interface EtcdWatcherOptions {
   newFunc: () => KubeObject;
   versioner: Versioner;
   /** store.GetCurrentResourceVersion (an etcd `get`, counted as a LIST). */
-  getCurrentStorageRV: () => Promise<bigint>;
+  getCurrentStorageRV: (ctx?: RequestContext) => Promise<bigint>;
   /** The store's Range: the KV call with its etcd_request metrics and etcd/request event. */
-  range: (operation: EtcdOperation, req: RangeRequest) => Promise<RangeResponse>;
+  range: (
+    operation: EtcdOperation,
+    req: RangeRequest,
+    ctx?: RequestContext,
+  ) => Promise<RangeResponse>;
   /** The store's etcd/request event for a RangeStream, which the watcher records itself. */
   requestEvent: (
+    ctx: RequestContext | undefined,
     operation: EtcdOperation,
     req: RangeRequest,
     start: number,
@@ -174,7 +180,7 @@ export class EtcdWatcher {
   readonly groupResource: GroupResource;
   readonly newFunc: () => KubeObject;
   readonly versioner: Versioner;
-  readonly getCurrentStorageRV: () => Promise<bigint>;
+  readonly getCurrentStorageRV: (ctx?: RequestContext) => Promise<bigint>;
   readonly range: EtcdWatcherOptions['range'];
   readonly requestEvent: EtcdWatcherOptions['requestEvent'];
   readonly features: EtcdWatcherOptions['features'];
@@ -211,20 +217,21 @@ export class EtcdWatcher {
   }
 
   /**
-   * watcher.Watch: resolves the start revision, then runs the watch in the background. `signal` is
-   * the request context's Done: once it fires the watch ends, without an ERROR event.
+   * watcher.Watch: resolves the start revision, then runs the watch (for `ctx`'s request) in the
+   * background. Once `ctx.signal` (the request context's Done) fires, the watch ends, without an
+   * ERROR event.
    */
   async watch(
     preparedKey: string,
     rev: bigint,
     opts: WatchOptions,
-    signal?: AbortSignal,
+    ctx?: RequestContext,
   ): Promise<StorageWatch> {
     const recursive = opts.recursive ?? true;
     if (recursive && !preparedKey.endsWith('/'))
       throw new Error('recursive key needs to end with "/"');
     const pred = toPredicate(opts.predicate, this.groupResource.resource);
-    const startWatchRV = await this.getStartWatchResourceVersion(rev, opts);
+    const startWatchRV = await this.getStartWatchResourceVersion(rev, opts, ctx);
     const wc = new WatchChan(
       this,
       preparedKey,
@@ -232,9 +239,10 @@ export class EtcdWatcher {
       recursive,
       !!opts.progressNotify,
       pred,
+      ctx,
     );
     this.open.add(wc);
-    if (signal) wc.stopOnAbort(signal);
+    if (ctx?.signal) wc.stopOnAbort(ctx.signal);
     void wc.run(
       this.isInitialEventsEndBookmarkRequired(opts),
       this.areInitialEventsRequired(rev, opts),
@@ -243,11 +251,15 @@ export class EtcdWatcher {
   }
 
   /** getStartWatchResourceVersion: the requested RV, or 0 (sync first), or the current RV (WatchList, no initial events). */
-  private async getStartWatchResourceVersion(rev: bigint, opts: WatchOptions): Promise<bigint> {
+  private async getStartWatchResourceVersion(
+    rev: bigint,
+    opts: WatchOptions,
+    ctx: RequestContext | undefined,
+  ): Promise<bigint> {
     if (rev > 0n) return rev;
     if (!this.features.WatchList) return 0n;
     if (opts.sendInitialEvents === undefined || opts.sendInitialEvents) return 0n;
-    return this.getCurrentStorageRV();
+    return this.getCurrentStorageRV(ctx);
   }
 
   private isInitialEventsEndBookmarkRequired(opts: WatchOptions): boolean {
@@ -288,6 +300,8 @@ class WatchChan implements StorageWatch {
   private readonly recursive: boolean;
   private readonly progressNotify: boolean;
   private abortSignal: AbortSignal | undefined;
+  /** The watch request: its id tags this watch's etcd requests and lifecycle events. */
+  private readonly ctx: RequestContext | undefined;
 
   constructor(
     watcher: EtcdWatcher,
@@ -296,6 +310,7 @@ class WatchChan implements StorageWatch {
     recursive: boolean,
     progressNotify: boolean,
     pred: SelectionPredicate,
+    ctx: RequestContext | undefined,
   ) {
     this.watcher = watcher;
     this.key = key;
@@ -303,6 +318,7 @@ class WatchChan implements StorageWatch {
     this.recursive = recursive;
     this.progressNotify = progressNotify;
     this.pred = pred;
+    this.ctx = ctx;
   }
 
   get stopped(): boolean {
@@ -402,7 +418,7 @@ class WatchChan implements StorageWatch {
     if (this.ended) return;
     try {
       if (this.initialRev > 0 && forceInitialEvents) {
-        const current = await this.watcher.getCurrentStorageRV();
+        const current = await this.watcher.getCurrentStorageRV(this.ctx);
         if (BigInt(this.initialRev) > current) {
           // wait.Jitter(1s, 3): 1s + up to 3s more, truncated to whole seconds.
           const retry = Math.floor(1 + this.watcher.random.float64() * 3);
@@ -471,6 +487,7 @@ class WatchChan implements StorageWatch {
         type: 'list/stream-decision',
         at: w.clock.now(),
         groupResource: w.groupResource,
+        requestId: this.ctx?.requestId,
         keyPrefix: this.key,
         origin: 'watch-sync',
         decision: supported ? 'stream' : 'paged',
@@ -488,6 +505,7 @@ class WatchChan implements StorageWatch {
           type: 'list/stream-fallback',
           at: w.clock.now(),
           groupResource: w.groupResource,
+          requestId: this.ctx?.requestId,
           keyPrefix: this.key,
           origin: 'watch-sync',
           recheckAt: checker.recheckAt('RangeStream') ?? 0,
@@ -505,13 +523,17 @@ class WatchChan implements StorageWatch {
       let resp: RangeResponse;
       try {
         resp = this.recursive
-          ? await this.watcher.range('list', {
-              key: preparedKey,
-              rangeEnd: prefixEnd(this.key),
-              limit: defaultWatcherMaxLimit,
-              revision: withRev,
-            })
-          : await this.watcher.range('get', { key: preparedKey, revision: withRev });
+          ? await this.watcher.range(
+              'list',
+              {
+                key: preparedKey,
+                rangeEnd: prefixEnd(this.key),
+                limit: defaultWatcherMaxLimit,
+                revision: withRev,
+              },
+              this.ctx,
+            )
+          : await this.watcher.range('get', { key: preparedKey, revision: withRev }, this.ctx);
       } catch (e) {
         throw interpretListError(e, true, preparedKey, this.key);
       }
@@ -552,7 +574,18 @@ class WatchChan implements StorageWatch {
         latencyMs / 1000,
       );
       activeInspector(w.inspector)?.emit(
-        w.requestEvent('listStream', req, start, initialRev, kvs, count, err, false, latencyMs),
+        w.requestEvent(
+          this.ctx,
+          'listStream',
+          req,
+          start,
+          initialRev,
+          kvs,
+          count,
+          err,
+          false,
+          latencyMs,
+        ),
       );
     };
     for (;;) {
@@ -563,7 +596,7 @@ class WatchChan implements StorageWatch {
         if (e instanceof EtcdError && e.isUnimplemented) {
           // The probe is not counted in the metrics.
           activeInspector(w.inspector)?.emit(
-            w.requestEvent('listStream', req, start, 0, 0, 0, e, true),
+            w.requestEvent(this.ctx, 'listStream', req, start, 0, 0, 0, e, true),
           );
           return false;
         }
@@ -695,6 +728,7 @@ class WatchChan implements StorageWatch {
       type: 'etcd/watch',
       at: this.watcher.clock.now(),
       groupResource: this.watcher.groupResource,
+      requestId: this.ctx?.requestId,
       key: this.key,
       phase,
       revision,

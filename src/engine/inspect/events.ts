@@ -1,17 +1,8 @@
 // Typed inspector events the engine emits (ARCHITECTURE.md boundary 4): the only input of the UI,
 // the CLI reports and the benchmarks. No upstream counterpart; upstream has klog lines and traces.
-// The cache watcher's and the watch cache's events are defined beside their code and joined into
-// `InspectorEvent` here.
+// Every payload type is defined here and the emitting modules import it: this module depends on
+// none of them (only on the storage vocabulary, GroupResource).
 import type { GroupResource } from '../storage/group-resource';
-import type { CacheWatcherInspectorEvent } from '../cacher/cache-watcher';
-import type { WatchCacheFreshnessWaitEvent } from '../cacher/watch-cache';
-import type { WatchCacheCapacityChangeEvent } from '../cacher/watch-cache-history';
-
-export type {
-  CacheWatcherInspectorEvent,
-  WatchCacheCapacityChangeEvent,
-  WatchCacheFreshnessWaitEvent,
-};
 
 /** The etcd operations the etcd3 store and watcher perform (the `operation` label values). */
 export type EtcdOperation =
@@ -30,6 +21,8 @@ export interface EtcdRequestEvent {
   /** Virtual ms (Clock.now()) when the request was sent. */
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   operation: EtcdOperation;
   /** Range start (or the single key). */
   key: string;
@@ -58,6 +51,8 @@ export interface ListPageEvent {
   type: 'list/page';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   /** 1-based chunk number within the request. */
   page: number;
@@ -86,6 +81,8 @@ export interface ListPageSizeEvent {
   type: 'list/page-size';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   from: number;
   to: number;
@@ -100,6 +97,8 @@ export interface ListStreamDecisionEvent {
   type: 'list/stream-decision';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   /** `list` for GetList, `watch-sync` for a watch's initial sync. */
   origin: 'list' | 'watch-sync';
@@ -120,6 +119,8 @@ export interface ListStreamFallbackEvent {
   type: 'list/stream-fallback';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   origin: 'list' | 'watch-sync';
   /** The capability stays unsupported until then (rangeStreamRecheckInterval later). */
@@ -131,6 +132,8 @@ export interface ListDoneEvent {
   type: 'list/done';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   keyPrefix: string;
   recursive: boolean;
   streamed: boolean;
@@ -152,6 +155,8 @@ export interface EtcdWatchEvent {
   type: 'etcd/watch';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   phase: 'sync-done' | 'watching' | 'progress-notify' | 'error' | 'stopped';
   /** The revision: synced at, watching from (exclusive), or the progress notification's. */
@@ -159,6 +164,137 @@ export interface EtcdWatchEvent {
   /** Objects delivered by the initial sync. */
   initialObjects?: number;
   error?: { code: number; message: string };
+}
+
+// ---- the cache watcher (cache-watcher.ts) ----
+
+/** The three upstream cacheWatcher states, by their upstream names (cacheWatcherStateNames). */
+export type CacheWatcherStateName = 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
+
+/** Why a bookmark did not reach the client. */
+export type BookmarkDropReason =
+  /** nonblockingAdd: RV below bookmarkAfterResourceVersion (keeps a waiting watcher's buffer clean). */
+  | 'belowBookmarkAfterResourceVersion'
+  /** nonblockingAdd: the input buffer was full (bookmarks never block or terminate a watcher). */
+  | 'inputFull'
+  /** The watcher was stopped (input closed, or done closed before the send). */
+  | 'watcherStopped'
+  /** process: RV not newer than what the watcher already sent (and not the awaited one). */
+  | 'notNewer'
+  /** The initial-events-end annotation could not be set (the object has no metadata). */
+  | 'annotateFailed';
+
+/** Why processInterval ended (and closed the result channel). */
+export type CacheWatcherCloseReason =
+  /** The input channel was closed and drained: the watcher was stopped. */
+  | 'inputClosed'
+  /** The request context ended (the watch's timeout). */
+  | 'contextDone'
+  /** The interval was overrun by the history ring: closed silently, no ERROR event. */
+  | 'intervalInvalidated';
+
+/** Typed inspector events of a watcher. */
+export type CacheWatcherInspectorEvent =
+  | {
+      type: 'watcher/created';
+      at: number;
+      watcherId: number | string;
+      groupResource: GroupResource;
+      /** The watch request that created it; the watcher's later events carry only watcherId. */
+      requestId?: number;
+      identifier: string;
+      chanSize: number;
+      /** null: no deadline (Go's zero time). */
+      deadline: number | null;
+      allowWatchBookmarks: boolean;
+    }
+  | {
+      type: 'watcher/state';
+      at: number;
+      watcherId: number | string;
+      from: CacheWatcherStateName;
+      to: CacheWatcherStateName;
+      bookmarkAfterResourceVersion: number;
+      /** RV of the bookmark that caused the change (absent for setBookmarkAfterResourceVersion). */
+      resourceVersion?: number;
+    }
+  | {
+      type: 'watcher/bookmark';
+      at: number;
+      watcherId: number | string;
+      resourceVersion: number;
+      /** queued: into the input buffer; delivered: into the result channel; dropped: see reason. */
+      outcome: 'queued' | 'delivered' | 'dropped';
+      reason?: BookmarkDropReason;
+      /** Carries the k8s.io/initial-events-end annotation (only for `delivered`). */
+      initialEventsEnd?: boolean;
+    }
+  | {
+      type: 'watcher/terminated';
+      at: number;
+      watcherId: number | string;
+      groupResource: GroupResource;
+      /** Graceful: the awaited bookmark is buffered, so the input is drained before closing. */
+      graceful: boolean;
+      inputLen: number;
+      resultLen: number;
+    }
+  | {
+      type: 'watcher/stopped';
+      at: number;
+      watcherId: number | string;
+      drainInputBuffer: boolean;
+      inputLen: number;
+    }
+  | {
+      type: 'watcher/live';
+      at: number;
+      watcherId: number | string;
+      initEvents: number;
+      resourceVersion: number;
+    }
+  | {
+      type: 'watcher/closed';
+      at: number;
+      watcherId: number | string;
+      reason: CacheWatcherCloseReason;
+      delivered: number;
+      error?: string;
+    };
+
+// ---- the watch cache (watch-cache.ts, watch-cache-history.ts) ----
+
+/** What the inspector hears about a freshness wait (every request with rv>0, like the read-wait metric). */
+export interface WatchCacheFreshnessWaitEvent {
+  type: 'watchcache/wait';
+  /** Virtual ms when the request started waiting. */
+  at: number;
+  groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
+  resourceVersion: number;
+  /** The cache's RV when the wait ended. */
+  cacheResourceVersion: number;
+  waitedMs: number;
+  /** fresh: no wait was needed; caught-up: the cache reached the RV; timeout: blockTimeout passed first. */
+  outcome: 'fresh' | 'caught-up' | 'timeout';
+}
+
+/** What the inspector hears when the ring resizes (the UI's capacity timeline). */
+export interface WatchCacheCapacityChangeEvent {
+  type: 'watchcache/capacity';
+  /** Virtual ms: the record time of the event whose arrival triggered the resize. */
+  at: number;
+  groupResource: GroupResource;
+  from: number;
+  to: number;
+  /** increase: full and the oldest event is younger than the window; decrease: full and the event a quarter from the newest is older. */
+  reason: 'increase' | 'decrease';
+  /** Age of the oldest buffered event at that moment (ms). */
+  oldestEventAgeMs: number;
+  /** Age of the event the rule compared with the window: the oldest (increase) or the one cap/4 from the newest (decrease). */
+  comparedEventAgeMs: number;
+  eventFreshDuration: number;
 }
 
 // ---- the cacher (cacher.ts, reflector.ts, delegator.ts) and the pieces it wires ----
@@ -180,6 +316,8 @@ export interface ReflectorEvent {
   type: 'cacher/reflector';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   /**
    * list-page: one page of the initial list; listed: the cache was replaced; watching: the storage
    * watch started; watch-ended: it ended (error says why); relist-wait: the next ListAndWatch runs
@@ -210,6 +348,8 @@ export interface FreshnessWaitStartEvent {
   type: 'watchcache/wait-start';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   resourceVersion: number;
   cacheResourceVersion: number;
 }
@@ -219,6 +359,8 @@ export interface CacherWatchEvent {
   type: 'cacher/watch';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   /** The watcher's id (absent for error and immediately closed watchers). */
   watcherId?: number;
   key: string;
@@ -382,6 +524,8 @@ export interface DelegationDecisionEvent {
   type: 'delegator/decision';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   operation: 'list' | 'get';
   key: string;
   resourceVersion: string;
@@ -401,6 +545,8 @@ export interface DelegationFallbackEvent {
   type: 'delegator/fallback';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   /** resource-expired: no snapshot at the exact RV any more; too-large-resource-version: the cache did not catch up within 3s. */
   reason: 'resource-expired' | 'too-large-resource-version';
@@ -415,6 +561,8 @@ export interface ConsistentReadEvent {
   type: 'delegator/consistent-read';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   success: boolean;
   fallback: 'false' | 'true' | 'skipped';
@@ -425,6 +573,8 @@ export interface CacheListEvent {
   type: 'cacher/list';
   at: number;
   groupResource: GroupResource;
+  /** The request that caused it (RequestContext.requestId); absent when none did. */
+  requestId?: number;
   key: string;
   resourceVersion: string;
   /** The index that pre-filtered the candidates ('' = none). */

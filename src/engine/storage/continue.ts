@@ -1,9 +1,11 @@
 // Mirrors k8s.io/apiserver pkg/storage/continue.go (release-1.36).
 // Deliberate difference: resource versions are number | bigint so values beyond 2^53 never lose
-// precision; `inspectContinue` also keeps each decoding stage for the explanation.
+// precision; `inspectContinue` also keeps each decoding stage for the explanation. decodeContinue
+// tries canonical-continue.ts's fast path first and falls back to this exact port.
 import { rawUrlEncoding, Base64CorruptInputError } from '../encoding/go-base64';
 import { goJsonMarshal, goJsonUnmarshalStruct, type GoStructType } from '../encoding/go-json';
 import { decodeUtf8, utf8Bytes } from '../encoding/go-utf8';
+import { decodeCanonicalContinue } from './canonical-continue';
 
 /** The four sentinel errors of continue.go, as distinct kinds. */
 export type ContinueTokenErrorReason =
@@ -190,6 +192,8 @@ export function decodeContinue(
   continueValue: string,
   keyPrefix: string,
 ): { fromKey: string; resourceVersion: number | bigint } {
+  const canonical = decodeCanonicalContinue(continueValue, keyPrefix);
+  if (canonical) return canonical;
   const r = inspectContinue(continueValue, keyPrefix);
   if (r.error) throw r.error;
   return r.result as { fromKey: string; resourceVersion: number | bigint };
@@ -209,7 +213,8 @@ export function encodeContinue(
   const nextKey = key.startsWith(keyPrefix) ? key.slice(keyPrefix.length) : key;
   if (nextKey === key)
     throw new Error('unable to encode next field: the key and key prefix do not match');
-  const json = goJsonMarshal({ v: 'meta.k8s.io/v1', rv, start: nextKey });
+  // A safe integer marshals as a number (the plain, fast path); only a larger one as a bigint.
+  const json = goJsonMarshal({ v: 'meta.k8s.io/v1', rv: int64ToJs(rv), start: nextKey });
   return rawUrlEncoding.encodeToString(utf8Bytes(json));
 }
 

@@ -85,8 +85,9 @@ function firstNonAscii(s: string): number {
 function describeRv(rv: bigint): string {
   if (rv > 0n) {
     return (
-      `pinned: the next page is read at etcd revision ${rv} (the first page's resourceVersion); ` +
-      'once etcd has compacted that revision the apiserver answers 410 Expired with a fresh rv -1 token'
+      `pinned: every page is served at revision ${rv} (the first page's resourceVersion), from a ` +
+      'watch-cache snapshot or from etcd; once etcd has compacted that revision the apiserver ' +
+      'answers 410 Expired with a fresh rv -1 token'
     );
   }
   if (rv === -1n)

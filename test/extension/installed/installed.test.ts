@@ -38,6 +38,22 @@ describe('the installed .vsix', () => {
     ]) {
       assert.ok(files.includes(needed), `${needed} missing from the package: ${files.join(', ')}`);
     }
+    // What the walkthrough shows and opens, and the README's images (the extension page shows them).
+    const manifest = installed().packageJSON as {
+      contributes: { walkthroughs: Array<{ steps: Array<{ media: Record<string, string> }> }> };
+    };
+    const walkthroughMedia = manifest.contributes.walkthroughs.flatMap((w) =>
+      w.steps.map((s) => s.media.svg ?? s.media.markdown ?? s.media.image),
+    );
+    // vsce stores the README as readme.md (lower case).
+    const readmeName = fs.readdirSync(root).find((f) => f.toLowerCase() === 'readme.md');
+    assert.ok(readmeName, 'the package has a README');
+    const readme = fs.readFileSync(path.join(root, readmeName), 'utf8');
+    const readmeImages = [...readme.matchAll(/!\[[^\]]*\]\((?!https?:)([^)\s]+)\)/g)].map(
+      (m) => m[1],
+    );
+    for (const needed of ['samples/kubectl-v8.log', ...walkthroughMedia, ...readmeImages])
+      assert.ok(files.includes(needed), `${needed} missing from the package`);
     const unwanted = files.filter((f) =>
       /^(src|test|out|node_modules|scripts|\.vscode-test)(\/|$)|\.ts$|\.map$/.test(f),
     );

@@ -53,6 +53,49 @@ describe('commands', () => {
     );
   });
 
+  it('the decoder reuses one document, "Continue Token", in the active group, lines wrapped', async () => {
+    const log = await scratchDocument('first.log', 'nothing here');
+    await vscode.window.showTextDocument(log, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand(decode, goToken(1, 'default/a\u0000'));
+    await vscode.commands.executeCommand(decode, goToken(2, 'default/b\u0000'));
+    const editor = vscode.window.activeTextEditor;
+    assert.strictEqual(editor?.document.uri.toString(), 'listwatch-token:/Continue%20Token');
+    assert.strictEqual(editor?.viewColumn, vscode.ViewColumn.One, 'opened in the active group');
+    assert.ok(activeDocumentText().includes('default/b␀'), activeDocumentText());
+    assert.ok(!activeDocumentText().includes('default/a␀'), 'the second decode replaced the first');
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter(
+        (t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'listwatch-token',
+      );
+    assert.strictEqual(tabs.length, 1, 'one decoder tab');
+    assert.strictEqual(tabs[0].label, 'Continue Token');
+    assert.strictEqual(editor?.document.languageId, 'listwatch-token');
+    assert.strictEqual(
+      vscode.workspace
+        .getConfiguration('editor', { languageId: 'listwatch-token' })
+        .get('wordWrap'),
+      'on',
+    );
+  });
+
+  it('the decoder document links the token and the repaired token to Copy', async () => {
+    const token = goToken(3, 'default/c\u0000');
+    await vscode.commands.executeCommand(decode, `${token}==`);
+    const uri = vscode.window.activeTextEditor!.document.uri;
+    const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>(
+      'vscode.executeLinkProvider',
+      uri,
+    );
+    const targets = links.map((l) => decodeURIComponent(l.target?.toString() ?? ''));
+    assert.deepStrictEqual(targets, [
+      `command:listwatch.copyToken?${JSON.stringify([`${token}==`])}`,
+      `command:listwatch.copyToken?${JSON.stringify([token])}`,
+    ]);
+    const copied = await vscode.commands.executeCommand<string>('listwatch.copyToken', token);
+    assert.strictEqual(copied, token);
+  });
+
   for (const v of continueVectors) {
     it(`Validate Continue Token: ${v.name}`, async () => {
       const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
@@ -99,6 +142,23 @@ describe('commands', () => {
     const e = await acceptPrefilledInputBoxes<ContinueTokenExplanation>(decode);
     assert.strictEqual(e?.token, token);
     assert.strictEqual(e?.startKey?.absolute, '/registry/pods/kube-system/coredns-1\u0000');
+    assert.match(
+      activeDocumentText(),
+      /prefix: {4}\/registry\/pods\/ \(the request URL \/api\/v1\/pods\)/,
+    );
+  });
+
+  it('Decode takes the key prefix from the document: a namespaced configmaps LIST', async () => {
+    const token = goToken(8, 'kube-proxy\u0000');
+    const document = await scratchDocument(
+      'cm.log',
+      `GET /api/v1/namespaces/kube-system/configmaps?limit=1&continue=${token} 200 OK`,
+    );
+    const at = document.getText().indexOf(token) + 3;
+    await vscode.window.showTextDocument(document, { selection: new vscode.Range(0, at, 0, at) });
+    const e = await acceptPrefilledInputBoxes<ContinueTokenExplanation>(decode);
+    assert.strictEqual(e?.keyPrefix, '/registry/configmaps/kube-system/');
+    assert.strictEqual(e?.startKey?.absolute, '/registry/configmaps/kube-system/kube-proxy\u0000');
   });
 
   it('Decode pre-fills the input box with the token under the cursor', async () => {
@@ -136,6 +196,11 @@ describe('commands', () => {
     assert.strictEqual(e.valid, true);
     assert.strictEqual(e.startKey?.absolute, '/registry/pods/default/web-0\u0000');
     assert.ok(activeDocumentText().includes(e.token));
+    // A browser workbench may refuse the clipboard: the note says which happened.
+    assert.match(
+      activeDocumentText(),
+      /Encoded the continue token for key "\/registry\/pods\/default\/web-0\\u0000" at resourceVersion 42 (and copied it to the clipboard|\(the clipboard refused it)/,
+    );
   });
 
   it('Encode keeps int64 resourceVersions exact', async () => {

@@ -3,7 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { findContinueTokens } from '../../../src/scan/continue-token-scan';
+import { scanWithContext, type KeyPrefixSource } from '../../../src/scan/continue-token-context';
 
 export const fixtureFiles = [
   'kubectl-v8-1.20.log',
@@ -29,6 +29,9 @@ export interface FixtureToken {
   line: number;
   start: number;
   end: number;
+  /** The key prefix of the token's LIST, read from its context as the extension does. */
+  keyPrefix: string;
+  keyPrefixSource: KeyPrefixSource;
   /** Decoded here without the engine: the JSON's rv (exact digits) and start, when it decodes. */
   decoded?: { v: string; rv: string; start: string };
 }
@@ -46,17 +49,21 @@ function decodeIndependently(token: string): FixtureToken['decoded'] {
   }
 }
 
+/** Every token of a fixture, with its context read under the default setting. */
 export function tokensInFixture(name: string): FixtureToken[] {
   const lines = fs.readFileSync(path.join(fixturesDir(), name), 'utf8').split(/\r?\n/);
-  return lines.flatMap((text, line) =>
-    findContinueTokens(text).map((f) => ({
-      token: f.token,
-      line,
-      start: f.start,
-      end: f.end,
-      decoded: decodeIndependently(f.token),
-    })),
-  );
+  return scanWithContext(lines, {
+    fallbackPrefix: '/registry/pods/',
+    fallbackName: 'the listwatch.keyPrefix setting',
+  }).map((f) => ({
+    token: f.token,
+    line: f.line,
+    start: f.start,
+    end: f.end,
+    keyPrefix: f.keyPrefix,
+    keyPrefixSource: f.keyPrefixSource,
+    decoded: decodeIndependently(f.token),
+  }));
 }
 
 /** What the apiserver does to a start key: make it rooted, then append it to the key prefix. */

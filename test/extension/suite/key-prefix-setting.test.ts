@@ -2,7 +2,10 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ContinueTokenExplanation } from '../../../src/engine';
+import * as fs from 'fs';
+import * as path from 'path';
 import { activeApi, setKeyPrefix } from './extension-api';
+import { fixtureUri, fixturesDir } from './fixture-tokens';
 import { continueVectors } from './upstream-vectors';
 
 const cases: ReadonlyArray<{ name: string; value: unknown; keyPrefix: string; problem?: RegExp }> =
@@ -58,6 +61,39 @@ describe('listwatch.keyPrefix setting', () => {
       );
     });
   }
+
+  // The suite opens one folder (test/fixtures), where folder and workspace settings coincide: this
+  // shows a folder's value winning over the user's for its documents.
+  it("is read for the document's folder: a folder setting overrides the user's", async () => {
+    const folder = vscode.workspace.workspaceFolders![0];
+    const settingsDir = path.join(fixturesDir(), '.vscode');
+    const hadSettings = fs.existsSync(settingsDir);
+    const config = vscode.workspace.getConfiguration('listwatch', folder.uri);
+    const decodeIn = async (document: vscode.TextDocument): Promise<string | undefined> => {
+      await vscode.window.showTextDocument(document);
+      const e = await vscode.commands.executeCommand<ContinueTokenExplanation>(
+        'listwatch.decodeContinueToken',
+        continueVectors[0].token,
+      );
+      return e?.startKey?.absolute;
+    };
+    const inFolder = await vscode.workspace.openTextDocument(fixtureUri('pod-list.json'));
+    await setKeyPrefix('/registry/secrets/');
+    try {
+      await config.update(
+        'keyPrefix',
+        '/registry/leases/',
+        vscode.ConfigurationTarget.WorkspaceFolder,
+      );
+      assert.strictEqual(await decodeIn(inFolder), '/registry/leases/key');
+      await config.update('keyPrefix', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+      assert.strictEqual(await decodeIn(inFolder), '/registry/secrets/key');
+    } finally {
+      await config.update('keyPrefix', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+      await setKeyPrefix(undefined);
+      if (!hadSettings) fs.rmSync(settingsDir, { recursive: true, force: true });
+    }
+  });
 
   it('declares the default and the rule in the manifest', () => {
     const property = vscode.extensions.getExtension('listwatch-inspector.listwatch-inspector')

@@ -71,7 +71,12 @@ describe('runs', () => {
     const api = await activeApi();
     const run = await runSmallScenario();
     const rows = api.runsViewRows();
-    assert.strictEqual(rows[0].label, run.title, JSON.stringify(rows));
+    assert.strictEqual(rows[0].label, run.label, JSON.stringify(rows));
+    assert.match(
+      rows[0].label,
+      /^Bookmark heartbeats \(watchers=6/,
+      'the short label fits the side bar',
+    );
     assert.match(rows[0].description, /^open · /, rows[0].description);
     assert.match(rows[0].description, /6 watchers/);
     assert.ok(
@@ -95,14 +100,16 @@ describe('runs', () => {
     }
   });
 
-  it('the Scenarios view lists every built-in scenario with its parameters', async () => {
+  it('the Scenarios view lists every built-in scenario by its short label, with its parameters', async () => {
     const api = await activeApi();
     const rows = api.scenariosViewRows();
     const scenarios = listScenarios();
     assert.deepStrictEqual(
-      rows.map((r) => r.description),
-      scenarios.map((s) => s.name),
+      rows.map((r) => [r.label, r.description]),
+      scenarios.map((s) => [s.label, s.title]),
     );
+    for (const s of scenarios)
+      assert.ok(s.label.length <= 28, `${s.name}: "${s.label}" is too long for the side bar`);
     for (const [i, s] of scenarios.entries()) {
       assert.deepStrictEqual(
         rows[i].children.map((c) => c.label),

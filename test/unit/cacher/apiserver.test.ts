@@ -543,3 +543,53 @@ describe('createResource (the composition root)', () => {
     assert.strictEqual(a, b);
   });
 });
+
+describe('the unresponsive watcher log line (cache_watcher.go add closeFunc)', () => {
+  it("names the group-resource and the watcher's identifier with the prepared key, as upstream's format", async () => {
+    const cases: Array<{
+      name: string;
+      watch: { namespace?: string; name?: string; labelSelector?: string };
+      want: string;
+    }> = [
+      {
+        name: 'a namespace: the recursive key gets its trailing /',
+        watch: { namespace: 'ns' },
+        want: 'key: "/pods/ns/", labels: "", fields: ""',
+      },
+      {
+        name: 'all namespaces, a label selector',
+        watch: { labelSelector: 'app=web' },
+        want: 'key: "/pods/", labels: "app=web", fields: ""',
+      },
+      {
+        name: 'one object: not recursive, no /',
+        watch: { namespace: 'ns', name: 'p' },
+        want: 'key: "/pods/ns/p", labels: "", fields: "metadata.name=p"',
+      },
+    ];
+    for (const c of cases) {
+      const lines: string[] = [];
+      const { r } = await started({ log: (m) => lines.push(m) });
+      const w = await r.watch({
+        ...c.watch,
+        resourceVersion: String(r.etcd.currentRevision()),
+        readRate: { kind: 'stalled' },
+      });
+      // A stalled client: the result channel, then the input fill up, then add times out.
+      await r.createPod({ name: 'p', namespace: 'ns', labels: { app: 'web' } });
+      for (let i = 0; i < 25 && w.client.closeReason === undefined; i++) {
+        await r.setLabels('ns', 'p', { app: 'web', i: String(i) });
+        await r.step(200);
+      }
+      const forcing = lines.filter((l) => l.startsWith('Forcing'));
+      assert.deepStrictEqual(
+        forcing,
+        [
+          `Forcing pods watcher close due to unresponsiveness: ${c.want}. len(c.input) = 10, len(c.result) = 10, graceful = false`,
+        ],
+        c.name,
+      );
+      r.stop();
+    }
+  });
+});

@@ -28,14 +28,14 @@ class TestWatcher implements BookmarkWatcher {
     if (event.type === 'BOOKMARK' && this.state === 'WaitingForBookmark')
       this.state = 'BookmarkReceived';
   }
-  nextBookmarkTime(now: number, bookmarkFrequency: number): { time: number; ok: boolean } {
-    if (this.state === 'WaitingForBookmark') return { time: zeroTime, ok: true };
+  nextBookmarkTime(now: number, bookmarkFrequency: number): number {
+    if (this.state === 'WaitingForBookmark') return zeroTime;
     let heartbeatTime = now + bookmarkFrequency;
-    if (this.deadline === undefined) return { time: heartbeatTime, ok: true };
+    if (this.deadline === undefined) return heartbeatTime;
     const pretimeoutTime = this.deadline - 2000;
     if (pretimeoutTime < heartbeatTime) heartbeatTime = pretimeoutTime;
-    if (heartbeatTime < now) return { time: zeroTime, ok: false };
-    return { time: heartbeatTime, ok: true };
+    if (heartbeatTime < now) return NaN;
+    return heartbeatTime;
   }
 }
 
@@ -131,7 +131,7 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
         assert.strictEqual(buckets.startBucketID, c.startBucket, `${c.name}: start bucket`);
       }
       const time = 50_000 + c.offsetMs;
-      buckets.addWatcherThreadUnsafe({ id: 'w', nextBookmarkTime: () => ({ time, ok: true }) });
+      buckets.addWatcherThreadUnsafe({ id: 'w', nextBookmarkTime: () => time });
       assert.deepStrictEqual([...buckets.watchersBuckets.keys()], [c.want], c.name);
     }
   });
@@ -158,7 +158,7 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
       ['b', 1_000],
       ['c', 3_500],
     ] as const) {
-      buckets.addWatcherThreadUnsafe({ id, nextBookmarkTime: () => ({ time: t, ok: true }) });
+      buckets.addWatcherThreadUnsafe({ id, nextBookmarkTime: () => t });
     }
     assert.deepStrictEqual(scheduled, [3, 1, 3]);
     clock.step(4_000);
@@ -196,7 +196,7 @@ describe('watcherBookmarkTimeBuckets (cacher.go)', () => {
             const now = clock.now();
             const w: BookmarkWatcher = {
               id: id++,
-              nextBookmarkTime: () => ({ time: now + op.at, ok: true }),
+              nextBookmarkTime: () => now + op.at,
             };
             buckets.addWatcherThreadUnsafe(w);
             let b = Math.trunc((now + op.at - 10_000) / 1000);

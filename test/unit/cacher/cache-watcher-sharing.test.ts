@@ -1,10 +1,9 @@
-// Tests for what src/engine/cacher/cache-watcher.ts shares between watchers to stay cheap at 100k
-// watchers, and what it must not share: the watch event of a dispatched CachingObject, a pure
-// filter's verdict, a heartbeat bookmark's copy; plus the lazily made processDone promise and
-// identifier, and nextBookmarkTimeOrNaN against nextBookmarkTime.
+// Tests for what watchers share to stay cheap at 100k watchers, and what they must not share: the
+// watch event of a dispatched CachingObject and a pure filter's verdict (shared by in-place
+// deliveries through a SharedConversion, src/engine/cacher/in-place-delivery.ts), bookmarks (a copy
+// per watcher, as upstream), plus what src/engine/cacher/cache-watcher.ts makes on demand (the
+// processDone promise, the identifier).
 import * as assert from 'assert';
-import * as fc from 'fast-check';
-import { FakeClock } from '../../../src/engine/clock';
 import { zeroTime } from '../../../src/engine/cacher/bookmark-buckets';
 import {
   CachingObject,
@@ -12,17 +11,19 @@ import {
   setCachingObjects,
   type CachingObjectInspector,
 } from '../../../src/engine/cacher/caching-object';
+import { CacheWatcher, emptyFunc, newCacheWatcher } from '../../../src/engine/cacher/cache-watcher';
+import { watcherIdentifier } from '../../../src/engine/cacher/cacher';
 import {
-  CacheWatcher,
-  emptyFunc,
   filterWithAttrsAndPrefixFunction,
-  initialEventsAnnotationKey,
-  newCacheWatcher,
-  watcherIdentifier,
   type FilterWithAttrsFunc,
-  type WatchEvent,
-  type WatchObject,
-} from '../../../src/engine/cacher/cache-watcher';
+} from '../../../src/engine/cacher/filter-with-attrs';
+import {
+  InPlaceDelivery,
+  SharedConversion,
+  type InPlaceClient,
+} from '../../../src/engine/cacher/in-place-delivery';
+import { initialEventsAnnotationKey } from '../../../src/engine/cacher/initial-events-end-bookmark';
+import type { WatchEvent, WatchObject } from '../../../src/engine/cacher/watch';
 import type {
   WatchCacheEvent,
   WatchCacheEventType,
@@ -59,12 +60,43 @@ function event(
   };
 }
 
-/** A live watcher (started from rv 1, no bookmark awaited) with a fast reader draining `result`. */
+/** A client that takes every event in place and keeps the watch events it was given. */
+class KeepingClient implements InPlaceClient {
+  recvParked = false;
+  inPlaceSource: { settle(): void } | undefined = undefined;
+  readonly directEncoder = undefined;
+  readonly directCounts = false;
+  constructor(
+    private readonly result: { parkRecv(r: KeepingClient): void },
+    readonly got: WatchEvent[],
+  ) {}
+  canAcceptParked(): boolean {
+    return true;
+  }
+  acceptParked(event: WatchEvent): void {
+    this.got.push(event);
+  }
+  onReceive(value: WatchEvent | undefined, ok: boolean): void {
+    if (!ok) return;
+    this.got.push(value as WatchEvent);
+    this.result.parkRecv(this);
+  }
+  addDirect(): void {
+    throw new Error('a keeping client is never counted for');
+  }
+}
+
+/**
+ * A live watcher (started from rv 1, no bookmark awaited) whose client reads `result` at once:
+ * through the channel, or (with `shared`) in place, sharing conversions through `shared`.
+ */
 function live(
   filter: FilterWithAttrsFunc,
   bookmarkAfter = 0,
+  shared?: SharedConversion,
 ): { w: CacheWatcher; got: WatchEvent[] } {
   const w = newCacheWatcher(10, filter, emptyFunc, zeroTime, true, pods, 'test');
+  if (shared !== undefined) new InPlaceDelivery(w, shared);
   w.setBookmarkAfterResourceVersion(bookmarkAfter);
   w.startProcessing(
     newCacheInterval<WatchObject>(
@@ -77,60 +109,43 @@ function live(
     1,
   );
   const got: WatchEvent[] = [];
-  const read = (): void => {
-    w.resultChan().waitRecv((r) => {
-      if (!r.ok) return;
-      got.push(r.value as WatchEvent);
-      read();
-    });
-  };
-  read();
+  w.result.parkRecv(new KeepingClient(w.result, got));
   return { w, got };
 }
 
 describe('cacheWatcher: what watchers share', () => {
-  it('a dispatched CachingObject makes one watch event for every watcher; plain objects are copied per watcher', () => {
+  it('in place, a dispatched CachingObject makes one watch event for every watcher with one filter; otherwise each gets its own', () => {
     const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
     const cases: Array<{
       name: string;
       type: WatchCacheEventType;
       wrap: boolean;
       wantType: string;
+      inPlace: boolean;
       shared: boolean;
-    }> = [
-      { name: 'ADDED, CachingObject', type: 'ADDED', wrap: true, wantType: 'ADDED', shared: true },
-      {
-        name: 'MODIFIED, CachingObject',
-        type: 'MODIFIED',
-        wrap: true,
-        wantType: 'MODIFIED',
-        shared: true,
-      },
-      {
-        name: 'DELETED, CachingObject',
-        type: 'DELETED',
-        wrap: true,
-        wantType: 'DELETED',
-        shared: true,
-      },
-      {
-        name: 'ADDED, plain object (interval events)',
-        type: 'ADDED',
-        wrap: false,
-        wantType: 'ADDED',
-        shared: false,
-      },
-      {
-        name: 'DELETED, plain object',
-        type: 'DELETED',
-        wrap: false,
-        wantType: 'DELETED',
-        shared: false,
-      },
-    ];
+    }> = [];
+    for (const inPlace of [true, false]) {
+      for (const [type, wrap] of [
+        ['ADDED', true],
+        ['MODIFIED', true],
+        ['DELETED', true],
+        ['ADDED', false],
+        ['DELETED', false],
+      ] as const) {
+        cases.push({
+          name: `${type}, ${wrap ? 'CachingObject' : 'plain object (interval events)'}, ${inPlace ? 'in place' : 'through the channels'}`,
+          type,
+          wrap,
+          wantType: type,
+          inPlace,
+          shared: inPlace && wrap,
+        });
+      }
+    }
     for (const c of cases) {
-      const a = live(all);
-      const b = live(all);
+      const conversion = c.inPlace ? new SharedConversion() : undefined;
+      const a = live(all, 0, conversion);
+      const b = live(all, 0, conversion);
       const prev = c.type === 'ADDED' ? undefined : podObj('p', 4);
       const e = event(
         c.type,
@@ -143,6 +158,11 @@ describe('cacheWatcher: what watchers share', () => {
       assert.deepStrictEqual([a.got.length, b.got.length], [1, 1], `${c.name}: delivered to both`);
       assert.strictEqual(a.got[0].type, c.wantType, c.name);
       assert.strictEqual(a.got[0] === b.got[0], c.shared, `${c.name}: one event object for both`);
+      assert.strictEqual(
+        a.got[0].object === b.got[0].object,
+        c.wrap,
+        `${c.name}: a CachingObject is never copied, a plain object always`,
+      );
       const rv = (o: WatchObject): string | undefined =>
         o instanceof CachingObject ? o.getResourceVersion() : o.metadata.resourceVersion;
       assert.deepStrictEqual(
@@ -154,39 +174,51 @@ describe('cacheWatcher: what watchers share', () => {
   });
 
   it('a DELETED CachingObject gets its resourceVersion (one lazy copy) once, however many watchers', () => {
-    const copies: string[] = [];
-    const inspector: CachingObjectInspector = { deepCopied: (e) => copies.push(e.setter) };
     const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
-    const ws = [live(all), live(all), live(all)];
-    const e = event('DELETED', podObj('p', 4), 9, {
-      prevObject: podObj('p', 4),
-      prevObjLabels: {},
-      prevObjFields: {},
-    });
-    setCachingObjects(e, { inspector });
-    for (const x of ws) x.w.nonblockingAdd(e);
-    assert.deepStrictEqual(copies, ['setResourceVersion']);
-    assert.deepStrictEqual(
-      ws.map((x) => (x.got[0].object as CachingObject).getResourceVersion()),
-      ['9', '9', '9'],
-    );
+    for (const conversion of [new SharedConversion(), undefined]) {
+      const copies: string[] = [];
+      const inspector: CachingObjectInspector = { deepCopied: (e) => copies.push(e.setter) };
+      const ws = [live(all, 0, conversion), live(all, 0, conversion), live(all, 0, conversion)];
+      const e = event('DELETED', podObj('p', 4), 9, {
+        prevObject: podObj('p', 4),
+        prevObjLabels: {},
+        prevObjFields: {},
+      });
+      setCachingObjects(e, { inspector });
+      for (const x of ws) x.w.nonblockingAdd(e);
+      assert.deepStrictEqual(copies, ['setResourceVersion']);
+      assert.deepStrictEqual(
+        ws.map((x) => (x.got[0].object as CachingObject).getResourceVersion()),
+        ['9', '9', '9'],
+      );
+    }
   });
 
-  it('a pure filter is asked once per event, others once per watcher; verdicts stay per filter when watchers interleave', () => {
-    let calls = 0;
-    const counting: FilterWithAttrsFunc = (_k, labels) => {
-      calls++;
-      return labels.app === 'web';
+  it('in place, a filter is asked once per event by the watchers sharing its conversion; verdicts stay per filter when watchers interleave', () => {
+    const calls = { web: 0, db: 0, own: 0 };
+    const counting = (label: 'web' | 'db' | 'own', app: string): FilterWithAttrsFunc => {
+      const f = filterWithAttrsAndPrefixFunction(
+        '/pods/',
+        SelectionPredicate.from({ label: `app=${app}` }),
+      );
+      return (k, l, fl, o) => {
+        calls[label]++;
+        return f(k, l, fl, o);
+      };
     };
-    const web = filterWithAttrsAndPrefixFunction(
-      '/pods/',
-      SelectionPredicate.from({ label: 'app=web' }),
-    );
-    const db = filterWithAttrsAndPrefixFunction(
-      '/pods/',
-      SelectionPredicate.from({ label: 'app=db' }),
-    );
-    const watchers = [live(web), live(db), live(counting), live(web), live(db), live(counting)];
+    const web = counting('web', 'web');
+    const db = counting('db', 'db');
+    const own = counting('own', 'web');
+    const webShared = new SharedConversion();
+    const dbShared = new SharedConversion();
+    const watchers = [
+      live(web, 0, webShared),
+      live(db, 0, dbShared),
+      live(own, 0, new SharedConversion()),
+      live(web, 0, webShared),
+      live(db, 0, dbShared),
+      live(own, 0, new SharedConversion()),
+    ];
     for (const [rv, app] of [
       [2, 'web'],
       [3, 'db'],
@@ -200,18 +232,19 @@ describe('cacheWatcher: what watchers share', () => {
       watchers.map((x) => x.got.map((g) => (g.object as CachingObject).getName())),
       [['p2', 'p4'], ['p3'], ['p2', 'p4'], ['p2', 'p4'], ['p3'], ['p2', 'p4']],
     );
-    assert.strictEqual(
+    assert.deepStrictEqual(
       calls,
-      6,
-      'a filter that is not filterWithAttrsAndPrefixFunction is called for every watcher',
+      { web: 3, db: 3, own: 6 },
+      'once per event for a shared conversion, once per watcher for a conversion of its own',
     );
   });
 
-  it("a heartbeat is one shared copy; the initial-events-end bookmark is a watcher's own annotated copy", () => {
+  it("a bookmark is a copy per watcher (as upstream's DeepCopyObject); the initial-events-end one is annotated for its watcher only", () => {
     const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
-    const a = live(all);
-    const b = live(all);
-    const waiting = live(all, 10);
+    const shared = new SharedConversion();
+    const a = live(all, 0, shared);
+    const b = live(all, 0, shared);
+    const waiting = live(all, 10, shared);
     const object: KubeObject = {
       kind: 'Pod',
       apiVersion: 'v1',
@@ -220,7 +253,7 @@ describe('cacheWatcher: what watchers share', () => {
     const bm = event('BOOKMARK', object, 10, { key: '' });
     for (const x of [a, b, waiting]) assert.ok(x.w.nonblockingAdd(bm), 'queued');
     const [ea, eb, ew] = [a.got[0], b.got[0], waiting.got[0]];
-    assert.strictEqual(ea, eb, 'heartbeats share one event');
+    assert.notStrictEqual(ea.object, eb.object, 'a copy each');
     assert.notStrictEqual(ea.object, object, "not the dispatcher's object");
     assert.deepStrictEqual(ea.object, object);
     assert.deepStrictEqual((ew.object as KubeObject).metadata.annotations, {
@@ -229,7 +262,7 @@ describe('cacheWatcher: what watchers share', () => {
     assert.strictEqual(
       (ea.object as KubeObject).metadata.annotations,
       undefined,
-      'the annotation does not leak into the shared copy',
+      'the annotation does not leak into the other copies',
     );
     assert.strictEqual(object.metadata.annotations, undefined, 'nor into the dispatched object');
   });
@@ -290,61 +323,34 @@ describe('cacheWatcher: what watchers share', () => {
     );
   });
 
-  it('builds its identifier on first read from the key and selectors; a given identifier wins', () => {
+  it('builds its identifier on first read, once; a given string is used as it is', () => {
     const predicate = SelectionPredicate.from({ label: 'app=web', field: 'spec.nodeName=n1' });
+    let built = 0;
     const lazy = new CacheWatcher({
       chanSize: 1,
       filter: () => true,
       groupResource: pods,
-      identifierSource: { key: '/pods/ns', predicate },
+      identifier: () => {
+        built++;
+        return watcherIdentifier('/pods/ns/', predicate);
+      },
+      id: 1,
     });
+    assert.strictEqual(built, 0, 'not built for nobody');
     assert.strictEqual(
       lazy.identifier,
-      'key: "/pods/ns", labels: "app=web", fields: "spec.nodeName=n1"',
+      'key: "/pods/ns/", labels: "app=web", fields: "spec.nodeName=n1"',
     );
-    assert.strictEqual(lazy.identifier, watcherIdentifier({ key: '/pods/ns', predicate }));
-    assert.strictEqual(lazy.id, lazy.identifier, 'no id: the identifier');
-    const given = new CacheWatcher({
+    assert.strictEqual(lazy.identifier, lazy.identifier);
+    assert.strictEqual(built, 1);
+    const noId = new CacheWatcher({
       chanSize: 1,
       filter: () => true,
       groupResource: pods,
       identifier: 'mine',
-      identifierSource: { key: '/x', predicate },
     });
-    assert.strictEqual(given.identifier, 'mine');
-  });
-
-  it('nextBookmarkTimeOrNaN is nextBookmarkTime as one number (NaN for ok=false)', () => {
-    const clock = new FakeClock(0);
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 10 }),
-        fc.boolean(),
-        fc.option(fc.integer({ min: 0, max: 200_000 }), { nil: undefined }),
-        fc.integer({ min: 0, max: 200_000 }),
-        fc.integer({ min: 1, max: 120_000 }),
-        (bookmarkAfter, received, deadline, now, frequency) => {
-          const w = newCacheWatcher(
-            10,
-            () => true,
-            emptyFunc,
-            deadline ?? zeroTime,
-            true,
-            pods,
-            'p',
-            { clock },
-          );
-          w.setBookmarkAfterResourceVersion(bookmarkAfter);
-          if (received)
-            w.markBookmarkAfterRvAsReceived(
-              event('BOOKMARK', podObj('b', bookmarkAfter), bookmarkAfter),
-            );
-          const want = w.nextBookmarkTime(now, frequency);
-          const got = w.nextBookmarkTimeOrNaN(now, frequency);
-          return want.ok ? got === want.time : Number.isNaN(got);
-        },
-      ),
-    );
+    assert.strictEqual(noId.identifier, 'mine');
+    assert.strictEqual(noId.id, 'mine', 'no id: the identifier');
   });
 
   it('a plain object in an unannotated bookmark is copied, not handed out (CachingObject bookmarks still deep-copy per watcher)', () => {

@@ -12,16 +12,19 @@ import { CachingObject, newCachingObject } from '../../../src/engine/cacher/cach
 import {
   CacheWatcher,
   CacheWatcherState,
-  annotateInitialEventsEndBookmark,
   emptyFunc,
-  filterWithAttrsAndPrefixFunction,
-  initialEventsAnnotationKey,
   newCacheWatcher,
-  type CacheWatcherInspectorEvent,
-  type FilterWithAttrsFunc,
-  type WatchEvent,
-  type WatchObject,
 } from '../../../src/engine/cacher/cache-watcher';
+import type { CacheWatcherInspectorEvent } from '../../../src/engine/cacher/cache-watcher-report';
+import {
+  filterWithAttrsAndPrefixFunction,
+  type FilterWithAttrsFunc,
+} from '../../../src/engine/cacher/filter-with-attrs';
+import {
+  annotateInitialEventsEndBookmark,
+  initialEventsAnnotationKey,
+} from '../../../src/engine/cacher/initial-events-end-bookmark';
+import type { WatchEvent, WatchObject } from '../../../src/engine/cacher/watch';
 import { ChannelTimer } from '../../../src/engine/cacher/channel';
 import type {
   WatchCacheEvent,
@@ -555,7 +558,10 @@ describe('cacheWatcher.nextBookmarkTime', () => {
       const w = newCacheWatcher(1, everything, emptyFunc, c.deadline, true, pods, c.name);
       w.setBookmarkAfterResourceVersion(c.bookmarkAfter);
       if (c.received) w.markBookmarkAfterRvAsReceived(event('BOOKMARK', pod({}), c.bookmarkAfter));
-      assert.deepStrictEqual(w.nextBookmarkTime(now, defaultBookmarkFrequency), c.want, c.name);
+      // Go's (time.Time, bool): NaN stands for ok=false.
+      const t = w.nextBookmarkTime(now, defaultBookmarkFrequency);
+      const got = Number.isNaN(t) ? { time: zeroTime, ok: false } : { time: t, ok: true };
+      assert.deepStrictEqual(got, c.want, c.name);
     }
   });
 });

@@ -7,7 +7,7 @@ import { MetricsRegistry } from '../../../src/engine/metrics/registry';
 import { profile136, withGates, type FeatureGates } from '../../../src/engine/features';
 import { Cacher, type CacherConfig } from '../../../src/engine/cacher/cacher';
 import { CacheDelegator } from '../../../src/engine/cacher/delegator';
-import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/cache-watcher';
+import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/watch';
 import { CachingObject } from '../../../src/engine/cacher/caching-object';
 import type { ListOptions } from '../../../src/engine/storage/list-options';
 import type { KubeObject } from '../../../src/engine/storage/objects';

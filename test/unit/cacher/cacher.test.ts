@@ -29,7 +29,7 @@ import { newTimeBucketWatchers } from '../../../src/engine/cacher/bookmark-bucke
 import { bufferSize } from '../../../src/engine/cacher/watch-cache-interval';
 import { WatchRequestContext } from '../../../src/engine/clients/watch-client';
 import type { TimeBudget } from '../../../src/engine/cacher/time-budget';
-import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/cache-watcher';
+import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/watch';
 import { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
 import {
   MockStorage,

@@ -1,6 +1,7 @@
 // Tests for the allocation-free side of src/engine/cacher/channel.ts: poll (tryRecv without a
 // result object) and long-lived receivers/senders that park and re-park (parkRecv, parkSend,
-// cancelRecv, cancelSend), mixed with the closure API, against Go's channel rules.
+// cancelRecv, cancelSend), mixed with the closure API, against Go's channel rules; and the one
+// hook beyond Go, the ReceiverListener told who waits alone.
 import * as assert from 'assert';
 import * as fc from 'fast-check';
 import {
@@ -10,6 +11,7 @@ import {
   type ChannelReceiver,
   type ChannelSender,
   type Received,
+  type ReceiverListener,
 } from '../../../src/engine/cacher/channel';
 
 /** A receiver that records what it got and can be parked again. */
@@ -264,5 +266,34 @@ describe('Channel: poll and parked waiters', () => {
         },
       ),
     );
+  });
+
+  it('tells its ReceiverListener whenever the receiver waiting alone changes, and only then', () => {
+    const ch = new Channel<number>(1);
+    const names = new Map<unknown, string>();
+    const told: string[] = [];
+    const listener: ReceiverListener = {
+      receiverChanged: (c, r) => {
+        assert.strictEqual(c, ch);
+        told.push(r === undefined ? '-' : (names.get(r) ?? 'closure'));
+      },
+    };
+    ch.receiverListener = listener;
+    const a = new Rx();
+    const b = new Rx();
+    names.set(a, 'a');
+    names.set(b, 'b');
+    ch.parkRecv(a); // a waits alone
+    ch.parkRecv(b); // company: nobody alone
+    ch.cancelRecv(a); // b alone
+    ch.trySend(1); // b taken
+    ch.trySend(2); // buffered: nobody waits
+    ch.poll();
+    ch.parkRecv(a); // a alone
+    ch.waitRecv(() => undefined); // a closure joins
+    ch.trySend(3); // a taken: the closure waits alone
+    ch.close(); // nobody
+    assert.deepStrictEqual(told, ['a', '-', 'b', '-', 'a', '-', 'closure', '-']);
+    assert.deepStrictEqual([a.got, b.got], [[3], [1]]);
   });
 });

@@ -1,6 +1,7 @@
 // Tests for src/engine/cacher/delegator.ts: ports of k8s.io/apiserver pkg/storage/cacher
 // cacher_whitebox_test.go (release-1.36; the Skip row from master) for CacheDelegator.GetList, Get
-// and Watch: consistent-read fallback, exact-RV fallback, cache bypass rules, the not-ready 429.
+// and Watch: consistent-read fallback, exact-RV fallback, cache bypass rules, the not-ready 429;
+// shouldDelegateListOnNotReadyCache.
 import * as assert from 'assert';
 import { FakeClock, settle } from '../../../src/engine/clock';
 import { newListOptions, type ListOptions } from '../../../src/engine/storage/list-options';
@@ -11,6 +12,7 @@ import { isTooManyRequests, StatusError } from '../../../src/engine/storage/erro
 import { RecordingInspector } from '../../../src/engine/inspect/events';
 import { WatchRequestContext } from '../../../src/engine/clients/watch-client';
 import type { OrderedLister } from '../../../src/engine/cacher/watch-cache-store';
+import { shouldDelegateListOnNotReadyCache } from '../../../src/engine/cacher/delegator';
 import {
   MockStorage,
   drain,
@@ -610,5 +612,41 @@ describe('CacheDelegator (delegator.go)', () => {
       );
     }
     cacher.stop();
+  });
+});
+
+describe('shouldDelegateListOnNotReadyCache (delegator.go)', () => {
+  it('sends only paginated, unfiltered lists to etcd while the cache initialises', () => {
+    const empty = { empty: () => true };
+    const nonEmpty = { empty: () => false };
+    const cases: Array<{
+      name: string;
+      predicate: { limit?: number; label?: { empty(): boolean }; field?: { empty(): boolean } };
+      want: boolean;
+    }> = [
+      { name: 'limit, no selectors', predicate: { limit: 500 }, want: true },
+      {
+        name: 'limit, empty selectors',
+        predicate: { limit: 500, label: empty, field: empty },
+        want: true,
+      },
+      { name: 'no limit', predicate: {}, want: false },
+      {
+        name: 'limit with a label selector',
+        predicate: { limit: 500, label: nonEmpty },
+        want: false,
+      },
+      {
+        name: 'limit with a field selector',
+        predicate: { limit: 500, field: nonEmpty },
+        want: false,
+      },
+    ];
+    for (const c of cases)
+      assert.strictEqual(
+        shouldDelegateListOnNotReadyCache({ predicate: c.predicate }),
+        c.want,
+        c.name,
+      );
   });
 });

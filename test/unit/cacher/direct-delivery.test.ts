@@ -1,11 +1,10 @@
-// Tests for the in-place delivery of src/engine/cacher/cache-watcher.ts (addToParkedTask, the
-// counted-in-place deliveries folded by foldDirect), channel.ts (directReceiver) and
-// watch-client.ts (DirectWriter): a dispatched event that reaches a parked task and a parked fast
-// client takes the whole turn in place. Whatever path an event takes, every counter a user can
-// read must come out the same: each workload runs twice, once with clients that let the watcher
-// deliver in place and once with clients that force the channel path (an onEvent callback), and
-// every watcher's counts, every client's received/bytesEncoded/close reason and the metrics must
-// be equal. Some clients act on other watches from their callback, in the middle of a dispatch.
+// Tests for the cacher's fast paths (CacheOptions.fastPaths): in-place delivery
+// (src/engine/cacher/in-place-delivery.ts, with its client side in clients/watch-client.ts and its
+// hook in channel.ts) and watcher runs (watcher-run.ts). Whatever path an event takes, everything a
+// user can read must come out the same: each random workload runs with the fast paths on and off,
+// and every watcher's counts, every client's received/bytesEncoded/lastResourceVersion, kept events
+// and close reason, and the metrics must be equal. Some clients keep their events, some have a
+// callback (never in place), some act on other watches from it, in the middle of a dispatch.
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { FakeClock } from '../../../src/engine/clock';
@@ -13,6 +12,8 @@ import { SeededRandom } from '../../../src/engine/rand';
 import { InspectorHub } from '../../../src/engine/inspect/events';
 import { makePod } from '../../../src/engine/storage/objects';
 import { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
+import { InPlaceDelivery } from '../../../src/engine/cacher/in-place-delivery';
+import { WatcherRun } from '../../../src/engine/cacher/watcher-run';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import type { ReadRate, WatchContentType } from '../../../src/engine/clients/watch-client';
 import { createResource, type OpenedWatch, type Resource } from '../../../src/engine/apiserver';
@@ -29,6 +30,7 @@ type Cmd =
       contentType: WatchContentType | undefined;
       bookmarks: boolean;
       keep: boolean;
+      callback: boolean;
       n: number;
     }
   | { op: 'rate'; watch: number; rate: ReadRate }
@@ -64,6 +66,7 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
       contentType: fc.constantFrom(undefined, contentTypeJSON, contentTypeProtobuf),
       bookmarks: fc.boolean(),
       keep: fc.boolean(),
+      callback: fc.boolean(),
       n: fc.integer({ min: 1, max: 12 }),
     }),
   },
@@ -93,21 +96,21 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
 );
 
 /** Everything a user can read about a run's watches, as one string per watch plus the metrics. */
-async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]> {
+async function run(cmds: readonly Cmd[], fastPaths: boolean): Promise<string[]> {
   const clock = new FakeClock(0);
   // An inspector nobody listens to: the engine takes its quiet paths.
   const r: Resource = createResource({
     clock,
     rand: new SeededRandom(5),
     inspector: new InspectorHub(),
-    cache: { bookmarkFrequency: 2000 },
+    cache: { bookmarkFrequency: 2000, fastPaths },
   });
   r.start();
   await r.waitReady();
   await r.step(20);
   const watches: OpenedWatch[] = [];
   // A callback per event keeps the client off the in-place path (it could do anything).
-  const onEvent = channelPath ? (): void => undefined : undefined;
+  const onEvent = (): void => undefined;
   for (const c of cmds) {
     switch (c.op) {
       case 'write': {
@@ -128,7 +131,7 @@ async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]
               allowWatchBookmarks: c.bookmarks,
               contentType: c.contentType,
               keepEvents: c.keep,
-              onEvent,
+              onEvent: c.callback ? onEvent : undefined,
             }),
           );
         }
@@ -175,18 +178,52 @@ async function run(cmds: readonly Cmd[], channelPath: boolean): Promise<string[]
   return out;
 }
 
-describe('in-place delivery (a parked task, a parked fast client)', () => {
-  it('leaves every count as the channel path does, over random workloads', async () => {
+/** Counts the events the fast paths took (in place one by one, or by runs) while `f` runs. */
+async function countingFastPaths<T>(
+  f: () => Promise<T>,
+): Promise<{ result: T; inPlace: number; byRuns: number }> {
+  const add = InPlaceDelivery.prototype.add;
+  const dispatch = WatcherRun.prototype.dispatch;
+  let inPlace = 0;
+  let byRuns = 0;
+  InPlaceDelivery.prototype.add = function (this: InPlaceDelivery, e) {
+    const took = add.call(this, e);
+    if (took) inPlace++;
+    return took;
+  };
+  WatcherRun.prototype.dispatch = function (this: WatcherRun, e) {
+    const took = dispatch.call(this, e);
+    if (took) byRuns += this.members.length;
+    return took;
+  };
+  try {
+    return { result: await f(), inPlace, byRuns };
+  } finally {
+    InPlaceDelivery.prototype.add = add;
+    WatcherRun.prototype.dispatch = dispatch;
+  }
+}
+
+describe('the fast paths (in-place delivery, watcher runs)', () => {
+  it("leave everything a user can read as upstream's path does, over random workloads", async () => {
     let delivered = 0;
+    let inPlace = 0;
+    let byRuns = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(cmdArb, { minLength: 10, maxLength: 60 }), async (cmds) => {
-        const inPlace = await run(cmds, false);
-        assert.deepStrictEqual(inPlace, await run(cmds, true));
-        for (const line of inPlace) delivered += Number(/received=(\d+)/.exec(line)?.[1] ?? 0);
+        const on = await countingFastPaths(() => run(cmds, true));
+        const off = await countingFastPaths(() => run(cmds, false));
+        assert.deepStrictEqual(on.result, off.result);
+        assert.strictEqual(off.inPlace + off.byRuns, 0, 'off: no fast path at all');
+        inPlace += on.inPlace;
+        byRuns += on.byRuns;
+        for (const line of on.result) delivered += Number(/received=(\d+)/.exec(line)?.[1] ?? 0);
       }),
       { numRuns: 60 },
     );
     assert.ok(delivered > 2000, `the workloads delivered ${delivered} events in all`);
+    assert.ok(inPlace > 100, `${inPlace} events were taken in place one by one`);
+    assert.ok(byRuns > 100, `${byRuns} events were taken by runs`);
   });
 
   it('counts in place, and the counts are there as soon as anyone looks', async () => {
@@ -200,8 +237,11 @@ describe('in-place delivery (a parked task, a parked fast client)', () => {
       contentType: contentTypeJSON,
       keepEvents: false,
     });
-    await r.createPod({ name: 'one', namespace: 'default' });
-    await r.settle();
+    const first = await countingFastPaths(async () => {
+      await r.createPod({ name: 'one', namespace: 'default' });
+      await r.settle();
+    });
+    assert.strictEqual(first.inPlace, 1, 'taken in place');
     const watcher = w.watcher as CacheWatcher;
     assert.strictEqual(w.client.received, 1);
     assert.ok(w.client.bytesEncoded > 100, `bytes ${w.client.bytesEncoded}`);

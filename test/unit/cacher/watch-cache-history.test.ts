@@ -14,8 +14,8 @@ import {
   defaultLowerBoundCapacity,
   defaultUpperBoundCapacity,
   WatchCacheHistory,
-  type WatchCacheCapacityChangeEvent,
 } from '../../../src/engine/cacher/watch-cache-history';
+import type { WatchCacheCapacityChangeEvent } from '../../../src/engine/inspect/events';
 import { newTestWatchCache, testEpoch } from './watch-cache-testing';
 
 const D = DefaultEventFreshDuration;

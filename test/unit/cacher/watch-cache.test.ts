@@ -16,8 +16,8 @@ import { SelectionPredicate } from '../../../src/engine/storage/selection-predic
 import {
   blockTimeout,
   resourceVersionTooHighRetrySeconds,
-  type WatchCacheFreshnessWaitEvent,
 } from '../../../src/engine/cacher/watch-cache';
+import type { WatchCacheFreshnessWaitEvent } from '../../../src/engine/inspect/events';
 import {
   capacityUpperBound,
   DefaultEventFreshDuration,

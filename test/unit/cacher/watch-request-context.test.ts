@@ -3,7 +3,8 @@
 // rides on the context's deadline timer, and both keep the order a separate timer each gave.
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
-import { newCacheWatcher, type WatchObject } from '../../../src/engine/cacher/cache-watcher';
+import { newCacheWatcher } from '../../../src/engine/cacher/cache-watcher';
+import type { WatchObject } from '../../../src/engine/cacher/watch';
 import {
   WatchClient,
   WatchRequestContext,

@@ -1,13 +1,12 @@
 // Tests for src/engine/cacher/watcher-run.ts: a run counts an event once for all its members, and
-// encodes (or hits) as the members one by one would: once per encoder, the rest cache hits.
+// encodes (or hits) as the members one by one would: once per encoder, the rest cache hits; when
+// it cannot speak for them, the members take the event one by one.
 import * as assert from 'assert';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
-import {
-  CachingObject,
-  newCachingObject,
-  flushPendingHits,
-} from '../../../src/engine/cacher/caching-object';
-import type { WatchEvent, WatchObject } from '../../../src/engine/cacher/cache-watcher';
+import { CachingObject, newCachingObject } from '../../../src/engine/cacher/caching-object';
+import type { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
+import type { RunCounts } from '../../../src/engine/cacher/in-place-delivery';
+import type { WatchEvent, WatchObject } from '../../../src/engine/cacher/watch';
 import {
   sharedEncoder,
   contentTypeJSON,
@@ -20,9 +19,10 @@ import { WatcherRun, type RunMember } from '../../../src/engine/cacher/watcher-r
 const json = sharedEncoder(contentTypeJSON, 'v1');
 const proto = sharedEncoder(contentTypeProtobuf, 'v1');
 
-/** A member that records how it joined and answers the filter with `interested`. */
+/** A member that records how it joined and what it was offered alone, and answers the filter with `interested`. */
 class FakeMember implements RunMember {
-  joined: { run: WatcherRun; encoderIndex: number } | undefined;
+  joined: { run: RunCounts; encoderIndex: number } | undefined;
+  offered: number[] = [];
   constructor(
     readonly runEncoder: ObjectEncoder | undefined,
     readonly runTaskResourceVersion = 10,
@@ -31,8 +31,12 @@ class FakeMember implements RunMember {
   convertToWatchEvent(event: WatchCacheEvent<WatchObject>): WatchEvent | undefined {
     return this.interested ? { type: 'ADDED', object: event.object as WatchObject } : undefined;
   }
-  joinRun(run: WatcherRun, encoderIndex: number): void {
+  joinRun(run: RunCounts, encoderIndex: number): void {
     this.joined = { run, encoderIndex };
+  }
+  nonblockingAdd(event: WatchCacheEvent<WatchObject>, blocked: CacheWatcher[]): void {
+    this.offered.push(event.resourceVersion);
+    if (!this.interested) blocked.push(this as unknown as CacheWatcher);
   }
 }
 
@@ -70,7 +74,6 @@ describe('WatcherRun', () => {
     );
     const object = newCachingObject(pod());
     assert.strictEqual(run.dispatch(event(object)), true);
-    flushPendingHits();
     assert.strictEqual(run.delivered, 1);
     assert.strictEqual(run.filtered, 0);
     assert.deepStrictEqual(run.bytes, [json.encode(pod()).length, proto.encode(pod()).length]);
@@ -107,5 +110,24 @@ describe('WatcherRun', () => {
     assert.strictEqual(heard.quiet, false);
     assert.strictEqual(run.dispatch(event(heard)), false, 'an inspector hears of every encode');
     assert.strictEqual(run.delivered, 0);
+  });
+
+  it('as a dispatch entry, takes the event for all, or offers it to each member in order', () => {
+    const members = [new FakeMember(json), new FakeMember(json, 10, false), new FakeMember(json)];
+    const run = new WatcherRun(members);
+    const blocked: CacheWatcher[] = [];
+    run.nonblockingAdd(event(newCachingObject(pod()), 11), blocked);
+    assert.deepStrictEqual(
+      members.map((m) => m.offered),
+      [[], [], []],
+      'taken by the run',
+    );
+    run.valid = false;
+    run.nonblockingAdd(event(newCachingObject(pod()), 12), blocked);
+    assert.deepStrictEqual(
+      members.map((m) => m.offered),
+      [[12], [12], [12]],
+    );
+    assert.deepStrictEqual(blocked, [members[1]], 'the ones that did not take it');
   });
 });

@@ -3,6 +3,7 @@
 import * as assert from 'assert';
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 const root = path.resolve(__dirname, '../../../..');
@@ -60,8 +61,14 @@ describe('listwatch CLI', () => {
       assert.strictEqual(r.code, 0, r.err);
       assert.match(r.out, /^argument 1:\n {2}token: {5}eyJ/);
       assert.match(r.out, /valid: {5}yes/);
-      assert.match(r.out, /absolute: {2}\/registry\/pods\/default\/pod-b␀/);
-      assert.match(r.out, /resume: {4}just after \/registry\/pods\/default\/pod-b /);
+      assert.match(
+        r.out,
+        /resume: {4}\/registry\/pods\/default\/pod-b␀ \(just after \/registry\/pods\/default\/pod-b,/,
+      );
+      assert.match(
+        r.out,
+        /prefix: {4}\/registry\/pods\/ \(assumed: nothing in the text names the LIST \(the default --prefix \/registry\/pods\/\)\)/,
+      );
     });
 
     it("an invalid token prints upstream's message; exit 1", () => {
@@ -87,7 +94,12 @@ describe('listwatch CLI', () => {
       for (const args of [['--prefix', '/registry/pods/x/'], ['--prefix=/registry/pods/x/']]) {
         const r = run(['decode', ...args, pageToken]);
         assert.strictEqual(r.code, 0, r.err);
-        assert.match(r.out, /absolute: {2}\/registry\/pods\/x\/default\/pod-b␀/, args.join(' '));
+        assert.match(r.out, /resume: {4}\/registry\/pods\/x\/default\/pod-b␀/, args.join(' '));
+        assert.match(
+          r.out,
+          /prefix: {4}\/registry\/pods\/x\/ \(assumed: .*\(--prefix\)\)/,
+          args.join(' '),
+        );
       }
     });
 
@@ -100,6 +112,8 @@ describe('listwatch CLI', () => {
         .map((l) => JSON.parse(l));
       assert.strictEqual(lines.length, 2);
       assert.deepStrictEqual(lines[0].source, { argument: 1 });
+      assert.strictEqual(lines[0].keyPrefix, '/registry/pods/');
+      assert.strictEqual(lines[0].keyPrefixSource, 'setting');
       assert.strictEqual(lines[0].valid, true);
       assert.deepStrictEqual(lines[0].fields, {
         v: 'meta.k8s.io/v1',
@@ -124,6 +138,49 @@ describe('listwatch CLI', () => {
       const e = JSON.parse(r.out);
       assert.deepStrictEqual(e.source, { argument: 1, kind: 'query' });
       assert.strictEqual(e.token, pageToken);
+      assert.strictEqual(e.keyPrefixSource, 'url');
+    });
+
+    it("an argument's URL names the LIST: its key prefix, not --prefix", () => {
+      const token = Buffer.from(
+        '{"v":"meta.k8s.io/v1","rv":5,"start":"kube-proxy\\u0000"}',
+      ).toString('base64url');
+      const r = run([
+        'decode',
+        '--json',
+        '--prefix',
+        '/registry/pods/',
+        `/api/v1/namespaces/kube-system/configmaps?continue=${token}`,
+      ]);
+      assert.strictEqual(r.code, 0, r.err);
+      const e = JSON.parse(r.out);
+      assert.strictEqual(e.keyPrefix, '/registry/configmaps/kube-system/');
+      assert.strictEqual(e.resumePoint.key, '/registry/configmaps/kube-system/kube-proxy\x00');
+      assert.deepStrictEqual(e.keyPrefixScope, {
+        group: '',
+        resource: 'configmaps',
+        namespace: 'kube-system',
+      });
+    });
+
+    it('--etcd-prefix moves every key derived from a request', () => {
+      const r = run([
+        'decode',
+        '--json',
+        '--etcd-prefix',
+        '/prod',
+        `/apis/apps/v1/deployments?continue=${pageToken}`,
+      ]);
+      assert.strictEqual(r.code, 0, r.err);
+      assert.strictEqual(JSON.parse(r.out).keyPrefix, '/prod/deployments/');
+    });
+
+    it('--prefix and --etcd-prefix must be key paths', () => {
+      for (const option of ['--prefix', '--etcd-prefix']) {
+        const r = run(['decode', option, 'registry', pageToken]);
+        assert.strictEqual(r.code, 2, option);
+        assert.match(r.err, new RegExp(`${option} "registry" is not an etcd key path`), option);
+      }
     });
 
     it('- reads a kubectl -v=8 log from stdin and reports line and column', () => {
@@ -136,27 +193,39 @@ describe('listwatch CLI', () => {
         'line 34, column 181 (json):',
         'line 36, column 123 (query):',
       ]);
+      assert.match(
+        r.out,
+        /prefix: {4}\/registry\/pods\/ \(the response to GET \/api\/v1\/pods \(line 8\)\)/,
+      );
+      assert.match(r.out, /prefix: {4}\/registry\/pods\/ \(the request URL \/api\/v1\/pods\)/);
       assert.match(r.out, /4 tokens, all valid\n$/);
     });
 
     it('- with --json: every token of the audit log, with its source line', () => {
       const r = run(['decode', '--json', '-'], fixture('audit.log'));
       assert.strictEqual(r.code, 0, r.err);
-      const sources = r.out
+      const found = r.out
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l).source);
+        .map((l) => JSON.parse(l));
       assert.deepStrictEqual(
-        sources.map((s: { line: number; kind: string }) => [s.line, s.kind]),
+        found.map(
+          (e: {
+            source: { line: number; kind: string };
+            keyPrefix: string;
+            keyPrefixSource: string;
+          }) => [e.source.line, e.source.kind, e.keyPrefixSource, e.keyPrefix],
+        ),
         [
-          [2, 'query'],
-          [3, 'query'],
-          [5, 'query'],
-          [5, 'json'],
-          [6, 'query'],
-          [7, 'json'],
+          [2, 'query', 'objectRef', '/registry/pods/'],
+          [3, 'query', 'objectRef', '/registry/pods/shop/'],
+          [5, 'query', 'objectRef', '/registry/pods/'],
+          [5, 'json', 'objectRef', '/registry/pods/'],
+          [6, 'query', 'objectRef', '/registry/pods/'],
+          [7, 'json', 'objectRef', '/registry/pods/'],
         ],
       );
+      assert.strictEqual(found[1].resumePoint.key, '/registry/pods/shop/api-7d9f8c6b5-2ablc13\x00');
     });
 
     it("bad-tokens.log: every token invalid with upstream's messages; exit 1", () => {
@@ -174,6 +243,44 @@ describe('listwatch CLI', () => {
         'continue key is not valid: illegal base64 data at input byte 60',
         'continue key is not valid: encoded start key empty (version meta.k8s.io/v1)',
       ]);
+    });
+
+    it('- reads a list object: pod-list.yaml and pod-list.json are cluster-wide LISTs', () => {
+      for (const name of ['pod-list.yaml', 'pod-list.json']) {
+        const r = run(['decode', '--json', '-'], fixture(name));
+        assert.strictEqual(r.code, 0, r.err);
+        const e = JSON.parse(r.out);
+        assert.strictEqual(e.keyPrefixSource, 'list', name);
+        assert.strictEqual(e.keyPrefix, '/registry/pods/', name);
+        assert.match(e.keyPrefixDetail, /^PodList \(v1\): the start key names its namespace/, name);
+      }
+    });
+
+    it('- says when kubectl cut a token', () => {
+      const line =
+        '"Response Body" body="{\\"metadata\\":{\\"continue\\":\\"eyJ2IjoibWV0YS5r [truncated 2048 chars]"';
+      const r = run(['decode', '-'], line + '\n');
+      assert.strictEqual(r.code, 1);
+      assert.match(r.out, /truncated: kubectl cut 2048 chars here/);
+      const e = JSON.parse(run(['decode', '--json', '-'], line + '\n').out);
+      assert.strictEqual(e.truncated, 2048);
+    });
+
+    it('ends quietly when the reader of its output goes away (| head)', async () => {
+      const lines = fixture('audit.log').repeat(2000);
+      const child = spawn(process.execPath, [cli, 'decode', '--json', '-'], { cwd: root });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.stdin.on('error', () => undefined); // the child may stop reading before all is written
+      const firstOutput = new Promise<void>((resolve) =>
+        child.stdout.once('data', () => resolve()),
+      );
+      child.stdin.end(lines);
+      await firstOutput;
+      child.stdout.destroy();
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.strictEqual(err, '', 'nothing on stderr');
+      assert.strictEqual(code, 0);
     });
 
     it('stdin without tokens: exit 1 and a message', () => {
@@ -221,6 +328,36 @@ describe('listwatch CLI', () => {
       const r = run(['decode', '--help']);
       assert.strictEqual(r.code, 0);
       assert.match(r.out, /Exit status: 0 every token is valid, 1 a token is invalid/);
+    });
+  });
+
+  /** True when text holds a control character other than a line break. */
+  const hasControl = (text: string): boolean =>
+    Array.from(text).some(
+      (c) => c !== '\n' && (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+    );
+
+  describe('error text', () => {
+    it('never echoes a control character from rejected input (a NUL in a trace line)', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-cli-'));
+      try {
+        const header = path.join(dir, 'header.jsonl');
+        fs.writeFileSync(header, '{"format":\x00}\n');
+        const r = run(['report', header]);
+        assert.strictEqual(r.code, 2);
+        assert.ok(!hasControl(r.err), JSON.stringify(r.err));
+        assert.match(r.err, /Unexpected token '␀'/);
+        const body = path.join(dir, 'body.jsonl');
+        fs.writeFileSync(
+          body,
+          fixture('hostile-names.jsonl').split('\n')[0] + '\n{"kind":"input","at":0,\x00"x":1}\n',
+        );
+        const report = run(['report', body]);
+        assert.ok(!hasControl(report.err + report.out), JSON.stringify(report.err));
+        assert.match(report.err, /1 line\(s\) of .* rejected/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 

@@ -69,7 +69,15 @@ describe('listwatch scenario / replay / report', () => {
       [
         'selector-death-spiral',
         9,
-        { objects: 5000, matchEvery: 100, limit: 20, pages: 1, profile: '1.36' },
+        {
+          objects: 5000,
+          matchEvery: 100,
+          limit: 20,
+          pages: 1,
+          profile: '1.36',
+          etcdLatency: 'measured',
+          etcdLatencyScale: 1,
+        },
       ],
     );
     assert.strictEqual(
@@ -250,11 +258,18 @@ describe('listwatch scenario / replay / report', () => {
     assert.strictEqual(lines.pop(), '', 'ends with a newline');
     assert.deepStrictEqual(JSON.parse(lines[0]), {
       format: 'listwatch-trace',
-      version: 1,
+      version: 2,
       scenario: 'bookmark-heartbeats',
       profile: '1.36',
       seed: 1,
-      params: { watchers: 10, minutes: 1, timeoutSeconds: 0, writesPerSecond: 1 },
+      params: {
+        watchers: 10,
+        minutes: 1,
+        timeoutSeconds: 0,
+        writesPerSecond: 1,
+        etcdLatency: 'measured',
+        etcdLatencyScale: 1,
+      },
     });
     assert.ok(
       lines.slice(1).every((l) => ['input', 'event', 'metrics'].includes(JSON.parse(l).kind)),

@@ -4,12 +4,9 @@
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { newCachingObject, type CachingObject } from '../../../src/engine/cacher/caching-object';
-import {
-  emptyFunc,
-  initialEventsAnnotationKey,
-  newCacheWatcher,
-  type WatchObject,
-} from '../../../src/engine/cacher/cache-watcher';
+import { emptyFunc, newCacheWatcher } from '../../../src/engine/cacher/cache-watcher';
+import { initialEventsAnnotationKey } from '../../../src/engine/cacher/initial-events-end-bookmark';
+import type { WatchObject } from '../../../src/engine/cacher/watch';
 import { ChannelTimer } from '../../../src/engine/cacher/channel';
 import {
   contentTypeJSON,

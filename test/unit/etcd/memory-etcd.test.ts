@@ -577,7 +577,8 @@ describe('MemoryEtcd', () => {
       limit: 2,
       revision: 3,
     });
-    assert.strictEqual(r.latencyMs, 2 + 2 * 0.5 + 2 * 14 * 0.01);
+    // 2 + 2 * 0.5 + 2 * 14 * 0.01 = 3.28 ms, rounded to the 1/128 ms quantum.
+    assert.strictEqual(r.latencyMs, 420 / 128);
     await assert.rejects(etcd.range({ key: '/pods/', revision: 99 }));
     await etcd.txn({ success: [{ requestPut: { key: '/pods/p9', value: 'y' } }] });
     etcd.watch({ key: '/pods/', rangeEnd: prefixEnd('/pods/'), startRevision: 3 }).cancel();

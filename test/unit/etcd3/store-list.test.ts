@@ -4,7 +4,8 @@
 import * as assert from 'assert';
 import { isTooLargeResourceVersion, type Status } from '../../../src/engine/storage/errors';
 import type { KubeObject } from '../../../src/engine/storage/objects';
-import type { GetListOptions, ListResult } from '../../../src/engine/etcd3/store';
+import type { ListResult } from '../../../src/engine/etcd3/store';
+import type { GetListOptions } from '../../../src/engine/storage/list-options';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import {
   encodeContinueOrDie,

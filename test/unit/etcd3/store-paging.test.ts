@@ -6,7 +6,8 @@ import * as assert from 'assert';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { statusToJSON, type Status } from '../../../src/engine/storage/errors';
 import type { KubeObject } from '../../../src/engine/storage/objects';
-import { maxLimit, type GetListOptions, type ListResult } from '../../../src/engine/etcd3/store';
+import { maxLimit, type ListResult } from '../../../src/engine/etcd3/store';
+import type { GetListOptions } from '../../../src/engine/storage/list-options';
 import {
   compactStorage,
   computePodKey,

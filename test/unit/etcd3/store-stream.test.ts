@@ -4,7 +4,7 @@
 // TestGetListStreamMultiChunk and testListMetrics(rangeStream=true).
 import * as assert from 'assert';
 import { rangeStreamRecheckInterval } from '../../../src/engine/etcd3/feature-support-checker';
-import type { GetListOptions } from '../../../src/engine/etcd3/store';
+import type { GetListOptions } from '../../../src/engine/storage/list-options';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { computePodKey, pod, testSetup, type TestSetup } from './etcd3-testing';
 

@@ -13,7 +13,7 @@ import type { TraceRecord } from '../../../src/trace/trace-format';
 
 const header: RunHeader = {
   format: 'listwatch-trace',
-  version: 1,
+  version: 2,
   scenario: 'bookmark-heartbeats',
   profile: '1.36',
   seed: 1,

@@ -7,7 +7,7 @@ import type { InspectorEvent } from '../../../src/engine/inspect/events';
 
 const header: RunHeader = {
   format: 'listwatch-trace',
-  version: 1,
+  version: 2,
   scenario: 'bookmark-heartbeats',
   profile: '1.36',
   seed: 1,
@@ -122,10 +122,11 @@ describe('RunModelBuilder', () => {
 
   it('groups etcd calls and pages under the list that made them; cacher lists apart', () => {
     const b = new RunModelBuilder(header);
-    const req = (at: number, limit: number, kvs: number): InspectorEvent => ({
+    const req = (requestId: number, at: number, limit: number, kvs: number): InspectorEvent => ({
       type: 'etcd/request',
       at,
       groupResource: gr,
+      requestId,
       operation: 'list',
       key: '/registry/pods/',
       rangeEnd: '/registry/pods0',
@@ -136,10 +137,11 @@ describe('RunModelBuilder', () => {
       count: 50,
       latencyMs: 0,
     });
-    const done = (at: number, fetched: number): InspectorEvent => ({
+    const done = (requestId: number, at: number, fetched: number): InspectorEvent => ({
       type: 'list/done',
       at,
       groupResource: gr,
+      requestId,
       keyPrefix: '/registry/pods/',
       recursive: true,
       streamed: false,
@@ -149,15 +151,23 @@ describe('RunModelBuilder', () => {
       returned: 1,
       latencyMs: 0,
     });
-    b.add(req(0, 10000, 50));
-    b.add(done(0, 50));
-    b.addInput(1, { action: 'list', id: 'list-1', request: '/api/v1/pods?limit=2', via: 'store' });
-    b.add(req(1, 2, 2));
-    b.add(req(1, 4, 4));
-    b.add(done(1, 6));
+    b.add(req(1, 0, 10000, 50));
+    b.add(done(1, 0, 50));
+    b.addInput(1, {
+      action: 'list',
+      id: 'list-1',
+      requestId: 2,
+      request: '/api/v1/pods?limit=2',
+      via: 'store',
+      client: 'kubectl',
+    });
+    b.add(req(2, 1, 2, 2));
+    b.add(req(2, 1, 4, 4));
+    b.add(done(2, 1, 6));
     b.addInput(1, {
       action: 'list-end',
       id: 'list-1',
+      requestId: 2,
       status: 200,
       items: 1,
       resourceVersion: '9',
@@ -167,16 +177,17 @@ describe('RunModelBuilder', () => {
     assert.deepStrictEqual(
       m.lists.map((l) => [
         l.id,
+        l.requestId,
         l.etcdRequests.map((q) => q.limit),
         l.fetched,
         l.continue,
         l.servedBy,
       ]),
-      [['list-1', [2, 4], 6, 'tok', 'etcd']],
+      [['list-1', 2, [2, 4], 6, 'tok', 'etcd']],
     );
     assert.deepStrictEqual(
-      m.cacherLists?.map((l) => [l.etcdRequests.map((q) => q.limit), l.fetched]),
-      [[[10000], 50]],
+      m.cacherLists?.map((l) => [l.requestId, l.etcdRequests.map((q) => q.limit), l.fetched]),
+      [[1, [10000], 50]],
     );
   });
 

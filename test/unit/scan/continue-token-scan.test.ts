@@ -190,6 +190,27 @@ describe('findContinueTokens line forms', () => {
     });
   }
 
+  it("recognises a token cut by client-go's truncateBody, in both log formats", () => {
+    const lines: Array<[string, string]> = [
+      [
+        '1.20',
+        'request.go:1107] Response Body: {"metadata":{"continue":"eyJ2IjoibWV0 [truncated 4711 chars]',
+      ],
+      [
+        '1.33',
+        '"Response Body" body="{\\"metadata\\":{\\"continue\\":\\"eyJ2IjoibWV0 [truncated 4711 chars]"',
+      ],
+    ];
+    for (const [name, line] of lines) {
+      const [t, ...rest] = findContinueTokens(line);
+      assert.deepStrictEqual(rest, [], name);
+      assert.strictEqual(t?.token, 'eyJ2IjoibWV0', name);
+      assert.strictEqual(t.truncated, 4711, name);
+      assert.strictEqual(line.slice(t.start, t.end), 'eyJ2IjoibWV0', name);
+    }
+    assert.strictEqual(findContinueTokens('{"continue":"eyJhYmMi"}')[0].truncated, undefined);
+  });
+
   it('tokenAt finds the token under a column, end inclusive', () => {
     const line = 'GET /api/v1/pods?continue=eyJhYmMi&limit=500';
     const start = line.indexOf('eyJ');

@@ -47,10 +47,12 @@ describe('scenario read-your-writes', () => {
   ];
   for (const c of cases) {
     it(c.name, async () => {
+      // No etcd latency: each wait is then exactly the lag (the test below has the measured one).
       const { model, summary } = await runScenario('read-your-writes', {
         cacheLagMs: c.lag,
         readers: c.readers,
         skipTimeoutFallback: c.skip,
+        etcdLatency: 'zero',
       });
       const reads = writes * c.readers;
       const timesOut = c.lag >= blockTimeoutMs;
@@ -105,6 +107,22 @@ describe('scenario read-your-writes', () => {
         );
     });
   }
+
+  it("with the measured etcd latency a read waits the lag less its write's and its revision read's etcd time", async () => {
+    const lag = 500;
+    const { model } = await runScenario('read-your-writes', { cacheLagMs: lag });
+    assert.strictEqual(model.lists.length, writes);
+    for (const l of model.lists) {
+      const rvRead = l.etcdRequests.find(
+        (q) => q.operation === 'getCurrentResourceVersion' || q.operation === 'get',
+      );
+      assert.ok(rvRead && rvRead.latencyMs > 0, `${l.id}: the revision read took etcd time`);
+      // The write is applied when etcd gets it; its answer, then the read, come later.
+      const writeMs = lag - l.waits[0].waitedMs - rvRead.latencyMs;
+      assert.ok(writeMs > 0.5 && writeMs < 2, `${l.id}: the write's answer took ${writeMs} ms`);
+      assert.strictEqual(l.waits[0].outcome, 'caught-up', l.id);
+    }
+  });
 
   it("every read sees its write: each list RV is newer than the last, read after etcd's revision", async () => {
     const { model } = await runScenario('read-your-writes', { cacheLagMs: 900, readers: 1 });

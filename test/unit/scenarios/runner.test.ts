@@ -13,12 +13,16 @@ import { TraceWriter } from '../../../src/trace/trace-writer';
 import { runJson } from '../../../src/cli/run-report';
 import { jsonSections, summarizeModel } from '../../../src/scenarios/runner';
 
+/** The etcd latency parameters every scenario ends with, and their defaults. */
+const latency = ['etcdLatency', 'etcdLatencyScale'];
+const latencyDefaults = { etcdLatency: 'measured', etcdLatencyScale: 1 };
+
 const catalogue: Array<[string, string[]]> = [
-  ['selector-death-spiral', ['objects', 'matchEvery', 'limit', 'pages', 'profile']],
-  ['read-your-writes', ['cacheLagMs', 'skipTimeoutFallback', 'readers']],
-  ['bookmark-heartbeats', ['watchers', 'minutes', 'timeoutSeconds', 'writesPerSecond']],
-  ['watchlist-starvation', ['watchers', 'stuckSeconds']],
-  ['serialization-fanout', ['watchers', 'contentTypes', 'events']],
+  ['selector-death-spiral', ['objects', 'matchEvery', 'limit', 'pages', 'profile', ...latency]],
+  ['read-your-writes', ['cacheLagMs', 'skipTimeoutFallback', 'readers', ...latency]],
+  ['bookmark-heartbeats', ['watchers', 'minutes', 'timeoutSeconds', 'writesPerSecond', ...latency]],
+  ['watchlist-starvation', ['watchers', 'stuckSeconds', ...latency]],
+  ['serialization-fanout', ['watchers', 'contentTypes', 'events', ...latency]],
   [
     'watch-cache-resize',
     [
@@ -27,10 +31,14 @@ const catalogue: Array<[string, string[]]> = [
       'quietEventsPerSecond',
       'quietSeconds',
       'lateWatcherDelaySeconds',
+      ...latency,
     ],
   ],
-  ['rangestream-fallback', ['etcdSupportsRangeStream', 'lists', 'intervalSeconds', 'profile']],
-  ['slow-watcher-termination', ['fastWatchers', 'slowWatchers', 'eventsPerSecond']],
+  [
+    'rangestream-fallback',
+    ['etcdSupportsRangeStream', 'lists', 'intervalSeconds', 'profile', ...latency],
+  ],
+  ['slow-watcher-termination', ['fastWatchers', 'slowWatchers', 'eventsPerSecond', ...latency]],
 ];
 
 /** Small parameter sets: every scenario, quick. */
@@ -74,6 +82,7 @@ describe('scenario runner', () => {
   it("the defaults are the catalogue's", () => {
     const p = (name: string) => resolveParams(name, {});
     assert.deepStrictEqual(p('selector-death-spiral'), {
+      ...latencyDefaults,
       objects: 100000,
       matchEvery: 100,
       limit: 100,
@@ -81,29 +90,38 @@ describe('scenario runner', () => {
       profile: '1.36',
     });
     assert.deepStrictEqual(p('read-your-writes'), {
+      ...latencyDefaults,
       cacheLagMs: 500,
       skipTimeoutFallback: false,
       readers: 1,
     });
     assert.deepStrictEqual(p('bookmark-heartbeats'), {
+      ...latencyDefaults,
       watchers: 10000,
       minutes: 3,
       timeoutSeconds: 0,
       writesPerSecond: 1,
     });
-    assert.deepStrictEqual(p('watchlist-starvation'), { watchers: 100, stuckSeconds: 20 });
+    assert.deepStrictEqual(p('watchlist-starvation'), {
+      watchers: 100,
+      stuckSeconds: 20,
+      ...latencyDefaults,
+    });
     assert.deepStrictEqual(p('serialization-fanout'), {
+      ...latencyDefaults,
       watchers: 1000,
       contentTypes: 'json,protobuf',
       events: 100,
     });
     assert.deepStrictEqual(p('rangestream-fallback'), {
+      ...latencyDefaults,
       etcdSupportsRangeStream: false,
       lists: 30,
       intervalSeconds: 60,
       profile: '1.37',
     });
     assert.deepStrictEqual(p('slow-watcher-termination'), {
+      ...latencyDefaults,
       fastWatchers: 50,
       slowWatchers: 5,
       eventsPerSecond: 200,
@@ -166,6 +184,18 @@ describe('scenario runner', () => {
       { cacheLagMs: '' },
       /parameter "cacheLagMs" expects a number from 0 to 600000, got ""/,
     ],
+    [
+      'an etcd latency that is neither measured nor zero',
+      'watchlist-starvation',
+      { etcdLatency: 'fast' },
+      /parameter "etcdLatency" expects one of "measured", "zero", got "fast"/,
+    ],
+    [
+      'an etcd latency scale out of range',
+      'bookmark-heartbeats',
+      { etcdLatencyScale: 0 },
+      /parameter "etcdLatencyScale" expects a number from 0.01 to 1000, got 0/,
+    ],
   ];
   for (const [name, scenario, set, re] of bad) {
     it(`resolveParams rejects ${name}, naming the parameter and what was expected`, () => {
@@ -179,8 +209,16 @@ describe('scenario runner', () => {
         cacheLagMs: '250.5',
         skipTimeoutFallback: 'TRUE',
         readers: '3',
+        etcdLatency: 'zero',
+        etcdLatencyScale: '2.5',
       }),
-      { cacheLagMs: 250.5, skipTimeoutFallback: true, readers: 3 },
+      {
+        cacheLagMs: 250.5,
+        skipTimeoutFallback: true,
+        readers: 3,
+        etcdLatency: 'zero',
+        etcdLatencyScale: 2.5,
+      },
     );
   });
 

@@ -27,7 +27,7 @@ describe('explainContinueToken', () => {
       start: 'default/pod-b\x00',
     });
     assert.strictEqual(e.version, 'meta.k8s.io/v1');
-    assert.match(e.rvMeaning ?? '', /^pinned: the next page is read at etcd revision 12345/);
+    assert.match(e.rvMeaning ?? '', /^pinned: every page is served at revision 12345/);
     assert.deepStrictEqual(e.startKey, {
       relative: 'default/pod-b\x00',
       absolute: '/registry/pods/default/pod-b\x00',

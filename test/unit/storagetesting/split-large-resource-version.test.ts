@@ -8,7 +8,8 @@
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
-import { EtcdStore, type GetListOptions } from '../../../src/engine/etcd3/store';
+import { EtcdStore } from '../../../src/engine/etcd3/store';
+import type { GetListOptions } from '../../../src/engine/storage/list-options';
 import { Resource } from '../../../src/engine/apiserver';
 import {
   profile136,

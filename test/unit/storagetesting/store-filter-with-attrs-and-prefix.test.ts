@@ -7,7 +7,7 @@
 //   ShardMatchAndLabels, ShardMatchButLabelMismatch, ShardMismatch, ShardErrorDropsEvent,
 //   NamespaceSharding, NamespaceShardingMismatch.
 import * as assert from 'assert';
-import { filterWithAttrsAndPrefixFunction } from '../../../src/engine/cacher/cache-watcher';
+import { filterWithAttrsAndPrefixFunction } from '../../../src/engine/cacher/filter-with-attrs';
 import * as labels from '../../../src/engine/storage/labels';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';

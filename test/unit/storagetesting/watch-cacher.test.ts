@@ -11,7 +11,7 @@ import { EtcdStore, type GetOptions } from '../../../src/engine/etcd3/store';
 import type { StorageWatch, WatchOptions } from '../../../src/engine/etcd3/watcher';
 import { Cacher, type IndexedTrigger } from '../../../src/engine/cacher/cacher';
 import { namespaceKeyFunc } from '../../../src/engine/storage/keys';
-import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/cache-watcher';
+import type { WatchEvent, WatchInterface } from '../../../src/engine/cacher/watch';
 import { CachingObject } from '../../../src/engine/cacher/caching-object';
 import { CacheDelegator, type DelegatorStorage } from '../../../src/engine/cacher/delegator';
 import type { Indexers } from '../../../src/engine/cacher/watch-cache-store';

@@ -228,7 +228,12 @@ function testSetup(profile: SemanticsProfile, wrapKV: (kv: KV) => KV = (kv) => k
             progressNotify: opts.progressNotify,
             sendInitialEvents: opts.sendInitialEvents,
           },
-          { signal: call.signal },
+          {
+            requestId: 0,
+            client: 'watch-test',
+            requestLine: `GET ${key}?watch=true`,
+            signal: call.signal,
+          },
         ),
       ),
     // A copy of the transformer goes to the modifier; the revert puts the original back.

@@ -79,13 +79,13 @@ describe('trace replay', () => {
     );
     await assert.rejects(
       replayTrace([
-        '{"format":"listwatch-trace","version":1,"scenario":"nope","profile":"1.36","seed":1,"params":{}}',
+        '{"format":"listwatch-trace","version":2,"scenario":"nope","profile":"1.36","seed":1,"params":{}}',
       ]),
       /unknown scenario "nope"/,
     );
     await assert.rejects(
       replayTrace([
-        '{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"readers":0}}',
+        '{"format":"listwatch-trace","version":2,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"readers":0}}',
       ]),
       /parameter "readers" expects a whole number from 1 to 1000, got 0/,
     );

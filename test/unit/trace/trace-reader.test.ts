@@ -7,7 +7,7 @@ import { readTrace, traceLines } from '../../../src/trace/trace-reader';
 import { TraceWriter } from '../../../src/trace/trace-writer';
 
 const header =
-  '{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"cacheLagMs":500}}';
+  '{"format":"listwatch-trace","version":2,"scenario":"read-your-writes","profile":"1.36","seed":1,"params":{"cacheLagMs":500}}';
 const event =
   '{"kind":"event","event":{"type":"cacher/progress-request","at":5,"groupResource":{"group":"","resource":"pods"},"waiting":1}}';
 const input = '{"kind":"input","at":0,"action":"phase","name":"start","text":"go"}';
@@ -49,7 +49,7 @@ describe('trace writer and reader', () => {
     assert.strictEqual(w.lines, 4);
     assert.deepStrictEqual(JSON.parse(lines[0]), {
       format: 'listwatch-trace',
-      version: 1,
+      version: 2,
       scenario: 'read-your-writes',
       profile: '1.36',
       seed: 3,
@@ -84,9 +84,21 @@ describe('trace writer and reader', () => {
     [
       'another version',
       [
-        '{"format":"listwatch-trace","version":2,"scenario":"x","profile":"1.36","seed":1,"params":{}}',
+        '{"format":"listwatch-trace","version":3,"scenario":"x","profile":"1.36","seed":1,"params":{}}',
       ],
-      /^line 1: unsupported trace version 2: this listwatch reads version 1/,
+      /^line 1: unsupported trace version 3: this listwatch reads version 2$/,
+    ],
+    [
+      'a version-1 trace (no request ids): the message says how to record it again',
+      [
+        '{"format":"listwatch-trace","version":1,"scenario":"read-your-writes","profile":"1.37","seed":7,"params":{"readers":3,"profile":"1.37"}}',
+      ],
+      /^line 1: trace version 1 is not read any more: its events do not say which request caused them, and this listwatch \(trace version 2\) ties etcd requests, waits and pages to their request by that id\. Record it again with: listwatch scenario run read-your-writes --seed 7 --set readers=3 --set profile=1\.37 --trace <file>$/,
+    ],
+    [
+      'a version-1 trace whose header names no valid run',
+      ['{"format":"listwatch-trace","version":1,"scenario":"x","seed":-4,"params":{}}'],
+      /^line 1: trace version 1 is not read any more: .* Record the run again with `listwatch scenario run`\.$/,
     ],
     [
       'a record where the header belongs',
@@ -95,20 +107,20 @@ describe('trace writer and reader', () => {
     ],
     [
       'a header without a scenario',
-      ['{"format":"listwatch-trace","version":1,"profile":"1.36","seed":1,"params":{}}'],
+      ['{"format":"listwatch-trace","version":2,"profile":"1.36","seed":1,"params":{}}'],
       /^line 1: header: expected "scenario" to be a scenario name, got undefined/,
     ],
     [
       'a negative seed',
       [
-        '{"format":"listwatch-trace","version":1,"scenario":"x","profile":"1.36","seed":-4,"params":{}}',
+        '{"format":"listwatch-trace","version":2,"scenario":"x","profile":"1.36","seed":-4,"params":{}}',
       ],
       /^line 1: header: expected "seed" to be a non-negative integer, got -4/,
     ],
     [
       'a parameter that is an object',
       [
-        '{"format":"listwatch-trace","version":1,"scenario":"x","profile":"1.36","seed":1,"params":{"a":{}}}',
+        '{"format":"listwatch-trace","version":2,"scenario":"x","profile":"1.36","seed":1,"params":{"a":{}}}',
       ],
       /^line 1: header: parameter "a" must be a number, string or boolean, got \{\}/,
     ],

@@ -1,14 +1,12 @@
-// Mirrors k8s.io/apiserver pkg/storage/cacher/delegator/interface.go (ShouldDelegateList, Helper,
-// CacheWithoutSnapshots, ConsistentReadSupported), the Cacher's ShouldDelegate* methods and
-// computeListLimit from cacher/cacher.go, and shouldDelegateListOnNotReadyCache from
-// cacher/delegator.go (release-1.36). Decisions only: serving the list is the cacher's job.
-// Resource versions are JS numbers (etcd revisions, exact up to 2^53).
-import { decodeContinue } from '../../storage/continue';
-import { APIObjectVersioner } from '../../storage/versioner';
+// Mirrors k8s.io/apiserver pkg/storage/cacher/delegator/interface.go (release-1.36):
+// ShouldDelegateList, ShouldDelegateListMeta, Helper, Result, CacheWithoutSnapshots and
+// ConsistentReadSupported. Decisions only: the Cacher's side of Helper is cacher-delegation.ts,
+// serving the list is the cacher's job. Errors are thrown instead of returned.
 import type { FeatureGates } from '../../features';
-
-export const resourceVersionMatchExact = 'Exact';
-export const resourceVersionMatchNotOlderThan = 'NotOlderThan';
+import {
+  resourceVersionMatchExact,
+  resourceVersionMatchNotOlderThan,
+} from '../../storage/list-options';
 
 /** The parts of storage.ListOptions the decisions read. */
 export interface DelegationListOptions {
@@ -36,8 +34,6 @@ export interface DelegatorHelper {
   shouldDelegateContinue(continueToken: string, recursive: boolean): DelegationResult;
   shouldDelegateConsistentRead(): DelegationResult;
 }
-
-const defaultVersioner = new APIObjectVersioner();
 
 const delegate: DelegationResult = Object.freeze({ shouldDelegate: true, consistentRead: false });
 const serveFromCache: DelegationResult = Object.freeze({
@@ -129,103 +125,4 @@ export class CacheWithoutSnapshots implements DelegatorHelper {
   shouldDelegateConsistentRead(): DelegationResult {
     return { shouldDelegate: !this.isConsistentReadSupported(), consistentRead: true };
   }
-}
-
-/** What the Cacher's decisions read from its watch cache. */
-export interface CacherDelegationView {
-  /** e.g. "/pods/": the prefix continue tokens are decoded against. */
-  readonly resourcePrefix: string;
-  /** 1.36: `watchCache.snapshots != nil` (ListFromCacheSnapshot on, not marked inconsistent). */
-  snapshottingEnabled(): boolean;
-  /** `watchCache.notFresh(rv)`: rv is newer than anything the cache has seen. */
-  notFresh(resourceVersion: number): boolean;
-  /** `snapshots.GetLessOrEqual(rv)` finds a snapshot, i.e. the cache can serve the list at exactly rv. */
-  canServeExactRV(resourceVersion: number): boolean;
-  /** `delegator.ConsistentReadSupported()`; see consistentReadSupported. */
-  consistentReadSupported(): boolean;
-}
-
-export interface CacherDelegationDeps {
-  /** storage.Versioner.ParseResourceVersion (default: APIObjectVersioner's, throwing its InvalidError). */
-  readonly parseResourceVersion?: (resourceVersion: string) => number;
-  /** storage.DecodeContinue, resource version only (default: src/engine/storage/continue.ts). */
-  readonly decodeContinueResourceVersion?: (token: string, keyPrefix: string) => number;
-}
-
-/**
- * The Cacher's side of delegator.Helper. Non-recursive exact/continue requests always go to etcd
- * (exact RV is not implemented for single-object reads); so does everything without snapshots.
- */
-export class CacherDelegation implements DelegatorHelper {
-  private readonly view: CacherDelegationView;
-  private readonly parseRV: (resourceVersion: string) => number;
-  private readonly continueRV: (token: string, keyPrefix: string) => number;
-
-  constructor(view: CacherDelegationView, deps: CacherDelegationDeps = {}) {
-    this.view = view;
-    this.parseRV =
-      deps.parseResourceVersion ?? ((rv) => Number(defaultVersioner.parseResourceVersion(rv)));
-    this.continueRV =
-      deps.decodeContinueResourceVersion ??
-      ((token, prefix) => Number(decodeContinue(token, prefix).resourceVersion));
-  }
-
-  shouldDelegateExactRV(resourceVersion: string, recursive: boolean): DelegationResult {
-    if (!recursive || !this.view.snapshottingEnabled()) return delegate;
-    return this.shouldDelegateExactParsedRV(this.parseRV(resourceVersion));
-  }
-
-  shouldDelegateContinue(continueToken: string, recursive: boolean): DelegationResult {
-    if (!recursive || !this.view.snapshottingEnabled()) return delegate;
-    const rv = this.continueRV(continueToken, this.view.resourcePrefix);
-    if (rv > 0) return this.shouldDelegateExactParsedRV(rv);
-    return this.shouldDelegateConsistentRead(); // a continue at RV -1 means "at the latest RV"
-  }
-
-  shouldDelegateConsistentRead(): DelegationResult {
-    return { consistentRead: true, shouldDelegate: !this.view.consistentReadSupported() };
-  }
-
-  /** Upstream's unexported shouldDelegateExactRV(rv uint64). */
-  shouldDelegateExactParsedRV(rv: number): DelegationResult {
-    // A future RV needs consistent-read support (the cache waits to catch up) but is not itself a consistent read.
-    if (this.view.notFresh(rv))
-      return { shouldDelegate: !this.view.consistentReadSupported(), consistentRead: false };
-    return { shouldDelegate: !this.view.canServeExactRV(rv), consistentRead: false };
-  }
-}
-
-/**
- * The limit the cacher applies to a list it serves. The limit is ignored for RV "0" (legacy
- * behaviour, upstream TODO #108003); match and continue were already checked by shouldDelegateList.
- */
-export function computeListLimit(opts: {
-  readonly resourceVersion: string;
-  readonly predicate: { readonly limit?: number };
-}): number {
-  const limit = opts.predicate.limit ?? 0;
-  if (limit <= 0 || opts.resourceVersion === '0') return 0;
-  return limit;
-}
-
-/**
- * With ResilientWatchCacheInitialization, a list that would be served by a not-ready cache goes to
- * etcd only when it is paginated and unfiltered (cheap for etcd); every other one gets a 429.
- */
-export function shouldDelegateListOnNotReadyCache(opts: {
-  readonly predicate: {
-    readonly limit?: number;
-    readonly label?: SelectorLike;
-    readonly field?: SelectorLike;
-  };
-}): boolean {
-  const p = opts.predicate;
-  const noLabelSelector = p.label === undefined || p.label.empty();
-  const noFieldSelector = p.field === undefined || p.field.empty();
-  return noLabelSelector && noFieldSelector && (p.limit ?? 0) > 0;
-}
-
-/** labels.Selector / fields.Selector as far as the not-ready rule needs them. */
-export interface SelectorLike {
-  empty(): boolean;
 }

@@ -1,15 +1,16 @@
-// Tests for src/engine/cacher/delegator/interface.ts: ports TestShouldDelegateList (the whole table, every
-// gate combination) and TestComputeListLimit (pkg/storage/cacher/cacher_whitebox_test.go).
+// Tests for src/engine/cacher/delegator/interface.ts: ports TestShouldDelegateList (the whole table,
+// every gate combination, pkg/storage/cacher/cacher_whitebox_test.go) with the Cacher's Helper
+// (cacher-delegation.ts), and CacheWithoutSnapshots / ShouldDelegateListMeta.
 import * as assert from 'assert';
 import {
-  CacheWithoutSnapshots,
   CacherDelegation,
-  computeListLimit,
+  type CacherDelegationView,
+} from '../../../../src/engine/cacher/cacher-delegation';
+import {
+  CacheWithoutSnapshots,
   consistentReadSupported,
   shouldDelegateList,
   shouldDelegateListMeta,
-  shouldDelegateListOnNotReadyCache,
-  type CacherDelegationView,
   type DelegatorHelper,
 } from '../../../../src/engine/cacher/delegator/interface';
 import { profile136, withGates } from '../../../../src/engine/features';
@@ -658,79 +659,5 @@ describe('delegator: ShouldDelegateList (delegator/interface.go + Cacher.ShouldD
         `gate=${gate} requestWatchProgress=${progress}`,
       );
     }
-  });
-});
-
-describe('computeListLimit (cacher.go)', () => {
-  it('TestComputeListLimit', () => {
-    const scenarios: Array<{
-      name: string;
-      opts: { resourceVersion: string; predicate: { limit?: number } };
-      expectedLimit: number;
-    }> = [
-      {
-        name: 'limit is zero',
-        opts: { resourceVersion: '', predicate: { limit: 0 } },
-        expectedLimit: 0,
-      },
-      {
-        name: 'limit is positive, RV is unset',
-        opts: { resourceVersion: '', predicate: { limit: 1 } },
-        expectedLimit: 1,
-      },
-      {
-        name: 'limit is positive, RV = 100',
-        opts: { resourceVersion: '100', predicate: { limit: 1 } },
-        expectedLimit: 1,
-      },
-      {
-        name: 'legacy case: limit is positive, RV = 0',
-        opts: { resourceVersion: '0', predicate: { limit: 1 } },
-        expectedLimit: 0,
-      },
-      {
-        name: 'negative limit',
-        opts: { resourceVersion: '100', predicate: { limit: -5 } },
-        expectedLimit: 0,
-      },
-    ];
-    for (const s of scenarios)
-      assert.strictEqual(computeListLimit(s.opts), s.expectedLimit, s.name);
-  });
-});
-
-describe('shouldDelegateListOnNotReadyCache (delegator.go)', () => {
-  it('sends only paginated, unfiltered lists to etcd while the cache initialises', () => {
-    const empty = { empty: () => true };
-    const nonEmpty = { empty: () => false };
-    const cases: Array<{
-      name: string;
-      predicate: { limit?: number; label?: { empty(): boolean }; field?: { empty(): boolean } };
-      want: boolean;
-    }> = [
-      { name: 'limit, no selectors', predicate: { limit: 500 }, want: true },
-      {
-        name: 'limit, empty selectors',
-        predicate: { limit: 500, label: empty, field: empty },
-        want: true,
-      },
-      { name: 'no limit', predicate: {}, want: false },
-      {
-        name: 'limit with a label selector',
-        predicate: { limit: 500, label: nonEmpty },
-        want: false,
-      },
-      {
-        name: 'limit with a field selector',
-        predicate: { limit: 500, field: nonEmpty },
-        want: false,
-      },
-    ];
-    for (const c of cases)
-      assert.strictEqual(
-        shouldDelegateListOnNotReadyCache({ predicate: c.predicate }),
-        c.want,
-        c.name,
-      );
   });
 });

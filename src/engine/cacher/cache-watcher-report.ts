@@ -1,0 +1,66 @@
+// No upstream counterpart but the two metrics: what a cacheWatcher (cache-watcher.ts) reports of
+// itself. Upstream logs at most; here a watcher keeps counters a test or a face can read, emits
+// typed inspector events (their types are in inspect/events.ts), and feeds
+// apiserver_terminated_watchers_total and apiserver_init_events_total.
+import type {
+  BookmarkDropReason,
+  CacheWatcherCloseReason,
+  CacheWatcherInspectorEvent,
+  CacheWatcherStateName,
+} from '../inspect/events';
+import type { GroupResource } from '../storage/group-resource';
+
+export type {
+  BookmarkDropReason,
+  CacheWatcherCloseReason,
+  CacheWatcherInspectorEvent,
+  CacheWatcherStateName,
+};
+
+/** The names of cache_watcher.go's states, for reports and inspector events, indexed by state. */
+export const cacheWatcherStateNames = [
+  'WaitingForBookmark',
+  'BookmarkReceived',
+  'BookmarkSent',
+] as const satisfies readonly CacheWatcherStateName[];
+
+export const bookmarkDropReasons: readonly BookmarkDropReason[] = [
+  'belowBookmarkAfterResourceVersion',
+  'inputFull',
+  'watcherStopped',
+  'notNewer',
+  'annotateFailed',
+];
+
+/** Per-watcher counters. */
+export interface CacheWatcherCounts {
+  /** Events accepted into the input buffer (nonblockingAdd or add). */
+  queued: number;
+  /** Events put into the result channel, bookmarks included. */
+  delivered: number;
+  /** Events the filter rejected (convertToWatchEvent returned nothing). */
+  filtered: number;
+  /** Non-bookmark input events at or below the RV already sent (process's RV rule). */
+  skippedOld: number;
+  /** Events dropped because done was closed before they could be sent. */
+  droppedStopped: number;
+  /** Events served from the interval (apiserver_init_events_total). */
+  initEvents: number;
+  bookmarksDelivered: number;
+  bookmarksDropped: Record<BookmarkDropReason, number>;
+  /** 1 once add() terminated the watcher (apiserver_terminated_watchers_total). */
+  terminated: number;
+}
+
+export interface CacheWatcherInspector {
+  readonly listening?: boolean;
+  emit(event: CacheWatcherInspectorEvent): void;
+}
+
+/** The two cacher metrics a watcher feeds (label values = the group-resource). */
+export interface CacheWatcherMetrics {
+  /** apiserver_terminated_watchers_total{group,resource}.Inc() */
+  terminatedWatchersInc(groupResource: GroupResource): void;
+  /** apiserver_init_events_total{group,resource}.Add(n) */
+  initEventsAdd(groupResource: GroupResource, n: number): void;
+}

@@ -1,0 +1,326 @@
+// Mirrors how kube-apiserver names a resource's etcd keys: kubernetes/kubernetes
+// pkg/kubeapiserver/default_storage_factory_builder.go (SpecialDefaultResourcePrefixes),
+// k8s.io/apiserver pkg/server/storage/storage_factory.go (DefaultStorageFactory.ResourcePrefix),
+// pkg/server/options/etcd.go (SimpleStorageFactory.ResourcePrefix, for CRDs, CRDs' own API and
+// APIServices) and pkg/registry/generic/registry/store.go (NamespaceKeyRootFunc) plus etcd3's
+// prepareKey, which together give the keyPrefix a LIST hands to storage.DecodeContinue.
+// Deliberate difference: a URL or list kind names no cluster, so the etcd prefix (kube-apiserver's
+// --etcd-prefix) is a parameter, "/registry" by default.
+
+/** kube-apiserver's --etcd-prefix default (pkg/controlplane/apiserver/options DefaultEtcdPathPrefix). */
+export const defaultEtcdPrefix = '/registry';
+
+export interface GroupResourceName {
+  /** "" for the core group. */
+  group: string;
+  resource: string;
+}
+
+/** A LIST: which resource, and the namespace when the request is namespaced (`/namespaces/NS/`). */
+export interface ListScope extends GroupResourceName {
+  namespace?: string;
+}
+
+/**
+ * Resources whose etcd prefix is not `<resource>`. Each row names the upstream file that sets it;
+ * the registry file (pkg/registry/.../storage/storage.go) sets DefaultQualifiedResource to the same
+ * group/resource, so the storage factory looks the prefix up by that name.
+ */
+export const resourcePrefixExceptions: ReadonlyArray<{
+  group: string;
+  resource: string;
+  prefix: string;
+  upstream: string;
+}> = [
+  {
+    group: '',
+    resource: 'replicationcontrollers',
+    prefix: 'controllers',
+    upstream:
+      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/replicationcontroller/storage/storage.go)',
+  },
+  {
+    group: '',
+    resource: 'endpoints',
+    prefix: 'services/endpoints',
+    upstream:
+      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/endpoint/storage/storage.go)',
+  },
+  {
+    group: '',
+    resource: 'nodes',
+    prefix: 'minions',
+    upstream:
+      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/node/storage/storage.go)',
+  },
+  {
+    group: '',
+    resource: 'services',
+    prefix: 'services/specs',
+    upstream:
+      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/service/storage/storage.go)',
+  },
+  {
+    group: 'networking.k8s.io',
+    resource: 'ingresses',
+    prefix: 'ingress',
+    upstream:
+      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/networking/ingress/storage/storage.go)',
+  },
+  {
+    group: 'extensions',
+    resource: 'ingresses',
+    prefix: 'ingress',
+    upstream:
+      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes and AddCohabitatingResources(networking ingresses, extensions ingresses)',
+  },
+  {
+    group: 'apiextensions.k8s.io',
+    resource: 'customresourcedefinitions',
+    prefix: 'apiextensions.k8s.io/customresourcedefinitions',
+    upstream:
+      'pkg/controlplane/apiserver/apiextensions.go CreateAPIExtensionsConfig: etcdOptions.ApplyTo uses k8s.io/apiserver SimpleStorageFactory, whose ResourcePrefix is group + "/" + resource',
+  },
+  {
+    group: 'apiregistration.k8s.io',
+    resource: 'apiservices',
+    prefix: 'apiregistration.k8s.io/apiservices',
+    upstream:
+      'pkg/controlplane/apiserver/aggregator.go CreateAggregatorConfig: etcdOptions.ApplyTo uses k8s.io/apiserver SimpleStorageFactory (group + "/" + resource)',
+  },
+];
+
+/** Where custom resources live: NewCRDRESTOptionsGetter hands the CRD handler a SimpleStorageFactory. */
+export const customResourcePrefixUpstream =
+  'staging/src/k8s.io/apiextensions-apiserver/pkg/cmd/server/options/options.go NewCRDRESTOptionsGetter (SimpleStorageFactory: group + "/" + plural)';
+
+/**
+ * The built-in resources a list kind can name (kind, scope), by group. The API groups kube-apiserver
+ * serves itself: a group not listed here belongs to a CRD (or an aggregated server).
+ */
+const builtinResources: Readonly<
+  Record<string, ReadonlyArray<[kind: string, resource: string, namespaced: boolean]>>
+> = {
+  '': [
+    ['ConfigMap', 'configmaps', true],
+    ['Endpoints', 'endpoints', true],
+    ['Event', 'events', true],
+    ['LimitRange', 'limitranges', true],
+    ['Namespace', 'namespaces', false],
+    ['Node', 'nodes', false],
+    ['PersistentVolume', 'persistentvolumes', false],
+    ['PersistentVolumeClaim', 'persistentvolumeclaims', true],
+    ['Pod', 'pods', true],
+    ['PodTemplate', 'podtemplates', true],
+    ['ReplicationController', 'replicationcontrollers', true],
+    ['ResourceQuota', 'resourcequotas', true],
+    ['Secret', 'secrets', true],
+    ['Service', 'services', true],
+    ['ServiceAccount', 'serviceaccounts', true],
+  ],
+  'admissionregistration.k8s.io': [
+    ['MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false],
+    ['ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false],
+    ['ValidatingAdmissionPolicy', 'validatingadmissionpolicies', false],
+    ['ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', false],
+    ['MutatingAdmissionPolicy', 'mutatingadmissionpolicies', false],
+    ['MutatingAdmissionPolicyBinding', 'mutatingadmissionpolicybindings', false],
+  ],
+  'apiextensions.k8s.io': [['CustomResourceDefinition', 'customresourcedefinitions', false]],
+  'apiregistration.k8s.io': [['APIService', 'apiservices', false]],
+  apps: [
+    ['ControllerRevision', 'controllerrevisions', true],
+    ['DaemonSet', 'daemonsets', true],
+    ['Deployment', 'deployments', true],
+    ['ReplicaSet', 'replicasets', true],
+    ['StatefulSet', 'statefulsets', true],
+  ],
+  'authentication.k8s.io': [],
+  'authorization.k8s.io': [],
+  autoscaling: [['HorizontalPodAutoscaler', 'horizontalpodautoscalers', true]],
+  batch: [
+    ['CronJob', 'cronjobs', true],
+    ['Job', 'jobs', true],
+  ],
+  'certificates.k8s.io': [
+    ['CertificateSigningRequest', 'certificatesigningrequests', false],
+    ['ClusterTrustBundle', 'clustertrustbundles', false],
+    ['PodCertificateRequest', 'podcertificaterequests', true],
+  ],
+  'coordination.k8s.io': [
+    ['Lease', 'leases', true],
+    ['LeaseCandidate', 'leasecandidates', true],
+  ],
+  'discovery.k8s.io': [['EndpointSlice', 'endpointslices', true]],
+  'events.k8s.io': [['Event', 'events', true]],
+  extensions: [['Ingress', 'ingresses', true]],
+  'flowcontrol.apiserver.k8s.io': [
+    ['FlowSchema', 'flowschemas', false],
+    ['PriorityLevelConfiguration', 'prioritylevelconfigurations', false],
+  ],
+  'internal.apiserver.k8s.io': [['StorageVersion', 'storageversions', false]],
+  'networking.k8s.io': [
+    ['Ingress', 'ingresses', true],
+    ['IngressClass', 'ingressclasses', false],
+    ['IPAddress', 'ipaddresses', false],
+    ['NetworkPolicy', 'networkpolicies', true],
+    ['ServiceCIDR', 'servicecidrs', false],
+  ],
+  'node.k8s.io': [['RuntimeClass', 'runtimeclasses', false]],
+  policy: [['PodDisruptionBudget', 'poddisruptionbudgets', true]],
+  'rbac.authorization.k8s.io': [
+    ['ClusterRole', 'clusterroles', false],
+    ['ClusterRoleBinding', 'clusterrolebindings', false],
+    ['Role', 'roles', true],
+    ['RoleBinding', 'rolebindings', true],
+  ],
+  'resource.k8s.io': [
+    ['DeviceClass', 'deviceclasses', false],
+    ['DeviceTaintRule', 'devicetaintrules', false],
+    ['ResourceClaim', 'resourceclaims', true],
+    ['ResourceClaimTemplate', 'resourceclaimtemplates', true],
+    ['ResourceSlice', 'resourceslices', false],
+  ],
+  'scheduling.k8s.io': [['PriorityClass', 'priorityclasses', false]],
+  'storage.k8s.io': [
+    ['CSIDriver', 'csidrivers', false],
+    ['CSINode', 'csinodes', false],
+    ['CSIStorageCapacity', 'csistoragecapacities', true],
+    ['StorageClass', 'storageclasses', false],
+    ['VolumeAttachment', 'volumeattachments', false],
+    ['VolumeAttributesClass', 'volumeattributesclasses', false],
+  ],
+  'storagemigration.k8s.io': [],
+};
+
+/** True for an API group kube-apiserver serves from its own registries (not a CRD's group). */
+export function isBuiltinGroup(group: string): boolean {
+  return Object.prototype.hasOwnProperty.call(builtinResources, group);
+}
+
+/** Joins path parts with single slashes and a trailing one: ("/registry", "pods") -> "/registry/pods/". */
+function joinPrefix(...parts: string[]): string {
+  const inner = parts
+    .flatMap((p) => p.split('/'))
+    .filter((p) => p !== '')
+    .join('/');
+  return `/${inner}/`;
+}
+
+/**
+ * The etcd prefix of every object of a resource, with a trailing slash: `/registry/<resource>/` for
+ * built-ins (or the exception above), `/registry/<group>/<resource>/` for custom resources.
+ */
+export function resourceKeyPrefix(gr: GroupResourceName, etcdPrefix = defaultEtcdPrefix): string {
+  const exception = resourcePrefixExceptions.find(
+    (e) => e.group === gr.group && e.resource === gr.resource,
+  );
+  if (exception) return joinPrefix(etcdPrefix, exception.prefix);
+  if (isBuiltinGroup(gr.group)) return joinPrefix(etcdPrefix, gr.resource.toLowerCase());
+  return joinPrefix(etcdPrefix, gr.group, gr.resource);
+}
+
+/**
+ * The keyPrefix a LIST decodes its continue token against: NamespaceKeyRootFunc appends "/" + the
+ * namespace for a namespaced request, and etcd3's prepareKey adds the trailing "/" of a recursive
+ * list. A cluster-wide list of a namespaced resource uses the resource prefix itself.
+ */
+export function listKeyPrefix(scope: ListScope, etcdPrefix = defaultEtcdPrefix): string {
+  const prefix = resourceKeyPrefix(scope, etcdPrefix);
+  return scope.namespace ? `${prefix}${scope.namespace}/` : prefix;
+}
+
+/** A LIST request path, as the apiserver's RequestInfoFactory splits it. */
+export interface ListPath extends ListScope {
+  version: string;
+  /** The path itself, from /api or /apis (no scheme, host or query). */
+  path: string;
+}
+
+// /api/v1/[watch/][namespaces/NS/]RESOURCE or /apis/GROUP/VERSION/[watch/][namespaces/NS/]RESOURCE,
+// ending there (a further segment names one object or a subresource: not a LIST). The legacy
+// /watch/ segment is still routed (RequestInfoFactory). Anything may come before /api (a proxy).
+const listPathRe =
+  /(?:^|\/)(api\/(v1)|apis\/([^/?#\s]+)\/([^/?#\s]+))\/(?:watch\/)?(?:namespaces\/([^/?#\s]+)\/)?([^/?#\s]+)\/?$/;
+
+/**
+ * The resource (and namespace) a LIST URL or path names; undefined for anything else (discovery,
+ * a single object, a subresource). Accepts a full URL, a path, or a path with a query.
+ */
+export function parseListPath(urlOrPath: string): ListPath | undefined {
+  let path = urlOrPath;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
+  if (scheme) path = path.slice(scheme[0].length);
+  const end = path.search(/[?#]/);
+  if (end >= 0) path = path.slice(0, end);
+  const m = listPathRe.exec(path);
+  if (!m) return undefined;
+  const [, , coreVersion, group, groupVersion, namespace, resource] = m;
+  // "/api/v1/namespaces/NS" is a GET of one namespace, not a LIST of resource "NS".
+  if (resource === 'namespaces' && namespace !== undefined) return undefined;
+  const from = path.slice(m.index).replace(/^\/?/, '/').replace(/\/$/, '');
+  const result: ListPath = {
+    group: group === undefined ? '' : decodeSegment(group),
+    version: coreVersion ?? groupVersion,
+    resource: decodeSegment(resource),
+    path: from,
+  };
+  if (namespace !== undefined) result.namespace = decodeSegment(namespace);
+  return result;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** A list kind's resource: `PodList` in `v1` is pods; `namespaced` is known for built-ins only. */
+export interface ListKindResource extends GroupResourceName {
+  namespaced?: boolean;
+  /** True when the resource name is apimachinery's UnsafeGuessKindToResource guess (a CRD's plural may differ). */
+  guessed: boolean;
+}
+
+/**
+ * The resource a list object names by its kind ("<Kind>List") and apiVersion ("v1",
+ * "apps/v1", "stable.example.com/v1"); undefined when the kind is not a typed list (e.g. "List",
+ * "Table").
+ */
+export function listKindResource(
+  apiVersion: string | undefined,
+  kind: string,
+): ListKindResource | undefined {
+  const m = /^([A-Z][A-Za-z0-9]*)List$/.exec(kind);
+  if (!m) return undefined;
+  const itemKind = m[1];
+  if (apiVersion === undefined) {
+    // The apiVersion was not seen: a built-in kind still names its resource when every group
+    // serving that kind stores it alike (Event in core and events.k8s.io, Ingress in two groups).
+    const matches = Object.entries(builtinResources).flatMap(([group, kinds]) =>
+      kinds
+        .filter(([k]) => k === itemKind)
+        .map(([, resource, namespaced]) => ({ group, resource, namespaced })),
+    );
+    const prefixes = new Set(matches.map((r) => resourceKeyPrefix(r)));
+    return matches.length > 0 && prefixes.size === 1
+      ? { ...matches[0], guessed: false }
+      : undefined;
+  }
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const known = builtinResources[group]?.find(([k]) => k === itemKind);
+  if (known) return { group, resource: known[1], namespaced: known[2], guessed: false };
+  return { group, resource: unsafeGuessKindToResource(itemKind), guessed: true };
+}
+
+/** apimachinery pkg/api/meta/restmapper.go UnsafeGuessKindToResource (the plural only). */
+export function unsafeGuessKindToResource(kind: string): string {
+  const singular = kind.toLowerCase();
+  if (singular === '' || singular.endsWith('endpoints')) return singular;
+  if (singular.endsWith('s')) return singular + 'es';
+  if (singular.endsWith('y')) return singular.slice(0, -1) + 'ies';
+  return singular + 's';
+}
