@@ -106,7 +106,11 @@ describe('the inspector at every instant, and at scale', function () {
       const text = (await title.textContent()) ?? '';
       const total = Number(/\((\d+)\/(\d+)\)/.exec(text)?.[2] ?? n);
       const param = Object.keys(set).find((k) => text.includes(`: ${k} (`));
-      if (param) await quickInput(page).fill(set[param]);
+      if (param) {
+        await quickInput(page).fill(set[param]);
+        // A parameter with choices is a quick pick: the typed value filters it to its row.
+        await page.waitForTimeout(300);
+      }
       await page.keyboard.press('Enter');
       if (n >= total) return;
     }
@@ -199,7 +203,7 @@ describe('the inspector at every instant, and at scale', function () {
     await slider.focus();
     await page.keyboard.press('Home');
     await panel()
-      .locator('.tl-time', { hasText: /^0\.000 s of 210\.100 s$/ })
+      .locator('.tl-time', { hasText: /^0\.000 s of 210\.10\d s$/ })
       .waitFor({ timeout: uiTimeoutMs });
     await first.filter({ hasText: 'Not opened yet' }).waitFor({ timeout: uiTimeoutMs });
     for (const column of ['Last RV', 'Read', 'Next bookmark', 'Floor RV'])
@@ -265,7 +269,8 @@ describe('the inspector at every instant, and at scale', function () {
   });
 
   it('each scenario opens on the tab that tells its story; empty tabs say so', async () => {
-    await runScenario('selector-death-spiral');
+    // Without etcd latency the whole run happens at one instant.
+    await runScenario('selector-death-spiral', { etcdLatency: 'zero' });
     await waitForRun(/^A filtered LIST from etcd/);
     assert.strictEqual(await activeTab(), 'Lists');
     await panel().locator('#view-lists .vt-row').first().click();
