@@ -64,6 +64,9 @@ const firstFrame: {
   runId?: string;
   loadedAt?: number;
   rowsAt?: number;
+  /** Characters of the run's run/loaded message. */
+  loadedSize?: number;
+  /** The largest message of each type so far. */
   sizes: Record<string, number>;
 } = { sizes: {} };
 
@@ -383,7 +386,9 @@ window.addEventListener('message', (event: MessageEvent) => {
     return;
   try {
     const type = (data as { type: string }).type;
-    firstFrame.sizes[type] = Math.max(firstFrame.sizes[type] ?? 0, JSON.stringify(data).length);
+    const size = JSON.stringify(data).length;
+    firstFrame.sizes[type] = Math.max(firstFrame.sizes[type] ?? 0, size);
+    if (type === 'run/loaded') firstFrame.loadedSize = size;
     receive(data as ToWebview);
   } catch (error) {
     problem(
