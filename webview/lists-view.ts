@@ -575,7 +575,13 @@ export class ListsView {
             ),
           )
         : undefined;
-    const bars = pageBars(list);
+    // Bars for reads of the collection (the paging loop, or a RangeStream); a consistent read's
+    // getCurrentResourceVersion alone has no limit or keys to draw.
+    const bars =
+      list.pages?.length ||
+      list.etcdRequests.some((r) => r.operation === 'list' || r.operation === 'listStream')
+        ? pageBars(list)
+        : [];
     const waits =
       list.waits.length === 0 && list.fallbacks.length === 0
         ? h('p', { class: 'hint', text: 'No freshness wait and no fallback.' })
@@ -619,14 +625,27 @@ export class ListsView {
             h(
               'figcaption',
               { class: 'chart-legend' },
-              h('span', { class: 'key asked', attrs: { 'aria-hidden': 'true' } }),
-              'limit asked (the number above)',
-              h('span', { class: 'key got', attrs: { 'aria-hidden': 'true' } }),
-              'keys etcd returned',
-              ' · under each bar: the call, in order',
+              h(
+                'span',
+                { class: 'chart-legend-item' },
+                h('span', { class: 'key asked', attrs: { 'aria-hidden': 'true' } }),
+                'limit asked (the number above)',
+              ),
+              h(
+                'span',
+                { class: 'chart-legend-item' },
+                h('span', { class: 'key got', attrs: { 'aria-hidden': 'true' } }),
+                'keys etcd returned',
+              ),
+              h('span', { class: 'chart-legend-item', text: 'under each bar: the call, in order' }),
             ),
           )
-        : h('p', { class: 'hint', text: 'Served without reading etcd.' }),
+        : h('p', {
+            class: 'hint',
+            text: list.etcdRequests.length
+              ? `No collection read from etcd; ${plural(list.etcdRequests.length, 'etcd call')} (${[...new Set(list.etcdRequests.map((r) => r.operation))].join(', ')}): see the table below.`
+              : 'Served without reading etcd.',
+          }),
       h('h3', { text: 'Continue token issued' }),
       tokenBlock,
       pagesTable
@@ -640,7 +659,7 @@ export class ListsView {
       requestsTable
         ? h(
             'details',
-            { class: 'etcd-requests', attrs: list.pages ? {} : { open: true } },
+            { class: 'etcd-requests', attrs: list.pages?.length ? {} : { open: true } },
             h('summary', { text: `etcd requests (${list.etcdRequests.length})` }),
             requestsTable,
           )
