@@ -13,6 +13,7 @@ import type {
   WatcherSortColumn,
   WatcherTrack,
 } from '../src/protocol';
+import { statusText } from '../src/inspector/status-text';
 import { watcherFiguresAt, watcherOpenedAt } from '../src/inspector/watcher-at-time';
 import {
   formatVirtualTime,
@@ -496,7 +497,7 @@ export class WatchersView {
         !answered
           ? `not yet (at ${formatVirtualTime(q.answeredAt ?? q.at)})`
           : q.error
-            ? `${q.error.code} ${q.error.reason}: ${q.error.message}`
+            ? statusText(q.error)
             : 'an error',
       ],
       ['Watcher', 'none: the server refused the request, so the cacher made no watcher'],

@@ -2,6 +2,7 @@
 // every watcher of the run and every WATCH request the server answered with an error (410, 429,
 // 504…), as they stood at the scrubber's time, filtered, searched and sorted here so that the
 // panel holds only the rows in view. No upstream counterpart; no vscode here.
+import { statusText } from '../../inspector/status-text';
 import { watcherFiguresAt } from '../../inspector/watcher-at-time';
 import { watcherPhaseAt } from '../../inspector/watcher-states';
 import {
@@ -31,8 +32,7 @@ function isRefused(e: Entry): e is Refused {
 
 /** How a failed request reads: `410 Expired: too old resource version: 101 (8901)`. */
 export function requestOutcome(q: WatchRequestRecord): string {
-  if (!q.error) return 'failed';
-  return `${q.error.code}${q.error.reason ? ` ${q.error.reason}` : ''}: ${q.error.message}`;
+  return q.error ? statusText(q.error) : 'failed';
 }
 
 function selectorOf(request: string): string {

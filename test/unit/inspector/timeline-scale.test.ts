@@ -1,7 +1,9 @@
-// Tests for src/inspector/timeline-scale.ts (speeds that fit a run, axis ticks) and
-// src/inspector/metric-order.ts (samples in the order a person reads them, buckets by `le`).
+// Tests for src/inspector/timeline-scale.ts (speeds that fit a run, axis ticks),
+// src/inspector/metric-order.ts (samples in the order a person reads them, buckets by `le`) and
+// src/inspector/status-text.ts (a refused request's Status as one line).
 import * as assert from 'assert';
 import { compareSampleKeys } from '../../../src/inspector/metric-order';
+import { statusText } from '../../../src/inspector/status-text';
 import {
   nearestSpeed,
   playbackSpeedsFor,
@@ -86,4 +88,30 @@ describe('compareSampleKeys', () => {
       'h_bucket{le="1",operation="range"}',
     ]);
   });
+});
+
+describe('statusText', () => {
+  const cases: Array<[string, { code: number; reason: string; message: string }, string]> = [
+    [
+      '410: the reason, then the message',
+      { code: 410, reason: 'Expired', message: 'too old resource version: 101 (8901)' },
+      '410 Expired: too old resource version: 101 (8901)',
+    ],
+    [
+      '504: the message already starts with the reason',
+      {
+        code: 504,
+        reason: 'Timeout',
+        message: 'Timeout: Too large resource version: 22, current: 21',
+      },
+      '504 Timeout: Too large resource version: 22, current: 21',
+    ],
+    [
+      'no reason',
+      { code: 429, reason: '', message: 'storage is (re)initializing' },
+      '429 storage is (re)initializing',
+    ],
+  ];
+  for (const [name, status, want] of cases)
+    it(name, () => assert.strictEqual(statusText(status), want));
 });
