@@ -4,23 +4,25 @@
 // The run-model types the webview draws are re-exported here: the webview imports this module,
 // its own files and src/inspector's shared helpers, nothing else (eslint.config.mjs).
 import type { ContinueTokenExplanation } from './engine/storage/explain-continue';
-import type { RunModel, VirtualMs, WatcherLogEntry } from './run/run-model';
+import type { WatcherPhase } from './inspector/watcher-states';
+import type { RunModel, VirtualMs, WatchRequestRecord, WatcherTrack } from './run/run-model';
 
-export type { ContinueTokenExplanation, RunModel, VirtualMs, WatcherLogEntry };
+export type { ContinueTokenExplanation, RunModel, VirtualMs, WatchRequestRecord, WatcherTrack };
 export type {
   CapacityPoint,
   ListRecord,
   SerializationEventRecord,
   SerializationIdentifierTotals,
+  WatcherLogEntry,
+  WatcherSample,
   WatcherStateName,
-  WatcherTrack,
 } from './run/run-model';
 
 /**
  * Bumped whenever a message changes shape. The webview announces the version it speaks in `ready`;
  * a host that speaks another one answers `protocol/mismatch` instead of feeding it.
  */
-export const protocolVersion = 1;
+export const protocolVersion = 2;
 
 /** The inspector's tabs, in the order they are shown. */
 export const inspectorViews = [
@@ -32,9 +34,6 @@ export const inspectorViews = [
 ] as const;
 export type InspectorView = (typeof inspectorViews)[number];
 
-/** Playback speeds the scrubber offers: virtual ms per real ms. */
-export const playbackSpeeds = [1, 5, 10, 50, 100] as const;
-
 /**
  * What the webview keeps across hide/show and window reloads (vscode.setState, handed back to the
  * panel serializer). Plain data; the run itself is reloaded by the host from `runId`.
@@ -44,6 +43,7 @@ export interface InspectorViewState {
   view: InspectorView;
   /** The scrubber's virtual time. */
   at: VirtualMs;
+  /** Playback speed (virtual ms per real ms); each run offers its own (timeline-scale.ts), the nearest is taken. */
   speed: number;
   selectedWatcherId?: string;
   selectedListId?: string;
@@ -70,36 +70,100 @@ export interface RunIdentity {
   source: 'scenario' | 'trace';
   /** The trace file a 'trace' run was read from. */
   file?: string;
+  /** The tab that tells the scenario's story, where a new run opens (ScenarioDefinition.storyView). */
+  storyView?: InspectorView;
 }
 
-/**
- * The model as the panel receives it: every watcher's `log` left out (its `logDropped` then counts
- * the whole log; the log comes with `watcher/log` when the watcher is shown), and the series the
- * panel does not draw (watch requests, bookmark times) dropped. Logs are most of a big run's
- * model (10,000 watchers: 8 of 15 MB), and the panel shows one watcher's log at a time.
- */
-export function panelModel(model: RunModel): RunModel {
-  const slim: RunModel = {
-    ...model,
-    watchers: model.watchers.map((w) => ({
-      ...w,
-      log: [],
-      logDropped: w.log.length + w.logDropped,
-      bookmarkTimes: undefined,
-    })),
-  };
-  delete slim.watchRequests;
-  return slim;
+/** What the timeline draws without the watchers: the moments to step through and the activity. */
+export interface TimelineSummary {
+  /** Distinct virtual times something happened, ascending (bounded: see momentsDropped). */
+  moments: VirtualMs[];
+  /** Things that happened per column of the activity strip (activityColumns of them). */
+  activity: number[];
+  /** Moments left out (a run with more than maxMoments distinct times keeps an even spread). */
+  momentsDropped?: number;
 }
+
+/** Columns of the timeline's activity strip. */
+export const activityColumns = 240;
+/** Moments the panel is sent at most. */
+export const maxMoments = 20_000;
+
+/**
+ * The run as the panel receives it: everything but the watchers and the watch requests, which it
+ * asks for a page at a time (`watchers/query`) and one watcher in full (`watcher/detail`). A run of
+ * 100,000 watchers costs the panel what one of 1,000 does.
+ */
+export interface PanelModel extends Omit<RunModel, 'watchers' | 'watchRequests'> {
+  watcherCount: number;
+  /** WATCH requests answered with an error (410, 429, 504…): rows of their own in the Watchers tab. */
+  failedWatchCount: number;
+  timeline: TimelineSummary;
+}
+
+/** A row's state: a watcher's phase, or a watch request that failed (or was not answered yet). */
+export type WatcherRowPhase = WatcherPhase | 'failed';
+
+/** One row of the Watchers tab at the scrubber's time (watcher-at-time.ts's figures). */
+export interface WatcherRow {
+  /** The watcher's id, or `request-N` for a watch request the server answered with an error. */
+  id: string;
+  /** True for a watch request answered with an error (no watcher was made). */
+  failed: boolean;
+  client: string;
+  selector: string;
+  contentType: string;
+  phase: WatcherRowPhase;
+  floorRv: number;
+  lastRv: number;
+  received: number;
+  bookmarks: number;
+  bufferFill: number;
+  bufferCapacity: number;
+  nextBookmarkSecond?: number;
+  /** How it ended by the row's time: the close reason or the error ('' while open or before). */
+  outcome: string;
+  /** When it ends, when that is after the row's time. */
+  endsAt?: VirtualMs;
+  /** The trace has no samples: the figures are the run's last. */
+  endOfRun: boolean;
+}
+
+/** Columns the Watchers tab sorts by (on the host, at the scrubber's time). */
+export const watcherSortColumns = [
+  'id',
+  'client',
+  'selector',
+  'contentType',
+  'state',
+  'floor',
+  'lastRv',
+  'received',
+  'buffer',
+  'nextBookmark',
+  'outcome',
+] as const;
+export type WatcherSortColumn = (typeof watcherSortColumns)[number];
+
+export interface WatcherQuery {
+  /** Matched against id, client, selector, content type and outcome ('' = every row). */
+  search: string;
+  /** '' = every state; a WatcherRowPhase otherwise (at the query's time). */
+  state: string;
+  sort?: { column: WatcherSortColumn; descending: boolean };
+}
+
+/** Rows one `watchers/rows` answer carries at most. */
+export const maxWatcherRows = 200;
 
 /** Host -> webview. */
 export type ToWebview =
-  /** A run to show; `model` is panelModel(the run's model). */
+  /** A run to show (its watchers come by `watchers/query`). */
   | {
       type: 'run/loaded';
       protocolVersion: typeof protocolVersion;
       run: RunIdentity;
-      model: RunModel;
+      model: PanelModel;
     }
   /** No run is open (the panel shows how to get one). */
   | { type: 'run/none'; protocolVersion: typeof protocolVersion }
@@ -111,8 +175,28 @@ export type ToWebview =
   | { type: 'watcher/select'; id: string }
   /** Show a tab. */
   | { type: 'view/show'; view: InspectorView }
-  /** The answer to `watcher/log`: one watcher's event log (logDropped: entries the run did not keep). */
-  | { type: 'watcher/log'; runId: string; id: string; log: WatcherLogEntry[]; logDropped: number }
+  /** The answer to `watchers/query`: rows [from, from + rows.length) of the matching ones at `at`. */
+  | {
+      type: 'watchers/rows';
+      runId: string;
+      requestId: number;
+      at: VirtualMs;
+      /** Rows in the run (watchers and failed watch requests) and how many match the query. */
+      total: number;
+      matching: number;
+      from: number;
+      rows: WatcherRow[];
+      /** Where the query's `reveal` row stands among the matching ones (-1: it does not match). */
+      revealIndex?: number;
+    }
+  /** The answer to `watcher/detail`: the whole track (samples and log), or the failed request. */
+  | {
+      type: 'watcher/detail';
+      runId: string;
+      id: string;
+      track?: WatcherTrack;
+      request?: WatchRequestRecord;
+    }
   /** The answer to `token/decode`: explainContinueToken's result, for the request it answers. */
   | { type: 'token/explained'; requestId: number; explanation: ContinueTokenExplanation }
   /** The answer to `metrics/copy`. */
@@ -126,8 +210,20 @@ export type FromWebview =
   | { type: 'ready'; protocolVersion: number }
   | { type: 'timeline/seek'; at: VirtualMs }
   | { type: 'watcher/select'; id: string }
-  /** Asks for a watcher's event log (not part of `run/loaded`). */
-  | { type: 'watcher/log'; runId: string; id: string }
+  /** Asks for `count` rows from `from` of the rows matching `query`, as they stood at `at`. */
+  | {
+      type: 'watchers/query';
+      runId: string;
+      requestId: number;
+      at: VirtualMs;
+      query: WatcherQuery;
+      from: number;
+      count: number;
+      /** A row id whose index among the matching rows the answer should say (to scroll to it). */
+      reveal?: string;
+    }
+  /** Asks for one row in full: its track (samples, event log) or its failed request. */
+  | { type: 'watcher/detail'; runId: string; id: string }
   | { type: 'token/decode'; requestId: number; token: string }
   | { type: 'metrics/copy' }
   /** The webview saved its state (vscode.setState); the host mirrors it for tests and the side views. */
@@ -149,7 +245,8 @@ const fromWebviewTypes: ReadonlySet<string> = new Set<FromWebviewType>([
   'ready',
   'timeline/seek',
   'watcher/select',
-  'watcher/log',
+  'watchers/query',
+  'watcher/detail',
   'token/decode',
   'metrics/copy',
   'state/changed',
@@ -182,9 +279,7 @@ export function normalizeViewState(value: unknown): InspectorViewState {
       ? (v.view as InspectorView)
       : defaultViewState.view,
     at: Math.max(0, num(v.at, 0)),
-    speed: (playbackSpeeds as readonly number[]).includes(v.speed as number)
-      ? (v.speed as number)
-      : defaultViewState.speed,
+    speed: num(v.speed, 0) > 0 ? num(v.speed, 0) : defaultViewState.speed,
     watcherSearch: str(v.watcherSearch, ''),
     watcherStateFilter: str(v.watcherStateFilter, ''),
     metricsSearch: str(v.metricsSearch, ''),

@@ -93,6 +93,11 @@ export function formatCount(n: number): string {
   return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—';
 }
 
+/** A count with its noun, singular or plural: "1 LIST", "2 LISTs", "1 watch request" (plural given when not noun + s). */
+export function plural(n: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : pluralNoun}`;
+}
+
 /** Bytes as B / KiB / MiB. */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n)) return '—';

@@ -1,10 +1,12 @@
 // The Lists tab: every LIST the run served, from the watch cache or etcd and the delegation rule
-// that decided (delegator.go shouldDelegateList), the etcd pages with the limit asked (store.go
-// GetList doubles it while filtering leaves a page short), fetched/evaluated/returned, the continue
-// token issued (decoded by the host on request), remainingItemCount, freshness waits and fallbacks.
-import type { ContinueTokenExplanation, ListRecord, RunModel } from '../src/protocol';
+// that decided (delegator.go shouldDelegateList), the etcd calls one LIST made with the limit asked
+// (store.go GetList doubles it while filtering leaves a call short), fetched/evaluated/returned,
+// RangeStream, fallbacks and freshness waits, the continue token issued (decoded by the host on
+// request) and remainingItemCount; rows at the scrubber's time (not sent yet, in progress,
+// answered).
+import type { ContinueTokenExplanation, ListRecord, PanelModel } from '../src/protocol';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
-import { formatCount, h, replaceChildren, s, svgText, visibleText } from './dom';
+import { formatCount, h, plural, replaceChildren, s, svgText, visibleText } from './dom';
 import { button } from './toolkit';
 import { VirtualTable } from './virtual-table';
 
@@ -25,13 +27,59 @@ interface PageBar {
   error?: boolean;
 }
 
+/** How many etcd calls a LIST made (its pages, or its etcd requests when pages were not recorded). */
+function etcdCalls(l: ListRecord): number {
+  return l.pages?.length || l.etcdRequests.length;
+}
+
+/** Where a LIST stands at `at`: not sent yet, in progress, or answered. */
+function progressAt(l: ListRecord, at: number): 'future' | 'running' | 'done' {
+  if (l.at > at) return 'future';
+  if (l.endedAt !== undefined && l.endedAt > at) return 'running';
+  return 'done';
+}
+
+function waitText(l: ListRecord): string {
+  if (l.waits.length === 0) return '—';
+  const ms = l.waits.reduce((a, w) => a + w.waitedMs, 0);
+  const timedOut = l.waits.some((w) => w.outcome === 'timeout');
+  return `${formatCount(ms)} ms${timedOut ? ' (timed out)' : ''}`;
+}
+
+/** What each column means: the legend under the table's toolbar. */
+const legend: Array<[string, string]> = [
+  [
+    'Served by',
+    'cache: the watch cache answered; etcd: the etcd3 store read etcd; error: a Status',
+  ],
+  [
+    'Rule',
+    "the delegation rule that chose (delegator.go's shouldDelegateList, in upstream's words)",
+  ],
+  [
+    'etcd calls',
+    "range requests to etcd within this one LIST: the store's paging loop asks again, doubling its limit, while the selector leaves a call short of the client's limit",
+  ],
+  [
+    'Fetched / evaluated / returned',
+    'keys read from etcd or the cache / objects the selector was tried on / items in the answer',
+  ],
+  ['Stream', '1.37 EtcdRangeStream: one RangeStream answered the LIST instead of paged ranges'],
+  ['Fallback', 'the cache could not serve it in the end: etcd answered, or a 429 without fallback'],
+  [
+    'Wait',
+    'time spent waiting for the watch cache to be fresh enough (waitUntilFreshAndBlock, up to 3 s)',
+  ],
+  ['Continue', 'the continue token the answer carried: the next page starts from it'],
+];
+
 /** The pages of a LIST as bars: the limit asked (outline) and what came back (filled). */
 function pageBars(list: ListRecord): PageBar[] {
   if (list.pages && list.pages.length > 0) {
     return list.pages.map((p, i) => ({
       limit: p.limitAsked,
       got: p.fetched,
-      title: `page ${i + 1}: limit ${p.limitAsked}, ${p.fetched} fetched, ${p.evaluated} evaluated, ${p.matched} matched (${p.itemsSoFar} so far), count ${p.count}${p.hasMore ? ', more to read' : ''}${p.limitReached ? ', limit reached' : ''}`,
+      title: `etcd call ${i + 1}: limit ${p.limitAsked}, ${p.fetched} fetched, ${p.evaluated} evaluated, ${p.matched} matched (${p.itemsSoFar} so far), count ${p.count}${p.hasMore ? ', more to read' : ''}${p.limitReached ? ', limit reached' : ''}`,
     }));
   }
   return list.etcdRequests.map((p, i) => ({
@@ -56,7 +104,7 @@ function limitBars(bars: PageBar[]): SVGSVGElement {
     width,
     height,
     role: 'img',
-    'aria-label': `Limit asked per page: ${bars.map((p) => p.limit || 'none').join(', ')}`,
+    'aria-label': `Limit asked per etcd call: ${bars.map((p) => p.limit || 'none').join(', ')}`,
   });
   for (const [i, p] of bars.entries()) {
     const x = gap + i * (barW + gap);
@@ -95,8 +143,15 @@ export class ListsView {
   private readonly table: VirtualTable<ListRecord>;
   private readonly detail: HTMLElement;
   private readonly count: HTMLElement;
-  private model: RunModel | undefined;
+  private readonly legendBlock: HTMLElement;
+  private model: PanelModel | undefined;
   private at = 0;
+  private selectedId: string | undefined;
+  /** Where the selected LIST stands at the scrubber (its figures below are its answer's). */
+  private readonly progressLine = h('p', {
+    class: 'hint at-time',
+    attrs: { 'aria-live': 'polite' },
+  });
   private pendingDecode: { requestId: number; slot: HTMLElement } | undefined;
 
   constructor(options: ListsViewOptions) {
@@ -105,12 +160,12 @@ export class ListsView {
     this.table = new VirtualTable<ListRecord>({
       label: 'LIST requests',
       rowKey: (l) => l.id,
-      rowClass: (l) => (l.at > this.at ? 'future' : ''),
+      rowClass: (l) => (progressAt(l, this.at) === 'future' ? 'future' : ''),
       onSelect: (l) => {
         this.show(l);
         this.options.onSelect(l.id);
       },
-      emptyText: 'The run made no LIST request.',
+      emptyText: 'This run made no LIST request.',
       columns: [
         {
           id: 'at',
@@ -121,6 +176,16 @@ export class ListsView {
             c.textContent = formatVirtualTime(l.at);
           },
           sortKey: (l) => l.at,
+        },
+        {
+          id: 'client',
+          title: 'Client',
+          width: 'minmax(5em, 0.8fr)',
+          render: (l, c) => {
+            c.textContent = visibleText(l.client ?? '') || 'the cacher';
+            c.title = l.client ?? "the watch cache's own reflector";
+          },
+          sortKey: (l) => l.client ?? '',
         },
         {
           id: 'request',
@@ -137,7 +202,11 @@ export class ListsView {
           title: 'Served by',
           width: '6.5em',
           render: (l, c) => {
-            c.appendChild(h('span', { class: `served served-${l.servedBy}`, text: l.servedBy }));
+            const p = progressAt(l, this.at);
+            if (p === 'future') c.textContent = 'not sent yet';
+            else if (p === 'running') c.textContent = 'in progress';
+            else
+              c.appendChild(h('span', { class: `served served-${l.servedBy}`, text: l.servedBy }));
           },
           sortKey: (l) => l.servedBy,
         },
@@ -152,17 +221,17 @@ export class ListsView {
           sortKey: (l) => l.rule,
         },
         {
-          id: 'pages',
-          title: 'Pages',
-          width: '5em',
+          id: 'etcdCalls',
+          title: 'etcd calls',
+          width: '5.5em',
           align: 'end',
           description:
-            'Pages of the etcd read (the limit doubles while filtering leaves a page short)',
+            'Range requests to etcd within this one LIST (the limit doubles while the selector leaves a call short)',
           render: (l, c) => {
-            const n = l.pages?.length ?? l.etcdRequests.length;
+            const n = etcdCalls(l);
             c.textContent = n ? String(n) : '—';
           },
-          sortKey: (l) => l.pages?.length ?? l.etcdRequests.length,
+          sortKey: (l) => etcdCalls(l),
         },
         {
           id: 'returned',
@@ -173,6 +242,39 @@ export class ListsView {
             c.textContent = `${formatCount(l.fetched)} / ${formatCount(l.evaluated)} / ${formatCount(l.returned)}`;
           },
           sortKey: (l) => l.returned,
+        },
+        {
+          id: 'stream',
+          title: 'Stream',
+          width: '5em',
+          description: 'Answered with one RangeStream (1.37 EtcdRangeStream)',
+          render: (l, c) => {
+            c.textContent = l.streamed ? 'yes' : l.stream ? l.stream.decision : '—';
+            c.title = l.stream?.reason ?? '';
+          },
+          sortKey: (l) => (l.streamed ? 1 : 0),
+        },
+        {
+          id: 'fallback',
+          title: 'Fallback',
+          width: 'minmax(5em, 0.8fr)',
+          description: 'Fallbacks while serving it (to etcd, or none: 429)',
+          render: (l, c) => {
+            c.textContent = l.fallbacks.length ? l.fallbacks.join('; ') : '—';
+            c.title = l.fallbacks.join('\n');
+          },
+          sortKey: (l) => l.fallbacks.length,
+        },
+        {
+          id: 'wait',
+          title: 'Wait',
+          width: '6.5em',
+          align: 'end',
+          description: 'Time waiting for the watch cache to be fresh (waitUntilFreshAndBlock)',
+          render: (l, c) => {
+            c.textContent = waitText(l);
+          },
+          sortKey: (l) => l.waits.reduce((a, w) => a + w.waitedMs, 0),
         },
         {
           id: 'continue',
@@ -194,10 +296,21 @@ export class ListsView {
         text: 'Select a LIST to see its pages, its continue token and how it was served.',
       }),
     );
+    this.legendBlock = h(
+      'details',
+      { class: 'legend' },
+      h('summary', { text: 'What the columns mean' }),
+      h(
+        'dl',
+        { class: 'facts legend-list' },
+        ...legend.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]),
+      ),
+    );
     this.element = h(
       'div',
       { class: 'lists-view' },
       h('div', { class: 'toolbar' }, this.count),
+      this.legendBlock,
       h(
         'div',
         { class: 'split even' },
@@ -207,22 +320,47 @@ export class ListsView {
     );
   }
 
-  setRun(model: RunModel, at: number, selectedId: string | undefined): void {
+  setRun(model: PanelModel, at: number, selectedId: string | undefined): void {
     this.model = model;
     this.at = at;
+    this.pendingDecode = undefined;
     this.table.setRows(model.lists);
-    const cache = model.lists.filter((l) => l.servedBy === 'cache').length;
-    const etcd = model.lists.filter((l) => l.servedBy === 'etcd').length;
-    this.count.textContent = `${formatCount(model.lists.length)} LISTs · ${formatCount(cache)} from the watch cache · ${formatCount(etcd)} from etcd · ${formatCount(model.lists.length - cache - etcd)} failed`;
+    this.legendBlock.hidden = model.lists.length === 0;
+    this.table.setEmptyText(
+      model.watchCache?.started === false
+        ? 'This run made no LIST request.'
+        : 'This run made no LIST request of its own (the watch cache listed etcd to fill itself: see Watch cache).',
+    );
     const selected =
       selectedId === undefined ? undefined : model.lists.find((l) => l.id === selectedId);
+    // Another run's selection means nothing here: the detail starts over.
     this.table.select(selected?.id);
     if (selected) this.show(selected);
+    else this.showHint();
+    this.updateCount();
   }
 
   setTime(at: number): void {
     this.at = at;
     this.table.refresh();
+    this.updateCount();
+    this.updateProgress();
+  }
+
+  private updateProgress(): void {
+    const list = this.model?.lists.find((l) => l.id === this.selectedId);
+    if (!list) return;
+    const p = progressAt(list, this.at);
+    const answered =
+      list.endedAt !== undefined
+        ? ` at ${formatVirtualTime(list.endedAt)}`
+        : ' by the end of the run';
+    this.progressLine.textContent =
+      p === 'future'
+        ? `At ${formatVirtualTime(this.at)}: not sent yet (it is sent at ${formatVirtualTime(list.at)}); below, how it was served.`
+        : p === 'running'
+          ? `At ${formatVirtualTime(this.at)}: in progress (answered${answered}); below, how it was served.`
+          : `At ${formatVirtualTime(this.at)}: answered${answered}.`;
   }
 
   select(id: string): void {
@@ -230,6 +368,35 @@ export class ListsView {
     if (!list) return;
     this.table.select(id);
     this.show(list);
+  }
+
+  /** The selected LIST's id (for tests and the saved state). */
+  selected(): string | undefined {
+    return this.selectedId;
+  }
+
+  private updateCount(): void {
+    const lists = this.model?.lists ?? [];
+    const cache = lists.filter((l) => l.servedBy === 'cache').length;
+    const etcd = lists.filter((l) => l.servedBy === 'etcd').length;
+    const sent = lists.filter((l) => l.at <= this.at).length;
+    this.count.textContent =
+      lists.length === 0
+        ? 'No LIST requests in this run'
+        : `${plural(lists.length, 'LIST')} in the run: ${formatCount(cache)} from the watch cache, ${formatCount(etcd)} from etcd, ${formatCount(lists.length - cache - etcd)} failed · ${formatCount(sent)} sent by ${formatVirtualTime(this.at)}`;
+  }
+
+  private showHint(): void {
+    this.selectedId = undefined;
+    replaceChildren(
+      this.detail,
+      h('p', {
+        class: 'hint',
+        text: this.model?.lists.length
+          ? 'Select a LIST to see its etcd calls, its continue token and how it was served.'
+          : 'Nothing to show: this run made no LIST request.',
+      }),
+    );
   }
 
   /** The host's answer to a decode request. */
@@ -263,6 +430,8 @@ export class ListsView {
   }
 
   private show(list: ListRecord): void {
+    this.selectedId = list.id;
+    this.updateProgress();
     const facts: Array<[string, string]> = [
       ['Request', list.request],
       ['Served by', list.servedBy],
@@ -279,7 +448,7 @@ export class ListsView {
           : formatCount(list.remainingItemCount),
       ],
     ];
-    if (list.client) facts.splice(1, 0, ['Client', list.client]);
+    facts.splice(1, 0, ['Client', list.client ?? "the watch cache's own reflector"]);
     if (list.endedAt !== undefined)
       facts.push([
         'Answered',
@@ -317,7 +486,7 @@ export class ListsView {
         )
       : h('p', {
           class: 'hint',
-          text: 'No continue token: this was the last page (or the list was not paged).',
+          text: 'No continue token: this was the last page (or the LIST was not paged).',
         });
     const th = (t: string, num = false) =>
       h('th', { text: t, class: num ? 'num' : '', attrs: { scope: 'col' } });
@@ -326,14 +495,14 @@ export class ListsView {
       list.pages && list.pages.length > 0
         ? h(
             'table',
-            { class: 'plain', attrs: { 'aria-label': 'Pages of the etcd read' } },
+            { class: 'plain', attrs: { 'aria-label': 'etcd calls of the LIST' } },
             h(
               'thead',
               {},
               h(
                 'tr',
                 {},
-                th('Page', true),
+                th('Call', true),
                 th('Limit asked', true),
                 th('Fetched', true),
                 th('Evaluated', true),
@@ -406,7 +575,13 @@ export class ListsView {
             ),
           )
         : undefined;
-    const bars = pageBars(list);
+    // Bars for reads of the collection (the paging loop, or a RangeStream); a consistent read's
+    // getCurrentResourceVersion alone has no limit or keys to draw.
+    const bars =
+      list.pages?.length ||
+      list.etcdRequests.some((r) => r.operation === 'list' || r.operation === 'listStream')
+        ? pageBars(list)
+        : [];
     const waits =
       list.waits.length === 0 && list.fallbacks.length === 0
         ? h('p', { class: 'hint', text: 'No freshness wait and no fallback.' })
@@ -428,6 +603,7 @@ export class ListsView {
         `LIST at ${formatVirtualTime(list.at)} `,
         h('span', { class: `served served-${list.servedBy}`, text: list.servedBy }),
       ),
+      this.progressLine,
       h(
         'dl',
         { class: 'facts' },
@@ -437,25 +613,53 @@ export class ListsView {
         ]),
       ),
       h('h3', {
-        text: bars.length ? `Pages (${bars.length}): the limit asked, and what came back` : 'Pages',
+        text: bars.length
+          ? `${plural(bars.length, 'etcd call')} within this LIST: the limit asked, and what came back`
+          : 'etcd calls',
       }),
       bars.length
-        ? limitBars(bars)
-        : h('p', { class: 'hint', text: 'Served without reading etcd.' }),
+        ? h(
+            'figure',
+            { class: 'limit-figure' },
+            limitBars(bars),
+            h(
+              'figcaption',
+              { class: 'chart-legend' },
+              h(
+                'span',
+                { class: 'chart-legend-item' },
+                h('span', { class: 'key asked', attrs: { 'aria-hidden': 'true' } }),
+                'limit asked (the number above)',
+              ),
+              h(
+                'span',
+                { class: 'chart-legend-item' },
+                h('span', { class: 'key got', attrs: { 'aria-hidden': 'true' } }),
+                'keys etcd returned',
+              ),
+              h('span', { class: 'chart-legend-item', text: 'under each bar: the call, in order' }),
+            ),
+          )
+        : h('p', {
+            class: 'hint',
+            text: list.etcdRequests.length
+              ? `No collection read from etcd; ${plural(list.etcdRequests.length, 'etcd call')} (${[...new Set(list.etcdRequests.map((r) => r.operation))].join(', ')}): see the table below.`
+              : 'Served without reading etcd.',
+          }),
       h('h3', { text: 'Continue token issued' }),
       tokenBlock,
       pagesTable
         ? h(
             'details',
             { class: 'pages-table', attrs: { open: true } },
-            h('summary', { text: 'Pages in numbers' }),
+            h('summary', { text: 'etcd calls in numbers' }),
             pagesTable,
           )
         : false,
       requestsTable
         ? h(
             'details',
-            { class: 'etcd-requests', attrs: list.pages ? {} : { open: true } },
+            { class: 'etcd-requests', attrs: list.pages?.length ? {} : { open: true } },
             h('summary', { text: `etcd requests (${list.etcdRequests.length})` }),
             requestsTable,
           )

@@ -12,12 +12,12 @@ import {
   type FromWebview,
   type InspectorView,
   type InspectorViewState,
+  type PanelModel,
   type RunIdentity,
-  type RunModel,
   type ToWebview,
 } from '../src/protocol';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
-import { formatCount, h, replaceChildren } from './dom';
+import { formatCount, h, plural, replaceChildren } from './dom';
 import { ListsView } from './lists-view';
 import { MetricsView } from './metrics-view';
 import { SerializationView } from './serialization-view';
@@ -55,9 +55,20 @@ window.addEventListener('error', (e) =>
 registerToolkit();
 
 let state: InspectorViewState = normalizeViewState(vscode.getState() ?? defaultViewState);
-let model: RunModel | undefined;
+let model: PanelModel | undefined;
 let run: RunIdentity | undefined;
 let nextDecodeId = 1;
+let nextQueryId = 1;
+// For the scale tests: when a run arrived, when its first rows were drawn, and message sizes.
+const firstFrame: {
+  runId?: string;
+  loadedAt?: number;
+  rowsAt?: number;
+  /** Characters of the run's run/loaded message. */
+  loadedSize?: number;
+  /** The largest message of each type so far. */
+  sizes: Record<string, number>;
+} = { sizes: {} };
 
 // Saving on every frame while playing would flood the host: the webview state is saved at once,
 // the host is told at most every 250 ms.
@@ -88,8 +99,23 @@ const watchersView = new WatchersView({
   },
   onFilterChange: (search, phase) =>
     saveState({ watcherSearch: search, watcherStateFilter: phase }),
-  requestLog: (id) => {
-    if (run) post({ type: 'watcher/log', runId: run.id, id });
+  query: (at, query, from, count, reveal) => {
+    const requestId = nextQueryId++;
+    if (run)
+      post({
+        type: 'watchers/query',
+        runId: run.id,
+        requestId,
+        at,
+        query,
+        from,
+        count,
+        ...(reveal !== undefined ? { reveal } : {}),
+      });
+    return requestId;
+  },
+  requestDetail: (id) => {
+    if (run) post({ type: 'watcher/detail', runId: run.id, id });
   },
 });
 const watchCacheView = new WatchCacheView();
@@ -171,7 +197,7 @@ const timeFollowers: Record<InspectorView, ((at: number) => void) | undefined> =
   watchCache: (at) => watchCacheView.setTime(at),
   serialization: (at) => serializationView.setTime(at),
   lists: (at) => listsView.setTime(at),
-  metrics: undefined,
+  metrics: (at) => metricsView.setTime(at),
 };
 const behind = new Set<InspectorView>();
 
@@ -187,7 +213,7 @@ function catchUp(view: InspectorView): void {
   timeFollowers[view]?.(timeline.time());
 }
 
-function renderHeader(identity: RunIdentity, m: RunModel): void {
+function renderHeader(identity: RunIdentity, m: PanelModel): void {
   const params = Object.entries(m.header.params)
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
@@ -196,8 +222,9 @@ function renderHeader(identity: RunIdentity, m: RunModel): void {
     `profile ${m.header.profile}`,
     `seed ${m.header.seed}`,
     `${formatVirtualTime(m.durationMs)} virtual`,
-    `${formatCount(m.watchers.length)} watchers`,
-    `${formatCount(m.lists.length)} LISTs`,
+    plural(m.watcherCount, 'watcher'),
+    ...(m.failedWatchCount ? [plural(m.failedWatchCount, 'refused watch request')] : []),
+    plural(m.lists.length, 'LIST'),
   ];
   const children: Array<Node> = [
     h('h1', { text: identity.title }),
@@ -221,7 +248,7 @@ function renderHeader(identity: RunIdentity, m: RunModel): void {
   replaceChildren(header, ...children);
 }
 
-function showRun(identity: RunIdentity | undefined, m?: RunModel): void {
+function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   run = identity;
   model = m;
   const has = !!identity && !!m;
@@ -236,29 +263,22 @@ function showRun(identity: RunIdentity | undefined, m?: RunModel): void {
       ...state,
       runId: identity.id,
       at: m.durationMs,
+      view: identity.storyView ?? state.view,
       selectedWatcherId: undefined,
       selectedListId: undefined,
     };
   }
+  firstFrame.runId = identity.id;
+  firstFrame.loadedAt = Date.now();
+  firstFrame.rowsAt = undefined;
   const at = Math.min(state.at, m.durationMs);
   saveState({ runId: identity.id, at });
   renderHeader(identity, m);
-  const times: number[] = [];
-  for (const w of m.watchers) {
-    for (const c of w.states) times.push(c.at);
-    if (w.closedAt !== undefined) times.push(w.closedAt);
-  }
-  for (const c of m.capacity) times.push(c.at);
-  for (const l of m.lists) times.push(l.at);
-  for (const e of m.serialization.perEvent) times.push(e.at);
-  for (const p of m.phases ?? []) times.push(p.at);
-  for (const t of m.bookmarkTicks ?? []) times.push(t.at);
-  for (const w of m.freshnessWaits ?? []) times.push(w.at);
-  for (const b of m.dispatch?.blocked ?? []) times.push(b.at);
-  timeline.setRun(m.durationMs, times, m.phases ?? []);
-  timeline.setSpeed(state.speed);
+  timeline.setRun(m.durationMs, m.timeline, m.phases ?? []);
+  saveState({ speed: timeline.setSpeed(state.speed) });
   watchersView.setRun(
     m,
+    identity.id,
     at,
     state.watcherSearch,
     state.watcherStateFilter,
@@ -267,7 +287,7 @@ function showRun(identity: RunIdentity | undefined, m?: RunModel): void {
   watchCacheView.setRun(m, at);
   serializationView.setRun(m, at);
   listsView.setRun(m, at, state.selectedListId);
-  metricsView.setRun(m, state.metricsSearch);
+  metricsView.setRun(m, at, state.metricsSearch);
   tabBar.show(state.view);
   behind.clear();
   timeline.seek(at);
@@ -324,9 +344,16 @@ function receive(message: ToWebview): void {
       catchUp(message.view);
       saveState({ view: message.view });
       break;
-    case 'watcher/log':
-      if (message.runId === run?.id)
-        watchersView.setLog(message.id, message.log, message.logDropped);
+    case 'watchers/rows':
+      watchersView.setRows(message.runId, message);
+      if (message.runId === firstFrame.runId && firstFrame.rowsAt === undefined)
+        // Drawn: the frame after the rows went into the table.
+        requestAnimationFrame(() => {
+          firstFrame.rowsAt ??= Date.now();
+        });
+      break;
+    case 'watcher/detail':
+      watchersView.setDetail(message.runId, message.id, message);
       break;
     case 'token/explained':
       listsView.showExplanation(message.requestId, message.explanation);
@@ -358,6 +385,10 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (!data || typeof data !== 'object' || typeof (data as { type?: unknown }).type !== 'string')
     return;
   try {
+    const type = (data as { type: string }).type;
+    const size = JSON.stringify(data).length;
+    firstFrame.sizes[type] = Math.max(firstFrame.sizes[type] ?? 0, size);
+    if (type === 'run/loaded') firstFrame.loadedSize = size;
     receive(data as ToWebview);
   } catch (error) {
     problem(
@@ -386,5 +417,6 @@ post({ type: 'ready', protocolVersion });
 (window as unknown as { listwatchInspector: unknown }).listwatchInspector = {
   run: () => run,
   watcherTable: () => watchersView.stats(),
+  firstFrame: () => ({ ...firstFrame, sizes: { ...firstFrame.sizes } }),
   problems: () => [...problems],
 };

@@ -1,8 +1,12 @@
-// The Metrics tab: the run's final metric samples under their upstream names and labels
-// (apiserver_watch_cache_*, apiserver_terminated_watchers_total, etcd_request_duration_seconds…),
-// searchable, and copyable as Prometheus text exposition (the host writes the clipboard).
-import type { RunModel } from '../src/protocol';
-import { formatCount, h, replaceChildren } from './dom';
+// The Metrics tab: the run's metric samples under their upstream names and labels
+// (apiserver_watch_cache_*, apiserver_terminated_watchers_total, etcd_request_duration_seconds…)
+// as last scraped at the scrubber's time (histogram buckets in `le` order), searchable, and the
+// final ones copyable as Prometheus text exposition (the host writes the clipboard).
+import { compareSampleKeys } from '../src/inspector/metric-order';
+import { metricsAt } from '../src/inspector/metrics-at-time';
+import { formatVirtualTime } from '../src/inspector/watcher-states';
+import type { PanelModel } from '../src/protocol';
+import { formatCount, h, plural, replaceChildren } from './dom';
 import { button, textField, type TextFieldHandle } from './toolkit';
 
 export interface MetricsViewOptions {
@@ -29,8 +33,12 @@ export class MetricsView {
   private readonly table: HTMLElement;
   private readonly text: HTMLElement;
   private readonly status: HTMLElement;
-  private model: RunModel | undefined;
+  private readonly when: HTMLElement;
+  private model: PanelModel | undefined;
   private needle = '';
+  private at = 0;
+  /** What the table shows (re-rendered only when the scrape in force changes). */
+  private shownKey = '';
 
   constructor(options: MetricsViewOptions) {
     this.search = textField({
@@ -38,11 +46,12 @@ export class MetricsView {
       placeholder: 'Filter by name or label…',
       onInput: (v) => {
         this.needle = v.trim().toLowerCase();
-        this.render();
+        this.render(true);
         options.onSearch(v);
       },
     });
     this.status = h('span', { class: 'count', attrs: { role: 'status' } });
+    this.when = h('p', { class: 'hint metrics-when', attrs: { 'aria-live': 'polite' } });
     this.table = h('table', {
       class: 'plain metrics',
       attrs: { 'aria-label': 'Metric samples at the end of the run' },
@@ -60,7 +69,7 @@ export class MetricsView {
         this.search.element,
         button(
           {
-            label: 'Copy the metrics as Prometheus text',
+            label: 'Copy the metrics at the end of the run as Prometheus text',
             appearance: 'primary',
             onClick: () => options.onCopy(),
           },
@@ -68,26 +77,29 @@ export class MetricsView {
         ),
         this.status,
       ),
-      h('p', {
-        class: 'hint',
-        text: 'Values at the end of the run, under the upstream metric names.',
-      }),
+      this.when,
       this.table,
       h(
         'details',
         { class: 'prometheus-details' },
-        h('summary', { text: 'Prometheus text exposition' }),
+        h('summary', { text: 'Prometheus text exposition at the end of the run' }),
         this.text,
       ),
     );
   }
 
-  setRun(model: RunModel, search: string): void {
+  setRun(model: PanelModel, at: number, search: string): void {
     this.model = model;
+    this.at = at;
     this.needle = search.trim().toLowerCase();
     this.search.setValue(search);
     this.text.textContent = model.metricsText;
-    this.render();
+    this.render(true);
+  }
+
+  setTime(at: number): void {
+    this.at = at;
+    this.render(false);
   }
 
   copied(ok: boolean, message: string): void {
@@ -95,12 +107,23 @@ export class MetricsView {
     this.status.classList.toggle('error', !ok);
   }
 
-  private render(): void {
+  private render(force: boolean): void {
     const model = this.model;
     if (!model) return;
-    const samples = Object.entries(model.metrics)
+    const now = metricsAt(model, this.at);
+    const key = `${now.scrapedAt}:${now.endOfRun}`;
+    if (!force && key === this.shownKey) return;
+    this.shownKey = key;
+    this.when.textContent = now.endOfRun
+      ? 'Values at the end of the run (this trace has no scrapes over time), under the upstream metric names.'
+      : now.scrapedAt === undefined
+        ? `Nothing scraped yet at ${formatVirtualTime(this.at)}: the run scrapes its metrics at the end of each virtual second in which something happened.`
+        : now.scrapedAt >= model.durationMs
+          ? `Values at the end of the run (${formatVirtualTime(model.durationMs)}), under the upstream metric names.`
+          : `Values as scraped at ${formatVirtualTime(now.scrapedAt)} (the run scrapes at the end of each virtual second, as Prometheus would), under the upstream metric names.`;
+    const samples = Object.entries(now.samples)
       .filter(([k]) => !this.needle || k.toLowerCase().includes(this.needle))
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => compareSampleKeys(a, b));
     let lastName = '';
     const rows = samples.map(([key, value]) => {
       const { name, labels } = splitSampleKey(key);
@@ -132,9 +155,13 @@ export class MetricsView {
     if (rows.length === 0)
       this.table.appendChild(
         h('caption', {
-          text: this.needle ? 'No metric matches the filter.' : 'The run recorded no metrics.',
+          text: this.needle
+            ? 'No metric matches the filter.'
+            : now.scrapedAt === undefined && !now.endOfRun
+              ? 'No metric scraped yet.'
+              : 'The run recorded no metrics.',
         }),
       );
-    this.status.textContent = `${formatCount(samples.length)} of ${formatCount(Object.keys(model.metrics).length)} samples`;
+    this.status.textContent = `${formatCount(samples.length)} of ${plural(Object.keys(now.samples).length, 'sample')}`;
   }
 }

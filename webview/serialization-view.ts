@@ -1,14 +1,16 @@
-// The Serialization tab: how often each watch event was encoded and how often a cached encoding was
-// reused, per serializer identifier (caching_object.go CacheEncode: one encode per identifier, hits
-// after that), lazy deep copies and cache invalidations. Totals up to the scrubber and for the run.
+// The Serialization tab: how often each watch event's object was encoded and how often a cached
+// encoding was reused, per serializer identifier (caching_object.go CacheEncode: one encode per
+// identifier, hits after that), lazy deep copies and cache invalidations, up to the scrubber and
+// for the whole run. Bookmarks are not counted: each watcher's bookmark is an object of its own
+// (cacher.go dispatchEvent wraps only non-bookmark events in a cachingObject).
 import type {
-  RunModel,
+  PanelModel,
   SerializationEventRecord,
   SerializationIdentifierTotals,
 } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
 import { Chart } from './chart';
-import { formatBytes, formatCount, h, replaceChildren } from './dom';
+import { formatBytes, formatCount, h, plural, replaceChildren } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';
 
 /**
@@ -55,25 +57,26 @@ export class SerializationView {
   private readonly chart = new Chart('Encodes and cache hits, cumulative');
   private readonly tableSlot: HTMLElement;
   private table: VirtualTable<SerializationEventRecord> | undefined;
-  private model: RunModel | undefined;
+  private model: PanelModel | undefined;
   private identifierNames: string[] = [];
   /** Cumulative per-identifier totals after each per-event record (prefix sums for the scrubber). */
   private cumulative: Array<Record<string, SerializationIdentifierTotals>> = [];
   private at = 0;
 
-  private readonly empty = h('p', {
+  private readonly empty = h('p', { class: 'empty-tab', attrs: { role: 'status' } });
+  private readonly counts = h('p', {
     class: 'hint',
-    text: 'This run serialized no watch event: no watcher received one (serialization-fanout is the scenario that shows it).',
+    text: "What this counts: encodings of each dispatched watch event's object per serializer (content type and group-version). The first watcher with a serializer encodes it; every further one with the same serializer reuses it (a hit). Bookmarks are not counted: each watcher's bookmark is its own object, never shared.",
   });
+  private readonly body: HTMLElement;
 
   constructor() {
     this.cards = h('div', { class: 'cards' });
     this.identifiers = h('table', { class: 'plain', attrs: { 'aria-label': 'Per identifier' } });
     this.tableSlot = h('div', { class: 'table-slot' });
-    this.element = h(
+    this.body = h(
       'div',
-      { class: 'scroll-view serialization-view' },
-      this.empty,
+      {},
       this.cards,
       h(
         'div',
@@ -81,15 +84,35 @@ export class SerializationView {
         h('div', {}, this.identifiersTitle, this.identifiers),
         this.chart.element,
       ),
-      h('h3', { text: 'Per event' }),
+      h('h3', { text: 'Per watch event' }),
       this.tableSlot,
+    );
+    this.element = h(
+      'div',
+      { class: 'scroll-view serialization-view' },
+      this.counts,
+      this.empty,
+      this.body,
     );
   }
 
-  setRun(model: RunModel, at: number): void {
+  setRun(model: PanelModel, at: number): void {
     this.model = model;
     const ser = model.serialization;
-    this.empty.hidden = ser.encodes + ser.hits + ser.perEvent.length > 0;
+    const any = ser.encodes + ser.hits + ser.perEvent.length > 0;
+    this.empty.hidden = any;
+    this.body.hidden = !any;
+    if (!any) {
+      const events = model.dispatch?.events ?? 0;
+      const deliveries = model.dispatch?.deliveries ?? 0;
+      const bookmarks = (model.bookmarkTicks ?? []).reduce((a, t) => a + t.queued, 0);
+      this.empty.textContent =
+        deliveries === 0
+          ? `Nothing was serialized: no watcher received a watch event in this run${events ? ` (the cacher dispatched ${plural(events, 'event')}, with no watcher to take them)` : ''}${bookmarks ? `; the watchers got bookmarks only (${plural(bookmarks, 'bookmark')}, each its own object)` : ''}. serialization-fanout is the scenario that shows the sharing.`
+          : `Nothing was serialized: watchers received ${plural(deliveries, 'watch event')}, but none named a content type, and the model encodes only for clients that do.`;
+      this.model = model;
+      return;
+    }
     const names = new Set(Object.keys(ser.perIdentifier));
     for (const e of ser.perEvent) for (const k of Object.keys(e.perIdentifier)) names.add(k);
     this.identifierNames = [...names].sort();
@@ -187,11 +210,18 @@ export class SerializationView {
 
   setTime(at: number): void {
     const model = this.model;
-    if (!model) return;
+    if (!model || this.body.hidden) return;
     this.at = at;
     const ser = model.serialization;
     const i = lastIndexAtOrBefore(ser.perEvent, at);
     const now = i >= 0 ? this.cumulative[i] : {};
+    const copies = ser.copies;
+    const ci = copies ? lastIndexAtOrBefore(copies, at) : -1;
+    const copiesAt = copies
+      ? ci >= 0
+        ? copies[ci]
+        : { lazyDeepCopies: 0, invalidations: 0 }
+      : { lazyDeepCopies: ser.lazyDeepCopies, invalidations: ser.invalidations };
     const sum = (pick: (t: SerializationIdentifierTotals) => number) =>
       Object.values(now).reduce((a, t) => a + pick(t), 0);
     const card = (title: string, value: string, detail: string) =>
@@ -215,8 +245,16 @@ export class SerializationView {
         hitRatio({ encodes: sum((t) => t.encodes), hits: sum((t) => t.hits) }),
         `run: ${hitRatio(ser)}`,
       ),
-      card('Lazy deep copies', formatCount(ser.lazyDeepCopies), 'in the run'),
-      card('Invalidations', formatCount(ser.invalidations), 'in the run'),
+      card(
+        'Lazy deep copies',
+        formatCount(copiesAt.lazyDeepCopies),
+        `of ${formatCount(ser.lazyDeepCopies)} in the run`,
+      ),
+      card(
+        'Invalidations',
+        formatCount(copiesAt.invalidations),
+        `of ${formatCount(ser.invalidations)} in the run`,
+      ),
     );
     this.identifiersTitle.textContent = `Per serializer identifier, up to ${formatVirtualTime(at)}`;
     replaceChildren(

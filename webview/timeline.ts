@@ -1,9 +1,16 @@
 // The timeline scrubber over the run's virtual time: play, pause, step to the previous/next moment
-// something happened, speed, and an ARIA slider drawn in our own SVG with the run's activity as a
-// histogram under it. No upstream counterpart.
+// something happened, speeds that fit the run's length, and an ARIA slider drawn in our own SVG:
+// the scenario's phases as bands with their names, the run's activity as a histogram, and a time
+// axis with ticks under it. No upstream counterpart.
+import {
+  nearestSpeed,
+  playbackSpeedsFor,
+  speedLabel,
+  timeTicks,
+} from '../src/inspector/timeline-scale';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
-import { playbackSpeeds } from '../src/protocol';
-import { h, s, perFrame } from './dom';
+import type { TimelineSummary } from '../src/protocol';
+import { h, s, perFrame, replaceChildren } from './dom';
 import { button, dropdown, type DropdownHandle } from './toolkit';
 
 export interface TimelineOptions {
@@ -28,10 +35,10 @@ const icons = {
   start: 'M2 2.5h2v11H2zM14 2.5v11L5 8z',
 };
 
-// Histogram columns of the activity strip (one path; the SVG scales it to the width).
-const activityBuckets = 240;
 // Slider geometry in SVG units (the viewBox is stretched horizontally to the element's width).
 const trackHeight = 36;
+// Ticks on the axis at most (fewer when the panel is narrow).
+const maxTicks = 9;
 
 export class Timeline {
   readonly element: HTMLElement;
@@ -43,9 +50,14 @@ export class Timeline {
   private readonly timeText: HTMLElement;
   private readonly phaseText: HTMLElement;
   private readonly phaseMarks: SVGGElement;
+  private readonly phaseBands: SVGGElement;
+  private readonly axis: HTMLElement;
+  private readonly phaseLabels: HTMLElement;
+  private readonly instantNote: HTMLElement;
   private phases: Array<{ at: number; name: string; text: string }> = [];
   private readonly playButton: HTMLElement;
   private readonly speedDropdown: DropdownHandle;
+  private speeds: number[] = [];
   private durationMs = 0;
   /** Distinct moments something happened, ascending: the stops of step back/forward. */
   private moments: number[] = [];
@@ -80,10 +92,10 @@ export class Timeline {
     );
     this.speedDropdown = dropdown({
       label: 'Playback speed',
-      choices: playbackSpeeds.map((v) => ({ value: String(v), label: `${v}× speed` })),
-      value: String(this.speed),
+      choices: [],
+      value: '',
       onChange: (v) => {
-        this.speed = Number(v) || 10;
+        this.speed = Number(v) || this.speed;
         this.options.onSpeed(this.speed);
       },
     });
@@ -119,7 +131,13 @@ export class Timeline {
     this.timeText = h('span', { class: 'tl-time', attrs: { 'aria-live': 'off' } });
     this.phaseText = h('div', { class: 'tl-phase', attrs: { 'aria-live': 'polite' } });
     this.phaseMarks = s('g', { class: 'tl-phase-marks' });
+    this.phaseBands = s('g', { class: 'tl-phase-bands' });
+    this.slider.insertBefore(this.phaseBands, this.slider.firstChild);
     this.slider.appendChild(this.phaseMarks);
+    this.axis = h('div', { class: 'tl-axis', attrs: { 'aria-hidden': 'true' } });
+    this.phaseLabels = h('div', { class: 'tl-phase-labels', attrs: { 'aria-hidden': 'true' } });
+    this.instantNote = h('div', { class: 'tl-instant hint' });
+    this.instantNote.hidden = true;
     this.element = h(
       'div',
       { class: 'timeline', attrs: { role: 'group', 'aria-label': 'Timeline' } },
@@ -132,10 +150,13 @@ export class Timeline {
         forward,
         this.speedDropdown.element,
       ),
-      h('div', { class: 'tl-track-wrap' }, this.slider),
+      h('div', { class: 'tl-track-wrap' }, this.phaseLabels, this.slider, this.axis),
       this.timeText,
       this.phaseText,
+      this.instantNote,
     );
+    // Fewer ticks when narrow: labels never crowd each other.
+    new ResizeObserver(() => this.drawAxis()).observe(this.axis);
     this.slider.addEventListener('keydown', (e) => this.onKey(e));
     this.slider.addEventListener('pointerdown', (e) => {
       this.slider.setPointerCapture(e.pointerId);
@@ -151,43 +172,62 @@ export class Timeline {
   }
 
   /**
-   * A new run: its length, when things happened (any order, duplicates allowed) and the
-   * scenario's phases (the narrative: shown as marks on the track and named under it).
+   * A new run: its length, the moments to step through and the activity (computed by the host),
+   * and the scenario's phases (the narrative: bands on the track, named above it).
    */
   setRun(
     durationMs: number,
-    eventTimes: number[],
+    summary: TimelineSummary,
     phases: Array<{ at: number; name: string; text: string }> = [],
   ): void {
     this.pause();
     this.durationMs = Math.max(0, durationMs);
     this.phases = [...phases].sort((a, b) => a.at - b.at);
+    const x = (at: number) => (this.durationMs > 0 ? (at / this.durationMs) * 1000 : 0);
+    this.phaseBands.replaceChildren(
+      ...this.phases.map((p, i) => {
+        const end = i + 1 < this.phases.length ? this.phases[i + 1].at : this.durationMs;
+        return s('rect', {
+          class: `tl-band ${i % 2 ? 'odd' : 'even'}`,
+          x: x(p.at),
+          y: 0,
+          width: Math.max(0, x(end) - x(p.at)),
+          height: trackHeight - 4,
+        });
+      }),
+    );
     this.phaseMarks.replaceChildren(
-      ...this.phases.map((p) => {
-        const x = this.durationMs > 0 ? (p.at / this.durationMs) * 1000 : 0;
-        return s(
+      ...this.phases.map((p) =>
+        s(
           'g',
           { class: 'tl-phase-mark' },
           s('title', {}, `${formatVirtualTime(p.at)} ${p.name}: ${p.text}`),
-          s('line', { x1: x, x2: x, y1: 0, y2: trackHeight - 4 }),
-        );
+          s('line', { x1: x(p.at), x2: x(p.at), y1: 0, y2: trackHeight - 4 }),
+        ),
+      ),
+    );
+    // Each phase's name at its start, as wide as its band.
+    replaceChildren(
+      this.phaseLabels,
+      ...this.phases.map((p, i) => {
+        const end = i + 1 < this.phases.length ? this.phases[i + 1].at : this.durationMs;
+        const label = h('span', {
+          class: 'tl-phase-label',
+          text: p.name,
+          attrs: { title: `${formatVirtualTime(p.at)} ${p.name}: ${p.text}` },
+        });
+        label.style.left = `${x(p.at) / 10}%`;
+        label.style.maxWidth = `${Math.max(0, x(end) - x(p.at)) / 10}%`;
+        return label;
       }),
     );
+    this.phaseLabels.hidden = this.phases.length === 0;
     this.phaseText.hidden = this.phases.length === 0;
-    const sorted = Float64Array.from(
-      eventTimes.filter((t) => Number.isFinite(t) && t >= 0 && t <= this.durationMs),
-    ).sort();
-    const moments: number[] = [];
-    for (const t of sorted)
-      if (moments.length === 0 || moments[moments.length - 1] !== t) moments.push(t);
-    this.moments = moments;
-    // The activity histogram: events per column, scaled by the square root so sparse moments show.
-    const counts = new Array<number>(activityBuckets).fill(0);
-    const span = this.durationMs || 1;
-    for (const t of sorted)
-      counts[Math.min(activityBuckets - 1, Math.floor((t / span) * activityBuckets))]++;
+    this.moments = summary.moments;
+    // The activity histogram, scaled by the square root so sparse moments show.
+    const counts = summary.activity;
     const max = Math.sqrt(Math.max(1, ...counts));
-    const w = 1000 / activityBuckets;
+    const w = 1000 / Math.max(1, counts.length);
     let d = '';
     for (const [i, c] of counts.entries()) {
       if (c === 0) continue;
@@ -197,12 +237,49 @@ export class Timeline {
     this.activity.setAttribute('d', d);
     this.slider.setAttribute('aria-valuemax', String(this.durationMs));
     this.at = Math.min(this.at, this.durationMs);
+    // Speeds that fit the run; none for a run that happens at one instant.
+    this.speeds = playbackSpeedsFor(this.durationMs);
+    this.speedDropdown.setChoices(
+      this.speeds.map((v) => ({
+        value: String(v),
+        label: `${speedLabel(v)} (${playTime(this.durationMs / v)})`,
+      })),
+    );
+    const instant = this.durationMs === 0;
+    this.playButton.hidden = instant;
+    this.speedDropdown.element.hidden = instant;
+    this.instantNote.hidden = !instant;
+    this.instantNote.textContent = instant
+      ? `Everything in this run happens at 0 s of virtual time (${summary.moments.length > 0 ? 'no request took virtual time' : 'nothing happened'}): there is nothing to play.`
+      : '';
+    this.drawAxis();
     this.draw();
   }
 
-  setSpeed(speed: number): void {
-    this.speed = speed;
-    this.speedDropdown.setValue(String(speed));
+  /** Takes the offered speed nearest to `speed`; returns it. */
+  setSpeed(speed: number): number {
+    this.speed = nearestSpeed(this.speeds, speed) ?? speed;
+    this.speedDropdown.setValue(String(this.speed));
+    return this.speed;
+  }
+
+  private drawAxis(): void {
+    const width = this.axis.clientWidth || 600;
+    // A label takes about 60 px.
+    const ticks = timeTicks(
+      this.durationMs,
+      Math.max(2, Math.min(maxTicks, Math.floor(width / 60))),
+    );
+    replaceChildren(
+      this.axis,
+      ...ticks.map((t) => {
+        const tick = h('span', { class: 'tl-tick', text: t.label });
+        const pct = this.durationMs > 0 ? (t.at / this.durationMs) * 100 : 0;
+        tick.style.left = `${pct}%`;
+        if (pct > 96) tick.classList.add('last');
+        return tick;
+      }),
+    );
   }
 
   time(): number {
@@ -323,4 +400,12 @@ export class Timeline {
           : ''
         : `Phase ${phase + 1} of ${this.phases.length} · ${this.phases[phase].name}: ${this.phases[phase].text}`;
   }
+}
+
+/** How long a play of `ms` real milliseconds lasts, roughly: "plays in 12 s". */
+function playTime(ms: number): string {
+  const sec = ms / 1000;
+  if (sec < 1) return 'plays in under a second';
+  if (sec < 90) return `plays in ${Math.round(sec)} s`;
+  return `plays in ${Math.round(sec / 60)} min`;
 }

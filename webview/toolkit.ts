@@ -96,6 +96,8 @@ export interface DropdownHandle {
   element: HTMLElement;
   value(): string;
   setValue(value: string): void;
+  /** Replaces the options (e.g. the speeds that fit another run). */
+  setChoices(choices: Array<{ value: string; label: string }>): void;
 }
 
 /** A toolkit dropdown of (value, label) options. */
@@ -123,6 +125,11 @@ export function dropdown(options: {
     value: () => select.value ?? '',
     setValue: (v) => {
       select.value = v;
+    },
+    setChoices: (choices) => {
+      el.replaceChildren(
+        ...choices.map((c) => custom('vscode-option', { attrs: { value: c.value } }, c.label)),
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 // A virtualised, keyboard-accessible table (ARIA grid): only the rows in view (plus a few) exist in
 // the DOM, recycled while scrolling, so 10,000+ rows scroll and filter smoothly. Cells are written
-// as text. No upstream counterpart.
+// as text. The rows are either all here (setRows: sorted here) or fetched on demand (setRemote:
+// the owner fetches the rows in view, sorted wherever they come from). No upstream counterpart.
 import { h, perFrame } from './dom';
 
 export interface TableColumn<T> {
@@ -17,6 +18,15 @@ export interface TableColumn<T> {
   description?: string;
 }
 
+/** Rows that live elsewhere: how many there are, the ones fetched so far, and a way to ask for more. */
+export interface RemoteRows<T> {
+  length: number;
+  /** The row at an index, if it has arrived. */
+  row(index: number): T | undefined;
+  /** The table shows [from, to) and lacks some of them. */
+  need(from: number, to: number): void;
+}
+
 export interface VirtualTableOptions<T> {
   /** Accessible name of the grid. */
   label: string;
@@ -29,6 +39,8 @@ export interface VirtualTableOptions<T> {
   /** Pixel height of a row; rows are fixed-height so the visible window is arithmetic. */
   rowHeight?: number;
   emptyText?: string;
+  /** Sorting is the owner's (remote rows): told of a header click instead of sorting here. */
+  onSort?(columnId: string, descending: boolean): void;
 }
 
 // Rows rendered beyond the visible ones, above and below, so fast scrolling shows no gaps.
@@ -53,6 +65,7 @@ export class VirtualTable<T> {
   private readonly idPrefix: string;
   private rows: T[] = [];
   private view: T[] = [];
+  private remote: RemoteRows<T> | undefined;
   private pool: HTMLElement[] = [];
   private sortColumn: string | undefined;
   private sortDescending = false;
@@ -72,7 +85,7 @@ export class VirtualTable<T> {
         class: `vt-cell vt-headcell${c.align === 'end' ? ' end' : ''}`,
         attrs: { role: 'columnheader', title: c.description ?? c.title },
       });
-      if (c.sortKey) {
+      if (c.sortKey || options.onSort) {
         const sortButton = h(
           'button',
           { class: 'vt-sort', attrs: { type: 'button', tabindex: -1 } },
@@ -88,7 +101,11 @@ export class VirtualTable<T> {
       header.appendChild(cell);
     }
     this.spacer = h('div', { class: 'vt-spacer', attrs: { role: 'presentation' } });
-    this.empty = h('div', { class: 'vt-empty', text: options.emptyText ?? 'Nothing to show.' });
+    this.empty = h('div', {
+      class: 'vt-empty',
+      attrs: { role: 'status' },
+      text: options.emptyText ?? 'Nothing to show.',
+    });
     this.body = h(
       'div',
       { class: 'vt-body', attrs: { role: 'rowgroup' } },
@@ -118,15 +135,35 @@ export class VirtualTable<T> {
     this.body.addEventListener('scroll', this.scheduleRender, { passive: true });
     this.element.addEventListener('keydown', (event) => this.onKey(event));
     this.element.addEventListener('focus', () => {
-      if (this.activeIndex < 0 && this.view.length > 0)
+      if (this.activeIndex < 0 && this.length() > 0)
         this.setActive(this.selectedIndex() >= 0 ? this.selectedIndex() : 0);
       this.scheduleRender();
     });
     new ResizeObserver(this.scheduleRender).observe(this.body);
   }
 
+  /** What the table says when it has no row (e.g. "This run has no watchers" vs "No watcher matches"). */
+  setEmptyText(text: string): void {
+    this.empty.textContent = text;
+  }
+
+  /**
+   * Shows rows that live elsewhere (the owner fetches them when `need` asks); call again when the
+   * count or the fetched rows change. Selection is kept by key, the active row by index.
+   */
+  setRemote(rows: RemoteRows<T>): void {
+    this.remote = rows;
+    this.view = [];
+    if (this.activeIndex >= rows.length) this.activeIndex = rows.length - 1;
+    this.element.setAttribute('aria-rowcount', String(rows.length + 1));
+    this.spacer.style.height = `${rows.length * this.rowHeight}px`;
+    this.empty.hidden = rows.length > 0;
+    this.render();
+  }
+
   /** Replaces the rows (filtered by the owner); selection and sort are kept. */
   setRows(rows: T[]): void {
+    this.remote = undefined;
     this.rows = rows;
     const activeKey =
       this.activeIndex >= 0 && this.activeIndex < this.view.length
@@ -143,9 +180,43 @@ export class VirtualTable<T> {
     this.render();
   }
 
-  /** Rows in display order (sorted). */
+  /** Rows in display order (sorted); for remote rows, those fetched of them. */
   displayed(): readonly T[] {
-    return this.view;
+    if (!this.remote) return this.view;
+    const out: T[] = [];
+    for (let i = 0; i < this.remote.length; i++) {
+      const r = this.remote.row(i);
+      if (r !== undefined) out.push(r);
+    }
+    return out;
+  }
+
+  /** How many rows the table has (fetched or not). */
+  length(): number {
+    return this.remote ? this.remote.length : this.view.length;
+  }
+
+  /** Scrolls row `index` into view and makes it the active one (remote rows: the owner knows the index). */
+  revealIndex(index: number): void {
+    if (index < 0 || index >= this.length()) return;
+    this.activeIndex = index;
+    this.reveal(index);
+    this.render();
+  }
+
+  /** The rows in view, with the overscan: what to fetch for remote rows. */
+  visibleRange(): { from: number; to: number } {
+    const height = this.body.clientHeight || 400;
+    const from = Math.max(0, Math.floor(this.body.scrollTop / this.rowHeight) - overscan);
+    const to = Math.min(
+      this.length(),
+      Math.ceil((this.body.scrollTop + height) / this.rowHeight) + overscan,
+    );
+    return { from, to };
+  }
+
+  private rowAt(index: number): T | undefined {
+    return this.remote ? this.remote.row(index) : this.view[index];
   }
 
   /** Re-renders the visible rows (their content depends on something else, e.g. the scrubber's time). */
@@ -170,9 +241,14 @@ export class VirtualTable<T> {
   }
 
   private selectedIndex(): number {
-    return this.selectedKey === undefined
-      ? -1
-      : this.view.findIndex((r) => this.options.rowKey(r) === this.selectedKey);
+    if (this.selectedKey === undefined) return -1;
+    if (!this.remote)
+      return this.view.findIndex((r) => this.options.rowKey(r) === this.selectedKey);
+    for (let i = 0; i < this.remote.length; i++) {
+      const r = this.remote.row(i);
+      if (r !== undefined && this.options.rowKey(r) === this.selectedKey) return i;
+    }
+    return -1;
   }
 
   private sortBy(columnId: string): void {
@@ -182,13 +258,14 @@ export class VirtualTable<T> {
       this.sortDescending = false;
     }
     for (const [i, c] of this.options.columns.entries()) {
-      if (c.sortKey)
+      if (c.sortKey || this.options.onSort)
         this.headerCells[i].setAttribute(
           'aria-sort',
           c.id !== this.sortColumn ? 'none' : this.sortDescending ? 'descending' : 'ascending',
         );
     }
-    this.setRows(this.rows);
+    if (this.options.onSort) this.options.onSort(columnId, this.sortDescending);
+    else this.setRows(this.rows);
   }
 
   private applySort(): void {
@@ -213,8 +290,8 @@ export class VirtualTable<T> {
   }
 
   private setActive(index: number): void {
-    if (this.view.length === 0) return;
-    this.activeIndex = Math.max(0, Math.min(this.view.length - 1, index));
+    if (this.length() === 0) return;
+    this.activeIndex = Math.max(0, Math.min(this.length() - 1, index));
     this.reveal(this.activeIndex);
     this.render();
   }
@@ -227,7 +304,7 @@ export class VirtualTable<T> {
       PageDown: () => this.activeIndex + page,
       PageUp: () => this.activeIndex - page,
       Home: () => 0,
-      End: () => this.view.length - 1,
+      End: () => this.length() - 1,
     };
     const move = moves[event.key];
     if (move) {
@@ -238,7 +315,7 @@ export class VirtualTable<T> {
     if (
       (event.key === 'Enter' || event.key === ' ') &&
       this.activeIndex >= 0 &&
-      this.activeIndex < this.view.length
+      this.activeIndex < this.length()
     ) {
       event.preventDefault();
       this.choose(this.activeIndex);
@@ -246,7 +323,8 @@ export class VirtualTable<T> {
   }
 
   private choose(index: number): void {
-    const row = this.view[index];
+    const row = this.rowAt(index);
+    if (row === undefined) return;
     this.selectedKey = this.options.rowKey(row);
     this.activeIndex = index;
     this.render();
@@ -279,16 +357,26 @@ export class VirtualTable<T> {
   }
 
   private render(): void {
-    const height = this.body.clientHeight || 400;
-    const first = Math.max(0, Math.floor(this.body.scrollTop / this.rowHeight) - overscan);
-    const last = Math.min(
-      this.view.length,
-      Math.ceil((this.body.scrollTop + height) / this.rowHeight) + overscan,
-    );
+    const { from: first, to: last } = this.visibleRange();
     let slot = 0;
+    let missing = false;
     for (let i = first; i < last; i++, slot++) {
-      const row = this.view[i];
+      const row = this.rowAt(i);
       const el = this.rowElement(slot);
+      if (row === undefined) {
+        // Not fetched yet: an empty row in its place until it arrives.
+        missing = true;
+        el.hidden = false;
+        el.dataset.index = String(i);
+        el.id = `${this.idPrefix}-r${i}`;
+        el.setAttribute('aria-rowindex', String(i + 2));
+        el.setAttribute('aria-busy', 'true');
+        el.className = 'vt-row loading';
+        el.style.transform = `translateY(${i * this.rowHeight}px)`;
+        for (const cell of Array.from(el.children)) cell.textContent = '';
+        continue;
+      }
+      el.removeAttribute('aria-busy');
       el.hidden = false;
       el.dataset.index = String(i);
       el.id = `${this.idPrefix}-r${i}`;
@@ -306,6 +394,7 @@ export class VirtualTable<T> {
       }
     }
     for (; slot < this.pool.length; slot++) this.pool[slot].hidden = true;
+    if (missing && this.remote) this.remote.need(first, last);
     if (this.activeIndex >= first && this.activeIndex < last)
       this.element.setAttribute('aria-activedescendant', `${this.idPrefix}-r${this.activeIndex}`);
     else this.element.removeAttribute('aria-activedescendant');

@@ -1,7 +1,8 @@
 // The Watch cache tab: the history ring's capacity over time with each grow and shrink marked and
 // explained (watch_cache.go resizeCacheLocked), the oldest event's age against eventFreshDuration,
-// and the cache's resourceVersion against etcd's. Charts are ours (chart.ts).
-import type { CapacityPoint, RunModel } from '../src/protocol';
+// and the cache's resourceVersion against etcd's, each at the scrubber's time; or, when the
+// scenario never starts a watch cache, that it does not. Charts are ours (chart.ts).
+import type { CapacityPoint, PanelModel } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
 import { Chart } from './chart';
 import { formatCount, h, replaceChildren } from './dom';
@@ -17,15 +18,18 @@ export class WatchCacheView {
   private readonly rvChart = new Chart('Cache resourceVersion against etcd');
   private readonly now: HTMLElement;
   private readonly changes: HTMLElement;
-  private model: RunModel | undefined;
+  private readonly notStarted: HTMLElement;
+  private readonly started: HTMLElement;
+  private model: PanelModel | undefined;
   private rows: HTMLElement[] = [];
 
   constructor() {
     this.now = h('div', { class: 'now-line', attrs: { 'aria-live': 'polite' } });
     this.changes = h('table', { class: 'plain', attrs: { 'aria-label': 'Capacity changes' } });
-    this.element = h(
+    this.notStarted = h('p', { class: 'empty-tab', attrs: { role: 'status' } });
+    this.started = h(
       'div',
-      { class: 'scroll-view watch-cache-view' },
+      {},
       this.now,
       h(
         'div',
@@ -37,10 +41,24 @@ export class WatchCacheView {
       h('h3', { text: 'Capacity changes' }),
       this.changes,
     );
+    this.element = h(
+      'div',
+      { class: 'scroll-view watch-cache-view' },
+      this.notStarted,
+      this.started,
+    );
   }
 
-  setRun(model: RunModel, at: number): void {
+  setRun(model: PanelModel, at: number): void {
     this.model = model;
+    const started =
+      model.watchCache?.started ?? (model.capacity.length > 0 || !!model.cacherLists?.length);
+    this.notStarted.hidden = started;
+    this.started.hidden = !started;
+    this.notStarted.textContent = started
+      ? ''
+      : `This scenario does not start the watch cache: ${model.lists.length ? 'its LISTs go straight to the etcd3 store (store.GetList), so' : ''} there is no cache history, capacity or cache resourceVersion to show.`;
+    if (!started) return;
     const d = model.durationMs;
     const cap = model.capacity;
     this.capacityChart.setSpec({
@@ -116,17 +134,25 @@ export class WatchCacheView {
 
   setTime(at: number): void {
     const model = this.model;
-    if (!model) return;
+    if (!model || this.started.hidden) return;
     for (const c of [this.capacityChart, this.ageChart, this.rvChart]) c.setCursor(at);
     const ci = lastIndexAtOrBefore(model.capacity, at);
     const ri = lastIndexAtOrBefore(model.resourceVersions, at);
+    const cache = model.watchCache;
     const parts: string[] = [];
+    if (cache?.startedAt !== undefined && at < cache.startedAt)
+      parts.push(`the watch cache starts at ${formatVirtualTime(cache.startedAt)}`);
+    else if (cache?.readyAt !== undefined && at < cache.readyAt)
+      parts.push(`the watch cache is filling (ready at ${formatVirtualTime(cache.readyAt)})`);
     if (ci >= 0) parts.push(`capacity ${formatCount(model.capacity[ci].capacity)}`);
     if (ri >= 0) {
       const p = model.resourceVersions[ri];
       const behind = p.etcdRv - p.cacheRv;
+      const cacheKnown = p.cacheRv > 0 && (cache?.startedAt === undefined || at >= cache.startedAt);
       parts.push(
-        `cache RV ${p.cacheRv}, etcd RV ${p.etcdRv}${behind > 0 ? ` (${behind} behind)` : ' (caught up)'}`,
+        cacheKnown
+          ? `cache RV ${p.cacheRv}, etcd RV ${p.etcdRv}${behind > 0 ? ` (${formatCount(behind)} behind)` : ' (caught up)'}`
+          : `etcd RV ${p.etcdRv}, no cache RV yet`,
       );
     }
     this.now.textContent = `At ${formatVirtualTime(at)}: ${parts.join(' · ') || 'nothing recorded yet'}`;
@@ -172,6 +198,8 @@ export class WatchCacheView {
       h('tbody', {}, ...this.rows),
     );
     if (cap.length === 0)
-      this.changes.appendChild(h('caption', { text: 'The run recorded no capacity decisions.' }));
+      this.changes.appendChild(
+        h('caption', { text: 'The watch cache never changed its capacity in this run.' }),
+      );
   }
 }

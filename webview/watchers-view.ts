@@ -1,82 +1,106 @@
-// The Watchers tab: every cache watcher of the run in a virtualised table (state at the scrubber's
-// time, bookmark floor, last RV sent, buffer fill, next bookmark second, how it ended), filtered and
-// searched; the selected one's state machine and event log beside it. No upstream counterpart.
-import type { RunModel, WatcherLogEntry, WatcherTrack } from '../src/protocol';
+// The Watchers tab: every cache watcher of the run, and every WATCH request the server refused
+// (410, 429, 504…), in a virtualised table whose rows the host sends a page at a time, each figure
+// as it stood at the scrubber's time (state, bookmark floor, last RV read, what the client read,
+// buffer fill, next bookmark second, how it ended); the selected one's state machine, figures and
+// event log beside it. No upstream counterpart.
+import type {
+  PanelModel,
+  WatchRequestRecord,
+  WatcherLogEntry,
+  WatcherQuery,
+  WatcherRow,
+  WatcherRowPhase,
+  WatcherSortColumn,
+  WatcherTrack,
+} from '../src/protocol';
+import { statusText } from '../src/inspector/status-text';
+import { watcherFiguresAt, watcherOpenedAt } from '../src/inspector/watcher-at-time';
 import {
   formatVirtualTime,
   lastIndexAtOrBefore,
-  watcherPhaseAt,
   watcherPhaseLabels,
   watcherStateNames,
   type WatcherPhase,
 } from '../src/inspector/watcher-states';
-import { formatCount, h, replaceChildren, visibleText } from './dom';
+import { formatCount, h, plural, replaceChildren, visibleText } from './dom';
 import { stateMachineDiagram } from './state-machine-diagram';
 import { dropdown, textField, type DropdownHandle, type TextFieldHandle } from './toolkit';
 import { VirtualTable } from './virtual-table';
 
 export interface WatchersViewOptions {
   onSelect(id: string): void;
-  /** The run's logs are not in the model (see panelModel): ask the host for one watcher's log. */
-  requestLog(id: string): void;
   onFilterChange(search: string, state: string): void;
+  /** Asks the host for rows; the answer comes to setRows. Returns the request's id. */
+  query(at: number, query: WatcherQuery, from: number, count: number, reveal?: string): number;
+  /** Asks the host for one row in full; the answer comes to setDetail. */
+  requestDetail(id: string): void;
 }
 
-const phaseOrder: Record<WatcherPhase, number> = {
-  notStarted: 0,
-  WaitingForBookmark: 1,
-  BookmarkReceived: 2,
-  BookmarkSent: 3,
-  closed: 4,
+const rowPhaseLabels: Record<WatcherRowPhase, string> = {
+  ...watcherPhaseLabels,
+  failed: 'Failed',
 };
 
 /** A dot in the state's colour, then its name. */
-export function phaseBadge(phase: WatcherPhase): HTMLElement {
+export function phaseBadge(phase: WatcherRowPhase): HTMLElement {
   return h(
     'span',
     { class: `phase phase-${phase}` },
     h('span', { class: 'phase-dot', attrs: { 'aria-hidden': 'true' } }),
-    watcherPhaseLabels[phase],
+    rowPhaseLabels[phase],
   );
 }
 
-function matches(track: WatcherTrack, needle: string): boolean {
-  if (!needle) return true;
-  return (
-    track.id.toLowerCase().includes(needle) ||
-    track.selector.toLowerCase().includes(needle) ||
-    track.contentType.toLowerCase().includes(needle) ||
-    track.closeReason.toLowerCase().includes(needle)
-  );
+/** Rows fetched beyond the visible ones, so scrolling a little needs no new query. */
+const fetchMargin = 40;
+
+interface Answer {
+  requestId: number;
+  at: number;
+  total: number;
+  matching: number;
+  from: number;
+  rows: WatcherRow[];
+  revealIndex?: number;
 }
 
 export class WatchersView {
   readonly element: HTMLElement;
   private readonly options: WatchersViewOptions;
-  private readonly table: VirtualTable<WatcherTrack>;
+  private readonly table: VirtualTable<WatcherRow>;
   private readonly search: TextFieldHandle;
   private readonly stateFilter: DropdownHandle;
   private readonly count: HTMLElement;
   private readonly detail: HTMLElement;
-  private model: RunModel | undefined;
+  private model: PanelModel | undefined;
+  private runId = '';
   private at = 0;
-  private selected: WatcherTrack | undefined;
   private needle = '';
   private phase = '';
-  /** The state filter depends on time: remember which phases were filtered to refilter only on change. */
-  private lastFilterKey = '';
-  /** Logs received from the host, by watcher id (for the current run). */
-  private readonly logs = new Map<string, { log: WatcherLogEntry[]; logDropped: number }>();
-  private readonly logsAsked = new Set<string>();
+  private sort: WatcherQuery['sort'];
+  /** Rows by index for the current query and time (kept while newer ones are on their way). */
+  private rows = new Map<number, WatcherRow>();
+  private matching = 0;
+  private total = 0;
+  /** The query in flight (one at a time) and whether another is wanted after it. */
+  private inFlight: { requestId: number; key: string } | undefined;
+  private wanted: { from: number; to: number; reveal?: string } | undefined;
+  /** The query and time the rows in `rows` answer. */
+  private rowsKey = '';
+  private selectedId: string | undefined;
+  private detailSource: { track?: WatcherTrack; request?: WatchRequestRecord } | undefined;
+  /** For tests: answers received, and the largest page. */
+  private answers = 0;
+  private largestPage = 0;
 
   constructor(options: WatchersViewOptions) {
     this.options = options;
     this.search = textField({
-      label: 'Search watchers by id, selector, content type or close reason',
-      placeholder: 'Search id, selector, content type…',
+      label: 'Search watchers by id, client, selector, content type or outcome',
+      placeholder: 'Search id, client, selector…',
       onInput: (v) => {
-        this.needle = v.trim().toLowerCase();
-        this.applyFilter();
+        this.needle = v;
+        this.requery();
         this.options.onFilterChange(v, this.phase);
       },
     });
@@ -84,122 +108,155 @@ export class WatchersView {
       label: 'Show watchers in state',
       choices: [
         { value: '', label: 'Every state' },
-        ...(['notStarted', ...watcherStateNames, 'closed'] as WatcherPhase[]).map((p) => ({
-          value: p,
-          label: watcherPhaseLabels[p],
-        })),
+        ...(['notStarted', ...watcherStateNames, 'closed', 'failed'] as WatcherRowPhase[]).map(
+          (p) => ({ value: p, label: rowPhaseLabels[p] }),
+        ),
       ],
       value: '',
       onChange: (v) => {
         this.phase = v;
-        this.applyFilter();
+        this.requery();
         this.options.onFilterChange(this.search.value(), v);
       },
     });
     this.count = h('span', { class: 'count', attrs: { 'aria-live': 'polite' } });
-    this.table = new VirtualTable<WatcherTrack>({
+    const column = (
+      id: WatcherSortColumn,
+      title: string,
+      width: string,
+      render: (w: WatcherRow, c: HTMLElement) => void,
+      description: string,
+      align?: 'end',
+    ) => ({ id, title, width, render, description, align });
+    this.table = new VirtualTable<WatcherRow>({
       label: 'Watchers',
       rowKey: (w) => w.id,
-      rowClass: (w) => (watcherPhaseAt(w, this.at, this.end()) === 'notStarted' ? 'future' : ''),
+      rowClass: (w) => `${w.phase === 'notStarted' ? 'future' : ''}${w.failed ? ' failed' : ''}`,
       onSelect: (w) => {
-        this.showDetail(w);
+        this.showDetail(w.id);
         this.options.onSelect(w.id);
       },
-      emptyText: 'No watcher matches.',
+      onSort: (id, descending) => {
+        this.sort = { column: id as WatcherSortColumn, descending };
+        this.requery();
+      },
+      emptyText: 'This run has no watchers.',
       columns: [
-        {
-          id: 'id',
-          title: 'ID',
-          width: '4em',
-          render: (w, c) => {
-            c.textContent = w.id;
+        column(
+          'id',
+          'ID',
+          '4.5em',
+          (w, c) => {
+            c.textContent = w.failed ? '—' : w.id;
+            if (w.failed) c.title = 'No watcher: the server answered the request with an error';
           },
-          sortKey: (w) => numericKey(w.id),
-        },
-        {
-          id: 'selector',
-          title: 'Selector',
-          width: 'minmax(6em, 1.6fr)',
-          render: (w, c) => {
+          "The cacher's watcher id (— for a request the server refused)",
+        ),
+        column(
+          'client',
+          'Client',
+          'minmax(8em, 1.2fr)',
+          (w, c) => {
+            c.textContent = visibleText(w.client) || '—';
+            c.title = w.client;
+          },
+          'The client that sent the WATCH request',
+        ),
+        column(
+          'selector',
+          'Selector',
+          'minmax(5em, 1fr)',
+          (w, c) => {
             c.textContent = visibleText(w.selector) || '(everything)';
             c.title = w.selector;
           },
-          sortKey: (w) => w.selector,
-        },
-        {
-          id: 'contentType',
-          title: 'Content type',
-          width: '6em',
-          render: (w, c) => {
+          'Label and field selectors of the watch',
+        ),
+        column(
+          'state',
+          'State',
+          '10.5em',
+          (w, c) => {
+            c.appendChild(phaseBadge(w.phase));
+          },
+          "The watcher's bookmark state at the scrubber's time",
+        ),
+        column(
+          'lastRv',
+          'Last RV',
+          '5em',
+          (w, c) => {
+            c.textContent = w.lastRv ? String(w.lastRv) : '—';
+          },
+          'The newest resourceVersion the client had read by the scrubber',
+          'end',
+        ),
+        column(
+          'received',
+          'Read',
+          '5em',
+          (w, c) => {
+            c.textContent = w.phase === 'notStarted' || w.failed ? '—' : readText(w);
+            c.title = `${w.received} events and bookmarks read by the client, ${w.bookmarks} of them bookmarks`;
+          },
+          'Events and bookmarks the client had read by the scrubber (bookmarks in brackets)',
+          'end',
+        ),
+        column(
+          'buffer',
+          'Buffer',
+          '6.5em',
+          (w, c) => {
+            if (w.failed || w.phase === 'notStarted') c.textContent = '—';
+            else c.appendChild(bufferGauge(w));
+          },
+          "The watcher's input buffer at the scrubber: events waiting / capacity",
+        ),
+        column(
+          'nextBookmark',
+          'Next bookmark',
+          '7em',
+          (w, c) => {
+            c.textContent = w.nextBookmarkSecond === undefined ? '—' : `${w.nextBookmarkSecond} s`;
+          },
+          'The virtual second of the bookmark bucket the watcher sat in at the scrubber',
+          'end',
+        ),
+        column(
+          'floor',
+          'Floor RV',
+          '5em',
+          (w, c) => {
+            c.textContent = w.floorRv ? String(w.floorRv) : '—';
+          },
+          'bookmarkAfterResourceVersion at the scrubber: bookmarks below it are not delivered',
+          'end',
+        ),
+        column(
+          'outcome',
+          'Outcome',
+          'minmax(7em, 1.4fr)',
+          (w, c) => {
+            c.textContent =
+              w.endsAt !== undefined && !w.outcome
+                ? w.failed
+                  ? `answered at ${formatVirtualTime(w.endsAt)}`
+                  : `open (ends at ${formatVirtualTime(w.endsAt)})`
+                : visibleText(w.outcome) || (w.phase === 'notStarted' ? '' : 'open');
+            c.title = w.outcome;
+          },
+          'How the watch ended by the scrubber: its close reason, or the error the request got',
+        ),
+        column(
+          'contentType',
+          'Type',
+          '4em',
+          (w, c) => {
             c.textContent = shortContentType(w.contentType);
             c.title = w.contentType;
           },
-          sortKey: (w) => w.contentType,
-        },
-        {
-          id: 'state',
-          title: 'State',
-          width: '11em',
-          description: "The watcher's state at the scrubber's time",
-          render: (w, c) => {
-            c.appendChild(phaseBadge(watcherPhaseAt(w, this.at, this.end())));
-          },
-          sortKey: (w) => phaseOrder[watcherPhaseAt(w, this.at, this.end())],
-        },
-        {
-          id: 'floor',
-          title: 'Floor RV',
-          width: '6em',
-          align: 'end',
-          description: 'bookmarkAfterResourceVersion: bookmarks below it are not delivered',
-          render: (w, c) => {
-            c.textContent = w.bookmarkFloorRv ? String(w.bookmarkFloorRv) : '—';
-          },
-          sortKey: (w) => w.bookmarkFloorRv,
-        },
-        {
-          id: 'lastRv',
-          title: 'Last RV',
-          width: '6em',
-          align: 'end',
-          description: 'Last resourceVersion sent to the client, at the end of the run',
-          render: (w, c) => {
-            c.textContent = w.lastRvSent ? String(w.lastRvSent) : '—';
-          },
-          sortKey: (w) => w.lastRvSent,
-        },
-        {
-          id: 'buffer',
-          title: 'Buffer',
-          width: '8em',
-          description: 'Input buffer fill / capacity at the end of the run',
-          render: (w, c) => {
-            c.appendChild(bufferGauge(w));
-          },
-          sortKey: (w) => (w.bufferCapacity ? w.bufferFill / w.bufferCapacity : 0),
-        },
-        {
-          id: 'nextBookmark',
-          title: 'Bookmark',
-          width: '7em',
-          align: 'end',
-          description:
-            'The virtual second of the next bookmark: the bookmark time bucket the watcher sits in',
-          render: (w, c) => {
-            c.textContent = w.nextBookmarkSecond === undefined ? '—' : `${w.nextBookmarkSecond} s`;
-          },
-          sortKey: (w) => w.nextBookmarkSecond ?? Number.MAX_SAFE_INTEGER,
-        },
-        {
-          id: 'closed',
-          title: 'Closed / why',
-          width: 'minmax(6em, 1.2fr)',
-          render: (w, c) => {
-            c.textContent = closedText(w, this.at);
-            c.title = w.closeReason;
-          },
-          sortKey: (w) => w.closeReason,
-        },
+          'The content type the client asked for (json, protobuf, cbor)',
+        ),
       ],
     });
     this.detail = h(
@@ -223,135 +280,282 @@ export class WatchersView {
     );
   }
 
-  private end(): number {
-    return this.model?.durationMs ?? 0;
-  }
-
   setRun(
-    model: RunModel,
+    model: PanelModel,
+    runId: string,
     at: number,
     search: string,
     phase: string,
     selectedId: string | undefined,
   ): void {
     this.model = model;
-    this.logs.clear();
-    this.logsAsked.clear();
+    this.runId = runId;
     this.at = at;
-    this.needle = search.trim().toLowerCase();
+    this.needle = search;
     this.phase = phase;
+    this.sort = undefined;
     this.search.setValue(search);
     this.stateFilter.setValue(phase);
-    this.lastFilterKey = '';
-    this.applyFilter();
-    const selected =
-      selectedId === undefined ? undefined : model.watchers.find((w) => w.id === selectedId);
-    if (selected) this.select(selected.id);
-    else this.showDetail(undefined);
+    this.rows = new Map();
+    this.rowsKey = '';
+    this.inFlight = undefined;
+    this.wanted = undefined;
+    this.total = model.watcherCount + model.failedWatchCount;
+    this.matching = search || phase ? 0 : this.total;
+    this.selectedId = undefined;
+    this.detailSource = undefined;
+    this.updateCount();
+    this.table.select(undefined, false);
+    this.table.setRemote(this.remoteRows());
+    this.fetch(selectedId);
+    if (selectedId !== undefined) this.showDetail(selectedId);
+    else this.showHint();
   }
 
   setTime(at: number): void {
     this.at = at;
-    if (this.phase) this.applyFilter();
-    else this.table.refresh();
-    if (this.selected) this.renderDetail(this.selected);
+    this.fetch();
+    if (this.selectedId !== undefined) this.renderDetail();
   }
 
+  /** Selects a row by id (from the side view or a restored state) and scrolls to it. */
   select(id: string): void {
-    const track = this.model?.watchers.find((w) => w.id === id);
-    if (!track) return;
-    this.table.select(id);
-    this.showDetail(track);
+    this.table.select(id, false);
+    this.showDetail(id);
+    this.fetch(id);
   }
 
-  /** A watcher's log arrived from the host. */
-  setLog(id: string, log: WatcherLogEntry[], logDropped: number): void {
-    this.logs.set(id, { log, logDropped });
-    if (this.selected?.id === id) this.renderDetail(this.selected);
+  /** The host's answer to a query. */
+  setRows(runId: string, answer: Answer): void {
+    if (runId !== this.runId) return;
+    this.answers++;
+    this.largestPage = Math.max(this.largestPage, answer.rows.length);
+    const mine = this.inFlight?.requestId === answer.requestId;
+    if (!mine) return;
+    const key = this.inFlight?.key ?? '';
+    this.inFlight = undefined;
+    if (key !== this.rowsKey) {
+      this.rows = new Map();
+      this.rowsKey = key;
+    }
+    this.total = answer.total;
+    this.matching = answer.matching;
+    for (const [i, row] of answer.rows.entries()) this.rows.set(answer.from + i, row);
+    this.table.setEmptyText(
+      this.total === 0
+        ? 'This run has no watchers: it made no WATCH request.'
+        : 'No watcher matches the search and state.',
+    );
+    this.table.setRemote(this.remoteRows());
+    if (answer.revealIndex !== undefined && answer.revealIndex >= 0)
+      this.table.revealIndex(answer.revealIndex);
+    this.updateCount();
+    const wanted = this.wanted;
+    this.wanted = undefined;
+    if (wanted) this.fetch(wanted.reveal, wanted);
   }
 
-  /** For tests and the status line: how many rows the table holds and how many are in the DOM. */
-  stats(): { rows: number; rendered: number } {
-    return { rows: this.table.displayed().length, rendered: this.table.renderedRowCount() };
+  /** The host's answer to a detail request. */
+  setDetail(
+    runId: string,
+    id: string,
+    source: { track?: WatcherTrack; request?: WatchRequestRecord },
+  ): void {
+    if (runId !== this.runId || id !== this.selectedId) return;
+    this.detailSource = source;
+    this.renderDetail();
+  }
+
+  /** For tests and the status line: rows in the run, rows fetched and rows in the DOM. */
+  stats(): {
+    rows: number;
+    matching: number;
+    fetched: number;
+    rendered: number;
+    answers: number;
+    largestPage: number;
+  } {
+    return {
+      rows: this.total,
+      matching: this.matching,
+      fetched: this.rows.size,
+      rendered: this.table.renderedRowCount(),
+      answers: this.answers,
+      largestPage: this.largestPage,
+    };
   }
 
   focusTable(): void {
     this.table.element.focus();
   }
 
-  private applyFilter(): void {
-    const model = this.model;
-    if (!model) return;
-    const rows = model.watchers.filter(
-      (w) =>
-        matches(w, this.needle) &&
-        (!this.phase || watcherPhaseAt(w, this.at, this.end()) === this.phase),
-    );
-    // While playing, the phase filter is re-evaluated every frame; skip the table update when the
-    // same rows remain.
-    const key = `${rows.length}:${rows[0]?.id}:${rows[rows.length - 1]?.id}:${this.needle}:${this.phase}`;
-    if (key !== this.lastFilterKey || !this.phase) this.table.setRows(rows);
-    else this.table.refresh();
-    this.lastFilterKey = key;
-    this.count.textContent = `${formatCount(rows.length)} of ${formatCount(model.watchers.length)} watchers`;
+  private query(): WatcherQuery {
+    const q: WatcherQuery = { search: this.needle, state: this.phase };
+    if (this.sort) q.sort = this.sort;
+    return q;
   }
 
-  private showDetail(track: WatcherTrack | undefined): void {
-    this.selected = track;
-    if (!track) {
+  private queryKey(): string {
+    return JSON.stringify([this.query(), this.at]);
+  }
+
+  private remoteRows() {
+    return {
+      length: this.matching,
+      row: (i: number) => this.rows.get(i),
+      need: (from: number, to: number) => this.fetch(undefined, { from, to }),
+    };
+  }
+
+  /** The filter or sort changed: the rows fetched so far are another query's. */
+  private requery(): void {
+    this.fetch();
+  }
+
+  /**
+   * Asks for the rows in view (and a margin) at the current time and query, unless exactly those
+   * are here or on their way; with a query in flight, remembers to ask when it is answered.
+   */
+  private fetch(reveal?: string, range?: { from: number; to: number }): void {
+    if (!this.model) return;
+    const visible = range ?? this.table.visibleRange();
+    const key = this.queryKey();
+    if (this.inFlight) {
+      this.wanted = { from: visible.from, to: Math.max(visible.to, visible.from + 1), reveal };
+      return;
+    }
+    let complete = key === this.rowsKey && reveal === undefined;
+    for (let i = visible.from; complete && i < visible.to; i++)
+      if (!this.rows.has(i)) complete = false;
+    if (complete && visible.to > visible.from) return;
+    const from = Math.max(0, visible.from - fetchMargin);
+    const to = Math.max(visible.to, visible.from + 1) + fetchMargin;
+    const requestId = this.options.query(this.at, this.query(), from, to - from, reveal);
+    this.inFlight = { requestId, key };
+  }
+
+  private updateCount(): void {
+    const failed = this.model?.failedWatchCount ?? 0;
+    const watchers = this.model?.watcherCount ?? 0;
+    const what = `: ${plural(watchers, 'watcher')}, ${plural(failed, 'refused watch request')}`;
+    this.count.textContent =
+      this.total === 0
+        ? 'No watchers in this run'
+        : failed > 0
+          ? `${formatCount(this.matching)} of ${plural(this.total, 'row')}${what}`
+          : `${formatCount(this.matching)} of ${plural(this.total, 'watcher')}`;
+  }
+
+  private showHint(): void {
+    this.selectedId = undefined;
+    replaceChildren(
+      this.detail,
+      h('p', {
+        class: 'hint',
+        text:
+          this.total === 0
+            ? 'This run opened no watch: its story is in another tab.'
+            : 'Select a watcher (click, or arrow keys and Enter) to see its state machine and event log.',
+      }),
+    );
+  }
+
+  private showDetail(id: string): void {
+    if (this.selectedId !== id) {
+      this.selectedId = id;
+      this.detailSource = undefined;
+      this.options.requestDetail(id);
+    }
+    this.renderDetail();
+  }
+
+  private renderDetail(): void {
+    const id = this.selectedId;
+    if (id === undefined) return;
+    const source = this.detailSource;
+    if (!source) {
       replaceChildren(
         this.detail,
-        h('p', {
-          class: 'hint',
-          text: 'Select a watcher (click, or arrow keys and Enter) to see its state machine and event log.',
-        }),
+        h('h2', { text: `Watcher ${id}` }),
+        h('p', { class: 'hint', text: 'Loading…' }),
       );
       return;
     }
-    this.renderDetail(track);
+    if (source.request) this.renderRequest(id, source.request);
+    else if (source.track) this.renderTrack(source.track);
   }
 
-  private renderDetail(track: WatcherTrack): void {
-    const phase = watcherPhaseAt(track, this.at, this.end());
+  private renderRequest(id: string, q: WatchRequestRecord): void {
+    const answered = (q.answeredAt ?? q.at) <= this.at;
+    const phase: WatcherRowPhase = answered ? 'failed' : 'notStarted';
+    const facts: Array<[string, string]> = [
+      ['Client', q.client],
+      ['Request', `WATCH ${q.request}`],
+      ['Sent', formatVirtualTime(q.at)],
+      [
+        'Answer',
+        !answered
+          ? `not yet (at ${formatVirtualTime(q.answeredAt ?? q.at)})`
+          : q.error
+            ? statusText(q.error)
+            : 'an error',
+      ],
+      ['Watcher', 'none: the server refused the request, so the cacher made no watcher'],
+    ];
+    replaceChildren(
+      this.detail,
+      h('h2', {}, `Watch request ${id.replace(/^request-/, '#')} `, phaseBadge(phase)),
+      factList(facts),
+    );
+  }
+
+  private renderTrack(track: WatcherTrack): void {
+    const runEnd = this.model?.durationMs ?? 0;
+    const f = watcherFiguresAt(track, this.at, runEnd);
+    const phase: WatcherPhase = f.phase;
+    const opened = watcherOpenedAt(track);
     const dropped =
       Object.entries(track.bookmarksDropped)
         .filter(([, n]) => n > 0)
         .map(([why, n]) => `${n} ${why}`)
         .join(', ') || 'none';
+    const closedBy = track.closedAt !== undefined && track.closedAt <= this.at;
+    const reason = track.closeReason || (track.terminated ? 'terminated' : 'closed');
     const facts: Array<[string, string]> = [
+      ['Client', track.client || '— (not recorded)'],
       ['Selector', track.selector || '(everything)'],
       ['Content type', track.contentType || '— (not recorded)'],
-      [
-        'Bookmark floor RV',
-        track.bookmarkFloorRv ? String(track.bookmarkFloorRv) : '— (none awaited)',
-      ],
-      ['Last RV sent', track.lastRvSent ? String(track.lastRvSent) : '—'],
-      ['Buffer at the end', `${track.bufferFill} of ${track.bufferCapacity}`],
-      [
-        'Next bookmark',
-        track.nextBookmarkSecond === undefined ? '—' : `second ${track.nextBookmarkSecond}`,
-      ],
-      ['Events received', formatCount(track.eventsReceived)],
-      ['Bookmarks received', formatCount(track.bookmarksReceived)],
-      ['Bookmarks dropped', dropped],
+      ['Opened', formatVirtualTime(opened)],
+    ];
+    if (f.opened) {
+      facts.push(
+        ['Bookmark floor RV', f.floorRv ? String(f.floorRv) : '— (none awaited)'],
+        ['Last RV read', f.lastRv ? String(f.lastRv) : '— (nothing read yet)'],
+        [
+          'Read by the client',
+          `${formatCount(f.received)} (events and bookmarks; ${plural(f.bookmarks, 'bookmark')} sent)`,
+        ],
+        ['Input buffer', `${f.bufferFill} of ${f.bufferCapacity}`],
+        [
+          'Next bookmark',
+          f.nextBookmarkSecond === undefined
+            ? '— (in no bookmark bucket)'
+            : `second ${f.nextBookmarkSecond}${f.nextBookmarkSecond * 1000 > this.at ? ` (in ${formatVirtualTime(f.nextBookmarkSecond * 1000 - this.at)})` : ''}`,
+        ],
+      );
+    }
+    facts.push(
+      ['Bookmarks dropped', `${dropped} (in the whole run)`],
       [
         'Ended',
-        track.closeReason
-          ? `${track.closedAt !== undefined ? formatVirtualTime(track.closedAt) : 'yes'}: ${track.closeReason}${track.terminated && !/terminated/.test(track.closeReason) ? ' (terminated)' : ''}`
-          : 'open',
+        closedBy || (f.phase === 'closed' && track.closedAt === undefined)
+          ? `${track.closedAt !== undefined ? formatVirtualTime(track.closedAt) : 'by the end of the run'}: ${reason}`
+          : track.closedAt !== undefined
+            ? `not yet (at ${formatVirtualTime(track.closedAt)}: ${reason})`
+            : 'no: open at the end of the run',
       ],
-    ];
-    // The log is in the model when it came whole, else it is asked for once.
-    const known =
-      track.log.length > 0
-        ? { log: track.log, logDropped: track.logDropped }
-        : this.logs.get(track.id);
-    if (!known && track.logDropped > 0 && !this.logsAsked.has(track.id)) {
-      this.logsAsked.add(track.id);
-      this.options.requestLog(track.id);
-    }
-    const entries = known?.log ?? [];
-    const logDropped = known ? known.logDropped : 0;
+    );
+    const entries: WatcherLogEntry[] = track.log;
     const logIndex = lastIndexAtOrBefore(entries, this.at);
     const log = h(
       'ol',
@@ -369,30 +573,26 @@ export class WatchersView {
       ),
     );
     if (entries.length === 0)
-      log.appendChild(
-        h('li', {
-          class: 'hint',
-          text:
-            known || track.logDropped === 0
-              ? 'No events recorded for this watcher.'
-              : 'Loading the event log…',
-        }),
-      );
+      log.appendChild(h('li', { class: 'hint', text: 'No events recorded for this watcher.' }));
     replaceChildren(
       this.detail,
       h('h2', {}, `Watcher ${track.id} `, phaseBadge(phase)),
-      h(
-        'dl',
-        { class: 'facts' },
-        ...facts.flatMap(([k, v]) => [
-          h('dt', { text: k }),
-          h('dd', { text: visibleText(v), attrs: { title: v } }),
-        ]),
-      ),
+      f.endOfRun
+        ? h('p', {
+            class: 'banner warning',
+            text: 'This trace has no figures over time (it was recorded before they were): the figures below are at the end of the run.',
+          })
+        : h('p', {
+            class: 'hint at-time',
+            text: f.opened
+              ? `At ${formatVirtualTime(this.at)}:`
+              : `Not opened yet at ${formatVirtualTime(this.at)}: it opens at ${formatVirtualTime(opened)}.`,
+          }),
+      factList(facts),
       h('h3', { text: 'State machine' }),
-      stateMachineDiagram(track, this.at, this.end()),
+      stateMachineDiagram(track, this.at, runEnd),
       h('h3', {
-        text: `Event log${logDropped ? ` (${formatCount(logDropped)} entries in the middle not kept)` : ''}`,
+        text: `Event log${track.logDropped ? ` (${formatCount(track.logDropped)} entries in the middle not kept)` : ''}`,
       }),
       log,
     );
@@ -402,8 +602,21 @@ export class WatchersView {
   }
 }
 
-function numericKey(id: string): number | string {
-  return /^\d+$/.test(id) ? Number(id) : id;
+function factList(facts: Array<[string, string]>): HTMLElement {
+  return h(
+    'dl',
+    { class: 'facts' },
+    ...facts.flatMap(([k, v]) => [
+      h('dt', { text: k }),
+      h('dd', { text: visibleText(v), attrs: { title: v } }),
+    ]),
+  );
+}
+
+function readText(w: WatcherRow): string {
+  return w.bookmarks > 0
+    ? `${formatCount(w.received)} (${formatCount(w.bookmarks)})`
+    : formatCount(w.received);
 }
 
 /** The serializer's short name (json, protobuf, cbor…) for the table; the full type is the cell's tooltip. */
@@ -413,14 +626,7 @@ function shortContentType(contentType: string): string {
   return m ? m[1] : contentType;
 }
 
-function closedText(w: WatcherTrack, at: number): string {
-  if (!w.closeReason && !w.terminated) return '';
-  if (w.closedAt !== undefined && w.closedAt > at)
-    return `later (${formatVirtualTime(w.closedAt)})`;
-  return `${w.terminated ? 'terminated: ' : ''}${w.closeReason || 'closed'}`;
-}
-
-function bufferGauge(w: WatcherTrack): HTMLElement {
+function bufferGauge(w: WatcherRow): HTMLElement {
   const fraction = w.bufferCapacity > 0 ? Math.min(1, w.bufferFill / w.bufferCapacity) : 0;
   const bar = h('span', { class: `gauge-fill${fraction >= 1 ? ' full' : ''}` });
   bar.style.width = `${(fraction * 100).toFixed(0)}%`;

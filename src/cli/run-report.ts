@@ -196,6 +196,9 @@ function watcherJson(w: WatcherTrack, client: string | undefined): Record<string
   delete rest.log;
   delete rest.logDropped;
   delete rest.bookmarkTimes;
+  // The figures over time are for the inspector; the client comes from the watch requests.
+  delete rest.samples;
+  delete rest.client;
   return {
     ...rest,
     ...(client !== undefined ? { client } : {}),

@@ -71,6 +71,12 @@ export class FakeClock implements Clock {
   /** The window numbers in `far`, ascending. */
   private farWindows: number[] = [];
 
+  /**
+   * Called just before time moves on from an instant to `next`, once everything due at it has
+   * run: the observer sees each instant's end state (scenario runs sample their watchers there).
+   */
+  onInstantEnd: ((at: number, next: number) => void) | undefined = undefined;
+
   constructor(startMs = 0) {
     this.current = startMs;
     this.horizon = (Math.floor(startMs / farWindowMs) + 1) * farWindowMs;
@@ -121,8 +127,7 @@ export class FakeClock implements Clock {
     while (this.fireNext(t)) {
       /* fire every timer due by t */
     }
-    // Never backwards, even when two async advances interleave.
-    this.current = Math.max(this.current, t);
+    this.moveTo(t);
   }
 
   /**
@@ -133,8 +138,7 @@ export class FakeClock implements Clock {
     this.checkForward(t);
     await settle();
     while (this.fireNext(t)) await settle();
-    // Never backwards, even when two async advances interleave.
-    this.current = Math.max(this.current, t);
+    this.moveTo(t);
     await settle();
   }
 
@@ -147,13 +151,20 @@ export class FakeClock implements Clock {
       throw new Error(`FakeClock cannot go back in time: now ${this.current}, asked ${t}`);
   }
 
+  /** Moves time to `t`, never backwards (two async advances may interleave). */
+  private moveTo(t: number): void {
+    if (t <= this.current) return;
+    this.onInstantEnd?.(this.current, t);
+    this.current = t;
+  }
+
   /** Fires the earliest timer due by `t`, at its own due time; false when none is due. */
   private fireNext(t: number): boolean {
     const top = this.peek(t);
     if (!top || top.due > t) return false;
     this.pop();
     top.done = true;
-    this.current = Math.max(this.current, top.due);
+    this.moveTo(top.due);
     const fn = top.fn;
     if (typeof fn === 'function') fn();
     else fn.onTimer();

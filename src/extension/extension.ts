@@ -148,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     reopenRun: async (runId) => {
       await runs.open(runId);
     },
+    storyView: (scenario) => listScenarios().find((d) => d.name === scenario)?.storyView,
     log: (message) => log.info(message),
   });
   const runs = new WorkspaceRuns(store, current, inspector, log);

@@ -30,6 +30,8 @@ import type {
   WatcherStateName,
   WatcherTrack,
 } from './run-model';
+import { MomentLog } from './timeline-moments';
+import { foldSampleGroups, sampleFrom } from './watcher-samples';
 
 export interface RunModelBuilderOptions {
   /** Log entries kept per watcher: the first half and the last half of this many (default 40). */
@@ -110,6 +112,8 @@ class TrackBuilder {
       closeReason: '',
       log: [],
       logDropped: 0,
+      client: undefined,
+      samples: [],
     };
   }
 
@@ -270,6 +274,15 @@ export class RunModelBuilder {
     blocked: [],
   };
   private readonly truncated: Record<string, number> = {};
+  private readonly moments = new MomentLog();
+  /** The trace has per-instant watcher samples (run-sampler.ts): tracks keep their `samples`. */
+  private sampled = false;
+  private readonly scrapes: Array<{ at: number; samples: Record<string, number> }> = [];
+  private readonly copies: Array<{ at: number; lazyDeepCopies: number; invalidations: number }> =
+    [];
+  private readonly watchCache: { started: boolean; startedAt?: number; readyAt?: number } = {
+    started: false,
+  };
 
   constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
     this.header = header;
@@ -308,6 +321,7 @@ export class RunModelBuilder {
 
   addInput(at: number, input: ScenarioInput): void {
     this.touch(at);
+    this.moments.noteInput(at, input);
     switch (input.action) {
       case 'phase':
         this.phases.push({ at, name: input.name, text: input.text });
@@ -417,6 +431,7 @@ export class RunModelBuilder {
 
   addEvent(e: InspectorEvent): void {
     this.touch(e.at);
+    this.moments.noteEvent(e);
     switch (e.type) {
       case 'watcher/created': {
         const id = String(e.watcherId);
@@ -427,7 +442,10 @@ export class RunModelBuilder {
         t.track.preDeadlineBookmarks = 0;
         t.track.initialEventsEndBookmarks = 0;
         const w = e.requestId === undefined ? undefined : this.watchesById.get(e.requestId);
-        if (w) t.track.contentType = w.contentType;
+        if (w) {
+          t.track.contentType = w.contentType;
+          t.track.client = w.record.client;
+        }
         this.tracks.set(id, t);
         const deadline = e.deadline === null ? 'none' : `at ${seconds(e.deadline)}`;
         t.log(
@@ -442,6 +460,7 @@ export class RunModelBuilder {
         if (!t) return;
         t.track.states.push({ at: e.at, state: e.to as WatcherStateName });
         t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion;
+        sampleFrom(t.track, e.at).floorRv = e.bookmarkAfterResourceVersion;
         const why =
           e.resourceVersion !== undefined
             ? ` (bookmark rv ${e.resourceVersion})`
@@ -454,6 +473,7 @@ export class RunModelBuilder {
         if (!t) return;
         if (e.outcome === 'delivered') {
           t.track.bookmarksReceived++;
+          sampleFrom(t.track, e.at).bookmarks = t.track.bookmarksReceived;
           t.bookmarkAt(e.at, this.logLimit);
           if (e.initialEventsEnd)
             t.track.initialEventsEndBookmarks = (t.track.initialEventsEndBookmarks ?? 0) + 1;
@@ -527,6 +547,7 @@ export class RunModelBuilder {
         const t = this.tracks.get(String(e.watcherId));
         if (!t) return;
         t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion ?? 0;
+        sampleFrom(t.track, e.at).floorRv = t.track.bookmarkFloorRv;
         t.log(
           e.at,
           'registered',
@@ -603,9 +624,11 @@ export class RunModelBuilder {
       }
       case 'caching-object/deep-copy':
         this.ser.lazyDeepCopies++;
+        this.noteCopies(e.at);
         return;
       case 'caching-object/invalidated':
         this.ser.invalidations++;
+        this.noteCopies(e.at);
         return;
       case 'cacher/dispatch': {
         const d = this.dispatch;
@@ -634,7 +657,14 @@ export class RunModelBuilder {
       case 'cacher/progress-request':
         this.progressRequests++;
         return;
+      case 'cacher/ready':
+        if (e.state === 'ready') this.watchCache.readyAt ??= e.at;
+        return;
       case 'cacher/reflector':
+        if (!this.watchCache.started) {
+          this.watchCache.started = true;
+          this.watchCache.startedAt = e.at;
+        }
         if (e.phase === 'listed' && e.resourceVersion !== undefined)
           this.noteCacheRv(e.at, e.resourceVersion);
         return;
@@ -801,12 +831,21 @@ export class RunModelBuilder {
 
   addMetrics(m: TraceMetricsRecord): void {
     this.touch(m.at);
-    if (m.scope === 'resource') {
-      this.metrics = { ...m.samples };
-      this.metricsText = m.text;
-      return;
+    switch (m.scope) {
+      case 'resource':
+        this.metrics = { ...m.samples };
+        this.metricsText = m.text;
+        return;
+      case 'watchers':
+        this.sampled = true;
+        foldSampleGroups(m.at, m.changes, (id) => this.tracks.get(id)?.track);
+        return;
+      case 'scrape':
+        this.pushBounded(this.scrapes, { at: m.at, samples: m.samples }, 'scrapes');
+        return;
+      case 'watcher':
+        this.addWatcherFinal(m.watcher);
     }
-    this.addWatcherFinal(m.watcher);
   }
 
   addWatcherFinal(w: WatcherFinal): void {
@@ -835,10 +874,13 @@ export class RunModelBuilder {
           eventFreshDurationMs: 0,
         });
     }
+    const watchers = [...this.tracks.values()].map((t) => t.finish());
+    // Without the run's samples, the event-made ones hold bookmarks and floors but no reads.
+    if (!this.sampled) for (const w of watchers) delete w.samples;
     const model: RunModel = {
       header: this.header,
       durationMs: this.lastAt,
-      watchers: [...this.tracks.values()].map((t) => t.finish()),
+      watchers,
       capacity,
       resourceVersions: this.rvPoints.slice(),
       serialization: {
@@ -849,6 +891,7 @@ export class RunModelBuilder {
         perIdentifier: this.ser.perIdentifier,
         perEvent: [...this.ser.perEvent.values()],
         ...(this.ser.perEventDropped ? { perEventDropped: this.ser.perEventDropped } : {}),
+        ...(this.copies.length ? { copies: this.copies } : {}),
       },
       lists: this.lists,
       metrics: this.metrics,
@@ -863,6 +906,9 @@ export class RunModelBuilder {
       dispatch: this.dispatch,
       cacherLists: this.cacherLists,
       truncated: this.truncated,
+      ...(this.scrapes.length ? { scrapes: this.scrapes } : {}),
+      moments: this.moments.moments(),
+      watchCache: this.watchCache,
     };
     return model;
   }
@@ -871,6 +917,17 @@ export class RunModelBuilder {
 
   private touch(at: number): void {
     if (at > this.lastAt) this.lastAt = at;
+  }
+
+  private noteCopies(at: number): void {
+    const last = this.copies[this.copies.length - 1];
+    const point = {
+      at,
+      lazyDeepCopies: this.ser.lazyDeepCopies,
+      invalidations: this.ser.invalidations,
+    };
+    if (last && last.at === at) Object.assign(last, point);
+    else this.pushBounded(this.copies, point, 'serialization.copies');
   }
 
   private truncate(what: string): void {

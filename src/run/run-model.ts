@@ -34,8 +34,29 @@ export interface WatcherLogEntry {
   text: string;
 }
 
+/**
+ * A watcher's figures from one instant on, recorded where they change (run-sampler.ts in scenario
+ * runs; bookmarks and the floor from the watcher's own events). Read with watcherFiguresAt.
+ */
+export interface WatcherSample {
+  at: VirtualMs;
+  /** Events and bookmarks the client had read. */
+  received: number;
+  /** Bookmarks sent to the client (into its result channel). */
+  bookmarks: number;
+  /** The newest resourceVersion the client had read (0: none). */
+  lastRv: number;
+  bufferFill: number;
+  /** The virtual second of the bookmark bucket the watcher sat in (null: none). */
+  nextBookmarkSecond: number | null;
+  /** bookmarkAfterResourceVersion. */
+  floorRv: number;
+}
+
 export interface WatcherTrack {
   id: string;
+  /** The client that opened the watch, when the run names clients. */
+  client?: string;
   /** Label and field selectors as the client sent them ('' = everything). */
   selector: string;
   contentType: string;
@@ -69,6 +90,8 @@ export interface WatcherTrack {
   initialEventsEndBookmarks?: number;
   /** Virtual times of the bookmarks sent to the client (bounded like the log: first and last ones). */
   bookmarkTimes?: VirtualMs[];
+  /** The figures over time (absent in traces recorded before samples existed: figures are then the run's last). */
+  samples?: WatcherSample[];
 }
 
 export interface CapacityPoint {
@@ -105,6 +128,8 @@ export interface SerializationEventRecord {
 }
 
 export interface SerializationSummary {
+  /** Cumulative lazy deep copies and invalidations, one point per instant they changed. */
+  copies?: Array<{ at: VirtualMs; lazyDeepCopies: number; invalidations: number }>;
   encodes: number;
   hits: number;
   lazyDeepCopies: number;
@@ -261,4 +286,10 @@ export interface RunModel {
   cacherLists?: ListRecord[];
   /** Records left out of the bounded collections above, by collection. */
   truncated?: Record<string, number>;
+  /** Metric series that changed, scraped at the last instant of each virtual second (the changed series only). */
+  scrapes?: Array<{ at: VirtualMs; samples: Record<string, number> }>;
+  /** The instants the timeline steps through, with how much happened at each (timeline-moments.ts). */
+  moments?: { at: VirtualMs[]; count: number[] };
+  /** Whether the run started a watch cache (a cacher reflector), and when it became ready. */
+  watchCache?: { started: boolean; startedAt?: VirtualMs; readyAt?: VirtualMs };
 }

@@ -150,6 +150,7 @@ const definition = {
   name: 'bookmark-heartbeats',
   title: 'Bookmark heartbeats: one timer, one-second buckets, many watchers',
   label: 'Bookmark heartbeats',
+  storyView: 'watchers' as const,
   description:
     'Many watchers with allowWatchBookmarks watch pods. A single jittered ~1 s timer pops the watchers whose one-second bucket is due: ' +
     "each gets a heartbeat about once a minute, and one 2 s before its deadline. Writes to configmaps move etcd's revision; the pods " +

@@ -137,6 +137,7 @@ const definition = {
   name: 'rangestream-fallback',
   title: 'etcd RangeStream lists (1.37): probe, Unimplemented, fallback, 10-minute recheck',
   label: 'RangeStream fallback (1.37)',
+  storyView: 'lists' as const,
   description:
     `${pods} pods in etcd. Every \`intervalSeconds\` an unfiltered LIST (limit=500) and a filtered LIST (app=match, limit=100) go to the ` +
     'etcd3 store. With the 1.37 profile an unfiltered list uses one etcd RangeStream; an etcd without it answers Unimplemented, ' +

@@ -151,6 +151,7 @@ const definition = {
   name: 'read-your-writes',
   title: 'Consistent reads from a lagging watch cache',
   label: 'Read your writes',
+  storyView: 'lists' as const,
   description:
     `A writer creates a pod every second (${writes} writes); after each write every reader sends a consistent LIST (RV ""). ` +
     "The watch cache gets etcd's watch stream `cacheLagMs` late. Each read takes etcd's current revision, then waits for the " +

@@ -24,6 +24,7 @@ import { requestPath } from '../engine/request/request-path';
 import { StatusError, errorToAPIStatus, type Status } from '../engine/storage/errors';
 import { makePod } from '../engine/storage/objects';
 import type { ClientError, ScenarioInput, TraceRecord, WatcherFinal } from '../trace/trace-format';
+import { RunSampler } from './run-sampler';
 
 /** Thrown (as an AbortError) when the run's signal aborts it. */
 export class ScenarioAbortedError extends Error {
@@ -96,12 +97,19 @@ export class ScenarioRun {
   private lastFraction = -1;
   private lastMessage = '';
   private listSeq = 0;
+  private readonly sampler: RunSampler;
 
   constructor(o: ScenarioRunOptions) {
     this.scenario = o.scenario;
     this.rand = new SeededRandom(o.seed);
     this.profile = semanticsProfile(o.profile);
-    this.onRecord = o.onRecord;
+    const sampler = new RunSampler(this.watches, this.resources, o.onRecord);
+    this.sampler = sampler;
+    this.onRecord = (r) => {
+      sampler.note(r);
+      o.onRecord(r);
+    };
+    this.clock.onInstantEnd = (at, next) => sampler.instantEnded(at, next);
     this.onProgress = o.onProgress;
     this.signal = o.signal;
     this.yieldToHost = o.yieldToHost;
@@ -398,6 +406,7 @@ export class ScenarioRun {
   finish(): void {
     for (const r of this.resources) r.flushInspector();
     const at = this.clock.now();
+    this.sampler.finish(at);
     const samples: Record<string, number> = {};
     const texts: string[] = [];
     const seen = new Set<unknown>();

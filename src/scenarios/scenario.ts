@@ -24,6 +24,8 @@ export interface ScenarioDefinition {
   label: string;
   description: string;
   params: ScenarioParamSpec[];
+  /** The inspector tab that tells this scenario's story: a new run of it opens there. */
+  storyView: 'watchers' | 'watchCache' | 'serialization' | 'lists' | 'metrics';
 }
 
 export type ScenarioParams = Record<string, number | string | boolean>;

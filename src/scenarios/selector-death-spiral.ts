@@ -51,7 +51,8 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
         resource,
         { namespace: 'default', labelSelector: 'app=match', limit, continue: token },
         'store',
-        'client',
+        // The client by its name in the panel and the trace: `kubectl get pods -l app=match`.
+        'kubectl',
       ),
     );
     await r.settle();
@@ -212,6 +213,7 @@ const definition = {
   name: 'selector-death-spiral',
   title: 'A filtered LIST from etcd: the page-doubling loop',
   label: 'Selector death spiral',
+  storyView: 'lists' as const,
   description:
     'A LIST with a label selector that few pods match, read from etcd by the etcd3 store. The store asks etcd for `limit` keys, ' +
     "then doubles the etcd limit (up to maxLimit = 10000) after every page the selector left short, until the client's limit is " +

@@ -180,6 +180,7 @@ const definition = {
   name: 'serialization-fanout',
   title: 'Serialize once per content type: the cachingObject fan-out',
   label: 'Serialization fan-out',
+  storyView: 'serialization' as const,
   description:
     'Watchers read pods with JSON or protobuf (round-robin over `contentTypes`). Each event (create, update, delete in turn) is ' +
     'wrapped in a cachingObject for dispatch: encoded once per encoder identifier, every other watcher gets a cache hit. A DELETE ' +

@@ -226,6 +226,7 @@ const definition = {
   name: 'slow-watcher-termination',
   title: 'Slow watchers: blocked dispatch, the time budget, terminations',
   label: 'Slow watcher termination',
+  storyView: 'watchers' as const,
   description:
     `Fast watchers read at once; slow ones read ${slowReadsPerSecond} events per second; the last slow one is a WatchList watcher that ` +
     `already holds its awaited bookmark. Pods are updated at \`eventsPerSecond\` for ${eventSeconds} s. The dispatcher offers each event ` +

@@ -210,6 +210,7 @@ const definition = {
   name: 'watch-cache-resize',
   title: 'The watch cache history: grow, hysteresis, shrink, 410 Gone',
   label: 'Watch cache resize',
+  storyView: 'watchCache' as const,
   description:
     'A client lists, then goes away. A burst of pod updates makes the history ring double while it is full of events younger ' +
     'than the 75 s window (up to capacityUpperBound = 102400); once full of older events it drops the oldest. In the quiet phase ' +

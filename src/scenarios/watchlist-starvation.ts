@@ -203,6 +203,7 @@ const definition = {
   name: 'watchlist-starvation',
   title: 'WatchList clients while the watch cache is stuck behind etcd',
   label: 'WatchList starvation',
+  storyView: 'watchers' as const,
   description:
     "The watch cache's etcd watch stream stalls for `stuckSeconds` while a writer keeps updating pods, so etcd's revision runs ahead. " +
     'WatchList clients (sendInitialEvents=true, allowWatchBookmarks=true, RV "") need the cache at etcd\'s revision: each attempt ' +

@@ -117,7 +117,25 @@ export interface WatcherFinal {
   nextBookmarkSecond?: number;
 }
 
+/**
+ * Watchers whose figures changed at one instant in the same way: `received` is what each read since
+ * its previous sample (events and bookmarks), the rest are the new values.
+ */
+export interface WatcherSampleGroup {
+  /** Watcher ids, single or as inclusive [first, last] ranges. */
+  ids: Array<number | [number, number]>;
+  received: number;
+  lastRv: number;
+  bufferFill: number;
+  /** The bookmark bucket's virtual second; null: in none. */
+  nextBookmarkSecond: number | null;
+}
+
 export type TraceMetricsRecord =
+  /** The watchers whose figures changed at this instant (run-sampler.ts). */
+  | { kind: 'metrics'; scope: 'watchers'; at: number; changes: WatcherSampleGroup[] }
+  /** The metric series that changed since the previous scrape (the last instant of a virtual second). */
+  | { kind: 'metrics'; scope: 'scrape'; at: number; samples: Record<string, number> }
   | {
       kind: 'metrics';
       scope: 'resource';
@@ -268,14 +286,19 @@ export function validateRecord(value: unknown): TraceRecord | string {
     case 'metrics':
       if (typeof value.at !== 'number')
         return `metrics: expected "at" (virtual ms) to be a number, got ${describeValue(value.at)}`;
-      if (value.scope === 'resource') {
+      if (value.scope === 'watchers') {
+        if (!Array.isArray(value.changes))
+          return `metrics: expected "changes" to be an array, got ${describeValue(value.changes)}`;
+        return value as TraceMetricsRecord;
+      }
+      if (value.scope === 'resource' || value.scope === 'scrape') {
         if (!isObject(value.samples))
           return `metrics: expected "samples" to be an object, got ${describeValue(value.samples)}`;
         for (const [k, v] of Object.entries(value.samples)) {
           if (typeof v !== 'number')
             return `metrics: sample ${JSON.stringify(k)} must be a number, got ${describeValue(v)}`;
         }
-        if (typeof value.text !== 'string')
+        if (value.scope === 'resource' && typeof value.text !== 'string')
           return `metrics: expected "text" to be a string, got ${describeValue(value.text)}`;
         return value as TraceMetricsRecord;
       }
@@ -285,7 +308,7 @@ export function validateRecord(value: unknown): TraceRecord | string {
           return `metrics: expected "watcher" with a string "id", got ${describeValue(w)}`;
         return value as TraceMetricsRecord;
       }
-      return `metrics: expected "scope" to be "resource" or "watcher", got ${describeValue(value.scope)}`;
+      return `metrics: expected "scope" to be "resource", "scrape", "watcher" or "watchers", got ${describeValue(value.scope)}`;
     default:
       return `expected "kind" to be "input", "event" or "metrics", got ${describeValue(value.kind)}`;
   }

@@ -5,17 +5,19 @@ import * as vscode from 'vscode';
 import {
   isFromWebview,
   normalizeViewState,
-  panelModel,
   protocolVersion,
   unhandledMessage,
   type ContinueTokenExplanation,
   type FromWebview,
+  type InspectorView,
   type InspectorViewState,
   type RunIdentity,
   type ToWebview,
 } from '../../protocol';
 import type { CurrentRun, OpenRun } from '../current-run';
 import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
+import { panelModel } from './panel-model';
+import { watcherRowsOf, type WatcherRows } from './watcher-rows';
 
 export const inspectorViewType = 'listwatch.inspector';
 const inspectorTitle = 'List/Watch Inspector';
@@ -27,6 +29,8 @@ export interface InspectorHost {
   runCommand(command: 'runScenario' | 'openTrace' | 'exportMetrics'): void;
   /** After a reload: open the run the webview was showing (it may be gone). */
   reopenRun(runId: string): Promise<void>;
+  /** The tab that tells a scenario's story (its definition's storyView), if it names one. */
+  storyView(scenario: string): InspectorView | undefined;
   log(message: string): void;
 }
 
@@ -41,9 +45,10 @@ export interface InspectorTraffic {
 // The traffic log is for tests and diagnosis; older entries are dropped.
 const trafficLimit = 500;
 
-function identity(open: OpenRun): RunIdentity {
+function identity(open: OpenRun, storyView: InspectorView | undefined): RunIdentity {
   const id: RunIdentity = { id: open.run.id, title: open.run.title, source: open.run.source };
   if (open.run.source === 'trace') id.file = open.run.traceFile;
+  if (storyView) id.storyView = storyView;
   return id;
 }
 
@@ -175,10 +180,17 @@ export class Inspector implements vscode.Disposable {
       this.post({
         type: 'run/loaded',
         protocolVersion,
-        run: identity(open),
+        run: identity(open, this.host.storyView(open.model.header.scenario)),
         model: panelModel(open.model),
       });
     else this.post({ type: 'run/none', protocolVersion });
+  }
+
+  /** The rows of the run `runId` if it is the open one (a late query for another run gets none). */
+  private watcherRows(runId: string): WatcherRows | undefined {
+    const open = this.current.get();
+    if (!open || open.run.id !== runId) return undefined;
+    return watcherRowsOf(open.model);
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -211,20 +223,29 @@ export class Inspector implements vscode.Disposable {
       case 'state/changed':
         this.current.setViewState(normalizeViewState(message.state));
         break;
-      case 'watcher/log': {
-        const open = this.current.get();
-        const track =
-          open?.run.id === message.runId
-            ? open.model.watchers.find((w) => w.id === message.id)
-            : undefined;
-        if (track)
-          this.post({
-            type: 'watcher/log',
-            runId: message.runId,
-            id: message.id,
-            log: track.log,
-            logDropped: track.logDropped,
-          });
+      case 'watchers/query': {
+        const rows = this.watcherRows(message.runId);
+        if (!rows) break;
+        const answer = rows.query(
+          message.query,
+          message.at,
+          message.from,
+          message.count,
+          message.reveal,
+        );
+        this.post({
+          type: 'watchers/rows',
+          runId: message.runId,
+          requestId: message.requestId,
+          at: message.at,
+          ...answer,
+        });
+        break;
+      }
+      case 'watcher/detail': {
+        const source = this.watcherRows(message.runId)?.source(message.id);
+        if (!source) break;
+        this.post({ type: 'watcher/detail', runId: message.runId, id: message.id, ...source });
         break;
       }
       case 'token/decode': {

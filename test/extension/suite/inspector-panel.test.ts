@@ -54,7 +54,15 @@ describe('inspector panel', () => {
     assert.strictEqual(loaded.protocolVersion, protocolVersion);
     assert.strictEqual(loaded.run.id, run.id);
     assert.strictEqual(loaded.model.header.scenario, 'slow-watcher-termination');
-    assert.strictEqual(loaded.model.watchers.length, 4);
+    assert.strictEqual(loaded.model.watcherCount, 4);
+    assert.ok(!('watchers' in loaded.model), 'the watchers come by watchers/query');
+    assert.strictEqual(loaded.run.storyView, 'watchers');
+    // The webview asks for the rows in view; the host answers from the run model.
+    const rows = await eventually('watchers/rows for the open run', () =>
+      postedOfType(api.inspector.posted(), 'watchers/rows').find((m) => m.runId === run.id),
+    );
+    assert.strictEqual(rows.total, 4);
+    assert.strictEqual(rows.rows.length, 4);
   });
 
   it('a new run is posted to the open panel', async () => {

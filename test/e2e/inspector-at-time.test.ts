@@ -1,0 +1,448 @@
+// The List/Watch Inspector tells the truth at every instant, in the real workbench driven in
+// Chromium: scrubbed to 0 s a watcher shows nothing yet, after the first heartbeat its figures
+// move; each scenario opens on the tab that tells its story; the Lists detail follows the open run;
+// watch-cache-resize's refused WATCH shows as a row with its 410; tabs with nothing to show say so;
+// the panel at 500 px; and the panel at scale (100,000 watchers against 1,000: time to the first
+// drawn rows, printed; rows asked for on demand and messages bounded, asserted). Screenshots go to
+// test-results/e2e/ (at-time-*.png).
+import * as assert from 'assert';
+import * as path from 'path';
+import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import { launchChromium } from '../harness/chromium';
+import { projectRoot, testResultsDir } from '../harness/paths';
+import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import { openActivity, quickInput, runCommand, uiTimeoutMs } from '../harness/workbench-driver';
+import { workbenchUrl } from '../harness/workbench-url';
+
+const root = projectRoot();
+const fixtures = path.join(root, 'test', 'fixtures');
+const shots = testResultsDir('e2e');
+
+/** What the webview's debugging hook answers (webview/main.ts). */
+interface InspectorHook {
+  run(): { id: string; title: string } | undefined;
+  watcherTable(): {
+    rows: number;
+    matching: number;
+    fetched: number;
+    rendered: number;
+    answers: number;
+    largestPage: number;
+  };
+  firstFrame(): {
+    runId?: string;
+    loadedAt?: number;
+    rowsAt?: number;
+    loadedSize?: number;
+    sizes: Record<string, number>;
+  };
+  problems(): string[];
+}
+
+describe('the inspector at every instant, and at scale', function () {
+  let server: VSCodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const figures: string[] = [];
+
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
+  const panel = (): FrameLocator =>
+    page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+
+  async function panelFrame(): Promise<Frame> {
+    const handle = await page
+      .frameLocator('iframe.webview.ready')
+      .locator('#active-frame')
+      .elementHandle({ timeout: uiTimeoutMs });
+    const frame = await handle?.contentFrame();
+    assert.ok(frame, 'the inspector webview has no content frame');
+    return frame;
+  }
+
+  async function hook<T>(read: (h: InspectorHook) => T): Promise<T> {
+    const frame = await panelFrame();
+    return frame.evaluate(`(${read.toString()})(window.listwatchInspector)`) as Promise<T>;
+  }
+
+  async function palette(title: string): Promise<void> {
+    const center = page.locator('.command-center .command-center-center').first();
+    if (!(await center.isVisible())) return runCommand(page, title);
+    await center.click();
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+    await input.fill(`>${title}`);
+    const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    await page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: exact }) })
+      .first()
+      .click({ timeout: uiTimeoutMs });
+  }
+
+  async function pick(filter: string, row: string): Promise<void> {
+    const input = quickInput(page);
+    await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+    await input.fill(filter);
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: row })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await page.keyboard.press('Enter');
+  }
+
+  /** Runs a scenario from the palette, with its defaults or with some parameters typed in. */
+  async function runScenario(name: string, set: Record<string, string> = {}): Promise<void> {
+    await palette('List/Watch: Run Scenario…');
+    await pick(name, name);
+    if (Object.keys(set).length === 0) {
+      await pick('defaults', 'Run with defaults');
+      return;
+    }
+    await pick('parameters', 'Set parameters…');
+    // Each parameter is asked in turn ("… watchers (1/5)"); Enter keeps the default.
+    for (let n = 1; ; n++) {
+      const title = page.locator('.quick-input-title', { hasText: `(${n}/` });
+      await title.waitFor({ timeout: uiTimeoutMs });
+      const text = (await title.textContent()) ?? '';
+      const total = Number(/\((\d+)\/(\d+)\)/.exec(text)?.[2] ?? n);
+      const param = Object.keys(set).find((k) => text.includes(`: ${k} (`));
+      if (param) {
+        await quickInput(page).fill(set[param]);
+        // A parameter with choices is a quick pick: the typed value filters it to its row.
+        await page.waitForTimeout(300);
+      }
+      await page.keyboard.press('Enter');
+      if (n >= total) return;
+    }
+  }
+
+  async function waitForRun(title: string | RegExp, timeout = 120_000): Promise<void> {
+    await panel().locator('.run-header h1', { hasText: title }).waitFor({ timeout });
+  }
+
+  async function activeTab(): Promise<string> {
+    return (
+      (await panel().locator('vscode-panel-tab[aria-selected="true"]').textContent()) ?? ''
+    ).trim();
+  }
+
+  async function showTab(name: string): Promise<void> {
+    await panel().locator('vscode-panel-tab', { hasText: name }).click();
+    await panel()
+      .locator('vscode-panel-tab[aria-selected="true"]', { hasText: name })
+      .waitFor({ timeout: uiTimeoutMs });
+  }
+
+  async function runsPane(): Promise<Locator> {
+    const runs = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) });
+    if (!(await runs.isVisible())) await openActivity(page, 'List/Watch');
+    await runs.waitFor({ timeout: uiTimeoutMs });
+    return runs;
+  }
+
+  /** The timeline's time text, once the frame after the last key or click is drawn. */
+  async function timeText(): Promise<string> {
+    await (
+      await panelFrame()
+    ).evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    return (await panel().locator('.tl-time').textContent()) ?? '';
+  }
+
+  /** The text of a watcher row's cell, by its column's header title. */
+  async function cell(row: Locator, column: string): Promise<string> {
+    const titles = await panel().locator('#view-watchers .vt-headcell').allTextContents();
+    const i = titles.findIndex((t) => t.trim() === column);
+    assert.ok(i >= 0, `no column ${column} in ${titles.join(', ')}`);
+    return ((await row.locator('.vt-cell').nth(i).textContent()) ?? '').trim();
+  }
+
+  before(async function () {
+    server = await startVSCodeServer({
+      settings: {
+        'workbench.colorTheme': 'Default Dark Modern',
+        'workbench.editor.enablePreview': false,
+      },
+    });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    page = await context.newPage();
+    await page.goto(
+      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
+    );
+    await page
+      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
+      .waitFor({ timeout: 90_000 });
+    await page.keyboard.press('Control+B');
+  });
+
+  after(async () => {
+    if (figures.length)
+      console.log(`      figures measured:\n${figures.map((t) => `        ${t}`).join('\n')}`);
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed')
+      await shot(`at-time-failed-${this.currentTest.title.replace(/\W+/g, '-')}.png`).catch(
+        () => undefined,
+      );
+  });
+
+  it('a watcher at 0 s shows nothing yet; after the first heartbeat its figures move', async () => {
+    await runScenario('bookmark-heartbeats', { watchers: '1000' });
+    await waitForRun(/^Bookmark heartbeats/);
+    assert.strictEqual(await activeTab(), 'Watchers', 'the story of bookmark-heartbeats');
+    const first = panel().locator('#view-watchers .vt-row:not(.loading)').first();
+    await panel()
+      .locator('.watchers-view .count', { hasText: '1,000 of 1,000 watchers' })
+      .waitFor({ timeout: uiTimeoutMs });
+    const slider = panel().locator('.tl-slider');
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await panel()
+      .locator('.tl-time', { hasText: /^0\.000 s of 210\.10\d s$/ })
+      .waitFor({ timeout: uiTimeoutMs });
+    await first.filter({ hasText: 'Not opened yet' }).waitFor({ timeout: uiTimeoutMs });
+    for (const column of ['Last RV', 'Read', 'Next bookmark', 'Floor RV'])
+      assert.strictEqual(await cell(first, column), '—', `${column} at 0 s`);
+    await first.click();
+    const detail = panel().locator('.watchers-view .detail');
+    await detail.locator('.at-time', { hasText: 'Not opened yet at 0.000 s' }).waitFor({
+      timeout: uiTimeoutMs,
+    });
+    await shot('at-time-1-watcher-at-0s.png');
+
+    // Step to the first heartbeat tick: the phases mark the run; the tick is a moment.
+    await slider.focus();
+    let stepped = 0;
+    for (; stepped < 20; stepped++) {
+      const before = await timeText();
+      await page.keyboard.press('ArrowRight');
+      // The time is drawn on the next frame.
+      await panel()
+        .locator('.tl-time')
+        .filter({ hasNotText: before })
+        .waitFor({ timeout: uiTimeoutMs });
+      const at = Number((await timeText()).split(' ')[0]);
+      if (at >= 60) break;
+    }
+    await first.filter({ hasText: /Bookmark sent|Waiting/ }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('#view-watchers .vt-row:not(.loading)')
+      .first()
+      .filter({ hasText: '71' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(await cell(first, 'Last RV'), '71', 'the first heartbeat carries RV 71');
+    assert.strictEqual(await cell(first, 'Read'), '1 (1)', 'one bookmark read');
+    assert.strictEqual(await cell(first, 'Next bookmark'), '120 s', 'the next bucket');
+    await detail
+      .locator('dd', { hasText: '1 (events and bookmarks; 1 bookmark sent)' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('at-time-2-watcher-after-first-heartbeat.png');
+
+    // At the end: the run's final figures.
+    await slider.focus();
+    await page.keyboard.press('End');
+    await panel()
+      .locator('#view-watchers .vt-row:not(.loading)')
+      .first()
+      .filter({ hasText: '191' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(await cell(first, 'Read'), '3 (3)');
+    // The timeline: ticks on an axis, the phases named, speeds that fit 3.5 minutes.
+    const ticks = await panel().locator('.tl-axis .tl-tick').allTextContents();
+    assert.ok(ticks.length >= 4 && ticks[0] === '0', `ticks: ${ticks.join(' ')}`);
+    assert.deepStrictEqual(await panel().locator('.tl-phase-label').allTextContents(), [
+      'watch',
+      'run',
+    ]);
+    await panel().locator('vscode-dropdown.speed').click();
+    const speeds = await panel().locator('vscode-dropdown.speed vscode-option').allTextContents();
+    await page.keyboard.press('Escape');
+    assert.ok(
+      speeds.every((s) => /plays in/.test(s)),
+      `each speed says how long the run plays: ${speeds.join(', ')}`,
+    );
+  });
+
+  it('each scenario opens on the tab that tells its story; empty tabs say so', async () => {
+    // Without etcd latency the whole run happens at one instant.
+    await runScenario('selector-death-spiral', { etcdLatency: 'zero' });
+    await waitForRun(/^A filtered LIST from etcd/);
+    assert.strictEqual(await activeTab(), 'Lists');
+    await panel().locator('#view-lists .vt-row').first().click();
+    const detail = panel().locator('.lists-view .detail');
+    await detail.locator('dd', { hasText: 'kubectl' }).first().waitFor({ timeout: uiTimeoutMs });
+    assert.match(
+      (await panel().locator('.lists-view .count').textContent()) ?? '',
+      /^1 LIST in the run/,
+    );
+    await panel()
+      .locator('.tl-instant', { hasText: 'happens at 0 s' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.ok(!(await panel().locator('vscode-dropdown.speed').isVisible()), 'no speed to pick');
+    await shot('at-time-3-lists-story.png');
+    await showTab('Watchers');
+    await panel()
+      .locator('#view-watchers .vt-empty', { hasText: 'This run has no watchers' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await showTab('Watch cache');
+    await panel()
+      .locator('.watch-cache-view .empty-tab', {
+        hasText: 'This scenario does not start the watch cache',
+      })
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('at-time-4-watch-cache-not-started.png');
+    await showTab('Metrics');
+    // Buckets in le order: 0.005 before 1 before 10 before +Inf.
+    const labels = await panel().locator('.metrics-view td.metric-labels').allTextContents();
+    const les = labels
+      .map((l) => /le="([^"]+)"/.exec(l)?.[1])
+      .filter((v): v is string => v !== undefined);
+    const firstFamily = les.slice(0, les.indexOf('+Inf') + 1).map(Number);
+    assert.deepStrictEqual(
+      firstFamily,
+      [...firstFamily].sort((a, b) => a - b),
+      `buckets in le order: ${les.slice(0, 20).join(', ')}`,
+    );
+    await shot('at-time-5-metrics.png');
+  });
+
+  it('the Lists detail follows the open run', async () => {
+    // selector-death-spiral's LIST is selected; another run with LISTs opens.
+    await runScenario('read-your-writes');
+    await waitForRun(/^Consistent reads from a lagging watch cache/);
+    assert.strictEqual(await activeTab(), 'Lists');
+    const detail = panel().locator('.lists-view .detail');
+    await detail.locator('.hint', { hasText: 'Select a LIST' }).waitFor({ timeout: uiTimeoutMs });
+    assert.ok(
+      !((await detail.textContent()) ?? '').includes('kubectl'),
+      "the previous run's LIST is gone",
+    );
+    await panel().locator('#view-lists .vt-row').first().click();
+    await detail.locator('h2', { hasText: 'LIST at' }).waitFor({ timeout: uiTimeoutMs });
+    await shot('at-time-6-lists-after-switch.png');
+  });
+
+  it("watch-cache-resize: the refused WATCH is a row with its 410, and the story is the cache's", async () => {
+    await runScenario('watch-cache-resize');
+    await waitForRun(/^The watch cache history/);
+    assert.strictEqual(await activeTab(), 'Watch cache');
+    await panel().locator('.watch-cache-view .chart-marker').first().waitFor({ timeout: 90_000 });
+    await shot('at-time-7-watch-cache.png');
+    await showTab('Watchers');
+    const row = panel().locator('#view-watchers .vt-row.failed').first();
+    await row.waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(await cell(row, 'Client'), 'late-watcher');
+    assert.match(await cell(row, 'Outcome'), /^410 Expired: too old resource version/);
+    await row.click();
+    await panel()
+      .locator('.watchers-view .detail dd', { hasText: '410 Expired' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.match(
+      (await panel().locator('.watchers-view .count').textContent()) ?? '',
+      /1 refused watch request/,
+    );
+    await shot('at-time-8-refused-watch.png');
+    await showTab('Serialization');
+    await shot('at-time-9-serialization.png');
+  });
+
+  it('stays usable at 500 px wide', async () => {
+    const frame = await panelFrame();
+    await page.setViewportSize({ width: 560, height: 900 });
+    await page.waitForTimeout(800);
+    const width = await frame.evaluate(() => document.body.clientWidth);
+    figures.push(`narrow panel: ${width} px wide`);
+    for (const [tab, name] of [
+      ['Watchers', 'at-time-10-narrow-watchers.png'],
+      ['Watch cache', 'at-time-11-narrow-watch-cache.png'],
+      ['Lists', 'at-time-12-narrow-lists.png'],
+      ['Metrics', 'at-time-13-narrow-metrics.png'],
+    ] as const) {
+      await showTab(tab);
+      await page.waitForTimeout(300);
+      // Nothing but the tables scrolls sideways: the page itself fits.
+      const overflow = await frame.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      assert.ok(overflow <= 1, `${tab}: the page is ${overflow} px wider than the panel`);
+      await shot(name);
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  it('at scale: rows come on demand; the first frame of 100,000 watchers against 1,000', async function () {
+    this.timeout(900_000);
+    await runScenario('bookmark-heartbeats', { watchers: '100000' });
+    await panel()
+      .locator('.watchers-view .count', { hasText: '100,000 of 100,000 watchers' })
+      .waitFor({ timeout: 600_000 });
+    const runs = await runsPane();
+    const loadedSize: Record<string, number> = {};
+    /** Opens a run from the Runs view; the time until its first rows were drawn. */
+    async function firstFrameOf(description: string): Promise<number> {
+      const row = runs.locator('.monaco-list-row', { hasText: description }).first();
+      const clicked = Date.now();
+      await row.click();
+      for (;;) {
+        const f = await hook((h) => ({ ...h.firstFrame(), run: h.run() }));
+        if (f.rowsAt !== undefined && f.run?.id === f.runId && f.loadedAt! >= clicked) {
+          loadedSize[description] = f.loadedSize ?? 0;
+          return f.rowsAt - clicked;
+        }
+        if (Date.now() - clicked > 120_000) throw new Error(`no first frame for ${description}`);
+        await page.waitForTimeout(20);
+      }
+    }
+    const small: number[] = [];
+    const big: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      small.push(await firstFrameOf('1,000 watchers'));
+      big.push(await firstFrameOf('100,000 watchers'));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    figures.push(
+      `first drawn frame, 1,000 watchers: ${small.join(', ')} ms (median ${median(small)} ms)`,
+      `first drawn frame, 100,000 watchers: ${big.join(', ')} ms (median ${median(big)} ms)`,
+      `ratio (medians): ${(median(big) / median(small)).toFixed(2)}`,
+      `run/loaded: ${loadedSize['1,000 watchers']} characters for 1,000 watchers, ${loadedSize['100,000 watchers']} for 100,000`,
+    );
+    // Behaviour, not times: few rows fetched, pages bounded, run/loaded the same size.
+    const stats = await hook((h) => h.watcherTable());
+    const frame = await hook((h) => h.firstFrame());
+    figures.push(
+      `100,000 watchers: ${stats.fetched} rows fetched, ${stats.rendered} in the DOM, largest page ${stats.largestPage}`,
+      `largest messages of the session: ${Object.entries(frame.sizes)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')} characters`,
+    );
+    assert.strictEqual(stats.rows, 100_000);
+    assert.ok(stats.fetched <= 400, `${stats.fetched} rows fetched for one screen`);
+    assert.ok(stats.largestPage <= 200, `a page of ${stats.largestPage} rows`);
+    assert.ok(
+      loadedSize['100,000 watchers'] < 2 * loadedSize['1,000 watchers'],
+      'run/loaded does not grow with the watchers',
+    );
+    assert.ok(
+      (frame.sizes['watchers/rows'] ?? 0) < 100_000,
+      `a watchers/rows message of ${frame.sizes['watchers/rows']} characters`,
+    );
+    // Scrolling to the end asks for the rows there, and only those.
+    const before = stats.answers;
+    await panel().locator('#view-watchers .vt').first().focus();
+    await page.keyboard.press('End');
+    await panel()
+      .locator('#view-watchers .vt-row.active:not(.loading)')
+      .waitFor({ timeout: uiTimeoutMs });
+    const after = await hook((h) => h.watcherTable());
+    assert.ok(after.answers > before, 'End asked the host for the last rows');
+    assert.ok(after.fetched <= 400, `${after.fetched} rows fetched after End`);
+    await shot('at-time-14-100k-watchers.png');
+    assert.deepStrictEqual(await hook((h) => h.problems()), []);
+  });
+});
