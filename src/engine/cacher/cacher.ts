@@ -270,6 +270,8 @@ export interface CacherConfig {
   clock: Clock;
   /** Jitter of the bookmark timer. */
   rand: SeededRandom;
+  /** The order in which a dispatch offers an event to the watchers (Go's random map order). */
+  dispatchOrderRand: SeededRandom;
   gates: FeatureGates;
   /** etcd supports progress requests (storage.RequestWatchProgress); default true. */
   requestWatchProgressSupported?: boolean;
@@ -566,6 +568,7 @@ export class Cacher implements DelegatorHelper {
     this.fastPaths = config.fastPaths ?? true;
     this.watchers = new IndexedWatchers(
       (r, drain) => this.forgetWatcher(r, drain),
+      config.dispatchOrderRand,
       this.fastPaths ? () => new WatcherRuns() : undefined,
     );
     this.warnings = new CacheInvalidationWarnings(this.clock, (m) => this.log?.(m));
@@ -1293,6 +1296,7 @@ export class Cacher implements DelegatorHelper {
     // The registration computes watcher.forget (cacher.go forgetWatcher).
     watcher.owner = this.watchers.addWatcher(
       watcher,
+      index,
       scope,
       triggerValue,
       triggerSupported,
