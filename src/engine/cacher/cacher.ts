@@ -66,6 +66,7 @@ import {
 import { newTimeBudget, type TimeBudget } from './time-budget';
 import { isWatchContextSource, type WatchContextSource } from './context-done';
 import { filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc } from './filter-with-attrs';
+import { HeartbeatCopy } from './heartbeat-copy';
 import { InPlaceDelivery, SharedConversion } from './in-place-delivery';
 import {
   IndexedWatchers,
@@ -284,8 +285,9 @@ export interface CacherConfig {
   /** reflector.WatchListPageSize (10000). */
   listPageSize?: number;
   /**
-   * The optimisations beside upstream's dispatch: in-place delivery and watcher runs
-   * (in-place-delivery.ts, watcher-run.ts). Default true; off, every event takes upstream's path.
+   * The optimisations beside upstream's dispatch: in-place delivery, watcher runs and one copy of
+   * a heartbeat for all watchers (in-place-delivery.ts, watcher-run.ts, heartbeat-copy.ts).
+   * Default true; off, every event takes upstream's path.
    */
   fastPaths?: boolean;
   log?: (message: string) => void;
@@ -518,6 +520,8 @@ export class Cacher implements DelegatorHelper {
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
   private readonly fastPaths: boolean;
+  /** The fast paths' one copy of a heartbeat for all watchers. */
+  private readonly heartbeatCopy: HeartbeatCopy | undefined;
   private watchersBuffer: DispatchEntry[] = [];
   private readonly watchersCollector: WatcherCollector = {
     buf: this.watchersBuffer,
@@ -566,6 +570,7 @@ export class Cacher implements DelegatorHelper {
     this.requestWatchProgressSupported = config.requestWatchProgressSupported ?? true;
     this.compactRevisionFunc = config.compactRevision;
     this.fastPaths = config.fastPaths ?? true;
+    this.heartbeatCopy = this.fastPaths ? new HeartbeatCopy() : undefined;
     this.watchers = new IndexedWatchers(
       (r, drain) => this.forgetWatcher(r, drain),
       config.dispatchOrderRand,
@@ -1286,6 +1291,7 @@ export class Cacher implements DelegatorHelper {
       allowWatchBookmarks: pred.allowWatchBookmarks,
       groupResource: this.groupResource,
       id: index,
+      heartbeatCopy: this.heartbeatCopy,
       clock: this.clock,
       inspector: this.inspector,
       metrics: this.metrics,
