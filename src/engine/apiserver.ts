@@ -206,6 +206,7 @@ export class Resource {
     this.watchRand = derive();
     const podRand = derive();
     const storeRand = derive();
+    const dispatchOrderRand = derive();
 
     if (o.etcd instanceof MemoryEtcd) {
       this.etcd = o.etcd;
@@ -245,6 +246,7 @@ export class Resource {
       indexers,
       clock: this.clock,
       rand: cacherRand,
+      dispatchOrderRand,
       gates: this.gates,
       requestWatchProgressSupported: c.requestWatchProgressSupported,
       compactRevision: () => this.etcd.compactRevision(),

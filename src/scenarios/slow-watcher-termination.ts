@@ -155,7 +155,8 @@ function summarize(model: RunModel) {
   const story = [
     `${count(Number(facts.eventsDispatched))} events went to ${ws.length} watchers. ${facts.blockedDispatches} dispatches met a full buffer; the dispatcher waited ` +
       `${dur(Number(facts.dispatchWaitedMs))} in all, within its time budget (50 ms refilled per second, at most 100 ms).`,
-    `${terminated.length} watchers were closed as unresponsive (${facts.terminatedSlow} slow, ${facts.terminatedFast} fast); ` +
+    `${terminated.length} watchers were closed as unresponsive (${facts.terminatedSlow} slow, ${facts.terminatedFast} fast), ` +
+      "in the seed's dispatch order (one of the orders upstream's random map iteration could take); " +
       (facts.gracefulTerminations === 0
         ? 'none gracefully.'
         : `${facts.gracefulTerminations} gracefully, draining the buffer first because it held the bookmark the client was waiting for.`),
@@ -231,7 +232,9 @@ const definition = {
     `Fast watchers read at once; slow ones read ${slowReadsPerSecond} events per second; the last slow one is a WatchList watcher that ` +
     `already holds its awaited bookmark. Pods are updated at \`eventsPerSecond\` for ${eventSeconds} s. The dispatcher offers each event ` +
     'without blocking, waits for blocked watchers within its time budget, then closes them as unresponsive ' +
-    '(apiserver_terminated_watchers_total); the WatchList one gracefully, draining its buffer first.',
+    '(apiserver_terminated_watchers_total); the WatchList one gracefully, draining its buffer first. ' +
+    'The blocked watchers are offered the event in the order of the seed: one of the orders ' +
+    "upstream's random map iteration could take.",
   params: [
     {
       name: 'fastWatchers',

@@ -39,6 +39,7 @@ import {
   isWatchContextSource,
 } from './context-done';
 import type { FilterWithAttrsFunc } from './filter-with-attrs';
+import type { HeartbeatCopy } from './heartbeat-copy';
 import {
   annotateInitialEventsEndBookmark,
   hasInitialEventsEndAnnotation,
@@ -118,6 +119,8 @@ export interface CacheWatcherOptions {
   id?: number | string;
   /** The watch request that creates the watcher (its creation event carries the id). */
   requestId?: number;
+  /** One copy of a heartbeat for all the cacher's watchers (its fast paths), not one each. */
+  heartbeatCopy?: HeartbeatCopy;
   /** Only timestamps inspector events. */
   clock?: Pick<Clock, 'now'>;
   inspector?: CacheWatcherInspector;
@@ -186,6 +189,7 @@ export class CacheWatcher
     terminated: 0,
   };
   readonly id: number | string;
+  private readonly heartbeatCopy: HeartbeatCopy | undefined;
   // The processInterval goroutine's state, kept on the watcher (one object per watch, not three).
   private phase: TaskPhase = 'idle';
   /** processInterval's resourceVersion: events at or below it are not sent (written by the task only). */
@@ -227,6 +231,7 @@ export class CacheWatcher
     this.groupResource = o.groupResource;
     this.identifierValue = o.identifier ?? '';
     this.id = o.id ?? this.identifier;
+    this.heartbeatCopy = o.heartbeatCopy;
     this.clock = o.clock;
     this.inspector = o.inspector;
     this.metrics = o.metrics;
@@ -456,6 +461,10 @@ export class CacheWatcher
     if (event.type === 'BOOKMARK') {
       try {
         if (event.object === undefined) throw new Error('bookmark event without an object');
+        // A heartbeat is the same for every watcher it reaches: one copy for all of them.
+        const copy = this.heartbeatCopy;
+        if (copy && this.wasBookmarkAfterRvSent() && !(event.object instanceof CachingObject))
+          return copy.of(event);
         const object =
           event.object instanceof CachingObject
             ? event.object.deepCopyObject()

@@ -68,6 +68,7 @@ import { CacherMetrics } from './metrics';
 import { newTimeBudget, type TimeBudget } from './time-budget';
 import { isWatchContextSource, type WatchContextSource } from './context-done';
 import { filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc } from './filter-with-attrs';
+import { HeartbeatCopy } from './heartbeat-copy';
 import { InPlaceDelivery, SharedConversion } from './in-place-delivery';
 import {
   IndexedWatchers,
@@ -170,6 +171,8 @@ export interface CacherConfig {
   clock: Clock;
   /** Jitter of the bookmark timer. */
   rand: SeededRandom;
+  /** The order in which a dispatch offers an event to the watchers (Go's random map order). */
+  dispatchOrderRand: SeededRandom;
   gates: FeatureGates;
   /** etcd supports progress requests (storage.RequestWatchProgress); default true. */
   requestWatchProgressSupported?: boolean;
@@ -184,8 +187,9 @@ export interface CacherConfig {
   /** reflector.WatchListPageSize (10000). */
   listPageSize?: number;
   /**
-   * The optimisations beside upstream's dispatch: in-place delivery and watcher runs
-   * (in-place-delivery.ts, watcher-run.ts). Default true; off, every event takes upstream's path.
+   * The optimisations beside upstream's dispatch: in-place delivery, watcher runs and one copy of
+   * a heartbeat for all watchers (in-place-delivery.ts, watcher-run.ts, heartbeat-copy.ts).
+   * Default true; off, every event takes upstream's path.
    */
   fastPaths?: boolean;
   /** The apiserver's request ids, for the reflector's own requests. */
@@ -294,6 +298,8 @@ export class Cacher implements DelegatorHelper {
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
   private readonly fastPaths: boolean;
+  /** The fast paths' one copy of a heartbeat for all watchers. */
+  private readonly heartbeatCopy: HeartbeatCopy | undefined;
   private watchersBuffer: DispatchEntry[] = [];
   private readonly watchersCollector: WatcherCollector = {
     buf: this.watchersBuffer,
@@ -342,8 +348,10 @@ export class Cacher implements DelegatorHelper {
     this.requestWatchProgressSupported = config.requestWatchProgressSupported ?? true;
     this.compactRevisionFunc = config.compactRevision;
     this.fastPaths = config.fastPaths ?? true;
+    this.heartbeatCopy = this.fastPaths ? new HeartbeatCopy() : undefined;
     this.watchers = new IndexedWatchers(
       (r, drain) => this.forgetWatcher(r, drain),
+      config.dispatchOrderRand,
       this.fastPaths ? () => new WatcherRuns() : undefined,
     );
     this.warnings = new CacheInvalidationWarnings(this.clock, (m) => this.log?.(m));
@@ -1075,6 +1083,7 @@ export class Cacher implements DelegatorHelper {
       groupResource: this.groupResource,
       id: index,
       requestId: request?.requestId,
+      heartbeatCopy: this.heartbeatCopy,
       clock: this.clock,
       inspector: this.inspector,
       metrics: this.metrics,
@@ -1085,6 +1094,7 @@ export class Cacher implements DelegatorHelper {
     // The registration computes watcher.forget (cacher.go forgetWatcher).
     watcher.owner = this.watchers.addWatcher(
       watcher,
+      index,
       scope,
       triggerValue,
       triggerSupported,

@@ -98,6 +98,12 @@ interface SerializationResult {
   counts: { encodes: number; hits: number; errors: number };
 }
 
+/** An encoder as cacheEncodeFor and encodedLength take it. */
+type ObjectEncoderLike = {
+  readonly identifier: Identifier;
+  encode(object: KubeObject): Uint8Array;
+};
+
 /**
  * An object that encodes itself at most once per encoder identifier, so an event fanned out to a
  * thousand watchers is serialized once per content type, not once per watcher. It is shared by all
@@ -117,6 +123,13 @@ export class CachingObject {
   private lastResult1: SerializationResult | undefined = undefined;
   private counts: Map<Identifier, { encodes: number; hits: number; errors: number }> | undefined;
   private readonly options: CachingObjectOptions;
+  // encodedLength's hits on its last two encoders, not yet in their counts (foldHits).
+  private lengthEncoder0: ObjectEncoderLike | undefined = undefined;
+  private length0 = 0;
+  private lengthHits0 = 0;
+  private lengthEncoder1: ObjectEncoderLike | undefined = undefined;
+  private length1 = 0;
+  private lengthHits1 = 0;
 
   /** Use newCachingObject (it validates the input). No copy is made here. */
   constructor(object: KubeObject, deepCopied: boolean, options: CachingObjectOptions = {}) {
@@ -153,6 +166,42 @@ export class CachingObject {
       return result.raw;
     }
     return this.cacheEncodeWith(id, undefined, encoder);
+  }
+
+  /**
+   * cacheEncodeFor(encoder).length, for a fan-out that needs only the size. While nobody is told
+   * of each hit (quiet), the hits on the last two encoders are counted here in bulk and added to
+   * their counts before anyone reads them (serializationCounts) or the cache is dropped.
+   */
+  encodedLength(encoder: ObjectEncoderLike): number {
+    if (encoder === this.lengthEncoder0) {
+      this.lengthHits0++;
+      return this.length0;
+    }
+    if (encoder === this.lengthEncoder1) {
+      this.lengthHits1++;
+      return this.length1;
+    }
+    const length = this.cacheEncodeFor(encoder).length;
+    if (this.quiet) {
+      if (this.lengthEncoder0 === undefined) {
+        this.lengthEncoder0 = encoder;
+        this.length0 = length;
+      } else if (this.lengthEncoder1 === undefined) {
+        this.lengthEncoder1 = encoder;
+        this.length1 = length;
+      }
+    }
+    return length;
+  }
+
+  /** Adds encodedLength's bulk hits to their counts. */
+  private foldHits(): void {
+    if (this.lengthHits0 > 0)
+      this.addHits((this.lengthEncoder0 as ObjectEncoderLike).identifier, this.lengthHits0);
+    if (this.lengthHits1 > 0)
+      this.addHits((this.lengthEncoder1 as ObjectEncoderLike).identifier, this.lengthHits1);
+    this.lengthHits0 = this.lengthHits1 = 0;
   }
 
   /** Nobody is told of each encode and hit (no inspector): hits may be counted in bulk (addHits). */
@@ -227,6 +276,7 @@ export class CachingObject {
 
   /** Per-identifier encodes/hits/errors since creation. */
   serializationCounts(): ReadonlyMap<Identifier, SerializationCounts> {
+    this.foldHits();
     return this.counts ?? new Map();
   }
 
@@ -432,6 +482,8 @@ export class CachingObject {
 
   private invalidateCacheLocked(setter: string): void {
     if (this.serializations.size === 0) return;
+    this.foldHits(); // the hits were on what is dropped now
+    this.lengthEncoder0 = this.lengthEncoder1 = undefined;
     // Not expected to happen, so it is reported (rate-limited), to find whoever mutates shared objects.
     this.options.warnings?.warn(this.object, setter);
     this.options.inspector?.invalidated?.({ setter, identifiers: [...this.serializations.keys()] });

@@ -34,6 +34,8 @@ export interface ChannelReceiver<T> {
  * Told whenever the receiver waiting alone on a channel changes: one parks on the empty channel,
  * or the one waiting is taken, withdraws, gets company, or the channel closes (undefined: nobody,
  * or more than one, waits). An owner that acts on who waits keeps it in mind instead of asking.
+ * A receiver taken by a send is told of when the send is done (if it waits again by then, as a
+ * fast reader does, nothing changed).
  */
 export interface ReceiverListener {
   receiverChanged(channel: Channel<never>, receiver: ChannelReceiver<never> | undefined): void;
@@ -123,6 +125,8 @@ export class Channel<T> {
     const r = this.takeReceiver();
     if (r !== undefined) {
       r.onReceive(value, true);
+      // Told once the receive is done: a receiver that took the value and waits again is no change.
+      this.receiversChanged();
       return true;
     }
     if (this.capacity > 0) {
@@ -315,7 +319,6 @@ export class Channel<T> {
         this.recvRest !== undefined && this.recvRest.length > 0 ? this.recvRest.shift() : undefined;
       if (r.recvParked) {
         r.recvParked = false;
-        this.receiversChanged();
         return r;
       }
     }

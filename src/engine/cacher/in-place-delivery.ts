@@ -56,6 +56,15 @@ export interface RunCounts {
   readonly lastResourceVersion: number;
 }
 
+/** A member's place in a run: the run's counts when it joined (or last settled). */
+interface RunShare {
+  readonly run: RunCounts;
+  readonly encoderIndex: number;
+  delivered: number;
+  filtered: number;
+  bytes: number;
+}
+
 /**
  * One watcher's fast path: the watcher's WatcherFastPath, its channels' ReceiverListener, and its
  * dispatch entry. A delivery in place reads and writes this object only (besides what the
@@ -78,12 +87,8 @@ export class InPlaceDelivery implements WatcherFastPath, ReceiverListener {
   private pendingBytes = 0;
   private pendingLastRv = 0;
   readonly watcher: CacheWatcher;
-  /** The run this watcher takes events with, and the run's counts when it joined (or last settled). */
-  private run: RunCounts | undefined = undefined;
-  private runEncoderIndex = -1;
-  private runJoinDelivered = 0;
-  private runJoinFiltered = 0;
-  private runJoinBytes = 0;
+  /** The run this watcher takes events with (made when it joins one: most watchers never do). */
+  private share: RunShare | undefined = undefined;
   /** Told when the watcher's in-place state changes (its index entry, whose runs are then stale). */
   runHost: { runsChanged(): void } | undefined = undefined;
 
@@ -123,7 +128,11 @@ export class InPlaceDelivery implements WatcherFastPath, ReceiverListener {
       const encoder = this.encoder;
       if (encoder !== undefined) {
         try {
-          this.pendingBytes += encodeObject(encoder, watchEvent.object).length;
+          const object = watchEvent.object;
+          this.pendingBytes +=
+            object instanceof CachingObject
+              ? object.encodedLength(encoder)
+              : encodeObject(encoder, object).length;
         } catch (err) {
           // As on the channel path: queued, taken by the client, which failed to write it.
           this.watcher.ownCounts.queued++;
@@ -166,7 +175,7 @@ export class InPlaceDelivery implements WatcherFastPath, ReceiverListener {
   /** ReceiverListener: who waits alone on the watcher's input or result channel changed. */
   receiverChanged(channel: Channel<never>, receiver: ChannelReceiver<never> | undefined): void {
     const wasEligible = this.runEligible();
-    const inRun = this.run !== undefined;
+    const inRun = this.share !== undefined;
     this.updateReceiver(channel, receiver);
     // Only a change that moves the watcher into or out of runs (or touches the run it is in)
     // re-forms the runs: a watcher off the fast path parks and unparks on every event.
@@ -238,35 +247,37 @@ export class InPlaceDelivery implements WatcherFastPath, ReceiverListener {
   /** Counts from the run from now on. */
   joinRun(run: RunCounts, encoderIndex: number): void {
     this.settleRun();
-    this.run = run;
-    this.runEncoderIndex = encoderIndex;
-    this.runJoinDelivered = run.delivered;
-    this.runJoinFiltered = run.filtered;
-    this.runJoinBytes = encoderIndex >= 0 ? run.bytes[encoderIndex] : 0;
+    this.share = {
+      run,
+      encoderIndex,
+      delivered: run.delivered,
+      filtered: run.filtered,
+      bytes: encoderIndex >= 0 ? run.bytes[encoderIndex] : 0,
+    };
   }
 
   /** The run (if any) no longer speaks for this watcher: its members take events one by one. */
   invalidateRun(): void {
-    if (this.run !== undefined) this.run.valid = false;
+    if (this.share !== undefined) this.share.run.valid = false;
   }
 
   /** Takes its share of the run's counts and leaves it. */
   leaveRun(): void {
     this.settleRun();
-    this.run = undefined;
+    this.share = undefined;
   }
 
   /** Moves what the run counted for this watcher since it joined (or last settled) to its own. */
   private settleRun(): void {
-    const run = this.run;
-    if (run === undefined) return;
-    const delivered = run.delivered - this.runJoinDelivered;
-    const filtered = run.filtered - this.runJoinFiltered;
-    const bytes =
-      this.runEncoderIndex >= 0 ? run.bytes[this.runEncoderIndex] - this.runJoinBytes : 0;
-    this.runJoinDelivered = run.delivered;
-    this.runJoinFiltered = run.filtered;
-    this.runJoinBytes += bytes;
+    const share = this.share;
+    if (share === undefined) return;
+    const run = share.run;
+    const delivered = run.delivered - share.delivered;
+    const filtered = run.filtered - share.filtered;
+    const bytes = share.encoderIndex >= 0 ? run.bytes[share.encoderIndex] - share.bytes : 0;
+    share.delivered = run.delivered;
+    share.filtered = run.filtered;
+    share.bytes += bytes;
     this.pending += delivered;
     this.pendingBytes += bytes;
     if (delivered > 0 && run.lastResourceVersion > this.pendingLastRv)

@@ -1,11 +1,16 @@
 // Mirrors k8s.io/apiserver pkg/storage/cacher/cacher.go watchersMap and indexedWatchers
 // (release-1.36): the registered watchers by namespace/name scope and by trigger value.
-// Deliberate differences: a watchersMap is an array in a fixed order (registration order; Go
-// iterates its map in random order) with holes where watchers left, closed up when they are more
-// than half of it. A watcher's place in it is a WatcherRegistration, which also holds what
-// upstream's forgetWatcher closure captures (the watcher's scope or trigger value). For
+// Deliberate differences: Go ranges over a watchersMap in random order, a new one each time; here
+// each watcher draws a position at registration from a seeded stream and a map keeps its watchers
+// in that order: any order upstream can take, the same for every dispatch (so that watchers that
+// take events alike stay neighbours and runs can form), and the same for a seed. A map is an
+// array with holes where watchers left, closed up when they are more than half of it; watchers
+// added since the last dispatch are merged in by position when it is next read. A watcher's place
+// in it is a WatcherRegistration, which also holds what upstream's forgetWatcher closure captures
+// (the watcher's number, scope or trigger value). For
 // dispatch a map hands out entries (DispatchEntry): its registrations, or, when the cacher gives
 // it an EntryGrouping (its fast paths: watcher-run.ts), runs of them that take an event as one.
+import type { SeededRandom } from '../rand';
 import type { CacheWatcher, WatcherOwner } from './cache-watcher';
 import type { InPlaceDelivery } from './in-place-delivery';
 import type { WatchObject } from './watch';
@@ -52,6 +57,10 @@ export class WatcherRegistration implements DispatchEntry, WatcherOwner {
 
   constructor(
     readonly watcher: CacheWatcher,
+    /** The cacher's watcherIdx when it was registered (upstream's map key). */
+    readonly number: number,
+    /** Its place in the map's order, drawn at registration. */
+    readonly position: number,
     /** The map it is in: its trigger value, or its scope's key. */
     readonly key: string,
     readonly byValue: boolean,
@@ -70,9 +79,17 @@ export class WatcherRegistration implements DispatchEntry, WatcherOwner {
   }
 }
 
-/** watchersMap: the watchers of one scope or trigger value, in a fixed order. */
+/** Position order; the number breaks a tie. */
+function byPosition(a: WatcherRegistration, b: WatcherRegistration): number {
+  return a.position - b.position || a.number - b.number;
+}
+
+/** watchersMap: the watchers of one scope or trigger value, in the order of their positions. */
 export class WatchersMap {
+  /** In position order, with holes. */
   private regs: (WatcherRegistration | undefined)[] = [];
+  /** Added since the last merge, in no order. */
+  private added: WatcherRegistration[] = [];
   size = 0;
   /** The dispatch entries, made again after a change (undefined). */
   private entries: DispatchEntry[] | undefined = undefined;
@@ -80,8 +97,7 @@ export class WatchersMap {
   constructor(private readonly grouping: EntryGrouping | undefined) {}
 
   addWatcher(r: WatcherRegistration): void {
-    r.slot = this.regs.length;
-    this.regs.push(r);
+    this.added.push(r);
     if (r.inPlace !== undefined) r.inPlace.runHost = this;
     this.size++;
     this.entries = undefined;
@@ -89,6 +105,7 @@ export class WatchersMap {
 
   /** False when `r` is not here (already deleted). */
   deleteWatcher(r: WatcherRegistration): boolean {
+    if (this.added.length > 0) this.merge();
     const i = r.slot;
     if (this.regs[i] !== r) return false;
     this.regs[i] = undefined;
@@ -112,6 +129,7 @@ export class WatchersMap {
 
   /** Appends the entries to the collector, in the map's order. */
   collectInto(c: WatcherCollector): void {
+    if (this.added.length > 0) this.merge();
     let entries = this.entries;
     if (entries === undefined) {
       const live = this.registrations();
@@ -126,9 +144,27 @@ export class WatchersMap {
 
   /** The registrations, in the map's order. */
   registrations(): WatcherRegistration[] {
+    if (this.added.length > 0) this.merge();
     const out: WatcherRegistration[] = [];
     for (const r of this.regs) if (r !== undefined) out.push(r);
     return out;
+  }
+
+  /** Merges the added registrations into the array by position (closing up its holes). */
+  private merge(): void {
+    const added = this.added.sort(byPosition);
+    this.added = [];
+    const old = this.regs;
+    const regs: WatcherRegistration[] = [];
+    let a = 0;
+    for (const r of old) {
+      if (r === undefined) continue;
+      while (a < added.length && byPosition(added[a], r) < 0) regs.push(added[a++]);
+      regs.push(r);
+    }
+    while (a < added.length) regs.push(added[a++]);
+    for (let i = 0; i < regs.length; i++) regs[i].slot = i;
+    this.regs = regs;
   }
 
   private compact(): void {
@@ -156,6 +192,8 @@ export class IndexedWatchers {
 
   constructor(
     private readonly forget: ForgetRegistered,
+    /** Draws each watcher's position in its map (Go's random map order, seeded). */
+    private readonly order: SeededRandom,
     /** A grouping per map (the cacher's fast paths), if any. */
     private readonly newGrouping: (() => EntryGrouping) | undefined = undefined,
   ) {}
@@ -163,6 +201,7 @@ export class IndexedWatchers {
   /** Adds `w` under its trigger value or its scope; the registration is the watcher's owner. */
   addWatcher(
     w: CacheWatcher,
+    number: number,
     scope: WatchScope,
     value: string,
     supported: boolean,
@@ -175,7 +214,15 @@ export class IndexedWatchers {
       ws = new WatchersMap(this.newGrouping?.());
       m.set(key, ws);
     }
-    const r = new WatcherRegistration(w, key, supported, inPlace, this.forget);
+    const r = new WatcherRegistration(
+      w,
+      number,
+      this.order.float64(),
+      key,
+      supported,
+      inPlace,
+      this.forget,
+    );
     ws.addWatcher(r);
     return r;
   }

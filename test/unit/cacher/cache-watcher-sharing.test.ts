@@ -22,6 +22,7 @@ import {
   SharedConversion,
   type InPlaceClient,
 } from '../../../src/engine/cacher/in-place-delivery';
+import { HeartbeatCopy } from '../../../src/engine/cacher/heartbeat-copy';
 import { initialEventsAnnotationKey } from '../../../src/engine/cacher/initial-events-end-bookmark';
 import type { WatchEvent, WatchObject } from '../../../src/engine/cacher/watch';
 import type {
@@ -94,8 +95,11 @@ function live(
   filter: FilterWithAttrsFunc,
   bookmarkAfter = 0,
   shared?: SharedConversion,
+  heartbeatCopy?: HeartbeatCopy,
 ): { w: CacheWatcher; got: WatchEvent[] } {
-  const w = newCacheWatcher(10, filter, emptyFunc, zeroTime, true, pods, 'test');
+  const w = newCacheWatcher(10, filter, emptyFunc, zeroTime, true, pods, 'test', {
+    heartbeatCopy,
+  });
   if (shared !== undefined) new InPlaceDelivery(w, shared);
   w.setBookmarkAfterResourceVersion(bookmarkAfter);
   w.startProcessing(
@@ -239,32 +243,39 @@ describe('cacheWatcher: what watchers share', () => {
     );
   });
 
-  it("a bookmark is a copy per watcher (as upstream's DeepCopyObject); the initial-events-end one is annotated for its watcher only", () => {
+  it("a heartbeat is one copy for all with the cacher's HeartbeatCopy, else a copy each (upstream's DeepCopyObject); the initial-events-end one is its watcher's own", () => {
     const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
-    const shared = new SharedConversion();
-    const a = live(all, 0, shared);
-    const b = live(all, 0, shared);
-    const waiting = live(all, 10, shared);
-    const object: KubeObject = {
-      kind: 'Pod',
-      apiVersion: 'v1',
-      metadata: { resourceVersion: '10' },
-    };
-    const bm = event('BOOKMARK', object, 10, { key: '' });
-    for (const x of [a, b, waiting]) assert.ok(x.w.nonblockingAdd(bm), 'queued');
-    const [ea, eb, ew] = [a.got[0], b.got[0], waiting.got[0]];
-    assert.notStrictEqual(ea.object, eb.object, 'a copy each');
-    assert.notStrictEqual(ea.object, object, "not the dispatcher's object");
-    assert.deepStrictEqual(ea.object, object);
-    assert.deepStrictEqual((ew.object as KubeObject).metadata.annotations, {
-      [initialEventsAnnotationKey]: 'true',
-    });
-    assert.strictEqual(
-      (ea.object as KubeObject).metadata.annotations,
-      undefined,
-      'the annotation does not leak into the other copies',
-    );
-    assert.strictEqual(object.metadata.annotations, undefined, 'nor into the dispatched object');
+    for (const copy of [new HeartbeatCopy(), undefined]) {
+      const name = copy ? 'a HeartbeatCopy' : 'none';
+      const a = live(all, 0, undefined, copy);
+      const b = live(all, 0, undefined, copy);
+      const waiting = live(all, 10, undefined, copy);
+      const object: KubeObject = {
+        kind: 'Pod',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: '10' },
+      };
+      const bm = event('BOOKMARK', object, 10, { key: '' });
+      for (const x of [a, b, waiting]) assert.ok(x.w.nonblockingAdd(bm), `${name}: queued`);
+      const [ea, eb, ew] = [a.got[0], b.got[0], waiting.got[0]];
+      assert.strictEqual(ea === eb, copy !== undefined, `${name}: one event for the heartbeats`);
+      assert.notStrictEqual(ea.object, object, `${name}: not the dispatcher's object`);
+      assert.deepStrictEqual(ea.object, object);
+      assert.deepStrictEqual((ew.object as KubeObject).metadata.annotations, {
+        [initialEventsAnnotationKey]: 'true',
+      });
+      assert.strictEqual(
+        (ea.object as KubeObject).metadata.annotations,
+        undefined,
+        `${name}: the annotation does not leak into the heartbeats`,
+      );
+      assert.strictEqual(object.metadata.annotations, undefined, 'nor into the dispatched object');
+      const next = event('BOOKMARK', { ...object, metadata: { resourceVersion: '11' } }, 11, {
+        key: '',
+      });
+      a.w.nonblockingAdd(next);
+      assert.notStrictEqual(a.got[1], ea, `${name}: a new bookmark, a new copy`);
+    }
   });
 
   it('processDone is made on demand: undefined before the start, settled whenever asked after the end', async () => {

@@ -145,6 +145,7 @@ export function newTestCacherWithoutSyncing(
     resourcePrefix: '/pods/',
     clock,
     rand: new SeededRandom(7),
+    dispatchOrderRand: new SeededRandom(8),
     ...extra,
     gates: extra.gates ?? testGates(),
     metrics: registry,

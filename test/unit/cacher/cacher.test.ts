@@ -88,6 +88,7 @@ describe('Cacher (cacher.go)', () => {
               eventsHistoryWindow: c.window,
               clock: new FakeClock(),
               rand: new SeededRandom(1),
+              dispatchOrderRand: new SeededRandom(2),
               gates: testGates(),
             }),
           (e: Error) => e.message === c.want,

@@ -295,5 +295,23 @@ describe('Channel: poll and parked waiters', () => {
     ch.close(); // nobody
     assert.deepStrictEqual(told, ['a', '-', 'b', '-', 'a', '-', 'closure', '-']);
     assert.deepStrictEqual([a.got, b.got], [[3], [1]]);
+    // A fast reader takes the value and waits again within the send: no change to tell.
+    const ch2 = new Channel<number>(0);
+    const fast = new Rx();
+    names.set(fast, 'fast');
+    fast.onReceive = (v) => {
+      fast.got.push(v as number);
+      ch2.parkRecv(fast);
+    };
+    told.length = 0;
+    const listen2: ReceiverListener = {
+      receiverChanged: (_c, r) => told.push(r === undefined ? '-' : (names.get(r) ?? 'closure')),
+    };
+    ch2.receiverListener = listen2;
+    ch2.parkRecv(fast);
+    for (const v of [1, 2, 3]) ch2.trySend(v);
+    ch2.cancelRecv(fast);
+    assert.deepStrictEqual(told, ['fast', '-']);
+    assert.deepStrictEqual(fast.got, [1, 2, 3]);
   });
 });

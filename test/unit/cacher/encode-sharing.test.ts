@@ -82,6 +82,46 @@ describe('sharedEncoder and cacheEncodeFor', () => {
   });
 });
 
+describe('CachingObject.encodedLength', () => {
+  it('counts like cacheEncodeFor(…).length over any calls, setters and reads, quiet or heard', () => {
+    const encoders = ['a', 'b', 'c'].map((id) => ({
+      identifier: id,
+      encode: (o: KubeObject) => new TextEncoder().encode(`${id}:${o.metadata.name ?? ''}`),
+    }));
+    type Step = { op: 'length'; e: number } | { op: 'set'; name: string } | { op: 'read' };
+    const stepArb: fc.Arbitrary<Step> = fc.oneof(
+      { weight: 8, arbitrary: fc.record({ op: fc.constant('length' as const), e: fc.nat(2) }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ op: fc.constant('set' as const), name: fc.constantFrom('n', 'm') }),
+      },
+      { weight: 1, arbitrary: fc.record({ op: fc.constant('read' as const) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(stepArb, { maxLength: 40 }), fc.boolean(), (steps, heard) => {
+        const run = (bulk: boolean): unknown[] => {
+          const hits: string[] = [];
+          const co = newCachingObject(
+            { metadata: { name: 'n' } },
+            heard ? { inspector: { encoded: (e) => hits.push(`${e.identifier}:${e.hit}`) } } : {},
+          );
+          const out: unknown[] = [];
+          for (const s of steps) {
+            if (s.op === 'length') {
+              const enc = encoders[s.e];
+              out.push(bulk ? co.encodedLength(enc) : co.cacheEncodeFor(enc).length);
+            } else if (s.op === 'set') co.setName(s.name);
+            else out.push(JSON.stringify(Object.fromEntries(co.serializationCounts())));
+          }
+          out.push(JSON.stringify(Object.fromEntries(co.serializationCounts())), hits);
+          return out;
+        };
+        assert.deepStrictEqual(run(true), run(false));
+      }),
+    );
+  });
+});
+
 describe('deepCopyJSON', () => {
   it('copies an own "__proto__" key (as JSON.parse makes it) as data, not as the prototype', () => {
     const src = JSON.parse('{"metadata":{"labels":{"__proto__":{"x":"y"}}}}');

@@ -226,6 +226,7 @@ export async function newCacherStore(o: CacherSetupOptions = {}): Promise<Cacher
     resourcePrefix: '/pods/',
     clock,
     rand: new SeededRandom(7),
+    dispatchOrderRand: new SeededRandom(8),
     gates,
     compactRevision: () => etcd.compactRevision(),
     indexedTrigger: o.nodeNameAndNamespaceIndex ? nodeNameTrigger : undefined,

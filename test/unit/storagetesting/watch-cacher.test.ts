@@ -169,6 +169,7 @@ async function testSetup(profile: SemanticsProfile, ...opts: SetupOptions[]): Pr
   const wrappedStorage = new StorageInjectingListErrors(store, 1);
   const cacher = new Cacher({
     storage: wrappedStorage,
+    dispatchOrderRand: new SeededRandom(8),
     groupResource: { group: '', resource: 'pods' },
     resourcePrefix,
     keyFunc: o.keyFunc ?? namespaceKeyFunc(resourcePrefix),
