@@ -1,0 +1,43 @@
+// What the HTTP face knows about one resource it serves: its API names (discovery, Table, Status
+// details) and the engine resource behind it. No single upstream counterpart: the fields are
+// metav1.APIResource's (apimachinery pkg/apis/meta/v1/types.go) plus the registry's storage.
+import type { Resource } from '../engine/apiserver';
+
+/** One additionalPrinterColumn (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
+export interface PrinterColumn {
+  name: string;
+  /** integer, number, string, boolean, date. */
+  type: string;
+  format?: string;
+  description?: string;
+  /** 0 is shown by `kubectl get`; higher only with `-o wide`. */
+  priority?: number;
+  /** A JSONPath into the object (`.spec.replicas`). */
+  jsonPath: string;
+}
+
+export interface ServedResource {
+  /** '' for core. */
+  group: string;
+  version: string;
+  /** Plural, lower case: `pods`. */
+  resource: string;
+  singularName: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames: readonly string[];
+  categories: readonly string[];
+  verbs: readonly string[];
+  /** A CRD's additionalPrinterColumns; undefined for the built-ins (their printers are fixed). */
+  printerColumns?: readonly PrinterColumn[];
+  /** Stored as JSON only (custom resources): no protobuf in discovery or negotiation. */
+  jsonOnly: boolean;
+  /** The engine resource: etcd3 store + watch cache + cacher + delegator. */
+  engine: Resource;
+}
+
+/** `apps/v1` or `v1`. */
+export function groupVersionOf(r: Pick<ServedResource, 'group' | 'version'>): string {
+  return r.group === '' ? r.version : `${r.group}/${r.version}`;
+}
