@@ -28,6 +28,21 @@ export class ScenarioAbortedError extends Error {
   }
 }
 
+/**
+ * Thrown between steps when the runner asked the run to stop early (its trace reached its cap):
+ * the run ends there and what it did so far is kept.
+ */
+export class ScenarioStoppedError extends Error {
+  constructor(
+    scenario: string,
+    readonly atMs: number,
+    readonly reason: string,
+  ) {
+    super(`scenario ${scenario} stopped at virtual ${(atMs / 1000).toFixed(1)} s: ${reason}`);
+    this.name = 'ScenarioStoppedError';
+  }
+}
+
 export interface ScenarioRunOptions {
   scenario: string;
   seed: number;
@@ -39,6 +54,8 @@ export interface ScenarioRunOptions {
   signal?: AbortSignal;
   /** Awaited between steps of virtual time (see RunScenarioOptions.yieldToHost). */
   yieldToHost?: () => Promise<void>;
+  /** Asked between steps: a reason stops the run there (ScenarioStoppedError). */
+  stopReason?: () => string | undefined;
 }
 
 /** A modelled client's watch, as the scenario keeps it. */
@@ -109,6 +126,7 @@ export class ScenarioRun {
   private readonly onProgress: ((fraction: number, message: string) => void) | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly yieldToHost: (() => Promise<void>) | undefined;
+  private readonly stopReason: (() => string | undefined) | undefined;
   private lastFraction = -1;
   private lastMessage = '';
   private listSeq = 0;
@@ -121,6 +139,7 @@ export class ScenarioRun {
     this.onProgress = o.onProgress;
     this.signal = o.signal;
     this.yieldToHost = o.yieldToHost;
+    this.stopReason = o.stopReason;
     const record = this.onRecord;
     this.inspector = {
       listening: true,
@@ -150,9 +169,12 @@ export class ScenarioRun {
     this.input({ action: 'phase', name, text });
   }
 
-  /** Throws if the run was cancelled. */
+  /** Throws if the run was cancelled, or asked to stop. */
   checkAborted(): void {
     if (this.signal?.aborted) throw new ScenarioAbortedError(this.scenario, this.clock.now());
+    const reason = this.stopReason?.();
+    if (reason !== undefined)
+      throw new ScenarioStoppedError(this.scenario, this.clock.now(), reason);
   }
 
   /** Reports progress (at most once per percent, or when the message changes). */
