@@ -14,7 +14,7 @@ import { RunStore, type StoredRun } from './run-store';
 import { RunsViewProvider, runsViewId } from './runs-view';
 import { ScenariosViewProvider, scenariosViewId, type ViewRow } from './scenarios-view';
 import { WatchersViewProvider, watchersViewId } from './watchers-view';
-import { WorkspaceRuns } from './workspace-runs';
+import { WorkspaceRuns, type RunInProgress } from './workspace-runs';
 import {
   ContinueTokenHoverProvider,
   continueTokenDocuments,
@@ -58,6 +58,8 @@ export interface ListwatchApi {
   /** The runs of this workspace, newest first, and the one open now. */
   runs(): StoredRun[];
   currentRun(): { run: StoredRun; model: RunModel } | undefined;
+  /** The scenario run in progress (its estimate and latest progress), if any. */
+  runInProgress(): RunInProgress | undefined;
   /** The inspector panel, observed from the host (the webview is the real one). */
   inspector: {
     isOpen(): boolean;
@@ -115,7 +117,12 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     },
     log: (message) => output.appendLine(`[${new Date().toISOString()}] ${message}`),
   });
-  const runs = new WorkspaceRuns(store, current, inspector);
+  const runs = new WorkspaceRuns(
+    store,
+    current,
+    inspector,
+    vscode.Uri.joinPath(context.extensionUri, 'dist', 'run-worker.js').fsPath,
+  );
   const scenariosView = new ScenariosViewProvider(listScenarios);
   const runsView = new RunsViewProvider(store, current);
   const watchersView = new WatchersViewProvider(current);
@@ -125,6 +132,12 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   watchersView.attach(watchersTree);
   context.subscriptions.push(
     output,
+    runs,
+    // Cancel Run is offered while a scenario runs.
+    runs.onDidChangeRunInProgress(
+      (running) =>
+        void vscode.commands.executeCommand('setContext', 'listwatch.runInProgress', running),
+    ),
     store,
     current,
     inspector,
@@ -193,6 +206,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     watchersViewRows: () => watchersView.rows(),
     runs: () => store.list(),
     currentRun: () => current.get(),
+    runInProgress: () => runs.runInProgress(),
     inspector: {
       isOpen: () => inspector.isOpen(),
       whenReady: () => inspector.whenReady(),

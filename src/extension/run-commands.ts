@@ -1,4 +1,4 @@
-// The commands around runs: "Run Scenario…", "Open Inspector", "Open Trace…", "Export Trace…",
+// The commands around runs: "Run Scenario…", "Cancel Run", "Open Inspector", "Open Trace…", "Export Trace…",
 // "Export Metrics", and the side views' item actions (open, delete, run with defaults or with
 // parameters, show a watcher). Arguments let tests and other extensions skip the dialogues.
 // No upstream counterpart.
@@ -18,6 +18,7 @@ export const runCommandIds = {
   runScenario: 'listwatch.runScenario',
   runScenarioWithDefaults: 'listwatch.runScenarioWithDefaults',
   runScenarioWithParameters: 'listwatch.runScenarioWithParameters',
+  cancelRun: 'listwatch.cancelRun',
   openInspector: 'listwatch.openInspector',
   openTrace: 'listwatch.openTrace',
   exportTrace: 'listwatch.exportTrace',
@@ -91,7 +92,13 @@ export async function runScenarioCommand(
 ): Promise<StoredRun | undefined> {
   const scenarios = listScenarios();
   let choice:
-    { name: string; set: Record<string, string | number | boolean>; seed?: number } | undefined;
+    | {
+        name: string;
+        set: Record<string, string | number | boolean>;
+        seed?: number;
+        confirmed?: boolean;
+      }
+    | undefined;
   if (typeof arg === 'string') {
     // Called with arguments: no dialogue.
     const params =
@@ -102,7 +109,9 @@ export async function runScenarioCommand(
       typeof (options as { seed?: unknown }).seed === 'number'
         ? (options as { seed: number }).seed
         : undefined;
-    choice = { name: arg, set: params, seed };
+    // A caller that has shown the estimate itself (or a test) skips the big-run question.
+    const confirmed = (options as { confirmed?: unknown } | undefined)?.confirmed === true;
+    choice = { name: arg, set: params, seed, confirmed };
   } else {
     const node = arg as ScenariosViewNode | undefined;
     choice = await askScenarioChoice(scenarios, node?.scenario);
@@ -110,7 +119,7 @@ export async function runScenarioCommand(
   if (!choice) return undefined;
   const picked = choice;
   const run = await reporting(`running scenario ${picked.name}`, () =>
-    deps.runs.runScenario(picked.name, picked.set, picked.seed),
+    deps.runs.runScenario(picked.name, picked.set, picked.seed, { confirmed: picked.confirmed }),
   );
   if (run) deps.inspector.show(true);
   return run;
@@ -249,6 +258,12 @@ export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(ids.runScenarioWithParameters, (node?: unknown) =>
       runFromView(deps, node, 'parameters'),
     ),
+    vscode.commands.registerCommand(ids.cancelRun, () => {
+      const cancelled = deps.runs.cancelRun();
+      if (!cancelled)
+        void vscode.window.showInformationMessage('List/Watch: no scenario run is in progress.');
+      return cancelled;
+    }),
     vscode.commands.registerCommand(ids.openInspector, () => openInspectorCommand(deps)),
     vscode.commands.registerCommand(ids.openTrace, (file?: unknown) =>
       openTraceCommand(deps, file),
