@@ -97,7 +97,8 @@ export async function runScenarioToTrace(
       onProgress: options.onProgress,
       trace: writer,
       maxTraceBytes: options.maxTraceBytes,
-      // Hand the extension host's event loop back between steps: progress draws, Cancel arrives.
+      // Hand the event loop back between steps: progress is posted, and an in-process caller's
+      // Cancel arrives (the extension's worker is terminated instead).
       yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
     });
     ok = true;
