@@ -38,6 +38,8 @@ const builds = [
     outfile: 'dist/extension.js',
     external: ['vscode'],
   },
+  // The worker thread the extension runs scenarios on (src/extension/run-worker.ts).
+  { ...node, entryPoints: ['src/extension/run-worker.ts'], outfile: 'dist/run-worker.js' },
   // The `listwatch` CLI.
   {
     ...node,

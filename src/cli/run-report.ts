@@ -2,6 +2,7 @@
 // (the story, tables, small bar charts, the key numbers, the metrics) and the --json object. Both
 // are read from the RunModel and the scenario's summary, nothing else.
 import type { ListRecord, RunModel, WatcherTrack } from '../run/run-model';
+import { truncationOf } from '../scenarios/runner';
 import type {
   JsonSection,
   ScenarioSummary,
@@ -111,6 +112,13 @@ export function renderReport(
   );
   out.push(...wrap(paramsLine(model), width));
   out.push('');
+  const truncation = truncationOf(model);
+  if (truncation !== undefined) {
+    out.push(
+      ...wrap(`TRUNCATED: ${truncation}. Every figure below covers the run up to there.`, width),
+    );
+    out.push('');
+  }
   for (const s of summary.story) {
     out.push(...wrap(s, width));
     out.push('');

@@ -2,7 +2,17 @@
 // report for a person (or --json for a program) and an optional trace file.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import {
+  bytesText,
+  defaultGuardLimits,
+  defaultMaxTraceMiB,
+  estimateLines,
+  guardReasons,
+  type RunEstimate,
+} from '../scenarios/run-estimate';
+import { etaText } from '../scenarios/run-eta';
+import {
   defaultSeed,
+  estimateRun,
   jsonSections,
   listScenarios,
   resolveParams,
@@ -10,12 +20,14 @@ import {
 } from '../scenarios/runner';
 import { TraceWriter } from '../trace/trace-writer';
 import { parseArgs } from './args';
-import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
+import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk, exitUsage } from './command';
 import { renderReport, runJson, wrap } from './run-report';
 
 const help = `Usage: listwatch scenario list [--json]
+       listwatch scenario estimate <name> [--set name=value]... [--trace FILE] [--json]
        listwatch scenario run <name> [--set name=value]... [--seed N] [--json] [--trace FILE]
                               [--fast-paths on|off]
+                              [--max-trace-mb N] [--yes]
 
 Runs a built-in scenario on the simulated apiserver storage layer (k8s.io/apiserver
 release-1.36; some scenarios offer the 1.37 preview) in virtual time: etcd, the etcd3
@@ -24,6 +36,7 @@ name, parameters and seed always give the same result.
 
 Commands:
   list                  the scenarios, their parameters, defaults and meaning
+  estimate <name>       what a run would cost, from its parameters, without running it
   run <name>            run one and print a report
 
 Options (run):
@@ -37,10 +50,21 @@ Options (run):
                         delivery, watcher runs; default on). Off, every event takes
                         upstream's path: the same run, report and trace, only slower; not
                         recorded in the trace
+  --max-trace-mb N      the trace's cap in MiB (default ${defaultMaxTraceMiB}; 0: none). A run whose
+                        trace reaches it stops there; the trace and the report are kept,
+                        marked truncated (a last 'truncated' phase), and the exit status is 1
+  --yes                 run even a big run: one whose estimate passes a limit below
   -h, --help            show this help
 
-Progress goes to stderr when it is a terminal.
-Exit status: 0 done, 2 usage error (unknown scenario, bad --set, bad --seed, bad --fast-paths).`;
+Before it starts, every run is estimated from its parameters (etcd writes, deliveries,
+virtual time, wall time, trace size, memory). A run expected to take more than
+${defaultGuardLimits.wallSeconds} s, to write more than ${defaultGuardLimits.traceMiB} MiB of trace (with --trace) or to need more than
+${defaultGuardLimits.memoryMiB} MiB of memory is not started without --yes: the estimate is printed (as JSON
+with --json) and the exit status is 2.
+
+Progress, with the time left, goes to stderr when it is a terminal.
+Exit status: 0 done, 1 stopped at the trace cap, 2 usage error (unknown scenario, bad
+--set, bad --seed, bad --fast-paths) or a big run without --yes.`;
 
 /** Splits `--set k=v` / `--set=k=v` (repeatable) from the other arguments. */
 export function extractSets(argv: string[]): { sets: Array<[string, string]>; rest: string[] } {
@@ -121,19 +145,76 @@ function listText(io: CliIo): void {
   }
 }
 
-/** A one-line progress display on stderr (only when it is a terminal). */
-function progressReporter(io: CliIo): ((fraction: number, message: string) => void) | undefined {
+/** A one-line progress display on stderr with the time left (only when it is a terminal). */
+function progressReporter(
+  io: CliIo,
+  estimate: RunEstimate,
+): ((fraction: number, message: string) => void) | undefined {
   if (!process.stderr.isTTY) return undefined;
+  const started = Date.now();
   let last = '';
   return (fraction, message) => {
+    const eta = fraction < 1 ? ` · ${etaText(fraction, Date.now() - started, estimate)}` : '';
     const line = `${Math.round(fraction * 100)
       .toString()
-      .padStart(3)}%  ${message}`.slice(0, Math.max(20, (process.stderr.columns || 80) - 1));
+      .padStart(3)}%  ${message}${eta}`.slice(0, Math.max(20, (process.stderr.columns || 80) - 1));
     if (line === last) return;
     last = line;
     io.err(`\r\x1b[2K${line}`);
     if (fraction >= 1) io.err('\r\x1b[2K');
   };
+}
+
+/** `--max-trace-mb`: a whole number of MiB >= 0 (0: no cap), in bytes (undefined: no cap). */
+function maxTraceBytes(text: string | true | undefined): number | undefined {
+  if (text === undefined) return defaultMaxTraceMiB * 1024 * 1024;
+  if (typeof text !== 'string' || !/^\d+$/.test(text))
+    throw new UsageError(
+      `--max-trace-mb expects a whole number of MiB (0: no cap), got ${JSON.stringify(text)}`,
+    );
+  const mib = Number(text);
+  return mib === 0 ? undefined : mib * 1024 * 1024;
+}
+
+/** The estimate of a big run and how to go on, for a person (stderr) or a program (--json). */
+function refuse(
+  io: CliIo,
+  name: string,
+  estimate: RunEstimate,
+  reasons: string[],
+  json: boolean,
+  writesTrace: boolean,
+  cap: number | undefined,
+): number {
+  const capped =
+    writesTrace && cap !== undefined && estimate.traceBytes > cap
+      ? `Its trace would reach the cap of ${bytesText(cap)} (--max-trace-mb) about ${Math.max(1, Math.round((100 * cap) / estimate.traceBytes))}% of the way through: the run would stop there.`
+      : undefined;
+  const hint = `add --yes to run it anyway${writesTrace ? ' (--max-trace-mb sets the trace cap)' : ''}, or choose smaller parameters`;
+  if (json) {
+    io.out(
+      JSON.stringify({
+        refused: true,
+        reasons,
+        estimate,
+        limits: defaultGuardLimits,
+        ...(cap !== undefined ? { maxTraceBytes: cap } : {}),
+        hint,
+      }) + '\n',
+    );
+  } else {
+    io.err(
+      [
+        `listwatch scenario run: not started: ${name} with these parameters is a big run (${reasons.join('; ')}).`,
+        'Estimate, from its parameters:',
+        ...estimateLines(estimate, writesTrace).map((l) => `  ${l}`),
+        ...(capped ? [capped] : []),
+        `To go on, ${hint}.`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return exitUsage;
 }
 
 async function runOne(argv: string[], io: CliIo): Promise<number> {
@@ -143,6 +224,8 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
     { name: 'json', value: false },
     { name: 'trace', value: true },
     { name: 'fast-paths', value: true },
+    { name: 'max-trace-mb', value: true },
+    { name: 'yes', value: false },
     { name: 'help', value: false, short: 'h' },
   ]);
   if (options.has('help')) {
@@ -180,6 +263,11 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError((e as Error).message);
   }
   const tracePath = options.get('trace') as string | undefined;
+  const cap = maxTraceBytes(options.get('max-trace-mb'));
+  const estimate = estimateRun(name, set);
+  const reasons = guardReasons(estimate, defaultGuardLimits, tracePath !== undefined);
+  if (reasons.length > 0 && !options.has('yes'))
+    return refuse(io, name, estimate, reasons, options.has('json'), tracePath !== undefined, cap);
   let sink: FileLineSink | undefined;
   if (tracePath !== undefined) {
     try {
@@ -195,26 +283,81 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
     result = await runScenario(name, set, {
       seed,
       trace: sink ? new TraceWriter(sink.line) : undefined,
-      onProgress: progressReporter(io),
+      maxTraceBytes: cap,
+      onProgress: progressReporter(io, estimate),
       fastPaths: fastPathsText !== 'off',
     });
   } finally {
     sink?.close();
   }
-  const { model, summary } = result;
+  const { model, summary, truncated } = result;
   if (options.has('json'))
-    io.out(JSON.stringify(runJson(model, summary, jsonSections(name))) + '\n');
+    io.out(
+      JSON.stringify({
+        ...runJson(model, summary, jsonSections(name)),
+        ...(truncated ? { traceCap: truncated } : {}),
+      }) + '\n',
+    );
   else {
     io.out(renderReport(model, summary) + '\n');
-    if (tracePath !== undefined) io.out(`Trace written to ${tracePath}.\n`);
+    if (tracePath !== undefined)
+      io.out(`Trace written to ${tracePath}${truncated ? ' (truncated)' : ''}.\n`);
   }
+  if (!truncated) return exitOk;
+  io.err(
+    `listwatch scenario run: ${truncated.message}. Raise --max-trace-mb (now ${bytesText(truncated.capBytes)}; 0: no cap) to record the whole run.\n`,
+  );
+  return exitInvalid;
+}
+
+async function estimateOne(argv: string[], io: CliIo): Promise<number> {
+  const { sets, rest } = extractSets(argv);
+  const { options, positionals } = parseArgs(rest, [
+    { name: 'json', value: false },
+    { name: 'trace', value: true },
+    { name: 'help', value: false, short: 'h' },
+  ]);
+  if (options.has('help')) {
+    io.out(help + '\n');
+    return exitOk;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError("scenario estimate: name one scenario (see 'listwatch scenario list')");
+  const set: Record<string, string> = {};
+  for (const [k, v] of sets) {
+    if (k in set) throw new UsageError(`--set ${k} given more than once`);
+    set[k] = v;
+  }
+  let estimate: RunEstimate;
+  try {
+    estimate = estimateRun(positionals[0], set);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const writesTrace = options.has('trace');
+  const reasons = guardReasons(estimate, defaultGuardLimits, writesTrace);
+  if (options.has('json')) {
+    io.out(JSON.stringify({ estimate, needsYes: reasons.length > 0, reasons }) + '\n');
+    return exitOk;
+  }
+  io.out(
+    [
+      `${estimate.scenario}, estimated from its parameters:`,
+      ...estimateLines(estimate, writesTrace).map((l) => `  ${l}`),
+      reasons.length > 0
+        ? `A big run (${reasons.join('; ')}): 'scenario run' needs --yes.`
+        : 'Within the limits: it runs without --yes.',
+      '',
+    ].join('\n'),
+  );
   return exitOk;
 }
 
 async function run(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    if (sub === undefined) throw new UsageError('scenario: expected a subcommand, list or run');
+    if (sub === undefined)
+      throw new UsageError('scenario: expected a subcommand, list, estimate or run');
     io.out(help + '\n');
     return exitOk;
   }
@@ -236,7 +379,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return exitOk;
   }
   if (sub === 'run') return runOne(rest, io);
-  throw new UsageError(`scenario: unknown subcommand ${JSON.stringify(sub)}; expected list or run`);
+  if (sub === 'estimate') return estimateOne(rest, io);
+  throw new UsageError(
+    `scenario: unknown subcommand ${JSON.stringify(sub)}; expected list, estimate or run`,
+  );
 }
 
 export const scenarioCommand: CliCommand = {

@@ -12,13 +12,14 @@ export function isAbort(error: unknown): boolean {
 
 /**
  * Runs `work` with a progress notification titled `title`. Resolves to its result, or to
- * undefined when the user cancelled. Other errors are rethrown.
+ * undefined when the user cancelled (the notification's Cancel, or `options.signal`). Other
+ * errors are rethrown.
  */
 export async function withCancellableProgress<T>(
   title: string,
   work: (signal: AbortSignal, report: ProgressReporter) => Promise<T>,
   mirror?: ProgressReporter & { done?(): void },
-  options: { quick?: boolean } = {},
+  options: { quick?: boolean; signal?: AbortSignal } = {},
 ): Promise<T | undefined> {
   // Work known to be quick (a small trace) shows in the status bar, not as a notification with a
   // Cancel button that would only flash.
@@ -30,6 +31,10 @@ export async function withCancellableProgress<T>(
     async (progress, token) => {
       const controller = new AbortController();
       const subscription = token.onCancellationRequested(() => controller.abort());
+      // Another way to cancel (a command), beside the notification's button.
+      const abort = (): void => controller.abort();
+      if (options.signal?.aborted) abort();
+      options.signal?.addEventListener('abort', abort);
       let reported = 0;
       const report: ProgressReporter = (fraction, message) => {
         const percent = Math.max(0, Math.min(100, Math.round(fraction * 100)));
@@ -44,6 +49,7 @@ export async function withCancellableProgress<T>(
         throw error;
       } finally {
         subscription.dispose();
+        options.signal?.removeEventListener('abort', abort);
         mirror?.done?.();
       }
     },

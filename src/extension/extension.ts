@@ -17,7 +17,7 @@ import { RunStore, type StoredRun } from './run-store';
 import { RunsViewProvider, runsViewId } from './runs-view';
 import { ScenariosViewProvider, scenariosViewId, type ViewRow } from './scenarios-view';
 import { WatchersViewProvider, watchersViewId } from './watchers-view';
-import { WorkspaceRuns } from './workspace-runs';
+import { WorkspaceRuns, type RunInProgress } from './workspace-runs';
 import {
   ContinueTokenHoverProvider,
   hoverDocumentSelector,
@@ -71,6 +71,8 @@ export interface ListwatchApi {
   /** The runs of this workspace, newest first, and the one open now. */
   runs(): StoredRun[];
   currentRun(): { run: StoredRun; model: RunModel } | undefined;
+  /** The scenario run in progress (its estimate and latest progress), if any. */
+  runInProgress(): RunInProgress | undefined;
   /** The inspector panel, observed from the host (the webview is the real one). */
   inspector: {
     isOpen(): boolean;
@@ -151,7 +153,13 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     storyView: (scenario) => listScenarios().find((d) => d.name === scenario)?.storyView,
     log: (message) => log.info(message),
   });
-  const runs = new WorkspaceRuns(store, current, inspector, log);
+  const runs = new WorkspaceRuns(
+    store,
+    current,
+    inspector,
+    log,
+    vscode.Uri.joinPath(context.extensionUri, 'dist', 'run-worker.js').fsPath,
+  );
   const runDeps = { runs, store, current, inspector, log, confirmations };
   const sampleLog = new SampleLog(context.extensionUri, log);
   const scenariosView = new ScenariosViewProvider(listScenarios);
@@ -163,6 +171,12 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   watchersView.attach(watchersTree);
   context.subscriptions.push(
     log,
+    runs,
+    // Cancel Run is offered while a scenario runs.
+    runs.onDidChangeRunInProgress(
+      (running) =>
+        void vscode.commands.executeCommand('setContext', 'listwatch.runInProgress', running),
+    ),
     store,
     current,
     inspector,
@@ -249,6 +263,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     watchersViewRows: () => watchersView.rows(),
     runs: () => store.list(),
     currentRun: () => current.get(),
+    runInProgress: () => runs.runInProgress(),
     inspector: {
       isOpen: () => inspector.isOpen(),
       whenReady: () => inspector.whenReady(),

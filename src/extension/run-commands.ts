@@ -1,4 +1,4 @@
-// The commands around runs: "Run Scenario…", "Open Inspector", "Open Trace…", "Export Trace…",
+// The commands around runs: "Run Scenario…", "Cancel Run", "Open Inspector", "Open Trace…", "Export Trace…",
 // "Export Metrics", and the side views' item actions (open, delete, run with defaults or with
 // parameters, show a watcher). Arguments let tests and other extensions skip the dialogues.
 // No upstream counterpart.
@@ -21,6 +21,7 @@ export const runCommandIds = {
   runScenario: 'listwatch.runScenario',
   runScenarioWithDefaults: 'listwatch.runScenarioWithDefaults',
   runScenarioWithParameters: 'listwatch.runScenarioWithParameters',
+  cancelRun: 'listwatch.cancelRun',
   openInspector: 'listwatch.openInspector',
   openTrace: 'listwatch.openTrace',
   exportTrace: 'listwatch.exportTrace',
@@ -105,7 +106,13 @@ export async function runScenarioCommand(
 ): Promise<StoredRun | undefined> {
   const scenarios = listScenarios();
   let choice:
-    { name: string; set: Record<string, string | number | boolean>; seed?: number } | undefined;
+    | {
+        name: string;
+        set: Record<string, string | number | boolean>;
+        seed?: number;
+        confirmed?: boolean;
+      }
+    | undefined;
   if (typeof arg === 'string') {
     // Called with arguments: no dialogue.
     const params =
@@ -116,7 +123,9 @@ export async function runScenarioCommand(
       typeof (options as { seed?: unknown }).seed === 'number'
         ? (options as { seed: number }).seed
         : undefined;
-    choice = { name: arg, set: params, seed };
+    // A caller that has shown the estimate itself (or a test) skips the big-run question.
+    const confirmed = (options as { confirmed?: unknown } | undefined)?.confirmed === true;
+    choice = { name: arg, set: params, seed, confirmed };
   } else {
     const node = arg as ScenariosViewNode | undefined;
     choice = await askScenarioChoice(scenarios, node?.scenario);
@@ -124,7 +133,7 @@ export async function runScenarioCommand(
   if (!choice) return undefined;
   const picked = choice;
   const run = await reporting(deps, `running scenario ${picked.name}`, () =>
-    deps.runs.runScenario(picked.name, picked.set, picked.seed),
+    deps.runs.runScenario(picked.name, picked.set, picked.seed, { confirmed: picked.confirmed }),
   );
   if (run) deps.inspector.show(true);
   return run;
@@ -271,6 +280,12 @@ export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
     deps.log.registerCommand(ids.runScenarioWithParameters, (node?: unknown) =>
       runFromView(deps, node, 'parameters'),
     ),
+    deps.log.registerCommand(ids.cancelRun, () => {
+      const cancelled = deps.runs.cancelRun();
+      if (!cancelled)
+        void vscode.window.showInformationMessage('List/Watch: no scenario run is in progress.');
+      return cancelled;
+    }),
     deps.log.registerCommand(ids.openInspector, () => openInspectorCommand(deps)),
     deps.log.registerCommand(ids.openTrace, (file?: unknown) => openTraceCommand(deps, file)),
     deps.log.registerCommand(ids.exportTrace, (run?: unknown, destination?: unknown) =>

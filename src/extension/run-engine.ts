@@ -9,6 +9,7 @@ import {
   listScenarios,
   resolveParams,
   runScenario,
+  type RunTruncation,
   type ScenarioDefinition,
   type ScenarioSummary,
 } from '../scenarios/runner';
@@ -68,7 +69,7 @@ export interface RunProgress {
 
 /**
  * Runs a scenario, streaming its trace to `traceFile`. The file is removed when the run fails or
- * is cancelled (an AbortError then).
+ * is cancelled (an AbortError then). A run stopped at `maxTraceBytes` is kept, with `truncated`.
  */
 export async function runScenarioToTrace(
   name: string,
@@ -78,8 +79,14 @@ export async function runScenarioToTrace(
     traceFile: string;
     signal?: AbortSignal;
     onProgress?: RunProgress;
+    maxTraceBytes?: number;
   },
-): Promise<{ model: RunModel; summary: ScenarioSummary; traceLines: number }> {
+): Promise<{
+  model: RunModel;
+  summary: ScenarioSummary;
+  traceLines: number;
+  truncated?: RunTruncation;
+}> {
   const sink = new TraceFileSink(options.traceFile);
   const writer = new TraceWriter((line) => sink.line(line));
   let ok = false;
@@ -89,7 +96,9 @@ export async function runScenarioToTrace(
       signal: options.signal,
       onProgress: options.onProgress,
       trace: writer,
-      // Hand the extension host's event loop back between steps: progress draws, Cancel arrives.
+      maxTraceBytes: options.maxTraceBytes,
+      // Hand the event loop back between steps: progress is posted, and an in-process caller's
+      // Cancel arrives (the extension's worker is terminated instead).
       yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
     });
     ok = true;

@@ -28,6 +28,8 @@ export interface StoredRun {
   traceFile: string;
   /** Whether the trace is ours (in storage, deleted with the run) or the user's file (left alone). */
   ownsTrace: boolean;
+  /** Set when the run stopped at its trace cap: the trace's `truncated` phase text. */
+  truncated?: string;
 }
 
 const indexKey = 'listwatch.runs';

@@ -56,6 +56,7 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
       `${run.lists.toLocaleString('en-US')} lists`,
     ];
     if (run.rejected) facts.push(`${run.rejected} lines rejected`);
+    if (run.truncated) facts.push('truncated');
     item.description = `${open ? 'open · ' : ''}${facts.join(' · ')} · ${age(run.createdAt)}`;
     item.accessibilityInformation = {
       label: `${run.source === 'scenario' ? 'Scenario run' : 'Trace'} ${label}${open ? ', open in the inspector' : ''}: ${facts.join(', ')}, ${age(run.createdAt)}`,
@@ -66,6 +67,7 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
       Object.entries(run.params)
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(' '),
+      run.truncated ? `truncated: ${run.truncated}` : '',
       `trace: ${run.traceFile}`,
       `made ${new Date(run.createdAt).toLocaleString()}`,
     ]
@@ -75,7 +77,9 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
       ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.blue'))
       : new vscode.ThemeIcon(
           run.source === 'scenario' ? 'beaker' : 'file',
-          run.rejected ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined,
+          run.rejected || run.truncated
+            ? new vscode.ThemeColor('problemsWarningIcon.foreground')
+            : undefined,
         );
     item.contextValue = run.source === 'scenario' ? 'run.scenario' : 'run.trace';
     item.command = { command: openRunCommandId, title: 'Open in Inspector', arguments: [node] };

@@ -2,9 +2,11 @@
 // one step per parameter, each checked by the runner's own rules (resolveParams) as it is typed,
 // so the message names the parameter and what it expects. No upstream counterpart.
 import * as vscode from 'vscode';
+import { estimateSummary } from '../scenarios/run-estimate';
 import {
   checkSeed,
   defaultSeed,
+  estimateRun,
   resolveParams,
   type ScenarioDefinition,
   type ScenarioParamSpec,
@@ -50,6 +52,7 @@ export async function pickHow(
     [
       {
         label: '$(play) Run with defaults',
+        description: estimateSummary(estimateRun(definition.name, {})),
         detail: defaultsText(definition),
         how: 'defaults' as const,
       },

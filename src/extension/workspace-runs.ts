@@ -11,8 +11,21 @@ import { withCancellableProgress, type ProgressReporter } from './cancellable-pr
 import type { CurrentRun } from './current-run';
 import type { ExtensionLog } from './output-log';
 import type { Inspector } from './panel/inspector-panel';
-import { listScenarios, readTraceFile, runScenarioToTrace } from './run-engine';
+import { estimateRun, truncationOf } from '../scenarios/runner';
+import { bytesText, wallText, type RunEstimate } from '../scenarios/run-estimate';
+import { etaText } from '../scenarios/run-eta';
+import { listScenarios, readTraceFile } from './run-engine';
+import { runScenarioInWorker } from './run-in-worker';
+import { confirmRun, readRunGuard, runGuardSettings } from './run-guard';
 import type { RunStore, StoredRun } from './run-store';
+
+/** The scenario run in progress, as the Cancel Run command and the tests see it. */
+export interface RunInProgress {
+  title: string;
+  estimate: RunEstimate;
+  fraction: number;
+  message: string;
+}
 
 /** How a trace's rejected lines are told: the count, then the first reasons (each names its line). */
 export function rejectedLinesMessage(file: string, rejected: number, samples: string[]): string {
@@ -75,11 +88,21 @@ function paramsSummary(
 function describeRun(
   base: Omit<
     StoredRun,
-    'durationMs' | 'watchers' | 'lists' | 'rejected' | 'profile' | 'seed' | 'params' | 'scenario'
+    | 'durationMs'
+    | 'watchers'
+    | 'lists'
+    | 'rejected'
+    | 'profile'
+    | 'seed'
+    | 'params'
+    | 'scenario'
+    | 'truncated'
   >,
   model: RunModel,
 ): StoredRun {
+  const truncated = truncationOf(model);
   return {
+    ...(truncated !== undefined ? { truncated } : {}),
     ...base,
     scenario: model.header.scenario,
     profile: model.header.profile,
@@ -92,17 +115,31 @@ function describeRun(
   };
 }
 
-export class WorkspaceRuns {
+export class WorkspaceRuns implements vscode.Disposable {
   private readonly store: RunStore;
   private readonly current: CurrentRun;
   private readonly inspector: Inspector;
   private readonly log: ExtensionLog;
+  private active: { progress: RunInProgress; controller: AbortController } | undefined;
+  private readonly activeChanged = new vscode.EventEmitter<boolean>();
+  /** A scenario run started (true) or ended (false). */
+  readonly onDidChangeRunInProgress = this.activeChanged.event;
 
-  constructor(store: RunStore, current: CurrentRun, inspector: Inspector, log: ExtensionLog) {
+  /** The bundled worker scenario runs run on (dist/run-worker.js). */
+  private readonly workerScript: string;
+
+  constructor(
+    store: RunStore,
+    current: CurrentRun,
+    inspector: Inspector,
+    log: ExtensionLog,
+    workerScript: string,
+  ) {
     this.store = store;
     this.current = current;
     this.inspector = inspector;
     this.log = log;
+    this.workerScript = workerScript;
   }
 
   /** Warns (and logs) when a trace just read looks truncated or had lines rejected. */
@@ -127,34 +164,81 @@ export class WorkspaceRuns {
     return report;
   }
 
+  /** The scenario run in progress, if any. */
+  runInProgress(): RunInProgress | undefined {
+    return this.active && { ...this.active.progress };
+  }
+
+  /** Cancels the scenario run in progress, as its notification's Cancel does; false when none. */
+  cancelRun(): boolean {
+    if (!this.active) return false;
+    this.active.controller.abort();
+    return true;
+  }
+
   /**
    * Runs a scenario (parameters already checked by the caller or checked by the runner), stores
-   * its trace and makes it the current run. Undefined when cancelled.
+   * its trace and makes it the current run. A run whose estimate passes the
+   * listwatch.run.confirmAbove… limits asks first, unless `confirmed`. Undefined when declined or
+   * cancelled. One run at a time: the engine runs on the extension host's one thread.
    */
   async runScenario(
     name: string,
     set: Record<string, string | number | boolean>,
     seed?: number,
+    options: { confirmed?: boolean } = {},
   ): Promise<StoredRun | undefined> {
+    if (this.active)
+      throw new Error(
+        `${this.active.progress.title} is still running: wait for it, or cancel it (List/Watch: Cancel Run)`,
+      );
     const definition = listScenarios().find((s) => s.name === name);
     const title = definition?.title ?? name;
+    const estimate = estimateRun(name, set);
+    const guard = readRunGuard();
+    if (!options.confirmed && !(await confirmRun(title, estimate, guard))) return undefined;
     const { id, traceFile } = await this.store.allocate();
+    const controller = new AbortController();
+    const progress: RunInProgress = { title, estimate, fraction: 0, message: '' };
+    this.active = { progress, controller };
+    this.activeChanged.fire(true);
     const asked = `${name}${Object.entries(set)
       .map(([k, v]) => ` ${k}=${String(v)}`)
       .join('')}${seed === undefined ? '' : ` seed=${seed}`}`;
     this.log.info(`run started: ${asked}, trace ${traceFile}`);
     const started = Date.now();
-    const result = await withCancellableProgress(
-      `List/Watch: running ${title}`,
-      (signal, report) =>
-        runScenarioToTrace(name, set, { seed, traceFile, signal, onProgress: report }),
-      this.mirror(),
-    ).catch((error: unknown) => {
+    let result: Awaited<ReturnType<typeof runScenarioInWorker>> | undefined;
+    try {
+      result = await withCancellableProgress(
+        `List/Watch: running ${title} (about ${wallText(estimate.wallMs)}, ${estimate.etcdWrites.toLocaleString('en-US')} etcd writes)`,
+        (signal, report) =>
+          runScenarioInWorker(
+            this.workerScript,
+            { name, set, seed, traceFile, maxTraceBytes: guard.maxTraceBytes },
+            {
+              signal,
+              onProgress: (fraction, message) => {
+                progress.fraction = fraction;
+                progress.message = message;
+                report(
+                  fraction,
+                  `${message} · ${etaText(fraction, Date.now() - started, estimate)}`,
+                );
+              },
+            },
+          ),
+        this.mirror(),
+        { signal: controller.signal },
+      );
+    } catch (error: unknown) {
       this.log.error(
         `run failed: ${asked} after ${Date.now() - started} ms: ${error instanceof Error ? error.message : String(error)}`,
       );
       throw error;
-    });
+    } finally {
+      this.active = undefined;
+      this.activeChanged.fire(false);
+    }
     if (!result) {
       this.log.info(`run cancelled: ${asked} after ${Date.now() - started} ms (trace removed)`);
       void vscode.window.showInformationMessage(`List/Watch: the run of ${title} was cancelled.`);
@@ -179,6 +263,21 @@ export class WorkspaceRuns {
     );
     await this.store.add(run, result.model);
     this.current.set({ run, model: result.model });
+    if (result.truncated) {
+      const open = 'Open Settings';
+      void vscode.window
+        .showWarningMessage(
+          `List/Watch: ${title}: ${result.truncated.message}. The run is kept, marked truncated; raise listwatch.${runGuardSettings.maxTraceMiB} (now ${bytesText(result.truncated.capBytes)}; 0: no cap) to record all of it.`,
+          open,
+        )
+        .then((answer) => {
+          if (answer === open)
+            void vscode.commands.executeCommand(
+              'workbench.action.openSettings',
+              `listwatch.${runGuardSettings.maxTraceMiB}`,
+            );
+        });
+    }
     return run;
   }
 
@@ -235,6 +334,11 @@ export class WorkspaceRuns {
     this.current.set({ run, model });
     this.log.info(`run opened: ${run.title}`);
     return run;
+  }
+
+  dispose(): void {
+    this.active?.controller.abort();
+    this.activeChanged.dispose();
   }
 
   async delete(id: string): Promise<StoredRun | undefined> {

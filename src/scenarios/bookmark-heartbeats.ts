@@ -6,6 +6,8 @@
 // resource move etcd's revision, which reaches the pods cache through progress notifications.
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
+import { defaultMinRequestTimeoutSeconds } from '../engine/apiserver';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, histogram, stats, vtime } from './summary-format';
@@ -76,6 +78,37 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     r.progress(0.2 + (0.8 * s * 1000) / totalMs, `virtual ${vtime(s * 1000)} of ${vtime(totalMs)}`);
     await r.advance(Math.min(1000, start + totalMs - r.clock.now()));
   }
+}
+
+/** The run's work from its parameters: a heartbeat a minute per watcher, writes every second. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const watchers = Number(p.watchers);
+  const timeoutSeconds = Number(p.timeoutSeconds);
+  const wps = Number(p.writesPerSecond);
+  const totalMs = Number(p.minutes) * 60_000 + heartbeatTailMs;
+  const seconds = Math.ceil(totalMs / 1000);
+  const writes = Math.floor(seconds * wps);
+  // A watch lives until its deadline: timeoutSeconds, or [1×, 2×) --min-request-timeout (the
+  // middle of it here); it gets a heartbeat a minute until then, and one just before it.
+  const lifeMs =
+    timeoutSeconds > 0 ? timeoutSeconds * 1000 : defaultMinRequestTimeoutSeconds * 1500;
+  const heartbeats = Math.floor(Math.min(totalMs, lifeMs) / 60_000) + (lifeMs < totalMs ? 1 : 0);
+  return {
+    virtualMs: 100 + totalMs,
+    etcdWrites: 10 + writes,
+    cachedWrites: 0,
+    storeWrites: 0,
+    // Heartbeats reach a client only when etcd's revision moved (writes elsewhere move it).
+    deliveries: wps > 0 ? watchers * heartbeats : 0,
+    watches: watchers,
+    listedKeys: 0,
+    trace: {
+      watchers,
+      bookmarks: watchers * heartbeats,
+      writeInputs: 1 + Math.min(seconds, writes),
+      other: Math.ceil(totalMs / progressNotifyIntervalMs) + 2 * Math.ceil(totalMs / 60_000),
+    },
+  };
 }
 
 function summarize(model: RunModel) {
@@ -203,6 +236,7 @@ export const bookmarkHeartbeats: ScenarioModule = {
   definition,
   profile: () => '1.36',
   run,
+  estimate,
   summarize,
   sections: ['watchers'],
 };

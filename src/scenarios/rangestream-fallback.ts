@@ -6,7 +6,9 @@
 import type { ListRecord, RunModel } from '../run/run-model';
 import { rangeStreamRecheckInterval } from '../engine/etcd3/feature-support-checker';
 import { etcdLatencyParams } from './etcd-latency';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
+import { pageDoublingCost } from './selector-death-spiral';
 import type { ScenarioRun } from './scenario-run';
 import { vtime } from './summary-format';
 
@@ -46,6 +48,39 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     );
     await r.settle();
   }
+}
+
+/** The run's work from its parameters: rounds of one unfiltered and one filtered LIST. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const rounds = Number(p.lists);
+  const filtered = pageDoublingCost(pods, matchEvery, 100);
+  // Without RangeStream support a probe fails, is retried paged, and is tried again after the
+  // recheck interval.
+  const probes =
+    String(p.profile) === '1.37' && p.etcdSupportsRangeStream !== true
+      ? Math.min(
+          rounds,
+          1 +
+            Math.floor(
+              ((rounds - 1) * Number(p.intervalSeconds) * 1000) / rangeStreamRecheckInterval,
+            ),
+        )
+      : 0;
+  return {
+    virtualMs: (rounds - 1) * Number(p.intervalSeconds) * 1000,
+    etcdWrites: pods,
+    cachedWrites: 0,
+    storeWrites: 0,
+    deliveries: 0,
+    watches: 0,
+    listedKeys: rounds * (Math.min(500, pods) + filtered.fetched),
+    trace: {
+      writeInputs: 1,
+      lists: 2 * rounds,
+      listCalls: rounds * (1 + filtered.calls) + probes,
+      other: probes,
+    },
+  };
 }
 
 function isProbe(l: ListRecord): boolean {
@@ -182,6 +217,7 @@ export const rangestreamFallback: ScenarioModule = {
   definition,
   profile: (p) => String(p.profile),
   run,
+  estimate,
   summarize,
   sections: ['lists'],
 };

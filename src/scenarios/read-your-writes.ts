@@ -4,8 +4,10 @@
 // blockTimeout = 3 s) for the cache to reach it; a read that times out falls back to etcd, or,
 // with the 1.37 ConsistentListFromCacheSkipTimeoutFallback gate, is answered 429.
 import type { ListRecord, RunModel } from '../run/run-model';
+import { blockTimeout } from '../engine/cacher/watch-cache';
 import { DelayedWatchEtcd } from './delayed-watch-etcd';
 import { etcdLatencyParams } from './etcd-latency';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, dur, histogramBuckets, metric, vtime } from './summary-format';
@@ -54,6 +56,35 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   for (let s = 0; s < 10 && !done; s++) await r.advance(1000, 100);
   await r.drive(Promise.all(reads));
   await r.advance(100);
+}
+
+/** The run's work from its parameters: every reader lists after every write and waits for the cache. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const lag = Number(p.cacheLagMs);
+  const lists = writes * Number(p.readers);
+  const waitMs = Math.min(lag, blockTimeout);
+  // After the writes, the drain goes on a second at a time until the last read answered (≤ 10 s).
+  const drainMs = Math.min(10, Math.ceil(waitMs / 1000)) * 1000;
+  return {
+    virtualMs: 1000 + writes * 1000 + drainMs + 100,
+    etcdWrites: 5 + writes,
+    cachedWrites: writes,
+    storeWrites: writes,
+    deliveries: 0,
+    watches: 0,
+    // A read that times out falls back to etcd and lists the pods there.
+    listedKeys: lag > blockTimeout ? lists * (5 + writes) : 0,
+    trace: {
+      lists,
+      // Reading etcd's current revision; and the fallback's list.
+      listCalls: lists * (lag > blockTimeout ? 2 : 1),
+      writeInputs: 1 + writes,
+      dispatches: writes,
+      // Per read: the consistent-read decision, the wait's start and end, the cache's list; and
+      // the progress requests (one per 100 ms of waiting, with etcd's answer).
+      other: lists * 4 + 2 * writes * Math.ceil(waitMs / 100),
+    },
+  };
 }
 
 function readRows(lists: ListRecord[]): Array<Array<string | number>> {
@@ -191,6 +222,7 @@ export const readYourWrites: ScenarioModule = {
   definition,
   profile: () => '1.36',
   run,
+  estimate,
   summarize,
   sections: ['lists', 'waits'],
 };

@@ -7,6 +7,7 @@ import { traceFormat, traceVersion, type TraceRecord } from '../trace/trace-form
 import type { TraceWriter } from '../trace/trace-writer';
 import { findScenario, scenarioCatalogue } from './catalogue';
 import { etcdLatencyOf, withEtcdLatencyNote } from './etcd-latency';
+import { bytesText, estimateWorkload, type RunEstimate } from './run-estimate';
 import type {
   ScenarioDefinition,
   ScenarioModule,
@@ -14,7 +15,8 @@ import type {
   ScenarioParams,
   ScenarioSummary,
 } from './scenario';
-import { ScenarioRun } from './scenario-run';
+import { ScenarioRun, ScenarioStoppedError } from './scenario-run';
+import { vtime } from './summary-format';
 
 export type { ScenarioDefinition, ScenarioParamSpec, ScenarioSummary } from './scenario';
 
@@ -37,6 +39,31 @@ export interface RunScenarioOptions {
    * the trace is the same byte for byte either way, so it is not recorded.
    */
   fastPaths?: boolean;
+  /**
+   * The trace's cap (characters, see TraceWriter.chars): once the trace holds this much the run
+   * stops at its next step, ends with a `truncated` phase and its final metrics (a few kB, and a
+   * line per watcher), and is returned as it stands. Without a trace, nothing is capped.
+   */
+  maxTraceBytes?: number;
+}
+
+/** The phase a run stopped at its trace cap ends with; faces read it to mark the run truncated. */
+export const truncatedPhase = 'truncated';
+
+/** How a run stopped at its trace cap. */
+export interface RunTruncation {
+  capBytes: number;
+  /** The trace's size when the run stopped (the final metrics come after). */
+  writtenBytes: number;
+  /** Virtual time of the stop. */
+  atMs: number;
+  /** The `truncated` phase's text. */
+  message: string;
+}
+
+/** The truncation phase's text, or undefined for a run that ran to its end. */
+export function truncationOf(model: RunModel): string | undefined {
+  return model.phases?.find((p) => p.name === truncatedPhase)?.text;
 }
 
 /** Every built-in scenario with its parameters (in catalogue order). */
@@ -136,6 +163,18 @@ export function resolveParams(
   return out;
 }
 
+/**
+ * What a run of `name` with these parameters will cost (checked as runScenario checks them), from
+ * the scenario's own formulas: shown before a run, and what the faces ask about.
+ */
+export function estimateRun(
+  name: string,
+  set: Record<string, string | number | boolean>,
+): RunEstimate {
+  const m = moduleOf(name);
+  return estimateWorkload(m.definition.name, m.estimate(resolveParams(name, set)));
+}
+
 /** Checks a seed: a whole number in [0, 2^32). */
 export function checkSeed(seed: number): number {
   if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) {
@@ -167,7 +206,7 @@ export async function runScenario(
   name: string,
   set: Record<string, string | number | boolean>,
   opts: RunScenarioOptions = {},
-): Promise<{ model: RunModel; summary: ScenarioSummary }> {
+): Promise<{ model: RunModel; summary: ScenarioSummary; truncated?: RunTruncation }> {
   const m = moduleOf(name);
   const params = resolveParams(name, set);
   const seed = checkSeed(opts.seed ?? defaultSeed);
@@ -175,11 +214,15 @@ export async function runScenario(
   const builder = new RunModelBuilder(header);
   const trace = opts.trace;
   trace?.header(header);
+  const cap = trace ? opts.maxTraceBytes : undefined;
   let recording = true;
+  let capReached = false;
   const onRecord = (r: TraceRecord): void => {
     if (!recording) return;
     builder.add(r);
-    trace?.record(r);
+    if (!trace) return;
+    trace.record(r);
+    if (cap !== undefined && trace.chars >= cap) capReached = true;
   };
   const run = new ScenarioRun({
     scenario: m.definition.name,
@@ -191,10 +234,20 @@ export async function runScenario(
     yieldToHost: opts.yieldToHost,
     fastPaths: opts.fastPaths,
     etcdLatency: etcdLatencyOf(params),
+    stopReason: () => (capReached ? 'the trace reached its cap' : undefined),
   });
+  let truncated: RunTruncation | undefined;
   try {
     run.checkAborted();
-    await m.run(run, params);
+    try {
+      await m.run(run, params);
+    } catch (e) {
+      if (!(e instanceof ScenarioStoppedError) || cap === undefined) throw e;
+      const writtenBytes = trace?.chars ?? 0;
+      const message = `the trace reached its cap of ${bytesText(cap)} (${bytesText(writtenBytes)} written) at virtual ${vtime(e.atMs)}: the run stopped there, and is kept as far as it went`;
+      truncated = { capBytes: cap, writtenBytes, atMs: e.atMs, message };
+      run.phase(truncatedPhase, message);
+    }
     run.finish();
     opts.onProgress?.(1, 'done');
   } finally {
@@ -203,7 +256,7 @@ export async function runScenario(
     run.stop();
   }
   const model = builder.finish();
-  return { model, summary: summarizeModel(model) };
+  return { model, summary: summarizeModel(model), ...(truncated ? { truncated } : {}) };
 }
 
 /** The summary of a model (e.g. read back from a trace) by its scenario's own reading. */

@@ -34,6 +34,21 @@ export class ScenarioAbortedError extends Error {
   }
 }
 
+/**
+ * Thrown between steps when the runner asked the run to stop early (its trace reached its cap):
+ * the run ends there and what it did so far is kept.
+ */
+export class ScenarioStoppedError extends Error {
+  constructor(
+    scenario: string,
+    readonly atMs: number,
+    readonly reason: string,
+  ) {
+    super(`scenario ${scenario} stopped at virtual ${(atMs / 1000).toFixed(1)} s: ${reason}`);
+    this.name = 'ScenarioStoppedError';
+  }
+}
+
 export interface ScenarioRunOptions {
   scenario: string;
   seed: number;
@@ -49,6 +64,8 @@ export interface ScenarioRunOptions {
   fastPaths?: boolean;
   /** The virtual time etcd requests take (default none). */
   etcdLatency?: LatencyModel;
+  /** Asked between steps: a reason stops the run there (ScenarioStoppedError). */
+  stopReason?: () => string | undefined;
 }
 
 /** A modelled client's watch, as the scenario keeps it. */
@@ -94,6 +111,7 @@ export class ScenarioRun {
   private readonly yieldToHost: (() => Promise<void>) | undefined;
   private readonly fastPaths: boolean;
   private readonly etcdLatency: LatencyModel;
+  private readonly stopReason: (() => string | undefined) | undefined;
   private lastFraction = -1;
   private lastMessage = '';
   private listSeq = 0;
@@ -115,6 +133,7 @@ export class ScenarioRun {
     this.yieldToHost = o.yieldToHost;
     this.fastPaths = o.fastPaths ?? true;
     this.etcdLatency = o.etcdLatency ?? zeroLatency;
+    this.stopReason = o.stopReason;
     const record = this.onRecord;
     this.inspector = {
       listening: true,
@@ -156,9 +175,12 @@ export class ScenarioRun {
     this.input({ action: 'phase', name, text });
   }
 
-  /** Throws if the run was cancelled. */
+  /** Throws if the run was cancelled, or asked to stop. */
   checkAborted(): void {
     if (this.signal?.aborted) throw new ScenarioAbortedError(this.scenario, this.clock.now());
+    const reason = this.stopReason?.();
+    if (reason !== undefined)
+      throw new ScenarioStoppedError(this.scenario, this.clock.now(), reason);
   }
 
   /** Reports progress (at most once per percent, or when the message changes). */

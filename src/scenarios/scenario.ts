@@ -3,6 +3,7 @@
 // RunModel, i.e. from what the engine reported, never computed by the scenario beside it (the one
 // exception, a counterfactual such as "fixed pages would have cost", is labelled as computed).
 import type { RunModel } from '../run/run-model';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioRun } from './scenario-run';
 
 export interface ScenarioParamSpec {
@@ -69,6 +70,8 @@ export interface ScenarioModule {
   profile(params: ScenarioParams): string;
   /** Runs the scenario on the engine in virtual time; everything it observes goes through `run`. */
   run(run: ScenarioRun, params: ScenarioParams): Promise<void>;
+  /** What the run will do, from the resolved parameters by the formulas `run` follows (run-estimate.ts prices it). */
+  estimate(params: ScenarioParams): RunWorkload;
   /** Reads the run back out of the model. */
   summarize(model: RunModel): ScenarioSummary;
   /** Sections for --json. */

@@ -2,10 +2,11 @@
 // label selector that matches few objects, served from etcd. The paging loop asks etcd for
 // `limit` keys, then doubles the etcd limit (capped at maxLimit = 10000) after every page the
 // selector left short, until the client's limit is filled or the keys run out.
-import type { ListRecord, RunModel } from '../run/run-model';
+import type { EtcdRequestRecord, ListRecord, RunModel } from '../run/run-model';
 import type { LatencyModel } from '../engine/etcd/latency-model';
-import type { EtcdRequestRecord } from '../run/run-model';
 import { etcdLatencyOf, etcdLatencyParams } from './etcd-latency';
+import { maxLimit } from '../engine/etcd3/store';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, fineDur, roundMs } from './summary-format';
@@ -100,6 +101,64 @@ export function fixedPageTimeMs(
     ms += latency.perRequestMs + rest * latency.perCountedKeyMs + Math.min(limit, rest) * perKeyMs;
   }
   return ms;
+}
+
+/**
+ * The etcd calls and keys fetched for one client page of `limit` items from `keys` keys, every
+ * `matchEvery`-th (counting from 1) matching, starting at key index `from`: the store's
+ * page-doubling loop (GetList), counted. `next` is where the following page starts (≥ keys: none).
+ */
+export function pageDoublingCost(
+  keys: number,
+  matchEvery: number,
+  limit: number,
+  from = 0,
+): { calls: number; fetched: number; next: number } {
+  let calls = 0;
+  let fetched = 0;
+  let matched = 0;
+  let pos = from;
+  let etcdLimit = limit;
+  while (pos < keys) {
+    calls++;
+    const take = Math.min(etcdLimit, keys - pos);
+    fetched += take;
+    const inRange = Math.floor((pos + take) / matchEvery) - Math.floor(pos / matchEvery);
+    if (matched + inRange >= limit) {
+      // The page fills at the (limit - matched)-th match from pos: the next page starts after it.
+      const firstMatch = Math.ceil((pos + 1) / matchEvery) * matchEvery - 1;
+      return { calls, fetched, next: firstMatch + (limit - matched - 1) * matchEvery + 1 };
+    }
+    matched += inRange;
+    pos += take;
+    etcdLimit = Math.min(etcdLimit * 2, maxLimit);
+  }
+  return { calls: Math.max(calls, 1), fetched, next: keys };
+}
+
+/** The run's work from its parameters: the seeding, then each page's page-doubling loop. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const objects = Number(p.objects);
+  let calls = 0;
+  let fetched = 0;
+  let lists = 0;
+  for (let page = 0, from = 0; page < Number(p.pages) && (page === 0 || from < objects); page++) {
+    const c = pageDoublingCost(objects, Number(p.matchEvery), Number(p.limit), from);
+    calls += c.calls;
+    fetched += c.fetched;
+    from = c.next;
+    lists++;
+  }
+  return {
+    virtualMs: 0,
+    etcdWrites: objects,
+    cachedWrites: 0,
+    storeWrites: 0,
+    deliveries: 0,
+    watches: 0,
+    listedKeys: fetched,
+    trace: { writeInputs: Math.ceil(objects / 10_000), lists, listCalls: calls },
+  };
 }
 
 function summarize(model: RunModel) {
@@ -273,6 +332,7 @@ export const selectorDeathSpiral: ScenarioModule = {
   definition,
   profile: (p) => String(p.profile),
   run,
+  estimate,
   summarize,
   sections: ['lists'],
 };

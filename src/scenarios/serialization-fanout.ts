@@ -7,6 +7,7 @@ import type { RunModel } from '../run/run-model';
 import { contentTypeJSON, contentTypeProtobuf } from '../engine/cacher/object-encoders';
 import type { WatchContentType } from '../engine/clients/watch-client';
 import { etcdLatencyParams } from './etcd-latency';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, vtime } from './summary-format';
@@ -97,6 +98,31 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     await r.advance(eventSpacingMs);
   }
   await r.advance(1000, 100);
+}
+
+/** The run's work from its parameters: every event reaches every watcher, encoded once per identifier. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const watchers = Number(p.watchers);
+  const events = Number(p.events);
+  const types = parseContentTypes(String(p.contentTypes));
+  const identifiers = Math.min(watchers, typeof types === 'string' ? 1 : new Set(types).size);
+  return {
+    virtualMs: 100 + events * eventSpacingMs + 1000,
+    etcdWrites: events,
+    cachedWrites: events,
+    storeWrites: events,
+    deliveries: watchers * events,
+    watches: watchers,
+    listedKeys: 0,
+    trace: {
+      watchers,
+      dispatches: events,
+      writeInputs: events,
+      encodes: events * identifiers,
+      // The store's etcd calls (an update and a delete read the object first) and a DELETE's deep copy.
+      other: events * 2,
+    },
+  };
 }
 
 function summarize(model: RunModel) {
@@ -218,6 +244,7 @@ export const serializationFanout: ScenarioModule = {
   definition,
   profile: () => '1.36',
   run,
+  estimate,
   summarize,
   sections: ['serialization'],
   check: (p) => {

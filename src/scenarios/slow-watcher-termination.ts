@@ -6,6 +6,7 @@
 // closed gracefully: its buffer is drained first.
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ClientWatch, ScenarioRun } from './scenario-run';
 import { count, dur, vtime } from './summary-format';
@@ -118,6 +119,31 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     });
   r.phase('drain', 'no more writes; slow clients keep reading what they were given');
   await r.advance(10_000, 100);
+}
+
+/** The run's work from its parameters: the updates reach every fast watcher; slow ones read what they can. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const fast = Number(p.fastWatchers);
+  const slow = Number(p.slowWatchers);
+  const n = Math.floor(Number(p.eventsPerSecond) * eventSeconds);
+  // From its watch (at 3 s) to the end of the drain, a slow client reads at most this many.
+  const slowReads = slowReadsPerSecond * (2 + eventSeconds + 10);
+  return {
+    virtualMs: 3000 + 2000 + eventSeconds * 1000 + 10_000,
+    etcdWrites: initialPods + n,
+    cachedWrites: n,
+    storeWrites: 0,
+    deliveries: fast * n + slow * Math.min(n, slowReads),
+    watches: fast + slow,
+    listedKeys: 0,
+    trace: {
+      watchers: fast + slow,
+      dispatches: n,
+      writeInputs: 1 + eventSeconds,
+      // A terminated slow watcher's lines (terminated, stopped, closed, the client's close).
+      other: slow * 4 + 10,
+    },
+  };
 }
 
 function summarize(model: RunModel) {
@@ -270,6 +296,7 @@ export const slowWatcherTermination: ScenarioModule = {
   definition,
   profile: () => '1.36',
   run,
+  estimate,
   summarize,
   sections: ['watchers', 'watchRequests'],
 };

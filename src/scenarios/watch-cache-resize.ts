@@ -10,6 +10,7 @@ import {
   defaultLowerBoundCapacity,
 } from '../engine/cacher/watch-cache-history';
 import { etcdLatencyParams } from './etcd-latency';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
 import { count, vtime } from './summary-format';
@@ -53,6 +54,9 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const t0 = r.clock.now();
   const lateAt = t0 + lateDelayMs;
   const end = Math.max(t0 + burstMs + quietMs, lateAt + 5000);
+  // Progress counts writes, the run's work (a burst's second costs far more than a quiet one).
+  const updates =
+    Math.floor((burstMs * burstRate) / 1000) + Math.floor((quietMs * quietRate) / 1000);
   let lateOpened = false;
   let gen = 0;
   let pending = 0;
@@ -116,10 +120,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
       if (second !== lastInputSecond) {
         flushInput();
         lastInputSecond = second;
-        r.progress(
-          (r.clock.now() - t0) / (end - t0),
-          `${label}: virtual ${vtime(r.clock.now() - t0)}`,
-        );
+        r.progress(gen / updates, `${label}: virtual ${vtime(r.clock.now() - t0)}`);
       }
       const i = gen % podsUpdated;
       pendingRev = resource.etcd.put(
@@ -139,6 +140,48 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     await openLate();
   }
   await r.advanceTo(end);
+}
+
+/** The run's work from its parameters: the writes of each phase, as run() spaces them. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const phases = [
+    { rate: Number(p.burstEventsPerSecond), seconds: Number(p.burstSeconds) },
+    { rate: Number(p.quietEventsPerSecond), seconds: Number(p.quietSeconds) },
+  ];
+  const updates = phases.reduce((a, ph) => a + Math.floor(ph.rate * ph.seconds), 0);
+  // One `writes` input per virtual second that has writes.
+  const writeInputs = phases.reduce(
+    (a, ph) => a + Math.min(Math.ceil(ph.seconds), Math.floor(ph.rate * ph.seconds)),
+    0,
+  );
+  const runMs = Math.max(
+    (phases[0].seconds + phases[1].seconds) * 1000,
+    Number(p.lateWatcherDelaySeconds) * 1000 + 5000,
+  );
+  // The late watcher resumes if the ring still holds every write since its list: the ring
+  // doubles from the lower bound while it is full of events younger than the 75 s window, so it
+  // holds about the burst's 75 s (rounded up to a doubling, at most capacityUpperBound).
+  const lateMs = Number(p.lateWatcherDelaySeconds) * 1000;
+  const burstMs = phases[0].seconds * 1000;
+  const since =
+    Math.floor((phases[0].rate * Math.min(lateMs, burstMs)) / 1000) +
+    Math.floor((phases[1].rate * Math.max(0, lateMs - burstMs)) / 1000);
+  const peakRate = Math.max(phases[0].rate, phases[1].rate);
+  let ring = defaultLowerBoundCapacity;
+  const upper = capacityUpperBound(DefaultEventFreshDuration);
+  while (ring < upper && ring < (peakRate * DefaultEventFreshDuration) / 1000) ring *= 2;
+  const resumes = since <= Math.min(ring, upper);
+  return {
+    virtualMs: 1000 + runMs,
+    etcdWrites: podsUpdated + updates,
+    cachedWrites: updates,
+    storeWrites: 0,
+    deliveries: resumes ? updates : 0,
+    watches: 1,
+    listedKeys: 0,
+    // Capacity changes: at most one per doubling on the way up and per halving on the way down.
+    trace: { dispatches: updates, writeInputs: writeInputs + 2, watchers: 1, lists: 1, other: 20 },
+  };
 }
 
 function summarize(model: RunModel) {
@@ -267,6 +310,7 @@ export const watchCacheResize: ScenarioModule = {
   definition,
   profile: () => '1.36',
   run,
+  estimate,
   summarize,
   sections: ['capacity', 'watchRequests'],
 };

@@ -4,8 +4,10 @@
 // (sendInitialEvents=true, allowWatchBookmarks=true, RV "") whose required RV, etcd's current
 // revision, the watch cache reaches late because its etcd watch stream is stalled.
 import type { RunModel } from '../run/run-model';
+import { blockTimeout } from '../engine/cacher/watch-cache';
 import { DelayedWatchEtcd } from './delayed-watch-etcd';
 import { etcdLatencyParams } from './etcd-latency';
+import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ClientWatch, ScenarioRun } from './scenario-run';
 import { count, dur, histogram, stats, vtime } from './summary-format';
@@ -96,6 +98,39 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   await r.advance(1000);
   await r.drive(writer);
   await r.drive(Promise.all(clients));
+}
+
+/** The run's work from its parameters: attempts while the stream is stalled, then one watch each. */
+function estimate(p: ScenarioParams): RunWorkload {
+  const watchers = Number(p.watchers);
+  const stuckMs = Number(p.stuckSeconds) * 1000;
+  const pods = 20;
+  // The clients start 500 ms into the stall; each failed attempt waits blockTimeout, then 1 s.
+  const failures = Math.max(0, Math.ceil((stuckMs - 500) / (blockTimeout + retryAfterMs)));
+  const attempts = failures + 1;
+  // The writer updates a pod every second from the stall until a second after the end.
+  const writes = Math.floor((stuckMs + afterStallMs + 1000) / 1000) + 1;
+  // Three quarters of the stall someone waits, asking etcd for progress every 100 ms.
+  const progressRequests = Math.round((stuckMs * 0.75) / 100);
+  const heartbeats = 1 + Math.floor(afterStallMs / 60_000);
+  return {
+    virtualMs: 1000 + stuckMs + afterStallMs + 1000,
+    etcdWrites: pods + writes,
+    cachedWrites: writes,
+    storeWrites: writes,
+    // Each gets the pods as initial events, its end bookmark, the writes after it and heartbeats.
+    deliveries: watchers * (pods + heartbeats + Math.floor(afterStallMs / 1000)),
+    watches: watchers * attempts,
+    listedKeys: 0,
+    trace: {
+      watchers,
+      rejectedWatches: watchers * attempts,
+      bookmarks: watchers * heartbeats,
+      dispatches: writes,
+      writeInputs: writes,
+      other: 2 * progressRequests,
+    },
+  };
 }
 
 function summarize(model: RunModel) {
@@ -236,6 +271,7 @@ export const watchlistStarvation: ScenarioModule = {
   definition,
   profile: () => '1.36',
   run,
+  estimate,
   summarize,
   sections: ['watchers', 'watchRequests'],
 };

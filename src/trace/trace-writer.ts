@@ -16,6 +16,8 @@ export type TraceSink = (line: string) => void;
 export class TraceWriter {
   /** Lines written so far (the header included). */
   lines = 0;
+  /** Characters written so far, line breaks included (bytes, for the ASCII JSON a trace mostly is). */
+  chars = 0;
   private headerWritten = false;
   private readonly sink: TraceSink;
 
@@ -62,6 +64,8 @@ export class TraceWriter {
 
   private write(value: unknown): void {
     this.lines++;
-    this.sink(JSON.stringify(value));
+    const line = JSON.stringify(value);
+    this.chars += line.length + 1;
+    this.sink(line);
   }
 }

@@ -32,6 +32,7 @@ describe('the installed .vsix', () => {
       .sort();
     for (const needed of [
       'dist/extension.js',
+      'dist/run-worker.js',
       'media/icon.png',
       'media/activity.svg',
       'package.json',

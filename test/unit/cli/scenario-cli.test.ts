@@ -224,7 +224,7 @@ describe('listwatch scenario / replay / report', () => {
       /--seed expects a whole number from 0 to 4294967295, got "-1"/,
     ],
     ['no scenario', ['scenario', 'run'], /name a scenario/],
-    ['no subcommand', ['scenario'], /expected a subcommand, list or run/],
+    ['no subcommand', ['scenario'], /expected a subcommand, list, estimate or run/],
     ['replay without a file', ['replay'], /name a trace file/],
     [
       'replay of a missing file',

@@ -32,6 +32,7 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.openTraceInInspector': false, // the Explorer's file
   'listwatch.openSampleLog': false,
   'listwatch.showInspectorView': false,
+  'listwatch.cancelRun': false, // cancels the run in progress
 };
 
 interface ContributedCommand {

@@ -1,0 +1,241 @@
+// No upstream counterpart: what a scenario run will cost, told before it starts. Each scenario
+// declares its workload from its own parameters (the formulas that drive it: events per second ×
+// seconds, watchers × events, objects…); this module turns a workload into the estimate every face
+// shows (etcd writes, deliveries, virtual duration, expected wall time, trace size, memory) and
+// says whether a run is big enough to ask first.
+
+/**
+ * What goes into a run's trace, by kind, each counted in units whose lines and bytes are in
+ * `traceUnit`.
+ */
+export interface TraceUnits {
+  /** A watch registered with the cacher: its request, answer, cacher/watch, watcher/created, state, live and final gauges. */
+  watchers?: number;
+  /** A watch request answered with an error, or retried (request, answer, cacher/watch, its freshness wait). */
+  rejectedWatches?: number;
+  /** One cacher/dispatch event: one per write the watch cache receives. */
+  dispatches?: number;
+  /** A bookmark handed to a watcher (queued, then delivered). */
+  bookmarks?: number;
+  /** One `writes` or `seed` input line (the scenarios batch their writes per second or per 10,000). */
+  writeInputs?: number;
+  /** One etcd call of a LIST: etcd/request, list/page (and list/page-size). */
+  listCalls?: number;
+  /** One LIST's own lines: its request and answer, list/done, the delegator's decision. */
+  lists?: number;
+  /** One serialization/encode event. */
+  encodes?: number;
+  /** Any other single line (progress requests, etcd progress notifications, capacity changes, deep copies, terminations). */
+  other?: number;
+}
+
+/** What a scenario says its run does, from its parameters. */
+export interface RunWorkload {
+  /** Virtual time the run covers (ms). */
+  virtualMs: number;
+  /** Every write to etcd: objects seeded into it and every create, update or delete. */
+  etcdWrites: number;
+  /** Of those, the ones the watch cache receives (each is dispatched to its watchers). */
+  cachedWrites: number;
+  /** Of those, the ones made through the etcd3 store, as a client's create, update or delete (a read, a transaction, an encoding). */
+  storeWrites: number;
+  /** Watch events and bookmarks handed to watchers (watchers × events, summed). */
+  deliveries: number;
+  /** Watch requests, retries and rejected ones included. */
+  watches: number;
+  /** Keys read from etcd by LISTs (the page-doubling loop's fetches, summed). */
+  listedKeys: number;
+  trace: TraceUnits;
+}
+
+/** What the faces show before a run. */
+export interface RunEstimate {
+  scenario: string;
+  virtualMs: number;
+  etcdWrites: number;
+  deliveries: number;
+  watches: number;
+  /** Trace lines. */
+  traceLines: number;
+  traceBytes: number;
+  /** Expected wall time on one unloaded core (the run is single-threaded). */
+  wallMs: number;
+  /** Expected heap the run holds at its end (etcd keeps every revision; watchers, the model). */
+  memoryBytes: number;
+}
+
+// Lines and bytes per unit, measured on the traces of the default runs (node
+// out/bench/estimate-calibration.js prints each kind's lines and mean bytes per unit).
+export const traceUnit: Record<keyof TraceUnits, { lines: number; bytes: number }> = {
+  watchers: { lines: 7, bytes: 1380 },
+  rejectedWatches: { lines: 8, bytes: 1850 },
+  dispatches: { lines: 1, bytes: 268 },
+  bookmarks: { lines: 2, bytes: 296 },
+  writeInputs: { lines: 1, bytes: 130 },
+  listCalls: { lines: 2, bytes: 560 },
+  lists: { lines: 4, bytes: 900 },
+  encodes: { lines: 1, bytes: 372 },
+  other: { lines: 1, bytes: 170 },
+};
+
+// Every run's own lines: the header, the cache's start (reflector, initial list, ready, etcd
+// watch), its phases and the final metrics record (a few kB of Prometheus text).
+const runTraceLines = 14;
+const runTraceBytes = 12_000;
+
+// CPU cost of each unit of work (µs): a non-negative least-squares fit (relative error) of the
+// CPU time, user + system, of the 20 calibration runs of bench/estimate-calibration.ts (the
+// default runs and variants that scale one parameter each, each in a fresh process) on this
+// project's build machine, a shared 2-core x86-64 VM with Node 20. Each run came within 0.4–1.4×
+// of its fit. `run` is the fixed part (the engine's code warming up). A faster or idle machine
+// runs sooner, a loaded one later: the estimate is a guide, not a promise.
+const cpuMicros = {
+  run: 180_000,
+  etcdWrite: 9,
+  cachedWrite: 24,
+  storeWrite: 275,
+  delivery: 0.13,
+  watch: 120,
+  listedKey: 1.7,
+  traceLine: 8,
+  virtualSecond: 38,
+};
+
+// Heap per unit (bytes), fitted the same way to the heap after a forced GC at each calibration
+// run's end, less before it: the in-memory etcd keeps every revision (nothing compacts it), a
+// watcher holds its buffers and the model its track.
+const heapBytes = {
+  run: 1024 * 1024,
+  etcdWrite: 340,
+  watch: 3500,
+  traceLine: 64,
+};
+
+/** The estimate of a workload; `scenario` names the run. */
+export function estimateWorkload(scenario: string, w: RunWorkload): RunEstimate {
+  let traceLines = runTraceLines;
+  let traceBytes = runTraceBytes;
+  for (const [kind, n] of Object.entries(w.trace) as Array<[keyof TraceUnits, number]>) {
+    traceLines += n * traceUnit[kind].lines;
+    traceBytes += n * traceUnit[kind].bytes;
+  }
+  const micros =
+    cpuMicros.run +
+    w.etcdWrites * cpuMicros.etcdWrite +
+    w.cachedWrites * cpuMicros.cachedWrite +
+    w.storeWrites * cpuMicros.storeWrite +
+    w.deliveries * cpuMicros.delivery +
+    w.watches * cpuMicros.watch +
+    w.listedKeys * cpuMicros.listedKey +
+    traceLines * cpuMicros.traceLine +
+    (w.virtualMs / 1000) * cpuMicros.virtualSecond;
+  return {
+    scenario,
+    virtualMs: Math.round(w.virtualMs),
+    etcdWrites: Math.round(w.etcdWrites),
+    deliveries: Math.round(w.deliveries),
+    watches: Math.round(w.watches),
+    traceLines: Math.round(traceLines),
+    traceBytes: Math.round(traceBytes),
+    wallMs: Math.round(micros / 1000),
+    memoryBytes: Math.round(
+      heapBytes.run +
+        w.etcdWrites * heapBytes.etcdWrite +
+        w.watches * heapBytes.watch +
+        traceLines * heapBytes.traceLine,
+    ),
+  };
+}
+
+/** When a run is big enough to ask before it starts (the CLI's `--yes`, the extension's modal). */
+export interface RunGuardLimits {
+  /** Ask above this expected wall time (s). */
+  wallSeconds: number;
+  /** Ask above this trace size (MiB); only when a trace is written. */
+  traceMiB: number;
+  /** Ask above this heap (MiB). */
+  memoryMiB: number;
+}
+
+/**
+ * The CLI's limits, and the extension's defaults: every default run stays well below them (the
+ * largest, watch-cache-resize, takes about 3 s and writes 16 MiB); a run that takes more than a
+ * minute, writes more than 256 MiB of trace or needs more than 1 GiB of heap (the extension host
+ * shares its heap with every other extension) is one to choose knowingly.
+ */
+export const defaultGuardLimits: RunGuardLimits = {
+  wallSeconds: 60,
+  traceMiB: 256,
+  memoryMiB: 1024,
+};
+
+/** The trace cap unless told otherwise (`--max-trace-mb`, `listwatch.run.maxTraceMiB`). */
+export const defaultMaxTraceMiB = 1024;
+
+const mib = 1024 * 1024;
+
+/** Why a run needs a yes, one reason per limit it passes; empty when it does not. */
+export function guardReasons(
+  e: RunEstimate,
+  limits: RunGuardLimits,
+  writesTrace: boolean,
+): string[] {
+  const out: string[] = [];
+  if (e.wallMs > limits.wallSeconds * 1000)
+    out.push(`expected wall time ${wallText(e.wallMs)} is over ${limits.wallSeconds} s`);
+  if (writesTrace && e.traceBytes > limits.traceMiB * mib)
+    out.push(`trace ${bytesText(e.traceBytes)} is over ${limits.traceMiB} MiB`);
+  if (e.memoryBytes > limits.memoryMiB * mib)
+    out.push(`memory ${bytesText(e.memoryBytes)} is over ${limits.memoryMiB} MiB`);
+  return out;
+}
+
+/** 1234567 → `1.2 MiB`; under a MiB in KiB. */
+export function bytesText(b: number): string {
+  if (b >= 1024 * mib) return `${(b / 1024 / mib).toFixed(1)} GiB`;
+  if (b >= mib) return `${(b / mib).toFixed(1)} MiB`;
+  return `${Math.max(1, Math.round(b / 1024))} KiB`;
+}
+
+/** A wall time: `0.4 s`, `12 s`, `3 min 20 s`, `2 h 05 min`. */
+export function wallText(ms: number): string {
+  const s = ms / 1000;
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(Math.round(s - m * 60)).padStart(2, '0')} s`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${String(m - h * 60).padStart(2, '0')} min`;
+}
+
+function countText(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** A virtual duration: `12.1 s`, `12:01`, `60:12:00`. */
+function virtualText(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${(ms / 1000).toFixed(1)} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** The estimate as lines a person reads (the CLI and the extension's modal print these). */
+export function estimateLines(e: RunEstimate, writesTrace = true): string[] {
+  return [
+    `etcd writes      ${countText(e.etcdWrites)}`,
+    `watch requests   ${countText(e.watches)}`,
+    `deliveries       ${countText(e.deliveries)} watch events and bookmarks`,
+    `virtual time     ${virtualText(e.virtualMs)}`,
+    `wall time        about ${wallText(e.wallMs)}`,
+    `trace            about ${bytesText(e.traceBytes)} (${countText(e.traceLines)} lines)${writesTrace ? '' : ', not written'}`,
+    `memory           about ${bytesText(e.memoryBytes)}`,
+  ];
+}
+
+/** The estimate in one line: `about 2.7 s · 60,700 etcd writes · 15.6 MiB of trace`. */
+export function estimateSummary(e: RunEstimate): string {
+  return `about ${wallText(e.wallMs)} · ${countText(e.etcdWrites)} etcd writes · ${bytesText(e.traceBytes)} of trace`;
+}
