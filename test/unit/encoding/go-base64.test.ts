@@ -2,7 +2,7 @@
 // Expected results were computed with Go's encoding/base64 (decodeQuantum is unchanged in Go >= 1.22).
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { Base64CorruptInputError, rawUrlEncoding } from '../../../src/engine';
+import { Base64CorruptInputError, rawUrlEncoding } from '../../../src/engine/encoding/go-base64';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const valid = 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiJrZXkifQ';

@@ -9,7 +9,7 @@ import {
   goJsonUnmarshalStruct,
   GoJsonSyntaxError,
   GoJsonUnmarshalTypeError,
-} from '../../../src/engine';
+} from '../../../src/engine/encoding/go-json';
 import { continueTokenType } from '../../../src/engine/storage/continue';
 import {
   foldEqual,
