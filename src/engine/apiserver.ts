@@ -207,6 +207,7 @@ export class Resource {
     const podRand = derive();
     const storeRand = derive();
     const dispatchOrderRand = derive();
+    const consistencyCheckRand = derive();
 
     if (o.etcd instanceof MemoryEtcd) {
       this.etcd = o.etcd;
@@ -260,7 +261,10 @@ export class Resource {
       log: o.log,
     });
     this.watchCache = this.cacher.watchCache;
-    this.delegator = new CacheDelegator(this.cacher, this.store, { inspector: this.inspector });
+    this.delegator = new CacheDelegator(this.cacher, this.store, {
+      inspector: this.inspector,
+      consistencyCheckRand,
+    });
     this.pods = new PodGenerator(podRand, this.clock);
   }
 
@@ -269,8 +273,9 @@ export class Resource {
     this.cacher.start();
   }
 
-  /** Stops the cacher (every watch ends) and, if this resource created it, etcd. */
+  /** Stops the consistency checks and the cacher (every watch ends) and, if this resource created it, etcd. */
   stop(): void {
+    this.delegator.stop();
     this.cacher.stop();
     if (this.ownsEtcd) this.etcd.close();
   }

@@ -2,9 +2,11 @@
 // moves it unchanged to pkg/storage/cacher/consistency/checker.go as Checker/CalculateDigests):
 // calculateDigests, calculateStoreDigest, addObjectToDigest (FNV-1 64 over namespace/name/RV of
 // every item, cache at RV "0" then etcd at the cache's RV with Exact, paged by 10000) and check
-// (MarkConsistent and apiserver_storage_consistency_checks_total). Not modelled: startChecking's
-// jittered 5-minute loop (NewCacheDelegator starts it under DetectCacheInconsistency; the
-// delegator here does not yet), the klog lines and the KUBE_WATCHCACHE_CONSISTENCY_CHECKER panic.
+// (MarkConsistent and apiserver_storage_consistency_checks_total) and startChecking's jittered
+// 5-minute loop (NewCacheDelegator starts it under DetectCacheInconsistency). Not modelled: the
+// klog lines and the KUBE_WATCHCACHE_CONSISTENCY_CHECKER panic.
+import type { Clock, Timer } from '../clock';
+import type { SeededRandom } from '../rand';
 import type { GroupResource } from '../storage/group-resource';
 import { utf8Bytes } from '../encoding/go-utf8';
 import { MetricsRegistry, type Counter } from '../metrics/registry';
@@ -89,6 +91,12 @@ function sameItem(a: NamespaceNameRV, b: NamespaceNameRV): boolean {
   return a.namespace === b.namespace && a.name === b.name && a.rv === b.rv;
 }
 
+/** ConsistencyCheckPeriod: how often the cache is compared with etcd. */
+export const consistencyCheckPeriodMs = 5 * 60 * 1000;
+
+/** startChecking's jitter: each wait is in [period, 1.5·period). */
+const consistencyCheckJitter = 0.5;
+
 export class ConsistencyChecker {
   private readonly checksTotal: Counter;
 
@@ -104,6 +112,29 @@ export class ConsistencyChecker {
       'Counter for status of consistency checks between etcd and watch cache',
       ['group', 'resource', 'status'],
     );
+  }
+
+  /**
+   * startChecking: waits a jittered period first (wait.JitterUntil would check at once), then
+   * checks, and waits again after each check ends (sliding), until the returned stop is called.
+   * The jitter is wait.Jitter's: period + rand·0.5·period, drawn from `rand`.
+   */
+  startChecking(clock: Clock, rand: SeededRandom): () => void {
+    let stopped = false;
+    let timer: Timer | undefined;
+    const schedule = (): void => {
+      const wait = consistencyCheckPeriodMs * (1 + rand.float64() * consistencyCheckJitter);
+      timer = clock.afterFunc(wait, () => {
+        void this.check().then(() => {
+          if (!stopped) schedule();
+        });
+      });
+    };
+    schedule();
+    return () => {
+      stopped = true;
+      timer?.stop();
+    };
   }
 
   /**

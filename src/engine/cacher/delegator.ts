@@ -2,10 +2,10 @@
 // Get and Watch, i.e. which requests the watch cache serves and which go to etcd, the fallbacks
 // and apiserver_watch_cache_consistent_read_total, and shouldDelegateListOnNotReadyCache. The 1.37
 // ConsistentListFromCacheSkipTimeoutFallback gate (master) is honoured when switched on.
-// Deliberate differences: the consistency checker (consistency-checker.ts) is not started here
-// (upstream's startChecking loop under DetectCacheInconsistency);
-// every decision is also reported to the inspector with the rule that made it (explain-delegation.ts).
+// Under DetectCacheInconsistency it starts the consistency checker's loop (consistency-checker.ts),
+// given the random stream its jitter draws from. Deliberate difference: every decision is also reported to the inspector with the rule that made it (explain-delegation.ts).
 import { activeInspector, type DelegationRule, type Inspector } from '../inspect/events';
+import type { SeededRandom } from '../rand';
 import type { RequestContext } from '../request/request-context';
 import {
   isResourceExpired,
@@ -27,6 +27,7 @@ import { shouldDelegateList, type DelegationResult } from './delegator/interface
 import { explainListDelegation } from './explain-delegation';
 import type { CacherStorage } from './reflector';
 import { statusOf } from './reflector';
+import { ConsistencyChecker } from './consistency-checker';
 
 /** What the delegator needs from storage: the cacher's storage plus Get. */
 export interface DelegatorStorage extends CacherStorage {
@@ -51,11 +52,37 @@ export class CacheDelegator {
   readonly cacher: Cacher;
   readonly storage: DelegatorStorage;
   private readonly inspector: Inspector | undefined;
+  /** Stops the consistency checker's loop; undefined when none runs. */
+  private readonly stopChecking: (() => void) | undefined;
 
-  constructor(cacher: Cacher, storage: DelegatorStorage, opts: { inspector?: Inspector } = {}) {
+  /**
+   * `consistencyCheckRand` is the consistency checker's jitter: with it, and DetectCacheInconsistency
+   * on, the checker compares the cache with etcd every 5 to 7.5 minutes, as NewCacheDelegator starts
+   * it. Without it (tests that build a delegator by hand) no loop runs.
+   */
+  constructor(
+    cacher: Cacher,
+    storage: DelegatorStorage,
+    opts: { inspector?: Inspector; consistencyCheckRand?: SeededRandom } = {},
+  ) {
     this.cacher = cacher;
     this.storage = storage;
     this.inspector = opts.inspector ?? cacher.inspector;
+    if (cacher.gates.DetectCacheInconsistency && opts.consistencyCheckRand) {
+      const checker = new ConsistencyChecker(
+        cacher.resourcePrefix,
+        cacher.groupResource,
+        cacher,
+        storage,
+        cacher.registry,
+      );
+      this.stopChecking = checker.startChecking(cacher.clock, opts.consistencyCheckRand);
+    }
+  }
+
+  /** Stop: ends the consistency checker's loop (the cacher is stopped on its own). */
+  stop(): void {
+    this.stopChecking?.();
   }
 
   /**
