@@ -5,6 +5,9 @@
 // upstream's FNV values, the list options each side is asked with, and equal digests for a cacher
 // over etcd with more items than one etcd page.
 import * as assert from 'assert';
+import { createResource, type Resource } from '../../../src/engine/apiserver';
+import { FakeClock } from '../../../src/engine/clock';
+import { SeededRandom } from '../../../src/engine/rand';
 import {
   ConsistencyChecker,
   type ConsistencyCheckedCacher,
@@ -324,4 +327,43 @@ describe('consistency checker (delegator_test.go)', () => {
     assert.deepStrictEqual(pages, [storageWatchListPageSize, 1], 'etcd was read in two pages');
     store.stop();
   });
+});
+
+describe('CacheDelegator consistency checks (NewCacheDelegator startChecking)', () => {
+  const checks = (r: Resource, status: string): number =>
+    Number(
+      r.metrics
+        .text()
+        .split('\n')
+        .find((l) =>
+          l.startsWith(
+            `apiserver_storage_consistency_checks_total{group="",resource="pods",status="${status}"}`,
+          ),
+        )
+        ?.split(' ')[1] ?? 0,
+    );
+
+  for (const on of [true, false]) {
+    it(`DetectCacheInconsistency=${on}: ${on ? 'a check every 5 to 7.5 minutes, none after stop' : 'no check'}`, async () => {
+      const clock = new FakeClock();
+      const r = createResource({
+        clock,
+        rand: new SeededRandom(3),
+        gates: { DetectCacheInconsistency: on },
+      });
+      r.start();
+      await r.waitReady();
+      await r.createPod({ name: 'a' });
+      await r.step(5 * 60 * 1000 - 1000);
+      assert.strictEqual(checks(r, 'success'), 0, 'none before the first period');
+      await r.step(2.5 * 60 * 1000 + 1000);
+      assert.strictEqual(checks(r, 'success'), on ? 1 : 0, 'one by 7.5 minutes');
+      await r.step(7.5 * 60 * 1000);
+      assert.strictEqual(checks(r, 'success'), on ? 2 : 0, 'a second one by 15 minutes');
+      r.stop();
+      await r.step(30 * 60 * 1000);
+      assert.strictEqual(checks(r, 'success'), on ? 2 : 0, 'none after stop');
+      assert.strictEqual(checks(r, 'failure'), 0);
+    });
+  }
 });
