@@ -179,7 +179,12 @@ async function walkthrough(page: Page, shot: Shot, panel: () => FrameLocator): P
     .waitFor({ timeout: uiTimeoutMs });
   const selected = page.locator('.editor-group-container.active .selected-text').first();
   await selected.waitFor({ timeout: uiTimeoutMs });
-  const box = await selected.boundingBox();
+  // The selection is drawn before the editor has scrolled it into view: wait for its box.
+  let box = await selected.boundingBox();
+  for (let i = 0; !box && i < 40; i++) {
+    await page.waitForTimeout(250);
+    box = await selected.boundingBox();
+  }
   assert.ok(box, 'the selected token is not on screen');
   await page.mouse.move(box.x + Math.min(40, box.width / 2), box.y + box.height / 2);
   const hover = page.locator('.monaco-hover', { hasText: 'continue token' });
