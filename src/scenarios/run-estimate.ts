@@ -25,6 +25,15 @@ export interface TraceUnits {
   lists?: number;
   /** One serialization/encode event. */
   encodes?: number;
+  /**
+   * One `watchers` record: a virtual instant at which some watcher's client-side figures changed
+   * (a dispatch or bookmark its client read); watchers with the same change share its entry.
+   */
+  watcherSamples?: number;
+  /** One metrics scrape: the last instant of a virtual second with activity, its changed counters. */
+  scrapes?: number;
+  /** A histogram (one label set) that changed in a scrape: its buckets, sum and count, no line of its own. */
+  scrapedHistograms?: number;
   /** Any other single line (progress requests, etcd progress notifications, capacity changes, deep copies, terminations). */
   other?: number;
 }
@@ -75,6 +84,9 @@ export const traceUnit: Record<keyof TraceUnits, { lines: number; bytes: number 
   listCalls: { lines: 2, bytes: 560 },
   lists: { lines: 4, bytes: 900 },
   encodes: { lines: 1, bytes: 372 },
+  watcherSamples: { lines: 1, bytes: 152 },
+  scrapes: { lines: 1, bytes: 450 },
+  scrapedHistograms: { lines: 0, bytes: 2650 },
   other: { lines: 1, bytes: 170 },
 };
 
