@@ -106,6 +106,10 @@ function estimate(p: ScenarioParams): RunWorkload {
       watchers,
       bookmarks: watchers * heartbeats,
       writeInputs: 1 + Math.min(seconds, writes),
+      // The watchers' figures move together, once per heartbeat (and their live bookmark).
+      watcherSamples: heartbeats + 1,
+      // A scrape for each second with etcd's progress notification, and the last.
+      scrapes: Math.ceil(totalMs / progressNotifyIntervalMs) + 1,
       other: Math.ceil(totalMs / progressNotifyIntervalMs) + 2 * Math.ceil(totalMs / 60_000),
     },
   };

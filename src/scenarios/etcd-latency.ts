@@ -112,3 +112,34 @@ export function withEtcdLatencyNote(summary: ScenarioSummary, model: RunModel): 
     tables,
   };
 }
+
+/** A run's etcd requests summed, in the latency model's terms (see RequestWork). */
+export interface EtcdWork {
+  requests: number;
+  /** Of those, the ones through raft (a create, update or delete). */
+  writes: number;
+  countedKeys: number;
+  keys: number;
+  bytes: number;
+}
+
+/**
+ * About the bytes of one pod the scenarios write (makePod with a label or two: its key and its
+ * JSON value), for the latency model's per-byte term in an estimate.
+ */
+export const podKvBytes = 200;
+
+/**
+ * The virtual time those requests take with the run's latency parameters (ms): an estimate adds
+ * it to its virtual time for the requests the scenario awaits one after another.
+ */
+export function etcdWorkMs(params: ScenarioParams, w: EtcdWork): number {
+  const m = etcdLatencyOf(params);
+  return (
+    w.requests * m.perRequestMs +
+    w.writes * m.perWriteMs +
+    w.countedKeys * m.perCountedKeyMs +
+    w.keys * m.perKeyMs +
+    w.bytes * m.perByteMs
+  );
+}

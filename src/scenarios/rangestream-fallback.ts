@@ -77,6 +77,9 @@ function estimate(p: ScenarioParams): RunWorkload {
     trace: {
       writeInputs: 1,
       lists: 2 * rounds,
+      // A scrape each round: etcd's range and the store's list duration histograms.
+      scrapes: rounds,
+      scrapedHistograms: 2 * rounds,
       listCalls: rounds * (1 + filtered.calls) + probes,
       other: probes,
     },

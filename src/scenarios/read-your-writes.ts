@@ -6,7 +6,7 @@
 import type { ListRecord, RunModel } from '../run/run-model';
 import { blockTimeout } from '../engine/cacher/watch-cache';
 import { DelayedWatchEtcd } from './delayed-watch-etcd';
-import { etcdLatencyParams } from './etcd-latency';
+import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
@@ -65,8 +65,18 @@ function estimate(p: ScenarioParams): RunWorkload {
   const waitMs = Math.min(lag, blockTimeout);
   // After the writes, the drain goes on a second at a time until the last read answered (≤ 10 s).
   const drainMs = Math.min(10, Math.ceil(waitMs / 1000)) * 1000;
+  // The writer awaits each create (a txn) before its second passes.
+  const writeMs = etcdWorkMs(p, {
+    requests: writes,
+    writes,
+    countedKeys: writes,
+    keys: writes,
+    bytes: writes * podKvBytes,
+  });
+  // A scrape a second with a write and at the end: etcd's get and txn histograms in each.
+  const scrapes = writes + 1;
   return {
-    virtualMs: 1000 + writes * 1000 + drainMs + 100,
+    virtualMs: 1000 + writes * 1000 + drainMs + 100 + writeMs,
     etcdWrites: 5 + writes,
     cachedWrites: writes,
     storeWrites: writes,
@@ -80,6 +90,8 @@ function estimate(p: ScenarioParams): RunWorkload {
       listCalls: lists * (lag > blockTimeout ? 2 : 1),
       writeInputs: 1 + writes,
       dispatches: writes,
+      scrapes,
+      scrapedHistograms: 2 * scrapes,
       // Per read: the consistent-read decision, the wait's start and end, the cache's list; and
       // the progress requests (one per 100 ms of waiting, with etcd's answer).
       other: lists * 4 + 2 * writes * Math.ceil(waitMs / 100),

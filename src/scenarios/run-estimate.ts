@@ -25,6 +25,15 @@ export interface TraceUnits {
   lists?: number;
   /** One serialization/encode event. */
   encodes?: number;
+  /**
+   * One `watchers` record: a virtual instant at which some watcher's client-side figures changed
+   * (a dispatch or bookmark its client read); watchers with the same change share its entry.
+   */
+  watcherSamples?: number;
+  /** One metrics scrape: the last instant of a virtual second with activity, its changed counters. */
+  scrapes?: number;
+  /** A histogram (one label set) that changed in a scrape: its buckets, sum and count, no line of its own. */
+  scrapedHistograms?: number;
   /** Any other single line (progress requests, etcd progress notifications, capacity changes, deep copies, terminations). */
   other?: number;
 }
@@ -75,6 +84,9 @@ export const traceUnit: Record<keyof TraceUnits, { lines: number; bytes: number 
   listCalls: { lines: 2, bytes: 560 },
   lists: { lines: 4, bytes: 900 },
   encodes: { lines: 1, bytes: 372 },
+  watcherSamples: { lines: 1, bytes: 152 },
+  scrapes: { lines: 1, bytes: 450 },
+  scrapedHistograms: { lines: 0, bytes: 2650 },
   other: { lines: 1, bytes: 170 },
 };
 
@@ -86,29 +98,34 @@ const runTraceBytes = 12_000;
 // CPU cost of each unit of work (µs): a non-negative least-squares fit (relative error) of the
 // CPU time, user + system, of the 20 calibration runs of bench/estimate-calibration.ts (the
 // default runs and variants that scale one parameter each, each in a fresh process) on this
-// project's build machine, a shared 2-core x86-64 VM with Node 20. Each run came within 0.4–1.4×
-// of its fit. `run` is the fixed part (the engine's code warming up). A faster or idle machine
-// runs sooner, a loaded one later: the estimate is a guide, not a promise.
+// project's build machine, a shared 2-core x86-64 VM with Node 20, refitted once runs had etcd
+// latency and the inspector's per-instant watcher figures. Each run came within 0.67–1.25× of its
+// fit. `run` is the fixed part (the engine's code warming up); `watcherSample` is one watcher read
+// by the sampler at an instant that may have changed them all (watcherSamples × watches); a watch
+// request's own cost fitted to 0 beside it. A faster or idle machine runs sooner, a loaded one
+// later: the estimate is a guide, not a promise.
 const cpuMicros = {
-  run: 180_000,
-  etcdWrite: 9,
-  cachedWrite: 24,
-  storeWrite: 275,
-  delivery: 0.13,
-  watch: 120,
+  run: 177_000,
+  etcdWrite: 7.3,
+  cachedWrite: 39,
+  storeWrite: 460,
+  delivery: 2.6,
   listedKey: 1.7,
-  traceLine: 8,
-  virtualSecond: 38,
+  traceLine: 13.6,
+  virtualSecond: 113,
+  watcherSample: 1.8,
 };
 
 // Heap per unit (bytes), fitted the same way to the heap after a forced GC at each calibration
-// run's end, less before it: the in-memory etcd keeps every revision (nothing compacts it), a
-// watcher holds its buffers and the model its track.
+// run's end, less before it (each run within 0.61–1.33×): the in-memory etcd keeps every revision
+// (nothing compacts it), a watcher holds its buffers, the model its track and each watcher's
+// figures per event it read.
 const heapBytes = {
-  run: 1024 * 1024,
-  etcdWrite: 340,
-  watch: 3500,
-  traceLine: 64,
+  run: 1_229_000,
+  etcdWrite: 334,
+  watch: 3550,
+  delivery: 115,
+  traceLine: 47,
 };
 
 /** The estimate of a workload; `scenario` names the run. */
@@ -125,10 +142,10 @@ export function estimateWorkload(scenario: string, w: RunWorkload): RunEstimate 
     w.cachedWrites * cpuMicros.cachedWrite +
     w.storeWrites * cpuMicros.storeWrite +
     w.deliveries * cpuMicros.delivery +
-    w.watches * cpuMicros.watch +
     w.listedKeys * cpuMicros.listedKey +
     traceLines * cpuMicros.traceLine +
-    (w.virtualMs / 1000) * cpuMicros.virtualSecond;
+    (w.virtualMs / 1000) * cpuMicros.virtualSecond +
+    (w.trace.watcherSamples ?? 0) * w.watches * cpuMicros.watcherSample;
   return {
     scenario,
     virtualMs: Math.round(w.virtualMs),
@@ -142,6 +159,7 @@ export function estimateWorkload(scenario: string, w: RunWorkload): RunEstimate 
       heapBytes.run +
         w.etcdWrites * heapBytes.etcdWrite +
         w.watches * heapBytes.watch +
+        w.deliveries * heapBytes.delivery +
         traceLines * heapBytes.traceLine,
     ),
   };
@@ -159,7 +177,7 @@ export interface RunGuardLimits {
 
 /**
  * The CLI's limits, and the extension's defaults: every default run stays well below them (the
- * largest, watch-cache-resize, takes about 3 s and writes 16 MiB); a run that takes more than a
+ * largest, watch-cache-resize, takes about 4 s and writes 16 MiB); a run that takes more than a
  * minute, writes more than 256 MiB of trace or needs more than 1 GiB of heap (the extension host
  * shares its heap with every other extension) is one to choose knowingly.
  */

@@ -4,7 +4,7 @@
 // selector left short, until the client's limit is filled or the keys run out.
 import type { EtcdRequestRecord, ListRecord, RunModel } from '../run/run-model';
 import type { LatencyModel } from '../engine/etcd/latency-model';
-import { etcdLatencyOf, etcdLatencyParams } from './etcd-latency';
+import { etcdLatencyOf, etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import { maxLimit } from '../engine/etcd3/store';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
@@ -106,58 +106,81 @@ export function fixedPageTimeMs(
 /**
  * The etcd calls and keys fetched for one client page of `limit` items from `keys` keys, every
  * `matchEvery`-th (counting from 1) matching, starting at key index `from`: the store's
- * page-doubling loop (GetList), counted. `next` is where the following page starts (≥ keys: none).
+ * page-doubling loop (GetList), counted. `next` is where the following page starts (≥ keys: none);
+ * `counted` sums the keys etcd 3.4 counts in each call's range (from its start to the end).
  */
 export function pageDoublingCost(
   keys: number,
   matchEvery: number,
   limit: number,
   from = 0,
-): { calls: number; fetched: number; next: number } {
+): { calls: number; fetched: number; counted: number; next: number } {
   let calls = 0;
   let fetched = 0;
+  let counted = 0;
   let matched = 0;
   let pos = from;
   let etcdLimit = limit;
   while (pos < keys) {
     calls++;
+    counted += keys - pos;
     const take = Math.min(etcdLimit, keys - pos);
     fetched += take;
     const inRange = Math.floor((pos + take) / matchEvery) - Math.floor(pos / matchEvery);
     if (matched + inRange >= limit) {
       // The page fills at the (limit - matched)-th match from pos: the next page starts after it.
       const firstMatch = Math.ceil((pos + 1) / matchEvery) * matchEvery - 1;
-      return { calls, fetched, next: firstMatch + (limit - matched - 1) * matchEvery + 1 };
+      const next = firstMatch + (limit - matched - 1) * matchEvery + 1;
+      return { calls, fetched, counted, next };
     }
     matched += inRange;
     pos += take;
     etcdLimit = Math.min(etcdLimit * 2, maxLimit);
   }
-  return { calls: Math.max(calls, 1), fetched, next: keys };
+  return { calls: Math.max(calls, 1), fetched, counted, next: keys };
 }
 
-/** The run's work from its parameters: the seeding, then each page's page-doubling loop. */
+/**
+ * The run's work from its parameters: the seeding (straight into etcd, no virtual time), then each
+ * page's page-doubling loop, whose etcd calls take the run's virtual time one after another.
+ */
 function estimate(p: ScenarioParams): RunWorkload {
   const objects = Number(p.objects);
   let calls = 0;
   let fetched = 0;
+  let counted = 0;
   let lists = 0;
   for (let page = 0, from = 0; page < Number(p.pages) && (page === 0 || from < objects); page++) {
     const c = pageDoublingCost(objects, Number(p.matchEvery), Number(p.limit), from);
     calls += c.calls;
     fetched += c.fetched;
+    counted += c.counted;
     from = c.next;
     lists++;
   }
+  const etcdMs = etcdWorkMs(p, {
+    requests: calls,
+    writes: 0,
+    countedKeys: counted,
+    keys: fetched,
+    bytes: fetched * podKvBytes,
+  });
   return {
-    virtualMs: 0,
+    virtualMs: etcdMs,
     etcdWrites: objects,
     cachedWrites: 0,
     storeWrites: 0,
     deliveries: 0,
     watches: 0,
     listedKeys: fetched,
-    trace: { writeInputs: Math.ceil(objects / 10_000), lists, listCalls: calls },
+    // The final scrape: etcd's range histogram and the list counters.
+    trace: {
+      writeInputs: Math.ceil(objects / 10_000),
+      lists,
+      listCalls: calls,
+      scrapes: 1,
+      scrapedHistograms: 1,
+    },
   };
 }
 

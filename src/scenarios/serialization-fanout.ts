@@ -6,7 +6,7 @@
 import type { RunModel } from '../run/run-model';
 import { contentTypeJSON, contentTypeProtobuf } from '../engine/cacher/object-encoders';
 import type { WatchContentType } from '../engine/clients/watch-client';
-import { etcdLatencyParams } from './etcd-latency';
+import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
 import type { ScenarioRun } from './scenario-run';
@@ -106,8 +106,20 @@ function estimate(p: ScenarioParams): RunWorkload {
   const events = Number(p.events);
   const types = parseContentTypes(String(p.contentTypes));
   const identifiers = Math.min(watchers, typeof types === 'string' ? 1 : new Set(types).size);
+  // Each event awaits its write (an update and a delete read the object first).
+  const requests = events + Math.floor((2 * events) / 3);
+  const etcdMs = etcdWorkMs(p, {
+    requests,
+    writes: events,
+    countedKeys: requests,
+    keys: requests,
+    bytes: requests * podKvBytes,
+  });
+  const eventsMs = 100 + events * eventSpacingMs + etcdMs;
+  // A scrape a second with events: etcd's histograms by operation, the encode histograms.
+  const scrapes = Math.ceil(eventsMs / 1000);
   return {
-    virtualMs: 100 + events * eventSpacingMs + 1000,
+    virtualMs: eventsMs + 1000,
     etcdWrites: events,
     cachedWrites: events,
     storeWrites: events,
@@ -119,6 +131,9 @@ function estimate(p: ScenarioParams): RunWorkload {
       dispatches: events,
       writeInputs: events,
       encodes: events * identifiers,
+      watcherSamples: events,
+      scrapes,
+      scrapedHistograms: 5 * scrapes,
       // The store's etcd calls (an update and a delete read the object first) and a DELETE's deep copy.
       other: events * 2,
     },

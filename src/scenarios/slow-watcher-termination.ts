@@ -140,6 +140,9 @@ function estimate(p: ScenarioParams): RunWorkload {
       watchers: fast + slow,
       dispatches: n,
       writeInputs: 1 + eventSeconds,
+      // Each dispatch moves the watchers' figures; a scrape a second from the watches to the drain.
+      watcherSamples: n,
+      scrapes: eventSeconds + 2,
       // A terminated slow watcher's lines (terminated, stopped, closed, the client's close).
       other: slow * 4 + 10,
     },

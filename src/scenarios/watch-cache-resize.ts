@@ -180,7 +180,17 @@ function estimate(p: ScenarioParams): RunWorkload {
     watches: 1,
     listedKeys: 0,
     // Capacity changes: at most one per doubling on the way up and per halving on the way down.
-    trace: { dispatches: updates, writeInputs: writeInputs + 2, watchers: 1, lists: 1, other: 20 },
+    // A scrape each second with writes, and the last; the late watcher's figures move with each
+    // second's writes if it resumed.
+    trace: {
+      dispatches: updates,
+      writeInputs: writeInputs + 2,
+      watchers: 1,
+      lists: 1,
+      watcherSamples: resumes ? writeInputs : 0,
+      scrapes: writeInputs + 1,
+      other: 20,
+    },
   };
 }
 

@@ -113,6 +113,7 @@ function estimate(p: ScenarioParams): RunWorkload {
   // Three quarters of the stall someone waits, asking etcd for progress every 100 ms.
   const progressRequests = Math.round((stuckMs * 0.75) / 100);
   const heartbeats = 1 + Math.floor(afterStallMs / 60_000);
+  const scrapes = (stuckMs + afterStallMs) / 1000 + 1;
   return {
     virtualMs: 1000 + stuckMs + afterStallMs + 1000,
     etcdWrites: pods + writes,
@@ -128,6 +129,10 @@ function estimate(p: ScenarioParams): RunWorkload {
       bookmarks: watchers * heartbeats,
       dispatches: writes,
       writeInputs: writes,
+      watcherSamples: writes,
+      // Every second but the first has a write or a progress request: etcd's histograms change.
+      scrapes,
+      scrapedHistograms: 2 * scrapes,
       other: 2 * progressRequests,
     },
   };

@@ -97,6 +97,22 @@ describe('run estimates', () => {
     });
   }
 
+  // etcd's modelled time, from the run's own latency parameters, in the estimate's virtual time.
+  const latencyCases: Array<[string, Record<string, string | number>]> = [
+    ['selector-death-spiral', { etcdLatency: 'zero' }],
+    ['selector-death-spiral', { etcdLatencyScale: 10 }],
+    ['serialization-fanout', { etcdLatencyScale: 100 }],
+  ];
+  for (const [name, set] of latencyCases) {
+    const what = Object.entries(set)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    it(`${name} ${what}: the estimate's virtual time is within ${defaultRunFactor}× of the run's`, async () => {
+      const got = await measureRun(name, set);
+      within('virtual ms', estimateRun(name, set).virtualMs, got.virtualMs, defaultRunFactor);
+    });
+  }
+
   it('counts by the formulas the scenario runs: watch-cache-resize at 20000/s for an hour', () => {
     const e = estimateRun('watch-cache-resize', big);
     // 100 pods seeded, 20000 × 3600 updates in the burst, 1 × 600 in the quiet phase.
