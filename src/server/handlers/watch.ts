@@ -196,7 +196,7 @@ export class WatchEventEncoder {
 export class WatchServer {
   private readonly result: ReceiveChannel<WatchEvent>;
   private readonly encoder: WatchEventEncoder;
-  private readonly timer: Timer | undefined;
+  private timer: Timer | undefined;
   private cancelRecv: CancelWait | undefined;
   private waitingForDrain = false;
   private running = false;
@@ -213,6 +213,11 @@ export class WatchServer {
     this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? Date.now);
     res.on('close', this.onClose);
     res.on('drain', this.onDrain);
+    // Gone while the watch was being opened: 'close' has been and will not come again.
+    if (res.destroyed || res.socket === null || res.socket.destroyed) {
+      this.finish('disconnected');
+      return;
+    }
     if (watch.timeoutMs > 0)
       this.timer = o.clock.afterFunc(watch.timeoutMs, () => this.finish('timeout'));
     // Begin the stream: headers out before the first event (kubectl logs nothing until then).

@@ -58,6 +58,8 @@ interface Harness {
 async function harness(
   before?: (r: Resource) => Promise<void>,
   cache: Parameters<typeof createResource>[0]['cache'] = {},
+  /** Awaited between opening the watch and serving it (a client may vanish meanwhile). */
+  beforeServe?: () => Promise<void>,
 ): Promise<Harness> {
   const clock = new FakeClock(0);
   const r = createResource({ clock, rand: new SeededRandom(7), cache });
@@ -89,7 +91,8 @@ async function harness(
         : undefined,
       timeoutSeconds: q.has('timeoutSeconds') ? Number(q.get('timeoutSeconds')) : undefined,
     };
-    void openWatch(r, wreq, rand).then((w) => {
+    void openWatch(r, wreq, rand).then(async (w) => {
+      await beforeServe?.();
       handlers.push(
         serveWatch(res, w, {
           clock,
@@ -354,6 +357,25 @@ describe('serveWatch (WatchServer.HandleHTTP over a real socket)', () => {
       for (const rd of readers) rd.request.destroy();
       for (let i = 0; i < 50 && h.closes.length < 3; i++) await io();
       assert.deepStrictEqual(h.closes, ['disconnected', 'disconnected', 'disconnected']);
+      assert.strictEqual(h.r.cacher.watcherCount(), 0);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('stops the watcher of a client that left while its watch was being opened', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const h = await harness(undefined, {}, () => gate);
+    try {
+      const reader = new StreamReader(`${h.url}?watch=true&resourceVersion=0`);
+      for (let i = 0; i < 50 && h.r.cacher.watcherCount() === 0; i++) await io();
+      assert.strictEqual(h.r.cacher.watcherCount(), 1);
+      reader.request.destroy();
+      await io(10);
+      release();
+      for (let i = 0; i < 50 && h.closes.length < 1; i++) await io();
+      assert.deepStrictEqual(h.closes, ['disconnected']);
       assert.strictEqual(h.r.cacher.watcherCount(), 0);
     } finally {
       await h.close();
