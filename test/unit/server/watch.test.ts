@@ -16,7 +16,12 @@ import {
 import { watchRequestTimeout } from '../../../src/engine/cacher/cacher';
 import { WatchRequestContext } from '../../../src/engine/clients/watch-client';
 import { newCachingObject } from '../../../src/engine/cacher/caching-object';
-import { formatRFC3339, makePod, objectEpochMs } from '../../../src/engine/storage/objects';
+import {
+  formatRFC3339,
+  makePod,
+  objectEpochMs,
+  type KubeObject,
+} from '../../../src/engine/storage/objects';
 import { negotiateEncoding } from '../../../src/server/negotiation';
 import {
   serveWatch,
@@ -492,5 +497,60 @@ describe('WatchEventEncoder (one encode per event for every watcher)', () => {
       ),
     );
     assert.ok(text.endsWith('}}\n'));
+  });
+
+  it('converts each event for a metadata informer (PartialObjectMetadata) and passes a Status through', () => {
+    const negotiated = negotiateEncoding(
+      {
+        accept:
+          'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+      },
+      'watch',
+    );
+    assert.ok(negotiated.ok);
+    const encoder = new WatchEventEncoder(podsServed, negotiated.encoding, () => 0);
+    const pod = makePod({ name: 'a', namespace: 'ns', resourceVersion: '9', labels: { app: 'x' } });
+    assert.strictEqual(
+      new TextDecoder().decode(encoder.encode({ type: 'MODIFIED', object: newCachingObject(pod) })),
+      '{"type":"MODIFIED","object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a","namespace":"ns","resourceVersion":"9","labels":{"app":"x"}}}}\n',
+    );
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 1 (5)',
+      reason: 'Expired',
+      code: 410,
+    };
+    assert.strictEqual(
+      new TextDecoder().decode(
+        encoder.encode({ type: 'ERROR', object: status as unknown as KubeObject }),
+      ),
+      `{"type":"ERROR","object":${JSON.stringify(status)}}\n`,
+    );
+  });
+
+  it('Table watches share encodes too: headers once per watch, then one encode per event for all', () => {
+    const negotiated = negotiateEncoding(
+      { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      'watch',
+    );
+    assert.ok(negotiated.ok);
+    const encoders = [0, 1, 2].map(
+      () => new WatchEventEncoder(podsServed, negotiated.encoding, () => 0),
+    );
+    const first = newCachingObject(makePod({ name: 'a', namespace: 'ns' }));
+    const second = newCachingObject(makePod({ name: 'b', namespace: 'ns' }));
+    const firstLines = encoders.map((e) => e.encode({ type: 'ADDED', object: first }));
+    const secondLines = encoders.map((e) => e.encode({ type: 'ADDED', object: second }));
+    assert.ok(new TextDecoder().decode(firstLines[0]).includes('"columnDefinitions":[{'));
+    assert.ok(new TextDecoder().decode(secondLines[0]).includes('"columnDefinitions":null'));
+    const encodes = (o: typeof first) =>
+      [...o.serializationCounts().values()].reduce((n, c) => n + c.encodes, 0);
+    // The first event: watcher 1 encodes with headers; 2 and 3 find that encoding (same
+    // identifier) and so keep their headers for the next event, as upstream's cache does.
+    assert.strictEqual(encodes(first), 1);
+    assert.ok(encodes(second) <= 2);
   });
 });
