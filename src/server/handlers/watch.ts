@@ -14,7 +14,13 @@ import {
   marshalObjectJSON,
   versioningCodecIdentifier,
 } from '../../engine/cacher/object-encoders';
-import type { CancelWait } from '../../engine/cacher/channel';
+import {
+  Channel,
+  chanClosed,
+  chanEmpty,
+  type CancelWait,
+  type ChannelReceiver,
+} from '../../engine/cacher/channel';
 import type {
   ReceiveChannel,
   WatchEvent,
@@ -193,8 +199,12 @@ export class WatchEventEncoder {
  * channel and writes them, returning on the closed channel, the timeout or the client's
  * disconnect; then `defer watcher.Stop()` and the context's cancel, in that order.
  */
-export class WatchServer {
+export class WatchServer implements ChannelReceiver<WatchEvent> {
   private readonly result: ReceiveChannel<WatchEvent>;
+  /** The result channel when it is a Channel (always, from the cacher): waits without closures. */
+  private readonly channel: Channel<WatchEvent> | undefined;
+  /** ChannelReceiver: parked on the channel, waiting for the next event. */
+  recvParked = false;
   private readonly encoder: WatchEventEncoder;
   private timer: Timer | undefined;
   private cancelRecv: CancelWait | undefined;
@@ -210,9 +220,12 @@ export class WatchServer {
     private readonly o: ServeWatchOptions,
   ) {
     this.result = watch.watcher.resultChan();
+    this.channel = this.result instanceof Channel ? this.result : undefined;
     this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? Date.now);
     res.on('close', this.onClose);
     res.on('drain', this.onDrain);
+    // A failed write means the client is gone; never an unhandled 'error'.
+    res.on('error', this.onClose);
     // Gone while the watch was being opened: 'close' has been and will not come again.
     if (res.destroyed || res.socket === null || res.socket.destroyed) {
       this.finish('disconnected');
@@ -245,6 +258,20 @@ export class WatchServer {
     this.running = true;
     try {
       while (this.closeReason === undefined && !this.waitingForDrain) {
+        const ch = this.channel;
+        if (ch !== undefined) {
+          const v = ch.poll();
+          if (v === chanEmpty) {
+            ch.parkRecv(this);
+            return;
+          }
+          if (v === chanClosed) {
+            this.finish('resultClosed');
+            return;
+          }
+          this.write(v);
+          continue;
+        }
         const r = this.result.tryRecv();
         if (r === undefined) {
           this.cancelRecv = this.result.waitRecv((received) => {
@@ -269,6 +296,16 @@ export class WatchServer {
     }
   }
 
+  /** ChannelReceiver: the parked wait got an event, or the closed channel. */
+  onReceive(value: WatchEvent | undefined, ok: boolean): void {
+    if (this.closeReason !== undefined) return;
+    if (!ok) this.finish('resultClosed');
+    else {
+      this.write(value as WatchEvent);
+      this.pump();
+    }
+  }
+
   private write(event: WatchEvent): void {
     const line = this.encoder.encode(event);
     this.written++;
@@ -283,10 +320,12 @@ export class WatchServer {
       closedBy === 'resultClosed' && this.watch.ctx.expired === true ? 'timeout' : closedBy;
     this.closeReason = reason;
     this.timer?.stop();
+    if (this.recvParked) this.channel?.cancelRecv(this);
     this.cancelRecv?.();
     this.cancelRecv = undefined;
     this.res.off('drain', this.onDrain);
     this.res.off('close', this.onClose);
+    this.res.off('error', this.onClose);
     this.watch.watcher.stop();
     this.watch.ctx.cancel();
     // The chunked response ends with its terminating chunk (after what is still buffered).
