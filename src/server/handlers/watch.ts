@@ -182,9 +182,9 @@ export class WatchEventEncoder {
   private withTypeMeta(object: KubeObject): KubeObject {
     if (object.kind !== undefined && object.apiVersion !== undefined) return object;
     const apiVersion = groupVersionOf(this.served);
-    const { kind: _k, apiVersion: _a, ...rest } = object;
-    void _k;
-    void _a;
+    const rest: Record<string, unknown> = { ...object };
+    delete rest.kind;
+    delete rest.apiVersion;
     // An unstructured object marshals its keys sorted (apiVersion first); a typed one kind first.
     return (
       this.served.jsonOnly

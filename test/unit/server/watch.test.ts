@@ -553,4 +553,34 @@ describe('WatchEventEncoder (one encode per event for every watcher)', () => {
     assert.strictEqual(encodes(first), 1);
     assert.ok(encodes(second) <= 2);
   });
+
+  it('writes kind and apiVersion on an object stored without them (a custom resource: apiVersion first)', () => {
+    const plain = { metadata: { name: 'w' }, spec: {} } as unknown as KubeObject;
+    const widgets = {
+      ...podsServed,
+      group: 'example.com',
+      resource: 'widgets',
+      kind: 'Widget',
+      jsonOnly: true,
+    };
+    const cr = new WatchEventEncoder(
+      widgets,
+      { convert: undefined, tableOptions: undefined },
+      () => 0,
+    );
+    assert.strictEqual(
+      new TextDecoder().decode(cr.encode({ type: 'ADDED', object: plain })),
+      '{"type":"ADDED","object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{}}}\n',
+    );
+    const pod = new WatchEventEncoder(
+      podsServed,
+      { convert: undefined, tableOptions: undefined },
+      () => 0,
+    );
+    assert.ok(
+      new TextDecoder()
+        .decode(pod.encode({ type: 'ADDED', object: plain }))
+        .startsWith('{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata"'),
+    );
+  });
 });
