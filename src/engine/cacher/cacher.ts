@@ -118,15 +118,17 @@ export function jitter(rand: SeededRandom, durationMs: number, maxFactor: number
 }
 
 /**
- * handlers/get.go's watch timeout: timeoutSeconds when given, else a random value in
- * [minRequestTimeout, 2·minRequestTimeout) so that watches do not all end together (ms).
+ * handlers/get.go's watch timeout: timeoutSeconds when given and not 0, else a random value in
+ * [minRequestTimeout, 2·minRequestTimeout) so that watches do not all end together (ms). A
+ * negative timeoutSeconds is a deadline already passed (context.WithTimeout): 0, the watch ends at once.
  */
 export function watchRequestTimeout(
   timeoutSeconds: number | undefined,
   minRequestTimeoutMs: number,
   rand: SeededRandom,
 ): number {
-  if (timeoutSeconds !== undefined && timeoutSeconds > 0) return timeoutSeconds * 1000;
+  if (timeoutSeconds !== undefined && timeoutSeconds !== 0)
+    return Math.max(0, timeoutSeconds * 1000);
   if (minRequestTimeoutMs > 0) return minRequestTimeoutMs * (rand.float64() + 1);
   return 0;
 }

@@ -20,6 +20,7 @@ import type { KubeObject } from '../storage/objects';
 import { SelectionPredicate } from '../storage/selection-predicate';
 import type { ListResult } from '../etcd3/store';
 import { storageWatchListPageSize } from './reflector';
+import { jitter } from './cacher';
 
 /** getLister: what the checker reads from each side. */
 export interface GetLister {
@@ -123,7 +124,7 @@ export class ConsistencyChecker {
     let stopped = false;
     let timer: Timer | undefined;
     const schedule = (): void => {
-      const wait = consistencyCheckPeriodMs * (1 + rand.float64() * consistencyCheckJitter);
+      const wait = jitter(rand, consistencyCheckPeriodMs, consistencyCheckJitter);
       timer = clock.afterFunc(wait, () => {
         void this.check().then(() => {
           if (!stopped) schedule();

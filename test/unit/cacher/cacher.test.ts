@@ -143,6 +143,13 @@ describe('Cacher (cacher.go)', () => {
         5000,
         'timeoutSeconds wins',
       );
+      assert.strictEqual(
+        watchRequestTimeout(-1, 1_800_000, new SeededRandom(1)),
+        0,
+        'a negative timeoutSeconds is a deadline already passed, not the random default',
+      );
+      const zero = watchRequestTimeout(0, 1_800_000, new SeededRandom(1));
+      assert.ok(zero >= 1_800_000, `timeoutSeconds=0 takes the random default (${zero})`);
       const r = new SeededRandom(3);
       for (let i = 0; i < 50; i++) {
         const t = watchRequestTimeout(undefined, 1_800_000, r);
