@@ -187,7 +187,8 @@ function regexError(msg: string, re: string, ...examples: string[]): string {
   return s + `regex used for validation is '${re}')`;
 }
 
-function isDNS1123Subdomain(value: string): string[] {
+/** content.IsDNS1123Subdomain: a lowercase RFC 1123 subdomain of at most 253 bytes. */
+export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (utf8Length(value) > 253) errs.push(maxLenError(253));
   if (!dns1123SubdomainRegexp.test(value))
