@@ -1,9 +1,11 @@
 // Mirrors gopkg.in/evanphx/json-patch.v4 patch.go (v4.13.0, what k8s.io/apiserver release-1.36 vendors): RFC 6902 JSON patch with v4's semantics and error texts.
 // v4 is not RFC-strict and the apiserver answers with its quirks, so they are kept: `replace` of a
 // missing object key adds it, `test` of a missing key against null passes, `copy` from a missing
-// key copies null, negative array indices count from the end, a path without a leading `/`
-// addresses the root. Deliberate difference: Go compares primitive values by their compacted JSON
-// text (so `1` and `1.0` differ); documents here are parsed JS values, compared by value.
+// key copies null, negative array indices count from the end, and the text before a path's first
+// `/` is ignored (`x/b` is `/b`).
+// Deliberate difference: Go compares primitive values by their compacted JSON text (`1` and `1.0`
+// differ); documents here are parsed JS values, compared by value. Numbers beyond 2^53 lose
+// precision in JSON.parse, as everywhere else in this server.
 import {
   GoJsonUnmarshalTypeError,
   goJsonCheckValid,
@@ -395,7 +397,7 @@ function test(doc: Container, root: JsonValue, op: Operation): void {
   if (want === undefined || !equal(val, want)) throw failed;
 }
 
-function copy(doc: Container, op: Operation, accumulated: { size: number }): void {
+function copy(doc: Container, op: Operation, accumulated: { size: number; limit: number }): void {
   let from: string;
   try {
     from = fromOf(op);
@@ -427,9 +429,9 @@ function copy(doc: Container, op: Operation, accumulated: { size: number }): voi
   // deepCopy of a nil node is nil and counts nothing.
   if (val !== null) {
     accumulated.size += Buffer.byteLength(goJsonMarshal(val as GoJsonValue));
-    if (accumulated.size > accumulatedCopySizeLimit)
+    if (accumulated.size > accumulated.limit)
       throw new JsonPatchError(
-        `Unable to complete the copy, the accumulated size increase of copy is ${accumulated.size}, exceeding the limit ${accumulatedCopySizeLimit}`,
+        `Unable to complete the copy, the accumulated size increase of copy is ${accumulated.size}, exceeding the limit ${accumulated.limit}`,
       );
     val = structuredClone(val);
   }
@@ -442,15 +444,17 @@ function copy(doc: Container, op: Operation, accumulated: { size: number }): voi
 
 /**
  * Patch.Apply: the document after every operation, in order; the input is not modified.
+ * copySizeLimit is AccumulatedCopySizeLimit (upstream's tests lower it).
  * Throws JsonPatchError with upstream's message at the first operation that fails.
  */
 export function applyJsonPatch(
   document: JsonObject | JsonValue[],
   ops: readonly Operation[],
+  copySizeLimit = accumulatedCopySizeLimit,
 ): JsonValue {
   let rootValue: JsonValue = structuredClone(document);
   let root = containerOf(rootValue) as Container;
-  const accumulated = { size: 0 };
+  const accumulated = { size: 0, limit: copySizeLimit };
   for (const op of ops) {
     switch (kindOf(op)) {
       case 'add':
