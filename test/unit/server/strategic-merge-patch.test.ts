@@ -1042,10 +1042,11 @@ describe('strategic-merge-patch with the core/v1 patch tags', () => {
           { name: 'A', value: '1' },
           { name: 'B', value: '3' },
         ],
-        [{ containerPort: 80 }, { containerPort: 443 }, { containerPort: 8080 }],
+        // An element the live list does not have goes first (mergeSortedSlice).
+        [{ containerPort: 8080 }, { containerPort: 80 }, { containerPort: 443 }],
         [
-          { name: 'v', mountPath: '/v' },
           { name: 'w', mountPath: '/w' },
+          { name: 'v', mountPath: '/v' },
         ],
       ],
     ],
@@ -1177,7 +1178,6 @@ describe('strategic-merge-patch with the core/v1 patch tags', () => {
       },
       "doesn't match $setElementOrder list",
     ],
-    ['a list of lists', { spec: { containers: [[1]] } }, 'lists of lists are not supported'],
     [
       'elements of different types',
       { metadata: { finalizers: ['x', 1] } },
@@ -1194,6 +1194,14 @@ describe('strategic-merge-patch with the core/v1 patch tags', () => {
       );
     });
   }
+
+  it('a list of lists: lists of lists are not supported', () => {
+    assert.throws(
+      () =>
+        strategicMergeMapPatch({ mergingIntList: [] }, { mergingIntList: [[1]] }, mergeItemSchema),
+      (err: Error) => err.message === 'lists of lists are not supported',
+    );
+  });
 
   it('custom resources have no patch tags', () => {
     assert.strictEqual(patchMetaForKind('example.com', 'Widget'), undefined);
