@@ -100,10 +100,25 @@ function bytesOf(patch: Uint8Array | string): Uint8Array {
 const findKindType =
   'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
+// Go marshals the patched document's maps with sorted keys.
+function sortedKeys(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    Object.defineProperty(out, k, {
+      value: sortedKeys(v[k]),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  return out;
+}
+
 function decodeIntoError(patched: JsonValue): StatusError {
   const detail = `couldn't get version/kind; json parse error: ${new GoJsonUnmarshalTypeError(goJsonKindOf(patched), findKindType).message}`;
   return newInvalid({ group: '', kind: '' }, '', [
-    invalid(FieldPath.of('patch'), goJsonMarshal(patched as GoJsonValue), detail),
+    invalid(FieldPath.of('patch'), goJsonMarshal(sortedKeys(patched) as GoJsonValue), detail),
   ]);
 }
 

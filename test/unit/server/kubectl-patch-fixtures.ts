@@ -1,6 +1,7 @@
 // PATCH requests captured from kubectl v1.32.4 against a throwaway server that answered discovery,
 // GET of pod default/x (the `current` objects below) and 404 for /openapi/v2 and /openapi/v3 (so
-// client-side apply computed its strategic merge patch from its compiled-in Pod type).
+// client-side apply computed its strategic merge patch from its compiled-in Pod type, and a merge
+// patch for the custom resource it has no type for).
 // No upstream counterpart: test data.
 
 export interface CapturedPatch {
@@ -152,5 +153,18 @@ export const kubectlPatches: Record<string, CapturedPatch> = {
     contentType: 'application/strategic-merge-patch+json',
     body: '{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\\"apiVersion\\":\\"v1\\",\\"kind\\":\\"Pod\\",\\"metadata\\":{\\"annotations\\":{},\\"labels\\":{\\"app\\":\\"web\\"},\\"name\\":\\"x\\",\\"namespace\\":\\"default\\"},\\"spec\\":{\\"containers\\":[{\\"env\\":[{\\"name\\":\\"A\\",\\"value\\":\\"1\\"}],\\"image\\":\\"nginx:1.28\\",\\"name\\":\\"c\\",\\"ports\\":[{\\"containerPort\\":80}],\\"volumeMounts\\":[{\\"mountPath\\":\\"/data\\",\\"name\\":\\"data\\"}]}],\\"nodeSelector\\":{\\"disk\\":\\"ssd\\"},\\"volumes\\":[{\\"hostPath\\":{\\"path\\":\\"/srv\\"},\\"name\\":\\"data\\"}]}}\\n"}},"spec":{"$setElementOrder/volumes":[{"name":"data"}],"volumes":[{"$retainKeys":["hostPath","name"],"emptyDir":null,"hostPath":{"path":"/srv"},"name":"data"}]}}',
     current: pod3,
+  },
+  'apply widget': {
+    command:
+      'kubectl apply -f widget.yaml (a custom resource: with no schema kubectl falls back to a merge patch)',
+    url: '/apis/example.com/v1/namespaces/default/widgets/w?fieldManager=kubectl-client-side-apply&fieldValidation=Ignore',
+    contentType: 'application/merge-patch+json',
+    body: '{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\\"apiVersion\\":\\"example.com/v1\\",\\"kind\\":\\"Widget\\",\\"metadata\\":{\\"annotations\\":{},\\"name\\":\\"w\\",\\"namespace\\":\\"default\\"},\\"spec\\":{\\"size\\":2,\\"tags\\":[\\"b\\"]}}\\n"}},"spec":{"size":2,"tags":["b"]}}',
+    current: {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'default', uid: 'u-w', resourceVersion: '3' },
+      spec: { size: 1, tags: ['a'] },
+    },
   },
 };

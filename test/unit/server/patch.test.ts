@@ -165,12 +165,12 @@ describe('patch errors (jsonPatcher, smpPatcher, patcher.applyPatch, Store.Updat
       'a JSON patch replacing the whole object by an array',
       json,
       pods,
-      '[{"op":"replace","path":"","value":[1]}]',
+      '[{"op":"replace","path":"","value":[{"b":1,"a":"<"}]}]',
       failure(
         422,
         'Invalid',
-        ` "" is invalid: patch: Invalid value: "[1]": ${invalidPatchDoc}`,
-        `{"causes":[{"reason":"FieldValueInvalid","message":${JSON.stringify(`Invalid value: "[1]": ${invalidPatchDoc}`)},"field":"patch"}]}`,
+        ` "" is invalid: patch: Invalid value: "[{\\"a\\":\\"\\\\u003c\\",\\"b\\":1}]": ${invalidPatchDoc}`,
+        `{"causes":[{"reason":"FieldValueInvalid","message":${JSON.stringify(`Invalid value: "[{\\"a\\":\\"\\\\u003c\\",\\"b\\":1}]": ${invalidPatchDoc}`)},"field":"patch"}]}`,
       ),
     ],
     ['a merge patch null', merge, pods, 'null', failure(400, 'BadRequest', 'Invalid JSON Patch')],
@@ -428,6 +428,15 @@ describe('patch: what kubectl v1.32 sends (captured)', () => {
       nodeSelector: { disk: 'ssd' },
       volumes: [{ emptyDir: {}, name: 'data' }],
     });
+  });
+
+  it('apply of a custom resource: a merge patch replacing its list', () => {
+    const c = kubectlPatches['apply widget'];
+    assert.strictEqual(c.contentType, merge);
+    const out = applyPatch(c.contentType, structuredClone(c.current) as KubeObject, c.body, widgets)
+      .object as unknown as PodView;
+    assert.deepStrictEqual(out.spec, { size: 2, tags: ['b'] });
+    assert.ok(out.metadata.annotations[lastApplied].includes('"kind":"Widget"'));
   });
 
   it('apply (third): $retainKeys switches the volume source', () => {
