@@ -299,6 +299,22 @@ function checkNameAndNamespace(
     );
 }
 
+// A built-in object is decoded into its Go type and encoded again after the patch: every
+// ObjectMeta field is omitempty, so a label map emptied by the patch (or a null) is gone.
+// creationTimestamp is a struct, which omitempty keeps (its zero value encodes as null).
+function omitEmptyObjectMeta(meta: JsonObject): void {
+  for (const [k, v] of Object.entries(meta)) {
+    if (k === 'creationTimestamp') continue;
+    const empty =
+      v === null ||
+      v === '' ||
+      v === 0 ||
+      (Array.isArray(v) && v.length === 0) ||
+      (isObject(v) && Object.keys(v).length === 0);
+    if (empty) delete meta[k];
+  }
+}
+
 /**
  * Applies a PATCH body to the stored object, as PatchResource does inside GuaranteedUpdate: the
  * patch mechanism for the content type, the name/namespace checks, and the store's
@@ -331,6 +347,8 @@ export function applyPatch(
 
   const name = current.metadata.name ?? '';
   checkNameAndNamespace(patched, name, current.metadata.namespace ?? '', resource);
+  if (patchMetaForKind(resource.group, resource.kind))
+    omitEmptyObjectMeta(patched.metadata as JsonObject);
   const object = patched as unknown as KubeObject;
   try {
     checkResourceVersionPrecondition(
