@@ -11,8 +11,8 @@ import {
   newGenericServerResponse,
   newInvalid,
   newRequestEntityTooLargeError,
-  newUnsupportedMediaTypeError,
 } from '../engine/storage/errors';
+import { newUnsupportedMediaTypeError } from './status';
 import {
   ErrorType,
   FieldError,
