@@ -5,10 +5,10 @@
 // documents are compact: the built-in definitions of openapi-definitions.ts and, per resource, the
 // REST operations with the operation ids, x-kubernetes-action and x-kubernetes-group-version-kind
 // kube-apiserver gives them, and the query parameters kubectl looks for (fieldValidation on PATCH
-// tells kubectl the server validates fields). Deliberate difference: JSON only. A client that asks
-// only for the protobuf forms gets the 406 (no body) kube-openapi answers for an Accept it cannot
-// serve; kubectl ≤ 1.26 asks /openapi/v2 for protobuf alone, so its client-side validation and
-// `explain` fail as they would against a server without OpenAPI (use --validate=false there).
+// tells kubectl ≥ 1.27 the server validates fields). /openapi/v2 is JSON or gnostic protobuf (what
+// kubectl ≤ 1.28 validates and explains with). Deliberate difference: a v3 document is JSON only;
+// an Accept asking only for its protobuf gets the 406 (no body) kube-openapi answers for an Accept
+// it cannot serve.
 import { createHash } from 'crypto';
 import {
   builtInDefinitionName,
@@ -20,6 +20,7 @@ import {
   statusDefinition,
   type Schema,
 } from './openapi-definitions';
+import { encodeOpenAPIV2Document } from './openapi-v2-protobuf';
 import type { ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 
@@ -446,26 +447,43 @@ function groupVersions(resources: readonly ServedResource[]): Map<string, Served
   return out;
 }
 
-/** Whether an Accept header lets kube-openapi answer JSON (its clauses in goautoneg's order). */
-function acceptsJson(accept: string | undefined): boolean {
+type OpenAPIFormat = 'json' | 'protobuf';
+
+// kube-openapi's accepted types, in its order; a v3 document is served as JSON only here.
+const v2Formats: [string, string, OpenAPIFormat][] = [
+  ['application', 'json', 'json'],
+  ['application', 'com.github.proto-openapi.spec.v2@v1.0+protobuf', 'protobuf'],
+  ['application', 'com.github.proto-openapi.spec.v2.v1.0+protobuf', 'protobuf'],
+];
+const v3Formats = v2Formats.slice(0, 1);
+
+/** The protobuf v2 document's Content-Type (kube-openapi's ReturnedContentType). */
+export const openAPIV2ProtobufContentType =
+  'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+/** The first format a clause of the Accept header (goautoneg's order) matches. */
+function negotiateFormat(
+  accept: string | undefined,
+  formats: readonly [string, string, OpenAPIFormat][],
+): OpenAPIFormat | undefined {
   const header = accept && accept.trim() !== '' ? accept : '*/*';
   const clauses = header
     .split(',')
     .map((part) => {
       const [range, ...params] = part.split(';');
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const [type, subType = ''] = range.trim().split('/');
+      const [type, subType = type === '*' ? '*' : ''] = range.trim().split('/');
       return { type: type.trim(), subType: subType.trim(), q: q ? Number(q.slice(2)) || 0 : 1 };
     })
-    .filter((c) => c.subType !== '' || c.type === '*')
+    .filter((c) => c.subType !== '')
     .sort((a, b) => b.q - a.q);
   for (const c of clauses) {
-    const json =
-      (c.type === 'application' || c.type === '*') && (c.subType === 'json' || c.subType === '*');
-    if (json) return true;
-    // A protobuf clause is served by kube-openapi first; this server passes it over.
+    for (const [type, subType, format] of formats) {
+      if ((c.type === type || c.type === '*') && (c.subType === subType || c.subType === '*'))
+        return format;
+    }
   }
-  return false;
+  return undefined;
 }
 
 /** 406 with no body: what kube-openapi writes when no clause matches. */
@@ -482,10 +500,18 @@ export function serveOpenAPI(
 ): ServedResponse | undefined {
   const path = req.path.replace(/\/$/, '');
   if (path === '/openapi/v2') {
-    if (!acceptsJson(req.accept)) return notAcceptable;
-    const body = JSON.stringify(openAPIV2Document(resources, o.gitVersion));
-    const etag = `"${computeETag(body)}"`;
-    const headers = { Vary: 'Accept', 'Content-Type': 'application/json', Etag: etag };
+    const format = negotiateFormat(req.accept, v2Formats);
+    if (!format) return notAcceptable;
+    const doc = openAPIV2Document(resources, o.gitVersion);
+    const json = JSON.stringify(doc);
+    // One ETag for both forms: kube-openapi hashes the JSON, and Vary keeps caches apart.
+    const etag = `"${computeETag(json)}"`;
+    const body = format === 'json' ? json : encodeOpenAPIV2Document(doc);
+    const headers = {
+      Vary: 'Accept',
+      'Content-Type': format === 'json' ? 'application/json' : openAPIV2ProtobufContentType,
+      Etag: etag,
+    };
     if (req.ifNoneMatch === etag)
       return { status: 304, headers: { Vary: 'Accept', Etag: etag }, body: '' };
     return { status: 200, headers, body };
@@ -508,7 +534,7 @@ export function serveOpenAPI(
   const key = path.slice('/openapi/v3/'.length);
   const doc = documents.get(key);
   if (doc === undefined) return undefined;
-  if (!acceptsJson(req.accept)) return notAcceptable;
+  if (!negotiateFormat(req.accept, v3Formats)) return notAcceptable;
   const etag = computeETag(doc);
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Etag: `"${etag}"` };
   const hash = req.query.get('hash');
