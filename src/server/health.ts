@@ -98,7 +98,7 @@ export function kubeApiserverHealthChecks(o: {
 }
 
 /**
- * GET /healthz, /livez, /readyz (with or without a trailing slash) and /<endpoint>/<check>;
+ * GET /healthz, /livez, /readyz and /<endpoint>/<check>;
  * undefined for any other path. `query` is the request's query string.
  */
 export function serveHealth(
@@ -106,11 +106,12 @@ export function serveHealth(
   query: URLSearchParams,
   checks: Record<HealthEndpoint, readonly HealthChecker[]>,
 ): ServedResponse | undefined {
-  const m = /^\/(healthz|livez|readyz)(?:\/(.*))?$/.exec(path);
+  // The mux registers each path exactly: `/readyz/` is no health path.
+  const m = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(path);
   if (!m) return undefined;
   const name = m[1] as HealthEndpoint;
-  const rest = m[2] ?? '';
-  if (rest === '') return handleRootHealth(name, query, checks[name]);
+  const rest = m[2];
+  if (rest === undefined) return handleRootHealth(name, query, checks[name]);
   const one = checks[name].find((c) => c.name === rest);
   return one ? adaptCheckToHandler(one) : undefined;
 }
