@@ -64,8 +64,8 @@ export const listMetaDefinition = `${meta}.ListMeta`;
 export const patchDefinition = `${meta}.Patch`;
 export const statusDefinition = `${meta}.Status`;
 
-/** Definitions by name, as /openapi/v2 lists them. */
-export const builtInDefinitions: Readonly<Record<string, Schema>> = {
+/** The definitions written out in full. */
+const modelled: Record<string, Schema> = {
   [`${meta}.Time`]: {
     type: 'string',
     format: 'date-time',
@@ -439,6 +439,103 @@ export const builtInDefinitions: Readonly<Record<string, Schema>> = {
     ...gvk('Namespace'),
   },
 };
+
+// The fields of each type that the subset does not model, so that validation (kubectl's
+// client-side, with the v2 document) knows them: a schema without type or properties is an
+// arbitrary value to kube-openapi. A list keeps its strategic-merge key and strategy, so
+// `kubectl apply` merges it as upstream does.
+const opaque: Schema = {};
+const opaqueList = (key?: string, strategy = 'merge'): Schema =>
+  key
+    ? {
+        type: 'array',
+        items: {},
+        'x-kubernetes-patch-merge-key': key,
+        'x-kubernetes-patch-strategy': strategy,
+      }
+    : { type: 'array', items: {}, 'x-kubernetes-list-type': 'atomic' };
+const unmodelled: Record<string, Record<string, Schema>> = {
+  [`${meta}.ObjectMeta`]: { managedFields: opaqueList(), selfLink: opaque },
+  [`${core}.Container`]: {
+    envFrom: opaqueList(),
+    lifecycle: opaque,
+    livenessProbe: opaque,
+    readinessProbe: opaque,
+    resizePolicy: opaqueList(),
+    resources: opaque,
+    restartPolicy: opaque,
+    restartPolicyRules: opaqueList(),
+    securityContext: opaque,
+    startupProbe: opaque,
+    stdin: opaque,
+    stdinOnce: opaque,
+    terminationMessagePath: opaque,
+    terminationMessagePolicy: opaque,
+    tty: opaque,
+    volumeDevices: opaqueList('devicePath'),
+  },
+  [`${core}.PodSpec`]: {
+    activeDeadlineSeconds: opaque,
+    affinity: opaque,
+    automountServiceAccountToken: opaque,
+    dnsConfig: opaque,
+    dnsPolicy: opaque,
+    enableServiceLinks: opaque,
+    ephemeralContainers: opaqueList('name'),
+    hostAliases: opaqueList('ip'),
+    hostIPC: opaque,
+    hostNetwork: opaque,
+    hostPID: opaque,
+    hostUsers: opaque,
+    hostnameOverride: opaque,
+    imagePullSecrets: opaqueList('name'),
+    os: opaque,
+    overhead: opaque,
+    preemptionPolicy: opaque,
+    priority: opaque,
+    priorityClassName: opaque,
+    readinessGates: opaqueList(),
+    resourceClaims: opaqueList('name', 'merge,retainKeys'),
+    resources: opaque,
+    runtimeClassName: opaque,
+    schedulingGates: opaqueList('name'),
+    securityContext: opaque,
+    serviceAccount: opaque,
+    setHostnameAsFQDN: opaque,
+    shareProcessNamespace: opaque,
+    subdomain: opaque,
+    tolerations: opaqueList(),
+    topologySpreadConstraints: opaqueList('topologyKey'),
+    volumes: opaqueList('name', 'merge,retainKeys'),
+  },
+  [`${core}.PodStatus`]: {
+    containerStatuses: opaqueList(),
+    ephemeralContainerStatuses: opaqueList(),
+    hostIPs: opaqueList('ip'),
+    initContainerStatuses: opaqueList(),
+    nominatedNodeName: opaque,
+    observedGeneration: opaque,
+    podIPs: opaqueList('ip'),
+    qosClass: opaque,
+    resize: opaque,
+    resourceClaimStatuses: opaqueList('name', 'merge,retainKeys'),
+  },
+  [`${core}.NamespaceStatus`]: { conditions: opaqueList('type') },
+};
+
+/** Definitions by name, as /openapi/v2 lists them: properties in name order. */
+export const builtInDefinitions: Readonly<Record<string, Schema>> = Object.fromEntries(
+  Object.entries(modelled).map(([name, def]) => {
+    const properties = { ...(def.properties as Record<string, Schema>), ...unmodelled[name] };
+    if (!def.properties) return [name, def];
+    const sorted = Object.fromEntries(
+      Object.keys(properties)
+        .sort()
+        .map((k) => [k, properties[k]]),
+    );
+    return [name, { ...def, properties: sorted }];
+  }),
+);
 
 /** The definition of a built-in kind: `io.k8s.api.core.v1.<Kind>`. */
 export function builtInDefinitionName(kind: string): string {

@@ -107,6 +107,22 @@ describe('server/openapi', () => {
       assertRefsResolve(doc, '#/components/schemas/', schemas);
     });
 
+    it('names every upstream PodSpec field, the unmodelled ones arbitrary but with their merge keys', () => {
+      const spec = json(get('/openapi/v3/api/v1').body).components.schemas[
+        'io.k8s.api.core.v1.PodSpec'
+      ];
+      const names = Object.keys(spec.properties);
+      assert.deepStrictEqual(names, [...names].sort());
+      for (const f of ['affinity', 'securityContext', 'tolerations', 'volumes', 'dnsPolicy'])
+        assert.ok(names.includes(f), f);
+      assert.deepStrictEqual(spec.properties.affinity, {});
+      assert.strictEqual(spec.properties.volumes['x-kubernetes-patch-merge-key'], 'name');
+      assert.strictEqual(
+        spec.properties.volumes['x-kubernetes-patch-strategy'],
+        'merge,retainKeys',
+      );
+    });
+
     it('offers fieldValidation on each PATCH, tagged with its kind (QueryParamVerifierV3)', () => {
       const paths = json(get('/openapi/v3/api/v1').body).paths;
       const patch = paths['/api/v1/namespaces/{namespace}/pods/{name}'].patch;
