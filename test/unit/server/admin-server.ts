@@ -11,7 +11,12 @@ import { RequestContexts } from '../../../src/engine/request/request-context';
 import { MetricsRegistry } from '../../../src/engine/metrics/registry';
 import { createResource, type CreateResourceOptions } from '../../../src/engine/apiserver';
 import type { ServedResource } from '../../../src/server/served-resource';
-import { faultsPath, handleFaultRequest, type FaultWorld } from '../../../src/server/faults';
+import {
+  faultsPath,
+  handleFaultRequest,
+  type FaultDescription,
+  type FaultWorld,
+} from '../../../src/server/faults';
 import {
   DebugState,
   debugStatePath,
@@ -19,6 +24,21 @@ import {
 } from '../../../src/server/debug-state';
 
 export const adminToken = 'test-token';
+
+/** The fields of the admin API's answers that the tests read (a Status, a FaultList, a FaultResult). */
+export interface Answer {
+  kind: string;
+  code: number;
+  message: string;
+  faults: FaultDescription[];
+  revision: number;
+  resources: Record<string, unknown>[];
+  latency: Record<string, number>;
+  simulated: boolean;
+  unavailableForMs: number;
+  gateEnabled: Record<string, unknown>[];
+  terminated: Record<string, unknown>[];
+}
 
 export interface AdminServer {
   url: string;
@@ -31,7 +51,7 @@ export interface AdminServer {
   pods: ServedResource;
   configmaps: ServedResource;
   /** GET/POST with the token; the JSON answer. */
-  call(method: string, path: string, body?: string): Promise<{ status: number; body: any }>;
+  call(method: string, path: string, body?: string): Promise<{ status: number; body: Answer }>;
   close(): Promise<void>;
 }
 
@@ -128,7 +148,7 @@ export async function startAdminServer(
         headers: { Authorization: `Bearer ${adminToken}` },
         body,
       });
-      return { status: resp.status, body: await resp.json() };
+      return { status: resp.status, body: (await resp.json()) as Answer };
     },
     async close() {
       for (const r of world.resources) r.engine.stop();

@@ -162,10 +162,7 @@ describe('faults admin API (src/server/faults.ts)', () => {
     const r = await s.call('POST', `${faultsPath}/cache-lag`, '{"seconds":4,"resource":"pods"}');
     assert.strictEqual(r.status, 200, JSON.stringify(r.body));
     assert.deepStrictEqual(
-      r.body.resources.map((x: { resource: string; pausedForMs: number }) => [
-        x.resource,
-        x.pausedForMs,
-      ]),
+      r.body.resources.map((x) => [x.resource, x.pausedForMs]),
       [['pods', 4000]],
     );
     const a = await s.pods.engine.createPod({ name: 'a' });
@@ -251,10 +248,7 @@ describe('faults admin API (src/server/faults.ts)', () => {
     );
     assert.strictEqual(byUA.status, 200, JSON.stringify(byUA.body));
     assert.deepStrictEqual(
-      byUA.body.terminated.map((t: { resource: string; userAgent: string }) => [
-        t.resource,
-        t.userAgent,
-      ]),
+      byUA.body.terminated.map((t) => [t.resource, t.userAgent]),
       [['pods', 'kubectl/v1.33.0']],
     );
     await s.pods.engine.step(10);
