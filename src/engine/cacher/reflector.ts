@@ -3,7 +3,8 @@
 // full-list fallback (tools/pager), k8s.io/apiserver pkg/storage/cacher/lister_watcher.go,
 // ready.go and progress/watch_progress.go (release-1.36). Deliberate differences: the storage
 // watch's events are pumped synchronously from its callback (no goroutine), pausing while the
-// cacher's incoming queue is full; errors are values, not logs; times are Clock ms.
+// cacher's incoming queue is full; errors are values, not logs; times are Clock ms. Ours: pause,
+// a fault hook that holds the watch's events for a while (a starved apiserver).
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
 import { activeInspector, type Inspector } from '../inspect/events';

@@ -2,7 +2,8 @@
 // apply.go, api/v3rpc/key.go), on top of mvcc-store.ts and watch-hub.ts. Deliberate differences:
 // one member (every read is linearizable, no raft), no leases/auth, time only from the injected
 // Clock. The async methods compute their result when called; they resolve at once (reporting
-// `latencyMs`), or after clock.sleep(latencyMs) when `simulateLatency` is set.
+// `latencyMs`), or after clock.sleep(latencyMs) when `simulateLatency` is set. Fault hooks: the
+// latency model can change at run time, and the member can be made unreachable for a while.
 
 import type { Clock } from '../clock';
 import type { SeededRandom } from '../rand';
