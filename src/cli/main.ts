@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { visibleMessage, visibleText } from '../format/visible-text';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
+import { faultCommand } from './fault-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
@@ -14,6 +15,7 @@ export const commands: CliCommand[] = [
   scenarioCommand,
   replayCommand,
   reportCommand,
+  faultCommand,
 ];
 
 function topHelp(): string {
