@@ -37,6 +37,7 @@ interface BuiltIn {
   shortNames: string[];
   categories: string[];
   verbs: string[];
+  returnDeletedObject: boolean;
   newFunc: () => KubeObject;
 }
 
@@ -49,6 +50,7 @@ const builtIns: readonly BuiltIn[] = [
     shortNames: ['po'],
     categories: ['all'],
     verbs: allVerbs,
+    returnDeletedObject: true,
     newFunc: () =>
       ({
         kind: 'Pod',
@@ -66,6 +68,7 @@ const builtIns: readonly BuiltIn[] = [
     shortNames: ['cm'],
     categories: [],
     verbs: allVerbs,
+    returnDeletedObject: false,
     newFunc: () => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: {} }),
   },
   {
@@ -77,6 +80,7 @@ const builtIns: readonly BuiltIn[] = [
     shortNames: ['ns'],
     categories: [],
     verbs: allVerbs.filter((v) => v !== 'deletecollection'),
+    returnDeletedObject: true,
     newFunc: () =>
       ({ kind: 'Namespace', apiVersion: 'v1', metadata: {}, spec: {}, status: {} }) as KubeObject,
   },
@@ -141,6 +145,7 @@ export class Registry {
       shortNames: b.shortNames,
       categories: b.categories,
       verbs: b.verbs,
+      returnDeletedObject: b.returnDeletedObject,
       jsonOnly: false,
       engine: engineOf('', b.resource, `/${b.resource}`, b.newFunc),
     }));
