@@ -9,6 +9,7 @@ import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
 import { updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
+import type { QueryValues } from './list-query';
 import type { Registry } from './registry';
 import type { RequestInfo } from './request-info';
 
@@ -26,7 +27,8 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
 export interface NonResourceScope {
   registry: Registry;
   info: RequestInfo;
-  query: URLSearchParams;
+  /** The URL's query parameters (url.Values). */
+  query: QueryValues;
   req: IncomingMessage;
   res: ServerResponse;
   context: RequestContext;

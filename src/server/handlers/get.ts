@@ -2,49 +2,36 @@
 // read through the delegator's Get) and ListResource (a collection, through the delegator's
 // GetList with the request's list options), answered as JSON.
 import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
-import { newBadRequest } from '../../engine/storage/errors';
 import type { ListResult } from '../../engine/etcd3/store';
 import type { KubeObject } from '../../engine/storage/objects';
 import { groupVersionOf, type ServedResource } from '../served-resource';
-import type { RequestScope } from './request-scope';
+import { getOptions, listOpts, toResourceListRequest } from '../list-query';
+import { listOptsScope, type RequestScope } from './request-scope';
 import { writeObject, writeRawJSON } from './response';
 
 /** GET of one object: resourceVersion "" reads etcd, anything else the watch cache. */
 export async function getResource(scope: RequestScope): Promise<void> {
   const { served, info, query } = scope;
+  const { resourceVersion } = getOptions(query);
   const obj = await served.engine.get(
     info.namespace,
     info.name,
-    query.get('resourceVersion') ?? '',
+    resourceVersion,
     false,
     scope.context,
   );
   writeObject(scope.res, 200, obj);
 }
 
-/** LIST of a collection (all namespaces when the URL names none). */
+/** LIST of a collection (all namespaces when the URL names none), every list option honoured. */
 export async function listResource(scope: RequestScope): Promise<void> {
-  const { served, info, query } = scope;
-  const limit = query.get('limit');
+  const { served, info } = scope;
+  const opts = listOpts(scope.query, listOptsScope(scope));
   const list = await served.engine.list(
-    {
-      namespace: info.namespace || undefined,
-      resourceVersion: query.get('resourceVersion') ?? undefined,
-      resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
-      labelSelector: query.get('labelSelector') ?? undefined,
-      fieldSelector: query.get('fieldSelector') ?? undefined,
-      limit: limit === null || limit === '' ? undefined : parseLimit(limit),
-      continue: query.get('continue') ?? undefined,
-    },
+    toResourceListRequest(opts, info.namespace || undefined),
     scope.context,
   );
   writeRawJSON(scope.res, 200, listJSON(served, list));
-}
-
-function parseLimit(v: string): number {
-  if (!/^[+-]?[0-9]+$/.test(v))
-    throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  return Number(v);
 }
 
 /**

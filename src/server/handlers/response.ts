@@ -4,7 +4,9 @@
 // a trailing newline from json.Encoder).
 import type { ServerResponse } from 'node:http';
 import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
-import { errorToAPIStatus, statusToJSON, suggestsClientDelay } from '../../engine/storage/errors';
+import { errorToAPIStatus, suggestsClientDelay } from '../../engine/storage/errors';
+import type { GroupResource } from '../../engine/storage/group-resource';
+import { statusBody, statusCode, statusForError, type StorageOperation } from '../status';
 
 /** Writes `json` (one JSON document) with `code`. */
 export function writeRawJSON(res: ServerResponse, code: number, json: string): void {
@@ -21,10 +23,31 @@ export function writeObject(res: ServerResponse, code: number, obj: unknown): vo
   writeRawJSON(res, code, goJsonMarshal(obj as GoJsonValue));
 }
 
-/** ErrorNegotiated: the error's Status with its code, and Retry-After when it suggests a delay. */
-export function writeError(res: ServerResponse, err: unknown): void {
-  const status = errorToAPIStatus(err);
+/** What a storage error is interpreted for: the resource, the object's name, the registry operation. */
+export interface ErrorQualification {
+  resource: GroupResource;
+  name: string;
+  operation: StorageOperation;
+}
+
+/**
+ * ErrorNegotiated: the error's Status (a storage error interpreted as the registry does for
+ * `qualified`) with its code, and Retry-After when it suggests a delay.
+ */
+export function writeError(
+  res: ServerResponse,
+  err: unknown,
+  qualified?: ErrorQualification,
+): void {
+  const status = qualified
+    ? statusForError(err, qualified.resource, qualified.name, qualified.operation)
+    : errorToAPIStatus(err);
   const retry = suggestsClientDelay(err);
   if (retry !== undefined) res.setHeader('Retry-After', String(retry));
-  writeRawJSON(res, status.code ?? 500, statusToJSON(status));
+  const body = statusBody(status);
+  res.writeHead(statusCode(status), {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
 }

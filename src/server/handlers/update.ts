@@ -14,7 +14,7 @@ import {
   ensureObjectNamespaceMatchesRequestNamespace,
   tracksGeneration,
 } from './create';
-import { newConflict, optimisticLockErrorMsg } from './pending-status';
+import { newOptimisticLockConflict } from '../status';
 import type { RequestScope } from './request-scope';
 import { writeObject } from './response';
 
@@ -72,7 +72,7 @@ export function guaranteedUpdateObject(
             ),
           ]);
       } else if (newRV !== existingRV) {
-        throw newConflict(gr, info.name, optimisticLockErrorMsg);
+        throw newOptimisticLockConflict(gr, info.name);
       }
       beforeUpdate(served, obj, existing);
       return canonicalObject(served, obj);
