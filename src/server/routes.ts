@@ -7,6 +7,7 @@ import type { RequestContext } from '../engine/request/request-context';
 import { getResource, listResource } from './handlers/get';
 import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
+import { patchResource } from './handlers/patch';
 import { updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
 import type { QueryValues } from './list-query';
@@ -19,6 +20,7 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
   list: listResource,
   create: createResource,
   update: updateResource,
+  patch: patchResource,
   delete: deleteResource,
   deletecollection: deleteCollection,
 };

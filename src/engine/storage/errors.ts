@@ -306,21 +306,6 @@ export function newServiceUnavailable(reason: string): StatusError {
   return failure(503, StatusReason.ServiceUnavailable, reason);
 }
 
-/** 409 Conflict: `Operation cannot be fulfilled on <resource> "<name>": <err>`. */
-export function newConflict(gr: GroupResource, name: string, err: Error): StatusError {
-  return failure(
-    409,
-    StatusReason.Conflict,
-    `Operation cannot be fulfilled on ${groupResourceString(gr)} ${quote(name)}: ${err.message}`,
-    { name, group: gr.group, kind: gr.resource },
-  );
-}
-
-/** 413 RequestEntityTooLarge: `Request entity too large: <message>`. */
-export function newRequestEntityTooLargeError(message: string): StatusError {
-  return failure(413, StatusReason.RequestEntityTooLarge, `Request entity too large: ${message}`);
-}
-
 /**
  * 415 UnsupportedMediaType (handlers/negotiation errUnsupportedMediaType): a body in a content
  * type the endpoint does not accept. No details, as negotiation's Status() has none.
