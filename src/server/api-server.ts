@@ -28,6 +28,7 @@ import { writeKubeconfig } from './kubeconfig';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
 import { parseQuery } from './list-query';
+import { negotiateEncoding } from './negotiation';
 import type { StorageOperation } from './status';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
 import { nonResourceRoutes, verbHandlers, type NonResourceScope } from './routes';
@@ -211,7 +212,30 @@ async function serve(
   const handler = verbHandlers[info.verb];
   if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
-  const scope: RequestScope = { registry, served, info, query, req, res, context, body: readBody };
+  const negotiated = negotiateEncoding(
+    {
+      accept: req.headers.accept,
+      userAgent: req.headers['user-agent'],
+      query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+    },
+    info.verb === 'watch'
+      ? 'watch'
+      : info.verb === 'list' || info.verb === 'deletecollection'
+        ? 'list'
+        : 'object',
+  );
+  if (!negotiated.ok) return writeError(res, new StatusError(negotiated.status));
+  const scope: RequestScope = {
+    registry,
+    served,
+    info,
+    query,
+    req,
+    res,
+    encoding: negotiated.encoding,
+    context,
+    body: readBody,
+  };
   try {
     await handler(scope);
   } catch (e) {

@@ -4,7 +4,7 @@
 // Each module of the HTTP face plugs in here as one line.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../engine/request/request-context';
-import { getResource, listResource } from './handlers/get';
+import { getResource, listResource, watchResource } from './handlers/get';
 import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
 import { patchResource } from './handlers/patch';
@@ -18,6 +18,7 @@ import type { RequestInfo } from './request-info';
 export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
   get: getResource,
   list: listResource,
+  watch: watchResource,
   create: createResource,
   update: updateResource,
   patch: patchResource,

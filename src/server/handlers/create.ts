@@ -12,7 +12,7 @@ import { canonicalObject } from '../canonical-object';
 import type { Registry } from '../registry';
 import type { ServedResource } from '../served-resource';
 import type { RequestScope } from './request-scope';
-import { writeObject } from './response';
+import { writeResult } from './response';
 
 /**
  * The request body as an object of the scope's resource (Content-Type, kind and apiVersion checked
@@ -117,7 +117,7 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const obj = await decodeObject(scope);
   const { registry, served, info, context } = scope;
   const created = await createObject(registry, served, info.namespace, obj, context);
-  writeObject(scope.res, 201, created);
+  writeResult(scope, 201, created);
 }
 
 /**

@@ -8,10 +8,10 @@ import { newBadRequest, newConflict, type Status } from '../../engine/storage/er
 import type { Preconditions } from '../../engine/etcd3/store';
 import type { KubeObject } from '../../engine/storage/objects';
 import type { ServedResource } from '../served-resource';
-import { listJSON } from './get';
+import { writeList } from './get';
 import { listOpts, toResourceListRequest } from '../list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
-import { writeObject, writeRawJSON } from './response';
+import { writeResult } from './response';
 
 /** The fields of metav1.DeleteOptions the handlers read. */
 interface DeleteOptions {
@@ -22,7 +22,7 @@ interface DeleteOptions {
 export async function deleteResource(scope: RequestScope): Promise<void> {
   const options = await decodeDeleteOptions(scope);
   const deleted = await deleteObject(scope, scope.info.name, options.preconditions);
-  writeObject(scope.res, 200, finalizeDelete(scope.served, deleted));
+  writeResult(scope, 200, finalizeDelete(scope.served, deleted));
 }
 
 /** DELETE of a collection: every object the list options select, the list as the answer. */
@@ -42,7 +42,7 @@ export async function deleteCollection(scope: RequestScope): Promise<void> {
       if ((e as { status?: Status }).status?.code !== 404) throw e;
     }
   }
-  writeRawJSON(scope.res, 200, listJSON(served, list));
+  writeList(scope, list);
 }
 
 async function decodeDeleteOptions(scope: RequestScope): Promise<DeleteOptions> {
@@ -106,11 +106,17 @@ function checkDeletePreconditions(served: ServedResource, obj: KubeObject, p: Pr
  * finalizeDelete: the deleted object for stores with ReturnDeletedObject (pods, namespaces),
  * otherwise a Success Status naming it (configmaps, custom resources).
  */
-function finalizeDelete(served: ServedResource, obj: KubeObject): unknown {
+function finalizeDelete(served: ServedResource, obj: KubeObject): KubeObject {
   if (served.returnDeletedObject) return obj;
   const details: Record<string, string> = { name: obj.metadata.name ?? '' };
   if (served.group) details.group = served.group;
   details.kind = served.resource;
   if (obj.metadata.uid) details.uid = obj.metadata.uid;
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details,
+  } as KubeObject;
 }

@@ -3,11 +3,12 @@
 // GetList with the request's list options), answered as JSON.
 import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
 import type { ListResult } from '../../engine/etcd3/store';
-import type { KubeObject } from '../../engine/storage/objects';
+import type { KubeList, KubeObject } from '../../engine/storage/objects';
 import { groupVersionOf, type ServedResource } from '../served-resource';
-import { getOptions, listOpts, toResourceListRequest } from '../list-query';
+import { getOptions, listOpts, toResourceListRequest, toResourceWatchRequest } from '../list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
-import { writeObject, writeRawJSON } from './response';
+import { serveWatch } from './watch';
+import { writeRawJSON, writeResult } from './response';
 
 /** GET of one object: resourceVersion "" reads etcd, anything else the watch cache. */
 export async function getResource(scope: RequestScope): Promise<void> {
@@ -20,7 +21,7 @@ export async function getResource(scope: RequestScope): Promise<void> {
     false,
     scope.context,
   );
-  writeObject(scope.res, 200, obj);
+  writeResult(scope, 200, obj!);
 }
 
 /** LIST of a collection (all namespaces when the URL names none), every list option honoured. */
@@ -31,7 +32,44 @@ export async function listResource(scope: RequestScope): Promise<void> {
     toResourceListRequest(opts, info.namespace || undefined),
     scope.context,
   );
-  writeRawJSON(scope.res, 200, listJSON(served, list));
+  writeList(scope, list);
+}
+
+/** A list as negotiated: the plain JSON list written directly, a conversion through transformObject. */
+export function writeList(scope: RequestScope, list: ListResult): void {
+  const { served, encoding } = scope;
+  if (encoding.convert === undefined && !encoding.pretty)
+    return writeRawJSON(scope.res, 200, listJSON(served, list));
+  const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
+  if (list.continue) meta.continue = list.continue;
+  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  const items = served.jsonOnly ? list.items : list.items.map(withoutTypeMeta);
+  writeResult(scope, 200, {
+    kind: served.listKind,
+    apiVersion: groupVersionOf(served),
+    metadata: meta,
+    items: items as KubeObject[],
+  });
+}
+
+/**
+ * A WATCH (ListResource with opts.Watch): the options as listOpts gives them (defaults applied
+ * there), the cacher's watcher, and serveWatch streaming it until it closes, times out or the
+ * client goes away.
+ */
+export async function watchResource(scope: RequestScope): Promise<void> {
+  const { served, info } = scope;
+  const name = info.name || undefined;
+  const opts = listOpts(scope.query, listOptsScope(scope, name));
+  const watch = await served.engine.openWatch(
+    toResourceWatchRequest(opts, info.namespace || undefined, name),
+    scope.context,
+  );
+  serveWatch(scope.res, watch, {
+    clock: served.engine.clock,
+    served,
+    encoding: scope.encoding,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
 // the result written as an update. 200 with the patched object.
 import { applyPatch, checkPatchContentType, type PatchResource } from '../patch';
 import type { RequestScope } from './request-scope';
-import { writeObject } from './response';
+import { writeResult } from './response';
 import { guaranteedUpdateObject } from './update';
 
 export async function patchResource(scope: RequestScope): Promise<void> {
@@ -23,5 +23,5 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     scope,
     (existing) => applyPatch(contentType, existing, body, resource).object,
   );
-  writeObject(scope.res, 200, patched);
+  writeResult(scope, 200, patched);
 }

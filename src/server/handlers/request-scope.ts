@@ -8,6 +8,7 @@ import {
   type ListOptsScope,
   type QueryValues,
 } from '../list-query';
+import type { NegotiatedEncoding } from '../negotiation';
 import type { Registry } from '../registry';
 import type { RequestInfo } from '../request-info';
 import type { ServedResource } from '../served-resource';
@@ -20,6 +21,8 @@ export interface RequestScope {
   query: QueryValues;
   req: IncomingMessage;
   res: ServerResponse;
+  /** The negotiated response encoding (JSON, a Table, PartialObjectMetadata). */
+  encoding: NegotiatedEncoding;
   /** The engine's context of this request: its id, the User-Agent, the request line. */
   context: RequestContext;
   /** The request body, read at most once, under maxRequestBodyBytes (413 past it). */

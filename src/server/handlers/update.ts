@@ -16,7 +16,7 @@ import {
 } from './create';
 import { newOptimisticLockConflict } from '../status';
 import type { RequestScope } from './request-scope';
-import { writeObject } from './response';
+import { writeResult } from './response';
 
 /** PUT of an object: replace it with the body. */
 export async function updateResource(scope: RequestScope): Promise<void> {
@@ -27,7 +27,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
     obj,
   );
   const updated = await guaranteedUpdateObject(scope, () => obj);
-  writeObject(scope.res, 200, updated);
+  writeResult(scope, 200, updated);
 }
 
 /** checkName: the body names the object of the URL. */
