@@ -21,6 +21,8 @@ import { parseCrdManifest, type CustomResourceDefinition } from './crd';
 import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
+import { InspectorHub } from '../engine/inspect/events';
+import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
@@ -91,7 +93,10 @@ export class ApiServer {
     const crds: CustomResourceDefinition[] = (opts.crdFiles ?? []).flatMap((file) =>
       parseCrdManifest(readFileSync(file, 'utf8'), file),
     );
-    const registry = new Registry({ profile: opts.profile, crds });
+    const inspector = new InspectorHub();
+    const registry = new Registry({ profile: opts.profile, crds, inspector });
+    const debugState = new DebugState({ resources: registry.resources, etcd: registry.etcd });
+    inspector.subscribe((e) => debugState.observe(e));
     await registry.start();
     try {
       await seed(registry, opts.seed ?? {});
@@ -116,6 +121,7 @@ export class ApiServer {
         shuttingDown: () => state.shuttingDown,
       }),
       shuttingDown: false,
+      debugState,
     };
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
       serve(state, req, res).catch((e: unknown) => {
@@ -200,6 +206,7 @@ interface ServingState {
   healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
   /** Set once stop() began (readyz's shutdown check). */
   shuttingDown: boolean;
+  debugState: DebugState;
 }
 
 /** The filter chain and the routes for one request. */
@@ -241,6 +248,7 @@ async function serve(
       serverAddress: `127.0.0.1:${port}`,
       version: state.version,
       healthChecks: state.healthChecks,
+      debugState: state.debugState,
       body: readBody,
     };
     for (const route of nonResourceRoutes) {
@@ -255,6 +263,7 @@ async function serve(
   const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
   if (!served || info.subresource !== '' || (!served.namespaced && info.namespace !== ''))
     throw newPathNotFound();
+  state.debugState.requestStarted(context, info.verb);
   const handler = verbHandlers[info.verb];
   if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);

@@ -12,7 +12,9 @@ import { updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
 import type { Registry } from './registry';
 import type { RequestInfo } from './request-info';
+import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
 import { serveDiscovery } from './discovery';
+import { faultsPath, handleFaultRequest, type FaultResponse } from './faults';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
 import { serveOpenAPI } from './openapi';
@@ -43,6 +45,7 @@ export interface NonResourceScope {
   serverAddress: string;
   version: VersionInfo;
   healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
+  debugState: DebugState;
   body(): Promise<Buffer>;
 }
 
@@ -51,8 +54,33 @@ export type NonResourceRoute = (
   scope: NonResourceScope,
 ) => ServedResponse | undefined | Promise<ServedResponse | undefined>;
 
+/** An admin API answer as a JSON response. */
+function jsonResponse(r: FaultResponse): ServedResponse {
+  return {
+    status: r.status,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(r.body) + '\n',
+  };
+}
+
+/** The faults admin API: `/debug/listwatch/v1/faults[/<name>]`. */
+async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefined> {
+  const path = s.info.path.replace(/\/$/, '');
+  if (path !== faultsPath && !path.startsWith(`${faultsPath}/`)) return undefined;
+  const name = path.slice(faultsPath.length + 1) || undefined;
+  const method = s.req.method ?? 'GET';
+  const body = method === 'POST' ? (await s.body()).toString('utf8') : undefined;
+  const world = { resources: s.registry.resources, etcd: s.registry.etcd };
+  return jsonResponse(await handleFaultRequest(method, name, body, world));
+}
+
 /** The non-resource routes, tried in order; the first answer wins (none: 404). */
 export const nonResourceRoutes: readonly NonResourceRoute[] = [
+  faultsRoute,
+  (s) =>
+    s.info.path === debugStatePath
+      ? jsonResponse(handleDebugStateRequest(s.req.method ?? 'GET', s.debugState))
+      : undefined,
   (s) =>
     serveDiscovery(
       {
