@@ -6,6 +6,7 @@ import { encodeCommand } from './encode-command';
 import { faultCommand } from './fault-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
+import { serveCommand } from './serve-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
 
 /** Every subcommand, in the order `listwatch --help` lists them. */
@@ -15,6 +16,7 @@ export const commands: CliCommand[] = [
   scenarioCommand,
   replayCommand,
   reportCommand,
+  serveCommand,
   faultCommand,
 ];
 

@@ -1,0 +1,437 @@
+// The live apiserver: the engine's resources served over HTTP/1.1 on 127.0.0.1 to real clients.
+// No single upstream counterpart: the filter chain is a slice of k8s.io/apiserver
+// pkg/server/config.go DefaultBuildHandlerChain (the Host check first, for DNS rebinding, then
+// authentication, request info, the routes), and start/stop follow GenericAPIServer's
+// PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
+// No process or signal handling here: the CLI and the VS Code extension host both use it.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import {
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
+import type { HttpMethod, RequestContext } from '../engine/request/request-context';
+import { newBadRequest, newMethodNotSupported, StatusError } from '../engine/storage/errors';
+import type { KubeObject } from '../engine/storage/objects';
+import { parseCrdManifest, type CustomResourceDefinition } from './crd';
+import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
+import { limitedReadBody } from './filters/body-limit';
+import { isOwnHost, misdirectedRequest } from './filters/host-check';
+import { InspectorHub } from '../engine/inspect/events';
+import { DebugState } from './debug-state';
+import { createObject } from './handlers/create';
+import type { RequestScope } from './handlers/request-scope';
+import { writeError, writeRawJSON } from './handlers/response';
+import { kubeconfigName, writeKubeconfig } from './kubeconfig';
+import { AuditLogWriter, authorizationAllowAnnotations } from './audit-log';
+import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
+import { Registry, type ProfileName } from './registry';
+import { generateSelfSignedCertKey } from './self-signed-certificate';
+import { goPlatform, versionInfo, type VersionInfo } from './version';
+import { parseQuery } from './list-query';
+import { negotiateEncoding } from './negotiation';
+import type { StorageOperation } from './status';
+import { RequestInfoFactory, type RequestInfo } from './request-info';
+import { nonResourceRoutes, verbHandlers, type NonResourceScope } from './routes';
+import type { ServedResource } from './served-resource';
+
+/** Objects to create in `default` at start. */
+export interface SeedCounts {
+  pods?: number;
+  configmaps?: number;
+}
+
+export interface ApiServerOptions {
+  /** 0 (default): a free port. */
+  port?: number;
+  profile?: ProfileName;
+  seed?: SeedCounts;
+  /** CustomResourceDefinition manifests (YAML or JSON). */
+  crdFiles?: readonly string[];
+  /** Where to write the kubeconfig (default: a new temporary directory). */
+  kubeconfigPath?: string;
+  /** audit.k8s.io/v1 events at Metadata level, one JSON line each. */
+  auditLogPath?: string;
+}
+
+/** The namespaces every cluster has (pkg/controlplane's system namespaces and default). */
+export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** The client name of the server's own requests (seeding), as kube-apiserver's loopback client. */
+const selfClient = 'listwatch-serve';
+
+export class ApiServer {
+  /** `http://127.0.0.1:<port>`: plain HTTP (curl, fetch, client-node). */
+  readonly url: string;
+  /** `https://127.0.0.1:<port>`, the same port: what the kubeconfig names, as client-go sends its token only over TLS. */
+  readonly httpsUrl: string;
+  readonly token: string;
+  readonly kubeconfigPath: string;
+  readonly port: number;
+  readonly auditLogPath: string | undefined;
+
+  private constructor(
+    readonly registry: Registry,
+    private readonly state: ServingState,
+    private readonly listener: NetServer,
+    private readonly servers: readonly Server[],
+    o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
+  ) {
+    this.port = o.port;
+    this.url = `http://127.0.0.1:${o.port}`;
+    this.httpsUrl = `https://127.0.0.1:${o.port}`;
+    this.token = o.token;
+    this.kubeconfigPath = o.kubeconfigPath;
+    this.auditLogPath = o.auditLogPath;
+  }
+
+  /** Builds the resources, waits for their watch caches, seeds them, listens and writes the kubeconfig. */
+  static async start(opts: ApiServerOptions = {}): Promise<ApiServer> {
+    const crds: CustomResourceDefinition[] = (opts.crdFiles ?? []).flatMap((file) =>
+      parseCrdManifest(readFileSync(file, 'utf8'), file),
+    );
+    const inspector = new InspectorHub();
+    const registry = new Registry({ profile: opts.profile, crds, inspector });
+    const debugState = new DebugState({ resources: registry.resources, etcd: registry.etcd });
+    inspector.subscribe((e) => debugState.observe(e));
+    await registry.start();
+    try {
+      await seed(registry, opts.seed ?? {});
+    } catch (e) {
+      registry.stop();
+      throw e;
+    }
+    const token = randomBytes(32).toString('hex');
+    const state: ServingState = {
+      registry,
+      factory: new RequestInfoFactory(),
+      token,
+      port: 0,
+      version: versionInfo(
+        registry.profile.kubernetesVersion,
+        goPlatform(process.platform, process.arch),
+      ),
+      healthChecks: kubeApiserverHealthChecks({
+        resources: registry.resources,
+        clock: registry.clock,
+        startedAt: Date.now(),
+        shuttingDown: () => state.shuttingDown,
+      }),
+      shuttingDown: false,
+      debugState,
+      audit:
+        opts.auditLogPath === undefined
+          ? undefined
+          : new AuditLogWriter({ sink: createWriteStream(opts.auditLogPath, { flags: 'a' }) }),
+    };
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
+      serve(state, req, res).catch((e: unknown) => {
+        if (!res.headersSent) writeError(res, e);
+        else res.destroy();
+      });
+    };
+    const servers = [
+      createServer(handler),
+      createHttpsServer(generateSelfSignedCertKey(), handler),
+    ];
+    const listener = createNetServer((socket) => dispatchConnection(socket, servers));
+    let port: number;
+    try {
+      port = state.port = await listen(listener, opts.port ?? 0);
+    } catch (e) {
+      registry.stop();
+      throw e;
+    }
+    const kubeconfigPath = writeKubeconfig({
+      server: `https://127.0.0.1:${port}`,
+      token,
+      path: opts.kubeconfigPath,
+    });
+    return new ApiServer(registry, state, listener, servers, {
+      port,
+      token,
+      kubeconfigPath,
+      auditLogPath: opts.auditLogPath,
+    });
+  }
+
+  /**
+   * Shutdown as GenericAPIServer does it: every watch ends first (the cachers stop, each watch
+   * response finishes), then the listener closes and the remaining connections with it.
+   */
+  async stop(): Promise<void> {
+    this.state.shuttingDown = true;
+    this.registry.stop();
+    // Let the watch handlers see their closed channels and finish their responses.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => {
+      this.listener.close(() => resolve());
+      for (const s of this.servers) s.closeAllConnections();
+    });
+  }
+}
+
+/**
+ * One port for both schemes: a TLS ClientHello starts with 0x16 (a handshake record), an HTTP/1.1
+ * request with a method's letter. kubectl and client-go need https to send the token; plain http
+ * serves everything else (curl, fetch) with the same token.
+ */
+function dispatchConnection(socket: Socket, servers: readonly Server[]): void {
+  socket.once('data', (first: Buffer) => {
+    socket.pause();
+    socket.unshift(first);
+    servers[first[0] === 0x16 ? 1 : 0].emit('connection', socket);
+    process.nextTick(() => socket.resume());
+  });
+  socket.on('error', () => socket.destroy());
+}
+
+function listen(server: NetServer, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.removeListener('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** What every request is served with. */
+interface ServingState {
+  registry: Registry;
+  factory: RequestInfoFactory;
+  token: string;
+  /** The listening port (0 until it listens). */
+  port: number;
+  version: VersionInfo;
+  healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
+  /** Set once stop() began (readyz's shutdown check). */
+  shuttingDown: boolean;
+  debugState: DebugState;
+  /** --audit-log: audit.k8s.io/v1 events at Metadata level. */
+  audit: AuditLogWriter | undefined;
+}
+
+/** The filter chain and the routes for one request. */
+async function serve(
+  state: ServingState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { registry, factory, token, port } = state;
+  res.setHeader('Cache-Control', 'no-cache, private');
+  if (!isOwnHost(req.headers.host, port))
+    return writeError(res, misdirectedRequest(req.headers.host, port));
+  if (!isAuthenticated(req, token)) return writeRawJSON(res, 401, unauthorizedStatusJSON);
+  const method = req.method ?? 'GET';
+  const url = req.url ?? '/';
+  let info: RequestInfo;
+  try {
+    info = factory.newRequestInfo(method, url);
+  } catch (e) {
+    // A path that does not percent-decode, or a special verb with nothing after it.
+    throw e instanceof URIError ? newBadRequest(`invalid URL escape in ${JSON.stringify(url)}`) : e;
+  }
+  if (state.audit) audit(state.audit, info, url, req, res);
+  const q = url.indexOf('?');
+  const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
+  const context: RequestContext = registry.requests.newContext(
+    req.headers['user-agent'] ?? '',
+    method as HttpMethod,
+    url,
+  );
+  let body: Promise<Buffer> | undefined;
+  const readBody = (): Promise<Buffer> => (body ??= limitedReadBody(req));
+  if (!info.isResourceRequest) {
+    const scope: NonResourceScope = {
+      registry,
+      info,
+      searchParams: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+      req,
+      context,
+      serverAddress: `127.0.0.1:${port}`,
+      version: state.version,
+      healthChecks: state.healthChecks,
+      debugState: state.debugState,
+      body: readBody,
+    };
+    for (const route of nonResourceRoutes) {
+      const answer = await route(scope);
+      if (answer === undefined) continue;
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+      return;
+    }
+    throw newPathNotFound();
+  }
+  const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
+  if (!served || info.subresource !== '' || (!served.namespaced && info.namespace !== ''))
+    throw newPathNotFound();
+  state.debugState.requestStarted(context, info.verb);
+  const handler = verbHandlers[info.verb];
+  if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
+    throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
+  const negotiated = negotiateEncoding(
+    {
+      accept: req.headers.accept,
+      userAgent: req.headers['user-agent'],
+      query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+    },
+    info.verb === 'watch'
+      ? 'watch'
+      : info.verb === 'list' || info.verb === 'deletecollection'
+        ? 'list'
+        : 'object',
+  );
+  if (!negotiated.ok) return writeError(res, new StatusError(negotiated.status));
+  const scope: RequestScope = {
+    registry,
+    served,
+    info,
+    query,
+    req,
+    res,
+    encoding: negotiated.encoding,
+    context,
+    body: readBody,
+  };
+  try {
+    await handler(scope);
+  } catch (e) {
+    if (res.headersSent) throw e;
+    if (e instanceof StatusError && e.status.code === 413) res.setHeader('Connection', 'close');
+    writeError(res, e, {
+      resource: { group: served.group, resource: served.resource },
+      name: info.name,
+      operation: operationOf[info.verb] ?? 'get',
+    });
+  }
+}
+
+/** The registry method behind each verb: how its storage errors read (storeerr.Interpret*Error). */
+const operationOf: Readonly<Record<string, StorageOperation>> = {
+  get: 'get',
+  list: 'list',
+  watch: 'watch',
+  create: 'create',
+  update: 'update',
+  patch: 'update',
+  delete: 'delete',
+  deletecollection: 'delete',
+};
+
+/** The NotFound handler's 404 (NewGenericServerResponse for a path nothing serves). */
+function newPathNotFound(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
+}
+
+/**
+ * WithAudit at Metadata level: RequestReceived now, ResponseStarted for a watch once its headers
+ * are out, ResponseComplete when the response ends; the Audit-Id header names the event.
+ */
+function audit(
+  writer: AuditLogWriter,
+  info: RequestInfo,
+  url: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const auditID = randomUUID();
+  res.setHeader('Audit-Id', auditID);
+  const longRunning = info.verb === 'watch';
+  const handle = writer.requestReceived({
+    auditID,
+    requestURI: url,
+    verb: info.verb,
+    user: { username: kubeconfigName, groups: ['system:masters', 'system:authenticated'] },
+    sourceIPs: req.socket.remoteAddress ? [req.socket.remoteAddress] : [],
+    userAgent: req.headers['user-agent'],
+    objectRef: info.isResourceRequest
+      ? {
+          resource: info.resource,
+          namespace: info.namespace || undefined,
+          name: info.name || undefined,
+          apiGroup: info.apiGroup || undefined,
+          apiVersion: info.apiVersion,
+          subresource: info.subresource || undefined,
+        }
+      : undefined,
+    longRunning,
+  });
+  handle.annotate(authorizationAllowAnnotations);
+  if (longRunning) {
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((...args: Parameters<ServerResponse['writeHead']>) => {
+      const r = writeHead(...args);
+      handle.responseStarted(res.statusCode);
+      return r;
+    }) as ServerResponse['writeHead'];
+  }
+  res.once('close', () => handle.responseComplete(res.statusCode));
+}
+
+/** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */
+function allowedScope(served: ServedResource, info: RequestInfo): boolean {
+  return (
+    !served.namespaced || info.namespace !== '' || info.verb === 'list' || info.verb === 'watch'
+  );
+}
+
+/** The system namespaces, then `--seed` pods and configmaps in `default`. */
+async function seed(registry: Registry, counts: SeedCounts): Promise<void> {
+  const context = (path: string): RequestContext =>
+    registry.requests.newContext(selfClient, 'POST', path);
+  for (const name of systemNamespaces)
+    await createObject(
+      registry,
+      registry.namespaces,
+      '',
+      { metadata: { name } },
+      context('/api/v1/namespaces'),
+    );
+  const pods = registry.find('', 'v1', 'pods')!;
+  const configmaps = registry.find('', 'v1', 'configmaps')!;
+  const width = (n: number): number => String(Math.max(0, n - 1)).length;
+  const make: Array<[ServedResource, number, (i: string) => KubeObject]> = [
+    [
+      pods,
+      counts.pods ?? 0,
+      (i) =>
+        ({
+          metadata: { name: `pod-${i}`, labels: { app: 'seed' } },
+          spec: {
+            containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: {} }],
+          },
+        }) as KubeObject,
+    ],
+    [
+      configmaps,
+      counts.configmaps ?? 0,
+      (i) => ({ metadata: { name: `configmap-${i}` }, data: { key: `value-${i}` } }) as KubeObject,
+    ],
+  ];
+  for (const [served, n, objectOf] of make) {
+    const path = `/api/v1/namespaces/default/${served.resource}`;
+    for (let i = 0; i < n; i++)
+      await createObject(
+        registry,
+        served,
+        'default',
+        objectOf(String(i).padStart(width(n), '0')),
+        context(path),
+      );
+  }
+}

@@ -1,0 +1,100 @@
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/get.go (release-1.36): GetResource (an object,
+// read through the delegator's Get) and ListResource (a collection, through the delegator's
+// GetList with the request's list options), answered as JSON.
+import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
+import type { ListResult } from '../../engine/etcd3/store';
+import type { KubeList, KubeObject } from '../../engine/storage/objects';
+import { groupVersionOf, type ServedResource } from '../served-resource';
+import { getOptions, listOpts, toResourceListRequest, toResourceWatchRequest } from '../list-query';
+import { listOptsScope, type RequestScope } from './request-scope';
+import { serveWatch } from './watch';
+import { writeRawJSON, writeResult } from './response';
+
+/** GET of one object: resourceVersion "" reads etcd, anything else the watch cache. */
+export async function getResource(scope: RequestScope): Promise<void> {
+  const { served, info, query } = scope;
+  const { resourceVersion } = getOptions(query);
+  const obj = await served.engine.get(
+    info.namespace,
+    info.name,
+    resourceVersion,
+    false,
+    scope.context,
+  );
+  writeResult(scope, 200, obj!);
+}
+
+/** LIST of a collection (all namespaces when the URL names none), every list option honoured. */
+export async function listResource(scope: RequestScope): Promise<void> {
+  const { served, info } = scope;
+  const opts = listOpts(scope.query, listOptsScope(scope));
+  const list = await served.engine.list(
+    toResourceListRequest(opts, info.namespace || undefined),
+    scope.context,
+  );
+  writeList(scope, list);
+}
+
+/** A list as negotiated: the plain JSON list written directly, a conversion through transformObject. */
+export function writeList(scope: RequestScope, list: ListResult): void {
+  const { served, encoding } = scope;
+  if (encoding.convert === undefined && !encoding.pretty)
+    return writeRawJSON(scope.res, 200, listJSON(served, list));
+  const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
+  if (list.continue) meta.continue = list.continue;
+  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  const items = served.jsonOnly ? list.items : list.items.map(withoutTypeMeta);
+  writeResult(scope, 200, {
+    kind: served.listKind,
+    apiVersion: groupVersionOf(served),
+    metadata: meta,
+    items: items as KubeObject[],
+  });
+}
+
+/**
+ * A WATCH (ListResource with opts.Watch): the options as listOpts gives them (defaults applied
+ * there), the cacher's watcher, and serveWatch streaming it until it closes, times out or the
+ * client goes away.
+ */
+export async function watchResource(scope: RequestScope): Promise<void> {
+  const { served, info } = scope;
+  const name = info.name || undefined;
+  const opts = listOpts(scope.query, listOptsScope(scope, name));
+  const watch = await served.engine.openWatch(
+    toResourceWatchRequest(opts, info.namespace || undefined, name),
+    scope.context,
+  );
+  serveWatch(scope.res, watch, {
+    clock: served.engine.clock,
+    served,
+    encoding: scope.encoding,
+  });
+}
+
+/**
+ * The list as the apiserver serialises it: `{"kind":"PodList","apiVersion":"v1","metadata":{…},
+ * "items":[…]}`. A built-in's items are typed structs whose TypeMeta the encoder leaves empty (no
+ * kind/apiVersion); a custom resource's items are unstructured objects and keep theirs.
+ */
+export function listJSON(served: ServedResource, list: ListResult): string {
+  const meta: string[] = [];
+  if (list.resourceVersion) meta.push(`"resourceVersion":${JSON.stringify(list.resourceVersion)}`);
+  if (list.continue) meta.push(`"continue":${JSON.stringify(list.continue)}`);
+  if (list.remainingItemCount !== undefined)
+    meta.push(`"remainingItemCount":${list.remainingItemCount}`);
+  const items = list.items.map((item) =>
+    goJsonMarshal((served.jsonOnly ? item : withoutTypeMeta(item)) as unknown as GoJsonValue),
+  );
+  return (
+    `{"kind":${JSON.stringify(served.listKind)},"apiVersion":${JSON.stringify(groupVersionOf(served))},` +
+    `"metadata":{${meta.join(',')}},"items":[${items.join(',')}]}`
+  );
+}
+
+function withoutTypeMeta(obj: KubeObject): Omit<KubeObject, 'kind' | 'apiVersion'> {
+  if (obj.kind === undefined && obj.apiVersion === undefined) return obj;
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { kind, apiVersion, ...rest } = obj;
+  return rest;
+}

@@ -1,0 +1,160 @@
+// Mirrors k8s.io/apiserver pkg/endpoints/request/requestinfo.go (release-1.36): RequestInfoFactory.
+// NewRequestInfo, what every filter and handler knows about a request from its method and URL.
+// Deliberate differences: the request is its method and raw request-target (Node's req.url), and
+// the AuthorizeWithSelectors selectors are always filled in (the gate is on since 1.34).
+import { decodeListOptions, parseQuery, type QueryValues } from './list-query';
+
+/** RequestInfo: what a request addresses. */
+export interface RequestInfo {
+  /** For an API resource or subresource (else a non-resource path: /healthz, /api, /version). */
+  isResourceRequest: boolean;
+  /** The URL path, percent-decoded. */
+  path: string;
+  /** The kube verb (list, watch, get, create, …); for non-resource requests the lower-case HTTP method. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** The path parts, starting with resource/name. */
+  parts: string[];
+  /** The raw fieldSelector of a list, watch or deletecollection. */
+  fieldSelector: string;
+  labelSelector: string;
+}
+
+/** Path segments used for actions that are not CRUD on an object (specialVerbs). */
+const specialVerbs = new Set(['proxy', 'watch']);
+/** Root verbs that allow no subresources (specialVerbsNoSubresources). */
+const specialVerbsNoSubresources = new Set(['proxy']);
+/** Subresources of a namespace: they tell `/namespaces/x/status` apart from a namespaced resource. */
+const namespaceSubresources = new Set(['status', 'finalize']);
+/** Verbs that honour fieldSelector and labelSelector (verbsWithSelectors). */
+const verbsWithSelectors = new Set(['list', 'watch', 'deletecollection']);
+
+/** RequestInfoFactory: the API prefixes (`api`, `apis`) and those without a group (`api`). */
+export class RequestInfoFactory {
+  constructor(
+    readonly apiPrefixes: ReadonlySet<string> = new Set(['api', 'apis']),
+    readonly grouplessAPIPrefixes: ReadonlySet<string> = new Set(['api']),
+  ) {}
+
+  /**
+   * NewRequestInfo for `method` and the raw request-target `url` (`/api/v1/pods?watch=true`).
+   * Throws what upstream returns as an error (a special verb with nothing after it); a path that
+   * cannot be percent-decoded throws a URIError (Go's server refuses it before any handler).
+   */
+  newRequestInfo(method: string, url: string): RequestInfo {
+    const q = url.indexOf('?');
+    const rawPath = q < 0 ? url : url.slice(0, q);
+    const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
+    const path = decodeURIComponent(rawPath);
+    const info: RequestInfo = {
+      isResourceRequest: false,
+      path,
+      verb: method.toLowerCase(),
+      apiPrefix: '',
+      apiGroup: '',
+      apiVersion: '',
+      namespace: '',
+      resource: '',
+      subresource: '',
+      name: '',
+      parts: [],
+      fieldSelector: '',
+      labelSelector: '',
+    };
+    let parts = splitPath(path);
+    if (parts.length < 3 || !this.apiPrefixes.has(parts[0])) return info;
+    info.apiPrefix = parts[0];
+    parts = parts.slice(1);
+    if (!this.grouplessAPIPrefixes.has(info.apiPrefix)) {
+      // The prefix is consumed: this asks for group, version and at least one more part.
+      if (parts.length < 3) return info;
+      info.apiGroup = parts[0];
+      parts = parts.slice(1);
+    }
+    info.isResourceRequest = true;
+    info.apiVersion = parts[0];
+    parts = parts.slice(1);
+
+    let verbViaPathPrefix = false;
+    if (specialVerbs.has(parts[0])) {
+      if (parts.length < 2)
+        throw new Error(`unable to determine kind and namespace from url, ${url}`);
+      info.verb = parts[0];
+      parts = parts.slice(1);
+      verbViaPathPrefix = true;
+    } else {
+      info.verb = verbOfMethod[method] ?? '';
+    }
+
+    if (parts[0] === 'namespaces') {
+      if (parts.length > 1) {
+        info.namespace = parts[1];
+        if (parts.length > 2 && !namespaceSubresources.has(parts[2])) parts = parts.slice(2);
+      }
+    }
+    info.parts = parts;
+    if (parts.length >= 3 && !specialVerbsNoSubresources.has(info.verb))
+      info.subresource = parts[2];
+    if (parts.length >= 2) info.name = parts[1];
+    if (parts.length >= 1) info.resource = parts[0];
+
+    // No name on a get: a list or a watch, as the query's ListOptions say.
+    if (info.name === '' && info.verb === 'get') {
+      const opts = decodeListParameters(query);
+      info.verb = opts.watch ? 'watch' : 'list';
+      const name = opts.fieldSelectorName;
+      if (name !== undefined && isPathSegmentName(name)) info.name = name;
+    }
+    if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
+
+    if (!verbViaPathPrefix && verbsWithSelectors.has(info.verb)) {
+      info.fieldSelector = query.get('fieldSelector')?.[0] ?? '';
+      info.labelSelector = query.get('labelSelector')?.[0] ?? '';
+    }
+    return info;
+  }
+}
+
+const verbOfMethod: Readonly<Record<string, string>> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+/** splitPath: the segments of a path, without leading and trailing slashes. */
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/**
+ * ParameterCodec.DecodeParameters(query, &metainternalversion.ListOptions{}) as NewRequestInfo
+ * reads it: `watch` and the name the fieldSelector requires. When any parameter fails to convert
+ * (a non-integer limit, a bad selector), only `watch` is read, raw.
+ */
+function decodeListParameters(query: QueryValues): { watch: boolean; fieldSelectorName?: string } {
+  try {
+    const opts = decodeListOptions(query);
+    return {
+      watch: opts.watch,
+      fieldSelectorName: opts.parsedFieldSelector.requiresExactMatch('metadata.name'),
+    };
+  } catch {
+    const watch = query.get('watch')?.[0];
+    return { watch: watch !== undefined && watch.toLowerCase() !== 'false' && watch !== '0' };
+  }
+}
+
+/** content.IsPathSegmentName found nothing wrong: not `.` or `..`, no `/` or `%`. */
+function isPathSegmentName(name: string): boolean {
+  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+}
