@@ -7,6 +7,7 @@ import {
   defaultMaxTraceMiB,
   estimateLines,
   guardReasons,
+  traceCapPercent,
   type RunEstimate,
 } from '../scenarios/run-estimate';
 import { etaText } from '../scenarios/run-eta';
@@ -188,7 +189,7 @@ function refuse(
 ): number {
   const capped =
     writesTrace && cap !== undefined && estimate.traceBytes > cap
-      ? `Its trace would reach the cap of ${bytesText(cap)} (--max-trace-mb) about ${Math.max(1, Math.round((100 * cap) / estimate.traceBytes))}% of the way through: the run would stop there.`
+      ? `Its trace would reach the cap of ${bytesText(cap)} (--max-trace-mb) about ${traceCapPercent(estimate, cap)}% of the way through: the run would stop there.`
       : undefined;
   const hint = `add --yes to run it anyway${writesTrace ? ' (--max-trace-mb sets the trace cap)' : ''}, or choose smaller parameters`;
   if (json) {

@@ -4,6 +4,7 @@
 // what the command did. No upstream counterpart.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
+import { bytesText } from '../scenarios/run-estimate';
 import type { ExtensionLog } from './output-log';
 import type { RecentTokens } from './recent-tokens';
 import type { StoredRun } from './run-store';
@@ -46,11 +47,6 @@ export class ConfirmationsInUse implements Confirmations {
   }
 }
 
-function sizeText(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 /** Asks before a run is deleted, saying what happens to its trace file. */
 export async function confirmDeleteRun(
   confirmations: Confirmations,
@@ -59,7 +55,7 @@ export async function confirmDeleteRun(
   let detail: string;
   if (run.ownsTrace) {
     const size = await fs.promises.stat(run.traceFile).then(
-      (s) => ` (${sizeText(s.size)})`,
+      (s) => ` (${bytesText(s.size)})`,
       () => '',
     );
     detail = `Its trace${size} is deleted with it; export the trace first to keep it.`;

@@ -63,6 +63,15 @@ export class TraceFileSink {
   }
 }
 
+/** A finished run: its model, its summary and its trace's line count; `truncated` when the trace
+ * reached its cap. */
+export interface ScenarioRunResult {
+  model: RunModel;
+  summary: ScenarioSummary;
+  traceLines: number;
+  truncated?: RunTruncation;
+}
+
 export interface RunProgress {
   (fraction: number, message: string): void;
 }
@@ -81,12 +90,7 @@ export async function runScenarioToTrace(
     onProgress?: RunProgress;
     maxTraceBytes?: number;
   },
-): Promise<{
-  model: RunModel;
-  summary: ScenarioSummary;
-  traceLines: number;
-  truncated?: RunTruncation;
-}> {
+): Promise<ScenarioRunResult> {
   const sink = new TraceFileSink(options.traceFile);
   const writer = new TraceWriter((line) => sink.line(line));
   let ok = false;

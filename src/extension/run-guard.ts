@@ -9,6 +9,7 @@ import {
   defaultMaxTraceMiB,
   estimateLines,
   guardReasons,
+  traceCapPercent,
   type RunEstimate,
   type RunGuardLimits,
 } from '../scenarios/run-estimate';
@@ -58,7 +59,7 @@ export function confirmationText(
     maxTraceBytes !== undefined && estimate.traceBytes > maxTraceBytes
       ? [
           '',
-          `The trace would reach its cap of ${bytesText(maxTraceBytes)} (listwatch.run.maxTraceMiB) about ${Math.max(1, Math.round((100 * maxTraceBytes) / estimate.traceBytes))}% of the way through: the run would stop there and be kept, marked truncated.`,
+          `The trace would reach its cap of ${bytesText(maxTraceBytes)} (listwatch.run.maxTraceMiB) about ${traceCapPercent(estimate, maxTraceBytes)}% of the way through: the run would stop there and be kept, marked truncated.`,
         ]
       : [];
   return {

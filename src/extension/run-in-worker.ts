@@ -3,8 +3,7 @@
 // which frees the run's whole heap at once, and removes the partial trace. No upstream counterpart.
 import * as fs from 'fs';
 import { Worker } from 'worker_threads';
-import type { RunModel } from '../run/run-model';
-import type { RunTruncation, ScenarioSummary } from '../scenarios/runner';
+import type { ScenarioRunResult } from './run-engine';
 import type { RunRequest, RunWorkerMessage } from './run-worker';
 
 /** The AbortError a cancelled run rejects with (what withCancellableProgress takes for a cancel). */
@@ -22,12 +21,7 @@ export function runScenarioInWorker(
   workerScript: string,
   request: RunRequest,
   options: { signal?: AbortSignal; onProgress?: (fraction: number, message: string) => void },
-): Promise<{
-  model: RunModel;
-  summary: ScenarioSummary;
-  traceLines: number;
-  truncated?: RunTruncation;
-}> {
+): Promise<ScenarioRunResult> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(abortError(request.name));

@@ -6,9 +6,7 @@
 // Cancel: V8 collects only when something allocates, and an idle extension host allocates
 // nothing, so 650 MiB stayed in use for minutes. No upstream counterpart.
 import { parentPort, workerData } from 'worker_threads';
-import type { RunModel } from '../run/run-model';
-import type { RunTruncation, ScenarioSummary } from '../scenarios/runner';
-import { runScenarioToTrace } from './run-engine';
+import { runScenarioToTrace, type ScenarioRunResult } from './run-engine';
 
 /** What the host asks the worker to run (its workerData). */
 export interface RunRequest {
@@ -22,13 +20,7 @@ export interface RunRequest {
 /** What the worker posts back. */
 export type RunWorkerMessage =
   | { type: 'progress'; fraction: number; message: string }
-  | {
-      type: 'done';
-      model: RunModel;
-      summary: ScenarioSummary;
-      traceLines: number;
-      truncated?: RunTruncation;
-    }
+  | ({ type: 'done' } & ScenarioRunResult)
   | { type: 'failed'; name: string; message: string };
 
 function post(message: RunWorkerMessage): void {

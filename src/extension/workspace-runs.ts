@@ -51,10 +51,7 @@ export function traceProblemsMessage(file: string, stats: TraceReadStats): strin
 
 function sizeOf(file: string): string {
   try {
-    const bytes = fs.statSync(file).size;
-    return bytes < 1024 * 1024
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+    return bytesText(fs.statSync(file).size);
   } catch {
     return 'size unknown';
   }

@@ -208,6 +208,11 @@ export function guardReasons(
   return out;
 }
 
+/** How far through the run (%, at least 1) a trace larger than `capBytes` reaches that cap. */
+export function traceCapPercent(e: RunEstimate, capBytes: number): number {
+  return Math.max(1, Math.round((100 * capBytes) / e.traceBytes));
+}
+
 /** 1234567 → `1.2 MiB`; under a MiB in KiB. */
 export function bytesText(b: number): string {
   if (b >= 1024 * mib) return `${(b / 1024 / mib).toFixed(1)} GiB`;

@@ -7,11 +7,24 @@
 // test-results/e2e/ (at-time-*.png).
 import * as assert from 'assert';
 import * as path from 'path';
-import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
-import { openActivity, quickInput, runCommand, uiTimeoutMs } from '../harness/workbench-driver';
+import {
+  inspectorFrame,
+  inspectorHook,
+  inspectorPanel,
+  showTab,
+  timeText,
+} from '../harness/inspector-panel';
+import {
+  listWatchSideBar,
+  palette,
+  pickQuickPick,
+  quickInput,
+  uiTimeoutMs,
+} from '../harness/workbench-driver';
 import { workbenchUrl } from '../harness/workbench-url';
 
 const root = projectRoot();
@@ -47,59 +60,18 @@ describe('the inspector at every instant, and at scale', function () {
 
   const shot = (name: string) =>
     page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
-  const panel = (): FrameLocator =>
-    page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-
-  async function panelFrame(): Promise<Frame> {
-    const handle = await page
-      .frameLocator('iframe.webview.ready')
-      .locator('#active-frame')
-      .elementHandle({ timeout: uiTimeoutMs });
-    const frame = await handle?.contentFrame();
-    assert.ok(frame, 'the inspector webview has no content frame');
-    return frame;
-  }
-
-  async function hook<T>(read: (h: InspectorHook) => T): Promise<T> {
-    const frame = await panelFrame();
-    return frame.evaluate(`(${read.toString()})(window.listwatchInspector)`) as Promise<T>;
-  }
-
-  async function palette(title: string): Promise<void> {
-    const center = page.locator('.command-center .command-center-center').first();
-    if (!(await center.isVisible())) return runCommand(page, title);
-    await center.click();
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
-    await input.fill(`>${title}`);
-    const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-    await page
-      .locator('.quick-input-list .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: exact }) })
-      .first()
-      .click({ timeout: uiTimeoutMs });
-  }
-
-  async function pick(filter: string, row: string): Promise<void> {
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
-    await input.fill(filter);
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: row })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs });
-    await page.keyboard.press('Enter');
-  }
+  const panel = (): FrameLocator => inspectorPanel(page);
+  const hook = <T>(read: (h: InspectorHook) => T): Promise<T> => inspectorHook(page, read);
 
   /** Runs a scenario from the palette, with its defaults or with some parameters typed in. */
   async function runScenario(name: string, set: Record<string, string> = {}): Promise<void> {
-    await palette('List/Watch: Run Scenario…');
-    await pick(name, name);
+    await palette(page, 'List/Watch: Run Scenario…');
+    await pickQuickPick(page, name, name);
     if (Object.keys(set).length === 0) {
-      await pick('defaults', 'Run with defaults');
+      await pickQuickPick(page, 'defaults', 'Run with defaults');
       return;
     }
-    await pick('parameters', 'Set parameters…');
+    await pickQuickPick(page, 'parameters', 'Set parameters…');
     // Each parameter is asked in turn ("… watchers (1/5)"); Enter keeps the default.
     for (let n = 1; ; n++) {
       const title = page.locator('.quick-input-title', { hasText: `(${n}/` });
@@ -125,30 +97,6 @@ describe('the inspector at every instant, and at scale', function () {
     return (
       (await panel().locator('vscode-panel-tab[aria-selected="true"]').textContent()) ?? ''
     ).trim();
-  }
-
-  async function showTab(name: string): Promise<void> {
-    await panel().locator('vscode-panel-tab', { hasText: name }).click();
-    await panel()
-      .locator('vscode-panel-tab[aria-selected="true"]', { hasText: name })
-      .waitFor({ timeout: uiTimeoutMs });
-  }
-
-  async function runsPane(): Promise<Locator> {
-    const runs = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) });
-    if (!(await runs.isVisible())) await openActivity(page, 'List/Watch');
-    await runs.waitFor({ timeout: uiTimeoutMs });
-    return runs;
-  }
-
-  /** The timeline's time text, once the frame after the last key or click is drawn. */
-  async function timeText(): Promise<string> {
-    await (
-      await panelFrame()
-    ).evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    return (await panel().locator('.tl-time').textContent()) ?? '';
   }
 
   /** The text of a watcher row's cell, by its column's header title. */
@@ -220,14 +168,14 @@ describe('the inspector at every instant, and at scale', function () {
     await slider.focus();
     let stepped = 0;
     for (; stepped < 20; stepped++) {
-      const before = await timeText();
+      const before = await timeText(page);
       await page.keyboard.press('ArrowRight');
       // The time is drawn on the next frame.
       await panel()
         .locator('.tl-time')
         .filter({ hasNotText: before })
         .waitFor({ timeout: uiTimeoutMs });
-      const at = Number((await timeText()).split(' ')[0]);
+      const at = Number((await timeText(page)).split(' ')[0]);
       if (at >= 60) break;
     }
     await first.filter({ hasText: /Bookmark sent|Waiting/ }).waitFor({ timeout: uiTimeoutMs });
@@ -286,18 +234,18 @@ describe('the inspector at every instant, and at scale', function () {
       .waitFor({ timeout: uiTimeoutMs });
     assert.ok(!(await panel().locator('vscode-dropdown.speed').isVisible()), 'no speed to pick');
     await shot('at-time-3-lists-story.png');
-    await showTab('Watchers');
+    await showTab(page, 'Watchers');
     await panel()
       .locator('#view-watchers .vt-empty', { hasText: 'This run has no watchers' })
       .waitFor({ timeout: uiTimeoutMs });
-    await showTab('Watch cache');
+    await showTab(page, 'Watch cache');
     await panel()
       .locator('.watch-cache-view .empty-tab', {
         hasText: 'This scenario does not start the watch cache',
       })
       .waitFor({ timeout: uiTimeoutMs });
     await shot('at-time-4-watch-cache-not-started.png');
-    await showTab('Metrics');
+    await showTab(page, 'Metrics');
     // Buckets in le order: 0.005 before 1 before 10 before +Inf.
     const labels = await panel().locator('.metrics-view td.metric-labels').allTextContents();
     const les = labels
@@ -334,7 +282,7 @@ describe('the inspector at every instant, and at scale', function () {
     assert.strictEqual(await activeTab(), 'Watch cache');
     await panel().locator('.watch-cache-view .chart-marker').first().waitFor({ timeout: 90_000 });
     await shot('at-time-7-watch-cache.png');
-    await showTab('Watchers');
+    await showTab(page, 'Watchers');
     const row = panel().locator('#view-watchers .vt-row.failed').first();
     await row.waitFor({ timeout: uiTimeoutMs });
     assert.strictEqual(await cell(row, 'Client'), 'late-watcher');
@@ -348,12 +296,12 @@ describe('the inspector at every instant, and at scale', function () {
       /1 refused watch request/,
     );
     await shot('at-time-8-refused-watch.png');
-    await showTab('Serialization');
+    await showTab(page, 'Serialization');
     await shot('at-time-9-serialization.png');
   });
 
   it('stays usable at 500 px wide', async () => {
-    const frame = await panelFrame();
+    const frame = await inspectorFrame(page);
     await page.setViewportSize({ width: 560, height: 900 });
     await page.waitForTimeout(800);
     const width = await frame.evaluate(() => document.body.clientWidth);
@@ -364,7 +312,7 @@ describe('the inspector at every instant, and at scale', function () {
       ['Lists', 'at-time-12-narrow-lists.png'],
       ['Metrics', 'at-time-13-narrow-metrics.png'],
     ] as const) {
-      await showTab(tab);
+      await showTab(page, tab);
       await page.waitForTimeout(300);
       // Nothing but the tables scrolls sideways: the page itself fits.
       const overflow = await frame.evaluate(
@@ -382,7 +330,7 @@ describe('the inspector at every instant, and at scale', function () {
     await panel()
       .locator('.watchers-view .count', { hasText: '100,000 of 100,000 watchers' })
       .waitFor({ timeout: 600_000 });
-    const runs = await runsPane();
+    const runs = await listWatchSideBar(page);
     const loadedSize: Record<string, number> = {};
     /** Opens a run from the Runs view; the time until its first rows were drawn. */
     async function firstFrameOf(description: string): Promise<number> {

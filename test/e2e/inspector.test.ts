@@ -10,11 +10,24 @@
 // `<img src=x onerror=window.__xss=N>` and `<script>window.__xss=N</script>`.
 import * as assert from 'assert';
 import * as path from 'path';
-import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
-import { openActivity, quickInput, runCommand, uiTimeoutMs } from '../harness/workbench-driver';
+import {
+  inspectorFrame,
+  inspectorHook,
+  inspectorPanel,
+  showTab,
+  timeText,
+} from '../harness/inspector-panel';
+import {
+  listWatchSideBar,
+  palette,
+  pickQuickPick,
+  quickInput,
+  uiTimeoutMs,
+} from '../harness/workbench-driver';
 import { workbenchUrl } from '../harness/workbench-url';
 
 const root = projectRoot();
@@ -37,75 +50,12 @@ describe('the List/Watch Inspector in the workbench', function () {
 
   const shot = (name: string) =>
     page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
-  const panel = (): FrameLocator =>
-    page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-
-  /** The webview's inner frame, to evaluate in (it is where the panel's script runs). */
-  async function panelFrame(): Promise<Frame> {
-    const handle = await page
-      .frameLocator('iframe.webview.ready')
-      .locator('#active-frame')
-      .elementHandle({ timeout: uiTimeoutMs });
-    const frame = await handle?.contentFrame();
-    assert.ok(frame, 'the inspector webview has no content frame');
-    return frame;
-  }
-
-  async function hook<T>(read: (h: InspectorHook) => T): Promise<T> {
-    const frame = await panelFrame();
-    return frame.evaluate(`(${read.toString()})(window.listwatchInspector)`) as Promise<T>;
-  }
-
-  /**
-   * Runs a palette command from wherever the focus is (F1 does not reach the workbench while a
-   * webview or a just-hidden view has it): the title bar's command center opens the same input.
-   */
-  async function palette(title: string): Promise<void> {
-    const center = page.locator('.command-center .command-center-center').first();
-    if (!(await center.isVisible())) return runCommand(page, title);
-    await center.click();
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
-    await input.fill(`>${title}`);
-    // The row whose label is exactly the title (the first row may be a longer command).
-    const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-    const row = page
-      .locator('.quick-input-list .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: exact }) })
-      .first();
-    await row.click({ timeout: uiTimeoutMs });
-  }
-
-  /** Picks a quick pick row by typing a filter and pressing Enter on the row that shows `row`. */
-  async function pick(filter: string, row: string): Promise<void> {
-    const input = quickInput(page);
-    await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
-    await input.fill(filter);
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: row })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs });
-    await page.keyboard.press('Enter');
-  }
+  const panel = (): FrameLocator => inspectorPanel(page);
+  const hook = <T>(read: (h: InspectorHook) => T): Promise<T> => inspectorHook(page, read);
 
   /** Waits until the panel shows the run titled `title` (its header). */
   async function waitForRun(title: string | RegExp): Promise<void> {
     await panel().locator('.run-header h1', { hasText: title }).waitFor({ timeout: 90_000 });
-  }
-
-  async function showTab(name: string): Promise<void> {
-    await panel().locator('vscode-panel-tab', { hasText: name }).click();
-    await panel()
-      .locator('vscode-panel-tab[aria-selected="true"]', { hasText: name })
-      .waitFor({ timeout: uiTimeoutMs });
-  }
-
-  /** Shows the List/Watch side bar (clicking its icon while it shows would hide it); returns the Runs pane. */
-  async function listWatchSideBar(): Promise<Locator> {
-    const runs = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) });
-    if (!(await runs.isVisible())) await openActivity(page, 'List/Watch');
-    await runs.waitFor({ timeout: uiTimeoutMs });
-    return runs;
   }
 
   async function setPaneExpanded(title: string, expanded: boolean): Promise<void> {
@@ -115,16 +65,6 @@ describe('the List/Watch Inspector in the workbench', function () {
       .locator(`.pane-header[aria-expanded="${expanded}"]`, { hasText: title })
       .first()
       .waitFor({ timeout: uiTimeoutMs });
-  }
-
-  /** The timeline's time text, once the frame after the last key or click is drawn. */
-  async function timeText(): Promise<string> {
-    await (
-      await panelFrame()
-    ).evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    return (await panel().locator('.tl-time').textContent()) ?? '';
   }
 
   before(async function () {
@@ -171,9 +111,9 @@ describe('the List/Watch Inspector in the workbench', function () {
     // The side bar closed: the panel gets the whole width for its screenshots.
     await page.keyboard.press('Control+B');
     const started = Date.now();
-    await palette('List/Watch: Run Scenario…');
-    await pick('bookmark-heartbeats', 'Bookmark heartbeats');
-    await pick('defaults', 'Run with defaults');
+    await palette(page, 'List/Watch: Run Scenario…');
+    await pickQuickPick(page, 'bookmark-heartbeats', 'Bookmark heartbeats');
+    await pickQuickPick(page, 'defaults', 'Run with defaults');
     await waitForRun(/^Bookmark heartbeats/);
     const count = panel().locator('.watchers-view .count');
     await count.filter({ hasText: '10,000 of 10,000 watchers' }).waitFor({ timeout: uiTimeoutMs });
@@ -228,7 +168,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await slider.focus();
     await page.keyboard.press('Home');
     // The time is drawn on the next frame (timeText waits for it).
-    assert.match(await timeText(), /^0\.000 s of 210\.10\d s$/);
+    assert.match(await timeText(page), /^0\.000 s of 210\.10\d s$/);
     // Before the watches open nobody is in a state yet.
     await panel()
       .locator('#view-watchers .vt-row')
@@ -236,10 +176,10 @@ describe('the List/Watch Inspector in the workbench', function () {
       .filter({ hasText: 'Not opened yet' })
       .waitFor({ timeout: uiTimeoutMs });
     await page.keyboard.press('ArrowRight'); // step to the next moment something happened
-    const stepped = await timeText();
+    const stepped = await timeText(page);
     assert.doesNotMatch(stepped, /^0\.000 s of /);
     await page.keyboard.press('End');
-    assert.match(await timeText(), /^(210\.10\d) s of \1 s$/);
+    assert.match(await timeText(page), /^(210\.10\d) s of \1 s$/);
     await panel()
       .locator('#view-watchers .vt-row')
       .first()
@@ -249,7 +189,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     const box = await slider.boundingBox();
     assert.ok(box);
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    const middle = Number((await timeText()).split(' ')[0]);
+    const middle = Number((await timeText(page)).split(' ')[0]);
     assert.ok(middle > 90 && middle < 120, `clicking the middle of the track moved to ${middle} s`);
     await panel().locator('vscode-dropdown.speed').click();
     // The speeds fit the run's 3.5 minutes; each says how long the run plays.
@@ -259,7 +199,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await panel().locator('vscode-button[aria-label="Play"]').click();
     await page.waitForTimeout(600);
     await panel().locator('vscode-button[aria-label="Pause"]').click();
-    const played = Number((await timeText()).split(' ')[0]);
+    const played = Number((await timeText(page)).split(' ')[0]);
     assert.ok(
       played > middle && played < 210.2,
       `playing did not move the time forward (${middle} s -> ${played} s)`,
@@ -268,9 +208,9 @@ describe('the List/Watch Inspector in the workbench', function () {
   });
 
   it('runs a scenario with parameters asked one by one, selects a watcher and shows its state machine', async () => {
-    await palette('List/Watch: Run Scenario…');
-    await pick('slow-watcher-termination', 'slow-watcher-termination');
-    await pick('parameters', 'Set parameters…');
+    await palette(page, 'List/Watch: Run Scenario…');
+    await pickQuickPick(page, 'slow-watcher-termination', 'slow-watcher-termination');
+    await pickQuickPick(page, 'parameters', 'Set parameters…');
     const input = quickInput(page);
     // fastWatchers: a wrong value is refused with a message naming the parameter.
     await page
@@ -336,7 +276,7 @@ describe('the List/Watch Inspector in the workbench', function () {
   });
 
   it('opens every view of the panel', async () => {
-    await showTab('Watch cache');
+    await showTab(page, 'Watch cache');
     await panel()
       .locator('.watch-cache-view .chart-svg .chart-axis')
       .first()
@@ -345,15 +285,15 @@ describe('the List/Watch Inspector in the workbench', function () {
       (await panel().locator('.watch-cache-view tbody tr').count()) >= 2,
       'capacity changes are listed',
     );
-    await showTab('Serialization');
+    await showTab(page, 'Serialization');
     // Cards when something was serialized, else a plain sentence saying why nothing was.
     await panel()
       .locator('.serialization-view .card, .serialization-view .empty-tab')
       .first()
       .waitFor({ timeout: uiTimeoutMs });
-    await showTab('Lists');
+    await showTab(page, 'Lists');
     await panel().locator('.lists-view .count').waitFor({ timeout: uiTimeoutMs });
-    await showTab('Metrics');
+    await showTab(page, 'Metrics');
     await panel()
       .locator('.metrics-view td.metric-name', { hasText: 'apiserver_terminated_watchers_total' })
       .first()
@@ -363,11 +303,11 @@ describe('the List/Watch Inspector in the workbench', function () {
       .locator('.metrics-view .count', { hasText: 'Copied' })
       .waitFor({ timeout: uiTimeoutMs });
     await shot('8-inspector-metrics.png');
-    await showTab('Watchers');
+    await showTab(page, 'Watchers');
   });
 
   it('runs scenarios from the Scenarios view; Runs and Watchers views list them', async () => {
-    const runs = await listWatchSideBar();
+    const runs = await listWatchSideBar(page);
     // Every scenario in view: the other views collapsed for now.
     for (const pane of ['Runs', 'Watchers', 'Tokens']) await setPaneExpanded(pane, false);
     const scenarios = page.locator('.pane', {
@@ -401,7 +341,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       await row.hover();
       await row.locator('.action-label[aria-label="Run with Defaults"]').click();
       await waitForRun(new RegExp(`^${title}`));
-      await showTab(tab);
+      await showTab(page, tab);
       await panel().locator(ready).first().waitFor({ timeout: 90_000 });
       if (screenshot) await shot(screenshot);
     }
@@ -448,7 +388,7 @@ describe('the List/Watch Inspector in the workbench', function () {
   });
 
   it('shows markup from a trace as text and runs none of it', async () => {
-    await palette('List/Watch: Open Trace…');
+    await palette(page, 'List/Watch: Open Trace…');
     // The workbench's own file dialog: a quick input listing the workspace folder.
     const input = quickInput(page);
     await page
@@ -475,7 +415,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       .waitFor({ timeout: uiTimeoutMs });
     await panel().locator('.tl-phase').waitFor({ timeout: uiTimeoutMs });
     await shot('13-hostile-watchers.png');
-    await showTab('Lists');
+    await showTab(page, 'Lists');
     await panel()
       .locator('#view-lists .vt-row', {
         hasText: 'labelSelector=app=<img src=x onerror=window.__xss=3>',
@@ -492,7 +432,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       .first()
       .waitFor({ state: 'attached', timeout: uiTimeoutMs });
     await shot('14-hostile-lists.png');
-    await showTab('Metrics');
+    await showTab(page, 'Metrics');
     await panel().locator('.metrics-view vscode-text-field').click();
     await page.keyboard.type('watch_events');
     await panel()
@@ -503,7 +443,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     for (let i = 0; i < 'watch_events'.length; i++) await page.keyboard.press('Backspace');
     // Nothing ran: no element was made from the markup, no handler set the flag, the browser
     // refused nothing (a refused inline handler would show as a CSP violation).
-    const frame = await panelFrame();
+    const frame = await inspectorFrame(page);
     const dom = await frame.evaluate(() => ({
       imgs: document.querySelectorAll('img').length,
       scripts: Array.from(document.querySelectorAll('script')).map(
@@ -530,12 +470,12 @@ describe('the List/Watch Inspector in the workbench', function () {
     assert.strictEqual(dom.flag, undefined, 'markup from the trace ran');
     assert.ok(dom.text, 'the markup is not shown as text');
     assert.deepStrictEqual(await hook((h) => h.problems()), []);
-    await showTab('Watchers');
+    await showTab(page, 'Watchers');
   });
 
   it('keeps the panel, its run, time and selection across a window reload', async () => {
     // A known state: the slow-watchers run, watcher 3 selected, the scrubber three steps in.
-    const runs = await listWatchSideBar();
+    const runs = await listWatchSideBar(page);
     await runs.locator('.monaco-list-row', { hasText: 'Slow watcher termination' }).first().click();
     await waitForRun(/fastWatchers=20/);
     await page.keyboard.press('Control+B');
@@ -543,30 +483,30 @@ describe('the List/Watch Inspector in the workbench', function () {
     await panel().locator('.tl-slider').focus();
     await page.keyboard.press('Home');
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-    const before = await timeText();
+    const before = await timeText(page);
     // The webview saves its state at once; the host learns it within a quarter second.
     await page.waitForTimeout(500);
     const started = Date.now();
-    await palette('Developer: Reload Window');
+    await palette(page, 'Developer: Reload Window');
     await page.waitForTimeout(1000);
     await waitForRun(/fastWatchers=20/);
     await panel().locator('.detail h2', { hasText: 'Watcher 3' }).waitFor({ timeout: 90_000 });
     timings.push(`reload to restored panel ${Date.now() - started} ms`);
-    assert.strictEqual(await timeText(), before);
+    assert.strictEqual(await timeText(page), before);
     await shot('16-after-reload.png');
   });
 
   it('follows the light and high-contrast themes', async () => {
     const background = async () =>
-      (await panelFrame()).evaluate(() => getComputedStyle(document.body).backgroundColor);
+      (await inspectorFrame(page)).evaluate(() => getComputedStyle(document.body).backgroundColor);
     for (const [theme, screenshot] of [
       ['Light Modern', '17-theme-light.png'],
       ['Dark High Contrast', '18-theme-high-contrast.png'],
       ['Dark Modern', undefined],
     ] as const) {
       const before = await background();
-      await palette('Preferences: Color Theme');
-      await pick(theme, theme);
+      await palette(page, 'Preferences: Color Theme');
+      await pickQuickPick(page, theme, theme);
       // The webview takes the workbench's colours as --vscode-* variables when the theme changes.
       let now = before;
       for (let i = 0; i < 100 && now === before; i++) {

@@ -13,7 +13,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
 import { projectRoot } from '../harness/paths';
 import { startVSCodeServer } from '../harness/vscode-server';
-import { openActivity, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { openActivity, palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
 import { workbenchUrl } from '../harness/workbench-url';
 
 const root = projectRoot();
@@ -111,20 +111,6 @@ async function main(): Promise<void> {
 
 type Shot = (name: string, clip?: Clip) => Promise<void>;
 type Clip = { x: number; y: number; width: number; height: number };
-
-async function palette(page: Page, title: string): Promise<void> {
-  const center = page.locator('.command-center .command-center-center').first();
-  await center.click();
-  const input = quickInput(page);
-  await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
-  await input.fill(`>${title}`);
-  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  await page
-    .locator('.quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: exact }) })
-    .first()
-    .click({ timeout: uiTimeoutMs });
-}
 
 async function explorerMenu(page: Page, shot: Shot): Promise<void> {
   log('Explorer: Open in List/Watch Inspector');

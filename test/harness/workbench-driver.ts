@@ -99,3 +99,44 @@ export async function openActivity(page: Page, title: string): Promise<void> {
     .first()
     .click({ timeout: uiTimeoutMs });
 }
+
+/**
+ * Runs a palette command from wherever the focus is (F1 does not reach the workbench while a
+ * webview or a just-hidden view has it): the title bar's command center opens the same input;
+ * without a command center, F1 (runCommand).
+ */
+export async function palette(page: Page, title: string): Promise<void> {
+  const center = page.locator('.command-center .command-center-center').first();
+  if (!(await center.isVisible())) return runCommand(page, title);
+  await center.click();
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+  await input.fill(`>${title}`);
+  // The row whose label is exactly the title (the first row may be a longer command).
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first()
+    .click({ timeout: uiTimeoutMs });
+}
+
+/** Picks a quick pick row by typing a filter and pressing Enter on the row that shows `row`. */
+export async function pickQuickPick(page: Page, filter: string, row: string): Promise<void> {
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+  await input.fill(filter);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: row })
+    .first()
+    .waitFor({ timeout: uiTimeoutMs });
+  await page.keyboard.press('Enter');
+}
+
+/** Shows the List/Watch side bar (clicking its icon while it shows would hide it); returns the Runs pane. */
+export async function listWatchSideBar(page: Page): Promise<Locator> {
+  const runs = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) });
+  if (!(await runs.isVisible())) await openActivity(page, 'List/Watch');
+  await runs.waitFor({ timeout: uiTimeoutMs });
+  return runs;
+}

@@ -178,7 +178,7 @@ describe('conventions', () => {
     assert.strictEqual(asked.length, 1);
     assert.match(
       asked[0],
-      /^Delete the run "Bookmark heartbeats: .*"\? \| Its trace \(\d+ KB\) is deleted with it/,
+      /^Delete the run "Bookmark heartbeats: .*"\? \| Its trace \(\d+ KiB\) is deleted with it/,
     );
     api.useConfirmations({ confirm: async () => true });
     const removed = await vscode.commands.executeCommand<StoredRun>('listwatch.deleteRun', node);
@@ -240,7 +240,7 @@ describe('conventions', () => {
     );
     assert.ok(
       lines.some((l) =>
-        /^\[info\] run finished: bookmark-heartbeats watchers=4 minutes=1 seed=9 in \d+ ms: 4 watchers, 0 lists, 90\.\d+ s of virtual time; trace [\d,]+ lines, [\d.]+ KB$/.test(
+        /^\[info\] run finished: bookmark-heartbeats watchers=4 minutes=1 seed=9 in \d+ ms: 4 watchers, 0 lists, 90\.\d+ s of virtual time; trace [\d,]+ lines, \d+ KiB$/.test(
           l,
         ),
       ),

@@ -1,26 +1,16 @@
 // Tests for the `listwatch` CLI (src/cli): spawns the bundled dist/cli.js (built by `node esbuild.js`)
 // and checks exit codes, stdout and stderr.
 import * as assert from 'assert';
-import { spawn, spawnSync } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { cli, root, runCli } from './run-cli';
 
-const root = path.resolve(__dirname, '../../../..');
-const cli = path.join(root, 'dist/cli.js');
 const fixture = (name: string): string =>
   fs.readFileSync(path.join(root, 'test/fixtures', name), 'utf8');
 const pageToken =
   'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MTIzNDUsInN0YXJ0IjoiZGVmYXVsdC9wb2QtYlx1MDAwMCJ9';
-
-function run(args: string[], input?: string): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    input: input ?? '',
-    encoding: 'utf8',
-    cwd: root,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 describe('listwatch CLI', () => {
   before(() =>
@@ -48,7 +38,7 @@ describe('listwatch CLI', () => {
     ];
     for (const [name, args, code, re, stream] of cases) {
       it(name, () => {
-        const r = run(args);
+        const r = runCli(args);
         assert.strictEqual(r.code, code, `${name}: ${r.err}`);
         assert.match(r[stream], re, name);
       });
@@ -57,7 +47,7 @@ describe('listwatch CLI', () => {
 
   describe('decode', () => {
     it('explains a valid token; exit 0', () => {
-      const r = run(['decode', pageToken]);
+      const r = runCli(['decode', pageToken]);
       assert.strictEqual(r.code, 0, r.err);
       assert.match(r.out, /^argument 1:\n {2}token: {5}eyJ/);
       assert.match(r.out, /valid: {5}yes/);
@@ -72,7 +62,7 @@ describe('listwatch CLI', () => {
     });
 
     it("an invalid token prints upstream's message; exit 1", () => {
-      const r = run(['decode', pageToken + '==']);
+      const r = runCli(['decode', pageToken + '==']);
       assert.strictEqual(r.code, 1);
       assert.match(
         r.out,
@@ -85,14 +75,14 @@ describe('listwatch CLI', () => {
     });
 
     it('one invalid among several: exit 1 and a summary', () => {
-      const r = run(['decode', pageToken, 'nope']);
+      const r = runCli(['decode', pageToken, 'nope']);
       assert.strictEqual(r.code, 1);
       assert.match(r.out, /2 tokens, 1 invalid\n$/);
     });
 
     it('--prefix (both forms) sets the key prefix', () => {
       for (const args of [['--prefix', '/registry/pods/x/'], ['--prefix=/registry/pods/x/']]) {
-        const r = run(['decode', ...args, pageToken]);
+        const r = runCli(['decode', ...args, pageToken]);
         assert.strictEqual(r.code, 0, r.err);
         assert.match(r.out, /resume: {4}\/registry\/pods\/x\/default\/pod-b␀/, args.join(' '));
         assert.match(
@@ -104,7 +94,7 @@ describe('listwatch CLI', () => {
     });
 
     it('--json prints one object per token with the explanation fields', () => {
-      const r = run(['decode', '--json', pageToken, pageToken + '=']);
+      const r = runCli(['decode', '--json', pageToken, pageToken + '=']);
       assert.strictEqual(r.code, 1);
       const lines = r.out
         .trim()
@@ -133,7 +123,11 @@ describe('listwatch CLI', () => {
     });
 
     it('an argument holding a URL has its token extracted', () => {
-      const r = run(['decode', '--json', `https://h/api/v1/pods?limit=500&continue=${pageToken}`]);
+      const r = runCli([
+        'decode',
+        '--json',
+        `https://h/api/v1/pods?limit=500&continue=${pageToken}`,
+      ]);
       assert.strictEqual(r.code, 0, r.err);
       const e = JSON.parse(r.out);
       assert.deepStrictEqual(e.source, { argument: 1, kind: 'query' });
@@ -145,7 +139,7 @@ describe('listwatch CLI', () => {
       const token = Buffer.from(
         '{"v":"meta.k8s.io/v1","rv":5,"start":"kube-proxy\\u0000"}',
       ).toString('base64url');
-      const r = run([
+      const r = runCli([
         'decode',
         '--json',
         '--prefix',
@@ -164,7 +158,7 @@ describe('listwatch CLI', () => {
     });
 
     it('--etcd-prefix moves every key derived from a request', () => {
-      const r = run([
+      const r = runCli([
         'decode',
         '--json',
         '--etcd-prefix',
@@ -177,14 +171,14 @@ describe('listwatch CLI', () => {
 
     it('--prefix and --etcd-prefix must be key paths', () => {
       for (const option of ['--prefix', '--etcd-prefix']) {
-        const r = run(['decode', option, 'registry', pageToken]);
+        const r = runCli(['decode', option, 'registry', pageToken]);
         assert.strictEqual(r.code, 2, option);
         assert.match(r.err, new RegExp(`${option} "registry" is not an etcd key path`), option);
       }
     });
 
     it('- reads a kubectl -v=8 log from stdin and reports line and column', () => {
-      const r = run(['decode', '-'], fixture('kubectl-v8-1.33.log'));
+      const r = runCli(['decode', '-'], fixture('kubectl-v8-1.33.log'));
       assert.strictEqual(r.code, 0, r.err);
       const heads = r.out.split('\n').filter((l) => /^line \d+/.test(l));
       assert.deepStrictEqual(heads, [
@@ -202,7 +196,7 @@ describe('listwatch CLI', () => {
     });
 
     it('- with --json: every token of the audit log, with its source line', () => {
-      const r = run(['decode', '--json', '-'], fixture('audit.log'));
+      const r = runCli(['decode', '--json', '-'], fixture('audit.log'));
       assert.strictEqual(r.code, 0, r.err);
       const found = r.out
         .trim()
@@ -229,7 +223,7 @@ describe('listwatch CLI', () => {
     });
 
     it("bad-tokens.log: every token invalid with upstream's messages; exit 1", () => {
-      const r = run(['decode', '--json', '-'], fixture('bad-tokens.log'));
+      const r = runCli(['decode', '--json', '-'], fixture('bad-tokens.log'));
       assert.strictEqual(r.code, 1);
       const messages = r.out
         .trim()
@@ -247,7 +241,7 @@ describe('listwatch CLI', () => {
 
     it('- reads a list object: pod-list.yaml and pod-list.json are cluster-wide LISTs', () => {
       for (const name of ['pod-list.yaml', 'pod-list.json']) {
-        const r = run(['decode', '--json', '-'], fixture(name));
+        const r = runCli(['decode', '--json', '-'], fixture(name));
         assert.strictEqual(r.code, 0, r.err);
         const e = JSON.parse(r.out);
         assert.strictEqual(e.keyPrefixSource, 'list', name);
@@ -259,10 +253,10 @@ describe('listwatch CLI', () => {
     it('- says when kubectl cut a token', () => {
       const line =
         '"Response Body" body="{\\"metadata\\":{\\"continue\\":\\"eyJ2IjoibWV0YS5r [truncated 2048 chars]"';
-      const r = run(['decode', '-'], line + '\n');
+      const r = runCli(['decode', '-'], line + '\n');
       assert.strictEqual(r.code, 1);
       assert.match(r.out, /truncated: kubectl cut 2048 chars here/);
-      const e = JSON.parse(run(['decode', '--json', '-'], line + '\n').out);
+      const e = JSON.parse(runCli(['decode', '--json', '-'], line + '\n').out);
       assert.strictEqual(e.truncated, 2048);
     });
 
@@ -284,7 +278,7 @@ describe('listwatch CLI', () => {
     });
 
     it('stdin without tokens: exit 1 and a message', () => {
-      const r = run(['decode', '-'], 'nothing here\nor here\n');
+      const r = runCli(['decode', '-'], 'nothing here\nor here\n');
       assert.strictEqual(r.code, 1);
       assert.match(r.err, /no continue token found in stdin \(2 lines scanned\)/);
     });
@@ -317,7 +311,7 @@ describe('listwatch CLI', () => {
     ];
     for (const [name, args, re] of usage) {
       it(`usage error: ${name}; exit 2`, () => {
-        const r = run(args);
+        const r = runCli(args);
         assert.strictEqual(r.code, 2, name);
         assert.match(r.err, re, name);
         assert.match(r.err, /Run 'listwatch decode --help' for usage\./, name);
@@ -325,7 +319,7 @@ describe('listwatch CLI', () => {
     }
 
     it('--help; exit 0', () => {
-      const r = run(['decode', '--help']);
+      const r = runCli(['decode', '--help']);
       assert.strictEqual(r.code, 0);
       assert.match(r.out, /Exit status: 0 every token is valid, 1 a token is invalid/);
     });
@@ -343,7 +337,7 @@ describe('listwatch CLI', () => {
       try {
         const header = path.join(dir, 'header.jsonl');
         fs.writeFileSync(header, '{"format":\x00}\n');
-        const r = run(['report', header]);
+        const r = runCli(['report', header]);
         assert.strictEqual(r.code, 2);
         assert.ok(!hasControl(r.err), JSON.stringify(r.err));
         assert.match(r.err, /Unexpected token '␀'/);
@@ -352,7 +346,7 @@ describe('listwatch CLI', () => {
           body,
           fixture('hostile-names.jsonl').split('\n')[0] + '\n{"kind":"input","at":0,\x00"x":1}\n',
         );
-        const report = run(['report', body]);
+        const report = runCli(['report', body]);
         assert.ok(!hasControl(report.err + report.out), JSON.stringify(report.err));
         assert.match(report.err, /1 line\(s\) of .* rejected/);
       } finally {
@@ -395,14 +389,14 @@ describe('listwatch CLI', () => {
     ];
     for (const [name, args, want] of cases) {
       it(name, () => {
-        const r = run(['encode', ...args]);
+        const r = runCli(['encode', ...args]);
         assert.strictEqual(r.code, 0, `${name}: ${r.err}`);
         assert.strictEqual(r.out, want + '\n', name);
       });
     }
 
     it('--json', () => {
-      const r = run([
+      const r = runCli([
         'encode',
         '--json',
         '--key',
@@ -423,7 +417,7 @@ describe('listwatch CLI', () => {
     });
 
     it("a key outside the prefix: upstream's message and a hint; exit 1", () => {
-      const r = run(['encode', '--key', 'default/pod-b', '--rv', '1']);
+      const r = runCli(['encode', '--key', 'default/pod-b', '--rv', '1']);
       assert.strictEqual(r.code, 1);
       assert.match(
         r.err,
@@ -462,7 +456,7 @@ describe('listwatch CLI', () => {
     ];
     for (const [name, args, re] of usage) {
       it(`usage error: ${name}; exit 2`, () => {
-        const r = run(['encode', ...args]);
+        const r = runCli(['encode', ...args]);
         assert.strictEqual(r.code, 2, name);
         assert.match(r.err, re, name);
       });

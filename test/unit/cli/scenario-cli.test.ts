@@ -2,23 +2,10 @@
 // replay-command.ts, run-report.ts): spawns the bundled dist/cli.js (built by `node esbuild.js`) and
 // checks exit codes, the --json shape, the trace file, replay and report.
 import * as assert from 'assert';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-
-const root = path.resolve(__dirname, '../../../..');
-const cli = path.join(root, 'dist/cli.js');
-
-function run(args: string[], input = ''): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    input,
-    encoding: 'utf8',
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { cli, runCli } from './run-cli';
 
 describe('listwatch scenario / replay / report', () => {
   let dir = '';
@@ -29,7 +16,7 @@ describe('listwatch scenario / replay / report', () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('scenario list names every scenario with its parameters and defaults', () => {
-    const r = run(['scenario', 'list']);
+    const r = runCli(['scenario', 'list']);
     assert.strictEqual(r.code, 0, r.err);
     for (const name of [
       'selector-death-spiral',
@@ -45,12 +32,12 @@ describe('listwatch scenario / replay / report', () => {
     }
     assert.match(r.out, /^ {4}objects +100000 +Pods in etcd/m);
     assert.match(r.out, /^ {4}contentTypes +json,protobuf +Comma-separated/m);
-    const j = run(['scenario', 'list', '--json']);
+    const j = runCli(['scenario', 'list', '--json']);
     assert.strictEqual(JSON.parse(j.out).length, 8);
   });
 
   it('scenario run --json: one object with scenario, seed, resolved params, Prometheus metrics and the lists section', () => {
-    const r = run([
+    const r = runCli([
       'scenario',
       'run',
       'selector-death-spiral',
@@ -107,7 +94,7 @@ describe('listwatch scenario / replay / report', () => {
 
   it('scenario run --json sections: watchers, serialization, capacity', () => {
     const w = JSON.parse(
-      run([
+      runCli([
         'scenario',
         'run',
         'slow-watcher-termination',
@@ -137,7 +124,7 @@ describe('listwatch scenario / replay / report', () => {
       w.metrics['apiserver_watch_cache_events_dispatched_total{group="",resource="pods"}'] > 0,
     );
     const s = JSON.parse(
-      run([
+      runCli([
         'scenario',
         'run',
         'serialization-fanout',
@@ -159,7 +146,7 @@ describe('listwatch scenario / replay / report', () => {
     );
     assert.strictEqual(Object.keys(s.serialization.perIdentifier).length, 2);
     const c = JSON.parse(
-      run([
+      runCli([
         'scenario',
         'run',
         'watch-cache-resize',
@@ -188,7 +175,7 @@ describe('listwatch scenario / replay / report', () => {
   });
 
   it('the text report reads like a report', () => {
-    const r = run(['scenario', 'run', 'rangestream-fallback', '--set', 'lists=12']);
+    const r = runCli(['scenario', 'run', 'rangestream-fallback', '--set', 'lists=12']);
     assert.strictEqual(r.code, 0, r.err);
     assert.match(r.out, /^rangestream-fallback — etcd RangeStream lists/);
     assert.match(r.out, /profile 1\.37 · seed 1 · /);
@@ -234,7 +221,7 @@ describe('listwatch scenario / replay / report', () => {
   ];
   for (const [name, args, re] of usage) {
     it(`exits 2 for ${name}`, () => {
-      const r = run(args);
+      const r = runCli(args);
       assert.strictEqual(r.code, 2, `${name}: ${r.out}${r.err}`);
       assert.match(r.err, re, name);
     });
@@ -242,7 +229,7 @@ describe('listwatch scenario / replay / report', () => {
 
   it('--trace writes a trace that replays (exit 0), reports the same, and differs once changed (exit 1)', () => {
     const trace = path.join(dir, 't.jsonl');
-    const r = run([
+    const r = runCli([
       'scenario',
       'run',
       'bookmark-heartbeats',
@@ -274,7 +261,7 @@ describe('listwatch scenario / replay / report', () => {
     assert.ok(
       lines.slice(1).every((l) => ['input', 'event', 'metrics'].includes(JSON.parse(l).kind)),
     );
-    const rep = run(['replay', trace]);
+    const rep = runCli(['replay', trace]);
     assert.strictEqual(rep.code, 0, rep.out + rep.err);
     assert.match(
       rep.out,
@@ -282,18 +269,18 @@ describe('listwatch scenario / replay / report', () => {
         `^reproduced: bookmark-heartbeats \\(seed 1, .*\\): all ${lines.length} lines identical\\.\\n$`,
       ),
     );
-    const report = run(['report', trace]);
+    const report = runCli(['report', trace]);
     assert.strictEqual(report.code, 0, report.err);
     assert.strictEqual(
       report.out,
       r.out.replace(`Trace written to ${trace}.\n`, ''),
       'report prints what the run printed',
     );
-    const reportJson = JSON.parse(run(['report', trace, '--json']).out);
+    const reportJson = JSON.parse(runCli(['report', trace, '--json']).out);
     assert.strictEqual(reportJson.watchers.length, 10);
     lines[30] = lines[30].replace(/"at":(\d+)/, (_, n) => `"at":${Number(n) + 1}`);
     fs.writeFileSync(trace, lines.join('\n') + '\n');
-    const diff = run(['replay', trace]);
+    const diff = runCli(['replay', trace]);
     assert.strictEqual(diff.code, 1, diff.out + diff.err);
     assert.match(
       diff.out,
@@ -304,11 +291,11 @@ describe('listwatch scenario / replay / report', () => {
   it('report counts damaged lines and names the first; replay of a non-trace is a usage error', () => {
     const trace = path.join(dir, 'bad.jsonl');
     const good = path.join(dir, 'good.jsonl');
-    run(['scenario', 'run', 'read-your-writes', '--trace', good]);
+    runCli(['scenario', 'run', 'read-your-writes', '--trace', good]);
     const lines = fs.readFileSync(good, 'utf8').split('\n');
     lines.splice(3, 0, '{"kind":', 'hello');
     fs.writeFileSync(trace, lines.join('\n'));
-    const r = run(['report', trace]);
+    const r = runCli(['report', trace]);
     assert.strictEqual(r.code, 0, r.err);
     assert.match(r.err, /2 line\(s\) of .*bad\.jsonl rejected; first: line 4: not JSON/);
     assert.match(
@@ -316,10 +303,10 @@ describe('listwatch scenario / replay / report', () => {
       /Warning: 2 trace line\(s\) rejected:\n {2}line 4: not JSON.*\n {2}line 5: not JSON/,
     );
     fs.writeFileSync(trace, '{"format":"har"}\n');
-    const rep = run(['replay', trace]);
+    const rep = runCli(['replay', trace]);
     assert.strictEqual(rep.code, 2);
     assert.match(rep.err, /bad\.jsonl: line 1: not a listwatch trace/);
-    const stdin = run(['report', '-'], fs.readFileSync(good, 'utf8'));
+    const stdin = runCli(['report', '-'], fs.readFileSync(good, 'utf8'));
     assert.strictEqual(stdin.code, 0, stdin.err);
     assert.match(stdin.out, /^read-your-writes — /);
   });

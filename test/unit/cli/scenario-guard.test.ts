@@ -3,22 +3,10 @@
 // started without --yes (exit 2, the estimate in text or JSON, no trace file), that the trace cap
 // stops a run and keeps it marked truncated (exit 1), and the options' checks. No timing asserts.
 import * as assert from 'assert';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-
-const root = path.resolve(__dirname, '../../../..');
-const cli = path.join(root, 'dist/cli.js');
-
-function run(args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    encoding: 'utf8',
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { cli, root, runCli } from './run-cli';
 
 const bigRun = [
   'scenario',
@@ -40,7 +28,7 @@ describe('listwatch scenario: guarded runs', () => {
 
   it('a big run is not started without --yes: exit 2, the estimate and how to go on', () => {
     const trace = path.join(dir, 'big.jsonl');
-    const r = run([...bigRun, '--trace', trace]);
+    const r = runCli([...bigRun, '--trace', trace]);
     assert.strictEqual(r.code, 2, r.err);
     assert.strictEqual(r.out, '', 'nothing on stdout');
     for (const text of [
@@ -59,7 +47,7 @@ describe('listwatch scenario: guarded runs', () => {
   });
 
   it('--json prints the refusal and the estimate as one JSON object', () => {
-    const r = run([...bigRun, '--json']);
+    const r = runCli([...bigRun, '--json']);
     assert.strictEqual(r.code, 2, r.err);
     const j = JSON.parse(r.out) as {
       refused: boolean;
@@ -85,17 +73,17 @@ describe('listwatch scenario: guarded runs', () => {
   });
 
   it('a default run starts without --yes', () => {
-    const r = run(['scenario', 'run', 'read-your-writes', '--json']);
+    const r = runCli(['scenario', 'run', 'read-your-writes', '--json']);
     assert.strictEqual(r.code, 0, r.err);
     assert.strictEqual((JSON.parse(r.out) as { scenario: string }).scenario, 'read-your-writes');
   });
 
   it('scenario estimate prints the estimate without running, and says whether --yes is needed', () => {
-    const text = run(['scenario', 'estimate', 'watch-cache-resize']);
+    const text = runCli(['scenario', 'estimate', 'watch-cache-resize']);
     assert.strictEqual(text.code, 0, text.err);
     assert.match(text.out, /etcd writes {6}60,700/);
     assert.match(text.out, /it runs without --yes/);
-    const j = run(['scenario', 'estimate', ...bigRun.slice(2), '--trace', 'x', '--json']);
+    const j = runCli(['scenario', 'estimate', ...bigRun.slice(2), '--trace', 'x', '--json']);
     assert.strictEqual(j.code, 0, j.err);
     const got = JSON.parse(j.out) as { estimate: { etcdWrites: number }; needsYes: boolean };
     assert.strictEqual(got.estimate.etcdWrites, 72_000_700);
@@ -105,7 +93,7 @@ describe('listwatch scenario: guarded runs', () => {
 
   it('--yes with --max-trace-mb: the run stops at the cap, exit 1, trace and report kept, marked truncated', () => {
     const trace = path.join(dir, 'capped.jsonl');
-    const r = run([
+    const r = runCli([
       'scenario',
       'run',
       'watch-cache-resize',
@@ -128,13 +116,13 @@ describe('listwatch scenario: guarded runs', () => {
       'the truncated phase is in the trace',
     );
     assert.match(lines[lines.length - 1], /"kind":"metrics"/, 'it ends with the final metrics');
-    const report = run(['report', trace]);
+    const report = runCli(['report', trace]);
     assert.match(report.out, /TRUNCATED: the trace reached its cap/, 'report reads it back so');
   });
 
   it('--max-trace-mb takes a whole number of MiB', () => {
     for (const bad of ['-1', '1.5', 'lots']) {
-      const r = run(['scenario', 'run', 'read-your-writes', `--max-trace-mb=${bad}`]);
+      const r = runCli(['scenario', 'run', 'read-your-writes', `--max-trace-mb=${bad}`]);
       assert.strictEqual(r.code, 2, `${bad}: ${r.err}`);
       assert.match(r.err, /--max-trace-mb expects a whole number of MiB \(0: no cap\)/);
     }

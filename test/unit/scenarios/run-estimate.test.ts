@@ -10,6 +10,7 @@ import {
   estimateLines,
   estimateWorkload,
   guardReasons,
+  traceCapPercent,
   wallText,
   type RunEstimate,
 } from '../../../src/scenarios/run-estimate';
@@ -182,6 +183,25 @@ describe('run estimates', () => {
   ];
   for (const [ms, text] of wallCases)
     it(`wallText(${ms}) = ${text}`, () => assert.strictEqual(wallText(ms), text));
+
+  const bytesCases: Array<[number, string]> = [
+    [100, '1 KiB'],
+    [1536, '2 KiB'],
+    [1_234_567, '1.2 MiB'],
+    [3 * 1024 ** 3, '3.0 GiB'],
+  ];
+  for (const [b, text] of bytesCases)
+    it(`bytesText(${b}) = ${text}`, () => assert.strictEqual(bytesText(b), text));
+
+  const capCases: Array<[number, number]> = [
+    // [cap in bytes, expected %] for a trace of 1000 bytes
+    [500, 50],
+    [994, 99],
+    [1, 1],
+  ];
+  for (const [cap, percent] of capCases)
+    it(`traceCapPercent: a 1000-byte trace reaches a ${cap}-byte cap ${percent}% through`, () =>
+      assert.strictEqual(traceCapPercent({ ...base, traceBytes: 1000 }, cap), percent));
 
   const etaCases: Array<[string, number, number, number]> = [
     // [case, fraction, elapsed ms, expected remaining ms] with an estimate of 30 s
