@@ -8,7 +8,12 @@ import type { GroupResource } from './storage/group-resource';
 import { FakeClock, settle, type Clock } from './clock';
 import { MemoryEtcd, type MemoryEtcdOptions } from './etcd/memory-etcd';
 import { RequestRecorder } from './etcd/request-recorder';
-import { EtcdStore, type ListResult } from './etcd3/store';
+import {
+  EtcdStore,
+  type GuaranteedUpdateOptions,
+  type ListResult,
+  type Preconditions,
+} from './etcd3/store';
 import type { Inspector } from './inspect/events';
 import { MetricsRegistry } from './metrics/registry';
 import { SeededRandom } from './rand';
@@ -83,6 +88,10 @@ export interface CreateResourceOptions {
   etcd?: MemoryEtcd | Omit<MemoryEtcdOptions, 'clock'>;
   /** apiserver --etcd-prefix (default /registry). */
   pathPrefix?: string;
+  /** The resource's keys under pathPrefix (default `/<resource>`; custom resources `/<group>/<resource>`). */
+  resourcePrefix?: string;
+  /** The resource's empty object (NewFunc): what bookmark events carry (default: by groupResource). */
+  newFunc?: () => KubeObject;
   cache?: CacheOptions;
   /** --min-request-timeout (seconds, default 1800): watches without timeoutSeconds end after [1×, 2×) of it. */
   minRequestTimeoutSeconds?: number;
@@ -144,6 +153,16 @@ export interface OpenedWatch {
   options: ListOptions;
 }
 
+/** A watch as openWatch opens it: the cacher's watcher and the request's deadline. */
+export interface ServedWatch {
+  watcher: WatchInterface;
+  request: RequestContext;
+  ctx: WatchRequestContext;
+  timeoutMs: number;
+  /** The storage options after defaulting. */
+  options: ListOptions;
+}
+
 /**
  * Who sends a request: a client name (the User-Agent; a context with the request line the call
  * implies is made for it), or the request's own context (an HTTP face makes it from the request).
@@ -194,7 +213,7 @@ export class Resource {
       : base;
     this.gates = this.profile.gates;
     this.groupResource = o.groupResource ?? { group: '', resource: 'pods' };
-    this.resourcePrefix = `/${this.groupResource.resource}`;
+    this.resourcePrefix = o.resourcePrefix ?? `/${this.groupResource.resource}`;
     this.metrics = o.metrics ?? new MetricsRegistry();
     this.inspector = o.inspector;
     this.requests = o.requests ?? new RequestContexts();
@@ -229,6 +248,7 @@ export class Resource {
       features: { EtcdRangeStream: this.gates.EtcdRangeStream, WatchList: this.gates.WatchList },
       inspector: this.inspector,
       random: storeRand,
+      newFunc: o.newFunc,
     });
     const pods = this.groupResource.group === '' && this.groupResource.resource === 'pods';
     const c = o.cache ?? {};
@@ -256,6 +276,7 @@ export class Resource {
       bookmarkFrequency: c.bookmarkFrequency,
       listPageSize: c.listPageSize,
       fastPaths: c.fastPaths,
+      newFunc: o.newFunc,
       requests: this.requests,
       log: o.log,
     });
@@ -367,6 +388,7 @@ export class Resource {
     name: string,
     mutate: (obj: KubeObject) => KubeObject | void,
     by: RequestSender = defaultClient,
+    opts: GuaranteedUpdateOptions = {},
   ): Promise<KubeObject> {
     const ctx = this.contextOf(by, 'PUT', objectPath(this.groupResource, namespace, name));
     return this.store.guaranteedUpdate(
@@ -375,7 +397,7 @@ export class Resource {
         const next = mutate(cur);
         return next ?? cur;
       },
-      {},
+      opts,
       ctx,
     );
   }
@@ -401,9 +423,14 @@ export class Resource {
   }
 
   /** Deletes an object; resolves with its last state at the delete's RV. */
-  delete(namespace: string, name: string, by: RequestSender = defaultClient): Promise<KubeObject> {
+  delete(
+    namespace: string,
+    name: string,
+    by: RequestSender = defaultClient,
+    preconditions?: Preconditions,
+  ): Promise<KubeObject> {
     const ctx = this.contextOf(by, 'DELETE', objectPath(this.groupResource, namespace, name));
-    return this.store.delete(this.objectKey(namespace, name), {}, ctx);
+    return this.store.delete(this.objectKey(namespace, name), { preconditions }, ctx);
   }
 
   /** Compacts etcd's history before `revision` (default: the current revision). */
@@ -466,26 +493,7 @@ export class Resource {
     req: ResourceWatchRequest = {},
     by: RequestSender = defaultClient,
   ): Promise<OpenedWatch> {
-    const request = typeof by === 'string' ? this.watchContext(req, by) : by;
-    const options = this.watchOptions(req);
-    const timeoutMs = watchRequestTimeout(
-      req.timeoutSeconds,
-      this.minRequestTimeoutMs,
-      this.watchRand,
-    );
-    const ctx = new WatchRequestContext(this.clock, timeoutMs);
-    let watcher: WatchInterface;
-    try {
-      watcher = await this.delegator.watch(this.collectionKeyFor(req), options, {
-        requestNamespace: req.namespace,
-        requestName: req.name,
-        ctx,
-        request,
-      });
-    } catch (e) {
-      ctx.cancel();
-      throw e;
-    }
+    const { watcher, request, ctx, timeoutMs, options } = await this.openWatch(req, by);
     const client = new WatchClient(watcher, {
       clock: this.clock,
       ctx,
@@ -506,6 +514,37 @@ export class Resource {
     };
     this.watches.push(opened);
     return opened;
+  }
+
+  /**
+   * A WATCH without a modelled client, for a face that reads the watcher itself (the HTTP
+   * handler): the handler's timeout, WatchList defaulting and the cacher's watcher, as `watch`.
+   * The caller cancels `ctx` when its client goes away.
+   */
+  async openWatch(
+    req: ResourceWatchRequest = {},
+    by: RequestSender = defaultClient,
+  ): Promise<ServedWatch> {
+    const request = typeof by === 'string' ? this.watchContext(req, by) : by;
+    const options = this.watchOptions(req);
+    const timeoutMs = watchRequestTimeout(
+      req.timeoutSeconds,
+      this.minRequestTimeoutMs,
+      this.watchRand,
+    );
+    const ctx = new WatchRequestContext(this.clock, timeoutMs);
+    try {
+      const watcher = await this.delegator.watch(this.collectionKeyFor(req), options, {
+        requestNamespace: req.namespace,
+        requestName: req.name,
+        ctx,
+        request,
+      });
+      return { watcher, request, ctx, timeoutMs, options };
+    } catch (e) {
+      ctx.cancel();
+      throw e;
+    }
   }
 
   /** Every watch opened through `watch`, in order. */

@@ -33,6 +33,8 @@ export interface ServedResource {
   printerColumns?: readonly PrinterColumn[];
   /** Stored as JSON only (custom resources): no protobuf in discovery or negotiation. */
   jsonOnly: boolean;
+  /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */
+  returnDeletedObject?: boolean;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */
   engine: Resource;
 }

@@ -36,5 +36,5 @@ export class RequestContexts {
   }
 }
 
-/** The HTTP methods of the requests the engine serves (list/get/watch, create, update, delete). */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** The HTTP methods of the requests the engine serves (list/get/watch, create, update, patch, delete). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,0 +1,238 @@
+// The live apiserver: the engine's resources served over HTTP/1.1 on 127.0.0.1 to real clients.
+// No single upstream counterpart: the filter chain is a slice of k8s.io/apiserver
+// pkg/server/config.go DefaultBuildHandlerChain (the Host check first, for DNS rebinding, then
+// authentication, request info, the routes), and start/stop follow GenericAPIServer's
+// PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
+// No process or signal handling here: the CLI and the VS Code extension host both use it.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HttpMethod, RequestContext } from '../engine/request/request-context';
+import { newBadRequest, StatusError } from '../engine/storage/errors';
+import type { KubeObject } from '../engine/storage/objects';
+import { parseCrdManifest, type CustomResourceDefinition } from './crd';
+import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
+import { limitedReadBody } from './filters/body-limit';
+import { isOwnHost, misdirectedRequest } from './filters/host-check';
+import { createObject } from './handlers/create';
+import { newMethodNotSupported, newPathNotFound } from './handlers/pending-status';
+import type { RequestScope } from './handlers/request-scope';
+import { writeError, writeRawJSON } from './handlers/response';
+import { writeKubeconfig } from './kubeconfig';
+import { Registry, type ProfileName } from './registry';
+import { RequestInfoFactory, type RequestInfo } from './request-info';
+import { nonResourceRoutes, verbHandlers, type NonResourceScope } from './routes';
+import type { ServedResource } from './served-resource';
+
+/** Objects to create in `default` at start. */
+export interface SeedCounts {
+  pods?: number;
+  configmaps?: number;
+}
+
+export interface ApiServerOptions {
+  /** 0 (default): a free port. */
+  port?: number;
+  profile?: ProfileName;
+  seed?: SeedCounts;
+  /** CustomResourceDefinition manifests (YAML or JSON). */
+  crdFiles?: readonly string[];
+  /** Where to write the kubeconfig (default: a new temporary directory). */
+  kubeconfigPath?: string;
+  /** audit.k8s.io/v1 events at Metadata level, one JSON line each. */
+  auditLogPath?: string;
+}
+
+/** The namespaces every cluster has (pkg/controlplane's system namespaces and default). */
+export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** The client name of the server's own requests (seeding), as kube-apiserver's loopback client. */
+const selfClient = 'listwatch-serve';
+
+export class ApiServer {
+  readonly url: string;
+  readonly token: string;
+  readonly kubeconfigPath: string;
+  readonly port: number;
+  readonly auditLogPath: string | undefined;
+
+  private constructor(
+    readonly registry: Registry,
+    private readonly server: Server,
+    o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
+  ) {
+    this.port = o.port;
+    this.url = `http://127.0.0.1:${o.port}`;
+    this.token = o.token;
+    this.kubeconfigPath = o.kubeconfigPath;
+    this.auditLogPath = o.auditLogPath;
+  }
+
+  /** Builds the resources, waits for their watch caches, seeds them, listens and writes the kubeconfig. */
+  static async start(opts: ApiServerOptions = {}): Promise<ApiServer> {
+    const crds: CustomResourceDefinition[] = (opts.crdFiles ?? []).flatMap((file) =>
+      parseCrdManifest(readFileSync(file, 'utf8'), file),
+    );
+    const registry = new Registry({ profile: opts.profile, crds });
+    await registry.start();
+    try {
+      await seed(registry, opts.seed ?? {});
+    } catch (e) {
+      registry.stop();
+      throw e;
+    }
+    const token = randomBytes(32).toString('hex');
+    const factory = new RequestInfoFactory();
+    let port = 0;
+    const server = createServer((req, res) => {
+      serve(registry, factory, token, port, req, res).catch((e: unknown) => {
+        if (!res.headersSent) writeError(res, e);
+        else res.destroy();
+      });
+    });
+    try {
+      port = await listen(server, opts.port ?? 0);
+    } catch (e) {
+      registry.stop();
+      throw e;
+    }
+    const url = `http://127.0.0.1:${port}`;
+    const kubeconfigPath = writeKubeconfig({ server: url, token, path: opts.kubeconfigPath });
+    return new ApiServer(registry, server, {
+      port,
+      token,
+      kubeconfigPath,
+      auditLogPath: opts.auditLogPath,
+    });
+  }
+
+  /**
+   * Shutdown as GenericAPIServer does it: every watch ends first (the cachers stop, each watch
+   * response finishes), then the listener closes and the remaining connections with it.
+   */
+  async stop(): Promise<void> {
+    this.registry.stop();
+    // Let the watch handlers see their closed channels and finish their responses.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.removeListener('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** The filter chain and the routes for one request. */
+async function serve(
+  registry: Registry,
+  factory: RequestInfoFactory,
+  token: string,
+  port: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  res.setHeader('Cache-Control', 'no-cache, private');
+  if (!isOwnHost(req.headers.host, port))
+    return writeError(res, misdirectedRequest(req.headers.host, port));
+  if (!isAuthenticated(req, token)) return writeRawJSON(res, 401, unauthorizedStatusJSON);
+  const method = req.method ?? 'GET';
+  const url = req.url ?? '/';
+  let info: RequestInfo;
+  try {
+    info = factory.newRequestInfo(method, url);
+  } catch (e) {
+    // A path that does not percent-decode, or a special verb with nothing after it.
+    throw e instanceof URIError ? newBadRequest(`invalid URL escape in ${JSON.stringify(url)}`) : e;
+  }
+  const q = url.indexOf('?');
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const context: RequestContext = registry.requests.newContext(
+    req.headers['user-agent'] ?? '',
+    method as HttpMethod,
+    url,
+  );
+  let body: Promise<Buffer> | undefined;
+  const readBody = (): Promise<Buffer> => (body ??= limitedReadBody(req));
+  if (!info.isResourceRequest) {
+    const scope: NonResourceScope = { registry, info, query, req, res, context, body: readBody };
+    const route = nonResourceRoutes.find((r) => r.matches(info.path));
+    if (!route) throw newPathNotFound();
+    return route.handle(scope);
+  }
+  const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
+  if (!served || info.subresource !== '' || (!served.namespaced && info.namespace !== ''))
+    throw newPathNotFound();
+  const handler = verbHandlers[info.verb];
+  if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
+    throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
+  const scope: RequestScope = { registry, served, info, query, req, res, context, body: readBody };
+  try {
+    await handler(scope);
+  } catch (e) {
+    if (e instanceof StatusError && e.status.code === 413) res.setHeader('Connection', 'close');
+    throw e;
+  }
+}
+
+/** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */
+function allowedScope(served: ServedResource, info: RequestInfo): boolean {
+  return (
+    !served.namespaced || info.namespace !== '' || info.verb === 'list' || info.verb === 'watch'
+  );
+}
+
+/** The system namespaces, then `--seed` pods and configmaps in `default`. */
+async function seed(registry: Registry, counts: SeedCounts): Promise<void> {
+  const context = (path: string): RequestContext =>
+    registry.requests.newContext(selfClient, 'POST', path);
+  for (const name of systemNamespaces)
+    await createObject(
+      registry,
+      registry.namespaces,
+      '',
+      { metadata: { name } },
+      context('/api/v1/namespaces'),
+    );
+  const pods = registry.find('', 'v1', 'pods')!;
+  const configmaps = registry.find('', 'v1', 'configmaps')!;
+  const width = (n: number): number => String(Math.max(0, n - 1)).length;
+  const make: Array<[ServedResource, number, (i: string) => KubeObject]> = [
+    [
+      pods,
+      counts.pods ?? 0,
+      (i) =>
+        ({
+          metadata: { name: `pod-${i}`, labels: { app: 'seed' } },
+          spec: {
+            containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: {} }],
+          },
+        }) as KubeObject,
+    ],
+    [
+      configmaps,
+      counts.configmaps ?? 0,
+      (i) => ({ metadata: { name: `configmap-${i}` }, data: { key: `value-${i}` } }) as KubeObject,
+    ],
+  ];
+  for (const [served, n, objectOf] of make) {
+    const path = `/api/v1/namespaces/default/${served.resource}`;
+    for (let i = 0; i < n; i++)
+      await createObject(
+        registry,
+        served,
+        'default',
+        objectOf(String(i).padStart(width(n), '0')),
+        context(path),
+      );
+  }
+}

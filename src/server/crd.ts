@@ -1,0 +1,120 @@
+// Reads an apiextensions.k8s.io/v1 CustomResourceDefinition manifest (YAML or JSON) into what the
+// registry serves for it: group, storage version, scope, names and additionalPrinterColumns, as
+// kubernetes/apiextensions-apiserver's crdHandler takes them from the CRD. Deliberate differences:
+// only the storage version is served (no conversion between versions), and the schema is not
+// validated or pruned (the object is stored as sent, JSON only, like an unstructured CR).
+import { loadAll } from 'js-yaml';
+import type { PrinterColumn } from './served-resource';
+
+/** What the registry needs from one CRD. */
+export interface CustomResourceDefinition {
+  /** metadata.name: `<plural>.<group>`. */
+  name: string;
+  group: string;
+  /** The version with `storage: true`. */
+  version: string;
+  plural: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  shortNames: string[];
+  categories: string[];
+  namespaced: boolean;
+  printerColumns: PrinterColumn[];
+}
+
+/** A manifest that is not a CRD the server can serve: says where and what was expected. */
+export class CrdError extends Error {
+  constructor(file: string, message: string) {
+    super(`${file}: ${message}`);
+    this.name = 'CrdError';
+  }
+}
+
+/** Every CustomResourceDefinition in a manifest's text (one or more YAML documents, or JSON). */
+export function parseCrdManifest(text: string, file: string): CustomResourceDefinition[] {
+  let docs: unknown[];
+  try {
+    docs = loadAll(text).filter((d) => d !== null && d !== undefined);
+  } catch (e) {
+    throw new CrdError(file, `not YAML or JSON: ${(e as Error).message}`);
+  }
+  const items = docs.flatMap((d) => (isRecord(d) && d.kind === 'List' ? asArray(d.items) : [d]));
+  if (items.length === 0) throw new CrdError(file, 'no CustomResourceDefinition in the file');
+  return items.map((d, i) => crdOf(d, items.length > 1 ? `${file} (document ${i + 1})` : file));
+}
+
+function crdOf(doc: unknown, where: string): CustomResourceDefinition {
+  if (!isRecord(doc)) throw new CrdError(where, 'expected an object');
+  if (doc.apiVersion !== 'apiextensions.k8s.io/v1' || doc.kind !== 'CustomResourceDefinition')
+    throw new CrdError(
+      where,
+      `expected apiVersion apiextensions.k8s.io/v1, kind CustomResourceDefinition, got ${JSON.stringify(doc.apiVersion)}, ${JSON.stringify(doc.kind)}`,
+    );
+  const spec = record(doc.spec, where, 'spec');
+  const names = record(spec.names, where, 'spec.names');
+  const group = str(spec.group, where, 'spec.group');
+  const plural = str(names.plural, where, 'spec.names.plural');
+  const kind = str(names.kind, where, 'spec.names.kind');
+  const scope = str(spec.scope, where, 'spec.scope');
+  if (scope !== 'Namespaced' && scope !== 'Cluster')
+    throw new CrdError(where, `spec.scope: expected "Namespaced" or "Cluster", got "${scope}"`);
+  const versions = asArray(spec.versions).filter(isRecord);
+  const storage = versions.filter((v) => v.storage === true);
+  if (storage.length !== 1)
+    throw new CrdError(
+      where,
+      `spec.versions: expected exactly one version with storage: true, got ${storage.length}`,
+    );
+  const version = str(storage[0].name, where, 'spec.versions[].name');
+  const name = doc.metadata && isRecord(doc.metadata) ? doc.metadata.name : undefined;
+  if (name !== undefined && name !== `${plural}.${group}`)
+    throw new CrdError(where, `metadata.name: must be spec.names.plural+"."+spec.group`);
+  return {
+    name: `${plural}.${group}`,
+    group,
+    version,
+    plural,
+    singular: typeof names.singular === 'string' ? names.singular : kind.toLowerCase(),
+    kind,
+    listKind: typeof names.listKind === 'string' ? names.listKind : `${kind}List`,
+    shortNames: asArray(names.shortNames).filter((s): s is string => typeof s === 'string'),
+    categories: asArray(names.categories).filter((s): s is string => typeof s === 'string'),
+    namespaced: scope === 'Namespaced',
+    printerColumns: asArray(storage[0].additionalPrinterColumns).map((c, i) =>
+      printerColumnOf(c, where, `spec.versions[${version}].additionalPrinterColumns[${i}]`),
+    ),
+  };
+}
+
+function printerColumnOf(c: unknown, where: string, field: string): PrinterColumn {
+  const col = record(c, where, field);
+  const out: PrinterColumn = {
+    name: str(col.name, where, `${field}.name`),
+    type: str(col.type, where, `${field}.type`),
+    jsonPath: str(col.jsonPath, where, `${field}.jsonPath`),
+  };
+  if (typeof col.format === 'string') out.format = col.format;
+  if (typeof col.description === 'string') out.description = col.description;
+  if (typeof col.priority === 'number') out.priority = col.priority;
+  return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asArray(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function record(v: unknown, where: string, field: string): Record<string, unknown> {
+  if (!isRecord(v)) throw new CrdError(where, `${field}: expected an object`);
+  return v;
+}
+
+function str(v: unknown, where: string, field: string): string {
+  if (typeof v !== 'string' || v === '')
+    throw new CrdError(where, `${field}: expected a non-empty string`);
+  return v;
+}

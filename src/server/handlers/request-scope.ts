@@ -1,0 +1,25 @@
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/rest.go (release-1.36) RequestScope: what every
+// REST handler is given about the resource it serves and the request it answers. Deliberate
+// difference: the request and response travel in the scope (upstream passes w and req beside it).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestContext } from '../../engine/request/request-context';
+import type { Registry } from '../registry';
+import type { RequestInfo } from '../request-info';
+import type { ServedResource } from '../served-resource';
+
+export interface RequestScope {
+  registry: Registry;
+  served: ServedResource;
+  info: RequestInfo;
+  /** The URL's query parameters. */
+  query: URLSearchParams;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The engine's context of this request: its id, the User-Agent, the request line. */
+  context: RequestContext;
+  /** The request body, read at most once, under maxRequestBodyBytes (413 past it). */
+  body(): Promise<Buffer>;
+}
+
+/** One verb's handler (get, list, create, update, patch, delete, deletecollection, watch). */
+export type ResourceHandler = (scope: RequestScope) => Promise<void>;

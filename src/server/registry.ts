@@ -1,0 +1,199 @@
+// The resources a live server serves: the built-ins core/v1 pods, configmaps and namespaces, and a
+// custom resource per CRD, each one engine Resource (etcd3 store + watch cache + cacher +
+// delegator) over one shared MemoryEtcd on the RealClock, with upstream's key prefixes
+// (/registry/pods/, /registry/<group>/<resource>/ for CRs). No single upstream counterpart: the
+// built-ins' names are pkg/registry/core/*/storage's, a CR's come from its CRD as
+// apiextensions-apiserver's crdHandler serves it.
+import { type Resource, createResource } from '../engine/apiserver';
+import { RealClock, type Clock } from '../engine/clock';
+import { MemoryEtcd } from '../engine/etcd/memory-etcd';
+import { profile136, profile137Preview, type SemanticsProfile } from '../engine/features';
+import type { Inspector } from '../engine/inspect/events';
+import { MetricsRegistry } from '../engine/metrics/registry';
+import { SeededRandom } from '../engine/rand';
+import { RequestContexts } from '../engine/request/request-context';
+import type { KubeObject } from '../engine/storage/objects';
+import type { CustomResourceDefinition } from './crd';
+import type { ServedResource } from './served-resource';
+
+/** The verbs of a resource with every REST storage interface (discovery's order). */
+const allVerbs = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
+
+/** One built-in resource: its API names and its empty object (NewFunc, what bookmarks carry). */
+interface BuiltIn {
+  resource: string;
+  singularName: string;
+  kind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  returnDeletedObject: boolean;
+  newFunc: () => KubeObject;
+}
+
+const builtIns: readonly BuiltIn[] = [
+  {
+    resource: 'pods',
+    singularName: 'pod',
+    kind: 'Pod',
+    namespaced: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    verbs: allVerbs,
+    returnDeletedObject: true,
+    newFunc: () =>
+      ({
+        kind: 'Pod',
+        apiVersion: 'v1',
+        metadata: {},
+        spec: { containers: null },
+        status: {},
+      }) as KubeObject,
+  },
+  {
+    resource: 'configmaps',
+    singularName: 'configmap',
+    kind: 'ConfigMap',
+    namespaced: true,
+    shortNames: ['cm'],
+    categories: [],
+    verbs: allVerbs,
+    returnDeletedObject: false,
+    newFunc: () => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: {} }),
+  },
+  {
+    // The namespace REST storage has no DeleteCollection (pkg/registry/core/namespace/storage).
+    resource: 'namespaces',
+    singularName: 'namespace',
+    kind: 'Namespace',
+    namespaced: false,
+    shortNames: ['ns'],
+    categories: [],
+    verbs: allVerbs.filter((v) => v !== 'deletecollection'),
+    returnDeletedObject: true,
+    newFunc: () =>
+      ({ kind: 'Namespace', apiVersion: 'v1', metadata: {}, spec: {}, status: {} }) as KubeObject,
+  },
+];
+
+export type ProfileName = '1.36' | '1.37';
+
+export interface RegistryOptions {
+  profile?: ProfileName;
+  crds?: readonly CustomResourceDefinition[];
+  /** The root of the engine's random choices (bookmark jitter, watch deadlines); default random. */
+  seed?: number;
+  inspector?: Inspector;
+  log?: (message: string) => void;
+}
+
+/** Every served resource over one etcd, one metrics registry and one request id sequence. */
+export class Registry {
+  readonly clock: Clock = new RealClock();
+  readonly profile: SemanticsProfile;
+  readonly etcd: MemoryEtcd;
+  readonly metrics = new MetricsRegistry();
+  readonly requests = new RequestContexts();
+  readonly resources: readonly ServedResource[];
+  readonly namespaces: ServedResource;
+
+  constructor(o: RegistryOptions = {}) {
+    this.profile = o.profile === '1.37' ? profile137Preview : profile136;
+    this.etcd = new MemoryEtcd({
+      clock: this.clock,
+      // master pairs with etcd 3.7, which has RangeStream; release-1.36 with etcd 3.6.
+      rangeStream: o.profile === '1.37' ? 'supported' : 'unimplemented',
+    });
+    const rand = new SeededRandom(o.seed ?? Math.floor(Math.random() * 4294967296));
+    const engineOf = (
+      group: string,
+      resource: string,
+      resourcePrefix: string,
+      newFunc: () => KubeObject,
+    ): Resource =>
+      createResource({
+        clock: this.clock,
+        rand: new SeededRandom(rand.intn(4294967296)),
+        profile: this.profile,
+        groupResource: { group, resource },
+        etcd: this.etcd,
+        resourcePrefix,
+        newFunc,
+        metrics: this.metrics,
+        requests: this.requests,
+        inspector: o.inspector,
+        log: o.log,
+      });
+    const served: ServedResource[] = builtIns.map((b) => ({
+      group: '',
+      version: 'v1',
+      resource: b.resource,
+      singularName: b.singularName,
+      kind: b.kind,
+      listKind: `${b.kind}List`,
+      namespaced: b.namespaced,
+      shortNames: b.shortNames,
+      categories: b.categories,
+      verbs: b.verbs,
+      returnDeletedObject: b.returnDeletedObject,
+      jsonOnly: false,
+      engine: engineOf('', b.resource, `/${b.resource}`, b.newFunc),
+    }));
+    for (const crd of o.crds ?? []) {
+      if (served.some((s) => s.group === crd.group && s.resource === crd.plural))
+        throw new Error(`two CustomResourceDefinitions named ${crd.name}`);
+      const apiVersion = `${crd.group}/${crd.version}`;
+      served.push({
+        group: crd.group,
+        version: crd.version,
+        resource: crd.plural,
+        singularName: crd.singular,
+        kind: crd.kind,
+        listKind: crd.listKind,
+        namespaced: crd.namespaced,
+        shortNames: crd.shortNames,
+        categories: crd.categories,
+        verbs: allVerbs,
+        printerColumns: crd.printerColumns,
+        jsonOnly: true,
+        // An unstructured object marshals its keys sorted: apiVersion before kind.
+        engine: engineOf(crd.group, crd.plural, `/${crd.group}/${crd.plural}`, () => ({
+          apiVersion,
+          kind: crd.kind,
+          metadata: {},
+        })),
+      });
+    }
+    this.resources = served;
+    this.namespaces = served[2];
+  }
+
+  /** The resource a request's group, version and resource name address. */
+  find(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.resources.find(
+      (r) => r.group === group && r.version === version && r.resource === resource,
+    );
+  }
+
+  /** Starts every cacher and resolves once every watch cache is initialised. */
+  async start(): Promise<void> {
+    for (const r of this.resources) r.engine.start();
+    await Promise.all(this.resources.map((r) => r.engine.waitReady()));
+  }
+
+  /** Stops every cacher (each watch ends as on apiserver shutdown), then etcd. */
+  stop(): void {
+    for (const r of this.resources) r.engine.stop();
+    this.etcd.close();
+  }
+}
