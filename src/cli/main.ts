@@ -5,6 +5,7 @@ import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
+import { serveCommand } from './serve-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
 
 /** Every subcommand, in the order `listwatch --help` lists them. */
@@ -14,6 +15,7 @@ export const commands: CliCommand[] = [
   scenarioCommand,
   replayCommand,
   reportCommand,
+  serveCommand,
 ];
 
 function topHelp(): string {

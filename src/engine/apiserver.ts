@@ -34,7 +34,12 @@ import {
 } from './storage/objects';
 import { SelectionPredicate } from './storage/selection-predicate';
 import { CacheDelegator } from './cacher/delegator';
-import { Cacher, watchRequestTimeout, type IndexedTrigger } from './cacher/cacher';
+import {
+  Cacher,
+  watchRequestTimeout,
+  type CacherConfig,
+  type IndexedTrigger,
+} from './cacher/cacher';
 import type { WatchInterface } from './cacher/watch';
 import { CacheWatcher } from './cacher/cache-watcher';
 import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './features';
@@ -183,9 +188,6 @@ export class Resource {
   readonly resourcePrefix: string;
   readonly etcd: MemoryEtcd;
   readonly store: EtcdStore;
-  readonly cacher: Cacher;
-  readonly watchCache: WatchCache<KubeObject>;
-  readonly delegator: CacheDelegator;
   readonly metrics: MetricsRegistry;
   readonly inspector: Inspector | undefined;
   readonly requests: RequestContexts;
@@ -195,6 +197,13 @@ export class Resource {
   readonly minRequestTimeoutMs: number;
   private readonly watchRand: SeededRandom;
   private readonly ownsEtcd: boolean;
+  /** What every cacher of this resource is built from (a restart builds another). */
+  private readonly cacherConfig: CacherConfig;
+  /** The cacher's random streams; a restart draws the next cacher's from them. */
+  private cacherRand: SeededRandom;
+  private dispatchOrderRand: SeededRandom;
+  private currentCacher: Cacher;
+  private currentDelegator: CacheDelegator;
   private readonly watches: OpenedWatch[] = [];
   private readonly predicates = new Map<string, SelectionPredicate>();
 
@@ -221,11 +230,11 @@ export class Resource {
       (o.minRequestTimeoutSeconds ?? defaultMinRequestTimeoutSeconds) * 1000;
     // Independent streams, drawn in a fixed order: adding a watch does not shift bookmark jitter.
     const derive = (): SeededRandom => new SeededRandom(o.rand.intn(4294967296));
-    const cacherRand = derive();
+    this.cacherRand = derive();
     this.watchRand = derive();
     const podRand = derive();
     const storeRand = derive();
-    const dispatchOrderRand = derive();
+    this.dispatchOrderRand = derive();
 
     if (o.etcd instanceof MemoryEtcd) {
       this.etcd = o.etcd;
@@ -257,7 +266,7 @@ export class Resource {
         ? undefined
         : (c.indexedTrigger ?? (pods ? nodeNameTrigger : undefined));
     const indexers = c.indexers ?? (pods ? nodeNameIndexers : {});
-    this.cacher = new Cacher({
+    this.cacherConfig = {
       storage: this.store,
       groupResource: this.groupResource,
       eventsHistoryWindow: c.eventFreshDuration,
@@ -265,8 +274,8 @@ export class Resource {
       indexedTrigger: trigger,
       indexers,
       clock: this.clock,
-      rand: cacherRand,
-      dispatchOrderRand,
+      rand: this.cacherRand,
+      dispatchOrderRand: this.dispatchOrderRand,
       gates: this.gates,
       requestWatchProgressSupported: c.requestWatchProgressSupported,
       compactRevision: () => this.etcd.compactRevision(),
@@ -279,15 +288,50 @@ export class Resource {
       newFunc: o.newFunc,
       requests: this.requests,
       log: o.log,
-    });
-    this.watchCache = this.cacher.watchCache;
-    this.delegator = new CacheDelegator(this.cacher, this.store, { inspector: this.inspector });
+    };
+    this.currentCacher = new Cacher(this.cacherConfig);
+    this.currentDelegator = this.newDelegator(this.currentCacher);
     this.pods = new PodGenerator(podRand, this.clock);
+  }
+
+  /** The cacher serving the resource now (a restart replaces it). */
+  get cacher(): Cacher {
+    return this.currentCacher;
+  }
+
+  get watchCache(): WatchCache<KubeObject> {
+    return this.currentCacher.watchCache;
+  }
+
+  get delegator(): CacheDelegator {
+    return this.currentDelegator;
+  }
+
+  private newDelegator(cacher: Cacher): CacheDelegator {
+    return new CacheDelegator(cacher, this.store, { inspector: this.inspector });
   }
 
   /** Starts the cacher (list, watch, dispatch). */
   start(): void {
     this.cacher.start();
+  }
+
+  /**
+   * What an apiserver restart does to the resource (a fault hook): the cacher stops (every watch
+   * ends, requests in flight get `apiserver cacher is stopped`) and a new one, with its own random
+   * streams drawn from the old one's, starts over the same etcd: unready until it has listed.
+   */
+  restart(): void {
+    this.currentCacher.stop();
+    this.cacherRand = new SeededRandom(this.cacherRand.intn(4294967296));
+    this.dispatchOrderRand = new SeededRandom(this.dispatchOrderRand.intn(4294967296));
+    this.currentCacher = new Cacher({
+      ...this.cacherConfig,
+      rand: this.cacherRand,
+      dispatchOrderRand: this.dispatchOrderRand,
+    });
+    this.currentDelegator = this.newDelegator(this.currentCacher);
+    this.currentCacher.start();
   }
 
   /** Stops the cacher (every watch ends) and, if this resource created it, etcd. */

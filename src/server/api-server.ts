@@ -7,7 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import {
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import type { HttpMethod, RequestContext } from '../engine/request/request-context';
 import { newBadRequest, StatusError } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
@@ -21,6 +27,7 @@ import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
 import { writeKubeconfig } from './kubeconfig';
 import { Registry, type ProfileName } from './registry';
+import { generateSelfSignedCertKey } from './self-signed-certificate';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
 import { nonResourceRoutes, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
@@ -51,7 +58,10 @@ export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-
 const selfClient = 'listwatch-serve';
 
 export class ApiServer {
+  /** `http://127.0.0.1:<port>`: plain HTTP (curl, fetch, client-node). */
   readonly url: string;
+  /** `https://127.0.0.1:<port>`, the same port: what the kubeconfig names, as client-go sends its token only over TLS. */
+  readonly httpsUrl: string;
   readonly token: string;
   readonly kubeconfigPath: string;
   readonly port: number;
@@ -59,11 +69,13 @@ export class ApiServer {
 
   private constructor(
     readonly registry: Registry,
-    private readonly server: Server,
+    private readonly listener: NetServer,
+    private readonly servers: readonly Server[],
     o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
   ) {
     this.port = o.port;
     this.url = `http://127.0.0.1:${o.port}`;
+    this.httpsUrl = `https://127.0.0.1:${o.port}`;
     this.token = o.token;
     this.kubeconfigPath = o.kubeconfigPath;
     this.auditLogPath = o.auditLogPath;
@@ -85,21 +97,29 @@ export class ApiServer {
     const token = randomBytes(32).toString('hex');
     const factory = new RequestInfoFactory();
     let port = 0;
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       serve(registry, factory, token, port, req, res).catch((e: unknown) => {
         if (!res.headersSent) writeError(res, e);
         else res.destroy();
       });
-    });
+    };
+    const servers = [
+      createServer(handler),
+      createHttpsServer(generateSelfSignedCertKey(), handler),
+    ];
+    const listener = createNetServer((socket) => dispatchConnection(socket, servers));
     try {
-      port = await listen(server, opts.port ?? 0);
+      port = await listen(listener, opts.port ?? 0);
     } catch (e) {
       registry.stop();
       throw e;
     }
-    const url = `http://127.0.0.1:${port}`;
-    const kubeconfigPath = writeKubeconfig({ server: url, token, path: opts.kubeconfigPath });
-    return new ApiServer(registry, server, {
+    const kubeconfigPath = writeKubeconfig({
+      server: `https://127.0.0.1:${port}`,
+      token,
+      path: opts.kubeconfigPath,
+    });
+    return new ApiServer(registry, listener, servers, {
       port,
       token,
       kubeconfigPath,
@@ -116,13 +136,28 @@ export class ApiServer {
     // Let the watch handlers see their closed channels and finish their responses.
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
+      this.listener.close(() => resolve());
+      for (const s of this.servers) s.closeAllConnections();
     });
   }
 }
 
-function listen(server: Server, port: number): Promise<number> {
+/**
+ * One port for both schemes: a TLS ClientHello starts with 0x16 (a handshake record), an HTTP/1.1
+ * request with a method's letter. kubectl and client-go need https to send the token; plain http
+ * serves everything else (curl, fetch) with the same token.
+ */
+function dispatchConnection(socket: Socket, servers: readonly Server[]): void {
+  socket.once('data', (first: Buffer) => {
+    socket.pause();
+    socket.unshift(first);
+    servers[first[0] === 0x16 ? 1 : 0].emit('connection', socket);
+    process.nextTick(() => socket.resume());
+  });
+  socket.on('error', () => socket.destroy());
+}
+
+function listen(server: NetServer, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {

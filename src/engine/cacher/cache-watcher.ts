@@ -9,6 +9,7 @@
 
 import type { Clock } from '../clock';
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
+import type { RequestContext } from '../request/request-context';
 import { zeroTime } from './bookmark-buckets';
 import {
   type BookmarkDropReason,
@@ -119,6 +120,8 @@ export interface CacheWatcherOptions {
   id?: number | string;
   /** The watch request that creates the watcher (its creation event carries the id). */
   requestId?: number;
+  /** That request's context (its client and request line), for a live view of the watchers. */
+  request?: RequestContext;
   /** One copy of a heartbeat for all the cacher's watchers (its fast paths), not one each. */
   heartbeatCopy?: HeartbeatCopy;
   /** Only timestamps inspector events. */
@@ -189,6 +192,8 @@ export class CacheWatcher
     terminated: 0,
   };
   readonly id: number | string;
+  /** The watch request that created the watcher, if the cacher was given it. */
+  readonly request: RequestContext | undefined;
   private readonly heartbeatCopy: HeartbeatCopy | undefined;
   // The processInterval goroutine's state, kept on the watcher (one object per watch, not three).
   private phase: TaskPhase = 'idle';
@@ -231,6 +236,7 @@ export class CacheWatcher
     this.groupResource = o.groupResource;
     this.identifierValue = o.identifier ?? '';
     this.id = o.id ?? this.identifier;
+    this.request = o.request;
     this.heartbeatCopy = o.heartbeatCopy;
     this.clock = o.clock;
     this.inspector = o.inspector;
@@ -794,6 +800,16 @@ export class CacheWatcher
       this.dropForStop(source);
       this.wake();
     }
+  }
+
+  /**
+   * Terminates the watcher exactly as a dispatch that ran out of budget does (log line, metric,
+   * graceful only in BookmarkReceived): a fault hook. False when it was already stopped.
+   */
+  terminate(): boolean {
+    if (this.stopped) return false;
+    this.closeUnresponsive();
+    return true;
   }
 
   /** add's closeFunc: the watcher could not keep up; terminate it. */

@@ -510,6 +510,11 @@ export class Cacher implements DelegatorHelper {
     return this.watchers.size;
   }
 
+  /** The registered watchers (a live view for debugging and fault injection; not for dispatch). */
+  registeredWatchers(): CacheWatcher[] {
+    return this.watchers.watchers();
+  }
+
   private async cachingLoop(): Promise<void> {
     try {
       while (!this.stopped) {
@@ -1083,6 +1088,7 @@ export class Cacher implements DelegatorHelper {
       groupResource: this.groupResource,
       id: index,
       requestId: request?.requestId,
+      request,
       heartbeatCopy: this.heartbeatCopy,
       clock: this.clock,
       inspector: this.inspector,

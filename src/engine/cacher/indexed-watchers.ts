@@ -252,6 +252,14 @@ export class IndexedWatchers {
     return n;
   }
 
+  /** Every registered watcher, scoped ones first, each map in its order. */
+  watchers(): CacheWatcher[] {
+    const out: CacheWatcher[] = [];
+    for (const m of [this.allWatchers, this.valueWatchers])
+      for (const ws of m.values()) for (const r of ws.registrations()) out.push(r.watcher);
+    return out;
+  }
+
   /** Number of registered watchers. */
   get size(): number {
     let n = 0;

@@ -5,7 +5,7 @@
 // watch's events are pumped synchronously from its callback (no goroutine), pausing while the
 // cacher's incoming queue is full; errors are values, not logs; times are Clock ms.
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
-import type { Clock } from '../clock';
+import type { Clock, Timer } from '../clock';
 import { activeInspector, type Inspector } from '../inspect/events';
 import {
   errorToAPIStatus,
@@ -342,6 +342,9 @@ export class Reflector {
   private readonly name: string;
   private readonly log: ((message: string) => void) | undefined;
   private run: WatchRun | undefined;
+  /** Clock ms until which watch events stay queued (a fault: the watch cache falls behind etcd). */
+  private pausedUntilMs = -Infinity;
+  private resumeTimer: Timer | undefined;
   private stopped = false;
   private stopWaiters: (() => void)[] = [];
   // retry.After / ShouldRetry state of NewRetryWithDeadline(30s, 1min, IsInternalError).
@@ -372,10 +375,41 @@ export class Reflector {
     this.run?.watch.requestWatchProgress();
   }
 
+  /**
+   * Holds the storage watch's events (progress notifications included) for `ms` from now, then
+   * applies them in order: the watch cache falls behind etcd as it does when the apiserver is
+   * starved, so consistent reads wait for freshness and WatchList waits for its bookmark. A
+   * second pause ends at the later of both times.
+   */
+  pause(ms: number): void {
+    const until = this.clock.now() + ms;
+    if (until <= this.pausedUntilMs) return;
+    this.pausedUntilMs = until;
+    this.resumeTimer?.stop();
+    this.resumeTimer = this.clock.afterFunc(ms, () => {
+      this.resumeTimer = undefined;
+      const r = this.run;
+      if (r) this.pump(r);
+    });
+  }
+
+  /** Ms until the paused events are applied (0 when not paused). */
+  pausedFor(): number {
+    return Math.max(0, this.pausedUntilMs - this.clock.now());
+  }
+
+  /** Storage watch events received and not yet applied to the store. */
+  queuedEvents(): number {
+    const r = this.run;
+    return r ? r.queue.length - r.head : 0;
+  }
+
   /** Ends the current ListAndWatch and makes later ones return at once. */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.resumeTimer?.stop();
+    this.resumeTimer = undefined;
     const r = this.run;
     if (r) r.finish(errorStopRequested);
     const ws = this.stopWaiters;
@@ -582,6 +616,7 @@ export class Reflector {
     run.pumping = true;
     try {
       while (!run.done && run.head < run.queue.length) {
+        if (this.clock.now() < this.pausedUntilMs) return; // the resume timer pumps again
         if (this.flow?.blocked()) {
           if (!run.waitingRoom) {
             run.waitingRoom = true;

@@ -327,6 +327,23 @@ export class WatchCache<T = unknown> {
     this.recordResourceVersion(version);
   }
 
+  /**
+   * Drops the history as a restarted watch cache has none (a fault hook): the ring is emptied
+   * (open intervals become invalid, as on a relist) and the cache counts as listed at its current
+   * RV, so a watch resuming from an older RV gets 410 `too old resource version: rv (current)`.
+   * The store is kept; snapshots older than now go. Returns how many events were dropped.
+   */
+  expireHistory(): number {
+    const dropped = this.history.size;
+    this.history.resetLocked();
+    if (this.snapshots) {
+      this.snapshots.reset();
+      if (this.snapshottingEnabled) this.snapshots.add(this.resourceVersion, this.store);
+    }
+    this.listResourceVersion = this.resourceVersion;
+    return dropped;
+  }
+
   setOnReplace(onReplace: (() => void) | undefined): void {
     this.onReplace = onReplace;
   }

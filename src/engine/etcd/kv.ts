@@ -28,6 +28,10 @@ export const etcdErrorMessages = {
   emptyKey: 'etcdserver: key is not provided',
 } as const;
 
+/** grpc-go's Unavailable desc for a refused dial to etcd's default client URL. */
+export const unreachableDesc =
+  'connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:2379: connect: connection refused"';
+
 /**
  * An error from etcd with its gRPC code. For etcd's own errors (rpctypes) `message` is the bare
  * `desc`, as clientv3 converts them; for any other status (e.g. an unknown RPC) it is grpc-go's
@@ -63,6 +67,11 @@ export class EtcdError extends Error {
 
   static invalidArgument(desc: string): EtcdError {
     return new EtcdError('InvalidArgument', desc, true);
+  }
+
+  /** What grpc-go answers while the member cannot be reached (the dial is refused). */
+  static unavailable(): EtcdError {
+    return new EtcdError('Unavailable', unreachableDesc, false);
   }
 
   get isCompacted(): boolean {

@@ -68,8 +68,8 @@ export class MemoryEtcd implements KV {
   private readonly clock: Clock;
   private readonly store = new MvccStore();
   private readonly hub: WatchHub;
-  private readonly latency: LatencyModel;
-  private readonly simulateLatency: boolean;
+  private latency: LatencyModel;
+  private simulateLatency: boolean;
   private readonly maxTxnOps: number;
   private readonly maxRequestBytes: number;
   private readonly initialChunk: number;
@@ -152,6 +152,44 @@ export class MemoryEtcd implements KV {
     this.rangeStreamMode = mode;
   }
 
+  /** The RangeStream knob's position. */
+  get rangeStreamSupport(): 'supported' | 'unimplemented' {
+    return this.rangeStreamMode;
+  }
+
+  /** The service-time model in use. */
+  get latencyModel(): LatencyModel {
+    return this.latency;
+  }
+
+  /** Whether answers wait for their modelled latency on the clock. */
+  get simulatesLatency(): boolean {
+    return this.simulateLatency;
+  }
+
+  /**
+   * Replaces the service-time model from the next request on (a slower disk, a remote member);
+   * `simulate` makes answers wait for it. Throws RangeError for a negative or non-finite figure.
+   */
+  setLatency(latency: Partial<LatencyModel>, simulate = this.simulateLatency): void {
+    this.latency = latencyModel(latency);
+    this.simulateLatency = simulate;
+  }
+
+  /**
+   * Makes the member unreachable for `ms` from now: every request fails at once with grpc-go's
+   * Unavailable, and open watches stay silent (no progress notifications), as clientv3's watch
+   * stream does while it redials. Writes cannot happen meanwhile, so watches miss no event.
+   */
+  setUnreachable(ms: number): void {
+    this.hub.unreachableUntil = this.clock.now() + ms;
+  }
+
+  /** Ms until the member is reachable again (0 when it is). */
+  unreachableFor(): number {
+    return Math.max(0, this.hub.unreachableUntil - this.clock.now());
+  }
+
   /** Adds a request listener; returns a function that removes it. */
   addRequestListener(fn: (r: EtcdRequestRecord) => void): () => void {
     this.listeners.push(fn);
@@ -189,6 +227,7 @@ export class MemoryEtcd implements KV {
     const at = this.clock.now();
     let resp: RangeResponse;
     try {
+      this.checkReachable();
       resp = this.doRange(req, undefined);
     } catch (e) {
       this.emitError('range', at, req.key, req.rangeEnd, req.limit, req.revision, e);
@@ -217,7 +256,9 @@ export class MemoryEtcd implements KV {
     let failure: unknown;
     let rev = 0;
     let iv: KeyInterval | undefined;
-    if (this.rangeStreamMode !== 'supported') {
+    if (this.unreachableFor() > 0) {
+      failure = EtcdError.unavailable();
+    } else if (this.rangeStreamMode !== 'supported') {
       failure = EtcdError.unimplemented('RangeStream', 'etcdserverpb.KV');
     } else {
       try {
@@ -253,6 +294,7 @@ export class MemoryEtcd implements KV {
     let resp: TxnResponse;
     let written: KeyRecord[];
     try {
+      this.checkReachable();
       this.checkTxn(req);
       const txn = this.store.beginWrite();
       const out = this.applyTxn(txn, req);
@@ -292,6 +334,7 @@ export class MemoryEtcd implements KV {
     let resp: DeleteRangeResponse;
     let deleted: KeyRecord[];
     try {
+      this.checkReachable();
       checkKey(req.key, 'deleteRange');
       const txn = this.store.beginWrite();
       deleted = this.store.deleteRange(txn, keyInterval(req.key, req.rangeEnd));
@@ -325,6 +368,7 @@ export class MemoryEtcd implements KV {
   async compaction(req: CompactionRequest): Promise<CompactionResponse> {
     const at = this.clock.now();
     try {
+      this.checkReachable();
       this.store.compact(req.revision);
     } catch (e) {
       this.emitError('compaction', at, '', '', 0, req.revision, e);
@@ -448,6 +492,10 @@ export class MemoryEtcd implements KV {
       if (bytes * 2 < this.maxRequestBytes) chunk *= 2;
       else if (bytes > this.maxRequestBytes) chunk = Math.max(1, chunk >> 1);
     }
+  }
+
+  private checkReachable(): void {
+    if (this.unreachableFor() > 0) throw EtcdError.unavailable();
   }
 
   private checkTxn(req: TxnRequest): void {

@@ -186,6 +186,8 @@ export class WatchHub {
   private syncTimer: Timer | undefined;
   /** Called for every requestProgress (the request recorder hooks it). */
   onProgressRequest: ((w: Watch) => void) | undefined;
+  /** Clock ms until which the member is unreachable (a fault): no progress notification gets out. */
+  unreachableUntil = -Infinity;
 
   constructor(store: MvccStore, opts: WatchHubOptions) {
     this.store = store;
@@ -246,6 +248,7 @@ export class WatchHub {
   progressIfSync(w: Watcher): void {
     const rev = this.store.currentRev;
     if (!w.synced || rev < w.startRev || !this.synced.has(w)) return;
+    if (this.opts.clock.now() < this.unreachableUntil) return;
     w.send({ header: { revision: rev }, events: [], progressNotify: true });
   }
 

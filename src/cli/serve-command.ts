@@ -1,0 +1,152 @@
+// `listwatch serve`: the engine as a live apiserver on 127.0.0.1 for real kubectl, client-go and
+// client-node, until SIGINT or SIGTERM (every watch is closed as on apiserver shutdown, exit 0).
+import { ApiServer, type SeedCounts } from '../server/api-server';
+import { CrdError } from '../server/crd';
+import type { ProfileName } from '../server/registry';
+import { parseArgs } from './args';
+import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
+
+const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed pods=N,configmaps=N]
+                       [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH] [--json]
+
+Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
+layer (k8s.io/apiserver release-1.36 by default) on the real clock: core/v1 pods, configmaps
+and namespaces, and a custom resource per --crd. Every request needs the bearer token of
+the kubeconfig it writes (cluster, user and context "listwatch").
+
+Options:
+  --port N              port to listen on (default 0: a free one)
+  --profile P           1.36 (release-1.36, default) or 1.37 (the master preview)
+  --seed LIST           objects to create in "default", e.g. pods=100,configmaps=10
+  --crd FILE            an apiextensions.k8s.io/v1 CustomResourceDefinition (YAML or JSON);
+                        repeatable
+  --kubeconfig PATH     where to write the kubeconfig (default: a new temporary directory)
+  --audit-log PATH      write audit.k8s.io/v1 events (Metadata level) to PATH
+  --json                print {"url":…,"kubeconfig":…,"token":…} as the first stdout line
+  -h, --help            show this help
+
+Stop it with Ctrl-C (SIGINT) or SIGTERM.
+Exit status: 0 stopped, 1 could not start (port in use, unreadable CRD), 2 usage error.`;
+
+/** Splits the repeatable `--crd FILE` / `--crd=FILE` from the other arguments. */
+function extractCrds(argv: string[]): { crds: string[]; rest: string[] } {
+  const crds: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (a === '--crd') {
+      if (i + 1 >= argv.length) throw new UsageError('option --crd needs a value');
+      crds.push(argv[++i]);
+    } else if (a.startsWith('--crd=')) crds.push(a.slice('--crd='.length));
+    else rest.push(a);
+  }
+  return { crds, rest };
+}
+
+/** `pods=N,configmaps=N`. */
+export function parseSeed(text: string): SeedCounts {
+  const counts: SeedCounts = {};
+  for (const part of text.split(',')) {
+    const m = /^(pods|configmaps)=([0-9]+)$/.exec(part.trim());
+    if (!m)
+      throw new UsageError(
+        `--seed expects pods=N,configmaps=N, got ${JSON.stringify(part.trim())}`,
+      );
+    counts[m[1] as keyof SeedCounts] = Number(m[2]);
+  }
+  return counts;
+}
+
+function parsePort(text: string): number {
+  if (!/^[0-9]+$/.test(text) || Number(text) > 65535)
+    throw new UsageError(`--port expects a port number 0..65535, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function parseProfile(text: string): ProfileName {
+  if (text !== '1.36' && text !== '1.37')
+    throw new UsageError(`--profile expects 1.36 or 1.37, got ${JSON.stringify(text)}`);
+  return text;
+}
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'serve the Kubernetes API on 127.0.0.1 to real kubectl and clients',
+  help,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const { crds, rest } = extractCrds(argv);
+    const { options, positionals } = parseArgs(rest, [
+      { name: 'port', value: true },
+      { name: 'profile', value: true },
+      { name: 'seed', value: true },
+      { name: 'kubeconfig', value: true },
+      { name: 'audit-log', value: true },
+      { name: 'json', value: false },
+      { name: 'help', value: false, short: 'h' },
+    ]);
+    if (options.has('help')) {
+      io.out(help + '\n');
+      return exitOk;
+    }
+    if (positionals.length > 0)
+      throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const str = (name: string): string | undefined => {
+      const v = options.get(name);
+      return typeof v === 'string' ? v : undefined;
+    };
+    const port = str('port');
+    const profile = str('profile');
+    const seed = str('seed');
+    let server: ApiServer;
+    try {
+      server = await ApiServer.start({
+        port: port === undefined ? 0 : parsePort(port),
+        profile: profile === undefined ? undefined : parseProfile(profile),
+        seed: seed === undefined ? undefined : parseSeed(seed),
+        crdFiles: crds,
+        kubeconfigPath: str('kubeconfig'),
+        auditLogPath: str('audit-log'),
+      });
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      const err = e as NodeJS.ErrnoException;
+      const why =
+        e instanceof CrdError
+          ? err.message
+          : err.code === 'EADDRINUSE'
+            ? `port ${port} is in use`
+            : err.code === 'ENOENT' || err.code === 'EACCES'
+              ? err.message
+              : (err.stack ?? err.message);
+      io.err(`listwatch serve: cannot start: ${why}\n`);
+      return 1;
+    }
+    if (options.has('json'))
+      io.out(
+        JSON.stringify({
+          url: server.url,
+          kubeconfig: server.kubeconfigPath,
+          token: server.token,
+        }) + '\n',
+      );
+    else
+      io.out(
+        `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.registry.profile.kubernetesVersion}); Ctrl-C stops\n`,
+      );
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.removeListener('SIGINT', stop);
+        process.removeListener('SIGTERM', stop);
+        resolve();
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await server.stop();
+    return exitOk;
+  },
+};

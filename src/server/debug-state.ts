@@ -1,0 +1,357 @@
+// No upstream counterpart: `GET /debug/listwatch/v1/state`, the live engine as JSON. Resources and
+// watchers are read from the engine objects at the moment of the request; clients come from the
+// requests the server reports (requestStarted); recent lists are folded from the engine's
+// inspector events by request id, as src/run/build-run-model.ts folds a trace. Memory is bounded:
+// the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
+// user agents, up to maxWatchersShown watchers in an answer.
+import type { InspectorEvent } from '../engine/inspect/events';
+import type { RequestContext } from '../engine/request/request-context';
+import { cacheWatcherStateNames } from '../engine/cacher/cache-watcher-report';
+import type { FaultResponse, FaultWorld } from './faults';
+import { resourceName } from './faults';
+
+/** What the state reads: the same world as the faults. */
+export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'>;
+
+export const debugStatePath = '/debug/listwatch/v1/state';
+
+/** The request kinds counted per user agent (RequestInfo verbs, grouped). */
+export type RequestKind = 'lists' | 'gets' | 'watches' | 'writes' | 'other';
+
+export interface ClientCounts {
+  userAgent: string;
+  lists: number;
+  gets: number;
+  watches: number;
+  writes: number;
+  other: number;
+}
+
+/** One etcd request of a list (an `etcd/request` event). */
+export interface ListEtcdCall {
+  at: number;
+  operation: string;
+  key: string;
+  rangeEnd?: string;
+  limit: number;
+  revision: number;
+  kvs: number;
+  count: number;
+  latencyMs: number;
+  error?: string;
+}
+
+/** One recent LIST: what served it and what it asked etcd. */
+export interface RecentList {
+  requestId: number;
+  at: number;
+  resource: string;
+  userAgent?: string;
+  requestLine?: string;
+  key?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit?: number;
+  /** The delegator's choice: cache, etcd, or rejected. */
+  servedBy?: string;
+  rule?: string;
+  fallback?: string;
+  fromCache?: { fetched: number; returned: number; index: string };
+  pages: number;
+  returned?: number;
+  latencyMs?: number;
+  error?: { code: number; message: string };
+  etcdCalls: ListEtcdCall[];
+  /** etcd requests beyond maxEtcdCallsPerList, counted. */
+  etcdCallsOmitted: number;
+}
+
+export interface DebugStateOptions {
+  maxLists?: number;
+  maxEtcdCallsPerList?: number;
+  maxClients?: number;
+  maxWatchersShown?: number;
+}
+
+/** How many user agents are counted one by one; later ones share this name. */
+export const otherClients = '(other clients)';
+
+/**
+ * The live view's memory: clients by user agent and the recent lists. Feed it the server's
+ * requests (requestStarted) and the engine's inspector events (observe, e.g. from an InspectorHub
+ * subscription); `view()` adds the engine's live state.
+ */
+export class DebugState {
+  private readonly world: DebugWorld;
+  private readonly maxLists: number;
+  private readonly maxEtcdCalls: number;
+  private readonly maxClients: number;
+  private readonly maxWatchersShown: number;
+  private readonly clients = new Map<string, ClientCounts>();
+  /** Request id -> its context, for the recent requests only (the lists' owners). */
+  private readonly requests = new Map<number, RequestContext>();
+  /** By request id, oldest first (Map insertion order). */
+  private readonly lists = new Map<number, RecentList>();
+
+  constructor(world: DebugWorld, o: DebugStateOptions = {}) {
+    this.world = world;
+    this.maxLists = o.maxLists ?? 50;
+    this.maxEtcdCalls = o.maxEtcdCallsPerList ?? 20;
+    this.maxClients = o.maxClients ?? 500;
+    this.maxWatchersShown = o.maxWatchersShown ?? 1000;
+  }
+
+  /** A request reached a handler: `verb` is its RequestInfo verb (list, watch, get, create, …). */
+  requestStarted(ctx: RequestContext, verb: string): void {
+    const kind = requestKind(verb);
+    let c = this.clients.get(ctx.client);
+    if (c === undefined) {
+      const name = this.clients.size >= this.maxClients ? otherClients : ctx.client;
+      c = this.clients.get(name);
+      if (c === undefined) {
+        c = { userAgent: name, lists: 0, gets: 0, watches: 0, writes: 0, other: 0 };
+        this.clients.set(name, c);
+      }
+    }
+    c[kind]++;
+    if (kind !== 'lists') return;
+    this.requests.set(ctx.requestId, ctx);
+    // Twice the lists kept: a list's context may arrive before or after its first event.
+    if (this.requests.size > this.maxLists * 2) {
+      const oldest = this.requests.keys().next().value as number;
+      this.requests.delete(oldest);
+    }
+    const l = this.lists.get(ctx.requestId);
+    if (l) {
+      l.userAgent = ctx.client;
+      l.requestLine = ctx.requestLine;
+    }
+  }
+
+  /** One inspector event: the list-related ones are folded by request id. */
+  observe(e: InspectorEvent): void {
+    switch (e.type) {
+      case 'delegator/decision': {
+        if (e.operation !== 'list' || e.requestId === undefined) return;
+        const l = this.listOf(e.requestId, e.at, e.groupResource);
+        l.key = e.key;
+        l.resourceVersion = e.resourceVersion;
+        l.resourceVersionMatch = e.resourceVersionMatch;
+        l.limit = e.limit;
+        l.servedBy = e.target;
+        l.rule = e.rule;
+        if (e.error) l.error = e.error;
+        return;
+      }
+      case 'delegator/fallback': {
+        const l = e.requestId === undefined ? undefined : this.lists.get(e.requestId);
+        if (l) l.fallback = e.fallback;
+        return;
+      }
+      case 'cacher/list': {
+        if (e.requestId === undefined) return;
+        const l = this.listOf(e.requestId, e.at, e.groupResource);
+        l.fromCache = { fetched: e.fetched, returned: e.returned, index: e.index };
+        l.returned = e.returned;
+        if (e.error) l.error = e.error;
+        return;
+      }
+      case 'list/page': {
+        if (e.requestId === undefined) return;
+        this.listOf(e.requestId, e.at, e.groupResource).pages++;
+        return;
+      }
+      case 'list/done': {
+        if (e.requestId === undefined) return;
+        const l = this.listOf(e.requestId, e.at, e.groupResource);
+        l.returned = e.returned;
+        l.latencyMs = e.latencyMs;
+        if (e.error) l.error = e.error;
+        return;
+      }
+      case 'etcd/request': {
+        const l = e.requestId === undefined ? undefined : this.lists.get(e.requestId);
+        if (!l) return;
+        if (l.etcdCalls.length >= this.maxEtcdCalls) {
+          l.etcdCallsOmitted++;
+          return;
+        }
+        l.etcdCalls.push({
+          at: e.at,
+          operation: e.operation,
+          key: e.key,
+          ...(e.rangeEnd !== undefined ? { rangeEnd: e.rangeEnd } : {}),
+          limit: e.limit,
+          revision: e.revision,
+          kvs: e.kvs,
+          count: e.count,
+          latencyMs: e.latencyMs,
+          ...(e.error !== undefined ? { error: e.error } : {}),
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private listOf(
+    requestId: number,
+    at: number,
+    gr: { group: string; resource: string },
+  ): RecentList {
+    let l = this.lists.get(requestId);
+    if (l) return l;
+    const ctx = this.requests.get(requestId);
+    l = {
+      requestId,
+      at,
+      resource: resourceName(gr),
+      ...(ctx ? { userAgent: ctx.client, requestLine: ctx.requestLine } : {}),
+      pages: 0,
+      etcdCalls: [],
+      etcdCallsOmitted: 0,
+    };
+    this.lists.set(requestId, l);
+    if (this.lists.size > this.maxLists) {
+      const oldest = this.lists.keys().next().value as number;
+      this.lists.delete(oldest);
+    }
+    return l;
+  }
+
+  /** The whole live view (the body of GET /debug/listwatch/v1/state). */
+  view(): DebugStateView {
+    const etcd = this.world.etcd;
+    const resources = this.world.resources.map((r) => {
+      const e = r.engine;
+      const h = e.watchCache.history;
+      const ready = e.cacher.ready.check();
+      return {
+        resource: resourceName(r),
+        cacheResourceVersion: e.watchCache.resourceVersion,
+        etcdRevision: etcd.currentRevision(),
+        ready: ready.error === undefined,
+        readyState: e.cacher.ready.state,
+        ...(ready.error ? { notReadyReason: ready.error.message } : {}),
+        history: {
+          size: h.size,
+          capacity: h.capacity,
+          ...(h.size > 0 ? { oldestResourceVersion: h.oldestResourceVersionLocked() } : {}),
+        },
+        watchers: e.cacher.watcherCount(),
+        reflector: {
+          lastSyncResourceVersion: e.cacher.lastSyncResourceVersion(),
+          pausedForMs: e.cacher.reflector.pausedFor(),
+          queuedEvents: e.cacher.reflector.queuedEvents(),
+        },
+      };
+    });
+    const watchers: WatcherView[] = [];
+    let watchersTotal = 0;
+    for (const r of this.world.resources) {
+      for (const w of r.engine.cacher.registeredWatchers()) {
+        watchersTotal++;
+        if (watchers.length >= this.maxWatchersShown) continue;
+        watchers.push({
+          id: w.id,
+          resource: resourceName(r),
+          ...(w.request
+            ? {
+                requestId: w.request.requestId,
+                userAgent: w.request.client,
+                requestLine: w.request.requestLine,
+              }
+            : {}),
+          identifier: w.identifier,
+          state: cacheWatcherStateNames[w.state],
+          lastResourceVersion: w.taskResourceVersion,
+          input: { len: w.input.len(), cap: w.input.capacity },
+          result: { len: w.result.len(), cap: w.result.capacity },
+          allowWatchBookmarks: w.allowWatchBookmarks,
+        });
+      }
+    }
+    const latency = etcd.latencyModel;
+    return {
+      kind: 'ListWatchState',
+      etcd: {
+        revision: etcd.currentRevision(),
+        compactRevision: etcd.compactRevision(),
+        rangeStream: etcd.rangeStreamSupport,
+        latency: { ...latency },
+        latencySimulated: etcd.simulatesLatency,
+        unavailableForMs: etcd.unreachableFor(),
+      },
+      resources,
+      watchers,
+      watchersTotal,
+      clients: [...this.clients.values()].map((c) => ({ ...c })),
+      recentLists: [...this.lists.values()].reverse(),
+    };
+  }
+}
+
+export interface WatcherView {
+  id: number | string;
+  resource: string;
+  requestId?: number;
+  userAgent?: string;
+  requestLine?: string;
+  identifier: string;
+  state: string;
+  /** The RV of the last event or bookmark sent to the client. */
+  lastResourceVersion: number;
+  input: { len: number; cap: number };
+  result: { len: number; cap: number };
+  allowWatchBookmarks: boolean;
+}
+
+export interface DebugStateView {
+  kind: 'ListWatchState';
+  etcd: Record<string, unknown>;
+  resources: Record<string, unknown>[];
+  watchers: WatcherView[];
+  watchersTotal: number;
+  clients: ClientCounts[];
+  /** Newest first. */
+  recentLists: RecentList[];
+}
+
+/** The RequestInfo verb's group for the per-client counts. */
+export function requestKind(verb: string): RequestKind {
+  switch (verb) {
+    case 'list':
+      return 'lists';
+    case 'get':
+      return 'gets';
+    case 'watch':
+      return 'watches';
+    case 'create':
+    case 'update':
+    case 'patch':
+    case 'delete':
+    case 'deletecollection':
+      return 'writes';
+    default:
+      return 'other';
+  }
+}
+
+/** GET /debug/listwatch/v1/state. */
+export function handleDebugStateRequest(method: string, state: DebugState): FaultResponse {
+  if (method !== 'GET')
+    return {
+      status: 405,
+      body: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `${method} is not supported here; use GET`,
+        reason: 'MethodNotAllowed',
+        code: 405,
+      },
+    };
+  return { status: 200, body: state.view() };
+}

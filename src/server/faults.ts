@@ -1,0 +1,447 @@
+// No upstream counterpart: the admin API that injects faults into the live engine
+// (`POST /debug/listwatch/v1/faults/<name>`, `GET /debug/listwatch/v1/faults`). Each fault is one
+// engine hook doing what upstream's apiserver or etcd would do in that situation; this module only
+// validates parameters, picks the resources and reports what was done. Errors are metav1.Status
+// bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an unknown fault).
+import type { MemoryEtcd } from '../engine/etcd/memory-etcd';
+import { isZeroLatency, type LatencyModel } from '../engine/etcd/latency-model';
+import type { Status } from '../engine/storage/errors';
+import type { ServedResource } from './served-resource';
+
+/** What the faults act on: the served resources and the etcd they share. */
+export interface FaultWorld {
+  readonly resources: readonly ServedResource[];
+  readonly etcd: MemoryEtcd;
+  /** klog-style sink for one line per injected fault. */
+  readonly log?: (message: string) => void;
+}
+
+/** An admin API answer: the HTTP status and a JSON body. */
+export interface FaultResponse {
+  status: number;
+  body: unknown;
+}
+
+/** The path prefix of the admin API. */
+export const faultsPath = '/debug/listwatch/v1/faults';
+
+type ParamType = 'integer' | 'number' | 'string' | 'boolean';
+
+/** One parameter of a fault, as `GET /debug/listwatch/v1/faults` lists it. */
+export interface FaultParameter {
+  name: string;
+  type: ParamType;
+  required: boolean;
+  description: string;
+  /** Smallest allowed value (numbers), exclusive when `exclusiveMinimum`. */
+  minimum?: number;
+  exclusiveMinimum?: boolean;
+  /** Allowed values (strings). */
+  enum?: readonly string[];
+}
+
+export interface FaultDescription {
+  name: string;
+  description: string;
+  parameters: readonly FaultParameter[];
+}
+
+type Params = Record<string, unknown>;
+
+interface Fault extends FaultDescription {
+  apply(p: Params, world: FaultWorld): Promise<FaultResponse> | FaultResponse;
+}
+
+const resourceParam: FaultParameter = {
+  name: 'resource',
+  type: 'string',
+  required: false,
+  description:
+    'The resource (pods, or <plural>.<group> for a custom resource); default: every one.',
+};
+
+const seconds = (what: string): FaultParameter => ({
+  name: 'seconds',
+  type: 'number',
+  required: true,
+  minimum: 0,
+  exclusiveMinimum: true,
+  description: what,
+});
+
+const latencyFigures: readonly (keyof LatencyModel)[] = [
+  'perRequestMs',
+  'perWriteMs',
+  'perCountedKeyMs',
+  'perKeyMs',
+  'perByteMs',
+];
+
+const faults: readonly Fault[] = [
+  {
+    name: 'compact',
+    description:
+      "Compacts etcd's history before a revision (default: the current one): reads and watches " +
+      'from older resource versions get 410 from etcd.',
+    parameters: [
+      {
+        name: 'revision',
+        type: 'integer',
+        required: false,
+        minimum: 1,
+        description: 'The revision to compact to; default: the current revision.',
+      },
+    ],
+    async apply(p, world) {
+      const revision = (p.revision as number | undefined) ?? world.etcd.currentRevision();
+      try {
+        await world.etcd.compaction({ revision });
+      } catch (e) {
+        return invalid(`revision: ${(e as Error).message}`);
+      }
+      world.log?.(`fault compact: etcd compacted to revision ${revision}`);
+      return ok('compact', {
+        revision,
+        compactRevision: world.etcd.compactRevision(),
+        currentRevision: world.etcd.currentRevision(),
+      });
+    },
+  },
+  {
+    name: 'cache-lag',
+    description:
+      "Pauses the cacher's reflector: etcd's watch events (and progress notifications) are held, " +
+      'then applied in order, so the watch cache falls behind etcd. Consistent reads wait up to 3s, ' +
+      'then fall back to etcd or answer 429 as the profile decides; WatchList waits.',
+    parameters: [seconds('How long the reflector is paused.'), resourceParam],
+    apply(p, world) {
+      const picked = pick(p, world);
+      if (!Array.isArray(picked)) return picked;
+      const ms = (p.seconds as number) * 1000;
+      const resources = picked.map((r) => {
+        r.engine.cacher.reflector.pause(ms);
+        return {
+          resource: resourceName(r),
+          pausedForMs: r.engine.cacher.reflector.pausedFor(),
+          cacheResourceVersion: r.engine.watchCache.resourceVersion,
+          etcdRevision: world.etcd.currentRevision(),
+        };
+      });
+      world.log?.(`fault cache-lag: reflectors paused for ${ms}ms: ${names(picked)}`);
+      return ok('cache-lag', { resources });
+    },
+  },
+  {
+    name: 'expire-history',
+    description:
+      "Drops the watch cache's event history, as a restarted or shrunk watch cache has none: " +
+      'watches resuming from an older resource version get 410 too old resource version.',
+    parameters: [resourceParam],
+    apply(p, world) {
+      const picked = pick(p, world);
+      if (!Array.isArray(picked)) return picked;
+      const resources = picked.map((r) => ({
+        resource: resourceName(r),
+        droppedEvents: r.engine.watchCache.expireHistory(),
+        oldestResourceVersion: r.engine.watchCache.resourceVersion,
+      }));
+      world.log?.(`fault expire-history: history dropped: ${names(picked)}`);
+      return ok('expire-history', { resources });
+    },
+  },
+  {
+    name: 'etcd-latency',
+    description:
+      "Sets etcd's service time from the next request on (the figures not given are 0); answers " +
+      'wait for it. All 0 turns the latency off.',
+    parameters: latencyFigures.map((k) => ({
+      name: k,
+      type: 'number' as const,
+      required: false,
+      minimum: 0,
+      description: latencyDescriptions[k],
+    })),
+    apply(p, world) {
+      const model: Partial<LatencyModel> = {};
+      for (const k of latencyFigures) if (p[k] !== undefined) model[k] = p[k] as number;
+      world.etcd.setLatency(model, !isZeroLatency({ ...zeroModel, ...model }));
+      world.log?.(`fault etcd-latency: ${JSON.stringify(world.etcd.latencyModel)}`);
+      return ok('etcd-latency', {
+        latency: { ...world.etcd.latencyModel },
+        simulated: world.etcd.simulatesLatency,
+      });
+    },
+  },
+  {
+    name: 'etcd-unavailable',
+    description:
+      'Makes etcd unreachable: every request fails at once with gRPC Unavailable (a refused ' +
+      'dial), which the etcd3 store passes on as a 500; open watches stay silent.',
+    parameters: [seconds('How long etcd is unreachable.')],
+    apply(p, world) {
+      const ms = (p.seconds as number) * 1000;
+      world.etcd.setUnreachable(ms);
+      world.log?.(`fault etcd-unavailable: etcd unreachable for ${ms}ms`);
+      return ok('etcd-unavailable', { unavailableForMs: world.etcd.unreachableFor() });
+    },
+  },
+  {
+    name: 'rangestream',
+    description:
+      "Switches etcd's RangeStream support (etcd 3.7). Only the 1.37 profile's EtcdRangeStream " +
+      'gate uses it; a store that found it unsupported asks again after 10 minutes.',
+    parameters: [
+      {
+        name: 'mode',
+        type: 'string',
+        required: true,
+        enum: ['supported', 'unsupported'],
+        description: 'supported: etcd 3.7 RangeStream; unsupported: gRPC Unimplemented.',
+      },
+    ],
+    apply(p, world) {
+      world.etcd.setRangeStream(p.mode === 'supported' ? 'supported' : 'unimplemented');
+      world.log?.(`fault rangestream: ${String(p.mode)}`);
+      return ok('rangestream', {
+        mode: p.mode,
+        gateEnabled: world.resources.map((r) => ({
+          resource: resourceName(r),
+          EtcdRangeStream: r.engine.gates.EtcdRangeStream,
+        })),
+      });
+    },
+  },
+  {
+    name: 'terminate-watcher',
+    description:
+      'Closes watchers as the cacher closes an unresponsive one (its log line and ' +
+      'apiserver_terminated_watchers_total): by watcher id, or every watcher of a user agent.',
+    parameters: [
+      {
+        name: 'id',
+        type: 'integer',
+        required: false,
+        minimum: 0,
+        description: 'The watcher id (GET /debug/listwatch/v1/state lists them).',
+      },
+      {
+        name: 'userAgent',
+        type: 'string',
+        required: false,
+        description: "Every watcher whose request's User-Agent is exactly this.",
+      },
+      resourceParam,
+    ],
+    apply(p, world) {
+      const byId = p.id !== undefined;
+      if (byId === (p.userAgent !== undefined))
+        return invalid('id, userAgent: exactly one of them is required');
+      const picked = pick(p, world);
+      if (!Array.isArray(picked)) return picked;
+      const matches = picked.flatMap((r) =>
+        r.engine.cacher
+          .registeredWatchers()
+          .filter((w) => (byId ? w.id === p.id : w.request?.client === p.userAgent))
+          .map((w) => ({ r, w })),
+      );
+      if (byId && matches.length > 1)
+        return invalid(
+          `id: watcher ${String(p.id)} exists in ${names(matches.map((m) => m.r))}; name the resource`,
+        );
+      if (matches.length === 0)
+        return notFound(
+          byId
+            ? `no watcher with id ${String(p.id)}`
+            : `no watcher of user agent ${JSON.stringify(p.userAgent)}`,
+        );
+      const terminated = matches
+        .filter(({ w }) => w.terminate())
+        .map(({ r, w }) => ({
+          resource: resourceName(r),
+          id: w.id,
+          userAgent: w.request?.client,
+          requestLine: w.request?.requestLine,
+        }));
+      world.log?.(`fault terminate-watcher: ${terminated.length} terminated`);
+      return ok('terminate-watcher', { terminated });
+    },
+  },
+  {
+    name: 'restart',
+    description:
+      'Restarts the cachers as an apiserver restart does: every watch is closed, and a new watch ' +
+      'cache lists etcd (requests get 429 until it is ready).',
+    parameters: [resourceParam],
+    apply(p, world) {
+      const picked = pick(p, world);
+      if (!Array.isArray(picked)) return picked;
+      const resources = picked.map((r) => {
+        const closedWatchers = r.engine.cacher.watcherCount();
+        r.engine.restart();
+        return { resource: resourceName(r), closedWatchers };
+      });
+      world.log?.(`fault restart: cachers restarted: ${names(picked)}`);
+      return ok('restart', { resources });
+    },
+  },
+];
+
+const latencyDescriptions: Record<keyof LatencyModel, string> = {
+  perRequestMs: 'ms for every request (the round trip).',
+  perWriteMs: 'ms added for every write (raft, fsync).',
+  perCountedKeyMs: "ms per key in a range's index walk (etcd's Count).",
+  perKeyMs: 'ms per key returned or written.',
+  perByteMs: 'ms per byte returned or written.',
+};
+
+const zeroModel: LatencyModel = {
+  perRequestMs: 0,
+  perWriteMs: 0,
+  perCountedKeyMs: 0,
+  perKeyMs: 0,
+  perByteMs: 0,
+};
+
+/** Every fault and its parameters (the CLI's `--list`, the editor's quick inputs). */
+export function describeFaults(): FaultDescription[] {
+  return faults.map(({ name, description, parameters }) => ({ name, description, parameters }));
+}
+
+/**
+ * The admin API: `name` undefined or '' is the list (GET); a fault is POSTed with a JSON object
+ * of its parameters (an empty body is `{}`).
+ */
+export async function handleFaultRequest(
+  method: string,
+  name: string | undefined,
+  body: string | undefined,
+  world: FaultWorld,
+): Promise<FaultResponse> {
+  if (name === undefined || name === '') {
+    if (method !== 'GET') return methodNotAllowed(method, 'GET');
+    return { status: 200, body: { kind: 'FaultList', faults: describeFaults() } };
+  }
+  const fault = faults.find((f) => f.name === name);
+  if (!fault)
+    return notFound(
+      `unknown fault ${JSON.stringify(name)}; expected one of: ${faults.map((f) => f.name).join(', ')}`,
+    );
+  if (method === 'GET') return { status: 200, body: describeFaults().find((f) => f.name === name) };
+  if (method !== 'POST') return methodNotAllowed(method, 'POST');
+  let params: unknown;
+  try {
+    params = body === undefined || body.trim() === '' ? {} : JSON.parse(body);
+  } catch (e) {
+    return failure(400, 'BadRequest', `invalid JSON body: ${(e as Error).message}`);
+  }
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    return failure(
+      400,
+      'BadRequest',
+      `the body must be a JSON object of ${name}'s parameters, got ${jsonKind(params)}`,
+    );
+  const problem = validate(fault, params as Params);
+  if (problem) return invalid(problem);
+  return fault.apply(params as Params, world);
+}
+
+/** The first thing wrong with `p` for `fault`, naming the field and what was expected. */
+export function validate(fault: FaultDescription, p: Params): string | undefined {
+  for (const k of Object.keys(p)) {
+    if (!fault.parameters.some((d) => d.name === k)) {
+      const known = fault.parameters.map((d) => d.name);
+      return `${k}: unknown parameter; ${fault.name} takes ${known.length ? known.join(', ') : 'none'}`;
+    }
+  }
+  for (const d of fault.parameters) {
+    const v = p[d.name];
+    if (v === undefined || v === null) {
+      if (v === null || d.required) return `${d.name}: required: expected ${expected(d)}`;
+      continue;
+    }
+    if (!matchesType(d, v)) return `${d.name}: expected ${expected(d)}, got ${JSON.stringify(v)}`;
+  }
+  return undefined;
+}
+
+function matchesType(d: FaultParameter, v: unknown): boolean {
+  switch (d.type) {
+    case 'string':
+      return typeof v === 'string' && (d.enum === undefined || d.enum.includes(v));
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'integer':
+    case 'number': {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+      if (d.type === 'integer' && !Number.isInteger(v)) return false;
+      if (d.minimum === undefined) return true;
+      return d.exclusiveMinimum ? v > d.minimum : v >= d.minimum;
+    }
+  }
+}
+
+function expected(d: FaultParameter): string {
+  if (d.enum) return `one of ${d.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+  const kind =
+    d.type === 'integer' ? 'an integer' : d.type === 'number' ? 'a number' : `a ${d.type}`;
+  if (d.minimum === undefined) return kind;
+  return `${kind} ${d.exclusiveMinimum ? '>' : '>='} ${d.minimum}`;
+}
+
+/** The resources `p.resource` names (every one without it), or the 422 that says why none. */
+function pick(p: Params, world: FaultWorld): ServedResource[] | FaultResponse {
+  const want = p.resource as string | undefined;
+  if (want === undefined) return [...world.resources];
+  const found = world.resources.filter(
+    (r) => resourceName(r) === want || (r.group === '' && r.resource === want),
+  );
+  if (found.length === 0)
+    return invalid(
+      `resource: ${JSON.stringify(want)} is not served; expected one of: ${world.resources.map(resourceName).join(', ')}`,
+    );
+  return found;
+}
+
+/** `pods`, or `widgets.example.com`: how kubectl names a resource. */
+export function resourceName(r: Pick<ServedResource, 'group' | 'resource'>): string {
+  return r.group === '' ? r.resource : `${r.resource}.${r.group}`;
+}
+
+function names(rs: readonly ServedResource[]): string {
+  return rs.map(resourceName).join(', ');
+}
+
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
+
+function ok(fault: string, what: Record<string, unknown>): FaultResponse {
+  return { status: 200, body: { kind: 'FaultResult', fault, ...what } };
+}
+
+function failure(code: number, reason: string, message: string): FaultResponse {
+  const status: Status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  };
+  return { status: code, body: status };
+}
+
+function invalid(message: string): FaultResponse {
+  return failure(422, 'Invalid', message);
+}
+
+function notFound(message: string): FaultResponse {
+  return failure(404, 'NotFound', message);
+}
+
+function methodNotAllowed(method: string, allowed: string): FaultResponse {
+  return failure(405, 'MethodNotAllowed', `${method} is not supported here; use ${allowed}`);
+}

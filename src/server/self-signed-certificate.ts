@@ -1,0 +1,100 @@
+// No upstream counterpart as code: kube-apiserver makes a self-signed serving certificate when it
+// is given none (k8s.io/client-go/util/cert GenerateSelfSignedCertKey). Ours is an ECDSA P-256
+// certificate for 127.0.0.1 and localhost, valid a year, written as DER by hand because Node can
+// sign but not build X.509. It exists because client-go (clientcmd's getUserIdentificationPartialConfig)
+// sends a bearer token only over TLS: kubectl would never authenticate to a plain-http server.
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+
+export interface ServingCertificate {
+  /** PEM. */
+  cert: string;
+  /** PEM (PKCS#8). */
+  key: string;
+}
+
+/** A fresh self-signed serving certificate for 127.0.0.1 and localhost. */
+export function generateSelfSignedCertKey(now = Date.now()): ServingCertificate {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const ecdsaWithSHA256 = seq(oid('1.2.840.10045.4.3.2'));
+  const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from('listwatch')))));
+  const serial = randomBytes(16);
+  serial[0] &= 0x7f; // a positive INTEGER
+  const subjectAltName = seq(
+    tlv(0x82, Buffer.from('localhost')), // [2] dNSName
+    tlv(0x87, Buffer.from([127, 0, 0, 1])), // [7] iPAddress
+  );
+  const extensions = seq(
+    seq(
+      oid('2.5.29.19'),
+      tlv(0x01, Buffer.from([0xff])),
+      tlv(0x04, seq(tlv(0x01, Buffer.from([0xff])))),
+    ),
+    seq(oid('2.5.29.17'), tlv(0x04, subjectAltName)),
+  );
+  const tbs = seq(
+    tlv(0xa0, tlv(0x02, Buffer.from([2]))), // version v3
+    tlv(0x02, serial),
+    ecdsaWithSHA256,
+    name,
+    seq(utcTime(now - 60_000), utcTime(now + 365 * 24 * 3600_000)),
+    name,
+    spki,
+    tlv(0xa3, extensions),
+  );
+  const signature = sign('sha256', tbs, privateKey);
+  const der = seq(tbs, ecdsaWithSHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
+  return {
+    cert: pem('CERTIFICATE', der),
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}
+
+function tlv(tag: number, value: Buffer): Buffer {
+  const n = value.length;
+  const len =
+    n < 0x80
+      ? Buffer.from([n])
+      : n < 0x100
+        ? Buffer.from([0x81, n])
+        : Buffer.from([0x82, n >> 8, n & 0xff]);
+  return Buffer.concat([Buffer.from([tag]), len, value]);
+}
+
+function seq(...items: Buffer[]): Buffer {
+  return tlv(0x30, Buffer.concat(items));
+}
+
+function set(...items: Buffer[]): Buffer {
+  return tlv(0x31, Buffer.concat(items));
+}
+
+function oid(dotted: string): Buffer {
+  const [a, b, ...rest] = dotted.split('.').map(Number);
+  const bytes = [40 * a + b];
+  for (const n of rest) {
+    const base128 = [n & 0x7f];
+    for (let v = n >> 7; v > 0; v >>= 7) base128.unshift((v & 0x7f) | 0x80);
+    bytes.push(...base128);
+  }
+  return tlv(0x06, Buffer.from(bytes));
+}
+
+/** UTCTime `YYMMDDHHMMSSZ` (valid until 2049, which a year from now is). */
+function utcTime(ms: number): Buffer {
+  const iso = new Date(ms).toISOString(); // 2026-12-01T13:52:33.000Z
+  const text =
+    iso.slice(2, 4) +
+    iso.slice(5, 7) +
+    iso.slice(8, 10) +
+    iso.slice(11, 13) +
+    iso.slice(14, 16) +
+    iso.slice(17, 19) +
+    'Z';
+  return tlv(0x17, Buffer.from(text));
+}
+
+function pem(label: string, der: Buffer): string {
+  const b64 = der.toString('base64').replace(/.{64}/g, '$&\n');
+  return `-----BEGIN ${label}-----\n${b64}${b64.endsWith('\n') ? '' : '\n'}-----END ${label}-----\n`;
+}
