@@ -7,7 +7,7 @@ import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/cli
 import { recordClientNodeTest, suiteKubectls } from './harness/clients';
 import { eventually } from './harness/eventually';
 import { sumMetric } from './harness/metrics-text';
-import { ServeProcess } from './harness/serve-process';
+import { ServeProcess, requestQuery } from './harness/serve-process';
 
 // The table of clients comes first whichever suite file mocha loads first.
 suiteKubectls();
@@ -177,7 +177,13 @@ describe('@kubernetes/client-node makeInformer against listwatch serve', functio
     const lists = await podLists(serve);
     const release = p.holdNextList();
     await serve.fault('expire-history', { resource: 'pods' });
-    await serve.fault('terminate-watcher', { userAgent: 'node-fetch' });
+    // End the informer's watch as the cacher ends an unresponsive one: it resumes from its RV.
+    const ofInformer = (await serve.state()).watchers.filter(
+      (w) =>
+        w.resource === 'pods' && requestQuery(w.requestLine).get('labelSelector') === 'app=relist',
+    );
+    assert.strictEqual(ofInformer.length, 1, JSON.stringify(ofInformer));
+    await serve.fault('terminate-watcher', { id: ofInformer[0].id });
     // The 410 ended the watch: the informer relists, and its LIST waits here while a pod goes.
     await eventually(() => assert.strictEqual(p.lists, 2, 'the informer relisted'));
     await serve.json('DELETE', `${pods}/gone`, 200);
@@ -185,6 +191,11 @@ describe('@kubernetes/client-node makeInformer against listwatch serve', functio
     await p.saw('delete', 'gone');
     assert.deepStrictEqual(p.cached(), ['kept']);
     assert.strictEqual((await podLists(serve)) - lists, 1, 'LISTs the engine served');
+    const relists = (await serve.state()).recentLists.filter(
+      (l) =>
+        l.resource === 'pods' && requestQuery(l.requestLine).get('labelSelector') === 'app=relist',
+    );
+    assert.strictEqual(relists.length, 2, 'the first LIST and the relist');
     // The informer watches again from the new list: a later pod arrives as add.
     const later = await serve.createPod('later', { app: 'relist' });
     await p.saw('add', 'later', later.metadata.resourceVersion);

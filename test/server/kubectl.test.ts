@@ -17,7 +17,8 @@ import {
   type KubectlProcess,
 } from './harness/kubectl';
 import { sumMetric } from './harness/metrics-text';
-import { ServeProcess, type PodObject } from './harness/serve-process';
+import { ServeProcess, requestQuery, type PodObject } from './harness/serve-process';
+import type { DebugStateView, RecentList } from '../../src/server/debug-state';
 
 /** LISTs the engine served for pods: from the watch cache plus from etcd (1.36: disjoint). */
 async function podLists(serve: ServeProcess): Promise<number> {
@@ -33,6 +34,13 @@ async function podEventsReceived(serve: ServeProcess): Promise<number> {
   return sumMetric(await serve.metrics(), 'apiserver_watch_cache_events_received_total', {
     resource: 'pods',
   });
+}
+
+/** The engine's recent pod LISTs whose request has `param=value`, oldest first. */
+function listsWith(state: DebugStateView, param: string, value: string): RecentList[] {
+  return state.recentLists
+    .filter((l) => l.resource === 'pods' && requestQuery(l.requestLine).get(param) === value)
+    .reverse();
 }
 
 /** Table output: the first column of every line but the header. */
@@ -112,6 +120,17 @@ function describeKubectl(k: Kubectl): void {
         sent[2].url.searchParams.get('continue'),
       );
       assert.strictEqual((await podLists(serve)) - lists, 3, 'LISTs the engine served');
+      const served = listsWith(await serve.state(), 'labelSelector', 'app=chunk').filter((l) =>
+        (l.userAgent ?? '').startsWith('kubectl'),
+      );
+      assert.deepStrictEqual(
+        served.map((l) => [l.limit, l.returned, l.error]),
+        [
+          [2, 2, undefined],
+          [2, 2, undefined],
+          [2, 1, undefined],
+        ],
+      );
     });
 
     it('get pods -o json prints the List with the objects the server stores', async () => {
@@ -226,6 +245,12 @@ function describeKubectl(k: Kubectl): void {
       // The reflector LISTs from the watch cache (resourceVersion=0); 1.20's LIST is consistent.
       assert.strictEqual(sent[0].get('resourceVersion'), reflector ? '0' : null);
       assert.match(sent[1].get('resourceVersion') ?? '', /^[1-9]\d*$/);
+      // The engine served the reflector's resourceVersion=0 LIST from the watch cache.
+      const served = listsWith(await serve.state(), 'fieldSelector', 'metadata.name=deleted-x');
+      assert.deepStrictEqual(
+        served.map((l) => [l.resourceVersion ?? '', l.servedBy]),
+        [[reflector ? '0' : '', reflector ? 'cache' : served[0]?.servedBy]],
+      );
       const gone = await serve.request('GET', `${pods}/deleted-x`);
       assert.strictEqual(gone.status, 404, gone.body);
       assert.strictEqual((JSON.parse(gone.body) as { reason: string }).reason, 'NotFound');
@@ -240,7 +265,20 @@ function describeKubectl(k: Kubectl): void {
         (p) => /^watched-1\s/m.test(p.stdout),
         'it printed the pod created later',
       );
+      const ofWatch = (state: DebugStateView) =>
+        state.watchers.filter(
+          (w) =>
+            w.resource === 'pods' &&
+            requestQuery(w.requestLine).get('labelSelector') === 'app=watch',
+        );
+      const live = ofWatch(await serve.state());
+      assert.deepStrictEqual(
+        live.map((w) => [w.userAgent?.split('/')[0], w.allowWatchBookmarks]),
+        [[path.basename(k.path), false]],
+      );
       const r = await watcher.kill();
+      // A client gone mid-stream leaves no watcher behind.
+      await eventually(async () => assert.deepStrictEqual(ofWatch(await serve.state()), []));
       assert.deepStrictEqual(tableNames(r.stdout), ['watched-0', 'watched-1']);
       const sent = requestsTo(r.stderr, pods).map((s) => s.url.searchParams);
       assert.deepStrictEqual(
@@ -303,6 +341,11 @@ function describeKubectl(k: Kubectl): void {
         assert.ok(
           after - initEvents >= 1,
           `apiserver_init_events_total grew by ${after - initEvents}`,
+        );
+        assert.deepStrictEqual(
+          listsWith(await serve.state(), 'fieldSelector', 'metadata.name=watchlist-x'),
+          [],
+          'the engine served no LIST',
         );
       });
     }

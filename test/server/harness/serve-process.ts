@@ -8,6 +8,7 @@ import * as https from 'https';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
+import type { DebugStateView } from '../../../src/server/debug-state';
 import { projectRoot } from '../../harness/paths';
 import { parseMetrics, type MetricSample } from './metrics-text';
 
@@ -211,8 +212,8 @@ export class ServeProcess {
   }
 
   /** GET /debug/listwatch/v1/state: the engine's live view. */
-  state<T = Record<string, unknown>>(): Promise<T> {
-    return this.json<T>('GET', '/debug/listwatch/v1/state', 200);
+  state(): Promise<DebugStateView> {
+    return this.json<DebugStateView>('GET', '/debug/listwatch/v1/state', 200);
   }
 
   /** POST /debug/listwatch/v1/faults/<name> with a JSON body. */
@@ -265,4 +266,10 @@ function readCluster(kubeconfig: string): { ca?: string; insecure: boolean; name
     insecure: cluster['insecure-skip-tls-verify'] === true,
     namespace: context?.context.namespace ?? 'default',
   };
+}
+
+/** The query of a request line (`GET /api/v1/…?labelSelector=…`) the debug state reports. */
+export function requestQuery(requestLine: string | undefined): URLSearchParams {
+  const target = requestLine?.split(' ')[1] ?? '';
+  return new URL(target, 'http://request.line').searchParams;
 }
