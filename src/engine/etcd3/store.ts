@@ -27,6 +27,7 @@ import {
   StatusError,
   errorToAPIStatus,
   newBadRequest,
+  newInvalidObjError,
   newNotFound,
   newTooLargeResourceVersionError,
   plainError,
@@ -1159,13 +1160,15 @@ function checkPreconditions(key: string, p: Preconditions | undefined, state: Ob
   if (!p) return;
   const meta = state.obj.metadata as { uid?: string; resourceVersion?: string };
   if (p.uid !== undefined && p.uid !== (meta.uid ?? '')) {
-    throw plainError(
-      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''} (key ${key})`,
+    throw newInvalidObjError(
+      key,
+      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''}`,
     );
   }
   if (p.resourceVersion !== undefined && p.resourceVersion !== (meta.resourceVersion ?? '')) {
-    throw plainError(
-      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''} (key ${key})`,
+    throw newInvalidObjError(
+      key,
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
     );
   }
 }

@@ -184,6 +184,75 @@ export function newNotFound(gr: GroupResource, name: string): StatusError {
   );
 }
 
+/** 409 AlreadyExists: `<resource> "<name>" already exists`. */
+export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
+  return failure(
+    409,
+    StatusReason.AlreadyExists,
+    `${groupResourceString(gr)} ${quote(name)} already exists`,
+    { name, group: gr.group, kind: gr.resource },
+  );
+}
+
+/** 409 AlreadyExists for a generated name the server could not make unique (rest.CheckGeneratedNameError). */
+export function newGenerateNameConflict(
+  gr: GroupResource,
+  name: string,
+  retryAfterSeconds: number,
+): StatusError {
+  return failure(
+    409,
+    StatusReason.AlreadyExists,
+    `${groupResourceString(gr)} ${quote(name)} already exists, the server was not able to generate a unique name for the object`,
+    { name, group: gr.group, kind: gr.resource, retryAfterSeconds },
+  );
+}
+
+/** 409 Conflict: `Operation cannot be fulfilled on <resource> "<name>": <err>`. */
+export function newConflict(gr: GroupResource, name: string, err: Error): StatusError {
+  return failure(
+    409,
+    StatusReason.Conflict,
+    `Operation cannot be fulfilled on ${groupResourceString(gr)} ${quote(name)}: ${err.message}`,
+    { name, group: gr.group, kind: gr.resource },
+  );
+}
+
+/** 401 Unauthorized; an empty reason reads `not authorized`. */
+export function newUnauthorized(reason: string): StatusError {
+  return failure(401, StatusReason.Unauthorized, reason.length === 0 ? 'not authorized' : reason);
+}
+
+/** 403 Forbidden: `forbidden: <err>`, `<resource> is forbidden: <err>` or `<resource> "<name>" is forbidden: <err>`. */
+export function newForbidden(gr: GroupResource, name: string, err: Error): StatusError {
+  const empty = gr.group === '' && gr.resource === '';
+  const message = empty
+    ? `forbidden: ${err.message}`
+    : name === ''
+      ? `${groupResourceString(gr)} is forbidden: ${err.message}`
+      : `${groupResourceString(gr)} ${quote(name)} is forbidden: ${err.message}`;
+  return failure(403, StatusReason.Forbidden, message, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
+}
+
+/** 405 MethodNotAllowed: `<action> is not supported on resources of kind "<resource>"`. */
+export function newMethodNotSupported(gr: GroupResource, action: string): StatusError {
+  return failure(
+    405,
+    StatusReason.MethodNotAllowed,
+    `${action} is not supported on resources of kind ${quote(groupResourceString(gr))}`,
+    { group: gr.group, kind: gr.resource },
+  );
+}
+
+/** 413 RequestEntityTooLarge: `Request entity too large: <message>`. */
+export function newRequestEntityTooLargeError(message: string): StatusError {
+  return failure(413, StatusReason.RequestEntityTooLarge, `Request entity too large: ${message}`);
+}
+
 /** 422 Invalid: `<Kind.group> "<name>" is invalid: <aggregated field errors>`. */
 export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldError[]): StatusError {
   const causes: StatusCause[] = errs.map((e) =>

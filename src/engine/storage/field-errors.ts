@@ -118,9 +118,18 @@ export class FieldError extends Error {
   }
 }
 
+/**
+ * A bad value of a named Go string type (metav1.ResourceVersionMatch): ErrorBody's type switch
+ * matches only plain strings with %q, so such a value is printed by json.Marshal instead.
+ */
+export class NamedString {
+  constructor(readonly value: string) {}
+}
+
 // Go prints simple values with %v, strings with %q and everything else as JSON.
 function formatBadValue(v: unknown): string {
   if (typeof v === 'string') return quote(v);
+  if (v instanceof NamedString) return goJsonQuote(v.value);
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   if (v === undefined || v === null) return 'null';
   if (Array.isArray(v) && v.every((x) => typeof x === 'string'))

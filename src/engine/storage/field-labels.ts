@@ -1,4 +1,4 @@
-// Mirrors kubernetes pkg/apis/core/v1/conversion.go (field label conversions), pkg/registry/core/pod/strategy.go (GetAttrs, ToSelectableFields) and apimachinery runtime.DefaultMetaV1FieldSelectorConversion (release-1.36).
+// Mirrors kubernetes pkg/apis/core/v1/conversion.go (field label conversions), pkg/registry/core/pod/strategy.go (GetAttrs, ToSelectableFields), pkg/registry/core/namespace/strategy.go (GetAttrs) and apimachinery runtime.DefaultMetaV1FieldSelectorConversion (release-1.36).
 // Which fields a field selector may name, and the field values an object offers to it.
 import type { Fields } from './fields';
 import { quote } from './go-strings';
@@ -29,6 +29,12 @@ function podFieldLabelConversion(label: string, value: string): [string, string]
   throw new Error(`field label not supported: ${label}`);
 }
 
+// core/v1 AddFieldLabelConversionsForNamespace: status.phase and metadata.name only.
+function namespaceFieldLabelConversion(label: string, value: string): [string, string] {
+  if (label === 'status.phase' || label === 'metadata.name') return [label, value];
+  throw new Error(`field label not supported: ${label}`);
+}
+
 /** runtime.DefaultMetaV1FieldSelectorConversion: only metadata.name and metadata.namespace. */
 export function defaultMetaV1FieldSelectorConversion(
   label: string,
@@ -43,6 +49,7 @@ export function defaultMetaV1FieldSelectorConversion(
 // Per-resource conversions registered upstream with AddFieldLabelConversionFunc (v1 core subset).
 const fieldLabelConversionFuncs: ReadonlyMap<string, FieldLabelConversionFunc> = new Map([
   ['pods', podFieldLabelConversion],
+  ['namespaces', namespaceFieldLabelConversion],
 ]);
 
 /** Scheme.ConvertFieldLabel for a resource (e.g. 'pods'); other resources get the metadata default. */
@@ -86,11 +93,19 @@ export function podSelectableFields(pod: Pod): Record<string, string> {
 
 /**
  * The labels and field set a selector is matched against: pod.GetAttrs for 'pods',
- * storage.DefaultNamespaceScopedAttr (metadata.name, metadata.namespace) otherwise.
+ * namespace.GetAttrs for 'namespaces', storage.DefaultNamespaceScopedAttr (metadata.name,
+ * metadata.namespace) otherwise.
  */
 export function getAttrs(obj: KubeObject, resource = 'pods'): ObjectAttributes {
   const labels = obj.metadata?.labels ?? noLabels;
   if (resource === 'pods') return { labels, fields: podSelectableFields(obj as Pod) };
+  if (resource === 'namespaces') {
+    // namespace.NamespaceToSelectableFields: cluster-scoped metadata fields, status.phase, and
+    // `name` (kept upstream for backward compatibility).
+    const name = obj.metadata?.name ?? '';
+    const phase = (obj as { status?: { phase?: string } }).status?.phase ?? '';
+    return { labels, fields: { 'metadata.name': name, 'status.phase': phase, name } };
+  }
   return {
     labels,
     fields: {

@@ -20,13 +20,12 @@ export function limitedReadBody(
       req.pause();
       reject(newRequestEntityTooLargeError(`limit is ${limit}`));
     };
-    const declared = Number(req.headers['content-length']);
-    if (declared > limit) return tooLarge();
     const onData = (c: Buffer): void => {
       size += c.length;
       if (size > limit) return tooLarge();
       chunks.push(c);
     };
+    if (Number(req.headers['content-length']) > limit) return tooLarge();
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);

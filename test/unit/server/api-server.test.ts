@@ -1,0 +1,348 @@
+// Tests for src/server/api-server.ts and its filters and handlers: a real ApiServer on a free
+// port, spoken to over HTTP and HTTPS with Node's own clients. Messages are upstream's, byte for
+// byte (k8s.io/apiserver pkg/endpoints/handlers, pkg/registry/generic/registry/store.go).
+import * as assert from 'assert';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { readFileSync, statSync } from 'node:fs';
+import { load } from 'js-yaml';
+import { ApiServer } from '../../../src/server/api-server';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+/** One request with node:http(s), which lets a test set any Host header. */
+function call(
+  server: ApiServer,
+  method: string,
+  path: string,
+  o: { body?: unknown; token?: string | null; host?: string; https?: boolean } = {},
+): Promise<Reply> {
+  const body =
+    o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const token = o.token === undefined ? server.token : o.token;
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (o.host !== undefined) headers.host = o.host;
+  // Node's client sends a DELETE's body without a length unless told.
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  const send = o.https ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      `${o.https ? server.httpsUrl : server.url}${path}`,
+      { method, headers, rejectUnauthorized: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: Record<string, unknown> = {};
+          try {
+            json = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            // not JSON: the test looks at text
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const configMap = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...extra },
+  data: { a: 'b' },
+});
+
+describe('ApiServer (live HTTP)', () => {
+  let server: ApiServer;
+  before(async () => {
+    server = await ApiServer.start({ port: 0, seed: { pods: 5, configmaps: 2 } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  describe('filters', () => {
+    it('answers a request without the token with the Unauthorized Status', async () => {
+      for (const token of [null, 'wrong', '']) {
+        const r = await call(server, 'GET', '/api/v1/pods', { token });
+        assert.strictEqual(r.status, 401, `token ${token}`);
+        assert.strictEqual(
+          r.text,
+          '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}\n',
+        );
+      }
+    });
+
+    it('refuses a Host that is not its own address with 421, before authentication', async () => {
+      for (const host of ['evil.example', `evil.example:${server.port}`, '127.0.0.1:1']) {
+        const r = await call(server, 'GET', '/api/v1/pods', { host, token: null });
+        assert.strictEqual(r.status, 421, host);
+        assert.strictEqual(r.json.code, 421);
+      }
+      for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`]) {
+        const r = await call(server, 'GET', '/api/v1/namespaces', { host });
+        assert.strictEqual(r.status, 200, host);
+      }
+    });
+
+    it('sends no CORS headers', async () => {
+      const r = await call(server, 'GET', '/api/v1/namespaces');
+      assert.deepStrictEqual(
+        Object.keys(r.headers).filter((h) => h.startsWith('access-control-')),
+        [],
+      );
+    });
+
+    it('answers a body over 3 MiB with 413 RequestEntityTooLarge', async () => {
+      const big = configMap('big');
+      big.data = { a: 'x'.repeat(3 * 1024 * 1024) };
+      const r = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', { body: big });
+      assert.strictEqual(r.status, 413);
+      assert.strictEqual(r.json.message, 'Request entity too large: limit is 3145728');
+      assert.strictEqual(r.json.reason, 'RequestEntityTooLarge');
+    });
+
+    it('serves HTTPS on the same port, with the same token', async () => {
+      const r = await call(server, 'GET', '/api/v1/namespaces/default/pods', { https: true });
+      assert.strictEqual(r.status, 200);
+      assert.strictEqual((r.json.items as unknown[]).length, 5);
+      const denied = await call(server, 'GET', '/api/v1/pods', { https: true, token: null });
+      assert.strictEqual(denied.status, 401);
+    });
+  });
+
+  describe('kubeconfig', () => {
+    it('names the https address, the token and the listwatch context, mode 0600', () => {
+      const cfg = load(readFileSync(server.kubeconfigPath, 'utf8')) as {
+        clusters: Array<{ name: string; cluster: Record<string, unknown> }>;
+        users: Array<{ name: string; user: { token: string } }>;
+        'current-context': string;
+      };
+      assert.deepStrictEqual(cfg.clusters[0], {
+        name: 'listwatch',
+        cluster: { server: server.httpsUrl, 'insecure-skip-tls-verify': true },
+      });
+      assert.strictEqual(cfg.users[0].user.token, server.token);
+      assert.strictEqual(cfg['current-context'], 'listwatch');
+      assert.strictEqual(statSync(server.kubeconfigPath).mode & 0o777, 0o600);
+    });
+  });
+
+  describe('verbs', () => {
+    it('seeds the system namespaces', async () => {
+      const r = await call(server, 'GET', '/api/v1/namespaces');
+      assert.strictEqual(r.json.kind, 'NamespaceList');
+      const names = (r.json.items as Array<{ metadata: { name: string } }>).map(
+        (i) => i.metadata.name,
+      );
+      assert.deepStrictEqual(names, ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    });
+
+    it('creates (201), gets and lists an object; list items carry no kind', async () => {
+      const c = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('made'),
+      });
+      assert.strictEqual(c.status, 201, c.text);
+      const meta = c.json.metadata as Record<string, unknown>;
+      assert.deepStrictEqual(Object.keys(c.json), ['kind', 'apiVersion', 'metadata', 'data']);
+      assert.deepStrictEqual(Object.keys(meta), [
+        'name',
+        'namespace',
+        'uid',
+        'resourceVersion',
+        'creationTimestamp',
+      ]);
+      assert.match(meta.uid as string, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+      assert.match(meta.creationTimestamp as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      const g = await call(server, 'GET', '/api/v1/namespaces/default/configmaps/made');
+      assert.strictEqual(g.status, 200);
+      assert.deepStrictEqual(g.json, c.json);
+      const l = await call(server, 'GET', '/api/v1/namespaces/default/configmaps');
+      assert.strictEqual(l.json.kind, 'ConfigMapList');
+      const items = l.json.items as Array<Record<string, unknown>>;
+      assert.ok(items.some((i) => (i.metadata as { name: string }).name === 'made'));
+      assert.ok(items.every((i) => i.kind === undefined && i.apiVersion === undefined));
+    });
+
+    it('sets generation 1 on a pod', async () => {
+      const c = await call(server, 'POST', '/api/v1/namespaces/default/pods', {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'gen' },
+          spec: { containers: [] },
+        },
+      });
+      assert.strictEqual(c.status, 201, c.text);
+      assert.strictEqual((c.json.metadata as { generation: number }).generation, 1);
+    });
+
+    it('answers AlreadyExists for a second create', async () => {
+      const r = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('configmap-0'),
+      });
+      assert.strictEqual(r.status, 409);
+      assert.strictEqual(r.json.message, 'configmaps "configmap-0" already exists');
+      assert.strictEqual(r.json.reason, 'AlreadyExists');
+    });
+
+    it('refuses a create into a namespace that does not exist (NamespaceLifecycle)', async () => {
+      const r = await call(server, 'POST', '/api/v1/namespaces/nope/configmaps', {
+        body: configMap('x'),
+      });
+      assert.strictEqual(r.status, 404);
+      assert.strictEqual(
+        r.text,
+        '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"namespaces \\"nope\\" not found","reason":"NotFound","details":{"name":"nope","kind":"namespaces"},"code":404}\n',
+      );
+    });
+
+    it('refuses a body namespace that is not the URL namespace', async () => {
+      const r = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('x', { namespace: 'kube-system' }),
+      });
+      assert.strictEqual(r.status, 400);
+      assert.strictEqual(
+        r.json.message,
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    });
+
+    it('answers NotFound for a missing object', async () => {
+      const r = await call(server, 'GET', '/api/v1/namespaces/default/pods/missing');
+      assert.strictEqual(r.status, 404);
+      assert.strictEqual(r.json.message, 'pods "missing" not found');
+    });
+
+    it('updates with the resourceVersion precondition: 200, then 409 for a stale one', async () => {
+      const c = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('upd'),
+      });
+      const rv = (c.json.metadata as { resourceVersion: string }).resourceVersion;
+      const ok = await call(server, 'PUT', '/api/v1/namespaces/default/configmaps/upd', {
+        body: { ...configMap('upd', { resourceVersion: rv }), data: { a: 'c' } },
+      });
+      assert.strictEqual(ok.status, 200, ok.text);
+      const meta = ok.json.metadata as Record<string, string>;
+      assert.notStrictEqual(meta.resourceVersion, rv);
+      assert.strictEqual(meta.uid, (c.json.metadata as { uid: string }).uid);
+      const stale = await call(server, 'PUT', '/api/v1/namespaces/default/configmaps/upd', {
+        body: configMap('upd', { resourceVersion: rv }),
+      });
+      assert.strictEqual(stale.status, 409);
+      assert.strictEqual(
+        stale.text,
+        '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Operation cannot be fulfilled on configmaps \\"upd\\": the object has been modified; please apply your changes to the latest version and try again","reason":"Conflict","details":{"name":"upd","kind":"configmaps"},"code":409}\n',
+      );
+      const renamed = await call(server, 'PUT', '/api/v1/namespaces/default/configmaps/upd', {
+        body: configMap('other'),
+      });
+      assert.strictEqual(renamed.status, 400);
+      assert.strictEqual(
+        renamed.json.message,
+        'the name of the object (other) does not match the name on the URL (upd)',
+      );
+    });
+
+    it('deletes: a pod answers itself, a configmap a Success Status; preconditions conflict', async () => {
+      const pod = await call(server, 'GET', '/api/v1/namespaces/default/pods/pod-0');
+      const uid = (pod.json.metadata as { uid: string }).uid;
+      const wrong = await call(server, 'DELETE', '/api/v1/namespaces/default/pods/pod-0', {
+        body: { preconditions: { uid: 'not-it' } },
+      });
+      assert.strictEqual(wrong.status, 409, wrong.text);
+      assert.strictEqual(
+        wrong.json.message,
+        `Operation cannot be fulfilled on Pod "pod-0": the UID in the precondition (not-it) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+      );
+      const d = await call(server, 'DELETE', '/api/v1/namespaces/default/pods/pod-0', {
+        body: { preconditions: { uid } },
+      });
+      assert.strictEqual(d.status, 200, d.text);
+      assert.strictEqual(d.json.kind, 'Pod');
+      const cm = await call(server, 'DELETE', '/api/v1/namespaces/default/configmaps/configmap-1');
+      assert.strictEqual(cm.status, 200);
+      assert.deepStrictEqual(
+        { ...cm.json, details: { ...(cm.json.details as object), uid: '' } },
+        {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Success',
+          details: { name: 'configmap-1', kind: 'configmaps', uid: '' },
+        },
+      );
+      const gone = await call(server, 'GET', '/api/v1/namespaces/default/pods/pod-0');
+      assert.strictEqual(gone.status, 404);
+    });
+
+    it('deletecollection deletes what the selector selects and answers the list', async () => {
+      for (const name of ['dc-a', 'dc-b'])
+        await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+          body: configMap(name, { labels: { batch: 'dc' } }),
+        });
+      const r = await call(
+        server,
+        'DELETE',
+        '/api/v1/namespaces/default/configmaps?labelSelector=batch%3Ddc',
+      );
+      assert.strictEqual(r.status, 200, r.text);
+      assert.deepStrictEqual(
+        (r.json.items as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name),
+        ['dc-a', 'dc-b'],
+      );
+      const l = await call(
+        server,
+        'GET',
+        '/api/v1/namespaces/default/configmaps?labelSelector=batch%3Ddc',
+      );
+      assert.deepStrictEqual(l.json.items, []);
+    });
+
+    it('pages a list with limit and continue, counting what remains', async () => {
+      const pods = [];
+      let token = '';
+      for (let page = 0; page < 10; page++) {
+        const q = `limit=2${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
+        const r = await call(server, 'GET', `/api/v1/namespaces/default/pods?${q}`);
+        assert.strictEqual(r.status, 200, r.text);
+        const meta = r.json.metadata as { continue?: string; remainingItemCount?: number };
+        pods.push(...(r.json.items as Array<{ metadata: { name: string } }>));
+        if (!meta.continue) {
+          assert.strictEqual(meta.remainingItemCount, undefined);
+          break;
+        }
+        assert.strictEqual(typeof meta.remainingItemCount, 'number');
+        token = meta.continue;
+      }
+      const all = await call(server, 'GET', '/api/v1/namespaces/default/pods');
+      assert.deepStrictEqual(pods, all.json.items);
+    });
+
+    it('answers 404 for an unknown resource and 405 for a verb a resource lacks', async () => {
+      const unknown = await call(server, 'GET', '/api/v1/namespaces/default/widgets');
+      assert.strictEqual(unknown.status, 404);
+      assert.strictEqual(unknown.json.message, 'the server could not find the requested resource');
+      const r = await call(server, 'DELETE', '/api/v1/namespaces');
+      assert.strictEqual(r.status, 405);
+    });
+
+    it('stores a hostile name as data and echoes it escaped as Go does', async () => {
+      const r = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: { ...configMap('x'), data: { html: '<script>alert(1)</script>' } },
+      });
+      assert.strictEqual(r.status, 201);
+      assert.ok(r.text.includes('"\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"'), r.text);
+    });
+  });
+});
