@@ -15,19 +15,21 @@ import {
   type Socket,
 } from 'node:net';
 import type { HttpMethod, RequestContext } from '../engine/request/request-context';
-import { newBadRequest, StatusError } from '../engine/storage/errors';
+import { newBadRequest, newMethodNotSupported, StatusError } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
 import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
 import { createObject } from './handlers/create';
-import { newMethodNotSupported, newPathNotFound } from './handlers/pending-status';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
 import { writeKubeconfig } from './kubeconfig';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
+import { parseQuery } from './list-query';
+import { negotiateEncoding } from './negotiation';
+import type { StorageOperation } from './status';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
 import { nonResourceRoutes, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
@@ -190,7 +192,7 @@ async function serve(
     throw e instanceof URIError ? newBadRequest(`invalid URL escape in ${JSON.stringify(url)}`) : e;
   }
   const q = url.indexOf('?');
-  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
   const context: RequestContext = registry.requests.newContext(
     req.headers['user-agent'] ?? '',
     method as HttpMethod,
@@ -210,13 +212,67 @@ async function serve(
   const handler = verbHandlers[info.verb];
   if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
-  const scope: RequestScope = { registry, served, info, query, req, res, context, body: readBody };
+  const negotiated = negotiateEncoding(
+    {
+      accept: req.headers.accept,
+      userAgent: req.headers['user-agent'],
+      query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+    },
+    info.verb === 'watch'
+      ? 'watch'
+      : info.verb === 'list' || info.verb === 'deletecollection'
+        ? 'list'
+        : 'object',
+  );
+  if (!negotiated.ok) return writeError(res, new StatusError(negotiated.status));
+  const scope: RequestScope = {
+    registry,
+    served,
+    info,
+    query,
+    req,
+    res,
+    encoding: negotiated.encoding,
+    context,
+    body: readBody,
+  };
   try {
     await handler(scope);
   } catch (e) {
+    if (res.headersSent) throw e;
     if (e instanceof StatusError && e.status.code === 413) res.setHeader('Connection', 'close');
-    throw e;
+    writeError(res, e, {
+      resource: { group: served.group, resource: served.resource },
+      name: info.name,
+      operation: operationOf[info.verb] ?? 'get',
+    });
   }
+}
+
+/** The registry method behind each verb: how its storage errors read (storeerr.Interpret*Error). */
+const operationOf: Readonly<Record<string, StorageOperation>> = {
+  get: 'get',
+  list: 'list',
+  watch: 'watch',
+  create: 'create',
+  update: 'update',
+  patch: 'update',
+  delete: 'delete',
+  deletecollection: 'delete',
+};
+
+/** The NotFound handler's 404 (NewGenericServerResponse for a path nothing serves). */
+function newPathNotFound(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
 }
 
 /** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */

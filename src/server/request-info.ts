@@ -1,10 +1,8 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/request/requestinfo.go (release-1.36): RequestInfoFactory.
 // NewRequestInfo, what every filter and handler knows about a request from its method and URL.
-// Deliberate differences: the request is its method and raw request-target (Node's req.url), the
-// query's ListOptions are decoded only as far as the verb and name need (watch, metadata.name),
-// and the AuthorizeWithSelectors selectors are always filled in (the gate is on since 1.34).
-import { parseSelector } from '../engine/storage/fields';
-import { parse as parseLabelSelector } from '../engine/storage/labels';
+// Deliberate differences: the request is its method and raw request-target (Node's req.url), and
+// the AuthorizeWithSelectors selectors are always filled in (the gate is on since 1.34).
+import { decodeListOptions, parseQuery, type QueryValues } from './list-query';
 
 /** RequestInfo: what a request addresses. */
 export interface RequestInfo {
@@ -52,7 +50,7 @@ export class RequestInfoFactory {
   newRequestInfo(method: string, url: string): RequestInfo {
     const q = url.indexOf('?');
     const rawPath = q < 0 ? url : url.slice(0, q);
-    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
     const path = decodeURIComponent(rawPath);
     const info: RequestInfo = {
       isResourceRequest: false,
@@ -116,8 +114,8 @@ export class RequestInfoFactory {
     if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
 
     if (!verbViaPathPrefix && verbsWithSelectors.has(info.verb)) {
-      info.fieldSelector = query.get('fieldSelector') ?? '';
-      info.labelSelector = query.get('labelSelector') ?? '';
+      info.fieldSelector = query.get('fieldSelector')?.[0] ?? '';
+      info.labelSelector = query.get('labelSelector')?.[0] ?? '';
     }
     return info;
   }
@@ -139,47 +137,21 @@ function splitPath(path: string): string[] {
 }
 
 /**
- * The part of ParameterCodec.DecodeParameters(query, &metainternalversion.ListOptions{}) that
- * NewRequestInfo reads: `watch` and the name a fieldSelector requires. Any parameter that fails
- * to convert (a non-integer limit, a bad selector) discards them all except `watch`, read raw.
+ * ParameterCodec.DecodeParameters(query, &metainternalversion.ListOptions{}) as NewRequestInfo
+ * reads it: `watch` and the name the fieldSelector requires. When any parameter fails to convert
+ * (a non-integer limit, a bad selector), only `watch` is read, raw.
  */
-function decodeListParameters(query: URLSearchParams): {
-  watch: boolean;
-  fieldSelectorName?: string;
-} {
+function decodeListParameters(query: QueryValues): { watch: boolean; fieldSelectorName?: string } {
   try {
-    for (const p of ['limit', 'timeoutSeconds']) {
-      const v = query.get(p);
-      if (v !== null) parseInt64(v);
-    }
-    const label = query.get('labelSelector');
-    if (label !== null) parseLabelSelector(label);
-    const field = query.get('fieldSelector');
-    const fieldSelector = field !== null ? parseSelector(field) : undefined;
+    const opts = decodeListOptions(query);
     return {
-      watch: convertBool(query.get('watch')),
-      fieldSelectorName: fieldSelector?.requiresExactMatch('metadata.name'),
+      watch: opts.watch,
+      fieldSelectorName: opts.parsedFieldSelector.requiresExactMatch('metadata.name'),
     };
   } catch {
-    const watch = query.get('watch');
-    return { watch: watch !== null && watch.toLowerCase() !== 'false' && watch !== '0' };
+    const watch = query.get('watch')?.[0];
+    return { watch: watch !== undefined && watch.toLowerCase() !== 'false' && watch !== '0' };
   }
-}
-
-/** runtime.Convert_Slice_string_To_bool: absent, "0", "f" or "false" (any case) is false. */
-function convertBool(v: string | null): boolean {
-  if (v === null) return false;
-  const l = v.toLowerCase();
-  return !(v === '0' || l === 'f' || l === 'false');
-}
-
-/** strconv.ParseInt(v, 10, 64), throwing on what it rejects. */
-function parseInt64(v: string): bigint {
-  if (!/^[+-]?[0-9]+$/.test(v)) throw new Error(`strconv.ParseInt: parsing "${v}": invalid syntax`);
-  const n = BigInt(v);
-  if (n > 9223372036854775807n || n < -9223372036854775808n)
-    throw new Error(`strconv.ParseInt: parsing "${v}": value out of range`);
-  return n;
 }
 
 /** content.IsPathSegmentName found nothing wrong: not `.` or `..`, no `/` or `%`. */

@@ -4,11 +4,13 @@
 // Each module of the HTTP face plugs in here as one line.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../engine/request/request-context';
-import { getResource, listResource } from './handlers/get';
+import { getResource, listResource, watchResource } from './handlers/get';
 import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
+import { patchResource } from './handlers/patch';
 import { updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
+import type { QueryValues } from './list-query';
 import type { Registry } from './registry';
 import type { RequestInfo } from './request-info';
 
@@ -16,8 +18,10 @@ import type { RequestInfo } from './request-info';
 export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
   get: getResource,
   list: listResource,
+  watch: watchResource,
   create: createResource,
   update: updateResource,
+  patch: patchResource,
   delete: deleteResource,
   deletecollection: deleteCollection,
 };
@@ -26,7 +30,8 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
 export interface NonResourceScope {
   registry: Registry;
   info: RequestInfo;
-  query: URLSearchParams;
+  /** The URL's query parameters (url.Values). */
+  query: QueryValues;
   req: IncomingMessage;
   res: ServerResponse;
   context: RequestContext;

@@ -31,6 +31,11 @@ export interface ServedResource {
   verbs: readonly string[];
   /** A CRD's additionalPrinterColumns; undefined for the built-ins (their printers are fixed). */
   printerColumns?: readonly PrinterColumn[];
+  /**
+   * A CRD's openAPIV3Schema for this version, as the manifest gives it (what /openapi/v2 and
+   * /openapi/v3 publish for it); undefined for the built-ins (their schemas are fixed).
+   */
+  openAPIV3Schema?: Readonly<Record<string, unknown>>;
   /** Stored as JSON only (custom resources): no protobuf in discovery or negotiation. */
   jsonOnly: boolean;
   /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */

@@ -306,6 +306,32 @@ export function newServiceUnavailable(reason: string): StatusError {
   return failure(503, StatusReason.ServiceUnavailable, reason);
 }
 
+/**
+ * 415 UnsupportedMediaType (handlers/negotiation errUnsupportedMediaType): a body in a content
+ * type the endpoint does not accept. No details, as negotiation's Status() has none.
+ */
+export function newUnsupportedMediaTypeError(accepted: readonly string[]): StatusError {
+  return failure(
+    415,
+    StatusReason.UnsupportedMediaType,
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
+}
+
+/**
+ * errors.NewGenericServerResponse(422, "", {}, "", serverMessage, 0, false), what the apiserver
+ * answers for a JSON patch that does not apply: the serverMessage is dropped for 422's fixed
+ * message, and details are present but empty.
+ */
+export function newGenericServerResponse(code: 422): StatusError {
+  return failure(
+    code,
+    StatusReason.Invalid,
+    'the server rejected our request due to an error in our request',
+    {},
+  );
+}
+
 // --- pkg/storage/errors.go ---
 
 const tooLargeResourceVersionCauseMsg = 'Too large resource version';

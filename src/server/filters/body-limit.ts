@@ -1,11 +1,9 @@
-// Mirrors k8s.io/apiserver pkg/endpoints/handlers/rest.go limitedReadBody (release-1.36) with
-// kube-apiserver's default --max-request-body-bytes (3 MiB): a body past the limit is a 413
-// without being read to its end.
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/rest.go limitedReadBody (release-1.36) on a
+// Node request: kube-apiserver's default --max-request-body-bytes (3 MiB); a body past the limit
+// is a 413 without being read to its end (the connection is then closed).
 import type { IncomingMessage } from 'node:http';
-import { newRequestEntityTooLargeError } from '../handlers/pending-status';
-
-/** GenericAPIServer's MaxRequestBodyBytes default: 3 MiB (etcd's 1.5 MiB request limit, doubled for the JSON). */
-export const maxRequestBodyBytes = 3 * 1024 * 1024;
+import { newRequestEntityTooLargeError } from '../../engine/storage/errors';
+import { LimitedBody, maxRequestBodyBytes } from '../json-body';
 
 /** Reads the body, rejecting with the 413 Status once more than `limit` bytes arrive. */
 export function limitedReadBody(
@@ -13,21 +11,20 @@ export function limitedReadBody(
   limit = maxRequestBodyBytes,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const tooLarge = (): void => {
+    const body = new LimitedBody(limit);
+    const onData = (c: Buffer): void => {
+      const tooLarge = body.push(c);
+      if (tooLarge === undefined) return;
       req.removeListener('data', onData);
       req.pause();
-      reject(newRequestEntityTooLargeError(`limit is ${limit}`));
+      reject(tooLarge);
     };
-    const onData = (c: Buffer): void => {
-      size += c.length;
-      if (size > limit) return tooLarge();
-      chunks.push(c);
-    };
-    if (Number(req.headers['content-length']) > limit) return tooLarge();
+    if (limit > 0 && Number(req.headers['content-length']) > limit) {
+      req.pause();
+      return reject(newRequestEntityTooLargeError(`limit is ${limit}`));
+    }
     req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(Buffer.from(body.bytes())));
     req.on('error', reject);
   });
 }

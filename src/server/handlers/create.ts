@@ -4,34 +4,43 @@
 // missing namespace, set the system fields, and Create through the etcd3 store. 201 with the object.
 import { randomUUID } from 'node:crypto';
 import { newBadRequest, newInvalid, newNotFound } from '../../engine/storage/errors';
+import { decodeBody } from '../json-body';
 import { FieldPath, required } from '../../engine/storage/field-errors';
 import { formatRFC3339, type KubeObject } from '../../engine/storage/objects';
 import type { RequestContext } from '../../engine/request/request-context';
 import { canonicalObject } from '../canonical-object';
 import type { Registry } from '../registry';
-import { groupVersionOf, type ServedResource } from '../served-resource';
+import type { ServedResource } from '../served-resource';
 import type { RequestScope } from './request-scope';
-import { writeObject } from './response';
+import { writeResult } from './response';
 
-/** The request body as an object of the scope's resource (JSON; apiVersion checked). */
+/**
+ * The request body as an object of the scope's resource (Content-Type, kind and apiVersion checked
+ * as the decoder does); strict-decoding findings go out as Warning headers.
+ */
 export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
-  const body = await scope.body();
-  let obj: unknown;
-  try {
-    obj = JSON.parse(body.toString('utf8'));
-  } catch (e) {
-    throw newBadRequest((e as Error).message);
-  }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
-    throw newBadRequest('the body of the request was in an unknown format');
-  const o = obj as KubeObject;
-  const gv = groupVersionOf(scope.served);
-  if (o.apiVersion !== undefined && o.apiVersion !== gv)
-    throw newBadRequest(
-      `the API version in the data (${o.apiVersion}) does not match the expected API version (${gv})`,
+  const { served } = scope;
+  const decoded = decodeBody(
+    await scope.body(),
+    {
+      group: served.group,
+      version: served.version,
+      kind: served.kind,
+      unstructured: served.jsonOnly,
+    },
+    {
+      contentType: scope.req.headers['content-type'],
+      fieldValidation: scope.query.get('fieldValidation')?.[0],
+    },
+  );
+  if (decoded.warnings.length > 0)
+    scope.res.setHeader(
+      'Warning',
+      decoded.warnings.map((w) => `299 - ${JSON.stringify(w)}`),
     );
-  if (typeof o.metadata !== 'object' || o.metadata === null) o.metadata = {};
-  return o;
+  const obj = decoded.object;
+  if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+  return obj;
 }
 
 /**
@@ -108,7 +117,7 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const obj = await decodeObject(scope);
   const { registry, served, info, context } = scope;
   const created = await createObject(registry, served, info.namespace, obj, context);
-  writeObject(scope.res, 201, created);
+  writeResult(scope, 201, created);
 }
 
 /**

@@ -4,14 +4,14 @@
 // the store returns it, else a Success Status) and Store.DeleteCollection (list, then delete each;
 // the list is the answer). Deliberate difference: deletion is always immediate (no graceful pod
 // deletion, no namespace finalization or content cleanup).
-import { newBadRequest, type Status } from '../../engine/storage/errors';
+import { newBadRequest, newConflict, type Status } from '../../engine/storage/errors';
 import type { Preconditions } from '../../engine/etcd3/store';
 import type { KubeObject } from '../../engine/storage/objects';
 import type { ServedResource } from '../served-resource';
-import { listJSON } from './get';
-import { newConflict } from './pending-status';
-import type { RequestScope } from './request-scope';
-import { writeObject, writeRawJSON } from './response';
+import { writeList } from './get';
+import { listOpts, toResourceListRequest } from '../list-query';
+import { listOptsScope, type RequestScope } from './request-scope';
+import { writeResult } from './response';
 
 /** The fields of metav1.DeleteOptions the handlers read. */
 interface DeleteOptions {
@@ -22,21 +22,16 @@ interface DeleteOptions {
 export async function deleteResource(scope: RequestScope): Promise<void> {
   const options = await decodeDeleteOptions(scope);
   const deleted = await deleteObject(scope, scope.info.name, options.preconditions);
-  writeObject(scope.res, 200, finalizeDelete(scope.served, deleted));
+  writeResult(scope, 200, finalizeDelete(scope.served, deleted));
 }
 
 /** DELETE of a collection: every object the list options select, the list as the answer. */
 export async function deleteCollection(scope: RequestScope): Promise<void> {
   const options = await decodeDeleteOptions(scope);
-  const { served, info, query } = scope;
+  const { served, info } = scope;
+  const opts = listOpts(scope.query, listOptsScope(scope));
   const list = await served.engine.list(
-    {
-      namespace: info.namespace || undefined,
-      labelSelector: query.get('labelSelector') ?? undefined,
-      fieldSelector: query.get('fieldSelector') ?? undefined,
-      resourceVersion: query.get('resourceVersion') ?? undefined,
-      resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
-    },
+    toResourceListRequest(opts, info.namespace || undefined),
     scope.context,
   );
   for (const item of list.items) {
@@ -47,7 +42,7 @@ export async function deleteCollection(scope: RequestScope): Promise<void> {
       if ((e as { status?: Status }).status?.code !== 404) throw e;
     }
   }
-  writeRawJSON(scope.res, 200, listJSON(served, list));
+  writeList(scope, list);
 }
 
 async function decodeDeleteOptions(scope: RequestScope): Promise<DeleteOptions> {
@@ -93,13 +88,17 @@ function checkDeletePreconditions(served: ServedResource, obj: KubeObject, p: Pr
     throw newConflict(
       gr,
       name,
-      `the UID in the precondition (${p.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+      new Error(
+        `the UID in the precondition (${p.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+      ),
     );
   if (p.resourceVersion !== undefined && p.resourceVersion !== rv)
     throw newConflict(
       gr,
       name,
-      `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${rv}). The object might have been modified`,
+      new Error(
+        `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${rv}). The object might have been modified`,
+      ),
     );
 }
 
@@ -107,11 +106,17 @@ function checkDeletePreconditions(served: ServedResource, obj: KubeObject, p: Pr
  * finalizeDelete: the deleted object for stores with ReturnDeletedObject (pods, namespaces),
  * otherwise a Success Status naming it (configmaps, custom resources).
  */
-function finalizeDelete(served: ServedResource, obj: KubeObject): unknown {
+function finalizeDelete(served: ServedResource, obj: KubeObject): KubeObject {
   if (served.returnDeletedObject) return obj;
   const details: Record<string, string> = { name: obj.metadata.name ?? '' };
   if (served.group) details.group = served.group;
   details.kind = served.resource;
   if (obj.metadata.uid) details.uid = obj.metadata.uid;
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details,
+  } as KubeObject;
 }

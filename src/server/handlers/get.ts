@@ -2,49 +2,74 @@
 // read through the delegator's Get) and ListResource (a collection, through the delegator's
 // GetList with the request's list options), answered as JSON.
 import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
-import { newBadRequest } from '../../engine/storage/errors';
 import type { ListResult } from '../../engine/etcd3/store';
-import type { KubeObject } from '../../engine/storage/objects';
+import type { KubeList, KubeObject } from '../../engine/storage/objects';
 import { groupVersionOf, type ServedResource } from '../served-resource';
-import type { RequestScope } from './request-scope';
-import { writeObject, writeRawJSON } from './response';
+import { getOptions, listOpts, toResourceListRequest, toResourceWatchRequest } from '../list-query';
+import { listOptsScope, type RequestScope } from './request-scope';
+import { serveWatch } from './watch';
+import { writeRawJSON, writeResult } from './response';
 
 /** GET of one object: resourceVersion "" reads etcd, anything else the watch cache. */
 export async function getResource(scope: RequestScope): Promise<void> {
   const { served, info, query } = scope;
+  const { resourceVersion } = getOptions(query);
   const obj = await served.engine.get(
     info.namespace,
     info.name,
-    query.get('resourceVersion') ?? '',
+    resourceVersion,
     false,
     scope.context,
   );
-  writeObject(scope.res, 200, obj);
+  writeResult(scope, 200, obj!);
 }
 
-/** LIST of a collection (all namespaces when the URL names none). */
+/** LIST of a collection (all namespaces when the URL names none), every list option honoured. */
 export async function listResource(scope: RequestScope): Promise<void> {
-  const { served, info, query } = scope;
-  const limit = query.get('limit');
+  const { served, info } = scope;
+  const opts = listOpts(scope.query, listOptsScope(scope));
   const list = await served.engine.list(
-    {
-      namespace: info.namespace || undefined,
-      resourceVersion: query.get('resourceVersion') ?? undefined,
-      resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
-      labelSelector: query.get('labelSelector') ?? undefined,
-      fieldSelector: query.get('fieldSelector') ?? undefined,
-      limit: limit === null || limit === '' ? undefined : parseLimit(limit),
-      continue: query.get('continue') ?? undefined,
-    },
+    toResourceListRequest(opts, info.namespace || undefined),
     scope.context,
   );
-  writeRawJSON(scope.res, 200, listJSON(served, list));
+  writeList(scope, list);
 }
 
-function parseLimit(v: string): number {
-  if (!/^[+-]?[0-9]+$/.test(v))
-    throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  return Number(v);
+/** A list as negotiated: the plain JSON list written directly, a conversion through transformObject. */
+export function writeList(scope: RequestScope, list: ListResult): void {
+  const { served, encoding } = scope;
+  if (encoding.convert === undefined && !encoding.pretty)
+    return writeRawJSON(scope.res, 200, listJSON(served, list));
+  const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
+  if (list.continue) meta.continue = list.continue;
+  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  const items = served.jsonOnly ? list.items : list.items.map(withoutTypeMeta);
+  writeResult(scope, 200, {
+    kind: served.listKind,
+    apiVersion: groupVersionOf(served),
+    metadata: meta,
+    items: items as KubeObject[],
+  });
+}
+
+/**
+ * A WATCH (ListResource with opts.Watch): the options as listOpts gives them (defaults applied
+ * there), the cacher's watcher, and serveWatch streaming it until it closes, times out or the
+ * client goes away.
+ */
+export async function watchResource(scope: RequestScope): Promise<void> {
+  const { served, info } = scope;
+  const name = info.name || undefined;
+  const opts = listOpts(scope.query, listOptsScope(scope, name));
+  const watch = await served.engine.openWatch(
+    toResourceWatchRequest(opts, info.namespace || undefined, name),
+    scope.context,
+  );
+  serveWatch(scope.res, watch, {
+    clock: served.engine.clock,
+    served,
+    encoding: scope.encoding,
+  });
 }
 
 /**

@@ -3,6 +3,12 @@
 // difference: the request and response travel in the scope (upstream passes w and req beside it).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../../engine/request/request-context';
+import {
+  customResourceFieldLabelConversion,
+  type ListOptsScope,
+  type QueryValues,
+} from '../list-query';
+import type { NegotiatedEncoding } from '../negotiation';
 import type { Registry } from '../registry';
 import type { RequestInfo } from '../request-info';
 import type { ServedResource } from '../served-resource';
@@ -11,14 +17,29 @@ export interface RequestScope {
   registry: Registry;
   served: ServedResource;
   info: RequestInfo;
-  /** The URL's query parameters. */
-  query: URLSearchParams;
+  /** The URL's query parameters (url.Values). */
+  query: QueryValues;
   req: IncomingMessage;
   res: ServerResponse;
+  /** The negotiated response encoding (JSON, a Table, PartialObjectMetadata). */
+  encoding: NegotiatedEncoding;
   /** The engine's context of this request: its id, the User-Agent, the request line. */
   context: RequestContext;
   /** The request body, read at most once, under maxRequestBodyBytes (413 past it). */
   body(): Promise<Buffer>;
+}
+
+/** The list options of the scope's resource: its field label conversion, the WatchList gate. */
+export function listOptsScope(scope: RequestScope, name?: string): ListOptsScope {
+  const { served } = scope;
+  return {
+    resource: served.resource,
+    convertFieldLabel: served.jsonOnly
+      ? customResourceFieldLabelConversion(!served.namespaced)
+      : undefined,
+    name,
+    watchList: served.engine.gates.WatchList,
+  };
 }
 
 /** One verb's handler (get, list, create, update, patch, delete, deletecollection, watch). */

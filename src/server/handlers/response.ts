@@ -1,10 +1,16 @@
-// Mirrors k8s.io/apiserver pkg/endpoints/handlers/responsewriters/writers.go (release-1.36):
-// WriteObjectNegotiated and ErrorNegotiated for JSON, the one media type until negotiation.ts
-// answers Accept. Objects are written as Go's encoding/json writes them (HTML characters escaped,
-// a trailing newline from json.Encoder).
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/responsewriters/writers.go (release-1.36)
+// WriteObjectNegotiated and ErrorNegotiated, with response.go transformResponseObject: the object
+// transformed as negotiated (a Table, PartialObjectMetadata) and written as Go's encoding/json
+// writes it (HTML characters escaped, a trailing newline from json.Encoder; `pretty` indented).
+// Deliberate difference: pretty output does not escape HTML characters.
 import type { ServerResponse } from 'node:http';
 import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
-import { errorToAPIStatus, statusToJSON, suggestsClientDelay } from '../../engine/storage/errors';
+import { errorToAPIStatus, suggestsClientDelay } from '../../engine/storage/errors';
+import type { GroupResource } from '../../engine/storage/group-resource';
+import type { KubeList, KubeObject } from '../../engine/storage/objects';
+import { transformObject } from '../transform-response';
+import type { RequestScope } from './request-scope';
+import { statusBody, statusCode, statusForError, type StorageOperation } from '../status';
 
 /** Writes `json` (one JSON document) with `code`. */
 export function writeRawJSON(res: ServerResponse, code: number, json: string): void {
@@ -17,14 +23,54 @@ export function writeRawJSON(res: ServerResponse, code: number, json: string): v
 }
 
 /** WriteObjectNegotiated for JSON: the object as Go marshals it. */
-export function writeObject(res: ServerResponse, code: number, obj: unknown): void {
-  writeRawJSON(res, code, goJsonMarshal(obj as GoJsonValue));
+export function writeObject(res: ServerResponse, code: number, obj: unknown, pretty = false): void {
+  writeRawJSON(
+    res,
+    code,
+    pretty ? JSON.stringify(obj, null, 2) : goJsonMarshal(obj as GoJsonValue),
+  );
 }
 
-/** ErrorNegotiated: the error's Status with its code, and Retry-After when it suggests a delay. */
-export function writeError(res: ServerResponse, err: unknown): void {
-  const status = errorToAPIStatus(err);
+/** transformResponseObject: the result (an object or a list) as the scope negotiated it. */
+export function writeResult(
+  scope: RequestScope,
+  code: number,
+  result: KubeObject | KubeList,
+): void {
+  const { served, encoding } = scope;
+  writeObject(
+    scope.res,
+    code,
+    transformObject(result, encoding, served, Date.now()),
+    encoding.pretty,
+  );
+}
+
+/** What a storage error is interpreted for: the resource, the object's name, the registry operation. */
+export interface ErrorQualification {
+  resource: GroupResource;
+  name: string;
+  operation: StorageOperation;
+}
+
+/**
+ * ErrorNegotiated: the error's Status (a storage error interpreted as the registry does for
+ * `qualified`) with its code, and Retry-After when it suggests a delay.
+ */
+export function writeError(
+  res: ServerResponse,
+  err: unknown,
+  qualified?: ErrorQualification,
+): void {
+  const status = qualified
+    ? statusForError(err, qualified.resource, qualified.name, qualified.operation)
+    : errorToAPIStatus(err);
   const retry = suggestsClientDelay(err);
   if (retry !== undefined) res.setHeader('Retry-After', String(retry));
-  writeRawJSON(res, status.code ?? 500, statusToJSON(status));
+  const body = statusBody(status);
+  res.writeHead(statusCode(status), {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
 }

@@ -14,9 +14,9 @@ import {
   ensureObjectNamespaceMatchesRequestNamespace,
   tracksGeneration,
 } from './create';
-import { newConflict, optimisticLockErrorMsg } from './pending-status';
+import { newOptimisticLockConflict } from '../status';
 import type { RequestScope } from './request-scope';
-import { writeObject } from './response';
+import { writeResult } from './response';
 
 /** PUT of an object: replace it with the body. */
 export async function updateResource(scope: RequestScope): Promise<void> {
@@ -27,7 +27,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
     obj,
   );
   const updated = await guaranteedUpdateObject(scope, () => obj);
-  writeObject(scope.res, 200, updated);
+  writeResult(scope, 200, updated);
 }
 
 /** checkName: the body names the object of the URL. */
@@ -72,7 +72,7 @@ export function guaranteedUpdateObject(
             ),
           ]);
       } else if (newRV !== existingRV) {
-        throw newConflict(gr, info.name, optimisticLockErrorMsg);
+        throw newOptimisticLockConflict(gr, info.name);
       }
       beforeUpdate(served, obj, existing);
       return canonicalObject(served, obj);

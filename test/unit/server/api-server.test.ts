@@ -20,11 +20,17 @@ function call(
   server: ApiServer,
   method: string,
   path: string,
-  o: { body?: unknown; token?: string | null; host?: string; https?: boolean } = {},
+  o: {
+    body?: unknown;
+    token?: string | null;
+    host?: string;
+    https?: boolean;
+    contentType?: string;
+  } = {},
 ): Promise<Reply> {
   const body =
     o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': o.contentType ?? 'application/json' };
   const token = o.token === undefined ? server.token : o.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (o.host !== undefined) headers.host = o.host;
@@ -252,6 +258,32 @@ describe('ApiServer (live HTTP)', () => {
         renamed.json.message,
         'the name of the object (other) does not match the name on the URL (upd)',
       );
+    });
+
+    it('patches with a merge patch and a strategic merge patch (kubectl label)', async () => {
+      const path = '/api/v1/namespaces/default/pods/pod-1';
+      const merge = await call(server, 'PATCH', path, {
+        body: { metadata: { labels: { tier: 'web' } } },
+        contentType: 'application/merge-patch+json',
+      });
+      assert.strictEqual(merge.status, 200, merge.text);
+      assert.deepStrictEqual((merge.json.metadata as { labels: object }).labels, {
+        app: 'seed',
+        tier: 'web',
+      });
+      const smp = await call(server, 'PATCH', path, {
+        body: { metadata: { labels: { tier: null } } },
+        contentType: 'application/strategic-merge-patch+json',
+      });
+      assert.strictEqual(smp.status, 200, smp.text);
+      assert.deepStrictEqual((smp.json.metadata as { labels: object }).labels, { app: 'seed' });
+      const missing = await call(server, 'PATCH', '/api/v1/namespaces/default/pods/nope', {
+        body: {},
+        contentType: 'application/merge-patch+json',
+      });
+      assert.strictEqual(missing.status, 404);
+      const wrongType = await call(server, 'PATCH', path, { body: {}, contentType: 'text/plain' });
+      assert.strictEqual(wrongType.status, 415);
     });
 
     it('deletes: a pod answers itself, a configmap a Success Status; preconditions conflict', async () => {

@@ -138,8 +138,9 @@ describe('RequestInfoFactory.newRequestInfo: selectors (TestSelectorParsing)', (
     // Ours: a metadata.name that is no path segment names nothing; a bad limit drops the name but keeps watch.
     ['metadata.name with a slash', 'GET', '/api/v1/pods?fieldSelector=metadata.name=a/b', '', 'list', 'metadata.name=a/b', ''],
     ['unparseable limit, watch read raw', 'GET', '/api/v1/pods?limit=x&watch=yes&fieldSelector=metadata.name=a', '', 'watch', 'metadata.name=a', ''],
-    ['watch=f is false when every parameter converts', 'GET', '/api/v1/pods?watch=f', '', 'list', '', ''],
-    ['watch=f is true when one does not', 'GET', '/api/v1/pods?watch=f&limit=x', '', 'watch', '', ''],
+    ['watch=FALSE is false', 'GET', '/api/v1/pods?watch=FALSE', '', 'list', '', ''],
+    ['watch=f is true', 'GET', '/api/v1/pods?watch=f', '', 'watch', '', ''],
+    ['watch=FALSE is false when a parameter does not convert', 'GET', '/api/v1/pods?watch=FALSE&limit=x', '', 'list', '', ''],
   ];
   for (const [name, method, url, wantName, verb, field, label] of cases) {
     it(name, () => {

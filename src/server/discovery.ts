@@ -1,0 +1,350 @@
+// Mirrors k8s.io/apiserver pkg/endpoints/discovery (legacy.go, root.go, group.go, version.go) and
+// pkg/endpoints/discovery/aggregated (wrapper.go, handler.go, etag.go, negotiation.go), release-1.36,
+// with the parts of kube-apiserver that answer them: /apis and /apis/<group> come from
+// kube-aggregator (APIGroupList and APIGroup keep their apiVersion, no serverAddressByClientCIDRs),
+// a custom resource's group version from apiextensions-apiserver. Deliberate differences: only
+// JSON is written (a clause asking for YAML or protobuf is passed over as if the serializer were
+// missing, so an Accept naming nothing else gets the 406 upstream writes for an unknown type), and
+// no pretty printing for curl.
+import { createHash } from 'crypto';
+import { compareKubeAwareVersionStrings } from './kube-aware-version';
+import type { ServedResource } from './served-resource';
+import type { ServedResponse } from './served-response';
+import { storageVersionHash } from './storage-version-hash';
+
+/** What discovery reads from a GET request. */
+export interface DiscoveryRequest {
+  /** The URL path, without the query. */
+  path: string;
+  accept?: string;
+  ifNoneMatch?: string;
+}
+
+/** metav1.ServerAddressByClientCIDR. */
+export interface ServerAddressByClientCIDR {
+  clientCIDR: string;
+  serverAddress: string;
+}
+
+/** metav1.GroupVersionForDiscovery. */
+export interface GroupVersionForDiscovery {
+  groupVersion: string;
+  version: string;
+}
+
+/** metav1.APIGroup, in its JSON field order. */
+export interface APIGroup {
+  kind?: string;
+  apiVersion?: string;
+  name: string;
+  versions: GroupVersionForDiscovery[];
+  preferredVersion: GroupVersionForDiscovery;
+}
+
+/** metav1.APIResource, in its JSON field order (omitempty fields absent). */
+export interface APIResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  storageVersionHash?: string;
+}
+
+/** apidiscovery.k8s.io/v2 APIResourceDiscovery. */
+export interface APIResourceDiscovery {
+  resource: string;
+  responseKind: { group: string; version: string; kind: string };
+  scope: 'Namespaced' | 'Cluster';
+  singularResource: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+
+/** apidiscovery.k8s.io/v2 APIGroupDiscovery. */
+export interface APIGroupDiscovery {
+  metadata: { name?: string };
+  versions: { version: string; resources: APIResourceDiscovery[]; freshness: 'Current' }[];
+}
+
+/** The media types of the legacy discovery serializer, as a 406 lists them (no CBOR: its gate is off). */
+export const discoverySupportedMediaTypes = [
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+];
+
+const aggregatedGroup = 'apidiscovery.k8s.io';
+const aggregatedKind = 'APIGroupDiscoveryList';
+
+/**
+ * Routes a GET to the discovery document it names: /api, /api/v1, /apis, /apis/<group>,
+ * /apis/<group>/<version> (with or without a trailing slash). Undefined for any other path,
+ * and for a group or version not served (the caller's 404).
+ */
+export function serveDiscovery(
+  req: DiscoveryRequest,
+  resources: readonly ServedResource[],
+  serverAddress: string,
+): ServedResponse | undefined {
+  const parts = req.path.replace(/\/$/, '').split('/').slice(1);
+  const [root, group, version] = parts;
+  if (root === 'api') {
+    if (parts.length === 1) {
+      const core = resources.filter((r) => r.group === '');
+      return aggregatedOrLegacy(req, core, () =>
+        writeLegacy(req, { kind: 'APIVersions', ...apiVersions(serverAddress) }),
+      );
+    }
+    if (parts.length !== 2) return undefined;
+    const served = resources.filter((r) => r.group === '' && r.version === group);
+    if (served.length === 0) return undefined;
+    // The core group keeps no apiVersion (keepUnversioned: the release-1.1 answer).
+    return writeLegacy(req, { kind: 'APIResourceList', ...apiResourceList(group, served) });
+  }
+  if (root !== 'apis') return undefined;
+  const named = resources.filter((r) => r.group !== '');
+  if (parts.length === 1) {
+    return aggregatedOrLegacy(req, named, () =>
+      writeLegacy(req, { kind: 'APIGroupList', apiVersion: 'v1', groups: apiGroups(named) }),
+    );
+  }
+  const inGroup = named.filter((r) => r.group === group);
+  if (inGroup.length === 0) return undefined;
+  if (parts.length === 2) {
+    return writeLegacy(req, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroups(inGroup)[0] });
+  }
+  if (parts.length !== 3) return undefined;
+  const served = inGroup.filter((r) => r.version === version);
+  if (served.length === 0) return undefined;
+  return writeLegacy(req, {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    ...apiResourceList(`${group}/${version}`, served),
+  });
+}
+
+/** /api: the legacy group's versions and DefaultAddresses' single 0.0.0.0/0 rule. */
+export function apiVersions(serverAddress: string): {
+  versions: string[];
+  serverAddressByClientCIDRs: ServerAddressByClientCIDR[];
+} {
+  return {
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+/** APIResourceList of one group version: resources sorted by name (the installer's sorted paths). */
+export function apiResourceList(
+  groupVersion: string,
+  resources: readonly ServedResource[],
+): { groupVersion: string; resources: APIResource[] } {
+  return { groupVersion, resources: byName(resources).map(apiResource) };
+}
+
+function apiResource(r: ServedResource): APIResource {
+  const out: APIResource = {
+    name: r.resource,
+    singularName: r.singularName,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: [...r.verbs],
+  };
+  if (r.shortNames.length) out.shortNames = [...r.shortNames];
+  if (r.categories.length) out.categories = [...r.categories];
+  out.storageVersionHash = storageVersionHash(r.group, r.version, r.kind);
+  return out;
+}
+
+/**
+ * The named groups, as kube-aggregator lists them (SortedByGroupAndVersion: a custom resource's
+ * APIService has GroupPriorityMinimum 1000, so among them by name), each group's versions in
+ * kube-aware order, the first preferred.
+ */
+export function apiGroups(resources: readonly ServedResource[]): APIGroup[] {
+  return groupNames(resources).map((name) => {
+    const versions = [
+      ...new Set(resources.filter((r) => r.group === name).map((r) => r.version)),
+    ].sort((a, b) => compareKubeAwareVersionStrings(b, a));
+    const gvs = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
+    return { name, versions: gvs, preferredVersion: gvs[0] };
+  });
+}
+
+/**
+ * The aggregated document of /api (the core group, no name) or /apis (the named groups): each
+ * group's versions in kube-aware order, their resources sorted by name. A built-in's responseKind
+ * carries only its kind (the installer's APIResource has no group or version for it); a custom
+ * resource's names its group and version, as apiextensions-apiserver fills it.
+ */
+export function aggregatedDiscovery(resources: readonly ServedResource[]): APIGroupDiscovery[] {
+  return groupNames(resources).map((group) => {
+    const inGroup = resources.filter((r) => r.group === group);
+    const versions = [...new Set(inGroup.map((r) => r.version))].sort((a, b) =>
+      compareKubeAwareVersionStrings(b, a),
+    );
+    return {
+      metadata: group === '' ? {} : { name: group },
+      versions: versions.map((version) => ({
+        version,
+        resources: byName(inGroup.filter((r) => r.version === version)).map(resourceDiscovery),
+        freshness: 'Current' as const,
+      })),
+    };
+  });
+}
+
+function groupNames(resources: readonly ServedResource[]): string[] {
+  return [...new Set(resources.map((r) => r.group))].sort();
+}
+
+function resourceDiscovery(r: ServedResource): APIResourceDiscovery {
+  const out: APIResourceDiscovery = {
+    resource: r.resource,
+    responseKind: r.jsonOnly
+      ? { group: r.group, version: r.version, kind: r.kind }
+      : { group: '', version: '', kind: r.kind },
+    scope: r.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: r.singularName,
+    verbs: [...r.verbs],
+  };
+  if (r.shortNames.length) out.shortNames = [...r.shortNames];
+  if (r.categories.length) out.categories = [...r.categories];
+  return out;
+}
+
+function byName(resources: readonly ServedResource[]): ServedResource[] {
+  return [...resources].sort((a, b) =>
+    a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0,
+  );
+}
+
+/** One clause of an Accept header (goautoneg.Accept). */
+interface AcceptClause {
+  type: string;
+  subType: string;
+  q: number;
+  params: Map<string, string>;
+}
+
+/** goautoneg.ParseAccept: clauses by q, then the specific before wildcards, else as written. */
+function parseAccept(header: string): AcceptClause[] {
+  const out: AcceptClause[] = [];
+  for (const part of header.split(',')) {
+    const [mediaRange, ...rest] = part.split(';');
+    const sp = mediaRange.trim().split('/');
+    const type = sp[0].trim();
+    let subType: string;
+    if (sp.length === 1 && type === '*') subType = '*';
+    else if (sp.length >= 2) subType = sp.slice(1).join('/').trim();
+    else continue;
+    const clause: AcceptClause = { type, subType, q: 1, params: new Map() };
+    for (const param of rest) {
+      const eq = param.indexOf('=');
+      if (eq < 0) continue;
+      const token = param.slice(0, eq).trim();
+      if (token === 'q') clause.q = Number.parseFloat(param.slice(eq + 1)) || 0;
+      else clause.params.set(token, param.slice(eq + 1).trim());
+    }
+    out.push(clause);
+  }
+  const less = (a: AcceptClause, b: AcceptClause): boolean =>
+    a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subType !== '*' && b.subType === '*');
+  // Go sorts so few clauses by insertion, which keeps equal clauses in their order.
+  return out.sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
+}
+
+/** The g/v/as conversion a clause asks for (MediaTypeOptions.Convert), or undefined for none. */
+function convertOf(c: AcceptClause): { group: string; version: string; kind: string } | undefined {
+  const [g, v, as] = ['g', 'v', 'as'].map((k) => c.params.get(k));
+  if (g === undefined && v === undefined && as === undefined) return undefined;
+  return { group: g ?? '', version: v ?? '', kind: as ?? '' };
+}
+
+function acceptsJson(c: AcceptClause): boolean {
+  return (
+    (c.type === 'application' && (c.subType === 'json' || c.subType === '*')) ||
+    (c.type === '*' && c.subType === '*')
+  );
+}
+
+/**
+ * NegotiateMediaTypeOptions over the JSON serializer: the first clause (in goautoneg's order)
+ * that accepts JSON and whose conversion the endpoint allows. `aggregated` is
+ * DiscoveryEndpointRestrictions (only apidiscovery.k8s.io/v2 APIGroupDiscoveryList: v2beta1 is
+ * gone, AggregatedDiscoveryRemoveBetaType is locked on since 1.35), otherwise
+ * DefaultEndpointRestrictions (no conversion at all). An empty Accept takes the default.
+ */
+function negotiate(accept: string | undefined, aggregated: boolean): boolean {
+  if (!accept) return !aggregated;
+  return parseAccept(accept).some((c) => {
+    if (!acceptsJson(c)) return false;
+    const stream = c.params.get('stream');
+    if (stream && stream !== 'watch') return false;
+    const convert = convertOf(c);
+    if (!aggregated) return convert === undefined;
+    return (
+      convert !== undefined &&
+      convert.group === aggregatedGroup &&
+      convert.version === 'v2' &&
+      convert.kind === aggregatedKind
+    );
+  });
+}
+
+/** WrapAggregatedDiscoveryToHandler: the aggregated document when Accept asks for it. */
+function aggregatedOrLegacy(
+  req: DiscoveryRequest,
+  resources: readonly ServedResource[],
+  legacy: () => ServedResponse,
+): ServedResponse {
+  if (!negotiate(req.accept, true)) return legacy();
+  const items = aggregatedDiscovery(resources);
+  // calculateETag: the JSON of the list as Go marshals it, without kind and apiVersion.
+  const etag = createHash('sha512')
+    .update(JSON.stringify({ metadata: {}, items }))
+    .digest('hex')
+    .toUpperCase();
+  const quoted = `"${etag}"`;
+  const headers: Record<string, string> = {
+    ETag: quoted,
+    Vary: 'Accept',
+    'Cache-Control': 'public',
+  };
+  if (req.ifNoneMatch === quoted) return { status: 304, headers, body: '' };
+  headers['Content-Type'] = `application/json;g=${aggregatedGroup};v=v2;as=${aggregatedKind}`;
+  const list = { kind: aggregatedKind, apiVersion: `${aggregatedGroup}/v2`, metadata: {}, items };
+  return { status: 200, headers, body: JSON.stringify(list) + '\n' };
+}
+
+/** WriteObjectNegotiated with DefaultEndpointRestrictions: JSON, or the 406 WriteRawJSON writes. */
+function writeLegacy(req: DiscoveryRequest, object: object): ServedResponse {
+  if (!negotiate(req.accept, false)) return notAcceptable(discoverySupportedMediaTypes);
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(object) + '\n',
+  };
+}
+
+/** errNotAcceptable through ErrorToAPIStatus, written by WriteRawJSON (indented). */
+export function notAcceptable(accepted: readonly string[]): ServedResponse {
+  const status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `only the following media types are accepted: ${accepted.join(', ')}`,
+    reason: 'NotAcceptable',
+    code: 406,
+  };
+  return {
+    status: 406,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(status, null, 2),
+  };
+}

@@ -1,0 +1,347 @@
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/watch.go (serveWatchHandler, WatchServer.HandleHTTP)
+// and response.go (watchEncoder, watchEmbeddedEncoder and their identifiers), release-1.36: a
+// watch streamed to a Node http.ServerResponse as JSON event lines, Transfer-Encoding chunked,
+// headers flushed at once. Each event's line is encoded once through the CachingObject for every
+// watcher with the same encoding, as upstream caches whole events in the object. Deliberate
+// difference: Node writes never block, so "blocked in Write" is "res.write returned false": the
+// next event is taken off the result channel only after 'drain'. A client that stops reading
+// thus leaves the cacher's buffer full, and the cacher terminates the watcher as upstream does.
+import type { ServerResponse } from 'node:http';
+import type { Clock, Timer } from '../../engine/clock';
+import { CachingObject } from '../../engine/cacher/caching-object';
+import {
+  jsonSerializerIdentifier,
+  marshalObjectJSON,
+  versioningCodecIdentifier,
+} from '../../engine/cacher/object-encoders';
+import {
+  Channel,
+  chanClosed,
+  chanEmpty,
+  type CancelWait,
+  type ChannelReceiver,
+} from '../../engine/cacher/channel';
+import type {
+  ReceiveChannel,
+  WatchEvent,
+  WatchEventType,
+  WatchInterface,
+} from '../../engine/cacher/watch';
+import { goJsonMarshal } from '../../engine/encoding/go-json';
+import type { KubeObject } from '../../engine/storage/objects';
+import type { NegotiatedEncoding, TableOptions } from '../negotiation';
+import { groupVersionOf, type ServedResource } from '../served-resource';
+import { transformObject } from '../transform-response';
+
+/** What the core hands over of an opened watch (Resource.openWatch's ServedWatch has these). */
+export interface WatchToServe {
+  watcher: WatchInterface;
+  /**
+   * The request context the watcher listens to: cancelled when the handler returns. `expired`
+   * (WatchRequestContext's) tells a watcher closed by the deadline from one closed otherwise.
+   */
+  ctx: { cancel(): void; readonly expired?: boolean };
+  /** The handler's timeout (timeoutSeconds, else the random minRequestTimeout-based one); 0: none. */
+  timeoutMs: number;
+}
+
+/** Why the handler returned. */
+export type WatchCloseReason =
+  /** The watcher closed its result channel (an ERROR event's end, a termination, shutdown). */
+  | 'resultClosed'
+  /** The timeout passed: the response ended cleanly. */
+  | 'timeout'
+  /** The client went away. */
+  | 'disconnected';
+
+export interface ServeWatchOptions {
+  /** The clock the timeout runs on (the resource's). */
+  clock: Clock;
+  served: Pick<
+    ServedResource,
+    'group' | 'version' | 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'
+  >;
+  encoding: NegotiatedEncoding;
+  /** time.Now (epoch ms) for a Table's AGE cells; default Date.now. */
+  now?: () => number;
+  /** Told once when the handler returns. */
+  onClose?: (reason: WatchCloseReason) => void;
+}
+
+const utf8 = new TextEncoder();
+
+/** The JSON stream encoder's identifier for a group-version (versioning codec over json). */
+function jsonCodecIdentifier(groupVersion: string): string {
+  return versioningCodecIdentifier(groupVersion, jsonSerializerIdentifier);
+}
+
+/**
+ * watchEmbeddedEncoder + watchEncoder of one watch: the line of an event, cached in the event's
+ * CachingObject under an identifier naming the event type, the target and (for Tables) whether
+ * headers are written, so every watch with the same encoding shares one encode per event.
+ */
+export class WatchEventEncoder {
+  private readonly encoderIdentifier: string;
+  private readonly tableOptions: TableOptions | undefined;
+  private embeddedIdentifier = '';
+  private readonly identifiers = new Map<WatchEventType, string>();
+  private identifiedFor = '';
+
+  constructor(
+    private readonly served: ServeWatchOptions['served'],
+    private readonly encoding: Pick<NegotiatedEncoding, 'convert' | 'tableOptions'>,
+    private readonly now: () => number,
+  ) {
+    this.encoderIdentifier = jsonCodecIdentifier(groupVersionOf(served));
+    // The watch's own copy: NoHeaders flips after the first Table.
+    this.tableOptions =
+      encoding.tableOptions === undefined ? undefined : { ...encoding.tableOptions };
+  }
+
+  /** watchEmbeddedEncoder.Identifier (recomputed once NoHeaders flips). */
+  private embeddedEncoderIdentifier(): string {
+    if (this.embeddedIdentifier !== '') return this.embeddedIdentifier;
+    const target = this.encoding.convert;
+    if (target === undefined) this.embeddedIdentifier = this.encoderIdentifier;
+    else {
+      const id: Record<string, unknown> = {
+        name: 'watch-embedded',
+        encoder: jsonCodecIdentifier(`${target.group}/${target.version}`),
+        target: `${target.group}/${target.version}, Kind=${target.kind}`,
+        options: {},
+      };
+      if (target.kind === 'Table' && this.tableOptions !== undefined) {
+        if (this.tableOptions.includeObject !== '')
+          id.options = { includeObject: this.tableOptions.includeObject };
+        if (this.tableOptions.noHeaders) id.noHeaders = true;
+      }
+      this.embeddedIdentifier = goJsonMarshal(id as never);
+    }
+    return this.embeddedIdentifier;
+  }
+
+  /** watchEncoder.identifier: per event type, reset when the embedded identifier changes. */
+  private identifier(type: WatchEventType): string {
+    const embedded = this.embeddedEncoderIdentifier();
+    if (embedded !== this.identifiedFor) {
+      this.identifiedFor = embedded;
+      this.identifiers.clear();
+    }
+    let id = this.identifiers.get(type);
+    if (id === undefined) {
+      id = goJsonMarshal({
+        name: 'watch',
+        embeddedEncoder: embedded,
+        encoder: this.encoderIdentifier,
+        eventType: type,
+      });
+      this.identifiers.set(type, id);
+    }
+    return id;
+  }
+
+  /** watchEncoder.Encode: the event's line, `{"type":…,"object":…}\n`. */
+  encode(event: WatchEvent): Uint8Array {
+    const object = event.object;
+    const encodeLine = (o: KubeObject): Uint8Array => this.doEncode(o, event.type);
+    if (object instanceof CachingObject)
+      return object.cacheEncode(this.identifier(event.type), encodeLine);
+    return encodeLine(object);
+  }
+
+  private doEncode(object: KubeObject, type: WatchEventType): Uint8Array {
+    let embedded: unknown;
+    try {
+      embedded = transformObject(
+        this.withTypeMeta(object),
+        { convert: this.encoding.convert, tableOptions: this.tableOptions },
+        this.served,
+        this.now(),
+        this.tableOptions?.noHeaders ?? false,
+      );
+    } catch {
+      // "failed to transform object": upstream logs it and sends the object as it is.
+      embedded = this.withTypeMeta(object);
+    }
+    // Headers only in the first Table: later events omit columnDefinitions.
+    if (this.tableOptions !== undefined && !this.tableOptions.noHeaders) {
+      this.tableOptions.noHeaders = true;
+      this.embeddedIdentifier = '';
+    }
+    const json = marshalObjectJSON(embedded as KubeObject);
+    const head = utf8.encode(`{"type":"${type}","object":`);
+    const line = new Uint8Array(head.length + json.length + 2);
+    line.set(head, 0);
+    line.set(json, head.length);
+    line[head.length + json.length] = 0x7d; // }
+    line[head.length + json.length + 1] = 0x0a; // \n
+    return line;
+  }
+
+  /** The versioning encoder sets kind and apiVersion on every object it writes. */
+  private withTypeMeta(object: KubeObject): KubeObject {
+    if (object.kind !== undefined && object.apiVersion !== undefined) return object;
+    const apiVersion = groupVersionOf(this.served);
+    const rest: Record<string, unknown> = { ...object };
+    delete rest.kind;
+    delete rest.apiVersion;
+    // An unstructured object marshals its keys sorted (apiVersion first); a typed one kind first.
+    return (
+      this.served.jsonOnly
+        ? { apiVersion, kind: this.served.kind, ...rest }
+        : { kind: this.served.kind, apiVersion, ...rest }
+    ) as KubeObject;
+  }
+}
+
+/**
+ * WatchServer.HandleHTTP for one watch: the loop that takes events off the watcher's result
+ * channel and writes them, returning on the closed channel, the timeout or the client's
+ * disconnect; then `defer watcher.Stop()` and the context's cancel, in that order.
+ */
+export class WatchServer implements ChannelReceiver<WatchEvent> {
+  private readonly result: ReceiveChannel<WatchEvent>;
+  /** The result channel when it is a Channel (always, from the cacher): waits without closures. */
+  private readonly channel: Channel<WatchEvent> | undefined;
+  /** ChannelReceiver: parked on the channel, waiting for the next event. */
+  recvParked = false;
+  private readonly encoder: WatchEventEncoder;
+  private timer: Timer | undefined;
+  private cancelRecv: CancelWait | undefined;
+  private waitingForDrain = false;
+  private running = false;
+  private closeReason: WatchCloseReason | undefined;
+  /** Events written. */
+  written = 0;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly watch: WatchToServe,
+    private readonly o: ServeWatchOptions,
+  ) {
+    this.result = watch.watcher.resultChan();
+    this.channel = this.result instanceof Channel ? this.result : undefined;
+    this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? Date.now);
+    res.on('close', this.onClose);
+    res.on('drain', this.onDrain);
+    // A failed write means the client is gone; never an unhandled 'error'.
+    res.on('error', this.onClose);
+    // Gone while the watch was being opened: 'close' has been and will not come again.
+    if (res.destroyed || res.socket === null || res.socket.destroyed) {
+      this.finish('disconnected');
+      return;
+    }
+    if (watch.timeoutMs > 0)
+      this.timer = o.clock.afterFunc(watch.timeoutMs, () => this.finish('timeout'));
+    // Begin the stream: headers out before the first event (kubectl logs nothing until then).
+    res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+    this.pump();
+  }
+
+  /** Why the handler returned; undefined while it serves. */
+  get closed(): WatchCloseReason | undefined {
+    return this.closeReason;
+  }
+
+  private readonly onClose = (): void => this.finish('disconnected');
+
+  private readonly onDrain = (): void => {
+    if (!this.waitingForDrain) return;
+    this.waitingForDrain = false;
+    this.pump();
+  };
+
+  /** Writes what the channel holds until it is empty (then waits), the socket is full, or the end. */
+  private pump(): void {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.closeReason === undefined && !this.waitingForDrain) {
+        const ch = this.channel;
+        if (ch !== undefined) {
+          const v = ch.poll();
+          if (v === chanEmpty) {
+            ch.parkRecv(this);
+            return;
+          }
+          if (v === chanClosed) {
+            this.finish('resultClosed');
+            return;
+          }
+          this.write(v);
+          continue;
+        }
+        const r = this.result.tryRecv();
+        if (r === undefined) {
+          this.cancelRecv = this.result.waitRecv((received) => {
+            this.cancelRecv = undefined;
+            if (this.closeReason !== undefined) return;
+            if (!received.ok) this.finish('resultClosed');
+            else {
+              this.write(received.value as WatchEvent);
+              this.pump();
+            }
+          });
+          return;
+        }
+        if (!r.ok) {
+          this.finish('resultClosed');
+          return;
+        }
+        this.write(r.value as WatchEvent);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** ChannelReceiver: the parked wait got an event, or the closed channel. */
+  onReceive(value: WatchEvent | undefined, ok: boolean): void {
+    if (this.closeReason !== undefined) return;
+    if (!ok) this.finish('resultClosed');
+    else {
+      this.write(value as WatchEvent);
+      this.pump();
+    }
+  }
+
+  private write(event: WatchEvent): void {
+    const line = this.encoder.encode(event);
+    this.written++;
+    if (!this.res.write(line)) this.waitingForDrain = true;
+  }
+
+  private finish(closedBy: WatchCloseReason): void {
+    if (this.closeReason !== undefined) return;
+    // The deadline ends the watcher and this handler at the same instant; whichever is seen
+    // first (upstream's select picks either), the watch ended at its timeout.
+    const reason =
+      closedBy === 'resultClosed' && this.watch.ctx.expired === true ? 'timeout' : closedBy;
+    this.closeReason = reason;
+    this.timer?.stop();
+    if (this.recvParked) this.channel?.cancelRecv(this);
+    this.cancelRecv?.();
+    this.cancelRecv = undefined;
+    this.res.off('drain', this.onDrain);
+    this.res.off('close', this.onClose);
+    this.res.off('error', this.onClose);
+    this.watch.watcher.stop();
+    this.watch.ctx.cancel();
+    // The chunked response ends with its terminating chunk (after what is still buffered).
+    if (reason !== 'disconnected') this.res.end();
+    this.o.onClose?.(reason);
+  }
+}
+
+/**
+ * serveWatch: streams `watch` to `res` until the watcher closes, the timeout passes or the client
+ * goes away; a vanished client leaves no watcher behind.
+ */
+export function serveWatch(
+  res: ServerResponse,
+  watch: WatchToServe,
+  o: ServeWatchOptions,
+): WatchServer {
+  return new WatchServer(res, watch, o);
+}

@@ -1,0 +1,274 @@
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/patch.go (release-1.36): the PATCH handler's patch mechanisms (jsonPatcher, smpPatcher) and the checks patcher.applyPatch makes on the result.
+// A pure function the PATCH handler calls with the stored object inside GuaranteedUpdate.
+// Server-side apply (application/apply-patch+yaml) is not served: it needs the field manager
+// (managedFields, conflicts, ownership). This server answers it as an apiserver that does not
+// serve apply answers it (the ServerSideApply gate off, before 1.22): the content type is not in
+// the accepted list, so 415 naming the ones that are.
+import {
+  StatusError,
+  errorToAPIStatus,
+  newBadRequest,
+  newGenericServerResponse,
+  newInvalid,
+  newRequestEntityTooLargeError,
+  newUnsupportedMediaTypeError,
+} from '../engine/storage/errors';
+import { FieldPath, invalid } from '../engine/storage/field-errors';
+import type { KubeObject } from '../engine/storage/objects';
+import {
+  GoJsonUnmarshalTypeError,
+  goJsonCheckValid,
+  goJsonMarshal,
+  type GoJsonValue,
+} from '../engine/encoding/go-json';
+import {
+  JsonPatchError,
+  applyJsonPatch,
+  decodePatch,
+  goJsonKindOf,
+  type JsonObject,
+  type JsonValue,
+} from './json-patch';
+import { MergePatchError, mergePatch } from './merge-patch';
+import { patchMetaForKind } from './patch-meta';
+import { checkResourceVersionPrecondition } from './resource-version-precondition';
+import { StrategicMergePatchError, strategicMergeMapPatch } from './strategic-merge-patch';
+
+/** types.PatchType values. */
+export const PatchType = {
+  JSONPatch: 'application/json-patch+json',
+  MergePatch: 'application/merge-patch+json',
+  StrategicMergePatch: 'application/strategic-merge-patch+json',
+  ApplyYAML: 'application/apply-patch+yaml',
+} as const;
+
+/** maxJSONPatchOperations: the most operations one JSON patch may hold. */
+export const maxJSONPatchOperations = 10000;
+
+/** What the handler knows of the resource being patched. */
+export interface PatchResource {
+  /** '' for core. */
+  group: string;
+  version: string;
+  kind: string;
+  /** Plural: `pods`. */
+  resource: string;
+}
+
+/**
+ * The patch content types the resource's PATCH route accepts, in upstream's order: installer.go's
+ * list for the built-ins (JSON patch, merge patch, strategic merge patch), customresource_handler.go's
+ * for custom resources (no strategic merge patch: an Unstructured object has no patch tags).
+ * Both lists drop apply-patch+yaml, which this server does not serve.
+ */
+export function supportedPatchTypes(resource: Pick<PatchResource, 'group' | 'kind'>): string[] {
+  return patchMetaForKind(resource.group, resource.kind)
+    ? [PatchType.JSONPatch, PatchType.MergePatch, PatchType.StrategicMergePatch]
+    : [PatchType.JSONPatch, PatchType.MergePatch];
+}
+
+/** The patch type of a Content-Type header: what precedes a `;` (parameters such as charset). */
+export function patchTypeOf(contentType: string): string {
+  const idx = contentType.indexOf(';');
+  return idx > 0 ? contentType.slice(0, idx) : contentType;
+}
+
+/**
+ * The 415 PatchResource answers first for a content type the route does not accept; undefined
+ * when it accepts it. The handler calls this before reading the body, as upstream does.
+ */
+export function checkPatchContentType(
+  contentType: string,
+  resource: Pick<PatchResource, 'group' | 'kind'>,
+): StatusError | undefined {
+  const supported = supportedPatchTypes(resource);
+  return supported.includes(patchTypeOf(contentType))
+    ? undefined
+    : newUnsupportedMediaTypeError(supported);
+}
+
+function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function bytesOf(patch: Uint8Array | string): Uint8Array {
+  return typeof patch === 'string' ? new TextEncoder().encode(patch) : patch;
+}
+
+// runtime.DecodeInto of a patched document that is not an object: the JSON serializer cannot read
+// its apiVersion/kind, and patch.go answers 422 with the document as the bad value.
+const findKindType =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+// Go marshals the patched document's maps with sorted keys.
+function sortedKeys(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    Object.defineProperty(out, k, {
+      value: sortedKeys(v[k]),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  return out;
+}
+
+function decodeIntoError(patched: JsonValue): StatusError {
+  const detail = `couldn't get version/kind; json parse error: ${new GoJsonUnmarshalTypeError(goJsonKindOf(patched), findKindType).message}`;
+  return newInvalid({ group: '', kind: '' }, '', [
+    invalid(FieldPath.of('patch'), goJsonMarshal(sortedKeys(patched) as GoJsonValue), detail),
+  ]);
+}
+
+// A plain Go error the handler did not turn into a Status: ErrorToAPIStatus's 500.
+function internal(err: unknown): StatusError {
+  return new StatusError(errorToAPIStatus(err));
+}
+
+// jsonPatcher.applyJSPatch for application/json-patch+json.
+function applyJSONPatchType(current: JsonObject, patchBytes: Uint8Array): JsonValue {
+  let ops;
+  try {
+    ops = decodePatch(patchBytes);
+  } catch (err) {
+    throw newBadRequest((err as Error).message);
+  }
+  if (ops.length > maxJSONPatchOperations)
+    throw newRequestEntityTooLargeError(
+      `The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${ops.length}`,
+    );
+  try {
+    return applyJsonPatch(current, ops);
+  } catch (err) {
+    if (err instanceof JsonPatchError) throw newGenericServerResponse(422);
+    throw err;
+  }
+}
+
+// jsonPatcher.applyJSPatch for application/merge-patch+json.
+function applyMergePatchType(current: JsonObject, patchBytes: Uint8Array): JsonValue {
+  try {
+    return mergePatch(current, patchBytes);
+  } catch (err) {
+    if (err instanceof MergePatchError) throw newBadRequest(err.message);
+    throw err;
+  }
+}
+
+// strategicPatchObject + applyPatchToObject + interpretStrategicMergePatchError.
+function applyStrategicMergePatchType(
+  current: JsonObject,
+  patchBytes: Uint8Array,
+  resource: PatchResource,
+): JsonValue {
+  const schema = patchMetaForKind(resource.group, resource.kind);
+  // Unreachable through the handler (the content type is refused first), as upstream's
+  // ErrUnsupportedStrategicMergePatchFormat is for Unstructured objects.
+  if (!schema) throw newBadRequest('strategic merge patch format is not supported');
+  const syntaxErr = goJsonCheckValid(patchBytes);
+  if (syntaxErr) throw newBadRequest(syntaxErr.message);
+  const patchMap = JSON.parse(new TextDecoder().decode(patchBytes)) as JsonValue;
+  if (patchMap !== null && !isObject(patchMap))
+    throw newBadRequest(
+      new GoJsonUnmarshalTypeError(goJsonKindOf(patchMap), 'map[string]interface {}').message,
+    );
+  try {
+    return strategicMergeMapPatch(structuredClone(current), patchMap ?? {}, schema);
+  } catch (err) {
+    if (!(err instanceof StrategicMergePatchError)) throw internal(err);
+    switch (err.sentinel) {
+      case 'ErrBadJSONDoc':
+      case 'ErrBadPatchFormatForPrimitiveList':
+      case 'ErrBadPatchFormatForRetainKeys':
+      case 'ErrBadPatchFormatForSetElementOrderList':
+      case 'ErrUnsupportedStrategicMergePatchFormat':
+        throw newBadRequest(err.message);
+      case 'ErrNoListOfLists':
+      case 'ErrPatchContentNotMatchRetainKeys':
+        throw newGenericServerResponse(422);
+      default:
+        throw internal(err);
+    }
+  }
+}
+
+// rest.EnsureObjectNamespaceMatchesRequestNamespace with ExpectedNamespaceForResource, then
+// checkName (rest.go): the patched object keeps the name and namespace of the URL.
+function checkNameAndNamespace(
+  obj: JsonObject,
+  name: string,
+  namespace: string,
+  resource: PatchResource,
+): void {
+  if (!isObject(obj.metadata)) obj.metadata = {};
+  const meta = obj.metadata;
+  const requestNamespace =
+    resource.resource === 'namespaces' && resource.group === '' ? '' : namespace;
+  const objNamespace = typeof meta.namespace === 'string' ? meta.namespace : '';
+  if (objNamespace !== requestNamespace) {
+    if (objNamespace === '') meta.namespace = requestNamespace;
+    else if (requestNamespace === '') delete meta.namespace;
+    else
+      throw newBadRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+  }
+  const objName = typeof meta.name === 'string' ? meta.name : '';
+  if (objName === '')
+    throw newBadRequest(
+      `the name of the object (${name} based on URL) was undeterminable: name must be provided`,
+    );
+  if (objName !== name)
+    throw newBadRequest(
+      `the name of the object (${objName}) does not match the name on the URL (${name})`,
+    );
+}
+
+/**
+ * Applies a PATCH body to the stored object, as PatchResource does inside GuaranteedUpdate: the
+ * patch mechanism for the content type, the name/namespace checks, and the store's
+ * resourceVersion precondition (a stale metadata.resourceVersion in the patch: 409 Conflict).
+ * current is the stored object (not modified); the URL's name and namespace are its own.
+ * Throws StatusError with upstream's code and message.
+ */
+export function applyPatch(
+  contentType: string,
+  current: KubeObject,
+  patch: Uint8Array | string,
+  resource: PatchResource,
+): { object: KubeObject } {
+  const rejected = checkPatchContentType(contentType, resource);
+  if (rejected) throw rejected;
+  const patchBytes = bytesOf(patch);
+  const currentJSON = current as unknown as JsonObject;
+  let patched: JsonValue;
+  switch (patchTypeOf(contentType)) {
+    case PatchType.JSONPatch:
+      patched = applyJSONPatchType(currentJSON, patchBytes);
+      break;
+    case PatchType.MergePatch:
+      patched = applyMergePatchType(currentJSON, patchBytes);
+      break;
+    default:
+      patched = applyStrategicMergePatchType(currentJSON, patchBytes, resource);
+  }
+  if (!isObject(patched)) throw decodeIntoError(patched);
+
+  const name = current.metadata.name ?? '';
+  checkNameAndNamespace(patched, name, current.metadata.namespace ?? '', resource);
+  const object = patched as unknown as KubeObject;
+  try {
+    checkResourceVersionPrecondition(
+      { group: resource.group, resource: resource.resource },
+      name,
+      current,
+      object,
+    );
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    throw internal(err);
+  }
+  return { object };
+}

@@ -1,0 +1,74 @@
+// ServedResources for the server's unit tests: the built-ins as the registry serves them and a
+// custom resource, without an engine behind them (the modules under test never reach it).
+import type { Resource } from '../../../src/engine/apiserver';
+import type { ServedResource } from '../../../src/server/served-resource';
+
+const builtInVerbs = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
+
+function served(r: Omit<ServedResource, 'engine' | 'listKind'>): ServedResource {
+  return { ...r, listKind: `${r.kind}List`, engine: {} as Resource };
+}
+
+export const pods = served({
+  group: '',
+  version: 'v1',
+  resource: 'pods',
+  singularName: 'pod',
+  kind: 'Pod',
+  namespaced: true,
+  shortNames: ['po'],
+  categories: ['all'],
+  verbs: builtInVerbs,
+  jsonOnly: false,
+});
+
+export const configMaps = served({
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  singularName: 'configmap',
+  kind: 'ConfigMap',
+  namespaced: true,
+  shortNames: ['cm'],
+  categories: [],
+  verbs: builtInVerbs,
+  jsonOnly: false,
+});
+
+export const namespaces = served({
+  group: '',
+  version: 'v1',
+  resource: 'namespaces',
+  singularName: 'namespace',
+  kind: 'Namespace',
+  namespaced: false,
+  shortNames: ['ns'],
+  categories: [],
+  verbs: builtInVerbs.filter((v) => v !== 'deletecollection'),
+  jsonOnly: false,
+});
+
+/** A CR as apiextensions-apiserver lists its verbs. */
+export const crontabs = served({
+  group: 'stable.example.com',
+  version: 'v1',
+  resource: 'crontabs',
+  singularName: 'crontab',
+  kind: 'CronTab',
+  namespaced: true,
+  shortNames: ['ct'],
+  categories: [],
+  verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+  jsonOnly: true,
+});
+
+export const builtIns = [pods, configMaps, namespaces];
