@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { visibleMessage, visibleText } from '../format/visible-text';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
+import { faultCommand } from './fault-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
 import { serveCommand } from './serve-command';
@@ -16,6 +17,7 @@ export const commands: CliCommand[] = [
   replayCommand,
   reportCommand,
   serveCommand,
+  faultCommand,
 ];
 
 function topHelp(): string {

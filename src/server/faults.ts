@@ -77,6 +77,22 @@ const latencyFigures: readonly (keyof LatencyModel)[] = [
   'perByteMs',
 ];
 
+const latencyDescriptions: Record<keyof LatencyModel, string> = {
+  perRequestMs: 'ms for every request (the round trip).',
+  perWriteMs: 'ms added for every write (raft, fsync).',
+  perCountedKeyMs: "ms per key in a range's index walk (etcd's Count).",
+  perKeyMs: 'ms per key returned or written.',
+  perByteMs: 'ms per byte returned or written.',
+};
+
+const zeroModel: LatencyModel = {
+  perRequestMs: 0,
+  perWriteMs: 0,
+  perCountedKeyMs: 0,
+  perKeyMs: 0,
+  perByteMs: 0,
+};
+
 const faults: readonly Fault[] = [
   {
     name: 'compact',
@@ -285,22 +301,6 @@ const faults: readonly Fault[] = [
     },
   },
 ];
-
-const latencyDescriptions: Record<keyof LatencyModel, string> = {
-  perRequestMs: 'ms for every request (the round trip).',
-  perWriteMs: 'ms added for every write (raft, fsync).',
-  perCountedKeyMs: "ms per key in a range's index walk (etcd's Count).",
-  perKeyMs: 'ms per key returned or written.',
-  perByteMs: 'ms per byte returned or written.',
-};
-
-const zeroModel: LatencyModel = {
-  perRequestMs: 0,
-  perWriteMs: 0,
-  perCountedKeyMs: 0,
-  perKeyMs: 0,
-  perByteMs: 0,
-};
 
 /** Every fault and its parameters (the CLI's `--list`, the editor's quick inputs). */
 export function describeFaults(): FaultDescription[] {

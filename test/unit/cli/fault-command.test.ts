@@ -1,0 +1,144 @@
+// Tests for `listwatch fault` (src/cli/fault-command.ts): the bundled dist/cli.js against a real
+// HTTP admin server (test/unit/server/admin-server.ts), with a kubeconfig as listwatch serve
+// writes it; exit codes, stdout and stderr.
+import * as assert from 'assert';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { adminToken, startAdminServer, type AdminServer } from '../server/admin-server';
+import { flagName, readKubeconfig } from '../../../src/cli/fault-command';
+
+const root = path.resolve(__dirname, '../../../..');
+const cli = path.join(root, 'dist/cli.js');
+
+function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [cli, ...args], { cwd: root });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+function kubeconfig(server: string, token: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: other',
+    '  cluster: {server: "http://127.0.0.1:1"}',
+    '- name: listwatch',
+    `  cluster: {server: "${server}"}`,
+    'users:',
+    '- name: listwatch',
+    `  user: {token: "${token}"}`,
+    'contexts:',
+    '- name: listwatch',
+    '  context: {cluster: listwatch, user: listwatch}',
+    'current-context: listwatch',
+    '',
+  ].join('\n');
+}
+
+describe('listwatch fault', () => {
+  let s: AdminServer;
+  let dir: string;
+  let kc: string;
+  before(() =>
+    assert.ok(fs.existsSync(cli), 'dist/cli.js is missing: run `node esbuild.js` first'),
+  );
+  beforeEach(async () => {
+    s = await startAdminServer();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-fault-'));
+    kc = path.join(dir, 'kubeconfig');
+    fs.writeFileSync(kc, kubeconfig(s.url, adminToken));
+  });
+  afterEach(async () => {
+    await s.close();
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('POSTs a fault with its parameters from flags and prints the answer', async () => {
+    const r = await run([
+      'fault',
+      '--kubeconfig',
+      kc,
+      'cache-lag',
+      '--seconds',
+      '2',
+      '--resource',
+      'pods',
+    ]);
+    assert.strictEqual(r.code, 0, r.err);
+    const answer = JSON.parse(r.out) as { fault: string; resources: { pausedForMs: number }[] };
+    assert.strictEqual(answer.fault, 'cache-lag');
+    assert.strictEqual(answer.resources[0].pausedForMs, 2000);
+    assert.strictEqual(s.pods.engine.cacher.reflector.pausedFor(), 2000);
+  });
+
+  it('takes camelCase parameters as kebab-case flags', async () => {
+    const r = await run(['fault', '--kubeconfig', kc, 'etcd-latency', '--per-request-ms=5']);
+    assert.strictEqual(r.code, 0, r.err);
+    assert.strictEqual(s.world.etcd.latencyModel.perRequestMs, 5);
+  });
+
+  it('--list prints every fault and its flags', async () => {
+    const r = await run(['fault', '--kubeconfig', kc, '--list']);
+    assert.strictEqual(r.code, 0, r.err);
+    assert.match(r.out, /^compact: /m);
+    assert.match(r.out, /^ {4}--user-agent string: /m);
+  });
+
+  const failures: [string, string[], number, RegExp][] = [
+    [
+      'the server refuses a value',
+      ['compact', '--revision', '999'],
+      1,
+      /422 revision: etcdserver: mvcc: required revision is a future revision/,
+    ],
+    [
+      'a flag of another fault',
+      ['compact', '--seconds', '1'],
+      2,
+      /--seconds is not a parameter of compact; it takes --revision/,
+    ],
+    [
+      'not a number',
+      ['cache-lag', '--seconds', 'soon'],
+      2,
+      /--seconds: expected a number, got "soon"/,
+    ],
+    ['no fault', [], 2, /expected one fault name \(compact, cache-lag/],
+    ['an unknown fault', ['crash'], 2, /unknown fault "crash"; see --list/],
+  ];
+  for (const [name, args, code, re] of failures) {
+    it(`exits ${code} for ${name}`, async () => {
+      const r = await run(['fault', '--kubeconfig', kc, ...args]);
+      assert.strictEqual(r.code, code, r.out + r.err);
+      assert.match(r.err, re);
+    });
+  }
+
+  it('exits 1 with the status for a wrong token', async () => {
+    fs.writeFileSync(kc, kubeconfig(s.url, 'wrong'));
+    const r = await run(['fault', '--kubeconfig', kc, 'restart']);
+    assert.strictEqual(r.code, 1);
+    assert.match(r.err, /^listwatch fault: 401 /);
+  });
+
+  it('reads the current context of a kubeconfig, and says what is missing', () => {
+    assert.deepStrictEqual(readKubeconfig(kubeconfig('http://127.0.0.1:8080/', 't'), 'k'), {
+      server: 'http://127.0.0.1:8080',
+      token: 't',
+    });
+    assert.throws(
+      () => readKubeconfig('clusters: []\n', 'k'),
+      /k: no clusters\[\]\.cluster\.server/,
+    );
+    assert.throws(() => readKubeconfig('a: [', 'k'), /k: not YAML/);
+    assert.strictEqual(flagName('perCountedKeyMs'), 'per-counted-key-ms');
+  });
+});

@@ -1,0 +1,217 @@
+// Tests for src/server/debug-state.ts over a real HTTP server: the live resources and watchers
+// read from the engine, clients by user agent, and recent lists folded from inspector events by
+// request id, with the bounds that keep the memory flat.
+import * as assert from 'assert';
+import { DebugState, debugStatePath, requestKind } from '../../../src/server/debug-state';
+import { startAdminServer, type AdminServer } from './admin-server';
+
+interface StateBody {
+  etcd: { revision: number; unavailableForMs: number };
+  resources: {
+    resource: string;
+    cacheResourceVersion: number;
+    etcdRevision: number;
+    ready: boolean;
+    history: { size: number; capacity: number; oldestResourceVersion?: number };
+    watchers: number;
+    reflector: { pausedForMs: number; queuedEvents: number };
+  }[];
+  watchers: {
+    id: number;
+    resource: string;
+    userAgent?: string;
+    requestLine?: string;
+    state: string;
+    lastResourceVersion: number;
+    input: { len: number; cap: number };
+  }[];
+  watchersTotal: number;
+  clients: { userAgent: string; lists: number; watches: number; writes: number }[];
+  recentLists: {
+    requestId: number;
+    resource: string;
+    userAgent?: string;
+    requestLine?: string;
+    servedBy?: string;
+    rule?: string;
+    fallback?: string;
+    fromCache?: { fetched: number; returned: number };
+    pages: number;
+    etcdCalls: { operation: string; key: string; limit: number }[];
+    etcdCallsOmitted: number;
+  }[];
+}
+
+/** Consistent lists from etcd (the gate off, as before 1.31), so that lists make etcd calls. */
+const etcdLists = {
+  gates: { ConsistentListFromCache: false },
+  allowLockedGateOverride: true,
+};
+
+async function state(s: AdminServer): Promise<StateBody> {
+  const r = await s.call('GET', debugStatePath);
+  assert.strictEqual(r.status, 200);
+  return r.body as unknown as StateBody;
+}
+
+describe('debug state (src/server/debug-state.ts)', () => {
+  let s: AdminServer;
+  beforeEach(async () => {
+    s = await startAdminServer();
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  it('shows each resource: cache and etcd RVs, readiness, history, the paused reflector', async () => {
+    await s.pods.engine.createPod({ name: 'a' });
+    await s.pods.engine.step(10);
+    s.pods.engine.cacher.reflector.pause(1000);
+    await s.pods.engine.createPod({ name: 'b' });
+    await s.pods.engine.settle();
+    const body = await state(s);
+    const pods = body.resources.find((r) => r.resource === 'pods');
+    assert.deepStrictEqual(
+      pods && {
+        cache: pods.cacheResourceVersion,
+        etcd: pods.etcdRevision,
+        ready: pods.ready,
+        history: pods.history,
+        reflector: pods.reflector,
+      },
+      {
+        cache: 2,
+        etcd: 3,
+        ready: true,
+        history: { size: 1, capacity: 100, oldestResourceVersion: 2 },
+        reflector: { lastSyncResourceVersion: 2, pausedForMs: 1000, queuedEvents: 1 },
+      },
+    );
+    assert.strictEqual(body.etcd.revision, 3);
+  });
+
+  it('lists the watchers with their request, state, last RV and buffer', async () => {
+    await s.pods.engine.createPod({ name: 'a' });
+    const ctx = s.requests.newContext('kubectl/v1.33.0', 'GET', '/api/v1/pods?watch=true');
+    s.state.requestStarted(ctx, 'watch');
+    await s.pods.engine.watch({ resourceVersion: '0' }, ctx);
+    await s.pods.engine.step(10);
+    const body = await state(s);
+    assert.strictEqual(body.watchersTotal, 1);
+    const [w] = body.watchers;
+    assert.deepStrictEqual(
+      {
+        resource: w.resource,
+        userAgent: w.userAgent,
+        requestLine: w.requestLine,
+        state: w.state,
+        last: w.lastResourceVersion,
+        inputLen: w.input.len,
+      },
+      {
+        resource: 'pods',
+        userAgent: 'kubectl/v1.33.0',
+        requestLine: 'GET /api/v1/pods?watch=true',
+        state: 'BookmarkSent',
+        last: 2,
+        inputLen: 0,
+      },
+    );
+    assert.deepStrictEqual(
+      body.clients.map((c) => [c.userAgent, c.watches]),
+      [['kubectl/v1.33.0', 1]],
+    );
+  });
+
+  it('folds recent lists by request id with their etcd calls, newest first', async () => {
+    await s.close();
+    s = await startAdminServer(etcdLists);
+    await s.pods.engine.createPod({ name: 'a' });
+    await s.pods.engine.step(10);
+    const fromEtcd = s.pods.engine.listContext({ limit: 10 }, 'kubectl/v1.20.0');
+    s.state.requestStarted(fromEtcd, 'list');
+    await s.pods.engine.list({ limit: 10 }, fromEtcd);
+    const fromCache = s.pods.engine.listContext({ resourceVersion: '0' }, 'client-node');
+    s.state.requestStarted(fromCache, 'list');
+    await s.pods.engine.list({ resourceVersion: '0' }, fromCache);
+    const body = await state(s);
+    const [cached, etcd] = body.recentLists;
+    assert.deepStrictEqual(
+      [cached.requestId, cached.userAgent, cached.servedBy, cached.fromCache?.returned],
+      [fromCache.requestId, 'client-node', 'cache', 1],
+    );
+    assert.deepStrictEqual(
+      [etcd.requestId, etcd.userAgent, etcd.requestLine, etcd.servedBy, etcd.pages],
+      [fromEtcd.requestId, 'kubectl/v1.20.0', 'GET /api/v1/pods?limit=10', 'etcd', 1],
+    );
+    assert.deepStrictEqual(
+      etcd.etcdCalls.map((c) => [c.operation, c.key, c.limit]),
+      [['list', '/registry/pods/', 10]],
+    );
+    assert.deepStrictEqual(
+      body.clients.map((c) => [c.userAgent, c.lists]),
+      [
+        ['kubectl/v1.20.0', 1],
+        ['client-node', 1],
+      ],
+    );
+  });
+
+  it('keeps the last maxLists lists, maxEtcdCallsPerList calls each, maxClients agents', async () => {
+    await s.close();
+    s = await startAdminServer(etcdLists);
+    const bounded = new DebugState(s.world, { maxLists: 2, maxEtcdCallsPerList: 1, maxClients: 2 });
+    const off = s.hub.subscribe((e) => bounded.observe(e));
+    try {
+      const ids: number[] = [];
+      for (const agent of ['a', 'b', 'c']) {
+        const ctx = s.pods.engine.listContext({}, agent);
+        bounded.requestStarted(ctx, 'list');
+        ids.push(ctx.requestId);
+        await s.pods.engine.list({ limit: 1 }, ctx);
+      }
+      // A list whose pages need more than one etcd call: two pods, a field selector, limit 1.
+      await s.pods.engine.createPod({ name: 'p1' });
+      await s.pods.engine.createPod({ name: 'p2' });
+      const paging = s.pods.engine.listContext({}, 'c');
+      bounded.requestStarted(paging, 'list');
+      await s.pods.engine.list({ limit: 1, fieldSelector: 'metadata.name=p2' }, paging);
+      const v = bounded.view();
+      assert.deepStrictEqual(
+        v.recentLists.map((l) => l.requestId),
+        [paging.requestId, ids[2]],
+      );
+      assert.strictEqual(v.recentLists[0].etcdCalls.length, 1);
+      assert.ok(v.recentLists[0].etcdCallsOmitted >= 1, 'the second page is counted');
+      assert.deepStrictEqual(
+        v.clients.map((c) => [c.userAgent, c.lists]),
+        [
+          ['a', 1],
+          ['b', 1],
+          ['(other clients)', 2],
+        ],
+      );
+    } finally {
+      off();
+    }
+  });
+
+  it('answers 405 for anything but GET', async () => {
+    assert.strictEqual((await s.call('POST', debugStatePath, '{}')).status, 405);
+  });
+
+  it('groups RequestInfo verbs per client', () => {
+    const table: [string, string][] = [
+      ['list', 'lists'],
+      ['get', 'gets'],
+      ['watch', 'watches'],
+      ['create', 'writes'],
+      ['update', 'writes'],
+      ['patch', 'writes'],
+      ['delete', 'writes'],
+      ['deletecollection', 'writes'],
+      ['proxy', 'other'],
+    ];
+    for (const [verb, kind] of table) assert.strictEqual(requestKind(verb), kind, verb);
+  });
+});
