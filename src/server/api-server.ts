@@ -21,12 +21,16 @@ import { parseCrdManifest, type CustomResourceDefinition } from './crd';
 import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
+import { InspectorHub } from '../engine/inspect/events';
+import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
 import { writeKubeconfig } from './kubeconfig';
+import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
+import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery } from './list-query';
 import { negotiateEncoding } from './negotiation';
 import type { StorageOperation } from './status';
@@ -71,6 +75,7 @@ export class ApiServer {
 
   private constructor(
     readonly registry: Registry,
+    private readonly state: ServingState,
     private readonly listener: NetServer,
     private readonly servers: readonly Server[],
     o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
@@ -88,7 +93,10 @@ export class ApiServer {
     const crds: CustomResourceDefinition[] = (opts.crdFiles ?? []).flatMap((file) =>
       parseCrdManifest(readFileSync(file, 'utf8'), file),
     );
-    const registry = new Registry({ profile: opts.profile, crds });
+    const inspector = new InspectorHub();
+    const registry = new Registry({ profile: opts.profile, crds, inspector });
+    const debugState = new DebugState({ resources: registry.resources, etcd: registry.etcd });
+    inspector.subscribe((e) => debugState.observe(e));
     await registry.start();
     try {
       await seed(registry, opts.seed ?? {});
@@ -97,10 +105,26 @@ export class ApiServer {
       throw e;
     }
     const token = randomBytes(32).toString('hex');
-    const factory = new RequestInfoFactory();
-    let port = 0;
+    const state: ServingState = {
+      registry,
+      factory: new RequestInfoFactory(),
+      token,
+      port: 0,
+      version: versionInfo(
+        registry.profile.kubernetesVersion,
+        goPlatform(process.platform, process.arch),
+      ),
+      healthChecks: kubeApiserverHealthChecks({
+        resources: registry.resources,
+        clock: registry.clock,
+        startedAt: Date.now(),
+        shuttingDown: () => state.shuttingDown,
+      }),
+      shuttingDown: false,
+      debugState,
+    };
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
-      serve(registry, factory, token, port, req, res).catch((e: unknown) => {
+      serve(state, req, res).catch((e: unknown) => {
         if (!res.headersSent) writeError(res, e);
         else res.destroy();
       });
@@ -110,8 +134,9 @@ export class ApiServer {
       createHttpsServer(generateSelfSignedCertKey(), handler),
     ];
     const listener = createNetServer((socket) => dispatchConnection(socket, servers));
+    let port: number;
     try {
-      port = await listen(listener, opts.port ?? 0);
+      port = state.port = await listen(listener, opts.port ?? 0);
     } catch (e) {
       registry.stop();
       throw e;
@@ -121,7 +146,7 @@ export class ApiServer {
       token,
       path: opts.kubeconfigPath,
     });
-    return new ApiServer(registry, listener, servers, {
+    return new ApiServer(registry, state, listener, servers, {
       port,
       token,
       kubeconfigPath,
@@ -134,6 +159,7 @@ export class ApiServer {
    * response finishes), then the listener closes and the remaining connections with it.
    */
   async stop(): Promise<void> {
+    this.state.shuttingDown = true;
     this.registry.stop();
     // Let the watch handlers see their closed channels and finish their responses.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -169,15 +195,27 @@ function listen(server: NetServer, port: number): Promise<number> {
   });
 }
 
+/** What every request is served with. */
+interface ServingState {
+  registry: Registry;
+  factory: RequestInfoFactory;
+  token: string;
+  /** The listening port (0 until it listens). */
+  port: number;
+  version: VersionInfo;
+  healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
+  /** Set once stop() began (readyz's shutdown check). */
+  shuttingDown: boolean;
+  debugState: DebugState;
+}
+
 /** The filter chain and the routes for one request. */
 async function serve(
-  registry: Registry,
-  factory: RequestInfoFactory,
-  token: string,
-  port: number,
+  state: ServingState,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  const { registry, factory, token, port } = state;
   res.setHeader('Cache-Control', 'no-cache, private');
   if (!isOwnHost(req.headers.host, port))
     return writeError(res, misdirectedRequest(req.headers.host, port));
@@ -201,14 +239,31 @@ async function serve(
   let body: Promise<Buffer> | undefined;
   const readBody = (): Promise<Buffer> => (body ??= limitedReadBody(req));
   if (!info.isResourceRequest) {
-    const scope: NonResourceScope = { registry, info, query, req, res, context, body: readBody };
-    const route = nonResourceRoutes.find((r) => r.matches(info.path));
-    if (!route) throw newPathNotFound();
-    return route.handle(scope);
+    const scope: NonResourceScope = {
+      registry,
+      info,
+      searchParams: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+      req,
+      context,
+      serverAddress: `127.0.0.1:${port}`,
+      version: state.version,
+      healthChecks: state.healthChecks,
+      debugState: state.debugState,
+      body: readBody,
+    };
+    for (const route of nonResourceRoutes) {
+      const answer = await route(scope);
+      if (answer === undefined) continue;
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+      return;
+    }
+    throw newPathNotFound();
   }
   const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
   if (!served || info.subresource !== '' || (!served.namespaced && info.namespace !== ''))
     throw newPathNotFound();
+  state.debugState.requestStarted(context, info.verb);
   const handler = verbHandlers[info.verb];
   if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);

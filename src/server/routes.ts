@@ -2,7 +2,7 @@
 // two tables. A resource request goes to the handler of its RequestInfo verb; a non-resource path
 // (discovery, /version, /healthz, /metrics, the debug API) to the first entry that matches it.
 // Each module of the HTTP face plugs in here as one line.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from '../engine/request/request-context';
 import { getResource, listResource, watchResource } from './handlers/get';
 import { createResource } from './handlers/create';
@@ -10,9 +10,16 @@ import { deleteCollection, deleteResource } from './handlers/delete';
 import { patchResource } from './handlers/patch';
 import { updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
-import type { QueryValues } from './list-query';
 import type { Registry } from './registry';
 import type { RequestInfo } from './request-info';
+import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
+import { serveDiscovery } from './discovery';
+import { faultsPath, handleFaultRequest, type FaultResponse } from './faults';
+import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
+import { serveMetrics } from './metrics-endpoint';
+import { serveOpenAPI } from './openapi';
+import type { ServedResponse } from './served-response';
+import { serveVersion, type VersionInfo } from './version';
 
 /** The handler of each verb (a verb a resource does not list in its verbs is refused first). */
 export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
@@ -30,19 +37,72 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
 export interface NonResourceScope {
   registry: Registry;
   info: RequestInfo;
-  /** The URL's query parameters (url.Values). */
-  query: QueryValues;
+  /** The raw query string's parameters (health's exclude, openapi's hash). */
+  searchParams: URLSearchParams;
   req: IncomingMessage;
-  res: ServerResponse;
   context: RequestContext;
+  /** `127.0.0.1:<port>`: discovery's serverAddressByClientCIDRs. */
+  serverAddress: string;
+  version: VersionInfo;
+  healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
+  debugState: DebugState;
   body(): Promise<Buffer>;
 }
 
-export interface NonResourceRoute {
-  /** Whether the route serves this (percent-decoded) path. */
-  matches(path: string): boolean;
-  handle(scope: NonResourceScope): Promise<void> | void;
+/** A non-resource handler: its answer, or undefined when the path is not its own. */
+export type NonResourceRoute = (
+  scope: NonResourceScope,
+) => ServedResponse | undefined | Promise<ServedResponse | undefined>;
+
+/** An admin API answer as a JSON response. */
+function jsonResponse(r: FaultResponse): ServedResponse {
+  return {
+    status: r.status,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(r.body) + '\n',
+  };
 }
 
-/** The non-resource routes, first match wins. */
-export const nonResourceRoutes: readonly NonResourceRoute[] = [];
+/** The faults admin API: `/debug/listwatch/v1/faults[/<name>]`. */
+async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefined> {
+  const path = s.info.path.replace(/\/$/, '');
+  if (path !== faultsPath && !path.startsWith(`${faultsPath}/`)) return undefined;
+  const name = path.slice(faultsPath.length + 1) || undefined;
+  const method = s.req.method ?? 'GET';
+  const body = method === 'POST' ? (await s.body()).toString('utf8') : undefined;
+  const world = { resources: s.registry.resources, etcd: s.registry.etcd };
+  return jsonResponse(await handleFaultRequest(method, name, body, world));
+}
+
+/** The non-resource routes, tried in order; the first answer wins (none: 404). */
+export const nonResourceRoutes: readonly NonResourceRoute[] = [
+  faultsRoute,
+  (s) =>
+    s.info.path === debugStatePath
+      ? jsonResponse(handleDebugStateRequest(s.req.method ?? 'GET', s.debugState))
+      : undefined,
+  (s) =>
+    serveDiscovery(
+      {
+        path: s.info.path,
+        accept: s.req.headers.accept,
+        ifNoneMatch: s.req.headers['if-none-match'],
+      },
+      s.registry.resources,
+      s.serverAddress,
+    ),
+  (s) => (s.info.path === '/version' ? serveVersion(s.version) : undefined),
+  (s) => serveHealth(s.info.path, s.searchParams, s.healthChecks),
+  (s) => (s.info.path === '/metrics' ? serveMetrics(s.registry.metrics) : undefined),
+  (s) =>
+    serveOpenAPI(
+      {
+        path: s.info.path,
+        query: s.searchParams,
+        accept: s.req.headers.accept,
+        ifNoneMatch: s.req.headers['if-none-match'],
+      },
+      s.registry.resources,
+      { gitVersion: s.version.gitVersion, now: Date.now() },
+    ),
+];
