@@ -20,14 +20,9 @@ import { sumMetric } from './harness/metrics-text';
 import { ServeProcess, requestQuery, type PodObject } from './harness/serve-process';
 import type { DebugStateView, RecentList } from '../../src/server/debug-state';
 
-/** LISTs the engine served for pods: from the watch cache plus from etcd (1.36: disjoint). */
-async function podLists(serve: ServeProcess): Promise<number> {
-  const m = await serve.metrics();
-  const pods = { resource: 'pods' };
-  return (
-    sumMetric(m, 'apiserver_cache_list_total', pods) +
-    sumMetric(m, 'apiserver_storage_list_total', pods)
-  );
+/** Pod LISTs the watch cache served (apiserver_cache_list_total). */
+async function cacheLists(serve: ServeProcess): Promise<number> {
+  return sumMetric(await serve.metrics(), 'apiserver_cache_list_total', { resource: 'pods' });
 }
 
 async function podEventsReceived(serve: ServeProcess): Promise<number> {
@@ -94,7 +89,7 @@ function describeKubectl(k: Kubectl): void {
     });
 
     it('get pods --chunk-size=2 pages with continue tokens: three LISTs, every pod once', async () => {
-      const lists = await podLists(serve);
+      const lists = await cacheLists(serve);
       const r = await run(['get', 'pods', '--chunk-size=2', '-l', 'app=chunk', '-v=6']);
       assert.strictEqual(r.code, 0, r.stderr);
       assert.match(r.stdout, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/);
@@ -119,16 +114,17 @@ function describeKubectl(k: Kubectl): void {
         sent[1].url.searchParams.get('continue'),
         sent[2].url.searchParams.get('continue'),
       );
-      assert.strictEqual((await podLists(serve)) - lists, 3, 'LISTs the engine served');
+      assert.strictEqual((await cacheLists(serve)) - lists, 3, 'LISTs the watch cache served');
       const served = listsWith(await serve.state(), 'labelSelector', 'app=chunk').filter((l) =>
         (l.userAgent ?? '').startsWith('kubectl'),
       );
+      // Page 1 is a consistent read from the cache; the continuations come from its snapshots.
       assert.deepStrictEqual(
-        served.map((l) => [l.limit, l.returned, l.error]),
+        served.map((l) => [l.limit, l.returned, l.servedBy, l.rule, l.error]),
         [
-          [2, 2, undefined],
-          [2, 2, undefined],
-          [2, 1, undefined],
+          [2, 2, 'cache', 'consistent-read', undefined],
+          [2, 2, 'cache', 'snapshot-available', undefined],
+          [2, 1, 'cache', 'snapshot-available', undefined],
         ],
       );
     });
@@ -245,11 +241,12 @@ function describeKubectl(k: Kubectl): void {
       // The reflector LISTs from the watch cache (resourceVersion=0); 1.20's LIST is consistent.
       assert.strictEqual(sent[0].get('resourceVersion'), reflector ? '0' : null);
       assert.match(sent[1].get('resourceVersion') ?? '', /^[1-9]\d*$/);
-      // The engine served the reflector's resourceVersion=0 LIST from the watch cache.
+      // The engine served the wait's LIST (the oldest with its selector: 1.20's delete lists
+      // too) from the watch cache: the reflector's at resourceVersion=0, 1.20's consistent one.
       const served = listsWith(await serve.state(), 'fieldSelector', 'metadata.name=deleted-x');
       assert.deepStrictEqual(
-        served.map((l) => [l.resourceVersion ?? '', l.servedBy]),
-        [[reflector ? '0' : '', reflector ? 'cache' : served[0]?.servedBy]],
+        [served[0]?.resourceVersion, served[0]?.servedBy],
+        [reflector ? '0' : '', 'cache'],
       );
       const gone = await serve.request('GET', `${pods}/deleted-x`);
       assert.strictEqual(gone.status, 404, gone.body);

@@ -20,8 +20,11 @@ export interface ClientsRecord {
 
 const recordFile = (): string => path.join(testResultsDir(), 'server-clients.json');
 
-let printed = false;
-let record: ClientsRecord | undefined;
+/**
+ * Per process, not per module: each suite file is a bundle of its own with its own copy of this
+ * module, and the table is printed once.
+ */
+const shared = globalThis as { listwatchServerClients?: { record: ClientsRecord } };
 
 /**
  * The kubectls to run, after printing (once per process) the table of every client the suite
@@ -29,10 +32,9 @@ let record: ClientsRecord | undefined;
  */
 export function suiteKubectls(): Kubectl[] {
   const kubectls = findKubectls();
-  if (!printed) {
-    printed = true;
+  if (!shared.listwatchServerClients) {
     fs.rmSync(recordFile(), { force: true });
-    record = { kubectl: [], clientNode: null };
+    shared.listwatchServerClients = { record: { kubectl: [], clientNode: null } };
     const rows = [
       ...kubectls.map((k) => [
         `kubectl ${k.gitVersion}`,
@@ -50,23 +52,25 @@ export function suiteKubectls(): Kubectl[] {
   return kubectls;
 }
 
-function save(): void {
-  if (record) fs.writeFileSync(recordFile(), JSON.stringify(record, null, 2) + '\n');
+function save(record: ClientsRecord): void {
+  fs.writeFileSync(recordFile(), JSON.stringify(record, null, 2) + '\n');
 }
 
 /** Counts one test that ran with this kubectl. */
 export function recordKubectlTest(k: Kubectl): void {
+  const record = shared.listwatchServerClients?.record;
   if (!record) return;
   const row = record.kubectl.find((r) => r.gitVersion === k.gitVersion);
   if (row) row.tests++;
   else record.kubectl.push({ gitVersion: k.gitVersion, path: k.path, tests: 1 });
-  save();
+  save(record);
 }
 
 /** Counts one test that ran with client-node. */
 export function recordClientNodeTest(): void {
+  const record = shared.listwatchServerClients?.record;
   if (!record) return;
   record.clientNode ??= { version: clientNodeVersion(), tests: 0 };
   record.clientNode.tests++;
-  save();
+  save(record);
 }
