@@ -4,8 +4,8 @@
 // authentication, request info, the routes), and start/stop follow GenericAPIServer's
 // PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
 // No process or signal handling here: the CLI and the VS Code extension host both use it.
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import {
@@ -26,7 +26,8 @@ import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
-import { writeKubeconfig } from './kubeconfig';
+import { kubeconfigName, writeKubeconfig } from './kubeconfig';
+import { AuditLogWriter, authorizationAllowAnnotations } from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
@@ -122,6 +123,10 @@ export class ApiServer {
       }),
       shuttingDown: false,
       debugState,
+      audit:
+        opts.auditLogPath === undefined
+          ? undefined
+          : new AuditLogWriter({ sink: createWriteStream(opts.auditLogPath, { flags: 'a' }) }),
     };
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
       serve(state, req, res).catch((e: unknown) => {
@@ -207,6 +212,8 @@ interface ServingState {
   /** Set once stop() began (readyz's shutdown check). */
   shuttingDown: boolean;
   debugState: DebugState;
+  /** --audit-log: audit.k8s.io/v1 events at Metadata level. */
+  audit: AuditLogWriter | undefined;
 }
 
 /** The filter chain and the routes for one request. */
@@ -229,6 +236,7 @@ async function serve(
     // A path that does not percent-decode, or a special verb with nothing after it.
     throw e instanceof URIError ? newBadRequest(`invalid URL escape in ${JSON.stringify(url)}`) : e;
   }
+  if (state.audit) audit(state.audit, info, url, req, res);
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
   const context: RequestContext = registry.requests.newContext(
@@ -328,6 +336,51 @@ function newPathNotFound(): StatusError {
     details: {},
     code: 404,
   });
+}
+
+/**
+ * WithAudit at Metadata level: RequestReceived now, ResponseStarted for a watch once its headers
+ * are out, ResponseComplete when the response ends; the Audit-Id header names the event.
+ */
+function audit(
+  writer: AuditLogWriter,
+  info: RequestInfo,
+  url: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const auditID = randomUUID();
+  res.setHeader('Audit-Id', auditID);
+  const longRunning = info.verb === 'watch';
+  const handle = writer.requestReceived({
+    auditID,
+    requestURI: url,
+    verb: info.verb,
+    user: { username: kubeconfigName, groups: ['system:masters', 'system:authenticated'] },
+    sourceIPs: req.socket.remoteAddress ? [req.socket.remoteAddress] : [],
+    userAgent: req.headers['user-agent'],
+    objectRef: info.isResourceRequest
+      ? {
+          resource: info.resource,
+          namespace: info.namespace || undefined,
+          name: info.name || undefined,
+          apiGroup: info.apiGroup || undefined,
+          apiVersion: info.apiVersion,
+          subresource: info.subresource || undefined,
+        }
+      : undefined,
+    longRunning,
+  });
+  handle.annotate(authorizationAllowAnnotations);
+  if (longRunning) {
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((...args: Parameters<ServerResponse['writeHead']>) => {
+      const r = writeHead(...args);
+      handle.responseStarted(res.statusCode);
+      return r;
+    }) as ServerResponse['writeHead'];
+  }
+  res.once('close', () => handle.responseComplete(res.statusCode));
 }
 
 /** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */

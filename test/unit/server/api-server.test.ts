@@ -4,7 +4,9 @@
 import * as assert from 'assert';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { ApiServer } from '../../../src/server/api-server';
 
@@ -376,5 +378,70 @@ describe('ApiServer (live HTTP)', () => {
       assert.strictEqual(r.status, 201);
       assert.ok(r.text.includes('"\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"'), r.text);
     });
+  });
+});
+
+describe('ApiServer with a CustomResourceDefinition (--crd)', () => {
+  let server: ApiServer;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'listwatch-crd-'));
+    const file = join(dir, 'crd.yaml');
+    writeFileSync(
+      file,
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata: {name: crontabs.stable.example.com}',
+        'spec:',
+        '  group: stable.example.com',
+        '  scope: Namespaced',
+        '  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: [ct]}',
+        '  versions:',
+        '    - name: v1',
+        '      served: true',
+        '      storage: true',
+        '      additionalPrinterColumns:',
+        '        - {name: Spec, type: string, jsonPath: .spec.cronSpec}',
+      ].join('\n'),
+    );
+    server = await ApiServer.start({ crdFiles: [file] });
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the custom resource under its group, items keeping kind and apiVersion', async () => {
+    const path = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+    const c = await call(server, 'POST', path, {
+      body: {
+        apiVersion: 'stable.example.com/v1',
+        kind: 'CronTab',
+        metadata: { name: 'c1' },
+        spec: { cronSpec: '* * * * */5' },
+      },
+    });
+    assert.strictEqual(c.status, 201, c.text);
+    assert.strictEqual((c.json.metadata as { generation: number }).generation, 1);
+    const l = await call(server, 'GET', path);
+    assert.strictEqual(l.json.kind, 'CronTabList');
+    const items = l.json.items as Array<Record<string, unknown>>;
+    assert.deepStrictEqual(
+      items.map((i) => [i.apiVersion, i.kind]),
+      [['stable.example.com/v1', 'CronTab']],
+    );
+    const served = server.registry.find('stable.example.com', 'v1', 'crontabs');
+    assert.strictEqual(
+      served?.engine.objectKey('default', 'c1'),
+      '/stable.example.com/crontabs/default/c1',
+    );
+    const kv = await server.registry.etcd.range({
+      key: '/registry/stable.example.com/crontabs/default/c1',
+    });
+    assert.strictEqual(kv.kvs.length, 1);
+    const d = await call(server, 'DELETE', `${path}/c1`);
+    assert.strictEqual(d.status, 200);
+    assert.strictEqual(d.json.status, 'Success');
   });
 });
