@@ -85,6 +85,10 @@ if (!production) {
   const e2e = files('test/e2e', /\.ts$/);
   if (e2e.length)
     builds.push({ ...dev, entryPoints: e2e, outdir: 'out/test/e2e', outbase: 'test/e2e' });
+  // The server suite: real kubectl and client-node against `listwatch serve` (dist/cli.js).
+  const server = files('test/server', /\.ts$/);
+  if (server.length)
+    builds.push({ ...dev, entryPoints: server, outdir: 'out/test/server', outbase: 'test/server' });
   const bench = files('bench', /\.ts$/);
   if (bench.length)
     builds.push({ ...dev, entryPoints: bench, outdir: 'out/bench', outbase: 'bench' });

@@ -129,9 +129,11 @@ async function main(): Promise<void> {
     log('');
     log(`== ${name} ==`);
   };
-  section('watcher-memory');
-  rows.push(...runInProcess('watcher-memory', log));
-  for (const name of ['fanout', 'bookmarks', 'continue-decode']) {
+  for (const name of ['watcher-memory', 'server-memory']) {
+    section(name);
+    rows.push(...runInProcess(name, log));
+  }
+  for (const name of ['fanout', 'server-fanout', 'bookmarks', 'continue-decode']) {
     section(name);
     const runs: BenchRow[][] = [];
     for (let k = 1; k <= timedRuns; k++) {

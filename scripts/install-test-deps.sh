@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the extension-host and UI tests need, offline-friendly (npm registry + Debian only):
-# Debian's chromium and ripgrep, and the VS Code 1.100.3 server that ships inside the
-# code-server 4.100.3 npm package, unpacked into the git-ignored .vscode-test/. Idempotent.
+# Installs what the extension-host, UI and server tests need, offline-friendly (npm registry +
+# Debian only): Debian's chromium and ripgrep, the VS Code 1.100.3 server that ships inside the
+# code-server 4.100.3 npm package, and Debian's kubernetes-client (kubectl 1.20) for the server
+# suite, both unpacked into the git-ignored .vscode-test/. Idempotent; as root or as a user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CODE_SERVER_VERSION=4.100.3
@@ -44,4 +45,36 @@ RGDIR=$DEST/lib/vscode/node_modules/@vscode/ripgrep/bin
 mkdir -p "$RGDIR" && ln -sfn "$(command -v rg)" "$RGDIR/rg"
 ln -sfn node_modules "$DEST/lib/vscode/node_modules.asar"
 touch "$MARKER"
-echo "install-test-deps: ok (chromium $(chromium --version 2>/dev/null | awk '{print $2}'), server $DEST/lib/vscode/out/server-main.js)"
+
+# Debian's kubernetes-client ships /usr/bin/kubectl, which clashes with the image's kubectl
+# dispatcher package, so it is never installed: apt-get download fetches the .deb (no root needed
+# when the package lists are there) and dpkg-deb -x unpacks it. test/server finds
+# $KUBECTL_DEST/usr/bin/kubectl next to the versioned kubectl.1.NN on the machine.
+KUBECTL_DEST=.vscode-test/kubernetes-client
+KUBECTL_MARKER=$KUBECTL_DEST/.listwatch-install-complete
+if [ -f "$KUBECTL_MARKER" ]; then
+  echo "install-test-deps: kubernetes-client $(cat "$KUBECTL_MARKER") already in $KUBECTL_DEST"
+else
+  echo "install-test-deps: unpacking Debian's kubernetes-client into $KUBECTL_DEST"
+  debdir=$(mktemp -d)
+  trap 'rm -rf "${tmp:-}" "$debdir"' EXIT
+  # As root, apt would hand the download to its _apt user, who cannot write a private temp folder.
+  sandbox=()
+  if [ "$(id -u)" = 0 ]; then sandbox=(-o APT::Sandbox::User=root); fi
+  if ! (cd "$debdir" && apt-get download -qq "${sandbox[@]}" kubernetes-client); then
+    if [ "$(id -u)" != 0 ]; then
+      echo "install-test-deps: apt-get download kubernetes-client failed; run: sudo apt-get update" >&2
+      exit 1
+    fi
+    # A fresh CI image has no package lists yet.
+    apt-get update -qq
+    (cd "$debdir" && apt-get download -qq "${sandbox[@]}" kubernetes-client)
+  fi
+  deb=$(ls "$debdir"/kubernetes-client_*.deb)
+  rm -rf "$KUBECTL_DEST" && mkdir -p "$KUBECTL_DEST"
+  dpkg-deb -x "$deb" "$KUBECTL_DEST"
+  dpkg-deb -f "$deb" Version >"$KUBECTL_MARKER"
+fi
+"$KUBECTL_DEST/usr/bin/kubectl" version --client >/dev/null
+
+echo "install-test-deps: ok (chromium $(chromium --version 2>/dev/null | awk '{print $2}'), server $DEST/lib/vscode/out/server-main.js, kubectl 1.20 $KUBECTL_DEST/usr/bin/kubectl)"

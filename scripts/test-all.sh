@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs the static checks (`npm run check`: tsc, eslint with the import boundaries, prettier --check,
-# madge --circular), then builds and runs every test suite: unit tests (Node), the extension-host
+# madge --circular), then builds and runs every test suite: unit tests (Node), the server suite
+# (every kubectl on the machine and client-node against `listwatch serve`), the extension-host
 # suite (real VS Code server + Chromium), the UI tests (the real workbench driven in Chromium), and
 # the packaged .vsix installed into VS Code. A type error, a lint error, unformatted code or an
 # import cycle counts as one failed test; the suites run regardless. Prints each suite's mocha
 # summary; the last line is the total, `N passed, N failed`.
-# Exits non-zero when anything failed. Needs `npm run test:setup` once (Chromium, VS Code server).
+# Exits non-zero when anything failed. Needs `npm run test:setup` once (Chromium, VS Code server,
+# kubectl 1.20).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=test-results/logs
@@ -55,6 +57,7 @@ run_step check npm run --silent check
 
 if run_step build bash -c 'node esbuild.js && node esbuild.js --only test/harness/vscode-launcher.ts >/dev/null'; then
   run_suite unit npx mocha
+  run_suite server npx mocha --no-config --enable-source-maps --reporter spec --timeout 120000 'out/test/server/**/*.test.js'
   run_suite extension node out/test/extension/runTests.js
   run_suite e2e npx mocha --no-config --enable-source-maps --reporter spec --timeout 180000 'out/test/e2e/**/*.test.js'
   if run_step package npm run --silent package; then

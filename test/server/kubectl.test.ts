@@ -1,0 +1,350 @@
+// Real kubectl against `listwatch serve`: every kubectl on the machine (Debian's 1.20 unpacked by
+// `npm run test:setup`, the image's kubectl.1.27 … 1.33), each against a server of its own. Each
+// test asserts what kubectl printed, the requests its -v=6 log records, and what the engine did
+// (the objects the API returns afterwards, its /metrics). No upstream counterpart: upstream tests
+// kubectl in test/cmd against a real kube-apiserver.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { recordKubectlTest, suiteKubectls } from './harness/clients';
+import { eventually } from './harness/eventually';
+import {
+  kubectl,
+  requestsTo,
+  startKubectl,
+  watchListEnv,
+  type Kubectl,
+  type KubectlProcess,
+} from './harness/kubectl';
+import { sumMetric } from './harness/metrics-text';
+import { ServeProcess, requestQuery, type PodObject } from './harness/serve-process';
+import type { DebugStateView, RecentList } from '../../src/server/debug-state';
+
+/** Pod LISTs the watch cache served (apiserver_cache_list_total). */
+async function cacheLists(serve: ServeProcess): Promise<number> {
+  return sumMetric(await serve.metrics(), 'apiserver_cache_list_total', { resource: 'pods' });
+}
+
+async function podEventsReceived(serve: ServeProcess): Promise<number> {
+  return sumMetric(await serve.metrics(), 'apiserver_watch_cache_events_received_total', {
+    resource: 'pods',
+  });
+}
+
+/** The engine's recent pod LISTs whose request has `param=value`, oldest first. */
+function listsWith(state: DebugStateView, param: string, value: string): RecentList[] {
+  return state.recentLists
+    .filter((l) => l.resource === 'pods' && requestQuery(l.requestLine).get(param) === value)
+    .reverse();
+}
+
+/** Table output: the first column of every line but the header. */
+function tableNames(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.split(/\s+/)[0]);
+}
+
+for (const k of suiteKubectls()) describeKubectl(k);
+
+function describeKubectl(k: Kubectl): void {
+  describe(`kubectl ${k.gitVersion} against listwatch serve`, function () {
+    let serve: ServeProcess;
+    let pods: string;
+    /** kubectls a test started in the background, killed after it. */
+    const background: KubectlProcess[] = [];
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      kubectl(k, { kubeconfig: serve.info.kubeconfig, dir: serve.dir }, args, env);
+    const start = (args: string[], env: Record<string, string> = {}): KubectlProcess => {
+      const p = startKubectl(k, { kubeconfig: serve.info.kubeconfig, dir: serve.dir }, args, env);
+      background.push(p);
+      return p;
+    };
+    const getPod = (name: string) => serve.json<PodObject>('GET', `${pods}/${name}`, 200);
+
+    before(async () => {
+      serve = await ServeProcess.start();
+      pods = `/api/v1/namespaces/${serve.namespace}/pods`;
+      for (let i = 0; i < 5; i++) await serve.createPod(`chunk-${i}`, { app: 'chunk' });
+    });
+    beforeEach(() => recordKubectlTest(k));
+    afterEach(async () => {
+      for (const p of background.splice(0)) await p.kill();
+    });
+    after(async () => {
+      if (serve) assert.strictEqual(await serve.stop(), 0, 'listwatch serve exit code on SIGTERM');
+    });
+
+    it('sends the kubeconfig token: get --raw /api answers the APIVersions', async () => {
+      const r = await run(['get', '--raw', '/api']);
+      const hint =
+        serve.info.url.startsWith('http:') && /must be logged in/.test(r.stderr)
+          ? " (client-go reads a kubeconfig's credentials only for an https server: clientcmd " +
+            'client_config.go "only try to read the auth information if we are secure")'
+          : '';
+      assert.strictEqual(r.code, 0, `${r.stderr}${hint}`);
+      assert.strictEqual((JSON.parse(r.stdout) as { kind: string }).kind, 'APIVersions');
+    });
+
+    it('get pods --chunk-size=2 pages with continue tokens: three LISTs, every pod once', async () => {
+      const lists = await cacheLists(serve);
+      const r = await run(['get', 'pods', '--chunk-size=2', '-l', 'app=chunk', '-v=6']);
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/);
+      assert.deepStrictEqual(
+        tableNames(r.stdout),
+        [0, 1, 2, 3, 4].map((i) => `chunk-${i}`),
+      );
+      const sent = requestsTo(r.stderr, pods);
+      assert.deepStrictEqual(
+        sent.map((s) => [
+          s.verb,
+          s.status,
+          s.url.searchParams.get('limit'),
+          s.url.searchParams.get('labelSelector'),
+        ]),
+        [0, 1, 2].map(() => ['GET', 200, '2', 'app=chunk']),
+      );
+      assert.strictEqual(sent[0].url.searchParams.get('continue'), null);
+      assert.ok(sent[1].url.searchParams.get('continue'), 'page 2 sends the continue token');
+      assert.ok(sent[2].url.searchParams.get('continue'), 'page 3 sends the continue token');
+      assert.notStrictEqual(
+        sent[1].url.searchParams.get('continue'),
+        sent[2].url.searchParams.get('continue'),
+      );
+      assert.strictEqual((await cacheLists(serve)) - lists, 3, 'LISTs the watch cache served');
+      const served = listsWith(await serve.state(), 'labelSelector', 'app=chunk').filter((l) =>
+        (l.userAgent ?? '').startsWith('kubectl'),
+      );
+      // Page 1 is a consistent read from the cache; the continuations come from its snapshots.
+      assert.deepStrictEqual(
+        served.map((l) => [l.limit, l.returned, l.servedBy, l.rule, l.error]),
+        [
+          [2, 2, 'cache', 'consistent-read', undefined],
+          [2, 2, 'cache', 'snapshot-available', undefined],
+          [2, 1, 'cache', 'snapshot-available', undefined],
+        ],
+      );
+    });
+
+    it('get pods -o json prints the List with the objects the server stores', async () => {
+      const r = await run(['get', 'pods', '-l', 'app=chunk', '-o', 'json']);
+      assert.strictEqual(r.code, 0, r.stderr);
+      const list = JSON.parse(r.stdout) as { kind: string; apiVersion: string; items: PodObject[] };
+      assert.strictEqual(list.kind, 'List');
+      assert.strictEqual(list.apiVersion, 'v1');
+      assert.deepStrictEqual(
+        list.items.map((p) => [p.kind, p.apiVersion, p.metadata.name]),
+        [0, 1, 2, 3, 4].map((i) => ['Pod', 'v1', `chunk-${i}`]),
+      );
+      for (const item of list.items) {
+        const stored = await getPod(item.metadata.name);
+        assert.strictEqual(item.metadata.uid, stored.metadata.uid);
+        assert.strictEqual(item.metadata.resourceVersion, stored.metadata.resourceVersion);
+        assert.strictEqual(item.metadata.creationTimestamp, stored.metadata.creationTimestamp);
+      }
+    });
+
+    it('create -f pod.yaml creates the pod: stored with uid, creationTimestamp, resourceVersion', async () => {
+      const manifest = path.join(serve.dir, `pod-${k.gitVersion}.yaml`);
+      fs.writeFileSync(
+        manifest,
+        [
+          'apiVersion: v1',
+          'kind: Pod',
+          'metadata:',
+          '  name: created-x',
+          '  labels:',
+          '    app: created',
+          'spec:',
+          '  containers:',
+          '  - name: c',
+          '    image: registry.k8s.io/pause:3.10',
+          '',
+        ].join('\n'),
+      );
+      const received = await podEventsReceived(serve);
+      const r = await run(['create', '-f', manifest]);
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.strictEqual(r.stdout, 'pod/created-x created\n');
+      const stored = await getPod('created-x');
+      assert.deepStrictEqual(stored.metadata.labels, { app: 'created' });
+      assert.match(
+        stored.metadata.uid ?? '',
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      assert.match(stored.metadata.creationTimestamp ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      assert.match(stored.metadata.resourceVersion ?? '', /^[1-9]\d*$/);
+      // The write reached the watch cache through etcd's watch.
+      await eventually(async () =>
+        assert.strictEqual((await podEventsReceived(serve)) - received, 1),
+      );
+    });
+
+    it('label pod x a=b patches the labels: a new resourceVersion, the old labels kept', async () => {
+      const before = await serve.createPod('labeled-x', { app: 'label' });
+      const r = await run(['label', 'pod', 'labeled-x', 'a=b', '-v=6']);
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.strictEqual(r.stdout, 'pod/labeled-x labeled\n');
+      assert.deepStrictEqual(
+        requestsTo(r.stderr, `${pods}/labeled-x`).map((s) => [s.verb, s.status]),
+        [
+          ['GET', 200],
+          ['PATCH', 200],
+        ],
+      );
+      const after = await getPod('labeled-x');
+      assert.deepStrictEqual(after.metadata.labels, { app: 'label', a: 'b' });
+      assert.strictEqual(after.metadata.uid, before.metadata.uid);
+      assert.ok(
+        Number(after.metadata.resourceVersion) > Number(before.metadata.resourceVersion),
+        `resourceVersion ${after.metadata.resourceVersion} after ${before.metadata.resourceVersion}`,
+      );
+    });
+
+    it('delete pod x, while wait --for=delete (a client-go reflector: LIST, then WATCH) sees it go', async () => {
+      await serve.createPod('deleted-x', { app: 'delete' });
+      const waiter = start(['wait', '--for=delete', 'pod/deleted-x', '--timeout=60s', '-v=6']);
+      // The reflector's watch is logged once its headers arrive: from then on it sees the delete.
+      await waiter.until(
+        (p) => requestsTo(p.stderr, pods).some((s) => s.url.searchParams.get('watch') === 'true'),
+        'its reflector watched',
+      );
+      const r = await run(['delete', 'pod', 'deleted-x']);
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.strictEqual(r.stdout, 'pod "deleted-x" deleted\n');
+      const w = await waiter.exited;
+      assert.strictEqual(w.code, 0, w.stderr);
+      assert.strictEqual(w.stdout, 'pod/deleted-x condition met\n');
+      const sent = requestsTo(w.stderr, pods).map((s) => s.url.searchParams);
+      const reflector = k.minor >= 27;
+      assert.deepStrictEqual(
+        sent.map((q) => [
+          q.get('fieldSelector'),
+          q.get('watch'),
+          q.get('limit'),
+          q.get('allowWatchBookmarks'),
+        ]),
+        reflector
+          ? [
+              ['metadata.name=deleted-x', null, '500', null],
+              ['metadata.name=deleted-x', 'true', null, 'true'],
+            ]
+          : // 1.20 lists and watches without client-go's reflector (no paging, no bookmarks).
+            [
+              ['metadata.name=deleted-x', null, null, null],
+              ['metadata.name=deleted-x', 'true', null, null],
+            ],
+      );
+      // The reflector LISTs from the watch cache (resourceVersion=0); 1.20's LIST is consistent.
+      assert.strictEqual(sent[0].get('resourceVersion'), reflector ? '0' : null);
+      assert.match(sent[1].get('resourceVersion') ?? '', /^[1-9]\d*$/);
+      // The engine served the wait's LIST (the oldest with its selector: 1.20's delete lists
+      // too) from the watch cache: the reflector's at resourceVersion=0, 1.20's consistent one.
+      const served = listsWith(await serve.state(), 'fieldSelector', 'metadata.name=deleted-x');
+      assert.deepStrictEqual(
+        [served[0]?.resourceVersion, served[0]?.servedBy],
+        [reflector ? '0' : '', 'cache'],
+      );
+      const gone = await serve.request('GET', `${pods}/deleted-x`);
+      assert.strictEqual(gone.status, 404, gone.body);
+      assert.strictEqual((JSON.parse(gone.body) as { reason: string }).reason, 'NotFound');
+    });
+
+    it('get pods -w prints the list, then a pod created later, from a watch at the list resourceVersion', async () => {
+      const first = await serve.createPod('watched-0', { app: 'watch' });
+      const watcher = start(['get', 'pods', '-w', '-l', 'app=watch', '-v=6']);
+      await watcher.until((p) => /^watched-0\s/m.test(p.stdout), 'it printed the listed pod');
+      const later = await serve.createPod('watched-1', { app: 'watch' });
+      await watcher.until(
+        (p) => /^watched-1\s/m.test(p.stdout),
+        'it printed the pod created later',
+      );
+      const ofWatch = (state: DebugStateView) =>
+        state.watchers.filter(
+          (w) =>
+            w.resource === 'pods' &&
+            requestQuery(w.requestLine).get('labelSelector') === 'app=watch',
+        );
+      const live = ofWatch(await serve.state());
+      assert.deepStrictEqual(
+        live.map((w) => [w.userAgent?.split('/')[0], w.allowWatchBookmarks]),
+        [[path.basename(k.path), false]],
+      );
+      const r = await watcher.kill();
+      // A client gone mid-stream leaves no watcher behind.
+      await eventually(async () => assert.deepStrictEqual(ofWatch(await serve.state()), []));
+      assert.deepStrictEqual(tableNames(r.stdout), ['watched-0', 'watched-1']);
+      const sent = requestsTo(r.stderr, pods).map((s) => s.url.searchParams);
+      assert.deepStrictEqual(
+        sent.map((q) => [q.get('labelSelector'), q.get('watch'), q.get('limit')]),
+        [
+          ['app=watch', null, '500'],
+          ['app=watch', 'true', null],
+        ],
+      );
+      // kubectl asks for neither bookmarks nor a timeout; it watches from the list's RV, which
+      // holds the first pod and not the second.
+      assert.strictEqual(sent[1].get('allowWatchBookmarks'), null);
+      assert.strictEqual(sent[1].get('timeoutSeconds'), null);
+      const rv = Number(sent[1].get('resourceVersion'));
+      assert.ok(
+        rv >= Number(first.metadata.resourceVersion) && rv < Number(later.metadata.resourceVersion),
+        `watch from ${rv}: watched-0 at ${first.metadata.resourceVersion}, watched-1 at ${later.metadata.resourceVersion}`,
+      );
+    });
+
+    const env = watchListEnv(k);
+    if (env) {
+      const gate = Object.keys(env)[0];
+      it(`wait --for=delete with ${gate}=true: one WatchList stream, synced by the k8s.io/initial-events-end bookmark`, async () => {
+        await serve.createPod('watchlist-x', { app: 'watchlist' });
+        const initEvents = sumMetric(await serve.metrics(), 'apiserver_init_events_total', {
+          resource: 'pods',
+        });
+        const waiter = start(
+          ['wait', '--for=delete', 'pod/watchlist-x', '--timeout=60s', '-v=6'],
+          env,
+        );
+        await waiter.until(
+          (p) => requestsTo(p.stderr, pods).some((s) => s.url.searchParams.get('watch') === 'true'),
+          'its reflector opened the WatchList stream',
+        );
+        await serve.json('DELETE', `${pods}/watchlist-x`, 200);
+        // Without the bookmark the reflector never syncs and the wait times out.
+        const w = await waiter.exited;
+        assert.strictEqual(w.code, 0, w.stderr);
+        assert.strictEqual(w.stdout, 'pod/watchlist-x condition met\n');
+        const sent = requestsTo(w.stderr, pods);
+        assert.strictEqual(sent.length, 1, 'no LIST: the stream replaces it');
+        const q = sent[0].url.searchParams;
+        assert.deepStrictEqual(
+          [
+            q.get('watch'),
+            q.get('sendInitialEvents'),
+            q.get('resourceVersionMatch'),
+            q.get('allowWatchBookmarks'),
+            q.get('fieldSelector'),
+          ],
+          ['true', 'true', 'NotOlderThan', 'true', 'metadata.name=watchlist-x'],
+        );
+        assert.strictEqual(sent[0].status, 200);
+        // The engine served the pod as an initial event from the watch cache.
+        const after = sumMetric(await serve.metrics(), 'apiserver_init_events_total', {
+          resource: 'pods',
+        });
+        assert.ok(
+          after - initEvents >= 1,
+          `apiserver_init_events_total grew by ${after - initEvents}`,
+        );
+        assert.deepStrictEqual(
+          listsWith(await serve.state(), 'fieldSelector', 'metadata.name=watchlist-x'),
+          [],
+          'the engine served no LIST',
+        );
+      });
+    }
+  });
+}
