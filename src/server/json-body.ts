@@ -14,7 +14,7 @@ import {
 } from '../engine/encoding/go-json';
 import { newBadRequest, type StatusError } from '../engine/storage/errors';
 import { quote } from '../engine/storage/go-strings';
-import type { KubeObject } from '../engine/storage/objects';
+import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
 import { newUnsupportedMediaTypeError } from './status';
 
 /** The legacy scheme's serializers in CodecFactory order (the 415's list for built-in kinds). */
@@ -193,23 +193,7 @@ function jsonValueName(v: unknown): string {
   return 'object';
 }
 
-const objectMetaFields = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+const objectMetaFields = new Set(objectMetaFieldOrder);
 const objectMetaStrings = [
   'name',
   'generateName',
