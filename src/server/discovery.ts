@@ -8,6 +8,12 @@
 // no pretty printing for curl.
 import { createHash } from 'crypto';
 import { compareKubeAwareVersionStrings } from './kube-aware-version';
+import {
+  acceptedMediaTypes,
+  notAcceptableStatus,
+  parseAccept,
+  type AcceptClause,
+} from './negotiation';
 import type { ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 import { storageVersionHash } from './storage-version-hash';
@@ -69,13 +75,6 @@ export interface APIGroupDiscovery {
   metadata: { name?: string };
   versions: { version: string; resources: APIResourceDiscovery[]; freshness: 'Current' }[];
 }
-
-/** The media types of the legacy discovery serializer, as a 406 lists them (no CBOR: its gate is off). */
-export const discoverySupportedMediaTypes = [
-  'application/json',
-  'application/yaml',
-  'application/vnd.kubernetes.protobuf',
-];
 
 const aggregatedGroup = 'apidiscovery.k8s.io';
 const aggregatedKind = 'APIGroupDiscoveryList';
@@ -223,41 +222,6 @@ function byName(resources: readonly ServedResource[]): ServedResource[] {
   );
 }
 
-/** One clause of an Accept header (goautoneg.Accept). */
-interface AcceptClause {
-  type: string;
-  subType: string;
-  q: number;
-  params: Map<string, string>;
-}
-
-/** goautoneg.ParseAccept: clauses by q, then the specific before wildcards, else as written. */
-function parseAccept(header: string): AcceptClause[] {
-  const out: AcceptClause[] = [];
-  for (const part of header.split(',')) {
-    const [mediaRange, ...rest] = part.split(';');
-    const sp = mediaRange.trim().split('/');
-    const type = sp[0].trim();
-    let subType: string;
-    if (sp.length === 1 && type === '*') subType = '*';
-    else if (sp.length >= 2) subType = sp.slice(1).join('/').trim();
-    else continue;
-    const clause: AcceptClause = { type, subType, q: 1, params: new Map() };
-    for (const param of rest) {
-      const eq = param.indexOf('=');
-      if (eq < 0) continue;
-      const token = param.slice(0, eq).trim();
-      if (token === 'q') clause.q = Number.parseFloat(param.slice(eq + 1)) || 0;
-      else clause.params.set(token, param.slice(eq + 1).trim());
-    }
-    out.push(clause);
-  }
-  const less = (a: AcceptClause, b: AcceptClause): boolean =>
-    a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subType !== '*' && b.subType === '*');
-  // Go sorts so few clauses by insertion, which keeps equal clauses in their order.
-  return out.sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
-}
-
 /** The g/v/as conversion a clause asks for (MediaTypeOptions.Convert), or undefined for none. */
 function convertOf(c: AcceptClause): { group: string; version: string; kind: string } | undefined {
   const [g, v, as] = ['g', 'v', 'as'].map((k) => c.params.get(k));
@@ -323,7 +287,7 @@ function aggregatedOrLegacy(
 
 /** WriteObjectNegotiated with DefaultEndpointRestrictions: JSON, or the 406 WriteRawJSON writes. */
 function writeLegacy(req: DiscoveryRequest, object: object): ServedResponse {
-  if (!negotiate(req.accept, false)) return notAcceptable(discoverySupportedMediaTypes);
+  if (!negotiate(req.accept, false)) return notAcceptable();
   return {
     status: 200,
     headers: { 'Content-Type': 'application/json' },
@@ -332,19 +296,10 @@ function writeLegacy(req: DiscoveryRequest, object: object): ServedResponse {
 }
 
 /** errNotAcceptable through ErrorToAPIStatus, written by WriteRawJSON (indented). */
-export function notAcceptable(accepted: readonly string[]): ServedResponse {
-  const status = {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `only the following media types are accepted: ${accepted.join(', ')}`,
-    reason: 'NotAcceptable',
-    code: 406,
-  };
+function notAcceptable(): ServedResponse {
   return {
     status: 406,
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(status, null, 2),
+    body: JSON.stringify(notAcceptableStatus(acceptedMediaTypes), null, 2),
   };
 }

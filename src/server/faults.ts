@@ -5,7 +5,7 @@
 // bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an unknown fault).
 import type { MemoryEtcd } from '../engine/etcd/memory-etcd';
 import { isZeroLatency, type LatencyModel } from '../engine/etcd/latency-model';
-import type { Status } from '../engine/storage/errors';
+import { failure as statusFailure } from '../engine/storage/errors';
 import type { ServedResource } from './served-resource';
 
 /** What the faults act on: the served resources and the etcd they share. */
@@ -422,16 +422,7 @@ function ok(fault: string, what: Record<string, unknown>): FaultResponse {
 }
 
 function failure(code: number, reason: string, message: string): FaultResponse {
-  const status: Status = {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    code,
-  };
-  return { status: code, body: status };
+  return { status: code, body: statusFailure(code, reason, message).status };
 }
 
 function invalid(message: string): FaultResponse {

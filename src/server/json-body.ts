@@ -1,4 +1,4 @@
-// Mirrors k8s.io/apiserver pkg/endpoints/handlers/rest.go (limitedReadBody, transformDecodeError,
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/rest.go (transformDecodeError,
 // summarizeData), create.go/update.go (the decode step), negotiation.NegotiateInputSerializer and
 // k8s.io/apimachinery pkg/runtime/serializer/json (json.go Decode, meta.go Interpret)
 // (release-1.36): a request body decoded as the object an endpoint expects, failing as upstream.
@@ -12,48 +12,10 @@ import {
   goJsonUnmarshalStruct,
   type GoJsonSyntaxError,
 } from '../engine/encoding/go-json';
-import {
-  newBadRequest,
-  newRequestEntityTooLargeError,
-  type StatusError,
-} from '../engine/storage/errors';
+import { newBadRequest, type StatusError } from '../engine/storage/errors';
 import { quote } from '../engine/storage/go-strings';
-import type { KubeObject } from '../engine/storage/objects';
+import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
 import { newUnsupportedMediaTypeError } from './status';
-
-/** genericapiserver Config.MaxRequestBodyBytes: 3 MiB (kube-apiserver --max-request-bytes default). */
-export const maxRequestBodyBytes = 3 * 1024 * 1024;
-
-/**
- * limitedReadBody (rest.go lines 372-389): reads at most limit+1 bytes; a body longer than the
- * limit is a 413 `Request entity too large: limit is 3145728`. Feed it the body's chunks as they
- * arrive; stop reading at the first error.
- */
-export class LimitedBody {
-  private readonly chunks: Uint8Array[] = [];
-  private length = 0;
-
-  constructor(readonly limit = maxRequestBodyBytes) {}
-
-  /** Adds a chunk; returns the 413 once the body is over the limit (limit <= 0: no limit). */
-  push(chunk: Uint8Array): StatusError | undefined {
-    this.length += chunk.length;
-    if (this.limit > 0 && this.length > this.limit)
-      return newRequestEntityTooLargeError(`limit is ${this.limit}`);
-    this.chunks.push(chunk);
-    return undefined;
-  }
-
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let at = 0;
-    for (const c of this.chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
-  }
-}
 
 /** The legacy scheme's serializers in CodecFactory order (the 415's list for built-in kinds). */
 export const builtinBodyMediaTypes: readonly string[] = [
@@ -231,23 +193,7 @@ function jsonValueName(v: unknown): string {
   return 'object';
 }
 
-const objectMetaFields = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+const objectMetaFields = new Set(objectMetaFieldOrder);
 const objectMetaStrings = [
   'name',
   'generateName',

@@ -96,7 +96,7 @@ interface Container {
 }
 
 // An own data property, so that a key such as `__proto__` stays data.
-function setOwn(obj: JsonObject, key: string, val: JsonValue): void {
+export function setOwn(obj: JsonObject, key: string, val: JsonValue): void {
   Object.defineProperty(obj, key, {
     value: val,
     writable: true,

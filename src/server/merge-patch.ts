@@ -2,7 +2,7 @@
 // Keys keep the current object's order and new keys are appended (Go's maps re-sort them, and the
 // typed decode that follows upstream puts them in struct order).
 import { goJsonCheckValid } from '../engine/encoding/go-json';
-import type { JsonObject, JsonValue } from './json-patch';
+import { setOwn, type JsonObject, type JsonValue } from './json-patch';
 
 /** jsonpatch.ErrBadJSONPatch: the patch is not JSON, is null, or is neither an object nor an array. */
 export const errBadJSONPatchMessage = 'Invalid JSON Patch';
@@ -17,15 +17,6 @@ export class MergePatchError extends Error {
 
 function isObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function setOwn(obj: JsonObject, key: string, val: JsonValue): void {
-  Object.defineProperty(obj, key, {
-    value: val,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
 }
 
 function pruneNulls(n: JsonValue): void {

@@ -7,7 +7,13 @@
 // application/vnd.kubernetes.protobuf; this server has no YAML writer and no generated protobuf
 // types, so an Accept naming only those gets the 406 a client would get for an unknown type. The
 // 406 message still lists upstream's media types, so it reads byte for byte as kube-apiserver's.
-import { newBadRequest, StatusError, StatusReason, type Status } from '../engine/storage/errors';
+import {
+  failure,
+  newBadRequest,
+  StatusError,
+  StatusReason,
+  type Status,
+} from '../engine/storage/errors';
 import { FieldPath, invalid } from '../engine/storage/field-errors';
 
 /** What a request's response is: one object, a list, or a watch stream. */
@@ -276,15 +282,11 @@ function negotiateMediaTypeOptions(
 
 /** negotiation.NewNotAcceptableError(accepted).Status(), as ErrorToAPIStatus completes it. */
 export function notAcceptableStatus(accepted: readonly string[]): Status {
-  return {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `only the following media types are accepted: ${accepted.join(', ')}`,
-    reason: StatusReason.NotAcceptable,
-    code: 406,
-  };
+  return failure(
+    406,
+    StatusReason.NotAcceptable,
+    `only the following media types are accepted: ${accepted.join(', ')}`,
+  ).status;
 }
 
 /** isPrettyPrint: `?pretty=<true>` (strconv.ParseBool), else a curl, Wget or browser User-Agent. */

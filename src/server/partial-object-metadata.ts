@@ -2,7 +2,7 @@
 // asPartialObjectMetadataList, with k8s.io/apimachinery pkg/api/meta meta.AsPartialObjectMetadata
 // and the metav1 PartialObjectMetadata(List) JSON shapes (release-1.36): what metadata informers
 // ask for (`as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1`).
-import { StatusError, StatusReason, type ListMeta } from '../engine/storage/errors';
+import { failure, StatusError, StatusReason, type ListMeta } from '../engine/storage/errors';
 import { objectMetaFieldOrder, type KubeList, type KubeObject } from '../engine/storage/objects';
 import type { ServedResource } from './served-resource';
 
@@ -59,15 +59,7 @@ export function toPartialObjectMetadata(
 
 /** newNotAcceptableError(message): response.go's own errNotAcceptable (a message, no type list). */
 export function notAcceptable(message: string): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: StatusReason.NotAcceptable,
-    code: 406,
-  });
+  return failure(406, StatusReason.NotAcceptable, message);
 }
 
 /**

@@ -4,6 +4,7 @@
 // for any error the engine or a handler raises, and its body as Go's encoding/json writes it.
 import type { GroupResource } from '../engine/storage/group-resource';
 import {
+  failure,
   StatusError,
   StatusReason,
   errorToAPIStatus,
@@ -177,21 +178,9 @@ export function statusCode(status: Status): number {
   return status.code ?? 500;
 }
 
-function negotiationFailure(code: number, reason: string, message: string): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    code,
-  });
-}
-
 /** negotiation.NewNotAcceptableError: 406 `only the following media types are accepted: <a, b>`. */
 export function newNotAcceptableError(accepted: readonly string[]): StatusError {
-  return negotiationFailure(
+  return failure(
     406,
     StatusReason.NotAcceptable,
     `only the following media types are accepted: ${accepted.join(', ')}`,
@@ -200,7 +189,7 @@ export function newNotAcceptableError(accepted: readonly string[]): StatusError 
 
 /** negotiation.NewUnsupportedMediaTypeError: 415 for a Content-Type no serializer decodes. */
 export function newUnsupportedMediaTypeError(accepted: readonly string[]): StatusError {
-  return negotiationFailure(
+  return failure(
     415,
     StatusReason.UnsupportedMediaType,
     `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,

@@ -6,7 +6,7 @@
 // order; this port takes the patch's keys in order (upstream's result does not depend on it).
 import { goFormatString, goFormatValue, goTypeName } from './go-fmt';
 import { sliceStable } from './go-sort';
-import type { JsonObject, JsonValue } from './json-patch';
+import { setOwn, type JsonObject, type JsonValue } from './json-patch';
 import type { LookupPatchMeta } from './patch-meta';
 
 const directiveMarker = '$patch';
@@ -79,15 +79,6 @@ function isMap(v: JsonValue | undefined): v is JsonObject {
 
 function has(o: JsonObject, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, k);
-}
-
-function setOwn(obj: JsonObject, key: string, val: JsonValue): void {
-  Object.defineProperty(obj, key, {
-    value: val,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
 }
 
 // Go's == on two interface{} scalars: same dynamic type and value (int64 and float64 differ).

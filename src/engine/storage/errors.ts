@@ -104,7 +104,8 @@ export class StatusError extends Error {
   }
 }
 
-function failure(
+/** A Failure Status with its reason, message and code (what every apierrors constructor builds). */
+export function failure(
   code: number,
   reason: string,
   message: string,

@@ -1,12 +1,20 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/create.go (release-1.36) createHandler and the
 // generic registry's Store.Create (pkg/registry/generic/registry/store.go, rest.BeforeCreate):
-// decode the body, check its apiVersion and namespace, let NamespaceLifecycle admission refuse a
-// missing namespace, set the system fields, and Create through the etcd3 store. 201 with the object.
-import { randomUUID } from 'node:crypto';
-import { newBadRequest, newInvalid, newNotFound } from '../../engine/storage/errors';
+// decode the body, let NamespaceLifecycle admission refuse a missing namespace, object-meta.ts's
+// beforeCreate (system fields, name validation), and Create through the etcd3 store. 201.
+import { randomInt } from 'node:crypto';
+import { newNotFound } from '../../engine/storage/errors';
 import { decodeBody } from '../json-body';
-import { FieldPath, required } from '../../engine/storage/field-errors';
-import { formatRFC3339, type KubeObject } from '../../engine/storage/objects';
+import type { KubeObject } from '../../engine/storage/objects';
+import {
+  beforeCreate,
+  configMapStrategy,
+  customResourceStrategy,
+  namespaceStrategy,
+  podStrategy,
+  type ObjectStrategy,
+  type RandomSource,
+} from '../object-meta';
 import type { RequestContext } from '../../engine/request/request-context';
 import { canonicalObject } from '../canonical-object';
 import type { Registry } from '../registry';
@@ -43,24 +51,6 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
   return obj;
 }
 
-/**
- * rest.EnsureObjectNamespaceMatchesRequestNamespace: an object without a namespace takes the
- * request's; a cluster-scoped object loses its; any other mismatch is a 400.
- */
-export function ensureObjectNamespaceMatchesRequestNamespace(
-  requestNamespace: string,
-  obj: KubeObject,
-): void {
-  const ns = obj.metadata.namespace ?? '';
-  if (ns === requestNamespace) return;
-  if (ns === '') obj.metadata.namespace = requestNamespace;
-  else if (requestNamespace === '') delete obj.metadata.namespace;
-  else
-    throw newBadRequest(
-      'the namespace of the provided object does not match the namespace sent on the request',
-    );
-}
-
 /** NamespaceLifecycle admission: a namespaced object goes only into a namespace that exists. */
 async function admitNamespace(
   registry: Registry,
@@ -73,43 +63,34 @@ async function admitNamespace(
   if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
 }
 
-/** Whether the resource's strategy sets metadata.generation (pods since 1.33, custom resources). */
-export function tracksGeneration(served: ServedResource): boolean {
-  return served.jsonOnly || (served.group === '' && served.resource === 'pods');
+/** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
+export function objectStrategy(served: ServedResource): ObjectStrategy {
+  if (served.jsonOnly)
+    return customResourceStrategy(served.group, served.version, served.kind, served.namespaced);
+  switch (served.resource) {
+    case 'pods':
+      return podStrategy;
+    case 'configmaps':
+      return configMapStrategy;
+    case 'namespaces':
+      return namespaceStrategy;
+  }
+  throw new Error(`no strategy for ${served.resource}`);
 }
 
-/** The alphabet and length of names.SimpleNameGenerator's suffix. */
-const generatedSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
-const generatedSuffixLength = 5;
+/** Node's CSPRNG as object-meta's RandomSource (uids and generated names in a live server). */
+export const cryptoRandom: RandomSource = { intn: (n) => randomInt(n) };
 
 /**
- * rest.BeforeCreate: system fields wiped and set (uid, creationTimestamp from the wall clock,
- * generation 1 where the strategy tracks it), a generateName expanded.
+ * namespace.Strategy's Canonicalize (NamespaceDefaultLabelName): a namespace carries its name as
+ * the kubernetes.io/metadata.name label, after create and every update.
  */
-export function beforeCreate(served: ServedResource, obj: KubeObject): void {
-  const m = obj.metadata as Record<string, unknown>;
-  for (const f of [
-    'uid',
-    'creationTimestamp',
-    'deletionTimestamp',
-    'deletionGracePeriodSeconds',
-    'selfLink',
-  ])
-    delete m[f];
-  if (!m.name && typeof m.generateName === 'string' && m.generateName !== '') {
-    let suffix = '';
-    for (let i = 0; i < generatedSuffixLength; i++)
-      suffix += generatedSuffixAlphabet[Math.floor(Math.random() * generatedSuffixAlphabet.length)];
-    m.name = `${m.generateName}${suffix}`;
-  }
-  if (!m.name)
-    throw newInvalid({ group: served.group, kind: served.kind }, '', [
-      required(FieldPath.of('metadata', 'name'), 'name or generateName is required'),
-    ]);
-  m.uid = randomUUID();
-  m.creationTimestamp = formatRFC3339(Date.now());
-  if (tracksGeneration(served)) m.generation = 1;
-  else delete m.generation;
+export function canonicalize(served: ServedResource, obj: KubeObject): void {
+  if (served.jsonOnly || served.resource !== 'namespaces') return;
+  obj.metadata.labels = {
+    ...obj.metadata.labels,
+    'kubernetes.io/metadata.name': obj.metadata.name ?? '',
+  };
 }
 
 /** POST to a collection: create the object the body holds. */
@@ -121,8 +102,9 @@ export async function createResource(scope: RequestScope): Promise<void> {
 }
 
 /**
- * The create path after decoding (also the server's own seeding): namespace, NamespaceLifecycle,
- * BeforeCreate with the strategy's PrepareForCreate, and the store's Create.
+ * The create path after decoding (also the server's own seeding): NamespaceLifecycle, object-meta's
+ * beforeCreate (system fields, generateName, namespace, PrepareForCreate, validation) on the wall
+ * clock and crypto randomness, Canonicalize, and the store's Create.
  */
 export async function createObject(
   registry: Registry,
@@ -132,25 +114,11 @@ export async function createObject(
   context: RequestContext,
 ): Promise<KubeObject> {
   const requestNamespace = served.namespaced ? namespace : '';
-  ensureObjectNamespaceMatchesRequestNamespace(requestNamespace, obj);
   await admitNamespace(registry, served, requestNamespace, context);
-  beforeCreate(served, obj);
-  prepareForCreate(served, obj);
+  beforeCreate(objectStrategy(served), obj, requestNamespace, {
+    now: Date.now(),
+    rand: cryptoRandom,
+  });
+  canonicalize(served, obj);
   return served.engine.create(canonicalObject(served, obj), context);
-}
-
-/**
- * The strategies' PrepareForCreate, for what clients read back: a pod starts Pending; a namespace
- * is Active with the kubernetes finalizer and (NamespaceDefaultLabelName) its name as a label.
- */
-function prepareForCreate(served: ServedResource, obj: KubeObject): void {
-  if (served.jsonOnly || served.group !== '') return;
-  const o = obj as KubeObject & { spec?: Record<string, unknown>; status?: unknown };
-  if (served.resource === 'pods') o.status = { phase: 'Pending' };
-  if (served.resource === 'namespaces') {
-    const name = obj.metadata.name ?? '';
-    obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': name };
-    o.spec = { finalizers: ['kubernetes'] };
-    o.status = { phase: 'Active' };
-  }
 }

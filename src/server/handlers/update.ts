@@ -1,31 +1,23 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/update.go (release-1.36) UpdateResource and the
 // generic registry's Store.Update (pkg/registry/generic/registry/store.go, rest.BeforeUpdate): a
-// GuaranteedUpdate whose update function enforces the object's resourceVersion as a precondition
-// (409 Conflict with OptimisticLockErrorMsg), keeps uid, creationTimestamp and generation, and
-// bumps generation where the strategy does. Deliberate difference: no create-on-update (no
+// GuaranteedUpdate whose update function applies object-meta.ts's checkUpdateResourceVersion (409
+// Conflict with OptimisticLockErrorMsg, 422 where the strategy needs one) and beforeUpdate. Deliberate difference: no create-on-update (no
 // built-in served here allows it, nor do custom resources).
-import { newBadRequest, newInvalid } from '../../engine/storage/errors';
-import { FieldPath, invalid } from '../../engine/storage/field-errors';
+import { newBadRequest } from '../../engine/storage/errors';
 import type { KubeObject } from '../../engine/storage/objects';
+import { APIObjectVersioner } from '../../engine/storage/versioner';
 import { canonicalObject } from '../canonical-object';
-import type { ServedResource } from '../served-resource';
-import {
-  decodeObject,
-  ensureObjectNamespaceMatchesRequestNamespace,
-  tracksGeneration,
-} from './create';
-import { newOptimisticLockConflict } from '../status';
+import { beforeUpdate, checkUpdateResourceVersion } from '../object-meta';
+import { canonicalize, decodeObject, objectStrategy } from './create';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
+
+const versioner = new APIObjectVersioner();
 
 /** PUT of an object: replace it with the body. */
 export async function updateResource(scope: RequestScope): Promise<void> {
   const obj = await decodeObject(scope);
   checkName(obj, scope.info.name, scope.info.namespace);
-  ensureObjectNamespaceMatchesRequestNamespace(
-    scope.served.namespaced ? scope.info.namespace : '',
-    obj,
-  );
   const updated = await guaranteedUpdateObject(scope, () => obj);
   writeResult(scope, 200, updated);
 }
@@ -60,53 +52,22 @@ export function guaranteedUpdateObject(
     info.name,
     (existing) => {
       const obj = structuredClone(newObject(existing));
-      const newRV = obj.metadata.resourceVersion ?? '';
-      const existingRV = existing.metadata.resourceVersion ?? '';
-      if (newRV === '' || newRV === '0') {
-        if (!allowUnconditionalUpdate(served))
-          throw newInvalid({ group: served.group, kind: served.resource }, info.name, [
-            invalid(
-              FieldPath.of('metadata', 'resourceVersion'),
-              0,
-              'must be specified for an update',
-            ),
-          ]);
-      } else if (newRV !== existingRV) {
-        throw newOptimisticLockConflict(gr, info.name);
-      }
-      beforeUpdate(served, obj, existing);
+      if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+      const strategy = objectStrategy(served);
+      const existingRV = versioner.objectResourceVersion(existing);
+      const mode = checkUpdateResourceVersion(
+        strategy,
+        gr,
+        info.name,
+        versioner.objectResourceVersion(obj),
+        existingRV,
+      );
+      if (mode === 'unconditional') versioner.updateObject(obj, existingRV);
+      beforeUpdate(strategy, obj, existing, served.namespaced ? info.namespace : '');
+      canonicalize(served, obj);
+      versioner.prepareObjectForStorage(obj);
       return canonicalObject(served, obj);
     },
     scope.context,
   );
-}
-
-/** Whether an update without a resourceVersion overwrites (built-ins yes, custom resources no). */
-function allowUnconditionalUpdate(served: ServedResource): boolean {
-  return !served.jsonOnly;
-}
-
-/**
- * rest.BeforeUpdate and the strategies' PrepareForUpdate: system fields from the stored object;
- * generation + 1 when what it tracks changed (a pod's spec; a custom resource's everything but
- * metadata and status).
- */
-function beforeUpdate(served: ServedResource, obj: KubeObject, old: KubeObject): void {
-  const m = obj.metadata as Record<string, unknown>;
-  const o = old.metadata as Record<string, unknown>;
-  for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'])
-    if (o[f] !== undefined && (f !== 'uid' || !m.uid)) m[f] = o[f];
-  delete m.resourceVersion;
-  if (!tracksGeneration(served)) {
-    delete m.generation;
-    return;
-  }
-  const generation = typeof o.generation === 'number' ? o.generation : 1;
-  m.generation = generationSource(obj) === generationSource(old) ? generation : generation + 1;
-}
-
-function generationSource(obj: KubeObject): string {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { metadata, status, kind, apiVersion, ...rest } = obj as KubeObject & { status?: unknown };
-  return JSON.stringify(rest);
 }

@@ -188,11 +188,75 @@ describe('ApiServer (live HTTP)', () => {
           apiVersion: 'v1',
           kind: 'Pod',
           metadata: { name: 'gen' },
-          spec: { containers: [] },
+          spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] },
         },
       });
       assert.strictEqual(c.status, 201, c.text);
       assert.strictEqual((c.json.metadata as { generation: number }).generation, 1);
+    });
+
+    it('refuses a bad name with the 422 kube-apiserver answers, byte for byte', async () => {
+      const c = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('Bad_Name'),
+      });
+      assert.strictEqual(c.status, 422);
+      const subdomain =
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+      assert.strictEqual(
+        c.text,
+        `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"ConfigMap \\"Bad_Name\\" is invalid: metadata.name: Invalid value: \\"Bad_Name\\": ${subdomain}","reason":"Invalid","details":{"name":"Bad_Name","kind":"ConfigMap","causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \\"Bad_Name\\": ${subdomain}","field":"metadata.name"}]},"code":422}\n`,
+      );
+    });
+
+    it('refuses a namespace name that is no DNS-1123 label', async () => {
+      const c = await call(server, 'POST', '/api/v1/namespaces', {
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a.b' } },
+      });
+      assert.strictEqual(c.status, 422, c.text);
+      assert.strictEqual(
+        c.json.message,
+        'Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": must not contain dots',
+      );
+    });
+
+    it('expands generateName with 5 characters of the rand alphabet', async () => {
+      const c = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'made-' } },
+      });
+      assert.strictEqual(c.status, 201, c.text);
+      const meta = c.json.metadata as { name: string; generateName: string };
+      assert.match(meta.name, /^made-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      assert.strictEqual(meta.generateName, 'made-');
+    });
+
+    it('sets resourceVersion, uid and creationTimestamp on create', async () => {
+      const c = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('stamped'),
+      });
+      assert.strictEqual(c.status, 201, c.text);
+      const meta = c.json.metadata as Record<string, string>;
+      assert.match(meta.resourceVersion, /^[1-9][0-9]*$/);
+      assert.match(
+        meta.uid,
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      assert.match(meta.creationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      const g = await call(server, 'GET', '/api/v1/namespaces/default/configmaps/stamped');
+      assert.strictEqual(
+        (g.json.metadata as Record<string, string>).resourceVersion,
+        meta.resourceVersion,
+      );
+    });
+
+    it('refuses a create that sets resourceVersion, as the store does', async () => {
+      const body = configMap('versioned');
+      (body.metadata as Record<string, string>).resourceVersion = '5';
+      const c = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', { body });
+      assert.strictEqual(c.status, 500, c.text);
+      assert.strictEqual(
+        c.json.message,
+        'resourceVersion should not be set on objects to be created',
+      );
     });
 
     it('answers AlreadyExists for a second create', async () => {

@@ -2,10 +2,9 @@
 // handlers/create.go + rest.go transformDecodeError, serializer/json) answers for a bad request body.
 import * as assert from 'assert';
 import { StatusError, statusToJSON } from '../../../src/engine/storage/errors';
+import { LimitedBody, maxRequestBodyBytes } from '../../../src/server/filters/body-limit';
 import {
-  LimitedBody,
   decodeBody,
-  maxRequestBodyBytes,
   negotiateInputMediaType,
   builtinBodyMediaTypes,
   type DecodeBodyOptions,
