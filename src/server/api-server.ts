@@ -269,8 +269,11 @@ async function serve(
     throw newPathNotFound();
   }
   const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
-  if (!served || info.subresource !== '' || (!served.namespaced && info.namespace !== ''))
+  // A cluster-scoped resource has no route under /namespaces/<ns>/; requestinfo.go reads
+  // `/api/v1/namespaces/x` as namespace x, which for the namespaces resource is the object's name.
+  if (!served || info.subresource !== '' || (!served.namespaced && info.namespacedPath))
     throw newPathNotFound();
+  if (!served.namespaced) info.namespace = '';
   state.debugState.requestStarted(context, info.verb);
   const handler = verbHandlers[info.verb];
   if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))

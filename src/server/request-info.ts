@@ -21,6 +21,11 @@ export interface RequestInfo {
   name: string;
   /** The path parts, starting with resource/name. */
   parts: string[];
+  /**
+   * Not upstream's: the resource came after `/namespaces/<ns>/`, the shape of go-restful's routes
+   * for namespaced resources (requestinfo.go reads `/namespaces/x` alone as namespace x too).
+   */
+  namespacedPath: boolean;
   /** The raw fieldSelector of a list, watch or deletecollection. */
   fieldSelector: string;
   labelSelector: string;
@@ -64,6 +69,7 @@ export class RequestInfoFactory {
       subresource: '',
       name: '',
       parts: [],
+      namespacedPath: false,
       fieldSelector: '',
       labelSelector: '',
     };
@@ -95,7 +101,10 @@ export class RequestInfoFactory {
     if (parts[0] === 'namespaces') {
       if (parts.length > 1) {
         info.namespace = parts[1];
-        if (parts.length > 2 && !namespaceSubresources.has(parts[2])) parts = parts.slice(2);
+        if (parts.length > 2 && !namespaceSubresources.has(parts[2])) {
+          parts = parts.slice(2);
+          info.namespacedPath = true;
+        }
       }
     }
     info.parts = parts;

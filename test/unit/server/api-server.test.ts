@@ -129,6 +129,37 @@ describe('ApiServer (live HTTP)', () => {
     });
   });
 
+  describe('namespaces, a cluster-scoped resource under its own path', () => {
+    it('gets, patches and deletes /api/v1/namespaces/<name> (requestinfo reads it as namespace <name>)', async () => {
+      const created = await call(server, 'POST', '/api/v1/namespaces', {
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+      });
+      assert.strictEqual(created.status, 201, created.text);
+      const got = await call(server, 'GET', '/api/v1/namespaces/shop');
+      assert.strictEqual(got.status, 200, got.text);
+      assert.strictEqual((got.json.metadata as { name: string }).name, 'shop');
+      const patched = await call(server, 'PATCH', '/api/v1/namespaces/shop', {
+        body: { metadata: { labels: { a: 'b' } } },
+        contentType: 'application/merge-patch+json',
+      });
+      assert.strictEqual(patched.status, 200, patched.text);
+      assert.strictEqual(
+        (patched.json.metadata as { labels: Record<string, string> }).labels.a,
+        'b',
+      );
+      const deleted = await call(server, 'DELETE', '/api/v1/namespaces/shop');
+      assert.strictEqual(deleted.status, 200, deleted.text);
+      const gone = await call(server, 'GET', '/api/v1/namespaces/shop');
+      assert.strictEqual(gone.status, 404);
+      assert.strictEqual(gone.json.message, 'namespaces "shop" not found');
+    });
+
+    it('still answers 404 for a cluster-scoped resource under another namespace', async () => {
+      const r = await call(server, 'GET', '/api/v1/namespaces/default/namespaces/default');
+      assert.strictEqual(r.status, 404);
+    });
+  });
+
   describe('kubeconfig', () => {
     it('names the https address, the token and the listwatch context, mode 0600', () => {
       const cfg = load(readFileSync(server.kubeconfigPath, 'utf8')) as {
