@@ -4,8 +4,8 @@
 // (release-1.36): a request body decoded as the object an endpoint expects, failing as upstream.
 // Deliberate differences: built-in kinds are checked only as far as this server models them
 // (apiVersion/kind, ObjectMeta's field types, unknown top-level and metadata fields); YAML
-// errors carry js-yaml's wording; protobuf bodies are refused with the 415 (nothing here decodes
-// them); integers beyond 2^53 lose precision (JSON.parse).
+// errors carry js-yaml's wording; protobuf bodies are decoded for ConfigMap and Namespace only
+// (protobuf-body.ts; the other kinds answer the 415); integers beyond 2^53 lose precision (JSON.parse).
 import { load as loadYaml } from 'js-yaml';
 import {
   GoJsonUnmarshalTypeError,
@@ -15,6 +15,7 @@ import {
 import { newBadRequest, type StatusError } from '../engine/storage/errors';
 import { quote } from '../engine/storage/go-strings';
 import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
+import { protobufBodyKinds, protobufBodyToObject } from './protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
 
 /** The legacy scheme's serializers in CodecFactory order (the 415's list for built-in kinds). */
@@ -292,7 +293,16 @@ export function decodeBody(
   const supported =
     options.supportedMediaTypes ??
     (expected.unstructured ? customResourceBodyMediaTypes : builtinBodyMediaTypes);
-  const mediaType = negotiateInputMediaType(options.contentType, supported);
+  let mediaType = negotiateInputMediaType(options.contentType, supported);
+  if (
+    mediaType === 'application/vnd.kubernetes.protobuf' &&
+    !expected.unstructured &&
+    protobufBodyKinds.has(expected.kind)
+  ) {
+    // kubectl's typed clients send protobuf: read it as the JSON it encodes.
+    body = new TextEncoder().encode(JSON.stringify(protobufBodyToObject(body)));
+    mediaType = 'application/json';
+  }
   if (mediaType !== 'application/json' && mediaType !== 'application/yaml')
     throw newUnsupportedMediaTypeError(supported);
   const directive = fieldValidation(options.fieldValidation);

@@ -183,6 +183,28 @@ function describeKubectl(k: Kubectl): void {
       );
     });
 
+    it('create namespace and create configmap (typed clients: protobuf bodies) store the objects', async () => {
+      const ns = `typed-${k.gitVersion.replace(/[^0-9]/g, '-')}`.replace(/-+$/, '');
+      const created = await run(['create', 'namespace', ns, '-v=6']);
+      assert.strictEqual(created.code, 0, created.stderr);
+      assert.strictEqual(created.stdout, `namespace/${ns} created\n`);
+      const cm = await run(['create', 'configmap', 'cfg', '-n', ns, '--from-literal=a=b']);
+      assert.strictEqual(cm.code, 0, cm.stderr);
+      assert.strictEqual(cm.stdout, 'configmap/cfg created\n');
+      const stored = await serve.json<{
+        data: Record<string, string>;
+        metadata: { namespace: string };
+      }>('GET', `/api/v1/namespaces/${ns}/configmaps/cfg`, 200);
+      assert.deepStrictEqual(stored.data, { a: 'b' });
+      assert.strictEqual(stored.metadata.namespace, ns);
+      const got = await serve.json<{ status: { phase: string } }>(
+        'GET',
+        `/api/v1/namespaces/${ns}`,
+        200,
+      );
+      assert.strictEqual(got.status.phase, 'Active');
+    });
+
     it('label pod x a=b patches the labels: a new resourceVersion, the old labels kept', async () => {
       const before = await serve.createPod('labeled-x', { app: 'label' });
       const r = await run(['label', 'pod', 'labeled-x', 'a=b', '-v=6']);
