@@ -1153,7 +1153,9 @@ export class Cacher implements DelegatorHelper {
     if (f === undefined) {
       let identifier: string | undefined;
       f = {
-        filter: filterWithAttrsAndPrefixFunction(key, pred),
+        filter: filterWithAttrsAndPrefixFunction(key, pred, this.groupResource, this.gates, (m) =>
+          this.log?.(m),
+        ),
         // Built when first read (a log line, an inspector), once for all these watchers.
         identifier: () => (identifier ??= watcherIdentifier(key, pred)),
         conversion: this.fastPaths ? new SharedConversion() : undefined,

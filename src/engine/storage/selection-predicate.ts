@@ -1,12 +1,14 @@
 // Mirrors k8s.io/apiserver pkg/storage/selection_predicate.go (release-1.36): which objects a list/watch selects, its limit and continue token.
 // `from` also does what the HTTP layer does with the query (pkg/endpoints/handlers/get.go): parse
 // the label selector, then the field selector, then convert its field labels for the resource;
-// each failure is a 400 with upstream's message. ShardSelector (1.36 alpha) is not modelled.
+// each failure is a 400 with upstream's message. ShardSelector (ShardedListAndWatch, 1.36 alpha) is
+// set only by a caller that builds the predicate itself: `from` parses no shardSelector.
 import { newBadRequest } from './errors';
 import { convertFieldLabel, getAttrs, type ObjectAttributes } from './field-labels';
 import * as fields from './fields';
 import * as labels from './labels';
 import type { KubeObject } from './objects';
+import type * as sharding from './sharding';
 
 export { getAttrs } from './field-labels';
 
@@ -38,6 +40,7 @@ export interface SelectionPredicateInit {
   limit?: number;
   continue?: string;
   allowWatchBookmarks?: boolean;
+  shardSelector?: sharding.Selector;
 }
 
 /** The query side of a list/watch, as strings (what `from` parses). */
@@ -59,6 +62,8 @@ export class SelectionPredicate {
   limit: number;
   continue: string;
   allowWatchBookmarks: boolean;
+  /** The parsed shard selector for filtering objects by hash range. */
+  shardSelector: sharding.Selector | undefined;
 
   constructor(init: SelectionPredicateInit = {}) {
     this.label = init.label ?? labels.everything();
@@ -69,6 +74,7 @@ export class SelectionPredicate {
     this.limit = init.limit ?? 0;
     this.continue = init.continue ?? '';
     this.allowWatchBookmarks = init.allowWatchBookmarks ?? false;
+    this.shardSelector = init.shardSelector;
   }
 
   /**
@@ -110,6 +116,19 @@ export class SelectionPredicate {
     if (this.empty()) return true;
     const attrs = this.getAttrs(obj);
     return this.label.matches(attrs.labels) && this.field.matches(attrs.fields);
+  }
+
+  /**
+   * MatchesSharding: with the ShardedListAndWatch gate on and a non-empty ShardSelector, whether
+   * the object's hashed field is in one of its ranges; throws what the selector throws. The gate
+   * is passed in because the engine has no process-wide feature gate.
+   */
+  matchesSharding(obj: unknown, shardedListAndWatch: boolean): boolean {
+    if (!shardedListAndWatch) return true;
+    if (this.shardSelector !== undefined && !this.shardSelector.empty()) {
+      return this.shardSelector.matches(obj);
+    }
+    return true;
   }
 
   matchesObjectAttributes(l: labels.Labels, f: fields.Fields): boolean {

@@ -31,7 +31,10 @@ import type {
 } from '../../../src/engine/cacher/watch-cache-event';
 import { newCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';
 import type { KubeObject } from '../../../src/engine/storage/objects';
+import { profile136 } from '../../../src/engine/features';
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
+
+const podsGR = { group: '', resource: 'pods' };
 
 const pods = { group: '', resource: 'pods' };
 
@@ -119,7 +122,12 @@ function live(
 
 describe('cacheWatcher: what watchers share', () => {
   it('in place, a dispatched CachingObject makes one watch event for every watcher with one filter; otherwise each gets its own', () => {
-    const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
+    const all = filterWithAttrsAndPrefixFunction(
+      '/pods/',
+      SelectionPredicate.from({}),
+      podsGR,
+      profile136.gates,
+    );
     const cases: Array<{
       name: string;
       type: WatchCacheEventType;
@@ -178,7 +186,12 @@ describe('cacheWatcher: what watchers share', () => {
   });
 
   it('a DELETED CachingObject gets its resourceVersion (one lazy copy) once, however many watchers', () => {
-    const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
+    const all = filterWithAttrsAndPrefixFunction(
+      '/pods/',
+      SelectionPredicate.from({}),
+      podsGR,
+      profile136.gates,
+    );
     for (const conversion of [new SharedConversion(), undefined]) {
       const copies: string[] = [];
       const inspector: CachingObjectInspector = { deepCopied: (e) => copies.push(e.setter) };
@@ -204,6 +217,8 @@ describe('cacheWatcher: what watchers share', () => {
       const f = filterWithAttrsAndPrefixFunction(
         '/pods/',
         SelectionPredicate.from({ label: `app=${app}` }),
+        podsGR,
+        profile136.gates,
       );
       return (k, l, fl, o) => {
         calls[label]++;
@@ -244,7 +259,12 @@ describe('cacheWatcher: what watchers share', () => {
   });
 
   it("a heartbeat is one copy for all with the cacher's HeartbeatCopy, else a copy each (upstream's DeepCopyObject); the initial-events-end one is its watcher's own", () => {
-    const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
+    const all = filterWithAttrsAndPrefixFunction(
+      '/pods/',
+      SelectionPredicate.from({}),
+      podsGR,
+      profile136.gates,
+    );
     for (const copy of [new HeartbeatCopy(), undefined]) {
       const name = copy ? 'a HeartbeatCopy' : 'none';
       const a = live(all, 0, undefined, copy);
@@ -365,7 +385,12 @@ describe('cacheWatcher: what watchers share', () => {
   });
 
   it('a plain object in an unannotated bookmark is copied, not handed out (CachingObject bookmarks still deep-copy per watcher)', () => {
-    const all = filterWithAttrsAndPrefixFunction('/pods/', SelectionPredicate.from({}));
+    const all = filterWithAttrsAndPrefixFunction(
+      '/pods/',
+      SelectionPredicate.from({}),
+      podsGR,
+      profile136.gates,
+    );
     const a = live(all);
     const b = live(all);
     const co = newCachingObject({

@@ -38,7 +38,10 @@ import {
 } from '../../../src/engine/cacher/watch-cache-interval';
 import type { StoreElement } from '../../../src/engine/cacher/watch-cache-store';
 import type { KubeObject } from '../../../src/engine/storage/objects';
+import { profile136 } from '../../../src/engine/features';
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
+
+const podsGR = { group: '', resource: 'pods' };
 
 const pods = { group: '', resource: 'pods' };
 const everything: FilterWithAttrsFunc = () => true;
@@ -845,7 +848,7 @@ describe('cacheWatcher.convertToWatchEvent', () => {
 
   it('filterWithAttrsAndPrefixFunction: key under the watched prefix at a path boundary, then the selectors', () => {
     const pred = SelectionPredicate.from({ label: 'app=web' });
-    const filter = filterWithAttrsAndPrefixFunction('/pods/ns', pred);
+    const filter = filterWithAttrsAndPrefixFunction('/pods/ns', pred, podsGR, profile136.gates);
     const cases: Array<{
       name: string;
       key: string;
