@@ -9,6 +9,7 @@ import type { RequestContext } from '../engine/request/request-context';
 import { cacheWatcherStateNames } from '../engine/cacher/cache-watcher-report';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
+import type { EtcdRequestRecord } from '../run/run-model';
 
 /** What the state reads: the same world as the faults. */
 export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'>;
@@ -27,19 +28,8 @@ export interface ClientCounts {
   other: number;
 }
 
-/** One etcd request of a list (an `etcd/request` event). */
-export interface ListEtcdCall {
-  at: number;
-  operation: string;
-  key: string;
-  rangeEnd?: string;
-  limit: number;
-  revision: number;
-  kvs: number;
-  count: number;
-  latencyMs: number;
-  error?: string;
-}
+/** One etcd request of a list (an `etcd/request` event), as the run model records it. */
+export type ListEtcdCall = EtcdRequestRecord;
 
 /** One recent LIST: what served it and what it asked etcd. */
 export interface RecentList {
