@@ -82,11 +82,16 @@ export class ApiServer {
     o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
   ) {
     this.port = o.port;
-    this.url = `http://127.0.0.1:${o.port}`;
-    this.httpsUrl = `https://127.0.0.1:${o.port}`;
+    this.url = `http://${loopbackHost}:${o.port}`;
+    this.httpsUrl = `https://${loopbackHost}:${o.port}`;
     this.token = o.token;
     this.kubeconfigPath = o.kubeconfigPath;
     this.auditLogPath = o.auditLogPath;
+  }
+
+  /** The address the listener is bound to, read from its socket (loopback only). */
+  get boundAddress(): string {
+    return (this.listener.address() as AddressInfo).address;
   }
 
   /** Builds the resources, waits for their watch caches, seeds them, listens and writes the kubeconfig. */
@@ -190,10 +195,13 @@ function dispatchConnection(socket: Socket, servers: readonly Server[]): void {
   socket.on('error', () => socket.destroy());
 }
 
+/** The only address the server binds: loopback, never every interface. */
+const loopbackHost = '127.0.0.1';
+
 function listen(server: NetServer, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, loopbackHost, () => {
       server.removeListener('error', reject);
       resolve((server.address() as AddressInfo).port);
     });

@@ -126,7 +126,11 @@ export function serveDiscovery(
   });
 }
 
-/** /api: the legacy group's versions and DefaultAddresses' single 0.0.0.0/0 rule. */
+/**
+ * /api: the legacy group's versions and DefaultAddresses' single rule, which tells clients from
+ * any CIDR the one address to use. It is what clients are told, not where the server listens:
+ * the listener binds loopback only (api-server.ts).
+ */
 export function apiVersions(serverAddress: string): {
   versions: string[];
   serverAddressByClientCIDRs: ServerAddressByClientCIDR[];

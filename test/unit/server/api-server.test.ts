@@ -103,6 +103,11 @@ describe('ApiServer (live HTTP)', () => {
       }
     });
 
+    it('listens on loopback only', () => {
+      assert.strictEqual(server.boundAddress, '127.0.0.1');
+      assert.strictEqual(server.url, `http://127.0.0.1:${server.port}`);
+    });
+
     it('sends no CORS headers', async () => {
       const r = await call(server, 'GET', '/api/v1/namespaces');
       assert.deepStrictEqual(
