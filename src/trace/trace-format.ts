@@ -53,6 +53,8 @@ export type ScenarioInput =
       request: string;
       via: 'delegator' | 'store';
       client: string;
+      /** The client's TCP connection (a live run's short id, e.g. `c7`): one client, one connection. */
+      connection?: string;
     }
   /** The LIST returned (status 200) or failed (the Status code). */
   | {
@@ -74,6 +76,8 @@ export type ScenarioInput =
       request: string;
       contentType?: string;
       readRate?: string;
+      /** The client's TCP connection (a live run's short id, e.g. `c7`). */
+      connection?: string;
     }
   /** The WATCH was answered: a registered watcher (its id) or an error (HTTP error or a single ERROR event). */
   | {
@@ -93,7 +97,12 @@ export type ScenarioInput =
       received: number;
     }
   /** The client of the watch `requestId` changes how fast it reads. */
-  | { action: 'read-rate'; client: string; requestId: number; readRate: string };
+  | { action: 'read-rate'; client: string; requestId: number; readRate: string }
+  /**
+   * A fault was injected into the live server (faults.ts): its name, the parameters it was given
+   * and what it did, in the words of its log line.
+   */
+  | { action: 'fault'; name: string; params: Record<string, unknown>; text: string };
 
 export type TraceInputRecord = { kind: 'input'; at: number } & ScenarioInput;
 
