@@ -209,19 +209,54 @@ function setTime(at: number): void {
 }
 
 function catchUp(view: InspectorView): void {
+  if (stale.delete(view)) {
+    // A live run grew while the tab was hidden: it takes the model now (at the scrubber's time).
+    behind.delete(view);
+    if (model) modelFollowers[view](model, timeline.time());
+    return;
+  }
   if (!behind.delete(view)) return;
   timeFollowers[view]?.(timeline.time());
+}
+
+// A live run's batches: the tab on screen takes each new model at once, the others when shown.
+const modelFollowers: Record<InspectorView, (m: PanelModel, at: number) => void> = {
+  watchers: (m, at) => watchersView.updateRun(m, at),
+  watchCache: (m, at) => watchCacheView.setRun(m, at),
+  serialization: (m, at) => serializationView.setRun(m, at),
+  lists: (m, at) => listsView.setRun(m, at, state.selectedListId),
+  metrics: (m, at) => metricsView.setRun(m, at, state.metricsSearch),
+};
+const stale = new Set<InspectorView>();
+
+/** The open live run grew: every view keeps its time, selection and filters, the timeline grows. */
+function updateRun(m: PanelModel): void {
+  if (!run) return;
+  model = m;
+  renderHeader(run, m);
+  const at = Math.min(timeline.time(), m.durationMs);
+  for (const view of inspectorViews) {
+    if (view === tabBar.active()) modelFollowers[view](m, at);
+    else stale.add(view);
+  }
+  // Following now moves the scrubber to the new end (and the views with it).
+  timeline.grow(m.durationMs, m.timeline, m.phases ?? [], m.faults ?? []);
 }
 
 function renderHeader(identity: RunIdentity, m: PanelModel): void {
   const params = Object.entries(m.header.params)
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
+  const live = identity.source === 'live';
   const facts = [
-    `scenario ${m.header.scenario}`,
-    `profile ${m.header.profile}`,
-    `seed ${m.header.seed}`,
-    `${formatVirtualTime(m.durationMs)} virtual`,
+    ...(live
+      ? [`live`, `profile ${m.header.profile}`, `${formatVirtualTime(m.durationMs)} recorded`]
+      : [
+          `scenario ${m.header.scenario}`,
+          `profile ${m.header.profile}`,
+          `seed ${m.header.seed}`,
+          `${formatVirtualTime(m.durationMs)} virtual`,
+        ]),
     plural(m.watcherCount, 'watcher'),
     ...(m.failedWatchCount ? [plural(m.failedWatchCount, 'refused watch request')] : []),
     plural(m.lists.length, 'LIST'),
@@ -274,7 +309,13 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   const at = Math.min(state.at, m.durationMs);
   saveState({ runId: identity.id, at });
   renderHeader(identity, m);
-  timeline.setRun(m.durationMs, m.timeline, m.phases ?? []);
+  timeline.setRun(
+    m.durationMs,
+    m.timeline,
+    m.phases ?? [],
+    m.faults ?? [],
+    identity.source === 'live',
+  );
   saveState({ speed: timeline.setSpeed(state.speed) });
   watchersView.setRun(
     m,
@@ -290,7 +331,9 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   metricsView.setRun(m, at, state.metricsSearch);
   tabBar.show(state.view);
   behind.clear();
-  timeline.seek(at);
+  stale.clear();
+  // A live run opens following now (setRun did): the scrubber is at its end already.
+  if (!timeline.isFollowing()) timeline.seek(at);
 }
 
 function restore(restored: InspectorViewState): void {
@@ -322,6 +365,9 @@ function receive(message: ToWebview): void {
   switch (message.type) {
     case 'run/loaded':
       showRun(message.run, message.model);
+      break;
+    case 'run/update':
+      if (run?.id === message.runId) updateRun(message.model);
       break;
     case 'run/none':
       showRun(undefined);
@@ -416,6 +462,9 @@ post({ type: 'ready', protocolVersion });
 // Exposed for debugging in the webview's developer tools and for the UI tests (read-only figures).
 (window as unknown as { listwatchInspector: unknown }).listwatchInspector = {
   run: () => run,
+  following: () => timeline.isFollowing(),
+  time: () => timeline.time(),
+  durationMs: () => model?.durationMs,
   watcherTable: () => watchersView.stats(),
   firstFrame: () => ({ ...firstFrame, sizes: { ...firstFrame.sizes } }),
   problems: () => [...problems],

@@ -69,7 +69,12 @@ export class Inspector implements vscode.Disposable {
     this.extensionUri = extensionUri;
     this.current = current;
     this.host = host;
-    this.subscriptions.push(current.onDidChange((open) => this.sendRun(open)));
+    this.subscriptions.push(
+      current.onDidChange((open) => this.sendRun(open)),
+      current.onDidUpdate((open) =>
+        this.post({ type: 'run/update', runId: open.run.id, model: panelModel(open.model) }),
+      ),
+    );
   }
 
   isOpen(): boolean {
