@@ -314,7 +314,12 @@ export class Timeline {
           text: f.name,
           attrs: { title: `${formatVirtualTime(f.at)} fault ${f.name}: ${f.text}` },
         });
-        label.style.left = `${x(f.at) / 10}%`;
+        // Near the end a name reads leftwards from its marker (never cut off at the edge).
+        const pct = x(f.at) / 10;
+        if (pct > 70) {
+          label.classList.add('end');
+          label.style.right = `${100 - pct}%`;
+        } else label.style.left = `${pct}%`;
         return label;
       }),
     );

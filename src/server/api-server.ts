@@ -143,11 +143,19 @@ export class ApiServer {
     };
   }
 
-  /** Applies a fault as `POST /debug/listwatch/v1/faults/<name>` does (recorders are told). */
-  injectFault(name: string, params: Record<string, unknown> = {}): Promise<FaultResponse> {
+  /**
+   * Applies a fault in-process as `POST /debug/listwatch/v1/faults/<name>` does (the same
+   * validation and messages; recorders are told); `log` hears the fault's log line.
+   */
+  injectFault(
+    name: string,
+    params: Record<string, unknown> = {},
+    log?: (message: string) => void,
+  ): Promise<FaultResponse> {
     return handleFaultRequest('POST', name, JSON.stringify(params), {
       resources: this.registry.resources,
       etcd: this.registry.etcd,
+      log,
       onApplied: this.state.faultApplied,
     });
   }
