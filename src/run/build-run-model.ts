@@ -148,7 +148,11 @@ class TrackBuilder {
     }
   }
 
-  /** The track as it stands (a new object each call: the builder's own is never changed by it). */
+  /**
+   * The track as it stands (a new object each call: the builder's own is never changed by it).
+   * Its samples are the builder's array, not a copy (a 100,000-watcher run has millions): samples
+   * added later lie after the snapshot's end, where nobody reads it.
+   */
   finish(): WatcherTrack {
     const t = this.track;
     let closeReason = t.closeReason;
@@ -175,7 +179,6 @@ class TrackBuilder {
         ...this.tail.slice(this.tailStart),
         ...this.tail.slice(0, this.tailStart),
       ],
-      ...(t.samples ? { samples: t.samples.slice() } : {}),
     };
   }
 }
