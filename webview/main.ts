@@ -228,6 +228,8 @@ const modelFollowers: Record<InspectorView, (m: PanelModel, at: number) => void>
   metrics: (m, at) => metricsView.setRun(m, at, state.metricsSearch),
 };
 const stale = new Set<InspectorView>();
+// For the live-run tests: ms each of the last 100 batches took to apply here (host work excluded).
+const updateCosts: number[] = [];
 
 /** The open live run grew: every view keeps its time, selection and filters, the timeline grows. */
 function updateRun(m: PanelModel): void {
@@ -367,7 +369,12 @@ function receive(message: ToWebview): void {
       showRun(message.run, message.model);
       break;
     case 'run/update':
-      if (run?.id === message.runId) updateRun(message.model);
+      if (run?.id === message.runId) {
+        const t = performance.now();
+        updateRun(message.model);
+        updateCosts.push(performance.now() - t);
+        if (updateCosts.length > 100) updateCosts.shift();
+      }
       break;
     case 'run/none':
       showRun(undefined);
@@ -463,6 +470,7 @@ post({ type: 'ready', protocolVersion });
 (window as unknown as { listwatchInspector: unknown }).listwatchInspector = {
   run: () => run,
   following: () => timeline.isFollowing(),
+  updateCosts: () => [...updateCosts],
   time: () => timeline.time(),
   durationMs: () => model?.durationMs,
   watcherTable: () => watchersView.stats(),

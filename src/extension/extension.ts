@@ -162,7 +162,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       void vscode.commands.executeCommand(ids[command]);
     },
     reopenRun: async (runId) => {
-      await runs.open(runId);
+      if (liveRuns.get(runId)) liveRuns.open(runId);
+      else await runs.open(runId);
     },
     storyView: (scenario) => listScenarios().find((d) => d.name === scenario)?.storyView,
     log: (message) => log.info(message),

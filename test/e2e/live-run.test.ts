@@ -30,6 +30,7 @@ const shots = testResultsDir('e2e');
 /** What the webview's debugging hook answers (webview/main.ts). */
 interface InspectorHook {
   following(): boolean;
+  updateCosts(): number[];
   time(): number;
   durationMs(): number | undefined;
   problems(): string[];
@@ -160,5 +161,11 @@ describe('the live run in the workbench', function () {
     const [at2, end2] = await hook((h) => [h.time(), h.durationMs()]);
     assert.strictEqual(at2, end2);
     assert.deepStrictEqual(await hook((h) => h.problems()), []);
+    const costs = await hook((h) => h.updateCosts());
+    assert.ok(costs.length > 0, 'the panel applied live batches');
+    const sorted = [...costs].sort((a, b) => a - b);
+    console.log(
+      `      webview: ${costs.length} batches applied, median ${sorted[sorted.length >> 1].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms (information only)`,
+    );
   });
 });
