@@ -224,10 +224,19 @@ const modelFollowers: Record<InspectorView, (m: PanelModel, at: number) => void>
   watchers: (m, at) => watchersView.updateRun(m, at),
   watchCache: (m, at) => watchCacheView.setRun(m, at),
   serialization: (m, at) => serializationView.setRun(m, at),
-  lists: (m, at) => listsView.setRun(m, at, state.selectedListId),
+  lists: (m, at) => {
+    // The table and the selected LIST's detail are drawn again only when a LIST came or ended.
+    const ended = m.lists.reduce((n, l) => n + (l.endedAt === undefined ? 0 : 1), 0);
+    const signature = `${m.lists.length}/${ended}`;
+    if (signature === listsSignature) return listsView.setTime(at);
+    listsSignature = signature;
+    listsView.setRun(m, at, state.selectedListId);
+  },
   metrics: (m, at) => metricsView.setRun(m, at, state.metricsSearch),
 };
 const stale = new Set<InspectorView>();
+/** The LISTs the Lists view was last given (a live run's count, and how many had ended). */
+let listsSignature = '';
 // For the live-run tests: ms each of the last 100 batches took to apply here (host work excluded).
 const updateCosts: number[] = [];
 
@@ -334,6 +343,7 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   tabBar.show(state.view);
   behind.clear();
   stale.clear();
+  listsSignature = '';
   // A live run opens following now (setRun did): the scrubber is at its end already.
   if (!timeline.isFollowing()) timeline.seek(at);
 }
