@@ -3,7 +3,8 @@
 // folded into a growing run (src/run/live-run.ts). "Open Live Run in Inspector" shows it, each
 // batch updates the open panel, "Save Run as Trace…" writes it as a trace file that "Open Trace…"
 // reads back to the same views. The Runs view lists these runs beside the stored ones. A stopped
-// server's run stays (for saving) until the next one starts. No upstream counterpart.
+// server's run stays (for saving) until the next one starts or the source is detached. No
+// upstream counterpart.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { LiveRun } from '../run/live-run';
@@ -66,7 +67,15 @@ export class LiveRuns implements vscode.Disposable {
     };
     follow();
     const sub = source.onDidChange(follow);
-    return { dispose: () => (sub.dispose(), this.stop()) };
+    // Detached (the extension stops, or a test is done with its server): the run goes too.
+    return {
+      dispose: () => {
+        sub.dispose();
+        this.stop();
+        this.entry = undefined;
+        this.changed.fire();
+      },
+    };
   }
 
   /** The live runs (the running one, or the last stopped one). */
