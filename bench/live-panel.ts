@@ -26,7 +26,9 @@ export interface LivePanelOptions {
 export interface LivePanelResult {
   watchers: number;
   writes: number;
-  /** Event lines the watch connections read after they opened (every write to every watcher). */
+  /** Pods that exist before the watches open (each watch starts with their ADDED events). */
+  seedPods: number;
+  /** Event lines the watch connections read: the seed pods' and every write's, for every watcher. */
   eventLines: number;
   /** The live model at the end (after the save) and the saved trace's model. */
   live: RunModel;
@@ -82,7 +84,8 @@ export async function measureLivePanel(o: LivePanelOptions = {}): Promise<LivePa
   const writesPerSecond = o.writesPerSecond ?? 100;
   const seconds = o.seconds ?? 3;
   const batchMs = o.batchMs ?? 250;
-  const server = await ApiServer.start({ port: 0, seed: { pods: 10 } });
+  const seedPods = 10;
+  const server = await ApiServer.start({ port: 0, seed: { pods: seedPods } });
   const recorder = new LiveRecorder(server);
   let pending: (() => void) | undefined;
   // The batches as LiveRun makes them (every batchMs, when something changed), timed here.
@@ -103,7 +106,6 @@ export async function measureLivePanel(o: LivePanelOptions = {}): Promise<LivePa
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const requests: Array<{ destroy(): void }> = [];
   let lines = 0;
-  let opened = 0;
   try {
     for (let i = 0; i < watchers; i++) {
       const req = httpRequest(`${server.url}/api/v1/namespaces/default/pods?watch=true`, {
@@ -127,7 +129,6 @@ export async function measureLivePanel(o: LivePanelOptions = {}): Promise<LivePa
       await sleep(20);
       pending?.();
     }
-    opened = lines;
     const writer = new Agent({ keepAlive: true, maxSockets: 10 });
     const perTick = Math.max(1, Math.round(writesPerSecond / 10));
     for (let tick = 0; tick < seconds * 10; tick++) {
@@ -144,7 +145,8 @@ export async function measureLivePanel(o: LivePanelOptions = {}): Promise<LivePa
     }
     writer.destroy();
     const writes = seconds * 10 * perTick;
-    for (let i = 0; i < 2000 && lines - opened < watchers * writes; i++) await sleep(10);
+    const expected = watchers * (seedPods + writes);
+    for (let i = 0; i < 2000 && lines < expected; i++) await sleep(10);
   } finally {
     clearInterval(batchTimer);
     for (const r of requests) r.destroy();
@@ -166,7 +168,8 @@ export async function measureLivePanel(o: LivePanelOptions = {}): Promise<LivePa
   return {
     watchers,
     writes: seconds * 10 * Math.max(1, Math.round(writesPerSecond / 10)),
-    eventLines: lines - opened,
+    seedPods,
+    eventLines: lines,
     live,
     loaded,
     traceLines: saved.length,

@@ -14,7 +14,11 @@ describe('live panel update cost (1,000 HTTP watchers, 100 writes/s)', function 
   it('prints the cost of a batch beside the cost of loading the run from its saved trace', async () => {
     const r = await measureLivePanel({ watchers: 1000, writesPerSecond: 100, seconds: 3 });
     assert.strictEqual(r.writes, 300);
-    assert.strictEqual(r.eventLines, r.watchers * r.writes, 'every watcher read every write');
+    assert.strictEqual(
+      r.eventLines,
+      r.watchers * (r.seedPods + r.writes),
+      'every watcher read the seed pods and every write',
+    );
     const live = r.live;
     assert.strictEqual(live.watchers.length, 1000, 'every watch has its watcher');
     assert.strictEqual(live.writes?.byVerb.create, 300);
