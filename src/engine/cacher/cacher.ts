@@ -1300,8 +1300,12 @@ export class Cacher implements DelegatorHelper {
       { predicate: pred },
     );
     if (resp.resourceVersion === 0) throw plainError(`illegal resource version from storage: 0`);
+    // listVal.Index(i).Set(reflect.ValueOf(o).Elem()): upstream copies each struct shallowly and
+    // shares everything under it with the cache; here the cache's objects are shared themselves.
+    // Every reader of a list (the HTTP handlers, scenarios, the consistency checker) leaves them
+    // unchanged, as upstream's serving path treats them as read-only.
     const result: ListResult = {
-      items: selected.map((o) => deepCopyJSON(o)),
+      items: selected,
       resourceVersion: String(resp.resourceVersion),
     };
     if (prepared.continue) result.continue = prepared.continue;

@@ -1,9 +1,9 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/get.go (release-1.36): GetResource (an object,
 // read through the delegator's Get) and ListResource (a collection, through the delegator's
 // GetList with the request's list options), answered as JSON.
-import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
 import type { ListResult } from '../../engine/etcd3/store';
 import type { KubeList, KubeObject } from '../../engine/storage/objects';
+import { withoutTypeMeta, type ListItemJSON } from '../list-item-json';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import { getOptions, listOpts, toResourceListRequest, toResourceWatchRequest } from '../list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
@@ -39,7 +39,7 @@ export async function listResource(scope: RequestScope): Promise<void> {
 export function writeList(scope: RequestScope, list: ListResult): void {
   const { served, encoding } = scope;
   if (encoding.convert === undefined && !encoding.pretty)
-    return writeRawJSON(scope.res, 200, listJSON(served, list));
+    return writeRawJSON(scope.res, 200, listJSON(served, list, scope.registry.listItemJSON));
   const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
   if (list.continue) meta.continue = list.continue;
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
@@ -77,24 +77,19 @@ export async function watchResource(scope: RequestScope): Promise<void> {
  * "items":[…]}`. A built-in's items are typed structs whose TypeMeta the encoder leaves empty (no
  * kind/apiVersion); a custom resource's items are unstructured objects and keep theirs.
  */
-export function listJSON(served: ServedResource, list: ListResult): string {
+export function listJSON(served: ServedResource, list: ListResult, items: ListItemJSON): string {
   const meta: string[] = [];
   if (list.resourceVersion) meta.push(`"resourceVersion":${JSON.stringify(list.resourceVersion)}`);
   if (list.continue) meta.push(`"continue":${JSON.stringify(list.continue)}`);
   if (list.remainingItemCount !== undefined)
     meta.push(`"remainingItemCount":${list.remainingItemCount}`);
-  const items = list.items.map((item) =>
-    goJsonMarshal((served.jsonOnly ? item : withoutTypeMeta(item)) as unknown as GoJsonValue),
-  );
-  return (
+  let json =
     `{"kind":${JSON.stringify(served.listKind)},"apiVersion":${JSON.stringify(groupVersionOf(served))},` +
-    `"metadata":{${meta.join(',')}},"items":[${items.join(',')}]}`
-  );
-}
-
-function withoutTypeMeta(obj: KubeObject): Omit<KubeObject, 'kind' | 'apiVersion'> {
-  if (obj.kind === undefined && obj.apiVersion === undefined) return obj;
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { kind, apiVersion, ...rest } = obj;
-  return rest;
+    `"metadata":{${meta.join(',')}},"items":[`;
+  const n = list.items.length;
+  for (let i = 0; i < n; i++) {
+    if (i > 0) json += ',';
+    json += items.encode(list.items[i], served.jsonOnly);
+  }
+  return json + ']}';
 }
