@@ -6,7 +6,9 @@
 // take an event); no locks (single-threaded), so "under the lock" means "without an await in
 // between"; select between the incoming queue and the bookmark timer prefers the queue (Go picks
 // at random); a dispatch budget of 0 terminates blocked watchers at once (Go's 0-length timer
-// races with the watcher); list items are deep copies of the cached objects.
+// races with the watcher); a Get answers a deep copy of the cached object (upstream copies the
+// struct shallowly), a GetList the cached objects themselves (upstream: shallow copies), which
+// every reader treats as read-only.
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
 import { activeInspector, type Inspector, type SerializationEvent } from '../inspect/events';
