@@ -56,7 +56,10 @@ const legend: Array<[string, string]> = [
 ];
 
 function costText(c: ClientListCost): string {
-  return `${formatCount(c.items)} items, ${plural(c.etcdRequests, 'etcd request')}, ${plural(c.keysFetched, 'key')}, ${formatCount(c.ms)} ms`;
+  const etcd = c.etcdRequests
+    ? `${plural(c.etcdRequests, 'etcd request')} (${plural(c.keysFetched, 'key')})`
+    : 'no etcd request';
+  return `${plural(c.items, 'item')}, ${etcd}, ${formatCount(c.ms)} ms`;
 }
 
 interface Row {
@@ -99,7 +102,7 @@ export class ClientsView {
     ) => ({
       id,
       title,
-      width: '5em',
+      width: '6.5em',
       align: 'end' as const,
       description,
       render: (r: Row, c: HTMLElement) => {
@@ -132,7 +135,7 @@ export class ClientsView {
         {
           id: 'connection',
           title: 'Connection',
-          width: '6.5em',
+          width: '7.5em',
           description: 'The TCP connection (live runs)',
           render: (r, c) => {
             c.textContent = r.client.connection ?? '—';
@@ -251,7 +254,7 @@ export class ClientsView {
     this.count.textContent =
       this.total === 0
         ? 'No client requests in this run'
-        : `${plural(this.total, 'client')} in the run · ${formatCount(active)} of those listed had sent a request by ${by}${shown}`;
+        : `${plural(this.total, 'client')} in the run · ${formatCount(active)} had sent a request by ${by}${shown}`;
   }
 
   private renderDetail(): void {
@@ -274,7 +277,7 @@ export class ClientsView {
       ...(c.connection ? [['Connection', c.connection] as [string, string]] : []),
       [
         `By ${formatVirtualTime(this.at)}`,
-        `${plural(f.lists, 'LIST')}, ${plural(f.watches, 'WATCH', 'WATCHes')}, ${plural(f.expired, '410')}, ${plural(f.restarts, 'restart')}, ${plural(f.relists, 'relist')}`,
+        `${plural(f.lists, 'LIST')}, ${plural(f.watches, 'WATCH', 'WATCHes')} · 410s: ${formatCount(f.expired)} · restarts: ${formatCount(f.restarts)} · relists: ${formatCount(f.relists)}`,
       ],
     ];
     if (f.relists) facts.push(['Relist cost', costText(f.relistCost)]);
@@ -325,6 +328,8 @@ export class ClientsView {
   private listItem(c: ClientRecord, r: ClientListRequest): HTMLElement {
     const chain = c.chains[r.chain];
     const answered = r.endedAt !== undefined && r.endedAt <= this.at;
+    // A LIST answered whole in one page is no chain worth naming.
+    const paged = chain.pages.length > 1 || chain.outcome !== 'complete' || !!chain.orphan;
     const lines: HTMLElement[] = [
       h(
         'div',
@@ -337,7 +342,8 @@ export class ClientsView {
               text: r.error ? String(r.error.code) : r.servedBy,
             })
           : h('span', { class: 'served', text: 'in progress' }),
-        h('span', { class: 'chain-tag', text: `chain ${r.chain + 1} · page ${r.page + 1}` }),
+        paged &&
+          h('span', { class: 'chain-tag', text: `chain ${r.chain + 1} · page ${r.page + 1}` }),
         button(
           {
             label: `Show ${r.listId} in Lists`,
@@ -380,7 +386,7 @@ export class ClientsView {
             : `${r.rule} · ${costText(r.cost)}${r.hasMore ? ' · continue: more pages' : ''}`,
         }),
       );
-      if (r.page === chain.pages.length - 1 || !r.hasMore || r.error)
+      if (paged && (r.page === chain.pages.length - 1 || !r.hasMore || r.error))
         lines.push(h('div', { class: 'chain-summary', text: this.chainText(c, chain, r.chain) }));
     }
     return h('li', { class: `client-request list${chain.relist ? ' is-relist' : ''}` }, ...lines);
@@ -426,7 +432,7 @@ export class ClientsView {
       lines.push(
         h('div', {
           class: 'restart',
-          text: `restart of the watch of ${formatVirtualTime(prev.at)}${w.restart.fromLastRv ? ` from its last RV ${w.resourceVersion}` : w.resourceVersion ? ` from rv ${w.resourceVersion} (its last RV was ${prev.lastRv || 'none'})` : ' without a resourceVersion'}`,
+          text: `restart: the watch sent at ${formatVirtualTime(prev.at)} had ended; ${w.restart.fromLastRv ? `this one resumes from its last RV ${w.resourceVersion}` : w.resourceVersion ? `this one asks for rv ${w.resourceVersion} (the last RV it read: ${prev.lastRv || 'none'})` : 'this one asks for no resourceVersion (the newest)'}`,
         }),
       );
     }
@@ -435,7 +441,7 @@ export class ClientsView {
       lines.push(
         h('div', {
           class: 'hint',
-          text: `ended at ${formatVirtualTime(w.end.at)}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'} (end of run)` : ''}`,
+          text: `${w.watcherId === undefined ? `answered at ${formatVirtualTime(w.end.at)}, after ${formatVirtualTime(w.end.at - w.at)}, with no watcher` : `ended at ${formatVirtualTime(w.end.at)}`}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'} (end of run)` : ''}`,
         }),
       );
     return h('li', { class: 'client-request watch' }, ...lines);
