@@ -97,12 +97,13 @@ export class ClientsView {
     const num = (
       id: string,
       title: string,
+      width: string,
       value: (f: ClientFigures) => number,
       description: string,
     ) => ({
       id,
       title,
-      width: '6.5em',
+      width,
       align: 'end' as const,
       description,
       render: (r: Row, c: HTMLElement) => {
@@ -124,7 +125,7 @@ export class ClientsView {
         {
           id: 'client',
           title: 'Client',
-          width: 'minmax(10em, 2fr)',
+          width: 'minmax(11em, 2fr)',
           description: 'The User-Agent (its product/version; the whole in the tooltip)',
           render: (r, c) => {
             c.textContent = visibleText(shortClientName(r.client.client)) || '—';
@@ -142,25 +143,40 @@ export class ClientsView {
           },
           sortKey: (r) => r.client.connection ?? '',
         },
-        num('lists', 'LISTs', (f) => f.lists, 'LIST requests (pages) sent by the scrubber'),
-        num('watches', 'WATCHes', (f) => f.watches, 'WATCH requests sent by the scrubber'),
+        num(
+          'lists',
+          'LISTs',
+          '4.5em',
+          (f) => f.lists,
+          'LIST requests (pages) sent by the scrubber',
+        ),
+        num('watches', 'WATCHes', '6.5em', (f) => f.watches, 'WATCH requests sent by the scrubber'),
         num(
           'expired',
           '410s',
+          '4em',
           (f) => f.expired,
           'LIST pages and WATCHes answered or ended with 410',
         ),
-        num('restarts', 'Restarts', (f) => f.restarts, 'WATCHes sent again after one ended'),
-        num('relists', 'Relists', (f) => f.relists, relistRule),
+        num(
+          'restarts',
+          'Restarts',
+          '6.5em',
+          (f) => f.restarts,
+          'WATCHes sent again after one ended',
+        ),
+        num('relists', 'Relists', '5.5em', (f) => f.relists, relistRule),
         {
           id: 'relistCost',
           title: 'Relist cost',
-          width: 'minmax(12em, 2fr)',
+          width: 'minmax(9em, 1.5fr)',
           description: "The relists' answered pages by the scrubber",
           render: (r, c) => {
             const cost = r.figures.relistCost;
-            c.textContent = r.figures.relists ? costText(cost) : '—';
-            c.title = c.textContent;
+            c.textContent = r.figures.relists
+              ? `${formatCount(cost.items)} items, ${formatCount(cost.etcdRequests)} etcd, ${formatCount(cost.ms)} ms`
+              : '—';
+            c.title = r.figures.relists ? costText(cost) : '';
           },
           sortKey: (r) => r.figures.relistCost.keysFetched,
         },

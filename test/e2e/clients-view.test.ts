@@ -1,8 +1,12 @@
 // The inspector's Clients tab in the real workbench, driven in Chromium: watch-cache-resize's late
 // client (a LIST, then a WATCH from its old RV answered 410 Expired) as a row with its counts at
 // the scrubber's time, its requests in time order, a LIST sent on to the Lists tab; and
-// watchlist-starvation's WatchList clients, each WATCH refused with 504 and restarted. Screenshots
-// go to test-results/e2e/ (clients-*.png).
+// watchlist-starvation's WatchList clients, each WATCH refused with 504 and restarted; and a
+// live-style trace (test/fixtures/live-clients.jsonl: user agents and connection ids as a live
+// run's recorder writes them; two kubectl connections, one chunked LIST chain complete and one
+// broken by 410 Expired and restarted, a `get -w` whose watch timed out and resumed from its last
+// RV, and relisty-operator, whose watch the server closed, whose re-watch got 410 and which relisted
+// in two pages). Screenshots go to test-results/e2e/ (clients-*.png).
 import * as assert from 'assert';
 import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
@@ -15,6 +19,8 @@ import { workbenchUrl } from '../harness/workbench-url';
 
 const root = projectRoot();
 const fixtures = path.join(root, 'test', 'fixtures');
+const liveTrace = path.join(fixtures, 'live-clients.jsonl');
+const kubectl = 'kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0';
 const shots = testResultsDir('e2e');
 
 /** What the webview's debugging hook answers (webview/main.ts). */
@@ -177,6 +183,61 @@ describe('the inspector: the Clients tab', function () {
     await panel()
       .locator('.watchers-view .detail h2', { hasText: /Watcher \d+/ })
       .waitFor({ timeout: uiTimeoutMs });
+    assert.deepStrictEqual(await hook((h) => h.problems()), []);
+  });
+
+  it('a live-style trace: clients by user agent and connection, chains, a 410, a relist and its cost', async () => {
+    await palette(page, 'List/Watch: Open Trace…');
+    const input = quickInput(page);
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'live-clients.jsonl' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await input.fill(liveTrace);
+    await page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'live-clients.jsonl' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs })
+      .catch(() => undefined);
+    await page.keyboard.press('Enter');
+    await waitForRun(/live-clients\.jsonl/);
+    await showTab(page, 'Clients');
+    // The most eventful first: 410s, then relists, restarts, requests.
+    assert.deepStrictEqual(await rowsWhen((r) => r.length === 3), [
+      ['relisty-operator/v0.3.1', 'c2', '4', '3', '1', '1', '1'],
+      ['kubectl/v1.33.1', 'c1', '6', '0', '1', '0', '0'],
+      ['kubectl/v1.33.1', 'c3', '1', '2', '0', '1', '0'],
+    ]);
+    const rows = panel().locator('.clients-view .vt-row');
+    assert.strictEqual(
+      await rows.nth(1).locator('.vt-cell').first().getAttribute('title'),
+      kubectl,
+    );
+    await rows.first().click();
+    const detail = panel().locator('.clients-view .detail');
+    await detail
+      .locator('.client-request.is-relist .relist', {
+        hasText: 'relist: 800 ms after the watch of 30.800 s ended (410 Expired)',
+      })
+      .waitFor({ timeout: uiTimeoutMs });
+    await detail
+      .locator('dd', { hasText: '810 items, 2 etcd requests (810 keys), 500 ms' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('clients-3-live-relist.png');
+    await rows.nth(1).click();
+    await detail
+      .locator('.chain-summary', { hasText: 'chain 1: 3 pages, complete' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await detail
+      .locator('.chain-summary', {
+        hasText: 'chain 2: 2 pages, broken by 410 Expired, restarted from scratch as chain 3',
+      })
+      .waitFor({ timeout: uiTimeoutMs });
+    await detail
+      .locator('.client-request', { hasText: 'continues from start key "pod-0001␀" at rv 100' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('clients-4-live-chains.png');
     assert.deepStrictEqual(await hook((h) => h.problems()), []);
   });
 });
