@@ -125,7 +125,7 @@ export class ClientsView {
         {
           id: 'client',
           title: 'Client',
-          width: 'minmax(11em, 2fr)',
+          width: 'minmax(10em, 1.2fr)',
           description: 'The User-Agent (its product/version; the whole in the tooltip)',
           render: (r, c) => {
             c.textContent = visibleText(shortClientName(r.client.client)) || '—';
@@ -169,7 +169,7 @@ export class ClientsView {
         {
           id: 'relistCost',
           title: 'Relist cost',
-          width: 'minmax(9em, 1.5fr)',
+          width: 'minmax(11em, 2.2fr)',
           description: "The relists' answered pages by the scrubber",
           render: (r, c) => {
             const cost = r.figures.relistCost;
@@ -344,6 +344,10 @@ export class ClientsView {
   private listItem(c: ClientRecord, r: ClientListRequest): HTMLElement {
     const chain = c.chains[r.chain];
     const answered = r.endedAt !== undefined && r.endedAt <= this.at;
+    // The rule is said once per chain, and again where a later page was served otherwise.
+    const prev =
+      r.page > 0 ? (c.requests[chain.pages[r.page - 1]] as ClientListRequest) : undefined;
+    const sameRule = prev !== undefined && prev.rule === r.rule && prev.servedBy === r.servedBy;
     // A LIST answered whole in one page is no chain worth naming.
     const paged = chain.pages.length > 1 || chain.outcome !== 'complete' || !!chain.orphan;
     const lines: HTMLElement[] = [
@@ -356,6 +360,7 @@ export class ClientsView {
           ? h('span', {
               class: `served served-${r.error ? 'error' : r.servedBy}`,
               text: r.error ? String(r.error.code) : r.servedBy,
+              attrs: { title: r.error ? statusText(r.error) : r.rule },
             })
           : h('span', { class: 'served', text: 'in progress' }),
         paged &&
@@ -399,7 +404,7 @@ export class ClientsView {
           class: 'hint',
           text: r.error
             ? statusText(r.error)
-            : `${r.rule} · ${costText(r.cost)}${r.hasMore ? ' · continue: more pages' : ''}`,
+            : `${sameRule ? '' : `${r.rule} · `}${costText(r.cost)}${r.hasMore ? ' · continue: more pages' : ''}`,
         }),
       );
       if (paged && (r.page === chain.pages.length - 1 || !r.hasMore || r.error))
@@ -457,7 +462,7 @@ export class ClientsView {
       lines.push(
         h('div', {
           class: 'hint',
-          text: `${w.watcherId === undefined ? `answered at ${formatVirtualTime(w.end.at)}, after ${formatVirtualTime(w.end.at - w.at)}, with no watcher` : `ended at ${formatVirtualTime(w.end.at)}`}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'} (end of run)` : ''}`,
+          text: `${w.watcherId === undefined ? `answered at ${formatVirtualTime(w.end.at)}${w.end.at > w.at ? `, after ${formatVirtualTime(w.end.at - w.at)}` : ''}, with no watcher` : `ended at ${formatVirtualTime(w.end.at)}`}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'} (end of run)` : ''}`,
         }),
       );
     return h('li', { class: 'client-request watch' }, ...lines);

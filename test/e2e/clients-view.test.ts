@@ -223,6 +223,7 @@ describe('the inspector: the Clients tab', function () {
     await detail
       .locator('dd', { hasText: '810 items, 2 etcd requests (810 keys), 500 ms' })
       .waitFor({ timeout: uiTimeoutMs });
+    await detail.locator('.client-request.is-relist').first().scrollIntoViewIfNeeded();
     await shot('clients-3-live-relist.png');
     await rows.nth(1).click();
     await detail
