@@ -13,7 +13,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
-import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
+import { inspectorFrame, inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
 import { palette, pickQuickPick, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
 import { workbenchUrl } from '../harness/workbench-url';
 
@@ -240,5 +240,22 @@ describe('the inspector: the Clients tab', function () {
       .waitFor({ timeout: uiTimeoutMs });
     await shot('clients-4-live-chains.png');
     assert.deepStrictEqual(await hook((h) => h.problems()), []);
+  });
+
+  it('stays usable at 500 px wide: six tabs and the Clients table fit the panel', async () => {
+    const frame = await inspectorFrame(page);
+    await page.setViewportSize({ width: 560, height: 900 });
+    await page.waitForTimeout(800);
+    for (const tab of ['Clients', 'Watchers']) {
+      await showTab(page, tab);
+      await page.waitForTimeout(300);
+      const overflow = await frame.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      assert.ok(overflow <= 1, `${tab}: the page is ${overflow} px wider than the panel`);
+    }
+    await showTab(page, 'Clients');
+    await shot('clients-5-narrow.png');
+    await page.setViewportSize({ width: 1400, height: 900 });
   });
 });
