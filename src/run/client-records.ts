@@ -35,9 +35,18 @@ function endsEarly(how: ClientWatchEnd): boolean {
   return how !== 'timeout' && how !== 'client-closed';
 }
 
-function queryOf(request: string): URLSearchParams {
-  const q = request.indexOf('?');
-  return new URLSearchParams(q < 0 ? '' : request.slice(q + 1));
+const continueParam = /[?&]continue=([^&]*)/;
+const resourceVersionParam = /[?&]resourceVersion=([^&]*)/;
+
+/** One query parameter of a request path ('' when absent). */
+function queryParam(request: string, param: RegExp): string {
+  const m = param.exec(request);
+  if (!m) return '';
+  try {
+    return decodeURIComponent(m[1].replace(/\+/g, ' '));
+  } catch {
+    return m[1];
+  }
 }
 
 /** The continue token as storage.DecodeContinue reads it (start key relative to the prefix). */
@@ -93,7 +102,7 @@ function foldClient(
   for (const s of sent) {
     if (s.list) {
       const l = s.list;
-      const token = queryOf(l.request).get('continue') ?? '';
+      const token = queryParam(l.request, continueParam);
       let chain = token !== '' ? byToken.get(token) : undefined;
       let orphan = false;
       if (chain !== undefined) byToken.delete(token);
@@ -154,7 +163,7 @@ function foldClient(
       at: q.at,
       requestId: q.requestId,
       request: q.request,
-      resourceVersion: queryOf(q.request).get('resourceVersion') ?? '',
+      resourceVersion: queryParam(q.request, resourceVersionParam),
       states: track ? track.states.slice() : [],
       received: track?.eventsReceived ?? 0,
       lastRv: track?.lastRvSent ?? 0,
