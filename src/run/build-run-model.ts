@@ -30,6 +30,7 @@ import type {
   WatcherStateName,
   WatcherTrack,
 } from './run-model';
+import { clientRecords } from './client-records';
 import { MomentLog } from './timeline-moments';
 import { foldSampleGroups, sampleFrom } from './watcher-samples';
 
@@ -341,6 +342,7 @@ export class RunModelBuilder {
       case 'list': {
         const record = newListRecord(input.id, input.requestId, at, input.request);
         record.client = input.client;
+        if (input.connection !== undefined) record.connection = input.connection;
         if (input.via === 'store') {
           record.servedBy = 'etcd';
           record.rule =
@@ -383,6 +385,7 @@ export class RunModelBuilder {
         const w: WatchRequestRecord = {
           at,
           client: input.client,
+          ...(input.connection !== undefined ? { connection: input.connection } : {}),
           requestId: input.requestId,
           request: input.request,
           outcome: 'pending',
@@ -877,6 +880,12 @@ export class RunModelBuilder {
     const watchers = [...this.tracks.values()].map((t) => t.finish());
     // Without the run's samples, the event-made ones hold bookmarks and floors but no reads.
     if (!this.sampled) for (const w of watchers) delete w.samples;
+    const clients = clientRecords(
+      this.lists,
+      this.watchRequests,
+      (id) => this.tracks.get(id)?.track,
+      this.lastAt,
+    );
     const model: RunModel = {
       header: this.header,
       durationMs: this.lastAt,
@@ -909,6 +918,7 @@ export class RunModelBuilder {
       ...(this.scrapes.length ? { scrapes: this.scrapes } : {}),
       moments: this.moments.moments(),
       watchCache: this.watchCache,
+      clients,
     };
     return model;
   }

@@ -53,6 +53,8 @@ export type ScenarioInput =
       request: string;
       via: 'delegator' | 'store';
       client: string;
+      /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
+      connection?: string;
     }
   /** The LIST returned (status 200) or failed (the Status code). */
   | {
@@ -70,6 +72,8 @@ export type ScenarioInput =
   | {
       action: 'watch';
       client: string;
+      /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
+      connection?: string;
       requestId: number;
       request: string;
       contentType?: string;
