@@ -5,11 +5,30 @@
 // its own files and src/inspector's shared helpers, nothing else (eslint.config.mjs).
 import type { ContinueTokenExplanation } from './engine/storage/explain-continue';
 import type { WatcherPhase } from './inspector/watcher-states';
-import type { RunModel, VirtualMs, WatchRequestRecord, WatcherTrack } from './run/run-model';
+import type {
+  ClientRecord,
+  RunModel,
+  VirtualMs,
+  WatchRequestRecord,
+  WatcherTrack,
+} from './run/run-model';
 
-export type { ContinueTokenExplanation, RunModel, VirtualMs, WatchRequestRecord, WatcherTrack };
+export type {
+  ClientRecord,
+  ContinueTokenExplanation,
+  RunModel,
+  VirtualMs,
+  WatchRequestRecord,
+  WatcherTrack,
+};
 export type {
   CapacityPoint,
+  ClientListChain,
+  ClientListCost,
+  ClientListRequest,
+  ClientRequest,
+  ClientWatchEnd,
+  ClientWatchRequest,
   ListRecord,
   SerializationEventRecord,
   SerializationIdentifierTotals,
@@ -30,6 +49,7 @@ export const inspectorViews = [
   'watchCache',
   'serialization',
   'lists',
+  'clients',
   'metrics',
 ] as const;
 export type InspectorView = (typeof inspectorViews)[number];
@@ -90,12 +110,14 @@ export const activityColumns = 240;
 export const maxMoments = 20_000;
 
 /**
- * The run as the panel receives it: everything but the watchers and the watch requests, which it
- * asks for a page at a time (`watchers/query`) and one watcher in full (`watcher/detail`). A run of
- * 100,000 watchers costs the panel what one of 1,000 does.
+ * The run as the panel receives it: everything but the watchers, the watch requests and the
+ * clients, which it asks for a page at a time (`watchers/query`, `clients/query`) and one watcher
+ * in full (`watcher/detail`). A run of 100,000 watchers costs the panel what one of 1,000 does.
  */
-export interface PanelModel extends Omit<RunModel, 'watchers' | 'watchRequests'> {
+export interface PanelModel extends Omit<RunModel, 'watchers' | 'watchRequests' | 'clients'> {
   watcherCount: number;
+  /** Clients (user agent + connection) in the run: the Clients tab asks for them. */
+  clientCount: number;
   /** WATCH requests answered with an error (410, 429, 504…): rows of their own in the Watchers tab. */
   failedWatchCount: number;
   timeline: TimelineSummary;
@@ -156,6 +178,9 @@ export interface WatcherQuery {
 /** Rows one `watchers/rows` answer carries at most. */
 export const maxWatcherRows = 200;
 
+/** Clients one `clients/rows` answer carries at most (the most eventful first). */
+export const maxClientRows = 200;
+
 /** Host -> webview. */
 export type ToWebview =
   /** A run to show (its watchers come by `watchers/query`). */
@@ -202,6 +227,18 @@ export type ToWebview =
       track?: WatcherTrack;
       request?: WatchRequestRecord;
     }
+  /**
+   * The answer to `clients/query`: the matching clients, the most eventful first (410s, relists,
+   * restarts, then requests; by the end of the run), at most maxClientRows of them.
+   */
+  | {
+      type: 'clients/rows';
+      runId: string;
+      requestId: number;
+      total: number;
+      matching: number;
+      clients: ClientRecord[];
+    }
   /** The answer to `token/decode`: explainContinueToken's result, for the request it answers. */
   | { type: 'token/explained'; requestId: number; explanation: ContinueTokenExplanation }
   /** The answer to `metrics/copy`. */
@@ -229,6 +266,8 @@ export type FromWebview =
     }
   /** Asks for one row in full: its track (samples, event log) or its failed request. */
   | { type: 'watcher/detail'; runId: string; id: string }
+  /** Asks for the clients whose name or connection contains `search` ('' = every client). */
+  | { type: 'clients/query'; runId: string; requestId: number; search: string }
   | { type: 'token/decode'; requestId: number; token: string }
   | { type: 'metrics/copy' }
   /** The webview saved its state (vscode.setState); the host mirrors it for tests and the side views. */
@@ -252,6 +291,7 @@ const fromWebviewTypes: ReadonlySet<string> = new Set<FromWebviewType>([
   'watcher/select',
   'watchers/query',
   'watcher/detail',
+  'clients/query',
   'token/decode',
   'metrics/copy',
   'state/changed',

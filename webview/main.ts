@@ -17,6 +17,7 @@ import {
   type ToWebview,
 } from '../src/protocol';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
+import { ClientsView } from './clients-view';
 import { formatCount, h, plural, replaceChildren } from './dom';
 import { ListsView } from './lists-view';
 import { MetricsView } from './metrics-view';
@@ -89,6 +90,7 @@ const viewTitles: Record<InspectorView, string> = {
   watchCache: 'Watch cache',
   serialization: 'Serialization',
   lists: 'Lists',
+  clients: 'Clients',
   metrics: 'Metrics',
 };
 
@@ -128,6 +130,26 @@ const listsView = new ListsView({
     return requestId;
   },
 });
+const clientsView = new ClientsView({
+  query: (search) => {
+    const requestId = nextQueryId++;
+    if (run) post({ type: 'clients/query', runId: run.id, requestId, search });
+    return requestId;
+  },
+  onSelectWatcher: (id) => {
+    tabBar.show('watchers');
+    catchUp('watchers');
+    saveState({ view: 'watchers', selectedWatcherId: id });
+    watchersView.select(id);
+    post({ type: 'watcher/select', id });
+  },
+  onSelectList: (id) => {
+    tabBar.show('lists');
+    catchUp('lists');
+    saveState({ view: 'lists', selectedListId: id });
+    listsView.select(id);
+  },
+});
 const metricsView = new MetricsView({
   onCopy: () => post({ type: 'metrics/copy' }),
   onSearch: (text) => saveState({ metricsSearch: text }),
@@ -154,6 +176,7 @@ tabBar.panel('watchers').appendChild(watchersView.element);
 tabBar.panel('watchCache').appendChild(watchCacheView.element);
 tabBar.panel('serialization').appendChild(serializationView.element);
 tabBar.panel('lists').appendChild(listsView.element);
+tabBar.panel('clients').appendChild(clientsView.element);
 tabBar.panel('metrics').appendChild(metricsView.element);
 
 const header = h('header', { class: 'run-header' });
@@ -197,6 +220,7 @@ const timeFollowers: Record<InspectorView, ((at: number) => void) | undefined> =
   watchCache: (at) => watchCacheView.setTime(at),
   serialization: (at) => serializationView.setTime(at),
   lists: (at) => listsView.setTime(at),
+  clients: (at) => clientsView.setTime(at),
   metrics: (at) => metricsView.setTime(at),
 };
 const behind = new Set<InspectorView>();
@@ -224,6 +248,7 @@ const modelFollowers: Record<InspectorView, (m: PanelModel, at: number) => void>
   watchers: (m, at) => watchersView.updateRun(m, at),
   watchCache: (m, at) => watchCacheView.setRun(m, at),
   serialization: (m, at) => serializationView.setRun(m, at),
+  clients: (m, at) => clientsView.updateRun(m, at),
   lists: (m, at) => {
     // The table and the selected LIST's detail are drawn again only when a LIST came or ended.
     const ended = m.lists.reduce((n, l) => n + (l.endedAt === undefined ? 0 : 1), 0);
@@ -339,6 +364,7 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   watchCacheView.setRun(m, at);
   serializationView.setRun(m, at);
   listsView.setRun(m, at, state.selectedListId);
+  clientsView.setRun(m, identity.id, at);
   metricsView.setRun(m, at, state.metricsSearch);
   tabBar.show(state.view);
   behind.clear();
@@ -418,6 +444,9 @@ function receive(message: ToWebview): void {
     case 'watcher/detail':
       watchersView.setDetail(message.runId, message.id, message);
       break;
+    case 'clients/rows':
+      clientsView.setClients(message.runId, message);
+      break;
     case 'token/explained':
       listsView.showExplanation(message.requestId, message.explanation);
       break;
@@ -484,6 +513,7 @@ post({ type: 'ready', protocolVersion });
   time: () => timeline.time(),
   durationMs: () => model?.durationMs,
   watcherTable: () => watchersView.stats(),
+  clientRows: () => clientsView.rows(),
   firstFrame: () => ({ ...firstFrame, sizes: { ...firstFrame.sizes } }),
   problems: () => [...problems],
 };

@@ -13,6 +13,7 @@ import type {
   WatcherSortColumn,
   WatcherTrack,
 } from '../src/protocol';
+import { shortClientName } from '../src/inspector/client-name';
 import { statusText } from '../src/inspector/status-text';
 import { watcherFiguresAt, watcherOpenedAt } from '../src/inspector/watcher-at-time';
 import {
@@ -157,10 +158,10 @@ export class WatchersView {
           'Client',
           'minmax(8em, 1.2fr)',
           (w, c) => {
-            c.textContent = visibleText(w.client) || '—';
+            c.textContent = visibleText(shortClientName(w.client)) || '—';
             c.title = w.client;
           },
-          'The client that sent the WATCH request',
+          "The client that sent the WATCH request: its User-Agent's product/version (the whole in the tooltip)",
         ),
         column(
           'selector',

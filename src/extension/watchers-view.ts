@@ -10,6 +10,7 @@ import {
   watcherPhaseLabels,
   type WatcherPhase,
 } from '../inspector/watcher-states';
+import { shortClientName } from '../inspector/client-name';
 import { byInterest, watcherInterestOrder } from '../inspector/watcher-interest';
 import type { WatcherTrack } from '../run/run-model';
 import type { CurrentRun } from './current-run';
@@ -147,16 +148,19 @@ export class WatchersViewProvider
     const item = new vscode.TreeItem(`watcher ${w.id}`, vscode.TreeItemCollapsibleState.None);
     item.id = `watcher:${open?.run.id}:${w.id}`;
     const ended = phase === 'closed' && w.closeReason ? `: ${w.closeReason}` : '';
-    item.description = `${watcherPhaseLabels[phase]}${ended} · ${w.selector || '(everything)'}`;
+    // The client's product/version: the whole User-Agent is in the tooltip.
+    const client = w.client ? ` · ${shortClientName(w.client)}` : '';
+    item.description = `${watcherPhaseLabels[phase]}${ended} · ${w.selector || '(everything)'}${client}`;
     item.tooltip = [
       `watcher ${w.id}: ${watcherPhaseLabels[phase]} at ${formatVirtualTime(this.at())}`,
+      ...(w.client ? [`client: ${w.client}`] : []),
       `selector: ${w.selector || '(everything)'}`,
       `content type: ${w.contentType}`,
       `at the end of the run: ${w.eventsReceived.toLocaleString('en-US')} events received, bookmark floor RV ${w.bookmarkFloorRv || '—'}, last RV sent ${w.lastRvSent || '—'}, buffer ${w.bufferFill} of ${w.bufferCapacity}`,
       w.closeReason ? `ended: ${w.closeReason}` : 'open at the end of the run',
     ].join('\n');
     item.accessibilityInformation = {
-      label: `Watcher ${w.id}, ${watcherPhaseLabels[phase]}${ended} at ${formatVirtualTime(this.at())}, selector ${w.selector || 'everything'}, ${w.eventsReceived} events received by the end of the run`,
+      label: `Watcher ${w.id}${w.client ? ` of ${shortClientName(w.client)}` : ''}, ${watcherPhaseLabels[phase]}${ended} at ${formatVirtualTime(this.at())}, selector ${w.selector || 'everything'}, ${w.eventsReceived} events received by the end of the run`,
     };
     const [icon, color] = phaseIcons[phase];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);

@@ -30,6 +30,7 @@ import type {
   WatcherStateName,
   WatcherTrack,
 } from './run-model';
+import { clientRecords } from './client-records';
 import { MomentLog } from './timeline-moments';
 import { foldSampleGroups, sampleFrom } from './watcher-samples';
 
@@ -354,6 +355,7 @@ export class RunModelBuilder {
       case 'list': {
         const record = newListRecord(input.id, input.requestId, at, input.request);
         record.client = input.client;
+        if (input.connection !== undefined) record.connection = input.connection;
         if (input.via === 'store') {
           record.servedBy = 'etcd';
           record.rule =
@@ -396,6 +398,7 @@ export class RunModelBuilder {
         const w: WatchRequestRecord = {
           at,
           client: input.client,
+          ...(input.connection !== undefined ? { connection: input.connection } : {}),
           requestId: input.requestId,
           request: input.request,
           outcome: 'pending',
@@ -901,6 +904,14 @@ export class RunModelBuilder {
     const perIdentifier: Record<string, SerializationIdentifierTotals> = {};
     for (const [k, v] of Object.entries(this.ser.perIdentifier)) perIdentifier[k] = { ...v };
     const moments = this.moments.moments();
+    // The finished tracks (their close reasons settled), not the builder's own.
+    const finished = new Map(watchers.map((w) => [w.id, w]));
+    const clients = clientRecords(
+      this.lists,
+      this.watchRequests,
+      (id) => finished.get(id),
+      this.lastAt,
+    );
     const model: RunModel = {
       header: this.header,
       durationMs: this.lastAt,
@@ -934,6 +945,7 @@ export class RunModelBuilder {
       ...(this.scrapes.length ? { scrapes: this.scrapes.slice() } : {}),
       moments: { at: moments.at.slice(), count: moments.count.slice() },
       watchCache: { ...this.watchCache },
+      clients,
     };
     return model;
   }

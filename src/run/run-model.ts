@@ -177,6 +177,8 @@ export interface ListRecord {
   error?: { code: number; reason: string; message: string };
   /** Which client sent it (absent for the cacher's own LISTs). */
   client?: string;
+  /** The client's TCP connection (live runs). */
+  connection?: string;
   /** Pages (chunks) of the etcd read, in order: the paging loop's limit per call and what it found. */
   pages?: ListPageRecord[];
   /** True when etcd answered with one RangeStream (1.37 EtcdRangeStream) instead of paged ranges. */
@@ -204,6 +206,8 @@ export interface ListPageRecord {
 export interface WatchRequestRecord {
   at: VirtualMs;
   client: string;
+  /** The client's TCP connection (live runs). */
+  connection?: string;
   /** The request's id: its watcher's creation event carries it. */
   requestId: number;
   request: string;
@@ -256,6 +260,98 @@ export interface DispatchSummary {
   }>;
 }
 
+/**
+ * One client of the run: a user agent (the requests' `client`) on one TCP connection (live runs;
+ * scenario runs have none), with its requests in time order (client-records.ts).
+ */
+export interface ClientRecord {
+  /** `client` and `connection` joined: unique in the run. */
+  id: string;
+  /** The User-Agent as sent (a scenario's client name). */
+  client: string;
+  connection?: string;
+  firstAt: VirtualMs;
+  /** LISTs and WATCHes in the order they were sent. */
+  requests: ClientRequest[];
+  /** The LIST chains (pages linked by continue tokens), in the order they started. */
+  chains: ClientListChain[];
+}
+
+export type ClientRequest = ClientListRequest | ClientWatchRequest;
+
+/** What a LIST (or a relist's pages) cost: the figures of its answered pages. */
+export interface ClientListCost {
+  pages: number;
+  items: number;
+  etcdRequests: number;
+  /** Keys etcd returned (the kvs of its range requests). */
+  keysFetched: number;
+  /** From the first page sent to the last page answered. */
+  ms: number;
+}
+
+export interface ClientListRequest {
+  kind: 'list';
+  at: VirtualMs;
+  endedAt?: VirtualMs;
+  /** ListRecord.id (the Lists tab's row). */
+  listId: string;
+  request: string;
+  servedBy: ListRecord['servedBy'];
+  rule: string;
+  /** What this page cost (one page: `pages` is 1). */
+  cost: ClientListCost;
+  /** The chain (index into ClientRecord.chains) and this page's place in it (0: the first). */
+  chain: number;
+  page: number;
+  /** The continue token sent, decoded (storage.DecodeContinue): where the page started. */
+  continueFrom?: { startKey: string; resourceVersion: string } | { error: string };
+  /** The answer carried a continue token: another page follows. */
+  hasMore: boolean;
+  /** The Status of a failed page: `410 Expired: …`. */
+  error?: { code: number; reason: string; message: string };
+}
+
+export type ClientWatchEnd =
+  'timeout' | 'expired' | 'terminated' | 'client-closed' | 'server-closed' | 'error';
+
+export interface ClientWatchRequest {
+  kind: 'watch';
+  at: VirtualMs;
+  requestId: number;
+  request: string;
+  /** The resourceVersion the watch asked to start from ('' : none). */
+  resourceVersion: string;
+  watcherId?: string;
+  /** The watcher's cacheWatcher states (WatcherTrack.states). */
+  states: WatcherStateChange[];
+  /** How and when it ended (absent while open at the end of the run). */
+  end?: { at: VirtualMs; how: ClientWatchEnd; text: string };
+  /** Events and bookmarks the client read (end of run). */
+  received: number;
+  /** The newest RV it read (end of run; 0: none). */
+  lastRv: number;
+  /** A new watch after this client's previous one ended, with no LIST between. */
+  restart?: { after: number; fromLastRv: boolean };
+}
+
+/** LIST pages linked by continue tokens: page N's token is the continue page N + 1 sent. */
+export interface ClientListChain {
+  /** Indexes into ClientRecord.requests, in page order. */
+  pages: number[];
+  /**
+   * complete: the last page had no continue; open: more to read, no page followed; expired: a page
+   * got 410 Expired (its token was compacted); error: a page failed otherwise.
+   */
+  outcome: 'complete' | 'open' | 'expired' | 'error';
+  /** The first page sent a continue token no earlier page of this client answered with. */
+  orphan?: boolean;
+  /** The chain that started from scratch after this one expired. */
+  restartedBy?: number;
+  /** A relist: the chain started soon after a watch of this client ended early or with a 410. */
+  relist?: { afterWatch: number; gapMs: number; because: ClientWatchEnd };
+}
+
 export interface RunModel {
   header: RunHeader;
   durationMs: VirtualMs;
@@ -294,4 +390,6 @@ export interface RunModel {
   moments?: { at: VirtualMs[]; count: number[] };
   /** Whether the run started a watch cache (a cacher reflector), and when it became ready. */
   watchCache?: { started: boolean; startedAt?: VirtualMs; readyAt?: VirtualMs };
+  /** The run's clients (user agent + connection) with their requests (client-records.ts). */
+  clients?: ClientRecord[];
 }

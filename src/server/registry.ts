@@ -14,6 +14,7 @@ import { SeededRandom } from '../engine/rand';
 import { RequestContexts } from '../engine/request/request-context';
 import type { KubeObject } from '../engine/storage/objects';
 import type { CustomResourceDefinition } from './crd';
+import { ListItemJSON } from './list-item-json';
 import type { ServedResource } from './served-resource';
 
 /** The verbs of a resource with every REST storage interface (discovery's order). */
@@ -104,6 +105,8 @@ export class Registry {
   readonly etcd: MemoryEtcd;
   readonly metrics = new MetricsRegistry();
   readonly requests = new RequestContexts();
+  /** The JSON of every object a LIST answered, by identity (the watch cache's are immutable). */
+  readonly listItemJSON = new ListItemJSON();
   readonly resources: readonly ServedResource[];
   readonly namespaces: ServedResource;
 

@@ -53,7 +53,7 @@ export type ScenarioInput =
       request: string;
       via: 'delegator' | 'store';
       client: string;
-      /** The client's TCP connection (a live run's short id, e.g. `c7`): one client, one connection. */
+      /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;
     }
   /** The LIST returned (status 200) or failed (the Status code). */
@@ -72,12 +72,12 @@ export type ScenarioInput =
   | {
       action: 'watch';
       client: string;
+      /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
+      connection?: string;
       requestId: number;
       request: string;
       contentType?: string;
       readRate?: string;
-      /** The client's TCP connection (a live run's short id, e.g. `c7`). */
-      connection?: string;
     }
   /** The WATCH was answered: a registered watcher (its id) or an error (HTTP error or a single ERROR event). */
   | {

@@ -6,7 +6,9 @@
 // take an event); no locks (single-threaded), so "under the lock" means "without an await in
 // between"; select between the incoming queue and the bookmark timer prefers the queue (Go picks
 // at random); a dispatch budget of 0 terminates blocked watchers at once (Go's 0-length timer
-// races with the watcher); list items are deep copies of the cached objects.
+// races with the watcher); a Get answers a deep copy of the cached object (upstream copies the
+// struct shallowly), a GetList the cached objects themselves (upstream: shallow copies), which
+// every reader treats as read-only.
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
 import { activeInspector, type Inspector, type SerializationEvent } from '../inspect/events';
@@ -1300,8 +1302,12 @@ export class Cacher implements DelegatorHelper {
       { predicate: pred },
     );
     if (resp.resourceVersion === 0) throw plainError(`illegal resource version from storage: 0`);
+    // listVal.Index(i).Set(reflect.ValueOf(o).Elem()): upstream copies each struct shallowly and
+    // shares everything under it with the cache; here the cache's objects are shared themselves.
+    // Every reader of a list (the HTTP handlers, scenarios, the consistency checker) leaves them
+    // unchanged, as upstream's serving path treats them as read-only.
     const result: ListResult = {
-      items: selected.map((o) => deepCopyJSON(o)),
+      items: selected,
       resourceVersion: String(resp.resourceVersion),
     };
     if (prepared.continue) result.continue = prepared.continue;

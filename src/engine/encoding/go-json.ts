@@ -115,14 +115,28 @@ export function goJsonMarshalCareful(value: GoJsonValue, escapeHTML = true): str
   return enc(value);
 }
 
-/** Thrown by the replacer when JSON.stringify would differ from Go: the careful encoder takes over. */
-const notPlain = new Error('not plain JSON');
-
-// -0, NaN, ±Inf and bigint are where JSON.stringify's values differ from Go's (or it throws).
-function plainValues(_key: string, v: unknown): unknown {
-  if (typeof v === 'number' ? !Number.isFinite(v) || (v === 0 && 1 / v < 0) : typeof v === 'bigint')
-    throw notPlain;
-  return v;
+/**
+ * True when every number in `v` is one JSON.stringify writes as Go does and there is no bigint:
+ * -0, NaN, ±Inf and bigint are where its values differ from Go's (or it throws). A walk of its own
+ * before a plain JSON.stringify costs less than a replacer called for every key.
+ */
+function plainValues(v: unknown): boolean {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) && !(v === 0 && 1 / v < 0);
+    case 'bigint':
+      return false;
+    case 'object':
+      if (v === null) return true;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!plainValues(v[i])) return false;
+        return true;
+      }
+      for (const k in v) if (!plainValues((v as Record<string, unknown>)[k])) return false;
+      return true;
+    default:
+      return true;
+  }
 }
 
 const htmlOrLineSeparator = /[<>&\u2028\u2029]/g;
@@ -134,6 +148,8 @@ const htmlEscapes: Record<string, string> = {
   '\u2029': '\\u2029',
 };
 const separatorOnly = /[\u2028\u2029]/g;
+/** Anything of the above, or what could be an escaped lone surrogate: one scan for the common case. */
+const mayNeedFixUp = /[<>&\u2028\u2029]|\\u[dD]/;
 
 /**
  * JSON.stringify where it writes what Go writes, undefined elsewhere: the same structure, key
@@ -143,14 +159,10 @@ const separatorOnly = /[\u2028\u2029]/g;
  * the careful encoder. Pod-sized objects are encoded per watch event, so this is the hot path.
  */
 function fastMarshal(value: GoJsonValue, escapeHTML: boolean): string | undefined {
-  let out: string | undefined;
-  try {
-    out = JSON.stringify(value, plainValues) as string | undefined;
-  } catch (e) {
-    if (e === notPlain) return undefined;
-    throw e;
-  }
+  if (!plainValues(value)) return undefined;
+  const out = JSON.stringify(value) as string | undefined;
   if (out === undefined) return undefined; // undefined at the top: Go's nil
+  if (!mayNeedFixUp.test(out)) return out;
   // A lone surrogate comes out as \udXXX (a backslash before "ud" can also be an escaped
   // backslash: then the careful path runs for nothing, which is still right).
   if (out.includes('\\ud') || out.includes('\\uD')) return undefined;

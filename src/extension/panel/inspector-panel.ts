@@ -17,6 +17,7 @@ import {
 import type { CurrentRun, OpenRun } from '../current-run';
 import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
 import { panelModel } from './panel-model';
+import { clientRows } from './client-rows';
 import { watcherRowsOf, type WatcherRows } from './watcher-rows';
 
 export const inspectorViewType = 'listwatch.inspector';
@@ -256,6 +257,17 @@ export class Inspector implements vscode.Disposable {
         const source = this.watcherRows(message.runId)?.source(message.id);
         if (!source) break;
         this.post({ type: 'watcher/detail', runId: message.runId, id: message.id, ...source });
+        break;
+      }
+      case 'clients/query': {
+        const open = this.current.get();
+        if (!open || open.run.id !== message.runId) break;
+        this.post({
+          type: 'clients/rows',
+          runId: message.runId,
+          requestId: message.requestId,
+          ...clientRows(open.model, message.search),
+        });
         break;
       }
       case 'token/decode': {

@@ -1,5 +1,5 @@
 // The run as the inspector panel is sent it (protocol.ts PanelModel): the model without its
-// watchers and watch requests (the panel asks for those a page at a time), plus what the timeline
+// watchers, watch requests and clients (the panel asks for those a page at a time), plus what the timeline
 // draws, computed here once so that the panel's first frame costs the same for 1,000 watchers as
 // for 100,000. No upstream counterpart; no vscode here (unit-tested in plain Node).
 import {
@@ -88,9 +88,11 @@ function makePanelModel(model: RunModel): PanelModel {
   const rest: Partial<RunModel> = { ...model };
   delete rest.watchers;
   delete rest.watchRequests;
+  delete rest.clients;
   return {
-    ...(rest as Omit<RunModel, 'watchers' | 'watchRequests'>),
+    ...(rest as Omit<RunModel, 'watchers' | 'watchRequests' | 'clients'>),
     watcherCount: model.watchers.length,
+    clientCount: model.clients?.length ?? 0,
     failedWatchCount: (model.watchRequests ?? []).filter((q) => q.outcome === 'error').length,
     timeline: timelineSummary(model),
   };

@@ -1,14 +1,14 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/get.go (release-1.36): GetResource (an object,
 // read through the delegator's Get) and ListResource (a collection, through the delegator's
 // GetList with the request's list options), answered as JSON.
-import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
 import type { ListResult } from '../../engine/etcd3/store';
 import type { KubeList, KubeObject } from '../../engine/storage/objects';
+import { withoutTypeMeta, type ListItemJSON } from '../list-item-json';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import { getOptions, listOpts, toResourceListRequest, toResourceWatchRequest } from '../list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
 import { serveWatch } from './watch';
-import { writeRawJSON, writeResult } from './response';
+import { writeJSONBody, writeResult } from './response';
 
 /** GET of one object: resourceVersion "" reads etcd, anything else the watch cache. */
 export async function getResource(scope: RequestScope): Promise<void> {
@@ -39,7 +39,7 @@ export async function listResource(scope: RequestScope): Promise<void> {
 export function writeList(scope: RequestScope, list: ListResult): void {
   const { served, encoding } = scope;
   if (encoding.convert === undefined && !encoding.pretty)
-    return writeRawJSON(scope.res, 200, listJSON(served, list));
+    return writeJSONBody(scope.res, 200, listJSON(served, list, scope.registry.listItemJSON));
   const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
   if (list.continue) meta.continue = list.continue;
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
@@ -74,27 +74,37 @@ export async function watchResource(scope: RequestScope): Promise<void> {
 
 /**
  * The list as the apiserver serialises it: `{"kind":"PodList","apiVersion":"v1","metadata":{…},
- * "items":[…]}`. A built-in's items are typed structs whose TypeMeta the encoder leaves empty (no
- * kind/apiVersion); a custom resource's items are unstructured objects and keep theirs.
+ * "items":[…]}` and json.Encoder's newline, in UTF-8. A built-in's items are typed structs whose
+ * TypeMeta the encoder leaves empty (no kind/apiVersion); a custom resource's items are
+ * unstructured objects and keep theirs. The items' bytes are copied once, into the body.
  */
-export function listJSON(served: ServedResource, list: ListResult): string {
+export function listJSON(served: ServedResource, list: ListResult, items: ListItemJSON): Buffer {
   const meta: string[] = [];
   if (list.resourceVersion) meta.push(`"resourceVersion":${JSON.stringify(list.resourceVersion)}`);
   if (list.continue) meta.push(`"continue":${JSON.stringify(list.continue)}`);
   if (list.remainingItemCount !== undefined)
     meta.push(`"remainingItemCount":${list.remainingItemCount}`);
-  const items = list.items.map((item) =>
-    goJsonMarshal((served.jsonOnly ? item : withoutTypeMeta(item)) as unknown as GoJsonValue),
-  );
-  return (
+  const head = Buffer.from(
     `{"kind":${JSON.stringify(served.listKind)},"apiVersion":${JSON.stringify(groupVersionOf(served))},` +
-    `"metadata":{${meta.join(',')}},"items":[${items.join(',')}]}`
+      `"metadata":{${meta.join(',')}},"items":[`,
   );
+  const n = list.items.length;
+  const encoded: Buffer[] = new Array<Buffer>(n);
+  let size = head.length + Math.max(n - 1, 0) + listEnd.length;
+  for (let i = 0; i < n; i++) {
+    encoded[i] = items.encode(list.items[i], served.jsonOnly);
+    size += encoded[i].length;
+  }
+  const body = Buffer.allocUnsafe(size);
+  body.set(head, 0);
+  let at = head.length;
+  for (let i = 0; i < n; i++) {
+    if (i > 0) body[at++] = 0x2c; // ','
+    body.set(encoded[i], at);
+    at += encoded[i].length;
+  }
+  body.set(listEnd, at);
+  return body;
 }
 
-function withoutTypeMeta(obj: KubeObject): Omit<KubeObject, 'kind' | 'apiVersion'> {
-  if (obj.kind === undefined && obj.apiVersion === undefined) return obj;
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { kind, apiVersion, ...rest } = obj;
-  return rest;
-}
+const listEnd = Buffer.from(']}\n');

@@ -14,7 +14,11 @@ import { statusBody, statusCode, statusForError, type StorageOperation } from '.
 
 /** Writes `json` (one JSON document) with `code`. */
 export function writeRawJSON(res: ServerResponse, code: number, json: string): void {
-  const body = json + '\n';
+  writeJSONBody(res, code, json + '\n');
+}
+
+/** Writes a JSON body that already ends with json.Encoder's newline. */
+export function writeJSONBody(res: ServerResponse, code: number, body: string | Buffer): void {
   res.writeHead(code, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),

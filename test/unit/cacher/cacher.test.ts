@@ -1035,6 +1035,36 @@ describe('Cacher (cacher.go)', () => {
     });
   });
 
+  describe('GetList', () => {
+    it("answers the watch cache's own objects, not copies (listVal.Index(i).Set(reflect.ValueOf(o).Elem()))", async () => {
+      const { cacher } = await newTestCacher();
+      cacher.watchCache.add(makeTestPod('a', '1001', { app: 'x' }));
+      cacher.watchCache.add(makeTestPod('b', '1002'));
+      const cases: { name: string; predicate: SelectionPredicate; want: string[] }[] = [
+        { name: 'everything', predicate: everything(), want: ['a', 'b'] },
+        {
+          name: 'a label selector',
+          predicate: new SelectionPredicate({ label: labels.parse('app=x') }),
+          want: ['a'],
+        },
+        { name: 'a limit', predicate: new SelectionPredicate({ limit: 1 }), want: ['a'] },
+      ];
+      for (const c of cases) {
+        const list = await cacher.getList('/pods/ns', watchOpts('1002', c.predicate));
+        assert.deepStrictEqual(
+          list.items.map((o) => o.metadata.name),
+          c.want,
+          c.name,
+        );
+        for (const item of list.items) {
+          const stored = cacher.watchCache.getByKey(`/pods/ns/${item.metadata.name}`);
+          assert.strictEqual(item, stored?.object, `${c.name}: ${item.metadata.name}`);
+        }
+      }
+      cacher.stop();
+    });
+  });
+
   describe('types and errors', () => {
     it('StatusError round-trips through the error watcher', async () => {
       const err = new StatusError({

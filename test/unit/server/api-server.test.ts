@@ -8,7 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import { goJsonMarshal, type GoJsonValue } from '../../../src/engine/encoding/go-json';
 import { ApiServer } from '../../../src/server/api-server';
+import { withoutTypeMeta } from '../../../src/server/list-item-json';
 
 interface Reply {
   status: number;
@@ -28,6 +30,7 @@ function call(
     host?: string;
     https?: boolean;
     contentType?: string;
+    accept?: string;
   } = {},
 ): Promise<Reply> {
   const body =
@@ -36,6 +39,7 @@ function call(
   const token = o.token === undefined ? server.token : o.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (o.host !== undefined) headers.host = o.host;
+  if (o.accept !== undefined) headers.accept = o.accept;
   // Node's client sends a DELETE's body without a length unless told.
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   const send = o.https ? httpsRequest : httpRequest;
@@ -441,6 +445,51 @@ describe('ApiServer (live HTTP)', () => {
         '/api/v1/namespaces/default/configmaps?labelSelector=batch%3Ddc',
       );
       assert.deepStrictEqual(l.json.items, []);
+    });
+
+    it('a LIST writes each item as goJsonMarshal does, and leaves the shared cache objects unchanged', async () => {
+      const pods = server.registry.resources.find((r) => r.resource === 'pods')!.engine;
+      const cached = (): string[] =>
+        pods.watchCache
+          .list()
+          .filter((e) => e.key.startsWith('/pods/default/'))
+          .map((e) => goJsonMarshal(e.object as unknown as GoJsonValue));
+      const before = cached();
+      assert.ok(before.length >= 5, `seeded pods: ${before.length}`);
+      const cases: { name: string; accept?: string; query?: string }[] = [
+        { name: 'JSON' },
+        { name: 'JSON again (the memoised encodings)' },
+        { name: 'a Table', accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+        {
+          name: 'a Table with the objects',
+          accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+          query: '?includeObject=Object',
+        },
+        {
+          name: 'PartialObjectMetadataList',
+          accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
+        },
+        { name: 'pretty JSON', query: '?pretty=true' },
+      ];
+      for (const c of cases) {
+        const r = await call(server, 'GET', `/api/v1/namespaces/default/pods${c.query ?? ''}`, {
+          accept: c.accept,
+        });
+        assert.strictEqual(r.status, 200, `${c.name}: ${r.text}`);
+        if (c.accept === undefined && c.query === undefined) {
+          const rv = (r.json.metadata as { resourceVersion: string }).resourceVersion;
+          const items = pods.watchCache
+            .list()
+            .filter((e) => e.key.startsWith('/pods/default/'))
+            .map((e) => goJsonMarshal(withoutTypeMeta(e.object) as unknown as GoJsonValue));
+          assert.strictEqual(
+            r.text,
+            `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"${rv}"},"items":[${items.join(',')}]}\n`,
+            c.name,
+          );
+        }
+        assert.deepStrictEqual(cached(), before, c.name);
+      }
     });
 
     it('pages a list with limit and continue, counting what remains', async () => {

@@ -1,0 +1,239 @@
+// No upstream counterpart: the apiserver keeps no per-client history. Groups a run's LISTs and
+// WATCHes by client (the User-Agent, and in live runs the TCP connection) the way a controller
+// author reads their informer's life: LIST pages chained by continue tokens (decoded with
+// storage.DecodeContinue), how each page was served, the watches with their cacheWatcher states
+// and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
+// the records the builder already folded: a live run may call it again as the run grows.
+import { inspectContinue } from '../engine/storage/continue';
+import { relistWindowMs } from '../inspector/relist-rule';
+import type {
+  ClientListChain,
+  ClientListCost,
+  ClientListRequest,
+  ClientRecord,
+  ClientRequest,
+  ClientWatchEnd,
+  ClientWatchRequest,
+  ListRecord,
+  VirtualMs,
+  WatchRequestRecord,
+  WatcherTrack,
+} from './run-model';
+
+/** How the watch's end reads as a category. A timeout and the client's own close are not early. */
+export function watchEndCategory(track: WatcherTrack): ClientWatchEnd {
+  const r = track.closeReason;
+  if (r === 'timeout') return 'timeout';
+  if (r.startsWith('terminated')) return 'terminated';
+  if (r === 'client went away') return 'client-closed';
+  if (/\b410\b|too old resource version|Expired/.test(r)) return 'expired';
+  return 'server-closed';
+}
+
+/** Ended early or with a 410: what makes the next LIST a relist. */
+function endsEarly(how: ClientWatchEnd): boolean {
+  return how !== 'timeout' && how !== 'client-closed';
+}
+
+const continueParam = /[?&]continue=([^&]*)/;
+const resourceVersionParam = /[?&]resourceVersion=([^&]*)/;
+
+/** One query parameter of a request path ('' when absent). */
+function queryParam(request: string, param: RegExp): string {
+  const m = param.exec(request);
+  if (!m) return '';
+  try {
+    return decodeURIComponent(m[1].replace(/\+/g, ' '));
+  } catch {
+    return m[1];
+  }
+}
+
+/** The continue token as storage.DecodeContinue reads it (start key relative to the prefix). */
+function decodeToken(token: string): ClientListRequest['continueFrom'] {
+  const r = inspectContinue(token, '/');
+  if (r.error || !r.token) return { error: r.error?.message ?? 'continue key is not valid' };
+  return { startKey: r.token.start, resourceVersion: String(r.token.rv) };
+}
+
+export function listCost(l: ListRecord): ClientListCost {
+  let keys = 0;
+  for (const e of l.etcdRequests) keys += e.kvs;
+  return {
+    pages: 1,
+    items: l.returned,
+    etcdRequests: l.etcdRequests.length,
+    keysFetched: keys,
+    ms: l.endedAt !== undefined ? l.endedAt - l.at : 0,
+  };
+}
+
+interface Sent {
+  at: VirtualMs;
+  list?: ListRecord;
+  watch?: WatchRequestRecord;
+}
+
+function requestIdOf(s: Sent): number {
+  return (s.list ?? (s.watch as WatchRequestRecord)).requestId;
+}
+
+function clientKey(client: string, connection: string | undefined): string {
+  return connection === undefined ? client : `${client} · ${connection}`;
+}
+
+/** Folds one client's requests (in the order they were sent) into its record. */
+function foldClient(
+  client: string,
+  connection: string | undefined,
+  sent: Sent[],
+  trackOf: (watcherId: string) => WatcherTrack | undefined,
+  runEnd: VirtualMs,
+): ClientRecord {
+  const requests: ClientRequest[] = [];
+  const chains: ClientListChain[] = [];
+  /** Open chains by the continue token their last page answered with. */
+  const byToken = new Map<string, number>();
+  /** The last watch sent, and whether a LIST chain started after it. */
+  let lastWatch: number | undefined;
+  let listedSinceWatch = false;
+  /** The last chain that expired and has not been restarted. */
+  let expiredChain: number | undefined;
+  for (const s of sent) {
+    if (s.list) {
+      const l = s.list;
+      const token = queryParam(l.request, continueParam);
+      let chain = token !== '' ? byToken.get(token) : undefined;
+      let orphan = false;
+      if (chain !== undefined) byToken.delete(token);
+      else {
+        orphan = token !== '';
+        chain = chains.length;
+        const c: ClientListChain = { pages: [], outcome: 'open' };
+        if (orphan) c.orphan = true;
+        if (!orphan && expiredChain !== undefined) {
+          chains[expiredChain].restartedBy = chain;
+          expiredChain = undefined;
+        }
+        if (!orphan && lastWatch !== undefined && !listedSinceWatch) {
+          const w = requests[lastWatch] as ClientWatchRequest;
+          if (
+            w.end &&
+            endsEarly(w.end.how) &&
+            w.end.at <= l.at &&
+            l.at - w.end.at <= relistWindowMs
+          )
+            c.relist = { afterWatch: lastWatch, gapMs: l.at - w.end.at, because: w.end.how };
+        }
+        chains.push(c);
+        listedSinceWatch = true;
+      }
+      const c = chains[chain];
+      const r: ClientListRequest = {
+        kind: 'list',
+        at: l.at,
+        listId: l.id,
+        request: l.request,
+        servedBy: l.servedBy,
+        rule: l.rule,
+        cost: listCost(l),
+        chain,
+        page: c.pages.length,
+        hasMore: l.continue !== '',
+      };
+      if (l.endedAt !== undefined) r.endedAt = l.endedAt;
+      if (token !== '') r.continueFrom = decodeToken(token);
+      if (l.error) r.error = l.error;
+      c.pages.push(requests.length);
+      requests.push(r);
+      if (l.error) {
+        c.outcome = l.error.code === 410 ? 'expired' : 'error';
+        if (c.outcome === 'expired') expiredChain = chain;
+      } else if (l.endedAt === undefined) c.outcome = 'open';
+      else if (l.continue !== '') {
+        c.outcome = 'open';
+        byToken.set(l.continue, chain);
+      } else c.outcome = 'complete';
+      continue;
+    }
+    const q = s.watch as WatchRequestRecord;
+    const track = q.watcherId !== undefined ? trackOf(q.watcherId) : undefined;
+    const w: ClientWatchRequest = {
+      kind: 'watch',
+      at: q.at,
+      requestId: q.requestId,
+      request: q.request,
+      resourceVersion: queryParam(q.request, resourceVersionParam),
+      states: track ? track.states.slice() : [],
+      received: track?.eventsReceived ?? 0,
+      lastRv: track?.lastRvSent ?? 0,
+    };
+    if (q.watcherId !== undefined) w.watcherId = q.watcherId;
+    if (q.outcome === 'error') {
+      const code = q.error?.code ?? 0;
+      w.end = {
+        at: q.answeredAt ?? q.at,
+        how: code === 410 ? 'expired' : 'error',
+        text: q.error ? `${q.error.code} ${q.error.reason}: ${q.error.message}` : 'refused',
+      };
+    } else if (track && (track.closedAt !== undefined || track.closeReason !== '')) {
+      w.end = {
+        at: track.closedAt ?? runEnd,
+        how: watchEndCategory(track),
+        text: track.closeReason || 'closed',
+      };
+    }
+    if (lastWatch !== undefined && !listedSinceWatch) {
+      const prev = requests[lastWatch] as ClientWatchRequest;
+      if (prev.end && prev.end.at <= w.at)
+        w.restart = {
+          after: lastWatch,
+          fromLastRv: prev.lastRv > 0 && w.resourceVersion === String(prev.lastRv),
+        };
+    }
+    lastWatch = requests.length;
+    listedSinceWatch = false;
+    requests.push(w);
+  }
+  const record: ClientRecord = {
+    id: clientKey(client, connection),
+    client,
+    firstAt: sent.length ? sent[0].at : 0,
+    requests,
+    chains,
+  };
+  if (connection !== undefined) record.connection = connection;
+  return record;
+}
+
+/**
+ * The run's clients, in the order they first sent a request. The cacher's own LISTs (no client)
+ * belong to none. `trackOf` finds a watch's watcher.
+ */
+export function clientRecords(
+  lists: readonly ListRecord[],
+  watchRequests: readonly WatchRequestRecord[],
+  trackOf: (watcherId: string) => WatcherTrack | undefined,
+  runEnd: VirtualMs,
+): ClientRecord[] {
+  const groups = new Map<string, { client: string; connection?: string; sent: Sent[] }>();
+  const add = (client: string, connection: string | undefined, s: Sent) => {
+    const key = clientKey(client, connection);
+    let g = groups.get(key);
+    if (!g) {
+      g = { client, connection, sent: [] };
+      groups.set(key, g);
+    }
+    g.sent.push(s);
+  };
+  for (const l of lists)
+    if (l.client !== undefined) add(l.client, l.connection, { at: l.at, list: l });
+  for (const q of watchRequests) add(q.client, q.connection, { at: q.at, watch: q });
+  const out: ClientRecord[] = [];
+  for (const g of groups.values()) {
+    // In the order sent: request ids grow with each request, so they order one instant's requests.
+    g.sent.sort((a, b) => a.at - b.at || requestIdOf(a) - requestIdOf(b));
+    out.push(foldClient(g.client, g.connection, g.sent, trackOf, runEnd));
+  }
+  return out.sort((a, b) => a.firstAt - b.firstAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

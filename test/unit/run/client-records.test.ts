@@ -1,0 +1,408 @@
+// Tests for src/run/client-records.ts (RunModel.clients) and src/inspector/client-at-time.ts: LIST
+// paging chains linked by continue tokens, a chain broken by 410 Expired and restarted, watch
+// restarts, relist detection and cost, the figures at a moment, and a live run's grouping by user
+// agent and connection.
+import * as assert from 'assert';
+import { encodeContinue } from '../../../src/engine/storage/continue';
+import { clientFiguresAt, clientWatchPhaseAt } from '../../../src/inspector/client-at-time';
+import { shortClientName } from '../../../src/inspector/client-name';
+import { RunModelBuilder } from '../../../src/run/build-run-model';
+import { relistWindowMs } from '../../../src/inspector/relist-rule';
+import type { ClientRecord, ClientWatchRequest, RunHeader } from '../../../src/run/run-model';
+
+const header: RunHeader = {
+  format: 'listwatch-trace',
+  version: 2,
+  scenario: 'live',
+  profile: '1.36',
+  seed: 0,
+  params: {},
+};
+const gr = { group: '', resource: 'pods' };
+const prefix = '/registry/pods/default/';
+const pods = '/api/v1/namespaces/default/pods';
+
+/** A token as the store issues it: the next page starts just after `lastKey`. */
+function token(lastName: string, rv: number): string {
+  return encodeContinue(`${prefix}${lastName}\u0000`, prefix, rv);
+}
+
+/** Feeds a run in a few lines: requests get increasing ids, as the apiserver gives them. */
+class Run {
+  readonly b = new RunModelBuilder(header);
+  private nextRequest = 1;
+  private nextList = 1;
+  private nextWatcher = 1;
+
+  /** A LIST from `at` to `endAt`: `kvs` keys from etcd, `items` returned, the continue answered. */
+  list(
+    client: string,
+    at: number,
+    endAt: number,
+    o: {
+      query?: string;
+      kvs?: number;
+      items?: number;
+      next?: string;
+      error?: { code: number; reason: string; message: string };
+      connection?: string;
+    } = {},
+  ): void {
+    const requestId = this.nextRequest++;
+    const id = `list-${this.nextList++}`;
+    this.b.addInput(at, {
+      action: 'list',
+      id,
+      requestId,
+      request: `${pods}${o.query ? `?${o.query}` : ''}`,
+      via: 'store',
+      client,
+      ...(o.connection ? { connection: o.connection } : {}),
+    });
+    if (o.kvs !== undefined)
+      this.b.add({
+        type: 'etcd/request',
+        at,
+        groupResource: gr,
+        requestId,
+        operation: 'list',
+        key: prefix,
+        limit: 0,
+        revision: 0,
+        headerRevision: 100,
+        kvs: o.kvs,
+        count: o.kvs,
+        latencyMs: endAt - at,
+      });
+    this.b.addInput(endAt, {
+      action: 'list-end',
+      id,
+      requestId,
+      status: o.error ? o.error.code : 200,
+      items: o.items ?? o.kvs ?? 0,
+      resourceVersion: o.error ? '' : '100',
+      continue: o.next ?? '',
+      ...(o.error ? { error: o.error } : {}),
+    });
+  }
+
+  /**
+   * A WATCH sent at `at` from `rv`: refused with `refused`, or a watcher that reads up to `lastRv`
+   * and ends at `end.at` by `end.how` (timeout / client went away / terminated).
+   */
+  watch(
+    client: string,
+    at: number,
+    o: {
+      rv?: string;
+      refused?: { code: number; reason: string; message: string };
+      lastRv?: number;
+      end?: { at: number; how: 'timeout' | 'disconnected' | 'terminated' };
+      connection?: string;
+    },
+  ): string | undefined {
+    const requestId = this.nextRequest++;
+    const request = `${pods}?watch=true${o.rv !== undefined ? `&resourceVersion=${o.rv}` : ''}`;
+    this.b.addInput(at, {
+      action: 'watch',
+      client,
+      requestId,
+      request,
+      ...(o.connection ? { connection: o.connection } : {}),
+    });
+    if (o.refused) {
+      this.b.addInput(at, { action: 'watch-opened', client, requestId, error: o.refused });
+      return undefined;
+    }
+    const watcherId = this.nextWatcher++;
+    this.b.add({
+      type: 'watcher/created',
+      at,
+      watcherId,
+      groupResource: gr,
+      requestId,
+      identifier: 'key: "/pods/default", labels: "", fields: ""',
+      chanSize: 10,
+      deadline: null,
+      allowWatchBookmarks: true,
+    });
+    this.b.addInput(at, { action: 'watch-opened', client, requestId, watcherId });
+    this.b.add({
+      type: 'watcher/state',
+      at: at + 1,
+      watcherId,
+      from: 'WaitingForBookmark',
+      to: 'BookmarkReceived',
+      bookmarkAfterResourceVersion: 100,
+      resourceVersion: 100,
+    });
+    if (o.lastRv !== undefined)
+      this.b.add({
+        type: 'watcher/live',
+        at: at + 1,
+        watcherId,
+        initEvents: 0,
+        resourceVersion: o.lastRv,
+      });
+    const end = o.end;
+    if (end) {
+      if (end.how === 'terminated')
+        this.b.add({
+          type: 'watcher/terminated',
+          at: end.at,
+          watcherId,
+          groupResource: gr,
+          graceful: false,
+          inputLen: 10,
+          resultLen: 0,
+        });
+      else
+        this.b.addInput(end.at, {
+          action: 'watch-closed',
+          client,
+          requestId,
+          watcherId,
+          reason: end.how,
+          received: 3,
+        });
+      this.b.add({
+        type: 'watcher/closed',
+        at: end.at,
+        watcherId,
+        reason: end.how === 'timeout' ? 'contextDone' : 'inputClosed',
+        delivered: 3,
+      });
+    }
+    return String(watcherId);
+  }
+
+  clients(): ClientRecord[] {
+    return this.b.finish().clients ?? [];
+  }
+}
+
+const gone = {
+  code: 410,
+  reason: 'Expired',
+  message:
+    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+};
+
+describe('clientRecords: LIST paging chains', () => {
+  it('links pages by continue token and decodes where each page started', () => {
+    const r = new Run();
+    const t1 = token('pod-1', 100);
+    const t2 = token('pod-3', 100);
+    r.list('kubectl', 1000, 1010, { query: 'limit=2', kvs: 2, next: t1 });
+    // Another client's pages in between belong to its own chain.
+    r.list('other', 1011, 1012, { query: 'limit=2', kvs: 2, next: token('pod-1', 100) });
+    r.list('kubectl', 1020, 1030, { query: `limit=2&continue=${t1}`, kvs: 2, next: t2 });
+    r.list('kubectl', 1040, 1045, { query: `limit=2&continue=${t2}`, kvs: 1 });
+    const [kubectl, other] = r.clients();
+    assert.deepStrictEqual(
+      [kubectl.client, other.client, kubectl.chains.length, other.chains.length],
+      ['kubectl', 'other', 1, 1],
+    );
+    const chain = kubectl.chains[0];
+    assert.deepStrictEqual([chain.pages, chain.outcome], [[0, 1, 2], 'complete']);
+    assert.deepStrictEqual(other.chains[0].outcome, 'open');
+    const pages = kubectl.requests.map((q) =>
+      q.kind === 'list' ? [q.page, q.hasMore, q.continueFrom, q.cost.keysFetched] : [],
+    );
+    assert.deepStrictEqual(pages, [
+      [0, true, undefined, 2],
+      [1, true, { startKey: 'pod-1\u0000', resourceVersion: '100' }, 2],
+      [2, false, { startKey: 'pod-3\u0000', resourceVersion: '100' }, 1],
+    ]);
+  });
+
+  it('a 410 Expired breaks the chain and the next LIST from scratch restarts it', () => {
+    const r = new Run();
+    const t1 = token('pod-1', 100);
+    r.list('reflector', 1000, 1010, { query: 'limit=2', kvs: 2, next: t1 });
+    r.list('reflector', 9000, 9005, { query: `limit=2&continue=${t1}`, error: gone });
+    r.list('reflector', 9010, 9030, { query: 'limit=2', kvs: 2 });
+    const [c] = r.clients();
+    assert.deepStrictEqual(
+      c.chains.map((ch) => [ch.pages, ch.outcome, ch.restartedBy]),
+      [
+        [[0, 1], 'expired', 1],
+        [[2], 'complete', undefined],
+      ],
+    );
+    assert.strictEqual(clientFiguresAt(c, 9004).expired, 0, 'not answered yet at 9.004 s');
+    assert.strictEqual(clientFiguresAt(c, 9005).expired, 1);
+  });
+
+  it('a continue token no earlier page answered starts an orphan chain', () => {
+    const r = new Run();
+    r.list('kubectl', 1000, 1001, { query: `limit=2&continue=${token('pod-9', 5)}`, kvs: 1 });
+    const [c] = r.clients();
+    assert.deepStrictEqual([c.chains[0].orphan, c.chains[0].outcome], [true, 'complete']);
+  });
+
+  it("an undecodable continue token shows storage.DecodeContinue's error", () => {
+    const r = new Run();
+    r.list('kubectl', 1000, 1001, {
+      query: 'continue=not-base64!',
+      error: { code: 400, reason: 'BadRequest', message: 'x' },
+    });
+    const q = r.clients()[0].requests[0];
+    assert.ok(q.kind === 'list' && q.continueFrom && 'error' in q.continueFrom);
+    assert.match(
+      (q.continueFrom as { error: string }).error,
+      /^continue key is not valid: illegal base64 data at input byte/,
+    );
+  });
+});
+
+describe('clientRecords: watches, restarts and relists', () => {
+  it('a new watch from the last RV after a timeout is a restart, not a relist', () => {
+    const r = new Run();
+    r.list('informer', 0, 10, { kvs: 5 });
+    r.watch('informer', 20, { rv: '100', lastRv: 150, end: { at: 60_000, how: 'timeout' } });
+    r.watch('informer', 60_000, { rv: '150' });
+    r.watch('informer', 60_500, { rv: '7' });
+    const [c] = r.clients();
+    const watches = c.requests.filter((q): q is ClientWatchRequest => q.kind === 'watch');
+    assert.deepStrictEqual(
+      watches.map((w) => [w.resourceVersion, w.end?.how, w.restart]),
+      [
+        ['100', 'timeout', undefined],
+        ['150', undefined, { after: 1, fromLastRv: true }],
+        // The second watch is still open: the third is no restart of it.
+        ['7', undefined, undefined],
+      ],
+    );
+    const f = clientFiguresAt(c, 60_000);
+    assert.deepStrictEqual([f.lists, f.watches, f.restarts, f.relists], [1, 2, 1, 0]);
+    assert.deepStrictEqual(
+      [30, 59_999, 60_000].map((at) => clientWatchPhaseAt(watches[0], at)),
+      ['BookmarkReceived', 'BookmarkReceived', 'ended'],
+    );
+    assert.strictEqual(clientWatchPhaseAt(watches[1], 59_999), 'notSent');
+  });
+
+  const tooOld = { code: 410, reason: 'Expired', message: 'too old resource version: 101 (8901)' };
+  const cases: Array<{
+    name: string;
+    end: 'refused 410' | 'refused 504' | 'timeout' | 'disconnected' | 'terminated';
+    gapMs: number;
+    relist: string | undefined;
+  }> = [
+    { name: '410 at once, LIST 1 s later', end: 'refused 410', gapMs: 1000, relist: 'expired' },
+    {
+      name: '410, LIST at the window',
+      end: 'refused 410',
+      gapMs: relistWindowMs,
+      relist: 'expired',
+    },
+    {
+      name: '410, LIST past the window',
+      end: 'refused 410',
+      gapMs: relistWindowMs + 1,
+      relist: undefined,
+    },
+    { name: '504 refused, LIST at once', end: 'refused 504', gapMs: 0, relist: 'error' },
+    { name: 'terminated, LIST 800 ms later', end: 'terminated', gapMs: 800, relist: 'terminated' },
+    { name: 'timeout, LIST 1 s later', end: 'timeout', gapMs: 1000, relist: undefined },
+    {
+      name: 'client went away, LIST 1 s later',
+      end: 'disconnected',
+      gapMs: 1000,
+      relist: undefined,
+    },
+  ];
+  for (const tc of cases) {
+    it(`relist: ${tc.name}`, () => {
+      const r = new Run();
+      r.list('op', 0, 10, { kvs: 100 });
+      const endAt = 30_000;
+      if (tc.end === 'refused 410') r.watch('op', endAt, { rv: '101', refused: tooOld });
+      else if (tc.end === 'refused 504')
+        r.watch('op', endAt, { rv: '', refused: { code: 504, reason: 'Timeout', message: 'x' } });
+      else r.watch('op', 20, { rv: '100', end: { at: endAt, how: tc.end } });
+      r.list('op', endAt + tc.gapMs, endAt + tc.gapMs + 40, { kvs: 100 });
+      const [c] = r.clients();
+      assert.strictEqual(c.chains.length, 2, tc.name);
+      assert.strictEqual(c.chains[1].relist?.because, tc.relist, tc.name);
+      if (tc.relist) assert.strictEqual(c.chains[1].relist?.gapMs, tc.gapMs, tc.name);
+    });
+  }
+
+  it('a relist costs its pages: items, etcd requests, keys, ms; counted as they are answered', () => {
+    const r = new Run();
+    r.watch('op', 0, { rv: '101', refused: tooOld });
+    const t1 = token('pod-499', 200);
+    r.list('op', 1000, 1200, { query: 'limit=500', kvs: 500, next: t1 });
+    r.list('op', 1300, 1450, { query: `limit=500&continue=${t1}`, kvs: 300, items: 300 });
+    const [c] = r.clients();
+    assert.deepStrictEqual(c.chains[0].relist, { afterWatch: 0, gapMs: 1000, because: 'expired' });
+    const table: Array<[number, number, number, number, number, number, number]> = [
+      // at, relists, expired, pages, items, etcd requests, ms
+      [999, 0, 1, 0, 0, 0, 0],
+      [1000, 1, 1, 0, 0, 0, 0],
+      [1200, 1, 1, 1, 500, 1, 200],
+      [1449, 1, 1, 1, 500, 1, 200],
+      [1450, 1, 1, 2, 800, 2, 450],
+    ];
+    for (const [at, relists, expired, pages, items, etcd, ms] of table) {
+      const f = clientFiguresAt(c, at);
+      assert.deepStrictEqual(
+        [
+          f.relists,
+          f.expired,
+          f.relistCost.pages,
+          f.relistCost.items,
+          f.relistCost.etcdRequests,
+          f.relistCost.ms,
+        ],
+        [relists, expired, pages, items, etcd, ms],
+        `at ${at}`,
+      );
+    }
+    assert.strictEqual(clientFiguresAt(c, 1450).relistCost.keysFetched, 800);
+  });
+});
+
+describe('clientRecords: a live run', () => {
+  const kubectl = 'kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0';
+  it('groups by user agent and connection; watchers carry the user agent', () => {
+    const r = new Run();
+    // kubectl get pods -w: a LIST then a WATCH on one connection; a second kubectl on another.
+    r.list(kubectl, 100, 110, { kvs: 3, connection: 'c1' });
+    const w1 = r.watch(kubectl, 120, { rv: '100', connection: 'c1' });
+    r.list(kubectl, 500, 505, { kvs: 3, connection: 'c2' });
+    r.list('relisty-operator/v0.3.1', 600, 601, { kvs: 3, connection: 'c3' });
+    const model = r.b.finish();
+    const clients = model.clients ?? [];
+    assert.deepStrictEqual(
+      clients.map((c) => [c.id, c.client, c.connection, c.requests.map((q) => q.kind)]),
+      [
+        [`${kubectl} · c1`, kubectl, 'c1', ['list', 'watch']],
+        [`${kubectl} · c2`, kubectl, 'c2', ['list']],
+        ['relisty-operator/v0.3.1 · c3', 'relisty-operator/v0.3.1', 'c3', ['list']],
+      ],
+    );
+    assert.strictEqual(model.watchers.find((w) => w.id === w1)?.client, kubectl);
+    assert.strictEqual(model.watchRequests?.[0].connection, 'c1');
+    assert.strictEqual(model.lists[0].connection, 'c1');
+    // A live run calls finish again as it grows: the same records, plus what came since.
+    r.watch(kubectl, 700, { rv: '100', connection: 'c2' });
+    assert.deepStrictEqual(
+      (r.b.finish().clients ?? []).map((c) => c.requests.length),
+      [2, 2, 1],
+    );
+  });
+
+  const names: Array<[string, string]> = [
+    [kubectl, 'kubectl/v1.33.1'],
+    ['relisty-operator/v0.3.1', 'relisty-operator/v0.3.1'],
+    ['watcher-000001', 'watcher-000001'],
+    ['  node-fetch/1.0 (+https://github.com/bitinn/node-fetch)', 'node-fetch/1.0'],
+    ['', ''],
+  ];
+  for (const [ua, short] of names)
+    it(`shortClientName(${JSON.stringify(ua)})`, () =>
+      assert.strictEqual(shortClientName(ua), short));
+});
