@@ -76,6 +76,8 @@ export class ApiServer {
 
   private constructor(
     readonly registry: Registry,
+    /** The engine's inspector events, for readers in the same process (the VS Code extension). */
+    readonly inspector: InspectorHub,
     private readonly state: ServingState,
     private readonly listener: NetServer,
     private readonly servers: readonly Server[],
@@ -87,6 +89,11 @@ export class ApiServer {
     this.token = o.token;
     this.kubeconfigPath = o.kubeconfigPath;
     this.auditLogPath = o.auditLogPath;
+  }
+
+  /** The live state (what GET /debug/listwatch/v1/state answers), for readers in the same process. */
+  get debugState(): DebugState {
+    return this.state.debugState;
   }
 
   /** The address the listener is bound to, read from its socket (loopback only). */
@@ -156,7 +163,7 @@ export class ApiServer {
       token,
       path: opts.kubeconfigPath,
     });
-    return new ApiServer(registry, state, listener, servers, {
+    return new ApiServer(registry, inspector, state, listener, servers, {
       port,
       token,
       kubeconfigPath,
