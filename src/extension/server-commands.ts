@@ -54,10 +54,12 @@ const noServer =
 /** The running server's state, or undefined after saying that none runs (with a Start button). */
 function requireServer(deps: ServerCommandDeps): LiveServerState | undefined {
   const state = deps.server.state();
-  if (!state)
+  if (!state) {
+    deps.log.warn(noServer);
     void vscode.window.showWarningMessage(noServer, 'Start…').then((b) => {
       if (b) void vscode.commands.executeCommand(startServerCommandId);
     });
+  }
   return state;
 }
 
@@ -148,7 +150,7 @@ export async function startServerCommand(
     return running;
   }
   const settings = readServerSettings();
-  warnAboutServerSettings(settings);
+  warnAboutServerSettings(settings, deps.log);
   const given = (typeof arg === 'object' && arg !== null ? arg : {}) as StartAnswers;
   const answers = await askStart(deps.prompts, given, settings.profile);
   if (!answers) return undefined;
@@ -360,7 +362,7 @@ export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposab
 /** listwatch.server.autoStart: starts with the settings' port and profile and the default seed. */
 export async function autoStartServer(deps: ServerCommandDeps): Promise<void> {
   const settings = readServerSettings();
-  warnAboutServerSettings(settings);
+  warnAboutServerSettings(settings, deps.log);
   if (!settings.autoStart) return;
   deps.log.info('listwatch.server.autoStart: starting the local API server');
   await startWith(deps, {

@@ -70,7 +70,13 @@ export function readServerSettings(): ServerSettings {
   });
 }
 
-/** Shows each problem of the settings as a warning (once per read). */
-export function warnAboutServerSettings(settings: ServerSettings): void {
-  for (const problem of settings.problems) void vscode.window.showWarningMessage(problem);
+/** Shows and logs each problem of the settings as a warning (once per read). */
+export function warnAboutServerSettings(
+  settings: ServerSettings,
+  log: { warn(message: string): void },
+): void {
+  for (const problem of settings.problems) {
+    log.warn(problem);
+    void vscode.window.showWarningMessage(problem);
+  }
 }
