@@ -200,7 +200,8 @@ export class LocalApiServer implements vscode.Disposable {
       etcdRevision: server.registry.etcd.currentRevision(),
       resources,
       clients: view.clients,
-      watchers: view.watchers.map((w) => ({
+      // Oldest first (ids grow per cacher), as a person reads the list.
+      watchers: [...view.watchers].sort(byResourceAndId).map((w) => ({
         id: w.id,
         resource: w.resource,
         ...(w.userAgent !== undefined ? { userAgent: w.userAgent } : {}),
@@ -233,6 +234,15 @@ export class LocalApiServer implements vscode.Disposable {
     void this.stop();
     this.changed.dispose();
   }
+}
+
+function byResourceAndId(
+  a: { resource: string; id: number | string },
+  b: { resource: string; id: number | string },
+): number {
+  if (a.resource !== b.resource) return a.resource < b.resource ? -1 : 1;
+  if (typeof a.id === 'number' && typeof b.id === 'number') return a.id - b.id;
+  return String(a.id).localeCompare(String(b.id));
 }
 
 /** What the readers show, as one string: a refresh that would show the same is skipped. */

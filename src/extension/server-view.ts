@@ -30,6 +30,13 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 
 const uptimeTickMs = 1000;
 
+/** A User-Agent's first product (`kubectl/v1.33.1` of `kubectl/v1.33.1 (linux/amd64) …`): the
+ * side bar is narrow, the rest is in the tooltip. */
+export function clientName(userAgent: string | undefined): string {
+  if (!userAgent) return '(no User-Agent)';
+  return userAgent.split(' ')[0];
+}
+
 export class ServerViewProvider
   implements vscode.TreeDataProvider<ServerViewNode>, vscode.Disposable
 {
@@ -185,7 +192,7 @@ export class ServerViewProvider
       }
       case 'client': {
         const c = node.client;
-        const item = new vscode.TreeItem(c.userAgent || '(no User-Agent)');
+        const item = new vscode.TreeItem(clientName(c.userAgent));
         item.id = `client:${c.userAgent}`;
         item.description = [
           plural(c.lists, 'list'),
@@ -201,7 +208,7 @@ export class ServerViewProvider
         const w = node.watcher;
         const item = new vscode.TreeItem(`#${w.id} ${w.resource}`);
         item.id = `watcher:${w.resource}:${w.id}`;
-        item.description = `${w.userAgent ?? '(no User-Agent)'} · ${w.state}`;
+        item.description = `${w.state} · ${clientName(w.userAgent)}`;
         item.tooltip = `${w.requestLine ?? ''}\n${w.userAgent ?? ''}\nstate ${w.state}${w.allowWatchBookmarks ? ', bookmarks' : ''}`;
         item.contextValue = serverWatcherContext;
         item.iconPath = new vscode.ThemeIcon('eye');

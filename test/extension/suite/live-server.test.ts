@@ -614,12 +614,12 @@ describe('local API server', function () {
       const watcherRows = rows.find((r) => r.label === 'Watchers')!.children;
       assert.deepStrictEqual(
         watcherRows.map((r) => [r.label, r.description]),
-        s.watchers.map((w) => [`#${w.id} pods`, `${w.userAgent} · BookmarkSent`]),
+        s.watchers.map((w) => [`#${w.id} pods`, `BookmarkSent · ${agentOf(w.userAgent)}`]),
       );
       const clientRows = rows.find((r) => r.label === 'Clients')!.children;
       assert.ok(
         clientRows.some(
-          (r) => r.label === clientNodeAgent && /^1 list · 1 watch\b/.test(r.description),
+          (r) => r.label === 'node-fetch/1.0' && /^1 list · 1 watch\b/.test(r.description),
         ),
         JSON.stringify(clientRows),
       );
