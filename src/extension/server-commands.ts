@@ -17,6 +17,7 @@ import {
   openServerTerminalCommandId,
   serverMenuCommandId,
   serverRunningContextKey,
+  serverViewId,
   startServerCommandId,
   stopServerCommandId,
   terminateWatcherCommandId,
@@ -154,11 +155,14 @@ export async function startServerCommand(
   const given = (typeof arg === 'object' && arg !== null ? arg : {}) as StartAnswers;
   const answers = await askStart(deps.prompts, given, settings.profile);
   if (!answers) return undefined;
-  return startWith(deps, {
+  const state = await startWith(deps, {
     ...answers,
     port: given.port ?? settings.port,
     kubeconfigPath: given.kubeconfigPath,
   });
+  // The Server view starts collapsed (it would crowd the side bar while unused): show it now.
+  if (state) void vscode.commands.executeCommand(`${serverViewId}.focus`, { preserveFocus: true });
+  return state;
 }
 
 /** Starts with every answer given; failures are shown (naming the input), never thrown. */

@@ -121,6 +121,10 @@ describe('the local API server in the workbench', function () {
       const header = page.locator('.pane-header', { hasText: pane }).first();
       if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
     }
+    // Start showed the Server view (collapsed in the manifest, so as not to crowd the side bar).
+    await page
+      .locator('.pane-header[aria-expanded="true"]', { hasText: 'Server' })
+      .waitFor({ timeout: uiTimeoutMs });
     const clients = k ? 2 : 1;
     const expectedStatus = `127.0.0.1:${port} · ${clients} clients · ${clients} watchers`;
     await page
