@@ -287,12 +287,17 @@ export async function injectFaultCommand(
   return answer;
 }
 
-/** The Server view's Terminate on a watcher row (terminate-watcher by id, in its resource). */
+/**
+ * The Server view's Terminate: on a watcher row terminate-watcher by id (in its resource), on a
+ * client row every watcher of that user agent.
+ */
 export function terminateWatcherCommand(
   deps: ServerCommandDeps,
   node?: unknown,
 ): Promise<FaultResponse | undefined> {
   const n = node as ServerViewNode | undefined;
+  if (n?.kind === 'client')
+    return injectFaultCommand(deps, 'terminate-watcher', { userAgent: n.client.userAgent });
   if (n?.kind !== 'watcher') return injectFaultCommand(deps);
   const { id, resource } = n.watcher;
   return injectFaultCommand(deps, 'terminate-watcher', { id, resource });

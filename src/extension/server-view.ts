@@ -2,9 +2,10 @@
 // state (URL, profile, uptime), its resources with their object counts, its clients by user agent
 // and its watchers (id, client, cache_watcher.go state), refreshed when LocalApiServer reports a
 // change; the uptime row ticks once a second while the view is visible. Empty (the welcome view
-// with its Start button) while no server runs. Context actions: Terminate on a watcher, Expire
-// history on a resource.
+// with its Start button) while no server runs. Context actions: Terminate on a watcher or a client
+// (all its watchers), Expire history on a resource.
 import * as vscode from 'vscode';
+import { otherClients } from '../server/debug-state';
 import { humanDuration } from '../server/duration';
 import type {
   LiveServerState,
@@ -25,6 +26,7 @@ export type ServerViewNode =
 /** The context values the view's menus match. */
 export const serverResourceContext = 'serverResource';
 export const serverWatcherContext = 'serverWatcher';
+export const serverClientContext = 'serverClient';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -202,6 +204,8 @@ export class ServerViewProvider
         ].join(' · ');
         item.tooltip = `${c.userAgent}\n${item.description}${c.other ? ` · ${c.other} other` : ''}`;
         item.iconPath = new vscode.ThemeIcon('account');
+        // The clients past the debug state's cap share one row, which names no user agent.
+        if (c.userAgent !== otherClients) item.contextValue = serverClientContext;
         return item;
       }
       case 'watcher': {

@@ -842,6 +842,44 @@ describe('local API server', function () {
       );
     });
 
+    it('Terminate on a client row terminates every watcher of its user agent', async () => {
+      const clientNode = (agent: string) =>
+        api.localServer
+          .serverViewNodes()
+          .find(
+            (n): n is Extract<ServerViewNode, { kind: 'client' }> =>
+              n.kind === 'client' && n.client.userAgent === agent,
+          );
+      const test = clientNode(testAgent);
+      assert.ok(test, "the test's own requests are a client");
+      const none = await vscode.commands.executeCommand<FaultResponse>(
+        'listwatch.terminateWatcher',
+        test,
+      );
+      assert.strictEqual(none.status, 404);
+      assert.strictEqual(
+        (none.body as { message: string }).message,
+        `no watcher of user agent "${testAgent}"`,
+      );
+      const informerClient = await eventually(() => {
+        const node = clientNode(clientNodeAgent);
+        assert.ok(node);
+        assert.ok(api.localServer.state()!.watchers.some((w) => w.userAgent === clientNodeAgent));
+        return node;
+      });
+      const ended = await vscode.commands.executeCommand<FaultResponse>(
+        'listwatch.terminateWatcher',
+        informerClient,
+      );
+      assert.strictEqual(ended.status, 200, JSON.stringify(ended.body));
+      const terminated = (ended.body as { terminated: { userAgent: string }[] }).terminated;
+      assert.ok(terminated.length >= 1);
+      assert.ok(
+        terminated.every((t) => t.userAgent === clientNodeAgent),
+        JSON.stringify(terminated),
+      );
+    });
+
     it('the status bar menu lists the server commands, and Open Inspector only when it exists', async () => {
       let shown: string[] = [];
       api.localServer.usePrompts({
