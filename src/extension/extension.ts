@@ -1,6 +1,7 @@
-// The extension's entry point: registers the continue-token faces (commands, hover, Tokens view)
-// and the run faces (Scenarios, Runs and Watchers views, the inspector panel, run commands) over
-// the engine, every command logged to the List/Watch output channel. Returns a small API so the extension-host tests can read what the views show and
+// The extension's entry point: registers the continue-token faces (commands, hover, Tokens view),
+// the run faces (Scenarios, Runs and Watchers views, the inspector panel, run commands) and the
+// local API server (its commands, status bar item and Server view) over the engine, every command
+// logged to the List/Watch output channel. Returns a small API so the extension-host tests can read what the views show and
 // what crossed the inspector's protocol.
 import * as vscode from 'vscode';
 import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
