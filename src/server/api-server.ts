@@ -76,9 +76,13 @@ export class ApiServer {
 
   private constructor(
     readonly registry: Registry,
+    /** The engine's inspector events, for readers in the same process (the VS Code extension). */
+    readonly inspector: InspectorHub,
     private readonly state: ServingState,
     private readonly listener: NetServer,
     private readonly servers: readonly Server[],
+    /** Every accepted connection, whichever server (if any yet) it went to. */
+    private readonly sockets: ReadonlySet<Socket>,
     o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
   ) {
     this.port = o.port;
@@ -87,6 +91,11 @@ export class ApiServer {
     this.token = o.token;
     this.kubeconfigPath = o.kubeconfigPath;
     this.auditLogPath = o.auditLogPath;
+  }
+
+  /** The live state (what GET /debug/listwatch/v1/state answers), for readers in the same process. */
+  get debugState(): DebugState {
+    return this.state.debugState;
   }
 
   /** The address the listener is bound to, read from its socket (loopback only). */
@@ -143,7 +152,12 @@ export class ApiServer {
       createServer(handler),
       createHttpsServer(generateSelfSignedCertKey(), handler),
     ];
-    const listener = createNetServer((socket) => dispatchConnection(socket, servers));
+    const sockets = new Set<Socket>();
+    const listener = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      dispatchConnection(socket, servers);
+    });
     let port: number;
     try {
       port = state.port = await listen(listener, opts.port ?? 0);
@@ -156,7 +170,7 @@ export class ApiServer {
       token,
       path: opts.kubeconfigPath,
     });
-    return new ApiServer(registry, state, listener, servers, {
+    return new ApiServer(registry, inspector, state, listener, servers, sockets, {
       port,
       token,
       kubeconfigPath,
@@ -176,6 +190,10 @@ export class ApiServer {
     await new Promise<void>((resolve) => {
       this.listener.close(() => resolve());
       for (const s of this.servers) s.closeAllConnections();
+      // closeAllConnections knows only connections with a request parser: one still in its TLS
+      // handshake or before its first byte (a client reconnecting as the watches end) would keep
+      // the listener open until the client gives up.
+      for (const socket of this.sockets) socket.destroy();
     });
   }
 }
