@@ -13,6 +13,7 @@ import type { KubeObject } from '../engine/storage/objects';
 import type { RequestContext } from '../engine/request/request-context';
 import { propagationBackground } from './delete-options';
 import { deleteItems } from './handlers/delete';
+import { canonicalObject } from './canonical-object';
 import { formatTime } from './object-meta';
 import type { Registry } from './registry';
 import type { ServedResource } from './served-resource';
@@ -284,7 +285,7 @@ export class NamespaceController {
           : [];
         const next = updateConditions(old, remaining, Date.now());
         if (next) status.conditions = next;
-        return existing;
+        return canonicalObject(served, existing);
       },
       this.context('PUT', path),
     );

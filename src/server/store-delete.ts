@@ -24,6 +24,7 @@ import {
   propagationOrphan,
   type DeleteOptions,
 } from './delete-options';
+import { canonicalObject } from './canonical-object';
 import { formatTime } from './object-meta';
 import type { ServedResource } from './served-resource';
 
@@ -254,7 +255,10 @@ export interface DeleteStorage {
   delete(preconditions: Preconditions): Promise<KubeObject>;
 }
 
-/** The served resource's engine as DeleteStorage for one object; dry-run when asked. */
+/**
+ * The served resource's engine as DeleteStorage for one object (what it writes in Go's field
+ * order: a deletionTimestamp goes where ObjectMeta declares it); dry-run when asked.
+ */
 export function deleteStorage(
   served: ServedResource,
   namespace: string,
@@ -286,7 +290,7 @@ export function deleteStorage(
       async guaranteedUpdate(tryUpdate, p) {
         const current = await get();
         check(current, p);
-        return tryUpdate(structuredClone(current));
+        return canonicalObject(served, tryUpdate(structuredClone(current)));
       },
       async delete(p) {
         const current = await get();
@@ -297,7 +301,9 @@ export function deleteStorage(
   return {
     get,
     guaranteedUpdate: (tryUpdate, p) =>
-      engine.update(namespace, name, tryUpdate, by, { preconditions: p }),
+      engine.update(namespace, name, (o) => canonicalObject(served, tryUpdate(o)), by, {
+        preconditions: p,
+      }),
     delete: (p) => engine.delete(namespace, name, by, p),
   };
 }

@@ -120,6 +120,17 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
       assert.strictEqual(d.status, 200, d.text);
       assert.strictEqual(d.json.kind, 'ConfigMap');
       assert.strictEqual(meta(d).deletionGracePeriodSeconds, 0);
+      // Stored in ObjectMeta's field order, as Go encodes it.
+      assert.deepStrictEqual(Object.keys(meta(d)), [
+        'name',
+        'namespace',
+        'uid',
+        'resourceVersion',
+        'creationTimestamp',
+        'deletionTimestamp',
+        'deletionGracePeriodSeconds',
+        'finalizers',
+      ]);
       assert.match(String(meta(d).deletionTimestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       const again = await call(server, 'DELETE', cmPath('default', 'held'));
       assert.strictEqual(again.status, 200);
