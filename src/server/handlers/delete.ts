@@ -31,7 +31,7 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
   );
   const accepted = !result.deleted && options.orphanDependents === false;
   writeResult(scope, accepted ? 202 : 200, result.object);
-  if (!result.deleted && served === scope.registry.namespaces)
+  if (!result.deleted && !isDryRun(options) && served === scope.registry.namespaces)
     scope.registry.namespaceController?.enqueue(info.name);
 }
 
