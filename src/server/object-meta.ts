@@ -1,8 +1,10 @@
 // Mirrors k8s.io/apiserver pkg/registry/rest/{create.go,update.go,meta.go} (BeforeCreate,
-// BeforeUpdate, FillObjectMetaSystemFields, EnsureObjectNamespaceMatchesRequestNamespace),
+// BeforeUpdate, WipeObjectMetaSystemFields, FillObjectMetaSystemFields,
+// EnsureObjectNamespaceMatchesRequestNamespace),
 // pkg/storage/names/generate.go, pkg/registry/generic/registry/store.go (Update's resourceVersion
 // rules), apimachinery pkg/api/validation/{objectmeta.go,generic.go} and the strategies of the
-// resources served here (kubernetes pkg/registry/core/{pod,configmap,namespace}/strategy.go,
+// resources served here (kubernetes pkg/registry/core/{pod,configmap,namespace}/strategy.go, the
+// namespace FinalizeStrategy with ValidateNamespaceFinalizeUpdate,
 // apiextensions-apiserver registry/customresource/strategy.go) (release-1.36): what upstream
 // sets and checks in an object's metadata on create and update. Wall-clock time and randomness
 // are parameters. Deliberate differences: of the kinds' own validation only the name rules, the
