@@ -367,6 +367,34 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
       assert.strictEqual((await call(server, 'GET', '/api/v1/namespaces/held')).status, 404);
     });
 
+    it('a queued namespace is synced after the grace period (a zero one here) and removed', async () => {
+      const queued = new NamespaceController(server.registry, { gracePeriodMs: 0 });
+      try {
+        await createNs('queued');
+        await createCm('queued', 'c');
+        await call(server, 'DELETE', '/api/v1/namespaces/queued');
+        queued.enqueue('queued');
+        let status = 0;
+        for (let i = 0; i < 500 && status !== 404; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          status = (await call(server, 'GET', '/api/v1/namespaces/queued')).status;
+        }
+        assert.strictEqual(status, 404);
+      } finally {
+        await queued.stop();
+      }
+    });
+
+    it('the server runs its own namespace controller unless told not to', async () => {
+      assert.strictEqual(server.registry.namespaceController, undefined);
+      const other = await ApiServer.start({ port: 0 });
+      try {
+        assert.ok(other.registry.namespaceController instanceof NamespaceController);
+      } finally {
+        await other.stop();
+      }
+    });
+
     it('refuses a finalize with a finalizer name that is neither standard nor qualified', async () => {
       await createNs('fin');
       const ns = await call(server, 'GET', '/api/v1/namespaces/fin');
