@@ -117,7 +117,7 @@ export function beforeDelete(
       if (period >= existingGrace) return { graceful: false, gracefulPending: true };
       // Only shorter: back by the old period, forward by the new one, never into the past.
       let next = deletionTimestamp - existingGrace * 1000 + period * 1000;
-      if (next < Math.floor(now / 1000) * 1000) {
+      if (next < now) {
         next = now;
         // A graceful request whose whole period has passed stays graceful, at the minimum.
         if (period !== 0) period = 1;
