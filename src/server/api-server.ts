@@ -24,6 +24,7 @@ import { isOwnHost, misdirectedRequest } from './filters/host-check';
 import { InspectorHub } from '../engine/inspect/events';
 import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
+import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
 import { kubeconfigName, writeKubeconfig } from './kubeconfig';
@@ -36,7 +37,7 @@ import { parseQuery } from './list-query';
 import { negotiateEncoding } from './negotiation';
 import type { StorageOperation } from './status';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
-import { nonResourceRoutes, verbHandlers, type NonResourceScope } from './routes';
+import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
 
 /** Objects to create in `default` at start. */
@@ -56,6 +57,8 @@ export interface ApiServerOptions {
   kubeconfigPath?: string;
   /** audit.k8s.io/v1 events at Metadata level, one JSON line each. */
   auditLogPath?: string;
+  /** Emulate kube-controller-manager's namespace controller (default true). */
+  namespaceController?: boolean;
 }
 
 /** The namespaces every cluster has (pkg/controlplane's system namespaces and default). */
@@ -113,6 +116,8 @@ export class ApiServer {
     const debugState = new DebugState({ resources: registry.resources, etcd: registry.etcd });
     inspector.subscribe((e) => debugState.observe(e));
     await registry.start();
+    if (opts.namespaceController !== false)
+      registry.namespaceController = new NamespaceController(registry);
     try {
       await seed(registry, opts.seed ?? {});
     } catch (e) {
@@ -184,6 +189,7 @@ export class ApiServer {
    */
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
+    await this.registry.namespaceController?.stop();
     this.registry.stop();
     // Let the watch handlers see their closed channels and finish their responses.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -297,12 +303,21 @@ async function serve(
   const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
   // A cluster-scoped resource has no route under /namespaces/<ns>/; requestinfo.go reads
   // `/api/v1/namespaces/x` as namespace x, which for the namespaces resource is the object's name.
-  if (!served || info.subresource !== '' || (!served.namespaced && info.namespacedPath))
+  const subresource = served && info.subresource !== '' ? subresourceOf(served, info) : undefined;
+  if (
+    !served ||
+    (info.subresource !== '' && !subresource) ||
+    (!served.namespaced && info.namespacedPath)
+  )
     throw newPathNotFound();
   if (!served.namespaced) info.namespace = '';
   state.debugState.requestStarted(context, info.verb);
-  const handler = verbHandlers[info.verb];
-  if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
+  const handler = subresource ? subresource[info.verb] : verbHandlers[info.verb];
+  if (
+    !handler ||
+    (!subresource && !served.verbs.includes(info.verb)) ||
+    !allowedScope(served, info)
+  )
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
   const negotiated = negotiateEncoding(
     {

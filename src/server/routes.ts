@@ -8,7 +8,7 @@ import { getResource, listResource, watchResource } from './handlers/get';
 import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
 import { patchResource } from './handlers/patch';
-import { updateResource } from './handlers/update';
+import { finalizeNamespace, updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
 import type { Registry } from './registry';
 import type { RequestInfo } from './request-info';
@@ -18,6 +18,7 @@ import { faultsPath, handleFaultRequest, type FaultResponse } from './faults';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
 import { serveOpenAPI } from './openapi';
+import type { ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 import { serveVersion, type VersionInfo } from './version';
 
@@ -32,6 +33,20 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
   delete: deleteResource,
   deletecollection: deleteCollection,
 };
+
+/** The verbs of the subresources served (namespaces/finalize: FinalizeREST has only Update). */
+const subresourceHandlers: Readonly<Record<string, Readonly<Record<string, ResourceHandler>>>> = {
+  'namespaces/finalize': { update: finalizeNamespace },
+};
+
+/** The handlers of a built-in's subresource, or undefined when it has no such subresource. */
+export function subresourceOf(
+  served: ServedResource,
+  info: RequestInfo,
+): Readonly<Record<string, ResourceHandler>> | undefined {
+  if (served.jsonOnly || served.group !== '') return undefined;
+  return subresourceHandlers[`${served.resource}/${info.subresource}`];
+}
 
 /** What a non-resource handler is given. */
 export interface NonResourceScope {
