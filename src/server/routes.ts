@@ -2,6 +2,7 @@
 // two tables. A resource request goes to the handler of its RequestInfo verb; a non-resource path
 // (discovery, /version, /healthz, /metrics, the debug API) to the first entry that matches it.
 // Each module of the HTTP face plugs in here as one line.
+import { builtInSubresources, type BuiltInSubresource } from './subresources';
 import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from '../engine/request/request-context';
 import { getResource, listResource, watchResource } from './handlers/get';
@@ -34,8 +35,12 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
   deletecollection: deleteCollection,
 };
 
-/** The verbs of the subresources served (namespaces/finalize: FinalizeREST has only Update). */
-const subresourceHandlers: Readonly<Record<string, Readonly<Record<string, ResourceHandler>>>> = {
+/** The handler of each verb of each subresource served (subresources.ts lists them). */
+const subresourceHandlers: {
+  readonly [S in BuiltInSubresource]: Readonly<
+    Record<(typeof builtInSubresources)[S][number], ResourceHandler>
+  >;
+} = {
   'namespaces/finalize': { update: finalizeNamespace },
 };
 
@@ -45,7 +50,10 @@ export function subresourceOf(
   info: RequestInfo,
 ): Readonly<Record<string, ResourceHandler>> | undefined {
   if (served.jsonOnly || served.group !== '') return undefined;
-  return subresourceHandlers[`${served.resource}/${info.subresource}`];
+  const path = `${served.resource}/${info.subresource}`;
+  return Object.hasOwn(subresourceHandlers, path)
+    ? subresourceHandlers[path as BuiltInSubresource]
+    : undefined;
 }
 
 /** What a non-resource handler is given. */
