@@ -7,7 +7,8 @@ import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
 
 const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed pods=N,configmaps=N]
-                       [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH] [--json]
+                       [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH]
+                       [--no-namespace-controller] [--json]
 
 Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
 layer (k8s.io/apiserver release-1.36 by default) on the real clock: core/v1 pods, configmaps
@@ -22,6 +23,9 @@ Options:
                         repeatable
   --kubeconfig PATH     where to write the kubeconfig (default: a new temporary directory)
   --audit-log PATH      write audit.k8s.io/v1 events (Metadata level) to PATH
+  --no-namespace-controller
+                        do not emulate kube-controller-manager's namespace controller (a
+                        deleted namespace then stays Terminating, as with no controller)
   --json                print {"url":…,"kubeconfig":…,"token":…} as the first stdout line
   -h, --help            show this help
 
@@ -85,6 +89,7 @@ export const serveCommand: CliCommand = {
       { name: 'seed', value: true },
       { name: 'kubeconfig', value: true },
       { name: 'audit-log', value: true },
+      { name: 'no-namespace-controller', value: false },
       { name: 'json', value: false },
       { name: 'help', value: false, short: 'h' },
     ]);
@@ -110,6 +115,7 @@ export const serveCommand: CliCommand = {
         crdFiles: crds,
         kubeconfigPath: str('kubeconfig'),
         auditLogPath: str('audit-log'),
+        namespaceController: !options.has('no-namespace-controller'),
       });
     } catch (e) {
       if (e instanceof UsageError) throw e;

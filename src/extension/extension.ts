@@ -1,6 +1,7 @@
-// The extension's entry point: registers the continue-token faces (commands, hover, Tokens view)
-// and the run faces (Scenarios, Runs and Watchers views, the inspector panel, run commands) over
-// the engine, every command logged to the List/Watch output channel. Returns a small API so the extension-host tests can read what the views show and
+// The extension's entry point: registers the continue-token faces (commands, hover, Tokens view),
+// the run faces (Scenarios, Runs and Watchers views, the inspector panel, run commands) and the
+// local API server (its commands, status bar item and Server view) over the engine, every command
+// logged to the List/Watch output channel. Returns a small API so the extension-host tests can read what the views show and
 // what crossed the inspector's protocol.
 import * as vscode from 'vscode';
 import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
@@ -26,6 +27,12 @@ import { RunsViewProvider, runsViewId } from './runs-view';
 import { ScenariosViewProvider, scenariosViewId, type ViewRow } from './scenarios-view';
 import { WatchersViewProvider, watchersViewId } from './watchers-view';
 import { WorkspaceRuns, type RunInProgress } from './workspace-runs';
+import { serverViewId } from './ids';
+import { LocalApiServer, type LiveServerState } from './live-server';
+import { autoStartServer, registerServerCommands } from './server-commands';
+import { ServerPromptsInUse, type ServerPrompts } from './server-prompts';
+import { ServerStatusBar } from './server-status-bar';
+import { ServerViewProvider, type ServerViewNode } from './server-view';
 import {
   ContinueTokenHoverProvider,
   hoverDocumentSelector,
@@ -108,7 +115,23 @@ export interface ListwatchApi {
   logLines(): string[];
   /** Answers the confirmations instead of the workbench's dialogs (tests); undefined restores them. */
   useConfirmations(replacement: Partial<Confirmations> | undefined): void;
+  /** The local API server running in this extension host, its status bar item and Server view. */
+  localServer: {
+    state(): LiveServerState | undefined;
+    onDidChange: vscode.Event<LiveServerState | undefined>;
+    statusBarText(): string | undefined;
+    serverViewRows(): ViewRow[];
+    serverViewNodes(): ServerViewNode[];
+    /** Answers the server commands' prompts instead of the workbench's (tests); undefined restores them. */
+    usePrompts(replacement: Partial<ServerPrompts> | undefined): void;
+  };
 }
+
+/**
+ * The local API server, for deactivate(): VS Code awaits the promise deactivate returns, not the
+ * disposal of context.subscriptions, and stopping a server (closing its watches) is asynchronous.
+ */
+let localServer: LocalApiServer | undefined;
 
 /** The hover, registered for the languages listwatch.hover.languages names (again when it changes). */
 function registerHover(tokens: DocumentTokens): vscode.Disposable {
@@ -176,6 +199,14 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     vscode.Uri.joinPath(context.extensionUri, 'dist', 'run-worker.js').fsPath,
   );
   const runDeps = { runs, store, current, inspector, log, confirmations };
+  const server = new LocalApiServer((context.storageUri ?? context.globalStorageUri).fsPath, log);
+  localServer = server;
+  const serverPrompts = new ServerPromptsInUse();
+  const serverDeps = { server, prompts: serverPrompts, log };
+  const serverStatusBar = new ServerStatusBar(server);
+  const serverView = new ServerViewProvider(server);
+  const serverTree = vscode.window.createTreeView(serverViewId, { treeDataProvider: serverView });
+  serverView.attach(serverTree);
   const sampleLog = new SampleLog(context.extensionUri, log);
   const scenariosView = new ScenariosViewProvider(listScenarios);
   const liveRuns = new LiveRuns(current, inspector, log);
@@ -187,6 +218,11 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   watchersView.attach(watchersTree);
   context.subscriptions.push(
     log,
+    server,
+    serverStatusBar,
+    serverView,
+    serverTree,
+    ...registerServerCommands(serverDeps),
     runs,
     // Cancel Run is offered while a scenario runs.
     runs.onDidChangeRunInProgress(
@@ -207,6 +243,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
     ...registerRunCommands(runDeps),
     liveRuns,
+    // The local server's requests and events are recorded from its start (its live run).
+    liveRuns.attach(server),
     log.registerCommand(openLiveRunCommandId, (arg?: unknown) => openLiveRunCommand(liveRuns, arg)),
     log.registerCommand(saveRunAsTraceCommandId, (arg?: unknown, destination?: unknown) =>
       saveRunAsTraceCommand(
@@ -280,6 +318,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       ),
     ),
   );
+  void autoStartServer(serverDeps);
   return {
     tokensViewRows: () => tokensView.rows(),
     tokensViewNodes: () => tokensView.getChildren(),
@@ -312,9 +351,19 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     },
     logLines: () => log.lines(),
     useConfirmations: (replacement) => confirmations.use(replacement),
+    localServer: {
+      state: () => server.state(),
+      onDidChange: server.onDidChange,
+      statusBarText: () => serverStatusBar.shownText,
+      serverViewRows: () => serverView.rows(),
+      serverViewNodes: () =>
+        serverView.getChildren().flatMap((n) => [n, ...serverView.getChildren(n)]),
+      usePrompts: (replacement) => serverPrompts.use(replacement),
+    },
   };
 }
 
-export function deactivate(): void {
-  // Everything registered is in context.subscriptions and disposed by VS Code.
+/** Stops the local API server (every watch closed); the rest is in context.subscriptions. */
+export async function deactivate(): Promise<void> {
+  await localServer?.stop();
 }

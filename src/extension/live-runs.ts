@@ -57,20 +57,29 @@ export class LiveRuns implements vscode.Disposable {
     private readonly log: ExtensionLog,
   ) {}
 
-  /** Records the source's server while it runs (a new run each time one starts). */
+  /**
+   * Records the source's server while it runs (a new run each time one starts). Each source stops
+   * and removes only its own server's run.
+   */
   attach(source: LocalServerSource): vscode.Disposable {
+    let mine: RecordedServer | undefined;
     const follow = () => {
       const server = source.server;
-      if (this.entry && this.entry.server === server && this.entry.stoppedAt === undefined) return;
-      this.stop();
-      if (server) this.start(server);
+      if (server === mine) return;
+      if (mine !== undefined && this.entry?.server === mine) this.stop();
+      mine = server;
+      if (server) {
+        this.stop();
+        this.start(server);
+      }
     };
     follow();
     const sub = source.onDidChange(follow);
-    // Detached (the extension stops, or a test is done with its server): the run goes too.
+    // Detached (the extension stops, or a test is done with its server): its run goes too.
     return {
       dispose: () => {
         sub.dispose();
+        if (mine === undefined || this.entry?.server !== mine) return;
         this.stop();
         this.entry = undefined;
         this.changed.fire();

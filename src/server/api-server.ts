@@ -25,6 +25,7 @@ import { InspectorHub, type InspectorEvent } from '../engine/inspect/events';
 import { handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
 import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
+import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
 import { kubeconfigName, writeKubeconfig } from './kubeconfig';
@@ -37,7 +38,7 @@ import { parseQuery } from './list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
 import type { StorageOperation } from './status';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
-import { nonResourceRoutes, verbHandlers, type NonResourceScope } from './routes';
+import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
 
 /** Objects to create in `default` at start. */
@@ -57,6 +58,8 @@ export interface ApiServerOptions {
   kubeconfigPath?: string;
   /** audit.k8s.io/v1 events at Metadata level, one JSON line each. */
   auditLogPath?: string;
+  /** Emulate kube-controller-manager's namespace controller (default true). */
+  namespaceController?: boolean;
 }
 
 /** The namespaces every cluster has (pkg/controlplane's system namespaces and default). */
@@ -99,9 +102,13 @@ export class ApiServer {
 
   private constructor(
     readonly registry: Registry,
+    /** The engine's inspector events, for readers in the same process (the VS Code extension). */
+    readonly inspector: InspectorHub,
     private readonly state: ServingState,
     private readonly listener: NetServer,
     private readonly servers: readonly Server[],
+    /** Every accepted connection, whichever server (if any yet) it went to. */
+    private readonly sockets: ReadonlySet<Socket>,
     o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
   ) {
     this.port = o.port;
@@ -124,7 +131,7 @@ export class ApiServer {
   record(observer: ServerObserver): { dispose(): void } {
     const state = this.state;
     if (state.observers.length === 0) {
-      state.unsubscribeEvents = state.inspector.subscribe((e) => {
+      state.unsubscribeEvents = this.inspector.subscribe((e) => {
         for (const o of state.observers) o.event(e);
       });
       state.faultApplied = (f) => {
@@ -160,6 +167,11 @@ export class ApiServer {
     });
   }
 
+  /** The live state (what GET /debug/listwatch/v1/state answers), for readers in the same process. */
+  get debugState(): DebugState {
+    return this.state.debugState;
+  }
+
   /** The address the listener is bound to, read from its socket (loopback only). */
   get boundAddress(): string {
     return (this.listener.address() as AddressInfo).address;
@@ -175,6 +187,8 @@ export class ApiServer {
     const debugState = new DebugState({ resources: registry.resources, etcd: registry.etcd });
     inspector.subscribe((e) => debugState.observe(e));
     await registry.start();
+    if (opts.namespaceController !== false)
+      registry.namespaceController = new NamespaceController(registry);
     try {
       await seed(registry, opts.seed ?? {});
     } catch (e) {
@@ -185,7 +199,6 @@ export class ApiServer {
     const startedAt = Date.now();
     const state: ServingState = {
       registry,
-      inspector,
       startedAt,
       observers: [],
       factory: new RequestInfoFactory(),
@@ -218,7 +231,12 @@ export class ApiServer {
       createServer(handler),
       createHttpsServer(generateSelfSignedCertKey(), handler),
     ];
-    const listener = createNetServer((socket) => dispatchConnection(socket, servers));
+    const sockets = new Set<Socket>();
+    const listener = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      dispatchConnection(socket, servers);
+    });
     let port: number;
     try {
       port = state.port = await listen(listener, opts.port ?? 0);
@@ -231,7 +249,7 @@ export class ApiServer {
       token,
       path: opts.kubeconfigPath,
     });
-    return new ApiServer(registry, state, listener, servers, {
+    return new ApiServer(registry, inspector, state, listener, servers, sockets, {
       port,
       token,
       kubeconfigPath,
@@ -245,12 +263,17 @@ export class ApiServer {
    */
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
+    await this.registry.namespaceController?.stop();
     this.registry.stop();
     // Let the watch handlers see their closed channels and finish their responses.
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => {
       this.listener.close(() => resolve());
       for (const s of this.servers) s.closeAllConnections();
+      // closeAllConnections knows only connections with a request parser: one still in its TLS
+      // handshake or before its first byte (a client reconnecting as the watches end) would keep
+      // the listener open until the client gives up.
+      for (const socket of this.sockets) socket.destroy();
     });
   }
 }
@@ -286,7 +309,6 @@ function listen(server: NetServer, port: number): Promise<number> {
 /** What every request is served with. */
 interface ServingState {
   registry: Registry;
-  inspector: InspectorHub;
   startedAt: number;
   /** ApiServer.record's observers (usually none). */
   observers: readonly ServerObserver[];
@@ -361,12 +383,21 @@ async function serve(
   const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
   // A cluster-scoped resource has no route under /namespaces/<ns>/; requestinfo.go reads
   // `/api/v1/namespaces/x` as namespace x, which for the namespaces resource is the object's name.
-  if (!served || info.subresource !== '' || (!served.namespaced && info.namespacedPath))
+  const subresource = served && info.subresource !== '' ? subresourceOf(served, info) : undefined;
+  if (
+    !served ||
+    (info.subresource !== '' && !subresource) ||
+    (!served.namespaced && info.namespacedPath)
+  )
     throw newPathNotFound();
   if (!served.namespaced) info.namespace = '';
   state.debugState.requestStarted(context, info.verb);
-  const handler = verbHandlers[info.verb];
-  if (!handler || !served.verbs.includes(info.verb) || !allowedScope(served, info))
+  const handler = subresource ? subresource[info.verb] : verbHandlers[info.verb];
+  if (
+    !handler ||
+    (!subresource && !served.verbs.includes(info.verb)) ||
+    !allowedScope(served, info)
+  )
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
   const negotiated = negotiateEncoding(
     {

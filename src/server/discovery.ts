@@ -14,6 +14,7 @@ import {
   parseAccept,
   type AcceptClause,
 } from './negotiation';
+import { subresourceVerbs } from './subresources';
 import type { ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 import { storageVersionHash } from './storage-version-hash';
@@ -68,6 +69,14 @@ export interface APIResourceDiscovery {
   verbs: string[];
   shortNames?: string[];
   categories?: string[];
+  subresources?: APISubresourceDiscovery[];
+}
+
+/** apidiscovery.k8s.io/v2 APISubresourceDiscovery. */
+export interface APISubresourceDiscovery {
+  subresource: string;
+  responseKind: { group: string; version: string; kind: string };
+  verbs: string[];
 }
 
 /** apidiscovery.k8s.io/v2 APIGroupDiscovery. */
@@ -146,7 +155,20 @@ export function apiResourceList(
   groupVersion: string,
   resources: readonly ServedResource[],
 ): { groupVersion: string; resources: APIResource[] } {
-  return { groupVersion, resources: byName(resources).map(apiResource) };
+  // A subresource follows its resource (the installer's paths, sorted), with no storage version.
+  return {
+    groupVersion,
+    resources: byName(resources).flatMap((r) => [
+      apiResource(r),
+      ...subresourceVerbs(r).map((s): APIResource => ({
+        name: `${r.resource}/${s.name}`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: s.verbs,
+      })),
+    ]),
+  };
 }
 
 function apiResource(r: ServedResource): APIResource {
@@ -217,6 +239,13 @@ function resourceDiscovery(r: ServedResource): APIResourceDiscovery {
   };
   if (r.shortNames.length) out.shortNames = [...r.shortNames];
   if (r.categories.length) out.categories = [...r.categories];
+  const subresources = subresourceVerbs(r);
+  if (subresources.length)
+    out.subresources = subresources.map((s) => ({
+      subresource: s.name,
+      responseKind: out.responseKind,
+      verbs: s.verbs,
+    }));
   return out;
 }
 

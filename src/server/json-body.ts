@@ -3,7 +3,8 @@
 // k8s.io/apimachinery pkg/runtime/serializer/json (json.go Decode, meta.go Interpret)
 // (release-1.36): a request body decoded as the object an endpoint expects, failing as upstream.
 // Deliberate differences: built-in kinds are checked only as far as this server models them
-// (apiVersion/kind, ObjectMeta's field types, unknown top-level and metadata fields); YAML
+// (apiVersion/kind, ObjectMeta's field types, ConfigMap's and Namespace's own field types,
+// unknown top-level and metadata fields); YAML
 // errors carry js-yaml's wording; protobuf bodies are decoded for ConfigMap and Namespace only
 // (protobuf-body.ts; the other kinds answer the 415); integers beyond 2^53 lose precision (JSON.parse).
 import { load as loadYaml } from 'js-yaml';
@@ -241,6 +242,89 @@ function objectMetaTypeError(kind: string, metadata: unknown): Error | undefined
   return undefined;
 }
 
+// Go's base64.StdEncoding.Decode error for a []byte field: the first byte it cannot read.
+function base64Error(v: string): Error | undefined {
+  const alphabet = /[A-Za-z0-9+/]/;
+  let i = 0;
+  for (; i < v.length && alphabet.test(v[i]); i++);
+  // Padding: only at the end, making the length a multiple of 4.
+  let pad = 0;
+  while (i + pad < v.length && v[i + pad] === '=') pad++;
+  const end = i + pad;
+  if (end < v.length) return new Error(`illegal base64 data at input byte ${end}`);
+  if (pad > 2 || (i + pad) % 4 !== 0 || (pad > 0 && i % 4 < 2))
+    return new Error(`illegal base64 data at input byte ${pad > 0 ? i : Math.floor(i / 4) * 4}`);
+  return undefined;
+}
+
+// A map[string]V field: not an object, or the first value that is not a V (null is V's zero).
+function mapFieldError(
+  v: unknown,
+  struct: string,
+  field: string,
+  mapType: string,
+  value: (x: unknown) => Error | undefined,
+): Error | undefined {
+  if (typeof v !== 'object' || Array.isArray(v)) return typeError(v, struct, field, mapType);
+  for (const x of Object.values(v as object)) {
+    if (x === null) continue;
+    const err = value(x);
+    if (err) return err;
+  }
+  return undefined;
+}
+
+// The first type error sigs.k8s.io/json reports decoding a ConfigMap's or a Namespace's own
+// fields (k8s.io/api core/v1 types.go), for one top-level field.
+function kindFieldError(kind: string, field: string, v: unknown): Error | undefined {
+  if (v === null) return undefined;
+  const stringOf =
+    (struct: string, path: string, type: string) =>
+    (x: unknown): Error | undefined =>
+      typeof x === 'string' ? undefined : typeError(x, struct, path, type);
+  if (kind === 'ConfigMap') {
+    if (field === 'immutable' && typeof v !== 'boolean')
+      return typeError(v, 'ConfigMap', 'immutable', 'bool');
+    if (field === 'data')
+      return mapFieldError(
+        v,
+        'ConfigMap',
+        'data',
+        'map[string]string',
+        stringOf('ConfigMap', 'data', 'string'),
+      );
+    if (field === 'binaryData')
+      return mapFieldError(v, 'ConfigMap', 'binaryData', 'map[string][]uint8', (x) =>
+        typeof x === 'string' ? base64Error(x) : typeError(x, 'ConfigMap', 'binaryData', '[]uint8'),
+      );
+  }
+  if (kind === 'Namespace') {
+    if (field === 'spec') {
+      if (typeof v !== 'object' || Array.isArray(v))
+        return typeError(v, 'Namespace', 'spec', 'v1.NamespaceSpec');
+      const f = (v as Record<string, unknown>).finalizers;
+      if (f === undefined || f === null) return undefined;
+      if (!Array.isArray(f))
+        return typeError(f, 'NamespaceSpec', 'spec.finalizers', '[]v1.FinalizerName');
+      for (const x of f)
+        if (x !== null && typeof x !== 'string')
+          return typeError(x, 'NamespaceSpec', 'spec.finalizers', 'v1.FinalizerName');
+    }
+    if (field === 'status') {
+      if (typeof v !== 'object' || Array.isArray(v))
+        return typeError(v, 'Namespace', 'status', 'v1.NamespaceStatus');
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        if (x === null) continue;
+        if (k === 'phase' && typeof x !== 'string')
+          return typeError(x, 'NamespaceStatus', 'status.phase', 'v1.NamespacePhase');
+        if (k === 'conditions' && !Array.isArray(x))
+          return typeError(x, 'NamespaceStatus', 'status.conditions', '[]v1.NamespaceCondition');
+      }
+    }
+  }
+  return undefined;
+}
+
 // UnmarshalStrict's unknown fields, in document order: top-level, then within metadata.
 function unknownFields(obj: Record<string, unknown>, topLevel: readonly string[]): string[] {
   const out: string[] = [];
@@ -366,8 +450,14 @@ export function decodeBody(
   }
   // A top-level null leaves the object empty (Interpret has refused any other non-object).
   const obj = (value ?? {}) as Record<string, unknown>;
-  const metaErr = objectMetaTypeError(expected.kind, obj.metadata);
-  if (metaErr) fail(metaErr);
+  // The first type error in document order, as the decoder saves only the first.
+  for (const [k, v] of Object.entries(obj)) {
+    const err =
+      k === 'metadata'
+        ? objectMetaTypeError(expected.kind, v)
+        : kindFieldError(expected.kind, k, v);
+    if (err) fail(err);
+  }
 
   const topLevel = expected.topLevelFields ?? builtinTopLevelFields[expected.kind];
   let warnings: string[] = [];

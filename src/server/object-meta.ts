@@ -1,8 +1,10 @@
 // Mirrors k8s.io/apiserver pkg/registry/rest/{create.go,update.go,meta.go} (BeforeCreate,
-// BeforeUpdate, FillObjectMetaSystemFields, EnsureObjectNamespaceMatchesRequestNamespace),
+// BeforeUpdate, WipeObjectMetaSystemFields, FillObjectMetaSystemFields,
+// EnsureObjectNamespaceMatchesRequestNamespace),
 // pkg/storage/names/generate.go, pkg/registry/generic/registry/store.go (Update's resourceVersion
 // rules), apimachinery pkg/api/validation/{objectmeta.go,generic.go} and the strategies of the
-// resources served here (kubernetes pkg/registry/core/{pod,configmap,namespace}/strategy.go,
+// resources served here (kubernetes pkg/registry/core/{pod,configmap,namespace}/strategy.go, the
+// namespace FinalizeStrategy with ValidateNamespaceFinalizeUpdate,
 // apiextensions-apiserver registry/customresource/strategy.go) (release-1.36): what upstream
 // sets and checks in an object's metadata on create and update. Wall-clock time and randomness
 // are parameters. Deliberate differences: of the kinds' own validation only the name rules, the
@@ -251,6 +253,39 @@ export const namespaceStrategy: ObjectStrategy = {
   validateUpdate: (obj) => validateObjectMetaAccessor(obj.metadata, false, nameIsDNSLabel),
 };
 
+/**
+ * namespace.FinalizeStrategy (the finalize subresource): spec from the request, status kept;
+ * ValidateNamespaceFinalizeUpdate: the metadata update rules and each spec.finalizers name.
+ */
+export const namespaceFinalizeStrategy: ObjectStrategy = {
+  ...namespaceStrategy,
+  prepareForUpdate(obj, old) {
+    const o = obj as unknown as Loose;
+    const prev = old as unknown as Loose;
+    if (prev.status === undefined) delete o.status;
+    else o.status = prev.status;
+  },
+  validate: namespaceStrategy.validate,
+  validateUpdate(obj) {
+    const path = FieldPath.of('spec', 'finalizers');
+    const f = ((obj as unknown as Loose).spec as Loose | undefined)?.finalizers;
+    const errs: FieldError[] = [];
+    (Array.isArray(f) ? (f as string[]) : []).forEach((name, i) => {
+      for (const m of isLabelKey(name)) errs.push(invalid(path.index(i), name, m));
+      // validateFinalizerName: a name without a '/' must be a standard one (kubernetes).
+      if (!name.includes('/') && name !== 'kubernetes')
+        errs.push(
+          invalid(
+            path.index(i),
+            name,
+            'name is neither a standard finalizer name nor is it fully qualified',
+          ),
+        );
+    });
+    return errs;
+  },
+};
+
 function nonMetadata(obj: KubeObject): Loose {
   const out: Loose = {};
   for (const [k, v] of Object.entries(obj)) if (k !== 'metadata') out[k] = v;
@@ -359,7 +394,29 @@ export function validateObjectMetaAccessor(
     );
   errs.push(...validateLabels(meta.labels, fldPath.child('labels')));
   errs.push(...validateAnnotations(meta.annotations, fldPath.child('annotations')));
+  errs.push(...validateFinalizers(finalizersOf(meta), fldPath.child('finalizers')));
   return errs;
+}
+
+function finalizersOf(meta: ObjectMeta): string[] {
+  const f = (meta as Loose).finalizers;
+  return Array.isArray(f) ? (f as string[]) : [];
+}
+
+/** validation.ValidateFinalizers: qualified names, not both orphan and foregroundDeletion. */
+export function validateFinalizers(finalizers: readonly string[], path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const f of finalizers) for (const m of isLabelKey(f)) errs.push(invalid(path, f, m));
+  if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion'))
+    errs.push(
+      invalid(path, finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'),
+    );
+  return errs;
+}
+
+/** Go's %#v of a []string: `[]string{"a", "b"}`. */
+function goStringSlice(values: readonly string[]): string {
+  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
 }
 
 const immutableFields = [
@@ -378,6 +435,18 @@ export function validateObjectMetaAccessorUpdate(
   fldPath: FieldPath = metadataPath,
 ): FieldError[] {
   const errs: FieldError[] = [];
+  // ValidateNoNewFinalizers: finalizers cannot be added once the object is being deleted.
+  if (old.deletionTimestamp) {
+    const before = new Set(finalizersOf(old));
+    const extra = [...new Set(finalizersOf(meta))].filter((f) => !before.has(f)).sort();
+    if (extra.length > 0)
+      errs.push(
+        forbidden(
+          fldPath.child('finalizers'),
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra)}`,
+        ),
+      );
+  }
   const rv = meta.resourceVersion ?? '';
   if (rv.length === 0)
     errs.push(invalid(fldPath.child('resourceVersion'), rv, 'must be specified for an update'));
@@ -441,6 +510,11 @@ export function beforeCreate(
   env: CreateEnvironment,
 ): KubeObject {
   const meta = ensureMetadata(obj);
+  // The create handler's WipeObjectMetaSystemFields, then FillObjectMetaSystemFields.
+  const loose = meta as Loose;
+  delete loose.deletionTimestamp;
+  delete loose.deletionGracePeriodSeconds;
+  delete loose.selfLink;
   meta.creationTimestamp = formatTime(env.now);
   meta.uid = newUUID(env.rand);
   if ((meta.generateName ?? '') !== '' && (meta.name ?? '') === '')

@@ -109,6 +109,8 @@ export class Registry {
   readonly listItemJSON = new ListItemJSON();
   readonly resources: readonly ServedResource[];
   readonly namespaces: ServedResource;
+  /** The emulated namespace controller, when one runs (namespace-controller.ts). */
+  namespaceController?: { enqueue(name: string): void; stop(): Promise<void> };
 
   constructor(o: RegistryOptions = {}) {
     this.profile = o.profile === '1.37' ? profile137Preview : profile136;

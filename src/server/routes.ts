@@ -2,13 +2,14 @@
 // two tables. A resource request goes to the handler of its RequestInfo verb; a non-resource path
 // (discovery, /version, /healthz, /metrics, the debug API) to the first entry that matches it.
 // Each module of the HTTP face plugs in here as one line.
+import { builtInSubresources, type BuiltInSubresource } from './subresources';
 import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from '../engine/request/request-context';
 import { getResource, listResource, watchResource } from './handlers/get';
 import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
 import { patchResource } from './handlers/patch';
-import { updateResource } from './handlers/update';
+import { finalizeNamespace, updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
 import type { Registry } from './registry';
 import type { RequestInfo } from './request-info';
@@ -18,6 +19,7 @@ import { faultsPath, handleFaultRequest, type AppliedFault, type FaultResponse }
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
 import { serveOpenAPI } from './openapi';
+import type { ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 import { serveVersion, type VersionInfo } from './version';
 
@@ -32,6 +34,27 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
   delete: deleteResource,
   deletecollection: deleteCollection,
 };
+
+/** The handler of each verb of each subresource served (subresources.ts lists them). */
+const subresourceHandlers: {
+  readonly [S in BuiltInSubresource]: Readonly<
+    Record<(typeof builtInSubresources)[S][number], ResourceHandler>
+  >;
+} = {
+  'namespaces/finalize': { update: finalizeNamespace },
+};
+
+/** The handlers of a built-in's subresource, or undefined when it has no such subresource. */
+export function subresourceOf(
+  served: ServedResource,
+  info: RequestInfo,
+): Readonly<Record<string, ResourceHandler>> | undefined {
+  if (served.jsonOnly || served.group !== '') return undefined;
+  const path = `${served.resource}/${info.subresource}`;
+  return Object.hasOwn(subresourceHandlers, path)
+    ? subresourceHandlers[path as BuiltInSubresource]
+    : undefined;
+}
 
 /** What a non-resource handler is given. */
 export interface NonResourceScope {

@@ -1,9 +1,9 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/create.go (release-1.36) createHandler and the
 // generic registry's Store.Create (pkg/registry/generic/registry/store.go, rest.BeforeCreate):
-// decode the body, let NamespaceLifecycle admission refuse a missing namespace, object-meta.ts's
+// decode the body, let NamespaceLifecycle admission (namespace-lifecycle.ts) refuse a missing or
+// terminating namespace, object-meta.ts's
 // beforeCreate (system fields, name validation), and Create through the etcd3 store. 201.
 import { randomInt } from 'node:crypto';
-import { newNotFound } from '../../engine/storage/errors';
 import { decodeBody } from '../json-body';
 import type { KubeObject } from '../../engine/storage/objects';
 import {
@@ -16,6 +16,7 @@ import {
   type RandomSource,
 } from '../object-meta';
 import type { RequestContext } from '../../engine/request/request-context';
+import { admitCreate } from '../namespace-lifecycle';
 import { canonicalObject } from '../canonical-object';
 import type { Registry } from '../registry';
 import type { ServedResource } from '../served-resource';
@@ -49,18 +50,6 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
   const obj = decoded.object;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   return obj;
-}
-
-/** NamespaceLifecycle admission: a namespaced object goes only into a namespace that exists. */
-async function admitNamespace(
-  registry: Registry,
-  served: ServedResource,
-  namespace: string,
-  context: RequestContext,
-): Promise<void> {
-  if (!served.namespaced) return;
-  const ns = await registry.namespaces.engine.get('', namespace, '', true, context);
-  if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
 }
 
 /** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
@@ -114,7 +103,7 @@ export async function createObject(
   context: RequestContext,
 ): Promise<KubeObject> {
   const requestNamespace = served.namespaced ? namespace : '';
-  await admitNamespace(registry, served, requestNamespace, context);
+  await admitCreate(registry, served, requestNamespace, obj, context);
   beforeCreate(objectStrategy(served), obj, requestNamespace, {
     now: Date.now(),
     rand: cryptoRandom,

@@ -1,13 +1,22 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/update.go (release-1.36) UpdateResource and the
 // generic registry's Store.Update (pkg/registry/generic/registry/store.go, rest.BeforeUpdate): a
 // GuaranteedUpdate whose update function applies object-meta.ts's checkUpdateResourceVersion (409
-// Conflict with OptimisticLockErrorMsg, 422 where the strategy needs one) and beforeUpdate. Deliberate difference: no create-on-update (no
-// built-in served here allows it, nor do custom resources).
+// Conflict with OptimisticLockErrorMsg, 422 where the strategy needs one) and beforeUpdate; an
+// update that empties the finalizers of an object being deleted deletes it instead
+// (ShouldDeleteDuringUpdate, errEmptiedFinalizers, deleteWithoutFinalizers: the answer is the
+// updated object). Also the namespace finalize subresource (FinalizeREST.Update). Deliberate
+// difference: no create-on-update (no built-in served here allows it, nor do custom resources).
 import { newBadRequest } from '../../engine/storage/errors';
 import type { KubeObject } from '../../engine/storage/objects';
 import { APIObjectVersioner } from '../../engine/storage/versioner';
 import { canonicalObject } from '../canonical-object';
-import { beforeUpdate, checkUpdateResourceVersion } from '../object-meta';
+import {
+  beforeUpdate,
+  checkUpdateResourceVersion,
+  namespaceFinalizeStrategy,
+  type ObjectStrategy,
+} from '../object-meta';
+import { isNotFound, shouldDeleteDuringUpdate } from '../store-delete';
 import { canonicalize, decodeObject, objectStrategy } from './create';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
@@ -19,6 +28,14 @@ export async function updateResource(scope: RequestScope): Promise<void> {
   const obj = await decodeObject(scope);
   checkName(obj, scope.info.name, scope.info.namespace);
   const updated = await guaranteedUpdateObject(scope, () => obj);
+  writeResult(scope, 200, updated);
+}
+
+/** PUT of /api/v1/namespaces/<name>/finalize: spec.finalizers from the body, status kept. */
+export async function finalizeNamespace(scope: RequestScope): Promise<void> {
+  const obj = await decodeObject(scope);
+  checkName(obj, scope.info.name, '');
+  const updated = await guaranteedUpdateObject(scope, () => obj, namespaceFinalizeStrategy);
   writeResult(scope, 200, updated);
 }
 
@@ -36,38 +53,60 @@ function checkName(obj: KubeObject, name: string, namespace: string): void {
     );
 }
 
+// Store.Update's errEmptiedFinalizers, carrying the object the update would have written.
+class EmptiedFinalizers extends Error {
+  constructor(readonly obj: KubeObject) {
+    super('emptied finalizers');
+  }
+}
+
 /**
  * Store.Update's GuaranteedUpdate: `newObject(existing)` is the object the client wants (its
  * resourceVersion the precondition; none means unconditional where the strategy allows it).
  * Also the path of PATCH, whose new object is the patched existing one.
  */
-export function guaranteedUpdateObject(
+export async function guaranteedUpdateObject(
   scope: RequestScope,
   newObject: (existing: KubeObject) => KubeObject,
+  strategy: ObjectStrategy = objectStrategy(scope.served),
 ): Promise<KubeObject> {
   const { served, info } = scope;
   const gr = { group: served.group, resource: served.resource };
-  return served.engine.update(
-    served.namespaced ? info.namespace : '',
-    info.name,
-    (existing) => {
-      const obj = structuredClone(newObject(existing));
-      if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
-      const strategy = objectStrategy(served);
-      const existingRV = versioner.objectResourceVersion(existing);
-      const mode = checkUpdateResourceVersion(
-        strategy,
-        gr,
-        info.name,
-        versioner.objectResourceVersion(obj),
-        existingRV,
-      );
-      if (mode === 'unconditional') versioner.updateObject(obj, existingRV);
-      beforeUpdate(strategy, obj, existing, served.namespaced ? info.namespace : '');
-      canonicalize(served, obj);
-      versioner.prepareObjectForStorage(obj);
-      return canonicalObject(served, obj);
-    },
-    scope.context,
-  );
+  const namespace = served.namespaced ? info.namespace : '';
+  try {
+    return await served.engine.update(
+      namespace,
+      info.name,
+      (existing) => {
+        const obj = structuredClone(newObject(existing));
+        if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+        const existingRV = versioner.objectResourceVersion(existing);
+        const mode = checkUpdateResourceVersion(
+          strategy,
+          gr,
+          info.name,
+          versioner.objectResourceVersion(obj),
+          existingRV,
+        );
+        if (mode === 'unconditional') versioner.updateObject(obj, existingRV);
+        beforeUpdate(strategy, obj, existing, namespace);
+        canonicalize(served, obj);
+        if (shouldDeleteDuringUpdate(served, obj, existing))
+          throw new EmptiedFinalizers(canonicalObject(served, obj));
+        versioner.prepareObjectForStorage(obj);
+        return canonicalObject(served, obj);
+      },
+      scope.context,
+    );
+  } catch (e) {
+    if (!(e instanceof EmptiedFinalizers)) throw e;
+    // deleteWithoutFinalizers: racing updates may have deleted it already; either way the client
+    // expects the updated object.
+    try {
+      await served.engine.delete(namespace, info.name, scope.context);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    return e.obj;
+  }
 }

@@ -56,7 +56,7 @@ describe('conventions', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('the walkthrough: four steps, media shipped, completion events on registered commands', async () => {
+  it('the walkthrough: five steps, media shipped, completion events on registered commands', async () => {
     await activeApi();
     const { extension, json } = manifest();
     const [walkthrough] = json.contributes.walkthroughs as Array<{
@@ -66,7 +66,7 @@ describe('conventions', () => {
     assert.strictEqual(walkthrough.id, 'listwatch.gettingStarted');
     assert.deepStrictEqual(
       walkthrough.steps.map((s) => s.id),
-      ['decodeToken', 'runScenario', 'readLists', 'scrubWatcher'],
+      ['decodeToken', 'runScenario', 'readLists', 'scrubWatcher', 'liveServer'],
     );
     const registered = new Set(await vscode.commands.getCommands(true));
     const contributed = new Set(
@@ -129,7 +129,7 @@ describe('conventions', () => {
     );
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand('listwatch.showInspectorView', 'nope')),
-      /expected one of watchers, watchCache, serialization, lists, metrics, got "nope"/,
+      /expected one of watchers, watchCache, serialization, lists, clients, metrics, got "nope"/,
     );
   });
 

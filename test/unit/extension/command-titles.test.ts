@@ -35,6 +35,14 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.cancelRun': false, // cancels the run in progress
   'listwatch.openLiveRun': false, // the local server's live run
   'listwatch.saveRunAsTrace': true, // a save dialog
+  'listwatch.startLocalApiServer': true, // profile, seed objects, CRD files
+  'listwatch.stopLocalApiServer': false,
+  'listwatch.copyKubeconfigPath': false,
+  'listwatch.openTerminalWithKubeconfig': false,
+  'listwatch.injectFault': true, // the fault, then an input per parameter
+  'listwatch.serverMenu': true, // a quick pick of the server commands
+  'listwatch.terminateWatcher': false, // the Server view's watcher row
+  'listwatch.expireHistory': false, // the Server view's resource row
 };
 
 interface ContributedCommand {

@@ -156,8 +156,15 @@ describe('ApiServer (live HTTP)', () => {
         (patched.json.metadata as { labels: Record<string, string> }).labels.a,
         'b',
       );
+      // REST.Delete marks it; the finalize subresource's update that empties spec.finalizers
+      // deletes it (what the namespace controller does once the namespace is empty).
       const deleted = await call(server, 'DELETE', '/api/v1/namespaces/shop');
       assert.strictEqual(deleted.status, 200, deleted.text);
+      assert.strictEqual((deleted.json.status as { phase: string }).phase, 'Terminating');
+      const finalized = await call(server, 'PUT', '/api/v1/namespaces/shop/finalize', {
+        body: { ...deleted.json, spec: { finalizers: [] } },
+      });
+      assert.strictEqual(finalized.status, 200, finalized.text);
       const gone = await call(server, 'GET', '/api/v1/namespaces/shop');
       assert.strictEqual(gone.status, 404);
       assert.strictEqual(gone.json.message, 'namespaces "shop" not found');

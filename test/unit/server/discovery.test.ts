@@ -85,6 +85,8 @@ describe('server/discovery', () => {
         '{"kind":"APIResourceList","groupVersion":"v1","resources":[' +
           '{"name":"configmaps","singularName":"configmap","namespaced":true,"kind":"ConfigMap","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["cm"],"storageVersionHash":"qFsyl6wFWjQ="},' +
           '{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["create","delete","get","list","patch","update","watch"],"shortNames":["ns"],"storageVersionHash":"Q3oi5N2YM8M="},' +
+          // A subresource: after its resource, no singular name, no storage version hash.
+          '{"name":"namespaces/finalize","singularName":"","namespaced":false,"kind":"Namespace","verbs":["update"]},' +
           '{"name":"pods","singularName":"pod","namespaced":true,"kind":"Pod","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["po"],"categories":["all"],"storageVersionHash":"xPOwRZ+Yhw8="}]}\n',
       );
     });
@@ -208,6 +210,13 @@ describe('server/discovery', () => {
                   singularResource: 'namespace',
                   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
                   shortNames: ['ns'],
+                  subresources: [
+                    {
+                      subresource: 'finalize',
+                      responseKind: { group: '', version: '', kind: 'Namespace' },
+                      verbs: ['update'],
+                    },
+                  ],
                 },
                 {
                   resource: 'pods',

@@ -18,6 +18,18 @@ const widget: ExpectedKind = {
   kind: 'Widget',
   unstructured: true,
 };
+const configMap: ExpectedKind = {
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  unstructured: false,
+};
+const namespace: ExpectedKind = {
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  unstructured: false,
+};
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 function failure(body: string, expected: ExpectedKind, opts: DecodeBodyOptions = {}): StatusError {
@@ -163,6 +175,69 @@ describe('server/json-body', () => {
         expected: widget,
         message:
           'the API version in the data (example.com/v2) does not match the expected API version (example.com/v1)',
+      },
+      {
+        name: 'a number in ConfigMap.data',
+        body: '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"c"},"data":{"a":1}}',
+        expected: configMap,
+        message:
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+      },
+      {
+        name: 'ConfigMap.data that is an array',
+        body: '{"data":["a"]}',
+        expected: configMap,
+        message:
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string',
+      },
+      {
+        name: 'ConfigMap.immutable that is a string',
+        body: '{"immutable":"yes"}',
+        expected: configMap,
+        message:
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ConfigMap.immutable of type bool',
+      },
+      {
+        name: 'binaryData that is not base64',
+        body: '{"binaryData":{"b":"AA*A"}}',
+        expected: configMap,
+        message:
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 2',
+      },
+      {
+        name: 'binaryData cut short of a quantum',
+        body: '{"binaryData":{"b":"AAAAAA"}}',
+        expected: configMap,
+        message:
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 4',
+      },
+      {
+        name: 'the first error in document order wins (data before metadata)',
+        body: '{"data":{"a":true},"metadata":{"name":5}}',
+        expected: configMap,
+        message:
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string',
+      },
+      {
+        name: 'a Namespace finalizer that is a number',
+        body: '{"kind":"Namespace","apiVersion":"v1","spec":{"finalizers":[1]}}',
+        expected: namespace,
+        message:
+          'Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal number into Go struct field NamespaceSpec.spec.finalizers of type v1.FinalizerName',
+      },
+      {
+        name: 'a Namespace spec that is a string',
+        body: '{"spec":"x"}',
+        expected: namespace,
+        message:
+          'Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal string into Go struct field Namespace.spec of type v1.NamespaceSpec',
+      },
+      {
+        name: 'a Namespace phase that is a number',
+        body: '{"status":{"phase":1}}',
+        expected: namespace,
+        message:
+          'Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal number into Go struct field NamespaceStatus.status.phase of type v1.NamespacePhase',
       },
       {
         name: 'invalid YAML',

@@ -157,6 +157,43 @@ describe('server/object-meta', () => {
   });
 
   describe('BeforeCreate', () => {
+    it('wipes deletionTimestamp and deletionGracePeriodSeconds a client sent (WipeObjectMetaSystemFields)', () => {
+      const obj = beforeCreate(
+        configMapStrategy,
+        {
+          metadata: {
+            name: 'c',
+            deletionTimestamp: '2020-01-01T00:00:00Z',
+            deletionGracePeriodSeconds: 5,
+          },
+        } as unknown as KubeObject,
+        'default',
+        env(),
+      );
+      const meta = obj.metadata as Record<string, unknown>;
+      assert.deepStrictEqual(
+        [meta.deletionTimestamp, meta.deletionGracePeriodSeconds],
+        [undefined, undefined],
+      );
+    });
+
+    it('refuses a finalizer that is no qualified name, and orphan with foregroundDeletion', () => {
+      assert.throws(
+        () =>
+          beforeCreate(
+            configMapStrategy,
+            {
+              metadata: { name: 'c', finalizers: ['a/b/c', 'orphan', 'foregroundDeletion'] },
+            } as unknown as KubeObject,
+            'default',
+            env(),
+          ),
+        (e: StatusError) =>
+          e.status.message ===
+          "ConfigMap \"c\" is invalid: [metadata.finalizers: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), metadata.finalizers: Invalid value: [\"a/b/c\",\"orphan\",\"foregroundDeletion\"]: finalizer orphan and foregroundDeletion cannot be both set]",
+      );
+    });
+
     it('sets uid, creationTimestamp, generation 1 and the pod phase; keeps Go field order', () => {
       const obj = beforeCreate(
         podStrategy,

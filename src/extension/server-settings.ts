@@ -1,0 +1,82 @@
+// No upstream counterpart: the local API server's settings (listwatch.server.port, .profile,
+// .autoStart), read and checked in one place. The manifest's schema marks a wrong value in the
+// settings editor; a value that gets past it (settings.json edited by hand) is replaced by the
+// default here, with a message naming the setting, what was expected and what is used instead.
+import * as vscode from 'vscode';
+import type { ProfileName } from '../server/registry';
+
+export const portSettingId = 'listwatch.server.port';
+export const profileSettingId = 'listwatch.server.profile';
+export const autoStartSettingId = 'listwatch.server.autoStart';
+
+export const serverProfiles: readonly ProfileName[] = ['1.36', '1.37'];
+
+export interface ServerSettings {
+  port: number;
+  profile: ProfileName;
+  autoStart: boolean;
+  /** One message per wrong value, naming the setting. */
+  problems: string[];
+}
+
+/** Checks raw setting values (undefined: not set); pure, for the tests' tables. */
+export function checkServerSettings(raw: {
+  port: unknown;
+  profile: unknown;
+  autoStart: unknown;
+}): ServerSettings {
+  const problems: string[] = [];
+  const got = (v: unknown): string => JSON.stringify(v);
+  let port = 0;
+  if (raw.port !== undefined) {
+    if (
+      typeof raw.port === 'number' &&
+      Number.isInteger(raw.port) &&
+      raw.port >= 0 &&
+      raw.port <= 65535
+    )
+      port = raw.port;
+    else
+      problems.push(
+        `${portSettingId}: expected a port number 0..65535 (0: a free port), got ${got(raw.port)}; using 0`,
+      );
+  }
+  let profile: ProfileName = '1.36';
+  if (raw.profile !== undefined) {
+    if (serverProfiles.includes(raw.profile as ProfileName)) profile = raw.profile as ProfileName;
+    else
+      problems.push(
+        `${profileSettingId}: expected ${serverProfiles.map(got).join(' or ')}, got ${got(raw.profile)}; using "1.36"`,
+      );
+  }
+  let autoStart = false;
+  if (raw.autoStart !== undefined) {
+    if (typeof raw.autoStart === 'boolean') autoStart = raw.autoStart;
+    else
+      problems.push(
+        `${autoStartSettingId}: expected true or false, got ${got(raw.autoStart)}; using false`,
+      );
+  }
+  return { port, profile, autoStart, problems };
+}
+
+/** The settings as they are now. */
+export function readServerSettings(): ServerSettings {
+  const c = vscode.workspace.getConfiguration();
+  return checkServerSettings({
+    port: c.get(portSettingId),
+    profile: c.get(profileSettingId),
+    autoStart: c.get(autoStartSettingId),
+  });
+}
+
+/** Shows and logs each problem of the settings as a warning (once per read). */
+export function warnAboutServerSettings(
+  settings: ServerSettings,
+  log: { warn(message: string): void },
+): void {
+  for (const problem of settings.problems) {
+    log.warn(problem);
+    void vscode.window.showWarningMessage(problem);
+  }
+}

@@ -1,0 +1,180 @@
+// The local API server in the real workbench, driven in Chromium like a person: Start from the
+// palette with Enter, Enter, Enter, a real kubectl `get pods -w` and a client-node informer
+// against it, the Server view's rows and the status bar item as shown (screenshot in
+// test-results/e2e/live-server.png), then Stop and the view's welcome with its Start button.
+// Without a kubectl on the machine, the informer alone is the client. No upstream counterpart.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
+import { launchChromium } from '../harness/chromium';
+import { projectRoot, testResultsDir } from '../harness/paths';
+import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { workbenchUrl } from '../harness/workbench-url';
+import { findKubectls, startKubectl, type KubectlProcess } from '../server/harness/kubectl';
+
+const root = projectRoot();
+const fixtures = path.join(root, 'test', 'fixtures');
+const shots = testResultsDir('e2e');
+
+/** The Server pane of the List/Watch side bar. */
+function serverPane(page: Page): Locator {
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Server' }) });
+}
+
+/** The rows of the Server view as shown: label and description. */
+async function serverRows(page: Page): Promise<string[]> {
+  return serverPane(page)
+    .locator('.monaco-list-row')
+    .evaluateAll((rows) =>
+      rows.map((r) =>
+        [
+          r.querySelector('.label-name')?.textContent ?? '',
+          r.querySelector('.label-description')?.textContent ?? '',
+        ]
+          .join(' ')
+          .trim(),
+      ),
+    );
+}
+
+describe('the local API server in the workbench', function () {
+  let server: VSCodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let watch: KubectlProcess | undefined;
+  let informer: ReturnType<typeof makeInformer<V1Pod>> | undefined;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-live-e2e-'));
+
+  before(async () => {
+    server = await startVSCodeServer({});
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+    page = await context.newPage();
+    await page.goto(
+      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
+    );
+    await page
+      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
+      .waitFor({ timeout: 90_000 });
+  });
+
+  after(async () => {
+    await watch?.kill();
+    await informer?.stop().catch(() => undefined);
+    if (page)
+      await page
+        .screenshot({ path: path.join(shots, 'live-server-last-state.png') })
+        .catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('Start from the palette, kubectl and an informer as clients: the Server view and the status bar show them; Stop leaves the Start button', async () => {
+    await palette(page, 'List/Watch: Start Local API Server…');
+    // Enter takes each prompt's default: profile 1.36, 10 pods and 3 configmaps, no CRD files.
+    for (const title of ['profile (1/3)', 'seed objects (2/3)', 'custom resources (3/3)']) {
+      await page
+        .locator('.quick-input-widget .quick-input-title', { hasText: title })
+        .waitFor({ timeout: uiTimeoutMs });
+      await page.keyboard.press('Enter');
+    }
+    const status = page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).first();
+    await status.waitFor({ timeout: uiTimeoutMs });
+    const port = /127\.0\.0\.1:(\d+)/.exec(await status.innerText())?.[1];
+    assert.ok(port, await status.innerText());
+    // The kubeconfig path, as a person gets it: Copy KUBECONFIG Path.
+    await palette(page, 'List/Watch: Copy KUBECONFIG Path');
+    await quickInput(page).waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+    let kubeconfig = '';
+    for (let i = 0; i < 100 && !kubeconfig.endsWith('kubeconfig'); i++) {
+      kubeconfig = await page.evaluate(() => navigator.clipboard.readText());
+      if (!kubeconfig.endsWith('kubeconfig')) await page.waitForTimeout(100);
+    }
+    assert.ok(fs.existsSync(kubeconfig), `clipboard: ${kubeconfig}`);
+
+    const k = findKubectls().at(-1);
+    const kubectlAgent = k ? `${path.basename(k.path)}/${k.gitVersion}` : undefined;
+    if (k) {
+      watch = startKubectl(k, { kubeconfig, dir: tmp }, ['get', 'pods', '-w']);
+      await watch.until((p) => /^pod-0\s/m.test(p.stdout), 'kubectl printed pod-0');
+    }
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    informer = makeInformer<V1Pod>(kc, '/api/v1/namespaces/default/pods', () =>
+      core.listNamespacedPod({ namespace: 'default' }),
+    );
+    await informer.start();
+
+    // The side bar with only the Server view open.
+    const activity = page.locator(
+      '.activitybar .action-item .action-label[aria-label^="List/Watch"]',
+    );
+    if (!(await serverPane(page).isVisible())) await activity.first().click();
+    for (const pane of ['Scenarios', 'Runs', 'Watchers', 'Tokens']) {
+      const header = page.locator('.pane-header', { hasText: pane }).first();
+      if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+    }
+    // Start showed the Server view (collapsed in the manifest, so as not to crowd the side bar).
+    await page
+      .locator('.pane-header[aria-expanded="true"]', { hasText: 'Server' })
+      .waitFor({ timeout: uiTimeoutMs });
+    const clients = k ? 2 : 1;
+    const expectedStatus = `127.0.0.1:${port} · ${clients} clients · ${clients} watchers`;
+    await page
+      .locator('.statusbar-item', { hasText: expectedStatus })
+      .waitFor({ timeout: uiTimeoutMs });
+    const watcherRow = (agent: string) =>
+      serverPane(page).locator('.monaco-list-row', { hasText: `BookmarkSent · ${agent}` });
+    await watcherRow('node-fetch/1.0').waitFor({ timeout: uiTimeoutMs });
+    if (kubectlAgent) await watcherRow(kubectlAgent).waitFor({ timeout: uiTimeoutMs });
+    const rows = await serverRows(page);
+    const at = (prefix: string) => rows.findIndex((r) => r.startsWith(prefix));
+    // Sections in order, each with its rows.
+    const sections = ['Server', 'Resources', 'Clients', 'Watchers'].map((s) => at(`${s} `));
+    assert.ok(
+      sections.every((i, n) => i >= 0 && (n === 0 || i > sections[n - 1])),
+      rows.join('\n'),
+    );
+    assert.strictEqual(rows[sections[0]], `Server https://127.0.0.1:${port}`);
+    assert.strictEqual(rows[at('URL ')], `URL https://127.0.0.1:${port}`);
+    assert.strictEqual(rows[at('Profile ')], 'Profile 1.36 (release-1.36)');
+    assert.match(rows[at('Uptime ')], /^Uptime \d+s$/);
+    assert.match(rows[at('pods ')], /^pods 10 objects · \d watchers? · RV \d+$/);
+    assert.match(rows[at('configmaps ')], /^configmaps 3 objects · 0 watchers · RV \d+$/);
+    assert.match(rows[at('namespaces ')], /^namespaces 4 objects · 0 watchers · RV \d+$/);
+    assert.strictEqual(rows[sections[2]], `Clients ${clients}`);
+    assert.ok(rows.includes('node-fetch/1.0 1 list · 1 watch'), rows.join('\n'));
+    if (kubectlAgent) assert.ok(rows.includes(`${kubectlAgent} 1 list · 1 watch`), rows.join('\n'));
+    const watcherRows = rows.slice(sections[3] + 1);
+    assert.strictEqual(watcherRows.length, clients, rows.join('\n'));
+    assert.deepStrictEqual(
+      watcherRows.map((r) => r.replace(/^#\d+ /, '')).sort(),
+      [
+        ...(kubectlAgent ? [`pods BookmarkSent · ${kubectlAgent}`] : []),
+        'pods BookmarkSent · node-fetch/1.0',
+      ].sort(),
+    );
+    await page.screenshot({ path: path.join(shots, 'live-server.png'), animations: 'disabled' });
+
+    // Stop: the status bar item goes, the view shows its welcome with the Start button.
+    await palette(page, 'List/Watch: Stop Local API Server');
+    await serverPane(page)
+      .locator('.welcome-view-content a, .welcome-view-content .monaco-button', {
+        hasText: 'Start Local API Server…',
+      })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).waitFor({
+      state: 'detached',
+      timeout: uiTimeoutMs,
+    });
+    if (watch) assert.strictEqual((await watch.exited).code, 0, watch.stderr);
+  });
+});
