@@ -144,6 +144,9 @@ async function main(): Promise<void> {
   }
   section('list-paging');
   rows.push(...runListPaging(log));
+  // One run: it takes half a minute (1,000 watch connections, 3 s of writes).
+  section('live-panel');
+  rows.push(...runInProcess('live-panel', log));
   log('');
   log('== summary (ratio = figure / baseline, rates: ours / baseline) ==');
   printTable(rows, log);

@@ -41,7 +41,7 @@ export type {
  * Bumped whenever a message changes shape. The webview announces the version it speaks in `ready`;
  * a host that speaks another one answers `protocol/mismatch` instead of feeding it.
  */
-export const protocolVersion = 2;
+export const protocolVersion = 3;
 
 /** The inspector's tabs, in the order they are shown. */
 export const inspectorViews = [
@@ -86,8 +86,8 @@ export const defaultViewState: InspectorViewState = {
 export interface RunIdentity {
   id: string;
   title: string;
-  /** 'scenario' (run here), or 'trace' (read from a file). */
-  source: 'scenario' | 'trace';
+  /** 'scenario' (run here), 'trace' (read from a file) or 'live' (a running local API server's). */
+  source: 'scenario' | 'trace' | 'live';
   /** The trace file a 'trace' run was read from. */
   file?: string;
   /** The tab that tells the scenario's story, where a new run opens (ScenarioDefinition.storyView). */
@@ -190,6 +190,11 @@ export type ToWebview =
       run: RunIdentity;
       model: PanelModel;
     }
+  /**
+   * The open live run grew (a batch, at most every ~250 ms): the whole panel model as it stands
+   * now. The webview keeps its time (or follows the end), its selections and its filters.
+   */
+  | { type: 'run/update'; runId: string; model: PanelModel }
   /** No run is open (the panel shows how to get one). */
   | { type: 'run/none'; protocolVersion: typeof protocolVersion }
   /** A long operation (a scenario run, reading a trace) is under way; fraction 1 or `done` ends it. */

@@ -222,6 +222,14 @@ export class ClientsView {
     this.requery();
   }
 
+  /** The same run grew (a live run's batch): the clients are asked again, search and selection kept. */
+  updateRun(model: PanelModel, at: number): void {
+    this.model = model;
+    this.at = at;
+    this.total = model.clientCount;
+    this.requery();
+  }
+
   /** The host's answer to a query (a stale one, for another run or search, is dropped). */
   setClients(
     runId: string,

@@ -1,7 +1,9 @@
 // The timeline scrubber over the run's virtual time: play, pause, step to the previous/next moment
 // something happened, speeds that fit the run's length, and an ARIA slider drawn in our own SVG:
-// the scenario's phases as bands with their names, the run's activity as a histogram, and a time
-// axis with ticks under it. No upstream counterpart.
+// the scenario's phases as bands with their names, the faults injected into a live server as
+// named markers, the run's activity as a histogram, and a time axis with ticks under it. A live
+// run's timeline grows as batches arrive and follows now until the user scrubs back ("Follow now"
+// turns it on again). No upstream counterpart.
 import {
   nearestSpeed,
   playbackSpeedsFor,
@@ -14,9 +16,18 @@ import { h, s, perFrame, replaceChildren } from './dom';
 import { button, dropdown, type DropdownHandle } from './toolkit';
 
 export interface TimelineOptions {
-  /** The scrubber moved (by the user or by playback). */
+  /** The scrubber moved (by the user, by playback or by following a live run's end). */
   onSeek(at: number): void;
   onSpeed(speed: number): void;
+  /** Following now was turned on or off (live runs only). */
+  onFollow?(following: boolean): void;
+}
+
+/** A named instant drawn on the track: a phase starts, a fault was injected. */
+export interface TimelineMark {
+  at: number;
+  name: string;
+  text: string;
 }
 
 function icon(d: string): SVGSVGElement {
@@ -33,6 +44,7 @@ const icons = {
   stepBack: 'M3 2.5h2v11H3zM14 2.5v11L6 8z',
   stepForward: 'M11 2.5h2v11h-2zM2 2.5v11L10 8z',
   start: 'M2 2.5h2v11H2zM14 2.5v11L5 8z',
+  end: 'M12 2.5h2v11h-2zM2 2.5v11L11 8z',
 };
 
 // Slider geometry in SVG units (the viewBox is stretched horizontally to the element's width).
@@ -54,7 +66,14 @@ export class Timeline {
   private readonly axis: HTMLElement;
   private readonly phaseLabels: HTMLElement;
   private readonly instantNote: HTMLElement;
-  private phases: Array<{ at: number; name: string; text: string }> = [];
+  private readonly faultMarks: SVGGElement;
+  private readonly faultLabels: HTMLElement;
+  private readonly followButton: HTMLElement;
+  private phases: TimelineMark[] = [];
+  private faults: TimelineMark[] = [];
+  /** A live run: its end is now, and the scrubber may follow it. */
+  private live = false;
+  private following = false;
   private readonly playButton: HTMLElement;
   private readonly speedDropdown: DropdownHandle;
   private speeds: number[] = [];
@@ -75,7 +94,7 @@ export class Timeline {
       icon(icons.play),
     );
     const toStart = button(
-      { label: 'Go to the start', appearance: 'icon', onClick: () => this.seek(0) },
+      { label: 'Go to the start', appearance: 'icon', onClick: () => this.userSeek(0) },
       icon(icons.start),
     );
     const back = button(
@@ -90,6 +109,12 @@ export class Timeline {
       { label: 'Step forward to the next event', appearance: 'icon', onClick: () => this.step(1) },
       icon(icons.stepForward),
     );
+    this.followButton = button(
+      { label: 'Follow now', appearance: 'icon', onClick: () => this.setFollowing(true) },
+      icon(icons.end),
+    );
+    this.followButton.classList.add('tl-follow');
+    this.followButton.hidden = true;
     this.speedDropdown = dropdown({
       label: 'Playback speed',
       choices: [],
@@ -132,8 +157,12 @@ export class Timeline {
     this.phaseText = h('div', { class: 'tl-phase', attrs: { 'aria-live': 'polite' } });
     this.phaseMarks = s('g', { class: 'tl-phase-marks' });
     this.phaseBands = s('g', { class: 'tl-phase-bands' });
+    this.faultMarks = s('g', { class: 'tl-fault-marks' });
     this.slider.insertBefore(this.phaseBands, this.slider.firstChild);
     this.slider.appendChild(this.phaseMarks);
+    this.slider.appendChild(this.faultMarks);
+    this.faultLabels = h('div', { class: 'tl-fault-labels', attrs: { 'aria-hidden': 'true' } });
+    this.faultLabels.hidden = true;
     this.axis = h('div', { class: 'tl-axis', attrs: { 'aria-hidden': 'true' } });
     this.phaseLabels = h('div', { class: 'tl-phase-labels', attrs: { 'aria-hidden': 'true' } });
     this.instantNote = h('div', { class: 'tl-instant hint' });
@@ -148,9 +177,17 @@ export class Timeline {
         back,
         this.playButton,
         forward,
+        this.followButton,
         this.speedDropdown.element,
       ),
-      h('div', { class: 'tl-track-wrap' }, this.phaseLabels, this.slider, this.axis),
+      h(
+        'div',
+        { class: 'tl-track-wrap' },
+        this.phaseLabels,
+        this.faultLabels,
+        this.slider,
+        this.axis,
+      ),
       this.timeText,
       this.phaseText,
       this.instantNote,
@@ -173,16 +210,68 @@ export class Timeline {
 
   /**
    * A new run: its length, the moments to step through and the activity (computed by the host),
-   * and the scenario's phases (the narrative: bands on the track, named above it).
+   * the scenario's phases (the narrative: bands on the track, named above it) and the faults
+   * injected (named markers). A live run starts following now.
    */
   setRun(
     durationMs: number,
     summary: TimelineSummary,
-    phases: Array<{ at: number; name: string; text: string }> = [],
+    phases: TimelineMark[] = [],
+    faults: TimelineMark[] = [],
+    live = false,
   ): void {
     this.pause();
+    this.live = live;
+    this.following = false;
+    this.drawRun(durationMs, summary, phases, faults);
+    this.setFollowing(live);
+  }
+
+  /**
+   * The live run grew: everything is drawn again for its new length, playback and the scrubber
+   * left alone, except that a timeline following now moves to the new end.
+   */
+  grow(
+    durationMs: number,
+    summary: TimelineSummary,
+    phases: TimelineMark[] = [],
+    faults: TimelineMark[] = [],
+  ): void {
+    this.drawRun(durationMs, summary, phases, faults);
+    if (this.following) this.seek(this.durationMs);
+  }
+
+  isFollowing(): boolean {
+    return this.following;
+  }
+
+  /** Follows the live run's end (on), or stays where the scrubber is (off). */
+  setFollowing(on: boolean): void {
+    const following = this.live && on;
+    this.followButton.hidden = !this.live;
+    this.followButton.classList.toggle('active', following);
+    this.followButton.setAttribute('aria-pressed', String(following));
+    const label = following ? 'Following now' : 'Follow now';
+    this.followButton.setAttribute('aria-label', label);
+    this.followButton.setAttribute('title', label);
+    const changed = following !== this.following;
+    this.following = following;
+    if (following) {
+      this.pause();
+      this.seek(this.durationMs);
+    }
+    if (changed) this.options.onFollow?.(following);
+  }
+
+  private drawRun(
+    durationMs: number,
+    summary: TimelineSummary,
+    phases: TimelineMark[],
+    faults: TimelineMark[],
+  ): void {
     this.durationMs = Math.max(0, durationMs);
     this.phases = [...phases].sort((a, b) => a.at - b.at);
+    this.faults = [...faults].sort((a, b) => a.at - b.at);
     const x = (at: number) => (this.durationMs > 0 ? (at / this.durationMs) * 1000 : 0);
     this.phaseBands.replaceChildren(
       ...this.phases.map((p, i) => {
@@ -206,6 +295,35 @@ export class Timeline {
         ),
       ),
     );
+    this.faultMarks.replaceChildren(
+      ...this.faults.map((f) =>
+        s(
+          'g',
+          { class: 'tl-fault-mark' },
+          s('title', {}, `${formatVirtualTime(f.at)} fault ${f.name}: ${f.text}`),
+          s('line', { x1: x(f.at), x2: x(f.at), y1: 0, y2: trackHeight - 4 }),
+        ),
+      ),
+    );
+    // Each fault's name at its instant: what happened next (a 410, a relist) reads after it.
+    replaceChildren(
+      this.faultLabels,
+      ...this.faults.map((f) => {
+        const label = h('span', {
+          class: 'tl-fault-label',
+          text: f.name,
+          attrs: { title: `${formatVirtualTime(f.at)} fault ${f.name}: ${f.text}` },
+        });
+        // Near the end a name reads leftwards from its marker (never cut off at the edge).
+        const pct = x(f.at) / 10;
+        if (pct > 70) {
+          label.classList.add('end');
+          label.style.right = `${100 - pct}%`;
+        } else label.style.left = `${pct}%`;
+        return label;
+      }),
+    );
+    this.faultLabels.hidden = this.faults.length === 0;
     // Each phase's name at its start, as wide as its band.
     replaceChildren(
       this.phaseLabels,
@@ -238,17 +356,21 @@ export class Timeline {
     this.slider.setAttribute('aria-valuemax', String(this.durationMs));
     this.at = Math.min(this.at, this.durationMs);
     // Speeds that fit the run; none for a run that happens at one instant.
-    this.speeds = playbackSpeedsFor(this.durationMs);
-    this.speedDropdown.setChoices(
-      this.speeds.map((v) => ({
-        value: String(v),
-        label: `${speedLabel(v)} (${playTime(this.durationMs / v)})`,
-      })),
-    );
+    const speeds = playbackSpeedsFor(this.durationMs);
+    if (speeds.join() !== this.speeds.join()) {
+      this.speeds = speeds;
+      this.speedDropdown.setChoices(
+        this.speeds.map((v) => ({
+          value: String(v),
+          label: `${speedLabel(v)} (${playTime(this.durationMs / v)})`,
+        })),
+      );
+      this.speedDropdown.setValue(String(nearestSpeed(this.speeds, this.speed) ?? this.speed));
+    }
     const instant = this.durationMs === 0;
     this.playButton.hidden = instant;
     this.speedDropdown.element.hidden = instant;
-    this.instantNote.hidden = !instant;
+    this.instantNote.hidden = !instant || this.live;
     this.instantNote.textContent = instant
       ? `Everything in this run happens at 0 s of virtual time (${summary.moments.length > 0 ? 'no request took virtual time' : 'nothing happened'}): there is nothing to play.`
       : '';
@@ -302,9 +424,16 @@ export class Timeline {
     this.options.onSeek(this.at);
   }
 
+  /** A seek the user made: it stops following now, unless it lands on the end. */
+  private userSeek(at: number): void {
+    if (this.following && at < this.durationMs) this.setFollowing(false);
+    this.seek(at);
+  }
+
   /** To the previous (-1) or next (+1) moment something happened; the run's end after the last. */
   step(direction: 1 | -1): void {
     this.pause();
+    if (direction < 0) this.setFollowing(false);
     if (direction > 0) {
       const next = this.moments.find((t) => t > this.at);
       this.seek(next ?? this.durationMs);
@@ -325,6 +454,7 @@ export class Timeline {
 
   play(): void {
     if (this.playing || this.durationMs === 0) return;
+    this.setFollowing(false);
     if (this.at >= this.durationMs) this.seek(0);
     this.playing = true;
     this.lastFrame = performance.now();
@@ -360,7 +490,7 @@ export class Timeline {
     const box = this.slider.getBoundingClientRect();
     if (box.width <= 0) return;
     this.pause();
-    this.seek(((e.clientX - box.left) / box.width) * this.durationMs);
+    this.userSeek(((e.clientX - box.left) / box.width) * this.durationMs);
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -370,10 +500,10 @@ export class Timeline {
       ArrowUp: () => this.step(1),
       ArrowLeft: () => this.step(-1),
       ArrowDown: () => this.step(-1),
-      PageUp: () => this.seek(this.at + tenth),
-      PageDown: () => this.seek(this.at - tenth),
-      Home: () => this.seek(0),
-      End: () => this.seek(this.durationMs),
+      PageUp: () => this.userSeek(this.at + tenth),
+      PageDown: () => this.userSeek(this.at - tenth),
+      Home: () => this.userSeek(0),
+      End: () => (this.live ? this.setFollowing(true) : this.seek(this.durationMs)),
       ' ': () => this.togglePlay(),
     };
     const action = keys[e.key];

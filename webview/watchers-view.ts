@@ -313,6 +313,15 @@ export class WatchersView {
     else this.showHint();
   }
 
+  /** The same run grew (a live run's batch): rows asked again; sort, filter and selection kept. */
+  updateRun(model: PanelModel, at: number): void {
+    this.model = model;
+    this.at = at;
+    this.rowsKey = '';
+    this.fetch();
+    if (this.selectedId !== undefined) this.options.requestDetail(this.selectedId);
+  }
+
   setTime(at: number): void {
     this.at = at;
     this.fetch();

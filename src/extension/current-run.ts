@@ -15,6 +15,9 @@ export class CurrentRun implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<OpenRun | undefined>();
   /** A different run is open (or none). */
   readonly onDidChange = this.changed.event;
+  private readonly updated = new vscode.EventEmitter<OpenRun>();
+  /** The open run's model grew (a live run's batch); the run itself is the same. */
+  readonly onDidUpdate = this.updated.event;
   private readonly viewStateChanged = new vscode.EventEmitter<InspectorViewState>();
   /** The panel reported a new view state (time moved, a watcher was selected…). */
   readonly onDidChangeViewState = this.viewStateChanged.event;
@@ -30,6 +33,13 @@ export class CurrentRun implements vscode.Disposable {
     this.changed.fire(open);
   }
 
+  /** The open run (a live one) grew: its model so far replaces the one open, nothing else changes. */
+  update(runId: string, model: RunModel): void {
+    if (this.open?.run.id !== runId) return;
+    this.open = { run: this.open.run, model };
+    this.updated.fire(this.open);
+  }
+
   viewState(): InspectorViewState {
     return this.state;
   }
@@ -41,6 +51,7 @@ export class CurrentRun implements vscode.Disposable {
 
   dispose(): void {
     this.changed.dispose();
+    this.updated.dispose();
     this.viewStateChanged.dispose();
   }
 }

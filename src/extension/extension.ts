@@ -9,10 +9,18 @@ import type { FromWebview, InspectorViewState, ToWebview } from '../protocol';
 import type { RunModel } from '../run/run-model';
 import { ConfirmationsInUse, clearTokensWithUndo, type Confirmations } from './confirmations';
 import { CurrentRun } from './current-run';
+import {
+  LiveRuns,
+  openLiveRunCommand,
+  openLiveRunCommandId,
+  saveRunAsTraceCommand,
+  saveRunAsTraceCommandId,
+  type LocalServerSource,
+} from './live-runs';
 import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './explorer-trace';
 import { createExtensionLog } from './output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
-import { registerRunCommands } from './run-commands';
+import { exportTraceCommand, registerRunCommands } from './run-commands';
 import { listScenarios } from './run-engine';
 import { RunStore, type StoredRun } from './run-store';
 import { RunsViewProvider, runsViewId } from './runs-view';
@@ -97,6 +105,12 @@ export interface ListwatchApi {
     /** Handles a message as if the webview had posted it (e.g. a decode request), for tests. */
     receive(message: FromWebview): void;
   };
+  /** The live runs: attach a local server (the extension's LocalApiServer, or a test's ApiServer). */
+  liveRuns: {
+    attach(source: LocalServerSource): vscode.Disposable;
+    list(): StoredRun[];
+    model(id: string): RunModel | undefined;
+  };
   /** The latest lines of the List/Watch output channel, `[level] message`, oldest first. */
   logLines(): string[];
   /** Answers the confirmations instead of the workbench's dialogs (tests); undefined restores them. */
@@ -171,7 +185,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       void vscode.commands.executeCommand(ids[command]);
     },
     reopenRun: async (runId) => {
-      await runs.open(runId);
+      if (liveRuns.get(runId)) liveRuns.open(runId);
+      else await runs.open(runId);
     },
     storyView: (scenario) => listScenarios().find((d) => d.name === scenario)?.storyView,
     log: (message) => log.info(message),
@@ -194,7 +209,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   serverView.attach(serverTree);
   const sampleLog = new SampleLog(context.extensionUri, log);
   const scenariosView = new ScenariosViewProvider(listScenarios);
-  const runsView = new RunsViewProvider(store, current);
+  const liveRuns = new LiveRuns(current, inspector, log);
+  const runsView = new RunsViewProvider(store, current, liveRuns);
   const watchersView = new WatchersViewProvider(current);
   const watchersTree = vscode.window.createTreeView(watchersViewId, {
     treeDataProvider: watchersView,
@@ -226,6 +242,19 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     }),
     vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
     ...registerRunCommands(runDeps),
+    liveRuns,
+    // The local server's requests and events are recorded from its start (its live run).
+    liveRuns.attach(server),
+    log.registerCommand(openLiveRunCommandId, (arg?: unknown) => openLiveRunCommand(liveRuns, arg)),
+    log.registerCommand(saveRunAsTraceCommandId, (arg?: unknown, destination?: unknown) =>
+      saveRunAsTraceCommand(
+        liveRuns,
+        current,
+        (to) => exportTraceCommand(runDeps, undefined, to),
+        arg,
+        destination,
+      ),
+    ),
     log.registerCommand(openTraceInInspectorCommandId, (uri?: unknown) =>
       openTraceInInspectorCommand(runDeps, uri),
     ),
@@ -314,6 +343,11 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       post: (message) => inspector.post(message),
       receive: (message) => inspector.receive(message),
       problems: () => [...inspector.traffic.problems],
+    },
+    liveRuns: {
+      attach: (source) => liveRuns.attach(source),
+      list: () => liveRuns.list(),
+      model: (id) => liveRuns.model(id),
     },
     logLines: () => log.lines(),
     useConfirmations: (replacement) => confirmations.use(replacement),

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ApiServer, type SeedCounts } from '../server/api-server';
 import { CrdError } from '../server/crd';
-import { handleFaultRequest, resourceName, type FaultResponse } from '../server/faults';
+import { resourceName, type FaultResponse } from '../server/faults';
 import type { ProfileName } from '../server/registry';
 import type { ExtensionLog } from './output-log';
 
@@ -159,18 +159,14 @@ export class LocalApiServer implements vscode.Disposable {
   }
 
   /**
-   * Injects a fault in-process through the admin API's one entry (handleFaultRequest validates the
-   * parameters with the same rules and messages as `POST /debug/listwatch/v1/faults/<name>`).
+   * Injects a fault in-process through the admin API's one entry (ApiServer.injectFault validates
+   * the parameters with the same rules and messages as `POST /debug/listwatch/v1/faults/<name>`,
+   * and a live run records the fault as a marker).
    */
   async injectFault(name: string, params: Record<string, unknown>): Promise<FaultResponse> {
     const server = this.server;
     if (!server) throw new Error('no local API server is running');
-    const world = {
-      resources: server.registry.resources,
-      etcd: server.registry.etcd,
-      log: (message: string) => this.log.info(message),
-    };
-    const answer = await handleFaultRequest('POST', name, JSON.stringify(params), world);
+    const answer = await server.injectFault(name, params, (message) => this.log.info(message));
     // Some faults change nothing the engine reports as an event (expire-history).
     this.changedSoon();
     return answer;

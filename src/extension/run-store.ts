@@ -12,8 +12,11 @@ export interface StoredRun {
   title: string;
   /** A short title that fits the side bar (absent for traces and runs stored before it: the title). */
   label?: string;
-  /** 'scenario': run here, its trace written to our storage; 'trace': read from a user's file. */
-  source: 'scenario' | 'trace';
+  /**
+   * 'scenario': run here, its trace written to our storage; 'trace': read from a user's file;
+   * 'live': a running local API server's (live-runs.ts; never in the store's index).
+   */
+  source: 'scenario' | 'trace' | 'live';
   scenario: string;
   profile: string;
   seed: number;

@@ -1,8 +1,10 @@
-// The "Runs" view in the List/Watch side bar: this workspace's past runs, newest first; open one
-// in the inspector, export its trace, delete it. The open run is marked. No upstream counterpart.
+// The "Runs" view in the List/Watch side bar: the live run of the local API server (marked live,
+// with its uptime) above this workspace's past runs, newest first; open one in the inspector,
+// export its trace, delete it. The open run is marked. No upstream counterpart.
 import * as vscode from 'vscode';
 import { formatVirtualTime } from '../inspector/watcher-states';
 import type { CurrentRun } from './current-run';
+import { openLiveRunCommandId, type LiveRuns } from './live-runs';
 import type { RunStore, StoredRun } from './run-store';
 import type { ViewRow } from './scenarios-view';
 
@@ -10,8 +12,18 @@ export const runsViewId = 'listwatch.runs';
 export const openRunCommandId = 'listwatch.openRun';
 
 export interface RunsViewNode {
-  kind: 'run';
+  /** 'live': the local API server's run (LiveRuns), not in the store. */
+  kind: 'run' | 'live';
   run: StoredRun;
+}
+
+/** `12 s`, `4 min`, `2 h 5 min`: how long a live run has been up. */
+export function uptimeText(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min`;
+  return `${Math.floor(min / 60)} h ${min % 60} min`;
 }
 
 function age(iso: string, now = Date.now()): string {
@@ -30,21 +42,30 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
   private readonly current: CurrentRun;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(store: RunStore, current: CurrentRun) {
+  constructor(
+    store: RunStore,
+    current: CurrentRun,
+    private readonly live?: LiveRuns,
+  ) {
     this.store = store;
     this.current = current;
     this.subscriptions = [
       store.onDidChange(() => this.changed.fire(undefined)),
       current.onDidChange(() => this.changed.fire(undefined)),
     ];
+    if (live) this.subscriptions.push(live.onDidChange(() => this.changed.fire(undefined)));
   }
 
   getChildren(node?: RunsViewNode): RunsViewNode[] {
     if (node) return [];
-    return this.store.list().map((run) => ({ kind: 'run', run }));
+    return [
+      ...(this.live?.list() ?? []).map((run): RunsViewNode => ({ kind: 'live', run })),
+      ...this.store.list().map((run): RunsViewNode => ({ kind: 'run', run })),
+    ];
   }
 
   getTreeItem(node: RunsViewNode): vscode.TreeItem {
+    if (node.kind === 'live') return this.liveItem(node);
     const run = node.run;
     const open = this.current.get()?.run.id === run.id;
     const label = run.label ?? run.title;
@@ -83,6 +104,38 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
         );
     item.contextValue = run.source === 'scenario' ? 'run.scenario' : 'run.trace';
     item.command = { command: openRunCommandId, title: 'Open in Inspector', arguments: [node] };
+    return item;
+  }
+
+  private liveItem(node: RunsViewNode): vscode.TreeItem {
+    const run = node.run;
+    const open = this.current.get()?.run.id === run.id;
+    const running = this.live?.isRunning(run.id) ?? false;
+    const item = new vscode.TreeItem(run.label ?? run.title, vscode.TreeItemCollapsibleState.None);
+    item.id = `live:${run.id}`;
+    const uptime = uptimeText(this.live?.uptimeMs(run.id) ?? 0);
+    const facts = [
+      running ? `live, up ${uptime}` : `stopped after ${uptime}`,
+      `${run.watchers.toLocaleString('en-US')} watchers`,
+      `${run.lists.toLocaleString('en-US')} lists`,
+    ];
+    item.description = `${open ? 'open · ' : ''}${facts.join(' · ')}`;
+    item.accessibilityInformation = {
+      label: `Live run ${item.label as string}${open ? ', open in the inspector' : ''}: ${facts.join(', ')}`,
+    };
+    item.tooltip = [
+      run.title,
+      `live run, profile ${run.profile}, started ${new Date(run.createdAt).toLocaleString()}`,
+      running
+        ? 'recording: the inspector follows it as it runs'
+        : 'the server stopped: save it as a trace to keep it',
+    ].join('\n');
+    item.iconPath = new vscode.ThemeIcon(
+      open ? 'eye' : 'broadcast',
+      running ? new vscode.ThemeColor('charts.green') : undefined,
+    );
+    item.contextValue = 'run.live';
+    item.command = { command: openLiveRunCommandId, title: 'Open Live Run', arguments: [node] };
     return item;
   }
 

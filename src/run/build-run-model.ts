@@ -149,27 +149,38 @@ class TrackBuilder {
     }
   }
 
+  /**
+   * The track as it stands (a new object each call: the builder's own is never changed by it).
+   * Its samples are the builder's array, not a copy (a 100,000-watcher run has millions): samples
+   * added later lie after the snapshot's end, where nobody reads it.
+   */
   finish(): WatcherTrack {
     const t = this.track;
-    t.bookmarkTimes = [...this.bookmarkHead, ...this.bookmarkTail];
-    t.log = [
-      ...this.head,
-      ...this.tail.slice(this.tailStart),
-      ...this.tail.slice(0, this.tailStart),
-    ];
+    let closeReason = t.closeReason;
     if (t.terminated)
-      t.closeReason = this.graceful
+      closeReason = this.graceful
         ? 'terminated (blocked dispatch, graceful drain)'
         : 'terminated (blocked dispatch)';
     else if (this.clientReason === 'timeout' || this.closedReason === 'contextDone')
-      t.closeReason = 'timeout';
+      closeReason = 'timeout';
     else if (this.closedReason === 'intervalInvalidated')
-      t.closeReason = closeReasonText.intervalInvalidated;
-    else if (this.clientReason === 'disconnected') t.closeReason = 'client went away';
+      closeReason = closeReasonText.intervalInvalidated;
+    else if (this.clientReason === 'disconnected') closeReason = 'client went away';
     else if (this.closedReason !== '')
-      t.closeReason = closeReasonText[this.closedReason] ?? this.closedReason;
-    else if (this.clientReason !== '') t.closeReason = this.clientReason;
-    return t;
+      closeReason = closeReasonText[this.closedReason] ?? this.closedReason;
+    else if (this.clientReason !== '') closeReason = this.clientReason;
+    return {
+      ...t,
+      states: t.states.slice(),
+      bookmarksDropped: { ...t.bookmarksDropped },
+      closeReason,
+      bookmarkTimes: [...this.bookmarkHead, ...this.bookmarkTail],
+      log: [
+        ...this.head,
+        ...this.tail.slice(this.tailStart),
+        ...this.tail.slice(0, this.tailStart),
+      ],
+    };
   }
 }
 
@@ -226,7 +237,8 @@ export function selectorFromIdentifier(identifier: string): string {
 
 /**
  * Folds a run into a RunModel. Feed `add` the trace records (or raw inspector events) in order,
- * then call `finish`. Nothing is kept per event beyond what the model shows.
+ * then call `finish` (at the end, or whenever a live run wants the model so far). Nothing is kept
+ * per event beyond what the model shows.
  */
 export class RunModelBuilder {
   private readonly header: RunHeader;
@@ -261,6 +273,7 @@ export class RunModelBuilder {
   private metricsText = '';
   private readonly rejected = { count: 0, samples: [] as string[] };
   private readonly phases: Array<{ at: number; name: string; text: string }> = [];
+  private readonly faults: Array<{ at: number; name: string; text: string }> = [];
   private readonly writes = { total: 0, byVerb: {} as Record<string, number>, lastRevision: 0 };
   private readonly ticks: BookmarkTickRecord[] = [];
   private popsSinceTick = 0;
@@ -428,6 +441,9 @@ export class RunModelBuilder {
         return;
       }
       case 'read-rate':
+        return;
+      case 'fault':
+        this.pushBounded(this.faults, { at, name: input.name, text: input.text }, 'faults');
         return;
     }
   }
@@ -862,7 +878,12 @@ export class RunModelBuilder {
     if (w.nextBookmarkSecond !== undefined) t.track.nextBookmarkSecond = w.nextBookmarkSecond;
   }
 
-  /** The model so far (call once, at the end). */
+  /**
+   * The model so far. Safe to call at any time and as often as wanted (a live run takes a snapshot
+   * per batch): it changes nothing in the builder, and its arrays and totals are its own, so what
+   * is added later does not grow them. Records still being folded (a LIST in flight, the newest
+   * serialization record) are shared and may still change until they are done.
+   */
   finish(): RunModel {
     const capacity = this.capacity.slice();
     if (capacity.length === 0) {
@@ -880,10 +901,15 @@ export class RunModelBuilder {
     const watchers = [...this.tracks.values()].map((t) => t.finish());
     // Without the run's samples, the event-made ones hold bookmarks and floors but no reads.
     if (!this.sampled) for (const w of watchers) delete w.samples;
+    const perIdentifier: Record<string, SerializationIdentifierTotals> = {};
+    for (const [k, v] of Object.entries(this.ser.perIdentifier)) perIdentifier[k] = { ...v };
+    const moments = this.moments.moments();
+    // The finished tracks (their close reasons settled), not the builder's own.
+    const finished = new Map(watchers.map((w) => [w.id, w]));
     const clients = clientRecords(
       this.lists,
       this.watchRequests,
-      (id) => this.tracks.get(id)?.track,
+      (id) => finished.get(id),
       this.lastAt,
     );
     const model: RunModel = {
@@ -891,33 +917,34 @@ export class RunModelBuilder {
       durationMs: this.lastAt,
       watchers,
       capacity,
-      resourceVersions: this.rvPoints.slice(),
+      resourceVersions: this.rvPoints.map((p) => ({ ...p })),
       serialization: {
         encodes: this.ser.encodes,
         hits: this.ser.hits,
         lazyDeepCopies: this.ser.lazyDeepCopies,
         invalidations: this.ser.invalidations,
-        perIdentifier: this.ser.perIdentifier,
+        perIdentifier,
         perEvent: [...this.ser.perEvent.values()],
         ...(this.ser.perEventDropped ? { perEventDropped: this.ser.perEventDropped } : {}),
-        ...(this.copies.length ? { copies: this.copies } : {}),
+        ...(this.copies.length ? { copies: this.copies.map((c) => ({ ...c })) } : {}),
       },
-      lists: this.lists,
-      metrics: this.metrics,
+      lists: this.lists.slice(),
+      metrics: { ...this.metrics },
       metricsText: this.metricsText,
       rejected: { count: this.rejected.count, samples: this.rejected.samples.slice() },
-      phases: this.phases,
-      writes: this.writes,
-      watchRequests: this.watchRequests,
-      bookmarkTicks: this.ticks,
-      freshnessWaits: this.waits,
+      phases: this.phases.slice(),
+      ...(this.faults.length ? { faults: this.faults.slice() } : {}),
+      writes: { ...this.writes, byVerb: { ...this.writes.byVerb } },
+      watchRequests: this.watchRequests.slice(),
+      bookmarkTicks: this.ticks.slice(),
+      freshnessWaits: this.waits.slice(),
       progressRequests: this.progressRequests,
-      dispatch: this.dispatch,
-      cacherLists: this.cacherLists,
-      truncated: this.truncated,
-      ...(this.scrapes.length ? { scrapes: this.scrapes } : {}),
-      moments: this.moments.moments(),
-      watchCache: this.watchCache,
+      dispatch: { ...this.dispatch, blocked: this.dispatch.blocked.slice() },
+      cacherLists: this.cacherLists.slice(),
+      truncated: { ...this.truncated },
+      ...(this.scrapes.length ? { scrapes: this.scrapes.slice() } : {}),
+      moments: { at: moments.at.slice(), count: moments.count.slice() },
+      watchCache: { ...this.watchCache },
       clients,
     };
     return model;

@@ -368,6 +368,8 @@ export interface RunModel {
   rejected: { count: number; samples: string[] };
   /** Scenario phases, in order (the narrative markers). */
   phases?: Array<{ at: VirtualMs; name: string; text: string }>;
+  /** Faults injected into a live server, in order (timeline markers named after the fault). */
+  faults?: Array<{ at: VirtualMs; name: string; text: string }>;
   /** Writes the scenario made, by verb. */
   writes?: { total: number; byVerb: Record<string, number>; lastRevision: number };
   /** Every WATCH request, including those answered with an error (which have no watcher). */

@@ -1,6 +1,6 @@
 // No upstream counterpart: the moments of a run that its timeline steps through (a watcher opened,
 // changed state or closed; the cache resized; a LIST, a phase, a bookmark tick, a freshness wait,
-// a blocked dispatch, a refused WATCH), counted per distinct instant while the run is folded, so
+// a blocked dispatch, a refused WATCH, an injected fault), counted per distinct instant while the run is folded, so
 // that a face never walks 100,000 watcher tracks to draw the timeline.
 import type { InspectorEvent } from '../engine/inspect/events';
 import type { ScenarioInput } from '../trace/trace-format';
@@ -33,6 +33,7 @@ export class MomentLog {
   noteInput(at: VirtualMs, input: ScenarioInput): void {
     if (
       input.action === 'phase' ||
+      input.action === 'fault' ||
       input.action === 'list' ||
       input.action === 'watch-closed' ||
       (input.action === 'watch-opened' && input.error !== undefined)

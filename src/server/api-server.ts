@@ -21,7 +21,8 @@ import { parseCrdManifest, type CustomResourceDefinition } from './crd';
 import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
-import { InspectorHub } from '../engine/inspect/events';
+import { InspectorHub, type InspectorEvent } from '../engine/inspect/events';
+import { handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
 import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
 import { NamespaceController } from './namespace-controller';
@@ -34,7 +35,7 @@ import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
 import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery } from './list-query';
-import { negotiateEncoding } from './negotiation';
+import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
 import type { StorageOperation } from './status';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
@@ -63,6 +64,28 @@ export interface ApiServerOptions {
 
 /** The namespaces every cluster has (pkg/controlplane's system namespaces and default). */
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** A resource request as it reaches its verb's handler (what a recorder is told). */
+export interface ObservedRequest {
+  context: RequestContext;
+  /** The RequestInfo verb: list, watch, get, create, update, patch, delete, deletecollection. */
+  verb: string;
+  info: RequestInfo;
+  /** The negotiated response encoding (its Content-Type, the conversion asked for). */
+  encoding: NegotiatedEncoding;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/**
+ * What ApiServer.record subscribes: the resource requests (before their handler runs), the
+ * engine's inspector events and the faults applied, as they happen.
+ */
+export interface ServerObserver {
+  request(r: ObservedRequest): void;
+  event(e: InspectorEvent): void;
+  fault(f: AppliedFault): void;
+}
 
 /** The client name of the server's own requests (seeding), as kube-apiserver's loopback client. */
 const selfClient = 'listwatch-serve';
@@ -96,6 +119,54 @@ export class ApiServer {
     this.auditLogPath = o.auditLogPath;
   }
 
+  /** Date.now() when the server was built (the RealClock's now(): what a live run's times count from). */
+  get startedAt(): number {
+    return this.state.startedAt;
+  }
+
+  /**
+   * Subscribes `observer` to the requests, the inspector events and the faults; the returned
+   * disposable ends it. Started on demand: a server nobody records pays one empty-array check.
+   */
+  record(observer: ServerObserver): { dispose(): void } {
+    const state = this.state;
+    if (state.observers.length === 0) {
+      state.unsubscribeEvents = this.inspector.subscribe((e) => {
+        for (const o of state.observers) o.event(e);
+      });
+      state.faultApplied = (f) => {
+        for (const o of state.observers) o.fault(f);
+      };
+    }
+    state.observers = [...state.observers, observer];
+    return {
+      dispose: () => {
+        state.observers = state.observers.filter((o) => o !== observer);
+        if (state.observers.length > 0) return;
+        state.unsubscribeEvents?.();
+        state.unsubscribeEvents = undefined;
+        state.faultApplied = undefined;
+      },
+    };
+  }
+
+  /**
+   * Applies a fault in-process as `POST /debug/listwatch/v1/faults/<name>` does (the same
+   * validation and messages; recorders are told); `log` hears the fault's log line.
+   */
+  injectFault(
+    name: string,
+    params: Record<string, unknown> = {},
+    log?: (message: string) => void,
+  ): Promise<FaultResponse> {
+    return handleFaultRequest('POST', name, JSON.stringify(params), {
+      resources: this.registry.resources,
+      etcd: this.registry.etcd,
+      log,
+      onApplied: this.state.faultApplied,
+    });
+  }
+
   /** The live state (what GET /debug/listwatch/v1/state answers), for readers in the same process. */
   get debugState(): DebugState {
     return this.state.debugState;
@@ -125,8 +196,11 @@ export class ApiServer {
       throw e;
     }
     const token = randomBytes(32).toString('hex');
+    const startedAt = Date.now();
     const state: ServingState = {
       registry,
+      startedAt,
+      observers: [],
       factory: new RequestInfoFactory(),
       token,
       port: 0,
@@ -137,7 +211,7 @@ export class ApiServer {
       healthChecks: kubeApiserverHealthChecks({
         resources: registry.resources,
         clock: registry.clock,
-        startedAt: Date.now(),
+        startedAt,
         shuttingDown: () => state.shuttingDown,
       }),
       shuttingDown: false,
@@ -235,6 +309,11 @@ function listen(server: NetServer, port: number): Promise<number> {
 /** What every request is served with. */
 interface ServingState {
   registry: Registry;
+  startedAt: number;
+  /** ApiServer.record's observers (usually none). */
+  observers: readonly ServerObserver[];
+  unsubscribeEvents?: () => void;
+  faultApplied?: (fault: AppliedFault) => void;
   factory: RequestInfoFactory;
   token: string;
   /** The listening port (0 until it listens). */
@@ -289,6 +368,7 @@ async function serve(
       version: state.version,
       healthChecks: state.healthChecks,
       debugState: state.debugState,
+      faultApplied: state.faultApplied,
       body: readBody,
     };
     for (const route of nonResourceRoutes) {
@@ -332,6 +412,15 @@ async function serve(
         : 'object',
   );
   if (!negotiated.ok) return writeError(res, new StatusError(negotiated.status));
+  for (const o of state.observers)
+    o.request({
+      context,
+      verb: info.verb,
+      info,
+      encoding: negotiated.encoding,
+      req,
+      res,
+    });
   const scope: RequestScope = {
     registry,
     served,

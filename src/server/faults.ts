@@ -14,6 +14,16 @@ export interface FaultWorld {
   readonly etcd: MemoryEtcd;
   /** klog-style sink for one line per injected fault. */
   readonly log?: (message: string) => void;
+  /** Told of every fault applied (a live run's timeline marker, live-recorder.ts). */
+  readonly onApplied?: (fault: AppliedFault) => void;
+}
+
+/** A fault that was applied: its name, its parameters and its log line's words. */
+export interface AppliedFault {
+  name: string;
+  params: Record<string, unknown>;
+  /** What it did, e.g. `history dropped: pods` (the log line without `fault <name>: `). */
+  text: string;
 }
 
 /** An admin API answer: the HTTP status and a JSON body. */
@@ -342,7 +352,20 @@ export async function handleFaultRequest(
     );
   const problem = validate(fault, params as Params);
   if (problem) return invalid(problem);
-  return fault.apply(params as Params, world);
+  if (!world.onApplied) return fault.apply(params as Params, world);
+  // The one place faults are applied: what the fault logs is what its marker says.
+  const lines: string[] = [];
+  const prefix = `fault ${name}: `;
+  const answer = await fault.apply(params as Params, {
+    ...world,
+    log: (message) => {
+      lines.push(message.startsWith(prefix) ? message.slice(prefix.length) : message);
+      world.log?.(message);
+    },
+  });
+  if (answer.status === 200)
+    world.onApplied({ name, params: params as Params, text: lines.join('; ') || name });
+  return answer;
 }
 
 /** The first thing wrong with `p` for `fault`, naming the field and what was expected. */

@@ -15,7 +15,7 @@ import type { Registry } from './registry';
 import type { RequestInfo } from './request-info';
 import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
 import { serveDiscovery } from './discovery';
-import { faultsPath, handleFaultRequest, type FaultResponse } from './faults';
+import { faultsPath, handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
 import { serveOpenAPI } from './openapi';
@@ -69,6 +69,8 @@ export interface NonResourceScope {
   version: VersionInfo;
   healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
   debugState: DebugState;
+  /** Told of every fault the admin API applied (set while a recorder listens). */
+  faultApplied?: (fault: AppliedFault) => void;
   body(): Promise<Buffer>;
 }
 
@@ -93,7 +95,11 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
   const name = path.slice(faultsPath.length + 1) || undefined;
   const method = s.req.method ?? 'GET';
   const body = method === 'POST' ? (await s.body()).toString('utf8') : undefined;
-  const world = { resources: s.registry.resources, etcd: s.registry.etcd };
+  const world = {
+    resources: s.registry.resources,
+    etcd: s.registry.etcd,
+    onApplied: s.faultApplied,
+  };
   return jsonResponse(await handleFaultRequest(method, name, body, world));
 }
 

@@ -97,7 +97,12 @@ export type ScenarioInput =
       received: number;
     }
   /** The client of the watch `requestId` changes how fast it reads. */
-  | { action: 'read-rate'; client: string; requestId: number; readRate: string };
+  | { action: 'read-rate'; client: string; requestId: number; readRate: string }
+  /**
+   * A fault was injected into the live server (faults.ts): its name, the parameters it was given
+   * and what it did, in the words of its log line.
+   */
+  | { action: 'fault'; name: string; params: Record<string, unknown>; text: string };
 
 export type TraceInputRecord = { kind: 'input'; at: number } & ScenarioInput;
 

@@ -70,7 +70,12 @@ export class Inspector implements vscode.Disposable {
     this.extensionUri = extensionUri;
     this.current = current;
     this.host = host;
-    this.subscriptions.push(current.onDidChange((open) => this.sendRun(open)));
+    this.subscriptions.push(
+      current.onDidChange((open) => this.sendRun(open)),
+      current.onDidUpdate((open) =>
+        this.post({ type: 'run/update', runId: open.run.id, model: panelModel(open.model) }),
+      ),
+    );
   }
 
   isOpen(): boolean {
@@ -127,6 +132,11 @@ export class Inspector implements vscode.Disposable {
   /** Posts to the webview once it is ready (messages before that are superseded by `ready`'s answer). */
   post(message: ToWebview): void {
     if (!this.panel || !this.ready) return;
+    // A live run posts a model four times a second: the log keeps the newest one only.
+    if (message.type === 'run/update') {
+      const previous = this.traffic.posted.findIndex((m) => m.type === 'run/update');
+      if (previous >= 0) this.traffic.posted.splice(previous, 1);
+    }
     this.record(this.traffic.posted, message);
     void this.panel.webview.postMessage(message);
   }

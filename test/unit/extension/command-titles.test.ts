@@ -33,6 +33,8 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.openSampleLog': false,
   'listwatch.showInspectorView': false,
   'listwatch.cancelRun': false, // cancels the run in progress
+  'listwatch.openLiveRun': false, // the local server's live run
+  'listwatch.saveRunAsTrace': true, // a save dialog
   'listwatch.startLocalApiServer': true, // profile, seed objects, CRD files
   'listwatch.stopLocalApiServer': false,
   'listwatch.copyKubeconfigPath': false,

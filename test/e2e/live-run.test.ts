@@ -1,0 +1,171 @@
+// The live run in the real workbench, driven in Chromium like a person: the local API server
+// started from the palette (5 pods), its live run opened in the inspector, real kubectl run in
+// the background (`get pods -w`, then `get pods --chunk-size=2`), the Lists view and the growing
+// timeline read while it follows now, a fault injected from the palette shown as a named marker,
+// the timeline scrubbed back (following stops) and set to follow again. Screenshots go to
+// test-results/e2e/.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { launchChromium } from '../harness/chromium';
+import { projectRoot, testResultsDir } from '../harness/paths';
+import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
+import { palette, pickQuickPick, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { workbenchUrl } from '../harness/workbench-url';
+import {
+  findKubectls,
+  kubectl,
+  startKubectl,
+  type KubectlProcess,
+  type KubectlTarget,
+} from '../server/harness/kubectl';
+
+const root = projectRoot();
+const fixtures = path.join(root, 'test', 'fixtures');
+const shots = testResultsDir('e2e');
+
+/** What the webview's debugging hook answers (webview/main.ts). */
+interface InspectorHook {
+  following(): boolean;
+  updateCosts(): number[];
+  time(): number;
+  durationMs(): number | undefined;
+  problems(): string[];
+}
+
+describe('the live run in the workbench', function () {
+  let server: VSCodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let watch: KubectlProcess | undefined;
+  let dir: string;
+  const k = findKubectls().at(-1);
+
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
+  const panel = (): FrameLocator => inspectorPanel(page);
+  const hook = <T>(read: (h: InspectorHook) => T): Promise<T> => inspectorHook(page, read);
+
+  before(async function () {
+    assert.ok(k, 'no kubectl found (npm run test:setup unpacks one)');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-e2e-live-'));
+    server = await startVSCodeServer({
+      settings: {
+        'workbench.colorTheme': 'Default Dark Modern',
+        'workbench.editor.enablePreview': false,
+      },
+    });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+    page = await context.newPage();
+    await page.goto(
+      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
+    );
+    await page
+      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
+      .waitFor({ timeout: 90_000 });
+  });
+
+  after(async () => {
+    await watch?.kill();
+    if (page) await shot('live-run-last-state.png').catch(() => undefined);
+    if (page) await palette(page, 'List/Watch: Stop Local API Server').catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed')
+      await shot(`failed-live-${this.currentTest.title.replace(/\W+/g, '-')}.png`).catch(
+        () => undefined,
+      );
+  });
+
+  it('starts the server, opens its live run, and shows kubectl get --chunk-size=2 as it happens', async () => {
+    await palette(page, 'List/Watch: Start Local API Server…');
+    const input = quickInput(page);
+    await page
+      .locator('.quick-input-title', { hasText: 'profile (1/3)' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await page.keyboard.press('Enter');
+    await page
+      .locator('.quick-input-title', { hasText: 'seed objects (2/3)' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await input.fill('pods=5');
+    await page.keyboard.press('Enter');
+    await page
+      .locator('.quick-input-title', { hasText: 'custom resources (3/3)' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await page.keyboard.press('Enter');
+    // The server is up once its kubeconfig can be copied.
+    let kubeconfig = '';
+    for (let i = 0; i < 60 && !kubeconfig.endsWith('kubeconfig'); i++) {
+      await page.waitForTimeout(500);
+      await palette(page, 'List/Watch: Copy KUBECONFIG Path');
+      await page.waitForTimeout(200);
+      kubeconfig = await page.evaluate(() => navigator.clipboard.readText());
+    }
+    assert.ok(fs.existsSync(kubeconfig), `kubeconfig ${kubeconfig}`);
+    const target: KubectlTarget = { kubeconfig, dir };
+
+    await palette(page, 'List/Watch: Open Live Run in Inspector');
+    await panel()
+      .locator('.run-header h1', { hasText: /^Live run of / })
+      .waitFor({ timeout: 90_000 });
+    // The side bar closed: the panel gets the whole width for its screenshots.
+    await page.keyboard.press('Control+B');
+    assert.strictEqual(await hook((h) => h.following()), true, 'a live run opens following now');
+
+    watch = startKubectl(k!, target, ['get', 'pods', '-w']);
+    await watch.until((p) => /pod-4/.test(p.stdout), 'the watch printed the pods');
+    const chunked = await kubectl(k!, target, ['get', 'pods', '--chunk-size=2']);
+    assert.strictEqual(chunked.code, 0, chunked.stderr);
+
+    await showTab(page, 'Lists');
+    const rows = panel().locator('#view-lists .vt-row:not([hidden])', { hasText: 'limit=2' });
+    for (let i = 0; i < 100 && (await rows.count()) < 3; i++) await page.waitForTimeout(200);
+    assert.strictEqual(await rows.count(), 3, 'the three pages of get --chunk-size=2');
+    await rows.last().click();
+    await panel().locator('#view-lists .detail').first().waitFor({ timeout: uiTimeoutMs });
+    // Following: the scrubber stands at the run's end, which grew past the LISTs.
+    const [following, at, end] = await hook((h) => [h.following(), h.time(), h.durationMs()]);
+    assert.ok(following && end !== undefined && at === end && end > 0, `${at} of ${end}`);
+    await shot('live-run-lists-chunk-size.png');
+
+    // A fault from the editor becomes a named marker on the timeline.
+    await palette(page, 'List/Watch: Inject Fault…');
+    await pickQuickPick(page, 'expire-history', 'expire-history');
+    await page
+      .locator('.quick-input-title', { hasText: 'Inject expire-history: resource' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await pickQuickPick(page, 'pods', 'pods');
+    await panel()
+      .locator('.tl-fault-label', { hasText: 'expire-history' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('live-run-fault-marker.png');
+
+    // Scrubbing back stops following; the button follows again.
+    const slider = panel().locator('.tl-slider');
+    const box = await slider.boundingBox();
+    assert.ok(box);
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height / 2);
+    assert.strictEqual(await hook((h) => h.following()), false, 'scrubbing back stops following');
+    await shot('live-run-timeline-scrubbed-back.png');
+    await panel().locator('vscode-button.tl-follow').click();
+    assert.strictEqual(await hook((h) => h.following()), true, 'Follow now follows again');
+    const [at2, end2] = await hook((h) => [h.time(), h.durationMs()]);
+    assert.strictEqual(at2, end2);
+    assert.deepStrictEqual(await hook((h) => h.problems()), []);
+    const costs = await hook((h) => h.updateCosts());
+    assert.ok(costs.length > 0, 'the panel applied live batches');
+    const sorted = [...costs].sort((a, b) => a - b);
+    console.log(
+      `      webview: ${costs.length} batches applied, median ${sorted[sorted.length >> 1].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms (information only)`,
+    );
+  });
+});

@@ -1,0 +1,373 @@
+// Tests for src/server/live-recorder.ts and src/run/live-run.ts: a real ApiServer spoken to over
+// HTTP, its LISTs, WATCHes, writes and faults recorded as trace inputs with the client's
+// User-Agent and connection, the inspector events folded into them by request id, and the live
+// model equal to the model of its saved trace reloaded.
+import * as assert from 'assert';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { ApiServer } from '../../../src/server/api-server';
+import { LiveRecorder, relativeEvent } from '../../../src/server/live-recorder';
+import { RunModelBuilder } from '../../../src/run/build-run-model';
+import { LiveRun } from '../../../src/run/live-run';
+import { loadRun } from '../../../src/trace/load-run';
+import type { TraceInputRecord, TraceRecord } from '../../../src/trace/trace-format';
+import type { InspectorEvent } from '../../../src/engine/inspect/events';
+
+interface Reply {
+  status: number;
+  text: string;
+}
+
+function call(
+  server: ApiServer,
+  method: string,
+  path: string,
+  o: { userAgent?: string; body?: unknown; agent?: Agent } = {},
+): Promise<Reply> {
+  const body = o.body === undefined ? undefined : JSON.stringify(o.body);
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${server.token}`,
+    'user-agent': o.userAgent ?? 'recorder-test/v1',
+    'content-type': 'application/json',
+  };
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${server.url}${path}`, { method, headers, agent: o.agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A watch whose response stays open until `close`; resolves once its headers are in. */
+function openWatch(
+  server: ApiServer,
+  path: string,
+  userAgent: string,
+): Promise<{ res: IncomingMessage; lines: string[]; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${server.url}${path}`,
+      { headers: { authorization: `Bearer ${server.token}`, 'user-agent': userAgent } },
+      (res) => {
+        const lines: string[] = [];
+        let buf = '';
+        res.on('data', (c: Buffer) => {
+          buf += c.toString('utf8');
+          let i = buf.indexOf('\n');
+          while (i >= 0) {
+            lines.push(buf.slice(0, i));
+            buf = buf.slice(i + 1);
+            i = buf.indexOf('\n');
+          }
+        });
+        res.on('error', () => undefined);
+        resolve({ res, lines, close: () => req.destroy() });
+      },
+    );
+    req.on('error', () => undefined);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Waits (on the real clock: the server runs on it) until `cond` holds; fails after `tries`. */
+async function until(what: string, cond: () => boolean, tries = 200): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (cond()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+function inputs(records: TraceRecord[], action: string): TraceInputRecord[] {
+  return records.filter((r): r is TraceInputRecord => r.kind === 'input' && r.action === action);
+}
+
+describe('LiveRecorder (a running ApiServer as trace records)', () => {
+  let server: ApiServer;
+  before(async () => {
+    server = await ApiServer.start({ port: 0, seed: { pods: 5 } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('records LISTs with their client, connection, pages and answer; the model folds them by request id', async () => {
+    const recorder = new LiveRecorder(server, { scrape: false });
+    const records: TraceRecord[] = [];
+    recorder.subscribe((r) => records.push(r));
+    let badStatus = { code: 0, reason: '', message: '' };
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await call(server, 'GET', '/api/v1/namespaces/default/pods?limit=2', {
+        userAgent: 'kubectl/v1.33.1 (linux/amd64)',
+        agent,
+      });
+      assert.strictEqual(first.status, 200);
+      const token = (JSON.parse(first.text) as { metadata: { continue: string } }).metadata
+        .continue;
+      const second = await call(
+        server,
+        'GET',
+        `/api/v1/namespaces/default/pods?limit=2&continue=${encodeURIComponent(token)}`,
+        { userAgent: 'kubectl/v1.33.1 (linux/amd64)', agent },
+      );
+      assert.strictEqual(second.status, 200);
+      const bad = await call(
+        server,
+        'GET',
+        '/api/v1/namespaces/default/pods?resourceVersionMatch=Exact',
+        { userAgent: 'other/v2' },
+      );
+      const { code, reason, message } = JSON.parse(bad.text) as typeof badStatus;
+      badStatus = { code, reason, message };
+      assert.ok(bad.status >= 400, bad.text);
+      await until('three list-ends', () => inputs(records, 'list-end').length === 3);
+    } finally {
+      agent.destroy();
+      recorder.dispose();
+    }
+    const lists = inputs(records, 'list');
+    assert.deepStrictEqual(
+      lists.map((l) => l.action === 'list' && [l.client, l.connection, l.request]),
+      [
+        ['kubectl/v1.33.1 (linux/amd64)', 'c1', '/api/v1/namespaces/default/pods?limit=2'],
+        ['kubectl/v1.33.1 (linux/amd64)', 'c1', lists[1].action === 'list' ? lists[1].request : ''],
+        ['other/v2', 'c2', '/api/v1/namespaces/default/pods?resourceVersionMatch=Exact'],
+      ],
+      'one connection id per kept-alive connection',
+    );
+    const ends = inputs(records, 'list-end');
+    assert.deepStrictEqual(
+      ends.map((e) => e.action === 'list-end' && [e.status, e.items, e.continue !== '']),
+      [
+        [200, 2, true],
+        [200, 2, true],
+        [badStatus.code, 0, false],
+      ],
+    );
+    const badEnd = ends[2];
+    assert.ok(badEnd.action === 'list-end');
+    assert.deepStrictEqual(badEnd.error, badStatus, 'the Status the client read');
+    // The engine's events carry the requests' ids: the model ties pages and rules to each LIST.
+    const b = new RunModelBuilder(recorder.header);
+    for (const r of records) b.add(r);
+    const m = b.finish();
+    assert.deepStrictEqual(
+      m.lists.map((l) => [l.client, l.returned, l.servedBy, l.requestId > 0]),
+      [
+        ['kubectl/v1.33.1 (linux/amd64)', 2, 'cache', true],
+        ['kubectl/v1.33.1 (linux/amd64)', 2, 'cache', true],
+        ['other/v2', 0, 'error', true],
+      ],
+    );
+    assert.ok(m.lists[0].rule !== '', "the delegator's rule folded into the first LIST");
+    assert.ok(m.lists.every((l) => l.at >= 0 && (l.endedAt ?? 0) >= l.at));
+  });
+
+  it('records WATCHes: opened with their watcher, refused with their Status, closed with the reason', async () => {
+    const recorder = new LiveRecorder(server, { scrape: false });
+    const records: TraceRecord[] = [];
+    recorder.subscribe((r) => records.push(r));
+    try {
+      const w = await openWatch(
+        server,
+        '/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true',
+        'relisty-operator/v0.3.1',
+      );
+      await until('watch-opened', () => inputs(records, 'watch-opened').length === 1);
+      const created = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: { metadata: { name: 'recorded' }, data: { a: 'b' } },
+      });
+      assert.strictEqual(created.status, 201);
+      await until('the write', () => inputs(records, 'writes').length === 1);
+      // 410 for a watch from before the history: a 200 stream with one ERROR event.
+      await server.injectFault('expire-history', { resource: 'configmaps' });
+      const old = await call(
+        server,
+        'GET',
+        '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1',
+        {
+          userAgent: 'old-watcher/v1',
+        },
+      );
+      assert.match(old.text, /"type":"ERROR"/);
+      w.close();
+      await until('two watch-closed', () => inputs(records, 'watch-closed').length === 2);
+    } finally {
+      recorder.dispose();
+    }
+    const opened = inputs(records, 'watch-opened');
+    assert.strictEqual(opened.length, 2);
+    assert.ok(opened[0].action === 'watch-opened' && typeof opened[0].watcherId === 'number');
+    const refused = opened[1];
+    assert.ok(
+      refused.action === 'watch-opened' &&
+        refused.error?.code === 410 &&
+        refused.error.reason === 'Expired',
+      JSON.stringify(refused),
+    );
+    const closed = inputs(records, 'watch-closed');
+    assert.deepStrictEqual(
+      closed.map((c) => c.action === 'watch-closed' && [c.client, c.reason]),
+      [
+        ['old-watcher/v1', 'resultClosed'],
+        ['relisty-operator/v0.3.1', 'disconnected'],
+      ],
+    );
+    const writes = inputs(records, 'writes')[0];
+    assert.ok(
+      writes.action === 'writes' &&
+        writes.verb === 'create' &&
+        writes.count === 1 &&
+        writes.keyPrefix === '/registry/configmaps/default/' &&
+        writes.revision > 0,
+      JSON.stringify(writes),
+    );
+    const fault = inputs(records, 'fault')[0];
+    assert.ok(
+      fault.action === 'fault' &&
+        fault.name === 'expire-history' &&
+        fault.text === 'history dropped: configmaps',
+      JSON.stringify(fault),
+    );
+    const b = new RunModelBuilder(recorder.header);
+    for (const r of records) b.add(r);
+    const m = b.finish();
+    assert.strictEqual(m.watchers.length, 1);
+    assert.strictEqual(m.watchers[0].client, 'relisty-operator/v0.3.1');
+    assert.strictEqual(m.watchers[0].closeReason, 'client went away');
+    assert.deepStrictEqual(
+      (m.watchRequests ?? []).map((q) => [q.client, q.outcome]),
+      [
+        ['relisty-operator/v0.3.1', 'started'],
+        ['old-watcher/v1', 'error'],
+      ],
+    );
+    assert.deepStrictEqual(
+      m.faults?.map((f) => f.name),
+      ['expire-history'],
+    );
+  });
+
+  it("a live run's model after its requests equals the model of its saved trace reloaded", async () => {
+    const recorder = new LiveRecorder(server);
+    let pending: (() => void) | undefined;
+    const run = new LiveRun(recorder, {
+      schedule: (fn) => {
+        pending = fn;
+        return () => (pending = undefined);
+      },
+    });
+    const updates: number[] = [];
+    run.onUpdate((m) => updates.push(m.lists.length));
+    try {
+      const w = await openWatch(
+        server,
+        '/api/v1/namespaces/default/pods?watch=true',
+        'kubectl/v1.33.1',
+      );
+      for (let i = 0; i < 3; i++) {
+        await call(server, 'GET', `/api/v1/namespaces/default/pods?limit=${i + 1}`);
+        await call(server, 'POST', '/api/v1/namespaces/default/pods', {
+          body: {
+            metadata: { name: `live-${i}` },
+            spec: { containers: [{ name: 'c', image: 'i' }] },
+          },
+        });
+      }
+      await until('the watch to read 3 events', () => w.lines.length >= 3);
+      assert.ok(pending, 'a batch is pending once records arrived');
+      pending();
+      assert.deepStrictEqual(updates, [3], 'one coalesced batch');
+      pending?.();
+      assert.deepStrictEqual(updates, [3], 'no batch when nothing changed');
+      w.close();
+      await until('watch-closed', () => run.records > 0 && pending !== undefined);
+      const lines = run.save();
+      const live = run.model();
+      const { model: reloaded } = await loadRun(lines);
+      assert.strictEqual(reloaded.rejected.count, 0, JSON.stringify(reloaded.rejected));
+      assert.deepStrictEqual(reloaded, live);
+      assert.strictEqual(live.lists.length, 3);
+      assert.strictEqual(live.writes?.byVerb.create, 3);
+      assert.strictEqual(live.watchers.length, 1);
+      assert.strictEqual(live.watchers[0].client, 'kubectl/v1.33.1');
+    } finally {
+      run.dispose();
+      recorder.dispose();
+    }
+  });
+
+  it('keeps the first and last records for a saved trace and says how many were dropped', async () => {
+    const recorder = new LiveRecorder(server, { maxRecords: 10, scrape: false });
+    try {
+      for (let i = 0; i < 4; i++) await call(server, 'GET', '/api/v1/namespaces/default/pods');
+      await until('records beyond the bound', () => recorder.droppedRecords > 0);
+      const lines = recorder.traceLines(recorder.metricsRecord());
+      const header = JSON.parse(lines[0]) as { params: Record<string, unknown> };
+      assert.strictEqual(header.params.recordsDropped, recorder.droppedRecords);
+      assert.strictEqual(header.params.recordsKept, 10);
+      // header, 5 head, the gap's phase, 5 tail, the final metrics.
+      assert.strictEqual(lines.length, 13);
+      assert.match(lines[6], /"name":"records dropped"/);
+      const { model } = await loadRun(lines);
+      assert.strictEqual(model.rejected.count, 0);
+      assert.strictEqual(model.phases?.[0].name, 'records dropped');
+    } finally {
+      recorder.dispose();
+    }
+  });
+
+  it('counts clock times from the server start (at, deadlines, recheck times)', () => {
+    const table: Array<{ event: InspectorEvent; want: Record<string, unknown> }> = [
+      {
+        event: {
+          type: 'watcher/created',
+          at: 1500,
+          watcherId: 1,
+          groupResource: { group: '', resource: 'pods' },
+          identifier: '',
+          chanSize: 10,
+          deadline: 9000,
+          allowWatchBookmarks: true,
+        },
+        want: { at: 500, deadline: 8000 },
+      },
+      {
+        event: {
+          type: 'watcher/created',
+          at: 1000,
+          watcherId: 1,
+          groupResource: { group: '', resource: 'pods' },
+          identifier: '',
+          chanSize: 10,
+          deadline: null,
+          allowWatchBookmarks: true,
+        },
+        want: { at: 0, deadline: null },
+      },
+      {
+        event: {
+          type: 'list/stream-fallback',
+          at: 1200,
+          groupResource: { group: '', resource: 'pods' },
+          origin: 'list',
+          recheckAt: 601000,
+        } as unknown as InspectorEvent,
+        want: { at: 200, recheckAt: 600000 },
+      },
+    ];
+    for (const { event, want } of table) {
+      const got = relativeEvent(event, 1000) as unknown as Record<string, unknown>;
+      for (const [k, v] of Object.entries(want))
+        assert.strictEqual(got[k], v, `${event.type} ${k}`);
+      assert.notStrictEqual(got, event, 'a copy');
+    }
+  });
+});
