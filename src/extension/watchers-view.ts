@@ -58,6 +58,8 @@ export class WatchersViewProvider
       current.onDidChangeViewState((state) => {
         if (state.at !== this.shownAt) this.refreshSoon();
       }),
+      // A live run grew: new watchers and states, at most one refresh per refreshDelayMs.
+      current.onDidUpdate(() => this.refreshSoon()),
     ];
   }
 
