@@ -10,12 +10,16 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
-import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import type { VSCodeServer } from '../harness/vscode-server';
 import { inspectorFrame, inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
-import { palette, pickQuickPick, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
-import { workbenchUrl } from '../harness/workbench-url';
+import {
+  palette,
+  quickInput,
+  runScenarioFromPalette,
+  uiTimeoutMs,
+} from '../harness/workbench-driver';
+import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 
 const root = projectRoot();
 const fixtures = path.join(root, 'test', 'fixtures');
@@ -40,29 +44,8 @@ describe('the inspector: the Clients tab', function () {
   const panel = (): FrameLocator => inspectorPanel(page);
   const hook = <T>(read: (h: InspectorHook) => T): Promise<T> => inspectorHook(page, read);
 
-  /** Runs a scenario from the palette, with its defaults or with some parameters typed in. */
-  async function runScenario(name: string, set: Record<string, string> = {}): Promise<void> {
-    await palette(page, 'List/Watch: Run Scenario…');
-    await pickQuickPick(page, name, name);
-    if (Object.keys(set).length === 0) {
-      await pickQuickPick(page, 'defaults', 'Run with defaults');
-      return;
-    }
-    await pickQuickPick(page, 'parameters', 'Set parameters…');
-    for (let n = 1; ; n++) {
-      const title = page.locator('.quick-input-title', { hasText: `(${n}/` });
-      await title.waitFor({ timeout: uiTimeoutMs });
-      const text = (await title.textContent()) ?? '';
-      const total = Number(/\((\d+)\/(\d+)\)/.exec(text)?.[2] ?? n);
-      const param = Object.keys(set).find((k) => text.includes(`: ${k} (`));
-      if (param) {
-        await quickInput(page).fill(set[param]);
-        await page.waitForTimeout(300);
-      }
-      await page.keyboard.press('Enter');
-      if (n >= total) return;
-    }
-  }
+  const runScenario = (name: string, set: Record<string, string> = {}): Promise<void> =>
+    runScenarioFromPalette(page, name, set);
 
   async function waitForRun(title: RegExp): Promise<void> {
     await panel().locator('.run-header h1', { hasText: title }).waitFor({ timeout: 120_000 });
@@ -79,21 +62,11 @@ describe('the inspector: the Clients tab', function () {
   }
 
   before(async function () {
-    server = await startVSCodeServer({
-      settings: {
-        'workbench.colorTheme': 'Default Dark Modern',
-        'workbench.editor.enablePreview': false,
-      },
-    });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    page = await context.newPage();
-    await page.goto(
-      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
-    );
-    await page
-      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
-      .waitFor({ timeout: 90_000 });
+    ({ server, browser, page } = await openWorkbench({
+      folder: fixtures,
+      extensionDevelopmentPath: root,
+      settings: screenshotSettings,
+    }));
     await page.keyboard.press('Control+B');
   });
 

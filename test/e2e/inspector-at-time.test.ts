@@ -8,9 +8,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
-import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import type { VSCodeServer } from '../harness/vscode-server';
 import {
   inspectorFrame,
   inspectorHook,
@@ -18,14 +17,8 @@ import {
   showTab,
   timeText,
 } from '../harness/inspector-panel';
-import {
-  listWatchSideBar,
-  palette,
-  pickQuickPick,
-  quickInput,
-  uiTimeoutMs,
-} from '../harness/workbench-driver';
-import { workbenchUrl } from '../harness/workbench-url';
+import { listWatchSideBar, runScenarioFromPalette, uiTimeoutMs } from '../harness/workbench-driver';
+import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 
 const root = projectRoot();
 const fixtures = path.join(root, 'test', 'fixtures');
@@ -63,31 +56,8 @@ describe('the inspector at every instant, and at scale', function () {
   const panel = (): FrameLocator => inspectorPanel(page);
   const hook = <T>(read: (h: InspectorHook) => T): Promise<T> => inspectorHook(page, read);
 
-  /** Runs a scenario from the palette, with its defaults or with some parameters typed in. */
-  async function runScenario(name: string, set: Record<string, string> = {}): Promise<void> {
-    await palette(page, 'List/Watch: Run Scenario…');
-    await pickQuickPick(page, name, name);
-    if (Object.keys(set).length === 0) {
-      await pickQuickPick(page, 'defaults', 'Run with defaults');
-      return;
-    }
-    await pickQuickPick(page, 'parameters', 'Set parameters…');
-    // Each parameter is asked in turn ("… watchers (1/5)"); Enter keeps the default.
-    for (let n = 1; ; n++) {
-      const title = page.locator('.quick-input-title', { hasText: `(${n}/` });
-      await title.waitFor({ timeout: uiTimeoutMs });
-      const text = (await title.textContent()) ?? '';
-      const total = Number(/\((\d+)\/(\d+)\)/.exec(text)?.[2] ?? n);
-      const param = Object.keys(set).find((k) => text.includes(`: ${k} (`));
-      if (param) {
-        await quickInput(page).fill(set[param]);
-        // A parameter with choices is a quick pick: the typed value filters it to its row.
-        await page.waitForTimeout(300);
-      }
-      await page.keyboard.press('Enter');
-      if (n >= total) return;
-    }
-  }
+  const runScenario = (name: string, set: Record<string, string> = {}): Promise<void> =>
+    runScenarioFromPalette(page, name, set);
 
   async function waitForRun(title: string | RegExp, timeout = 120_000): Promise<void> {
     await panel().locator('.run-header h1', { hasText: title }).waitFor({ timeout });
@@ -108,21 +78,11 @@ describe('the inspector at every instant, and at scale', function () {
   }
 
   before(async function () {
-    server = await startVSCodeServer({
-      settings: {
-        'workbench.colorTheme': 'Default Dark Modern',
-        'workbench.editor.enablePreview': false,
-      },
-    });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    page = await context.newPage();
-    await page.goto(
-      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
-    );
-    await page
-      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
-      .waitFor({ timeout: 90_000 });
+    ({ server, browser, page } = await openWorkbench({
+      folder: fixtures,
+      extensionDevelopmentPath: root,
+      settings: screenshotSettings,
+    }));
     await page.keyboard.press('Control+B');
   });
 

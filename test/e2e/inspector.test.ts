@@ -11,9 +11,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
-import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import type { VSCodeServer } from '../harness/vscode-server';
 import {
   inspectorFrame,
   inspectorHook,
@@ -28,7 +27,7 @@ import {
   quickInput,
   uiTimeoutMs,
 } from '../harness/workbench-driver';
-import { workbenchUrl } from '../harness/workbench-url';
+import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 
 const root = projectRoot();
 const fixtures = path.join(root, 'test', 'fixtures');
@@ -68,26 +67,13 @@ describe('the List/Watch Inspector in the workbench', function () {
   }
 
   before(async function () {
-    // The default dark theme: the screenshots are read in it.
-    server = await startVSCodeServer({
-      settings: {
-        'workbench.colorTheme': 'Default Dark Modern',
-        'workbench.editor.enablePreview': false,
-      },
-    });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-    page = await context.newPage();
-    await page.goto(
-      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
-    );
-    await page
-      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'hostile-names.jsonl' })
-      .waitFor({ timeout: 90_000 });
-    await page
-      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
-      .waitFor({ timeout: 90_000 });
+    ({ server, browser, page } = await openWorkbench({
+      folder: fixtures,
+      extensionDevelopmentPath: root,
+      settings: screenshotSettings,
+      clipboard: true,
+      explorerRow: 'hostile-names.jsonl',
+    }));
   });
 
   after(async () => {

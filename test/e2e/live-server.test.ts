@@ -9,12 +9,11 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
-import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
-import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import type { VSCodeServer } from '../harness/vscode-server';
 import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
-import { workbenchUrl } from '../harness/workbench-url';
 import { findKubectls, startKubectl, type KubectlProcess } from '../server/harness/kubectl';
+import { openWorkbench } from '../harness/open-workbench';
 
 const root = projectRoot();
 const fixtures = path.join(root, 'test', 'fixtures');
@@ -50,17 +49,11 @@ describe('the local API server in the workbench', function () {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-live-e2e-'));
 
   before(async () => {
-    server = await startVSCodeServer({});
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-    page = await context.newPage();
-    await page.goto(
-      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
-    );
-    await page
-      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
-      .waitFor({ timeout: 90_000 });
+    ({ server, browser, page } = await openWorkbench({
+      folder: fixtures,
+      extensionDevelopmentPath: root,
+      clipboard: true,
+    }));
   });
 
   after(async () => {

@@ -7,9 +7,8 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { explainContinueToken } from '../../src/engine';
 import { findContinueTokens } from '../../src/scan/continue-token-scan';
-import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
-import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import type { VSCodeServer } from '../harness/vscode-server';
 import {
   goToLine,
   openActivity,
@@ -19,7 +18,7 @@ import {
   runCommand,
   uiTimeoutMs,
 } from '../harness/workbench-driver';
-import { workbenchUrl } from '../harness/workbench-url';
+import { openWorkbench } from '../harness/open-workbench';
 
 const root = projectRoot();
 const fixtures = path.join(root, 'test', 'fixtures');
@@ -56,7 +55,9 @@ describe('the workbench, driven in Chromium', function () {
     page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
 
   before(async function () {
-    server = await startVSCodeServer({
+    ({ server, browser, page } = await openWorkbench({
+      folder: fixtures,
+      extensionDevelopmentPath: root,
       // Wrapped lines keep every token on screen; no minimap to cover the right edge.
       // Typed text lands as typed (no auto-closing quotes or brackets).
       settings: {
@@ -66,22 +67,9 @@ describe('the workbench, driven in Chromium', function () {
         'editor.autoClosingQuotes': 'never',
         'editor.formatOnType': false,
       },
-    });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-    page = await context.newPage();
-    await page.goto(
-      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
-    );
-    // The explorer lists the folder once the connection to the server is up.
-    await page
-      .locator('.explorer-folders-view .monaco-list-row', { hasText: logFixture })
-      .waitFor({ timeout: 90_000 });
-    // Our view container in the activity bar: the extension's contributions are loaded.
-    await page
-      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
-      .waitFor({ timeout: 90_000 });
+      clipboard: true,
+      explorerRow: logFixture,
+    }));
   });
 
   after(async () => {

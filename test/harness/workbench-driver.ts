@@ -140,3 +140,35 @@ export async function listWatchSideBar(page: Page): Promise<Locator> {
   await runs.waitFor({ timeout: uiTimeoutMs });
   return runs;
 }
+
+/**
+ * Runs a scenario from the palette, with its defaults or with some parameters typed in. Each
+ * parameter is asked in turn ("… watchers (1/5)"); Enter keeps the default.
+ */
+export async function runScenarioFromPalette(
+  page: Page,
+  name: string,
+  set: Record<string, string> = {},
+): Promise<void> {
+  await palette(page, 'List/Watch: Run Scenario…');
+  await pickQuickPick(page, name, name);
+  if (Object.keys(set).length === 0) {
+    await pickQuickPick(page, 'defaults', 'Run with defaults');
+    return;
+  }
+  await pickQuickPick(page, 'parameters', 'Set parameters…');
+  for (let n = 1; ; n++) {
+    const title = page.locator('.quick-input-title', { hasText: `(${n}/` });
+    await title.waitFor({ timeout: uiTimeoutMs });
+    const text = (await title.textContent()) ?? '';
+    const total = Number(/\((\d+)\/(\d+)\)/.exec(text)?.[2] ?? n);
+    const param = Object.keys(set).find((k) => text.includes(`: ${k} (`));
+    if (param) {
+      await quickInput(page).fill(set[param]);
+      // A parameter with choices is a quick pick: the typed value filters it to its row.
+      await page.waitForTimeout(300);
+    }
+    await page.keyboard.press('Enter');
+    if (n >= total) return;
+  }
+}
