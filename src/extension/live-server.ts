@@ -9,6 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ApiServer, type SeedCounts } from '../server/api-server';
 import { CrdError } from '../server/crd';
+import type { ClientCounts } from '../server/debug-state';
 import { resourceName, type FaultResponse } from '../server/faults';
 import type { ProfileName } from '../server/registry';
 import type { ExtensionLog } from './output-log';
@@ -35,14 +36,8 @@ export interface ResourceSummary {
   ready: boolean;
 }
 
-export interface ClientSummary {
-  userAgent: string;
-  lists: number;
-  gets: number;
-  watches: number;
-  writes: number;
-  other: number;
-}
+/** A client's requests by kind, as the server's debug state counts them. */
+export type ClientSummary = ClientCounts;
 
 export interface WatcherSummary {
   id: number | string;

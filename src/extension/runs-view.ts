@@ -6,7 +6,7 @@ import { formatVirtualTime } from '../inspector/watcher-states';
 import type { CurrentRun } from './current-run';
 import { openLiveRunCommandId, type LiveRuns } from './live-runs';
 import type { RunStore, StoredRun } from './run-store';
-import type { ViewRow } from './scenarios-view';
+import { treeRows, type ViewRow } from './view-rows';
 
 export const runsViewId = 'listwatch.runs';
 export const openRunCommandId = 'listwatch.openRun';
@@ -140,14 +140,7 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
   }
 
   rows(): ViewRow[] {
-    return this.getChildren().map((node) => {
-      const item = this.getTreeItem(node);
-      return {
-        label: String(item.label),
-        description: String(item.description ?? ''),
-        children: [],
-      };
-    });
+    return treeRows(this, false);
   }
 
   dispose(): void {

@@ -3,18 +3,13 @@
 // or with parameters asked one by one. No upstream counterpart.
 import * as vscode from 'vscode';
 import type { ScenarioDefinition, ScenarioParamSpec } from '../scenarios/runner';
+import { treeRows, type ViewRow } from './view-rows';
 
 export const scenariosViewId = 'listwatch.scenarios';
 
 export type ScenariosViewNode =
   | { kind: 'scenario'; scenario: ScenarioDefinition }
   | { kind: 'parameter'; scenario: ScenarioDefinition; param: ScenarioParamSpec };
-
-export interface ViewRow {
-  label: string;
-  description: string;
-  children: ViewRow[];
-}
 
 function rangeText(p: ScenarioParamSpec): string {
   if (p.choices) return ` (${p.choices.join(' | ')})`;
@@ -68,14 +63,6 @@ export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosV
 
   /** The tree as shown, expanded (tests read the view through this). */
   rows(): ViewRow[] {
-    const describe = (node: ScenariosViewNode): ViewRow => {
-      const item = this.getTreeItem(node);
-      return {
-        label: String(item.label),
-        description: String(item.description ?? ''),
-        children: this.getChildren(node).map(describe),
-      };
-    };
-    return this.getChildren().map(describe);
+    return treeRows(this);
   }
 }

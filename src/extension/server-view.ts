@@ -13,7 +13,7 @@ import type {
   ResourceSummary,
   WatcherSummary,
 } from './live-server';
-import type { ViewRow } from './scenarios-view';
+import { treeRows, type ViewRow } from './view-rows';
 
 export type ServerViewNode =
   | { kind: 'section'; section: 'server' | 'resources' | 'clients' | 'watchers' }
@@ -228,15 +228,7 @@ export class ServerViewProvider
 
   /** The view as shown, every row expanded (the extension-host tests read it). */
   rows(): ViewRow[] {
-    const describe = (node: ServerViewNode): ViewRow => {
-      const item = this.getTreeItem(node);
-      return {
-        label: String(item.label),
-        description: String(item.description ?? ''),
-        children: this.getChildren(node).map(describe),
-      };
-    };
-    return this.getChildren().map(describe);
+    return treeRows(this);
   }
 
   dispose(): void {

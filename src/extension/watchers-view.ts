@@ -14,7 +14,7 @@ import { shortClientName } from '../inspector/client-name';
 import { byInterest, watcherInterestOrder } from '../inspector/watcher-interest';
 import type { WatcherTrack } from '../run/run-model';
 import type { CurrentRun } from './current-run';
-import type { ViewRow } from './scenarios-view';
+import { treeRows, type ViewRow } from './view-rows';
 
 export const watchersViewId = 'listwatch.watchers';
 export const selectWatcherCommandId = 'listwatch.selectWatcher';
@@ -176,14 +176,7 @@ export class WatchersViewProvider
   }
 
   rows(): ViewRow[] {
-    return this.getChildren().map((node) => {
-      const item = this.getTreeItem(node);
-      return {
-        label: String(item.label),
-        description: String(item.description ?? ''),
-        children: [],
-      };
-    });
+    return treeRows(this, false);
   }
 
   dispose(): void {

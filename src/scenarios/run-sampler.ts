@@ -7,6 +7,7 @@
 // ids as ranges, so 100,000 watchers that each read a bookmark cost one line.
 import type { OpenedWatch, Resource } from '../engine/apiserver';
 import type { TraceRecord, WatcherSampleGroup } from '../trace/trace-format';
+import { changedSamples } from '../engine/metrics/registry';
 
 /** What the sampler reads of a client's watch (scenario-run.ts ClientWatch). */
 export interface ClientWatch {
@@ -184,14 +185,8 @@ export class RunSampler {
       seen.add(r.metrics);
       Object.assign(now, r.metrics.samples());
     }
-    const changed: Record<string, number> = {};
-    let any = false;
-    for (const k of Object.keys(now).sort()) {
-      if (this.lastScrape[k] === now[k]) continue;
-      changed[k] = now[k];
-      any = true;
-    }
+    const changed = changedSamples(this.lastScrape, now);
     this.lastScrape = now;
-    if (any) this.emit({ kind: 'metrics', scope: 'scrape', at, samples: changed });
+    if (changed) this.emit({ kind: 'metrics', scope: 'scrape', at, samples: changed });
   }
 }

@@ -22,6 +22,7 @@ import {
 import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
 import type { AppliedFault } from './faults';
 import type { NegotiatedEncoding } from './negotiation';
+import { changedSamples } from '../engine/metrics/registry';
 
 /** The scenario name a live run's header carries. */
 export const liveScenario = 'live';
@@ -509,15 +510,9 @@ export class LiveRecorder {
 
   private scrape(): void {
     const now = this.server.registry.metrics.samples();
-    const changed: Record<string, number> = {};
-    let any = false;
-    for (const k of Object.keys(now).sort()) {
-      if (this.lastScrape[k] === now[k]) continue;
-      changed[k] = now[k];
-      any = true;
-    }
+    const changed = changedSamples(this.lastScrape, now);
     this.lastScrape = now;
-    if (any) this.emit({ kind: 'metrics', scope: 'scrape', at: this.now(), samples: changed });
+    if (changed) this.emit({ kind: 'metrics', scope: 'scrape', at: this.now(), samples: changed });
   }
 
   private input(at: number, input: ScenarioInput): void {

@@ -529,3 +529,18 @@ export function formatFloat(v: number): string {
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The samples of `now` that differ from `previous` (key order sorted), or undefined when none do: what a periodic scrape records. */
+export function changedSamples(
+  previous: Readonly<Record<string, number>>,
+  now: Readonly<Record<string, number>>,
+): Record<string, number> | undefined {
+  const changed: Record<string, number> = {};
+  let any = false;
+  for (const k of Object.keys(now).sort()) {
+    if (previous[k] === now[k]) continue;
+    changed[k] = now[k];
+    any = true;
+  }
+  return any ? changed : undefined;
+}
