@@ -21,6 +21,7 @@ import {
   startKubectl,
   type KubectlProcess,
   type KubectlTarget,
+  watchListEnv,
 } from '../server/harness/kubectl';
 
 const root = projectRoot();
@@ -136,6 +137,52 @@ describe('the live run in the workbench', function () {
     const [following, at, end] = await hook((h) => [h.following(), h.time(), h.durationMs()]);
     assert.ok(following && end !== undefined && at === end && end > 0, `${at} of ${end}`);
     await shot('live-run-lists-chunk-size.png');
+
+    // Nothing happens: the run's end is now all the same (the host tells the time once a second),
+    // and the scrubber following now moves with it.
+    const before = await hook((h) => h.durationMs() ?? 0);
+    await page.waitForTimeout(2500);
+    const [followingNow, atNow, endNow] = await hook((h) => [
+      h.following(),
+      h.time(),
+      h.durationMs() ?? 0,
+    ]);
+    assert.ok(endNow >= before + 1500, `the end moved with now: ${before} then ${endNow}`);
+    assert.ok(followingNow && atNow === endNow, `following now: ${atNow} of ${endNow}`);
+    assert.strictEqual(await rows.count(), 3, 'the Lists view at now shows the same LISTs');
+
+    // A WatchList `kubectl wait` while the pod exists, then the pod deleted: the wait's watch in
+    // Watchers and Clients.
+    const wl = findKubectls()
+      .filter((c) => watchListEnv(c)?.KUBE_FEATURE_WatchListClient)
+      .at(-1);
+    if (wl) {
+      const wait = startKubectl(
+        wl,
+        target,
+        ['wait', '--for=delete', 'pod/pod-0', '--timeout=60s'],
+        watchListEnv(wl),
+      );
+      const agent = `kubectl.1.${wl.minor}/${wl.gitVersion}`;
+      await showTab(page, 'Watchers');
+      const waitRows = panel().locator('#view-watchers .vt-row:not(.loading)', {
+        hasText: wl.gitVersion,
+      });
+      await waitRows.first().waitFor({ timeout: 30_000 });
+      await waitRows.first().click();
+      await shot('live-run-watchers-watchlist-wait.png');
+      const deleted = await kubectl(k!, target, ['delete', 'pod', 'pod-0']);
+      assert.strictEqual(deleted.code, 0, deleted.stderr);
+      const waited = await wait.exited;
+      assert.strictEqual(waited.code, 0, waited.stderr);
+      await showTab(page, 'Clients');
+      const client = panel().locator('.clients-view .vt-row', { hasText: wl.gitVersion });
+      await client.first().waitFor({ timeout: 30_000 });
+      await client.first().click();
+      await panel().locator('.clients-view .detail').waitFor({ timeout: uiTimeoutMs });
+      await shot('live-run-clients-watchlist-wait.png');
+      console.log(`      wait client: ${agent}`);
+    }
 
     // A fault from the editor becomes a named marker on the timeline.
     await palette(page, 'List/Watch: Inject Fault…');
