@@ -184,6 +184,59 @@ describe('the live run in the workbench', function () {
       console.log(`      wait client: ${agent}`);
     }
 
+    // A reflector whose watch ends after the history expired: a WatchList `kubectl wait` on
+    // pod-1, pod-2 deleted, the history expired, then its watch terminated: it resumes.
+    const relister = wl
+      ? startKubectl(
+          wl,
+          target,
+          ['wait', '--for=delete', 'pod/pod-1', '--timeout=120s'],
+          watchListEnv(wl),
+        )
+      : undefined;
+    const fault = async (name: string, params: object) => {
+      const body = path.join(dir, `${name}.json`);
+      fs.writeFileSync(body, JSON.stringify(params));
+      const r = await kubectl(k!, target, [
+        'create',
+        '--raw',
+        `/debug/listwatch/v1/faults/${name}`,
+        '-f',
+        body,
+      ]);
+      assert.strictEqual(r.code, 0, r.stderr);
+    };
+    if (relister && wl) {
+      await showTab(page, 'Watchers');
+      const open = panel().locator('#view-watchers .vt-row:not(.loading)', {
+        hasText: 'metadata.name=pod-1',
+      });
+      await open.first().waitFor({ timeout: 30_000 });
+      await showTab(page, 'Clients');
+      const row = panel().locator('.clients-view .vt-row', { hasText: wl.gitVersion }).last();
+      await row.click();
+      const ua = /User-Agent\s*(kubectl\S+ \(\S+\) kubernetes\/[0-9a-f]{7})/.exec(
+        (await panel().locator('.clients-view .detail').textContent()) ?? '',
+      )?.[1];
+      assert.ok(ua, 'the client detail names its User-Agent');
+      // Back to back, before a bookmark brings the watcher to the new resource version.
+      const gone = await kubectl(k!, target, ['delete', 'pod', 'pod-2', '--wait=false']);
+      assert.strictEqual(gone.code, 0, gone.stderr);
+      await fault('expire-history', { resource: 'pods' });
+      await fault('terminate-watcher', { userAgent: ua });
+      // Seen: the reflector resumes from its last RV and gets no 410 (see the report), so the
+      // step asserts the restart the Clients view shows.
+      const resumed = panel().locator('.clients-view .detail .client-request.watch .restart', {
+        hasText: 'resumes from its last RV',
+      });
+      await resumed.first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(1500);
+      await shot('live-run-clients-watch-resumed.png');
+      const cells = await row.locator('.vt-cell').allTextContents();
+      console.log(`      client row: ${cells.join(' | ')}`);
+      await relister.kill();
+    }
+
     // A fault from the editor becomes a named marker on the timeline.
     await palette(page, 'List/Watch: Inject Fault…');
     await pickQuickPick(page, 'expire-history', 'expire-history');
@@ -195,6 +248,15 @@ describe('the live run in the workbench', function () {
       .locator('.tl-fault-label', { hasText: 'expire-history' })
       .waitFor({ timeout: uiTimeoutMs });
     await shot('live-run-fault-marker.png');
+
+    // cache-lag: the reflector paused 5 s; a consistent LIST (no resourceVersion) waits up to 3 s
+    // for the cache, then is served from etcd or refused with 429 (the profile decides).
+    await fault('cache-lag', { seconds: 5, resource: 'pods' });
+    const lagged = await kubectl(k!, target, ['get', 'pods']);
+    console.log(`      get pods during cache-lag: code ${lagged.code} ${lagged.stderr.trim()}`);
+    await showTab(page, 'Lists');
+    await page.waitForTimeout(1000);
+    await shot('live-run-lists-cache-lag.png');
 
     // Scrubbing back stops following; the button follows again.
     const slider = panel().locator('.tl-slider');
