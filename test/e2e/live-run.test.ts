@@ -252,10 +252,18 @@ describe('the live run in the workbench', function () {
     // cache-lag: the reflector paused 5 s; a consistent LIST (no resourceVersion) waits up to 3 s
     // for the cache, then is served from etcd or refused with 429 (the profile decides).
     await fault('cache-lag', { seconds: 5, resource: 'pods' });
+    // A write the paused reflector holds: etcd is ahead of the watch cache.
+    const held = await kubectl(k!, target, ['delete', 'pod', 'pod-3', '--wait=false']);
+    assert.strictEqual(held.code, 0, held.stderr);
     const lagged = await kubectl(k!, target, ['get', 'pods']);
     console.log(`      get pods during cache-lag: code ${lagged.code} ${lagged.stderr.trim()}`);
     await showTab(page, 'Lists');
+    const lagRow = panel().locator('#view-lists .vt-row:not([hidden])').last();
     await page.waitForTimeout(1000);
+    await lagRow.click();
+    const answered = (await panel().locator('#view-lists .detail').first().textContent()) ?? '';
+    assert.match(answered, /Served byetcd/, 'the consistent LIST fell back to etcd');
+    assert.match(answered, /\(3\.0\d\d s later\)/, 'after the 3 s wait for the cache');
     await shot('live-run-lists-cache-lag.png');
 
     // Scrubbing back stops following; the button follows again.
