@@ -195,6 +195,8 @@ export type ToWebview =
    * now. The webview keeps its time (or follows the end), its selections and its filters.
    */
   | { type: 'run/update'; runId: string; model: PanelModel }
+  /** The open live run is at `at` now and nothing happened since its last update: its end moves. */
+  | { type: 'run/now'; runId: string; at: VirtualMs }
   /** No run is open (the panel shows how to get one). */
   | { type: 'run/none'; protocolVersion: typeof protocolVersion }
   /** A long operation (a scenario run, reading a trace) is under way; fraction 1 or `done` ends it. */

@@ -279,6 +279,18 @@ function updateRun(m: PanelModel): void {
   timeline.grow(m.durationMs, m.timeline, m.phases ?? [], m.faults ?? []);
 }
 
+/**
+ * The open live run is at `at` now with nothing new: only its end moves (the header's length, the
+ * timeline, and the scrubber when it follows now); the views at any time up to `at` are as they
+ * were at the last update's end.
+ */
+function nowRun(at: number): void {
+  if (!run || !model || at <= model.durationMs) return;
+  model = { ...model, durationMs: at };
+  renderHeader(run, model);
+  timeline.grow(at, model.timeline, model.phases ?? [], model.faults ?? []);
+}
+
 function renderHeader(identity: RunIdentity, m: PanelModel): void {
   const params = Object.entries(m.header.params)
     .map(([k, v]) => `${k}=${String(v)}`)
@@ -411,6 +423,9 @@ function receive(message: ToWebview): void {
         updateCosts.push(performance.now() - t);
         if (updateCosts.length > 100) updateCosts.shift();
       }
+      break;
+    case 'run/now':
+      if (run?.id === message.runId) nowRun(message.at);
       break;
     case 'run/none':
       showRun(undefined);

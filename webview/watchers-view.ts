@@ -590,7 +590,8 @@ export class WatchersView {
       f.endOfRun
         ? h('p', {
             class: 'banner warning',
-            text: 'This trace has no figures over time (it was recorded before they were): the figures below are at the end of the run.',
+            // Traces from before watcher samples existed, and live runs (the recorder takes none).
+            text: 'This run has no figures over time (a live run, or a trace recorded before they existed): the figures below are at the end of the run.',
           })
         : h('p', {
             class: 'hint at-time',

@@ -18,6 +18,9 @@ export class CurrentRun implements vscode.Disposable {
   private readonly updated = new vscode.EventEmitter<OpenRun>();
   /** The open run's model grew (a live run's batch); the run itself is the same. */
   readonly onDidUpdate = this.updated.event;
+  private readonly ticked = new vscode.EventEmitter<{ runId: string; at: number }>();
+  /** The open live run's now moved on with nothing new (its end is `at`, ms since its start). */
+  readonly onDidTick = this.ticked.event;
   private readonly viewStateChanged = new vscode.EventEmitter<InspectorViewState>();
   /** The panel reported a new view state (time moved, a watcher was selected…). */
   readonly onDidChangeViewState = this.viewStateChanged.event;
@@ -40,6 +43,11 @@ export class CurrentRun implements vscode.Disposable {
     this.updated.fire(this.open);
   }
 
+  /** The open run (a live one) is at `at` now; its model holds until then. */
+  tick(runId: string, at: number): void {
+    if (this.open?.run.id === runId) this.ticked.fire({ runId, at });
+  }
+
   viewState(): InspectorViewState {
     return this.state;
   }
@@ -52,6 +60,7 @@ export class CurrentRun implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
     this.updated.dispose();
+    this.ticked.dispose();
     this.viewStateChanged.dispose();
   }
 }

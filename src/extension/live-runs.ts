@@ -42,6 +42,8 @@ interface LiveEntry {
 
 // The Runs view's uptime and counts are refreshed at most this often while a run is live.
 const listRefreshMs = 5000;
+// The panel hears the time now this often while a run is live: its timeline ends at now.
+const nowTickMs = 1000;
 
 export class LiveRuns implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -50,6 +52,7 @@ export class LiveRuns implements vscode.Disposable {
   private entry: LiveEntry | undefined;
   private lastListRefresh = 0;
   private refreshTimer: ReturnType<typeof setInterval> | undefined;
+  private nowTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly current: CurrentRun,
@@ -172,8 +175,10 @@ export class LiveRuns implements vscode.Disposable {
         this.changed.fire();
       }
     });
-    // The uptime in the Runs view moves on even when nothing happens.
+    live.onNow((at) => this.current.tick(entry.run.id, at));
+    // The uptime in the Runs view and the panel's now move on even when nothing happens.
     this.refreshTimer = setInterval(() => this.changed.fire(), 30_000);
+    this.nowTimer = setInterval(() => live.tick(), nowTickMs);
     this.log.info(`live run started: ${run.title}`);
     this.changed.fire();
   }
@@ -182,9 +187,12 @@ export class LiveRuns implements vscode.Disposable {
   private stop(): void {
     const e = this.entry;
     if (!e || e.stoppedAt !== undefined) return;
-    e.live.flush();
-    e.stoppedAt = Date.now();
+    if (this.nowTimer) clearInterval(this.nowTimer);
+    this.nowTimer = undefined;
+    // The recording's clock stops first: the last batch makes the run end at its stop time.
     e.recorder.dispose();
+    e.live.end();
+    e.stoppedAt = Date.now();
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     this.refreshTimer = undefined;
     this.log.info(`live run stopped: ${e.run.title}`);

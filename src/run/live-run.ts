@@ -2,8 +2,9 @@
 // (live-recorder.ts: a running ApiServer's requests and engine events) into a RunModelBuilder as
 // they come and hands out the model so far in batches: coalesced, at most one per `batchMs`, and
 // only when a record arrived since the last one. Each batch first adds the current metrics (a
-// `resource` record), so the Metrics view and the run's length follow the server. `save` gives the
-// run as a trace whose reload folds to the same model.
+// `resource` record), so the Metrics view and the run's length follow the server. Between batches
+// `tick` tells the time now (a run's end is now even when nothing happens), and `end` closes the
+// run at the stop time. `save` gives the run as a trace whose reload folds to the same model.
 import { RunModelBuilder, type RunModelBuilderOptions } from './build-run-model';
 import type { RunHeader, RunModel } from './run-model';
 import type { TraceMetricsRecord, TraceRecord } from '../trace/trace-format';
@@ -12,6 +13,8 @@ import type { TraceMetricsRecord, TraceRecord } from '../trace/trace-format';
 export interface LiveRecordSource {
   readonly header: RunHeader;
   subscribe(listener: (r: TraceRecord) => void): () => void;
+  /** Ms since the server started (frozen once recording stopped). */
+  now(): number;
   /** The metric samples now, as a trace's `resource` record. */
   metricsRecord(): TraceMetricsRecord;
   /** The saved trace's lines, ending with `final`. */
@@ -36,12 +39,15 @@ function defaultSchedule(fn: () => void, ms: number): () => void {
 export class LiveRun {
   private readonly builder: RunModelBuilder;
   private readonly listeners = new Set<(model: RunModel) => void>();
+  private readonly nowListeners = new Set<(at: number) => void>();
   private readonly unsubscribe: () => void;
   private readonly batchMs: number;
   private readonly schedule: (fn: () => void, ms: number) => () => void;
   private cancelBatch: (() => void) | undefined;
   private dirty = false;
   private latest: RunModel;
+  /** The last time `tick` told. */
+  private toldAt = 0;
   /** Records folded so far. */
   records = 0;
   /** Batches handed out so far. */
@@ -66,6 +72,31 @@ export class LiveRun {
   onUpdate(listener: (model: RunModel) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Hears the time now (ms since the server started) at each `tick`; returns its stop. */
+  onNow(listener: (at: number) => void): () => void {
+    this.nowListeners.add(listener);
+    return () => this.nowListeners.delete(listener);
+  }
+
+  /**
+   * Tells the time now when it is past the last batch's end and the last time told: nothing
+   * happened since, so the model holds until then and only the run's end moves (no model is
+   * built). Returns the time told.
+   */
+  tick(): number | undefined {
+    const at = this.source.now();
+    if (at <= this.latest.durationMs || at <= this.toldAt) return undefined;
+    this.toldAt = at;
+    for (const l of this.nowListeners) l(at);
+    return at;
+  }
+
+  /** The run stopped: a last batch (with the metrics then) makes the run end at the stop time. */
+  end(): RunModel {
+    this.dirty = true;
+    return this.flush();
   }
 
   /** The model of the last batch (or of the last save). */
@@ -103,6 +134,7 @@ export class LiveRun {
     this.cancelBatch?.();
     this.cancelBatch = undefined;
     this.listeners.clear();
+    this.nowListeners.clear();
   }
 
   private add(r: TraceRecord): void {

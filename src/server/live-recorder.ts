@@ -182,6 +182,8 @@ export class LiveRecorder {
   private readonly subscription: { dispose(): void };
   private readonly scrapeTimer: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
+  /** Date.now() when recording stopped: the run ends then (a later save does not lengthen it). */
+  private stoppedAt: number | undefined;
 
   constructor(
     private readonly server: RecordedServer,
@@ -211,9 +213,9 @@ export class LiveRecorder {
     }
   }
 
-  /** Ms since the server started. */
+  /** Ms since the server started (until recording stopped). */
   now(): number {
-    return Date.now() - this.t0;
+    return (this.stoppedAt ?? Date.now()) - this.t0;
   }
 
   /** Hears every record from now on; returns the function that stops it. */
@@ -271,6 +273,7 @@ export class LiveRecorder {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.stoppedAt = Date.now();
     this.subscription.dispose();
     if (this.scrapeTimer) clearInterval(this.scrapeTimer);
     this.listeners.clear();

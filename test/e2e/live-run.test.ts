@@ -21,6 +21,7 @@ import {
   startKubectl,
   type KubectlProcess,
   type KubectlTarget,
+  watchListEnv,
 } from '../server/harness/kubectl';
 
 const root = projectRoot();
@@ -137,6 +138,105 @@ describe('the live run in the workbench', function () {
     assert.ok(following && end !== undefined && at === end && end > 0, `${at} of ${end}`);
     await shot('live-run-lists-chunk-size.png');
 
+    // Nothing happens: the run's end is now all the same (the host tells the time once a second),
+    // and the scrubber following now moves with it.
+    const before = await hook((h) => h.durationMs() ?? 0);
+    await page.waitForTimeout(2500);
+    const [followingNow, atNow, endNow] = await hook((h) => [
+      h.following(),
+      h.time(),
+      h.durationMs() ?? 0,
+    ]);
+    assert.ok(endNow >= before + 1500, `the end moved with now: ${before} then ${endNow}`);
+    assert.ok(followingNow && atNow === endNow, `following now: ${atNow} of ${endNow}`);
+    assert.strictEqual(await rows.count(), 3, 'the Lists view at now shows the same LISTs');
+
+    // A WatchList `kubectl wait` while the pod exists, then the pod deleted: the wait's watch in
+    // Watchers and Clients.
+    const wl = findKubectls()
+      .filter((c) => watchListEnv(c)?.KUBE_FEATURE_WatchListClient)
+      .at(-1);
+    if (wl) {
+      const wait = startKubectl(
+        wl,
+        target,
+        ['wait', '--for=delete', 'pod/pod-0', '--timeout=60s'],
+        watchListEnv(wl),
+      );
+      const agent = `kubectl.1.${wl.minor}/${wl.gitVersion}`;
+      await showTab(page, 'Watchers');
+      const waitRows = panel().locator('#view-watchers .vt-row:not(.loading)', {
+        hasText: wl.gitVersion,
+      });
+      await waitRows.first().waitFor({ timeout: 30_000 });
+      await waitRows.first().click();
+      await shot('live-run-watchers-watchlist-wait.png');
+      const deleted = await kubectl(k!, target, ['delete', 'pod', 'pod-0']);
+      assert.strictEqual(deleted.code, 0, deleted.stderr);
+      const waited = await wait.exited;
+      assert.strictEqual(waited.code, 0, waited.stderr);
+      await showTab(page, 'Clients');
+      const client = panel().locator('.clients-view .vt-row', { hasText: wl.gitVersion });
+      await client.first().waitFor({ timeout: 30_000 });
+      await client.first().click();
+      await panel().locator('.clients-view .detail').waitFor({ timeout: uiTimeoutMs });
+      await shot('live-run-clients-watchlist-wait.png');
+      console.log(`      wait client: ${agent}`);
+    }
+
+    // A reflector whose watch ends after the history expired: a WatchList `kubectl wait` on
+    // pod-1, pod-2 deleted, the history expired, then its watch terminated: it resumes.
+    const relister = wl
+      ? startKubectl(
+          wl,
+          target,
+          ['wait', '--for=delete', 'pod/pod-1', '--timeout=120s'],
+          watchListEnv(wl),
+        )
+      : undefined;
+    const fault = async (name: string, params: object) => {
+      const body = path.join(dir, `${name}.json`);
+      fs.writeFileSync(body, JSON.stringify(params));
+      const r = await kubectl(k!, target, [
+        'create',
+        '--raw',
+        `/debug/listwatch/v1/faults/${name}`,
+        '-f',
+        body,
+      ]);
+      assert.strictEqual(r.code, 0, r.stderr);
+    };
+    if (relister && wl) {
+      await showTab(page, 'Watchers');
+      const open = panel().locator('#view-watchers .vt-row:not(.loading)', {
+        hasText: 'metadata.name=pod-1',
+      });
+      await open.first().waitFor({ timeout: 30_000 });
+      await showTab(page, 'Clients');
+      const row = panel().locator('.clients-view .vt-row', { hasText: wl.gitVersion }).last();
+      await row.click();
+      const ua = /User-Agent\s*(kubectl\S+ \(\S+\) kubernetes\/[0-9a-f]{7})/.exec(
+        (await panel().locator('.clients-view .detail').textContent()) ?? '',
+      )?.[1];
+      assert.ok(ua, 'the client detail names its User-Agent');
+      // Back to back, before a bookmark brings the watcher to the new resource version.
+      const gone = await kubectl(k!, target, ['delete', 'pod', 'pod-2', '--wait=false']);
+      assert.strictEqual(gone.code, 0, gone.stderr);
+      await fault('expire-history', { resource: 'pods' });
+      await fault('terminate-watcher', { userAgent: ua });
+      // Seen: the reflector resumes from its last RV and gets no 410 (see the report), so the
+      // step asserts the restart the Clients view shows.
+      const resumed = panel().locator('.clients-view .detail .client-request.watch .restart', {
+        hasText: 'resumes from its last RV',
+      });
+      await resumed.first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(1500);
+      await shot('live-run-clients-watch-resumed.png');
+      const cells = await row.locator('.vt-cell').allTextContents();
+      console.log(`      client row: ${cells.join(' | ')}`);
+      await relister.kill();
+    }
+
     // A fault from the editor becomes a named marker on the timeline.
     await palette(page, 'List/Watch: Inject Fault…');
     await pickQuickPick(page, 'expire-history', 'expire-history');
@@ -148,6 +248,23 @@ describe('the live run in the workbench', function () {
       .locator('.tl-fault-label', { hasText: 'expire-history' })
       .waitFor({ timeout: uiTimeoutMs });
     await shot('live-run-fault-marker.png');
+
+    // cache-lag: the reflector paused 5 s; a consistent LIST (no resourceVersion) waits up to 3 s
+    // for the cache, then is served from etcd or refused with 429 (the profile decides).
+    await fault('cache-lag', { seconds: 5, resource: 'pods' });
+    // A write the paused reflector holds: etcd is ahead of the watch cache.
+    const held = await kubectl(k!, target, ['delete', 'pod', 'pod-3', '--wait=false']);
+    assert.strictEqual(held.code, 0, held.stderr);
+    const lagged = await kubectl(k!, target, ['get', 'pods']);
+    console.log(`      get pods during cache-lag: code ${lagged.code} ${lagged.stderr.trim()}`);
+    await showTab(page, 'Lists');
+    const lagRow = panel().locator('#view-lists .vt-row:not([hidden])').last();
+    await page.waitForTimeout(1000);
+    await lagRow.click();
+    const answered = (await panel().locator('#view-lists .detail').first().textContent()) ?? '';
+    assert.match(answered, /Served byetcd/, 'the consistent LIST fell back to etcd');
+    assert.match(answered, /\(3\.0\d\d s later\)/, 'after the 3 s wait for the cache');
+    await shot('live-run-lists-cache-lag.png');
 
     // Scrubbing back stops following; the button follows again.
     const slider = panel().locator('.tl-slider');

@@ -75,6 +75,7 @@ export class Inspector implements vscode.Disposable {
       current.onDidUpdate((open) =>
         this.post({ type: 'run/update', runId: open.run.id, model: panelModel(open.model) }),
       ),
+      current.onDidTick(({ runId, at }) => this.post({ type: 'run/now', runId, at })),
     );
   }
 
@@ -133,8 +134,8 @@ export class Inspector implements vscode.Disposable {
   post(message: ToWebview): void {
     if (!this.panel || !this.ready) return;
     // A live run posts a model four times a second: the log keeps the newest one only.
-    if (message.type === 'run/update') {
-      const previous = this.traffic.posted.findIndex((m) => m.type === 'run/update');
+    if (message.type === 'run/update' || message.type === 'run/now') {
+      const previous = this.traffic.posted.findIndex((m) => m.type === message.type);
       if (previous >= 0) this.traffic.posted.splice(previous, 1);
     }
     this.record(this.traffic.posted, message);
