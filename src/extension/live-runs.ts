@@ -144,7 +144,7 @@ export class LiveRuns implements vscode.Disposable {
     const startedAt = server.startedAt;
     const run: StoredRun = {
       id: `live-${startedAt}`,
-      title: `Live run of ${server.url}`,
+      title: `Live run of ${server.httpsUrl}`,
       label: `Live: ${server.url.replace(/^https?:\/\//, '')}`,
       source: 'live',
       scenario: recorder.header.scenario,

@@ -732,6 +732,8 @@ export class RunModelBuilder {
             ? `${what}: fell back to etcd`
             : `${what}: no fallback (429, ConsistentListFromCacheSkipTimeoutFallback)`,
         );
+        // The rule read names the cache; what served it is the fallback, so the rule says so too.
+        if (e.fallback === 'true') l.record.rule += ` (then ${what}: fell back to etcd)`;
         return;
       }
       case 'cacher/list': {

@@ -37,7 +37,7 @@ const maxErrorBody = 64 * 1024;
 const scrapeIntervalMs = 1000;
 
 /** What a recorder needs of the server (an ApiServer; tests may pass a stand-in). */
-export type RecordedServer = Pick<ApiServer, 'startedAt' | 'record' | 'url'> & {
+export type RecordedServer = Pick<ApiServer, 'startedAt' | 'record' | 'url' | 'httpsUrl'> & {
   registry: Pick<ApiServer['registry'], 'metrics' | 'profile'>;
 };
 
@@ -199,7 +199,7 @@ export class LiveRecorder {
       scenario: liveScenario,
       profile: server.registry.profile.kubernetesVersion,
       seed: 0,
-      params: { server: server.url, startedAt: new Date(this.t0).toISOString() },
+      params: { server: server.httpsUrl, startedAt: new Date(this.t0).toISOString() },
     };
     const observer: ServerObserver = {
       request: (r) => this.request(r),

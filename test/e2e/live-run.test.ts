@@ -264,6 +264,7 @@ describe('the live run in the workbench', function () {
     const answered = (await panel().locator('#view-lists .detail').first().textContent()) ?? '';
     assert.match(answered, /Served byetcd/, 'the consistent LIST fell back to etcd');
     assert.match(answered, /\(3\.0\d\d s later\)/, 'after the 3 s wait for the cache');
+    assert.match(answered, /fell back to etcd\)/, 'the rule says the cache did not serve it');
     await shot('live-run-lists-cache-lag.png');
 
     // Scrubbing back stops following; the button follows again.

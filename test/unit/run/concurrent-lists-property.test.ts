@@ -282,6 +282,7 @@ describe('run model: concurrent LISTs fold by request id', () => {
       of(0)[0].waits[0]?.outcome === 'timeout' && /fell back to etcd/.test(of(0)[0].fallbacks[0]),
       'a consistent read times out and falls back to etcd',
     );
+    assert.match(of(0)[0].rule, /then the cache did not catch up within 3 s: fell back to etcd\)$/);
     assert.ok(of(0).length > 1 && of(1).length > 1, 'clients page with continue tokens');
     assert.ok(
       of(1)[0].pages!.length > 1 && of(1)[0].pages![1].limitAsked === 6,
