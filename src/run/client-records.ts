@@ -230,10 +230,67 @@ export function clientRecords(
     if (l.client !== undefined) add(l.client, l.connection, { at: l.at, list: l });
   for (const q of watchRequests) add(q.client, q.connection, { at: q.at, watch: q });
   const out: ClientRecord[] = [];
-  for (const g of groups.values()) {
+  for (const g of reconnectsMerged([...groups.values()], trackOf, runEnd)) {
     // In the order sent: request ids grow with each request, so they order one instant's requests.
     g.sent.sort((a, b) => a.at - b.at || requestIdOf(a) - requestIdOf(b));
     out.push(foldClient(g.client, g.connection, g.sent, trackOf, runEnd));
   }
   return out.sort((a, b) => a.firstAt - b.firstAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+type Group = { client: string; connection?: string; sent: Sent[] };
+
+/** When a request's answer ended: a LIST's last byte, a watch's close (the run's end while open). */
+function endOf(
+  s: Sent,
+  trackOf: (watcherId: string) => WatcherTrack | undefined,
+  runEnd: VirtualMs,
+): VirtualMs {
+  if (s.list) return s.list.endedAt ?? runEnd;
+  const q = s.watch as WatchRequestRecord;
+  if (q.watcherId === undefined) return q.answeredAt ?? q.at;
+  return trackOf(q.watcherId)?.closedAt ?? runEnd;
+}
+
+/**
+ * A user agent that never sent two requests on one TCP connection (client-node's fetch opens one
+ * per request) would otherwise split its LIST, its WATCH and its relist into rows that never see
+ * each other: its connections, one after the other, are one client. Its connections that overlap
+ * in time stay apart (two informers at once), and a user agent that reuses connections (client-go:
+ * kubectl, controllers) keeps one client per connection.
+ */
+function reconnectsMerged(
+  groups: Group[],
+  trackOf: (watcherId: string) => WatcherTrack | undefined,
+  runEnd: VirtualMs,
+): Group[] {
+  const out: Group[] = [];
+  const open = new Map<string, Array<{ group: Group; connections: string[]; end: VirtualMs }>>();
+  const spans = groups.map((g) => ({
+    g,
+    start: Math.min(...g.sent.map((x) => x.at)),
+    end: Math.max(...g.sent.map((x) => endOf(x, trackOf, runEnd))),
+  }));
+  spans.sort((a, b) => a.start - b.start);
+  const reuses = new Set(groups.filter((g) => g.sent.length > 1).map((g) => g.client));
+  for (const { g, start, end } of spans) {
+    if (g.connection === undefined || reuses.has(g.client)) {
+      out.push(g);
+      continue;
+    }
+    const chains = open.get(g.client) ?? [];
+    open.set(g.client, chains);
+    const chain = chains.find((c) => c.end <= start);
+    if (!chain) {
+      const merged: Group = { client: g.client, connection: g.connection, sent: [...g.sent] };
+      chains.push({ group: merged, connections: [g.connection], end });
+      out.push(merged);
+      continue;
+    }
+    chain.group.sent.push(...g.sent);
+    chain.connections.push(g.connection);
+    chain.group.connection = chain.connections.join(', ');
+    chain.end = Math.max(chain.end, end);
+  }
+  return out;
 }

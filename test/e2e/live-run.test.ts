@@ -4,17 +4,17 @@
 // timeline read while it follows now, a fault injected from the palette shown as a named marker,
 // the timeline scrubbed back (following stops) and set to follow again. Screenshots go to
 // test-results/e2e/.
+import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchChromium } from '../harness/chromium';
 import { projectRoot, testResultsDir } from '../harness/paths';
-import { startVSCodeServer, type VSCodeServer } from '../harness/vscode-server';
+import type { VSCodeServer } from '../harness/vscode-server';
+import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
 import { palette, pickQuickPick, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
-import { workbenchUrl } from '../harness/workbench-url';
 import {
   findKubectls,
   kubectl,
@@ -42,6 +42,7 @@ describe('the live run in the workbench', function () {
   let browser: Browser | undefined;
   let page: Page;
   let watch: KubectlProcess | undefined;
+  let informer: ReturnType<typeof makeInformer<V1Pod>> | undefined;
   let dir: string;
   const k = findKubectls().at(-1);
 
@@ -53,26 +54,17 @@ describe('the live run in the workbench', function () {
   before(async function () {
     assert.ok(k, 'no kubectl found (npm run test:setup unpacks one)');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-e2e-live-'));
-    server = await startVSCodeServer({
-      settings: {
-        'workbench.colorTheme': 'Default Dark Modern',
-        'workbench.editor.enablePreview': false,
-      },
-    });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-    page = await context.newPage();
-    await page.goto(
-      workbenchUrl(server.base, { folder: fixtures, extensionDevelopmentPath: root }),
-    );
-    await page
-      .locator('.activitybar .action-item .action-label[aria-label^="List/Watch"]')
-      .waitFor({ timeout: 90_000 });
+    ({ server, browser, page } = await openWorkbench({
+      folder: fixtures,
+      extensionDevelopmentPath: root,
+      settings: screenshotSettings,
+      clipboard: true,
+    }));
   });
 
   after(async () => {
     await watch?.kill();
+    await informer?.stop().catch(() => undefined);
     if (page) await shot('live-run-last-state.png').catch(() => undefined);
     if (page) await palette(page, 'List/Watch: Stop Local API Server').catch(() => undefined);
     await browser?.close().catch(() => undefined);
@@ -237,15 +229,61 @@ describe('the live run in the workbench', function () {
       await relister.kill();
     }
 
+    // A client that relists: a client-node informer whose watch resumes from an RV the expired
+    // history no longer reaches (a pod written in another namespace moved the cache past it, and
+    // the informer watches only default). It gets the 410 and lists again.
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    informer = makeInformer<V1Pod>(kc, '/api/v1/namespaces/default/pods', () =>
+      core.listNamespacedPod({ namespace: 'default' }),
+    );
+    await informer.start();
+    await showTab(page, 'Clients');
+    const informerRow = panel()
+      .locator('.clients-view .vt-row', { hasText: 'node-fetch/' })
+      .first();
+    await informerRow.waitFor({ timeout: 30_000 });
+    await core.createNamespacedPod({
+      namespace: 'kube-system',
+      body: { metadata: { name: 'unseen' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    });
+    await fault('expire-history', { resource: 'pods' });
+    await fault('terminate-watcher', {
+      userAgent: 'node-fetch/1.0 (+https://github.com/bitinn/node-fetch)',
+    });
+    // Columns: client, connection, LISTs, WATCHes, 410s, restarts, relists, relist cost.
+    const informerCells = async (): Promise<string[]> =>
+      (await informerRow.locator('.vt-cell').allTextContents()).map((c) => c.trim());
+    const deadline = Date.now() + 30_000;
+    while ((await informerCells())[6] !== '1' && Date.now() < deadline)
+      await page.waitForTimeout(250);
+    const relisted = await informerCells();
+    assert.strictEqual(relisted[4], '1', `one 410: ${relisted.join(' | ')}`);
+    assert.strictEqual(relisted[6], '1', `one relist: ${relisted.join(' | ')}`);
+    assert.strictEqual(relisted[2], '2', `the first LIST and the relist: ${relisted.join(' | ')}`);
+    await informerRow.click();
+    await panel()
+      .locator('.clients-view .detail', { hasText: 'relist' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('live-run-clients-relist.png');
+    await informer.stop();
+    informer = undefined;
+
     // A fault from the editor becomes a named marker on the timeline.
+    const markersBefore = await panel()
+      .locator('.tl-fault-label', { hasText: 'expire-history' })
+      .count();
     await palette(page, 'List/Watch: Inject Fault…');
     await pickQuickPick(page, 'expire-history', 'expire-history');
     await page
       .locator('.quick-input-title', { hasText: 'Inject expire-history: resource' })
       .waitFor({ timeout: uiTimeoutMs });
     await pickQuickPick(page, 'pods', 'pods');
+    // One more expire-history marker than the steps above left.
     await panel()
       .locator('.tl-fault-label', { hasText: 'expire-history' })
+      .nth(markersBefore)
       .waitFor({ timeout: uiTimeoutMs });
     await shot('live-run-fault-marker.png');
 

@@ -395,6 +395,39 @@ describe('clientRecords: a live run', () => {
     );
   });
 
+  it('one program reconnecting (a connection per request, as client-node) is one client; overlapping connections stay apart, and a user agent that reuses connections keeps one client per connection', () => {
+    const r = new Run();
+    const node = 'node-fetch/1.0 (+https://github.com/bitinn/node-fetch)';
+    r.list(node, 100, 110, { kvs: 3, connection: 'c4' });
+    r.watch(node, 120, { rv: '100', connection: 'c5', end: { at: 300, how: 'terminated' } });
+    r.watch(node, 301, {
+      rv: '100',
+      connection: 'c6',
+      refused: { code: 410, reason: 'Expired', message: 'too old resource version: 100 (105)' },
+    });
+    r.list(node, 400, 410, { kvs: 4, connection: 'c7' });
+    // A second informer of the same program while the first watch is open: its own client.
+    r.list(node, 200, 210, { kvs: 3, connection: 'c8' });
+    const clients = r.b.finish().clients ?? [];
+    assert.deepStrictEqual(
+      clients.map((c) => [c.connection, c.requests.map((q) => q.kind)]),
+      [
+        ['c4, c5, c6, c7', ['list', 'watch', 'watch', 'list']],
+        ['c8', ['list']],
+      ],
+    );
+    const relist = clients[0].chains.find((c) => c.relist);
+    assert.ok(relist, 'the LIST after the 410 is a relist');
+    assert.strictEqual(relist.relist?.because, 'expired');
+    // The same program once sends two requests on one connection: every connection is its own.
+    r.list(node, 500, 510, { kvs: 4, connection: 'c9' });
+    r.list(node, 520, 530, { kvs: 4, connection: 'c9' });
+    assert.deepStrictEqual(
+      (r.b.finish().clients ?? []).map((c) => c.connection),
+      ['c4', 'c5', 'c8', 'c6', 'c7', 'c9'],
+    );
+  });
+
   const names: Array<[string, string]> = [
     [kubectl, 'kubectl/v1.33.1'],
     ['relisty-operator/v0.3.1', 'relisty-operator/v0.3.1'],
