@@ -23,7 +23,7 @@ import { shortClientName } from '../src/inspector/client-name';
 import { relistRule } from '../src/inspector/relist-rule';
 import { statusText } from '../src/inspector/status-text';
 import { formatVirtualTime, watcherStateLabels } from '../src/inspector/watcher-states';
-import { formatCount, h, plural, replaceChildren, visibleText } from './dom';
+import { columnLegend, formatCount, h, plural, replaceChildren, visibleText } from './dom';
 import { button, textField } from './toolkit';
 import { VirtualTable } from './virtual-table';
 
@@ -186,16 +186,7 @@ export class ClientsView {
       class: 'detail',
       attrs: { role: 'region', 'aria-label': 'Selected client' },
     });
-    const legendBlock = h(
-      'details',
-      { class: 'legend' },
-      h('summary', { text: 'What the columns mean' }),
-      h(
-        'dl',
-        { class: 'facts legend-list' },
-        ...legend.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]),
-      ),
-    );
+    const legendBlock = columnLegend(legend);
     this.element = h(
       'div',
       { class: 'clients-view' },

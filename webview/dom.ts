@@ -138,3 +138,17 @@ export function visibleText(text: string): string {
   }
   return out;
 }
+
+/** "What the columns mean": a closed disclosure listing each column's name and meaning (text only). */
+export function columnLegend(legend: ReadonlyArray<readonly [string, string]>): HTMLElement {
+  return h(
+    'details',
+    { class: 'legend' },
+    h('summary', { text: 'What the columns mean' }),
+    h(
+      'dl',
+      { class: 'facts legend-list' },
+      ...legend.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]),
+    ),
+  );
+}

@@ -6,7 +6,16 @@
 // answered).
 import type { ContinueTokenExplanation, ListRecord, PanelModel } from '../src/protocol';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
-import { formatCount, h, plural, replaceChildren, s, svgText, visibleText } from './dom';
+import {
+  columnLegend,
+  formatCount,
+  h,
+  plural,
+  replaceChildren,
+  s,
+  svgText,
+  visibleText,
+} from './dom';
 import { button } from './toolkit';
 import { VirtualTable } from './virtual-table';
 
@@ -296,16 +305,7 @@ export class ListsView {
         text: 'Select a LIST to see its pages, its continue token and how it was served.',
       }),
     );
-    this.legendBlock = h(
-      'details',
-      { class: 'legend' },
-      h('summary', { text: 'What the columns mean' }),
-      h(
-        'dl',
-        { class: 'facts legend-list' },
-        ...legend.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]),
-      ),
-    );
+    this.legendBlock = columnLegend(legend);
     this.element = h(
       'div',
       { class: 'lists-view' },
