@@ -16,8 +16,11 @@ import type {
   RequestFields,
 } from './line-parser';
 
+/** `2023-08-23T08:55:54.331196195Z stderr F ` (CRI logging format: time, stream, full or partial). */
+const criPrefixRe = /^(\d{4})-\d\d-\d\dT\S+ (?:stdout|stderr) [FP] /;
+
 const sniffRe =
-  /^[IWEF]\d{4} [\d:.]+\s+\d+ httplog\.go:\d+\] |"HTTP" verb=|^verb="[A-Z]+" URI="|"msg":"HTTP"/;
+  /^(?:\S+ std(?:out|err) [FP] )?[IWEF]\d{4} [\d:.]+\s+\d+ httplog\.go:\d+\] |"HTTP" verb=|^verb="[A-Z]+" URI="|"msg":"HTTP"/;
 
 export const httplogFormat: LineFormat = {
   format: 'httplog',
@@ -71,11 +74,15 @@ class HttplogParser implements LineParser {
       out.push(this.jsonLine(text, ctx));
       return out;
     }
-    const k = parseKlogLine(text, ctx.year);
+    // A container log file (/var/log/pods/…) puts the CRI runtime's own header first; its
+    // timestamp has the year klog leaves out.
+    const cri = criPrefixRe.exec(text);
+    const line = cri ? text.slice(cri[0].length) : text;
+    const k = parseKlogLine(line, cri ? Number(cri[1]) : ctx.year);
     if (!k) {
       // Before klog structured logging (1.18–1.19) the message was the line's only content when
       // the log was collected without its header.
-      if (text.startsWith('verb="')) out.push(this.legacy(text, undefined, ctx));
+      if (line.startsWith('verb="')) out.push(this.legacy(line, undefined, ctx));
       else out.push({ reject: expectedLine });
       return out;
     }

@@ -113,6 +113,10 @@ export class RequestMerger {
 
   /** The input ended: every request still held is emitted, open ones with endInFile false. */
   finish(): void {
+    // Completed ones first, in the order they completed; then the open ones, oldest first.
+    for (let i = this.closingHead; i < this.closing.length; i++) this.emitNow(this.closing[i]);
+    this.closing = [];
+    this.closingHead = 0;
     for (const p of [...this.held]) this.emitNow(p);
   }
 
