@@ -90,7 +90,6 @@ export class RequestMerger {
         p.ownID = `${auditID}@${f.source.file}:${f.source.line}`;
       }
       this.held.add(p);
-      if (this.held.size > this.stats.maxPending) this.stats.maxPending = this.held.size;
     }
     p.sources.push(f.source);
     fold(p.fields, f.fields);
@@ -109,6 +108,7 @@ export class RequestMerger {
       if (p.watchKey === undefined) this.queueClose(p);
     }
     while (this.held.size > this.o.maxPending) this.evictOldest();
+    if (this.held.size > this.stats.maxPending) this.stats.maxPending = this.held.size;
   }
 
   /** The input ended: every request still held is emitted, open ones with endInFile false. */
