@@ -23,7 +23,7 @@ export const chainRule = `a pagination chain is keyed by client (user agent and 
 
 /** A continue token a page sent, decoded (storage.DecodeContinue), and how it was linked. */
 export type ChainToken = { page: number; linkedBy: 'response' | 'rv' | 'first-page' | 'none' } & (
-  { resourceVersion: string; startKey: string } | { error: string }
+  { resourceVersion: string; startKey: string; fromKey: string } | { error: string }
 );
 
 export interface PaginationChain {
