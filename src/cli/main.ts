@@ -4,6 +4,7 @@ import { visibleMessage, visibleText } from '../format/visible-text';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
 import { faultCommand } from './fault-command';
+import { importCommand } from './import-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
 import { serveCommand } from './serve-command';
@@ -18,6 +19,7 @@ export const commands: CliCommand[] = [
   reportCommand,
   serveCommand,
   faultCommand,
+  importCommand,
 ];
 
 function topHelp(): string {

@@ -1,0 +1,425 @@
+// No upstream counterpart: the import's reader. Files are streamed (fs.createReadStream, lines cut
+// on bytes), each file's format is detected from its first non-empty lines (LineFormat.sniff) or
+// forced, its parser turns lines into request fragments, and the fragments of every file are
+// merged by line time into one timeline (a k-way merge of the files read at once) and folded into
+// requests (RequestMerger). Every line no parser accepts is a RejectedLine, counted and sampled.
+import { createReadStream, promises as fsp } from 'fs';
+import { visibleText } from '../format/visible-text';
+import type {
+  ImportAssumptions,
+  ImportFormat,
+  ImportedRequest,
+  RejectedLine,
+} from './imported-request';
+import { knownLineFormats } from './line-formats';
+import {
+  isRejected,
+  type LineContext,
+  type LineFormat,
+  type LineParser,
+  type ParseResult,
+  type RequestFragment,
+} from './line-parser';
+import { LineSplitter } from './line-splitter';
+import { RequestMerger, type MergeStats } from './request-merger';
+
+/** A file to import; `name` is how the user named it (messages and SourcePosition.file use it). */
+export interface ImportFile {
+  path: string;
+  name?: string;
+}
+
+export interface ImportOptions {
+  /** The year klog timestamps (no year) are read in; default: each file's modification year. */
+  year?: number;
+  /** Read every file as this format instead of detecting it. */
+  format?: ImportFormat;
+  /** The formats detection chooses from, in order of preference; default knownLineFormats. */
+  formats?: readonly LineFormat[];
+  signal?: AbortSignal;
+  /** Called once with 0 before reading (the total is known from stat), then after every chunk. */
+  onProgress?(bytesRead: number, totalBytes: number): void;
+  /** Log time a completed request waits for other files' lines (default defaultMergeWindowMs). */
+  mergeWindowMs?: number;
+  /** Requests held at once, open or waiting (default defaultMaxPending). */
+  maxPending?: number;
+  /** Longest line read (default defaultMaxLineBytes); a longer one is rejected, not held. */
+  maxLineBytes?: number;
+}
+
+/** Where the import's output goes, as it is read. */
+export interface ImportSink {
+  request(r: ImportedRequest): void;
+  reject(r: RejectedLine): void;
+}
+
+export interface ImportFileResult {
+  /** As the user named it. */
+  file: string;
+  /** undefined: no format recognised the file (every line rejected) or it could not be read. */
+  format: ImportFormat | undefined;
+  bytes: number;
+  lines: number;
+  /** Requests whose first source is in this file. */
+  records: number;
+  rejected: number;
+  /** Lines of the format that complete no request by themselves (blank, about no request, or inside a block). */
+  skipped: number;
+}
+
+export interface ImportResult {
+  /** Requests emitted. */
+  records: number;
+  lines: number;
+  skipped: number;
+  rejected: number;
+  /** The files' sizes added up (stat before reading). */
+  bytes: number;
+  files: ImportFileResult[];
+  assumptions: ImportAssumptions;
+  /** The first maxRejectedSamples rejects. */
+  rejectedSamples: RejectedLine[];
+  merge: MergeStats;
+}
+
+/**
+ * Long enough for a kubectl -v=8 response line and the audit ID of a watch's last line to meet
+ * their audit event, short enough that an hour of log time does not stay in memory.
+ */
+export const defaultMergeWindowMs = 60_000;
+/** About 100 MB of held requests at worst; an apiserver has far fewer in flight. */
+export const defaultMaxPending = 200_000;
+/**
+ * A RequestResponse audit event of a large LIST can be tens of MB (upstream truncates at 100 KB
+ * only with --audit-log-truncate-enabled); 64 MiB keeps one line, its string and its parse tree
+ * within a few hundred MB.
+ */
+export const defaultMaxLineBytes = 64 * 1024 * 1024;
+export const maxRejectedSamples = 100;
+/** Non-empty lines detection reads, and lines it looks at in all before giving up. */
+const sniffLines = 20;
+const sniffMaxLines = 1000;
+/** Characters of a rejected line shown (RejectedLine.text). */
+const rejectTextChars = 200;
+
+const formatNames: Record<ImportFormat, string> = {
+  audit: 'audit.k8s.io/v1 Event JSON lines',
+  kubectl: 'kubectl -v=6..9 output',
+  'client-go': 'client-go reflector or round-tripper lines',
+  httplog: 'kube-apiserver httplog "HTTP" lines',
+};
+
+/** A line's start as a RejectedLine shows it. */
+export function rejectText(line: string): string {
+  return visibleText(line.slice(0, rejectTextChars)).slice(0, rejectTextChars);
+}
+
+export async function importFiles(
+  files: readonly ImportFile[],
+  options: ImportOptions,
+  sink: ImportSink,
+): Promise<ImportResult> {
+  const formats = options.formats ?? knownLineFormats;
+  let forced: LineFormat | undefined;
+  if (options.format !== undefined) {
+    forced = formats.find((f) => f.format === options.format);
+    if (!forced) throw new Error(`no importer for format ${options.format}`);
+  }
+  const rejectedSamples: RejectedLine[] = [];
+  const result: ImportResult = {
+    records: 0,
+    lines: 0,
+    skipped: 0,
+    rejected: 0,
+    bytes: 0,
+    files: [],
+    assumptions: { timeZone: 'UTC' },
+    rejectedSamples,
+    merge: { maxPending: 0, closedEarly: 0, evicted: 0, late: 0 },
+  };
+  const reject = (r: RejectedLine, stats: ImportFileResult | undefined): void => {
+    result.rejected++;
+    if (stats) stats.rejected++;
+    if (rejectedSamples.length < maxRejectedSamples) rejectedSamples.push(r);
+    sink.reject(r);
+  };
+
+  const sources: FileSource[] = [];
+  const byName = new Map<string, ImportFileResult>();
+  const mtimeYears: Array<{ name: string; year: number }> = [];
+  for (const f of files) {
+    const name = f.name ?? f.path;
+    const stats: ImportFileResult = {
+      file: name,
+      format: undefined,
+      bytes: 0,
+      lines: 0,
+      records: 0,
+      rejected: 0,
+      skipped: 0,
+    };
+    result.files.push(stats);
+    if (!byName.has(name)) byName.set(name, stats);
+    let st;
+    try {
+      st = await fsp.stat(f.path);
+    } catch (e) {
+      reject(
+        { file: name, line: 0, reason: `cannot read ${name}: ${errorText(e)}`, text: '' },
+        stats,
+      );
+      continue;
+    }
+    stats.bytes = st.size;
+    result.bytes += st.size;
+    const year = options.year ?? new Date(st.mtimeMs).getUTCFullYear();
+    mtimeYears.push({ name, year });
+    sources.push(new FileSource(f.path, name, year, stats, formats, forced, options, reject));
+  }
+
+  const merger = new RequestMerger({
+    mergeWindowMs: options.mergeWindowMs ?? defaultMergeWindowMs,
+    maxPending: options.maxPending ?? defaultMaxPending,
+    emit: (r) => {
+      result.records++;
+      const stats = byName.get(r.sources[0]?.file ?? '');
+      if (stats) stats.records++;
+      sink.request(r);
+    },
+  });
+
+  const progress = { read: 0, total: result.bytes, report: options.onProgress };
+  progress.report?.(0, progress.total);
+  try {
+    await Promise.all(sources.map((s) => s.fill(progress)));
+    for (;;) {
+      let best: FileSource | undefined;
+      for (const s of sources) if (s.has() && (!best || s.headTime() < best.headTime())) best = s;
+      if (!best) break;
+      merger.add(best.take());
+      if (!best.has()) await best.fill(progress);
+    }
+  } finally {
+    for (const s of sources) s.close();
+  }
+  merger.finish();
+
+  for (const s of result.files) {
+    result.lines += s.lines;
+    result.skipped += s.skipped;
+  }
+  result.merge = merger.stats;
+  const klogFiles = result.files.filter((s) => s.format !== undefined && s.format !== 'audit');
+  if (klogFiles.length > 0) {
+    const years = mtimeYears.filter((y) => klogFiles.some((s) => s.file === y.name));
+    const from =
+      options.year !== undefined
+        ? '--year'
+        : years.length === 1
+          ? `the modification time of ${years[0].name}`
+          : `the modification time of each file`;
+    result.assumptions.year = { value: years[0]?.year ?? options.year ?? 0, from };
+  }
+  return result;
+}
+
+interface Progress {
+  read: number;
+  total: number;
+  report?(bytesRead: number, totalBytes: number): void;
+}
+
+/** One file being read: its lines through detection and its parser into a queue of fragments. */
+class FileSource {
+  private readonly stream: ReturnType<typeof createReadStream>;
+  private readonly chunks: AsyncIterator<Buffer>;
+  private readonly splitter: LineSplitter;
+  private parser: LineParser | undefined;
+  private format: ImportFormat | undefined;
+  /** Lines held while the format is not known yet. */
+  private sniffing: Array<{ text: string; line: number }> | undefined = [];
+  private sniffNonEmpty = 0;
+  private queue: Array<{ f: RequestFragment; time: number }> = [];
+  private head = 0;
+  private lastTime = -Infinity;
+  private ended = false;
+
+  constructor(
+    path: string,
+    private readonly name: string,
+    private readonly year: number,
+    private readonly stats: ImportFileResult,
+    private readonly formats: readonly LineFormat[],
+    forced: LineFormat | undefined,
+    private readonly options: ImportOptions,
+    private readonly reject: (r: RejectedLine, stats: ImportFileResult) => void,
+  ) {
+    this.stream = createReadStream(path, { highWaterMark: 1 << 20 });
+    this.chunks = this.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    this.splitter = new LineSplitter(
+      {
+        line: (text, line) => this.onLine(text, line),
+        bad: (line, reason, preview) =>
+          this.reject(
+            { file: this.name, line, format: this.format, reason, text: rejectText(preview) },
+            this.stats,
+          ),
+      },
+      options.maxLineBytes ?? defaultMaxLineBytes,
+    );
+    if (forced) this.choose(forced);
+  }
+
+  has(): boolean {
+    return this.head < this.queue.length;
+  }
+
+  headTime(): number {
+    return this.queue[this.head].time;
+  }
+
+  take(): RequestFragment {
+    const item = this.queue[this.head++];
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    }
+    return item.f;
+  }
+
+  /** Reads chunks until a fragment is queued or the file ends. */
+  async fill(progress: Progress): Promise<void> {
+    while (!this.has() && !this.ended) {
+      const signal = this.options.signal;
+      if (signal?.aborted) throw signal.reason ?? new Error('import cancelled');
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await this.chunks.next();
+      } catch (e) {
+        this.reject(
+          {
+            file: this.name,
+            line: this.splitter.lines,
+            format: this.format,
+            reason: `cannot read ${this.name}: ${errorText(e)}`,
+            text: '',
+          },
+          this.stats,
+        );
+        this.finishFile();
+        continue;
+      }
+      if (next.done) {
+        this.finishFile();
+        continue;
+      }
+      progress.read += next.value.length;
+      progress.report?.(progress.read, progress.total);
+      this.splitter.push(next.value);
+    }
+  }
+
+  close(): void {
+    this.stream.destroy();
+  }
+
+  private finishFile(): void {
+    this.ended = true;
+    this.splitter.end();
+    this.stats.lines = this.splitter.lines;
+    if (this.sniffing) this.detect();
+    if (this.parser)
+      this.queueResults(this.parser.end(this.ctx(this.splitter.lines)), undefined, 0);
+  }
+
+  private ctx(line: number): LineContext {
+    return { file: this.name, line, year: this.year };
+  }
+
+  private onLine(text: string, line: number): void {
+    if (this.sniffing) {
+      this.sniffing.push({ text, line });
+      if (text.trim() !== '') this.sniffNonEmpty++;
+      if (this.sniffNonEmpty >= sniffLines || this.sniffing.length >= sniffMaxLines) this.detect();
+      return;
+    }
+    this.feed(text, line);
+  }
+
+  private feed(text: string, line: number): void {
+    if (!this.parser) {
+      if (text.trim() === '') {
+        this.stats.skipped++;
+        return;
+      }
+      this.reject(
+        {
+          file: this.name,
+          line,
+          reason: `not a log format the import reads (expected ${Object.values(formatNames).join(', ')})`,
+          text: rejectText(text),
+        },
+        this.stats,
+      );
+      return;
+    }
+    this.queueResults(this.parser.push(text, this.ctx(line)), text, line);
+  }
+
+  /** A parser's answer for `text` (undefined: the file's end) at `line`. */
+  private queueResults(results: ParseResult[], text: string | undefined, line: number): void {
+    if (results.length === 0) {
+      if (text !== undefined) this.stats.skipped++;
+      return;
+    }
+    for (const r of results) {
+      if (isRejected(r)) {
+        const at = r.line ?? (text === undefined ? this.splitter.lines : line);
+        this.reject(
+          {
+            file: this.name,
+            line: at,
+            format: this.format,
+            reason: r.reject,
+            text: at === line && text !== undefined ? rejectText(text) : '',
+          },
+          this.stats,
+        );
+        continue;
+      }
+      if (r.time !== undefined && r.time > this.lastTime) this.lastTime = r.time;
+      this.queue.push({ f: r, time: r.time ?? this.lastTime });
+    }
+  }
+
+  /** Chooses the format most of the first non-empty lines fit, then reads the held lines. */
+  private detect(): void {
+    const held = this.sniffing ?? [];
+    this.sniffing = undefined;
+    if (!this.parser) {
+      let best: LineFormat | undefined;
+      let bestVotes = 0;
+      for (const f of this.formats) {
+        let votes = 0;
+        for (const l of held) if (l.text.trim() !== '' && f.sniff(l.text)) votes++;
+        if (votes > bestVotes) {
+          best = f;
+          bestVotes = votes;
+        }
+      }
+      if (best) this.choose(best);
+    }
+    for (const l of held) this.feed(l.text, l.line);
+  }
+
+  private choose(f: LineFormat): void {
+    this.sniffing = undefined;
+    this.format = f.format;
+    this.stats.format = f.format;
+    this.parser = f.create();
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

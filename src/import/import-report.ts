@@ -1,0 +1,534 @@
+// No upstream counterpart: the analysis of an import, the storage-level story of the user's own
+// logs. An ImportReportBuilder is fed the imported requests one at a time (import-files.ts's sink:
+// in completion order) and keeps per-client aggregates only, so millions of requests cost what a
+// few thousand do: per user agent its requests, LIST pagination chains with their decoded tokens
+// (pagination-chains.ts), watches and how they ended (watch-durations.ts), relists
+// (relists.ts), latency, and the relist storms across clients (relist-storms.ts); per request
+// shape how the chosen profile would serve it (the explainer, injected). `finish()` returns the
+// ImportReport that `listwatch import --json` prints and RunModel.imported carries.
+import type { ImportAssumptions, ImportedRequest, RejectedLine } from './imported-request';
+import { Distribution, type DistributionSummary } from './distribution';
+import { chainRule, PaginationChains, type PaginationChain } from './pagination-chains';
+import { importRelistRule, RelistDetector, type Relist } from './relists';
+import { RelistStormDetector, stormRule, type RelistStorm } from './relist-storms';
+import { requestScope, requestShape, resourceKey, splitRequestURI } from './request-query';
+import { Retained } from './retained';
+import {
+  sendsInitialEvents,
+  watchEnds,
+  watchOutcome,
+  type WatchEnd,
+  type WatchOutcome,
+} from './watch-durations';
+
+export const importReportFormat = 'listwatch-import-report';
+export const importReportVersion = 1;
+
+/** Per client: the users kept by name, the watches and relists kept one by one. */
+export const maxUsersPerClient = 20;
+export const maxWatchesPerClient = 50;
+export const maxRelistsPerClient = 50;
+/** Distinct request shapes explained; requests of further shapes are counted (shapesDropped). */
+export const maxShapes = 500;
+/** Rejected lines kept with their reasons; every one is counted. */
+export const maxRejectedSamples = 20;
+
+export type ImportProfile = '1.36' | '1.37';
+
+/** A summary in seconds or milliseconds: count, min, median, p99, max. */
+export type Summary = DistributionSummary;
+
+/** One WATCH as the log tells it (the first maxWatchesPerClient, those that ended badly first). */
+export interface ImportedWatch {
+  receivedAt: number | null;
+  endedAt: number | null;
+  /** Null when its start or end lies outside the log: never guessed. */
+  durationSeconds: number | null;
+  how: WatchEnd;
+  requestURI: string;
+  user?: string;
+  resourceVersion: string;
+  /** sendInitialEvents=true: a WatchList (streaming list) request. */
+  watchList: boolean;
+  code?: number;
+  text?: string;
+  line: string;
+}
+
+/**
+ * How a client lists: watch-list (WATCHes with sendInitialEvents=true, no LIST), list-watch (LIST
+ * then WATCH, the reflector's classic way), both (WatchList and LISTs: e.g. its fallback), or one
+ * verb only.
+ */
+export type ListMode =
+  'watch-list' | 'list-watch' | 'watch-list+list' | 'list-only' | 'watch-only' | 'none';
+
+export interface ImportedClient {
+  userAgent: string;
+  /** The users it authenticated as (the first maxUsersPerClient; usersDropped counts the rest). */
+  users: string[];
+  usersDropped: number;
+  requests: number;
+  byVerb: Record<string, number>;
+  byCode: Record<string, number>;
+  lists: number;
+  watches: number;
+  /** WATCHes with sendInitialEvents=true. */
+  watchLists: number;
+  mode: ListMode;
+  http410: number;
+  http429: number;
+  http504: number;
+  firstAt: number | null;
+  lastAt: number | null;
+  /** Watches whose start and end both lie in the log. */
+  watchDurationsSeconds: Summary;
+  watchesStartedBeforeLog: number;
+  watchesOpenAtEnd: number;
+  watchEnds: Record<WatchEnd, number>;
+  watchSamples: ImportedWatch[];
+  watchSamplesDropped: number;
+  /** Per verb, in ms, from the stage timestamps (or the latency a client printed); WATCHes excluded. */
+  latencyMs: Record<string, Summary>;
+  paginationChains: PaginationChain[];
+  chainsTotal: number;
+  chainsDropped: number;
+  relists: number;
+  relistDetails: Relist[];
+  relistsDropped: number;
+}
+
+/** How a request shape would be served under the profile (explain-request.ts). */
+export interface ServedAs {
+  shape: string;
+  verb: string;
+  /** The first request of this shape, as sent. */
+  example: string;
+  requests: number;
+  explained?: ExplainedRequest;
+  /** The explainer could not answer (the message). */
+  error?: string;
+}
+
+/** What the explainer answers (src/explain/explain-request.ts), the fields the report shows. */
+export interface ExplainedRequest {
+  kind: 'list' | 'watch';
+  servedBy: 'cache' | 'cache-snapshot' | 'etcd' | 'error';
+  rule: string;
+  limitHonoured: boolean | null;
+  consistentRead: boolean;
+  mayWait: boolean;
+  errorCode?: number;
+  message?: string;
+}
+
+/** explainRequest(url, options) as the explain engineer exports it. */
+export type ExplainRequest = (
+  url: string,
+  options: { profile: ImportProfile },
+) => Promise<ExplainedRequest>;
+
+/** What the reader and merger tell about the input (import-files.ts ImportResult). */
+export interface ImportTotals {
+  records: number;
+  lines: number;
+  skipped: number;
+  rejected?: number;
+  files: ReadonlyArray<unknown>;
+  assumptions: ImportAssumptions;
+  rejectedSamples?: readonly RejectedLine[];
+}
+
+export interface ImportReport {
+  format: typeof importReportFormat;
+  version: typeof importReportVersion;
+  profile: ImportProfile;
+  /** The files as the reader tells them (name, format, size…). */
+  files: unknown[];
+  records: number;
+  lines: number;
+  skipped: number;
+  rejected: { count: number; samples: RejectedLine[] };
+  assumptions: ImportAssumptions;
+  /** The first and last time a request was received or completed (epoch ms). */
+  span: { from: number | null; to: number | null };
+  /** The rules the figures follow, in words. */
+  rules: { relist: string; chains: string; storms: string };
+  requests: { total: number; byVerb: Record<string, number>; byCode: Record<string, number> };
+  /** Per verb, ms, WATCHes excluded. */
+  latencyMs: Record<string, Summary>;
+  watches: {
+    total: number;
+    watchLists: number;
+    startedBeforeLog: number;
+    openAtEnd: number;
+    byEnd: Record<WatchEnd, number>;
+    durationsSeconds: Summary;
+  };
+  clients: ImportedClient[];
+  storms: RelistStorm[];
+  stormsDropped: number;
+  servedAs: ServedAs[];
+  shapesDropped: number;
+}
+
+function emptyEnds(): Record<WatchEnd, number> {
+  const out = {} as Record<WatchEnd, number>;
+  for (const e of watchEnds) out[e] = 0;
+  return out;
+}
+
+function bump(m: Record<string, number>, k: string): void {
+  m[k] = (m[k] ?? 0) + 1;
+}
+
+function line(r: ImportedRequest): string {
+  const s = r.sources[0];
+  return s ? `${s.file}:${s.line}` : r.id;
+}
+
+const seconds = (v: number) => Math.round(v * 1000) / 1000;
+const millis = (v: number) => Math.round(v * 1000) / 1000;
+
+function summaries(
+  m: Map<string, Distribution>,
+  round: (v: number) => number,
+): Record<string, Summary> {
+  const out: Record<string, Summary> = {};
+  for (const k of [...m.keys()].sort()) out[k] = (m.get(k) as Distribution).summary(round);
+  return out;
+}
+
+function latencyOf(r: ImportedRequest): number | undefined {
+  if (r.startInFile && r.receivedAt !== undefined && r.completedAt !== undefined)
+    return Math.max(0, r.completedAt - r.receivedAt);
+  return r.latencyMs;
+}
+
+class ClientFold {
+  readonly users = new Set<string>();
+  usersDropped = 0;
+  requests = 0;
+  readonly byVerb: Record<string, number> = {};
+  readonly byCode: Record<string, number> = {};
+  lists = 0;
+  watches = 0;
+  watchLists = 0;
+  http410 = 0;
+  http429 = 0;
+  http504 = 0;
+  firstAt: number | null = null;
+  lastAt: number | null = null;
+  readonly durations = new Distribution();
+  startedBeforeLog = 0;
+  openAtEnd = 0;
+  readonly ends = emptyEnds();
+  readonly watchSamples = new Retained<ImportedWatch>(maxWatchesPerClient);
+  readonly latency = new Map<string, Distribution>();
+  readonly chains: PaginationChains;
+  readonly relists = new Retained<Relist>(maxRelistsPerClient);
+  readonly relistDetector = new RelistDetector();
+
+  constructor(
+    readonly userAgent: string,
+    nextChainId: () => number,
+  ) {
+    this.chains = new PaginationChains(nextChainId);
+  }
+
+  finish(): ImportedClient {
+    const chains = this.chains.finish();
+    const mode: ListMode =
+      this.watchLists > 0
+        ? this.lists > 0
+          ? 'watch-list+list'
+          : 'watch-list'
+        : this.lists > 0
+          ? this.watches > 0
+            ? 'list-watch'
+            : 'list-only'
+          : this.watches > 0
+            ? 'watch-only'
+            : 'none';
+    return {
+      userAgent: this.userAgent,
+      users: [...this.users].sort(),
+      usersDropped: this.usersDropped,
+      requests: this.requests,
+      byVerb: { ...this.byVerb },
+      byCode: { ...this.byCode },
+      lists: this.lists,
+      watches: this.watches,
+      watchLists: this.watchLists,
+      mode,
+      http410: this.http410,
+      http429: this.http429,
+      http504: this.http504,
+      firstAt: this.firstAt,
+      lastAt: this.lastAt,
+      watchDurationsSeconds: this.durations.summary(seconds),
+      watchesStartedBeforeLog: this.startedBeforeLog,
+      watchesOpenAtEnd: this.openAtEnd,
+      watchEnds: { ...this.ends },
+      watchSamples: this.watchSamples.items(),
+      watchSamplesDropped: this.watchSamples.dropped,
+      latencyMs: summaries(this.latency, millis),
+      paginationChains: chains.chains,
+      chainsTotal: chains.total,
+      chainsDropped: chains.dropped,
+      relists: this.relists.total,
+      relistDetails: this.relists.items(),
+      relistsDropped: this.relists.dropped,
+    };
+  }
+}
+
+/**
+ * Folds imported requests into an ImportReport. It is the sink import-files.ts writes to:
+ * `request(r)` per merged request, `reject(r)` per rejected line.
+ */
+export class ImportReportBuilder {
+  private readonly clients = new Map<string, ClientFold>();
+  private readonly byVerb: Record<string, number> = {};
+  private readonly byCode: Record<string, number> = {};
+  private total = 0;
+  private readonly latency = new Map<string, Distribution>();
+  private readonly watchDurations = new Distribution();
+  private readonly watchTotals = {
+    total: 0,
+    watchLists: 0,
+    startedBeforeLog: 0,
+    openAtEnd: 0,
+    byEnd: emptyEnds(),
+  };
+  private from: number | null = null;
+  private to: number | null = null;
+  private readonly storms = new RelistStormDetector();
+  private readonly shapes = new Map<string, ServedAs>();
+  private shapesDropped = 0;
+  private rejectedCount = 0;
+  private readonly rejectedSamples: RejectedLine[] = [];
+  private chainSeq = 0;
+
+  constructor(private readonly profile: ImportProfile = '1.36') {}
+
+  reject(r: RejectedLine): void {
+    this.rejectedCount++;
+    if (this.rejectedSamples.length < maxRejectedSamples) this.rejectedSamples.push(r);
+  }
+
+  request(r: ImportedRequest): void {
+    this.total++;
+    bump(this.byVerb, r.verb);
+    const code = r.code !== undefined ? String(r.code) : 'unknown';
+    bump(this.byCode, code);
+    const c = this.client(r.userAgent);
+    c.requests++;
+    bump(c.byVerb, r.verb);
+    bump(c.byCode, code);
+    if (r.user !== undefined && !c.users.has(r.user)) {
+      if (c.users.size < maxUsersPerClient) c.users.add(r.user);
+      else c.usersDropped++;
+    }
+    if (r.code === 410) c.http410++;
+    else if (r.code === 429) c.http429++;
+    else if (r.code === 504) c.http504++;
+    for (const t of [r.receivedAt, r.completedAt, r.watchEnd?.at]) {
+      if (t === undefined) continue;
+      if (this.from === null || t < this.from) this.from = t;
+      if (this.to === null || t > this.to) this.to = t;
+      if (c.firstAt === null || t < c.firstAt) c.firstAt = t;
+      if (c.lastAt === null || t > c.lastAt) c.lastAt = t;
+    }
+    this.noteShape(r);
+    if (r.verb === 'watch') this.watch(c, r);
+    else {
+      const ms = latencyOf(r);
+      if (ms !== undefined) {
+        this.distribution(this.latency, r.verb).add(ms);
+        this.distribution(c.latency, r.verb).add(ms);
+      }
+      if (r.verb === 'list') this.list(c, r);
+    }
+  }
+
+  finish(totals?: ImportTotals): ImportReport {
+    const clients = [...this.clients.values()]
+      .map((c) => c.finish())
+      .sort(
+        (a, b) =>
+          b.requests - a.requests ||
+          (a.userAgent < b.userAgent ? -1 : a.userAgent > b.userAgent ? 1 : 0),
+      );
+    const storms = this.storms.finish();
+    const rejectedCount = Math.max(totals?.rejected ?? 0, this.rejectedCount);
+    const samples = this.rejectedSamples.length
+      ? this.rejectedSamples.slice()
+      : (totals?.rejectedSamples ?? []).slice(0, maxRejectedSamples);
+    return {
+      format: importReportFormat,
+      version: importReportVersion,
+      profile: this.profile,
+      files: totals ? [...totals.files] : [],
+      records: totals?.records ?? this.total,
+      lines: totals?.lines ?? 0,
+      skipped: totals?.skipped ?? 0,
+      rejected: { count: rejectedCount, samples },
+      assumptions: totals?.assumptions ?? { timeZone: 'UTC' },
+      span: { from: this.from, to: this.to },
+      rules: { relist: importRelistRule, chains: chainRule, storms: stormRule },
+      requests: { total: this.total, byVerb: { ...this.byVerb }, byCode: { ...this.byCode } },
+      latencyMs: summaries(this.latency, millis),
+      watches: {
+        ...this.watchTotals,
+        byEnd: { ...this.watchTotals.byEnd },
+        durationsSeconds: this.watchDurations.summary(seconds),
+      },
+      clients,
+      storms: storms.storms,
+      stormsDropped: storms.dropped,
+      servedAs: [...this.shapes.values()].map((s) => ({ ...s })),
+      shapesDropped: this.shapesDropped,
+    };
+  }
+
+  private client(userAgent: string): ClientFold {
+    let c = this.clients.get(userAgent);
+    if (!c) {
+      c = new ClientFold(userAgent, () => ++this.chainSeq);
+      this.clients.set(userAgent, c);
+    }
+    return c;
+  }
+
+  private distribution(m: Map<string, Distribution>, key: string): Distribution {
+    let d = m.get(key);
+    if (!d) {
+      d = new Distribution();
+      m.set(key, d);
+    }
+    return d;
+  }
+
+  private noteShape(r: ImportedRequest): void {
+    if (r.verb !== 'list' && r.verb !== 'watch') return;
+    const shape = requestShape(r);
+    const known = this.shapes.get(shape);
+    if (known) known.requests++;
+    else if (this.shapes.size < maxShapes)
+      this.shapes.set(shape, { shape, verb: r.verb, example: r.requestURI, requests: 1 });
+    else this.shapesDropped++;
+  }
+
+  private relistKey(r: ImportedRequest): string | undefined {
+    const scope = requestScope(r);
+    return scope ? `${r.user ?? ''}\n${resourceKey(scope)}` : undefined;
+  }
+
+  private noteRelist(
+    c: ClientFold,
+    r: ImportedRequest,
+    found: Omit<Relist, 'resource' | 'user'>,
+  ): Relist {
+    const scope = requestScope(r);
+    const relist: Relist = {
+      ...found,
+      resource: scope ? resourceKey(scope) : '',
+      ...(r.user !== undefined ? { user: r.user } : {}),
+    };
+    this.storms.add(found.at, c.userAgent, `${c.userAgent}\n${r.user ?? ''}`);
+    return relist;
+  }
+
+  private list(c: ClientFold, r: ImportedRequest): void {
+    c.lists++;
+    const scope = requestScope(r);
+    const fromScratch = !splitRequestURI(r.requestURI).query.get('continue');
+    const key = this.relistKey(r);
+    const found =
+      fromScratch && key !== undefined
+        ? c.relistDetector.list(key, r.receivedAt ?? r.completedAt, line(r))
+        : undefined;
+    const chain = c.chains.add(r, scope, found !== undefined);
+    if (found) {
+      const relist = this.noteRelist(c, r, found);
+      relist.chain = chain.id;
+      c.relists.add(relist, true);
+    }
+  }
+
+  private watch(c: ClientFold, r: ImportedRequest): void {
+    c.watches++;
+    const watchList = sendsInitialEvents(r);
+    if (watchList) {
+      c.watchLists++;
+      this.watchTotals.watchLists++;
+    }
+    this.watchTotals.total++;
+    const outcome: WatchOutcome = watchOutcome(r);
+    c.ends[outcome.how]++;
+    this.watchTotals.byEnd[outcome.how]++;
+    if (!r.startInFile) {
+      c.startedBeforeLog++;
+      this.watchTotals.startedBeforeLog++;
+    }
+    if (!r.endInFile) {
+      c.openAtEnd++;
+      this.watchTotals.openAtEnd++;
+    }
+    if (outcome.durationMs !== undefined) {
+      c.durations.add(outcome.durationMs / 1000);
+      this.watchDurations.add(outcome.durationMs / 1000);
+    }
+    const key = this.relistKey(r);
+    if (key !== undefined) {
+      const found = c.relistDetector.watch(
+        key,
+        r.startInFile ? r.receivedAt : undefined,
+        outcome,
+        watchList,
+        line(r),
+      );
+      if (found) c.relists.add(this.noteRelist(c, r, found), true);
+    }
+    const w: ImportedWatch = {
+      receivedAt: r.startInFile ? (r.receivedAt ?? null) : null,
+      endedAt: outcome.endedAt ?? null,
+      durationSeconds: outcome.durationMs !== undefined ? seconds(outcome.durationMs / 1000) : null,
+      how: outcome.how,
+      requestURI: r.requestURI,
+      ...(r.user !== undefined ? { user: r.user } : {}),
+      resourceVersion: splitRequestURI(r.requestURI).query.get('resourceVersion') ?? '',
+      watchList,
+      ...(r.code !== undefined ? { code: r.code } : {}),
+      ...(outcome.text !== undefined ? { text: outcome.text } : {}),
+      line: line(r),
+    };
+    c.watchSamples.add(w, outcome.how !== 'timeout' && outcome.how !== 'open');
+  }
+}
+
+/**
+ * Fills `servedAs[].explained` with the explainer's answer for each shape's first request, under
+ * the report's profile. Shapes are few (at most maxShapes): one call each, in order.
+ */
+export async function explainShapes(report: ImportReport, explain: ExplainRequest): Promise<void> {
+  for (const s of report.servedAs) {
+    try {
+      const e = await explain(s.example, { profile: report.profile });
+      // The fields the report shows: an answer's etcd calls and state stay with `listwatch explain`.
+      s.explained = {
+        kind: e.kind,
+        servedBy: e.servedBy,
+        rule: e.rule,
+        limitHonoured: e.limitHonoured,
+        consistentRead: e.consistentRead,
+        mayWait: e.mayWait,
+        ...(e.errorCode !== undefined ? { errorCode: e.errorCode } : {}),
+        ...(e.message !== undefined ? { message: e.message } : {}),
+      };
+    } catch (e) {
+      s.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+}

@@ -1,0 +1,235 @@
+// No upstream counterpart: folds the fragments the parsers read (RequestFragment, line-parser.ts)
+// into one ImportedRequest per request, over one timeline of every file: by audit ID (the stages
+// of an audit event, a kubectl -v=8 response's Audit-Id header), by a parser's join key, or to the
+// latest watch of the same client stream. A completed request waits a merge window of log time
+// before it is emitted, so that another file's lines for it can still join; memory is bounded by
+// the requests open (or waiting) at once, with a cap beyond which the oldest are emitted early.
+import type { ImportedRequest } from './imported-request';
+import type { RequestFields, RequestFragment } from './line-parser';
+
+export interface MergerOptions {
+  /** Log time a completed request waits for more fragments before it is emitted. */
+  mergeWindowMs: number;
+  /** Requests held at once (open or waiting); beyond, the oldest is emitted early. */
+  maxPending: number;
+  emit(r: ImportedRequest): void;
+}
+
+/** What the merger did beyond folding, for the import's result. */
+export interface MergeStats {
+  /** The most requests held at once. */
+  maxPending: number;
+  /** Completed requests emitted before their merge window ended (the cap was reached). */
+  closedEarly: number;
+  /** Open requests emitted as open (endInFile false) because the cap was reached. */
+  evicted: number;
+  /** Fragments naming an audit ID already emitted: they became a request of their own. */
+  late: number;
+}
+
+/** Audit IDs remembered after emission, to tell a late fragment from a new request. */
+const recentAuditIDs = 10_000;
+
+interface Pending {
+  auditID?: string;
+  /** Set when it is emitted under an ID of its own (a late fragment). */
+  ownID?: string;
+  sources: RequestFragment['source'][];
+  fields: RequestFields;
+  complete: boolean;
+  /** The key under which it is the latest watch of its stream and resource. */
+  watchKey?: string;
+  /** Join keys registered for it (file-qualified). */
+  keys: string[];
+  /** In the closing queue since this log time (undefined: not queued). */
+  closeAt?: number;
+  done: boolean;
+}
+
+export class RequestMerger {
+  readonly stats: MergeStats = { maxPending: 0, closedEarly: 0, evicted: 0, late: 0 };
+  private readonly byAuditID = new Map<string, Pending>();
+  private readonly byKey = new Map<string, Pending>();
+  private readonly lastWatch = new Map<string, Pending>();
+  /** Every held request in the order it began: the oldest is evicted first. */
+  private readonly held = new Set<Pending>();
+  /** Completed requests in the order their window ends (log time only moves forward). */
+  private closing: Pending[] = [];
+  private closingHead = 0;
+  private readonly emitted = new Set<string>();
+  private readonly emittedOrder: string[] = [];
+  private now = -Infinity;
+
+  constructor(private readonly o: MergerOptions) {}
+
+  /** Requests held right now (open or waiting for their window). */
+  get pending(): number {
+    return this.held.size;
+  }
+
+  add(f: RequestFragment): void {
+    if (f.time !== undefined && f.time > this.now) {
+      this.now = f.time;
+      this.closeDue();
+    }
+    const auditID = f.fields.auditID;
+    const key = f.key !== undefined ? `${f.source.file}\0${f.key}` : undefined;
+    let p: Pending | undefined;
+    if (auditID !== undefined) p = this.byAuditID.get(auditID);
+    if (key !== undefined) {
+      const byKey = this.byKey.get(key);
+      if (p === undefined) p = byKey;
+      else if (byKey !== undefined && byKey !== p) this.absorb(p, byKey);
+    }
+    if (p === undefined && f.attach === 'last-watch' && f.stream !== undefined)
+      p = this.lastWatch.get(watchKeyOf(f, f.fields));
+    if (p === undefined) {
+      p = { sources: [], fields: {}, complete: false, keys: [], done: false };
+      if (auditID !== undefined && this.emitted.has(auditID)) {
+        this.stats.late++;
+        p.ownID = `${auditID}@${f.source.file}:${f.source.line}`;
+      }
+      this.held.add(p);
+    }
+    p.sources.push(f.source);
+    fold(p.fields, f.fields);
+    if (auditID !== undefined && p.auditID === undefined && p.ownID === undefined) {
+      p.auditID = auditID;
+      this.byAuditID.set(auditID, p);
+    }
+    if (key !== undefined && !p.keys.includes(key)) {
+      p.keys.push(key);
+      this.byKey.set(key, p);
+    }
+    if (f.stream !== undefined && p.fields.verb === 'watch' && f.attach === undefined)
+      this.becomeLastWatch(p, watchKeyOf(f, p.fields));
+    if (f.complete && !p.complete) {
+      p.complete = true;
+      if (p.watchKey === undefined) this.queueClose(p);
+    }
+    while (this.held.size > this.o.maxPending) this.evictOldest();
+    if (this.held.size > this.stats.maxPending) this.stats.maxPending = this.held.size;
+  }
+
+  /** The input ended: every request still held is emitted, open ones with endInFile false. */
+  finish(): void {
+    // Completed ones first, in the order they completed; then the open ones, oldest first.
+    for (let i = this.closingHead; i < this.closing.length; i++) this.emitNow(this.closing[i]);
+    this.closing = [];
+    this.closingHead = 0;
+    for (const p of [...this.held]) this.emitNow(p);
+  }
+
+  private becomeLastWatch(p: Pending, k: string): void {
+    if (p.watchKey === k) return;
+    const previous = this.lastWatch.get(k);
+    this.lastWatch.set(k, p);
+    p.watchKey = k;
+    if (previous && previous !== p) {
+      // The older watch can no longer be attached to: its window starts now.
+      previous.watchKey = undefined;
+      if (previous.complete) this.queueClose(previous);
+    }
+  }
+
+  /** Two fragments chains turned out to be one request (a key and an audit ID met). */
+  private absorb(into: Pending, from: Pending): void {
+    into.sources.push(...from.sources);
+    fold(into.fields, from.fields);
+    for (const k of from.keys) {
+      into.keys.push(k);
+      this.byKey.set(k, into);
+    }
+    if (from.complete) into.complete = true;
+    if (from.auditID !== undefined && this.byAuditID.get(from.auditID) === from)
+      this.byAuditID.delete(from.auditID);
+    if (from.watchKey !== undefined && this.lastWatch.get(from.watchKey) === from) {
+      this.lastWatch.set(from.watchKey, into);
+      into.watchKey = from.watchKey;
+    }
+    from.done = true;
+    this.held.delete(from);
+    if (into.complete && into.watchKey === undefined && into.closeAt === undefined)
+      this.queueClose(into);
+  }
+
+  private queueClose(p: Pending): void {
+    if (p.closeAt !== undefined || p.done) return;
+    p.closeAt = this.now;
+    this.closing.push(p);
+  }
+
+  private closeDue(): void {
+    const until = this.now - this.o.mergeWindowMs;
+    while (this.closingHead < this.closing.length) {
+      const p = this.closing[this.closingHead];
+      if (!p.done && (p.closeAt ?? -Infinity) > until) break;
+      this.closingHead++;
+      if (!p.done) this.emitNow(p);
+    }
+    if (this.closingHead > 1024 && this.closingHead * 2 > this.closing.length) {
+      this.closing = this.closing.slice(this.closingHead);
+      this.closingHead = 0;
+    }
+  }
+
+  private evictOldest(): void {
+    while (this.closingHead < this.closing.length) {
+      const p = this.closing[this.closingHead++];
+      if (p.done) continue;
+      this.stats.closedEarly++;
+      this.emitNow(p);
+      return;
+    }
+    const oldest = this.held.values().next().value as Pending;
+    if (oldest.complete) this.stats.closedEarly++;
+    else this.stats.evicted++;
+    this.emitNow(oldest);
+  }
+
+  private emitNow(p: Pending): void {
+    if (p.done) return;
+    p.done = true;
+    this.held.delete(p);
+    if (p.auditID !== undefined) {
+      if (this.byAuditID.get(p.auditID) === p) this.byAuditID.delete(p.auditID);
+      this.emitted.add(p.auditID);
+      this.emittedOrder.push(p.auditID);
+      if (this.emittedOrder.length > recentAuditIDs * 2) {
+        for (const id of this.emittedOrder.splice(0, recentAuditIDs)) this.emitted.delete(id);
+      }
+    }
+    for (const k of p.keys) if (this.byKey.get(k) === p) this.byKey.delete(k);
+    if (p.watchKey !== undefined && this.lastWatch.get(p.watchKey) === p)
+      this.lastWatch.delete(p.watchKey);
+    this.o.emit(toRequest(p));
+  }
+}
+
+function watchKeyOf(f: RequestFragment, fields: RequestFields): string {
+  return `${f.source.file}\0${f.stream ?? ''}\0${fields.objectRef?.resource ?? ''}`;
+}
+
+/** The first value of each field is kept (endInFile is the merger's own). */
+function fold(into: RequestFields, from: RequestFields): void {
+  for (const k in from) {
+    const key = k as keyof RequestFields;
+    if (into[key] === undefined && from[key] !== undefined)
+      (into as Record<string, unknown>)[key] = from[key];
+  }
+}
+
+function toRequest(p: Pending): ImportedRequest {
+  const f = p.fields;
+  const first = p.sources[0];
+  return {
+    ...f,
+    id: p.ownID ?? p.auditID ?? `${first.file}:${first.line}`,
+    sources: p.sources,
+    verb: f.verb ?? f.method?.toLowerCase() ?? '',
+    requestURI: f.requestURI ?? '',
+    userAgent: f.userAgent ?? '',
+    startInFile: f.startInFile ?? true,
+    endInFile: p.complete,
+  };
+}

@@ -1,0 +1,95 @@
+// No upstream counterpart: how an imported WATCH ended and how long it lasted, from the log alone.
+// A watch whose start or end lies outside the log gets no duration (counted as started before the
+// log or open at its end, never guessed). "Early" compares the length with the timeout the
+// apiserver gave the watch: handleWatch (k8s.io/apiserver pkg/endpoints/handlers/get.go) uses
+// the client's timeoutSeconds, else minRequestTimeout × [1, 2) (kube-apiserver
+// --min-request-timeout, 1800 s by default).
+import type { ImportedRequest } from './imported-request';
+import { splitRequestURI } from './request-query';
+
+/**
+ * timeout: lasted its timeout; early: ended before it (closed by the server or the client: an
+ * audit log does not say which); expired: 410 Gone/Expired (refused or ended with it); refused:
+ * answered with another error (429, 504, …); open: still open when the log ends; unknown: began
+ * before the log, so its length (and whether it was early) is not known.
+ */
+export type WatchEnd = 'timeout' | 'early' | 'expired' | 'refused' | 'open' | 'unknown';
+
+export const watchEnds: readonly WatchEnd[] = [
+  'timeout',
+  'early',
+  'expired',
+  'refused',
+  'open',
+  'unknown',
+];
+
+/** kube-apiserver's --min-request-timeout default (pkg/server/options/server_run_options.go). */
+export const minRequestTimeoutSeconds = 1800;
+
+/** A watch counts as lasting its timeout when it ended at most this much before it (clock skew, rounding). */
+export const timeoutToleranceMs = 1000;
+
+export const earlyWatchEndRule = `a watch ended early when it ended with 200 before its timeout less ${timeoutToleranceMs / 1000} s: the timeoutSeconds it sent, else the apiserver's shortest, --min-request-timeout (${minRequestTimeoutSeconds} s by default; handleWatch picks ${minRequestTimeoutSeconds}–${2 * minRequestTimeoutSeconds} s); or the client's reflector said it \`ended with:\` an error; a watch that began before the log has no known length and is otherwise never called early`;
+
+const expiredText = /too old resource version|\b410\b|Expired|\bGone\b/;
+
+/** What a WATCH's lines say about its end. */
+export interface WatchOutcome {
+  how: WatchEnd;
+  /** When it ended (epoch ms), when the log says. */
+  endedAt?: number;
+  /** completedAt − receivedAt, only when both lie in the log. */
+  durationMs?: number;
+  /** The words the log gave (Status message, the reflector's `ended with:`). */
+  text?: string;
+}
+
+export function sendsInitialEvents(r: ImportedRequest): boolean {
+  return splitRequestURI(r.requestURI).query.get('sendInitialEvents') === 'true';
+}
+
+export function watchOutcome(r: ImportedRequest): WatchOutcome {
+  const endedAt = r.completedAt ?? r.watchEnd?.at;
+  const text = r.watchEnd?.message ?? r.status?.message;
+  const out: WatchOutcome = {
+    how: 'unknown',
+    ...(endedAt !== undefined && r.endInFile ? { endedAt } : {}),
+    ...(text !== undefined ? { text } : {}),
+  };
+  if (r.startInFile && r.endInFile && r.receivedAt !== undefined && endedAt !== undefined)
+    out.durationMs = Math.max(0, endedAt - r.receivedAt);
+  if (!r.endInFile) {
+    out.how = 'open';
+    return out;
+  }
+  const code = r.code;
+  if (
+    code === 410 ||
+    r.status?.reason === 'Expired' ||
+    r.status?.reason === 'Gone' ||
+    (r.watchEnd && expiredText.test(r.watchEnd.message))
+  ) {
+    out.how = 'expired';
+    return out;
+  }
+  if (code !== undefined && code >= 300) {
+    out.how = 'refused';
+    return out;
+  }
+  // client-go's reflector logs `watch of … ended with: …` only for a watch that failed.
+  if (r.watchEnd) {
+    out.how = 'early';
+    return out;
+  }
+  if (out.durationMs === undefined) return out;
+  const sent = Number(splitRequestURI(r.requestURI).query.get('timeoutSeconds') ?? '');
+  const timeoutMs = (Number.isFinite(sent) && sent > 0 ? sent : minRequestTimeoutSeconds) * 1000;
+  out.how = out.durationMs >= timeoutMs - timeoutToleranceMs ? 'timeout' : 'early';
+  return out;
+}
+
+/** Ended early or with a 410 (or refused): what makes the client's next LIST a relist. */
+export function endsEarly(how: WatchEnd): boolean {
+  return how === 'early' || how === 'expired' || how === 'refused';
+}
