@@ -56,7 +56,8 @@ describe('import: an audit log with a known story', () => {
     assert.strictEqual(restart.pages, restartPages);
     assert.strictEqual(restart.complete, true);
     assert.strictEqual(restart.restartOf?.chain, broken.id);
-    assert.strictEqual(broken.tokens[0]?.resourceVersion, '48100');
+    assert.strictEqual(broken.resourceVersion, '48100');
+    assert.strictEqual(restart.resourceVersion, '49500');
   });
 
   it('counts each relist, and calls the operator’s a storm', () => {
