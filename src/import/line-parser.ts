@@ -44,6 +44,8 @@ export interface RequestFragment {
 /** A line that breaks its format; `reason` says what was expected. */
 export interface RejectedFragment {
   reject: string;
+  /** The line it is about, when not the line just pushed (a block left open, rejected at its start). */
+  line?: number;
 }
 
 /** A parser's answer for a line: fragments it completed, a reject, or nothing (a line of the format about no request: counted as skipped). */
