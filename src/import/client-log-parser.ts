@@ -8,7 +8,8 @@
 // (reflector-line.ts).
 //
 // Joins: a process (klog's pid) is one stream; its requests are numbered (`pid 17122 #3`) and a
-// response without a URL answers the latest unanswered one (kubectl sends one at a time). A
+// response without a URL answers the oldest unanswered one (kubectl sends one at a time, but for
+// its parallel discovery GETs). A
 // request's fragments are held until its response headers are read, so each carries the Audit-Id
 // the merger joins an audit log by. Reflector lines name no request: a watch's end attaches to the
 // stream's latest watch; a process that logs no requests (below -v=6) gets the LIST and WATCH its
@@ -60,6 +61,12 @@ interface ClientProcess {
   /** The process logs its requests (-v=6 or more): reflector lines imply none. */
   logsRequests: boolean;
   requests: ClientRequest[];
+  /**
+   * The request the last request or response line was about: header, body and error lines that
+   * follow are its (a process's concurrent requests, kubectl's parallel discovery GETs, are
+   * paired oldest first, as a -v=7/8 printf log cannot tell them apart).
+   */
+  current?: ClientRequest;
   /** Printf `Request Headers:` / `Response Headers:` lines follow. */
   headers?: 'request' | 'response';
   pendingLists: Map<string, PendingList>;
@@ -141,7 +148,10 @@ export class ClientLogParser implements LineParser {
     if (r.kind === 'open') return;
     this.block = undefined;
     if (r.kind === 'error') {
-      out.push({ reject: `expected a klog structured message: ${r.reason}`, ...lineOf(line, ctx) });
+      out.push({
+        reject: `expected a klog structured message: ${r.reason}, got ${quoteStart(b.text)}`,
+        ...lineOf(line, ctx),
+      });
       return;
     }
     this.structured(b.header, r.entry, ctx, { file: ctx.file, line: b.line, format: this.format }, out);
@@ -173,7 +183,7 @@ export class ClientLogParser implements LineParser {
     const msg = k.message;
     const header = p.headers && /^ {4}([^:]+): (.*)$/s.exec(msg);
     if (header) {
-      const r = latest(p);
+      const r = p.current;
       if (r && p.headers === 'request' && header[1] === 'User-Agent')
         this.addFields(r, source, k.time, { userAgent: header[2] }, out, false, p.stream);
       if (r && p.headers === 'response' && header[1].toLowerCase() === 'audit-id') r.auditID = header[2];
@@ -181,7 +191,7 @@ export class ClientLogParser implements LineParser {
     }
     p.headers = undefined;
     if (msg === 'Request Headers:' || msg === 'Response Headers:') {
-      if (latest(p)) p.headers = msg === 'Request Headers:' ? 'request' : 'response';
+      if (p.current) p.headers = msg === 'Request Headers:' ? 'request' : 'response';
       return;
     }
     // A printf response's headers are over: its fragments go out with the Audit-Id.
@@ -193,7 +203,11 @@ export class ClientLogParser implements LineParser {
     }
     m = /^([A-Z]+) (\S+) (.*?) ?in (\d+) milliseconds$/.exec(msg);
     if (m && methods.has(m[1])) {
-      this.respond(p, m[1], m[2], m[3], Number(m[4]), k.time, source, out, ctx);
+      // At -v=6 this line is the whole request: no headers follow it (at -v=9 a curl line
+      // opened the request, and its response headers follow).
+      const opened = p.requests.some((r) => !r.answered && r.url === m![2]);
+      const r = this.respond(p, m[1], m[2], m[3], Number(m[4]), k.time, source, out, ctx);
+      if (r && !opened) release(r, out);
       return;
     }
     m = /^([A-Z]+) (\S+)$/.exec(msg);
@@ -293,6 +307,7 @@ export class ClientLogParser implements LineParser {
     p.requests = p.requests.filter((r) => !r.answered || r.held);
     const r: ClientRequest = { key: `pid ${pid(p)} #${++p.seq}`, url, answered: false, held: [] };
     p.requests.push(r);
+    p.current = r;
     const fields: RequestFields = { ...requestFields(method, url), receivedAt: time };
     if (userAgent !== undefined) fields.userAgent = userAgent;
     r.verb = fields.verb;
@@ -301,7 +316,7 @@ export class ClientLogParser implements LineParser {
     return r;
   }
 
-  /** A response line: it answers the latest unanswered request (of its URL, when it names one). */
+  /** A response line: it answers the oldest unanswered request (of its URL, when it names one). */
   private respond(
     p: ClientProcess,
     method: string | undefined,
@@ -313,11 +328,8 @@ export class ClientLogParser implements LineParser {
     out: ParseResult[],
     ctx: LineContext,
   ): ClientRequest | undefined {
-    const unanswered = p.requests.filter((r) => !r.answered);
-    let r =
-      url === undefined
-        ? unanswered[unanswered.length - 1]
-        : [...unanswered].reverse().find((q) => q.url === url);
+    // The oldest first: of concurrent requests, the one sent first most often answers first.
+    let r = p.requests.find((q) => !q.answered && (url === undefined || q.url === url));
     if (!r) {
       if (url === undefined || method === undefined) {
         out.push({
@@ -329,6 +341,7 @@ export class ClientLogParser implements LineParser {
       r = this.request(p, method, url, undefined, time - ms, source, out);
     }
     r.answered = true;
+    p.current = r;
     const code = /^(\d{3})\b/.exec(status);
     const fields: RequestFields = { latencyMs: ms, receivedAt: time - ms };
     if (code) fields.code = r.code = Number(code[1]);
@@ -342,7 +355,7 @@ export class ClientLogParser implements LineParser {
   }
 
   private body(p: ClientProcess, body: string, time: number, source: SourcePosition, out: ParseResult[]): void {
-    const r = latest(p);
+    const r = p.current;
     if (!r) return;
     const facts = responseBodyFacts(body);
     const fields: RequestFields = {};
@@ -368,7 +381,7 @@ export class ClientLogParser implements LineParser {
   ): boolean {
     const m = /^Error from server(?: \(([A-Za-z]+)\))?: (.*)$/s.exec(text);
     if (!m) return false;
-    const r = latest(p);
+    const r = p.current;
     if (!r || (r.code !== undefined && r.code < 400)) return true;
     const status: { reason?: string; message?: string } = { message: m[2] };
     if (m[1] !== undefined) status.reason = m[1];
@@ -500,10 +513,6 @@ export class ClientLogParser implements LineParser {
 
 function pid(p: ClientProcess): string {
   return p.stream.slice(p.stream.lastIndexOf(' ') + 1);
-}
-
-function latest(p: ClientProcess): ClientRequest | undefined {
-  return p.requests[p.requests.length - 1];
 }
 
 /** Sends a request's held fragments, each with the Audit-Id its response headers named. */

@@ -85,7 +85,8 @@ export function readStructured(text: string): StructuredRead {
     i++;
     const eq = text.indexOf('=', i);
     const key = eq < 0 ? '' : text.slice(i, eq);
-    if (!/^[A-Za-z_][\w.-]*$/.test(key))
+    // Keys are what the caller passed: controller-runtime writes `worker count=1`.
+    if (key === '' || /["\n]/.test(key))
       return { kind: 'error', reason: `expected key=value at column ${i + 1}` };
     i = eq + 1;
     if (text[i] === '"') {
