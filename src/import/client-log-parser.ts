@@ -17,7 +17,13 @@
 import type { ImportFormat, ImportedObjectRef, SourcePosition } from './imported-request';
 import { isStructuredMessage, parseKlogLine, readQuoted, readStructured } from './klog-entry';
 import type { KlogLine, KlogStructured } from './klog-entry';
-import type { LineContext, LineParser, ParseResult, RequestFields, RequestFragment } from './line-parser';
+import type {
+  LineContext,
+  LineParser,
+  ParseResult,
+  RequestFields,
+  RequestFragment,
+} from './line-parser';
 import {
   codeOf,
   printfReflectorEvent,
@@ -111,7 +117,8 @@ export class ClientLogParser implements LineParser {
     if (k === undefined) {
       // Not klog's: kubectl's own output, a stack trace, a pretty-printed Status. Only kubectl's
       // error line says something about a request.
-      if (this.lastPid !== undefined) this.serverError(text, this.process(ctx, this.lastPid), ctx, undefined, out);
+      if (this.lastPid !== undefined)
+        this.serverError(text, this.process(ctx, this.lastPid), ctx, undefined, out);
       return out;
     }
     this.lastPid = k.pid;
@@ -154,7 +161,13 @@ export class ClientLogParser implements LineParser {
       });
       return;
     }
-    this.structured(b.header, r.entry, ctx, { file: ctx.file, line: b.line, format: this.format }, out);
+    this.structured(
+      b.header,
+      r.entry,
+      ctx,
+      { file: ctx.file, line: b.line, format: this.format },
+      out,
+    );
   }
 
   private source(ctx: LineContext): SourcePosition {
@@ -186,7 +199,8 @@ export class ClientLogParser implements LineParser {
       const r = p.current;
       if (r && p.headers === 'request' && header[1] === 'User-Agent')
         this.addFields(r, source, k.time, { userAgent: header[2] }, out, false, p.stream);
-      if (r && p.headers === 'response' && header[1].toLowerCase() === 'audit-id') r.auditID = header[2];
+      if (r && p.headers === 'response' && header[1].toLowerCase() === 'audit-id')
+        r.auditID = header[2];
       return;
     }
     p.headers = undefined;
@@ -273,7 +287,17 @@ export class ClientLogParser implements LineParser {
           });
           return;
         }
-        const r = this.respond(p, v.get('verb'), v.get('url'), status, ms, k.time, source, out, ctx);
+        const r = this.respond(
+          p,
+          v.get('verb'),
+          v.get('url'),
+          status,
+          ms,
+          k.time,
+          source,
+          out,
+          ctx,
+        );
         if (r) {
           const auditID = headerValue(v.get('headers'), 'Audit-Id');
           if (auditID !== undefined) r.auditID = auditID;
@@ -354,7 +378,13 @@ export class ClientLogParser implements LineParser {
     return r;
   }
 
-  private body(p: ClientProcess, body: string, time: number, source: SourcePosition, out: ParseResult[]): void {
+  private body(
+    p: ClientProcess,
+    body: string,
+    time: number,
+    source: SourcePosition,
+    out: ParseResult[],
+  ): void {
     const r = p.current;
     if (!r) return;
     const facts = responseBodyFacts(body);
@@ -440,7 +470,11 @@ export class ClientLogParser implements LineParser {
         const status = { ...(code === 410 ? { reason: 'Expired' } : {}), message: e.err };
         if (pending) {
           p.pendingLists.delete(e.reflector);
-          this.syntheticList(p, pending, out, true, { status, completedAt: time, ...(code ? { code } : {}) });
+          this.syntheticList(p, pending, out, true, {
+            status,
+            completedAt: time,
+            ...(code ? { code } : {}),
+          });
           return;
         }
         // The failed LIST was logged as a request: its Status is this error.
@@ -460,7 +494,8 @@ export class ClientLogParser implements LineParser {
         const objectRef = resourceOfType(e.type, e.reflector);
         if (objectRef.resource !== undefined) fields.objectRef = objectRef;
         if (e.code !== undefined) fields.code = e.code;
-        if (e.code === 410 && e.err !== undefined) fields.status = { reason: 'Expired', message: e.err };
+        if (e.code === 410 && e.err !== undefined)
+          fields.status = { reason: 'Expired', message: e.err };
         out.push({ source, time, stream: p.stream, attach: 'last-watch', complete: true, fields });
         // Below -v=6 the reflector's next watch is not logged: a plain close or a retried error
         // resumes at once, a 410 or a 429 relists or backs off first (reflector.go's watch loop).
@@ -506,8 +541,22 @@ export class ClientLogParser implements LineParser {
     extra: RequestFields = {},
   ): void {
     const objectRef: ImportedObjectRef = resourceOfType(of.type, of.reflector);
-    const fields: RequestFields = { verb, method: 'GET', requestURI: '', objectRef, receivedAt: time, ...extra };
-    out.push({ source, time, key: `pid ${pid(p)} #${++p.seq}`, stream: p.stream, complete, fields });
+    const fields: RequestFields = {
+      verb,
+      method: 'GET',
+      requestURI: '',
+      objectRef,
+      receivedAt: time,
+      ...extra,
+    };
+    out.push({
+      source,
+      time,
+      key: `pid ${pid(p)} #${++p.seq}`,
+      stream: p.stream,
+      complete,
+      fields,
+    });
   }
 }
 

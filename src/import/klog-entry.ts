@@ -116,7 +116,10 @@ export function readStructured(text: string): StructuredRead {
  * A `<` block from just after the `<`: `\n\tline` … `\n >`. Undefined while it is still open
  * (no closing line yet); a reason when a line in it is neither tab-indented nor the closing one.
  */
-function readBlock(text: string, from: number): { value: string; end: number } | string | undefined {
+function readBlock(
+  text: string,
+  from: number,
+): { value: string; end: number } | string | undefined {
   const lines: string[] = [];
   let i = from;
   for (;;) {

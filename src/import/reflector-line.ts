@@ -94,7 +94,12 @@ export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | un
       return { kind: 'list-done', reflector, type };
     case 'Failed to watch':
       if (err?.startsWith('failed to list '))
-        return { kind: 'list-failed', reflector, type, err: err.replace(/^failed to list .+?: /s, '') };
+        return {
+          kind: 'list-failed',
+          reflector,
+          type,
+          err: err.replace(/^failed to list .+?: /s, ''),
+        };
       return watchEnd(reflector, type, `Failed to watch: ${err ?? ''}`, err);
   }
   if (!structuredWatchEnds.has(e.msg)) return undefined;
@@ -102,7 +107,11 @@ export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | un
     return watchEnd(reflector, type, e.msg, undefined, 429);
   const total = e.values.get('totalItems');
   const message =
-    err !== undefined ? `${e.msg}: ${err}` : total !== undefined ? `${e.msg}: totalItems=${total}` : e.msg;
+    err !== undefined
+      ? `${e.msg}: ${err}`
+      : total !== undefined
+        ? `${e.msg}: totalItems=${total}`
+        : e.msg;
   return watchEnd(reflector, type, message, err);
 }
 
@@ -133,7 +142,10 @@ export function codeOf(err: string): number | undefined {
 }
 
 /** The resource a reflector's type names: `*v1.Pod` → pods; `stable.example.com/v1, Kind=CronTab` → crontabs. */
-export function resourceOfType(type: string, reflector = ''): { resource?: string; apiGroup?: string } {
+export function resourceOfType(
+  type: string,
+  reflector = '',
+): { resource?: string; apiGroup?: string } {
   // A dynamic informer's name may carry its GroupVersionResource.
   const gvr = /(?:^|[\s(])([a-z0-9.-]*)\/?(v\w+), Resource=([a-z0-9.-]+)/.exec(reflector);
   const gvk = /^([^/,\s]*)\/(v\w+), Kind=(\w+)$/.exec(type);

@@ -3,9 +3,14 @@
 // field winning as the merger's contract says; enough to read what a parser's fragments tell.
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { isRejected, type LineFormat, type RequestFields, type RequestFragment } from '../../../src/import/line-parser';
+import {
+  isRejected,
+  type LineFormat,
+  type RequestFields,
+  type RequestFragment,
+} from '../../../src/import/line-parser';
 
-export const fixtureDir = process.env.FIXTURES ?? join(__dirname, '../../../../test/fixtures/import');
+export const fixtureDir = join(__dirname, '../../../../test/fixtures/import');
 
 export interface FoldedRequest extends RequestFields {
   key: string;

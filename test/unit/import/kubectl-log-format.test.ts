@@ -176,9 +176,20 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
   });
 
   it("each Audit-Id names the server's audit event of the same request (serve-audit.log)", () => {
-    const audit = new Map<string, Record<string, any>>();
-    for (const l of readFileSync(join(fixtureDir, 'serve-audit.log'), 'utf8').split('\n'))
-      if (l !== '') audit.set(JSON.parse(l).auditID, JSON.parse(l));
+    interface AuditEvent {
+      auditID: string;
+      requestURI: string;
+      verb: string;
+      userAgent: string;
+      responseStatus: { code: number };
+      objectRef?: { resource?: string; namespace?: string };
+    }
+    const audit = new Map<string, AuditEvent>();
+    for (const l of readFileSync(join(fixtureDir, 'serve-audit.log'), 'utf8').split('\n')) {
+      if (l === '') continue;
+      const e = JSON.parse(l) as AuditEvent;
+      audit.set(e.auditID, e);
+    }
     let joined = 0;
     for (const c of fixtures) {
       for (const r of requests(c.file)) {
@@ -215,14 +226,26 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
   // The continue token each page's body carries is the one the next page's URL sends; it decodes
   // (storage/continue.ts) to the page's resourceVersion and a key just after its last object.
   const chains: Array<{ file: string; path: string; after: string[] }> = [
-    { file: 'kubectl-1.20-v9.log', path: '/api/v1/namespaces/default/pods', after: ['pod-1', 'pod-3'] },
-    { file: 'kubectl-1.33-v8.log', path: '/api/v1/pods', after: ['default/pod-1', 'default/pod-3'] },
+    {
+      file: 'kubectl-1.20-v9.log',
+      path: '/api/v1/namespaces/default/pods',
+      after: ['pod-1', 'pod-3'],
+    },
+    {
+      file: 'kubectl-1.33-v8.log',
+      path: '/api/v1/pods',
+      after: ['default/pod-1', 'default/pod-3'],
+    },
     {
       file: 'kubectl-1.33-v8.log',
       path: '/api/v1/configmaps',
       after: ['default/configmap-1', 'default/configmap-3'],
     },
-    { file: 'kubectl-1.29-v8.log', path: '/apis/stable.example.com/v1/crontabs', after: ['default/c2'] },
+    {
+      file: 'kubectl-1.29-v8.log',
+      path: '/apis/stable.example.com/v1/crontabs',
+      after: ['default/c2'],
+    },
     {
       file: 'kubectl-1.27-v8.log',
       path: '/apis/stable.example.com/v1/namespaces/default/crontabs',
@@ -243,7 +266,11 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
       pages.slice(0, -1).forEach((page, i) => {
         const token = page.response!.continue!;
         const next = new URLSearchParams(pages[i + 1].requestURI!.split('?')[1]);
-        assert.strictEqual(next.get('continue'), token, `page ${i + 2} sends page ${i + 1}'s token`);
+        assert.strictEqual(
+          next.get('continue'),
+          token,
+          `page ${i + 2} sends page ${i + 1}'s token`,
+        );
         assert.ok(page.response!.remainingItemCount! > 0);
         const decoded = decodeContinue(token, '/registry/x/');
         assert.strictEqual(String(decoded.resourceVersion), page.response!.resourceVersion);
@@ -286,7 +313,10 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
 
   it('a watch answered 200 has started its response and is not complete', () => {
     const watch = requests('kubectl-1.33-v8.log').find((r) => r.verb === 'watch')!;
-    assert.strictEqual(watch.requestURI, '/api/v1/namespaces/default/pods?resourceVersion=19&watch=true');
+    assert.strictEqual(
+      watch.requestURI,
+      '/api/v1/namespaces/default/pods?resourceVersion=19&watch=true',
+    );
     assert.ok(!watch.complete);
     assert.ok(watch.responseStartedAt !== undefined && watch.completedAt === undefined);
   });
@@ -310,11 +340,13 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
     {
       name: 'a klog header cut short',
       lines: ['I1201 19:07:58.536195    6667 round_tri'],
-      rejects: [[1, /^expected a klog header .*, got "I1201 19:07:58.536195    6667 round_tri"$/]],
+      rejects: [[1, /^expected a klog header .*, got "I1201 19:07:58.536195 {4}6667 round_tri"$/]],
     },
     {
       name: 'a klog time that is no date',
-      lines: ['I1331 19:07:58.536195    6667 round_trippers.go:553] GET https://h/api/v1/pods 200 OK in 1 milliseconds'],
+      lines: [
+        'I1331 19:07:58.536195    6667 round_trippers.go:553] GET https://h/api/v1/pods 200 OK in 1 milliseconds',
+      ],
       rejects: [[1, /^expected a valid klog time, got 1331 19:07:58 in 2026/]],
     },
     {
@@ -324,27 +356,44 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
     },
     {
       name: 'a bad escape in a quoted value',
-      lines: ['I1201 19:08:47.128896    7579 round_trippers.go:632] "Response" status="200 \\q" milliseconds=1'],
+      lines: [
+        'I1201 19:08:47.128896    7579 round_trippers.go:632] "Response" status="200 \\q" milliseconds=1',
+      ],
       rejects: [[1, /expected a Go escape sequence at column 24, got "\\\\q\\" "/]],
     },
     {
       name: 'a headers=< block left open at the end of the file',
       lines: [structuredGet, '\tAccept: application/json'],
-      rejects: [[1, /^expected " >" closing the "key=<" block begun on line 1 before the end of the file$/]],
+      rejects: [
+        [1, /^expected " >" closing the "key=<" block begun on line 1 before the end of the file$/],
+      ],
     },
     {
       name: 'a headers=< block broken by a line that is not in it',
-      lines: [structuredGet, '\tAccept: application/json', 'I1201 19:08:47.128896    7579 loader.go:402] Config loaded'],
-      rejects: [[1, /^expected a tab-indented line or " >" to go on with the "key=<" block begun on line 1, got "I1201/]],
+      lines: [
+        structuredGet,
+        '\tAccept: application/json',
+        'I1201 19:08:47.128896    7579 loader.go:402] Config loaded',
+      ],
+      rejects: [
+        [
+          1,
+          /^expected a tab-indented line or " >" to go on with the "key=<" block begun on line 1, got "I1201/,
+        ],
+      ],
     },
     {
       name: 'a response with no request before it',
-      lines: ['I1201 19:08:06.079905    6874 round_trippers.go:574] Response Status: 200 OK in 25 milliseconds'],
+      lines: [
+        'I1201 19:08:06.079905    6874 round_trippers.go:574] Response Status: 200 OK in 25 milliseconds',
+      ],
       rejects: [[1, /^expected a request line before this response \(200 OK in 25 ms\)/]],
     },
     {
       name: 'a curl line without its quoted URL',
-      lines: ['I1201 19:08:39.950692    7416 round_trippers.go:473] curl -v -XGET  -H "Accept: x" https://h/api'],
+      lines: [
+        'I1201 19:08:39.950692    7416 round_trippers.go:473] curl -v -XGET  -H "Accept: x" https://h/api',
+      ],
       rejects: [[1, /^expected curl -v -XMETHOD … 'URL'/]],
     },
   ];
@@ -376,7 +425,7 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
     assert.strictEqual(b.userAgent, '<script>\\x1b</script>');
     assert.strictEqual(parsed.rejects.length, 1);
     assert.match(parsed.rejects[0].reason, /\u241b\[31mOK/);
-    assert.doesNotMatch(parsed.rejects[0].reason, /\u001b/);
+    assert.ok(!parsed.rejects[0].reason.includes('\u001b'));
   });
 
   it('kubectl -v=9 1.32: HTTP Trace and HTTP Statistics are skipped, the body=< block is read whole', () => {
