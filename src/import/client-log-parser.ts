@@ -372,8 +372,7 @@ export class ClientLogParser implements LineParser {
     const watch = r.verb === 'watch';
     if (watch) fields.responseStartedAt = time;
     else fields.completedAt = time;
-    // A transport error prints no status: the request ended without an answer.
-    if (!code && status.trim() === '') fields.status = { message: 'no response (transport error)' };
+    // A transport error prints no status (`GET <url>  in 3 milliseconds`): no code, but it ended.
     this.addFields(r, source, time, fields, out, !watch, p.stream);
     return r;
   }

@@ -428,6 +428,18 @@ describe('kubectl -v=6..9 logs (kubectlLogFormat)', () => {
     assert.ok(!parsed.rejects[0].reason.includes('\u001b'));
   });
 
+  it('a transport error (no status before "in N milliseconds") ends the request without a code', () => {
+    const [r] = fold(
+      parse([
+        'I0312 12:00:00.010200    4303 round_trippers.go:553] GET https://h/api/v1/pods?limit=500  in 30000 milliseconds',
+      ]).fragments,
+    );
+    assert.strictEqual(r.verb, 'list');
+    assert.strictEqual(r.code, undefined);
+    assert.strictEqual(r.latencyMs, 30000);
+    assert.ok(r.complete);
+  });
+
   it('kubectl -v=9 1.32: HTTP Trace and HTTP Statistics are skipped, the body=< block is read whole', () => {
     const parsed = parse(fixtureLines('kubectl-1.32-v9.log'));
     const [page] = fold(parsed.fragments);
