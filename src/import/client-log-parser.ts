@@ -44,7 +44,6 @@ interface ClientRequest {
   /** The URL as logged (scheme and host included), when a line named it. */
   url?: string;
   verb?: string;
-  resource?: string;
   auditID?: string;
   code?: number;
   answered: boolean;
@@ -73,6 +72,8 @@ interface ClientProcess {
    * paired oldest first, as a -v=7/8 printf log cannot tell them apart).
    */
   current?: ClientRequest;
+  /** What the process's latest logged watch watches (its URL's resource and group). */
+  lastWatch?: ImportedObjectRef;
   /** Printf `Request Headers:` / `Response Headers:` lines follow. */
   headers?: 'request' | 'response';
   pendingLists: Map<string, PendingList>;
@@ -335,7 +336,10 @@ export class ClientLogParser implements LineParser {
     const fields: RequestFields = { ...requestFields(method, url), receivedAt: time };
     if (userAgent !== undefined) fields.userAgent = userAgent;
     r.verb = fields.verb;
-    r.resource = fields.objectRef?.resource;
+    if (r.verb === 'watch' && fields.objectRef) {
+      const { resource, apiGroup } = fields.objectRef;
+      p.lastWatch = apiGroup === undefined ? { resource } : { resource, apiGroup };
+    }
     this.addFields(r, source, time, fields, out, false, p.stream);
     return r;
   }
@@ -490,8 +494,11 @@ export class ClientLogParser implements LineParser {
           completedAt: time,
           watchEnd: { message: e.message, at: time, source },
         };
-        const objectRef = resourceOfType(e.type, e.reflector);
-        if (objectRef.resource !== undefined) fields.objectRef = objectRef;
+        // An unstructured informer's type names no resource (kubectl wait's): the watch it ends
+        // is the one the process logged last.
+        const typed = resourceOfType(e.type, e.reflector);
+        const objectRef = typed.resource !== undefined ? typed : p.lastWatch;
+        if (objectRef?.resource !== undefined) fields.objectRef = objectRef;
         if (e.code !== undefined) fields.code = e.code;
         if (e.code === 410 && e.err !== undefined)
           fields.status = { reason: 'Expired', message: e.err };

@@ -119,6 +119,8 @@ describe('client-go reflector and round-tripper lines (clientGoLogFormat)', () =
       complete: true,
       fields: {
         completedAt: at,
+        // *unstructured.Unstructured names no resource: that of the pid's last logged watch.
+        objectRef: { resource: 'pods' },
         watchEnd: {
           message:
             'watch of *unstructured.Unstructured closed with: too old resource version: 27 (28)',
