@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { visibleMessage, visibleText } from '../format/visible-text';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
+import { explainCommand } from './explain-command';
 import { faultCommand } from './fault-command';
 import { importCommand } from './import-command';
 import { replayCommand, reportCommand } from './replay-command';
@@ -19,7 +20,11 @@ export const commands: CliCommand[] = [
   reportCommand,
   serveCommand,
   faultCommand,
+<<<<<<< ours
   importCommand,
+=======
+  explainCommand,
+>>>>>>> theirs
 ];
 
 function topHelp(): string {

@@ -71,6 +71,7 @@ import {
   showInspectorViewCommand,
   showInspectorViewCommandId,
 } from './walkthrough';
+import { registerExplainRequest } from './explain-request-command';
 
 /** What `vscode.extensions.getExtension(...).exports` offers (used by the extension-host tests). */
 export interface ListwatchApi {
@@ -147,6 +148,7 @@ function registerHover(tokens: DocumentTokens): vscode.Disposable {
 }
 
 export function activate(context: vscode.ExtensionContext): ListwatchApi {
+  registerExplainRequest(context);
   const recent = new RecentTokens(context.workspaceState);
   const documentTokens = new DocumentTokens();
   const scannedFiles = new ScannedFiles();

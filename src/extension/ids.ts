@@ -17,3 +17,6 @@ export const expireHistoryCommandId = 'listwatch.expireHistory';
 export const openLiveRunCommandId = 'listwatch.openLiveRun';
 export const serverViewId = 'listwatch.server';
 export const serverRunningContextKey = 'listwatch.serverRunning';
+
+/** List/Watch: Explain List/Watch Request… (the request-URL hover links to it). */
+export const explainRequestCommandId = 'listwatch.explainRequest';

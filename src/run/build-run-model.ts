@@ -31,6 +31,7 @@ import type {
   WatcherTrack,
 } from './run-model';
 import { clientRecords } from './client-records';
+import { delegationRuleText } from './delegation-rule-text';
 import { MomentLog } from './timeline-moments';
 import { foldSampleGroups, sampleFrom } from './watcher-samples';
 
@@ -49,27 +50,6 @@ export interface RunModelBuilderOptions {
 export const defaultWatcherLogLimit = 40;
 
 const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentResourceVersion']);
-
-/** DelegationRule, in upstream's words (delegator.ShouldDelegateList and the Cacher's helpers). */
-const ruleText: Record<string, string> = {
-  'invalid-options': 'rejected by ValidateListOptions (400)',
-  'not-recursive':
-    'exact RV or continue on a single object: etcd (the cache serves no exact RV there)',
-  'snapshots-disabled': 'exact RV or continue without watch-cache snapshots: etcd',
-  'future-rv': 'an RV newer than the cache: the cache waits for it (consistent reads supported)',
-  'future-rv-unsupported': 'an RV newer than the cache, and consistent reads unsupported: etcd',
-  'snapshot-available': 'a watch-cache snapshot at or below the RV exists: cache',
-  'no-snapshot': 'no watch-cache snapshot at or below the RV: etcd',
-  'consistent-read':
-    'consistent read (RV ""): the cache, once it has caught up with etcd\'s revision',
-  'consistent-read-unsupported': 'consistent read without etcd progress notifications: etcd',
-  'served-from-cache': 'RV "0", NotOlderThan or RV=N without a limit: cache',
-  'unknown-match': 'unknown resourceVersionMatch: etcd',
-  'not-ready-paginated-unfiltered':
-    'cache not ready; a paginated, unfiltered list is cheap enough for etcd',
-  'not-ready': 'cache not ready: 429 from the cacher',
-  'rv-unset': 'a GET without resourceVersion reads etcd',
-};
 
 const closeReasonText: Record<string, string> = {
   contextDone: 'timeout',
@@ -716,7 +696,7 @@ export class RunModelBuilder {
         if (e.operation !== 'list') return;
         const l = this.listOf(e.requestId);
         if (!l) return;
-        l.record.rule = ruleText[e.rule] ?? e.rule;
+        l.record.rule = delegationRuleText[e.rule] ?? e.rule;
         l.record.servedBy = e.target === 'etcd' ? 'etcd' : e.target === 'cache' ? 'cache' : 'error';
         return;
       }

@@ -206,6 +206,11 @@ function joinPrefix(...parts: string[]): string {
   return `/${inner}/`;
 }
 
+/** Whether a built-in resource is namespaced; undefined for a resource not in the table (a CRD's). */
+export function builtinResourceNamespaced(gr: GroupResourceName): boolean | undefined {
+  return builtinResources[gr.group]?.find(([, resource]) => resource === gr.resource)?.[2];
+}
+
 /**
  * The etcd prefix of every object of a resource, with a trailing slash: `/registry/<resource>/` for
  * built-ins (or the exception above), `/registry/<group>/<resource>/` for custom resources.

@@ -11,6 +11,7 @@ const root = path.resolve(__dirname, '../../../..');
 
 // Whether each command, run from the palette or a menu as contributed, asks for input first.
 const asksForInput: Record<string, boolean> = {
+  'listwatch.explainRequest': true, // an input box with the URL
   'listwatch.decodeContinueToken': true, // an input box with the token
   'listwatch.validateContinueToken': true, // the token, then the key prefix
   'listwatch.encodeContinueToken': true, // key prefix, key, resourceVersion

@@ -1,0 +1,79 @@
+// No upstream counterpart: an explanation as the few lines a Kubernetes engineer reads (the CLI,
+// the read-only document in VS Code) and as the short answer of a hover.
+import { formatClusterState } from './cluster-state';
+import type { RequestExplanation } from './explain-request';
+
+const servedByText: Record<RequestExplanation['servedBy'], string> = {
+  cache: 'the watch cache',
+  'cache-snapshot': 'a watch-cache snapshot',
+  etcd: 'etcd',
+  error: 'nobody: the request fails',
+};
+
+/** One line: what, served by, and the error if any. */
+export function explanationSummary(e: RequestExplanation): string {
+  const what = e.kind === 'list' ? 'LIST' : 'WATCH';
+  const served = e.servedBy === 'error' ? 'fails' : `served by ${servedByText[e.servedBy]}`;
+  const error = e.errorCode !== undefined ? `: ${e.errorCode} ${e.message ?? ''}` : '';
+  return `${what} ${served}${error}`;
+}
+
+function yesNo(v: boolean): string {
+  return v ? 'yes' : 'no';
+}
+
+/** The full explanation, one fact per line. */
+export function explanationLines(e: RequestExplanation): string[] {
+  const r = e.resource;
+  const resource = `${r.group ? `${r.group}/` : ''}${r.version} ${r.resource}${r.namespace ? ` in namespace ${r.namespace}` : ' (all namespaces)'}`;
+  const lines = [
+    `${e.kind === 'list' ? 'LIST' : 'WATCH'} ${resource} (profile ${e.profile})`,
+    `  request:     GET ${e.url}`,
+    `  served by:   ${servedByText[e.servedBy]}`,
+    `  why:         ${e.rule}`,
+  ];
+  if (e.errorCode !== undefined)
+    lines.push(
+      `  error:       ${e.errorCode}${e.reason ? ` ${e.reason}` : ''}: ${e.message ?? ''}`,
+    );
+  if (e.fallback)
+    lines.push(
+      `  fallback:    ${e.fallback.reason}: ${e.fallback.toEtcd ? 'retried against etcd' : 'not retried (429 instead)'}`,
+    );
+  if (e.kind === 'list')
+    lines.push(
+      `  limit:       ${e.limit === null ? 'none sent' : `${e.limit}, ${e.limitHonoured === true ? 'honoured' : e.limitHonoured === false ? 'ignored' : 'not reached'}`}`,
+    );
+  lines.push(
+    `  consistent:  ${yesNo(e.consistentRead)}; may wait up to 3 s for the cache: ${yesNo(e.mayWait)}${e.waitedMs > 0 ? ` (waited ${e.waitedMs} ms here)` : ''}`,
+  );
+  if (e.watch) {
+    const w = e.watch;
+    lines.push(
+      `  watch:       starts from ${w.startsFrom === 'cache' ? 'the watch cache' : 'nothing (refused)'}; sendInitialEvents=${w.sendInitialEvents ?? 'unset'}, allowWatchBookmarks=${w.allowWatchBookmarks}`,
+    );
+    if (w.startsFrom === 'cache')
+      lines.push(
+        `               ${w.initialEvents} initial events${w.initialEventsEndBookmark ? ', then the initial-events-end bookmark' : ''}${w.requiredResourceVersion !== undefined ? `; the cache first reached RV ${w.requiredResourceVersion}` : ''}`,
+      );
+  }
+  if (e.etcdCalls.length === 0) lines.push('  etcd calls:  none');
+  else {
+    lines.push(`  etcd calls:  ${e.etcdCalls.length}`);
+    for (const c of e.etcdCalls)
+      lines.push(
+        `    ${c.operation} ${JSON.stringify(c.key)}${c.rangeEnd !== undefined ? `..${JSON.stringify(c.rangeEnd)}` : ''} limit=${c.limit} rev=${c.revision} -> ${c.returnedKeys} keys${c.more ? ', more' : ''}${c.error ? ` (${c.error})` : ''}`,
+      );
+  }
+  if (e.fetched !== undefined && e.returned !== undefined)
+    lines.push(`  objects:     ${e.fetched} fetched, ${e.returned} returned`);
+  if (e.possibleErrors.length > 0) {
+    lines.push('  can fail with:');
+    for (const p of e.possibleErrors) lines.push(`    ${p.code} ${p.message}  (${p.when})`);
+  }
+  lines.push(
+    `  assumed:     ${formatClusterState(e.assumed)}; objects=${e.objects}${e.objects > 0 ? `, ${e.matchingObjects} matching` : ''}`,
+  );
+  for (const n of e.notes) lines.push(`  note:        ${n}`);
+  return lines;
+}

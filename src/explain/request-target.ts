@@ -1,0 +1,81 @@
+// No upstream counterpart as one file: what an explained URL addresses, read the way kube-apiserver
+// reads it (RequestInfoFactory.NewRequestInfo, src/server/request-info.ts) and the resource's etcd
+// prefix (src/scan/storage-key-prefix.ts). Only LIST and WATCH of a collection (or of one named
+// object through metadata.name) are explained.
+import type { GroupResource } from '../engine/storage/group-resource';
+import { resourceKeyPrefix } from '../scan/storage-key-prefix';
+import { parseQuery, type QueryValues } from '../server/list-query';
+import { RequestInfoFactory, type RequestInfo } from '../server/request-info';
+
+/** A URL that is not a LIST or WATCH the explainer can answer for (not a Kubernetes error). */
+export class ExplainInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExplainInputError';
+  }
+}
+
+export interface RequestTarget {
+  kind: 'list' | 'watch';
+  /** The request-target: path and query, without scheme and host. */
+  requestUri: string;
+  path: string;
+  query: QueryValues;
+  info: RequestInfo;
+  groupResource: GroupResource;
+  /** API version from the path (v1, apps/v1's v1, a CRD's version). */
+  version: string;
+  /** The resource's keys under /registry, e.g. `/pods`, `/services/specs`, `/example.com/widgets`. */
+  resourcePrefix: string;
+  /** A custom resource (a group kube-apiserver does not serve itself). */
+  custom: boolean;
+}
+
+const requestInfoFactory = new RequestInfoFactory();
+
+/** Reads a full URL or a path with its query; throws ExplainInputError for anything but a LIST or WATCH. */
+export function requestTarget(url: string): RequestTarget {
+  const text = url.trim();
+  if (text === '')
+    throw new ExplainInputError(
+      'empty URL; expected e.g. /api/v1/namespaces/default/pods?limit=500',
+    );
+  let requestUri = text;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(requestUri);
+  if (scheme) requestUri = requestUri.slice(scheme[0].length) || '/';
+  const hash = requestUri.indexOf('#');
+  if (hash >= 0) requestUri = requestUri.slice(0, hash);
+  if (!requestUri.startsWith('/'))
+    throw new ExplainInputError(
+      `${JSON.stringify(text)} is not a URL or path; expected e.g. /api/v1/namespaces/default/pods?limit=500`,
+    );
+  let info: RequestInfo;
+  try {
+    info = requestInfoFactory.newRequestInfo('GET', requestUri);
+  } catch (e) {
+    throw new ExplainInputError(`cannot read ${JSON.stringify(text)}: ${(e as Error).message}`);
+  }
+  if (!info.isResourceRequest || info.resource === '')
+    throw new ExplainInputError(
+      `${JSON.stringify(info.path)} is not an API resource path; expected /api/v1/… or /apis/GROUP/VERSION/…`,
+    );
+  if (info.subresource !== '' || (info.verb !== 'list' && info.verb !== 'watch'))
+    throw new ExplainInputError(
+      `GET ${info.path} is a ${info.subresource ? `${info.subresource} subresource request` : info.verb}, not a LIST or WATCH of a collection`,
+    );
+  const q = requestUri.indexOf('?');
+  const groupResource = { group: info.apiGroup, resource: info.resource };
+  const keyPrefix = resourceKeyPrefix(groupResource, '');
+  const custom = keyPrefix.split('/').filter(Boolean).length > 1 && info.apiGroup.includes('.');
+  return {
+    kind: info.verb === 'watch' ? 'watch' : 'list',
+    requestUri,
+    path: info.path,
+    query: parseQuery(q < 0 ? '' : requestUri.slice(q + 1)),
+    info,
+    groupResource,
+    version: info.apiVersion,
+    resourcePrefix: keyPrefix.replace(/\/$/, ''),
+    custom,
+  };
+}
