@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { visibleMessage, visibleText } from '../format/visible-text';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
+import { exportCommand } from './export-command';
 import { faultCommand } from './fault-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
@@ -18,6 +19,7 @@ export const commands: CliCommand[] = [
   reportCommand,
   serveCommand,
   faultCommand,
+  exportCommand,
 ];
 
 function topHelp(): string {
