@@ -346,6 +346,10 @@ function* counters(model: RunModel, tid: number): Generator<TraceEvent> {
     if (fill !== 0 && w.closedAt !== undefined) changes.push({ at: w.closedAt, delta: -fill });
   }
   changes.sort((a, b) => a.at - b.at);
+  // Empty buffers are a reading too: the track exists from the first watch on.
+  const opened = Math.min(...model.watchers.map((w) => w.states[0]?.at ?? model.durationMs));
+  if (model.watchers.length > 0 && !(changes.length > 0 && changes[0].at <= opened))
+    changes.unshift({ at: opened, delta: 0 });
   let total = 0;
   for (let i = 0; i < changes.length; i++) {
     total += changes[i].delta;
