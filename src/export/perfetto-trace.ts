@@ -123,7 +123,7 @@ class TraceBuilder {
     if (slices.length === 0) return;
     slices.sort((a, b) => a.start - b.start || b.end - a.end);
     const lanes = assignLanes(slices);
-    const count = Math.max(1, ...lanes.map((l) => l + 1));
+    const count = lanes.reduce((n, l) => Math.max(n, l + 1), 1);
     for (let lane = 0; lane < count; lane++) {
       const tid = this.tid();
       yield* this.thread(pid, tid, lane === 0 ? name : `${name} (${lane + 1})`, sortBase + lane);
@@ -347,7 +347,10 @@ function* counters(model: RunModel, tid: number): Generator<TraceEvent> {
   }
   changes.sort((a, b) => a.at - b.at);
   // Empty buffers are a reading too: the track exists from the first watch on.
-  const opened = Math.min(...model.watchers.map((w) => w.states[0]?.at ?? model.durationMs));
+  const opened = model.watchers.reduce(
+    (m, w) => Math.min(m, w.states[0]?.at ?? model.durationMs),
+    model.durationMs,
+  );
   if (model.watchers.length > 0 && !(changes.length > 0 && changes[0].at <= opened))
     changes.unshift({ at: opened, delta: 0 });
   let total = 0;
