@@ -4,6 +4,7 @@ import { visibleMessage, visibleText } from '../format/visible-text';
 import { decodeCommand } from './decode-command';
 import { encodeCommand } from './encode-command';
 import { explainCommand } from './explain-command';
+import { exportCommand } from './export-command';
 import { faultCommand } from './fault-command';
 import { importCommand } from './import-command';
 import { replayCommand, reportCommand } from './replay-command';
@@ -20,11 +21,9 @@ export const commands: CliCommand[] = [
   reportCommand,
   serveCommand,
   faultCommand,
-<<<<<<< ours
   importCommand,
-=======
   explainCommand,
->>>>>>> theirs
+  exportCommand,
 ];
 
 function topHelp(): string {

@@ -21,6 +21,7 @@ import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './ex
 import { createExtensionLog } from './output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
 import { exportTraceCommand, registerRunCommands } from './run-commands';
+import { registerExportPerfettoCommand } from './export-perfetto-command';
 import { listScenarios } from './run-engine';
 import { RunStore, type StoredRun } from './run-store';
 import { RunsViewProvider, runsViewId } from './runs-view';
@@ -202,6 +203,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     vscode.Uri.joinPath(context.extensionUri, 'dist', 'run-worker.js').fsPath,
   );
   const runDeps = { runs, store, current, inspector, log, confirmations };
+  registerExportPerfettoCommand(context, { current, log });
   const server = new LocalApiServer((context.storageUri ?? context.globalStorageUri).fsPath, log);
   localServer = server;
   const serverPrompts = new ServerPromptsInUse();

@@ -44,6 +44,7 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.serverMenu': true, // a quick pick of the server commands
   'listwatch.terminateWatcher': false, // the Server view's watcher row
   'listwatch.expireHistory': false, // the Server view's resource row
+  'listwatch.exportPerfetto': true, // a save dialog
 };
 
 interface ContributedCommand {
