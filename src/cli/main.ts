@@ -7,6 +7,7 @@ import { faultCommand } from './fault-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
 import { serveCommand } from './serve-command';
+import { probeCommand, probeMetricsCommand } from './probe-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
 
 /** Every subcommand, in the order `listwatch --help` lists them. */
@@ -18,6 +19,8 @@ export const commands: CliCommand[] = [
   reportCommand,
   serveCommand,
   faultCommand,
+  probeCommand,
+  probeMetricsCommand,
 ];
 
 function topHelp(): string {
