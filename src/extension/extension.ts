@@ -21,6 +21,7 @@ import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './ex
 import { createExtensionLog } from './output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
 import { exportTraceCommand, registerRunCommands } from './run-commands';
+import { registerProbeCommands } from './probe-commands';
 import { listScenarios } from './run-engine';
 import { RunStore, type StoredRun } from './run-store';
 import { RunsViewProvider, runsViewId } from './runs-view';
@@ -243,6 +244,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     }),
     vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
     ...registerRunCommands(runDeps),
+    ...registerProbeCommands(runDeps),
     liveRuns,
     // The local server's requests and events are recorded from its start (its live run).
     liveRuns.attach(server),
