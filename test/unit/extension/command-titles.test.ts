@@ -43,6 +43,8 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.serverMenu': true, // a quick pick of the server commands
   'listwatch.terminateWatcher': false, // the Server view's watcher row
   'listwatch.expireHistory': false, // the Server view's resource row
+  'listwatch.probeCluster': true, // kubeconfig, context, URL, watch; then a modal plan
+  'listwatch.scrapeClusterMetrics': true, // kubeconfig, context; then a modal plan
 };
 
 interface ContributedCommand {
