@@ -296,15 +296,21 @@ function renderHeader(identity: RunIdentity, m: PanelModel): void {
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
   const live = identity.source === 'live';
+  const probe = m.header.scenario === 'probe';
   const facts = [
     ...(live
       ? [`live`, `profile ${m.header.profile}`, `${formatVirtualTime(m.durationMs)} recorded`]
-      : [
-          `scenario ${m.header.scenario}`,
-          `profile ${m.header.profile}`,
-          `seed ${m.header.seed}`,
-          `${formatVirtualTime(m.durationMs)} virtual`,
-        ]),
+      : probe
+        ? [
+            `probe of ${String(m.header.params.server)}`,
+            `${formatVirtualTime(m.durationMs)} of real time`,
+          ]
+        : [
+            `scenario ${m.header.scenario}`,
+            `profile ${m.header.profile}`,
+            `seed ${m.header.seed}`,
+            `${formatVirtualTime(m.durationMs)} virtual`,
+          ]),
     plural(m.watcherCount, 'watcher'),
     ...(m.failedWatchCount ? [plural(m.failedWatchCount, 'refused watch request')] : []),
     plural(m.lists.length, 'LIST'),

@@ -27,6 +27,19 @@ function formatValue(v: number): string {
   return Number(v.toPrecision(6)).toString();
 }
 
+/** A probe of a real cluster (src/probe): its samples are the cluster's, scraped once. */
+function isProbe(model: PanelModel): boolean {
+  return model.header.scenario === 'probe';
+}
+
+function probeScrapeText(model: PanelModel): string {
+  const at = model.header.params.metricsScrapedAt;
+  const server = String(model.header.params.server ?? 'the cluster');
+  return typeof at === 'string'
+    ? `The cluster's own figures, as GET ${server}/metrics answered at ${at}: a real apiserver's, not the engine's model (the storage list, watch cache and etcd request families only).`
+    : "This probe did not scrape the cluster's /metrics: List/Watch: Scrape Cluster Metrics… (or listwatch probe --metrics) does.";
+}
+
 export class MetricsView {
   readonly element: HTMLElement;
   private readonly search: TextFieldHandle;
@@ -114,13 +127,15 @@ export class MetricsView {
     const key = `${now.scrapedAt}:${now.endOfRun}`;
     if (!force && key === this.shownKey) return;
     this.shownKey = key;
-    this.when.textContent = now.endOfRun
-      ? 'Values at the end of the run (this trace has no scrapes over time), under the upstream metric names.'
-      : now.scrapedAt === undefined
-        ? `Nothing scraped yet at ${formatVirtualTime(this.at)}: the run scrapes its metrics at the end of each virtual second in which something happened.`
-        : now.scrapedAt >= model.durationMs
-          ? `Values at the end of the run (${formatVirtualTime(model.durationMs)}), under the upstream metric names.`
-          : `Values as scraped at ${formatVirtualTime(now.scrapedAt)} (the run scrapes at the end of each virtual second, as Prometheus would), under the upstream metric names.`;
+    this.when.textContent = isProbe(model)
+      ? probeScrapeText(model)
+      : now.endOfRun
+        ? 'Values at the end of the run (this trace has no scrapes over time), under the upstream metric names.'
+        : now.scrapedAt === undefined
+          ? `Nothing scraped yet at ${formatVirtualTime(this.at)}: the run scrapes its metrics at the end of each virtual second in which something happened.`
+          : now.scrapedAt >= model.durationMs
+            ? `Values at the end of the run (${formatVirtualTime(model.durationMs)}), under the upstream metric names.`
+            : `Values as scraped at ${formatVirtualTime(now.scrapedAt)} (the run scrapes at the end of each virtual second, as Prometheus would), under the upstream metric names.`;
     const samples = Object.entries(now.samples)
       .filter(([k]) => !this.needle || k.toLowerCase().includes(this.needle))
       .sort(([a], [b]) => compareSampleKeys(a, b));

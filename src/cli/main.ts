@@ -10,6 +10,7 @@ import { importCommand } from './import-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
 import { serveCommand } from './serve-command';
+import { probeCommand, probeMetricsCommand } from './probe-command';
 import { type CliCommand, type CliIo, UsageError, exitOk, exitUsage } from './command';
 
 /** Every subcommand, in the order `listwatch --help` lists them. */
@@ -24,6 +25,8 @@ export const commands: CliCommand[] = [
   importCommand,
   explainCommand,
   exportCommand,
+  probeCommand,
+  probeMetricsCommand,
 ];
 
 function topHelp(): string {

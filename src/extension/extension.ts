@@ -22,6 +22,7 @@ import { createExtensionLog } from './output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
 import { exportTraceCommand, registerRunCommands } from './run-commands';
 import { registerExportPerfettoCommand } from './export-perfetto-command';
+import { registerProbeCommands } from './probe-commands';
 import { listScenarios } from './run-engine';
 import { RunStore, type StoredRun } from './run-store';
 import { RunsViewProvider, runsViewId } from './runs-view';
@@ -247,6 +248,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     }),
     vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
     ...registerRunCommands(runDeps),
+    ...registerProbeCommands(runDeps),
     liveRuns,
     // The local server's requests and events are recorded from its start (its live run).
     liveRuns.attach(server),

@@ -82,7 +82,7 @@ function paramsSummary(
     .join(', ');
 }
 
-function describeRun(
+export function describeRun(
   base: Omit<
     StoredRun,
     | 'durationMs'

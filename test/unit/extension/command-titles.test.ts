@@ -45,6 +45,8 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.terminateWatcher': false, // the Server view's watcher row
   'listwatch.expireHistory': false, // the Server view's resource row
   'listwatch.exportPerfetto': true, // a save dialog
+  'listwatch.probeCluster': true, // kubeconfig, context, URL, watch; then a modal plan
+  'listwatch.scrapeClusterMetrics': true, // kubeconfig, context; then a modal plan
 };
 
 interface ContributedCommand {
