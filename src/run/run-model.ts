@@ -18,6 +18,24 @@ export interface RunHeader {
   params: Record<string, number | string | boolean>;
 }
 
+/**
+ * What an imported log says the real server answered to a request the replay re-issued
+ * (src/import/replay-import.ts): only what the log knows, so only that is compared.
+ */
+export interface LoggedAnswer {
+  /** The HTTP status the log says (absent: it does not say). */
+  status?: number;
+  items?: number;
+  remainingItemCount?: number;
+  /** The real cluster's RV: never compared (the engine's RVs are its own). */
+  resourceVersion?: string;
+  /** Whether the answer carried a continue token (absent: the log does not say). */
+  continue?: boolean;
+  error?: { code: number; reason: string; message: string };
+  /** How long the watch stayed open in the log (absent: it began or ended outside the file). */
+  durationMs?: number;
+}
+
 /** The three upstream cacheWatcher states, by their upstream meaning. */
 export type WatcherStateName = 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
 
@@ -187,6 +205,10 @@ export interface ListRecord {
   stream?: { decision: 'stream' | 'paged'; reason: string; recheckAt?: VirtualMs };
   /** When the client got the answer. */
   endedAt?: VirtualMs;
+  /** An imported request: what the log says the real server answered (LoggedAnswer). */
+  logged?: LoggedAnswer;
+  /** What differs between `logged` and the engine's answer. */
+  disagrees?: string[];
 }
 
 export interface ListPageRecord {
@@ -216,6 +238,12 @@ export interface WatchRequestRecord {
   watcherId?: string;
   error?: { code: number; reason: string; message: string };
   answeredAt?: VirtualMs;
+  /** An imported watch: what the log says (its status when opened, its duration when closed). */
+  logged?: LoggedAnswer;
+  /** What differs between `logged` and the engine's answer ('status', 'duration'). */
+  disagrees?: string[];
+  /** When the client's handler returned (an imported watch's close is compared with the log). */
+  closedAt?: VirtualMs;
 }
 
 /** A bookmark timer tick that found watchers due (cacher.dispatchEvents). */
