@@ -53,6 +53,39 @@ const fixedNotes = [
   'seeded objects carry no labels (the log does not say them): items are compared only for LISTs without selectors',
 ];
 
+/**
+ * The log's resourceVersions name the real cluster's etcd revisions, which the engine's etcd does
+ * not have: a request's RV is mapped to the engine's (the engine's answer to the LIST whose logged
+ * answer had that RV; else the engine's answer to the client's latest LIST of the resource, which
+ * is where a reflector's WATCH resumes; else the engine's current revision).
+ */
+class ResourceVersions {
+  private readonly byLoggedRv = new Map<string, string>();
+  private readonly lastListRv = new Map<string, string>();
+  mapped = 0;
+
+  noteList(s: ReplayStep, engineRv: string): void {
+    const logged = s.request.response?.resourceVersion;
+    if (logged) this.byLoggedRv.set(`${resourceKey(s.group, s.resource)}\u0000${logged}`, engineRv);
+    this.lastListRv.set(this.clientKey(s), engineRv);
+  }
+
+  /** The engine's RV for the request's `resourceVersion` ("" and "0" are kept: they name none). */
+  map(s: ReplayStep, rv: string | undefined, resource: Resource): string | undefined {
+    if (rv === undefined || rv === '' || rv === '0') return rv;
+    this.mapped++;
+    return (
+      this.byLoggedRv.get(`${resourceKey(s.group, s.resource)}\u0000${rv}`) ??
+      this.lastListRv.get(this.clientKey(s)) ??
+      String(resource.etcd.currentRevision())
+    );
+  }
+
+  private clientKey(s: ReplayStep): string {
+    return `${s.client}\u0000${resourceKey(s.group, s.resource)}`;
+  }
+}
+
 interface ChainState {
   /** The engine's continue token from the chain's previous page ('' : the engine's chain ended). */
   token: string;
@@ -191,6 +224,7 @@ export async function replayImport(
       }
     };
     const chains = new Map<string, ChainState>();
+    const rvs = new ResourceVersions();
     let endMs = 0;
     for (const [i, s] of steps.entries()) {
       await runCloses(s.atMs);
@@ -198,15 +232,27 @@ export async function replayImport(
       endMs = Math.max(endMs, s.atMs);
       run.progress(i / Math.max(1, steps.length), `request ${i + 1}/${steps.length}`);
       const resource = resources.get(resourceKey(s.group, s.resource)) as Resource;
-      if (s.verb === 'list') await replayList(run, resource, s, chains, summary);
+      if (s.verb === 'list') await replayList(run, resource, s, chains, rvs, summary);
       else if (s.verb === 'watch') {
-        const closeAt = await replayWatch(run, resource, s, schedule.originMs, summary, closes);
+        const closeAt = await replayWatch(
+          run,
+          resource,
+          s,
+          schedule.originMs,
+          rvs,
+          summary,
+          closes,
+        );
         if (closeAt !== undefined) endMs = Math.max(endMs, closeAt);
       } else await replayWrite(run, resource, s, summary);
     }
     await runCloses(endMs);
     await run.advanceTo(endMs);
     await run.settle();
+    if (rvs.mapped > 0)
+      summary.notes.push(
+        `${rvs.mapped} resourceVersion(s) in requests mapped to the engine's (the log's name the real cluster's revisions)`,
+      );
     run.finish();
     options.onProgress?.(1, 'done');
   } finally {
@@ -248,6 +294,7 @@ async function replayList(
   resource: Resource,
   s: ReplayStep,
   chains: Map<string, ChainState>,
+  rvs: ResourceVersions,
   summary: ReplaySummary,
 ): Promise<void> {
   const query = parseQuery(s.query);
@@ -259,6 +306,8 @@ async function replayList(
     return;
   }
   const req = toResourceListRequest(opts, s.namespace || undefined);
+  const rv = rvs.map(s, req.resourceVersion, resource);
+  if (rv !== undefined) req.resourceVersion = rv;
   const chainKey = `${s.client}\u0000${pathOf(s.request)}\u0000${withoutContinue(s.query)}`;
   if (req.continue) {
     const state = chains.get(chainKey);
@@ -287,6 +336,7 @@ async function replayList(
   summary.replayed++;
   summary.lists++;
   chains.set(chainKey, { token: res.result?.continue ?? '' });
+  if (res.result) rvs.noteList(s, res.result.resourceVersion);
   await run.settle();
 }
 
@@ -295,6 +345,7 @@ async function replayWatch(
   resource: Resource,
   s: ReplayStep,
   originMs: number,
+  rvs: ResourceVersions,
   summary: ReplaySummary,
   closes: Array<{ atMs: number; close: () => void }>,
 ): Promise<number | undefined> {
@@ -310,6 +361,8 @@ async function replayWatch(
     skip(summary, `watch query rejected by the handler: ${(e as Error).message}`);
     return undefined;
   }
+  const rv = rvs.map(s, req.resourceVersion, resource);
+  if (rv !== undefined) req.resourceVersion = rv;
   if (s.watchList) {
     req = {
       ...req,
