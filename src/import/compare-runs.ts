@@ -1,38 +1,9 @@
 // No upstream counterpart: two runs side by side (a replay and its what-if, or any two runs of
 // the same requests): what the storage layer did for each client, from the run models alone
 // (etcd calls and the keys they fetched, 410s, freshness waits), and the totals.
-import type { RunModel } from '../run/run-model';
+import type { ClientComparison, RunComparison, RunFigures, RunModel } from '../run/run-model';
 
-/** What one client's requests cost in one run. */
-export interface RunFigures {
-  lists: number;
-  watches: number;
-  /** etcd requests made for the client's LISTs (ranges, range streams). */
-  etcdCalls: number;
-  /** Keys etcd returned for them (the kvs of its range requests). */
-  fetchedObjects: number;
-  /** 410 Gone answers: LISTs and WATCHes refused with Expired / too old resource version. */
-  http410: number;
-  /** Freshness waits (waitUntilFreshAndBlock) the client's LISTs met, and their total time. */
-  waits: number;
-  waitedMs: number;
-  /** Requests whose answer disagrees with the log (imported runs). */
-  disagreements: number;
-}
-
-export interface ClientComparison {
-  client: string;
-  a: RunFigures;
-  b: RunFigures;
-}
-
-export interface RunComparison {
-  /** Each run's label: its profile and what-ifs. */
-  a: string;
-  b: string;
-  clients: ClientComparison[];
-  total: ClientComparison;
-}
+export type { ClientComparison, RunComparison, RunFigures } from '../run/run-model';
 
 function emptyFigures(): RunFigures {
   return {

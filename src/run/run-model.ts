@@ -36,6 +36,39 @@ export interface LoggedAnswer {
   durationMs?: number;
 }
 
+// Two runs side by side (src/import/compare-runs.ts compareRuns).
+
+/** What one client's requests cost in one run. */
+export interface RunFigures {
+  lists: number;
+  watches: number;
+  /** etcd requests made for the client's LISTs (ranges, range streams). */
+  etcdCalls: number;
+  /** Keys etcd returned for them (the kvs of its range requests). */
+  fetchedObjects: number;
+  /** 410 Gone answers: LISTs and WATCHes refused with Expired / too old resource version. */
+  http410: number;
+  /** Freshness waits (waitUntilFreshAndBlock) the client's LISTs met, and their total time. */
+  waits: number;
+  waitedMs: number;
+  /** Requests whose answer disagrees with the log (imported runs). */
+  disagreements: number;
+}
+
+export interface ClientComparison {
+  client: string;
+  a: RunFigures;
+  b: RunFigures;
+}
+
+export interface RunComparison {
+  /** Each run's label: its profile and what-ifs. */
+  a: string;
+  b: string;
+  clients: ClientComparison[];
+  total: ClientComparison;
+}
+
 /** The three upstream cacheWatcher states, by their upstream meaning. */
 export type WatcherStateName = 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
 
@@ -420,4 +453,6 @@ export interface RunModel {
   watchCache?: { started: boolean; startedAt?: VirtualMs; readyAt?: VirtualMs };
   /** The run's clients (user agent + connection) with their requests (client-records.ts). */
   clients?: ClientRecord[];
+  /** A what-if replay beside the replay it varies (compareRuns), when the face that made it has both. */
+  comparison?: RunComparison;
 }
