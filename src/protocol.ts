@@ -6,8 +6,8 @@
 import type { ContinueTokenExplanation } from './engine/storage/explain-continue';
 import type { WatcherPhase } from './inspector/watcher-states';
 import type {
-  RunComparison,
   ClientRecord,
+  RunComparison,
   RunModel,
   VirtualMs,
   WatchRequestRecord,
@@ -31,6 +31,7 @@ export type {
   ClientWatchEnd,
   ClientWatchRequest,
   ListRecord,
+  RunComparison,
   SerializationEventRecord,
   SerializationIdentifierTotals,
   WatcherLogEntry,
