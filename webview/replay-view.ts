@@ -48,7 +48,10 @@ export class ReplayView {
         id: 'client',
         title: 'Client',
         width: 'minmax(8em, 1fr)',
-        render: (r, c) => (c.textContent = visibleText(r.client)),
+        render: (r, c) => {
+          c.textContent = visibleText(r.client);
+          c.title = c.textContent;
+        },
         sortKey: (r) => r.client,
       },
       {
@@ -66,14 +69,20 @@ export class ReplayView {
         title: 'Log said',
         width: 'minmax(10em, 1.2fr)',
         description: 'What the log says the real apiserver answered (only what the log knows)',
-        render: (r, c) => (c.textContent = visibleText(r.logged)),
+        render: (r, c) => {
+          c.textContent = visibleText(r.logged);
+          c.title = c.textContent;
+        },
       },
       {
         id: 'engine',
         title: 'Engine answered',
         width: 'minmax(10em, 1.2fr)',
         description: 'What the engine answered the same request, re-issued in virtual time',
-        render: (r, c) => (c.textContent = r.engine),
+        render: (r, c) => {
+          c.textContent = r.engine;
+          c.title = r.engine;
+        },
       },
       {
         id: 'disagrees',

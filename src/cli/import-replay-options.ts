@@ -26,7 +26,7 @@ export const importReplayOptionSpecs: OptionSpec[] = [
 /** The help lines of those options. */
 export const importReplayHelp = [
   '  --trace FILE         replay the requests through the engine in virtual time and write the',
-  "                       run's trace (open it with 'listwatch report FILE')",
+  "                       run's trace (open it in VS Code with List/Watch: Open Trace…)",
   '  --profile P          1.36 (default) or 1.37',
   '  --objects R=N,…      objects per resource seeded before the first request (default: inferred',
   "                       from the log's LIST answers)",
