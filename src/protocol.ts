@@ -7,6 +7,7 @@ import type { ContinueTokenExplanation } from './engine/storage/explain-continue
 import type { WatcherPhase } from './inspector/watcher-states';
 import type {
   ClientRecord,
+  RunComparison,
   RunModel,
   VirtualMs,
   WatchRequestRecord,
@@ -30,6 +31,7 @@ export type {
   ClientWatchEnd,
   ClientWatchRequest,
   ListRecord,
+  RunComparison,
   SerializationEventRecord,
   SerializationIdentifierTotals,
   WatcherLogEntry,
@@ -51,6 +53,7 @@ export const inspectorViews = [
   'lists',
   'clients',
   'metrics',
+  'replay',
 ] as const;
 export type InspectorView = (typeof inspectorViews)[number];
 
@@ -86,8 +89,8 @@ export const defaultViewState: InspectorViewState = {
 export interface RunIdentity {
   id: string;
   title: string;
-  /** 'scenario' (run here), 'trace' (read from a file) or 'live' (a running local API server's). */
-  source: 'scenario' | 'trace' | 'live';
+  /** 'scenario' (run here), 'trace' (read from a file), 'live' (a running local API server's) or 'import' (logs replayed). */
+  source: 'scenario' | 'trace' | 'live' | 'import';
   /** The trace file a 'trace' run was read from. */
   file?: string;
   /** The tab that tells the scenario's story, where a new run opens (ScenarioDefinition.storyView). */
@@ -121,6 +124,32 @@ export interface PanelModel extends Omit<RunModel, 'watchers' | 'watchRequests' 
   /** WATCH requests answered with an error (410, 429, 504…): rows of their own in the Watchers tab. */
   failedWatchCount: number;
   timeline: TimelineSummary;
+  /** A replayed import's requests, the log's answer beside the engine's (the Replay tab). */
+  replay?: ReplayPanel;
+}
+
+/** One re-issued request of a replayed import: what the log said, what the engine answered. */
+export interface ReplayRow {
+  at: VirtualMs;
+  kind: 'list' | 'watch';
+  client: string;
+  request: string;
+  /** The log's answer in words (`410 Expired`, `200, 500 items, more`); text from a log, never HTML. */
+  logged: string;
+  engine: string;
+  /** What differs ('status', 'items', 'continue', 'remainingItemCount', 'duration'); empty: they agree. */
+  disagrees: string[];
+  /** ListRecord.id of a LIST (the Lists tab's row). */
+  listId?: string;
+}
+
+/** The Replay tab's data: the rows (bounded), the count of disagreements, and a what-if's comparison. */
+export interface ReplayPanel {
+  rows: ReplayRow[];
+  rowsDropped: number;
+  requests: number;
+  disagreements: number;
+  comparison?: RunComparison;
 }
 
 /** A row's state: a watcher's phase, or a watch request that failed (or was not answered yet). */

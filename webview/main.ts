@@ -20,6 +20,7 @@ import { formatVirtualTime } from '../src/inspector/watcher-states';
 import { ClientsView } from './clients-view';
 import { formatCount, h, plural, replaceChildren } from './dom';
 import { ListsView } from './lists-view';
+import { ReplayView } from './replay-view';
 import { MetricsView } from './metrics-view';
 import { SerializationView } from './serialization-view';
 import { Timeline } from './timeline';
@@ -92,6 +93,7 @@ const viewTitles: Record<InspectorView, string> = {
   lists: 'Lists',
   clients: 'Clients',
   metrics: 'Metrics',
+  replay: 'Replay',
 };
 
 const watchersView = new WatchersView({
@@ -150,6 +152,12 @@ const clientsView = new ClientsView({
     listsView.select(id);
   },
 });
+const replayView = new ReplayView((id) => {
+  tabBar.show('lists');
+  catchUp('lists');
+  saveState({ view: 'lists', selectedListId: id });
+  listsView.select(id);
+});
 const metricsView = new MetricsView({
   onCopy: () => post({ type: 'metrics/copy' }),
   onSearch: (text) => saveState({ metricsSearch: text }),
@@ -178,6 +186,7 @@ tabBar.panel('serialization').appendChild(serializationView.element);
 tabBar.panel('lists').appendChild(listsView.element);
 tabBar.panel('clients').appendChild(clientsView.element);
 tabBar.panel('metrics').appendChild(metricsView.element);
+tabBar.panel('replay').appendChild(replayView.element);
 
 const header = h('header', { class: 'run-header' });
 const progress = h('div', { class: 'progress', attrs: { role: 'status', 'aria-live': 'polite' } });
@@ -222,6 +231,7 @@ const timeFollowers: Record<InspectorView, ((at: number) => void) | undefined> =
   lists: (at) => listsView.setTime(at),
   clients: (at) => clientsView.setTime(at),
   metrics: (at) => metricsView.setTime(at),
+  replay: undefined,
 };
 const behind = new Set<InspectorView>();
 
@@ -258,6 +268,7 @@ const modelFollowers: Record<InspectorView, (m: PanelModel, at: number) => void>
     listsView.setRun(m, at, state.selectedListId);
   },
   metrics: (m, at) => metricsView.setRun(m, at, state.metricsSearch),
+  replay: (m) => replayView.setRun(m),
 };
 const stale = new Set<InspectorView>();
 /** The LISTs the Lists view was last given (a live run's count, and how many had ended). */
@@ -384,6 +395,7 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   listsView.setRun(m, at, state.selectedListId);
   clientsView.setRun(m, identity.id, at);
   metricsView.setRun(m, at, state.metricsSearch);
+  replayView.setRun(m);
   tabBar.show(state.view);
   behind.clear();
   stale.clear();

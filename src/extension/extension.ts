@@ -18,6 +18,7 @@ import {
   type LocalServerSource,
 } from './live-runs';
 import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './explorer-trace';
+import { registerImportLogs } from './import-logs-command';
 import { createExtensionLog } from './output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
 import { exportTraceCommand, registerRunCommands } from './run-commands';
@@ -326,6 +327,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     ),
   );
   void autoStartServer(serverDeps);
+  registerImportLogs(context, { store, current, inspector, log });
   return {
     tokensViewRows: () => tokensView.rows(),
     tokensViewNodes: () => tokensView.getChildren(),

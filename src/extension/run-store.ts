@@ -14,9 +14,10 @@ export interface StoredRun {
   label?: string;
   /**
    * 'scenario': run here, its trace written to our storage; 'trace': read from a user's file;
-   * 'live': a running local API server's (live-runs.ts; never in the store's index).
+   * 'live': a running local API server's (live-runs.ts; never in the store's index); 'import':
+   * logs replayed through the engine (import-logs-command.ts), its trace written to our storage.
    */
-  source: 'scenario' | 'trace' | 'live';
+  source: 'scenario' | 'trace' | 'live' | 'import';
   scenario: string;
   profile: string;
   seed: number;

@@ -80,11 +80,11 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     if (run.truncated) facts.push('truncated');
     item.description = `${open ? 'open · ' : ''}${facts.join(' · ')} · ${age(run.createdAt)}`;
     item.accessibilityInformation = {
-      label: `${run.source === 'scenario' ? 'Scenario run' : 'Trace'} ${label}${open ? ', open in the inspector' : ''}: ${facts.join(', ')}, ${age(run.createdAt)}`,
+      label: `${run.source === 'scenario' ? 'Scenario run' : run.source === 'import' ? 'Imported logs' : 'Trace'} ${label}${open ? ', open in the inspector' : ''}: ${facts.join(', ')}, ${age(run.createdAt)}`,
     };
     item.tooltip = [
       run.title,
-      `${run.source === 'scenario' ? 'scenario run' : 'trace'} ${run.scenario}, profile ${run.profile}, seed ${run.seed}`,
+      `${run.source === 'scenario' ? 'scenario run' : run.source === 'import' ? 'imported logs replayed' : 'trace'} ${run.scenario}, profile ${run.profile}, seed ${run.seed}`,
       Object.entries(run.params)
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(' '),
@@ -97,12 +97,17 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     item.iconPath = open
       ? new vscode.ThemeIcon('eye', new vscode.ThemeColor('charts.blue'))
       : new vscode.ThemeIcon(
-          run.source === 'scenario' ? 'beaker' : 'file',
+          run.source === 'scenario' ? 'beaker' : run.source === 'import' ? 'history' : 'file',
           run.rejected || run.truncated
             ? new vscode.ThemeColor('problemsWarningIcon.foreground')
             : undefined,
         );
-    item.contextValue = run.source === 'scenario' ? 'run.scenario' : 'run.trace';
+    item.contextValue =
+      run.source === 'scenario'
+        ? 'run.scenario'
+        : run.source === 'import'
+          ? 'run.import'
+          : 'run.trace';
     item.command = { command: openRunCommandId, title: 'Open in Inspector', arguments: [node] };
     return item;
   }

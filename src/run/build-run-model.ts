@@ -233,6 +233,8 @@ export class RunModelBuilder {
   /** WATCH requests by request id, until they are answered. */
   private readonly watchesById = new Map<number, WatchFold>();
   private readonly watchRequests: WatchRequestRecord[] = [];
+  /** Imported WATCH requests (with a `logged` answer) until their handler returns. */
+  private readonly comparedWatches = new Map<number, WatchRequestRecord>();
   private readonly lists: ListRecord[] = [];
   private readonly cacherLists: ListRecord[] = [];
   private cacherListSeq = 0;
@@ -361,6 +363,8 @@ export class RunModelBuilder {
         rec.continue = input.continue;
         if (input.remainingItemCount !== undefined)
           rec.remainingItemCount = input.remainingItemCount;
+        if (input.logged) rec.logged = input.logged;
+        if (input.disagrees) rec.disagrees = input.disagrees;
         if (input.status === 200) {
           rec.returned = input.items;
         } else {
@@ -394,6 +398,12 @@ export class RunModelBuilder {
         this.watchesById.delete(input.requestId);
         const w = f.record;
         w.answeredAt = at;
+        if (input.logged) {
+          w.logged = input.logged;
+          // An imported watch's close is compared with the log: keep the record until then.
+          this.comparedWatches.set(input.requestId, w);
+        }
+        if (input.disagrees) w.disagrees = input.disagrees;
         if (input.error) {
           w.outcome = 'error';
           w.error = {
@@ -408,6 +418,14 @@ export class RunModelBuilder {
         return;
       }
       case 'watch-closed': {
+        const compared = this.comparedWatches.get(input.requestId);
+        if (compared) {
+          this.comparedWatches.delete(input.requestId);
+          compared.closedAt = at;
+          if (input.logged) compared.logged = { ...compared.logged, ...input.logged };
+          if (input.disagrees)
+            compared.disagrees = [...(compared.disagrees ?? []), ...input.disagrees];
+        }
         if (input.watcherId === undefined) return;
         const t = this.tracks.get(String(input.watcherId));
         if (!t) return;

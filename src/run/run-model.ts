@@ -18,6 +18,57 @@ export interface RunHeader {
   params: Record<string, number | string | boolean>;
 }
 
+/**
+ * What an imported log says the real server answered to a request the replay re-issued
+ * (src/import/replay-import.ts): only what the log knows, so only that is compared.
+ */
+export interface LoggedAnswer {
+  /** The HTTP status the log says (absent: it does not say). */
+  status?: number;
+  items?: number;
+  remainingItemCount?: number;
+  /** The real cluster's RV: never compared (the engine's RVs are its own). */
+  resourceVersion?: string;
+  /** Whether the answer carried a continue token (absent: the log does not say). */
+  continue?: boolean;
+  error?: { code: number; reason: string; message: string };
+  /** How long the watch stayed open in the log (absent: it began or ended outside the file). */
+  durationMs?: number;
+}
+
+// Two runs side by side (src/import/compare-runs.ts compareRuns).
+
+/** What one client's requests cost in one run. */
+export interface RunFigures {
+  lists: number;
+  watches: number;
+  /** etcd requests made for the client's LISTs (ranges, range streams). */
+  etcdCalls: number;
+  /** Keys etcd returned for them (the kvs of its range requests). */
+  fetchedObjects: number;
+  /** 410 Gone answers: LISTs and WATCHes refused with Expired / too old resource version. */
+  http410: number;
+  /** Freshness waits (waitUntilFreshAndBlock) the client's LISTs met, and their total time. */
+  waits: number;
+  waitedMs: number;
+  /** Requests whose answer disagrees with the log (imported runs). */
+  disagreements: number;
+}
+
+export interface ClientComparison {
+  client: string;
+  a: RunFigures;
+  b: RunFigures;
+}
+
+export interface RunComparison {
+  /** Each run's label: its profile and what-ifs. */
+  a: string;
+  b: string;
+  clients: ClientComparison[];
+  total: ClientComparison;
+}
+
 /** The three upstream cacheWatcher states, by their upstream meaning. */
 export type WatcherStateName = 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
 
@@ -187,6 +238,10 @@ export interface ListRecord {
   stream?: { decision: 'stream' | 'paged'; reason: string; recheckAt?: VirtualMs };
   /** When the client got the answer. */
   endedAt?: VirtualMs;
+  /** An imported request: what the log says the real server answered (LoggedAnswer). */
+  logged?: LoggedAnswer;
+  /** What differs between `logged` and the engine's answer. */
+  disagrees?: string[];
 }
 
 export interface ListPageRecord {
@@ -216,6 +271,12 @@ export interface WatchRequestRecord {
   watcherId?: string;
   error?: { code: number; reason: string; message: string };
   answeredAt?: VirtualMs;
+  /** An imported watch: what the log says (its status when opened, its duration when closed). */
+  logged?: LoggedAnswer;
+  /** What differs between `logged` and the engine's answer ('status', 'duration'). */
+  disagrees?: string[];
+  /** When the client's handler returned (an imported watch's close is compared with the log). */
+  closedAt?: VirtualMs;
 }
 
 /** A bookmark timer tick that found watchers due (cacher.dispatchEvents). */
@@ -392,4 +453,6 @@ export interface RunModel {
   watchCache?: { started: boolean; startedAt?: VirtualMs; readyAt?: VirtualMs };
   /** The run's clients (user agent + connection) with their requests (client-records.ts). */
   clients?: ClientRecord[];
+  /** A what-if replay beside the replay it varies (compareRuns), when the face that made it has both. */
+  comparison?: RunComparison;
 }

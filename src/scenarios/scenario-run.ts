@@ -23,6 +23,7 @@ import { RequestContexts } from '../engine/request/request-context';
 import { requestPath } from '../engine/request/request-path';
 import { StatusError, errorToAPIStatus, type Status } from '../engine/storage/errors';
 import { makePod } from '../engine/storage/objects';
+import type { LoggedAnswer } from '../run/run-model';
 import type { ClientError, ScenarioInput, TraceRecord, WatcherFinal } from '../trace/trace-format';
 import { RunSampler } from './run-sampler';
 
@@ -66,6 +67,27 @@ export interface ScenarioRunOptions {
   etcdLatency?: LatencyModel;
   /** Asked between steps: a reason stops the run there (ScenarioStoppedError). */
   stopReason?: () => string | undefined;
+}
+
+/** What the engine answered a request, as a replay compares it with a log (list-end's figures). */
+export interface EngineAnswer {
+  status: number;
+  items: number;
+  continue: string;
+  remainingItemCount?: number;
+  error?: ClientError;
+}
+
+/** An imported request's log answer beside the engine's, for its trace input. */
+export interface AnswerComparison {
+  logged?: LoggedAnswer;
+  disagrees?: string[];
+}
+
+/** A replayed watch's comparisons: when it is answered, and when its handler returns. */
+export interface WatchComparison {
+  opened(answer: EngineAnswer): AnswerComparison;
+  closed(atMs: number): AnswerComparison;
 }
 
 /** A modelled client's watch, as the scenario keeps it. */
@@ -288,6 +310,7 @@ export class ScenarioRun {
     req: ResourceListRequest,
     via: 'delegator' | 'store',
     client: string,
+    compare?: (answer: EngineAnswer) => AnswerComparison,
   ): Promise<{ id: string; result?: ListResult; error?: ClientError }> {
     this.checkAborted();
     const id = `list-${++this.listSeq}`;
@@ -310,6 +333,14 @@ export class ScenarioRun {
               resource.listOptionsOf(req),
               ctx,
             );
+      const answer: EngineAnswer = {
+        status: 200,
+        items: result.items.length,
+        continue: result.continue ?? '',
+        ...(result.remainingItemCount !== undefined
+          ? { remainingItemCount: result.remainingItemCount }
+          : {}),
+      };
       this.input({
         action: 'list-end',
         id,
@@ -321,6 +352,7 @@ export class ScenarioRun {
         ...(result.remainingItemCount !== undefined
           ? { remainingItemCount: result.remainingItemCount }
           : {}),
+        ...compare?.(answer),
       });
       return { id, result };
     } catch (e) {
@@ -334,6 +366,7 @@ export class ScenarioRun {
         resourceVersion: '',
         continue: '',
         error,
+        ...compare?.({ status: error.code, items: 0, continue: '', error }),
       });
       return { id, error };
     }
@@ -343,7 +376,12 @@ export class ScenarioRun {
    * A WATCH by a modelled client: the request, the answer (a watcher id or an error) and the
    * handler's return are recorded; the client's last RV is tracked for the final report.
    */
-  async watch(resource: Resource, client: string, req: ResourceWatchRequest): Promise<ClientWatch> {
+  async watch(
+    resource: Resource,
+    client: string,
+    req: ResourceWatchRequest,
+    compare?: WatchComparison,
+  ): Promise<ClientWatch> {
     this.checkAborted();
     const cw: ClientWatch = { client, opened: undefined, error: undefined, resource };
     const ctx = resource.watchContext(req, client);
@@ -374,6 +412,7 @@ export class ScenarioRun {
                 watcherId: cw.opened.watcherId,
                 reason,
                 received: cw.opened.client.received,
+                ...compare?.closed(at),
               });
             }
             userOnClose?.(reason, at);
@@ -383,7 +422,13 @@ export class ScenarioRun {
       );
     } catch (e) {
       cw.error = errorOf(e);
-      this.input({ action: 'watch-opened', client, requestId, error: cw.error });
+      this.input({
+        action: 'watch-opened',
+        client,
+        requestId,
+        error: cw.error,
+        ...compare?.opened({ status: cw.error.code, items: 0, continue: '', error: cw.error }),
+      });
       this.watches.push(cw);
       return cw;
     }
@@ -402,9 +447,21 @@ export class ScenarioRun {
               reason: '',
               message: 'the watch closed at once (registered while the cache was unready)',
             };
-      this.input({ action: 'watch-opened', client, requestId, error: cw.error });
+      this.input({
+        action: 'watch-opened',
+        client,
+        requestId,
+        error: cw.error,
+        ...compare?.opened({ status: cw.error.code, items: 0, continue: '', error: cw.error }),
+      });
     } else {
-      this.input({ action: 'watch-opened', client, requestId, watcherId: opened.watcherId });
+      this.input({
+        action: 'watch-opened',
+        client,
+        requestId,
+        watcherId: opened.watcherId,
+        ...compare?.opened({ status: 200, items: 0, continue: '' }),
+      });
     }
     this.watches.push(cw);
     return cw;

@@ -7,7 +7,7 @@
 // which lack them, are refused with the command that records them again (see validateHeader).
 import { visibleText } from '../format/visible-text';
 import type { InspectorEvent } from '../engine/inspect/events';
-import type { RunHeader } from '../run/run-model';
+import type { LoggedAnswer, RunHeader } from '../run/run-model';
 
 export const traceFormat = 'listwatch-trace';
 export const traceVersion = 2;
@@ -24,6 +24,7 @@ export interface ClientError {
   reason: string;
   message: string;
 }
+
 
 /**
  * What a scenario did, one action per record. Writes are aggregated per virtual instant so a burst
@@ -67,6 +68,10 @@ export type ScenarioInput =
       continue: string;
       remainingItemCount?: number;
       error?: ClientError;
+      /** An imported request: what the log says the real server answered. */
+      logged?: LoggedAnswer;
+      /** What differs between `logged` and the engine's answer: 'status', 'items', 'continue', 'remainingItemCount'. */
+      disagrees?: string[];
     }
   /** A WATCH request by a modelled client (`requestId`: its request context's id). */
   | {
@@ -86,6 +91,10 @@ export type ScenarioInput =
       requestId: number;
       watcherId?: number;
       error?: ClientError;
+      /** An imported request: what the log says the real server answered. */
+      logged?: LoggedAnswer;
+      /** What differs between `logged` and the engine's answer ('status'). */
+      disagrees?: string[];
     }
   /** The client's handler returned: its timeout, the server closed the stream, or the client went away. */
   | {
@@ -95,6 +104,10 @@ export type ScenarioInput =
       watcherId?: number;
       reason: string;
       received: number;
+      /** An imported watch: how long it lasted in the log. */
+      logged?: LoggedAnswer;
+      /** What differs from the log ('duration': the engine ended it earlier). */
+      disagrees?: string[];
     }
   /** The client of the watch `requestId` changes how fast it reads. */
   | { action: 'read-rate'; client: string; requestId: number; readRate: string }

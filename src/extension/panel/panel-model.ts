@@ -2,6 +2,8 @@
 // watchers, watch requests and clients (the panel asks for those a page at a time), plus what the timeline
 // draws, computed here once so that the panel's first frame costs the same for 1,000 watchers as
 // for 100,000. No upstream counterpart; no vscode here (unit-tested in plain Node).
+import { replayPanel } from './replay-panel';
+import type { ReplayPanel } from '../../protocol';
 import {
   activityColumns,
   maxMoments,
@@ -95,5 +97,11 @@ function makePanelModel(model: RunModel): PanelModel {
     clientCount: model.clients?.length ?? 0,
     failedWatchCount: (model.watchRequests ?? []).filter((q) => q.outcome === 'error').length,
     timeline: timelineSummary(model),
+    ...replayOf(model),
   };
+}
+
+function replayOf(model: RunModel): { replay?: ReplayPanel } {
+  const replay = replayPanel(model);
+  return replay ? { replay } : {};
 }

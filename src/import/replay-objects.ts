@@ -1,0 +1,221 @@
+// No upstream counterpart: the objects a replay needs before and while it re-issues a log. How
+// many objects each resource holds is inferred from what the log's LIST answers said (a page's
+// items + remainingItemCount, or the items of a complete chain) or given; the objects later
+// requests name (an update, a delete, a watch of one object) are seeded under their names; a write
+// is rebuilt from the object the log carries (Request/RequestResponse audit levels) or synthesised
+// from its objectRef (Metadata level). Seeded objects carry no labels: the log does not say them.
+import type { KubeObject } from '../engine/storage/objects';
+import { makePod } from '../engine/storage/objects';
+import { parseQuery } from '../server/list-query';
+import type { SeededResource } from './replay-options';
+import { resourceKey, type ScheduledRequest } from './replay-schedule';
+
+/** Resources that have no namespace (their objects are seeded at the root). */
+const clusterScoped: ReadonlySet<string> = new Set([
+  'namespaces',
+  'nodes',
+  'persistentvolumes',
+  'clusterroles',
+  'clusterrolebindings',
+  'customresourcedefinitions',
+  'storageclasses',
+  'priorityclasses',
+  'apiservices',
+  'certificatesigningrequests',
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+  'volumeattachments',
+  'csidrivers',
+  'csinodes',
+  'runtimeclasses',
+  'ingressclasses',
+]);
+
+/** The namespace of seeded objects no request names a namespace for. */
+export const defaultSeedNamespace = 'default';
+
+/** What to write into etcd for one resource before the first request. */
+export interface ResourceSeed {
+  group: string;
+  resource: string;
+  namespaced: boolean;
+  /** Objects per namespace ('' for a cluster-scoped resource), names given first. */
+  byNamespace: Map<string, { names: string[]; total: number }>;
+  seeded: SeededResource;
+}
+
+function hasSelector(query: string): boolean {
+  const q = parseQuery(query);
+  return Boolean(q.get('labelSelector')?.[0] || q.get('fieldSelector')?.[0]);
+}
+
+function withoutContinue(query: string): string {
+  return query
+    .split('&')
+    .filter((p) => p !== '' && !p.startsWith('continue='))
+    .join('&');
+}
+
+function hasContinue(query: string): boolean {
+  return Boolean(parseQuery(query).get('continue')?.[0]);
+}
+
+/**
+ * The object count of each (resource, namespace) the log's LIST answers tell: the largest of a
+ * page's items + remainingItemCount, a lone page without continue, or a complete chain's items.
+ */
+function inferCounts(requests: readonly ScheduledRequest[]): Map<string, Map<string, number>> {
+  const counts = new Map<string, Map<string, number>>();
+  const note = (s: ScheduledRequest, n: number): void => {
+    const key = resourceKey(s.group, s.resource);
+    let m = counts.get(key);
+    if (!m) counts.set(key, (m = new Map()));
+    m.set(s.namespace, Math.max(m.get(s.namespace) ?? 0, n));
+  };
+  // Open chains: client + path + query without continue -> items so far.
+  const chains = new Map<string, number>();
+  for (const s of requests) {
+    const resp = s.request.response;
+    if (s.verb !== 'list' || s.request.code !== 200 || resp?.items === undefined) continue;
+    if (hasSelector(s.query)) continue;
+    const chainKey = `${s.client}\u0000${s.request.requestURI.split('?')[0]}\u0000${withoutContinue(s.query)}`;
+    const first = !hasContinue(s.query);
+    const soFar = first ? 0 : chains.get(chainKey);
+    if (resp.remainingItemCount !== undefined) note(s, resp.items + resp.remainingItemCount);
+    const more = Boolean(resp.continue);
+    if (soFar !== undefined) {
+      const items = soFar + resp.items;
+      if (more) chains.set(chainKey, items);
+      else {
+        chains.delete(chainKey);
+        note(s, items);
+      }
+    }
+  }
+  return counts;
+}
+
+/** The names later requests address before any create of them: they must exist. */
+function namedObjects(requests: readonly ScheduledRequest[]): Map<string, Map<string, string[]>> {
+  const created = new Set<string>();
+  const named = new Map<string, Map<string, string[]>>();
+  for (const s of requests) {
+    const name = s.name || (s.verb === 'watch' ? watchedName(s.query) : '');
+    if (!name) continue;
+    const id = `${resourceKey(s.group, s.resource)}\u0000${s.namespace}\u0000${name}`;
+    if (s.verb === 'create') {
+      created.add(id);
+      continue;
+    }
+    if (created.has(id) || s.verb === 'list') continue;
+    created.add(id);
+    const key = resourceKey(s.group, s.resource);
+    let m = named.get(key);
+    if (!m) named.set(key, (m = new Map()));
+    const list = m.get(s.namespace) ?? [];
+    list.push(name);
+    m.set(s.namespace, list);
+  }
+  return named;
+}
+
+function watchedName(query: string): string {
+  const field = parseQuery(query).get('fieldSelector')?.[0] ?? '';
+  const m = /(?:^|,)metadata\.name==?([^,]+)/.exec(field);
+  return m ? m[1] : '';
+}
+
+/** The seeds of every resource the requests address. */
+export function planSeeds(
+  requests: readonly ScheduledRequest[],
+  given: Readonly<Record<string, number>> = {},
+): ResourceSeed[] {
+  const counts = inferCounts(requests);
+  const named = namedObjects(requests);
+  const resources = new Map<string, { group: string; resource: string; namespaced: boolean }>();
+  for (const s of requests) {
+    const key = resourceKey(s.group, s.resource);
+    const r = resources.get(key) ?? { group: s.group, resource: s.resource, namespaced: false };
+    if (s.namespace !== '') r.namespaced = true;
+    resources.set(key, r);
+  }
+  for (const r of resources.values())
+    if (!r.namespaced && !clusterScoped.has(r.resource)) r.namespaced = true;
+  const seeds: ResourceSeed[] = [];
+  for (const [key, r] of resources) {
+    const byNamespace = new Map<string, { names: string[]; total: number }>();
+    const root = r.namespaced ? defaultSeedNamespace : '';
+    const slot = (ns: string): { names: string[]; total: number } => {
+      const k = r.namespaced ? ns || root : '';
+      let v = byNamespace.get(k);
+      if (!v) byNamespace.set(k, (v = { names: [], total: 0 }));
+      return v;
+    };
+    for (const [ns, names] of named.get(key) ?? []) {
+      const v = slot(ns);
+      v.names.push(...names);
+      v.total = Math.max(v.total, v.names.length);
+    }
+    const inferred = counts.get(key) ?? new Map<string, number>();
+    for (const [ns, n] of inferred) if (ns !== '') slot(ns).total = Math.max(slot(ns).total, n);
+    const inNamespaces = (): number => [...byNamespace.values()].reduce((a, v) => a + v.total, 0);
+    const wanted = given[key] ?? given[r.resource] ?? inferred.get('');
+    if (wanted !== undefined && wanted > inNamespaces())
+      slot(root).total += wanted - inNamespaces();
+    const objects = inNamespaces();
+    const from: SeededResource['from'] =
+      given[key] !== undefined || given[r.resource] !== undefined
+        ? 'given'
+        : inferred.size > 0
+          ? 'inferred'
+          : 'named';
+    const text =
+      from === 'given'
+        ? `${objects} given`
+        : from === 'inferred'
+          ? `${objects} inferred from the log's LIST answers (items + remainingItemCount, complete chains)`
+          : `${objects}: only the objects later requests name (no LIST answer in the log says how many)`;
+    seeds.push({ ...r, byNamespace, seeded: { resource: key, objects, from, text } });
+  }
+  return seeds.sort((a, b) => (a.seeded.resource < b.seeded.resource ? -1 : 1));
+}
+
+/** The name of the i-th seeded object no request names. */
+export function seededName(i: number): string {
+  return `imported-${String(i).padStart(6, '0')}`;
+}
+
+/** A synthesised object of a resource: its name and namespace, nothing the log does not say. */
+export function synthesisedObject(
+  group: string,
+  resource: string,
+  namespace: string,
+  name: string,
+): KubeObject {
+  if (group === '' && resource === 'pods')
+    return makePod({ name, namespace: namespace || undefined });
+  const metadata: Record<string, string> = { name };
+  if (namespace) metadata.namespace = namespace;
+  return { metadata } as KubeObject;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The object a write's log carries, made storable: a whole object (metadata.name, or a create's
+ * generateName), without the real cluster's resourceVersion. Undefined: the replay synthesises.
+ */
+export function rebuiltObject(s: ScheduledRequest): KubeObject | undefined {
+  const o = s.request.object;
+  if (!isObject(o) || !isObject(o.metadata)) return undefined;
+  const meta = { ...o.metadata };
+  if (typeof meta.name !== 'string' || meta.name === '') {
+    if (s.verb !== 'create' || !s.name) return undefined;
+    meta.name = s.name;
+  }
+  delete meta.resourceVersion;
+  if (s.namespace && typeof meta.namespace !== 'string') meta.namespace = s.namespace;
+  return { ...o, metadata: meta } as KubeObject;
+}

@@ -1,0 +1,130 @@
+// The inspector's Replay tab in the real workbench, driven in Chromium: a replayed import (a LIST
+// chain whose second page the log answered 410 Expired, a client with `<script>` in its user
+// agent, a watch held for its logged duration) opened as a trace; the tab lists each request with
+// the log's answer beside the engine's, the disagreement highlighted and counted, and the hostile
+// user agent shown as text. Screenshots go to test-results/e2e/ (replay-*.png).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { ImportedRequest } from '../../src/import/imported-request';
+import { replayImport } from '../../src/import/replay-import';
+import { projectRoot, testResultsDir } from '../harness/paths';
+import type { VSCodeServer } from '../harness/vscode-server';
+import { inspectorPanel, showTab } from '../harness/inspector-panel';
+import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
+
+const root = projectRoot();
+const fixtures = path.join(root, 'test', 'fixtures');
+const shots = testResultsDir('e2e');
+const hostile = '<script>alert(1)</script> evil-operator/v1';
+const t0 = Date.UTC(2025, 2, 12, 10, 15, 0);
+
+function req(
+  n: number,
+  verb: string,
+  uri: string,
+  atS: number,
+  o: Partial<ImportedRequest> = {},
+): ImportedRequest {
+  return {
+    id: `a${n}`,
+    sources: [{ file: 'audit.log', line: n, format: 'audit' }],
+    verb,
+    requestURI: uri,
+    userAgent: 'velero/v1.14.0',
+    receivedAt: t0 + atS * 1000,
+    completedAt: t0 + atS * 1000 + 40,
+    startInFile: true,
+    endInFile: true,
+    code: 200,
+    ...o,
+  };
+}
+
+async function writeReplayTrace(file: string): Promise<void> {
+  const token = Buffer.from(
+    '{"v":"meta.k8s.io/v1","rv":48213,"start":"default/p500\\u0000"}',
+  ).toString('base64url');
+  const lines: string[] = [];
+  await replayImport(
+    [
+      req(1, 'list', '/api/v1/pods?limit=500', 0, {
+        response: {
+          items: 500,
+          remainingItemCount: 700,
+          continue: token,
+          resourceVersion: '48213',
+        },
+      }),
+      req(2, 'list', `/api/v1/pods?continue=${token}&limit=500`, 2, {
+        code: 410,
+        status: {
+          reason: 'Expired',
+          message:
+            'The provided continue parameter is too old to display a consistent list result.',
+        },
+      }),
+      req(3, 'list', '/api/v1/namespaces/shop/pods', 3, { userAgent: hostile }),
+      req(4, 'watch', '/api/v1/pods?resourceVersion=48213&watch=true', 4, {
+        completedAt: t0 + 4000 + 60_000,
+      }),
+    ],
+    { profile: '1.36', seed: 1, files: ['audit.log'] },
+    (l) => lines.push(JSON.stringify(l)),
+  );
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+}
+
+describe('the inspector: the Replay tab', function () {
+  let server: VSCodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-replay-e2e-'));
+  const trace = path.join(tmp, 'import-replay.jsonl');
+  const panel = (): FrameLocator => inspectorPanel(page);
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
+
+  before(async function () {
+    await writeReplayTrace(trace);
+    ({ server, browser, page } = await openWorkbench({
+      folder: fixtures,
+      extensionDevelopmentPath: root,
+      settings: screenshotSettings,
+    }));
+    await page.keyboard.press('Control+B');
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('lists the requests, the log beside the engine, the 410 vs 200 highlighted and counted', async () => {
+    await palette(page, 'List/Watch: Open Trace…');
+    await quickInput(page).fill(trace);
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    await panel()
+      .locator('.run-header h1', { hasText: /import-replay\.jsonl/ })
+      .waitFor({ timeout: 120_000 });
+    await showTab(page, 'Replay');
+    const view = panel().locator('.replay-view');
+    const bad = view.locator('.vt-row.replay-row-disagrees');
+    await bad.first().waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(await bad.count(), 1, 'one request disagrees');
+    assert.match((await bad.first().textContent()) ?? '', /410 Expired.*200.*≠ status/);
+    assert.match(
+      (await view.locator('.replay-summary').textContent()) ?? '',
+      /^4 re-issued requests compared with the log: 1 disagrees/,
+    );
+    // The hostile user agent is text in a cell, not markup in the page.
+    await view.locator('.vt-cell', { hasText: hostile }).first().waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(await panel().locator('.replay-view script').count(), 0);
+    await shot('replay-1-disagreement.png');
+  });
+});
