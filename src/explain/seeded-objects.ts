@@ -88,7 +88,8 @@ function build(plan: SeedPlan, name: string, attrs: Attributes): KubeObject {
 /** Labels and fields satisfying every requirement (match) or violating the first one (miss). */
 function matchingAttributes(label: string, field: string, match: boolean): Attributes {
   const out: Attributes = { labels: {}, fields: {} };
-  let violated = match;
+  // A miss violates only the first requirement, so that nothing else decides the match.
+  let satisfyNext = match;
   let reqs: readonly labels.Requirement[] = [];
   try {
     reqs = labels.parse(label).requirements().requirements;
@@ -97,8 +98,8 @@ function matchingAttributes(label: string, field: string, match: boolean): Attri
   }
   for (const r of reqs) {
     const v = r.strValues[0] ?? '';
-    const satisfy = violated;
-    violated = true;
+    const satisfy = satisfyNext;
+    satisfyNext = true;
     switch (r.operator) {
       case Operator.In:
       case Operator.Equals:
@@ -131,8 +132,8 @@ function matchingAttributes(label: string, field: string, match: boolean): Attri
     // As above: the request's own validation answers for it.
   }
   for (const t of terms) {
-    const satisfy = violated;
-    violated = true;
+    const satisfy = satisfyNext;
+    satisfyNext = true;
     const equal = t.operator !== '!=';
     out.fields[t.field] = satisfy === equal ? t.value : `${t.value}-other`;
   }

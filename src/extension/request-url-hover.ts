@@ -17,6 +17,23 @@ function escapeMarkdown(text: string): string {
   return visibleText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 }
 
+/**
+ * The URL at [start, end), with the rest of its query when Go's JSON encoder wrote '&' as \u0026
+ * (audit logs): the URL scan stops at the backslash.
+ */
+export function withJsonEscapedQuery(
+  line: string,
+  start: number,
+  end: number,
+): { url: string; end: number } {
+  if (!line.startsWith('\\u0026', end)) return { url: line.slice(start, end), end };
+  const rest = /^[^\s"'<>]*/.exec(line.slice(end))?.[0] ?? '';
+  return {
+    url: (line.slice(start, end) + rest).replace(/\\u0026/g, '&'),
+    end: end + rest.length,
+  };
+}
+
 export class RequestUrlHoverProvider implements vscode.HoverProvider {
   async provideHover(
     document: vscode.TextDocument,
@@ -28,7 +45,7 @@ export class RequestUrlHoverProvider implements vscode.HoverProvider {
       (u) => u.start <= position.character && position.character <= u.end,
     );
     if (!found) return undefined;
-    const url = line.slice(found.start, found.end);
+    const { url, end } = withJsonEscapedQuery(line, found.start, found.end);
     let e;
     try {
       e = await explainRequest(url, { possibleErrors: false });
@@ -58,7 +75,7 @@ export class RequestUrlHoverProvider implements vscode.HoverProvider {
     markdown.supportHtml = false;
     return new vscode.Hover(
       markdown,
-      new vscode.Range(position.line, found.start, position.line, found.end),
+      new vscode.Range(position.line, found.start, position.line, end),
     );
   }
 }

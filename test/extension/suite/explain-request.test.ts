@@ -38,4 +38,16 @@ describe('Explain List/Watch Request', () => {
     assert.match(text, /an assumption, not your cluster/);
     assert.match(text, /command:listwatch\.explainRequest\?/);
   });
+
+  it('the hover reads the whole query of an audit line, where Go wrote & as \\u0026', async () => {
+    const line =
+      '{"kind":"Event","apiVersion":"audit.k8s.io/v1","verb":"list","requestURI":"/api/v1/pods?limit=500\\u0026resourceVersion=0"}';
+    const document = await vscode.workspace.openTextDocument({ language: 'log', content: line });
+    const column = line.indexOf('/api/v1/') + 5;
+    const text = unescapeMarkdown(
+      hoverMarkdown(await hoversAt(document.uri, new vscode.Position(0, column))),
+    );
+    assert.match(text, /LIST served by the watch cache/);
+    assert.match(text, /limit 500 ignored/, 'resourceVersion=0 after the \\u0026 was read');
+  });
 });
