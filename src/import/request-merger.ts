@@ -97,6 +97,11 @@ export class RequestMerger {
       // The merger owns the fragments it is given: the first one's fields become the request's.
       p = { sources: [], fields: f.fields, complete: false, done: false };
       first = true;
+      // A watch's end whose start the log does not have: a watch that began before the file.
+      if (f.attach === 'last-watch') {
+        f.fields.verb ??= 'watch';
+        f.fields.startInFile ??= false;
+      }
       if (auditID !== undefined && this.emitted.has(auditID)) {
         this.stats.late++;
         p.ownID = `${auditID}@${f.source.file}:${f.source.line}`;
@@ -105,7 +110,7 @@ export class RequestMerger {
     }
     p.sources.push(f.source);
     if (!first) fold(p.fields, f.fields);
-    if (auditID !== undefined && p.auditID === undefined && p.ownID === undefined) {
+    if (auditID !== undefined && p.auditID === undefined) {
       p.auditID = auditID;
       this.byAuditID.set(auditID, p);
     }

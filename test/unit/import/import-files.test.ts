@@ -284,6 +284,12 @@ describe('import: importFiles', () => {
         ['test.log:5', 'watch', 200, [5, 6, 7], 'too old resource version: 5 (7)'],
       ],
     );
+    // An end without its watch: a watch that began before the file.
+    const orphan = await importText('END watch closed', { formats: [clientFormat] });
+    assert.deepStrictEqual(
+      orphan.requests.map((r) => [r.verb, r.startInFile, r.endInFile, r.watchEnd?.message]),
+      [['watch', false, false, 'watch closed']],
+    );
   });
 
   it('emits requests still open at the end as open, after the completed ones', async () => {
