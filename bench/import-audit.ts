@@ -40,6 +40,8 @@ export interface ImportAuditOptions {
 /** One pass's figures, as the child process prints them. */
 interface Pass {
   ms: number;
+  /** CPU time (user + system): on a shared machine the wall time says as much about the others. */
+  cpuMs: number;
   lines: number;
   records: number;
   maxRssBytes: number;
@@ -66,7 +68,7 @@ export async function runImportAudit(o: ImportAuditOptions = {}): Promise<BenchR
       ours.push(runPass('ours', file));
       base.push(runPass('baseline', file));
       log(
-        `import-audit: pass ${k + 1}: importFiles ${fmtMs(ours[k].ms)}, baseline ${fmtMs(base[k].ms)}`,
+        `import-audit: pass ${k + 1}: importFiles ${fmtMs(ours[k].ms)} (CPU ${fmtMs(ours[k].cpuMs)}), baseline ${fmtMs(base[k].ms)} (CPU ${fmtMs(base[k].cpuMs)})`,
       );
     }
     const oursMs = median(ours.map((p) => p.ms));
@@ -74,6 +76,7 @@ export async function runImportAudit(o: ImportAuditOptions = {}): Promise<BenchR
     const rate = (ms: number): string =>
       `${((bytes / 1024 / 1024) * (1000 / ms)).toFixed(0)} MiB/s`;
     const ratio = baseMs / oursMs;
+    const cpuRatio = median(base.map((p) => p.cpuMs)) / median(ours.map((p) => p.cpuMs));
     const maxOf = (ps: Pass[], f: (p: Pass) => number): number => Math.max(...ps.map(f));
     const o0 = ours[0];
     return [
@@ -84,7 +87,7 @@ export async function runImportAudit(o: ImportAuditOptions = {}): Promise<BenchR
         baseline: rate(baseMs),
         ratio,
         goal: atLeast(ratio, 0.5),
-        note: `${fmtInt(o0.lines)} lines, ${fmtInt(o0.records)} requests, max ${fmtInt(o0.maxPending ?? 0)} held; median of ${passes}; generated in ${fmtMs(genMs)}`,
+        note: `CPU-time ratio ${cpuRatio.toFixed(2)}; ${fmtInt(o0.lines)} lines, ${fmtInt(o0.records)} requests, max ${fmtInt(o0.maxPending ?? 0)} held; median of ${passes}; generated in ${fmtMs(genMs)}`,
       },
       {
         bench: 'import-audit',
@@ -119,7 +122,8 @@ async function pass(which: string, file: string): Promise<void> {
     if (h > peakHeap) peakHeap = h;
   };
   const t0 = process.hrtime.bigint();
-  let figures: Omit<Pass, 'ms' | 'maxRssBytes' | 'peakHeapBytes'>;
+  const cpu0 = process.cpuUsage();
+  let figures: Omit<Pass, 'ms' | 'cpuMs' | 'maxRssBytes' | 'peakHeapBytes'>;
   if (which === 'ours') {
     let records = 0;
     const result = await importFiles(
@@ -137,8 +141,10 @@ async function pass(which: string, file: string): Promise<void> {
     figures = await splitAndParse(file, sample);
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = process.cpuUsage(cpu0);
   const out: Pass = {
     ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     ...figures,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     peakHeapBytes: peakHeap,
