@@ -57,7 +57,11 @@ export class RequestMerger {
   private closing: Pending[] = [];
   private closingHead = 0;
   private readonly emitted = new Set<string>();
-  private readonly emittedOrder: string[] = [];
+  /** The last recentAuditIDs emitted, a ring: the oldest leaves `emitted` as a new one comes. */
+  private readonly emittedRing: Array<string | undefined> = new Array<string | undefined>(
+    recentAuditIDs,
+  );
+  private ringAt = 0;
   private now = -Infinity;
 
   private mergeWindowMs: number;
@@ -106,6 +110,15 @@ export class RequestMerger {
         this.stats.late++;
         p.ownID = `${auditID}@${f.source.file}:${f.source.line}`;
       }
+      // One line that is the whole request (a ResponseComplete with RequestReceived omitted),
+      // with nothing to wait for: emitted without being held.
+      if (f.complete && this.mergeWindowMs === 0 && key === undefined && f.stream === undefined) {
+        p.sources.push(f.source);
+        p.auditID = auditID;
+        p.complete = true;
+        this.emitNow(p);
+        return;
+      }
       this.held.add(p);
     }
     p.sources.push(f.source);
@@ -122,7 +135,11 @@ export class RequestMerger {
       this.becomeLastWatch(p, watchKeyOf(f, p.fields));
     if (f.complete && !p.complete) {
       p.complete = true;
-      if (p.watchKey === undefined) this.queueClose(p);
+      // Without a window there is nothing to wait for: it goes now, in the order it completed.
+      if (p.watchKey === undefined) {
+        if (this.mergeWindowMs === 0) this.emitNow(p);
+        else this.queueClose(p);
+      }
     }
     while (this.held.size > this.o.maxPending) this.evictOldest();
     if (this.held.size > this.stats.maxPending) this.stats.maxPending = this.held.size;
@@ -210,11 +227,11 @@ export class RequestMerger {
     this.held.delete(p);
     if (p.auditID !== undefined) {
       if (this.byAuditID.get(p.auditID) === p) this.byAuditID.delete(p.auditID);
+      const oldest = this.emittedRing[this.ringAt];
+      if (oldest !== undefined) this.emitted.delete(oldest);
       this.emitted.add(p.auditID);
-      this.emittedOrder.push(p.auditID);
-      if (this.emittedOrder.length > recentAuditIDs * 2) {
-        for (const id of this.emittedOrder.splice(0, recentAuditIDs)) this.emitted.delete(id);
-      }
+      this.emittedRing[this.ringAt] = p.auditID;
+      this.ringAt = (this.ringAt + 1) % recentAuditIDs;
     }
     for (const k of p.keys ?? []) if (this.byKey.get(k) === p) this.byKey.delete(k);
     if (p.watchKey !== undefined && this.lastWatch.get(p.watchKey) === p)
