@@ -142,6 +142,10 @@ async function main(): Promise<void> {
     }
     rows.push(...medianRows(runs));
   }
+  // One run: it generates and reads a 1 GB audit log (LISTWATCH_BENCH_IMPORT_MB for less); its
+  // own three passes of each give the median.
+  section('import-audit');
+  rows.push(...runInProcess('import-audit', log));
   section('list-paging');
   rows.push(...runListPaging(log));
   // One run: it takes half a minute (1,000 watch connections, 3 s of writes).

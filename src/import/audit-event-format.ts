@@ -22,6 +22,7 @@ const stages = new Set(['RequestReceived', 'ResponseStarted', 'ResponseComplete'
 const loggedLevels = new Set(['Metadata', 'Request', 'RequestResponse']);
 /** RequestInfo verbs whose object the replay rebuilds. */
 const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const requiredFields = ['auditID', 'stage', 'requestURI', 'verb', 'stageTimestamp'] as const;
 const objectRefFields = [
   'resource',
   'namespace',
@@ -44,12 +45,14 @@ type Json = Record<string, unknown>;
 
 class AuditEventParser implements LineParser {
   readonly format = 'audit' as const;
-  private readonly times = new MicroTimeParser();
+  // Two caches: a watch's requestReceivedTimestamp is minutes older than its stageTimestamp.
+  private readonly stageTimes = new MicroTimeParser();
+  private readonly receivedTimes = new MicroTimeParser();
   /** The file's first event's stageTimestamp. */
   private firstAt = Infinity;
 
   push(text: string, ctx: LineContext): ParseResult[] {
-    if (text.trim() === '') return [];
+    if (isBlank(text)) return [];
     let v: unknown;
     try {
       v = JSON.parse(text);
@@ -88,13 +91,18 @@ class AuditEventParser implements LineParser {
   private event(e: Json, ctx: LineContext, inList: boolean): ParseResult {
     if (inList && e.kind !== undefined && e.kind !== 'Event')
       return { reject: `expected kind Event, got ${shown(e.kind)}` };
-    const missing = (['auditID', 'stage', 'requestURI', 'verb', 'stageTimestamp'] as const).filter(
-      (k) => typeof e[k] !== 'string' || e[k] === '',
-    );
-    if (missing.length > 0)
+    if (
+      !isSet(e.auditID) ||
+      !isSet(e.stage) ||
+      !isSet(e.requestURI) ||
+      !isSet(e.verb) ||
+      !isSet(e.stageTimestamp)
+    ) {
+      const missing = requiredFields.filter((k) => !isSet(e[k]));
       return {
         reject: `expected an audit.k8s.io/v1 Event with auditID, stage, requestURI, verb and stageTimestamp; no ${missing.join(', ')}`,
       };
+    }
     const stage = e.stage as string;
     if (!stages.has(stage))
       return {
@@ -104,7 +112,7 @@ class AuditEventParser implements LineParser {
       return {
         reject: `expected level Metadata, Request or RequestResponse, got ${shown(e.level)}`,
       };
-    const stageAt = this.times.parse(e.stageTimestamp as string);
+    const stageAt = this.stageTimes.parse(e.stageTimestamp as string);
     if (stageAt === undefined)
       return {
         reject: `expected stageTimestamp in RFC 3339 (metav1.MicroTime), got ${shown(e.stageTimestamp)}`,
@@ -113,7 +121,7 @@ class AuditEventParser implements LineParser {
     if (e.requestReceivedTimestamp !== undefined) {
       receivedAt =
         typeof e.requestReceivedTimestamp === 'string'
-          ? this.times.parse(e.requestReceivedTimestamp)
+          ? this.receivedTimes.parse(e.requestReceivedTimestamp)
           : undefined;
       if (receivedAt === undefined)
         return {
@@ -168,6 +176,10 @@ class AuditEventParser implements LineParser {
 }
 
 function objectRef(o: Json): ImportedObjectRef {
+  // Usually every field is a string: the parsed object itself is the reference (no copy).
+  let plain = true;
+  for (const k in o) if (typeof o[k] !== 'string') plain = false;
+  if (plain) return o as ImportedObjectRef;
   const ref: ImportedObjectRef = {};
   for (const k of objectRefFields) {
     const v = o[k];
@@ -206,24 +218,36 @@ export class MicroTimeParser {
   parse(s: string): number | undefined {
     const n = s.length;
     if (n >= 20 && s.charCodeAt(n - 1) === 90 /* Z */ && s.charCodeAt(10) === 84 /* T */) {
-      const prefix = s.slice(0, 19);
-      if (prefix !== this.prefix) {
+      if (this.prefix === '' || !s.startsWith(this.prefix)) {
+        const prefix = s.slice(0, 19);
         const ms = Date.parse(prefix + 'Z');
         if (Number.isNaN(ms)) return undefined;
         this.prefix = prefix;
         this.prefixMs = ms;
       }
       if (n === 20) return this.prefixMs;
-      if (s.charCodeAt(19) !== 46 /* . */) return undefined;
-      const frac = s.slice(20, n - 1);
-      if (!/^\d{1,9}$/.test(frac)) return undefined;
-      return this.prefixMs + Number(frac) / 10 ** (frac.length - 3);
+      if (s.charCodeAt(19) !== 46 /* . */ || n - 21 > 9 || n === 21) return undefined;
+      let frac = 0;
+      for (let i = 20; i < n - 1; i++) {
+        const d = s.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) return undefined;
+        frac = frac * 10 + d;
+      }
+      return this.prefixMs + frac / 10 ** (n - 24);
     }
     // An offset instead of Z: RFC 3339 allows it, Go's MicroTime never writes it.
     if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/.test(s)) return undefined;
     const ms = Date.parse(s);
     return Number.isNaN(ms) ? undefined : ms;
   }
+}
+
+function isSet(v: unknown): v is string {
+  return typeof v === 'string' && v !== '';
+}
+
+function isBlank(s: string): boolean {
+  return s.length === 0 || (s.charCodeAt(0) <= 32 && s.trim() === '');
 }
 
 function isObject(v: unknown): v is Json {

@@ -39,7 +39,11 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Called once with 0 before reading (the total is known from stat), then after every chunk. */
   onProgress?(bytesRead: number, totalBytes: number): void;
-  /** Log time a completed request waits for other files' lines (default defaultMergeWindowMs). */
+  /**
+   * Log time a completed request waits for more lines (default defaultMergeWindowMs): another
+   * file's, or a client log's response body after its status line. A single audit log has none
+   * to wait for (nothing follows ResponseComplete or Panic), so it is read without one.
+   */
   mergeWindowMs?: number;
   /** Requests held at once, open or waiting (default defaultMaxPending). */
   maxPending?: number;
@@ -192,11 +196,28 @@ export async function importFiles(
   progress.report?.(0, progress.total);
   try {
     await Promise.all(sources.map((s) => s.fill(progress)));
+    // Every file has its format now (a queued fragment needs a parser).
+    if (
+      sources.length === 1 &&
+      result.files.every((f) => f.format === 'audit' || f.format === undefined)
+    )
+      merger.setMergeWindow(0);
     for (;;) {
+      // The file with the earliest next line, and the next-earliest line of the others: the
+      // first file's lines go in until they pass it.
       let best: FileSource | undefined;
-      for (const s of sources) if (s.has() && (!best || s.headTime() < best.headTime())) best = s;
+      let next = Infinity;
+      for (const s of sources) {
+        if (!s.has()) continue;
+        const at = s.headTime();
+        if (!best || at < best.headTime()) {
+          if (best) next = Math.min(next, best.headTime());
+          best = s;
+        } else next = Math.min(next, at);
+      }
       if (!best) break;
-      merger.add(best.take());
+      do merger.add(best.take());
+      while (best.has() && best.headTime() <= next);
       if (!best.has()) await best.fill(progress);
     }
   } finally {
@@ -239,7 +260,7 @@ class FileSource {
   /** Lines held while the format is not known yet. */
   private sniffing: Array<{ text: string; line: number }> | undefined = [];
   private sniffNonEmpty = 0;
-  private queue: Array<{ f: RequestFragment; time: number }> = [];
+  private queue: RequestFragment[] = [];
   private head = 0;
   private lastTime = -Infinity;
   private ended = false;
@@ -275,16 +296,16 @@ class FileSource {
   }
 
   headTime(): number {
-    return this.queue[this.head].time;
+    return this.queue[this.head].time ?? -Infinity;
   }
 
   take(): RequestFragment {
-    const item = this.queue[this.head++];
+    const f = this.queue[this.head++];
     if (this.head === this.queue.length) {
       this.queue = [];
       this.head = 0;
     }
-    return item.f;
+    return f;
   }
 
   /** Reads chunks until a fragment is queued or the file ends. */
@@ -387,8 +408,11 @@ class FileSource {
         );
         continue;
       }
-      if (r.time !== undefined && r.time > this.lastTime) this.lastTime = r.time;
-      this.queue.push({ f: r, time: r.time ?? this.lastTime });
+      // A line without a time takes its file's last one: it stays in place in the timeline.
+      if (r.time === undefined) {
+        if (this.lastTime !== -Infinity) r.time = this.lastTime;
+      } else if (r.time > this.lastTime) this.lastTime = r.time;
+      this.queue.push(r);
     }
   }
 

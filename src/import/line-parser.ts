@@ -33,7 +33,8 @@ export interface RequestFragment {
   stream?: string;
   /**
    * A line about a request it does not name: client-go's `watch of *v1.Pod ended with: …` joins
-   * the latest watch of the same stream and resource (fields.objectRef.resource).
+   * the latest watch of the same stream and resource (fields.objectRef.resource). With none
+   * held, it is a watch of its own that began before the file (verb watch, startInFile false).
    */
   attach?: 'last-watch';
   /** This fragment ends the request: its response, ResponseComplete or Panic was read. */

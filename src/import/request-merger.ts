@@ -8,7 +8,7 @@ import type { ImportedRequest } from './imported-request';
 import type { RequestFields, RequestFragment } from './line-parser';
 
 export interface MergerOptions {
-  /** Log time a completed request waits for more fragments before it is emitted. */
+  /** Log time a completed request waits for more fragments before it is emitted (settable later). */
   mergeWindowMs: number;
   /** Requests held at once (open or waiting); beyond, the oldest is emitted early. */
   maxPending: number;
@@ -39,8 +39,8 @@ interface Pending {
   complete: boolean;
   /** The key under which it is the latest watch of its stream and resource. */
   watchKey?: string;
-  /** Join keys registered for it (file-qualified). */
-  keys: string[];
+  /** Join keys registered for it (file-qualified); most requests have none. */
+  keys?: string[];
   /** In the closing queue since this log time (undefined: not queued). */
   closeAt?: number;
   done: boolean;
@@ -57,10 +57,23 @@ export class RequestMerger {
   private closing: Pending[] = [];
   private closingHead = 0;
   private readonly emitted = new Set<string>();
-  private readonly emittedOrder: string[] = [];
+  /** The last recentAuditIDs emitted, a ring: the oldest leaves `emitted` as a new one comes. */
+  private readonly emittedRing: Array<string | undefined> = new Array<string | undefined>(
+    recentAuditIDs,
+  );
+  private ringAt = 0;
   private now = -Infinity;
 
-  constructor(private readonly o: MergerOptions) {}
+  private mergeWindowMs: number;
+
+  constructor(private readonly o: MergerOptions) {
+    this.mergeWindowMs = o.mergeWindowMs;
+  }
+
+  /** Changes the window before the first fragment (the reader knows the formats only then). */
+  setMergeWindow(ms: number): void {
+    this.mergeWindowMs = ms;
+  }
 
   /** Requests held right now (open or waiting for their window). */
   get pending(): number {
@@ -83,29 +96,50 @@ export class RequestMerger {
     }
     if (p === undefined && f.attach === 'last-watch' && f.stream !== undefined)
       p = this.lastWatch.get(watchKeyOf(f, f.fields));
+    let first = false;
     if (p === undefined) {
-      p = { sources: [], fields: {}, complete: false, keys: [], done: false };
+      // The merger owns the fragments it is given: the first one's fields become the request's.
+      p = { sources: [], fields: f.fields, complete: false, done: false };
+      first = true;
+      // A watch's end whose start the log does not have: a watch that began before the file.
+      if (f.attach === 'last-watch') {
+        f.fields.verb ??= 'watch';
+        f.fields.startInFile ??= false;
+      }
       if (auditID !== undefined && this.emitted.has(auditID)) {
         this.stats.late++;
         p.ownID = `${auditID}@${f.source.file}:${f.source.line}`;
       }
+      // One line that is the whole request (a ResponseComplete with RequestReceived omitted),
+      // with nothing to wait for: emitted without being held.
+      if (f.complete && this.mergeWindowMs === 0 && key === undefined && f.stream === undefined) {
+        p.sources.push(f.source);
+        p.auditID = auditID;
+        p.complete = true;
+        this.emitNow(p);
+        return;
+      }
       this.held.add(p);
     }
     p.sources.push(f.source);
-    fold(p.fields, f.fields);
-    if (auditID !== undefined && p.auditID === undefined && p.ownID === undefined) {
+    if (!first) fold(p.fields, f.fields);
+    if (auditID !== undefined && p.auditID === undefined) {
       p.auditID = auditID;
       this.byAuditID.set(auditID, p);
     }
-    if (key !== undefined && !p.keys.includes(key)) {
-      p.keys.push(key);
+    if (key !== undefined && !p.keys?.includes(key)) {
+      (p.keys ??= []).push(key);
       this.byKey.set(key, p);
     }
     if (f.stream !== undefined && p.fields.verb === 'watch' && f.attach === undefined)
       this.becomeLastWatch(p, watchKeyOf(f, p.fields));
     if (f.complete && !p.complete) {
       p.complete = true;
-      if (p.watchKey === undefined) this.queueClose(p);
+      // Without a window there is nothing to wait for: it goes now, in the order it completed.
+      if (p.watchKey === undefined) {
+        if (this.mergeWindowMs === 0) this.emitNow(p);
+        else this.queueClose(p);
+      }
     }
     while (this.held.size > this.o.maxPending) this.evictOldest();
     if (this.held.size > this.stats.maxPending) this.stats.maxPending = this.held.size;
@@ -136,8 +170,8 @@ export class RequestMerger {
   private absorb(into: Pending, from: Pending): void {
     into.sources.push(...from.sources);
     fold(into.fields, from.fields);
-    for (const k of from.keys) {
-      into.keys.push(k);
+    for (const k of from.keys ?? []) {
+      (into.keys ??= []).push(k);
       this.byKey.set(k, into);
     }
     if (from.complete) into.complete = true;
@@ -160,7 +194,7 @@ export class RequestMerger {
   }
 
   private closeDue(): void {
-    const until = this.now - this.o.mergeWindowMs;
+    const until = this.now - this.mergeWindowMs;
     while (this.closingHead < this.closing.length) {
       const p = this.closing[this.closingHead];
       if (!p.done && (p.closeAt ?? -Infinity) > until) break;
@@ -193,13 +227,13 @@ export class RequestMerger {
     this.held.delete(p);
     if (p.auditID !== undefined) {
       if (this.byAuditID.get(p.auditID) === p) this.byAuditID.delete(p.auditID);
+      const oldest = this.emittedRing[this.ringAt];
+      if (oldest !== undefined) this.emitted.delete(oldest);
       this.emitted.add(p.auditID);
-      this.emittedOrder.push(p.auditID);
-      if (this.emittedOrder.length > recentAuditIDs * 2) {
-        for (const id of this.emittedOrder.splice(0, recentAuditIDs)) this.emitted.delete(id);
-      }
+      this.emittedRing[this.ringAt] = p.auditID;
+      this.ringAt = (this.ringAt + 1) % recentAuditIDs;
     }
-    for (const k of p.keys) if (this.byKey.get(k) === p) this.byKey.delete(k);
+    for (const k of p.keys ?? []) if (this.byKey.get(k) === p) this.byKey.delete(k);
     if (p.watchKey !== undefined && this.lastWatch.get(p.watchKey) === p)
       this.lastWatch.delete(p.watchKey);
     this.o.emit(toRequest(p));
@@ -219,17 +253,16 @@ function fold(into: RequestFields, from: RequestFields): void {
   }
 }
 
+/** The request, made of the fields folded so far (no copy: they are emitted once). */
 function toRequest(p: Pending): ImportedRequest {
-  const f = p.fields;
+  const r = p.fields as ImportedRequest;
   const first = p.sources[0];
-  return {
-    ...f,
-    id: p.ownID ?? p.auditID ?? `${first.file}:${first.line}`,
-    sources: p.sources,
-    verb: f.verb ?? f.method?.toLowerCase() ?? '',
-    requestURI: f.requestURI ?? '',
-    userAgent: f.userAgent ?? '',
-    startInFile: f.startInFile ?? true,
-    endInFile: p.complete,
-  };
+  r.id = p.ownID ?? p.auditID ?? `${first.file}:${first.line}`;
+  r.sources = p.sources;
+  r.verb ??= r.method?.toLowerCase() ?? '';
+  r.requestURI ??= '';
+  r.userAgent ??= '';
+  r.startInFile ??= true;
+  r.endInFile = p.complete;
+  return r;
 }
