@@ -82,13 +82,13 @@ export class ImportView {
       ].map((t, i) => h('th', { class: i > 1 ? 'num' : '', text: t, attrs: { scope: 'col' } })),
     );
     this.detail = h('div', {
-      class: 'import-client detail',
+      class: 'import-client',
       attrs: { role: 'region', 'aria-label': 'Selected client' },
     });
     this.rest = h('div', { class: 'import-rest' });
     this.element = h(
       'div',
-      { class: 'import-view' },
+      { class: 'import-view scroll-view' },
       this.summary,
       section(
         'Clients',
