@@ -4,6 +4,7 @@
 // The run-model types the webview draws are re-exported here: the webview imports this module,
 // its own files and src/inspector's shared helpers, nothing else (eslint.config.mjs).
 import type { ContinueTokenExplanation } from './engine/storage/explain-continue';
+import type { ImportReport } from './import/import-report';
 import type { WatcherPhase } from './inspector/watcher-states';
 import type {
   ClientRecord,
@@ -17,6 +18,7 @@ import type {
 export type {
   ClientRecord,
   ContinueTokenExplanation,
+  ImportReport,
   RunModel,
   VirtualMs,
   WatchRequestRecord,
@@ -38,6 +40,12 @@ export type {
   WatcherSample,
   WatcherStateName,
 } from './run/run-model';
+export type {
+  ImportedClient,
+  ImportedWatch,
+  Summary as ImportSummary,
+} from './import/import-report';
+export type { PaginationChain } from './import/pagination-chains';
 
 /**
  * Bumped whenever a message changes shape. The webview announces the version it speaks in `ready`;
@@ -54,6 +62,8 @@ export const inspectorViews = [
   'clients',
   'metrics',
   'replay',
+  /** Shown only for a run imported from logs (RunModel.imported). */
+  'import',
 ] as const;
 export type InspectorView = (typeof inspectorViews)[number];
 

@@ -19,6 +19,7 @@ import {
 import { formatVirtualTime } from '../src/inspector/watcher-states';
 import { ClientsView } from './clients-view';
 import { formatCount, h, plural, replaceChildren } from './dom';
+import { ImportView } from './import-view';
 import { ListsView } from './lists-view';
 import { ReplayView } from './replay-view';
 import { MetricsView } from './metrics-view';
@@ -94,6 +95,7 @@ const viewTitles: Record<InspectorView, string> = {
   clients: 'Clients',
   metrics: 'Metrics',
   replay: 'Replay',
+  import: 'Import',
 };
 
 const watchersView = new WatchersView({
@@ -158,6 +160,7 @@ const replayView = new ReplayView((id) => {
   saveState({ view: 'lists', selectedListId: id });
   listsView.select(id);
 });
+const importView = new ImportView();
 const metricsView = new MetricsView({
   onCopy: () => post({ type: 'metrics/copy' }),
   onSearch: (text) => saveState({ metricsSearch: text }),
@@ -187,6 +190,7 @@ tabBar.panel('lists').appendChild(listsView.element);
 tabBar.panel('clients').appendChild(clientsView.element);
 tabBar.panel('metrics').appendChild(metricsView.element);
 tabBar.panel('replay').appendChild(replayView.element);
+tabBar.panel('import').appendChild(importView.element);
 
 const header = h('header', { class: 'run-header' });
 const progress = h('div', { class: 'progress', attrs: { role: 'status', 'aria-live': 'polite' } });
@@ -232,6 +236,7 @@ const timeFollowers: Record<InspectorView, ((at: number) => void) | undefined> =
   clients: (at) => clientsView.setTime(at),
   metrics: (at) => metricsView.setTime(at),
   replay: undefined,
+  import: undefined,
 };
 const behind = new Set<InspectorView>();
 
@@ -269,6 +274,7 @@ const modelFollowers: Record<InspectorView, (m: PanelModel, at: number) => void>
   },
   metrics: (m, at) => metricsView.setRun(m, at, state.metricsSearch),
   replay: (m) => replayView.setRun(m),
+  import: (m) => importView.setRun(m),
 };
 const stale = new Set<InspectorView>();
 /** The LISTs the Lists view was last given (a live run's count, and how many had ended). */
@@ -356,6 +362,9 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   content.hidden = !has;
   header.hidden = !has;
   if (!identity || !m) return;
+  // The Import tab exists for runs imported from logs only.
+  setImportTab(!!m.imported);
+  if (!m.imported && state.view === 'import') state = { ...state, view: 'watchers' };
   if (state.runId !== identity.id) {
     // Another run: the time and the selections of the previous one mean nothing here. A new run
     // opens at its end, where everything has happened; the timeline goes back from there.
@@ -396,12 +405,20 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
   clientsView.setRun(m, identity.id, at);
   metricsView.setRun(m, at, state.metricsSearch);
   replayView.setRun(m);
+  importView.setRun(m);
   tabBar.show(state.view);
   behind.clear();
   stale.clear();
   listsSignature = '';
   // A live run opens following now (setRun did): the scrubber is at its end already.
   if (!timeline.isFollowing()) timeline.seek(at);
+}
+
+function setImportTab(shown: boolean): void {
+  for (const id of ['tab-import', 'view-import']) {
+    const el = document.getElementById(id);
+    if (el) el.hidden = !shown;
+  }
 }
 
 function restore(restored: InspectorViewState): void {
@@ -547,6 +564,7 @@ post({ type: 'ready', protocolVersion });
   durationMs: () => model?.durationMs,
   watcherTable: () => watchersView.stats(),
   clientRows: () => clientsView.rows(),
+  importRows: () => importView.rows(),
   firstFrame: () => ({ ...firstFrame, sizes: { ...firstFrame.sizes } }),
   problems: () => [...problems],
 };

@@ -5,6 +5,7 @@
 // per-watcher logs keep their first and last entries (the middle is counted in `logDropped`), long
 // series are capped and what is left out is counted in `truncated`.
 import type { InspectorEvent } from '../engine/inspect/events';
+import type { ImportReport } from '../import/import-report';
 import type {
   ScenarioInput,
   TraceInputRecord,
@@ -279,6 +280,7 @@ export class RunModelBuilder {
   private readonly watchCache: { started: boolean; startedAt?: number; readyAt?: number } = {
     started: false,
   };
+  private imported: ImportReport | undefined;
 
   constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
     this.header = header;
@@ -442,6 +444,9 @@ export class RunModelBuilder {
         return;
       case 'fault':
         this.pushBounded(this.faults, { at, name: input.name, text: input.text }, 'faults');
+        return;
+      case 'imported':
+        this.imported = input.report;
         return;
     }
   }
@@ -946,6 +951,7 @@ export class RunModelBuilder {
       moments: { at: moments.at.slice(), count: moments.count.slice() },
       watchCache: { ...this.watchCache },
       clients,
+      ...(this.imported ? { imported: this.imported } : {}),
     };
     return model;
   }

@@ -1,6 +1,7 @@
 // What one run (a scenario run or a replayed trace) produced, folded from the engine's inspector
 // events into the shapes every face shows: the CLI report and --json, the webview views, the side
 // panel. No upstream counterpart. Plain JSON data: it crosses the host/webview boundary as is.
+import type { ImportReport } from '../import/import-report';
 
 /** Virtual milliseconds since the run started. */
 export type VirtualMs = number;
@@ -455,4 +456,6 @@ export interface RunModel {
   clients?: ClientRecord[];
   /** A what-if replay beside the replay it varies (compareRuns), when the face that made it has both. */
   comparison?: RunComparison;
+  /** The analysis of the logs the run was imported from (import-report.ts): the Import tab. */
+  imported?: ImportReport;
 }

@@ -8,6 +8,8 @@
 import { visibleText } from '../format/visible-text';
 import type { InspectorEvent } from '../engine/inspect/events';
 import type { LoggedAnswer, RunHeader } from '../run/run-model';
+import type { ImportReport } from '../import/import-report';
+import type { RunHeader } from '../run/run-model';
 
 export const traceFormat = 'listwatch-trace';
 export const traceVersion = 2;
@@ -115,7 +117,9 @@ export type ScenarioInput =
    * A fault was injected into the live server (faults.ts): its name, the parameters it was given
    * and what it did, in the words of its log line.
    */
-  | { action: 'fault'; name: string; params: Record<string, unknown>; text: string };
+  | { action: 'fault'; name: string; params: Record<string, unknown>; text: string }
+  /** The run was imported from logs (`listwatch import --trace`): their analysis, once, first. */
+  | { action: 'imported'; report: ImportReport };
 
 export type TraceInputRecord = { kind: 'input'; at: number } & ScenarioInput;
 

@@ -139,7 +139,7 @@ describe('listwatch import: output', () => {
       /page 2: continue at rv 41007 from key "\/registry\/pods\/default\/web-1␀" \(linked by first-page\)/,
       /restarts chain 1 from scratch \(no continue\)/,
       /LIST of pods 1 s after its watch ended early \(audit\.log:5\) · audit\.log:6/,
-      /Rejected lines: 2\n  audit\.log:7: expected an audit\.k8s\.io\/v1 Event: unexpected end of JSON input/,
+      /Rejected lines: 2\n {2}audit\.log:7: expected an audit\.k8s\.io\/v1 Event: unexpected end of JSON input/,
       /audit\.log:9: expected an audit\.k8s\.io\/v1 Event: not JSON: ␇bell/,
       /LIST \/api\/v1\/pods\?limit=… ×3: etcd · limit with no resourceVersion/,
     ])

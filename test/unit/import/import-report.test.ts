@@ -7,6 +7,7 @@
 import * as assert from 'assert';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { relistWindowMs } from '../../../src/inspector/relist-rule';
+import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { Distribution, exactLimit } from '../../../src/import/distribution';
 import {
   ImportReportBuilder,
@@ -736,5 +737,23 @@ describe('import report: Distribution', () => {
     assert.deepStrictEqual([s.count, s.min, s.max], [100_000, 1, 100_000]);
     assert.ok(Math.abs((s.median as number) - 50_000) / 50_000 < 0.01, `median ${s.median}`);
     assert.ok(Math.abs((s.p99 as number) - 99_000) / 99_000 < 0.01, `p99 ${s.p99}`);
+  });
+});
+
+describe('import report in a run (RunModel.imported)', () => {
+  const header = {
+    format: 'listwatch-trace' as const,
+    version: 2 as const,
+    scenario: 'import',
+    profile: '1.36',
+    seed: 0,
+    params: {},
+  };
+  it("the trace input {action: 'imported'} is folded into the model; a run without one has none", () => {
+    const rep = report([mk('list', '/api/v1/pods', { at: 0, end: 1 })]);
+    const withIt = new RunModelBuilder(header);
+    withIt.add({ kind: 'input', at: 0, action: 'imported', report: rep });
+    assert.deepStrictEqual(withIt.finish().imported, rep);
+    assert.strictEqual('imported' in new RunModelBuilder(header).finish(), false);
   });
 });

@@ -1,0 +1,233 @@
+// The inspector's Import tab in the real workbench, driven in Chromium: a trace that carries an
+// import's analysis ({action: 'imported'}, as `listwatch import --trace` writes it) opens with the
+// tab; its clients table, a backup chain broken by 410 Expired and restarted with its decoded
+// tokens, an informer's relist, and rejected lines with their positions, hostile text shown as
+// text. A trace without an import has no Import tab. Screenshot: test-results/e2e/import-*.png.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { encodeContinue } from '../../src/engine/storage/continue';
+import { ImportReportBuilder } from '../../src/import/import-report';
+import type { ImportedRequest } from '../../src/import/imported-request';
+import { projectRoot, testResultsDir } from '../harness/paths';
+import type { VSCodeServer } from '../harness/vscode-server';
+import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
+import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
+
+const root = projectRoot();
+const shots = testResultsDir('e2e');
+const folder = testResultsDir('e2e', 'import-traces');
+const hostile = 'evil/1.0 <script>alert(1)</script><img src=x onerror=alert(2)>';
+const t0 = Date.UTC(2025, 2, 12, 10, 15, 0);
+
+function req(
+  verb: string,
+  uri: string,
+  ua: string,
+  at: number,
+  end: number,
+  code = 200,
+): ImportedRequest {
+  const line = Math.round(at * 10) + 1;
+  return {
+    id: `${ua}:${at}`,
+    sources: [{ file: 'audit.log', line, format: 'audit' }],
+    verb,
+    requestURI: uri,
+    userAgent: ua,
+    user: 'system:serviceaccount:ops:backup',
+    receivedAt: t0 + at * 1000,
+    completedAt: t0 + end * 1000,
+    startInFile: true,
+    endInFile: true,
+    code,
+    ...(code === 410
+      ? { status: { reason: 'Expired', message: 'The provided continue parameter is too old' } }
+      : {}),
+  };
+}
+
+const token = (last: string, rv: number) =>
+  encodeContinue(`/registry/pods/${last}\u0000`, '/registry/pods/', rv);
+
+function writeTraces(): { imported: string; plain: string } {
+  fs.mkdirSync(folder, { recursive: true });
+  const b = new ImportReportBuilder('1.36');
+  const backup = 'backup-agent/1.7.0';
+  for (const r of [
+    req('list', '/api/v1/pods?limit=500', backup, 0, 0.2),
+    req('list', `/api/v1/pods?limit=500&continue=${token('default/web-1', 41007)}`, backup, 1, 1.2),
+    req(
+      'list',
+      `/api/v1/pods?limit=500&continue=${token('default/web-9', 41007)}`,
+      backup,
+      400,
+      400.1,
+      410,
+    ),
+    req('list', '/api/v1/pods?limit=500', backup, 402, 402.3),
+    req(
+      'list',
+      `/api/v1/pods?limit=500&continue=${token('default/web-1', 52000)}`,
+      backup,
+      403,
+      403.2,
+    ),
+    req('watch', '/api/v1/pods?watch=true&timeoutSeconds=300', hostile, 0, 30),
+    req('list', '/api/v1/pods?limit=500', hostile, 31, 31.1),
+  ])
+    b.request(r);
+  b.reject({
+    file: 'audit.log',
+    line: 4242,
+    format: 'audit',
+    reason: 'expected an audit.k8s.io/v1 Event: unexpected end of JSON input',
+    text: '{"kind":"Event","userAgent":"<b>bold</b>',
+  });
+  const report = b.finish({
+    records: 7,
+    lines: 4242,
+    skipped: 0,
+    rejected: 1,
+    files: [{ file: 'audit.log', format: 'audit' }],
+    assumptions: { timeZone: 'UTC' },
+  });
+  const header = (scenario: string) =>
+    JSON.stringify({
+      format: 'listwatch-trace',
+      version: 2,
+      scenario,
+      profile: '1.36',
+      seed: 0,
+      params: {},
+    });
+  const imported = path.join(folder, 'imported-audit.jsonl');
+  fs.writeFileSync(
+    imported,
+    `${header('import')}\n${JSON.stringify({ kind: 'input', at: 0, action: 'imported', report })}\n`,
+  );
+  const plain = path.join(folder, 'not-imported.jsonl');
+  fs.writeFileSync(
+    plain,
+    `${header('import')}\n${JSON.stringify({ kind: 'input', at: 0, action: 'phase', name: 'start', text: 'nothing imported' })}\n`,
+  );
+  return { imported, plain };
+}
+
+interface InspectorHook {
+  importRows(): string[][];
+  problems(): string[];
+}
+
+describe('the inspector: the Import tab', function () {
+  let server: VSCodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let traces: { imported: string; plain: string };
+
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
+  const panel = (): FrameLocator => inspectorPanel(page);
+
+  async function openTrace(file: string): Promise<void> {
+    await palette(page, 'List/Watch: Open Trace…');
+    const input = quickInput(page);
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(file) })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await input.fill(file);
+    await page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: path.basename(file) })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs })
+      .catch(() => undefined);
+    await page.keyboard.press('Enter');
+    await panel()
+      .locator('.run-params', { hasText: path.basename(file) })
+      .waitFor({ timeout: 120_000 });
+  }
+
+  before(async function () {
+    traces = writeTraces();
+    ({ server, browser, page } = await openWorkbench({
+      folder,
+      extensionDevelopmentPath: root,
+      settings: screenshotSettings,
+    }));
+    await page.keyboard.press('Control+B');
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed')
+      await shot(`import-failed-${this.currentTest.title.replace(/\W+/g, '-')}.png`).catch(
+        () => undefined,
+      );
+  });
+
+  it('shows the clients, the broken chain and its restart with decoded tokens, the relist and the rejects, as text', async () => {
+    await openTrace(traces.imported);
+    await showTab(page, 'Import');
+    const rows = await inspectorHook(page, (h: InspectorHook) => h.importRows());
+    assert.deepStrictEqual(rows, [
+      ['backup-agent/1.7.0', 'LISTs only', '5', '5', '0', '1', '0', '0', '0', '2', '—'],
+      ['evil/1.0', 'LIST + WATCH', '2', '1', '1', '0', '0', '0', '1', '1', '30 s'],
+    ]);
+    const detail = panel().locator('.import-client');
+    await detail
+      .locator('li[data-chain="1"]', {
+        hasText: 'broken by 410 Expired at page 3, restarted as chain 2',
+      })
+      .waitFor({ timeout: uiTimeoutMs });
+    const chain1 = (await detail.locator('li[data-chain="1"]').textContent()) ?? '';
+    assert.match(
+      chain1,
+      /page 2: continue at rv 41007 from key "\/registry\/pods\/default\/web-1␀" \(DecodeContinue; linked by first-page\)/,
+    );
+    assert.match(chain1, /410: The provided continue parameter is too old/);
+    const chain2 = (await detail.locator('li[data-chain="2"]').textContent()) ?? '';
+    assert.match(chain2, /restarts chain 1 from scratch \(no continue\)/);
+    assert.match(chain2, /page 2: continue at rv 52000/);
+    const rejected = (await panel().locator('.import-rejected').textContent()) ?? '';
+    assert.match(
+      rejected,
+      /audit\.log:4242 expected an audit\.k8s\.io\/v1 Event: unexpected end of JSON input: \{"kind":"Event","userAgent":"<b>bold<\/b>/,
+    );
+    await shot('import-tab.png');
+
+    // The hostile client: its relist, and its user agent as text (no element was made of it).
+    await panel().locator('.import-clients tbody tr', { hasText: 'evil/1.0' }).click();
+    await detail
+      .locator('h2', { hasText: '<script>alert(1)</script>' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.match(
+      (await detail.locator('.import-relists').textContent()) ?? '',
+      /LIST of pods, 1 s after its watch ended early \(audit\.log:1\) · audit\.log:311 · chain 3/,
+    );
+    assert.strictEqual(
+      await panel().locator('.import-view script, .import-view img, .import-view b').count(),
+      0,
+    );
+    assert.deepStrictEqual(await inspectorHook(page, (h: InspectorHook) => h.problems()), []);
+    await shot('import-tab-relist.png');
+  });
+
+  it('a run without an import has no Import tab', async () => {
+    await openTrace(traces.plain);
+    await panel()
+      .locator('vscode-panel-tab', { hasText: 'Watchers' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(await panel().locator('vscode-panel-tab#tab-import').isVisible(), false);
+    await openTrace(traces.imported);
+    await panel()
+      .locator('vscode-panel-tab#tab-import')
+      .waitFor({ state: 'visible', timeout: uiTimeoutMs });
+  });
+});
