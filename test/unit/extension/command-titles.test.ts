@@ -43,6 +43,8 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.serverMenu': true, // a quick pick of the server commands
   'listwatch.terminateWatcher': false, // the Server view's watcher row
   'listwatch.expireHistory': false, // the Server view's resource row
+  'listwatch.importLogs': true, // the file picker
+  'listwatch.replayImportWhatIf': true, // profile, watch cache size, WatchList
 };
 
 interface ContributedCommand {
