@@ -27,7 +27,6 @@ export interface ClientError {
   message: string;
 }
 
-
 /**
  * What a scenario did, one action per record. Writes are aggregated per virtual instant so a burst
  * of thousands of writes costs a line per step, not per write.

@@ -47,6 +47,8 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.exportPerfetto': true, // a save dialog
   'listwatch.probeCluster': true, // kubeconfig, context, URL, watch; then a modal plan
   'listwatch.scrapeClusterMetrics': true, // kubeconfig, context; then a modal plan
+  'listwatch.importLogs': true, // the file picker
+  'listwatch.replayImportWhatIf': true, // profile, watch cache size, WatchList
 };
 
 interface ContributedCommand {
