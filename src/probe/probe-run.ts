@@ -57,7 +57,7 @@ export interface ProbeOptions {
 }
 
 export interface DecodedContinue {
-  /** The key the next page starts from (the key prefix joined with the token's start). */
+  /** The key the next page starts from (the key prefix joined with the token's start), raw. */
   startKey?: string;
   resourceVersion?: string;
   error?: string;
@@ -182,7 +182,7 @@ function decoded(token: string, keyPrefix: string): DecodedContinue {
   const r = inspectContinue(token, keyPrefix);
   if (r.error) return { error: r.error.message };
   return {
-    startKey: visibleText(r.result!.fromKey),
+    startKey: r.result!.fromKey,
     resourceVersion: String(r.result!.resourceVersion),
   };
 }

@@ -76,8 +76,8 @@ describe('listwatch probe against listwatch serve', function () {
     assert.deepStrictEqual(
       pages.map((p) => [p.status, p.items, p.remainingItemCount, p.continueDecoded?.startKey]),
       [
-        [200, 2, 3, '/registry/pods/default/pod-1\u2400'],
-        [200, 2, 1, '/registry/pods/default/pod-3\u2400'],
+        [200, 2, 3, '/registry/pods/default/pod-1\u0000'],
+        [200, 2, 1, '/registry/pods/default/pod-3\u0000'],
         [200, 1, undefined, undefined],
       ],
     );
