@@ -14,9 +14,18 @@ import {
   type ImportReport,
   type ImportTotals,
 } from '../import/import-report';
+import { explainRequest } from '../explain/explain-request';
+import { importFiles as readFiles } from '../import/import-files';
 import { parseArgs, type OptionSpec } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { renderImportReport } from './import-report-text';
+import {
+  importReplayHelp,
+  importReplayOptionSpecs,
+  parseImportReplayFlags,
+  runImportReplay,
+  type ImportReplayFlags,
+} from './import-replay-options';
 
 /** What import-files.ts's importFiles is handed besides the files. */
 export interface ImportFilesOptions {
@@ -52,6 +61,7 @@ const profiles: readonly ImportProfile[] = ['1.36', '1.37'];
 export const progressThresholdBytes = 64 * 1024 * 1024;
 
 const help = `Usage: listwatch import FILE… [--json] [--profile 1.36|1.37] [--year N] [--format F]
+                        [--trace OUT.jsonl [--what-if K=V,… [--compare]]]
 
 Imports the logs a cluster already has and tells the storage-level story of its
 clients: audit.k8s.io/v1 events (kube-apiserver --audit-log-path, any level and
@@ -74,6 +84,9 @@ Options:
   --format F      read every file as F (${formats.join(', ')}) instead of detecting it
   -h, --help      show this help
 
+Replaying the requests through the engine (the log's answer beside the engine's):
+${importReplayHelp}
+
 Rejected lines are counted and shown with their file and line; they do not fail
 the import. Exit status: 0 imported, 2 usage error (a bad option, a file that
 cannot be read), 1 reading failed part-way.`;
@@ -84,6 +97,8 @@ const specs: OptionSpec[] = [
   { name: 'year', value: true },
   { name: 'format', value: true },
   { name: 'help', value: false, short: 'h' },
+  // --profile is the import's own: the replay runs under the same one.
+  ...importReplayOptionSpecs.filter((o) => o.name !== 'profile'),
 ];
 
 function formatBytes(n: number): string {
@@ -121,6 +136,7 @@ interface ParsedImport {
   profile: ImportProfile;
   year?: number;
   format?: ImportFormat;
+  replay?: ImportReplayFlags;
 }
 
 function parse(args: string[]): ParsedImport | 'help' {
@@ -137,6 +153,8 @@ function parse(args: string[]): ParsedImport | 'help' {
     json: options.has('json'),
     profile: profile as ImportProfile,
   };
+  const replay = parseImportReplayFlags(options);
+  if (replay) parsed.replay = replay;
   const year = options.get('year') as string | undefined;
   if (year !== undefined) {
     if (!/^\d{4}$/.test(year) || Number(year) < 1970)
@@ -159,14 +177,24 @@ export async function importReport(
   p: { files: string[]; profile: ImportProfile; year?: number; format?: ImportFormat },
   deps: Required<Pick<ImportCommandDeps, 'importFiles'>> & ImportCommandDeps,
   progress?: (bytesRead: number) => void,
+  onRequest?: (r: ImportedRequest) => void,
 ): Promise<ImportReport> {
   const builder = new ImportReportBuilder(p.profile);
+  const sink: ImportSink = onRequest
+    ? {
+        request: (r) => {
+          builder.request(r);
+          onRequest(r);
+        },
+        reject: (r) => builder.reject(r),
+      }
+    : builder;
   const options: ImportFilesOptions = {
     ...(p.year !== undefined ? { year: p.year } : {}),
     ...(p.format !== undefined ? { format: p.format } : {}),
     ...(progress ? { onProgress: progress } : {}),
   };
-  const totals = await deps.importFiles(p.files, options, builder);
+  const totals = await deps.importFiles(p.files, options, sink);
   const report = builder.finish(totals);
   if (deps.explainRequest) await explainShapes(report, deps.explainRequest);
   return report;
@@ -207,8 +235,15 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
             }
           : undefined;
       let report: ImportReport;
+      // The replay re-issues every request, so it keeps them; the report alone does not.
+      const requests: ImportedRequest[] = [];
       try {
-        report = await importReport(p, { ...deps, importFiles }, progress);
+        report = await importReport(
+          p,
+          { ...deps, importFiles },
+          progress,
+          p.replay ? (r) => requests.push(r) : undefined,
+        );
       } catch (e) {
         io.err(
           `listwatch import: reading failed: ${visibleText(e instanceof Error ? e.message : String(e))}\n`,
@@ -216,10 +251,28 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
         return exitInvalid;
       }
       io.out(p.json ? JSON.stringify(report) + '\n' : renderImportReport(report));
+      if (p.replay) {
+        p.replay.baseline.report = report;
+        if (p.replay.whatIf) p.replay.whatIf.report = report;
+        // With --json, stdout is the one report object: the replay's lines go to stderr.
+        await runImportReplay(requests, p.files, p.replay, p.json ? { ...io, out: io.err } : io);
+      }
       return exitOk;
     },
   };
 }
 
-/** The command as main.ts lists it; the lead wires the reader and the explainer here at merge. */
-export const importCommand = importCommandWith({});
+/** import-files.ts's streaming reader, the files named by their paths. */
+export const readLogFiles: ImportFiles = (files, options, sink) =>
+  readFiles(
+    files.map((path) => ({ path })),
+    options,
+    sink,
+  );
+
+/** The command as main.ts lists it: the streaming reader and the engine's explainer. */
+export const importCommand = importCommandWith({
+  importFiles: readLogFiles,
+  // One shape at a time; the report asks for the answer, not the errors other states would give.
+  explainRequest: (url, options) => explainRequest(url, { ...options, possibleErrors: false }),
+});

@@ -27,7 +27,6 @@ export const importReplayOptionSpecs: OptionSpec[] = [
 export const importReplayHelp = [
   '  --trace FILE         replay the requests through the engine in virtual time and write the',
   "                       run's trace (open it in VS Code with List/Watch: Open Trace…)",
-  '  --profile P          1.36 (default) or 1.37',
   '  --objects R=N,…      objects per resource seeded before the first request (default: inferred',
   "                       from the log's LIST answers)",
   '  --what-if K=V,…      replay again with profile=1.37, watchCacheSize=N, watchList=true',
@@ -75,7 +74,8 @@ export function parseImportReplayFlags(
   const whatIfText = text('what-if');
   const compare = options.has('compare');
   if (trace === undefined && whatIfText === undefined && !compare) {
-    for (const k of ['profile', 'seed', 'objects'])
+    // --profile is the import's own too (how requests would be served), so it needs no replay.
+    for (const k of ['seed', 'objects'])
       if (options.has(k)) throw new UsageError(`--${k} needs --trace, --what-if or --compare`);
     return undefined;
   }

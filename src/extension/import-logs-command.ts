@@ -7,7 +7,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { explainRequest } from '../explain/explain-request';
 import { compareRuns } from '../import/compare-runs';
+import { importFiles } from '../import/import-files';
+import { ImportReportBuilder, explainShapes, type ImportReport } from '../import/import-report';
 import type { ImportedRequest } from '../import/imported-request';
 import { replayToModel } from '../import/replay-import';
 import type { ReplayOptions, ReplaySummary } from '../import/replay-options';
@@ -22,20 +25,42 @@ export const importLogsCommandId = 'listwatch.importLogs';
 export const replayWhatIfCommandId = 'listwatch.replayImportWhatIf';
 
 /**
- * Reads log files into imported requests (import-audit's importFiles); `onProgress` gets the bytes
- * read so far. Injected: the readers live in src/import, the command only drives them.
+ * Reads log files into imported requests and their analysis (the Import tab); `onProgress` gets
+ * the bytes read so far.
  */
 export type ImportedRequestsReader = (
   files: readonly string[],
   o: { signal: AbortSignal; onProgress: (bytesRead: number) => void },
-) => Promise<readonly ImportedRequest[]>;
+) => Promise<{ requests: readonly ImportedRequest[]; report?: ImportReport }>;
+
+/** The reader the command uses: src/import's streaming importFiles into the report builder. */
+export const readImportedLogs: ImportedRequestsReader = async (files, o) => {
+  const builder = new ImportReportBuilder('1.36');
+  const requests: ImportedRequest[] = [];
+  const totals = await importFiles(
+    files.map((f) => ({ path: f, name: path.basename(f) })),
+    { signal: o.signal, onProgress: o.onProgress },
+    {
+      request: (r) => {
+        builder.request(r);
+        requests.push(r);
+      },
+      reject: (r) => builder.reject(r),
+    },
+  );
+  const report = builder.finish(totals);
+  await explainShapes(report, (url, options) =>
+    explainRequest(url, { ...options, possibleErrors: false }),
+  );
+  return { requests, report };
+};
 
 export interface ImportLogsDeps {
   store: RunStore;
   current: CurrentRun;
   inspector: { show(preserveFocus?: boolean): void };
   log: ExtensionLog;
-  /** The reader the command uses unless one is passed as its second argument. */
+  /** The reader the command uses unless one is passed as its second argument (default readImportedLogs). */
   readRequests?: ImportedRequestsReader;
 }
 
@@ -157,11 +182,9 @@ export async function importLogsCommand(
   }
   if (!files || files.length === 0) return undefined;
   const read =
-    typeof readerArg === 'function' ? (readerArg as ImportedRequestsReader) : deps.readRequests;
-  if (!read) {
-    void vscode.window.showErrorMessage('List/Watch: no log importer is available in this build.');
-    return undefined;
-  }
+    typeof readerArg === 'function'
+      ? (readerArg as ImportedRequestsReader)
+      : (deps.readRequests ?? readImportedLogs);
   const sizes = await Promise.all(files.map((f) => fs.promises.stat(f).then((s) => s.size)));
   const total = sizes.reduce((a, b) => a + b, 0);
   const names = files.map((f) => path.basename(f)).join(', ');
@@ -170,7 +193,7 @@ export async function importLogsCommand(
   const outcome = await withCancellableProgress(
     `List/Watch: importing ${files.length} file(s), ${bytesText(total)} in total`,
     async (signal, report) => {
-      const requests = await read(chosen, {
+      const { requests, report: analysis } = await read(chosen, {
         signal,
         onProgress: (bytes) =>
           report(
@@ -183,7 +206,7 @@ export async function importLogsCommand(
         imported,
         chosen,
         requests,
-        { profile: '1.36', seed: 1 },
+        { profile: '1.36', seed: 1, ...(analysis ? { report: analysis } : {}) },
         signal,
         (f, m) => report(0.5 + 0.5 * f, `replaying: ${m}`),
         `Import: ${names}`,
@@ -288,7 +311,11 @@ export async function replayWhatIfCommand(
         imported,
         source.files,
         source.requests,
-        { ...whatIf, seed: base.seed },
+        {
+          ...whatIf,
+          seed: base.seed,
+          ...(source.model.imported ? { report: source.model.imported } : {}),
+        },
         signal,
         report,
         `${base.title} (what-if ${label})`,

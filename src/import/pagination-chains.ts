@@ -51,7 +51,7 @@ export interface PaginationChain {
   /** False when `complete` rests on the last page succeeding, the log having no response bodies. */
   completeKnown: boolean;
   outcome: 'complete' | 'open' | 'expired' | 'error';
-  /** The page answered 410 Expired, and the Status message. */
+  /** The page that answered 410 Expired (0-based, an index into `codes`), and the Status message. */
   expired?: { page: number; at: number | null; message: string };
   /** The first page sent a token no earlier page of this client answered with (its start is before the log). */
   orphan?: boolean;
@@ -201,8 +201,12 @@ export class PaginationChains {
     } else if (code >= 300) {
       c.outcome = 'error';
       this.close(key, o);
-    } else if (o.lastContinue === '' || (page === 0 && c.limit === undefined && token === '')) {
-      // The answer said it was the last page, or a LIST without limit is one page.
+    } else if (
+      (r.response !== undefined && !r.response.continue) ||
+      (page === 0 && c.limit === undefined && token === '')
+    ) {
+      // The answer said it was the last page (no continue in its ListMeta), or a LIST without
+      // limit is one page.
       c.outcome = 'complete';
       c.complete = true;
       this.close(key, o);

@@ -175,6 +175,7 @@ export async function replayImport(
     params: replayParams(options),
   };
   write(header);
+  if (options.report) write({ kind: 'input', at: 0, action: 'imported', report: options.report });
   let recording = true;
   const run = new ScenarioRun({
     scenario: importScenario,

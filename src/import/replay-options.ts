@@ -2,6 +2,8 @@
 // what-ifs) and what it reports, beside the trace it writes. The header's params carry the same,
 // so a run read back from its trace says what it was a replay of.
 
+import type { ImportReport } from './import-report';
+
 /** How an import is replayed through the engine. */
 export interface ReplayOptions {
   profile: '1.36' | '1.37';
@@ -15,6 +17,8 @@ export interface ReplayOptions {
   /** Objects per resource seeded before the first request (`{pods: 5000}`); else inferred from the responses. */
   objects?: Record<string, number>;
   seed: number;
+  /** The import's analysis (import-report.ts): written right after the header, for the Import tab. */
+  report?: ImportReport;
   /** The files the requests came from, as the user named them (recorded in the header). */
   files?: readonly string[];
   signal?: AbortSignal;

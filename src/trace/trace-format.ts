@@ -9,7 +9,6 @@ import { visibleText } from '../format/visible-text';
 import type { InspectorEvent } from '../engine/inspect/events';
 import type { LoggedAnswer, RunHeader } from '../run/run-model';
 import type { ImportReport } from '../import/import-report';
-import type { RunHeader } from '../run/run-model';
 
 export const traceFormat = 'listwatch-trace';
 export const traceVersion = 2;

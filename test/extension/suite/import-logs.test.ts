@@ -1,61 +1,16 @@
-// Runs in the real extension host: "Import Logs as Run…" reads test/fixtures/audit.log (through an
-// injected reader until import-audit's importFiles is merged), replays it through the engine, lists
-// the run in the Runs view and opens it in the inspector with its Replay tab's data; "Replay Import
+// Runs in the real extension host: "Import Logs as Run…" reads test/fixtures/audit.log with the
+// real importer (src/import), replays it through the engine, lists the run in the Runs view and
+// opens it in the inspector with its Import and Replay tabs' data; "Replay Import
 // with What-If…" makes the what-if run with the comparison beside its baseline.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ImportedRequestsReader } from '../../../src/extension/import-logs-command';
 import type { StoredRun } from '../../../src/extension/run-store';
-import type { ImportedRequest } from '../../../src/import/imported-request';
 import { projectRoot } from '../../harness/paths';
 import { activeApi } from './extension-api';
 
 const fixture = path.join(projectRoot(), 'test', 'fixtures', 'audit.log');
-
-/** The fixture's audit events as ImportedRequests (the shape importFiles gives, Metadata level). */
-const readAudit: ImportedRequestsReader = async (files, o) => {
-  const out: ImportedRequest[] = [];
-  for (const file of files) {
-    const text = await fs.promises.readFile(file, 'utf8');
-    text.split('\n').forEach((line, i) => {
-      if (!line.trim()) return;
-      const e = JSON.parse(line) as {
-        auditID: string;
-        stage: string;
-        verb: string;
-        requestURI: string;
-        userAgent?: string;
-        user?: { username?: string };
-        objectRef?: ImportedRequest['objectRef'];
-        requestReceivedTimestamp: string;
-        stageTimestamp: string;
-        responseStatus?: { code?: number; reason?: string; message?: string };
-      };
-      out.push({
-        id: e.auditID,
-        auditID: e.auditID,
-        sources: [{ file: path.basename(file), line: i + 1, format: 'audit' }],
-        verb: e.verb,
-        requestURI: e.requestURI,
-        userAgent: e.userAgent ?? '',
-        user: e.user?.username,
-        objectRef: e.objectRef,
-        receivedAt: Date.parse(e.requestReceivedTimestamp),
-        completedAt: Date.parse(e.stageTimestamp),
-        startInFile: true,
-        endInFile: e.stage === 'ResponseComplete',
-        code: e.responseStatus?.code,
-        ...(e.responseStatus?.reason
-          ? { status: { reason: e.responseStatus.reason, message: e.responseStatus.message } }
-          : {}),
-      });
-    });
-    o.onProgress(text.length);
-  }
-  return out;
-};
 
 describe('import logs as a run', () => {
   after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
@@ -65,7 +20,6 @@ describe('import logs as a run', () => {
     const run = await vscode.commands.executeCommand<StoredRun | undefined>(
       'listwatch.importLogs',
       [fixture],
-      readAudit,
     );
     assert.ok(run, 'the command returned no run');
     assert.strictEqual(run.source, 'import');
@@ -88,6 +42,12 @@ describe('import logs as a run', () => {
     const last = loaded[loaded.length - 1];
     assert.ok(last.type === 'run/loaded' && last.model.replay, 'with the Replay tab data');
     assert.ok(last.model.replay.rows.length > 0);
+    // The Import tab: the log's own story (test/fixtures/audit.log has four clients, one 410).
+    const imported = api.currentRun()?.model.imported;
+    assert.ok(imported, 'the run carries the import report');
+    assert.strictEqual(imported.requests.total, 7);
+    assert.deepStrictEqual(imported.requests.byCode, { '200': 6, '410': 1 });
+    assert.strictEqual(imported.clients.length, 4);
   });
 
   it('replays the import with a what-if and compares the two runs', async () => {
@@ -95,7 +55,6 @@ describe('import logs as a run', () => {
     const base = await vscode.commands.executeCommand<StoredRun | undefined>(
       'listwatch.importLogs',
       [fixture],
-      readAudit,
     );
     assert.ok(base);
     const whatIf = await vscode.commands.executeCommand<StoredRun | undefined>(

@@ -60,7 +60,7 @@ describe('listwatch import: replay flags', () => {
 
   const bad: Array<{ argv: string[]; message: string }> = [
     { argv: ['--compare'], message: '--compare needs --what-if (what to compare with)' },
-    { argv: ['--profile', '1.37'], message: '--profile needs --trace, --what-if or --compare' },
+    { argv: ['--seed', '3'], message: '--seed needs --trace, --what-if or --compare' },
     {
       argv: ['--trace', 'x', '--profile', '1.35'],
       message: '--profile expects 1.36 or 1.37, got "1.35"',

@@ -51,10 +51,11 @@ describe('import: an audit log with a known story', () => {
     const [broken, restart] = chains;
     assert.strictEqual(broken.pages, brokenPages);
     assert.strictEqual(broken.outcome, 'expired');
-    assert.strictEqual(broken.expired?.page, brokenPages);
+    assert.strictEqual(broken.expired?.page, brokenPages - 1, '0-based');
     assert.strictEqual(broken.codes[brokenPages - 1], 410);
     assert.strictEqual(restart.pages, restartPages);
     assert.strictEqual(restart.complete, true);
+    assert.strictEqual(restart.completeKnown, true, 'the last page’s ListMeta has no continue');
     assert.strictEqual(restart.restartOf?.chain, broken.id);
     assert.strictEqual(broken.resourceVersion, '48100');
     assert.strictEqual(restart.resourceVersion, '49500');
