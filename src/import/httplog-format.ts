@@ -7,7 +7,8 @@
 // and the JSON logging format (`--logging-format=json`: `{"ts":…,"msg":"HTTP","verb":…}`).
 import { RequestInfoFactory } from '../server/request-info';
 import type { ImportedObjectRef } from './imported-request';
-import { parseGoDuration, parseKlogKeyValues, parseKlogLine } from './klog-key-values';
+import { parseKlogLine } from './klog-entry';
+import { parseGoDuration, parseKlogKeyValues } from './klog-key-values';
 import type {
   LineContext,
   LineFormat,
@@ -79,6 +80,10 @@ class HttplogParser implements LineParser {
     const cri = criPrefixRe.exec(text);
     const line = cri ? text.slice(cri[0].length) : text;
     const k = parseKlogLine(line, cri ? Number(cri[1]) : ctx.year);
+    if (typeof k === 'string') {
+      out.push({ reject: k });
+      return out;
+    }
     if (!k) {
       // Before klog structured logging (1.18–1.19) the message was the line's only content when
       // the log was collected without its header.

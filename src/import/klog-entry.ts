@@ -148,32 +148,59 @@ const simpleEscapes: Readonly<Record<string, string>> = {
   '"': '"',
 };
 
-/** A Go double-quoted string (strconv.Quote's escapes) starting at `from`, or why it is not one. */
+const utf8 = new TextDecoder();
+
+/**
+ * A Go double-quoted string (strconv.Unquote: `\xNN` and octal `\NNN` are bytes, read as UTF-8
+ * together with their neighbours) starting at `from`, or why it is not one.
+ */
 export function readQuoted(text: string, from: number): { value: string; end: number } | string {
   if (text[from] !== '"') return `expected a quoted string at column ${from + 1}`;
   let out = '';
+  let bytes: number[] = [];
+  const flushBytes = (): void => {
+    if (bytes.length) out += utf8.decode(new Uint8Array(bytes));
+    bytes = [];
+  };
   let i = from + 1;
   while (i < text.length) {
     const c = text[i];
-    if (c === '"') return { value: out, end: i + 1 };
+    if (c === '"') {
+      flushBytes();
+      return { value: out, end: i + 1 };
+    }
     if (c === '\n') break;
     if (c !== '\\') {
+      flushBytes();
       out += c;
       i++;
       continue;
     }
     const e = text[i + 1];
     if (e !== undefined && e in simpleEscapes) {
+      flushBytes();
       out += simpleEscapes[e];
       i += 2;
       continue;
     }
+    const octal = e !== undefined && e >= '0' && e <= '7';
     const width = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
-    const hex = text.slice(i + 2, i + 2 + width);
-    if (width === 0 || !new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex))
+    const digits = octal ? text.slice(i + 1, i + 4) : text.slice(i + 2, i + 2 + width);
+    if (
+      octal
+        ? !/^[0-7]{3}$/.test(digits)
+        : width === 0 || !new RegExp(`^[0-9a-fA-F]{${width}}$`).test(digits)
+    )
       return `expected a Go escape sequence at column ${i + 1}, got ${JSON.stringify(text.slice(i, i + 4))}`;
-    const n = parseInt(hex, 16);
+    const n = parseInt(digits, octal ? 8 : 16);
+    if (octal || e === 'x') {
+      if (n > 0xff) return `expected a byte (octal 377 at most) at column ${i + 1}`;
+      bytes.push(n);
+      i += 4;
+      continue;
+    }
     if (n > 0x10ffff) return `expected a Unicode code point at column ${i + 1}`;
+    flushBytes();
     out += String.fromCodePoint(n);
     i += 2 + width;
   }

@@ -1,37 +1,9 @@
 // Mirrors how k8s.io/klog/v2 writes a structured line (InfoS: `"msg" key="value" key=42`,
 // textlogger's KVListFormat): string values quoted as Go's strconv.Quote does, a string with a
 // newline as a block (`key=<` then tab-indented lines then ` >`), other values bare. Reads
-// such key/value lists and Go quoted strings back; the kubectl and httplog parsers share it.
-
-/** A klog header: `I1201 10:00:00.000000       1 httplog.go:134] message`. */
-export interface KlogLine {
-  severity: 'I' | 'W' | 'E' | 'F';
-  /** Epoch ms in the given year, UTC (klog prints neither). */
-  time: number;
-  pid: string;
-  /** `httplog.go:134`. */
-  caller: string;
-  message: string;
-}
-
-const klogRe =
-  /^([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?\s+(\d+) ([^\]\s]+)\] ?(.*)$/;
-
-export function parseKlogLine(text: string, year: number): KlogLine | undefined {
-  const m = klogRe.exec(text);
-  if (!m) return undefined;
-  const frac = m[7] ?? '';
-  const time =
-    Date.UTC(year, Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])) +
-    (frac === '' ? 0 : Number(frac) / 10 ** (frac.length - 3));
-  return {
-    severity: m[1] as KlogLine['severity'],
-    time,
-    pid: m[8],
-    caller: m[9],
-    message: m[10],
-  };
-}
+// such key/value lists and Go quoted strings back for the httplog parser (the header is
+// klog-entry.ts's parseKlogLine, which every klog format shares).
+import { readQuoted } from './klog-entry';
 
 /** What a key/value list held; `block` names a key whose value continues on the next lines. */
 export interface KlogKeyValues {
@@ -80,65 +52,10 @@ function closingQuote(s: string, open: number): number {
   return -1;
 }
 
-const simpleEscapes: Record<string, string> = {
-  a: '\x07',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\\': '\\',
-  '"': '"',
-  "'": "'",
-};
-
-/**
- * strconv.Unquote for a double-quoted Go string; undefined when it is not one. A `\xNN` byte
- * (strconv.Quote writes one for invalid UTF-8) becomes U+FFFD unless the bytes form UTF-8.
- */
+/** strconv.Unquote for a double-quoted Go string (klog-entry.ts's readQuoted); undefined when it is not one. */
 export function unquoteGo(s: string): string | undefined {
-  if (s.length < 2 || s[0] !== '"' || s[s.length - 1] !== '"') return undefined;
-  const body = s.slice(1, -1);
-  if (!body.includes('\\')) return body.includes('"') ? undefined : body;
-  let out = '';
-  let bytes: number[] = [];
-  const flushBytes = (): void => {
-    if (bytes.length) out += Buffer.from(bytes).toString('utf8');
-    bytes = [];
-  };
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i];
-    if (ch === '"') return undefined;
-    if (ch !== '\\') {
-      flushBytes();
-      out += ch;
-      continue;
-    }
-    const e = body[++i];
-    if (e === undefined) return undefined;
-    if (e in simpleEscapes) {
-      flushBytes();
-      out += simpleEscapes[e];
-    } else if (e === 'x' || (e >= '0' && e <= '7')) {
-      const hex = e === 'x';
-      const digits = hex ? body.slice(i + 1, i + 3) : body.slice(i, i + 3);
-      if (!(hex ? /^[0-9a-fA-F]{2}$/ : /^[0-7]{3}$/).test(digits)) return undefined;
-      bytes.push(parseInt(digits, hex ? 16 : 8));
-      i += hex ? 2 : 2;
-    } else if (e === 'u' || e === 'U') {
-      const len = e === 'u' ? 4 : 8;
-      const digits = body.slice(i + 1, i + 1 + len);
-      if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(digits)) return undefined;
-      const cp = parseInt(digits, 16);
-      if (cp > 0x10ffff) return undefined;
-      flushBytes();
-      out += String.fromCodePoint(cp);
-      i += len;
-    } else return undefined;
-  }
-  flushBytes();
-  return out;
+  const r = readQuoted(s, 0);
+  return typeof r === 'object' && r.end === s.length ? r.value : undefined;
 }
 
 /** time.Duration.String() (`2.31ms`, `5m0s`, `1h2m3.5s`, `850µs`) in milliseconds. */
