@@ -12,6 +12,7 @@ import type {
   PaginationChain,
   PanelModel,
 } from '../src/protocol';
+import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/inspector/chain-text';
 import { shortClientName } from '../src/inspector/client-name';
 import { formatCount, h, plural, replaceChildren, visibleText, type Child } from './dom';
 
@@ -250,16 +251,7 @@ export class ImportView {
   }
 
   private chainItem(x: PaginationChain): HTMLElement {
-    const outcome =
-      x.outcome === 'expired'
-        ? `broken by 410 Expired at page ${(x.expired?.page ?? 0) + 1}${x.restartedBy !== undefined ? `, restarted as chain ${x.restartedBy}` : ', not restarted in the log'}`
-        : x.outcome === 'complete'
-          ? x.completeKnown
-            ? 'complete'
-            : 'complete (the last page seen succeeded; no response bodies in the log)'
-          : x.outcome === 'error'
-            ? 'failed'
-            : 'more to read, no page followed';
+    const outcome = chainOutcomeText(x);
     const lines: Child[] = [
       h(
         'div',
@@ -292,17 +284,14 @@ export class ImportView {
       lines.push(
         h('div', {
           class: 'restart',
-          text: `restarts chain ${x.restartOf.chain} ${x.restartOf.how === 'from-scratch' ? 'from scratch (no continue)' : 'with the inconsistent-continuation token (rv -1) the 410 handed out'}`,
+          text: chainRestartText(x.restartOf),
         }),
       );
     for (const t of x.tokens)
       lines.push(
         h('div', {
           class: 'import-token',
-          text:
-            'error' in t
-              ? `page ${t.page + 1}: continue token does not decode: ${visibleText(t.error)}`
-              : `page ${t.page + 1}: continue at rv ${t.resourceVersion} from key "${visibleText(t.fromKey)}" (DecodeContinue; linked by ${t.linkedBy})`,
+          text: chainTokenText(t),
         }),
       );
     if (x.expired?.message)

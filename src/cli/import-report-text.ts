@@ -5,6 +5,7 @@
 import { visibleText } from '../format/visible-text';
 import type { ImportReport, ImportedClient, Summary } from '../import/import-report';
 import type { PaginationChain } from '../import/pagination-chains';
+import { chainOutcomeText, chainRestartText, chainTokenText } from '../inspector/chain-text';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
 const shownPerSection = 10;
@@ -43,30 +44,13 @@ function clipped(s: string, max: number): string {
 }
 
 function chainLines(c: ImportedClient, chain: PaginationChain): string[] {
-  const outcome =
-    chain.outcome === 'expired'
-      ? `broken by 410 Expired at page ${(chain.expired?.page ?? 0) + 1}${chain.restartedBy !== undefined ? `, restarted as chain ${chain.restartedBy}` : ', not restarted in the log'}`
-      : chain.outcome === 'complete'
-        ? chain.completeKnown
-          ? 'complete'
-          : 'complete (the last page seen succeeded; the log has no response bodies)'
-        : chain.outcome === 'error'
-          ? 'failed'
-          : 'open: more to read, no page followed';
+  const outcome = chainOutcomeText(chain);
   const head = [
     `  chain ${chain.id} · ${visibleText(clipped(c.userAgent, 40))}${chain.user ? ` (${visibleText(chain.user)})` : ''} · ${visibleText(chain.path)}${chain.selector ? `?${visibleText(chain.selector)}` : ''}`,
     `    ${n(chain.pages)} page${chain.pages === 1 ? '' : 's'}${chain.limit ? ` of limit ${chain.limit}` : ''}, codes [${chain.codes.join(' ')}${chain.pages > chain.codes.length ? ' …' : ''}], rv ${chain.resourceVersion ?? '—'}, ${outcome}${chain.orphan ? ' · its first token came from a page before the log' : ''}${chain.relist ? ' · a relist' : ''} · from ${chain.firstLine}`,
   ];
-  if (chain.restartOf)
-    head.push(
-      `    restarts chain ${chain.restartOf.chain} ${chain.restartOf.how === 'from-scratch' ? 'from scratch (no continue)' : 'with the inconsistent-continuation token (rv -1) the 410 handed out'}`,
-    );
-  for (const t of chain.tokens.slice(0, shownPerSection))
-    head.push(
-      'error' in t
-        ? `    page ${t.page + 1}: continue token does not decode: ${visibleText(t.error)}`
-        : `    page ${t.page + 1}: continue at rv ${t.resourceVersion} from key "${visibleText(t.fromKey)}" (linked by ${t.linkedBy})`,
-    );
+  if (chain.restartOf) head.push(`    ${chainRestartText(chain.restartOf)}`);
+  for (const t of chain.tokens.slice(0, shownPerSection)) head.push(`    ${chainTokenText(t)}`);
   if (chain.tokens.length > shownPerSection)
     head.push(`    … ${n(chain.tokens.length - shownPerSection)} more tokens (--json)`);
   if (chain.expired?.message)

@@ -136,7 +136,7 @@ describe('listwatch import: output', () => {
       /backup-agent\/1\.7\.0 +list-only +4 +4 +0 +1 +0 +0 +0/,
       /chain 1 · backup-agent\/1\.7\.0 \(system:serviceaccount:ops:backup\) · \/api\/v1\/pods/,
       /3 pages of limit 500, codes \[200 200 410\], rv 41007, broken by 410 Expired at page 3, restarted as chain 2/,
-      /page 2: continue at rv 41007 from key "\/registry\/pods\/default\/web-1␀" \(linked by first-page\)/,
+      /page 2: continue at rv 41007 from key "\/registry\/pods\/default\/web-1␀" \(DecodeContinue; linked by first-page\)/,
       /restarts chain 1 from scratch \(no continue\)/,
       /LIST of pods 1 s after its watch ended early \(audit\.log:5\) · audit\.log:6/,
       /Rejected lines: 2\n {2}audit\.log:7: expected an audit\.k8s\.io\/v1 Event: unexpected end of JSON input/,
