@@ -129,7 +129,7 @@ describe('conventions', () => {
     );
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand('listwatch.showInspectorView', 'nope')),
-      /expected one of watchers, watchCache, serialization, lists, clients, metrics, replay, got "nope"/,
+      /expected one of watchers, watchCache, serialization, lists, clients, metrics, replay, import, got "nope"/,
     );
   });
 

@@ -28,5 +28,6 @@ export function hoverMarkdown(hovers: readonly vscode.Hover[]): string {
 
 /** Our hovers only: the ones that talk about a continue token. */
 export function continueTokenHovers(hovers: readonly vscode.Hover[]): vscode.Hover[] {
-  return hovers.filter((h) => /continue token/i.test(hoverMarkdown([h])));
+  // The token's own hover (renderExplanationMarkdown), not the request-URL hover of the LIST it is in.
+  return hovers.filter((h) => /Kubernetes continue token/.test(hoverMarkdown([h])));
 }
