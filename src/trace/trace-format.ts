@@ -283,6 +283,18 @@ function rerecordHint(header: Record<string, unknown>): string {
   return `Record it again with: listwatch scenario run ${scenario} --seed ${String(seed)}${sets}${latency} --trace <file>`;
 }
 
+/** The parts of an import report (import-report.ts) the Import tab reads before anything else. */
+function isImportReportShape(r: unknown): boolean {
+  return (
+    isObject(r) &&
+    r.format === 'listwatch-import-report' &&
+    Array.isArray(r.clients) &&
+    r.clients.every((c) => isObject(c) && typeof c.userAgent === 'string') &&
+    isObject(r.requests) &&
+    isObject(r.rejected)
+  );
+}
+
 /**
  * Checks one record line's object; returns the record or a reason it is rejected (the reader counts
  * it and goes on: one damaged line does not lose the rest of a trace).
@@ -297,6 +309,8 @@ export function validateRecord(value: unknown): TraceRecord | string {
         return `input: expected "action" to be a string, got ${describeValue(value.action)}`;
       if (typeof value.at !== 'number' || !Number.isFinite(value.at))
         return `input: expected "at" (virtual ms) to be a number, got ${describeValue(value.at)}`;
+      if (value.action === 'imported' && !isImportReportShape(value.report))
+        return `input imported: expected "report" to be a listwatch-import-report object with clients, requests and rejected, got ${describeValue(value.report)}`;
       return value as TraceInputRecord;
     case 'event': {
       const e = value.event;

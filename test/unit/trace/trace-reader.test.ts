@@ -150,6 +150,7 @@ describe('trace writer and reader', () => {
       '{"kind":"event","event":{"at":1}}',
       '{"kind":"input","action":"phase"}',
       '{"kind":"metrics","scope":"resource","at":1,"samples":{"a":"b"},"text":""}',
+      '{"kind":"input","at":0,"action":"imported","report":{"format":"listwatch-import-report","clients":"<b>"}}',
       '',
       event,
       metrics,
@@ -157,11 +158,11 @@ describe('trace writer and reader', () => {
     const { records, stats } = await readAll(lines, { maxRejectedSamples: 10 });
     assert.deepStrictEqual(
       records.map((r) => r.line),
-      [2, 11, 12],
+      [2, 12, 13],
     );
-    assert.strictEqual(stats.rejected, 7);
+    assert.strictEqual(stats.rejected, 8);
     assert.strictEqual(stats.blankLines, 1);
-    assert.strictEqual(stats.linesRead, 12);
+    assert.strictEqual(stats.linesRead, 13);
     const expected = [
       /^line 3: not JSON \(.*\): "not json at all"$/,
       /^line 4: expected a JSON object with "kind", got \{"at":1\}$/,
@@ -170,6 +171,7 @@ describe('trace writer and reader', () => {
       /^line 7: event: expected "event.type" to be a string, got undefined$/,
       /^line 8: input: expected "at" \(virtual ms\) to be a number, got undefined$/,
       /^line 9: metrics: sample "a" must be a number, got "b"$/,
+      /^line 10: input imported: expected "report" to be a listwatch-import-report object with clients, requests and rejected, got \{"format":"listwatch-import-report","clients":"<b>"\}$/,
     ];
     assert.strictEqual(stats.rejectedSamples.length, expected.length);
     for (const [i, re] of expected.entries()) assert.match(stats.rejectedSamples[i], re);
