@@ -146,6 +146,13 @@ function limitBars(bars: PageBar[]): SVGSVGElement {
   return svg;
 }
 
+/** Fetched / evaluated: the engine's counts; a real cluster's are not seen (a probe). */
+function fetchedText(l: ListRecord): string {
+  return l.servedBy === 'cluster'
+    ? '— / —'
+    : `${formatCount(l.fetched)} / ${formatCount(l.evaluated)}`;
+}
+
 export class ListsView {
   readonly element: HTMLElement;
   private readonly options: ListsViewOptions;
@@ -248,7 +255,7 @@ export class ListsView {
           width: 'minmax(9em, 1.2fr)',
           align: 'end',
           render: (l, c) => {
-            c.textContent = `${formatCount(l.fetched)} / ${formatCount(l.evaluated)} / ${formatCount(l.returned)}`;
+            c.textContent = `${fetchedText(l)} / ${formatCount(l.returned)}`;
           },
           sortKey: (l) => l.returned,
         },
@@ -379,11 +386,12 @@ export class ListsView {
     const lists = this.model?.lists ?? [];
     const cache = lists.filter((l) => l.servedBy === 'cache').length;
     const etcd = lists.filter((l) => l.servedBy === 'etcd').length;
+    const cluster = lists.filter((l) => l.servedBy === 'cluster').length;
     const sent = lists.filter((l) => l.at <= this.at).length;
     this.count.textContent =
       lists.length === 0
         ? 'No LIST requests in this run'
-        : `${plural(lists.length, 'LIST')} in the run: ${formatCount(cache)} from the watch cache, ${formatCount(etcd)} from etcd, ${formatCount(lists.length - cache - etcd)} failed · ${formatCount(sent)} sent by ${formatVirtualTime(this.at)}`;
+        : `${plural(lists.length, 'LIST')} in the run: ${cluster ? `${formatCount(cluster)} answered by a real cluster (its cache or etcd: not seen), ` : ''}${formatCount(cache)} from the watch cache, ${formatCount(etcd)} from etcd, ${formatCount(lists.length - cache - etcd - cluster)} failed · ${formatCount(sent)} sent by ${formatVirtualTime(this.at)}`;
   }
 
   private showHint(): void {
@@ -436,10 +444,7 @@ export class ListsView {
       ['Request', list.request],
       ['Served by', list.servedBy],
       ['Rule', list.rule],
-      [
-        'Fetched / evaluated / returned',
-        `${formatCount(list.fetched)} / ${formatCount(list.evaluated)} / ${formatCount(list.returned)}`,
-      ],
+      ['Fetched / evaluated / returned', `${fetchedText(list)} / ${formatCount(list.returned)}`],
       ['resourceVersion', list.resourceVersion || '—'],
       [
         'remainingItemCount',
@@ -583,18 +588,23 @@ export class ListsView {
         ? pageBars(list)
         : [];
     const waits =
-      list.waits.length === 0 && list.fallbacks.length === 0
-        ? h('p', { class: 'hint', text: 'No freshness wait and no fallback.' })
-        : h(
-            'ul',
-            { class: 'waits' },
-            ...list.waits.map((w) =>
-              h('li', {
-                text: `${formatVirtualTime(w.at)}: waited ${w.waitedMs} ms for RV ${w.rv}: ${w.outcome}`,
-              }),
-            ),
-            ...list.fallbacks.map((f) => h('li', { text: `fallback: ${f}` })),
-          );
+      list.servedBy === 'cluster'
+        ? h('p', {
+            class: 'hint',
+            text: 'Not seen: a real cluster’s waits and fallbacks happen inside it.',
+          })
+        : list.waits.length === 0 && list.fallbacks.length === 0
+          ? h('p', { class: 'hint', text: 'No freshness wait and no fallback.' })
+          : h(
+              'ul',
+              { class: 'waits' },
+              ...list.waits.map((w) =>
+                h('li', {
+                  text: `${formatVirtualTime(w.at)}: waited ${w.waitedMs} ms for RV ${w.rv}: ${w.outcome}`,
+                }),
+              ),
+              ...list.fallbacks.map((f) => h('li', { text: `fallback: ${f}` })),
+            );
     replaceChildren(
       this.detail,
       h(
@@ -644,7 +654,9 @@ export class ListsView {
             class: 'hint',
             text: list.etcdRequests.length
               ? `No collection read from etcd; ${plural(list.etcdRequests.length, 'etcd call')} (${[...new Set(list.etcdRequests.map((r) => r.operation))].join(', ')}): see the table below.`
-              : 'Served without reading etcd.',
+              : list.servedBy === 'cluster'
+                ? 'Not seen: the cluster’s etcd calls happen inside it (its apiserver_storage_list_* and etcd_request_* metrics count them: Scrape Cluster Metrics…).'
+                : 'Served without reading etcd.',
           }),
       h('h3', { text: 'Continue token issued' }),
       tokenBlock,

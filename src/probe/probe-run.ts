@@ -302,7 +302,8 @@ async function listPages(
       id,
       requestId,
       request,
-      via: 'delegator',
+      // A real cluster serves it: how (cache or etcd) is not seen from outside.
+      via: 'cluster',
       client: probeUserAgent,
     });
     const res = await clusterGet(conn, request, signal);

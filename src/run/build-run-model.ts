@@ -344,6 +344,10 @@ export class RunModelBuilder {
           record.servedBy = 'etcd';
           record.rule =
             'sent to the etcd3 store (store.GetList), as the delegator does for what the cache cannot serve';
+        } else if (input.via === 'cluster') {
+          record.servedBy = 'cluster';
+          record.rule =
+            'a real cluster answered: whether its watch cache or etcd served it is not seen from outside, and its etcd calls are not known';
         }
         this.listsById.set(input.requestId, {
           record,

@@ -212,7 +212,8 @@ export interface ListRecord {
   at: VirtualMs;
   /** The request as a client would write it (path and query). */
   request: string;
-  servedBy: 'cache' | 'etcd' | 'error';
+  /** cluster: a real cluster answered (a probe); whether its cache or etcd served it is not seen. */
+  servedBy: 'cache' | 'etcd' | 'error' | 'cluster';
   /** The delegation rule that decided, in upstream's words. */
   rule: string;
   etcdRequests: EtcdRequestRecord[];

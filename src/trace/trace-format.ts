@@ -52,7 +52,7 @@ export type ScenarioInput =
       id: string;
       requestId: number;
       request: string;
-      via: 'delegator' | 'store';
+      via: 'delegator' | 'store' | 'cluster';
       client: string;
       /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;

@@ -107,6 +107,12 @@ describe('listwatch probe against listwatch serve', function () {
         [1, undefined, false],
       ],
     );
+    // The cluster served them; whether from its watch cache or from etcd is not seen, so not said.
+    assert.deepStrictEqual(
+      model.lists.map((l) => l.servedBy),
+      ['cluster', 'cluster', 'cluster'],
+    );
+    assert.match(model.lists[0].rule, /^a real cluster answered: whether its watch cache or etcd/);
     assert.strictEqual(model.rejected.count, 0, model.rejected.samples.join('; '));
   });
 

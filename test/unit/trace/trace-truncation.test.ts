@@ -50,6 +50,17 @@ describe('trace truncation', () => {
       records: 2,
     },
     {
+      name: 'a probe of a real cluster that did not scrape /metrics (no engine metrics to end with)',
+      lines: [header.replace('"read-your-writes"', '"probe"'), input, input],
+      records: 2,
+    },
+    {
+      name: 'a probe cut mid-JSON',
+      lines: [header.replace('"read-your-writes"', '"probe"'), input, '{"kind":"inp'],
+      truncated: 'line 3, the last, is cut off mid-JSON',
+      records: 1,
+    },
+    {
       name: 'the header alone',
       lines: [header],
       truncated: 'it ends at line 1 without the final metrics record a finished run writes',
