@@ -1,20 +1,14 @@
 // `listwatch export --format perfetto RUN out.json`: a recorded run (a trace file) as a file
 // another tool opens. No upstream counterpart. Perfetto is the one format so far: the Chrome Trace
 // Event JSON that ui.perfetto.dev and chrome://tracing read (src/export/perfetto-trace.ts).
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  statSync,
-  type WriteStream,
-} from 'node:fs';
-import { createInterface } from 'node:readline';
+import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { visibleText } from '../format/visible-text';
 import { perfettoTraceSize, writePerfettoTrace } from '../export/perfetto-trace';
 import { loadRun } from '../trace/load-run';
 import { TraceFormatError } from '../trace/trace-format';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
+import { traceFileLines } from './trace-file-lines';
 
 /** The formats `--format` accepts. */
 export const exportFormats = ['perfetto'] as const;
@@ -38,17 +32,6 @@ Options:
   -h, --help     show this help
 
 Exit status: 0 written, 1 the output could not be written, 2 usage error (no such file, not a trace, unknown format).`;
-
-function traceLines(path: string, io: CliIo): AsyncIterable<string> {
-  if (path === '-') return io.stdinLines();
-  if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
-  if (statSync(path).isDirectory())
-    throw new UsageError(`${path} is a directory, not a trace file`);
-  return createInterface({
-    input: createReadStream(path, { encoding: 'utf8' }),
-    crlfDelay: Infinity,
-  });
-}
 
 /** Writes to a file stream, waiting for it to drain when its buffer is full. */
 function streamWriter(out: WriteStream): (chunk: string) => Promise<void> | void {
@@ -96,7 +79,7 @@ async function exportRun(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`${output} is a directory; name the file to write`);
   let model;
   try {
-    ({ model } = await loadRun(traceLines(input, io)));
+    ({ model } = await loadRun(traceFileLines(input, io)));
   } catch (e) {
     if (e instanceof TraceFormatError) throw new UsageError(`${input}: ${e.message}`);
     throw e;

@@ -1,7 +1,5 @@
 // `listwatch replay` and `listwatch report`: re-run a trace and check it reproduces, or read a
 // trace and print the report its run would have printed.
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { jsonSections, summarizeModel } from '../scenarios/runner';
 import { loadRun } from '../trace/load-run';
 import { excerpt, firstDiffIndex, replayTrace } from '../trace/replay';
@@ -9,6 +7,7 @@ import { TraceFormatError } from '../trace/trace-format';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { renderReport, runJson } from './run-report';
+import { traceFileLines } from './trace-file-lines';
 
 const replayHelp = `Usage: listwatch replay <trace.jsonl>
 
@@ -30,17 +29,6 @@ Options:
   -h, --help     show this help
 
 Exit status: 0 done (a warning names rejected lines), 2 usage error.`;
-
-function fileLines(path: string, io: CliIo): AsyncIterable<string> {
-  if (path === '-') return io.stdinLines();
-  if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
-  if (statSync(path).isDirectory())
-    throw new UsageError(`${path} is a directory, not a trace file`);
-  return createInterface({
-    input: createReadStream(path, { encoding: 'utf8' }),
-    crlfDelay: Infinity,
-  });
-}
 
 function progressReporter(io: CliIo): ((fraction: number, message: string) => void) | undefined {
   if (!process.stderr.isTTY) return undefined;
@@ -65,7 +53,7 @@ async function replay(argv: string[], io: CliIo): Promise<number> {
       positionals.length === 0 ? 'replay: name a trace file' : 'replay: one trace file at a time',
     );
   const path = positionals[0];
-  const lines = fileLines(path, io);
+  const lines = traceFileLines(path, io);
   let result;
   try {
     result = await replayTrace(lines, { onProgress: progressReporter(io) });
@@ -120,7 +108,7 @@ async function report(argv: string[], io: CliIo): Promise<number> {
   const path = positionals[0];
   let loaded;
   try {
-    loaded = await loadRun(fileLines(path, io));
+    loaded = await loadRun(traceFileLines(path, io));
   } catch (e) {
     if (e instanceof TraceFormatError) throw new UsageError(`${path}: ${e.message}`);
     throw e;

@@ -106,6 +106,14 @@ async function pickWatch(): Promise<
   return picked?.o;
 }
 
+/** A ProbeError (a bad kubeconfig, URL or answer) is logged and shown; anything else is a bug: thrown. */
+function showProbeError(deps: RunCommandDeps, e: unknown): undefined {
+  if (!(e instanceof ProbeError)) throw e;
+  deps.log.error(`probe failed: ${e.message}`);
+  void vscode.window.showErrorMessage(`List/Watch: ${e.message}`);
+  return undefined;
+}
+
 /**
  * Asks (modal) with the plan, runs the probe behind a cancellable progress, stores the run and
  * opens it. Undefined when declined, cancelled or failed (the failure is shown).
@@ -117,67 +125,60 @@ async function probeAndOpen(
   o: ProbeOptions,
 ): Promise<StoredRun | undefined> {
   const what = o.url ? 'Probe' : 'Scrape the metrics of';
-  try {
-    const target = await loadClusterTarget(kubeconfig, context);
-    const plan = describeProbe(target, o);
-    const ok = await deps.confirmations.confirm(
-      `${what} cluster "${target.cluster}" (context "${target.context}")?${target.credential.exec ? ' This runs its exec plugin.' : ''}`,
-      plan.join('\n'),
-      sendAction,
-    );
-    if (!ok) {
-      deps.log.info(`probe declined: ${target.server}`);
-      return undefined;
-    }
-    deps.log.info(`probe of ${target.server} (context ${target.context}):\n${plan.join('\n')}`);
-    const steps = (o.url ? 1 : 0) + (o.watchSeconds ? 1 : 0) + (o.metrics ? 1 : 0);
-    let done = 0;
-    const result = await withCancellableProgress(
-      `List/Watch: ${o.url ? 'probing' : 'scraping'} ${target.server}`,
-      (signal, report) =>
-        runProbe(
-          target,
-          o,
-          (line) => {
-            if (/^(page \d+: .*last page|GET \/metrics)/.test(line)) done++;
-            deps.log.info(`probe: ${line}`);
-            report(Math.min(0.95, done / Math.max(1, steps)), line);
-          },
-          signal,
-        ),
-    );
-    if (!result) {
-      void vscode.window.showInformationMessage('List/Watch: the probe was cancelled.');
-      return undefined;
-    }
-    const { id, traceFile } = await deps.store.allocate();
-    await fs.promises.writeFile(traceFile, result.traceLines.join('\n') + '\n');
-    const { model } = await loadRun(result.traceLines);
-    const title = o.url
-      ? `Probe ${target.context}: ${o.url.path}`
-      : `Metrics of ${target.context} at ${result.report.metrics?.scrapedAt ?? ''}`;
-    const run = describeRun(
-      {
-        id,
-        title,
-        label: title,
-        source: 'trace',
-        createdAt: new Date().toISOString(),
-        traceFile,
-        ownsTrace: true,
-      },
-      model,
-    );
-    await deps.store.add(run, model);
-    deps.current.set({ run, model });
-    deps.inspector.show(true);
-    return run;
-  } catch (e) {
-    if (!(e instanceof ProbeError)) throw e;
-    deps.log.error(`probe failed: ${e.message}`);
-    void vscode.window.showErrorMessage(`List/Watch: ${e.message}`);
+  const target = await loadClusterTarget(kubeconfig, context);
+  const plan = describeProbe(target, o);
+  const ok = await deps.confirmations.confirm(
+    `${what} cluster "${target.cluster}" (context "${target.context}")?${target.credential.exec ? ' This runs its exec plugin.' : ''}`,
+    plan.join('\n'),
+    sendAction,
+  );
+  if (!ok) {
+    deps.log.info(`probe declined: ${target.server}`);
     return undefined;
   }
+  deps.log.info(`probe of ${target.server} (context ${target.context}):\n${plan.join('\n')}`);
+  const steps = (o.url ? 1 : 0) + (o.watchSeconds ? 1 : 0) + (o.metrics ? 1 : 0);
+  let done = 0;
+  const result = await withCancellableProgress(
+    `List/Watch: ${o.url ? 'probing' : 'scraping'} ${target.server}`,
+    (signal, report) =>
+      runProbe(
+        target,
+        o,
+        (line) => {
+          if (/^(page \d+: .*last page|GET \/metrics)/.test(line)) done++;
+          deps.log.info(`probe: ${line}`);
+          report(Math.min(0.95, done / Math.max(1, steps)), line);
+        },
+        signal,
+      ),
+  );
+  if (!result) {
+    void vscode.window.showInformationMessage('List/Watch: the probe was cancelled.');
+    return undefined;
+  }
+  const { id, traceFile } = await deps.store.allocate();
+  await fs.promises.writeFile(traceFile, result.traceLines.join('\n') + '\n');
+  const { model } = await loadRun(result.traceLines);
+  const title = o.url
+    ? `Probe ${target.context}: ${o.url.path}`
+    : `Metrics of ${target.context} at ${result.report.metrics?.scrapedAt ?? ''}`;
+  const run = describeRun(
+    {
+      id,
+      title,
+      label: title,
+      source: 'trace',
+      createdAt: new Date().toISOString(),
+      traceFile,
+      ownsTrace: true,
+    },
+    model,
+  );
+  await deps.store.add(run, model);
+  deps.current.set({ run, model });
+  deps.inspector.show(true);
+  return run;
 }
 
 /**
@@ -209,9 +210,7 @@ export async function probeClusterCommand(
       sendInitialEvents: watch.sendInitialEvents === true,
     });
   } catch (e) {
-    if (!(e instanceof ProbeError)) throw e;
-    void vscode.window.showErrorMessage(`List/Watch: ${e.message}`);
-    return undefined;
+    return showProbeError(deps, e);
   }
 }
 
@@ -228,9 +227,7 @@ export async function scrapeClusterMetricsCommand(
     if (!context) return undefined;
     return await probeAndOpen(deps, kubeconfig, context, { metrics: true });
   } catch (e) {
-    if (!(e instanceof ProbeError)) throw e;
-    void vscode.window.showErrorMessage(`List/Watch: ${e.message}`);
-    return undefined;
+    return showProbeError(deps, e);
   }
 }
 
