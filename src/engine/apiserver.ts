@@ -7,6 +7,7 @@
 import type { GroupResource } from './storage/group-resource';
 import { FakeClock, settle, type Clock } from './clock';
 import { MemoryEtcd, type MemoryEtcdOptions } from './etcd/memory-etcd';
+import type { EtcdMember } from './etcd/etcd-member';
 import { RequestRecorder } from './etcd/request-recorder';
 import {
   EtcdStore,
@@ -90,7 +91,7 @@ export interface CreateResourceOptions {
   /** Default: core pods. */
   groupResource?: GroupResource;
   /** An etcd to share between resources, or options for a new one. */
-  etcd?: MemoryEtcd | Omit<MemoryEtcdOptions, 'clock'>;
+  etcd?: EtcdMember | Omit<MemoryEtcdOptions, 'clock'>;
   /** apiserver --etcd-prefix (default /registry). */
   pathPrefix?: string;
   /** The resource's keys under pathPrefix (default `/<resource>`; custom resources `/<group>/<resource>`). */
@@ -179,14 +180,14 @@ export type RequestSender = string | RequestContext;
  * delegator in front of them, sharing one metrics registry and one inspector. Every request
  * entering it carries a RequestContext whose id tags the inspector events it causes.
  */
-export class Resource {
+export class Resource<E extends EtcdMember = MemoryEtcd> {
   readonly clock: Clock;
   readonly profile: SemanticsProfile;
   readonly gates: FeatureGates;
   readonly groupResource: GroupResource;
   /** e.g. `/pods`. */
   readonly resourcePrefix: string;
-  readonly etcd: MemoryEtcd;
+  readonly etcd: E;
   readonly store: EtcdStore;
   readonly metrics: MetricsRegistry;
   readonly inspector: Inspector | undefined;
@@ -238,11 +239,12 @@ export class Resource {
     this.dispatchOrderRand = derive();
     this.consistencyCheckRand = derive();
 
-    if (o.etcd instanceof MemoryEtcd) {
-      this.etcd = o.etcd;
+    if (isEtcdMember(o.etcd)) {
+      this.etcd = o.etcd as E;
       this.ownsEtcd = false;
     } else {
-      this.etcd = new MemoryEtcd({ ...(o.etcd ?? {}), clock: this.clock });
+      // Without a member of its own the resource makes an in-memory one: E is MemoryEtcd then.
+      this.etcd = new MemoryEtcd({ ...(o.etcd ?? {}), clock: this.clock }) as unknown as E;
       this.ownsEtcd = true;
     }
     if (o.recordEtcdRequests) {
@@ -683,6 +685,15 @@ const nodeNameIndexers: Indexers<KubeObject> = {
 };
 
 /** Builds one resource (not started: call start()). */
-export function createResource(o: CreateResourceOptions): Resource {
-  return new Resource(o);
+export function createResource<E extends EtcdMember>(
+  o: CreateResourceOptions & { etcd: E },
+): Resource<E>;
+export function createResource(o: CreateResourceOptions): Resource;
+export function createResource(o: CreateResourceOptions): Resource<EtcdMember> {
+  return new Resource<EtcdMember>(o);
+}
+
+/** A ready etcd (MemoryEtcd or a client of a real cluster) rather than options for a new one. */
+function isEtcdMember(e: CreateResourceOptions['etcd']): e is EtcdMember {
+  return e instanceof MemoryEtcd || (typeof e === 'object' && e !== null && 'kind' in e);
 }

@@ -15,7 +15,6 @@ import {
   type CompactionResponse,
   type DeleteRangeRequest,
   type DeleteRangeResponse,
-  type KV,
   type KeyValue,
   type PutRequest,
   type PutResponse,
@@ -28,6 +27,7 @@ import {
   type Watch,
   type WatchRequest,
 } from './kv';
+import type { EtcdMember } from './etcd-member';
 import type { KeyRecord } from './key-index';
 import { latencyModel, requestLatency, type LatencyModel, type RequestWork } from './latency-model';
 import { MvccStore, inInterval, keyInterval, type KeyInterval, type WriteTxn } from './mvcc-store';
@@ -65,7 +65,8 @@ export interface MemoryEtcdOptions {
   rangeStreamInitialChunk?: number;
 }
 
-export class MemoryEtcd implements KV {
+export class MemoryEtcd implements EtcdMember {
+  readonly kind = 'memory' as const;
   private readonly clock: Clock;
   private readonly store = new MvccStore();
   private readonly hub: WatchHub;
