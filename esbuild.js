@@ -111,6 +111,10 @@ if (!production) {
   const server = files('test/server', /\.ts$/);
   if (server.length)
     builds.push({ ...dev, entryPoints: server, outdir: 'out/test/server', outbase: 'test/server' });
+  // The etcd suite: the engine and the gRPC client against Debian's etcd-server (3.4) on loopback.
+  const etcd = files('test/etcd', /\.ts$/);
+  if (etcd.length)
+    builds.push({ ...dev, entryPoints: etcd, outdir: 'out/test/etcd', outbase: 'test/etcd' });
   const bench = files('bench', /\.ts$/);
   if (bench.length)
     builds.push({ ...dev, entryPoints: bench, outdir: 'out/bench', outbase: 'bench' });

@@ -15,6 +15,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
 # Only for screenshots a person reads: a font with the control pictures (the ␀ of a resume point) and ✅/❌.
 dpkg -s fonts-symbola >/dev/null 2>&1 || missing+=(fonts-symbola)
+# Debian's etcd-server (3.4): the etcd suite and `listwatch serve --etcd spawn` run it on loopback.
+command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "install-test-deps: need ${missing[*]}; run: sudo apt-get install -y ${missing[*]}" >&2
