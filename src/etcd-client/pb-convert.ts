@@ -22,8 +22,13 @@ import type {
 /** A decoded protobuf message (proto-loader: camelCase fields, int64 as number, bytes as Buffer). */
 export type Pb = Record<string, unknown>;
 
-export function bytes(s: string | undefined): Buffer {
-  return Buffer.from(s ?? '', 'latin1');
+/**
+ * A bytes field, left out when empty as Go's proto marshalling leaves it out: etcd decodes an
+ * empty field that is present as a non-nil empty slice, which for range_end means "every key >=
+ * key" instead of the single key.
+ */
+export function bytes(s: string | undefined): Buffer | undefined {
+  return s ? Buffer.from(s, 'latin1') : undefined;
 }
 
 export function str(b: unknown): string {
