@@ -69,10 +69,12 @@ const etcdClientChunk = 'etcd-client.js';
 const lazyEtcdClient = {
   name: 'lazy-etcd-client',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)etcd-client(\/index)?$/ }, () => ({
-      path: `./${etcdClientChunk}`,
-      external: true,
-    }));
+    const entry = path.join(__dirname, 'src/etcd-client');
+    build.onResolve({ filter: /(^|\/)etcd-client(\/index)?$/ }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path);
+      if (target !== entry && target !== path.join(entry, 'index')) return undefined;
+      return { path: `./${etcdClientChunk}`, external: true };
+    });
   },
 };
 

@@ -38,8 +38,9 @@ export interface SpawnEtcdOptions {
 
 /** SIGTERM's grace before SIGKILL. */
 export const stopGraceMs = 5000;
-/** Log lines kept for the error of an etcd that exited early. */
-const keptLines = 20;
+/** Log lines kept for the error of an etcd that exited early: the first (a flag error comes before the usage text) and the last. */
+const firstLines = 5;
+const lastLines = 20;
 
 export const etcdNotFoundMessage =
   "`etcd` not found: install Debian's etcd-server (apt-get install etcd-server, or npm run test:setup)";
@@ -93,7 +94,10 @@ export async function spawnEtcd(o: SpawnEtcdOptions = {}): Promise<SpawnedEtcd> 
     if (ownDir) await rm(dataDir, { recursive: true, force: true });
     throw e;
   }
-  const lines: string[] = [];
+  const head: string[] = [];
+  const tail: string[] = [];
+  let skipped = 0;
+  const logText = () => [...head, ...(skipped ? [`… (${skipped} lines)`] : []), ...tail].join('\n');
   let stopping: Promise<void> | undefined;
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
@@ -110,14 +114,20 @@ export async function spawnEtcd(o: SpawnEtcdOptions = {}): Promise<SpawnedEtcd> 
         () =>
           reject(
             new Error(
-              `etcd did not serve clients within ${o.startTimeoutMs ?? 30000} ms; last log lines:\n${lines.join('\n')}`,
+              `etcd did not serve clients within ${o.startTimeoutMs ?? 30000} ms; last log lines:\n${logText()}`,
             ),
           ),
         o.startTimeoutMs ?? 30000,
       );
       const onLine = (line: string) => {
-        lines.push(line);
-        if (lines.length > keptLines) lines.shift();
+        if (head.length < firstLines) head.push(line);
+        else {
+          tail.push(line);
+          if (tail.length > lastLines) {
+            tail.shift();
+            skipped++;
+          }
+        }
         o.log?.(line);
         const a = clientAddressFromLogLine(line);
         if (a) {
@@ -135,7 +145,7 @@ export async function spawnEtcd(o: SpawnEtcdOptions = {}): Promise<SpawnedEtcd> 
         clearTimeout(timer);
         reject(
           new Error(
-            `etcd exited before serving clients (${signal ?? `exit code ${code}`}); last log lines:\n${lines.join('\n')}`,
+            `etcd exited before serving clients (${signal ?? `exit code ${code}`}); last log lines:\n${logText()}`,
           ),
         );
       });

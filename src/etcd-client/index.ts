@@ -10,3 +10,4 @@ export {
   type SpawnEtcdOptions,
   type SpawnedEtcd,
 } from './etcd-process';
+export { openEtcd, type OpenEtcdOptions, type OpenedEtcd } from './open-etcd';

@@ -389,7 +389,9 @@ describe('GrpcEtcd against etcd 3.4', function () {
       const strip = (r: EtcdRequestRecord) => {
         assert.ok(r.latencyMs > 0, `${r.op}: latency measured`);
         assert.ok(r.at > 0);
-        const { latencyMs: _l, at: _a, ...rest } = r;
+        const rest: Partial<EtcdRequestRecord> = { ...r };
+        delete rest.latencyMs;
+        delete rest.at;
         return rest;
       };
       const cur = etcd.currentRevision();
