@@ -10,7 +10,7 @@ import type { Watch, WatchRequest, WatchResponse } from '../engine/etcd/kv';
 import type { EndpointPool } from './endpoint-pool';
 import { sleep } from './endpoint-pool';
 import type { EtcdMethod } from './etcd-protos';
-import { fromGrpcError, isServiceError, noLeaderDesc } from './grpc-errors';
+import { noLeaderDesc, toEtcdError } from './grpc-errors';
 import { header, watchCreateRequest, watchEvent, type Pb } from './pb-convert';
 
 /** watch.go's maxBackoff for re-opening a stream (backoffIfUnavailable grows by 25% up to it). */
@@ -145,12 +145,10 @@ export class GrpcWatch implements Watch {
       stream.on('data', (pb: Pb) => {
         if (this.stream === stream) this.receive(pb);
       });
-      stream.on('error', (e: unknown) => {
-        if (this.stream === stream) this.streamFailed(client, e);
-      });
-      stream.on('end', () => {
-        // The server closed the stream without a status error: treat it as a transient loss.
-        if (this.stream === stream) this.streamFailed(client, undefined);
+      // The call's final status (emitted once, after every message) decides; 'error' repeats it.
+      stream.on('error', () => {});
+      stream.on('status', (st: grpc.StatusObject) => {
+        if (this.stream === stream) this.streamFailed(client, st);
       });
     } catch (e) {
       this.end({ header: { revision: 0 }, events: [], canceled: true, cancelReason: String(e) });
@@ -162,16 +160,18 @@ export class GrpcWatch implements Watch {
     stream.write(watchCreateRequest(this.req, this.nextRev));
   }
 
-  /** run()'s errc case: a halting error (or no leader) ends the watch; anything else resumes. */
-  private streamFailed(client: grpc.Client, e: unknown): void {
+  /**
+   * run()'s errc case: a halting error (or no leader) ends the watch; anything else resumes. A
+   * stream the server closed with OK (it never does while a watch is open) counts as a loss.
+   */
+  private streamFailed(client: grpc.Client, st: grpc.StatusObject): void {
     this.stream = undefined;
     if (this.canceled) return;
-    const err = e === undefined ? undefined : fromGrpcError(e);
-    const code = isServiceError(e) ? e.code : grpc.status.UNAVAILABLE;
+    const err = toEtcdError(st.code, st.details);
     // isHaltErr: anything but Unavailable and Internal; ErrNoLeader halts although Unavailable.
     const halt =
-      err !== undefined &&
-      ((code !== grpc.status.UNAVAILABLE && code !== grpc.status.INTERNAL) ||
+      st.code !== grpc.status.OK &&
+      ((st.code !== grpc.status.UNAVAILABLE && st.code !== grpc.status.INTERNAL) ||
         err.desc === noLeaderDesc);
     if (halt) {
       if (!this.reportedCreate) {
@@ -213,7 +213,8 @@ export class GrpcWatch implements Watch {
       // A watch "from now" resumes after the revision it was created at. (clientv3 resumes at
       // the header revision itself, which can repeat that revision's events.)
       if (this.nextRev === 0) this.nextRev = rev + 1;
-      if (!compactRevision && (pb.events as Pb[] | undefined)?.length === 0) return;
+      // The created response carries no events; only a compaction may share it.
+      if (!compactRevision) return;
     }
     if (compactRevision) {
       this.hooks.sawCompactRevision(compactRevision);
