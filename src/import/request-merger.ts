@@ -6,6 +6,7 @@
 // the requests open (or waiting) at once, with a cap beyond which the oldest are emitted early.
 import type { ImportedRequest } from './imported-request';
 import type { RequestFields, RequestFragment } from './line-parser';
+import { RecentIDs } from './recent-ids';
 
 export interface MergerOptions {
   /** Log time a completed request waits for more fragments before it is emitted (settable later). */
@@ -69,12 +70,8 @@ export class RequestMerger {
   /** Completed requests in the order their window ends (log time only moves forward). */
   private closing: Pending[] = [];
   private closingHead = 0;
-  private readonly emitted = new Set<string>();
-  /** The last recentAuditIDs emitted, a ring: the oldest leaves `emitted` as a new one comes. */
-  private readonly emittedRing: Array<string | undefined> = new Array<string | undefined>(
-    recentAuditIDs,
-  );
-  private ringAt = 0;
+  /** The last recentAuditIDs emitted: the oldest is forgotten as a new one comes. */
+  private readonly emitted = new RecentIDs(recentAuditIDs);
   private now = -Infinity;
 
   private mergeWindowMs: number;
@@ -261,11 +258,7 @@ export class RequestMerger {
     this.release(p);
     if (p.auditID !== undefined) {
       if (p.registered && this.byAuditID.get(p.auditID) === p) this.byAuditID.delete(p.auditID);
-      const oldest = this.emittedRing[this.ringAt];
-      if (oldest !== undefined) this.emitted.delete(oldest);
       this.emitted.add(p.auditID);
-      this.emittedRing[this.ringAt] = p.auditID;
-      this.ringAt = (this.ringAt + 1) % recentAuditIDs;
     }
     for (const k of p.keys ?? []) if (this.byKey.get(k) === p) this.byKey.delete(k);
     if (p.watchKey !== undefined && this.lastWatch.get(p.watchKey) === p)
