@@ -28,6 +28,8 @@ export interface OpenEtcdOptions {
   rangeStream?: 'supported' | 'unimplemented';
   rangeStreamInitialChunk?: number;
   progressNotifyIntervalMs?: number;
+  /** The virtual clock's epoch (ms; default 0). */
+  clockStartMs?: number;
 }
 
 /** One case's etcd and the virtual clock its store runs on. */
@@ -57,7 +59,7 @@ export const memoryEtcd: EtcdUnderTest = {
 
 /** memoryEtcd.open without the promise, for a case that must build its store synchronously. */
 export function openMemoryEtcd(o: OpenEtcdOptions = {}): OpenedEtcd {
-  const clock = new FakeClock();
+  const clock = new FakeClock(o.clockStartMs);
   const etcd = new MemoryEtcd({
     clock,
     rangeStream: o.rangeStream,
