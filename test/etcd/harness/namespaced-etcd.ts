@@ -25,7 +25,7 @@ import {
 } from '../../../src/engine/etcd/kv';
 import type { EtcdMember } from '../../../src/engine/etcd/etcd-member';
 import type { EtcdRequestRecord } from '../../../src/engine/etcd/request-recorder';
-import { FakeClock, settle } from '../../../src/engine/clock';
+import { FakeClock, settle, type Clock } from '../../../src/engine/clock';
 import type { TestEtcd } from '../../harness/etcd-under-test';
 
 /** What the case writes beside its store: a second, unrecorded client of the same etcd. */
@@ -170,12 +170,14 @@ export class NamespacedEtcd implements TestEtcd {
 
   /**
    * @param base the shared etcd's revision at the case's start, less one: view revision 1 is it.
+   * @param clock the case's clock, for its records' `at`.
    */
   constructor(
     private readonly member: EtcdMember,
     private readonly admin: AdminClient,
     readonly prefix: string,
     private readonly base: number,
+    private readonly clock: Clock,
   ) {
     this.removeListener = member.addRequestListener((r) => {
       const v = this.recordOut(r);
@@ -314,6 +316,7 @@ export class NamespacedEtcd implements TestEtcd {
     if (r.key !== '' && !r.key.startsWith(this.prefix)) return undefined;
     return {
       ...r,
+      at: this.clock.now(),
       key: this.keyOut(r.key),
       rangeEnd: this.endOut(r.rangeEnd),
       revision: this.revOut(r.revision),
@@ -463,10 +466,11 @@ export class NamespacedEtcd implements TestEtcd {
     };
   }
 
+  /** Cancels the case's watches; the shared client stays open for the next case. */
   close(): void {
     for (const w of this.watches) w.cancel();
+    this.watches.clear();
     this.removeListener();
-    this.member.close();
   }
 
   // ---- TestEtcd conveniences (the unrecorded client) ----
