@@ -165,6 +165,9 @@ export class NamespacedEtcd implements TestEtcd {
   private readonly writes: { key: string; rangeEnd: string; rev: number; isPut: boolean }[] = [];
   private compacted = -1;
   private headRevision = 1;
+  /** Watches opened and not yet recorded (a real client records a watch once etcd created it). */
+  private createsOwed = 0;
+  private createsOwedSince = 0;
   private readonly removeListener: () => void;
   private readonly listeners: ((r: EtcdRequestRecord) => void)[] = [];
 
@@ -181,6 +184,7 @@ export class NamespacedEtcd implements TestEtcd {
   ) {
     this.removeListener = member.addRequestListener((r) => {
       const v = this.recordOut(r);
+      if (v?.op === 'watch') this.createsOwed = Math.max(0, this.createsOwed - 1);
       if (v) for (const l of this.listeners) l(v);
     });
   }
@@ -352,6 +356,7 @@ export class NamespacedEtcd implements TestEtcd {
   busy(): boolean {
     if (this.inFlight > 0) return true;
     const now = Date.now();
+    if (this.createsOwed > 0 && now - this.createsOwedSince < owedAnswerWaitMs) return true;
     for (const w of this.watches) if (w.owes(now)) return true;
     return false;
   }
@@ -427,6 +432,7 @@ export class NamespacedEtcd implements TestEtcd {
 
   watch(req: WatchRequest): Watch {
     const start = req.startRevision ? req.startRevision : this.headRevision + 1;
+    if (this.createsOwed++ === 0) this.createsOwedSince = Date.now();
     const inner = this.member.watch({
       ...req,
       key: this.keyIn(req.key),
