@@ -752,6 +752,10 @@ export const cases: ConformanceCase[] = [
         'two puts of a key': await txn(ctx, { success: [putOp('a'), putOp('a')] }),
         'put and delete of a key': await txn(ctx, { success: [delOp('a'), putOp('a')] }),
         'put inside a deleted range': await txn(ctx, { success: [putOp('b'), delOp('a', 'c')] }),
+        // checkIntervals takes a from-key delete's rangeEnd "\0" literally: [key, "\0") covers nothing.
+        'put inside a from-key delete': await txn(ctx, {
+          success: [{ requestDeleteRange: { key: p + 'x', rangeEnd: '\0' } }, putOp('y')],
+        }),
         'put then delete of a key, failure branch': await txn(ctx, {
           failure: [putOp('a'), delOp('a')],
         }),

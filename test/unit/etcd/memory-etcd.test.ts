@@ -430,7 +430,7 @@ describe('MemoryEtcd', () => {
         'put inside a delete range',
         {
           success: [
-            { requestDeleteRange: { key: '/', rangeEnd: '\0' } },
+            { requestDeleteRange: { key: '/', rangeEnd: '/b' } },
             { requestPut: { key: '/a', value: '2' } },
           ],
         },
