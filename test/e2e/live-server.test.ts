@@ -70,8 +70,14 @@ describe('the local API server in the workbench', function () {
 
   it('Start from the palette, kubectl and an informer as clients: the Server view and the status bar show them; Stop leaves the Start button', async () => {
     await palette(page, 'List/Watch: Start Local API Server…');
-    // Enter takes each prompt's default: profile 1.36, 10 pods and 3 configmaps, no CRD files.
-    for (const title of ['profile (1/3)', 'seed objects (2/3)', 'custom resources (3/3)']) {
+    // Enter takes each prompt's default: profile 1.36, 10 pods and 3 configmaps, no CRD files,
+    // the in-memory etcd.
+    for (const title of [
+      'profile (1/4)',
+      'seed objects (2/4)',
+      'custom resources (3/4)',
+      'etcd (4/4)',
+    ]) {
       await page
         .locator('.quick-input-widget .quick-input-title', { hasText: title })
         .waitFor({ timeout: uiTimeoutMs });
