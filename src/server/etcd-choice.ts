@@ -47,42 +47,34 @@ function etcdURL(part: string, position: number): string {
 }
 
 /**
- * Opens the chosen etcd: starts etcd-server for `spawn`, then connects the gRPC client (loaded
- * only now: a server on the in-memory etcd never loads gRPC). `memory` gives undefined.
+ * Opens the chosen etcd: starts etcd-server for `spawn`, then connects the gRPC client, loaded only
+ * now from its own chunk (dist/etcd-client.js): a server on the in-memory etcd never loads gRPC.
+ * `memory` gives undefined.
  */
 export async function openEtcd(
   choice: EtcdChoice,
   log?: (line: string) => void,
 ): Promise<OpenedEtcd | undefined> {
   if (choice.kind === 'memory') return undefined;
-  const { GrpcEtcd } = await import('../etcd-client/grpc-etcd');
-  const connect = async (endpoints: string[]): Promise<EtcdMember> => {
-    try {
-      return await GrpcEtcd.connect({ endpoints });
-    } catch (e) {
-      throw new EtcdOpenError(
-        `etcd at ${endpoints.join(',')} does not answer: ${(e as Error).message}`,
-      );
-    }
+  const client = await import('../etcd-client');
+  const spec = choice.kind === 'spawn' ? 'spawn' : choice.endpoints.join(',');
+  let opened: Awaited<ReturnType<typeof client.openEtcd>>;
+  try {
+    opened = await client.openEtcd(spec, { log });
+  } catch (e) {
+    throw new EtcdOpenError(
+      choice.kind === 'spawn'
+        ? `--etcd spawn: ${(e as Error).message}`
+        : `etcd at ${spec} does not answer: ${(e as Error).message}`,
+    );
+  }
+  return {
+    member: opened.etcd,
+    endpoints: opened.clientURLs,
+    stop: async () => {
+      await opened.spawned?.stop();
+    },
   };
-  if (choice.kind === 'servers') {
-    const member = await connect(choice.endpoints);
-    return { member, endpoints: choice.endpoints, stop: () => Promise.resolve() };
-  }
-  const { spawnEtcd } = await import('../etcd-client/etcd-process');
-  let spawned: Awaited<ReturnType<typeof spawnEtcd>>;
-  try {
-    spawned = await spawnEtcd({ log });
-  } catch (e) {
-    throw new EtcdOpenError(`--etcd spawn: ${(e as Error).message}`);
-  }
-  try {
-    const member = await connect(spawned.clientURLs);
-    return { member, endpoints: spawned.clientURLs, stop: () => spawned.stop() };
-  } catch (e) {
-    await spawned.stop();
-    throw e;
-  }
 }
 
 /** The chosen etcd could not be started or reached: the message says which and why. */
