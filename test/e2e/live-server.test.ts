@@ -192,7 +192,7 @@ describe('the local API server in the workbench', function () {
     await page
       .locator('.quick-input-widget .quick-input-title', { hasText: 'etcd (4/4)' })
       .waitFor({ timeout: uiTimeoutMs });
-    await quickInput(page).locator('input').fill('Start etcd-server');
+    await quickInput(page).fill('Start etcd-server');
     await page.keyboard.press('Enter');
     const status = page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).first();
     await status.waitFor({ timeout: uiTimeoutMs });
