@@ -4,6 +4,7 @@
 // revision, the cacher listing at oldestWatchRV, a progress notification bringing the cache to
 // cacheRV, a stalled watch stream for a cache that does not catch up, a compaction, a cacher that
 // never finished its initial list. The explained request then meets the engine's own rules.
+import { encodeStoredObject } from '../engine/encoding/byte-string';
 import { createResource, type Resource } from '../engine/apiserver';
 import { compactorPollPeriod } from '../engine/cacher/cacher';
 import { progressRequestPeriod } from '../engine/cacher/reflector';
@@ -153,7 +154,7 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
       resource.objectKey(o.metadata.namespace ?? '', o.metadata.name ?? ''),
       false,
     );
-  for (const o of seeded.objects) etcd.put(keyOf(o), JSON.stringify(o));
+  for (const o of seeded.objects) etcd.put(keyOf(o), encodeStoredObject(o));
   const writeOtherResourcesUntil = (rev: number): void => {
     while (etcd.currentRevision() < rev)
       etcd.put(otherResourcesKey, String(etcd.currentRevision()));
@@ -172,7 +173,7 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
       // the history ring pushing them out).
       writeOtherResourcesUntil(state.oldestSnapshotRV - 1);
       const first = seeded.objects[0];
-      etcd.put(keyOf(first), JSON.stringify(first));
+      etcd.put(keyOf(first), encodeStoredObject(first));
       await resource.settle();
       resource.watchCache.compact(state.oldestSnapshotRV);
     }

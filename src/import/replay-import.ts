@@ -5,6 +5,7 @@
 // their query, WATCHes held open for their logged duration, writes rebuilt or synthesised. The
 // log's answer is recorded beside the engine's on each request's trace input, and what differs
 // is counted. The trace (scenario `import`) folds into a RunModel like any run.
+import { encodeStoredObject } from '../engine/encoding/byte-string';
 import type { Resource, ResourceWatchRequest } from '../engine/apiserver';
 import { MemoryEtcd } from '../engine/etcd/memory-etcd';
 import { decodeContinue, encodeContinue } from '../engine/storage/continue';
@@ -276,7 +277,7 @@ function seedObjects(run: ScenarioRun, resource: Resource, seed: ResourceSeed): 
       const obj = synthesisedObject(seed.group, seed.resource, ns, name);
       rev = resource.etcd.put(
         resource.store.prepareKey(resource.objectKey(ns, name), false),
-        JSON.stringify(obj),
+        encodeStoredObject(obj),
       );
     }
     if (total === 0) continue;

@@ -4,6 +4,7 @@
 // their deadline, popped from one-second buckets by a single ~1 s jittered timer. A bookmark only
 // reaches a client if its RV moved past what the client has seen: here writes to another
 // resource move etcd's revision, which reaches the pods cache through progress notifications.
+import { encodeStoredObject } from '../engine/encoding/byte-string';
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
 import { defaultMinRequestTimeoutSeconds } from '../engine/apiserver';
@@ -60,7 +61,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
       for (let k = 0; k < due; k++)
         rev = resource.etcd.put(
           `/registry/configmaps/default/cm-${written + k}`,
-          JSON.stringify({
+          encodeStoredObject({
             kind: 'ConfigMap',
             apiVersion: 'v1',
             metadata: { name: `cm-${written + k}`, namespace: 'default' },

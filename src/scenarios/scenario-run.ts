@@ -3,6 +3,7 @@
 // every event, records the scenario's own inputs (writes, lists, watches, each with its request
 // id) in the same stream, and lets modelled clients list and watch while it notes what they got.
 // Cancellation is checked between steps.
+import { encodeStoredObject } from '../engine/encoding/byte-string';
 import { FakeClock, settle } from '../engine/clock';
 import {
   createResource,
@@ -285,7 +286,7 @@ export class ScenarioRun {
       const pod = makePod({ name, namespace: ns, labels: o.labels?.(i) });
       rev = resource.etcd.put(
         resource.store.prepareKey(resource.objectKey(ns, name), false),
-        JSON.stringify(pod),
+        encodeStoredObject(pod),
       );
     }
     this.input({

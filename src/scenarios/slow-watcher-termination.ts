@@ -4,6 +4,7 @@
 // for them only as long as the time budget allows (refilled 50 ms per second, at most 100 ms),
 // then closes them as unresponsive. A WatchList watcher that already holds its awaited bookmark is
 // closed gracefully: its buffer is drained first.
+import { encodeStoredObject } from '../engine/encoding/byte-string';
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
@@ -99,7 +100,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     const name = `pod-${String(i).padStart(2, '0')}`;
     lastRev = resource.etcd.put(
       `/registry/pods/default/${name}`,
-      JSON.stringify({
+      encodeStoredObject({
         kind: 'Pod',
         apiVersion: 'v1',
         metadata: { name, namespace: 'default', labels: { gen: String(k) } },

@@ -1,7 +1,8 @@
 // Mirrors etcd api/etcdserverpb/rpc.proto (KV and Watch services), api/v3rpc/rpctypes/error.go
 // and client/v3 GetPrefixRangeEnd. The asynchronous boundary between the etcd3 store / cacher and
-// etcd (ARCHITECTURE.md boundary 6). Keys and values are strings: Kubernetes keys are ASCII, and
-// values are JSON. Differences from the proto: no cluster/member ids or raft term in headers, no
+// etcd (ARCHITECTURE.md boundary 6). Keys and values are byte strings, one char per byte (as a Go
+// string holds bytes; encoding/byte-string.ts): a real etcd's bytes cross unchanged, and keys sort
+// by byte as etcd sorts them. Differences from the proto: no cluster/member ids or raft term in headers, no
 // sort options, no leases beyond carrying the lease id; Put is a `txn` without compares.
 
 /** Numeric gRPC status codes (google.golang.org/grpc/codes) that etcd returns. */
@@ -291,12 +292,11 @@ export async function rangeStreamToRangeResponse(
 
 /** clientv3.GetPrefixRangeEnd: the end of the range of keys with this prefix ('\0' = no end). */
 export function prefixEnd(prefix: string): string {
-  // Increment the last code unit that is not the maximum; drop everything after it. For ASCII
-  // keys this is exactly etcd's byte increment.
+  // Increment the last byte that is not 0xff; drop everything after it.
   for (let i = prefix.length - 1; i >= 0; i--) {
     const c = prefix.charCodeAt(i);
-    if (c < 0xffff) return prefix.slice(0, i) + String.fromCharCode(c + 1);
+    if (c < 0xff) return prefix.slice(0, i) + String.fromCharCode(c + 1);
   }
-  // Every unit is the maximum (or the prefix is empty): all keys >= prefix.
+  // Every byte is 0xff (or the prefix is empty): all keys >= prefix.
   return '\0';
 }

@@ -6,6 +6,7 @@
 // GetCurrentResourceVersion, minimum-RV check and metrics. Deliberate differences: keys may be
 // given as full etcd keys (`/registry/pods/ns/`) or upstream-style (`/pods/ns/`); objects are JSON
 // values; no transformer (encryption) and no lease manager; time comes from the injected Clock.
+import { encodeStoredObject, fromUtf8ByteString } from '../encoding/byte-string';
 import type { GroupResource } from '../storage/group-resource';
 import type { Clock } from '../clock';
 import { SeededRandom } from '../rand';
@@ -754,7 +755,7 @@ export class EtcdStore {
   private decodeListItem(kv: KeyValue): KubeObject {
     let obj: KubeObject;
     try {
-      obj = JSON.parse(kv.value) as KubeObject;
+      obj = JSON.parse(fromUtf8ByteString(kv.value)) as KubeObject;
     } catch (e) {
       this.etcdMetrics.recordDecodeError(this.groupResource);
       // abortOnFirstError: the first decode error ends the LIST.
@@ -855,7 +856,7 @@ export class EtcdStore {
       throw plainError('resourceVersion should not be set on objects to be created');
     }
     this.versioner.prepareObjectForStorage(copy);
-    const data = JSON.stringify(copy);
+    const data = encodeStoredObject(copy);
     const resp = await this.optimisticPut('create', preparedKey, data, 0, false, ctx);
     if (!resp.succeeded) throw this.alreadyExists(preparedKey);
     return this.decode(data, resp.header.revision, preparedKey);
@@ -878,7 +879,7 @@ export class EtcdStore {
       const input = cloneObject(state.obj);
       const ret = cloneObject(tryUpdate(input, { resourceVersion: BigInt(state.rev) }));
       this.versioner.prepareObjectForStorage(ret);
-      const data = JSON.stringify(ret);
+      const data = encodeStoredObject(ret);
       if (state.exists && data === state.data)
         return this.decode(state.data, state.rev, preparedKey);
       const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true, ctx);
@@ -1073,7 +1074,7 @@ export class EtcdStore {
   private decode(data: string, rev: number, key: string): KubeObject {
     let obj: KubeObject;
     try {
-      obj = JSON.parse(data) as KubeObject;
+      obj = JSON.parse(fromUtf8ByteString(data)) as KubeObject;
     } catch (e) {
       this.etcdMetrics.recordDecodeError(this.groupResource);
       throw plainError(`unable to decode ${JSON.stringify(key)}: ${(e as Error).message}`);

@@ -4,6 +4,7 @@
 // revision + 1; progress notifications become BOOKMARK events. Deliberate differences: events are
 // decoded in order on one queue (no decode concurrency), and delivery is a callback or an async
 // iterator instead of a Go channel (unbounded: a slow consumer does not block etcd).
+import { fromUtf8ByteString } from '../encoding/byte-string';
 import type { Clock } from '../clock';
 import {
   EtcdError,
@@ -676,7 +677,7 @@ class WatchChan implements StorageWatch {
   private decodeObj(data: string, rev: number, key: string): KubeObject {
     let obj: KubeObject;
     try {
-      obj = JSON.parse(data) as KubeObject;
+      obj = JSON.parse(fromUtf8ByteString(data)) as KubeObject;
     } catch (e) {
       this.watcher.etcdMetrics.recordDecodeError(this.watcher.groupResource);
       throw new Error(`unable to decode ${JSON.stringify(key)}: ${(e as Error).message}`);

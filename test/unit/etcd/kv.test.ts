@@ -3,13 +3,14 @@ import * as assert from 'assert';
 import { EtcdError, GrpcCode, prefixEnd } from '../../../src/engine/etcd/kv';
 
 describe('etcd kv helpers', () => {
-  it('prefixEnd increments the last incrementable unit, like GetPrefixRangeEnd', () => {
+  it('prefixEnd increments the last byte below 0xff, like GetPrefixRangeEnd', () => {
     const cases: [string, string][] = [
       ['/registry/pods/', '/registry/pods0'],
       ['/pods/second/', '/pods/second0'],
       ['a', 'b'],
-      ['a\uffff', 'b'],
-      ['\uffff\uffff', '\0'],
+      ['a\xff', 'b'],
+      ['a\xfe\xff', 'a\xff'],
+      ['\xff\xff', '\0'],
       ['', '\0'],
     ];
     for (const [prefix, want] of cases)
