@@ -20,67 +20,81 @@ import {
 describe('faults: the etcd leader is SIGKILLed under load (three members on loopback)', function () {
   this.timeout(180000);
   const seed = faultSeed();
-  let cluster: EtcdCluster | undefined;
-  let etcd: GrpcEtcd | undefined;
-  let resource: Resource<GrpcEtcd> | undefined;
 
-  after(async () => {
-    resource?.stop();
-    etcd?.close();
-    await cluster?.stop();
-  });
+  const cases: { name: string; compactAfterFault: boolean }[] = [
+    { name: 'the leader killed', compactAfterFault: false },
+    {
+      name: 'the leader killed, then history compacted under a lagging watch (410, relist)',
+      compactAfterFault: true,
+    },
+  ];
+  cases.forEach((c, n) =>
+    describe(c.name, () => {
+      let cluster: EtcdCluster | undefined;
+      let etcd: GrpcEtcd | undefined;
+      let resource: Resource<GrpcEtcd> | undefined;
 
-  it(`every stream gap-free or relisted after a 410, no acknowledged write lost, the cache fresh again (seed ${seed})`, async () => {
-    // The test's own choices; runFaultLoad draws the load's timing from the seed itself.
-    const rand = new SeededRandom(seed ^ 0x5eed);
-    cluster = await EtcdCluster.start();
-    const leader = await cluster.waitHealthy();
-    // The client's first endpoint is the one it dials first: the leader half of the time, so its
-    // own connection is the one lost (failover), else a follower's (the stream survives the election).
-    const urls = cluster.clientURLs;
-    const leaderFirst = rand.intn(2) === 0;
-    const endpoints = leaderFirst
-      ? [urls[leader], ...urls.filter((_, i) => i !== leader)]
-      : [...urls.filter((_, i) => i !== leader), urls[leader]];
-    console.log(
-      `leader-kill seed=${seed}: members ${urls.join(' ')}, leader m${leader}, client endpoints ` +
-        `${leaderFirst ? 'leader' : 'a follower'} first; heartbeat ${heartbeatIntervalMs} ms, ` +
-        `election timeout ${electionTimeoutMs} ms`,
-    );
-    etcd = await GrpcEtcd.connect({ endpoints });
-    const reflector = new ReflectorEvents();
-    resource = createResource({
-      clock: new RealClock(),
-      rand: new SeededRandom(rand.intn(4294967296)),
-      etcd,
-      inspector: reflector.inspector,
-    });
-    resource.start();
-    await resource.waitReady();
+      after(async () => {
+        resource?.stop();
+        etcd?.close();
+        await cluster?.stop();
+      });
 
-    let electedAt: number | undefined;
-    let newLeader: number | undefined;
-    const run = await runFaultLoad({
-      resource,
-      seed,
-      fault: async () => {
-        await cluster!.kill(leader);
-        newLeader = await cluster!.waitHealthy();
-        electedAt = Date.now();
-      },
-      log: (line) => console.log(`leader-kill seed=${seed}: ${line}`),
-    });
-    console.log(
-      `leader-kill seed=${seed}: m${leader} killed, m${newLeader} elected after ` +
-        `${(electedAt ?? 0) - run.faultAt} ms; reflector since the kill: ` +
-        `${reflector.since(run.faultAt).join(', ') || 'nothing (its watch resumed inside the client)'}`,
-    );
-    if (run.log.errors.length)
-      console.log(
-        `leader-kill seed=${seed}: failed writes: ${run.log.errors.slice(0, 5).join('; ')}`,
-      );
-    console.log(recoveryLine('leader-kill', run));
-    assert.notStrictEqual(newLeader, leader);
-    assert.deepStrictEqual(checkFaultLoad(run).slice(0, 20), []);
-  });
+      it(`every stream gap-free or relisted after a 410, no acknowledged write lost, the cache fresh again (seed ${seed})`, async () => {
+        const label = c.compactAfterFault ? 'leader-kill+compact' : 'leader-kill';
+        // The test's own choices; runFaultLoad draws the load's timing from the seed itself.
+        const rand = new SeededRandom((seed ^ 0x5eed) + n);
+        cluster = await EtcdCluster.start();
+        const leader = await cluster.waitHealthy();
+        // The client dials its first endpoint first: the leader half of the time, so its own
+        // connection is the one lost (failover), else a follower's (it survives the election).
+        const urls = cluster.clientURLs;
+        const leaderFirst = rand.intn(2) === 0;
+        const endpoints = leaderFirst
+          ? [urls[leader], ...urls.filter((_, i) => i !== leader)]
+          : [...urls.filter((_, i) => i !== leader), urls[leader]];
+        console.log(
+          `${label} seed=${seed}: members ${urls.join(' ')}, leader m${leader}, client endpoints ` +
+            `${leaderFirst ? 'leader' : 'a follower'} first; heartbeat ${heartbeatIntervalMs} ms, ` +
+            `election timeout ${electionTimeoutMs} ms`,
+        );
+        etcd = await GrpcEtcd.connect({ endpoints });
+        const reflector = new ReflectorEvents();
+        resource = createResource({
+          clock: new RealClock(),
+          rand: new SeededRandom(rand.intn(4294967296)),
+          etcd,
+          inspector: reflector.inspector,
+        });
+        resource.start();
+        await resource.waitReady();
+
+        let electedAt: number | undefined;
+        let newLeader: number | undefined;
+        const run = await runFaultLoad({
+          resource,
+          seed: seed + n,
+          compactAfterFault: c.compactAfterFault,
+          fault: async () => {
+            await cluster!.kill(leader);
+            newLeader = await cluster!.waitHealthy();
+            electedAt = Date.now();
+          },
+          log: (line) => console.log(`${label} seed=${seed}: ${line}`),
+        });
+        console.log(
+          `${label} seed=${seed}: m${leader} killed, m${newLeader} elected after ` +
+            `${(electedAt ?? 0) - run.faultAt} ms; reflector since the kill: ` +
+            `${reflector.since(run.faultAt).join(', ') || 'nothing (its watch resumed inside the client)'}`,
+        );
+        if (run.log.errors.length)
+          console.log(
+            `${label} seed=${seed}: failed writes: ${run.log.errors.slice(0, 5).join('; ')}`,
+          );
+        console.log(recoveryLine(`${label} seed=${seed}`, run));
+        assert.notStrictEqual(newLeader, leader);
+        assert.deepStrictEqual(checkFaultLoad(run).slice(0, 20), []);
+      });
+    }),
+  );
 });

@@ -86,7 +86,7 @@ describe('faults: a single etcd restarted under load', function () {
           console.log(
             `${label} seed=${seed}: failed writes: ${run.log.errors.slice(0, 5).join('; ')}`,
           );
-        console.log(recoveryLine(label, run));
+        console.log(recoveryLine(`${label} seed=${seed}`, run));
         assert.strictEqual(member?.clientURLs[0], url, 'restarted on the same client URL');
         assert.deepStrictEqual(checkFaultLoad(run).slice(0, 20), []);
       });

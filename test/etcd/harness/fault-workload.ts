@@ -188,6 +188,11 @@ export interface Segment {
 export interface InformerRecord {
   name: string;
   via: 'cacher' | 'etcd';
+  /**
+   * Lags: drops its watch when the fault starts and resumes from its last RV only after the
+   * compaction that follows it, so a 410 and a relist must follow.
+   */
+  lags: boolean;
   segments: Segment[];
   /** Why a watch ended without a 410 (the informer resumed from its last RV). */
   resumes: string[];
@@ -207,6 +212,7 @@ async function runInformer(
   resource: Resource<EtcdMember>,
   rec: InformerRecord,
   stop: () => boolean,
+  lagging: () => boolean,
 ): Promise<void> {
   const prefix = resource.collectionKey();
   const see = (s: Segment, type: string, obj: KubeObject): void => {
@@ -242,6 +248,7 @@ async function runInformer(
     rec.lastRV = seg.listRV;
     rec.progress.push({ at: Date.now(), rv: seg.listRV });
     while (!stop() && seg.endedWith === undefined) {
+      while (rec.lags && lagging() && !stop()) await sleep(20);
       const rv = String(rec.lastRV);
       if (rec.via === 'cacher') {
         let ended: string | undefined;
@@ -275,7 +282,7 @@ async function runInformer(
         try {
           const w = await resource.store.watch(prefix, { resourceVersion: rv, recursive: true });
           const timer = setInterval(() => {
-            if (stop()) w.stop();
+            if (stop() || (rec.lags && lagging())) w.stop();
           }, 50);
           try {
             for await (const e of w) {
@@ -431,6 +438,12 @@ export interface FaultLoadOptions {
   informersViaCacher?: number;
   informersViaEtcd?: number;
   writers?: number;
+  /**
+   * After recovery, compact etcd at its current revision (as the apiserver's compactor does every
+   * 5 minutes), while one more informer straight from etcd ('etcd-lagging') has dropped its watch
+   * since the fault: it must get a 410 when it resumes, and relist.
+   */
+  compactAfterFault?: boolean;
   /** Paging LISTs' page size. */
   limit?: number;
   log: (line: string) => void;
@@ -446,6 +459,8 @@ export interface FaultLoadResult {
   firstWriteAfterFault?: AckedWrite;
   cacheFresh?: { at: number; rv: number };
   cacheProbeFailures: string[];
+  /** The revision compacted after the fault (compactAfterFault). */
+  compactedAt?: number;
   /** The last acknowledged write (written after the load stopped): every informer must reach it. */
   sentinel: AckedWrite;
   /** The final LIST from etcd, at the end. */
@@ -479,10 +494,13 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<FaultLoadResult
       ackedAt: Date.now(),
     });
   }
-  const newInformer = (name: string, via: 'cacher' | 'etcd'): void => {
+  let faultStarted = false;
+  let compacted = false;
+  const newInformer = (name: string, via: 'cacher' | 'etcd', lags = false): InformerRecord => {
     const rec: InformerRecord = {
       name,
       via,
+      lags,
       segments: [],
       resumes: [],
       listErrors: [],
@@ -490,10 +508,19 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<FaultLoadResult
       progress: [],
     };
     informers.push(rec);
-    tasks.push(runInformer(resource, rec, () => stopReaders));
+    tasks.push(
+      runInformer(
+        resource,
+        rec,
+        () => stopReaders,
+        () => faultStarted && !compacted,
+      ),
+    );
+    return rec;
   };
   for (let i = 0; i < (o.informersViaCacher ?? 3); i++) newInformer(`cacher-${i}`, 'cacher');
   for (let i = 0; i < (o.informersViaEtcd ?? 2); i++) newInformer(`etcd-${i}`, 'etcd');
+  const lagger = o.compactAfterFault ? newInformer('etcd-lagging', 'etcd', true) : undefined;
   for (const via of ['delegator', 'etcd'] as const)
     tasks.push(runPager(resource, via, lists, () => stopReaders, o.limit ?? 7));
   const writers: Promise<void>[] = [];
@@ -511,6 +538,7 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<FaultLoadResult
   await sleep(beforeMs);
   const rvBefore = resource.etcd.currentRevision();
   const faultAt = Date.now();
+  faultStarted = true;
   const cacheProbeFailures: string[] = [];
   let stopProbe = false;
   const probe = probeCacheFresh(
@@ -524,6 +552,14 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<FaultLoadResult
   while (log.firstAckedStartedAfter(faultAt) === undefined) await sleep(20);
   const cacheFresh = await probe;
   stopProbe = true;
+  let compactedAt: number | undefined;
+  if (lagger) {
+    // Past the lagging informer's next revision: its resumed watch starts inside the compacted history.
+    while (resource.etcd.currentRevision() <= lagger.lastRV + 1) await sleep(20);
+    compactedAt = await resource.compact();
+    compacted = true;
+    o.log(`compacted at rv ${compactedAt}; etcd-lagging stopped at rv ${lagger.lastRV}`);
+  }
   await sleep(afterMs);
   stopWriters = true;
   await Promise.all(writers);
@@ -565,6 +601,7 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<FaultLoadResult
     firstWriteAfterFault: log.firstAckedStartedAfter(faultAt),
     cacheFresh,
     cacheProbeFailures,
+    compactedAt,
     sentinel,
     final: {
       rv: Number(finalList.resourceVersion),
@@ -645,7 +682,11 @@ export function checkInformer(log: WriteLog, rec: InformerRecord, sentinelRV: nu
 /** Every check of a run; empty when everything held. */
 export function checkFaultLoad(r: FaultLoadResult): string[] {
   const problems: string[] = [];
-  for (const rec of r.informers) problems.push(...checkInformer(r.log, rec, r.sentinel.rv));
+  for (const rec of r.informers) {
+    problems.push(...checkInformer(r.log, rec, r.sentinel.rv));
+    if (rec.lags && !rec.segments.some((s) => s.endedWith?.startsWith('410')))
+      problems.push(`${rec.name}: resumed inside the compacted history without a 410 and a relist`);
+  }
   for (const pl of r.lists) {
     if (pl.error !== undefined) {
       if (!isRetriableStatus(pl.error))
@@ -685,7 +726,7 @@ export function recoveryLine(label: string, r: FaultLoadResult): string {
   const resumes = r.informers.map((rec) => `${rec.name}:${rec.resumes.length}`).join(' ');
   const listErrors = r.lists.filter((l) => l.error !== undefined).length;
   return (
-    `${label} seed=${r.seed} recovery: kill->first write acked ${ms(r.firstWriteAfterFault?.ackedAt)}, ` +
+    `${label} recovery: kill->first write acked ${ms(r.firstWriteAfterFault?.ackedAt)}, ` +
     `kill->every watcher caught up ${ms(all)}, kill->cache ready and fresh ${ms(r.cacheFresh?.at)}; ` +
     `writes acked ${r.log.acked.length}, failed ${r.log.uncertain.size}; ` +
     `relists ${relists}; resumed watches ${resumes}; paged LISTs ${r.lists.length} (${listErrors} failed)`
