@@ -8,7 +8,13 @@ import { createResource, type Resource } from '../../src/engine/apiserver';
 import { RealClock } from '../../src/engine/clock';
 import { SeededRandom } from '../../src/engine/rand';
 import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
-import { EtcdCluster, electionTimeoutMs, heartbeatIntervalMs } from './harness/etcd-cluster';
+import {
+  EtcdCluster,
+  electionTimeoutMs,
+  endpointStatuses,
+  heartbeatIntervalMs,
+  supportsRequestWatchProgress,
+} from './harness/etcd-cluster';
 import {
   checkFaultLoad,
   faultSeed,
@@ -60,11 +66,20 @@ describe('faults: the etcd leader is SIGKILLed under load (three members on loop
         );
         etcd = await GrpcEtcd.connect({ endpoints });
         const reflector = new ReflectorEvents();
+        // As kube-apiserver's feature support checker decides from the members' versions.
+        const versions = (await endpointStatuses(urls)).map((st) => st.Status.version);
+        const requestWatchProgressSupported =
+          versions.length > 0 && versions.every(supportsRequestWatchProgress);
+        console.log(
+          `${label} seed=${seed}: etcd ${versions.join(', ')}: RequestWatchProgress ` +
+            `${requestWatchProgressSupported ? 'supported' : 'unsupported (consistent reads go to etcd)'}`,
+        );
         resource = createResource({
           clock: new RealClock(),
           rand: new SeededRandom(rand.intn(4294967296)),
           etcd,
           inspector: reflector.inspector,
+          cache: { requestWatchProgressSupported },
         });
         resource.start();
         await resource.waitReady();

@@ -11,6 +11,7 @@ import { RealClock } from '../../src/engine/clock';
 import { SeededRandom } from '../../src/engine/rand';
 import { spawnEtcd, type SpawnedEtcd } from '../../src/etcd-client/etcd-process';
 import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
+import { endpointStatuses, supportsRequestWatchProgress } from './harness/etcd-cluster';
 import {
   checkFaultLoad,
   faultSeed,
@@ -52,11 +53,20 @@ describe('faults: a single etcd restarted under load', function () {
         const clientPort = Number(new URL(url).port);
         etcd = await GrpcEtcd.connect({ endpoints: [url] });
         const reflector = new ReflectorEvents();
+        // As kube-apiserver's feature support checker decides from the members' versions.
+        const versions = (await endpointStatuses([url])).map((st) => st.Status.version);
+        const requestWatchProgressSupported =
+          versions.length > 0 && versions.every(supportsRequestWatchProgress);
+        console.log(
+          `${label} seed=${seed}: etcd ${versions.join(', ')}: RequestWatchProgress ` +
+            `${requestWatchProgressSupported ? 'supported' : 'unsupported (consistent reads go to etcd)'}`,
+        );
         resource = createResource({
           clock: new RealClock(),
           rand: new SeededRandom(rand.intn(4294967296)),
           etcd,
           inspector: reflector.inspector,
+          cache: { requestWatchProgressSupported },
         });
         resource.start();
         await resource.waitReady();

@@ -27,6 +27,7 @@ export interface ClusterMemberInfo {
 export interface EndpointStatus {
   Endpoint: string;
   Status: {
+    version: string;
     header: { cluster_id: number; member_id: number; revision: number; raft_term: number };
     leader: number;
     raftIndex: number;
@@ -166,31 +167,10 @@ export class EtcdCluster {
 
   /** Every running member's status (members that do not answer are left out). */
   async statuses(): Promise<EndpointStatus[]> {
-    const endpoints = this.members.filter((_, i) => this.running(i)).map((m) => m.info.clientURL);
-    if (endpoints.length === 0) return [];
-    // --cluster=false: only the endpoints given; a dead member makes etcdctl exit non-zero but
-    // it still prints the others.
-    const out = await new Promise<string>((resolve) => {
-      execFile(
-        this.etcdctl,
-        [
-          'endpoint',
-          'status',
-          '-w',
-          'json',
-          `--endpoints=${endpoints.join(',')}`,
-          '--dial-timeout=1s',
-          '--command-timeout=2s',
-        ],
-        { env: { ...process.env, ETCDCTL_API: '3' } },
-        (_err, stdout) => resolve(stdout),
-      );
-    });
-    try {
-      return JSON.parse(out || '[]') as EndpointStatus[];
-    } catch {
-      return [];
-    }
+    return endpointStatuses(
+      this.members.filter((_, i) => this.running(i)).map((m) => m.info.clientURL),
+      this.etcdctl,
+    );
   }
 
   /** The index of the member every answering member calls leader, if they agree on one. */
@@ -240,4 +220,50 @@ export class EtcdCluster {
     );
     for (const m of this.members) fs.rmSync(m.info.dataDir, { recursive: true, force: true });
   }
+}
+
+/** `etcdctl endpoint status -w json` of the given endpoints (those that answer). */
+export async function endpointStatuses(
+  endpoints: string[],
+  etcdctl = '/usr/bin/etcdctl',
+): Promise<EndpointStatus[]> {
+  if (endpoints.length === 0) return [];
+  // --cluster=false: only the endpoints given; a dead member makes etcdctl exit non-zero but
+  // it still prints the others.
+  const out = await new Promise<string>((resolve) => {
+    execFile(
+      etcdctl,
+      [
+        'endpoint',
+        'status',
+        '-w',
+        'json',
+        `--endpoints=${endpoints.join(',')}`,
+        '--dial-timeout=1s',
+        '--command-timeout=2s',
+      ],
+      { env: { ...process.env, ETCDCTL_API: '3' } },
+      (_err, stdout) => resolve(stdout),
+    );
+  });
+  try {
+    return JSON.parse(out || '[]') as EndpointStatus[];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether kube-apiserver would use RequestWatchProgress with etcd `version`
+ * (feature_support_checker.go endpointSupportsRequestWatchProgress, release-1.36): not before
+ * 3.4.31 nor on 3.5.0–3.5.12, for etcd-io/etcd#15220 (progress notifications sent ahead of an
+ * unsynced watcher's events, fixed 3.4.25/3.5.8) and #17507 (fixed 3.4.31/3.5.13). Without it the
+ * cacher serves no consistent read from the watch cache: they go to etcd.
+ */
+export function supportsRequestWatchProgress(version: string): boolean {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!m) return false;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const v = major * 1e6 + minor * 1e3 + patch;
+  return !(v < 3_004_031 || (v >= 3_005_000 && v < 3_005_013));
 }
