@@ -21,17 +21,34 @@ import {
   recoveryLine,
   ReflectorEvents,
   runFaultLoad,
+  sleep,
 } from './harness/fault-workload';
 
 describe('faults: the etcd leader is SIGKILLed under load (three members on loopback)', function () {
   this.timeout(180000);
   const seed = faultSeed();
 
-  const cases: { name: string; compactAfterFault: boolean }[] = [
-    { name: 'the leader killed', compactAfterFault: false },
+  /**
+   * quorumLostMs: a follower dies with the leader and both restart after that long (longer than
+   * the 3 election timeouts after which a member without a leader cancels `hasleader` watches).
+   */
+  const cases: {
+    name: string;
+    label: string;
+    compactAfterFault: boolean;
+    quorumLostMs?: number;
+  }[] = [
+    { name: 'the leader killed', label: 'leader-kill', compactAfterFault: false },
     {
       name: 'the leader killed, then history compacted under a lagging watch (410, relist)',
+      label: 'leader-kill+compact',
       compactAfterFault: true,
+    },
+    {
+      name: 'the leader and a follower killed (quorum lost), both restarted 2 s later',
+      label: 'quorum-loss',
+      compactAfterFault: false,
+      quorumLostMs: 4 * electionTimeoutMs,
     },
   ];
   cases.forEach((c, n) =>
@@ -47,7 +64,7 @@ describe('faults: the etcd leader is SIGKILLed under load (three members on loop
       });
 
       it(`every stream gap-free or relisted after a 410, no acknowledged write lost, the cache fresh again (seed ${seed})`, async () => {
-        const label = c.compactAfterFault ? 'leader-kill+compact' : 'leader-kill';
+        const label = c.label;
         // The test's own choices; runFaultLoad draws the load's timing from the seed itself.
         const rand = new SeededRandom((seed ^ 0x5eed) + n);
         cluster = await EtcdCluster.start();
@@ -91,7 +108,13 @@ describe('faults: the etcd leader is SIGKILLed under load (three members on loop
           seed: seed + n,
           compactAfterFault: c.compactAfterFault,
           fault: async () => {
-            await cluster!.kill(leader);
+            const killed = [leader];
+            if (c.quorumLostMs !== undefined) killed.push((leader + 1) % cluster!.size);
+            await Promise.all(killed.map((i) => cluster!.kill(i)));
+            if (c.quorumLostMs !== undefined) {
+              await sleep(c.quorumLostMs);
+              for (const i of killed) cluster!.restart(i);
+            }
             newLeader = await cluster!.waitHealthy();
             electedAt = Date.now();
           },
@@ -107,7 +130,7 @@ describe('faults: the etcd leader is SIGKILLed under load (three members on loop
             `${label} seed=${seed}: failed writes: ${run.log.errors.slice(0, 5).join('; ')}`,
           );
         console.log(recoveryLine(`${label} seed=${seed}`, run));
-        assert.notStrictEqual(newLeader, leader);
+        if (c.quorumLostMs === undefined) assert.notStrictEqual(newLeader, leader);
         assert.deepStrictEqual(checkFaultLoad(run).slice(0, 20), []);
       });
     }),

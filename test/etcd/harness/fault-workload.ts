@@ -425,8 +425,15 @@ export class ReflectorEvents {
       });
     },
   };
+  /** The reflector's phases since `t`, counted: `watch-ended ×3 (500 …no leader), watching ×3`. */
   since(t: number): string[] {
-    return this.events.filter((e) => e.at >= t).map((e) => `${e.phase} (${e.detail})`);
+    const counts = new Map<string, number>();
+    for (const e of this.events) {
+      if (e.at < t) continue;
+      const what = e.detail.startsWith('rv ') ? e.phase : `${e.phase} (${e.detail})`;
+      counts.set(what, (counts.get(what) ?? 0) + 1);
+    }
+    return [...counts].map(([what, n]) => (n > 1 ? `${what} ×${n}` : what));
   }
 }
 
