@@ -28,7 +28,25 @@ const common = {
   logLevel: 'warning',
   target: 'es2022',
 };
-const node = { ...common, platform: 'node', format: 'cjs' };
+// etcd's .proto files (as the etcd3 package ships them) turned into a protobufjs JSON descriptor at
+// build time: the bundles carry it, so the .vsix needs no node_modules and nothing parses .proto
+// text at run time (src/etcd-client/etcd-protos.ts loads it with proto-loader's fromJSON).
+const etcdProtoDescriptor = {
+  name: 'etcd-proto-descriptor',
+  setup(build) {
+    build.onResolve({ filter: /^etcd-proto-descriptor$/ }, () => ({
+      path: 'etcd-proto-descriptor',
+      namespace: 'etcd-proto-descriptor',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'etcd-proto-descriptor' }, () => {
+      const protobuf = require('protobufjs');
+      const root = new protobuf.Root();
+      root.loadSync(path.join(__dirname, 'node_modules/etcd3/proto/rpc.proto'));
+      return { contents: JSON.stringify(root.toJSON()), loader: 'json' };
+    });
+  },
+};
+const node = { ...common, platform: 'node', format: 'cjs', plugins: [etcdProtoDescriptor] };
 
 // @kubernetes/client-node (the probe's kubeconfig credentials, src/probe/kubeconfig-client.ts) is
 // about 1.4 MB bundled: the extension and the CLI load it from its own chunk, only when a probe
@@ -44,6 +62,22 @@ const lazyClientNode = {
   },
 };
 
+// The etcd gRPC client (src/etcd-client: grpc-js, proto-loader, protobufjs, about 0.5 MB) is its own
+// chunk too: `serve --etcd` loads it with `await import('../etcd-client')`, so the extension's
+// activation and every other command never load gRPC.
+const etcdClientChunk = 'etcd-client.js';
+const lazyEtcdClient = {
+  name: 'lazy-etcd-client',
+  setup(build) {
+    const entry = path.join(__dirname, 'src/etcd-client');
+    build.onResolve({ filter: /(^|\/)etcd-client(\/index)?$/ }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path);
+      if (target !== entry && target !== path.join(entry, 'index')) return undefined;
+      return { path: `./${etcdClientChunk}`, external: true };
+    });
+  },
+};
+
 const builds = [
   // The extension: vscode is provided by the extension host.
   {
@@ -51,7 +85,7 @@ const builds = [
     entryPoints: ['src/extension/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
-    plugins: [lazyClientNode],
+    plugins: [...node.plugins, lazyClientNode, lazyEtcdClient],
   },
   // The worker thread the extension runs scenarios on (src/extension/run-worker.ts).
   { ...node, entryPoints: ['src/extension/run-worker.ts'], outfile: 'dist/run-worker.js' },
@@ -61,8 +95,10 @@ const builds = [
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [lazyClientNode],
+    plugins: [...node.plugins, lazyClientNode, lazyEtcdClient],
   },
+  // That chunk: the etcd client's index (GrpcEtcd, spawnEtcd).
+  { ...node, entryPoints: ['src/etcd-client/index.ts'], outfile: `dist/${etcdClientChunk}` },
   // That chunk: client-node's KubeConfig (its config module, without the generated API clients' index).
   {
     ...node,

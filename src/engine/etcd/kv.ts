@@ -5,7 +5,7 @@
 // by byte as etcd sorts them. Differences from the proto: no cluster/member ids or raft term in headers, no
 // sort options, no leases beyond carrying the lease id; Put is a `txn` without compares.
 
-/** Numeric gRPC status codes (google.golang.org/grpc/codes) that etcd returns. */
+/** Numeric gRPC status codes (google.golang.org/grpc/codes): every one, as a real etcd may return any. */
 export const GrpcCode = {
   OK: 0,
   Canceled: 1,
@@ -13,10 +13,17 @@ export const GrpcCode = {
   InvalidArgument: 3,
   DeadlineExceeded: 4,
   NotFound: 5,
+  AlreadyExists: 6,
+  PermissionDenied: 7,
+  ResourceExhausted: 8,
   FailedPrecondition: 9,
+  Aborted: 10,
   OutOfRange: 11,
   Unimplemented: 12,
+  Internal: 13,
   Unavailable: 14,
+  DataLoss: 15,
+  Unauthenticated: 16,
 } as const;
 export type GrpcCodeName = keyof typeof GrpcCode;
 
