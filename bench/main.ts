@@ -151,6 +151,10 @@ async function main(): Promise<void> {
   // One run: it takes half a minute (1,000 watch connections, 3 s of writes).
   section('live-panel');
   rows.push(...runInProcess('live-panel', log));
+  // One run: it spawns an etcd and writes 100,000 pods to it; its own alternating passes give the
+  // median.
+  section('etcd-list');
+  rows.push(...runInProcess('etcd-list', log));
   log('');
   log('== summary (ratio = figure / baseline, rates: ours / baseline) ==');
   printTable(rows, log);

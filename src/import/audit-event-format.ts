@@ -16,12 +16,43 @@ import type {
   RequestFragment,
 } from './line-parser';
 
+// The value checks below are switches, not Sets: a Set hashes every line's fresh string first.
+
 /** audit.k8s.io/v1 Stage values (types.go). */
-const stages = new Set(['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic']);
+function isStage(s: string): boolean {
+  switch (s) {
+    case 'ResponseComplete':
+    case 'RequestReceived':
+    case 'ResponseStarted':
+    case 'Panic':
+      return true;
+  }
+  return false;
+}
+
 /** Levels a log holds: LevelNone events are never written (policy checker drops them). */
-const loggedLevels = new Set(['Metadata', 'Request', 'RequestResponse']);
+function isLoggedLevel(v: unknown): boolean {
+  switch (v) {
+    case 'Metadata':
+    case 'Request':
+    case 'RequestResponse':
+      return true;
+  }
+  return false;
+}
+
 /** RequestInfo verbs whose object the replay rebuilds. */
-const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+function isWriteVerb(verb: string): boolean {
+  switch (verb) {
+    case 'update':
+    case 'patch':
+    case 'create':
+    case 'delete':
+    case 'deletecollection':
+      return true;
+  }
+  return false;
+}
 const requiredFields = ['auditID', 'stage', 'requestURI', 'verb', 'stageTimestamp'] as const;
 const objectRefFields = [
   'resource',
@@ -104,11 +135,11 @@ class AuditEventParser implements LineParser {
       };
     }
     const stage = e.stage as string;
-    if (!stages.has(stage))
+    if (!isStage(stage))
       return {
         reject: `expected stage RequestReceived, ResponseStarted, ResponseComplete or Panic, got ${shown(stage)}`,
       };
-    if (!loggedLevels.has(e.level as string))
+    if (!isLoggedLevel(e.level))
       return {
         reject: `expected level Metadata, Request or RequestResponse, got ${shown(e.level)}`,
       };
@@ -160,7 +191,7 @@ class AuditEventParser implements LineParser {
     if (verb === 'list' && isObject(e.responseObject)) {
       const response = listResponse(e.responseObject);
       if (response) fields.response = response;
-    } else if (writeVerbs.has(verb)) {
+    } else if (isWriteVerb(verb)) {
       const object =
         writeObject(e.responseObject) ?? (isObject(e.requestObject) ? e.requestObject : undefined);
       if (object !== undefined) fields.object = object;
@@ -218,7 +249,7 @@ export class MicroTimeParser {
   parse(s: string): number | undefined {
     const n = s.length;
     if (n >= 20 && s.charCodeAt(n - 1) === 90 /* Z */ && s.charCodeAt(10) === 84 /* T */) {
-      if (this.prefix === '' || !s.startsWith(this.prefix)) {
+      if (!this.samePrefix(s)) {
         const prefix = s.slice(0, 19);
         const ms = Date.parse(prefix + 'Z');
         if (Number.isNaN(ms)) return undefined;
@@ -239,6 +270,14 @@ export class MicroTimeParser {
     if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/.test(s)) return undefined;
     const ms = Date.parse(s);
     return Number.isNaN(ms) ? undefined : ms;
+  }
+
+  /** s begins with the cached prefix: compared from the seconds back, where neighbours differ. */
+  private samePrefix(s: string): boolean {
+    const p = this.prefix;
+    if (p === '') return false;
+    for (let i = 18; i >= 0; i--) if (s.charCodeAt(i) !== p.charCodeAt(i)) return false;
+    return true;
   }
 }
 

@@ -20,6 +20,9 @@ export class LineSplitter {
   private partBytes = 0;
   /** The current line passed the cap: its bytes are counted, not kept. */
   private overlong = false;
+  /** The chunk being cut, from `at`. */
+  private chunk: Buffer | undefined;
+  private at = 0;
 
   constructor(
     private readonly sink: SplitLineSink,
@@ -31,25 +34,42 @@ export class LineSplitter {
     return this.lineNo;
   }
 
+  /**
+   * Takes the next chunk; its lines are cut one at a time by next(), so that each line is read
+   * while its bytes and what its parser made of them are still in the CPU's caches. The chunk
+   * before must be used up (next() returned false).
+   */
   push(chunk: Buffer): void {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, start);
-      if (nl < 0) break;
-      if (this.partBytes === 0 && !this.overlong) {
-        if (nl - start > this.maxLineBytes)
-          this.overlongLine(chunk.subarray(start, nl), nl - start);
-        else this.emit(chunk, start, nl);
-      } else {
-        this.append(chunk.subarray(start, nl));
-        this.flushParts();
-      }
-      start = nl + 1;
-    }
-    if (start < chunk.length) this.append(chunk.subarray(start));
+    this.chunk = chunk;
+    this.at = 0;
   }
 
-  /** The file ended: a last line without a newline is a line too. */
+  /**
+   * Cuts the chunk's next line and hands it on; false when the chunk has no newline left (its
+   * tail is kept for the next chunk).
+   */
+  next(): boolean {
+    const chunk = this.chunk;
+    if (chunk === undefined) return false;
+    const start = this.at;
+    const nl = chunk.indexOf(10, start);
+    if (nl < 0) {
+      if (start < chunk.length) this.append(chunk.subarray(start));
+      this.chunk = undefined;
+      return false;
+    }
+    this.at = nl + 1;
+    if (this.partBytes === 0 && !this.overlong) {
+      if (nl - start > this.maxLineBytes) this.overlongLine(chunk.subarray(start, nl), nl - start);
+      else this.emit(chunk, start, nl);
+    } else {
+      this.append(chunk.subarray(start, nl));
+      this.flushParts();
+    }
+    return true;
+  }
+
+  /** The file ended (the last chunk used up): a last line without a newline is a line too. */
   end(): void {
     if (this.partBytes > 0 || this.overlong) this.flushParts();
   }

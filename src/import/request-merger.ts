@@ -6,6 +6,7 @@
 // the requests open (or waiting) at once, with a cap beyond which the oldest are emitted early.
 import type { ImportedRequest } from './imported-request';
 import type { RequestFields, RequestFragment } from './line-parser';
+import { RecentIDs } from './recent-ids';
 
 export interface MergerOptions {
   /** Log time a completed request waits for more fragments before it is emitted (settable later). */
@@ -30,20 +31,28 @@ export interface MergeStats {
 /** Audit IDs remembered after emission, to tell a late fragment from a new request. */
 const recentAuditIDs = 10_000;
 
-interface Pending {
-  auditID?: string;
+/** One request being folded; a class so that every one has the same shape (the merger's hot path). */
+class Pending {
+  auditID: string | undefined = undefined;
+  /** byAuditID names it under auditID (a request emitted without being held never is). */
+  registered = false;
   /** Set when it is emitted under an ID of its own (a late fragment). */
-  ownID?: string;
-  sources: RequestFragment['source'][];
-  fields: RequestFields;
-  complete: boolean;
+  ownID: string | undefined = undefined;
+  readonly sources: RequestFragment['source'][] = [];
+  complete = false;
   /** The key under which it is the latest watch of its stream and resource. */
-  watchKey?: string;
+  watchKey: string | undefined = undefined;
   /** Join keys registered for it (file-qualified); most requests have none. */
-  keys?: string[];
+  keys: string[] | undefined = undefined;
   /** In the closing queue since this log time (undefined: not queued). */
-  closeAt?: number;
-  done: boolean;
+  closeAt: number | undefined = undefined;
+  done = false;
+  /** Its neighbours in the held list (oldest first), while held. */
+  prev: Pending | undefined = undefined;
+  next: Pending | undefined = undefined;
+  held = false;
+
+  constructor(readonly fields: RequestFields) {}
 }
 
 export class RequestMerger {
@@ -51,17 +60,18 @@ export class RequestMerger {
   private readonly byAuditID = new Map<string, Pending>();
   private readonly byKey = new Map<string, Pending>();
   private readonly lastWatch = new Map<string, Pending>();
-  /** Every held request in the order it began: the oldest is evicted first. */
-  private readonly held = new Set<Pending>();
+  /**
+   * Every held request in the order it began, a list through Pending.prev/next (no hashing on
+   * the way in and out): the oldest is evicted first.
+   */
+  private heldFirst: Pending | undefined;
+  private heldLast: Pending | undefined;
+  private heldCount = 0;
   /** Completed requests in the order their window ends (log time only moves forward). */
   private closing: Pending[] = [];
   private closingHead = 0;
-  private readonly emitted = new Set<string>();
-  /** The last recentAuditIDs emitted, a ring: the oldest leaves `emitted` as a new one comes. */
-  private readonly emittedRing: Array<string | undefined> = new Array<string | undefined>(
-    recentAuditIDs,
-  );
-  private ringAt = 0;
+  /** The last recentAuditIDs emitted: the oldest is forgotten as a new one comes. */
+  private readonly emitted = new RecentIDs(recentAuditIDs);
   private now = -Infinity;
 
   private mergeWindowMs: number;
@@ -77,7 +87,7 @@ export class RequestMerger {
 
   /** Requests held right now (open or waiting for their window). */
   get pending(): number {
-    return this.held.size;
+    return this.heldCount;
   }
 
   add(f: RequestFragment): void {
@@ -99,7 +109,7 @@ export class RequestMerger {
     let first = false;
     if (p === undefined) {
       // The merger owns the fragments it is given: the first one's fields become the request's.
-      p = { sources: [], fields: f.fields, complete: false, done: false };
+      p = new Pending(f.fields);
       first = true;
       // A watch's end whose start the log does not have: a watch that began before the file.
       if (f.attach === 'last-watch') {
@@ -119,12 +129,13 @@ export class RequestMerger {
         this.emitNow(p);
         return;
       }
-      this.held.add(p);
+      this.hold(p);
     }
     p.sources.push(f.source);
     if (!first) fold(p.fields, f.fields);
     if (auditID !== undefined && p.auditID === undefined) {
       p.auditID = auditID;
+      p.registered = true;
       this.byAuditID.set(auditID, p);
     }
     if (key !== undefined && !p.keys?.includes(key)) {
@@ -141,8 +152,8 @@ export class RequestMerger {
         else this.queueClose(p);
       }
     }
-    while (this.held.size > this.o.maxPending) this.evictOldest();
-    if (this.held.size > this.stats.maxPending) this.stats.maxPending = this.held.size;
+    while (this.heldCount > this.o.maxPending) this.evictOldest();
+    if (this.heldCount > this.stats.maxPending) this.stats.maxPending = this.heldCount;
   }
 
   /** The input ended: every request still held is emitted, open ones with endInFile false. */
@@ -151,7 +162,27 @@ export class RequestMerger {
     for (let i = this.closingHead; i < this.closing.length; i++) this.emitNow(this.closing[i]);
     this.closing = [];
     this.closingHead = 0;
-    for (const p of [...this.held]) this.emitNow(p);
+    while (this.heldFirst !== undefined) this.emitNow(this.heldFirst);
+  }
+
+  private hold(p: Pending): void {
+    p.held = true;
+    p.prev = this.heldLast;
+    if (this.heldLast === undefined) this.heldFirst = p;
+    else this.heldLast.next = p;
+    this.heldLast = p;
+    this.heldCount++;
+  }
+
+  private release(p: Pending): void {
+    if (!p.held) return;
+    p.held = false;
+    if (p.prev === undefined) this.heldFirst = p.next;
+    else p.prev.next = p.next;
+    if (p.next === undefined) this.heldLast = p.prev;
+    else p.next.prev = p.prev;
+    p.prev = p.next = undefined;
+    this.heldCount--;
   }
 
   private becomeLastWatch(p: Pending, k: string): void {
@@ -175,14 +206,14 @@ export class RequestMerger {
       this.byKey.set(k, into);
     }
     if (from.complete) into.complete = true;
-    if (from.auditID !== undefined && this.byAuditID.get(from.auditID) === from)
+    if (from.registered && from.auditID !== undefined && this.byAuditID.get(from.auditID) === from)
       this.byAuditID.delete(from.auditID);
     if (from.watchKey !== undefined && this.lastWatch.get(from.watchKey) === from) {
       this.lastWatch.set(from.watchKey, into);
       into.watchKey = from.watchKey;
     }
     from.done = true;
-    this.held.delete(from);
+    this.release(from);
     if (into.complete && into.watchKey === undefined && into.closeAt === undefined)
       this.queueClose(into);
   }
@@ -215,7 +246,7 @@ export class RequestMerger {
       this.emitNow(p);
       return;
     }
-    const oldest = this.held.values().next().value as Pending;
+    const oldest = this.heldFirst as Pending;
     if (oldest.complete) this.stats.closedEarly++;
     else this.stats.evicted++;
     this.emitNow(oldest);
@@ -224,14 +255,10 @@ export class RequestMerger {
   private emitNow(p: Pending): void {
     if (p.done) return;
     p.done = true;
-    this.held.delete(p);
+    this.release(p);
     if (p.auditID !== undefined) {
-      if (this.byAuditID.get(p.auditID) === p) this.byAuditID.delete(p.auditID);
-      const oldest = this.emittedRing[this.ringAt];
-      if (oldest !== undefined) this.emitted.delete(oldest);
+      if (p.registered && this.byAuditID.get(p.auditID) === p) this.byAuditID.delete(p.auditID);
       this.emitted.add(p.auditID);
-      this.emittedRing[this.ringAt] = p.auditID;
-      this.ringAt = (this.ringAt + 1) % recentAuditIDs;
     }
     for (const k of p.keys ?? []) if (this.byKey.get(k) === p) this.byKey.delete(k);
     if (p.watchKey !== undefined && this.lastWatch.get(p.watchKey) === p)

@@ -7,7 +7,8 @@ import {
   fromUtf8ByteString,
   utf8ByteString,
 } from '../../../src/engine/encoding/byte-string';
-import { testSetup, pod } from '../etcd3/etcd3-testing';
+import { memoryEtcd } from '../../harness/etcd-under-test';
+import { memoryOf, testSetup, pod } from '../etcd3/etcd3-testing';
 
 describe('byte strings (the KV boundary)', () => {
   it('encodes text as its UTF-8 bytes, one char per byte, and back', () => {
@@ -37,7 +38,9 @@ describe('byte strings (the KV boundary)', () => {
   });
 
   it('the etcd3 store writes UTF-8 bytes and reads the same object back', async () => {
-    const { store, etcd } = testSetup();
+    const t = await testSetup(memoryEtcd);
+    const { store } = t;
+    const etcd = memoryOf(t);
     const p = pod('default', 'unicode');
     p.metadata.annotations = { note: 'grüße ✓ 𝄞' };
     const created = await store.create('/pods/default/unicode', p);

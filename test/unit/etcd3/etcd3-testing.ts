@@ -1,41 +1,41 @@
 // Helpers for the etcd3 store tests: upstream's testSetup, seedMultiLevelData, compactStorage and
-// encodeContinueOrDie (pkg/storage/testing/utils.go, etcd3/store_test.go), over the in-memory etcd.
+// encodeContinueOrDie (pkg/storage/testing/utils.go, etcd3/store_test.go), over the etcd a suite is
+// given (the in-memory model, or a real etcd in the etcd suite: test/harness/etcd-under-test.ts).
 import * as assert from 'assert';
-import { FakeClock } from '../../../src/engine/clock';
-import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
+import type { FakeClock } from '../../../src/engine/clock';
+import type { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import { RequestRecorder } from '../../../src/engine/etcd/request-recorder';
 import { RecordingInspector } from '../../../src/engine/inspect/events';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { EtcdStore, type EtcdStoreFeatures } from '../../../src/engine/etcd3/store';
+import type { EtcdUnderTest, OpenEtcdOptions, TestEtcd } from '../../harness/etcd-under-test';
 
 export interface TestSetup {
   clock: FakeClock;
-  etcd: MemoryEtcd;
+  etcd: TestEtcd;
+  /** The in-memory member, for the memory-only cases (fault hooks, RangeStream, get). */
+  memory: MemoryEtcd | undefined;
   store: EtcdStore;
   recorder: RequestRecorder;
   inspector: RecordingInspector;
+  /** Lets the etcd answer what it was asked (microtask turns in memory). */
+  settle(turns?: number): Promise<void>;
 }
 
-export interface SetupOptions {
-  rangeStream?: 'supported' | 'unimplemented';
+export interface SetupOptions extends OpenEtcdOptions {
   features?: EtcdStoreFeatures;
-  rangeStreamInitialChunk?: number;
-  progressNotifyIntervalMs?: number;
 }
 
 /** testSetup: a fresh etcd (revision 1), a pods store under /registry, a request recorder. */
-export function testSetup(o: SetupOptions = {}): TestSetup {
-  const clock = new FakeClock();
+export async function testSetup(
+  etcdUnderTest: EtcdUnderTest,
+  o: SetupOptions = {},
+): Promise<TestSetup> {
+  const { clock, etcd, memory, settle } = await etcdUnderTest.open(o);
   const recorder = new RequestRecorder();
-  const etcd = new MemoryEtcd({
-    clock,
-    rangeStream: o.rangeStream,
-    onRequest: recorder.record,
-    rangeStreamInitialChunk: o.rangeStreamInitialChunk,
-    progressNotifyIntervalMs: o.progressNotifyIntervalMs,
-  });
+  etcd.addRequestListener(recorder.record);
   const inspector = new RecordingInspector();
   const store = new EtcdStore({
     etcd,
@@ -44,7 +44,7 @@ export function testSetup(o: SetupOptions = {}): TestSetup {
     features: o.features,
     inspector,
   });
-  return { clock, etcd, store, recorder, inspector };
+  return { clock, etcd, memory, store, recorder, inspector, settle };
 }
 
 /** A pod as upstream's example.Pod{ObjectMeta{Namespace, Name}}. */
@@ -63,9 +63,15 @@ export function encodeContinueOrDie(start: string, rv: number | bigint): string 
 }
 
 /** compactStorage: etcd3's Compact writes compact_rev_key (one revision) and then compacts. */
-export function compactStorage(etcd: MemoryEtcd, rv: string | number): void {
-  etcd.put('compact_rev_key', String(rv));
-  etcd.compact(Number(rv));
+export async function compactStorage(etcd: TestEtcd, rv: string | number): Promise<void> {
+  await etcd.put('compact_rev_key', String(rv));
+  await etcd.compact(Number(rv));
+}
+
+/** The memory-only part of a setup, for a case that needs the model's hooks. */
+export function memoryOf(t: TestSetup): MemoryEtcd {
+  assert.ok(t.memory, 'a memory-only case runs over the in-memory etcd');
+  return t.memory;
 }
 
 export interface SeededData {
@@ -105,7 +111,7 @@ export async function seedMultiLevelData(s: TestSetup): Promise<SeededData> {
   );
   await store.delete(computePodKey(preset[5]));
   const list = await store.getList('/pods/second', { recursive: true });
-  compactStorage(etcd, created[0].metadata.resourceVersion as string);
+  await compactStorage(etcd, created[0].metadata.resourceVersion as string);
   return {
     initialRV: initial.resourceVersion,
     created,

@@ -3,8 +3,7 @@
 // reproducingTransformer, CreatePodPredicate and its attr funcs) and watcher_tests.go's
 // baseNamespacedPod* (release-1.36; master only adds WatchEventWithRecordTime unwrapping).
 import * as assert from 'assert';
-import type { KV, KeyValue, RangeRequest, RangeResponse } from '../../../src/engine/etcd/kv';
-import type { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
+import type { KV, RangeRequest, RangeResponse } from '../../../src/engine/etcd/kv';
 import type { EtcdStore } from '../../../src/engine/etcd3/store';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { isNotFound } from '../../../src/engine/storage/errors';
@@ -12,6 +11,7 @@ import type * as fields from '../../../src/engine/storage/fields';
 import { newListOptions, type ListOptions } from '../../../src/engine/storage/list-options';
 import type { KubeObject, Pod } from '../../../src/engine/storage/objects';
 import type { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
+import type { TestEtcd } from '../../harness/etcd-under-test';
 import type { StoreUnderTest } from './store-under-test';
 import {
   computePodKey,
@@ -103,41 +103,30 @@ export function createPodPredicate(
 /**
  * reproducingTransformer: every value read from etcd first creates the next object, which injects
  * writes in the middle of a read. Upstream's TransformFromStorage runs as the store decodes a kv;
- * here the store's read of a kv's value does it. Its create writes what store.Create writes (the
- * object without resourceVersion) synchronously, as upstream's blocking Create completes before
- * the decode goes on.
+ * here the creates for a page's kvs are made as the page arrives, before the store decodes it: etcd
+ * sees the same order (a page read, one create per kv, the next page read). Its create writes what
+ * store.Create writes (the object without resourceVersion), and completes before the decode goes
+ * on, as upstream's blocking Create does.
  */
 export class ReproducingKV implements KV {
   private index = 0;
 
   constructor(
-    private readonly etcd: MemoryEtcd,
+    private readonly etcd: TestEtcd,
     private readonly store: () => EtcdStore,
     private readonly nextObject: (index: number) => { key: string; obj: KubeObject },
   ) {}
 
   /** createObject: the next object, as the transformer creates it before any read. */
-  createObject(): void {
+  async createObject(): Promise<void> {
     const { key, obj } = this.nextObject(++this.index);
-    this.etcd.put(this.store().prepareKey(key, false), JSON.stringify(obj));
+    await this.etcd.put(this.store().prepareKey(key, false), JSON.stringify(obj));
   }
 
   async range(req: RangeRequest): Promise<RangeResponse> {
     const resp = await this.etcd.range(req);
-    return { ...resp, kvs: resp.kvs.map((kv) => this.transformingFromStorage(kv)) };
-  }
-
-  private transformingFromStorage(kv: KeyValue): KeyValue {
-    const data = kv.value;
-    const out = { ...kv };
-    Object.defineProperty(out, 'value', {
-      enumerable: true,
-      get: () => {
-        this.createObject();
-        return data;
-      },
-    });
-    return out;
+    for (const kv of resp.kvs) if (kv.value !== '') await this.createObject();
+    return resp;
   }
 
   rangeStream(req: RangeRequest): ReturnType<KV['rangeStream']> {

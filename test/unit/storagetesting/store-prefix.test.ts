@@ -2,7 +2,7 @@
 // same; the cacher has no such test): the configured etcd prefix is normalised as path.Join("/",
 // prefix) plus a trailing "/".
 import * as assert from 'assert';
-import { newEtcd3Store } from './store-under-test';
+import { newMemoryEtcd3Store } from './store-under-test';
 
 describe('TestPrefix', () => {
   const testcases: Record<string, string> = {
@@ -12,7 +12,7 @@ describe('TestPrefix', () => {
   };
   for (const [configuredPrefix, effectivePrefix] of Object.entries(testcases)) {
     it(`etcd3: ${JSON.stringify(configuredPrefix)} -> ${JSON.stringify(effectivePrefix)}`, () => {
-      const s = newEtcd3Store({ pathPrefix: configuredPrefix });
+      const s = newMemoryEtcd3Store({ pathPrefix: configuredPrefix });
       assert.strictEqual(
         s.store.pathPrefix,
         effectivePrefix,

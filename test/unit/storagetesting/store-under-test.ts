@@ -3,12 +3,12 @@
 // store, path prefix "", resource prefix /pods/) and from cacher/cacher_test.go
 // (testSetupWithEtcdServer: etcd3 store under /registry behind StorageInjectingListErrors with one
 // injected list error, a started Cacher that has consumed it and is ready, and NewCacheDelegator
-// over both). No upstream counterpart as one file. Upstream's cases run in real time while the
-// cacher catches up; here every call is driven through virtual time until it settles.
+// over both), over the etcd a suite is given (the model, or a real etcd in the etcd suite). No
+// upstream counterpart as one file. Upstream's cases run in real time while the cacher catches
+// up; here every call is driven through virtual time until it settles.
 import * as assert from 'assert';
-import { FakeClock, settle } from '../../../src/engine/clock';
+import { settle, type FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
-import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import type { KV } from '../../../src/engine/etcd/kv';
 import { RequestRecorder } from '../../../src/engine/etcd/request-recorder';
 import {
@@ -25,6 +25,12 @@ import type { Indexers } from '../../../src/engine/cacher/watch-cache-store';
 import { profile136, withGates, type FeatureGates } from '../../../src/engine/features';
 import type { ListOptions } from '../../../src/engine/storage/list-options';
 import type { KubeObject, Pod } from '../../../src/engine/storage/objects';
+import {
+  openMemoryEtcd,
+  type EtcdUnderTest,
+  type OpenedEtcd,
+  type TestEtcd,
+} from '../../harness/etcd-under-test';
 
 /** What a shared case needs from the storage it tests. */
 export interface StoreUnderTest {
@@ -33,7 +39,7 @@ export interface StoreUnderTest {
   /** Reads may be served by the watch cache (RunTestConsistentList's cacheEnabled). */
   readonly cacheEnabled: boolean;
   readonly clock: FakeClock;
-  readonly etcd: MemoryEtcd;
+  readonly etcd: TestEtcd;
   /** Every etcd request, in order (KubernetesRecorder). */
   readonly recorder: RequestRecorder;
   create(key: string, obj: KubeObject): Promise<KubeObject>;
@@ -47,7 +53,7 @@ export interface StoreUnderTest {
   delete(key: string): Promise<KubeObject>;
   watch(key: string, opts: ListOptions): Promise<{ stop(): void }>;
   /** increaseRVFunc: a write outside the resource (key increaseRV) moves etcd's revision. */
-  increaseRV(): number;
+  increaseRV(): Promise<number>;
   /** Compacts etcd at the RV (compactStorage / compactStore) and lets the store observe it. */
   compact(resourceVersion: string): Promise<void>;
   /** Resolves once the watch cache has seen the RV (waitUntilFreshAndBlock; at once for etcd3). */
@@ -94,14 +100,25 @@ export interface Etcd3SetupOptions {
   /** withPrefix: the etcd path prefix (default "", as upstream's testSetup). */
   pathPrefix?: string;
   /** Wraps the KV the store talks to (upstream swaps the store's transformer). */
-  wrapKV?: (etcd: MemoryEtcd, store: () => EtcdStore) => KV;
+  wrapKV?: (etcd: TestEtcd, store: () => EtcdStore) => KV;
 }
 
-/** etcd3/store_test.go testSetup: an etcd3 store for pods over a fresh in-memory etcd. */
-export function newEtcd3Store(o: Etcd3SetupOptions = {}): Etcd3Setup {
-  const clock = new FakeClock();
+/** etcd3/store_test.go testSetup: an etcd3 store for pods over a fresh etcd. */
+export async function newEtcd3Store(
+  etcdUnderTest: EtcdUnderTest,
+  o: Etcd3SetupOptions = {},
+): Promise<Etcd3Setup> {
+  return etcd3StoreOver(await etcdUnderTest.open(), o);
+}
+
+/** newEtcd3Store over the model, built synchronously (for a case that needs no etcd call). */
+export function newMemoryEtcd3Store(o: Etcd3SetupOptions = {}): Etcd3Setup {
+  return etcd3StoreOver(openMemoryEtcd(), o);
+}
+
+function etcd3StoreOver({ clock, etcd }: OpenedEtcd, o: Etcd3SetupOptions): Etcd3Setup {
   const recorder = new RequestRecorder();
-  const etcd = new MemoryEtcd({ clock, onRequest: recorder.record });
+  etcd.addRequestListener(recorder.record);
   // The wrapper may need the store it serves (e.g. its prepareKey), made just below.
   const made: { store?: EtcdStore } = {};
   const kv = o.wrapKV ? o.wrapKV(etcd, () => made.store as EtcdStore) : etcd;
@@ -126,7 +143,7 @@ export function newEtcd3Store(o: Etcd3SetupOptions = {}): Etcd3Setup {
     guaranteedUpdate: (key, fn, opts) => drive(clock, s.guaranteedUpdate(key, fn, opts)),
     delete: (key) => drive(clock, s.delete(key)),
     watch: (key, opts) => drive(clock, s.watch(key, watchOptions(opts))),
-    increaseRV: () => etcd.put('increaseRV', 'ok'),
+    increaseRV: async () => etcd.put('increaseRV', 'ok'),
     compact: (rv) => compactStorage(etcd, rv),
     waitForCache: async () => undefined,
     stop: () => etcd.close(),
@@ -144,8 +161,8 @@ function watchOptions(opts: ListOptions): WatchOptions {
 }
 
 /** etcd3.Compact: compact_rev_key is written (one revision), then etcd compacts at the RV. */
-async function compactStorage(etcd: MemoryEtcd, rv: string): Promise<void> {
-  etcd.put('compact_rev_key', rv);
+async function compactStorage(etcd: TestEtcd, rv: string): Promise<void> {
+  await etcd.put('compact_rev_key', rv);
   await etcd.compaction({ revision: Number(rv) });
 }
 
@@ -206,10 +223,13 @@ const nodeNameAndNamespaceIndexers: Indexers<KubeObject> = {
 };
 
 /** cacher_test.go testSetupWithEtcdServer. */
-export async function newCacherStore(o: CacherSetupOptions = {}): Promise<CacherSetup> {
-  const clock = new FakeClock();
+export async function newCacherStore(
+  etcdUnderTest: EtcdUnderTest,
+  o: CacherSetupOptions = {},
+): Promise<CacherSetup> {
+  const { clock, etcd } = await etcdUnderTest.open();
   const recorder = new RequestRecorder();
-  const etcd = new MemoryEtcd({ clock, onRequest: recorder.record });
+  etcd.addRequestListener(recorder.record);
   const store = new EtcdStore({
     etcd,
     clock,
@@ -255,7 +275,7 @@ export async function newCacherStore(o: CacherSetupOptions = {}): Promise<Cacher
     guaranteedUpdate: (key, fn, opts) => drive(clock, store.guaranteedUpdate(key, fn, opts)),
     delete: (key) => drive(clock, store.delete(key)),
     watch: (key, opts) => drive(clock, delegator.watch(key, opts)),
-    increaseRV: () => etcd.put('increaseRV', 'ok'),
+    increaseRV: async () => etcd.put('increaseRV', 'ok'),
     compact: async (rv) => {
       await compactStorage(etcd, rv);
       cacher.compactIfNeeded();
@@ -278,10 +298,12 @@ async function untilTrue(clock: FakeClock, cond: () => boolean): Promise<void> {
 }
 
 /** Both implementations, for a case upstream runs from etcd3/store_test.go and cacher_test.go. */
-export const bothStores: readonly {
+export function bothStores(etcd: EtcdUnderTest): readonly {
   name: string;
   setup: () => Promise<StoreUnderTest>;
-}[] = [
-  { name: 'etcd3', setup: async () => newEtcd3Store() },
-  { name: 'cacher', setup: () => newCacherStore() },
-];
+}[] {
+  return [
+    { name: 'etcd3', setup: () => newEtcd3Store(etcd) },
+    { name: 'cacher', setup: () => newCacherStore(etcd) },
+  ];
+}
