@@ -2,12 +2,14 @@
 // client-node, until SIGINT or SIGTERM (every watch is closed as on apiserver shutdown, exit 0).
 import { ApiServer, type SeedCounts } from '../server/api-server';
 import { CrdError } from '../server/crd';
+import { EtcdOpenError, parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
 import type { ProfileName } from '../server/registry';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
 
 const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed pods=N,configmaps=N]
                        [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH]
+                       [--etcd spawn|URL,...] [--etcd-prefix PREFIX]
                        [--no-namespace-controller] [--json]
 
 Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
@@ -23,14 +25,23 @@ Options:
                         repeatable
   --kubeconfig PATH     where to write the kubeconfig (default: a new temporary directory)
   --audit-log PATH      write audit.k8s.io/v1 events (Metadata level) to PATH
+  --etcd WHERE          where the objects live: memory (default: the engine's in-memory
+                        etcd), spawn (start Debian's etcd-server on a free 127.0.0.1 port
+                        with a temporary data directory, stopped with the server), or an
+                        existing cluster's client URLs, e.g. http://127.0.0.1:2379,…
+                        (kube-apiserver's --etcd-servers; plain http only)
+  --etcd-prefix PREFIX  the key prefix in etcd (kube-apiserver's --etcd-prefix; default
+                        /registry)
   --no-namespace-controller
                         do not emulate kube-controller-manager's namespace controller (a
                         deleted namespace then stays Terminating, as with no controller)
-  --json                print {"url":…,"kubeconfig":…,"token":…} as the first stdout line
+  --json                print {"url":…,"kubeconfig":…,"token":…} as the first stdout line,
+                        with "etcd" (its client URLs) on a real etcd
   -h, --help            show this help
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM.
-Exit status: 0 stopped, 1 could not start (port in use, unreadable CRD), 2 usage error.`;
+Exit status: 0 stopped, 1 could not start (port in use, unreadable CRD, etcd not reachable
+or etcd-server not installed), 2 usage error.`;
 
 /** Splits the repeatable `--crd FILE` / `--crd=FILE` from the other arguments. */
 function extractCrds(argv: string[]): { crds: string[]; rest: string[] } {
@@ -89,6 +100,8 @@ export const serveCommand: CliCommand = {
       { name: 'seed', value: true },
       { name: 'kubeconfig', value: true },
       { name: 'audit-log', value: true },
+      { name: 'etcd', value: true },
+      { name: 'etcd-prefix', value: true },
       { name: 'no-namespace-controller', value: false },
       { name: 'json', value: false },
       { name: 'help', value: false, short: 'h' },
@@ -106,6 +119,18 @@ export const serveCommand: CliCommand = {
     const port = str('port');
     const profile = str('profile');
     const seed = str('seed');
+    const etcd = str('etcd');
+    let etcdChoice: EtcdChoice | undefined;
+    try {
+      etcdChoice = etcd === undefined ? undefined : parseEtcdChoice(etcd);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const etcdPrefix = str('etcd-prefix');
+    if (etcdPrefix !== undefined && !etcdPrefix.startsWith('/'))
+      throw new UsageError(
+        `--etcd-prefix expects a key prefix starting with /, got ${JSON.stringify(etcdPrefix)}`,
+      );
     let server: ApiServer;
     try {
       server = await ApiServer.start({
@@ -116,12 +141,14 @@ export const serveCommand: CliCommand = {
         kubeconfigPath: str('kubeconfig'),
         auditLogPath: str('audit-log'),
         namespaceController: !options.has('no-namespace-controller'),
+        etcd: etcdChoice,
+        etcdPrefix,
       });
     } catch (e) {
       if (e instanceof UsageError) throw e;
       const err = e as NodeJS.ErrnoException;
       const why =
-        e instanceof CrdError
+        e instanceof CrdError || e instanceof EtcdOpenError
           ? err.message
           : err.code === 'EADDRINUSE'
             ? `port ${port} is in use`
@@ -137,11 +164,12 @@ export const serveCommand: CliCommand = {
           url: server.url,
           kubeconfig: server.kubeconfigPath,
           token: server.token,
+          ...(server.etcdEndpoints ? { etcd: server.etcdEndpoints } : {}),
         }) + '\n',
       );
     else
       io.out(
-        `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.registry.profile.kubernetesVersion}); Ctrl-C stops\n`,
+        `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.registry.profile.kubernetesVersion}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}); Ctrl-C stops\n`,
       );
     await new Promise<void>((resolve) => {
       const stop = (): void => {

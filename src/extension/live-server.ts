@@ -11,6 +11,7 @@ import { ApiServer, type SeedCounts } from '../server/api-server';
 import { CrdError } from '../server/crd';
 import type { ClientCounts } from '../server/debug-state';
 import { resourceName, type FaultResponse } from '../server/faults';
+import { EtcdOpenError, type EtcdChoice } from '../server/etcd-choice';
 import type { ProfileName } from '../server/registry';
 import type { ExtensionLog } from './output-log';
 
@@ -23,6 +24,8 @@ export interface LocalServerOptions {
   crdFiles: readonly string[];
   /** Default: `kubeconfig` in the extension's storage folder. */
   kubeconfigPath?: string;
+  /** Default: the in-memory etcd. */
+  etcd?: EtcdChoice;
 }
 
 /** One served resource as the Server view lists it. */
@@ -60,7 +63,10 @@ export interface LiveServerState {
   profileName: string;
   /** Date.now() when it started listening. */
   startedAt: number;
+  /** The in-memory etcd's revision, or the highest a real etcd's answers carried so far. */
   etcdRevision: number;
+  /** Where the objects live: in memory, an etcd-server started with the server, or a cluster. */
+  etcd: { kind: EtcdChoice['kind']; endpoints: readonly string[] };
   resources: ResourceSummary[];
   clients: ClientSummary[];
   /** Up to the debug state's cap; watchersTotal counts all. */
@@ -85,6 +91,7 @@ export class LocalApiServer implements vscode.Disposable {
   private starting: Promise<LiveServerState> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastRefresh = 0;
+  private etcdKind: EtcdChoice['kind'] = 'memory';
 
   constructor(
     /** Where the kubeconfig goes unless a start names a path. */
@@ -120,16 +127,19 @@ export class LocalApiServer implements vscode.Disposable {
         seed: o.seed,
         crdFiles: o.crdFiles,
         kubeconfigPath,
+        etcd: o.etcd,
+        etcdLog: (line) => this.log.info(`etcd: ${line}`),
       });
     } catch (e) {
       throw new LocalServerStartError(startFailure(e, o));
     }
+    this.etcdKind = o.etcd?.kind ?? 'memory';
     const unsubscribe = server.inspector.subscribe(() => this.changedSoon());
     this.running = { server, startedAt: Date.now(), unsubscribe, shown: '' };
     const state = this.state()!;
     this.running.shown = shownKey(state);
     this.log.info(
-      `local API server started: ${server.httpsUrl}, profile ${o.profile}, kubeconfig ${server.kubeconfigPath}, seed ${JSON.stringify(o.seed)}${o.crdFiles.length ? `, CRDs ${o.crdFiles.join(', ')}` : ''}`,
+      `local API server started: ${server.httpsUrl}, profile ${o.profile}, kubeconfig ${server.kubeconfigPath}, seed ${JSON.stringify(o.seed)}${o.crdFiles.length ? `, CRDs ${o.crdFiles.join(', ')}` : ''}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}`,
     );
     this.changed.fire(state);
     return state;
@@ -189,6 +199,7 @@ export class LocalApiServer implements vscode.Disposable {
       profileName: server.registry.profile.name,
       startedAt: running.startedAt,
       etcdRevision: server.registry.etcd.currentRevision(),
+      etcd: { kind: this.etcdKind, endpoints: server.etcdEndpoints ?? [] },
       resources,
       clients: view.clients,
       // Oldest first (ids grow per cacher), as a person reads the list.
@@ -245,6 +256,7 @@ function shownKey(s: LiveServerState): string {
 function startFailure(e: unknown, o: LocalServerOptions): string {
   const err = e as NodeJS.ErrnoException;
   if (e instanceof CrdError) return `CRD file ${err.message}`;
+  if (e instanceof EtcdOpenError) return err.message;
   if (err.code === 'EADDRINUSE')
     return `port ${o.port} is in use (listwatch.server.port); set another port, or 0 for a free one`;
   if (err.code === 'EACCES' && err.syscall === 'listen')

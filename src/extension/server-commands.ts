@@ -3,6 +3,7 @@
 // Terminal with KUBECONFIG, Inject Fault, the status bar's menu, and the Server view's Terminate
 // (a watcher) and Expire history (a resource) actions. A command that needs a running server says
 // so when none runs. Every command also takes its answers as arguments (tests, walkthrough links).
+import { parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
 import * as vscode from 'vscode';
 import type { SeedCounts } from '../server/api-server';
 import { parseSeed } from '../cli/serve-command';
@@ -25,7 +26,13 @@ import {
 import { LocalServerStartError, type LiveServerState, type LocalApiServer } from './live-server';
 import type { ExtensionLog } from './output-log';
 import type { ServerPrompts } from './server-prompts';
-import { readServerSettings, serverProfiles, warnAboutServerSettings } from './server-settings';
+import {
+  etcdSettingId,
+  readServerSettings,
+  serverProfiles,
+  warnAboutServerSettings,
+  type ServerSettings,
+} from './server-settings';
 import type { ServerViewNode } from './server-view';
 
 /** The Start command's answers (any left out are asked for). */
@@ -33,6 +40,8 @@ export interface StartAnswers {
   profile?: ProfileName;
   seed?: SeedCounts;
   crdFiles?: string[];
+  /** `memory`, `spawn` or etcd client URLs (as `listwatch serve --etcd`). */
+  etcd?: string;
   port?: number;
   kubeconfigPath?: string;
 }
@@ -72,8 +81,11 @@ function seedText(seed: SeedCounts): string {
 async function askStart(
   prompts: ServerPrompts,
   answers: StartAnswers,
-  defaultProfile: ProfileName,
-): Promise<Required<Pick<StartAnswers, 'profile' | 'seed' | 'crdFiles'>> | undefined> {
+  settings: ServerSettings,
+): Promise<
+  (Required<Pick<StartAnswers, 'profile' | 'seed' | 'crdFiles'>> & { etcd: EtcdChoice }) | undefined
+> {
+  const defaultProfile = settings.profile;
   let profile = answers.profile;
   if (!profile) {
     const items = serverProfiles.map((p) => ({
@@ -82,7 +94,7 @@ async function askStart(
       detail: p === defaultProfile ? 'the listwatch.server.profile setting' : undefined,
     }));
     const picked = await prompts.pick(items, {
-      title: 'Start Local API Server: profile (1/3)',
+      title: 'Start Local API Server: profile (1/4)',
       placeHolder: 'The semantics the engine serves with',
       active: items.find((i) => i.label === defaultProfile),
       ignoreFocusOut: true,
@@ -93,7 +105,7 @@ async function askStart(
   let seed = answers.seed;
   if (!seed) {
     const text = await prompts.input({
-      title: 'Start Local API Server: seed objects (2/3)',
+      title: 'Start Local API Server: seed objects (2/4)',
       prompt: 'Objects created in namespace "default" at start: pods=N,configmaps=N (empty: none)',
       value: defaultSeedText,
       ignoreFocusOut: true,
@@ -118,7 +130,7 @@ async function askStart(
     };
     const choose = { label: 'Choose CRD files…', description: 'YAML or JSON manifests' };
     const picked = await prompts.pick([none, choose], {
-      title: 'Start Local API Server: custom resources (3/3)',
+      title: 'Start Local API Server: custom resources (3/4)',
       placeHolder: 'Serve a custom resource per CustomResourceDefinition manifest',
       active: none,
       ignoreFocusOut: true,
@@ -135,7 +147,66 @@ async function askStart(
       crdFiles = uris.map((u) => u.fsPath);
     } else crdFiles = [];
   }
-  return { profile, seed, crdFiles };
+  const etcd =
+    answers.etcd !== undefined
+      ? parseEtcdChoice(answers.etcd)
+      : await askEtcd(prompts, settings.etcd);
+  if (!etcd) return undefined;
+  return { profile, seed, crdFiles, etcd };
+}
+
+/** The choice as `--etcd` spells it. */
+function etcdChoiceText(c: EtcdChoice): string {
+  return c.kind === 'servers' ? c.endpoints.join(',') : c.kind;
+}
+
+/** Step 4: the etcd to run on, as `listwatch serve --etcd` offers (the setting's choice first). */
+async function askEtcd(
+  prompts: ServerPrompts,
+  setting: EtcdChoice,
+): Promise<EtcdChoice | undefined> {
+  const fromSetting = `the ${etcdSettingId} setting`;
+  const memory = {
+    label: 'In-memory etcd',
+    description: "the engine's own MVCC model",
+    detail: setting.kind === 'memory' ? fromSetting : undefined,
+  };
+  const spawn = {
+    label: 'Start etcd-server',
+    description: "Debian's etcd on a free 127.0.0.1 port, stopped with the server",
+    detail: setting.kind === 'spawn' ? fromSetting : undefined,
+  };
+  const servers = {
+    label: 'Existing etcd cluster…',
+    description: 'client URLs, e.g. http://127.0.0.1:2379',
+    detail:
+      setting.kind === 'servers' ? `${fromSetting}: ${setting.endpoints.join(',')}` : undefined,
+  };
+  const items = [memory, spawn, servers];
+  const picked = await prompts.pick(items, {
+    title: 'Start Local API Server: etcd (4/4)',
+    placeHolder: 'Where the objects live',
+    active: items[['memory', 'spawn', 'servers'].indexOf(setting.kind)],
+    ignoreFocusOut: true,
+  });
+  if (!picked) return undefined;
+  if (picked === memory) return { kind: 'memory' };
+  if (picked === spawn) return { kind: 'spawn' };
+  const text = await prompts.input({
+    title: 'Start Local API Server: etcd client URLs',
+    prompt: "Comma-separated http:// client URLs (kube-apiserver's --etcd-servers)",
+    value: setting.kind === 'servers' ? setting.endpoints.join(',') : 'http://127.0.0.1:2379',
+    ignoreFocusOut: true,
+    validateInput: (t) => {
+      try {
+        parseEtcdChoice(t);
+        return undefined;
+      } catch (e) {
+        return (e as Error).message.replace(/^--etcd: /, '');
+      }
+    },
+  });
+  return text === undefined ? undefined : parseEtcdChoice(text);
 }
 
 /** Start Local API Server…: the state it started with, or undefined (dismissed, or failed and said why). */
@@ -153,10 +224,19 @@ export async function startServerCommand(
   const settings = readServerSettings();
   warnAboutServerSettings(settings, deps.log);
   const given = (typeof arg === 'object' && arg !== null ? arg : {}) as StartAnswers;
-  const answers = await askStart(deps.prompts, given, settings.profile);
+  // Called with answers (a test, another extension): the etcd left out is the setting's, not asked.
+  const answers = await askStart(
+    deps.prompts,
+    typeof arg === 'object' && arg !== null && given.etcd === undefined
+      ? { ...given, etcd: etcdChoiceText(settings.etcd) }
+      : given,
+    settings,
+  );
   if (!answers) return undefined;
   const state = await startWith(deps, {
     ...answers,
+    etcd: undefined,
+    etcdChoice: answers.etcd,
     port: given.port ?? settings.port,
     kubeconfigPath: given.kubeconfigPath,
   });
@@ -168,7 +248,8 @@ export async function startServerCommand(
 /** Starts with every answer given; failures are shown (naming the input), never thrown. */
 export async function startWith(
   deps: ServerCommandDeps,
-  o: Required<Pick<StartAnswers, 'profile' | 'seed' | 'crdFiles' | 'port'>> & StartAnswers,
+  o: Required<Pick<StartAnswers, 'profile' | 'seed' | 'crdFiles' | 'port'>> &
+    StartAnswers & { etcdChoice?: EtcdChoice },
 ): Promise<LiveServerState | undefined> {
   try {
     const state = await vscode.window.withProgress(
@@ -180,11 +261,12 @@ export async function startWith(
           seed: o.seed,
           crdFiles: o.crdFiles,
           kubeconfigPath: o.kubeconfigPath,
+          etcd: o.etcdChoice,
         }),
     );
     void vscode.window
       .showInformationMessage(
-        `Local API server on ${state.httpsUrl} (profile ${state.profile}, ${seedText(o.seed)}).`,
+        `Local API server on ${state.httpsUrl} (profile ${state.profile}, ${seedText(o.seed)}, etcd ${state.etcd.endpoints.join(',') || 'in memory'}).`,
         'Open Terminal',
         'Copy KUBECONFIG Path',
       )
@@ -379,5 +461,6 @@ export async function autoStartServer(deps: ServerCommandDeps): Promise<void> {
     profile: settings.profile,
     seed: parseSeed(defaultSeedText),
     crdFiles: [],
+    etcdChoice: settings.etcd,
   });
 }

@@ -1,13 +1,15 @@
 // No upstream counterpart: the local API server's settings (listwatch.server.port, .profile,
-// .autoStart), read and checked in one place. The manifest's schema marks a wrong value in the
+// .etcd, .autoStart), read and checked in one place. The manifest's schema marks a wrong value in the
 // settings editor; a value that gets past it (settings.json edited by hand) is replaced by the
 // default here, with a message naming the setting, what was expected and what is used instead.
 import * as vscode from 'vscode';
+import { parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
 import type { ProfileName } from '../server/registry';
 
 export const portSettingId = 'listwatch.server.port';
 export const profileSettingId = 'listwatch.server.profile';
 export const autoStartSettingId = 'listwatch.server.autoStart';
+export const etcdSettingId = 'listwatch.server.etcd';
 
 export const serverProfiles: readonly ProfileName[] = ['1.36', '1.37'];
 
@@ -15,6 +17,8 @@ export interface ServerSettings {
   port: number;
   profile: ProfileName;
   autoStart: boolean;
+  /** The etcd the server runs on (`memory`, `spawn` or client URLs). */
+  etcd: EtcdChoice;
   /** One message per wrong value, naming the setting. */
   problems: string[];
 }
@@ -24,6 +28,7 @@ export function checkServerSettings(raw: {
   port: unknown;
   profile: unknown;
   autoStart: unknown;
+  etcd?: unknown;
 }): ServerSettings {
   const problems: string[] = [];
   const got = (v: unknown): string => JSON.stringify(v);
@@ -57,7 +62,18 @@ export function checkServerSettings(raw: {
         `${autoStartSettingId}: expected true or false, got ${got(raw.autoStart)}; using false`,
       );
   }
-  return { port, profile, autoStart, problems };
+  let etcd: EtcdChoice = { kind: 'memory' };
+  if (raw.etcd !== undefined) {
+    try {
+      if (typeof raw.etcd !== 'string') throw new Error('expected a string');
+      etcd = parseEtcdChoice(raw.etcd);
+    } catch (e) {
+      problems.push(
+        `${etcdSettingId}: ${(e as Error).message.replace(/^--etcd: /, '')}, got ${got(raw.etcd)}; using "memory"`,
+      );
+    }
+  }
+  return { port, profile, autoStart, etcd, problems };
 }
 
 /** The settings as they are now. */
@@ -67,6 +83,7 @@ export function readServerSettings(): ServerSettings {
     port: c.get(portSettingId),
     profile: c.get(profileSettingId),
     autoStart: c.get(autoStartSettingId),
+    etcd: c.get(etcdSettingId),
   });
 }
 

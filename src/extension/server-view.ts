@@ -109,7 +109,18 @@ export class ServerViewProvider
           {
             kind: 'detail',
             id: 'etcd',
-            label: 'etcd revision',
+            label: 'etcd',
+            description: etcdDescription(s.etcd),
+            tooltip:
+              s.etcd.kind === 'memory'
+                ? "The engine's in-memory etcd"
+                : `${s.etcd.kind === 'spawn' ? "Debian's etcd-server, started with this server (its data directory goes when it stops)" : 'An existing etcd cluster'}: ${s.etcd.endpoints.join(', ')}`,
+          },
+          {
+            kind: 'detail',
+            id: 'etcdRevision',
+            // A real etcd's revision is only known from its answers: other writers can be ahead.
+            label: s.etcd.kind === 'memory' ? 'etcd revision' : 'etcd revision (last seen)',
             description: String(s.etcdRevision),
           },
           {
@@ -236,4 +247,9 @@ export class ServerViewProvider
     for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
+}
+
+function etcdDescription(e: LiveServerState['etcd']): string {
+  if (e.kind === 'memory') return 'in memory';
+  return `${e.endpoints.join(', ')}${e.kind === 'spawn' ? ' (started here)' : ''}`;
 }

@@ -4,6 +4,7 @@
 // authentication, request info, the routes), and start/stop follow GenericAPIServer's
 // PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
 // No process or signal handling here: the CLI and the VS Code extension host both use it.
+import { openEtcd, type EtcdChoice, type OpenedEtcd } from './etcd-choice';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,7 +16,12 @@ import {
   type Socket,
 } from 'node:net';
 import type { HttpMethod, RequestContext } from '../engine/request/request-context';
-import { newBadRequest, newMethodNotSupported, StatusError } from '../engine/storage/errors';
+import {
+  newBadRequest,
+  newMethodNotSupported,
+  StatusError,
+  StatusReason,
+} from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
 import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
@@ -60,6 +66,12 @@ export interface ApiServerOptions {
   auditLogPath?: string;
   /** Emulate kube-controller-manager's namespace controller (default true). */
   namespaceController?: boolean;
+  /** Where the objects live (default: the in-memory etcd); see etcd-choice.ts. */
+  etcd?: EtcdChoice;
+  /** The key prefix in etcd (apiserver --etcd-prefix; default /registry). */
+  etcdPrefix?: string;
+  /** Hears etcd-server's own log lines when the server spawns one. */
+  etcdLog?: (line: string) => void;
 }
 
 /** The namespaces every cluster has (pkg/controlplane's system namespaces and default). */
@@ -99,6 +111,9 @@ export class ApiServer {
   readonly kubeconfigPath: string;
   readonly port: number;
   readonly auditLogPath: string | undefined;
+  /** A real etcd's client URLs (spawned here, or given); undefined on the in-memory etcd. */
+  readonly etcdEndpoints: readonly string[] | undefined;
+  private readonly etcd: OpenedEtcd | undefined;
 
   private constructor(
     readonly registry: Registry,
@@ -109,8 +124,16 @@ export class ApiServer {
     private readonly servers: readonly Server[],
     /** Every accepted connection, whichever server (if any yet) it went to. */
     private readonly sockets: ReadonlySet<Socket>,
-    o: { port: number; token: string; kubeconfigPath: string; auditLogPath?: string },
+    o: {
+      port: number;
+      token: string;
+      kubeconfigPath: string;
+      auditLogPath?: string;
+      etcd?: OpenedEtcd;
+    },
   ) {
+    this.etcd = o.etcd;
+    this.etcdEndpoints = o.etcd?.endpoints;
     this.port = o.port;
     this.url = `http://${loopbackHost}:${o.port}`;
     this.httpsUrl = `https://${loopbackHost}:${o.port}`;
@@ -183,7 +206,25 @@ export class ApiServer {
       parseCrdManifest(readFileSync(file, 'utf8'), file),
     );
     const inspector = new InspectorHub();
-    const registry = new Registry({ profile: opts.profile, crds, inspector });
+    const etcd = await openEtcd(opts.etcd ?? { kind: 'memory' }, opts.etcdLog);
+    let registry: Registry;
+    try {
+      registry = new Registry({
+        profile: opts.profile,
+        crds,
+        inspector,
+        etcd: etcd?.member,
+        etcdPrefix: opts.etcdPrefix,
+      });
+    } catch (e) {
+      etcd?.member.close();
+      await etcd?.stop();
+      throw e;
+    }
+    const stopEtcd = async (): Promise<void> => {
+      registry.stop();
+      await etcd?.stop();
+    };
     const debugState = new DebugState({ resources: registry.resources, etcd: registry.etcd });
     inspector.subscribe((e) => debugState.observe(e));
     await registry.start();
@@ -192,7 +233,7 @@ export class ApiServer {
     try {
       await seed(registry, opts.seed ?? {});
     } catch (e) {
-      registry.stop();
+      await stopEtcd();
       throw e;
     }
     const token = randomBytes(32).toString('hex');
@@ -241,7 +282,7 @@ export class ApiServer {
     try {
       port = state.port = await listen(listener, opts.port ?? 0);
     } catch (e) {
-      registry.stop();
+      await stopEtcd();
       throw e;
     }
     const kubeconfigPath = writeKubeconfig({
@@ -254,6 +295,7 @@ export class ApiServer {
       token,
       kubeconfigPath,
       auditLogPath: opts.auditLogPath,
+      etcd,
     });
   }
 
@@ -275,6 +317,7 @@ export class ApiServer {
       // the listener open until the client gives up.
       for (const socket of this.sockets) socket.destroy();
     });
+    await this.etcd?.stop();
   }
 }
 
@@ -527,8 +570,17 @@ function allowedScope(served: ServedResource, info: RequestInfo): boolean {
 async function seed(registry: Registry, counts: SeedCounts): Promise<void> {
   const context = (path: string): RequestContext =>
     registry.requests.newContext(selfClient, 'POST', path);
+  // On a real etcd that served before, the objects may be there already: as kube-apiserver's
+  // system namespaces controller, create what is missing and keep what exists.
+  const createIfMissing = async (...args: Parameters<typeof createObject>): Promise<void> => {
+    try {
+      await createObject(...args);
+    } catch (e) {
+      if (!(e instanceof StatusError && e.status.reason === StatusReason.AlreadyExists)) throw e;
+    }
+  };
   for (const name of systemNamespaces)
-    await createObject(
+    await createIfMissing(
       registry,
       registry.namespaces,
       '',
@@ -559,7 +611,7 @@ async function seed(registry: Registry, counts: SeedCounts): Promise<void> {
   for (const [served, n, objectOf] of make) {
     const path = `/api/v1/namespaces/default/${served.resource}`;
     for (let i = 0; i < n; i++)
-      await createObject(
+      await createIfMissing(
         registry,
         served,
         'default',

@@ -4,6 +4,8 @@
 // inspector events by request id, as src/run/build-run-model.ts folds a trace. Memory is bounded:
 // the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
 // user agents, up to maxWatchersShown watchers in an answer.
+import type { EtcdMember } from '../engine/etcd/etcd-member';
+import { MemoryEtcd } from '../engine/etcd/memory-etcd';
 import type { InspectorEvent } from '../engine/inspect/events';
 import type { RequestContext } from '../engine/request/request-context';
 import { cacheWatcherStateNames } from '../engine/cacher/cache-watcher-report';
@@ -262,17 +264,9 @@ export class DebugState {
         });
       }
     }
-    const latency = etcd.latencyModel;
     return {
       kind: 'ListWatchState',
-      etcd: {
-        revision: etcd.currentRevision(),
-        compactRevision: etcd.compactRevision(),
-        rangeStream: etcd.rangeStreamSupport,
-        latency: { ...latency },
-        latencySimulated: etcd.simulatesLatency,
-        unavailableForMs: etcd.unreachableFor(),
-      },
+      etcd: etcdView(etcd),
       resources,
       watchers,
       watchersTotal,
@@ -344,4 +338,28 @@ export function handleDebugStateRequest(method: string, state: DebugState): Faul
       },
     };
   return { status: 200, body: state.view() };
+}
+
+/**
+ * The etcd part of the state. The in-memory member's figures are its own; a real cluster's are
+ * what this server's client has seen (the highest revision in any answer, the last compaction it
+ * made or was told of), so they are named for that: other writers can be ahead.
+ */
+function etcdView(etcd: EtcdMember): Record<string, unknown> {
+  if (etcd instanceof MemoryEtcd)
+    return {
+      kind: 'memory',
+      revision: etcd.currentRevision(),
+      compactRevision: etcd.compactRevision(),
+      rangeStream: etcd.rangeStreamSupport,
+      latency: { ...etcd.latencyModel },
+      latencySimulated: etcd.simulatesLatency,
+      unavailableForMs: etcd.unreachableFor(),
+    };
+  return {
+    kind: etcd.kind,
+    endpoints: 'endpoints' in etcd ? etcd.endpoints : [],
+    revisionSeen: etcd.currentRevision(),
+    compactRevisionSeen: etcd.compactRevision(),
+  };
 }

@@ -3,7 +3,8 @@
 // engine hook doing what upstream's apiserver or etcd would do in that situation; this module only
 // validates parameters, picks the resources and reports what was done. Errors are metav1.Status
 // bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an unknown fault).
-import type { MemoryEtcd } from '../engine/etcd/memory-etcd';
+import type { EtcdMember } from '../engine/etcd/etcd-member';
+import { MemoryEtcd } from '../engine/etcd/memory-etcd';
 import { isZeroLatency, type LatencyModel } from '../engine/etcd/latency-model';
 import { failure as statusFailure } from '../engine/storage/errors';
 import type { ServedResource } from './served-resource';
@@ -11,7 +12,7 @@ import type { ServedResource } from './served-resource';
 /** What the faults act on: the served resources and the etcd they share. */
 export interface FaultWorld {
   readonly resources: readonly ServedResource[];
-  readonly etcd: MemoryEtcd;
+  readonly etcd: EtcdMember;
   /** klog-style sink for one line per injected fault. */
   readonly log?: (message: string) => void;
   /** Told of every fault applied (a live run's timeline marker, live-recorder.ts). */
@@ -60,6 +61,13 @@ type Params = Record<string, unknown>;
 
 interface Fault extends FaultDescription {
   apply(p: Params, world: FaultWorld): Promise<FaultResponse> | FaultResponse;
+  /** Acts on the in-memory etcd's model (its service time, reachability, RangeStream knob). */
+  memoryEtcdOnly?: true;
+}
+
+/** The in-memory etcd a memoryEtcdOnly fault acts on (handleFaultRequest refused the others). */
+function memoryEtcd(world: FaultWorld): MemoryEtcd {
+  return world.etcd as MemoryEtcd;
 }
 
 const resourceParam: FaultParameter = {
@@ -176,6 +184,7 @@ const faults: readonly Fault[] = [
     },
   },
   {
+    memoryEtcdOnly: true,
     name: 'etcd-latency',
     description:
       "Sets etcd's service time from the next request on (the figures not given are 0); answers " +
@@ -190,15 +199,16 @@ const faults: readonly Fault[] = [
     apply(p, world) {
       const model: Partial<LatencyModel> = {};
       for (const k of latencyFigures) if (p[k] !== undefined) model[k] = p[k] as number;
-      world.etcd.setLatency(model, !isZeroLatency({ ...zeroModel, ...model }));
-      world.log?.(`fault etcd-latency: ${JSON.stringify(world.etcd.latencyModel)}`);
+      memoryEtcd(world).setLatency(model, !isZeroLatency({ ...zeroModel, ...model }));
+      world.log?.(`fault etcd-latency: ${JSON.stringify(memoryEtcd(world).latencyModel)}`);
       return ok('etcd-latency', {
-        latency: { ...world.etcd.latencyModel },
-        simulated: world.etcd.simulatesLatency,
+        latency: { ...memoryEtcd(world).latencyModel },
+        simulated: memoryEtcd(world).simulatesLatency,
       });
     },
   },
   {
+    memoryEtcdOnly: true,
     name: 'etcd-unavailable',
     description:
       'Makes etcd unreachable: every request fails at once with gRPC Unavailable (a refused ' +
@@ -206,12 +216,13 @@ const faults: readonly Fault[] = [
     parameters: [seconds('How long etcd is unreachable.')],
     apply(p, world) {
       const ms = (p.seconds as number) * 1000;
-      world.etcd.setUnreachable(ms);
+      memoryEtcd(world).setUnreachable(ms);
       world.log?.(`fault etcd-unavailable: etcd unreachable for ${ms}ms`);
-      return ok('etcd-unavailable', { unavailableForMs: world.etcd.unreachableFor() });
+      return ok('etcd-unavailable', { unavailableForMs: memoryEtcd(world).unreachableFor() });
     },
   },
   {
+    memoryEtcdOnly: true,
     name: 'rangestream',
     description:
       "Switches etcd's RangeStream support (etcd 3.7). Only the 1.37 profile's EtcdRangeStream " +
@@ -226,7 +237,7 @@ const faults: readonly Fault[] = [
       },
     ],
     apply(p, world) {
-      world.etcd.setRangeStream(p.mode === 'supported' ? 'supported' : 'unimplemented');
+      memoryEtcd(world).setRangeStream(p.mode === 'supported' ? 'supported' : 'unimplemented');
       world.log?.(`fault rangestream: ${String(p.mode)}`);
       return ok('rangestream', {
         mode: p.mode,
@@ -352,6 +363,12 @@ export async function handleFaultRequest(
     );
   const problem = validate(fault, params as Params);
   if (problem) return invalid(problem);
+  if (fault.memoryEtcdOnly && !(world.etcd instanceof MemoryEtcd))
+    return failure(
+      409,
+      'Conflict',
+      `fault ${name} acts on the in-memory etcd, and this server runs on a real etcd: slow, stop or upgrade that etcd itself`,
+    );
   if (!world.onApplied) return fault.apply(params as Params, world);
   // The one place faults are applied: what the fault logs is what its marker says.
   const lines: string[] = [];

@@ -4,6 +4,7 @@
 // (/registry/pods/, /registry/<group>/<resource>/ for CRs). No single upstream counterpart: the
 // built-ins' names are pkg/registry/core/*/storage's, a CR's come from its CRD as
 // apiextensions-apiserver's crdHandler serves it.
+import type { EtcdMember } from '../engine/etcd/etcd-member';
 import { type Resource, createResource } from '../engine/apiserver';
 import { RealClock, type Clock } from '../engine/clock';
 import { MemoryEtcd } from '../engine/etcd/memory-etcd';
@@ -92,6 +93,10 @@ export type ProfileName = '1.36' | '1.37';
 export interface RegistryOptions {
   profile?: ProfileName;
   crds?: readonly CustomResourceDefinition[];
+  /** A real etcd's client (src/etcd-client); default: an in-memory etcd of the profile's version. */
+  etcd?: EtcdMember;
+  /** The key prefix in etcd (apiserver --etcd-prefix); default /registry. */
+  etcdPrefix?: string;
   /** The root of the engine's random choices (bookmark jitter, watch deadlines); default random. */
   seed?: number;
   inspector?: Inspector;
@@ -102,7 +107,7 @@ export interface RegistryOptions {
 export class Registry {
   readonly clock: Clock = new RealClock();
   readonly profile: SemanticsProfile;
-  readonly etcd: MemoryEtcd;
+  readonly etcd: EtcdMember;
   readonly metrics = new MetricsRegistry();
   readonly requests = new RequestContexts();
   /** The JSON of every object a LIST answered, by identity (the watch cache's are immutable). */
@@ -114,24 +119,27 @@ export class Registry {
 
   constructor(o: RegistryOptions = {}) {
     this.profile = o.profile === '1.37' ? profile137Preview : profile136;
-    this.etcd = new MemoryEtcd({
-      clock: this.clock,
-      // master pairs with etcd 3.7, which has RangeStream; release-1.36 with etcd 3.6.
-      rangeStream: o.profile === '1.37' ? 'supported' : 'unimplemented',
-    });
+    this.etcd =
+      o.etcd ??
+      new MemoryEtcd({
+        clock: this.clock,
+        // master pairs with etcd 3.7, which has RangeStream; release-1.36 with etcd 3.6.
+        rangeStream: o.profile === '1.37' ? 'supported' : 'unimplemented',
+      });
     const rand = new SeededRandom(o.seed ?? Math.floor(Math.random() * 4294967296));
     const engineOf = (
       group: string,
       resource: string,
       resourcePrefix: string,
       newFunc: () => KubeObject,
-    ): Resource =>
+    ): Resource<EtcdMember> =>
       createResource({
         clock: this.clock,
         rand: new SeededRandom(rand.intn(4294967296)),
         profile: this.profile,
         groupResource: { group, resource },
         etcd: this.etcd,
+        pathPrefix: o.etcdPrefix,
         resourcePrefix,
         newFunc,
         metrics: this.metrics,

@@ -2,6 +2,7 @@
 // details) and the engine resource behind it. No single upstream counterpart: the fields are
 // metav1.APIResource's (apimachinery pkg/apis/meta/v1/types.go) plus the registry's storage.
 import type { Resource } from '../engine/apiserver';
+import type { EtcdMember } from '../engine/etcd/etcd-member';
 
 /** One additionalPrinterColumn (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
 export interface PrinterColumn {
@@ -41,7 +42,7 @@ export interface ServedResource {
   /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */
   returnDeletedObject?: boolean;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */
-  engine: Resource;
+  engine: Resource<EtcdMember>;
 }
 
 /** `apps/v1` or `v1`. */

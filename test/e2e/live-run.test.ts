@@ -83,16 +83,20 @@ describe('the live run in the workbench', function () {
     await palette(page, 'List/Watch: Start Local API Server…');
     const input = quickInput(page);
     await page
-      .locator('.quick-input-title', { hasText: 'profile (1/3)' })
+      .locator('.quick-input-title', { hasText: 'profile (1/4)' })
       .waitFor({ timeout: uiTimeoutMs });
     await page.keyboard.press('Enter');
     await page
-      .locator('.quick-input-title', { hasText: 'seed objects (2/3)' })
+      .locator('.quick-input-title', { hasText: 'seed objects (2/4)' })
       .waitFor({ timeout: uiTimeoutMs });
     await input.fill('pods=5');
     await page.keyboard.press('Enter');
     await page
-      .locator('.quick-input-title', { hasText: 'custom resources (3/3)' })
+      .locator('.quick-input-title', { hasText: 'custom resources (3/4)' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await page.keyboard.press('Enter');
+    await page
+      .locator('.quick-input-title', { hasText: 'etcd (4/4)' })
       .waitFor({ timeout: uiTimeoutMs });
     await page.keyboard.press('Enter');
     // The server is up once its kubeconfig can be copied.

@@ -1,10 +1,12 @@
 // The local API server in the real workbench, driven in Chromium like a person: Start from the
 // palette with Enter, Enter, Enter, a real kubectl `get pods -w` and a client-node informer
 // against it, the Server view's rows and the status bar item as shown (screenshot in
-// test-results/e2e/live-server.png), then Stop and the view's welcome with its Start button.
+// test-results/e2e/live-server.png), then Stop and the view's welcome with its Start button; then
+// a start on Debian's etcd-server (live-server-etcd.png), read through with kubectl, and stopped.
 // Without a kubectl on the machine, the informer alone is the client. No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -70,8 +72,14 @@ describe('the local API server in the workbench', function () {
 
   it('Start from the palette, kubectl and an informer as clients: the Server view and the status bar show them; Stop leaves the Start button', async () => {
     await palette(page, 'List/Watch: Start Local API Server…');
-    // Enter takes each prompt's default: profile 1.36, 10 pods and 3 configmaps, no CRD files.
-    for (const title of ['profile (1/3)', 'seed objects (2/3)', 'custom resources (3/3)']) {
+    // Enter takes each prompt's default: profile 1.36, 10 pods and 3 configmaps, no CRD files,
+    // the in-memory etcd.
+    for (const title of [
+      'profile (1/4)',
+      'seed objects (2/4)',
+      'custom resources (3/4)',
+      'etcd (4/4)',
+    ]) {
       await page
         .locator('.quick-input-widget .quick-input-title', { hasText: title })
         .waitFor({ timeout: uiTimeoutMs });
@@ -139,6 +147,8 @@ describe('the local API server in the workbench', function () {
     assert.strictEqual(rows[at('URL ')], `URL https://127.0.0.1:${port}`);
     assert.strictEqual(rows[at('Profile ')], 'Profile 1.36 (release-1.36)');
     assert.match(rows[at('Uptime ')], /^Uptime \d+s$/);
+    assert.strictEqual(rows[at('etcd ')], 'etcd in memory');
+    assert.match(rows[at('etcd revision ')], /^etcd revision \d+$/);
     assert.match(rows[at('pods ')], /^pods 10 objects · \d watchers? · RV \d+$/);
     assert.match(rows[at('configmaps ')], /^configmaps 3 objects · 0 watchers · RV \d+$/);
     assert.match(rows[at('namespaces ')], /^namespaces 4 objects · 0 watchers · RV \d+$/);
@@ -169,5 +179,79 @@ describe('the local API server in the workbench', function () {
       timeout: uiTimeoutMs,
     });
     if (watch) assert.strictEqual((await watch.exited).code, 0, watch.stderr);
+  });
+
+  it('Start on etcd-server: the Server view names the etcd it started, kubectl reads through it, Stop stops it', async () => {
+    await palette(page, 'List/Watch: Start Local API Server…');
+    for (const title of ['profile (1/4)', 'seed objects (2/4)', 'custom resources (3/4)']) {
+      await page
+        .locator('.quick-input-widget .quick-input-title', { hasText: title })
+        .waitFor({ timeout: uiTimeoutMs });
+      await page.keyboard.press('Enter');
+    }
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'etcd (4/4)' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await quickInput(page).fill('Start etcd-server');
+    await page.keyboard.press('Enter');
+    const status = page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).first();
+    await status.waitFor({ timeout: uiTimeoutMs });
+    const etcdRow = serverPane(page).locator('.monaco-list-row', { hasText: '(started here)' });
+    await etcdRow.waitFor({ timeout: uiTimeoutMs });
+    const rows = await serverRows(page);
+    const etcd = rows.find((r) => r.startsWith('etcd http://'));
+    const etcdUrl = /^etcd (http:\/\/127\.0\.0\.1:\d+) \(started here\)$/.exec(etcd ?? '')?.[1];
+    assert.ok(etcdUrl, rows.join('\n'));
+    assert.ok(
+      rows.some((r) => /^etcd revision \(last seen\) \d+$/.test(r)),
+      rows.join('\n'),
+    );
+    assert.ok(
+      rows.some((r) => /^pods 10 objects · /.test(r)),
+      rows.join('\n'),
+    );
+    const k = findKubectls().at(-1);
+    if (k) {
+      await palette(page, 'List/Watch: Copy KUBECONFIG Path');
+      await quickInput(page).waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+      let kubeconfig = '';
+      for (let i = 0; i < 100 && !kubeconfig.endsWith('kubeconfig'); i++) {
+        kubeconfig = await page.evaluate(() => navigator.clipboard.readText());
+        if (!kubeconfig.endsWith('kubeconfig')) await page.waitForTimeout(100);
+      }
+      const got = await startKubectl(k, { kubeconfig, dir: tmp }, [
+        'get',
+        'pods',
+        '--chunk-size=3',
+        '-o',
+        'name',
+      ]).exited;
+      assert.strictEqual(got.code, 0, got.stderr);
+      assert.strictEqual(got.stdout.trim().split('\n').length, 10, got.stdout);
+    }
+    await page.screenshot({
+      path: path.join(shots, 'live-server-etcd.png'),
+      animations: 'disabled',
+    });
+    await palette(page, 'List/Watch: Stop Local API Server');
+    await page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).waitFor({
+      state: 'detached',
+      timeout: uiTimeoutMs,
+    });
+    // The etcd it started stopped with it: its port refuses connections.
+    const port = Number(new URL(etcdUrl).port);
+    let refused = false;
+    for (let i = 0; i < 100 && !refused; i++) {
+      refused = await new Promise<boolean>((resolve) => {
+        const s = net.connect(port, '127.0.0.1');
+        s.once('connect', () => {
+          s.destroy();
+          resolve(false);
+        });
+        s.once('error', () => resolve(true));
+      });
+      if (!refused) await page.waitForTimeout(100);
+    }
+    assert.ok(refused, `${etcdUrl} still answers after Stop`);
   });
 });

@@ -34,6 +34,8 @@ export const etcdErrorMessages = {
   duplicateKey: 'etcdserver: duplicate key given in txn request',
   tooManyOps: 'etcdserver: too many operations in txn request',
   emptyKey: 'etcdserver: key is not provided',
+  /** mvcc.ErrEmptyWatcherRange, a watch create's cancel reason (not an rpctypes error). */
+  emptyWatcherRange: 'mvcc: watcher range is empty',
 } as const;
 
 /** grpc-go's Unavailable desc for a refused dial to etcd's default client URL. */

@@ -30,7 +30,8 @@ import {
 import type { EtcdMember } from './etcd-member';
 import type { KeyRecord } from './key-index';
 import { latencyModel, requestLatency, type LatencyModel, type RequestWork } from './latency-model';
-import { MvccStore, inInterval, keyInterval, type KeyInterval, type WriteTxn } from './mvcc-store';
+import { MvccStore, keyInterval, type KeyInterval, type WriteTxn } from './mvcc-store';
+import { checkIntervals, checkTxnRequest } from './txn-check';
 import type { EtcdRequestRecord } from './request-recorder';
 import { WatchHub, defaultProgressNotifyIntervalMs, toKeyValue } from './watch-hub';
 import { compareKeys } from './index-tree';
@@ -297,13 +298,20 @@ export class MemoryEtcd implements EtcdMember {
     let written: KeyRecord[];
     try {
       this.checkReachable();
-      this.checkTxn(req);
+      checkTxnRequest(req, this.maxTxnOps);
+      // v3rpc checks each branch's put/delete overlaps after the request (key.go Txn).
+      checkIntervals(req.success ?? []);
+      checkIntervals(req.failure ?? []);
+      this.checkTxnTypes(req);
+      // applierV3backend.Txn: every compare (nested ones too) is decided on the store as it is
+      // before the txn writes; only the ops on that path are checked and applied.
+      const path = this.compareToPath(req);
+      this.checkRanges(req, path);
       const txn = this.store.beginWrite();
-      const out = this.applyTxn(txn, req);
+      const out = this.applyTxn(txn, req, path);
       written = txn.changes;
       const rev = this.commit(txn);
       resp = { header: { revision: rev }, succeeded: out.succeeded, responses: out.responses };
-      setHeaders(resp.responses, rev);
     } catch (e) {
       const first = firstKeyOf(req);
       this.emitError('txn', at, first, '', 0, 0, e);
@@ -500,42 +508,51 @@ export class MemoryEtcd implements EtcdMember {
     if (this.unreachableFor() > 0) throw EtcdError.unavailable();
   }
 
-  private checkTxn(req: TxnRequest): void {
-    const m = this.maxTxnOps;
-    if (
-      (req.compare?.length ?? 0) > m ||
-      (req.success?.length ?? 0) > m ||
-      (req.failure?.length ?? 0) > m
-    ) {
-      throw EtcdError.invalidArgument(etcdErrorMessages.tooManyOps);
-    }
-    for (const ops of [req.success ?? [], req.failure ?? []]) {
-      checkIntervals(ops);
-      for (const op of ops) {
-        if ('requestRange' in op) {
-          checkRange(op.requestRange);
-          // checkRequestRange: revisions are checked against the store before anything is applied.
-          this.store.resolveReadRev(op.requestRange.revision);
-        } else if ('requestPut' in op) checkKey(op.requestPut.key, 'put');
-        else if ('requestDeleteRange' in op) checkKey(op.requestDeleteRange.key, 'deleteRange');
-        else if ('requestTxn' in op) this.checkTxn(op.requestTxn);
-      }
+  /** The model's own checks of what the types cannot say (a compare's value type, a limit). */
+  private checkTxnTypes(req: TxnRequest): void {
+    for (const op of [...(req.success ?? []), ...(req.failure ?? [])]) {
+      if ('requestRange' in op) checkRange(op.requestRange);
+      else if ('requestPut' in op) checkKey(op.requestPut.key, 'put');
+      else if ('requestDeleteRange' in op) checkKey(op.requestDeleteRange.key, 'deleteRange');
+      else this.checkTxnTypes(op.requestTxn);
     }
     for (const c of req.compare ?? []) checkCompare(c);
+  }
+
+  /** compareToPath: whether each txn on the way (this one, then its nested ones in order) succeeds. */
+  private compareToPath(req: TxnRequest): TxnPath {
+    const succeeded = (req.compare ?? []).every((c) => this.applyCompare(c));
+    const nested: TxnPath[] = [];
+    for (const op of (succeeded ? req.success : req.failure) ?? [])
+      if ('requestTxn' in op) nested.push(this.compareToPath(op.requestTxn));
+    return { succeeded, nested };
+  }
+
+  /** checkRequests(checkRange): a range on the path at a future or compacted revision fails the txn. */
+  private checkRanges(req: TxnRequest, path: TxnPath): void {
+    let n = 0;
+    for (const op of (path.succeeded ? req.success : req.failure) ?? []) {
+      if ('requestTxn' in op) this.checkRanges(op.requestTxn, path.nested[n++]);
+      else if ('requestRange' in op) this.store.resolveReadRev(op.requestRange.revision);
+    }
   }
 
   private applyTxn(
     txn: WriteTxn,
     req: TxnRequest,
+    path: TxnPath,
   ): { succeeded: boolean; responses: ResponseOp[] } {
-    const succeeded = (req.compare ?? []).every((c) => this.applyCompare(c));
-    const ops = (succeeded ? req.success : req.failure) ?? [];
     const responses: ResponseOp[] = [];
-    for (const op of ops) responses.push(this.applyOp(txn, op));
-    return { succeeded, responses };
+    let n = 0;
+    for (const op of (path.succeeded ? req.success : req.failure) ?? [])
+      responses.push(this.applyOp(txn, op, 'requestTxn' in op ? path.nested[n++] : undefined));
+    return { succeeded: path.succeeded, responses };
   }
 
-  private applyOp(txn: WriteTxn, op: RequestOp): ResponseOp {
+  // Each response's header is the revision its op saw (storeTxnWrite): a read the revision so far
+  // (the next one once the txn wrote), a put the txn's, a delete the txn's once anything changed.
+  // A nested txn's header stays empty (newTxnResp): revision 0.
+  private applyOp(txn: WriteTxn, op: RequestOp, nested: TxnPath | undefined): ResponseOp {
     if ('requestRange' in op) return { responseRange: this.doRange(op.requestRange, txn) };
     if ('requestPut' in op) {
       const p: PutRequest = op.requestPut;
@@ -547,14 +564,15 @@ export class MemoryEtcd implements EtcdMember {
     if ('requestDeleteRange' in op) {
       const d = op.requestDeleteRange;
       const deleted = this.store.deleteRange(txn, keyInterval(d.key, d.rangeEnd));
-      const r: DeleteRangeResponse = { header: { revision: txn.rev }, deleted: deleted.length };
+      const rev = txn.changes.length ? txn.rev : this.store.currentRev;
+      const r: DeleteRangeResponse = { header: { revision: rev }, deleted: deleted.length };
       if (d.prevKv) r.prevKvs = deleted.map((x) => toKeyValue(x));
       return { responseDeleteRange: r };
     }
-    const inner = this.applyTxn(txn, op.requestTxn);
+    const inner = this.applyTxn(txn, op.requestTxn, nested as TxnPath);
     return {
       responseTxn: {
-        header: { revision: txn.rev },
+        header: { revision: 0 },
         succeeded: inner.succeeded,
         responses: inner.responses,
       },
@@ -613,6 +631,12 @@ export class MemoryEtcd implements EtcdMember {
   }
 }
 
+/** Whether each txn on the way succeeds: this one, then the nested txns of its branch, in order. */
+interface TxnPath {
+  succeeded: boolean;
+  nested: TxnPath[];
+}
+
 /** v3rpc checkRangeRequest/checkPutRequest/checkDeleteRequest: keys must be non-empty strings. */
 function checkKey(key: unknown, what: string): void {
   if (typeof key !== 'string' || key.length === 0) {
@@ -661,43 +685,6 @@ function compareField(c: Compare, actual: number | string): boolean {
       return d > 0;
     case 'less':
       return d < 0;
-  }
-}
-
-/** checkIntervals: no key may be put twice, nor put and deleted, in one transaction (nested txns included). */
-function checkIntervals(ops: RequestOp[]): void {
-  const puts = new Set<string>();
-  const dels: KeyInterval[] = [];
-  const walk = (list: RequestOp[]) => {
-    for (const op of list) {
-      if ('requestPut' in op) {
-        if (puts.has(op.requestPut.key))
-          throw EtcdError.invalidArgument(etcdErrorMessages.duplicateKey);
-        puts.add(op.requestPut.key);
-      } else if ('requestDeleteRange' in op) {
-        dels.push(keyInterval(op.requestDeleteRange.key, op.requestDeleteRange.rangeEnd));
-      } else if ('requestTxn' in op) {
-        // Branches are alternatives: check each on its own, then against this level's writes.
-        walk(op.requestTxn.success ?? []);
-        walk(op.requestTxn.failure ?? []);
-      }
-    }
-  };
-  walk(ops);
-  for (const k of puts)
-    for (const iv of dels)
-      if (inInterval(iv, k)) throw EtcdError.invalidArgument(etcdErrorMessages.duplicateKey);
-}
-
-function setHeaders(responses: ResponseOp[], rev: number): void {
-  for (const r of responses) {
-    if ('responseRange' in r) r.responseRange.header.revision = rev;
-    else if ('responsePut' in r) r.responsePut.header.revision = rev;
-    else if ('responseDeleteRange' in r) r.responseDeleteRange.header.revision = rev;
-    else {
-      r.responseTxn.header.revision = rev;
-      setHeaders(r.responseTxn.responses, rev);
-    }
   }
 }
 

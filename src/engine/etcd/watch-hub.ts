@@ -15,6 +15,7 @@ import {
   type WatchResponse,
 } from './kv';
 import type { KeyRecord } from './key-index';
+import { compareKeys } from './index-tree';
 import { inInterval, keyInterval, type KeyInterval, type MvccStore } from './mvcc-store';
 
 /** etcd watchBatchMaxRevs: at most this many revisions per replay response. */
@@ -213,6 +214,17 @@ export class WatchHub {
         events: [],
         canceled: true,
         cancelReason: etcdErrorMessages.compacted,
+      });
+      return w;
+    }
+    if (w.iv.end !== undefined && compareKeys(w.iv.start, w.iv.end) >= 0) {
+      // watchStream.Watch: a range ending at or before its key is refused (ErrEmptyWatcherRange),
+      // and v3rpc cancels the create with that reason.
+      w.send({
+        header: { revision: cur },
+        events: [],
+        canceled: true,
+        cancelReason: etcdErrorMessages.emptyWatcherRange,
       });
       return w;
     }

@@ -275,10 +275,11 @@ describe('local API server', function () {
     );
     assert.deepStrictEqual(
       rows[0].children.map((r) => r.label),
-      ['URL', 'Profile', 'Uptime', 'etcd revision', 'KUBECONFIG'],
+      ['URL', 'Profile', 'Uptime', 'etcd', 'etcd revision', 'KUBECONFIG'],
     );
     assert.strictEqual(rows[0].children[1].description, '1.36 (release-1.36)');
-    assert.strictEqual(rows[0].children[4].description, state.kubeconfigPath);
+    assert.strictEqual(rows[0].children[3].description, 'in memory');
+    assert.strictEqual(rows[0].children[5].description, state.kubeconfigPath);
     assert.match(rows[1].children[0].description, /^10 objects · 0 watchers · RV \d+$/);
     assert.deepStrictEqual(
       rows[2].children.map((r) => [r.label, r.description]),
@@ -335,7 +336,13 @@ describe('local API server', function () {
     api.localServer.usePrompts(
       answering(
         (title) =>
-          title.includes('profile') ? '1.37' : title.includes('custom') ? 'Choose CRD files…' : '',
+          title.includes('profile')
+            ? '1.37'
+            : title.includes('custom')
+              ? 'Choose CRD files…'
+              : title.includes('etcd (4/4)')
+                ? 'In-memory etcd'
+                : '',
         (_title, options) => {
           for (const t of ['pods=x', 'nodes=1', 'pods=2', ''])
             seedMessages.push(options.validateInput?.(t) as string | undefined);

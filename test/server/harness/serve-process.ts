@@ -17,6 +17,8 @@ export interface ServeInfo {
   url: string;
   kubeconfig: string;
   token: string;
+  /** A real etcd's client URLs (`--etcd`). */
+  etcd?: string[];
 }
 
 export interface HttpResponse {

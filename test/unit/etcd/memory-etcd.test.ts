@@ -430,7 +430,7 @@ describe('MemoryEtcd', () => {
         'put inside a delete range',
         {
           success: [
-            { requestDeleteRange: { key: '/', rangeEnd: '\0' } },
+            { requestDeleteRange: { key: '/', rangeEnd: '/b' } },
             { requestPut: { key: '/a', value: '2' } },
           ],
         },
@@ -470,6 +470,92 @@ describe('MemoryEtcd', () => {
       );
       assert.strictEqual(etcd.currentRevision(), 1, `${name}: nothing written`);
     }
+  });
+
+  it('applies a txn as etcd 3.4: compares first, each op its own header, checks on the branch taken', async () => {
+    const etcd = new MemoryEtcd({ clock: new FakeClock() });
+    etcd.put('/a', '1'); // 2
+    etcd.put('/a', '2'); // 3
+    etcd.compact(3);
+    const r = await etcd.txn({
+      success: [
+        { requestRange: { key: '/a' } },
+        { requestDeleteRange: { key: '/none' } },
+        { requestPut: { key: '/a', value: '3' } },
+        { requestRange: { key: '/a' } },
+        {
+          // compareToPath: decided before the put above, on /a = 2.
+          requestTxn: {
+            compare: [{ key: '/a', target: 'value', result: 'equal', value: '2' }],
+            success: [{ requestPut: { key: '/b', value: 'then' } }],
+            failure: [{ requestPut: { key: '/b', value: 'else' } }],
+          },
+        },
+      ],
+      // checkRequests: a compacted read on the branch not taken does not fail the txn.
+      failure: [{ requestRange: { key: '/a', revision: 2 } }],
+    });
+    const headers = r.responses.map((x) => Object.values(x)[0].header.revision);
+    assert.deepStrictEqual(headers, [3, 3, 4, 4, 0], 'read, empty delete, put, read, nested txn');
+    assert.strictEqual(r.header.revision, 4);
+    assert.strictEqual(etcd.get('/b')?.value, 'then');
+    const nested = r.responses[4];
+    assert.ok('responseTxn' in nested && nested.responseTxn.succeeded);
+    const accepted: [string, TxnRequest][] = [
+      [
+        "a nested txn's then and else put one key",
+        {
+          success: [
+            {
+              requestTxn: {
+                success: [{ requestPut: { key: '/c', value: '1' } }],
+                failure: [{ requestPut: { key: '/c', value: '2' } }],
+              },
+            },
+          ],
+        },
+      ],
+      [
+        'a put inside a from-key delete (checkIntervals takes its "\\0" end literally)',
+        {
+          success: [
+            { requestDeleteRange: { key: '/x', rangeEnd: '\0' } },
+            { requestPut: { key: '/y', value: '1' } },
+          ],
+        },
+      ],
+    ];
+    for (const [name, req] of accepted) assert.ok((await etcd.txn(req)).succeeded, name);
+    const refused: [string, TxnRequest, string][] = [
+      [
+        'an empty compare key before duplicate puts (checkTxnRequest, then checkIntervals)',
+        {
+          compare: [{ key: '', target: 'version', result: 'equal', value: 0 }],
+          success: [
+            { requestPut: { key: '/d', value: '1' } },
+            { requestPut: { key: '/d', value: '2' } },
+          ],
+        },
+        'etcdserver: key is not provided',
+      ],
+      [
+        'a nested txn within what its parent leaves (128 - 65 < 65)',
+        {
+          success: [
+            ...Array.from({ length: 64 }, (_, i) => ({ requestPut: { key: `/o${i}`, value: '' } })),
+            {
+              requestTxn: {
+                success: Array.from({ length: 65 }, (_, i) => ({
+                  requestPut: { key: `/i${i}`, value: '' },
+                })),
+              },
+            },
+          ],
+        },
+        'etcdserver: too many operations in txn request',
+      ],
+    ];
+    for (const [name, req, message] of refused) await rejects(etcd.txn(req), message, 3, name);
   });
 
   it('answers RangeStream with Unimplemented by default, like etcd <= 3.6 behind grpc-go', async () => {

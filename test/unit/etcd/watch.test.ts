@@ -128,6 +128,28 @@ describe('MemoryEtcd watch', () => {
     assert.strictEqual(w.lines.length, 1, 'a canceled watch receives nothing more');
   });
 
+  it("cancels a watch on an empty range (rangeEnd at or before its key) with mvcc's reason", async () => {
+    const etcd = new MemoryEtcd({ clock: new FakeClock() });
+    etcd.put('/b', '1'); // 2
+    const empty = collect(etcd, { key: '/b', rangeEnd: '/a' });
+    const same = collect(etcd, { key: '/b', rangeEnd: '/b' });
+    const fromKey = collect(etcd, { key: '/b', rangeEnd: '\0', startRevision: 2 });
+    await settle();
+    for (const w of [empty, same]) {
+      assert.deepStrictEqual(w.lines, ['canceled: mvcc: watcher range is empty']);
+      assert.strictEqual(
+        w.responses[0].header.revision,
+        2,
+        'the create answer carries the current revision',
+      );
+    }
+    assert.deepStrictEqual(
+      fromKey.lines,
+      ['2: PUT /b=1(2/2/1)'],
+      'a "\\0" end is every key from /b',
+    );
+  });
+
   it('answers requestProgress only for a synced watcher, with the current revision', async () => {
     const clock = new FakeClock();
     const etcd = new MemoryEtcd({ clock, watchSyncIntervalMs: 100 });

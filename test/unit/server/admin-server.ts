@@ -43,7 +43,7 @@ export interface Answer {
 export interface AdminServer {
   url: string;
   clock: FakeClock;
-  world: FaultWorld;
+  world: FaultWorld & { etcd: MemoryEtcd };
   state: DebugState;
   hub: InspectorHub;
   requests: RequestContexts;
@@ -94,7 +94,11 @@ export async function startAdminServer(
   };
   const pods = served('pods', 'Pod', base);
   const configmaps = served('configmaps', 'ConfigMap', base);
-  const world: FaultWorld = { resources: [pods, configmaps], etcd, log: (m) => log.push(m) };
+  const world: FaultWorld & { etcd: MemoryEtcd } = {
+    resources: [pods, configmaps],
+    etcd,
+    log: (m) => log.push(m),
+  };
   const state = new DebugState(world);
   hub.subscribe((e) => state.observe(e));
   for (const r of world.resources) r.engine.start();

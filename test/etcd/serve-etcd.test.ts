@@ -1,0 +1,203 @@
+// `listwatch serve --etcd spawn` with real kubectl, next to `listwatch serve` on the in-memory
+// etcd: the same objects written in the same order, then the same paged, filtered and
+// all-namespace LISTs. Both must answer alike: what kubectl printed, the continue tokens it sent,
+// what served each LIST and every etcd call each made (key, range end, limit, revision, keys
+// returned, count), and the fetched/returned counts. No upstream counterpart.
+import * as assert from 'assert';
+import * as net from 'net';
+import { findKubectls, kubectl, loggedRequests, type Kubectl } from '../server/harness/kubectl';
+import { ServeProcess } from '../server/harness/serve-process';
+import { sumMetric } from '../server/harness/metrics-text';
+import type { RecentList } from '../../src/server/debug-state';
+
+/** Namespaces × pods: enough for several pages and a selective label. */
+const namespaces = ['apps', 'batch', 'web'];
+const podsPerNamespace = 37;
+
+/** The LISTs both servers answer, as kubectl arguments. */
+const lists: string[][] = [
+  ['get', 'pods', '-n', 'apps', '--chunk-size=7', '-o', 'name'],
+  ['get', 'pods', '-A', '-l', 'tier=db', '--chunk-size=4', '-o', 'name'],
+  ['get', 'pods', '-A', '--field-selector', 'metadata.name=pod-05', '--chunk-size=2', '-o', 'name'],
+  ['get', 'pods', '-A', '--chunk-size=50', '-o', 'name'],
+  ['get', 'pods', '-n', 'web', '--chunk-size=500', '-o', 'name'],
+];
+
+/** A LIST as the debug state records it, without what differs by nature (times, latencies, ids). */
+function comparable(l: RecentList): unknown {
+  return {
+    requestLine: l.requestLine,
+    servedBy: l.servedBy,
+    rule: l.rule,
+    fallback: l.fallback,
+    fromCache: l.fromCache,
+    pages: l.pages,
+    returned: l.returned,
+    error: l.error,
+    etcdCalls: l.etcdCalls.map((c) => ({
+      operation: c.operation,
+      key: c.key,
+      rangeEnd: c.rangeEnd,
+      limit: c.limit,
+      revision: c.revision,
+      kvs: c.kvs,
+      count: c.count,
+      error: c.error,
+    })),
+  };
+}
+
+function refused(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const s = net.connect(Number(u.port), u.hostname);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(true));
+  });
+}
+
+describe('listwatch serve --etcd spawn, with real kubectl, against the in-memory etcd', function () {
+  let memory: ServeProcess | undefined;
+  let real: ServeProcess | undefined;
+  const k: Kubectl | undefined = findKubectls().at(-1);
+
+  before(async () => {
+    [memory, real] = await Promise.all([
+      ServeProcess.start(['--no-namespace-controller']),
+      ServeProcess.start(['--no-namespace-controller', '--etcd', 'spawn']),
+    ]);
+    for (const s of [memory, real]) {
+      for (const ns of namespaces)
+        await s.json('POST', '/api/v1/namespaces', 201, { metadata: { name: ns } });
+      for (const ns of namespaces)
+        for (let i = 0; i < podsPerNamespace; i++)
+          await s.createPod(
+            `pod-${String(i).padStart(2, '0')}`,
+            { app: ns, tier: i % 9 === 0 ? 'db' : 'web' },
+            ns,
+          );
+    }
+  });
+
+  after(async () => {
+    const etcd = real?.info.etcd ?? [];
+    assert.strictEqual(await memory?.stop(), 0);
+    assert.strictEqual(await real?.stop(), 0);
+    // The spawned etcd went with the server.
+    for (const url of etcd) assert.ok(await refused(url), `${url} still answers`);
+  });
+
+  it('the ready line names the spawned etcd; the debug state says which etcd and what it saw', async () => {
+    assert.ok(real && memory);
+    assert.strictEqual(real.info.etcd?.length, 1);
+    assert.match(real.info.etcd[0], /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.strictEqual(memory.info.etcd, undefined);
+    const [m, r] = await Promise.all([memory.state(), real.state()]);
+    assert.strictEqual(m.etcd.kind, 'memory');
+    assert.strictEqual(r.etcd.kind, 'grpc');
+    assert.deepStrictEqual(r.etcd.endpoints, real.info.etcd);
+    // The same writes in the same order: the same revision on both.
+    assert.strictEqual(r.etcd.revisionSeen, m.etcd.revision);
+  });
+
+  it('the faults that act on the model answer 409 on a real etcd', async () => {
+    assert.ok(real);
+    const r = await real.request('POST', '/debug/listwatch/v1/faults/etcd-latency', {
+      body: { perRequestMs: 5 },
+    });
+    assert.strictEqual(r.status, 409, r.body);
+    assert.match(
+      (JSON.parse(r.body) as { message: string }).message,
+      /^fault etcd-latency acts on the in-memory etcd, and this server runs on a real etcd/,
+    );
+  });
+
+  it('paged LISTs at an exact resource version older than the watch cache: etcd serves both alike', async () => {
+    assert.ok(k, 'no kubectl on this machine (npm run test:setup unpacks 1.20)');
+    assert.ok(memory && real);
+    const chain = async (s: ServeProcess, rv: number, query: string) => {
+      const pages: { items: string[]; continue?: string }[] = [];
+      let next: string | undefined =
+        `limit=6&resourceVersion=${rv}&resourceVersionMatch=Exact${query}`;
+      while (next !== undefined) {
+        const out = await kubectl(k, { kubeconfig: s.info.kubeconfig, dir: s.dir }, [
+          'get',
+          '--raw',
+          `/api/v1/pods?${next}`,
+        ]);
+        assert.strictEqual(out.code, 0, out.stderr);
+        const list = JSON.parse(out.stdout) as {
+          metadata: { continue?: string };
+          items: { metadata: { namespace: string; name: string } }[];
+        };
+        pages.push({
+          items: list.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`),
+          continue: list.metadata.continue,
+        });
+        next = list.metadata.continue
+          ? `limit=6&continue=${encodeURIComponent(list.metadata.continue)}${query}`
+          : undefined;
+      }
+      const lists = (await s.state()).recentLists
+        .filter((l) => l.resource === 'pods')
+        .slice(0, pages.length)
+        .reverse();
+      return { pages, lists: lists.map(comparable) };
+    };
+    const results = [];
+    for (const s of [memory, real]) {
+      // The watch cache forgets its history (as a restarted one has none): an exact resource
+      // version before it is read from etcd, and so are the pages after it.
+      await s.fault('expire-history', { resource: 'pods' });
+      const rv = Number((await s.state()).etcd[s === memory ? 'revision' : 'revisionSeen']) - 40;
+      results.push({
+        all: await chain(s, rv, ''),
+        filtered: await chain(s, rv, '&labelSelector=tier%3Ddb'),
+      });
+    }
+    const [m, r] = results;
+    const etcdCalls = m.all.lists.flatMap((l) => (l as { etcdCalls: unknown[] }).etcdCalls);
+    assert.ok(
+      m.all.pages.length > 3 && etcdCalls.length >= m.all.pages.length,
+      JSON.stringify(m.all),
+    );
+    assert.deepStrictEqual(r, m);
+  });
+
+  for (const args of lists) {
+    it(`kubectl ${args.join(' ')}: the same answer, tokens, serving and etcd calls`, async () => {
+      assert.ok(k, 'no kubectl on this machine (npm run test:setup unpacks 1.20)');
+      assert.ok(memory && real);
+      const run = async (s: ServeProcess) => {
+        const before = (await s.state()).recentLists.map((l) => l.requestId);
+        const out = await kubectl(k, { kubeconfig: s.info.kubeconfig, dir: s.dir }, [
+          ...args,
+          '-v=6',
+        ]);
+        assert.strictEqual(out.code, 0, out.stderr);
+        const state = await s.state();
+        const mine = state.recentLists
+          .filter((l) => !before.includes(l.requestId) && l.resource === 'pods')
+          .reverse();
+        const metrics = await s.metrics();
+        const count = (name: string) => sumMetric(metrics, name, { resource: 'pods' });
+        return {
+          stdout: out.stdout,
+          urls: loggedRequests(out.stderr)
+            .filter((q) => q.url.pathname.endsWith('/pods'))
+            .map((q) => `${q.verb} ${q.url.pathname}${q.url.search} ${q.status}`),
+          lists: mine.map(comparable),
+          fetched: count('apiserver_storage_list_fetched_objects_total'),
+          returned: count('apiserver_storage_list_returned_objects_total'),
+        };
+      };
+      const m = await run(memory);
+      const r = await run(real);
+      assert.ok(m.urls.length > 0, 'kubectl logged no pods request');
+      assert.deepStrictEqual(r, m);
+    });
+  }
+});
