@@ -171,6 +171,7 @@ export const serveCommand: CliCommand = {
       io.out(
         `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.registry.profile.kubernetesVersion}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}); Ctrl-C stops\n`,
       );
+    if (server.etcdFeatureLine) io.err(`listwatch serve: ${server.etcdFeatureLine}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.removeListener('SIGINT', stop);

@@ -137,6 +137,17 @@ export class EndpointPool {
     throw fromGrpcError(lastErr);
   }
 
+  /** One call to the member at `endpoint` (clientv3 Maintenance calls dial that member), no retry. */
+  unaryTo(endpoint: string, method: EtcdMethod, req: Pb): Promise<Pb> {
+    const i = this.endpoints.indexOf(endpoint);
+    if (i < 0)
+      return Promise.reject(new Error(`etcd: ${endpoint} is not one of this client's endpoints`));
+    if (this.closed) return Promise.reject(new Error('etcd client is closed'));
+    return unaryCall(this.clients[i], method, req).catch((e: unknown) => {
+      throw fromGrpcError(e);
+    });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

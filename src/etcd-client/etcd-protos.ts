@@ -30,22 +30,26 @@ export interface EtcdMethods {
    * RangeRequest and RangeResponse, so it borrows Range's (de)serializers.
    */
   rangeStream: EtcdMethod;
+  /** Maintenance.Status: the member's version (the RequestWatchProgress check reads it). */
+  status: EtcdMethod;
 }
 
 let methods: EtcdMethods | undefined;
 
-/** etcd's KV and Watch methods, loaded once per process. */
+/** etcd's KV, Watch and Maintenance.Status methods, loaded once per process. */
 export function etcdMethods(): EtcdMethods {
   if (methods) return methods;
   const pkg = protoLoader.fromJSON(descriptor, loaderOptions);
   const kv = pkg['etcdserverpb.KV'] as Record<string, EtcdMethod>;
   const watch = pkg['etcdserverpb.Watch'] as Record<string, EtcdMethod>;
+  const maintenance = pkg['etcdserverpb.Maintenance'] as Record<string, EtcdMethod>;
   methods = {
     range: kv.Range,
     txn: kv.Txn,
     deleteRange: kv.DeleteRange,
     compact: kv.Compact,
     watch: watch.Watch,
+    status: maintenance.Status,
     rangeStream: {
       ...kv.Range,
       path: '/etcdserverpb.KV/RangeStream',

@@ -123,6 +123,20 @@ export class GrpcEtcd implements EtcdMember {
     this.pool.close();
   }
 
+  /**
+   * clientv3 Maintenance.Status of the member at `endpoint` (one of this client's): its version,
+   * as the storage feature checker reads it (feature_support_checker.go). Not recorded: it is no
+   * KV call.
+   */
+  async status(endpoint: string): Promise<{ version: string; leader: number; raftTerm: number }> {
+    const r = await this.pool.unaryTo(endpoint, this.methods.status, {});
+    return {
+      version: String(r.version ?? ''),
+      leader: Number(r.leader ?? 0),
+      raftTerm: Number(r.raftTerm ?? 0),
+    };
+  }
+
   // ---- the KV interface ----
 
   async range(req: RangeRequest): Promise<RangeResponse> {

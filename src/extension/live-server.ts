@@ -141,6 +141,7 @@ export class LocalApiServer implements vscode.Disposable {
     this.log.info(
       `local API server started: ${server.httpsUrl}, profile ${o.profile}, kubeconfig ${server.kubeconfigPath}, seed ${JSON.stringify(o.seed)}${o.crdFiles.length ? `, CRDs ${o.crdFiles.join(', ')}` : ''}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}`,
     );
+    if (server.etcdFeatureLine) this.log.info(server.etcdFeatureLine);
     this.changed.fire(state);
     return state;
   }

@@ -4,7 +4,12 @@
 // authentication, request info, the routes), and start/stop follow GenericAPIServer's
 // PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
 // No process or signal handling here: the CLI and the VS Code extension host both use it.
-import { openEtcd, type EtcdChoice, type OpenedEtcd } from './etcd-choice';
+import {
+  openEtcd,
+  requestWatchProgressLine,
+  type EtcdChoice,
+  type OpenedEtcd,
+} from './etcd-choice';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -113,6 +118,8 @@ export class ApiServer {
   readonly auditLogPath: string | undefined;
   /** A real etcd's client URLs (spawned here, or given); undefined on the in-memory etcd. */
   readonly etcdEndpoints: readonly string[] | undefined;
+  /** On a real etcd: what the storage feature check decided at start, as one log line. */
+  readonly etcdFeatureLine: string | undefined;
   private readonly etcd: OpenedEtcd | undefined;
 
   private constructor(
@@ -134,6 +141,7 @@ export class ApiServer {
   ) {
     this.etcd = o.etcd;
     this.etcdEndpoints = o.etcd?.endpoints;
+    this.etcdFeatureLine = o.etcd && requestWatchProgressLine(o.etcd);
     this.port = o.port;
     this.url = `http://${loopbackHost}:${o.port}`;
     this.httpsUrl = `https://${loopbackHost}:${o.port}`;
@@ -215,6 +223,7 @@ export class ApiServer {
         inspector,
         etcd: etcd?.member,
         etcdPrefix: opts.etcdPrefix,
+        requestWatchProgressSupported: etcd?.requestWatchProgressSupported,
       });
     } catch (e) {
       etcd?.member.close();
@@ -225,7 +234,14 @@ export class ApiServer {
       registry.stop();
       await etcd?.stop();
     };
-    const debugState = new DebugState({ resources: registry.resources, etcd: registry.etcd });
+    const debugState = new DebugState({
+      resources: registry.resources,
+      etcd: registry.etcd,
+      etcdMembers: etcd && {
+        members: etcd.members,
+        requestWatchProgressSupported: etcd.requestWatchProgressSupported,
+      },
+    });
     inspector.subscribe((e) => debugState.observe(e));
     await registry.start();
     if (opts.namespaceController !== false)

@@ -14,7 +14,13 @@ import { resourceName } from './faults';
 import type { EtcdRequestRecord } from '../run/run-model';
 
 /** What the state reads: the same world as the faults. */
-export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'>;
+export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'> & {
+  /** A real etcd's members as checked at start (versions, the RequestWatchProgress answer). */
+  etcdMembers?: {
+    members: { endpoint: string; version?: string; error?: string }[];
+    requestWatchProgressSupported: boolean;
+  };
+};
 
 export const debugStatePath = '/debug/listwatch/v1/state';
 
@@ -266,7 +272,7 @@ export class DebugState {
     }
     return {
       kind: 'ListWatchState',
-      etcd: etcdView(etcd),
+      etcd: etcdView(etcd, this.world.etcdMembers),
       resources,
       watchers,
       watchersTotal,
@@ -345,7 +351,7 @@ export function handleDebugStateRequest(method: string, state: DebugState): Faul
  * what this server's client has seen (the highest revision in any answer, the last compaction it
  * made or was told of), so they are named for that: other writers can be ahead.
  */
-function etcdView(etcd: EtcdMember): Record<string, unknown> {
+function etcdView(etcd: EtcdMember, checked: DebugWorld['etcdMembers']): Record<string, unknown> {
   if (etcd instanceof MemoryEtcd)
     return {
       kind: 'memory',
@@ -361,5 +367,6 @@ function etcdView(etcd: EtcdMember): Record<string, unknown> {
     endpoints: 'endpoints' in etcd ? etcd.endpoints : [],
     revisionSeen: etcd.currentRevision(),
     compactRevisionSeen: etcd.compactRevision(),
+    ...(checked ?? {}),
   };
 }

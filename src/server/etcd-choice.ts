@@ -1,5 +1,6 @@
 // No upstream counterpart as one file: kube-apiserver's --etcd-servers (comma-separated client
 // URLs), plus `spawn` (a private Debian etcd-server on loopback) and the default in-memory etcd.
+import { membersSupportRequestWatchProgress } from '../engine/etcd3/feature-support-checker';
 import type { EtcdMember } from '../engine/etcd/etcd-member';
 
 /** Where a server keeps its objects. */
@@ -13,6 +14,10 @@ export interface OpenedEtcd {
   endpoints: string[];
   /** Stops a spawned etcd (its data directory goes with it); the client is closed by the registry. */
   stop(): Promise<void>;
+  /** Each member's version (Maintenance Status), or why it could not be read. */
+  members: { endpoint: string; version?: string; error?: string }[];
+  /** The storage feature checker's answer for those versions (feature_support_checker.go). */
+  requestWatchProgressSupported: boolean;
 }
 
 /** `spawn`, or client URLs such as `http://127.0.0.1:2379,http://127.0.0.1:22379`. */
@@ -68,13 +73,43 @@ export async function openEtcd(
         : `etcd at ${spec} does not answer: ${(e as Error).message}`,
     );
   }
+  // CheckClient: every member's version decides whether a consistent read may trust etcd's
+  // progress notifications. A member that cannot be asked counts as not supporting it (upstream
+  // keeps asking in the background; here the answer is taken once, at start).
+  const members = await Promise.all(
+    opened.clientURLs.map(async (endpoint) => {
+      try {
+        return { endpoint, version: (await opened.etcd.status(endpoint)).version };
+      } catch (e) {
+        return { endpoint, error: (e as Error).message };
+      }
+    }),
+  );
+  const versions = members.map((m) => m.version);
   return {
     member: opened.etcd,
     endpoints: opened.clientURLs,
     stop: async () => {
       await opened.spawned?.stop();
     },
+    members,
+    requestWatchProgressSupported: versions.every((v) => v !== undefined)
+      ? membersSupportRequestWatchProgress(versions as string[])
+      : false,
   };
+}
+
+/** The log line that says what the feature check decided, in kube-apiserver's words where it has them. */
+export function requestWatchProgressLine(e: OpenedEtcd): string {
+  const members = e.members
+    .map(
+      (m) =>
+        `${m.endpoint} ${m.version !== undefined ? `etcd ${m.version}` : `unknown (${m.error})`}`,
+    )
+    .join(', ');
+  return e.requestWatchProgressSupported
+    ? `RequestWatchProgress supported by every endpoint (${members})`
+    : `RequestWatchProgress feature is not supported (${members}; it needs etcd >= 3.4.31, and not 3.5.0-3.5.12): as in kube-apiserver, consistent LISTs are read from etcd, not the watch cache, and WatchList requests end with an error (clients fall back to LIST and WATCH)`;
 }
 
 /** The chosen etcd could not be started or reached: the message says which and why. */

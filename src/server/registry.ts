@@ -97,6 +97,11 @@ export interface RegistryOptions {
   etcd?: EtcdMember;
   /** The key prefix in etcd (apiserver --etcd-prefix); default /registry. */
   etcdPrefix?: string;
+  /**
+   * Whether etcd's progress notifications can be trusted (the storage feature checker's answer for
+   * a real etcd's versions); default true, as the in-memory etcd of the profile's version.
+   */
+  requestWatchProgressSupported?: boolean;
   /** The root of the engine's random choices (bookmark jitter, watch deadlines); default random. */
   seed?: number;
   inspector?: Inspector;
@@ -141,6 +146,7 @@ export class Registry {
         etcd: this.etcd,
         pathPrefix: o.etcdPrefix,
         resourcePrefix,
+        cache: { requestWatchProgressSupported: o.requestWatchProgressSupported },
         newFunc,
         metrics: this.metrics,
         requests: this.requests,
