@@ -5,6 +5,7 @@
 // so a progress request (WatchProgressRequest, answered for the whole stream) reaches exactly the
 // watch it was asked on, and a resume re-creates one watch.
 
+import { WatchResponses } from '../engine/etcd/watch-responses';
 import * as grpc from '@grpc/grpc-js';
 import type { Watch, WatchRequest, WatchResponse } from '../engine/etcd/kv';
 import type { EndpointPool } from './endpoint-pool';
@@ -45,11 +46,7 @@ export class GrpcWatch implements Watch {
   private backoffMs = 1;
   private ended = false;
   private clientCanceled = false;
-  private readonly queue: WatchResponse[] = [];
-  private head = 0;
-  private consumer: ((r: WatchResponse) => void) | undefined;
-  private waiter: ((r: IteratorResult<WatchResponse>) => void) | undefined;
-  private flushScheduled = false;
+  private readonly responses: WatchResponses;
 
   constructor(
     id: number,
@@ -64,6 +61,11 @@ export class GrpcWatch implements Watch {
     this.req = req;
     this.hooks = hooks;
     this.nextRev = req.startRevision ?? 0;
+    this.responses = new WatchResponses(
+      id,
+      () => this.canceled,
+      () => this.cancel(),
+    );
     this.open();
   }
 
@@ -72,29 +74,11 @@ export class GrpcWatch implements Watch {
   }
 
   onResponse(cb: (r: WatchResponse) => void): void {
-    if (this.consumer)
-      throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
-    this.consumer = cb;
-    this.scheduleFlush();
+    this.responses.onResponse(cb);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchResponse> {
-    if (this.consumer)
-      throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
-    return {
-      next: () => {
-        const r = this.take();
-        if (r) return Promise.resolve({ value: r, done: false });
-        if (this.canceled) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => {
-          this.waiter = resolve;
-        });
-      },
-      return: () => {
-        this.cancel();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-    };
+    return this.responses.iterator();
   }
 
   /** watcher.RequestProgress: a WatchProgressRequest on this watch's stream. */
@@ -108,15 +92,9 @@ export class GrpcWatch implements Watch {
   cancel(): void {
     if (this.clientCanceled) return;
     this.clientCanceled = true;
-    this.queue.length = 0;
-    this.head = 0;
+    this.responses.close();
     this.closeStream(true);
     this.hooks.ended();
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w({ value: undefined, done: true });
-    }
   }
 
   /** The member is closing: ends the watch without a response. */
@@ -272,34 +250,6 @@ export class GrpcWatch implements Watch {
   }
 
   private deliver(r: WatchResponse): void {
-    if (this.clientCanceled) return;
-    this.queue.push(r);
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w({ value: this.take() as WatchResponse, done: false });
-    } else this.scheduleFlush();
-  }
-
-  private scheduleFlush(): void {
-    if (!this.consumer || this.flushScheduled || this.head >= this.queue.length) return;
-    this.flushScheduled = true;
-    void Promise.resolve().then(() => this.flush());
-  }
-
-  private take(): WatchResponse | undefined {
-    if (this.head >= this.queue.length) return undefined;
-    const r = this.queue[this.head++];
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
-    }
-    return r;
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    for (let r = this.take(); r && this.consumer && !this.clientCanceled; r = this.take())
-      this.consumer(r);
+    if (!this.clientCanceled) this.responses.push(r);
   }
 }

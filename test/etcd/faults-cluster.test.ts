@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import { execFile } from 'child_process';
 import * as fs from 'fs';
-import { EtcdCluster, supportsRequestWatchProgress } from './harness/etcd-cluster';
+import { EtcdCluster } from './harness/etcd-cluster';
 
 function etcdctl(endpoints: string[], ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
@@ -57,20 +57,4 @@ describe('etcd cluster harness (three members on loopback)', function () {
     cluster = undefined;
     for (const d of dirs) assert.strictEqual(fs.existsSync(d), false, `${d} removed`);
   });
-});
-
-describe('supportsRequestWatchProgress (feature_support_checker.go)', () => {
-  const cases: [string, boolean][] = [
-    ['3.4.23', false],
-    ['3.4.30', false],
-    ['3.4.31', true],
-    ['3.5.0', false],
-    ['3.5.12', false],
-    ['3.5.13', true],
-    ['3.6.0', true],
-    ['not-a-version', false],
-  ];
-  for (const [version, want] of cases)
-    it(`etcd ${version}: ${want}`, () =>
-      assert.strictEqual(supportsRequestWatchProgress(version), want));
 });

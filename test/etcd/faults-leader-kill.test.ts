@@ -11,9 +11,8 @@ import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
 import {
   EtcdCluster,
   electionTimeoutMs,
-  endpointStatuses,
   heartbeatIntervalMs,
-  supportsRequestWatchProgress,
+  checkRequestWatchProgress,
 } from './harness/etcd-cluster';
 import {
   checkFaultLoad,
@@ -83,13 +82,10 @@ describe('faults: the etcd leader is SIGKILLed under load (three members on loop
         );
         etcd = await GrpcEtcd.connect({ endpoints });
         const reflector = new ReflectorEvents();
-        // As kube-apiserver's feature support checker decides from the members' versions.
-        const versions = (await endpointStatuses(urls)).map((st) => st.Status.version);
-        const requestWatchProgressSupported =
-          versions.length > 0 && versions.every(supportsRequestWatchProgress);
-        console.log(
-          `${label} seed=${seed}: etcd ${versions.join(', ')}: RequestWatchProgress ` +
-            `${requestWatchProgressSupported ? 'supported' : 'unsupported (consistent reads go to etcd)'}`,
+        const requestWatchProgressSupported = await checkRequestWatchProgress(
+          etcd,
+          urls,
+          `${label} seed=${seed}`,
         );
         resource = createResource({
           clock: new RealClock(),

@@ -11,7 +11,7 @@ import { RealClock } from '../../src/engine/clock';
 import { SeededRandom } from '../../src/engine/rand';
 import { spawnEtcd, type SpawnedEtcd } from '../../src/etcd-client/etcd-process';
 import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
-import { endpointStatuses, supportsRequestWatchProgress } from './harness/etcd-cluster';
+import { checkRequestWatchProgress } from './harness/etcd-cluster';
 import {
   checkFaultLoad,
   faultSeed,
@@ -53,13 +53,10 @@ describe('faults: a single etcd restarted under load', function () {
         const clientPort = Number(new URL(url).port);
         etcd = await GrpcEtcd.connect({ endpoints: [url] });
         const reflector = new ReflectorEvents();
-        // As kube-apiserver's feature support checker decides from the members' versions.
-        const versions = (await endpointStatuses([url])).map((st) => st.Status.version);
-        const requestWatchProgressSupported =
-          versions.length > 0 && versions.every(supportsRequestWatchProgress);
-        console.log(
-          `${label} seed=${seed}: etcd ${versions.join(', ')}: RequestWatchProgress ` +
-            `${requestWatchProgressSupported ? 'supported' : 'unsupported (consistent reads go to etcd)'}`,
+        const requestWatchProgressSupported = await checkRequestWatchProgress(
+          etcd,
+          [url],
+          `${label} seed=${seed}`,
         );
         resource = createResource({
           clock: new RealClock(),

@@ -4,6 +4,7 @@
 // stream; no slow-watcher victims (queues are unbounded); responses reach the consumer on a
 // microtask, in order, never synchronously inside the write that produced them.
 
+import { WatchResponses } from './watch-responses';
 import type { Clock, Timer } from '../clock';
 import type { SeededRandom } from '../rand';
 import {
@@ -67,11 +68,7 @@ class Watcher implements Watch {
   progressTimer: Timer | undefined;
   private ended = false;
   private clientCanceled = false;
-  private readonly queue: WatchResponse[] = [];
-  private head = 0;
-  private consumer: ((r: WatchResponse) => void) | undefined;
-  private waiter: ((r: IteratorResult<WatchResponse>) => void) | undefined;
-  private flushScheduled = false;
+  private readonly responses: WatchResponses;
   private readonly hub: WatchHub;
 
   constructor(hub: WatchHub, id: number, req: WatchRequest, minRev: number, synced: boolean) {
@@ -84,6 +81,11 @@ class Watcher implements Watch {
     this.prevKv = !!req.prevKv;
     this.noPut = !!req.filters?.includes('noPut');
     this.noDelete = !!req.filters?.includes('noDelete');
+    this.responses = new WatchResponses(
+      id,
+      () => this.canceled,
+      () => this.cancel(),
+    );
   }
 
   get canceled(): boolean {
@@ -102,44 +104,15 @@ class Watcher implements Watch {
       this.ended = true;
       this.hub.remove(this);
     }
-    this.queue.push(r);
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w({ value: this.take() as WatchResponse, done: false });
-    } else if (this.consumer && !this.flushScheduled) {
-      this.flushScheduled = true;
-      void Promise.resolve().then(() => this.flush());
-    }
+    this.responses.push(r);
   }
 
   onResponse(cb: (r: WatchResponse) => void): void {
-    if (this.consumer)
-      throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
-    this.consumer = cb;
-    if (this.head < this.queue.length && !this.flushScheduled) {
-      this.flushScheduled = true;
-      void Promise.resolve().then(() => this.flush());
-    }
+    this.responses.onResponse(cb);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchResponse> {
-    if (this.consumer)
-      throw new Error(`watch ${this.id}: onResponse was already called; a watch has one consumer`);
-    return {
-      next: () => {
-        const r = this.take();
-        if (r) return Promise.resolve({ value: r, done: false });
-        if (this.canceled) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => {
-          this.waiter = resolve;
-        });
-      },
-      return: () => {
-        this.cancel();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-    };
+    return this.responses.iterator();
   }
 
   requestProgress(): void {
@@ -150,30 +123,8 @@ class Watcher implements Watch {
   cancel(): void {
     if (this.clientCanceled) return;
     this.clientCanceled = true;
-    this.queue.length = 0;
-    this.head = 0;
+    this.responses.close();
     this.hub.remove(this);
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = undefined;
-      w({ value: undefined, done: true });
-    }
-  }
-
-  private take(): WatchResponse | undefined {
-    if (this.head >= this.queue.length) return undefined;
-    const r = this.queue[this.head++];
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
-    }
-    return r;
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    for (let r = this.take(); r && this.consumer && !this.clientCanceled; r = this.take())
-      this.consumer(r);
   }
 }
 

@@ -1,6 +1,8 @@
 // Test harness: a three-member etcd cluster on 127.0.0.1 (etcd's own docs, "Clustering Guide",
 // static bootstrap), for the fault tests. No upstream counterpart: etcd's integration package
 // (tests/framework/integration) runs members in process, which a Node test cannot.
+import { membersSupportRequestWatchProgress } from '../../../src/engine/etcd3/feature-support-checker';
+import type { GrpcEtcd } from '../../../src/etcd-client/grpc-etcd';
 import { spawn, execFile, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -254,16 +256,20 @@ export async function endpointStatuses(
 }
 
 /**
- * Whether kube-apiserver would use RequestWatchProgress with etcd `version`
- * (feature_support_checker.go endpointSupportsRequestWatchProgress, release-1.36): not before
- * 3.4.31 nor on 3.5.0–3.5.12, for etcd-io/etcd#15220 (progress notifications sent ahead of an
- * unsynced watcher's events, fixed 3.4.25/3.5.8) and #17507 (fixed 3.4.31/3.5.13). Without it the
- * cacher serves no consistent read from the watch cache: they go to etcd.
+ * What kube-apiserver's storage feature checker decides for these members (CheckClient:
+ * membersSupportRequestWatchProgress of their Maintenance Status versions), logged with `label`.
+ * Without it the cacher serves no consistent read from the watch cache: they go to etcd.
  */
-export function supportsRequestWatchProgress(version: string): boolean {
-  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
-  if (!m) return false;
-  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const v = major * 1e6 + minor * 1e3 + patch;
-  return !(v < 3_004_031 || (v >= 3_005_000 && v < 3_005_013));
+export async function checkRequestWatchProgress(
+  etcd: GrpcEtcd,
+  urls: readonly string[],
+  label: string,
+): Promise<boolean> {
+  const versions = await Promise.all(urls.map(async (u) => (await etcd.status(u)).version));
+  const supported = membersSupportRequestWatchProgress(versions);
+  console.log(
+    `${label}: etcd ${versions.join(', ')}: RequestWatchProgress ` +
+      `${supported ? 'supported' : 'unsupported (consistent reads go to etcd)'}`,
+  );
+  return supported;
 }
