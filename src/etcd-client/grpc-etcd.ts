@@ -141,25 +141,12 @@ export class GrpcEtcd implements EtcdMember {
 
   async range(req: RangeRequest): Promise<RangeResponse> {
     const base = this.base('range', req.key, req.rangeEnd, req.limit, req.revision);
-    const t0 = performance.now();
-    let resp: RangeResponse;
-    try {
-      resp = rangeResponse(await this.pool.unary(this.methods.range, rangeRequest(req), true));
-    } catch (e) {
-      throw this.failed(base, t0, e);
-    }
     // MemoryEtcd's record shape: countOnly on answered ranges (and every rangeStream) only.
-    resp.latencyMs = performance.now() - t0;
-    this.sawRevision(resp.header.revision);
-    this.emit({
-      ...base,
-      countOnly: req.countOnly,
-      kvs: resp.kvs.length,
-      count: resp.count,
-      headerRevision: resp.header.revision,
-      latencyMs: resp.latencyMs,
-    });
-    return resp;
+    return this.call(
+      base,
+      async () => rangeResponse(await this.pool.unary(this.methods.range, rangeRequest(req), true)),
+      (resp) => ({ countOnly: req.countOnly, kvs: resp.kvs.length, count: resp.count }),
+    );
   }
 
   /**
@@ -176,67 +163,41 @@ export class GrpcEtcd implements EtcdMember {
     };
   }
 
-  async txn(req: TxnRequest): Promise<TxnResponse> {
-    const base = this.base('txn', firstKeyOf(req), '', 0, 0);
-    const t0 = performance.now();
-    let resp: TxnResponse;
-    try {
-      resp = txnResponse(await this.pool.unary(this.methods.txn, txnRequest(req), false), req);
-    } catch (e) {
-      throw this.failed(base, t0, e);
-    }
-    resp.latencyMs = performance.now() - t0;
-    this.sawRevision(resp.header.revision);
-    this.emit({
-      ...base,
-      kvs: writtenKeys(resp.responses),
-      headerRevision: resp.header.revision,
-      latencyMs: resp.latencyMs,
-    });
-    return resp;
+  txn(req: TxnRequest): Promise<TxnResponse> {
+    return this.call(
+      this.base('txn', firstKeyOf(req), '', 0, 0),
+      async () => txnResponse(await this.pool.unary(this.methods.txn, txnRequest(req), false), req),
+      (resp) => ({ kvs: writtenKeys(resp.responses) }),
+    );
   }
 
-  async deleteRange(req: DeleteRangeRequest): Promise<DeleteRangeResponse> {
-    const base = this.base('deleteRange', req.key, req.rangeEnd, 0, 0);
-    const t0 = performance.now();
-    let resp: DeleteRangeResponse;
-    try {
-      const pb = await this.pool.unary(this.methods.deleteRange, deleteRangeRequest(req), false);
-      resp = deleteRangeResponse(pb, !!req.prevKv);
-    } catch (e) {
-      throw this.failed(base, t0, e);
-    }
-    resp.latencyMs = performance.now() - t0;
-    this.sawRevision(resp.header.revision);
-    this.emit({
-      ...base,
-      kvs: resp.deleted,
-      headerRevision: resp.header.revision,
-      latencyMs: resp.latencyMs,
-    });
-    return resp;
+  deleteRange(req: DeleteRangeRequest): Promise<DeleteRangeResponse> {
+    return this.call(
+      this.base('deleteRange', req.key, req.rangeEnd, 0, 0),
+      async () =>
+        deleteRangeResponse(
+          await this.pool.unary(this.methods.deleteRange, deleteRangeRequest(req), false),
+          !!req.prevKv,
+        ),
+      (resp) => ({ kvs: resp.deleted }),
+    );
   }
 
   /** KV.Compact; `physical` waits until the compaction is applied to the backend. */
-  async compaction(req: CompactionRequest): Promise<CompactionResponse> {
-    const base = this.base('compaction', '', '', 0, req.revision);
-    const t0 = performance.now();
-    let resp: CompactionResponse;
-    try {
-      const pb = await this.pool.unary(
-        this.methods.compact,
-        { revision: req.revision, physical: !!req.physical },
-        false,
-      );
-      resp = { header: header(pb.header) };
-    } catch (e) {
-      throw this.failed(base, t0, e);
-    }
-    resp.latencyMs = performance.now() - t0;
-    this.sawRevision(resp.header.revision);
-    this.sawCompactRevision(req.revision);
-    this.emit({ ...base, kvs: 0, headerRevision: resp.header.revision, latencyMs: resp.latencyMs });
-    return resp;
+  compaction(req: CompactionRequest): Promise<CompactionResponse> {
+    return this.call(
+      this.base('compaction', '', '', 0, req.revision),
+      async () => {
+        const pb = await this.pool.unary(
+          this.methods.compact,
+          { revision: req.revision, physical: !!req.physical },
+          false,
+        );
+        this.sawCompactRevision(req.revision);
+        return { header: header(pb.header) };
+      },
+      () => ({ kvs: 0 }),
+    );
   }
 
   /** Watch.Watch: a watch on a stream of its own (see grpc-watch.ts), recorded once created. */
@@ -322,6 +283,33 @@ export class GrpcEtcd implements EtcdMember {
   }
 
   /** Records a failed call and returns its EtcdError. */
+  /**
+   * One unary call, timed and recorded as MemoryEtcd records it: `send` makes the call, `recorded`
+   * gives the record's answer fields (kvs, count…); a failure is recorded and thrown as EtcdError.
+   */
+  private async call<R extends { header: { revision: number }; latencyMs?: number }>(
+    base: RecordBase,
+    send: () => Promise<R>,
+    recorded: (resp: R) => Pick<EtcdRequestRecord, 'kvs'> & Partial<EtcdRequestRecord>,
+  ): Promise<R> {
+    const t0 = performance.now();
+    let resp: R;
+    try {
+      resp = await send();
+    } catch (e) {
+      throw this.failed(base, t0, e);
+    }
+    resp.latencyMs = performance.now() - t0;
+    this.sawRevision(resp.header.revision);
+    this.emit({
+      ...base,
+      ...recorded(resp),
+      headerRevision: resp.header.revision,
+      latencyMs: resp.latencyMs,
+    });
+    return resp;
+  }
+
   private failed(base: RecordBase, t0: number, e: unknown): EtcdError {
     const err = fromGrpcError(e);
     this.emit({

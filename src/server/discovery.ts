@@ -135,10 +135,14 @@ export function serveDiscovery(
   });
 }
 
+/** The clients this server serves: 127.0.0.0/8. */
+const loopbackClientCIDR = '127.0.0.0/8';
+
 /**
- * /api: the legacy group's versions and DefaultAddresses' single rule, which tells clients from
- * any CIDR the one address to use. It is what clients are told, not where the server listens:
- * the listener binds loopback only (api-server.ts).
+ * /api: the legacy group's versions and one DefaultAddresses rule. kube-apiserver's rule covers
+ * every client (the all-addresses /0 CIDR); this server accepts loopback clients only (the listener
+ * binds 127.0.0.1, api-server.ts), so its rule names the loopback CIDR: the one true for every
+ * client that can reach it.
  */
 export function apiVersions(serverAddress: string): {
   versions: string[];
@@ -146,7 +150,7 @@ export function apiVersions(serverAddress: string): {
 } {
   return {
     versions: ['v1'],
-    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+    serverAddressByClientCIDRs: [{ clientCIDR: loopbackClientCIDR, serverAddress }],
   };
 }
 

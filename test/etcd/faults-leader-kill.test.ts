@@ -4,24 +4,18 @@
 // the cacher's reflector recovers. No upstream counterpart: kube-apiserver's own tests do not kill
 // etcd members; etcd's robustness tests (tests/robustness) do, for raw KV traffic.
 import * as assert from 'assert';
-import { createResource, type Resource } from '../../src/engine/apiserver';
-import { RealClock } from '../../src/engine/clock';
+import type { Resource } from '../../src/engine/apiserver';
 import { SeededRandom } from '../../src/engine/rand';
 import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
-import {
-  EtcdCluster,
-  electionTimeoutMs,
-  heartbeatIntervalMs,
-  checkRequestWatchProgress,
-} from './harness/etcd-cluster';
+import { EtcdCluster, electionTimeoutMs, heartbeatIntervalMs } from './harness/etcd-cluster';
 import {
   checkFaultLoad,
   faultSeed,
-  recoveryLine,
-  ReflectorEvents,
+  type ReflectorEvents,
   runFaultLoad,
   sleep,
 } from './harness/fault-workload';
+import { engineOverEtcd, logFaultRun } from './harness/engine-over-etcd';
 
 describe('faults: the etcd leader is SIGKILLed under load (three members on loopback)', function () {
   this.timeout(180000);
@@ -81,21 +75,8 @@ describe('faults: the etcd leader is SIGKILLed under load (three members on loop
             `election timeout ${electionTimeoutMs} ms`,
         );
         etcd = await GrpcEtcd.connect({ endpoints });
-        const reflector = new ReflectorEvents();
-        const requestWatchProgressSupported = await checkRequestWatchProgress(
-          etcd,
-          urls,
-          `${label} seed=${seed}`,
-        );
-        resource = createResource({
-          clock: new RealClock(),
-          rand: new SeededRandom(rand.intn(4294967296)),
-          etcd,
-          inspector: reflector.inspector,
-          cache: { requestWatchProgressSupported },
-        });
-        resource.start();
-        await resource.waitReady();
+        let reflector: ReflectorEvents;
+        ({ resource, reflector } = await engineOverEtcd(etcd, urls, `${label} seed=${seed}`, rand));
 
         let electedAt: number | undefined;
         let newLeader: number | undefined;
@@ -121,11 +102,7 @@ describe('faults: the etcd leader is SIGKILLed under load (three members on loop
             `${(electedAt ?? 0) - run.faultAt} ms; reflector since the kill: ` +
             `${reflector.since(run.faultAt).join(', ') || 'nothing (its watch resumed inside the client)'}`,
         );
-        if (run.log.errors.length)
-          console.log(
-            `${label} seed=${seed}: failed writes: ${run.log.errors.slice(0, 5).join('; ')}`,
-          );
-        console.log(recoveryLine(`${label} seed=${seed}`, run));
+        logFaultRun(`${label} seed=${seed}`, run);
         if (c.quorumLostMs === undefined) assert.notStrictEqual(newLeader, leader);
         assert.deepStrictEqual(checkFaultLoad(run).slice(0, 20), []);
       });

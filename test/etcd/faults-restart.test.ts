@@ -6,20 +6,18 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createResource, type Resource } from '../../src/engine/apiserver';
-import { RealClock } from '../../src/engine/clock';
+import type { Resource } from '../../src/engine/apiserver';
 import { SeededRandom } from '../../src/engine/rand';
 import { spawnEtcd, type SpawnedEtcd } from '../../src/etcd-client/etcd-process';
 import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
-import { checkRequestWatchProgress } from './harness/etcd-cluster';
 import {
   checkFaultLoad,
   faultSeed,
-  recoveryLine,
-  ReflectorEvents,
+  type ReflectorEvents,
   runFaultLoad,
   sleep,
 } from './harness/fault-workload';
+import { engineOverEtcd, logFaultRun } from './harness/engine-over-etcd';
 
 describe('faults: a single etcd restarted under load', function () {
   this.timeout(180000);
@@ -52,21 +50,13 @@ describe('faults: a single etcd restarted under load', function () {
         const url = member.clientURLs[0];
         const clientPort = Number(new URL(url).port);
         etcd = await GrpcEtcd.connect({ endpoints: [url] });
-        const reflector = new ReflectorEvents();
-        const requestWatchProgressSupported = await checkRequestWatchProgress(
+        let reflector: ReflectorEvents;
+        ({ resource, reflector } = await engineOverEtcd(
           etcd,
           [url],
           `${label} seed=${seed}`,
-        );
-        resource = createResource({
-          clock: new RealClock(),
-          rand: new SeededRandom(rand.intn(4294967296)),
-          etcd,
-          inspector: reflector.inspector,
-          cache: { requestWatchProgressSupported },
-        });
-        resource.start();
-        await resource.waitReady();
+          rand,
+        ));
 
         const downMs = 100 + rand.intn(900);
         let servingAt: number | undefined;
@@ -89,11 +79,7 @@ describe('faults: a single etcd restarted under load', function () {
             `after the ${c.signal}; reflector since: ` +
             `${reflector.since(run.faultAt).join(', ') || 'nothing (its watch resumed inside the client)'}`,
         );
-        if (run.log.errors.length)
-          console.log(
-            `${label} seed=${seed}: failed writes: ${run.log.errors.slice(0, 5).join('; ')}`,
-          );
-        console.log(recoveryLine(`${label} seed=${seed}`, run));
+        logFaultRun(`${label} seed=${seed}`, run);
         assert.strictEqual(member?.clientURLs[0], url, 'restarted on the same client URL');
         assert.deepStrictEqual(checkFaultLoad(run).slice(0, 20), []);
       });

@@ -1,8 +1,6 @@
 // Test harness: a three-member etcd cluster on 127.0.0.1 (etcd's own docs, "Clustering Guide",
 // static bootstrap), for the fault tests. No upstream counterpart: etcd's integration package
 // (tests/framework/integration) runs members in process, which a Node test cannot.
-import { membersSupportRequestWatchProgress } from '../../../src/engine/etcd3/feature-support-checker';
-import type { GrpcEtcd } from '../../../src/etcd-client/grpc-etcd';
 import { spawn, execFile, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -253,23 +251,4 @@ export async function endpointStatuses(
   } catch {
     return [];
   }
-}
-
-/**
- * What kube-apiserver's storage feature checker decides for these members (CheckClient:
- * membersSupportRequestWatchProgress of their Maintenance Status versions), logged with `label`.
- * Without it the cacher serves no consistent read from the watch cache: they go to etcd.
- */
-export async function checkRequestWatchProgress(
-  etcd: GrpcEtcd,
-  urls: readonly string[],
-  label: string,
-): Promise<boolean> {
-  const versions = await Promise.all(urls.map(async (u) => (await etcd.status(u)).version));
-  const supported = membersSupportRequestWatchProgress(versions);
-  console.log(
-    `${label}: etcd ${versions.join(', ')}: RequestWatchProgress ` +
-      `${supported ? 'supported' : 'unsupported (consistent reads go to etcd)'}`,
-  );
-  return supported;
 }

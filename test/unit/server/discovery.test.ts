@@ -66,14 +66,14 @@ describe('server/discovery', () => {
   });
 
   describe('legacy documents', () => {
-    it('/api: APIVersions without apiVersion, one 0.0.0.0/0 address', () => {
+    it('/api: APIVersions without apiVersion, one loopback-CIDR address', () => {
       for (const accept of [undefined, 'application/json', '*/*', v2beta1 + ',application/json']) {
         const r = get('/api', accept);
         assert.strictEqual(r.status, 200, String(accept));
         assert.deepStrictEqual(r.headers, { 'Content-Type': 'application/json' });
         assert.strictEqual(
           r.body,
-          '{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1:6443"}]}\n',
+          '{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"127.0.0.0/8","serverAddress":"127.0.0.1:6443"}]}\n',
         );
       }
     });
