@@ -2,7 +2,12 @@
 // client-node, until SIGINT or SIGTERM (every watch is closed as on apiserver shutdown, exit 0).
 import { ApiServer, type SeedCounts } from '../server/api-server';
 import { CrdError } from '../server/crd';
-import { EtcdOpenError, parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
+import {
+  EtcdOpenError,
+  memoryEtcdCheck,
+  parseEtcdChoice,
+  type EtcdChoice,
+} from '../server/etcd-choice';
 import type { ProfileName } from '../server/registry';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
@@ -10,6 +15,7 @@ import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
 const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed pods=N,configmaps=N]
                        [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH]
                        [--etcd spawn|URL,...] [--etcd-prefix PREFIX]
+                       [--etcd-version VERSION]
                        [--no-namespace-controller] [--json]
 
 Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
@@ -32,6 +38,12 @@ Options:
                         (kube-apiserver's --etcd-servers; plain http only)
   --etcd-prefix PREFIX  the key prefix in etcd (kube-apiserver's --etcd-prefix; default
                         /registry)
+  --etcd-version V      the in-memory etcd reports version V (e.g. 3.4.23) to the storage
+                        feature check, which decides from it as kube-apiserver does whether
+                        the watch cache may serve consistent reads and WatchList (not below
+                        3.4.31, nor 3.5.0-3.5.12): the run is then served as one on a real
+                        etcd of that version (default: no version, RequestWatchProgress
+                        supported, as on the etcd release-1.36 pairs with)
   --no-namespace-controller
                         do not emulate kube-controller-manager's namespace controller (a
                         deleted namespace then stays Terminating, as with no controller)
@@ -102,6 +114,7 @@ export const serveCommand: CliCommand = {
       { name: 'audit-log', value: true },
       { name: 'etcd', value: true },
       { name: 'etcd-prefix', value: true },
+      { name: 'etcd-version', value: true },
       { name: 'no-namespace-controller', value: false },
       { name: 'json', value: false },
       { name: 'help', value: false, short: 'h' },
@@ -125,6 +138,19 @@ export const serveCommand: CliCommand = {
       etcdChoice = etcd === undefined ? undefined : parseEtcdChoice(etcd);
     } catch (e) {
       throw new UsageError((e as Error).message);
+    }
+    const etcdVersion = str('etcd-version');
+    if (etcdVersion !== undefined) {
+      if (etcdChoice !== undefined && etcdChoice.kind !== 'memory')
+        throw new UsageError(
+          `--etcd-version is for the in-memory etcd; with --etcd ${etcd} each member reports its own version (Maintenance Status)`,
+        );
+      try {
+        memoryEtcdCheck(etcdVersion);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      etcdChoice = { kind: 'memory', version: etcdVersion };
     }
     const etcdPrefix = str('etcd-prefix');
     if (etcdPrefix !== undefined && !etcdPrefix.startsWith('/'))

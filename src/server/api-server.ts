@@ -5,8 +5,10 @@
 // PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
 // No process or signal handling here: the CLI and the VS Code extension host both use it.
 import {
+  memoryEtcdCheck,
   openEtcd,
   requestWatchProgressLine,
+  type EtcdCheck,
   type EtcdChoice,
   type OpenedEtcd,
 } from './etcd-choice';
@@ -118,7 +120,10 @@ export class ApiServer {
   readonly auditLogPath: string | undefined;
   /** A real etcd's client URLs (spawned here, or given); undefined on the in-memory etcd. */
   readonly etcdEndpoints: readonly string[] | undefined;
-  /** On a real etcd: what the storage feature check decided at start, as one log line. */
+  /**
+   * On a real etcd, or the in-memory one given a version: what the storage feature check decided
+   * at start, as one log line.
+   */
   readonly etcdFeatureLine: string | undefined;
   private readonly etcd: OpenedEtcd | undefined;
 
@@ -137,11 +142,12 @@ export class ApiServer {
       kubeconfigPath: string;
       auditLogPath?: string;
       etcd?: OpenedEtcd;
+      etcdCheck?: EtcdCheck;
     },
   ) {
     this.etcd = o.etcd;
     this.etcdEndpoints = o.etcd?.endpoints;
-    this.etcdFeatureLine = o.etcd && requestWatchProgressLine(o.etcd);
+    this.etcdFeatureLine = o.etcdCheck && requestWatchProgressLine(o.etcdCheck);
     this.port = o.port;
     this.url = `http://${loopbackHost}:${o.port}`;
     this.httpsUrl = `https://${loopbackHost}:${o.port}`;
@@ -214,7 +220,13 @@ export class ApiServer {
       parseCrdManifest(readFileSync(file, 'utf8'), file),
     );
     const inspector = new InspectorHub();
-    const etcd = await openEtcd(opts.etcd ?? { kind: 'memory' }, opts.etcdLog);
+    const choice = opts.etcd ?? { kind: 'memory' };
+    const etcd = await openEtcd(choice, opts.etcdLog);
+    const etcdCheck: EtcdCheck | undefined =
+      etcd ??
+      (choice.kind === 'memory' && choice.version !== undefined
+        ? memoryEtcdCheck(choice.version)
+        : undefined);
     let registry: Registry;
     try {
       registry = new Registry({
@@ -223,7 +235,7 @@ export class ApiServer {
         inspector,
         etcd: etcd?.member,
         etcdPrefix: opts.etcdPrefix,
-        requestWatchProgressSupported: etcd?.requestWatchProgressSupported,
+        requestWatchProgressSupported: etcdCheck?.requestWatchProgressSupported,
       });
     } catch (e) {
       etcd?.member.close();
@@ -237,9 +249,9 @@ export class ApiServer {
     const debugState = new DebugState({
       resources: registry.resources,
       etcd: registry.etcd,
-      etcdMembers: etcd && {
-        members: etcd.members,
-        requestWatchProgressSupported: etcd.requestWatchProgressSupported,
+      etcdMembers: etcdCheck && {
+        members: etcdCheck.members,
+        requestWatchProgressSupported: etcdCheck.requestWatchProgressSupported,
       },
     });
     inspector.subscribe((e) => debugState.observe(e));
@@ -312,6 +324,7 @@ export class ApiServer {
       kubeconfigPath,
       auditLogPath: opts.auditLogPath,
       etcd,
+      etcdCheck,
     });
   }
 

@@ -15,7 +15,10 @@ import type { EtcdRequestRecord } from '../run/run-model';
 
 /** What the state reads: the same world as the faults. */
 export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'> & {
-  /** A real etcd's members as checked at start (versions, the RequestWatchProgress answer). */
+  /**
+   * A real etcd's members as checked at start (versions, the RequestWatchProgress answer), or the
+   * in-memory etcd's given version (`--etcd-version`).
+   */
   etcdMembers?: {
     members: { endpoint: string; version?: string; error?: string }[];
     requestWatchProgressSupported: boolean;
@@ -361,6 +364,7 @@ function etcdView(etcd: EtcdMember, checked: DebugWorld['etcdMembers']): Record<
       latency: { ...etcd.latencyModel },
       latencySimulated: etcd.simulatesLatency,
       unavailableForMs: etcd.unreachableFor(),
+      ...(checked ?? {}),
     };
   return {
     kind: etcd.kind,

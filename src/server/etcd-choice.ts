@@ -1,23 +1,50 @@
 // No upstream counterpart as one file: kube-apiserver's --etcd-servers (comma-separated client
 // URLs), plus `spawn` (a private Debian etcd-server on loopback) and the default in-memory etcd.
-import { membersSupportRequestWatchProgress } from '../engine/etcd3/feature-support-checker';
+import {
+  membersSupportRequestWatchProgress,
+  parseSemantic,
+} from '../engine/etcd3/feature-support-checker';
 import type { EtcdMember } from '../engine/etcd/etcd-member';
 
-/** Where a server keeps its objects. */
+/**
+ * Where a server keeps its objects. The in-memory etcd may be given a version to report to the
+ * storage feature check, so that a run on it is served as one on a real etcd of that version.
+ */
 export type EtcdChoice =
-  { kind: 'memory' } | { kind: 'spawn' } | { kind: 'servers'; endpoints: string[] };
+  | { kind: 'memory'; version?: string }
+  | { kind: 'spawn' }
+  | { kind: 'servers'; endpoints: string[] };
+
+/** What the storage feature check (CheckClient) found for a server's etcd members. */
+export interface EtcdCheck {
+  /** Each member's version (Maintenance Status), or why it could not be read. */
+  members: { endpoint: string; version?: string; error?: string }[];
+  /** The storage feature checker's answer for those versions (feature_support_checker.go). */
+  requestWatchProgressSupported: boolean;
+}
 
 /** An etcd opened for a server: its client and what must happen when the server stops. */
-export interface OpenedEtcd {
+export interface OpenedEtcd extends EtcdCheck {
   member: EtcdMember;
   /** The client URLs (a spawned etcd's, or the ones given). */
   endpoints: string[];
   /** Stops a spawned etcd (its data directory goes with it); the client is closed by the registry. */
   stop(): Promise<void>;
-  /** Each member's version (Maintenance Status), or why it could not be read. */
-  members: { endpoint: string; version?: string; error?: string }[];
-  /** The storage feature checker's answer for those versions (feature_support_checker.go). */
-  requestWatchProgressSupported: boolean;
+}
+
+/** The endpoint name the in-memory etcd's reported version is listed under. */
+export const memoryEndpoint = 'memory';
+
+/** `--etcd-version`: the in-memory etcd reports `version`, checked as a real member's would be. */
+export function memoryEtcdCheck(version: string): EtcdCheck {
+  if (!parseSemantic(version))
+    throw new Error(
+      `--etcd-version expects an etcd version such as 3.4.23 or 3.6.6 (major.minor.patch), got ${JSON.stringify(version)}`,
+    );
+  return {
+    members: [{ endpoint: memoryEndpoint, version }],
+    requestWatchProgressSupported: membersSupportRequestWatchProgress([version]),
+  };
 }
 
 /** `spawn`, or client URLs such as `http://127.0.0.1:2379,http://127.0.0.1:22379`. */
@@ -100,16 +127,23 @@ export async function openEtcd(
 }
 
 /** The log line that says what the feature check decided, in kube-apiserver's words where it has them. */
-export function requestWatchProgressLine(e: OpenedEtcd): string {
+export function requestWatchProgressLine(e: EtcdCheck): string {
   const members = e.members
     .map(
       (m) =>
         `${m.endpoint} ${m.version !== undefined ? `etcd ${m.version}` : `unknown (${m.error})`}`,
     )
     .join(', ');
-  return e.requestWatchProgressSupported
-    ? `RequestWatchProgress supported by every endpoint (${members})`
-    : `RequestWatchProgress feature is not supported (${members}; it needs etcd >= 3.4.31, and not 3.5.0-3.5.12): as in kube-apiserver, consistent LISTs are read from etcd, not the watch cache, and WatchList requests end with an error (clients fall back to LIST and WATCH)`;
+  if (e.requestWatchProgressSupported)
+    return `RequestWatchProgress supported by every endpoint (${members})`;
+  const line = `RequestWatchProgress feature is not supported (${members}; it needs etcd >= 3.4.31, and not 3.5.0-3.5.12): as in kube-apiserver, consistent LISTs are read from etcd, not the watch cache, and WatchList requests end with an error (clients fall back to LIST and WATCH)`;
+  // A real etcd's run differs from a default in-memory one there: say how to get a twin.
+  const version = e.members[0]?.version;
+  return e.members[0]?.endpoint !== memoryEndpoint &&
+    version !== undefined &&
+    e.members.every((m) => m.version === version)
+    ? `${line}; an in-memory run served the same way: listwatch serve --etcd-version ${version}`
+    : line;
 }
 
 /** The chosen etcd could not be started or reached: the message says which and why. */

@@ -172,7 +172,7 @@ describe('the inspector: the Clients tab', function () {
       .first()
       .waitFor({ timeout: uiTimeoutMs })
       .catch(() => undefined);
-    await page.keyboard.press('Enter');
+    await quickInput(page).press('Enter');
     await waitForRun(/live-clients\.jsonl/);
     await showTab(page, 'Clients');
     // The most eventful first: 410s, then relists, restarts, requests.

@@ -59,7 +59,7 @@ describe('the inspector: a run imported from an audit log', function () {
       .first()
       .waitFor({ timeout: uiTimeoutMs });
     await quickInput(page).fill(trace);
-    await page.keyboard.press('Enter');
+    await quickInput(page).press('Enter');
     await panel().locator('.run-params', { hasText: 'story.jsonl' }).waitFor({ timeout: 120_000 });
   });
 

@@ -144,7 +144,7 @@ describe('the inspector: the Import tab', function () {
       .first()
       .waitFor({ timeout: uiTimeoutMs })
       .catch(() => undefined);
-    await page.keyboard.press('Enter');
+    await quickInput(page).press('Enter');
     await panel()
       .locator('.run-params', { hasText: path.basename(file) })
       .waitFor({ timeout: 120_000 });

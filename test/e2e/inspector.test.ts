@@ -21,6 +21,7 @@ import {
   timeText,
 } from '../harness/inspector-panel';
 import {
+  acceptStep,
   listWatchSideBar,
   palette,
   pickQuickPick,
@@ -207,7 +208,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await message.waitFor({ timeout: uiTimeoutMs });
     assert.match((await message.textContent()) ?? '', /expects a whole number/);
     await input.fill('20');
-    await page.keyboard.press('Enter');
+    await acceptStep(page, 'fastWatchers (');
     for (const name of [
       'slowWatchers',
       'eventsPerSecond',
@@ -215,8 +216,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       'etcdLatencyScale',
       'seed',
     ]) {
-      await page.locator('.quick-input-title', { hasText: name }).waitFor({ timeout: uiTimeoutMs });
-      await page.keyboard.press('Enter'); // the default
+      await acceptStep(page, `: ${name} (`); // the default
     }
     await waitForRun(/^Slow watchers.*fastWatchers=20/);
     await panel()
@@ -387,7 +387,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       .first()
       .waitFor({ timeout: uiTimeoutMs })
       .catch(() => undefined);
-    await page.keyboard.press('Enter');
+    await quickInput(page).press('Enter');
     await waitForRun('hostile-names.jsonl');
     const img = '<img src=x onerror=window.__xss=1>';
     await panel()

@@ -14,7 +14,13 @@ import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
-import { palette, pickQuickPick, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import {
+  acceptStep,
+  palette,
+  pickQuickPick,
+  quickInput,
+  uiTimeoutMs,
+} from '../harness/workbench-driver';
 import {
   findKubectls,
   kubectl,
@@ -82,23 +88,14 @@ describe('the live run in the workbench', function () {
   it('starts the server, opens its live run, and shows kubectl get --chunk-size=2 as it happens', async () => {
     await palette(page, 'List/Watch: Start Local API Server…');
     const input = quickInput(page);
-    await page
-      .locator('.quick-input-title', { hasText: 'profile (1/4)' })
-      .waitFor({ timeout: uiTimeoutMs });
-    await page.keyboard.press('Enter');
+    await acceptStep(page, 'profile (1/4)');
     await page
       .locator('.quick-input-title', { hasText: 'seed objects (2/4)' })
       .waitFor({ timeout: uiTimeoutMs });
     await input.fill('pods=5');
-    await page.keyboard.press('Enter');
-    await page
-      .locator('.quick-input-title', { hasText: 'custom resources (3/4)' })
-      .waitFor({ timeout: uiTimeoutMs });
-    await page.keyboard.press('Enter');
-    await page
-      .locator('.quick-input-title', { hasText: 'etcd (4/4)' })
-      .waitFor({ timeout: uiTimeoutMs });
-    await page.keyboard.press('Enter');
+    await acceptStep(page, 'seed objects (2/4)');
+    await acceptStep(page, 'custom resources (3/4)');
+    await acceptStep(page, 'etcd (4/4)');
     // The server is up once its kubeconfig can be copied.
     let kubeconfig = '';
     for (let i = 0; i < 60 && !kubeconfig.endsWith('kubeconfig'); i++) {

@@ -13,7 +13,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
-import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { acceptStep, palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
 import { findKubectls, startKubectl, type KubectlProcess } from '../server/harness/kubectl';
 import { openWorkbench } from '../harness/open-workbench';
 
@@ -80,10 +80,7 @@ describe('the local API server in the workbench', function () {
       'custom resources (3/4)',
       'etcd (4/4)',
     ]) {
-      await page
-        .locator('.quick-input-widget .quick-input-title', { hasText: title })
-        .waitFor({ timeout: uiTimeoutMs });
-      await page.keyboard.press('Enter');
+      await acceptStep(page, title);
     }
     const status = page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).first();
     await status.waitFor({ timeout: uiTimeoutMs });
@@ -184,16 +181,13 @@ describe('the local API server in the workbench', function () {
   it('Start on etcd-server: the Server view names the etcd it started, kubectl reads through it, Stop stops it', async () => {
     await palette(page, 'List/Watch: Start Local API Server…');
     for (const title of ['profile (1/4)', 'seed objects (2/4)', 'custom resources (3/4)']) {
-      await page
-        .locator('.quick-input-widget .quick-input-title', { hasText: title })
-        .waitFor({ timeout: uiTimeoutMs });
-      await page.keyboard.press('Enter');
+      await acceptStep(page, title);
     }
     await page
       .locator('.quick-input-widget .quick-input-title', { hasText: 'etcd (4/4)' })
       .waitFor({ timeout: uiTimeoutMs });
     await quickInput(page).fill('Start etcd-server');
-    await page.keyboard.press('Enter');
+    await acceptStep(page, 'etcd (4/4)', 'Start etcd-server');
     const status = page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).first();
     await status.waitFor({ timeout: uiTimeoutMs });
     const etcdRow = serverPane(page).locator('.monaco-list-row', { hasText: '(started here)' });

@@ -108,7 +108,7 @@ describe('the inspector: the Replay tab', function () {
     await palette(page, 'List/Watch: Open Trace…');
     await quickInput(page).fill(trace);
     await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
+    await quickInput(page).press('Enter');
     await panel()
       .locator('.run-header h1', { hasText: /import-replay\.jsonl/ })
       .waitFor({ timeout: 120_000 });

@@ -92,7 +92,7 @@ describe('the workbench, driven in Chromium', function () {
       .locator('.quick-input-widget .quick-input-title', { hasText: 'Decode Continue Token' })
       .waitFor({ timeout: uiTimeoutMs });
     await quickInput(page).fill(typedToken);
-    await page.keyboard.press('Enter');
+    await quickInput(page).press('Enter');
     await page
       .locator('.tab.active', { hasText: 'Continue token' })
       .waitFor({ timeout: uiTimeoutMs });

@@ -5,7 +5,9 @@
 // continue tokens and the fetched/returned counts. Debian's etcd 3.4.23 does not support
 // RequestWatchProgress (feature_support_checker.go wants 3.4.31), so kubectl's consistent LISTs,
 // which the in-memory etcd's watch cache serves, are read from etcd there, as kube-apiserver
-// does: the same objects, served by etcd under the rule that says why. No upstream counterpart.
+// does: the same objects, served by etcd under the rule that says why. A third server, the
+// in-memory etcd reporting the spawned etcd's version (--etcd-version), is served exactly as the
+// spawned one: every etcd call, token and count of every page. No upstream counterpart.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as net from 'net';
@@ -73,14 +75,18 @@ function refused(url: string): Promise<boolean> {
 describe('listwatch serve --etcd spawn, with real kubectl, against the in-memory etcd', function () {
   let memory: ServeProcess | undefined;
   let real: ServeProcess | undefined;
+  /** The in-memory etcd reporting the spawned etcd's version. */
+  let asReal: ServeProcess | undefined;
   const k: Kubectl | undefined = findKubectls().at(-1);
 
   before(async () => {
-    [memory, real] = await Promise.all([
+    assert.ok(etcdVersion, 'etcd --version printed no version');
+    [memory, real, asReal] = await Promise.all([
       ServeProcess.start(['--no-namespace-controller']),
       ServeProcess.start(['--no-namespace-controller', '--etcd', 'spawn']),
+      ServeProcess.start(['--no-namespace-controller', '--etcd-version', etcdVersion]),
     ]);
-    for (const s of [memory, real]) {
+    for (const s of [memory, real, asReal]) {
       for (const ns of namespaces)
         await s.json('POST', '/api/v1/namespaces', 201, { metadata: { name: ns } });
       for (const ns of namespaces)
@@ -97,6 +103,7 @@ describe('listwatch serve --etcd spawn, with real kubectl, against the in-memory
     const etcd = real?.info.etcd ?? [];
     assert.strictEqual(await memory?.stop(), 0);
     assert.strictEqual(await real?.stop(), 0);
+    assert.strictEqual(await asReal?.stop(), 0);
     // The spawned etcd went with the server.
     for (const url of etcd) assert.ok(await refused(url), `${url} still answers`);
   });
@@ -122,6 +129,30 @@ describe('listwatch serve --etcd spawn, with real kubectl, against the in-memory
     );
     // The same writes in the same order: the same revision on both.
     assert.strictEqual(r.etcd.revisionSeen, m.etcd.revision);
+    // The in-memory etcd given that version: checked as the real member was.
+    assert.ok(asReal);
+    const a = await asReal.state();
+    assert.strictEqual(a.etcd.kind, 'memory');
+    assert.deepStrictEqual(a.etcd.members, [{ endpoint: 'memory', version: etcdVersion }]);
+    assert.strictEqual(a.etcd.requestWatchProgressSupported, progressSupported);
+    assert.strictEqual(a.etcd.revision, m.etcd.revision);
+    assert.ok(
+      asReal.stderr.includes(
+        `RequestWatchProgress ${progressSupported ? 'supported by every endpoint' : 'feature is not supported'} (memory etcd ${etcdVersion}`,
+      ),
+      asReal.stderr,
+    );
+    if (!progressSupported)
+      assert.ok(
+        real.stderr.includes(
+          `an in-memory run served the same way: listwatch serve --etcd-version ${etcdVersion}\n`,
+        ),
+        real.stderr,
+      );
+    assert.ok(!asReal.stderr.includes('an in-memory run'), asReal.stderr);
+    // The default in-memory etcd reports no version and says nothing about the check.
+    assert.strictEqual(m.etcd.members, undefined);
+    assert.ok(!memory.stderr.includes('RequestWatchProgress'), memory.stderr);
   });
 
   it('the faults that act on the model answer 409 on a real etcd', async () => {
@@ -168,18 +199,21 @@ describe('listwatch serve --etcd spawn, with real kubectl, against the in-memory
         .reverse();
       return { pages, lists: lists.map(comparable) };
     };
+    assert.ok(asReal);
     const results = [];
-    for (const s of [memory, real]) {
+    for (const s of [memory, real, asReal]) {
       // The watch cache forgets its history (as a restarted one has none): an exact resource
       // version before it is read from etcd, and so are the pages after it.
       await s.fault('expire-history', { resource: 'pods' });
-      const rv = Number((await s.state()).etcd[s === memory ? 'revision' : 'revisionSeen']) - 40;
+      const { etcd } = await s.state();
+      const rv = Number(etcd[etcd.kind === 'memory' ? 'revision' : 'revisionSeen']) - 40;
       results.push({
         all: await chain(s, rv, ''),
         filtered: await chain(s, rv, '&labelSelector=tier%3Ddb'),
       });
     }
-    const [m, r] = results;
+    const [m, r, a] = results;
+    assert.deepStrictEqual(a, m);
     const etcdCalls = m.all.lists.flatMap((l) => (l as { etcdCalls: unknown[] }).etcdCalls);
     assert.ok(
       m.all.pages.length > 3 && etcdCalls.length >= m.all.pages.length,
@@ -192,8 +226,16 @@ describe('listwatch serve --etcd spawn, with real kubectl, against the in-memory
     it(`kubectl ${args.join(' ')}: the same objects, served as the etcd version allows`, async () => {
       assert.ok(k, 'no kubectl on this machine (npm run test:setup unpacks 1.20)');
       assert.ok(memory && real);
+      // The storage list counters this LIST added (fetched, returned), by their metric names.
+      const counters = async (s: ServeProcess) => {
+        const metrics = await s.metrics();
+        return ['fetched', 'returned'].map((what) =>
+          sumMetric(metrics, `apiserver_storage_list_${what}_objects_total`, { resource: 'pods' }),
+        );
+      };
       const run = async (s: ServeProcess) => {
         const before = (await s.state()).recentLists.map((l) => l.requestId);
+        const countedBefore = await counters(s);
         const out = await kubectl(k, { kubeconfig: s.info.kubeconfig, dir: s.dir }, [
           ...args,
           '-v=6',
@@ -203,18 +245,28 @@ describe('listwatch serve --etcd spawn, with real kubectl, against the in-memory
         const mine = state.recentLists
           .filter((l) => !before.includes(l.requestId) && l.resource === 'pods')
           .reverse();
-        const metrics = await s.metrics();
-        const count = (name: string) => sumMetric(metrics, name, { resource: 'pods' });
+        const counted = (await counters(s)).map((n, i) => n - countedBefore[i]);
         return {
           stdout: out.stdout,
           requests: loggedRequests(out.stderr).filter((q) => q.url.pathname.endsWith('/pods')),
           lists: mine,
-          returned: count('apiserver_storage_list_returned_objects_total'),
+          counted,
         };
       };
       const m = await run(memory);
       const r = await run(real);
       assert.ok(m.requests.length > 0, 'kubectl logged no pods request');
+      // The in-memory etcd reporting the real one's version: every page served alike, with the
+      // same etcd calls, fetched and returned counts and continue tokens.
+      assert.ok(asReal);
+      const a = await run(asReal);
+      assert.strictEqual(a.stdout, r.stdout);
+      assert.deepStrictEqual(
+        a.requests.map((q) => [q.verb, q.url.pathname + q.url.search, q.status]),
+        r.requests.map((q) => [q.verb, q.url.pathname + q.url.search, q.status]),
+      );
+      assert.deepStrictEqual(a.lists.map(comparable), r.lists.map(comparable));
+      assert.deepStrictEqual(a.counted, r.counted);
       assert.strictEqual(r.stdout, m.stdout);
       assert.deepStrictEqual(
         r.requests.map((q) => [q.verb, q.url.pathname, q.url.searchParams.get('limit'), q.status]),

@@ -10,6 +10,39 @@ export function quickInput(page: Page): Locator {
 }
 
 /**
+ * Enter on the quick input's current step once it can take it: the step's title shows and, in a
+ * quick pick, a row is focused (the one showing `row` when given). The key goes to the input
+ * itself, focused first, since a key pressed while focus moves between two steps is lost; while
+ * the step's title still shows afterwards, Enter is pressed again, as a person would.
+ */
+export async function acceptStep(page: Page, title: string, row?: string): Promise<void> {
+  const heading = page.locator('.quick-input-widget .quick-input-title', { hasText: title });
+  await heading.waitFor({ timeout: uiTimeoutMs });
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  if (row !== undefined || (await rows.first().isVisible())) {
+    await page
+      .locator('.quick-input-list .monaco-list-row.focused', row ? { hasText: row } : {})
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+  }
+  const input = quickInput(page);
+  for (let attempt = 1; ; attempt++) {
+    await input.press('Enter', { timeout: uiTimeoutMs });
+    try {
+      await heading.waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) {
+        const message = await page.locator('.quick-input-message').textContent();
+        throw new Error(`step "${title}" still asks after ${attempt} Enters: ${message ?? ''}`, {
+          cause: error,
+        });
+      }
+    }
+  }
+}
+
+/**
  * F1, type the command's title, wait for exactly that row, Enter. The palette lists what is
  * registered when it opens, so while the extension host is still starting it is reopened, as a
  * person would.
@@ -31,7 +64,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
     }
   }
-  await page.keyboard.press('Enter');
+  await input.press('Enter');
 }
 
 /** Ctrl+P, type the file name, Enter; resolves once the editor shows `expectText`. */
@@ -44,7 +77,7 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
     .locator('.quick-input-list .monaco-list-row', { hasText: name })
     .first()
     .waitFor({ timeout: uiTimeoutMs });
-  await page.keyboard.press('Enter');
+  await input.press('Enter');
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: uiTimeoutMs });
   const editor = page.locator('.editor-group-container.active .monaco-editor').first();
   await editor
@@ -60,7 +93,7 @@ export async function goToLine(page: Page, line: number): Promise<void> {
   const input = quickInput(page);
   await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
   await input.fill(`:${line}`);
-  await page.keyboard.press('Enter');
+  await input.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
 }
 
@@ -127,10 +160,10 @@ export async function pickQuickPick(page: Page, filter: string, row: string): Pr
   await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
   await input.fill(filter);
   await page
-    .locator('.quick-input-list .monaco-list-row', { hasText: row })
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: row })
     .first()
     .waitFor({ timeout: uiTimeoutMs });
-  await page.keyboard.press('Enter');
+  await input.press('Enter');
 }
 
 /** Shows the List/Watch side bar (clicking its icon while it shows would hide it); returns the Runs pane. */
@@ -158,17 +191,16 @@ export async function runScenarioFromPalette(
   }
   await pickQuickPick(page, 'parameters', 'Set parameters…');
   for (let n = 1; ; n++) {
-    const title = page.locator('.quick-input-title', { hasText: `(${n}/` });
+    const step = `(${n}/`;
+    const title = page.locator('.quick-input-title', { hasText: step });
     await title.waitFor({ timeout: uiTimeoutMs });
     const text = (await title.textContent()) ?? '';
     const total = Number(/\((\d+)\/(\d+)\)/.exec(text)?.[2] ?? n);
     const param = Object.keys(set).find((k) => text.includes(`: ${k} (`));
-    if (param) {
-      await quickInput(page).fill(set[param]);
-      // A parameter with choices is a quick pick: the typed value filters it to its row.
-      await page.waitForTimeout(300);
-    }
-    await page.keyboard.press('Enter');
+    // A parameter with choices is a quick pick: the typed value filters it to its row.
+    if (param) await quickInput(page).fill(set[param]);
+    const choices = await page.locator('.quick-input-list .monaco-list-row').first().isVisible();
+    await acceptStep(page, step, param && choices ? set[param] : undefined);
     if (n >= total) return;
   }
 }

@@ -68,7 +68,7 @@ export function versionSupportsRequestWatchProgress(version: string): boolean {
 }
 
 /** version.ParseSemantic's major.minor.patch (a pre-release or build suffix is allowed). */
-function parseSemantic(version: string): number[] | undefined {
+export function parseSemantic(version: string): number[] | undefined {
   const m =
     /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(
       version.trim(),
