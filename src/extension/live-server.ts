@@ -66,7 +66,14 @@ export interface LiveServerState {
   /** The in-memory etcd's revision, or the highest a real etcd's answers carried so far. */
   etcdRevision: number;
   /** Where the objects live: in memory, an etcd-server started with the server, or a cluster. */
-  etcd: { kind: EtcdChoice['kind']; endpoints: readonly string[] };
+  etcd: {
+    kind: EtcdChoice['kind'];
+    endpoints: readonly string[];
+    /** The version the in-memory etcd reports (listwatch.server.etcdVersion), if any. */
+    version?: string;
+    /** What the storage feature check decided from the versions, when there were any. */
+    featureLine?: string;
+  };
   resources: ResourceSummary[];
   clients: ClientSummary[];
   /** Up to the debug state's cap; watchersTotal counts all. */
@@ -91,7 +98,7 @@ export class LocalApiServer implements vscode.Disposable {
   private starting: Promise<LiveServerState> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastRefresh = 0;
-  private etcdKind: EtcdChoice['kind'] = 'memory';
+  private etcdChoice: EtcdChoice = { kind: 'memory' };
 
   constructor(
     /** Where the kubeconfig goes unless a start names a path. */
@@ -133,7 +140,7 @@ export class LocalApiServer implements vscode.Disposable {
     } catch (e) {
       throw new LocalServerStartError(startFailure(e, o));
     }
-    this.etcdKind = o.etcd?.kind ?? 'memory';
+    this.etcdChoice = o.etcd ?? { kind: 'memory' };
     const unsubscribe = server.inspector.subscribe(() => this.changedSoon());
     this.running = { server, startedAt: Date.now(), unsubscribe, shown: '' };
     const state = this.state()!;
@@ -200,7 +207,14 @@ export class LocalApiServer implements vscode.Disposable {
       profileName: server.registry.profile.name,
       startedAt: running.startedAt,
       etcdRevision: server.registry.etcd.currentRevision(),
-      etcd: { kind: this.etcdKind, endpoints: server.etcdEndpoints ?? [] },
+      etcd: {
+        kind: this.etcdChoice.kind,
+        endpoints: server.etcdEndpoints ?? [],
+        ...(this.etcdChoice.kind === 'memory' && this.etcdChoice.version !== undefined
+          ? { version: this.etcdChoice.version }
+          : {}),
+        ...(server.etcdFeatureLine !== undefined ? { featureLine: server.etcdFeatureLine } : {}),
+      },
       resources,
       clients: view.clients,
       // Oldest first (ids grow per cacher), as a person reads the list.
@@ -265,4 +279,11 @@ function startFailure(e: unknown, o: LocalServerOptions): string {
   if ((err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') && err.path)
     return o.crdFiles.includes(err.path) ? `CRD file ${err.message}` : err.message;
   return err.message ?? String(e);
+}
+
+/** The etcd as the Server view and the start message name it. */
+export function etcdDescription(e: LiveServerState['etcd']): string {
+  if (e.kind === 'memory')
+    return e.version === undefined ? 'in memory' : `in memory, reports etcd ${e.version}`;
+  return `${e.endpoints.join(', ')}${e.kind === 'spawn' ? ' (started here)' : ''}`;
 }

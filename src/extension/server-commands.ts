@@ -23,11 +23,17 @@ import {
   stopServerCommandId,
   terminateWatcherCommandId,
 } from './ids';
-import { LocalServerStartError, type LiveServerState, type LocalApiServer } from './live-server';
+import {
+  LocalServerStartError,
+  etcdDescription,
+  type LiveServerState,
+  type LocalApiServer,
+} from './live-server';
 import type { ExtensionLog } from './output-log';
 import type { ServerPrompts } from './server-prompts';
 import {
   etcdSettingId,
+  etcdVersionSettingId,
   readServerSettings,
   serverProfiles,
   warnAboutServerSettings,
@@ -147,11 +153,13 @@ async function askStart(
       crdFiles = uris.map((u) => u.fsPath);
     } else crdFiles = [];
   }
-  const etcd =
+  const chosen =
     answers.etcd !== undefined
       ? parseEtcdChoice(answers.etcd)
       : await askEtcd(prompts, settings.etcd);
-  if (!etcd) return undefined;
+  if (!chosen) return undefined;
+  // The in-memory etcd reports the version its setting gives, however it was chosen.
+  const etcd = chosen.kind === 'memory' && settings.etcd.kind === 'memory' ? settings.etcd : chosen;
   return { profile, seed, crdFiles, etcd };
 }
 
@@ -166,10 +174,19 @@ async function askEtcd(
   setting: EtcdChoice,
 ): Promise<EtcdChoice | undefined> {
   const fromSetting = `the ${etcdSettingId} setting`;
+  const version = setting.kind === 'memory' ? setting.version : undefined;
   const memory = {
     label: 'In-memory etcd',
-    description: "the engine's own MVCC model",
-    detail: setting.kind === 'memory' ? fromSetting : undefined,
+    description:
+      version === undefined
+        ? "the engine's own MVCC model"
+        : `the engine's own MVCC model, reporting etcd ${version}`,
+    detail:
+      setting.kind !== 'memory'
+        ? undefined
+        : version === undefined
+          ? fromSetting
+          : `${fromSetting}; the version from ${etcdVersionSettingId}`,
   };
   const spawn = {
     label: 'Start etcd-server',
@@ -266,7 +283,7 @@ export async function startWith(
     );
     void vscode.window
       .showInformationMessage(
-        `Local API server on ${state.httpsUrl} (profile ${state.profile}, ${seedText(o.seed)}, etcd ${state.etcd.endpoints.join(',') || 'in memory'}).`,
+        `Local API server on ${state.httpsUrl} (profile ${state.profile}, ${seedText(o.seed)}, etcd ${etcdDescription(state.etcd)}).`,
         'Open Terminal',
         'Copy KUBECONFIG Path',
       )

@@ -1,8 +1,10 @@
 // No upstream counterpart: the local API server's settings (listwatch.server.port, .profile,
-// .etcd, .autoStart), read and checked in one place. The manifest's schema marks a wrong value in the
-// settings editor; a value that gets past it (settings.json edited by hand) is replaced by the
-// default here, with a message naming the setting, what was expected and what is used instead.
+// .etcd, .etcdVersion, .autoStart), read and checked in one place. The manifest's schema marks a
+// wrong value in the settings editor; a value that gets past it (settings.json edited by hand) is
+// replaced by the default here, with a message naming the setting, what was expected and what is
+// used instead.
 import * as vscode from 'vscode';
+import { parseSemantic } from '../engine/etcd3/feature-support-checker';
 import { parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
 import type { ProfileName } from '../server/registry';
 
@@ -10,6 +12,7 @@ export const portSettingId = 'listwatch.server.port';
 export const profileSettingId = 'listwatch.server.profile';
 export const autoStartSettingId = 'listwatch.server.autoStart';
 export const etcdSettingId = 'listwatch.server.etcd';
+export const etcdVersionSettingId = 'listwatch.server.etcdVersion';
 
 export const serverProfiles: readonly ProfileName[] = ['1.36', '1.37'];
 
@@ -17,7 +20,7 @@ export interface ServerSettings {
   port: number;
   profile: ProfileName;
   autoStart: boolean;
-  /** The etcd the server runs on (`memory`, `spawn` or client URLs). */
+  /** The etcd the server runs on (`memory`, `spawn` or client URLs; the in-memory one's version). */
   etcd: EtcdChoice;
   /** One message per wrong value, naming the setting. */
   problems: string[];
@@ -29,6 +32,7 @@ export function checkServerSettings(raw: {
   profile: unknown;
   autoStart: unknown;
   etcd?: unknown;
+  etcdVersion?: unknown;
 }): ServerSettings {
   const problems: string[] = [];
   const got = (v: unknown): string => JSON.stringify(v);
@@ -73,6 +77,18 @@ export function checkServerSettings(raw: {
       );
     }
   }
+  if (raw.etcdVersion !== undefined && raw.etcdVersion !== '') {
+    const version = typeof raw.etcdVersion === 'string' ? raw.etcdVersion.trim() : '';
+    if (!parseSemantic(version))
+      problems.push(
+        `${etcdVersionSettingId}: expected an etcd version such as 3.4.23 or 3.6.6 (major.minor.patch), got ${got(raw.etcdVersion)}; reporting no version`,
+      );
+    else if (etcd.kind === 'memory') etcd = { kind: 'memory', version };
+    else
+      problems.push(
+        `${etcdVersionSettingId}: is for the in-memory etcd, and ${etcdSettingId} is ${got(raw.etcd)}, whose members report their own versions; ignored`,
+      );
+  }
   return { port, profile, autoStart, etcd, problems };
 }
 
@@ -84,6 +100,7 @@ export function readServerSettings(): ServerSettings {
     profile: c.get(profileSettingId),
     autoStart: c.get(autoStartSettingId),
     etcd: c.get(etcdSettingId),
+    etcdVersion: c.get(etcdVersionSettingId),
   });
 }
 

@@ -7,11 +7,12 @@
 import * as vscode from 'vscode';
 import { otherClients } from '../server/debug-state';
 import { humanDuration } from '../server/duration';
-import type {
-  LiveServerState,
-  LocalApiServer,
-  ResourceSummary,
-  WatcherSummary,
+import {
+  etcdDescription,
+  type LiveServerState,
+  type LocalApiServer,
+  type ResourceSummary,
+  type WatcherSummary,
 } from './live-server';
 import { treeRows, type ViewRow } from './view-rows';
 
@@ -111,10 +112,14 @@ export class ServerViewProvider
             id: 'etcd',
             label: 'etcd',
             description: etcdDescription(s.etcd),
-            tooltip:
+            tooltip: [
               s.etcd.kind === 'memory'
                 ? "The engine's in-memory etcd"
                 : `${s.etcd.kind === 'spawn' ? "Debian's etcd-server, started with this server (its data directory goes when it stops)" : 'An existing etcd cluster'}: ${s.etcd.endpoints.join(', ')}`,
+              s.etcd.featureLine,
+            ]
+              .filter((line) => line !== undefined)
+              .join('\n'),
           },
           {
             kind: 'detail',
@@ -247,9 +252,4 @@ export class ServerViewProvider
     for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
-}
-
-function etcdDescription(e: LiveServerState['etcd']): string {
-  if (e.kind === 'memory') return 'in memory';
-  return `${e.endpoints.join(', ')}${e.kind === 'spawn' ? ' (started here)' : ''}`;
 }

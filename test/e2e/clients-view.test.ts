@@ -14,8 +14,7 @@ import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { inspectorFrame, inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
 import {
-  palette,
-  quickInput,
+  openFromFileDialog,
   runScenarioFromPalette,
   uiTimeoutMs,
 } from '../harness/workbench-driver';
@@ -160,19 +159,7 @@ describe('the inspector: the Clients tab', function () {
   });
 
   it('a live-style trace: clients by user agent and connection, chains, a 410, a relist and its cost', async () => {
-    await palette(page, 'List/Watch: Open Trace…');
-    const input = quickInput(page);
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'live-clients.jsonl' })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs });
-    await input.fill(liveTrace);
-    await page
-      .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'live-clients.jsonl' })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs })
-      .catch(() => undefined);
-    await quickInput(page).press('Enter');
+    await openFromFileDialog(page, 'List/Watch: Open Trace…', liveTrace);
     await waitForRun(/live-clients\.jsonl/);
     await showTab(page, 'Clients');
     // The most eventful first: 410s, then relists, restarts, requests.

@@ -14,7 +14,7 @@ import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-pan
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
-import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { openFromFileDialog, uiTimeoutMs } from '../harness/workbench-driver';
 
 const root = projectRoot();
 const shots = testResultsDir('e2e');
@@ -53,13 +53,7 @@ describe('the inspector: a run imported from an audit log', function () {
       settings: screenshotSettings,
     }));
     await page.keyboard.press('Control+B');
-    await palette(page, 'List/Watch: Open Trace…');
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'story.jsonl' })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs });
-    await quickInput(page).fill(trace);
-    await quickInput(page).press('Enter');
+    await openFromFileDialog(page, 'List/Watch: Open Trace…', trace);
     await panel().locator('.run-params', { hasText: 'story.jsonl' }).waitFor({ timeout: 120_000 });
   });
 

@@ -13,7 +13,7 @@ import type { ImportedRequest } from '../../src/import/imported-request';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
-import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { openFromFileDialog, uiTimeoutMs } from '../harness/workbench-driver';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 
 const root = projectRoot();
@@ -132,19 +132,7 @@ describe('the inspector: the Import tab', function () {
   const panel = (): FrameLocator => inspectorPanel(page);
 
   async function openTrace(file: string): Promise<void> {
-    await palette(page, 'List/Watch: Open Trace…');
-    const input = quickInput(page);
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(file) })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs });
-    await input.fill(file);
-    await page
-      .locator('.quick-input-list .monaco-list-row.focused', { hasText: path.basename(file) })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs })
-      .catch(() => undefined);
-    await quickInput(page).press('Enter');
+    await openFromFileDialog(page, 'List/Watch: Open Trace…', file);
     await panel()
       .locator('.run-params', { hasText: path.basename(file) })
       .waitFor({ timeout: 120_000 });

@@ -23,6 +23,7 @@ import {
 import {
   acceptStep,
   listWatchSideBar,
+  openFromFileDialog,
   palette,
   pickQuickPick,
   quickInput,
@@ -374,20 +375,7 @@ describe('the List/Watch Inspector in the workbench', function () {
   });
 
   it('shows markup from a trace as text and runs none of it', async () => {
-    await palette(page, 'List/Watch: Open Trace…');
-    // The workbench's own file dialog: a quick input listing the workspace folder.
-    const input = quickInput(page);
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'hostile-names.jsonl' })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs });
-    await input.fill(hostileTrace);
-    await page
-      .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'hostile-names.jsonl' })
-      .first()
-      .waitFor({ timeout: uiTimeoutMs })
-      .catch(() => undefined);
-    await quickInput(page).press('Enter');
+    await openFromFileDialog(page, 'List/Watch: Open Trace…', hostileTrace);
     await waitForRun('hostile-names.jsonl');
     const img = '<img src=x onerror=window.__xss=1>';
     await panel()

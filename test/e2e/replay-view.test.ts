@@ -13,7 +13,7 @@ import { replayImport } from '../../src/import/replay-import';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { inspectorPanel, showTab } from '../harness/inspector-panel';
-import { palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import { openFromFileDialog, uiTimeoutMs } from '../harness/workbench-driver';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 
 const root = projectRoot();
@@ -105,10 +105,7 @@ describe('the inspector: the Replay tab', function () {
   });
 
   it('lists the requests, the log beside the engine, the 410 vs 200 highlighted and counted', async () => {
-    await palette(page, 'List/Watch: Open Trace…');
-    await quickInput(page).fill(trace);
-    await page.waitForTimeout(300);
-    await quickInput(page).press('Enter');
+    await openFromFileDialog(page, 'List/Watch: Open Trace…', trace);
     await panel()
       .locator('.run-header h1', { hasText: /import-replay\.jsonl/ })
       .waitFor({ timeout: 120_000 });

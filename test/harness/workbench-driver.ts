@@ -166,6 +166,42 @@ export async function pickQuickPick(page: Page, filter: string, row: string): Pr
   await input.press('Enter');
 }
 
+/**
+ * Runs `command` from the palette and answers its file dialog (the workbench's own, a quick input)
+ * with `file`. The path is typed once the dialog has listed its first folder, as that listing sets
+ * the input's value and would replace a path typed before it; Enter goes to the input, and while
+ * the dialog still shows it is pressed again, the path typed again if the dialog changed it.
+ */
+export async function openFromFileDialog(page: Page, command: string, file: string): Promise<void> {
+  await palette(page, command);
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .first()
+    .waitFor({ timeout: uiTimeoutMs });
+  const name = file.split(/[\\/]/).at(-1) ?? file;
+  for (let attempt = 1; ; attempt++) {
+    if ((await input.inputValue()) !== file) await input.fill(file);
+    // The dialog reads the typed path's folder and focuses the file's row.
+    await page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: name })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs })
+      .catch(() => undefined);
+    await input.press('Enter');
+    try {
+      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3)
+        throw new Error(`the file dialog still shows after ${attempt} Enters on ${file}`, {
+          cause: error,
+        });
+    }
+  }
+}
+
 /** Shows the List/Watch side bar (clicking its icon while it shows would hide it); returns the Runs pane. */
 export async function listWatchSideBar(page: Page): Promise<Locator> {
   const runs = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) });

@@ -454,6 +454,83 @@ describe('local API server', function () {
       assert.deepStrictEqual(s.problems, problems, JSON.stringify(raw));
       assert.deepStrictEqual([s.port, s.profile, s.autoStart], [port, profile, autoStart]);
     }
+    // The etcd and the in-memory etcd's version.
+    const none = { port: undefined, profile: undefined, autoStart: undefined };
+    const etcdCases: [Parameters<typeof checkServerSettings>[0], string[], unknown][] = [
+      [{ ...none, etcd: 'spawn' }, [], { kind: 'spawn' }],
+      [{ ...none, etcdVersion: '' }, [], { kind: 'memory' }],
+      [{ ...none, etcdVersion: ' 3.4.23 ' }, [], { kind: 'memory', version: '3.4.23' }],
+      [
+        { ...none, etcd: 'memory', etcdVersion: 'v3.6.6' },
+        [],
+        { kind: 'memory', version: 'v3.6.6' },
+      ],
+      [
+        { ...none, etcd: 'https://127.0.0.1:2379' },
+        [
+          `listwatch.server.etcd: URL 1 "https://127.0.0.1:2379": etcd over TLS needs client certificates (kube-apiserver's --etcd-cafile, --etcd-certfile, --etcd-keyfile), which listwatch serve does not take; use an http:// client URL, got "https://127.0.0.1:2379"; using "memory"`,
+        ],
+        { kind: 'memory' },
+      ],
+      [
+        { ...none, etcdVersion: 3.4 },
+        [
+          'listwatch.server.etcdVersion: expected an etcd version such as 3.4.23 or 3.6.6 (major.minor.patch), got 3.4; reporting no version',
+        ],
+        { kind: 'memory' },
+      ],
+      [
+        { ...none, etcd: 'spawn', etcdVersion: '3.4.23' },
+        [
+          'listwatch.server.etcdVersion: is for the in-memory etcd, and listwatch.server.etcd is "spawn", whose members report their own versions; ignored',
+        ],
+        { kind: 'spawn' },
+      ],
+    ];
+    for (const [raw, problems, etcd] of etcdCases) {
+      const s = checkServerSettings(raw);
+      assert.deepStrictEqual([s.problems, s.etcd], [problems, etcd], JSON.stringify(raw));
+    }
+    // A start on the in-memory etcd reporting 3.4.23: served as on Debian's etcd-server, and said.
+    const config = vscode.workspace.getConfiguration('listwatch.server');
+    await config.update('etcdVersion', '3.4.23', vscode.ConfigurationTarget.Global);
+    try {
+      const asOld = await vscode.commands.executeCommand<LiveServerState | undefined>(start, {
+        profile: '1.36',
+        seed: { pods: 3 },
+        crdFiles: [],
+      });
+      assert.ok(asOld);
+      assert.deepStrictEqual(
+        [asOld.etcd.kind, asOld.etcd.version],
+        ['memory', '3.4.23'],
+        JSON.stringify(asOld.etcd),
+      );
+      const etcdRow = api.localServer
+        .serverViewNodes()
+        .find((n) => n.kind === 'detail' && n.id === 'etcd');
+      assert.ok(etcdRow?.kind === 'detail');
+      assert.strictEqual(etcdRow.description, 'in memory, reports etcd 3.4.23');
+      assert.match(
+        String(etcdRow.tooltip),
+        /^The engine's in-memory etcd\nRequestWatchProgress feature is not supported \(memory etcd 3\.4\.23; it needs etcd >= 3\.4\.31/,
+      );
+      const listed = await call(asOld, 'GET', '/api/v1/namespaces/default/pods');
+      assert.strictEqual(listed.status, 200);
+      const view = await debugState(asOld);
+      assert.deepStrictEqual(
+        [view.etcd.members, view.etcd.requestWatchProgressSupported],
+        [[{ endpoint: 'memory', version: '3.4.23' }], false],
+      );
+      const served = view.recentLists.find((l) => l.resource === 'pods');
+      assert.deepStrictEqual(
+        [served?.servedBy, served?.rule],
+        ['etcd', 'consistent-read-unsupported'],
+      );
+    } finally {
+      await config.update('etcdVersion', undefined, vscode.ConfigurationTarget.Global);
+      await ensureStopped();
+    }
     // A start reads them: a wrong port is reported and a free one used.
     await vscode.workspace
       .getConfiguration('listwatch.server')
@@ -479,7 +556,7 @@ describe('local API server', function () {
     const manifest = vscode.extensions.getExtension(extensionId)!.packageJSON.contributes
       .configuration.properties as Record<string, { scope: string; default: unknown }>;
     assert.deepStrictEqual(
-      ['port', 'profile', 'autoStart'].map((k) => [
+      ['port', 'profile', 'autoStart', 'etcd', 'etcdVersion'].map((k) => [
         manifest[`listwatch.server.${k}`].default,
         manifest[`listwatch.server.${k}`].scope,
       ]),
@@ -487,6 +564,8 @@ describe('local API server', function () {
         [0, 'window'],
         ['1.36', 'window'],
         [false, 'window'],
+        ['memory', 'window'],
+        ['', 'window'],
       ],
     );
   });
