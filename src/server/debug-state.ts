@@ -9,6 +9,7 @@ import { MemoryEtcd } from '../engine/etcd/memory-etcd';
 import type { InspectorEvent } from '../engine/inspect/events';
 import type { RequestContext } from '../engine/request/request-context';
 import { cacheWatcherStateNames } from '../engine/cacher/cache-watcher-report';
+import type { EtcdCheck } from './etcd-choice';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
 import type { EtcdRequestRecord } from '../run/run-model';
@@ -19,10 +20,7 @@ export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'> & {
    * A real etcd's members as checked at start (versions, the RequestWatchProgress answer), or the
    * in-memory etcd's given version (`--etcd-version`).
    */
-  etcdMembers?: {
-    members: { endpoint: string; version?: string; error?: string }[];
-    requestWatchProgressSupported: boolean;
-  };
+  etcdMembers?: EtcdCheck;
 };
 
 export const debugStatePath = '/debug/listwatch/v1/state';
