@@ -1,6 +1,6 @@
 // `listwatch serve`: the engine as a live apiserver on 127.0.0.1 for real kubectl, client-go and
 // client-node, until SIGINT or SIGTERM (every watch is closed as on apiserver shutdown, exit 0).
-import { ApiServer, type SeedCounts } from '../server/api-server';
+import { ApiServer, SeedAbortedError, bigSeed, type SeedCounts } from '../server/api-server';
 import { CrdError } from '../server/crd';
 import {
   EtcdOpenError,
@@ -52,8 +52,44 @@ Options:
   -h, --help            show this help
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM.
+A --seed of 1,000 objects or more prints its size first, then its progress every 2 s, on
+stderr; Ctrl-C while it seeds stops the server and the etcd it started.
 Exit status: 0 stopped, 1 could not start (port in use, unreadable CRD, etcd not reachable
-or etcd-server not installed), 2 usage error.`;
+or etcd-server not installed, interrupted while seeding), 2 usage error.`;
+
+const seedProgressEveryMs = 2000;
+
+/** The seed's progress on stderr: its size before the first create, then every 2 s, then done. */
+function seedProgressPrinter(
+  io: CliIo,
+  counts: SeedCounts,
+  etcd: EtcdChoice | undefined,
+): (created: number, total: number) => void {
+  const started = Date.now();
+  let printed = started;
+  const seconds = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const where =
+    etcd === undefined || etcd.kind === 'memory'
+      ? 'the in-memory etcd'
+      : etcd.kind === 'spawn'
+        ? 'the etcd-server it started'
+        : `etcd ${etcd.endpoints.join(',')}`;
+  return (created, total) => {
+    if (total < bigSeed) return;
+    if (created === 0)
+      io.err(
+        `listwatch serve: seeding ${total} objects (pods=${counts.pods ?? 0}, configmaps=${counts.configmaps ?? 0}) into ${where}, one create at a time; Ctrl-C stops\n`,
+      );
+    else if (created === total)
+      io.err(`listwatch serve: seeded ${total} objects in ${seconds()}\n`);
+    else if (Date.now() - printed >= seedProgressEveryMs) {
+      printed = Date.now();
+      io.err(
+        `listwatch serve: seeded ${created} of ${total} objects (${Math.floor((100 * created) / total)}%, ${seconds()})\n`,
+      );
+    }
+  };
+}
 
 /** Splits the repeatable `--crd FILE` / `--crd=FILE` from the other arguments. */
 function extractCrds(argv: string[]): { crds: string[]; rest: string[] } {
@@ -157,24 +193,37 @@ export const serveCommand: CliCommand = {
       throw new UsageError(
         `--etcd-prefix expects a key prefix starting with /, got ${JSON.stringify(etcdPrefix)}`,
       );
+    const seedCounts = seed === undefined ? undefined : parseSeed(seed);
+    // Ctrl-C or SIGTERM while starting: the seed stops, and the etcd started for it with it. A
+    // second one exits at once (a spawned etcd is killed on exit) for a start stuck elsewhere.
+    const starting = new AbortController();
+    const abort = (): void => {
+      if (starting.signal.aborted) process.exit(130);
+      io.err('listwatch serve: stopping (again to force it)\n');
+      starting.abort();
+    };
+    process.on('SIGINT', abort);
+    process.on('SIGTERM', abort);
     let server: ApiServer;
     try {
       server = await ApiServer.start({
         port: port === undefined ? 0 : parsePort(port),
         profile: profile === undefined ? undefined : parseProfile(profile),
-        seed: seed === undefined ? undefined : parseSeed(seed),
+        seed: seedCounts,
         crdFiles: crds,
         kubeconfigPath: str('kubeconfig'),
         auditLogPath: str('audit-log'),
         namespaceController: !options.has('no-namespace-controller'),
         etcd: etcdChoice,
         etcdPrefix,
+        seedProgress: seedCounts && seedProgressPrinter(io, seedCounts, etcdChoice),
+        signal: starting.signal,
       });
     } catch (e) {
       if (e instanceof UsageError) throw e;
       const err = e as NodeJS.ErrnoException;
       const why =
-        e instanceof CrdError || e instanceof EtcdOpenError
+        e instanceof CrdError || e instanceof EtcdOpenError || e instanceof SeedAbortedError
           ? err.message
           : err.code === 'EADDRINUSE'
             ? `port ${port} is in use`
@@ -183,6 +232,15 @@ export const serveCommand: CliCommand = {
               : (err.stack ?? err.message);
       io.err(`listwatch serve: cannot start: ${why}\n`);
       return 1;
+    } finally {
+      process.removeListener('SIGINT', abort);
+      process.removeListener('SIGTERM', abort);
+    }
+    if (starting.signal.aborted) {
+      // Stopped after the seed, before serving: nothing was served, so nothing to drain.
+      await server.stop();
+      io.err('listwatch serve: stopped while starting\n');
+      return exitOk;
     }
     if (options.has('json'))
       io.out(

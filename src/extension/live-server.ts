@@ -26,6 +26,10 @@ export interface LocalServerOptions {
   kubeconfigPath?: string;
   /** Default: the in-memory etcd. */
   etcd?: EtcdChoice;
+  /** Told after each seed object is created (ApiServerOptions.seedProgress). */
+  seedProgress?: (created: number, total: number) => void;
+  /** Cancels the start while it seeds (ApiServerOptions.signal). */
+  signal?: AbortSignal;
 }
 
 /** One served resource as the Server view lists it. */
@@ -136,6 +140,8 @@ export class LocalApiServer implements vscode.Disposable {
         kubeconfigPath,
         etcd: o.etcd,
         etcdLog: (line) => this.log.info(`etcd: ${line}`),
+        seedProgress: o.seedProgress,
+        signal: o.signal,
       });
     } catch (e) {
       throw new LocalServerStartError(startFailure(e, o));

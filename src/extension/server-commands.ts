@@ -5,7 +5,7 @@
 // so when none runs. Every command also takes its answers as arguments (tests, walkthrough links).
 import { parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
 import * as vscode from 'vscode';
-import type { SeedCounts } from '../server/api-server';
+import { bigSeed, type SeedCounts } from '../server/api-server';
 import { parseSeed } from '../cli/serve-command';
 import type { FaultResponse } from '../server/faults';
 import type { ProfileName } from '../server/registry';
@@ -268,18 +268,45 @@ export async function startWith(
   o: Required<Pick<StartAnswers, 'profile' | 'seed' | 'crdFiles' | 'port'>> &
     StartAnswers & { etcdChoice?: EtcdChoice },
 ): Promise<LiveServerState | undefined> {
+  // A big seed (one create at a time; on a real etcd each is a written transaction) says how big
+  // it is and how far it got, and can be cancelled.
+  const total = (o.seed.pods ?? 0) + (o.seed.configmaps ?? 0);
+  const big = total >= bigSeed;
   try {
     const state = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Starting the local API server' },
-      () =>
-        deps.server.start({
+      {
+        location: big ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
+        title: big
+          ? `Starting the local API server: seeding ${total} objects (${seedText(o.seed)})`
+          : 'Starting the local API server',
+        cancellable: big,
+      },
+      (progress, token) => {
+        const cancelled = new AbortController();
+        token.onCancellationRequested(() => cancelled.abort());
+        let shown = 0;
+        return deps.server.start({
           port: o.port,
           profile: o.profile,
           seed: o.seed,
           crdFiles: o.crdFiles,
           kubeconfigPath: o.kubeconfigPath,
           etcd: o.etcdChoice,
-        }),
+          signal: cancelled.signal,
+          seedProgress: big
+            ? (created) => {
+                // Whole percents only: a message per object would flood the notification.
+                const percent = Math.floor((100 * created) / total);
+                if (percent === shown && created !== total) return;
+                progress.report({
+                  increment: percent - shown,
+                  message: `${created} of ${total} created`,
+                });
+                shown = percent;
+              }
+            : undefined,
+        });
+      },
     );
     void vscode.window
       .showInformationMessage(

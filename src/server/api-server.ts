@@ -79,6 +79,24 @@ export interface ApiServerOptions {
   etcdPrefix?: string;
   /** Hears etcd-server's own log lines when the server spawns one. */
   etcdLog?: (line: string) => void;
+  /** Told after each seed object is created (and once before the first, with 0). */
+  seedProgress?: (created: number, total: number) => void;
+  /** Aborts the start while it seeds: the etcd it started stops, and start rejects. */
+  signal?: AbortSignal;
+}
+
+/** Seeds this big (objects) say how big they are and how far they got, in the CLI and VS Code. */
+export const bigSeed = 1000;
+
+/** The start was aborted (its signal) while seeding: how far it got. */
+export class SeedAbortedError extends Error {
+  constructor(
+    readonly created: number,
+    readonly total: number,
+  ) {
+    super(`interrupted while seeding: ${created} of ${total} objects created`);
+    this.name = 'SeedAbortedError';
+  }
 }
 
 /** The namespaces every cluster has (pkg/controlplane's system namespaces and default). */
@@ -243,6 +261,7 @@ export class ApiServer {
       throw e;
     }
     const stopEtcd = async (): Promise<void> => {
+      await registry.namespaceController?.stop();
       registry.stop();
       await etcd?.stop();
     };
@@ -259,7 +278,7 @@ export class ApiServer {
     if (opts.namespaceController !== false)
       registry.namespaceController = new NamespaceController(registry);
     try {
-      await seed(registry, opts.seed ?? {});
+      await seed(registry, opts.seed ?? {}, opts.seedProgress, opts.signal);
     } catch (e) {
       await stopEtcd();
       throw e;
@@ -596,7 +615,12 @@ function allowedScope(served: ServedResource, info: RequestInfo): boolean {
 }
 
 /** The system namespaces, then `--seed` pods and configmaps in `default`. */
-async function seed(registry: Registry, counts: SeedCounts): Promise<void> {
+async function seed(
+  registry: Registry,
+  counts: SeedCounts,
+  progress?: (created: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const context = (path: string): RequestContext =>
     registry.requests.newContext(selfClient, 'POST', path);
   // On a real etcd that served before, the objects may be there already: as kube-apiserver's
@@ -637,9 +661,14 @@ async function seed(registry: Registry, counts: SeedCounts): Promise<void> {
       (i) => ({ metadata: { name: `configmap-${i}` }, data: { key: `value-${i}` } }) as KubeObject,
     ],
   ];
+  const total = make.reduce((sum, [, n]) => sum + n, 0);
+  let created = 0;
+  progress?.(created, total);
+  // One at a time, in name order, so that resource versions follow names as in the in-memory run.
   for (const [served, n, objectOf] of make) {
     const path = `/api/v1/namespaces/default/${served.resource}`;
-    for (let i = 0; i < n; i++)
+    for (let i = 0; i < n; i++) {
+      if (signal?.aborted) throw new SeedAbortedError(created, total);
       await createIfMissing(
         registry,
         served,
@@ -647,5 +676,7 @@ async function seed(registry: Registry, counts: SeedCounts): Promise<void> {
         objectOf(String(i).padStart(width(n), '0')),
         context(path),
       );
+      progress?.(++created, total);
+    }
   }
 }

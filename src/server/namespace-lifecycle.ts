@@ -1,8 +1,10 @@
 // Mirrors k8s.io/apiserver pkg/admission/plugin/namespace/lifecycle/admission.go (release-1.36)
 // NamespaceLifecycle: the immortal namespaces (default, kube-system, kube-public) may not be
 // deleted; namespaced content goes only into a namespace that exists and is not terminating.
-// Deliberate difference: the namespace is read from storage each time (no informer, so no
-// missingNamespaceWait and no force-live-lookup cache: there is no stale cache to work around).
+// The plugin's namespace informer is the namespaces watch cache here (a get at resourceVersion
+// "0", no etcd call), and a namespace it does not hold is looked up live (resourceVersion "", from
+// etcd), as the plugin does. Deliberate difference: no missingNamespaceWait and no
+// force-live-lookup cache of recent deletions.
 import type { RequestContext } from '../engine/request/request-context';
 import { newForbidden, newNotFound } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
@@ -42,7 +44,9 @@ export async function admitCreate(
   context: RequestContext,
 ): Promise<void> {
   if (!served.namespaced) return;
-  const ns = await registry.namespaces.engine.get('', namespace, '', true, context);
+  const ns =
+    (await registry.namespaces.engine.get('', namespace, '0', true, context)) ??
+    (await registry.namespaces.engine.get('', namespace, '', true, context));
   if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
   const phase = ((ns as unknown as { status?: { phase?: string } }).status ?? {}).phase;
   if (phase !== 'Terminating') return;

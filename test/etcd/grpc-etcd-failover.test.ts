@@ -2,6 +2,7 @@
 // does it (retry.go isSafeRetryImmutableRPC / isSafeRetryMutableRPC). Two independent members A and
 // B (not a cluster: each holds a marker key, so a read tells which one answered).
 import * as assert from 'assert';
+import * as fs from 'fs';
 import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
 import { spawnEtcd, type SpawnedEtcd } from '../../src/etcd-client/etcd-process';
 import { EtcdError } from '../../src/engine/etcd/kv';
@@ -11,6 +12,21 @@ async function marker(url: string, name: string): Promise<void> {
   const e = await GrpcEtcd.connect({ endpoints: [url] });
   await e.txn({ success: [{ requestPut: { key: 'member', value: name } }] });
   e.close();
+}
+
+/**
+ * SIGSTOP, then waits until every thread of `pid` is stopped (state T in /proc): kill() only queues
+ * the signal, and a thread still running could answer a request sent right after.
+ */
+async function freeze(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  const stopped = (): boolean =>
+    fs.readdirSync(`/proc/${pid}/task`).every((task) => {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return /^\S+ \(.*\) [tT] /.test(stat);
+    });
+  for (let i = 0; i < 1000 && !stopped(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(stopped(), `etcd ${pid} did not stop`);
 }
 
 async function whoAnswers(etcd: GrpcEtcd): Promise<string> {
@@ -88,7 +104,7 @@ describe('GrpcEtcd endpoint failover', function () {
       const pinned = memberOf(etcd.activeEndpoint);
       const otherName = names.get(pinned === a ? b.clientURLs[0] : a.clientURLs[0]);
       // Frozen, the member reads nothing but the kernel takes the request: it is sent, unanswered.
-      process.kill(pinned.pid, 'SIGSTOP');
+      await freeze(pinned.pid);
       const write = etcd.txn({ success: [{ requestPut: { key: 'lost?', value: 'x' } }] });
       const read = etcd.range({ key: 'member' });
       await new Promise((r) => setTimeout(r, 300));

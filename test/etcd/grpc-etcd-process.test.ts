@@ -11,15 +11,7 @@ import {
   stopProcess,
 } from '../../src/etcd-client/etcd-process';
 import { GrpcEtcd } from '../../src/etcd-client/grpc-etcd';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from '../harness/process-alive';
 
 describe('spawnEtcd', function () {
   it('serves on a loopback port read from its log; stop() kills it and removes the data dir', async () => {

@@ -424,6 +424,27 @@ describe('local API server', function () {
     }
   });
 
+  it('a big seed (1,500 objects: its progress reported as it goes) starts with every object', async () => {
+    const state = await vscode.commands.executeCommand<LiveServerState | undefined>(start, {
+      profile: '1.36',
+      seed: { pods: 1200, configmaps: 300 },
+      crdFiles: [],
+    });
+    try {
+      assert.ok(state);
+      // A consistent LIST of each: every seeded object (the watch cache may still be catching up).
+      const counts = [];
+      for (const resource of ['pods', 'configmaps']) {
+        const listed = await call(state, 'GET', `/api/v1/namespaces/default/${resource}`);
+        assert.strictEqual(listed.status, 200);
+        counts.push((listed.json.items as unknown[]).length);
+      }
+      assert.deepStrictEqual(counts, [1200, 300]);
+    } finally {
+      await ensureStopped();
+    }
+  });
+
   it('settings: a wrong value is named, with what was expected and what is used', async () => {
     const cases: [
       Parameters<typeof checkServerSettings>[0],

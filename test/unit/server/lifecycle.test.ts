@@ -246,6 +246,51 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
   });
 
   describe('namespaces', () => {
+    it('NamespaceLifecycle reads the namespace from the watch cache; one it does not hold yet, from etcd', async () => {
+      // etcd GETs of namespaces so far, by the etcd request metric.
+      const namespaceGets = async (): Promise<number> => {
+        const text = (await call(server, 'GET', '/metrics')).text;
+        const m =
+          /^etcd_request_duration_seconds_count\{group="",operation="get",resource="namespaces"\} (\d+)$/m.exec(
+            text,
+          );
+        return m ? Number(m[1]) : 0;
+      };
+      await createNs('cached');
+      const inCache = (): boolean =>
+        server.registry.namespaces.engine.cacher.watchCache.get({
+          metadata: { name: 'cached' },
+        }) !== undefined;
+      await waitFor(inCache);
+      assert.ok(inCache(), 'the watch cache holds the namespace');
+      const before = await namespaceGets();
+      for (const name of ['a', 'b', 'c'])
+        assert.strictEqual((await createCm('cached', name)).status, 201);
+      assert.strictEqual(
+        await namespaceGets(),
+        before,
+        'no etcd GET for a namespace the cache holds',
+      );
+      // The cache paused: a namespace created now is not in it, and is looked up live.
+      const lag = await call(server, 'POST', '/debug/listwatch/v1/faults/cache-lag', {
+        seconds: 5,
+        resource: 'namespaces',
+      });
+      assert.strictEqual(lag.status, 200, lag.text);
+      assert.strictEqual((await createNs('uncached')).status, 201);
+      assert.strictEqual((await createCm('uncached', 'a')).status, 201);
+      assert.strictEqual(await namespaceGets(), before + 1, 'one live lookup');
+      const missing = await createCm('nowhere', 'a');
+      assert.deepStrictEqual(
+        [missing.status, missing.json.message],
+        [404, 'namespaces "nowhere" not found'],
+      );
+      // The next tests need a cache that has caught up again.
+      const reflector = server.registry.namespaces.engine.cacher.reflector;
+      await new Promise((resolve) => setTimeout(resolve, reflector.pausedFor() + 50));
+      assert.strictEqual(reflector.pausedFor(), 0);
+    });
+
     it("refuses to delete an immortal namespace with NamespaceLifecycle's 403", async () => {
       for (const name of ['default', 'kube-system', 'kube-public']) {
         const d = await call(server, 'DELETE', `/api/v1/namespaces/${name}`);
