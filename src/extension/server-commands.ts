@@ -272,6 +272,7 @@ export async function startWith(
   // it is and how far it got, and can be cancelled.
   const total = (o.seed.pods ?? 0) + (o.seed.configmaps ?? 0);
   const big = total >= bigSeed;
+  const cancelled = new AbortController();
   try {
     const state = await vscode.window.withProgress(
       {
@@ -282,7 +283,6 @@ export async function startWith(
         cancellable: big,
       },
       (progress, token) => {
-        const cancelled = new AbortController();
         token.onCancellationRequested(() => cancelled.abort());
         let shown = 0;
         return deps.server.start({
@@ -321,6 +321,13 @@ export async function startWith(
       });
     return state;
   } catch (e) {
+    if (cancelled.signal.aborted) {
+      // The user's Cancel: said, not an error.
+      const message = `Local API server start cancelled: ${e instanceof Error ? e.message : String(e)}`;
+      deps.log.info(message);
+      void vscode.window.showInformationMessage(message);
+      return undefined;
+    }
     const message = `Cannot start the local API server: ${e instanceof LocalServerStartError ? e.message : String(e)}`;
     deps.log.error(message);
     void vscode.window.showErrorMessage(message);

@@ -85,6 +85,9 @@ export interface ApiServerOptions {
   signal?: AbortSignal;
 }
 
+/** How long a seed runs before it lets the event loop turn (timers, I/O, a Cancel). */
+const seedTurnEveryMs = 20;
+
 /** Seeds this big (objects) say how big they are and how far they got, in the CLI and VS Code. */
 export const bigSeed = 1000;
 
@@ -664,6 +667,9 @@ async function seed(
   const total = make.reduce((sum, [, n]) => sum + n, 0);
   let created = 0;
   progress?.(created, total);
+  // The in-memory etcd answers in microtasks: without a turn of the event loop now and then, a big
+  // seed would hold the process (the extension host, its progress and its Cancel) until it ends.
+  let turnAt = Date.now() + seedTurnEveryMs;
   // One at a time, in name order, so that resource versions follow names as in the in-memory run.
   for (const [served, n, objectOf] of make) {
     const path = `/api/v1/namespaces/default/${served.resource}`;
@@ -677,6 +683,10 @@ async function seed(
         context(path),
       );
       progress?.(++created, total);
+      if (Date.now() >= turnAt) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        turnAt = Date.now() + seedTurnEveryMs;
+      }
     }
   }
 }

@@ -5,8 +5,9 @@
 // a start on Debian's etcd-server (live-server-etcd.png), read through with kubectl, and stopped;
 // then, with listwatch.server.etcdVersion set, the in-memory etcd reporting 3.4.23 named in the
 // etcd step (live-server-etcd-version-step.png), the start message and the Server view
-// (live-server-etcd-version.png). Without a kubectl on the machine, the informer alone is the
-// client. No upstream counterpart.
+// (live-server-etcd-version.png); and a 200,000-pod seed behind its progress notification
+// (live-server-seed-progress.png), cancelled. Without a kubectl on the machine, the informer alone
+// is the client. No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as net from 'net';
@@ -298,5 +299,35 @@ describe('the local API server in the workbench, on an in-memory etcd reporting 
       .locator('.notification-toast', { hasText: 'etcd in memory, reports etcd 3.4.23' })
       .waitFor({ timeout: uiTimeoutMs });
     await screenshotAndStop(page, 'live-server-etcd-version.png');
+  });
+
+  it('a big seed starts behind a notification with its progress, and Cancel stops it', async () => {
+    await palette(page, 'List/Watch: Start Local API Server…');
+    await acceptStep(page, 'profile (1/4)');
+    await page
+      .locator('.quick-input-title', { hasText: 'seed objects (2/4)' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await quickInput(page).fill('pods=200000');
+    await acceptStep(page, 'seed objects (2/4)');
+    await acceptStep(page, 'custom resources (3/4)');
+    await acceptStep(page, 'etcd (4/4)', 'In-memory etcd');
+    const toast = page.locator('.notification-toast', {
+      hasText: 'Starting the local API server: seeding 200000 objects (pods=200000,configmaps=0)',
+    });
+    await toast
+      .locator('.notification-list-item-message', { hasText: /of 200000 created/ })
+      .waitFor({
+        timeout: uiTimeoutMs,
+      });
+    await page.screenshot({ path: path.join(shots, 'live-server-seed-progress.png') });
+    await toast.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: uiTimeoutMs });
+    await page
+      .locator('.notification-toast', {
+        hasText:
+          /Local API server start cancelled: interrupted while seeding: \d+ of 200000 objects created/,
+      })
+      .waitFor({ timeout: uiTimeoutMs });
+    // Nothing serves: the status bar has no server item.
+    assert.strictEqual(await page.locator('.statusbar-item', { hasText: '127.0.0.1:' }).count(), 0);
   });
 });
