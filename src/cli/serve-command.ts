@@ -194,6 +194,18 @@ export const serveCommand: CliCommand = {
         `--etcd-prefix expects a key prefix starting with /, got ${JSON.stringify(etcdPrefix)}`,
       );
     const seedCounts = seed === undefined ? undefined : parseSeed(seed);
+    // The stop handlers go in before the start, and stay: a signal just after the ready line (a
+    // client stopping the server at once) must never meet Node's default action, which kills.
+    let stop = (): void => undefined;
+    const stopRequested = new Promise<void>((resolve) => {
+      stop = (): void => {
+        process.removeListener('SIGINT', stop);
+        process.removeListener('SIGTERM', stop);
+        resolve();
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
     // Ctrl-C or SIGTERM while starting: the seed stops, and the etcd started for it with it. A
     // second one exits at once (a spawned etcd is killed on exit) for a start stuck elsewhere.
     const starting = new AbortController();
@@ -220,6 +232,7 @@ export const serveCommand: CliCommand = {
         signal: starting.signal,
       });
     } catch (e) {
+      stop();
       if (e instanceof UsageError) throw e;
       const err = e as NodeJS.ErrnoException;
       const why =
@@ -238,6 +251,7 @@ export const serveCommand: CliCommand = {
     }
     if (starting.signal.aborted) {
       // Stopped after the seed, before serving: nothing was served, so nothing to drain.
+      stop();
       await server.stop();
       io.err('listwatch serve: stopped while starting\n');
       return exitOk;
@@ -256,15 +270,7 @@ export const serveCommand: CliCommand = {
         `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.registry.profile.kubernetesVersion}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}); Ctrl-C stops\n`,
       );
     if (server.etcdFeatureLine) io.err(`listwatch serve: ${server.etcdFeatureLine}\n`);
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        process.removeListener('SIGINT', stop);
-        process.removeListener('SIGTERM', stop);
-        resolve();
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopRequested;
     await server.stop();
     return exitOk;
   },
