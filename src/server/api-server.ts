@@ -91,13 +91,16 @@ const seedTurnEveryMs = 20;
 /** Seeds this big (objects) say how big they are and how far they got, in the CLI and VS Code. */
 export const bigSeed = 1000;
 
-/** The start was aborted (its signal) while seeding: how far it got. */
+/**
+ * The start was aborted (its signal) while seeding: how far it got. "In place" counts the objects
+ * created and those a real etcd that served before already held (AlreadyExists, kept).
+ */
 export class SeedAbortedError extends Error {
   constructor(
     readonly created: number,
     readonly total: number,
   ) {
-    super(`interrupted while seeding: ${created} of ${total} objects created`);
+    super(`interrupted while seeding: ${created} of ${total} objects in place`);
     this.name = 'SeedAbortedError';
   }
 }

@@ -324,7 +324,7 @@ describe('the local API server in the workbench, on an in-memory etcd reporting 
     await page
       .locator('.notification-toast', {
         hasText:
-          /Local API server start cancelled: interrupted while seeding: \d+ of 200000 objects created/,
+          /Local API server start cancelled: interrupted while seeding: \d+ of 200000 objects in place/,
       })
       .waitFor({ timeout: uiTimeoutMs });
     // Nothing serves: the status bar has no server item.

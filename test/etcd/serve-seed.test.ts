@@ -90,7 +90,7 @@ describe('listwatch serve --seed, a big one', function () {
       child.kill('SIGINT');
       assert.strictEqual(await exited, 1, stderr);
       const m =
-        /listwatch serve: cannot start: interrupted while seeding: (\d+) of 50000 objects created\n/.exec(
+        /listwatch serve: cannot start: interrupted while seeding: (\d+) of 50000 objects in place\n/.exec(
           stderr,
         );
       assert.ok(m, stderr);
