@@ -17,6 +17,8 @@ command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
 dpkg -s fonts-symbola >/dev/null 2>&1 || missing+=(fonts-symbola)
 # Debian's etcd-server (3.4): the etcd suite and `listwatch serve --etcd spawn` run it on loopback.
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+# Debian's etcd-client: the fault tests' cluster harness checks members and leaders with etcdctl.
+command -v etcdctl >/dev/null 2>&1 || missing+=(etcd-client)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "install-test-deps: need ${missing[*]}; run: sudo apt-get install -y ${missing[*]}" >&2

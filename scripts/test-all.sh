@@ -16,6 +16,7 @@ mkdir -p "$logs"
 total_passed=0
 total_failed=0
 summaries=()
+failures=()
 
 # run_suite <name> <command...>: runs it with output to the terminal and to $logs/<name>.log, then
 # adds its mocha counts to the totals. A suite that fails without a mocha summary (it crashed, or
@@ -39,6 +40,15 @@ run_suite() {
   fi
   total_passed=$((total_passed + passed))
   total_failed=$((total_failed + failed))
+  # The failing tests' titles and messages (mocha's list after "N failing", stack frames left out),
+  # repeated under the summary: a CI record that keeps only the output's tail still names them.
+  if [ "$failed" -gt 0 ]; then
+    failures+=("--- $name (full log $log)")
+    local listed
+    listed=$(sed -n '/^ *[0-9][0-9]* failing/,$p' "$log" | grep -vE '^\s+at |^\s*$' | head -n 40)
+    # No mocha list (it crashed, or its build failed): its last lines say why.
+    failures+=("${listed:-$(tail -n 20 "$log")}")
+  fi
   summaries+=("$(printf '%-10s %4d passing, %d failing (exit %d, %ds)' "$name" "$passed" "$failed" "$rc" $((SECONDS - started)))")
 }
 
@@ -66,6 +76,11 @@ if run_step build bash -c 'node esbuild.js && node esbuild.js --only test/harnes
   fi
 fi
 
+if [ ${#failures[@]} -gt 0 ]; then
+  echo
+  echo "=== failures"
+  for f in "${failures[@]}"; do echo "$f"; done
+fi
 echo
 echo "=== summary (logs in $logs/, screenshots in test-results/e2e/)"
 for s in "${summaries[@]}"; do echo "$s"; done

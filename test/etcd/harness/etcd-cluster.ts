@@ -47,6 +47,8 @@ export interface EtcdClusterOptions {
 class Member {
   process: ChildProcess | undefined;
   exited: Promise<void> = Promise.resolve();
+  /** The last lines it wrote, for the error when it exits on its own. */
+  tail: string[] = [];
   constructor(
     readonly info: ClusterMemberInfo,
     readonly args: string[],
@@ -152,6 +154,7 @@ export class EtcdCluster {
       stream?.on('data', (chunk: Buffer) => {
         const lines = (rest + chunk.toString('utf8')).split('\n');
         rest = lines.pop() ?? '';
+        m.tail = [...m.tail, ...lines].slice(-5);
         if (this.log) for (const line of lines) this.log(`${m.info.name}: ${line}`);
       });
     }
@@ -195,7 +198,9 @@ export class EtcdCluster {
       for (let i = 0; i < this.members.length; i++) {
         const p = this.members[i].process;
         if (p && p.exitCode !== null && p.exitCode !== 0 && !p.signalCode)
-          throw new Error(`etcd cluster: ${this.members[i].info.name} exited ${p.exitCode}`);
+          throw new Error(
+            `etcd cluster: ${this.members[i].info.name} exited ${p.exitCode}; its last lines:\n${this.members[i].tail.join('\n')}`,
+          );
       }
       const running = this.members.filter((_, i) => this.running(i)).length;
       const st = await this.statuses();
@@ -230,7 +235,7 @@ export async function endpointStatuses(
   if (endpoints.length === 0) return [];
   // --cluster=false: only the endpoints given; a dead member makes etcdctl exit non-zero but
   // it still prints the others.
-  const out = await new Promise<string>((resolve) => {
+  const out = await new Promise<string>((resolve, reject) => {
     execFile(
       etcdctl,
       [
@@ -243,7 +248,17 @@ export async function endpointStatuses(
         '--command-timeout=2s',
       ],
       { env: { ...process.env, ETCDCTL_API: '3' } },
-      (_err, stdout) => resolve(stdout),
+      (err, stdout) => {
+        // An etcdctl that cannot run is not a member that does not answer: polling would never end.
+        const code = (err as NodeJS.ErrnoException | null)?.code;
+        if (code === 'ENOENT' || code === 'EACCES')
+          reject(
+            new Error(
+              `etcd cluster: cannot run ${etcdctl} (${code}): install Debian's etcd-client (npm run test:setup)`,
+            ),
+          );
+        else resolve(stdout);
+      },
     );
   });
   try {
