@@ -218,6 +218,8 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   const scenariosView = new ScenariosViewProvider(listScenarios);
   const liveRuns = new LiveRuns(current, inspector, log);
   const runsView = new RunsViewProvider(store, current, liveRuns);
+  const runsTree = vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView });
+  runsView.attach(runsTree);
   const watchersView = new WatchersViewProvider(current);
   const watchersTree = vscode.window.createTreeView(watchersViewId, {
     treeDataProvider: watchersView,
@@ -247,7 +249,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       treeDataProvider: scenariosView,
       showCollapseAll: true,
     }),
-    vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView }),
+    runsTree,
     ...registerRunCommands(runDeps),
     ...registerProbeCommands(runDeps),
     liveRuns,

@@ -40,18 +40,14 @@ interface LiveEntry {
   stoppedAt?: number;
 }
 
-// The Runs view's uptime and counts are refreshed at most this often while a run is live.
-const listRefreshMs = 5000;
 // The panel hears the time now this often while a run is live: its timeline ends at now.
 const nowTickMs = 1000;
 
 export class LiveRuns implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
-  /** A live run started, stopped, or its figures changed (at most every few seconds). */
+  /** A live run started or stopped (the Runs view reads its moving figures on its own tick). */
   readonly onDidChange = this.changed.event;
   private entry: LiveEntry | undefined;
-  private lastListRefresh = 0;
-  private refreshTimer: ReturnType<typeof setInterval> | undefined;
   private nowTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -169,15 +165,9 @@ export class LiveRuns implements vscode.Disposable {
         lists: model.lists.length,
       };
       this.current.update(entry.run.id, model);
-      const now = Date.now();
-      if (now - this.lastListRefresh >= listRefreshMs) {
-        this.lastListRefresh = now;
-        this.changed.fire();
-      }
     });
     live.onNow((at) => this.current.tick(entry.run.id, at));
-    // The uptime in the Runs view and the panel's now move on even when nothing happens.
-    this.refreshTimer = setInterval(() => this.changed.fire(), 30_000);
+    // The panel's now moves on even when nothing happens.
     this.nowTimer = setInterval(() => live.tick(), nowTickMs);
     this.log.info(`live run started: ${run.title}`);
     this.changed.fire();
@@ -193,8 +183,6 @@ export class LiveRuns implements vscode.Disposable {
     e.recorder.dispose();
     e.live.end();
     e.stoppedAt = Date.now();
-    if (this.refreshTimer) clearInterval(this.refreshTimer);
-    this.refreshTimer = undefined;
     this.log.info(`live run stopped: ${e.run.title}`);
     this.changed.fire();
   }

@@ -1,8 +1,11 @@
 // The "Runs" view in the List/Watch side bar: the live run of the local API server (marked live,
 // with its uptime) above this workspace's past runs, newest first; open one in the inspector,
-// export its trace, delete it. The open run is marked. No upstream counterpart.
+// export its trace, delete it. The open run is marked. While the view is visible, a once-a-second
+// tick redraws each row whose text changed (the uptime, a live run's counts, "2 min ago"), that row
+// alone: a whole-tree redraw would close a hover. No upstream counterpart.
 import * as vscode from 'vscode';
 import { formatVirtualTime } from '../inspector/watcher-states';
+import { humanDuration } from '../server/duration';
 import type { CurrentRun } from './current-run';
 import { openLiveRunCommandId, type LiveRuns } from './live-runs';
 import type { RunStore, StoredRun } from './run-store';
@@ -17,15 +20,6 @@ export interface RunsViewNode {
   run: StoredRun;
 }
 
-/** `12 s`, `4 min`, `2 h 5 min`: how long a live run has been up. */
-export function uptimeText(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const min = Math.floor(s / 60);
-  if (min < 60) return `${min} min`;
-  return `${Math.floor(min / 60)} h ${min % 60} min`;
-}
-
 function age(iso: string, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (!Number.isFinite(s)) return '';
@@ -35,12 +29,20 @@ function age(iso: string, now = Date.now()): string {
   return `${Math.round(s / 86400)} d ago`;
 }
 
+const tickMs = 1000;
+
 export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<RunsViewNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<RunsViewNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly store: RunStore;
   private readonly current: CurrentRun;
   private readonly subscriptions: vscode.Disposable[];
+  /** The rows as last returned (VS Code redraws one when given the element it holds) … */
+  private shownRows: RunsViewNode[] = [];
+  /** … and the text each was last drawn with. */
+  private readonly drawn = new WeakMap<RunsViewNode, string>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private treeView: vscode.TreeView<RunsViewNode> | undefined;
 
   constructor(
     store: RunStore,
@@ -56,15 +58,52 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     if (live) this.subscriptions.push(live.onDidChange(() => this.changed.fire(undefined)));
   }
 
+  /** The tree view showing this provider: the rows tick only while it is visible. */
+  attach(treeView: vscode.TreeView<RunsViewNode>): void {
+    this.treeView = treeView;
+    this.subscriptions.push(
+      treeView.onDidChangeVisibility(() => {
+        this.updateTicker();
+        // What changed while it was hidden.
+        if (treeView.visible) this.changed.fire(undefined);
+      }),
+    );
+    this.updateTicker();
+  }
+
+  private updateTicker(): void {
+    const tick = !!this.treeView?.visible;
+    if (tick && !this.ticker) this.ticker = setInterval(() => this.tick(), tickMs);
+    else if (!tick && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  /** Redraws the rows whose text is not what they show. */
+  private tick(): void {
+    const stale = this.shownRows.filter(
+      (node) => this.drawn.get(node) !== drawnText(this.itemOf(node)),
+    );
+    if (stale.length) this.changed.fire(stale);
+  }
+
   getChildren(node?: RunsViewNode): RunsViewNode[] {
     if (node) return [];
-    return [
+    this.shownRows = [
       ...(this.live?.list() ?? []).map((run): RunsViewNode => ({ kind: 'live', run })),
       ...this.store.list().map((run): RunsViewNode => ({ kind: 'run', run })),
     ];
+    return this.shownRows;
   }
 
   getTreeItem(node: RunsViewNode): vscode.TreeItem {
+    const item = this.itemOf(node);
+    this.drawn.set(node, drawnText(item));
+    return item;
+  }
+
+  private itemOf(node: RunsViewNode): vscode.TreeItem {
     if (node.kind === 'live') return this.liveItem(node);
     const run = node.run;
     const open = this.current.get()?.run.id === run.id;
@@ -113,12 +152,14 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
   }
 
   private liveItem(node: RunsViewNode): vscode.TreeItem {
-    const run = node.run;
+    // The live run's counts move on: read them now, not from the row's element.
+    const run = this.live?.list().find((r) => r.id === node.run.id) ?? node.run;
     const open = this.current.get()?.run.id === run.id;
     const running = this.live?.isRunning(run.id) ?? false;
     const item = new vscode.TreeItem(run.label ?? run.title, vscode.TreeItemCollapsibleState.None);
     item.id = `live:${run.id}`;
-    const uptime = uptimeText(this.live?.uptimeMs(run.id) ?? 0);
+    // kubectl's AGE text, as the Server view's Uptime row.
+    const uptime = humanDuration(this.live?.uptimeMs(run.id) ?? 0);
     const facts = [
       running ? `live, up ${uptime}` : `stopped after ${uptime}`,
       `${run.watchers.toLocaleString('en-US')} watchers`,
@@ -149,7 +190,19 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
   }
 
   dispose(): void {
+    if (this.ticker) clearInterval(this.ticker);
     for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
+}
+
+/** What a row shows and says, to tell whether it needs redrawing. */
+function drawnText(item: vscode.TreeItem): string {
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+  const tooltip = typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
+  const icon =
+    item.iconPath instanceof vscode.ThemeIcon
+      ? `${item.iconPath.id} ${item.iconPath.color?.id ?? ''}`
+      : '';
+  return [label, item.description ?? '', tooltip, icon].join('\n');
 }

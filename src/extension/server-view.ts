@@ -1,7 +1,8 @@
 // No upstream counterpart: the "Server" view in the List/Watch side bar: the local API server's
 // state (URL, profile, uptime), its resources with their object counts, its clients by user agent
 // and its watchers (id, client, cache_watcher.go state), refreshed when LocalApiServer reports a
-// change; the uptime row ticks once a second while the view is visible. Empty (the welcome view
+// change; the uptime row ticks once a second while the view is visible, alone (a redraw of its
+// section would close a hover on the rows beside it). Empty (the welcome view
 // with its Start button) while no server runs. Context actions: Terminate on a watcher or a client
 // (all its watchers), Expire history on a resource.
 import * as vscode from 'vscode';
@@ -50,6 +51,8 @@ export class ServerViewProvider
   private ticker: ReturnType<typeof setInterval> | undefined;
   private treeView: vscode.TreeView<ServerViewNode> | undefined;
   private readonly serverSection: ServerViewNode = { kind: 'section', section: 'server' };
+  /** The Uptime row as last returned: VS Code redraws one row when given the element it holds. */
+  private uptimeRow: ServerViewNode | undefined;
   private readonly sections: ServerViewNode[] = [
     this.serverSection,
     { kind: 'section', section: 'resources' },
@@ -78,7 +81,9 @@ export class ServerViewProvider
   private updateTicker(): void {
     const tick = !!this.state && !!this.treeView?.visible;
     if (tick && !this.ticker)
-      this.ticker = setInterval(() => this.changed.fire(this.serverSection), uptimeTickMs);
+      this.ticker = setInterval(() => {
+        if (this.uptimeRow) this.changed.fire(this.uptimeRow);
+      }, uptimeTickMs);
     else if (!tick && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;
@@ -91,7 +96,15 @@ export class ServerViewProvider
     if (!node) return this.sections;
     if (node.kind !== 'section') return [];
     switch (node.section) {
-      case 'server':
+      case 'server': {
+        // Its description is read in getTreeItem, at the tick's time.
+        this.uptimeRow = {
+          kind: 'detail',
+          id: 'uptime',
+          label: 'Uptime',
+          description: '',
+          tooltip: `Started ${new Date(s.startedAt).toISOString()}`,
+        };
         return [
           { kind: 'detail', id: 'url', label: 'URL', description: s.httpsUrl },
           {
@@ -100,13 +113,7 @@ export class ServerViewProvider
             label: 'Profile',
             description: `${s.profile} (${s.profileName})`,
           },
-          {
-            kind: 'detail',
-            id: 'uptime',
-            label: 'Uptime',
-            description: humanDuration(Date.now() - s.startedAt),
-            tooltip: `Started ${new Date(s.startedAt).toISOString()}`,
-          },
+          this.uptimeRow,
           {
             kind: 'detail',
             id: 'etcd',
@@ -135,6 +142,7 @@ export class ServerViewProvider
             description: s.kubeconfigPath,
           },
         ];
+      }
       case 'resources':
         return s.resources.map((resource) => ({ kind: 'resource', resource }));
       case 'clients':
@@ -189,7 +197,8 @@ export class ServerViewProvider
       case 'detail': {
         const item = new vscode.TreeItem(node.label);
         item.id = `detail:${node.id}`;
-        item.description = node.description;
+        item.description =
+          node.id === 'uptime' && s ? humanDuration(Date.now() - s.startedAt) : node.description;
         item.tooltip = node.tooltip ?? `${node.label}: ${node.description}`;
         return item;
       }

@@ -5,7 +5,8 @@
 // a start on Debian's etcd-server (live-server-etcd.png), read through with kubectl, and stopped;
 // then, with listwatch.server.etcdVersion set, the in-memory etcd reporting 3.4.23 named in the
 // etcd step (live-server-etcd-version-step.png), the start message and the Server view
-// (live-server-etcd-version.png); and a 200,000-pod seed behind its progress notification
+// (live-server-etcd-version.png), its etcd row's hover open while Uptime ticks
+// (live-server-etcd-version-hover.png); and a 200,000-pod seed behind its progress notification
 // (live-server-seed-progress.png), cancelled. Without a kubectl on the machine, the informer alone
 // is the client. No upstream counterpart.
 import * as assert from 'assert';
@@ -274,9 +275,7 @@ describe('the local API server in the workbench, on an in-memory etcd reporting 
     await server?.stop();
   });
 
-  // The row's tooltip (what the feature check decided) is checked in the extension suite: the
-  // view's uptime ticker redraws the tree every second, which closes a hover.
-  it('the etcd step and the Server view name the version', async () => {
+  it("the etcd step and the Server view name the version; the etcd row's hover stays while Uptime ticks", async () => {
     await palette(page, 'List/Watch: Start Local API Server…');
     for (const title of ['profile (1/4)', 'seed objects (2/4)', 'custom resources (3/4)']) {
       await acceptStep(page, title);
@@ -298,6 +297,39 @@ describe('the local API server in the workbench, on an in-memory etcd reporting 
     await page
       .locator('.notification-toast', { hasText: 'etcd in memory, reports etcd 3.4.23' })
       .waitFor({ timeout: uiTimeoutMs });
+    // The row's tooltip says what the feature check decided, and stays up while the Uptime row
+    // above it ticks (it is redrawn alone: redrawing the section closed every hover in it).
+    await etcdRow.hover();
+    const hover = page.locator('.monaco-hover', {
+      hasText: 'RequestWatchProgress feature is not supported',
+    });
+    await hover.waitFor({ timeout: uiTimeoutMs });
+    const uptime = serverPane(page).locator('.monaco-list-row', { hasText: 'Uptime' });
+    // The Runs view's live row ticks too (it showed "up 0s" for half a minute before).
+    const liveRun = page
+      .locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) })
+      .locator('.monaco-list-row', { hasText: 'live, up ' });
+    await liveRun.waitFor({ timeout: uiTimeoutMs });
+    const seen = new Set([await uptime.innerText()]);
+    const seenLive = new Set([await liveRun.innerText()]);
+    for (let i = 0; i < 100 && (seen.size < 3 || seenLive.size < 3); i++) {
+      await page.waitForTimeout(200);
+      seen.add(await uptime.innerText());
+      seenLive.add(await liveRun.innerText());
+    }
+    assert.strictEqual(seen.size, 3, `Uptime did not tick twice: ${[...seen].join(' / ')}`);
+    assert.strictEqual(
+      seenLive.size,
+      3,
+      `the live run's row did not tick twice: ${[...seenLive].join(' / ')}`,
+    );
+    assert.ok(
+      [...seenLive].every((t) => /live, up \d+s · \d+ watchers · \d+ lists/.test(t)),
+      [...seenLive].join(' / '),
+    );
+    assert.ok(await hover.isVisible(), "the etcd row's hover closed while Uptime ticked");
+    await page.screenshot({ path: path.join(shots, 'live-server-etcd-version-hover.png') });
+    await page.mouse.move(0, 0);
     await screenshotAndStop(page, 'live-server-etcd-version.png');
   });
 
