@@ -49,6 +49,10 @@ const icons = {
 
 // Slider geometry in SVG units (the viewBox is stretched horizontally to the element's width).
 const trackHeight = 36;
+/** Fault names: lines at most, the line height (the CSS's 1.3em) and the room between two names. */
+const maxFaultLabelLines = 3;
+const faultLabelLineEm = 1.3;
+const faultLabelGapPx = 6;
 // Ticks on the axis at most (fewer when the panel is narrow).
 const maxTicks = 9;
 
@@ -194,6 +198,9 @@ export class Timeline {
     );
     // Fewer ticks when narrow: labels never crowd each other.
     new ResizeObserver(() => this.drawAxis()).observe(this.axis);
+    // Fault names that would overlap go on another line (they come in bursts: two faults a
+    // tenth of a second apart wrote one name over the other).
+    new ResizeObserver(() => this.stackFaultLabels()).observe(this.axis);
     this.slider.addEventListener('keydown', (e) => this.onKey(e));
     this.slider.addEventListener('pointerdown', (e) => {
       this.slider.setPointerCapture(e.pointerId);
@@ -324,6 +331,7 @@ export class Timeline {
       }),
     );
     this.faultLabels.hidden = this.faults.length === 0;
+    this.stackFaultLabels();
     // Each phase's name at its start, as wide as its band.
     replaceChildren(
       this.phaseLabels,
@@ -383,6 +391,36 @@ export class Timeline {
     this.speed = nearestSpeed(this.speeds, speed) ?? speed;
     this.speedDropdown.setValue(String(this.speed));
     return this.speed;
+  }
+
+  /**
+   * Puts each fault's name on the first line where it overlaps no earlier name, up to
+   * maxFaultLabelLines lines (past that, on the line that frees first). Measured as laid out: a
+   * hidden panel measures nothing and is stacked again when the axis gets its width.
+   */
+  private stackFaultLabels(): void {
+    const labels = Array.from(this.faultLabels.children) as HTMLElement[];
+    const origin = this.faultLabels.getBoundingClientRect();
+    if (labels.length === 0 || origin.width === 0) {
+      this.faultLabels.style.height = '';
+      return;
+    }
+    const boxes = labels
+      .map((label) => {
+        label.style.top = '0';
+        const r = label.getBoundingClientRect();
+        return { label, left: r.left - origin.left, right: r.right - origin.left };
+      })
+      .sort((a, b) => a.left - b.left);
+    const lineEnds: number[] = [];
+    for (const b of boxes) {
+      let line = lineEnds.findIndex((end) => end + faultLabelGapPx <= b.left);
+      if (line < 0 && lineEnds.length < maxFaultLabelLines) line = lineEnds.push(-Infinity) - 1;
+      if (line < 0) line = lineEnds.indexOf(Math.min(...lineEnds));
+      lineEnds[line] = Math.max(lineEnds[line], b.right);
+      b.label.style.top = `${line * faultLabelLineEm}em`;
+    }
+    this.faultLabels.style.height = `${lineEnds.length * faultLabelLineEm}em`;
   }
 
   private drawAxis(): void {

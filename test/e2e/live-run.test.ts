@@ -286,6 +286,23 @@ describe('the live run in the workbench', function () {
       .locator('.tl-fault-label', { hasText: 'expire-history' })
       .nth(markersBefore)
       .waitFor({ timeout: uiTimeoutMs });
+    // The faults came in bursts (terminate-watcher, expire-history within a second): each name
+    // reads on its own, none drawn over another (they stack on up to three lines).
+    const faultBoxes = await panel()
+      .locator('.tl-fault-label')
+      .evaluateAll((labels) =>
+        labels.map((l) => {
+          const r = l.getBoundingClientRect();
+          return { text: l.textContent ?? '', left: r.left, right: r.right, top: r.top };
+        }),
+      );
+    assert.ok(faultBoxes.length >= 3, JSON.stringify(faultBoxes));
+    for (const [i, a] of faultBoxes.entries())
+      for (const b of faultBoxes.slice(i + 1))
+        assert.ok(
+          Math.abs(a.top - b.top) > 1 || a.right <= b.left || b.right <= a.left,
+          `fault names overlap: ${JSON.stringify([a, b])}`,
+        );
     await shot('live-run-fault-marker.png');
 
     // cache-lag: the reflector paused 5 s; a consistent LIST (no resourceVersion) waits up to 3 s
