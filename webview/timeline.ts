@@ -405,9 +405,10 @@ export class Timeline {
       this.faultLabels.style.height = '';
       return;
     }
+    // All writes, then all reads: one layout, not one per label.
+    for (const label of labels) label.style.top = '0';
     const boxes = labels
       .map((label) => {
-        label.style.top = '0';
         const r = label.getBoundingClientRect();
         return { label, left: r.left - origin.left, right: r.right - origin.left };
       })
