@@ -40,12 +40,13 @@ run_suite() {
   fi
   total_passed=$((total_passed + passed))
   total_failed=$((total_failed + failed))
-  # The failing tests' titles and messages (mocha's list after "N failing", stack frames left out),
+  # The failing tests' titles and messages (mocha's list after "N failing", stack frames left out:
+  # `at fn (file:line:col)`, not a title that starts with "at"),
   # repeated under the summary: a CI record that keeps only the output's tail still names them.
   if [ "$failed" -gt 0 ]; then
     failures+=("--- $name (full log $log)")
     local listed
-    listed=$(sed -n '/^ *[0-9][0-9]* failing/,$p' "$log" | grep -vE '^\s+at |^\s*$' | head -n 40)
+    listed=$(sed -n '/^ *[0-9][0-9]* failing/,$p' "$log" | grep -vE '^\s+at .*:[0-9]+:[0-9]+\)?$|^\s*$' | head -n 40)
     # No mocha list (it crashed, or its build failed): its last lines say why.
     failures+=("${listed:-$(tail -n 20 "$log")}")
   fi

@@ -292,18 +292,32 @@ describe('the inspector at every instant, and at scale', function () {
       .waitFor({ timeout: 600_000 });
     const runs = await listWatchSideBar(page);
     const loadedSize: Record<string, number> = {};
+    let reclicks = 0;
     /** Opens a run from the Runs view; the time until its first rows were drawn. */
     async function firstFrameOf(description: string): Promise<number> {
       const row = runs.locator('.monaco-list-row', { hasText: description }).first();
-      const clicked = Date.now();
+      let clicked = Date.now();
       await row.click();
-      for (;;) {
+      for (let clicks = 1; ;) {
         const f = await hook((h) => ({ ...h.firstFrame(), run: h.run() }));
         if (f.rowsAt !== undefined && f.run?.id === f.runId && f.loadedAt! >= clicked) {
           loadedSize[description] = f.loadedSize ?? 0;
           return f.rowsAt - clicked;
         }
-        if (Date.now() - clicked > 120_000) throw new Error(`no first frame for ${description}`);
+        // A run opens in well under a second here: no run/loaded 10 s after the click means the
+        // workbench lost it (seen once in CI: the row selected, the run not opened). Click
+        // again, at most twice, and count it.
+        if (f.loadedAt === undefined || f.loadedAt < clicked) {
+          if (Date.now() - clicked > 10_000 && clicks < 3) {
+            clicks++;
+            reclicks++;
+            clicked = Date.now();
+            await row.click();
+            continue;
+          }
+        }
+        if (Date.now() - clicked > 120_000)
+          throw new Error(`no first frame for ${description} after ${clicks} clicks`);
         await page.waitForTimeout(20);
       }
     }
@@ -319,6 +333,7 @@ describe('the inspector at every instant, and at scale', function () {
       `first drawn frame, 100,000 watchers: ${big.join(', ')} ms (median ${median(big)} ms)`,
       `ratio (medians): ${(median(big) / median(small)).toFixed(2)}`,
       `run/loaded: ${loadedSize['1,000 watchers']} characters for 1,000 watchers, ${loadedSize['100,000 watchers']} for 100,000`,
+      `clicks on a Runs row clicked again (nothing opened within 10 s): ${reclicks}`,
     );
     // Behaviour, not times: few rows fetched, pages bounded, run/loaded the same size.
     const stats = await hook((h) => h.watcherTable());
