@@ -109,9 +109,8 @@ export function printTable(
     r.measure,
     r.figure,
     r.baseline,
-    Number.isFinite(r.ratio)
-      ? r.ratio.toFixed(r.ratio >= 100 ? 0 : r.ratio >= 10 ? 1 : 2)
-      : String(r.ratio),
+    // No ratio (a failed run, a row that compares calls rather than times): '-', not 'NaN'.
+    Number.isFinite(r.ratio) ? r.ratio.toFixed(r.ratio >= 100 ? 0 : r.ratio >= 10 ? 1 : 2) : '-',
     r.goal ? r.goal.text : '-',
     r.goal ? (r.goal.met ? 'PASS' : 'MISS') : 'info',
     r.note ?? '',

@@ -225,9 +225,10 @@ export async function runEtcdList(o: EtcdListOptions = {}): Promise<BenchRow[]> 
         figure: `${real.calls.length} calls, ${fmtInt(kvsOf(real.calls))} kvs`,
         baseline: `${memory.calls.length} calls, ${fmtInt(kvsOf(memory.calls))} kvs`,
         ratio: NaN,
+        goal: { text: 'identical', met: identical },
         note: identical
-          ? 'PASS: identical calls (key, rangeEnd, limit, revision, kvs), items and tokens'
-          : 'FAIL: the calls differ (listed above)',
+          ? 'identical calls (key, rangeEnd, limit, revision, kvs), items and tokens'
+          : 'the calls differ (listed above)',
       },
     ];
   } finally {
