@@ -6,6 +6,7 @@ import { excerpt, firstDiffIndex, replayTrace } from '../trace/replay';
 import { TraceFormatError } from '../trace/trace-format';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
+import { renderImportReport } from './import-report-text';
 import { renderReport, runJson } from './run-report';
 import { traceFileLines } from './trace-file-lines';
 
@@ -13,16 +14,20 @@ const replayHelp = `Usage: listwatch replay <trace.jsonl>
 
 Re-runs the scenario a trace was recorded from (its header names the scenario, the
 parameters and the seed) and compares every line the replay produces with the recorded
-one. Prints the first line that differs.
+one. Prints the first line that differs. Traces of a local API server, an import or a
+probe recorded the real world, not a scenario: 'listwatch report' reads them.
 
 Exit status: 0 reproduced exactly, 1 differs, 2 usage error (no such file, not a trace).`;
 
 const reportHelp = `Usage: listwatch report <trace.jsonl> [--json]
        listwatch report - [--json]          (read the trace from stdin)
 
-Reads a trace (written by 'listwatch scenario run --trace FILE') and prints the report
-of its run, as 'listwatch scenario run' would have printed it. Lines that do not parse
-are counted and the first few named with their line number.
+Reads a trace and prints the report of its run: a scenario's (written by 'listwatch
+scenario run --trace FILE') as 'listwatch scenario run' would have printed it; an
+import's ('listwatch import --trace') as 'listwatch import' printed it, then what the
+engine answered beside the log; a local API server's or a probe's: its clients, LISTs
+and WATCHes. Lines that do not parse are counted and the first few named with their
+line number.
 
 Options:
   --json         one JSON object instead of the report
@@ -120,9 +125,20 @@ async function report(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     throw new UsageError(`${path}: ${(e as Error).message}`);
   }
+  // An import's trace carries the analysis of its logs: the report begins with it, as
+  // `listwatch import` printed it.
+  const imported = model.imported;
   if (options.has('json'))
-    io.out(JSON.stringify(runJson(model, summary, jsonSections(model.header.scenario))) + '\n');
-  else io.out(renderReport(model, summary) + '\n');
+    io.out(
+      JSON.stringify({
+        ...runJson(model, summary, jsonSections(model.header.scenario)),
+        ...(imported ? { imported } : {}),
+      }) + '\n',
+    );
+  else
+    io.out(
+      (imported ? `${renderImportReport(imported)}\n\n` : '') + renderReport(model, summary) + '\n',
+    );
   if (model.rejected.count > 0)
     io.err(
       `listwatch report: ${model.rejected.count} line(s) of ${path} rejected; first: ${model.rejected.samples[0] ?? ''}\n`,

@@ -97,6 +97,13 @@ function fmtVirtual(ms: number): string {
   return `${m} min ${(s - m * 60).toFixed(1)} s`;
 }
 
+/** What the run's clock was: a live server and a probe ran on the real one. */
+function timeBase(scenario: string): string {
+  if (scenario === 'live') return "of the server's real time";
+  if (scenario === 'probe') return 'of real time';
+  return 'of virtual time';
+}
+
 /** The terminal report. */
 export function renderReport(
   model: RunModel,
@@ -108,7 +115,7 @@ export function renderReport(
   const h = model.header;
   out.push(`${h.scenario} — ${summary.title}`);
   out.push(
-    `profile ${h.profile} · seed ${h.seed} · ${fmtVirtual(model.durationMs)} of virtual time`,
+    `profile ${h.profile} · seed ${h.seed} · ${fmtVirtual(model.durationMs)} ${timeBase(h.scenario)}`,
   );
   out.push(...wrap(paramsLine(model), width));
   out.push('');

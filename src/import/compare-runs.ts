@@ -18,7 +18,8 @@ function emptyFigures(): RunFigures {
   };
 }
 
-function figuresByClient(model: RunModel): Map<string, RunFigures> {
+/** Each client's figures in one run (the client name as its requests carry it; '' for none). */
+export function figuresByClient(model: RunModel): Map<string, RunFigures> {
   const out = new Map<string, RunFigures>();
   const of = (client: string | undefined): RunFigures => {
     const k = client ?? '';

@@ -2,6 +2,7 @@
 // virtual clock and the given seed, folding everything the engine reports into a RunModel (and,
 // when asked, streaming it to a trace). The API the CLI and the extension call.
 import { RunModelBuilder } from '../run/build-run-model';
+import { isRecordedRun, summarizeRecordedRun } from '../run/recorded-run-summary';
 import type { RunHeader, RunModel } from '../run/run-model';
 import { traceFormat, traceVersion, type TraceRecord } from '../trace/trace-format';
 import type { TraceWriter } from '../trace/trace-writer';
@@ -261,11 +262,14 @@ export async function runScenario(
 
 /** The summary of a model (e.g. read back from a trace) by its scenario's own reading. */
 export function summarizeModel(model: RunModel): ScenarioSummary {
+  // A live, import or probe trace: no scenario module made it, its model tells its story.
+  if (isRecordedRun(model.header.scenario)) return summarizeRecordedRun(model);
   const m = moduleOf(model.header.scenario);
   return withEtcdLatencyNote(m.summarize(model), model);
 }
 
-/** The --json sections of a scenario. */
+/** The --json sections of a scenario (of a live, import or probe run: every request's). */
 export function jsonSections(name: string): ScenarioModule['sections'] {
+  if (isRecordedRun(name)) return ['lists', 'watchRequests', 'watchers', 'waits'];
   return moduleOf(name).sections;
 }

@@ -44,6 +44,15 @@ export function firstDiffIndex(a: string, b: string): number {
   return n;
 }
 
+/** Why a trace no scenario made cannot be re-run, and what reproduces it instead. */
+const recordedRunReplay: Record<string, string> = {
+  live: "a local API server's trace records real clients on the real clock; 'listwatch report' reads it",
+  import:
+    "an import is replayed from its logs: run 'listwatch import' on the files its header names again, with --trace; 'listwatch report' reads this trace",
+  probe:
+    "a probe's trace records what a real cluster answered; probe it again with 'listwatch probe'; 'listwatch report' reads this trace",
+};
+
 /**
  * Re-runs the trace's scenario and compares line by line. Throws a TraceFormatError for a trace
  * without a valid header, and an Error for a header the scenarios cannot run (unknown name or
@@ -85,6 +94,9 @@ export async function replayTrace(
     );
   }
   const header = validateHeader(parsed, lineNo);
+  const notRerun = recordedRunReplay[header.scenario];
+  if (notRerun !== undefined)
+    throw new Error(`scenario ${JSON.stringify(header.scenario)} is not re-run: ${notRerun}`);
 
   const replayed: string[] = [];
   const writer = new TraceWriter((l) => replayed.push(l));

@@ -15,6 +15,7 @@ import { loadClusterTarget } from '../../src/probe/kubeconfig-target';
 import { describeProbe, runProbe, type ProbeRun } from '../../src/probe/probe-run';
 import { parseProbeUrl } from '../../src/probe/probe-url';
 import { ProbeError } from '../../src/probe/probe-error';
+import { summarizeRecordedRun } from '../../src/run/recorded-run-summary';
 import { loadRun } from '../../src/trace/load-run';
 
 interface KubeconfigDoc {
@@ -114,6 +115,19 @@ describe('listwatch probe against listwatch serve', function () {
     );
     assert.match(model.lists[0].rule, /^a real cluster answered: whether its watch cache or etcd/);
     assert.strictEqual(model.rejected.count, 0, model.rejected.samples.join('; '));
+    // `listwatch report` on the probe's trace: the cluster's pages, no etcd figures it cannot see.
+    const summary = summarizeRecordedRun(model);
+    assert.deepStrictEqual(summary.facts, {
+      lists: 3,
+      watchRequests: 0,
+      clients: 1,
+      returnedItems: 5,
+      http410: 0,
+    });
+    assert.match(
+      summary.story[0],
+      /^3 LISTs from 1 client \(served by cluster ×3\): the cluster returned 5 items; whether its watch cache or etcd served them is not seen/,
+    );
   });
 
   it('sends the label selector: only the matching pods, paged', async () => {

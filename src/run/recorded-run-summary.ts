@@ -1,0 +1,176 @@
+// No upstream counterpart: the report of a run that no built-in scenario made (a local API
+// server's live run, logs imported and replayed, a probe of a cluster), read from its RunModel
+// alone, so that `listwatch report` tells every trace's story the way it tells a scenario's.
+import { figuresByClient } from '../import/compare-runs';
+import type { ScenarioSummary, SummaryTable } from '../scenarios/scenario';
+import type { RunModel } from './run-model';
+
+/** Rows a table of single requests shows before it says how many more `--json` carries. */
+export const maxRequestRows = 40;
+
+const titles: Record<string, string> = {
+  live: "a local API server's run: real clients, the engine on the real clock",
+  import: "logs imported and replayed through the engine, in virtual time at the log's spacing",
+  probe: 'a real cluster probed: its pages and watch events as it answered them',
+};
+
+/** The recorded runs `summarizeRecordedRun` reads. */
+export function isRecordedRun(scenario: string): boolean {
+  return scenario in titles;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+function countBy<T>(xs: readonly T[], key: (x: T) => string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of xs) {
+    const k = key(x);
+    out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
+}
+
+function countsText(m: Record<string, number>): string {
+  return Object.entries(m)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
+}
+
+function more(shown: number, total: number, what: string): string | undefined {
+  return total > shown ? `${total - shown} more ${what} in --json.` : undefined;
+}
+
+/** The summary of a live, import or probe run (renderReport and runJson print it). */
+export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
+  const scenario = model.header.scenario;
+  const lists = model.lists;
+  const watches = model.watchRequests ?? [];
+  const probe = scenario === 'probe';
+  const etcdCalls = lists.reduce((n, l) => n + l.etcdRequests.length, 0);
+  const fetched = lists.reduce((n, l) => n + l.etcdRequests.reduce((k, e) => k + e.kvs, 0), 0);
+  const returned = lists.reduce((n, l) => n + l.returned, 0);
+  const listErrors = lists.filter((l) => l.error !== undefined);
+  const watchErrors = watches.filter((w) => w.outcome === 'error');
+  const http410 =
+    listErrors.filter((l) => l.error?.code === 410).length +
+    watchErrors.filter((w) => w.error?.code === 410).length;
+  const disagreements =
+    lists.filter((l) => l.disagrees?.length).length +
+    watches.filter((w) => w.disagrees?.length).length;
+  const clients = figuresByClient(model);
+
+  const story: string[] = [];
+  const served = countBy(lists, (l) => l.servedBy);
+  story.push(
+    `${plural(lists.length, 'LIST')} from ${plural(clients.size, 'client')}` +
+      (lists.length ? ` (served by ${countsText(served)})` : '') +
+      (probe
+        ? `: the cluster returned ${plural(returned, 'item')}; whether its watch cache or etcd served them is not seen from outside.`
+        : `: ${plural(etcdCalls, 'etcd call')} read ${plural(fetched, 'key')}, ${plural(returned, 'item')} returned.`),
+  );
+  if (watches.length)
+    story.push(
+      `${plural(watches.length, 'WATCH request')}: ${countsText(countBy(watches, (w) => w.outcome))}` +
+        (watchErrors.length
+          ? `; refused with ${countsText(countBy(watchErrors, (w) => String(w.error?.code ?? '?')))}.`
+          : '.'),
+    );
+  if (listErrors.length)
+    story.push(
+      `LISTs answered with an error: ${countsText(countBy(listErrors, (l) => `${l.error?.code} ${l.error?.reason}`))}.`,
+    );
+  if (scenario === 'import') {
+    const compared =
+      lists.filter((l) => l.logged !== undefined).length +
+      watches.filter((w) => w.logged !== undefined).length;
+    story.push(
+      `${plural(compared, 'request')} compared with what the log says the server answered: ${plural(disagreements, 'disagreement')}.`,
+    );
+  }
+  if (model.faults?.length)
+    story.push(
+      `Faults injected: ${countsText(countBy(model.faults, (f) => f.name))} (${model.faults.map((f) => f.text).join('; ')}).`,
+    );
+
+  const tables: SummaryTable[] = [];
+  tables.push({
+    title: probe ? 'Per client' : "Per client (the engine's answers)",
+    columns: ['client', 'LISTs', 'WATCHes', 'etcd calls', 'etcd keys', '410s', 'waits', 'disagree'],
+    rows: [...clients.entries()]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([c, f]) => [
+        c || '(none)',
+        f.lists,
+        f.watches,
+        f.etcdCalls,
+        f.fetchedObjects,
+        f.http410,
+        f.waits,
+        f.disagreements,
+      ]),
+  });
+  const listRows = lists.slice(0, maxRequestRows);
+  tables.push({
+    title: 'LISTs',
+    columns: [
+      'at ms',
+      'client',
+      'request',
+      'served by',
+      'etcd calls',
+      'fetched',
+      'returned',
+      'status',
+    ],
+    rows: listRows.map((l) => [
+      Math.round(l.at),
+      l.client ?? '',
+      l.request,
+      l.servedBy,
+      l.etcdRequests.length,
+      l.fetched,
+      l.returned,
+      l.error ? `${l.error.code} ${l.error.reason}` : '200',
+    ]),
+    note: more(listRows.length, lists.length, 'LISTs'),
+  });
+  const disagreeing = [
+    ...lists.filter((l) => l.disagrees?.length).map((l) => ({ ...l, verb: 'LIST' })),
+    ...watches.filter((w) => w.disagrees?.length).map((w) => ({ ...w, verb: 'WATCH' })),
+  ].sort((a, b) => a.at - b.at);
+  if (disagreeing.length) {
+    const shown = disagreeing.slice(0, maxRequestRows);
+    tables.push({
+      title: 'Disagreements with the log',
+      columns: ['at ms', 'verb', 'request', 'log', 'engine differs in'],
+      rows: shown.map((r) => [
+        Math.round(r.at),
+        r.verb,
+        r.request,
+        r.logged?.status !== undefined ? String(r.logged.status) : '',
+        (r.disagrees ?? []).join(', '),
+      ]),
+      note: more(shown.length, disagreeing.length, 'disagreements'),
+    });
+  }
+
+  return {
+    scenario,
+    title: titles[scenario] ?? scenario,
+    story,
+    facts: {
+      lists: lists.length,
+      watchRequests: watches.length,
+      clients: clients.size,
+      ...(probe ? {} : { etcdCalls, etcdKeys: fetched }),
+      returnedItems: returned,
+      http410,
+      ...(scenario === 'import' ? { disagreements } : {}),
+    },
+    tables,
+    charts: [],
+  };
+}
