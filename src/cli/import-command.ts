@@ -5,7 +5,7 @@
 // passed in (importCommandWith), so the command's parsing, checks and output stand on their own.
 import { accessSync, constants, statSync } from 'node:fs';
 import { visibleText } from '../format/visible-text';
-import type { ImportFormat, ImportedRequest, RejectedLine } from '../import/imported-request';
+import type { ImportFormat, ImportedRequest } from '../import/imported-request';
 import {
   ImportReportBuilder,
   explainShapes,
@@ -15,7 +15,7 @@ import {
   type ImportTotals,
 } from '../import/import-report';
 import { explainRequest } from '../explain/explain-request';
-import { importFiles as readFiles } from '../import/import-files';
+import { importFiles as readFiles, type ImportSink } from '../import/import-files';
 import { parseArgs, type OptionSpec } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { renderImportReport } from './import-report-text';
@@ -35,12 +35,6 @@ export interface ImportFilesOptions {
   format?: ImportFormat;
   /** Bytes read so far of all files, for progress on big inputs. */
   onProgress?: (bytesRead: number) => void;
-}
-
-/** Where importFiles puts what it read: requests in completion order, rejected lines. */
-export interface ImportSink {
-  request(r: ImportedRequest): void;
-  reject(r: RejectedLine): void;
 }
 
 export type ImportFiles = (
@@ -187,6 +181,7 @@ export async function importReport(
           onRequest(r);
         },
         reject: (r) => builder.reject(r),
+        watchOpened: (fields) => builder.watchOpened(fields),
       }
     : builder;
   const options: ImportFilesOptions = {

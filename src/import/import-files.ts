@@ -18,6 +18,7 @@ import {
   type LineFormat,
   type LineParser,
   type ParseResult,
+  type RequestFields,
   type RequestFragment,
 } from './line-parser';
 import { LineSplitter } from './line-splitter';
@@ -51,10 +52,15 @@ export interface ImportOptions {
   maxLineBytes?: number;
 }
 
-/** Where the import's output goes, as it is read. */
+/** Where the import's output goes, as it is read: requests in completion order, rejected lines. */
 export interface ImportSink {
   request(r: ImportedRequest): void;
   reject(r: RejectedLine): void;
+  /**
+   * A watch's first line was read and the watch is still open (it is emitted when it ends): the
+   * relist rule's "no WATCH received between" must see it before the LISTs that complete first.
+   */
+  watchOpened?(fields: RequestFields): void;
 }
 
 export interface ImportFileResult {
@@ -190,6 +196,7 @@ export async function importFiles(
       if (stats) stats.records++;
       sink.request(r);
     },
+    opened: (fields) => sink.watchOpened?.(fields),
   });
 
   const progress = { read: 0, total: result.bytes, report: options.onProgress };

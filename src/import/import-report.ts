@@ -7,6 +7,7 @@
 // shape how the chosen profile would serve it (the explainer, injected). `finish()` returns the
 // ImportReport that `listwatch import --json` prints and RunModel.imported carries.
 import type { ImportAssumptions, ImportedRequest, RejectedLine } from './imported-request';
+import type { RequestFields } from './line-parser';
 import { Distribution, type DistributionSummary } from './distribution';
 import { chainRule, PaginationChains, type PaginationChain } from './pagination-chains';
 import { importRelistRule, RelistDetector, type Relist } from './relists';
@@ -315,6 +316,18 @@ export class ImportReportBuilder {
   reject(r: RejectedLine): void {
     this.rejectedCount++;
     if (this.rejectedSamples.length < maxRejectedSamples) this.rejectedSamples.push(r);
+  }
+
+  /**
+   * A watch began and is still open (the import emits it when it ends, after the LISTs that end
+   * first): its client's relist rule learns now that a WATCH was received.
+   */
+  watchOpened(fields: RequestFields): void {
+    const r = fields as ImportedRequest;
+    const at = r.receivedAt ?? r.responseStartedAt;
+    const key = at !== undefined ? this.relistKey(r) : undefined;
+    if (key !== undefined && at !== undefined)
+      this.client(r.userAgent ?? '').relistDetector.opened(key, at);
   }
 
   request(r: ImportedRequest): void {

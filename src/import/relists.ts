@@ -32,9 +32,28 @@ interface EndedWatch {
   line: string;
 }
 
+/** Watch starts remembered per `user\nresource`, and keys remembered (the least recent go first). */
+const opensPerKey = 8;
+const maxOpenKeys = 10_000;
+
 export class RelistDetector {
   /** The last ended watch per `user\nresource`, until a relist or a new watch. */
   private readonly ended = new Map<string, EndedWatch>();
+  /**
+   * When watches still open were received, per `user\nresource`: the import emits a request when
+   * it ends, so a long watch comes after the LISTs received after it; these say it was there.
+   */
+  private readonly opens = new Map<string, number[]>();
+
+  /** A watch received at `at` is open (it is read again, by `watch`, when it ends). */
+  opened(key: string, at: number): void {
+    const times = this.opens.get(key) ?? [];
+    this.opens.delete(key);
+    times.push(at);
+    if (times.length > opensPerKey) times.shift();
+    this.opens.set(key, times);
+    if (this.opens.size > maxOpenKeys) this.opens.delete(this.opens.keys().next().value as string);
+  }
 
   /**
    * A WATCH was read: a relist when it is a WatchList client's new initial-events watch soon after
@@ -76,6 +95,8 @@ export class RelistDetector {
     const w = this.ended.get(key);
     if (!w || at === undefined || at < w.at || at - w.at > relistWindowMs) return undefined;
     this.ended.delete(key);
+    // A WATCH received between the end and this request: the client watched again, not relisted.
+    if (this.opens.get(key)?.some((t) => t >= w.at && t < at)) return undefined;
     return { at, via, gapSeconds: (at - w.at) / 1000, because: w.how, line, watchLine: w.line };
   }
 }

@@ -14,6 +14,8 @@ export interface MergerOptions {
   /** Requests held at once (open or waiting); beyond, the oldest is emitted early. */
   maxPending: number;
   emit(r: ImportedRequest): void;
+  /** A watch's first fragment, the watch still open: its fields so far (they are not final). */
+  opened?(fields: RequestFields): void;
 }
 
 /** What the merger did beyond folding, for the import's result. */
@@ -133,6 +135,7 @@ export class RequestMerger {
     }
     p.sources.push(f.source);
     if (!first) fold(p.fields, f.fields);
+    else if (!f.complete && p.fields.verb === 'watch') this.o.opened?.(p.fields);
     if (auditID !== undefined && p.auditID === undefined) {
       p.auditID = auditID;
       p.registered = true;

@@ -16,9 +16,11 @@ import {
   type ImportReport,
   type ImportedClient,
 } from '../../../src/import/import-report';
+import { importFiles } from '../../../src/import/import-files';
 import type { ImportedRequest } from '../../../src/import/imported-request';
 import { maxChainsPerClient } from '../../../src/import/pagination-chains';
 import { clientStormGapMs, herdClients } from '../../../src/import/relist-storms';
+import { withTempFiles } from './import-harness';
 
 const t0 = Date.UTC(2025, 2, 12, 10, 0, 0);
 const backup = 'backup-agent/1.7.0';
@@ -503,6 +505,61 @@ describe('import report: watches and relists', () => {
         assert.ok(chain?.relist, 'the relist LIST starts a chain marked relist');
       }
     });
+
+  // Audit events as a log holds them, through importFiles: a request is emitted when it ends, so a
+  // watch still open is read after the LISTs received after it. The rule's "no WATCH received
+  // between" must see it anyway (ImportSink.watchOpened).
+  describe('a watch still open when a LIST from scratch ends (audit lines through importFiles)', () => {
+    const micro = (s: number): string => new Date(t0 + s * 1000).toISOString().replace('Z', '000Z');
+    const stage = (id: string, verb: string, uri: string, st: string, recv: number, at: number) =>
+      JSON.stringify({
+        kind: 'Event',
+        apiVersion: 'audit.k8s.io/v1',
+        level: 'Metadata',
+        auditID: id,
+        stage: st,
+        requestURI: uri,
+        verb,
+        user: { username: 'system:serviceaccount:ops:backup' },
+        userAgent: backup,
+        objectRef: { resource: 'pods', namespace: 'shop', apiVersion: 'v1' },
+        responseStatus: { metadata: {}, code: 200 },
+        requestReceivedTimestamp: micro(recv),
+        stageTimestamp: micro(at),
+      });
+    const watchURI = `${pods}?watch=true&timeoutSeconds=300&resourceVersion=10`;
+    const ended = [
+      stage('a', 'watch', watchURI, 'ResponseStarted', 0, 0),
+      stage('a', 'watch', watchURI, 'ResponseComplete', 0, 60),
+    ];
+    const list = stage('l', 'list', `${pods}?limit=500`, 'ResponseComplete', 62, 62.1);
+    const reopened = (at: number) => stage('b', 'watch', watchURI, 'ResponseStarted', at, at);
+
+    async function relistsOf(lines: string[]) {
+      const b = new ImportReportBuilder('1.36');
+      await withTempFiles([{ name: 'audit.log', content: lines.join('\n') + '\n' }], (paths) =>
+        importFiles([{ path: paths[0], name: 'audit.log' }], {}, b),
+      );
+      const c = client(b.finish(), backup);
+      return { relists: c.relistDetails.map((r) => [r.via, r.because, r.gapSeconds]), c };
+    }
+
+    it('a WATCH received between the early end and the LIST (open to the end): no relist', async () => {
+      const { relists, c } = await relistsOf([...ended, reopened(61), list]);
+      assert.deepStrictEqual(relists, []);
+      assert.deepStrictEqual([c.watches, c.lists, c.watchesOpenAtEnd], [2, 1, 1]);
+    });
+
+    it('without it the LIST is a relist', async () => {
+      const { relists } = await relistsOf([...ended, list]);
+      assert.deepStrictEqual(relists, [['list', 'early', 2]]);
+    });
+
+    it('a WATCH received after the LIST does not hide it', async () => {
+      const { relists } = await relistsOf([...ended, list, reopened(63)]);
+      assert.deepStrictEqual(relists, [['list', 'early', 2]]);
+    });
+  });
 
   it('watches outside the log are counted as such and never given a duration', () => {
     const rep = report([
