@@ -115,7 +115,7 @@ export class ReplayView {
       h('h3', { text: 'Requests: the log beside the engine' }),
       h('p', {
         class: 'hint',
-        text: "resourceVersions and continue tokens are not compared by value: the engine's etcd has its own revisions. Items are compared only for LISTs without selectors (seeded objects carry no labels).",
+        text: "resourceVersions and continue tokens are not compared by value: the engine's etcd has its own revisions. Items are compared only for LISTs without selectors: the log does not say seeded objects' labels, so each filtered LIST's selectors are given to as many objects as its answers matched.",
       }),
       h('div', { class: 'table-slot replay-table' }, this.table.element),
     );

@@ -164,7 +164,10 @@ export function replaySummaryLines(label: string, s: ReplaySummary): string[] {
         : ''
     }`,
   ];
-  for (const r of s.seeded) out.push(`  seeded ${r.resource}: ${r.text}`);
+  for (const r of s.seeded) {
+    out.push(`  seeded ${r.resource}: ${r.text}`);
+    for (const m of r.matched ?? []) out.push(`    ${m}`);
+  }
   for (const [reason, n] of Object.entries(s.skipped)) out.push(`  not replayed: ${n} × ${reason}`);
   for (const n of s.notes) out.push(`  note: ${n}`);
   return out;

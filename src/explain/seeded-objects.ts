@@ -28,7 +28,7 @@ export interface SeededObjects {
 }
 
 /** Object i matches when the running total of matches steps up at it: evenly spread, deterministic. */
-function shouldMatch(i: number, ratio: number): boolean {
+export function shouldMatch(i: number, ratio: number): boolean {
   return Math.floor((i + 1) * ratio) > Math.floor(i * ratio);
 }
 
@@ -60,24 +60,30 @@ export function seededObjects(plan: SeedPlan): SeededObjects {
   return { objects, matching, ...(note !== undefined ? { note } : {}) };
 }
 
-interface Attributes {
+/** The labels and the (pod) fields an object is given so that a selector decides as wanted. */
+export interface Attributes {
   labels: Record<string, string>;
   fields: Record<string, string>;
+}
+
+/** A pod with the attributes: its labels, and the fields a pod field selector can name. */
+export function podWithAttributes(name: string, namespace: string, attrs: Attributes): KubeObject {
+  return makePod({
+    name,
+    namespace: namespace || undefined,
+    labels: attrs.labels,
+    nodeName: attrs.fields['spec.nodeName'],
+    phase: attrs.fields['status.phase'],
+    restartPolicy: attrs.fields['spec.restartPolicy'],
+    schedulerName: attrs.fields['spec.schedulerName'],
+    serviceAccountName: attrs.fields['spec.serviceAccountName'],
+  });
 }
 
 function build(plan: SeedPlan, name: string, attrs: Attributes): KubeObject {
   const ns = plan.namespace;
   if (plan.resource === 'pods' && plan.apiVersion === 'v1') {
-    return makePod({
-      name,
-      namespace: ns,
-      labels: attrs.labels,
-      nodeName: attrs.fields['spec.nodeName'],
-      phase: attrs.fields['status.phase'],
-      restartPolicy: attrs.fields['spec.restartPolicy'],
-      schedulerName: attrs.fields['spec.schedulerName'],
-      serviceAccountName: attrs.fields['spec.serviceAccountName'],
-    });
+    return podWithAttributes(name, ns, attrs);
   }
   const metadata: KubeObject['metadata'] = { name };
   if (ns) metadata.namespace = ns;
@@ -86,7 +92,7 @@ function build(plan: SeedPlan, name: string, attrs: Attributes): KubeObject {
 }
 
 /** Labels and fields satisfying every requirement (match) or violating the first one (miss). */
-function matchingAttributes(label: string, field: string, match: boolean): Attributes {
+export function matchingAttributes(label: string, field: string, match: boolean): Attributes {
   const out: Attributes = { labels: {}, fields: {} };
   // A miss violates only the first requirement, so that nothing else decides the match.
   let satisfyNext = match;

@@ -10,6 +10,7 @@ import type { Resource, ResourceWatchRequest } from '../engine/apiserver';
 import { MemoryEtcd } from '../engine/etcd/memory-etcd';
 import { decodeContinue, encodeContinue } from '../engine/storage/continue';
 import type { KubeObject } from '../engine/storage/objects';
+import { SelectionPredicate } from '../engine/storage/selection-predicate';
 import { RunModelBuilder } from '../run/build-run-model';
 import type { RunModel } from '../run/run-model';
 import { ScenarioRun, type AnswerComparison } from '../scenarios/scenario-run';
@@ -31,6 +32,7 @@ import { compareList, compareWatch } from './logged-answer';
 import {
   planSeeds,
   rebuiltObject,
+  seedAttributes,
   seededName,
   synthesisedObject,
   type ResourceSeed,
@@ -51,7 +53,7 @@ export const replayedAnnotation = 'listwatch.dev/replayed-request';
 const fixedNotes = [
   'resourceVersions and continue tokens are never compared by value: the engine has its own etcd revisions',
   "a chain's later pages are re-issued with the engine's own continue token from its previous page (the log's tokens name the real cluster's RVs)",
-  'seeded objects carry no labels (the log does not say them): items are compared only for LISTs without selectors',
+  "the log does not say seeded objects' labels: each filtered LIST's selectors are given to as many of them as its answers matched, so filtered LISTs page through etcd as they did; items are still compared only for LISTs without selectors (selectors that overlap or contradict each other cannot all be matched exactly)",
 ];
 
 /**
@@ -268,25 +270,37 @@ export async function replayImport(
 /** Writes a resource's seed objects straight into etcd, one seed input per namespace. */
 function seedObjects(run: ScenarioRun, resource: Resource, seed: ResourceSeed): void {
   let i = 0;
-  for (const [ns, { names, total }] of [...seed.byNamespace].sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  )) {
+  for (const [ns, slot] of [...seed.byNamespace].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { names, total } = slot;
+    const attrs = seedAttributes(slot);
+    // What each selector really matches among the objects written (overlaps can change it).
+    const predicates = slot.selectors.map((s) => ({
+      s,
+      p: SelectionPredicate.from({ label: s.labelSelector, field: s.fieldSelector }, seed.resource),
+      n: 0,
+    }));
     let rev = resource.etcd.currentRevision();
     for (let k = 0; k < total; k++) {
       const name = k < names.length ? names[k] : seededName(++i);
-      const obj = synthesisedObject(seed.group, seed.resource, ns, name);
+      const obj = synthesisedObject(seed.group, seed.resource, ns, name, attrs[k]);
+      for (const q of predicates) if (q.p.matches(obj)) q.n++;
       rev = resource.etcd.put(
         resource.store.prepareKey(resource.objectKey(ns, name), false),
         encodeStoredObject(obj),
       );
     }
     if (total === 0) continue;
+    const matched = predicates.map(
+      (q) =>
+        `${[q.s.labelSelector, q.s.fieldSelector].filter((x) => x !== '').join(' ')}${ns ? ` in ${ns}` : ''}: ${q.n} match${q.n === q.s.matching ? '' : ` (the log's answers: ${q.s.matching})`}`,
+    );
+    if (matched.length) (seed.seeded.matched ??= []).push(...matched);
     run.input({
       action: 'seed',
       objects: total,
       keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true),
       revision: rev,
-      text: `${total} ${seed.seeded.resource} written straight into etcd${ns ? ` in namespace ${ns}` : ''} (${seed.seeded.text})`,
+      text: `${total} ${seed.seeded.resource} written straight into etcd${ns ? ` in namespace ${ns}` : ''} (${seed.seeded.text})${matched.length ? `; ${matched.join('; ')}` : ''}`,
     });
   }
 }

@@ -3,9 +3,18 @@
 // items + remainingItemCount, or the items of a complete chain) or given; the objects later
 // requests name (an update, a delete, a watch of one object) are seeded under their names; a write
 // is rebuilt from the object the log carries (Request/RequestResponse audit levels) or synthesised
-// from its objectRef (Metadata level). Seeded objects carry no labels: the log does not say them.
+// from its objectRef (Metadata level). The log does not say seeded objects' labels: each filtered
+// LIST's selector is given to as many of them as its answers matched (items + remainingItemCount,
+// a complete chain), spread through the key space, so that a filtered LIST pages through etcd as
+// it did; other objects carry none.
 import type { KubeObject } from '../engine/storage/objects';
 import { makePod } from '../engine/storage/objects';
+import {
+  matchingAttributes,
+  podWithAttributes,
+  shouldMatch,
+  type Attributes,
+} from '../explain/seeded-objects';
 import { parseQuery } from '../server/list-query';
 import type { SeededResource } from './replay-options';
 import { resourceKey, type ScheduledRequest } from './replay-schedule';
@@ -34,19 +43,37 @@ const clusterScoped: ReadonlySet<string> = new Set([
 /** The namespace of seeded objects no request names a namespace for. */
 export const defaultSeedNamespace = 'default';
 
+/** A filtered LIST's selectors and how many objects the log's answers say matched them. */
+export interface SelectorCount {
+  labelSelector: string;
+  fieldSelector: string;
+  matching: number;
+}
+
+/** The objects of one namespace ('' for a cluster-scoped resource). */
+export interface NamespaceSeed {
+  /** Names later requests address, written first. */
+  names: string[];
+  total: number;
+  /** Selectors some of them are labelled for (most matching first). */
+  selectors: SelectorCount[];
+}
+
 /** What to write into etcd for one resource before the first request. */
 export interface ResourceSeed {
   group: string;
   resource: string;
   namespaced: boolean;
-  /** Objects per namespace ('' for a cluster-scoped resource), names given first. */
-  byNamespace: Map<string, { names: string[]; total: number }>;
+  byNamespace: Map<string, NamespaceSeed>;
   seeded: SeededResource;
 }
 
-function hasSelector(query: string): boolean {
+/** `labelSelector\0fieldSelector` of a query ('' when it has neither). */
+function selectorKey(query: string): string {
   const q = parseQuery(query);
-  return Boolean(q.get('labelSelector')?.[0] || q.get('fieldSelector')?.[0]);
+  const label = q.get('labelSelector')?.[0] ?? '';
+  const field = q.get('fieldSelector')?.[0] ?? '';
+  return label || field ? `${label}\u0000${field}` : '';
 }
 
 function withoutContinue(query: string): string {
@@ -61,8 +88,9 @@ function hasContinue(query: string): boolean {
 }
 
 /**
- * The object count of each (resource, namespace) the log's LIST answers tell: the largest of a
- * page's items + remainingItemCount, a lone page without continue, or a complete chain's items.
+ * The object count of each (resource, namespace, selectors) the log's LIST answers tell: the
+ * largest of a page's items + remainingItemCount, a lone page without continue, or a complete
+ * chain's items. Key: resource, then `namespace\0selectorKey` ('' selectors: every object).
  */
 function inferCounts(requests: readonly ScheduledRequest[]): Map<string, Map<string, number>> {
   const counts = new Map<string, Map<string, number>>();
@@ -70,14 +98,14 @@ function inferCounts(requests: readonly ScheduledRequest[]): Map<string, Map<str
     const key = resourceKey(s.group, s.resource);
     let m = counts.get(key);
     if (!m) counts.set(key, (m = new Map()));
-    m.set(s.namespace, Math.max(m.get(s.namespace) ?? 0, n));
+    const k = `${s.namespace}\u0000${selectorKey(s.query)}`;
+    m.set(k, Math.max(m.get(k) ?? 0, n));
   };
   // Open chains: client + path + query without continue -> items so far.
   const chains = new Map<string, number>();
   for (const s of requests) {
     const resp = s.request.response;
     if (s.verb !== 'list' || s.request.code !== 200 || resp?.items === undefined) continue;
-    if (hasSelector(s.query)) continue;
     const chainKey = `${s.client}\u0000${s.request.requestURI.split('?')[0]}\u0000${withoutContinue(s.query)}`;
     const first = !hasContinue(s.query);
     const soFar = first ? 0 : chains.get(chainKey);
@@ -130,7 +158,25 @@ export function planSeeds(
   requests: readonly ScheduledRequest[],
   given: Readonly<Record<string, number>> = {},
 ): ResourceSeed[] {
-  const counts = inferCounts(requests);
+  const allCounts = inferCounts(requests);
+  // Every object's count per namespace, and the filtered LISTs' per namespace and selectors.
+  const counts = new Map<string, Map<string, number>>();
+  const filtered = new Map<string, Map<string, SelectorCount[]>>();
+  for (const [key, m] of allCounts)
+    for (const [k, n] of m) {
+      const [ns, label, field] = k.split('\u0000');
+      if (label === '' && field === undefined) {
+        let c = counts.get(key);
+        if (!c) counts.set(key, (c = new Map()));
+        c.set(ns, n);
+        continue;
+      }
+      let f = filtered.get(key);
+      if (!f) filtered.set(key, (f = new Map()));
+      const list = f.get(ns) ?? [];
+      list.push({ labelSelector: label, fieldSelector: field ?? '', matching: n });
+      f.set(ns, list);
+    }
   const named = namedObjects(requests);
   const resources = new Map<string, { group: string; resource: string; namespaced: boolean }>();
   for (const s of requests) {
@@ -143,12 +189,12 @@ export function planSeeds(
     if (!r.namespaced && !clusterScoped.has(r.resource)) r.namespaced = true;
   const seeds: ResourceSeed[] = [];
   for (const [key, r] of resources) {
-    const byNamespace = new Map<string, { names: string[]; total: number }>();
+    const byNamespace = new Map<string, NamespaceSeed>();
     const root = r.namespaced ? defaultSeedNamespace : '';
-    const slot = (ns: string): { names: string[]; total: number } => {
+    const slot = (ns: string): NamespaceSeed => {
       const k = r.namespaced ? ns || root : '';
       let v = byNamespace.get(k);
-      if (!v) byNamespace.set(k, (v = { names: [], total: 0 }));
+      if (!v) byNamespace.set(k, (v = { names: [], total: 0, selectors: [] }));
       return v;
     };
     for (const [ns, names] of named.get(key) ?? []) {
@@ -162,6 +208,16 @@ export function planSeeds(
     const wanted = given[key] ?? given[r.resource] ?? inferred.get('');
     if (wanted !== undefined && wanted > inNamespaces())
       slot(root).total += wanted - inNamespaces();
+    // A filtered LIST's matches are objects of its namespace (all namespaces: the root's).
+    let labelled = 0;
+    for (const [ns, list] of filtered.get(key) ?? [])
+      for (const sel of list) {
+        const v = slot(ns);
+        v.selectors.push(sel);
+        v.total = Math.max(v.total, sel.matching);
+        labelled++;
+      }
+    for (const v of byNamespace.values()) v.selectors.sort((a, b) => b.matching - a.matching);
     const objects = inNamespaces();
     const from: SeededResource['from'] =
       given[key] !== undefined || given[r.resource] !== undefined
@@ -175,7 +231,15 @@ export function planSeeds(
         : from === 'inferred'
           ? `${objects} inferred from the log's LIST answers (items + remainingItemCount, complete chains)`
           : `${objects}: only the objects later requests name (no LIST answer in the log says how many)`;
-    seeds.push({ ...r, byNamespace, seeded: { resource: key, objects, from, text } });
+    const labels =
+      labelled > 0
+        ? `; labelled for ${labelled} filtered LIST selector(s), as many objects as their answers matched`
+        : '';
+    seeds.push({
+      ...r,
+      byNamespace,
+      seeded: { resource: key, objects, from, text: text + labels },
+    });
   }
   return seeds.sort((a, b) => (a.seeded.resource < b.seeded.resource ? -1 : 1));
 }
@@ -185,18 +249,61 @@ export function seededName(i: number): string {
   return `imported-${String(i).padStart(6, '0')}`;
 }
 
-/** A synthesised object of a resource: its name and namespace, nothing the log does not say. */
+/**
+ * A synthesised object of a resource: its name and namespace, and the labels (pod fields) a
+ * seed gave it so that a filtered LIST of the log matches it; nothing else the log does not say.
+ */
 export function synthesisedObject(
   group: string,
   resource: string,
   namespace: string,
   name: string,
+  attrs?: Attributes,
 ): KubeObject {
   if (group === '' && resource === 'pods')
-    return makePod({ name, namespace: namespace || undefined });
-  const metadata: Record<string, string> = { name };
+    return attrs
+      ? podWithAttributes(name, namespace, attrs)
+      : makePod({ name, namespace: namespace || undefined });
+  const metadata: KubeObject['metadata'] = { name };
   if (namespace) metadata.namespace = namespace;
+  if (attrs && Object.keys(attrs.labels).length > 0) metadata.labels = attrs.labels;
   return { metadata } as KubeObject;
+}
+
+function conflicts(have: Attributes, want: Attributes): boolean {
+  for (const [k, v] of Object.entries(want.labels))
+    if (have.labels[k] !== undefined && have.labels[k] !== v) return true;
+  for (const [k, v] of Object.entries(want.fields))
+    if (have.fields[k] !== undefined && have.fields[k] !== v) return true;
+  return false;
+}
+
+/**
+ * The attributes of a namespace's seeded objects, by index: each selector (most matching first)
+ * is given to `matching` objects spread evenly over those whose attributes do not contradict it.
+ * Undefined entries carry none. How many each selector really matches is counted on the objects.
+ */
+export function seedAttributes(seed: NamespaceSeed): Array<Attributes | undefined> {
+  const out: Array<Attributes | undefined> = new Array(seed.total);
+  for (const sel of seed.selectors) {
+    const want = matchingAttributes(sel.labelSelector, sel.fieldSelector, true);
+    const free: number[] = [];
+    for (let i = 0; i < seed.total; i++) {
+      const have = out[i];
+      if (have === undefined || !conflicts(have, want)) free.push(i);
+    }
+    const ratio = free.length > 0 ? Math.min(1, sel.matching / free.length) : 0;
+    for (let j = 0; j < free.length; j++) {
+      if (!shouldMatch(j, ratio)) continue;
+      const i = free[j];
+      const have = out[i] ?? { labels: {}, fields: {} };
+      out[i] = {
+        labels: { ...have.labels, ...want.labels },
+        fields: { ...have.fields, ...want.fields },
+      };
+    }
+  }
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

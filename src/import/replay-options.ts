@@ -34,6 +34,11 @@ export interface SeededResource {
   from: 'given' | 'inferred' | 'named';
   /** How it was inferred, in words. */
   text: string;
+  /**
+   * Per namespace and filtered LIST selector, how many seeded objects match it, beside the count
+   * the log's answers gave when they differ (`app=web in default: 300 match`).
+   */
+  matched?: string[];
 }
 
 export interface ReplaySummary {

@@ -243,6 +243,43 @@ describe('replayImport', () => {
     });
   }
 
+  it('filtered LISTs: as many seeded objects as their answers matched carry their selectors, spread through the key space', async () => {
+    const { model, summary } = await replayToModel(
+      [
+        req('list', '/api/v1/pods?limit=500', 0, {
+          response: { items: 500, remainingItemCount: 1500, continue: logToken('default/x') },
+        }),
+        req('list', '/api/v1/pods?labelSelector=app%3Dbackup%2Ctier%20in%20(db)&limit=500', 1, {
+          userAgent: 'velero/v1.14',
+          response: { items: 20 },
+        }),
+        req('list', '/api/v1/pods?labelSelector=app%3Dweb', 2, {
+          userAgent: 'web-operator/0.1',
+          response: { items: 300 },
+        }),
+        req('list', '/api/v1/namespaces/shop/pods?fieldSelector=spec.nodeName%3Dnode-1', 3, {
+          userAgent: 'kubelet/v1.33.1',
+          response: { items: 7 },
+        }),
+      ],
+      base,
+    );
+    assert.deepStrictEqual(
+      model.lists.map((l) => l.returned),
+      [500, 20, 300, 7],
+    );
+    assert.strictEqual(summary.seeded[0].objects, 2007);
+    assert.match(summary.seeded[0].text, /labelled for 3 filtered LIST selector\(s\)/);
+    assert.deepStrictEqual(summary.seeded[0].matched, [
+      'app=web in default: 300 match',
+      'app=backup,tier in (db) in default: 20 match',
+      'spec.nodeName=node-1 in shop: 7 match',
+    ]);
+    // Spread: the 20 are not the first 20 keys, so a page of etcd holds few of them.
+    const velero = model.lists[1];
+    assert.ok(velero.fetched > 20 * 10, `fetched ${velero.fetched} for 20 matches`);
+  });
+
   it('re-opens a watch for its logged duration; one whose end is not in the file stays open', async () => {
     const { model, summary } = await replayToModel(
       [
