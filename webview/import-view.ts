@@ -13,7 +13,7 @@ import type {
   PanelModel,
 } from '../src/protocol';
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/inspector/chain-text';
-import { shortClientName } from '../src/inspector/client-name';
+import { shortClientName, shortClientNames } from '../src/inspector/client-name';
 import { formatCount, h, plural, replaceChildren, visibleText, type Child } from './dom';
 
 function iso(ms: number | null | undefined): string {
@@ -151,15 +151,19 @@ export class ImportView {
         ],
       ]),
     );
-    replaceChildren(this.clientsBody, ...r.clients.map((c) => this.clientRow(c)));
+    const names = shortClientNames(r.clients.map((c) => c.userAgent));
+    replaceChildren(
+      this.clientsBody,
+      ...r.clients.map((c) => this.clientRow(c, names.get(c.userAgent) ?? '')),
+    );
     this.renderDetail();
     replaceChildren(this.rest, this.storms(r), this.servedAs(r), this.rejected(r), this.rules(r));
   }
 
-  private clientRow(c: ImportedClient): HTMLTableRowElement {
+  private clientRow(c: ImportedClient, name: string): HTMLTableRowElement {
     const selected = c.userAgent === this.selected;
     const cells: Array<[string, boolean]> = [
-      [visibleText(shortClientName(c.userAgent)) || '(none)', false],
+      [visibleText(name) || '(none)', false],
       [modeLabels[c.mode], false],
       ...[
         c.requests,

@@ -9,3 +9,37 @@ export function shortClientName(userAgent: string): string {
   const first = userAgent.trim().split(/\s+/, 1)[0] ?? '';
   return first.length > 48 ? `${first.slice(0, 47)}…` : first;
 }
+
+/**
+ * Short names for a set of User-Agents that tell each apart: where two share a first word
+ * (kube-controller-manager's `…/shared-informers` and `…/leader-election`), each gets what follows
+ * their common part, after an ellipsis; a User-Agent that is all common part is shown whole.
+ */
+export function shortClientNames(userAgents: readonly string[]): Map<string, string> {
+  const groups = new Map<string, string[]>();
+  for (const ua of new Set(userAgents)) {
+    const short = shortClientName(ua);
+    const g = groups.get(short);
+    if (g) g.push(ua);
+    else groups.set(short, [ua]);
+  }
+  const out = new Map<string, string>();
+  for (const [short, uas] of groups) {
+    if (uas.length === 1) {
+      out.set(uas[0], short);
+      continue;
+    }
+    let common = uas[0].length;
+    for (const ua of uas.slice(1)) {
+      let i = 0;
+      while (i < common && i < ua.length && ua[i] === uas[0][i]) i++;
+      common = i;
+    }
+    for (const ua of uas) {
+      const rest = ua.slice(common).replace(/^[\s/]+/, '').trimEnd();
+      const tail = rest.length > 40 ? `${rest.slice(0, 39)}…` : rest;
+      out.set(ua, rest === '' ? ua : `${short} …${tail}`);
+    }
+  }
+  return out;
+}
