@@ -50,6 +50,7 @@ import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery } from './list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
 import type { StorageOperation } from './status';
+import { auditStatusOf } from './response-status';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
@@ -610,7 +611,7 @@ function audit(
       return r;
     }) as ServerResponse['writeHead'];
   }
-  res.once('close', () => handle.responseComplete(res.statusCode));
+  res.once('close', () => handle.responseComplete(auditStatusOf(res)));
 }
 
 /** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */

@@ -130,6 +130,34 @@ describe('listwatch probe against listwatch serve', function () {
     );
   });
 
+  it("the audit log keeps a failure's Status (status, message, reason, details, code) at level Metadata, as AuditContext.LogResponseObject copies it", async () => {
+    const uri = '/api/v1/namespaces/default/pods/no-such-pod';
+    const res = await fetch(`${server.url}${uri}`, {
+      headers: { Authorization: `Bearer ${server.token}` },
+    });
+    assert.strictEqual(res.status, 404);
+    const auditID = res.headers.get('audit-id');
+    // The audit line is written when the response closes: read until it is there.
+    let event: { stage: string; level: string; responseStatus?: unknown } | undefined;
+    for (let i = 0; i < 100 && event === undefined; i++) {
+      const lines = fs.readFileSync(path.join(dir, 'audit.log'), 'utf8').split('\n');
+      event = lines
+        .filter((l) => l.includes(`"auditID":"${auditID}"`) && l.includes('"ResponseComplete"'))
+        .map((l) => JSON.parse(l) as NonNullable<typeof event>)[0];
+      if (event === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(event, `no ResponseComplete event for ${auditID}`);
+    assert.strictEqual(event.level, 'Metadata');
+    assert.deepStrictEqual(event.responseStatus, {
+      metadata: {},
+      status: 'Failure',
+      message: 'pods "no-such-pod" not found',
+      reason: 'NotFound',
+      details: { name: 'no-such-pod', kind: 'pods' },
+      code: 404,
+    });
+  });
+
   it('sends the label selector: only the matching pods, paged', async () => {
     for (const n of ['web-a', 'web-b', 'web-c']) await createPod(n, { app: 'web' });
     const run = await probe('/api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=2');

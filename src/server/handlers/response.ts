@@ -10,6 +10,7 @@ import type { GroupResource } from '../../engine/storage/group-resource';
 import type { KubeList, KubeObject } from '../../engine/storage/objects';
 import { transformObject } from '../transform-response';
 import type { RequestScope } from './request-scope';
+import { noteResponseStatus } from '../response-status';
 import { statusBody, statusCode, statusForError, type StorageOperation } from '../status';
 
 /** Writes `json` (one JSON document) with `code`. */
@@ -72,6 +73,7 @@ export function writeError(
   const retry = suggestsClientDelay(err);
   if (retry !== undefined) res.setHeader('Retry-After', String(retry));
   const body = statusBody(status);
+  noteResponseStatus(res, status, statusCode(status));
   res.writeHead(statusCode(status), {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
