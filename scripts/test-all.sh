@@ -53,14 +53,21 @@ run_suite() {
   summaries+=("$(printf '%-10s %4d passing, %d failing (exit %d, %ds)' "$name" "$passed" "$failed" "$rc" $((SECONDS - started)))")
 }
 
-# run_step <name> <command...>: a step that is not a test suite (build, package); failing counts as one failed test.
+# run_step <name> <command...>: a step that is not a test suite (check, build, package), with its
+# output to $logs/<name>.log too; failing counts as one failed test, and its last lines go under
+# "=== failures" (which file prettier or tsc named).
 run_step() {
   local name=$1; shift
+  local log="$logs/$name.log"
   echo
   echo "=== $name: $*"
-  if "$@"; then return 0; fi
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  if [ "$rc" -eq 0 ]; then return 0; fi
   total_failed=$((total_failed + 1))
-  summaries+=("$(printf '%-10s failed' "$name")")
+  summaries+=("$(printf '%-10s failed (exit %d)' "$name" "$rc")")
+  failures+=("--- $name (full log $log)")
+  failures+=("$(tail -n 20 "$log")")
   return 1
 }
 

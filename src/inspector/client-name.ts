@@ -36,7 +36,10 @@ export function shortClientNames(userAgents: readonly string[]): Map<string, str
       common = i;
     }
     for (const ua of uas) {
-      const rest = ua.slice(common).replace(/^[\s/]+/, '').trimEnd();
+      const rest = ua
+        .slice(common)
+        .replace(/^[\s/]+/, '')
+        .trimEnd();
       const tail = rest.length > 40 ? `${rest.slice(0, 39)}…` : rest;
       out.set(ua, rest === '' ? ua : `${short} …${tail}`);
     }
