@@ -157,7 +157,13 @@ export class ImportView {
       ...r.clients.map((c) => this.clientRow(c, names.get(c.userAgent) ?? '')),
     );
     this.renderDetail();
-    replaceChildren(this.rest, this.storms(r), this.servedAs(r), this.rejected(r), this.rules(r));
+    replaceChildren(
+      this.rest,
+      this.storms(r, names),
+      this.servedAs(r),
+      this.rejected(r),
+      this.rules(r),
+    );
   }
 
   private clientRow(c: ImportedClient, name: string): HTMLTableRowElement {
@@ -362,10 +368,10 @@ export class ImportView {
     );
   }
 
-  private storms(r: ImportReport): HTMLElement {
+  private storms(r: ImportReport, names: ReadonlyMap<string, string>): HTMLElement {
     const items = r.storms.map((s) =>
       h('li', {
-        text: `${s.kind === 'herd' ? `herd of ${formatCount(s.clients)} clients (${(s.userAgents ?? []).map((u) => visibleText(shortClientName(u))).join(', ')})` : visibleText(s.userAgent)}: ${plural(s.relists, 'relist')} ${iso(s.from)} – ${iso(s.to)}, median interval ${s.medianIntervalSeconds ?? '—'} s (window ${s.windowSeconds} s)`,
+        text: `${s.kind === 'herd' ? `herd of ${formatCount(s.clients)} clients (${(s.userAgents ?? []).map((u) => visibleText(names.get(u) ?? shortClientName(u))).join(', ')})` : visibleText(s.userAgent)}: ${plural(s.relists, 'relist')} ${iso(s.from)} – ${iso(s.to)}, median interval ${s.medianIntervalSeconds ?? '—'} s (window ${s.windowSeconds} s)`,
       }),
     );
     return section(

@@ -50,6 +50,13 @@ function add(into: RunFigures, f: RunFigures): void {
   for (const k of Object.keys(into) as Array<keyof RunFigures>) into[k] += f[k];
 }
 
+/** The figures of every client together. */
+export function totalFigures(byClient: ReadonlyMap<string, RunFigures>): RunFigures {
+  const total = emptyFigures();
+  for (const f of byClient.values()) add(total, f);
+  return total;
+}
+
 /** A run's label: `1.36`, `1.37 watchList=true`. */
 export function runLabel(model: RunModel): string {
   const p = model.header.params;

@@ -68,12 +68,9 @@ export interface ResourceSeed {
   seeded: SeededResource;
 }
 
-/** `labelSelector\0fieldSelector` of a query ('' when it has neither). */
-function selectorKey(query: string): string {
-  const q = parseQuery(query);
-  const label = q.get('labelSelector')?.[0] ?? '';
-  const field = q.get('fieldSelector')?.[0] ?? '';
-  return label || field ? `${label}\u0000${field}` : '';
+/** What one (namespace, selectors) of a resource holds, by the log's LIST answers. */
+interface InferredCount extends SelectorCount {
+  namespace: string;
 }
 
 function withoutContinue(query: string): string {
@@ -90,16 +87,21 @@ function hasContinue(query: string): boolean {
 /**
  * The object count of each (resource, namespace, selectors) the log's LIST answers tell: the
  * largest of a page's items + remainingItemCount, a lone page without continue, or a complete
- * chain's items. Key: resource, then `namespace\0selectorKey` ('' selectors: every object).
+ * chain's items. Per resource; both selectors '' for a count of every object.
  */
-function inferCounts(requests: readonly ScheduledRequest[]): Map<string, Map<string, number>> {
-  const counts = new Map<string, Map<string, number>>();
+function inferCounts(requests: readonly ScheduledRequest[]): Map<string, InferredCount[]> {
+  const counts = new Map<string, Map<string, InferredCount>>();
   const note = (s: ScheduledRequest, n: number): void => {
     const key = resourceKey(s.group, s.resource);
     let m = counts.get(key);
     if (!m) counts.set(key, (m = new Map()));
-    const k = `${s.namespace}\u0000${selectorKey(s.query)}`;
-    m.set(k, Math.max(m.get(k) ?? 0, n));
+    const q = parseQuery(s.query);
+    const labelSelector = q.get('labelSelector')?.[0] ?? '';
+    const fieldSelector = q.get('fieldSelector')?.[0] ?? '';
+    const k = `${s.namespace}\u0000${labelSelector}\u0000${fieldSelector}`;
+    const c = m.get(k);
+    if (c) c.matching = Math.max(c.matching, n);
+    else m.set(k, { namespace: s.namespace, labelSelector, fieldSelector, matching: n });
   };
   // Open chains: client + path + query without continue -> items so far.
   const chains = new Map<string, number>();
@@ -120,7 +122,7 @@ function inferCounts(requests: readonly ScheduledRequest[]): Map<string, Map<str
       }
     }
   }
-  return counts;
+  return new Map([...counts].map(([key, m]) => [key, [...m.values()]]));
 }
 
 /** The names later requests address before any create of them: they must exist. */
@@ -159,24 +161,8 @@ export function planSeeds(
   given: Readonly<Record<string, number>> = {},
 ): ResourceSeed[] {
   const allCounts = inferCounts(requests);
-  // Every object's count per namespace, and the filtered LISTs' per namespace and selectors.
-  const counts = new Map<string, Map<string, number>>();
-  const filtered = new Map<string, Map<string, SelectorCount[]>>();
-  for (const [key, m] of allCounts)
-    for (const [k, n] of m) {
-      const [ns, label, field] = k.split('\u0000');
-      if (label === '' && field === undefined) {
-        let c = counts.get(key);
-        if (!c) counts.set(key, (c = new Map()));
-        c.set(ns, n);
-        continue;
-      }
-      let f = filtered.get(key);
-      if (!f) filtered.set(key, (f = new Map()));
-      const list = f.get(ns) ?? [];
-      list.push({ labelSelector: label, fieldSelector: field ?? '', matching: n });
-      f.set(ns, list);
-    }
+  const unfiltered = (c: InferredCount): boolean =>
+    c.labelSelector === '' && c.fieldSelector === '';
   const named = namedObjects(requests);
   const resources = new Map<string, { group: string; resource: string; namespaced: boolean }>();
   for (const s of requests) {
@@ -202,27 +188,36 @@ export function planSeeds(
       v.names.push(...names);
       v.total = Math.max(v.total, v.names.length);
     }
-    const inferred = counts.get(key) ?? new Map<string, number>();
-    for (const [ns, n] of inferred) if (ns !== '') slot(ns).total = Math.max(slot(ns).total, n);
+    const inferred = allCounts.get(key) ?? [];
+    for (const c of inferred)
+      if (unfiltered(c) && c.namespace !== '')
+        slot(c.namespace).total = Math.max(slot(c.namespace).total, c.matching);
     const inNamespaces = (): number => [...byNamespace.values()].reduce((a, v) => a + v.total, 0);
-    const wanted = given[key] ?? given[r.resource] ?? inferred.get('');
+    const wanted =
+      given[key] ??
+      given[r.resource] ??
+      inferred.find((c) => unfiltered(c) && c.namespace === '')?.matching;
     if (wanted !== undefined && wanted > inNamespaces())
       slot(root).total += wanted - inNamespaces();
     // A filtered LIST's matches are objects of its namespace (all namespaces: the root's).
     let labelled = 0;
-    for (const [ns, list] of filtered.get(key) ?? [])
-      for (const sel of list) {
-        const v = slot(ns);
-        v.selectors.push(sel);
-        v.total = Math.max(v.total, sel.matching);
-        labelled++;
-      }
+    for (const c of inferred) {
+      if (unfiltered(c)) continue;
+      const v = slot(c.namespace);
+      v.selectors.push({
+        labelSelector: c.labelSelector,
+        fieldSelector: c.fieldSelector,
+        matching: c.matching,
+      });
+      v.total = Math.max(v.total, c.matching);
+      labelled++;
+    }
     for (const v of byNamespace.values()) v.selectors.sort((a, b) => b.matching - a.matching);
     const objects = inNamespaces();
     const from: SeededResource['from'] =
       given[key] !== undefined || given[r.resource] !== undefined
         ? 'given'
-        : inferred.size > 0
+        : inferred.length > 0
           ? 'inferred'
           : 'named';
     const text =

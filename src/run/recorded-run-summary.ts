@@ -1,22 +1,40 @@
 // No upstream counterpart: the report of a run that no built-in scenario made (a local API
 // server's live run, logs imported and replayed, a probe of a cluster), read from its RunModel
 // alone, so that `listwatch report` tells every trace's story the way it tells a scenario's.
-import { figuresByClient } from '../import/compare-runs';
+import { figuresByClient, totalFigures } from '../import/compare-runs';
 import type { ScenarioSummary, SummaryTable } from '../scenarios/scenario';
 import type { RunModel } from './run-model';
 
 /** Rows a table of single requests shows before it says how many more `--json` carries. */
 export const maxRequestRows = 40;
 
-const titles: Record<string, string> = {
-  live: "a local API server's run: real clients, the engine on the real clock",
-  import: "logs imported and replayed through the engine, in virtual time at the log's spacing",
-  probe: 'a real cluster probed: its pages and watch events as it answered them',
+/** Each recorded run: its report's title, and why `listwatch replay` does not re-run it. */
+const recordedRuns: Record<string, { title: string; notRerun: string }> = {
+  live: {
+    title: "a local API server's run: real clients, the engine on the real clock",
+    notRerun:
+      "a local API server's trace records real clients on the real clock; 'listwatch report' reads it",
+  },
+  import: {
+    title: "logs imported and replayed through the engine, in virtual time at the log's spacing",
+    notRerun:
+      "an import is replayed from its logs: run 'listwatch import' on the files its header names again, with --trace; 'listwatch report' reads this trace",
+  },
+  probe: {
+    title: 'a real cluster probed: its pages and watch events as it answered them',
+    notRerun:
+      "a probe's trace records what a real cluster answered; probe it again with 'listwatch probe'; 'listwatch report' reads this trace",
+  },
 };
 
 /** The recorded runs `summarizeRecordedRun` reads. */
 export function isRecordedRun(scenario: string): boolean {
-  return scenario in titles;
+  return scenario in recordedRuns;
+}
+
+/** Why a recorded run's trace is not re-run, and what reproduces it instead (undefined: a scenario's). */
+export function notRerunReason(scenario: string): string | undefined {
+  return recordedRuns[scenario]?.notRerun;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -49,18 +67,11 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
   const lists = model.lists;
   const watches = model.watchRequests ?? [];
   const probe = scenario === 'probe';
-  const etcdCalls = lists.reduce((n, l) => n + l.etcdRequests.length, 0);
-  const fetched = lists.reduce((n, l) => n + l.etcdRequests.reduce((k, e) => k + e.kvs, 0), 0);
+  const clients = figuresByClient(model);
+  const { etcdCalls, fetchedObjects: fetched, http410, disagreements } = totalFigures(clients);
   const returned = lists.reduce((n, l) => n + l.returned, 0);
   const listErrors = lists.filter((l) => l.error !== undefined);
   const watchErrors = watches.filter((w) => w.outcome === 'error');
-  const http410 =
-    listErrors.filter((l) => l.error?.code === 410).length +
-    watchErrors.filter((w) => w.error?.code === 410).length;
-  const disagreements =
-    lists.filter((l) => l.disagrees?.length).length +
-    watches.filter((w) => w.disagrees?.length).length;
-  const clients = figuresByClient(model);
 
   const story: string[] = [];
   const served = countBy(lists, (l) => l.servedBy);
@@ -133,7 +144,7 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
       l.etcdRequests.length,
       l.fetched,
       l.returned,
-      l.error ? `${l.error.code} ${l.error.reason}` : '200',
+      l.error ? `${l.error.code} ${l.error.reason}` : l.endedAt === undefined ? 'no answer' : '200',
     ]),
     note: more(listRows.length, lists.length, 'LISTs'),
   });
@@ -159,7 +170,7 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
 
   return {
     scenario,
-    title: titles[scenario] ?? scenario,
+    title: recordedRuns[scenario]?.title ?? scenario,
     story,
     facts: {
       lists: lists.length,

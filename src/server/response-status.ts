@@ -6,11 +6,12 @@ import type { ServerResponse } from 'http';
 import { statusToJSON, type Status } from '../engine/storage/errors';
 import type { GoJsonValue } from '../engine/encoding/go-json';
 import type { AuditResponseStatus } from './audit-log';
+import { statusCode } from './status';
 
 const statuses = new WeakMap<ServerResponse, AuditResponseStatus>();
 
 /** The Status written as `res`'s body (the bounded fields LogResponseObject copies). */
-export function noteResponseStatus(res: ServerResponse, s: Status, code: number): void {
+export function noteResponseStatus(res: ServerResponse, s: Status): void {
   statuses.set(res, {
     status: s.status,
     message: s.message,
@@ -20,7 +21,7 @@ export function noteResponseStatus(res: ServerResponse, s: Status, code: number)
       ? (JSON.parse(statusToJSON({ metadata: {}, details: s.details })) as { details: GoJsonValue })
           .details
       : undefined,
-    code,
+    code: statusCode(s),
   });
 }
 

@@ -3,6 +3,7 @@
 // the recorded one. A deterministic engine reproduces the trace byte for byte; the first line that
 // differs is reported.
 import { runScenario } from '../scenarios/runner';
+import { notRerunReason } from '../run/recorded-run-summary';
 import { TraceFormatError, traceVersion, validateHeader, type TraceHeader } from './trace-format';
 import { TraceWriter } from './trace-writer';
 
@@ -43,15 +44,6 @@ export function firstDiffIndex(a: string, b: string): number {
   for (let i = 0; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return i;
   return n;
 }
-
-/** Why a trace no scenario made cannot be re-run, and what reproduces it instead. */
-const recordedRunReplay: Record<string, string> = {
-  live: "a local API server's trace records real clients on the real clock; 'listwatch report' reads it",
-  import:
-    "an import is replayed from its logs: run 'listwatch import' on the files its header names again, with --trace; 'listwatch report' reads this trace",
-  probe:
-    "a probe's trace records what a real cluster answered; probe it again with 'listwatch probe'; 'listwatch report' reads this trace",
-};
 
 /**
  * Re-runs the trace's scenario and compares line by line. Throws a TraceFormatError for a trace
@@ -94,7 +86,7 @@ export async function replayTrace(
     );
   }
   const header = validateHeader(parsed, lineNo);
-  const notRerun = recordedRunReplay[header.scenario];
+  const notRerun = notRerunReason(header.scenario);
   if (notRerun !== undefined)
     throw new Error(`scenario ${JSON.stringify(header.scenario)} is not re-run: ${notRerun}`);
 

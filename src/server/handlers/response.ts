@@ -73,7 +73,7 @@ export function writeError(
   const retry = suggestsClientDelay(err);
   if (retry !== undefined) res.setHeader('Retry-After', String(retry));
   const body = statusBody(status);
-  noteResponseStatus(res, status, statusCode(status));
+  noteResponseStatus(res, status);
   res.writeHead(statusCode(status), {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),

@@ -2,7 +2,7 @@
 // `listwatch import --trace`) and a live server's (test/fixtures/live-clients.jsonl), through the
 // built CLI. report tells their story from the model; replay says why it cannot re-run them.
 import * as assert from 'assert';
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { importScenario } from '../../../src/import/replay-import';
@@ -89,6 +89,16 @@ describe('listwatch report and replay on live, import and probe traces', () => {
     assert.match(r.out, /of the server's real time/);
     assert.match(r.out, /kubectl\/v1\.33\.1/);
     assert.match(r.out, /\/api\/v1\/namespaces\/default\/pods\?limit=2/);
+  });
+
+  it('a LIST the trace ends before answering says so, not 200', () => {
+    const lines = readFileSync(liveFixture, 'utf8').split('\n').slice(0, 2).join('\n');
+    const r = runCli(['report', '-'], lines + '\n');
+    assert.strictEqual(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /\/api\/v1\/namespaces\/default\/pods\?limit=2 +etcd +0 +0 +0 +no answer$/m,
+    );
   });
 
   it('replay refuses them, saying why and what reproduces them instead (exit 2)', () => {

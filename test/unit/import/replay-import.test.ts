@@ -227,6 +227,14 @@ describe('replayImport', () => {
       from: 'inferred',
     },
     {
+      name: "a filtered LIST's matches, when no unfiltered answer says how many there are",
+      requests: () => [
+        req('list', '/api/v1/pods?labelSelector=app%3Dweb', 0, { response: { items: 42 } }),
+      ],
+      want: 42,
+      from: 'inferred',
+    },
+    {
       name: 'given',
       requests: () => [req('list', '/api/v1/pods?limit=500', 0)],
       objects: { pods: 5000 },
