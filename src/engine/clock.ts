@@ -264,31 +264,60 @@ export async function settle(turns = 20): Promise<void> {
 }
 
 /**
+ * The longest delay a host timer holds: setTimeout keeps it as a 32-bit signed count of ms, and a
+ * longer one (a watch's timeoutSeconds >= 2,147,484) overflows and fires at once.
+ */
+export const maxTimerDelayMs = 2 ** 31 - 1;
+
+/** The host's timer functions (globalThis's; a test passes its own to see the steps). */
+export interface HostTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const globalTimers: HostTimers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+/**
  * Wall-clock time for faces that run against real time (none of the engine's tests do).
  * The only place in the engine allowed to read the real clock.
  */
 export class RealClock implements Clock {
+  constructor(private readonly timers: HostTimers = globalTimers) {}
+
   now(): number {
     return Date.now();
   }
+
+  /** Runs fn after delayMs; a delay past maxTimerDelayMs is armed in steps of at most that. */
   afterFunc(delayMs: number, fn: () => void): Timer {
+    const timers = this.timers;
     let done = false;
-    const h = globalThis.setTimeout(
-      () => {
+    let left = Math.max(0, delayMs);
+    let handle: unknown;
+    const arm = (): void => {
+      const step = Math.min(left, maxTimerDelayMs);
+      left -= step;
+      handle = timers.setTimeout(() => {
+        if (done) return;
+        if (left > 0) return arm();
         done = true;
         fn();
-      },
-      Math.max(0, delayMs),
-    );
+      }, step);
+    };
+    arm();
     return {
       stop: () => {
         if (done) return false;
         done = true;
-        globalThis.clearTimeout(h);
+        timers.clearTimeout(handle);
         return true;
       },
     };
   }
+
   sleep(delayMs: number): Promise<void> {
     return new Promise((resolve) => this.afterFunc(delayMs, resolve));
   }

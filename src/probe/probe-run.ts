@@ -6,6 +6,7 @@
 // request is a GET. The run is a trace whose header scenario is `probe`: `list`/`list-end` inputs
 // for the pages, `watch`/`watch-opened`/`watch-closed` for the watch, `phase` markers with what
 // each answer weighed and what each watch event was, and the scrape as `metrics` records.
+import { RealClock } from '../engine/clock';
 import { inspectContinue } from '../engine/storage/continue';
 import { visibleText } from '../format/visible-text';
 import type { RunHeader } from '../run/run-model';
@@ -445,11 +446,12 @@ async function watch(
   w.status = stream.status;
   const auditId = header(stream.headers['audit-id']);
   if (auditId) w.auditId = auditId;
-  const timer = setTimeout(() => stream.close(), seconds * 1000);
+  // RealClock arms a watch longer than setTimeout's 2^31-1 ms in steps (it would close at once).
+  const timer = new RealClock().afterFunc(seconds * 1000, () => stream.close());
   const onAbort = (): void => stream.close();
   signal?.addEventListener('abort', onAbort);
   w.ended = await stream.ended;
-  clearTimeout(timer);
+  timer.stop();
   signal?.removeEventListener('abort', onAbort);
   if (stream.status !== 200) {
     w.error = statusOfBody(errorBody, stream.status);
