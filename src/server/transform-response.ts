@@ -14,7 +14,7 @@ import {
 } from './partial-object-metadata';
 import type { TableColumnDefinition, TableRowCondition } from './printers';
 import { tableConvertorFor } from './table-convertor';
-import type { ServedResource } from './served-resource';
+import { groupVersionOf, type ServedResource } from './served-resource';
 
 /** metav1.TableRow as written: `object` is null for includeObject=None. */
 export interface TableRowOut {
@@ -32,9 +32,36 @@ export interface Table {
   rows: TableRowOut[];
 }
 
-type Served = Pick<ServedResource, 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'>;
+type Served = Pick<
+  ServedResource,
+  'group' | 'version' | 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'
+>;
 
-/** asTable: ConvertToTable, then each row's object per includeObject. */
+/**
+ * The object as the versioning encoder (or ConvertToVersion) writes it for the served version:
+ * with kind and apiVersion. An unstructured object marshals its keys sorted (apiVersion first), a
+ * typed one kind first.
+ */
+export function withTypeMeta(
+  object: KubeObject,
+  served: Pick<ServedResource, 'group' | 'version' | 'kind' | 'jsonOnly'>,
+): KubeObject {
+  if (object.kind !== undefined && object.apiVersion !== undefined) return object;
+  const apiVersion = groupVersionOf(served);
+  const rest: Record<string, unknown> = { ...object };
+  delete rest.kind;
+  delete rest.apiVersion;
+  return (
+    served.jsonOnly
+      ? { apiVersion, kind: served.kind, ...rest }
+      : { kind: served.kind, apiVersion, ...rest }
+  ) as KubeObject;
+}
+
+/**
+ * asTable: ConvertToTable, then each row's object per includeObject; an Object is converted to
+ * the request's version (scope.Convertor.ConvertToVersion), which sets its kind and apiVersion.
+ */
 export function asTable(
   result: KubeObject | KubeList,
   options: TableOptions,
@@ -46,7 +73,7 @@ export function asTable(
   const rows: TableRowOut[] = content.rows.map((row) => {
     const object = row.object as KubeObject;
     let out: unknown;
-    if (options.includeObject === 'Object') out = object;
+    if (options.includeObject === 'Object') out = withTypeMeta(object, served);
     else if (
       options.includeObject === 'Metadata' ||
       options.includeObject === '' ||

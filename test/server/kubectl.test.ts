@@ -205,6 +205,26 @@ function describeKubectl(k: Kubectl): void {
       assert.strictEqual(got.status.phase, 'Active');
     });
 
+    it('get cm --sort-by=.metadata.name prints every row in order (Table rows with includeObject=Object carry kind and apiVersion)', async () => {
+      const ns = `sorted-${k.gitVersion.replace(/[^0-9]/g, '-')}`.replace(/-+$/, '');
+      assert.strictEqual((await run(['create', 'namespace', ns])).code, 0);
+      for (const name of ['cm-c', 'cm-a', 'cm-b']) {
+        const r = await run(['create', 'configmap', name, '-n', ns, `--from-literal=k=${name}`]);
+        assert.strictEqual(r.code, 0, r.stderr);
+      }
+      const r = await run(['get', 'cm', '-n', ns, '--sort-by=.metadata.name', '-v=6']);
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.deepStrictEqual(tableNames(r.stdout), ['cm-a', 'cm-b', 'cm-c'], r.stdout);
+      assert.ok(!r.stdout.includes('<unknown>'), r.stdout);
+      // The query that makes the server put each object in its row.
+      const lists = requestsTo(r.stderr, `/api/v1/namespaces/${ns}/configmaps`);
+      assert.deepStrictEqual(
+        lists.map((l) => [l.verb, l.status, l.url.searchParams.get('includeObject')]),
+        [['GET', 200, 'Object']],
+        r.stderr,
+      );
+    });
+
     it('label pod x a=b patches the labels: a new resourceVersion, the old labels kept', async () => {
       const before = await serve.createPod('labeled-x', { app: 'label' });
       const r = await run(['label', 'pod', 'labeled-x', 'a=b', '-v=6']);

@@ -31,7 +31,7 @@ import { goJsonMarshal } from '../../engine/encoding/go-json';
 import type { KubeObject } from '../../engine/storage/objects';
 import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
-import { transformObject } from '../transform-response';
+import { transformObject, withTypeMeta } from '../transform-response';
 
 /** What the core hands over of an opened watch (Resource.openWatch's ServedWatch has these). */
 export interface WatchToServe {
@@ -153,7 +153,7 @@ export class WatchEventEncoder {
     let embedded: unknown;
     try {
       embedded = transformObject(
-        this.withTypeMeta(object),
+        withTypeMeta(object, this.served),
         { convert: this.encoding.convert, tableOptions: this.tableOptions },
         this.served,
         this.now(),
@@ -161,7 +161,7 @@ export class WatchEventEncoder {
       );
     } catch {
       // "failed to transform object": upstream logs it and sends the object as it is.
-      embedded = this.withTypeMeta(object);
+      embedded = withTypeMeta(object, this.served);
     }
     // Headers only in the first Table: later events omit columnDefinitions.
     if (this.tableOptions !== undefined && !this.tableOptions.noHeaders) {
@@ -176,21 +176,6 @@ export class WatchEventEncoder {
     line[head.length + json.length] = 0x7d; // }
     line[head.length + json.length + 1] = 0x0a; // \n
     return line;
-  }
-
-  /** The versioning encoder sets kind and apiVersion on every object it writes. */
-  private withTypeMeta(object: KubeObject): KubeObject {
-    if (object.kind !== undefined && object.apiVersion !== undefined) return object;
-    const apiVersion = groupVersionOf(this.served);
-    const rest: Record<string, unknown> = { ...object };
-    delete rest.kind;
-    delete rest.apiVersion;
-    // An unstructured object marshals its keys sorted (apiVersion first); a typed one kind first.
-    return (
-      this.served.jsonOnly
-        ? { apiVersion, kind: this.served.kind, ...rest }
-        : { kind: this.served.kind, apiVersion, ...rest }
-    ) as KubeObject;
   }
 }
 

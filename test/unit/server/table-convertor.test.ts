@@ -12,9 +12,16 @@ import { transformObject } from '../../../src/server/transform-response';
 import { newCustomResourceTableConvertor } from '../../../src/server/table-convertor';
 import type { PrinterColumn } from '../../../src/server/served-resource';
 
-const pods = { resource: 'pods', kind: 'Pod', jsonOnly: false } as const;
+const pods = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', jsonOnly: false } as const;
 const widgets = (printerColumns?: PrinterColumn[]) =>
-  ({ resource: 'widgets', kind: 'Widget', jsonOnly: true, printerColumns }) as const;
+  ({
+    group: 'example.com',
+    version: 'v1',
+    resource: 'widgets',
+    kind: 'Widget',
+    jsonOnly: true,
+    printerColumns,
+  }) as const;
 
 function encodingFor(accept: string, query = '') {
   const r = negotiateEncoding({ accept, query: new URLSearchParams(query) }, 'list');
@@ -96,6 +103,46 @@ describe('transformObject as Table (asTable over the TableConvertor)', () => {
     assert.strictEqual(v1beta1.apiVersion, 'meta.k8s.io/v1beta1');
     assert.strictEqual(v1beta1.rows[0].object.apiVersion, 'meta.k8s.io/v1beta1');
   });
+
+  // asTable converts each includeObject=Object row to the request's version, which sets its
+  // TypeMeta: kubectl --sort-by decodes the rows' objects and printed `<empty> <unknown>` without it.
+  const objectRowCases: {
+    name: string;
+    served: typeof pods | ReturnType<typeof widgets>;
+    item: KubeObject;
+    json: string;
+  }[] = [
+    {
+      name: 'a stored pod without TypeMeta (typed: kind first)',
+      served: pods,
+      item: { metadata: { name: 'b' }, spec: {} } as unknown as KubeObject,
+      json: '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b"},"spec":{}}',
+    },
+    {
+      name: 'an item that has its TypeMeta keeps it',
+      served: pods,
+      item: helloWorld,
+      json: marshal(helloWorld),
+    },
+    {
+      name: 'a custom resource without TypeMeta (unstructured: apiVersion first)',
+      served: widgets(),
+      item: { metadata: { name: 'w' }, spec: { size: 1 } } as unknown as KubeObject,
+      json: '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":1}}',
+    },
+  ];
+  for (const c of objectRowCases) {
+    it(`includeObject=Object: each row's object has kind and apiVersion: ${c.name}`, () => {
+      const list = { metadata: { resourceVersion: '7' }, items: [c.item] } as unknown as KubeList;
+      const t = transformObject(
+        list,
+        encodingFor(tableV1Accept(), 'includeObject=Object'),
+        c.served,
+        captureNow,
+      ) as { rows: { object: unknown }[] };
+      assert.strictEqual(marshal(t.rows[0].object), c.json, c.name);
+    });
+  }
 
   it('a list Table carries resourceVersion, continue and remainingItemCount; an empty list has rows []', () => {
     const list: KubeList = {
