@@ -40,7 +40,7 @@ import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
 import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
-import { writeError, writeRawJSON } from './handlers/response';
+import { writeError, writeErrorBody } from './handlers/response';
 import { kubeconfigName, writeKubeconfig } from './kubeconfig';
 import { AuditLogWriter, authorizationAllowAnnotations } from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
@@ -435,7 +435,7 @@ async function serve(
   res.setHeader('Cache-Control', 'no-cache, private');
   if (!isOwnHost(req.headers.host, port))
     return writeError(res, misdirectedRequest(req.headers.host, port));
-  if (!isAuthenticated(req, token)) return writeRawJSON(res, 401, unauthorizedStatusJSON);
+  if (!isAuthenticated(req, token)) return writeErrorBody(res, 401, unauthorizedStatusJSON + '\n');
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
   let info: RequestInfo;

@@ -168,9 +168,14 @@ export function parseAccept(header: string): AcceptClause[] {
 
 /** What the endpoint allows (negotiation.EndpointRestrictions as RequestScope implements it). */
 interface EndpointRestrictions {
+  /** A RequestScope's restrictions; false: DefaultEndpointRestrictions (no conversion, no `sv`). */
+  scope: boolean;
   /** The resource has a TableConvertor (every served resource does). */
   tableConvertor: boolean;
 }
+
+/** negotiation.DefaultEndpointRestrictions: what an error (ErrorNegotiated) negotiates with. */
+const defaultEndpointRestrictions: EndpointRestrictions = { scope: false, tableConvertor: false };
 
 interface MediaTypeOptions {
   pretty: boolean;
@@ -187,6 +192,7 @@ function allowsMediaTypeTransform(
   endpoint: EndpointRestrictions,
 ): boolean {
   if (gvk === undefined) return true;
+  if (!endpoint.scope) return false;
   if (gvk.group === 'meta.k8s.io' && (gvk.version === 'v1' || gvk.version === 'v1beta1')) {
     switch (gvk.kind) {
       case 'Table':
@@ -234,7 +240,7 @@ function acceptMediaTypeOptions(
         options.stream = v;
         break;
       case 'sv':
-        if (v.length > 0 && v !== metaGroupVersion) return undefined;
+        if (v.length > 0 && (!endpoint.scope || v !== metaGroupVersion)) return undefined;
         break;
       case 'pretty':
         options.pretty = v === '1';
@@ -330,7 +336,7 @@ export type NegotiationResult =
  * after the read, as upstream does (transformObject).
  */
 export function negotiateEncoding(req: NegotiationRequest, target: TargetKind): NegotiationResult {
-  const endpoint: EndpointRestrictions = { tableConvertor: true };
+  const endpoint: EndpointRestrictions = { scope: true, tableConvertor: true };
   const options = negotiateMediaTypeOptions(req.accept ?? '', servedSerializers, endpoint);
   if (options === undefined) return { ok: false, status: notAcceptableStatus(acceptedMediaTypes) };
   const convert = options.convert as ConvertTarget | undefined;
@@ -354,4 +360,19 @@ export function negotiateEncoding(req: NegotiationRequest, target: TargetKind): 
       pretty: options.pretty || isPrettyPrint(req),
     },
   };
+}
+
+/**
+ * How ErrorNegotiated writes a Status: WriteObjectNegotiated's negotiation with
+ * DefaultEndpointRestrictions picks the pretty serializer for `pretty=1` in Accept, `?pretty=true`
+ * or a curl/Wget/browser User-Agent; when no served type is acceptable, WriteRawJSON writes it
+ * (json.MarshalIndent, indented too). Only an acceptable type without pretty gets compact JSON.
+ */
+export function errorIsIndented(req: NegotiationRequest): boolean {
+  const options = negotiateMediaTypeOptions(
+    req.accept ?? '',
+    servedSerializers,
+    defaultEndpointRestrictions,
+  );
+  return options === undefined || options.pretty || isPrettyPrint(req);
 }

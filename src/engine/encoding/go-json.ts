@@ -90,6 +90,51 @@ export function goJsonMarshal(value: GoJsonValue, opts: { escapeHTML?: boolean }
   return fastMarshal(value, escapeHTML) ?? goJsonMarshalCareful(value, escapeHTML);
 }
 
+/**
+ * json.MarshalIndent(value, "", "  "): Marshal, then json.Indent, which puts each element and
+ * field on a line of its own, a space after each colon, and leaves `{}` and `[]` as they are. No
+ * trailing newline (the pretty serializer and WriteRawJSON write these bytes as they are).
+ */
+export function goJsonMarshalIndent(value: GoJsonValue): string {
+  return goJsonIndent(goJsonMarshal(value));
+}
+
+/** json.Indent(prefix "", indent "  ") of compact JSON (what goJsonMarshal writes). */
+export function goJsonIndent(compact: string): string {
+  let out = '';
+  let depth = 0;
+  let from = 0;
+  const newline = (): string => '\n' + '  '.repeat(depth);
+  for (let i = 0; i < compact.length; i++) {
+    const c = compact.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: copied as it is, up to its closing quote.
+      for (i++; i < compact.length && compact.charCodeAt(i) !== 0x22; i++)
+        if (compact.charCodeAt(i) === 0x5c) i++;
+      continue;
+    }
+    let put: string;
+    if (c === 0x7b || c === 0x5b) {
+      const close = compact.charCodeAt(i + 1);
+      // An empty object or array stays on its line.
+      if (close === (c === 0x7b ? 0x7d : 0x5d)) {
+        i++;
+        continue;
+      }
+      depth++;
+      put = compact[i] + newline();
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      put = newline() + compact[i];
+    } else if (c === 0x2c) put = ',' + newline();
+    else if (c === 0x3a) put = ': ';
+    else continue;
+    out += compact.slice(from, i) + put;
+    from = i + 1;
+  }
+  return out + compact.slice(from);
+}
+
 /** goJsonMarshal one value at a time, Go's rules spelled out (what the fast path is checked against). */
 export function goJsonMarshalCareful(value: GoJsonValue, escapeHTML = true): string {
   const enc = (v: GoJsonValue | undefined): string => {

@@ -1,13 +1,19 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/responsewriters/writers.go (release-1.36)
 // WriteObjectNegotiated and ErrorNegotiated, with response.go transformResponseObject: the object
 // transformed as negotiated (a Table, PartialObjectMetadata) and written as Go's encoding/json
-// writes it (HTML characters escaped, a trailing newline from json.Encoder; `pretty` indented).
-// Deliberate difference: pretty output does not escape HTML characters.
-import type { ServerResponse } from 'node:http';
-import { goJsonMarshal, type GoJsonValue } from '../../engine/encoding/go-json';
+// writes it (HTML characters escaped, a trailing newline from json.Encoder; `pretty` indented by
+// json.MarshalIndent, without one). An error is negotiated as any object (indented for curl).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  goJsonIndent,
+  goJsonMarshal,
+  goJsonMarshalIndent,
+  type GoJsonValue,
+} from '../../engine/encoding/go-json';
 import { errorToAPIStatus, suggestsClientDelay } from '../../engine/storage/errors';
 import type { GroupResource } from '../../engine/storage/group-resource';
 import type { KubeList, KubeObject } from '../../engine/storage/objects';
+import { errorIsIndented } from '../negotiation';
 import { transformObject } from '../transform-response';
 import type { RequestScope } from './request-scope';
 import { noteResponseStatus } from '../response-status';
@@ -27,13 +33,13 @@ export function writeJSONBody(res: ServerResponse, code: number, body: string | 
   res.end(body);
 }
 
-/** WriteObjectNegotiated for JSON: the object as Go marshals it. */
+/**
+ * WriteObjectNegotiated for JSON: the object as Go's serializer writes it, json.Encoder's line or
+ * (pretty) json.MarshalIndent's bytes.
+ */
 export function writeObject(res: ServerResponse, code: number, obj: unknown, pretty = false): void {
-  writeRawJSON(
-    res,
-    code,
-    pretty ? JSON.stringify(obj, null, 2) : goJsonMarshal(obj as GoJsonValue),
-  );
+  if (pretty) writeJSONBody(res, code, goJsonMarshalIndent(obj as GoJsonValue));
+  else writeRawJSON(res, code, goJsonMarshal(obj as GoJsonValue));
 }
 
 /** transformResponseObject: the result (an object or a list) as the scope negotiated it. */
@@ -72,11 +78,27 @@ export function writeError(
     : errorToAPIStatus(err);
   const retry = suggestsClientDelay(err);
   if (retry !== undefined) res.setHeader('Retry-After', String(retry));
-  const body = statusBody(status);
   noteResponseStatus(res, status);
-  res.writeHead(statusCode(status), {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  writeErrorBody(res, statusCode(status), statusBody(status));
+}
+
+/**
+ * ErrorNegotiated's write of a Status already marshalled (`body`, json.Encoder's line): as it is,
+ * or indented when the request negotiates pretty output or no acceptable type (errorIsIndented).
+ */
+export function writeErrorBody(res: ServerResponse, code: number, body: string): void {
+  const req = res.req as IncomingMessage | undefined;
+  const indented =
+    req !== undefined &&
+    errorIsIndented({
+      accept: req.headers.accept,
+      userAgent: req.headers['user-agent'],
+      query: queryOf(req.url),
+    });
+  writeJSONBody(res, code, indented ? goJsonIndent(body.trimEnd()) : body);
+}
+
+function queryOf(url: string | undefined): URLSearchParams {
+  const q = url?.indexOf('?') ?? -1;
+  return new URLSearchParams(q < 0 ? '' : (url as string).slice(q + 1));
 }

@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import {
   goJsonMarshal,
+  goJsonMarshalIndent,
   goJsonQuote,
   goJsonUnmarshalStruct,
   GoJsonSyntaxError,
@@ -87,6 +88,43 @@ describe('go-json goJsonMarshal', () => {
   it("refuses NaN and infinities with Go's message", () => {
     assert.throws(() => goJsonMarshal(NaN), /json: unsupported value: NaN/);
     assert.throws(() => goJsonMarshal([Infinity]), /json: unsupported value: \+Inf/);
+  });
+});
+
+describe('go-json goJsonMarshalIndent (json.MarshalIndent(v, "", "  "))', () => {
+  // What Go 1.22 prints for the same values (HTML characters and U+2028/9 escaped as Marshal
+  // escapes them; empty objects and arrays kept on one line; no trailing newline).
+  const cases: Array<[string, GoJsonValue, string]> = [
+    ['a scalar', 'x', '"x"'],
+    ['empty object and array', { a: {}, b: [] }, '{\n  "a": {},\n  "b": []\n}'],
+    [
+      'a Status',
+      { kind: 'Status', metadata: {}, details: { causes: [{ field: 'a' }, { field: 'b' }] } },
+      '{\n  "kind": "Status",\n  "metadata": {},\n  "details": {\n    "causes": [\n      {\n        "field": "a"\n      },\n      {\n        "field": "b"\n      }\n    ]\n  }\n}',
+    ],
+    [
+      'HTML characters and line separators escaped as Marshal does',
+      { 'a<b': 'x>y&z\u2028\u2029' },
+      '{\n  "a\\u003cb": "x\\u003ey\\u0026z\\u2028\\u2029"\n}',
+    ],
+    [
+      'strings holding JSON punctuation and escaped quotes are copied as they are',
+      ['{"a": [1, 2]}', 'q\\"{', ':,'],
+      '[\n  "{\\"a\\": [1, 2]}",\n  "q\\\\\\"{",\n  ":,"\n]',
+    ],
+    ['nested arrays', [[1, 2], [], null], '[\n  [\n    1,\n    2\n  ],\n  [],\n  null\n]'],
+  ];
+  for (const [name, input, want] of cases) {
+    it(name, () => assert.strictEqual(goJsonMarshalIndent(input), want, name));
+  }
+
+  it('indents what it is given exactly as JSON.parse reads it back', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const indented = goJsonMarshalIndent(v as GoJsonValue);
+        assert.deepStrictEqual(JSON.parse(indented), JSON.parse(goJsonMarshal(v as GoJsonValue)));
+      }),
+    );
   });
 });
 

@@ -31,6 +31,7 @@ function call(
     https?: boolean;
     contentType?: string;
     accept?: string;
+    userAgent?: string;
   } = {},
 ): Promise<Reply> {
   const body =
@@ -40,6 +41,7 @@ function call(
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (o.host !== undefined) headers.host = o.host;
   if (o.accept !== undefined) headers.accept = o.accept;
+  if (o.userAgent !== undefined) headers['user-agent'] = o.userAgent;
   // Node's client sends a DELETE's body without a length unless told.
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   const send = o.https ? httpsRequest : httpRequest;
@@ -91,6 +93,116 @@ describe('ApiServer (live HTTP)', () => {
         assert.strictEqual(
           r.text,
           '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}\n',
+        );
+      }
+    });
+
+    // ErrorNegotiated negotiates a Status as any object: the pretty serializer (json.MarshalIndent,
+    // no trailing newline) for pretty=1 in Accept, ?pretty=true and curl/Wget/browser agents; and
+    // WriteRawJSON (indented too) when no served type is acceptable.
+    const notFound =
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \\"nope\\" not found","reason":"NotFound","details":{"name":"nope","kind":"configmaps"},"code":404}';
+    const notFoundIndented =
+      '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "configmaps \\"nope\\" not found",\n  "reason": "NotFound",\n  "details": {\n    "name": "nope",\n    "kind": "configmaps"\n  },\n  "code": 404\n}';
+    const notAcceptableIndented =
+      '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",\n  "reason": "NotAcceptable",\n  "code": 406\n}';
+    const errorCases: {
+      name: string;
+      query?: string;
+      accept?: string;
+      userAgent?: string;
+      indented: boolean;
+      status?: number;
+    }[] = [
+      { name: 'no Accept, no agent', indented: false },
+      {
+        name: 'kubectl',
+        userAgent: 'kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0',
+        indented: false,
+      },
+      { name: '?pretty=1', query: '?pretty=1', indented: true },
+      { name: '?pretty=true', query: '?pretty=true', indented: true },
+      { name: 'pretty=1 in Accept', accept: 'application/json;pretty=1', indented: true },
+      { name: 'curl', userAgent: 'curl/8.5.0', indented: true },
+      { name: 'Wget', userAgent: 'Wget/1.21.4', indented: true },
+      { name: 'a browser', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', indented: true },
+      {
+        name: 'curl with ?pretty=false',
+        userAgent: 'curl/8.5.0',
+        query: '?pretty=false',
+        indented: false,
+      },
+      // The GET's own 406, written by WriteRawJSON as the negotiation fails again.
+      {
+        name: 'no acceptable type (WriteRawJSON)',
+        accept: 'text/html',
+        indented: true,
+        status: 406,
+      },
+      {
+        name: 'a Table Accept with a JSON fallback (no conversion for errors)',
+        accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+        indented: false,
+      },
+    ];
+    for (const c of errorCases) {
+      it(`writes an error ${c.indented ? 'indented' : 'compact'}: ${c.name}`, async () => {
+        const r = await call(
+          server,
+          'GET',
+          `/api/v1/namespaces/default/configmaps/nope${c.query ?? ''}`,
+          {
+            accept: c.accept,
+            userAgent: c.userAgent,
+          },
+        );
+        if (c.status === 406) {
+          assert.strictEqual(r.status, 406, c.name);
+          assert.strictEqual(r.text, notAcceptableIndented, c.name);
+          return;
+        }
+        assert.strictEqual(r.status, 404, c.name);
+        assert.strictEqual(r.text, c.indented ? notFoundIndented : notFound + '\n', c.name);
+      });
+    }
+
+    it('writes the 401 indented for curl, as ErrorNegotiated does', async () => {
+      const r = await call(server, 'GET', '/api/v1/pods', { token: null, userAgent: 'curl/8.5.0' });
+      assert.strictEqual(r.status, 401);
+      assert.strictEqual(
+        r.text,
+        '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "Unauthorized",\n  "reason": "Unauthorized",\n  "code": 401\n}',
+      );
+    });
+
+    it('escapes <, > and & in pretty output as Go does', async () => {
+      const cm = configMap('html-chars');
+      cm.data = { page: '<a href="x">&</a>' };
+      const created = await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: cm,
+      });
+      assert.strictEqual(created.status, 201, created.text);
+      for (const [name, o] of [
+        ['?pretty=1', { query: '?pretty=1' }],
+        ['compact', { query: '' }],
+      ] as const) {
+        const r = await call(
+          server,
+          'GET',
+          `/api/v1/namespaces/default/configmaps/html-chars${o.query}`,
+        );
+        assert.ok(
+          r.text.includes(
+            '"page":' +
+              (name === 'compact' ? '' : ' ') +
+              '"\\u003ca href=\\"x\\"\\u003e\\u0026\\u003c/a\\u003e"',
+          ),
+          `${name}: ${r.text}`,
+        );
+        assert.strictEqual(
+          r.text.endsWith('}'),
+          name !== 'compact',
+          `${name}: trailing newline only when compact`,
         );
       }
     });
