@@ -166,6 +166,31 @@ describe('ApiServer (live HTTP)', () => {
       });
     }
 
+    // handleWatch hands the storage's error to scope.err uninterpreted: the versioner's
+    // InvalidError is ErrorToAPIStatus's 500 with its text, no reason (not the 422 of a GET).
+    const badWatchRVs: { rv: string; detail: string }[] = [
+      { rv: 'abc', detail: 'strconv.ParseUint: parsing \\"abc\\": invalid syntax' },
+      { rv: '-1', detail: 'strconv.ParseUint: parsing \\"-1\\": invalid syntax' },
+      {
+        rv: '18446744073709551616',
+        detail: 'strconv.ParseUint: parsing \\"18446744073709551616\\": value out of range',
+      },
+    ];
+    for (const c of badWatchRVs) {
+      it(`answers a watch from resourceVersion=${c.rv} as kube-apiserver does: 500, not interpreted`, async () => {
+        const r = await call(
+          server,
+          'GET',
+          `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${c.rv}`,
+        );
+        assert.strictEqual(r.status, 500, r.text);
+        assert.strictEqual(
+          r.text,
+          `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"resourceVersion: Invalid value: \\"${c.rv}\\": ${c.detail}","code":500}\n`,
+        );
+      });
+    }
+
     it('writes the 401 indented for curl, as ErrorNegotiated does', async () => {
       const r = await call(server, 'GET', '/api/v1/pods', { token: null, userAgent: 'curl/8.5.0' });
       assert.strictEqual(r.status, 401);

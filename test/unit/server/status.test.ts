@@ -110,18 +110,23 @@ describe('server/status', () => {
         body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Internal error occurred: StorageError: corrupt object, Code: 7, Key: /registry/pods/default/x, ResourceVersion: 0, AdditionalErrorMsg: bad data","reason":"InternalError","details":{"causes":[{"message":"StorageError: corrupt object, Code: 7, Key: /registry/pods/default/x, ResourceVersion: 0, AdditionalErrorMsg: bad data"}]},"code":500}',
       },
       {
-        name: 'watch: a storage InternalError is InternalError',
+        // handleWatch does not interpret the watch's error: ErrorToAPIStatus's 500 with its text.
+        name: 'watch: a storage InternalError is not interpreted (a 500 without reason)',
         op: 'watch',
         err: new StorageInternalError('boom'),
-        body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Internal error occurred: boom","reason":"InternalError","details":{"causes":[{"message":"boom"}]},"code":500}',
+        body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"boom","code":500}',
       },
       {
-        name: 'watch: an InvalidError is Invalid with the resource as kind',
+        name: "watch: the versioner's InvalidError is not interpreted (a 500 without reason)",
         op: 'watch',
         err: new InvalidError([
-          invalid(FieldPath.of('resourceVersion'), 'abc', 'invalid resource version'),
+          invalid(
+            FieldPath.of('resourceVersion'),
+            'abc',
+            'strconv.ParseUint: parsing "abc": invalid syntax',
+          ),
         ]),
-        body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \\"x\\" is invalid: resourceVersion: Invalid value: \\"abc\\": invalid resource version","reason":"Invalid","details":{"name":"x","kind":"pods","causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \\"abc\\": invalid resource version","field":"resourceVersion"}]},"code":422}',
+        body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"resourceVersion: Invalid value: \\"abc\\": strconv.ParseUint: parsing \\"abc\\": invalid syntax","code":500}',
       },
       {
         name: 'a plain error is a 500 with no reason (ErrorToAPIStatus default)',
