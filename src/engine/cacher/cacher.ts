@@ -120,17 +120,22 @@ export function jitter(rand: SeededRandom, durationMs: number, maxFactor: number
 }
 
 /**
- * handlers/get.go's watch timeout: timeoutSeconds when given and not 0, else a random value in
- * [minRequestTimeout, 2·minRequestTimeout) so that watches do not all end together (ms). A
- * negative timeoutSeconds is a deadline already passed (context.WithTimeout): 0, the watch ends at once.
+ * handlers/get.go's watch timeout: time.Duration(timeoutSeconds) * time.Second when given and not
+ * 0, else a random value in [minRequestTimeout, 2·minRequestTimeout) so that watches do not all
+ * end together (ms). The product is int64 nanoseconds and wraps as Go's does (timeoutSeconds >=
+ * 9,223,372,037 turns negative). A negative timeout is a deadline already passed
+ * (context.WithTimeout): 0, the watch ends at once.
  */
 export function watchRequestTimeout(
   timeoutSeconds: number | undefined,
   minRequestTimeoutMs: number,
   rand: SeededRandom,
 ): number {
-  if (timeoutSeconds !== undefined && timeoutSeconds !== 0)
-    return Math.max(0, timeoutSeconds * 1000);
+  const timeoutNs =
+    timeoutSeconds === undefined
+      ? 0n
+      : BigInt.asIntN(64, BigInt(Math.trunc(timeoutSeconds)) * 1_000_000_000n);
+  if (timeoutNs !== 0n) return timeoutNs < 0n ? 0 : Number(timeoutNs) / 1e6;
   if (minRequestTimeoutMs > 0) return minRequestTimeoutMs * (rand.float64() + 1);
   return 0;
 }

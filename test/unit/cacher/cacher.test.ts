@@ -148,6 +148,19 @@ describe('Cacher (cacher.go)', () => {
         0,
         'a negative timeoutSeconds is a deadline already passed, not the random default',
       );
+      // time.Duration(*opts.TimeoutSeconds) * time.Second is int64 nanoseconds: it wraps.
+      const overflows: [number, number][] = [
+        [9_223_372_036, 9_223_372_036_000],
+        [9_223_372_037, 0],
+        [18_446_744_074, 290.448384],
+        [Number.MAX_SAFE_INTEGER, Number(4_611_686_017_427_387_904n) / 1e6],
+      ];
+      for (const [seconds, ms] of overflows)
+        assert.strictEqual(
+          watchRequestTimeout(seconds, 1_800_000, new SeededRandom(1)),
+          ms,
+          `timeoutSeconds=${seconds} as Go's Duration`,
+        );
       const zero = watchRequestTimeout(0, 1_800_000, new SeededRandom(1));
       assert.ok(zero >= 1_800_000, `timeoutSeconds=0 takes the random default (${zero})`);
       const r = new SeededRandom(3);
