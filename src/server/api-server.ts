@@ -32,6 +32,7 @@ import {
 import type { KubeObject } from '../engine/storage/objects';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
 import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
+import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
 import { InspectorHub, type InspectorEvent } from '../engine/inspect/events';
@@ -445,6 +446,8 @@ async function serve(
     // A path that does not percent-decode, or a special verb with nothing after it.
     throw e instanceof URIError ? newBadRequest(`invalid URL escape in ${JSON.stringify(url)}`) : e;
   }
+  // WithPriorityAndFairness runs after authentication, before routing: every request it classifies.
+  setAPFResponseHeaders(res);
   if (state.audit) audit(state.audit, info, url, req, res);
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));

@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { goJsonMarshal, type GoJsonValue } from '../../../src/engine/encoding/go-json';
 import { ApiServer } from '../../../src/server/api-server';
+import {
+  exemptFlowSchemaUID,
+  exemptPriorityLevelUID,
+} from '../../../src/server/filters/priority-and-fairness';
 import { withoutTypeMeta } from '../../../src/server/list-item-json';
 
 interface Reply {
@@ -190,6 +194,80 @@ describe('ApiServer (live HTTP)', () => {
         );
       });
     }
+
+    // WithPriorityAndFairness classifies every authenticated request (system:masters: the exempt
+    // FlowSchema and priority level) and names both by UID; a 401 or 421 never reaches it.
+    const apfCases: {
+      name: string;
+      method: string;
+      path: string;
+      status: number;
+      classified: boolean;
+    }[] = [
+      {
+        name: 'a LIST',
+        method: 'GET',
+        path: '/api/v1/namespaces/default/pods',
+        status: 200,
+        classified: true,
+      },
+      {
+        name: 'a GET that is 404',
+        method: 'GET',
+        path: '/api/v1/namespaces/default/configmaps/nope',
+        status: 404,
+        classified: true,
+      },
+      {
+        name: 'a watch',
+        method: 'GET',
+        path: '/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=-1',
+        status: 200,
+        classified: true,
+      },
+      {
+        name: 'a write',
+        method: 'DELETE',
+        path: '/api/v1/namespaces/default/configmaps/nope',
+        status: 404,
+        classified: true,
+      },
+      { name: '/healthz', method: 'GET', path: '/healthz', status: 200, classified: true },
+      { name: 'discovery', method: 'GET', path: '/api', status: 200, classified: true },
+      {
+        name: 'a path nothing serves',
+        method: 'GET',
+        path: '/nothing/here',
+        status: 404,
+        classified: true,
+      },
+    ];
+    for (const c of apfCases) {
+      it(`sets the APF response headers (exempt): ${c.name}`, async () => {
+        const r = await call(server, c.method, c.path);
+        assert.strictEqual(r.status, c.status, `${c.name}: ${r.text}`);
+        assert.strictEqual(
+          r.headers['x-kubernetes-pf-flowschema-uid'],
+          exemptFlowSchemaUID,
+          c.name,
+        );
+        assert.strictEqual(
+          r.headers['x-kubernetes-pf-prioritylevel-uid'],
+          exemptPriorityLevelUID,
+          c.name,
+        );
+      });
+    }
+
+    it('sets no APF headers before authentication (401) or on a foreign Host (421)', async () => {
+      const denied = await call(server, 'GET', '/api/v1/pods', { token: null });
+      const foreign = await call(server, 'GET', '/api/v1/pods', { host: 'evil.example' });
+      for (const r of [denied, foreign]) {
+        assert.ok([401, 421].includes(r.status), r.text);
+        assert.strictEqual(r.headers['x-kubernetes-pf-flowschema-uid'], undefined);
+        assert.strictEqual(r.headers['x-kubernetes-pf-prioritylevel-uid'], undefined);
+      }
+    });
 
     it('writes the 401 indented for curl, as ErrorNegotiated does', async () => {
       const r = await call(server, 'GET', '/api/v1/pods', { token: null, userAgent: 'curl/8.5.0' });
