@@ -7,6 +7,7 @@
 // application/vnd.kubernetes.protobuf; this server has no YAML writer and no generated protobuf
 // types, so an Accept naming only those gets the 406 a client would get for an unknown type. The
 // 406 message still lists upstream's media types, so it reads byte for byte as kube-apiserver's.
+// An error asked for only as YAML or protobuf is written as indented JSON (WriteRawJSON's form).
 import {
   failure,
   newBadRequest,
