@@ -10,8 +10,9 @@ import { kubectl, type Kubectl } from './harness/kubectl';
 import { holdSockets, residentBytes, yamlBomb } from './harness/hostile-clients';
 import { ServeProcess } from './harness/serve-process';
 
-const k: Kubectl | undefined =
-  suiteKubectls().find((c) => c.minor === 33) ?? suiteKubectls().at(-1);
+// One kubectl is enough here (the attack is the same for every client): 1.33, or the newest.
+const kubectls = suiteKubectls();
+const k: Kubectl | undefined = kubectls.find((c) => c.minor === 33) ?? kubectls.at(-1);
 if (k) describeHostileClients(k);
 
 function describeHostileClients(k: Kubectl): void {

@@ -4,6 +4,7 @@
 // (servingLimits) so that nothing waits 32 s. Waits are for the server to act, never sleeps.
 import * as assert from 'assert';
 import { createServer } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { ApiServer } from '../../../src/server/api-server';
 import {
@@ -211,6 +212,26 @@ describe('server/secure-serving', () => {
         ),
         refused,
       );
+      // Over TLS too (the handshake is made only to answer).
+      const tls = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpsRequest(
+          `${server.httpsUrl}/version`,
+          {
+            rejectUnauthorized: false,
+            agent: false,
+            headers: { authorization: `Bearer ${server.token}` },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      assert.strictEqual(tls.status, 503, tls.body);
+      assert.match(tls.body, /"reason":"ServiceUnavailable"/);
       // One of the three goes: the next connection is served (once the server has seen it go).
       const gone = held.pop() as Connection;
       gone.socket.destroy();
