@@ -146,6 +146,9 @@ async function main(): Promise<void> {
   // own three passes of each give the median.
   section('import-audit');
   rows.push(...runInProcess('import-audit', log));
+  // One run: a server of its own under 5,000 idle sockets, a slow-header client and YAML bombs.
+  section('hostile-clients');
+  rows.push(...runInProcess('hostile-clients', log));
   section('list-paging');
   rows.push(...runListPaging(log));
   // One run: it takes half a minute (1,000 watch connections, 3 s of writes).

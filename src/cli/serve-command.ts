@@ -1,6 +1,7 @@
 // `listwatch serve`: the engine as a live apiserver on 127.0.0.1 for real kubectl, client-go and
 // client-node, until SIGINT or SIGTERM (every watch is closed as on apiserver shutdown, exit 0).
 import { ApiServer, SeedAbortedError, bigSeed, type SeedCounts } from '../server/api-server';
+import { servingLimitsFromEnv } from '../server/secure-serving';
 import { CrdError } from '../server/crd';
 import {
   EtcdOpenError,
@@ -230,6 +231,7 @@ export const serveCommand: CliCommand = {
         etcdPrefix,
         seedProgress: seedCounts && seedProgressPrinter(io, seedCounts, etcdChoice),
         signal: starting.signal,
+        servingLimits: servingLimitsFromEnv(process.env),
       });
     } catch (e) {
       stop();

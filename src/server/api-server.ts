@@ -26,6 +26,7 @@ import type { HttpMethod, RequestContext } from '../engine/request/request-conte
 import {
   newBadRequest,
   newMethodNotSupported,
+  newServiceUnavailable,
   StatusError,
   StatusReason,
 } from '../engine/storage/errors';
@@ -47,6 +48,13 @@ import { AuditLogWriter, authorizationAllowAnnotations } from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
+import {
+  applyServingLimits,
+  defaultServingLimits,
+  httpServerOptions,
+  tooManyConnectionsMessage,
+  type ServingLimits,
+} from './secure-serving';
 import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery } from './list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
@@ -85,6 +93,8 @@ export interface ApiServerOptions {
   seedProgress?: (created: number, total: number) => void;
   /** Aborts the start while it seeds: the etcd it started stops, and start rejects. */
   signal?: AbortSignal;
+  /** Overrides of kube-apiserver's connection settings (tests; see secure-serving.ts). */
+  servingLimits?: Partial<ServingLimits>;
 }
 
 /** How long a seed runs before it lets the event loop turn (timers, I/O, a Cancel). */
@@ -323,15 +333,38 @@ export class ApiServer {
         else res.destroy();
       });
     };
-    const servers = [
-      createServer(handler),
-      createHttpsServer(generateSelfSignedCertKey(), handler),
-    ];
+    const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
+    const certKey = generateSelfSignedCertKey();
+    const serversFor = (h: typeof handler): Server[] => {
+      const options = httpServerOptions(limits);
+      const pair = [
+        createServer(options, h),
+        createHttpsServer(
+          { ...certKey, ...options, handshakeTimeout: limits.readHeaderTimeoutMs },
+          h,
+        ),
+      ];
+      for (const s of pair) applyServingLimits(s, limits);
+      return pair;
+    };
+    const servers = serversFor(handler);
+    // A connection past the cap is read only to answer it: a 503 Status, then closed.
+    const refusers = serversFor((_req, res) => {
+      res.setHeader('Connection', 'close');
+      writeError(res, newServiceUnavailable(tooManyConnectionsMessage(limits.maxConnections)));
+    });
     const sockets = new Set<Socket>();
+    let serving = 0;
     const listener = createNetServer((socket) => {
+      if (sockets.size >= limits.maxConnections + refusalBacklog) return void socket.destroy();
+      const refused = serving >= limits.maxConnections;
+      if (!refused) serving++;
       sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-      dispatchConnection(socket, servers);
+      socket.once('close', () => {
+        sockets.delete(socket);
+        if (!refused) serving--;
+      });
+      dispatchConnection(socket, refused ? refusers : servers, limits.readHeaderTimeoutMs);
     });
     let port: number;
     try {
@@ -345,7 +378,7 @@ export class ApiServer {
       token,
       path: opts.kubeconfigPath,
     });
-    return new ApiServer(registry, inspector, state, listener, servers, sockets, {
+    return new ApiServer(registry, inspector, state, listener, [...servers, ...refusers], sockets, {
       port,
       token,
       kubeconfigPath,
@@ -367,7 +400,11 @@ export class ApiServer {
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => {
       this.listener.close(() => resolve());
-      for (const s of this.servers) s.closeAllConnections();
+      for (const s of this.servers) {
+        s.closeAllConnections();
+        // Never listening itself, it has no socket to close: this stops its header-deadline check.
+        s.close();
+      }
       // closeAllConnections knows only connections with a request parser: one still in its TLS
       // handshake or before its first byte (a client reconnecting as the watches end) would keep
       // the listener open until the client gives up.
@@ -382,8 +419,19 @@ export class ApiServer {
  * request with a method's letter. kubectl and client-go need https to send the token; plain http
  * serves everything else (curl, fetch) with the same token.
  */
-function dispatchConnection(socket: Socket, servers: readonly Server[]): void {
+function dispatchConnection(
+  socket: Socket,
+  servers: readonly Server[],
+  readHeaderTimeoutMs: number,
+): void {
+  // A client that sends nothing is closed as Go's ReadHeaderTimeout (or TLS handshake timeout)
+  // closes it; from its first byte the server's own header deadline takes over.
+  const silent = (): void => void socket.destroy();
+  socket.setTimeout(readHeaderTimeoutMs);
+  socket.once('timeout', silent);
   socket.once('data', (first: Buffer) => {
+    socket.setTimeout(0);
+    socket.removeListener('timeout', silent);
     socket.pause();
     socket.unshift(first);
     servers[first[0] === 0x16 ? 1 : 0].emit('connection', socket);
@@ -391,6 +439,12 @@ function dispatchConnection(socket: Socket, servers: readonly Server[]): void {
   });
   socket.on('error', () => socket.destroy());
 }
+
+/**
+ * Connections past the cap that are still answered its 503; past these too a connection is closed
+ * at once (an answer costs a descriptor until the client reads it).
+ */
+const refusalBacklog = 256;
 
 /** The only address the server binds: loopback, never every interface. */
 const loopbackHost = '127.0.0.1';

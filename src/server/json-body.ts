@@ -5,19 +5,19 @@
 // Deliberate differences: built-in kinds are checked only as far as this server models them
 // (apiVersion/kind, ObjectMeta's field types, ConfigMap's and Namespace's own field types,
 // unknown top-level and metadata fields); YAML
-// errors carry js-yaml's wording; protobuf bodies are decoded for ConfigMap and Namespace only
+// errors carry js-yaml's wording, but for go-yaml's alias limit (yaml-to-json.ts); protobuf bodies are decoded for ConfigMap and Namespace only
 // (protobuf-body.ts; the other kinds answer the 415); integers beyond 2^53 lose precision (JSON.parse).
-import { load as loadYaml } from 'js-yaml';
 import {
   GoJsonUnmarshalTypeError,
   goJsonUnmarshalStruct,
   type GoJsonSyntaxError,
 } from '../engine/encoding/go-json';
-import { newBadRequest, type StatusError } from '../engine/storage/errors';
+import { newBadRequest, StatusError } from '../engine/storage/errors';
 import { quote } from '../engine/storage/go-strings';
 import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
 import { protobufBodyKinds, protobufBodyToObject } from './protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
+import { yamlToJSON } from './yaml-to-json';
 
 /** The legacy scheme's serializers in CodecFactory order (the 415's list for built-in kinds). */
 export const builtinBodyMediaTypes: readonly string[] = [
@@ -341,8 +341,10 @@ function toJSONBytes(body: Uint8Array, mediaType: string): Uint8Array {
   if (mediaType !== 'application/yaml') return body;
   let value: unknown;
   try {
-    value = loadYaml(new TextDecoder().decode(body));
+    value = yamlToJSON(new TextDecoder().decode(body));
   } catch (e) {
+    // A decoded form past the body limit is the body limit's 413, not a decode error.
+    if (e instanceof StatusError) throw e;
     throw new Error(
       `error converting YAML to JSON: yaml: ${(e as { reason?: string }).reason ?? (e as Error).message}`,
     );
@@ -397,6 +399,7 @@ export function decodeBody(
     data = toJSONBytes(body, mediaType);
     actual = interpret(data);
   } catch (e) {
+    if (e instanceof StatusError) throw e;
     throw transformDecodeError(e as Error | GoJsonSyntaxError, expected, undefined, body);
   }
   actual = gvkWithDefaults(actual, expected);
