@@ -391,9 +391,10 @@ class ExplainedRequest {
         explanation.rule = delegationRuleText[decision.rule] ?? decision.rule;
         explanation.consistentRead = decision.consistentRead;
         if (decision.target === 'etcd') explanation.servedBy = 'etcd';
+        // Which store the cache read is the watch cache's to say (an exact RV is read from a
+        // snapshot, also after waiting for a future RV), not the delegator's rule.
         else if (decision.target === 'cache')
-          explanation.servedBy =
-            decision.rule === 'snapshot-available' ? 'cache-snapshot' : 'cache';
+          explanation.servedBy = cacheList?.snapshot ? 'cache-snapshot' : 'cache';
       }
       if (fallback) {
         explanation.fallback = { reason: fallback.reason, toEtcd: fallback.fallback === 'true' };

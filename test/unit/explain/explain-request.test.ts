@@ -195,6 +195,21 @@ const cases: Case[] = [
     },
   },
   {
+    // watch_cache.go waitAndListExactRV: waitUntilFreshAndBlock, then snapshots.GetLessOrEqual.
+    name: 'Exact RV ahead of the cache: waits for it, then reads a snapshot',
+    url: `${pods}?resourceVersion=13&resourceVersionMatch=Exact`,
+    objects: 10,
+    state: { cacheRV: 11, etcdRV: 13 },
+    want: { servedBy: 'cache-snapshot', ruleId: 'future-rv', mayWait: true },
+  },
+  {
+    name: 'legacy exact RV=N with a limit, N ahead of the cache: waits, then a snapshot',
+    url: `${pods}?resourceVersion=13&limit=5`,
+    objects: 10,
+    state: { cacheRV: 11, etcdRV: 13 },
+    want: { servedBy: 'cache-snapshot', ruleId: 'future-rv', limitHonoured: true, mayWait: true },
+  },
+  {
     name: 'a custom resource, RV=0',
     url: '/apis/example.com/v1/namespaces/ns/widgets?resourceVersion=0',
     objects: 2,
