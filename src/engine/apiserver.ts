@@ -25,7 +25,13 @@ import {
   type RequestContext,
 } from './request/request-context';
 import { collectionPath, objectPath, requestPath } from './request/request-path';
-import { newListOptions, type GetListOptions, type ListOptions } from './storage/list-options';
+import { isPathSegmentName } from './storage/keys';
+import {
+  newListOptions,
+  toStorageListOptions,
+  type GetListOptions,
+  type ListOptions,
+} from './storage/list-options';
 import {
   makePod,
   PodGenerator,
@@ -90,6 +96,11 @@ export interface CreateResourceOptions {
   allowLockedGateOverride?: boolean;
   /** Default: core pods. */
   groupResource?: GroupResource;
+  /**
+   * The resource lives in namespaces (the registry's KeyFunc is NamespaceKeyFunc; false:
+   * NoNamespaceKeyFunc, as for namespaces and nodes). Default true.
+   */
+  namespaced?: boolean;
   /** An etcd to share between resources, or options for a new one. */
   etcd?: EtcdMember | Omit<MemoryEtcdOptions, 'clock'>;
   /** apiserver --etcd-prefix (default /registry). */
@@ -185,6 +196,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   readonly profile: SemanticsProfile;
   readonly gates: FeatureGates;
   readonly groupResource: GroupResource;
+  /** Namespace-scoped (NamespaceKeyFunc) or cluster-scoped (NoNamespaceKeyFunc). */
+  readonly namespaced: boolean;
   /** e.g. `/pods`. */
   readonly resourcePrefix: string;
   readonly etcd: E;
@@ -224,6 +237,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       : base;
     this.gates = this.profile.gates;
     this.groupResource = o.groupResource ?? { group: '', resource: 'pods' };
+    this.namespaced = o.namespaced ?? true;
     this.resourcePrefix = o.resourcePrefix ?? `/${this.groupResource.resource}`;
     this.metrics = o.metrics ?? new MetricsRegistry();
     this.inspector = o.inspector;
@@ -388,6 +402,22 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     return namespace ? `${this.resourcePrefix}/${namespace}` : this.resourcePrefix;
   }
 
+  /**
+   * store.go ListPredicate and WatchPredicate: a predicate that names one object (MatchesSingle)
+   * reads that object's key alone (Recursive: false) where KeyFunc can build the key:
+   * NamespaceKeyFunc needs the request's namespace, NoNamespaceKeyFunc does not, and both refuse
+   * a name that is not a path segment. Undefined: the optimisation is skipped (a recursive read).
+   */
+  singleObjectKey(
+    namespace: string | undefined,
+    predicate: SelectionPredicate,
+  ): string | undefined {
+    const name = predicate.matchesSingle();
+    if (name === undefined || name === '' || !isPathSegmentName(name)) return undefined;
+    if (!this.namespaced) return this.objectKey('', name);
+    return namespace ? this.objectKey(namespace, name) : undefined;
+  }
+
   // ------------------------------------------------------------ request contexts
 
   /** The context of a LIST of `req` by `client`: `GET /api/v1/namespaces/ns/pods?limit=…`. */
@@ -511,13 +541,24 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     };
   }
 
-  /** A LIST as the registry makes it: the delegator decides cache or etcd. */
+  /**
+   * A LIST as the registry makes it (ListPredicate: one object's key when the field selector names
+   * it, else the collection's); the delegator decides cache or etcd.
+   */
   list(req: ResourceListRequest = {}, by: RequestSender = defaultClient): Promise<ListResult> {
     const request = typeof by === 'string' ? this.listContext(req, by) : by;
-    return this.delegator.getList(this.collectionKey(req.namespace), this.listOptionsOf(req), {
-      requestNamespace: req.namespace,
-      request,
-    });
+    let opts: ListOptions;
+    try {
+      opts = toStorageListOptions(this.listOptionsOf(req), this.groupResource.resource);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const single = this.singleObjectKey(req.namespace, opts.predicate);
+    return this.delegator.getList(
+      single ?? this.collectionKey(req.namespace),
+      single === undefined ? opts : { ...opts, recursive: false },
+      { requestNamespace: req.namespace, request },
+    );
   }
 
   /** A GET: resourceVersion "" reads etcd, anything else the cache. */
@@ -588,12 +629,19 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     );
     const ctx = new WatchRequestContext(this.clock, timeoutMs);
     try {
-      const watcher = await this.delegator.watch(this.collectionKeyFor(req), options, {
-        requestNamespace: req.namespace,
-        requestName: req.name,
-        ctx,
-        request,
-      });
+      const key = options.recursive
+        ? this.collectionKey(req.namespace)
+        : this.singleObjectKey(req.namespace, options.predicate);
+      const watcher = await this.delegator.watch(
+        key ?? this.collectionKey(req.namespace),
+        options,
+        {
+          requestNamespace: req.namespace,
+          requestName: req.name,
+          ctx,
+          request,
+        },
+      );
       return { watcher, request, ctx, timeoutMs, options };
     } catch (e) {
       ctx.cancel();
@@ -604,12 +652,6 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   /** Every watch opened through `watch`, in order. */
   openedWatches(): readonly OpenedWatch[] {
     return this.watches;
-  }
-
-  private collectionKeyFor(req: ResourceWatchRequest): string {
-    return req.name && req.namespace !== undefined
-      ? this.objectKey(req.namespace, req.name)
-      : this.collectionKey(req.namespace);
   }
 
   /**
@@ -650,8 +692,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       sendInitialEvents = true;
       resourceVersionMatch = 'NotOlderThan';
     }
-    // A named watch is a watch with a metadata.name field selector on the object's key (registry WatchPredicate).
-    const single = Boolean(req.name) && req.namespace !== undefined;
+    // A named watch is a watch with a metadata.name field selector (the handler adds it).
     const field = req.name
       ? [req.fieldSelector, `metadata.name=${req.name}`].filter(Boolean).join(',')
       : req.fieldSelector;
@@ -663,7 +704,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     return newListOptions({
       resourceVersion: rv,
       resourceVersionMatch,
-      recursive: !single,
+      // WatchPredicate: the object's key alone when the predicate names one object.
+      recursive: this.singleObjectKey(req.namespace, predicate) === undefined,
       predicate,
       sendInitialEvents,
     });

@@ -110,6 +110,8 @@ export interface EngineInState {
 export interface EngineTarget {
   target: RequestTarget;
   profile: KubernetesVersion;
+  /** The resource lives in namespaces (its registry's KeyFunc). */
+  namespaced: boolean;
   /** Namespace the objects are written to ('' for a cluster-scoped resource). */
   namespace: string;
   objects: number;
@@ -134,6 +136,7 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
     rand: new SeededRandom(explainSeed),
     profile: t.profile === '1.37' ? profile137Preview : profile136,
     groupResource: gr,
+    namespaced: t.namespaced,
     resourcePrefix: t.target.resourcePrefix,
     etcd,
     inspector,

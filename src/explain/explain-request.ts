@@ -228,6 +228,7 @@ class ExplainedRequest {
     return {
       target: t,
       profile: this.profile,
+      namespaced,
       namespace: t.info.namespace || (namespaced ? 'default' : ''),
       objects,
       matchRatio: this.matchRatio,

@@ -136,6 +136,7 @@ export class Registry {
       group: string,
       resource: string,
       resourcePrefix: string,
+      namespaced: boolean,
       newFunc: () => KubeObject,
     ): Resource<EtcdMember> =>
       createResource({
@@ -143,6 +144,7 @@ export class Registry {
         rand: new SeededRandom(rand.intn(4294967296)),
         profile: this.profile,
         groupResource: { group, resource },
+        namespaced,
         etcd: this.etcd,
         pathPrefix: o.etcdPrefix,
         resourcePrefix,
@@ -166,7 +168,7 @@ export class Registry {
       verbs: b.verbs,
       returnDeletedObject: b.returnDeletedObject,
       jsonOnly: false,
-      engine: engineOf('', b.resource, `/${b.resource}`, b.newFunc),
+      engine: engineOf('', b.resource, `/${b.resource}`, b.namespaced, b.newFunc),
     }));
     for (const crd of o.crds ?? []) {
       if (served.some((s) => s.group === crd.group && s.resource === crd.plural))
@@ -186,11 +188,17 @@ export class Registry {
         printerColumns: crd.printerColumns,
         jsonOnly: true,
         // An unstructured object marshals its keys sorted: apiVersion before kind.
-        engine: engineOf(crd.group, crd.plural, `/${crd.group}/${crd.plural}`, () => ({
-          apiVersion,
-          kind: crd.kind,
-          metadata: {},
-        })),
+        engine: engineOf(
+          crd.group,
+          crd.plural,
+          `/${crd.group}/${crd.plural}`,
+          crd.namespaced,
+          () => ({
+            apiVersion,
+            kind: crd.kind,
+            metadata: {},
+          }),
+        ),
       });
     }
     this.resources = served;

@@ -593,3 +593,91 @@ describe('the unresponsive watcher log line (cache_watcher.go add closeFunc)', (
     }
   });
 });
+
+// store.go (release-1.36) ListPredicate and WatchPredicate: a field selector that names one object
+// (MatchesSingle) reads that object's key alone, Recursive: false, where KeyFunc can build the key.
+describe('a predicate naming one object reads its key alone (registry ListPredicate, WatchPredicate)', () => {
+  const cases: {
+    name: string;
+    namespaced: boolean;
+    namespace?: string;
+    fieldSelector: string;
+    key: string;
+    recursive: boolean;
+  }[] = [
+    {
+      name: 'namespaced, in a namespace: NamespaceKeyFunc',
+      namespaced: true,
+      namespace: 'ns',
+      fieldSelector: 'metadata.name=web-0',
+      key: '/pods/ns/web-0',
+      recursive: false,
+    },
+    {
+      name: 'namespaced, all namespaces: NamespaceKeyFunc fails, the collection',
+      namespaced: true,
+      fieldSelector: 'metadata.name=web-0',
+      key: '/pods',
+      recursive: true,
+    },
+    {
+      name: 'cluster-scoped: NoNamespaceKeyFunc',
+      namespaced: false,
+      fieldSelector: 'metadata.name=web-0',
+      key: '/pods/web-0',
+      recursive: false,
+    },
+    {
+      name: 'a name that is not a path segment: KeyFunc fails, the collection',
+      namespaced: true,
+      namespace: 'ns',
+      fieldSelector: 'metadata.name=..',
+      key: '/pods/ns',
+      recursive: true,
+    },
+    {
+      name: 'metadata.name!=: not a single object',
+      namespaced: true,
+      namespace: 'ns',
+      fieldSelector: 'metadata.name!=web-0',
+      key: '/pods/ns',
+      recursive: true,
+    },
+  ];
+  for (const c of cases) {
+    it(`LIST, ${c.name}`, async () => {
+      const insp = new RecordingInspector();
+      const { r } = await started({ namespaced: c.namespaced, inspector: insp });
+      insp.clear();
+      await r.list({
+        namespace: c.namespace,
+        fieldSelector: c.fieldSelector,
+        resourceVersion: String(r.etcd.currentRevision()),
+        resourceVersionMatch: 'Exact',
+      });
+      const [d] = insp.ofType('delegator/decision');
+      assert.deepStrictEqual(
+        { key: d.key, recursive: d.recursive },
+        { key: c.key, recursive: c.recursive },
+        c.name,
+      );
+      // ShouldDelegateExactRV: every non-recursive exact read goes to etcd.
+      assert.strictEqual(d.target, c.recursive ? 'cache' : 'etcd', c.name);
+      r.stop();
+    });
+    it(`WATCH, ${c.name}`, async () => {
+      const insp = new RecordingInspector();
+      const { r } = await started({ namespaced: c.namespaced, inspector: insp });
+      insp.clear();
+      const w = await r.watch({
+        namespace: c.namespace,
+        fieldSelector: c.fieldSelector,
+        resourceVersion: '0',
+      });
+      assert.strictEqual(w.options.recursive, c.recursive, c.name);
+      const [e] = insp.ofType('cacher/watch');
+      assert.strictEqual(e.key, c.key, c.name);
+      r.stop();
+    });
+  }
+});

@@ -210,6 +210,34 @@ const cases: Case[] = [
     want: { servedBy: 'cache-snapshot', ruleId: 'future-rv', limitHonoured: true, mayWait: true },
   },
   {
+    // store.go ListPredicate: MatchesSingle and a key from NamespaceKeyFunc, so Recursive: false;
+    // ShouldDelegateExactRV delegates every non-recursive exact read.
+    name: 'single-object LIST (metadata.name) at an exact RV: not recursive, etcd',
+    url: `${pods}?fieldSelector=metadata.name%3Dweb-0&limit=1&resourceVersion=9500`,
+    want: { servedBy: 'etcd', ruleId: 'not-recursive', limitHonoured: true },
+  },
+  {
+    name: 'single-object LIST of a cluster-scoped resource: NoNamespaceKeyFunc, not recursive',
+    url: '/api/v1/namespaces?fieldSelector=metadata.name%3Dkube-system&resourceVersion=9&resourceVersionMatch=Exact',
+    objects: 3,
+    state: { etcdRV: 9 },
+    want: { servedBy: 'etcd', ruleId: 'not-recursive' },
+  },
+  {
+    // NamespaceKeyFunc fails without a namespace: the optimisation is skipped (recursive).
+    name: 'metadata.name across all namespaces: recursive, a snapshot',
+    url: '/api/v1/pods?fieldSelector=metadata.name%3Dweb-0&limit=1&resourceVersion=12',
+    objects: 10,
+    state: { etcdRV: 14 },
+    want: { servedBy: 'cache-snapshot', ruleId: 'snapshot-available' },
+  },
+  {
+    name: 'single-object LIST at RV=0: the cache',
+    url: `${pods}?fieldSelector=metadata.name%3Dweb-0&resourceVersion=0`,
+    objects: 3,
+    want: { servedBy: 'cache', ruleId: 'served-from-cache' },
+  },
+  {
     name: 'a custom resource, RV=0',
     url: '/apis/example.com/v1/namespaces/ns/widgets?resourceVersion=0',
     objects: 2,
