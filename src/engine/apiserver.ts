@@ -26,6 +26,7 @@ import {
 } from './request/request-context';
 import { collectionPath, objectPath, requestPath } from './request/request-path';
 import { isPathSegmentName } from './storage/keys';
+import { watchResultChan } from './etcd3/watch-result-chan';
 import {
   newListOptions,
   toStorageListOptions,
@@ -96,6 +97,12 @@ export interface CreateResourceOptions {
   allowLockedGateOverride?: boolean;
   /** Default: core pods. */
   groupResource?: GroupResource;
+  /**
+   * The resource has a watch cache (default true). False: its watch cache size is 0, as
+   * kube-apiserver's DefaultWatchCacheSizes sets for events, so its registry storage is
+   * UndecoratedStorage: no cacher, no delegator, every LIST, GET and WATCH goes to the etcd3 store.
+   */
+  watchCache?: boolean;
   /**
    * The resource lives in namespaces (the registry's KeyFunc is NamespaceKeyFunc; false:
    * NoNamespaceKeyFunc, as for namespaces and nodes). Default true.
@@ -198,6 +205,11 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   readonly groupResource: GroupResource;
   /** Namespace-scoped (NamespaceKeyFunc) or cluster-scoped (NoNamespaceKeyFunc). */
   readonly namespaced: boolean;
+  /**
+   * The registry's storage is the cacher (StorageWithCacher); false: the etcd3 store itself
+   * (UndecoratedStorage). The cacher is then built but never started, and no request reaches it.
+   */
+  readonly watchCacheEnabled: boolean;
   /** e.g. `/pods`. */
   readonly resourcePrefix: string;
   readonly etcd: E;
@@ -238,6 +250,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     this.gates = this.profile.gates;
     this.groupResource = o.groupResource ?? { group: '', resource: 'pods' };
     this.namespaced = o.namespaced ?? true;
+    this.watchCacheEnabled = o.watchCache ?? true;
     this.resourcePrefix = o.resourcePrefix ?? `/${this.groupResource.resource}`;
     this.metrics = o.metrics ?? new MetricsRegistry();
     this.inspector = o.inspector;
@@ -332,9 +345,9 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     });
   }
 
-  /** Starts the cacher (list, watch, dispatch). */
+  /** Starts the cacher (list, watch, dispatch); an undecorated resource has nothing to start. */
   start(): void {
-    this.cacher.start();
+    if (this.watchCacheEnabled) this.cacher.start();
   }
 
   /**
@@ -343,6 +356,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
    * streams drawn from the old one's, starts over the same etcd: unready until it has listed.
    */
   restart(): void {
+    if (!this.watchCacheEnabled) return;
     this.currentDelegator.stop();
     this.currentCacher.stop();
     this.cacherRand = new SeededRandom(this.cacherRand.intn(4294967296));
@@ -364,9 +378,9 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     if (this.ownsEtcd) this.etcd.close();
   }
 
-  /** Resolves once the watch cache is initialised (rejects after stop). */
+  /** Resolves once the watch cache is initialised (rejects after stop); at once without one. */
   waitReady(): Promise<void> {
-    return this.cacher.waitReady();
+    return this.watchCacheEnabled ? this.cacher.waitReady() : Promise.resolve();
   }
 
   /** Lets queued work at the current virtual instant run (promise continuations). */
@@ -554,11 +568,10 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       return Promise.reject(e);
     }
     const single = this.singleObjectKey(req.namespace, opts.predicate);
-    return this.delegator.getList(
-      single ?? this.collectionKey(req.namespace),
-      single === undefined ? opts : { ...opts, recursive: false },
-      { requestNamespace: req.namespace, request },
-    );
+    const key = single ?? this.collectionKey(req.namespace);
+    const listOpts = single === undefined ? opts : { ...opts, recursive: false };
+    if (!this.watchCacheEnabled) return this.store.getList(key, listOpts, request);
+    return this.delegator.getList(key, listOpts, { requestNamespace: req.namespace, request });
   }
 
   /** A GET: resourceVersion "" reads etcd, anything else the cache. */
@@ -571,6 +584,12 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   ): Promise<KubeObject | undefined> {
     const query = resourceVersion ? `?resourceVersion=${encodeURIComponent(resourceVersion)}` : '';
     const ctx = this.contextOf(by, 'GET', objectPath(this.groupResource, namespace, name) + query);
+    if (!this.watchCacheEnabled)
+      return this.store.get(
+        this.objectKey(namespace, name),
+        { resourceVersion, ignoreNotFound },
+        ctx,
+      );
     return this.delegator.get(
       this.objectKey(namespace, name),
       { resourceVersion, ignoreNotFound },
@@ -629,19 +648,23 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     );
     const ctx = new WatchRequestContext(this.clock, timeoutMs);
     try {
-      const key = options.recursive
-        ? this.collectionKey(req.namespace)
-        : this.singleObjectKey(req.namespace, options.predicate);
-      const watcher = await this.delegator.watch(
-        key ?? this.collectionKey(req.namespace),
-        options,
-        {
-          requestNamespace: req.namespace,
-          requestName: req.name,
-          ctx,
-          request,
-        },
-      );
+      const key =
+        (options.recursive ? undefined : this.singleObjectKey(req.namespace, options.predicate)) ??
+        this.collectionKey(req.namespace);
+      if (!this.watchCacheEnabled) {
+        // The etcd3 store's Watch; the request context's end (its deadline) ends the watch.
+        const storageWatch = await this.store.watch(key, options, {
+          ...request,
+          signal: ctx.signal,
+        });
+        return { watcher: watchResultChan(storageWatch), request, ctx, timeoutMs, options };
+      }
+      const watcher = await this.delegator.watch(key, options, {
+        requestNamespace: req.namespace,
+        requestName: req.name,
+        ctx,
+        request,
+      });
       return { watcher, request, ctx, timeoutMs, options };
     } catch (e) {
       ctx.cancel();

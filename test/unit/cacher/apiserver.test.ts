@@ -11,7 +11,7 @@ import {
   RecordingInspector,
   type InspectorEvent,
 } from '../../../src/engine/inspect/events';
-import { makePod } from '../../../src/engine/storage/objects';
+import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import type { WatchContentType } from '../../../src/engine/clients/watch-client';
@@ -680,4 +680,51 @@ describe('a predicate naming one object reads its key alone (registry ListPredic
       r.stop();
     });
   }
+});
+
+// kube-apiserver DefaultWatchCacheSizes sets events to 0: pkg/server/options/etcd.go gives the
+// registry generic.UndecoratedStorage, so the etcd3 store serves every LIST, GET and WATCH.
+describe('a resource without a watch cache (UndecoratedStorage)', () => {
+  const events = { group: '', resource: 'events' };
+  const event = (name: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'ns' },
+  });
+  it('LISTs from etcd, honouring the limit of an RV "0" list; no delegator, no cacher', async () => {
+    const insp = new RecordingInspector();
+    const { r } = await started({ groupResource: events, watchCache: false, inspector: insp });
+    for (const n of ['a', 'b', 'c']) await r.create(event(n));
+    insp.clear();
+    const list = await r.list({ namespace: 'ns', resourceVersion: '0', limit: 2 });
+    assert.deepStrictEqual(
+      list.items.map((i) => i.metadata.name),
+      ['a', 'b'],
+    );
+    assert.ok(list.continue, 'a continue token: etcd honoured the limit');
+    assert.strictEqual((await r.get('ns', 'c', '0'))?.metadata.name, 'c');
+    assert.deepStrictEqual(insp.ofType('delegator/decision'), []);
+    assert.deepStrictEqual(insp.ofType('cacher/list'), []);
+    assert.deepStrictEqual(insp.ofType('cacher/reflector'), [], 'no cacher lists etcd');
+    assert.strictEqual(insp.ofType('list/done').length, 1);
+    r.stop();
+  });
+  it('WATCHes etcd: the events after the RV, ended by the request deadline', async () => {
+    const insp = new RecordingInspector();
+    const { r } = await started({ groupResource: events, watchCache: false, inspector: insp });
+    await r.create(event('a'));
+    const rv = String(r.etcd.currentRevision());
+    const w = await r.watch({ namespace: 'ns', resourceVersion: rv, timeoutSeconds: 5 });
+    await r.create(event('b'));
+    await r.step(100);
+    assert.deepStrictEqual(
+      w.client.events.map((e) => `${e.type} ${e.object.metadata?.name}`),
+      ['ADDED b'],
+    );
+    assert.ok(insp.ofType('etcd/watch').some((e) => e.phase === 'watching'));
+    assert.deepStrictEqual(insp.ofType('cacher/watch'), []);
+    await r.step(5000);
+    assert.ok(w.client.closed, 'closed at timeoutSeconds');
+    r.stop();
+  });
 });

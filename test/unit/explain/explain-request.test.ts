@@ -238,6 +238,25 @@ const cases: Case[] = [
     want: { servedBy: 'cache', ruleId: 'served-from-cache' },
   },
   {
+    // DefaultWatchCacheSizes: events 0, so UndecoratedStorage: the etcd3 store answers, limit and all.
+    name: 'events have no watch cache: RV=0 with a limit is an etcd LIST that honours the limit',
+    url: '/api/v1/namespaces/default/events?limit=500&resourceVersion=0',
+    objects: 600,
+    want: { kind: 'list', servedBy: 'etcd', limitHonoured: true, mayWait: false },
+  },
+  {
+    name: 'events.k8s.io events have no watch cache either',
+    url: '/apis/events.k8s.io/v1/namespaces/default/events?limit=500&resourceVersion=0',
+    objects: 3,
+    want: { kind: 'list', servedBy: 'etcd', limitHonoured: true },
+  },
+  {
+    name: "a WATCH of events is the etcd3 store's watch",
+    url: '/api/v1/namespaces/default/events?watch=1&resourceVersion=3',
+    objects: 3,
+    want: { kind: 'watch', servedBy: 'etcd', mayWait: false },
+  },
+  {
     name: 'a custom resource, RV=0',
     url: '/apis/example.com/v1/namespaces/ns/widgets?resourceVersion=0',
     objects: 2,
