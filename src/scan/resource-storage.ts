@@ -199,7 +199,14 @@ export function resourceStorageRow(gr: {
   group: string;
   resource: string;
 }): ResourceStorageRow | undefined {
-  return resourceStorageTable[gr.group]?.find(([, resource]) => resource === gr.resource);
+  return builtinGroupRows(gr.group)?.find(([, resource]) => resource === gr.resource);
+}
+
+/** The rows of a built-in group; undefined for any other name ("constructor" included). */
+export function builtinGroupRows(group: string): readonly ResourceStorageRow[] | undefined {
+  return Object.prototype.hasOwnProperty.call(resourceStorageTable, group)
+    ? resourceStorageTable[group]
+    : undefined;
 }
 
 /**
@@ -208,8 +215,8 @@ export function resourceStorageRow(gr: {
  * NewCRDRESTOptionsGetter hands the CRD handler a SimpleStorageFactory), with a watch cache.
  */
 export function resourceStorage(gr: { group: string; resource: string }): ResourceStorage {
-  const builtin = Object.prototype.hasOwnProperty.call(resourceStorageTable, gr.group);
-  const row = builtin ? resourceStorageRow(gr) : undefined;
+  const builtin = builtinGroupRows(gr.group) !== undefined;
+  const row = resourceStorageRow(gr);
   const result: ResourceStorage = {
     group: gr.group,
     resource: gr.resource,

@@ -7,7 +7,12 @@
 // The facts per resource are resource-storage.ts's table. Deliberate difference: a URL or list
 // kind names no cluster, so the etcd prefix (kube-apiserver's --etcd-prefix) is a parameter,
 // "/registry" by default.
-import { resourceStorage, resourceStorageRow, resourceStorageTable } from './resource-storage';
+import {
+  builtinGroupRows,
+  resourceStorage,
+  resourceStorageRow,
+  resourceStorageTable,
+} from './resource-storage';
 
 /** kube-apiserver's --etcd-prefix default (pkg/controlplane/apiserver/options DefaultEtcdPathPrefix). */
 export const defaultEtcdPrefix = '/registry';
@@ -153,7 +158,7 @@ export function listKindResource(
   }
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-  const known = resourceStorageTable[group]?.find(([k]) => k === itemKind);
+  const known = builtinGroupRows(group)?.find(([k]) => k === itemKind);
   if (known) return { group, resource: known[1], namespaced: known[2], guessed: false };
   return { group, resource: unsafeGuessKindToResource(itemKind), guessed: true };
 }

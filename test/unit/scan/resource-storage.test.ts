@@ -38,6 +38,9 @@ describe('resourceStorage', () => {
     ],
     // A custom resource: its CRD gives the scope.
     ['example.com', 'widgets', { prefix: 'example.com/widgets', watchCache: true, builtin: false }],
+    // Group names are data: none reaches Object.prototype.
+    ['constructor', 'x', { prefix: 'constructor/x', watchCache: true, builtin: false }],
+    ['__proto__', 'x', { prefix: '__proto__/x', watchCache: true, builtin: false }],
   ];
   for (const [group, resource, want] of cases) {
     it(`${group || 'core'}/${resource}`, () => {
