@@ -25,7 +25,14 @@ import {
   type RequestContext,
 } from './request/request-context';
 import { collectionPath, objectPath, requestPath } from './request/request-path';
-import { newListOptions, type GetListOptions, type ListOptions } from './storage/list-options';
+import { isPathSegmentName } from './storage/keys';
+import { watchResultChan } from './etcd3/watch-result-chan';
+import {
+  newListOptions,
+  toStorageListOptions,
+  type GetListOptions,
+  type ListOptions,
+} from './storage/list-options';
 import {
   makePod,
   PodGenerator,
@@ -90,6 +97,17 @@ export interface CreateResourceOptions {
   allowLockedGateOverride?: boolean;
   /** Default: core pods. */
   groupResource?: GroupResource;
+  /**
+   * The resource has a watch cache (default true). False: its watch cache size is 0, as
+   * kube-apiserver's DefaultWatchCacheSizes sets for events, so its registry storage is
+   * UndecoratedStorage: no cacher, no delegator, every LIST, GET and WATCH goes to the etcd3 store.
+   */
+  watchCache?: boolean;
+  /**
+   * The resource lives in namespaces (the registry's KeyFunc is NamespaceKeyFunc; false:
+   * NoNamespaceKeyFunc, as for namespaces and nodes). Default true.
+   */
+  namespaced?: boolean;
   /** An etcd to share between resources, or options for a new one. */
   etcd?: EtcdMember | Omit<MemoryEtcdOptions, 'clock'>;
   /** apiserver --etcd-prefix (default /registry). */
@@ -185,6 +203,13 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   readonly profile: SemanticsProfile;
   readonly gates: FeatureGates;
   readonly groupResource: GroupResource;
+  /** Namespace-scoped (NamespaceKeyFunc) or cluster-scoped (NoNamespaceKeyFunc). */
+  readonly namespaced: boolean;
+  /**
+   * The registry's storage is the cacher (StorageWithCacher); false: the etcd3 store itself
+   * (UndecoratedStorage). The cacher is then built but never started, and no request reaches it.
+   */
+  readonly watchCacheEnabled: boolean;
   /** e.g. `/pods`. */
   readonly resourcePrefix: string;
   readonly etcd: E;
@@ -224,6 +249,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       : base;
     this.gates = this.profile.gates;
     this.groupResource = o.groupResource ?? { group: '', resource: 'pods' };
+    this.namespaced = o.namespaced ?? true;
+    this.watchCacheEnabled = o.watchCache ?? true;
     this.resourcePrefix = o.resourcePrefix ?? `/${this.groupResource.resource}`;
     this.metrics = o.metrics ?? new MetricsRegistry();
     this.inspector = o.inspector;
@@ -318,9 +345,9 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     });
   }
 
-  /** Starts the cacher (list, watch, dispatch). */
+  /** Starts the cacher (list, watch, dispatch); an undecorated resource has nothing to start. */
   start(): void {
-    this.cacher.start();
+    if (this.watchCacheEnabled) this.cacher.start();
   }
 
   /**
@@ -329,6 +356,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
    * streams drawn from the old one's, starts over the same etcd: unready until it has listed.
    */
   restart(): void {
+    if (!this.watchCacheEnabled) return;
     this.currentDelegator.stop();
     this.currentCacher.stop();
     this.cacherRand = new SeededRandom(this.cacherRand.intn(4294967296));
@@ -350,9 +378,9 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     if (this.ownsEtcd) this.etcd.close();
   }
 
-  /** Resolves once the watch cache is initialised (rejects after stop). */
+  /** Resolves once the watch cache is initialised (rejects after stop); at once without one. */
   waitReady(): Promise<void> {
-    return this.cacher.waitReady();
+    return this.watchCacheEnabled ? this.cacher.waitReady() : Promise.resolve();
   }
 
   /** Lets queued work at the current virtual instant run (promise continuations). */
@@ -386,6 +414,22 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   /** The key of a collection (`/pods/ns` or `/pods`). */
   collectionKey(namespace?: string): string {
     return namespace ? `${this.resourcePrefix}/${namespace}` : this.resourcePrefix;
+  }
+
+  /**
+   * store.go ListPredicate and WatchPredicate: a predicate that names one object (MatchesSingle)
+   * reads that object's key alone (Recursive: false) where KeyFunc can build the key:
+   * NamespaceKeyFunc needs the request's namespace, NoNamespaceKeyFunc does not, and both refuse
+   * a name that is not a path segment. Undefined: the optimisation is skipped (a recursive read).
+   */
+  singleObjectKey(
+    namespace: string | undefined,
+    predicate: SelectionPredicate,
+  ): string | undefined {
+    const name = predicate.matchesSingle();
+    if (name === undefined || name === '' || !isPathSegmentName(name)) return undefined;
+    if (!this.namespaced) return this.objectKey('', name);
+    return namespace ? this.objectKey(namespace, name) : undefined;
   }
 
   // ------------------------------------------------------------ request contexts
@@ -511,13 +555,23 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     };
   }
 
-  /** A LIST as the registry makes it: the delegator decides cache or etcd. */
+  /**
+   * A LIST as the registry makes it (ListPredicate: one object's key when the field selector names
+   * it, else the collection's); the delegator decides cache or etcd.
+   */
   list(req: ResourceListRequest = {}, by: RequestSender = defaultClient): Promise<ListResult> {
     const request = typeof by === 'string' ? this.listContext(req, by) : by;
-    return this.delegator.getList(this.collectionKey(req.namespace), this.listOptionsOf(req), {
-      requestNamespace: req.namespace,
-      request,
-    });
+    let opts: ListOptions;
+    try {
+      opts = toStorageListOptions(this.listOptionsOf(req), this.groupResource.resource);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const single = this.singleObjectKey(req.namespace, opts.predicate);
+    const key = single ?? this.collectionKey(req.namespace);
+    const listOpts = single === undefined ? opts : { ...opts, recursive: false };
+    if (!this.watchCacheEnabled) return this.store.getList(key, listOpts, request);
+    return this.delegator.getList(key, listOpts, { requestNamespace: req.namespace, request });
   }
 
   /** A GET: resourceVersion "" reads etcd, anything else the cache. */
@@ -530,6 +584,12 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   ): Promise<KubeObject | undefined> {
     const query = resourceVersion ? `?resourceVersion=${encodeURIComponent(resourceVersion)}` : '';
     const ctx = this.contextOf(by, 'GET', objectPath(this.groupResource, namespace, name) + query);
+    if (!this.watchCacheEnabled)
+      return this.store.get(
+        this.objectKey(namespace, name),
+        { resourceVersion, ignoreNotFound },
+        ctx,
+      );
     return this.delegator.get(
       this.objectKey(namespace, name),
       { resourceVersion, ignoreNotFound },
@@ -588,7 +648,18 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     );
     const ctx = new WatchRequestContext(this.clock, timeoutMs);
     try {
-      const watcher = await this.delegator.watch(this.collectionKeyFor(req), options, {
+      const key =
+        (options.recursive ? undefined : this.singleObjectKey(req.namespace, options.predicate)) ??
+        this.collectionKey(req.namespace);
+      if (!this.watchCacheEnabled) {
+        // The etcd3 store's Watch; the request context's end (its deadline) ends the watch.
+        const storageWatch = await this.store.watch(key, options, {
+          ...request,
+          signal: ctx.signal,
+        });
+        return { watcher: watchResultChan(storageWatch), request, ctx, timeoutMs, options };
+      }
+      const watcher = await this.delegator.watch(key, options, {
         requestNamespace: req.namespace,
         requestName: req.name,
         ctx,
@@ -604,12 +675,6 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   /** Every watch opened through `watch`, in order. */
   openedWatches(): readonly OpenedWatch[] {
     return this.watches;
-  }
-
-  private collectionKeyFor(req: ResourceWatchRequest): string {
-    return req.name && req.namespace !== undefined
-      ? this.objectKey(req.namespace, req.name)
-      : this.collectionKey(req.namespace);
   }
 
   /**
@@ -650,8 +715,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       sendInitialEvents = true;
       resourceVersionMatch = 'NotOlderThan';
     }
-    // A named watch is a watch with a metadata.name field selector on the object's key (registry WatchPredicate).
-    const single = Boolean(req.name) && req.namespace !== undefined;
+    // A named watch is a watch with a metadata.name field selector (the handler adds it).
     const field = req.name
       ? [req.fieldSelector, `metadata.name=${req.name}`].filter(Boolean).join(',')
       : req.fieldSelector;
@@ -663,7 +727,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     return newListOptions({
       resourceVersion: rv,
       resourceVersionMatch,
-      recursive: !single,
+      // WatchPredicate: the object's key alone when the predicate names one object.
+      recursive: this.singleObjectKey(req.namespace, predicate) === undefined,
       predicate,
       sendInitialEvents,
     });

@@ -110,6 +110,10 @@ export interface EngineInState {
 export interface EngineTarget {
   target: RequestTarget;
   profile: KubernetesVersion;
+  /** The resource lives in namespaces (its registry's KeyFunc). */
+  namespaced: boolean;
+  /** The resource has a watch cache (false: its registry storage is the etcd3 store alone). */
+  watchCache: boolean;
   /** Namespace the objects are written to ('' for a cluster-scoped resource). */
   namespace: string;
   objects: number;
@@ -134,6 +138,8 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
     rand: new SeededRandom(explainSeed),
     profile: t.profile === '1.37' ? profile137Preview : profile136,
     groupResource: gr,
+    namespaced: t.namespaced,
+    watchCache: t.watchCache,
     resourcePrefix: t.target.resourcePrefix,
     etcd,
     inspector,
@@ -161,7 +167,10 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
   };
 
   writeOtherResourcesUntil(state.oldestWatchRV);
-  if (!state.cacheReady) {
+  if (!t.watchCache) {
+    // No cacher: only etcd's revision matters.
+    writeOtherResourcesUntil(state.etcdRV);
+  } else if (!state.cacheReady) {
     // The cacher never finishes its initial list: Ready() stays pending.
     writeOtherResourcesUntil(state.etcdRV);
   } else {
@@ -191,9 +200,9 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
   if (state.compactedRV > 0) {
     await resource.compact(state.compactedRV);
     // The cacher's compactor drops the snapshots etcd can no longer check.
-    if (state.cacheReady) await resource.step(compactorPollPeriod);
+    if (state.cacheReady && t.watchCache) await resource.step(compactorPollPeriod);
   }
-  if (state.cacheReady && resource.watchCache.resourceVersion !== state.cacheRV)
+  if (t.watchCache && state.cacheReady && resource.watchCache.resourceVersion !== state.cacheRV)
     throw new ClusterStateError(
       `the engine could not bring the watch cache to cacheRV=${state.cacheRV} (it is at ${resource.watchCache.resourceVersion})`,
     );

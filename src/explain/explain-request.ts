@@ -18,7 +18,7 @@ import { StatusError, type Status } from '../engine/storage/errors';
 import type { FakeClock } from '../engine/clock';
 import { statusOf } from '../engine/cacher/reflector';
 import { delegationRuleText } from '../run/delegation-rule-text';
-import { builtinResourceNamespaced } from '../scan/storage-key-prefix';
+import { resourceStorage } from '../scan/resource-storage';
 import {
   customResourceFieldLabelConversion,
   listOpts,
@@ -77,8 +77,11 @@ export interface PossibleError {
 }
 
 export interface WatchExplanation {
-  /** Watches are served by the cacher from the watch cache; `none` when the watch failed. */
-  startsFrom: 'cache' | 'none';
+  /**
+   * Watches are served by the cacher from the watch cache, or by the etcd3 store for a resource
+   * without one; `none` when the watch failed.
+   */
+  startsFrom: 'cache' | 'etcd' | 'none';
   sendInitialEvents: boolean | null;
   allowWatchBookmarks: boolean;
   /** The RV the cache had to reach before the watch started (etcd's current revision for a consistent start). */
@@ -94,6 +97,8 @@ export interface RequestExplanation {
   profile: KubernetesVersion;
   resource: { group: string; version: string; resource: string; namespace: string };
   servedBy: 'cache' | 'cache-snapshot' | 'etcd' | 'error';
+  /** The resource has a watch cache (false: every LIST and WATCH goes to etcd; see the rule). */
+  watchCache: boolean;
   /** The delegation rule that decided, in upstream's words. */
   rule: string;
   /** The inspector's rule id (DelegationRule), when the delegator decided. */
@@ -178,7 +183,13 @@ interface RequestRun {
   notes: string[];
 }
 
+/** Why a resource without a watch cache is served by etcd (its registry storage has no cacher). */
+const noWatchCacheRule =
+  'no watch cache (kube-apiserver DefaultWatchCacheSizes sets it to 0): the registry storage is undecorated, every LIST and WATCH goes to etcd';
+
 class ExplainedRequest {
+  /** The resource has a watch cache (resource-storage.ts). */
+  private readonly watchCache: boolean;
   private readonly handlerOptions: InternalListOptions | undefined;
   private readonly handlerError: { code: number; reason?: string; message: string } | undefined;
 
@@ -189,6 +200,7 @@ class ExplainedRequest {
     readonly matchRatio: number,
   ) {
     const t = target;
+    this.watchCache = resourceStorage(t.groupResource).watchCache;
     try {
       this.handlerOptions = listOpts(t.query, {
         resource: t.groupResource.resource,
@@ -224,10 +236,13 @@ class ExplainedRequest {
 
   private engineTarget(objects: number): EngineTarget {
     const t = this.target;
-    const namespaced = builtinResourceNamespaced(t.groupResource) ?? true;
+    const storage = resourceStorage(t.groupResource);
+    const namespaced = storage.namespaced ?? true;
     return {
       target: t,
       profile: this.profile,
+      namespaced,
+      watchCache: storage.watchCache,
       namespace: t.info.namespace || (namespaced ? 'default' : ''),
       objects,
       matchRatio: this.matchRatio,
@@ -369,6 +384,7 @@ class ExplainedRequest {
         namespace: t.info.namespace,
       },
       servedBy: 'error',
+      watchCache: this.watchCache,
       rule: '',
       limit,
       limitHonoured: null,
@@ -385,15 +401,45 @@ class ExplainedRequest {
     };
     if (run.rejectedByHandler) {
       explanation.rule = 'rejected by the handler (get.go listOpts) before storage is asked';
+    } else if (!this.watchCache) {
+      explanation.rule = noWatchCacheRule;
+      explanation.notes.push(
+        `${t.groupResource.group ? `${t.groupResource.group}/` : ''}${t.groupResource.resource} have no watch cache: the state's cache keys do not apply`,
+      );
+      const etcdWatch = events.filter((e) => e.type === 'etcd/watch');
+      if (t.kind === 'list') {
+        if (listDone) explanation.servedBy = 'etcd';
+        if (limit !== null && listDone) explanation.limitHonoured = true;
+        if (listDone && listDone.error === undefined) {
+          explanation.fetched = listDone.fetched;
+          explanation.returned = listDone.returned;
+        }
+        explanation.consistentRead = etcdCalls.length > 0 && etcdCalls[0].revision === 0;
+      } else {
+        const started = etcdWatch.some((e) => e.type === 'etcd/watch' && e.phase === 'watching');
+        if (started) explanation.servedBy = 'etcd';
+        // The store's initial sync (if any) reads etcd at its latest revision.
+        explanation.consistentRead = etcdCalls.some((c) => c.revision === 0);
+        const received = run.watch?.client.events ?? [];
+        const endIndex = received.findIndex(isInitialEventsEnd);
+        explanation.watch = {
+          startsFrom: started ? 'etcd' : 'none',
+          sendInitialEvents: o?.sendInitialEvents ?? null,
+          allowWatchBookmarks: o?.allowWatchBookmarks ?? false,
+          initialEvents: countInitialEvents(received, endIndex, o),
+          initialEventsEndBookmark: endIndex >= 0,
+        };
+      }
     } else if (t.kind === 'list') {
       if (decision) {
         explanation.ruleId = decision.rule;
         explanation.rule = delegationRuleText[decision.rule] ?? decision.rule;
         explanation.consistentRead = decision.consistentRead;
         if (decision.target === 'etcd') explanation.servedBy = 'etcd';
+        // Which store the cache read is the watch cache's to say (an exact RV is read from a
+        // snapshot, also after waiting for a future RV), not the delegator's rule.
         else if (decision.target === 'cache')
-          explanation.servedBy =
-            decision.rule === 'snapshot-available' ? 'cache-snapshot' : 'cache';
+          explanation.servedBy = cacheList?.snapshot ? 'cache-snapshot' : 'cache';
       }
       if (fallback) {
         explanation.fallback = { reason: fallback.reason, toEtcd: fallback.fallback === 'true' };
@@ -446,7 +492,7 @@ class ExplainedRequest {
 
   /** Whether the request waits for the cache when the cache is one revision behind etcd (and catches up). */
   async waitsWhenCacheLags(assumed: ClusterState): Promise<boolean> {
-    if (!assumed.cacheReady || this.handlerError) return false;
+    if (!this.watchCache || !assumed.cacheReady || this.handlerError) return false;
     const lagging = {
       ...assumed,
       etcdRV: assumed.etcdRV + 1,
@@ -512,24 +558,27 @@ class ExplainedRequest {
       base.consistentReadsSupported = given.consistentReadsSupported;
     if (given.rangeStreamSupported !== undefined)
       base.rangeStreamSupported = given.rangeStreamSupported;
-    const states: { state: Partial<ClusterState>; objects: number; when: string }[] = [
-      { state: { ...base, cacheReady: false }, objects, when: 'the watch cache is not ready' },
-      {
-        state: {
-          ...base,
-          cacheRV: Math.max(seedRV, rv),
-          etcdRV: Math.max(seedRV, rv) + 1,
-          cacheCatchesUp: false,
+    const states: { state: Partial<ClusterState>; objects: number; when: string }[] = [];
+    // Without a watch cache only etcd's own states matter.
+    if (this.watchCache)
+      states.push(
+        { state: { ...base, cacheReady: false }, objects, when: 'the watch cache is not ready' },
+        {
+          state: {
+            ...base,
+            cacheRV: Math.max(seedRV, rv),
+            etcdRV: Math.max(seedRV, rv) + 1,
+            cacheCatchesUp: false,
+          },
+          objects,
+          when: 'the watch cache is behind etcd and does not catch up within 3 s',
         },
-        objects,
-        when: 'the watch cache is behind etcd and does not catch up within 3 s',
-      },
-      {
-        state: { ...base, consistentReadsSupported: false },
-        objects,
-        when: 'etcd does not support RequestWatchProgress',
-      },
-    ];
+        {
+          state: { ...base, consistentReadsSupported: false },
+          objects,
+          when: 'etcd does not support RequestWatchProgress',
+        },
+      );
     if (rv > 0) {
       const past = Math.max(seedRV, rv + 1);
       states.push({
@@ -541,7 +590,7 @@ class ExplainedRequest {
           etcdRV: past,
         },
         objects,
-        when: `etcd and the watch cache have compacted past resourceVersion ${rv}`,
+        when: `${this.watchCache ? 'etcd and the watch cache have' : 'etcd has'} compacted past resourceVersion ${rv}`,
       });
       if (rv >= 3) {
         const behind = Math.min(objects, rv - 2);

@@ -10,6 +10,12 @@ const servedByText: Record<RequestExplanation['servedBy'], string> = {
   error: 'nobody: the request fails',
 };
 
+const watchStartText: Record<NonNullable<RequestExplanation['watch']>['startsFrom'], string> = {
+  cache: 'the watch cache',
+  etcd: "etcd (the etcd3 store's watch)",
+  none: 'nothing (refused)',
+};
+
 /** One line: what, served by, and the error if any. */
 export function explanationSummary(e: RequestExplanation): string {
   const what = e.kind === 'list' ? 'LIST' : 'WATCH';
@@ -50,9 +56,9 @@ export function explanationLines(e: RequestExplanation): string[] {
   if (e.watch) {
     const w = e.watch;
     lines.push(
-      `  watch:       starts from ${w.startsFrom === 'cache' ? 'the watch cache' : 'nothing (refused)'}; sendInitialEvents=${w.sendInitialEvents ?? 'unset'}, allowWatchBookmarks=${w.allowWatchBookmarks}`,
+      `  watch:       starts from ${watchStartText[w.startsFrom]}; sendInitialEvents=${w.sendInitialEvents ?? 'unset'}, allowWatchBookmarks=${w.allowWatchBookmarks}`,
     );
-    if (w.startsFrom === 'cache')
+    if (w.startsFrom !== 'none')
       lines.push(
         `               ${w.initialEvents} initial events${w.initialEventsEndBookmark ? ', then the initial-events-end bookmark' : ''}${w.requiredResourceVersion !== undefined ? `; the cache first reached RV ${w.requiredResourceVersion}` : ''}`,
       );

@@ -1,8 +1,9 @@
 // No upstream counterpart as one file: what an explained URL addresses, read the way kube-apiserver
 // reads it (RequestInfoFactory.NewRequestInfo, src/server/request-info.ts) and the resource's etcd
-// prefix (src/scan/storage-key-prefix.ts). Only LIST and WATCH of a collection (or of one named
+// prefix (src/scan/storage-key-prefix.ts, from the storage table src/scan/resource-storage.ts). Only LIST and WATCH of a collection (or of one named
 // object through metadata.name) are explained.
 import type { GroupResource } from '../engine/storage/group-resource';
+import { resourceStorage } from '../scan/resource-storage';
 import { resourceKeyPrefix } from '../scan/storage-key-prefix';
 import { parseQuery, type QueryValues } from '../server/list-query';
 import { RequestInfoFactory, type RequestInfo } from '../server/request-info';
@@ -66,7 +67,7 @@ export function requestTarget(url: string): RequestTarget {
   const q = requestUri.indexOf('?');
   const groupResource = { group: info.apiGroup, resource: info.resource };
   const keyPrefix = resourceKeyPrefix(groupResource, '');
-  const custom = keyPrefix.split('/').filter(Boolean).length > 1 && info.apiGroup.includes('.');
+  const custom = !resourceStorage(groupResource).builtin;
   return {
     kind: info.verb === 'watch' ? 'watch' : 'list',
     requestUri,

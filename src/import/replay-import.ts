@@ -14,6 +14,7 @@ import { SelectionPredicate } from '../engine/storage/selection-predicate';
 import { RunModelBuilder } from '../run/build-run-model';
 import type { RunModel } from '../run/run-model';
 import { ScenarioRun, type AnswerComparison } from '../scenarios/scenario-run';
+import { resourceStorage } from '../scan/resource-storage';
 import { resourceKeyPrefix } from '../scan/storage-key-prefix';
 import {
   listOpts,
@@ -199,10 +200,14 @@ export async function replayImport(
     });
     const resources = new Map<string, Resource>();
     for (const seed of seeds) {
+      // The storage table's facts: key prefix, scope (KeyFunc), watch cache (none for events).
+      const storage = resourceStorage(seed);
       const resource = run.createResource({
         groupResource: { group: seed.group, resource: seed.resource },
         etcd,
         resourcePrefix: enginePrefix(seed.group, seed.resource),
+        namespaced: storage.namespaced ?? true,
+        watchCache: storage.watchCache,
       });
       if (options.watchCacheSize !== undefined) {
         const h = resource.watchCache.history;

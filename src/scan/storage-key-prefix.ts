@@ -4,8 +4,15 @@
 // pkg/server/options/etcd.go (SimpleStorageFactory.ResourcePrefix, for CRDs, CRDs' own API and
 // APIServices) and pkg/registry/generic/registry/store.go (NamespaceKeyRootFunc) plus etcd3's
 // prepareKey, which together give the keyPrefix a LIST hands to storage.DecodeContinue.
-// Deliberate difference: a URL or list kind names no cluster, so the etcd prefix (kube-apiserver's
-// --etcd-prefix) is a parameter, "/registry" by default.
+// The facts per resource are resource-storage.ts's table. Deliberate difference: a URL or list
+// kind names no cluster, so the etcd prefix (kube-apiserver's --etcd-prefix) is a parameter,
+// "/registry" by default.
+import {
+  builtinGroupRows,
+  resourceStorage,
+  resourceStorageRow,
+  resourceStorageTable,
+} from './resource-storage';
 
 /** kube-apiserver's --etcd-prefix default (pkg/controlplane/apiserver/options DefaultEtcdPathPrefix). */
 export const defaultEtcdPrefix = '/registry';
@@ -21,182 +28,6 @@ export interface ListScope extends GroupResourceName {
   namespace?: string;
 }
 
-/**
- * Resources whose etcd prefix is not `<resource>`. Each row names the upstream file that sets it;
- * the registry file (pkg/registry/.../storage/storage.go) sets DefaultQualifiedResource to the same
- * group/resource, so the storage factory looks the prefix up by that name.
- */
-export const resourcePrefixExceptions: ReadonlyArray<{
-  group: string;
-  resource: string;
-  prefix: string;
-  upstream: string;
-}> = [
-  {
-    group: '',
-    resource: 'replicationcontrollers',
-    prefix: 'controllers',
-    upstream:
-      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/replicationcontroller/storage/storage.go)',
-  },
-  {
-    group: '',
-    resource: 'endpoints',
-    prefix: 'services/endpoints',
-    upstream:
-      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/endpoint/storage/storage.go)',
-  },
-  {
-    group: '',
-    resource: 'nodes',
-    prefix: 'minions',
-    upstream:
-      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/node/storage/storage.go)',
-  },
-  {
-    group: '',
-    resource: 'services',
-    prefix: 'services/specs',
-    upstream:
-      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/core/service/storage/storage.go)',
-  },
-  {
-    group: 'networking.k8s.io',
-    resource: 'ingresses',
-    prefix: 'ingress',
-    upstream:
-      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes (registry: pkg/registry/networking/ingress/storage/storage.go)',
-  },
-  {
-    group: 'extensions',
-    resource: 'ingresses',
-    prefix: 'ingress',
-    upstream:
-      'pkg/kubeapiserver/default_storage_factory_builder.go SpecialDefaultResourcePrefixes and AddCohabitatingResources(networking ingresses, extensions ingresses)',
-  },
-  {
-    group: 'apiextensions.k8s.io',
-    resource: 'customresourcedefinitions',
-    prefix: 'apiextensions.k8s.io/customresourcedefinitions',
-    upstream:
-      'pkg/controlplane/apiserver/apiextensions.go CreateAPIExtensionsConfig: etcdOptions.ApplyTo uses k8s.io/apiserver SimpleStorageFactory, whose ResourcePrefix is group + "/" + resource',
-  },
-  {
-    group: 'apiregistration.k8s.io',
-    resource: 'apiservices',
-    prefix: 'apiregistration.k8s.io/apiservices',
-    upstream:
-      'pkg/controlplane/apiserver/aggregator.go CreateAggregatorConfig: etcdOptions.ApplyTo uses k8s.io/apiserver SimpleStorageFactory (group + "/" + resource)',
-  },
-];
-
-// Custom resources live under <group>/<plural>: staging/src/k8s.io/apiextensions-apiserver/pkg/cmd/
-// server/options/options.go NewCRDRESTOptionsGetter hands the CRD handler a SimpleStorageFactory.
-
-/**
- * The built-in resources a list kind can name (kind, scope), by group. The API groups kube-apiserver
- * serves itself: a group not listed here belongs to a CRD (or an aggregated server).
- */
-const builtinResources: Readonly<
-  Record<string, ReadonlyArray<[kind: string, resource: string, namespaced: boolean]>>
-> = {
-  '': [
-    ['ConfigMap', 'configmaps', true],
-    ['Endpoints', 'endpoints', true],
-    ['Event', 'events', true],
-    ['LimitRange', 'limitranges', true],
-    ['Namespace', 'namespaces', false],
-    ['Node', 'nodes', false],
-    ['PersistentVolume', 'persistentvolumes', false],
-    ['PersistentVolumeClaim', 'persistentvolumeclaims', true],
-    ['Pod', 'pods', true],
-    ['PodTemplate', 'podtemplates', true],
-    ['ReplicationController', 'replicationcontrollers', true],
-    ['ResourceQuota', 'resourcequotas', true],
-    ['Secret', 'secrets', true],
-    ['Service', 'services', true],
-    ['ServiceAccount', 'serviceaccounts', true],
-  ],
-  'admissionregistration.k8s.io': [
-    ['MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false],
-    ['ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false],
-    ['ValidatingAdmissionPolicy', 'validatingadmissionpolicies', false],
-    ['ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', false],
-    ['MutatingAdmissionPolicy', 'mutatingadmissionpolicies', false],
-    ['MutatingAdmissionPolicyBinding', 'mutatingadmissionpolicybindings', false],
-  ],
-  'apiextensions.k8s.io': [['CustomResourceDefinition', 'customresourcedefinitions', false]],
-  'apiregistration.k8s.io': [['APIService', 'apiservices', false]],
-  apps: [
-    ['ControllerRevision', 'controllerrevisions', true],
-    ['DaemonSet', 'daemonsets', true],
-    ['Deployment', 'deployments', true],
-    ['ReplicaSet', 'replicasets', true],
-    ['StatefulSet', 'statefulsets', true],
-  ],
-  'authentication.k8s.io': [],
-  'authorization.k8s.io': [],
-  autoscaling: [['HorizontalPodAutoscaler', 'horizontalpodautoscalers', true]],
-  batch: [
-    ['CronJob', 'cronjobs', true],
-    ['Job', 'jobs', true],
-  ],
-  'certificates.k8s.io': [
-    ['CertificateSigningRequest', 'certificatesigningrequests', false],
-    ['ClusterTrustBundle', 'clustertrustbundles', false],
-    ['PodCertificateRequest', 'podcertificaterequests', true],
-  ],
-  'coordination.k8s.io': [
-    ['Lease', 'leases', true],
-    ['LeaseCandidate', 'leasecandidates', true],
-  ],
-  'discovery.k8s.io': [['EndpointSlice', 'endpointslices', true]],
-  'events.k8s.io': [['Event', 'events', true]],
-  extensions: [['Ingress', 'ingresses', true]],
-  'flowcontrol.apiserver.k8s.io': [
-    ['FlowSchema', 'flowschemas', false],
-    ['PriorityLevelConfiguration', 'prioritylevelconfigurations', false],
-  ],
-  'internal.apiserver.k8s.io': [['StorageVersion', 'storageversions', false]],
-  'networking.k8s.io': [
-    ['Ingress', 'ingresses', true],
-    ['IngressClass', 'ingressclasses', false],
-    ['IPAddress', 'ipaddresses', false],
-    ['NetworkPolicy', 'networkpolicies', true],
-    ['ServiceCIDR', 'servicecidrs', false],
-  ],
-  'node.k8s.io': [['RuntimeClass', 'runtimeclasses', false]],
-  policy: [['PodDisruptionBudget', 'poddisruptionbudgets', true]],
-  'rbac.authorization.k8s.io': [
-    ['ClusterRole', 'clusterroles', false],
-    ['ClusterRoleBinding', 'clusterrolebindings', false],
-    ['Role', 'roles', true],
-    ['RoleBinding', 'rolebindings', true],
-  ],
-  'resource.k8s.io': [
-    ['DeviceClass', 'deviceclasses', false],
-    ['DeviceTaintRule', 'devicetaintrules', false],
-    ['ResourceClaim', 'resourceclaims', true],
-    ['ResourceClaimTemplate', 'resourceclaimtemplates', true],
-    ['ResourceSlice', 'resourceslices', false],
-  ],
-  'scheduling.k8s.io': [['PriorityClass', 'priorityclasses', false]],
-  'storage.k8s.io': [
-    ['CSIDriver', 'csidrivers', false],
-    ['CSINode', 'csinodes', false],
-    ['CSIStorageCapacity', 'csistoragecapacities', true],
-    ['StorageClass', 'storageclasses', false],
-    ['VolumeAttachment', 'volumeattachments', false],
-    ['VolumeAttributesClass', 'volumeattributesclasses', false],
-  ],
-  'storagemigration.k8s.io': [],
-};
-
-/** True for an API group kube-apiserver serves from its own registries (not a CRD's group). */
-function isBuiltinGroup(group: string): boolean {
-  return Object.prototype.hasOwnProperty.call(builtinResources, group);
-}
-
 /** Joins path parts with single slashes and a trailing one: ("/registry", "pods") -> "/registry/pods/". */
 function joinPrefix(...parts: string[]): string {
   const inner = parts
@@ -208,20 +39,32 @@ function joinPrefix(...parts: string[]): string {
 
 /** Whether a built-in resource is namespaced; undefined for a resource not in the table (a CRD's). */
 export function builtinResourceNamespaced(gr: GroupResourceName): boolean | undefined {
-  return builtinResources[gr.group]?.find(([, resource]) => resource === gr.resource)?.[2];
+  return resourceStorageRow(gr)?.[2];
 }
 
 /**
+ * Resources whose etcd prefix is not `<resource>` (the rows of resource-storage.ts that say so),
+ * each with the upstream file that sets it.
+ */
+export const resourcePrefixExceptions: ReadonlyArray<{
+  group: string;
+  resource: string;
+  prefix: string;
+  upstream: string;
+}> = Object.entries(resourceStorageTable).flatMap(([group, rows]) =>
+  rows.flatMap(([, resource, , storage]) =>
+    storage?.prefix !== undefined
+      ? [{ group, resource, prefix: storage.prefix, upstream: storage.upstream ?? '' }]
+      : [],
+  ),
+);
+
+/**
  * The etcd prefix of every object of a resource, with a trailing slash: `/registry/<resource>/` for
- * built-ins (or the exception above), `/registry/<group>/<resource>/` for custom resources.
+ * built-ins (or the prefix their row gives), `/registry/<group>/<resource>/` for custom resources.
  */
 export function resourceKeyPrefix(gr: GroupResourceName, etcdPrefix = defaultEtcdPrefix): string {
-  const exception = resourcePrefixExceptions.find(
-    (e) => e.group === gr.group && e.resource === gr.resource,
-  );
-  if (exception) return joinPrefix(etcdPrefix, exception.prefix);
-  if (isBuiltinGroup(gr.group)) return joinPrefix(etcdPrefix, gr.resource.toLowerCase());
-  return joinPrefix(etcdPrefix, gr.group, gr.resource);
+  return joinPrefix(etcdPrefix, resourceStorage(gr).prefix);
 }
 
 /**
@@ -303,7 +146,7 @@ export function listKindResource(
   if (apiVersion === undefined) {
     // The apiVersion was not seen: a built-in kind still names its resource when every group
     // serving that kind stores it alike (Event in core and events.k8s.io, Ingress in two groups).
-    const matches = Object.entries(builtinResources).flatMap(([group, kinds]) =>
+    const matches = Object.entries(resourceStorageTable).flatMap(([group, kinds]) =>
       kinds
         .filter(([k]) => k === itemKind)
         .map(([, resource, namespaced]) => ({ group, resource, namespaced })),
@@ -315,7 +158,7 @@ export function listKindResource(
   }
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-  const known = builtinResources[group]?.find(([k]) => k === itemKind);
+  const known = builtinGroupRows(group)?.find(([k]) => k === itemKind);
   if (known) return { group, resource: known[1], namespaced: known[2], guessed: false };
   return { group, resource: unsafeGuessKindToResource(itemKind), guessed: true };
 }

@@ -14,6 +14,8 @@ import { MetricsRegistry } from '../engine/metrics/registry';
 import { SeededRandom } from '../engine/rand';
 import { RequestContexts } from '../engine/request/request-context';
 import type { KubeObject } from '../engine/storage/objects';
+import { resourceStorage } from '../scan/resource-storage';
+import { builtinResourceNamespaced } from '../scan/storage-key-prefix';
 import type { CustomResourceDefinition } from './crd';
 import { ListItemJSON } from './list-item-json';
 import type { ServedResource } from './served-resource';
@@ -35,7 +37,6 @@ interface BuiltIn {
   resource: string;
   singularName: string;
   kind: string;
-  namespaced: boolean;
   shortNames: string[];
   categories: string[];
   verbs: string[];
@@ -48,7 +49,6 @@ const builtIns: readonly BuiltIn[] = [
     resource: 'pods',
     singularName: 'pod',
     kind: 'Pod',
-    namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
     verbs: allVerbs,
@@ -66,7 +66,6 @@ const builtIns: readonly BuiltIn[] = [
     resource: 'configmaps',
     singularName: 'configmap',
     kind: 'ConfigMap',
-    namespaced: true,
     shortNames: ['cm'],
     categories: [],
     verbs: allVerbs,
@@ -78,7 +77,6 @@ const builtIns: readonly BuiltIn[] = [
     resource: 'namespaces',
     singularName: 'namespace',
     kind: 'Namespace',
-    namespaced: false,
     shortNames: ['ns'],
     categories: [],
     verbs: allVerbs.filter((v) => v !== 'deletecollection'),
@@ -132,20 +130,25 @@ export class Registry {
         rangeStream: o.profile === '1.37' ? 'supported' : 'unimplemented',
       });
     const rand = new SeededRandom(o.seed ?? Math.floor(Math.random() * 4294967296));
+    // The key prefix and the watch cache are the storage table's (resource-storage.ts); a custom
+    // resource's scope is its CRD's.
     const engineOf = (
       group: string,
       resource: string,
-      resourcePrefix: string,
+      namespaced: boolean,
       newFunc: () => KubeObject,
-    ): Resource<EtcdMember> =>
-      createResource({
+    ): Resource<EtcdMember> => {
+      const storage = resourceStorage({ group, resource });
+      return createResource({
         clock: this.clock,
         rand: new SeededRandom(rand.intn(4294967296)),
         profile: this.profile,
         groupResource: { group, resource },
+        namespaced,
+        watchCache: storage.watchCache,
         etcd: this.etcd,
         pathPrefix: o.etcdPrefix,
-        resourcePrefix,
+        resourcePrefix: `/${storage.prefix}`,
         cache: { requestWatchProgressSupported: o.requestWatchProgressSupported },
         newFunc,
         metrics: this.metrics,
@@ -153,21 +156,26 @@ export class Registry {
         inspector: o.inspector,
         log: o.log,
       });
-    const served: ServedResource[] = builtIns.map((b) => ({
-      group: '',
-      version: 'v1',
-      resource: b.resource,
-      singularName: b.singularName,
-      kind: b.kind,
-      listKind: `${b.kind}List`,
-      namespaced: b.namespaced,
-      shortNames: b.shortNames,
-      categories: b.categories,
-      verbs: b.verbs,
-      returnDeletedObject: b.returnDeletedObject,
-      jsonOnly: false,
-      engine: engineOf('', b.resource, `/${b.resource}`, b.newFunc),
-    }));
+    };
+    const served: ServedResource[] = builtIns.map((b) => {
+      const namespaced = builtinResourceNamespaced({ group: '', resource: b.resource });
+      if (namespaced === undefined) throw new Error(`${b.resource}: not in the storage table`);
+      return {
+        group: '',
+        version: 'v1',
+        resource: b.resource,
+        singularName: b.singularName,
+        kind: b.kind,
+        listKind: `${b.kind}List`,
+        namespaced,
+        shortNames: b.shortNames,
+        categories: b.categories,
+        verbs: b.verbs,
+        returnDeletedObject: b.returnDeletedObject,
+        jsonOnly: false,
+        engine: engineOf('', b.resource, namespaced, b.newFunc),
+      };
+    });
     for (const crd of o.crds ?? []) {
       if (served.some((s) => s.group === crd.group && s.resource === crd.plural))
         throw new Error(`two CustomResourceDefinitions named ${crd.name}`);
@@ -186,7 +194,7 @@ export class Registry {
         printerColumns: crd.printerColumns,
         jsonOnly: true,
         // An unstructured object marshals its keys sorted: apiVersion before kind.
-        engine: engineOf(crd.group, crd.plural, `/${crd.group}/${crd.plural}`, () => ({
+        engine: engineOf(crd.group, crd.plural, crd.namespaced, () => ({
           apiVersion,
           kind: crd.kind,
           metadata: {},

@@ -3,6 +3,7 @@
 // Deliberate differences: the request is its method and raw request-target (Node's req.url), and
 // the AuthorizeWithSelectors selectors are always filled in (the gate is on since 1.34).
 import { decodeListOptions, parseQuery, type QueryValues } from './list-query';
+import { isPathSegmentName } from '../engine/storage/keys';
 
 /** RequestInfo: what a request addresses. */
 export interface RequestInfo {
@@ -161,9 +162,4 @@ function decodeListParameters(query: QueryValues): { watch: boolean; fieldSelect
     const watch = query.get('watch')?.[0];
     return { watch: watch !== undefined && watch.toLowerCase() !== 'false' && watch !== '0' };
   }
-}
-
-/** content.IsPathSegmentName found nothing wrong: not `.` or `..`, no `/` or `%`. */
-function isPathSegmentName(name: string): boolean {
-  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
 }

@@ -1334,6 +1334,7 @@ export class Cacher implements DelegatorHelper {
         key,
         resourceVersion: result.resourceVersion,
         index: resp.index,
+        ...(resp.fromSnapshot ? { snapshot: true as const } : {}),
         fetched: items.length,
         returned: selected.length,
         limit,

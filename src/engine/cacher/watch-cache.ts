@@ -85,6 +85,8 @@ export interface WatchCacheListResult<T> {
   resourceVersion: number;
   /** The index that pre-filtered the items ("" when none). */
   index: string;
+  /** waitAndListExactRV read a snapshot (snapshots.GetLessOrEqual), not the latest state. */
+  fromSnapshot?: true;
 }
 
 /** waitingUntilFresh (progress.ConditionalProgressRequester): requests etcd progress notifications while someone waits. */
@@ -671,7 +673,12 @@ export class WatchCache<T = unknown> {
     await this.waitUntilFresh(resourceVersion, ctx);
     const snapshot: OrderedLister<T> | undefined = this.snapshots?.getLessOrEqual(resourceVersion);
     if (!snapshot) throw newResourceExpired(`too old resource version: ${resourceVersion}`);
-    return { items: snapshot.listPrefix(key, continueKey), resourceVersion, index: '' };
+    return {
+      items: snapshot.listPrefix(key, continueKey),
+      resourceVersion,
+      index: '',
+      fromSnapshot: true,
+    };
   }
 
   /** waitAndListConsistent: waits for etcd's current revision, then lists the latest state. */

@@ -579,6 +579,8 @@ export interface CacheListEvent {
   resourceVersion: string;
   /** The index that pre-filtered the candidates ('' = none). */
   index: string;
+  /** Read from a snapshot (exact RV or a continue token's RV), after any wait for that RV. */
+  snapshot?: true;
   fetched: number;
   returned: number;
   /** computeListLimit's limit (0: none; RV "0" ignores the client's). */

@@ -33,3 +33,11 @@ export function namespaceKeyFunc(resourcePrefix: string): (obj: KubeObject) => s
     return ns === '' ? `${p}/${name}` : `${p}/${ns}/${name}`;
   };
 }
+
+/**
+ * content.IsPathSegmentName found nothing wrong: not `.` or `..`, no `/` or `%`. The registry's
+ * KeyFunc refuses such a name; the request-info factory does not take it as the object's name.
+ */
+export function isPathSegmentName(name: string): boolean {
+  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+}

@@ -11,7 +11,7 @@ import {
   RecordingInspector,
   type InspectorEvent,
 } from '../../../src/engine/inspect/events';
-import { makePod } from '../../../src/engine/storage/objects';
+import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import type { WatchContentType } from '../../../src/engine/clients/watch-client';
@@ -591,5 +591,140 @@ describe('the unresponsive watcher log line (cache_watcher.go add closeFunc)', (
       );
       r.stop();
     }
+  });
+});
+
+// store.go (release-1.36) ListPredicate and WatchPredicate: a field selector that names one object
+// (MatchesSingle) reads that object's key alone, Recursive: false, where KeyFunc can build the key.
+describe('a predicate naming one object reads its key alone (registry ListPredicate, WatchPredicate)', () => {
+  const cases: {
+    name: string;
+    namespaced: boolean;
+    namespace?: string;
+    fieldSelector: string;
+    key: string;
+    recursive: boolean;
+  }[] = [
+    {
+      name: 'namespaced, in a namespace: NamespaceKeyFunc',
+      namespaced: true,
+      namespace: 'ns',
+      fieldSelector: 'metadata.name=web-0',
+      key: '/pods/ns/web-0',
+      recursive: false,
+    },
+    {
+      name: 'namespaced, all namespaces: NamespaceKeyFunc fails, the collection',
+      namespaced: true,
+      fieldSelector: 'metadata.name=web-0',
+      key: '/pods',
+      recursive: true,
+    },
+    {
+      name: 'cluster-scoped: NoNamespaceKeyFunc',
+      namespaced: false,
+      fieldSelector: 'metadata.name=web-0',
+      key: '/pods/web-0',
+      recursive: false,
+    },
+    {
+      name: 'a name that is not a path segment: KeyFunc fails, the collection',
+      namespaced: true,
+      namespace: 'ns',
+      fieldSelector: 'metadata.name=..',
+      key: '/pods/ns',
+      recursive: true,
+    },
+    {
+      name: 'metadata.name!=: not a single object',
+      namespaced: true,
+      namespace: 'ns',
+      fieldSelector: 'metadata.name!=web-0',
+      key: '/pods/ns',
+      recursive: true,
+    },
+  ];
+  for (const c of cases) {
+    it(`LIST, ${c.name}`, async () => {
+      const insp = new RecordingInspector();
+      const { r } = await started({ namespaced: c.namespaced, inspector: insp });
+      insp.clear();
+      await r.list({
+        namespace: c.namespace,
+        fieldSelector: c.fieldSelector,
+        resourceVersion: String(r.etcd.currentRevision()),
+        resourceVersionMatch: 'Exact',
+      });
+      const [d] = insp.ofType('delegator/decision');
+      assert.deepStrictEqual(
+        { key: d.key, recursive: d.recursive },
+        { key: c.key, recursive: c.recursive },
+        c.name,
+      );
+      // ShouldDelegateExactRV: every non-recursive exact read goes to etcd.
+      assert.strictEqual(d.target, c.recursive ? 'cache' : 'etcd', c.name);
+      r.stop();
+    });
+    it(`WATCH, ${c.name}`, async () => {
+      const insp = new RecordingInspector();
+      const { r } = await started({ namespaced: c.namespaced, inspector: insp });
+      insp.clear();
+      const w = await r.watch({
+        namespace: c.namespace,
+        fieldSelector: c.fieldSelector,
+        resourceVersion: '0',
+      });
+      assert.strictEqual(w.options.recursive, c.recursive, c.name);
+      const [e] = insp.ofType('cacher/watch');
+      assert.strictEqual(e.key, c.key, c.name);
+      r.stop();
+    });
+  }
+});
+
+// kube-apiserver DefaultWatchCacheSizes sets events to 0: pkg/server/options/etcd.go gives the
+// registry generic.UndecoratedStorage, so the etcd3 store serves every LIST, GET and WATCH.
+describe('a resource without a watch cache (UndecoratedStorage)', () => {
+  const events = { group: '', resource: 'events' };
+  const event = (name: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'ns' },
+  });
+  it('LISTs from etcd, honouring the limit of an RV "0" list; no delegator, no cacher', async () => {
+    const insp = new RecordingInspector();
+    const { r } = await started({ groupResource: events, watchCache: false, inspector: insp });
+    for (const n of ['a', 'b', 'c']) await r.create(event(n));
+    insp.clear();
+    const list = await r.list({ namespace: 'ns', resourceVersion: '0', limit: 2 });
+    assert.deepStrictEqual(
+      list.items.map((i) => i.metadata.name),
+      ['a', 'b'],
+    );
+    assert.ok(list.continue, 'a continue token: etcd honoured the limit');
+    assert.strictEqual((await r.get('ns', 'c', '0'))?.metadata.name, 'c');
+    assert.deepStrictEqual(insp.ofType('delegator/decision'), []);
+    assert.deepStrictEqual(insp.ofType('cacher/list'), []);
+    assert.deepStrictEqual(insp.ofType('cacher/reflector'), [], 'no cacher lists etcd');
+    assert.strictEqual(insp.ofType('list/done').length, 1);
+    r.stop();
+  });
+  it('WATCHes etcd: the events after the RV, ended by the request deadline', async () => {
+    const insp = new RecordingInspector();
+    const { r } = await started({ groupResource: events, watchCache: false, inspector: insp });
+    await r.create(event('a'));
+    const rv = String(r.etcd.currentRevision());
+    const w = await r.watch({ namespace: 'ns', resourceVersion: rv, timeoutSeconds: 5 });
+    await r.create(event('b'));
+    await r.step(100);
+    assert.deepStrictEqual(
+      w.client.events.map((e) => `${e.type} ${e.object.metadata?.name}`),
+      ['ADDED b'],
+    );
+    assert.ok(insp.ofType('etcd/watch').some((e) => e.phase === 'watching'));
+    assert.deepStrictEqual(insp.ofType('cacher/watch'), []);
+    await r.step(5000);
+    assert.ok(w.client.closed, 'closed at timeoutSeconds');
+    r.stop();
   });
 });

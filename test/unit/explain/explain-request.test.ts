@@ -195,6 +195,68 @@ const cases: Case[] = [
     },
   },
   {
+    // watch_cache.go waitAndListExactRV: waitUntilFreshAndBlock, then snapshots.GetLessOrEqual.
+    name: 'Exact RV ahead of the cache: waits for it, then reads a snapshot',
+    url: `${pods}?resourceVersion=13&resourceVersionMatch=Exact`,
+    objects: 10,
+    state: { cacheRV: 11, etcdRV: 13 },
+    want: { servedBy: 'cache-snapshot', ruleId: 'future-rv', mayWait: true },
+  },
+  {
+    name: 'legacy exact RV=N with a limit, N ahead of the cache: waits, then a snapshot',
+    url: `${pods}?resourceVersion=13&limit=5`,
+    objects: 10,
+    state: { cacheRV: 11, etcdRV: 13 },
+    want: { servedBy: 'cache-snapshot', ruleId: 'future-rv', limitHonoured: true, mayWait: true },
+  },
+  {
+    // store.go ListPredicate: MatchesSingle and a key from NamespaceKeyFunc, so Recursive: false;
+    // ShouldDelegateExactRV delegates every non-recursive exact read.
+    name: 'single-object LIST (metadata.name) at an exact RV: not recursive, etcd',
+    url: `${pods}?fieldSelector=metadata.name%3Dweb-0&limit=1&resourceVersion=9500`,
+    want: { servedBy: 'etcd', ruleId: 'not-recursive', limitHonoured: true },
+  },
+  {
+    name: 'single-object LIST of a cluster-scoped resource: NoNamespaceKeyFunc, not recursive',
+    url: '/api/v1/namespaces?fieldSelector=metadata.name%3Dkube-system&resourceVersion=9&resourceVersionMatch=Exact',
+    objects: 3,
+    state: { etcdRV: 9 },
+    want: { servedBy: 'etcd', ruleId: 'not-recursive' },
+  },
+  {
+    // NamespaceKeyFunc fails without a namespace: the optimisation is skipped (recursive).
+    name: 'metadata.name across all namespaces: recursive, a snapshot',
+    url: '/api/v1/pods?fieldSelector=metadata.name%3Dweb-0&limit=1&resourceVersion=12',
+    objects: 10,
+    state: { etcdRV: 14 },
+    want: { servedBy: 'cache-snapshot', ruleId: 'snapshot-available' },
+  },
+  {
+    name: 'single-object LIST at RV=0: the cache',
+    url: `${pods}?fieldSelector=metadata.name%3Dweb-0&resourceVersion=0`,
+    objects: 3,
+    want: { servedBy: 'cache', ruleId: 'served-from-cache' },
+  },
+  {
+    // DefaultWatchCacheSizes: events 0, so UndecoratedStorage: the etcd3 store answers, limit and all.
+    name: 'events have no watch cache: RV=0 with a limit is an etcd LIST that honours the limit',
+    url: '/api/v1/namespaces/default/events?limit=500&resourceVersion=0',
+    objects: 600,
+    want: { kind: 'list', servedBy: 'etcd', limitHonoured: true, mayWait: false },
+  },
+  {
+    name: 'events.k8s.io events have no watch cache either',
+    url: '/apis/events.k8s.io/v1/namespaces/default/events?limit=500&resourceVersion=0',
+    objects: 3,
+    want: { kind: 'list', servedBy: 'etcd', limitHonoured: true },
+  },
+  {
+    name: "a WATCH of events is the etcd3 store's watch",
+    url: '/api/v1/namespaces/default/events?watch=1&resourceVersion=3',
+    objects: 3,
+    want: { kind: 'watch', servedBy: 'etcd', mayWait: false },
+  },
+  {
     name: 'a custom resource, RV=0',
     url: '/apis/example.com/v1/namespaces/ns/widgets?resourceVersion=0',
     objects: 2,

@@ -342,6 +342,19 @@ describe('replayImport', () => {
     );
   });
 
+  it('events have no watch cache (storage table): an RV=0 LIST of events is an etcd range with its limit', async () => {
+    const requests = [
+      req('list', '/api/v1/namespaces/default/events?limit=500&resourceVersion=0', 0, {
+        response: { items: 500, continue: logToken('default/x') },
+      }),
+    ];
+    const { model } = await replayToModel(requests, base);
+    assert.deepStrictEqual(
+      model.lists[0].etcdRequests.map((e) => [e.operation, e.limit]),
+      [['list', 500]],
+    );
+  });
+
   it('what-if watchList: a LIST+WATCH pair becomes one WatchList watch', async () => {
     const requests = [
       req('list', '/api/v1/pods?limit=500', 0, { response: { items: 20, resourceVersion: '900' } }),

@@ -202,3 +202,13 @@ describe('listKindResource', () => {
       assert.strictEqual(unsafeGuessKindToResource(kind), plural, kind);
   });
 });
+
+describe('group names that are Object.prototype keys', () => {
+  it('are custom resources, not a crash', () => {
+    assert.strictEqual(listKindResource('constructor/v1', 'XList')?.guessed, true);
+    assert.strictEqual(
+      resourceKeyPrefix({ group: 'constructor', resource: 'x' }),
+      '/registry/constructor/x/',
+    );
+  });
+});

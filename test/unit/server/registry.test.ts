@@ -1,0 +1,40 @@
+// Tests for src/server/registry.ts: every served resource's engine is built from the storage table
+// (src/scan/resource-storage.ts): its key prefix, its scope (a CRD's own), its watch cache.
+import * as assert from 'assert';
+import { Registry } from '../../../src/server/registry';
+import { resourceStorage } from '../../../src/scan/resource-storage';
+import type { CustomResourceDefinition } from '../../../src/server/crd';
+
+const widgets: CustomResourceDefinition = {
+  name: 'widgets.example.com',
+  group: 'example.com',
+  version: 'v1',
+  plural: 'widgets',
+  singular: 'widget',
+  kind: 'Widget',
+  listKind: 'WidgetList',
+  namespaced: false,
+  shortNames: [],
+  categories: [],
+  printerColumns: [],
+};
+
+describe('Registry reads the storage table', () => {
+  it('each served resource: key prefix, scope and watch cache as the table (a CRD its own scope)', () => {
+    const registry = new Registry({ crds: [widgets], seed: 1 });
+    try {
+      for (const r of registry.resources) {
+        const storage = resourceStorage(r);
+        const name = `${r.group || 'core'}/${r.resource}`;
+        assert.strictEqual(r.engine.resourcePrefix, `/${storage.prefix}`, name);
+        assert.strictEqual(r.engine.namespaced, storage.namespaced ?? r.namespaced, name);
+        assert.strictEqual(r.namespaced, storage.namespaced ?? r.namespaced, name);
+        assert.strictEqual(r.engine.watchCacheEnabled, storage.watchCache, name);
+      }
+      const crd = registry.find('example.com', 'v1', 'widgets');
+      assert.strictEqual(crd?.engine.namespaced, false, 'a cluster-scoped CRD');
+    } finally {
+      registry.stop();
+    }
+  });
+});
