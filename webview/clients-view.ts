@@ -20,7 +20,7 @@ import {
   type ClientFigures,
 } from '../src/inspector/client-at-time';
 import { shortClientName } from '../src/inspector/client-name';
-import { relistRule } from '../src/inspector/relist-rule';
+import { relistRule, relistViaText } from '../src/inspector/relist-rule';
 import { statusText } from '../src/inspector/status-text';
 import { formatVirtualTime, watcherStateLabels } from '../src/inspector/watcher-states';
 import { columnLegend, formatCount, h, plural, replaceChildren, visibleText } from './dom';
@@ -456,6 +456,15 @@ export class ClientsView {
         }),
       );
     }
+    if (w.relist) {
+      const prev = c.requests[w.relist.afterWatch] as ClientWatchRequest;
+      lines.push(
+        h('div', {
+          class: 'relist',
+          text: `relist, a ${relistViaText['watch-list']}: ${formatCount(w.relist.gapMs)} ms after the watch of ${formatVirtualTime(prev.at)} ended (${endLabels[w.relist.because]})`,
+        }),
+      );
+    }
     if (states.length) lines.push(h('div', { text: `states: ${states.join(' → ')}` }));
     if (ended && w.end)
       lines.push(
@@ -464,7 +473,7 @@ export class ClientsView {
           text: `${w.watcherId === undefined ? `answered at ${formatVirtualTime(w.end.at)}${w.end.at > w.at ? `, after ${formatVirtualTime(w.end.at - w.at)}` : ''}, with no watcher` : `ended at ${formatVirtualTime(w.end.at)}`}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'} (end of run)` : ''}`,
         }),
       );
-    return h('li', { class: 'client-request watch' }, ...lines);
+    return h('li', { class: `client-request watch${w.relist ? ' is-relist' : ''}` }, ...lines);
   }
 
   /** For the UI tests: the rows as shown (short name, connection, the counted columns). */

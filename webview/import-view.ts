@@ -14,6 +14,7 @@ import type {
 } from '../src/protocol';
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/inspector/chain-text';
 import { shortClientName, shortClientNames } from '../src/inspector/client-name';
+import { relistViaText } from '../src/inspector/relist-rule';
 import { formatCount, h, plural, replaceChildren, visibleText, type Child } from './dom';
 
 function iso(ms: number | null | undefined): string {
@@ -357,7 +358,7 @@ export class ImportView {
   private relists(c: ImportedClient): HTMLElement {
     const items = c.relistDetails.map((x) =>
       h('li', {
-        text: `${iso(x.at)} ${x.via === 'list' ? 'LIST' : 'WatchList WATCH'} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''}`,
+        text: `${iso(x.at)} ${relistViaText[x.via]} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''}`,
       }),
     );
     return section(

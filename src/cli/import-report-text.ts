@@ -6,6 +6,7 @@ import { visibleText } from '../format/visible-text';
 import type { ImportReport, ImportedClient, Summary } from '../import/import-report';
 import type { PaginationChain } from '../import/pagination-chains';
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../inspector/chain-text';
+import { relistViaText } from '../inspector/relist-rule';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
 const shownPerSection = 10;
@@ -115,7 +116,7 @@ export function renderImportReport(r: ImportReport): string {
   if (!relists.length) out.push('  none');
   for (const [c, x] of relists.slice(0, shownPerSection))
     out.push(
-      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${x.via === 'list' ? 'LIST' : 'WatchList WATCH'} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line}`,
+      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line}`,
     );
   if (relists.length > shownPerSection)
     out.push(`  … ${n(relists.length - shownPerSection)} more (--json)`);

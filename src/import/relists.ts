@@ -3,7 +3,7 @@
 // watch by listing again after its backoff). Per client (user agent and user) and resource: the
 // last watch that ended early or with a 410 (watch-durations.ts), and whether the next LIST from
 // scratch (or, for a WatchList client, the next sendInitialEvents=true watch) came soon enough.
-import { relistWindowMs } from '../inspector/relist-rule';
+import { relistsAfter, relistWindowMs, type RelistVia } from '../inspector/relist-rule';
 import { earlyWatchEndRule, endsEarly, type WatchEnd, type WatchOutcome } from './watch-durations';
 
 export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 or was refused, with no WATCH of it received between (the live run's rule, src/inspector/relist-rule.ts); ${earlyWatchEndRule}`;
@@ -15,7 +15,7 @@ export interface Relist {
   resource: string;
   user?: string;
   /** How: a LIST, or a WatchList client's new sendInitialEvents watch. */
-  via: 'list' | 'watch-list';
+  via: RelistVia;
   /** Seconds from the watch's end to the relist. */
   gapSeconds: number;
   because: WatchEnd;
@@ -89,11 +89,11 @@ export class RelistDetector {
   private check(
     key: string,
     at: number | undefined,
-    via: Relist['via'],
+    via: RelistVia,
     line: string,
   ): Omit<Relist, 'resource' | 'user'> | undefined {
     const w = this.ended.get(key);
-    if (!w || at === undefined || at < w.at || at - w.at > relistWindowMs) return undefined;
+    if (!w || at === undefined || !relistsAfter(w.at, at)) return undefined;
     this.ended.delete(key);
     // A WATCH received between the end and this request: the client watched again, not relisted.
     if (this.opens.get(key)?.some((t) => t >= w.at && t < at)) return undefined;

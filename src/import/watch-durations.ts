@@ -4,6 +4,7 @@
 // apiserver gave the watch: handleWatch (k8s.io/apiserver pkg/endpoints/handlers/get.go) uses
 // the client's timeoutSeconds, else minRequestTimeout × [1, 2) (kube-apiserver
 // --min-request-timeout, 1800 s by default).
+import { isWatchListRequest } from '../inspector/relist-rule';
 import type { ImportedRequest } from './imported-request';
 import { splitRequestURI } from './request-query';
 
@@ -46,7 +47,7 @@ export interface WatchOutcome {
 }
 
 export function sendsInitialEvents(r: ImportedRequest): boolean {
-  return splitRequestURI(r.requestURI).query.get('sendInitialEvents') === 'true';
+  return isWatchListRequest(r.requestURI);
 }
 
 export function watchOutcome(r: ImportedRequest): WatchOutcome {

@@ -19,7 +19,10 @@ export interface ClientFigures {
   expired: number;
   /** Watches sent by then that restarted after an earlier one ended. */
   restarts: number;
-  /** Relist chains started by then, and what their pages answered by then cost. */
+  /**
+   * Relists sent by then (LIST chains and WatchList watches), and what the relist chains' pages
+   * answered by then cost (a WatchList relist's initial events are not told apart from its watch's).
+   */
   relists: number;
   relistCost: ClientListCost;
 }
@@ -77,6 +80,7 @@ export function clientFiguresAt(c: ClientRecord, at: VirtualMs): ClientFigures {
     } else {
       f.watches++;
       if (r.restart) f.restarts++;
+      if (r.relist) f.relists++;
       if (r.end && r.end.how === 'expired' && r.end.at <= at) f.expired++;
     }
   }

@@ -8,7 +8,13 @@ import { clientFiguresAt, clientWatchPhaseAt } from '../../../src/inspector/clie
 import { shortClientName } from '../../../src/inspector/client-name';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { relistWindowMs } from '../../../src/inspector/relist-rule';
-import type { ClientRecord, ClientWatchRequest, RunHeader } from '../../../src/run/run-model';
+import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
+import type {
+  ClientRecord,
+  ClientWatchRequest,
+  RunHeader,
+  RunModel,
+} from '../../../src/run/run-model';
 
 const header: RunHeader = {
   format: 'listwatch-trace',
@@ -99,10 +105,12 @@ class Run {
       lastRv?: number;
       end?: { at: number; how: 'timeout' | 'disconnected' | 'terminated' };
       connection?: string;
+      /** A WatchList client's watch: sendInitialEvents=true. */
+      initialEvents?: boolean;
     },
   ): string | undefined {
     const requestId = this.nextRequest++;
-    const request = `${pods}?watch=true${o.rv !== undefined ? `&resourceVersion=${o.rv}` : ''}`;
+    const request = `${pods}?watch=true${o.rv !== undefined ? `&resourceVersion=${o.rv}` : ''}${o.initialEvents ? '&sendInitialEvents=true&resourceVersionMatch=NotOlderThan' : ''}`;
     this.b.addInput(at, {
       action: 'watch',
       client,
@@ -178,6 +186,10 @@ class Run {
 
   clients(): ClientRecord[] {
     return this.b.finish().clients ?? [];
+  }
+
+  model(): RunModel {
+    return this.b.finish();
   }
 }
 
@@ -362,6 +374,110 @@ describe('clientRecords: watches, restarts and relists', () => {
       );
     }
     assert.strictEqual(clientFiguresAt(c, 1450).relistCost.keysFetched, 800);
+  });
+});
+
+describe('clientRecords: a WatchList client relists by watching', () => {
+  const tooOld = { code: 410, reason: 'Expired', message: 'too old resource version: 101 (8901)' };
+  // A WatchList reflector (client-go reflector.go watchList): its list is a sendInitialEvents watch;
+  // after a failed watch it sends another one. Which next watch is a relist, which a restart.
+  const cases: Array<{
+    name: string;
+    end: 'refused 410' | 'timeout' | 'terminated';
+    next: { gapMs: number; initialEvents: boolean };
+    want: 'relist' | 'restart';
+  }> = [
+    {
+      name: '410, a sendInitialEvents watch 1 s later',
+      end: 'refused 410',
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'relist',
+    },
+    {
+      name: 'terminated, a sendInitialEvents watch at the window',
+      end: 'terminated',
+      next: { gapMs: relistWindowMs, initialEvents: true },
+      want: 'relist',
+    },
+    {
+      name: '410, a sendInitialEvents watch past the window',
+      end: 'refused 410',
+      next: { gapMs: relistWindowMs + 1, initialEvents: true },
+      want: 'restart',
+    },
+    {
+      name: 'timeout, a sendInitialEvents watch at once',
+      end: 'timeout',
+      next: { gapMs: 0, initialEvents: true },
+      want: 'restart',
+    },
+    {
+      name: 'terminated, a plain watch from an RV',
+      end: 'terminated',
+      next: { gapMs: 1000, initialEvents: false },
+      want: 'restart',
+    },
+  ];
+  for (const tc of cases) {
+    it(`${tc.want}: ${tc.name}`, () => {
+      const r = new Run();
+      const endAt = 30_000;
+      r.watch('wl', 0, { initialEvents: true, lastRv: 100, end: { at: 20, how: 'timeout' } });
+      if (tc.end === 'refused 410') r.watch('wl', endAt, { rv: '101', refused: tooOld });
+      else r.watch('wl', 20, { rv: '100', end: { at: endAt, how: tc.end } });
+      r.watch('wl', endAt + tc.next.gapMs, { rv: '', initialEvents: tc.next.initialEvents });
+      const [c] = r.clients();
+      const last = c.requests[2] as ClientWatchRequest;
+      const because = tc.end === 'refused 410' ? 'expired' : tc.end;
+      if (tc.want === 'relist') {
+        assert.deepStrictEqual(
+          last.relist,
+          { afterWatch: 1, gapMs: tc.next.gapMs, because },
+          tc.name,
+        );
+        assert.strictEqual(last.restart, undefined, tc.name);
+      } else {
+        assert.strictEqual(last.relist, undefined, tc.name);
+        assert.ok(last.restart, tc.name);
+      }
+      const f = clientFiguresAt(c, endAt + tc.next.gapMs);
+      // The second watch restarted the first (which timed out); the third relists or restarts.
+      assert.deepStrictEqual(
+        [f.relists, f.restarts],
+        tc.want === 'relist' ? [1, 1] : [0, 2],
+        tc.name,
+      );
+    });
+  }
+
+  it('`listwatch report` of a live run names the WatchList relist and its rule', () => {
+    const r = new Run();
+    r.watch('wl-ctl/1.35', 0, {
+      initialEvents: true,
+      lastRv: 100,
+      end: { at: 20, how: 'timeout' },
+    });
+    r.watch('wl-ctl/1.35', 20, { rv: '100', end: { at: 30_000, how: 'terminated' } });
+    r.watch('wl-ctl/1.35', 31_000, { rv: '', initialEvents: true });
+    r.list('lw-ctl/1.33', 0, 10, { kvs: 3 });
+    r.watch('lw-ctl/1.33', 20, { rv: '100', refused: tooOld });
+    r.list('lw-ctl/1.33', 800, 810, { kvs: 3 });
+    const summary = summarizeRecordedRun(r.model());
+    assert.ok(
+      summary.story.includes('2 relists: LIST ×1, WatchList WATCH (sendInitialEvents=true) ×1.'),
+      summary.story.join('\n'),
+    );
+    assert.strictEqual(summary.facts.relists, 2);
+    const t = summary.tables.find((x) => x.title === 'Relists');
+    assert.ok(t, summary.tables.map((x) => x.title).join(', '));
+    assert.deepStrictEqual(
+      t.rows.map((row) => [row[1], row[2], row[4], row[5]]),
+      [
+        ['lw-ctl/1.33', 'LIST', 'expired', 780],
+        ['wl-ctl/1.35', 'WatchList WATCH (sendInitialEvents=true)', 'terminated', 1000],
+      ],
+    );
+    assert.match(t.note ?? '', /WATCH with sendInitialEvents=true/);
   });
 });
 
