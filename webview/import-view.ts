@@ -150,6 +150,14 @@ export class ImportView {
           'Watches',
           `${formatCount(r.watches.total)} (${formatCount(r.watches.watchLists)} WatchList) · started before the log ${formatCount(r.watches.startedBeforeLog)} · open at its end ${formatCount(r.watches.openAtEnd)} · ended: ${counts(r.watches.byEnd)}`,
         ],
+        ...(r.watches.watchLists > 0 && r.watches.initialListsSeconds?.count
+          ? [
+              [
+                'WatchList lists',
+                `${summaryText(r.watches.initialListsSeconds, ' s')} (to the bookmark that ends the initial events; the watch goes on)`,
+              ] as [string, string],
+            ]
+          : []),
       ]),
     );
     const names = shortClientNames(r.clients.map((c) => c.userAgent));

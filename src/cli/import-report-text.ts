@@ -59,6 +59,15 @@ function chainLines(c: ImportedClient, chain: PaginationChain): string[] {
   return head;
 }
 
+/** WatchList watches' lists: to the bookmark ending their initial events, as their clients logged it. */
+function initialListsLine(r: ImportReport): string[] {
+  if (r.watches.watchLists === 0) return [];
+  const s = r.watches.initialListsSeconds;
+  return [
+    `WatchList lists (to the bookmark that ends the initial events; the watch goes on): ${s && s.count > 0 ? summaryText(s, ' s') : "none logged (client-go's reflector logs that bookmark at -v=4)"}`,
+  ];
+}
+
 export function renderImportReport(r: ImportReport): string {
   const out: string[] = [];
   const y = r.assumptions.year;
@@ -69,6 +78,7 @@ export function renderImportReport(r: ImportReport): string {
     `Requests: ${n(r.requests.total)} · by verb: ${counts(r.requests.byVerb)} · by code: ${counts(r.requests.byCode)}`,
     `Watches: ${n(r.watches.total)} (${n(r.watches.watchLists)} WatchList) · started before the log ${n(r.watches.startedBeforeLog)} · open at its end ${n(r.watches.openAtEnd)} · ended: ${counts(Object.fromEntries(Object.entries(r.watches.byEnd).filter(([, v]) => v > 0)))}`,
     `Watch durations (start and end in the log): ${summaryText(r.watches.durationsSeconds, ' s')}`,
+    ...initialListsLine(r),
     '',
     `Clients (${n(r.clients.length)}):`,
   );

@@ -97,6 +97,13 @@ export class RelistDetector {
     this.ended.delete(key);
     // A WATCH received between the end and this request: the client watched again, not relisted.
     if (this.opens.get(key)?.some((t) => t >= w.at && t < at)) return undefined;
-    return { at, via, gapSeconds: (at - w.at) / 1000, because: w.how, line, watchLine: w.line };
+    return {
+      at,
+      via,
+      gapSeconds: Math.round(at - w.at) / 1000,
+      because: w.how,
+      line,
+      watchLine: w.line,
+    };
   }
 }

@@ -46,8 +46,9 @@ export interface WatchOutcome {
   text?: string;
 }
 
+/** A WatchList watch: it asked for sendInitialEvents=true, or its client logged their end. */
 export function sendsInitialEvents(r: ImportedRequest): boolean {
-  return isWatchListRequest(r.requestURI);
+  return isWatchListRequest(r.requestURI) || r.initialEventsEnd !== undefined;
 }
 
 export function watchOutcome(r: ImportedRequest): WatchOutcome {
