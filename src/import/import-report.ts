@@ -229,6 +229,16 @@ function initialListMsOf(r: ImportedRequest): number | undefined {
   return undefined;
 }
 
+/**
+ * Whether a WatchList watch's initial events ended: yes when its client logged their end, no when
+ * it was refused; undefined when the log does not say (an audit log).
+ */
+function initialEventsEndedOf(r: ImportedRequest): boolean | undefined {
+  if (r.initialEventsEnd) return true;
+  if (r.code !== undefined && r.code >= 300) return false;
+  return undefined;
+}
+
 class ClientFold {
   readonly users = new Set<string>();
   usersDropped = 0;
@@ -528,6 +538,7 @@ export class ImportReportBuilder {
         outcome,
         watchList,
         line(r),
+        initialEventsEndedOf(r),
       );
       if (found) c.relists.add(this.noteRelist(c, r, found), true);
     }

@@ -24,7 +24,21 @@ export const relistViaText: Record<RelistVia, string> = {
 };
 
 /** The rule in words, for the views and the reports. */
-export const relistRule = `a relist is a LIST from scratch (no continue), or a WatchList client's WATCH with sendInitialEvents=true, sent within ${relistWindowMs / 1000} s after a watch of the same client ended with a 410 or early (terminated, closed by the server, refused), with no other WATCH between`;
+export const relistRule = `a relist is a LIST from scratch (no continue), or a WatchList client's WATCH with sendInitialEvents=true, sent within ${relistWindowMs / 1000} s after a watch of the same client ended with a 410 or early (terminated, closed by the server, refused), with no other WATCH between; a WatchList WATCH that ended before its initial events did was the list itself, and what follows it retries that list`;
+
+/**
+ * Whether a watch that ended can be relisted after: it ended after its client had listed. A
+ * WatchList watch that ended before its initial events did (refused, or the cache never caught up)
+ * was the client's list itself: the request after it retries that list, as a LIST after a failed
+ * LIST is no relist. `initialEventsEnded` undefined: not known (an audit log does not say), taken
+ * as listed.
+ */
+export function endedAfterListing(
+  watchList: boolean,
+  initialEventsEnded: boolean | undefined,
+): boolean {
+  return !watchList || initialEventsEnded !== false;
+}
 
 /** A WATCH whose URI asks for sendInitialEvents=true: a WatchList client's list. */
 export function isWatchListRequest(requestURI: string): boolean {

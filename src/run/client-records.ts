@@ -5,7 +5,12 @@
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine/storage/continue';
-import { isWatchListRequest, relistsAfter, type RelistVia } from '../inspector/relist-rule';
+import {
+  endedAfterListing,
+  isWatchListRequest,
+  relistsAfter,
+  type RelistVia,
+} from '../inspector/relist-rule';
 import type {
   ClientListChain,
   ClientListCost,
@@ -99,6 +104,8 @@ function foldClient(
   let listedSinceWatch = false;
   /** The last chain that expired and has not been restarted. */
   let expiredChain: number | undefined;
+  /** The last watch ended after its client had listed (relist-rule.ts endedAfterListing). */
+  let lastWatchListed = true;
   for (const s of sent) {
     if (s.list) {
       const l = s.list;
@@ -117,7 +124,7 @@ function foldClient(
         }
         if (!orphan && lastWatch !== undefined && !listedSinceWatch) {
           const w = requests[lastWatch] as ClientWatchRequest;
-          if (w.end && endsEarly(w.end.how) && relistsAfter(w.end.at, l.at))
+          if (w.end && endsEarly(w.end.how) && lastWatchListed && relistsAfter(w.end.at, l.at))
             c.relist = { afterWatch: lastWatch, gapMs: l.at - w.end.at, because: w.end.how };
         }
         chains.push(c);
@@ -184,6 +191,7 @@ function foldClient(
       if (
         prev.end &&
         endsEarly(prev.end.how) &&
+        lastWatchListed &&
         relistsAfter(prev.end.at, w.at) &&
         isWatchListRequest(q.request)
       )
@@ -196,6 +204,14 @@ function foldClient(
     }
     lastWatch = requests.length;
     listedSinceWatch = false;
+    lastWatchListed = endedAfterListing(
+      isWatchListRequest(q.request),
+      q.outcome === 'error'
+        ? false
+        : track?.initialEventsEndBookmarks === undefined
+          ? undefined
+          : track.initialEventsEndBookmarks > 0,
+    );
     requests.push(w);
   }
   const record: ClientRecord = {

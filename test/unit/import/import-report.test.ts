@@ -482,6 +482,24 @@ describe('import report: watches and relists', () => {
       ends: { expired: 1, open: 1 },
     },
     {
+      // The refused WatchList watch was the list itself: the next one retries it (relist-rule.ts).
+      name: 'a WatchList client: a new sendInitialEvents watch 1 s after its sendInitialEvents watch was refused with 429',
+      reqs: () => [
+        mk(
+          'watch',
+          `${pods}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`,
+          { at: 0, end: 0.01, code: 429, reason: 'TooManyRequests' },
+        ),
+        mk(
+          'watch',
+          `${pods}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`,
+          { at: 1 },
+        ),
+      ],
+      relists: [],
+      ends: { refused: 1, open: 1 },
+    },
+    {
       name: 'a LIST after a watch refused with 429 counts (refused is early, as in the live rule)',
       reqs: () => [
         mk('watch', `${pods}?watch=true`, { at: 5, end: 5, code: 429, reason: 'TooManyRequests' }),

@@ -9,6 +9,7 @@ import { shortClientName } from '../../../src/inspector/client-name';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { relistWindowMs } from '../../../src/inspector/relist-rule';
 import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
+import { runScenario } from '../../../src/scenarios/runner';
 import type {
   ClientRecord,
   ClientWatchRequest,
@@ -107,6 +108,8 @@ class Run {
       connection?: string;
       /** A WatchList client's watch: sendInitialEvents=true. */
       initialEvents?: boolean;
+      /** It was sent the bookmark that ends its initial events (k8s.io/initial-events-end). */
+      listed?: boolean;
     },
   ): string | undefined {
     const requestId = this.nextRequest++;
@@ -144,6 +147,15 @@ class Run {
       bookmarkAfterResourceVersion: 100,
       resourceVersion: 100,
     });
+    if (o.listed)
+      this.b.add({
+        type: 'watcher/bookmark',
+        at: at + 1,
+        watcherId,
+        resourceVersion: 100,
+        outcome: 'delivered',
+        initialEventsEnd: true,
+      });
     if (o.lastRv !== undefined)
       this.b.add({
         type: 'watcher/live',
@@ -384,9 +396,33 @@ describe('clientRecords: a WatchList client relists by watching', () => {
   const cases: Array<{
     name: string;
     end: 'refused 410' | 'timeout' | 'terminated';
+    /** The watch that ended: a WatchList one, sent its initial-events-end bookmark or not. */
+    ended?: { initialEvents: true; listed: boolean };
     next: { gapMs: number; initialEvents: boolean };
     want: 'relist' | 'restart';
   }> = [
+    {
+      name: 'a listed WatchList watch terminated, a sendInitialEvents watch 1 s later',
+      end: 'terminated',
+      ended: { initialEvents: true, listed: true },
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'relist',
+    },
+    {
+      // The failed WatchList watch was the list itself (watchlist-starvation's 504): a retry.
+      name: 'a WatchList watch terminated before its initial events ended, another 1 s later',
+      end: 'terminated',
+      ended: { initialEvents: true, listed: false },
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'restart',
+    },
+    {
+      name: 'a WatchList watch refused with 410, another 1 s later',
+      end: 'refused 410',
+      ended: { initialEvents: true, listed: false },
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'restart',
+    },
     {
       name: '410, a sendInitialEvents watch 1 s later',
       end: 'refused 410',
@@ -423,8 +459,10 @@ describe('clientRecords: a WatchList client relists by watching', () => {
       const r = new Run();
       const endAt = 30_000;
       r.watch('wl', 0, { initialEvents: true, lastRv: 100, end: { at: 20, how: 'timeout' } });
-      if (tc.end === 'refused 410') r.watch('wl', endAt, { rv: '101', refused: tooOld });
-      else r.watch('wl', 20, { rv: '100', end: { at: endAt, how: tc.end } });
+      const ended = tc.ended ?? { initialEvents: false, listed: false };
+      if (tc.end === 'refused 410')
+        r.watch('wl', endAt, { rv: '101', refused: tooOld, initialEvents: ended.initialEvents });
+      else r.watch('wl', 20, { rv: '100', end: { at: endAt, how: tc.end }, ...ended });
       r.watch('wl', endAt + tc.next.gapMs, { rv: '', initialEvents: tc.next.initialEvents });
       const [c] = r.clients();
       const last = c.requests[2] as ClientWatchRequest;
@@ -449,6 +487,19 @@ describe('clientRecords: a WatchList client relists by watching', () => {
       );
     });
   }
+
+  it('watchlist-starvation: a WatchList watch refused while the cache is stuck is retried, not relisted', async () => {
+    // As the Clients tab shows it (test/e2e/clients-view.test.ts): every WATCH after the first
+    // restarts; none relists, since no list had succeeded before the 504s.
+    const { model } = await runScenario('watchlist-starvation', { watchers: 3 });
+    const clients = model.clients ?? [];
+    assert.strictEqual(clients.length, 3);
+    for (const c of clients) {
+      const f = clientFiguresAt(c, model.durationMs);
+      assert.ok(f.watches >= 2, c.client);
+      assert.deepStrictEqual([f.relists, f.restarts], [0, f.watches - 1], c.client);
+    }
+  });
 
   it('`listwatch report` of a live run names the WatchList relist and its rule', () => {
     const r = new Run();
