@@ -173,10 +173,16 @@ export class ClientsView {
           description: "The relists' answered pages by the scrubber",
           render: (r, c) => {
             const cost = r.figures.relistCost;
-            c.textContent = r.figures.relists
-              ? `${formatCount(cost.items)} items, ${formatCount(cost.etcdRequests)} etcd, ${formatCount(cost.ms)} ms`
-              : '—';
-            c.title = r.figures.relists ? costText(cost) : '';
+            const wl = r.figures.watchListRelists;
+            // A WatchList relist's initial events are not told apart from its watch's: no cost.
+            const wlText = wl ? `${formatCount(wl)} WatchList, not costed` : '';
+            c.textContent =
+              r.figures.relists > wl
+                ? `${formatCount(cost.items)} items, ${formatCount(cost.etcdRequests)} etcd, ${formatCount(cost.ms)} ms${wl ? ` + ${wlText}` : ''}`
+                : wl
+                  ? `— (${wlText})`
+                  : '—';
+            c.title = r.figures.relists > wl ? costText(cost) : '';
           },
           sortKey: (r) => r.figures.relistCost.keysFetched,
         },
@@ -295,7 +301,12 @@ export class ClientsView {
         `${plural(f.lists, 'LIST')}, ${plural(f.watches, 'WATCH', 'WATCHes')} · 410s: ${formatCount(f.expired)} · restarts: ${formatCount(f.restarts)} · relists: ${formatCount(f.relists)}`,
       ],
     ];
-    if (f.relists) facts.push(['Relist cost', costText(f.relistCost)]);
+    if (f.relists > f.watchListRelists) facts.push(['Relist cost', costText(f.relistCost)]);
+    if (f.watchListRelists)
+      facts.push([
+        'WatchList relists',
+        `${formatCount(f.watchListRelists)}: by a WATCH with sendInitialEvents=true; their initial events are not told apart from their watch's, so not costed`,
+      ]);
     const sent = c.requests.filter((r) => r.at <= this.at);
     const items = sent.map((r) => (r.kind === 'list' ? this.listItem(c, r) : this.watchItem(c, r)));
     const later = c.requests.length - sent.length;

@@ -25,6 +25,8 @@ export interface ClientFigures {
    */
   relists: number;
   relistCost: ClientListCost;
+  /** Of `relists`, those by a WatchList WATCH (their cost is not in relistCost). */
+  watchListRelists: number;
 }
 
 export function emptyCost(): ClientListCost {
@@ -71,6 +73,7 @@ export function clientFiguresAt(c: ClientRecord, at: VirtualMs): ClientFigures {
     restarts: 0,
     relists: 0,
     relistCost: emptyCost(),
+    watchListRelists: 0,
   };
   for (const r of c.requests) {
     if (r.at > at) break;
@@ -80,7 +83,10 @@ export function clientFiguresAt(c: ClientRecord, at: VirtualMs): ClientFigures {
     } else {
       f.watches++;
       if (r.restart) f.restarts++;
-      if (r.relist) f.relists++;
+      if (r.relist) {
+        f.relists++;
+        f.watchListRelists++;
+      }
       if (r.end && r.end.how === 'expired' && r.end.at <= at) f.expired++;
     }
   }

@@ -161,7 +161,8 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
   if (relists.length) {
     const shown = relists.slice(0, maxRequestRows);
     tables.push({
-      title: 'Relists',
+      // An import's own relists (from the log) come first in its report: these are the replay's.
+      title: scenario === 'import' ? "Relists (the engine's replay)" : 'Relists',
       columns: ['at ms', 'client', 'relist', 'request', 'after the watch ended', 'gap ms'],
       rows: shown.map((r) => [
         Math.round(r.at),
