@@ -20,7 +20,7 @@ import {
   type ClientFigures,
 } from '../src/inspector/client-at-time';
 import { shortClientName } from '../src/inspector/client-name';
-import { relistRule } from '../src/inspector/relist-rule';
+import { relistRule, relistViaText } from '../src/inspector/relist-rule';
 import { statusText } from '../src/inspector/status-text';
 import { formatVirtualTime, watcherStateLabels } from '../src/inspector/watcher-states';
 import { columnLegend, formatCount, h, plural, replaceChildren, visibleText } from './dom';
@@ -173,10 +173,16 @@ export class ClientsView {
           description: "The relists' answered pages by the scrubber",
           render: (r, c) => {
             const cost = r.figures.relistCost;
-            c.textContent = r.figures.relists
-              ? `${formatCount(cost.items)} items, ${formatCount(cost.etcdRequests)} etcd, ${formatCount(cost.ms)} ms`
-              : '—';
-            c.title = r.figures.relists ? costText(cost) : '';
+            const wl = r.figures.watchListRelists;
+            // A WatchList relist's initial events are not told apart from its watch's: no cost.
+            const wlText = wl ? `${formatCount(wl)} WatchList, not costed` : '';
+            c.textContent =
+              r.figures.relists > wl
+                ? `${formatCount(cost.items)} items, ${formatCount(cost.etcdRequests)} etcd, ${formatCount(cost.ms)} ms${wl ? ` + ${wlText}` : ''}`
+                : wl
+                  ? `— (${wlText})`
+                  : '—';
+            c.title = r.figures.relists > wl ? costText(cost) : '';
           },
           sortKey: (r) => r.figures.relistCost.keysFetched,
         },
@@ -295,7 +301,12 @@ export class ClientsView {
         `${plural(f.lists, 'LIST')}, ${plural(f.watches, 'WATCH', 'WATCHes')} · 410s: ${formatCount(f.expired)} · restarts: ${formatCount(f.restarts)} · relists: ${formatCount(f.relists)}`,
       ],
     ];
-    if (f.relists) facts.push(['Relist cost', costText(f.relistCost)]);
+    if (f.relists > f.watchListRelists) facts.push(['Relist cost', costText(f.relistCost)]);
+    if (f.watchListRelists)
+      facts.push([
+        'WatchList relists',
+        `${formatCount(f.watchListRelists)}: by a WATCH with sendInitialEvents=true; their initial events are not told apart from their watch's, so not costed`,
+      ]);
     const sent = c.requests.filter((r) => r.at <= this.at);
     const items = sent.map((r) => (r.kind === 'list' ? this.listItem(c, r) : this.watchItem(c, r)));
     const later = c.requests.length - sent.length;
@@ -456,6 +467,15 @@ export class ClientsView {
         }),
       );
     }
+    if (w.relist) {
+      const prev = c.requests[w.relist.afterWatch] as ClientWatchRequest;
+      lines.push(
+        h('div', {
+          class: 'relist',
+          text: `relist, a ${relistViaText['watch-list']}: ${formatCount(w.relist.gapMs)} ms after the watch of ${formatVirtualTime(prev.at)} ended (${endLabels[w.relist.because]})`,
+        }),
+      );
+    }
     if (states.length) lines.push(h('div', { text: `states: ${states.join(' → ')}` }));
     if (ended && w.end)
       lines.push(
@@ -464,7 +484,7 @@ export class ClientsView {
           text: `${w.watcherId === undefined ? `answered at ${formatVirtualTime(w.end.at)}${w.end.at > w.at ? `, after ${formatVirtualTime(w.end.at - w.at)}` : ''}, with no watcher` : `ended at ${formatVirtualTime(w.end.at)}`}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'} (end of run)` : ''}`,
         }),
       );
-    return h('li', { class: 'client-request watch' }, ...lines);
+    return h('li', { class: `client-request watch${w.relist ? ' is-relist' : ''}` }, ...lines);
   }
 
   /** For the UI tests: the rows as shown (short name, connection, the counted columns). */

@@ -14,6 +14,7 @@ import type {
 } from '../src/protocol';
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/inspector/chain-text';
 import { shortClientName, shortClientNames } from '../src/inspector/client-name';
+import { relistViaText } from '../src/inspector/relist-rule';
 import { formatCount, h, plural, replaceChildren, visibleText, type Child } from './dom';
 
 function iso(ms: number | null | undefined): string {
@@ -149,6 +150,14 @@ export class ImportView {
           'Watches',
           `${formatCount(r.watches.total)} (${formatCount(r.watches.watchLists)} WatchList) · started before the log ${formatCount(r.watches.startedBeforeLog)} · open at its end ${formatCount(r.watches.openAtEnd)} · ended: ${counts(r.watches.byEnd)}`,
         ],
+        ...(r.watches.watchLists > 0 && r.watches.initialListsSeconds?.count
+          ? [
+              [
+                'WatchList lists',
+                `${summaryText(r.watches.initialListsSeconds, ' s')} (to the bookmark that ends the initial events; the watch goes on)`,
+              ] as [string, string],
+            ]
+          : []),
       ]),
     );
     const names = shortClientNames(r.clients.map((c) => c.userAgent));
@@ -357,7 +366,7 @@ export class ImportView {
   private relists(c: ImportedClient): HTMLElement {
     const items = c.relistDetails.map((x) =>
       h('li', {
-        text: `${iso(x.at)} ${x.via === 'list' ? 'LIST' : 'WatchList WATCH'} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''}`,
+        text: `${iso(x.at)} ${relistViaText[x.via]} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''}`,
       }),
     );
     return section(

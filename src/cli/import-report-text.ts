@@ -6,6 +6,7 @@ import { visibleText } from '../format/visible-text';
 import type { ImportReport, ImportedClient, Summary } from '../import/import-report';
 import type { PaginationChain } from '../import/pagination-chains';
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../inspector/chain-text';
+import { relistViaText } from '../inspector/relist-rule';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
 const shownPerSection = 10;
@@ -58,6 +59,15 @@ function chainLines(c: ImportedClient, chain: PaginationChain): string[] {
   return head;
 }
 
+/** WatchList watches' lists: to the bookmark ending their initial events, as their clients logged it. */
+function initialListsLine(r: ImportReport): string[] {
+  if (r.watches.watchLists === 0) return [];
+  const s = r.watches.initialListsSeconds;
+  return [
+    `WatchList lists (to the bookmark that ends the initial events; the watch goes on): ${s && s.count > 0 ? summaryText(s, ' s') : "none logged (client-go's reflector logs that bookmark at -v=4)"}`,
+  ];
+}
+
 export function renderImportReport(r: ImportReport): string {
   const out: string[] = [];
   const y = r.assumptions.year;
@@ -68,6 +78,7 @@ export function renderImportReport(r: ImportReport): string {
     `Requests: ${n(r.requests.total)} · by verb: ${counts(r.requests.byVerb)} · by code: ${counts(r.requests.byCode)}`,
     `Watches: ${n(r.watches.total)} (${n(r.watches.watchLists)} WatchList) · started before the log ${n(r.watches.startedBeforeLog)} · open at its end ${n(r.watches.openAtEnd)} · ended: ${counts(Object.fromEntries(Object.entries(r.watches.byEnd).filter(([, v]) => v > 0)))}`,
     `Watch durations (start and end in the log): ${summaryText(r.watches.durationsSeconds, ' s')}`,
+    ...initialListsLine(r),
     '',
     `Clients (${n(r.clients.length)}):`,
   );
@@ -115,7 +126,7 @@ export function renderImportReport(r: ImportReport): string {
   if (!relists.length) out.push('  none');
   for (const [c, x] of relists.slice(0, shownPerSection))
     out.push(
-      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${x.via === 'list' ? 'LIST' : 'WatchList WATCH'} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line}`,
+      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line}`,
     );
   if (relists.length > shownPerSection)
     out.push(`  … ${n(relists.length - shownPerSection)} more (--json)`);

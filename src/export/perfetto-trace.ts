@@ -14,6 +14,7 @@
 // in `args`, which JSON escapes.
 import { inspectContinue } from '../engine/storage/continue';
 import { visibleText } from '../format/visible-text';
+import { relistViaText } from '../inspector/relist-rule';
 import type {
   ClientRecord,
   EtcdRequestRecord,
@@ -232,6 +233,8 @@ function clientSlices(c: ClientRecord, lists: Map<string, ListRecord>, runEnd: V
     };
     if (r.restart)
       args.restart = r.restart.fromLastRv ? 'from its last RV' : 'not from its last RV';
+    if (r.relist)
+      args.relist = `${relistViaText['watch-list']}, ${r.relist.gapMs} ms after a watch ended (${r.relist.because})`;
     const code =
       r.end?.how === 'error' || r.end?.how === 'expired' ? /^\d+/.exec(r.end.text) : null;
     out.push({

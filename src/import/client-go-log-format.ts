@@ -1,7 +1,8 @@
 // No upstream counterpart: a Go controller's log (client-go's klog lines) as an import format:
 // k8s.io/client-go tools/cache/reflector.go's list and watch lines, printf-style in 0.17–0.32
 // (`reflector.go:NNN] <name>: watch of *v1.Pod ended with: too old resource version: 5 (7)`) and
-// structured from 0.33 (`"Watch close" reflector="…" type="*v1.Pod" totalItems=12`), and
+// structured from 0.33 (`"Watch close" reflector="…" type="*v1.Pod" totalItems=12`), the end of a
+// WatchList watch's initial events (`Exiting watch because received the bookmark…`, 0.27+), and
 // transport/round_trippers.go's request lines at -v=6 and above. The format strings were read at
 // client-go v0.17.0, v0.20.0, v0.27.0, v0.30.0, v0.32.0, v0.33.0 and master (reflector-line.ts);
 // apimachinery's HandleError wraps the 0.31–0.32 error lines in `"Unhandled Error" err="…"`.

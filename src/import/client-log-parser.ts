@@ -12,8 +12,10 @@
 // its parallel discovery GETs). A
 // request's fragments are held until its response headers are read, so each carries the Audit-Id
 // the merger joins an audit log by. Reflector lines name no request: a watch's end attaches to the
-// stream's latest watch; a process that logs no requests (below -v=6) gets the LIST and WATCH its
-// reflector lines imply, with an empty requestURI (the URL is not in the log).
+// stream's latest watch, and so does the end of a WatchList watch's initial events (its list); a
+// process that logs no requests (below -v=6) gets the LIST and WATCH its reflector lines imply, or
+// the one WatchList WATCH when the reflector logs that end, with an empty requestURI (the URL is
+// not in the log).
 import type { ImportFormat, ImportedObjectRef, SourcePosition } from './imported-request';
 import { isStructuredMessage, parseKlogLine, readQuoted, readStructured } from './klog-entry';
 import type { KlogLine, KlogStructured } from './klog-entry';
@@ -486,6 +488,30 @@ export class ClientLogParser implements LineParser {
           release(r, out);
           this.addFields(r, source, time, { status }, out, true, p.stream);
         }
+        return;
+      }
+      case 'initial-events-end': {
+        const initialEventsEnd: NonNullable<RequestFields['initialEventsEnd']> = {
+          at: time,
+          source,
+        };
+        if (e.totalItems !== undefined) initialEventsEnd.items = e.totalItems;
+        if (e.durationMs !== undefined) initialEventsEnd.durationMs = e.durationMs;
+        if (pending) {
+          // Below -v=6: the list `Listing and watching` announced was this WatchList watch, which
+          // goes on watching (reflector.go watchList): one request, not a LIST and a WATCH.
+          p.pendingLists.delete(e.reflector);
+          this.syntheticRequest(p, 'watch', pending, pending.time, pending.source, out, false, {
+            initialEventsEnd,
+          });
+          return;
+        }
+        // The stream's latest watch is the WatchList watch whose initial events ended here.
+        const typed = resourceOfType('', e.reflector);
+        const objectRef = typed.resource !== undefined ? typed : p.lastWatch;
+        const fields: RequestFields = { initialEventsEnd };
+        if (objectRef?.resource !== undefined) fields.objectRef = objectRef;
+        out.push({ source, time, stream: p.stream, attach: 'last-watch', complete: false, fields });
         return;
       }
       case 'watch-end': {

@@ -51,6 +51,11 @@ export interface ImportedWatch {
   resourceVersion: string;
   /** sendInitialEvents=true: a WatchList (streaming list) request. */
   watchList: boolean;
+  /**
+   * A WatchList watch whose client logged the end of its initial events: seconds from its start to
+   * that bookmark, the client's list (initialListSeconds); null otherwise.
+   */
+  initialListSeconds: number | null;
   code?: number;
   text?: string;
   line: string;
@@ -165,6 +170,11 @@ export interface ImportReport {
     openAtEnd: number;
     byEnd: Record<WatchEnd, number>;
     durationsSeconds: Summary;
+    /**
+     * WatchList watches whose initial events ended in the log: each is its client's list, over at
+     * that bookmark (initialListSeconds), while the same request goes on watching.
+     */
+    initialListsSeconds: Summary;
   };
   clients: ImportedClient[];
   storms: RelistStorm[];
@@ -204,6 +214,29 @@ function latencyOf(r: ImportedRequest): number | undefined {
   if (r.startInFile && r.receivedAt !== undefined && r.completedAt !== undefined)
     return Math.max(0, r.completedAt - r.receivedAt);
   return r.latencyMs;
+}
+
+/**
+ * How long a WatchList watch's list took: to the bookmark that ended its initial events, as its
+ * client's reflector measured it (from just before it sent the request), else from the request's
+ * start in the log to that line.
+ */
+function initialListMsOf(r: ImportedRequest): number | undefined {
+  const end = r.initialEventsEnd;
+  if (!end) return undefined;
+  if (end.durationMs !== undefined) return end.durationMs;
+  if (r.startInFile && r.receivedAt !== undefined) return Math.max(0, end.at - r.receivedAt);
+  return undefined;
+}
+
+/**
+ * Whether a WatchList watch's initial events ended: yes when its client logged their end, no when
+ * it was refused; undefined when the log does not say (an audit log).
+ */
+function initialEventsEndedOf(r: ImportedRequest): boolean | undefined {
+  if (r.initialEventsEnd) return true;
+  if (r.code !== undefined && r.code >= 300) return false;
+  return undefined;
 }
 
 class ClientFold {
@@ -295,6 +328,7 @@ export class ImportReportBuilder {
   private total = 0;
   private readonly latency = new Map<string, Distribution>();
   private readonly watchDurations = new Distribution();
+  private readonly initialLists = new Distribution();
   private readonly watchTotals = {
     total: 0,
     watchLists: 0,
@@ -396,6 +430,7 @@ export class ImportReportBuilder {
         ...this.watchTotals,
         byEnd: { ...this.watchTotals.byEnd },
         durationsSeconds: this.watchDurations.summary(seconds),
+        initialListsSeconds: this.initialLists.summary(seconds),
       },
       clients,
       storms: storms.storms,
@@ -493,6 +528,8 @@ export class ImportReportBuilder {
       c.durations.add(outcome.durationMs / 1000);
       this.watchDurations.add(outcome.durationMs / 1000);
     }
+    const initialListMs = initialListMsOf(r);
+    if (initialListMs !== undefined) this.initialLists.add(initialListMs / 1000);
     const key = this.relistKey(r);
     if (key !== undefined) {
       const found = c.relistDetector.watch(
@@ -501,6 +538,7 @@ export class ImportReportBuilder {
         outcome,
         watchList,
         line(r),
+        initialEventsEndedOf(r),
       );
       if (found) c.relists.add(this.noteRelist(c, r, found), true);
     }
@@ -513,6 +551,7 @@ export class ImportReportBuilder {
       ...(r.user !== undefined ? { user: r.user } : {}),
       resourceVersion: splitRequestURI(r.requestURI).query.get('resourceVersion') ?? '',
       watchList,
+      initialListSeconds: initialListMs !== undefined ? seconds(initialListMs / 1000) : null,
       ...(r.code !== undefined ? { code: r.code } : {}),
       ...(outcome.text !== undefined ? { text: outcome.text } : {}),
       line: line(r),

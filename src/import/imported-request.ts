@@ -99,6 +99,12 @@ export interface ImportedRequest {
    * reflector: `watch of *v1.Pod ended with: too old resource version: 5 (7)`).
    */
   watchEnd?: { message: string; at?: number; source: SourcePosition };
+  /**
+   * A WatchList watch's initial events ended (client-go's reflector read the bookmark that marks
+   * their end and logged `Exiting watch because received the bookmark…`): the client's list was
+   * over here, and the same request went on as its watch. `items` and `durationMs` as it logged them.
+   */
+  initialEventsEnd?: { at: number; items?: number; durationMs?: number; source: SourcePosition };
 }
 
 /** What an import took for granted because the logs do not say it; every face prints these. */

@@ -4,7 +4,10 @@
 // printf (0.17–0.32): `NAME: watch of *v1.Pod ended with: ERR`, `Listing and watching *v1.Pod
 // from NAME`, `NAME: Failed to watch *v1.Pod: failed to list *v1.Pod: ERR` (0.31–0.32 wrap the
 // HandleError ones in `"Unhandled Error" err="…"`); structured (0.33+): `"Watch close"
-// reflector=… type=… totalItems=12`, `"Warning: watch ended with error" … err=…`.
+// reflector=… type=… totalItems=12`, `"Warning: watch ended with error" … err=…`. The end of a
+// WatchList watch's initial events (handleAnyWatch, V(4), 0.27+; checked at v0.27.0–v0.36.0):
+// printf `exiting NAME Watch because received the bookmark that marks the end of initial events
+// stream, total 3 items received in 45.6ms` up to 0.32, structured from 0.33.
 import type { KlogStructured } from './klog-entry';
 
 /** What a reflector line says. */
@@ -21,7 +24,23 @@ export type ReflectorEvent =
       /** The error the watch ended with, when the line names one. */
       err?: string;
       code?: number;
+    }
+  /**
+   * A WatchList watch read the bookmark that ends its initial events (k8s.io/initial-events-end):
+   * the reflector's list is over, the same watch goes on (reflector.go watchList).
+   */
+  | {
+      kind: 'initial-events-end';
+      reflector: string;
+      /** Events read up to and including the bookmark (eventCount). */
+      totalItems?: number;
+      /** From the watch's start to the bookmark, as the reflector measured it. */
+      durationMs?: number;
     };
+
+/** The message of the end of a WatchList watch's initial events, 0.33+ (structured). */
+const initialEventsEndMsg =
+  'Exiting watch because received the bookmark that marks the end of initial events stream';
 
 type PrintfRule = [RegExp, (m: RegExpExecArray) => ReflectorEvent];
 
@@ -51,6 +70,10 @@ const printfRules: PrintfRule[] = [
   [
     /^(.+?): (watch(?:-list)? of (.+?) (?:ended|closed) with: |watch(?:-list)? of (.+?) returned |retrying watch of (.+?) internal error: |Watch for (.+?) closed with unexpected EOF: |Failed to watch (.+?): )(.*)$/s,
     (m) => watchEnd(m[1], m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7], m[2] + m[8], m[8]),
+  ],
+  [
+    /^exiting (.+?) Watch because received the bookmark that marks the end of initial events stream, total (\d+) items received in (\S+)$/,
+    (m) => initialEventsEnd(m[1], m[2], m[3]),
   ],
   [
     /^(.+?): Watch close - (.+?) total (\d+) items received$/,
@@ -88,6 +111,8 @@ export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | un
   if (e.msg === 'Unhandled Error' && err !== undefined) return printfReflectorEvent(err);
   if (reflector === undefined) return undefined;
   switch (e.msg) {
+    case initialEventsEndMsg:
+      return initialEventsEnd(reflector, e.values.get('totalItems'), e.values.get('duration'));
     case 'Listing and watching':
       return { kind: 'list-start', reflector, type };
     case 'Caches populated':
@@ -113,6 +138,42 @@ export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | un
         ? `${e.msg}: totalItems=${total}`
         : e.msg;
   return watchEnd(reflector, type, message, err);
+}
+
+function initialEventsEnd(
+  reflector: string,
+  totalItems: string | undefined,
+  duration: string | undefined,
+): ReflectorEvent {
+  const e: ReflectorEvent = { kind: 'initial-events-end', reflector };
+  const n = Number(totalItems ?? '');
+  if (totalItems !== undefined && Number.isSafeInteger(n) && n >= 0) e.totalItems = n;
+  const ms = duration !== undefined ? parseGoDuration(duration) : undefined;
+  if (ms !== undefined) e.durationMs = ms;
+  return e;
+}
+
+/** Milliseconds per unit of Go's time.Duration String (`1h2m3.5s`, `45.639079ms`, `812µs`). */
+const durationUnits: Record<string, number> = {
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+  µs: 1e-3,
+  μs: 1e-3,
+  us: 1e-3,
+  ns: 1e-6,
+};
+
+/** A Go time.Duration as printed (time.ParseDuration's grammar), in ms; undefined if it is not one. */
+export function parseGoDuration(text: string): number | undefined {
+  if (text === '0') return 0;
+  const m = /^(-?)((?:\d+(?:\.\d*)?|\.\d+)(?:h|m|s|ms|µs|μs|us|ns))+$/.exec(text);
+  if (!m) return undefined;
+  let ms = 0;
+  for (const [, n, unit] of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(h|ms|m|s|µs|μs|us|ns)/g))
+    ms += Number(n) * durationUnits[unit];
+  return m[1] === '-' ? -ms : ms;
 }
 
 function watchEnd(

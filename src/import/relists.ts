@@ -3,10 +3,15 @@
 // watch by listing again after its backoff). Per client (user agent and user) and resource: the
 // last watch that ended early or with a 410 (watch-durations.ts), and whether the next LIST from
 // scratch (or, for a WatchList client, the next sendInitialEvents=true watch) came soon enough.
-import { relistWindowMs } from '../inspector/relist-rule';
+import {
+  endedAfterListing,
+  relistsAfter,
+  relistWindowMs,
+  type RelistVia,
+} from '../inspector/relist-rule';
 import { earlyWatchEndRule, endsEarly, type WatchEnd, type WatchOutcome } from './watch-durations';
 
-export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 or was refused, with no WATCH of it received between (the live run's rule, src/inspector/relist-rule.ts); ${earlyWatchEndRule}`;
+export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 or was refused, with no WATCH of it received between; a WatchList WATCH refused, or ended before the end of its initial events its client logged, was the list itself, and what follows it retries that list (the live run's rule, src/inspector/relist-rule.ts); ${earlyWatchEndRule}`;
 
 /** One relist: when, of what, and the watch end that caused it. */
 export interface Relist {
@@ -15,7 +20,7 @@ export interface Relist {
   resource: string;
   user?: string;
   /** How: a LIST, or a WatchList client's new sendInitialEvents watch. */
-  via: 'list' | 'watch-list';
+  via: RelistVia;
   /** Seconds from the watch's end to the relist. */
   gapSeconds: number;
   because: WatchEnd;
@@ -57,7 +62,9 @@ export class RelistDetector {
 
   /**
    * A WATCH was read: a relist when it is a WatchList client's new initial-events watch soon after
-   * an early end; its own end then counts for what follows.
+   * an early end; its own end then counts for what follows, unless it was a WatchList watch that
+   * ended before its initial events did (`initialEventsEnded` false: relist-rule.ts
+   * endedAfterListing).
    */
   watch(
     key: string,
@@ -65,11 +72,16 @@ export class RelistDetector {
     outcome: WatchOutcome,
     watchList: boolean,
     line: string,
+    initialEventsEnded?: boolean,
   ): Omit<Relist, 'resource' | 'user'> | undefined {
     const relist = watchList ? this.check(key, receivedAt, 'watch-list', line) : undefined;
     const prev = this.ended.get(key);
     if (prev && receivedAt !== undefined && receivedAt >= prev.at) this.ended.delete(key);
-    if (outcome.endedAt !== undefined && endsEarly(outcome.how)) {
+    if (
+      outcome.endedAt !== undefined &&
+      endsEarly(outcome.how) &&
+      endedAfterListing(watchList, initialEventsEnded)
+    ) {
       const cur = this.ended.get(key);
       if (!cur || cur.at <= outcome.endedAt)
         this.ended.set(key, { at: outcome.endedAt, how: outcome.how, line });
@@ -89,14 +101,21 @@ export class RelistDetector {
   private check(
     key: string,
     at: number | undefined,
-    via: Relist['via'],
+    via: RelistVia,
     line: string,
   ): Omit<Relist, 'resource' | 'user'> | undefined {
     const w = this.ended.get(key);
-    if (!w || at === undefined || at < w.at || at - w.at > relistWindowMs) return undefined;
+    if (!w || at === undefined || !relistsAfter(w.at, at)) return undefined;
     this.ended.delete(key);
     // A WATCH received between the end and this request: the client watched again, not relisted.
     if (this.opens.get(key)?.some((t) => t >= w.at && t < at)) return undefined;
-    return { at, via, gapSeconds: (at - w.at) / 1000, because: w.how, line, watchLine: w.line };
+    return {
+      at,
+      via,
+      gapSeconds: Math.round(at - w.at) / 1000,
+      because: w.how,
+      line,
+      watchLine: w.line,
+    };
   }
 }

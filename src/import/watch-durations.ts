@@ -4,6 +4,7 @@
 // apiserver gave the watch: handleWatch (k8s.io/apiserver pkg/endpoints/handlers/get.go) uses
 // the client's timeoutSeconds, else minRequestTimeout × [1, 2) (kube-apiserver
 // --min-request-timeout, 1800 s by default).
+import { isWatchListRequest } from '../inspector/relist-rule';
 import type { ImportedRequest } from './imported-request';
 import { splitRequestURI } from './request-query';
 
@@ -45,8 +46,9 @@ export interface WatchOutcome {
   text?: string;
 }
 
+/** A WatchList watch: it asked for sendInitialEvents=true, or its client logged their end. */
 export function sendsInitialEvents(r: ImportedRequest): boolean {
-  return splitRequestURI(r.requestURI).query.get('sendInitialEvents') === 'true';
+  return isWatchListRequest(r.requestURI) || r.initialEventsEnd !== undefined;
 }
 
 export function watchOutcome(r: ImportedRequest): WatchOutcome {

@@ -19,9 +19,14 @@ export interface ClientFigures {
   expired: number;
   /** Watches sent by then that restarted after an earlier one ended. */
   restarts: number;
-  /** Relist chains started by then, and what their pages answered by then cost. */
+  /**
+   * Relists sent by then (LIST chains and WatchList watches), and what the relist chains' pages
+   * answered by then cost (a WatchList relist's initial events are not told apart from its watch's).
+   */
   relists: number;
   relistCost: ClientListCost;
+  /** Of `relists`, those by a WatchList WATCH (their cost is not in relistCost). */
+  watchListRelists: number;
 }
 
 export function emptyCost(): ClientListCost {
@@ -68,6 +73,7 @@ export function clientFiguresAt(c: ClientRecord, at: VirtualMs): ClientFigures {
     restarts: 0,
     relists: 0,
     relistCost: emptyCost(),
+    watchListRelists: 0,
   };
   for (const r of c.requests) {
     if (r.at > at) break;
@@ -77,6 +83,10 @@ export function clientFiguresAt(c: ClientRecord, at: VirtualMs): ClientFigures {
     } else {
       f.watches++;
       if (r.restart) f.restarts++;
+      if (r.relist) {
+        f.relists++;
+        f.watchListRelists++;
+      }
       if (r.end && r.end.how === 'expired' && r.end.at <= at) f.expired++;
     }
   }

@@ -5,7 +5,12 @@
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine/storage/continue';
-import { relistWindowMs } from '../inspector/relist-rule';
+import {
+  endedAfterListing,
+  isWatchListRequest,
+  relistsAfter,
+  type RelistVia,
+} from '../inspector/relist-rule';
 import type {
   ClientListChain,
   ClientListCost,
@@ -99,6 +104,8 @@ function foldClient(
   let listedSinceWatch = false;
   /** The last chain that expired and has not been restarted. */
   let expiredChain: number | undefined;
+  /** The last watch ended after its client had listed (relist-rule.ts endedAfterListing). */
+  let lastWatchListed = true;
   for (const s of sent) {
     if (s.list) {
       const l = s.list;
@@ -117,12 +124,7 @@ function foldClient(
         }
         if (!orphan && lastWatch !== undefined && !listedSinceWatch) {
           const w = requests[lastWatch] as ClientWatchRequest;
-          if (
-            w.end &&
-            endsEarly(w.end.how) &&
-            w.end.at <= l.at &&
-            l.at - w.end.at <= relistWindowMs
-          )
+          if (w.end && endsEarly(w.end.how) && lastWatchListed && relistsAfter(w.end.at, l.at))
             c.relist = { afterWatch: lastWatch, gapMs: l.at - w.end.at, because: w.end.how };
         }
         chains.push(c);
@@ -185,7 +187,16 @@ function foldClient(
     }
     if (lastWatch !== undefined && !listedSinceWatch) {
       const prev = requests[lastWatch] as ClientWatchRequest;
-      if (prev.end && prev.end.at <= w.at)
+      // A WatchList client lists by watching: its new sendInitialEvents watch is its relist.
+      if (
+        prev.end &&
+        endsEarly(prev.end.how) &&
+        lastWatchListed &&
+        relistsAfter(prev.end.at, w.at) &&
+        isWatchListRequest(q.request)
+      )
+        w.relist = { afterWatch: lastWatch, gapMs: w.at - prev.end.at, because: prev.end.how };
+      else if (prev.end && prev.end.at <= w.at)
         w.restart = {
           after: lastWatch,
           fromLastRv: prev.lastRv > 0 && w.resourceVersion === String(prev.lastRv),
@@ -193,6 +204,14 @@ function foldClient(
     }
     lastWatch = requests.length;
     listedSinceWatch = false;
+    lastWatchListed = endedAfterListing(
+      isWatchListRequest(q.request),
+      q.outcome === 'error'
+        ? false
+        : track?.initialEventsEndBookmarks === undefined
+          ? undefined
+          : track.initialEventsEndBookmarks > 0,
+    );
     requests.push(w);
   }
   const record: ClientRecord = {
@@ -293,4 +312,40 @@ function reconnectsMerged(
     chain.end = Math.max(chain.end, end);
   }
   return out;
+}
+
+/** One relist of a client, LIST chain or WatchList watch, for the reports. */
+export interface ClientRelist {
+  at: VirtualMs;
+  via: RelistVia;
+  /** The request that relisted (a chain's first page). */
+  request: string;
+  gapMs: number;
+  because: ClientWatchEnd;
+}
+
+/** A client's relists in the order sent: its relist chains' first pages and its WatchList relists. */
+export function relistsOf(c: ClientRecord): ClientRelist[] {
+  const out: ClientRelist[] = [];
+  for (const chain of c.chains) {
+    const first = c.requests[chain.pages[0]];
+    if (chain.relist && first)
+      out.push({
+        at: first.at,
+        via: 'list',
+        request: first.request,
+        gapMs: chain.relist.gapMs,
+        because: chain.relist.because,
+      });
+  }
+  for (const r of c.requests)
+    if (r.kind === 'watch' && r.relist)
+      out.push({
+        at: r.at,
+        via: 'watch-list',
+        request: r.request,
+        gapMs: r.relist.gapMs,
+        because: r.relist.because,
+      });
+  return out.sort((a, b) => a.at - b.at);
 }

@@ -2,7 +2,9 @@
 // server's live run, logs imported and replayed, a probe of a cluster), read from its RunModel
 // alone, so that `listwatch report` tells every trace's story the way it tells a scenario's.
 import { figuresByClient, totalFigures } from '../import/compare-runs';
+import { relistRule, relistViaText } from '../inspector/relist-rule';
 import type { ScenarioSummary, SummaryTable } from '../scenarios/scenario';
+import { relistsOf } from './client-records';
 import type { RunModel } from './run-model';
 
 /** Rows a table of single requests shows before it says how many more `--json` carries. */
@@ -89,6 +91,14 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
           ? `; refused with ${countsText(countBy(watchErrors, (w) => String(w.error?.code ?? '?')))}.`
           : '.'),
     );
+  const relists = (model.clients ?? []).flatMap((c) =>
+    relistsOf(c).map((r) => ({ ...r, client: c.client })),
+  );
+  relists.sort((a, b) => a.at - b.at);
+  if (relists.length)
+    story.push(
+      `${plural(relists.length, 'relist')}: ${countsText(countBy(relists, (r) => relistViaText[r.via]))}.`,
+    );
   if (listErrors.length)
     story.push(
       `LISTs answered with an error: ${countsText(countBy(listErrors, (l) => `${l.error?.code} ${l.error?.reason}`))}.`,
@@ -148,6 +158,30 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
     ]),
     note: more(listRows.length, lists.length, 'LISTs'),
   });
+  if (relists.length) {
+    const shown = relists.slice(0, maxRequestRows);
+    tables.push({
+      // An import's own relists (from the log) come first in its report: these are the replay's.
+      title: scenario === 'import' ? "Relists (the engine's replay)" : 'Relists',
+      columns: ['at ms', 'client', 'relist', 'request', 'after the watch ended', 'gap ms'],
+      rows: shown.map((r) => [
+        Math.round(r.at),
+        r.client,
+        relistViaText[r.via],
+        r.request,
+        r.because,
+        Math.round(r.gapMs),
+      ]),
+      note: [
+        `Rule: ${relistRule}.`,
+        relists.length > shown.length
+          ? `${relists.length - shown.length} more relists not shown.`
+          : undefined,
+      ]
+        .filter((x) => x !== undefined)
+        .join('\n'),
+    });
+  }
   const disagreeing = [
     ...lists.filter((l) => l.disagrees?.length).map((l) => ({ ...l, verb: 'LIST' })),
     ...watches.filter((w) => w.disagrees?.length).map((w) => ({ ...w, verb: 'WATCH' })),
@@ -179,6 +213,7 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
       ...(probe ? {} : { etcdCalls, etcdKeys: fetched }),
       returnedItems: returned,
       http410,
+      ...(relists.length ? { relists: relists.length } : {}),
       ...(scenario === 'import' ? { disagreements } : {}),
     },
     tables,

@@ -396,6 +396,11 @@ export interface ClientWatchRequest {
   lastRv: number;
   /** A new watch after this client's previous one ended, with no LIST between. */
   restart?: { after: number; fromLastRv: boolean };
+  /**
+   * A WatchList client's relist (relist-rule.ts): a sendInitialEvents=true watch soon after its
+   * previous watch ended early or with a 410 (then it is no restart).
+   */
+  relist?: { afterWatch: number; gapMs: number; because: ClientWatchEnd };
 }
 
 /** LIST pages linked by continue tokens: page N's token is the continue page N + 1 sent. */

@@ -13,7 +13,9 @@ function interest(c: ClientRecord): [number, number, number, number] {
     if (r.kind === 'list' ? r.error?.code === 410 : r.end?.how === 'expired') expired++;
     if (r.kind === 'watch' && r.restart) restarts++;
   }
-  const relists = c.chains.filter((ch) => ch.relist).length;
+  const relists =
+    c.chains.filter((ch) => ch.relist).length +
+    c.requests.filter((r) => r.kind === 'watch' && r.relist).length;
   return [expired, relists, restarts, c.requests.length];
 }
 

@@ -187,6 +187,20 @@ describe('listwatch import: output', () => {
   });
 });
 
+describe('listwatch import: a WatchList client (built CLI)', () => {
+  it('its lists end at the bookmark its reflector logged, and its relist says it is a WatchList WATCH', () => {
+    const file = 'test/fixtures/import/kubectl-1.33-v6-wait-watchlist.log';
+    const r = runCli(['import', '--year', '2026', file]);
+    assert.strictEqual(r.code, 0, r.err);
+    for (const want of [
+      /^WatchList lists \(to the bookmark that ends the initial events; the watch goes on\): n=2 min 0\.007 s median 0\.007 s p99 0\.046 s max 0\.046 s$/m,
+      /^Relists \(1\):\n {2}2026-12-01T19:10:25\.671Z {2}WatchList WATCH \(sendInitialEvents=true\) of pods in default 1\.525 s after its watch ended expired \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:17\) · test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:20$/m,
+      /relists: a relist is a LIST from scratch \(no continue\), or for a WatchList client a WATCH with sendInitialEvents=true/,
+    ])
+      assert.match(r.out, want);
+  });
+});
+
 describe('listwatch import: options and files (built CLI)', () => {
   const cases: Array<{ name: string; args: string[]; code: number; err: RegExp }> = [
     { name: 'no file', args: ['import'], code: 2, err: /expected at least one FILE to import/ },

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { clientGoLogFormat } from '../../../src/import/client-go-log-format';
-import { readStructured } from '../../../src/import/klog-entry';
+import { isStructuredMessage, parseKlogLine, readStructured } from '../../../src/import/klog-entry';
 import {
   printfReflectorEvent,
   resourceOfType,
@@ -10,6 +10,15 @@ import {
 import { fixtureLines, fold, parseLines, summary } from './client-log-fold';
 
 const parse = (lines: string[], file?: string) => parseLines(clientGoLogFormat, lines, file);
+
+/** What a whole klog line's reflector message says (printf or structured). */
+function eventOf(line: string): ReflectorEvent | undefined {
+  const k = parseKlogLine(line, 2026);
+  if (typeof k !== 'object') return undefined;
+  if (!isStructuredMessage(k.message)) return printfReflectorEvent(k.message);
+  const e = readStructured(k.message);
+  return e.kind === 'done' ? structuredReflectorEvent(e.entry) : undefined;
+}
 
 const fixtures: Array<{ file: string; requests: string[] }> = [
   {
@@ -57,9 +66,29 @@ const fixtures: Array<{ file: string; requests: string[] }> = [
     requests: [
       'get /api/v1/namespaces/default/pods/pod-0 200',
       'get /api/v1/namespaces/default/pods/pod-0 200',
-      'watch /api/v1/namespaces/default/pods 200 ended: Watch close: totalItems=0',
+      // The initial events end (a list of 2 in 45.6 ms); the same watch goes on until it closes.
+      'watch /api/v1/namespaces/default/pods 200 listed: 2 items in 45.639079 ms ended: Watch close: totalItems=0',
       'watch /api/v1/namespaces/default/pods 200 Expired ended: Watch closed: too old resource version: 26 (27)',
-      'watch /api/v1/namespaces/default/pods 200',
+      'watch /api/v1/namespaces/default/pods 200 listed: 2 items in 7.084224 ms',
+    ],
+  },
+  {
+    // A WatchList controller below -v=6 (0.30, printf): its list is one watch that goes on, not a
+    // LIST and a WATCH; a plain watch follows its close, a new WatchList watch the 410.
+    file: 'client-go-watchlist-printf-0.30.log',
+    requests: [
+      'watch (url not logged) - listed: 13 items in 250.0812 ms ended: Watch close - *v1.Pod total 20 items received',
+      'watch (url not logged) 410 Expired ended: watch of *v1.Pod closed with: too old resource version: 40 (57)',
+      'watch (url not logged) - listed: 14 items in 120.0512 ms',
+    ],
+  },
+  {
+    // The same in 0.35's structured lines (WatchListClient on by default).
+    file: 'client-go-watchlist-structured-0.35.log',
+    requests: [
+      'watch (url not logged) - listed: 41 items in 42.018764 ms ended: Watch close: totalItems=7',
+      'watch (url not logged) 410 Expired ended: Watch closed: too old resource version: 880 (902)',
+      'watch (url not logged) - listed: 42 items in 30.081945 ms',
     ],
   },
   {
@@ -163,10 +192,73 @@ describe('client-go reflector and round-tripper lines (clientGoLogFormat)', () =
       'I0312 10:15:00.000100    4101 leaderelection.go:242] attempting to acquire leader lease  kube-system/x...',
       'I0312 14:00:00.000100    5505 reflector.go:357] "Starting reflector" type="*v1.Pod" resyncPeriod="10h0m0s" reflector="r.go:1"',
       'I0312 14:00:00.200400    5505 controller.go:220] "Starting workers" controller="pod" worker count=1',
-      'I1201 19:09:02.182732    7959 reflector.go:933] "Exiting watch because received the bookmark that marks the end of initial events stream" reflector="r.go:1" totalItems=2 duration="49.600528ms"',
       'I1201 19:10:35.187199    9534 reflector.go:293] Stopping reflector *v1.Pod (0s) from r.go:1',
     ]);
-    assert.deepStrictEqual(parsed, { fragments: [], rejects: [], skipped: 5 });
+    assert.deepStrictEqual(parsed, { fragments: [], rejects: [], skipped: 4 });
+  });
+
+  it("the end of a WatchList watch's initial events, printf (0.27–0.32) and structured (0.33+)", () => {
+    const cases: Array<{ name: string; line: string; want: ReflectorEvent }> = [
+      {
+        name: 'v0.27–v0.32 printf (Infof at V(4))',
+        line: 'I0312 15:00:00.250300    6601 reflector.go:798] exiting k8s.io/client-go/informers/factory.go:150 Watch because received the bookmark that marks the end of initial events stream, total 13 items received in 1m2.5s',
+        want: {
+          kind: 'initial-events-end',
+          reflector: 'k8s.io/client-go/informers/factory.go:150',
+          totalItems: 13,
+          durationMs: 62_500,
+        },
+      },
+      {
+        name: 'v0.33+ structured',
+        line: 'I1201 19:09:02.182732    7959 reflector.go:933] "Exiting watch because received the bookmark that marks the end of initial events stream" reflector="r.go:1" totalItems=2 duration="49.600528ms"',
+        want: {
+          kind: 'initial-events-end',
+          reflector: 'r.go:1',
+          totalItems: 2,
+          durationMs: 49.600528,
+        },
+      },
+      {
+        name: 'a duration in microseconds',
+        line: 'I1201 19:09:02.182732    7959 reflector.go:978] "Exiting watch because received the bookmark that marks the end of initial events stream" reflector="r.go:1" totalItems=1 duration="812µs"',
+        want: {
+          kind: 'initial-events-end',
+          reflector: 'r.go:1',
+          totalItems: 1,
+          durationMs: 0.812,
+        },
+      },
+      {
+        name: 'a duration that is not one: left out, never guessed',
+        line: 'I1201 19:09:02.182732    7959 reflector.go:978] "Exiting watch because received the bookmark that marks the end of initial events stream" reflector="r.go:1" totalItems=1 duration="soon"',
+        want: { kind: 'initial-events-end', reflector: 'r.go:1', totalItems: 1 },
+      },
+    ];
+    for (const c of cases) assert.deepStrictEqual(eventOf(c.line), c.want, c.name);
+  });
+
+  it("a WatchList watch's initial events end on the stream's latest watch; one that began before the log is a watch of its own", () => {
+    const exiting =
+      'I1201 19:09:02.182732    7959 reflector.go:933] "Exiting watch because received the bookmark that marks the end of initial events stream" reflector="r.go:1" totalItems=2 duration="49.600528ms"';
+    const alone = parse([exiting], 'w.log');
+    assert.deepStrictEqual(alone.fragments, [
+      {
+        source: { file: 'w.log', line: 1, format: 'client-go' },
+        time: Date.UTC(2026, 11, 1, 19, 9, 2) + 182.732,
+        stream: 'w.log pid 7959',
+        attach: 'last-watch',
+        complete: false,
+        fields: {
+          initialEventsEnd: {
+            at: Date.UTC(2026, 11, 1, 19, 9, 2) + 182.732,
+            items: 2,
+            durationMs: 49.600528,
+            source: { file: 'w.log', line: 1, format: 'client-go' },
+          },
+        },
+      },
+    ]);
   });
 
   it('rejects a structured reflector line cut short and a block left open, naming the line', () => {

@@ -92,6 +92,10 @@ export function summary(r: FoldedRequest): string {
   if (r.response?.continue !== undefined) parts.push('continue');
   if (r.response?.items !== undefined) parts.push(`items=${r.response.items}`);
   if (r.status?.reason !== undefined) parts.push(r.status.reason);
+  if (r.initialEventsEnd)
+    parts.push(
+      `listed: ${r.initialEventsEnd.items ?? '?'} items in ${r.initialEventsEnd.durationMs ?? '?'} ms`,
+    );
   if (r.watchEnd) parts.push(`ended: ${r.watchEnd.message}`);
   return parts.join(' ');
 }

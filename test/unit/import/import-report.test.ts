@@ -20,6 +20,7 @@ import { importFiles } from '../../../src/import/import-files';
 import type { ImportedRequest } from '../../../src/import/imported-request';
 import { maxChainsPerClient } from '../../../src/import/pagination-chains';
 import { clientStormGapMs, herdClients } from '../../../src/import/relist-storms';
+import { join } from 'path';
 import { withTempFiles } from './import-harness';
 
 const t0 = Date.UTC(2025, 2, 12, 10, 0, 0);
@@ -481,6 +482,24 @@ describe('import report: watches and relists', () => {
       ends: { expired: 1, open: 1 },
     },
     {
+      // The refused WatchList watch was the list itself: the next one retries it (relist-rule.ts).
+      name: 'a WatchList client: a new sendInitialEvents watch 1 s after its sendInitialEvents watch was refused with 429',
+      reqs: () => [
+        mk(
+          'watch',
+          `${pods}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`,
+          { at: 0, end: 0.01, code: 429, reason: 'TooManyRequests' },
+        ),
+        mk(
+          'watch',
+          `${pods}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`,
+          { at: 1 },
+        ),
+      ],
+      relists: [],
+      ends: { refused: 1, open: 1 },
+    },
+    {
       name: 'a LIST after a watch refused with 429 counts (refused is early, as in the live rule)',
       reqs: () => [
         mk('watch', `${pods}?watch=true`, { at: 5, end: 5, code: 429, reason: 'TooManyRequests' }),
@@ -608,6 +627,79 @@ describe('import report: watches and relists', () => {
       },
     );
     assert.strictEqual(rep.watches.watchLists, 2);
+  });
+
+  describe("client-go's end of a WatchList watch's initial events: the client's list", () => {
+    // client-go's reflector logs `Exiting watch because received the bookmark that marks the end
+    // of initial events stream` (reflector.go handleAnyWatch, V(4)) and watches on: that WATCH is
+    // its list, over at that line, and a new one after a 410 its relist.
+    const cases: Array<{
+      file: string;
+      mode: string;
+      lists: number;
+      watches: Array<[string, boolean, number | null]>;
+      relists: Array<[string, string, number]>;
+    }> = [
+      {
+        // kubectl 1.33 -v=6 with WatchListClient: the URLs say sendInitialEvents=true.
+        file: 'kubectl-1.33-v6-wait-watchlist.log',
+        mode: 'watch-list',
+        lists: 0,
+        watches: [
+          ['early', true, 0.046],
+          ['expired', false, null],
+          ['open', true, 0.007],
+        ],
+        relists: [['watch-list', 'expired', 1.525]],
+      },
+      {
+        // -v=4: no URL; the line alone says the reflector listed by a WatchList watch.
+        file: 'client-go-watchlist-printf-0.30.log',
+        mode: 'watch-list',
+        lists: 0,
+        watches: [
+          ['early', true, 0.25],
+          ['expired', false, null],
+          ['open', true, 0.12],
+        ],
+        relists: [['watch-list', 'expired', 1.1]],
+      },
+      {
+        file: 'client-go-watchlist-structured-0.35.log',
+        mode: 'watch-list',
+        lists: 0,
+        watches: [
+          ['early', true, 0.042],
+          ['expired', false, null],
+          ['open', true, 0.03],
+        ],
+        relists: [['watch-list', 'expired', 1.1]],
+      },
+    ];
+    for (const c of cases)
+      it(c.file, async () => {
+        const b = new ImportReportBuilder('1.36');
+        const file = join(__dirname, '../../../../test/fixtures/import', c.file);
+        await importFiles([{ path: file, name: c.file }], { year: 2026 }, b);
+        const rep = b.finish();
+        assert.strictEqual(rep.clients.length, 1, c.file);
+        const cl = rep.clients[0];
+        assert.deepStrictEqual([cl.mode, cl.lists], [c.mode, c.lists], c.file);
+        assert.deepStrictEqual(
+          cl.watchSamples
+            .slice()
+            .sort((x, y) => (x.receivedAt ?? 0) - (y.receivedAt ?? 0))
+            .map((w) => [w.how, w.watchList, w.initialListSeconds]),
+          c.watches,
+          c.file,
+        );
+        assert.deepStrictEqual(
+          cl.relistDetails.map((r) => [r.via, r.because, r.gapSeconds]),
+          c.relists,
+          c.file,
+        );
+        assert.strictEqual(rep.watches.initialListsSeconds.count, 2, c.file);
+      });
   });
 
   it('counts 410, 429 and 504 per client, and every code and verb', () => {

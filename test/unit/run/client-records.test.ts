@@ -8,7 +8,14 @@ import { clientFiguresAt, clientWatchPhaseAt } from '../../../src/inspector/clie
 import { shortClientName } from '../../../src/inspector/client-name';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { relistWindowMs } from '../../../src/inspector/relist-rule';
-import type { ClientRecord, ClientWatchRequest, RunHeader } from '../../../src/run/run-model';
+import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
+import { runScenario } from '../../../src/scenarios/runner';
+import type {
+  ClientRecord,
+  ClientWatchRequest,
+  RunHeader,
+  RunModel,
+} from '../../../src/run/run-model';
 
 const header: RunHeader = {
   format: 'listwatch-trace',
@@ -99,10 +106,14 @@ class Run {
       lastRv?: number;
       end?: { at: number; how: 'timeout' | 'disconnected' | 'terminated' };
       connection?: string;
+      /** A WatchList client's watch: sendInitialEvents=true. */
+      initialEvents?: boolean;
+      /** It was sent the bookmark that ends its initial events (k8s.io/initial-events-end). */
+      listed?: boolean;
     },
   ): string | undefined {
     const requestId = this.nextRequest++;
-    const request = `${pods}?watch=true${o.rv !== undefined ? `&resourceVersion=${o.rv}` : ''}`;
+    const request = `${pods}?watch=true${o.rv !== undefined ? `&resourceVersion=${o.rv}` : ''}${o.initialEvents ? '&sendInitialEvents=true&resourceVersionMatch=NotOlderThan' : ''}`;
     this.b.addInput(at, {
       action: 'watch',
       client,
@@ -136,6 +147,15 @@ class Run {
       bookmarkAfterResourceVersion: 100,
       resourceVersion: 100,
     });
+    if (o.listed)
+      this.b.add({
+        type: 'watcher/bookmark',
+        at: at + 1,
+        watcherId,
+        resourceVersion: 100,
+        outcome: 'delivered',
+        initialEventsEnd: true,
+      });
     if (o.lastRv !== undefined)
       this.b.add({
         type: 'watcher/live',
@@ -178,6 +198,10 @@ class Run {
 
   clients(): ClientRecord[] {
     return this.b.finish().clients ?? [];
+  }
+
+  model(): RunModel {
+    return this.b.finish();
   }
 }
 
@@ -362,6 +386,149 @@ describe('clientRecords: watches, restarts and relists', () => {
       );
     }
     assert.strictEqual(clientFiguresAt(c, 1450).relistCost.keysFetched, 800);
+  });
+});
+
+describe('clientRecords: a WatchList client relists by watching', () => {
+  const tooOld = { code: 410, reason: 'Expired', message: 'too old resource version: 101 (8901)' };
+  // A WatchList reflector (client-go reflector.go watchList): its list is a sendInitialEvents watch;
+  // after a failed watch it sends another one. Which next watch is a relist, which a restart.
+  const cases: Array<{
+    name: string;
+    end: 'refused 410' | 'timeout' | 'terminated';
+    /** The watch that ended: a WatchList one, sent its initial-events-end bookmark or not. */
+    ended?: { initialEvents: true; listed: boolean };
+    next: { gapMs: number; initialEvents: boolean };
+    want: 'relist' | 'restart';
+  }> = [
+    {
+      name: 'a listed WatchList watch terminated, a sendInitialEvents watch 1 s later',
+      end: 'terminated',
+      ended: { initialEvents: true, listed: true },
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'relist',
+    },
+    {
+      // The failed WatchList watch was the list itself (watchlist-starvation's 504): a retry.
+      name: 'a WatchList watch terminated before its initial events ended, another 1 s later',
+      end: 'terminated',
+      ended: { initialEvents: true, listed: false },
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'restart',
+    },
+    {
+      name: 'a WatchList watch refused with 410, another 1 s later',
+      end: 'refused 410',
+      ended: { initialEvents: true, listed: false },
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'restart',
+    },
+    {
+      name: '410, a sendInitialEvents watch 1 s later',
+      end: 'refused 410',
+      next: { gapMs: 1000, initialEvents: true },
+      want: 'relist',
+    },
+    {
+      name: 'terminated, a sendInitialEvents watch at the window',
+      end: 'terminated',
+      next: { gapMs: relistWindowMs, initialEvents: true },
+      want: 'relist',
+    },
+    {
+      name: '410, a sendInitialEvents watch past the window',
+      end: 'refused 410',
+      next: { gapMs: relistWindowMs + 1, initialEvents: true },
+      want: 'restart',
+    },
+    {
+      name: 'timeout, a sendInitialEvents watch at once',
+      end: 'timeout',
+      next: { gapMs: 0, initialEvents: true },
+      want: 'restart',
+    },
+    {
+      name: 'terminated, a plain watch from an RV',
+      end: 'terminated',
+      next: { gapMs: 1000, initialEvents: false },
+      want: 'restart',
+    },
+  ];
+  for (const tc of cases) {
+    it(`${tc.want}: ${tc.name}`, () => {
+      const r = new Run();
+      const endAt = 30_000;
+      r.watch('wl', 0, { initialEvents: true, lastRv: 100, end: { at: 20, how: 'timeout' } });
+      const ended = tc.ended ?? { initialEvents: false, listed: false };
+      if (tc.end === 'refused 410')
+        r.watch('wl', endAt, { rv: '101', refused: tooOld, initialEvents: ended.initialEvents });
+      else r.watch('wl', 20, { rv: '100', end: { at: endAt, how: tc.end }, ...ended });
+      r.watch('wl', endAt + tc.next.gapMs, { rv: '', initialEvents: tc.next.initialEvents });
+      const [c] = r.clients();
+      const last = c.requests[2] as ClientWatchRequest;
+      const because = tc.end === 'refused 410' ? 'expired' : tc.end;
+      if (tc.want === 'relist') {
+        assert.deepStrictEqual(
+          last.relist,
+          { afterWatch: 1, gapMs: tc.next.gapMs, because },
+          tc.name,
+        );
+        assert.strictEqual(last.restart, undefined, tc.name);
+      } else {
+        assert.strictEqual(last.relist, undefined, tc.name);
+        assert.ok(last.restart, tc.name);
+      }
+      const f = clientFiguresAt(c, endAt + tc.next.gapMs);
+      // The second watch restarted the first (which timed out); the third relists or restarts.
+      assert.deepStrictEqual(
+        [f.relists, f.watchListRelists, f.restarts],
+        tc.want === 'relist' ? [1, 1, 1] : [0, 0, 2],
+        tc.name,
+      );
+    });
+  }
+
+  it('watchlist-starvation: a WatchList watch refused while the cache is stuck is retried, not relisted', async () => {
+    // As the Clients tab shows it (test/e2e/clients-view.test.ts): every WATCH after the first
+    // restarts; none relists, since no list had succeeded before the 504s.
+    const { model } = await runScenario('watchlist-starvation', { watchers: 3 });
+    const clients = model.clients ?? [];
+    assert.strictEqual(clients.length, 3);
+    for (const c of clients) {
+      const f = clientFiguresAt(c, model.durationMs);
+      assert.ok(f.watches >= 2, c.client);
+      assert.deepStrictEqual([f.relists, f.restarts], [0, f.watches - 1], c.client);
+    }
+  });
+
+  it('`listwatch report` of a live run names the WatchList relist and its rule', () => {
+    const r = new Run();
+    r.watch('wl-ctl/1.35', 0, {
+      initialEvents: true,
+      lastRv: 100,
+      end: { at: 20, how: 'timeout' },
+    });
+    r.watch('wl-ctl/1.35', 20, { rv: '100', end: { at: 30_000, how: 'terminated' } });
+    r.watch('wl-ctl/1.35', 31_000, { rv: '', initialEvents: true });
+    r.list('lw-ctl/1.33', 0, 10, { kvs: 3 });
+    r.watch('lw-ctl/1.33', 20, { rv: '100', refused: tooOld });
+    r.list('lw-ctl/1.33', 800, 810, { kvs: 3 });
+    const summary = summarizeRecordedRun(r.model());
+    assert.ok(
+      summary.story.includes('2 relists: LIST ×1, WatchList WATCH (sendInitialEvents=true) ×1.'),
+      summary.story.join('\n'),
+    );
+    assert.strictEqual(summary.facts.relists, 2);
+    const t = summary.tables.find((x) => x.title === 'Relists');
+    assert.ok(t, summary.tables.map((x) => x.title).join(', '));
+    assert.deepStrictEqual(
+      t.rows.map((row) => [row[1], row[2], row[4], row[5]]),
+      [
+        ['lw-ctl/1.33', 'LIST', 'expired', 780],
+        ['wl-ctl/1.35', 'WatchList WATCH (sendInitialEvents=true)', 'terminated', 1000],
+      ],
+    );
+    assert.match(t.note ?? '', /WATCH with sendInitialEvents=true/);
   });
 });
 
