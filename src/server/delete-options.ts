@@ -4,6 +4,7 @@
 // is invalid: …`). Deliberate difference: a body is JSON only (no protobuf DeleteOptions).
 import { newBadRequest, newInvalid } from '../engine/storage/errors';
 import { FieldPath, invalid, notSupported, type FieldError } from '../engine/storage/field-errors';
+import { validateDryRun } from './write-options';
 
 /** metav1.DeleteOptions: the fields the delete path reads (null and absent are Go's nil). */
 export interface DeleteOptions {
@@ -94,13 +95,6 @@ export function validateDeleteOptions(options: DeleteOptions): FieldError[] {
         'nil',
       ]),
     );
-  const dryRun = options.dryRun ?? [];
-  if (!dryRun.every((v) => v === 'All'))
-    errs.push(notSupported(FieldPath.of('dryRun'), dryRun, ['All']));
+  errs.push(...validateDryRun(FieldPath.of('dryRun'), options.dryRun ?? []));
   return errs;
-}
-
-/** dryrun.IsDryRun. */
-export function isDryRun(options: DeleteOptions): boolean {
-  return (options.dryRun ?? []).length > 0;
 }

@@ -2,7 +2,9 @@
 // generic registry's Store.Create (pkg/registry/generic/registry/store.go, rest.BeforeCreate):
 // decode the body, let NamespaceLifecycle admission (namespace-lifecycle.ts) refuse a missing or
 // terminating namespace, object-meta.ts's
-// beforeCreate (system fields, name validation), and Create through the etcd3 store. 201.
+// beforeCreate (system fields, name validation), and Create through dry-run.ts's storage (the
+// etcd3 store, or nothing written for ?dryRun=All). The options (write-options.ts) are checked
+// after the body is read and before it is decoded, as there. 201.
 import { randomInt } from 'node:crypto';
 import { decodeBody } from '../json-body';
 import type { KubeObject } from '../../engine/storage/objects';
@@ -17,7 +19,8 @@ import {
 } from '../object-meta';
 import type { RequestContext } from '../../engine/request/request-context';
 import { admitCreate } from '../namespace-lifecycle';
-import { canonicalObject } from '../canonical-object';
+import { dryRunnableStorage, isDryRun } from '../dry-run';
+import { writeOptionsOf } from '../write-options';
 import type { Registry } from '../registry';
 import type { ServedResource } from '../served-resource';
 import type { RequestScope } from './request-scope';
@@ -84,16 +87,26 @@ export function canonicalize(served: ServedResource, obj: KubeObject): void {
 
 /** POST to a collection: create the object the body holds. */
 export async function createResource(scope: RequestScope): Promise<void> {
+  await scope.body();
+  const options = writeOptionsOf(scope.query, 'CreateOptions');
   const obj = await decodeObject(scope);
   const { registry, served, info, context } = scope;
-  const created = await createObject(registry, served, info.namespace, obj, context);
+  const created = await createObject(
+    registry,
+    served,
+    info.namespace,
+    obj,
+    context,
+    isDryRun(options),
+  );
   writeResult(scope, 201, created);
 }
 
 /**
  * The create path after decoding (also the server's own seeding): NamespaceLifecycle, object-meta's
  * beforeCreate (system fields, generateName, namespace, PrepareForCreate, validation) on the wall
- * clock and crypto randomness, Canonicalize, and the store's Create.
+ * clock and crypto randomness, Canonicalize, and the store's Create (a dry run: the object as it
+ * would be stored, with a uid and no resourceVersion).
  */
 export async function createObject(
   registry: Registry,
@@ -101,6 +114,7 @@ export async function createObject(
   namespace: string,
   obj: KubeObject,
   context: RequestContext,
+  dryRun = false,
 ): Promise<KubeObject> {
   const requestNamespace = served.namespaced ? namespace : '';
   await admitCreate(registry, served, requestNamespace, obj, context);
@@ -109,5 +123,12 @@ export async function createObject(
     rand: cryptoRandom,
   });
   canonicalize(served, obj);
-  return served.engine.create(canonicalObject(served, obj), context);
+  const storage = dryRunnableStorage(
+    served,
+    obj.metadata.namespace ?? '',
+    obj.metadata.name ?? '',
+    context,
+    dryRun,
+  );
+  return storage.create(obj);
 }
