@@ -28,7 +28,8 @@ import { writeResult } from './response';
 
 /**
  * The request body as an object of the scope's resource (Content-Type, kind and apiVersion checked
- * as the decoder does); strict-decoding findings go out as Warning headers.
+ * as the decoder does); strict-decoding findings go out as Warning headers, and the audit event
+ * learns the object's name (audit.LogRequestObject).
  */
 export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
   const { served } = scope;
@@ -52,6 +53,11 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
     );
   const obj = decoded.object;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+  scope.audit?.logRequestObject(
+    obj.metadata,
+    { group: served.group, version: served.version, resource: served.resource },
+    scope.info.subresource,
+  );
   return obj;
 }
 
