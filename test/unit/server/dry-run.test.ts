@@ -138,6 +138,23 @@ const cases: Case[] = [
     body: () => ({ dryRun: ['All'], preconditions: { resourceVersion: '1' } }),
     status: 409,
   },
+  {
+    name: 'update of a missing object is NotFound',
+    method: 'PUT',
+    path: (name) => `/${name}-missing?dryRun=All`,
+    body: (name) => cm(`${name}-missing`),
+    status: 404,
+    message: (name) => `configmaps "${name}-missing" not found`,
+  },
+  {
+    name: 'patch of a missing object is NotFound',
+    method: 'PATCH',
+    path: (name) => `/${name}-missing?dryRun=All`,
+    body: () => ({ data: { a: '3' } }),
+    contentType: 'application/merge-patch+json',
+    status: 404,
+    message: (name) => `configmaps "${name}-missing" not found`,
+  },
   // The options step (item 2): 422 before anything is decoded or written.
   {
     name: 'create with dryRun=Foo',
@@ -201,6 +218,27 @@ describe('dry run and write options (src/server/dry-run.ts, write-options.ts, li
     assert.strictEqual((await call(server, 'POST', ns, cm('sentinel'))).status, 201);
   });
   after(() => server.stop());
+
+  it('an update that empties the finalizers of an object being deleted deletes nothing', async () => {
+    const created = await call(
+      server,
+      'POST',
+      ns,
+      cm('dry-final', { metadata: { name: 'dry-final', finalizers: ['x/y'] } }),
+    );
+    assert.strictEqual(created.status, 201, created.text);
+    const marked = await call(server, 'DELETE', `${ns}/dry-final`);
+    assert.strictEqual(marked.status, 200, marked.text);
+    const revision = server.registry.etcd.currentRevision();
+    const u = await call(server, 'PUT', `${ns}/dry-final?dryRun=All`, {
+      ...marked.json,
+      metadata: { ...meta(marked), finalizers: [] },
+    });
+    assert.strictEqual(u.status, 200, u.text);
+    assert.strictEqual(server.registry.etcd.currentRevision(), revision, 'etcd revision');
+    const stored = await call(server, 'GET', `${ns}/dry-final`);
+    assert.deepStrictEqual(stored.json, marked.json);
+  });
 
   cases.forEach((c, i) => {
     it(`${c.name}: writes nothing`, async () => {
