@@ -6,7 +6,12 @@
 // etcd3 store, or nothing written for ?dryRun=All). The options (write-options.ts) are checked
 // after the body is read and before it is decoded, as there. 201.
 import { randomInt } from 'node:crypto';
-import { decodeBody } from '../json-body';
+import {
+  builtinBodyMediaTypes,
+  customResourceBodyMediaTypes,
+  decodeBody,
+  negotiateInputMediaType,
+} from '../json-body';
 import type { KubeObject } from '../../engine/storage/objects';
 import {
   beforeCreate,
@@ -20,7 +25,7 @@ import {
 import type { RequestContext } from '../../engine/request/request-context';
 import { admitCreate } from '../namespace-lifecycle';
 import { dryRunnableStorage, isDryRun } from '../dry-run';
-import { writeOptionsOf } from '../write-options';
+import { writeOptionsOf, type WriteOptions } from '../write-options';
 import type { Registry } from '../registry';
 import type { ServedResource } from '../served-resource';
 import type { RequestScope } from './request-scope';
@@ -91,10 +96,25 @@ export function canonicalize(served: ServedResource, obj: KubeObject): void {
   };
 }
 
+/**
+ * The steps before the body is decoded, in create.go's and update.go's order: the Content-Type
+ * (NegotiateInputSerializer, 415), the body read (413), then the options (400, 422).
+ */
+export async function writeOptionsBeforeDecode(
+  scope: RequestScope,
+  kind: 'CreateOptions' | 'UpdateOptions',
+): Promise<WriteOptions> {
+  negotiateInputMediaType(
+    scope.req.headers['content-type'],
+    scope.served.jsonOnly ? customResourceBodyMediaTypes : builtinBodyMediaTypes,
+  );
+  await scope.body();
+  return writeOptionsOf(scope.query, kind);
+}
+
 /** POST to a collection: create the object the body holds. */
 export async function createResource(scope: RequestScope): Promise<void> {
-  await scope.body();
-  const options = writeOptionsOf(scope.query, 'CreateOptions');
+  const options = await writeOptionsBeforeDecode(scope, 'CreateOptions');
   const obj = await decodeObject(scope);
   const { registry, served, info, context } = scope;
   const created = await createObject(

@@ -19,8 +19,7 @@ import {
 } from '../object-meta';
 import { isNotFound, shouldDeleteDuringUpdate } from '../store-delete';
 import { dryRunnableStorage, isDryRun } from '../dry-run';
-import { writeOptionsOf } from '../write-options';
-import { canonicalize, decodeObject, objectStrategy } from './create';
+import { canonicalize, decodeObject, objectStrategy, writeOptionsBeforeDecode } from './create';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
 
@@ -28,8 +27,7 @@ const versioner = new APIObjectVersioner();
 
 /** PUT of an object: replace it with the body. */
 export async function updateResource(scope: RequestScope): Promise<void> {
-  await scope.body();
-  const options = writeOptionsOf(scope.query, 'UpdateOptions');
+  const options = await writeOptionsBeforeDecode(scope, 'UpdateOptions');
   const obj = await decodeObject(scope);
   checkName(obj, scope.info.name, scope.info.namespace);
   const updated = await guaranteedUpdateObject(scope, () => obj, isDryRun(options));
@@ -38,8 +36,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
 
 /** PUT of /api/v1/namespaces/<name>/finalize: spec.finalizers from the body, status kept. */
 export async function finalizeNamespace(scope: RequestScope): Promise<void> {
-  await scope.body();
-  const options = writeOptionsOf(scope.query, 'UpdateOptions');
+  const options = await writeOptionsBeforeDecode(scope, 'UpdateOptions');
   const obj = await decodeObject(scope);
   checkName(obj, scope.info.name, '');
   const updated = await guaranteedUpdateObject(

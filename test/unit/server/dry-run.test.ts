@@ -200,6 +200,14 @@ const cases: Case[] = [
       invalidOptions('PatchOptions', 'fieldManager: Too long: may not be more than 128 bytes'),
   },
   {
+    name: 'an unsupported Content-Type answers before the options',
+    method: 'POST',
+    path: () => '?dryRun=Foo',
+    body: () => cm('dry-ct'),
+    contentType: 'text/plain',
+    status: 415,
+  },
+  {
     name: 'patch with force',
     method: 'PATCH',
     path: (name) => `/${name}?force=true`,
