@@ -44,7 +44,7 @@ import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeErrorBody } from './handlers/response';
 import { kubeconfigName, writeKubeconfig } from './kubeconfig';
-import { AuditLogWriter, authorizationAllowAnnotations } from './audit-log';
+import { AuditLogWriter, authorizationAllowAnnotations, type AuditEventHandle } from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
@@ -502,7 +502,7 @@ async function serve(
   }
   // WithPriorityAndFairness runs after authentication, before routing: every request it classifies.
   setAPFResponseHeaders(res);
-  if (state.audit) audit(state.audit, info, url, req, res);
+  const auditEvent = state.audit && audit(state.audit, info, url, req, res);
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
   const context: RequestContext = registry.requests.newContext(
@@ -586,6 +586,7 @@ async function serve(
     encoding: negotiated.encoding,
     context,
     body: readBody,
+    audit: auditEvent,
   };
   try {
     await handler(scope);
@@ -636,7 +637,7 @@ function audit(
   url: string,
   req: IncomingMessage,
   res: ServerResponse,
-): void {
+): AuditEventHandle {
   const auditID = randomUUID();
   res.setHeader('Audit-Id', auditID);
   const longRunning = info.verb === 'watch';
@@ -669,6 +670,7 @@ function audit(
     }) as ServerResponse['writeHead'];
   }
   res.once('close', () => handle.responseComplete(auditStatusOf(res)));
+  return handle;
 }
 
 /** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */

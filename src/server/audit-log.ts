@@ -52,6 +52,19 @@ export interface AuditRequest {
   longRunning: boolean;
 }
 
+/** The ObjectMeta fields LogRequestObject reads (meta.Accessor): strings, or nothing. */
+export interface RequestObjectMeta {
+  namespace?: unknown;
+  name?: unknown;
+  uid?: unknown;
+  resourceVersion?: unknown;
+}
+
+// A decoded body's field that is not a string cannot have been decoded (the decoder refuses it).
+function stringOr(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** Where lines go: a Node Writable fits (write returns false when its buffer is full). */
 export interface AuditSink {
   write(chunk: string): boolean;
@@ -81,12 +94,43 @@ export class AuditEventHandle {
   private annotations: Record<string, string> | undefined;
   private started = false;
   private done = false;
+  // The event's objectRef: the request's, completed by logRequestObject for the later stages.
+  private objectRef: AuditObjectRef | undefined;
 
   constructor(
     private readonly writer: AuditLogWriter,
     private readonly req: AuditRequest,
     private readonly receivedMicros: number,
-  ) {}
+  ) {
+    this.objectRef = req.objectRef && { ...req.objectRef };
+  }
+
+  /**
+   * audit.LogRequestObject (pkg/audit/request.go) at level Metadata: the decoded request object
+   * fills what the objectRef lacks (namespace, name, uid, resourceVersion from its metadata; the
+   * group and version, resource and subresource of the endpoint). A create's name is known only
+   * here, so RequestReceived (already written) has none and the later stages have it.
+   */
+  logRequestObject(
+    metadata: RequestObjectMeta | undefined,
+    gvr: { group: string; version: string; resource: string },
+    subresource: string,
+  ): void {
+    if (this.done) return;
+    const ref: AuditObjectRef = (this.objectRef ??= {});
+    if (metadata) {
+      if (!ref.namespace) ref.namespace = stringOr(metadata.namespace);
+      if (!ref.name) ref.name = stringOr(metadata.name);
+      if (!ref.uid) ref.uid = stringOr(metadata.uid);
+      if (!ref.resourceVersion) ref.resourceVersion = stringOr(metadata.resourceVersion);
+    }
+    if (!ref.apiVersion) {
+      ref.apiGroup = gvr.group;
+      ref.apiVersion = gvr.version;
+    }
+    if (!ref.resource) ref.resource = gvr.resource;
+    if (!ref.subresource) ref.subresource = subresource;
+  }
 
   /** Adds annotations to the later stages (e.g. authorizationAllowAnnotations). */
   annotate(annotations: Readonly<Record<string, string>>): void {
@@ -130,7 +174,7 @@ export class AuditEventHandle {
       user: userInfo(r.user),
       sourceIPs: r.sourceIPs.length ? [...r.sourceIPs] : undefined,
       userAgent: r.userAgent || undefined,
-      objectRef: r.objectRef ? objectRef(r.objectRef) : undefined,
+      objectRef: this.objectRef ? objectRef(this.objectRef) : undefined,
       responseStatus: stage === 'RequestReceived' ? undefined : responseStatus(this.status),
       requestReceivedTimestamp: microTime(this.receivedMicros),
       stageTimestamp: microTime(stageMicros),

@@ -141,8 +141,8 @@ function gvkWithDefaults(actual: GroupVersionKind, def: GroupVersionKind): Group
 const findKindType =
   'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
-// SimpleMetaFactory.Interpret: encoding/json into {apiVersion, kind} (case-insensitive keys).
-function interpret(data: Uint8Array): GroupVersionKind {
+/** SimpleMetaFactory.Interpret: encoding/json into {apiVersion, kind} (case-insensitive keys). */
+export function interpret(data: Uint8Array): GroupVersionKind {
   const r = goJsonUnmarshalStruct(data, {
     pkg: '',
     name: '',

@@ -6,12 +6,8 @@
 // A later delete answers the namespace while spec.finalizers remain, else is Store.Delete.
 import { newConflict } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
-import {
-  isDryRun,
-  propagationForeground,
-  propagationOrphan,
-  type DeleteOptions,
-} from './delete-options';
+import { propagationForeground, propagationOrphan, type DeleteOptions } from './delete-options';
+import { isDryRun } from './dry-run';
 import { admitNamespaceDelete } from './namespace-lifecycle';
 import { formatTime } from './object-meta';
 import type { ServedResource } from './served-resource';

@@ -13,14 +13,7 @@ import {
   newRequestEntityTooLargeError,
 } from '../engine/storage/errors';
 import { newUnsupportedMediaTypeError } from './status';
-import {
-  ErrorType,
-  FieldError,
-  FieldPath,
-  forbidden,
-  invalid,
-  notSupported,
-} from '../engine/storage/field-errors';
+import { FieldPath, invalid } from '../engine/storage/field-errors';
 import type { KubeObject } from '../engine/storage/objects';
 import {
   GoJsonUnmarshalTypeError,
@@ -92,72 +85,6 @@ export function checkPatchContentType(
   return supported.includes(patchTypeOf(contentType))
     ? undefined
     : newUnsupportedMediaTypeError(supported);
-}
-
-/** metav1.PatchOptions as the query parameters decode (dryRun, force, fieldManager, fieldValidation). */
-export interface PatchOptions {
-  dryRun?: readonly string[];
-  force?: boolean;
-  fieldManager?: string;
-  fieldValidation?: string;
-}
-
-/** validation.FieldManagerMaxLength. */
-const fieldManagerMaxLength = 128;
-
-// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-/**
- * validation.ValidatePatchOptions for the patch types served here (apply's fieldManager rule never
- * applies: its content type is refused first): the handler's 422 `PatchOptions.meta.k8s.io "" is
- * invalid: …`, or undefined.
- */
-export function validatePatchOptions(options: PatchOptions): StatusError | undefined {
-  const errs: FieldError[] = [];
-  if (options.force !== undefined)
-    errs.push(forbidden(FieldPath.of('force'), 'may not be specified for non-apply patch'));
-  const fieldManager = options.fieldManager ?? '';
-  if (new TextEncoder().encode(fieldManager).length > fieldManagerMaxLength)
-    errs.push(
-      new FieldError(
-        ErrorType.TooLong,
-        'fieldManager',
-        '<value omitted>',
-        `may not be more than ${fieldManagerMaxLength} bytes`,
-      ),
-    );
-  let position = 0;
-  for (const r of fieldManager) {
-    if (!printable.test(r)) {
-      const cp = r.codePointAt(0) ?? 0;
-      const u = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-      errs.push(
-        invalid(
-          FieldPath.of('fieldManager'),
-          fieldManager,
-          `invalid character ${u} (at position ${position})`,
-        ),
-      );
-    }
-    position += new TextEncoder().encode(r).length;
-  }
-  const dryRun = options.dryRun ?? [];
-  if (!dryRun.every((v) => v === 'All'))
-    errs.push(notSupported(FieldPath.of('dryRun'), dryRun, ['All']));
-  const fieldValidation = options.fieldValidation ?? '';
-  if (!['', 'Ignore', 'Strict', 'Warn'].includes(fieldValidation))
-    errs.push(
-      notSupported(FieldPath.of('fieldValidation'), fieldValidation, [
-        '',
-        'Ignore',
-        'Strict',
-        'Warn',
-      ]),
-    );
-  return errs.length
-    ? newInvalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', errs)
-    : undefined;
 }
 
 function isObject(v: JsonValue | undefined): v is JsonObject {

@@ -1,30 +1,26 @@
 // Mirrors k8s.io/apiserver pkg/registry/generic/registry/store.go (release-1.36) Store.Delete,
 // updateForGracefulDeletionAndFinalizers, markAsDeleting, deletionFinalizersForGarbageCollection
 // (shouldOrphanDependents, shouldDeleteDependents), ShouldDeleteDuringUpdate, deleteWithoutFinalizers
-// and finalizeDelete, with pkg/registry/rest/delete.go BeforeDelete and the dry-run branches of
-// pkg/registry/generic/registry/dryrun.go. Every served resource is such a Store with garbage
-// collection enabled (kube-apiserver's default), so Orphan and Foreground add the `orphan` and
-// `foregroundDeletion` finalizers; this server runs no garbage collector, so nothing ever removes
+// and finalizeDelete, with pkg/registry/rest/delete.go BeforeDelete, over dry-run.ts's storage.
+// Every served resource is such a Store with garbage collection enabled (kube-apiserver's
+// default), so Orphan and Foreground add the `orphan` and `foregroundDeletion` finalizers; this server runs no garbage collector, so nothing ever removes
 // them but a client. Times are the wall clock, passed in.
-import type { RequestSender } from '../engine/apiserver';
 import type { Preconditions } from '../engine/etcd3/store';
 import {
   ErrCode,
   newConflict,
   newInternalError,
-  newInvalidObjError,
   StatusError,
   StorageError,
 } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
 import {
-  isDryRun,
   propagationBackground,
   propagationForeground,
   propagationOrphan,
   type DeleteOptions,
 } from './delete-options';
-import { canonicalObject } from './canonical-object';
+import { isDryRun, type ObjectStorage } from './dry-run';
 import { formatTime } from './object-meta';
 import type { ServedResource } from './served-resource';
 
@@ -245,68 +241,8 @@ export function finalizeDelete(served: ServedResource, obj: KubeObject): KubeObj
   } as KubeObject;
 }
 
-/** The storage a delete writes through (DryRunnableStorage: a dry run reads and never writes). */
-export interface DeleteStorage {
-  get(): Promise<KubeObject>;
-  guaranteedUpdate(
-    tryUpdate: (existing: KubeObject) => KubeObject,
-    preconditions: Preconditions,
-  ): Promise<KubeObject>;
-  delete(preconditions: Preconditions): Promise<KubeObject>;
-}
-
-/**
- * The served resource's engine as DeleteStorage for one object (what it writes in Go's field
- * order: a deletionTimestamp goes where ObjectMeta declares it); dry-run when asked.
- */
-export function deleteStorage(
-  served: ServedResource,
-  namespace: string,
-  name: string,
-  by: RequestSender,
-  dryRun: boolean,
-): DeleteStorage {
-  const engine = served.engine;
-  const key = engine.objectKey(namespace, name);
-  const get = async (): Promise<KubeObject> =>
-    (await engine.get(namespace, name, '', false, by)) as KubeObject;
-  const check = (obj: KubeObject, p: Preconditions): void => {
-    const uid = obj.metadata?.uid ?? '';
-    const rv = obj.metadata?.resourceVersion ?? '';
-    if (p.uid !== undefined && p.uid !== uid)
-      throw newInvalidObjError(
-        key,
-        `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${uid}`,
-      );
-    if (p.resourceVersion !== undefined && p.resourceVersion !== rv)
-      throw newInvalidObjError(
-        key,
-        `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${rv}`,
-      );
-  };
-  if (dryRun)
-    return {
-      get,
-      async guaranteedUpdate(tryUpdate, p) {
-        const current = await get();
-        check(current, p);
-        return canonicalObject(served, tryUpdate(structuredClone(current)));
-      },
-      async delete(p) {
-        const current = await get();
-        check(current, p);
-        return current;
-      },
-    };
-  return {
-    get,
-    guaranteedUpdate: (tryUpdate, p) =>
-      engine.update(namespace, name, (o) => canonicalObject(served, tryUpdate(o)), by, {
-        preconditions: p,
-      }),
-    delete: (p) => engine.delete(namespace, name, by, p),
-  };
-}
+/** The storage a delete writes through (dry-run.ts: a dry run reads and never writes). */
+export type DeleteStorage = Pick<ObjectStorage, 'get' | 'guaranteedUpdate' | 'delete'>;
 
 // The update function's early exits (errDeleteNow, errAlreadyDeleting).
 const errDeleteNow = new Error('delete now');

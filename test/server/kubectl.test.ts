@@ -25,6 +25,13 @@ async function cacheLists(serve: ServeProcess): Promise<number> {
   return sumMetric(await serve.metrics(), 'apiserver_cache_list_total', { resource: 'pods' });
 }
 
+/** Watch-cache events of a resource (apiserver_watch_cache_events_received_total). */
+async function configMapEventsReceived(serve: ServeProcess): Promise<number> {
+  return sumMetric(await serve.metrics(), 'apiserver_watch_cache_events_received_total', {
+    resource: 'configmaps',
+  });
+}
+
 async function podEventsReceived(serve: ServeProcess): Promise<number> {
   return sumMetric(await serve.metrics(), 'apiserver_watch_cache_events_received_total', {
     resource: 'pods',
@@ -223,6 +230,121 @@ function describeKubectl(k: Kubectl): void {
         [['GET', 200, 'Object']],
         r.stderr,
       );
+    });
+
+    it('create configmap --dry-run=server -o yaml prints the object it would store and stores nothing', async () => {
+      const cms = `/api/v1/namespaces/${serve.namespace}/configmaps`;
+      const received = await configMapEventsReceived(serve);
+      const r = await run([
+        'create',
+        'configmap',
+        'dry-x',
+        '--from-literal=a=b',
+        '--dry-run=server',
+        '-o',
+        'yaml',
+        '-v=6',
+      ]);
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.deepStrictEqual(
+        requestsTo(r.stderr, cms).map((s) => [s.verb, s.url.searchParams.get('dryRun'), s.status]),
+        [['POST', 'All', 201]],
+      );
+      // The object as it would be stored: a uid and creationTimestamp, no resourceVersion.
+      assert.match(r.stdout, /^ {2}name: dry-x$/m);
+      assert.match(r.stdout, /^ {2}uid: [0-9a-f-]{36}$/m);
+      assert.match(r.stdout, /^ {2}creationTimestamp: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"$/m);
+      assert.doesNotMatch(r.stdout, /resourceVersion/);
+      const plain = await run([
+        'create',
+        'configmap',
+        'dry-x',
+        '--from-literal=a=b',
+        '--dry-run=server',
+      ]);
+      assert.strictEqual(plain.code, 0, plain.stderr);
+      assert.strictEqual(plain.stdout, 'configmap/dry-x created (server dry run)\n');
+      const get = await run(['get', 'configmap', 'dry-x']);
+      assert.strictEqual(get.code, 1);
+      assert.strictEqual(
+        get.stderr,
+        'Error from server (NotFound): configmaps "dry-x" not found\n',
+      );
+      // Nothing reached etcd: the next event the watch cache receives is a real write's.
+      await serve.json('POST', cms, 201, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'dry-real' },
+      });
+      await eventually(async () =>
+        assert.strictEqual((await configMapEventsReceived(serve)) - received, 1),
+      );
+    });
+
+    it('apply --dry-run=server creates and changes nothing; label --dry-run=server leaves the labels', async () => {
+      const cms = `/api/v1/namespaces/${serve.namespace}/configmaps`;
+      const manifest = path.join(serve.dir, `cm-dry-${k.gitVersion}.yaml`);
+      const write = (value: string): void =>
+        fs.writeFileSync(
+          manifest,
+          [
+            'apiVersion: v1',
+            'kind: ConfigMap',
+            'metadata:',
+            '  name: applied-dry',
+            'data:',
+            `  a: "${value}"`,
+            '',
+          ].join('\n'),
+        );
+      write('1');
+      const create = await run(['apply', '--dry-run=server', '-f', manifest]);
+      assert.strictEqual(create.code, 0, create.stderr);
+      assert.strictEqual(create.stdout, 'configmap/applied-dry created (server dry run)\n');
+      await serve.json('GET', `${cms}/applied-dry`, 404);
+
+      const applied = await run(['apply', '-f', manifest]);
+      assert.strictEqual(applied.code, 0, applied.stderr);
+      const before = await serve.json<{
+        data: Record<string, string>;
+        metadata: { resourceVersion: string; labels?: Record<string, string> };
+      }>('GET', `${cms}/applied-dry`, 200);
+      write('2');
+      const change = await run([
+        'apply',
+        '--dry-run=server',
+        '-f',
+        manifest,
+        '-o',
+        'jsonpath={.data.a}',
+      ]);
+      assert.strictEqual(change.code, 0, change.stderr);
+      assert.strictEqual(change.stdout, '2');
+      const label = await run([
+        'label',
+        'configmap',
+        'applied-dry',
+        'tier=x',
+        '--dry-run=server',
+        '-v=6',
+      ]);
+      assert.strictEqual(label.code, 0, label.stderr);
+      // kubectl 1.20's label printer adds no dry-run suffix (client-side text; it still sends dryRun).
+      const suffix = k.minor < 27 ? '' : ' (server dry run)';
+      assert.strictEqual(label.stdout, `configmap/applied-dry labeled${suffix}\n`);
+      assert.deepStrictEqual(
+        requestsTo(label.stderr, `${cms}/applied-dry`).map((s) => [
+          s.verb,
+          s.url.searchParams.get('dryRun'),
+          s.status,
+        ]),
+        [
+          ['GET', null, 200],
+          ['PATCH', 'All', 200],
+        ],
+      );
+      const after = await serve.json('GET', `${cms}/applied-dry`, 200);
+      assert.deepStrictEqual(after, before);
     });
 
     it('label pod x a=b patches the labels: a new resourceVersion, the old labels kept', async () => {

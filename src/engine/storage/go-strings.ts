@@ -80,6 +80,11 @@ export const maxUint64Value = maxUint64;
 
 // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space only.
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** unicode.IsPrint of one code point (given as its string). */
+export function isPrint(r: string): boolean {
+  return printable.test(r);
+}
 const hex = '0123456789abcdef';
 
 /** strconv.Quote (what fmt's %q prints for a string). */

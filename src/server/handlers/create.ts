@@ -2,9 +2,16 @@
 // generic registry's Store.Create (pkg/registry/generic/registry/store.go, rest.BeforeCreate):
 // decode the body, let NamespaceLifecycle admission (namespace-lifecycle.ts) refuse a missing or
 // terminating namespace, object-meta.ts's
-// beforeCreate (system fields, name validation), and Create through the etcd3 store. 201.
+// beforeCreate (system fields, name validation), and Create through dry-run.ts's storage (the
+// etcd3 store, or nothing written for ?dryRun=All). The options (write-options.ts) are checked
+// after the body is read and before it is decoded, as there. 201.
 import { randomInt } from 'node:crypto';
-import { decodeBody } from '../json-body';
+import {
+  builtinBodyMediaTypes,
+  customResourceBodyMediaTypes,
+  decodeBody,
+  negotiateInputMediaType,
+} from '../json-body';
 import type { KubeObject } from '../../engine/storage/objects';
 import {
   beforeCreate,
@@ -17,7 +24,8 @@ import {
 } from '../object-meta';
 import type { RequestContext } from '../../engine/request/request-context';
 import { admitCreate } from '../namespace-lifecycle';
-import { canonicalObject } from '../canonical-object';
+import { dryRunnableStorage, isDryRun } from '../dry-run';
+import { writeOptionsOf, type WriteOptions } from '../write-options';
 import type { Registry } from '../registry';
 import type { ServedResource } from '../served-resource';
 import type { RequestScope } from './request-scope';
@@ -25,7 +33,8 @@ import { writeResult } from './response';
 
 /**
  * The request body as an object of the scope's resource (Content-Type, kind and apiVersion checked
- * as the decoder does); strict-decoding findings go out as Warning headers.
+ * as the decoder does); strict-decoding findings go out as Warning headers, and the audit event
+ * learns the object's name (audit.LogRequestObject).
  */
 export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
   const { served } = scope;
@@ -49,6 +58,11 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
     );
   const obj = decoded.object;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+  scope.audit?.logRequestObject(
+    obj.metadata,
+    { group: served.group, version: served.version, resource: served.resource },
+    scope.info.subresource,
+  );
   return obj;
 }
 
@@ -82,18 +96,43 @@ export function canonicalize(served: ServedResource, obj: KubeObject): void {
   };
 }
 
+/**
+ * The steps before the body is decoded, in create.go's and update.go's order: the Content-Type
+ * (NegotiateInputSerializer, 415), the body read (413), then the options (400, 422).
+ */
+export async function writeOptionsBeforeDecode(
+  scope: RequestScope,
+  kind: 'CreateOptions' | 'UpdateOptions',
+): Promise<WriteOptions> {
+  negotiateInputMediaType(
+    scope.req.headers['content-type'],
+    scope.served.jsonOnly ? customResourceBodyMediaTypes : builtinBodyMediaTypes,
+  );
+  await scope.body();
+  return writeOptionsOf(scope.query, kind);
+}
+
 /** POST to a collection: create the object the body holds. */
 export async function createResource(scope: RequestScope): Promise<void> {
+  const options = await writeOptionsBeforeDecode(scope, 'CreateOptions');
   const obj = await decodeObject(scope);
   const { registry, served, info, context } = scope;
-  const created = await createObject(registry, served, info.namespace, obj, context);
+  const created = await createObject(
+    registry,
+    served,
+    info.namespace,
+    obj,
+    context,
+    isDryRun(options),
+  );
   writeResult(scope, 201, created);
 }
 
 /**
  * The create path after decoding (also the server's own seeding): NamespaceLifecycle, object-meta's
  * beforeCreate (system fields, generateName, namespace, PrepareForCreate, validation) on the wall
- * clock and crypto randomness, Canonicalize, and the store's Create.
+ * clock and crypto randomness, Canonicalize, and the store's Create (a dry run: the object as it
+ * would be stored, with a uid and no resourceVersion).
  */
 export async function createObject(
   registry: Registry,
@@ -101,6 +140,7 @@ export async function createObject(
   namespace: string,
   obj: KubeObject,
   context: RequestContext,
+  dryRun = false,
 ): Promise<KubeObject> {
   const requestNamespace = served.namespaced ? namespace : '';
   await admitCreate(registry, served, requestNamespace, obj, context);
@@ -109,5 +149,12 @@ export async function createObject(
     rand: cryptoRandom,
   });
   canonicalize(served, obj);
-  return served.engine.create(canonicalObject(served, obj), context);
+  const storage = dryRunnableStorage(
+    served,
+    obj.metadata.namespace ?? '',
+    obj.metadata.name ?? '',
+    context,
+    dryRun,
+  );
+  return storage.create(obj);
 }

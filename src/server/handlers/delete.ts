@@ -6,12 +6,13 @@
 // the handler's Status for a nil result is never built.
 import type { RequestSender } from '../../engine/apiserver';
 import type { KubeObject } from '../../engine/storage/objects';
-import { decodeDeleteOptions, isDryRun, type DeleteOptions } from '../delete-options';
+import { decodeDeleteOptions, type DeleteOptions } from '../delete-options';
+import { dryRunnableStorage, isDryRun } from '../dry-run';
 import { deleteStrategyOf } from '../delete-strategy';
 import { namespaceDelete } from '../namespace-storage';
 import type { Registry } from '../registry';
 import type { ServedResource } from '../served-resource';
-import { deleteStorage, isNotFound, storeDelete, type DeleteResult } from '../store-delete';
+import { isNotFound, storeDelete, type DeleteResult } from '../store-delete';
 import { writeList } from './get';
 import { listOpts, toResourceListRequest } from '../list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
@@ -44,7 +45,7 @@ export function deleteObject(
   options: DeleteOptions,
   by: RequestSender,
 ): Promise<DeleteResult> {
-  const storage = deleteStorage(served, namespace, name, by, isDryRun(options));
+  const storage = dryRunnableStorage(served, namespace, name, by, isDryRun(options));
   const now = (): number => Date.now();
   if (served === registry.namespaces) return namespaceDelete(served, storage, options, now);
   return storeDelete(served, deleteStrategyOf(served), storage, options, now);

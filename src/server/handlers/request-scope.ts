@@ -3,6 +3,7 @@
 // difference: the request and response travel in the scope (upstream passes w and req beside it).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../../engine/request/request-context';
+import type { AuditEventHandle } from '../audit-log';
 import {
   customResourceFieldLabelConversion,
   type ListOptsScope,
@@ -27,6 +28,8 @@ export interface RequestScope {
   context: RequestContext;
   /** The request body, read at most once, under maxRequestBodyBytes (413 past it). */
   body(): Promise<Buffer>;
+  /** The request's audit event (serve --audit-log), for audit.LogRequestObject. */
+  audit?: AuditEventHandle;
 }
 
 /** The list options of the scope's resource: its field label conversion, the WatchList gate. */

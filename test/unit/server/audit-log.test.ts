@@ -13,6 +13,8 @@ import {
   microTime,
   type AuditRequest,
 } from '../../../src/server/audit-log';
+import { ApiServer } from '../../../src/server/api-server';
+import { call } from './http-client';
 
 /** µs clock: 2026-12-01T13:00:00.000001Z, then +250 µs per reading. */
 function ticking(): () => number {
@@ -198,5 +200,107 @@ describe('audit log (src/server/audit-log.ts)', () => {
       [999_999, '1970-01-01T00:00:00.999999Z'],
     ];
     for (const [micros, want] of table) assert.strictEqual(microTime(micros), want, String(micros));
+  });
+
+  describe('LogRequestObject fills what the objectRef lacks (pkg/audit/request.go)', () => {
+    const cms = { group: '', version: 'v1', resource: 'configmaps' };
+    // [case, the request's objectRef, the decoded metadata, the objectRef of ResponseComplete]
+    const cases: Array<[string, AuditRequest['objectRef'], Record<string, unknown>, string]> = [
+      [
+        'a create: name, uid and resourceVersion from the body',
+        { resource: 'configmaps', namespace: 'default', apiVersion: 'v1' },
+        { name: 'x', namespace: 'other', uid: 'u-1', resourceVersion: '7' },
+        '{"resource":"configmaps","namespace":"default","name":"x","uid":"u-1","apiVersion":"v1","resourceVersion":"7"}',
+      ],
+      [
+        'an update: the URL name is kept',
+        { resource: 'configmaps', namespace: 'default', name: 'x', apiVersion: 'v1' },
+        { name: 'y', resourceVersion: '9' },
+        '{"resource":"configmaps","namespace":"default","name":"x","apiVersion":"v1","resourceVersion":"9"}',
+      ],
+      [
+        'a cluster-scoped create with generateName: no name yet',
+        { resource: 'namespaces', apiVersion: 'v1' },
+        { generateName: 'ns-' },
+        '{"resource":"namespaces","apiVersion":"v1"}',
+      ],
+      [
+        'no objectRef: one from the endpoint',
+        undefined,
+        { name: 'x' },
+        '{"resource":"configmaps","name":"x","apiVersion":"v1"}',
+      ],
+    ];
+    for (const [name, ref, metadata, want] of cases)
+      it(name, () => {
+        const { lines, sink } = collect();
+        const w = new AuditLogWriter({ sink, nowMicros: ticking() });
+        const h = w.requestReceived(request({ verb: 'create', objectRef: ref }));
+        h.logRequestObject(metadata, cms, '');
+        h.responseComplete(201);
+        const objectRefOf = (line: string): string => {
+          const o = (JSON.parse(line) as { objectRef?: unknown }).objectRef;
+          return o === undefined ? '' : JSON.stringify(o);
+        };
+        // RequestReceived was written before the body was decoded.
+        assert.strictEqual(objectRefOf(lines[0]), ref ? JSON.stringify(ref) : '');
+        assert.strictEqual(objectRefOf(lines[1]), want);
+      });
+  });
+
+  it('serve --audit-log: a create and an update carry the object name at level Metadata', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-audit-'));
+    const file = path.join(dir, 'audit.log');
+    const server = await ApiServer.start({ port: 0, auditLogPath: file });
+    try {
+      const cms = '/api/v1/namespaces/default/configmaps';
+      const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'audited' } };
+      const c = await call(server, 'POST', cms, body);
+      assert.strictEqual(c.status, 201, c.text);
+      const rv = (c.json.metadata as { resourceVersion: string }).resourceVersion;
+      const u = await call(server, 'PUT', `${cms}/audited`, {
+        ...body,
+        metadata: { name: 'audited', resourceVersion: rv },
+        data: { a: 'b' },
+      });
+      assert.strictEqual(u.status, 200, u.text);
+      const completed = async (): Promise<Array<Record<string, unknown>>> =>
+        fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((e) => e.stage === 'ResponseComplete' && e.verb !== 'get');
+      // The events are written when each response closes: wait for both (bounded).
+      let events = await completed();
+      for (let i = 0; i < 200 && events.length < 2; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        events = await completed();
+      }
+      assert.deepStrictEqual(
+        events.map((e) => [e.verb, e.level, e.objectRef]),
+        [
+          [
+            'create',
+            'Metadata',
+            { resource: 'configmaps', namespace: 'default', name: 'audited', apiVersion: 'v1' },
+          ],
+          [
+            'update',
+            'Metadata',
+            {
+              resource: 'configmaps',
+              namespace: 'default',
+              name: 'audited',
+              apiVersion: 'v1',
+              resourceVersion: rv,
+            },
+          ],
+        ],
+      );
+    } finally {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true });
+    }
   });
 });

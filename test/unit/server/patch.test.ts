@@ -2,13 +2,7 @@
 import * as assert from 'assert';
 import { StatusError, statusToJSON } from '../../../src/engine/storage/errors';
 import type { KubeObject } from '../../../src/engine/storage/objects';
-import {
-  applyPatch,
-  checkPatchContentType,
-  validatePatchOptions,
-  type PatchOptions,
-  type PatchResource,
-} from '../../../src/server/patch';
+import { applyPatch, checkPatchContentType, type PatchResource } from '../../../src/server/patch';
 import { kubectlPatches } from './kubectl-patch-fixtures';
 
 const pods: PatchResource = { group: '', version: 'v1', kind: 'Pod', resource: 'pods' };
@@ -467,56 +461,4 @@ describe('patch: what kubectl v1.32 sends (captured)', () => {
       { name: 'data', hostPath: { path: '/srv' } },
     ]);
   });
-});
-
-describe('patch options (validation.ValidatePatchOptions)', () => {
-  const invalidOptions = (errs: string): string =>
-    `PatchOptions.meta.k8s.io "" is invalid: ${errs}`;
-  // [options, message or undefined when valid]
-  const cases: Array<[PatchOptions, string | undefined]> = [
-    [{}, undefined],
-    [{ dryRun: ['All'], fieldManager: 'kubectl-label', fieldValidation: 'Strict' }, undefined],
-    [
-      { force: false },
-      invalidOptions('force: Forbidden: may not be specified for non-apply patch'),
-    ],
-    [
-      { fieldManager: 'm'.repeat(129) },
-      invalidOptions('fieldManager: Too long: may not be more than 128 bytes'),
-    ],
-    [
-      { fieldManager: 'a\u0007b' },
-      invalidOptions(
-        'fieldManager: Invalid value: "a\\ab": invalid character U+0007 (at position 1)',
-      ),
-    ],
-    [
-      { dryRun: ['x'] },
-      invalidOptions('dryRun: Unsupported value: ["x"]: supported values: "All"'),
-    ],
-    [
-      { fieldValidation: 'Loose' },
-      invalidOptions(
-        'fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"',
-      ),
-    ],
-    [
-      { force: true, dryRun: ['x'] },
-      invalidOptions(
-        '[force: Forbidden: may not be specified for non-apply patch, dryRun: Unsupported value: ["x"]: supported values: "All"]',
-      ),
-    ],
-  ];
-  for (const [options, message] of cases) {
-    it(JSON.stringify(options), () => {
-      const err = validatePatchOptions(options);
-      if (message === undefined) {
-        assert.strictEqual(err, undefined);
-        return;
-      }
-      assert.ok(err);
-      assert.strictEqual(err.status.code, 422);
-      assert.strictEqual(err.status.message, message);
-    });
-  }
 });
