@@ -41,7 +41,7 @@ import { createObject } from './handlers/create';
 import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
-import { kubeconfigName, writeKubeconfig } from './kubeconfig';
+import { kubeconfigName, writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
 import { AuditLogWriter, authorizationAllowAnnotations } from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
 import { Registry, type ProfileName } from './registry';
@@ -68,7 +68,10 @@ export interface ApiServerOptions {
   seed?: SeedCounts;
   /** CustomResourceDefinition manifests (YAML or JSON). */
   crdFiles?: readonly string[];
-  /** Where to write the kubeconfig (default: a new temporary directory). */
+  /**
+   * Where to write the kubeconfig, never through a symbolic link (default: a new temporary
+   * directory, removed with it when the server stops or the process exits).
+   */
   kubeconfigPath?: string;
   /** audit.k8s.io/v1 events at Metadata level, one JSON line each. */
   auditLogPath?: string;
@@ -151,6 +154,7 @@ export class ApiServer {
    */
   readonly etcdFeatureLine: string | undefined;
   private readonly etcd: OpenedEtcd | undefined;
+  private readonly kubeconfig: WrittenKubeconfig;
 
   private constructor(
     readonly registry: Registry,
@@ -164,7 +168,7 @@ export class ApiServer {
     o: {
       port: number;
       token: string;
-      kubeconfigPath: string;
+      kubeconfig: WrittenKubeconfig;
       auditLogPath?: string;
       etcd?: OpenedEtcd;
       etcdCheck?: EtcdCheck;
@@ -177,7 +181,11 @@ export class ApiServer {
     this.url = `http://${loopbackHost}:${o.port}`;
     this.httpsUrl = `https://${loopbackHost}:${o.port}`;
     this.token = o.token;
-    this.kubeconfigPath = o.kubeconfigPath;
+    this.kubeconfig = o.kubeconfig;
+    this.kubeconfigPath = o.kubeconfig.path;
+    // A temporary kubeconfig holds the token: gone however the process ends (an error, exit()),
+    // not only on stop().
+    if (o.kubeconfig.temporary) process.once('exit', o.kubeconfig.remove);
     this.auditLogPath = o.auditLogPath;
   }
 
@@ -322,10 +330,8 @@ export class ApiServer {
         else res.destroy();
       });
     };
-    const servers = [
-      createServer(handler),
-      createHttpsServer(generateSelfSignedCertKey(), handler),
-    ];
+    const certificate = generateSelfSignedCertKey();
+    const servers = [createServer(handler), createHttpsServer(certificate, handler)];
     const sockets = new Set<Socket>();
     const listener = createNetServer((socket) => {
       sockets.add(socket);
@@ -339,15 +345,23 @@ export class ApiServer {
       await stopEtcd();
       throw e;
     }
-    const kubeconfigPath = writeKubeconfig({
-      server: `https://127.0.0.1:${port}`,
-      token,
-      path: opts.kubeconfigPath,
-    });
+    let kubeconfig: WrittenKubeconfig;
+    try {
+      kubeconfig = writeKubeconfig({
+        server: `https://127.0.0.1:${port}`,
+        token,
+        certificateAuthority: certificate.cert,
+        path: opts.kubeconfigPath,
+      });
+    } catch (e) {
+      await new Promise((resolve) => listener.close(resolve));
+      await stopEtcd();
+      throw e;
+    }
     return new ApiServer(registry, inspector, state, listener, servers, sockets, {
       port,
       token,
-      kubeconfigPath,
+      kubeconfig,
       auditLogPath: opts.auditLogPath,
       etcd,
       etcdCheck,
@@ -373,6 +387,8 @@ export class ApiServer {
       for (const socket of this.sockets) socket.destroy();
     });
     await this.etcd?.stop();
+    process.removeListener('exit', this.kubeconfig.remove);
+    this.kubeconfig.remove();
   }
 }
 
