@@ -31,7 +31,7 @@ import {
 } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
-import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
+import { getAuthMethods, isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
 import { InspectorHub, type InspectorEvent } from '../engine/inspect/events';
@@ -42,7 +42,7 @@ import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeRawJSON } from './handlers/response';
 import { kubeconfigName, writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
-import { AuditLogWriter, authorizationAllowAnnotations } from './audit-log';
+import { AuditLogWriter, authorizationAllowAnnotations, type AuditRequest } from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
@@ -451,7 +451,10 @@ async function serve(
   res.setHeader('Cache-Control', 'no-cache, private');
   if (!isOwnHost(req.headers.host, port))
     return writeError(res, misdirectedRequest(req.headers.host, port));
-  if (!isAuthenticated(req, token)) return writeRawJSON(res, 401, unauthorizedStatusJSON);
+  if (!isAuthenticated(req, token)) {
+    if (state.audit) auditFailedAuthentication(state.audit, factory, req, res);
+    return writeRawJSON(res, 401, unauthorizedStatusJSON);
+  }
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
   let info: RequestInfo;
@@ -596,26 +599,10 @@ function audit(
   req: IncomingMessage,
   res: ServerResponse,
 ): void {
-  const auditID = randomUUID();
-  res.setHeader('Audit-Id', auditID);
   const longRunning = info.verb === 'watch';
   const handle = writer.requestReceived({
-    auditID,
-    requestURI: url,
-    verb: info.verb,
+    ...auditRequestMetadata(info, url, req, res),
     user: { username: kubeconfigName, groups: ['system:masters', 'system:authenticated'] },
-    sourceIPs: req.socket.remoteAddress ? [req.socket.remoteAddress] : [],
-    userAgent: req.headers['user-agent'],
-    objectRef: info.isResourceRequest
-      ? {
-          resource: info.resource,
-          namespace: info.namespace || undefined,
-          name: info.name || undefined,
-          apiGroup: info.apiGroup || undefined,
-          apiVersion: info.apiVersion,
-          subresource: info.subresource || undefined,
-        }
-      : undefined,
     longRunning,
   });
   handle.annotate(authorizationAllowAnnotations);
@@ -628,6 +615,54 @@ function audit(
     }) as ServerResponse['writeHead'];
   }
   res.once('close', () => handle.responseComplete(auditStatusOf(res)));
+}
+
+/**
+ * WithAuditInit's Audit-Id header and LogRequestMetadata's fields (all but the user, which only
+ * an authenticated request has).
+ */
+function auditRequestMetadata(
+  info: RequestInfo | undefined,
+  url: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Omit<AuditRequest, 'user' | 'longRunning'> {
+  const auditID = randomUUID();
+  res.setHeader('Audit-Id', auditID);
+  return {
+    auditID,
+    requestURI: url,
+    verb: info?.verb ?? (req.method ?? 'GET').toLowerCase(),
+    sourceIPs: req.socket.remoteAddress ? [req.socket.remoteAddress] : [],
+    userAgent: req.headers['user-agent'],
+    objectRef: info?.isResourceRequest
+      ? {
+          resource: info.resource,
+          namespace: info.namespace || undefined,
+          name: info.name || undefined,
+          apiGroup: info.apiGroup || undefined,
+          apiVersion: info.apiVersion,
+          subresource: info.subresource || undefined,
+        }
+      : undefined,
+  };
+}
+
+/** WithFailedAuthenticationAudit around the 401 (filters/authn_audit.go). */
+function auditFailedAuthentication(
+  writer: AuditLogWriter,
+  factory: RequestInfoFactory,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const url = req.url ?? '/';
+  let info: RequestInfo | undefined;
+  try {
+    info = factory.newRequestInfo(req.method ?? 'GET', url);
+  } catch {
+    // A URL that does not decode: upstream's WithRequestInfo would have answered first.
+  }
+  writer.failedAuthentication(auditRequestMetadata(info, url, req, res), getAuthMethods(req), 401);
 }
 
 /** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */
