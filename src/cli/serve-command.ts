@@ -32,7 +32,8 @@ Options:
                         repeatable
   --kubeconfig PATH     where to write the kubeconfig, never through a symbolic link (default:
                         a new temporary directory, removed with it when the server stops)
-  --audit-log PATH      write audit.k8s.io/v1 events (Metadata level) to PATH
+  --audit-log PATH      write audit.k8s.io/v1 events (Metadata level) to PATH, a failed
+                        authentication's too (one ResponseStarted event, code 401)
   --etcd WHERE          where the objects live: memory (default: the engine's in-memory
                         etcd), spawn (start Debian's etcd-server on a free 127.0.0.1 port
                         with a temporary data directory, stopped with the server), or an
