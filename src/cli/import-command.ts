@@ -15,7 +15,11 @@ import {
   type ImportTotals,
 } from '../import/import-report';
 import { explainRequest } from '../explain/explain-request';
-import { importFiles as readFiles, type ImportSink } from '../import/import-files';
+import {
+  defaultMaxLineBytes,
+  importFiles as readFiles,
+  type ImportSink,
+} from '../import/import-files';
 import { parseArgs, type OptionSpec } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { renderImportReport } from './import-report-text';
@@ -35,6 +39,8 @@ export interface ImportFilesOptions {
   format?: ImportFormat;
   /** Bytes read so far of all files, for progress on big inputs. */
   onProgress?: (bytesRead: number) => void;
+  /** Stops the read (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export type ImportFiles = (
@@ -82,8 +88,10 @@ Replaying the requests through the engine (the log's answer beside the engine's)
 ${importReplayHelp}
 
 Rejected lines are counted and shown with their file and line; they do not fail
-the import. Exit status: 0 imported, 2 usage error (a bad option, a file that
-cannot be read), 1 reading failed part-way.`;
+the import. A file with no line end in its first ${formatBytes(defaultMaxLineBytes)} (the longest line read) is
+refused; an input with no size (a FIFO, /dev/stdin) shows how much was read every
+${formatBytes(progressThresholdBytes)}, and Ctrl-C stops it. Exit status: 0 imported, 2 usage error (a bad option, a
+file that cannot be read), 1 reading failed part-way or a file refused, 130 Ctrl-C.`;
 
 const specs: OptionSpec[] = [
   { name: 'json', value: false },
@@ -102,14 +110,17 @@ function formatBytes(n: number): string {
   return `${(n / 1024 / 1024 / 1024).toFixed(2)} GiB`;
 }
 
-/** The files' sizes; a missing, unreadable or non-regular file is a usage error naming it. */
-function inputSizes(files: string[]): number[] {
+/**
+ * The files' sizes (undefined: a FIFO or a device, which has none); a missing, unreadable file or
+ * a directory is a usage error naming it.
+ */
+function inputSizes(files: string[]): Array<number | undefined> {
   return files.map((f) => {
-    let size: number;
+    let size: number | undefined;
     try {
       const st = statSync(f);
       if (st.isDirectory()) throw new UsageError(`${f} is a directory, not a log file`);
-      size = st.size;
+      size = st.isFile() ? st.size : undefined;
       accessSync(f, constants.R_OK);
     } catch (e) {
       if (e instanceof UsageError) throw e;
@@ -172,6 +183,7 @@ export async function importReport(
   deps: Required<Pick<ImportCommandDeps, 'importFiles'>> & ImportCommandDeps,
   progress?: (bytesRead: number) => void,
   onRequest?: (r: ImportedRequest) => void,
+  signal?: AbortSignal,
 ): Promise<ImportReport> {
   const builder = new ImportReportBuilder(p.profile);
   const sink: ImportSink = onRequest
@@ -188,12 +200,23 @@ export async function importReport(
     ...(p.year !== undefined ? { year: p.year } : {}),
     ...(p.format !== undefined ? { format: p.format } : {}),
     ...(progress ? { onProgress: progress } : {}),
+    ...(signal ? { signal } : {}),
   };
   const totals = await deps.importFiles(p.files, options, sink);
   const report = builder.finish(totals);
   if (deps.explainRequest) await explainShapes(report, deps.explainRequest);
   return report;
 }
+
+/** The read was stopped by Ctrl-C. */
+class ImportInterrupted extends Error {
+  constructor() {
+    super('interrupted');
+  }
+}
+
+/** 128 + SIGINT, as a shell reports a process Ctrl-C ended. */
+const exitInterrupted = 130;
 
 export function importCommandWith(deps: ImportCommandDeps): CliCommand {
   return {
@@ -207,19 +230,30 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
         return exitOk;
       }
       const sizes = inputSizes(p.files);
-      const total = sizes.reduce((a, b) => a + b, 0);
+      const unsized = p.files.filter((_, i) => sizes[i] === undefined);
+      const total = sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
       const importFiles = deps.importFiles;
       if (!importFiles) {
         io.err('listwatch import: this build has no log reader (src/import/import-files.ts)\n');
         return exitInvalid;
       }
       io.err(
-        `listwatch import: reading ${p.files.length} file${p.files.length === 1 ? '' : 's'}, ${formatBytes(total)}\n`,
+        `listwatch import: reading ${p.files.length} file${p.files.length === 1 ? '' : 's'}, ${unsized.length ? `size unknown (${unsized.join(', ')} ${unsized.length === 1 ? 'has' : 'have'} none)` : formatBytes(total)}\n`,
       );
-      // A line per tenth of a big input: enough to see it move, few enough to read.
+      // A line per tenth of a big input: enough to see it move, few enough to read. An input
+      // with no size (a FIFO, a device) may never end: a line per progressThresholdBytes read.
       let nextTenth = 1;
-      const progress =
-        total >= progressThresholdBytes
+      let nextUnsized = progressThresholdBytes;
+      const progress = unsized.length
+        ? (bytesRead: number) => {
+            if (bytesRead < nextUnsized) return;
+            nextUnsized =
+              (Math.floor(bytesRead / progressThresholdBytes) + 1) * progressThresholdBytes;
+            io.err(
+              `listwatch import: read ${formatBytes(bytesRead)} (size unknown); Ctrl-C stops\n`,
+            );
+          }
+        : total >= progressThresholdBytes
           ? (bytesRead: number) => {
               while (bytesRead >= (total * nextTenth) / 10 && nextTenth <= 10) {
                 io.err(
@@ -232,18 +266,33 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
       let report: ImportReport;
       // The replay re-issues every request, so it keeps them; the report alone does not.
       const requests: ImportedRequest[] = [];
+      // Ctrl-C stops the read where it is (an endless input ends no other way); a second one
+      // exits at once.
+      const stop = new AbortController();
+      const interrupt = (): void => {
+        if (stop.signal.aborted) process.exit(exitInterrupted);
+        stop.abort(new ImportInterrupted());
+      };
+      process.on('SIGINT', interrupt);
       try {
         report = await importReport(
           p,
           { ...deps, importFiles },
           progress,
           p.replay ? (r) => requests.push(r) : undefined,
+          stop.signal,
         );
       } catch (e) {
+        if (e instanceof ImportInterrupted) {
+          io.err('listwatch import: stopped (Ctrl-C); no report\n');
+          return exitInterrupted;
+        }
         io.err(
           `listwatch import: reading failed: ${visibleText(e instanceof Error ? e.message : String(e))}\n`,
         );
         return exitInvalid;
+      } finally {
+        process.removeListener('SIGINT', interrupt);
       }
       io.out(p.json ? JSON.stringify(report) + '\n' : renderImportReport(report));
       if (p.replay) {

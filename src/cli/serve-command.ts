@@ -9,6 +9,7 @@ import {
   parseEtcdChoice,
   type EtcdChoice,
 } from '../server/etcd-choice';
+import { KubeconfigError } from '../server/kubeconfig';
 import type { ProfileName } from '../server/registry';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
@@ -30,8 +31,10 @@ Options:
   --seed LIST           objects to create in "default", e.g. pods=100,configmaps=10
   --crd FILE            an apiextensions.k8s.io/v1 CustomResourceDefinition (YAML or JSON);
                         repeatable
-  --kubeconfig PATH     where to write the kubeconfig (default: a new temporary directory)
-  --audit-log PATH      write audit.k8s.io/v1 events (Metadata level) to PATH
+  --kubeconfig PATH     where to write the kubeconfig, never through a symbolic link (default:
+                        a new temporary directory, removed with it when the server stops)
+  --audit-log PATH      write audit.k8s.io/v1 events (Metadata level) to PATH, a failed
+                        authentication's too (one ResponseStarted event, code 401)
   --etcd WHERE          where the objects live: memory (default: the engine's in-memory
                         etcd), spawn (start Debian's etcd-server on a free 127.0.0.1 port
                         with a temporary data directory, stopped with the server), or an
@@ -56,7 +59,8 @@ Stop it with Ctrl-C (SIGINT) or SIGTERM.
 A --seed of 1,000 objects or more prints its size first, then its progress every 2 s, on
 stderr; Ctrl-C while it seeds stops the server and the etcd it started.
 Exit status: 0 stopped, 1 could not start (port in use, unreadable CRD, etcd not reachable
-or etcd-server not installed, interrupted while seeding), 2 usage error.`;
+or etcd-server not installed, interrupted while seeding, --kubeconfig a symbolic link),
+2 usage error.`;
 
 const seedProgressEveryMs = 2000;
 
@@ -238,7 +242,10 @@ export const serveCommand: CliCommand = {
       if (e instanceof UsageError) throw e;
       const err = e as NodeJS.ErrnoException;
       const why =
-        e instanceof CrdError || e instanceof EtcdOpenError || e instanceof SeedAbortedError
+        e instanceof CrdError ||
+        e instanceof EtcdOpenError ||
+        e instanceof SeedAbortedError ||
+        e instanceof KubeconfigError
           ? err.message
           : err.code === 'EADDRINUSE'
             ? `port ${port} is in use`
@@ -273,7 +280,17 @@ export const serveCommand: CliCommand = {
       );
     if (server.etcdFeatureLine) io.err(`listwatch serve: ${server.etcdFeatureLine}\n`);
     await stopRequested;
-    await server.stop();
+    // A second signal while the watches drain exits at once; exit() (not the signal's default
+    // action, which kills) still runs the 'exit' hook that removes a temporary kubeconfig.
+    const force = (): never => process.exit(130);
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
+    try {
+      await server.stop();
+    } finally {
+      process.removeListener('SIGINT', force);
+      process.removeListener('SIGTERM', force);
+    }
     return exitOk;
   },
 };

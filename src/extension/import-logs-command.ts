@@ -185,21 +185,29 @@ export async function importLogsCommand(
     typeof readerArg === 'function'
       ? (readerArg as ImportedRequestsReader)
       : (deps.readRequests ?? readImportedLogs);
-  const sizes = await Promise.all(files.map((f) => fs.promises.stat(f).then((s) => s.size)));
-  const total = sizes.reduce((a, b) => a + b, 0);
+  // A FIFO or a device has no size: progress then says how much was read, and Cancel stops it.
+  const sizes = await Promise.all(
+    files.map((f) => fs.promises.stat(f).then((s) => (s.isFile() ? s.size : undefined))),
+  );
+  const total = sizes.includes(undefined)
+    ? undefined
+    : sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
   const names = files.map((f) => path.basename(f)).join(', ');
-  deps.log.info(`import: ${files.length} file(s), ${bytesText(total)}: ${files.join(', ')}`);
+  const totalText = total === undefined ? 'size unknown' : bytesText(total);
+  deps.log.info(`import: ${files.length} file(s), ${totalText}: ${files.join(', ')}`);
   const chosen = files;
   const outcome = await withCancellableProgress(
-    `List/Watch: importing ${files.length} file(s), ${bytesText(total)} in total`,
+    `List/Watch: importing ${files.length} file(s), ${totalText}${total === undefined ? '' : ' in total'}`,
     async (signal, report) => {
       const { requests, report: analysis } = await read(chosen, {
         signal,
         onProgress: (bytes) =>
-          report(
-            total ? (0.5 * bytes) / total : 0.5,
-            `read ${bytesText(bytes)} of ${bytesText(total)}`,
-          ),
+          total === undefined
+            ? report(0, `read ${bytesText(bytes)} (size unknown)`)
+            : report(
+                total ? (0.5 * bytes) / total : 0.5,
+                `read ${bytesText(bytes)} of ${bytesText(total)}`,
+              ),
       });
       return replayAsRun(
         deps,

@@ -12,6 +12,7 @@ import { CrdError } from '../server/crd';
 import type { ClientCounts } from '../server/debug-state';
 import { resourceName, type FaultResponse } from '../server/faults';
 import { EtcdOpenError, type EtcdChoice } from '../server/etcd-choice';
+import { KubeconfigError } from '../server/kubeconfig';
 import type { ProfileName } from '../server/registry';
 import type { ExtensionLog } from './output-log';
 
@@ -172,6 +173,10 @@ export class LocalApiServer implements vscode.Disposable {
     clearTimeout(this.timer);
     this.timer = undefined;
     await running.server.stop();
+    // The token dies with the server: the kubeconfig written to our storage folder goes with it
+    // (one a start named stays where it was asked for).
+    if (running.server.kubeconfigPath === this.defaultKubeconfigPath)
+      fs.rmSync(this.defaultKubeconfigPath, { force: true });
     this.log.info(`local API server stopped: ${running.server.httpsUrl}`);
     this.changed.fire(undefined);
     return true;
@@ -277,7 +282,7 @@ function shownKey(s: LiveServerState): string {
 function startFailure(e: unknown, o: LocalServerOptions): string {
   const err = e as NodeJS.ErrnoException;
   if (e instanceof CrdError) return `CRD file ${err.message}`;
-  if (e instanceof EtcdOpenError) return err.message;
+  if (e instanceof EtcdOpenError || e instanceof KubeconfigError) return err.message;
   if (err.code === 'EADDRINUSE')
     return `port ${o.port} is in use (listwatch.server.port); set another port, or 0 for a free one`;
   if (err.code === 'EACCES' && err.syscall === 'listen')

@@ -38,8 +38,11 @@ export interface ImportOptions {
   /** The formats detection chooses from, in order of preference; default knownLineFormats. */
   formats?: readonly LineFormat[];
   signal?: AbortSignal;
-  /** Called once with 0 before reading (the total is known from stat), then after every chunk. */
-  onProgress?(bytesRead: number, totalBytes: number): void;
+  /**
+   * Called once with 0 before reading, then after every chunk; the total is known from stat,
+   * undefined when an input has no size (a FIFO, a character device such as /dev/zero).
+   */
+  onProgress?(bytesRead: number, totalBytes: number | undefined): void;
   /**
    * Log time a completed request waits for more lines (default defaultMergeWindowMs): another
    * file's, or a client log's response body after its status line. A single audit log has none
@@ -105,6 +108,13 @@ export const defaultMaxPending = 200_000;
  * within a few hundred MB.
  */
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
+
+/**
+ * A file whose first line has no end within maxLineBytes is no log of lines (a binary file,
+ * /dev/zero, a stream that never sends a newline): it is refused, with the file and the byte it
+ * reached, instead of being read (and counted as one overlong line) forever.
+ */
+export class NoLineEndError extends Error {}
 export const maxRejectedSamples = 100;
 /** Non-empty lines detection reads, and lines it looks at in all before giving up. */
 const sniffLines = 20;
@@ -155,6 +165,7 @@ export async function importFiles(
   };
 
   const sources: FileSource[] = [];
+  let sizeUnknown = false;
   const byName = new Map<string, ImportFileResult>();
   const mtimeYears: Array<{ name: string; year: number }> = [];
   for (const f of files) {
@@ -182,6 +193,7 @@ export async function importFiles(
     }
     stats.bytes = st.size;
     result.bytes += st.size;
+    if (!st.isFile()) sizeUnknown = true;
     const year = options.year ?? new Date(st.mtimeMs).getUTCFullYear();
     mtimeYears.push({ name, year });
     sources.push(new FileSource(f.path, name, year, stats, formats, forced, options, reject));
@@ -199,7 +211,11 @@ export async function importFiles(
     opened: (fields) => sink.watchOpened?.(fields),
   });
 
-  const progress = { read: 0, total: result.bytes, report: options.onProgress };
+  const progress: Progress = {
+    read: 0,
+    total: sizeUnknown ? undefined : result.bytes,
+    report: options.onProgress,
+  };
   progress.report?.(0, progress.total);
   try {
     await Promise.all(sources.map((s) => s.fill(progress)));
@@ -253,8 +269,8 @@ export async function importFiles(
 
 interface Progress {
   read: number;
-  total: number;
-  report?(bytesRead: number, totalBytes: number): void;
+  total: number | undefined;
+  report?(bytesRead: number, totalBytes: number | undefined): void;
 }
 
 /** One file being read: its lines through detection and its parser into a queue of fragments. */
@@ -273,6 +289,8 @@ class FileSource {
   private size = 0;
   private lastTime = -Infinity;
   private ended = false;
+  /** This file's bytes read so far. */
+  private bytesRead = 0;
 
   constructor(
     path: string,
@@ -350,9 +368,23 @@ class FileSource {
         continue;
       }
       progress.read += next.value.length;
+      this.bytesRead += next.value.length;
       progress.report?.(progress.read, progress.total);
       this.splitter.push(next.value);
+      if (!this.has()) this.refuseWithoutLineEnd();
     }
+  }
+
+  /** NoLineEndError when the first line is still open past the longest line read. */
+  private refuseWithoutLineEnd(): void {
+    const max = this.options.maxLineBytes ?? defaultMaxLineBytes;
+    if (this.splitter.lines > 0 || this.splitter.openLineBytes <= max) return;
+    this.splitter.abandon();
+    this.ended = true;
+    this.close();
+    throw new NoLineEndError(
+      `${this.name}: no line end in its first ${sizeText(max)} (line 1 still open at byte ${this.bytesRead}): not a log of lines; the longest line the import reads is ${sizeText(max)}`,
+    );
   }
 
   close(): void {
@@ -457,6 +489,11 @@ class FileSource {
     this.stats.format = f.format;
     this.parser = f.create();
   }
+}
+
+/** `64 MiB`, or the bytes when not a whole number of MiB. */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
 }
 
 function errorText(e: unknown): string {

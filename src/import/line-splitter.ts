@@ -69,6 +69,19 @@ export class LineSplitter {
     return true;
   }
 
+  /** Bytes of the line still open (no line end yet), kept or only counted. */
+  get openLineBytes(): number {
+    return this.partBytes;
+  }
+
+  /** Drops the open line and the chunk in hand: the reader stops here, and end() says nothing. */
+  abandon(): void {
+    this.parts = [];
+    this.partBytes = 0;
+    this.overlong = false;
+    this.chunk = undefined;
+  }
+
   /** The file ended (the last chunk used up): a last line without a newline is a line too. */
   end(): void {
     if (this.partBytes > 0 || this.overlong) this.flushParts();

@@ -32,7 +32,7 @@ import {
 } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
-import { isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
+import { getAuthMethods, isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
 import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
@@ -43,8 +43,13 @@ import { createObject } from './handlers/create';
 import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import { writeError, writeErrorBody } from './handlers/response';
-import { kubeconfigName, writeKubeconfig } from './kubeconfig';
-import { AuditLogWriter, authorizationAllowAnnotations, type AuditEventHandle } from './audit-log';
+import { kubeconfigName, writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
+import {
+  AuditLogWriter,
+  authorizationAllowAnnotations,
+  type AuditEventHandle,
+  type AuditRequest,
+} from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
 import { Registry, type ProfileName } from './registry';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
@@ -77,7 +82,10 @@ export interface ApiServerOptions {
   seed?: SeedCounts;
   /** CustomResourceDefinition manifests (YAML or JSON). */
   crdFiles?: readonly string[];
-  /** Where to write the kubeconfig (default: a new temporary directory). */
+  /**
+   * Where to write the kubeconfig, never through a symbolic link (default: a new temporary
+   * directory, removed with it when the server stops or the process exits).
+   */
   kubeconfigPath?: string;
   /** audit.k8s.io/v1 events at Metadata level, one JSON line each. */
   auditLogPath?: string;
@@ -162,6 +170,7 @@ export class ApiServer {
    */
   readonly etcdFeatureLine: string | undefined;
   private readonly etcd: OpenedEtcd | undefined;
+  private readonly kubeconfig: WrittenKubeconfig;
 
   private constructor(
     readonly registry: Registry,
@@ -175,7 +184,7 @@ export class ApiServer {
     o: {
       port: number;
       token: string;
-      kubeconfigPath: string;
+      kubeconfig: WrittenKubeconfig;
       auditLogPath?: string;
       etcd?: OpenedEtcd;
       etcdCheck?: EtcdCheck;
@@ -188,7 +197,11 @@ export class ApiServer {
     this.url = `http://${loopbackHost}:${o.port}`;
     this.httpsUrl = `https://${loopbackHost}:${o.port}`;
     this.token = o.token;
-    this.kubeconfigPath = o.kubeconfigPath;
+    this.kubeconfig = o.kubeconfig;
+    this.kubeconfigPath = o.kubeconfig.path;
+    // A temporary kubeconfig holds the token: gone however the process ends (an error, exit()),
+    // not only on stop().
+    if (o.kubeconfig.temporary) process.once('exit', o.kubeconfig.remove);
     this.auditLogPath = o.auditLogPath;
   }
 
@@ -334,13 +347,13 @@ export class ApiServer {
       });
     };
     const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
-    const certKey = generateSelfSignedCertKey();
+    const certificate = generateSelfSignedCertKey();
     const serversFor = (h: typeof handler): Server[] => {
       const options = httpServerOptions(limits);
       const pair = [
         createServer(options, h),
         createHttpsServer(
-          { ...certKey, ...options, handshakeTimeout: limits.readHeaderTimeoutMs },
+          { ...certificate, ...options, handshakeTimeout: limits.readHeaderTimeoutMs },
           h,
         ),
       ];
@@ -373,15 +386,23 @@ export class ApiServer {
       await stopEtcd();
       throw e;
     }
-    const kubeconfigPath = writeKubeconfig({
-      server: `https://127.0.0.1:${port}`,
-      token,
-      path: opts.kubeconfigPath,
-    });
+    let kubeconfig: WrittenKubeconfig;
+    try {
+      kubeconfig = writeKubeconfig({
+        server: `https://127.0.0.1:${port}`,
+        token,
+        certificateAuthority: certificate.cert,
+        path: opts.kubeconfigPath,
+      });
+    } catch (e) {
+      await new Promise((resolve) => listener.close(resolve));
+      await stopEtcd();
+      throw e;
+    }
     return new ApiServer(registry, inspector, state, listener, [...servers, ...refusers], sockets, {
       port,
       token,
-      kubeconfigPath,
+      kubeconfig,
       auditLogPath: opts.auditLogPath,
       etcd,
       etcdCheck,
@@ -411,6 +432,8 @@ export class ApiServer {
       for (const socket of this.sockets) socket.destroy();
     });
     await this.etcd?.stop();
+    process.removeListener('exit', this.kubeconfig.remove);
+    this.kubeconfig.remove();
   }
 }
 
@@ -490,7 +513,10 @@ async function serve(
   res.setHeader('Cache-Control', 'no-cache, private');
   if (!isOwnHost(req.headers.host, port))
     return writeError(res, misdirectedRequest(req.headers.host, port));
-  if (!isAuthenticated(req, token)) return writeErrorBody(res, 401, unauthorizedStatusJSON + '\n');
+  if (!isAuthenticated(req, token)) {
+    if (state.audit) auditFailedAuthentication(state.audit, factory, req, res);
+    return writeErrorBody(res, 401, unauthorizedStatusJSON + '\n');
+  }
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
   let info: RequestInfo;
@@ -638,26 +664,10 @@ function audit(
   req: IncomingMessage,
   res: ServerResponse,
 ): AuditEventHandle {
-  const auditID = randomUUID();
-  res.setHeader('Audit-Id', auditID);
   const longRunning = info.verb === 'watch';
   const handle = writer.requestReceived({
-    auditID,
-    requestURI: url,
-    verb: info.verb,
+    ...auditRequestMetadata(info, url, req, res),
     user: { username: kubeconfigName, groups: ['system:masters', 'system:authenticated'] },
-    sourceIPs: req.socket.remoteAddress ? [req.socket.remoteAddress] : [],
-    userAgent: req.headers['user-agent'],
-    objectRef: info.isResourceRequest
-      ? {
-          resource: info.resource,
-          namespace: info.namespace || undefined,
-          name: info.name || undefined,
-          apiGroup: info.apiGroup || undefined,
-          apiVersion: info.apiVersion,
-          subresource: info.subresource || undefined,
-        }
-      : undefined,
     longRunning,
   });
   handle.annotate(authorizationAllowAnnotations);
@@ -671,6 +681,54 @@ function audit(
   }
   res.once('close', () => handle.responseComplete(auditStatusOf(res)));
   return handle;
+}
+
+/**
+ * WithAuditInit's Audit-Id header and LogRequestMetadata's fields (all but the user, which only
+ * an authenticated request has).
+ */
+function auditRequestMetadata(
+  info: RequestInfo | undefined,
+  url: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Omit<AuditRequest, 'user' | 'longRunning'> {
+  const auditID = randomUUID();
+  res.setHeader('Audit-Id', auditID);
+  return {
+    auditID,
+    requestURI: url,
+    verb: info?.verb ?? (req.method ?? 'GET').toLowerCase(),
+    sourceIPs: req.socket.remoteAddress ? [req.socket.remoteAddress] : [],
+    userAgent: req.headers['user-agent'],
+    objectRef: info?.isResourceRequest
+      ? {
+          resource: info.resource,
+          namespace: info.namespace || undefined,
+          name: info.name || undefined,
+          apiGroup: info.apiGroup || undefined,
+          apiVersion: info.apiVersion,
+          subresource: info.subresource || undefined,
+        }
+      : undefined,
+  };
+}
+
+/** WithFailedAuthenticationAudit around the 401 (filters/authn_audit.go). */
+function auditFailedAuthentication(
+  writer: AuditLogWriter,
+  factory: RequestInfoFactory,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const url = req.url ?? '/';
+  let info: RequestInfo | undefined;
+  try {
+    info = factory.newRequestInfo(req.method ?? 'GET', url);
+  } catch {
+    // A URL that does not decode: upstream's WithRequestInfo would have answered first.
+  }
+  writer.failedAuthentication(auditRequestMetadata(info, url, req, res), getAuthMethods(req), 401);
 }
 
 /** A namespaced resource's URL without a namespace serves only list and watch (all namespaces). */

@@ -2,8 +2,8 @@
 // audit.k8s.io/v1 Event JSON lines (k8s.io/apiserver pkg/apis/audit/v1/types.go, field order and
 // omitempty as there), stages as pkg/endpoints/filters/audit.go processes them: RequestReceived
 // before the handler, ResponseStarted when a long-running request (watch) writes its header,
-// ResponseComplete at the end; responseStatus as audit.LogResponseObject and
-// SetEventResponseStatusCode set it. Deliberate differences: the log backend is "blocking"
+// ResponseComplete at the end, and a failed authentication's one ResponseStarted (authn_audit.go);
+// responseStatus as audit.LogResponseObject and SetEventResponseStatusCode set it. Deliberate differences: the log backend is "blocking"
 // upstream; here lines wait in a bounded buffer while the sink is slow, and beyond it are
 // dropped and counted (the server must not stall on its audit log).
 import { goJsonMarshal, type GoJsonValue } from '../engine/encoding/go-json';
@@ -137,6 +137,11 @@ export class AuditEventHandle {
     this.annotations = { ...this.annotations, ...annotations };
   }
 
+  /** SetEventResponseStatus before the response: its message (a failed authentication's). */
+  setResponseStatusMessage(message: string): void {
+    this.status = { ...this.status, message, code: this.status?.code ?? 0 };
+  }
+
   /** The response header is written (processCode): a watch's ResponseStarted stage. */
   responseStarted(code: number): void {
     if (this.done || this.started) return;
@@ -209,6 +214,25 @@ export class AuditLogWriter {
     const h = new AuditEventHandle(this, req, this.nowMicros());
     h.emitReceived();
     return h;
+  }
+
+  /**
+   * filters/authn_audit.go WithFailedAuthenticationAudit: the request never reaches WithAudit, so
+   * its one event is the ResponseStarted stage its 401 writes (decorateResponseWriter with
+   * processResponseStartedStage), with no user and the methods it attempted as the message.
+   */
+  failedAuthentication(
+    req: Omit<AuditRequest, 'user' | 'longRunning'>,
+    message: string,
+    code: number,
+  ): void {
+    const h = new AuditEventHandle(
+      this,
+      { ...req, user: { username: '' }, longRunning: true },
+      this.nowMicros(),
+    );
+    h.setResponseStatusMessage(message);
+    h.responseStarted(code);
   }
 
   /** Bytes waiting for the sink. */

@@ -1,9 +1,9 @@
 // No upstream counterpart as code: kube-apiserver makes a self-signed serving certificate when it
 // is given none (k8s.io/client-go/util/cert GenerateSelfSignedCertKey). Ours is an ECDSA P-256
-// certificate for 127.0.0.1 and localhost, valid a year, written as DER by hand because Node can
+// certificate for 127.0.0.1 and localhost, valid a year, its own CA (the kubeconfig trusts it), written as DER by hand because Node can
 // sign but not build X.509. It exists because client-go (clientcmd's getUserIdentificationPartialConfig)
 // sends a bearer token only over TLS: kubectl would never authenticate to a plain-http server.
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 
 export interface ServingCertificate {
   /** PEM. */
@@ -24,11 +24,18 @@ export function generateSelfSignedCertKey(now = Date.now()): ServingCertificate 
     tlv(0x82, Buffer.from('localhost')), // [2] dNSName
     tlv(0x87, Buffer.from([127, 0, 0, 1])), // [7] iPAddress
   );
+  // The kubeconfig trusts this certificate as its own authority, so it carries what RFC 5280
+  // asks of a CA certificate (4.2.1.9 critical basicConstraints CA:TRUE, 4.2.1.3 keyUsage with
+  // keyCertSign, 4.2.1.2 subjectKeyIdentifier), which strict verifiers check.
+  const critical = tlv(0x01, Buffer.from([0xff]));
   const extensions = seq(
+    seq(oid('2.5.29.19'), critical, tlv(0x04, seq(tlv(0x01, Buffer.from([0xff]))))),
+    // digitalSignature (bit 0) and keyCertSign (bit 5): 0x84, the 2 low bits unused.
+    seq(oid('2.5.29.15'), critical, tlv(0x04, tlv(0x03, Buffer.from([0x02, 0x84])))),
+    // RFC 5280 4.2.1.2 method (1): SHA-1 of the subjectPublicKey bits (the key's last 65 bytes).
     seq(
-      oid('2.5.29.19'),
-      tlv(0x01, Buffer.from([0xff])),
-      tlv(0x04, seq(tlv(0x01, Buffer.from([0xff])))),
+      oid('2.5.29.14'),
+      tlv(0x04, tlv(0x04, createHash('sha1').update(spki.subarray(-65)).digest())),
     ),
     seq(oid('2.5.29.17'), tlv(0x04, subjectAltName)),
   );

@@ -54,7 +54,10 @@ const token = (last: string, rv: number) =>
 
 /** A reader that hands over a backup chain broken by a 410, an informer's relist and two rejects. */
 const fakeImport: ImportFiles = (files, options, sink) => {
-  seen.push({ files, options });
+  // The Ctrl-C signal is the command's own, not an option the user gave.
+  const { signal, ...given } = options;
+  assert.ok(signal instanceof AbortSignal);
+  seen.push({ files, options: given });
   const backup = 'backup-agent/1.7.0';
   const evil = 'evil/1.0 \u001b[31m<script>alert(1)</script>';
   for (const r of [

@@ -392,7 +392,7 @@ describe('import: importFiles', () => {
       Array.from({ length: 20_000 }, (_, i) => ev(`p${i}`, 'ResponseComplete', i)),
     );
     const size = Buffer.byteLength(content);
-    const calls: Array<[number, number]> = [];
+    const calls: Array<[number, number | undefined]> = [];
     await importText([{ name: 'p.log', content }], {
       onProgress: (read, total) => calls.push([read, total]),
     });
