@@ -13,6 +13,7 @@ import {
   goJsonUnmarshalStruct,
   type GoJsonSyntaxError,
 } from '../engine/encoding/go-json';
+import { setOwn } from '../engine/encoding/own-key';
 import { newBadRequest, type StatusError } from '../engine/storage/errors';
 import { quote } from '../engine/storage/go-strings';
 import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
@@ -469,7 +470,8 @@ export function decodeBody(
   }
   // The typed round trip sets TypeMeta to the endpoint's kind (a body may omit it).
   const object: Record<string, unknown> = { kind: expected.kind, apiVersion: gvString(expected) };
-  for (const [k, v] of Object.entries(obj)) if (k !== 'kind' && k !== 'apiVersion') object[k] = v;
+  for (const [k, v] of Object.entries(obj))
+    if (k !== 'kind' && k !== 'apiVersion') setOwn(object, k, v);
   object.metadata ??= {};
   return {
     object: object as unknown as KubeObject,

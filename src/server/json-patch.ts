@@ -12,6 +12,7 @@ import {
   goJsonMarshal,
   type GoJsonValue,
 } from '../engine/encoding/go-json';
+import { setOwn } from '../engine/encoding/own-key';
 import { quote } from '../engine/storage/go-strings';
 
 /** A parsed JSON value. */
@@ -93,16 +94,6 @@ interface Container {
   set(key: string, val: JsonValue): void;
   add(key: string, val: JsonValue): void;
   remove(key: string): void;
-}
-
-// An own data property, so that a key such as `__proto__` stays data.
-export function setOwn(obj: JsonObject, key: string, val: JsonValue): void {
-  Object.defineProperty(obj, key, {
-    value: val,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
 }
 
 class PartialDoc implements Container {

@@ -2,7 +2,8 @@
 // Keys keep the current object's order and new keys are appended (Go's maps re-sort them, and the
 // typed decode that follows upstream puts them in struct order).
 import { goJsonCheckValid } from '../engine/encoding/go-json';
-import { setOwn, type JsonObject, type JsonValue } from './json-patch';
+import { setOwn } from '../engine/encoding/own-key';
+import type { JsonObject, JsonValue } from './json-patch';
 
 /** jsonpatch.ErrBadJSONPatch: the patch is not JSON, is null, or is neither an object nor an array. */
 export const errBadJSONPatchMessage = 'Invalid JSON Patch';

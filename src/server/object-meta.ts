@@ -23,6 +23,7 @@ import {
 } from '../engine/storage/field-errors';
 import { isDNS1123Subdomain, isLabelKey, isLabelValue } from '../engine/storage/labels';
 import { utf8Length } from '../engine/storage/go-strings';
+import { setOwn } from '../engine/encoding/own-key';
 import { objectMetaFieldOrder, type KubeObject, type ObjectMeta } from '../engine/storage/objects';
 import { newOptimisticLockConflict } from './status';
 
@@ -127,7 +128,7 @@ function orderMetadata(meta: ObjectMeta): ObjectMeta {
   };
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(meta).sort((a, b) => rank(a) - rank(b)))
-    out[k] = (meta as Record<string, unknown>)[k];
+    setOwn(out, k, (meta as Record<string, unknown>)[k]);
   return out as ObjectMeta;
 }
 
@@ -288,7 +289,7 @@ export const namespaceFinalizeStrategy: ObjectStrategy = {
 
 function nonMetadata(obj: KubeObject): Loose {
   const out: Loose = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata') out[k] = v;
+  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata') setOwn(out, k, v);
   return out;
 }
 
