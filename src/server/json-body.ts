@@ -10,6 +10,7 @@
 import { load as loadYaml } from 'js-yaml';
 import {
   GoJsonUnmarshalTypeError,
+  goJsonParse,
   goJsonUnmarshalStruct,
   type GoJsonSyntaxError,
 } from '../engine/encoding/go-json';
@@ -401,7 +402,7 @@ export function decodeBody(
     throw transformDecodeError(e as Error | GoJsonSyntaxError, expected, undefined, body);
   }
   actual = gvkWithDefaults(actual, expected);
-  const value = JSON.parse(new TextDecoder().decode(data)) as unknown;
+  const value = goJsonParse(data);
   const fail = (err: Error, gvk: GroupVersionKind = actual): never => {
     throw transformDecodeError(err, expected, gvk, body);
   };

@@ -10,6 +10,7 @@ import {
   GoJsonUnmarshalTypeError,
   goJsonCheckValid,
   goJsonMarshal,
+  goJsonParse,
   type GoJsonValue,
 } from '../engine/encoding/go-json';
 import { setOwn } from '../engine/encoding/own-key';
@@ -62,7 +63,7 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
 export function decodePatch(buf: Uint8Array): Operation[] {
   const syntaxErr = goJsonCheckValid(buf);
   if (syntaxErr) throw syntaxErr;
-  const v = JSON.parse(new TextDecoder().decode(buf)) as JsonValue;
+  const v = goJsonParse(buf) as JsonValue;
   if (v === null) return [];
   if (!Array.isArray(v)) throw new GoJsonUnmarshalTypeError(goJsonKindOf(v), 'jsonpatch.Patch');
   for (const op of v)

@@ -8,8 +8,8 @@
 // apiextensions-apiserver registry/customresource/strategy.go) (release-1.36): what upstream
 // sets and checks in an object's metadata on create and update. Wall-clock time and randomness
 // are parameters. Deliberate differences: of the kinds' own validation only the name rules, the
-// custom resource's TypeMeta and a pod's containers (required, with a name and an image) are
-// modelled; no defaulting beyond what the strategies' PrepareForCreate/Update do to metadata,
+// custom resource's TypeMeta, a pod's containers (required, with a name and an image) and a
+// ConfigMap's keys, size and immutability (configmap-validation.ts) are modelled; no defaulting beyond what the strategies' PrepareForCreate/Update do to metadata,
 // a pod's status phase and a namespace's phase and finalizer.
 import type { GroupResource } from '../engine/storage/group-resource';
 import { newBadRequest, newInvalid } from '../engine/storage/errors';
@@ -25,6 +25,7 @@ import { isDNS1123Subdomain, isLabelKey, isLabelValue } from '../engine/storage/
 import { utf8Length } from '../engine/storage/go-strings';
 import { setOwn } from '../engine/encoding/own-key';
 import { objectMetaFieldOrder, type KubeObject, type ObjectMeta } from '../engine/storage/objects';
+import { validateConfigMapData, validateConfigMapImmutable } from './configmap-validation';
 import { newOptimisticLockConflict } from './status';
 
 /** Random integers in [0, n) (a SeededRandom, or Math.random in a live server). */
@@ -220,9 +221,17 @@ export const configMapStrategy: ObjectStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate() {},
   prepareForUpdate() {},
-  // ValidateConfigMap: ValidateObjectMeta(ValidateConfigMapName); ValidateConfigMapUpdate repeats it.
-  validate: (obj) => validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-  validateUpdate: (obj) => validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
+  // ValidateConfigMap: ValidateObjectMeta(ValidateConfigMapName), then keys and size.
+  validate: (obj) => [
+    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
+    ...validateConfigMapData(obj),
+  ],
+  // ValidateConfigMapUpdate: the immutable rule, then ValidateConfigMap again.
+  validateUpdate: (obj, old) => [
+    ...validateConfigMapImmutable(obj, old),
+    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
+    ...validateConfigMapData(obj),
+  ],
 };
 
 /** namespace.Strategy: cluster-scoped, DNS-1123 label names, phase Active, the kubernetes finalizer. */

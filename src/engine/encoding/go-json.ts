@@ -3,6 +3,7 @@
 // JSON.stringify/JSON.parse differ from Go on HTML escaping, U+2028/9, invalid UTF-8, key folding,
 // duplicate keys and integer range, and those differences decide whether a continue token is valid.
 import { codePoints, decodeRune, decodeUtf8 } from './go-utf8';
+import { setOwn } from './own-key';
 
 // ---------------------------------------------------------------------------------------------
 // Marshal
@@ -524,6 +525,35 @@ export function goJsonCheckValid(data: Uint8Array): GoJsonSyntaxError | undefine
   }
   if (scan.eof() === scanError) return scan.err;
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unmarshal into interface{} (decode.go), on input checkValid has accepted.
+
+// An escaped surrogate (`\ud800`), the only way a JSON text in UTF-8 can spell a lone one.
+const escapedSurrogate = /\\u[dD][89a-fA-F]/;
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+// Go's unquote: an escaped surrogate without its pair is U+FFFD.
+function wellFormed(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(loneSurrogate, '\ufffd');
+  if (Array.isArray(v)) return v.map(wellFormed);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) setOwn(out, wellFormed(k) as string, wellFormed(x));
+  return out;
+}
+
+/**
+ * json.Unmarshal into an interface{} (maps, slices, float64s) of data checkValid has accepted:
+ * JSON.parse, with Go's decoding of strings: unpaired surrogate escapes become U+FFFD, in keys and
+ * values. Invalid UTF-8 is replaced as TextDecoder does (a maximal bad sequence is one U+FFFD;
+ * Go writes one per byte).
+ */
+export function goJsonParse(data: Uint8Array): unknown {
+  const text = new TextDecoder().decode(data);
+  const v = JSON.parse(text) as unknown;
+  return escapedSurrogate.test(text) ? wellFormed(v) : v;
 }
 
 // ---------------------------------------------------------------------------------------------
