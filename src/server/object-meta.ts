@@ -15,11 +15,11 @@ import type { GroupResource } from '../engine/storage/group-resource';
 import { newBadRequest, newInvalid } from '../engine/storage/errors';
 import {
   FieldPath,
-  ErrorType,
   FieldError,
   forbidden,
   invalid,
   required,
+  tooLong,
 } from '../engine/storage/field-errors';
 import { isDNS1123Subdomain, isLabelKey, isLabelValue } from '../engine/storage/labels';
 import { utf8Length } from '../engine/storage/go-strings';
@@ -357,6 +357,9 @@ function validateLabels(labels: Record<string, string> | undefined, path: FieldP
   return errs;
 }
 
+/** TotalAnnotationSizeLimitB: an object's annotations, keys and values, hold at most 256 KiB. */
+const totalAnnotationSizeLimitB = 256 * 1024;
+
 // ValidateAnnotations: keys are qualified names (case-insensitive), at most 256 kB in total.
 function validateAnnotations(
   annotations: Record<string, string> | undefined,
@@ -368,7 +371,7 @@ function validateAnnotations(
     for (const m of isLabelKey(k.toLowerCase())) errs.push(invalid(path, k, m));
     size += utf8Length(k) + utf8Length(v);
   }
-  if (size > 256 * 1024) errs.push(new FieldError(ErrorType.TooLong, path.toString(), '', ''));
+  if (size > totalAnnotationSizeLimitB) errs.push(tooLong(path, totalAnnotationSizeLimitB));
   return errs;
 }
 

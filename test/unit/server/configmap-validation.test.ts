@@ -101,6 +101,11 @@ describe('server/configmap-validation', () => {
         fields: { data: { a: big(maxSecretSize - 2) }, binaryData: { b: 'AAAA' } },
         message: `ConfigMap "x" is invalid: []: Too long: may not be more than 1048576 bytes`,
       },
+      {
+        name: 'annotations over 256 KiB (ValidateObjectMeta, the same field.TooLong)',
+        fields: { metadata: { name: 'x', annotations: { a: big(256 * 1024) } } },
+        message: `ConfigMap "x" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes`,
+      },
       { name: 'binaryData counted decoded', fields: { binaryData: { b: big(1398100) } } },
     ];
     for (const c of cases) {
