@@ -3,7 +3,6 @@
 // JSON.stringify/JSON.parse differ from Go on HTML escaping, U+2028/9, invalid UTF-8, key folding,
 // duplicate keys and integer range, and those differences decide whether a continue token is valid.
 import { codePoints, decodeRune, decodeUtf8 } from './go-utf8';
-import { setOwn } from './own-key';
 
 // ---------------------------------------------------------------------------------------------
 // Marshal
@@ -532,28 +531,25 @@ export function goJsonCheckValid(data: Uint8Array): GoJsonSyntaxError | undefine
 
 // An escaped surrogate (`\ud800`), the only way a JSON text in UTF-8 can spell a lone one.
 const escapedSurrogate = /\\u[dD][89a-fA-F]/;
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-// Go's unquote: an escaped surrogate without its pair is U+FFFD.
-function wellFormed(v: unknown): unknown {
-  if (typeof v === 'string') return v.replace(loneSurrogate, '\ufffd');
-  if (Array.isArray(v)) return v.map(wellFormed);
-  if (v === null || typeof v !== 'object') return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) setOwn(out, wellFormed(k) as string, wellFormed(x));
-  return out;
-}
+// Every escape in order (outside strings valid JSON has no backslash): a surrogate pair, a lone
+// surrogate, or any other escape (`\\` among them, so `\\ud800` is no surrogate).
+const jsonEscape =
+  /\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}|\\u(d[89a-f])[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[^u]/gi;
 
 /**
  * json.Unmarshal into an interface{} (maps, slices, float64s) of data checkValid has accepted:
- * JSON.parse, with Go's decoding of strings: unpaired surrogate escapes become U+FFFD, in keys and
- * values. Invalid UTF-8 is replaced as TextDecoder does (a maximal bad sequence is one U+FFFD;
- * Go writes one per byte).
+ * JSON.parse, with Go's decoding of strings: an escaped surrogate without its pair becomes U+FFFD
+ * (Go's unquote), in keys and values. Invalid UTF-8 is replaced as TextDecoder does (a maximal bad
+ * sequence is one U+FFFD; Go writes one per byte).
  */
 export function goJsonParse(data: Uint8Array): unknown {
   const text = new TextDecoder().decode(data);
-  const v = JSON.parse(text) as unknown;
-  return escapedSurrogate.test(text) ? wellFormed(v) : v;
+  if (!escapedSurrogate.test(text)) return JSON.parse(text) as unknown;
+  return JSON.parse(
+    text.replace(jsonEscape, (m: string, lone: string | undefined) =>
+      lone === undefined ? m : '\\ufffd',
+    ),
+  ) as unknown;
 }
 
 // ---------------------------------------------------------------------------------------------
