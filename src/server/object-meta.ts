@@ -172,7 +172,8 @@ function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Loose)[k], (b as Loose)[k]));
+  // Own keys only: b's inherited `__proto__` or `constructor` is no key of b.
+  return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Loose)[k], (b as Loose)[k]));
 }
 
 // A minimal ValidatePodSpec: containers are required, each with a name and an image.

@@ -4,7 +4,9 @@
 // LIST and WATCH; a hostile body pollutes no prototype. Bodies are JSON text: an object literal
 // with a `__proto__` key would set the literal's prototype instead.
 import * as assert from 'assert';
+import type { KubeObject } from '../../../src/engine/storage/objects';
 import { ApiServer } from '../../../src/server/api-server';
+import { beforeUpdate, podStrategy } from '../../../src/server/object-meta';
 
 const hostileKeys = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 const hostileData = `{${hostileKeys.map((k) => `"${k}":"${k}-v"`).join(',')},"a":"b"}`;
@@ -332,5 +334,18 @@ describe('keys from clients are data (__proto__, constructor, …)', () => {
       JSON.parse(bad.text).message,
       /metadata\.labels: Invalid value: "__proto__": name part must consist of/,
     );
+  });
+
+  it('a spec that trades a key for __proto__ is a change: the pod generation moves on', () => {
+    const meta =
+      '"metadata":{"name":"p","namespace":"default","uid":"u","resourceVersion":"3","generation":1}';
+    const old = JSON.parse(
+      `{${meta},"spec":{"containers":[{"name":"c","image":"i"}],"nodeName":"n"}}`,
+    ) as KubeObject;
+    const next = JSON.parse(
+      `{${meta},"spec":{"containers":[{"name":"c","image":"i"}],"__proto__":{}}}`,
+    ) as KubeObject;
+    beforeUpdate(podStrategy, next, old, 'default');
+    assert.strictEqual(next.metadata.generation, 2);
   });
 });
