@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { ApiServer } from '../../../src/server/api-server';
+import { printResults, type JsonValue } from '../../../src/server/jsonpath';
 import { beforeUpdate, podStrategy } from '../../../src/server/object-meta';
 
 const hostileKeys = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -347,5 +348,10 @@ describe('keys from clients are data (__proto__, constructor, …)', () => {
     ) as KubeObject;
     beforeUpdate(podStrategy, next, old, 'default');
     assert.strictEqual(next.metadata.generation, 2);
+  });
+
+  it('a printer column that selects a map prints its __proto__ key (jsonpath PrintResults)', () => {
+    const data = JSON.parse('{"__proto__":"p","b":"c","a":"b"}') as JsonValue;
+    assert.strictEqual(printResults([data]), '{"__proto__":"p","a":"b","b":"c"}');
   });
 });
