@@ -304,13 +304,31 @@ describe('keys from clients are data (__proto__, constructor, …)', () => {
       server,
       'POST',
       base,
-      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"smuggle","__proto__":{"labels":{"not valid!":"x"}}}}`,
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"smuggle","__proto__":{"labels":{"not valid!":"x","smuggled":"yes"}}}}`,
     );
     assert.strictEqual(r.status, 201, r.text);
     const meta = JSON.parse(r.text).metadata as Record<string, unknown>;
     assert.strictEqual(Object.hasOwn(meta, 'labels'), false, r.text);
     const got = JSON.parse((await call(server, 'GET', `${base}/smuggle`)).text).metadata;
     assert.strictEqual(Object.hasOwn(got, 'labels'), false, JSON.stringify(got));
+    // Nor does a label selector see them, in the cache or in storage.
+    for (const rv of ['', '&resourceVersion=0']) {
+      const list = JSON.parse(
+        (await call(server, 'GET', `${base}?labelSelector=smuggled%3Dyes${rv}`)).text,
+      );
+      assert.deepStrictEqual(list.items, [], `labelSelector${rv}`);
+    }
+  });
+
+  it('a top-level __proto__ lends the object no fields: its data is neither validated nor stored', async () => {
+    const r = await call(
+      server,
+      'POST',
+      base,
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"lend"},"__proto__":{"data":{"a b":"1"}}}`,
+    );
+    assert.strictEqual(r.status, 201, r.text);
+    assert.strictEqual(Object.hasOwn(JSON.parse(r.text), 'data'), false, r.text);
   });
 
   it('labels: constructor and toString are valid keys and kept; __proto__ is an invalid one (422)', async () => {
