@@ -7,6 +7,7 @@
 // as encoding/json does. Deliberate difference: below the top level a built-in keeps the order it
 // was sent in (no schema for PodSpec's struct order); fields the Go type lacks are kept, last.
 // A custom resource is unstructured: a map, whose keys Go marshals sorted at every level.
+import { setOwn } from '../engine/encoding/own-key';
 import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
 import { compareStrings } from '../engine/storage/go-strings';
 import { groupVersionOf, type ServedResource } from './served-resource';
@@ -27,7 +28,8 @@ export function canonicalObject(served: ServedResource, obj: KubeObject): KubeOb
   const out: Loose = { kind: typed.kind, apiVersion: typed.apiVersion };
   for (const k of topLevelFieldOrder[served.resource] ?? ['metadata'])
     if (typed[k] !== undefined) out[k] = typed[k];
-  for (const k of Object.keys(typed)) if (!(k in out) && typed[k] !== undefined) out[k] = typed[k];
+  for (const k of Object.keys(typed))
+    if (!Object.hasOwn(out, k) && typed[k] !== undefined) setOwn(out, k, typed[k]);
   out.metadata = orderedMeta(out.metadata);
   if (served.resource === 'configmaps') {
     if (out.data !== undefined) out.data = sortedMap(out.data);
@@ -45,15 +47,17 @@ function isObject(v: unknown): v is Loose {
 function sortedMap(v: unknown): unknown {
   if (!isObject(v)) return v;
   const out: Loose = {};
-  for (const k of Object.keys(v).sort(compareStrings)) out[k] = v[k];
+  for (const k of Object.keys(v).sort(compareStrings)) setOwn(out, k, v[k]);
   return out;
 }
 
 function orderedMeta(meta: unknown): Loose {
   const m = (meta ?? {}) as Loose;
   const out: Loose = {};
-  for (const k of objectMetaFieldOrder) if (m[k] !== undefined) out[k] = m[k];
-  for (const k of Object.keys(m)) if (!(k in out) && m[k] !== undefined) out[k] = m[k];
+  for (const k of objectMetaFieldOrder)
+    if (Object.hasOwn(m, k) && m[k] !== undefined) out[k] = m[k];
+  for (const k of Object.keys(m))
+    if (!Object.hasOwn(out, k) && m[k] !== undefined) setOwn(out, k, m[k]);
   if (out.labels !== undefined) out.labels = sortedMap(out.labels);
   if (out.annotations !== undefined) out.annotations = sortedMap(out.annotations);
   return out;
@@ -83,6 +87,6 @@ function sortedDeep(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   const o = v as Loose;
   const out: Loose = {};
-  for (const k of Object.keys(o).sort(compareStrings)) out[k] = sortedDeep(o[k]);
+  for (const k of Object.keys(o).sort(compareStrings)) setOwn(out, k, sortedDeep(o[k]));
   return out;
 }

@@ -9,9 +9,11 @@
 // (protobuf-body.ts; the other kinds answer the 415); integers beyond 2^53 lose precision (JSON.parse).
 import {
   GoJsonUnmarshalTypeError,
+  goJsonParse,
   goJsonUnmarshalStruct,
   type GoJsonSyntaxError,
 } from '../engine/encoding/go-json';
+import { setOwn } from '../engine/encoding/own-key';
 import { newBadRequest, StatusError } from '../engine/storage/errors';
 import { quote } from '../engine/storage/go-strings';
 import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
@@ -403,7 +405,7 @@ export function decodeBody(
     throw transformDecodeError(e as Error | GoJsonSyntaxError, expected, undefined, body);
   }
   actual = gvkWithDefaults(actual, expected);
-  const value = JSON.parse(new TextDecoder().decode(data)) as unknown;
+  const value = goJsonParse(data);
   const fail = (err: Error, gvk: GroupVersionKind = actual): never => {
     throw transformDecodeError(err, expected, gvk, body);
   };
@@ -472,7 +474,8 @@ export function decodeBody(
   }
   // The typed round trip sets TypeMeta to the endpoint's kind (a body may omit it).
   const object: Record<string, unknown> = { kind: expected.kind, apiVersion: gvString(expected) };
-  for (const [k, v] of Object.entries(obj)) if (k !== 'kind' && k !== 'apiVersion') object[k] = v;
+  for (const [k, v] of Object.entries(obj))
+    if (k !== 'kind' && k !== 'apiVersion') setOwn(object, k, v);
   object.metadata ??= {};
   return {
     object: object as unknown as KubeObject,

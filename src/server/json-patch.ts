@@ -10,8 +10,10 @@ import {
   GoJsonUnmarshalTypeError,
   goJsonCheckValid,
   goJsonMarshal,
+  goJsonParse,
   type GoJsonValue,
 } from '../engine/encoding/go-json';
+import { setOwn } from '../engine/encoding/own-key';
 import { quote } from '../engine/storage/go-strings';
 
 /** A parsed JSON value. */
@@ -61,7 +63,7 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
 export function decodePatch(buf: Uint8Array): Operation[] {
   const syntaxErr = goJsonCheckValid(buf);
   if (syntaxErr) throw syntaxErr;
-  const v = JSON.parse(new TextDecoder().decode(buf)) as JsonValue;
+  const v = goJsonParse(buf) as JsonValue;
   if (v === null) return [];
   if (!Array.isArray(v)) throw new GoJsonUnmarshalTypeError(goJsonKindOf(v), 'jsonpatch.Patch');
   for (const op of v)
@@ -93,16 +95,6 @@ interface Container {
   set(key: string, val: JsonValue): void;
   add(key: string, val: JsonValue): void;
   remove(key: string): void;
-}
-
-// An own data property, so that a key such as `__proto__` stays data.
-export function setOwn(obj: JsonObject, key: string, val: JsonValue): void {
-  Object.defineProperty(obj, key, {
-    value: val,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
 }
 
 class PartialDoc implements Container {

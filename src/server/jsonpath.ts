@@ -5,6 +5,7 @@
 // (`[?(@.type=="Ready")]`, `==`, `!=`, `<`, `>`, `<=`, `>=`, or existence). Deliberate difference:
 // no templates (`range`, text between actions), which columns never hold; input is decoded JSON.
 import { goJsonMarshal, type GoJsonValue } from '../engine/encoding/go-json';
+import { setOwn } from '../engine/encoding/own-key';
 import { compareStrings } from '../engine/storage/go-strings';
 
 /** A JSON value as decoded (unstructured content). */
@@ -329,7 +330,7 @@ function sortedJson(v: JsonValue): GoJsonValue {
   if (Array.isArray(v)) return v.map(sortedJson);
   if (isObject(v)) {
     const out: Record<string, GoJsonValue> = {};
-    for (const k of Object.keys(v).sort(compareStrings)) out[k] = sortedJson(v[k]);
+    for (const k of Object.keys(v).sort(compareStrings)) setOwn(out, k, sortedJson(v[k]));
     return out;
   }
   return v;

@@ -1,8 +1,9 @@
 // Mirrors gopkg.in/evanphx/json-patch.v4 merge.go (v4.13.0): MergePatch, the RFC 7386 JSON merge patch the apiserver applies for application/merge-patch+json.
 // Keys keep the current object's order and new keys are appended (Go's maps re-sort them, and the
 // typed decode that follows upstream puts them in struct order).
-import { goJsonCheckValid } from '../engine/encoding/go-json';
-import { setOwn, type JsonObject, type JsonValue } from './json-patch';
+import { goJsonCheckValid, goJsonParse } from '../engine/encoding/go-json';
+import { setOwn } from '../engine/encoding/own-key';
+import type { JsonObject, JsonValue } from './json-patch';
 
 /** jsonpatch.ErrBadJSONPatch: the patch is not JSON, is null, or is neither an object nor an array. */
 export const errBadJSONPatchMessage = 'Invalid JSON Patch';
@@ -71,7 +72,7 @@ function mergeDocs(doc: JsonObject, patch: JsonObject): void {
  */
 export function mergePatch(doc: JsonObject, patchBytes: Uint8Array): JsonValue {
   if (goJsonCheckValid(patchBytes)) throw new MergePatchError(errBadJSONPatchMessage);
-  const patch = JSON.parse(new TextDecoder().decode(patchBytes)) as JsonValue;
+  const patch = goJsonParse(patchBytes) as JsonValue;
   if (isObject(patch)) {
     const out = structuredClone(doc);
     mergeDocs(out, patch);

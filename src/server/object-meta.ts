@@ -8,22 +8,24 @@
 // apiextensions-apiserver registry/customresource/strategy.go) (release-1.36): what upstream
 // sets and checks in an object's metadata on create and update. Wall-clock time and randomness
 // are parameters. Deliberate differences: of the kinds' own validation only the name rules, the
-// custom resource's TypeMeta and a pod's containers (required, with a name and an image) are
-// modelled; no defaulting beyond what the strategies' PrepareForCreate/Update do to metadata,
+// custom resource's TypeMeta, a pod's containers (required, with a name and an image) and a
+// ConfigMap's keys, size and immutability (configmap-validation.ts) are modelled; no defaulting beyond what the strategies' PrepareForCreate/Update do to metadata,
 // a pod's status phase and a namespace's phase and finalizer.
 import type { GroupResource } from '../engine/storage/group-resource';
 import { newBadRequest, newInvalid } from '../engine/storage/errors';
 import {
   FieldPath,
-  ErrorType,
   FieldError,
   forbidden,
   invalid,
   required,
+  tooLong,
 } from '../engine/storage/field-errors';
 import { isDNS1123Subdomain, isLabelKey, isLabelValue } from '../engine/storage/labels';
 import { utf8Length } from '../engine/storage/go-strings';
+import { setOwn } from '../engine/encoding/own-key';
 import { objectMetaFieldOrder, type KubeObject, type ObjectMeta } from '../engine/storage/objects';
+import { validateConfigMapData, validateConfigMapImmutable } from './configmap-validation';
 import { newOptimisticLockConflict } from './status';
 
 /** Random integers in [0, n) (a SeededRandom, or Math.random in a live server). */
@@ -127,7 +129,7 @@ function orderMetadata(meta: ObjectMeta): ObjectMeta {
   };
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(meta).sort((a, b) => rank(a) - rank(b)))
-    out[k] = (meta as Record<string, unknown>)[k];
+    setOwn(out, k, (meta as Record<string, unknown>)[k]);
   return out as ObjectMeta;
 }
 
@@ -170,7 +172,8 @@ function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Loose)[k], (b as Loose)[k]));
+  // Own keys only: b's inherited `__proto__` or `constructor` is no key of b.
+  return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Loose)[k], (b as Loose)[k]));
 }
 
 // A minimal ValidatePodSpec: containers are required, each with a name and an image.
@@ -219,9 +222,17 @@ export const configMapStrategy: ObjectStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate() {},
   prepareForUpdate() {},
-  // ValidateConfigMap: ValidateObjectMeta(ValidateConfigMapName); ValidateConfigMapUpdate repeats it.
-  validate: (obj) => validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-  validateUpdate: (obj) => validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
+  // ValidateConfigMap: ValidateObjectMeta(ValidateConfigMapName), then keys and size.
+  validate: (obj) => [
+    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
+    ...validateConfigMapData(obj),
+  ],
+  // ValidateConfigMapUpdate: the immutable rule, then ValidateConfigMap again.
+  validateUpdate: (obj, old) => [
+    ...validateConfigMapImmutable(obj, old),
+    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
+    ...validateConfigMapData(obj),
+  ],
 };
 
 /** namespace.Strategy: cluster-scoped, DNS-1123 label names, phase Active, the kubernetes finalizer. */
@@ -288,7 +299,7 @@ export const namespaceFinalizeStrategy: ObjectStrategy = {
 
 function nonMetadata(obj: KubeObject): Loose {
   const out: Loose = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata') out[k] = v;
+  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata') setOwn(out, k, v);
   return out;
 }
 
@@ -347,6 +358,9 @@ function validateLabels(labels: Record<string, string> | undefined, path: FieldP
   return errs;
 }
 
+/** TotalAnnotationSizeLimitB: an object's annotations, keys and values, hold at most 256 KiB. */
+const totalAnnotationSizeLimitB = 256 * 1024;
+
 // ValidateAnnotations: keys are qualified names (case-insensitive), at most 256 kB in total.
 function validateAnnotations(
   annotations: Record<string, string> | undefined,
@@ -358,7 +372,7 @@ function validateAnnotations(
     for (const m of isLabelKey(k.toLowerCase())) errs.push(invalid(path, k, m));
     size += utf8Length(k) + utf8Length(v);
   }
-  if (size > 256 * 1024) errs.push(new FieldError(ErrorType.TooLong, path.toString(), '', ''));
+  if (size > totalAnnotationSizeLimitB) errs.push(tooLong(path, totalAnnotationSizeLimitB));
   return errs;
 }
 

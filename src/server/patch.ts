@@ -18,6 +18,7 @@ import type { KubeObject } from '../engine/storage/objects';
 import {
   GoJsonUnmarshalTypeError,
   goJsonCheckValid,
+  goJsonParse,
   goJsonMarshal,
   type GoJsonValue,
 } from '../engine/encoding/go-json';
@@ -169,7 +170,7 @@ function applyStrategicMergePatchType(
   if (!schema) throw newBadRequest('strategic merge patch format is not supported');
   const syntaxErr = goJsonCheckValid(patchBytes);
   if (syntaxErr) throw newBadRequest(syntaxErr.message);
-  const patchMap = JSON.parse(new TextDecoder().decode(patchBytes)) as JsonValue;
+  const patchMap = goJsonParse(patchBytes) as JsonValue;
   if (patchMap !== null && !isObject(patchMap))
     throw newBadRequest(
       new GoJsonUnmarshalTypeError(goJsonKindOf(patchMap), 'map[string]interface {}').message,

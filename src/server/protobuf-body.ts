@@ -5,6 +5,7 @@
 // send protobuf. Deliberate difference: only those two kinds are decoded (the others this server
 // stores, Pod and custom resources, answer the 415); fields of ObjectMeta a create never sets
 // (managedFields, deletion fields) are skipped.
+import { setOwn } from '../engine/encoding/own-key';
 import { newBadRequest } from '../engine/storage/errors';
 
 /** protobuf.go's serializer prefix: `k8s` and a zero byte. */
@@ -91,10 +92,10 @@ function objectMeta(b: Uint8Array): Record<string, unknown> {
     } else if (f.num === 7 && f.wire === 0 && f.int !== 0n) m.generation = Number(f.int);
     else if (f.num === 11) {
       const [k, v] = mapEntry(f.bytes);
-      labels[k] = text(v);
+      setOwn(labels, k, text(v));
     } else if (f.num === 12) {
       const [k, v] = mapEntry(f.bytes);
-      annotations[k] = text(v);
+      setOwn(annotations, k, text(v));
     } else if (f.num === 14) finalizers.push(text(f.bytes));
   }
   if (Object.keys(labels).length > 0) m.labels = labels;
@@ -110,10 +111,10 @@ function configMap(b: Uint8Array, obj: Record<string, unknown>): void {
     if (f.num === 1) obj.metadata = objectMeta(f.bytes);
     else if (f.num === 2) {
       const [k, v] = mapEntry(f.bytes);
-      data[k] = text(v);
+      setOwn(data, k, text(v));
     } else if (f.num === 3) {
       const [k, v] = mapEntry(f.bytes);
-      binaryData[k] = Buffer.from(v).toString('base64');
+      setOwn(binaryData, k, Buffer.from(v).toString('base64'));
     } else if (f.num === 4 && f.wire === 0) obj.immutable = f.int !== 0n;
   }
   if (Object.keys(data).length > 0) obj.data = data;

@@ -6,7 +6,8 @@
 // order; this port takes the patch's keys in order (upstream's result does not depend on it).
 import { goFormatString, goFormatValue, goTypeName } from './go-fmt';
 import { sliceStable } from './go-sort';
-import { setOwn, type JsonObject, type JsonValue } from './json-patch';
+import { setOwn } from '../engine/encoding/own-key';
+import type { JsonObject, JsonValue } from './json-patch';
 import type { LookupPatchMeta } from './patch-meta';
 
 const directiveMarker = '$patch';

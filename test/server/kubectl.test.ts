@@ -347,6 +347,29 @@ function describeKubectl(k: Kubectl): void {
       assert.deepStrictEqual(after, before);
     });
 
+    it('create -f configmap.yaml: a key named __proto__ is stored; a key with a space is refused with the 422 kube-apiserver answers', async () => {
+      const manifest = path.join(serve.dir, `cm-keys-${k.gitVersion}.yaml`);
+      const write = (name: string, key: string) =>
+        fs.writeFileSync(
+          manifest,
+          `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  ${key}: p\n  constructor: c\n`,
+        );
+      write('keys-ok', '__proto__');
+      const ok = await run(['create', '-f', manifest]);
+      assert.strictEqual(ok.code, 0, ok.stderr);
+      const got = await run(['get', 'configmap', 'keys-ok', '-o', 'jsonpath={.data}']);
+      assert.strictEqual(got.stdout, '{"__proto__":"p","constructor":"c"}');
+      write('keys-bad', "'a b'");
+      const bad = await run(['create', '-f', manifest]);
+      assert.notStrictEqual(bad.code, 0);
+      assert.ok(
+        bad.stderr.includes(
+          `The ConfigMap "keys-bad" is invalid: data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+        ),
+        bad.stderr,
+      );
+    });
+
     it('label pod x a=b patches the labels: a new resourceVersion, the old labels kept', async () => {
       const before = await serve.createPod('labeled-x', { app: 'label' });
       const r = await run(['label', 'pod', 'labeled-x', 'a=b', '-v=6']);

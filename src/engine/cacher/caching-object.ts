@@ -4,6 +4,7 @@
 // locks and sync.Once are plain flags; an encoder returns bytes (or throws) instead of writing to
 // an io.Writer, and the cached bytes are shared read-only (upstream splices them); the rate-limited
 // invalidation warning names the setter instead of printing a Go stack; objects are plain JSON.
+import { setOwn } from '../encoding/own-key';
 import { goJsonMarshal, type GoJsonValue } from '../encoding/go-json';
 import { setMetaFieldInOrder, type KubeObject } from '../storage/objects';
 import { APIObjectVersioner } from '../storage/versioner';
@@ -626,15 +627,7 @@ export function deepCopyJSON<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    // An own "__proto__" key (JSON.parse makes one) is data: assigning it would set the prototype.
-    if (k === '__proto__')
-      Object.defineProperty(out, k, {
-        value: deepCopyJSON(src[k]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[k] = deepCopyJSON(src[k]);
+    setOwn(out, k, deepCopyJSON(src[k]));
   }
   return out as T;
 }

@@ -5,6 +5,7 @@
 // encoder's Unknown.raw holds the object's JSON (contentType "application/json"), not the
 // generated protobuf of the typed object, which this engine does not have; the envelope bytes
 // (prefix, field numbers, wire types, always-written strings) are the real ones.
+import { setOwn } from '../encoding/own-key';
 import { goJsonMarshal, type GoJsonValue } from '../encoding/go-json';
 import type { KubeObject } from '../storage/objects';
 import { CachingObject, type Identifier } from './caching-object';
@@ -71,7 +72,7 @@ function wireObject(object: KubeObject): GoJsonValue {
   });
   if (drop.length === 0) return object as unknown as GoJsonValue;
   const cleanMeta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) if (!drop.includes(k)) cleanMeta[k] = v;
+  for (const [k, v] of Object.entries(meta)) if (!drop.includes(k)) setOwn(cleanMeta, k, v);
   return {
     ...(object as unknown as Record<string, GoJsonValue>),
     metadata: cleanMeta as GoJsonValue,

@@ -572,6 +572,32 @@ export function goJsonCheckValid(data: Uint8Array): GoJsonSyntaxError | undefine
 }
 
 // ---------------------------------------------------------------------------------------------
+// Unmarshal into interface{} (decode.go), on input checkValid has accepted.
+
+// An escaped surrogate (`\ud800`), the only way a JSON text in UTF-8 can spell a lone one.
+const escapedSurrogate = /\\u[dD][89a-fA-F]/;
+// Every escape in order (outside strings valid JSON has no backslash): a surrogate pair, a lone
+// surrogate, or any other escape (`\\` among them, so `\\ud800` is no surrogate).
+const jsonEscape =
+  /\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}|\\u(d[89a-f])[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[^u]/gi;
+
+/**
+ * json.Unmarshal into an interface{} (maps, slices, float64s) of data checkValid has accepted:
+ * JSON.parse, with Go's decoding of strings: an escaped surrogate without its pair becomes U+FFFD
+ * (Go's unquote), in keys and values. Invalid UTF-8 is replaced as TextDecoder does (a maximal bad
+ * sequence is one U+FFFD; Go writes one per byte).
+ */
+export function goJsonParse(data: Uint8Array): unknown {
+  const text = new TextDecoder().decode(data);
+  if (!escapedSurrogate.test(text)) return JSON.parse(text) as unknown;
+  return JSON.parse(
+    text.replace(jsonEscape, (m: string, lone: string | undefined) =>
+      lone === undefined ? m : '\\ufffd',
+    ),
+  ) as unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Unmarshal into a struct (decode.go), on input checkValid has accepted.
 
 /** Go's *json.UnmarshalTypeError with the struct/field context Unmarshal adds. */

@@ -149,6 +149,15 @@ export function forbidden(path: FieldPath | null, detail: string): FieldError {
   return new FieldError(ErrorType.Forbidden, pathString(path), '', detail);
 }
 
+/** field.TooLong: the value is omitted, the limit given in bytes. */
+export function tooLong(path: FieldPath | null, maxLength: number): FieldError {
+  const detail =
+    maxLength >= 0
+      ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}`
+      : 'value is too long';
+  return new FieldError(ErrorType.TooLong, pathString(path), '<value omitted>', detail);
+}
+
 export function notSupported(
   path: FieldPath | null,
   value: unknown,

@@ -1,5 +1,6 @@
 // Mirrors k8s.io/apiserver pkg/storage/api_object_versioner.go and the Versioner interface of pkg/storage/interfaces.go (release-1.36).
 // Resource versions are uint64 upstream, so they are bigint here and never lose precision.
+import { setOwn } from '../encoding/own-key';
 import { InvalidError } from './errors';
 import { FieldPath, invalid } from './field-errors';
 import { parseUint } from './go-strings';
@@ -45,7 +46,7 @@ function setMetaField(meta: ObjectMeta, field: keyof ObjectMeta, value: string):
   const saved = later.map((k) => [k, m[k]] as const);
   for (const k of later) delete m[k];
   m[field] = value;
-  for (const [k, v] of saved) m[k] = v;
+  for (const [k, v] of saved) setOwn(m, k, v);
 }
 
 /** APIObjectVersioner: versioning for objects with ObjectMeta / ListMeta. */

@@ -6,6 +6,7 @@ import * as fc from 'fast-check';
 import {
   goJsonMarshal,
   goJsonMarshalIndent,
+  goJsonParse,
   goJsonQuote,
   goJsonUnmarshalStruct,
   GoJsonSyntaxError,
@@ -659,4 +660,30 @@ describe('go-json foldEqual (Go foldName equality)', () => {
     it(`${JSON.stringify(a)} ~ ${JSON.stringify(b)} is ${want}`, () =>
       assert.strictEqual(foldEqual(a, b), want));
   }
+});
+
+describe('go-json goJsonParse (json.Unmarshal into interface{}: unquote of surrogate escapes)', () => {
+  const cases: [string, unknown][] = [
+    ['"\\ud800"', '\ufffd'],
+    ['"a\\udc00b"', 'a\ufffdb'],
+    ['"\\ud83d\\ude00"', '\u{1f600}'],
+    ['"\\uD83D\\uDE00"', '\u{1f600}'],
+    ['"\\ude00\\ud83d"', '\ufffd\ufffd'],
+    ['"\\ud800\\ud800\\udc00"', '\ufffd\u{10000}'],
+    ['"\\ud800\\n"', '\ufffd\n'],
+    // An escaped backslash before "ud800" is no surrogate escape.
+    ['"\\\\ud800"', '\\ud800'],
+    ['"\\\\\\ud800"', '\\\ufffd'],
+    ['{"\\ud800":"\\udfff"}', { '\ufffd': '\ufffd' }],
+    ['["\\u00e9", "\\ud7ff", "\\ue000"]', ['\u00e9', '\ud7ff', '\ue000']],
+  ];
+  for (const [text, want] of cases)
+    it(text, () => assert.deepStrictEqual(goJsonParse(new TextEncoder().encode(text)), want));
+
+  it('as deep as checkValid allows (10,000 levels), without recursion', () => {
+    const text = '{"a":'.repeat(10000) + '"\\ud800"' + '}'.repeat(10000);
+    let v = goJsonParse(new TextEncoder().encode(text)) as Record<string, unknown>;
+    for (let i = 0; i < 10000; i++) v = v.a as Record<string, unknown>;
+    assert.strictEqual(v, '\ufffd');
+  });
 });
