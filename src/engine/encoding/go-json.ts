@@ -1,5 +1,6 @@
 // Mirrors Go's encoding/json (Go >= 1.22): Marshal's string escaping and output format, and
-// Unmarshal into a flat struct of string/int64 fields, with the scanner's exact error messages.
+// Unmarshal into a flat struct of string/int64 fields, with the scanner's exact error messages, and
+// into interface{} (goJsonParse: JSON.parse with Go's U+FFFD for unpaired surrogate escapes).
 // JSON.stringify/JSON.parse differ from Go on HTML escaping, U+2028/9, invalid UTF-8, key folding,
 // duplicate keys and integer range, and those differences decide whether a continue token is valid.
 import { codePoints, decodeRune, decodeUtf8 } from './go-utf8';
