@@ -1,7 +1,7 @@
 // No upstream counterpart as code: kube-apiserver makes a self-signed serving certificate when it
 // is given none (k8s.io/client-go/util/cert GenerateSelfSignedCertKey). Ours is an ECDSA P-256
-// certificate for 127.0.0.1 and localhost, valid a year, its own CA (the kubeconfig trusts it), written as DER by hand because Node can
-// sign but not build X.509. It exists because client-go (clientcmd's getUserIdentificationPartialConfig)
+// certificate for 127.0.0.1 and localhost, valid a year, its own CA (the kubeconfig trusts it),
+// written as DER by hand because Node can sign but not build X.509. It exists because client-go (clientcmd's getUserIdentificationPartialConfig)
 // sends a bearer token only over TLS: kubectl would never authenticate to a plain-http server.
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 
@@ -18,8 +18,7 @@ export function generateSelfSignedCertKey(now = Date.now()): ServingCertificate 
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const ecdsaWithSHA256 = seq(oid('1.2.840.10045.4.3.2'));
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from('listwatch')))));
-  const serial = randomBytes(16);
-  serial[0] &= 0x7f; // a positive INTEGER
+  const serial = serialNumber(randomBytes(16));
   const subjectAltName = seq(
     tlv(0x82, Buffer.from('localhost')), // [2] dNSName
     tlv(0x87, Buffer.from([127, 0, 0, 1])), // [7] iPAddress
@@ -55,6 +54,17 @@ export function generateSelfSignedCertKey(now = Date.now()): ServingCertificate 
     cert: pem('CERTIFICATE', der),
     key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
+}
+
+/**
+ * Random bytes as a DER INTEGER's content: positive (top bit clear) and minimal (a first byte of 0
+ * followed by one below 0x80 is padding OpenSSL refuses: "asn1 encoding routines::illegal
+ * padding", one certificate in 512 before).
+ */
+export function serialNumber(random: Buffer): Buffer {
+  const serial = Buffer.from(random);
+  serial[0] = (serial[0] & 0x7f) | 0x40;
+  return serial;
 }
 
 function tlv(tag: number, value: Buffer): Buffer {
