@@ -379,11 +379,17 @@ export class ApiServer {
       });
       dispatchConnection(socket, refused ? refusers : servers, limits.readHeaderTimeoutMs);
     });
+    // applyServingLimits started each server's header-deadline timer: a start that fails from here
+    // on stops them too, or the process would never exit.
+    const stopServing = async (): Promise<void> => {
+      for (const s of [...servers, ...refusers]) s.close();
+      await stopEtcd();
+    };
     let port: number;
     try {
       port = state.port = await listen(listener, opts.port ?? 0);
     } catch (e) {
-      await stopEtcd();
+      await stopServing();
       throw e;
     }
     let kubeconfig: WrittenKubeconfig;
@@ -396,7 +402,7 @@ export class ApiServer {
       });
     } catch (e) {
       await new Promise((resolve) => listener.close(resolve));
-      await stopEtcd();
+      await stopServing();
       throw e;
     }
     return new ApiServer(registry, inspector, state, listener, [...servers, ...refusers], sockets, {

@@ -100,6 +100,23 @@ describe('server/secure-serving', () => {
           c.cap,
         ));
 
+    it('a start that cannot listen stops the servers’ header-deadline timers (the process can exit)', async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const port = (taken.address() as { port: number }).port;
+      const timers = (): number =>
+        process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+      const before = timers();
+      try {
+        await assert.rejects(ApiServer.start({ port, namespaceController: false }), {
+          code: 'EADDRINUSE',
+        });
+        assert.strictEqual(timers(), before);
+      } finally {
+        taken.close();
+      }
+    });
+
     it('LISTWATCH_SERVING_LIMITS overrides them for tests, and refuses a typo', () => {
       assert.deepStrictEqual(
         servingLimitsFromEnv({ LISTWATCH_SERVING_LIMITS: '{"idleTimeoutMs":5}' }),
