@@ -314,105 +314,106 @@ export class ApiServer {
       await stopEtcd();
       throw e;
     }
-    const token = randomBytes(32).toString('hex');
-    const startedAt = Date.now();
-    const state: ServingState = {
-      registry,
-      startedAt,
-      observers: [],
-      factory: new RequestInfoFactory(),
-      token,
-      port: 0,
-      version: versionInfo(
-        registry.profile.kubernetesVersion,
-        goPlatform(process.platform, process.arch),
-      ),
-      healthChecks: kubeApiserverHealthChecks({
-        resources: registry.resources,
-        clock: registry.clock,
+    // What a start that fails from here on must undo, newest last: the listener, the servers (whose
+    // header-deadline timers applyServingLimits started), and the registry and etcd, or the
+    // process would never exit.
+    const started: Array<() => Promise<void>> = [stopEtcd];
+    try {
+      const token = randomBytes(32).toString('hex');
+      const startedAt = Date.now();
+      const state: ServingState = {
+        registry,
         startedAt,
-        shuttingDown: () => state.shuttingDown,
-      }),
-      shuttingDown: false,
-      debugState,
-      audit:
-        opts.auditLogPath === undefined
-          ? undefined
-          : new AuditLogWriter({ sink: createWriteStream(opts.auditLogPath, { flags: 'a' }) }),
-    };
-    const handler = (req: IncomingMessage, res: ServerResponse): void => {
-      serve(state, req, res).catch((e: unknown) => {
-        if (!res.headersSent) writeError(res, e);
-        else res.destroy();
-      });
-    };
-    const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
-    const certificate = generateSelfSignedCertKey();
-    const serversFor = (h: typeof handler): Server[] => {
-      const options = httpServerOptions(limits);
-      const pair = [
-        createServer(options, h),
-        createHttpsServer(
-          { ...certificate, ...options, handshakeTimeout: limits.readHeaderTimeoutMs },
-          h,
+        observers: [],
+        factory: new RequestInfoFactory(),
+        token,
+        port: 0,
+        version: versionInfo(
+          registry.profile.kubernetesVersion,
+          goPlatform(process.platform, process.arch),
         ),
-      ];
-      for (const s of pair) applyServingLimits(s, limits);
-      return pair;
-    };
-    const servers = serversFor(handler);
-    // A connection past the cap is read only to answer it: a 503 Status, then closed.
-    const refusers = serversFor((_req, res) => {
-      res.setHeader('Connection', 'close');
-      writeError(res, newServiceUnavailable(tooManyConnectionsMessage(limits.maxConnections)));
-    });
-    const sockets = new Set<Socket>();
-    let serving = 0;
-    const listener = createNetServer((socket) => {
-      if (sockets.size >= limits.maxConnections + refusalBacklog) return void socket.destroy();
-      const refused = serving >= limits.maxConnections;
-      if (!refused) serving++;
-      sockets.add(socket);
-      socket.once('close', () => {
-        sockets.delete(socket);
-        if (!refused) serving--;
+        healthChecks: kubeApiserverHealthChecks({
+          resources: registry.resources,
+          clock: registry.clock,
+          startedAt,
+          shuttingDown: () => state.shuttingDown,
+        }),
+        shuttingDown: false,
+        debugState,
+        audit:
+          opts.auditLogPath === undefined
+            ? undefined
+            : new AuditLogWriter({ sink: createWriteStream(opts.auditLogPath, { flags: 'a' }) }),
+      };
+      const handler = (req: IncomingMessage, res: ServerResponse): void => {
+        serve(state, req, res).catch((e: unknown) => {
+          if (!res.headersSent) writeError(res, e);
+          else res.destroy();
+        });
+      };
+      const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
+      const certificate = generateSelfSignedCertKey();
+      const serversFor = (h: typeof handler): Server[] => {
+        const options = httpServerOptions(limits);
+        const pair = [
+          createServer(options, h),
+          createHttpsServer(
+            { ...certificate, ...options, handshakeTimeout: limits.readHeaderTimeoutMs },
+            h,
+          ),
+        ];
+        for (const s of pair) applyServingLimits(s, limits);
+        return pair;
+      };
+      const servers = serversFor(handler);
+      started.push(async () => servers.forEach((s) => s.close()));
+      // A connection past the cap is read only to answer it: a 503 Status, then closed.
+      const refusers = serversFor((_req, res) => {
+        res.setHeader('Connection', 'close');
+        writeError(res, newServiceUnavailable(tooManyConnectionsMessage(limits.maxConnections)));
       });
-      dispatchConnection(socket, refused ? refusers : servers, limits.readHeaderTimeoutMs);
-    });
-    // applyServingLimits started each server's header-deadline timer: a start that fails from here
-    // on stops them too, or the process would never exit.
-    const stopServing = async (): Promise<void> => {
-      for (const s of [...servers, ...refusers]) s.close();
-      await stopEtcd();
-    };
-    let port: number;
-    try {
-      port = state.port = await listen(listener, opts.port ?? 0);
-    } catch (e) {
-      await stopServing();
-      throw e;
-    }
-    let kubeconfig: WrittenKubeconfig;
-    try {
-      kubeconfig = writeKubeconfig({
+      started.push(async () => refusers.forEach((s) => s.close()));
+      const sockets = new Set<Socket>();
+      let serving = 0;
+      const listener = createNetServer((socket) => {
+        if (sockets.size >= limits.maxConnections + refusalBacklog) return void socket.destroy();
+        const refused = serving >= limits.maxConnections;
+        if (!refused) serving++;
+        sockets.add(socket);
+        socket.once('close', () => {
+          sockets.delete(socket);
+          if (!refused) serving--;
+        });
+        dispatchConnection(socket, refused ? refusers : servers, limits.readHeaderTimeoutMs);
+      });
+      const port = (state.port = await listen(listener, opts.port ?? 0));
+      started.push(() => new Promise((resolve) => listener.close(() => resolve())));
+      const kubeconfig = writeKubeconfig({
         server: `https://127.0.0.1:${port}`,
         token,
         certificateAuthority: certificate.cert,
         path: opts.kubeconfigPath,
       });
+      return new ApiServer(
+        registry,
+        inspector,
+        state,
+        listener,
+        [...servers, ...refusers],
+        sockets,
+        {
+          port,
+          token,
+          kubeconfig,
+          auditLogPath: opts.auditLogPath,
+          etcd,
+          etcdCheck,
+        },
+      );
     } catch (e) {
-      await new Promise((resolve) => listener.close(resolve));
-      await stopServing();
+      for (const undo of started.reverse()) await undo();
       throw e;
     }
-    return new ApiServer(registry, inspector, state, listener, [...servers, ...refusers], sockets, {
-      port,
-      token,
-      kubeconfig,
-      auditLogPath: opts.auditLogPath,
-      etcd,
-      etcdCheck,
-    });
   }
 
   /**

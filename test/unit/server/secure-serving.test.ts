@@ -100,7 +100,21 @@ describe('server/secure-serving', () => {
           c.cap,
         ));
 
-    it('a start that cannot listen stops the servers’ header-deadline timers (the process can exit)', async () => {
+    it('a start that fails after the registry started stops it again (the process can exit)', async () => {
+      const timers = (): number =>
+        process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+      // What a clean start and stop leave behind is the baseline.
+      await (await ApiServer.start({ namespaceController: false })).stop();
+      const before = timers();
+      // A limit Node refuses makes the HTTP servers throw as they are made.
+      await assert.rejects(
+        ApiServer.start({ namespaceController: false, servingLimits: { readHeaderTimeoutMs: -1 } }),
+        { code: 'ERR_OUT_OF_RANGE' },
+      );
+      assert.strictEqual(timers(), before);
+    });
+
+    it('a start that cannot listen rejects with the listener’s error', async () => {
       const taken = createServer();
       await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
       const port = (taken.address() as { port: number }).port;
