@@ -58,23 +58,28 @@ export function unquoteGo(s: string): string | undefined {
   return typeof r === 'object' && r.end === s.length ? r.value : undefined;
 }
 
-/** time.Duration.String() (`2.31ms`, `5m0s`, `1h2m3.5s`, `850µs`) in milliseconds. */
-export function parseGoDuration(s: string): number | undefined {
-  if (s === '0' || s === '0s') return 0;
-  const m = /^(-)?((?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|μs|us|ns))+)$/.exec(s);
+/** Milliseconds per unit of Go's time.Duration String (`1h2m3.5s`, `45.639079ms`, `812µs`). */
+const durationUnits: Record<string, number> = {
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+  µs: 1e-3,
+  μs: 1e-3,
+  us: 1e-3,
+  ns: 1e-6,
+};
+
+/**
+ * A Go time.Duration as printed (`2.31ms`, `5m0s`, `1h2m3.5s`, `850µs`; time.ParseDuration's
+ * grammar, so `.5s` too), in milliseconds; undefined if it is not one.
+ */
+export function parseGoDuration(text: string): number | undefined {
+  if (text === '0') return 0;
+  const m = /^(-?)((?:\d+(?:\.\d*)?|\.\d+)(?:h|m|s|ms|µs|μs|us|ns))+$/.exec(text);
   if (!m) return undefined;
-  const unit: Record<string, number> = {
-    h: 3_600_000,
-    m: 60_000,
-    s: 1000,
-    ms: 1,
-    µs: 1e-3,
-    μs: 1e-3,
-    us: 1e-3,
-    ns: 1e-6,
-  };
   let ms = 0;
-  for (const part of m[2].matchAll(/(\d+(?:\.\d+)?)(ms|µs|μs|us|ns|h|m|s)/g))
-    ms += Number(part[1]) * unit[part[2]];
-  return m[1] ? -ms : ms;
+  for (const [, n, unit] of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(h|ms|m|s|µs|μs|us|ns)/g))
+    ms += Number(n) * durationUnits[unit];
+  return m[1] === '-' ? -ms : ms;
 }

@@ -9,6 +9,7 @@
 // printf `exiting NAME Watch because received the bookmark that marks the end of initial events
 // stream, total 3 items received in 45.6ms` up to 0.32, structured from 0.33.
 import type { KlogStructured } from './klog-entry';
+import { parseGoDuration } from './klog-key-values';
 
 /** What a reflector line says. */
 export type ReflectorEvent =
@@ -151,29 +152,6 @@ function initialEventsEnd(
   const ms = duration !== undefined ? parseGoDuration(duration) : undefined;
   if (ms !== undefined) e.durationMs = ms;
   return e;
-}
-
-/** Milliseconds per unit of Go's time.Duration String (`1h2m3.5s`, `45.639079ms`, `812µs`). */
-const durationUnits: Record<string, number> = {
-  h: 3_600_000,
-  m: 60_000,
-  s: 1000,
-  ms: 1,
-  µs: 1e-3,
-  μs: 1e-3,
-  us: 1e-3,
-  ns: 1e-6,
-};
-
-/** A Go time.Duration as printed (time.ParseDuration's grammar), in ms; undefined if it is not one. */
-export function parseGoDuration(text: string): number | undefined {
-  if (text === '0') return 0;
-  const m = /^(-?)((?:\d+(?:\.\d*)?|\.\d+)(?:h|m|s|ms|µs|μs|us|ns))+$/.exec(text);
-  if (!m) return undefined;
-  let ms = 0;
-  for (const [, n, unit] of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(h|ms|m|s|µs|μs|us|ns)/g))
-    ms += Number(n) * durationUnits[unit];
-  return m[1] === '-' ? -ms : ms;
 }
 
 function watchEnd(

@@ -159,6 +159,8 @@ describe('import: kube-apiserver httplog lines', () => {
       ['120ns', 0.00012],
       ['0s', 0],
       ['-1s', -1000],
+      ['.5s', 500],
+      ['1.5h', 5_400_000],
       ['fast', undefined],
       ['5', undefined],
     ];

@@ -3,81 +3,9 @@
 // namespace termination and its controller, with kube-apiserver's (release-1.36) messages. The
 // server's own controller is off; each test drives a NamespaceController by hand (no timers).
 import * as assert from 'assert';
-import { request as httpRequest, type ClientRequest } from 'node:http';
 import { ApiServer } from '../../../src/server/api-server';
 import { NamespaceController } from '../../../src/server/namespace-controller';
-
-interface Reply {
-  status: number;
-  text: string;
-  json: Record<string, unknown>;
-}
-
-function call(
-  server: ApiServer,
-  method: string,
-  path: string,
-  body?: unknown,
-  contentType = 'application/json',
-): Promise<Reply> {
-  const data = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = {
-    'content-type': contentType,
-    authorization: `Bearer ${server.token}`,
-  };
-  if (data !== undefined) headers['content-length'] = String(Buffer.byteLength(data));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: Record<string, unknown> = {};
-        try {
-          json = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, text, json });
-      });
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
-
-/** A watch whose events are collected as they arrive. */
-function openWatch(
-  server: ApiServer,
-  path: string,
-): Promise<{
-  events: Array<{ type: string; object: Record<string, unknown> }>;
-  req: ClientRequest;
-}> {
-  return new Promise((resolve, reject) => {
-    const events: Array<{ type: string; object: Record<string, unknown> }> = [];
-    const req = httpRequest(
-      `${server.url}${path}`,
-      { headers: { authorization: `Bearer ${server.token}` } },
-      (res) => {
-        let buf = '';
-        res.on('data', (c: Buffer) => {
-          buf += c.toString('utf8');
-          let nl: number;
-          while ((nl = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, nl);
-            buf = buf.slice(nl + 1);
-            if (line.trim()) events.push(JSON.parse(line));
-          }
-        });
-        res.on('error', () => {});
-        resolve({ events, req });
-      },
-    );
-    req.on('error', (e) => (events.length ? undefined : reject(e)));
-    req.end();
-  });
-}
+import { call, openWatch, type Reply } from './http-client';
 
 const meta = (r: Reply): Record<string, unknown> => r.json.metadata as Record<string, unknown>;
 
