@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../src/engine/storage/objects';
 import { ApiServer } from '../../../src/server/api-server';
 import { printResults, type JsonValue } from '../../../src/server/jsonpath';
 import { beforeUpdate, podStrategy } from '../../../src/server/object-meta';
+import { bytes, entry, envelope, str } from './protobuf-wire';
 
 const hostileKeys = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 const hostileData = `{${hostileKeys.map((k) => `"${k}":"${k}-v"`).join(',')},"a":"b"}`;
@@ -75,24 +76,6 @@ function sameEntries(
   );
 }
 
-const enc = new TextEncoder();
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-}
-const bytes = (num: number, b: number[]): number[] => [
-  ...varint((num << 3) | 2),
-  ...varint(b.length),
-  ...b,
-];
-const str = (num: number, s: string): number[] => bytes(num, [...enc.encode(s)]);
-const entry = (num: number, k: string, v: string): number[] =>
-  bytes(num, [...str(1, k), ...str(2, v)]);
 /** A protobuf ConfigMap named `name` with the hostile data, as kubectl's typed client sends it. */
 function protobufConfigMap(name: string): Uint8Array<ArrayBuffer> {
   const raw = [
@@ -100,14 +83,7 @@ function protobufConfigMap(name: string): Uint8Array<ArrayBuffer> {
     ...hostileKeys.flatMap((k) => entry(2, k, `${k}-v`)),
     ...entry(2, 'a', 'b'),
   ];
-  return Uint8Array.from([
-    0x6b,
-    0x38,
-    0x73,
-    0x00,
-    ...bytes(1, [...str(1, 'v1'), ...str(2, 'ConfigMap')]),
-    ...bytes(2, raw),
-  ]);
+  return envelope('v1', 'ConfigMap', raw);
 }
 
 const base = '/api/v1/namespaces/default/configmaps';

@@ -3,35 +3,7 @@
 import * as assert from 'assert';
 import { protobufBodyToObject } from '../../../src/server/protobuf-body';
 import { StatusError } from '../../../src/engine/storage/errors';
-
-const enc = new TextEncoder();
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-}
-const bytes = (num: number, b: number[] | Uint8Array): number[] => [
-  ...varint((num << 3) | 2),
-  ...varint(b.length),
-  ...b,
-];
-const str = (num: number, s: string): number[] => bytes(num, [...enc.encode(s)]);
-const bool = (num: number, v: boolean): number[] => [...varint(num << 3), v ? 1 : 0];
-const entry = (num: number, k: string, v: string): number[] =>
-  bytes(num, [...str(1, k), ...str(2, v)]);
-const envelope = (apiVersion: string, kind: string, raw: number[]): Uint8Array =>
-  Uint8Array.from([
-    0x6b,
-    0x38,
-    0x73,
-    0x00,
-    ...bytes(1, [...str(1, apiVersion), ...str(2, kind)]),
-    ...bytes(2, raw),
-  ]);
+import { bool, bytes, entry, envelope, str } from './protobuf-wire';
 
 describe('protobufBodyToObject', () => {
   it('a ConfigMap: metadata (name, namespace, labels), data, binaryData, immutable', () => {
@@ -66,7 +38,7 @@ describe('protobufBodyToObject', () => {
 
   it('a body without the k8s prefix, or cut short, is a 400 naming what was expected', () => {
     assert.throws(
-      () => protobufBodyToObject(enc.encode('{"kind":"ConfigMap"}')),
+      () => protobufBodyToObject(new TextEncoder().encode('{"kind":"ConfigMap"}')),
       (e: unknown) =>
         e instanceof StatusError &&
         e.status.code === 400 &&
