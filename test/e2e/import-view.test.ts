@@ -21,6 +21,9 @@ const shots = testResultsDir('e2e');
 const folder = testResultsDir('e2e', 'import-traces');
 const hostile = 'evil/1.0 <script>alert(1)</script><img src=x onerror=alert(2)>';
 const t0 = Date.UTC(2025, 2, 12, 10, 15, 0);
+const informer = 'informer/1.35.0';
+const watchList =
+  'allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=300&watch=true';
 
 function req(
   verb: string,
@@ -77,6 +80,18 @@ function writeTraces(): { imported: string; plain: string } {
     ),
     req('watch', '/api/v1/pods?watch=true&timeoutSeconds=300', hostile, 0, 30),
     req('list', '/api/v1/pods?limit=500', hostile, 31, 31.1),
+    // A WatchList informer: its list ends at the initial-events-end bookmark its reflector logged,
+    // its watch ends early, and its next WatchList WATCH 1 s later is its relist.
+    {
+      ...req('watch', `/api/v1/pods?${watchList}`, informer, 40, 70),
+      initialEventsEnd: {
+        at: t0 + 40_800,
+        items: 120,
+        durationMs: 800,
+        source: { file: 'informer.log', line: 9, format: 'client-go' as const },
+      },
+    },
+    req('watch', `/api/v1/pods?${watchList}`, informer, 71, 371),
   ])
     b.request(r);
   b.reject({
@@ -87,7 +102,7 @@ function writeTraces(): { imported: string; plain: string } {
     text: '{"kind":"Event","userAgent":"<b>bold</b>',
   });
   const report = b.finish({
-    records: 7,
+    records: 9,
     lines: 4242,
     skipped: 0,
     rejected: 1,
@@ -167,6 +182,7 @@ describe('the inspector: the Import tab', function () {
     assert.deepStrictEqual(rows, [
       ['backup-agent/1.7.0', 'LISTs only', '5', '5', '0', '1', '0', '0', '0', '2', '—'],
       ['evil/1.0', 'LIST + WATCH', '2', '1', '1', '0', '0', '0', '1', '1', '30 s'],
+      ['informer/1.35.0', 'WatchList', '2', '0', '2', '0', '0', '0', '1', '0', '30 s'],
     ]);
     const detail = panel().locator('.import-client');
     await detail
@@ -205,6 +221,20 @@ describe('the inspector: the Import tab', function () {
     );
     assert.deepStrictEqual(await inspectorHook(page, (h: InspectorHook) => h.problems()), []);
     await shot('import-tab-relist.png');
+
+    // The WatchList informer: its re-list is a WATCH with sendInitialEvents=true, counted and
+    // named as one; its list time ends at the bookmark its reflector logged.
+    await panel().locator('.import-clients tbody tr', { hasText: informer }).click();
+    await detail.locator('h2', { hasText: informer }).waitFor({ timeout: uiTimeoutMs });
+    assert.match(
+      (await detail.locator('.import-relists').textContent()) ?? '',
+      /WatchList WATCH \(sendInitialEvents=true\) of pods, 1 s after its watch ended early \(audit\.log:401\) · audit\.log:711/,
+    );
+    assert.match(
+      (await panel().locator('.import-view').textContent()) ?? '',
+      /WatchList lists.*to the bookmark that ends the initial events; the watch goes on/,
+    );
+    await shot('import-tab-watchlist-relist.png');
   });
 
   it('a run without an import has no Import tab', async () => {
