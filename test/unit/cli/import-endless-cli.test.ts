@@ -16,7 +16,7 @@ describe('listwatch import: endless and line-less input', () => {
     assert.strictEqual(r.out, '');
     assert.match(
       r.err,
-      /^listwatch import: reading 1 file, size unknown \(\/dev\/zero has none\)\nlistwatch import: read 64\.0 MiB \(size unknown\); Ctrl-C stops\nlistwatch import: reading failed: \/dev\/zero: no line end in its first 64 MiB \(line 1 still open at byte \d+\): not a log of lines; the longest line the import reads is 64 MiB\n$/,
+      /^listwatch import: reading 1 file, size unknown \(\/dev\/zero has none\)\nlistwatch import: read 64\.\d MiB \(size unknown\); Ctrl-C stops\nlistwatch import: reading failed: \/dev\/zero: no line end in its first 64 MiB \(line 1 still open at byte \d+\): not a log of lines; the longest line the import reads is 64 MiB\n$/,
     );
   });
 
@@ -50,7 +50,7 @@ describe('listwatch import: endless and line-less input', () => {
     assert.strictEqual(code, 130, err);
     assert.match(
       err,
-      /^listwatch import: reading 1 file, size unknown \(.*\/fifo has none\)\nlistwatch import: read 64\.0 MiB \(size unknown\); Ctrl-C stops\n(listwatch import: read \d+\.0 MiB \(size unknown\); Ctrl-C stops\n)*listwatch import: stopped \(Ctrl-C\); no report\n$/,
+      /^listwatch import: reading 1 file, size unknown \(.*\/fifo has none\)\nlistwatch import: read 64\.\d MiB \(size unknown\); Ctrl-C stops\n(listwatch import: read \d+\.\d MiB \(size unknown\); Ctrl-C stops\n)*listwatch import: stopped \(Ctrl-C\); no report\n$/,
     );
   });
 });
