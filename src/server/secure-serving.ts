@@ -120,8 +120,8 @@ const badRequest = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
 export function applyServingLimits(server: Server, limits: ServingLimits): void {
   server.keepAliveTimeout = limits.idleTimeoutMs;
   // Node checks the header deadline only on a server that has started listening, and these are
-  // handed their connections by the shared listener: start the check as its own listening would (close()
-  // stops it).
+  // handed their connections by the shared listener: start the check as its own listening would
+  // (close() stops it).
   server.emit('listening');
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable && socket.bytesWritten === 0)
