@@ -47,13 +47,13 @@ const intoTestOrBench = (depth) => ({
 const toolkit = '@vscode/webview-ui-toolkit';
 
 /**
- * webview/ (one flat folder): its own files, src/protocol and src/inspector's shared helpers (the
+ * webview/ (one flat folder): its own files, src/protocol, src/run/views' shared helpers and the relist rule (the
  * toolkit is a rule of its own).
  */
 const outsideWebview = {
-  regex: `^(?!(?:\\./\\w[\\w.-]*|\\.\\./src/protocol|\\.\\./src/inspector/[\\w-]+|${escape(toolkit)})$)`,
+  regex: `^(?!(?:\\./\\w[\\w.-]*|\\.\\./src/protocol|\\.\\./src/run/views/[\\w-]+|\\.\\./src/run/relist-rule|${escape(toolkit)})$)`,
   message:
-    'webview/ is a renderer: it imports its own files, ../src/protocol (types included: the run model is re-exported there) and ../src/inspector/* only (ARCHITECTURE.md boundary 5).',
+    'webview/ is a renderer: it imports its own files, ../src/protocol (types included: the run model is re-exported there) ../src/run/views/* and ../src/run/relist-rule only (ARCHITECTURE.md boundary 5).',
 };
 
 const secondToolkitImporter = {

@@ -13,7 +13,7 @@ import { LiveRun } from '../src/run/live-run';
 import type { RunModel } from '../src/run/run-model';
 import { ApiServer } from '../src/server/api-server';
 import { LiveRecorder } from '../src/server/live-recorder';
-import { loadRun } from '../src/trace/load-run';
+import { loadRun } from '../src/run/load-run';
 import { fmtBytes, fmtMs, median, runAsScript, scriptArgs, type BenchRow } from './bench-util';
 
 export interface LivePanelOptions {

@@ -3,7 +3,7 @@
 // its end. The estimate calibration (estimate-calibration.ts) and the estimate's unit test
 // (test/unit/scenarios/run-estimate.test.ts) hold the estimates against these figures.
 import { runScenario } from '../src/scenarios/runner';
-import { TraceWriter } from '../src/trace/trace-writer';
+import { TraceWriter } from '../src/run/trace/trace-writer';
 import { heapUsed } from './bench-util';
 
 /** What a run did, read from its model and its trace. */

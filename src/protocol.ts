@@ -2,10 +2,16 @@
 // boundary 5). No upstream counterpart. Imported by both sides; type-only imports keep the engine
 // out of the webview bundle. Every message is plain JSON data (structured-cloned by postMessage).
 // The run-model types the webview draws are re-exported here: the webview imports this module,
-// its own files and src/inspector's shared helpers, nothing else (eslint.config.mjs).
+// its own files and src/run/views' shared helpers, nothing else (eslint.config.mjs).
+import type { ImportReport } from './run/import-report';
+export type {
+  ImportedClient,
+  ImportedWatch,
+  PaginationChain,
+  Summary as ImportSummary,
+} from './run/import-report';
 import type { ContinueTokenExplanation } from './engine/storage/explain-continue';
-import type { ImportReport } from './import/import-report';
-import type { WatcherPhase } from './inspector/watcher-states';
+import type { WatcherPhase } from './run/views/watcher-states';
 import type {
   ClientRecord,
   RunComparison,
@@ -40,12 +46,6 @@ export type {
   WatcherSample,
   WatcherStateName,
 } from './run/run-model';
-export type {
-  ImportedClient,
-  ImportedWatch,
-  Summary as ImportSummary,
-} from './import/import-report';
-export type { PaginationChain } from './import/pagination-chains';
 
 /**
  * Bumped whenever a message changes shape. The webview announces the version it speaks in `ready`;

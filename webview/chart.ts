@@ -1,7 +1,7 @@
 // A small time-series chart in our own SVG (ARCHITECTURE.md boundary 7): step or straight lines,
 // marked points with explanations, a cursor at the scrubber's time and a legend reading each
 // series' value there. Colours come from VS Code's chart theme variables. No upstream counterpart.
-import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
+import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { h, s, svgText, perFrame, replaceChildren } from './dom';
 
 export interface ChartSeries {

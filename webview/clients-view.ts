@@ -18,11 +18,11 @@ import {
   clientFiguresAt,
   clientWatchPhaseAt,
   type ClientFigures,
-} from '../src/inspector/client-at-time';
-import { shortClientName } from '../src/inspector/client-name';
-import { relistRule, relistViaText } from '../src/inspector/relist-rule';
-import { statusText } from '../src/inspector/status-text';
-import { formatVirtualTime, watcherStateLabels } from '../src/inspector/watcher-states';
+} from '../src/run/views/client-at-time';
+import { shortClientName } from '../src/run/views/client-name';
+import { relistRule, relistViaText } from '../src/run/relist-rule';
+import { statusText } from '../src/run/views/status-text';
+import { formatVirtualTime, watcherStateLabels } from '../src/run/views/watcher-states';
 import { columnLegend, formatCount, h, plural, replaceChildren, visibleText } from './dom';
 import { button, textField } from './toolkit';
 import { VirtualTable } from './virtual-table';

@@ -12,9 +12,9 @@ import type {
   PaginationChain,
   PanelModel,
 } from '../src/protocol';
-import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/inspector/chain-text';
-import { shortClientName, shortClientNames } from '../src/inspector/client-name';
-import { relistViaText } from '../src/inspector/relist-rule';
+import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/run/views/chain-text';
+import { shortClientName, shortClientNames } from '../src/run/views/client-name';
+import { relistViaText } from '../src/run/relist-rule';
 import { formatCount, h, plural, replaceChildren, visibleText, type Child } from './dom';
 
 function iso(ms: number | null | undefined): string {

@@ -5,7 +5,7 @@
 // request) and remainingItemCount; rows at the scrubber's time (not sent yet, in progress,
 // answered).
 import type { ContinueTokenExplanation, ListRecord, PanelModel } from '../src/protocol';
-import { formatVirtualTime } from '../src/inspector/watcher-states';
+import { formatVirtualTime } from '../src/run/views/watcher-states';
 import {
   columnLegend,
   formatCount,

@@ -16,7 +16,7 @@ import {
   type RunIdentity,
   type ToWebview,
 } from '../src/protocol';
-import { formatVirtualTime } from '../src/inspector/watcher-states';
+import { formatVirtualTime } from '../src/run/views/watcher-states';
 import { ClientsView } from './clients-view';
 import { formatCount, h, plural, replaceChildren } from './dom';
 import { ImportView } from './import-view';

@@ -2,9 +2,9 @@
 // (apiserver_watch_cache_*, apiserver_terminated_watchers_total, etcd_request_duration_seconds…)
 // as last scraped at the scrubber's time (histogram buckets in `le` order), searchable, and the
 // final ones copyable as Prometheus text exposition (the host writes the clipboard).
-import { compareSampleKeys } from '../src/inspector/metric-order';
-import { metricsAt } from '../src/inspector/metrics-at-time';
-import { formatVirtualTime } from '../src/inspector/watcher-states';
+import { compareSampleKeys } from '../src/run/views/metric-order';
+import { metricsAt } from '../src/run/views/metrics-at-time';
+import { formatVirtualTime } from '../src/run/views/watcher-states';
 import type { PanelModel } from '../src/protocol';
 import { formatCount, h, plural, replaceChildren } from './dom';
 import { button, textField, type TextFieldHandle } from './toolkit';

@@ -2,7 +2,7 @@
 // beside what the engine answered, the disagreements highlighted and counted; and, for a what-if
 // run, the two runs side by side (etcd calls, fetched objects, 410s, waits, by client). Everything
 // from the logs (user agents, URLs, messages) is text, never HTML. No upstream counterpart.
-import { formatVirtualTime } from '../src/inspector/watcher-states';
+import { formatVirtualTime } from '../src/run/views/watcher-states';
 import type { PanelModel, ReplayPanel, ReplayRow, RunComparison } from '../src/protocol';
 import { formatCount, h, plural, replaceChildren, visibleText } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';

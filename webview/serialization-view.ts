@@ -8,7 +8,7 @@ import type {
   SerializationEventRecord,
   SerializationIdentifierTotals,
 } from '../src/protocol';
-import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
+import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { Chart } from './chart';
 import { formatBytes, formatCount, h, plural, replaceChildren } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';

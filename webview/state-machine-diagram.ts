@@ -10,7 +10,7 @@ import {
   watcherStateLabels,
   watcherStateNames,
   watcherTransitions,
-} from '../src/inspector/watcher-states';
+} from '../src/run/views/watcher-states';
 import { s, svgText } from './dom';
 
 const width = 570;

@@ -9,8 +9,8 @@ import {
   playbackSpeedsFor,
   speedLabel,
   timeTicks,
-} from '../src/inspector/timeline-scale';
-import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
+} from '../src/run/views/timeline-scale';
+import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import type { TimelineSummary } from '../src/protocol';
 import { h, s, perFrame, replaceChildren } from './dom';
 import { button, dropdown, type DropdownHandle } from './toolkit';

@@ -3,7 +3,7 @@
 // and the cache's resourceVersion against etcd's, each at the scrubber's time; or, when the
 // scenario never starts a watch cache, that it does not. Charts are ours (chart.ts).
 import type { CapacityPoint, PanelModel } from '../src/protocol';
-import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
+import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { Chart } from './chart';
 import { formatCount, h, replaceChildren } from './dom';
 

@@ -13,16 +13,16 @@ import type {
   WatcherSortColumn,
   WatcherTrack,
 } from '../src/protocol';
-import { shortClientName } from '../src/inspector/client-name';
-import { statusText } from '../src/inspector/status-text';
-import { watcherFiguresAt, watcherOpenedAt } from '../src/inspector/watcher-at-time';
+import { shortClientName } from '../src/run/views/client-name';
+import { statusText } from '../src/run/views/status-text';
+import { watcherFiguresAt, watcherOpenedAt } from '../src/run/views/watcher-at-time';
 import {
   formatVirtualTime,
   lastIndexAtOrBefore,
   watcherPhaseLabels,
   watcherStateNames,
   type WatcherPhase,
-} from '../src/inspector/watcher-states';
+} from '../src/run/views/watcher-states';
 import { formatCount, h, plural, replaceChildren, visibleText } from './dom';
 import { stateMachineDiagram } from './state-machine-diagram';
 import { dropdown, textField, type DropdownHandle, type TextFieldHandle } from './toolkit';

@@ -13,7 +13,7 @@ import {
   type KeyPrefixContext,
 } from '../scan/continue-token-context';
 import { lineScanTruncated, maxScanLineLength } from '../scan/continue-token-scan';
-import { defaultEtcdPrefix } from '../scan/storage-key-prefix';
+import { defaultEtcdPrefix } from '../request/storage-key-prefix';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 

@@ -4,8 +4,8 @@
 import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { visibleText } from '../format/visible-text';
 import { perfettoTraceSize, writePerfettoTrace } from '../export/perfetto-trace';
-import { loadRun } from '../trace/load-run';
-import { TraceFormatError } from '../trace/trace-format';
+import { loadRun } from '../run/load-run';
+import { TraceFormatError } from '../run/trace/trace-format';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { traceFileLines } from './trace-file-lines';

@@ -3,15 +3,14 @@
 // shape would be served under the profile, and prints the report (text, or one JSON object with
 // --json). Rejected lines are counted and shown, not a failure. The reader and the explainer are
 // passed in (importCommandWith), so the command's parsing, checks and output stand on their own.
+import type { ImportProfile, ImportReport } from '../run/import-report';
 import { accessSync, constants, statSync } from 'node:fs';
 import { visibleText } from '../format/visible-text';
-import type { ImportFormat, ImportedRequest } from '../import/imported-request';
+import type { ImportFormat, ImportedRequest } from '../run/imported-request';
 import {
   ImportReportBuilder,
   explainShapes,
   type ExplainRequest,
-  type ImportProfile,
-  type ImportReport,
   type ImportTotals,
 } from '../import/import-report';
 import { explainRequest } from '../explain/explain-request';

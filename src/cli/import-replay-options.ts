@@ -3,11 +3,11 @@
 // writes the run's trace, `--profile` picks the semantics, `--what-if k=v,…` replays them again
 // under other parameters (written beside the trace as `<trace>.what-if.jsonl`), `--compare`
 // prints the two runs side by side.
-import { compareRuns, comparedFigures, type RunComparison } from '../import/compare-runs';
-import type { ImportedRequest } from '../import/imported-request';
-import { replayToModel, type TraceLine } from '../import/replay-import';
-import type { ReplayOptions, ReplaySummary } from '../import/replay-options';
-import { TraceWriter } from '../trace/trace-writer';
+import { compareRuns, comparedFigures, type RunComparison } from '../run/compare-runs';
+import type { ImportedRequest } from '../run/imported-request';
+import { replayToModel, type TraceLine } from '../replay/replay-import';
+import type { ReplayOptions, ReplaySummary } from '../replay/replay-options';
+import { TraceWriter } from '../run/trace/trace-writer';
 import type { OptionSpec } from './args';
 import { type CliIo, UsageError } from './command';
 import { renderTable } from './run-report';

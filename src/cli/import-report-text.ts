@@ -2,11 +2,10 @@
 // table, pagination chains with their decoded tokens, relists, storms, watches, latency, how each
 // request shape is served, rejected lines with their positions). Everything that came from a log
 // is shown through visibleText: a user agent cannot drive the terminal. No upstream counterpart.
+import type { ImportReport, ImportedClient, PaginationChain, Summary } from '../run/import-report';
 import { visibleText } from '../format/visible-text';
-import type { ImportReport, ImportedClient, Summary } from '../import/import-report';
-import type { PaginationChain } from '../import/pagination-chains';
-import { chainOutcomeText, chainRestartText, chainTokenText } from '../inspector/chain-text';
-import { relistViaText } from '../inspector/relist-rule';
+import { chainOutcomeText, chainRestartText, chainTokenText } from '../run/views/chain-text';
+import { relistViaText } from '../run/relist-rule';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
 const shownPerSection = 10;

@@ -1,9 +1,9 @@
 // `listwatch replay` and `listwatch report`: re-run a trace and check it reproduces, or read a
 // trace and print the report its run would have printed.
 import { jsonSections, summarizeModel } from '../scenarios/runner';
-import { loadRun } from '../trace/load-run';
-import { excerpt, firstDiffIndex, replayTrace } from '../trace/replay';
-import { TraceFormatError } from '../trace/trace-format';
+import { loadRun } from '../run/load-run';
+import { excerpt, firstDiffIndex, replayTrace } from '../scenarios/replay-trace';
+import { TraceFormatError } from '../run/trace/trace-format';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { renderImportReport } from './import-report-text';

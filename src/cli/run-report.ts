@@ -1,14 +1,10 @@
 // The `listwatch scenario run` / `listwatch report` output: a report a person reads in a terminal
 // (the story, tables, small bar charts, the key numbers, the metrics) and the --json object. Both
 // are read from the RunModel and the scenario's summary, nothing else.
+import type { ScenarioSummary, SummaryChart, SummaryTable } from '../run/run-summary';
 import type { ListRecord, RunModel, WatcherTrack } from '../run/run-model';
 import { truncationOf } from '../scenarios/runner';
-import type {
-  JsonSection,
-  ScenarioSummary,
-  SummaryChart,
-  SummaryTable,
-} from '../scenarios/scenario';
+import type { JsonSection } from '../scenarios/scenario';
 
 export interface ReportOptions {
   /** Line width for wrapping (default 100). */

@@ -19,7 +19,7 @@ import {
   resolveParams,
   runScenario,
 } from '../scenarios/runner';
-import { TraceWriter } from '../trace/trace-writer';
+import { TraceWriter } from '../run/trace/trace-writer';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk, exitUsage } from './command';
 import { renderReport, runJson, wrap } from './run-report';

@@ -1,6 +1,7 @@
 // `listwatch serve`: the engine as a live apiserver on 127.0.0.1 for real kubectl, client-go and
 // client-node, until SIGINT or SIGTERM (every watch is closed as on apiserver shutdown, exit 0).
-import { ApiServer, SeedAbortedError, bigSeed, type SeedCounts } from '../server/api-server';
+import { parseSeedCounts, type SeedCounts } from '../server/seed-counts';
+import { ApiServer, SeedAbortedError, bigSeed } from '../server/api-server';
 import { servingLimitsFromEnv } from '../server/secure-serving';
 import { CrdError } from '../server/crd';
 import {
@@ -115,18 +116,13 @@ function extractCrds(argv: string[]): { crds: string[]; rest: string[] } {
   return { crds, rest };
 }
 
-/** `pods=N,configmaps=N`. */
+/** `pods=N,configmaps=N`: seed-counts.ts's rule, its message a usage error here. */
 export function parseSeed(text: string): SeedCounts {
-  const counts: SeedCounts = {};
-  for (const part of text.split(',')) {
-    const m = /^(pods|configmaps)=([0-9]+)$/.exec(part.trim());
-    if (!m)
-      throw new UsageError(
-        `--seed expects pods=N,configmaps=N, got ${JSON.stringify(part.trim())}`,
-      );
-    counts[m[1] as keyof SeedCounts] = Number(m[2]);
+  try {
+    return parseSeedCounts(text);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
   }
-  return counts;
 }
 
 function parsePort(text: string): number {

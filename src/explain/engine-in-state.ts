@@ -13,10 +13,10 @@ import { profile136, profile137Preview, type KubernetesVersion } from '../engine
 import { InspectorHub } from '../engine/inspect/events';
 import { SeededRandom } from '../engine/rand';
 import type { KubeObject } from '../engine/storage/objects';
-import { DelayedWatchEtcd } from '../scenarios/delayed-watch-etcd';
+import { DelayedWatchEtcd } from '../sim/delayed-watch-etcd';
 import { ClusterStateError, checkClusterState, type ClusterState } from './cluster-state';
 import type { RequestTarget } from './request-target';
-import { seededObjects, type SeededObjects } from './seeded-objects';
+import { seededObjects, type SeededObjects } from '../sim/seeded-objects';
 
 /** The seed of every explanation: the same request in the same state gets the same answer. */
 export const explainSeed = 13;

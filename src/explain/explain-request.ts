@@ -1,5 +1,5 @@
 // No upstream counterpart: explains one LIST or WATCH by running it. The request goes through the
-// handler's listOpts (get.go, src/server/list-query.ts) and then into a freshly built engine in
+// handler's listOpts (get.go, src/request/list-query.ts) and then into a freshly built engine in
 // the assumed ClusterState (engine-in-state.ts); the answer is read from the inspector events the
 // request causes (the delegator's decision and rule, etcd ranges, list pages, freshness waits,
 // the cacher's watch and its errors). No rule is decided here: where the answer depends on the
@@ -18,14 +18,14 @@ import { StatusError, type Status } from '../engine/storage/errors';
 import type { FakeClock } from '../engine/clock';
 import { statusOf } from '../engine/cacher/reflector';
 import { delegationRuleText } from '../run/delegation-rule-text';
-import { resourceStorage } from '../scan/resource-storage';
+import { resourceStorage } from '../request/resource-storage';
 import {
   customResourceFieldLabelConversion,
   listOpts,
   toResourceListRequest,
   toResourceWatchRequest,
   type InternalListOptions,
-} from '../server/list-query';
+} from '../request/list-query';
 import { ClusterStateError, formatClusterState, type ClusterState } from './cluster-state';
 import { engineInState, resolveClusterState, type EngineTarget } from './engine-in-state';
 import { ExplainInputError, requestTarget, type RequestTarget } from './request-target';

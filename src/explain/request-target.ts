@@ -1,12 +1,12 @@
 // No upstream counterpart as one file: what an explained URL addresses, read the way kube-apiserver
-// reads it (RequestInfoFactory.NewRequestInfo, src/server/request-info.ts) and the resource's etcd
-// prefix (src/scan/storage-key-prefix.ts, from the storage table src/scan/resource-storage.ts). Only LIST and WATCH of a collection (or of one named
+// reads it (RequestInfoFactory.NewRequestInfo, src/request/request-info.ts) and the resource's etcd
+// prefix (src/request/storage-key-prefix.ts, from the storage table src/request/resource-storage.ts). Only LIST and WATCH of a collection (or of one named
 // object through metadata.name) are explained.
 import type { GroupResource } from '../engine/storage/group-resource';
-import { resourceStorage } from '../scan/resource-storage';
-import { resourceKeyPrefix } from '../scan/storage-key-prefix';
-import { parseQuery, type QueryValues } from '../server/list-query';
-import { RequestInfoFactory, type RequestInfo } from '../server/request-info';
+import { resourceStorage } from '../request/resource-storage';
+import { resourceKeyPrefix } from '../request/storage-key-prefix';
+import { parseQuery, type QueryValues } from '../request/list-query';
+import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
 
 /** A URL that is not a LIST or WATCH the explainer can answer for (not a Kubernetes error). */
 export class ExplainInputError extends Error {

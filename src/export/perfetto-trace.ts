@@ -14,7 +14,7 @@
 // in `args`, which JSON escapes.
 import { inspectContinue } from '../engine/storage/continue';
 import { visibleText } from '../format/visible-text';
-import { relistViaText } from '../inspector/relist-rule';
+import { relistViaText } from '../run/relist-rule';
 import type {
   ClientRecord,
   EtcdRequestRecord,

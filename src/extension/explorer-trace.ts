@@ -2,7 +2,7 @@
 // (a `when` can only see the name); the command reads the file's header before anything else and
 // says plainly when the file is not a List/Watch trace. No upstream counterpart.
 import * as vscode from 'vscode';
-import { traceFormat, validateHeader } from '../trace/trace-format';
+import { traceFormat, validateHeader } from '../run/trace/trace-format';
 import { fileLines } from './run-engine';
 import { openTraceCommand, type RunCommandDeps } from './run-commands';
 import type { StoredRun } from './run-store';

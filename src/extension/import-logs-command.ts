@@ -1,19 +1,20 @@
 // "List/Watch: Import Logs as Run…": log files the user picks (audit, kubectl, client-go,
 // httplog) read into ImportedRequests, replayed through the engine in virtual time
-// (src/import/replay-import.ts), the run's trace written to our storage, listed in the Runs view
+// (src/replay/replay-import.ts), the run's trace written to our storage, listed in the Runs view
 // and opened in the inspector; "Replay Import with What-If…" replays an import run again under
 // another profile, watch cache size or WatchList, and opens the what-if beside its baseline (the
 // Replay tab compares them). No upstream counterpart.
+import type { ImportReport } from '../run/import-report';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { explainRequest } from '../explain/explain-request';
-import { compareRuns } from '../import/compare-runs';
+import { compareRuns } from '../run/compare-runs';
 import { importFiles } from '../import/import-files';
-import { ImportReportBuilder, explainShapes, type ImportReport } from '../import/import-report';
-import type { ImportedRequest } from '../import/imported-request';
-import { replayToModel } from '../import/replay-import';
-import type { ReplayOptions, ReplaySummary } from '../import/replay-options';
+import { ImportReportBuilder, explainShapes } from '../import/import-report';
+import type { ImportedRequest } from '../run/imported-request';
+import { replayToModel } from '../replay/replay-import';
+import type { ReplayOptions, ReplaySummary } from '../replay/replay-options';
 import type { RunModel } from '../run/run-model';
 import { bytesText } from '../scenarios/run-estimate';
 import { withCancellableProgress } from './cancellable-progress';

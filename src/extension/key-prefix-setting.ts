@@ -4,7 +4,7 @@
 // Both are resource-scoped: each document reads them for its own folder.
 import * as vscode from 'vscode';
 import type { TokenContextOptions } from '../scan/continue-token-context';
-import { defaultEtcdPrefix } from '../scan/storage-key-prefix';
+import { defaultEtcdPrefix } from '../request/storage-key-prefix';
 
 export const keyPrefixSettingId = 'listwatch.keyPrefix';
 export const etcdPrefixSettingId = 'listwatch.etcdPrefix';

@@ -4,10 +4,11 @@
 // direct calls instead of HTTP round trips to an admin API. It tells its readers (status bar,
 // Server view) when what they show changed: at once on start and stop, and at most once a second
 // while clients work, only when the engine reported something and the summary differs.
+import type { SeedCounts } from '../server/seed-counts';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { ApiServer, type SeedCounts } from '../server/api-server';
+import { ApiServer } from '../server/api-server';
 import { CrdError } from '../server/crd';
 import type { ClientCounts } from '../server/debug-state';
 import { resourceName, type FaultResponse } from '../server/faults';

@@ -11,7 +11,7 @@ import { kubeconfigContexts, loadClusterTarget } from '../probe/kubeconfig-targe
 import { ProbeError } from '../probe/probe-error';
 import { describeProbe, runProbe, type ProbeOptions } from '../probe/probe-run';
 import { parseProbeUrl } from '../probe/probe-url';
-import { loadRun } from '../trace/load-run';
+import { loadRun } from '../run/load-run';
 import { withCancellableProgress } from './cancellable-progress';
 import type { RunCommandDeps } from './run-commands';
 import type { StoredRun } from './run-store';

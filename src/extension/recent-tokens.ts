@@ -1,7 +1,7 @@
 // The tokens a user decoded recently, newest first, kept per workspace (workspaceState) so the
 // Tokens view survives a reload. Only the inputs are stored; explanations are recomputed.
+import type { KeyPrefixSource } from '../format/explanation';
 import * as vscode from 'vscode';
-import type { KeyPrefixSource } from '../scan/continue-token-context';
 
 /** A token and the key prefix it was decoded against; the rest says where that prefix came from. */
 export interface RecentToken {

@@ -13,9 +13,9 @@ import {
   type ScenarioDefinition,
   type ScenarioSummary,
 } from '../scenarios/runner';
-import { loadRun } from '../trace/load-run';
-import type { TraceReadStats } from '../trace/trace-reader';
-import { TraceWriter } from '../trace/trace-writer';
+import { loadRun } from '../run/load-run';
+import type { TraceReadStats } from '../run/trace/trace-reader';
+import { TraceWriter } from '../run/trace/trace-writer';
 
 export { listScenarios, resolveParams, type ScenarioDefinition };
 

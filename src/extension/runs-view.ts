@@ -4,7 +4,7 @@
 // tick redraws each row whose text changed (the uptime, a live run's counts, "2 min ago"), that row
 // alone: a whole-tree redraw would close a hover. No upstream counterpart.
 import * as vscode from 'vscode';
-import { formatVirtualTime } from '../inspector/watcher-states';
+import { formatVirtualTime } from '../run/views/watcher-states';
 import { humanDuration } from '../server/duration';
 import type { CurrentRun } from './current-run';
 import { openLiveRunCommandId, type LiveRuns } from './live-runs';

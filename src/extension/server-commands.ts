@@ -5,8 +5,8 @@
 // so when none runs. Every command also takes its answers as arguments (tests, walkthrough links).
 import { parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
 import * as vscode from 'vscode';
-import { bigSeed, type SeedCounts } from '../server/api-server';
-import { parseSeed } from '../cli/serve-command';
+import { bigSeed } from '../server/api-server';
+import { parseSeedCounts, type SeedCounts } from '../server/seed-counts';
 import type { FaultResponse } from '../server/faults';
 import type { ProfileName } from '../server/registry';
 import { askFault, faultResultText } from './fault-input';
@@ -118,7 +118,7 @@ async function askStart(
       validateInput: (t) => {
         if (t.trim() === '') return undefined;
         try {
-          parseSeed(t);
+          parseSeedCounts(t);
           return undefined;
         } catch (e) {
           return (e as Error).message;
@@ -126,7 +126,7 @@ async function askStart(
       },
     });
     if (text === undefined) return undefined;
-    seed = text.trim() === '' ? {} : parseSeed(text);
+    seed = text.trim() === '' ? {} : parseSeedCounts(text);
   }
   let crdFiles = answers.crdFiles;
   if (!crdFiles) {
@@ -510,7 +510,7 @@ export async function autoStartServer(deps: ServerCommandDeps): Promise<void> {
   await startWith(deps, {
     port: settings.port,
     profile: settings.profile,
-    seed: parseSeed(defaultSeedText),
+    seed: parseSeedCounts(defaultSeedText),
     crdFiles: [],
     etcdChoice: settings.etcd,
   });

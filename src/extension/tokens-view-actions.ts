@@ -1,9 +1,9 @@
 // The Tokens view's actions: copy a token, re-validate it against the key prefix configured now,
 // clear the view. Each accepts the view's node (context menu) or plain (token[, keyPrefix[,
 // origin]]) arguments (hover links, the decoder document's links, tests).
+import type { KeyPrefixSource } from '../format/explanation';
 import * as vscode from 'vscode';
 import type { ContinueTokenExplanation } from '../engine';
-import type { KeyPrefixSource } from '../scan/continue-token-context';
 import { assumedRequest } from './decode-command';
 import type { Decoder } from './decoder';
 import { recentToken, type RecentToken } from './recent-tokens';

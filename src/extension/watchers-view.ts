@@ -9,9 +9,9 @@ import {
   watcherPhaseAt,
   watcherPhaseLabels,
   type WatcherPhase,
-} from '../inspector/watcher-states';
-import { shortClientName } from '../inspector/client-name';
-import { byInterest, watcherInterestOrder } from '../inspector/watcher-interest';
+} from '../run/views/watcher-states';
+import { shortClientName } from '../run/views/client-name';
+import { byInterest, watcherInterestOrder } from '../run/views/watcher-interest';
 import type { WatcherTrack } from '../run/run-model';
 import type { CurrentRun } from './current-run';
 import { treeRows, type ViewRow } from './view-rows';

@@ -4,9 +4,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { formatVirtualTime } from '../inspector/watcher-states';
+import { formatVirtualTime } from '../run/views/watcher-states';
 import type { RunModel } from '../run/run-model';
-import type { TraceReadStats } from '../trace/trace-reader';
+import type { TraceReadStats } from '../run/trace/trace-reader';
 import { withCancellableProgress, type ProgressReporter } from './cancellable-progress';
 import type { CurrentRun } from './current-run';
 import type { ExtensionLog } from './output-log';

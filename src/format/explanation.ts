@@ -3,11 +3,13 @@
 // Every user-controlled string (token, prefix, decoded JSON, keys, messages) is escaped: markdown
 // and HTML for hovers, control characters (terminal escape sequences) for text.
 import type { ContinueTokenExplanation, SemanticsProfile } from '../engine';
-import type { KeyPrefixSource } from '../scan/continue-token-context';
 import { nextPageSource } from './next-page';
 import { visibleText } from './visible-text';
 
 export { visibleText } from './visible-text';
+
+/** Where a token's key prefix came from (scan/continue-token-context.ts finds it). */
+export type KeyPrefixSource = 'url' | 'objectRef' | 'request' | 'list' | 'setting';
 
 /** What is known about a token besides its text: its key prefix's origin, a kubectl cut, the semantics. */
 export interface ExplanationContext {

@@ -6,7 +6,7 @@
 // backend batches), each item a fragment. A LIST's responseObject gives its ListMeta and item
 // count and is not kept; a write keeps its object for the replay.
 import { visibleText } from '../format/visible-text';
-import type { ImportedListResponse, ImportedObjectRef } from './imported-request';
+import type { ImportedListResponse, ImportedObjectRef } from '../run/imported-request';
 import type {
   LineContext,
   LineFormat,

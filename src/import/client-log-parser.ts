@@ -16,7 +16,7 @@
 // process that logs no requests (below -v=6) gets the LIST and WATCH its reflector lines imply, or
 // the one WatchList WATCH when the reflector logs that end, with an empty requestURI (the URL is
 // not in the log).
-import type { ImportFormat, ImportedObjectRef, SourcePosition } from './imported-request';
+import type { ImportFormat, ImportedObjectRef, SourcePosition } from '../run/imported-request';
 import { isStructuredMessage, parseKlogLine, readQuoted, readStructured } from './klog-entry';
 import type { KlogLine, KlogStructured } from './klog-entry';
 import type {
@@ -34,7 +34,7 @@ import {
   type ReflectorEvent,
 } from './reflector-line';
 import { responseBodyFacts } from './response-body';
-import { RequestInfoFactory } from '../server/request-info';
+import { RequestInfoFactory } from '../request/request-info';
 import { visibleText } from '../format/visible-text';
 
 const requestInfoFactory = new RequestInfoFactory();

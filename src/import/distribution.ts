@@ -1,17 +1,7 @@
 // No upstream counterpart: a bounded summary of many durations (watch lengths, request latencies)
 // for the import's analysis. Exact while it holds at most `exactLimit` values; past that it folds
 // them into logarithmic buckets, so a client with millions of requests costs a few hundred numbers.
-
-/** count, min, median, p99 and max of what was added (null figures: nothing was). */
-export interface DistributionSummary {
-  count: number;
-  min: number | null;
-  median: number | null;
-  p99: number | null;
-  max: number | null;
-  /** False once the values were folded into buckets: median and p99 are then within 1%. */
-  exact: boolean;
-}
+import type { DistributionSummary } from '../run/import-report';
 
 /** Values kept one by one before folding: enough for every watch of most clients. */
 export const exactLimit = 2048;

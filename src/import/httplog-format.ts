@@ -5,8 +5,8 @@
 // DELETE, CONNECT); release-1.20..1.21 the same with the HTTP method as verb and no audit-ID;
 // release-1.18..1.19 printf `verb="GET" URI=… latency=2.31ms resp=200 UserAgent=… srcIP=…: …`;
 // and the JSON logging format (`--logging-format=json`: `{"ts":…,"msg":"HTTP","verb":…}`).
-import { RequestInfoFactory } from '../server/request-info';
-import type { ImportedObjectRef } from './imported-request';
+import { RequestInfoFactory } from '../request/request-info';
+import type { ImportedObjectRef } from '../run/imported-request';
 import { parseKlogLine } from './klog-entry';
 import { parseGoDuration, parseKlogKeyValues } from './klog-key-values';
 import type {

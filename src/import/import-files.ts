@@ -10,7 +10,7 @@ import type {
   ImportFormat,
   ImportedRequest,
   RejectedLine,
-} from './imported-request';
+} from '../run/imported-request';
 import { knownLineFormats } from './line-formats';
 import {
   isRejected,

@@ -6,24 +6,29 @@
 // (relists.ts), latency, and the relist storms across clients (relist-storms.ts); per request
 // shape how the chosen profile would serve it (the explainer, injected). `finish()` returns the
 // ImportReport that `listwatch import --json` prints and RunModel.imported carries.
-import type { ImportAssumptions, ImportedRequest, RejectedLine } from './imported-request';
+import {
+  importReportFormat,
+  importReportVersion,
+  type ExplainedRequest,
+  type ImportProfile,
+  type ImportReport,
+  type ImportedClient,
+  type ImportedWatch,
+  type ListMode,
+  type Relist,
+  type ServedAs,
+  type Summary,
+  type WatchEnd,
+} from '../run/import-report';
+import type { ImportAssumptions, ImportedRequest, RejectedLine } from '../run/imported-request';
 import type { RequestFields } from './line-parser';
-import { Distribution, type DistributionSummary } from './distribution';
-import { chainRule, PaginationChains, type PaginationChain } from './pagination-chains';
-import { importRelistRule, RelistDetector, type Relist } from './relists';
-import { RelistStormDetector, stormRule, type RelistStorm } from './relist-storms';
+import { Distribution } from './distribution';
+import { chainRule, PaginationChains } from './pagination-chains';
+import { importRelistRule, RelistDetector } from './relists';
+import { RelistStormDetector, stormRule } from './relist-storms';
 import { requestScope, requestShape, resourceKey, splitRequestURI } from './request-query';
 import { Retained } from './retained';
-import {
-  sendsInitialEvents,
-  watchEnds,
-  watchOutcome,
-  type WatchEnd,
-  type WatchOutcome,
-} from './watch-durations';
-
-export const importReportFormat = 'listwatch-import-report';
-export const importReportVersion = 1;
+import { sendsInitialEvents, watchEnds, watchOutcome, type WatchOutcome } from './watch-durations';
 
 /** Per client: the users kept by name, the watches and relists kept one by one. */
 export const maxUsersPerClient = 20;
@@ -33,100 +38,6 @@ export const maxRelistsPerClient = 50;
 export const maxShapes = 500;
 /** Rejected lines kept with their reasons; every one is counted. */
 export const maxRejectedSamples = 20;
-
-export type ImportProfile = '1.36' | '1.37';
-
-/** A summary in seconds or milliseconds: count, min, median, p99, max. */
-export type Summary = DistributionSummary;
-
-/** One WATCH as the log tells it (the first maxWatchesPerClient, those that ended badly first). */
-export interface ImportedWatch {
-  receivedAt: number | null;
-  endedAt: number | null;
-  /** Null when its start or end lies outside the log: never guessed. */
-  durationSeconds: number | null;
-  how: WatchEnd;
-  requestURI: string;
-  user?: string;
-  resourceVersion: string;
-  /** sendInitialEvents=true: a WatchList (streaming list) request. */
-  watchList: boolean;
-  /**
-   * A WatchList watch whose client logged the end of its initial events: seconds from its start to
-   * that bookmark, the client's list (initialListSeconds); null otherwise.
-   */
-  initialListSeconds: number | null;
-  code?: number;
-  text?: string;
-  line: string;
-}
-
-/**
- * How a client lists: watch-list (WATCHes with sendInitialEvents=true, no LIST), list-watch (LIST
- * then WATCH, the reflector's classic way), both (WatchList and LISTs: e.g. its fallback), or one
- * verb only.
- */
-export type ListMode =
-  'watch-list' | 'list-watch' | 'watch-list+list' | 'list-only' | 'watch-only' | 'none';
-
-export interface ImportedClient {
-  userAgent: string;
-  /** The users it authenticated as (the first maxUsersPerClient; usersDropped counts the rest). */
-  users: string[];
-  usersDropped: number;
-  requests: number;
-  byVerb: Record<string, number>;
-  byCode: Record<string, number>;
-  lists: number;
-  watches: number;
-  /** WATCHes with sendInitialEvents=true. */
-  watchLists: number;
-  mode: ListMode;
-  http410: number;
-  http429: number;
-  http504: number;
-  firstAt: number | null;
-  lastAt: number | null;
-  /** Watches whose start and end both lie in the log. */
-  watchDurationsSeconds: Summary;
-  watchesStartedBeforeLog: number;
-  watchesOpenAtEnd: number;
-  watchEnds: Record<WatchEnd, number>;
-  watchSamples: ImportedWatch[];
-  watchSamplesDropped: number;
-  /** Per verb, in ms, from the stage timestamps (or the latency a client printed); WATCHes excluded. */
-  latencyMs: Record<string, Summary>;
-  paginationChains: PaginationChain[];
-  chainsTotal: number;
-  chainsDropped: number;
-  relists: number;
-  relistDetails: Relist[];
-  relistsDropped: number;
-}
-
-/** How a request shape would be served under the profile (explain-request.ts). */
-export interface ServedAs {
-  shape: string;
-  verb: string;
-  /** The first request of this shape, as sent. */
-  example: string;
-  requests: number;
-  explained?: ExplainedRequest;
-  /** The explainer could not answer (the message). */
-  error?: string;
-}
-
-/** What the explainer answers (src/explain/explain-request.ts), the fields the report shows. */
-export interface ExplainedRequest {
-  kind: 'list' | 'watch';
-  servedBy: 'cache' | 'cache-snapshot' | 'etcd' | 'error';
-  rule: string;
-  limitHonoured: boolean | null;
-  consistentRead: boolean;
-  mayWait: boolean;
-  errorCode?: number;
-  message?: string;
-}
 
 /** explainRequest(url, options) as the explain engineer exports it. */
 export type ExplainRequest = (
@@ -143,44 +54,6 @@ export interface ImportTotals {
   files: ReadonlyArray<unknown>;
   assumptions: ImportAssumptions;
   rejectedSamples?: readonly RejectedLine[];
-}
-
-export interface ImportReport {
-  format: typeof importReportFormat;
-  version: typeof importReportVersion;
-  profile: ImportProfile;
-  /** The files as the reader tells them (name, format, size…). */
-  files: unknown[];
-  records: number;
-  lines: number;
-  skipped: number;
-  rejected: { count: number; samples: RejectedLine[] };
-  assumptions: ImportAssumptions;
-  /** The first and last time a request was received or completed (epoch ms). */
-  span: { from: number | null; to: number | null };
-  /** The rules the figures follow, in words. */
-  rules: { relist: string; chains: string; storms: string };
-  requests: { total: number; byVerb: Record<string, number>; byCode: Record<string, number> };
-  /** Per verb, ms, WATCHes excluded. */
-  latencyMs: Record<string, Summary>;
-  watches: {
-    total: number;
-    watchLists: number;
-    startedBeforeLog: number;
-    openAtEnd: number;
-    byEnd: Record<WatchEnd, number>;
-    durationsSeconds: Summary;
-    /**
-     * WatchList watches whose initial events ended in the log: each is its client's list, over at
-     * that bookmark (initialListSeconds), while the same request goes on watching.
-     */
-    initialListsSeconds: Summary;
-  };
-  clients: ImportedClient[];
-  storms: RelistStorm[];
-  stormsDropped: number;
-  servedAs: ServedAs[];
-  shapesDropped: number;
 }
 
 function emptyEnds(): Record<WatchEnd, number> {

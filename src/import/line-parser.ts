@@ -2,7 +2,7 @@
 // merger. A parser turns lines into request fragments (or rejects them, with what was expected);
 // the merger folds the fragments of one request (same audit ID, or same join key) into one
 // ImportedRequest, across the stages of an audit event and across files.
-import type { ImportFormat, ImportedRequest, SourcePosition } from './imported-request';
+import type { ImportFormat, ImportedRequest, SourcePosition } from '../run/imported-request';
 
 /** Where a line is, and what the reader assumes for timestamps without a year. */
 export interface LineContext {

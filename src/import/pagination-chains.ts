@@ -7,8 +7,9 @@
 // 410 Expired breaks its chain; the next LIST of the same key from scratch, or with the
 // inconsistent-continuation token (rv -1) the 410 handed out, is a new chain linked to the broken
 // one.
-import type { ListPath } from '../scan/storage-key-prefix';
-import type { ImportedRequest } from './imported-request';
+import type { ChainToken, PaginationChain } from '../run/import-report';
+import type { ListPath } from '../request/storage-key-prefix';
+import type { ImportedRequest } from '../run/imported-request';
 import { decodeContinueToken, splitRequestURI, type DecodedContinue } from './request-query';
 import { Retained } from './retained';
 
@@ -20,47 +21,6 @@ export const maxPagesPerChain = 200;
 const maxOpenPerKey = 4;
 
 export const chainRule = `a pagination chain is keyed by client (user agent and user) + path + label/field selectors + the RV its continue tokens carry; a page continues the chain whose last answer carried its token (when the log has responses), else the open chain of its key at the token's RV, else the key's newest chain whose RV is not known yet (only its first page seen); the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
-
-/** A continue token a page sent, decoded (storage.DecodeContinue), and how it was linked. */
-export type ChainToken = { page: number; linkedBy: 'response' | 'rv' | 'first-page' | 'none' } & (
-  { resourceVersion: string; startKey: string; fromKey: string } | { error: string }
-);
-
-export interface PaginationChain {
-  /** Unique in the report: `restartOf`/`restartedBy` name chains by it. */
-  id: number;
-  path: string;
-  /** labelSelector and fieldSelector as sent ('' : none). */
-  selector: string;
-  user?: string;
-  /** The limit the first page asked for. */
-  limit?: number;
-  /** The RV the chain reads at (its tokens'); null: no token with one was seen. */
-  resourceVersion: string | null;
-  startedAt: number | null;
-  endedAt: number | null;
-  /** Where its first page is in the log (`file:line`). */
-  firstLine: string;
-  pages: number;
-  /** Each page's HTTP status (the first maxPagesPerChain; 0: the log does not say). */
-  codes: number[];
-  /** The continue tokens pages 2… sent, decoded, page by page (the first maxPagesPerChain). */
-  tokens: ChainToken[];
-  /** complete: the last page had no continue (or, without responses, the last page seen succeeded). */
-  complete: boolean;
-  /** False when `complete` rests on the last page succeeding, the log having no response bodies. */
-  completeKnown: boolean;
-  outcome: 'complete' | 'open' | 'expired' | 'error';
-  /** The page that answered 410 Expired (0-based, an index into `codes`), and the Status message. */
-  expired?: { page: number; at: number | null; message: string };
-  /** The first page sent a token no earlier page of this client answered with (its start is before the log). */
-  orphan?: boolean;
-  /** This chain restarted one broken by a 410. */
-  restartOf?: { chain: number; how: 'from-scratch' | 'inconsistent-continue' };
-  restartedBy?: number;
-  /** The chain is a relist (relists.ts). */
-  relist?: boolean;
-}
 
 interface OpenChain {
   chain: PaginationChain;

@@ -3,6 +3,7 @@
 // least clientStormRelists of them). A herd: many clients relisting at once (relists of any client
 // each within herdGapMs of the previous, from at least herdClients distinct clients), as after an
 // apiserver restart or a compaction that expires every watch.
+import type { RelistStorm } from '../run/import-report';
 import { Distribution } from './distribution';
 
 export const clientStormGapMs = 60_000;
@@ -13,22 +14,6 @@ export const herdClients = 5;
 export const maxStorms = 200;
 
 export const stormRule = `a client storm is ${clientStormRelists} or more relists by one user agent, each within ${clientStormGapMs / 1000} s of its previous one; a herd is relists by ${herdClients} or more distinct clients (user agent and user), each within ${herdGapMs / 1000} s of the previous relist of any client`;
-
-export interface RelistStorm {
-  kind: 'client' | 'herd';
-  /** The user agent (a herd: '*', its user agents in `userAgents`). */
-  userAgent: string;
-  /** A herd's user agents (the first 20). */
-  userAgents?: string[];
-  /** Distinct clients (user agent and user) that relisted in it. */
-  clients: number;
-  relists: number;
-  from: number;
-  to: number;
-  medianIntervalSeconds: number | null;
-  /** The largest gap allowed between two relists of the storm. */
-  windowSeconds: number;
-}
 
 interface Run {
   from: number;

@@ -1,35 +1,18 @@
 // No upstream counterpart: relists found in an import, by the live run's rule
-// (src/inspector/relist-rule.ts: the reflector, client-go tools/cache/reflector.go, answers a failed
+// (src/run/relist-rule.ts: the reflector, client-go tools/cache/reflector.go, answers a failed
 // watch by listing again after its backoff). Per client (user agent and user) and resource: the
 // last watch that ended early or with a 410 (watch-durations.ts), and whether the next LIST from
 // scratch (or, for a WatchList client, the next sendInitialEvents=true watch) came soon enough.
+import type { Relist, WatchEnd } from '../run/import-report';
 import {
   endedAfterListing,
   relistsAfter,
   relistWindowMs,
   type RelistVia,
-} from '../inspector/relist-rule';
-import { earlyWatchEndRule, endsEarly, type WatchEnd, type WatchOutcome } from './watch-durations';
+} from '../run/relist-rule';
+import { earlyWatchEndRule, endsEarly, type WatchOutcome } from './watch-durations';
 
-export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 or was refused, with no WATCH of it received between; a WatchList WATCH refused, or ended before the end of its initial events its client logged, was the list itself, and what follows it retries that list (the live run's rule, src/inspector/relist-rule.ts); ${earlyWatchEndRule}`;
-
-/** One relist: when, of what, and the watch end that caused it. */
-export interface Relist {
-  at: number;
-  /** The resource, as relists.ts keys it (`pods`, `widgets.example.com in shop`). */
-  resource: string;
-  user?: string;
-  /** How: a LIST, or a WatchList client's new sendInitialEvents watch. */
-  via: RelistVia;
-  /** Seconds from the watch's end to the relist. */
-  gapSeconds: number;
-  because: WatchEnd;
-  /** The pagination chain the LIST started (PaginationChain.id). */
-  chain?: number;
-  /** `file:line` of the relist and of the watch that ended. */
-  line: string;
-  watchLine: string;
-}
+export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 or was refused, with no WATCH of it received between; a WatchList WATCH refused, or ended before the end of its initial events its client logged, was the list itself, and what follows it retries that list (the live run's rule, src/run/relist-rule.ts); ${earlyWatchEndRule}`;
 
 interface EndedWatch {
   at: number;

@@ -4,7 +4,7 @@
 // latest watch of the same client stream. A completed request waits a merge window of log time
 // before it is emitted, so that another file's lines for it can still join; memory is bounded by
 // the requests open (or waiting) at once, with a cap beyond which the oldest are emitted early.
-import type { ImportedRequest } from './imported-request';
+import type { ImportedRequest } from '../run/imported-request';
 import type { RequestFields, RequestFragment } from './line-parser';
 import { RecentIDs } from './recent-ids';
 

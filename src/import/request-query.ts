@@ -4,8 +4,8 @@
 // prefix its continue tokens decode against, and the token itself decoded with
 // storage.DecodeContinue (src/engine/storage/continue.ts).
 import { decodeContinue } from '../engine/storage/continue';
-import { listKeyPrefix, parseListPath, type ListPath } from '../scan/storage-key-prefix';
-import type { ImportedRequest } from './imported-request';
+import { listKeyPrefix, parseListPath, type ListPath } from '../request/storage-key-prefix';
+import type { ImportedRequest } from '../run/imported-request';
 
 /** The path (no query) and the query parameters of a request URI. */
 export function splitRequestURI(requestURI: string): { path: string; query: URLSearchParams } {

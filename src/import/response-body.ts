@@ -2,7 +2,7 @@
 // `Response Body: …`, cut by truncateBody to 1024 characters at -v=8 and 10240 at -v=9 with
 // ` [truncated N chars]`) says about a LIST (its ListMeta, and its items when the body is whole)
 // or about a failure (a metav1.Status).
-import type { ImportedListResponse } from './imported-request';
+import type { ImportedListResponse } from '../run/imported-request';
 
 /** What a response body says. */
 export interface ResponseBodyFacts {

@@ -4,17 +4,10 @@
 // apiserver gave the watch: handleWatch (k8s.io/apiserver pkg/endpoints/handlers/get.go) uses
 // the client's timeoutSeconds, else minRequestTimeout × [1, 2) (kube-apiserver
 // --min-request-timeout, 1800 s by default).
-import { isWatchListRequest } from '../inspector/relist-rule';
-import type { ImportedRequest } from './imported-request';
+import type { WatchEnd } from '../run/import-report';
+import { isWatchListRequest } from '../run/relist-rule';
+import type { ImportedRequest } from '../run/imported-request';
 import { splitRequestURI } from './request-query';
-
-/**
- * timeout: lasted its timeout; early: ended before it (closed by the server or the client: an
- * audit log does not say which); expired: 410 Gone/Expired (refused or ended with it); refused:
- * answered with another error (429, 504, …); open: still open when the log ends; unknown: began
- * before the log, so its length (and whether it was early) is not known.
- */
-export type WatchEnd = 'timeout' | 'early' | 'expired' | 'refused' | 'open' | 'unknown';
 
 export const watchEnds: readonly WatchEnd[] = [
   'timeout',

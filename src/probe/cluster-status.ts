@@ -1,7 +1,7 @@
 // No upstream counterpart: a cluster's error answer in words. The body is a metav1.Status as
 // k8s.io/apiserver's responsewriters write it (code, reason, message); the message then names the
 // request and the kubeconfig input the error is about (the user for a 401/403).
-import type { ClientError } from '../trace/trace-format';
+import type { ClientError } from '../run/trace/trace-format';
 import { visibleText } from '../format/visible-text';
 import type { ClusterTarget } from './kubeconfig-target';
 

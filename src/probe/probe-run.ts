@@ -16,7 +16,7 @@ import {
   type ClientError,
   type ScenarioInput,
   type TraceRecord,
-} from '../trace/trace-format';
+} from '../run/trace/trace-format';
 import {
   clusterGet,
   clusterWatch,

@@ -1,11 +1,11 @@
 // No upstream counterpart: the LIST a probe sends, from the user's path and query. It must be a
 // LIST as k8s.io/apiserver's RequestInfoFactory reads it (verb "list"), its options must decode as
-// the apiserver's ParameterCodec decodes them (src/server/list-query.ts, the same 400 texts), and
+// the apiserver's ParameterCodec decodes them (src/request/list-query.ts, the same 400 texts), and
 // the probe itself adds `continue` (page by page) and the watch parameters, so the user gives
 // neither. The URL of every page and of the watch is built here, once.
-import { RequestInfoFactory } from '../server/request-info';
-import { decodeListOptions, parseQuery } from '../server/list-query';
-import { listKeyPrefix, parseListPath } from '../scan/storage-key-prefix';
+import { RequestInfoFactory } from '../request/request-info';
+import { decodeListOptions, parseQuery } from '../request/list-query';
+import { listKeyPrefix, parseListPath } from '../request/storage-key-prefix';
 import { ProbeError } from './probe-error';
 
 export interface ProbeUrl {

@@ -4,15 +4,15 @@
 // request context's), never by order: concurrent requests fold apart. Incremental and bounded:
 // per-watcher logs keep their first and last entries (the middle is counted in `logDropped`), long
 // series are capped and what is left out is counted in `truncated`.
+import type { ImportReport } from './import-report';
 import type { InspectorEvent } from '../engine/inspect/events';
-import type { ImportReport } from '../import/import-report';
 import type {
   ScenarioInput,
   TraceInputRecord,
   TraceMetricsRecord,
   TraceRecord,
   WatcherFinal,
-} from '../trace/trace-format';
+} from './trace/trace-format';
 import type {
   BookmarkTickRecord,
   CapacityPoint,

@@ -5,12 +5,7 @@
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine/storage/continue';
-import {
-  endedAfterListing,
-  isWatchListRequest,
-  relistsAfter,
-  type RelistVia,
-} from '../inspector/relist-rule';
+import { endedAfterListing, isWatchListRequest, relistsAfter, type RelistVia } from './relist-rule';
 import type {
   ClientListChain,
   ClientListCost,

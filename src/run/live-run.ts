@@ -7,7 +7,7 @@
 // run at the stop time. `save` gives the run as a trace whose reload folds to the same model.
 import { RunModelBuilder, type RunModelBuilderOptions } from './build-run-model';
 import type { RunHeader, RunModel } from './run-model';
-import type { TraceMetricsRecord, TraceRecord } from '../trace/trace-format';
+import type { TraceMetricsRecord, TraceRecord } from './trace/trace-format';
 
 /** What a live run reads (a LiveRecorder). */
 export interface LiveRecordSource {

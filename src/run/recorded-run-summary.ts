@@ -1,9 +1,9 @@
 // No upstream counterpart: the report of a run that no built-in scenario made (a local API
 // server's live run, logs imported and replayed, a probe of a cluster), read from its RunModel
 // alone, so that `listwatch report` tells every trace's story the way it tells a scenario's.
-import { figuresByClient, totalFigures } from '../import/compare-runs';
-import { relistRule, relistViaText } from '../inspector/relist-rule';
-import type { ScenarioSummary, SummaryTable } from '../scenarios/scenario';
+import type { ScenarioSummary, SummaryTable } from './run-summary';
+import { figuresByClient, totalFigures } from './compare-runs';
+import { relistRule, relistViaText } from './relist-rule';
 import { relistsOf } from './client-records';
 import type { RunModel } from './run-model';
 

@@ -1,7 +1,7 @@
 // What one run (a scenario run or a replayed trace) produced, folded from the engine's inspector
 // events into the shapes every face shows: the CLI report and --json, the webview views, the side
 // panel. No upstream counterpart. Plain JSON data: it crosses the host/webview boundary as is.
-import type { ImportReport } from '../import/import-report';
+import type { ImportReport } from './import-report';
 
 /** Virtual milliseconds since the run started. */
 export type VirtualMs = number;
@@ -21,7 +21,7 @@ export interface RunHeader {
 
 /**
  * What an imported log says the real server answered to a request the replay re-issued
- * (src/import/replay-import.ts): only what the log knows, so only that is compared.
+ * (src/replay/replay-import.ts): only what the log knows, so only that is compared.
  */
 export interface LoggedAnswer {
   /** The HTTP status the log says (absent: it does not say). */
@@ -37,7 +37,7 @@ export interface LoggedAnswer {
   durationMs?: number;
 }
 
-// Two runs side by side (src/import/compare-runs.ts compareRuns).
+// Two runs side by side (src/run/compare-runs.ts compareRuns).
 
 /** What one client's requests cost in one run. */
 export interface RunFigures {

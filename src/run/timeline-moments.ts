@@ -3,7 +3,7 @@
 // a blocked dispatch, a refused WATCH, an injected fault), counted per distinct instant while the run is folded, so
 // that a face never walks 100,000 watcher tracks to draw the timeline.
 import type { InspectorEvent } from '../engine/inspect/events';
-import type { ScenarioInput } from '../trace/trace-format';
+import type { ScenarioInput } from './trace/trace-format';
 import type { VirtualMs } from './run-model';
 
 const eventTypes = new Set<string>([

@@ -1,7 +1,7 @@
 // No upstream counterpart: folds the figures a run recorded over time into each WatcherTrack's
 // `samples` (the scenario run's per-instant `watchers` records, plus the bookmarks and floor
 // changes the watcher's own events report), so that every face can read a watcher at any moment.
-import type { WatcherSampleGroup } from '../trace/trace-format';
+import type { WatcherSampleGroup } from './trace/trace-format';
 import type { VirtualMs, WatcherSample, WatcherTrack } from './run-model';
 
 /** The track's sample for instant `at`: the last one when it is at `at`, else a copy of it from `at` on. */

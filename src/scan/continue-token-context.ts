@@ -4,6 +4,7 @@
 // line, an audit event's objectRef, the request line a kubectl `Response Body` answers, or the
 // list object the token sits in. When nothing says, the configured prefix is used and the result
 // says so (keyPrefixSource "setting": an assumed key).
+import type { KeyPrefixSource } from '../format/explanation';
 import { rawUrlEncoding } from '../engine/encoding/go-base64';
 import { decodeUtf8 } from '../engine/encoding/go-utf8';
 import {
@@ -28,10 +29,7 @@ import {
   resourceKeyPrefix,
   type ListPath,
   type ListScope,
-} from './storage-key-prefix';
-
-/** Where a token's key prefix came from. */
-export type KeyPrefixSource = 'url' | 'objectRef' | 'request' | 'list' | 'setting';
+} from '../request/storage-key-prefix';
 
 /** The key prefix a token is decoded against, and what said so. */
 export interface KeyPrefixContext {

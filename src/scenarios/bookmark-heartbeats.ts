@@ -4,13 +4,14 @@
 // their deadline, popped from one-second buckets by a single ~1 s jittered timer. A bookmark only
 // reaches a client if its RV moved past what the client has seen: here writes to another
 // resource move etcd's revision, which reaches the pods cache through progress notifications.
+import type { SummaryTable } from '../run/run-summary';
 import { encodeStoredObject } from '../engine/encoding/byte-string';
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
 import { defaultMinRequestTimeoutSeconds } from '../engine/apiserver';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
-import type { ScenarioRun } from './scenario-run';
+import type { ScenarioModule, ScenarioParams } from './scenario';
+import type { ScenarioRun } from '../sim/scenario-run';
 import { count, histogram, stats, vtime } from './summary-format';
 
 /** etcd's --experimental-watch-progress-notify-interval as Kubernetes' own cluster scripts set it (etcd's default is 10 min). */

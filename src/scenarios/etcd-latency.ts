@@ -1,5 +1,6 @@
 // No upstream counterpart: the etcd latency every scenario runs with, chosen by two parameters that
 // every scenario takes, and what its summary says about it.
+import type { ScenarioSummary } from '../run/run-summary';
 import {
   isZeroLatency,
   measuredEtcd34Latency,
@@ -8,7 +9,7 @@ import {
   type LatencyModel,
 } from '../engine/etcd/latency-model';
 import type { RunModel } from '../run/run-model';
-import type { ScenarioParamSpec, ScenarioParams, ScenarioSummary } from './scenario';
+import type { ScenarioParamSpec, ScenarioParams } from './scenario';
 import { fineDur, roundMs } from './summary-format';
 
 const m = measuredEtcd34Latency;

@@ -3,13 +3,14 @@
 // (the RangeStream support checker, rechecked every 10 minutes): unfiltered lists are served by
 // one etcd RangeStream when etcd has it; an etcd without it answers Unimplemented, the store pages
 // instead and does not ask again for 10 minutes. Filtered, paged lists never stream.
+import type { SummaryTable } from '../run/run-summary';
 import type { ListRecord, RunModel } from '../run/run-model';
 import { rangeStreamRecheckInterval } from '../engine/etcd3/feature-support-checker';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
+import type { ScenarioModule, ScenarioParams } from './scenario';
 import { pageDoublingCost } from './selector-death-spiral';
-import type { ScenarioRun } from './scenario-run';
+import type { ScenarioRun } from '../sim/scenario-run';
 import { vtime } from './summary-format';
 
 const pods = 1000;

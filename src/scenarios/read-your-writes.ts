@@ -3,13 +3,14 @@
 // watch cache that lags etcd. Each read asks etcd for its current revision, then waits (up to
 // blockTimeout = 3 s) for the cache to reach it; a read that times out falls back to etcd, or,
 // with the 1.37 ConsistentListFromCacheSkipTimeoutFallback gate, is answered 429.
+import type { SummaryTable } from '../run/run-summary';
 import type { ListRecord, RunModel } from '../run/run-model';
 import { blockTimeout } from '../engine/cacher/watch-cache';
-import { DelayedWatchEtcd } from './delayed-watch-etcd';
+import { DelayedWatchEtcd } from '../sim/delayed-watch-etcd';
 import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
-import type { ScenarioRun } from './scenario-run';
+import type { ScenarioModule, ScenarioParams } from './scenario';
+import type { ScenarioRun } from '../sim/scenario-run';
 import { count, dur, histogramBuckets, metric, vtime } from './summary-format';
 
 /** Writes the writer makes, one a second; every reader reads after each. */

@@ -1,11 +1,13 @@
 // No upstream counterpart: runs a built-in scenario by name with checked parameters, on a fresh
 // virtual clock and the given seed, folding everything the engine reports into a RunModel (and,
 // when asked, streaming it to a trace). The API the CLI and the extension call.
+import type { ScenarioSummary } from '../run/run-summary';
+export type { ScenarioSummary } from '../run/run-summary';
 import { RunModelBuilder } from '../run/build-run-model';
 import { isRecordedRun, summarizeRecordedRun } from '../run/recorded-run-summary';
 import type { RunHeader, RunModel } from '../run/run-model';
-import { traceFormat, traceVersion, type TraceRecord } from '../trace/trace-format';
-import type { TraceWriter } from '../trace/trace-writer';
+import { traceFormat, traceVersion, type TraceRecord } from '../run/trace/trace-format';
+import type { TraceWriter } from '../run/trace/trace-writer';
 import { findScenario, scenarioCatalogue } from './catalogue';
 import { etcdLatencyOf, withEtcdLatencyNote } from './etcd-latency';
 import { bytesText, estimateWorkload, type RunEstimate } from './run-estimate';
@@ -14,12 +16,11 @@ import type {
   ScenarioModule,
   ScenarioParamSpec,
   ScenarioParams,
-  ScenarioSummary,
 } from './scenario';
-import { ScenarioRun, ScenarioStoppedError } from './scenario-run';
+import { ScenarioRun, ScenarioStoppedError } from '../sim/scenario-run';
 import { vtime } from './summary-format';
 
-export type { ScenarioDefinition, ScenarioParamSpec, ScenarioSummary } from './scenario';
+export type { ScenarioDefinition, ScenarioParamSpec } from './scenario';
 
 /** The seed a run uses unless told otherwise. */
 export const defaultSeed = 1;

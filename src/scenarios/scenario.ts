@@ -2,9 +2,10 @@
 // is summarised) and the summary every face shows. The numbers in a summary are read from the
 // RunModel, i.e. from what the engine reported, never computed by the scenario beside it (the one
 // exception, a counterfactual such as "fixed pages would have cost", is labelled as computed).
+import type { ScenarioSummary } from '../run/run-summary';
 import type { RunModel } from '../run/run-model';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioRun } from './scenario-run';
+import type { ScenarioRun } from '../sim/scenario-run';
 
 export interface ScenarioParamSpec {
   name: string;
@@ -30,34 +31,6 @@ export interface ScenarioDefinition {
 }
 
 export type ScenarioParams = Record<string, number | string | boolean>;
-
-/** A table a person reads: one header row, rows of cells. */
-export interface SummaryTable {
-  title: string;
-  columns: string[];
-  rows: Array<Array<string | number>>;
-  /** Right-align these columns (numbers). Default: every column whose cells are all numbers. */
-  note?: string;
-}
-
-/** A small bar chart: one bar per point. */
-export interface SummaryChart {
-  title: string;
-  /** What the values count (e.g. 'keys', 'watchers', 'ms'). */
-  unit: string;
-  points: Array<{ label: string; value: number }>;
-}
-
-export interface ScenarioSummary {
-  scenario: string;
-  title: string;
-  /** What happened, in a few sentences, with the run's numbers. */
-  story: string[];
-  /** The key numbers by name (what tests and hidden checks read). */
-  facts: Record<string, number | string | boolean>;
-  tables: SummaryTable[];
-  charts: SummaryChart[];
-}
 
 /** The RunModel sections `--json` carries for a scenario besides metrics and the summary. */
 export type JsonSection =

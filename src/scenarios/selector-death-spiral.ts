@@ -2,13 +2,14 @@
 // label selector that matches few objects, served from etcd. The paging loop asks etcd for
 // `limit` keys, then doubles the etcd limit (capped at maxLimit = 10000) after every page the
 // selector left short, until the client's limit is filled or the keys run out.
+import type { SummaryTable } from '../run/run-summary';
 import type { EtcdRequestRecord, ListRecord, RunModel } from '../run/run-model';
 import type { LatencyModel } from '../engine/etcd/latency-model';
 import { etcdLatencyOf, etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import { maxLimit } from '../engine/etcd3/store';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
-import type { ScenarioRun } from './scenario-run';
+import type { ScenarioModule, ScenarioParams } from './scenario';
+import type { ScenarioRun } from '../sim/scenario-run';
 import { count, fineDur, roundMs } from './summary-format';
 
 function podName(i: number): string {

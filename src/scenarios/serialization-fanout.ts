@@ -3,13 +3,14 @@
 // in a cachingObject, so it is serialized once per encoder identifier (content type and group
 // version) however many watchers send it; the rest are cache hits. A DELETE's previous object gets
 // the delete's resourceVersion, which makes the cachingObject take its lazy deep copy.
+import type { SummaryTable } from '../run/run-summary';
 import type { RunModel } from '../run/run-model';
 import { contentTypeJSON, contentTypeProtobuf } from '../engine/cacher/object-encoders';
 import type { WatchContentType } from '../engine/clients/watch-client';
 import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
-import type { ScenarioRun } from './scenario-run';
+import type { ScenarioModule, ScenarioParams } from './scenario';
+import type { ScenarioRun } from '../sim/scenario-run';
 import { count, vtime } from './summary-format';
 
 const contentTypes: Record<string, WatchContentType> = {

@@ -4,12 +4,13 @@
 // for them only as long as the time budget allows (refilled 50 ms per second, at most 100 ms),
 // then closes them as unresponsive. A WatchList watcher that already holds its awaited bookmark is
 // closed gracefully: its buffer is drained first.
+import type { SummaryTable } from '../run/run-summary';
 import { encodeStoredObject } from '../engine/encoding/byte-string';
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
-import type { ClientWatch, ScenarioRun } from './scenario-run';
+import type { ScenarioModule, ScenarioParams } from './scenario';
+import type { ClientWatch, ScenarioRun } from '../sim/scenario-run';
 import { count, dur, vtime } from './summary-format';
 
 /** How fast a slow client reads. */

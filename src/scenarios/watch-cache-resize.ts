@@ -3,6 +3,7 @@
 // cache's history ring doubles while it is full of events younger than the 75 s window, halves
 // only when it is full and even its newest quarter is older than the window, and a watcher that
 // resumes from an RV the ring no longer holds gets 410 Gone.
+import type { SummaryTable } from '../run/run-summary';
 import type { RunModel } from '../run/run-model';
 import {
   capacityUpperBound,
@@ -11,8 +12,8 @@ import {
 } from '../engine/cacher/watch-cache-history';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
-import type { ScenarioRun } from './scenario-run';
+import type { ScenarioModule, ScenarioParams } from './scenario';
+import type { ScenarioRun } from '../sim/scenario-run';
 import { count, vtime } from './summary-format';
 
 /** Pods the writes cycle over (updates: the store keeps a fixed size, the history grows). */

@@ -3,13 +3,14 @@
 // cache_watcher.go (the bookmark state machine), release-1.36: WatchList clients
 // (sendInitialEvents=true, allowWatchBookmarks=true, RV "") whose required RV, etcd's current
 // revision, the watch cache reaches late because its etcd watch stream is stalled.
+import type { SummaryTable } from '../run/run-summary';
 import type { RunModel } from '../run/run-model';
 import { blockTimeout } from '../engine/cacher/watch-cache';
-import { DelayedWatchEtcd } from './delayed-watch-etcd';
+import { DelayedWatchEtcd } from '../sim/delayed-watch-etcd';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
-import type { ScenarioModule, ScenarioParams, SummaryTable } from './scenario';
-import type { ClientWatch, ScenarioRun } from './scenario-run';
+import type { ScenarioModule, ScenarioParams } from './scenario';
+import type { ClientWatch, ScenarioRun } from '../sim/scenario-run';
 import { count, dur, histogram, stats, vtime } from './summary-format';
 
 /** The ERROR's Status asks the client to retry after 1 s (resourceVersionTooHighRetrySeconds). */

@@ -61,19 +61,14 @@ import {
   type ServingLimits,
 } from './secure-serving';
 import { goPlatform, versionInfo, type VersionInfo } from './version';
-import { parseQuery } from './list-query';
+import { parseQuery } from '../request/list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
 import type { StorageOperation } from './status';
 import { auditStatusOf } from './response-status';
-import { RequestInfoFactory, type RequestInfo } from './request-info';
+import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
-
-/** Objects to create in `default` at start. */
-export interface SeedCounts {
-  pods?: number;
-  configmaps?: number;
-}
+import type { SeedCounts } from './seed-counts';
 
 export interface ApiServerOptions {
   /** 0 (default): a free port. */

@@ -18,7 +18,7 @@ import {
   type ScenarioInput,
   type TraceMetricsRecord,
   type TraceRecord,
-} from '../trace/trace-format';
+} from '../run/trace/trace-format';
 import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
 import type { AppliedFault } from './faults';
 import type { NegotiatedEncoding } from './negotiation';

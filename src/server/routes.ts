@@ -12,7 +12,7 @@ import { patchResource } from './handlers/patch';
 import { finalizeNamespace, updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
 import type { Registry } from './registry';
-import type { RequestInfo } from './request-info';
+import type { RequestInfo } from '../request/request-info';
 import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
 import { serveDiscovery } from './discovery';
 import { faultsPath, handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';

@@ -9,7 +9,7 @@ import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { encodeContinue } from '../../src/engine/storage/continue';
 import { ImportReportBuilder } from '../../src/import/import-report';
-import type { ImportedRequest } from '../../src/import/imported-request';
+import type { ImportedRequest } from '../../src/run/imported-request';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';

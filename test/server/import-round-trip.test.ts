@@ -2,17 +2,14 @@
 // @kubernetes/client-node informer drive `listwatch serve --audit-log`; the audit log it wrote is
 // imported (importFiles + ImportReportBuilder), and the report must find every client, chain,
 // watch and relist the test produced. No upstream counterpart.
+import type { ImportReport, ImportedClient } from '../../src/run/import-report';
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import { importFiles } from '../../src/import/import-files';
-import {
-  ImportReportBuilder,
-  type ImportReport,
-  type ImportedClient,
-} from '../../src/import/import-report';
+import { ImportReportBuilder } from '../../src/import/import-report';
 import { recordClientNodeTest, recordKubectlTest, suiteKubectls } from './harness/clients';
 import { eventually } from './harness/eventually';
 import { kubectl, watchListEnv } from './harness/kubectl';

@@ -16,7 +16,7 @@ import { describeProbe, runProbe, type ProbeRun } from '../../src/probe/probe-ru
 import { parseProbeUrl } from '../../src/probe/probe-url';
 import { ProbeError } from '../../src/probe/probe-error';
 import { summarizeRecordedRun } from '../../src/run/recorded-run-summary';
-import { loadRun } from '../../src/trace/load-run';
+import { loadRun } from '../../src/run/load-run';
 
 interface KubeconfigDoc {
   clusters: Array<{ name: string; cluster: Record<string, unknown> }>;

@@ -2,9 +2,9 @@
 // every watcher of the run and every WATCH request the server answered with an error (410, 429,
 // 504…), as they stood at the scrubber's time, filtered, searched and sorted here so that the
 // panel holds only the rows in view. No upstream counterpart; no vscode here.
-import { statusText } from '../../inspector/status-text';
-import { watcherFiguresAt } from '../../inspector/watcher-at-time';
-import { watcherPhaseAt } from '../../inspector/watcher-states';
+import { statusText } from '../../run/views/status-text';
+import { watcherFiguresAt } from '../../run/views/watcher-at-time';
+import { watcherPhaseAt } from '../../run/views/watcher-states';
 import {
   maxWatcherRows,
   type VirtualMs,

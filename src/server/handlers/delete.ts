@@ -14,7 +14,7 @@ import type { Registry } from '../registry';
 import type { ServedResource } from '../served-resource';
 import { isNotFound, storeDelete, type DeleteResult } from '../store-delete';
 import { writeList } from './get';
-import { listOpts, toResourceListRequest } from '../list-query';
+import { listOpts, toResourceListRequest } from '../../request/list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
 import { writeResult } from './response';
 

@@ -5,7 +5,12 @@ import type { ListResult } from '../../engine/etcd3/store';
 import type { KubeList, KubeObject } from '../../engine/storage/objects';
 import { withoutTypeMeta, type ListItemJSON } from '../list-item-json';
 import { groupVersionOf, type ServedResource } from '../served-resource';
-import { getOptions, listOpts, toResourceListRequest, toResourceWatchRequest } from '../list-query';
+import {
+  getOptions,
+  listOpts,
+  toResourceListRequest,
+  toResourceWatchRequest,
+} from '../../request/list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
 import { serveWatch } from './watch';
 import { writeJSONBody, writeResult } from './response';

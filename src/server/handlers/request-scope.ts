@@ -8,10 +8,10 @@ import {
   customResourceFieldLabelConversion,
   type ListOptsScope,
   type QueryValues,
-} from '../list-query';
+} from '../../request/list-query';
 import type { NegotiatedEncoding } from '../negotiation';
 import type { Registry } from '../registry';
-import type { RequestInfo } from '../request-info';
+import type { RequestInfo } from '../../request/request-info';
 import type { ServedResource } from '../served-resource';
 
 export interface RequestScope {

@@ -1,9 +1,10 @@
 // Test helpers: the continue tokens in the fixture files, with their positions and what an
 // independent decoder (Node's base64url + JSON) reads from them.
+import type { KeyPrefixSource } from '../../../src/format/explanation';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { scanWithContext, type KeyPrefixSource } from '../../../src/scan/continue-token-context';
+import { scanWithContext } from '../../../src/scan/continue-token-context';
 
 export const fixtureFiles = [
   'kubectl-v8-1.20.log',

@@ -3,10 +3,10 @@
 // CLI: kube-state-metrics' two-page chain at rv 48213, shop-operator's namespaced page whose first
 // page is before the log, backup-agent's page answered 410 Expired and its inconsistent
 // continuation (rv -1) linked to it, kubectl's single page.
+import type { ImportReport } from '../../../src/run/import-report';
 import * as assert from 'assert';
 import * as path from 'path';
 import { importReport, readLogFiles } from '../../../src/cli/import-command';
-import type { ImportReport } from '../../../src/import/import-report';
 import { root, runCli } from './run-cli';
 
 const fixture = path.join('test', 'fixtures', 'audit.log');

@@ -2,6 +2,7 @@
 // options and checks in the built CLI (dist/cli.js), and its output with a reader that hands the
 // builder known requests (the real readers, import-files.ts, are tested by their own suite; the
 // end-to-end run on test/fixtures/audit.log is import-cli.test.ts, once they are merged).
+import type { ImportReport } from '../../../src/run/import-report';
 import * as assert from 'assert';
 import * as path from 'path';
 import { encodeContinue } from '../../../src/engine/storage/continue';
@@ -11,8 +12,7 @@ import {
   type ImportFilesOptions,
 } from '../../../src/cli/import-command';
 import type { CliIo } from '../../../src/cli/command';
-import type { ImportedRequest } from '../../../src/import/imported-request';
-import type { ImportReport } from '../../../src/import/import-report';
+import type { ImportedRequest } from '../../../src/run/imported-request';
 import { root, runCli } from './run-cli';
 
 const fixture = path.join(root, 'test/fixtures/audit.log');

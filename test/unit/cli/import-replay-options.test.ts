@@ -12,7 +12,7 @@ import {
   runImportReplay,
   whatIfTracePath,
 } from '../../../src/cli/import-replay-options';
-import type { ImportedRequest } from '../../../src/import/imported-request';
+import type { ImportedRequest } from '../../../src/run/imported-request';
 
 function flags(argv: string[]): ReturnType<typeof parseImportReplayFlags> {
   return parseImportReplayFlags(parseArgs(argv, importReplayOptionSpecs).options);

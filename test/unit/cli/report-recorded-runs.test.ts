@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { importScenario } from '../../../src/import/replay-import';
+import { importScenario } from '../../../src/replay/replay-import';
 import { isRecordedRun } from '../../../src/run/recorded-run-summary';
 import { probeScenario } from '../../../src/probe/probe-run';
 import { liveScenario } from '../../../src/server/live-recorder';

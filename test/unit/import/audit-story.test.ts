@@ -1,12 +1,13 @@
 // The import end to end on an audit log with a known story (test/harness/audit-story.ts): the real
 // reader and merger (importFiles) feeding the real analysis (ImportReportBuilder), and the facts
 // it finds compared with the facts the story was written with.
+import type { ImportReport } from '../../../src/run/import-report';
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { importFiles } from '../../../src/import/import-files';
-import { ImportReportBuilder, type ImportReport } from '../../../src/import/import-report';
+import { ImportReportBuilder } from '../../../src/import/import-report';
 import { auditStory } from '../../harness/audit-story';
 
 describe('import: an audit log with a known story', () => {

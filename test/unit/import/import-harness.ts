@@ -9,7 +9,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from '../../../src/import/import-files';
-import type { ImportedRequest, RejectedLine } from '../../../src/import/imported-request';
+import type { ImportedRequest, RejectedLine } from '../../../src/run/imported-request';
 
 /** A file's name (as the user named it) and its content. */
 export interface TextFile {

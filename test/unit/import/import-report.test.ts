@@ -4,20 +4,19 @@
 // restarted, tokens decoded against each LIST's key prefix, relists after an early end and after
 // a 410, storms of both kinds, watches outside the log, WatchList clients, 429/504 counts,
 // latency, request shapes and the bounded memory of many chains.
+import type { ImportReport, ImportedClient } from '../../../src/run/import-report';
 import * as assert from 'assert';
 import { encodeContinue } from '../../../src/engine/storage/continue';
-import { relistWindowMs } from '../../../src/inspector/relist-rule';
+import { relistWindowMs } from '../../../src/run/relist-rule';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { Distribution, exactLimit } from '../../../src/import/distribution';
 import {
   ImportReportBuilder,
   explainShapes,
   maxRejectedSamples,
-  type ImportReport,
-  type ImportedClient,
 } from '../../../src/import/import-report';
 import { importFiles } from '../../../src/import/import-files';
-import type { ImportedRequest } from '../../../src/import/imported-request';
+import type { ImportedRequest } from '../../../src/run/imported-request';
 import { maxChainsPerClient } from '../../../src/import/pagination-chains';
 import { clientStormGapMs, herdClients } from '../../../src/import/relist-storms';
 import { join } from 'path';

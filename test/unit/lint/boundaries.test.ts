@@ -201,9 +201,9 @@ const cases: Case[] = [
   },
   { name: 'webview -> the protocol', file: webviewFile, code: uses('../src/protocol') },
   {
-    name: 'webview -> the shared inspector helpers',
+    name: 'webview -> the run model views shared with the host',
     file: webviewFile,
-    code: uses('../src/inspector/watcher-states'),
+    code: uses('../src/run/views/watcher-states'),
   },
   { name: 'webview -> its own file', file: webviewFile, code: uses('./dom') },
   { name: 'webview -> its stylesheet', file: webviewFile, code: "import './inspector.css';\n" },

@@ -1,13 +1,13 @@
-// Tests for src/run/client-records.ts (RunModel.clients) and src/inspector/client-at-time.ts: LIST
+// Tests for src/run/client-records.ts (RunModel.clients) and src/run/views/client-at-time.ts: LIST
 // paging chains linked by continue tokens, a chain broken by 410 Expired and restarted, watch
 // restarts, relist detection and cost, the figures at a moment, and a live run's grouping by user
 // agent and connection.
 import * as assert from 'assert';
 import { encodeContinue } from '../../../src/engine/storage/continue';
-import { clientFiguresAt, clientWatchPhaseAt } from '../../../src/inspector/client-at-time';
-import { shortClientName } from '../../../src/inspector/client-name';
+import { clientFiguresAt, clientWatchPhaseAt } from '../../../src/run/views/client-at-time';
+import { shortClientName } from '../../../src/run/views/client-name';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
-import { relistWindowMs } from '../../../src/inspector/relist-rule';
+import { relistWindowMs } from '../../../src/run/relist-rule';
 import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
 import { runScenario } from '../../../src/scenarios/runner';
 import type {

@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import type { FakeClock } from '../../../src/engine/clock';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import type { ListRecord, RunModel } from '../../../src/run/run-model';
-import { ScenarioRun } from '../../../src/scenarios/scenario-run';
-import { DelayedWatchEtcd } from '../../../src/scenarios/delayed-watch-etcd';
+import { ScenarioRun } from '../../../src/sim/scenario-run';
+import { DelayedWatchEtcd } from '../../../src/sim/delayed-watch-etcd';
 import type { ResourceListRequest } from '../../../src/engine/apiserver';
-import type { TraceRecord } from '../../../src/trace/trace-format';
+import type { TraceRecord } from '../../../src/run/trace/trace-format';
 
 /** The engine every run of one case shares: profile, etcd, how far the cache lags. */
 interface World {

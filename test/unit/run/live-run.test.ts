@@ -8,7 +8,7 @@ import {
   traceVersion,
   type TraceMetricsRecord,
   type TraceRecord,
-} from '../../../src/trace/trace-format';
+} from '../../../src/run/trace/trace-format';
 
 /** A live source on a hand-set clock (ms since its start). */
 function fakeSource(): LiveRecordSource & { at: number; emit(r: TraceRecord): void } {

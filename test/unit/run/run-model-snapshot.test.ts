@@ -5,8 +5,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
-import type { TraceRecord } from '../../../src/trace/trace-format';
-import { readTrace } from '../../../src/trace/trace-reader';
+import type { TraceRecord } from '../../../src/run/trace/trace-format';
+import { readTrace } from '../../../src/run/trace/trace-reader';
 
 // A real scenario trace (slow-watcher-termination plus a LIST): watchers, lists, metrics.
 const fixture = path.resolve(__dirname, '../../../../test/fixtures/hostile-names.jsonl');

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import { InPlaceDelivery } from '../../../src/engine/cacher/in-place-delivery';
 import { listScenarios, runScenario } from '../../../src/scenarios/runner';
-import { TraceWriter } from '../../../src/trace/trace-writer';
+import { TraceWriter } from '../../../src/run/trace/trace-writer';
 
 /** Each scenario's parameters for a small run (a new scenario needs a row). */
 const small: Record<string, Record<string, number | string | boolean>> = {

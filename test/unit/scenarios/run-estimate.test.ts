@@ -22,8 +22,8 @@ import {
   truncatedPhase,
   truncationOf,
 } from '../../../src/scenarios/runner';
-import { loadRun } from '../../../src/trace/load-run';
-import { TraceWriter } from '../../../src/trace/trace-writer';
+import { loadRun } from '../../../src/run/load-run';
+import { TraceWriter } from '../../../src/run/trace/trace-writer';
 import { measureRun } from '../../../bench/run-measure';
 
 /**

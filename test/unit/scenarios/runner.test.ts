@@ -8,8 +8,8 @@ import {
   resolveParams,
   runScenario,
 } from '../../../src/scenarios/runner';
-import { loadRun } from '../../../src/trace/load-run';
-import { TraceWriter } from '../../../src/trace/trace-writer';
+import { loadRun } from '../../../src/run/load-run';
+import { TraceWriter } from '../../../src/run/trace/trace-writer';
 import { runJson } from '../../../src/cli/run-report';
 import { jsonSections, summarizeModel } from '../../../src/scenarios/runner';
 

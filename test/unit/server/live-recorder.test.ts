@@ -8,8 +8,8 @@ import { ApiServer } from '../../../src/server/api-server';
 import { LiveRecorder, relativeEvent } from '../../../src/server/live-recorder';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { LiveRun } from '../../../src/run/live-run';
-import { loadRun } from '../../../src/trace/load-run';
-import type { TraceInputRecord, TraceRecord } from '../../../src/trace/trace-format';
+import { loadRun } from '../../../src/run/load-run';
+import type { TraceInputRecord, TraceRecord } from '../../../src/run/trace/trace-format';
 import type { InspectorEvent } from '../../../src/engine/inspect/events';
 
 interface Reply {

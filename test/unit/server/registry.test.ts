@@ -1,8 +1,8 @@
 // Tests for src/server/registry.ts: every served resource's engine is built from the storage table
-// (src/scan/resource-storage.ts): its key prefix, its scope (a CRD's own), its watch cache.
+// (src/request/resource-storage.ts): its key prefix, its scope (a CRD's own), its watch cache.
 import * as assert from 'assert';
 import { Registry } from '../../../src/server/registry';
-import { resourceStorage } from '../../../src/scan/resource-storage';
+import { resourceStorage } from '../../../src/request/resource-storage';
 import type { CustomResourceDefinition } from '../../../src/server/crd';
 
 const widgets: CustomResourceDefinition = {

@@ -1,0 +1,97 @@
+// No upstream counterpart: what a log says the real apiserver answered to a request, beside what
+// the engine answered to the same request re-issued, compared on what both know. Resource
+// versions and continue tokens are never compared by value: the engine's etcd has its own
+// revisions, so they differ by construction; only whether a token came back is.
+import type { LoggedAnswer } from '../run/run-model';
+import type { AnswerComparison, EngineAnswer } from '../sim/scenario-run';
+import type { ImportedRequest } from '../run/imported-request';
+
+/** How much earlier than in the log the engine may end a watch before it counts (timer rounding). */
+const durationSlackMs = 1000;
+
+/** The log's answer to a LIST or the start of a WATCH (only the fields the log has). */
+export function loggedAnswer(r: ImportedRequest): LoggedAnswer {
+  const a: LoggedAnswer = {};
+  if (r.code !== undefined) a.status = r.code;
+  const resp = r.response;
+  if (resp?.items !== undefined) a.items = resp.items;
+  if (resp?.remainingItemCount !== undefined) a.remainingItemCount = resp.remainingItemCount;
+  if (resp?.resourceVersion !== undefined) a.resourceVersion = resp.resourceVersion;
+  // A response body was logged (items known): its continue's absence is as telling as its presence.
+  if (resp?.continue !== undefined || resp?.items !== undefined)
+    a.continue = Boolean(resp.continue);
+  if (r.code !== undefined && r.code >= 400)
+    a.error = { code: r.code, reason: r.status?.reason ?? '', message: r.status?.message ?? '' };
+  return a;
+}
+
+/**
+ * What differs between the log's LIST answer and the engine's: `status` (e.g. 410 vs 200),
+ * `continue` (a token vs none), `remainingItemCount` (present vs absent) and `items` (compared
+ * only for LISTs without selectors: seeded objects do not carry the real cluster's labels).
+ */
+export function listDisagreements(
+  logged: LoggedAnswer,
+  engine: EngineAnswer,
+  compareItems: boolean,
+): string[] {
+  const out: string[] = [];
+  if (logged.status !== undefined && logged.status !== engine.status) out.push('status');
+  if (logged.status !== undefined && logged.status !== 200) return out;
+  if (engine.status !== 200) return out;
+  if (logged.continue !== undefined && logged.continue !== (engine.continue !== ''))
+    out.push('continue');
+  if (
+    logged.items !== undefined &&
+    (logged.remainingItemCount !== undefined) !== (engine.remainingItemCount !== undefined)
+  )
+    out.push('remainingItemCount');
+  if (compareItems && logged.items !== undefined && logged.items !== engine.items)
+    out.push('items');
+  return out;
+}
+
+/** The comparison recorded with a LIST's list-end. */
+export function compareList(r: ImportedRequest, compareItems: boolean) {
+  return (engine: EngineAnswer): AnswerComparison => {
+    const logged = loggedAnswer(r);
+    const disagrees = listDisagreements(logged, engine, compareItems);
+    return { logged, ...(disagrees.length ? { disagrees } : {}) };
+  };
+}
+
+/** The log's duration of a watch, when both its ends are in the file. */
+export function loggedDurationMs(r: ImportedRequest): number | undefined {
+  if (!r.startInFile || !r.endInFile) return undefined;
+  const from = r.receivedAt;
+  const to = r.completedAt;
+  return from !== undefined && to !== undefined && to >= from ? to - from : undefined;
+}
+
+/**
+ * A watch's comparison: its status when answered (a 200 stream or the log's error code), and
+ * when its handler returns, whether the engine ended it earlier than the log says it lasted.
+ */
+export function compareWatch(r: ImportedRequest, openedAt: () => number) {
+  return {
+    opened(engine: EngineAnswer): AnswerComparison {
+      const logged: LoggedAnswer = {};
+      if (r.code !== undefined) logged.status = r.code;
+      if (r.code !== undefined && r.code >= 400)
+        logged.error = {
+          code: r.code,
+          reason: r.status?.reason ?? '',
+          message: r.status?.message ?? '',
+        };
+      const disagrees =
+        logged.status !== undefined && logged.status !== engine.status ? ['status'] : [];
+      return { logged, ...(disagrees.length ? { disagrees } : {}) };
+    },
+    closed(atMs: number): AnswerComparison {
+      const durationMs = loggedDurationMs(r);
+      if (durationMs === undefined) return {};
+      const early = atMs - openedAt() < durationMs - durationSlackMs;
+      return { logged: { durationMs }, ...(early ? { disagrees: ['duration'] } : {}) };
+    },
+  };
+}

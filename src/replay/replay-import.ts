@@ -1,0 +1,481 @@
+// No upstream counterpart: replays imported requests through the engine in virtual time. One
+// engine Resource per resource the log addresses, over one in-memory etcd (as one apiserver
+// shares its etcd), seeded before the first request with the objects the log implies; then each
+// request is re-issued at its log time relative to the first: LISTs through the delegator with
+// their query, WATCHes held open for their logged duration, writes rebuilt or synthesised. The
+// log's answer is recorded beside the engine's on each request's trace input, and what differs
+// is counted. The trace (scenario `import`) folds into a RunModel like any run.
+import { encodeStoredObject } from '../engine/encoding/byte-string';
+import type { Resource, ResourceWatchRequest } from '../engine/apiserver';
+import { MemoryEtcd } from '../engine/etcd/memory-etcd';
+import { decodeContinue, encodeContinue } from '../engine/storage/continue';
+import type { KubeObject } from '../engine/storage/objects';
+import { SelectionPredicate } from '../engine/storage/selection-predicate';
+import { RunModelBuilder } from '../run/build-run-model';
+import type { RunModel } from '../run/run-model';
+import { ScenarioRun, type AnswerComparison } from '../sim/scenario-run';
+import { resourceStorage } from '../request/resource-storage';
+import { resourceKeyPrefix } from '../request/storage-key-prefix';
+import {
+  listOpts,
+  parseQuery,
+  toResourceListRequest,
+  toResourceWatchRequest,
+} from '../request/list-query';
+import {
+  traceFormat,
+  traceVersion,
+  type TraceHeader,
+  type TraceRecord,
+} from '../run/trace/trace-format';
+import type { ImportedRequest } from '../run/imported-request';
+import { compareList, compareWatch } from './logged-answer';
+import {
+  planSeeds,
+  rebuiltObject,
+  seedAttributes,
+  seededName,
+  synthesisedObject,
+  type ResourceSeed,
+} from './replay-objects';
+import { replayParams, type ReplayOptions, type ReplaySummary } from './replay-options';
+import { resourceKey, scheduleRequests } from './replay-schedule';
+import { asWatchLists, type ReplayStep } from './replay-watch-list';
+
+/** The scenario name of every replayed import's trace. */
+export const importScenario = 'import';
+
+/** One line of a trace: the header first, then records. */
+export type TraceLine = TraceHeader | TraceRecord;
+
+/** The annotation a synthesised update sets, so that it changes the object (and makes an event). */
+export const replayedAnnotation = 'listwatch.dev/replayed-request';
+
+const fixedNotes = [
+  'resourceVersions and continue tokens are never compared by value: the engine has its own etcd revisions',
+  "a chain's later pages are re-issued with the engine's own continue token from its previous page (the log's tokens name the real cluster's RVs)",
+  "the log does not say seeded objects' labels: each filtered LIST's selectors are given to as many of them as its answers matched, so filtered LISTs page through etcd as they did; items are still compared only for LISTs without selectors (selectors that overlap or contradict each other cannot all be matched exactly)",
+];
+
+/**
+ * The log's resourceVersions name the real cluster's etcd revisions, which the engine's etcd does
+ * not have: a request's RV is mapped to the engine's (the engine's answer to the LIST whose logged
+ * answer had that RV; else the engine's answer to the client's latest LIST of the resource, which
+ * is where a reflector's WATCH resumes; else the engine's current revision).
+ */
+class ResourceVersions {
+  private readonly byLoggedRv = new Map<string, string>();
+  private readonly lastListRv = new Map<string, string>();
+  mapped = 0;
+
+  noteList(s: ReplayStep, engineRv: string): void {
+    const logged = s.request.response?.resourceVersion;
+    if (logged) this.byLoggedRv.set(`${resourceKey(s.group, s.resource)}\u0000${logged}`, engineRv);
+    this.lastListRv.set(this.clientKey(s), engineRv);
+  }
+
+  /** The engine's RV for the request's `resourceVersion` ("" and "0" are kept: they name none). */
+  map(s: ReplayStep, rv: string | undefined, resource: Resource): string | undefined {
+    if (rv === undefined || rv === '' || rv === '0') return rv;
+    this.mapped++;
+    return (
+      this.byLoggedRv.get(`${resourceKey(s.group, s.resource)}\u0000${rv}`) ??
+      this.lastListRv.get(this.clientKey(s)) ??
+      String(resource.etcd.currentRevision())
+    );
+  }
+
+  private clientKey(s: ReplayStep): string {
+    return `${s.client}\u0000${resourceKey(s.group, s.resource)}`;
+  }
+}
+
+interface ChainState {
+  /** The engine's continue token from the chain's previous page ('' : the engine's chain ended). */
+  token: string;
+}
+
+/** The etcd3 key prefix of a resource in the engine (`/pods`, `/example.com/widgets`). */
+function enginePrefix(group: string, resource: string): string {
+  return resourceKeyPrefix({ group, resource }).slice('/registry'.length, -1);
+}
+
+function pathOf(r: ImportedRequest): string {
+  return r.requestURI.split('?')[0];
+}
+
+function withoutContinue(query: string): string {
+  return query
+    .split('&')
+    .filter((p) => p !== '' && !p.startsWith('continue='))
+    .join('&');
+}
+
+function writeVerb(verb: string): 'create' | 'update' | 'delete' {
+  return verb === 'create' ? 'create' : verb === 'delete' ? 'delete' : 'update';
+}
+
+function tally(summary: ReplaySummary, c: AnswerComparison): AnswerComparison {
+  if (c.disagrees?.length) {
+    summary.disagreements++;
+    for (const d of c.disagrees) summary.disagreementsBy[d] = (summary.disagreementsBy[d] ?? 0) + 1;
+  }
+  return c;
+}
+
+function skip(summary: ReplaySummary, reason: string): void {
+  summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
+}
+
+/**
+ * Replays `requests` through the engine, writing the trace line by line to `write`. Deterministic:
+ * the same requests, options and seed give the same trace, byte for byte.
+ */
+export async function replayImport(
+  requests: readonly ImportedRequest[],
+  options: ReplayOptions,
+  write: (line: TraceLine) => void,
+): Promise<ReplaySummary> {
+  const schedule = scheduleRequests(requests);
+  const seeds = planSeeds(schedule.requests, options.objects);
+  const { steps, pairs } = options.watchList
+    ? asWatchLists(schedule.requests)
+    : { steps: schedule.requests as ReplayStep[], pairs: 0 };
+  const summary: ReplaySummary = {
+    requests: requests.length,
+    replayed: 0,
+    lists: 0,
+    watches: 0,
+    writes: 0,
+    rebuilt: [],
+    synthesised: [],
+    skipped: { ...schedule.skipped },
+    untimed: schedule.untimed,
+    seeded: seeds.map((s) => s.seeded),
+    disagreements: 0,
+    disagreementsBy: {},
+    watchListPairs: pairs,
+    notes: [...fixedNotes],
+  };
+  if (schedule.untimed > 0)
+    summary.notes.push(
+      `${schedule.untimed} request(s) have no time in the log: each keeps its place after the previous timed request`,
+    );
+  if (options.watchCacheSize !== undefined)
+    summary.notes.push(
+      `what-if: the watch cache's history fixed at ${options.watchCacheSize} events (upstream sizes it dynamically)`,
+    );
+  if (pairs > 0)
+    summary.notes.push(
+      `what-if: ${pairs} LIST+WATCH pair(s) replayed as one WatchList watch each (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), at the LIST's time`,
+    );
+
+  const header: TraceHeader = {
+    format: traceFormat,
+    version: traceVersion,
+    scenario: importScenario,
+    profile: options.profile,
+    seed: options.seed,
+    params: replayParams(options),
+  };
+  write(header);
+  if (options.report) write({ kind: 'input', at: 0, action: 'imported', report: options.report });
+  let recording = true;
+  const run = new ScenarioRun({
+    scenario: importScenario,
+    seed: options.seed,
+    profile: options.profile,
+    onRecord: (r) => {
+      if (recording) write(r);
+    },
+    onProgress: options.onProgress,
+    signal: options.signal,
+    yieldToHost: options.yieldToHost,
+  });
+  try {
+    const etcd = new MemoryEtcd({
+      ...run.etcdOptions(),
+      // master pairs with etcd 3.7, which has RangeStream; release-1.36 with etcd 3.6.
+      rangeStream: options.profile === '1.37' ? 'supported' : 'unimplemented',
+    });
+    const resources = new Map<string, Resource>();
+    for (const seed of seeds) {
+      // The storage table's facts: key prefix, scope (KeyFunc), watch cache (none for events).
+      const storage = resourceStorage(seed);
+      const resource = run.createResource({
+        groupResource: { group: seed.group, resource: seed.resource },
+        etcd,
+        resourcePrefix: enginePrefix(seed.group, seed.resource),
+        namespaced: storage.namespaced ?? true,
+        watchCache: storage.watchCache,
+      });
+      if (options.watchCacheSize !== undefined) {
+        const h = resource.watchCache.history;
+        h.lowerBoundCapacity = options.watchCacheSize;
+        h.upperBoundCapacity = options.watchCacheSize;
+        h.doCacheResizeLocked(options.watchCacheSize);
+      }
+      resources.set(seed.seeded.resource, resource);
+      seedObjects(run, resource, seed);
+    }
+    run.phase('replay', `${steps.length} imported request(s) re-issued at their log times`);
+    for (const r of resources.values()) r.start();
+    await run.drive(Promise.all([...resources.values()].map((r) => r.waitReady())));
+
+    const closes: Array<{ atMs: number; close: () => void }> = [];
+    const runCloses = async (until: number): Promise<void> => {
+      closes.sort((a, b) => a.atMs - b.atMs);
+      while (closes.length > 0 && closes[0].atMs <= until) {
+        const c = closes.shift() as { atMs: number; close: () => void };
+        await run.advanceTo(c.atMs);
+        c.close();
+        await run.settle();
+      }
+    };
+    const chains = new Map<string, ChainState>();
+    const rvs = new ResourceVersions();
+    let endMs = 0;
+    for (const [i, s] of steps.entries()) {
+      await runCloses(s.atMs);
+      await run.advanceTo(s.atMs);
+      endMs = Math.max(endMs, s.atMs);
+      run.progress(i / Math.max(1, steps.length), `request ${i + 1}/${steps.length}`);
+      const resource = resources.get(resourceKey(s.group, s.resource)) as Resource;
+      if (s.verb === 'list') await replayList(run, resource, s, chains, rvs, summary);
+      else if (s.verb === 'watch') {
+        const closeAt = await replayWatch(
+          run,
+          resource,
+          s,
+          schedule.originMs,
+          rvs,
+          summary,
+          closes,
+        );
+        if (closeAt !== undefined) endMs = Math.max(endMs, closeAt);
+      } else await replayWrite(run, resource, s, summary);
+    }
+    await runCloses(endMs);
+    await run.advanceTo(endMs);
+    await run.settle();
+    if (rvs.mapped > 0)
+      summary.notes.push(
+        `${rvs.mapped} resourceVersion(s) in requests mapped to the engine's (the log's name the real cluster's revisions)`,
+      );
+    run.finish();
+    options.onProgress?.(1, 'done');
+  } finally {
+    // What stopping the resources emits is not part of the run.
+    recording = false;
+    run.stop();
+  }
+  return summary;
+}
+
+/** Writes a resource's seed objects straight into etcd, one seed input per namespace. */
+function seedObjects(run: ScenarioRun, resource: Resource, seed: ResourceSeed): void {
+  let i = 0;
+  for (const [ns, slot] of [...seed.byNamespace].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { names, total } = slot;
+    const attrs = seedAttributes(slot);
+    // What each selector really matches among the objects written (overlaps can change it).
+    const predicates = slot.selectors.map((s) => ({
+      s,
+      p: SelectionPredicate.from({ label: s.labelSelector, field: s.fieldSelector }, seed.resource),
+      n: 0,
+    }));
+    let rev = resource.etcd.currentRevision();
+    for (let k = 0; k < total; k++) {
+      const name = k < names.length ? names[k] : seededName(++i);
+      const obj = synthesisedObject(seed.group, seed.resource, ns, name, attrs[k]);
+      for (const q of predicates) if (q.p.matches(obj)) q.n++;
+      rev = resource.etcd.put(
+        resource.store.prepareKey(resource.objectKey(ns, name), false),
+        encodeStoredObject(obj),
+      );
+    }
+    if (total === 0) continue;
+    const matched = predicates.map(
+      (q) =>
+        `${[q.s.labelSelector, q.s.fieldSelector].filter((x) => x !== '').join(' ')}${ns ? ` in ${ns}` : ''}: ${q.n} match${q.n === q.s.matching ? '' : ` (the log's answers: ${q.s.matching})`}`,
+    );
+    if (matched.length) (seed.seeded.matched ??= []).push(...matched);
+    run.input({
+      action: 'seed',
+      objects: total,
+      keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true),
+      revision: rev,
+      text: `${total} ${seed.seeded.resource} written straight into etcd${ns ? ` in namespace ${ns}` : ''} (${seed.seeded.text})${matched.length ? `; ${matched.join('; ')}` : ''}`,
+    });
+  }
+}
+
+async function replayList(
+  run: ScenarioRun,
+  resource: Resource,
+  s: ReplayStep,
+  chains: Map<string, ChainState>,
+  rvs: ResourceVersions,
+  summary: ReplaySummary,
+): Promise<void> {
+  const query = parseQuery(s.query);
+  let opts;
+  try {
+    opts = listOpts(query, { resource: s.resource, watchList: resource.gates.WatchList });
+  } catch (e) {
+    skip(summary, `list query rejected by the handler: ${(e as Error).message}`);
+    return;
+  }
+  const req = toResourceListRequest(opts, s.namespace || undefined);
+  const rv = rvs.map(s, req.resourceVersion, resource);
+  if (rv !== undefined) req.resourceVersion = rv;
+  const chainKey = `${s.client}\u0000${pathOf(s.request)}\u0000${withoutContinue(s.query)}`;
+  if (req.continue) {
+    const state = chains.get(chainKey);
+    if (state && state.token === '') {
+      skip(summary, "continue page: the engine's chain had already ended");
+      return;
+    }
+    if (state) req.continue = state.token;
+    else {
+      // Its chain began before the file: resume from the log token's key at the engine's RV.
+      const keyPrefix = resource.store.prepareKey(resource.collectionKey(s.namespace), true);
+      try {
+        const { fromKey } = decodeContinue(req.continue, keyPrefix);
+        req.continue = encodeContinue(fromKey, keyPrefix, resource.etcd.currentRevision());
+      } catch (e) {
+        skip(summary, `continue page of a chain begun before the file: ${(e as Error).message}`);
+        return;
+      }
+    }
+  }
+  const compareItems = !req.labelSelector && !req.fieldSelector;
+  const compare = compareList(s.request, compareItems);
+  const res = await run.drive(
+    run.list(resource, req, 'delegator', s.client, (a) => tally(summary, compare(a))),
+  );
+  summary.replayed++;
+  summary.lists++;
+  chains.set(chainKey, { token: res.result?.continue ?? '' });
+  if (res.result) rvs.noteList(s, res.result.resourceVersion);
+  await run.settle();
+}
+
+async function replayWatch(
+  run: ScenarioRun,
+  resource: Resource,
+  s: ReplayStep,
+  originMs: number,
+  rvs: ResourceVersions,
+  summary: ReplaySummary,
+  closes: Array<{ atMs: number; close: () => void }>,
+): Promise<number | undefined> {
+  let req: ResourceWatchRequest;
+  try {
+    const opts = listOpts(parseQuery(s.query), {
+      resource: s.resource,
+      name: s.name || undefined,
+      watchList: resource.gates.WatchList,
+    });
+    req = toResourceWatchRequest(opts, s.namespace || undefined, s.name || undefined);
+  } catch (e) {
+    skip(summary, `watch query rejected by the handler: ${(e as Error).message}`);
+    return undefined;
+  }
+  const rv = rvs.map(s, req.resourceVersion, resource);
+  if (rv !== undefined) req.resourceVersion = rv;
+  if (s.watchList) {
+    req = {
+      ...req,
+      resourceVersion: '',
+      resourceVersionMatch: 'NotOlderThan',
+      sendInitialEvents: true,
+      allowWatchBookmarks: true,
+    };
+  }
+  const openedAt = run.clock.now();
+  const compare = compareWatch(s.request, () => openedAt);
+  const cw = await run.drive(
+    run.watch(resource, s.client, req, {
+      opened: (a) => tally(summary, compare.opened(a)),
+      closed: (at) => tally(summary, compare.closed(at)),
+    }),
+  );
+  summary.replayed++;
+  summary.watches++;
+  await run.settle();
+  const end = s.request.completedAt;
+  if (!s.request.endInFile || end === undefined) return undefined;
+  const closeAt = Math.max(openedAt, end - originMs);
+  closes.push({ atMs: closeAt, close: () => cw.opened?.client.disconnect() });
+  return closeAt;
+}
+
+async function replayWrite(
+  run: ScenarioRun,
+  resource: Resource,
+  s: ReplayStep,
+  summary: ReplaySummary,
+): Promise<void> {
+  const rebuilt = s.verb === 'delete' ? undefined : rebuiltObject(s);
+  const name = rebuilt?.metadata?.name ?? s.name;
+  if (!name) {
+    skip(summary, `${s.verb} without an object name in the log`);
+    return;
+  }
+  const ns = s.namespace;
+  if (s.verb !== 'delete') (rebuilt ? summary.rebuilt : summary.synthesised).push(s.request.id);
+  try {
+    let stored: KubeObject;
+    if (s.verb === 'create')
+      stored = await run.drive(
+        resource.create(rebuilt ?? synthesisedObject(s.group, s.resource, ns, name), s.client),
+      );
+    else if (s.verb === 'delete') stored = await run.drive(resource.delete(ns, name, s.client));
+    else
+      stored = await run.drive(
+        resource.update(
+          ns,
+          name,
+          (cur) => {
+            if (rebuilt) return rebuilt;
+            const meta = cur.metadata as Record<string, unknown>;
+            meta.annotations = {
+              ...(meta.annotations as Record<string, string> | undefined),
+              [replayedAnnotation]: s.request.id,
+            };
+          },
+          s.client,
+        ),
+      );
+    run.input({
+      action: 'writes',
+      count: 1,
+      verb: writeVerb(s.verb),
+      keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true),
+      revision: Number(stored.metadata?.resourceVersion ?? resource.etcd.currentRevision()),
+    });
+    summary.replayed++;
+    summary.writes++;
+  } catch (e) {
+    // The log says it succeeded (failed writes are not replayed): the engine disagrees.
+    tally(summary, { disagrees: ['write'] });
+    skip(summary, `${s.verb} failed in the engine: ${(e as Error).message}`);
+  }
+  await run.settle();
+}
+
+/** Replays and folds the trace into its RunModel; every line also goes to `also` (a trace file). */
+export async function replayToModel(
+  requests: readonly ImportedRequest[],
+  options: ReplayOptions,
+  also?: (line: TraceLine) => void,
+): Promise<{ model: RunModel; summary: ReplaySummary }> {
+  let builder: RunModelBuilder | undefined;
+  const summary = await replayImport(requests, options, (line) => {
+    also?.(line);
+    if ('format' in line) builder = new RunModelBuilder(line);
+    else builder?.add(line);
+  });
+  return { model: (builder as RunModelBuilder).finish(), summary };
+}

@@ -1,0 +1,323 @@
+// No upstream counterpart: the objects a replay needs before and while it re-issues a log. How
+// many objects each resource holds is inferred from what the log's LIST answers said (a page's
+// items + remainingItemCount, or the items of a complete chain) or given; the objects later
+// requests name (an update, a delete, a watch of one object) are seeded under their names; a write
+// is rebuilt from the object the log carries (Request/RequestResponse audit levels) or synthesised
+// from its objectRef (Metadata level). The log does not say seeded objects' labels: each filtered
+// LIST's selector is given to as many of them as its answers matched (items + remainingItemCount,
+// a complete chain), spread through the key space, so that a filtered LIST pages through etcd as
+// it did; other objects carry none.
+import type { KubeObject } from '../engine/storage/objects';
+import { makePod } from '../engine/storage/objects';
+import {
+  matchingAttributes,
+  podWithAttributes,
+  shouldMatch,
+  type Attributes,
+} from '../sim/seeded-objects';
+import { parseQuery } from '../request/list-query';
+import type { SeededResource } from './replay-options';
+import { resourceKey, type ScheduledRequest } from './replay-schedule';
+
+/** Resources that have no namespace (their objects are seeded at the root). */
+const clusterScoped: ReadonlySet<string> = new Set([
+  'namespaces',
+  'nodes',
+  'persistentvolumes',
+  'clusterroles',
+  'clusterrolebindings',
+  'customresourcedefinitions',
+  'storageclasses',
+  'priorityclasses',
+  'apiservices',
+  'certificatesigningrequests',
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+  'volumeattachments',
+  'csidrivers',
+  'csinodes',
+  'runtimeclasses',
+  'ingressclasses',
+]);
+
+/** The namespace of seeded objects no request names a namespace for. */
+export const defaultSeedNamespace = 'default';
+
+/** A filtered LIST's selectors and how many objects the log's answers say matched them. */
+export interface SelectorCount {
+  labelSelector: string;
+  fieldSelector: string;
+  matching: number;
+}
+
+/** The objects of one namespace ('' for a cluster-scoped resource). */
+export interface NamespaceSeed {
+  /** Names later requests address, written first. */
+  names: string[];
+  total: number;
+  /** Selectors some of them are labelled for (most matching first). */
+  selectors: SelectorCount[];
+}
+
+/** What to write into etcd for one resource before the first request. */
+export interface ResourceSeed {
+  group: string;
+  resource: string;
+  namespaced: boolean;
+  byNamespace: Map<string, NamespaceSeed>;
+  seeded: SeededResource;
+}
+
+/** What one (namespace, selectors) of a resource holds, by the log's LIST answers. */
+interface InferredCount extends SelectorCount {
+  namespace: string;
+}
+
+function withoutContinue(query: string): string {
+  return query
+    .split('&')
+    .filter((p) => p !== '' && !p.startsWith('continue='))
+    .join('&');
+}
+
+function hasContinue(query: string): boolean {
+  return Boolean(parseQuery(query).get('continue')?.[0]);
+}
+
+/**
+ * The object count of each (resource, namespace, selectors) the log's LIST answers tell: the
+ * largest of a page's items + remainingItemCount, a lone page without continue, or a complete
+ * chain's items. Per resource; both selectors '' for a count of every object.
+ */
+function inferCounts(requests: readonly ScheduledRequest[]): Map<string, InferredCount[]> {
+  const counts = new Map<string, Map<string, InferredCount>>();
+  const note = (s: ScheduledRequest, n: number): void => {
+    const key = resourceKey(s.group, s.resource);
+    let m = counts.get(key);
+    if (!m) counts.set(key, (m = new Map()));
+    const q = parseQuery(s.query);
+    const labelSelector = q.get('labelSelector')?.[0] ?? '';
+    const fieldSelector = q.get('fieldSelector')?.[0] ?? '';
+    const k = `${s.namespace}\u0000${labelSelector}\u0000${fieldSelector}`;
+    const c = m.get(k);
+    if (c) c.matching = Math.max(c.matching, n);
+    else m.set(k, { namespace: s.namespace, labelSelector, fieldSelector, matching: n });
+  };
+  // Open chains: client + path + query without continue -> items so far.
+  const chains = new Map<string, number>();
+  for (const s of requests) {
+    const resp = s.request.response;
+    if (s.verb !== 'list' || s.request.code !== 200 || resp?.items === undefined) continue;
+    const chainKey = `${s.client}\u0000${s.request.requestURI.split('?')[0]}\u0000${withoutContinue(s.query)}`;
+    const first = !hasContinue(s.query);
+    const soFar = first ? 0 : chains.get(chainKey);
+    if (resp.remainingItemCount !== undefined) note(s, resp.items + resp.remainingItemCount);
+    const more = Boolean(resp.continue);
+    if (soFar !== undefined) {
+      const items = soFar + resp.items;
+      if (more) chains.set(chainKey, items);
+      else {
+        chains.delete(chainKey);
+        note(s, items);
+      }
+    }
+  }
+  return new Map([...counts].map(([key, m]) => [key, [...m.values()]]));
+}
+
+/** The names later requests address before any create of them: they must exist. */
+function namedObjects(requests: readonly ScheduledRequest[]): Map<string, Map<string, string[]>> {
+  const created = new Set<string>();
+  const named = new Map<string, Map<string, string[]>>();
+  for (const s of requests) {
+    const name = s.name || (s.verb === 'watch' ? watchedName(s.query) : '');
+    if (!name) continue;
+    const id = `${resourceKey(s.group, s.resource)}\u0000${s.namespace}\u0000${name}`;
+    if (s.verb === 'create') {
+      created.add(id);
+      continue;
+    }
+    if (created.has(id) || s.verb === 'list') continue;
+    created.add(id);
+    const key = resourceKey(s.group, s.resource);
+    let m = named.get(key);
+    if (!m) named.set(key, (m = new Map()));
+    const list = m.get(s.namespace) ?? [];
+    list.push(name);
+    m.set(s.namespace, list);
+  }
+  return named;
+}
+
+function watchedName(query: string): string {
+  const field = parseQuery(query).get('fieldSelector')?.[0] ?? '';
+  const m = /(?:^|,)metadata\.name==?([^,]+)/.exec(field);
+  return m ? m[1] : '';
+}
+
+/** The seeds of every resource the requests address. */
+export function planSeeds(
+  requests: readonly ScheduledRequest[],
+  given: Readonly<Record<string, number>> = {},
+): ResourceSeed[] {
+  const allCounts = inferCounts(requests);
+  const unfiltered = (c: InferredCount): boolean =>
+    c.labelSelector === '' && c.fieldSelector === '';
+  const named = namedObjects(requests);
+  const resources = new Map<string, { group: string; resource: string; namespaced: boolean }>();
+  for (const s of requests) {
+    const key = resourceKey(s.group, s.resource);
+    const r = resources.get(key) ?? { group: s.group, resource: s.resource, namespaced: false };
+    if (s.namespace !== '') r.namespaced = true;
+    resources.set(key, r);
+  }
+  for (const r of resources.values())
+    if (!r.namespaced && !clusterScoped.has(r.resource)) r.namespaced = true;
+  const seeds: ResourceSeed[] = [];
+  for (const [key, r] of resources) {
+    const byNamespace = new Map<string, NamespaceSeed>();
+    const root = r.namespaced ? defaultSeedNamespace : '';
+    const slot = (ns: string): NamespaceSeed => {
+      const k = r.namespaced ? ns || root : '';
+      let v = byNamespace.get(k);
+      if (!v) byNamespace.set(k, (v = { names: [], total: 0, selectors: [] }));
+      return v;
+    };
+    for (const [ns, names] of named.get(key) ?? []) {
+      const v = slot(ns);
+      v.names.push(...names);
+      v.total = Math.max(v.total, v.names.length);
+    }
+    const inferred = allCounts.get(key) ?? [];
+    for (const c of inferred)
+      if (unfiltered(c) && c.namespace !== '')
+        slot(c.namespace).total = Math.max(slot(c.namespace).total, c.matching);
+    const inNamespaces = (): number => [...byNamespace.values()].reduce((a, v) => a + v.total, 0);
+    const wanted =
+      given[key] ??
+      given[r.resource] ??
+      inferred.find((c) => unfiltered(c) && c.namespace === '')?.matching;
+    if (wanted !== undefined && wanted > inNamespaces())
+      slot(root).total += wanted - inNamespaces();
+    // A filtered LIST's matches are objects of its namespace (all namespaces: the root's).
+    let labelled = 0;
+    for (const c of inferred) {
+      if (unfiltered(c)) continue;
+      const v = slot(c.namespace);
+      v.selectors.push({
+        labelSelector: c.labelSelector,
+        fieldSelector: c.fieldSelector,
+        matching: c.matching,
+      });
+      v.total = Math.max(v.total, c.matching);
+      labelled++;
+    }
+    for (const v of byNamespace.values()) v.selectors.sort((a, b) => b.matching - a.matching);
+    const objects = inNamespaces();
+    const from: SeededResource['from'] =
+      given[key] !== undefined || given[r.resource] !== undefined
+        ? 'given'
+        : inferred.length > 0
+          ? 'inferred'
+          : 'named';
+    const text =
+      from === 'given'
+        ? `${objects} given`
+        : from === 'inferred'
+          ? `${objects} inferred from the log's LIST answers (items + remainingItemCount, complete chains)`
+          : `${objects}: only the objects later requests name (no LIST answer in the log says how many)`;
+    const labels =
+      labelled > 0
+        ? `; labelled for ${labelled} filtered LIST selector(s), as many objects as their answers matched`
+        : '';
+    seeds.push({
+      ...r,
+      byNamespace,
+      seeded: { resource: key, objects, from, text: text + labels },
+    });
+  }
+  return seeds.sort((a, b) => (a.seeded.resource < b.seeded.resource ? -1 : 1));
+}
+
+/** The name of the i-th seeded object no request names. */
+export function seededName(i: number): string {
+  return `imported-${String(i).padStart(6, '0')}`;
+}
+
+/**
+ * A synthesised object of a resource: its name and namespace, and the labels (pod fields) a
+ * seed gave it so that a filtered LIST of the log matches it; nothing else the log does not say.
+ */
+export function synthesisedObject(
+  group: string,
+  resource: string,
+  namespace: string,
+  name: string,
+  attrs?: Attributes,
+): KubeObject {
+  if (group === '' && resource === 'pods')
+    return attrs
+      ? podWithAttributes(name, namespace, attrs)
+      : makePod({ name, namespace: namespace || undefined });
+  const metadata: KubeObject['metadata'] = { name };
+  if (namespace) metadata.namespace = namespace;
+  if (attrs && Object.keys(attrs.labels).length > 0) metadata.labels = attrs.labels;
+  return { metadata } as KubeObject;
+}
+
+function conflicts(have: Attributes, want: Attributes): boolean {
+  for (const [k, v] of Object.entries(want.labels))
+    if (have.labels[k] !== undefined && have.labels[k] !== v) return true;
+  for (const [k, v] of Object.entries(want.fields))
+    if (have.fields[k] !== undefined && have.fields[k] !== v) return true;
+  return false;
+}
+
+/**
+ * The attributes of a namespace's seeded objects, by index: each selector (most matching first)
+ * is given to `matching` objects spread evenly over those whose attributes do not contradict it.
+ * Undefined entries carry none. How many each selector really matches is counted on the objects.
+ */
+export function seedAttributes(seed: NamespaceSeed): Array<Attributes | undefined> {
+  const out: Array<Attributes | undefined> = new Array(seed.total);
+  for (const sel of seed.selectors) {
+    const want = matchingAttributes(sel.labelSelector, sel.fieldSelector, true);
+    const free: number[] = [];
+    for (let i = 0; i < seed.total; i++) {
+      const have = out[i];
+      if (have === undefined || !conflicts(have, want)) free.push(i);
+    }
+    const ratio = free.length > 0 ? Math.min(1, sel.matching / free.length) : 0;
+    for (let j = 0; j < free.length; j++) {
+      if (!shouldMatch(j, ratio)) continue;
+      const i = free[j];
+      const have = out[i] ?? { labels: {}, fields: {} };
+      out[i] = {
+        labels: { ...have.labels, ...want.labels },
+        fields: { ...have.fields, ...want.fields },
+      };
+    }
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The object a write's log carries, made storable: a whole object (metadata.name, or a create's
+ * generateName), without the real cluster's resourceVersion. Undefined: the replay synthesises.
+ */
+export function rebuiltObject(s: ScheduledRequest): KubeObject | undefined {
+  const o = s.request.object;
+  if (!isObject(o) || !isObject(o.metadata)) return undefined;
+  const meta = { ...o.metadata };
+  if (typeof meta.name !== 'string' || meta.name === '') {
+    if (s.verb !== 'create' || !s.name) return undefined;
+    meta.name = s.name;
+  }
+  delete meta.resourceVersion;
+  if (s.namespace && typeof meta.namespace !== 'string') meta.namespace = s.namespace;
+  return { ...o, metadata: meta } as KubeObject;
+}
