@@ -20,7 +20,7 @@ import {
   runScenario,
 } from '../scenarios/runner';
 import { TraceWriter } from '../run/trace/trace-writer';
-import { parseArgs } from './args';
+import { parseArgs, type OptionSpec } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk, exitUsage } from './command';
 import { renderReport, runJson, wrap } from './run-report';
 
@@ -67,30 +67,16 @@ Progress, with the time left, goes to stderr when it is a terminal.
 Exit status: 0 done, 1 stopped at the trace cap, 2 usage error (unknown scenario, bad
 --set, bad --seed, bad --fast-paths) or a big run without --yes.`;
 
-/** Splits `--set k=v` / `--set=k=v` (repeatable) from the other arguments. */
-export function extractSets(argv: string[]): { sets: Array<[string, string]>; rest: string[] } {
-  const sets: Array<[string, string]> = [];
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    let value: string | undefined;
-    if (a === '--set') {
-      if (i + 1 >= argv.length) throw new UsageError('option --set needs a value name=value');
-      value = argv[++i];
-    } else if (a.startsWith('--set=')) value = a.slice('--set='.length);
-    else {
-      rest.push(a);
-      continue;
-    }
+/** `--set name=value`, repeatable (its values in order, duplicates checked by the caller). */
+const setOption: OptionSpec = { name: 'set', value: true, multiple: true, valueName: 'name=value' };
+
+/** Each `--set` value split at its first `=` into [name, value]. */
+function setPairs(values: readonly string[] = []): Array<[string, string]> {
+  return values.map((value) => {
     const eq = value.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set expects name=value, got ${JSON.stringify(value)}`);
-    sets.push([value.slice(0, eq), value.slice(eq + 1)]);
-  }
-  return { sets, rest };
+    return [value.slice(0, eq), value.slice(eq + 1)];
+  });
 }
 
 /** Writes lines to a file synchronously in 1 MiB batches (a run does not yield to the event loop). */
@@ -219,8 +205,8 @@ function refuse(
 }
 
 async function runOne(argv: string[], io: CliIo): Promise<number> {
-  const { sets, rest } = extractSets(argv);
-  const { options, positionals } = parseArgs(rest, [
+  const { options, positionals, repeated } = parseArgs(argv, [
+    setOption,
     { name: 'seed', value: true },
     { name: 'json', value: false },
     { name: 'trace', value: true },
@@ -229,6 +215,7 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
     { name: 'yes', value: false },
     { name: 'help', value: false, short: 'h' },
   ]);
+  const sets = setPairs(repeated.get('set'));
   if (options.has('help')) {
     io.out(help + '\n');
     return exitOk;
@@ -312,12 +299,13 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function estimateOne(argv: string[], io: CliIo): Promise<number> {
-  const { sets, rest } = extractSets(argv);
-  const { options, positionals } = parseArgs(rest, [
+  const { options, positionals, repeated } = parseArgs(argv, [
+    setOption,
     { name: 'json', value: false },
     { name: 'trace', value: true },
     { name: 'help', value: false, short: 'h' },
   ]);
+  const sets = setPairs(repeated.get('set'));
   if (options.has('help')) {
     io.out(help + '\n');
     return exitOk;

@@ -97,25 +97,6 @@ function seedProgressPrinter(
   };
 }
 
-/** Splits the repeatable `--crd FILE` / `--crd=FILE` from the other arguments. */
-function extractCrds(argv: string[]): { crds: string[]; rest: string[] } {
-  const crds: string[] = [];
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    if (a === '--crd') {
-      if (i + 1 >= argv.length) throw new UsageError('option --crd needs a value');
-      crds.push(argv[++i]);
-    } else if (a.startsWith('--crd=')) crds.push(a.slice('--crd='.length));
-    else rest.push(a);
-  }
-  return { crds, rest };
-}
-
 /** `pods=N,configmaps=N`: seed-counts.ts's rule, its message a usage error here. */
 export function parseSeed(text: string): SeedCounts {
   try {
@@ -142,11 +123,11 @@ export const serveCommand: CliCommand = {
   summary: 'serve the Kubernetes API on 127.0.0.1 to real kubectl and clients',
   help,
   async run(argv: string[], io: CliIo): Promise<number> {
-    const { crds, rest } = extractCrds(argv);
-    const { options, positionals } = parseArgs(rest, [
+    const { options, positionals, repeated } = parseArgs(argv, [
       { name: 'port', value: true },
       { name: 'profile', value: true },
       { name: 'seed', value: true },
+      { name: 'crd', value: true, multiple: true },
       { name: 'kubeconfig', value: true },
       { name: 'audit-log', value: true },
       { name: 'etcd', value: true },
@@ -223,7 +204,7 @@ export const serveCommand: CliCommand = {
         port: port === undefined ? 0 : parsePort(port),
         profile: profile === undefined ? undefined : parseProfile(profile),
         seed: seedCounts,
-        crdFiles: crds,
+        crdFiles: repeated.get('crd') ?? [],
         kubeconfigPath: str('kubeconfig'),
         auditLogPath: str('audit-log'),
         namespaceController: !options.has('no-namespace-controller'),
