@@ -32,7 +32,7 @@ import {
 } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
-import { getAuthMethods, isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
+import { getAuthMethods, isAuthenticated, unauthorizedStatus } from './filters/authentication';
 import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
@@ -63,7 +63,7 @@ import {
 import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery } from './list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
-import type { StorageOperation } from './status';
+import { statusBody, statusCode, type StorageOperation } from './status';
 import { auditStatusOf } from './response-status';
 import { RequestInfoFactory, type RequestInfo } from './request-info';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
@@ -522,7 +522,7 @@ async function serve(
     return writeError(res, misdirectedRequest(req.headers.host, port));
   if (!isAuthenticated(req, token)) {
     if (state.audit) auditFailedAuthentication(state.audit, factory, req, res);
-    return writeErrorBody(res, 401, unauthorizedStatusJSON + '\n');
+    return writeErrorBody(res, statusCode(unauthorizedStatus), statusBody(unauthorizedStatus));
   }
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
