@@ -15,7 +15,8 @@ import type {
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/inspector/chain-text';
 import { shortClientName, shortClientNames } from '../src/inspector/client-name';
 import { relistViaText } from '../src/inspector/relist-rule';
-import { formatCount, h, plural, replaceChildren, visibleText, type Child } from './dom';
+import { formatCount, plural } from '../src/inspector/count-text';
+import { h, replaceChildren, visibleText, type Child } from './dom';
 
 function iso(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ');

@@ -6,7 +6,8 @@ import { compareSampleKeys } from '../src/inspector/metric-order';
 import { metricsAt } from '../src/inspector/metrics-at-time';
 import { formatVirtualTime } from '../src/inspector/watcher-states';
 import type { PanelModel } from '../src/protocol';
-import { formatCount, h, plural, replaceChildren } from './dom';
+import { formatCount, plural } from '../src/inspector/count-text';
+import { h, replaceChildren } from './dom';
 import { button, textField, type TextFieldHandle } from './toolkit';
 
 export interface MetricsViewOptions {

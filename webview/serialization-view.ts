@@ -10,7 +10,9 @@ import type {
 } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/inspector/watcher-states';
 import { Chart } from './chart';
-import { formatBytes, formatCount, h, plural, replaceChildren } from './dom';
+import { formatBytes } from '../src/inspector/byte-size-text';
+import { formatCount, plural } from '../src/inspector/count-text';
+import { h, replaceChildren } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';
 
 /**

@@ -32,6 +32,8 @@ import { ProbeError } from './probe-error';
 import { filterScrape } from './probe-metrics';
 import { pageUrl, watchUrl, type ProbeUrl } from './probe-url';
 import { redactAuthorization } from './redact';
+import { formatBytes } from '../inspector/byte-size-text';
+import { plural } from '../inspector/count-text';
 
 /** The header scenario of a probe run. */
 export const probeScenario = 'probe';
@@ -188,10 +190,6 @@ function decoded(token: string, keyPrefix: string): DecodedContinue {
   };
 }
 
-function kib(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
-}
-
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -341,7 +339,9 @@ async function listPages(
     try {
       list = JSON.parse(text) as typeof list;
     } catch {
-      throw new ProbeError(`GET ${request}: the answer is not JSON (${kib(p.bytes)})`);
+      throw new ProbeError(
+        `GET ${request}: the answer is not JSON (${formatBytes(p.bytes, 'KiB')})`,
+      );
     }
     const meta = list.metadata ?? {};
     p.items = Array.isArray(list.items) ? list.items.length : 0;
@@ -374,8 +374,8 @@ async function listPages(
 export function pageLine(p: ProbePage): string {
   const parts = [
     `page ${p.page}: ${p.status}`,
-    `${p.items} item${p.items === 1 ? '' : 's'}`,
-    `${kib(p.bytes)} in ${p.ms} ms (first byte ${p.firstByteMs} ms)`,
+    plural(p.items, 'item', { plain: true }),
+    `${formatBytes(p.bytes, 'KiB')} in ${p.ms} ms (first byte ${p.firstByteMs} ms)`,
     `resourceVersion ${p.resourceVersion || '""'}`,
   ];
   if (p.remainingItemCount !== undefined) parts.push(`remainingItemCount ${p.remainingItemCount}`);
@@ -545,7 +545,7 @@ async function scrape(
   m.totalSamples = kept.totalSamples;
   m.nonFinite = kept.nonFinite;
   const n = Object.keys(kept.samples).length;
-  const line = `GET /metrics: ${kib(m.bytes)} in ${m.ms} ms, ${n} of ${m.totalSamples} samples kept (the cluster's figures at ${scrapedAt})`;
+  const line = `GET /metrics: ${formatBytes(m.bytes, 'KiB')} in ${m.ms} ms, ${n} of ${m.totalSamples} samples kept (the cluster's figures at ${scrapedAt})`;
   trace.phase('metrics scrape', line, at);
   trace.records.push({ kind: 'metrics', scope: 'scrape', at, samples: kept.samples });
   trace.records.push({
