@@ -6,7 +6,7 @@
 // request is a GET. The run is a trace whose header scenario is `probe`: `list`/`list-end` inputs
 // for the pages, `watch`/`watch-opened`/`watch-closed` for the watch, `phase` markers with what
 // each answer weighed and what each watch event was, and the scrape as `metrics` records.
-import { RealClock } from '../engine/clock';
+import { RealClock, type Clock } from '../engine/clock';
 import { inspectContinue } from '../engine/storage/continue';
 import { visibleText } from '../format/visible-text';
 import type { RunHeader } from '../run/run-model';
@@ -57,6 +57,8 @@ export interface ProbeOptions {
   /** Scrape GET /metrics at the end. */
   metrics?: boolean;
   maxPages?: number;
+  /** The probe's one source of time: its trace's times, its timestamps, the watch's end (default: the RealClock). */
+  clock?: Clock;
 }
 
 export interface DecodedContinue {
@@ -197,11 +199,15 @@ function header(value: string | string[] | undefined): string | undefined {
 /** Records the trace as the probe goes; times are ms since it started. */
 class ProbeTrace {
   readonly records: TraceRecord[] = [];
-  private readonly t0 = performance.now();
+  private readonly t0: number;
   private seq = 0;
 
+  constructor(readonly clock: Clock) {
+    this.t0 = clock.now();
+  }
+
   now(): number {
-    return Math.round(performance.now() - this.t0);
+    return Math.round(this.clock.now() - this.t0);
   }
 
   nextRequestId(): number {
@@ -224,8 +230,9 @@ export async function runProbe(
   progress: ProbeProgress = () => {},
   signal?: AbortSignal,
 ): Promise<ProbeRun> {
-  const startedAt = new Date().toISOString();
-  const trace = new ProbeTrace();
+  const clock = o.clock ?? new RealClock();
+  const startedAt = new Date(clock.now()).toISOString();
+  const trace = new ProbeTrace(clock);
   const report: ProbeReport = {
     kubeconfig: t.kubeconfig,
     context: t.context,
@@ -446,8 +453,9 @@ async function watch(
   w.status = stream.status;
   const auditId = header(stream.headers['audit-id']);
   if (auditId) w.auditId = auditId;
-  // RealClock arms a watch longer than setTimeout's 2^31-1 ms in steps (it would close at once).
-  const timer = new RealClock().afterFunc(seconds * 1000, () => stream.close());
+  // The clock, not setTimeout: the RealClock arms a watch longer than 2^31-1 ms in steps (setTimeout
+  // would close it at once).
+  const timer = trace.clock.afterFunc(seconds * 1000, () => stream.close());
   const onAbort = (): void => stream.close();
   signal?.addEventListener('abort', onAbort);
   w.ended = await stream.ended;
@@ -516,7 +524,7 @@ async function scrape(
   signal?: AbortSignal,
 ): Promise<void> {
   const request = '/metrics';
-  const scrapedAt = new Date().toISOString();
+  const scrapedAt = new Date(trace.clock.now()).toISOString();
   const res = await clusterGet(conn, request, signal);
   const at = trace.now();
   const text = res.body.toString('utf8');

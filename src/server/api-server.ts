@@ -205,7 +205,7 @@ export class ApiServer {
     this.auditLogPath = o.auditLogPath;
   }
 
-  /** Date.now() when the server was built (the RealClock's now(): what a live run's times count from). */
+  /** registry.clock.now() when the server was built: what a live run's times count from. */
   get startedAt(): number {
     return this.state.startedAt;
   }
@@ -320,7 +320,7 @@ export class ApiServer {
     const started: Array<() => Promise<void>> = [stopEtcd];
     try {
       const token = randomBytes(32).toString('hex');
-      const startedAt = Date.now();
+      const startedAt = registry.clock.now();
       const state: ServingState = {
         registry,
         startedAt,
@@ -343,7 +343,11 @@ export class ApiServer {
         audit:
           opts.auditLogPath === undefined
             ? undefined
-            : new AuditLogWriter({ sink: createWriteStream(opts.auditLogPath, { flags: 'a' }) }),
+            : new AuditLogWriter({
+                sink: createWriteStream(opts.auditLogPath, { flags: 'a' }),
+                // MicroTime from the server's clock, whose resolution is a millisecond.
+                nowMicros: () => registry.clock.now() * 1000,
+              }),
       };
       const handler = (req: IncomingMessage, res: ServerResponse): void => {
         serve(state, req, res).catch((e: unknown) => {
@@ -352,7 +356,7 @@ export class ApiServer {
         });
       };
       const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
-      const certificate = generateSelfSignedCertKey();
+      const certificate = generateSelfSignedCertKey(registry.clock.now());
       const serversFor = (h: typeof handler): Server[] => {
         const options = httpServerOptions(limits);
         const pair = [
@@ -797,7 +801,7 @@ async function seed(
   progress?.(created, total);
   // The in-memory etcd answers in microtasks: without a turn of the event loop now and then, a big
   // seed would hold the process (the extension host, its progress and its Cancel) until it ends.
-  let turnAt = Date.now() + seedTurnEveryMs;
+  let turnAt = registry.clock.now() + seedTurnEveryMs;
   // One at a time, in name order, so that resource versions follow names as in the in-memory run.
   for (const [served, n, objectOf] of make) {
     const path = `/api/v1/namespaces/default/${served.resource}`;
@@ -811,9 +815,9 @@ async function seed(
         context(path),
       );
       progress?.(++created, total);
-      if (Date.now() >= turnAt) {
+      if (registry.clock.now() >= turnAt) {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        turnAt = Date.now() + seedTurnEveryMs;
+        turnAt = registry.clock.now() + seedTurnEveryMs;
       }
     }
   }
