@@ -78,6 +78,9 @@ const staticImportsOnly = [
 const engineClockMessage =
   'Time comes from the injected Clock and randomness from a SeededRandom (ARCHITECTURE.md boundary 2); RealClock in clock.ts is the one reader of the real clock.';
 
+const serverClockMessage =
+  'The server has one clock, registry.clock (wall time included), and the probe its ProbeOptions.clock: read now() from it, not Date.now(), new Date() or performance.';
+
 export default tseslint.config(
   {
     ignores: [
@@ -149,6 +152,23 @@ export default tseslint.config(
   {
     files: ['src/engine/clock.ts'],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['src/server/**/*.ts', 'src/probe/probe-run.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'performance', message: serverClockMessage }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: serverClockMessage },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: serverClockMessage,
+        },
+      ],
+    },
   },
   {
     files: ['webview/**/*.ts'],
