@@ -47,13 +47,13 @@ const intoTestOrBench = (depth) => ({
 const toolkit = '@vscode/webview-ui-toolkit';
 
 /**
- * webview/ (one flat folder): its own files, src/protocol, src/run/views' shared helpers and the relist rule (the
+ * webview/ (one flat folder): its own files, src/protocol, src/run/views' shared helpers, the relist rule and src/format's text helpers (the
  * toolkit is a rule of its own).
  */
 const outsideWebview = {
-  regex: `^(?!(?:\\./\\w[\\w.-]*|\\.\\./src/protocol|\\.\\./src/run/views/[\\w-]+|\\.\\./src/run/relist-rule|${escape(toolkit)})$)`,
+  regex: `^(?!(?:\\./\\w[\\w.-]*|\\.\\./src/protocol|\\.\\./src/run/views/[\\w-]+|\\.\\./src/run/relist-rule|\\.\\./src/format/[\\w-]+|${escape(toolkit)})$)`,
   message:
-    'webview/ is a renderer: it imports its own files, ../src/protocol (types included: the run model is re-exported there) ../src/run/views/* and ../src/run/relist-rule only (ARCHITECTURE.md boundary 5).',
+    'webview/ is a renderer: it imports its own files, ../src/protocol (types included: the run model is re-exported there) ../src/run/views/*, ../src/run/relist-rule and ../src/format/* only (ARCHITECTURE.md boundary 5).',
 };
 
 const secondToolkitImporter = {
@@ -77,6 +77,9 @@ const staticImportsOnly = [
 
 const engineClockMessage =
   'Time comes from the injected Clock and randomness from a SeededRandom (ARCHITECTURE.md boundary 2); RealClock in clock.ts is the one reader of the real clock.';
+
+const serverClockMessage =
+  'The server has one clock, registry.clock (wall time included), and the probe its ProbeOptions.clock: read now() from it, not Date.now(), new Date() or performance.';
 
 export default tseslint.config(
   {
@@ -149,6 +152,23 @@ export default tseslint.config(
   {
     files: ['src/engine/clock.ts'],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['src/server/**/*.ts', 'src/probe/probe-run.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'performance', message: serverClockMessage }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: serverClockMessage },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: serverClockMessage,
+        },
+      ],
+    },
   },
   {
     files: ['webview/**/*.ts'],

@@ -23,7 +23,8 @@ import { shortClientName } from '../src/run/views/client-name';
 import { relistRule, relistViaText } from '../src/run/relist-rule';
 import { statusText } from '../src/run/views/status-text';
 import { formatVirtualTime, watcherStateLabels } from '../src/run/views/watcher-states';
-import { columnLegend, formatCount, h, plural, replaceChildren, visibleText } from './dom';
+import { formatCount, plural } from '../src/format/count-text';
+import { columnLegend, h, replaceChildren, visibleText } from './dom';
 import { button, textField } from './toolkit';
 import { VirtualTable } from './virtual-table';
 
@@ -298,7 +299,7 @@ export class ClientsView {
       ...(c.connection ? [['Connection', c.connection] as [string, string]] : []),
       [
         `By ${formatVirtualTime(this.at)}`,
-        `${plural(f.lists, 'LIST')}, ${plural(f.watches, 'WATCH', 'WATCHes')} · 410s: ${formatCount(f.expired)} · restarts: ${formatCount(f.restarts)} · relists: ${formatCount(f.relists)}`,
+        `${plural(f.lists, 'LIST')}, ${plural(f.watches, 'WATCH', { many: 'WATCHes' })} · 410s: ${formatCount(f.expired)} · restarts: ${formatCount(f.restarts)} · relists: ${formatCount(f.relists)}`,
       ],
     ];
     if (f.relists > f.watchListRelists) facts.push(['Relist cost', costText(f.relistCost)]);

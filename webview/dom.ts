@@ -88,24 +88,6 @@ export function replaceChildren(el: Element, ...children: Child[]): void {
   append(el, children);
 }
 
-/** Thousands separators for counts. */
-export function formatCount(n: number): string {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—';
-}
-
-/** A count with its noun, singular or plural: "1 LIST", "2 LISTs", "1 watch request" (plural given when not noun + s). */
-export function plural(n: number, noun: string, pluralNoun = `${noun}s`): string {
-  return `${formatCount(n)} ${n === 1 ? noun : pluralNoun}`;
-}
-
-/** Bytes as B / KiB / MiB. */
-export function formatBytes(n: number): string {
-  if (!Number.isFinite(n)) return '—';
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}
-
 /** Calls fn at most once per animation frame with the latest arguments. */
 export function perFrame(fn: () => void): () => void {
   let pending = false;

@@ -15,7 +15,8 @@ import type {
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/run/views/chain-text';
 import { shortClientName, shortClientNames } from '../src/run/views/client-name';
 import { relistViaText } from '../src/run/relist-rule';
-import { formatCount, h, plural, replaceChildren, visibleText, type Child } from './dom';
+import { formatCount, plural } from '../src/format/count-text';
+import { h, replaceChildren, visibleText, type Child } from './dom';
 
 function iso(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ');

@@ -6,16 +6,8 @@
 // answered).
 import type { ContinueTokenExplanation, ListRecord, PanelModel } from '../src/protocol';
 import { formatVirtualTime } from '../src/run/views/watcher-states';
-import {
-  columnLegend,
-  formatCount,
-  h,
-  plural,
-  replaceChildren,
-  s,
-  svgText,
-  visibleText,
-} from './dom';
+import { formatCount, plural } from '../src/format/count-text';
+import { columnLegend, h, replaceChildren, s, svgText, visibleText } from './dom';
 import { button } from './toolkit';
 import { VirtualTable } from './virtual-table';
 

@@ -18,7 +18,8 @@ import {
 } from '../src/protocol';
 import { formatVirtualTime } from '../src/run/views/watcher-states';
 import { ClientsView } from './clients-view';
-import { formatCount, h, plural, replaceChildren } from './dom';
+import { formatCount, plural } from '../src/format/count-text';
+import { h, replaceChildren } from './dom';
 import { ImportView } from './import-view';
 import { ListsView } from './lists-view';
 import { ReplayView } from './replay-view';

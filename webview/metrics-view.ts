@@ -6,7 +6,8 @@ import { compareSampleKeys } from '../src/run/views/metric-order';
 import { metricsAt } from '../src/run/views/metrics-at-time';
 import { formatVirtualTime } from '../src/run/views/watcher-states';
 import type { PanelModel } from '../src/protocol';
-import { formatCount, h, plural, replaceChildren } from './dom';
+import { formatCount, plural } from '../src/format/count-text';
+import { h, replaceChildren } from './dom';
 import { button, textField, type TextFieldHandle } from './toolkit';
 
 export interface MetricsViewOptions {

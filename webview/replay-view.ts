@@ -4,7 +4,8 @@
 // from the logs (user agents, URLs, messages) is text, never HTML. No upstream counterpart.
 import { formatVirtualTime } from '../src/run/views/watcher-states';
 import type { PanelModel, ReplayPanel, ReplayRow, RunComparison } from '../src/protocol';
-import { formatCount, h, plural, replaceChildren, visibleText } from './dom';
+import { formatCount, plural } from '../src/format/count-text';
+import { h, replaceChildren, visibleText } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';
 
 const figureTitles: ReadonlyArray<[keyof RunComparison['total']['a'], string]> = [

@@ -10,7 +10,9 @@ import type {
 } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { Chart } from './chart';
-import { formatBytes, formatCount, h, plural, replaceChildren } from './dom';
+import { formatBytes } from '../src/format/byte-size-text';
+import { formatCount, plural } from '../src/format/count-text';
+import { h, replaceChildren } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';
 
 /**

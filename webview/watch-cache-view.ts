@@ -5,7 +5,8 @@
 import type { CapacityPoint, PanelModel } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { Chart } from './chart';
-import { formatCount, h, replaceChildren } from './dom';
+import { formatCount } from '../src/format/count-text';
+import { h, replaceChildren } from './dom';
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 

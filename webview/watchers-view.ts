@@ -23,7 +23,8 @@ import {
   watcherStateNames,
   type WatcherPhase,
 } from '../src/run/views/watcher-states';
-import { formatCount, h, plural, replaceChildren, visibleText } from './dom';
+import { formatCount, plural } from '../src/format/count-text';
+import { h, replaceChildren, visibleText } from './dom';
 import { stateMachineDiagram } from './state-machine-diagram';
 import { dropdown, textField, type DropdownHandle, type TextFieldHandle } from './toolkit';
 import { VirtualTable } from './virtual-table';

@@ -16,6 +16,7 @@ import { lineScanTruncated, maxScanLineLength } from '../scan/continue-token-sca
 import { defaultEtcdPrefix } from '../request/storage-key-prefix';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
+import { plural } from '../format/count-text';
 
 export const defaultKeyPrefix = '/registry/pods/';
 
@@ -185,7 +186,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       report(scanner.end());
       if (foundHere === 0 && !closed()) {
         io.err(
-          `listwatch decode: no continue token found in stdin (${lineNo} line${lineNo === 1 ? '' : 's'} scanned)\n`,
+          `listwatch decode: no continue token found in stdin (${plural(lineNo, 'line', { plain: true })} scanned)\n`,
         );
         invalid++;
       }
@@ -211,7 +212,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   }
   if (!json && count > 1)
     io.out(
-      `\n${count} token${count === 1 ? '' : 's'}, ${invalid === 0 ? 'all valid' : `${invalid} invalid`}\n`,
+      `\n${plural(count, 'token', { plain: true })}, ${invalid === 0 ? 'all valid' : `${invalid} invalid`}\n`,
     );
   return invalid > 0 ? exitInvalid : exitOk;
 }

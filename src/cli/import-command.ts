@@ -29,6 +29,8 @@ import {
   runImportReplay,
   type ImportReplayFlags,
 } from './import-replay-options';
+import { formatBytes } from '../format/byte-size-text';
+import { plural } from '../format/count-text';
 
 /** What import-files.ts's importFiles is handed besides the files. */
 export interface ImportFilesOptions {
@@ -87,9 +89,9 @@ Replaying the requests through the engine (the log's answer beside the engine's)
 ${importReplayHelp}
 
 Rejected lines are counted and shown with their file and line; they do not fail
-the import. A file with no line end in its first ${formatBytes(defaultMaxLineBytes)} (the longest line read) is
+the import. A file with no line end in its first ${formatBytes(defaultMaxLineBytes, 'GiB')} (the longest line read) is
 refused; an input with no size (a FIFO, /dev/stdin) shows how much was read every
-${formatBytes(progressThresholdBytes)}, and Ctrl-C stops it. Exit status: 0 imported, 2 usage error (a bad option, a
+${formatBytes(progressThresholdBytes, 'GiB')}, and Ctrl-C stops it. Exit status: 0 imported, 2 usage error (a bad option, a
 file that cannot be read), 1 reading failed part-way or a file refused, 130 Ctrl-C.`;
 
 const specs: OptionSpec[] = [
@@ -101,13 +103,6 @@ const specs: OptionSpec[] = [
   // --profile is the import's own: the replay runs under the same one.
   ...importReplayOptionSpecs.filter((o) => o.name !== 'profile'),
 ];
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GiB`;
-}
 
 /**
  * The files' sizes (undefined: a FIFO or a device, which has none); a missing, unreadable file or
@@ -237,7 +232,7 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
         return exitInvalid;
       }
       io.err(
-        `listwatch import: reading ${p.files.length} file${p.files.length === 1 ? '' : 's'}, ${unsized.length ? `size unknown (${unsized.join(', ')} ${unsized.length === 1 ? 'has' : 'have'} none)` : formatBytes(total)}\n`,
+        `listwatch import: reading ${plural(p.files.length, 'file', { plain: true })}, ${unsized.length ? `size unknown (${unsized.join(', ')} ${unsized.length === 1 ? 'has' : 'have'} none)` : formatBytes(total, 'GiB')}\n`,
       );
       // A line per tenth of a big input: enough to see it move, few enough to read. An input
       // with no size (a FIFO, a device) may never end: a line per progressThresholdBytes read.
@@ -249,14 +244,14 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
             nextUnsized =
               (Math.floor(bytesRead / progressThresholdBytes) + 1) * progressThresholdBytes;
             io.err(
-              `listwatch import: read ${formatBytes(bytesRead)} (size unknown); Ctrl-C stops\n`,
+              `listwatch import: read ${formatBytes(bytesRead, 'GiB')} (size unknown); Ctrl-C stops\n`,
             );
           }
         : total >= progressThresholdBytes
           ? (bytesRead: number) => {
               while (bytesRead >= (total * nextTenth) / 10 && nextTenth <= 10) {
                 io.err(
-                  `listwatch import: ${nextTenth * 10}% (${formatBytes(bytesRead)} of ${formatBytes(total)})\n`,
+                  `listwatch import: ${nextTenth * 10}% (${formatBytes(bytesRead, 'GiB')} of ${formatBytes(total, 'GiB')})\n`,
                 );
                 nextTenth++;
               }

@@ -6,6 +6,7 @@ import type { ImportReport, ImportedClient, PaginationChain, Summary } from '../
 import { visibleText } from '../format/visible-text';
 import { chainOutcomeText, chainRestartText, chainTokenText } from '../run/views/chain-text';
 import { relistViaText } from '../run/relist-rule';
+import { formatCount, plural } from '../format/count-text';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
 const shownPerSection = 10;
@@ -14,19 +15,15 @@ export function isoTime(ms: number | null): string {
   return ms === null ? '—' : new Date(ms).toISOString();
 }
 
-function n(v: number): string {
-  return v.toLocaleString('en-US');
-}
-
 function counts(m: Record<string, number>): string {
   const e = Object.entries(m).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return e.length ? e.map(([k, v]) => `${visibleText(k)} ${n(v)}`).join(', ') : 'none';
+  return e.length ? e.map(([k, v]) => `${visibleText(k)} ${formatCount(v)}`).join(', ') : 'none';
 }
 
 function summaryText(s: Summary, unit: string): string {
   if (s.count === 0) return 'none';
   const approx = s.exact ? '' : ' (median and p99 within 1%)';
-  return `n=${n(s.count)} min ${s.min}${unit} median ${s.median}${unit} p99 ${s.p99}${unit} max ${s.max}${unit}${approx}`;
+  return `n=${formatCount(s.count)} min ${s.min}${unit} median ${s.median}${unit} p99 ${s.p99}${unit} max ${s.max}${unit}${approx}`;
 }
 
 function table(rows: string[][], right: Set<number>): string[] {
@@ -47,12 +44,12 @@ function chainLines(c: ImportedClient, chain: PaginationChain): string[] {
   const outcome = chainOutcomeText(chain);
   const head = [
     `  chain ${chain.id} · ${visibleText(clipped(c.userAgent, 40))}${chain.user ? ` (${visibleText(chain.user)})` : ''} · ${visibleText(chain.path)}${chain.selector ? `?${visibleText(chain.selector)}` : ''}`,
-    `    ${n(chain.pages)} page${chain.pages === 1 ? '' : 's'}${chain.limit ? ` of limit ${chain.limit}` : ''}, codes [${chain.codes.join(' ')}${chain.pages > chain.codes.length ? ' …' : ''}], rv ${chain.resourceVersion ?? '—'}, ${outcome}${chain.orphan ? ' · its first token came from a page before the log' : ''}${chain.relist ? ' · a relist' : ''} · from ${chain.firstLine}`,
+    `    ${plural(chain.pages, 'page')}${chain.limit ? ` of limit ${chain.limit}` : ''}, codes [${chain.codes.join(' ')}${chain.pages > chain.codes.length ? ' …' : ''}], rv ${chain.resourceVersion ?? '—'}, ${outcome}${chain.orphan ? ' · its first token came from a page before the log' : ''}${chain.relist ? ' · a relist' : ''} · from ${chain.firstLine}`,
   ];
   if (chain.restartOf) head.push(`    ${chainRestartText(chain.restartOf)}`);
   for (const t of chain.tokens.slice(0, shownPerSection)) head.push(`    ${chainTokenText(t)}`);
   if (chain.tokens.length > shownPerSection)
-    head.push(`    … ${n(chain.tokens.length - shownPerSection)} more tokens (--json)`);
+    head.push(`    … ${formatCount(chain.tokens.length - shownPerSection)} more tokens (--json)`);
   if (chain.expired?.message)
     head.push(`    410: ${visibleText(clipped(chain.expired.message, 160))}`);
   return head;
@@ -71,15 +68,15 @@ export function renderImportReport(r: ImportReport): string {
   const out: string[] = [];
   const y = r.assumptions.year;
   out.push(
-    `Imported ${n(r.requests.total)} requests (${n(r.records)} records) from ${n(r.lines)} lines: ${n(r.skipped)} skipped, ${n(r.rejected.count)} rejected · ${isoTime(r.span.from)} – ${isoTime(r.span.to)}`,
+    `Imported ${formatCount(r.requests.total)} requests (${formatCount(r.records)} records) from ${formatCount(r.lines)} lines: ${formatCount(r.skipped)} skipped, ${formatCount(r.rejected.count)} rejected · ${isoTime(r.span.from)} – ${isoTime(r.span.to)}`,
     `Assumed: ${y ? `year ${y.value} (${visibleText(y.from)}), ` : ''}time zone ${r.assumptions.timeZone}; served as under profile ${r.profile}.`,
     '',
-    `Requests: ${n(r.requests.total)} · by verb: ${counts(r.requests.byVerb)} · by code: ${counts(r.requests.byCode)}`,
-    `Watches: ${n(r.watches.total)} (${n(r.watches.watchLists)} WatchList) · started before the log ${n(r.watches.startedBeforeLog)} · open at its end ${n(r.watches.openAtEnd)} · ended: ${counts(Object.fromEntries(Object.entries(r.watches.byEnd).filter(([, v]) => v > 0)))}`,
+    `Requests: ${formatCount(r.requests.total)} · by verb: ${counts(r.requests.byVerb)} · by code: ${counts(r.requests.byCode)}`,
+    `Watches: ${formatCount(r.watches.total)} (${formatCount(r.watches.watchLists)} WatchList) · started before the log ${formatCount(r.watches.startedBeforeLog)} · open at its end ${formatCount(r.watches.openAtEnd)} · ended: ${counts(Object.fromEntries(Object.entries(r.watches.byEnd).filter(([, v]) => v > 0)))}`,
     `Watch durations (start and end in the log): ${summaryText(r.watches.durationsSeconds, ' s')}`,
     ...initialListsLine(r),
     '',
-    `Clients (${n(r.clients.length)}):`,
+    `Clients (${formatCount(r.clients.length)}):`,
   );
   const rows = [
     [
@@ -98,14 +95,14 @@ export function renderImportReport(r: ImportReport): string {
     ...r.clients.map((c) => [
       visibleText(clipped(c.userAgent, 48)) || '(none)',
       c.mode,
-      n(c.requests),
-      n(c.lists),
-      n(c.watches),
-      n(c.http410),
-      n(c.http429),
-      n(c.http504),
-      n(c.relists),
-      n(c.chainsTotal),
+      formatCount(c.requests),
+      formatCount(c.lists),
+      formatCount(c.watches),
+      formatCount(c.http410),
+      formatCount(c.http429),
+      formatCount(c.http504),
+      formatCount(c.relists),
+      formatCount(c.chainsTotal),
       c.watchDurationsSeconds.median === null ? '—' : String(c.watchDurationsSeconds.median),
     ]),
   ];
@@ -115,36 +112,39 @@ export function renderImportReport(r: ImportReport): string {
       .filter((x) => x.pages > 1 || x.outcome !== 'complete' || x.restartOf || x.orphan)
       .map((x) => [c, x] as const),
   );
-  out.push('', `Pagination chains (paged, broken or restarted: ${n(paged.length)}):`);
+  out.push('', `Pagination chains (paged, broken or restarted: ${formatCount(paged.length)}):`);
   if (!paged.length) out.push('  none');
   for (const [c, x] of paged.slice(0, shownPerSection * 2)) out.push(...chainLines(c, x));
   if (paged.length > shownPerSection * 2)
-    out.push(`  … ${n(paged.length - shownPerSection * 2)} more (--json)`);
+    out.push(`  … ${formatCount(paged.length - shownPerSection * 2)} more (--json)`);
   const relists = r.clients.flatMap((c) => c.relistDetails.map((x) => [c, x] as const));
-  out.push('', `Relists (${n(r.clients.reduce((s, c) => s + c.relists, 0))}):`);
+  out.push('', `Relists (${formatCount(r.clients.reduce((s, c) => s + c.relists, 0))}):`);
   if (!relists.length) out.push('  none');
   for (const [c, x] of relists.slice(0, shownPerSection))
     out.push(
       `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line}`,
     );
   if (relists.length > shownPerSection)
-    out.push(`  … ${n(relists.length - shownPerSection)} more (--json)`);
-  out.push('', `Relist storms (${n(r.storms.length)}):`);
+    out.push(`  … ${formatCount(relists.length - shownPerSection)} more (--json)`);
+  out.push('', `Relist storms (${formatCount(r.storms.length)}):`);
   if (!r.storms.length) out.push('  none');
   for (const s of r.storms.slice(0, shownPerSection))
     out.push(
-      `  ${s.kind === 'herd' ? `herd of ${n(s.clients)} clients (${s.userAgents?.map((u) => visibleText(clipped(u, 30))).join(', ')})` : visibleText(s.userAgent)}: ${n(s.relists)} relists ${isoTime(s.from)} – ${isoTime(s.to)}, median interval ${s.medianIntervalSeconds ?? '—'} s (window ${s.windowSeconds} s)`,
+      `  ${s.kind === 'herd' ? `herd of ${formatCount(s.clients)} clients (${s.userAgents?.map((u) => visibleText(clipped(u, 30))).join(', ')})` : visibleText(s.userAgent)}: ${formatCount(s.relists)} relists ${isoTime(s.from)} – ${isoTime(s.to)}, median interval ${s.medianIntervalSeconds ?? '—'} s (window ${s.windowSeconds} s)`,
     );
   out.push('', 'Latency (ms, from the stage timestamps; watches excluded):');
   const verbs = Object.entries(r.latencyMs);
   if (!verbs.length) out.push('  none');
   for (const [verb, s] of verbs) out.push(`  ${visibleText(verb)}: ${summaryText(s, '')}`);
-  out.push('', `Served as under profile ${r.profile} (${n(r.servedAs.length)} request shapes):`);
+  out.push(
+    '',
+    `Served as under profile ${r.profile} (${formatCount(r.servedAs.length)} request shapes):`,
+  );
   if (!r.servedAs.length) out.push('  none');
   for (const s of r.servedAs.slice(0, shownPerSection * 2)) {
     const e = s.explained;
     out.push(
-      `  ${visibleText(clipped(s.shape, 100))} ×${n(s.requests)}: ${
+      `  ${visibleText(clipped(s.shape, 100))} ×${formatCount(s.requests)}: ${
         e
           ? `${e.servedBy}${e.errorCode !== undefined ? ` ${e.errorCode}` : ''} · ${visibleText(e.rule)}${e.consistentRead ? ' · consistent read' : ''}${e.mayWait ? ' · may wait 3 s' : ''}`
           : s.error
@@ -154,15 +154,15 @@ export function renderImportReport(r: ImportReport): string {
     );
   }
   if (r.servedAs.length > shownPerSection * 2)
-    out.push(`  … ${n(r.servedAs.length - shownPerSection * 2)} more (--json)`);
-  out.push('', `Rejected lines: ${n(r.rejected.count)}`);
+    out.push(`  … ${formatCount(r.servedAs.length - shownPerSection * 2)} more (--json)`);
+  out.push('', `Rejected lines: ${formatCount(r.rejected.count)}`);
   for (const x of r.rejected.samples.slice(0, shownPerSection))
     out.push(
       `  ${visibleText(x.file)}:${x.line}: ${visibleText(x.reason)}: ${visibleText(x.text)}`,
     );
   if (r.rejected.count > Math.min(shownPerSection, r.rejected.samples.length))
     out.push(
-      `  … ${n(r.rejected.count - Math.min(shownPerSection, r.rejected.samples.length))} more`,
+      `  … ${formatCount(r.rejected.count - Math.min(shownPerSection, r.rejected.samples.length))} more`,
     );
   out.push(
     '',

@@ -16,6 +16,7 @@ import {
 import { parseProbeUrl } from '../probe/probe-url';
 import { parseArgs, type OptionSpec } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
+import { plural } from '../format/count-text';
 
 const commonHelp = [
   '  --kubeconfig FILE  the kubeconfig (default: $KUBECONFIG, else ~/.kube/config)',
@@ -84,7 +85,7 @@ async function askOnTerminal(io: CliIo): Promise<boolean> {
 function printReport(r: ProbeReport, io: CliIo): void {
   if (r.pages.length)
     io.out(
-      `LIST: ${r.pages.length} page${r.pages.length === 1 ? '' : 's'}, ${r.items} item${r.items === 1 ? '' : 's'}${r.pagesCapped ? ' (stopped at --max-pages: more pages follow)' : ''}\n`,
+      `LIST: ${plural(r.pages.length, 'page', { plain: true })}, ${plural(r.items, 'item', { plain: true })}${r.pagesCapped ? ' (stopped at --max-pages: more pages follow)' : ''}\n`,
     );
   const w = r.watch;
   if (w) {

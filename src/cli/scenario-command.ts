@@ -2,7 +2,6 @@
 // report for a person (or --json for a program) and an optional trace file.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import {
-  bytesText,
   defaultGuardLimits,
   defaultMaxTraceMiB,
   estimateLines,
@@ -23,6 +22,7 @@ import { TraceWriter } from '../run/trace/trace-writer';
 import { parseArgs, type OptionSpec } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk, exitUsage } from './command';
 import { renderReport, runJson, wrap } from './run-report';
+import { formatBytesRoughly } from '../format/byte-size-text';
 
 const help = `Usage: listwatch scenario list [--json]
        listwatch scenario estimate <name> [--set name=value]... [--trace FILE] [--json]
@@ -175,7 +175,7 @@ function refuse(
 ): number {
   const capped =
     writesTrace && cap !== undefined && estimate.traceBytes > cap
-      ? `Its trace would reach the cap of ${bytesText(cap)} (--max-trace-mb) about ${traceCapPercent(estimate, cap)}% of the way through: the run would stop there.`
+      ? `Its trace would reach the cap of ${formatBytesRoughly(cap)} (--max-trace-mb) about ${traceCapPercent(estimate, cap)}% of the way through: the run would stop there.`
       : undefined;
   const hint = `add --yes to run it anyway${writesTrace ? ' (--max-trace-mb sets the trace cap)' : ''}, or choose smaller parameters`;
   if (json) {
@@ -293,7 +293,7 @@ async function runOne(argv: string[], io: CliIo): Promise<number> {
   }
   if (!truncated) return exitOk;
   io.err(
-    `listwatch scenario run: ${truncated.message}. Raise --max-trace-mb (now ${bytesText(truncated.capBytes)}; 0: no cap) to record the whole run.\n`,
+    `listwatch scenario run: ${truncated.message}. Raise --max-trace-mb (now ${formatBytesRoughly(truncated.capBytes)}; 0: no cap) to record the whole run.\n`,
   );
   return exitInvalid;
 }

@@ -16,6 +16,11 @@ export interface TimerTarget {
 export interface Clock {
   /** Milliseconds since the clock's epoch (virtual for FakeClock). */
   now(): number;
+  /**
+   * Microseconds since the epoch, finer than now() where the clock can tell (the audit log's
+   * MicroTime); optional: without it, now() × 1000.
+   */
+  nowMicros?(): number;
   /** Runs fn once, `delayMs` from now (0 or negative: at the next step/turn). */
   afterFunc(delayMs: number, fn: () => void): Timer;
   /**
@@ -289,6 +294,11 @@ export class RealClock implements Clock {
 
   now(): number {
     return Date.now();
+  }
+
+  /** The wall time to the microsecond, as performance's origin plus its monotonic reading. */
+  nowMicros(): number {
+    return Math.round((globalThis.performance.timeOrigin + globalThis.performance.now()) * 1000);
   }
 
   /** Runs fn after delayMs; a delay past maxTimerDelayMs is armed in steps of at most that. */

@@ -4,10 +4,11 @@
 // what the command did. No upstream counterpart.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { bytesText } from '../scenarios/run-estimate';
 import type { ExtensionLog } from './output-log';
 import type { RecentTokens } from './recent-tokens';
 import type { StoredRun } from './run-store';
+import { formatBytesRoughly } from '../format/byte-size-text';
+import { plural } from '../format/count-text';
 
 export interface Confirmations {
   /** A modal question; true only when the user picks `action`. */
@@ -55,7 +56,7 @@ export async function confirmDeleteRun(
   let detail: string;
   if (run.ownsTrace) {
     const size = await fs.promises.stat(run.traceFile).then(
-      (s) => ` (${bytesText(s.size)})`,
+      (s) => ` (${formatBytesRoughly(s.size)})`,
       () => '',
     );
     detail = `Its trace${size} is deleted with it; export the trace first to keep it.`;
@@ -85,11 +86,11 @@ export async function clearTokensWithUndo(
   await clear();
   if (saved.length === 0) {
     log.info(
-      `cleared ${scannedFiles} scanned file${scannedFiles === 1 ? '' : 's'} from the Tokens view`,
+      `cleared ${plural(scannedFiles, 'scanned file', { plain: true })} from the Tokens view`,
     );
     return 0;
   }
-  const what = `${saved.length} continue token${saved.length === 1 ? '' : 's'}`;
+  const what = plural(saved.length, 'continue token', { plain: true });
   log.info(`cleared ${what} from the Tokens view`);
   void confirmations.offerUndo(`Cleared ${what} from the Tokens view.`).then(async (undo) => {
     if (!undo) return;

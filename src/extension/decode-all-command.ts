@@ -6,6 +6,7 @@ import type { DocumentTokens } from './document-tokens';
 import { tokenContextOptions } from './key-prefix-setting';
 import type { ScannedFiles } from './scanned-files';
 import { tokensViewId } from './tokens-view';
+import { plural } from '../format/count-text';
 
 export const decodeAllCommandId = 'listwatch.decodeAllTokens';
 
@@ -32,7 +33,7 @@ export async function decodeAllTokensCommand(
   }
   const found = tokens.all(document, tokenContextOptions(document.uri));
   const file = files.set(document.uri, found);
-  const count = `${found.length} continue token${found.length === 1 ? '' : 's'}`;
+  const count = plural(found.length, 'continue token', { plain: true });
   if (found.length === 0) {
     void vscode.window.showInformationMessage(`No continue tokens in ${file.name}.`);
   } else {

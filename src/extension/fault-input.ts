@@ -10,6 +10,7 @@ import {
   type FaultParameter,
 } from '../server/faults';
 import type { ServerPrompts } from './server-prompts';
+import { plural } from '../format/count-text';
 
 /** A fault and its parameters, as the admin API's JSON body carries them. */
 export interface FaultChoice {
@@ -113,7 +114,7 @@ export function faultResultText(name: string, body: Record<string, unknown>): st
       return `etcd RangeStream ${String(body.mode)}`;
     case 'terminate-watcher': {
       const t = (body.terminated as Record<string, unknown>[] | undefined) ?? [];
-      return `${t.length} watcher${t.length === 1 ? '' : 's'} terminated${t.length ? ': ' : ''}${t.map((w) => `${String(w.resource)} #${String(w.id)} (${String(w.userAgent ?? 'no user agent')})`).join(', ')}`;
+      return `${plural(t.length, 'watcher', { plain: true })} terminated${t.length ? ': ' : ''}${t.map((w) => `${String(w.resource)} #${String(w.id)} (${String(w.userAgent ?? 'no user agent')})`).join(', ')}`;
     }
     case 'restart':
       return `cachers restarted: ${per((r) => `${String(r.resource)} (${String(r.closedWatchers)} watchers closed)`)}`;

@@ -16,11 +16,11 @@ import type { ImportedRequest } from '../run/imported-request';
 import { replayToModel } from '../replay/replay-import';
 import type { ReplayOptions, ReplaySummary } from '../replay/replay-options';
 import type { RunModel } from '../run/run-model';
-import { bytesText } from '../scenarios/run-estimate';
 import { withCancellableProgress } from './cancellable-progress';
 import type { CurrentRun } from './current-run';
 import type { ExtensionLog } from './output-log';
 import type { RunStore, StoredRun } from './run-store';
+import { formatBytesRoughly } from '../format/byte-size-text';
 
 export const importLogsCommandId = 'listwatch.importLogs';
 export const replayWhatIfCommandId = 'listwatch.replayImportWhatIf';
@@ -194,7 +194,7 @@ export async function importLogsCommand(
     ? undefined
     : sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
   const names = files.map((f) => path.basename(f)).join(', ');
-  const totalText = total === undefined ? 'size unknown' : bytesText(total);
+  const totalText = total === undefined ? 'size unknown' : formatBytesRoughly(total);
   deps.log.info(`import: ${files.length} file(s), ${totalText}: ${files.join(', ')}`);
   const chosen = files;
   const outcome = await withCancellableProgress(
@@ -204,10 +204,10 @@ export async function importLogsCommand(
         signal,
         onProgress: (bytes) =>
           total === undefined
-            ? report(0, `read ${bytesText(bytes)} (size unknown)`)
+            ? report(0, `read ${formatBytesRoughly(bytes)} (size unknown)`)
             : report(
                 total ? (0.5 * bytes) / total : 0.5,
-                `read ${bytesText(bytes)} of ${bytesText(total)}`,
+                `read ${formatBytesRoughly(bytes)} of ${formatBytesRoughly(total)}`,
               ),
       });
       return replayAsRun(

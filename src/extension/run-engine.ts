@@ -16,6 +16,7 @@ import {
 import { loadRun } from '../run/load-run';
 import type { TraceReadStats } from '../run/trace/trace-reader';
 import { TraceWriter } from '../run/trace/trace-writer';
+import { formatCount } from '../format/count-text';
 
 export { listScenarios, resolveParams, type ScenarioDefinition };
 
@@ -158,7 +159,7 @@ export async function readTraceFile(
     onProgress: (read) =>
       options.onProgress?.(
         total > 0 ? Math.min(1, read / total) : 0,
-        `${read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines`,
+        `${formatCount(read)} of ${formatCount(total)} lines`,
       ),
   });
 }

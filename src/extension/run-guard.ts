@@ -4,7 +4,6 @@
 // the CLI's (src/scenarios/run-estimate.ts). No upstream counterpart.
 import * as vscode from 'vscode';
 import {
-  bytesText,
   defaultGuardLimits,
   defaultMaxTraceMiB,
   estimateLines,
@@ -13,6 +12,7 @@ import {
   type RunEstimate,
   type RunGuardLimits,
 } from '../scenarios/run-estimate';
+import { formatBytesRoughly } from '../format/byte-size-text';
 
 /** The settings, under `listwatch.` (package.json contributes them with their descriptions). */
 export const runGuardSettings = {
@@ -59,7 +59,7 @@ export function confirmationText(
     maxTraceBytes !== undefined && estimate.traceBytes > maxTraceBytes
       ? [
           '',
-          `The trace would reach its cap of ${bytesText(maxTraceBytes)} (listwatch.run.maxTraceMiB) about ${traceCapPercent(estimate, maxTraceBytes)}% of the way through: the run would stop there and be kept, marked truncated.`,
+          `The trace would reach its cap of ${formatBytesRoughly(maxTraceBytes)} (listwatch.run.maxTraceMiB) about ${traceCapPercent(estimate, maxTraceBytes)}% of the way through: the run would stop there and be kept, marked truncated.`,
         ]
       : [];
   return {

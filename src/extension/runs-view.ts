@@ -10,6 +10,7 @@ import type { CurrentRun } from './current-run';
 import { openLiveRunCommandId, type LiveRuns } from './live-runs';
 import type { RunStore, StoredRun } from './run-store';
 import { treeRows, type ViewRow } from './view-rows';
+import { formatCount } from '../format/count-text';
 
 export const runsViewId = 'listwatch.runs';
 export const openRunCommandId = 'listwatch.openRun';
@@ -112,8 +113,8 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     item.id = `run:${run.id}`;
     const facts = [
       `${formatVirtualTime(run.durationMs)}`,
-      `${run.watchers.toLocaleString('en-US')} watchers`,
-      `${run.lists.toLocaleString('en-US')} lists`,
+      `${formatCount(run.watchers)} watchers`,
+      `${formatCount(run.lists)} lists`,
     ];
     if (run.rejected) facts.push(`${run.rejected} lines rejected`);
     if (run.truncated) facts.push('truncated');
@@ -162,8 +163,8 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     const uptime = humanDuration(this.live?.uptimeMs(run.id) ?? 0);
     const facts = [
       running ? `live, up ${uptime}` : `stopped after ${uptime}`,
-      `${run.watchers.toLocaleString('en-US')} watchers`,
-      `${run.lists.toLocaleString('en-US')} lists`,
+      `${formatCount(run.watchers)} watchers`,
+      `${formatCount(run.lists)} lists`,
     ];
     item.description = `${open ? 'open · ' : ''}${facts.join(' · ')}`;
     item.accessibilityInformation = {

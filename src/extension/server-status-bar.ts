@@ -4,12 +4,11 @@
 import * as vscode from 'vscode';
 import { serverMenuCommandId } from './ids';
 import type { LiveServerState, LocalApiServer } from './live-server';
-
-const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+import { plural } from '../format/count-text';
 
 /** The item's text for a state: `$(server-process) 127.0.0.1:6443 · 2 clients · 3 watchers`. */
 export function statusBarText(s: LiveServerState): string {
-  return `$(server-process) 127.0.0.1:${s.port} · ${plural(s.clients.length, 'client')} · ${plural(s.watchersTotal, 'watcher')}`;
+  return `$(server-process) 127.0.0.1:${s.port} · ${plural(s.clients.length, 'client', { plain: true })} · ${plural(s.watchersTotal, 'watcher', { plain: true })}`;
 }
 
 export function statusBarTooltip(s: LiveServerState): string {

@@ -16,6 +16,7 @@ import {
   type WatcherSummary,
 } from './live-server';
 import { treeRows, type ViewRow } from './view-rows';
+import { plural } from '../format/count-text';
 
 export type ServerViewNode =
   | { kind: 'section'; section: 'server' | 'resources' | 'clients' | 'watchers' }
@@ -29,8 +30,6 @@ export type ServerViewNode =
 export const serverResourceContext = 'serverResource';
 export const serverWatcherContext = 'serverWatcher';
 export const serverClientContext = 'serverClient';
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 const uptimeTickMs = 1000;
 
@@ -207,8 +206,8 @@ export class ServerViewProvider
         const item = new vscode.TreeItem(r.name);
         item.id = `resource:${r.name}`;
         item.description = [
-          plural(r.objects, 'object'),
-          plural(r.watchers, 'watcher'),
+          plural(r.objects, 'object', { plain: true }),
+          plural(r.watchers, 'watcher', { plain: true }),
           `RV ${r.cacheResourceVersion}`,
           ...(r.ready ? [] : ['not ready']),
         ].join(' · ');
@@ -222,10 +221,10 @@ export class ServerViewProvider
         const item = new vscode.TreeItem(clientName(c.userAgent));
         item.id = `client:${c.userAgent}`;
         item.description = [
-          plural(c.lists, 'list'),
-          plural(c.watches, 'watch', 'watches'),
-          ...(c.gets ? [plural(c.gets, 'get')] : []),
-          ...(c.writes ? [plural(c.writes, 'write')] : []),
+          plural(c.lists, 'list', { plain: true }),
+          plural(c.watches, 'watch', { many: 'watches', plain: true }),
+          ...(c.gets ? [plural(c.gets, 'get', { plain: true })] : []),
+          ...(c.writes ? [plural(c.writes, 'write', { plain: true })] : []),
         ].join(' · ');
         item.tooltip = `${c.userAgent}\n${item.description}${c.other ? ` · ${c.other} other` : ''}`;
         item.iconPath = new vscode.ThemeIcon('account');

@@ -10,6 +10,7 @@ import { visibleText } from '../format/visible-text';
 import type { RecentToken, RecentTokens } from './recent-tokens';
 import type { ScannedFile, ScannedFiles } from './scanned-files';
 import { shortToken, tokenTitle } from './token-title';
+import { plural } from '../format/count-text';
 
 export const tokensViewId = 'listwatch.tokens';
 
@@ -165,7 +166,7 @@ export class TokensViewProvider implements vscode.TreeDataProvider<TokensViewNod
       const { file } = node;
       const item = new vscode.TreeItem(file.name, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `file\n${file.uri.toString()}`;
-      const count = `${file.tokens.length} token${file.tokens.length === 1 ? '' : 's'}`;
+      const count = plural(file.tokens.length, 'token', { plain: true });
       item.description = file.invalid > 0 ? `${count} · ${file.invalid} invalid` : count;
       item.tooltip = `${file.uri.fsPath || file.uri.toString()}: ${item.description}`;
       item.resourceUri = file.uri;

@@ -15,6 +15,7 @@ import { byInterest, watcherInterestOrder } from '../run/views/watcher-interest'
 import type { WatcherTrack } from '../run/run-model';
 import type { CurrentRun } from './current-run';
 import { treeRows, type ViewRow } from './view-rows';
+import { formatCount } from '../format/count-text';
 
 export const watchersViewId = 'listwatch.watchers';
 export const selectWatcherCommandId = 'listwatch.selectWatcher';
@@ -133,12 +134,12 @@ export class WatchersViewProvider
     }
     if (node.kind === 'more') {
       const item = new vscode.TreeItem(
-        `… ${node.hidden.toLocaleString('en-US')} more`,
+        `… ${formatCount(node.hidden)} more`,
         vscode.TreeItemCollapsibleState.None,
       );
       item.description = 'search them in the inspector';
       item.accessibilityInformation = {
-        label: `${node.hidden.toLocaleString('en-US')} more watchers: open the inspector to search them`,
+        label: `${formatCount(node.hidden)} more watchers: open the inspector to search them`,
       };
       item.command = { command: 'listwatch.openInspector', title: 'Open Inspector' };
       item.iconPath = new vscode.ThemeIcon('ellipsis');
@@ -158,7 +159,7 @@ export class WatchersViewProvider
       ...(w.client ? [`client: ${w.client}`] : []),
       `selector: ${w.selector || '(everything)'}`,
       `content type: ${w.contentType}`,
-      `at the end of the run: ${w.eventsReceived.toLocaleString('en-US')} events received, bookmark floor RV ${w.bookmarkFloorRv || '—'}, last RV sent ${w.lastRvSent || '—'}, buffer ${w.bufferFill} of ${w.bufferCapacity}`,
+      `at the end of the run: ${formatCount(w.eventsReceived)} events received, bookmark floor RV ${w.bookmarkFloorRv || '—'}, last RV sent ${w.lastRvSent || '—'}, buffer ${w.bufferFill} of ${w.bufferCapacity}`,
       w.closeReason ? `ended: ${w.closeReason}` : 'open at the end of the run',
     ].join('\n');
     item.accessibilityInformation = {

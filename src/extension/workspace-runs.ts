@@ -12,12 +12,14 @@ import type { CurrentRun } from './current-run';
 import type { ExtensionLog } from './output-log';
 import type { Inspector } from './panel/inspector-panel';
 import { estimateRun, truncationOf } from '../scenarios/runner';
-import { bytesText, wallText, type RunEstimate } from '../scenarios/run-estimate';
+import { wallText, type RunEstimate } from '../scenarios/run-estimate';
 import { etaText } from '../scenarios/run-eta';
 import { listScenarios, readTraceFile } from './run-engine';
 import { runScenarioInWorker } from './run-in-worker';
 import { confirmRun, readRunGuard, runGuardSettings } from './run-guard';
 import type { RunStore, StoredRun } from './run-store';
+import { formatBytesRoughly } from '../format/byte-size-text';
+import { formatCount, plural } from '../format/count-text';
 
 /** The scenario run in progress, as the Cancel Run command and the tests see it. */
 export interface RunInProgress {
@@ -30,7 +32,7 @@ export interface RunInProgress {
 /** How a trace's rejected lines are told: the count, then the first reasons (each names its line). */
 export function rejectedLinesMessage(file: string, rejected: number, samples: string[]): string {
   const first = samples.slice(0, 3).join('; ');
-  return `${path.basename(file)}: ${rejected.toLocaleString('en-US')} trace line${rejected === 1 ? '' : 's'} rejected (${first}${samples.length > 3 || rejected > 3 ? '; …' : ''})`;
+  return `${path.basename(file)}: ${plural(rejected, 'trace line')} rejected (${first}${samples.length > 3 || rejected > 3 ? '; …' : ''})`;
 }
 
 /**
@@ -43,7 +45,7 @@ export function traceProblemsMessage(file: string, stats: TraceReadStats): strin
       ? rejectedLinesMessage(file, stats.rejected, stats.rejectedSamples)
       : undefined;
   if (stats.truncated) {
-    const read = stats.linesRead.toLocaleString('en-US');
+    const read = formatCount(stats.linesRead);
     return `${path.basename(file)} looks truncated: ${stats.truncated}. The inspector shows what was read (${read} lines).${rejected ? ` ${rejected}` : ''}`;
   }
   return rejected && `opened with problems: ${rejected}`;
@@ -51,14 +53,14 @@ export function traceProblemsMessage(file: string, stats: TraceReadStats): strin
 
 function sizeOf(file: string): string {
   try {
-    return bytesText(fs.statSync(file).size);
+    return formatBytesRoughly(fs.statSync(file).size);
   } catch {
     return 'size unknown';
   }
 }
 
 function modelSize(model: RunModel): string {
-  return `${model.watchers.length.toLocaleString('en-US')} watchers, ${model.lists.length.toLocaleString('en-US')} lists, ${formatVirtualTime(model.durationMs)} of virtual time`;
+  return `${formatCount(model.watchers.length)} watchers, ${formatCount(model.lists.length)} lists, ${formatVirtualTime(model.durationMs)} of virtual time`;
 }
 
 // Traces smaller than this read in well under a second: their progress shows in the status bar.
@@ -207,7 +209,7 @@ export class WorkspaceRuns implements vscode.Disposable {
     let result: Awaited<ReturnType<typeof runScenarioInWorker>> | undefined;
     try {
       result = await withCancellableProgress(
-        `List/Watch: running ${title} (about ${wallText(estimate.wallMs)}, ${estimate.etcdWrites.toLocaleString('en-US')} etcd writes)`,
+        `List/Watch: running ${title} (about ${wallText(estimate.wallMs)}, ${formatCount(estimate.etcdWrites)} etcd writes)`,
         (signal, report) =>
           runScenarioInWorker(
             this.workerScript,
@@ -242,7 +244,7 @@ export class WorkspaceRuns implements vscode.Disposable {
       return undefined;
     }
     this.log.info(
-      `run finished: ${asked} in ${Date.now() - started} ms: ${modelSize(result.model)}; trace ${result.traceLines.toLocaleString('en-US')} lines, ${sizeOf(traceFile)}`,
+      `run finished: ${asked} in ${Date.now() - started} ms: ${modelSize(result.model)}; trace ${formatCount(result.traceLines)} lines, ${sizeOf(traceFile)}`,
     );
     const defaults = Object.fromEntries((definition?.params ?? []).map((p) => [p.name, p.default]));
     const changed = paramsSummary(result.model.header.params, defaults);
@@ -264,7 +266,7 @@ export class WorkspaceRuns implements vscode.Disposable {
       const open = 'Open Settings';
       void vscode.window
         .showWarningMessage(
-          `List/Watch: ${title}: ${result.truncated.message}. The run is kept, marked truncated; raise listwatch.${runGuardSettings.maxTraceMiB} (now ${bytesText(result.truncated.capBytes)}; 0: no cap) to record all of it.`,
+          `List/Watch: ${title}: ${result.truncated.message}. The run is kept, marked truncated; raise listwatch.${runGuardSettings.maxTraceMiB} (now ${formatBytesRoughly(result.truncated.capBytes)}; 0: no cap) to record all of it.`,
           open,
         )
         .then((answer) => {
@@ -302,7 +304,7 @@ export class WorkspaceRuns implements vscode.Disposable {
     await this.store.add(run, loaded.model);
     this.current.set({ run, model: loaded.model });
     this.log.info(
-      `trace opened: ${file}: ${loaded.stats.linesRead.toLocaleString('en-US')} lines, ${sizeOf(file)}; ${modelSize(loaded.model)}`,
+      `trace opened: ${file}: ${formatCount(loaded.stats.linesRead)} lines, ${sizeOf(file)}; ${modelSize(loaded.model)}`,
     );
     this.reportProblems(file, loaded.stats);
     return run;

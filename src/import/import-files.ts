@@ -23,6 +23,7 @@ import {
 } from './line-parser';
 import { LineSplitter } from './line-splitter';
 import { RequestMerger, type MergeStats } from './request-merger';
+import { formatByteLimit } from '../format/byte-size-text';
 
 /** A file to import; `name` is how the user named it (messages and SourcePosition.file use it). */
 export interface ImportFile {
@@ -383,7 +384,7 @@ class FileSource {
     this.ended = true;
     this.close();
     throw new NoLineEndError(
-      `${this.name}: no line end in its first ${sizeText(max)} (line 1 still open at byte ${this.bytesRead}): not a log of lines; the longest line the import reads is ${sizeText(max)}`,
+      `${this.name}: no line end in its first ${formatByteLimit(max)} (line 1 still open at byte ${this.bytesRead}): not a log of lines; the longest line the import reads is ${formatByteLimit(max)}`,
     );
   }
 
@@ -489,11 +490,6 @@ class FileSource {
     this.stats.format = f.format;
     this.parser = f.create();
   }
-}
-
-/** `64 MiB`, or the bytes when not a whole number of MiB. */
-function sizeText(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
 }
 
 function errorText(e: unknown): string {

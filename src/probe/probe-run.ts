@@ -6,7 +6,7 @@
 // request is a GET. The run is a trace whose header scenario is `probe`: `list`/`list-end` inputs
 // for the pages, `watch`/`watch-opened`/`watch-closed` for the watch, `phase` markers with what
 // each answer weighed and what each watch event was, and the scrape as `metrics` records.
-import { RealClock } from '../engine/clock';
+import { RealClock, type Clock } from '../engine/clock';
 import { inspectContinue } from '../engine/storage/continue';
 import { visibleText } from '../format/visible-text';
 import type { RunHeader } from '../run/run-model';
@@ -32,6 +32,8 @@ import { ProbeError } from './probe-error';
 import { filterScrape } from './probe-metrics';
 import { pageUrl, watchUrl, type ProbeUrl } from './probe-url';
 import { redactAuthorization } from './redact';
+import { formatBytes } from '../format/byte-size-text';
+import { plural } from '../format/count-text';
 
 /** The header scenario of a probe run. */
 export const probeScenario = 'probe';
@@ -55,6 +57,8 @@ export interface ProbeOptions {
   /** Scrape GET /metrics at the end. */
   metrics?: boolean;
   maxPages?: number;
+  /** The probe's one source of time: its trace's times, its timestamps, the watch's end (default: the RealClock). */
+  clock?: Clock;
 }
 
 export interface DecodedContinue {
@@ -188,10 +192,6 @@ function decoded(token: string, keyPrefix: string): DecodedContinue {
   };
 }
 
-function kib(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
-}
-
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -199,11 +199,15 @@ function header(value: string | string[] | undefined): string | undefined {
 /** Records the trace as the probe goes; times are ms since it started. */
 class ProbeTrace {
   readonly records: TraceRecord[] = [];
-  private readonly t0 = performance.now();
+  private readonly t0: number;
   private seq = 0;
 
+  constructor(readonly clock: Clock) {
+    this.t0 = clock.now();
+  }
+
   now(): number {
-    return Math.round(performance.now() - this.t0);
+    return Math.round(this.clock.now() - this.t0);
   }
 
   nextRequestId(): number {
@@ -226,8 +230,9 @@ export async function runProbe(
   progress: ProbeProgress = () => {},
   signal?: AbortSignal,
 ): Promise<ProbeRun> {
-  const startedAt = new Date().toISOString();
-  const trace = new ProbeTrace();
+  const clock = o.clock ?? new RealClock();
+  const startedAt = new Date(clock.now()).toISOString();
+  const trace = new ProbeTrace(clock);
   const report: ProbeReport = {
     kubeconfig: t.kubeconfig,
     context: t.context,
@@ -341,7 +346,9 @@ async function listPages(
     try {
       list = JSON.parse(text) as typeof list;
     } catch {
-      throw new ProbeError(`GET ${request}: the answer is not JSON (${kib(p.bytes)})`);
+      throw new ProbeError(
+        `GET ${request}: the answer is not JSON (${formatBytes(p.bytes, 'KiB')})`,
+      );
     }
     const meta = list.metadata ?? {};
     p.items = Array.isArray(list.items) ? list.items.length : 0;
@@ -374,8 +381,8 @@ async function listPages(
 export function pageLine(p: ProbePage): string {
   const parts = [
     `page ${p.page}: ${p.status}`,
-    `${p.items} item${p.items === 1 ? '' : 's'}`,
-    `${kib(p.bytes)} in ${p.ms} ms (first byte ${p.firstByteMs} ms)`,
+    plural(p.items, 'item', { plain: true }),
+    `${formatBytes(p.bytes, 'KiB')} in ${p.ms} ms (first byte ${p.firstByteMs} ms)`,
     `resourceVersion ${p.resourceVersion || '""'}`,
   ];
   if (p.remainingItemCount !== undefined) parts.push(`remainingItemCount ${p.remainingItemCount}`);
@@ -446,8 +453,9 @@ async function watch(
   w.status = stream.status;
   const auditId = header(stream.headers['audit-id']);
   if (auditId) w.auditId = auditId;
-  // RealClock arms a watch longer than setTimeout's 2^31-1 ms in steps (it would close at once).
-  const timer = new RealClock().afterFunc(seconds * 1000, () => stream.close());
+  // The clock, not setTimeout: the RealClock arms a watch longer than 2^31-1 ms in steps (setTimeout
+  // would close it at once).
+  const timer = trace.clock.afterFunc(seconds * 1000, () => stream.close());
   const onAbort = (): void => stream.close();
   signal?.addEventListener('abort', onAbort);
   w.ended = await stream.ended;
@@ -516,7 +524,7 @@ async function scrape(
   signal?: AbortSignal,
 ): Promise<void> {
   const request = '/metrics';
-  const scrapedAt = new Date().toISOString();
+  const scrapedAt = new Date(trace.clock.now()).toISOString();
   const res = await clusterGet(conn, request, signal);
   const at = trace.now();
   const text = res.body.toString('utf8');
@@ -545,7 +553,7 @@ async function scrape(
   m.totalSamples = kept.totalSamples;
   m.nonFinite = kept.nonFinite;
   const n = Object.keys(kept.samples).length;
-  const line = `GET /metrics: ${kib(m.bytes)} in ${m.ms} ms, ${n} of ${m.totalSamples} samples kept (the cluster's figures at ${scrapedAt})`;
+  const line = `GET /metrics: ${formatBytes(m.bytes, 'KiB')} in ${m.ms} ms, ${n} of ${m.totalSamples} samples kept (the cluster's figures at ${scrapedAt})`;
   trace.phase('metrics scrape', line, at);
   trace.records.push({ kind: 'metrics', scope: 'scrape', at, samples: kept.samples });
   trace.records.push({

@@ -6,6 +6,7 @@ import { figuresByClient, totalFigures } from './compare-runs';
 import { relistRule, relistViaText } from './relist-rule';
 import { relistsOf } from './client-records';
 import type { RunModel } from './run-model';
+import { plural } from '../format/count-text';
 
 /** Rows a table of single requests shows before it says how many more `--json` carries. */
 export const maxRequestRows = 40;
@@ -37,10 +38,6 @@ export function isRecordedRun(scenario: string): boolean {
 /** Why a recorded run's trace is not re-run, and what reproduces it instead (undefined: a scenario's). */
 export function notRerunReason(scenario: string): string | undefined {
   return recordedRuns[scenario]?.notRerun;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
 function countBy<T>(xs: readonly T[], key: (x: T) => string): Record<string, number> {

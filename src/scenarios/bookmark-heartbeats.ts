@@ -12,7 +12,8 @@ import { defaultMinRequestTimeoutSeconds } from '../engine/apiserver';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ScenarioRun } from '../sim/scenario-run';
-import { count, histogram, stats, vtime } from './summary-format';
+import { histogram, stats, vtime } from './summary-format';
+import { formatCount } from '../format/count-text';
 
 /** etcd's --experimental-watch-progress-notify-interval as Kubernetes' own cluster scripts set it (etcd's default is 10 min). */
 export const progressNotifyIntervalMs = 5000;
@@ -32,11 +33,14 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const rv = String(resource.watchCache.resourceVersion);
   r.phase(
     'watch',
-    `${count(watchers)} watchers open from rv ${rv} with allowWatchBookmarks${timeoutSeconds > 0 ? `, timeoutSeconds=${timeoutSeconds}` : ' (deadlines: random in [30, 60) min, as the apiserver picks them)'}`,
+    `${formatCount(watchers)} watchers open from rv ${rv} with allowWatchBookmarks${timeoutSeconds > 0 ? `, timeoutSeconds=${timeoutSeconds}` : ' (deadlines: random in [30, 60) min, as the apiserver picks them)'}`,
   );
   for (let i = 0; i < watchers; i++) {
     if (i % 1000 === 0)
-      r.progress((0.2 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
+      r.progress(
+        (0.2 * i) / watchers,
+        `opening watches (${formatCount(i)}/${formatCount(watchers)})`,
+      );
     await r.drive(
       r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
         namespace: 'default',
@@ -147,11 +151,11 @@ function summarize(model: RunModel) {
     watchesClosed: closed,
   };
   const story = [
-    `${count(ws.length)} watchers asked for bookmarks. Over ${minutes} min (+${heartbeatTailMs / 1000} s) the bookmark timer popped due buckets at ${ticks.length} ticks, ` +
-      `handing ${count(popped)} bookmarks to watchers (${count(queued)} taken into their buffers).`,
+    `${formatCount(ws.length)} watchers asked for bookmarks. Over ${minutes} min (+${heartbeatTailMs / 1000} s) the bookmark timer popped due buckets at ${ticks.length} ticks, ` +
+      `handing ${formatCount(popped)} bookmarks to watchers (${formatCount(queued)} taken into their buffers).`,
     facts.bookmarksSent === 0 && queued > 0
-      ? `None reached a client: every bookmark carried the RV the watchers already had (etcd's revision did not move), so process() dropped them (notNewer: ${count(dropped.notNewer ?? 0)}).`
-      : `Clients received ${count(Number(facts.bookmarksSent))} bookmarks: ${s.min}–${s.max} per watcher (mean ${s.mean.toFixed(2)}), about one a minute; ${count(pre)} came just before a deadline.`,
+      ? `None reached a client: every bookmark carried the RV the watchers already had (etcd's revision did not move), so process() dropped them (notNewer: ${formatCount(dropped.notNewer ?? 0)}).`
+      : `Clients received ${formatCount(Number(facts.bookmarksSent))} bookmarks: ${s.min}–${s.max} per watcher (mean ${s.mean.toFixed(2)}), about one a minute; ${formatCount(pre)} came just before a deadline.`,
   ];
   const tables: SummaryTable[] = [
     {

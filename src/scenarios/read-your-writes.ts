@@ -11,7 +11,8 @@ import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ScenarioRun } from '../sim/scenario-run';
-import { count, dur, histogramBuckets, metric, vtime } from './summary-format';
+import { dur, histogramBuckets, metric, vtime } from './summary-format';
+import { formatCount } from '../format/count-text';
 
 /** Writes the writer makes, one a second; every reader reads after each. */
 const writes = 10;
@@ -157,7 +158,7 @@ function summarize(model: RunModel) {
   const story = [
     `The watch cache saw every write ${lag} ms after etcd. Each of ${lists.length} consistent LISTs read etcd's revision, then waited for the cache to reach it.`,
     timeouts === 0
-      ? `All caught up within blockTimeout (3 s): the longest wait was ${dur(maxWait)}; ${count(facts.progressRequests as number)} progress requests were sent meanwhile.`
+      ? `All caught up within blockTimeout (3 s): the longest wait was ${dur(maxWait)}; ${formatCount(facts.progressRequests as number)} progress requests were sent meanwhile.`
       : `${timeouts} waits timed out after 3 s (TooLargeResourceVersion): ${fallbackToEtcd} fell back to etcd, ${status429} got 429 Too Many Requests.`,
   ];
   const tables: SummaryTable[] = [

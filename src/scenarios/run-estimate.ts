@@ -3,6 +3,8 @@
 // seconds, watchers × events, objects…); this module turns a workload into the estimate every face
 // shows (etcd writes, deliveries, virtual duration, expected wall time, trace size, memory) and
 // says whether a run is big enough to ask first.
+import { formatBytesRoughly } from '../format/byte-size-text';
+import { formatCount } from '../format/count-text';
 
 /**
  * What goes into a run's trace, by kind, each counted in units whose lines and bytes are in
@@ -202,22 +204,15 @@ export function guardReasons(
   if (e.wallMs > limits.wallSeconds * 1000)
     out.push(`expected wall time ${wallText(e.wallMs)} is over ${limits.wallSeconds} s`);
   if (writesTrace && e.traceBytes > limits.traceMiB * mib)
-    out.push(`trace ${bytesText(e.traceBytes)} is over ${limits.traceMiB} MiB`);
+    out.push(`trace ${formatBytesRoughly(e.traceBytes)} is over ${limits.traceMiB} MiB`);
   if (e.memoryBytes > limits.memoryMiB * mib)
-    out.push(`memory ${bytesText(e.memoryBytes)} is over ${limits.memoryMiB} MiB`);
+    out.push(`memory ${formatBytesRoughly(e.memoryBytes)} is over ${limits.memoryMiB} MiB`);
   return out;
 }
 
 /** How far through the run (%, at least 1) a trace larger than `capBytes` reaches that cap. */
 export function traceCapPercent(e: RunEstimate, capBytes: number): number {
   return Math.max(1, Math.round((100 * capBytes) / e.traceBytes));
-}
-
-/** 1234567 → `1.2 MiB`; under a MiB in KiB. */
-export function bytesText(b: number): string {
-  if (b >= 1024 * mib) return `${(b / 1024 / mib).toFixed(1)} GiB`;
-  if (b >= mib) return `${(b / mib).toFixed(1)} MiB`;
-  return `${Math.max(1, Math.round(b / 1024))} KiB`;
 }
 
 /** A wall time: `0.4 s`, `12 s`, `3 min 20 s`, `2 h 05 min`. */
@@ -229,10 +224,6 @@ export function wallText(ms: number): string {
   if (m < 60) return `${m} min ${String(Math.round(s - m * 60)).padStart(2, '0')} s`;
   const h = Math.floor(m / 60);
   return `${h} h ${String(m - h * 60).padStart(2, '0')} min`;
-}
-
-function countText(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
 }
 
 /** A virtual duration: `12.1 s`, `12:01`, `60:12:00`. */
@@ -248,17 +239,17 @@ function virtualText(ms: number): string {
 /** The estimate as lines a person reads (the CLI and the extension's modal print these). */
 export function estimateLines(e: RunEstimate, writesTrace = true): string[] {
   return [
-    `etcd writes      ${countText(e.etcdWrites)}`,
-    `watch requests   ${countText(e.watches)}`,
-    `deliveries       ${countText(e.deliveries)} watch events and bookmarks`,
+    `etcd writes      ${formatCount(e.etcdWrites)}`,
+    `watch requests   ${formatCount(e.watches)}`,
+    `deliveries       ${formatCount(e.deliveries)} watch events and bookmarks`,
     `virtual time     ${virtualText(e.virtualMs)}`,
     `wall time        about ${wallText(e.wallMs)}`,
-    `trace            about ${bytesText(e.traceBytes)} (${countText(e.traceLines)} lines)${writesTrace ? '' : ', not written'}`,
-    `memory           about ${bytesText(e.memoryBytes)}`,
+    `trace            about ${formatBytesRoughly(e.traceBytes)} (${formatCount(e.traceLines)} lines)${writesTrace ? '' : ', not written'}`,
+    `memory           about ${formatBytesRoughly(e.memoryBytes)}`,
   ];
 }
 
 /** The estimate in one line: `about 2.7 s · 60,700 etcd writes · 15.6 MiB of trace`. */
 export function estimateSummary(e: RunEstimate): string {
-  return `about ${wallText(e.wallMs)} · ${countText(e.etcdWrites)} etcd writes · ${bytesText(e.traceBytes)} of trace`;
+  return `about ${wallText(e.wallMs)} · ${formatCount(e.etcdWrites)} etcd writes · ${formatBytesRoughly(e.traceBytes)} of trace`;
 }

@@ -10,7 +10,7 @@ import { traceFormat, traceVersion, type TraceRecord } from '../run/trace/trace-
 import type { TraceWriter } from '../run/trace/trace-writer';
 import { findScenario, scenarioCatalogue } from './catalogue';
 import { etcdLatencyOf, withEtcdLatencyNote } from './etcd-latency';
-import { bytesText, estimateWorkload, type RunEstimate } from './run-estimate';
+import { estimateWorkload, type RunEstimate } from './run-estimate';
 import type {
   ScenarioDefinition,
   ScenarioModule,
@@ -19,6 +19,7 @@ import type {
 } from './scenario';
 import { ScenarioRun, ScenarioStoppedError } from '../sim/scenario-run';
 import { vtime } from './summary-format';
+import { formatBytesRoughly } from '../format/byte-size-text';
 
 export type { ScenarioDefinition, ScenarioParamSpec } from './scenario';
 
@@ -246,7 +247,7 @@ export async function runScenario(
     } catch (e) {
       if (!(e instanceof ScenarioStoppedError) || cap === undefined) throw e;
       const writtenBytes = trace?.chars ?? 0;
-      const message = `the trace reached its cap of ${bytesText(cap)} (${bytesText(writtenBytes)} written) at virtual ${vtime(e.atMs)}: the run stopped there, and is kept as far as it went`;
+      const message = `the trace reached its cap of ${formatBytesRoughly(cap)} (${formatBytesRoughly(writtenBytes)} written) at virtual ${vtime(e.atMs)}: the run stopped there, and is kept as far as it went`;
       truncated = { capBytes: cap, writtenBytes, atMs: e.atMs, message };
       run.phase(truncatedPhase, message);
     }

@@ -10,7 +10,8 @@ import { maxLimit } from '../engine/etcd3/store';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ScenarioRun } from '../sim/scenario-run';
-import { count, fineDur, roundMs } from './summary-format';
+import { fineDur, roundMs } from './summary-format';
+import { formatCount } from '../format/count-text';
 
 function podName(i: number): string {
   return `pod-${String(i).padStart(6, '0')}`;
@@ -26,7 +27,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   // sends to etcd (exact RVs older than the cache's snapshots, a resource with the watch cache
   // disabled). The list goes to the etcd3 store as such a delegated request does.
   const resource = r.createResource();
-  r.phase('seed', `${count(objects)} pods in etcd, every ${matchEvery}th labelled app=match`);
+  r.phase('seed', `${formatCount(objects)} pods in etcd, every ${matchEvery}th labelled app=match`);
   const seeding = 10000;
   for (let from = 0; from < objects; from += seeding) {
     r.checkAborted();
@@ -38,7 +39,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
     });
     r.progress(
       (0.6 * (from + n)) / objects,
-      `writing pods into etcd (${count(from + n)}/${count(objects)})`,
+      `writing pods into etcd (${formatCount(from + n)}/${formatCount(objects)})`,
     );
   }
   r.phase(
@@ -230,9 +231,9 @@ function summarize(model: RunModel) {
         fineDur(q.latencyMs),
       ]),
       note:
-        `fetched ${count(l.fetched)} · evaluated ${count(l.evaluated)} · returned ${count(l.returned)} · continue ${l.continue ? `${l.continue.slice(0, 24)}…` : '(none)'}` +
+        `fetched ${formatCount(l.fetched)} · evaluated ${formatCount(l.evaluated)} · returned ${formatCount(l.returned)} · continue ${l.continue ? `${l.continue.slice(0, 24)}…` : '(none)'}` +
         ` · remainingItemCount ${l.remainingItemCount ?? '(omitted: a selector was given)'}\n` +
-        `fixed pages of ${limit} (no doubling) would have needed ${count(naive.calls)} etcd calls fetching ${count(naive.fetched)} keys` +
+        `fixed pages of ${limit} (no doubling) would have needed ${formatCount(naive.calls)} etcd calls fetching ${formatCount(naive.fetched)} keys` +
         ` in ${fineDur(naiveMs)} of etcd time (computed), against ${fineDur(etcdMs)} here`,
     });
     if (i === 0) {
@@ -263,8 +264,8 @@ function summarize(model: RunModel) {
     story.push(
       `The client asked for ${limit} pods labelled app=match. etcd was asked ${calls.length} time(s), with limits ${calls.map((q) => q.limit).join(', ')}: ` +
         `the store doubles its etcd limit (up to 10000) after every page the selector leaves short.`,
-      `It fetched ${count(first.fetched)} keys, tested ${count(first.evaluated)} against the selector and returned ${count(first.returned)}. ` +
-        `Fixed pages of ${limit} would have taken ${count(Number(facts.naiveEtcdCalls))} etcd calls (computed for comparison).`,
+      `It fetched ${formatCount(first.fetched)} keys, tested ${formatCount(first.evaluated)} against the selector and returned ${formatCount(first.returned)}. ` +
+        `Fixed pages of ${limit} would have taken ${formatCount(Number(facts.naiveEtcdCalls))} etcd calls (computed for comparison).`,
     );
     if (Number(facts.etcdTimeMs) > 0)
       story.push(

@@ -11,7 +11,8 @@ import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ScenarioRun } from '../sim/scenario-run';
-import { count, vtime } from './summary-format';
+import { vtime } from './summary-format';
+import { formatCount } from '../format/count-text';
 
 const contentTypes: Record<string, WatchContentType> = {
   json: contentTypeJSON,
@@ -49,11 +50,14 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   const rv = String(resource.watchCache.resourceVersion);
   r.phase(
     'watch',
-    `${count(watchers)} watchers of namespace default, content types round-robin: ${types.join(', ')}`,
+    `${formatCount(watchers)} watchers of namespace default, content types round-robin: ${types.join(', ')}`,
   );
   for (let i = 0; i < watchers; i++) {
     if (i % 1000 === 0)
-      r.progress((0.3 * i) / watchers, `opening watches (${count(i)}/${count(watchers)})`);
+      r.progress(
+        (0.3 * i) / watchers,
+        `opening watches (${formatCount(i)}/${formatCount(watchers)})`,
+      );
     await r.drive(
       r.watch(resource, `watcher-${String(i + 1).padStart(6, '0')}`, {
         namespace: 'default',
@@ -65,7 +69,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   await r.settle();
   r.phase(
     'events',
-    `${count(events)} events, one every ${eventSpacingMs} ms: create, update (a label), delete, …`,
+    `${formatCount(events)} events, one every ${eventSpacingMs} ms: create, update (a label), delete, …`,
   );
   for (let i = 0; i < events; i++) {
     r.checkAborted();
@@ -95,7 +99,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
       revision: Number(stored.metadata.resourceVersion),
     });
     if (i % 10 === 0)
-      r.progress(0.3 + (0.7 * i) / events, `event ${count(i + 1)}/${count(events)}`);
+      r.progress(0.3 + (0.7 * i) / events, `event ${formatCount(i + 1)}/${formatCount(events)}`);
     await r.advance(eventSpacingMs);
   }
   await r.advance(1000, 100);
@@ -166,10 +170,10 @@ function summarize(model: RunModel) {
     serializedBytes: ids.reduce((a, [, v]) => a + v.bytes, 0),
   };
   const story = [
-    `${count(dispatched)} events went to ${count(model.watchers.length)} watchers using ${ids.length} encoder identifier(s). ` +
+    `${formatCount(dispatched)} events went to ${formatCount(model.watchers.length)} watchers using ${ids.length} encoder identifier(s). ` +
       `Each event's object was encoded ${perEvent.length && minEncodes === maxEncodes ? `exactly ${maxEncodes}` : `${minEncodes}–${maxEncodes}`} time(s), once per identifier: ` +
-      `${count(s.encodes)} encodings and ${count(s.hits)} cache hits in all.`,
-    `${count(s.lazyDeepCopies)} lazy deep copies: one per DELETE (${deletes}), when the previous object gets the delete's resourceVersion. ` +
+      `${formatCount(s.encodes)} encodings and ${formatCount(s.hits)} cache hits in all.`,
+    `${formatCount(s.lazyDeepCopies)} lazy deep copies: one per DELETE (${deletes}), when the previous object gets the delete's resourceVersion. ` +
       `${s.invalidations} invalidations (upstream treats one as a bug: a setter changed an object after it was encoded).`,
   ];
   const tables: SummaryTable[] = [

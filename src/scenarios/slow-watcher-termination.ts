@@ -11,7 +11,8 @@ import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ClientWatch, ScenarioRun } from '../sim/scenario-run';
-import { count, dur, vtime } from './summary-format';
+import { dur, vtime } from './summary-format';
+import { formatCount } from '../format/count-text';
 
 /** How fast a slow client reads. */
 export const slowReadsPerSecond = 10;
@@ -184,7 +185,7 @@ function summarize(model: RunModel) {
       )?.[1] ?? 0,
   };
   const story = [
-    `${count(Number(facts.eventsDispatched))} events went to ${ws.length} watchers. ${facts.blockedDispatches} dispatches met a full buffer; the dispatcher waited ` +
+    `${formatCount(Number(facts.eventsDispatched))} events went to ${ws.length} watchers. ${facts.blockedDispatches} dispatches met a full buffer; the dispatcher waited ` +
       `${dur(Number(facts.dispatchWaitedMs))} in all, within its time budget (50 ms refilled per second, at most 100 ms).`,
     `${terminated.length} watchers were closed as unresponsive (${facts.terminatedSlow} slow, ${facts.terminatedFast} fast), ` +
       "in the seed's dispatch order (one of the orders upstream's random map iteration could take); " +

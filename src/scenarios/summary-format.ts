@@ -30,11 +30,6 @@ export function fineDur(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
 
-/** 12345 → `12,345`. */
-export function count(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
 /** A metric sample by name and (a subset of) its labels; summed over matching series. */
 export function metric(model: RunModel, name: string, labels: Record<string, string> = {}): number {
   let sum = 0;

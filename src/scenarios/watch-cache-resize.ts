@@ -14,7 +14,8 @@ import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ScenarioRun } from '../sim/scenario-run';
-import { count, vtime } from './summary-format';
+import { vtime } from './summary-format';
+import { formatCount } from '../format/count-text';
 
 /** Pods the writes cycle over (updates: the store keeps a fixed size, the history grows). */
 const podsUpdated = 100;
@@ -231,15 +232,15 @@ function summarize(model: RunModel) {
     lateWatcherEventsReceived: lateTrack?.eventsReceived ?? 0,
   };
   const story = [
-    `${count(Number(facts.writes))} updates: a burst, then a quiet phase. The history ring started at ${facts.initialCapacity}, grew ${grows.length} time(s) to ${count(max)} ` +
-      `(it doubles only when full and its oldest event is younger than 75 s; the bound is ${count(upper)}), and shrank ${shrinks.length} time(s) to ${count(final)}.`,
+    `${formatCount(Number(facts.writes))} updates: a burst, then a quiet phase. The history ring started at ${facts.initialCapacity}, grew ${grows.length} time(s) to ${formatCount(max)} ` +
+      `(it doubles only when full and its oldest event is younger than 75 s; the bound is ${formatCount(upper)}), and shrank ${shrinks.length} time(s) to ${formatCount(final)}.`,
     shrinks.length === 0
       ? 'It never shrank: it halves only when it is full again and even its newest quarter is older than 75 s, so a ring left half empty after a burst keeps its size (the hysteresis).'
       : `Shrinking waited until the ring was full again and its newest quarter older than 75 s (the first shrink at ${vtime(shrinks[0].at)}).`,
     lateReq
       ? lateReq.outcome === 'error'
         ? `The late client resumed from its old RV and got ${lateReq.error?.code} ${lateReq.error?.reason}: "${lateReq.error?.message}".`
-        : `The late client resumed from its old RV: the ring still held every event since, ${count(lateTrack?.eventsReceived ?? 0)} were replayed.`
+        : `The late client resumed from its old RV: the ring still held every event since, ${formatCount(lateTrack?.eventsReceived ?? 0)} were replayed.`
       : '',
   ].filter((s) => s !== '');
   const tables: SummaryTable[] = [

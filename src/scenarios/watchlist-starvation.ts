@@ -11,7 +11,8 @@ import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ClientWatch, ScenarioRun } from '../sim/scenario-run';
-import { count, dur, histogram, stats, vtime } from './summary-format';
+import { dur, histogram, stats, vtime } from './summary-format';
+import { formatCount } from '../format/count-text';
 
 /** The ERROR's Status asks the client to retry after 1 s (resourceVersionTooHighRetrySeconds). */
 const retryAfterMs = 1000;
@@ -64,7 +65,7 @@ async function run(r: ScenarioRun, p: ScenarioParams): Promise<void> {
   await r.advance(500);
   r.phase(
     'watch',
-    `${count(watchers)} WatchList clients open (sendInitialEvents=true, allowWatchBookmarks=true, RV "")`,
+    `${formatCount(watchers)} WatchList clients open (sendInitialEvents=true, allowWatchBookmarks=true, RV "")`,
   );
   const clients: Promise<ClientWatch | undefined>[] = [];
   for (let i = 0; i < watchers; i++) {
@@ -186,7 +187,7 @@ function summarize(model: RunModel) {
   const stuck = Number(model.header.params.stuckSeconds);
   const story = [
     `The cache's etcd watch stream stalled for ${stuck} s while writes went on. ${clients.length} WatchList clients asked for a consistent start (RV "": etcd's current revision).`,
-    `Each attempt waited for the cache (blockTimeout 3 s, a progress request every 100 ms: ${count(Number(facts.progressRequests))} in all) and, while the cache was stuck, got a 504 ERROR event ` +
+    `Each attempt waited for the cache (blockTimeout 3 s, a progress request every 100 ms: ${formatCount(Number(facts.progressRequests))} in all) and, while the cache was stuck, got a 504 ERROR event ` +
       `(${errors.length} in all); the client retried after 1 s. In release-1.36 a WatchList watch is registered only once the cache has reached its RV, so no registered watcher is left waiting for its bookmark.`,
     `Once the stream resumed, every client was registered (${ws.length} watchers, the last ${dur(Number(facts.registrationDelayMaxMs))} after its first attempt), got its initial events, ` +
       `exactly ${facts.endBookmarksPerWatcherMin === facts.endBookmarksPerWatcherMax ? facts.endBookmarksPerWatcherMax : `${facts.endBookmarksPerWatcherMin}–${facts.endBookmarksPerWatcherMax}`} initial-events-end bookmark each, then heartbeats (${facts.heartbeatsPerWatcherMin}–${facts.heartbeatsPerWatcherMax}).`,

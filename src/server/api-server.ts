@@ -32,7 +32,7 @@ import {
 } from '../engine/storage/errors';
 import type { KubeObject } from '../engine/storage/objects';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
-import { getAuthMethods, isAuthenticated, unauthorizedStatusJSON } from './filters/authentication';
+import { getAuthMethods, isAuthenticated, unauthorizedStatus } from './filters/authentication';
 import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
@@ -63,7 +63,7 @@ import {
 import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery } from '../request/list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
-import type { StorageOperation } from './status';
+import { statusBody, statusCode, type StorageOperation } from './status';
 import { auditStatusOf } from './response-status';
 import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
@@ -200,7 +200,7 @@ export class ApiServer {
     this.auditLogPath = o.auditLogPath;
   }
 
-  /** Date.now() when the server was built (the RealClock's now(): what a live run's times count from). */
+  /** registry.clock.now() when the server was built: what a live run's times count from. */
   get startedAt(): number {
     return this.state.startedAt;
   }
@@ -315,7 +315,7 @@ export class ApiServer {
     const started: Array<() => Promise<void>> = [stopEtcd];
     try {
       const token = randomBytes(32).toString('hex');
-      const startedAt = Date.now();
+      const startedAt = registry.clock.now();
       const state: ServingState = {
         registry,
         startedAt,
@@ -338,7 +338,11 @@ export class ApiServer {
         audit:
           opts.auditLogPath === undefined
             ? undefined
-            : new AuditLogWriter({ sink: createWriteStream(opts.auditLogPath, { flags: 'a' }) }),
+            : new AuditLogWriter({
+                sink: createWriteStream(opts.auditLogPath, { flags: 'a' }),
+                // MicroTime from the server's clock, whose resolution is a millisecond.
+                nowMicros: () => registry.clock.nowMicros?.() ?? registry.clock.now() * 1000,
+              }),
       };
       const handler = (req: IncomingMessage, res: ServerResponse): void => {
         serve(state, req, res).catch((e: unknown) => {
@@ -347,7 +351,7 @@ export class ApiServer {
         });
       };
       const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
-      const certificate = generateSelfSignedCertKey();
+      const certificate = generateSelfSignedCertKey(registry.clock.now());
       const serversFor = (h: typeof handler): Server[] => {
         const options = httpServerOptions(limits);
         const pair = [
@@ -517,7 +521,7 @@ async function serve(
     return writeError(res, misdirectedRequest(req.headers.host, port));
   if (!isAuthenticated(req, token)) {
     if (state.audit) auditFailedAuthentication(state.audit, factory, req, res);
-    return writeErrorBody(res, 401, unauthorizedStatusJSON + '\n');
+    return writeErrorBody(res, statusCode(unauthorizedStatus), statusBody(unauthorizedStatus));
   }
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
@@ -792,7 +796,7 @@ async function seed(
   progress?.(created, total);
   // The in-memory etcd answers in microtasks: without a turn of the event loop now and then, a big
   // seed would hold the process (the extension host, its progress and its Cancel) until it ends.
-  let turnAt = Date.now() + seedTurnEveryMs;
+  let turnAt = registry.clock.now() + seedTurnEveryMs;
   // One at a time, in name order, so that resource versions follow names as in the in-memory run.
   for (const [served, n, objectOf] of make) {
     const path = `/api/v1/namespaces/default/${served.resource}`;
@@ -806,9 +810,9 @@ async function seed(
         context(path),
       );
       progress?.(++created, total);
-      if (Date.now() >= turnAt) {
+      if (registry.clock.now() >= turnAt) {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        turnAt = Date.now() + seedTurnEveryMs;
+        turnAt = registry.clock.now() + seedTurnEveryMs;
       }
     }
   }

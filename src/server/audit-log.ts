@@ -75,8 +75,8 @@ export interface AuditLogOptions {
   sink: AuditSink;
   /** Bytes kept while the sink does not take more; beyond, events are dropped. Default 8 MiB. */
   maxBufferedBytes?: number;
-  /** The wall time in µs since the epoch (MicroTime); default from performance.now(). */
-  nowMicros?: () => number;
+  /** The wall time in µs since the epoch (MicroTime): the server's clock. */
+  nowMicros: () => number;
 }
 
 /** Annotations added once a request has been authorized (filters/authorization.go). */
@@ -207,7 +207,7 @@ export class AuditLogWriter {
   constructor(o: AuditLogOptions) {
     this.sink = o.sink;
     this.maxBufferedBytes = o.maxBufferedBytes ?? 8 * 1024 * 1024;
-    this.nowMicros = o.nowMicros ?? defaultNowMicros;
+    this.nowMicros = o.nowMicros;
   }
 
   requestReceived(req: AuditRequest): AuditEventHandle {
@@ -265,10 +265,6 @@ export class AuditLogWriter {
       if (!this.sink.write(lines.join(''))) this.waitForDrain();
     });
   }
-}
-
-function defaultNowMicros(): number {
-  return Math.round((performance.timeOrigin + performance.now()) * 1000);
 }
 
 /** metav1.MicroTime: RFC3339 with 6 fractional digits, in UTC (`2026-12-01T13:54:42.123456Z`). */

@@ -8,12 +8,8 @@
 // no pretty printing for curl.
 import { createHash } from 'crypto';
 import { compareKubeAwareVersionStrings } from './kube-aware-version';
-import {
-  acceptedMediaTypes,
-  notAcceptableStatus,
-  parseAccept,
-  type AcceptClause,
-} from './negotiation';
+import { acceptedMediaTypes, parseAccept, type AcceptClause } from './negotiation';
+import { newNotAcceptableError } from './status';
 import { subresourceVerbs } from './subresources';
 import type { ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
@@ -337,6 +333,6 @@ function notAcceptable(): ServedResponse {
   return {
     status: 406,
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(notAcceptableStatus(acceptedMediaTypes), null, 2),
+    body: JSON.stringify(newNotAcceptableError(acceptedMediaTypes).status, null, 2),
   };
 }

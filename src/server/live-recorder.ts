@@ -4,7 +4,7 @@
 // scenario writes (`list`/`list-end`, `watch`/`watch-opened`/`watch-closed`, with the User-Agent as
 // `client` and the TCP connection as `connection`), every successful write a `writes` input, every
 // injected fault a `fault` input; the engine's inspector events follow as they are emitted. Times
-// are ms since the server started (the RealClock's now() is Date.now(); so is startedAt).
+// are ms since the server started, both read from the server's clock (registry.clock).
 // Memory is bounded: the records a saved trace needs are kept as lines, the first and the last
 // maxRecords/2 of them, and what was left out between is counted and said in the saved trace.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -38,7 +38,7 @@ const scrapeIntervalMs = 1000;
 
 /** What a recorder needs of the server (an ApiServer; tests may pass a stand-in). */
 export type RecordedServer = Pick<ApiServer, 'startedAt' | 'record' | 'url' | 'httpsUrl'> & {
-  registry: Pick<ApiServer['registry'], 'metrics' | 'profile'>;
+  registry: Pick<ApiServer['registry'], 'metrics' | 'profile' | 'clock'>;
 };
 
 export interface LiveRecorderOptions {
@@ -182,7 +182,7 @@ export class LiveRecorder {
   private readonly subscription: { dispose(): void };
   private readonly scrapeTimer: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
-  /** Date.now() when recording stopped: the run ends then (a later save does not lengthen it). */
+  /** The clock's now() when recording stopped: the run ends then (a later save does not lengthen it). */
   private stoppedAt: number | undefined;
 
   constructor(
@@ -215,7 +215,7 @@ export class LiveRecorder {
 
   /** Ms since the server started (until recording stopped). */
   now(): number {
-    return (this.stoppedAt ?? Date.now()) - this.t0;
+    return (this.stoppedAt ?? this.server.registry.clock.now()) - this.t0;
   }
 
   /** Hears every record from now on; returns the function that stops it. */
@@ -273,7 +273,7 @@ export class LiveRecorder {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.stoppedAt = Date.now();
+    this.stoppedAt = this.server.registry.clock.now();
     this.subscription.dispose();
     if (this.scrapeTimer) clearInterval(this.scrapeTimer);
     this.listeners.clear();
@@ -444,7 +444,7 @@ export class LiveRecorder {
       client: p.client,
       requestId: p.requestId,
       ...(p.watcherId !== undefined ? { watcherId: p.watcherId } : {}),
-      reason: watchCloseReason(res, p),
+      reason: watchCloseReason(res, p, this.server.registry.clock.now()),
       received: p.written,
     });
   }
@@ -562,9 +562,9 @@ const deadlineSlackMs = 250;
  * serveWatch's WatchCloseReason as the client saw it: it went away (the response never finished),
  * the handler's timeout ended the stream (at the watch's deadline), or the watcher closed first.
  */
-function watchCloseReason(res: ServerResponse, p: PendingWatch): string {
+function watchCloseReason(res: ServerResponse, p: PendingWatch, now: number): string {
   if (!res.writableFinished) return 'disconnected';
   const d = p.deadline;
-  if (typeof d === 'number' && Date.now() >= d - deadlineSlackMs) return 'timeout';
+  if (typeof d === 'number' && now >= d - deadlineSlackMs) return 'timeout';
   return 'resultClosed';
 }

@@ -283,7 +283,7 @@ export class NamespaceController {
         const old = Array.isArray(status.conditions)
           ? (status.conditions as NamespaceCondition[])
           : [];
-        const next = updateConditions(old, remaining, Date.now());
+        const next = updateConditions(old, remaining, this.registry.clock.now());
         if (next) status.conditions = next;
         return canonicalObject(served, existing);
       },

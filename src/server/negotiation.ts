@@ -8,14 +8,9 @@
 // types, so an Accept naming only those gets the 406 a client would get for an unknown type. The
 // 406 message still lists upstream's media types, so it reads byte for byte as kube-apiserver's.
 // An error asked for only as YAML or protobuf is written as indented JSON (WriteRawJSON's form).
-import {
-  failure,
-  newBadRequest,
-  StatusError,
-  StatusReason,
-  type Status,
-} from '../engine/storage/errors';
+import { newBadRequest, StatusError, type Status } from '../engine/storage/errors';
 import { FieldPath, invalid } from '../engine/storage/field-errors';
+import { newNotAcceptableError } from './status';
 
 /** What a request's response is: one object, a list, or a watch stream. */
 export type TargetKind = 'object' | 'list' | 'watch';
@@ -287,15 +282,6 @@ function negotiateMediaTypeOptions(
   return undefined;
 }
 
-/** negotiation.NewNotAcceptableError(accepted).Status(), as ErrorToAPIStatus completes it. */
-export function notAcceptableStatus(accepted: readonly string[]): Status {
-  return failure(
-    406,
-    StatusReason.NotAcceptable,
-    `only the following media types are accepted: ${accepted.join(', ')}`,
-  ).status;
-}
-
 /** isPrettyPrint: `?pretty=<true>` (strconv.ParseBool), else a curl, Wget or browser User-Agent. */
 function isPrettyPrint(req: NegotiationRequest): boolean {
   const pp = req.query?.get('pretty');
@@ -339,7 +325,8 @@ export type NegotiationResult =
 export function negotiateEncoding(req: NegotiationRequest, target: TargetKind): NegotiationResult {
   const endpoint: EndpointRestrictions = { scope: true, tableConvertor: true };
   const options = negotiateMediaTypeOptions(req.accept ?? '', servedSerializers, endpoint);
-  if (options === undefined) return { ok: false, status: notAcceptableStatus(acceptedMediaTypes) };
+  if (options === undefined)
+    return { ok: false, status: newNotAcceptableError(acceptedMediaTypes).status };
   const convert = options.convert as ConvertTarget | undefined;
   let tableOptions: TableOptions | undefined;
   if (convert?.kind === 'Table') {
@@ -351,7 +338,7 @@ export function negotiateEncoding(req: NegotiationRequest, target: TargetKind): 
   }
   // The stream serializer of the negotiated type: JSON has one, so only an unserved type fails here.
   if (target === 'watch' && !options.accepted.streaming)
-    return { ok: false, status: notAcceptableStatus(acceptedStreamMediaTypes) };
+    return { ok: false, status: newNotAcceptableError(acceptedStreamMediaTypes).status };
   return {
     ok: true,
     encoding: {

@@ -90,6 +90,8 @@ export type ProfileName = '1.36' | '1.37';
 
 export interface RegistryOptions {
   profile?: ProfileName;
+  /** The server's one source of time, wall time included (default: the RealClock). */
+  clock?: Clock;
   crds?: readonly CustomResourceDefinition[];
   /** A real etcd's client (src/etcd-client); default: an in-memory etcd of the profile's version. */
   etcd?: EtcdMember;
@@ -108,7 +110,7 @@ export interface RegistryOptions {
 
 /** Every served resource over one etcd, one metrics registry and one request id sequence. */
 export class Registry {
-  readonly clock: Clock = new RealClock();
+  readonly clock: Clock;
   readonly profile: SemanticsProfile;
   readonly etcd: EtcdMember;
   readonly metrics = new MetricsRegistry();
@@ -121,6 +123,7 @@ export class Registry {
   namespaceController?: { enqueue(name: string): void; stop(): Promise<void> };
 
   constructor(o: RegistryOptions = {}) {
+    this.clock = o.clock ?? new RealClock();
     this.profile = o.profile === '1.37' ? profile137Preview : profile136;
     this.etcd =
       o.etcd ??

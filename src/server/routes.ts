@@ -132,6 +132,6 @@ export const nonResourceRoutes: readonly NonResourceRoute[] = [
         ifNoneMatch: s.req.headers['if-none-match'],
       },
       s.registry.resources,
-      { gitVersion: s.version.gitVersion, now: Date.now() },
+      { gitVersion: s.version.gitVersion, now: s.registry.clock.now() },
     ),
 ];

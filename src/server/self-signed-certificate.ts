@@ -12,8 +12,8 @@ export interface ServingCertificate {
   key: string;
 }
 
-/** A fresh self-signed serving certificate for 127.0.0.1 and localhost. */
-export function generateSelfSignedCertKey(now = Date.now()): ServingCertificate {
+/** A fresh self-signed serving certificate for 127.0.0.1 and localhost, valid from `now` (ms since the epoch). */
+export function generateSelfSignedCertKey(now: number): ServingCertificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const ecdsaWithSHA256 = seq(oid('1.2.840.10045.4.3.2'));

@@ -337,7 +337,7 @@ describe('listwatch probe against listwatch serve', function () {
   });
 
   it('a client certificate: its subject announced; the server asks for none, the token authenticates', async () => {
-    const { cert, key } = generateSelfSignedCertKey();
+    const { cert, key } = generateSelfSignedCertKey(Date.now());
     const file = kubeconfigWith('client-cert', (d) => {
       d.users[0].user['client-certificate-data'] = Buffer.from(cert).toString('base64');
       d.users[0].user['client-key-data'] = Buffer.from(key).toString('base64');

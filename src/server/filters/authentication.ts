@@ -6,10 +6,10 @@
 // no anonymous access (upstream lets anonymous users read /healthz, /version and discovery).
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { newUnauthorized, type Status } from '../../engine/storage/errors';
 
-/** The body of every 401 (responsewriters.ErrorNegotiated of errors.NewUnauthorized("Unauthorized")). */
-export const unauthorizedStatusJSON =
-  '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}';
+/** The Status of every 401 (responsewriters.ErrorNegotiated of errors.NewUnauthorized("Unauthorized")). */
+export const unauthorizedStatus: Status = newUnauthorized('Unauthorized').status;
 
 /** The token of `Authorization: Bearer <token>` (scheme case-insensitive), or undefined. */
 export function bearerTokenOf(req: IncomingMessage): string | undefined {

@@ -145,7 +145,7 @@ export async function createObject(
   const requestNamespace = served.namespaced ? namespace : '';
   await admitCreate(registry, served, requestNamespace, obj, context);
   beforeCreate(objectStrategy(served), obj, requestNamespace, {
-    now: Date.now(),
+    now: registry.clock.now(),
     rand: cryptoRandom,
   });
   canonicalize(served, obj);

@@ -46,7 +46,7 @@ export function deleteObject(
   by: RequestSender,
 ): Promise<DeleteResult> {
   const storage = dryRunnableStorage(served, namespace, name, by, isDryRun(options));
-  const now = (): number => Date.now();
+  const now = (): number => registry.clock.now();
   if (served === registry.namespaces) return namespaceDelete(served, storage, options, now);
   return storeDelete(served, deleteStrategyOf(served), storage, options, now);
 }

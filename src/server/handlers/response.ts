@@ -52,7 +52,7 @@ export function writeResult(
   writeObject(
     scope.res,
     code,
-    transformObject(result, encoding, served, Date.now()),
+    transformObject(result, encoding, served, scope.registry.clock.now()),
     encoding.pretty,
   );
 }

@@ -62,7 +62,7 @@ export interface ServeWatchOptions {
     'group' | 'version' | 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'
   >;
   encoding: NegotiatedEncoding;
-  /** time.Now (epoch ms) for a Table's AGE cells; default Date.now. */
+  /** time.Now (epoch ms) for a Table's AGE cells; default the clock's now(). */
   now?: () => number;
   /** Told once when the handler returns. */
   onClose?: (reason: WatchCloseReason) => void;
@@ -206,7 +206,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
   ) {
     this.result = watch.watcher.resultChan();
     this.channel = this.result instanceof Channel ? this.result : undefined;
-    this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? Date.now);
+    this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? (() => o.clock.now()));
     res.on('close', this.onClose);
     res.on('drain', this.onDrain);
     // A failed write means the client is gone; never an unhandled 'error'.

@@ -121,6 +121,24 @@ const cases: Case[] = [
     }),
   ),
   { name: 'RealClock reads the real clock', file: 'src/engine/clock.ts', code: 'void Date.now();' },
+  ...[
+    ['void Date.now();', 'no-restricted-properties'],
+    ['void new Date();', 'no-restricted-syntax'],
+    ['void performance.now();', 'no-restricted-globals'],
+  ].flatMap(([code, rule]) =>
+    ['src/server/handlers/new-handler.ts', 'src/probe/probe-run.ts'].map((file) => ({
+      name: `${file} reads the real clock: ${code}`,
+      file,
+      code,
+      rule,
+      says: 'registry.clock',
+    })),
+  ),
+  {
+    name: 'the server formats a time it was given',
+    file: 'src/server/new-mechanism.ts',
+    code: 'export const t = (ms: number): string => new Date(ms).toISOString();\n',
+  },
   { name: 'engine -> its own folder', file: cacherFile, code: uses('./cache-watcher') },
   { name: 'engine -> a sibling folder', file: cacherFile, code: uses('../storage/objects') },
   { name: 'engine -> its index', file: cacherFile, code: uses('..') },

@@ -125,7 +125,7 @@ describe('probe kubeconfig target', () => {
   });
 
   it('a client certificate file: its subject', async () => {
-    const { cert, key } = generateSelfSignedCertKey();
+    const { cert, key } = generateSelfSignedCertKey(Date.now());
     const certFile = write('client.crt', cert);
     const keyFile = write('client.key', key);
     const file = write(

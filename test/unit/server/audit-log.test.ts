@@ -130,7 +130,7 @@ describe('audit log (src/server/audit-log.ts)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-audit-'));
     const file = path.join(dir, 'audit.log');
     const stream = fs.createWriteStream(file);
-    const w = new AuditLogWriter({ sink: stream });
+    const w = new AuditLogWriter({ sink: stream, nowMicros: ticking() });
     w.requestReceived(request()).responseComplete(200);
     await new Promise<void>((resolve) => stream.end(resolve));
     const [first, second] = fs

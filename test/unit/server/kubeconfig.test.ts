@@ -44,7 +44,7 @@ function verifiedGet(url: string, ca: string, token: string, servername?: string
 
 describe('kubeconfig', () => {
   let dir: string;
-  const certificateAuthority = generateSelfSignedCertKey().cert;
+  const certificateAuthority = generateSelfSignedCertKey(Date.now()).cert;
   const base = { server: 'https://127.0.0.1:6443', token: 't0ken', certificateAuthority };
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'listwatch-kubeconfig-test-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
