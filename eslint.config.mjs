@@ -44,6 +44,45 @@ const intoTestOrBench = (depth) => ({
   message: 'src/ never imports from test/ or bench/: they use src, not the other way round.',
 });
 
+// The floors (docs/DEVELOPMENT.md, "Floors"): a room imports only rooms on lower floors; rooms on one
+// floor never import each other, and what two of them share moves down a floor. src/protocol.ts is
+// the contract between the extension host and the webview: the one face another face imports.
+const floors = [
+  ['engine'],
+  ['format', 'etcd-client'],
+  ['request', 'run'],
+  ['sim'],
+  ['server', 'scenarios', 'import', 'replay', 'probe', 'explain', 'export', 'scan'],
+  ['cli', 'extension', 'protocol'],
+];
+const floorOf = new Map(floors.flatMap((rooms, floor) => rooms.map((room) => [room, floor])));
+const floorNames = [
+  'engine',
+  'text and adapters',
+  'shared data',
+  'the harness',
+  'producers',
+  'faces',
+];
+/** The rooms `room` may not import: its own floor and every floor above (protocol for the extension). */
+const notBelow = (room) =>
+  [...floorOf]
+    .filter(([other, floor]) => other !== room && floor >= floorOf.get(room))
+    .filter(([other]) => !(room === 'extension' && other === 'protocol'))
+    .map(([other]) => other);
+const describeFloor = (room) => `floor ${floorOf.get(room)} (${floorNames[floorOf.get(room)]})`;
+
+/** From src/<room> at `depth` (src/x.ts is 0): an import of src/<other> for each room it may not import. */
+const floorPatterns = (room, depth) =>
+  notBelow(room).map((other) => ({
+    regex: `${climbs(depth)}${escape(other)}(?:\\.ts)?(?:/|$)`,
+    message: `Floors (docs/DEVELOPMENT.md): src/${room} is on ${describeFloor(room)} and imports only lower floors; src/${other} is on ${describeFloor(other)}${floorOf.get(other) === floorOf.get(room) ? ' too: rooms on one floor do not import each other (what both need moves down a floor)' : ''}.`,
+  }));
+
+/** The .ts files of a room at `depth` below src (a room at the root, like protocol, is its file). */
+const roomFiles = (room, depth) =>
+  depth === 0 ? [`src/${room}.ts`] : [`src/${room}/${'*/'.repeat(depth - 1)}*.ts`];
+
 const toolkit = '@vscode/webview-ui-toolkit';
 
 /**
@@ -106,6 +145,22 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [intoTestOrBench(depth)] }],
     },
   })),
+  // After those: for a file of a room these replace them (test/ and bench/ stay refused).
+  ...[...floorOf.keys()]
+    .filter((room) => room !== 'engine')
+    .flatMap((room) =>
+      depths
+        .filter((depth) => (room === 'protocol' ? depth === 0 : depth > 0))
+        .map((depth) => ({
+          files: roomFiles(room, depth),
+          rules: {
+            'no-restricted-imports': [
+              'error',
+              { patterns: [intoTestOrBench(depth), ...floorPatterns(room, depth)] },
+            ],
+          },
+        })),
+    ),
   // After the src/ entries: for an engine file these replace them (leavesEngine covers test/ too).
   ...depths.map((depth) => ({
     files: atDepth('src/engine', depth),

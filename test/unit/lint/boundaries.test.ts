@@ -217,6 +217,42 @@ const cases: Case[] = [
     code: uses('../src/engine/index'),
     rule: imports,
   },
+  // The floors (docs/DEVELOPMENT.md): a room imports only lower floors.
+  ...(
+    [
+      ['src/run/new-fold.ts', '../import/import-report', 'src/import is on floor 4'],
+      ['src/run/fold/new-fold.ts', '../../scenarios/scenario', 'src/scenarios is on floor 4'],
+      ['src/run/views/new-view.ts', '../../server/api-server', 'src/server is on floor 4'],
+      ['src/import/new-detector.ts', '../server/status', 'src/server is on floor 4'],
+      ['src/import/new-detector.ts', '../explain/explain-request', 'src/explain is on floor 4'],
+      ['src/extension/new-command.ts', '../cli/serve-command', 'src/cli is on floor 5'],
+      ['src/extension/server/new-command.ts', '../../cli/args', 'src/cli is on floor 5'],
+      ['src/cli/new-command.ts', '../extension/extension', 'src/extension is on floor 5'],
+      ['src/request/new-parser.ts', '../run/run-model', 'src/run is on floor 2'],
+      ['src/sim/new-harness.ts', '../scenarios/runner', 'src/scenarios is on floor 4'],
+      ['src/format/new-text.ts', '../run/run-model', 'src/run is on floor 2'],
+      ['src/protocol.ts', './extension/extension', 'src/extension is on floor 5'],
+    ] as const
+  ).map(([file, source, says]) => ({
+    name: `${file} -> ${source}`,
+    file,
+    code: uses(source),
+    rule: imports,
+    says,
+  })),
+  ...(
+    [
+      ['src/run/new-fold.ts', '../engine/index'],
+      ['src/run/new-fold.ts', '../format/visible-text'],
+      ['src/sim/new-harness.ts', '../run/trace/trace-format'],
+      ['src/import/new-detector.ts', '../run/import-report'],
+      ['src/import/new-detector.ts', '../request/request-info'],
+      ['src/replay/new-step.ts', '../sim/scenario-run'],
+      ['src/extension/new-command.ts', '../protocol'],
+      ['src/extension/new-command.ts', '../server/seed-counts'],
+      ['src/protocol.ts', './run/run-model'],
+    ] as const
+  ).map(([file, source]) => ({ name: `${file} -> ${source}`, file, code: uses(source) })),
   { name: 'webview -> the protocol', file: webviewFile, code: uses('../src/protocol') },
   {
     name: 'webview -> the run model views shared with the host',
@@ -269,6 +305,24 @@ describe('eslint import boundaries', () => {
         found.map((m) => m.rule),
         [imports],
         `${file}: ${JSON.stringify(found)}`,
+      );
+    }
+  });
+  it('covers every file of src/ outside the engine: each is in a room on a floor', async () => {
+    const files = tsFiles('src').filter(({ file }) => !file.startsWith('src/engine/'));
+    assert.ok(files.length > 50, `${files.length} files under src/`);
+    for (const { file, depth } of files) {
+      const face = file.startsWith('src/cli/') ? 'extension' : 'cli';
+      const up = depth === 0 ? './' : '../'.repeat(depth);
+      const found = await lint(eslint, file, `import '${up}${face}/x';\n`);
+      assert.deepStrictEqual(
+        found.map((m) => m.rule),
+        [imports],
+        `${file}: ${JSON.stringify(found)}`,
+      );
+      assert.ok(
+        found[0].message.includes('Floors (docs/DEVELOPMENT.md)'),
+        `${file}: ${found[0].message}`,
       );
     }
   });
