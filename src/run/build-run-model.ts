@@ -61,6 +61,7 @@ const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentReso
 export class RunModelBuilder {
   private readonly header: RunHeader;
   private lastAt = 0;
+  /** Every fold's caps and what they left out, shared: `truncated` keeps the order caps were hit. */
   private readonly series: SeriesLimit;
   private readonly watchers: WatchersFold;
   private readonly watchRequests: WatchRequestsFold;
@@ -81,7 +82,8 @@ export class RunModelBuilder {
 
   constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
     this.header = header;
-    const series = (this.series = new SeriesLimit(opts.seriesLimit ?? 5000));
+    const series = new SeriesLimit(opts.seriesLimit ?? 5000);
+    this.series = series;
     this.watchers = new WatchersFold(Math.max(0, opts.watcherLogLimit ?? defaultWatcherLogLimit));
     this.watchRequests = new WatchRequestsFold(series, opts.watchRequestLimit ?? 200_000);
     this.lists = new ListsFold(series);
@@ -209,6 +211,7 @@ export class RunModelBuilder {
         this.serialization.invalidated(e.at);
         return;
       case 'cacher/dispatch':
+        // The RV point before the blocked dispatch: both caps may be reached by one event.
         this.resourceVersions.cache(e.at, e.resourceVersion);
         this.dispatch.dispatched(e);
         return;
@@ -230,6 +233,7 @@ export class RunModelBuilder {
         }
         return;
       case 'watchcache/wait':
+        // In this order (the waits' cap, the RV points', then the LIST's): see `series`.
         this.freshnessWaits.waited(e);
         if (e.outcome !== 'timeout')
           this.resourceVersions.cache(e.at + e.waitedMs, e.cacheResourceVersion);
@@ -251,6 +255,7 @@ export class RunModelBuilder {
           return;
         }
         if (!etcdReadOperations.has(e.operation)) return;
+        // The RV point before the LIST's record (a new cacher LIST counts against its own cap).
         if (e.headerRevision > 0) this.resourceVersions.etcd(e.at, e.headerRevision);
         this.lists.etcdRead(e, this.watchPending(e.requestId));
         return;
