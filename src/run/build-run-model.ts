@@ -1,6 +1,8 @@
 // No upstream counterpart: folds a run (the trace header, the scenario's inputs, the engine's
 // inspector events and the final metrics, in virtual-time order) into a RunModel, the one shape the
-// CLI report, --json and the webview read. Events are tied to their request by its id (the
+// CLI report, --json and the webview read. This file only routes: each record goes to the folds
+// that read it (fold/*.ts, one per part of the model), in the order their effects were written,
+// and `finish` puts their parts together. Events are tied to their request by its id (the
 // request context's), never by order: concurrent requests fold apart. Incremental and bounded:
 // per-watcher logs keep their first and last entries (the middle is counted in `logDropped`), long
 // series are capped and what is left out is counted in `truncated`.
@@ -13,28 +15,26 @@ import type {
   TraceRecord,
   WatcherFinal,
 } from './trace/trace-format';
-import type {
-  BookmarkTickRecord,
-  CapacityPoint,
-  DispatchSummary,
-  EtcdRequestRecord,
-  FreshnessWaitRecord,
-  ListPageRecord,
-  ListRecord,
-  ResourceVersionPoint,
-  RunHeader,
-  RunModel,
-  SerializationEventRecord,
-  SerializationIdentifierTotals,
-  WatchRequestRecord,
-  WatcherLogEntry,
-  WatcherStateName,
-  WatcherTrack,
-} from './run-model';
+import type { RunHeader, RunModel } from './run-model';
 import { clientRecords } from './client-records';
-import { delegationRuleText } from './delegation-rule-text';
 import { MomentLog } from './timeline-moments';
-import { foldSampleGroups, sampleFrom } from './watcher-samples';
+import { BookmarkTicksFold } from './fold/bookmark-ticks';
+import { CapacityFold } from './fold/capacity';
+import { DispatchFold } from './fold/dispatch';
+import { FreshnessWaitsFold } from './fold/freshness-waits';
+import { ListsFold } from './fold/lists';
+import { MetricsFold } from './fold/metrics';
+import { PhasesFold } from './fold/phases';
+import { RejectedFold } from './fold/rejected';
+import { ResourceVersionsFold } from './fold/resource-versions';
+import { SerializationFold } from './fold/serialization';
+import { SeriesLimit } from './fold/series-limit';
+import { WatchCacheFold } from './fold/watch-cache';
+import { WatchRequestsFold } from './fold/watch-requests';
+import { WatchersFold } from './fold/watchers';
+import { WritesFold } from './fold/writes';
+
+export { selectorFromIdentifier } from './fold/watchers';
 
 export interface RunModelBuilderOptions {
   /** Log entries kept per watcher: the first half and the last half of this many (default 40). */
@@ -50,171 +50,8 @@ export interface RunModelBuilderOptions {
 /** Log entries each watcher keeps by default (the first 20 and the last 20). */
 export const defaultWatcherLogLimit = 40;
 
+const etcdWriteOperations = new Set(['create', 'update', 'delete']);
 const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentResourceVersion']);
-
-const closeReasonText: Record<string, string> = {
-  contextDone: 'timeout',
-  intervalInvalidated: 'interval invalidated (history overrun)',
-  inputClosed: 'stopped',
-};
-
-/** A bookmark sent this close to the watch's deadline counts as its pre-timeout bookmark. */
-const preDeadlineWindowMs = 3500;
-
-class TrackBuilder {
-  readonly track: WatcherTrack;
-  bookmarkHead: number[] = [];
-  bookmarkTail: number[] = [];
-  head: WatcherLogEntry[] = [];
-  tail: WatcherLogEntry[] = [];
-  tailStart = 0;
-  closedReason = '';
-  clientReason = '';
-  graceful = false;
-  hasFinal = false;
-
-  constructor(
-    id: string,
-    at: number,
-    private readonly limit: number,
-  ) {
-    this.track = {
-      id,
-      selector: '',
-      contentType: '',
-      states: [{ at, state: 'WaitingForBookmark' }],
-      bookmarkFloorRv: 0,
-      lastRvSent: 0,
-      bufferFill: 0,
-      bufferCapacity: 0,
-      bookmarksReceived: 0,
-      bookmarksDropped: {},
-      eventsReceived: 0,
-      terminated: false,
-      closeReason: '',
-      log: [],
-      logDropped: 0,
-      client: undefined,
-      samples: [],
-    };
-  }
-
-  log(at: number, kind: string, text: string): void {
-    const e = { at, kind, text };
-    const half = Math.ceil(this.limit / 2);
-    if (this.head.length < half) {
-      this.head.push(e);
-      return;
-    }
-    const tailMax = this.limit - half;
-    if (tailMax <= 0) {
-      this.track.logDropped++;
-      return;
-    }
-    if (this.tail.length < tailMax) this.tail.push(e);
-    else {
-      // A ring: overwrite the oldest tail entry.
-      this.tail[this.tailStart] = e;
-      this.tailStart = (this.tailStart + 1) % tailMax;
-      this.track.logDropped++;
-    }
-  }
-
-  /** Keeps the first and last bookmark times (as many as log entries). */
-  bookmarkAt(at: number, limit: number): void {
-    const half = Math.max(1, Math.ceil(limit / 2));
-    if (this.bookmarkHead.length < half) this.bookmarkHead.push(at);
-    else {
-      this.bookmarkTail.push(at);
-      if (this.bookmarkTail.length > half) this.bookmarkTail.shift();
-    }
-  }
-
-  /**
-   * The track as it stands (a new object each call: the builder's own is never changed by it).
-   * Its samples are the builder's array, not a copy (a 100,000-watcher run has millions): samples
-   * added later lie after the snapshot's end, where nobody reads it.
-   */
-  finish(): WatcherTrack {
-    const t = this.track;
-    let closeReason = t.closeReason;
-    if (t.terminated)
-      closeReason = this.graceful
-        ? 'terminated (blocked dispatch, graceful drain)'
-        : 'terminated (blocked dispatch)';
-    else if (this.clientReason === 'timeout' || this.closedReason === 'contextDone')
-      closeReason = 'timeout';
-    else if (this.closedReason === 'intervalInvalidated')
-      closeReason = closeReasonText.intervalInvalidated;
-    else if (this.clientReason === 'disconnected') closeReason = 'client went away';
-    else if (this.closedReason !== '')
-      closeReason = closeReasonText[this.closedReason] ?? this.closedReason;
-    else if (this.clientReason !== '') closeReason = this.clientReason;
-    return {
-      ...t,
-      states: t.states.slice(),
-      bookmarksDropped: { ...t.bookmarksDropped },
-      closeReason,
-      bookmarkTimes: [...this.bookmarkHead, ...this.bookmarkTail],
-      log: [
-        ...this.head,
-        ...this.tail.slice(this.tailStart),
-        ...this.tail.slice(0, this.tailStart),
-      ],
-    };
-  }
-}
-
-/**
- * A LIST being folded: a client's (known from its input) or the cacher's own (known from its etcd
- * reads). A request can make several storage GetLists in a row (a consistent read's current-RV
- * lookup, then a fallback read); `pages` and `stream` belong to the one in progress and pass to the
- * record when it is done.
- */
-interface ListFold {
-  record: ListRecord;
-  /** The cacher's own LIST (not announced by an input): its record goes to `cacherLists`. */
-  internal: boolean;
-  pages: ListPageRecord[];
-  stream: ListRecord['stream'];
-}
-
-/** A WATCH request until it is answered: its record and what its watcher track needs. */
-interface WatchFold {
-  record: WatchRequestRecord;
-  contentType: string;
-}
-
-function newListRecord(id: string, requestId: number, at: number, request: string): ListRecord {
-  return {
-    id,
-    requestId,
-    at,
-    request,
-    servedBy: 'cache',
-    rule: '',
-    etcdRequests: [],
-    fetched: 0,
-    evaluated: 0,
-    returned: 0,
-    resourceVersion: '',
-    continue: '',
-    waits: [],
-    fallbacks: [],
-    pages: [],
-  };
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
-}
-
-/** `key: "/pods/ns", labels: "a=b", fields: ""` → `a=b` (labels and fields joined; '' = everything). */
-export function selectorFromIdentifier(identifier: string): string {
-  const m = /labels: "((?:[^"\\]|\\.)*)", fields: "((?:[^"\\]|\\.)*)"/.exec(identifier);
-  if (!m) return '';
-  return [m[1], m[2]].filter((s) => s !== '').join(',');
-}
 
 /**
  * Folds a run into a RunModel. Feed `add` the trace records (or raw inspector events) in order,
@@ -223,71 +60,41 @@ export function selectorFromIdentifier(identifier: string): string {
  */
 export class RunModelBuilder {
   private readonly header: RunHeader;
-  private readonly logLimit: number;
-  private readonly perEventLimit: number;
-  private readonly seriesLimit: number;
-  private readonly watchRequestLimit: number;
   private lastAt = 0;
-  private readonly tracks = new Map<string, TrackBuilder>();
-  /** LISTs by request id, while they run (the cacher's own stay: a few per (re)list). */
-  private readonly listsById = new Map<number, ListFold>();
-  /** WATCH requests by request id, until they are answered. */
-  private readonly watchesById = new Map<number, WatchFold>();
-  private readonly watchRequests: WatchRequestRecord[] = [];
-  /** Imported WATCH requests (with a `logged` answer) until their handler returns. */
-  private readonly comparedWatches = new Map<number, WatchRequestRecord>();
-  private readonly lists: ListRecord[] = [];
-  private readonly cacherLists: ListRecord[] = [];
-  private cacherListSeq = 0;
-  private readonly capacity: CapacityPoint[] = [];
-  private readonly rvPoints: ResourceVersionPoint[] = [];
-  private cacheRv = 0;
-  private etcdRv = 0;
-  private readonly ser = {
-    encodes: 0,
-    hits: 0,
-    lazyDeepCopies: 0,
-    invalidations: 0,
-    perIdentifier: {} as Record<string, SerializationIdentifierTotals>,
-    perEvent: new Map<string, SerializationEventRecord>(),
-    perEventDropped: 0,
-  };
-  private metrics: Record<string, number> = {};
-  private metricsText = '';
-  private readonly rejected = { count: 0, samples: [] as string[] };
-  private readonly phases: Array<{ at: number; name: string; text: string }> = [];
-  private readonly faults: Array<{ at: number; name: string; text: string }> = [];
-  private readonly writes = { total: 0, byVerb: {} as Record<string, number>, lastRevision: 0 };
-  private readonly ticks: BookmarkTickRecord[] = [];
-  private popsSinceTick = 0;
-  private readonly waits: FreshnessWaitRecord[] = [];
-  private progressRequests = 0;
-  private readonly dispatch: DispatchSummary = {
-    events: 0,
-    deliveries: 0,
-    blockedEvents: 0,
-    terminated: 0,
-    waitedMs: 0,
-    blocked: [],
-  };
-  private readonly truncated: Record<string, number> = {};
+  /** Every fold's caps and what they left out, shared: `truncated` keeps the order caps were hit. */
+  private readonly series: SeriesLimit;
+  private readonly watchers: WatchersFold;
+  private readonly watchRequests: WatchRequestsFold;
+  private readonly lists: ListsFold;
+  private readonly capacity: CapacityFold;
+  private readonly resourceVersions: ResourceVersionsFold;
+  private readonly serialization: SerializationFold;
+  private readonly metrics: MetricsFold;
+  private readonly rejected = new RejectedFold();
+  private readonly phases: PhasesFold;
+  private readonly writes = new WritesFold();
+  private readonly bookmarkTicks: BookmarkTicksFold;
+  private readonly freshnessWaits: FreshnessWaitsFold;
+  private readonly dispatch: DispatchFold;
   private readonly moments = new MomentLog();
-  /** The trace has per-instant watcher samples (run-sampler.ts): tracks keep their `samples`. */
-  private sampled = false;
-  private readonly scrapes: Array<{ at: number; samples: Record<string, number> }> = [];
-  private readonly copies: Array<{ at: number; lazyDeepCopies: number; invalidations: number }> =
-    [];
-  private readonly watchCache: { started: boolean; startedAt?: number; readyAt?: number } = {
-    started: false,
-  };
+  private readonly watchCache = new WatchCacheFold();
   private imported: ImportReport | undefined;
 
   constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
     this.header = header;
-    this.logLimit = Math.max(0, opts.watcherLogLimit ?? defaultWatcherLogLimit);
-    this.perEventLimit = opts.perEventLimit ?? 2000;
-    this.seriesLimit = opts.seriesLimit ?? 5000;
-    this.watchRequestLimit = opts.watchRequestLimit ?? 200_000;
+    const series = new SeriesLimit(opts.seriesLimit ?? 5000);
+    this.series = series;
+    this.watchers = new WatchersFold(Math.max(0, opts.watcherLogLimit ?? defaultWatcherLogLimit));
+    this.watchRequests = new WatchRequestsFold(series, opts.watchRequestLimit ?? 200_000);
+    this.lists = new ListsFold(series);
+    this.capacity = new CapacityFold(series);
+    this.resourceVersions = new ResourceVersionsFold(series);
+    this.serialization = new SerializationFold(series, opts.perEventLimit ?? 2000);
+    this.metrics = new MetricsFold(series);
+    this.phases = new PhasesFold(series);
+    this.bookmarkTicks = new BookmarkTicksFold(series);
+    this.freshnessWaits = new FreshnessWaitsFold(series);
+    this.dispatch = new DispatchFold(series);
   }
 
   /** One trace record (input, event or metrics) or a raw inspector event. */
@@ -307,14 +114,12 @@ export class RunModelBuilder {
 
   /** Counts a line the reader could not use (kept: the first reasons). */
   reject(reason: string, maxSamples = 5): void {
-    this.rejected.count++;
-    if (this.rejected.samples.length < maxSamples) this.rejected.samples.push(reason);
+    this.rejected.reject(reason, maxSamples);
   }
 
   /** Adds the reader's rejection counts (when the reader kept them itself). */
   addRejected(count: number, samples: string[]): void {
-    this.rejected.count += count;
-    for (const s of samples) if (this.rejected.samples.length < 5) this.rejected.samples.push(s);
+    this.rejected.add(count, samples);
   }
 
   addInput(at: number, input: ScenarioInput): void {
@@ -322,132 +127,36 @@ export class RunModelBuilder {
     this.moments.noteInput(at, input);
     switch (input.action) {
       case 'phase':
-        this.phases.push({ at, name: input.name, text: input.text });
+        this.phases.phase(at, input.name, input.text);
         return;
       case 'seed':
-        this.writes.byVerb.seed = (this.writes.byVerb.seed ?? 0) + input.objects;
-        this.writes.total += input.objects;
-        this.noteEtcdRv(at, input.revision);
-        this.writes.lastRevision = Math.max(this.writes.lastRevision, input.revision);
+        this.writes.wrote('seed', input.objects, input.revision);
+        this.resourceVersions.etcd(at, input.revision);
         return;
       case 'writes':
-        this.writes.byVerb[input.verb] = (this.writes.byVerb[input.verb] ?? 0) + input.count;
-        this.writes.total += input.count;
-        this.writes.lastRevision = Math.max(this.writes.lastRevision, input.revision);
-        this.noteEtcdRv(at, input.revision);
+        this.writes.wrote(input.verb, input.count, input.revision);
+        this.resourceVersions.etcd(at, input.revision);
         return;
-      case 'list': {
-        const record = newListRecord(input.id, input.requestId, at, input.request);
-        record.client = input.client;
-        if (input.connection !== undefined) record.connection = input.connection;
-        if (input.via === 'store') {
-          record.servedBy = 'etcd';
-          record.rule =
-            'sent to the etcd3 store (store.GetList), as the delegator does for what the cache cannot serve';
-        } else if (input.via === 'cluster') {
-          record.servedBy = 'cluster';
-          record.rule =
-            'a real cluster answered: whether its watch cache or etcd served it is not seen from outside, and its etcd calls are not known';
-        }
-        this.listsById.set(input.requestId, {
-          record,
-          internal: false,
-          pages: [],
-          stream: undefined,
-        });
-        if (this.lists.length < this.seriesLimit) this.lists.push(record);
-        else this.truncate('lists');
+      case 'list':
+        this.lists.sent(at, input);
         return;
-      }
-      case 'list-end': {
-        const l = this.listsById.get(input.requestId);
-        if (!l) return;
-        this.listsById.delete(input.requestId);
-        const rec = l.record;
-        rec.endedAt = at;
-        rec.resourceVersion = input.resourceVersion;
-        rec.continue = input.continue;
-        if (input.remainingItemCount !== undefined)
-          rec.remainingItemCount = input.remainingItemCount;
-        if (input.logged) rec.logged = input.logged;
-        if (input.disagrees) rec.disagrees = input.disagrees;
-        if (input.status === 200) {
-          rec.returned = input.items;
-        } else {
-          rec.servedBy = 'error';
-          if (input.error)
-            rec.error = {
-              code: input.error.code,
-              reason: input.error.reason,
-              message: input.error.message,
-            };
-        }
+      case 'list-end':
+        this.lists.ended(at, input);
         return;
-      }
-      case 'watch': {
-        const w: WatchRequestRecord = {
-          at,
-          client: input.client,
-          ...(input.connection !== undefined ? { connection: input.connection } : {}),
-          requestId: input.requestId,
-          request: input.request,
-          outcome: 'pending',
-        };
-        this.watchesById.set(input.requestId, { record: w, contentType: input.contentType ?? '' });
-        if (this.watchRequests.length < this.watchRequestLimit) this.watchRequests.push(w);
-        else this.truncate('watchRequests');
+      case 'watch':
+        this.watchRequests.sent(at, input);
         return;
-      }
-      case 'watch-opened': {
-        const f = this.watchesById.get(input.requestId);
-        if (!f) return;
-        this.watchesById.delete(input.requestId);
-        const w = f.record;
-        w.answeredAt = at;
-        if (input.logged) {
-          w.logged = input.logged;
-          // An imported watch's close is compared with the log: keep the record until then.
-          this.comparedWatches.set(input.requestId, w);
-        }
-        if (input.disagrees) w.disagrees = input.disagrees;
-        if (input.error) {
-          w.outcome = 'error';
-          w.error = {
-            code: input.error.code,
-            reason: input.error.reason,
-            message: input.error.message,
-          };
-        } else {
-          w.outcome = 'started';
-          if (input.watcherId !== undefined) w.watcherId = String(input.watcherId);
-        }
+      case 'watch-opened':
+        this.watchRequests.opened(at, input);
         return;
-      }
-      case 'watch-closed': {
-        const compared = this.comparedWatches.get(input.requestId);
-        if (compared) {
-          this.comparedWatches.delete(input.requestId);
-          compared.closedAt = at;
-          if (input.logged) compared.logged = { ...compared.logged, ...input.logged };
-          if (input.disagrees)
-            compared.disagrees = [...(compared.disagrees ?? []), ...input.disagrees];
-        }
-        if (input.watcherId === undefined) return;
-        const t = this.tracks.get(String(input.watcherId));
-        if (!t) return;
-        t.clientReason = input.reason;
-        t.track.closedAt ??= at;
-        t.log(
-          at,
-          'client-closed',
-          `client handler returned (${input.reason}) after reading ${input.received} events`,
-        );
+      case 'watch-closed':
+        this.watchRequests.closed(at, input);
+        this.watchers.clientClosed(at, input);
         return;
-      }
       case 'read-rate':
         return;
       case 'fault':
-        this.pushBounded(this.faults, { at, name: input.name, text: input.text }, 'faults');
+        this.phases.fault(at, input.name, input.text);
         return;
       case 'imported':
         this.imported = input.report;
@@ -459,399 +168,109 @@ export class RunModelBuilder {
     this.touch(e.at);
     this.moments.noteEvent(e);
     switch (e.type) {
-      case 'watcher/created': {
-        const id = String(e.watcherId);
-        const t = new TrackBuilder(id, e.at, this.logLimit);
-        t.track.selector = selectorFromIdentifier(e.identifier);
-        t.track.bufferCapacity = e.chanSize;
-        t.track.deadline = e.deadline;
-        t.track.preDeadlineBookmarks = 0;
-        t.track.initialEventsEndBookmarks = 0;
-        const w = e.requestId === undefined ? undefined : this.watchesById.get(e.requestId);
-        if (w) {
-          t.track.contentType = w.contentType;
-          t.track.client = w.record.client;
-        }
-        this.tracks.set(id, t);
-        const deadline = e.deadline === null ? 'none' : `at ${seconds(e.deadline)}`;
-        t.log(
-          e.at,
-          'created',
-          `created: buffers of ${e.chanSize}, deadline ${deadline}, bookmarks ${e.allowWatchBookmarks ? 'on' : 'off'}`,
-        );
+      case 'watcher/created':
+        this.watchers.created(e, this.watchRequests.pending(e.requestId));
         return;
-      }
-      case 'watcher/state': {
-        const t = this.tracks.get(String(e.watcherId));
-        if (!t) return;
-        t.track.states.push({ at: e.at, state: e.to as WatcherStateName });
-        t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion;
-        sampleFrom(t.track, e.at).floorRv = e.bookmarkAfterResourceVersion;
-        const why =
-          e.resourceVersion !== undefined
-            ? ` (bookmark rv ${e.resourceVersion})`
-            : ` (bookmarkAfterResourceVersion ${e.bookmarkAfterResourceVersion})`;
-        t.log(e.at, 'state', `${e.from} → ${e.to}${why}`);
+      case 'watcher/state':
+        this.watchers.state(e);
         return;
-      }
-      case 'watcher/bookmark': {
-        const t = this.tracks.get(String(e.watcherId));
-        if (!t) return;
-        if (e.outcome === 'delivered') {
-          t.track.bookmarksReceived++;
-          sampleFrom(t.track, e.at).bookmarks = t.track.bookmarksReceived;
-          t.bookmarkAt(e.at, this.logLimit);
-          if (e.initialEventsEnd)
-            t.track.initialEventsEndBookmarks = (t.track.initialEventsEndBookmarks ?? 0) + 1;
-          // The pre-timeout bookmark is due 2 s before the deadline, bucketed to the second and
-          // sent at the next ~1 s tick: it lands in the last 3.5 s.
-          const d = t.track.deadline;
-          if (d !== undefined && d !== null && e.at >= d - preDeadlineWindowMs && e.at < d)
-            t.track.preDeadlineBookmarks = (t.track.preDeadlineBookmarks ?? 0) + 1;
-          if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
-          t.log(
-            e.at,
-            'bookmark',
-            `bookmark rv ${e.resourceVersion} sent${e.initialEventsEnd ? ' (initial-events-end)' : ''}`,
-          );
-        } else if (e.outcome === 'dropped') {
-          const reason = e.reason ?? 'unknown';
-          t.track.bookmarksDropped[reason] = (t.track.bookmarksDropped[reason] ?? 0) + 1;
-          t.log(e.at, 'bookmark-dropped', `bookmark rv ${e.resourceVersion} dropped: ${reason}`);
-        } else {
-          t.log(e.at, 'bookmark-queued', `bookmark rv ${e.resourceVersion} queued`);
-        }
+      case 'watcher/bookmark':
+        this.watchers.bookmark(e);
         return;
-      }
-      case 'watcher/terminated': {
-        const t = this.tracks.get(String(e.watcherId));
-        if (!t) return;
-        t.track.terminated = true;
-        t.graceful = e.graceful;
-        t.log(
-          e.at,
-          'terminated',
-          `terminated: blocked past the dispatch budget${e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : ''}`,
-        );
+      case 'watcher/terminated':
+        this.watchers.terminated(e);
         return;
-      }
-      case 'watcher/stopped': {
-        const t = this.tracks.get(String(e.watcherId));
-        t?.log(
-          e.at,
-          'stopped',
-          `stopped${e.drainInputBuffer ? `, draining ${e.inputLen} buffered events` : ''}`,
-        );
+      case 'watcher/stopped':
+        this.watchers.stopped(e);
         return;
-      }
-      case 'watcher/live': {
-        const t = this.tracks.get(String(e.watcherId));
-        if (!t) return;
-        if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
-        t.log(
-          e.at,
-          'live',
-          `initial events sent (${e.initEvents}), live from rv ${e.resourceVersion}`,
-        );
+      case 'watcher/live':
+        this.watchers.live(e);
         return;
-      }
-      case 'watcher/closed': {
-        const t = this.tracks.get(String(e.watcherId));
-        if (!t) return;
-        t.closedReason = e.reason;
-        t.track.closedAt ??= e.at;
-        if (!t.hasFinal) t.track.eventsReceived = e.delivered;
-        t.log(
-          e.at,
-          'closed',
-          `closed (${e.reason}) after ${e.delivered} events${e.error ? `: ${e.error}` : ''}`,
-        );
+      case 'watcher/closed':
+        this.watchers.closed(e);
         return;
-      }
-      case 'cacher/watch': {
-        if (e.outcome !== 'started' || e.watcherId === undefined) return;
-        const t = this.tracks.get(String(e.watcherId));
-        if (!t) return;
-        t.track.bookmarkFloorRv = e.bookmarkAfterResourceVersion ?? 0;
-        sampleFrom(t.track, e.at).floorRv = t.track.bookmarkFloorRv;
-        t.log(
-          e.at,
-          'registered',
-          `registered: rv ${JSON.stringify(e.resourceVersion)}${e.sendInitialEvents ? ', sendInitialEvents' : ''}, interval from rv ${e.intervalResourceVersion ?? 0}, bookmark floor ${e.bookmarkAfterResourceVersion ?? 0}`,
-        );
+      case 'cacher/watch':
+        this.watchers.registered(e);
         return;
-      }
       case 'bookmarks/bucket-popped':
-        this.popsSinceTick++;
+        this.bookmarkTicks.bucketPopped();
         return;
-      case 'cacher/bookmark-tick': {
-        const rec = {
-          at: e.at,
-          resourceVersion: e.resourceVersion,
-          buckets: this.popsSinceTick,
-          watchers: e.watchers,
-          queued: e.queued,
-        };
-        this.popsSinceTick = 0;
-        if (this.ticks.length < this.seriesLimit) this.ticks.push(rec);
-        else this.truncate('bookmarkTicks');
+      case 'cacher/bookmark-tick':
+        this.bookmarkTicks.tick(e);
         return;
-      }
-      case 'watchcache/capacity': {
-        if (this.capacity.length === 0) {
-          this.capacity.push({
-            at: 0,
-            capacity: e.from,
-            change: 'initial',
-            reason: 'the watch cache starts at its lower bound',
-            oldestAgeMs: 0,
-            eventFreshDurationMs: e.eventFreshDuration,
-          });
-        }
-        const grow = e.reason === 'increase';
-        const point: CapacityPoint = {
-          at: e.at,
-          capacity: e.to,
-          change: grow ? 'grow' : 'shrink',
-          reason: grow
-            ? `full and the oldest event (${seconds(e.oldestEventAgeMs)}) is younger than the ${seconds(e.eventFreshDuration)} window`
-            : `full and the event a quarter from the newest (${seconds(e.comparedEventAgeMs)}) is older than the ${seconds(e.eventFreshDuration)} window`,
-          oldestAgeMs: e.oldestEventAgeMs,
-          eventFreshDurationMs: e.eventFreshDuration,
-          comparedAgeMs: e.comparedEventAgeMs,
-        };
-        if (this.capacity.length < this.seriesLimit) this.capacity.push(point);
-        else this.truncate('capacity');
+      case 'watchcache/capacity':
+        this.capacity.resized(e);
         return;
-      }
-      case 'serialization/encode': {
-        const s = this.ser;
-        s.encodes += e.encodes;
-        s.hits += e.hits;
-        const id = (s.perIdentifier[e.identifier] ??= { encodes: 0, hits: 0, bytes: 0 });
-        id.encodes += e.encodes;
-        id.hits += e.hits;
-        id.bytes += e.bytes * e.encodes;
-        const key = `${e.resourceVersion}\u0000${e.key}\u0000${e.eventType}`;
-        let rec = s.perEvent.get(key);
-        if (!rec) {
-          if (s.perEvent.size >= this.perEventLimit) {
-            s.perEventDropped++;
-            return;
-          }
-          rec = { at: e.at, rv: e.resourceVersion, eventType: e.eventType, perIdentifier: {} };
-          s.perEvent.set(key, rec);
-        }
-        const pi = (rec.perIdentifier[e.identifier] ??= { encodes: 0, hits: 0, bytes: 0 });
-        pi.encodes += e.encodes;
-        pi.hits += e.hits;
-        if (e.bytes > 0) pi.bytes = e.bytes;
+      case 'serialization/encode':
+        this.serialization.encoded(e);
         return;
-      }
       case 'caching-object/deep-copy':
-        this.ser.lazyDeepCopies++;
-        this.noteCopies(e.at);
+        this.serialization.deepCopied(e.at);
         return;
       case 'caching-object/invalidated':
-        this.ser.invalidations++;
-        this.noteCopies(e.at);
+        this.serialization.invalidated(e.at);
         return;
-      case 'cacher/dispatch': {
-        const d = this.dispatch;
-        d.events++;
-        d.deliveries += e.candidates;
-        d.terminated += e.terminated;
-        d.waitedMs += e.waitedMs;
-        this.noteCacheRv(e.at, e.resourceVersion);
-        if (e.blocked > 0) {
-          d.blockedEvents++;
-          const rec = {
-            at: e.at,
-            rv: e.resourceVersion,
-            candidates: e.candidates,
-            blocked: e.blocked,
-            unblocked: e.unblocked,
-            terminated: e.terminated,
-            budgetMs: e.budgetMs,
-            waitedMs: e.waitedMs,
-          };
-          if (d.blocked.length < this.seriesLimit) d.blocked.push(rec);
-          else this.truncate('dispatch.blocked');
-        }
+      case 'cacher/dispatch':
+        // The RV point before the blocked dispatch: both caps may be reached by one event.
+        this.resourceVersions.cache(e.at, e.resourceVersion);
+        this.dispatch.dispatched(e);
         return;
-      }
       case 'cacher/progress-request':
-        this.progressRequests++;
+        this.freshnessWaits.progressRequested();
         return;
       case 'cacher/ready':
-        if (e.state === 'ready') this.watchCache.readyAt ??= e.at;
+        this.watchCache.ready(e);
         return;
       case 'cacher/reflector':
-        if (!this.watchCache.started) {
-          this.watchCache.started = true;
-          this.watchCache.startedAt = e.at;
-        }
+        this.watchCache.reflector(e.at);
         if (e.phase === 'listed' && e.resourceVersion !== undefined)
-          this.noteCacheRv(e.at, e.resourceVersion);
+          this.resourceVersions.cache(e.at, e.resourceVersion);
         return;
       case 'etcd/watch':
         if (e.phase === 'progress-notify') {
-          this.noteEtcdRv(e.at, e.revision);
-          this.noteCacheRv(e.at, e.revision);
+          this.resourceVersions.etcd(e.at, e.revision);
+          this.resourceVersions.cache(e.at, e.revision);
         }
         return;
-      case 'watchcache/wait': {
-        const w: FreshnessWaitRecord = {
-          at: e.at,
-          rv: e.resourceVersion,
-          cacheRv: e.cacheResourceVersion,
-          waitedMs: e.waitedMs,
-          outcome: e.outcome,
-        };
-        if (this.waits.length < this.seriesLimit) this.waits.push(w);
-        else this.truncate('freshnessWaits');
-        if (e.outcome !== 'timeout') this.noteCacheRv(e.at + e.waitedMs, e.cacheResourceVersion);
-        this.listOf(e.requestId)?.record.waits.push({
-          at: e.at,
-          rv: e.resourceVersion,
-          waitedMs: e.waitedMs,
-          outcome: e.outcome,
-        });
+      case 'watchcache/wait':
+        // In this order (the waits' cap, the RV points', then the LIST's): see `series`.
+        this.freshnessWaits.waited(e);
+        if (e.outcome !== 'timeout')
+          this.resourceVersions.cache(e.at + e.waitedMs, e.cacheResourceVersion);
+        this.lists.wait(e);
         return;
-      }
-      case 'delegator/decision': {
-        if (e.operation !== 'list') return;
-        const l = this.listOf(e.requestId);
-        if (!l) return;
-        l.record.rule = delegationRuleText[e.rule] ?? e.rule;
-        l.record.servedBy = e.target === 'etcd' ? 'etcd' : e.target === 'cache' ? 'cache' : 'error';
+      case 'delegator/decision':
+        this.lists.decision(e);
         return;
-      }
-      case 'delegator/fallback': {
-        const l = this.listOf(e.requestId);
-        if (!l) return;
-        const what =
-          e.reason === 'too-large-resource-version'
-            ? 'the cache did not catch up within 3 s'
-            : 'no snapshot at the RV any more';
-        l.record.fallbacks.push(
-          e.fallback === 'true'
-            ? `${what}: fell back to etcd`
-            : `${what}: no fallback (429, ConsistentListFromCacheSkipTimeoutFallback)`,
-        );
-        // The rule read names the cache; what served it is the fallback, so the rule says so too.
-        if (e.fallback === 'true') l.record.rule += ` (then ${what}: fell back to etcd)`;
+      case 'delegator/fallback':
+        this.lists.fallback(e);
         return;
-      }
-      case 'cacher/list': {
-        const l = this.listOf(e.requestId);
-        if (!l) return;
-        // Served by the cache: an etcd read before it (a current-RV lookup) did not serve it.
-        const r = l.record;
-        r.servedBy = 'cache';
-        r.fetched = e.fetched;
-        r.evaluated = e.fetched;
-        r.returned = e.returned;
-        r.streamed = false;
-        r.pages = [];
-        delete r.stream;
-        this.noteCacheRv(e.at, Number(e.resourceVersion) || 0);
+      case 'cacher/list':
+        this.lists.servedByCache(e);
+        this.resourceVersions.cache(e.at, Number(e.resourceVersion) || 0);
         return;
-      }
-      case 'etcd/request': {
-        if (e.operation === 'create' || e.operation === 'update' || e.operation === 'delete') {
-          if (!e.error) this.noteEtcdRv(e.at, e.headerRevision);
+      case 'etcd/request':
+        if (etcdWriteOperations.has(e.operation)) {
+          if (!e.error) this.resourceVersions.etcd(e.at, e.headerRevision);
           return;
         }
         if (!etcdReadOperations.has(e.operation)) return;
-        if (e.headerRevision > 0) this.noteEtcdRv(e.at, e.headerRevision);
-        const l = this.listRead(
-          e.requestId,
-          e.operation === 'list' || e.operation === 'listStream',
-          e.at,
-        );
-        if (!l) return;
-        const rec: EtcdRequestRecord = {
-          at: e.at,
-          operation: e.operation,
-          key: e.key,
-          limit: e.limit,
-          revision: e.revision,
-          kvs: e.kvs,
-          count: e.count,
-          latencyMs: e.latencyMs,
-        };
-        if (e.rangeEnd !== undefined) rec.rangeEnd = e.rangeEnd;
-        if (e.error !== undefined)
-          rec.error = e.unimplemented ? `${e.error} (Unimplemented: RangeStream probe)` : e.error;
-        this.pushBounded(l.record.etcdRequests, rec, 'etcdRequests');
+        // The RV point before the LIST's record (a new cacher LIST counts against its own cap).
+        if (e.headerRevision > 0) this.resourceVersions.etcd(e.at, e.headerRevision);
+        this.lists.etcdRead(e, this.watchPending(e.requestId));
         return;
-      }
-      case 'list/page': {
-        const l = this.listRead(e.requestId, true, e.at);
-        if (!l) return;
-        this.pushBounded(
-          l.pages,
-          {
-            at: e.at,
-            limitAsked: e.limitAsked,
-            fetched: e.fetched,
-            evaluated: e.evaluated,
-            matched: e.matched,
-            itemsSoFar: e.itemsSoFar,
-            count: e.count,
-            hasMore: e.hasMore,
-            limitReached: e.limitReached,
-          },
-          'pages',
-        );
+      case 'list/page':
+        this.lists.page(e, this.watchPending(e.requestId));
         return;
-      }
-      case 'list/stream-decision': {
-        if (e.origin !== 'list') return;
-        const l = this.listRead(e.requestId, true, e.at);
-        if (!l) return;
-        l.stream = {
-          decision: e.decision,
-          reason: e.reason,
-          ...(e.recheckAt !== undefined ? { recheckAt: e.recheckAt } : {}),
-        };
+      case 'list/stream-decision':
+        this.lists.streamDecision(e, this.watchPending(e.requestId));
         return;
-      }
-      case 'list/stream-fallback': {
-        if (e.origin !== 'list') return;
-        this.listRead(e.requestId, true, e.at)?.record.fallbacks.push(
-          `RangeStream answered Unimplemented: paged instead; probed again at ${seconds(e.recheckAt)}`,
-        );
+      case 'list/stream-fallback':
+        this.lists.streamFallback(e, this.watchPending(e.requestId));
         return;
-      }
-      case 'list/done': {
-        const l = this.listRead(e.requestId, true, e.at);
-        if (!l) return;
-        // The storage GetList that ended last is the one that served the request.
-        const r = l.record;
-        r.servedBy = 'etcd';
-        r.fetched = e.fetched;
-        r.evaluated = e.evaluated;
-        r.returned = e.returned;
-        r.streamed = e.streamed;
-        r.pages = l.pages;
-        l.pages = [];
-        if (l.stream) r.stream = l.stream;
-        else delete r.stream;
-        l.stream = undefined;
-        if (l.internal) {
-          r.resourceVersion = e.resourceVersion ?? '';
-          r.continue = e.continue ?? '';
-          if (e.remainingItemCount !== undefined) r.remainingItemCount = e.remainingItemCount;
-          r.endedAt = e.at;
-          if (e.error) {
-            r.servedBy = 'error';
-            r.error = { code: e.error.code, reason: '', message: e.error.message };
-          }
-        }
+      case 'list/done':
+        this.lists.done(e, this.watchPending(e.requestId));
         return;
-      }
       default:
         return;
     }
@@ -861,15 +280,13 @@ export class RunModelBuilder {
     this.touch(m.at);
     switch (m.scope) {
       case 'resource':
-        this.metrics = { ...m.samples };
-        this.metricsText = m.text;
+        this.metrics.resource(m.samples, m.text);
         return;
       case 'watchers':
-        this.sampled = true;
-        foldSampleGroups(m.at, m.changes, (id) => this.tracks.get(id)?.track);
+        this.watchers.samples(m.at, m.changes);
         return;
       case 'scrape':
-        this.pushBounded(this.scrapes, { at: m.at, samples: m.samples }, 'scrapes');
+        this.metrics.scrape(m.at, m.samples);
         return;
       case 'watcher':
         this.addWatcherFinal(m.watcher);
@@ -877,14 +294,7 @@ export class RunModelBuilder {
   }
 
   addWatcherFinal(w: WatcherFinal): void {
-    const t = this.tracks.get(w.id);
-    if (!t) return;
-    t.hasFinal = true;
-    t.track.eventsReceived = w.received;
-    if (w.lastRv > t.track.lastRvSent) t.track.lastRvSent = w.lastRv;
-    t.track.bufferFill = w.bufferFill;
-    t.track.bufferCapacity = w.bufferCapacity;
-    if (w.nextBookmarkSecond !== undefined) t.track.nextBookmarkSecond = w.nextBookmarkSecond;
+    this.watchers.final(w);
   }
 
   /**
@@ -894,163 +304,51 @@ export class RunModelBuilder {
    * serialization record) are shared and may still change until they are done.
    */
   finish(): RunModel {
-    const capacity = this.capacity.slice();
-    if (capacity.length === 0) {
-      const c = Object.entries(this.metrics).find(([k]) => k.startsWith('watch_cache_capacity{'));
-      if (c)
-        capacity.push({
-          at: 0,
-          capacity: c[1],
-          change: 'initial',
-          reason: 'the watch cache starts at its lower bound',
-          oldestAgeMs: 0,
-          eventFreshDurationMs: 0,
-        });
-    }
-    const watchers = [...this.tracks.values()].map((t) => t.finish());
-    // Without the run's samples, the event-made ones hold bookmarks and floors but no reads.
-    if (!this.sampled) for (const w of watchers) delete w.samples;
-    const perIdentifier: Record<string, SerializationIdentifierTotals> = {};
-    for (const [k, v] of Object.entries(this.ser.perIdentifier)) perIdentifier[k] = { ...v };
+    const metrics = this.metrics.finishMetrics();
+    const watchers = this.watchers.finish();
+    const lists = this.lists.finishLists();
+    const watchRequests = this.watchRequests.finish();
+    const faults = this.phases.finishFaults();
+    const scrapes = this.metrics.finishScrapes();
     const moments = this.moments.moments();
     // The finished tracks (their close reasons settled), not the builder's own.
     const finished = new Map(watchers.map((w) => [w.id, w]));
-    const clients = clientRecords(
-      this.lists,
-      this.watchRequests,
-      (id) => finished.get(id),
-      this.lastAt,
-    );
-    const model: RunModel = {
+    const clients = clientRecords(lists, watchRequests, (id) => finished.get(id), this.lastAt);
+    return {
       header: this.header,
       durationMs: this.lastAt,
       watchers,
-      capacity,
-      resourceVersions: this.rvPoints.map((p) => ({ ...p })),
-      serialization: {
-        encodes: this.ser.encodes,
-        hits: this.ser.hits,
-        lazyDeepCopies: this.ser.lazyDeepCopies,
-        invalidations: this.ser.invalidations,
-        perIdentifier,
-        perEvent: [...this.ser.perEvent.values()],
-        ...(this.ser.perEventDropped ? { perEventDropped: this.ser.perEventDropped } : {}),
-        ...(this.copies.length ? { copies: this.copies.map((c) => ({ ...c })) } : {}),
-      },
-      lists: this.lists.slice(),
-      metrics: { ...this.metrics },
-      metricsText: this.metricsText,
-      rejected: { count: this.rejected.count, samples: this.rejected.samples.slice() },
-      phases: this.phases.slice(),
-      ...(this.faults.length ? { faults: this.faults.slice() } : {}),
-      writes: { ...this.writes, byVerb: { ...this.writes.byVerb } },
-      watchRequests: this.watchRequests.slice(),
-      bookmarkTicks: this.ticks.slice(),
-      freshnessWaits: this.waits.slice(),
-      progressRequests: this.progressRequests,
-      dispatch: { ...this.dispatch, blocked: this.dispatch.blocked.slice() },
-      cacherLists: this.cacherLists.slice(),
-      truncated: { ...this.truncated },
-      ...(this.scrapes.length ? { scrapes: this.scrapes.slice() } : {}),
+      capacity: this.capacity.finish(metrics),
+      resourceVersions: this.resourceVersions.finish(),
+      serialization: this.serialization.finish(),
+      lists,
+      metrics,
+      metricsText: this.metrics.finishMetricsText(),
+      rejected: this.rejected.finish(),
+      phases: this.phases.finishPhases(),
+      ...(faults.length ? { faults } : {}),
+      writes: this.writes.finish(),
+      watchRequests,
+      bookmarkTicks: this.bookmarkTicks.finish(),
+      freshnessWaits: this.freshnessWaits.finishWaits(),
+      progressRequests: this.freshnessWaits.finishProgressRequests(),
+      dispatch: this.dispatch.finish(),
+      cacherLists: this.lists.finishCacherLists(),
+      truncated: { ...this.series.truncated },
+      ...(scrapes.length ? { scrapes } : {}),
       moments: { at: moments.at.slice(), count: moments.count.slice() },
-      watchCache: { ...this.watchCache },
+      watchCache: this.watchCache.finish(),
       clients,
       ...(this.imported ? { imported: this.imported } : {}),
     };
-    return model;
   }
-
-  // ------------------------------------------------------------ helpers
 
   private touch(at: number): void {
     if (at > this.lastAt) this.lastAt = at;
   }
 
-  private noteCopies(at: number): void {
-    const last = this.copies[this.copies.length - 1];
-    const point = {
-      at,
-      lazyDeepCopies: this.ser.lazyDeepCopies,
-      invalidations: this.ser.invalidations,
-    };
-    if (last && last.at === at) Object.assign(last, point);
-    else this.pushBounded(this.copies, point, 'serialization.copies');
-  }
-
-  private truncate(what: string): void {
-    this.truncated[what] = (this.truncated[what] ?? 0) + 1;
-  }
-
-  private pushBounded<T>(arr: T[], v: T, what: string): void {
-    if (arr.length < this.seriesLimit) arr.push(v);
-    else this.truncate(what);
-  }
-
-  /** The LIST request `requestId` is folded into, if it is one. */
-  private listOf(requestId: number | undefined): ListFold | undefined {
-    return requestId === undefined ? undefined : this.listsById.get(requestId);
-  }
-
-  /**
-   * The LIST an etcd read of request `requestId` belongs to. A request no input announced is the
-   * cacher's own (its reflector's page): its fold starts with its first list read (`listRead`).
-   * A WATCH's reads (a watch-list's current-RV lookup) and GETs belong to no LIST.
-   */
-  private listRead(
-    requestId: number | undefined,
-    listRead: boolean,
-    at: number,
-  ): ListFold | undefined {
-    if (requestId === undefined) return undefined;
-    const l = this.listsById.get(requestId);
-    if (l || !listRead || this.watchesById.has(requestId)) return l;
-    const record: ListRecord = {
-      ...newListRecord(
-        `cacher-${++this.cacherListSeq}`,
-        requestId,
-        // The read's own time: with etcd latency its event comes when the answer does.
-        at,
-        "the cacher's reflector lists etcd (watch cache initialisation)",
-      ),
-      servedBy: 'etcd',
-      rule: "the watch cache's own LIST (storageWatchListPageSize 10000)",
-    };
-    const f: ListFold = { record, internal: true, pages: [], stream: undefined };
-    this.listsById.set(requestId, f);
-    if (this.cacherLists.length < this.seriesLimit) this.cacherLists.push(record);
-    else this.truncate('cacherLists');
-    return f;
-  }
-
-  private noteCacheRv(at: number, rv: number): void {
-    if (!(rv > this.cacheRv)) return;
-    this.cacheRv = rv;
-    if (this.etcdRv < rv) this.etcdRv = rv;
-    this.point(at);
-  }
-
-  private noteEtcdRv(at: number, rv: number): void {
-    if (!(rv > this.etcdRv)) return;
-    this.etcdRv = rv;
-    this.point(at);
-  }
-
-  private point(at: number): void {
-    const pts = this.rvPoints;
-    const last = pts[pts.length - 1];
-    if (last && last.at >= at) {
-      last.cacheRv = this.cacheRv;
-      last.etcdRv = this.etcdRv;
-      return;
-    }
-    pts.push({ at, cacheRv: this.cacheRv, etcdRv: this.etcdRv });
-    if (pts.length > this.seriesLimit) {
-      // Halve the resolution: keep every other point (always the last).
-      const kept = pts.filter((_, i) => i % 2 === 1 || i === pts.length - 1);
-      this.truncated.resourceVersions =
-        (this.truncated.resourceVersions ?? 0) + pts.length - kept.length;
-      pts.length = 0;
-      pts.push(...kept);
-    }
+  /** Request `requestId` is a WATCH still waiting for its answer (its reads belong to no LIST). */
+  private watchPending(requestId: number | undefined): boolean {
+    return this.watchRequests.pending(requestId) !== undefined;
   }
 }
