@@ -1,4 +1,5 @@
-// typescript-eslint flat config, plus the import boundaries of ARCHITECTURE.md written as
+// typescript-eslint flat config, plus the import boundaries of ARCHITECTURE.md and the floors of
+// docs/DEVELOPMENT.md written as
 // eslint's built-in no-restricted-imports (test/unit/lint/boundaries.test.ts lints a violating
 // snippet for each one). That rule matches the import string, not the file it resolves to, so
 // "does not leave src/engine" is written per folder depth: from src/engine/cacher/x.ts, two `..`

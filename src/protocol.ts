@@ -2,7 +2,9 @@
 // boundary 5). No upstream counterpart. Imported by both sides; type-only imports keep the engine
 // out of the webview bundle. Every message is plain JSON data (structured-cloned by postMessage).
 // The run-model types the webview draws are re-exported here: the webview imports this module,
-// its own files and src/run/views' shared helpers, nothing else (eslint.config.mjs).
+// its own files, src/run/views' shared helpers, the relist rule and src/format, nothing else
+// (eslint.config.mjs). On the floors (docs/DEVELOPMENT.md) it is a face: the one the extension
+// imports, as the contract between the two.
 import type { ImportReport } from './run/import-report';
 export type {
   ImportedClient,
