@@ -1,7 +1,6 @@
 // typescript-eslint flat config, plus the import boundaries of ARCHITECTURE.md and the floors of
-// docs/DEVELOPMENT.md written as
-// eslint's built-in no-restricted-imports (test/unit/lint/boundaries.test.ts lints a violating
-// snippet for each one). That rule matches the import string, not the file it resolves to, so
+// docs/DEVELOPMENT.md written as eslint's built-in no-restricted-imports
+// (test/unit/lint/boundaries.test.ts lints a violating snippet for each one). That rule matches the import string, not the file it resolves to, so
 // "does not leave src/engine" is written per folder depth: from src/engine/cacher/x.ts, two `..`
 // leave it. Path-resolving plugins (eslint-plugin-import's no-restricted-paths, boundaries) would
 // need a TypeScript resolver as a further dependency for what a few regexes say here.
