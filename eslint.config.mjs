@@ -44,6 +44,29 @@ const intoTestOrBench = (depth) => ({
   message: 'src/ never imports from test/ or bench/: they use src, not the other way round.',
 });
 
+// The engine's public surface: index.ts (the library), http-face.ts (what the HTTP face needs
+// besides) and etcd-face.ts (what an etcd client implements). test/ and bench/ reach internals by
+// path, as Go tests do; src/extension is exempt until its last deep import goes.
+const engineEntries = ['index', 'http-face', 'etcd-face'];
+const engineSurfaceMessage =
+  "engine's public surface: import src/engine (index.ts), engine/http-face or engine/etcd-face, not engine internals (ARCHITECTURE.md floors).";
+
+/** From src at `depth` (outside src/engine): a path into src/engine that is not an entry module. */
+const intoEngineInternals = (depth) => ({
+  regex: `^(?:\\./)*(?:\\.\\./){${depth}}engine/(?!(?:${engineEntries.join('|')})$)`,
+  message: engineSurfaceMessage,
+});
+
+// The same for import() and import('…') types, which no-restricted-imports does not see (esquery
+// regexes hold no '/': '.' stands for it).
+const engineInternalsSyntax = [
+  'error',
+  ...['ImportExpression[source.value', 'TSImportType[argument.literal.value'].map((node) => ({
+    selector: `${node}=/^(\\.\\.?.)+engine.(?!(${engineEntries.join('|')})$)/]`,
+    message: engineSurfaceMessage,
+  })),
+];
+
 const toolkit = '@vscode/webview-ui-toolkit';
 
 /**
@@ -100,9 +123,25 @@ export default tseslint.config(
   ...depths.map((depth) => ({
     files: atDepth('src', depth),
     rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [intoTestOrBench(depth), intoEngineInternals(depth)] },
+      ],
+    },
+  })),
+  // src/extension still has a deep engine import (server-settings.ts' parseSemantic): exempt from
+  // the engine's surface until it goes.
+  ...depths.slice(1).map((depth) => ({
+    files: atDepth('src/extension', depth - 1),
+    rules: {
       'no-restricted-imports': ['error', { patterns: [intoTestOrBench(depth)] }],
     },
   })),
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/**', 'src/extension/**'],
+    rules: { 'no-restricted-syntax': engineInternalsSyntax },
+  },
   // After the src/ entries: for an engine file these replace them (leavesEngine covers test/ too).
   ...depths.map((depth) => ({
     files: atDepth('src/engine', depth),

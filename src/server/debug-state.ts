@@ -4,11 +4,8 @@
 // inspector events by request id, as src/run/build-run-model.ts folds a trace. Memory is bounded:
 // the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
 // user agents, up to maxWatchersShown watchers in an answer.
-import type { EtcdMember } from '../engine/etcd/etcd-member';
-import { MemoryEtcd } from '../engine/etcd/memory-etcd';
-import type { InspectorEvent } from '../engine/inspect/events';
-import type { RequestContext } from '../engine/request/request-context';
-import { cacheWatcherStateNames } from '../engine/cacher/cache-watcher-report';
+import { type EtcdMember, MemoryEtcd, type InspectorEvent, type RequestContext } from '../engine';
+import { cacheWatcherStateNames } from '../engine/http-face';
 import type { EtcdCheck } from './etcd-choice';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
