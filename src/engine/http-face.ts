@@ -93,7 +93,6 @@ export {
   versioningCodecIdentifier,
 } from './cacher/object-encoders';
 export { hasInitialEventsEndAnnotation } from './cacher/initial-events-end-bookmark';
-export { cacheWatcherStateNames } from './cacher/cache-watcher-report';
 
 // Choosing an etcd: what a real cluster's members support.
 export { membersSupportRequestWatchProgress, parseSemantic } from './etcd3/feature-support-checker';

@@ -5,7 +5,6 @@
 // the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
 // user agents, up to maxWatchersShown watchers in an answer.
 import { type EtcdMember, MemoryEtcd, type InspectorEvent, type RequestContext } from '../engine';
-import { cacheWatcherStateNames } from '../engine/http-face';
 import type { EtcdCheck } from './etcd-choice';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
@@ -249,22 +248,24 @@ export class DebugState {
       for (const w of r.engine.cacher.registeredWatchers()) {
         watchersTotal++;
         if (watchers.length >= this.maxWatchersShown) continue;
+        const report = w.report();
+        const { request } = report;
         watchers.push({
-          id: w.id,
+          id: report.id,
           resource: resourceName(r),
-          ...(w.request
+          ...(request
             ? {
-                requestId: w.request.requestId,
-                userAgent: w.request.client,
-                requestLine: w.request.requestLine,
+                requestId: request.requestId,
+                userAgent: request.client,
+                requestLine: request.requestLine,
               }
             : {}),
-          identifier: w.identifier,
-          state: cacheWatcherStateNames[w.state],
-          lastResourceVersion: w.taskResourceVersion,
-          input: { len: w.input.len(), cap: w.input.capacity },
-          result: { len: w.result.len(), cap: w.result.capacity },
-          allowWatchBookmarks: w.allowWatchBookmarks,
+          identifier: report.identifier,
+          state: report.state,
+          lastResourceVersion: report.lastResourceVersion,
+          input: report.input,
+          result: report.result,
+          allowWatchBookmarks: report.allowWatchBookmarks,
         });
       }
     }
