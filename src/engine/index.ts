@@ -47,10 +47,10 @@ export {
   type OpenedWatch,
   type RequestSender,
 } from './apiserver';
-export { MemoryEtcd, type MemoryEtcdOptions } from './etcd/memory-etcd';
-export { EtcdError, GrpcCode, type KV } from './etcd/kv';
 // An etcd the engine can run on (MemoryEtcd, or src/etcd-client's gRPC client through
 // etcd-face.ts), and the calls it reports.
+export { MemoryEtcd, type MemoryEtcdOptions } from './etcd/memory-etcd';
+export { EtcdError, GrpcCode, type KV } from './etcd/kv';
 export type { EtcdMember } from './etcd/etcd-member';
 export type { EtcdRequestRecord } from './etcd/request-recorder';
 export {
