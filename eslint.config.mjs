@@ -83,6 +83,29 @@ const floorPatterns = (room, depth) =>
 const roomFiles = (room, depth) =>
   depth === 0 ? [`src/${room}.ts`] : [`src/${room}/${'*/'.repeat(depth - 1)}*.ts`];
 
+// The engine's public surface: index.ts (the library), http-face.ts (what the HTTP face needs
+// besides) and etcd-face.ts (what an etcd client implements). test/ and bench/ reach internals by
+// path, as Go tests do.
+const engineEntries = ['index', 'http-face', 'etcd-face'];
+const engineSurfaceMessage =
+  "engine's public surface: import src/engine (index.ts), engine/http-face or engine/etcd-face, not engine internals (ARCHITECTURE.md floors).";
+
+/** From src at `depth` (outside src/engine): a path into src/engine that is not an entry module. */
+const intoEngineInternals = (depth) => ({
+  regex: `^(?:\\./)*(?:\\.\\./){${depth}}engine/(?!(?:${engineEntries.join('|')})$)`,
+  message: engineSurfaceMessage,
+});
+
+// The same for import() and import('…') types, which no-restricted-imports does not see (esquery
+// regexes hold no '/': '.' stands for it).
+const engineInternalsSyntax = [
+  'error',
+  ...['ImportExpression[source.value', 'TSImportType[argument.literal.value'].map((node) => ({
+    selector: `${node}=/^(\\.\\.?.)+engine.(?!(${engineEntries.join('|')})$)/]`,
+    message: engineSurfaceMessage,
+  })),
+];
+
 const toolkit = '@vscode/webview-ui-toolkit';
 
 /**
@@ -142,7 +165,10 @@ export default tseslint.config(
   ...depths.map((depth) => ({
     files: atDepth('src', depth),
     rules: {
-      'no-restricted-imports': ['error', { patterns: [intoTestOrBench(depth)] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [intoTestOrBench(depth), intoEngineInternals(depth)] },
+      ],
     },
   })),
   // After those: for a file of a room these replace them (test/ and bench/ stay refused).
@@ -156,11 +182,22 @@ export default tseslint.config(
           rules: {
             'no-restricted-imports': [
               'error',
-              { patterns: [intoTestOrBench(depth), ...floorPatterns(room, depth)] },
+              {
+                patterns: [
+                  intoTestOrBench(depth),
+                  intoEngineInternals(depth),
+                  ...floorPatterns(room, depth),
+                ],
+              },
             ],
           },
         })),
     ),
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/**'],
+    rules: { 'no-restricted-syntax': engineInternalsSyntax },
+  },
   // After the src/ entries: for an engine file these replace them (leavesEngine covers test/ too).
   ...depths.map((depth) => ({
     files: atDepth('src/engine', depth),
@@ -217,7 +254,7 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: serverClockMessage },
       ],
       'no-restricted-syntax': [
-        'error',
+        ...engineInternalsSyntax,
         {
           selector: "NewExpression[callee.name='Date'][arguments.length=0]",
           message: serverClockMessage,

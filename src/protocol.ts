@@ -12,7 +12,7 @@ export type {
   PaginationChain,
   Summary as ImportSummary,
 } from './run/import-report';
-import type { ContinueTokenExplanation } from './engine/storage/explain-continue';
+import type { ContinueTokenExplanation } from './engine';
 import type { WatcherPhase } from './run/views/watcher-states';
 import type {
   ClientRecord,

@@ -1,10 +1,7 @@
 // `listwatch decode`: explains continue tokens given as arguments or found in log text on stdin,
 // each against the key prefix of the LIST it belongs to (read from its context: the URL, an audit
 // event's objectRef, the request a kubectl Response Body answers, the list object), else --prefix.
-import {
-  explainContinueToken,
-  type ContinueTokenExplanation,
-} from '../engine/storage/explain-continue';
+import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
 import { renderExplanationText } from '../format/explanation';
 import {
   ContinueTokenContextScanner,

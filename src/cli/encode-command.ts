@@ -1,5 +1,5 @@
 // `listwatch encode`: builds the continue token the apiserver would issue (EncodeContinue).
-import { encodeContinue } from '../engine/storage/continue';
+import { encodeContinue } from '../engine';
 import { visibleText } from '../format/explanation';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';

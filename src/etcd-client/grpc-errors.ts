@@ -4,7 +4,7 @@
 // `rpc error: code = X desc = Y`.
 
 import { status as Status, type ServiceError } from '@grpc/grpc-js';
-import { EtcdError, GrpcCode, type GrpcCodeName } from '../engine/etcd/kv';
+import { EtcdError, GrpcCode, type GrpcCodeName } from '../engine/etcd-face';
 
 /** rpctypes' errStringToError keys (etcd 3.4): the descs clientv3 converts to etcd errors. */
 const etcdErrorDescs = new Set([

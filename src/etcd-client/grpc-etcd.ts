@@ -4,10 +4,12 @@
 // as MemoryEtcd does, with the wall-clock latency measured. Keys and values cross as byte strings.
 
 import type * as grpc from '@grpc/grpc-js';
-import { RealClock, type Clock } from '../engine/clock';
-import type { EtcdMember } from '../engine/etcd/etcd-member';
 import {
   EtcdError,
+  RealClock,
+  type Clock,
+  type EtcdMember,
+  type EtcdRequestRecord,
   type CompactionRequest,
   type CompactionResponse,
   type DeleteRangeRequest,
@@ -18,8 +20,7 @@ import {
   type TxnResponse,
   type Watch,
   type WatchRequest,
-} from '../engine/etcd/kv';
-import type { EtcdRequestRecord } from '../engine/etcd/request-recorder';
+} from '../engine/etcd-face';
 import { EndpointPool } from './endpoint-pool';
 import { etcdMethods, type EtcdMethods } from './etcd-protos';
 import { fromGrpcError } from './grpc-errors';

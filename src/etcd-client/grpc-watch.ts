@@ -5,9 +5,13 @@
 // so a progress request (WatchProgressRequest, answered for the whole stream) reaches exactly the
 // watch it was asked on, and a resume re-creates one watch.
 
-import { WatchResponses } from '../engine/etcd/watch-responses';
 import * as grpc from '@grpc/grpc-js';
-import type { Watch, WatchRequest, WatchResponse } from '../engine/etcd/kv';
+import {
+  WatchResponses,
+  type Watch,
+  type WatchRequest,
+  type WatchResponse,
+} from '../engine/etcd-face';
 import type { EndpointPool } from './endpoint-pool';
 import { sleep } from './endpoint-pool';
 import type { EtcdMethod } from './etcd-protos';

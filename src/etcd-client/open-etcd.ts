@@ -2,7 +2,7 @@
 // start) asks for: a connected GrpcEtcd, over an etcd it spawns or an existing cluster, and one
 // close() that ends both.
 
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../engine/etcd-face';
 import { spawnEtcd, type SpawnedEtcd } from './etcd-process';
 import { GrpcEtcd } from './grpc-etcd';
 import { endpointTarget } from './endpoint-pool';

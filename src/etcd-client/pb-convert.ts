@@ -17,7 +17,7 @@ import type {
   TxnResponse,
   WatchEvent,
   WatchRequest,
-} from '../engine/etcd/kv';
+} from '../engine/etcd-face';
 
 /** A decoded protobuf message (proto-loader: camelCase fields, int64 as number, bytes as Buffer). */
 export type Pb = Record<string, unknown>;

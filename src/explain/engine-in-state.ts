@@ -4,15 +4,20 @@
 // revision, the cacher listing at oldestWatchRV, a progress notification bringing the cache to
 // cacheRV, a stalled watch stream for a cache that does not catch up, a compaction, a cacher that
 // never finished its initial list. The explained request then meets the engine's own rules.
-import { encodeStoredObject } from '../engine/encoding/byte-string';
-import { createResource, type Resource } from '../engine/apiserver';
-import { compactorPollPeriod } from '../engine/cacher/cacher';
-import { progressRequestPeriod } from '../engine/cacher/reflector';
-import { FakeClock } from '../engine/clock';
-import { profile136, profile137Preview, type KubernetesVersion } from '../engine/features';
-import { InspectorHub } from '../engine/inspect/events';
-import { SeededRandom } from '../engine/rand';
-import type { KubeObject } from '../engine/storage/objects';
+import {
+  encodeStoredObject,
+  createResource,
+  type Resource,
+  compactorPollPeriod,
+  progressRequestPeriod,
+  FakeClock,
+  profile136,
+  profile137Preview,
+  type KubernetesVersion,
+  InspectorHub,
+  SeededRandom,
+  type KubeObject,
+} from '../engine';
 import { DelayedWatchEtcd } from '../sim/delayed-watch-etcd';
 import { ClusterStateError, checkClusterState, type ClusterState } from './cluster-state';
 import type { RequestTarget } from './request-target';

@@ -4,19 +4,21 @@
 // request causes (the delegator's decision and rule, etcd ranges, list pages, freshness waits,
 // the cacher's watch and its errors). No rule is decided here: where the answer depends on the
 // state, the request is run again in the states that change it (possibleErrors, mayWait).
-import type { OpenedWatch, Resource } from '../engine/apiserver';
-import type { KubernetesVersion } from '../engine/features';
-import type {
-  CacheListEvent,
-  DelegationDecisionEvent,
-  DelegationFallbackEvent,
-  InspectorEvent,
-  ListDoneEvent,
-} from '../engine/inspect/events';
-import { decodeContinue } from '../engine/storage/continue';
-import { StatusError, type Status } from '../engine/storage/errors';
-import type { FakeClock } from '../engine/clock';
-import { statusOf } from '../engine/cacher/reflector';
+import {
+  type OpenedWatch,
+  type Resource,
+  type KubernetesVersion,
+  type CacheListEvent,
+  type DelegationDecisionEvent,
+  type DelegationFallbackEvent,
+  type InspectorEvent,
+  type ListDoneEvent,
+  decodeContinue,
+  StatusError,
+  type Status,
+  type FakeClock,
+  statusOf,
+} from '../engine';
 import { delegationRuleText } from '../run/delegation-rule-text';
 import { resourceStorage } from '../request/resource-storage';
 import {

@@ -2,7 +2,7 @@
 // reads it (RequestInfoFactory.NewRequestInfo, src/request/request-info.ts) and the resource's etcd
 // prefix (src/request/storage-key-prefix.ts, from the storage table src/request/resource-storage.ts). Only LIST and WATCH of a collection (or of one named
 // object through metadata.name) are explained.
-import type { GroupResource } from '../engine/storage/group-resource';
+import type { GroupResource } from '../engine';
 import { resourceStorage } from '../request/resource-storage';
 import { resourceKeyPrefix } from '../request/storage-key-prefix';
 import { parseQuery, type QueryValues } from '../request/list-query';

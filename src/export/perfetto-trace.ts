@@ -12,7 +12,7 @@
 //   their etcd calls nested and its WATCHes.
 // Names are short and fixed or bounded; everything the run says (requests, rules, keys, errors) is
 // in `args`, which JSON escapes.
-import { inspectContinue } from '../engine/storage/continue';
+import { inspectContinue } from '../engine';
 import { visibleText } from '../format/visible-text';
 import { relistViaText } from '../run/relist-rule';
 import type {

@@ -4,7 +4,7 @@
 // replaced by the default here, with a message naming the setting, what was expected and what is
 // used instead.
 import * as vscode from 'vscode';
-import { parseSemantic } from '../engine/etcd3/feature-support-checker';
+import { parseSemantic } from '../engine/http-face';
 import { parseEtcdChoice, type EtcdChoice } from '../server/etcd-choice';
 import type { ProfileName } from '../server/registry';
 

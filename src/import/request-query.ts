@@ -3,7 +3,7 @@
 // watches (storage-key-prefix.ts's parseListPath, as RequestInfoFactory splits the path), the key
 // prefix its continue tokens decode against, and the token itself decoded with
 // storage.DecodeContinue (src/engine/storage/continue.ts).
-import { decodeContinue } from '../engine/storage/continue';
+import { decodeContinue } from '../engine';
 import { listKeyPrefix, parseListPath, type ListPath } from '../request/storage-key-prefix';
 import type { ImportedRequest } from '../run/imported-request';
 

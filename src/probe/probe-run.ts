@@ -6,8 +6,7 @@
 // request is a GET. The run is a trace whose header scenario is `probe`: `list`/`list-end` inputs
 // for the pages, `watch`/`watch-opened`/`watch-closed` for the watch, `phase` markers with what
 // each answer weighed and what each watch event was, and the scrape as `metrics` records.
-import { RealClock, type Clock } from '../engine/clock';
-import { inspectContinue } from '../engine/storage/continue';
+import { RealClock, inspectContinue, type Clock } from '../engine';
 import { visibleText } from '../format/visible-text';
 import type { RunHeader } from '../run/run-model';
 import {

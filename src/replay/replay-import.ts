@@ -5,12 +5,16 @@
 // their query, WATCHes held open for their logged duration, writes rebuilt or synthesised. The
 // log's answer is recorded beside the engine's on each request's trace input, and what differs
 // is counted. The trace (scenario `import`) folds into a RunModel like any run.
-import { encodeStoredObject } from '../engine/encoding/byte-string';
-import type { Resource, ResourceWatchRequest } from '../engine/apiserver';
-import { MemoryEtcd } from '../engine/etcd/memory-etcd';
-import { decodeContinue, encodeContinue } from '../engine/storage/continue';
-import type { KubeObject } from '../engine/storage/objects';
-import { SelectionPredicate } from '../engine/storage/selection-predicate';
+import {
+  encodeStoredObject,
+  type Resource,
+  type ResourceWatchRequest,
+  MemoryEtcd,
+  decodeContinue,
+  encodeContinue,
+  type KubeObject,
+  SelectionPredicate,
+} from '../engine';
 import { RunModelBuilder } from '../run/build-run-model';
 import type { RunModel } from '../run/run-model';
 import { ScenarioRun, type AnswerComparison } from '../sim/scenario-run';

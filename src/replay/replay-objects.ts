@@ -7,8 +7,7 @@
 // LIST's selector is given to as many of them as its answers matched (items + remainingItemCount,
 // a complete chain), spread through the key space, so that a filtered LIST pages through etcd as
 // it did; other objects carry none.
-import type { KubeObject } from '../engine/storage/objects';
-import { makePod } from '../engine/storage/objects';
+import { type KubeObject, makePod } from '../engine';
 import {
   matchingAttributes,
   podWithAttributes,

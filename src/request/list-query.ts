@@ -10,23 +10,27 @@
 // 5. a named request (a watch of one object) pins metadata.name.
 // The storage-level checks (continue token, resourceVersion syntax) stay in the engine's
 // validate-list-options.ts, which every list and watch goes through.
-import type { ResourceListRequest, ResourceWatchRequest } from '../engine/apiserver';
-import { newBadRequest, newInvalid, type StatusError } from '../engine/storage/errors';
 import {
+  type ResourceListRequest,
+  type ResourceWatchRequest,
+  type StatusError,
+  fields,
+  labels,
+} from '../engine';
+import {
+  newBadRequest,
+  newInvalid,
   FieldPath,
   NamedString,
   forbidden,
   notSupported,
   type FieldError,
-} from '../engine/storage/field-errors';
-import { convertFieldLabel, type FieldLabelConversionFunc } from '../engine/storage/field-labels';
-import * as fields from '../engine/storage/fields';
-import { parseInt64 } from '../engine/storage/go-strings';
-import * as labels from '../engine/storage/labels';
-import {
+  convertFieldLabel,
+  type FieldLabelConversionFunc,
+  parseInt64,
   resourceVersionMatchExact,
   resourceVersionMatchNotOlderThan,
-} from '../engine/storage/list-options';
+} from '../engine/http-face';
 
 /** url.Values: every value of each key, in order. */
 export type QueryValues = ReadonlyMap<string, readonly string[]>;

@@ -3,7 +3,7 @@
 // Deliberate differences: the request is its method and raw request-target (Node's req.url), and
 // the AuthorizeWithSelectors selectors are always filled in (the gate is on since 1.34).
 import { decodeListOptions, parseQuery, type QueryValues } from './list-query';
-import { isPathSegmentName } from '../engine/storage/keys';
+import { isPathSegmentName } from '../engine/http-face';
 
 /** RequestInfo: what a request addresses. */
 export interface RequestInfo {

@@ -7,7 +7,7 @@
 // per-watcher logs keep their first and last entries (the middle is counted in `logDropped`), long
 // series are capped and what is left out is counted in `truncated`.
 import type { ImportReport } from './import-report';
-import type { InspectorEvent } from '../engine/inspect/events';
+import type { InspectorEvent } from '../engine';
 import type {
   ScenarioInput,
   TraceInputRecord,

@@ -4,7 +4,7 @@
 // storage.DecodeContinue), how each page was served, the watches with their cacheWatcher states
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
-import { inspectContinue } from '../engine/storage/continue';
+import { inspectContinue } from '../engine';
 import { endedAfterListing, isWatchListRequest, relistsAfter, type RelistVia } from './relist-rule';
 import type {
   ClientListChain,

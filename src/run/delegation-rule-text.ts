@@ -1,6 +1,6 @@
 // No upstream counterpart: the inspector's delegation rules (DelegationRule) in upstream's words,
 // the one table every face prints them from (the run model, `listwatch explain`, the hover).
-import type { DelegationRule } from '../engine/inspect/events';
+import type { DelegationRule } from '../engine';
 
 /** DelegationRule, in upstream's words (delegator.ShouldDelegateList and the Cacher's helpers). */
 export const delegationRuleText: Readonly<Record<DelegationRule, string>> = {

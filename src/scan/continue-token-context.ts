@@ -5,8 +5,7 @@
 // list object the token sits in. When nothing says, the configured prefix is used and the result
 // says so (keyPrefixSource "setting": an assumed key).
 import type { KeyPrefixSource } from '../format/explanation';
-import { rawUrlEncoding } from '../engine/encoding/go-base64';
-import { decodeUtf8 } from '../engine/encoding/go-utf8';
+import { rawUrlEncoding, decodeUtf8 } from '../engine/http-face';
 import {
   findContinueTokens,
   maxScanLineLength,

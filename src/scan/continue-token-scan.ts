@@ -1,7 +1,6 @@
 // Finds continue tokens in one line of log text: kubectl -v=8 request URLs (1.20 and 1.33 formats),
 // audit-log requestURIs, JSON/YAML list metadata, and bare tokens. Works per line with bounded cost.
-import { rawUrlEncoding } from '../engine/encoding/go-base64';
-import { decodeUtf8 } from '../engine/encoding/go-utf8';
+import { rawUrlEncoding, decodeUtf8 } from '../engine/http-face';
 
 export type ContinueTokenKind = 'query' | 'json' | 'yaml' | 'bare';
 

@@ -5,10 +5,9 @@
 // reaches a client if its RV moved past what the client has seen: here writes to another
 // resource move etcd's revision, which reaches the pods cache through progress notifications.
 import type { SummaryTable } from '../run/run-summary';
-import { encodeStoredObject } from '../engine/encoding/byte-string';
+import { encodeStoredObject, defaultMinRequestTimeoutSeconds } from '../engine';
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
-import { defaultMinRequestTimeoutSeconds } from '../engine/apiserver';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ScenarioRun } from '../sim/scenario-run';

@@ -7,7 +7,7 @@ import {
   scaledLatency,
   zeroLatency,
   type LatencyModel,
-} from '../engine/etcd/latency-model';
+} from '../engine';
 import type { RunModel } from '../run/run-model';
 import type { ScenarioParamSpec, ScenarioParams } from './scenario';
 import { fineDur, roundMs } from './summary-format';

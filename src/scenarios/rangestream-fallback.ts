@@ -5,7 +5,7 @@
 // instead and does not ask again for 10 minutes. Filtered, paged lists never stream.
 import type { SummaryTable } from '../run/run-summary';
 import type { ListRecord, RunModel } from '../run/run-model';
-import { rangeStreamRecheckInterval } from '../engine/etcd3/feature-support-checker';
+import { rangeStreamRecheckInterval } from '../engine';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';

@@ -5,7 +5,7 @@
 // with the 1.37 ConsistentListFromCacheSkipTimeoutFallback gate, is answered 429.
 import type { SummaryTable } from '../run/run-summary';
 import type { ListRecord, RunModel } from '../run/run-model';
-import { blockTimeout } from '../engine/cacher/watch-cache';
+import { blockTimeout } from '../engine';
 import { DelayedWatchEtcd } from '../sim/delayed-watch-etcd';
 import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';

@@ -4,9 +4,8 @@
 // selector left short, until the client's limit is filled or the keys run out.
 import type { SummaryTable } from '../run/run-summary';
 import type { EtcdRequestRecord, ListRecord, RunModel } from '../run/run-model';
-import type { LatencyModel } from '../engine/etcd/latency-model';
+import { type LatencyModel, maxLimit } from '../engine';
 import { etcdLatencyOf, etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
-import { maxLimit } from '../engine/etcd3/store';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';
 import type { ScenarioRun } from '../sim/scenario-run';

@@ -5,8 +5,7 @@
 // the delete's resourceVersion, which makes the cachingObject take its lazy deep copy.
 import type { SummaryTable } from '../run/run-summary';
 import type { RunModel } from '../run/run-model';
-import { contentTypeJSON, contentTypeProtobuf } from '../engine/cacher/object-encoders';
-import type { WatchContentType } from '../engine/clients/watch-client';
+import { contentTypeJSON, contentTypeProtobuf, type WatchContentType } from '../engine';
 import { etcdLatencyParams, etcdWorkMs, podKvBytes } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';

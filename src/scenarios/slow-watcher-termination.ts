@@ -5,7 +5,7 @@
 // then closes them as unresponsive. A WatchList watcher that already holds its awaited bookmark is
 // closed gracefully: its buffer is drained first.
 import type { SummaryTable } from '../run/run-summary';
-import { encodeStoredObject } from '../engine/encoding/byte-string';
+import { encodeStoredObject } from '../engine';
 import type { RunModel } from '../run/run-model';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';

@@ -9,7 +9,7 @@ import {
   capacityUpperBound,
   DefaultEventFreshDuration,
   defaultLowerBoundCapacity,
-} from '../engine/cacher/watch-cache-history';
+} from '../engine';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';
 import type { ScenarioModule, ScenarioParams } from './scenario';

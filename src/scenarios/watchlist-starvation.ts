@@ -5,7 +5,7 @@
 // revision, the watch cache reaches late because its etcd watch stream is stalled.
 import type { SummaryTable } from '../run/run-summary';
 import type { RunModel } from '../run/run-model';
-import { blockTimeout } from '../engine/cacher/watch-cache';
+import { blockTimeout } from '../engine';
 import { DelayedWatchEtcd } from '../sim/delayed-watch-etcd';
 import { etcdLatencyParams } from './etcd-latency';
 import type { RunWorkload } from './run-estimate';

@@ -22,21 +22,25 @@ import {
   type Server as NetServer,
   type Socket,
 } from 'node:net';
-import type { HttpMethod, RequestContext } from '../engine/request/request-context';
+import {
+  type HttpMethod,
+  type RequestContext,
+  StatusError,
+  type KubeObject,
+  InspectorHub,
+  type InspectorEvent,
+} from '../engine';
 import {
   newBadRequest,
   newMethodNotSupported,
   newServiceUnavailable,
-  StatusError,
   StatusReason,
-} from '../engine/storage/errors';
-import type { KubeObject } from '../engine/storage/objects';
+} from '../engine/http-face';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
 import { getAuthMethods, isAuthenticated, unauthorizedStatus } from './filters/authentication';
 import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
-import { InspectorHub, type InspectorEvent } from '../engine/inspect/events';
 import { handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
 import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';

@@ -6,7 +6,7 @@
 // responseStatus as audit.LogResponseObject and SetEventResponseStatusCode set it. Deliberate differences: the log backend is "blocking"
 // upstream; here lines wait in a bounded buffer while the sink is slow, and beyond it are
 // dropped and counted (the server must not stall on its audit log).
-import { goJsonMarshal, type GoJsonValue } from '../engine/encoding/go-json';
+import { goJsonMarshal, type GoJsonValue } from '../engine/http-face';
 
 /** authenticationv1.UserInfo. */
 export interface AuditUser {

@@ -7,9 +7,8 @@
 // as encoding/json does. Deliberate difference: below the top level a built-in keeps the order it
 // was sent in (no schema for PodSpec's struct order); fields the Go type lacks are kept, last.
 // A custom resource is unstructured: a map, whose keys Go marshals sorted at every level.
-import { setOwn } from '../engine/encoding/own-key';
-import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
-import { compareStrings } from '../engine/storage/go-strings';
+import type { KubeObject } from '../engine';
+import { setOwn, objectMetaFieldOrder, compareStrings } from '../engine/http-face';
 import { groupVersionOf, type ServedResource } from './served-resource';
 
 type Loose = Record<string, unknown>;

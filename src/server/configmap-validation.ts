@@ -3,15 +3,16 @@
 // (IsConfigMapKey, hasChDirPrefix) (release-1.36): a ConfigMap's keys and size.
 // Deliberate difference: keys are checked in sorted order (Go ranges over its maps in random
 // order, so upstream's error order varies from request to request).
+import type { KubeObject } from '../engine';
 import {
   FieldPath,
   forbidden,
   invalid,
   tooLong,
   type FieldError,
-} from '../engine/storage/field-errors';
-import { compareStrings, utf8Length } from '../engine/storage/go-strings';
-import type { KubeObject } from '../engine/storage/objects';
+  compareStrings,
+  utf8Length,
+} from '../engine/http-face';
 
 /** validation.DNS1123SubdomainMaxLength: a ConfigMap key's longest length, in bytes. */
 const dns1123SubdomainMaxLength = 253;

@@ -4,11 +4,7 @@
 // inspector events by request id, as src/run/build-run-model.ts folds a trace. Memory is bounded:
 // the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
 // user agents, up to maxWatchersShown watchers in an answer.
-import type { EtcdMember } from '../engine/etcd/etcd-member';
-import { MemoryEtcd } from '../engine/etcd/memory-etcd';
-import type { InspectorEvent } from '../engine/inspect/events';
-import type { RequestContext } from '../engine/request/request-context';
-import { cacheWatcherStateNames } from '../engine/cacher/cache-watcher-report';
+import { type EtcdMember, MemoryEtcd, type InspectorEvent, type RequestContext } from '../engine';
 import type { EtcdCheck } from './etcd-choice';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
@@ -252,22 +248,24 @@ export class DebugState {
       for (const w of r.engine.cacher.registeredWatchers()) {
         watchersTotal++;
         if (watchers.length >= this.maxWatchersShown) continue;
+        const report = w.report();
+        const { request } = report;
         watchers.push({
-          id: w.id,
+          id: report.id,
           resource: resourceName(r),
-          ...(w.request
+          ...(request
             ? {
-                requestId: w.request.requestId,
-                userAgent: w.request.client,
-                requestLine: w.request.requestLine,
+                requestId: request.requestId,
+                userAgent: request.client,
+                requestLine: request.requestLine,
               }
             : {}),
-          identifier: w.identifier,
-          state: cacheWatcherStateNames[w.state],
-          lastResourceVersion: w.taskResourceVersion,
-          input: { len: w.input.len(), cap: w.input.capacity },
-          result: { len: w.result.len(), cap: w.result.capacity },
-          allowWatchBookmarks: w.allowWatchBookmarks,
+          identifier: report.identifier,
+          state: report.state,
+          lastResourceVersion: report.lastResourceVersion,
+          input: report.input,
+          result: report.result,
+          allowWatchBookmarks: report.allowWatchBookmarks,
         });
       }
     }

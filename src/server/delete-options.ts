@@ -4,9 +4,15 @@
 // pkg/apis/meta/v1/validation ValidateDeleteOptions (422 `DeleteOptions.meta.k8s.io "" is invalid:
 // …`). Deliberate differences: a body is JSON only (no protobuf DeleteOptions); a number's text in
 // a type error is JavaScript's (1e3 reads 1000).
-import { newBadRequest, newInvalid } from '../engine/storage/errors';
-import { FieldPath, invalid, notSupported, type FieldError } from '../engine/storage/field-errors';
-import { GoJsonUnmarshalTypeError } from '../engine/encoding/go-json';
+import {
+  newBadRequest,
+  newInvalid,
+  FieldPath,
+  invalid,
+  notSupported,
+  type FieldError,
+  GoJsonUnmarshalTypeError,
+} from '../engine/http-face';
 import { interpret } from './json-body';
 import { validateDryRun } from './write-options';
 

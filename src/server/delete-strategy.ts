@@ -3,7 +3,7 @@
 // options', else spec.terminationGracePeriodSeconds, else 30 (the SetDefaults_PodSpec value that
 // kube-apiserver stores on create and this server does not); 0 for a pod no scheduler has bound
 // (no spec.nodeName) and for a Failed or Succeeded one. Everything else has no graceful strategy.
-import type { KubeObject } from '../engine/storage/objects';
+import type { KubeObject } from '../engine';
 import type { DeleteOptions } from './delete-options';
 import type { DeleteStrategy } from './store-delete';
 import type { ServedResource } from './served-resource';

@@ -4,10 +4,8 @@
 // dryrun.IsDryRun(options.DryRun) for every verb). A dry run reads the current object as upstream
 // does (Storage.Get, a read of etcd) and answers what would be stored: no write, so no new
 // revision, no watch event.
-import type { RequestSender } from '../engine/apiserver';
-import type { Preconditions } from '../engine/etcd3/store';
-import { newAlreadyExists, newInvalidObjError } from '../engine/storage/errors';
-import type { KubeObject } from '../engine/storage/objects';
+import type { RequestSender, Preconditions, KubeObject } from '../engine';
+import { newAlreadyExists, newInvalidObjError } from '../engine/http-face';
 import { canonicalObject } from './canonical-object';
 import type { ServedResource } from './served-resource';
 

@@ -1,10 +1,7 @@
 // No upstream counterpart as one file: kube-apiserver's --etcd-servers (comma-separated client
 // URLs), plus `spawn` (a private Debian etcd-server on loopback) and the default in-memory etcd.
-import {
-  membersSupportRequestWatchProgress,
-  parseSemantic,
-} from '../engine/etcd3/feature-support-checker';
-import type { EtcdMember } from '../engine/etcd/etcd-member';
+import type { EtcdMember } from '../engine';
+import { membersSupportRequestWatchProgress, parseSemantic } from '../engine/http-face';
 
 /**
  * Where a server keeps its objects. The in-memory etcd may be given a version to report to the

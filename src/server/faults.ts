@@ -3,10 +3,8 @@
 // engine hook doing what upstream's apiserver or etcd would do in that situation; this module only
 // validates parameters, picks the resources and reports what was done. Errors are metav1.Status
 // bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an unknown fault).
-import type { EtcdMember } from '../engine/etcd/etcd-member';
-import { MemoryEtcd } from '../engine/etcd/memory-etcd';
-import { isZeroLatency, type LatencyModel } from '../engine/etcd/latency-model';
-import { failure as statusFailure } from '../engine/storage/errors';
+import { type EtcdMember, MemoryEtcd, isZeroLatency, type LatencyModel } from '../engine';
+import { failure as statusFailure } from '../engine/http-face';
 import type { ServedResource } from './served-resource';
 
 /** What the faults act on: the served resources and the etcd they share. */

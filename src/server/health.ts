@@ -7,7 +7,7 @@
 // WatchCacheInitializationPostStartHook makes it; always finished when the gate is off) and
 // shutdown (readyz only). Deliberate difference: the other post-start hooks kube-apiserver runs
 // (admission, RBAC bootstrap, …) have nothing to wait for here and are not listed.
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../engine';
 import type { ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 

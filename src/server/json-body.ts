@@ -7,16 +7,17 @@
 // unknown top-level and metadata fields); YAML
 // errors carry js-yaml's wording, but for go-yaml's alias limit (yaml-to-json.ts); protobuf bodies are decoded for ConfigMap and Namespace only
 // (protobuf-body.ts; the other kinds answer the 415); integers beyond 2^53 lose precision (JSON.parse).
+import { StatusError, type KubeObject } from '../engine';
 import {
   GoJsonUnmarshalTypeError,
   goJsonParse,
   goJsonUnmarshalStruct,
   type GoJsonSyntaxError,
-} from '../engine/encoding/go-json';
-import { setOwn } from '../engine/encoding/own-key';
-import { newBadRequest, StatusError } from '../engine/storage/errors';
-import { quote } from '../engine/storage/go-strings';
-import { objectMetaFieldOrder, type KubeObject } from '../engine/storage/objects';
+  setOwn,
+  newBadRequest,
+  quote,
+  objectMetaFieldOrder,
+} from '../engine/http-face';
 import { protobufBodyKinds, protobufBodyToObject } from './protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
 import { yamlToJSON } from './yaml-to-json';

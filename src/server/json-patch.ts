@@ -12,9 +12,9 @@ import {
   goJsonMarshal,
   goJsonParse,
   type GoJsonValue,
-} from '../engine/encoding/go-json';
-import { setOwn } from '../engine/encoding/own-key';
-import { quote } from '../engine/storage/go-strings';
+  setOwn,
+  quote,
+} from '../engine/http-face';
 
 /** A parsed JSON value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;

@@ -4,9 +4,7 @@
 // indexes, slices and unions (`[0]`, `[-1]`, `[1:3]`, `[0,2]`), and filters
 // (`[?(@.type=="Ready")]`, `==`, `!=`, `<`, `>`, `<=`, `>=`, or existence). Deliberate difference:
 // no templates (`range`, text between actions), which columns never hold; input is decoded JSON.
-import { goJsonMarshal, type GoJsonValue } from '../engine/encoding/go-json';
-import { setOwn } from '../engine/encoding/own-key';
-import { compareStrings } from '../engine/storage/go-strings';
+import { goJsonMarshal, type GoJsonValue, setOwn, compareStrings } from '../engine/http-face';
 
 /** A JSON value as decoded (unstructured content). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };

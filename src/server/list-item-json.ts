@@ -3,8 +3,8 @@
 // never changed once stored and a LIST shares them (Cacher.getList), so each one's encoding is
 // kept here, by identity, as UTF-8 bytes: a 10,000-item LIST copies bytes into one buffer instead
 // of encoding 10,000 objects and then the string they make.
-import { goJsonMarshal, type GoJsonValue } from '../engine/encoding/go-json';
-import type { KubeObject } from '../engine/storage/objects';
+import type { KubeObject } from '../engine';
+import { goJsonMarshal, type GoJsonValue } from '../engine/http-face';
 
 /**
  * A LIST item's JSON in UTF-8, exactly what goJsonMarshal writes for it: a built-in's item without its

@@ -9,7 +9,7 @@
 // maxRecords/2 of them, and what was left out between is counted and said in the saved trace.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { InspectorEvent } from '../engine/inspect/events';
+import { type InspectorEvent, changedSamples } from '../engine';
 import type { RunHeader } from '../run/run-model';
 import {
   traceFormat,
@@ -22,7 +22,6 @@ import {
 import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
 import type { AppliedFault } from './faults';
 import type { NegotiatedEncoding } from './negotiation';
-import { changedSamples } from '../engine/metrics/registry';
 
 /** The scenario name a live run's header carries. */
 export const liveScenario = 'live';

@@ -1,8 +1,7 @@
 // Mirrors gopkg.in/evanphx/json-patch.v4 merge.go (v4.13.0): MergePatch, the RFC 7386 JSON merge patch the apiserver applies for application/merge-patch+json.
 // Keys keep the current object's order and new keys are appended (Go's maps re-sort them, and the
 // typed decode that follows upstream puts them in struct order).
-import { goJsonCheckValid, goJsonParse } from '../engine/encoding/go-json';
-import { setOwn } from '../engine/encoding/own-key';
+import { goJsonCheckValid, goJsonParse, setOwn } from '../engine/http-face';
 import type { JsonObject, JsonValue } from './json-patch';
 
 /** jsonpatch.ErrBadJSONPatch: the patch is not JSON, is null, or is neither an object nor an array. */

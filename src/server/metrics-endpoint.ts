@@ -2,7 +2,7 @@
 // registry in the Prometheus text format, as component-base's legacyregistry handler writes it.
 // Deliberate difference: always the text format (no protobuf for a scraper that asks for it first,
 // no gzip), which every Prometheus accepts.
-import type { MetricsRegistry } from '../engine/metrics/registry';
+import type { MetricsRegistry } from '../engine';
 import type { ServedResponse } from './served-response';
 
 /** expfmt's text format 0.0.4. */

@@ -9,8 +9,7 @@
 // namespace. While content remains it retries after estimate/2+1 s (15 s estimated for
 // finalizers). Deliberate differences: the queue is fed by this server's namespace DELETE (no
 // informer); the work runs one namespace at a time; discovery is the registry itself.
-import type { KubeObject } from '../engine/storage/objects';
-import type { RequestContext } from '../engine/request/request-context';
+import type { KubeObject, RequestContext } from '../engine';
 import { propagationBackground } from './delete-options';
 import { deleteItems } from './handlers/delete';
 import { canonicalObject } from './canonical-object';

@@ -5,9 +5,8 @@
 // "0", no etcd call), and a namespace it does not hold is looked up live (resourceVersion "", from
 // etcd), as the plugin does. Deliberate difference: no missingNamespaceWait and no
 // force-live-lookup cache of recent deletions.
-import type { RequestContext } from '../engine/request/request-context';
-import { newForbidden, newNotFound } from '../engine/storage/errors';
-import type { KubeObject } from '../engine/storage/objects';
+import type { RequestContext, KubeObject } from '../engine';
+import { newForbidden, newNotFound } from '../engine/http-face';
 import type { Registry } from './registry';
 import type { ServedResource } from './served-resource';
 

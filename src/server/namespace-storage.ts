@@ -4,8 +4,8 @@
 // controller (namespace-controller.ts) then empties it and removes the `kubernetes` finalizer
 // through the finalize subresource, whose update deletes it (ShouldDeleteNamespaceDuringUpdate).
 // A later delete answers the namespace while spec.finalizers remain, else is Store.Delete.
-import { newConflict } from '../engine/storage/errors';
-import type { KubeObject } from '../engine/storage/objects';
+import type { KubeObject } from '../engine';
+import { newConflict } from '../engine/http-face';
 import { propagationForeground, propagationOrphan, type DeleteOptions } from './delete-options';
 import { isDryRun } from './dry-run';
 import { admitNamespaceDelete } from './namespace-lifecycle';

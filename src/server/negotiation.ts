@@ -8,8 +8,8 @@
 // types, so an Accept naming only those gets the 406 a client would get for an unknown type. The
 // 406 message still lists upstream's media types, so it reads byte for byte as kube-apiserver's.
 // An error asked for only as YAML or protobuf is written as indented JSON (WriteRawJSON's form).
-import { newBadRequest, StatusError, type Status } from '../engine/storage/errors';
-import { FieldPath, invalid } from '../engine/storage/field-errors';
+import { StatusError, type Status } from '../engine';
+import { newBadRequest, FieldPath, invalid } from '../engine/http-face';
 import { newNotAcceptableError } from './status';
 
 /** What a request's response is: one object, a list, or a watch stream. */

@@ -11,20 +11,23 @@
 // custom resource's TypeMeta, a pod's containers (required, with a name and an image) and a
 // ConfigMap's keys, size and immutability (configmap-validation.ts) are modelled; no defaulting beyond what the strategies' PrepareForCreate/Update do to metadata,
 // a pod's status phase and a namespace's phase and finalizer.
-import type { GroupResource } from '../engine/storage/group-resource';
-import { newBadRequest, newInvalid } from '../engine/storage/errors';
+import type { GroupResource, KubeObject, ObjectMeta } from '../engine';
 import {
+  newBadRequest,
+  newInvalid,
   FieldPath,
   FieldError,
   forbidden,
   invalid,
   required,
   tooLong,
-} from '../engine/storage/field-errors';
-import { isDNS1123Subdomain, isLabelKey, isLabelValue } from '../engine/storage/labels';
-import { utf8Length } from '../engine/storage/go-strings';
-import { setOwn } from '../engine/encoding/own-key';
-import { objectMetaFieldOrder, type KubeObject, type ObjectMeta } from '../engine/storage/objects';
+  isDNS1123Subdomain,
+  isLabelKey,
+  isLabelValue,
+  utf8Length,
+  setOwn,
+  objectMetaFieldOrder,
+} from '../engine/http-face';
 import { validateConfigMapData, validateConfigMapImmutable } from './configmap-validation';
 import { newOptimisticLockConflict } from './status';
 

@@ -2,8 +2,8 @@
 // asPartialObjectMetadataList, with k8s.io/apimachinery pkg/api/meta meta.AsPartialObjectMetadata
 // and the metav1 PartialObjectMetadata(List) JSON shapes (release-1.36): what metadata informers
 // ask for (`as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1`).
-import { failure, StatusError, StatusReason, type ListMeta } from '../engine/storage/errors';
-import { objectMetaFieldOrder, type KubeList, type KubeObject } from '../engine/storage/objects';
+import { StatusError, type KubeList, type KubeObject } from '../engine';
+import { failure, StatusReason, type ListMeta, objectMetaFieldOrder } from '../engine/http-face';
 import type { ServedResource } from './served-resource';
 
 /** meta.k8s.io versions with the meta kinds. */

@@ -4,24 +4,21 @@
 // (managedFields, conflicts, ownership). This server answers it as an apiserver that does not
 // serve apply answers it (the ServerSideApply gate off, before 1.22): the content type is not in
 // the accepted list, so 415 naming the ones that are.
+import { StatusError, errorToAPIStatus, type KubeObject } from '../engine';
 import {
-  StatusError,
-  errorToAPIStatus,
   newBadRequest,
   newGenericServerResponse,
   newInvalid,
   newRequestEntityTooLargeError,
-} from '../engine/storage/errors';
-import { newUnsupportedMediaTypeError } from './status';
-import { FieldPath, invalid } from '../engine/storage/field-errors';
-import type { KubeObject } from '../engine/storage/objects';
-import {
+  FieldPath,
+  invalid,
   GoJsonUnmarshalTypeError,
   goJsonCheckValid,
   goJsonParse,
   goJsonMarshal,
   type GoJsonValue,
-} from '../engine/encoding/go-json';
+} from '../engine/http-face';
+import { newUnsupportedMediaTypeError } from './status';
 import {
   JsonPatchError,
   applyJsonPatch,

@@ -5,8 +5,7 @@
 // send protobuf. Deliberate difference: only those two kinds are decoded (the others this server
 // stores, Pod and custom resources, answer the 415); fields of ObjectMeta a create never sets
 // (managedFields, deletion fields) are skipped.
-import { setOwn } from '../engine/encoding/own-key';
-import { newBadRequest } from '../engine/storage/errors';
+import { setOwn, newBadRequest } from '../engine/http-face';
 
 /** protobuf.go's serializer prefix: `k8s` and a zero byte. */
 const protoEncodingPrefix = [0x6b, 0x38, 0x73, 0x00];

@@ -4,16 +4,22 @@
 // (/registry/pods/, /registry/<group>/<resource>/ for CRs). No single upstream counterpart: the
 // built-ins' names are pkg/registry/core/*/storage's, a CR's come from its CRD as
 // apiextensions-apiserver's crdHandler serves it.
-import type { EtcdMember } from '../engine/etcd/etcd-member';
-import { type Resource, createResource } from '../engine/apiserver';
-import { RealClock, type Clock } from '../engine/clock';
-import { MemoryEtcd } from '../engine/etcd/memory-etcd';
-import { profile136, profile137Preview, type SemanticsProfile } from '../engine/features';
-import type { Inspector } from '../engine/inspect/events';
-import { MetricsRegistry } from '../engine/metrics/registry';
-import { SeededRandom } from '../engine/rand';
-import { RequestContexts } from '../engine/request/request-context';
-import type { KubeObject } from '../engine/storage/objects';
+import {
+  type EtcdMember,
+  type Resource,
+  createResource,
+  RealClock,
+  type Clock,
+  MemoryEtcd,
+  profile136,
+  profile137Preview,
+  type SemanticsProfile,
+  type Inspector,
+  MetricsRegistry,
+  SeededRandom,
+  RequestContexts,
+  type KubeObject,
+} from '../engine';
 import { resourceStorage } from '../request/resource-storage';
 import { builtinResourceNamespaced } from '../request/storage-key-prefix';
 import type { CustomResourceDefinition } from './crd';

@@ -2,10 +2,8 @@
 // Every update (PUT, and PATCH whose patched object carries a resourceVersion) goes through it: a
 // resourceVersion other than the stored one is a 409 Conflict; none at all is an unconditional
 // update (AllowUnconditionalUpdate is true for pods, configmaps, namespaces and custom resources).
-import type { GroupResource } from '../engine/storage/group-resource';
-import { newConflict } from '../engine/storage/errors';
-import type { KubeObject } from '../engine/storage/objects';
-import { APIObjectVersioner } from '../engine/storage/versioner';
+import type { GroupResource, KubeObject } from '../engine';
+import { newConflict, APIObjectVersioner } from '../engine/http-face';
 
 /** registry.OptimisticLockErrorMsg. */
 export const OptimisticLockErrorMsg =

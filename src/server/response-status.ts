@@ -3,8 +3,8 @@
 // answered with, kept for its response (a WeakMap: it goes with the response), so that the audit
 // event's responseStatus carries its status, message, reason and details at level Metadata too.
 import type { ServerResponse } from 'http';
-import { statusToJSON, type Status } from '../engine/storage/errors';
-import type { GoJsonValue } from '../engine/encoding/go-json';
+import type { Status } from '../engine';
+import { statusToJSON, type GoJsonValue } from '../engine/http-face';
 import type { AuditResponseStatus } from './audit-log';
 import { statusCode } from './status';
 

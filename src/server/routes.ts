@@ -4,7 +4,7 @@
 // Each module of the HTTP face plugs in here as one line.
 import { builtInSubresources, type BuiltInSubresource } from './subresources';
 import type { IncomingMessage } from 'node:http';
-import type { RequestContext } from '../engine/request/request-context';
+import type { RequestContext } from '../engine';
 import { getResource, listResource, watchResource } from './handlers/get';
 import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';

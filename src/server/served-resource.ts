@@ -1,8 +1,7 @@
 // What the HTTP face knows about one resource it serves: its API names (discovery, Table, Status
 // details) and the engine resource behind it. No single upstream counterpart: the fields are
 // metav1.APIResource's (apimachinery pkg/apis/meta/v1/types.go) plus the registry's storage.
-import type { Resource } from '../engine/apiserver';
-import type { EtcdMember } from '../engine/etcd/etcd-member';
+import type { Resource, EtcdMember } from '../engine';
 
 /** One additionalPrinterColumn (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
 export interface PrinterColumn {

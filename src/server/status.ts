@@ -2,12 +2,10 @@
 // pkg/endpoints/handlers/responsewriters/status.go (ErrorToAPIStatus) and
 // pkg/endpoints/handlers/negotiation/errors.go (release-1.36): the metav1.Status a client receives
 // for any error the engine or a handler raises, and its body as Go's encoding/json writes it.
-import type { GroupResource } from '../engine/storage/group-resource';
+import { type GroupResource, StatusError, errorToAPIStatus, type Status } from '../engine';
 import {
   failure,
-  StatusError,
   StatusReason,
-  errorToAPIStatus,
   isConflict,
   isCorruptObject,
   isExist,
@@ -22,8 +20,7 @@ import {
   newNotFound,
   newServerTimeout,
   statusToJSON,
-  type Status,
-} from '../engine/storage/errors';
+} from '../engine/http-face';
 
 /** The registry operation an error came from: it decides how a storage error reads. */
 export type StorageOperation = 'get' | 'list' | 'create' | 'update' | 'delete' | 'watch';

@@ -5,15 +5,8 @@
 // Every served resource is such a Store with garbage collection enabled (kube-apiserver's
 // default), so Orphan and Foreground add the `orphan` and `foregroundDeletion` finalizers; this server runs no garbage collector, so nothing ever removes
 // them but a client. Times are the wall clock, passed in.
-import type { Preconditions } from '../engine/etcd3/store';
-import {
-  ErrCode,
-  newConflict,
-  newInternalError,
-  StatusError,
-  StorageError,
-} from '../engine/storage/errors';
-import type { KubeObject } from '../engine/storage/objects';
+import { type Preconditions, StatusError, StorageError, type KubeObject } from '../engine';
+import { ErrCode, newConflict, newInternalError } from '../engine/http-face';
 import {
   propagationBackground,
   propagationForeground,

@@ -6,7 +6,7 @@
 // order; this port takes the patch's keys in order (upstream's result does not depend on it).
 import { goFormatString, goFormatValue, goTypeName } from './go-fmt';
 import { sliceStable } from './go-sort';
-import { setOwn } from '../engine/encoding/own-key';
+import { setOwn } from '../engine/http-face';
 import type { JsonObject, JsonValue } from './json-patch';
 import type { LookupPatchMeta } from './patch-meta';
 

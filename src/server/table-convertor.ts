@@ -4,8 +4,8 @@
 // k8s.io/apiextensions-apiserver pkg/registry/customresource/tableconvertor (New, ConvertToTable,
 // cellForJSONValue) with the logically defaulted Age column of apiserver/columns.go
 // (serveDefaultColumnsIfEmpty) and apimachinery pkg/api/meta/table MetaToTableRow.
-import type { ListMeta } from '../engine/storage/errors';
-import type { KubeList, KubeObject } from '../engine/storage/objects';
+import type { KubeList, KubeObject } from '../engine';
+import type { ListMeta } from '../engine/http-face';
 import { humanDuration } from './duration';
 import { JsonPath, printResults, type JsonValue } from './jsonpath';
 import type { TableOptions } from './negotiation';

@@ -2,9 +2,8 @@
 // (release-1.36): a read's result (object or list) as the negotiated encoding asks for it, the
 // object as stored, a Table, or PartialObjectMetadata(List). Throws the StatusError upstream
 // answers with (406 for a kind that does not fit, 400 for an unknown includeObject).
-import { newBadRequest, type ListMeta } from '../engine/storage/errors';
-import type { KubeList, KubeObject } from '../engine/storage/objects';
-import { hasInitialEventsEndAnnotation } from '../engine/cacher/initial-events-end-bookmark';
+import type { KubeList, KubeObject } from '../engine';
+import { newBadRequest, type ListMeta, hasInitialEventsEndAnnotation } from '../engine/http-face';
 import type { NegotiatedEncoding, TableOptions } from './negotiation';
 import {
   asPartialObjectMetadata,

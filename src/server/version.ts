@@ -2,7 +2,7 @@
 // (release-1.36): GET /version answers version.Info as WriteRawJSON writes it (indented JSON).
 // Deliberate difference: the build fields name the upstream commit whose semantics the profile
 // models (there is no kube-apiserver binary), and platform is the host this server runs on.
-import type { KubernetesVersion } from '../engine/features';
+import type { KubernetesVersion } from '../engine';
 import type { ServedResponse } from './served-response';
 
 /** version.Info, in its JSON field order. */

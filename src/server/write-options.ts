@@ -3,16 +3,17 @@
 // ValidateDryRun and ValidateFieldValidation, with the ParameterCodec's decoding of
 // metav1.CreateOptions/UpdateOptions/PatchOptions from the query (zz_generated.conversion.go) and
 // the handlers' 422 (create.go, update.go, patch.go: `CreateOptions.meta.k8s.io "" is invalid: …`).
-import { newInvalid, type StatusError } from '../engine/storage/errors';
+import type { StatusError } from '../engine';
 import {
+  newInvalid,
   ErrorType,
   FieldError,
   FieldPath,
   forbidden,
   invalid,
   notSupported,
-} from '../engine/storage/field-errors';
-import { isPrint } from '../engine/storage/go-strings';
+  isPrint,
+} from '../engine/http-face';
 
 /** metav1.CreateOptions / UpdateOptions / PatchOptions as the query decodes them. */
 export interface WriteOptions {

@@ -10,7 +10,7 @@
 // they merge); and a document with aliases whose JSON form would be larger than the request
 // body limit is refused with the body limit's 413 (go-yaml has no such bound: it would build it).
 import { load, type State } from 'js-yaml';
-import { newRequestEntityTooLargeError } from '../engine/storage/errors';
+import { newRequestEntityTooLargeError } from '../engine/http-face';
 import { maxRequestBodyBytes } from './filters/body-limit';
 
 // 400,000 decode operations is ~500kb of dense object declarations, or ~5kb of dense object

@@ -3,9 +3,8 @@
 // (events and progress notifications alike) reaches its consumer `delayMs` after etcd produced
 // it, and nothing is delivered while a stall lasts. Order is kept. Reads and writes are not
 // delayed: a consistent read sees etcd's revision at once while the cache is behind.
-import type { Clock, Timer } from '../engine/clock';
-import type { Watch, WatchRequest, WatchResponse } from '../engine/etcd/kv';
-import { MemoryEtcd, type MemoryEtcdOptions } from '../engine/etcd/memory-etcd';
+import { type Clock, type Timer, MemoryEtcd, type MemoryEtcdOptions } from '../engine';
+import type { Watch, WatchRequest, WatchResponse } from '../engine/etcd-face';
 
 export interface DelayedWatchEtcdOptions extends MemoryEtcdOptions {
   /** Every watch response arrives this many virtual ms late (default 0). */

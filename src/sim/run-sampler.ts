@@ -5,9 +5,8 @@
 // at the last instant of each virtual second it scrapes the metrics that changed (a `scrape`
 // record), as Prometheus would. Watchers with the same change at an instant share one entry, their
 // ids as ranges, so 100,000 watchers that each read a bookmark cost one line.
-import type { OpenedWatch, Resource } from '../engine/apiserver';
+import { type OpenedWatch, type Resource, changedSamples } from '../engine';
 import type { TraceRecord, WatcherSampleGroup } from '../run/trace/trace-format';
-import { changedSamples } from '../engine/metrics/registry';
 
 /** What the sampler reads of a client's watch (scenario-run.ts ClientWatch). */
 export interface ClientWatch {

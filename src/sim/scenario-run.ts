@@ -3,27 +3,36 @@
 // every event, records the scenario's own inputs (writes, lists, watches, each with its request
 // id) in the same stream, and lets modelled clients list and watch while it notes what they got.
 // Cancellation is checked between steps.
-import { encodeStoredObject } from '../engine/encoding/byte-string';
-import { FakeClock, settle } from '../engine/clock';
 import {
+  encodeStoredObject,
+  FakeClock,
+  settle,
   createResource,
   type CreateResourceOptions,
   type OpenedWatch,
   type Resource,
   type ResourceListRequest,
   type ResourceWatchRequest,
-} from '../engine/apiserver';
-import { profile136, profile137Preview, type SemanticsProfile } from '../engine/features';
-import type { ReadRate } from '../engine/clients/watch-client';
-import { isZeroLatency, zeroLatency, type LatencyModel } from '../engine/etcd/latency-model';
-import { MemoryEtcd, type MemoryEtcdOptions } from '../engine/etcd/memory-etcd';
-import type { ListResult } from '../engine/etcd3/store';
-import type { Inspector, InspectorEvent } from '../engine/inspect/events';
-import { SeededRandom } from '../engine/rand';
-import { RequestContexts } from '../engine/request/request-context';
-import { requestPath } from '../engine/request/request-path';
-import { StatusError, errorToAPIStatus, type Status } from '../engine/storage/errors';
-import { makePod } from '../engine/storage/objects';
+  profile136,
+  profile137Preview,
+  type SemanticsProfile,
+  type ReadRate,
+  isZeroLatency,
+  zeroLatency,
+  type LatencyModel,
+  MemoryEtcd,
+  type MemoryEtcdOptions,
+  type ListResult,
+  type Inspector,
+  type InspectorEvent,
+  SeededRandom,
+  RequestContexts,
+  requestPath,
+  StatusError,
+  errorToAPIStatus,
+  type Status,
+  makePod,
+} from '../engine';
 import type { LoggedAnswer } from '../run/run-model';
 import type {
   ClientError,

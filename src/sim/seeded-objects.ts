@@ -2,11 +2,7 @@
 // matching the request's selectors (so that an etcd-bound filtered LIST pages as it would over
 // such data). Labels are built from the label selector's requirements, pod fields from the field
 // selector's; every object is checked against the engine's own SelectionPredicate.
-import * as labels from '../engine/storage/labels';
-import { makePod, type KubeObject } from '../engine/storage/objects';
-import { SelectionPredicate } from '../engine/storage/selection-predicate';
-import { Operator } from '../engine/storage/labels';
-import * as fields from '../engine/storage/fields';
+import { labels, makePod, type KubeObject, SelectionPredicate, Operator, fields } from '../engine';
 
 export interface SeedPlan {
   resource: string;

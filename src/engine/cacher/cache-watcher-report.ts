@@ -8,6 +8,7 @@ import type {
   CacheWatcherInspectorEvent,
   CacheWatcherStateName,
 } from '../inspect/events';
+import type { RequestContext } from '../request/request-context';
 import type { GroupResource } from '../storage/group-resource';
 
 export type {
@@ -50,6 +51,23 @@ export interface CacheWatcherCounts {
   bookmarksDropped: Record<BookmarkDropReason, number>;
   /** 1 once add() terminated the watcher (apiserver_terminated_watchers_total). */
   terminated: number;
+}
+
+/**
+ * One registered watcher as a face shows it (the server's debug state), read at the moment asked:
+ * who asked for it, its bookmark state by upstream's name, the RV last sent, its two buffers.
+ */
+export interface CacheWatcherReport {
+  id: number | string;
+  /** The watch request that created the watcher, if the cacher was given it. */
+  request: RequestContext | undefined;
+  identifier: string;
+  state: CacheWatcherStateName;
+  /** processInterval's resourceVersion: the RV of the last event or bookmark sent. */
+  lastResourceVersion: number;
+  input: { len: number; cap: number };
+  result: { len: number; cap: number };
+  allowWatchBookmarks: boolean;
 }
 
 export interface CacheWatcherInspector {

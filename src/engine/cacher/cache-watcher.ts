@@ -17,6 +17,7 @@ import {
   type CacheWatcherCounts,
   type CacheWatcherInspector,
   type CacheWatcherMetrics,
+  type CacheWatcherReport,
   cacheWatcherStateNames,
 } from './cache-watcher-report';
 import {
@@ -595,6 +596,20 @@ export class CacheWatcher
   /** The bookmark state (read-only; changed only by the transition functions above). */
   get state(): CacheWatcherState {
     return this.currentState;
+  }
+
+  /** The watcher as a face shows it (CacheWatcherReport), read now. */
+  report(): CacheWatcherReport {
+    return {
+      id: this.id,
+      request: this.request,
+      identifier: this.identifier,
+      state: cacheWatcherStateNames[this.currentState],
+      lastResourceVersion: this.taskResourceVersion,
+      input: { len: this.input.len(), cap: this.input.capacity },
+      result: { len: this.result.len(), cap: this.result.capacity },
+      allowWatchBookmarks: this.allowWatchBookmarks,
+    };
   }
 
   /** True once done is closed: nothing more is sent to the client. */

@@ -1,6 +1,6 @@
 // No upstream counterpart: folds the model's `bookmarkTicks`: each tick of the cacher's bookmark
 // timer with the buckets it popped (watcherBookmarkTimeBuckets) and the watchers they held.
-import type { BookmarkTickEvent } from '../../engine/inspect/events';
+import type { BookmarkTickEvent } from '../../engine';
 import type { BookmarkTickRecord } from '../run-model';
 import type { SeriesLimit } from './series-limit';
 

@@ -1,7 +1,7 @@
 // No upstream counterpart: folds the model's `capacity`: the watch cache's size over time, a point
 // per resize with the reason upstream's watch cache had for it (full, and its oldest event younger
 // than the eventFreshDuration window, or a quarter from the newest older than it).
-import type { WatchCacheCapacityChangeEvent } from '../../engine/inspect/events';
+import type { WatchCacheCapacityChangeEvent } from '../../engine';
 import type { CapacityPoint } from '../run-model';
 import { seconds } from './seconds';
 import type { SeriesLimit } from './series-limit';

@@ -1,6 +1,6 @@
 // No upstream counterpart: folds the model's `dispatch`: the cacher's dispatch of cache events to
 // its watchers, in totals, and the dispatches that met a blocked watcher (bounded).
-import type { DispatchEvent } from '../../engine/inspect/events';
+import type { DispatchEvent } from '../../engine';
 import type { DispatchSummary } from '../run-model';
 import type { SeriesLimit } from './series-limit';
 

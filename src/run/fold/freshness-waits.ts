@@ -1,7 +1,7 @@
 // No upstream counterpart: folds the model's `freshnessWaits` and `progressRequests`: the reads
 // that waited for the watch cache to become fresh (waitUntilFreshAndBlock) and the etcd progress
 // requests made meanwhile (the cacher's progressRequester).
-import type { WatchCacheFreshnessWaitEvent } from '../../engine/inspect/events';
+import type { WatchCacheFreshnessWaitEvent } from '../../engine';
 import type { FreshnessWaitRecord } from '../run-model';
 import type { SeriesLimit } from './series-limit';
 

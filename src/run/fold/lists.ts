@@ -12,7 +12,7 @@ import type {
   ListStreamDecisionEvent,
   ListStreamFallbackEvent,
   WatchCacheFreshnessWaitEvent,
-} from '../../engine/inspect/events';
+} from '../../engine';
 import type { ScenarioInput } from '../trace/trace-format';
 import type { EtcdRequestRecord, ListPageRecord, ListRecord } from '../run-model';
 import { delegationRuleText } from '../delegation-rule-text';

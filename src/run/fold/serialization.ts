@@ -1,7 +1,7 @@
 // No upstream counterpart: folds the model's `serialization`: the encodes and cache hits of the
 // cacher's CachingObjects, in total, per watcher identifier and per dispatched event (bounded),
 // and their lazy deep copies and invalidations over time.
-import type { SerializationEvent } from '../../engine/inspect/events';
+import type { SerializationEvent } from '../../engine';
 import type {
   SerializationEventRecord,
   SerializationIdentifierTotals,

@@ -1,6 +1,6 @@
 // No upstream counterpart: folds the model's `watchCache`: whether the run started a watch cache
 // (its cacher's reflector was heard from) and when it first became ready.
-import type { CacherReadyEvent } from '../../engine/inspect/events';
+import type { CacherReadyEvent } from '../../engine';
 import type { RunModel } from '../run-model';
 
 type WatchCache = NonNullable<RunModel['watchCache']>;

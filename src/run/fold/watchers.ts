@@ -2,7 +2,7 @@
 // cache watcher's events (created, state, bookmarks, live, terminated, stopped, closed), its
 // registration by the cacher, its client's close, the run's per-instant samples and its final
 // figures.
-import type { CacheWatcherInspectorEvent, CacherWatchEvent } from '../../engine/inspect/events';
+import type { CacheWatcherInspectorEvent, CacherWatchEvent } from '../../engine';
 import type { ScenarioInput, WatcherFinal, WatcherSampleGroup } from '../trace/trace-format';
 import type { WatcherStateName, WatcherTrack } from '../run-model';
 import { foldSampleGroups, sampleFrom } from '../watcher-samples';

@@ -7,7 +7,7 @@
 // which lack them, are refused with the command that records them again (see validateHeader).
 import type { ImportReport } from '../import-report';
 import { visibleText } from '../../format/visible-text';
-import type { InspectorEvent } from '../../engine/inspect/events';
+import type { InspectorEvent } from '../../engine';
 import type { LoggedAnswer, RunHeader } from '../run-model';
 
 export const traceFormat = 'listwatch-trace';

@@ -6,7 +6,8 @@
 // no anonymous access (upstream lets anonymous users read /healthz, /version and discovery).
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { newUnauthorized, type Status } from '../../engine/storage/errors';
+import type { Status } from '../../engine';
+import { newUnauthorized } from '../../engine/http-face';
 
 /** The Status of every 401 (responsewriters.ErrorNegotiated of errors.NewUnauthorized("Unauthorized")). */
 export const unauthorizedStatus: Status = newUnauthorized('Unauthorized').status;

@@ -3,8 +3,8 @@
 // is a 413 without being read to its end (the connection is then closed). LimitedBody is the
 // Node-free accumulator; limitedReadBody feeds it a request.
 import type { IncomingMessage } from 'node:http';
-import { newRequestEntityTooLargeError } from '../../engine/storage/errors';
-import type { StatusError } from '../../engine/storage/errors';
+import type { StatusError } from '../../engine';
+import { newRequestEntityTooLargeError } from '../../engine/http-face';
 
 /** genericapiserver Config.MaxRequestBodyBytes: 3 MiB (kube-apiserver --max-request-bytes default). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;

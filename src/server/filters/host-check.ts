@@ -4,7 +4,7 @@
 // are this server's names. The answer is 421 Misdirected Request (RFC 9110 §15.5.20: the server is
 // not configured to answer for that authority), not 403: nothing about the caller's rights is
 // wrong, and a Forbidden would send a kubectl user looking at RBAC.
-import { StatusError } from '../../engine/storage/errors';
+import { StatusError } from '../../engine';
 
 /** Whether `host` (the Host header) names this server listening on `port`. */
 export function isOwnHost(host: string | undefined, port: number): boolean {

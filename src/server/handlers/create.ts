@@ -12,7 +12,7 @@ import {
   decodeBody,
   negotiateInputMediaType,
 } from '../json-body';
-import type { KubeObject } from '../../engine/storage/objects';
+import type { KubeObject, RequestContext } from '../../engine';
 import {
   beforeCreate,
   configMapStrategy,
@@ -22,7 +22,6 @@ import {
   type ObjectStrategy,
   type RandomSource,
 } from '../object-meta';
-import type { RequestContext } from '../../engine/request/request-context';
 import { admitCreate } from '../namespace-lifecycle';
 import { dryRunnableStorage, isDryRun } from '../dry-run';
 import { writeOptionsOf, type WriteOptions } from '../write-options';

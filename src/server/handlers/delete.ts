@@ -4,8 +4,7 @@
 // namespace REST.Delete (namespace-storage.ts). 200, or 202 when an object that stays was deleted
 // with orphanDependents=false. Deliberate difference: the registry always returns an object, so
 // the handler's Status for a nil result is never built.
-import type { RequestSender } from '../../engine/apiserver';
-import type { KubeObject } from '../../engine/storage/objects';
+import type { RequestSender, KubeObject } from '../../engine';
 import { decodeDeleteOptions, type DeleteOptions } from '../delete-options';
 import { dryRunnableStorage, isDryRun } from '../dry-run';
 import { deleteStrategyOf } from '../delete-strategy';

@@ -1,8 +1,7 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/get.go (release-1.36): GetResource (an object,
 // read through the delegator's Get) and ListResource (a collection, through the delegator's
 // GetList with the request's list options), answered as JSON.
-import type { ListResult } from '../../engine/etcd3/store';
-import type { KubeList, KubeObject } from '../../engine/storage/objects';
+import type { ListResult, KubeList, KubeObject } from '../../engine';
 import { withoutTypeMeta, type ListItemJSON } from '../list-item-json';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import {

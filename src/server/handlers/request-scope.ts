@@ -2,7 +2,7 @@
 // REST handler is given about the resource it serves and the request it answers. Deliberate
 // difference: the request and response travel in the scope (upstream passes w and req beside it).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestContext } from '../../engine/request/request-context';
+import type { RequestContext } from '../../engine';
 import type { AuditEventHandle } from '../audit-log';
 import {
   customResourceFieldLabelConversion,

@@ -4,15 +4,14 @@
 // writes it (HTML characters escaped, a trailing newline from json.Encoder; `pretty` indented by
 // json.MarshalIndent, without one). An error is negotiated as any object (indented for curl).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorToAPIStatus, type GroupResource, type KubeList, type KubeObject } from '../../engine';
 import {
   goJsonIndent,
   goJsonMarshal,
   goJsonMarshalIndent,
   type GoJsonValue,
-} from '../../engine/encoding/go-json';
-import { errorToAPIStatus, suggestsClientDelay } from '../../engine/storage/errors';
-import type { GroupResource } from '../../engine/storage/group-resource';
-import type { KubeList, KubeObject } from '../../engine/storage/objects';
+  suggestsClientDelay,
+} from '../../engine/http-face';
 import { errorIsIndented } from '../negotiation';
 import { transformObject } from '../transform-response';
 import type { RequestScope } from './request-scope';

@@ -7,9 +7,8 @@
 // errEmptiedFinalizers, deleteWithoutFinalizers: the answer is the updated object). Also the
 // namespace finalize subresource (FinalizeREST.Update). Deliberate difference: no
 // create-on-update (no built-in served here allows it, nor do custom resources).
-import { newBadRequest } from '../../engine/storage/errors';
-import type { KubeObject } from '../../engine/storage/objects';
-import { APIObjectVersioner } from '../../engine/storage/versioner';
+import type { KubeObject } from '../../engine';
+import { newBadRequest, APIObjectVersioner } from '../../engine/http-face';
 import { canonicalObject } from '../canonical-object';
 import {
   beforeUpdate,

@@ -7,28 +7,23 @@
 // next event is taken off the result channel only after 'drain'. A client that stops reading
 // thus leaves the cacher's buffer full, and the cacher terminates the watcher as upstream does.
 import type { ServerResponse } from 'node:http';
-import type { Clock, Timer } from '../../engine/clock';
-import { CachingObject } from '../../engine/cacher/caching-object';
+import type { Clock, Timer, KubeObject } from '../../engine';
 import {
+  CachingObject,
   jsonSerializerIdentifier,
   marshalObjectJSON,
   versioningCodecIdentifier,
-} from '../../engine/cacher/object-encoders';
-import {
   Channel,
   chanClosed,
   chanEmpty,
   type CancelWait,
   type ChannelReceiver,
-} from '../../engine/cacher/channel';
-import type {
-  ReceiveChannel,
-  WatchEvent,
-  WatchEventType,
-  WatchInterface,
-} from '../../engine/cacher/watch';
-import { goJsonMarshal } from '../../engine/encoding/go-json';
-import type { KubeObject } from '../../engine/storage/objects';
+  type ReceiveChannel,
+  type WatchEvent,
+  type WatchEventType,
+  type WatchInterface,
+  goJsonMarshal,
+} from '../../engine/http-face';
 import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import { transformObject, withTypeMeta } from '../transform-response';

@@ -1,6 +1,7 @@
-// eslint.config.mjs's boundaries (ARCHITECTURE.md 1, 2, 5 and 7): a table of violating and allowed
-// snippets linted through ESLint's Node API as if they were the named file, and a check that the
-// per-depth rules cover every file of the tree. No upstream counterpart.
+// eslint.config.mjs's boundaries (ARCHITECTURE.md 1, 2, 5 and 7, and the engine's public surface):
+// a table of violating and allowed snippets linted through ESLint's Node API as if they were the
+// named file, and a check that the per-depth rules cover every file of the tree. No upstream
+// counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -171,6 +172,84 @@ const cases: Case[] = [
   { name: 'cli -> fs', file: 'src/cli/x.ts', code: uses('fs') },
   { name: 'extension -> vscode', file: 'src/extension/x.ts', code: uses('vscode') },
 
+  // Outside src/engine: the engine's public surface only (ARCHITECTURE.md floors). test/ and
+  // bench/ reach internals by path.
+  ...[
+    ['src/server/x.ts', '../engine/cacher/cacher'],
+    ['src/server/handlers/x.ts', '../../engine/storage/errors'],
+    ['src/run/views/x.ts', '../../engine/inspect/events'],
+    ['src/x.ts', './engine/clock'],
+    ['src/sim/x.ts', './../engine/etcd/kv'],
+    ['src/request/x.ts', '../engine/cacher/index'],
+  ].map(([file, source]) => ({
+    name: `${file} -> ${source}`,
+    file,
+    code: uses(source),
+    rule: imports,
+    says: "engine's public surface",
+  })),
+  {
+    name: 'server -> engine internals, type only',
+    file: 'src/server/x.ts',
+    code: "import type { Cacher } from '../engine/cacher/cacher';\nexport type C = Cacher;\n",
+    rule: imports,
+    says: "engine's public surface",
+  },
+  {
+    name: 'server re-exports engine internals',
+    file: 'src/server/x.ts',
+    code: "export { Channel } from '../engine/cacher/channel';\n",
+    rule: imports,
+  },
+  ...[
+    "export const m = import('../engine/cacher/cacher');\n",
+    "export type C = typeof import('../engine/cacher/cacher');\n",
+  ].map((code) => ({
+    name: `server: ${code.trim()}`,
+    file: 'src/server/x.ts',
+    code,
+    rule: 'no-restricted-syntax',
+    says: "engine's public surface",
+  })),
+  ...[
+    ['src/server/x.ts', '../engine'],
+    ['src/cli/x.ts', '../engine/index'],
+    ['src/server/handlers/x.ts', '../../engine/http-face'],
+    ['src/etcd-client/x.ts', '../engine/etcd-face'],
+    ['src/protocol.ts', './engine'],
+    ['src/run/views/x.ts', '../../engine'],
+  ].map(([file, source]) => ({
+    name: `${file} -> the entry module ${source}`,
+    file,
+    code: uses(source),
+  })),
+  {
+    name: 'server: typeof import() of the engine index',
+    file: 'src/server/x.ts',
+    code: "export type E = typeof import('../engine');\n",
+  },
+  {
+    name: 'server -> its etcd client chunk, import()',
+    file: 'src/server/x.ts',
+    code: "export const m = import('../etcd-client');\n",
+  },
+  {
+    name: 'extension -> engine internals',
+    file: 'src/extension/x.ts',
+    code: uses('../engine/etcd3/feature-support-checker'),
+    rule: imports,
+  },
+  {
+    name: 'a test -> engine internals, by path',
+    file: 'test/unit/cacher/x.test.ts',
+    code: uses('../../../src/engine/cacher/cacher'),
+  },
+  {
+    name: 'a bench -> engine internals, by path',
+    file: 'bench/x.ts',
+    code: uses('../src/engine/cacher/cacher'),
+  },
+
   // webview/: a renderer (boundary 5); one toolkit importer (boundary 7).
   ...[
     '../src/engine/storage/objects',
@@ -323,6 +402,22 @@ describe('eslint import boundaries', () => {
       assert.ok(
         found[0].message.includes('Floors (docs/DEVELOPMENT.md)'),
         `${file}: ${found[0].message}`,
+      );
+    }
+  });
+  it('covers every file of src/ outside the engine: none reaches engine internals', async () => {
+    const files = tsFiles('src').filter(({ file }) => !file.startsWith('src/engine/'));
+    assert.ok(files.length > 100, `${files.length} files under src/`);
+    for (const { file, depth } of files) {
+      const found = await lint(
+        eslint,
+        file,
+        `import '${'../'.repeat(depth) || './'}engine/cacher/cacher';\n`,
+      );
+      assert.deepStrictEqual(
+        found.map((m) => m.rule),
+        [imports],
+        `${file}: ${JSON.stringify(found)}`,
       );
     }
   });
