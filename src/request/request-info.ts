@@ -54,9 +54,8 @@ export class RequestInfoFactory {
    * cannot be percent-decoded throws a URIError (Go's server refuses it before any handler).
    */
   newRequestInfo(method: string, url: string): RequestInfo {
-    const q = url.indexOf('?');
-    const rawPath = q < 0 ? url : url.slice(0, q);
-    const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
+    const { rawPath, rawQuery } = splitRequestTarget(url);
+    const query = parseQuery(rawQuery);
     const path = decodeURIComponent(rawPath);
     const info: RequestInfo = {
       isResourceRequest: false,
@@ -139,6 +138,17 @@ const verbOfMethod: Readonly<Record<string, string>> = {
   PATCH: 'patch',
   DELETE: 'delete',
 };
+
+/**
+ * A request-target split at its first '?', as Go's url.URL holds it: the path as sent (still
+ * percent-encoded) and the raw query. Every reader of a request-target splits it here.
+ */
+export function splitRequestTarget(target: string): { rawPath: string; rawQuery: string } {
+  const q = target.indexOf('?');
+  return q < 0
+    ? { rawPath: target, rawQuery: '' }
+    : { rawPath: target.slice(0, q), rawQuery: target.slice(q + 1) };
+}
 
 /** splitPath: the segments of a path, without leading and trailing slashes. */
 function splitPath(path: string): string[] {
