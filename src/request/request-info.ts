@@ -56,7 +56,8 @@ export class RequestInfoFactory {
   newRequestInfo(method: string, url: string): RequestInfo {
     const { rawPath, rawQuery } = splitRequestTarget(url);
     const query = parseQuery(rawQuery);
-    const path = decodeURIComponent(rawPath);
+    // Only a path with an escape has anything to decode (or can fail to).
+    const path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
     const info: RequestInfo = {
       isResourceRequest: false,
       path,
@@ -152,8 +153,11 @@ export function splitRequestTarget(target: string): { rawPath: string; rawQuery:
 
 /** splitPath: the segments of a path, without leading and trailing slashes. */
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
+  let start = 0;
+  let end = path.length;
+  while (start < end && path[start] === '/') start++;
+  while (end > start && path[end - 1] === '/') end--;
+  return start === end ? [] : path.slice(start, end).split('/');
 }
 
 /**
@@ -162,6 +166,8 @@ function splitPath(path: string): string[] {
  * (a non-integer limit, a bad selector), only `watch` is read, raw.
  */
 function decodeListParameters(query: QueryValues): { watch: boolean; fieldSelectorName?: string } {
+  // No parameters: what decoding them gives, without building empty selectors (most LISTs).
+  if (query.size === 0) return { watch: false };
   try {
     const opts = decodeListOptions(query);
     return {
