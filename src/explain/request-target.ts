@@ -6,7 +6,7 @@ import type { GroupResource } from '../engine';
 import { resourceStorage } from '../request/resource-storage';
 import { resourceKeyPrefix } from '../request/storage-key-prefix';
 import { parseQuery, type QueryValues } from '../request/list-query';
-import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
+import { RequestInfoFactory, splitRequestTarget, type RequestInfo } from '../request/request-info';
 
 /** A URL that is not a LIST or WATCH the explainer can answer for (not a Kubernetes error). */
 export class ExplainInputError extends Error {
@@ -64,7 +64,6 @@ export function requestTarget(url: string): RequestTarget {
     throw new ExplainInputError(
       `GET ${info.path} is a ${info.subresource ? `${info.subresource} subresource request` : info.verb}, not a LIST or WATCH of a collection`,
     );
-  const q = requestUri.indexOf('?');
   const groupResource = { group: info.apiGroup, resource: info.resource };
   const keyPrefix = resourceKeyPrefix(groupResource, '');
   const custom = !resourceStorage(groupResource).builtin;
@@ -72,7 +71,7 @@ export function requestTarget(url: string): RequestTarget {
     kind: info.verb === 'watch' ? 'watch' : 'list',
     requestUri,
     path: info.path,
-    query: parseQuery(q < 0 ? '' : requestUri.slice(q + 1)),
+    query: parseQuery(splitRequestTarget(requestUri).rawQuery),
     info,
     groupResource,
     version: info.apiVersion,

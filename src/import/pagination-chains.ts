@@ -8,7 +8,7 @@
 // inconsistent-continuation token (rv -1) the 410 handed out, is a new chain linked to the broken
 // one.
 import type { ChainToken, PaginationChain } from '../run/import-report';
-import type { ListPath } from '../request/storage-key-prefix';
+import type { ListPath } from '../request/list-path';
 import type { ImportedRequest } from '../run/imported-request';
 import { decodeContinueToken, splitRequestURI, type DecodedContinue } from './request-query';
 import { Retained } from './retained';

@@ -1,17 +1,22 @@
 // No upstream counterpart: what the analysis of an import reads from a request's URI: its query
 // parameters (as the apiserver's ListOptions decoding names them), the resource it lists or
-// watches (storage-key-prefix.ts's parseListPath, as RequestInfoFactory splits the path), the key
-// prefix its continue tokens decode against, and the token itself decoded with
+// watches (src/request/list-path.ts's parseListPath, as RequestInfoFactory reads the path), the
+// key prefix its continue tokens decode against, and the token itself decoded with
 // storage.DecodeContinue (src/engine/storage/continue.ts).
 import { decodeContinue } from '../engine';
-import { listKeyPrefix, parseListPath, type ListPath } from '../request/storage-key-prefix';
+import { parseListPath, type ListPath } from '../request/list-path';
+import { splitRequestTarget } from '../request/request-info';
+import { listKeyPrefix } from '../request/storage-key-prefix';
 import type { ImportedRequest } from '../run/imported-request';
 
-/** The path (no query) and the query parameters of a request URI. */
+/**
+ * The path (as logged) and the query parameters of a request URI. The query is read by
+ * URLSearchParams, not by list-query.ts's url.ParseQuery: the analysis shows every parameter as
+ * logged, a pair the apiserver drops (one with ';' or a bad %-escape) included.
+ */
 export function splitRequestURI(requestURI: string): { path: string; query: URLSearchParams } {
-  const q = requestURI.indexOf('?');
-  if (q < 0) return { path: requestURI, query: new URLSearchParams() };
-  return { path: requestURI.slice(0, q), query: new URLSearchParams(requestURI.slice(q + 1)) };
+  const { rawPath, rawQuery } = splitRequestTarget(requestURI);
+  return { path: rawPath, query: new URLSearchParams(rawQuery) };
 }
 
 /** The resource a LIST or WATCH names: from its path, else from the audit objectRef. */

@@ -3,9 +3,10 @@
 // the apiserver's ParameterCodec decodes them (src/request/list-query.ts, the same 400 texts), and
 // the probe itself adds `continue` (page by page) and the watch parameters, so the user gives
 // neither. The URL of every page and of the watch is built here, once.
-import { RequestInfoFactory } from '../request/request-info';
+import { RequestInfoFactory, splitRequestTarget } from '../request/request-info';
 import { decodeListOptions, parseQuery } from '../request/list-query';
-import { listKeyPrefix, parseListPath } from '../request/storage-key-prefix';
+import { listKeyPrefix } from '../request/storage-key-prefix';
+import { parseListPath } from '../request/list-path';
 import { ProbeError } from './probe-error';
 
 export interface ProbeUrl {
@@ -53,9 +54,8 @@ export function parseProbeUrl(input: string): ProbeUrl {
   } catch (e) {
     throw new ProbeError(`${JSON.stringify(url)}: ${(e as Error).message}`);
   }
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  const pairs = (q < 0 ? '' : url.slice(q + 1)).split('&').filter((p) => p !== '');
+  const { rawPath: path, rawQuery } = splitRequestTarget(url);
+  const pairs = rawQuery.split('&').filter((p) => p !== '');
   const owned = pairs.map(rawKey).filter((k) => probeOwned.includes(k));
   if (owned.length)
     throw new ProbeError(

@@ -19,6 +19,7 @@ import { RunModelBuilder } from '../run/build-run-model';
 import type { RunModel } from '../run/run-model';
 import { ScenarioRun, type AnswerComparison } from '../sim/scenario-run';
 import { resourceStorage } from '../request/resource-storage';
+import { splitRequestTarget } from '../request/request-info';
 import { resourceKeyPrefix } from '../request/storage-key-prefix';
 import {
   listOpts,
@@ -105,7 +106,7 @@ function enginePrefix(group: string, resource: string): string {
 }
 
 function pathOf(r: ImportedRequest): string {
-  return r.requestURI.split('?')[0];
+  return splitRequestTarget(r.requestURI).rawPath;
 }
 
 function withoutContinue(query: string): string {

@@ -15,6 +15,7 @@ import {
   type Attributes,
 } from '../sim/seeded-objects';
 import { parseQuery } from '../request/list-query';
+import { splitRequestTarget } from '../request/request-info';
 import type { SeededResource } from './replay-options';
 import { resourceKey, type ScheduledRequest } from './replay-schedule';
 
@@ -107,7 +108,7 @@ function inferCounts(requests: readonly ScheduledRequest[]): Map<string, Inferre
   for (const s of requests) {
     const resp = s.request.response;
     if (s.verb !== 'list' || s.request.code !== 200 || resp?.items === undefined) continue;
-    const chainKey = `${s.client}\u0000${s.request.requestURI.split('?')[0]}\u0000${withoutContinue(s.query)}`;
+    const chainKey = `${s.client}\u0000${splitRequestTarget(s.request.requestURI).rawPath}\u0000${withoutContinue(s.query)}`;
     const first = !hasContinue(s.query);
     const soFar = first ? 0 : chains.get(chainKey);
     if (resp.remainingItemCount !== undefined) note(s, resp.items + resp.remainingItemCount);

@@ -3,7 +3,7 @@
 // the apiserver's filters read it). Times are relative to the first request's, so the spacing of
 // the log is kept; requests without a time keep their place after the previous timed one.
 import type { ImportedRequest } from '../run/imported-request';
-import { RequestInfoFactory } from '../request/request-info';
+import { RequestInfoFactory, splitRequestTarget } from '../request/request-info';
 
 /** The verbs the replay re-issues; the rest are counted as skipped. */
 export type ReplayVerb = 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
@@ -109,7 +109,6 @@ export function scheduleRequests(requests: readonly ImportedRequest[]): Schedule
       count(skipped, `subresource ${info.subresource}: not replayed`);
       continue;
     }
-    const q = r.requestURI.indexOf('?');
     out.push({
       request: r,
       verb: r.verb as ReplayVerb,
@@ -120,7 +119,7 @@ export function scheduleRequests(requests: readonly ImportedRequest[]): Schedule
       namespace: info.namespace,
       // parts[1] is the path's name (a watch's metadata.name field selector is not).
       name: info.parts.length >= 2 ? info.parts[1] : (r.objectRef?.name ?? ''),
-      query: q < 0 ? '' : r.requestURI.slice(q + 1),
+      query: splitRequestTarget(r.requestURI).rawQuery,
       client: r.userAgent || r.user || 'unknown client',
     });
   }

@@ -54,10 +54,10 @@ export class RequestInfoFactory {
    * cannot be percent-decoded throws a URIError (Go's server refuses it before any handler).
    */
   newRequestInfo(method: string, url: string): RequestInfo {
-    const q = url.indexOf('?');
-    const rawPath = q < 0 ? url : url.slice(0, q);
-    const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
-    const path = decodeURIComponent(rawPath);
+    const { rawPath, rawQuery } = splitRequestTarget(url);
+    const query = parseQuery(rawQuery);
+    // Only a path with an escape has anything to decode (or can fail to).
+    const path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
     const info: RequestInfo = {
       isResourceRequest: false,
       path,
@@ -140,10 +140,24 @@ const verbOfMethod: Readonly<Record<string, string>> = {
   DELETE: 'delete',
 };
 
+/**
+ * A request-target split at its first '?', as Go's url.URL holds it: the path as sent (still
+ * percent-encoded) and the raw query. Every reader of a request-target splits it here.
+ */
+export function splitRequestTarget(target: string): { rawPath: string; rawQuery: string } {
+  const q = target.indexOf('?');
+  return q < 0
+    ? { rawPath: target, rawQuery: '' }
+    : { rawPath: target.slice(0, q), rawQuery: target.slice(q + 1) };
+}
+
 /** splitPath: the segments of a path, without leading and trailing slashes. */
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
+  let start = 0;
+  let end = path.length;
+  while (start < end && path[start] === '/') start++;
+  while (end > start && path[end - 1] === '/') end--;
+  return start === end ? [] : path.slice(start, end).split('/');
 }
 
 /**
@@ -152,6 +166,8 @@ function splitPath(path: string): string[] {
  * (a non-integer limit, a bad selector), only `watch` is read, raw.
  */
 function decodeListParameters(query: QueryValues): { watch: boolean; fieldSelectorName?: string } {
+  // No parameters: what decoding them gives, without building empty selectors (most LISTs).
+  if (query.size === 0) return { watch: false };
   try {
     const opts = decodeListOptions(query);
     return {

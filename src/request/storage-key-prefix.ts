@@ -77,53 +77,6 @@ export function listKeyPrefix(scope: ListScope, etcdPrefix = defaultEtcdPrefix):
   return scope.namespace ? `${prefix}${scope.namespace}/` : prefix;
 }
 
-/** A LIST request path, as the apiserver's RequestInfoFactory splits it. */
-export interface ListPath extends ListScope {
-  version: string;
-  /** The path itself, from /api or /apis (no scheme, host or query). */
-  path: string;
-}
-
-// /api/v1/[watch/][namespaces/NS/]RESOURCE or /apis/GROUP/VERSION/[watch/][namespaces/NS/]RESOURCE,
-// ending there (a further segment names one object or a subresource: not a LIST). The legacy
-// /watch/ segment is still routed (RequestInfoFactory). Anything may come before /api (a proxy).
-const listPathRe =
-  /(?:^|\/)(api\/(v1)|apis\/([^/?#\s]+)\/([^/?#\s]+))\/(?:watch\/)?(?:namespaces\/([^/?#\s]+)\/)?([^/?#\s]+)\/?$/;
-
-/**
- * The resource (and namespace) a LIST URL or path names; undefined for anything else (discovery,
- * a single object, a subresource). Accepts a full URL, a path, or a path with a query.
- */
-export function parseListPath(urlOrPath: string): ListPath | undefined {
-  let path = urlOrPath;
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
-  if (scheme) path = path.slice(scheme[0].length);
-  const end = path.search(/[?#]/);
-  if (end >= 0) path = path.slice(0, end);
-  const m = listPathRe.exec(path);
-  if (!m) return undefined;
-  const [, , coreVersion, group, groupVersion, namespace, resource] = m;
-  // "/api/v1/namespaces/NS" is a GET of one namespace, not a LIST of resource "NS".
-  if (resource === 'namespaces' && namespace !== undefined) return undefined;
-  const from = path.slice(m.index).replace(/^\/?/, '/').replace(/\/$/, '');
-  const result: ListPath = {
-    group: group === undefined ? '' : decodeSegment(group),
-    version: coreVersion ?? groupVersion,
-    resource: decodeSegment(resource),
-    path: from,
-  };
-  if (namespace !== undefined) result.namespace = decodeSegment(namespace);
-  return result;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /** A list kind's resource: `PodList` in `v1` is pods; `namespaced` is known for built-ins only. */
 export interface ListKindResource extends GroupResourceName {
   namespaced?: boolean;

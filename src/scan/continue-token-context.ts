@@ -24,11 +24,10 @@ import {
   defaultEtcdPrefix,
   listKeyPrefix,
   listKindResource,
-  parseListPath,
   resourceKeyPrefix,
-  type ListPath,
   type ListScope,
 } from '../request/storage-key-prefix';
+import { parseListPath, type ListPath } from '../request/list-path';
 
 /** The key prefix a token is decoded against, and what said so. */
 export interface KeyPrefixContext {

@@ -2,7 +2,8 @@
 // to. Formats: klog headers (kubectl -v=6..9 from 1.20 to 1.33: `GET <url>`, `curl … '<url>'`,
 // `"Request" verb="GET" url="<url>"`, `Response Body: …`, `"Response Body" body=…`), audit.k8s.io
 // events (requestURI, objectRef) and any URL path on the line.
-import { parseListPath, type ListPath, type ListScope } from '../request/storage-key-prefix';
+import type { ListScope } from '../request/storage-key-prefix';
+import { parseListPath, type ListPath } from '../request/list-path';
 
 /** A klog line's header: `I0312 10:15:07.146378   17122 round_trippers.go:527] message`. */
 export interface KlogHeader {

@@ -2,7 +2,7 @@
 // pkg/endpoints/request/requestinfo_test.go (release-1.36) TestGetAPIRequestInfo,
 // TestGetNonAPIRequestInfo and TestSelectorParsing.
 import * as assert from 'assert';
-import { RequestInfoFactory } from '../../../src/request/request-info';
+import { RequestInfoFactory, splitRequestTarget } from '../../../src/request/request-info';
 
 const resolver = new RequestInfoFactory();
 
@@ -151,4 +151,16 @@ describe('RequestInfoFactory.newRequestInfo: selectors (TestSelectorParsing)', (
       );
     });
   }
+});
+
+describe('splitRequestTarget', () => {
+  // [request-target, rawPath, rawQuery]
+  const cases: Array<[string, string, string]> = [
+    ['/api/v1/pods', '/api/v1/pods', ''],
+    ['/api/v1/pods?limit=1&watch=true', '/api/v1/pods', 'limit=1&watch=true'],
+    ['/api/v1/namespaces/a%2Db/pods?', '/api/v1/namespaces/a%2Db/pods', ''],
+    ['/api/v1/pods??a=1?b', '/api/v1/pods', '?a=1?b'],
+  ];
+  for (const [target, rawPath, rawQuery] of cases)
+    it(target, () => assert.deepStrictEqual(splitRequestTarget(target), { rawPath, rawQuery }));
 });
