@@ -15,7 +15,7 @@
 //   node esbuild.js && node --expose-gc out/bench/fanout.js [watchers]
 import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
-import { InspectorHub, type SerializationEvent } from '../src/engine/inspect/events';
+import { EventHub, type SerializationEvent } from '../src/engine/inspect/events';
 import { createResource, type OpenedWatch } from '../src/engine/apiserver';
 import {
   contentTypeJSON,
@@ -67,8 +67,8 @@ async function measure(
   log: (line: string) => void,
 ): Promise<FanoutRun> {
   const clock = new FakeClock(0);
-  const hub = new InspectorHub();
-  const r = createResource({ clock, rand: new SeededRandom(7), inspector: hub });
+  const hub = new EventHub();
+  const r = createResource({ clock, rand: new SeededRandom(7), eventSink: hub });
   r.start();
   await r.waitReady();
   await r.step(20);
@@ -126,7 +126,7 @@ async function measure(
     if (e.type === 'serialization/encode') encodes.push(e);
   });
   await oneEvent();
-  r.flushInspector();
+  r.flushEvents();
   unsubscribe();
   const totalEncodes = encodes.reduce((s, e) => s + e.encodes, 0);
   const totalHits = encodes.reduce((s, e) => s + e.hits, 0);

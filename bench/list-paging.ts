@@ -8,7 +8,7 @@ import { FakeClock } from '../src/engine/clock';
 import { SeededRandom } from '../src/engine/rand';
 import { MemoryEtcd } from '../src/engine/etcd/memory-etcd';
 import { EtcdStore } from '../src/engine/etcd3/store';
-import { RecordingInspector } from '../src/engine/inspect/events';
+import { RecordingSink } from '../src/engine/inspect/events';
 import { PodGenerator, type KubeObject } from '../src/engine/storage/objects';
 import { SelectionPredicate } from '../src/engine/storage/selection-predicate';
 
@@ -70,12 +70,12 @@ async function main(): Promise<void> {
   const values = all.kvs.map((kv) => kv.value);
   all.kvs.length = 0;
 
-  const inspector = new RecordingInspector();
+  const eventSink = new RecordingSink();
   const store = new EtcdStore({
     etcd,
     clock,
     groupResource: { group: '', resource: 'pods' },
-    inspector,
+    eventSink: eventSink,
   });
 
   console.log(
@@ -118,16 +118,16 @@ async function main(): Promise<void> {
     };
     const storeTimes: number[] = [];
     const baseTimes: number[] = [];
-    let done = inspector.ofType('list/done');
+    let done = eventSink.ofType('list/done');
     let examined = 0;
     for (let r = 0; r < repeats; r++) {
-      inspector.clear();
+      eventSink.clear();
       gc();
       const [ms] = await timeItAsync(() =>
         store.getList('/registry/pods/', { predicate: { label, limit } }),
       );
       storeTimes.push(ms);
-      done = inspector.ofType('list/done');
+      done = eventSink.ofType('list/done');
       gc();
       const [bms, n] = timeIt(baseline);
       baseTimes.push(bms);

@@ -1,4 +1,4 @@
-// The messages between the extension host and the "List/Watch Inspector" webview (ARCHITECTURE.md
+// The messages between the extension host and the "List/Watch EventSink" webview (ARCHITECTURE.md
 // boundary 5). No upstream counterpart. Imported by both sides; type-only imports keep the engine
 // out of the webview bundle. Every message is plain JSON data (structured-cloned by postMessage).
 // The run-model types the webview draws are re-exported here: the webview imports this module,

@@ -15,7 +15,7 @@ import {
   type ListResult,
   type Preconditions,
 } from './etcd3/store';
-import type { Inspector } from './inspect/events';
+import type { EventSink } from './inspect/events';
 import { MetricsRegistry } from './metrics/registry';
 import { SeededRandom } from './rand';
 import {
@@ -119,7 +119,7 @@ export interface CreateResourceOptions {
   cache?: CacheOptions;
   /** --min-request-timeout (seconds, default 1800): watches without timeoutSeconds end after [1×, 2×) of it. */
   minRequestTimeoutSeconds?: number;
-  inspector?: Inspector;
+  eventSink?: EventSink;
   metrics?: MetricsRegistry;
   /** The apiserver's request ids: one sequence for all its resources (default: a new one). */
   requests?: RequestContexts;
@@ -195,8 +195,8 @@ export type RequestSender = string | RequestContext;
 
 /**
  * One resource of an apiserver: etcd, the etcd3 store, the watch cache and its cacher, and the
- * delegator in front of them, sharing one metrics registry and one inspector. Every request
- * entering it carries a RequestContext whose id tags the inspector events it causes.
+ * delegator in front of them, sharing one metrics registry and one event sink. Every request
+ * entering it carries a RequestContext whose id tags the engine events it causes.
  */
 export class Resource<E extends EtcdMember = MemoryEtcd> {
   readonly clock: Clock;
@@ -215,7 +215,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
   readonly etcd: E;
   readonly store: EtcdStore;
   readonly metrics: MetricsRegistry;
-  readonly inspector: Inspector | undefined;
+  readonly eventSink: EventSink | undefined;
   readonly requests: RequestContexts;
   readonly recorder: RequestRecorder | undefined;
   /** Deterministic pods (own random stream). */
@@ -253,7 +253,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     this.watchCacheEnabled = o.watchCache ?? true;
     this.resourcePrefix = o.resourcePrefix ?? `/${this.groupResource.resource}`;
     this.metrics = o.metrics ?? new MetricsRegistry();
-    this.inspector = o.inspector;
+    this.eventSink = o.eventSink;
     this.requests = o.requests ?? new RequestContexts();
     this.minRequestTimeoutMs =
       (o.minRequestTimeoutSeconds ?? defaultMinRequestTimeoutSeconds) * 1000;
@@ -286,7 +286,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       metrics: this.metrics,
       kubernetesVersion: this.profile.kubernetesVersion,
       features: { EtcdRangeStream: this.gates.EtcdRangeStream, WatchList: this.gates.WatchList },
-      inspector: this.inspector,
+      eventSink: this.eventSink,
       random: storeRand,
       newFunc: o.newFunc,
     });
@@ -312,7 +312,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       compactRevision: () => this.etcd.compactRevision(),
       metrics: this.metrics,
       kubernetesVersion: this.profile.kubernetesVersion,
-      inspector: this.inspector,
+      eventSink: this.eventSink,
       bookmarkFrequency: c.bookmarkFrequency,
       listPageSize: c.listPageSize,
       fastPaths: c.fastPaths,
@@ -340,7 +340,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
 
   private newDelegator(cacher: Cacher): CacheDelegator {
     return new CacheDelegator(cacher, this.store, {
-      inspector: this.inspector,
+      eventSink: this.eventSink,
       consistencyCheckRand: this.consistencyCheckRand,
     });
   }
@@ -397,9 +397,9 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
     await this.settle();
   }
 
-  /** Emits the inspector events aggregated at the current instant (encodes, bucket schedules). */
-  flushInspector(): void {
-    this.cacher.flushInspector();
+  /** Emits the engine events aggregated at the current instant (encodes, bucket schedules). */
+  flushEvents(): void {
+    this.cacher.flushEvents();
   }
 
   // ------------------------------------------------------------ keys

@@ -104,11 +104,11 @@ export { progressRequestPeriod } from './cacher/reflector';
 export { maxLimit } from './etcd3/store';
 export { rangeStreamRecheckInterval } from './etcd3/feature-support-checker';
 
-// What the engine reports: inspector events (every event type: the run model folds them) and
+// What the engine reports: engine events (every event type: the run model folds them) and
 // Prometheus metrics under upstream's names.
-export { InspectorHub } from './inspect/events';
+export { EventHub } from './inspect/events';
 export type * from './inspect/events';
-// The {code, message} an inspector event carries for a failed request.
+// The {code, message} an engine event carries for a failed request.
 export { statusOf } from './cacher/reflector';
 export { changedSamples, MetricsRegistry } from './metrics/registry';
 export { RequestContexts, type HttpMethod, type RequestContext } from './request/request-context';

@@ -14,7 +14,7 @@ import {
   profile136,
   profile137Preview,
   type KubernetesVersion,
-  InspectorHub,
+  EventHub,
   SeededRandom,
   type KubeObject,
 } from '../engine';
@@ -108,7 +108,7 @@ export interface EngineInState {
   resource: Resource;
   clock: FakeClock;
   /** Listened to only while the explained request runs (the setup costs no events). */
-  inspector: InspectorHub;
+  eventSink: EventHub;
   seeded: SeededObjects;
 }
 
@@ -130,7 +130,7 @@ export interface EngineTarget {
 /** A fresh engine for `t`, driven into `state` (already resolved). */
 export async function engineInState(t: EngineTarget, state: ClusterState): Promise<EngineInState> {
   const clock = new FakeClock(0);
-  const inspector = new InspectorHub();
+  const eventSink = new EventHub();
   const etcd = new DelayedWatchEtcd({
     clock,
     rangeStream: state.rangeStreamSupported ? 'supported' : 'unimplemented',
@@ -147,7 +147,7 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
     watchCache: t.watchCache,
     resourcePrefix: t.target.resourcePrefix,
     etcd,
-    inspector,
+    eventSink: eventSink,
     cache: { requestWatchProgressSupported: state.consistentReadsSupported },
     ...(pods ? {} : { newFunc: (): KubeObject => ({ apiVersion, kind: 'Object', metadata: {} }) }),
   });
@@ -211,5 +211,5 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
     throw new ClusterStateError(
       `the engine could not bring the watch cache to cacheRV=${state.cacheRV} (it is at ${resource.watchCache.resourceVersion})`,
     );
-  return { resource, clock, inspector, seeded };
+  return { resource, clock, eventSink: eventSink, seeded };
 }

@@ -1,6 +1,6 @@
 // No upstream counterpart: explains one LIST or WATCH by running it. The request goes through the
 // handler's listOpts (get.go, src/request/list-query.ts) and then into a freshly built engine in
-// the assumed ClusterState (engine-in-state.ts); the answer is read from the inspector events the
+// the assumed ClusterState (engine-in-state.ts); the answer is read from the engine events the
 // request causes (the delegator's decision and rule, etcd ranges, list pages, freshness waits,
 // the cacher's watch and its errors). No rule is decided here: where the answer depends on the
 // state, the request is run again in the states that change it (possibleErrors, mayWait).
@@ -11,7 +11,7 @@ import {
   type CacheListEvent,
   type DelegationDecisionEvent,
   type DelegationFallbackEvent,
-  type InspectorEvent,
+  type EngineEvent,
   type ListDoneEvent,
   decodeContinue,
   StatusError,
@@ -171,7 +171,7 @@ export async function explainRequest(
 
 /** One run of the request in one state: the events it caused and how it ended. */
 interface RequestRun {
-  events: InspectorEvent[];
+  events: EngineEvent[];
   error?: { code: number; reason?: string; message: string };
   /** Rejected by the handler (get.go listOpts) before storage was asked. */
   rejectedByHandler: boolean;
@@ -256,7 +256,7 @@ class ExplainedRequest {
   /** Builds the engine in `state` and sends the request. */
   async run(state: ClusterState, objects: number): Promise<RequestRun> {
     const engine = await engineInState(this.engineTarget(objects), state);
-    const { resource, inspector, seeded } = engine;
+    const { resource, eventSink, seeded } = engine;
     const run: RequestRun = {
       events: [],
       rejectedByHandler: false,
@@ -272,7 +272,7 @@ class ExplainedRequest {
         return run;
       }
       const ctx = resource.requests.newContext('listwatch-explain', 'GET', this.target.requestUri);
-      const unsubscribe = inspector.subscribe((e) => {
+      const unsubscribe = eventSink.subscribe((e) => {
         if ('requestId' in e && e.requestId === ctx.requestId) run.events.push(e);
       });
       try {

@@ -149,7 +149,7 @@ export class LocalApiServer implements vscode.Disposable {
       throw new LocalServerStartError(startFailure(e, o));
     }
     this.etcdChoice = o.etcd ?? { kind: 'memory' };
-    const unsubscribe = server.inspector.subscribe(() => this.changedSoon());
+    const unsubscribe = server.eventSink.subscribe(() => this.changedSoon());
     this.running = { server, startedAt: Date.now(), unsubscribe, shown: '' };
     const state = this.state()!;
     this.running.shown = shownKey(state);

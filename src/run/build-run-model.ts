@@ -1,5 +1,5 @@
 // No upstream counterpart: folds a run (the trace header, the scenario's inputs, the engine's
-// inspector events and the final metrics, in virtual-time order) into a RunModel, the one shape the
+// engine events and the final metrics, in virtual-time order) into a RunModel, the one shape the
 // CLI report, --json and the webview read. This file only routes: each record goes to the folds
 // that read it (fold/*.ts, one per part of the model), in the order their effects were written,
 // and `finish` puts their parts together. Events are tied to their request by its id (the
@@ -7,7 +7,7 @@
 // per-watcher logs keep their first and last entries (the middle is counted in `logDropped`), long
 // series are capped and what is left out is counted in `truncated`.
 import type { ImportReport } from './import-report';
-import type { InspectorEvent } from '../engine';
+import type { EngineEvent } from '../engine';
 import type {
   ScenarioInput,
   TraceInputRecord,
@@ -54,7 +54,7 @@ const etcdWriteOperations = new Set(['create', 'update', 'delete']);
 const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentResourceVersion']);
 
 /**
- * Folds a run into a RunModel. Feed `add` the trace records (or raw inspector events) in order,
+ * Folds a run into a RunModel. Feed `add` the trace records (or raw engine events) in order,
  * then call `finish` (at the end, or whenever a live run wants the model so far). Nothing is kept
  * per event beyond what the model shows.
  */
@@ -97,8 +97,8 @@ export class RunModelBuilder {
     this.dispatch = new DispatchFold(series);
   }
 
-  /** One trace record (input, event or metrics) or a raw inspector event. */
-  add(r: TraceRecord | InspectorEvent): void {
+  /** One trace record (input, event or metrics) or a raw engine event. */
+  add(r: TraceRecord | EngineEvent): void {
     if ('kind' in r && (r.kind === 'input' || r.kind === 'event' || r.kind === 'metrics')) {
       if (r.kind === 'input') {
         const input: Partial<TraceInputRecord> = { ...r };
@@ -109,7 +109,7 @@ export class RunModelBuilder {
       else this.addMetrics(r);
       return;
     }
-    this.addEvent(r as InspectorEvent);
+    this.addEvent(r as EngineEvent);
   }
 
   /** Counts a line the reader could not use (kept: the first reasons). */
@@ -164,7 +164,7 @@ export class RunModelBuilder {
     }
   }
 
-  addEvent(e: InspectorEvent): void {
+  addEvent(e: EngineEvent): void {
     this.touch(e.at);
     this.moments.noteEvent(e);
     switch (e.type) {

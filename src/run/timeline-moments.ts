@@ -2,7 +2,7 @@
 // changed state or closed; the cache resized; a LIST, a phase, a bookmark tick, a freshness wait,
 // a blocked dispatch, a refused WATCH, an injected fault), counted per distinct instant while the run is folded, so
 // that a face never walks 100,000 watcher tracks to draw the timeline.
-import type { InspectorEvent } from '../engine';
+import type { EngineEvent } from '../engine';
 import type { ScenarioInput } from './trace/trace-format';
 import type { VirtualMs } from './run-model';
 
@@ -26,7 +26,7 @@ export class MomentLog {
   private readonly at: number[] = [];
   private readonly count: number[] = [];
 
-  noteEvent(e: InspectorEvent): void {
+  noteEvent(e: EngineEvent): void {
     if (eventTypes.has(e.type) || (e.type === 'cacher/dispatch' && e.blocked > 0)) this.note(e.at);
   }
 

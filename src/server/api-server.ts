@@ -27,8 +27,8 @@ import {
   type RequestContext,
   StatusError,
   type KubeObject,
-  InspectorHub,
-  type InspectorEvent,
+  EventHub,
+  type EngineEvent,
 } from '../engine';
 import {
   newBadRequest,
@@ -141,11 +141,11 @@ export interface ObservedRequest {
 
 /**
  * What ApiServer.record subscribes: the resource requests (before their handler runs), the
- * engine's inspector events and the faults applied, as they happen.
+ * engine's engine events and the faults applied, as they happen.
  */
 export interface ServerObserver {
   request(r: ObservedRequest): void;
-  event(e: InspectorEvent): void;
+  event(e: EngineEvent): void;
   fault(f: AppliedFault): void;
 }
 
@@ -173,8 +173,8 @@ export class ApiServer {
 
   private constructor(
     readonly registry: Registry,
-    /** The engine's inspector events, for readers in the same process (the VS Code extension). */
-    readonly inspector: InspectorHub,
+    /** The engine's engine events, for readers in the same process (the VS Code extension). */
+    readonly eventSink: EventHub,
     private readonly state: ServingState,
     private readonly listener: NetServer,
     private readonly servers: readonly Server[],
@@ -210,13 +210,13 @@ export class ApiServer {
   }
 
   /**
-   * Subscribes `observer` to the requests, the inspector events and the faults; the returned
+   * Subscribes `observer` to the requests, the engine events and the faults; the returned
    * disposable ends it. Started on demand: a server nobody records pays one empty-array check.
    */
   record(observer: ServerObserver): { dispose(): void } {
     const state = this.state;
     if (state.observers.length === 0) {
-      state.unsubscribeEvents = this.inspector.subscribe((e) => {
+      state.unsubscribeEvents = this.eventSink.subscribe((e) => {
         for (const o of state.observers) o.event(e);
       });
       state.faultApplied = (f) => {
@@ -267,7 +267,7 @@ export class ApiServer {
     const crds: CustomResourceDefinition[] = (opts.crdFiles ?? []).flatMap((file) =>
       parseCrdManifest(readFileSync(file, 'utf8'), file),
     );
-    const inspector = new InspectorHub();
+    const eventSink = new EventHub();
     const choice = opts.etcd ?? { kind: 'memory' };
     const etcd = await openEtcd(choice, opts.etcdLog);
     const etcdCheck: EtcdCheck | undefined =
@@ -280,7 +280,7 @@ export class ApiServer {
       registry = new Registry({
         profile: opts.profile,
         crds,
-        inspector,
+        eventSink: eventSink,
         etcd: etcd?.member,
         etcdPrefix: opts.etcdPrefix,
         requestWatchProgressSupported: etcdCheck?.requestWatchProgressSupported,
@@ -303,7 +303,7 @@ export class ApiServer {
         requestWatchProgressSupported: etcdCheck.requestWatchProgressSupported,
       },
     });
-    inspector.subscribe((e) => debugState.observe(e));
+    eventSink.subscribe((e) => debugState.observe(e));
     await registry.start();
     if (opts.namespaceController !== false)
       registry.namespaceController = new NamespaceController(registry);
@@ -399,7 +399,7 @@ export class ApiServer {
       });
       return new ApiServer(
         registry,
-        inspector,
+        eventSink,
         state,
         listener,
         [...servers, ...refusers],

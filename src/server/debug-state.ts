@@ -1,10 +1,10 @@
 // No upstream counterpart: `GET /debug/listwatch/v1/state`, the live engine as JSON. Resources and
 // watchers are read from the engine objects at the moment of the request; clients come from the
 // requests the server reports (requestStarted); recent lists are folded from the engine's
-// inspector events by request id, as src/run/build-run-model.ts folds a trace. Memory is bounded:
+// engine events by request id, as src/run/build-run-model.ts folds a trace. Memory is bounded:
 // the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
 // user agents, up to maxWatchersShown watchers in an answer.
-import { type EtcdMember, MemoryEtcd, type InspectorEvent, type RequestContext } from '../engine';
+import { type EtcdMember, MemoryEtcd, type EngineEvent, type RequestContext } from '../engine';
 import type { EtcdCheck } from './etcd-choice';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
@@ -73,7 +73,7 @@ export const otherClients = '(other clients)';
 
 /**
  * The live view's memory: clients by user agent and the recent lists. Feed it the server's
- * requests (requestStarted) and the engine's inspector events (observe, e.g. from an InspectorHub
+ * requests (requestStarted) and the engine's engine events (observe, e.g. from an EventHub
  * subscription); `view()` adds the engine's live state.
  */
 export class DebugState {
@@ -123,8 +123,8 @@ export class DebugState {
     }
   }
 
-  /** One inspector event: the list-related ones are folded by request id. */
-  observe(e: InspectorEvent): void {
+  /** One engine event: the list-related ones are folded by request id. */
+  observe(e: EngineEvent): void {
     switch (e.type) {
       case 'delegator/decision': {
         if (e.operation !== 'list' || e.requestId === undefined) return;

@@ -3,13 +3,13 @@
 // read a live server as they read a scenario run. Every LIST and WATCH becomes the inputs a
 // scenario writes (`list`/`list-end`, `watch`/`watch-opened`/`watch-closed`, with the User-Agent as
 // `client` and the TCP connection as `connection`), every successful write a `writes` input, every
-// injected fault a `fault` input; the engine's inspector events follow as they are emitted. Times
+// injected fault a `fault` input; the engine's engine events follow as they are emitted. Times
 // are ms since the server started, both read from the server's clock (registry.clock).
 // Memory is bounded: the records a saved trace needs are kept as lines, the first and the last
 // maxRecords/2 of them, and what was left out between is counted and said in the saved trace.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type InspectorEvent, changedSamples } from '../engine';
+import { type EngineEvent, changedSamples } from '../engine';
 import type { RunHeader } from '../run/run-model';
 import {
   traceFormat,
@@ -109,13 +109,13 @@ const clockFields: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The event with its clock times counted from `t0` (a copy; the engine's object is left alone). */
-export function relativeEvent(e: InspectorEvent, t0: number): InspectorEvent {
+export function relativeEvent(e: EngineEvent, t0: number): EngineEvent {
   const copy = { ...e, at: e.at - t0 } as Record<string, unknown>;
   for (const f of clockFields[e.type] ?? []) {
     const v = copy[f];
     if (typeof v === 'number') copy[f] = v - t0;
   }
-  return copy as unknown as InspectorEvent;
+  return copy as unknown as EngineEvent;
 }
 
 /** `application/json`, or `application/json;as=Table;v=v1;g=meta.k8s.io` for a conversion. */
@@ -351,7 +351,7 @@ export class LiveRecorder {
     });
   }
 
-  private event(e: InspectorEvent): void {
+  private event(e: EngineEvent): void {
     const requestId = 'requestId' in e ? e.requestId : undefined;
     const p = requestId === undefined ? undefined : this.pending.get(requestId);
     if (p?.kind === 'write') {

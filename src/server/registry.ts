@@ -14,7 +14,7 @@ import {
   profile136,
   profile137Preview,
   type SemanticsProfile,
-  type Inspector,
+  type EventSink,
   MetricsRegistry,
   SeededRandom,
   RequestContexts,
@@ -110,7 +110,7 @@ export interface RegistryOptions {
   requestWatchProgressSupported?: boolean;
   /** The root of the engine's random choices (bookmark jitter, watch deadlines); default random. */
   seed?: number;
-  inspector?: Inspector;
+  eventSink?: EventSink;
   log?: (message: string) => void;
 }
 
@@ -162,7 +162,7 @@ export class Registry {
         newFunc,
         metrics: this.metrics,
         requests: this.requests,
-        inspector: o.inspector,
+        eventSink: o.eventSink,
         log: o.log,
       });
     };

@@ -23,8 +23,8 @@ import {
   MemoryEtcd,
   type MemoryEtcdOptions,
   type ListResult,
-  type Inspector,
-  type InspectorEvent,
+  type EventSink,
+  type EngineEvent,
   SeededRandom,
   RequestContexts,
   requestPath,
@@ -137,7 +137,7 @@ export class ScenarioRun {
   readonly rand: SeededRandom;
   readonly profile: SemanticsProfile;
   readonly scenario: string;
-  readonly inspector: Inspector;
+  readonly eventSink: EventSink;
   /** The apiserver's request ids: every resource of the run shares them, so an id is unique in the trace. */
   readonly requests = new RequestContexts();
   readonly resources: Resource[] = [];
@@ -172,9 +172,9 @@ export class ScenarioRun {
     this.etcdLatency = o.etcdLatency ?? zeroLatency;
     this.stopReason = o.stopReason;
     const record = this.onRecord;
-    this.inspector = {
+    this.eventSink = {
       listening: true,
-      emit: (event: InspectorEvent) => record({ kind: 'event', event }),
+      emit: (event: EngineEvent) => record({ kind: 'event', event }),
     };
   }
 
@@ -196,7 +196,7 @@ export class ScenarioRun {
       etcd: o.etcd instanceof MemoryEtcd ? o.etcd : { ...this.latencyOptions(), ...o.etcd },
       clock: this.clock,
       rand: this.rand,
-      inspector: this.inspector,
+      eventSink: this.eventSink,
       requests: this.requests,
     });
     this.resources.push(r);
@@ -498,7 +498,7 @@ export class ScenarioRun {
 
   /** Emits what is still aggregated, then the final metrics and per-watcher gauges. */
   finish(): void {
-    for (const r of this.resources) r.flushInspector();
+    for (const r of this.resources) r.flushEvents();
     const at = this.clock.now();
     this.sampler.finish(at);
     const samples: Record<string, number> = {};

@@ -20,8 +20,8 @@ export interface BookmarkWatcher {
   nextBookmarkTime(now: number, bookmarkFrequency: number): number;
 }
 
-/** Inspector hooks; unset hooks cost nothing. */
-export interface BookmarkBucketsInspector {
+/** EventSink hooks; unset hooks cost nothing. */
+export interface BookmarkBucketsHooks {
   /** A watcher was put into a bucket (bucket due at createTime + bucketId s). */
   watcherScheduled?(e: {
     bucketId: number;
@@ -46,17 +46,17 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
   startBucketID = 0;
   readonly bookmarkFrequency: number;
   private readonly clock: Pick<Clock, 'now'>;
-  private readonly inspector: BookmarkBucketsInspector | undefined;
+  private readonly eventSink: BookmarkBucketsHooks | undefined;
 
   constructor(
     clock: Pick<Clock, 'now'>,
     bookmarkFrequency: number,
-    inspector?: BookmarkBucketsInspector,
+    eventSink?: BookmarkBucketsHooks,
   ) {
     this.clock = clock;
     this.createTime = clock.now();
     this.bookmarkFrequency = bookmarkFrequency;
-    this.inspector = inspector;
+    this.eventSink = eventSink;
   }
 
   /**
@@ -74,7 +74,7 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
     const bucket = this.watchersBuckets.get(bucketID);
     if (bucket) bucket.push(w);
     else this.watchersBuckets.set(bucketID, [w]);
-    const insp = this.inspector;
+    const insp = this.eventSink;
     const scheduled = insp?.watcherScheduled;
     if (scheduled)
       scheduled.call(insp, {
@@ -112,7 +112,7 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
         lastID = bucketID;
       }
       last.push(w);
-      const insp = this.inspector;
+      const insp = this.eventSink;
       const scheduled = insp?.watcherScheduled;
       if (scheduled)
         scheduled.call(insp, {
@@ -157,7 +157,7 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
     if (!watchers) return;
     this.watchersBuckets.delete(id);
     expired.push(watchers);
-    this.inspector?.bucketPopped?.({
+    this.eventSink?.bucketPopped?.({
       bucketId: id,
       watcherIds: watchers.map((w) => w.id),
       at: now,
@@ -169,7 +169,7 @@ export class WatcherBookmarkTimeBuckets<W extends BookmarkWatcher = BookmarkWatc
 export function newTimeBucketWatchers<W extends BookmarkWatcher>(
   clock: Pick<Clock, 'now'>,
   bookmarkFrequency: number,
-  inspector?: BookmarkBucketsInspector,
+  eventSink?: BookmarkBucketsHooks,
 ): WatcherBookmarkTimeBuckets<W> {
-  return new WatcherBookmarkTimeBuckets<W>(clock, bookmarkFrequency, inspector);
+  return new WatcherBookmarkTimeBuckets<W>(clock, bookmarkFrequency, eventSink);
 }

@@ -1,11 +1,11 @@
 // No upstream counterpart but the two metrics: what a cacheWatcher (cache-watcher.ts) reports of
 // itself. Upstream logs at most; here a watcher keeps counters a test or a face can read, emits
-// typed inspector events (their types are in inspect/events.ts), and feeds
+// typed engine events (their types are in inspect/events.ts), and feeds
 // apiserver_terminated_watchers_total and apiserver_init_events_total.
 import type {
   BookmarkDropReason,
   CacheWatcherCloseReason,
-  CacheWatcherInspectorEvent,
+  CacheWatcherEvent,
   CacheWatcherStateName,
 } from '../inspect/events';
 import type { RequestContext } from '../request/request-context';
@@ -14,11 +14,11 @@ import type { GroupResource } from '../storage/group-resource';
 export type {
   BookmarkDropReason,
   CacheWatcherCloseReason,
-  CacheWatcherInspectorEvent,
+  CacheWatcherEvent,
   CacheWatcherStateName,
 };
 
-/** The names of cache_watcher.go's states, for reports and inspector events, indexed by state. */
+/** The names of cache_watcher.go's states, for reports and engine events, indexed by state. */
 export const cacheWatcherStateNames = [
   'WaitingForBookmark',
   'BookmarkReceived',
@@ -70,9 +70,9 @@ export interface CacheWatcherReport {
   allowWatchBookmarks: boolean;
 }
 
-export interface CacheWatcherInspector {
+export interface CacheWatcherEventSink {
   readonly listening?: boolean;
-  emit(event: CacheWatcherInspectorEvent): void;
+  emit(event: CacheWatcherEvent): void;
 }
 
 /** The two cacher metrics a watcher feeds (label values = the group-resource). */

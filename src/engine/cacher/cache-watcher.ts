@@ -15,7 +15,7 @@ import {
   type BookmarkDropReason,
   type CacheWatcherCloseReason,
   type CacheWatcherCounts,
-  type CacheWatcherInspector,
+  type CacheWatcherEventSink,
   type CacheWatcherMetrics,
   type CacheWatcherReport,
   cacheWatcherStateNames,
@@ -125,9 +125,9 @@ export interface CacheWatcherOptions {
   request?: RequestContext;
   /** One copy of a heartbeat for all the cacher's watchers (its fast paths), not one each. */
   heartbeatCopy?: HeartbeatCopy;
-  /** Only timestamps inspector events. */
+  /** Only timestamps engine events. */
   clock?: Pick<Clock, 'now'>;
-  inspector?: CacheWatcherInspector;
+  eventSink?: CacheWatcherEventSink;
   metrics?: CacheWatcherMetrics;
   /** klog sink. */
   log?: (message: string) => void;
@@ -222,7 +222,7 @@ export class CacheWatcher
   private removeAbortListener: (() => void) | undefined = undefined;
   private finished: Promise<void> | undefined = undefined;
   private resolveFinished: (() => void) | undefined = undefined;
-  private readonly inspector: CacheWatcherInspector | undefined;
+  private readonly eventSink: CacheWatcherEventSink | undefined;
   private readonly clock: Pick<Clock, 'now'> | undefined;
   private readonly metrics: CacheWatcherMetrics | undefined;
   private readonly log: ((message: string) => void) | undefined;
@@ -240,10 +240,10 @@ export class CacheWatcher
     this.request = o.request;
     this.heartbeatCopy = o.heartbeatCopy;
     this.clock = o.clock;
-    this.inspector = o.inspector;
+    this.eventSink = o.eventSink;
     this.metrics = o.metrics;
     this.log = o.log;
-    const insp = this.activeInspector();
+    const insp = this.activeSink();
     if (insp) {
       insp.emit({
         type: 'watcher/created',
@@ -282,7 +282,7 @@ export class CacheWatcher
         // Stop without draining the input channel was requested.
         if (!this.drainInputBuffer) this.closeDone();
         this.input.close();
-        const insp = this.activeInspector();
+        const insp = this.activeSink();
         if (insp)
           insp.emit({
             type: 'watcher/stopped',
@@ -321,7 +321,7 @@ export class CacheWatcher
       }
       this.ownCounts.queued++;
       if (bookmark) {
-        const insp = this.activeInspector();
+        const insp = this.activeSink();
         if (insp)
           insp.emit({
             type: 'watcher/bookmark',
@@ -726,7 +726,7 @@ export class CacheWatcher
           // Served: a long-lived watcher does not keep the interval (and its buffer) alive.
           this.interval = undefined;
           if (bookmark) this.sendWatchCacheEvent(bookmark);
-          const insp = this.activeInspector();
+          const insp = this.activeSink();
           if (insp)
             insp.emit({
               type: 'watcher/live',
@@ -783,7 +783,7 @@ export class CacheWatcher
     this.ownCounts.delivered++;
     if (event.type === 'BOOKMARK') {
       this.ownCounts.bookmarksDelivered++;
-      const insp = this.activeInspector();
+      const insp = this.activeSink();
       if (insp) {
         const initialEventsEnd = hasInitialEventsEndAnnotation(watchEvent.object);
         insp.emit({
@@ -838,7 +838,7 @@ export class CacheWatcher
       `Forcing ${groupResourceString(this.groupResource)} watcher close due to unresponsiveness: ${this.identifier}. ` +
         `len(c.input) = ${this.input.len()}, len(c.result) = ${this.result.len()}, graceful = ${graceful}`,
     );
-    const insp = this.activeInspector();
+    const insp = this.activeSink();
     if (insp) {
       insp.emit({
         type: 'watcher/terminated',
@@ -865,7 +865,7 @@ export class CacheWatcher
     // Deferred in this order upstream: c.Stop(), then close(c.result).
     this.stop();
     this.result.close();
-    const insp = this.activeInspector();
+    const insp = this.activeSink();
     if (insp)
       insp.emit({
         type: 'watcher/closed',
@@ -883,7 +883,7 @@ export class CacheWatcher
   private transition(to: CacheWatcherState, resourceVersion: number | undefined): void {
     const from = this.currentState;
     this.currentState = to;
-    const insp = this.activeInspector();
+    const insp = this.activeSink();
     if (insp) {
       insp.emit({
         type: 'watcher/state',
@@ -899,7 +899,7 @@ export class CacheWatcher
 
   private dropBookmark(event: WatchCacheEvent<WatchObject>, reason: BookmarkDropReason): void {
     this.ownCounts.bookmarksDropped[reason]++;
-    const insp = this.activeInspector();
+    const insp = this.activeSink();
     if (insp)
       insp.emit({
         type: 'watcher/bookmark',
@@ -911,9 +911,9 @@ export class CacheWatcher
       });
   }
 
-  /** The inspector to emit to, or undefined when nobody listens (then no event is built at all). */
-  private activeInspector(): CacheWatcherInspector | undefined {
-    const insp = this.inspector;
+  /** The event sink to emit to, or undefined when nobody listens (then no event is built at all). */
+  private activeSink(): CacheWatcherEventSink | undefined {
+    const insp = this.eventSink;
     return insp === undefined || insp.listening === false ? undefined : insp;
   }
 

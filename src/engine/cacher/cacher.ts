@@ -11,7 +11,7 @@
 // every reader treats as read-only.
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
-import { activeInspector, type Inspector, type SerializationEvent } from '../inspect/events';
+import { activeSink, type EventSink, type SerializationEvent } from '../inspect/events';
 import type { MetricsRegistry } from '../metrics/registry';
 import { MetricsRegistry as Registry } from '../metrics/registry';
 import type { SeededRandom } from '../rand';
@@ -38,7 +38,7 @@ import {
   WatcherBookmarkTimeBuckets,
   defaultBookmarkFrequency,
   zeroTime,
-  type BookmarkBucketsInspector,
+  type BookmarkBucketsHooks,
 } from './bookmark-buckets';
 import { CacheWatcher, forgetThroughOwner } from './cache-watcher';
 import {
@@ -46,7 +46,7 @@ import {
   baseObjectThreadUnsafe,
   deepCopyJSON,
   setCachingObjects,
-  type CachingObjectInspector,
+  type CachingObjectHooks,
   type SetCachingObjectsOptions,
 } from './caching-object';
 import { Channel, ChannelTimer, type Received } from './channel';
@@ -65,7 +65,7 @@ import {
   storageWatchListPageSize,
   type CacherStorage,
 } from './reflector';
-import { EventEncodes, InspectorTally } from './inspector-tally';
+import { EventEncodes, EventTally } from './event-tally';
 import { CacherMetrics } from './metrics';
 import { newTimeBudget, type TimeBudget } from './time-budget';
 import { isWatchContextSource, type WatchContextSource } from './context-done';
@@ -190,7 +190,7 @@ export interface CacherConfig {
   metrics?: MetricsRegistry;
   /** Whose metric definitions to record: release-1.36 (default) or master's (1.37 preview). */
   kubernetesVersion?: KubernetesVersion;
-  inspector?: Inspector;
+  eventSink?: EventSink;
   /** defaultBookmarkFrequency (1 minute) unless a test shortens it. */
   bookmarkFrequency?: number;
   /** reflector.WatchListPageSize (10000). */
@@ -281,7 +281,7 @@ export class Cacher implements DelegatorHelper {
   readonly progressRequester: ConditionalProgressRequester;
   readonly indexedTrigger: IndexedTrigger | undefined;
   readonly watchers: IndexedWatchers;
-  readonly inspector: Inspector | undefined;
+  readonly eventSink: EventSink | undefined;
   /** dispatchTimeoutBudget: how long dispatch may wait for blocked watchers (replaceable in tests). */
   dispatchTimeoutBudget: TimeBudget;
   /** Watchers due for a bookmark by time bucket (replaceable in tests). */
@@ -302,8 +302,8 @@ export class Cacher implements DelegatorHelper {
   private readonly warnings: CacheInvalidationWarnings;
   /** setCachingObjects options while nobody listens: one object for every event. */
   private readonly plainCachingOptions: SetCachingObjectsOptions;
-  private readonly tally: InspectorTally | undefined;
-  private readonly bucketsInspector: BookmarkBucketsInspector | undefined;
+  private readonly tally: EventTally | undefined;
+  private readonly bucketsInspector: BookmarkBucketsHooks | undefined;
   private readonly log: ((message: string) => void) | undefined;
   private readonly timer: ChannelTimer;
   private readonly fastPaths: boolean;
@@ -352,7 +352,7 @@ export class Cacher implements DelegatorHelper {
     this.metrics = new CacherMetrics(this.registry, config.kubernetesVersion);
     this.newFunc = config.newFunc ?? defaultNewFunc(this.groupResource);
     this.indexedTrigger = config.indexedTrigger;
-    this.inspector = config.inspector;
+    this.eventSink = config.eventSink;
     this.log = config.log;
     this.requestWatchProgressSupported = config.requestWatchProgressSupported ?? true;
     this.compactRevisionFunc = config.compactRevision;
@@ -367,8 +367,8 @@ export class Cacher implements DelegatorHelper {
     this.plainCachingOptions = { warnings: this.warnings, onError: (m) => this.log?.(m) };
     this.dispatchTimeoutBudget = newTimeBudget(this.clock);
     this.timer = new ChannelTimer(this.clock);
-    const insp = this.inspector;
-    this.tally = insp ? new InspectorTally(this.clock, insp, this.groupResource) : undefined;
+    const insp = this.eventSink;
+    this.tally = insp ? new EventTally(this.clock, insp, this.groupResource) : undefined;
     this.bucketsInspector = insp ? this.newBucketsInspector(insp) : undefined;
     this.bookmarkWatchers = new WatcherBookmarkTimeBuckets<CacheWatcher>(
       this.clock,
@@ -376,7 +376,7 @@ export class Cacher implements DelegatorHelper {
       this.bucketsInspector,
     );
     this.ready = new Ready(this.clock, (r) => {
-      const i = activeInspector(insp);
+      const i = activeSink(insp);
       if (!i) return;
       i.emit({
         type: 'cacher/ready',
@@ -391,7 +391,7 @@ export class Cacher implements DelegatorHelper {
       () => this.reflector.requestWatchProgress(),
       this.clock,
       (waiting) => {
-        activeInspector(insp)?.emit({
+        activeSink(insp)?.emit({
           type: 'cacher/progress-request',
           at: this.clock.now(),
           groupResource: this.groupResource,
@@ -414,11 +414,11 @@ export class Cacher implements DelegatorHelper {
       metrics: this.metrics,
       listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
       consistentReadSupported: () => this.consistentReadSupported(),
-      onCapacityChange: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
-      onFreshnessWait: insp ? (e) => activeInspector(insp)?.emit(e) : undefined,
+      onCapacityChange: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
+      onFreshnessWait: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
       onFreshnessWaitStart: insp
         ? (resourceVersion, cacheResourceVersion, requestId) =>
-            activeInspector(insp)?.emit({
+            activeSink(insp)?.emit({
               type: 'watchcache/wait-start',
               at: this.clock.now(),
               groupResource: this.groupResource,
@@ -439,7 +439,7 @@ export class Cacher implements DelegatorHelper {
         blocked: () => this.pendingIncoming > 0,
         onUnblocked: (resume) => this.onIncomingDrained(resume),
       },
-      inspector: insp,
+      eventSink: insp,
       requests: config.requests,
       log: this.log,
     });
@@ -509,8 +509,8 @@ export class Cacher implements DelegatorHelper {
     return Number(this.reflector.lastSyncResourceVersion || '0');
   }
 
-  /** Emits the inspector events aggregated for the current instant. */
-  flushInspector(): void {
+  /** Emits the engine events aggregated for the current instant. */
+  flushEvents(): void {
     this.tally?.flush();
   }
 
@@ -529,7 +529,7 @@ export class Cacher implements DelegatorHelper {
       while (!this.stopped) {
         await this.startCaching();
         if (this.stopped) break;
-        activeInspector(this.inspector)?.emit({
+        activeSink(this.eventSink)?.emit({
           type: 'cacher/reflector',
           at: this.clock.now(),
           groupResource: this.groupResource,
@@ -673,7 +673,7 @@ export class Cacher implements DelegatorHelper {
         const next = jitter(this.rand, bookmarkTimerPeriod, bookmarkTimerJitter);
         bookmarkTimer.reset(next);
         const queued = this.dispatchBookmarkTick(lastProcessedResourceVersion);
-        const insp = activeInspector(this.inspector);
+        const insp = activeSink(this.eventSink);
         if (insp && queued.watchers > 0) {
           insp.emit({
             type: 'cacher/bookmark-tick',
@@ -933,7 +933,7 @@ export class Cacher implements DelegatorHelper {
     const n = this.watchers.terminateAll((w) => this.stopWatcherLocked(w));
     if (n > 0) {
       this.log?.(`Terminating all watchers from cacher ${groupResourceString(this.groupResource)}`);
-      activeInspector(this.inspector)?.emit({
+      activeSink(this.eventSink)?.emit({
         type: 'cacher/terminate-all',
         at: this.clock.now(),
         groupResource: this.groupResource,
@@ -1077,7 +1077,7 @@ export class Cacher implements DelegatorHelper {
     const r = this.ready.checkAndReadGeneration();
     if (r.generation !== readyGeneration || r.error) {
       // Unready, or re-initialised meanwhile: the watch would be terminated at once anyway.
-      activeInspector(this.inspector)?.emit({
+      activeSink(this.eventSink)?.emit({
         type: 'cacher/watch',
         at: this.clock.now(),
         groupResource: this.groupResource,
@@ -1100,7 +1100,7 @@ export class Cacher implements DelegatorHelper {
       request,
       heartbeatCopy: this.heartbeatCopy,
       clock: this.clock,
-      inspector: this.inspector,
+      eventSink: this.eventSink,
       metrics: this.metrics,
       log: this.log,
     });
@@ -1118,7 +1118,7 @@ export class Cacher implements DelegatorHelper {
     watcher.forget = forgetThroughOwner;
     // Only watchers that asked for bookmarks are scheduled for them.
     if (watcher.allowWatchBookmarks) this.bookmarkWatchers.addWatcherThreadUnsafe(watcher);
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (insp) {
       insp.emit({
         type: 'cacher/watch',
@@ -1163,7 +1163,7 @@ export class Cacher implements DelegatorHelper {
         filter: filterWithAttrsAndPrefixFunction(key, pred, this.groupResource, this.gates, (m) =>
           this.log?.(m),
         ),
-        // Built when first read (a log line, an inspector), once for all these watchers.
+        // Built when first read (a log line, an event sink), once for all these watchers.
         identifier: () => (identifier ??= watcherIdentifier(key, pred)),
         conversion: this.fastPaths ? new SharedConversion() : undefined,
       };
@@ -1182,7 +1182,7 @@ export class Cacher implements DelegatorHelper {
       allowWatchBookmarks: boolean;
     },
   ): WatchInterface {
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (insp) {
       const s = errWatcherStatus(err);
       insp.emit({
@@ -1324,7 +1324,7 @@ export class Cacher implements DelegatorHelper {
       items.length,
       selected.length,
     );
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (insp) {
       insp.emit({
         type: 'cacher/list',
@@ -1370,10 +1370,10 @@ export class Cacher implements DelegatorHelper {
     this.watchCache.markConsistent(consistent);
   }
 
-  // ------------------------------------------------------------ inspector wiring
+  // ------------------------------------------------------------ event sink wiring
 
   private cachingObjectOptions(event: WatchCacheEvent<KubeObject>): SetCachingObjectsOptions {
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (!insp || !this.tally) return this.plainCachingOptions;
     const onError = this.plainCachingOptions.onError;
     const tally = this.tally;
@@ -1383,7 +1383,7 @@ export class Cacher implements DelegatorHelper {
     const gr = this.groupResource;
     const clock = this.clock;
     const encodes = new EventEncodes(tally, key, rv, eventType);
-    const inspector: CachingObjectInspector = {
+    const eventSink: CachingObjectHooks = {
       encoded: (e) => encodes.encoded(e),
       deepCopied: (e) =>
         insp.emit({
@@ -1405,14 +1405,13 @@ export class Cacher implements DelegatorHelper {
           identifiers: e.identifiers,
         }),
     };
-    return { warnings: this.warnings, onError, inspector };
+    return { warnings: this.warnings, onError, eventSink: eventSink };
   }
 
   // Hooks read through getters: while nobody listens they are undefined and the buckets' optional
   // calls skip building their arguments.
-  private newBucketsInspector(insp: Inspector): BookmarkBucketsInspector {
-    const tally = (): InspectorTally | undefined =>
-      activeInspector(insp) ? this.tally : undefined;
+  private newBucketsInspector(insp: EventSink): BookmarkBucketsHooks {
+    const tally = (): EventTally | undefined => (activeSink(insp) ? this.tally : undefined);
     const gr = this.groupResource;
     const buckets = (): WatcherBookmarkTimeBuckets<CacheWatcher> => this.bookmarkWatchers;
     return {
@@ -1421,7 +1420,7 @@ export class Cacher implements DelegatorHelper {
         return t ? (e: { bucketId: number }) => t.scheduledWatcher(e.bucketId) : undefined;
       },
       get bucketPopped() {
-        const i = activeInspector(insp);
+        const i = activeSink(insp);
         return i
           ? (e: { bucketId: number; watcherIds: Array<number | string>; at: number }) =>
               i.emit({
@@ -1447,7 +1446,7 @@ export class Cacher implements DelegatorHelper {
     budgetMs: number,
     waitedMs: number,
   ): void {
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (!insp) return;
     insp.emit({
       type: 'cacher/dispatch',

@@ -30,11 +30,11 @@ export interface OwnerReference {
 /** meta/v1 ManagedFieldsEntry (JSON form; its content does not matter here). */
 export type ManagedFieldsEntry = Readonly<Record<string, unknown>>;
 
-/** Inspector hooks; unset hooks cost nothing. */
+/** EventSink hooks; unset hooks cost nothing. */
 /** What a CachingObject reports of one cacheEncode call: `hit` = served from the cache without calling the encoder. */
 export type EncodeReport = { identifier: Identifier; hit: boolean; bytes: number; error?: string };
 
-export interface CachingObjectInspector {
+export interface CachingObjectHooks {
   /** A cacheEncode call: `hit` = served from the cache without calling the encoder. */
   encoded?(e: EncodeReport): void;
   /** The first real change made the lazy deep copy. */
@@ -79,7 +79,7 @@ export class CacheInvalidationWarnings {
 }
 
 export interface CachingObjectOptions {
-  readonly inspector?: CachingObjectInspector;
+  readonly eventSink?: CachingObjectHooks;
   readonly warnings?: CacheInvalidationWarnings;
 }
 
@@ -205,9 +205,9 @@ export class CachingObject {
     this.lengthHits0 = this.lengthHits1 = 0;
   }
 
-  /** Nobody is told of each encode and hit (no inspector): hits may be counted in bulk (addHits). */
+  /** Nobody is told of each encode and hit (no event sink): hits may be counted in bulk (addHits). */
   get quiet(): boolean {
-    return this.options.inspector === undefined;
+    return this.options.eventSink === undefined;
   }
 
   /** Adds hits counted in bulk to an identifier with a cached serialization. */
@@ -262,7 +262,7 @@ export class CachingObject {
       c.encodes++;
       if (result.failed) c.errors++;
     }
-    const insp = this.options.inspector;
+    const insp = this.options.eventSink;
     if (insp?.encoded) {
       insp.encoded({
         identifier: id,
@@ -475,7 +475,7 @@ export class CachingObject {
     if (!this.copied) {
       this.object = deepCopyJSON(this.object);
       this.copied = true;
-      this.options.inspector?.deepCopied?.({ setter });
+      this.options.eventSink?.deepCopied?.({ setter });
     }
     this.invalidateCacheLocked(setter);
     set();
@@ -487,7 +487,7 @@ export class CachingObject {
     this.lengthEncoder0 = this.lengthEncoder1 = undefined;
     // Not expected to happen, so it is reported (rate-limited), to find whoever mutates shared objects.
     this.options.warnings?.warn(this.object, setter);
-    this.options.inspector?.invalidated?.({ setter, identifiers: [...this.serializations.keys()] });
+    this.options.eventSink?.invalidated?.({ setter, identifiers: [...this.serializations.keys()] });
     this.serializations = new Map();
     this.lastId0 = this.lastId1 = undefined;
     this.lastResult0 = this.lastResult1 = undefined;

@@ -3,8 +3,8 @@
 // and apiserver_watch_cache_consistent_read_total, and shouldDelegateListOnNotReadyCache. The 1.37
 // ConsistentListFromCacheSkipTimeoutFallback gate (master) is honoured when switched on.
 // Under DetectCacheInconsistency it starts the consistency checker's loop (consistency-checker.ts),
-// given the random stream its jitter draws from. Deliberate difference: every decision is also reported to the inspector with the rule that made it (explain-delegation.ts).
-import { activeInspector, type DelegationRule, type Inspector } from '../inspect/events';
+// given the random stream its jitter draws from. Deliberate difference: every decision is also reported to the event sink with the rule that made it (explain-delegation.ts).
+import { activeSink, type DelegationRule, type EventSink } from '../inspect/events';
 import type { SeededRandom } from '../rand';
 import type { RequestContext } from '../request/request-context';
 import {
@@ -51,7 +51,7 @@ export interface GetRequestOptions {
 export class CacheDelegator {
   readonly cacher: Cacher;
   readonly storage: DelegatorStorage;
-  private readonly inspector: Inspector | undefined;
+  private readonly eventSink: EventSink | undefined;
   /** Stops the consistency checker's loop; undefined when none runs. */
   private readonly stopChecking: (() => void) | undefined;
 
@@ -63,11 +63,11 @@ export class CacheDelegator {
   constructor(
     cacher: Cacher,
     storage: DelegatorStorage,
-    opts: { inspector?: Inspector; consistencyCheckRand?: SeededRandom } = {},
+    opts: { eventSink?: EventSink; consistencyCheckRand?: SeededRandom } = {},
   ) {
     this.cacher = cacher;
     this.storage = storage;
-    this.inspector = opts.inspector ?? cacher.inspector;
+    this.eventSink = opts.eventSink ?? cacher.eventSink;
     if (cacher.gates.DetectCacheInconsistency && opts.consistencyCheckRand) {
       const checker = new ConsistencyChecker(
         cacher.resourcePrefix,
@@ -252,7 +252,7 @@ export class CacheDelegator {
       success,
       fallback,
     });
-    activeInspector(this.inspector)?.emit({
+    activeSink(this.eventSink)?.emit({
       type: 'delegator/consistent-read',
       at: this.cacher.clock.now(),
       groupResource: gr,
@@ -271,7 +271,7 @@ export class CacheDelegator {
     success: boolean,
     err: unknown,
   ): void {
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (!insp) return;
     insp.emit({
       type: 'delegator/fallback',
@@ -293,7 +293,7 @@ export class CacheDelegator {
     target: 'etcd' | 'cache',
     rule: DelegationRule,
   ): void {
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (!insp) return;
     insp.emit({
       type: 'delegator/decision',
@@ -323,7 +323,7 @@ export class CacheDelegator {
     rule?: DelegationRule,
     err?: unknown,
   ): void {
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (!insp) return;
     const why = explainListDelegation(opts, this.cacher);
     insp.emit({

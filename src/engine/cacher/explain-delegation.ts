@@ -1,4 +1,4 @@
-// No upstream counterpart: the inspector's account of a delegation decision. It walks the same
+// No upstream counterpart: the event sink's account of a delegation decision. It walks the same
 // branches as ShouldDelegateList (delegator/interface.go) and the Cacher's Helper methods
 // (cacher-delegation.ts) and names the branch and the rule that applied, which upstream's
 // boolean Result does not say.
@@ -13,7 +13,7 @@ import type { Cacher } from './cacher';
 
 /**
  * Which branch of ShouldDelegateList (and of the cacher's Helper methods) applies to a request:
- * the same decisions, spelled out for the inspector.
+ * the same decisions, spelled out for the event sink.
  */
 export function explainListDelegation(
   opts: ListOptions,

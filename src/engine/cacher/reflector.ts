@@ -7,7 +7,7 @@
 // a fault hook that holds the watch's events for a while (a starved apiserver).
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
-import { activeInspector, type Inspector } from '../inspect/events';
+import { activeSink, type EventSink } from '../inspect/events';
 import {
   errorToAPIStatus,
   isInternalError,
@@ -297,7 +297,7 @@ export interface ReflectorOptions {
   /** WatchListPageSize; default storageWatchListPageSize. */
   pageSize?: number;
   flowControl?: ReflectorFlowControl;
-  inspector?: Inspector;
+  eventSink?: EventSink;
   /** The apiserver's request ids, for the reflector's own LISTs and WATCHes (default: its own sequence). */
   requests?: RequestContexts;
   /** klog sink (utilruntime.HandleError, warnings). */
@@ -337,7 +337,7 @@ export class Reflector {
   private readonly groupResource: GroupResource;
   private readonly pageSize: number;
   private readonly flow: ReflectorFlowControl | undefined;
-  private readonly inspector: Inspector | undefined;
+  private readonly eventSink: EventSink | undefined;
   private readonly requests: RequestContexts;
   /** The reflector's name (cacher.go: "storage/cacher.go:" + resourcePrefix): its requests' client. */
   private readonly name: string;
@@ -360,7 +360,7 @@ export class Reflector {
     this.groupResource = o.groupResource;
     this.pageSize = o.pageSize ?? storageWatchListPageSize;
     this.flow = o.flowControl;
-    this.inspector = o.inspector;
+    this.eventSink = o.eventSink;
     this.requests = o.requests ?? new RequestContexts();
     this.name = `storage/cacher.go:${o.resourcePrefix}`;
     this.log = o.log;
@@ -721,7 +721,7 @@ export class Reflector {
       error?: { code: number; message: string };
     },
   ): void {
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (!insp) return;
     insp.emit({
       type: 'cacher/reflector',
@@ -749,7 +749,7 @@ function isInternalErrorStatus(err: unknown): boolean {
   return err instanceof StatusError && isInternalError(err);
 }
 
-/** A Status summary {code, message} for inspector events. */
+/** A Status summary {code, message} for engine events. */
 export function statusOf(err: unknown): { code: number; message: string } {
   const s = errorToAPIStatus(err);
   return { code: s.code ?? 500, message: s.message ?? '' };

@@ -2,7 +2,7 @@
 // ring, its resize rule, capacityUpperBound and the "too old" rule. Master moved this code, with
 // the same logic, into watch_cache_history.go; the shape here follows that file.
 // Deliberate differences: times and durations are virtual ms; resizes are also reported to an
-// inspector hook.
+// event hook.
 
 import type { WatchCacheCapacityChangeEvent } from '../inspect/events';
 import type { GroupResource } from '../storage/group-resource';
@@ -194,7 +194,7 @@ export class WatchCacheHistory<T = unknown> {
     return (this.cache[this.startIndex % this.capacity] as WatchCacheEvent<T>).resourceVersion;
   }
 
-  /** The buffered events, oldest first (for tests and the inspector). */
+  /** The buffered events, oldest first (for tests and the event sink). */
   events(): WatchCacheEvent<T>[] {
     const out: WatchCacheEvent<T>[] = [];
     for (let i = this.startIndex; i < this.endIndex; i++)

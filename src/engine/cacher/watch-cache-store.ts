@@ -477,7 +477,7 @@ export class StoreSnapshotter<T = unknown> {
     }
   }
 
-  /** Resource versions held, oldest first (for the inspector and tests). */
+  /** Resource versions held, oldest first (for the event sink and tests). */
   resourceVersions(): number[] {
     return this.items.slice(this.head).map((s) => s.resourceVersion);
   }

@@ -128,7 +128,7 @@ export interface WatchCacheConfig<T> {
 
 interface FreshnessWaiter {
   resourceVersion: number;
-  /** The waiting request's id, for the inspector. */
+  /** The waiting request's id, for the event sink. */
   requestId: number | undefined;
   start: number;
   timer: Timer | undefined;

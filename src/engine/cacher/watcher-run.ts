@@ -78,7 +78,7 @@ export class WatcherRun<M extends RunMember = RunMember> implements RunCounts, D
   /**
    * A non-bookmark event for every member at once. False when it cannot be: the run is no longer
    * valid, a member would skip the event (its start RV is not older), each member needs its own
-   * copy (no CachingObject), or an inspector wants to hear of every encode.
+   * copy (no CachingObject), or an event sink wants to hear of every encode.
    */
   dispatch(event: WatchCacheEvent<WatchObject>): boolean {
     if (!this.valid || !(event.resourceVersion > this.maxTaskResourceVersion)) return false;

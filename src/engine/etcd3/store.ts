@@ -22,7 +22,7 @@ import {
 import type { KubernetesVersion } from '../features';
 import { MetricsRegistry } from '../metrics/registry';
 import type { RequestContext } from '../request/request-context';
-import { activeInspector, type EtcdOperation, type Inspector } from '../inspect/events';
+import { activeSink, type EtcdOperation, type EventSink } from '../inspect/events';
 import { prepareContinueToken } from '../storage/continue';
 import {
   StatusError,
@@ -84,7 +84,7 @@ export interface EtcdStoreOptions {
   features?: EtcdStoreFeatures;
   /** RangeStream support memory; share one across stores talking to the same etcd. */
   featureSupportChecker?: FeatureSupportChecker;
-  inspector?: Inspector;
+  eventSink?: EventSink;
   /** Seeded randomness (watch retry jitter). */
   random?: SeededRandom;
   /** The resource's empty object (etcd3.New's newFunc): what watch BOOKMARK events carry. */
@@ -186,7 +186,7 @@ export class EtcdStore {
   readonly kubernetesVersion: KubernetesVersion;
   readonly features: Readonly<Required<EtcdStoreFeatures>>;
   readonly featureSupportChecker: FeatureSupportChecker;
-  readonly inspector: Inspector | undefined;
+  readonly eventSink: EventSink | undefined;
   readonly random: SeededRandom;
   readonly newFunc: () => KubeObject;
   private readonly enforceResourcePrefix: boolean;
@@ -231,7 +231,7 @@ export class EtcdStore {
     };
     this.featureSupportChecker =
       opts.featureSupportChecker ?? new FeatureSupportChecker(opts.clock);
-    this.inspector = opts.inspector;
+    this.eventSink = opts.eventSink;
     this.random = opts.random ?? new SeededRandom(1);
     this.newFunc = opts.newFunc ?? (() => ({ metadata: {} }));
     this.watcher = new EtcdWatcher({
@@ -245,7 +245,7 @@ export class EtcdStore {
       features: this.features,
       featureSupportChecker: this.featureSupportChecker,
       etcdMetrics: this.etcdMetrics,
-      inspector: this.inspector,
+      eventSink: this.eventSink,
       clock: this.clock,
       random: this.random,
     });
@@ -275,7 +275,7 @@ export class EtcdStore {
    * GetList (release-1.36 store.go): the paging loop. Pages start at the client's limit and double
    * (up to maxLimit) while a selector leaves the page short; the first response pins the revision;
    * the continue token starts after the last key examined. `ctx` names the request (its id tags
-   * every inspector event and etcd request made for it).
+   * every engine event and etcd request made for it).
    */
   async getList(
     key: string,
@@ -386,7 +386,7 @@ export class EtcdStore {
           (kvs as (KeyValue | undefined)[])[i] = undefined;
         }
         if (lastKey !== undefined) continueKey = lastKey + '\x00';
-        const insp = activeInspector(this.inspector);
+        const insp = activeSink(this.eventSink);
         if (insp) {
           insp.emit({
             type: 'list/page',
@@ -478,7 +478,7 @@ export class EtcdStore {
         streamed,
         (this.clock.now() - startedAt) / 1000,
       );
-      const insp = activeInspector(this.inspector);
+      const insp = activeSink(this.eventSink);
       if (insp) {
         const status = failure === undefined ? undefined : errorToAPIStatus(failure);
         insp.emit({
@@ -593,7 +593,7 @@ export class EtcdStore {
     ctx: RequestContext | undefined,
   ): boolean {
     if (!this.features.EtcdRangeStream) return false;
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     let reason:
       'not-recursive' | 'filtered-page' | 'marked-unsupported' | 'supported' | 'recheck-due';
     let stream = false;
@@ -651,10 +651,10 @@ export class EtcdStore {
       firstErr = e;
     }
     if (firstErr !== undefined && isEtcdError(firstErr, 'unimplemented')) {
-      // The probe is not counted in etcd_requests_total, only reported to the inspector.
+      // The probe is not counted in etcd_requests_total, only reported to the event sink.
       cost.requests++;
       this.featureSupportChecker.markUnsupported('RangeStream');
-      const insp = activeInspector(this.inspector);
+      const insp = activeSink(this.eventSink);
       if (insp) {
         insp.emit(this.requestEvent(ctx, 'listStream', req, start, 0, 0, 0, firstErr, true));
         insp.emit({
@@ -685,7 +685,7 @@ export class EtcdStore {
         err !== undefined,
         latencyMs / 1000,
       );
-      activeInspector(this.inspector)?.emit(
+      activeSink(this.eventSink)?.emit(
         this.requestEvent(
           ctx,
           'listStream',
@@ -945,7 +945,7 @@ export class EtcdStore {
 
   // ---------------------------------------------------------------- etcd calls
 
-  /** One Range with metrics and an inspector event. */
+  /** One Range with metrics and an engine event. */
   async range(
     operation: EtcdOperation,
     req: RangeRequest,
@@ -960,14 +960,14 @@ export class EtcdStore {
     } catch (e) {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
-      activeInspector(this.inspector)?.emit(
+      activeSink(this.eventSink)?.emit(
         this.requestEvent(ctx, operation, req, start, 0, 0, 0, e, false, latencyMs),
       );
       throw e;
     }
     const latencyMs = Math.max(this.clock.now() - start, resp.latencyMs ?? 0);
     this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
-    const insp = activeInspector(this.inspector);
+    const insp = activeSink(this.eventSink);
     if (insp)
       insp.emit(
         this.requestEvent(
@@ -999,14 +999,14 @@ export class EtcdStore {
     } catch (e) {
       const latencyMs = this.clock.now() - start;
       this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, true, latencyMs / 1000);
-      activeInspector(this.inspector)?.emit(
+      activeSink(this.eventSink)?.emit(
         this.requestEvent(ctx, operation, { key }, start, 0, 0, 0, e, false, latencyMs),
       );
       throw withStatus(e);
     }
     const latencyMs = Math.max(this.clock.now() - start, resp.latencyMs ?? 0);
     this.etcdMetrics.recordEtcdRequest(operation, this.groupResource, false, latencyMs / 1000);
-    activeInspector(this.inspector)?.emit(
+    activeSink(this.eventSink)?.emit(
       this.requestEvent(
         ctx,
         operation,
@@ -1109,7 +1109,7 @@ export class EtcdStore {
     return new StatusError(status);
   }
 
-  /** @internal An etcd/request inspector event, made on behalf of `ctx`'s request. */
+  /** @internal An etcd/request engine event, made on behalf of `ctx`'s request. */
   requestEvent(
     ctx: RequestContext | undefined,
     operation: EtcdOperation,

@@ -18,10 +18,10 @@ import {
   type WatchResponse,
 } from '../etcd/kv';
 import {
-  activeInspector,
+  activeSink,
   type EtcdOperation,
   type EtcdRequestEvent,
-  type Inspector,
+  type EventSink,
 } from '../inspect/events';
 import type { SeededRandom } from '../rand';
 import type { RequestContext } from '../request/request-context';
@@ -136,7 +136,7 @@ function progressNotifyEvent(rev: number): StorageEvent {
 /**
  * What the watcher takes from its store: watcher.go's watcher struct (client, groupResource,
  * versioner, getCurrentStorageRV), plus what upstream reads from globals (feature gates, metrics,
- * time, jitter), the inspector, and the store's instrumented Range for the paged sync. No codec or
+ * time, jitter), the event sink, and the store's instrumented Range for the paged sync. No codec or
  * transformer: values are JSON, stored in the clear.
  */
 export interface EtcdWatcherOptions {
@@ -169,7 +169,7 @@ export interface EtcdWatcherOptions {
   features: { readonly WatchList: boolean; readonly EtcdRangeStream: boolean };
   featureSupportChecker: FeatureSupportChecker;
   etcdMetrics: EtcdMetrics;
-  inspector: Inspector | undefined;
+  eventSink: EventSink | undefined;
   clock: Clock;
   /** The watch's retry jitter (wait.Jitter). */
   random: SeededRandom;
@@ -187,7 +187,7 @@ export class EtcdWatcher {
   readonly features: EtcdWatcherOptions['features'];
   readonly featureSupportChecker: FeatureSupportChecker;
   readonly etcdMetrics: EtcdMetrics;
-  readonly inspector: Inspector | undefined;
+  readonly eventSink: EventSink | undefined;
   readonly clock: Clock;
   readonly random: SeededRandom;
   /** Open watches: clientv3 RequestProgress asks the shared watch stream, i.e. all of them. */
@@ -204,7 +204,7 @@ export class EtcdWatcher {
     this.features = opts.features;
     this.featureSupportChecker = opts.featureSupportChecker;
     this.etcdMetrics = opts.etcdMetrics;
-    this.inspector = opts.inspector;
+    this.eventSink = opts.eventSink;
     this.clock = opts.clock;
     this.random = opts.random;
   }
@@ -484,7 +484,7 @@ class WatchChan implements StorageWatch {
     if (this.recursive && w.features.EtcdRangeStream) {
       const checker = w.featureSupportChecker;
       const supported = checker.supports('RangeStream');
-      activeInspector(w.inspector)?.emit({
+      activeSink(w.eventSink)?.emit({
         type: 'list/stream-decision',
         at: w.clock.now(),
         groupResource: w.groupResource,
@@ -502,7 +502,7 @@ class WatchChan implements StorageWatch {
       if (supported) {
         if (await this.syncStreamRecursive()) return;
         checker.markUnsupported('RangeStream');
-        activeInspector(w.inspector)?.emit({
+        activeSink(w.eventSink)?.emit({
           type: 'list/stream-fallback',
           at: w.clock.now(),
           groupResource: w.groupResource,
@@ -574,7 +574,7 @@ class WatchChan implements StorageWatch {
         err !== undefined,
         latencyMs / 1000,
       );
-      activeInspector(w.inspector)?.emit(
+      activeSink(w.eventSink)?.emit(
         w.requestEvent(
           this.ctx,
           'listStream',
@@ -596,7 +596,7 @@ class WatchChan implements StorageWatch {
       } catch (e) {
         if (e instanceof EtcdError && e.isUnimplemented) {
           // The probe is not counted in the metrics.
-          activeInspector(w.inspector)?.emit(
+          activeSink(w.eventSink)?.emit(
             w.requestEvent(this.ctx, 'listStream', req, start, 0, 0, 0, e, true),
           );
           return false;
@@ -723,7 +723,7 @@ class WatchChan implements StorageWatch {
     initialObjects?: number,
     status?: Status,
   ): void {
-    const insp = activeInspector(this.watcher.inspector);
+    const insp = activeSink(this.watcher.eventSink);
     if (!insp) return;
     insp.emit({
       type: 'etcd/watch',

@@ -1,4 +1,4 @@
-// Typed inspector events the engine emits (ARCHITECTURE.md boundary 4): the only input of the UI,
+// Typed engine events the engine emits (ARCHITECTURE.md boundary 4): the only input of the UI,
 // the CLI reports and the benchmarks. No upstream counterpart; upstream has klog lines and traces.
 // Every payload type is defined here and the emitting modules import it: this module depends on
 // none of them (only on the storage vocabulary, GroupResource).
@@ -193,8 +193,8 @@ export type CacheWatcherCloseReason =
   /** The interval was overrun by the history ring: closed silently, no ERROR event. */
   | 'intervalInvalidated';
 
-/** Typed inspector events of a watcher. */
-export type CacheWatcherInspectorEvent =
+/** Typed engine events of a watcher. */
+export type CacheWatcherEvent =
   | {
       type: 'watcher/created';
       at: number;
@@ -264,7 +264,7 @@ export type CacheWatcherInspectorEvent =
 
 // ---- the watch cache (watch-cache.ts, watch-cache-history.ts) ----
 
-/** What the inspector hears about a freshness wait (every request with rv>0, like the read-wait metric). */
+/** What the event sink hears about a freshness wait (every request with rv>0, like the read-wait metric). */
 export interface WatchCacheFreshnessWaitEvent {
   type: 'watchcache/wait';
   /** Virtual ms when the request started waiting. */
@@ -280,7 +280,7 @@ export interface WatchCacheFreshnessWaitEvent {
   outcome: 'fresh' | 'caught-up' | 'timeout';
 }
 
-/** What the inspector hears when the ring resizes (the UI's capacity timeline). */
+/** What the event sink hears when the ring resizes (the UI's capacity timeline). */
 export interface WatchCacheCapacityChangeEvent {
   type: 'watchcache/capacity';
   /** Virtual ms: the record time of the event whose arrival triggered the resize. */
@@ -598,7 +598,7 @@ export interface TerminateAllWatchersEvent {
   watchers: number;
 }
 
-export type InspectorEvent =
+export type EngineEvent =
   | EtcdRequestEvent
   | ListPageEvent
   | ListPageSizeEvent
@@ -606,7 +606,7 @@ export type InspectorEvent =
   | ListStreamFallbackEvent
   | ListDoneEvent
   | EtcdWatchEvent
-  | CacheWatcherInspectorEvent
+  | CacheWatcherEvent
   | WatchCacheCapacityChangeEvent
   | WatchCacheFreshnessWaitEvent
   | FreshnessWaitStartEvent
@@ -627,56 +627,56 @@ export type InspectorEvent =
   | CacheListEvent
   | TerminateAllWatchersEvent;
 
-export type InspectorEventType = InspectorEvent['type'];
+export type EngineEventType = EngineEvent['type'];
 
 /**
  * Where engine components report what they do. `listening === false` tells emitters to skip
- * building the event at all, so an idle inspector costs one property read.
+ * building the event at all, so an idle event sink costs one property read.
  */
-export interface Inspector {
+export interface EventSink {
   readonly listening?: boolean;
-  emit(event: InspectorEvent): void;
+  emit(event: EngineEvent): void;
 }
 
-/** The inspector to emit to, or undefined when nobody listens (callers: `insp(x)?.emit({...})`). */
-export function activeInspector(inspector: Inspector | undefined): Inspector | undefined {
-  return inspector !== undefined && inspector.listening !== false ? inspector : undefined;
+/** The event sink to emit to, or undefined when nobody listens (callers: `insp(x)?.emit({...})`). */
+export function activeSink(eventSink: EventSink | undefined): EventSink | undefined {
+  return eventSink !== undefined && eventSink.listening !== false ? eventSink : undefined;
 }
 
 /** A fan-out emitter: subscribers get every event in emission order; none = no work at all. */
-export class InspectorHub implements Inspector {
-  private listeners: ((event: InspectorEvent) => void)[] = [];
+export class EventHub implements EventSink {
+  private listeners: ((event: EngineEvent) => void)[] = [];
 
   get listening(): boolean {
     return this.listeners.length > 0;
   }
 
   /** Adds a listener; returns the function that removes it. */
-  subscribe(listener: (event: InspectorEvent) => void): () => void {
+  subscribe(listener: (event: EngineEvent) => void): () => void {
     this.listeners = [...this.listeners, listener];
     return () => {
       this.listeners = this.listeners.filter((l) => l !== listener);
     };
   }
 
-  emit(event: InspectorEvent): void {
+  emit(event: EngineEvent): void {
     // Copy-on-write list: a listener that unsubscribes during emit does not skip another.
     for (const l of this.listeners) l(event);
   }
 }
 
-/** An inspector that keeps every event, for tests and reports. */
-export class RecordingInspector implements Inspector {
-  readonly events: InspectorEvent[] = [];
+/** An event sink that keeps every event, for tests and reports. */
+export class RecordingSink implements EventSink {
+  readonly events: EngineEvent[] = [];
   readonly listening = true;
 
-  emit(event: InspectorEvent): void {
+  emit(event: EngineEvent): void {
     this.events.push(event);
   }
 
   /** The recorded events of one type. */
-  ofType<T extends InspectorEventType>(type: T): Extract<InspectorEvent, { type: T }>[] {
-    return this.events.filter((e): e is Extract<InspectorEvent, { type: T }> => e.type === type);
+  ofType<T extends EngineEventType>(type: T): Extract<EngineEvent, { type: T }>[] {
+    return this.events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
   }
 
   clear(): void {

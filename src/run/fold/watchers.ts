@@ -2,7 +2,7 @@
 // cache watcher's events (created, state, bookmarks, live, terminated, stopped, closed), its
 // registration by the cacher, its client's close, the run's per-instant samples and its final
 // figures.
-import type { CacheWatcherInspectorEvent, CacherWatchEvent } from '../../engine';
+import type { CacheWatcherEvent, CacherWatchEvent } from '../../engine';
 import type { ScenarioInput, WatcherFinal, WatcherSampleGroup } from '../trace/trace-format';
 import type { WatcherStateName, WatcherTrack } from '../run-model';
 import { foldSampleGroups, sampleFrom } from '../watcher-samples';
@@ -10,10 +10,7 @@ import { seconds } from './seconds';
 import type { PendingWatch } from './watch-requests';
 import { TrackBuilder } from './watcher-track';
 
-type WatcherEvent<T extends CacheWatcherInspectorEvent['type']> = Extract<
-  CacheWatcherInspectorEvent,
-  { type: T }
->;
+type WatcherEvent<T extends CacheWatcherEvent['type']> = Extract<CacheWatcherEvent, { type: T }>;
 
 /** A bookmark sent this close to the watch's deadline counts as its pre-timeout bookmark. */
 const preDeadlineWindowMs = 3500;

@@ -1,13 +1,13 @@
 // No upstream counterpart: the listwatch trace format, versioned JSON lines. Line 1 is the header
 // (which scenario, profile, seed and parameters); every later line is one record with a `kind`:
 // an `input` (what the scenario did: writes, lists, watches, time phases), an `event` (a typed
-// inspector event the engine emitted) or `metrics` (the final metric samples and per-watcher
+// engine event the engine emitted) or `metrics` (the final metric samples and per-watcher
 // gauges). Records appear in virtual-time order, exactly as they happened. Version 2: requests
 // (list and watch inputs) and the events they cause carry the request's id; version 1 traces,
 // which lack them, are refused with the command that records them again (see validateHeader).
 import type { ImportReport } from '../import-report';
 import { visibleText } from '../../format/visible-text';
-import type { InspectorEvent } from '../../engine';
+import type { EngineEvent } from '../../engine';
 import type { LoggedAnswer, RunHeader } from '../run-model';
 
 export const traceFormat = 'listwatch-trace';
@@ -123,7 +123,7 @@ export type TraceInputRecord = { kind: 'input'; at: number } & ScenarioInput;
 
 export interface TraceEventRecord {
   kind: 'event';
-  event: InspectorEvent;
+  event: EngineEvent;
 }
 
 /** A watcher's state at the end of the run, as its client and the cacher see it. */

@@ -1,6 +1,6 @@
 // No upstream counterpart: writes a listwatch trace (trace-format.ts) line by line to a sink as the
 // run produces it. Nothing is buffered here: a long run streams to its file as it goes.
-import type { InspectorEvent } from '../../engine';
+import type { EngineEvent } from '../../engine';
 import {
   traceFormat,
   traceVersion,
@@ -45,7 +45,7 @@ export class TraceWriter {
     this.record({ kind: 'input', at, ...input });
   }
 
-  event(event: InspectorEvent): void {
+  event(event: EngineEvent): void {
     this.record({ kind: 'event', event });
   }
 

@@ -40,7 +40,7 @@ export async function engineOverEtcd(
     clock: new RealClock(),
     rand: new SeededRandom(rand.intn(4294967296)),
     etcd,
-    inspector: reflector.inspector,
+    eventSink: reflector.inspector,
     cache: { requestWatchProgressSupported },
   });
   resource.start();

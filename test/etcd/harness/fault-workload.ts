@@ -10,7 +10,7 @@ import { errorToAPIStatus, isResourceExpired } from '../../../src/engine/storage
 import { newListOptions } from '../../../src/engine/storage/list-options';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
-import type { InspectorEvent } from '../../../src/engine/inspect/events';
+import type { EngineEvent } from '../../../src/engine/inspect/events';
 
 /** LISTWATCH_FAULT_SEED picks the fault's timing (default fixed, so a run is repeatable). */
 export function faultSeed(defaultSeed = 1): number {
@@ -411,7 +411,7 @@ export class ReflectorEvents {
   readonly events: { at: number; phase: string; detail: string }[] = [];
   readonly inspector = {
     listening: true,
-    emit: (e: InspectorEvent): void => {
+    emit: (e: EngineEvent): void => {
       if (e.type !== 'cacher/reflector') return;
       const x = e as unknown as {
         phase: string;

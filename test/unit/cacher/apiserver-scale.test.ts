@@ -4,17 +4,17 @@
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import { StatusError } from '../../../src/engine/storage/errors';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import { createResource, type OpenedWatch, type Resource } from '../../../src/engine/apiserver';
 
 async function started(
   seed: number,
-  inspector?: RecordingInspector,
+  eventSink?: RecordingSink,
 ): Promise<{ r: Resource; clock: FakeClock }> {
   const clock = new FakeClock(0);
-  const r = createResource({ clock, rand: new SeededRandom(seed), inspector });
+  const r = createResource({ clock, rand: new SeededRandom(seed), eventSink: eventSink });
   r.start();
   await r.waitReady();
   await r.step(20);
@@ -23,7 +23,7 @@ async function started(
 
 describe('createResource with many watchers', () => {
   it('one event reaches every matching watcher; each content type is encoded once', async () => {
-    const insp = new RecordingInspector();
+    const insp = new RecordingSink();
     const { r } = await started(3, insp);
     const rv = String(r.etcd.currentRevision());
     const ws: OpenedWatch[] = [];
@@ -41,7 +41,7 @@ describe('createResource with many watchers', () => {
     insp.clear();
     await r.createPod({ name: 'web-1', namespace: 'ns', labels: { app: 'web' } });
     await r.settle();
-    r.flushInspector();
+    r.flushEvents();
     const matching = ws.filter((_, i) => i % 5 !== 0);
     assert.deepStrictEqual(
       ws.map((w) => w.client.received),

@@ -6,11 +6,7 @@ import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
-import {
-  InspectorHub,
-  RecordingInspector,
-  type InspectorEvent,
-} from '../../../src/engine/inspect/events';
+import { EventHub, RecordingSink, type EngineEvent } from '../../../src/engine/inspect/events';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
@@ -213,8 +209,8 @@ describe('createResource (the composition root)', () => {
   it("a consistent list waits for etcd's revision, moved by another resource, via progress requests", async () => {
     const clock = new FakeClock(0);
     const etcd = new MemoryEtcd({ clock });
-    const insp = new RecordingInspector();
-    const { r } = await started({ clock, etcd, inspector: insp });
+    const insp = new RecordingSink();
+    const { r } = await started({ clock, etcd, eventSink: insp });
     const cms = createResource({
       clock,
       rand: new SeededRandom(2),
@@ -330,8 +326,8 @@ describe('createResource (the composition root)', () => {
   });
 
   it('a stalled client is terminated (apiserver_terminated_watchers_total), a fast one is not', async () => {
-    const insp = new RecordingInspector();
-    const { r } = await started({ inspector: insp });
+    const insp = new RecordingSink();
+    const { r } = await started({ eventSink: insp });
     const stalled = await r.watch({
       namespace: 'ns',
       resourceVersion: String(r.etcd.currentRevision()),
@@ -357,8 +353,8 @@ describe('createResource (the composition root)', () => {
   });
 
   it('a watch-list watcher terminated after its awaited bookmark was queued drains gracefully', async () => {
-    const insp = new RecordingInspector();
-    const { r } = await started({ inspector: insp }, async (res) => {
+    const insp = new RecordingSink();
+    const { r } = await started({ eventSink: insp }, async (res) => {
       for (let i = 0; i < 30; i++)
         await res.createPod({ name: `init-${String(i).padStart(2, '0')}`, namespace: 'ns' });
     });
@@ -400,8 +396,8 @@ describe('createResource (the composition root)', () => {
   });
 
   it("the compactor drops snapshots below etcd's compaction: exact lists there go to etcd (410)", async () => {
-    const insp = new RecordingInspector();
-    const { r } = await started({ inspector: insp });
+    const insp = new RecordingSink();
+    const { r } = await started({ eventSink: insp });
     await r.createPod({ name: 'a', namespace: 'ns' });
     const old = String(r.etcd.currentRevision());
     await r.createPod({ name: 'b', namespace: 'ns' });
@@ -431,8 +427,8 @@ describe('createResource (the composition root)', () => {
   });
 
   it('encodes each dispatched object once per content type, however many clients read it', async () => {
-    const insp = new RecordingInspector();
-    const { r } = await started({ inspector: insp });
+    const insp = new RecordingSink();
+    const { r } = await started({ eventSink: insp });
     const rv = String(r.etcd.currentRevision());
     const types: WatchContentType[] = [
       contentTypeJSON,
@@ -446,7 +442,7 @@ describe('createResource (the composition root)', () => {
       ws.push(await r.watch({ namespace: 'ns', resourceVersion: rv, contentType: ct }));
     for (let i = 0; i < 3; i++) await r.createPod({ name: `p${i}`, namespace: 'ns' });
     await r.step(10);
-    r.flushInspector();
+    r.flushEvents();
     const ser = insp.ofType('serialization/encode');
     assert.strictEqual(ser.length, 6, 'three events x two identifiers');
     for (const s of ser) {
@@ -462,11 +458,11 @@ describe('createResource (the composition root)', () => {
   });
 
   it('nothing is built for a hub nobody listens to', async () => {
-    const hub = new InspectorHub();
-    const { r } = await started({ inspector: hub });
+    const hub = new EventHub();
+    const { r } = await started({ eventSink: hub });
     let built = 0;
     const orig = hub.emit.bind(hub);
-    hub.emit = (e: InspectorEvent) => {
+    hub.emit = (e: EngineEvent) => {
       built++;
       orig(e);
     };
@@ -478,7 +474,7 @@ describe('createResource (the composition root)', () => {
     });
     for (let i = 0; i < 5; i++) await r.createPod({ name: `p${i}`, namespace: 'ns' });
     await r.step(65_000);
-    r.flushInspector();
+    r.flushEvents();
     assert.strictEqual(built, 0);
     assert.ok(w.client.events.length >= 6);
     r.stop();
@@ -506,12 +502,12 @@ describe('createResource (the composition root)', () => {
 
   it('is deterministic: the same seed gives the same inspector events', async () => {
     const run = async (): Promise<string> => {
-      const insp = new RecordingInspector();
+      const insp = new RecordingSink();
       const clock = new FakeClock(0);
       const r = createResource({
         clock,
         rand: new SeededRandom(99),
-        inspector: insp,
+        eventSink: insp,
         cache: { bookmarkFrequency: 2000 },
       });
       r.start();
@@ -533,7 +529,7 @@ describe('createResource (the composition root)', () => {
         await r.step(37);
       }
       await r.step(5000);
-      r.flushInspector();
+      r.flushEvents();
       r.stop();
       return JSON.stringify(insp.events);
     };
@@ -646,8 +642,8 @@ describe('a predicate naming one object reads its key alone (registry ListPredic
   ];
   for (const c of cases) {
     it(`LIST, ${c.name}`, async () => {
-      const insp = new RecordingInspector();
-      const { r } = await started({ namespaced: c.namespaced, inspector: insp });
+      const insp = new RecordingSink();
+      const { r } = await started({ namespaced: c.namespaced, eventSink: insp });
       insp.clear();
       await r.list({
         namespace: c.namespace,
@@ -666,8 +662,8 @@ describe('a predicate naming one object reads its key alone (registry ListPredic
       r.stop();
     });
     it(`WATCH, ${c.name}`, async () => {
-      const insp = new RecordingInspector();
-      const { r } = await started({ namespaced: c.namespaced, inspector: insp });
+      const insp = new RecordingSink();
+      const { r } = await started({ namespaced: c.namespaced, eventSink: insp });
       insp.clear();
       const w = await r.watch({
         namespace: c.namespace,
@@ -692,8 +688,8 @@ describe('a resource without a watch cache (UndecoratedStorage)', () => {
     metadata: { name, namespace: 'ns' },
   });
   it('LISTs from etcd, honouring the limit of an RV "0" list; no delegator, no cacher', async () => {
-    const insp = new RecordingInspector();
-    const { r } = await started({ groupResource: events, watchCache: false, inspector: insp });
+    const insp = new RecordingSink();
+    const { r } = await started({ groupResource: events, watchCache: false, eventSink: insp });
     for (const n of ['a', 'b', 'c']) await r.create(event(n));
     insp.clear();
     const list = await r.list({ namespace: 'ns', resourceVersion: '0', limit: 2 });
@@ -710,8 +706,8 @@ describe('a resource without a watch cache (UndecoratedStorage)', () => {
     r.stop();
   });
   it('WATCHes etcd: the events after the RV, ended by the request deadline', async () => {
-    const insp = new RecordingInspector();
-    const { r } = await started({ groupResource: events, watchCache: false, inspector: insp });
+    const insp = new RecordingSink();
+    const { r } = await started({ groupResource: events, watchCache: false, eventSink: insp });
     await r.create(event('a'));
     const rv = String(r.etcd.currentRevision());
     const w = await r.watch({ namespace: 'ns', resourceVersion: rv, timeoutSeconds: 5 });

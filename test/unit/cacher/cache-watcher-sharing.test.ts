@@ -9,7 +9,7 @@ import {
   CachingObject,
   newCachingObject,
   setCachingObjects,
-  type CachingObjectInspector,
+  type CachingObjectHooks,
 } from '../../../src/engine/cacher/caching-object';
 import { CacheWatcher, emptyFunc, newCacheWatcher } from '../../../src/engine/cacher/cache-watcher';
 import { watcherIdentifier } from '../../../src/engine/cacher/cacher';
@@ -194,14 +194,14 @@ describe('cacheWatcher: what watchers share', () => {
     );
     for (const conversion of [new SharedConversion(), undefined]) {
       const copies: string[] = [];
-      const inspector: CachingObjectInspector = { deepCopied: (e) => copies.push(e.setter) };
+      const eventSink: CachingObjectHooks = { deepCopied: (e) => copies.push(e.setter) };
       const ws = [live(all, 0, conversion), live(all, 0, conversion), live(all, 0, conversion)];
       const e = event('DELETED', podObj('p', 4), 9, {
         prevObject: podObj('p', 4),
         prevObjLabels: {},
         prevObjFields: {},
       });
-      setCachingObjects(e, { inspector });
+      setCachingObjects(e, { eventSink: eventSink });
       for (const x of ws) x.w.nonblockingAdd(e);
       assert.deepStrictEqual(copies, ['setResourceVersion']);
       assert.deepStrictEqual(

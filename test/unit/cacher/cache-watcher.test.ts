@@ -15,7 +15,7 @@ import {
   emptyFunc,
   newCacheWatcher,
 } from '../../../src/engine/cacher/cache-watcher';
-import type { CacheWatcherInspectorEvent } from '../../../src/engine/cacher/cache-watcher-report';
+import type { CacheWatcherEvent } from '../../../src/engine/cacher/cache-watcher-report';
 import {
   filterWithAttrsAndPrefixFunction,
   type FilterWithAttrsFunc,
@@ -979,10 +979,10 @@ describe('cacheWatcher.add and the processInterval task', () => {
   });
 
   it('closes silently when the interval is invalidated', async () => {
-    const events: CacheWatcherInspectorEvent[] = [];
+    const events: CacheWatcherEvent[] = [];
     const w = newCacheWatcher(5, everything, emptyFunc, zeroTime, false, pods, '', {
       id: 7,
-      inspector: { emit: (e) => events.push(e) },
+      eventSink: { emit: (e) => events.push(e) },
     });
     let n = 0;
     const interval = newCacheInterval<WatchObject>(
@@ -1010,12 +1010,12 @@ describe('cacheWatcher.add and the processInterval task', () => {
 
   it('reports its life to the inspector: created, state changes, bookmarks with reasons, termination, close', async () => {
     const clock = new FakeClock(epoch);
-    const events: CacheWatcherInspectorEvent[] = [];
+    const events: CacheWatcherEvent[] = [];
     const f = countingForget(() => w);
     const w = newCacheWatcher(1, everything, f.forget, epoch + 60_000, true, pods, 'id', {
       id: 1,
       clock,
-      inspector: { emit: (e) => events.push(e) },
+      eventSink: { emit: (e) => events.push(e) },
     });
     w.setBookmarkAfterResourceVersion(10);
     void w.processInterval(intervalFromEvents([makeWatchCacheEvent(5)]), 5);

@@ -12,7 +12,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import type { ReadRate, WatchContentType } from '../../../src/engine/clients/watch-client';
@@ -185,11 +185,11 @@ function expectedLive(oracle: Oracle, req: ResourceWatchRequest, fromRV: number)
 
 async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<void> {
   const clock = new FakeClock(0);
-  const insp = new RecordingInspector();
+  const insp = new RecordingSink();
   const r: Resource = createResource({
     clock,
     rand: new SeededRandom(seed),
-    inspector: insp,
+    eventSink: insp,
     cache: { bookmarkFrequency: 2000 },
   });
   const oracle = new Oracle();
@@ -309,11 +309,11 @@ async function runWorkload(seed: number, cmds: Cmd[], preStart = 0): Promise<voi
   for (const w of watches)
     if (!w.opened.client.closed) w.opened.client.setReadRate({ kind: 'fast' });
   await r.step(5000);
-  r.flushInspector();
+  r.flushEvents();
 
   const registrations = new Map<
     number,
-    ReturnType<RecordingInspector['ofType']>[number] & { type: 'cacher/watch' }
+    ReturnType<RecordingSink['ofType']>[number] & { type: 'cacher/watch' }
   >();
   for (const e of insp.ofType('cacher/watch'))
     if (e.watcherId !== undefined) registrations.set(e.watcherId, e);

@@ -15,7 +15,7 @@ import {
   StatusError,
   type Status,
 } from '../../../src/engine/storage/errors';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import {
   Cacher,
   goDuration,
@@ -480,8 +480,8 @@ describe('Cacher (cacher.go)', () => {
         'other\u0000',
       ]);
       assert.deepStrictEqual([...cacher.watchers.valueWatchers.keys()].sort(), ['a', 'b']);
-      const insp = new RecordingInspector();
-      (cacher as unknown as { inspector: RecordingInspector }).inspector = insp;
+      const insp = new RecordingSink();
+      (cacher as unknown as { eventSink: RecordingSink }).eventSink = insp;
       cacher.watchCache.add({
         metadata: { name: 'p', namespace: 'ns', resourceVersion: '101' },
         spec: { nodeName: 'a' },
@@ -648,8 +648,8 @@ describe('Cacher (cacher.go)', () => {
     });
 
     it('the real budget: 50ms per second up to 100ms, then blocked watchers are terminated at once', async () => {
-      const insp = new RecordingInspector();
-      const { cacher, clock } = await newTestCacher(new MockStorage(), { inspector: insp });
+      const insp = new RecordingSink();
+      const { cacher, clock } = await newTestCacher(new MockStorage(), { eventSink: insp });
       await clock.stepAsync(10_000); // the budget refills to its 100ms cap
       const stuck = await cacher.watch('/pods/ns', watchOpts('100'));
       let rv = 100;
@@ -729,8 +729,8 @@ describe('Cacher (cacher.go)', () => {
     });
 
     it('an interval overrun by the ring in real time: the watch closes after its buffered events', async () => {
-      const insp = new RecordingInspector();
-      const { cacher, clock } = await newTestCacher(new MockStorage(), { inspector: insp });
+      const insp = new RecordingSink();
+      const { cacher, clock } = await newTestCacher(new MockStorage(), { eventSink: insp });
       let rv = 100;
       for (let i = 0; i < 250; i++) cacher.watchCache.add(makeTestPod(`pod-${i}`, ++rv));
       assert.strictEqual(
@@ -760,8 +760,8 @@ describe('Cacher (cacher.go)', () => {
     });
 
     it('counts every incoming event as dispatched, storage bookmarks included (not dispatched)', async () => {
-      const insp = new RecordingInspector();
-      const { cacher, registry } = await newTestCacher(new MockStorage(), { inspector: insp });
+      const insp = new RecordingSink();
+      const { cacher, registry } = await newTestCacher(new MockStorage(), { eventSink: insp });
       const w = await cacher.watch('/pods/ns', watchOpts('100', everything(true)));
       cacher.watchCache.add(makeTestPod('a', 101));
       cacher.watchCache.updateResourceVersion('105');
@@ -979,9 +979,9 @@ describe('Cacher (cacher.go)', () => {
     });
 
     it('a relist terminates every watcher (they reconnect), and the generation check closes late registrations', async () => {
-      const insp = new RecordingInspector();
+      const insp = new RecordingSink();
       const storage = new MockStorage();
-      const { cacher, clock } = await newTestCacher(storage, { inspector: insp });
+      const { cacher, clock } = await newTestCacher(storage, { eventSink: insp });
       const w = await cacher.watch('/pods/ns', watchOpts('100'));
       storage.watches[0].error(
         newResourceExpired('The resourceVersion for the provided watch is too old.').status,
@@ -1011,8 +1011,8 @@ describe('Cacher (cacher.go)', () => {
 
   describe('inspector', () => {
     it('reports watch registration, dispatch, bucket pops and serializations', async () => {
-      const insp = new RecordingInspector();
-      const { cacher, clock } = await newTestCacher(new MockStorage(), { inspector: insp });
+      const insp = new RecordingSink();
+      const { cacher, clock } = await newTestCacher(new MockStorage(), { eventSink: insp });
       const w = (await cacher.watch(
         '/pods/ns',
         watchOpts('100', everything(true)),
@@ -1035,7 +1035,7 @@ describe('Cacher (cacher.go)', () => {
       obj.cacheEncode('json', () => new Uint8Array(7));
       obj.cacheEncode('json', () => new Uint8Array(7));
       await clock.stepAsync(62_000);
-      cacher.flushInspector();
+      cacher.flushEvents();
       const ser = insp.ofType('serialization/encode');
       assert.deepStrictEqual(
         ser.map((s) => [s.identifier, s.encodes, s.hits, s.bytes, s.resourceVersion]),

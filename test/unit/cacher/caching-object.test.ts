@@ -16,7 +16,7 @@ import {
   newCachingObject,
   setCachingObjects,
   updateResourceVersion,
-  type CachingObjectInspector,
+  type CachingObjectHooks,
 } from '../../../src/engine/cacher/caching-object';
 
 const text = new TextEncoder();
@@ -394,7 +394,7 @@ describe('cachingObject (caching_object.go)', () => {
 
   it('reports encodes, hits, the lazy copy and invalidations to the inspector', () => {
     const events: string[] = [];
-    const inspector: CachingObjectInspector = {
+    const eventSink: CachingObjectHooks = {
       encoded: (e) =>
         events.push(
           `encoded ${e.identifier} hit=${e.hit} bytes=${e.bytes}${e.error ? ` error=${e.error}` : ''}`,
@@ -402,7 +402,7 @@ describe('cachingObject (caching_object.go)', () => {
       deepCopied: (e) => events.push(`deepCopied ${e.setter}`),
       invalidated: (e) => events.push(`invalidated ${e.setter} [${e.identifiers.join(',')}]`),
     };
-    const o = newCachingObject(pod('p', '1'), { inspector });
+    const o = newCachingObject(pod('p', '1'), { eventSink: eventSink });
     o.cacheEncode('a', () => text.encode('abc'));
     o.cacheEncode('a', () => text.encode('zzz'));
     assert.throws(() =>

@@ -9,7 +9,7 @@ import { SelectionPredicate } from '../../../src/engine/storage/selection-predic
 import * as labels from '../../../src/engine/storage/labels';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { isTooManyRequests, StatusError } from '../../../src/engine/storage/errors';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import { WatchRequestContext } from '../../../src/engine/clients/watch-client';
 import type { OrderedLister } from '../../../src/engine/cacher/watch-cache-store';
 import { shouldDelegateListOnNotReadyCache } from '../../../src/engine/cacher/delegator';
@@ -510,9 +510,9 @@ describe('CacheDelegator (delegator.go)', () => {
   });
 
   it('reports each decision with the rule that made it', async () => {
-    const insp = new RecordingInspector();
+    const insp = new RecordingSink();
     const storage = new MockStorage();
-    const { cacher, delegator, clock } = await newTestCacher(storage, { inspector: insp });
+    const { cacher, delegator, clock } = await newTestCacher(storage, { eventSink: insp });
     cacher.watchCache.add(makeTestPod('a', 101));
     await settle();
     const lim = (n: number) => new SelectionPredicate({ limit: n });

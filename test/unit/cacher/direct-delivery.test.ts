@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
-import { InspectorHub } from '../../../src/engine/inspect/events';
+import { EventHub } from '../../../src/engine/inspect/events';
 import { makePod } from '../../../src/engine/storage/objects';
 import { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
 import { InPlaceDelivery } from '../../../src/engine/cacher/in-place-delivery';
@@ -102,7 +102,7 @@ async function run(cmds: readonly Cmd[], fastPaths: boolean): Promise<string[]> 
   const r: Resource = createResource({
     clock,
     rand: new SeededRandom(5),
-    inspector: new InspectorHub(),
+    eventSink: new EventHub(),
     cache: { bookmarkFrequency: 2000, fastPaths },
   });
   r.start();

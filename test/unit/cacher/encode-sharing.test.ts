@@ -103,7 +103,7 @@ describe('CachingObject.encodedLength', () => {
           const hits: string[] = [];
           const co = newCachingObject(
             { metadata: { name: 'n' } },
-            heard ? { inspector: { encoded: (e) => hits.push(`${e.identifier}:${e.hit}`) } } : {},
+            heard ? { eventSink: { encoded: (e) => hits.push(`${e.identifier}:${e.hit}`) } } : {},
           );
           const out: unknown[] = [];
           for (const s of steps) {

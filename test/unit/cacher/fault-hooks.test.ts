@@ -7,7 +7,7 @@ import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import { EtcdError, unreachableDesc } from '../../../src/engine/etcd/kv';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import {
   createResource,
@@ -41,8 +41,8 @@ describe('fault hooks', () => {
     ];
     for (const c of cases) {
       it(c.name, async () => {
-        const insp = new RecordingInspector();
-        const r = await started({ gates: c.gates, inspector: insp });
+        const insp = new RecordingSink();
+        const r = await started({ gates: c.gates, eventSink: insp });
         r.cacher.reflector.pause(5000);
         await r.createPod({ name: 'b', namespace: 'ns' });
         await r.settle();

@@ -3,11 +3,11 @@
 // watcher-run.ts), never a module's, so their dispatches, interleaved (one waits for a slow
 // watcher while the other dispatches), give each cacher exactly what it gives when it runs alone:
 // every watcher's counts, every client's counts and kept events, the metrics and, when someone
-// listens, every inspector event. With the fast paths on and off.
+// listens, every engine event. With the fast paths on and off.
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
-import { InspectorHub } from '../../../src/engine/inspect/events';
+import { EventHub } from '../../../src/engine/inspect/events';
 import { CacheWatcher } from '../../../src/engine/cacher/cache-watcher';
 import { contentTypeJSON, contentTypeProtobuf } from '../../../src/engine/cacher/object-encoders';
 import type { ReadRate, WatchContentType } from '../../../src/engine/clients/watch-client';
@@ -108,13 +108,13 @@ class Subject {
     listen: boolean,
     private readonly ops: Op[][],
   ) {
-    const hub = new InspectorHub();
+    const hub = new EventHub();
     if (listen) hub.subscribe((e) => this.events.push(JSON.stringify(e)));
     this.r = createResource({
       clock,
       rand: new SeededRandom(gr.resource.length),
       groupResource: gr,
-      inspector: hub,
+      eventSink: hub,
       cache: { bookmarkFrequency: 2000, fastPaths },
     });
   }
@@ -160,7 +160,7 @@ class Subject {
 
   /** Everything a user can read of this resource. */
   report(): string[] {
-    this.r.flushInspector();
+    this.r.flushEvents();
     const out = this.watches.map((w, i) => {
       const counts = w.watcher instanceof CacheWatcher ? JSON.stringify(w.watcher.counts) : '';
       const c = w.client;

@@ -106,7 +106,7 @@ describe('WatcherRun', () => {
       false,
       'a plain object: each member gets its own copy',
     );
-    const heard = newCachingObject(pod(), { inspector: { encoded: () => undefined } });
+    const heard = newCachingObject(pod(), { eventSink: { encoded: () => undefined } });
     assert.strictEqual(heard.quiet, false);
     assert.strictEqual(run.dispatch(event(heard)), false, 'an inspector hears of every encode');
     assert.strictEqual(run.delivered, 0);

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import type { FakeClock } from '../../../src/engine/clock';
 import type { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import { RequestRecorder } from '../../../src/engine/etcd/request-recorder';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { StatusError, type Status } from '../../../src/engine/storage/errors';
 import { makePod, type KubeObject } from '../../../src/engine/storage/objects';
@@ -19,7 +19,7 @@ export interface TestSetup {
   memory: MemoryEtcd | undefined;
   store: EtcdStore;
   recorder: RequestRecorder;
-  inspector: RecordingInspector;
+  eventSink: RecordingSink;
   /** Lets the etcd answer what it was asked (microtask turns in memory). */
   settle(turns?: number): Promise<void>;
 }
@@ -36,15 +36,15 @@ export async function testSetup(
   const { clock, etcd, memory, settle } = await etcdUnderTest.open(o);
   const recorder = new RequestRecorder();
   etcd.addRequestListener(recorder.record);
-  const inspector = new RecordingInspector();
+  const eventSink = new RecordingSink();
   const store = new EtcdStore({
     etcd,
     clock,
     groupResource: { group: '', resource: 'pods' },
     features: o.features,
-    inspector,
+    eventSink: eventSink,
   });
-  return { clock, etcd, memory, store, recorder, inspector, settle };
+  return { clock, etcd, memory, store, recorder, eventSink: eventSink, settle };
 }
 
 /** A pod as upstream's example.Pod{ObjectMeta{Namespace, Name}}. */

@@ -27,7 +27,7 @@ function checkCalls(
   pageSize: number,
   estimatedProcessedObjects: number,
 ): void {
-  const done = t.inspector.ofType('list/done');
+  const done = t.eventSink.ofType('list/done');
   const last = done[done.length - 1];
   assert.strictEqual(
     last.evaluated,
@@ -324,14 +324,14 @@ export function storePagingCases(etcd: EtcdUnderTest): void {
             );
           const last = `p-${objects - 1}`;
           t.recorder.clear();
-          t.inspector.clear();
+          t.eventSink.clear();
           const out = await listFirstN(t, objects, pageSize, last);
           assert.deepStrictEqual(names(out.items), [`ns/${last}`], 'the one match');
           const calls = t.recorder.getReadsAndReset();
           assert.strictEqual(calls, doublingCalls(pageSize, objects), 'calls of the doubling loop');
           if (pageSize <= 1)
             assert.strictEqual(calls, estimatedGetCalls(pageSize, objects), 'upstream formula');
-          const done = t.inspector.ofType('list/done')[0];
+          const done = t.eventSink.ofType('list/done')[0];
           assert.strictEqual(done.fetched, objects, 'fetched');
           assert.strictEqual(done.evaluated, objects, 'evaluated');
           assert.strictEqual(done.returned, 1, 'returned');
@@ -512,7 +512,7 @@ apiserver_storage_list_total{group="",resource="pods"} 1
         2,
         'the LIST and the lookup',
       );
-      const done = t.inspector.ofType('list/done');
+      const done = t.eventSink.ofType('list/done');
       assert.deepStrictEqual(
         done.map((d) => [d.keyPrefix, d.etcdRequests, d.error?.code]),
         [
@@ -529,13 +529,13 @@ apiserver_storage_list_total{group="",resource="pods"} 1
           `/registry/pods/ns/p-${String(i).padStart(2, '0')}`,
           JSON.stringify(pod('ns', `p-${i}`)),
         );
-      t.inspector.clear();
+      t.eventSink.clear();
       const [a, b] = await Promise.all([
         t.store.getList('/pods/', { predicate: { limit: 1, field: 'metadata.name=p-39' } }),
         t.store.getList('/pods/', { predicate: { limit: 2, field: 'metadata.name=p-39' } }),
       ]);
       assert.strictEqual(a.items.length + b.items.length, 2);
-      const done = t.inspector
+      const done = t.eventSink
         .ofType('list/done')
         .map((d) => d.etcdRequests)
         .sort();

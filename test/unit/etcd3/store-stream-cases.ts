@@ -134,10 +134,10 @@ export function storeStreamCases(etcd: EtcdUnderTest): void {
         '# HELP etcd_requests_total [ALPHA] Etcd request counts for each operation and object type.\n# TYPE etcd_requests_total counter\netcd_requests_total{group="",operation="list",resource="pods"} 1\n',
       );
       assert.strictEqual(t.store.featureSupportChecker.supports('RangeStream'), false);
-      const fallback = t.inspector.ofType('list/stream-fallback');
+      const fallback = t.eventSink.ofType('list/stream-fallback');
       assert.strictEqual(fallback.length, 1);
       assert.strictEqual(fallback[0].recheckAt, rangeStreamRecheckInterval);
-      const probe = t.inspector.ofType('etcd/request').find((e) => e.operation === 'listStream');
+      const probe = t.eventSink.ofType('etcd/request').find((e) => e.operation === 'listStream');
       assert.ok(probe?.unimplemented, 'the probe is reported to the inspector as unimplemented');
 
       // Marked unsupported: no further probe, until the recheck interval has passed.
@@ -147,7 +147,7 @@ export function storeStreamCases(etcd: EtcdUnderTest): void {
       await t.store.getList('/pods/', {});
       assert.deepStrictEqual(ops(t), ['range:0', 'range:0']);
       assert.deepStrictEqual(
-        t.inspector
+        t.eventSink
           .ofType('list/stream-decision')
           .slice(-2)
           .map((e) => e.reason),
@@ -162,7 +162,7 @@ export function storeStreamCases(etcd: EtcdUnderTest): void {
         'probed again after 10 minutes, still unimplemented',
       );
       assert.strictEqual(
-        t.inspector.ofType('list/stream-decision').slice(-1)[0].reason,
+        t.eventSink.ofType('list/stream-decision').slice(-1)[0].reason,
         'recheck-due',
       );
 
@@ -204,7 +204,7 @@ export function storeStreamCases(etcd: EtcdUnderTest): void {
         };
         const snapshot = await streamedList('', '');
         assert.strictEqual(snapshot.items.length, 25);
-        const pages = t.inspector.ofType('list/page').filter((p) => p.streamed);
+        const pages = t.eventSink.ofType('list/page').filter((p) => p.streamed);
         assert.deepStrictEqual(
           pages.map((p) => p.fetched),
           [10, 15],

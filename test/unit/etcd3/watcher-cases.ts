@@ -312,7 +312,7 @@ export function watcherCases(etcd: EtcdUnderTest): void {
           ],
           supported ? 1 : undefined,
         );
-        assert.strictEqual(t.inspector.ofType('list/stream-fallback').length, supported ? 0 : 1);
+        assert.strictEqual(t.eventSink.ofType('list/stream-fallback').length, supported ? 0 : 1);
       });
     }
 

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import { createResource } from '../../../src/engine/apiserver';
 import { FakeClock } from '../../../src/engine/clock';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import { SeededRandom } from '../../../src/engine/rand';
 import { makePod } from '../../../src/engine/storage/objects';
 import type { ClusterState } from '../../../src/explain/cluster-state';
@@ -355,11 +355,11 @@ describe('explainRequest agrees with the engine’s own delegation events', () =
   for (const consistentReadsSupported of [true, false]) {
     it(`requestWatchProgressSupported=${consistentReadsSupported}`, async () => {
       const clock = new FakeClock(0);
-      const inspector = new RecordingInspector();
+      const eventSink = new RecordingSink();
       const r = createResource({
         clock,
         rand: new SeededRandom(1),
-        inspector,
+        eventSink: eventSink,
         cache: { requestWatchProgressSupported: consistentReadsSupported },
       });
       for (let i = 0; i < 4; i++)
@@ -371,10 +371,10 @@ describe('explainRequest agrees with the engine’s own delegation events', () =
       await r.waitReady();
       await r.step(10);
       for (const { url, req } of requests) {
-        inspector.clear();
+        eventSink.clear();
         const ctx = r.listContext(req);
         await r.list(req, ctx).catch(() => undefined);
-        const decision = inspector
+        const decision = eventSink
           .ofType('delegator/decision')
           .find((e) => e.requestId === ctx.requestId);
         assert.ok(decision, url);

@@ -1,11 +1,11 @@
 // Tests for src/engine/request (request-context.ts, request-path.ts) and for the context reaching
 // every layer: each kind of request a Resource serves (LISTs served by the cache or etcd, with a
 // consistent read's fallback; GETs; a watch-list; writes; the reflector's own LIST and WATCH) tags
-// the inspector events it causes with its id and nothing else's.
+// the engine events it causes with its id and nothing else's.
 import * as assert from 'assert';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
-import { RecordingInspector, type InspectorEvent } from '../../../src/engine/inspect/events';
+import { RecordingSink, type EngineEvent } from '../../../src/engine/inspect/events';
 import {
   RequestContexts,
   type HttpMethod,
@@ -63,12 +63,12 @@ describe('request contexts', () => {
 
   it("every event a request causes carries that request's id, and no other request's", async () => {
     const clock = new FakeClock(0);
-    const insp = new RecordingInspector();
+    const insp = new RecordingSink();
     const requests = new KeptContexts();
     const r: Resource = createResource({
       clock,
       rand: new SeededRandom(3),
-      inspector: insp,
+      eventSink: insp,
       requests,
       gates: { WatchList: true },
     });
@@ -100,12 +100,12 @@ describe('request contexts', () => {
     await r.setLabels('ns', 'a', { x: 'y' }, 'writer');
     await r.delete('ns', 'b', 'writer');
     await r.step(10);
-    r.flushInspector();
+    r.flushEvents();
     r.stop();
 
     const byId = new Map(requests.made.map((c) => [c.requestId, c]));
     const tagged = insp.events.filter((e) => 'requestId' in e && e.requestId !== undefined);
-    const idOf = (e: InspectorEvent) => (e as { requestId?: number }).requestId as number;
+    const idOf = (e: EngineEvent) => (e as { requestId?: number }).requestId as number;
     for (const e of tagged) assert.ok(byId.has(idOf(e)), `${e.type}: an id of a made context`);
     const typesOf = (c: RequestContext) =>
       [...new Set(tagged.filter((e) => idOf(e) === c.requestId).map((e) => e.type))].sort();
@@ -175,6 +175,6 @@ describe('request contexts', () => {
       insp.events.filter((e) => idOf(e) === undefined).map((e) => e.type),
     );
     for (const t of ['etcd/request', 'list/page', 'list/done', 'watchcache/wait', 'cacher/watch'])
-      assert.ok(!untaggedTypes.has(t as InspectorEvent['type']), `every ${t} has a request id`);
+      assert.ok(!untaggedTypes.has(t as EngineEvent['type']), `every ${t} has a request id`);
   });
 });

@@ -1,9 +1,9 @@
-// Tests for src/run/build-run-model.ts: the fold of inspector events into a RunModel — watcher
+// Tests for src/run/build-run-model.ts: the fold of engine events into a RunModel — watcher
 // tracks and their bounded logs, lists and their etcd calls, capacity points, serialization totals.
 import * as assert from 'assert';
 import { RunModelBuilder, selectorFromIdentifier } from '../../../src/run/build-run-model';
 import type { RunHeader } from '../../../src/run/run-model';
-import type { InspectorEvent } from '../../../src/engine/inspect/events';
+import type { EngineEvent } from '../../../src/engine/inspect/events';
 
 const header: RunHeader = {
   format: 'listwatch-trace',
@@ -51,7 +51,7 @@ describe('RunModelBuilder', () => {
 
   it('tracks state changes, drops by reason, termination and the close reason', () => {
     const b = new RunModelBuilder(header);
-    const ev: InspectorEvent[] = [
+    const ev: EngineEvent[] = [
       {
         type: 'watcher/created',
         at: 0,
@@ -122,7 +122,7 @@ describe('RunModelBuilder', () => {
 
   it('groups etcd calls and pages under the list that made them; cacher lists apart', () => {
     const b = new RunModelBuilder(header);
-    const req = (requestId: number, at: number, limit: number, kvs: number): InspectorEvent => ({
+    const req = (requestId: number, at: number, limit: number, kvs: number): EngineEvent => ({
       type: 'etcd/request',
       at,
       groupResource: gr,
@@ -137,7 +137,7 @@ describe('RunModelBuilder', () => {
       count: 50,
       latencyMs: 0,
     });
-    const done = (requestId: number, at: number, fetched: number): InspectorEvent => ({
+    const done = (requestId: number, at: number, fetched: number): EngineEvent => ({
       type: 'list/done',
       at,
       groupResource: gr,

@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import type { RunHeader } from '../../../src/run/run-model';
-import type { InspectorEvent } from '../../../src/engine/inspect/events';
+import type { EngineEvent } from '../../../src/engine/inspect/events';
 
 const header: RunHeader = {
   format: 'listwatch-trace',
@@ -18,7 +18,7 @@ const groupResource = { group: '', resource: 'pods' };
 
 // Each case's event `i` (1, 2, 3) is at i s with RV 10·i; with one entry per series, the second
 // event reaches both caps.
-const cases: Array<{ name: string; event: (i: number) => InspectorEvent; want: string[] }> = [
+const cases: Array<{ name: string; event: (i: number) => EngineEvent; want: string[] }> = [
   {
     name: 'a dispatch that met a blocked watcher: the RV point, then the blocked dispatch',
     event: (i) => ({

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { FakeClock } from '../../../src/engine/clock';
 import { SeededRandom } from '../../../src/engine/rand';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
-import { InspectorHub } from '../../../src/engine/inspect/events';
+import { EventHub } from '../../../src/engine/inspect/events';
 import { RequestContexts } from '../../../src/engine/request/request-context';
 import { MetricsRegistry } from '../../../src/engine/metrics/registry';
 import { createResource, type CreateResourceOptions } from '../../../src/engine/apiserver';
@@ -45,7 +45,7 @@ export interface AdminServer {
   clock: FakeClock;
   world: FaultWorld & { etcd: MemoryEtcd };
   state: DebugState;
-  hub: InspectorHub;
+  hub: EventHub;
   requests: RequestContexts;
   log: string[];
   pods: ServedResource;
@@ -77,7 +77,7 @@ export async function startAdminServer(
 ): Promise<AdminServer> {
   const clock = new FakeClock(0);
   const etcd = new MemoryEtcd({ clock });
-  const hub = new InspectorHub();
+  const hub = new EventHub();
   const requests = new RequestContexts();
   const metrics = new MetricsRegistry();
   const log: string[] = [];
@@ -86,7 +86,7 @@ export async function startAdminServer(
     clock,
     rand,
     etcd,
-    inspector: hub,
+    eventSink: hub,
     requests,
     metrics,
     log: (m) => log.push(m),

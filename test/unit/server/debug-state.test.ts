@@ -1,5 +1,5 @@
 // Tests for src/server/debug-state.ts over a real HTTP server: the live resources and watchers
-// read from the engine, clients by user agent, and recent lists folded from inspector events by
+// read from the engine, clients by user agent, and recent lists folded from engine events by
 // request id, with the bounds that keep the memory flat.
 import * as assert from 'assert';
 import { DebugState, debugStatePath, requestKind } from '../../../src/server/debug-state';

@@ -1,6 +1,6 @@
 // Tests for src/server/live-recorder.ts and src/run/live-run.ts: a real ApiServer spoken to over
 // HTTP, its LISTs, WATCHes, writes and faults recorded as trace inputs with the client's
-// User-Agent and connection, the inspector events folded into them by request id, and the live
+// User-Agent and connection, the engine events folded into them by request id, and the live
 // model equal to the model of its saved trace reloaded.
 import * as assert from 'assert';
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
@@ -10,7 +10,7 @@ import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { LiveRun } from '../../../src/run/live-run';
 import { loadRun } from '../../../src/run/load-run';
 import type { TraceInputRecord, TraceRecord } from '../../../src/run/trace/trace-format';
-import type { InspectorEvent } from '../../../src/engine/inspect/events';
+import type { EngineEvent } from '../../../src/engine/inspect/events';
 
 interface Reply {
   status: number;
@@ -325,7 +325,7 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
   });
 
   it('counts clock times from the server start (at, deadlines, recheck times)', () => {
-    const table: Array<{ event: InspectorEvent; want: Record<string, unknown> }> = [
+    const table: Array<{ event: EngineEvent; want: Record<string, unknown> }> = [
       {
         event: {
           type: 'watcher/created',
@@ -359,7 +359,7 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
           groupResource: { group: '', resource: 'pods' },
           origin: 'list',
           recheckAt: 601000,
-        } as unknown as InspectorEvent,
+        } as unknown as EngineEvent,
         want: { at: 200, recheckAt: 600000 },
       },
     ];

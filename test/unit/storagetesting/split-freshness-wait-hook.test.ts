@@ -1,8 +1,8 @@
 // The watch cache reports the start of a freshness wait through its onFreshnessWaitStart hook
 // (src/engine/cacher/watch-cache.ts waitUntilFreshAndBlock); the cacher turns it into the
-// watchcache/wait-start inspector event without replacing the method (no upstream counterpart).
+// watchcache/wait-start engine event without replacing the method (no upstream counterpart).
 import * as assert from 'assert';
-import { RecordingInspector } from '../../../src/engine/inspect/events';
+import { RecordingSink } from '../../../src/engine/inspect/events';
 import { MockStorage, newTestCacher } from '../cacher/cacher-testing';
 import { makeTestPod, newTestWatchCache } from '../cacher/watch-cache-testing';
 
@@ -34,15 +34,15 @@ describe('split: the freshness-wait start hook', () => {
   });
 
   it('the cacher emits watchcache/wait-start through it; the method stays the class method', async () => {
-    const inspector = new RecordingInspector();
+    const eventSink = new RecordingSink();
     const storage = new MockStorage();
-    const t = await newTestCacher(storage, { inspector });
+    const t = await newTestCacher(storage, { eventSink: eventSink });
     try {
       const wc = t.cacher.watchCache;
       assert.strictEqual(Object.prototype.hasOwnProperty.call(wc, 'waitUntilFreshAndBlock'), false);
       const wait = wc.waitUntilFreshAndBlock(wc.resourceVersion + 1);
       assert.deepStrictEqual(
-        inspector.ofType('watchcache/wait-start').map((e) => [e.resourceVersion, e.at]),
+        eventSink.ofType('watchcache/wait-start').map((e) => [e.resourceVersion, e.at]),
         [[wc.resourceVersion + 1, t.clock.now()]],
       );
       await t.clock.stepAsync(3000);

@@ -2,7 +2,7 @@
 // src/sim/run-sampler.ts: a watcher's figures at several moments against the records that
 // set them, hand-made and from a real scenario run.
 import * as assert from 'assert';
-import type { InspectorEvent } from '../../../../src/engine/inspect/events';
+import type { EngineEvent } from '../../../../src/engine/inspect/events';
 import { metricsAt } from '../../../../src/run/views/metrics-at-time';
 import { watcherFiguresAt, type WatcherFigures } from '../../../../src/run/views/watcher-at-time';
 import { RunModelBuilder } from '../../../../src/run/build-run-model';
@@ -51,7 +51,7 @@ const none: Figures = {
 describe('watcherFiguresAt', () => {
   // Watcher 7 opens at 1 s waiting for the bookmark after rv 50, reads two events at 2 s (one
   // stays buffered), gets the initial-events-end bookmark at 3 s, and is closed at 5 s.
-  const records: Array<TraceRecord | InspectorEvent> = [
+  const records: Array<TraceRecord | EngineEvent> = [
     {
       type: 'watcher/created',
       at: 1000,
@@ -168,7 +168,7 @@ describe('watcherFiguresAt', () => {
   it('says when only the end of the run is known (a trace without samples)', () => {
     const old = new RunModelBuilder(header);
     for (const r of records)
-      if (!('kind' in r && r.kind === 'metrics')) old.add(r as TraceRecord | InspectorEvent);
+      if (!('kind' in r && r.kind === 'metrics')) old.add(r as TraceRecord | EngineEvent);
     const track = old.finish().watchers[0];
     assert.strictEqual(track.samples, undefined);
     const f = watcherFiguresAt(track, 0, 5000);

@@ -1,17 +1,17 @@
-// No upstream counterpart: the inspector's per-instant tally of high-rate cacher events (one
+// No upstream counterpart: the event sink's per-instant tally of high-rate cacher events (one
 // serialization/encode event per object, encoder identifier and instant instead of one per
 // delivery; bookmark scheduling per bucket instead of per watcher), emitted at the next clock tick.
 // Upstream has neither the events nor their aggregation.
 import type { Clock, Timer } from '../clock';
-import type { Inspector, SerializationEvent } from '../inspect/events';
+import type { EventSink, SerializationEvent } from '../inspect/events';
 import type { GroupResource } from '../storage/group-resource';
 import type { EncodeReport } from './caching-object';
 
 /**
- * Per-instant aggregation of high-rate inspector events (encodes per delivery, bookmark
+ * Per-instant aggregation of high-rate engine events (encodes per delivery, bookmark
  * scheduling per watcher): collected, then emitted once at the next clock tick.
  */
-export class InspectorTally {
+export class EventTally {
   private scheduled = new Map<number, number>();
   private scheduledAt = 0;
   private serializations = new Map<string, SerializationEvent>();
@@ -21,7 +21,7 @@ export class InspectorTally {
 
   constructor(
     private readonly clock: Clock,
-    private readonly inspector: Inspector,
+    private readonly eventSink: EventSink,
     private readonly groupResource: GroupResource,
   ) {}
 
@@ -79,7 +79,7 @@ export class InspectorTally {
         .sort((a, b) => a[0] - b[0])
         .map(([bucketId, watchers]) => ({ bucketId, watchers }));
       this.scheduled.clear();
-      this.inspector.emit({
+      this.eventSink.emit({
         type: 'bookmarks/scheduled',
         at: this.scheduledAt,
         groupResource: this.groupResource,
@@ -90,7 +90,7 @@ export class InspectorTally {
       const entries = [...this.serializations.values()];
       this.serializations.clear();
       this.generation++;
-      for (const e of entries) this.inspector.emit(e);
+      for (const e of entries) this.eventSink.emit(e);
     }
   }
 
@@ -111,7 +111,7 @@ export class EventEncodes {
   private entry1: SerializationEvent | undefined = undefined;
 
   constructor(
-    private readonly tally: InspectorTally,
+    private readonly tally: EventTally,
     private readonly key: string,
     private readonly resourceVersion: number,
     private readonly eventType: SerializationEvent['eventType'],
