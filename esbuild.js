@@ -87,8 +87,8 @@ const builds = [
     external: ['vscode'],
     plugins: [...node.plugins, lazyClientNode, lazyEtcdClient],
   },
-  // The worker thread the extension runs scenarios on (src/extension/run-worker.ts).
-  { ...node, entryPoints: ['src/extension/run-worker.ts'], outfile: 'dist/run-worker.js' },
+  // The worker thread the extension runs scenarios on (src/extension/runs/run-worker.ts).
+  { ...node, entryPoints: ['src/extension/runs/run-worker.ts'], outfile: 'dist/run-worker.js' },
   // The `listwatch` CLI.
   {
     ...node,

@@ -7,8 +7,12 @@ import * as vscode from 'vscode';
 import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
 import type { FromWebview, InspectorViewState, ToWebview } from '../protocol';
 import type { RunModel } from '../run/run-model';
-import { ConfirmationsInUse, clearTokensWithUndo, type Confirmations } from './confirmations';
-import { CurrentRun } from './current-run';
+import {
+  ConfirmationsInUse,
+  clearTokensWithUndo,
+  type Confirmations,
+} from './shared/confirmations';
+import { CurrentRun } from './runs/current-run';
 import {
   LiveRuns,
   openLiveRunCommand,
@@ -16,48 +20,56 @@ import {
   saveRunAsTraceCommand,
   saveRunAsTraceCommandId,
   type LocalServerSource,
-} from './live-runs';
-import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './explorer-trace';
-import { registerImportLogs } from './import-logs-command';
-import { createExtensionLog } from './output-log';
+} from './server/live-runs';
+import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './runs/explorer-trace';
+import { registerImportLogs } from './import/import-logs-command';
+import { createExtensionLog } from './shared/output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
-import { exportTraceCommand, registerRunCommands } from './run-commands';
-import { registerExportPerfettoCommand } from './export-perfetto-command';
-import { registerProbeCommands } from './probe-commands';
-import { listScenarios } from './run-engine';
-import { RunStore, type StoredRun } from './run-store';
-import { RunsViewProvider, runsViewId } from './runs-view';
-import { ScenariosViewProvider, scenariosViewId } from './scenarios-view';
-import type { ViewRow } from './view-rows';
-import { WatchersViewProvider, watchersViewId } from './watchers-view';
-import { WorkspaceRuns, type RunInProgress } from './workspace-runs';
+import { exportTraceCommand, registerRunCommands } from './runs/run-commands';
+import { registerExportPerfettoCommand } from './export/export-perfetto-command';
+import { registerProbeCommands } from './probe/probe-commands';
+import { listScenarios } from './runs/run-engine';
+import { RunStore, type StoredRun } from './runs/run-store';
+import { RunsViewProvider, runsViewId } from './runs/runs-view';
+import { ScenariosViewProvider, scenariosViewId } from './runs/scenarios-view';
+import type { ViewRow } from './shared/view-rows';
+import { WatchersViewProvider, watchersViewId } from './runs/watchers-view';
+import { WorkspaceRuns, type RunInProgress } from './runs/workspace-runs';
 import { serverViewId } from './ids';
-import { LocalApiServer, type LiveServerState } from './live-server';
-import { autoStartServer, registerServerCommands } from './server-commands';
-import { ServerPromptsInUse, type ServerPrompts } from './server-prompts';
-import { ServerStatusBar } from './server-status-bar';
-import { ServerViewProvider, type ServerViewNode } from './server-view';
+import { LocalApiServer, type LiveServerState } from './server/live-server';
+import { autoStartServer, registerServerCommands } from './server/server-commands';
+import { ServerPromptsInUse, type ServerPrompts } from './server/server-prompts';
+import { ServerStatusBar } from './server/server-status-bar';
+import { ServerViewProvider, type ServerViewNode } from './server/server-view';
 import {
   ContinueTokenHoverProvider,
   hoverDocumentSelector,
   hoverLanguagesSettingId,
   openInDecoderCommandId,
-} from './continue-token-hover';
-import { decodeAllCommandId, decodeAllTokensCommand } from './decode-all-command';
-import { assumedRequest, decodeCommandId, decodeContinueTokenCommand } from './decode-command';
-import { Decoder } from './decoder';
-import { DocumentTokens } from './document-tokens';
-import { encodeCommandId, encodeContinueTokenCommand } from './encode-command';
-import { ExplanationDocument, explanationScheme } from './explanation-document';
-import { readKeyPrefix, watchKeyPrefixSetting, type KeyPrefixSetting } from './key-prefix-setting';
-import { RecentTokens, type RecentToken } from './recent-tokens';
-import { ScannedFiles } from './scanned-files';
+} from './tokens/continue-token-hover';
+import { decodeAllCommandId, decodeAllTokensCommand } from './tokens/decode-all-command';
+import {
+  assumedRequest,
+  decodeCommandId,
+  decodeContinueTokenCommand,
+} from './tokens/decode-command';
+import { Decoder } from './tokens/decoder';
+import { DocumentTokens } from './tokens/document-tokens';
+import { encodeCommandId, encodeContinueTokenCommand } from './tokens/encode-command';
+import { ExplanationDocument, explanationScheme } from './tokens/explanation-document';
+import {
+  readKeyPrefix,
+  watchKeyPrefixSetting,
+  type KeyPrefixSetting,
+} from './tokens/key-prefix-setting';
+import { RecentTokens, type RecentToken } from './tokens/recent-tokens';
+import { ScannedFiles } from './tokens/scanned-files';
 import {
   TokensViewProvider,
   tokensViewId,
   type TokensViewNode,
   type TokensViewRow,
-} from './tokens-view';
+} from './tokens/tokens-view';
 import {
   clearTokens,
   clearTokensCommandId,
@@ -66,15 +78,15 @@ import {
   revalidateToken,
   revalidateTokenCommandId,
   targetToken,
-} from './tokens-view-actions';
-import { validateCommandId, validateContinueTokenCommand } from './validate-command';
+} from './tokens/tokens-view-actions';
+import { validateCommandId, validateContinueTokenCommand } from './tokens/validate-command';
 import {
   SampleLog,
   openSampleLogCommandId,
   showInspectorViewCommand,
   showInspectorViewCommandId,
-} from './walkthrough';
-import { registerExplainRequest } from './explain-request-command';
+} from './panel/walkthrough';
+import { registerExplainRequest } from './explain/explain-request-command';
 
 /** What `vscode.extensions.getExtension(...).exports` offers (used by the extension-host tests). */
 export interface ListwatchApi {

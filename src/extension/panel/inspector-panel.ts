@@ -14,7 +14,7 @@ import {
   type RunIdentity,
   type ToWebview,
 } from '../../protocol';
-import type { CurrentRun, OpenRun } from '../current-run';
+import type { CurrentRun, OpenRun } from '../runs/current-run';
 import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
 import { panelModel } from './panel-model';
 import { clientRows } from './client-rows';

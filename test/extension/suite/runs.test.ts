@@ -7,8 +7,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { listScenarios } from '../../../src/scenarios/runner';
-import type { StoredRun } from '../../../src/extension/run-store';
-import { runScenarioToTrace } from '../../../src/extension/run-engine';
+import type { StoredRun } from '../../../src/extension/runs/run-store';
+import { runScenarioToTrace } from '../../../src/extension/runs/run-engine';
 import { activeApi } from './extension-api';
 
 // Small enough to run in well under a second; big enough to have watchers in every state.
