@@ -16,12 +16,10 @@ import { CurrentRun } from './runs/current-run';
 import {
   LiveRuns,
   openLiveRunCommand,
-  openLiveRunCommandId,
   saveRunAsTraceCommand,
-  saveRunAsTraceCommandId,
   type LocalServerSource,
 } from './server/live-runs';
-import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './runs/explorer-trace';
+import { openTraceInInspectorCommand } from './runs/explorer-trace';
 import { registerImportLogs } from './import/import-logs-command';
 import { createExtensionLog } from './shared/output-log';
 import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
@@ -30,32 +28,42 @@ import { registerExportPerfettoCommand } from './export/export-perfetto-command'
 import { registerProbeCommands } from './probe/probe-commands';
 import { listScenarios } from './runs/run-engine';
 import { RunStore, type StoredRun } from './runs/run-store';
-import { RunsViewProvider, runsViewId } from './runs/runs-view';
-import { ScenariosViewProvider, scenariosViewId } from './runs/scenarios-view';
+import { RunsViewProvider } from './runs/runs-view';
+import { ScenariosViewProvider } from './runs/scenarios-view';
 import type { ViewRow } from './shared/view-rows';
-import { WatchersViewProvider, watchersViewId } from './runs/watchers-view';
+import { WatchersViewProvider } from './runs/watchers-view';
 import { WorkspaceRuns, type RunInProgress } from './runs/workspace-runs';
-import { serverViewId } from './ids';
+import {
+  serverViewId,
+  openLiveRunCommandId,
+  saveRunAsTraceCommandId,
+  openTraceInInspectorCommandId,
+  runsViewId,
+  scenariosViewId,
+  watchersViewId,
+  hoverLanguagesSettingId,
+  openInDecoderCommandId,
+  decodeAllCommandId,
+  decodeCommandId,
+  encodeCommandId,
+  tokensViewId,
+  clearTokensCommandId,
+  revalidateTokenCommandId,
+  validateCommandId,
+  openSampleLogCommandId,
+  showInspectorViewCommandId,
+} from './ids';
 import { LocalApiServer, type LiveServerState } from './server/live-server';
 import { autoStartServer, registerServerCommands } from './server/server-commands';
 import { ServerPromptsInUse, type ServerPrompts } from './server/server-prompts';
 import { ServerStatusBar } from './server/server-status-bar';
 import { ServerViewProvider, type ServerViewNode } from './server/server-view';
-import {
-  ContinueTokenHoverProvider,
-  hoverDocumentSelector,
-  hoverLanguagesSettingId,
-  openInDecoderCommandId,
-} from './tokens/continue-token-hover';
-import { decodeAllCommandId, decodeAllTokensCommand } from './tokens/decode-all-command';
-import {
-  assumedRequest,
-  decodeCommandId,
-  decodeContinueTokenCommand,
-} from './tokens/decode-command';
+import { ContinueTokenHoverProvider, hoverDocumentSelector } from './tokens/continue-token-hover';
+import { decodeAllTokensCommand } from './tokens/decode-all-command';
+import { assumedRequest, decodeContinueTokenCommand } from './tokens/decode-command';
 import { Decoder } from './tokens/decoder';
 import { DocumentTokens } from './tokens/document-tokens';
-import { encodeCommandId, encodeContinueTokenCommand } from './tokens/encode-command';
+import { encodeContinueTokenCommand } from './tokens/encode-command';
 import { ExplanationDocument, explanationScheme } from './tokens/explanation-document';
 import {
   readKeyPrefix,
@@ -64,28 +72,16 @@ import {
 } from './tokens/key-prefix-setting';
 import { RecentTokens, type RecentToken } from './tokens/recent-tokens';
 import { ScannedFiles } from './tokens/scanned-files';
-import {
-  TokensViewProvider,
-  tokensViewId,
-  type TokensViewNode,
-  type TokensViewRow,
-} from './tokens/tokens-view';
+import { TokensViewProvider, type TokensViewNode, type TokensViewRow } from './tokens/tokens-view';
 import {
   clearTokens,
-  clearTokensCommandId,
   copyToken,
   copyTokenCommandId,
   revalidateToken,
-  revalidateTokenCommandId,
   targetToken,
 } from './tokens/tokens-view-actions';
-import { validateCommandId, validateContinueTokenCommand } from './tokens/validate-command';
-import {
-  SampleLog,
-  openSampleLogCommandId,
-  showInspectorViewCommand,
-  showInspectorViewCommandId,
-} from './panel/walkthrough';
+import { validateContinueTokenCommand } from './tokens/validate-command';
+import { SampleLog, showInspectorViewCommand } from './panel/walkthrough';
 import { registerExplainRequest } from './explain/explain-request-command';
 
 /** What `vscode.extensions.getExtension(...).exports` offers (used by the extension-host tests). */

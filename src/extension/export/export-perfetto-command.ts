@@ -12,8 +12,7 @@ import { withCancellableProgress } from '../shared/cancellable-progress';
 import type { CurrentRun } from '../runs/current-run';
 import type { ExtensionLog } from '../shared/output-log';
 import type { StoredRun } from '../runs/run-store';
-
-export const exportPerfettoCommandId = 'listwatch.exportPerfetto';
+import { exportPerfettoCommandId } from '../ids';
 
 /** Above this many events the export shows a notification with progress and Cancel. */
 const progressAboveEvents = 50_000;

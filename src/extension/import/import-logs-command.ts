@@ -21,9 +21,7 @@ import { withCancellableProgress } from '../shared/cancellable-progress';
 import type { CurrentRun } from '../runs/current-run';
 import type { ExtensionLog } from '../shared/output-log';
 import type { RunStore, StoredRun } from '../runs/run-store';
-
-export const importLogsCommandId = 'listwatch.importLogs';
-export const replayWhatIfCommandId = 'listwatch.replayImportWhatIf';
+import { importLogsCommandId, replayWhatIfCommandId } from '../ids';
 
 /**
  * Reads log files into imported requests and their analysis (the Import tab); `onProgress` gets

@@ -19,8 +19,8 @@ import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
 import { panelModel } from './panel-model';
 import { clientRows } from './client-rows';
 import { watcherRowsOf, type WatcherRows } from './watcher-rows';
+import { inspectorViewType } from '../ids';
 
-export const inspectorViewType = 'listwatch.inspector';
 const inspectorTitle = 'List/Watch Inspector';
 
 /** What the panel asks of the rest of the extension. */

@@ -7,10 +7,7 @@ import { inspectorViews, type InspectorView } from '../../protocol';
 import { findContinueTokens } from '../../scan/continue-token-scan';
 import type { ExtensionLog } from '../shared/output-log';
 import type { Inspector } from './inspector-panel';
-
-export const walkthroughId = 'listwatch.gettingStarted';
-export const openSampleLogCommandId = 'listwatch.openSampleLog';
-export const showInspectorViewCommandId = 'listwatch.showInspectorView';
+import { showInspectorViewCommandId } from '../ids';
 
 /** The sample's path inside the extension (listed in .vscodeignore's allow-list). */
 export const sampleLogPath = ['samples', 'kubectl-v8.log'] as const;

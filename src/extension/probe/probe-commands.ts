@@ -16,9 +16,7 @@ import { withCancellableProgress } from '../shared/cancellable-progress';
 import type { RunCommandDeps } from '../runs/run-commands';
 import type { StoredRun } from '../runs/run-store';
 import { describeRun } from '../runs/workspace-runs';
-
-export const probeClusterCommandId = 'listwatch.probeCluster';
-export const scrapeClusterMetricsCommandId = 'listwatch.scrapeClusterMetrics';
+import { probeClusterCommandId, scrapeClusterMetricsCommandId } from '../ids';
 
 /** The action of the confirmation modal. */
 export const sendAction = 'Send';

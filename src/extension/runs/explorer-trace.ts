@@ -7,8 +7,6 @@ import { fileLines } from './run-engine';
 import { openTraceCommand, type RunCommandDeps } from './run-commands';
 import type { StoredRun } from './run-store';
 
-export const openTraceInInspectorCommandId = 'listwatch.openTraceInInspector';
-
 /** Why the file is not a trace ("line N: …"), or undefined when its header is one. */
 export async function traceHeaderProblem(file: string): Promise<string | undefined> {
   let line = 0;

@@ -16,20 +16,7 @@ import { askScenarioChoice } from './scenario-input';
 import type { ScenariosViewNode } from './scenarios-view';
 import type { WorkspaceRuns } from './workspace-runs';
 import { visibleText } from '../../format/visible-text';
-
-export const runCommandIds = {
-  runScenario: 'listwatch.runScenario',
-  runScenarioWithDefaults: 'listwatch.runScenarioWithDefaults',
-  runScenarioWithParameters: 'listwatch.runScenarioWithParameters',
-  cancelRun: 'listwatch.cancelRun',
-  openInspector: 'listwatch.openInspector',
-  openTrace: 'listwatch.openTrace',
-  exportTrace: 'listwatch.exportTrace',
-  exportMetrics: 'listwatch.exportMetrics',
-  openRun: 'listwatch.openRun',
-  deleteRun: 'listwatch.deleteRun',
-  selectWatcher: 'listwatch.selectWatcher',
-} as const;
+import { runCommandIds } from '../ids';
 
 export interface RunCommandDeps {
   runs: WorkspaceRuns;

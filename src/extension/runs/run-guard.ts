@@ -13,14 +13,9 @@ import {
   type RunEstimate,
   type RunGuardLimits,
 } from '../../scenarios/run-estimate';
+import { runGuardSettingIds } from '../ids';
 
 /** The settings, under `listwatch.` (package.json contributes them with their descriptions). */
-export const runGuardSettings = {
-  confirmAboveSeconds: 'run.confirmAboveSeconds',
-  confirmAboveTraceMiB: 'run.confirmAboveTraceMiB',
-  confirmAboveMemoryMiB: 'run.confirmAboveMemoryMiB',
-  maxTraceMiB: 'run.maxTraceMiB',
-} as const;
 
 export interface RunGuard {
   limits: RunGuardLimits;
@@ -35,8 +30,8 @@ function readNumber(config: vscode.WorkspaceConfiguration, key: string, fallback
 }
 
 export function readRunGuard(): RunGuard {
-  const config = vscode.workspace.getConfiguration('listwatch');
-  const s = runGuardSettings;
+  const config = vscode.workspace.getConfiguration();
+  const s = runGuardSettingIds;
   const maxTraceMiB = readNumber(config, s.maxTraceMiB, defaultMaxTraceMiB);
   return {
     limits: {

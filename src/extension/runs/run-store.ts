@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { RunModel } from '../../run/run-model';
+import { runIndexStateKey } from '../ids';
 
 /** One run as the Runs view lists it; plain data (kept in workspaceState). */
 export interface StoredRun {
@@ -36,7 +37,7 @@ export interface StoredRun {
   truncated?: string;
 }
 
-const indexKey = 'listwatch.runs';
+const indexKey = runIndexStateKey;
 // Newest first; older entries (and their own trace files) are dropped beyond this.
 const maxRuns = 50;
 // Models kept in memory so re-opening a recent run does not re-read its trace.

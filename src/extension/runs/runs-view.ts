@@ -7,12 +7,10 @@ import * as vscode from 'vscode';
 import { formatVirtualTime } from '../../run/views/watcher-states';
 import { humanDuration } from '../../server/duration';
 import type { CurrentRun } from './current-run';
-import { openLiveRunCommandId, type LiveRuns } from '../server/live-runs';
+import { type LiveRuns } from '../server/live-runs';
 import type { RunStore, StoredRun } from './run-store';
 import { treeRows, type ViewRow } from '../shared/view-rows';
-
-export const runsViewId = 'listwatch.runs';
-export const openRunCommandId = 'listwatch.openRun';
+import { openLiveRunCommandId, openRunCommandId } from '../ids';
 
 export interface RunsViewNode {
   /** 'live': the local API server's run (LiveRuns), not in the store. */

@@ -5,8 +5,6 @@ import * as vscode from 'vscode';
 import type { ScenarioDefinition, ScenarioParamSpec } from '../../scenarios/runner';
 import { treeRows, type ViewRow } from '../shared/view-rows';
 
-export const scenariosViewId = 'listwatch.scenarios';
-
 export type ScenariosViewNode =
   | { kind: 'scenario'; scenario: ScenarioDefinition }
   | { kind: 'parameter'; scenario: ScenarioDefinition; param: ScenarioParamSpec };

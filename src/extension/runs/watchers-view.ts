@@ -15,9 +15,7 @@ import { byInterest, watcherInterestOrder } from '../../run/views/watcher-intere
 import type { WatcherTrack } from '../../run/run-model';
 import type { CurrentRun } from './current-run';
 import { treeRows, type ViewRow } from '../shared/view-rows';
-
-export const watchersViewId = 'listwatch.watchers';
-export const selectWatcherCommandId = 'listwatch.selectWatcher';
+import { selectWatcherCommandId, runCommandIds } from '../ids';
 
 // A tree of 100,000 items helps nobody: the first ones are listed, the inspector's table has all.
 export const watchersViewLimit = 1000;
@@ -140,7 +138,7 @@ export class WatchersViewProvider
       item.accessibilityInformation = {
         label: `${node.hidden.toLocaleString('en-US')} more watchers: open the inspector to search them`,
       };
-      item.command = { command: 'listwatch.openInspector', title: 'Open Inspector' };
+      item.command = { command: runCommandIds.openInspector, title: 'Open Inspector' };
       item.iconPath = new vscode.ThemeIcon('ellipsis');
       return item;
     }

@@ -16,8 +16,9 @@ import { bytesText, wallText, type RunEstimate } from '../../scenarios/run-estim
 import { etaText } from '../../scenarios/run-eta';
 import { listScenarios, readTraceFile } from './run-engine';
 import { runScenarioInWorker } from './run-in-worker';
-import { confirmRun, readRunGuard, runGuardSettings } from './run-guard';
+import { confirmRun, readRunGuard } from './run-guard';
 import type { RunStore, StoredRun } from './run-store';
+import { runGuardSettingIds } from '../ids';
 
 /** The scenario run in progress, as the Cancel Run command and the tests see it. */
 export interface RunInProgress {
@@ -264,14 +265,14 @@ export class WorkspaceRuns implements vscode.Disposable {
       const open = 'Open Settings';
       void vscode.window
         .showWarningMessage(
-          `List/Watch: ${title}: ${result.truncated.message}. The run is kept, marked truncated; raise listwatch.${runGuardSettings.maxTraceMiB} (now ${bytesText(result.truncated.capBytes)}; 0: no cap) to record all of it.`,
+          `List/Watch: ${title}: ${result.truncated.message}. The run is kept, marked truncated; raise ${runGuardSettingIds.maxTraceMiB} (now ${bytesText(result.truncated.capBytes)}; 0: no cap) to record all of it.`,
           open,
         )
         .then((answer) => {
           if (answer === open)
             void vscode.commands.executeCommand(
               'workbench.action.openSettings',
-              `listwatch.${runGuardSettings.maxTraceMiB}`,
+              runGuardSettingIds.maxTraceMiB,
             );
         });
     }

@@ -14,9 +14,6 @@ import type { CurrentRun } from '../runs/current-run';
 import type { ExtensionLog } from '../shared/output-log';
 import type { StoredRun } from '../runs/run-store';
 
-export const openLiveRunCommandId = 'listwatch.openLiveRun';
-export const saveRunAsTraceCommandId = 'listwatch.saveRunAsTrace';
-
 /**
  * What a live run needs of the extension's local server (LocalApiServer): the ApiServer while one
  * runs, and an event when it starts or stops.

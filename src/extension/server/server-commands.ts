@@ -22,6 +22,9 @@ import {
   startServerCommandId,
   stopServerCommandId,
   terminateWatcherCommandId,
+  etcdSettingId,
+  etcdVersionSettingId,
+  autoStartSettingId,
 } from '../ids';
 import {
   LocalServerStartError,
@@ -32,8 +35,6 @@ import {
 import type { ExtensionLog } from '../shared/output-log';
 import type { ServerPrompts } from './server-prompts';
 import {
-  etcdSettingId,
-  etcdVersionSettingId,
   readServerSettings,
   serverProfiles,
   warnAboutServerSettings,
@@ -506,7 +507,7 @@ export async function autoStartServer(deps: ServerCommandDeps): Promise<void> {
   const settings = readServerSettings();
   warnAboutServerSettings(settings, deps.log);
   if (!settings.autoStart) return;
-  deps.log.info('listwatch.server.autoStart: starting the local API server');
+  deps.log.info(`${autoStartSettingId}: starting the local API server`);
   await startWith(deps, {
     port: settings.port,
     profile: settings.profile,

@@ -7,12 +7,13 @@ import * as vscode from 'vscode';
 import { parseSemantic } from '../../engine/etcd3/feature-support-checker';
 import { parseEtcdChoice, type EtcdChoice } from '../../server/etcd-choice';
 import type { ProfileName } from '../../server/registry';
-
-export const portSettingId = 'listwatch.server.port';
-export const profileSettingId = 'listwatch.server.profile';
-export const autoStartSettingId = 'listwatch.server.autoStart';
-export const etcdSettingId = 'listwatch.server.etcd';
-export const etcdVersionSettingId = 'listwatch.server.etcdVersion';
+import {
+  portSettingId,
+  profileSettingId,
+  autoStartSettingId,
+  etcdSettingId,
+  etcdVersionSettingId,
+} from '../ids';
 
 export const serverProfiles: readonly ProfileName[] = ['1.36', '1.37'];
 

@@ -2,7 +2,7 @@
 // clients (user agents) and watchers it has, refreshed when LocalApiServer reports a change (at
 // most once a second); a click opens the server menu. Hidden while no server runs.
 import * as vscode from 'vscode';
-import { serverMenuCommandId } from '../ids';
+import { serverMenuCommandId, serverStatusBarItemId } from '../ids';
 import type { LiveServerState, LocalApiServer } from './live-server';
 
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -23,7 +23,7 @@ export function statusBarTooltip(s: LiveServerState): string {
 
 export class ServerStatusBar implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem(
-    'listwatch.server',
+    serverStatusBarItemId,
     vscode.StatusBarAlignment.Left,
     10,
   );

@@ -8,9 +8,7 @@ import { renderExplanationMarkdown } from '../../format/explanation';
 import { copyTokenCommandId } from './tokens-view-actions';
 import type { DocumentTokens, TokenDocument } from './document-tokens';
 import { tokenContextOptions } from './key-prefix-setting';
-
-export const openInDecoderCommandId = 'listwatch.openInDecoder';
-export const hoverLanguagesSettingId = 'listwatch.hover.languages';
+import { openInDecoderCommandId, hoverLanguagesSettingId } from '../ids';
 
 /** Where tokens appear by default: kubectl -v=6/8 and audit logs, `kubectl get -o json|yaml`, notes and code. */
 export const defaultHoverLanguages: readonly string[] = [

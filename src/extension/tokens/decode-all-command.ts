@@ -5,9 +5,7 @@ import * as vscode from 'vscode';
 import type { DocumentTokens } from './document-tokens';
 import { tokenContextOptions } from './key-prefix-setting';
 import type { ScannedFiles } from './scanned-files';
-import { tokensViewId } from './tokens-view';
-
-export const decodeAllCommandId = 'listwatch.decodeAllTokens';
+import { tokensViewId } from '../ids';
 
 export interface DecodeAllResult {
   uri: string;

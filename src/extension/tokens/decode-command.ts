@@ -6,10 +6,9 @@ import type { ContinueTokenExplanation } from '../../engine';
 import type { Decoder } from './decoder';
 import type { DocumentTokens } from './document-tokens';
 import type { DecodeRequest } from './explanation-document';
-import { keyPrefixSettingId, readKeyPrefix } from './key-prefix-setting';
+import { readKeyPrefix } from './key-prefix-setting';
 import { askForToken, locatedGuess, tokenFromContext } from './token-input';
-
-export const decodeCommandId = 'listwatch.decodeContinueToken';
+import { keyPrefixSettingId } from '../ids';
 
 /** A token nothing locates: the setting of the active document's folder, labelled assumed. */
 export function assumedRequest(token: string): DecodeRequest {

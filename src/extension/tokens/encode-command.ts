@@ -14,8 +14,7 @@ import {
   resourceVersionProblem,
   unescapeKey,
 } from './token-input';
-
-export const encodeCommandId = 'listwatch.encodeContinueToken';
+import { encodeCommandId } from '../ids';
 
 const title = 'Encode Continue Token';
 

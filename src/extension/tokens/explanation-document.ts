@@ -9,7 +9,7 @@ import { renderExplanationText } from '../../format/explanation';
 import { visibleText } from '../../format/visible-text';
 import { recentToken, type RecentToken } from './recent-tokens';
 import { tokenTitle } from './token-title';
-import { copyTokenCommandId } from '../ids';
+import { copyTokenCommandId, decoderDocumentStateKey } from '../ids';
 
 export const explanationScheme = 'listwatch-token';
 export const explanationLanguageId = 'listwatch-token';
@@ -25,7 +25,7 @@ export interface DecodeRequest extends RecentToken {
   note?: string;
 }
 
-const stateKey = 'listwatch.decoderDocument';
+const stateKey = decoderDocumentStateKey;
 // VS Code applies a provider's new content asynchronously; past this the editor shows it anyway.
 const contentWaitMs = 3000;
 

@@ -5,9 +5,8 @@
 import * as vscode from 'vscode';
 import type { TokenContextOptions } from '../../scan/continue-token-context';
 import { defaultEtcdPrefix } from '../../request/storage-key-prefix';
+import { etcdPrefixSettingId, keyPrefixSettingId } from '../ids';
 
-export const keyPrefixSettingId = 'listwatch.keyPrefix';
-export const etcdPrefixSettingId = 'listwatch.etcdPrefix';
 // The pods resource's prefix under the default etcd prefix "/registry": the most common list.
 export const defaultKeyPrefix = '/registry/pods/';
 
@@ -32,8 +31,8 @@ export function keyPrefixProblem(value: unknown): string | undefined {
 
 export function readKeyPrefix(scope?: vscode.ConfigurationScope): KeyPrefixSetting {
   const configured = vscode.workspace
-    .getConfiguration('listwatch', scope)
-    .get<unknown>('keyPrefix', defaultKeyPrefix);
+    .getConfiguration(undefined, scope)
+    .get<unknown>(keyPrefixSettingId, defaultKeyPrefix);
   const problem = keyPrefixProblem(configured);
   if (problem === undefined) return { keyPrefix: configured as string, configured };
   return {
@@ -46,8 +45,8 @@ export function readKeyPrefix(scope?: vscode.ConfigurationScope): KeyPrefixSetti
 /** The etcd prefix for `scope`'s folder; a value that is not a key path falls back to /registry. */
 export function readEtcdPrefix(scope?: vscode.ConfigurationScope): string {
   const configured = vscode.workspace
-    .getConfiguration('listwatch', scope)
-    .get<unknown>('etcdPrefix', defaultEtcdPrefix);
+    .getConfiguration(undefined, scope)
+    .get<unknown>(etcdPrefixSettingId, defaultEtcdPrefix);
   return keyPrefixProblem(configured) === undefined ? (configured as string) : defaultEtcdPrefix;
 }
 

@@ -2,6 +2,7 @@
 // Tokens view survives a reload. Only the inputs are stored; explanations are recomputed.
 import type { KeyPrefixSource } from '../../format/explanation';
 import * as vscode from 'vscode';
+import { recentTokensStateKey } from '../ids';
 
 /** A token and the key prefix it was decoded against; the rest says where that prefix came from. */
 export interface RecentToken {
@@ -16,7 +17,7 @@ export interface RecentToken {
 
 const sources: readonly string[] = ['url', 'objectRef', 'request', 'list', 'setting'];
 
-const stateKey = 'listwatch.recentTokens';
+const stateKey = recentTokensStateKey;
 // Enough to compare the pages of a few paginated lists; older entries fall off the end.
 export const maxRecentTokens = 50;
 

@@ -11,8 +11,6 @@ import type { ScannedFiles } from './scanned-files';
 import type { TokensViewNode } from './tokens-view';
 
 export { copyTokenCommandId } from '../ids';
-export const revalidateTokenCommandId = 'listwatch.revalidateToken';
-export const clearTokensCommandId = 'listwatch.clearTokens';
 
 /** Where a hover link's key prefix came from (its third argument). */
 export interface TokenOrigin {

@@ -11,8 +11,6 @@ import type { RecentToken, RecentTokens } from './recent-tokens';
 import type { ScannedFile, ScannedFiles } from './scanned-files';
 import { shortToken, tokenTitle } from './token-title';
 
-export const tokensViewId = 'listwatch.tokens';
-
 // A file with more tokens than this lists the first ones and says how many more (the Problems
 // panel and `listwatch decode -` have them all).
 export const maxTokensPerFile = 1000;

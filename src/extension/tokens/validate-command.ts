@@ -7,8 +7,7 @@ import type { Decoder } from './decoder';
 import type { DocumentTokens } from './document-tokens';
 import { keyPrefixProblem } from './key-prefix-setting';
 import { askForKeyPrefix, askForToken, locatedGuess, tokenFromContext } from './token-input';
-
-export const validateCommandId = 'listwatch.validateContinueToken';
+import { validateCommandId } from '../ids';
 
 const title = 'Validate Continue Token';
 
