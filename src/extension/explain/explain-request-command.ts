@@ -1,22 +1,15 @@
 // "List/Watch: Explain List/Watch Request…": asks for a LIST or WATCH URL (checked as it is typed),
 // explains it by running it on the engine in the default cluster state (src/explain) and shows the
-// answer in one reused read-only document, "List-Watch Request". Also registers the hover on
-// LIST/WATCH URLs in logs (request-url-hover.ts), whose link opens the same document.
+// answer in one reused read-only document, "List-Watch Request" (explain-document.ts), which the
+// hover on LIST/WATCH URLs in logs (request-url-hover.ts) links to as well.
 import * as vscode from 'vscode';
 import { explainRequest } from '../../explain/explain-request';
 import { explanationLines } from '../../explain/explanation-text';
 import { ExplainInputError, requestTarget } from '../../explain/request-target';
 import { visibleText } from '../../format/visible-text';
 import { explainRequestCommandId } from '../ids';
-import { RequestUrlHoverProvider } from './request-url-hover';
-import { hoverDocumentSelector } from '../tokens/continue-token-hover';
-
-export const explainDocumentScheme = 'listwatch-explain';
-/** The one explanation document; its path is the tab's title. */
-export const explainDocumentUri = vscode.Uri.from({
-  scheme: explainDocumentScheme,
-  path: '/List-Watch Request',
-});
+import type { CommandHandlers } from '../lazy-feature';
+import { explainDocumentUri, type ExplainDocument } from './explain-document';
 
 /** Why `url` cannot be explained, or undefined when it can (the input box's validation). */
 export function validateRequestUrl(url: string): string | undefined {
@@ -25,25 +18,6 @@ export function validateRequestUrl(url: string): string | undefined {
     return undefined;
   } catch (e) {
     return e instanceof ExplainInputError ? e.message : String(e);
-  }
-}
-
-class ExplainDocument implements vscode.TextDocumentContentProvider {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private text = 'No request explained yet: run List/Watch: Explain List/Watch Request….\n';
-
-  provideTextDocumentContent(): string {
-    return this.text;
-  }
-
-  show(text: string): void {
-    this.text = text;
-    this.changed.fire(explainDocumentUri);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
@@ -75,15 +49,7 @@ async function explainCommand(doc: ExplainDocument, arg: unknown): Promise<void>
   await vscode.window.showTextDocument(document, { preview: true });
 }
 
-/** Registers the command, its document and the hover on LIST/WATCH URLs. */
-export function registerExplainRequest(context: vscode.ExtensionContext): void {
-  const doc = new ExplainDocument();
-  context.subscriptions.push(
-    doc,
-    vscode.workspace.registerTextDocumentContentProvider(explainDocumentScheme, doc),
-    vscode.commands.registerCommand(explainRequestCommandId, (arg?: unknown) =>
-      explainCommand(doc, arg),
-    ),
-    vscode.languages.registerHoverProvider(hoverDocumentSelector(), new RequestUrlHoverProvider()),
-  );
+/** The command's handler (the entry registers the id and the document; explain-feature.ts loads this). */
+export function explainCommands(doc: ExplainDocument): CommandHandlers {
+  return { [explainRequestCommandId]: (arg?: unknown) => explainCommand(doc, arg) };
 }

@@ -6,12 +6,9 @@ import { clusterStateDefaults } from '../../explain/cluster-state';
 import { explainRequest } from '../../explain/explain-request';
 import { explanationSummary } from '../../explain/explanation-text';
 import { visibleText } from '../../format/visible-text';
-import { listUrlsOnLine } from '../../scan/log-line-context';
+import { requestUrlAt } from './request-url-at';
 import { commandLink } from '../tokens/continue-token-hover';
 import { explainRequestCommandId } from '../ids';
-
-/** Longest line read for URLs (a JSON audit line can be long; a minified file is not a log). */
-const maxHoverLineLength = 100_000;
 
 function escapeMarkdown(text: string): string {
   return visibleText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
@@ -40,10 +37,7 @@ export class RequestUrlHoverProvider implements vscode.HoverProvider {
     position: vscode.Position,
   ): Promise<vscode.Hover | undefined> {
     const line = document.lineAt(position.line).text;
-    if (line.length > maxHoverLineLength) return undefined;
-    const found = listUrlsOnLine(line).find(
-      (u) => u.start <= position.character && position.character <= u.end,
-    );
+    const found = requestUrlAt(line, position.character);
     if (!found) return undefined;
     const { url, end } = withJsonEscapedQuery(line, found.start, found.end);
     let e;

@@ -13,6 +13,7 @@ import type { CurrentRun } from '../runs/current-run';
 import type { ExtensionLog } from '../shared/output-log';
 import type { StoredRun } from '../runs/run-store';
 import { exportPerfettoCommandId } from '../ids';
+import type { CommandHandlers } from '../lazy-feature';
 
 /** Above this many events the export shows a notification with progress and Cancel. */
 const progressAboveEvents = 50_000;
@@ -144,14 +145,9 @@ export async function exportPerfettoCommand(
   }
 }
 
-/** Registers the command (extension.ts calls this once). */
-export function registerExportPerfettoCommand(
-  context: vscode.ExtensionContext,
-  deps: ExportPerfettoDeps,
-): void {
-  context.subscriptions.push(
-    deps.log.registerCommand(exportPerfettoCommandId, (destination?: unknown) =>
-      exportPerfettoCommand(deps, destination),
-    ),
-  );
+/** The command's handler (the entry registers the id; export-feature.ts loads this). */
+export function exportPerfettoCommands(deps: ExportPerfettoDeps): CommandHandlers {
+  return {
+    [exportPerfettoCommandId]: (destination?: unknown) => exportPerfettoCommand(deps, destination),
+  };
 }

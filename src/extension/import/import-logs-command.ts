@@ -22,6 +22,7 @@ import type { CurrentRun } from '../runs/current-run';
 import type { ExtensionLog } from '../shared/output-log';
 import type { RunStore, StoredRun } from '../runs/run-store';
 import { importLogsCommandId, replayWhatIfCommandId } from '../ids';
+import type { CommandHandlers } from '../lazy-feature';
 
 /**
  * Reads log files into imported requests and their analysis (the Import tab); `onProgress` gets
@@ -70,17 +71,15 @@ interface Imported {
   model: RunModel;
 }
 
-/** Registers both commands; the one line extension.ts adds. */
-export function registerImportLogs(context: vscode.ExtensionContext, deps: ImportLogsDeps): void {
+/** Both commands' handlers (the entry registers the ids; import-feature.ts loads this once). */
+export function importLogsCommands(deps: ImportLogsDeps): CommandHandlers {
   const imported = new Map<string, Imported>();
-  context.subscriptions.push(
-    deps.log.registerCommand(importLogsCommandId, (files?: unknown, reader?: unknown) =>
+  return {
+    [importLogsCommandId]: (files?: unknown, reader?: unknown) =>
       importLogsCommand(deps, imported, files, reader),
-    ),
-    deps.log.registerCommand(replayWhatIfCommandId, (arg?: unknown, whatIf?: unknown) =>
+    [replayWhatIfCommandId]: (arg?: unknown, whatIf?: unknown) =>
       replayWhatIfCommand(deps, imported, arg, whatIf),
-    ),
-  );
+  };
 }
 
 function filesOf(arg: unknown): string[] | undefined {

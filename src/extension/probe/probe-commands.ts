@@ -15,8 +15,15 @@ import { loadRun } from '../../run/load-run';
 import { withCancellableProgress } from '../shared/cancellable-progress';
 import type { RunCommandDeps } from '../runs/run-commands';
 import type { StoredRun } from '../runs/run-store';
-import { describeRun } from '../runs/workspace-runs';
+import type { describeRun } from '../runs/workspace-runs';
+import type { CommandHandlers } from '../lazy-feature';
 import { probeClusterCommandId, scrapeClusterMetricsCommandId } from '../ids';
+
+/**
+ * What the probe needs: the run faces' shared pieces, and the runs feature's describeRun (passed
+ * in, so that this chunk does not carry the scenario runner too).
+ */
+export type ProbeDeps = Omit<RunCommandDeps, 'runs'> & { describeRun: typeof describeRun };
 
 /** The action of the confirmation modal. */
 export const sendAction = 'Send';
@@ -105,7 +112,7 @@ async function pickWatch(): Promise<
 }
 
 /** A ProbeError (a bad kubeconfig, URL or answer) is logged and shown; anything else is a bug: thrown. */
-function showProbeError(deps: RunCommandDeps, e: unknown): undefined {
+function showProbeError(deps: ProbeDeps, e: unknown): undefined {
   if (!(e instanceof ProbeError)) throw e;
   deps.log.error(`probe failed: ${e.message}`);
   void vscode.window.showErrorMessage(`List/Watch: ${e.message}`);
@@ -117,7 +124,7 @@ function showProbeError(deps: RunCommandDeps, e: unknown): undefined {
  * opens it. Undefined when declined, cancelled or failed (the failure is shown).
  */
 async function probeAndOpen(
-  deps: RunCommandDeps,
+  deps: ProbeDeps,
   kubeconfig: string,
   context: string | undefined,
   o: ProbeOptions,
@@ -161,7 +168,7 @@ async function probeAndOpen(
   const title = o.url
     ? `Probe ${target.context}: ${o.url.path}`
     : `Metrics of ${target.context} at ${result.report.metrics?.scrapedAt ?? ''}`;
-  const run = describeRun(
+  const run = deps.describeRun(
     {
       id,
       title,
@@ -184,7 +191,7 @@ async function probeAndOpen(
  * may set watchSeconds and sendInitialEvents (then no watch is asked for).
  */
 export async function probeClusterCommand(
-  deps: RunCommandDeps,
+  deps: ProbeDeps,
   kubeconfigArg?: unknown,
   contextArg?: unknown,
   urlArg?: unknown,
@@ -214,7 +221,7 @@ export async function probeClusterCommand(
 
 /** Scrape Cluster Metrics…(kubeconfig?, context?). */
 export async function scrapeClusterMetricsCommand(
-  deps: RunCommandDeps,
+  deps: ProbeDeps,
   kubeconfigArg?: unknown,
   contextArg?: unknown,
 ): Promise<StoredRun | undefined> {
@@ -229,15 +236,12 @@ export async function scrapeClusterMetricsCommand(
   }
 }
 
-/** The two commands, registered through the output log (every call logged). */
-export function registerProbeCommands(deps: RunCommandDeps): vscode.Disposable[] {
-  return [
-    deps.log.registerCommand(
-      probeClusterCommandId,
-      (k?: unknown, c?: unknown, u?: unknown, o?: unknown) => probeClusterCommand(deps, k, c, u, o),
-    ),
-    deps.log.registerCommand(scrapeClusterMetricsCommandId, (k?: unknown, c?: unknown) =>
+/** The two commands' handlers (the entry registers the ids, every call logged). */
+export function probeCommands(deps: ProbeDeps): CommandHandlers {
+  return {
+    [probeClusterCommandId]: (k?: unknown, c?: unknown, u?: unknown, o?: unknown) =>
+      probeClusterCommand(deps, k, c, u, o),
+    [scrapeClusterMetricsCommandId]: (k?: unknown, c?: unknown) =>
       scrapeClusterMetricsCommand(deps, k, c),
-    ),
-  ];
+  };
 }

@@ -17,6 +17,7 @@ import type { ScenariosViewNode } from './scenarios-view';
 import type { WorkspaceRuns } from './workspace-runs';
 import { visibleText } from '../../format/visible-text';
 import { runCommandIds } from '../ids';
+import type { CommandHandlers } from '../lazy-feature';
 
 export interface RunCommandDeps {
   runs: WorkspaceRuns;
@@ -255,33 +256,26 @@ export async function exportMetricsCommand(
   return done;
 }
 
-export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
+/** The run commands' handlers by id (the entry registers the ids, every call logged). */
+export function runCommands(deps: RunCommandDeps): CommandHandlers {
   const ids = runCommandIds;
-  return [
-    deps.log.registerCommand(ids.runScenario, (arg?: unknown, set?: unknown, options?: unknown) =>
+  return {
+    [ids.runScenario]: (arg?: unknown, set?: unknown, options?: unknown) =>
       runScenarioCommand(deps, arg, set, options),
-    ),
-    deps.log.registerCommand(ids.runScenarioWithDefaults, (node?: unknown) =>
-      runFromView(deps, node, 'defaults'),
-    ),
-    deps.log.registerCommand(ids.runScenarioWithParameters, (node?: unknown) =>
-      runFromView(deps, node, 'parameters'),
-    ),
-    deps.log.registerCommand(ids.cancelRun, () => {
+    [ids.runScenarioWithDefaults]: (node?: unknown) => runFromView(deps, node, 'defaults'),
+    [ids.runScenarioWithParameters]: (node?: unknown) => runFromView(deps, node, 'parameters'),
+    [ids.cancelRun]: () => {
       const cancelled = deps.runs.cancelRun();
       if (!cancelled)
         void vscode.window.showInformationMessage('List/Watch: no scenario run is in progress.');
       return cancelled;
-    }),
-    deps.log.registerCommand(ids.openInspector, () => openInspectorCommand(deps)),
-    deps.log.registerCommand(ids.openTrace, (file?: unknown) => openTraceCommand(deps, file)),
-    deps.log.registerCommand(ids.exportTrace, (run?: unknown, destination?: unknown) =>
+    },
+    [ids.openInspector]: () => openInspectorCommand(deps),
+    [ids.openTrace]: (file?: unknown) => openTraceCommand(deps, file),
+    [ids.exportTrace]: (run?: unknown, destination?: unknown) =>
       exportTraceCommand(deps, run, destination),
-    ),
-    deps.log.registerCommand(ids.exportMetrics, (destination?: unknown) =>
-      exportMetricsCommand(deps, destination),
-    ),
-    deps.log.registerCommand(ids.openRun, async (arg?: unknown) => {
+    [ids.exportMetrics]: (destination?: unknown) => exportMetricsCommand(deps, destination),
+    [ids.openRun]: async (arg?: unknown) => {
       const run = targetRun(deps, arg);
       if (!run) return undefined;
       const opened = await reporting(deps, `opening run ${run.title}`, () =>
@@ -289,8 +283,8 @@ export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
       );
       if (opened) deps.inspector.show(true);
       return opened;
-    }),
-    deps.log.registerCommand(ids.deleteRun, async (arg?: unknown) => {
+    },
+    [ids.deleteRun]: async (arg?: unknown) => {
       const run = targetRun(deps, arg);
       if (!run) return undefined;
       // A run id comes from a caller that chose it (tests, other extensions); a click asks first.
@@ -304,12 +298,12 @@ export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
       if (removed)
         vscode.window.setStatusBarMessage(`List/Watch: deleted run ${removed.title}`, 4000);
       return removed;
-    }),
-    deps.log.registerCommand(ids.selectWatcher, async (id?: unknown) => {
+    },
+    [ids.selectWatcher]: async (id?: unknown) => {
       if (typeof id !== 'string') return;
       deps.inspector.show(true);
       await deps.inspector.whenReady();
       deps.inspector.post({ type: 'watcher/select', id });
-    }),
-  ];
+    },
+  };
 }

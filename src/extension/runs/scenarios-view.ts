@@ -15,15 +15,31 @@ function rangeText(p: ScenarioParamSpec): string {
   return '';
 }
 
-export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosViewNode> {
-  private readonly scenarios: () => ScenarioDefinition[];
+/** The scenarios, from the runs chunk: `loaded()` without loading it, `load()` loading it. */
+export interface ScenarioList {
+  loaded(): ScenarioDefinition[] | undefined;
+  load(): Promise<ScenarioDefinition[]>;
+}
 
-  constructor(scenarios: () => ScenarioDefinition[]) {
+function scenarioNodes(scenarios: ScenarioDefinition[]): ScenariosViewNode[] {
+  return scenarios.map((scenario) => ({ kind: 'scenario', scenario }));
+}
+
+export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosViewNode> {
+  private readonly scenarios: ScenarioList;
+
+  constructor(scenarios: ScenarioList) {
     this.scenarios = scenarios;
   }
 
-  getChildren(node?: ScenariosViewNode): ScenariosViewNode[] {
-    if (!node) return this.scenarios().map((scenario) => ({ kind: 'scenario', scenario }));
+  /** The roots load the runs chunk the first time the view is shown. */
+  getChildren(node?: ScenariosViewNode): ScenariosViewNode[] | Promise<ScenariosViewNode[]> {
+    if (node) return this.parameters(node);
+    const loaded = this.scenarios.loaded();
+    return loaded ? scenarioNodes(loaded) : this.scenarios.load().then(scenarioNodes);
+  }
+
+  private parameters(node: ScenariosViewNode): ScenariosViewNode[] {
     if (node.kind === 'scenario')
       return node.scenario.params.map((param) => ({
         kind: 'parameter',
@@ -59,8 +75,12 @@ export class ScenariosViewProvider implements vscode.TreeDataProvider<ScenariosV
     return item;
   }
 
-  /** The tree as shown, expanded (tests read the view through this). */
+  /** The tree as shown, expanded (tests read the view through this, once it is loaded). */
   rows(): ViewRow[] {
-    return treeRows(this);
+    return treeRows({
+      getChildren: (node?: ScenariosViewNode) =>
+        node ? this.parameters(node) : scenarioNodes(this.scenarios.loaded() ?? []),
+      getTreeItem: (node: ScenariosViewNode) => this.getTreeItem(node),
+    });
   }
 }

@@ -7,9 +7,9 @@
 // upstream counterpart.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { LiveRun } from '../../run/live-run';
+import type { LiveRun } from '../../run/live-run';
 import type { RunModel } from '../../run/run-model';
-import { LiveRecorder, type RecordedServer } from '../../server/live-recorder';
+import type { LiveRecorder, RecordedServer } from '../../server/live-recorder';
 import type { CurrentRun } from '../runs/current-run';
 import type { ExtensionLog } from '../shared/output-log';
 import type { StoredRun } from '../runs/run-store';
@@ -22,6 +22,12 @@ export interface LocalServerSource {
   readonly server: RecordedServer | undefined;
   readonly onDidChange: vscode.Event<unknown>;
 }
+
+/**
+ * Starts recording a server: the server chunk's LiveRecorder and LiveRun (server-feature.ts), or
+ * undefined while that chunk is not loaded (no local server has run: nothing to record).
+ */
+export type RecordLive = (server: RecordedServer) => { recorder: LiveRecorder; live: LiveRun };
 
 /** What the live runs show themselves in. */
 export interface LiveRunPanel {
@@ -51,6 +57,7 @@ export class LiveRuns implements vscode.Disposable {
     private readonly current: CurrentRun,
     private readonly panel: LiveRunPanel,
     private readonly log: ExtensionLog,
+    private readonly recordLive: () => RecordLive | undefined,
   ) {}
 
   /**
@@ -132,8 +139,9 @@ export class LiveRuns implements vscode.Disposable {
   }
 
   private start(server: RecordedServer): void {
-    const recorder = new LiveRecorder(server);
-    const live = new LiveRun(recorder);
+    const record = this.recordLive();
+    if (!record) throw new Error('the server chunk records live runs; it is not loaded');
+    const { recorder, live } = record(server);
     const startedAt = server.startedAt;
     const run: StoredRun = {
       id: `live-${startedAt}`,

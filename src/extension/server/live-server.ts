@@ -1,6 +1,6 @@
 // No upstream counterpart: the extension's local apiserver. It runs src/server's ApiServer inside
 // the extension host rather than spawning `listwatch serve`: the engine is already bundled into
-// dist/extension.js, so there is no second Node to ship or find, and faults and the live state are
+// the server chunk (dist/extension-server.js), so there is no second Node to ship or find, and faults and the live state are
 // direct calls instead of HTTP round trips to an admin API. It tells its readers (status bar,
 // Server view) when what they show changed: at once on start and stop, and at most once a second
 // while clients work, only when the engine reported something and the summary differs.
@@ -10,12 +10,12 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ApiServer } from '../../server/api-server';
 import { CrdError } from '../../server/crd';
-import type { ClientCounts } from '../../server/debug-state';
 import { resourceName, type FaultResponse } from '../../server/faults';
 import { EtcdOpenError, type EtcdChoice } from '../../server/etcd-choice';
 import { KubeconfigError } from '../../server/kubeconfig';
 import type { ProfileName } from '../../server/registry';
 import type { ExtensionLog } from '../shared/output-log';
+import type { LiveServerState } from './live-server-state';
 
 /** What a start asks for (the Start command's answers, or the settings for auto-start). */
 export interface LocalServerOptions {
@@ -32,59 +32,6 @@ export interface LocalServerOptions {
   seedProgress?: (created: number, total: number) => void;
   /** Cancels the start while it seeds (ApiServerOptions.signal). */
   signal?: AbortSignal;
-}
-
-/** One served resource as the Server view lists it. */
-export interface ResourceSummary {
-  /** `pods`, `widgets.example.com`: the fault parameter's spelling. */
-  name: string;
-  /** Objects in the watch cache (it lags etcd during cache-lag). */
-  objects: number;
-  cacheResourceVersion: number;
-  watchers: number;
-  ready: boolean;
-}
-
-/** A client's requests by kind, as the server's debug state counts them. */
-export type ClientSummary = ClientCounts;
-
-export interface WatcherSummary {
-  id: number | string;
-  resource: string;
-  userAgent?: string;
-  requestLine?: string;
-  /** cache_watcher.go's state name. */
-  state: string;
-  allowWatchBookmarks: boolean;
-}
-
-/** What the status bar and the Server view show of the running server. */
-export interface LiveServerState {
-  url: string;
-  httpsUrl: string;
-  port: number;
-  kubeconfigPath: string;
-  profile: ProfileName;
-  /** `release-1.36`, `master-1.37-preview`. */
-  profileName: string;
-  /** Date.now() when it started listening. */
-  startedAt: number;
-  /** The in-memory etcd's revision, or the highest a real etcd's answers carried so far. */
-  etcdRevision: number;
-  /** Where the objects live: in memory, an etcd-server started with the server, or a cluster. */
-  etcd: {
-    kind: EtcdChoice['kind'];
-    endpoints: readonly string[];
-    /** The version the in-memory etcd reports (listwatch.server.etcdVersion), if any. */
-    version?: string;
-    /** What the storage feature check decided from the versions, when there were any. */
-    featureLine?: string;
-  };
-  resources: ResourceSummary[];
-  clients: ClientSummary[];
-  /** Up to the debug state's cap; watchersTotal counts all. */
-  watchers: WatcherSummary[];
-  watchersTotal: number;
 }
 
 /** Why a start failed, in words that name the input (the port, the CRD file). */
@@ -291,11 +238,4 @@ function startFailure(e: unknown, o: LocalServerOptions): string {
   if ((err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') && err.path)
     return o.crdFiles.includes(err.path) ? `CRD file ${err.message}` : err.message;
   return err.message ?? String(e);
-}
-
-/** The etcd as the Server view and the start message name it. */
-export function etcdDescription(e: LiveServerState['etcd']): string {
-  if (e.kind === 'memory')
-    return e.version === undefined ? 'in memory' : `in memory, reports etcd ${e.version}`;
-  return `${e.endpoints.join(', ')}${e.kind === 'spawn' ? ' (started here)' : ''}`;
 }

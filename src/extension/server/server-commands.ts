@@ -17,7 +17,6 @@ import {
   openLiveRunCommandId,
   openServerTerminalCommandId,
   serverMenuCommandId,
-  serverRunningContextKey,
   serverViewId,
   startServerCommandId,
   stopServerCommandId,
@@ -26,12 +25,9 @@ import {
   etcdVersionSettingId,
   autoStartSettingId,
 } from '../ids';
-import {
-  LocalServerStartError,
-  etcdDescription,
-  type LiveServerState,
-  type LocalApiServer,
-} from './live-server';
+import { LocalServerStartError, type LocalApiServer } from './live-server';
+import { etcdDescription, type LiveServerState } from './live-server-state';
+import type { CommandHandlers } from '../lazy-feature';
 import type { ExtensionLog } from '../shared/output-log';
 import type { ServerPrompts } from './server-prompts';
 import {
@@ -478,35 +474,29 @@ export async function serverMenuCommand(deps: ServerCommandDeps): Promise<string
 }
 
 /** Every server command, registered through the log (each run logged with its arguments). */
-export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposable[] {
-  const { log } = deps;
-  return [
-    log.registerCommand(startServerCommandId, (arg?: unknown) => startServerCommand(deps, arg)),
-    log.registerCommand(stopServerCommandId, () => stopServerCommand(deps)),
-    log.registerCommand(copyKubeconfigPathCommandId, () => copyKubeconfigPathCommand(deps)),
-    log.registerCommand(openServerTerminalCommandId, () => openServerTerminalCommand(deps)),
-    log.registerCommand(injectFaultCommandId, (name?: unknown, params?: unknown) =>
+/** The server commands' handlers by id (the entry registers the ids, every call logged). */
+export function serverCommands(deps: ServerCommandDeps): CommandHandlers {
+  return {
+    [startServerCommandId]: (arg?: unknown) => startServerCommand(deps, arg),
+    [stopServerCommandId]: () => stopServerCommand(deps),
+    [copyKubeconfigPathCommandId]: () => copyKubeconfigPathCommand(deps),
+    [openServerTerminalCommandId]: () => openServerTerminalCommand(deps),
+    [injectFaultCommandId]: (name?: unknown, params?: unknown) =>
       injectFaultCommand(deps, name, params),
-    ),
-    log.registerCommand(terminateWatcherCommandId, (node?: unknown) =>
-      terminateWatcherCommand(deps, node),
-    ),
-    log.registerCommand(expireHistoryCommandId, (node?: unknown) =>
-      expireHistoryCommand(deps, node),
-    ),
-    log.registerCommand(serverMenuCommandId, () => serverMenuCommand(deps)),
-    deps.server.onDidChange(
-      (state) =>
-        void vscode.commands.executeCommand('setContext', serverRunningContextKey, !!state),
-    ),
-  ];
+    [terminateWatcherCommandId]: (node?: unknown) => terminateWatcherCommand(deps, node),
+    [expireHistoryCommandId]: (node?: unknown) => expireHistoryCommand(deps, node),
+    [serverMenuCommandId]: () => serverMenuCommand(deps),
+  };
 }
 
-/** listwatch.server.autoStart: starts with the settings' port and profile and the default seed. */
-export async function autoStartServer(deps: ServerCommandDeps): Promise<void> {
-  const settings = readServerSettings();
-  warnAboutServerSettings(settings, deps.log);
-  if (!settings.autoStart) return;
+/**
+ * listwatch.server.autoStart: starts with the settings' port and profile and the default seed (the
+ * entry read and checked the settings, and loads this only when autoStart is on).
+ */
+export async function autoStartServer(
+  deps: ServerCommandDeps,
+  settings: ServerSettings,
+): Promise<void> {
   deps.log.info(`${autoStartSettingId}: starting the local API server`);
   await startWith(deps, {
     port: settings.port,

@@ -3,7 +3,7 @@
 // most once a second); a click opens the server menu. Hidden while no server runs.
 import * as vscode from 'vscode';
 import { serverMenuCommandId, serverStatusBarItemId } from '../ids';
-import type { LiveServerState, LocalApiServer } from './live-server';
+import type { LiveServerReader, LiveServerState } from './live-server-state';
 
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -31,7 +31,7 @@ export class ServerStatusBar implements vscode.Disposable {
   /** The text shown now; undefined while hidden. */
   shownText: string | undefined;
 
-  constructor(server: LocalApiServer) {
+  constructor(server: LiveServerReader) {
     this.item.name = 'List/Watch Local API Server';
     this.item.command = serverMenuCommandId;
     this.subscription = server.onDidChange((state) => this.show(state));

@@ -10,11 +10,11 @@ import { otherClients } from '../../server/debug-state';
 import { humanDuration } from '../../server/duration';
 import {
   etcdDescription,
+  type LiveServerReader,
   type LiveServerState,
-  type LocalApiServer,
   type ResourceSummary,
   type WatcherSummary,
-} from './live-server';
+} from './live-server-state';
 import { treeRows, type ViewRow } from '../shared/view-rows';
 
 export type ServerViewNode =
@@ -60,7 +60,7 @@ export class ServerViewProvider
     { kind: 'section', section: 'watchers' },
   ];
 
-  constructor(server: LocalApiServer) {
+  constructor(server: LiveServerReader) {
     this.state = server.state();
     this.subscriptions.push(
       server.onDidChange((state) => {

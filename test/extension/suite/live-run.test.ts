@@ -59,7 +59,7 @@ describe('live run', function () {
     target = { kubeconfig: server.kubeconfigPath, dir };
     const api = await activeApi();
     const source = { server: server as ApiServer | undefined, onDidChange: changed.event };
-    attached = api.liveRuns.attach(source);
+    attached = await api.liveRuns.attach(source);
   });
   after(async () => {
     await watch?.kill();

@@ -13,7 +13,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { load } from 'js-yaml';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
-import type { LiveServerState } from '../../../src/extension/server/live-server';
+import type { LiveServerState } from '../../../src/extension/server/live-server-state';
 import type { ServerPrompts } from '../../../src/extension/server/server-prompts';
 import type { ServerViewNode } from '../../../src/extension/server/server-view';
 import { checkServerSettings } from '../../../src/extension/server/server-settings';

@@ -103,7 +103,7 @@ describe('runs', () => {
 
   it('the Scenarios view lists every built-in scenario by its short label, with its parameters', async () => {
     const api = await activeApi();
-    const rows = api.scenariosViewRows();
+    const rows = await api.scenariosViewRows();
     const scenarios = listScenarios();
     assert.deepStrictEqual(
       rows.map((r) => [r.label, r.description]),
