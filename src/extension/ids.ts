@@ -92,6 +92,7 @@ export const runGuardSettingIds = {
 } as const;
 
 // Keys of what the extension keeps in the workspace state (not declared in package.json).
-export const runIndexStateKey = 'listwatch.runs';
+/** The stored runs' index, kept under the Runs view's id (the key it has always had). */
+export const runIndexStateKey = runsViewId;
 export const recentTokensStateKey = 'listwatch.recentTokens';
 export const decoderDocumentStateKey = 'listwatch.decoderDocument';
