@@ -52,7 +52,7 @@ import {
   terminateWatcherCommandId,
 } from './ids';
 import { LazyFeature, lazyCommands, type CommandHandlers } from './lazy-feature';
-import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
+import { InspectorPanel, registerInspectorSerializer } from './panel/inspector-panel';
 import { SampleLog, showInspectorViewCommand } from './panel/walkthrough';
 import { CurrentRun } from './runs/current-run';
 import { RunStore, type StoredRun } from './runs/run-store';
@@ -252,7 +252,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   });
   const runsCommands = async () => (await runs.get()).commands;
 
-  const inspector = new Inspector(context.extensionUri, current, {
+  const inspector = new InspectorPanel(context.extensionUri, current, {
     explainToken: (token) => {
       // The panel sends the token alone: its key prefix is the setting's, labelled assumed. Decoded
       // tokens join the Tokens view, as from any other face.

@@ -53,7 +53,7 @@ function identity(open: OpenRun, storyView: InspectorView | undefined): RunIdent
   return id;
 }
 
-export class Inspector implements vscode.Disposable {
+export class InspectorPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private panelDisposables: vscode.Disposable[] = [];
   private ready = false;
@@ -301,7 +301,7 @@ export class Inspector implements vscode.Disposable {
 }
 
 /** Registers the serializer that revives the panel after a reload (activation: onWebviewPanel:listwatch.inspector). */
-export function registerInspectorSerializer(inspector: Inspector): vscode.Disposable {
+export function registerInspectorSerializer(inspector: InspectorPanel): vscode.Disposable {
   return vscode.window.registerWebviewPanelSerializer(inspectorViewType, {
     deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Thenable<void> {
       inspector.revive(panel, state);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { inspectorViews, type InspectorView } from '../../protocol';
 import { findContinueTokens } from '../../scan/continue-token-scan';
 import type { ExtensionLog } from '../shared/output-log';
-import type { Inspector } from './inspector-panel';
+import type { InspectorPanel } from './inspector-panel';
 import { showInspectorViewCommandId } from '../ids';
 
 /** The sample's path inside the extension (listed in .vscodeignore's allow-list). */
@@ -64,7 +64,7 @@ function isInspectorView(value: unknown): value is InspectorView {
 
 /** Shows the inspector on one of its tabs (the walkthrough's "Show the Lists view"). */
 export async function showInspectorViewCommand(
-  inspector: Inspector,
+  inspector: InspectorPanel,
   view: unknown,
 ): Promise<InspectorView> {
   if (!isInspectorView(view))

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { confirmDeleteRun, type Confirmations } from '../shared/confirmations';
 import type { CurrentRun } from './current-run';
 import type { ExtensionLog } from '../shared/output-log';
-import type { Inspector } from '../panel/inspector-panel';
+import type { InspectorPanel } from '../panel/inspector-panel';
 import { listScenarios } from './run-engine';
 import type { RunStore, StoredRun } from './run-store';
 import type { RunsViewNode } from './runs-view';
@@ -23,7 +23,7 @@ export interface RunCommandDeps {
   runs: WorkspaceRuns;
   store: RunStore;
   current: CurrentRun;
-  inspector: Inspector;
+  inspector: InspectorPanel;
   log: ExtensionLog;
   confirmations: Confirmations;
 }

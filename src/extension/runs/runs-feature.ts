@@ -5,7 +5,7 @@
 import type { Confirmations } from '../shared/confirmations';
 import { openTraceInInspectorCommandId } from '../ids';
 import type { CommandHandlers } from '../lazy-feature';
-import type { Inspector } from '../panel/inspector-panel';
+import type { InspectorPanel } from '../panel/inspector-panel';
 import type { ExtensionLog } from '../shared/output-log';
 import type { CurrentRun } from './current-run';
 import { openTraceInInspectorCommand } from './explorer-trace';
@@ -17,7 +17,7 @@ import { WorkspaceRuns, describeRun } from './workspace-runs';
 export interface RunsFeatureDeps {
   store: RunStore;
   current: CurrentRun;
-  inspector: Inspector;
+  inspector: InspectorPanel;
   log: ExtensionLog;
   confirmations: Confirmations;
   /** The bundled worker scenario runs run on (dist/run-worker.js). */

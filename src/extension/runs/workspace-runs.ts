@@ -10,7 +10,7 @@ import type { TraceReadStats } from '../../run/trace/trace-reader';
 import { withCancellableProgress, type ProgressReporter } from '../shared/cancellable-progress';
 import type { CurrentRun } from './current-run';
 import type { ExtensionLog } from '../shared/output-log';
-import type { Inspector } from '../panel/inspector-panel';
+import type { InspectorPanel } from '../panel/inspector-panel';
 import { estimateRun, truncationOf } from '../../scenarios/runner';
 import { bytesText, wallText, type RunEstimate } from '../../scenarios/run-estimate';
 import { etaText } from '../../scenarios/run-eta';
@@ -116,7 +116,7 @@ export function describeRun(
 export class WorkspaceRuns implements vscode.Disposable {
   private readonly store: RunStore;
   private readonly current: CurrentRun;
-  private readonly inspector: Inspector;
+  private readonly inspector: InspectorPanel;
   private readonly log: ExtensionLog;
   private active: { progress: RunInProgress; controller: AbortController } | undefined;
   private readonly activeChanged = new vscode.EventEmitter<boolean>();
@@ -129,7 +129,7 @@ export class WorkspaceRuns implements vscode.Disposable {
   constructor(
     store: RunStore,
     current: CurrentRun,
-    inspector: Inspector,
+    inspector: InspectorPanel,
     log: ExtensionLog,
     workerScript: string,
   ) {
