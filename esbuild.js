@@ -83,7 +83,7 @@ const lazyEtcdClient = {
 // server-feature')` (and the like) loads dist/extension-server.js only when a command or view of
 // the feature first runs. Every import of a feature module, from the entry or another chunk, is
 // that one external chunk, so a feature's state exists once.
-const extensionFeatures = ['server', 'runs', 'import', 'probe', 'explain', 'export'];
+const extensionFeatures = ['server', 'runs', 'import', 'probe', 'explain', 'export', 'panel'];
 const featureChunk = (feature) => `extension-${feature}.js`;
 const lazyExtensionFeatures = {
   name: 'lazy-extension-features',

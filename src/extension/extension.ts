@@ -52,7 +52,8 @@ import {
   terminateWatcherCommandId,
 } from './ids';
 import { LazyFeature, lazyCommands, type CommandHandlers } from './lazy-feature';
-import { InspectorPanel, registerInspectorSerializer } from './panel/inspector-panel';
+import type { InspectorHost, InspectorPanel, InspectorTraffic } from './panel/inspector-panel';
+import { InspectorPanelSlot } from './panel/inspector-panel-slot';
 import { SampleLog, showInspectorViewCommand } from './panel/walkthrough';
 import { CurrentRun } from './runs/current-run';
 import { RunStore, type StoredRun } from './runs/run-store';
@@ -235,7 +236,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     const f = (await import('./runs/runs-feature')).activateRuns({
       store,
       current,
-      inspector,
+      inspector: await panel.get(),
       log,
       confirmations,
       workerScript: vscode.Uri.joinPath(context.extensionUri, 'dist', 'run-worker.js').fsPath,
@@ -252,7 +253,9 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   });
   const runsCommands = async () => (await runs.get()).commands;
 
-  const inspector = new InspectorPanel(context.extensionUri, current, {
+  // The List/Watch Inspector panel: its code loads when it is first shown, or with a feature that
+  // opens runs in it (runs, import, probe).
+  const panelHost: InspectorHost = {
     explainToken: (token) => {
       // The panel sends the token alone: its key prefix is the setting's, labelled assumed. Decoded
       // tokens join the Tokens view, as from any other face.
@@ -278,7 +281,17 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     storyView: (scenario) =>
       runs.loaded?.listScenarios().find((d) => d.name === scenario)?.storyView,
     log: (message) => log.info(message),
-  });
+  };
+  const traffic: InspectorTraffic = { posted: [], received: [], problems: [] };
+  const panel: LazyFeature<InspectorPanel> = feature('panel', async () =>
+    (await import('./panel/panel-feature')).activatePanel(
+      context.extensionUri,
+      current,
+      panelHost,
+      traffic,
+    ),
+  );
+  const inspector = new InspectorPanelSlot(panel, traffic);
 
   const sampleLog = new SampleLog(context.extensionUri, log);
   const scenariosView = new ScenariosViewProvider({
@@ -300,14 +313,19 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   const probe = feature('probe', () => import('./probe/probe-feature'));
   const exportFeature = feature('export', () => import('./export/export-feature'));
   const importCommands = memo(async () =>
-    (await importFeature.get()).importLogsCommands({ store, current, inspector, log }),
+    (await importFeature.get()).importLogsCommands({
+      store,
+      current,
+      inspector: await panel.get(),
+      log,
+    }),
   );
   const probeCommands = memo(async () => {
     const { describeRun } = await runs.get();
     return (await probe.get()).probeCommands({
       store,
       current,
-      inspector,
+      inspector: await panel.get(),
       log,
       confirmations,
       describeRun,
@@ -347,7 +365,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     runsView,
     watchersView,
     watchersTree,
-    registerInspectorSerializer(inspector),
+    inspector.registerSerializer(),
     vscode.window.createTreeView(scenariosViewId, {
       treeDataProvider: scenariosView,
       showCollapseAll: true,
@@ -368,7 +386,11 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     liveRuns,
     // The local server's requests and events are recorded from its start (its live run).
     liveRuns.attach(server),
-    log.registerCommand(openLiveRunCommandId, (arg?: unknown) => openLiveRunCommand(liveRuns, arg)),
+    // The panel's code first: the live run shows in it at once.
+    log.registerCommand(openLiveRunCommandId, async (arg?: unknown) => {
+      await panel.get();
+      return openLiveRunCommand(liveRuns, arg);
+    }),
     log.registerCommand(saveRunAsTraceCommandId, (arg?: unknown, destination?: unknown) =>
       saveRunAsTraceCommand(
         liveRuns,
@@ -457,16 +479,16 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     inspector: {
       isOpen: () => inspector.isOpen(),
       whenReady: () => inspector.whenReady(),
-      posted: () => [...inspector.traffic.posted],
-      received: () => [...inspector.traffic.received],
+      posted: () => [...traffic.posted],
+      received: () => [...traffic.received],
       clearTraffic: () => {
-        inspector.traffic.posted.length = 0;
-        inspector.traffic.received.length = 0;
+        traffic.posted.length = 0;
+        traffic.received.length = 0;
       },
       viewState: () => current.viewState(),
       post: (message) => inspector.post(message),
       receive: (message) => inspector.receive(message),
-      problems: () => [...inspector.traffic.problems],
+      problems: () => [...traffic.problems],
     },
     liveRuns: {
       attach: async (source) => (await serverFeature.get(), liveRuns.attach(source)),

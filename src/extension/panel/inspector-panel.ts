@@ -59,14 +59,21 @@ export class InspectorPanel implements vscode.Disposable {
   private ready = false;
   private readonly readyChanged = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[] = [];
-  readonly traffic: InspectorTraffic = { posted: [], received: [], problems: [] };
+  readonly traffic: InspectorTraffic;
   private readonly extensionUri: vscode.Uri;
   private readonly current: CurrentRun;
   private readonly host: InspectorHost;
   /** The view state VS Code handed back on revival, sent once the webview is ready. */
   private restoredState: InspectorViewState | undefined;
 
-  constructor(extensionUri: vscode.Uri, current: CurrentRun, host: InspectorHost) {
+  constructor(
+    extensionUri: vscode.Uri,
+    current: CurrentRun,
+    host: InspectorHost,
+    /** The traffic log, kept by the entry (the API reads it before this chunk loads). */
+    traffic: InspectorTraffic = { posted: [], received: [], problems: [] },
+  ) {
+    this.traffic = traffic;
     this.extensionUri = extensionUri;
     this.current = current;
     this.host = host;
@@ -298,14 +305,4 @@ export class InspectorPanel implements vscode.Disposable {
     for (const d of this.subscriptions) d.dispose();
     this.readyChanged.dispose();
   }
-}
-
-/** Registers the serializer that revives the panel after a reload (activation: onWebviewPanel:listwatch.inspector). */
-export function registerInspectorSerializer(inspector: InspectorPanel): vscode.Disposable {
-  return vscode.window.registerWebviewPanelSerializer(inspectorViewType, {
-    deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Thenable<void> {
-      inspector.revive(panel, state);
-      return Promise.resolve();
-    },
-  });
 }

@@ -7,6 +7,9 @@ import { inspectorViews, type InspectorView } from '../../protocol';
 import { findContinueTokens } from '../../scan/continue-token-scan';
 import type { ExtensionLog } from '../shared/output-log';
 import type { InspectorPanel } from './inspector-panel';
+
+/** What Show Inspector View needs of the panel (the entry's InspectorPanelSlot). */
+export type ShownPanel = Pick<InspectorPanel, 'show' | 'whenReady' | 'post'>;
 import { showInspectorViewCommandId } from '../ids';
 
 /** The sample's path inside the extension (listed in .vscodeignore's allow-list). */
@@ -64,7 +67,7 @@ function isInspectorView(value: unknown): value is InspectorView {
 
 /** Shows the inspector on one of its tabs (the walkthrough's "Show the Lists view"). */
 export async function showInspectorViewCommand(
-  inspector: InspectorPanel,
+  inspector: ShownPanel,
   view: unknown,
 ): Promise<InspectorView> {
   if (!isInspectorView(view))

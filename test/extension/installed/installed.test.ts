@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 
 const extensionId = 'listwatch-inspector.listwatch-inspector';
 // Each feature's chunk, loaded on its first use (src/extension/lazy-feature.ts, esbuild.js).
-const featureChunks = ['server', 'runs', 'import', 'probe', 'explain', 'export'].map(
+const featureChunks = ['server', 'runs', 'import', 'probe', 'explain', 'export', 'panel'].map(
   (f) => `dist/extension-${f}.js`,
 );
 // dist/extension.js as README measured it before the features became chunks: the whole extension
