@@ -382,7 +382,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     explainDocument,
     vscode.workspace.registerTextDocumentContentProvider(explainDocumentScheme, explainDocument),
     ...lazyCommands([explainRequestCommandId], async () => (await explain.get()).commands),
-    registerHover(requestUrlHover),
+    vscode.languages.registerHoverProvider(hoverDocumentSelector(), requestUrlHover),
     liveRuns,
     // The local server's requests and events are recorded from its start (its live run).
     liveRuns.attach(server),
