@@ -1,9 +1,9 @@
 // No upstream counterpart: a feature's code in its own chunk, loaded on first use. The extension
 // activates in every window (onStartupFinished, for the local server's autoStart); its entry
 // registers every command, view and hover at once but holds none of the heavy code (the server and
-// the engine, import and replay, probe, explain, export): each feature folder's `*-feature.ts` is
-// bundled as dist/extension-<feature>.js (esbuild.js) and loaded with `await import(...)` when a
-// command or view first needs it. What has state (the log, the run store, the current run, the
+// the engine, the scenario runner, import and replay, probe, explain, export, the panel): each
+// feature folder's `*-feature.ts` is bundled as dist/extension-<feature>.js (esbuild.js) and loaded
+// with `await import(...)` when a command or view first needs it. What has state (the log, the run store, the current run, the
 // panel) is made once in the entry and passed into the chunk's factory, never made again there.
 import * as vscode from 'vscode';
 import type { ExtensionLog } from './shared/output-log';
