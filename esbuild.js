@@ -78,6 +78,31 @@ const lazyEtcdClient = {
   },
 };
 
+// The extension's features are chunks of their own (src/extension/lazy-feature.ts): the entry,
+// loaded in every window, registers their commands and views, and `await import('./server/
+// server-feature')` (and the like) loads dist/extension-server.js only when a command or view of
+// the feature first runs. Every import of a feature module, from the entry or another chunk, is
+// that one external chunk, so a feature's state exists once.
+const extensionFeatures = ['server', 'runs', 'import', 'probe', 'explain', 'export', 'panel'];
+const featureChunk = (feature) => `extension-${feature}.js`;
+const lazyExtensionFeatures = {
+  name: 'lazy-extension-features',
+  setup(build) {
+    const modules = new Map(
+      extensionFeatures.map((f) => [
+        path.join(__dirname, 'src/extension', f, `${f}-feature`),
+        featureChunk(f),
+      ]),
+    );
+    build.onResolve({ filter: /-feature(\.ts)?$/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const chunk = modules.get(path.resolve(args.resolveDir, args.path).replace(/\.ts$/, ''));
+      return chunk ? { path: `./${chunk}`, external: true } : undefined;
+    });
+  },
+};
+const extensionPlugins = [...node.plugins, lazyClientNode, lazyEtcdClient, lazyExtensionFeatures];
+
 const builds = [
   // The extension: vscode is provided by the extension host.
   {
@@ -85,10 +110,18 @@ const builds = [
     entryPoints: ['src/extension/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
-    plugins: [...node.plugins, lazyClientNode, lazyEtcdClient],
+    plugins: extensionPlugins,
   },
-  // The worker thread the extension runs scenarios on (src/extension/run-worker.ts).
-  { ...node, entryPoints: ['src/extension/run-worker.ts'], outfile: 'dist/run-worker.js' },
+  // Its features' chunks, one per feature folder.
+  ...extensionFeatures.map((f) => ({
+    ...node,
+    entryPoints: [`src/extension/${f}/${f}-feature.ts`],
+    outfile: `dist/${featureChunk(f)}`,
+    external: ['vscode'],
+    plugins: extensionPlugins,
+  })),
+  // The worker thread the extension runs scenarios on (src/extension/runs/run-worker.ts).
+  { ...node, entryPoints: ['src/extension/runs/run-worker.ts'], outfile: 'dist/run-worker.js' },
   // The `listwatch` CLI.
   {
     ...node,

@@ -1,80 +1,104 @@
-// The extension's entry point: registers the continue-token faces (commands, hover, Tokens view),
-// the run faces (Scenarios, Runs and Watchers views, the inspector panel, run commands) and the
-// local API server (its commands, status bar item and Server view) over the engine, every command
-// logged to the List/Watch output channel. Returns a small API so the extension-host tests can read what the views show and
-// what crossed the inspector's protocol.
+// The extension's entry point, loaded in every window: registers the continue-token faces
+// (commands, hover, Tokens view), the run faces (Scenarios, Runs and Watchers views, the List/Watch
+// Inspector panel, run commands), the local API server's commands, status bar item and Server view,
+// and the commands of import and replay, probe, explain and export, every command logged to the
+// List/Watch output channel. The heavy code of each feature (the server and the engine, the
+// scenario runner, import, probe, explain, export) is a chunk of its own, loaded when one of its
+// commands or views is first used (lazy-feature.ts). Returns a small API so the extension-host
+// tests can read what the views show and what crossed the panel's protocol.
 import * as vscode from 'vscode';
 import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
 import type { FromWebview, InspectorViewState, ToWebview } from '../protocol';
 import type { RunModel } from '../run/run-model';
-import { ConfirmationsInUse, clearTokensWithUndo, type Confirmations } from './confirmations';
-import { CurrentRun } from './current-run';
+import { ExplainDocument, explainDocumentScheme } from './explain/explain-document';
+import { requestUrlAt } from './explain/request-url-at';
+import {
+  clearTokensCommandId,
+  copyTokenCommandId,
+  decodeAllCommandId,
+  decodeCommandId,
+  encodeCommandId,
+  explainRequestCommandId,
+  exportPerfettoCommandId,
+  hoverLanguagesSettingId,
+  importLogsCommandId,
+  openInDecoderCommandId,
+  openLiveRunCommandId,
+  openSampleLogCommandId,
+  openTraceInInspectorCommandId,
+  probeClusterCommandId,
+  replayWhatIfCommandId,
+  revalidateTokenCommandId,
+  runCommandIds,
+  runInProgressContextKey,
+  runOpenContextKey,
+  saveRunAsTraceCommandId,
+  scenariosViewId,
+  scrapeClusterMetricsCommandId,
+  serverRunningContextKey,
+  serverViewId,
+  showInspectorViewCommandId,
+  tokensViewId,
+  validateCommandId,
+  runsViewId,
+  watchersViewId,
+  copyKubeconfigPathCommandId,
+  expireHistoryCommandId,
+  injectFaultCommandId,
+  openServerTerminalCommandId,
+  serverMenuCommandId,
+  startServerCommandId,
+  stopServerCommandId,
+  terminateWatcherCommandId,
+} from './ids';
+import { LazyFeature, lazyCommands, type CommandHandlers } from './lazy-feature';
+import type { InspectorHost, InspectorPanel, InspectorTraffic } from './panel/inspector-panel';
+import { InspectorPanelSlot } from './panel/inspector-panel-slot';
+import { SampleLog, showInspectorViewCommand } from './panel/walkthrough';
+import { CurrentRun } from './runs/current-run';
+import { RunStore, type StoredRun } from './runs/run-store';
+import type { RunsFeature } from './runs/runs-feature';
+import { RunsViewProvider } from './runs/runs-view';
+import { ScenariosViewProvider } from './runs/scenarios-view';
+import { WatchersViewProvider } from './runs/watchers-view';
+import type { RunInProgress } from './runs/workspace-runs';
 import {
   LiveRuns,
   openLiveRunCommand,
-  openLiveRunCommandId,
   saveRunAsTraceCommand,
-  saveRunAsTraceCommandId,
   type LocalServerSource,
-} from './live-runs';
-import { openTraceInInspectorCommand, openTraceInInspectorCommandId } from './explorer-trace';
-import { registerImportLogs } from './import-logs-command';
-import { createExtensionLog } from './output-log';
-import { Inspector, registerInspectorSerializer } from './panel/inspector-panel';
-import { exportTraceCommand, registerRunCommands } from './run-commands';
-import { registerExportPerfettoCommand } from './export-perfetto-command';
-import { registerProbeCommands } from './probe-commands';
-import { listScenarios } from './run-engine';
-import { RunStore, type StoredRun } from './run-store';
-import { RunsViewProvider, runsViewId } from './runs-view';
-import { ScenariosViewProvider, scenariosViewId } from './scenarios-view';
-import type { ViewRow } from './view-rows';
-import { WatchersViewProvider, watchersViewId } from './watchers-view';
-import { WorkspaceRuns, type RunInProgress } from './workspace-runs';
-import { serverViewId } from './ids';
-import { LocalApiServer, type LiveServerState } from './live-server';
-import { autoStartServer, registerServerCommands } from './server-commands';
-import { ServerPromptsInUse, type ServerPrompts } from './server-prompts';
-import { ServerStatusBar } from './server-status-bar';
-import { ServerViewProvider, type ServerViewNode } from './server-view';
+} from './server/live-runs';
+import type { LiveServerState } from './server/live-server-state';
+import { LocalServerSlot } from './server/local-server-slot';
+import type { ServerFeature } from './server/server-feature';
+import { ServerPromptsInUse, type ServerPrompts } from './server/server-prompts';
+import { readServerSettings, warnAboutServerSettings } from './server/server-settings';
+import { ServerStatusBar } from './server/server-status-bar';
+import { ServerViewProvider, type ServerViewNode } from './server/server-view';
 import {
-  ContinueTokenHoverProvider,
-  hoverDocumentSelector,
-  hoverLanguagesSettingId,
-  openInDecoderCommandId,
-} from './continue-token-hover';
-import { decodeAllCommandId, decodeAllTokensCommand } from './decode-all-command';
-import { assumedRequest, decodeCommandId, decodeContinueTokenCommand } from './decode-command';
-import { Decoder } from './decoder';
-import { DocumentTokens } from './document-tokens';
-import { encodeCommandId, encodeContinueTokenCommand } from './encode-command';
-import { ExplanationDocument, explanationScheme } from './explanation-document';
-import { readKeyPrefix, watchKeyPrefixSetting, type KeyPrefixSetting } from './key-prefix-setting';
-import { RecentTokens, type RecentToken } from './recent-tokens';
-import { ScannedFiles } from './scanned-files';
+  ConfirmationsInUse,
+  clearTokensWithUndo,
+  type Confirmations,
+} from './shared/confirmations';
+import { createExtensionLog } from './shared/output-log';
+import type { ViewRow } from './shared/view-rows';
+import { ContinueTokenHoverProvider, hoverDocumentSelector } from './tokens/continue-token-hover';
+import { decodeAllTokensCommand } from './tokens/decode-all-command';
+import { assumedRequest, decodeContinueTokenCommand } from './tokens/decode-command';
+import { Decoder } from './tokens/decoder';
+import { DocumentTokens } from './tokens/document-tokens';
+import { encodeContinueTokenCommand } from './tokens/encode-command';
+import { ExplanationDocument, explanationScheme } from './tokens/explanation-document';
 import {
-  TokensViewProvider,
-  tokensViewId,
-  type TokensViewNode,
-  type TokensViewRow,
-} from './tokens-view';
-import {
-  clearTokens,
-  clearTokensCommandId,
-  copyToken,
-  copyTokenCommandId,
-  revalidateToken,
-  revalidateTokenCommandId,
-  targetToken,
-} from './tokens-view-actions';
-import { validateCommandId, validateContinueTokenCommand } from './validate-command';
-import {
-  SampleLog,
-  openSampleLogCommandId,
-  showInspectorViewCommand,
-  showInspectorViewCommandId,
-} from './walkthrough';
-import { registerExplainRequest } from './explain-request-command';
+  readKeyPrefix,
+  watchKeyPrefixSetting,
+  type KeyPrefixSetting,
+} from './tokens/key-prefix-setting';
+import { RecentTokens, type RecentToken } from './tokens/recent-tokens';
+import { ScannedFiles } from './tokens/scanned-files';
+import { TokensViewProvider, type TokensViewNode, type TokensViewRow } from './tokens/tokens-view';
+import { clearTokens, copyToken, revalidateToken, targetToken } from './tokens/tokens-view-actions';
+import { validateContinueTokenCommand } from './tokens/validate-command';
 
 /** What `vscode.extensions.getExtension(...).exports` offers (used by the extension-host tests). */
 export interface ListwatchApi {
@@ -85,15 +109,16 @@ export interface ListwatchApi {
   recentTokens(): RecentToken[];
   keyPrefixSetting(): KeyPrefixSetting;
   /** The Scenarios, Runs and Watchers views as shown (expanded). */
-  scenariosViewRows(): ViewRow[];
+  /** The Scenarios view loads the runs chunk to list them (as when the view is first shown). */
+  scenariosViewRows(): Promise<ViewRow[]>;
   runsViewRows(): ViewRow[];
   watchersViewRows(): ViewRow[];
   /** The runs of this workspace, newest first, and the one open now. */
   runs(): StoredRun[];
   currentRun(): { run: StoredRun; model: RunModel } | undefined;
-  /** The scenario run in progress (its estimate and latest progress), if any. */
+  /** The scenario run in progress (its estimate and latest progress), if any (loads nothing). */
   runInProgress(): RunInProgress | undefined;
-  /** The inspector panel, observed from the host (the webview is the real one). */
+  /** The List/Watch Inspector panel, observed from the host (the webview is the real one). */
   inspector: {
     isOpen(): boolean;
     whenReady(): Promise<void>;
@@ -110,9 +135,12 @@ export interface ListwatchApi {
     /** Handles a message as if the webview had posted it (e.g. a decode request), for tests. */
     receive(message: FromWebview): void;
   };
-  /** The live runs: attach a local server (the extension's LocalApiServer, or a test's ApiServer). */
+  /**
+   * The live runs: attach a local server (the extension's LocalApiServer, or a test's ApiServer);
+   * attaching loads the server chunk, which records live runs.
+   */
   liveRuns: {
-    attach(source: LocalServerSource): vscode.Disposable;
+    attach(source: LocalServerSource): Promise<vscode.Disposable>;
     list(): StoredRun[];
     model(id: string): RunModel | undefined;
   };
@@ -130,17 +158,20 @@ export interface ListwatchApi {
     /** Answers the server commands' prompts instead of the workbench's (tests); undefined restores them. */
     usePrompts(replacement: Partial<ServerPrompts> | undefined): void;
   };
+  /** The features whose chunks are loaded (dist/extension-<name>.js), in the order they loaded. */
+  loadedFeatures(): string[];
+  /** How long activate() took, in milliseconds (performance.now() around its body). */
+  activationMs(): number;
 }
 
 /**
  * The local API server, for deactivate(): VS Code awaits the promise deactivate returns, not the
  * disposal of context.subscriptions, and stopping a server (closing its watches) is asynchronous.
  */
-let localServer: LocalApiServer | undefined;
+let localServer: LocalServerSlot | undefined;
 
 /** The hover, registered for the languages listwatch.hover.languages names (again when it changes). */
-function registerHover(tokens: DocumentTokens): vscode.Disposable {
-  const provider = new ContinueTokenHoverProvider(tokens);
+function registerHover(provider: vscode.HoverProvider): vscode.Disposable {
   let registration = vscode.languages.registerHoverProvider(hoverDocumentSelector(), provider);
   const watch = vscode.workspace.onDidChangeConfiguration((event) => {
     if (!event.affectsConfiguration(hoverLanguagesSettingId)) return;
@@ -151,21 +182,80 @@ function registerHover(tokens: DocumentTokens): vscode.Disposable {
 }
 
 export function activate(context: vscode.ExtensionContext): ListwatchApi {
-  registerExplainRequest(context);
+  const activationStart = performance.now();
+  const loadedFeatures: string[] = [];
+  /** A feature chunk, loaded once; the order of loading is kept for the API. */
+  const feature = <T>(name: string, load: () => Promise<T>) =>
+    new LazyFeature(name, () => load().then((f) => (loadedFeatures.push(name), f)));
+  const storageUri = context.storageUri ?? context.globalStorageUri;
+  const log = createExtensionLog();
+  const confirmations = new ConfirmationsInUse();
+  const store = new RunStore(context.workspaceState, storageUri);
+  const current = new CurrentRun();
+
   const recent = new RecentTokens(context.workspaceState);
   const documentTokens = new DocumentTokens();
   const scannedFiles = new ScannedFiles();
   const explanationDocument = new ExplanationDocument(context.workspaceState);
   const decoder = new Decoder(recent, explanationDocument);
   const tokensView = new TokensViewProvider(recent, scannedFiles);
-  const log = createExtensionLog();
-  const confirmations = new ConfirmationsInUse();
-  const store = new RunStore(
-    context.workspaceState,
-    context.storageUri ?? context.globalStorageUri,
+
+  // Explain: the command and the hover on LIST/WATCH URLs, whose code loads on first use.
+  const explainDocument = new ExplainDocument();
+  const explain = feature('explain', () =>
+    import('./explain/explain-feature').then((m) => m.activateExplain(explainDocument)),
   );
-  const current = new CurrentRun();
-  const inspector = new Inspector(context.extensionUri, current, {
+  const requestUrlHover: vscode.HoverProvider = {
+    provideHover: async (document, position) => {
+      // Only a URL under the cursor loads the explain chunk.
+      if (!requestUrlAt(document.lineAt(position.line).text, position.character)) return undefined;
+      return (await explain.get()).hover.provideHover(document, position);
+    },
+  };
+
+  // The local API server: its code loads with its first command (or autoStart).
+  const serverPrompts = new ServerPromptsInUse();
+  const server = new LocalServerSlot();
+  localServer = server;
+  const serverFeature = feature('server', async (): Promise<ServerFeature> => {
+    const f = (await import('./server/server-feature')).activateServer({
+      storageDir: storageUri.fsPath,
+      log,
+      prompts: serverPrompts,
+    });
+    server.fill(f.server);
+    return f;
+  });
+  const serverStatusBar = new ServerStatusBar(server);
+  const serverView = new ServerViewProvider(server);
+  const serverTree = vscode.window.createTreeView(serverViewId, { treeDataProvider: serverView });
+  serverView.attach(serverTree);
+
+  // Scenario runs: the runner, the engine and the trace reader load with the first run command.
+  const runs: LazyFeature<RunsFeature> = feature('runs', async () => {
+    const f = (await import('./runs/runs-feature')).activateRuns({
+      store,
+      current,
+      inspector: await panel.get(),
+      log,
+      confirmations,
+      workerScript: vscode.Uri.joinPath(context.extensionUri, 'dist', 'run-worker.js').fsPath,
+    });
+    context.subscriptions.push(
+      f.runs,
+      // Cancel Run is offered while a scenario runs.
+      f.runs.onDidChangeRunInProgress(
+        (running) =>
+          void vscode.commands.executeCommand('setContext', runInProgressContextKey, running),
+      ),
+    );
+    return f;
+  });
+  const runsCommands = async () => (await runs.get()).commands;
+
+  // The List/Watch Inspector panel: its code loads when it is first shown, or with a feature that
+  // opens runs in it (runs, import, probe).
+  const panelHost: InspectorHost = {
     explainToken: (token) => {
       // The panel sends the token alone: its key prefix is the setting's, labelled assumed. Decoded
       // tokens join the Tokens view, as from any other face.
@@ -182,41 +272,33 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
         message: `Copied ${Object.keys(open.model.metrics).length} samples as Prometheus text.`,
       };
     },
-    runCommand: (command) => {
-      const ids = {
-        runScenario: 'listwatch.runScenario',
-        openTrace: 'listwatch.openTrace',
-        exportMetrics: 'listwatch.exportMetrics',
-      } as const;
-      void vscode.commands.executeCommand(ids[command]);
-    },
+    runCommand: (command) => void vscode.commands.executeCommand(runCommandIds[command]),
     reopenRun: async (runId) => {
       if (liveRuns.get(runId)) liveRuns.open(runId);
-      else await runs.open(runId);
+      else await (await runs.get()).runs.open(runId);
     },
-    storyView: (scenario) => listScenarios().find((d) => d.name === scenario)?.storyView,
+    // A scenario's run was opened by the runs chunk, which is loaded then.
+    storyView: (scenario) =>
+      runs.loaded?.listScenarios().find((d) => d.name === scenario)?.storyView,
     log: (message) => log.info(message),
-  });
-  const runs = new WorkspaceRuns(
-    store,
-    current,
-    inspector,
-    log,
-    vscode.Uri.joinPath(context.extensionUri, 'dist', 'run-worker.js').fsPath,
+  };
+  const traffic: InspectorTraffic = { posted: [], received: [], problems: [] };
+  const panel: LazyFeature<InspectorPanel> = feature('panel', async () =>
+    (await import('./panel/panel-feature')).activatePanel(
+      context.extensionUri,
+      current,
+      panelHost,
+      traffic,
+    ),
   );
-  const runDeps = { runs, store, current, inspector, log, confirmations };
-  registerExportPerfettoCommand(context, { current, log });
-  const server = new LocalApiServer((context.storageUri ?? context.globalStorageUri).fsPath, log);
-  localServer = server;
-  const serverPrompts = new ServerPromptsInUse();
-  const serverDeps = { server, prompts: serverPrompts, log };
-  const serverStatusBar = new ServerStatusBar(server);
-  const serverView = new ServerViewProvider(server);
-  const serverTree = vscode.window.createTreeView(serverViewId, { treeDataProvider: serverView });
-  serverView.attach(serverTree);
+  const inspector = new InspectorPanelSlot(panel, traffic);
+
   const sampleLog = new SampleLog(context.extensionUri, log);
-  const scenariosView = new ScenariosViewProvider(listScenarios);
-  const liveRuns = new LiveRuns(current, inspector, log);
+  const scenariosView = new ScenariosViewProvider({
+    loaded: () => runs.loaded?.listScenarios(),
+    load: async () => (await runs.get()).listScenarios(),
+  });
+  const liveRuns = new LiveRuns(current, inspector, log, () => serverFeature.loaded?.recordLive);
   const runsView = new RunsViewProvider(store, current, liveRuns);
   const runsTree = vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView });
   runsView.attach(runsTree);
@@ -225,18 +307,57 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     treeDataProvider: watchersView,
   });
   watchersView.attach(watchersTree);
+
+  // Import and replay, probe and export: their code loads with their first command.
+  const importFeature = feature('import', () => import('./import/import-feature'));
+  const probe = feature('probe', () => import('./probe/probe-feature'));
+  const exportFeature = feature('export', () => import('./export/export-feature'));
+  const importCommands = memo(async () =>
+    (await importFeature.get()).importLogsCommands({
+      store,
+      current,
+      inspector: await panel.get(),
+      log,
+    }),
+  );
+  const probeCommands = memo(async () => {
+    const { describeRun } = await runs.get();
+    return (await probe.get()).probeCommands({
+      store,
+      current,
+      inspector: await panel.get(),
+      log,
+      confirmations,
+      describeRun,
+    });
+  });
+  const exportCommands = memo(async () =>
+    (await exportFeature.get()).exportPerfettoCommands({ current, log }),
+  );
+
   context.subscriptions.push(
     log,
     server,
     serverStatusBar,
     serverView,
     serverTree,
-    ...registerServerCommands(serverDeps),
-    runs,
-    // Cancel Run is offered while a scenario runs.
-    runs.onDidChangeRunInProgress(
-      (running) =>
-        void vscode.commands.executeCommand('setContext', 'listwatch.runInProgress', running),
+    ...lazyCommands(
+      [
+        startServerCommandId,
+        stopServerCommandId,
+        copyKubeconfigPathCommandId,
+        openServerTerminalCommandId,
+        injectFaultCommandId,
+        terminateWatcherCommandId,
+        expireHistoryCommandId,
+        serverMenuCommandId,
+      ],
+      async () => (await serverFeature.get()).commands,
+      log,
+    ),
+    server.onDidChange(
+      (state) =>
+        void vscode.commands.executeCommand('setContext', serverRunningContextKey, !!state),
     ),
     store,
     current,
@@ -244,29 +365,40 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     runsView,
     watchersView,
     watchersTree,
-    registerInspectorSerializer(inspector),
+    inspector.registerSerializer(),
     vscode.window.createTreeView(scenariosViewId, {
       treeDataProvider: scenariosView,
       showCollapseAll: true,
     }),
     runsTree,
-    ...registerRunCommands(runDeps),
-    ...registerProbeCommands(runDeps),
+    ...lazyCommands(
+      [...Object.values(runCommandIds), openTraceInInspectorCommandId],
+      runsCommands,
+      log,
+    ),
+    ...lazyCommands([probeClusterCommandId, scrapeClusterMetricsCommandId], probeCommands, log),
+    ...lazyCommands([importLogsCommandId, replayWhatIfCommandId], importCommands, log),
+    ...lazyCommands([exportPerfettoCommandId], exportCommands, log),
+    explainDocument,
+    vscode.workspace.registerTextDocumentContentProvider(explainDocumentScheme, explainDocument),
+    ...lazyCommands([explainRequestCommandId], async () => (await explain.get()).commands),
+    vscode.languages.registerHoverProvider(hoverDocumentSelector(), requestUrlHover),
     liveRuns,
     // The local server's requests and events are recorded from its start (its live run).
     liveRuns.attach(server),
-    log.registerCommand(openLiveRunCommandId, (arg?: unknown) => openLiveRunCommand(liveRuns, arg)),
+    // The panel's code first: the live run shows in it at once.
+    log.registerCommand(openLiveRunCommandId, async (arg?: unknown) => {
+      await panel.get();
+      return openLiveRunCommand(liveRuns, arg);
+    }),
     log.registerCommand(saveRunAsTraceCommandId, (arg?: unknown, destination?: unknown) =>
       saveRunAsTraceCommand(
         liveRuns,
         current,
-        (to) => exportTraceCommand(runDeps, undefined, to),
+        async (to) => (await runs.get()).exportTrace(to),
         arg,
         destination,
       ),
-    ),
-    log.registerCommand(openTraceInInspectorCommandId, (uri?: unknown) =>
-      openTraceInInspectorCommand(runDeps, uri),
     ),
     log.registerCommand(openSampleLogCommandId, () => sampleLog.open()),
     log.registerCommand(showInspectorViewCommandId, (view?: unknown) =>
@@ -274,7 +406,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     ),
     // Menus that need an open run (e.g. Export Metrics on the Watchers view) read this key.
     current.onDidChange(
-      (open) => void vscode.commands.executeCommand('setContext', 'listwatch.runOpen', !!open),
+      (open) => void vscode.commands.executeCommand('setContext', runOpenContextKey, !!open),
     ),
   );
   context.subscriptions.push(
@@ -288,7 +420,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       { scheme: explanationScheme },
       explanationDocument,
     ),
-    registerHover(documentTokens),
+    registerHover(new ContinueTokenHoverProvider(documentTokens)),
     vscode.window.createTreeView(tokensViewId, {
       treeDataProvider: tokensView,
       showCollapseAll: true,
@@ -328,35 +460,38 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       ),
     ),
   );
-  void autoStartServer(serverDeps);
-  registerImportLogs(context, { store, current, inspector, log });
+  // listwatch.server.autoStart: the settings are checked here; the server loads only to start.
+  const serverSettings = readServerSettings();
+  warnAboutServerSettings(serverSettings, log);
+  if (serverSettings.autoStart) void serverFeature.get().then((f) => f.autoStart(serverSettings));
+  const activationMs = performance.now() - activationStart;
   return {
     tokensViewRows: () => tokensView.rows(),
     tokensViewNodes: () => tokensView.getChildren(),
     recentTokens: () => recent.list(),
     keyPrefixSetting: () => readKeyPrefix(),
-    scenariosViewRows: () => scenariosView.rows(),
+    scenariosViewRows: async () => (await runs.get(), scenariosView.rows()),
     runsViewRows: () => runsView.rows(),
     watchersViewRows: () => watchersView.rows(),
     runs: () => store.list(),
     currentRun: () => current.get(),
-    runInProgress: () => runs.runInProgress(),
+    runInProgress: () => runs.loaded?.runs.runInProgress(),
     inspector: {
       isOpen: () => inspector.isOpen(),
       whenReady: () => inspector.whenReady(),
-      posted: () => [...inspector.traffic.posted],
-      received: () => [...inspector.traffic.received],
+      posted: () => [...traffic.posted],
+      received: () => [...traffic.received],
       clearTraffic: () => {
-        inspector.traffic.posted.length = 0;
-        inspector.traffic.received.length = 0;
+        traffic.posted.length = 0;
+        traffic.received.length = 0;
       },
       viewState: () => current.viewState(),
       post: (message) => inspector.post(message),
       receive: (message) => inspector.receive(message),
-      problems: () => [...inspector.traffic.problems],
+      problems: () => [...traffic.problems],
     },
     liveRuns: {
-      attach: (source) => liveRuns.attach(source),
+      attach: async (source) => (await serverFeature.get(), liveRuns.attach(source)),
       list: () => liveRuns.list(),
       model: (id) => liveRuns.model(id),
     },
@@ -371,7 +506,15 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
         serverView.getChildren().flatMap((n) => [n, ...serverView.getChildren(n)]),
       usePrompts: (replacement) => serverPrompts.use(replacement),
     },
+    loadedFeatures: () => [...loadedFeatures],
+    activationMs: () => activationMs,
   };
+}
+
+/** A feature's handlers, made once (the first command of the feature makes them). */
+function memo(make: () => Promise<CommandHandlers>): () => Promise<CommandHandlers> {
+  let made: Promise<CommandHandlers> | undefined;
+  return () => (made ??= make());
 }
 
 /** Stops the local API server (every watch closed); the rest is in context.subscriptions. */

@@ -14,13 +14,13 @@ import {
   type RunIdentity,
   type ToWebview,
 } from '../../protocol';
-import type { CurrentRun, OpenRun } from '../current-run';
+import type { CurrentRun, OpenRun } from '../runs/current-run';
 import { inspectorHtml, inspectorWebviewOptions } from './inspector-html';
 import { panelModel } from './panel-model';
 import { clientRows } from './client-rows';
 import { watcherRowsOf, type WatcherRows } from './watcher-rows';
+import { inspectorViewType } from '../ids';
 
-export const inspectorViewType = 'listwatch.inspector';
 const inspectorTitle = 'List/Watch Inspector';
 
 /** What the panel asks of the rest of the extension. */
@@ -53,20 +53,27 @@ function identity(open: OpenRun, storyView: InspectorView | undefined): RunIdent
   return id;
 }
 
-export class Inspector implements vscode.Disposable {
+export class InspectorPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private panelDisposables: vscode.Disposable[] = [];
   private ready = false;
   private readonly readyChanged = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[] = [];
-  readonly traffic: InspectorTraffic = { posted: [], received: [], problems: [] };
+  readonly traffic: InspectorTraffic;
   private readonly extensionUri: vscode.Uri;
   private readonly current: CurrentRun;
   private readonly host: InspectorHost;
   /** The view state VS Code handed back on revival, sent once the webview is ready. */
   private restoredState: InspectorViewState | undefined;
 
-  constructor(extensionUri: vscode.Uri, current: CurrentRun, host: InspectorHost) {
+  constructor(
+    extensionUri: vscode.Uri,
+    current: CurrentRun,
+    host: InspectorHost,
+    /** The traffic log, kept by the entry (the API reads it before this chunk loads). */
+    traffic: InspectorTraffic = { posted: [], received: [], problems: [] },
+  ) {
+    this.traffic = traffic;
     this.extensionUri = extensionUri;
     this.current = current;
     this.host = host;
@@ -298,14 +305,4 @@ export class Inspector implements vscode.Disposable {
     for (const d of this.subscriptions) d.dispose();
     this.readyChanged.dispose();
   }
-}
-
-/** Registers the serializer that revives the panel after a reload (activation: onWebviewPanel:listwatch.inspector). */
-export function registerInspectorSerializer(inspector: Inspector): vscode.Disposable {
-  return vscode.window.registerWebviewPanelSerializer(inspectorViewType, {
-    deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Thenable<void> {
-      inspector.revive(panel, state);
-      return Promise.resolve();
-    },
-  });
 }

@@ -6,6 +6,19 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 const extensionId = 'listwatch-inspector.listwatch-inspector';
+// Each feature's chunk, loaded on its first use (src/extension/lazy-feature.ts, esbuild.js).
+const featureChunks = ['server', 'runs', 'import', 'probe', 'explain', 'export', 'panel'].map(
+  (f) => `dist/extension-${f}.js`,
+);
+// dist/extension.js as README measured it before the features became chunks: the whole extension
+// (the server and the engine, the importers, the replay, the explainer), minified.
+const wholeBundleBytes = 831_004;
+
+/** What the extension's API says of its activation (src/extension/extension.ts). */
+interface ActivationReport {
+  activationMs(): number;
+  loadedFeatures(): string[];
+}
 const validToken = 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiJrZXkifQ';
 
 function installed(): vscode.Extension<unknown> {
@@ -32,6 +45,7 @@ describe('the installed .vsix', () => {
       .sort();
     for (const needed of [
       'dist/extension.js',
+      ...featureChunks,
       'dist/run-worker.js',
       'media/icon.png',
       'media/activity.svg',
@@ -66,6 +80,28 @@ describe('the installed .vsix', () => {
     assert.ok(installed().isActive);
   });
 
+  // Before any command runs: a window that never uses a feature loads only the entry.
+  it('activates from a small entry, loading no feature chunk', async () => {
+    const root = installed().extensionUri.fsPath;
+    const entryBytes = fs.statSync(path.join(root, 'dist/extension.js')).size;
+    const chunkBytes = featureChunks.map(
+      (c) => `${path.basename(c)} ${fs.statSync(path.join(root, c)).size}`,
+    );
+    const api = (await installed().activate()) as ActivationReport;
+    console.log(
+      `      entry dist/extension.js: ${entryBytes} bytes (the whole extension was ${wholeBundleBytes}); activate() took ${api.activationMs().toFixed(1)} ms; chunks: ${chunkBytes.join(', ')} bytes`,
+    );
+    assert.ok(
+      entryBytes < wholeBundleBytes / 3,
+      `the entry is ${entryBytes} bytes, not under a third of ${wholeBundleBytes}`,
+    );
+    assert.deepStrictEqual(api.loadedFeatures(), [], 'features loaded at activation');
+    const loaded = Object.keys(require.cache).filter((f) =>
+      featureChunks.some((c) => f === path.join(root, c)),
+    );
+    assert.deepStrictEqual(loaded, [], 'feature chunks in require.cache after activation');
+  });
+
   it('registers its commands', async () => {
     const all = new Set(await vscode.commands.getCommands(true));
     for (const command of [
@@ -79,6 +115,13 @@ describe('the installed .vsix', () => {
     ]) {
       assert.ok(all.has(command), `${command} is not registered`);
     }
+  });
+
+  it('loads a feature chunk from the package on first use', async () => {
+    const api = (await installed().activate()) as ActivationReport;
+    // Stop with no server running stops nothing, but loads the server's chunk to say so.
+    assert.strictEqual(await vscode.commands.executeCommand('listwatch.stopLocalApiServer'), false);
+    assert.ok(api.loadedFeatures().includes('server'), api.loadedFeatures().join(', '));
   });
 
   it('decodes a token', async () => {

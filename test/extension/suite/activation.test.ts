@@ -3,7 +3,28 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { activeApi, extensionId } from './extension-api';
 
+/** The feature chunks (dist/extension-<feature>.js) this extension host has loaded. */
+function loadedChunks(): string[] {
+  return Object.keys(require.cache)
+    .map((file) => /[\\/]dist[\\/]extension-([a-z]+)\.js$/.exec(file)?.[1])
+    .filter((name): name is string => name !== undefined)
+    .sort();
+}
+
 describe('activation', () => {
+  // First in the suite (files run in name order): nothing has used a feature yet.
+  it('loads no feature chunk until a feature is used', async () => {
+    const api = await activeApi();
+    console.log(`      activation took ${api.activationMs().toFixed(1)} ms`);
+    assert.deepStrictEqual(api.loadedFeatures(), [], 'features loaded at activation');
+    assert.deepStrictEqual(loadedChunks(), [], 'chunks in require.cache after activation');
+    // A command of a feature loads its chunk (Stop with no server running stops nothing).
+    const stopped = await vscode.commands.executeCommand('listwatch.stopLocalApiServer');
+    assert.strictEqual(stopped, false);
+    assert.deepStrictEqual(api.loadedFeatures(), ['server']);
+    assert.deepStrictEqual(loadedChunks(), ['server']);
+  });
+
   it('runs in a real extension host and activates', async () => {
     assert.match(vscode.version, /^1\.\d+\.\d+/);
     const api = await activeApi();

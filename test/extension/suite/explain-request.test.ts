@@ -2,7 +2,7 @@
 // extension host: the command's read-only document, and the hover's short answer with its link.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { explainDocumentUri } from '../../../src/extension/explain-request-command';
+import { explainDocumentUri } from '../../../src/extension/explain/explain-document';
 import { activeApi } from './extension-api';
 import { hoverMarkdown, hoversAt, unescapeMarkdown } from './hover-text';
 

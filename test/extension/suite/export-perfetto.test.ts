@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { StoredRun } from '../../../src/extension/run-store';
+import type { StoredRun } from '../../../src/extension/runs/run-store';
 import { activeApi } from './extension-api';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-perfetto-test-'));

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import * as vscode from 'vscode';
-import type { StoredRun } from '../../../src/extension/run-store';
+import type { StoredRun } from '../../../src/extension/runs/run-store';
 import { activeApi, delay } from './extension-api';
 
 // The report in issue 10: 20,000 updates a second for an hour (72 million etcd writes).

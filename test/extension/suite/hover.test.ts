@@ -2,8 +2,8 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { explainContinueToken } from '../../../src/engine';
-import { DocumentTokens, contextWindowLines } from '../../../src/extension/document-tokens';
-import { ContinueTokenHoverProvider } from '../../../src/extension/continue-token-hover';
+import { DocumentTokens, contextWindowLines } from '../../../src/extension/tokens/document-tokens';
+import { ContinueTokenHoverProvider } from '../../../src/extension/tokens/continue-token-hover';
 import { activeApi, setKeyPrefix } from './extension-api';
 import {
   absoluteStartKey,

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { StoredRun } from '../../../src/extension/run-store';
+import type { StoredRun } from '../../../src/extension/runs/run-store';
 import { projectRoot } from '../../harness/paths';
 import { activeApi } from './extension-api';
 

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { protocolVersion, type ToWebview } from '../../../src/protocol';
-import type { StoredRun } from '../../../src/extension/run-store';
+import type { StoredRun } from '../../../src/extension/runs/run-store';
 import { activeApi, delay } from './extension-api';
 
 /** Polls until `check` returns a value (or fails with what it last saw); bounded at ~30 s. */

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { StoredRun } from '../../../src/extension/run-store';
+import type { StoredRun } from '../../../src/extension/runs/run-store';
 import type { PanelModel, ToWebview } from '../../../src/protocol';
 import { ApiServer } from '../../../src/server/api-server';
 import {
@@ -59,7 +59,7 @@ describe('live run', function () {
     target = { kubeconfig: server.kubeconfigPath, dir };
     const api = await activeApi();
     const source = { server: server as ApiServer | undefined, onDidChange: changed.event };
-    attached = api.liveRuns.attach(source);
+    attached = await api.liveRuns.attach(source);
   });
   after(async () => {
     await watch?.kill();

@@ -7,8 +7,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { listScenarios } from '../../../src/scenarios/runner';
-import type { StoredRun } from '../../../src/extension/run-store';
-import { runScenarioToTrace } from '../../../src/extension/run-engine';
+import type { StoredRun } from '../../../src/extension/runs/run-store';
+import { runScenarioToTrace } from '../../../src/extension/runs/run-engine';
 import { activeApi } from './extension-api';
 
 // Small enough to run in well under a second; big enough to have watchers in every state.
@@ -103,7 +103,7 @@ describe('runs', () => {
 
   it('the Scenarios view lists every built-in scenario by its short label, with its parameters', async () => {
     const api = await activeApi();
-    const rows = api.scenariosViewRows();
+    const rows = await api.scenariosViewRows();
     const scenarios = listScenarios();
     assert.deepStrictEqual(
       rows.map((r) => [r.label, r.description]),

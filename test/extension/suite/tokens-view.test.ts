@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ContinueTokenExplanation } from '../../../src/engine';
-import type { TokensViewNode } from '../../../src/extension/tokens-view';
+import type { TokensViewNode } from '../../../src/extension/tokens/tokens-view';
 import { activeApi, setKeyPrefix } from './extension-api';
 import { fixtureUri } from './fixture-tokens';
 import { scratchDocument } from './scratch-documents';

@@ -1,9 +1,9 @@
-// The Inject Fault command's parameter checks (src/extension/fault-input.ts) against the admin
+// The Inject Fault command's parameter checks (src/extension/server/fault-input.ts) against the admin
 // API's own answers: for each typed text, the message the input box shows is the message
 // `POST /debug/listwatch/v1/faults/<name>` answers with 422 for the same value (the empty text of
 // an optional parameter is the parameter left out). No upstream counterpart.
 import * as assert from 'assert';
-import { parameterProblem, parameterValueOf } from '../../../src/extension/fault-input';
+import { parameterProblem, parameterValueOf } from '../../../src/extension/server/fault-input';
 import { FakeClock } from '../../../src/engine/clock';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import { describeFaults, handleFaultRequest } from '../../../src/server/faults';

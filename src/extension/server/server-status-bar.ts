@@ -1,0 +1,56 @@
+// No upstream counterpart: the status bar item of the local API server: its address and how many
+// clients (user agents) and watchers it has, refreshed when LocalApiServer reports a change (at
+// most once a second); a click opens the server menu. Hidden while no server runs.
+import * as vscode from 'vscode';
+import { serverMenuCommandId, serverStatusBarItemId } from '../ids';
+import type { LiveServerReader, LiveServerState } from './live-server-state';
+import { plural } from '../../format/count-text';
+
+/** The item's text for a state: `$(server-process) 127.0.0.1:6443 · 2 clients · 3 watchers`. */
+export function statusBarText(s: LiveServerState): string {
+  return `$(server-process) 127.0.0.1:${s.port} · ${plural(s.clients.length, 'client', { plain: true })} · ${plural(s.watchersTotal, 'watcher', { plain: true })}`;
+}
+
+export function statusBarTooltip(s: LiveServerState): string {
+  return [
+    `List/Watch local API server ${s.httpsUrl} (profile ${s.profileName})`,
+    `KUBECONFIG=${s.kubeconfigPath}`,
+    `Clients: ${s.clients.map((c) => c.userAgent).join(', ') || 'none yet'}`,
+    'Click for the server menu',
+  ].join('\n');
+}
+
+export class ServerStatusBar implements vscode.Disposable {
+  readonly item = vscode.window.createStatusBarItem(
+    serverStatusBarItemId,
+    vscode.StatusBarAlignment.Left,
+    10,
+  );
+  private readonly subscription: vscode.Disposable;
+  /** The text shown now; undefined while hidden. */
+  shownText: string | undefined;
+
+  constructor(server: LiveServerReader) {
+    this.item.name = 'List/Watch Local API Server';
+    this.item.command = serverMenuCommandId;
+    this.subscription = server.onDidChange((state) => this.show(state));
+    this.show(server.state());
+  }
+
+  private show(state: LiveServerState | undefined): void {
+    if (!state) {
+      this.item.hide();
+      this.shownText = undefined;
+      return;
+    }
+    this.item.text = statusBarText(state);
+    this.item.tooltip = statusBarTooltip(state);
+    this.item.show();
+    this.shownText = this.item.text;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}
