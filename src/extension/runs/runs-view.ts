@@ -11,7 +11,7 @@ import { type LiveRuns } from '../server/live-runs';
 import type { RunStore, StoredRun } from './run-store';
 import { treeRows, type ViewRow } from '../shared/view-rows';
 import { openLiveRunCommandId, openRunCommandId } from '../ids';
-import { formatCount } from '../../format/count-text';
+import { plural } from '../../format/count-text';
 
 export interface RunsViewNode {
   /** 'live': the local API server's run (LiveRuns), not in the store. */
@@ -111,8 +111,8 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     item.id = `run:${run.id}`;
     const facts = [
       `${formatVirtualTime(run.durationMs)}`,
-      `${formatCount(run.watchers)} watchers`,
-      `${formatCount(run.lists)} lists`,
+      plural(run.watchers, 'watcher'),
+      plural(run.lists, 'list'),
     ];
     if (run.rejected) facts.push(`${run.rejected} lines rejected`);
     if (run.truncated) facts.push('truncated');
@@ -161,8 +161,8 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     const uptime = humanDuration(this.live?.uptimeMs(run.id) ?? 0);
     const facts = [
       running ? `live, up ${uptime}` : `stopped after ${uptime}`,
-      `${formatCount(run.watchers)} watchers`,
-      `${formatCount(run.lists)} lists`,
+      plural(run.watchers, 'watcher'),
+      plural(run.lists, 'list'),
     ];
     item.description = `${open ? 'open · ' : ''}${facts.join(' · ')}`;
     item.accessibilityInformation = {

@@ -26,9 +26,10 @@ export async function pickScenario(
   scenarios: ScenarioDefinition[],
 ): Promise<ScenarioDefinition | undefined> {
   const picked = await vscode.window.showQuickPick(
+    // The side bar's short label, its title beside it, as the Scenarios view shows them.
     scenarios.map((s) => ({
-      label: s.title,
-      description: s.name,
+      label: s.label,
+      description: `${s.title} (${s.name})`,
       detail: s.description,
       scenario: s,
     })),

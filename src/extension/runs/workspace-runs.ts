@@ -61,7 +61,7 @@ function sizeOf(file: string): string {
 }
 
 function modelSize(model: RunModel): string {
-  return `${formatCount(model.watchers.length)} watchers, ${formatCount(model.lists.length)} lists, ${formatVirtualTime(model.durationMs)} of virtual time`;
+  return `${plural(model.watchers.length, 'watcher')}, ${plural(model.lists.length, 'list')}, ${formatVirtualTime(model.durationMs)} of virtual time`;
 }
 
 // Traces smaller than this read in well under a second: their progress shows in the status bar.
