@@ -1,0 +1,184 @@
+// A client log without Audit-Id imported with the server's audit log of the same session: each
+// request is one record, joined by time, verb and URL (request-merger.ts), the join said on it
+// and counted in the report; nothing joins what the rule does not prove. The fixture pair was
+// made in one session: `listwatch serve --audit-log` and real kubectl 1.27 -v=6 (its header says how).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ImportReportBuilder } from '../../../src/import/import-report';
+import { importText, jsonLines, type TextFile } from './import-harness';
+
+const fixtures = path.resolve(__dirname, '../../../../test/fixtures/import');
+const fixture = (name: string): TextFile => ({
+  name,
+  content: fs.readFileSync(path.join(fixtures, name)),
+});
+
+const kubectlUA = 'kubectl.1.27/v1.27.16 (linux/amd64) kubernetes/cbb86e0';
+
+/** A Metadata-level audit event's two stages for a GET of `uri` received at `at` (ISO); ua '': none. */
+function auditGet(id: string, uri: string, verb: string, at: string, ms: number, ua = kubectlUA) {
+  const end = new Date(Date.parse(at) + ms).toISOString();
+  const base = {
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'Metadata',
+    auditID: id,
+    requestURI: uri,
+    verb,
+    user: { username: 'listwatch' },
+    sourceIPs: ['127.0.0.1'],
+    ...(ua === '' ? {} : { userAgent: ua }),
+    requestReceivedTimestamp: at,
+  };
+  return [
+    { ...base, stage: 'RequestReceived', stageTimestamp: at },
+    {
+      ...base,
+      stage: 'ResponseComplete',
+      responseStatus: { metadata: {}, code: 200 },
+      stageTimestamp: end,
+    },
+  ];
+}
+
+/** A kubectl -v=6 response line (klog time `hh:mm:ss.micro` on Dec 7, pid 100). */
+function v6(time: string, url: string, ms: number): string {
+  return `I1207 ${time}     100 round_trippers.go:553] GET https://127.0.0.1:6443${url} 200 OK in ${ms} milliseconds\n`;
+}
+
+interface Case {
+  name: string;
+  files: TextFile[];
+  records: number;
+  /** User agents of the clients the report finds. */
+  clients: string[];
+  joins: { auditID: number; timeVerbURL: number };
+}
+
+const cases: Case[] = [
+  {
+    // Before the join: 24 records (each request twice) and 2 clients, one of them '' ("(none)").
+    name: 'the session pair: kubectl 1.27 -v=6 and the audit log',
+    files: [fixture('session-kubectl-1.27-v6.log'), fixture('session-v6-audit.log')],
+    records: 12,
+    clients: [kubectlUA],
+    joins: { auditID: 0, timeVerbURL: 12 },
+  },
+  {
+    name: 'within the window, another verb or URL, or beyond the window: only the first joins',
+    files: [
+      {
+        name: 'kubectl.log',
+        content:
+          v6('10:00:00.105000', '/api/v1/pods?limit=500', 5) +
+          v6('10:00:01.105000', '/api/v1/configmaps?limit=500', 5) +
+          v6('10:00:09.105000', '/api/v1/secrets?limit=500', 5),
+      },
+      {
+        name: 'audit.log',
+        content: jsonLines([
+          ...auditGet('a1', '/api/v1/pods?limit=500', 'list', '2026-12-07T10:00:00.101Z', 3),
+          ...auditGet('a2', '/api/v1/configmaps?limit=5', 'list', '2026-12-07T10:00:01.101Z', 3),
+          ...auditGet('a3', '/api/v1/secrets?limit=500', 'list', '2026-12-07T10:00:05.101Z', 3),
+        ]),
+      },
+    ],
+    records: 5,
+    clients: ['', kubectlUA],
+    joins: { auditID: 0, timeVerbURL: 1 },
+  },
+  {
+    name: 'two identical requests each join one audit event, the nearest in time',
+    files: [
+      {
+        name: 'kubectl.log',
+        content:
+          v6('10:00:00.105000', '/api/v1/pods?limit=500', 5) +
+          v6('10:00:00.305000', '/api/v1/pods?limit=500', 5),
+      },
+      {
+        name: 'audit.log',
+        content: jsonLines([
+          ...auditGet('a1', '/api/v1/pods?limit=500', 'list', '2026-12-07T10:00:00.101Z', 3),
+          ...auditGet('a2', '/api/v1/pods?limit=500', 'list', '2026-12-07T10:00:00.301Z', 3),
+        ]),
+      },
+    ],
+    records: 2,
+    clients: [kubectlUA],
+    joins: { auditID: 0, timeVerbURL: 2 },
+  },
+  {
+    name: 'a user agent both name and that differs is another client: no join',
+    files: [
+      {
+        name: 'kubectl.log',
+        content:
+          'I1207 10:00:00.100000     100 round_trippers.go:466] curl -v -XGET  -H "User-Agent: kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0" \'https://127.0.0.1:6443/api/v1/pods?limit=500\'\n' +
+          v6('10:00:00.105000', '/api/v1/pods?limit=500', 5),
+      },
+      {
+        name: 'audit.log',
+        content: jsonLines(
+          auditGet(
+            'a1',
+            '/api/v1/pods?limit=500',
+            'list',
+            '2026-12-07T10:00:00.101Z',
+            3,
+            'other/1',
+          ),
+        ),
+      },
+    ],
+    records: 2,
+    clients: ['kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0', 'other/1'],
+    joins: { auditID: 0, timeVerbURL: 0 },
+  },
+  {
+    name: "an audit event without a user agent takes the client line's once joined",
+    files: [
+      {
+        name: 'kubectl.log',
+        content:
+          'I1207 10:00:00.100000     100 round_trippers.go:466] curl -v -XGET  -H "User-Agent: kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0" \'https://127.0.0.1:6443/api/v1/pods?limit=500\'\n' +
+          v6('10:00:00.105000', '/api/v1/pods?limit=500', 5),
+      },
+      {
+        name: 'audit.log',
+        content: jsonLines(
+          auditGet('a1', '/api/v1/pods?limit=500', 'list', '2026-12-07T10:00:00.101Z', 3, ''),
+        ),
+      },
+    ],
+    records: 1,
+    clients: ['kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0'],
+    joins: { auditID: 0, timeVerbURL: 1 },
+  },
+];
+
+describe('import: a client log without Audit-Id joined to its audit log by time, verb and URL', () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      const builder = new ImportReportBuilder();
+      const { result, rejects, requests } = await importText(c.files, { year: 2026 });
+      for (const r of rejects) builder.reject(r);
+      for (const r of requests) builder.request(r);
+      const report = builder.finish(result);
+      assert.strictEqual(report.records, c.records, `${c.name}: records`);
+      assert.deepStrictEqual(
+        report.clients.map((x) => x.userAgent).sort(),
+        c.clients,
+        `${c.name}: clients`,
+      );
+      assert.deepStrictEqual(report.joins, { ...c.joins, rule: report.joins.rule }, c.name);
+      // Every joined record says how, and has a source in each file.
+      for (const r of requests) {
+        const files = new Set(r.sources.map((s) => s.file)).size;
+        if (files > 1) assert.ok(r.joinedBy, `${c.name}: ${r.id} joined silently`);
+        else assert.strictEqual(r.joinedBy, undefined, `${c.name}: ${r.id}`);
+      }
+    });
+  }
+});
