@@ -6,7 +6,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ImportReportBuilder } from '../../../src/import/import-report';
-import { importText, jsonLines, type TextFile } from './import-harness';
+import type { ImportedRequest } from '../../../src/run/imported-request';
+import { importFiles } from '../../../src/import/import-files';
+import { jsonLines, withTempFiles, type TextFile } from './import-harness';
 
 const fixtures = path.resolve(__dirname, '../../../../test/fixtures/import');
 const fixture = (name: string): TextFile => ({
@@ -47,6 +49,17 @@ function v6(time: string, url: string, ms: number): string {
   return `I1207 ${time}     100 round_trippers.go:553] GET https://127.0.0.1:6443${url} 200 OK in ${ms} milliseconds\n`;
 }
 
+/** The clients of serve-audit.log (kubectl 1.20 and 1.27 to 1.33), sorted. */
+const auditClients = [
+  'kubectl.1.27/v1.27.16 (linux/amd64) kubernetes/cbb86e0',
+  'kubectl.1.28/v1.28.15 (linux/amd64) kubernetes/8418565',
+  'kubectl.1.29/v1.29.14 (linux/amd64) kubernetes/4f359b2',
+  'kubectl.1.31/v1.31.9 (linux/amd64) kubernetes/8f38003',
+  'kubectl.1.32/v1.32.5 (linux/amd64) kubernetes/9894294',
+  'kubectl.1.33/v1.33.1 (linux/amd64) kubernetes/8adc0f0',
+  'kubectl/v1.20.2 (linux/amd64) kubernetes/faecb19',
+];
+
 interface Case {
   name: string;
   files: TextFile[];
@@ -54,6 +67,8 @@ interface Case {
   /** User agents of the clients the report finds. */
   clients: string[];
   joins: { auditID: number; timeVerbURL: number };
+  /** WATCHes the report counts, where the case has one. */
+  watches?: number;
 }
 
 const cases: Case[] = [
@@ -64,9 +79,27 @@ const cases: Case[] = [
     records: 12,
     clients: [kubectlUA],
     joins: { auditID: 0, timeVerbURL: 12 },
+    watches: 1,
   },
   {
-    name: 'within the window, another verb or URL, or beyond the window: only the first joins',
+    // kubectl -v=8 prints each response's Audit-Id: its records join by it, none by time.
+    name: 'kubectl 1.33 -v=8 and the audit log: joined by Audit-Id',
+    files: [fixture('kubectl-1.33-v8.log'), fixture('serve-audit.log')],
+    records: 54,
+    clients: auditClients,
+    joins: { auditID: 11, timeVerbURL: 0 },
+  },
+  {
+    // The same commands, run at -v=6 about 280 ms before the -v=8 run the audit log holds: not
+    // the same requests, and nothing joins them (the issue's 60 requests are the truth here).
+    name: 'kubectl 1.33 -v=6 of another run and the audit log: nothing joins',
+    files: [fixture('kubectl-1.33-v6.log'), fixture('serve-audit.log')],
+    records: 60,
+    clients: ['', ...auditClients],
+    joins: { auditID: 0, timeVerbURL: 0 },
+  },
+  {
+    name: "inside the client's interval, another URL, or 4 s away: only the first joins",
     files: [
       {
         name: 'kubectl.log',
@@ -162,9 +195,22 @@ describe('import: a client log without Audit-Id joined to its audit log by time,
   for (const c of cases) {
     it(c.name, async () => {
       const builder = new ImportReportBuilder();
-      const { result, rejects, requests } = await importText(c.files, { year: 2026 });
-      for (const r of rejects) builder.reject(r);
-      for (const r of requests) builder.request(r);
+      // The builder is the sink, as the CLI and the extension have it (watchOpened included).
+      const requests: ImportedRequest[] = [];
+      const result = await withTempFiles(c.files, (paths) =>
+        importFiles(
+          paths.map((p, i) => ({ path: p, name: c.files[i].name })),
+          { year: 2026 },
+          {
+            request: (r) => {
+              requests.push(r);
+              builder.request(r);
+            },
+            reject: (r) => builder.reject(r),
+            watchOpened: (f) => builder.watchOpened(f),
+          },
+        ),
+      );
       const report = builder.finish(result);
       assert.strictEqual(report.records, c.records, `${c.name}: records`);
       assert.deepStrictEqual(
@@ -173,6 +219,8 @@ describe('import: a client log without Audit-Id joined to its audit log by time,
         `${c.name}: clients`,
       );
       assert.deepStrictEqual(report.joins, { ...c.joins, rule: report.joins.rule }, c.name);
+      if (c.watches !== undefined)
+        assert.strictEqual(report.watches.total, c.watches, `${c.name}: watches`);
       // Every joined record says how, and has a source in each file.
       for (const r of requests) {
         const files = new Set(r.sources.map((s) => s.file)).size;
