@@ -44,6 +44,32 @@ function auditGet(id: string, uri: string, verb: string, at: string, ms: number,
   ];
 }
 
+/** A watch's audit stages: received 10:00:00.101, started .102, ended by the server at 10:00:30. */
+function auditWatch(id: string, uri: string) {
+  const base = {
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'Metadata',
+    auditID: id,
+    requestURI: uri,
+    verb: 'watch',
+    user: { username: 'controller' },
+    sourceIPs: ['10.0.0.7'],
+    userAgent: 'controller/1',
+    requestReceivedTimestamp: '2026-12-07T10:00:00.101Z',
+  };
+  return [
+    { ...base, stage: 'RequestReceived', stageTimestamp: '2026-12-07T10:00:00.101Z' },
+    { ...base, stage: 'ResponseStarted', stageTimestamp: '2026-12-07T10:00:00.102Z' },
+    {
+      ...base,
+      stage: 'ResponseComplete',
+      responseStatus: { metadata: {}, code: 200 },
+      stageTimestamp: '2026-12-07T10:00:30.000Z',
+    },
+  ];
+}
+
 /** A kubectl -v=6 response line (klog time `hh:mm:ss.micro` on Dec 7, pid 100). */
 function v6(time: string, url: string, ms: number): string {
   return `I1207 ${time}     100 round_trippers.go:553] GET https://127.0.0.1:6443${url} 200 OK in ${ms} milliseconds\n`;
@@ -69,6 +95,8 @@ interface Case {
   joins: { auditID: number; timeVerbURL: number };
   /** WATCHes the report counts, where the case has one. */
   watches?: number;
+  /** Requests with the end a client's reflector logged (watchEnd). */
+  watchEnds?: number;
 }
 
 const cases: Case[] = [
@@ -189,6 +217,28 @@ const cases: Case[] = [
     clients: ['kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0'],
     joins: { auditID: 0, timeVerbURL: 1 },
   },
+  {
+    // The audit event's window ends (60 s after it completed) before the client's reflector says
+    // how the watch ended: the joined watch stays its stream's latest, and that line joins it.
+    name: "a reflector's watch joined before its end line: the line still joins it",
+    files: [
+      {
+        name: 'controller.log',
+        content:
+          v6('10:00:00.103000', '/api/v1/pods?resourceVersion=5&watch=true', 3) +
+          'I1207 10:02:00.000000     100 reflector.go:338] pkg/mod/k8s.io/client-go@v0.27.0/tools/cache/reflector.go:108: watch of *v1.Pod ended with: too old resource version: 5 (7)\n',
+      },
+      {
+        name: 'audit.log',
+        content: jsonLines(auditWatch('w1', '/api/v1/pods?resourceVersion=5&watch=true')),
+      },
+    ],
+    records: 1,
+    clients: ['controller/1'],
+    joins: { auditID: 0, timeVerbURL: 1 },
+    watches: 1,
+    watchEnds: 1,
+  },
 ];
 
 describe('import: a client log without Audit-Id joined to its audit log by time, verb and URL', () => {
@@ -221,6 +271,12 @@ describe('import: a client log without Audit-Id joined to its audit log by time,
       assert.deepStrictEqual(report.joins, { ...c.joins, rule: report.joins.rule }, c.name);
       if (c.watches !== undefined)
         assert.strictEqual(report.watches.total, c.watches, `${c.name}: watches`);
+      if (c.watchEnds !== undefined)
+        assert.strictEqual(
+          requests.filter((r) => r.watchEnd).length,
+          c.watchEnds,
+          `${c.name}: watch ends`,
+        );
       // Every joined record says how, and has a source in each file.
       for (const r of requests) {
         const files = new Set(r.sources.map((s) => s.file)).size;
