@@ -64,12 +64,22 @@ function initialListsLine(r: ImportReport): string[] {
   ];
 }
 
+/** How the records of several files were made one request each (files read together only). */
+function joinsLine(r: ImportReport): string[] {
+  const { auditID, timeVerbURL } = r.joins;
+  if (r.files.length < 2 && auditID + timeVerbURL === 0) return [];
+  return [
+    `Joined across files: ${formatCount(auditID)} by Audit-Id, ${formatCount(timeVerbURL)} by time+verb+URL (rule under Rules); the rest are in one file each.`,
+  ];
+}
+
 export function renderImportReport(r: ImportReport): string {
   const out: string[] = [];
   const y = r.assumptions.year;
   out.push(
     `Imported ${formatCount(r.requests.total)} requests (${formatCount(r.records)} records) from ${formatCount(r.lines)} lines: ${formatCount(r.skipped)} skipped, ${formatCount(r.rejected.count)} rejected · ${isoTime(r.span.from)} – ${isoTime(r.span.to)}`,
     `Assumed: ${y ? `year ${y.value} (${visibleText(y.from)}), ` : ''}time zone ${r.assumptions.timeZone}; served as under profile ${r.profile}.`,
+    ...joinsLine(r),
     '',
     `Requests: ${formatCount(r.requests.total)} · by verb: ${counts(r.requests.byVerb)} · by code: ${counts(r.requests.byCode)}`,
     `Watches: ${formatCount(r.watches.total)} (${formatCount(r.watches.watchLists)} WatchList) · started before the log ${formatCount(r.watches.startedBeforeLog)} · open at its end ${formatCount(r.watches.openAtEnd)} · ended: ${counts(Object.fromEntries(Object.entries(r.watches.byEnd).filter(([, v]) => v > 0)))}`,
@@ -170,6 +180,7 @@ export function renderImportReport(r: ImportReport): string {
     `  relists: ${r.rules.relist}`,
     `  chains: ${r.rules.chains}`,
     `  storms: ${r.rules.storms}`,
+    `  joins: ${r.joins.rule}`,
   );
   return out.join('\n') + '\n';
 }

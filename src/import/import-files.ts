@@ -226,6 +226,11 @@ export async function importFiles(
       result.files.every((f) => f.format === 'audit' || f.format === undefined)
     )
       merger.setMergeWindow(0);
+    // A client log beside an audit log: their records of one request may share no audit ID.
+    const formats = new Set(result.files.map((f) => f.format));
+    merger.setTimeJoin(
+      formats.has('audit') && (formats.has('kubectl') || formats.has('client-go')),
+    );
     for (;;) {
       // The file with the earliest next line, and the next-earliest line of the others: the
       // first file's lines go in until they pass it.

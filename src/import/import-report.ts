@@ -24,6 +24,7 @@ import type { ImportAssumptions, ImportedRequest, RejectedLine } from '../run/im
 import type { RequestFields } from './line-parser';
 import { Distribution } from './distribution';
 import { chainRule, PaginationChains } from './pagination-chains';
+import { timeJoinRule } from './time-verb-url-join';
 import { importRelistRule, RelistDetector } from './relists';
 import { RelistStormDetector, stormRule } from './relist-storms';
 import { requestScope, requestShape, resourceKey, splitRequestURI } from './request-query';
@@ -199,6 +200,7 @@ export class ImportReportBuilder {
   private readonly byVerb: Record<string, number> = {};
   private readonly byCode: Record<string, number> = {};
   private total = 0;
+  private readonly joins = { auditID: 0, timeVerbURL: 0 };
   private readonly latency = new Map<string, Distribution>();
   private readonly watchDurations = new Distribution();
   private readonly initialLists = new Distribution();
@@ -239,6 +241,8 @@ export class ImportReportBuilder {
 
   request(r: ImportedRequest): void {
     this.total++;
+    if (r.joinedBy === 'audit-id') this.joins.auditID++;
+    else if (r.joinedBy === 'time-verb-url') this.joins.timeVerbURL++;
     bump(this.byVerb, r.verb);
     const code = r.code !== undefined ? String(r.code) : 'unknown';
     bump(this.byCode, code);
@@ -273,8 +277,12 @@ export class ImportReportBuilder {
   }
 
   finish(totals?: ImportTotals): ImportReport {
+    // A client with no request was only named by a watch's opening (watchOpened) that was then
+    // joined to another file's record of it, under that record's user agent (a client log's
+    // watch without one, joined to its audit event): it is no client of the import.
     const clients = [...this.clients.values()]
       .map((c) => c.finish())
+      .filter((c) => c.requests > 0)
       .sort(
         (a, b) =>
           b.requests - a.requests ||
@@ -298,6 +306,7 @@ export class ImportReportBuilder {
       span: { from: this.from, to: this.to },
       rules: { relist: importRelistRule, chains: chainRule, storms: stormRule },
       requests: { total: this.total, byVerb: { ...this.byVerb }, byCode: { ...this.byCode } },
+      joins: { ...this.joins, rule: timeJoinRule },
       latencyMs: summaries(this.latency, millis),
       watches: {
         ...this.watchTotals,

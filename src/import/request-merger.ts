@@ -1,12 +1,15 @@
 // No upstream counterpart: folds the fragments the parsers read (RequestFragment, line-parser.ts)
 // into one ImportedRequest per request, over one timeline of every file: by audit ID (the stages
 // of an audit event, a kubectl -v=8 response's Audit-Id header), by a parser's join key, or to the
-// latest watch of the same client stream. A completed request waits a merge window of log time
-// before it is emitted, so that another file's lines for it can still join; memory is bounded by
-// the requests open (or waiting) at once, with a cap beyond which the oldest are emitted early.
-import type { ImportedRequest } from '../run/imported-request';
+// latest watch of the same client stream; and, with time joins on, a client's record without
+// Audit-Id to the audit event of the same request (time-verb-url-join.ts), when the first of the
+// two is emitted. A completed request waits a merge window of log time before it is emitted, so
+// that another file's lines for it can still join; memory is bounded by the requests open (or
+// waiting) at once, with a cap beyond which the oldest are emitted early.
+import type { ImportedRequest, JoinedBy } from '../run/imported-request';
 import type { RequestFields, RequestFragment } from './line-parser';
 import { RecentIDs } from './recent-ids';
+import { JoinSide, joinDistance, joinSideOf, joinSignature } from './time-verb-url-join';
 
 export interface MergerOptions {
   /** Log time a completed request waits for more fragments before it is emitted (settable later). */
@@ -16,6 +19,8 @@ export interface MergerOptions {
   emit(r: ImportedRequest): void;
   /** A watch's first fragment, the watch still open: its fields so far (they are not final). */
   opened?(fields: RequestFields): void;
+  /** Join client records without Audit-Id to audit events by time, verb and URL (settable later). */
+  timeJoin?: boolean;
 }
 
 /** What the merger did beyond folding, for the import's result. */
@@ -53,6 +58,11 @@ class Pending {
   prev: Pending | undefined = undefined;
   next: Pending | undefined = undefined;
   held = false;
+  /** The sides of the connection its sources record (JoinSide bits). */
+  sides: number = JoinSide.None;
+  /** Under this signature in the time-join index, while it waits for its other side. */
+  signature: string | undefined = undefined;
+  joinedBy: JoinedBy | undefined = undefined;
 
   constructor(readonly fields: RequestFields) {}
 }
@@ -62,6 +72,9 @@ export class RequestMerger {
   private readonly byAuditID = new Map<string, Pending>();
   private readonly byKey = new Map<string, Pending>();
   private readonly lastWatch = new Map<string, Pending>();
+  /** One-sided requests held, by verb and URL, that a time join may pair (timeJoin only). */
+  private readonly unjoined = new Map<string, Pending[]>();
+  private timeJoin: boolean;
   /**
    * Every held request in the order it began, a list through Pending.prev/next (no hashing on
    * the way in and out): the oldest is evicted first.
@@ -80,6 +93,12 @@ export class RequestMerger {
 
   constructor(private readonly o: MergerOptions) {
     this.mergeWindowMs = o.mergeWindowMs;
+    this.timeJoin = o.timeJoin ?? false;
+  }
+
+  /** Turns time joins on before the first fragment (the reader knows the formats only then). */
+  setTimeJoin(on: boolean): void {
+    this.timeJoin = on;
   }
 
   /** Changes the window before the first fragment (the reader knows the formats only then). */
@@ -134,6 +153,7 @@ export class RequestMerger {
       this.hold(p);
     }
     p.sources.push(f.source);
+    p.sides |= joinSideOf(f.source.format);
     if (!first) fold(p.fields, f.fields);
     else if (!f.complete && p.fields.verb === 'watch') this.o.opened?.(p.fields);
     if (auditID !== undefined && p.auditID === undefined) {
@@ -147,6 +167,7 @@ export class RequestMerger {
     }
     if (f.stream !== undefined && p.fields.verb === 'watch' && f.attach === undefined)
       this.becomeLastWatch(p, watchKeyOf(f, p.fields));
+    if (this.timeJoin && p.signature === undefined && timeJoinable(p)) this.indexUnjoined(p);
     if (f.complete && !p.complete) {
       p.complete = true;
       // Without a window there is nothing to wait for: it goes now, in the order it completed.
@@ -233,7 +254,7 @@ export class RequestMerger {
       const p = this.closing[this.closingHead];
       if (!p.done && (p.closeAt ?? -Infinity) > until) break;
       this.closingHead++;
-      if (!p.done) this.emitNow(p);
+      if (!p.done) this.emitNow(p, true);
     }
     if (this.closingHead > 1024 && this.closingHead * 2 > this.closing.length) {
       this.closing = this.closing.slice(this.closingHead);
@@ -255,8 +276,22 @@ export class RequestMerger {
     this.emitNow(oldest);
   }
 
-  private emitNow(p: Pending): void {
+  /** `mayHold`: a request that became its stream's latest watch by a join stays held. */
+  private emitNow(p: Pending, mayHold = false): void {
     if (p.done) return;
+    if (p.signature !== undefined) {
+      const joined = this.joinByTime(p);
+      if (mayHold && joined.watchKey !== undefined) {
+        // The client's watch it joined is still open to its reflector's lines: it is queued
+        // again when another watch of the stream begins, or emitted at the end.
+        joined.closeAt = undefined;
+        return;
+      }
+      if (joined !== p) {
+        this.emitNow(joined);
+        return;
+      }
+    }
     p.done = true;
     this.release(p);
     if (p.auditID !== undefined) {
@@ -268,6 +303,65 @@ export class RequestMerger {
       this.lastWatch.delete(p.watchKey);
     this.o.emit(toRequest(p));
   }
+
+  private indexUnjoined(p: Pending): void {
+    const signature = joinSignature(p.fields);
+    if (signature === undefined) return;
+    p.signature = signature;
+    const list = this.unjoined.get(signature);
+    if (list) list.push(p);
+    else this.unjoined.set(signature, [p]);
+  }
+
+  private unindex(p: Pending): void {
+    const signature = p.signature;
+    if (signature === undefined) return;
+    p.signature = undefined;
+    const list = this.unjoined.get(signature) as Pending[];
+    const i = list.indexOf(p);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.unjoined.delete(signature);
+  }
+
+  /**
+   * `p`, about to be emitted, joined to the nearest held record of the other side with its
+   * verb and URL (time-verb-url-join.ts); the request to emit: the audit side, holding both.
+   */
+  private joinByTime(p: Pending): Pending {
+    const list = this.unjoined.get(p.signature as string) as Pending[];
+    this.unindex(p);
+    if (!timeJoinable(p)) return p;
+    let best: Pending | undefined;
+    let bestDistance = Infinity;
+    for (const q of list ?? []) {
+      if (q.done || q.sides === p.sides || !timeJoinable(q)) continue;
+      const d =
+        p.sides === JoinSide.Server
+          ? joinDistance(p.fields, q.fields)
+          : joinDistance(q.fields, p.fields);
+      if (d !== undefined && d < bestDistance) {
+        best = q;
+        bestDistance = d;
+      }
+    }
+    if (best === undefined) return p;
+    this.unindex(best);
+    // The audit event's fields come first (the server's times, code and user agent); the
+    // client's fill what it lacks (a user agent it did not log, the latency, a -v=8 body).
+    const [into, from] = p.sides === JoinSide.Server ? [p, best] : [best, p];
+    this.absorb(into, from);
+    into.joinedBy = 'time-verb-url';
+    return into;
+  }
+}
+
+/**
+ * A record the time join may pair: all its sources on one side, an audit event by its audit ID,
+ * a client's record with none (an Audit-Id already names its event).
+ */
+function timeJoinable(p: Pending): boolean {
+  if (p.sides === JoinSide.Server) return p.auditID !== undefined;
+  return p.sides === JoinSide.Client && p.auditID === undefined;
 }
 
 function watchKeyOf(f: RequestFragment, fields: RequestFields): string {
@@ -294,5 +388,10 @@ function toRequest(p: Pending): ImportedRequest {
   r.userAgent ??= '';
   r.startInFile ??= true;
   r.endInFile = p.complete;
+  // Sources in more than one file are one request by the audit ID both name, unless the time
+  // join made them one (keys and watch streams are within a file).
+  const joinedBy =
+    p.joinedBy ?? (p.sources.some((s) => s.file !== first.file) ? 'audit-id' : undefined);
+  if (joinedBy !== undefined) r.joinedBy = joinedBy;
   return r;
 }

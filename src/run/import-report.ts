@@ -118,6 +118,11 @@ export interface ImportReport {
   /** The rules the figures follow, in words. */
   rules: { relist: string; chains: string; storms: string };
   requests: { total: number; byVerb: Record<string, number>; byCode: Record<string, number> };
+  /**
+   * Requests whose records in several files were joined (ImportedRequest.joinedBy): by the audit
+   * ID both name, or by time, verb and URL (`rule` says within what).
+   */
+  joins: { auditID: number; timeVerbURL: number; rule: string };
   /** Per verb, ms, WATCHes excluded. */
   latencyMs: Record<string, Summary>;
   watches: {

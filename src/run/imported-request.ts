@@ -1,12 +1,16 @@
 // No upstream counterpart: what an importer makes of the logs a user already has (audit.k8s.io/v1
 // events, kubectl -v=6..9, client-go reflector and round-tripper lines, apiserver httplog lines):
-// one record per request, merged across lines and files by audit ID, with the line of every
-// source that contributed, and the lines it could not read, counted with their reasons. The
+// one record per request, merged across lines and files (by audit ID, or by time, verb and URL),
+// with the line of every source that contributed, and the lines it could not read, counted with
+// their reasons. The
 // analysis (clients, chains, watches, relists, storms), the replay and the faces read these types
 // only; none of them knows which format a request came from.
 
 /** The formats an importer reads. */
 export type ImportFormat = 'audit' | 'kubectl' | 'client-go' | 'httplog';
+
+/** How one request's records in several files were found to be one request. */
+export type JoinedBy = 'audit-id' | 'time-verb-url';
 
 /** Where a record came from: the file as the user named it and its 1-based line. */
 export interface SourcePosition {
@@ -57,6 +61,12 @@ export interface ImportedRequest {
   auditID?: string;
   /** Every line that contributed, in the order they were read. */
   sources: SourcePosition[];
+  /**
+   * How records of other files were joined to it (absent: its sources are all in one file): by
+   * the audit ID both name, or by time, verb and URL (a client log without Audit-Id and an audit
+   * event; import/time-verb-url-join.ts).
+   */
+  joinedBy?: JoinedBy;
   /**
    * The RequestInfo verb (get, list, watch, create, update, patch, delete, deletecollection), or the
    * lower-case method for a non-resource URL. A client's `GET …?watch=true` is `watch`.

@@ -190,6 +190,27 @@ describe('listwatch import: output', () => {
   });
 });
 
+describe('listwatch import: a client log without Audit-Id with its audit log (built CLI)', () => {
+  it('one request each, one client, and how many were joined by what', () => {
+    const dir = 'test/fixtures/import';
+    const r = runCli([
+      'import',
+      '--year',
+      '2026',
+      `${dir}/session-kubectl-1.27-v6.log`,
+      `${dir}/session-v6-audit.log`,
+    ]);
+    assert.strictEqual(r.code, 0, r.err);
+    for (const want of [
+      /^Imported 12 requests \(12 records\)/m,
+      /^Joined across files: 0 by Audit-Id, 12 by time\+verb\+URL \(rule under Rules\); the rest are in one file each\.$/m,
+      /^Clients \(1\):$/m,
+      /^ {2}joins: a client log's request without Audit-Id joins the audit event of the same verb and URL/m,
+    ])
+      assert.match(r.out, want);
+  });
+});
+
 describe('listwatch import: a WatchList client (built CLI)', () => {
   it('its lists end at the bookmark its reflector logged, and its relist says it is a WatchList WATCH', () => {
     const file = 'test/fixtures/import/kubectl-1.33-v6-wait-watchlist.log';
