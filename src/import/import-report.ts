@@ -183,6 +183,7 @@ class ClientFold {
       paginationChains: chains.chains,
       chainsTotal: chains.total,
       chainsDropped: chains.dropped,
+      singleLists: chains.singleLists,
       relists: this.relists.total,
       relistDetails: this.relists.items(),
       relistsDropped: this.relists.dropped,
