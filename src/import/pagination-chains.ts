@@ -126,11 +126,13 @@ export class PaginationChains {
   private readonly retained = new Retained<PaginationChain>(maxChainsPerClient);
   /** LISTs from scratch that came back whole: not chains. */
   private singleLists = 0;
+  /** The single LISTs a relist may still claim (relisted): counted, not kept. */
+  private readonly singles = new WeakSet<PaginationChain>();
 
   constructor(private readonly nextId: () => number) {}
 
-  /** Folds one LIST (a relist when `relist`) and returns its chain. */
-  add(r: ImportedRequest, scope: ListPath | undefined, relist: boolean): PaginationChain {
+  /** Folds one LIST and returns its chain. */
+  add(r: ImportedRequest, scope: ListPath | undefined): PaginationChain {
     const { path, query } = splitRequestURI(r.requestURI);
     const selector = [
       query.get('labelSelector') ? `labelSelector=${query.get('labelSelector')}` : '',
@@ -190,7 +192,6 @@ export class PaginationChains {
         broken.chain.restartedBy = chain.id;
         this.expired.delete(key);
       } else if (token !== '') chain.orphan = true;
-      if (relist && token === '') chain.relist = true;
       o = { chain, lastContinue: undefined, lastToken: token, lastCode: 0 };
       open.push(o);
       if (open.length > maxOpenPerKey) this.settle(open.shift() as OpenChain);
@@ -235,6 +236,20 @@ export class PaginationChains {
     return c;
   }
 
+  /**
+   * The chain's first page, a LIST from scratch, is a relist (relists.ts; found when it is read,
+   * or later, by the watch whose end it followed): a chain, kept, even when it came back whole.
+   */
+  relisted(c: PaginationChain): void {
+    if (c.relist) return;
+    c.relist = true;
+    if (this.singles.has(c)) {
+      this.singles.delete(c);
+      this.singleLists--;
+      this.retained.add(c, chainNotable(c));
+    }
+  }
+
   /** Settles the chains still open (the log ended) and returns the kept ones. */
   finish(): { chains: PaginationChain[]; total: number; dropped: number; singleLists: number } {
     for (const open of this.open.values()) for (const o of open) this.settle(o);
@@ -262,6 +277,7 @@ export class PaginationChains {
   private keep(c: PaginationChain): void {
     if (singleList(c)) {
       this.singleLists++;
+      this.singles.add(c);
       return;
     }
     this.retained.add(c, chainNotable(c));
