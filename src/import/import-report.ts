@@ -15,6 +15,7 @@ import {
   type ImportedClient,
   type ImportedWatch,
   type ListMode,
+  type PaginationChain,
   type Relist,
   type ServedAs,
   type Summary,
@@ -25,11 +26,17 @@ import type { RequestFields } from './line-parser';
 import { Distribution } from './distribution';
 import { chainRule, PaginationChains } from './pagination-chains';
 import { timeJoinRule } from './time-verb-url-join';
-import { importRelistRule, RelistDetector } from './relists';
+import { importRelistRule, RelistDetector, type FoundRelist } from './relists';
 import { RelistStormDetector, stormRule } from './relist-storms';
 import { requestScope, requestShape, resourceKey, splitRequestURI } from './request-query';
 import { Retained } from './retained';
-import { sendsInitialEvents, watchEnds, watchOutcome, type WatchOutcome } from './watch-durations';
+import {
+  expiredInStream,
+  sendsInitialEvents,
+  watchEnds,
+  watchOutcome,
+  type WatchOutcome,
+} from './watch-durations';
 
 /** Per client: the users kept by name, the watches and relists kept one by one. */
 export const maxUsersPerClient = 20;
@@ -135,7 +142,8 @@ class ClientFold {
   readonly latency = new Map<string, Distribution>();
   readonly chains: PaginationChains;
   readonly relists = new Retained<Relist>(maxRelistsPerClient);
-  readonly relistDetector = new RelistDetector();
+  /** Remembers each LIST from scratch with its chain, for a watch whose end is read later. */
+  readonly relistDetector = new RelistDetector<PaginationChain>();
 
   constructor(
     readonly userAgent: string,
@@ -184,6 +192,7 @@ class ClientFold {
       paginationChains: chains.chains,
       chainsTotal: chains.total,
       chainsDropped: chains.dropped,
+      singleLists: chains.singleLists,
       relists: this.relists.total,
       relistDetails: this.relists.items(),
       relistsDropped: this.relists.dropped,
@@ -375,16 +384,25 @@ export class ImportReportBuilder {
     const scope = requestScope(r);
     const fromScratch = !splitRequestURI(r.requestURI).query.get('continue');
     const key = this.relistKey(r);
+    const chain = c.chains.add(r, scope);
     const found =
       fromScratch && key !== undefined
-        ? c.relistDetector.list(key, r.receivedAt ?? r.completedAt, line(r))
+        ? c.relistDetector.list(key, r.receivedAt ?? r.completedAt, line(r), chain)
         : undefined;
-    const chain = c.chains.add(r, scope, found !== undefined);
-    if (found) {
-      const relist = this.noteRelist(c, r, found);
-      relist.chain = chain.id;
-      c.relists.add(relist, true);
-    }
+    if (found) this.noteListRelist(c, r, found, chain);
+  }
+
+  /** A LIST from scratch found to be a relist (when read, or later by the watch it followed). */
+  private noteListRelist(
+    c: ClientFold,
+    r: ImportedRequest,
+    found: FoundRelist,
+    chain: PaginationChain,
+  ): void {
+    c.chains.relisted(chain);
+    const relist = this.noteRelist(c, r, found);
+    relist.chain = chain.id;
+    c.relists.add(relist, true);
   }
 
   private watch(c: ClientFold, r: ImportedRequest): void {
@@ -398,6 +416,8 @@ export class ImportReportBuilder {
     const outcome: WatchOutcome = watchOutcome(r);
     c.ends[outcome.how]++;
     this.watchTotals.byEnd[outcome.how]++;
+    // A 410 inside the stream (the ERROR event the reflector logged; the response itself was 200).
+    if (expiredInStream(r, outcome)) c.http410++;
     if (!r.startInFile) {
       c.startedBeforeLog++;
       this.watchTotals.startedBeforeLog++;
@@ -422,7 +442,9 @@ export class ImportReportBuilder {
         line(r),
         initialEventsEndedOf(r),
       );
-      if (found) c.relists.add(this.noteRelist(c, r, found), true);
+      if (found.relist) c.relists.add(this.noteRelist(c, r, found.relist), true);
+      if (found.listedBefore)
+        this.noteListRelist(c, r, found.listedBefore.relist, found.listedBefore.ref);
     }
     const w: ImportedWatch = {
       receivedAt: r.startInFile ? (r.receivedAt ?? null) : null,

@@ -2,9 +2,12 @@
 // alone. Page N+1 sends the continue token page N answered with (k8s.io/apiserver
 // pkg/storage/continue.go: EncodeContinue/DecodeContinue); every token is decoded against the
 // LIST's key prefix (storage-key-prefix.ts), so a chain shows the RV it reads at and the key each
-// page starts from. A Metadata-level audit log has no response bodies: pages are then linked by
-// client + path + selectors + the RV their tokens carry (the chain's snapshot). A page answered
-// 410 Expired breaks its chain; the next LIST of the same key from scratch, or with the
+// page starts from. A Metadata-level audit log has no response bodies: a page then joins the chain
+// of its client + path + selectors at its token's RV (the chain's snapshot) whose last page started
+// before its token's start key, as only that chain's previous page can have issued it (two kubectl
+// runs a second apart read at the same RV). A retried page (the same token again) stays in its
+// chain; a LIST that came back whole is a single LIST, counted, not a chain. A page answered 410
+// Expired breaks its chain; the next LIST of the same key from scratch, or with the
 // inconsistent-continuation token (rv -1) the 410 handed out, is a new chain linked to the broken
 // one.
 import type { ChainToken, PaginationChain } from '../run/import-report';
@@ -20,16 +23,65 @@ export const maxPagesPerChain = 200;
 /** Chains of one key (client, path, selectors) followed at once; an older one is settled. */
 const maxOpenPerKey = 4;
 
-export const chainRule = `a pagination chain is keyed by client (user agent and user) + path + label/field selectors + the RV its continue tokens carry; a page continues the chain whose last answer carried its token (when the log has responses), else the open chain of its key at the token's RV, else the key's newest chain whose RV is not known yet (only its first page seen); the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
+export const chainRule = `a pagination chain is one client's (user agent and user) pages of one path + label/field selectors: it starts at a first page (no continue), and grows only by a page whose token its previous page issued: the token that page answered with (when the log has responses), else a token at the chain's RV (or any RV while the chain has none yet) whose start key is after the previous page's; a page that sends again the very token of its chain's last page (a retry, after an error or an answer the log does not show) stays in the chain; a page no chain issued a token to is an orphan chain (its first page is before the log); a LIST that came back whole (no continue in its answer, or without responses no next page) is a single LIST, not a chain; the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
 
 interface OpenChain {
   chain: PaginationChain;
   /** The continue token the last page answered with ('' none; undefined: the log does not say). */
   lastContinue: string | undefined;
-  /** The start key of the last token sent (to match a 410's inconsistent-continuation token). */
+  /** The continue token the last page sent ('' : it was the first page). */
+  lastToken: string;
+  /** The start key of the last token sent (pages start ever later; a 410's rv -1 token has it). */
   lastStartKey?: string;
   /** The last page's HTTP status (0: the log does not say). */
   lastCode: number;
+}
+
+/** etcd orders keys by their bytes; a chain's pages start at ever later keys. */
+function keyAfter(key: string, previous: string | undefined): boolean {
+  return previous === undefined || Buffer.compare(Buffer.from(key), Buffer.from(previous)) > 0;
+}
+
+/** The last page failed or its answer is not in the log: the client may send its token again. */
+function mayRetry(o: OpenChain): boolean {
+  return o.lastCode === 0 || o.lastCode >= 300;
+}
+
+/**
+ * The open chain whose previous page issued `token` (decoded: its RV and start key), and how it
+ * is known; undefined when none did.
+ */
+function issuerOf(
+  open: readonly OpenChain[],
+  token: string,
+  decoded: DecodedContinue,
+): { o: OpenChain; linkedBy: ChainToken['linkedBy'] } | undefined {
+  const byResponse = open.find((c) => c.lastContinue === token);
+  if (byResponse) return { o: byResponse, linkedBy: 'response' };
+  const retried = open.find((c) => c.lastToken === token);
+  if (retried && mayRetry(retried)) return { o: retried, linkedBy: 'retry' };
+  if ('error' in decoded || decoded.resourceVersion === '-1') return undefined;
+  const { resourceVersion: rv, startKey } = decoded;
+  // Without responses: a chain still taking pages (its last one succeeded) whose RV is the
+  // token's and whose last start is before the token's; the nearest such start, as a later
+  // chain at the same RV has started fewer keys in.
+  const growing = open.filter(
+    (c) =>
+      c.lastContinue === undefined &&
+      c.lastCode < 300 &&
+      keyAfter(startKey, c.lastStartKey) &&
+      c.lastToken !== token,
+  );
+  const atRV = growing
+    .filter((c) => c.chain.resourceVersion === rv)
+    .sort((a, b) =>
+      Buffer.compare(Buffer.from(b.lastStartKey ?? ''), Buffer.from(a.lastStartKey ?? '')),
+    )[0];
+  if (atRV) return { o: atRV, linkedBy: 'rv' };
+  const noRV = [...growing].reverse().find((c) => c.chain.resourceVersion === null);
+  if (noRV) return { o: noRV, linkedBy: noRV.chain.pages === 1 ? 'first-page' : 'rv' };
+  if (retried) return { o: retried, linkedBy: 'retry' };
+  return undefined;
 }
 
 function timeOf(r: ImportedRequest): number | null {
@@ -41,10 +93,24 @@ function position(r: ImportedRequest): string {
   return s ? `${s.file}:${s.line}` : r.id;
 }
 
+/** One page, from scratch, that came back whole: a single LIST, counted with the client's LISTs. */
+function singleList(c: PaginationChain): boolean {
+  return (
+    c.pages === 1 &&
+    c.tokens.length === 0 &&
+    c.outcome === 'complete' &&
+    c.restartOf === undefined &&
+    c.restartedBy === undefined &&
+    !c.relist
+  );
+}
+
+/** Kept first (chainRule): broken, restarted, paged, orphan and relist chains, not a lone open page. */
 function chainNotable(c: PaginationChain): boolean {
   return (
     c.pages > 1 ||
-    c.outcome !== 'complete' ||
+    c.outcome === 'expired' ||
+    c.outcome === 'error' ||
     c.restartOf !== undefined ||
     c.restartedBy !== undefined ||
     !!c.orphan ||
@@ -58,11 +124,15 @@ export class PaginationChains {
   /** The key's newest chain broken by a 410, until a new chain restarts it. */
   private readonly expired = new Map<string, OpenChain>();
   private readonly retained = new Retained<PaginationChain>(maxChainsPerClient);
+  /** LISTs from scratch that came back whole: not chains. */
+  private singleLists = 0;
+  /** The single LISTs a relist may still claim (relisted): counted, not kept. */
+  private readonly singles = new WeakSet<PaginationChain>();
 
   constructor(private readonly nextId: () => number) {}
 
-  /** Folds one LIST (a relist when `relist`) and returns its chain. */
-  add(r: ImportedRequest, scope: ListPath | undefined, relist: boolean): PaginationChain {
+  /** Folds one LIST and returns its chain. */
+  add(r: ImportedRequest, scope: ListPath | undefined): PaginationChain {
     const { path, query } = splitRequestURI(r.requestURI);
     const selector = [
       query.get('labelSelector') ? `labelSelector=${query.get('labelSelector')}` : '',
@@ -78,22 +148,12 @@ export class PaginationChains {
     let decoded: DecodedContinue | undefined;
     if (token !== '') {
       decoded = decodeContinueToken(token, scope);
-      const rv = 'error' in decoded ? undefined : decoded.resourceVersion;
-      o = open.find((c) => c.lastContinue === token);
-      if (o) linkedBy = 'response';
-      else if (rv !== undefined && rv !== '-1') {
-        o = open.find((c) => c.lastContinue === undefined && c.chain.resourceVersion === rv);
-        if (o) linkedBy = 'rv';
-        else {
-          o = [...open]
-            .reverse()
-            .find((c) => c.lastContinue === undefined && c.chain.resourceVersion === null);
-          if (o) linkedBy = 'first-page';
-        }
-      }
+      const issuer = issuerOf(open, token, decoded);
+      if (issuer) ({ o, linkedBy } = issuer);
     }
     if (!o) {
       const chain: PaginationChain = {
+        // Numbered as it starts (a single LIST's number goes unused), so numbers follow the log.
         id: this.nextId(),
         path,
         selector,
@@ -132,16 +192,18 @@ export class PaginationChains {
         broken.chain.restartedBy = chain.id;
         this.expired.delete(key);
       } else if (token !== '') chain.orphan = true;
-      if (relist && token === '') chain.relist = true;
-      o = { chain, lastContinue: undefined, lastCode: 0 };
+      o = { chain, lastContinue: undefined, lastToken: token, lastCode: 0 };
       open.push(o);
       if (open.length > maxOpenPerKey) this.settle(open.shift() as OpenChain);
       this.open.set(key, open);
     }
     const c = o.chain;
+    // A retry after an error: this page decides the outcome again.
+    if (c.outcome === 'error') c.outcome = 'open';
     const page = c.pages++;
     const code = r.code ?? 0;
     o.lastCode = code;
+    o.lastToken = token;
     if (page < maxPagesPerChain) {
       c.codes.push(code);
       if (decoded) c.tokens.push({ page, linkedBy, ...decoded });
@@ -159,8 +221,8 @@ export class PaginationChains {
       this.close(key, o);
       this.expired.set(key, o);
     } else if (code >= 300) {
+      // Kept open: the client may send the same token again (a retried page stays in its chain).
       c.outcome = 'error';
-      this.close(key, o);
     } else if (
       (r.response !== undefined && !r.response.continue) ||
       (page === 0 && c.limit === undefined && token === '')
@@ -174,12 +236,31 @@ export class PaginationChains {
     return c;
   }
 
+  /**
+   * The chain's first page, a LIST from scratch, is a relist (relists.ts; found when it is read,
+   * or later, by the watch whose end it followed): a chain, kept, even when it came back whole.
+   */
+  relisted(c: PaginationChain): void {
+    if (c.relist) return;
+    c.relist = true;
+    if (this.singles.has(c)) {
+      this.singles.delete(c);
+      this.singleLists--;
+      this.retained.add(c, chainNotable(c));
+    }
+  }
+
   /** Settles the chains still open (the log ended) and returns the kept ones. */
-  finish(): { chains: PaginationChain[]; total: number; dropped: number } {
+  finish(): { chains: PaginationChain[]; total: number; dropped: number; singleLists: number } {
     for (const open of this.open.values()) for (const o of open) this.settle(o);
     this.open.clear();
     const chains = this.retained.items().sort((a, b) => a.id - b.id);
-    return { chains, total: this.retained.total, dropped: this.retained.dropped };
+    return {
+      chains,
+      total: this.retained.total,
+      dropped: this.retained.dropped,
+      singleLists: this.singleLists,
+    };
   }
 
   private close(key: string, o: OpenChain): void {
@@ -189,7 +270,17 @@ export class PaginationChains {
       if (i >= 0) open.splice(i, 1);
       if (open.length === 0) this.open.delete(key);
     }
-    this.retained.add(o.chain, chainNotable(o.chain));
+    this.keep(o.chain);
+  }
+
+  /** A chain done with: kept unless it was a single LIST, which is only counted. */
+  private keep(c: PaginationChain): void {
+    if (singleList(c)) {
+      this.singleLists++;
+      this.singles.add(c);
+      return;
+    }
+    this.retained.add(c, chainNotable(c));
   }
 
   /** A chain no page followed: open when its last answer had a token, else taken as complete. */
@@ -200,6 +291,6 @@ export class PaginationChains {
       c.complete = true;
       c.completeKnown = false;
     }
-    this.retained.add(c, chainNotable(c));
+    this.keep(c);
   }
 }

@@ -3,6 +3,9 @@
 // watch by listing again after its backoff). Per client (user agent and user) and resource: the
 // last watch that ended early or with a 410 (watch-durations.ts), and whether the next LIST from
 // scratch (or, for a WatchList client, the next sendInitialEvents=true watch) came soon enough.
+// A watch is read when it ends, and a client log's watch only once its stream's next watch begins
+// (request-merger.ts): the LIST that followed its end may have been read first, so LISTs from
+// scratch are remembered a while and a watch that ended early looks back at them.
 import type { Relist, WatchEnd } from '../run/import-report';
 import {
   endedAfterListing,
@@ -12,7 +15,7 @@ import {
 } from '../run/relist-rule';
 import { earlyWatchEndRule, endsEarly, type WatchOutcome } from './watch-durations';
 
-export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 or was refused, with no WATCH of it received between; a WatchList WATCH refused, or ended before the end of its initial events its client logged, was the list itself, and what follows it retries that list (the live run's rule, src/run/relist-rule.ts); ${earlyWatchEndRule}`;
+export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 (its response's, or inside its stream: the too old resource version its client logged) or was refused, with no WATCH of it received between; a WatchList WATCH refused, or ended before the end of its initial events its client logged, was the list itself, and what follows it retries that list (the live run's rule, src/run/relist-rule.ts); ${earlyWatchEndRule}`;
 
 interface EndedWatch {
   at: number;
@@ -20,11 +23,23 @@ interface EndedWatch {
   line: string;
 }
 
-/** Watch starts remembered per `user\nresource`, and keys remembered (the least recent go first). */
+/** A LIST from scratch read before the watch whose end it may follow; `ref` is the caller's. */
+interface ListedFromScratch<Ref> {
+  at: number;
+  line: string;
+  ref: Ref;
+}
+
+export type FoundRelist = Omit<Relist, 'resource' | 'user'>;
+
+/**
+ * Watch starts (and LISTs from scratch) remembered per `user\nresource`, and keys remembered (the
+ * least recent go first).
+ */
 const opensPerKey = 8;
 const maxOpenKeys = 10_000;
 
-export class RelistDetector {
+export class RelistDetector<Ref = undefined> {
   /** The last ended watch per `user\nresource`, until a relist or a new watch. */
   private readonly ended = new Map<string, EndedWatch>();
   /**
@@ -32,6 +47,8 @@ export class RelistDetector {
    * it ends, so a long watch comes after the LISTs received after it; these say it was there.
    */
   private readonly opens = new Map<string, number[]>();
+  /** LISTs from scratch not (yet) found to be relists, per `user\nresource`, the latest few. */
+  private readonly lists = new Map<string, Array<ListedFromScratch<Ref>>>();
 
   /** A watch received at `at` is open (it is read again, by `watch`, when it ends). */
   opened(key: string, at: number): void {
@@ -47,7 +64,8 @@ export class RelistDetector {
    * A WATCH was read: a relist when it is a WatchList client's new initial-events watch soon after
    * an early end; its own end then counts for what follows, unless it was a WatchList watch that
    * ended before its initial events did (`initialEventsEnded` false: relist-rule.ts
-   * endedAfterListing).
+   * endedAfterListing). What follows may have been read already: a LIST from scratch remembered
+   * (`list`) that came soon after this end is a relist too, returned with its `ref`.
    */
   watch(
     key: string,
@@ -56,7 +74,7 @@ export class RelistDetector {
     watchList: boolean,
     line: string,
     initialEventsEnded?: boolean,
-  ): Omit<Relist, 'resource' | 'user'> | undefined {
+  ): { relist?: FoundRelist; listedBefore?: { relist: FoundRelist; ref: Ref } } {
     const relist = watchList ? this.check(key, receivedAt, 'watch-list', line) : undefined;
     const prev = this.ended.get(key);
     if (prev && receivedAt !== undefined && receivedAt >= prev.at) this.ended.delete(key);
@@ -69,16 +87,43 @@ export class RelistDetector {
       if (!cur || cur.at <= outcome.endedAt)
         this.ended.set(key, { at: outcome.endedAt, how: outcome.how, line });
     }
-    return relist;
+    const listedBefore = this.lookBack(key);
+    return { ...(relist ? { relist } : {}), ...(listedBefore ? { listedBefore } : {}) };
   }
 
-  /** A LIST from scratch was read: a relist when it came soon after an early end. */
+  /**
+   * A LIST from scratch was read: a relist when it came soon after an early end; else remembered
+   * with `ref`, for a watch whose end is read later.
+   */
   list(
     key: string,
     receivedAt: number | undefined,
     line: string,
-  ): Omit<Relist, 'resource' | 'user'> | undefined {
-    return this.check(key, receivedAt, 'list', line);
+    ref: Ref,
+  ): FoundRelist | undefined {
+    const found = this.check(key, receivedAt, 'list', line);
+    if (!found && receivedAt !== undefined) {
+      const listed = this.lists.get(key) ?? [];
+      this.lists.delete(key);
+      listed.push({ at: receivedAt, line, ref });
+      if (listed.length > opensPerKey) listed.shift();
+      this.lists.set(key, listed);
+      if (this.lists.size > maxOpenKeys)
+        this.lists.delete(this.lists.keys().next().value as string);
+    }
+    return found;
+  }
+
+  /** The first remembered LIST that the key's ended watch makes a relist (it is then forgotten). */
+  private lookBack(key: string): { relist: FoundRelist; ref: Ref } | undefined {
+    const w = this.ended.get(key);
+    const listed = this.lists.get(key);
+    if (!w || !listed) return undefined;
+    const i = listed.findIndex((l) => relistsAfter(w.at, l.at));
+    if (i < 0) return undefined;
+    const [l] = listed.splice(i, 1);
+    const relist = this.check(key, l.at, 'list', l.line);
+    return relist ? { relist, ref: l.ref } : undefined;
   }
 
   private check(
@@ -86,7 +131,7 @@ export class RelistDetector {
     at: number | undefined,
     via: RelistVia,
     line: string,
-  ): Omit<Relist, 'resource' | 'user'> | undefined {
+  ): FoundRelist | undefined {
     const w = this.ended.get(key);
     if (!w || at === undefined || !relistsAfter(w.at, at)) return undefined;
     this.ended.delete(key);

@@ -84,6 +84,15 @@ export function watchOutcome(r: ImportedRequest): WatchOutcome {
   return out;
 }
 
+/**
+ * A watch whose response was not a 410 but whose stream ended with one: the watch cache's ERROR
+ * event with a 410 Expired Status (`too old resource version: 1243 (1244)`), as the client logged
+ * it. It counts as the client's 410.
+ */
+export function expiredInStream(r: ImportedRequest, outcome: WatchOutcome): boolean {
+  return outcome.how === 'expired' && r.code !== 410;
+}
+
 /** Ended early or with a 410 (or refused): what makes the client's next LIST a relist. */
 export function endsEarly(how: WatchEnd): boolean {
   return how === 'early' || how === 'expired' || how === 'refused';

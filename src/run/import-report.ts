@@ -71,8 +71,11 @@ export interface ImportedClient {
   /** Per verb, in ms, from the stage timestamps (or the latency a client printed); WATCHes excluded. */
   latencyMs: Record<string, Summary>;
   paginationChains: PaginationChain[];
+  /** Chains seen (kept or not); single LISTs are not chains. */
   chainsTotal: number;
   chainsDropped: number;
+  /** LISTs from scratch that came back whole (pagination-chains.ts chainRule): in `lists`, not chains. */
+  singleLists: number;
   relists: number;
   relistDetails: Relist[];
   relistsDropped: number;
@@ -157,9 +160,10 @@ export interface DistributionSummary {
 }
 
 /** A continue token a page sent, decoded (storage.DecodeContinue), and how it was linked. */
-export type ChainToken = { page: number; linkedBy: 'response' | 'rv' | 'first-page' | 'none' } & (
-  { resourceVersion: string; startKey: string; fromKey: string } | { error: string }
-);
+export type ChainToken = {
+  page: number;
+  linkedBy: 'response' | 'rv' | 'first-page' | 'retry' | 'none';
+} & ({ resourceVersion: string; startKey: string; fromKey: string } | { error: string });
 
 export interface PaginationChain {
   /** Unique in the report: `restartOf`/`restartedBy` name chains by it. */

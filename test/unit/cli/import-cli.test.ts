@@ -2,7 +2,8 @@
 // clients) with the real readers (src/import/import-files.ts), in process and through the built
 // CLI: kube-state-metrics' two-page chain at rv 48213, shop-operator's namespaced page whose first
 // page is before the log, backup-agent's page answered 410 Expired and its inconsistent
-// continuation (rv -1) linked to it, kubectl's single page.
+// continuation (rv -1) linked to it, kubectl's single page (whose answer carried a token), and
+// kube-state-metrics' resourceVersion=0 LIST that came back whole (a single LIST, not a chain).
 import type { ImportReport } from '../../../src/run/import-report';
 import * as assert from 'assert';
 import * as path from 'path';
@@ -31,8 +32,8 @@ function chainsByClient(rep: ImportReport): Record<string, unknown[]> {
 
 const want = {
   'kube-state-metrics/v2.12.0': [
+    // Its limit=500&resourceVersion=0 LIST came back whole: a single LIST, not a chain.
     { path: '/api/v1/pods', pages: 2, codes: [200, 200], outcome: 'complete', rv: '48213' },
-    { path: '/api/v1/pods', pages: 1, codes: [200], outcome: 'complete', rv: null },
   ],
   'backup-agent/1.7.0': [
     {
@@ -76,6 +77,15 @@ describe('listwatch import: test/fixtures/audit.log end to end', () => {
     assert.deepStrictEqual([rep.requests.total, rep.rejected.count], [7, 0]);
     assert.deepStrictEqual(rep.requests.byCode, { '200': 6, '410': 1 });
     assert.deepStrictEqual(chainsByClient(rep), want);
+    assert.deepStrictEqual(
+      rep.clients.map((c) => [c.userAgent.split(' ')[0], c.lists, c.singleLists]),
+      [
+        ['kube-state-metrics/v2.12.0', 3, 1],
+        ['backup-agent/1.7.0', 2, 0],
+        ['kubectl/v1.33.1', 1, 0],
+        ['shop-operator/v0.9.3', 1, 0],
+      ],
+    );
     const [broken] =
       rep.clients.find((c) => c.userAgent === 'backup-agent/1.7.0')?.paginationChains ?? [];
     assert.match(broken.expired?.message ?? '', /^The provided continue parameter is too old/);

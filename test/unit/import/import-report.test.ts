@@ -330,7 +330,7 @@ describe('import report: pagination chains', () => {
     assert.ok('error' in t && t.error.startsWith('continue key is not valid'), JSON.stringify(t));
   });
 
-  it('keys chains by client: two users of one user agent paging the same path do not mix', () => {
+  it("keys chains by client: two users of one user agent paging the same path do not mix (a's LIST came back whole: a single LIST)", () => {
     const rep = report([
       mk('list', '/api/v1/pods?limit=2', { at: 0, end: 0.1, user: 'a' }),
       mk('list', '/api/v1/pods?limit=2', { at: 0, end: 0.1, user: 'b' }),
@@ -340,20 +340,24 @@ describe('import report: pagination chains', () => {
         user: 'b',
       }),
     ]);
-    const chains = client(rep, backup).paginationChains;
+    const c = client(rep, backup);
     assert.deepStrictEqual(
-      chains.map((c) => [c.user, c.pages]),
-      [
-        ['a', 1],
-        ['b', 2],
-      ],
+      c.paginationChains.map((x) => [x.user, x.pages]),
+      [['b', 2]],
     );
+    assert.strictEqual(c.singleLists, 1);
   });
 
   it(`keeps at most ${maxChainsPerClient} chains per client, the broken one among them, and counts the rest`, () => {
     const reqs: ImportedRequest[] = [];
-    for (let i = 0; i < 1000; i++)
-      reqs.push(mk('list', '/api/v1/configmaps', { at: i, end: i + 0.01 }));
+    // First pages whose answers carried a token no page followed: chains left open (plain ones).
+    const abandoned = (at: number) =>
+      mk('list', '/api/v1/configmaps?limit=2', {
+        at,
+        end: at + 0.01,
+        continueAnswer: tok('/registry/configmaps/', `cm-${at}`, 5),
+      });
+    for (let i = 0; i < 1000; i++) reqs.push(abandoned(i));
     reqs.push(mk('list', '/api/v1/pods?limit=2', { at: 2000, end: 2000.1 }));
     reqs.push(
       mk('list', `/api/v1/pods?limit=2&continue=${podsToken('a', 9)}`, {
@@ -362,8 +366,7 @@ describe('import report: pagination chains', () => {
         code: 410,
       }),
     );
-    for (let i = 0; i < 1000; i++)
-      reqs.push(mk('list', '/api/v1/configmaps', { at: 3000 + i, end: 3000 + i + 0.01 }));
+    for (let i = 0; i < 1000; i++) reqs.push(abandoned(3000 + i));
     const c = client(report(reqs), backup);
     assert.strictEqual(c.paginationChains.length, maxChainsPerClient);
     assert.strictEqual(c.chainsTotal, 2001);
