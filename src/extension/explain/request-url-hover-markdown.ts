@@ -1,0 +1,35 @@
+// The request-URL hover's text: the short answer for a LIST or WATCH URL, the state it assumes, and
+// the link to the full explanation. Free of the vscode API (request-url-hover.ts wraps it) so that
+// unit tests read exactly what the hover shows. No upstream counterpart.
+import { clusterStateDefaults } from '../../explain/cluster-state';
+import type { RequestExplanation } from '../../explain/explain-request';
+import { explanationSummary } from '../../explain/explanation-text';
+import { visibleText } from '../../format/visible-text';
+import { commandLink } from '../shared/command-link';
+import { explainRequestCommandId } from '../ids';
+
+function escapeMarkdown(text: string): string {
+  return visibleText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}
+
+/** The hover's markdown for `url`, explained as `e`. */
+export function requestUrlHoverMarkdown(e: RequestExplanation, url: string): string {
+  const limit =
+    e.limit === null ? '' : ` · limit ${e.limit} ${e.limitHonoured ? 'honoured' : 'ignored'}`;
+  return [
+    `**${escapeMarkdown(explanationSummary(e))}**`,
+    '',
+    escapeMarkdown(e.rule),
+    '',
+    `consistent read: ${e.consistentRead ? 'yes' : 'no'} · may wait up to 3 s: ${e.mayWait ? 'yes' : 'no'}${limit}`,
+    '',
+    `_Assumed: the default cluster state (cache ready, up to date with etcd; consistent reads supported; ${escapeMarkdown(clusterStateDefaults.rangeStreamSupported)}), an assumption, not your cluster._`,
+    '',
+    commandLink(
+      'Explain in Full',
+      explainRequestCommandId,
+      [url],
+      'Open the whole explanation: etcd calls, the errors it can meet and in which state',
+    ),
+  ].join('\n');
+}
