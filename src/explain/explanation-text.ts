@@ -24,6 +24,30 @@ export function explanationSummary(e: RequestExplanation): string {
   return `${what} ${served}${error}`;
 }
 
+/**
+ * The state an explanation assumed, one assumption per phrase, each saying only its own key (the
+ * hover lists them; the full text prints the keys themselves).
+ */
+export function assumedStatePhrases(e: RequestExplanation): string[] {
+  const s = e.assumed;
+  const lag =
+    s.cacheRV >= s.etcdRV
+      ? `it is up to date with etcd (RV ${s.etcdRV})`
+      : `it is at RV ${s.cacheRV}, etcd at RV ${s.etcdRV}, and ${s.cacheCatchesUp ? 'catches up' : 'does not catch up'} within 3 s`;
+  return [
+    s.cacheReady ? 'the watch cache is ready' : 'the watch cache is not ready (still initialising)',
+    lag,
+    s.consistentReadsSupported
+      ? 'etcd answers RequestWatchProgress, so consistent reads may be served from the watch cache'
+      : 'etcd does not answer RequestWatchProgress, so consistent reads go to etcd',
+    // RangeStream is new in etcd 3.7 (the 1.37 profile's default); etcd 3.6 does not serve it.
+    s.rangeStreamSupported
+      ? 'etcd serves RangeStream (as etcd 3.7)'
+      : 'etcd does not serve RangeStream (as etcd 3.6)',
+    ...(s.compactedRV > 0 ? [`etcd has compacted up to RV ${s.compactedRV}`] : []),
+  ];
+}
+
 function yesNo(v: boolean): string {
   return v ? 'yes' : 'no';
 }

@@ -1,9 +1,8 @@
 // The request-URL hover's text: the short answer for a LIST or WATCH URL, the state it assumes, and
 // the link to the full explanation. Free of the vscode API (request-url-hover.ts wraps it) so that
 // unit tests read exactly what the hover shows. No upstream counterpart.
-import { clusterStateDefaults } from '../../explain/cluster-state';
 import type { RequestExplanation } from '../../explain/explain-request';
-import { explanationSummary } from '../../explain/explanation-text';
+import { assumedStatePhrases, explanationSummary } from '../../explain/explanation-text';
 import { visibleText } from '../../format/visible-text';
 import { commandLink } from '../shared/command-link';
 import { explainRequestCommandId } from '../ids';
@@ -23,7 +22,8 @@ export function requestUrlHoverMarkdown(e: RequestExplanation, url: string): str
     '',
     `consistent read: ${e.consistentRead ? 'yes' : 'no'} · may wait up to 3 s: ${e.mayWait ? 'yes' : 'no'}${limit}`,
     '',
-    `_Assumed: the default cluster state (cache ready, up to date with etcd; consistent reads supported; ${escapeMarkdown(clusterStateDefaults.rangeStreamSupported)}), an assumption, not your cluster._`,
+    // Each assumption on its own: a yes/no written beside one belongs to that one only.
+    `_Assumed, not your cluster: ${assumedStatePhrases(e).map(escapeMarkdown).join('; ')}\\._`,
     '',
     commandLink(
       'Explain in Full',
