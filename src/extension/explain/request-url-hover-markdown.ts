@@ -15,16 +15,22 @@ function escapeMarkdown(text: string): string {
 export function requestUrlHoverMarkdown(e: RequestExplanation, url: string): string {
   const limit =
     e.limit === null ? '' : ` · limit ${e.limit} ${e.limitHonoured ? 'honoured' : 'ignored'}`;
+  const assumptions = assumedStatePhrases(e);
   return [
     `**${escapeMarkdown(explanationSummary(e))}**`,
     '',
     escapeMarkdown(e.rule),
     '',
-    `consistent read: ${e.consistentRead ? 'yes' : 'no'} · may wait up to 3 s: ${e.mayWait ? 'yes' : 'no'}${limit}`,
-    '',
-    // Each assumption on its own: a yes/no written beside one belongs to that one only.
-    `_Assumed, not your cluster: ${assumedStatePhrases(e).map(escapeMarkdown).join('; ')}\\._`,
-    '',
+    // A resource nobody serves reaches no storage: no read, wait or cluster state to speak of.
+    ...(e.servedResource === 'none'
+      ? []
+      : [
+          `consistent read: ${e.consistentRead ? 'yes' : 'no'} · may wait up to 3 s: ${e.mayWait ? 'yes' : 'no'}${limit}`,
+          '',
+          // Each assumption on its own: a yes/no written beside one belongs to that one only.
+          `_Assumed, not your cluster: ${assumptions.map(escapeMarkdown).join('; ')}\\._`,
+          '',
+        ]),
     commandLink(
       'Explain in Full',
       explainRequestCommandId,
