@@ -21,7 +21,7 @@ import {
 } from '../engine';
 import { newGenericNotFound } from '../engine/http-face';
 import { delegationRuleText } from '../run/delegation-rule-text';
-import { builtinGroupRows, resourceStorage } from '../request/resource-storage';
+import { builtinGroupRows, resourceStorage, resourceStorageRow } from '../request/resource-storage';
 import {
   customResourceFieldLabelConversion,
   listOpts,
@@ -660,10 +660,12 @@ function unknownResourceAnswer(
     },
     servedBy: 'error',
     watchCache: false,
-    rule:
-      `not a known resource: kube-apiserver serves no ${JSON.stringify(t.groupResource.resource)} in ` +
-      `${group === '' ? 'the core group' : `the group ${group}`} (its storage table), so no handler ` +
-      'serves the path and it answers 404 before any storage is asked',
+    rule: resourceStorageRow(t.groupResource)
+      ? `${JSON.stringify(t.groupResource.resource)} are cluster-scoped: kube-apiserver serves them ` +
+        'at no namespaced path, so no handler serves it and it answers 404 before any storage is asked'
+      : `not a known resource: kube-apiserver serves no ${JSON.stringify(t.groupResource.resource)} in ` +
+        `${group === '' ? 'the core group' : `the group ${group}`} (its storage table), so no handler ` +
+        'serves the path and it answers 404 before any storage is asked',
     limit: null,
     limitHonoured: null,
     consistentRead: false,

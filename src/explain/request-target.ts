@@ -37,7 +37,8 @@ export interface RequestTarget {
 /**
  * builtin: a row of kube-apiserver's storage table (resource-storage.ts); custom: a group it does
  * not serve itself, so a CustomResourceDefinition (or an aggregated server) must, which explain
- * assumes; none: a group kube-apiserver serves with no such resource in it, which it answers 404.
+ * assumes; none: a group kube-apiserver serves with no such resource in it, or a cluster-scoped
+ * resource under /namespaces/NS/, which it answers 404.
  */
 export type ServedResource = 'builtin' | 'custom' | 'none';
 
@@ -76,9 +77,11 @@ export function requestTarget(url: string): RequestTarget {
   const groupResource = { group: info.apiGroup, resource: info.resource };
   const keyPrefix = resourceKeyPrefix(groupResource, '');
   const custom = !resourceStorage(groupResource).builtin;
+  const row = resourceStorageRow(groupResource);
+  // A cluster-scoped resource has no namespaced route (/api/v1/namespaces/NS/nodes): 404 too.
   const served: ServedResource = custom
     ? 'custom'
-    : resourceStorageRow(groupResource)
+    : row && (row[2] || info.namespace === '')
       ? 'builtin'
       : 'none';
   return {

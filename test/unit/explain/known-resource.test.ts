@@ -46,6 +46,25 @@ describe('explain: known and unknown resources', () => {
       notLines: [/watch cache/],
     },
     {
+      name: 'nodes under a namespace: cluster-scoped, no such route, 404',
+      url: '/api/v1/namespaces/default/nodes',
+      served: 'none',
+      servedBy: 'error',
+      lines: [
+        /^ {2}why: {9}"nodes" are cluster-scoped: kube-apiserver serves them at no namespaced path/m,
+        new RegExp(`404 NotFound: ${notFound}`),
+      ],
+      notLines: [/watch cache/],
+    },
+    {
+      name: 'nodes: built in, cluster-scoped',
+      url: '/api/v1/nodes',
+      served: 'builtin',
+      servedBy: 'cache',
+      lines: [/^ {2}served by: {3}the watch cache$/m],
+      notLines: [/404/],
+    },
+    {
       name: 'apps/v1 deployments: built in, served by the watch cache',
       url: '/apis/apps/v1/deployments?limit=500',
       served: 'builtin',
