@@ -311,7 +311,16 @@ export type FromWebview =
   | { type: 'watcher/detail'; runId: string; id: string }
   /** Asks for the clients whose name or connection contains `search` ('' = every client). */
   | { type: 'clients/query'; runId: string; requestId: number; search: string }
-  | { type: 'token/decode'; requestId: number; token: string }
+  /**
+   * Asks for a token's explanation; `list` names the LIST that returned it (the key prefix is that
+   * LIST's), absent for a token of no LIST (the listwatch.keyPrefix setting is assumed).
+   */
+  | {
+      type: 'token/decode';
+      requestId: number;
+      token: string;
+      list?: { runId: string; id: string };
+    }
   | { type: 'metrics/copy' }
   /** The webview saved its state (vscode.setState); the host mirrors it for tests and the side views. */
   | { type: 'state/changed'; state: InspectorViewState }

@@ -14,7 +14,8 @@ import { VirtualTable } from './virtual-table';
 export interface ListsViewOptions {
   onSelect(id: string): void;
   /** Ask the host to explain a token; the answer arrives through showExplanation. */
-  onDecode(token: string): number;
+  /** Asks the host to decode the continue token the LIST `listId` returned. */
+  onDecode(listId: string, token: string): number;
 }
 
 function shortToken(token: string): string {
@@ -471,7 +472,7 @@ export class ListsView {
               appearance: 'secondary',
               onClick: () => {
                 this.pendingDecode = {
-                  requestId: this.options.onDecode(list.continue),
+                  requestId: this.options.onDecode(list.id, list.continue),
                   slot: tokenSlot,
                 };
                 replaceChildren(tokenSlot, h('p', { class: 'hint', text: 'Decoding…' }));

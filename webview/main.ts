@@ -129,9 +129,14 @@ const watchCacheView = new WatchCacheView();
 const serializationView = new SerializationView();
 const listsView = new ListsView({
   onSelect: (id) => saveState({ selectedListId: id }),
-  onDecode: (token) => {
+  onDecode: (listId, token) => {
     const requestId = nextDecodeId++;
-    post({ type: 'token/decode', requestId, token });
+    post({
+      type: 'token/decode',
+      requestId,
+      token,
+      ...(run ? { list: { runId: run.id, id: listId } } : {}),
+    });
     return requestId;
   },
 });

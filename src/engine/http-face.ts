@@ -26,6 +26,7 @@ export {
   newInvalid,
   newInvalidObjError,
   newMethodNotSupported,
+  newGenericNotFound,
   newNotFound,
   newRequestEntityTooLargeError,
   newServerTimeout,

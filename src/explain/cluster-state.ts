@@ -53,7 +53,7 @@ export const clusterStateKeys: readonly ClusterStateKey[] = [
   'rangeStreamSupported',
 ];
 
-/** How each key defaults, for `--help`, the README and the assumptions line. */
+/** How each key defaults, for `--help` and the README. */
 export const clusterStateDefaults: Readonly<Record<ClusterStateKey, string>> = {
   cacheReady: 'true',
   consistentReadsSupported: 'true',

@@ -19,8 +19,9 @@ import {
   type FakeClock,
   statusOf,
 } from '../engine';
+import { newGenericNotFound } from '../engine/http-face';
 import { delegationRuleText } from '../run/delegation-rule-text';
-import { resourceStorage } from '../request/resource-storage';
+import { builtinGroupRows, resourceStorage, resourceStorageRow } from '../request/resource-storage';
 import {
   customResourceFieldLabelConversion,
   listOpts,
@@ -30,7 +31,12 @@ import {
 } from '../request/list-query';
 import { ClusterStateError, formatClusterState, type ClusterState } from './cluster-state';
 import { engineInState, resolveClusterState, type EngineTarget } from './engine-in-state';
-import { ExplainInputError, requestTarget, type RequestTarget } from './request-target';
+import {
+  ExplainInputError,
+  requestTarget,
+  type RequestTarget,
+  type ServedResource,
+} from './request-target';
 
 /** The most objects an explanation writes into its etcd (each explanation builds its own). */
 export const maxExplainObjects = 100_000;
@@ -98,6 +104,8 @@ export interface RequestExplanation {
   kind: 'list' | 'watch';
   profile: KubernetesVersion;
   resource: { group: string; version: string; resource: string; namespace: string };
+  /** Who serves the resource: built in, a CRD explain assumes, or none (404). */
+  servedResource: ServedResource;
   servedBy: 'cache' | 'cache-snapshot' | 'etcd' | 'error';
   /** The resource has a watch cache (false: every LIST and WATCH goes to etcd; see the rule). */
   watchCache: boolean;
@@ -158,6 +166,8 @@ export async function explainRequest(
   const request = new ExplainedRequest(target, profile, objects, matchRatio);
   const given = options.state ?? {};
   const assumed = resolveClusterState(given, request.stateInputs(objects));
+  // kube-apiserver routes the path before anything else: no handler, no storage, whatever the state.
+  if (target.served === 'none') return unknownResourceAnswer(target, profile, assumed, request);
   const run = await request.run(assumed, objects);
   const answer = request.answer(run, assumed);
   if (options.possibleErrors ?? true) {
@@ -379,6 +389,7 @@ class ExplainedRequest {
       url: t.requestUri,
       kind: t.kind,
       profile: this.profile,
+      servedResource: t.served,
       resource: {
         group: t.groupResource.group,
         version: t.version,
@@ -401,6 +412,7 @@ class ExplainedRequest {
       notes: run.notes,
       possibleErrors: [],
     };
+    if (t.custom) explanation.notes.push(customResourceNote(t));
     if (run.rejectedByHandler) {
       explanation.rule = 'rejected by the handler (get.go listOpts) before storage is asked';
     } else if (!this.watchCache) {
@@ -605,6 +617,74 @@ class ExplainedRequest {
     }
     return states;
   }
+}
+
+/** What explain assumes for a resource kube-apiserver does not serve itself. */
+function customResourceNote(t: RequestTarget): string {
+  const gr = `${t.groupResource.group}/${t.groupResource.resource}`;
+  return (
+    `${gr} is not a built-in resource: explain assumes a CustomResourceDefinition serves it ` +
+    `(namespaced, stored under /registry/${gr}, with a watch cache); without one kube-apiserver ` +
+    `answers 404 ${newGenericNotFound().status.message ?? ''}`
+  );
+}
+
+/**
+ * A built-in group with no such resource: kube-apiserver's router finds no handler and answers
+ * 404 (the go-restful ServiceErrorHandler's NewGenericServerResponse), before any storage is asked.
+ */
+function unknownResourceAnswer(
+  t: RequestTarget,
+  profile: KubernetesVersion,
+  assumed: ClusterState,
+  request: ExplainedRequest,
+): RequestExplanation {
+  const { status } = newGenericNotFound();
+  const group = t.groupResource.group;
+  const served = (builtinGroupRows(group) ?? []).map(([, resource]) => resource);
+  const error = {
+    code: status.code ?? 404,
+    ...(status.reason ? { reason: status.reason } : {}),
+    message: status.message ?? '',
+  };
+  return {
+    url: t.requestUri,
+    kind: t.kind,
+    profile,
+    servedResource: 'none',
+    resource: {
+      group,
+      version: t.version,
+      resource: t.groupResource.resource,
+      namespace: t.info.namespace,
+    },
+    servedBy: 'error',
+    watchCache: false,
+    rule: resourceStorageRow(t.groupResource)
+      ? `${JSON.stringify(t.groupResource.resource)} are cluster-scoped: kube-apiserver serves them ` +
+        'at no namespaced path, so no handler serves it and it answers 404 before any storage is asked'
+      : `not a known resource: kube-apiserver serves no ${JSON.stringify(t.groupResource.resource)} in ` +
+        `${group === '' ? 'the core group' : `the group ${group}`} (its storage table), so no handler ` +
+        'serves the path and it answers 404 before any storage is asked',
+    limit: null,
+    limitHonoured: null,
+    consistentRead: false,
+    mayWait: false,
+    waitedMs: 0,
+    errorCode: error.code,
+    ...(error.reason ? { reason: error.reason } : {}),
+    message: error.message,
+    etcdCalls: [],
+    assumed,
+    objects: request.objects,
+    matchRatio: request.matchRatio,
+    matchingObjects: 0,
+    notes: [
+      `${group === '' ? 'the core group' : group} serves: ${served.join(', ')}`,
+      'the cluster state does not matter: the request reaches no storage',
+    ],
+    possibleErrors: [{ ...error, state: {}, when: 'in every state: no such resource' }],
+  };
 }
 
 /** A started watch is followed this long: its initial events, the initial-events-end bookmark, an ERROR. */

@@ -24,6 +24,36 @@ export function explanationSummary(e: RequestExplanation): string {
   return `${what} ${served}${error}`;
 }
 
+/**
+ * The state an explanation assumed, one assumption per phrase, each saying only its own key (the
+ * hover lists them; the full text prints the keys themselves).
+ */
+export function assumedStatePhrases(e: RequestExplanation): string[] {
+  // No storage is asked for a resource nobody serves: nothing about the cluster is assumed.
+  if (e.servedResource === 'none') return [];
+  const s = e.assumed;
+  const gr = `${e.resource.group}/${e.resource.resource}`;
+  const lag =
+    s.cacheRV >= s.etcdRV
+      ? `it is up to date with etcd (RV ${s.etcdRV})`
+      : `it is at RV ${s.cacheRV}, etcd at RV ${s.etcdRV}, and ${s.cacheCatchesUp ? 'catches up' : 'does not catch up'} within 3 s`;
+  return [
+    ...(e.servedResource === 'custom'
+      ? [`a CustomResourceDefinition serves ${gr} (not a built-in resource)`]
+      : []),
+    s.cacheReady ? 'the watch cache is ready' : 'the watch cache is not ready (still initialising)',
+    lag,
+    s.consistentReadsSupported
+      ? 'etcd answers RequestWatchProgress, so consistent reads may be served from the watch cache'
+      : 'etcd does not answer RequestWatchProgress, so consistent reads go to etcd',
+    // RangeStream is new in etcd 3.7 (the 1.37 profile's default); etcd 3.6 does not serve it.
+    s.rangeStreamSupported
+      ? 'etcd serves RangeStream (as etcd 3.7)'
+      : 'etcd does not serve RangeStream (as etcd 3.6)',
+    ...(s.compactedRV > 0 ? [`etcd has compacted up to RV ${s.compactedRV}`] : []),
+  ];
+}
+
 function yesNo(v: boolean): string {
   return v ? 'yes' : 'no';
 }
@@ -46,13 +76,16 @@ export function explanationLines(e: RequestExplanation): string[] {
     lines.push(
       `  fallback:    ${e.fallback.reason}: ${e.fallback.toEtcd ? 'retried against etcd' : 'not retried (429 instead)'}`,
     );
-  if (e.kind === 'list')
+  // A resource nobody serves reaches no storage: no limit, read or wait to speak of.
+  const reachesStorage = e.servedResource !== 'none';
+  if (e.kind === 'list' && reachesStorage)
     lines.push(
       `  limit:       ${e.limit === null ? 'none sent' : `${e.limit}, ${e.limitHonoured === true ? 'honoured' : e.limitHonoured === false ? 'ignored' : 'not reached'}`}`,
     );
-  lines.push(
-    `  consistent:  ${yesNo(e.consistentRead)}; may wait up to 3 s for the cache: ${yesNo(e.mayWait)}${e.waitedMs > 0 ? ` (waited ${e.waitedMs} ms here)` : ''}`,
-  );
+  if (reachesStorage)
+    lines.push(
+      `  consistent:  ${yesNo(e.consistentRead)}; may wait up to 3 s for the cache: ${yesNo(e.mayWait)}${e.waitedMs > 0 ? ` (waited ${e.waitedMs} ms here)` : ''}`,
+    );
   if (e.watch) {
     const w = e.watch;
     lines.push(
@@ -77,9 +110,10 @@ export function explanationLines(e: RequestExplanation): string[] {
     lines.push('  can fail with:');
     for (const p of e.possibleErrors) lines.push(`    ${p.code} ${p.message}  (${p.when})`);
   }
-  lines.push(
-    `  assumed:     ${formatClusterState(e.assumed)}; objects=${e.objects}${e.objects > 0 ? `, ${e.matchingObjects} matching` : ''}`,
-  );
+  if (reachesStorage)
+    lines.push(
+      `  assumed:     ${formatClusterState(e.assumed)}; objects=${e.objects}${e.objects > 0 ? `, ${e.matchingObjects} matching` : ''}`,
+    );
   for (const n of e.notes) lines.push(`  note:        ${n}`);
   return lines;
 }

@@ -3,7 +3,7 @@
 // prefix (src/request/storage-key-prefix.ts, from the storage table src/request/resource-storage.ts). Only LIST and WATCH of a collection (or of one named
 // object through metadata.name) are explained.
 import type { GroupResource } from '../engine';
-import { resourceStorage } from '../request/resource-storage';
+import { resourceStorage, resourceStorageRow } from '../request/resource-storage';
 import { resourceKeyPrefix } from '../request/storage-key-prefix';
 import { parseQuery, type QueryValues } from '../request/list-query';
 import { RequestInfoFactory, splitRequestTarget, type RequestInfo } from '../request/request-info';
@@ -30,7 +30,17 @@ export interface RequestTarget {
   resourcePrefix: string;
   /** A custom resource (a group kube-apiserver does not serve itself). */
   custom: boolean;
+  /** Who serves the resource: see ServedResource. */
+  served: ServedResource;
 }
+
+/**
+ * builtin: a row of kube-apiserver's storage table (resource-storage.ts); custom: a group it does
+ * not serve itself, so a CustomResourceDefinition (or an aggregated server) must, which explain
+ * assumes; none: a group kube-apiserver serves with no such resource in it, or a cluster-scoped
+ * resource under /namespaces/NS/, which it answers 404.
+ */
+export type ServedResource = 'builtin' | 'custom' | 'none';
 
 const requestInfoFactory = new RequestInfoFactory();
 
@@ -67,6 +77,13 @@ export function requestTarget(url: string): RequestTarget {
   const groupResource = { group: info.apiGroup, resource: info.resource };
   const keyPrefix = resourceKeyPrefix(groupResource, '');
   const custom = !resourceStorage(groupResource).builtin;
+  const row = resourceStorageRow(groupResource);
+  // A cluster-scoped resource has no namespaced route (/api/v1/namespaces/NS/nodes): 404 too.
+  const served: ServedResource = custom
+    ? 'custom'
+    : row && (row[2] || info.namespace === '')
+      ? 'builtin'
+      : 'none';
   return {
     kind: info.verb === 'watch' ? 'watch' : 'list',
     requestUri,
@@ -77,5 +94,6 @@ export function requestTarget(url: string): RequestTarget {
     version: info.apiVersion,
     resourcePrefix: keyPrefix.replace(/\/$/, ''),
     custom,
+    served,
   };
 }

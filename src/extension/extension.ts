@@ -256,10 +256,10 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
   // The List/Watch Inspector panel: its code loads when it is first shown, or with a feature that
   // opens runs in it (runs, import, probe).
   const panelHost: InspectorHost = {
-    explainToken: (token) => {
-      // The panel sends the token alone: its key prefix is the setting's, labelled assumed. Decoded
-      // tokens join the Tokens view, as from any other face.
-      const request = assumedRequest(token);
+    explainToken: (token, fromList) => {
+      // A LIST's token is decoded against that LIST's key prefix; a token of no LIST against the
+      // setting's, labelled assumed. Decoded tokens join the Tokens view, as from any other face.
+      const request = fromList ?? assumedRequest(token);
       void recent.remember(request);
       return explainContinueToken(token, request.keyPrefix);
     },

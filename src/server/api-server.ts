@@ -32,6 +32,7 @@ import {
 } from '../engine';
 import {
   newBadRequest,
+  newGenericNotFound,
   newMethodNotSupported,
   newServiceUnavailable,
   StatusReason,
@@ -569,7 +570,7 @@ async function serve(
       res.end(answer.body);
       return;
     }
-    throw newPathNotFound();
+    throw newGenericNotFound();
   }
   const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
   // A cluster-scoped resource has no route under /namespaces/<ns>/; requestinfo.go reads
@@ -580,7 +581,7 @@ async function serve(
     (info.subresource !== '' && !subresource) ||
     (!served.namespaced && info.namespacedPath)
   )
-    throw newPathNotFound();
+    throw newGenericNotFound();
   if (!served.namespaced) info.namespace = '';
   state.debugState.requestStarted(context, info.verb);
   const handler = subresource ? subresource[info.verb] : verbHandlers[info.verb];
@@ -648,20 +649,6 @@ const operationOf: Readonly<Record<string, StorageOperation>> = {
   delete: 'delete',
   deletecollection: 'delete',
 };
-
-/** The NotFound handler's 404 (NewGenericServerResponse for a path nothing serves). */
-function newPathNotFound(): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: {},
-    code: 404,
-  });
-}
 
 /**
  * WithAudit at Metadata level: RequestReceived now, ResponseStarted for a watch once its headers

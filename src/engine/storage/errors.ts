@@ -185,6 +185,20 @@ export function newNotFound(gr: GroupResource, name: string): StatusError {
   );
 }
 
+/**
+ * 404 NotFound for a path nothing serves (an unknown resource): what the go-restful container's
+ * ServiceErrorHandler and the NotFound handler write, NewGenericServerResponse(404, …) with no
+ * resource named.
+ */
+export function newGenericNotFound(): StatusError {
+  return failure(
+    404,
+    StatusReason.NotFound,
+    'the server could not find the requested resource',
+    {},
+  );
+}
+
 /** 409 AlreadyExists: `<resource> "<name>" already exists`. */
 export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
   return failure(

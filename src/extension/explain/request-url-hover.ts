@@ -2,17 +2,10 @@
 // the apiserver serves it in the default cluster state, said to be an assumption, with a link to
 // the full explanation (the Explain List/Watch Request command).
 import * as vscode from 'vscode';
-import { clusterStateDefaults } from '../../explain/cluster-state';
 import { explainRequest } from '../../explain/explain-request';
-import { explanationSummary } from '../../explain/explanation-text';
-import { visibleText } from '../../format/visible-text';
 import { requestUrlAt } from './request-url-at';
-import { commandLink } from '../tokens/continue-token-hover';
+import { requestUrlHoverMarkdown } from './request-url-hover-markdown';
 import { explainRequestCommandId } from '../ids';
-
-function escapeMarkdown(text: string): string {
-  return visibleText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
-}
 
 /**
  * The URL at [start, end), with the rest of its query when Go's JSON encoder wrote '&' as \u0026
@@ -46,24 +39,7 @@ export class RequestUrlHoverProvider implements vscode.HoverProvider {
     } catch {
       return undefined;
     }
-    const limit =
-      e.limit === null ? '' : ` · limit ${e.limit} ${e.limitHonoured ? 'honoured' : 'ignored'}`;
-    const md = [
-      `**${escapeMarkdown(explanationSummary(e))}**`,
-      '',
-      escapeMarkdown(e.rule),
-      '',
-      `consistent read: ${e.consistentRead ? 'yes' : 'no'} · may wait up to 3 s: ${e.mayWait ? 'yes' : 'no'}${limit}`,
-      '',
-      `_Assumed: the default cluster state (cache ready, up to date with etcd; consistent reads supported; ${escapeMarkdown(clusterStateDefaults.rangeStreamSupported)}), an assumption, not your cluster._`,
-      '',
-      commandLink(
-        'Explain in Full',
-        explainRequestCommandId,
-        [url],
-        'Open the whole explanation: etcd calls, the errors it can meet and in which state',
-      ),
-    ].join('\n');
+    const md = requestUrlHoverMarkdown(e, url);
     const markdown = new vscode.MarkdownString(md);
     markdown.isTrusted = { enabledCommands: [explainRequestCommandId] };
     markdown.supportHtml = false;

@@ -20,12 +20,19 @@ import { panelModel } from './panel-model';
 import { clientRows } from './client-rows';
 import { watcherRowsOf, type WatcherRows } from './watcher-rows';
 import { inspectorViewType } from '../ids';
+import { listTokenRequest } from './list-token-request';
+import { readEtcdPrefix } from '../tokens/key-prefix-setting';
+import type { RecentToken } from '../tokens/recent-tokens';
 
 const inspectorTitle = 'List/Watch Inspector';
 
 /** What the panel asks of the rest of the extension. */
 export interface InspectorHost {
-  explainToken(token: string): ContinueTokenExplanation | Promise<ContinueTokenExplanation>;
+  /** `fromList`: the token's key prefix read from the LIST that returned it; absent: assumed. */
+  explainToken(
+    token: string,
+    fromList?: RecentToken,
+  ): ContinueTokenExplanation | Promise<ContinueTokenExplanation>;
   copyMetrics(): Promise<{ ok: boolean; message: string }>;
   runCommand(command: 'runScenario' | 'openTrace' | 'exportMetrics'): void;
   /** After a reload: open the run the webview was showing (it may be gone). */
@@ -212,6 +219,17 @@ export class InspectorPanel implements vscode.Disposable {
     return watcherRowsOf(open.model);
   }
 
+  /** The token with the key prefix of the open run's LIST that returned it, when the panel names one. */
+  private listTokenRequest(
+    token: string,
+    list: { runId: string; id: string } | undefined,
+  ): RecentToken | undefined {
+    const open = this.current.get();
+    if (!list || !open || open.run.id !== list.runId) return undefined;
+    const record = open.model.lists.find((l) => l.id === list.id);
+    return record && listTokenRequest(token, record.request, readEtcdPrefix());
+  }
+
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case 'ready': {
@@ -279,7 +297,10 @@ export class InspectorPanel implements vscode.Disposable {
         break;
       }
       case 'token/decode': {
-        const explanation = await this.host.explainToken(message.token);
+        const explanation = await this.host.explainToken(
+          message.token,
+          this.listTokenRequest(message.token, message.list),
+        );
         this.post({ type: 'token/explained', requestId: message.requestId, explanation });
         break;
       }

@@ -9,6 +9,7 @@ import { copyTokenCommandId } from './tokens-view-actions';
 import type { DocumentTokens, TokenDocument } from './document-tokens';
 import { tokenContextOptions } from './key-prefix-setting';
 import { openInDecoderCommandId, hoverLanguagesSettingId } from '../ids';
+import { commandLink } from '../shared/command-link';
 
 /** Where tokens appear by default: kubectl -v=6/8 and audit logs, `kubectl get -o json|yaml`, notes and code. */
 export const defaultHoverLanguages: readonly string[] = [
@@ -30,20 +31,6 @@ export function hoverDocumentSelector(): vscode.DocumentSelector {
     ? configured.filter((l): l is string => typeof l === 'string' && l !== '')
     : [...defaultHoverLanguages];
   return [...languages.map((language) => ({ language })), { pattern: '**/*.log' }];
-}
-
-export function commandLink(
-  title: string,
-  command: string,
-  args: readonly unknown[],
-  tooltip: string,
-): string {
-  // encodeURIComponent leaves ( ) ' ! * ~: a ")" from an argument would end the link early.
-  const query = encodeURIComponent(JSON.stringify(args)).replace(
-    /[()'!*~]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `[${title}](command:${command}?${query} "${tooltip}")`;
 }
 
 export class ContinueTokenHoverProvider implements vscode.HoverProvider {

@@ -35,7 +35,7 @@ describe('Explain List/Watch Request', () => {
     const hovers = await hoversAt(document.uri, new vscode.Position(0, column));
     const text = unescapeMarkdown(hoverMarkdown(hovers));
     assert.match(text, /WATCH served by the watch cache/);
-    assert.match(text, /an assumption, not your cluster/);
+    assert.match(text, /Assumed, not your cluster: the watch cache is ready; /);
     assert.match(text, /command:listwatch\.explainRequest\?/);
   });
 
