@@ -148,6 +148,10 @@ export class RunModelBuilder {
         return;
       case 'watch-opened':
         this.watchRequests.opened(at, input);
+        this.watchers.opened(input);
+        return;
+      case 'watch-event':
+        this.watchers.read(at, input);
         return;
       case 'watch-closed':
         this.watchRequests.closed(at, input);

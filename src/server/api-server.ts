@@ -46,6 +46,7 @@ import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
 import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
+import type { WrittenWatchEvent } from './handlers/watch';
 import { writeError, writeErrorBody } from './handlers/response';
 import { kubeconfigName, writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
 import {
@@ -147,6 +148,13 @@ export interface ServerObserver {
   request(r: ObservedRequest): void;
   event(e: EngineEvent): void;
   fault(f: AppliedFault): void;
+  /** A WATCH (by request id) wrote one event line to its client. */
+  watchWritten?(requestId: number, e: WrittenWatchEvent): void;
+}
+
+/** Tells the observers of now that WATCH `requestId` wrote `e` to its client. */
+function watchWritten(state: ServingState, requestId: number, e: WrittenWatchEvent): void {
+  for (const o of state.observers) o.watchWritten?.(requestId, e);
 }
 
 /** The client name of the server's own requests (seeding), as kube-apiserver's loopback client. */
@@ -623,6 +631,9 @@ async function serve(
     context,
     body: readBody,
     audit: auditEvent,
+    ...(info.verb === 'watch' && state.observers.length > 0
+      ? { watchWritten: (e: WrittenWatchEvent) => watchWritten(state, context.requestId, e) }
+      : {}),
   };
   try {
     await handler(scope);

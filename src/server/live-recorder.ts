@@ -2,9 +2,10 @@
 // records (trace-format.ts), so that the run model, the inspector panel and "Save Run as Trace…"
 // read a live server as they read a scenario run. Every LIST and WATCH becomes the inputs a
 // scenario writes (`list`/`list-end`, `watch`/`watch-opened`/`watch-closed`, with the User-Agent as
-// `client` and the TCP connection as `connection`), every successful write a `writes` input, every
-// injected fault a `fault` input; the engine's engine events follow as they are emitted. Times
-// are ms since the server started, both read from the server's clock (registry.clock).
+// `client` and the TCP connection as `connection`), each event line a watch writes to its client a
+// `watch-event` with its RV, every successful write a `writes` input, every injected fault a
+// `fault` input; the engine's engine events follow as they are emitted. Times are ms since the
+// server started, both read from the server's clock (registry.clock).
 // Memory is bounded: the records a saved trace needs are kept as lines, the first and the last
 // maxRecords/2 of them, and what was left out between is counted and said in the saved trace.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +22,7 @@ import {
 } from '../run/trace/trace-format';
 import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
 import type { AppliedFault } from './faults';
+import type { WrittenWatchEvent } from './handlers/watch';
 import type { NegotiatedEncoding } from './negotiation';
 
 /** The scenario name a live run's header carries. */
@@ -83,6 +85,7 @@ interface PendingWatch {
   /** The cacher answered with a single ERROR event: its code and message (the line says the rest). */
   eventError?: { code: number; message: string };
   errorBody?: string;
+  /** Event lines written to the client (the handler tells each: ServerObserver.watchWritten). */
   written: number;
   /** The watch's deadline (clock ms; null: none), from its watcher's creation. */
   deadline?: number | null;
@@ -204,6 +207,7 @@ export class LiveRecorder {
       request: (r) => this.request(r),
       event: (e) => this.event(e),
       fault: (f) => this.fault(f),
+      watchWritten: (requestId, e) => this.watchWritten(requestId, e),
     };
     this.subscription = server.record(observer);
     if (o.scrape !== false) {
@@ -322,7 +326,6 @@ export class LiveRecorder {
         contentType: contentTypeOf(r.encoding),
         connection: this.connectionOf(r.req),
       });
-      this.countWrites(res, p);
       this.captureErrorBody(res, (body) => (p.errorBody = body));
       res.once('close', () => this.watchEnded(p, res));
       return;
@@ -392,10 +395,29 @@ export class LiveRecorder {
           client: p.client,
           requestId: p.requestId,
           watcherId: p.watcherId,
+          readsRecorded: true,
         });
       } else if (e.type === 'cacher/watch' && e.outcome === 'error' && e.error)
         p.eventError = e.error;
     }
+  }
+
+  /**
+   * A watch wrote one event line to its client: counted for its close, and once its watcher is
+   * known recorded with the RV it carried (what the client read, as it read it).
+   */
+  private watchWritten(requestId: number, e: WrittenWatchEvent): void {
+    const p = this.pending.get(requestId);
+    if (p?.kind !== 'watch') return;
+    p.written++;
+    if (p.watcherId === undefined) return;
+    this.input(this.now(), {
+      action: 'watch-event',
+      requestId,
+      watcherId: p.watcherId,
+      type: e.type,
+      resourceVersion: e.resourceVersion,
+    });
   }
 
   private fault(f: AppliedFault): void {
@@ -497,15 +519,6 @@ export class LiveRecorder {
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     res.write = ((...args: unknown[]) => {
       take(args[0]);
-      return write(...args);
-    }) as ServerResponse['write'];
-  }
-
-  /** Counts the event lines a watch writes (what its client received). */
-  private countWrites(res: ServerResponse, p: PendingWatch): void {
-    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-    res.write = ((...args: unknown[]) => {
-      p.written++;
       return write(...args);
     }) as ServerResponse['write'];
   }

@@ -81,7 +81,8 @@ export class WatchersFold {
       const d = t.track.deadline;
       if (d !== undefined && d !== null && e.at >= d - preDeadlineWindowMs && e.at < d)
         t.track.preDeadlineBookmarks = (t.track.preDeadlineBookmarks ?? 0) + 1;
-      if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
+      if (!t.readsRecorded && e.resourceVersion > t.track.lastRvSent)
+        t.track.lastRvSent = e.resourceVersion;
       t.log(
         e.at,
         'bookmark',
@@ -120,7 +121,9 @@ export class WatchersFold {
   live(e: WatcherEvent<'watcher/live'>): void {
     const t = this.tracks.get(String(e.watcherId));
     if (!t) return;
-    if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
+    // The RV it went live from; a client whose reads are recorded has read it only if it was sent.
+    if (!t.readsRecorded && e.resourceVersion > t.track.lastRvSent)
+      t.track.lastRvSent = e.resourceVersion;
     t.log(e.at, 'live', `initial events sent (${e.initEvents}), live from rv ${e.resourceVersion}`);
   }
 
@@ -129,7 +132,7 @@ export class WatchersFold {
     if (!t) return;
     t.closedReason = e.reason;
     t.track.closedAt ??= e.at;
-    if (!t.hasFinal) t.track.eventsReceived = e.delivered;
+    if (!t.hasFinal && !t.readsRecorded) t.track.eventsReceived = e.delivered;
     t.log(
       e.at,
       'closed',
@@ -149,6 +152,26 @@ export class WatchersFold {
       'registered',
       `registered: rv ${JSON.stringify(e.resourceVersion)}${e.sendInitialEvents ? ', sendInitialEvents' : ''}, interval from rv ${e.intervalResourceVersion ?? 0}, bookmark floor ${e.bookmarkAfterResourceVersion ?? 0}`,
     );
+  }
+
+  /** A WATCH was answered: a watcher whose client's reads follow one by one (`watch-event`). */
+  opened(input: Extract<ScenarioInput, { action: 'watch-opened' }>): void {
+    if (input.watcherId === undefined || input.readsRecorded !== true) return;
+    const t = this.tracks.get(String(input.watcherId));
+    if (t) t.readsRecorded = true;
+  }
+
+  /** The server wrote one event line to the watcher's client: Read and Last RV from `at` on. */
+  read(at: number, input: Extract<ScenarioInput, { action: 'watch-event' }>): void {
+    const t = this.tracks.get(String(input.watcherId));
+    if (!t) return;
+    t.readsRecorded = true;
+    t.track.eventsReceived++;
+    // The client's last RV is the last one it read (an ERROR's Status carries none).
+    if (input.resourceVersion > 0) t.track.lastRvSent = input.resourceVersion;
+    const s = sampleFrom(t.track, at);
+    s.received = t.track.eventsReceived;
+    s.lastRv = t.track.lastRvSent;
   }
 
   /** The client's handler of the watch returned (its `watch-closed` input). */
@@ -185,9 +208,12 @@ export class WatchersFold {
 
   /** The tracks as they stand, close reasons settled (new objects: see TrackBuilder.finish). */
   finish(): WatcherTrack[] {
-    const watchers = [...this.tracks.values()].map((t) => t.finish());
-    // Without the run's samples, the event-made ones hold bookmarks and floors but no reads.
-    if (!this.sampled) for (const w of watchers) delete w.samples;
-    return watchers;
+    // Without the run's samples or recorded reads, the event-made ones hold bookmarks and floors
+    // but no reads.
+    return [...this.tracks.values()].map((t) => {
+      const w = t.finish();
+      if (!this.sampled && !t.readsRecorded) delete w.samples;
+      return w;
+    });
   }
 }

@@ -90,6 +90,11 @@ export type ScenarioInput =
       client: string;
       requestId: number;
       watcherId?: number;
+      /**
+       * Every event line the server writes to this watch's client follows as a `watch-event`
+       * (live runs): its watcher's Read and Last RV are folded from those alone.
+       */
+      readsRecorded?: true;
       error?: ClientError;
       /** An imported request: what the log says the real server answered. */
       logged?: LoggedAnswer;
@@ -108,6 +113,17 @@ export type ScenarioInput =
       logged?: LoggedAnswer;
       /** What differs from the log ('duration': the engine ended it earlier). */
       disagrees?: string[];
+    }
+  /**
+   * The server wrote one event line to the client of watch `requestId` (live runs): its type and
+   * the RV its object carries (0: none, as an ERROR's Status).
+   */
+  | {
+      action: 'watch-event';
+      requestId: number;
+      watcherId: number;
+      type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+      resourceVersion: number;
     }
   /** The client of the watch `requestId` changes how fast it reads. */
   | { action: 'read-rate'; client: string; requestId: number; readRate: string }
