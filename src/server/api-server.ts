@@ -152,8 +152,9 @@ export interface ServerObserver {
   watchWritten?(requestId: number, e: WrittenWatchEvent): void;
 }
 
-/** Tells the observers of now that WATCH `requestId` wrote `e` to its client. */
+/** Tells the debug state and the observers of now that WATCH `requestId` wrote `e` to its client. */
 function watchWritten(state: ServingState, requestId: number, e: WrittenWatchEvent): void {
+  state.debugState.watchWritten(requestId, e);
   for (const o of state.observers) o.watchWritten?.(requestId, e);
 }
 
@@ -591,6 +592,8 @@ async function serve(
     throw newPathNotFound();
   if (!served.namespaced) info.namespace = '';
   state.debugState.requestStarted(context, info.verb);
+  if (info.verb === 'watch')
+    res.once('close', () => state.debugState.watchEnded(context.requestId));
   const handler = subresource ? subresource[info.verb] : verbHandlers[info.verb];
   if (
     !handler ||
@@ -631,7 +634,7 @@ async function serve(
     context,
     body: readBody,
     audit: auditEvent,
-    ...(info.verb === 'watch' && state.observers.length > 0
+    ...(info.verb === 'watch'
       ? { watchWritten: (e: WrittenWatchEvent) => watchWritten(state, context.requestId, e) }
       : {}),
   };
