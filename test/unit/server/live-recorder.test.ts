@@ -392,6 +392,23 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
         [3, lastRv, false],
         `${c.name}: Read and Last RV at the end`,
       );
+      // At each read's instant (the scrubber's), the figures of that moment; none before the first.
+      const readsAt = inputs(records, 'watch-event').map((r) => r.at);
+      assert.strictEqual(readsAt.length, 3, `${c.name}: watch-event inputs`);
+      const openedAt = track.states[0].at;
+      if (openedAt < readsAt[0]) {
+        const before = watcherFiguresAt(track, openedAt, end);
+        assert.deepStrictEqual([before.received, before.lastRv], [0, 0], `${c.name}: at the open`);
+      }
+      for (let i = 0; i < 3; i++) {
+        const f = watcherFiguresAt(track, readsAt[i], end);
+        assert.deepStrictEqual(
+          [f.received, f.lastRv],
+          // Reads at one instant (the same ms) are seen together.
+          [readsAt.lastIndexOf(readsAt[i]) + 1, Number(rvs[readsAt.lastIndexOf(readsAt[i])])],
+          `${c.name}: at read ${i + 1}`,
+        );
+      }
       assert.deepStrictEqual(
         [track.eventsReceived, track.lastRvSent],
         [3, lastRv],
