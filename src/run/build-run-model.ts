@@ -150,9 +150,6 @@ export class RunModelBuilder {
         this.watchRequests.opened(at, input);
         this.watchers.opened(input);
         return;
-      case 'watch-event':
-        this.watchers.read(at, input);
-        return;
       case 'watch-closed':
         this.watchRequests.closed(at, input);
         this.watchers.clientClosed(at, input);

@@ -2,10 +2,11 @@
 // records (trace-format.ts), so that the run model, the inspector panel and "Save Run as Trace…"
 // read a live server as they read a scenario run. Every LIST and WATCH becomes the inputs a
 // scenario writes (`list`/`list-end`, `watch`/`watch-opened`/`watch-closed`, with the User-Agent as
-// `client` and the TCP connection as `connection`), each event line a watch writes to its client a
-// `watch-event` with its RV, every successful write a `writes` input, every injected fault a
-// `fault` input; the engine's engine events follow as they are emitted. Times are ms since the
-// server started, both read from the server's clock (registry.clock).
+// `client` and the TCP connection as `connection`), every successful write a `writes` input, every
+// injected fault a `fault` input; the engine's engine events follow as they are emitted. What each
+// watch writes to its client (lines, the RV they carried) becomes a `watchers` record per instant,
+// as a scenario's sampler writes one. Times are ms since the server started, both read from the
+// server's clock (registry.clock).
 // Memory is bounded: the records a saved trace needs are kept as lines, the first and the last
 // maxRecords/2 of them, and what was left out between is counted and said in the saved trace.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,7 +20,9 @@ import {
   type ScenarioInput,
   type TraceMetricsRecord,
   type TraceRecord,
+  type WatcherSampleGroup,
 } from '../run/trace/trace-format';
+import { idRanges } from '../sim/run-sampler';
 import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
 import type { AppliedFault } from './faults';
 import type { WrittenWatchEvent } from './handlers/watch';
@@ -87,6 +90,8 @@ interface PendingWatch {
   errorBody?: string;
   /** Event lines written to the client (the handler tells each: ServerObserver.watchWritten). */
   written: number;
+  /** metadata.resourceVersion of the last line written that carried one (0: none yet). */
+  lastRv: number;
   /** The watch's deadline (clock ms; null: none), from its watcher's creation. */
   deadline?: number | null;
 }
@@ -181,6 +186,10 @@ export class LiveRecorder {
   private droppedFrom = 0;
   private droppedTo = 0;
   private lastScrape: Record<string, number> = {};
+  /** Lines read since the last `watchers` record, by watcher id, and the instant they were read. */
+  private readonly reads = new Map<number, { received: number; lastRv: number }>();
+  private readsAt = 0;
+  private flushQueued = false;
   private readonly subscription: { dispose(): void };
   private readonly scrapeTimer: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
@@ -247,6 +256,7 @@ export class LiveRecorder {
    * where they were.
    */
   traceLines(final: TraceMetricsRecord): string[] {
+    this.flushReads();
     const header: RunHeader = this.dropped
       ? {
           ...this.header,
@@ -275,6 +285,7 @@ export class LiveRecorder {
 
   dispose(): void {
     if (this.disposed) return;
+    this.flushReads();
     this.disposed = true;
     this.stoppedAt = this.server.registry.clock.now();
     this.subscription.dispose();
@@ -316,6 +327,7 @@ export class LiveRecorder {
         client,
         opened: false,
         written: 0,
+        lastRv: 0,
       };
       this.pending.set(p.requestId, p);
       this.input(at, {
@@ -403,21 +415,56 @@ export class LiveRecorder {
   }
 
   /**
-   * A watch wrote one event line to its client: counted for its close, and once its watcher is
-   * known recorded with the RV it carried (what the client read, as it read it).
+   * A watch wrote one event line to its client: counted for its close and, once its watcher is
+   * known, for the next `watchers` record (what the client read, and the RV the line carried).
    */
   private watchWritten(requestId: number, e: WrittenWatchEvent): void {
     const p = this.pending.get(requestId);
     if (p?.kind !== 'watch') return;
     p.written++;
+    // An ERROR's Status carries no RV: the client's last RV stays.
+    if (e.resourceVersion > 0) p.lastRv = e.resourceVersion;
     if (p.watcherId === undefined) return;
-    this.input(this.now(), {
-      action: 'watch-event',
-      requestId,
-      watcherId: p.watcherId,
-      type: e.type,
-      resourceVersion: e.resourceVersion,
-    });
+    const at = this.now();
+    if (this.reads.size > 0 && at !== this.readsAt) this.flushReads();
+    this.readsAt = at;
+    const r = this.reads.get(p.watcherId);
+    if (r) {
+      r.received++;
+      r.lastRv = p.lastRv;
+    } else this.reads.set(p.watcherId, { received: 1, lastRv: p.lastRv });
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        this.flushReads();
+      });
+    }
+  }
+
+  /**
+   * The reads of this instant as one `watchers` record: watchers that read as many lines up to
+   * the same RV share an entry, their ids as ranges (1,000 watchers reading a write cost a line).
+   */
+  private flushReads(): void {
+    if (this.reads.size === 0) return;
+    const groups = new Map<string, { ids: number[]; received: number; lastRv: number }>();
+    for (const [id, r] of this.reads) {
+      const key = `${r.received}|${r.lastRv}`;
+      let g = groups.get(key);
+      if (!g) {
+        g = { ids: [], received: r.received, lastRv: r.lastRv };
+        groups.set(key, g);
+      }
+      g.ids.push(id);
+    }
+    this.reads.clear();
+    const changes: WatcherSampleGroup[] = [...groups.values()].map((g) => ({
+      ids: idRanges(g.ids.sort((a, b) => a - b)),
+      received: g.received,
+      lastRv: g.lastRv,
+    }));
+    this.send({ kind: 'metrics', scope: 'watchers', at: this.readsAt, changes });
   }
 
   private fault(f: AppliedFault): void {
@@ -534,7 +581,13 @@ export class LiveRecorder {
     this.emit({ kind: 'input', at, ...input } as TraceRecord);
   }
 
+  /** Every record but the reads goes out after the reads before it (the fold sees them in order). */
   private emit(r: TraceRecord): void {
+    this.flushReads();
+    this.send(r);
+  }
+
+  private send(r: TraceRecord): void {
     if (this.disposed) return;
     this.keep(r);
     for (const l of this.listeners) l(r);

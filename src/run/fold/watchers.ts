@@ -5,7 +5,7 @@
 import type { CacheWatcherEvent, CacherWatchEvent } from '../../engine';
 import type { ScenarioInput, WatcherFinal, WatcherSampleGroup } from '../trace/trace-format';
 import type { WatcherStateName, WatcherTrack } from '../run-model';
-import { foldSampleGroups, sampleFrom } from '../watcher-samples';
+import { foldSampleGroups, forEachId, sampleFrom } from '../watcher-samples';
 import { seconds } from './seconds';
 import type { PendingWatch } from './watch-requests';
 import { TrackBuilder } from './watcher-track';
@@ -161,19 +161,6 @@ export class WatchersFold {
     if (t) t.readsRecorded = true;
   }
 
-  /** The server wrote one event line to the watcher's client: Read and Last RV from `at` on. */
-  read(at: number, input: Extract<ScenarioInput, { action: 'watch-event' }>): void {
-    const t = this.tracks.get(String(input.watcherId));
-    if (!t) return;
-    t.readsRecorded = true;
-    t.track.eventsReceived++;
-    // The client's last RV is the last one it read (an ERROR's Status carries none).
-    if (input.resourceVersion > 0) t.track.lastRvSent = input.resourceVersion;
-    const s = sampleFrom(t.track, at);
-    s.received = t.track.eventsReceived;
-    s.lastRv = t.track.lastRvSent;
-  }
-
   /** The client's handler of the watch returned (its `watch-closed` input). */
   clientClosed(at: number, input: Extract<ScenarioInput, { action: 'watch-closed' }>): void {
     if (input.watcherId === undefined) return;
@@ -192,6 +179,16 @@ export class WatchersFold {
   samples(at: number, changes: WatcherSampleGroup[]): void {
     this.sampled = true;
     foldSampleGroups(at, changes, (id) => this.tracks.get(id)?.track);
+    // A live run's reads are its tracks' Read and Last RV too (no `final` record follows them).
+    for (const g of changes)
+      forEachId(g.ids, (id) => {
+        const t = this.tracks.get(id);
+        const samples = t?.track.samples;
+        if (!t?.readsRecorded || !samples?.length) return;
+        const s = samples[samples.length - 1];
+        t.track.eventsReceived = s.received;
+        t.track.lastRvSent = s.lastRv;
+      });
   }
 
   /** A watcher's figures at the end of the run. */

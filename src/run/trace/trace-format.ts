@@ -91,8 +91,8 @@ export type ScenarioInput =
       requestId: number;
       watcherId?: number;
       /**
-       * Every event line the server writes to this watch's client follows as a `watch-event`
-       * (live runs): its watcher's Read and Last RV are folded from those alone.
+       * What the server writes to this watch's client follows in `watchers` records (live runs,
+       * reads only): its watcher's Read and Last RV are folded from those alone.
        */
       readsRecorded?: true;
       error?: ClientError;
@@ -113,17 +113,6 @@ export type ScenarioInput =
       logged?: LoggedAnswer;
       /** What differs from the log ('duration': the engine ended it earlier). */
       disagrees?: string[];
-    }
-  /**
-   * The server wrote one event line to the client of watch `requestId` (live runs): its type and
-   * the RV its object carries (0: none, as an ERROR's Status).
-   */
-  | {
-      action: 'watch-event';
-      requestId: number;
-      watcherId: number;
-      type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-      resourceVersion: number;
     }
   /** The client of the watch `requestId` changes how fast it reads. */
   | { action: 'read-rate'; client: string; requestId: number; readRate: string }
@@ -164,11 +153,14 @@ export interface WatcherFinal {
 export interface WatcherSampleGroup {
   /** Watcher ids, single or as inclusive [first, last] ranges. */
   ids: Array<number | [number, number]>;
+  /** Event lines read since the watcher's previous sample (bookmarks included). */
   received: number;
+  /** metadata.resourceVersion of the last event the client read (0: none). */
   lastRv: number;
-  bufferFill: number;
-  /** The bookmark bucket's virtual second; null: in none. */
-  nextBookmarkSecond: number | null;
+  /** Absent: not recorded (a live run records what its clients read, not the buffers). */
+  bufferFill?: number;
+  /** The bookmark bucket's virtual second; null: in none; absent: not recorded (live runs). */
+  nextBookmarkSecond?: number | null;
 }
 
 export type TraceMetricsRecord =

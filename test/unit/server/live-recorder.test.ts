@@ -393,8 +393,13 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
         `${c.name}: Read and Last RV at the end`,
       );
       // At each read's instant (the scrubber's), the figures of that moment; none before the first.
-      const readsAt = inputs(records, 'watch-event').map((r) => r.at);
-      assert.strictEqual(readsAt.length, 3, `${c.name}: watch-event inputs`);
+      // One instant per line read (a `watchers` record counts the lines read at its instant).
+      const readsAt = records.flatMap((r) =>
+        r.kind === 'metrics' && r.scope === 'watchers'
+          ? r.changes.flatMap((g) => new Array<number>(g.received).fill(r.at))
+          : [],
+      );
+      assert.strictEqual(readsAt.length, 3, `${c.name}: lines read in watchers records`);
       const openedAt = track.states[0].at;
       if (openedAt < readsAt[0]) {
         const before = watcherFiguresAt(track, openedAt, end);
