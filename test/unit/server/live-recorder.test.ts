@@ -419,7 +419,17 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
         [3, lastRv],
         `${c.name}: the track's figures`,
       );
-      const names = [...perfettoTraceEvents(model)]
+      const perfetto = [...perfettoTraceEvents(model)];
+      const watchSlice = perfetto.find((e) => e.ph === 'X' && e.name === 'WATCH');
+      assert.deepStrictEqual(
+        watchSlice && [
+          (watchSlice.args as Record<string, unknown>).received,
+          (watchSlice.args as Record<string, unknown>).lastRv,
+        ],
+        [3, lastRv],
+        `${c.name}: Perfetto's WATCH slice`,
+      );
+      const names = perfetto
         .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === watchersPid)
         .map((e) => (e.args as { name: string }).name);
       assert.deepStrictEqual(
