@@ -148,6 +148,7 @@ export class RunModelBuilder {
         return;
       case 'watch-opened':
         this.watchRequests.opened(at, input);
+        this.watchers.opened(input);
         return;
       case 'watch-closed':
         this.watchRequests.closed(at, input);

@@ -54,8 +54,8 @@ export function foldSampleGroups(
       const s = sampleFrom(t, at);
       s.received += g.received;
       s.lastRv = g.lastRv;
-      s.bufferFill = g.bufferFill;
-      s.nextBookmarkSecond = g.nextBookmarkSecond;
+      if (g.bufferFill !== undefined) s.bufferFill = g.bufferFill;
+      if (g.nextBookmarkSecond !== undefined) s.nextBookmarkSecond = g.nextBookmarkSecond;
     });
   }
 }

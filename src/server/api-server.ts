@@ -47,6 +47,7 @@ import { DebugState } from './debug-state';
 import { createObject } from './handlers/create';
 import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
+import type { WrittenWatchEvent } from './handlers/watch';
 import { writeError, writeErrorBody } from './handlers/response';
 import { kubeconfigName, writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
 import {
@@ -148,6 +149,14 @@ export interface ServerObserver {
   request(r: ObservedRequest): void;
   event(e: EngineEvent): void;
   fault(f: AppliedFault): void;
+  /** A WATCH (by request id) wrote one event line to its client. */
+  watchWritten?(requestId: number, e: WrittenWatchEvent): void;
+}
+
+/** Tells the debug state and the observers of now that WATCH `requestId` wrote `e` to its client. */
+function watchWritten(state: ServingState, requestId: number, e: WrittenWatchEvent): void {
+  state.debugState.watchWritten(requestId, e);
+  for (const o of state.observers) o.watchWritten?.(requestId, e);
 }
 
 /** The client name of the server's own requests (seeding), as kube-apiserver's loopback client. */
@@ -584,6 +593,8 @@ async function serve(
     throw newGenericNotFound();
   if (!served.namespaced) info.namespace = '';
   state.debugState.requestStarted(context, info.verb);
+  if (info.verb === 'watch')
+    res.once('close', () => state.debugState.watchEnded(context.requestId));
   const handler = subresource ? subresource[info.verb] : verbHandlers[info.verb];
   if (
     !handler ||
@@ -624,6 +635,9 @@ async function serve(
     context,
     body: readBody,
     audit: auditEvent,
+    ...(info.verb === 'watch'
+      ? { watchWritten: (e: WrittenWatchEvent) => watchWritten(state, context.requestId, e) }
+      : {}),
   };
   try {
     await handler(scope);

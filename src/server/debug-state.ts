@@ -9,6 +9,7 @@ import type { EtcdCheck } from './etcd-choice';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
 import type { EtcdRequestRecord } from '../run/run-model';
+import type { WrittenWatchEvent } from './handlers/watch';
 
 /** What the state reads: the same world as the faults. */
 export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'> & {
@@ -87,6 +88,8 @@ export class DebugState {
   private readonly requests = new Map<number, RequestContext>();
   /** By request id, oldest first (Map insertion order). */
   private readonly lists = new Map<number, RecentList>();
+  /** What each open HTTP watch wrote to its client, by request id (dropped when it ends). */
+  private readonly reads = new Map<number, ClientRead>();
 
   constructor(world: DebugWorld, o: DebugStateOptions = {}) {
     this.world = world;
@@ -121,6 +124,22 @@ export class DebugState {
       l.userAgent = ctx.client;
       l.requestLine = ctx.requestLine;
     }
+  }
+
+  /** WATCH `requestId` wrote one event line to its client (the handler tells each). */
+  watchWritten(requestId: number, e: WrittenWatchEvent): void {
+    let r = this.reads.get(requestId);
+    if (r === undefined) {
+      r = { events: 0, lastResourceVersion: 0 };
+      this.reads.set(requestId, r);
+    }
+    r.events++;
+    if (e.resourceVersion > 0) r.lastResourceVersion = e.resourceVersion;
+  }
+
+  /** WATCH `requestId`'s response ended: its reads are no longer kept. */
+  watchEnded(requestId: number): void {
+    this.reads.delete(requestId);
   }
 
   /** One engine event: the list-related ones are folded by request id. */
@@ -263,6 +282,10 @@ export class DebugState {
           identifier: report.identifier,
           state: report.state,
           lastResourceVersion: report.lastResourceVersion,
+          clientRead: (request && this.reads.get(request.requestId)) ?? {
+            events: 0,
+            lastResourceVersion: 0,
+          },
           input: report.input,
           result: report.result,
           allowWatchBookmarks: report.allowWatchBookmarks,
@@ -281,6 +304,12 @@ export class DebugState {
   }
 }
 
+/** What a watch's client read: event lines written to it, and the RV the last one carried (0: none). */
+export interface ClientRead {
+  events: number;
+  lastResourceVersion: number;
+}
+
 export interface WatcherView {
   id: number | string;
   resource: string;
@@ -289,8 +318,13 @@ export interface WatcherView {
   requestLine?: string;
   identifier: string;
   state: string;
-  /** The RV of the last event or bookmark sent to the client. */
+  /**
+   * cache_watcher's resourceVersion: the RV the watch started from, raised by the initial events
+   * it sent (not by the events that follow; clientRead says what the client read).
+   */
   lastResourceVersion: number;
+  /** What the server wrote to the watch's client: event lines (bookmarks too), the last one's RV. */
+  clientRead: ClientRead;
   input: { len: number; cap: number };
   result: { len: number; cap: number };
   allowWatchBookmarks: boolean;

@@ -3,8 +3,10 @@
 // read a live server as they read a scenario run. Every LIST and WATCH becomes the inputs a
 // scenario writes (`list`/`list-end`, `watch`/`watch-opened`/`watch-closed`, with the User-Agent as
 // `client` and the TCP connection as `connection`), every successful write a `writes` input, every
-// injected fault a `fault` input; the engine's engine events follow as they are emitted. Times
-// are ms since the server started, both read from the server's clock (registry.clock).
+// injected fault a `fault` input; the engine's engine events follow as they are emitted. What each
+// watch writes to its client (lines, the RV they carried) becomes a `watchers` record per instant,
+// as a scenario's sampler writes one. Times are ms since the server started, both read from the
+// server's clock (registry.clock).
 // Memory is bounded: the records a saved trace needs are kept as lines, the first and the last
 // maxRecords/2 of them, and what was left out between is counted and said in the saved trace.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,9 +20,12 @@ import {
   type ScenarioInput,
   type TraceMetricsRecord,
   type TraceRecord,
+  type WatcherSampleGroup,
 } from '../run/trace/trace-format';
+import { idRanges } from '../sim/run-sampler';
 import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
 import type { AppliedFault } from './faults';
+import type { WrittenWatchEvent } from './handlers/watch';
 import type { NegotiatedEncoding } from './negotiation';
 
 /** The scenario name a live run's header carries. */
@@ -83,7 +88,10 @@ interface PendingWatch {
   /** The cacher answered with a single ERROR event: its code and message (the line says the rest). */
   eventError?: { code: number; message: string };
   errorBody?: string;
+  /** Event lines written to the client (the handler tells each: ServerObserver.watchWritten). */
   written: number;
+  /** metadata.resourceVersion of the last line written that carried one (0: none yet). */
+  lastRv: number;
   /** The watch's deadline (clock ms; null: none), from its watcher's creation. */
   deadline?: number | null;
 }
@@ -178,6 +186,10 @@ export class LiveRecorder {
   private droppedFrom = 0;
   private droppedTo = 0;
   private lastScrape: Record<string, number> = {};
+  /** Lines read since the last `watchers` record, by watcher id, and the instant they were read. */
+  private readonly reads = new Map<number, { received: number; lastRv: number }>();
+  private readsAt = 0;
+  private flushQueued = false;
   private readonly subscription: { dispose(): void };
   private readonly scrapeTimer: ReturnType<typeof setInterval> | undefined;
   private disposed = false;
@@ -204,6 +216,7 @@ export class LiveRecorder {
       request: (r) => this.request(r),
       event: (e) => this.event(e),
       fault: (f) => this.fault(f),
+      watchWritten: (requestId, e) => this.watchWritten(requestId, e),
     };
     this.subscription = server.record(observer);
     if (o.scrape !== false) {
@@ -243,6 +256,7 @@ export class LiveRecorder {
    * where they were.
    */
   traceLines(final: TraceMetricsRecord): string[] {
+    this.flushReads();
     const header: RunHeader = this.dropped
       ? {
           ...this.header,
@@ -271,6 +285,7 @@ export class LiveRecorder {
 
   dispose(): void {
     if (this.disposed) return;
+    this.flushReads();
     this.disposed = true;
     this.stoppedAt = this.server.registry.clock.now();
     this.subscription.dispose();
@@ -312,6 +327,7 @@ export class LiveRecorder {
         client,
         opened: false,
         written: 0,
+        lastRv: 0,
       };
       this.pending.set(p.requestId, p);
       this.input(at, {
@@ -322,7 +338,6 @@ export class LiveRecorder {
         contentType: contentTypeOf(r.encoding),
         connection: this.connectionOf(r.req),
       });
-      this.countWrites(res, p);
       this.captureErrorBody(res, (body) => (p.errorBody = body));
       res.once('close', () => this.watchEnded(p, res));
       return;
@@ -392,10 +407,64 @@ export class LiveRecorder {
           client: p.client,
           requestId: p.requestId,
           watcherId: p.watcherId,
+          readsRecorded: true,
         });
       } else if (e.type === 'cacher/watch' && e.outcome === 'error' && e.error)
         p.eventError = e.error;
     }
+  }
+
+  /**
+   * A watch wrote one event line to its client: counted for its close and, once its watcher is
+   * known, for the next `watchers` record (what the client read, and the RV the line carried).
+   */
+  private watchWritten(requestId: number, e: WrittenWatchEvent): void {
+    const p = this.pending.get(requestId);
+    if (p?.kind !== 'watch') return;
+    p.written++;
+    // An ERROR's Status carries no RV: the client's last RV stays.
+    if (e.resourceVersion > 0) p.lastRv = e.resourceVersion;
+    if (p.watcherId === undefined) return;
+    const at = this.now();
+    if (this.reads.size > 0 && at !== this.readsAt) this.flushReads();
+    this.readsAt = at;
+    const r = this.reads.get(p.watcherId);
+    if (r) {
+      r.received++;
+      r.lastRv = p.lastRv;
+    } else this.reads.set(p.watcherId, { received: 1, lastRv: p.lastRv });
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        this.flushReads();
+      });
+    }
+  }
+
+  /**
+   * The reads of this instant as one `watchers` record: watchers that read as many lines up to
+   * the same RV share an entry, their ids as ranges (1,000 watchers reading a write cost a line).
+   */
+  private flushReads(): void {
+    if (this.reads.size === 0) return;
+    const groups = new Map<string, { ids: number[]; received: number; lastRv: number }>();
+    for (const [id, r] of this.reads) {
+      const key = `${r.received}|${r.lastRv}`;
+      let g = groups.get(key);
+      if (!g) {
+        g = { ids: [], received: r.received, lastRv: r.lastRv };
+        groups.set(key, g);
+      }
+      g.ids.push(id);
+    }
+    this.reads.clear();
+    const changes: WatcherSampleGroup[] = [...groups.values()].map((g) => ({
+      ids: idRanges(g.ids.sort((a, b) => a - b)),
+      received: g.received,
+      lastRv: g.lastRv,
+    }));
+    this.send({ kind: 'metrics', scope: 'watchers', at: this.readsAt, changes });
   }
 
   private fault(f: AppliedFault): void {
@@ -501,15 +570,6 @@ export class LiveRecorder {
     }) as ServerResponse['write'];
   }
 
-  /** Counts the event lines a watch writes (what its client received). */
-  private countWrites(res: ServerResponse, p: PendingWatch): void {
-    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-    res.write = ((...args: unknown[]) => {
-      p.written++;
-      return write(...args);
-    }) as ServerResponse['write'];
-  }
-
   private scrape(): void {
     const now = this.server.registry.metrics.samples();
     const changed = changedSamples(this.lastScrape, now);
@@ -521,7 +581,13 @@ export class LiveRecorder {
     this.emit({ kind: 'input', at, ...input } as TraceRecord);
   }
 
+  /** Every record but the reads goes out after the reads before it (the fold sees them in order). */
   private emit(r: TraceRecord): void {
+    this.flushReads();
+    this.send(r);
+  }
+
+  private send(r: TraceRecord): void {
     if (this.disposed) return;
     this.keep(r);
     for (const l of this.listeners) l(r);

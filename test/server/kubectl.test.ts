@@ -483,6 +483,36 @@ function describeKubectl(k: Kubectl): void {
       );
     });
 
+    it('get pods -w --field-selector metadata.name=x: the watcher selects the name once, and the state says what kubectl read', async () => {
+      const listed = await serve.createPod('fielded', { app: 'field' });
+      const watcher = start(['get', 'pods', '-w', '--field-selector', 'metadata.name=fielded']);
+      await watcher.until((p) => /^fielded\s/m.test(p.stdout), 'it printed the listed pod');
+      const ofWatch = (state: DebugStateView) =>
+        state.watchers.filter(
+          (w) =>
+            w.resource === 'pods' &&
+            requestQuery(w.requestLine).get('fieldSelector') === 'metadata.name=fielded',
+        );
+      await eventually(async () => assert.strictEqual(ofWatch(await serve.state()).length, 1));
+      let latest = listed;
+      for (const touched of ['once', 'twice']) {
+        const o = { ...latest, metadata: { ...latest.metadata, annotations: { touched } } };
+        latest = await serve.json<PodObject>('PUT', `${pods}/fielded`, 200, o);
+      }
+      await watcher.until(
+        (p) => tableNames(p.stdout).length === 3,
+        'it printed the pod and both updates',
+      );
+      const [w] = ofWatch(await serve.state());
+      assert.match(w.identifier, /fields: "metadata\.name=fielded"$/);
+      // What kubectl read: the two updates, the last at the second update's RV.
+      assert.deepStrictEqual(w.clientRead, {
+        events: 2,
+        lastResourceVersion: Number(latest.metadata.resourceVersion),
+      });
+      await watcher.kill();
+    });
+
     const env = watchListEnv(k);
     if (env) {
       const gate = Object.keys(env)[0];

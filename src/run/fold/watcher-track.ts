@@ -21,6 +21,11 @@ export class TrackBuilder {
   clientReason = '';
   graceful = false;
   hasFinal = false;
+  /**
+   * Its client's reads are recorded one by one (`watch-event`, live runs): Read and Last RV come
+   * from them alone, not from what the watcher put in its result channel.
+   */
+  readsRecorded = false;
 
   constructor(
     id: string,

@@ -5,7 +5,7 @@
 import type { CacheWatcherEvent, CacherWatchEvent } from '../../engine';
 import type { ScenarioInput, WatcherFinal, WatcherSampleGroup } from '../trace/trace-format';
 import type { WatcherStateName, WatcherTrack } from '../run-model';
-import { foldSampleGroups, sampleFrom } from '../watcher-samples';
+import { foldSampleGroups, forEachId, sampleFrom } from '../watcher-samples';
 import { seconds } from './seconds';
 import type { PendingWatch } from './watch-requests';
 import { TrackBuilder } from './watcher-track';
@@ -81,7 +81,8 @@ export class WatchersFold {
       const d = t.track.deadline;
       if (d !== undefined && d !== null && e.at >= d - preDeadlineWindowMs && e.at < d)
         t.track.preDeadlineBookmarks = (t.track.preDeadlineBookmarks ?? 0) + 1;
-      if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
+      if (!t.readsRecorded && e.resourceVersion > t.track.lastRvSent)
+        t.track.lastRvSent = e.resourceVersion;
       t.log(
         e.at,
         'bookmark',
@@ -120,7 +121,9 @@ export class WatchersFold {
   live(e: WatcherEvent<'watcher/live'>): void {
     const t = this.tracks.get(String(e.watcherId));
     if (!t) return;
-    if (e.resourceVersion > t.track.lastRvSent) t.track.lastRvSent = e.resourceVersion;
+    // The RV it went live from; a client whose reads are recorded has read it only if it was sent.
+    if (!t.readsRecorded && e.resourceVersion > t.track.lastRvSent)
+      t.track.lastRvSent = e.resourceVersion;
     t.log(e.at, 'live', `initial events sent (${e.initEvents}), live from rv ${e.resourceVersion}`);
   }
 
@@ -129,7 +132,7 @@ export class WatchersFold {
     if (!t) return;
     t.closedReason = e.reason;
     t.track.closedAt ??= e.at;
-    if (!t.hasFinal) t.track.eventsReceived = e.delivered;
+    if (!t.hasFinal && !t.readsRecorded) t.track.eventsReceived = e.delivered;
     t.log(
       e.at,
       'closed',
@@ -151,6 +154,13 @@ export class WatchersFold {
     );
   }
 
+  /** A WATCH was answered: a watcher whose client's reads follow one by one (`watch-event`). */
+  opened(input: Extract<ScenarioInput, { action: 'watch-opened' }>): void {
+    if (input.watcherId === undefined || input.readsRecorded !== true) return;
+    const t = this.tracks.get(String(input.watcherId));
+    if (t) t.readsRecorded = true;
+  }
+
   /** The client's handler of the watch returned (its `watch-closed` input). */
   clientClosed(at: number, input: Extract<ScenarioInput, { action: 'watch-closed' }>): void {
     if (input.watcherId === undefined) return;
@@ -169,6 +179,16 @@ export class WatchersFold {
   samples(at: number, changes: WatcherSampleGroup[]): void {
     this.sampled = true;
     foldSampleGroups(at, changes, (id) => this.tracks.get(id)?.track);
+    // A live run's reads are its tracks' Read and Last RV too (no `final` record follows them).
+    for (const g of changes)
+      forEachId(g.ids, (id) => {
+        const t = this.tracks.get(id);
+        const samples = t?.track.samples;
+        if (!t?.readsRecorded || !samples?.length) return;
+        const s = samples[samples.length - 1];
+        t.track.eventsReceived = s.received;
+        t.track.lastRvSent = s.lastRv;
+      });
   }
 
   /** A watcher's figures at the end of the run. */
@@ -185,9 +205,12 @@ export class WatchersFold {
 
   /** The tracks as they stand, close reasons settled (new objects: see TrackBuilder.finish). */
   finish(): WatcherTrack[] {
-    const watchers = [...this.tracks.values()].map((t) => t.finish());
-    // Without the run's samples, the event-made ones hold bookmarks and floors but no reads.
-    if (!this.sampled) for (const w of watchers) delete w.samples;
-    return watchers;
+    // Without the run's samples or recorded reads, the event-made ones hold bookmarks and floors
+    // but no reads.
+    return [...this.tracks.values()].map((t) => {
+      const w = t.finish();
+      if (!this.sampled && !t.readsRecorded) delete w.samples;
+      return w;
+    });
   }
 }

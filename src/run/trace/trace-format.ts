@@ -90,6 +90,11 @@ export type ScenarioInput =
       client: string;
       requestId: number;
       watcherId?: number;
+      /**
+       * What the server writes to this watch's client follows in `watchers` records (live runs,
+       * reads only): its watcher's Read and Last RV are folded from those alone.
+       */
+      readsRecorded?: true;
       error?: ClientError;
       /** An imported request: what the log says the real server answered. */
       logged?: LoggedAnswer;
@@ -148,11 +153,14 @@ export interface WatcherFinal {
 export interface WatcherSampleGroup {
   /** Watcher ids, single or as inclusive [first, last] ranges. */
   ids: Array<number | [number, number]>;
+  /** Event lines read since the watcher's previous sample (bookmarks included). */
   received: number;
+  /** metadata.resourceVersion of the last event the client read (0: none). */
   lastRv: number;
-  bufferFill: number;
-  /** The bookmark bucket's virtual second; null: in none. */
-  nextBookmarkSecond: number | null;
+  /** Absent: not recorded (a live run records what its clients read, not the buffers). */
+  bufferFill?: number;
+  /** The bookmark bucket's virtual second; null: in none; absent: not recorded (live runs). */
+  nextBookmarkSecond?: number | null;
 }
 
 export type TraceMetricsRecord =

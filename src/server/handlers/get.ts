@@ -65,14 +65,18 @@ export async function watchResource(scope: RequestScope): Promise<void> {
   const { served, info } = scope;
   const name = info.name || undefined;
   const opts = listOpts(scope.query, listOptsScope(scope, name));
+  // The engine adds metadata.name for a named request: only when no field selector is sent (listOpts
+  // has checked that one sent names this object), else the selector says it twice.
+  const named = opts.fieldSelector ? undefined : name;
   const watch = await served.engine.openWatch(
-    toResourceWatchRequest(opts, info.namespace || undefined, name),
+    toResourceWatchRequest(opts, info.namespace || undefined, named),
     scope.context,
   );
   serveWatch(scope.res, watch, {
     clock: served.engine.clock,
     served,
     encoding: scope.encoding,
+    onWritten: scope.watchWritten,
   });
 }
 

@@ -13,6 +13,7 @@ import type { NegotiatedEncoding } from '../negotiation';
 import type { Registry } from '../registry';
 import type { RequestInfo } from '../../request/request-info';
 import type { ServedResource } from '../served-resource';
+import type { WrittenWatchEvent } from './watch';
 
 export interface RequestScope {
   registry: Registry;
@@ -30,6 +31,8 @@ export interface RequestScope {
   body(): Promise<Buffer>;
   /** The request's audit event (serve --audit-log), for audit.LogRequestObject. */
   audit?: AuditEventHandle;
+  /** A WATCH's: told each event line written to the client (ApiServer.record's observers hear it). */
+  watchWritten?: (event: WrittenWatchEvent) => void;
 }
 
 /** The list options of the scope's resource: its field label conversion, the WatchList gate. */

@@ -61,6 +61,26 @@ export interface ServeWatchOptions {
   now?: () => number;
   /** Told once when the handler returns. */
   onClose?: (reason: WatchCloseReason) => void;
+  /** Told each event line as it is written to the client (what the client reads, in order). */
+  onWritten?: (event: WrittenWatchEvent) => void;
+}
+
+/** One event line a watch wrote to its client: its type and the RV its object carries. */
+export interface WrittenWatchEvent {
+  type: WatchEventType;
+  /** metadata.resourceVersion of the event's object (0: none, as an ERROR's Status). */
+  resourceVersion: number;
+}
+
+/** The RV an event's object carries (a BOOKMARK's too); 0 when it has none. */
+export function writtenResourceVersion(event: WatchEvent): number {
+  const o = event.object;
+  const rv =
+    o instanceof CachingObject
+      ? o.getResourceVersion()
+      : (o as KubeObject).metadata?.resourceVersion;
+  const n = Number(rv);
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
 const utf8 = new TextEncoder();
@@ -289,7 +309,9 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
   private write(event: WatchEvent): void {
     const line = this.encoder.encode(event);
     this.written++;
-    if (!this.res.write(line)) this.waitingForDrain = true;
+    const drained = this.res.write(line);
+    this.o.onWritten?.({ type: event.type, resourceVersion: writtenResourceVersion(event) });
+    if (!drained) this.waitingForDrain = true;
   }
 
   private finish(closedBy: WatchCloseReason): void {

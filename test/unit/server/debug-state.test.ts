@@ -3,7 +3,9 @@
 // request id, with the bounds that keep the memory flat.
 import * as assert from 'assert';
 import { DebugState, debugStatePath, requestKind } from '../../../src/server/debug-state';
+import { ApiServer } from '../../../src/server/api-server';
 import { startAdminServer, type AdminServer } from './admin-server';
+import { call, openWatch } from './http-client';
 
 interface StateBody {
   etcd: { revision: number; unavailableForMs: number };
@@ -23,6 +25,7 @@ interface StateBody {
     requestLine?: string;
     state: string;
     lastResourceVersion: number;
+    clientRead?: { events: number; lastResourceVersion: number };
     input: { len: number; cap: number };
   }[];
   watchersTotal: number;
@@ -121,6 +124,41 @@ describe('debug state (src/server/debug-state.ts)', () => {
       body.clients.map((c) => [c.userAgent, c.watches]),
       [['kubectl/v1.33.0', 1]],
     );
+  });
+
+  it("says what each HTTP watch's client read: event lines and the last one's RV", async () => {
+    const server = await ApiServer.start({ port: 0, seed: { pods: 3 } });
+    try {
+      const path = '/api/v1/namespaces/default/pods';
+      const w = await openWatch(server, `${path}?watch=1&fieldSelector=metadata.name%3Dpod-0100`);
+      const pod = {
+        metadata: { name: 'pod-0100' },
+        spec: { containers: [{ name: 'c', image: 'i' }] },
+      };
+      let latest = await call(server, 'POST', path, pod);
+      assert.strictEqual(latest.status, 201, latest.text);
+      for (const touched of ['once', 'twice']) {
+        const o = latest.json as { metadata: Record<string, unknown> };
+        o.metadata.annotations = { touched };
+        latest = await call(server, 'PUT', `${path}/pod-0100`, o);
+        assert.strictEqual(latest.status, 200, latest.text);
+      }
+      const rvs: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const e = await w.next();
+        rvs.push((e.object.metadata as { resourceVersion: string }).resourceVersion);
+      }
+      const body = (await call(server, 'GET', debugStatePath)).json as unknown as StateBody;
+      const watcher = body.watchers.find((x) => x.requestLine?.includes('pod-0100'));
+      assert.deepStrictEqual(
+        watcher?.clientRead,
+        { events: 3, lastResourceVersion: Number(rvs[2]) },
+        JSON.stringify(watcher),
+      );
+      w.req.destroy();
+    } finally {
+      await server.stop();
+    }
   });
 
   it('folds recent lists by request id with their etcd calls, newest first', async () => {

@@ -11,6 +11,8 @@ import { LiveRun } from '../../../src/run/live-run';
 import { loadRun } from '../../../src/run/load-run';
 import type { TraceInputRecord, TraceRecord } from '../../../src/run/trace/trace-format';
 import type { EngineEvent } from '../../../src/engine/inspect/events';
+import { watcherFiguresAt } from '../../../src/run/views/watcher-at-time';
+import { perfettoTraceEvents, watchersPid } from '../../../src/export/perfetto-trace';
 
 interface Reply {
   status: number;
@@ -321,6 +323,120 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
       assert.strictEqual(model.phases?.[0].name, 'records dropped');
     } finally {
       recorder.dispose();
+    }
+  });
+
+  it('a watcher reads what the server wrote to its client: Read, Last RV and its selector, once', async () => {
+    // Each case: a watch of pods, then pod-0100 created and updated twice (three events).
+    const table: Array<{ name: string; query: string; selector: string }> = [
+      {
+        name: 'a field selector',
+        query: 'fieldSelector=metadata.name%3Dpod-0100',
+        selector: 'metadata.name=pod-0100',
+      },
+      {
+        name: 'a label and a field selector',
+        query: 'labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dpod-0100',
+        selector: 'app=web,metadata.name=pod-0100',
+      },
+    ];
+    for (const c of table) {
+      const recorder = new LiveRecorder(server, { scrape: false });
+      const records: TraceRecord[] = [];
+      recorder.subscribe((r) => records.push(r));
+      let rvs: string[] = [];
+      try {
+        const w = await openWatch(
+          server,
+          `/api/v1/namespaces/default/pods?watch=1&${c.query}`,
+          'kubectl/v1.33.1 (linux/amd64)',
+        );
+        await until('watch-opened', () => inputs(records, 'watch-opened').length === 1);
+        const path = '/api/v1/namespaces/default/pods';
+        const pod = {
+          metadata: { name: 'pod-0100', labels: { app: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'i' }] },
+        };
+        const created = await call(server, 'POST', path, { body: pod });
+        assert.strictEqual(created.status, 201, created.text);
+        let latest = created.text;
+        for (const touched of ['once', 'twice']) {
+          const updated = JSON.parse(latest) as { metadata: Record<string, unknown> };
+          updated.metadata.annotations = { touched };
+          const put = await call(server, 'PUT', `${path}/pod-0100`, { body: updated });
+          assert.strictEqual(put.status, 200, put.text);
+          latest = put.text;
+        }
+        await until('the watch to read 3 events', () => w.lines.length >= 3);
+        rvs = w.lines.map(
+          (l) =>
+            (JSON.parse(l) as { object: { metadata: { resourceVersion: string } } }).object.metadata
+              .resourceVersion,
+        );
+        assert.strictEqual(rvs.length, 3, `${c.name}: ${w.lines.join('\n')}`);
+        w.close();
+        await until('watch-closed', () => inputs(records, 'watch-closed').length === 1);
+      } finally {
+        recorder.dispose();
+        await call(server, 'DELETE', '/api/v1/namespaces/default/pods/pod-0100');
+      }
+      const lastRv = Number(rvs[2]);
+      const { model } = await loadRun(recorder.traceLines(recorder.metricsRecord()));
+      assert.strictEqual(model.watchers.length, 1, c.name);
+      const track = model.watchers[0];
+      assert.strictEqual(track.selector, c.selector, `${c.name}: selector`);
+      const end = model.durationMs;
+      const now = watcherFiguresAt(track, end, end);
+      assert.deepStrictEqual(
+        [now.received, now.lastRv, now.endOfRun],
+        [3, lastRv, false],
+        `${c.name}: Read and Last RV at the end`,
+      );
+      // At each read's instant (the scrubber's), the figures of that moment; none before the first.
+      // One instant per line read (a `watchers` record counts the lines read at its instant).
+      const readsAt = records.flatMap((r) =>
+        r.kind === 'metrics' && r.scope === 'watchers'
+          ? r.changes.flatMap((g) => new Array<number>(g.received).fill(r.at))
+          : [],
+      );
+      assert.strictEqual(readsAt.length, 3, `${c.name}: lines read in watchers records`);
+      const openedAt = track.states[0].at;
+      if (openedAt < readsAt[0]) {
+        const before = watcherFiguresAt(track, openedAt, end);
+        assert.deepStrictEqual([before.received, before.lastRv], [0, 0], `${c.name}: at the open`);
+      }
+      for (let i = 0; i < 3; i++) {
+        const f = watcherFiguresAt(track, readsAt[i], end);
+        assert.deepStrictEqual(
+          [f.received, f.lastRv],
+          // Reads at one instant (the same ms) are seen together.
+          [readsAt.lastIndexOf(readsAt[i]) + 1, Number(rvs[readsAt.lastIndexOf(readsAt[i])])],
+          `${c.name}: at read ${i + 1}`,
+        );
+      }
+      assert.deepStrictEqual(
+        [track.eventsReceived, track.lastRvSent],
+        [3, lastRv],
+        `${c.name}: the track's figures`,
+      );
+      const perfetto = [...perfettoTraceEvents(model)];
+      const watchSlice = perfetto.find((e) => e.ph === 'X' && e.name === 'WATCH');
+      assert.deepStrictEqual(
+        watchSlice && [
+          (watchSlice.args as Record<string, unknown>).received,
+          (watchSlice.args as Record<string, unknown>).lastRv,
+        ],
+        [3, lastRv],
+        `${c.name}: Perfetto's WATCH slice`,
+      );
+      const names = perfetto
+        .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === watchersPid)
+        .map((e) => (e.args as { name: string }).name);
+      assert.deepStrictEqual(
+        names,
+        [`watcher ${track.id} · kubectl/v1.33.1 (linux/amd64) · ${c.selector}`],
+        `${c.name}: Perfetto track name`,
+      );
     }
   });
 
