@@ -52,7 +52,7 @@ const legend: Array<[string, string]> = [
   ['Relists', relistRule],
   [
     'Relist cost',
-    "the relists' answered pages: items returned, etcd range requests, keys etcd returned, and the time from the first page sent to the last answered",
+    "the relists' answered pages: items returned, requests etcd received for them (as the Lists tab counts them: a consistent read's current-RV lookup included), keys etcd returned, and the time from the first page sent to the last answered",
   ],
 ];
 

@@ -5,6 +5,7 @@
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine';
+import { listEtcdRequests } from './views/list-etcd-requests';
 import { endedAfterListing, isWatchListRequest, relistsAfter, type RelistVia } from './relist-rule';
 import type {
   ClientListChain,
@@ -62,7 +63,7 @@ export function listCost(l: ListRecord): ClientListCost {
   return {
     pages: 1,
     items: l.returned,
-    etcdRequests: l.etcdRequests.length,
+    etcdRequests: listEtcdRequests(l),
     keysFetched: keys,
     ms: l.endedAt !== undefined ? l.endedAt - l.at : 0,
   };
