@@ -609,7 +609,9 @@ export class ListsView {
       ),
       h('h3', {
         text: bars.length
-          ? `${plural(bars.length, 'etcd call')} within this LIST: the limit asked, and what came back`
+          ? list.pages?.length && listEtcdRequests(list) > bars.length
+            ? `${plural(bars.length, 'range read')} of the storage GetList that answered (of ${plural(listEtcdRequests(list), 'etcd request')} for this LIST: the table below has them all): the limit asked, and what came back`
+            : `${plural(bars.length, 'etcd call')} within this LIST: the limit asked, and what came back`
           : 'etcd calls',
       }),
       bars.length
@@ -657,7 +659,7 @@ export class ListsView {
         ? h(
             'details',
             { class: 'etcd-requests', attrs: list.pages?.length ? {} : { open: true } },
-            h('summary', { text: `etcd requests (${list.etcdRequests.length})` }),
+            h('summary', { text: `etcd requests (${listEtcdRequests(list)})` }),
             requestsTable,
           )
         : false,
