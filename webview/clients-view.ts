@@ -52,7 +52,7 @@ const legend: Array<[string, string]> = [
   ['Relists', relistRule],
   [
     'Relist cost',
-    "the relists' answered pages: items returned, etcd range requests, keys etcd returned, and the time from the first page sent to the last answered",
+    "the relists' answered pages: items returned, requests etcd received for them (as the Lists tab counts them: a consistent read's current-RV lookup included), keys etcd returned, and the time from the first page sent to the last answered",
   ],
 ];
 
@@ -332,10 +332,14 @@ export class ClientsView {
   }
 
   private chainText(c: ClientRecord, chain: ClientListChain, index: number): string {
-    const pagesSent = chain.pages.filter((i) => c.requests[i].at <= this.at).length;
+    const sent = chain.pages
+      .map((i) => c.requests[i] as ClientListRequest)
+      .filter((r) => r.at <= this.at);
+    const pagesSent = sent.filter((r) => r.retryOf === undefined).length;
+    const retries = sent.length - pagesSent;
     const last = c.requests[chain.pages[chain.pages.length - 1]] as ClientListRequest;
     const done =
-      last.endedAt !== undefined && last.endedAt <= this.at && pagesSent === chain.pages.length;
+      last.endedAt !== undefined && last.endedAt <= this.at && sent.length === chain.pages.length;
     const outcome = !done
       ? 'in progress'
       : chain.outcome === 'complete'
@@ -345,7 +349,7 @@ export class ClientsView {
           : chain.outcome === 'error'
             ? 'failed'
             : 'more to read, no page followed';
-    return `chain ${index + 1}: ${plural(pagesSent, 'page')}, ${outcome}${chain.orphan ? ' (its first token came from no page seen here)' : ''}`;
+    return `chain ${index + 1}: ${plural(pagesSent, 'page')}${retries ? ` (${plural(retries, 'retry', { many: 'retries' })})` : ''}, ${outcome}${chain.orphan ? ' (its first token came from no page seen here)' : ''}`;
   }
 
   private chainStarted(c: ClientRecord, chain: number): boolean {
@@ -356,8 +360,8 @@ export class ClientsView {
     const chain = c.chains[r.chain];
     const answered = r.endedAt !== undefined && r.endedAt <= this.at;
     // The rule is said once per chain, and again where a later page was served otherwise.
-    const prev =
-      r.page > 0 ? (c.requests[chain.pages[r.page - 1]] as ClientListRequest) : undefined;
+    const place = chain.pages.findIndex((i) => c.requests[i] === r);
+    const prev = place > 0 ? (c.requests[chain.pages[place - 1]] as ClientListRequest) : undefined;
     const sameRule = prev !== undefined && prev.rule === r.rule && prev.servedBy === r.servedBy;
     // A LIST answered whole in one page is no chain worth naming.
     const paged = chain.pages.length > 1 || chain.outcome !== 'complete' || !!chain.orphan;
@@ -375,7 +379,10 @@ export class ClientsView {
             })
           : h('span', { class: 'served', text: 'in progress' }),
         paged &&
-          h('span', { class: 'chain-tag', text: `chain ${r.chain + 1} · page ${r.page + 1}` }),
+          h('span', {
+            class: 'chain-tag',
+            text: `chain ${r.chain + 1} · page ${r.page + 1}${r.retryOf !== undefined ? ' · retry' : ''}`,
+          }),
         button(
           {
             label: `Show ${r.listId} in Lists`,
@@ -400,7 +407,15 @@ export class ClientsView {
               : `continues from start key "${visibleText(r.continueFrom.startKey)}" at rv ${r.continueFrom.resourceVersion} (DecodeContinue)`,
         }),
       );
-    if (r.page === 0 && chain.relist) {
+    if (r.retryOf !== undefined) {
+      const failed = c.requests[r.retryOf] as ClientListRequest;
+      lines.push(
+        h('div', {
+          text: `retry of page ${r.page + 1}: the same continue token again after its ${failed.error ? `${failed.error.code} ${failed.error.reason}` : 'failed'} answer at ${formatVirtualTime(failed.at)} (client-go re-sends a page answered 429 or 5xx with Retry-After); the token came from page ${r.page}`,
+        }),
+      );
+    }
+    if (place === 0 && chain.relist) {
       const w = c.requests[chain.relist.afterWatch] as ClientWatchRequest;
       lines.push(
         h('div', {
@@ -418,7 +433,7 @@ export class ClientsView {
             : `${sameRule ? '' : `${r.rule} · `}${costText(r.cost)}${r.hasMore ? ' · continue: more pages' : ''}`,
         }),
       );
-      if (paged && (r.page === chain.pages.length - 1 || !r.hasMore || r.error))
+      if (paged && (place === chain.pages.length - 1 || !r.hasMore || r.error))
         lines.push(h('div', { class: 'chain-summary', text: this.chainText(c, chain, r.chain) }));
     }
     return h('li', { class: `client-request list${chain.relist ? ' is-relist' : ''}` }, ...lines);

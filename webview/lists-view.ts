@@ -6,6 +6,7 @@
 // answered).
 import type { ContinueTokenExplanation, ListRecord, PanelModel } from '../src/protocol';
 import { formatVirtualTime } from '../src/run/views/watcher-states';
+import { listEtcdRequests, listEtcdRequestsText } from '../src/run/views/list-etcd-requests';
 import { formatCount, plural } from '../src/format/count-text';
 import { columnLegend, h, replaceChildren, s, svgText, visibleText } from './dom';
 import { button } from './toolkit';
@@ -27,11 +28,6 @@ interface PageBar {
   got: number;
   title: string;
   error?: boolean;
-}
-
-/** How many etcd calls a LIST made (its pages, or its etcd requests when pages were not recorded). */
-function etcdCalls(l: ListRecord): number {
-  return l.pages?.length || l.etcdRequests.length;
 }
 
 /** Where a LIST stands at `at`: not sent yet, in progress, or answered. */
@@ -58,10 +54,7 @@ const legend: Array<[string, string]> = [
     'Rule',
     "the delegation rule that chose (delegator.go's shouldDelegateList, in upstream's words)",
   ],
-  [
-    'etcd calls',
-    "range requests to etcd within this one LIST: the store's paging loop asks again, doubling its limit, while the selector leaves a call short of the client's limit",
-  ],
+  ['etcd requests', listEtcdRequestsText],
   [
     'Fetched / evaluated / returned',
     'keys read from etcd or the cache / objects the selector was tried on / items in the answer',
@@ -231,16 +224,15 @@ export class ListsView {
         },
         {
           id: 'etcdCalls',
-          title: 'etcd calls',
+          title: 'etcd requests',
           width: '5.5em',
           align: 'end',
-          description:
-            'Range requests to etcd within this one LIST (the limit doubles while the selector leaves a call short)',
+          description: listEtcdRequestsText,
           render: (l, c) => {
-            const n = etcdCalls(l);
+            const n = listEtcdRequests(l);
             c.textContent = n ? String(n) : '—';
           },
-          sortKey: (l) => etcdCalls(l),
+          sortKey: (l) => listEtcdRequests(l),
         },
         {
           id: 'returned',
@@ -617,7 +609,9 @@ export class ListsView {
       ),
       h('h3', {
         text: bars.length
-          ? `${plural(bars.length, 'etcd call')} within this LIST: the limit asked, and what came back`
+          ? list.pages?.length && listEtcdRequests(list) > bars.length
+            ? `${plural(bars.length, 'range read')} of the storage GetList that answered (of ${plural(listEtcdRequests(list), 'etcd request')} for this LIST: the table below has them all): the limit asked, and what came back`
+            : `${plural(bars.length, 'etcd call')} within this LIST: the limit asked, and what came back`
           : 'etcd calls',
       }),
       bars.length
@@ -665,7 +659,7 @@ export class ListsView {
         ? h(
             'details',
             { class: 'etcd-requests', attrs: list.pages?.length ? {} : { open: true } },
-            h('summary', { text: `etcd requests (${list.etcdRequests.length})` }),
+            h('summary', { text: `etcd requests (${listEtcdRequests(list)})` }),
             requestsTable,
           )
         : false,

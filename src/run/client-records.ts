@@ -5,6 +5,7 @@
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine';
+import { listEtcdRequests } from './views/list-etcd-requests';
 import { endedAfterListing, isWatchListRequest, relistsAfter, type RelistVia } from './relist-rule';
 import type {
   ClientListChain,
@@ -62,7 +63,7 @@ export function listCost(l: ListRecord): ClientListCost {
   return {
     pages: 1,
     items: l.returned,
-    etcdRequests: l.etcdRequests.length,
+    etcdRequests: listEtcdRequests(l),
     keysFetched: keys,
     ms: l.endedAt !== undefined ? l.endedAt - l.at : 0,
   };
@@ -94,6 +95,11 @@ function foldClient(
   const chains: ClientListChain[] = [];
   /** Open chains by the continue token their last page answered with. */
   const byToken = new Map<string, number>();
+  /**
+   * Chains whose last attempt failed otherwise than 410, by the continue token it sent: sending it
+   * again is a retry of that page (client-go's request re-sends a 429 or 5xx), not a new chain.
+   */
+  const failedByToken = new Map<string, { chain: number; attempt: number }>();
   /** The last watch sent, and whether a LIST chain started after it. */
   let lastWatch: number | undefined;
   let listedSinceWatch = false;
@@ -106,9 +112,13 @@ function foldClient(
       const l = s.list;
       const token = queryParam(l.request, continueParam);
       let chain = token !== '' ? byToken.get(token) : undefined;
+      const failed = token !== '' && chain === undefined ? failedByToken.get(token) : undefined;
+      if (failed) chain = failed.chain;
       let orphan = false;
-      if (chain !== undefined) byToken.delete(token);
-      else {
+      if (chain !== undefined) {
+        byToken.delete(token);
+        failedByToken.delete(token);
+      } else {
         orphan = token !== '';
         chain = chains.length;
         const c: ClientListChain = { pages: [], outcome: 'open' };
@@ -126,6 +136,14 @@ function foldClient(
         listedSinceWatch = true;
       }
       const c = chains[chain];
+      // A retry is its failed attempt's page again; any other page the one after the chain's last.
+      const previous = failed
+        ? failed.attempt
+        : c.pages.length
+          ? c.pages[c.pages.length - 1]
+          : undefined;
+      const previousPage =
+        previous === undefined ? -1 : (requests[previous] as ClientListRequest).page;
       const r: ClientListRequest = {
         kind: 'list',
         at: l.at,
@@ -135,9 +153,10 @@ function foldClient(
         rule: l.rule,
         cost: listCost(l),
         chain,
-        page: c.pages.length,
+        page: failed ? previousPage : previousPage + 1,
         hasMore: l.continue !== '',
       };
+      if (failed) r.retryOf = failed.attempt;
       if (l.endedAt !== undefined) r.endedAt = l.endedAt;
       if (token !== '') r.continueFrom = decodeToken(token);
       if (l.error) r.error = l.error;
@@ -146,6 +165,8 @@ function foldClient(
       if (l.error) {
         c.outcome = l.error.code === 410 ? 'expired' : 'error';
         if (c.outcome === 'expired') expiredChain = chain;
+        else if (token !== '')
+          failedByToken.set(token, { chain, attempt: c.pages[c.pages.length - 1] });
       } else if (l.endedAt === undefined) c.outcome = 'open';
       else if (l.continue !== '') {
         c.outcome = 'open';

@@ -2,6 +2,7 @@
 // the same requests): what the storage layer did for each client, from the run models alone
 // (etcd calls and the keys they fetched, 410s, freshness waits), and the totals.
 import type { ClientComparison, RunComparison, RunFigures, RunModel } from './run-model';
+import { listEtcdRequests } from './views/list-etcd-requests';
 
 export type { ClientComparison, RunComparison, RunFigures } from './run-model';
 
@@ -30,7 +31,7 @@ export function figuresByClient(model: RunModel): Map<string, RunFigures> {
   for (const l of model.lists) {
     const f = of(l.client);
     f.lists++;
-    f.etcdCalls += l.etcdRequests.length;
+    f.etcdCalls += listEtcdRequests(l);
     f.fetchedObjects += l.etcdRequests.reduce((n, e) => n + e.kvs, 0);
     if (l.error?.code === 410) f.http410++;
     f.waits += l.waits.length;

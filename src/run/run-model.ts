@@ -364,9 +364,18 @@ export interface ClientListRequest {
   rule: string;
   /** What this page cost (one page: `pages` is 1). */
   cost: ClientListCost;
-  /** The chain (index into ClientRecord.chains) and this page's place in it (0: the first). */
+  /**
+   * The chain (index into ClientRecord.chains) and this page's place in it (0: the first); a
+   * retry has the page of the attempt it re-sent.
+   */
   chain: number;
   page: number;
+  /**
+   * A retry: the same continue token sent again after this page's previous attempt (the index into
+   * ClientRecord.requests) failed otherwise than 410, as client-go's request re-sends a page
+   * answered 429 or 5xx (rest/with_retry.go). The token still came from the chain's previous page.
+   */
+  retryOf?: number;
   /** The continue token sent, decoded (storage.DecodeContinue): where the page started. */
   continueFrom?: { startKey: string; resourceVersion: string } | { error: string };
   /** The answer carried a continue token: another page follows. */
@@ -405,7 +414,10 @@ export interface ClientWatchRequest {
 
 /** LIST pages linked by continue tokens: page N's token is the continue page N + 1 sent. */
 export interface ClientListChain {
-  /** Indexes into ClientRecord.requests, in page order. */
+  /**
+   * Indexes into ClientRecord.requests, in page order: each page's attempts in the order sent (a
+   * page answered 504 and retried has its failed attempt, then its retry).
+   */
   pages: number[];
   /**
    * complete: the last page had no continue; open: more to read, no page followed; expired: a page

@@ -47,7 +47,8 @@ export function chainCostAt(
     if (r.kind !== 'list' || r.at > at) continue;
     first ??= r.at;
     if (r.endedAt === undefined || r.endedAt > at) continue;
-    cost.pages++;
+    // A page's attempts cost what etcd did for each; the page counts once.
+    if (r.retryOf === undefined) cost.pages++;
     cost.items += r.cost.items;
     cost.etcdRequests += r.cost.etcdRequests;
     cost.keysFetched += r.cost.keysFetched;

@@ -4,7 +4,11 @@
 // agent and connection.
 import * as assert from 'assert';
 import { encodeContinue } from '../../../src/engine/storage/continue';
-import { clientFiguresAt, clientWatchPhaseAt } from '../../../src/run/views/client-at-time';
+import {
+  chainCostAt,
+  clientFiguresAt,
+  clientWatchPhaseAt,
+} from '../../../src/run/views/client-at-time';
 import { shortClientName } from '../../../src/run/views/client-name';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { relistWindowMs } from '../../../src/run/relist-rule';
@@ -257,6 +261,62 @@ describe('clientRecords: LIST paging chains', () => {
     assert.strictEqual(clientFiguresAt(c, 9004).expired, 0, 'not answered yet at 9.004 s');
     assert.strictEqual(clientFiguresAt(c, 9005).expired, 1);
   });
+
+  // client-go's request re-sends a page answered 429 or 5xx with Retry-After (rest/with_retry.go),
+  // the same continue token again: the chain goes on, the failed attempt shown on its page.
+  const retried: Array<{ name: string; failures: Array<{ code: number; reason: string }> }> = [
+    { name: '504 Timeout', failures: [{ code: 504, reason: 'Timeout' }] },
+    { name: '429 TooManyRequests', failures: [{ code: 429, reason: 'TooManyRequests' }] },
+    { name: '500 InternalError', failures: [{ code: 500, reason: 'InternalError' }] },
+    {
+      name: '504 twice',
+      failures: [
+        { code: 504, reason: 'Timeout' },
+        { code: 504, reason: 'Timeout' },
+      ],
+    },
+  ];
+  for (const tc of retried)
+    it(`page 2 answered ${tc.name} and retried with its token stays in its chain`, () => {
+      const r = new Run();
+      const t1 = token('pod-0499', 100);
+      const t2 = token('pod-0999', 100);
+      r.list('kubectl', 1000, 1010, { query: 'limit=500', kvs: 500, next: t1 });
+      let at = 1020;
+      for (const f of tc.failures) {
+        r.list('kubectl', at, at + 60_000, {
+          query: `limit=500&continue=${t1}`,
+          error: {
+            ...f,
+            message: 'the server was unable to return a response in the time allotted',
+          },
+        });
+        at += 61_000;
+      }
+      r.list('kubectl', at, at + 10, { query: `limit=500&continue=${t1}`, kvs: 500, next: t2 });
+      r.list('kubectl', at + 20, at + 30, { query: `limit=500&continue=${t2}`, kvs: 200 });
+      const [c] = r.clients();
+      const n = tc.failures.length;
+      assert.strictEqual(c.chains.length, 1, `${tc.name}: one chain`);
+      const chain = c.chains[0];
+      assert.deepStrictEqual(
+        [chain.outcome, chain.orphan, chainCostAt(c, chain, at + 30).pages],
+        ['complete', undefined, 3],
+        `${tc.name}: a complete chain of 3 pages, no orphan`,
+      );
+      assert.deepStrictEqual(
+        c.requests.map((q) =>
+          q.kind === 'list' ? [q.chain, q.page, q.error?.code, q.retryOf] : [],
+        ),
+        [
+          [0, 0, undefined, undefined],
+          ...tc.failures.map((f, i) => [0, 1, f.code, i === 0 ? undefined : i]),
+          [0, 1, undefined, n],
+          [0, 2, undefined, undefined],
+        ],
+        `${tc.name}: the failed attempts on page 2, each retry naming the attempt it re-sent`,
+      );
+    });
 
   it('a continue token no earlier page answered starts an orphan chain', () => {
     const r = new Run();
