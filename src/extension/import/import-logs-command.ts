@@ -14,7 +14,11 @@ import { importFiles } from '../../import/import-files';
 import { ImportReportBuilder, explainShapes } from '../../import/import-report';
 import type { ImportedRequest } from '../../run/imported-request';
 import { replayToModel } from '../../replay/replay-import';
-import type { ReplayOptions, ReplaySummary } from '../../replay/replay-options';
+import {
+  replaySummaryText,
+  type ReplayOptions,
+  type ReplaySummary,
+} from '../../replay/replay-options';
 import type { RunModel } from '../../run/run-model';
 import { formatBytesRoughly } from '../../format/byte-size-text';
 import { withCancellableProgress } from '../shared/cancellable-progress';
@@ -92,7 +96,7 @@ function filesOf(arg: unknown): string[] | undefined {
 }
 
 function summaryMessage(s: ReplaySummary): string {
-  return `${s.replayed} of ${s.requests} request(s) replayed; ${s.disagreements} disagree with the log`;
+  return replaySummaryText(s);
 }
 
 /** Replays `requests` into a new stored run (its trace in our storage) and opens it. */
