@@ -34,6 +34,7 @@ import {
   type TraceRecord,
 } from '../run/trace/trace-format';
 import type { ImportedRequest } from '../run/imported-request';
+import type { LoggedAnswer } from '../run/run-model';
 import { compareList, compareWatch } from './logged-answer';
 import {
   planSeeds,
@@ -141,6 +142,21 @@ function tally(summary: ReplaySummary, c: AnswerComparison, seen?: Tallied): Ans
     if (short) summary.seedingShort.push(short);
   }
   return c;
+}
+
+/**
+ * Objects a LIST's logged answer proves exist where it looks, at least: its items and the
+ * remainingItemCount after them; without items (a Table body in a -v=8 log), an unfiltered page
+ * with a continue token was full at its limit and etcd had more.
+ */
+function provenObjects(
+  logged: LoggedAnswer,
+  unfilteredLimit: number | undefined,
+): number | undefined {
+  if (logged.items !== undefined) return logged.items + (logged.remainingItemCount ?? 0);
+  if (logged.continue && unfilteredLimit !== undefined && unfilteredLimit > 0)
+    return unfilteredLimit + 1;
+  return undefined;
 }
 
 /** Objects seeded where a request looks: its namespace's, or all of the resource's. */
@@ -403,7 +419,12 @@ async function replayList(
   const res = await run.drive(
     run.list(resource, req, 'delegator', s.client, (a) => {
       const c = compare(a);
-      return tally(summary, c.logged ? { ...c, logged: { ...c.logged, seeded } } : c);
+      if (!c.logged) return tally(summary, c);
+      const proven = provenObjects(c.logged, compareItems ? req.limit : undefined);
+      return tally(summary, {
+        ...c,
+        logged: { ...c.logged, seeded, ...(proven !== undefined ? { proven } : {}) },
+      });
     }),
   );
   summary.replayed++;

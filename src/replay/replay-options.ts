@@ -2,7 +2,7 @@
 // what-ifs) and what it reports, beside the trace it writes. The header's params carry the same,
 // so a run read back from its trace says what it was a replay of.
 import type { ImportReport } from '../run/import-report';
-import { replayCountText } from '../run/views/replay-count';
+import { replayCountText, type SeedingShort } from '../run/views/replay-count';
 
 /** How an import is replayed through the engine. */
 export interface ReplayOptions {
@@ -63,7 +63,7 @@ export interface ReplaySummary {
   disagreements: number;
   disagreementsBy: Record<string, number>;
   /** Disagreeing LISTs whose log answer had more objects than the replay seeded (ReplayCount.seedingShort). */
-  seedingShort: Array<{ seeded: number; logged: number }>;
+  seedingShort: SeedingShort[];
   /** LIST+WATCH pairs turned into WatchList watches (the watchList what-if). */
   watchListPairs: number;
   /** What the replay took for granted, in words (every face prints these). */

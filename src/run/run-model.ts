@@ -40,6 +40,12 @@ export interface LoggedAnswer {
    * fewer than the log's answer shows means the replay cannot reproduce that answer.
    */
   seeded?: number;
+  /**
+   * Objects the log's answer proves exist where this LIST looks, at least: its items and
+   * remainingItemCount; without items (a Table body), a page of an unfiltered LIST with a
+   * continue token proves its limit and one more.
+   */
+  proven?: number;
 }
 
 // Two runs side by side (src/run/compare-runs.ts compareRuns).

@@ -16,25 +16,24 @@ export interface ReplayCount {
   /** Of those, the ones whose answer differs from the log's. */
   disagreements: number;
   /** Of those, the ones the replay's seeding explains: the log's answer had more objects than were seeded. */
-  seedingShort: Array<{ seeded: number; logged: number }>;
+  seedingShort: SeedingShort[];
 }
 
-/** How many objects the log's LIST answer shows: its items and the remainingItemCount beyond them. */
-export function loggedObjects(a: LoggedAnswer): number | undefined {
-  if (a.items === undefined) return undefined;
-  return a.items + (a.remainingItemCount ?? 0);
+/** A LIST the replay could not answer as the log did: fewer objects seeded than the log proves. */
+export interface SeedingShort {
+  seeded: number;
+  logged: number;
+  /** The log proves at least `logged` (a page's limit and a token), not exactly `logged`. */
+  atLeast: boolean;
 }
 
 /**
- * The replay seeded fewer objects where the LIST looks than the log's answer shows: the engine
+ * The replay seeded fewer objects where the LIST looks than the log's answer proves: the engine
  * cannot give that answer, whatever the apiserver does.
  */
-export function seedingShortOf(
-  a: LoggedAnswer | undefined,
-): { seeded: number; logged: number } | undefined {
-  if (a?.seeded === undefined) return undefined;
-  const logged = loggedObjects(a);
-  return logged !== undefined && logged > a.seeded ? { seeded: a.seeded, logged } : undefined;
+export function seedingShortOf(a: LoggedAnswer | undefined): SeedingShort | undefined {
+  if (a?.seeded === undefined || a.proven === undefined || a.proven <= a.seeded) return undefined;
+  return { seeded: a.seeded, logged: a.proven, atLeast: a.items === undefined };
 }
 
 /** The count, read from a replayed import's run model. */
@@ -70,7 +69,7 @@ export function replayCountText(c: ReplayCount): string {
   const worst = c.seedingShort.reduce((a, b) =>
     b.logged - b.seeded > a.logged - a.seeded ? b : a,
   );
-  const why = `the replay seeded ${plural(worst.seeded, 'object')}; the log's answer had ${formatCount(worst.logged)}${short === 1 ? '' : ' (the widest gap)'}: the replay cannot reproduce ${short === 1 ? 'it' : 'them'}`;
+  const why = `the replay seeded ${plural(worst.seeded, 'object')}; the log's answer ${worst.atLeast ? 'proves at least' : 'had'} ${formatCount(worst.logged)}${short === 1 ? '' : ' (the widest gap)'}: the replay cannot reproduce ${short === 1 ? 'it' : 'them'}`;
   if (short === c.disagreements)
     return `${text}, ${short === 1 ? 'because' : 'all because'} ${why}`;
   return `${text}; ${formatCount(short)} of them because ${why}. The other ${formatCount(c.disagreements - short)} ${c.disagreements - short === 1 ? 'is' : 'are'} worth a look: a real apiserver disagreeing with the model`;
