@@ -147,7 +147,8 @@ function tally(summary: ReplaySummary, c: AnswerComparison, seen?: Tallied): Ans
 /**
  * Objects a LIST's logged answer proves exist where it looks, at least: its items and the
  * remainingItemCount after them; without items (a Table body in a -v=8 log), an unfiltered page
- * with a continue token was full at its limit and etcd had more.
+ * with a continue token was full at its limit and etcd had more (remainingItemCount more, when
+ * the answer says).
  */
 function provenObjects(
   logged: LoggedAnswer,
@@ -155,7 +156,7 @@ function provenObjects(
 ): number | undefined {
   if (logged.items !== undefined) return logged.items + (logged.remainingItemCount ?? 0);
   if (logged.continue && unfilteredLimit !== undefined && unfilteredLimit > 0)
-    return unfilteredLimit + 1;
+    return unfilteredLimit + Math.max(1, logged.remainingItemCount ?? 1);
   return undefined;
 }
 

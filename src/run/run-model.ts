@@ -43,7 +43,7 @@ export interface LoggedAnswer {
   /**
    * Objects the log's answer proves exist where this LIST looks, at least: its items and
    * remainingItemCount; without items (a Table body), a page of an unfiltered LIST with a
-   * continue token proves its limit and one more.
+   * continue token proves its limit and one more (its remainingItemCount more, when it says).
    */
   proven?: number;
 }
