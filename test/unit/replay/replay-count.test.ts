@@ -6,7 +6,7 @@ import * as path from 'path';
 import { importFiles } from '../../../src/import/import-files';
 import type { ImportedRequest } from '../../../src/run/imported-request';
 import { replayToModel } from '../../../src/replay/replay-import';
-import { replaySummaryText } from '../../../src/replay/replay-options';
+import { replaySummaryText, type ReplayOptions } from '../../../src/replay/replay-options';
 import { replayPanel } from '../../../src/extension/panel/replay-panel';
 import {
   replayCountOf,
@@ -28,13 +28,23 @@ async function imported(files: string[]): Promise<ImportedRequest[]> {
 
 describe('replay count', () => {
   // `seeding`: what the text says of a LIST the replay seeded too few objects for.
-  const cases: Array<{ name: string; files: string[]; seeding?: RegExp }> = [
+  const cases: Array<{
+    name: string;
+    files: string[];
+    whatIf?: Partial<ReplayOptions>;
+    seeding?: RegExp;
+  }> = [
     { name: 'kubectl chunked audit log', files: ['kubectl-chunked-audit.log'] },
     {
       name: 'kubectl -v=6 joined to its audit log',
       files: ['session-kubectl-1.27-v6.log', 'session-v6-audit.log'],
     },
     { name: 'client-go 1.27 -v=6 with a 410', files: ['client-go-1.27-v6-expired.log'] },
+    {
+      name: 'what-if WatchList and a small watch cache',
+      files: ['client-go-1.27-v6-expired.log'],
+      whatIf: { watchList: true, watchCacheSize: 10 },
+    },
     {
       // Table bodies (no items): a full page with a token proves its limit and its
       // remainingItemCount more (pods?limit=2: remainingItemCount 3, so at least 5).
@@ -51,6 +61,7 @@ describe('replay count', () => {
         profile: '1.36',
         seed: 1,
         files: c.files,
+        ...c.whatIf,
       });
       const tab = replayPanel(model);
       assert.ok(tab, `${c.name}: a replayed import has a Replay tab`);
