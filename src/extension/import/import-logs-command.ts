@@ -95,10 +95,6 @@ function filesOf(arg: unknown): string[] | undefined {
   return out.every((f) => f !== '') ? out : undefined;
 }
 
-function summaryMessage(s: ReplaySummary): string {
-  return replaySummaryText(s);
-}
-
 /** Replays `requests` into a new stored run (its trace in our storage) and opens it. */
 async function replayAsRun(
   deps: ImportLogsDeps,
@@ -227,9 +223,9 @@ export async function importLogsCommand(
     deps.log.info(`import cancelled: ${names}`);
     return undefined;
   }
-  deps.log.info(`import replayed: ${names}: ${summaryMessage(outcome.summary)}`);
+  deps.log.info(`import replayed: ${names}: ${replaySummaryText(outcome.summary)}`);
   vscode.window.setStatusBarMessage(
-    `List/Watch: ${names}: ${summaryMessage(outcome.summary)}`,
+    `List/Watch: ${names}: ${replaySummaryText(outcome.summary)}`,
     8000,
   );
   return outcome.run;
@@ -333,6 +329,6 @@ export async function replayWhatIfCommand(
       ),
   );
   if (!outcome) return undefined;
-  deps.log.info(`what-if replayed: ${outcome.run.title}: ${summaryMessage(outcome.summary)}`);
+  deps.log.info(`what-if replayed: ${outcome.run.title}: ${replaySummaryText(outcome.summary)}`);
   return outcome.run;
 }
