@@ -5,6 +5,7 @@
 // its own files, src/run/views' shared helpers, the relist rule and src/format, nothing else
 // (eslint.config.mjs). On the floors (docs/DEVELOPMENT.md) it is a face: the one the extension
 // imports, as the contract between the two.
+import type { ReplayCount } from './run/views/replay-count';
 import type { ImportReport } from './run/import-report';
 export type {
   ImportedClient,
@@ -155,12 +156,12 @@ export interface ReplayRow {
   listId?: string;
 }
 
-/** The Replay tab's data: the rows (bounded), the count of disagreements, and a what-if's comparison. */
+/** The Replay tab's data: the rows (bounded), the replay's count, and a what-if's comparison. */
 export interface ReplayPanel {
   rows: ReplayRow[];
   rowsDropped: number;
-  requests: number;
-  disagreements: number;
+  /** Re-issued, compared, disagreeing: the count the import's status bar says too (replay-count.ts). */
+  count: ReplayCount;
   comparison?: RunComparison;
 }
 

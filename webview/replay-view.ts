@@ -4,7 +4,8 @@
 // from the logs (user agents, URLs, messages) is text, never HTML. No upstream counterpart.
 import { formatVirtualTime } from '../src/run/views/watcher-states';
 import type { PanelModel, ReplayPanel, ReplayRow, RunComparison } from '../src/protocol';
-import { formatCount, plural } from '../src/format/count-text';
+import { formatCount } from '../src/format/count-text';
+import { replayCountText } from '../src/run/views/replay-count';
 import { h, replaceChildren, visibleText } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';
 
@@ -134,7 +135,7 @@ export class ReplayView {
     }
     this.rows = replay.rows;
     this.summary.textContent = summaryText(replay);
-    this.summary.classList.toggle('replay-has-disagreements', replay.disagreements > 0);
+    this.summary.classList.toggle('replay-has-disagreements', replay.count.disagreements > 0);
     this.renderComparison(replay.comparison);
     this.table.setRows(this.rows);
   }
@@ -186,7 +187,6 @@ export class ReplayView {
 
 function summaryText(r: ReplayPanel): string {
   const dropped = r.rowsDropped ? ` (${formatCount(r.rowsDropped)} agreeing rows not shown)` : '';
-  return r.disagreements === 0
-    ? `${plural(r.requests, 're-issued request')} compared with the log: the engine agrees with every one${dropped}.`
-    : `${plural(r.requests, 're-issued request')} compared with the log: ${formatCount(r.disagreements)} disagree${r.disagreements === 1 ? 's' : ''}, highlighted below${dropped}. A real apiserver disagreeing with the model is worth a look either way.`;
+  const shown = r.count.disagreements ? `; the disagreeing rows are highlighted below` : '';
+  return `${replayCountText(r.count)}${shown}${dropped}.`;
 }

@@ -34,6 +34,7 @@ import {
   type TraceRecord,
 } from '../run/trace/trace-format';
 import type { ImportedRequest } from '../run/imported-request';
+import type { LoggedAnswer } from '../run/run-model';
 import { compareList, compareWatch } from './logged-answer';
 import {
   planSeeds,
@@ -46,6 +47,7 @@ import {
 import { replayParams, type ReplayOptions, type ReplaySummary } from './replay-options';
 import { resourceKey, scheduleRequests } from './replay-schedule';
 import { asWatchLists, type ReplayStep } from './replay-watch-list';
+import { seedingShortOf } from '../run/views/replay-count';
 
 /** The scenario name of every replayed import's trace. */
 export const importScenario = 'import';
@@ -120,12 +122,49 @@ function writeVerb(verb: string): 'create' | 'update' | 'delete' {
   return verb === 'create' ? 'create' : verb === 'delete' ? 'delete' : 'update';
 }
 
-function tally(summary: ReplaySummary, c: AnswerComparison): AnswerComparison {
+/** What has been counted of one request (a WATCH is compared twice: when answered, when it ends). */
+interface Tallied {
+  compared: boolean;
+  disagrees: boolean;
+}
+
+function tally(summary: ReplaySummary, c: AnswerComparison, seen?: Tallied): AnswerComparison {
+  const once = seen ?? { compared: false, disagrees: false };
+  if (c.logged && !once.compared) {
+    once.compared = true;
+    summary.compared++;
+  }
   if (c.disagrees?.length) {
-    summary.disagreements++;
+    if (!once.disagrees) summary.disagreements++;
+    once.disagrees = true;
     for (const d of c.disagrees) summary.disagreementsBy[d] = (summary.disagreementsBy[d] ?? 0) + 1;
+    const short = seedingShortOf(c.logged);
+    if (short) summary.seedingShort.push(short);
   }
   return c;
+}
+
+/**
+ * Objects a LIST's logged answer proves exist where it looks, at least: its items and the
+ * remainingItemCount after them; without items (a Table body in a -v=8 log), an unfiltered page
+ * with a continue token was full at its limit and etcd had more (remainingItemCount more, when
+ * the answer says).
+ */
+function provenObjects(
+  logged: LoggedAnswer,
+  unfilteredLimit: number | undefined,
+): number | undefined {
+  if (logged.items !== undefined) return logged.items + (logged.remainingItemCount ?? 0);
+  if (logged.continue && unfilteredLimit !== undefined && unfilteredLimit > 0)
+    return unfilteredLimit + Math.max(1, logged.remainingItemCount ?? 1);
+  return undefined;
+}
+
+/** Objects seeded where a request looks: its namespace's, or all of the resource's. */
+function seededIn(seed: ResourceSeed | undefined, namespace: string): number {
+  if (!seed) return 0;
+  if (namespace) return seed.byNamespace.get(namespace)?.total ?? 0;
+  return [...seed.byNamespace.values()].reduce((n, slot) => n + slot.total, 0);
 }
 
 function skip(summary: ReplaySummary, reason: string): void {
@@ -149,6 +188,7 @@ export async function replayImport(
   const summary: ReplaySummary = {
     requests: requests.length,
     replayed: 0,
+    compared: 0,
     lists: 0,
     watches: 0,
     writes: 0,
@@ -159,6 +199,7 @@ export async function replayImport(
     seeded: seeds.map((s) => s.seeded),
     disagreements: 0,
     disagreementsBy: {},
+    seedingShort: [],
     watchListPairs: pairs,
     notes: [...fixedNotes],
   };
@@ -204,7 +245,11 @@ export async function replayImport(
       rangeStream: options.profile === '1.37' ? 'supported' : 'unimplemented',
     });
     const resources = new Map<string, Resource>();
+    const seedsByResource = new Map<string, ResourceSeed>();
+    // Objects created by replayed writes, per resource and namespace: they count as seeded.
+    const created = new Map<string, number>();
     for (const seed of seeds) {
+      seedsByResource.set(seed.seeded.resource, seed);
       // The storage table's facts: key prefix, scope (KeyFunc), watch cache (none for events).
       const storage = resourceStorage(seed);
       const resource = run.createResource({
@@ -223,7 +268,8 @@ export async function replayImport(
       resources.set(seed.seeded.resource, resource);
       seedObjects(run, resource, seed);
     }
-    run.phase('replay', `${steps.length} imported request(s) re-issued at their log times`);
+    // Scheduled, not yet re-issued: a step can still be skipped (ReplaySummary.skipped).
+    run.phase('replay', `${steps.length} imported request(s) scheduled at their log times`);
     for (const r of resources.values()) r.start();
     await run.drive(Promise.all([...resources.values()].map((r) => r.waitReady())));
 
@@ -246,8 +292,18 @@ export async function replayImport(
       endMs = Math.max(endMs, s.atMs);
       run.progress(i / Math.max(1, steps.length), `request ${i + 1}/${steps.length}`);
       const resource = resources.get(resourceKey(s.group, s.resource)) as Resource;
-      if (s.verb === 'list') await replayList(run, resource, s, chains, rvs, summary);
-      else if (s.verb === 'watch') {
+      const key = resourceKey(s.group, s.resource);
+      if (s.verb === 'list') {
+        const more = [...created].reduce(
+          (n, [k, c]) =>
+            k === `${key}\u0000${s.namespace}` || (!s.namespace && k.startsWith(`${key}\u0000`))
+              ? n + c
+              : n,
+          0,
+        );
+        const seeded = seededIn(seedsByResource.get(key), s.namespace) + more;
+        await replayList(run, resource, s, chains, rvs, summary, seeded);
+      } else if (s.verb === 'watch') {
         const closeAt = await replayWatch(
           run,
           resource,
@@ -258,7 +314,11 @@ export async function replayImport(
           closes,
         );
         if (closeAt !== undefined) endMs = Math.max(endMs, closeAt);
-      } else await replayWrite(run, resource, s, summary);
+      } else if (await replayWrite(run, resource, s, summary)) {
+        const k = `${key}\u0000${s.namespace}`;
+        const delta = s.verb === 'create' ? 1 : s.verb === 'delete' ? -1 : 0;
+        created.set(k, (created.get(k) ?? 0) + delta);
+      }
     }
     await runCloses(endMs);
     await run.advanceTo(endMs);
@@ -322,6 +382,7 @@ async function replayList(
   chains: Map<string, ChainState>,
   rvs: ResourceVersions,
   summary: ReplaySummary,
+  seeded: number,
 ): Promise<void> {
   const query = parseQuery(s.query);
   let opts;
@@ -357,7 +418,15 @@ async function replayList(
   const compareItems = !req.labelSelector && !req.fieldSelector;
   const compare = compareList(s.request, compareItems);
   const res = await run.drive(
-    run.list(resource, req, 'delegator', s.client, (a) => tally(summary, compare(a))),
+    run.list(resource, req, 'delegator', s.client, (a) => {
+      const c = compare(a);
+      if (!c.logged) return tally(summary, c);
+      const proven = provenObjects(c.logged, compareItems ? req.limit : undefined);
+      return tally(summary, {
+        ...c,
+        logged: { ...c.logged, seeded, ...(proven !== undefined ? { proven } : {}) },
+      });
+    }),
   );
   summary.replayed++;
   summary.lists++;
@@ -400,10 +469,11 @@ async function replayWatch(
   }
   const openedAt = run.clock.now();
   const compare = compareWatch(s.request, () => openedAt);
+  const seen: Tallied = { compared: false, disagrees: false };
   const cw = await run.drive(
     run.watch(resource, s.client, req, {
-      opened: (a) => tally(summary, compare.opened(a)),
-      closed: (at) => tally(summary, compare.closed(at)),
+      opened: (a) => tally(summary, compare.opened(a), seen),
+      closed: (at) => tally(summary, compare.closed(at), seen),
     }),
   );
   summary.replayed++;
@@ -421,12 +491,12 @@ async function replayWrite(
   resource: Resource,
   s: ReplayStep,
   summary: ReplaySummary,
-): Promise<void> {
+): Promise<boolean> {
   const rebuilt = s.verb === 'delete' ? undefined : rebuiltObject(s);
   const name = rebuilt?.metadata?.name ?? s.name;
   if (!name) {
     skip(summary, `${s.verb} without an object name in the log`);
-    return;
+    return false;
   }
   const ns = s.namespace;
   if (s.verb !== 'delete') (rebuilt ? summary.rebuilt : summary.synthesised).push(s.request.id);
@@ -463,11 +533,15 @@ async function replayWrite(
     summary.replayed++;
     summary.writes++;
   } catch (e) {
-    // The log says it succeeded (failed writes are not replayed): the engine disagrees.
-    tally(summary, { disagrees: ['write'] });
+    // The log says it succeeded (failed writes are not replayed): the engine disagrees. Not
+    // re-issued, so not in the count: said among the skipped, with what failed.
+    summary.disagreementsBy.write = (summary.disagreementsBy.write ?? 0) + 1;
     skip(summary, `${s.verb} failed in the engine: ${(e as Error).message}`);
+    await run.settle();
+    return false;
   }
   await run.settle();
+  return true;
 }
 
 /** Replays and folds the trace into its RunModel; every line also goes to `also` (a trace file). */

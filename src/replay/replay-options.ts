@@ -2,6 +2,7 @@
 // what-ifs) and what it reports, beside the trace it writes. The header's params carry the same,
 // so a run read back from its trace says what it was a replay of.
 import type { ImportReport } from '../run/import-report';
+import { replayCountText, type SeedingShort } from '../run/views/replay-count';
 
 /** How an import is replayed through the engine. */
 export interface ReplayOptions {
@@ -43,8 +44,10 @@ export interface SeededResource {
 export interface ReplaySummary {
   /** Imported requests handed to the replay. */
   requests: number;
-  /** Re-issued to the engine. */
+  /** Re-issued to the engine (ReplayCount.reissued: the one count every face says). */
   replayed: number;
+  /** Of them, those whose answer was compared with the log's (ReplayCount.compared). */
+  compared: number;
   lists: number;
   watches: number;
   writes: number;
@@ -56,9 +59,11 @@ export interface ReplaySummary {
   /** Requests without a time in the log: kept in their order after the previous timed one. */
   untimed: number;
   seeded: SeededResource[];
-  /** Re-issued requests whose engine answer differs from the log's, and what differed, counted. */
+  /** Compared requests whose engine answer differs from the log's (each once), and what differed, counted. */
   disagreements: number;
   disagreementsBy: Record<string, number>;
+  /** Disagreeing LISTs whose log answer had more objects than the replay seeded (ReplayCount.seedingShort). */
+  seedingShort: SeedingShort[];
   /** LIST+WATCH pairs turned into WatchList watches (the watchList what-if). */
   watchListPairs: number;
   /** What the replay took for granted, in words (every face prints these). */
@@ -86,4 +91,19 @@ export function whatIfText(params: Record<string, number | string | boolean>): s
   if (params.watchCacheSize !== undefined) parts.push(`watchCacheSize=${params.watchCacheSize}`);
   if (params.watchList !== undefined) parts.push(`watchList=${params.watchList}`);
   return parts.join(',');
+}
+
+/**
+ * A replay's outcome in words (the import's status bar and log line): the count the Replay tab
+ * says (replayCountText), then how many imported requests were not re-issued.
+ */
+export function replaySummaryText(s: ReplaySummary): string {
+  const count = replayCountText({
+    reissued: s.replayed,
+    compared: s.compared,
+    disagreements: s.disagreements,
+    seedingShort: s.seedingShort,
+  });
+  const left = s.requests - s.replayed;
+  return left > 0 ? `${count} (${left} of ${s.requests} imported not re-issued)` : count;
 }

@@ -35,6 +35,17 @@ export interface LoggedAnswer {
   error?: { code: number; reason: string; message: string };
   /** How long the watch stayed open in the log (absent: it began or ended outside the file). */
   durationMs?: number;
+  /**
+   * Objects the replay seeded where this LIST looks (its resource, in its namespace or in all):
+   * fewer than the log's answer shows means the replay cannot reproduce that answer.
+   */
+  seeded?: number;
+  /**
+   * Objects the log's answer proves exist where this LIST looks, at least: its items and
+   * remainingItemCount; without items (a Table body), a page of an unfiltered LIST with a
+   * continue token proves its limit and one more (its remainingItemCount more, when it says).
+   */
+  proven?: number;
 }
 
 // Two runs side by side (src/run/compare-runs.ts compareRuns).

@@ -117,7 +117,7 @@ describe('the inspector: the Replay tab', function () {
     assert.match((await bad.first().textContent()) ?? '', /410 Expired.*200.*≠ status/);
     assert.match(
       (await view.locator('.replay-summary').textContent()) ?? '',
-      /^4 re-issued requests compared with the log: 1 disagrees/,
+      /^4 requests re-issued and compared with the log: 1 disagrees/,
     );
     // The hostile user agent is text in a cell, not markup in the page.
     await view.locator('.vt-cell', { hasText: hostile }).first().waitFor({ timeout: uiTimeoutMs });

@@ -14,7 +14,11 @@ import { importFiles } from '../../import/import-files';
 import { ImportReportBuilder, explainShapes } from '../../import/import-report';
 import type { ImportedRequest } from '../../run/imported-request';
 import { replayToModel } from '../../replay/replay-import';
-import type { ReplayOptions, ReplaySummary } from '../../replay/replay-options';
+import {
+  replaySummaryText,
+  type ReplayOptions,
+  type ReplaySummary,
+} from '../../replay/replay-options';
 import type { RunModel } from '../../run/run-model';
 import { formatBytesRoughly } from '../../format/byte-size-text';
 import { withCancellableProgress } from '../shared/cancellable-progress';
@@ -89,10 +93,6 @@ function filesOf(arg: unknown): string[] | undefined {
     f instanceof vscode.Uri ? f.fsPath : typeof f === 'string' ? f : '',
   );
   return out.every((f) => f !== '') ? out : undefined;
-}
-
-function summaryMessage(s: ReplaySummary): string {
-  return `${s.replayed} of ${s.requests} request(s) replayed; ${s.disagreements} disagree with the log`;
 }
 
 /** Replays `requests` into a new stored run (its trace in our storage) and opens it. */
@@ -223,9 +223,9 @@ export async function importLogsCommand(
     deps.log.info(`import cancelled: ${names}`);
     return undefined;
   }
-  deps.log.info(`import replayed: ${names}: ${summaryMessage(outcome.summary)}`);
+  deps.log.info(`import replayed: ${names}: ${replaySummaryText(outcome.summary)}`);
   vscode.window.setStatusBarMessage(
-    `List/Watch: ${names}: ${summaryMessage(outcome.summary)}`,
+    `List/Watch: ${names}: ${replaySummaryText(outcome.summary)}`,
     8000,
   );
   return outcome.run;
@@ -329,6 +329,6 @@ export async function replayWhatIfCommand(
       ),
   );
   if (!outcome) return undefined;
-  deps.log.info(`what-if replayed: ${outcome.run.title}: ${summaryMessage(outcome.summary)}`);
+  deps.log.info(`what-if replayed: ${outcome.run.title}: ${replaySummaryText(outcome.summary)}`);
   return outcome.run;
 }

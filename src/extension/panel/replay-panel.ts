@@ -3,6 +3,7 @@
 // differs. Bounded (the disagreeing rows are kept first), plain data for the webview.
 import type { ReplayPanel, ReplayRow } from '../../protocol';
 import type { ListRecord, LoggedAnswer, RunModel, WatchRequestRecord } from '../../run/run-model';
+import { replayCountOf } from '../../run/views/replay-count';
 
 /** Rows the tab gets at most. */
 export const maxReplayRows = 5000;
@@ -67,7 +68,6 @@ export function replayPanel(model: RunModel): ReplayPanel | undefined {
       disagrees: w.disagrees ?? [],
     });
   }
-  const disagreements = rows.filter((r) => r.disagrees.length > 0).length;
   let kept = rows;
   if (rows.length > maxReplayRows) {
     // The disagreeing rows are the ones worth a look: they stay.
@@ -80,8 +80,7 @@ export function replayPanel(model: RunModel): ReplayPanel | undefined {
   return {
     rows: kept,
     rowsDropped: rows.length - kept.length,
-    requests: rows.length,
-    disagreements,
+    count: replayCountOf(model),
     ...(model.comparison ? { comparison: model.comparison } : {}),
   };
 }

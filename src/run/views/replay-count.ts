@@ -1,0 +1,76 @@
+// No upstream counterpart: the one count a replayed import reports, and its words. Every face
+// (the import's status bar and log line, the Replay tab) says it with replayCountText, so the
+// figures cannot drift apart: requests re-issued to the engine; of them, those whose answer was
+// compared with the log's; of those, the ones that disagree. A disagreement the replay's own
+// seeding explains (the log's answer had more objects than the replay seeded) is said as that,
+// never blamed on the apiserver.
+import { formatCount, plural } from '../../format/count-text';
+import type { LoggedAnswer, RunModel } from '../run-model';
+
+/** A replayed import's requests, counted once. */
+export interface ReplayCount {
+  /** Requests re-issued to the engine (LISTs, WATCHes, writes). */
+  reissued: number;
+  /** Of them, those whose answer was compared with the log's (LISTs and WATCHes with a logged answer). */
+  compared: number;
+  /** Of those, the ones whose answer differs from the log's. */
+  disagreements: number;
+  /** Of those, the ones the replay's seeding explains: the log's answer had more objects than were seeded. */
+  seedingShort: SeedingShort[];
+}
+
+/** A LIST the replay could not answer as the log did: fewer objects seeded than the log proves. */
+export interface SeedingShort {
+  seeded: number;
+  logged: number;
+  /** The log proves at least `logged` (a page's limit and a token), not exactly `logged`. */
+  atLeast: boolean;
+}
+
+/**
+ * The replay seeded fewer objects where the LIST looks than the log's answer proves: the engine
+ * cannot give that answer, whatever the apiserver does.
+ */
+export function seedingShortOf(a: LoggedAnswer | undefined): SeedingShort | undefined {
+  if (a?.seeded === undefined || a.proven === undefined || a.proven <= a.seeded) return undefined;
+  return { seeded: a.seeded, logged: a.proven, atLeast: a.items === undefined };
+}
+
+/** The count, read from a replayed import's run model. */
+export function replayCountOf(model: RunModel): ReplayCount {
+  const writes = model.writes ? model.writes.total - (model.writes.byVerb.seed ?? 0) : 0;
+  const answers = [...model.lists, ...(model.watchRequests ?? [])];
+  const compared = answers.filter((a) => a.logged !== undefined);
+  const disagreeing = compared.filter((a) => (a.disagrees?.length ?? 0) > 0);
+  return {
+    reissued: answers.length + writes,
+    compared: compared.length,
+    disagreements: disagreeing.length,
+    seedingShort: disagreeing.flatMap((a) => {
+      const s = seedingShortOf(a.logged);
+      return s ? [s] : [];
+    }),
+  };
+}
+
+/** The count in words, the same on every face. */
+export function replayCountText(c: ReplayCount): string {
+  const compared =
+    c.compared === c.reissued
+      ? ' and compared with the log'
+      : `, ${formatCount(c.compared)} of them compared with the log`;
+  const head = `${plural(c.reissued, 'request')} re-issued${compared}`;
+  if (c.disagreements === 0) return `${head}: the engine agrees with every one`;
+  const text = `${head}: ${formatCount(c.disagreements)} disagree${c.disagreements === 1 ? 's' : ''}`;
+  const short = c.seedingShort.length;
+  if (short === 0)
+    return `${text}. A real apiserver disagreeing with the model is worth a look either way`;
+  // One LIST's own pair of figures (the largest answer), never a minimum and a maximum of two.
+  const worst = c.seedingShort.reduce((a, b) =>
+    b.logged - b.seeded > a.logged - a.seeded ? b : a,
+  );
+  const why = `the replay seeded ${plural(worst.seeded, 'object')}; the log's answer ${worst.atLeast ? 'proves at least' : 'had'} ${formatCount(worst.logged)}${short === 1 ? '' : ' (the widest gap)'}: the replay cannot reproduce ${short === 1 ? 'it' : 'them'}`;
+  if (short === c.disagreements)
+    return `${text}, ${short === 1 ? 'because' : 'all because'} ${why}`;
+  return `${text}; ${formatCount(short)} of them because ${why}. The other ${formatCount(c.disagreements - short)} ${c.disagreements - short === 1 ? 'is' : 'are'} worth a look: a real apiserver disagreeing with the model`;
+}
