@@ -225,7 +225,7 @@ export class ListsView {
         {
           id: 'etcdCalls',
           title: 'etcd requests',
-          width: '5.5em',
+          width: '7em',
           align: 'end',
           description: listEtcdRequestsText,
           render: (l, c) => {
