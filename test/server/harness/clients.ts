@@ -57,7 +57,7 @@ export function suiteKubectls(): Kubectl[] {
       ...kubectls.map((k) => [
         `kubectl ${k.gitVersion}`,
         watchListEnv(k)
-          ? `WatchList ${k.minor >= 35 ? 'by default, off' : ''} via ${Object.keys(watchListEnv(k) ?? {})[0]}`
+          ? `WatchList ${k.minor >= 35 ? 'by default' : 'via'} ${Object.keys(watchListEnv(k) ?? {})[0]}`
           : 'no WatchList',
         k.path,
       ]),
