@@ -2,7 +2,8 @@
 // LiveRecorder (as the extension records one), with `get pods -w`, a reflector `wait --for=delete`
 // and a WatchList `wait --for=delete` (watchListEnv) reading it. Read and Last RV in the run model,
 // in its saved trace reloaded and in the Perfetto export are checked against what kubectl printed
-// (get -w) and what the engine sent (the initial-events-end bookmark's RV). No upstream counterpart.
+// (get -w) and what the engine sent (the initial-events-end bookmark's RV); Next bookmark against
+// the bucket the engine holds the watcher in. No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -139,7 +140,7 @@ function describeLiveWatchers(k: Kubectl): void {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('get -w, a reflector wait and a WatchList wait: Read and Last RV are what each client read, deletes included, in the model, the saved trace and Perfetto', async () => {
+    it('get -w, a reflector wait and a WatchList wait: Read and Last RV are what each client read, deletes included, in the model, the saved trace and Perfetto; Next bookmark after a re-queue', async () => {
       await createPod('lw-0');
       await createPod('lw-1');
       const getW = start([
@@ -195,6 +196,39 @@ function describeLiveWatchers(k: Kubectl): void {
         atSync.lastRv,
         bookmark.event.resourceVersion,
         "WatchList wait: Last RV is the bookmark's",
+      );
+
+      // Next bookmark: the WatchList watcher sat in the start bucket until the next bookmark tick
+      // popped it, then was re-queued for its heartbeat; the figure names the bucket the engine
+      // holds it in.
+      const bucketSecond = (id: string): number | undefined => {
+        const b = server.registry.resources.find((r) => r.resource === 'pods')?.engine.cacher
+          .bookmarkWatchers;
+        for (const [bucketId, ws] of b?.watchersBuckets ?? [])
+          if (ws.some((w) => String(w.id) === id))
+            return (b!.createTime + bucketId * 1000 - server.startedAt) / 1000;
+        return undefined;
+      };
+      let requeued: { model: RunModel; second: number } | undefined;
+      await until('the WatchList watcher was popped and re-queued', async () => {
+        const model = await savedModel(recorder);
+        const log = trackOf(model, ua, 'metadata.name=lw-1').log.map((e) => e.kind);
+        const second = bucketSecond(wl.id);
+        const popped = log.indexOf('bookmark-popped');
+        if (popped < 0 || !log.slice(popped).includes('bookmark-scheduled') || !second)
+          return false;
+        requeued = { model, second };
+        return true;
+      });
+      const { model: afterTick, second } = requeued!;
+      assert.strictEqual(
+        watcherFiguresAt(
+          trackOf(afterTick, ua, 'metadata.name=lw-1'),
+          afterTick.durationMs,
+          afterTick.durationMs,
+        ).nextBookmarkSecond,
+        second,
+        'WatchList wait: Next bookmark after the re-queue',
       );
 
       await call('DELETE', `${pods}/lw-0`);
