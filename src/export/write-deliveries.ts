@@ -67,14 +67,17 @@ export function watcherReads(track: WatcherTrack, steps: readonly EtcdWriteStep[
   let bookmarks = 0;
   for (const s of track.samples ?? []) {
     const read = s.received - received;
-    const marks = s.bookmarks - bookmarks;
+    // A bookmark is counted when it is sent (into the result channel), a line when the client
+    // takes it: only a sample where the client's count grew is a read, and the bookmarks sent
+    // since the last read are at most the lines it took.
+    if (read <= 0) continue;
+    const marks = Math.min(read, Math.max(0, s.bookmarks - bookmarks));
     received = s.received;
-    bookmarks = s.bookmarks;
-    if (read <= 0 && marks <= 0) continue;
+    bookmarks += marks;
     const r: WatcherRead = {
       at: s.at,
-      events: Math.max(0, read - marks),
-      bookmarks: Math.max(0, marks),
+      events: read - marks,
+      bookmarks: marks,
       lastRv: s.lastRv,
       bufferFill: s.bufferFill,
     };

@@ -195,6 +195,10 @@ export class RunModelBuilder {
         return;
       case 'bookmarks/bucket-popped':
         this.bookmarkTicks.bucketPopped();
+        this.watchers.popped(e);
+        return;
+      case 'bookmarks/scheduled':
+        this.watchers.scheduled(e);
         return;
       case 'cacher/bookmark-tick':
         this.bookmarkTicks.tick(e);

@@ -1,14 +1,19 @@
 // No upstream counterpart: folds the figures a run recorded over time into each WatcherTrack's
-// `samples` (the scenario run's per-instant `watchers` records, plus the bookmarks and floor
-// changes the watcher's own events report), so that every face can read a watcher at any moment.
+// `samples` (the scenario run's per-instant `watchers` records, plus the bookmarks, floor
+// changes and bookmark buckets the watcher's own events report), so that every face can read a
+// watcher at any moment.
 import type { WatcherSampleGroup } from './trace/trace-format';
 import type { VirtualMs, WatcherSample, WatcherTrack } from './run-model';
 
-/** The track's sample for instant `at`: the last one when it is at `at`, else a copy of it from `at` on. */
+/**
+ * The track's sample for instant `at`: the last one when it is at `at`, else a copy of it from `at`
+ * on. An event told after a later sample (a live run's aggregated `bookmarks/scheduled` is emitted
+ * a tick after its instant) changes the last sample: samples stay in time order.
+ */
 export function sampleFrom(track: WatcherTrack, at: VirtualMs): WatcherSample {
   const samples = (track.samples ??= []);
   const last = samples[samples.length - 1];
-  if (last && last.at === at) return last;
+  if (last && last.at >= at) return last;
   // One literal shape for every sample (a spread would make them differ): there are millions.
   const next: WatcherSample = last
     ? {
@@ -41,11 +46,15 @@ export function forEachId(ids: WatcherSampleGroup['ids'], fn: (id: string) => vo
   }
 }
 
-/** One `watchers` record: each named watcher's figures from `at` on. */
+/**
+ * One `watchers` record: each named watcher's figures from `at` on. `withBuckets` false: its
+ * bookmark buckets are left as the events put them (bookmarks/scheduled and bucket-popped).
+ */
 export function foldSampleGroups(
   at: VirtualMs,
   changes: readonly WatcherSampleGroup[],
   trackOf: (id: string) => WatcherTrack | undefined,
+  withBuckets = true,
 ): void {
   for (const g of changes) {
     forEachId(g.ids, (id) => {
@@ -55,7 +64,8 @@ export function foldSampleGroups(
       s.received += g.received;
       s.lastRv = g.lastRv;
       if (g.bufferFill !== undefined) s.bufferFill = g.bufferFill;
-      if (g.nextBookmarkSecond !== undefined) s.nextBookmarkSecond = g.nextBookmarkSecond;
+      if (withBuckets && g.nextBookmarkSecond !== undefined)
+        s.nextBookmarkSecond = g.nextBookmarkSecond;
     });
   }
 }

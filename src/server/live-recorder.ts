@@ -123,6 +123,11 @@ export function relativeEvent(e: EngineEvent, t0: number): EngineEvent {
     const v = copy[f];
     if (typeof v === 'number') copy[f] = v - t0;
   }
+  // The buckets a watcher was put into: their times too (its Next bookmark second).
+  if (e.type === 'bookmarks/scheduled')
+    copy.buckets = e.buckets.map((b) =>
+      b.bucketTime === undefined ? b : { ...b, bucketTime: b.bucketTime - t0 },
+    );
   return copy as unknown as EngineEvent;
 }
 

@@ -158,11 +158,29 @@ describe('the live run in the workbench', function () {
       );
       const agent = `kubectl.1.${wl.minor}/${wl.gitVersion}`;
       await showTab(page, 'Watchers');
+      // The wait's own row: `get pods -w` above runs the same kubectl (same User-Agent), so the
+      // row is found by the wait's selector.
       const waitRows = panel().locator('#view-watchers .vt-row:not(.loading)', {
-        hasText: wl.gitVersion,
+        hasText: 'metadata.name=pod-0',
       });
       await waitRows.first().waitFor({ timeout: 30_000 });
       await waitRows.first().click();
+      // It read its initial ADDED event and the initial-events-end bookmark: Read ≥ 2, and Last
+      // RV is the bookmark's (a number, not "nothing read yet").
+      const fact = (name: string) =>
+        panel()
+          .locator('#view-watchers .detail dl.facts dt', { hasText: name })
+          .locator('xpath=following-sibling::dd[1]');
+      for (let i = 0; i < 50; i++) {
+        const read = Number(
+          /^\d+/.exec((await fact('Read by the client').textContent()) ?? '')?.[0],
+        );
+        if (read >= 2) break;
+        await page.waitForTimeout(200);
+      }
+      const readText = (await fact('Read by the client').textContent()) ?? '';
+      assert.ok(Number(/^\d+/.exec(readText)?.[0]) >= 2, `WatchList wait: Read ${readText}`);
+      assert.match((await fact('Last RV read').textContent()) ?? '', /^\d+$/);
       await shot('live-run-watchers-watchlist-wait.png');
       const deleted = await kubectl(k!, target, ['delete', 'pod', 'pod-0']);
       assert.strictEqual(deleted.code, 0, deleted.stderr);

@@ -1417,7 +1417,10 @@ export class Cacher implements DelegatorHelper {
     return {
       get watcherScheduled() {
         const t = tally();
-        return t ? (e: { bucketId: number }) => t.scheduledWatcher(e.bucketId) : undefined;
+        return t
+          ? (e: { bucketId: number; watcherId: number | string }) =>
+              t.scheduledWatcher(e.bucketId, buckets().createTime + e.bucketId * 1000, e.watcherId)
+          : undefined;
       },
       get bucketPopped() {
         const i = activeSink(insp);

@@ -12,7 +12,8 @@ import type { EncodeReport } from './caching-object';
  * scheduling per watcher): collected, then emitted once at the next clock tick.
  */
 export class EventTally {
-  private scheduled = new Map<number, number>();
+  /** Watchers scheduled since the last flush, by bucket: its time and their ids. */
+  private scheduled = new Map<number, { bucketTime: number; watcherIds: Array<number | string> }>();
   private scheduledAt = 0;
   private serializations = new Map<string, SerializationEvent>();
   /** Counts the flushes: entries handed out before a flush are no longer collected. */
@@ -25,9 +26,11 @@ export class EventTally {
     private readonly groupResource: GroupResource,
   ) {}
 
-  scheduledWatcher(bucketId: number): void {
+  scheduledWatcher(bucketId: number, bucketTime: number, watcherId: number | string): void {
     if (this.scheduled.size === 0) this.scheduledAt = this.clock.now();
-    this.scheduled.set(bucketId, (this.scheduled.get(bucketId) ?? 0) + 1);
+    const bucket = this.scheduled.get(bucketId);
+    if (bucket) bucket.watcherIds.push(watcherId);
+    else this.scheduled.set(bucketId, { bucketTime, watcherIds: [watcherId] });
     this.ensureFlush();
   }
 
@@ -77,7 +80,12 @@ export class EventTally {
     if (this.scheduled.size > 0) {
       const buckets = [...this.scheduled.entries()]
         .sort((a, b) => a[0] - b[0])
-        .map(([bucketId, watchers]) => ({ bucketId, watchers }));
+        .map(([bucketId, b]) => ({
+          bucketId,
+          watchers: b.watcherIds.length,
+          bucketTime: b.bucketTime,
+          watcherIds: b.watcherIds,
+        }));
       this.scheduled.clear();
       this.eventSink.emit({
         type: 'bookmarks/scheduled',

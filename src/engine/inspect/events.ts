@@ -439,7 +439,19 @@ export interface BookmarkScheduleEvent {
   type: 'bookmarks/scheduled';
   at: number;
   groupResource: GroupResource;
-  buckets: { bucketId: number; watchers: number }[];
+  buckets: BookmarkScheduleBucket[];
+}
+
+/** One bucket of a `bookmarks/scheduled` event: the watchers put into it at that instant. */
+export interface BookmarkScheduleBucket {
+  bucketId: number;
+  watchers: number;
+  /**
+   * Clock ms the bucket stands for (createTime + bucketId s) and the watchers put into it, so a
+   * watcher's next bookmark is read from the events (absent in traces recorded before them).
+   */
+  bucketTime?: number;
+  watcherIds?: Array<number | string>;
 }
 
 /**

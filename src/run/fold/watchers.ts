@@ -2,7 +2,12 @@
 // cache watcher's events (created, state, bookmarks, live, terminated, stopped, closed), its
 // registration by the cacher, its client's close, the run's per-instant samples and its final
 // figures.
-import type { CacheWatcherEvent, CacherWatchEvent } from '../../engine';
+import type {
+  BookmarkBucketPopEvent,
+  BookmarkScheduleEvent,
+  CacheWatcherEvent,
+  CacherWatchEvent,
+} from '../../engine';
 import type { ScenarioInput, WatcherFinal, WatcherSampleGroup } from '../trace/trace-format';
 import type { WatcherStateName, WatcherTrack } from '../run-model';
 import { foldSampleGroups, forEachId, sampleFrom } from '../watcher-samples';
@@ -26,6 +31,11 @@ export class WatchersFold {
   private readonly tracks = new Map<string, TrackBuilder>();
   /** The trace has per-instant watcher samples (run-sampler.ts): tracks keep their `samples`. */
   private sampled = false;
+  /**
+   * The trace's `bookmarks/scheduled` events name the watchers they put into each bucket: a
+   * watcher's next bookmark comes from them alone (a sample's bucket figure is not read).
+   */
+  private bucketsFromEvents = false;
 
   constructor(
     /** Log entries (and bookmark times) kept per watcher. */
@@ -140,6 +150,39 @@ export class WatchersFold {
     );
   }
 
+  /**
+   * Watchers put into a bookmark bucket (at their creation, or re-queued after a bookmark tick
+   * popped theirs, as cacher.go's dispatchEvents does for those that still want bookmarks): from
+   * then on their next bookmark is that bucket's second.
+   */
+  scheduled(e: BookmarkScheduleEvent): void {
+    for (const b of e.buckets) {
+      if (b.watcherIds === undefined || b.bucketTime === undefined) continue;
+      this.bucketsFromEvents = true;
+      const second = b.bucketTime / 1000;
+      for (const id of b.watcherIds) {
+        const t = this.tracks.get(String(id));
+        if (!t) continue;
+        sampleFrom(t.track, e.at).nextBookmarkSecond = second;
+        t.log(e.at, 'bookmark-scheduled', `in the bookmark bucket of second ${second}`);
+      }
+    }
+  }
+
+  /** A bookmark tick popped a due bucket: its watchers sit in no bucket until re-queued. */
+  popped(e: BookmarkBucketPopEvent): void {
+    for (const id of e.watcherIds) {
+      const t = this.tracks.get(String(id));
+      if (!t) continue;
+      sampleFrom(t.track, e.at).nextBookmarkSecond = null;
+      t.log(
+        e.at,
+        'bookmark-popped',
+        `bookmark bucket of second ${e.bucketTime / 1000} popped: offered a bookmark`,
+      );
+    }
+  }
+
   /** The cacher registered a WATCH's watcher (`cacher/watch`, started): its bookmark floor. */
   registered(e: CacherWatchEvent): void {
     if (e.outcome !== 'started' || e.watcherId === undefined) return;
@@ -178,7 +221,7 @@ export class WatchersFold {
   /** The run's per-instant figures of the watchers that changed at `at`. */
   samples(at: number, changes: WatcherSampleGroup[]): void {
     this.sampled = true;
-    foldSampleGroups(at, changes, (id) => this.tracks.get(id)?.track);
+    foldSampleGroups(at, changes, (id) => this.tracks.get(id)?.track, !this.bucketsFromEvents);
     // A live run's reads are its tracks' Read and Last RV too (no `final` record follows them).
     for (const g of changes)
       forEachId(g.ids, (id) => {

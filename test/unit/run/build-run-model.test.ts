@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import { RunModelBuilder, selectorFromIdentifier } from '../../../src/run/build-run-model';
 import type { RunHeader } from '../../../src/run/run-model';
 import type { EngineEvent } from '../../../src/engine/inspect/events';
+import { watcherFiguresAt } from '../../../src/run/views/watcher-at-time';
 
 const header: RunHeader = {
   format: 'listwatch-trace',
@@ -47,6 +48,76 @@ describe('RunModelBuilder', () => {
       [w.bookmarksReceived, w.lastRvSent, w.selector, w.bufferCapacity],
       [20, 120, 'app=x', 10],
     );
+  });
+
+  it("a watcher's next bookmark is the bucket the events put it in: scheduled, popped, re-queued", () => {
+    const b = new RunModelBuilder(header);
+    const created: EngineEvent = {
+      type: 'watcher/created',
+      at: 0,
+      watcherId: 7,
+      groupResource: gr,
+      identifier: '',
+      chanSize: 10,
+      deadline: 600_000,
+      allowWatchBookmarks: true,
+    };
+    b.add(created);
+    b.add({ ...created, watcherId: 8 });
+    b.add({
+      type: 'bookmarks/scheduled',
+      at: 0,
+      groupResource: gr,
+      buckets: [{ bucketId: 0, watchers: 2, bucketTime: 0, watcherIds: [7, 8] }],
+    });
+    b.add({
+      type: 'bookmarks/bucket-popped',
+      at: 1000,
+      groupResource: gr,
+      bucketId: 0,
+      bucketTime: 0,
+      watchersDue: 2,
+      watcherIds: [7, 8],
+    });
+    // Re-queued (cacher.go dispatchEvents re-adds the watchers that still want bookmarks), told
+    // a tick later than its instant, after a sample at 1001: it changes that sample.
+    b.add({
+      kind: 'metrics',
+      scope: 'watchers',
+      at: 1001,
+      // A sample's bucket figure is not read once the events name the watchers.
+      changes: [{ ids: [8], received: 1, lastRv: 5, nextBookmarkSecond: 99 }],
+    });
+    b.add({
+      type: 'bookmarks/scheduled',
+      at: 1000,
+      groupResource: gr,
+      buckets: [{ bucketId: 61, watchers: 2, bucketTime: 61_000, watcherIds: [7, 8] }],
+    });
+    const m = b.finish();
+    const next = (id: string, at: number) =>
+      watcherFiguresAt(
+        m.watchers.find((w) => w.id === id)!,
+        at,
+        m.durationMs,
+      ).nextBookmarkSecond;
+    for (const id of ['7', '8']) {
+      assert.deepStrictEqual(
+        [next(id, 0), next(id, 2000)],
+        [0, 61],
+        `watcher ${id}: the start bucket, then the one it was re-queued into`,
+      );
+      const log = m.watchers.find((w) => w.id === id)!.log.map((e) => e.text);
+      assert.deepStrictEqual(
+        log.slice(-3),
+        [
+          'in the bookmark bucket of second 0',
+          'bookmark bucket of second 0 popped: offered a bookmark',
+          'in the bookmark bucket of second 61',
+        ],
+        `watcher ${id}: its log says the same`,
+      );
+    }
   });
 
   it('tracks state changes, drops by reason, termination and the close reason', () => {

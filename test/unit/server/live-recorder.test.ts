@@ -440,6 +440,86 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
     }
   });
 
+  it("a watcher re-queued after a bookmark tick: Next bookmark names its bucket's second, from the events", async () => {
+    const recorder = new LiveRecorder(server, { scrape: false });
+    const records: TraceRecord[] = [];
+    recorder.subscribe((r) => records.push(r));
+    const pods = server.registry.resources.find((r) => r.resource === 'pods');
+    assert.ok(pods);
+    const buckets = pods.engine.cacher.bookmarkWatchers;
+    /** The second (since the server started) of the bucket the engine holds watcher `id` in. */
+    const engineSecond = (id: number): number | undefined => {
+      for (const [bucketId, ws] of buckets.watchersBuckets)
+        if (ws.some((w) => w.id === id))
+          return (buckets.createTime + bucketId * 1000 - server.startedAt) / 1000;
+      return undefined;
+    };
+    let id = -1;
+    let second: number | undefined;
+    let poppedAt = 0;
+    // A WatchList watch that wants bookmarks: put into the start bucket while it waits for its
+    // initial-events-end bookmark, popped at the next tick (about 1 s) and re-queued for its
+    // next heartbeat (cacher.go dispatchEvents: watchers that still want bookmarks are re-added).
+    const w = await openWatch(
+      server,
+      '/api/v1/namespaces/default/pods?watch=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=600',
+      'requeued/v1',
+    );
+    try {
+      await until('watch-opened', () => inputs(records, 'watch-opened').length === 1);
+      const opened = inputs(records, 'watch-opened')[0];
+      assert.ok(opened.action === 'watch-opened' && typeof opened.watcherId === 'number');
+      id = opened.watcherId;
+      await until(
+        'its bucket popped, it re-queued, and the scheduling recorded',
+        () => {
+          const pop = records.find(
+            (r) =>
+              r.kind === 'event' &&
+              r.event.type === 'bookmarks/bucket-popped' &&
+              r.event.watcherIds.map(Number).includes(id),
+          );
+          if (pop?.kind !== 'event') return false;
+          poppedAt = pop.event.at;
+          second = engineSecond(id);
+          return (
+            second !== undefined &&
+            records.some(
+              (r) =>
+                r.kind === 'event' &&
+                r.event.type === 'bookmarks/scheduled' &&
+                r.event.at >= poppedAt,
+            )
+          );
+        },
+        400,
+      );
+    } finally {
+      w.close();
+      await until('watch-closed', () => inputs(records, 'watch-closed').length === 1);
+      recorder.dispose();
+    }
+    assert.ok(second !== undefined && second * 1000 > poppedAt, `re-queued for second ${second}`);
+    const { model } = await loadRun(recorder.traceLines(recorder.metricsRecord()));
+    const track = model.watchers.find((t) => t.id === String(id));
+    assert.ok(track);
+    const closedAt = track.closedAt ?? model.durationMs;
+    const atRequeued = watcherFiguresAt(track, closedAt - 1, model.durationMs);
+    assert.strictEqual(
+      atRequeued.nextBookmarkSecond,
+      second,
+      `Next bookmark after the re-queue (popped at ${poppedAt} ms); log: ${JSON.stringify(track.log)}`,
+    );
+    // Its event log says the same: the pop, then the bucket it was put into.
+    const log = track.log.map((e) => e.text);
+    const popped = log.findIndex((t) => /bookmark bucket of second -?[\d.]+ popped/.test(t));
+    assert.ok(popped >= 0, JSON.stringify(log));
+    assert.ok(
+      log.slice(popped).includes(`in the bookmark bucket of second ${second}`),
+      JSON.stringify(log),
+    );
+  });
+
   it('counts clock times from the server start (at, deadlines, recheck times)', () => {
     const table: Array<{ event: EngineEvent; want: Record<string, unknown> }> = [
       {
