@@ -19,6 +19,7 @@ import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import {
   requestsTo,
   startKubectl,
+  listThenWatchEnv,
   watchListEnv,
   type Kubectl,
   type KubectlProcess,
@@ -155,7 +156,10 @@ function describeLiveWatchers(k: Kubectl): void {
       await getW.until((p) => printed(p).length === 2, 'get -w printed the two pods it listed');
       const watched = (p: KubectlProcess) =>
         requestsTo(p.stderr, pods).some((s) => s.url.searchParams.get('watch') === 'true');
-      const reflector = start(['wait', '--for=delete', 'pod/lw-0', '--timeout=60s', '-v=6']);
+      const reflector = start(
+        ['wait', '--for=delete', 'pod/lw-0', '--timeout=60s', '-v=6'],
+        listThenWatchEnv(k),
+      );
       await reflector.until(watched, 'the reflector watched');
       const watchList = start(
         ['wait', '--for=delete', 'pod/lw-1', '--timeout=60s', '-v=6'],
