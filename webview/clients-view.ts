@@ -22,6 +22,7 @@ import {
 import { shortClientName } from '../src/run/views/client-name';
 import { relistRule, relistViaText } from '../src/run/relist-rule';
 import { statusText } from '../src/run/views/status-text';
+import { listRetryText } from '../src/run/views/chain-text';
 import { formatVirtualTime, watcherStateLabels } from '../src/run/views/watcher-states';
 import { formatCount, plural } from '../src/format/count-text';
 import { columnLegend, h, replaceChildren, visibleText } from './dom';
@@ -407,14 +408,12 @@ export class ClientsView {
               : `continues from start key "${visibleText(r.continueFrom.startKey)}" at rv ${r.continueFrom.resourceVersion} (DecodeContinue)`,
         }),
       );
-    if (r.retryOf !== undefined) {
-      const failed = c.requests[r.retryOf] as ClientListRequest;
+    if (r.retryOf !== undefined)
       lines.push(
         h('div', {
-          text: `retry of page ${r.page + 1}: the same continue token again after its ${failed.error ? `${failed.error.code} ${failed.error.reason}` : 'failed'} answer at ${formatVirtualTime(failed.at)} (client-go re-sends a page answered 429 or 5xx with Retry-After); the token came from page ${r.page}`,
+          text: listRetryText(r, c.requests[r.retryOf] as ClientListRequest),
         }),
       );
-    }
     if (place === 0 && chain.relist) {
       const w = c.requests[chain.relist.afterWatch] as ClientWatchRequest;
       lines.push(

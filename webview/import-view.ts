@@ -12,7 +12,16 @@ import type {
   PaginationChain,
   PanelModel,
 } from '../src/protocol';
-import { chainOutcomeText, chainRestartText, chainTokenText } from '../src/run/views/chain-text';
+import {
+  chainOrphanText,
+  chainOutcomeText,
+  chainPagesText,
+  chainRestartText,
+  chainRetryTexts,
+  chainTokenText,
+  joinsText,
+  singleListsText,
+} from '../src/run/views/chain-text';
 import { shortClientName, shortClientNames } from '../src/run/views/client-name';
 import { relistViaText } from '../src/run/relist-rule';
 import { formatCount, plural } from '../src/format/count-text';
@@ -133,6 +142,7 @@ export class ImportView {
       return;
     }
     const y = r.assumptions.year;
+    const joins = joinsText(r);
     replaceChildren(
       this.summary,
       facts([
@@ -145,6 +155,7 @@ export class ImportView {
           'Assumed',
           `${y ? `year ${y.value} (${visibleText(y.from)}), ` : ''}time zone ${r.assumptions.timeZone}; served as under profile ${r.profile}`,
         ],
+        ...(joins !== undefined ? [['Joined across files', joins] as [string, string]] : []),
         ['By verb', counts(r.requests.byVerb)],
         ['By code', counts(r.requests.byCode)],
         [
@@ -266,7 +277,9 @@ export class ImportView {
       `Pagination chains (${formatCount(c.chainsTotal)}${c.chainsDropped ? `, ${formatCount(c.chainsDropped)} not kept` : ''})`,
       items.length
         ? h('ol', { class: 'client-requests import-chains' }, ...items)
-        : h('p', { class: 'hint', text: 'No LIST.' }),
+        : h('p', { class: 'hint', text: c.lists ? 'No pagination chain.' : 'No LIST.' }),
+      c.singleLists > 0 &&
+        h('p', { class: 'import-single-lists', text: singleListsText(c.singleLists) }),
     );
   }
 
@@ -281,10 +294,7 @@ export class ImportView {
           class: `served served-${x.outcome === 'complete' ? 'cache' : 'error'}`,
           text: outcome,
         }),
-        h('span', {
-          class: 'chain-tag',
-          text: `${plural(x.pages, 'page')} · codes ${x.codes.join(' ')}${x.pages > x.codes.length ? ' …' : ''}`,
-        }),
+        h('span', { class: 'chain-tag', text: chainPagesText(x) }),
       ),
       h('div', {
         class: 'request-path',
@@ -292,13 +302,10 @@ export class ImportView {
       }),
       h('div', {
         class: 'hint',
-        text: `rv ${x.resourceVersion ?? '—'}${x.limit ? ` · limit ${x.limit}` : ''} · from ${visibleText(x.firstLine)} at ${iso(x.startedAt)}${x.user ? ` · ${visibleText(x.user)}` : ''}`,
+        text: `rv ${x.resourceVersion ?? '—'} · from ${visibleText(x.firstLine)} at ${iso(x.startedAt)}${x.user ? ` · ${visibleText(x.user)}` : ''}`,
       }),
     ];
-    if (x.orphan)
-      lines.push(
-        h('div', { class: 'hint', text: 'its first token came from a page before the log' }),
-      );
+    if (x.orphan) lines.push(h('div', { class: 'hint', text: chainOrphanText }));
     if (x.relist) lines.push(h('div', { class: 'relist', text: 'a relist' }));
     if (x.restartOf)
       lines.push(
@@ -307,13 +314,9 @@ export class ImportView {
           text: chainRestartText(x.restartOf),
         }),
       );
+    for (const t of chainRetryTexts(x)) lines.push(h('div', { class: 'import-retry', text: t }));
     for (const t of x.tokens)
-      lines.push(
-        h('div', {
-          class: 'import-token',
-          text: chainTokenText(t),
-        }),
-      );
+      lines.push(h('div', { class: 'import-token', text: chainTokenText(x, t) }));
     if (x.expired?.message)
       lines.push(h('div', { class: 'hint', text: `410: ${visibleText(x.expired.message)}` }));
     return h(
@@ -473,6 +476,7 @@ export class ImportView {
         ['Relist', r.rules.relist],
         ['Chains', r.rules.chains],
         ['Storms', r.rules.storms],
+        ['Joins', r.joins.rule],
       ]),
     );
   }

@@ -4,9 +4,18 @@
 // is shown through visibleText: a user agent cannot drive the terminal. No upstream counterpart.
 import type { ImportReport, ImportedClient, PaginationChain, Summary } from '../run/import-report';
 import { visibleText } from '../format/visible-text';
-import { chainOutcomeText, chainRestartText, chainTokenText } from '../run/views/chain-text';
+import {
+  chainOrphanText,
+  chainOutcomeText,
+  chainPagesText,
+  chainRestartText,
+  chainRetryTexts,
+  chainTokenText,
+  joinsText,
+  singleListsText,
+} from '../run/views/chain-text';
 import { relistViaText } from '../run/relist-rule';
-import { formatCount, plural } from '../format/count-text';
+import { formatCount } from '../format/count-text';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
 const shownPerSection = 10;
@@ -44,10 +53,12 @@ function chainLines(c: ImportedClient, chain: PaginationChain): string[] {
   const outcome = chainOutcomeText(chain);
   const head = [
     `  chain ${chain.id} · ${visibleText(clipped(c.userAgent, 40))}${chain.user ? ` (${visibleText(chain.user)})` : ''} · ${visibleText(chain.path)}${chain.selector ? `?${visibleText(chain.selector)}` : ''}`,
-    `    ${plural(chain.pages, 'page')}${chain.limit ? ` of limit ${chain.limit}` : ''}, codes [${chain.codes.join(' ')}${chain.pages > chain.codes.length ? ' …' : ''}], rv ${chain.resourceVersion ?? '—'}, ${outcome}${chain.orphan ? ' · its first token came from a page before the log' : ''}${chain.relist ? ' · a relist' : ''} · from ${chain.firstLine}`,
+    `    ${chainPagesText(chain)} · rv ${chain.resourceVersion ?? '—'} · ${outcome}${chain.orphan ? ` · ${chainOrphanText}` : ''}${chain.relist ? ' · a relist' : ''} · from ${chain.firstLine}`,
   ];
   if (chain.restartOf) head.push(`    ${chainRestartText(chain.restartOf)}`);
-  for (const t of chain.tokens.slice(0, shownPerSection)) head.push(`    ${chainTokenText(t)}`);
+  for (const t of chainRetryTexts(chain).slice(0, shownPerSection)) head.push(`    ${t}`);
+  for (const t of chain.tokens.slice(0, shownPerSection))
+    head.push(`    ${chainTokenText(chain, t)}`);
   if (chain.tokens.length > shownPerSection)
     head.push(`    … ${formatCount(chain.tokens.length - shownPerSection)} more tokens (--json)`);
   if (chain.expired?.message)
@@ -66,11 +77,8 @@ function initialListsLine(r: ImportReport): string[] {
 
 /** How the records of several files were made one request each (files read together only). */
 function joinsLine(r: ImportReport): string[] {
-  const { auditID, timeVerbURL } = r.joins;
-  if (r.files.length < 2 && auditID + timeVerbURL === 0) return [];
-  return [
-    `Joined across files: ${formatCount(auditID)} by Audit-Id, ${formatCount(timeVerbURL)} by time+verb+URL (rule under Rules); the rest are in one file each.`,
-  ];
+  const text = joinsText(r);
+  return text === undefined ? [] : [`Joined across files: ${text}`];
 }
 
 export function renderImportReport(r: ImportReport): string {
@@ -127,6 +135,11 @@ export function renderImportReport(r: ImportReport): string {
   for (const [c, x] of paged.slice(0, shownPerSection * 2)) out.push(...chainLines(c, x));
   if (paged.length > shownPerSection * 2)
     out.push(`  … ${formatCount(paged.length - shownPerSection * 2)} more (--json)`);
+  for (const c of r.clients)
+    if (c.singleLists > 0)
+      out.push(
+        `  ${visibleText(clipped(c.userAgent, 40)) || '(none)'}: ${singleListsText(c.singleLists)}`,
+      );
   const relists = r.clients.flatMap((c) => c.relistDetails.map((x) => [c, x] as const));
   out.push('', `Relists (${formatCount(r.clients.reduce((s, c) => s + c.relists, 0))}):`);
   if (!relists.length) out.push('  none');

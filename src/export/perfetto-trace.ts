@@ -9,13 +9,16 @@
 //   read nested in them, with a flow arrow from the write whose event a read ended with
 //   (write-deliveries.ts says what the model can and cannot tell);
 // - process "clients": a track per client (more lanes when its requests overlap), its LISTs with
-//   their etcd calls nested and its WATCHes.
+//   their etcd calls nested (chain and page numbered as the Clients tab does; a retried page's
+//   slice says so in its name and `retryOf`) and its WATCHes.
 // Names are short and fixed or bounded; everything the run says (requests, rules, keys, errors) is
 // in `args`, which JSON escapes.
 import { inspectContinue } from '../engine';
 import { visibleText } from '../format/visible-text';
 import { relistViaText } from '../run/relist-rule';
+import { listRetryLabel, listRetryText } from '../run/views/chain-text';
 import type {
+  ClientListRequest,
   ClientRecord,
   EtcdRequestRecord,
   ListRecord,
@@ -210,7 +213,11 @@ function clientSlices(c: ClientRecord, lists: Map<string, ListRecord>, runEnd: V
     if (r.kind === 'list') {
       const l = lists.get(r.listId);
       if (!l) continue;
-      const extra: TraceEventArgs = { chain: r.chain, page: r.page };
+      // Numbered from 1, as the Clients tab numbers them, so both name the same chain and page.
+      const extra: TraceEventArgs = { chain: r.chain + 1, page: r.page + 1 };
+      const failed =
+        r.retryOf !== undefined ? (c.requests[r.retryOf] as ClientListRequest) : undefined;
+      if (failed) extra.retryOf = listRetryText(r, failed);
       if (r.continueFrom)
         extra.continueFrom =
           'error' in r.continueFrom
@@ -219,7 +226,9 @@ function clientSlices(c: ClientRecord, lists: Map<string, ListRecord>, runEnd: V
       const chain = c.chains[r.chain];
       if (chain?.relist)
         extra.relist = `${chain.relist.gapMs} ms after a watch ended (${chain.relist.because})`;
-      out.push(listSlice(l, runEnd, extra));
+      const slice = listSlice(l, runEnd, extra);
+      if (failed) slice.name = `${slice.name} ${listRetryLabel(r, failed)}`;
+      out.push(slice);
       continue;
     }
     const end = r.end?.at ?? runEnd;

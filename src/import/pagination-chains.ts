@@ -6,10 +6,10 @@
 // of its client + path + selectors at its token's RV (the chain's snapshot) whose last page started
 // before its token's start key, as only that chain's previous page can have issued it (two kubectl
 // runs a second apart read at the same RV). A retried page (the same token again) stays in its
-// chain; a LIST that came back whole is a single LIST, counted, not a chain. A page answered 410
-// Expired breaks its chain; the next LIST of the same key from scratch, or with the
-// inconsistent-continuation token (rv -1) the 410 handed out, is a new chain linked to the broken
-// one.
+// chain, as does a failed first page sent again with the same query; a LIST that came back whole
+// is a single LIST, counted, not a chain. A page answered 410 Expired breaks its chain; the next
+// LIST of the same key from scratch, or with the inconsistent-continuation token (rv -1) the 410
+// handed out, is a new chain linked to the broken one.
 import type { ChainToken, PaginationChain } from '../run/import-report';
 import type { ListPath } from '../request/list-path';
 import type { ImportedRequest } from '../run/imported-request';
@@ -23,7 +23,7 @@ export const maxPagesPerChain = 200;
 /** Chains of one key (client, path, selectors) followed at once; an older one is settled. */
 const maxOpenPerKey = 4;
 
-export const chainRule = `a pagination chain is one client's (user agent and user) pages of one path + label/field selectors: it starts at a first page (no continue), and grows only by a page whose token its previous page issued: the token that page answered with (when the log has responses), else a token at the chain's RV (or any RV while the chain has none yet) whose start key is after the previous page's; a page that sends again the very token of its chain's last page (a retry, after an error or an answer the log does not show) stays in the chain; a page no chain issued a token to is an orphan chain (its first page is before the log); a LIST that came back whole (no continue in its answer, or without responses no next page) is a single LIST, not a chain; the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
+export const chainRule = `a pagination chain is one client's (user agent and user) pages of one path + label/field selectors: it starts at a first page (no continue), and grows only by a page whose token its previous page issued: the token that page answered with (when the log has responses), else a token at the chain's RV (or any RV while the chain has none yet) whose start key is after the previous page's; a page that sends again the very token of its chain's last page (a retry, after an error or an answer the log does not show) stays in the chain, and so does a first page (no continue) answered 429 or 5xx and sent again as it was (the same path and query): retries, not new pages; a page no chain issued a token to is an orphan chain (its first page is before the log); a LIST that came back whole (no continue in its answer, or without responses no next page) is a single LIST, not a chain; the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
 
 interface OpenChain {
   chain: PaginationChain;
@@ -31,6 +31,10 @@ interface OpenChain {
   lastContinue: string | undefined;
   /** The continue token the last page sent ('' : it was the first page). */
   lastToken: string;
+  /** The last request as sent (path and query): a failed first page is retried with the same. */
+  lastRequestURI: string;
+  /** The last request's index into the chain's requests (`codes`): what a retry re-sends. */
+  lastAttempt: number;
   /** The start key of the last token sent (pages start ever later; a 410's rv -1 token has it). */
   lastStartKey?: string;
   /** The last page's HTTP status (0: the log does not say). */
@@ -79,7 +83,7 @@ function issuerOf(
     )[0];
   if (atRV) return { o: atRV, linkedBy: 'rv' };
   const noRV = [...growing].reverse().find((c) => c.chain.resourceVersion === null);
-  if (noRV) return { o: noRV, linkedBy: noRV.chain.pages === 1 ? 'first-page' : 'rv' };
+  if (noRV) return { o: noRV, linkedBy: noRV.lastToken === '' ? 'first-page' : 'rv' };
   if (retried) return { o: retried, linkedBy: 'retry' };
   return undefined;
 }
@@ -146,10 +150,25 @@ export class PaginationChains {
     let o: OpenChain | undefined;
     let linkedBy: ChainToken['linkedBy'] = 'none';
     let decoded: DecodedContinue | undefined;
+    let retry = false;
     if (token !== '') {
       decoded = decodeContinueToken(token, scope);
       const issuer = issuerOf(open, token, decoded);
       if (issuer) ({ o, linkedBy } = issuer);
+      retry = linkedBy === 'retry';
+    } else {
+      // A first page that failed (429, 5xx), sent again as it was: client-go's retry, the same
+      // chain. The newest such chain: an older one was given up.
+      o = [...open]
+        .reverse()
+        .find(
+          (c) =>
+            c.lastToken === '' &&
+            c.lastCode >= 300 &&
+            c.chain.outcome === 'error' &&
+            c.lastRequestURI === r.requestURI,
+        );
+      retry = o !== undefined;
     }
     if (!o) {
       const chain: PaginationChain = {
@@ -192,7 +211,14 @@ export class PaginationChains {
         broken.chain.restartedBy = chain.id;
         this.expired.delete(key);
       } else if (token !== '') chain.orphan = true;
-      o = { chain, lastContinue: undefined, lastToken: token, lastCode: 0 };
+      o = {
+        chain,
+        lastContinue: undefined,
+        lastToken: token,
+        lastRequestURI: r.requestURI,
+        lastAttempt: 0,
+        lastCode: 0,
+      };
       open.push(o);
       if (open.length > maxOpenPerKey) this.settle(open.shift() as OpenChain);
       this.open.set(key, open);
@@ -202,8 +228,12 @@ export class PaginationChains {
     if (c.outcome === 'error') c.outcome = 'open';
     const page = c.pages++;
     const code = r.code ?? 0;
+    if (retry && page < maxPagesPerChain)
+      (c.retries ??= []).push({ attempt: page, retryOf: o.lastAttempt });
     o.lastCode = code;
     o.lastToken = token;
+    o.lastRequestURI = r.requestURI;
+    o.lastAttempt = page;
     if (page < maxPagesPerChain) {
       c.codes.push(code);
       if (decoded) c.tokens.push({ page, linkedBy, ...decoded });

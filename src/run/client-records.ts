@@ -100,6 +100,12 @@ function foldClient(
    * again is a retry of that page (client-go's request re-sends a 429 or 5xx), not a new chain.
    */
   const failedByToken = new Map<string, { chain: number; attempt: number }>();
+  /**
+   * Chains whose first page (no continue) failed otherwise than 410, by its request (path and
+   * query): the same request again is that first page retried, as client-go re-sends it, not a
+   * new chain (nor a relist).
+   */
+  const failedFirstByRequest = new Map<string, { chain: number; attempt: number }>();
   /** The last watch sent, and whether a LIST chain started after it. */
   let lastWatch: number | undefined;
   let listedSinceWatch = false;
@@ -112,12 +118,18 @@ function foldClient(
       const l = s.list;
       const token = queryParam(l.request, continueParam);
       let chain = token !== '' ? byToken.get(token) : undefined;
-      const failed = token !== '' && chain === undefined ? failedByToken.get(token) : undefined;
+      const failed =
+        token !== ''
+          ? chain === undefined
+            ? failedByToken.get(token)
+            : undefined
+          : failedFirstByRequest.get(l.request);
       if (failed) chain = failed.chain;
       let orphan = false;
       if (chain !== undefined) {
         byToken.delete(token);
         failedByToken.delete(token);
+        failedFirstByRequest.delete(l.request);
       } else {
         orphan = token !== '';
         chain = chains.length;
@@ -167,6 +179,7 @@ function foldClient(
         if (c.outcome === 'expired') expiredChain = chain;
         else if (token !== '')
           failedByToken.set(token, { chain, attempt: c.pages[c.pages.length - 1] });
+        else failedFirstByRequest.set(l.request, { chain, attempt: c.pages[c.pages.length - 1] });
       } else if (l.endedAt === undefined) c.outcome = 'open';
       else if (l.continue !== '') {
         c.outcome = 'open';
@@ -175,6 +188,8 @@ function foldClient(
       continue;
     }
     const q = s.watch as WatchRequestRecord;
+    // A LIST after a watch is the client's next list, not the retry of a failed first page.
+    failedFirstByRequest.clear();
     const track = q.watcherId !== undefined ? trackOf(q.watcherId) : undefined;
     const w: ClientWatchRequest = {
       kind: 'watch',

@@ -180,9 +180,16 @@ export interface PaginationChain {
   endedAt: number | null;
   /** Where its first page is in the log (`file:line`). */
   firstLine: string;
+  /** Requests sent in it: each page once, and each retry of a page again (`retries`). */
   pages: number;
-  /** Each page's HTTP status (the first maxPagesPerChain; 0: the log does not say). */
+  /** Each request's HTTP status (the first maxPagesPerChain; 0: the log does not say). */
   codes: number[];
+  /**
+   * Requests that re-sent a failed one (indexes into `codes`): a page answered 429 or 5xx sent
+   * again, the same continue token, or for the first page the same request (no continue), as
+   * client-go retries it. They are the chain's, not new pages nor new chains.
+   */
+  retries?: Array<{ attempt: number; retryOf: number }>;
   /** The continue tokens pages 2… sent, decoded, page by page (the first maxPagesPerChain). */
   tokens: ChainToken[];
   /** complete: the last page had no continue (or, without responses, the last page seen succeeded). */

@@ -10,6 +10,9 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { encodeContinue } from '../../src/engine/storage/continue';
 import { ImportReportBuilder } from '../../src/import/import-report';
 import type { ImportedRequest } from '../../src/run/imported-request';
+import type { ImportReport } from '../../src/run/import-report';
+import { renderImportReport } from '../../src/cli/import-report-text';
+import { chainRetryTexts, joinsText, singleListsText } from '../../src/run/views/chain-text';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
@@ -22,6 +25,7 @@ const folder = testResultsDir('e2e', 'import-traces');
 const hostile = 'evil/1.0 <script>alert(1)</script><img src=x onerror=alert(2)>';
 const t0 = Date.UTC(2025, 2, 12, 10, 15, 0);
 const informer = 'informer/1.35.0';
+const lister = 'lister/2.0';
 const watchList =
   'allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=300&watch=true';
 
@@ -55,7 +59,7 @@ function req(
 const token = (last: string, rv: number) =>
   encodeContinue(`/registry/pods/${last}\u0000`, '/registry/pods/', rv);
 
-function writeTraces(): { imported: string; plain: string } {
+function writeTraces(): { imported: string; plain: string; report: ImportReport } {
   fs.mkdirSync(folder, { recursive: true });
   const b = new ImportReportBuilder('1.36');
   const backup = 'backup-agent/1.7.0';
@@ -92,6 +96,17 @@ function writeTraces(): { imported: string; plain: string } {
       },
     },
     req('watch', `/api/v1/pods?${watchList}`, informer, 71, 371),
+    // A lister joined from a second file: its first page answered 504 and sent again as it was (a
+    // retry in its chain), then a LIST without limit that came back whole (a single LIST).
+    {
+      ...req('list', '/api/v1/pods?limit=100', lister, 500, 500.1, 504),
+      joinedBy: 'audit-id' as const,
+    },
+    {
+      ...req('list', '/api/v1/pods?limit=100', lister, 501, 501.2),
+      joinedBy: 'time-verb-url' as const,
+    },
+    req('list', '/api/v1/configmaps', lister, 510, 510.1),
   ])
     b.request(r);
   b.reject({
@@ -102,11 +117,14 @@ function writeTraces(): { imported: string; plain: string } {
     text: '{"kind":"Event","userAgent":"<b>bold</b>',
   });
   const report = b.finish({
-    records: 9,
+    records: 14,
     lines: 4242,
     skipped: 0,
     rejected: 1,
-    files: [{ file: 'audit.log', format: 'audit' }],
+    files: [
+      { file: 'audit.log', format: 'audit' },
+      { file: 'lister.log', format: 'kubectl' },
+    ],
     assumptions: { timeZone: 'UTC' },
   });
   const header = (scenario: string) =>
@@ -128,7 +146,7 @@ function writeTraces(): { imported: string; plain: string } {
     plain,
     `${header('import')}\n${JSON.stringify({ kind: 'input', at: 0, action: 'phase', name: 'start', text: 'nothing imported' })}\n`,
   );
-  return { imported, plain };
+  return { imported, plain, report };
 }
 
 interface InspectorHook {
@@ -140,7 +158,7 @@ describe('the inspector: the Import tab', function () {
   let server: VSCodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
-  let traces: { imported: string; plain: string };
+  let traces: { imported: string; plain: string; report: ImportReport };
 
   const shot = (name: string) =>
     page.screenshot({ path: path.join(shots, name), animations: 'disabled' });
@@ -181,6 +199,7 @@ describe('the inspector: the Import tab', function () {
     const rows = await inspectorHook(page, (h: InspectorHook) => h.importRows());
     assert.deepStrictEqual(rows, [
       ['backup-agent/1.7.0', 'LISTs only', '5', '5', '0', '1', '0', '0', '0', '2', '—'],
+      ['lister/2.0', 'LISTs only', '3', '3', '0', '0', '0', '1', '0', '1', '—'],
       ['evil/1.0', 'LIST + WATCH', '2', '1', '1', '0', '0', '0', '1', '1', '30 s'],
       ['informer/1.35.0', 'WatchList', '2', '0', '2', '0', '0', '0', '1', '0', '30 s'],
     ]);
@@ -235,6 +254,57 @@ describe('the inspector: the Import tab', function () {
       /WatchList lists.*to the bookmark that ends the initial events; the watch goes on/,
     );
     await shot('import-tab-watchlist-relist.png');
+  });
+
+  it("shows how each file's records were joined, a retried first page and the single LISTs, in the CLI's words", async () => {
+    await openTrace(traces.imported);
+    await showTab(page, 'Import');
+    const cli = renderImportReport(traces.report);
+    const joins = joinsText(traces.report);
+    assert.strictEqual(
+      joins,
+      '1 by Audit-Id, 1 by time+verb+URL (the joins rule), 10 from one file only (not joined)',
+    );
+    assert.ok(cli.includes(`Joined across files: ${joins}`), 'the CLI says the same');
+    const summary = panel().locator('.import-summary');
+    await summary.locator('dd', { hasText: joins }).waitFor({ timeout: uiTimeoutMs });
+    assert.match(
+      (await summary.textContent()) ?? '',
+      /Joined across files1 by Audit-Id, 1 by time\+verb\+URL/,
+    );
+
+    await panel().locator('.import-clients tbody tr', { hasText: lister }).click();
+    const detail = panel().locator('.import-client');
+    await detail.locator('h2', { hasText: lister }).waitFor({ timeout: uiTimeoutMs });
+    const chain = detail.locator('li[data-chain="4"]');
+    await chain.waitFor({ timeout: uiTimeoutMs });
+    const chainText = (await chain.textContent()) ?? '';
+    assert.match(chainText, /1 page \(1 retry\) of limit 100 · codes 504 200/);
+    const lister4 = traces.report.clients.find((c) => c.userAgent === lister)!;
+    const retry = chainRetryTexts(lister4.paginationChains[0]);
+    assert.deepStrictEqual(retry, [
+      'page 1 sent again after its 504 answer: the same request (no continue), a retry (client-go re-sends a request answered 429 or 5xx), not a new chain',
+    ]);
+    assert.deepStrictEqual(
+      await chain.locator('.import-retry').allTextContents(),
+      retry,
+      'the retry, as the CLI says it',
+    );
+    assert.ok(cli.includes(`    ${retry[0]}\n`), 'the CLI says the same');
+    const single = singleListsText(1);
+    assert.strictEqual(
+      ((await detail.locator('.import-single-lists').textContent()) ?? '').trim(),
+      single,
+    );
+    assert.ok(cli.includes(`lister/2.0: ${single}\n`), 'the CLI says the same');
+    const rules = panel().locator('details.legend', { hasText: 'The rules these figures follow' });
+    await rules.locator('summary').click();
+    assert.match(
+      (await rules.textContent()) ?? '',
+      /Joins.*without Audit-Id joins the audit event/,
+    );
+    await detail.scrollIntoViewIfNeeded();
+    await shot('import-tab-joins-retry.png');
   });
 
   it('a run without an import has no Import tab', async () => {

@@ -16,8 +16,10 @@ import {
 } from '../../../src/export/perfetto-trace';
 import type { CompleteEvent, TraceEvent } from '../../../src/export/trace-event';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
-import type { RunModel } from '../../../src/run/run-model';
+import type { ClientListRequest, RunModel } from '../../../src/run/run-model';
+import { listRetryText } from '../../../src/run/views/chain-text';
 import { runScenario } from '../../../src/scenarios/runner';
+import { encodeContinue } from '../../../src/engine/storage/continue';
 
 const root = path.resolve(__dirname, '../../../..');
 const schemaFile = path.join(root, 'test/unit/export/trace-event-format.schema.json');
@@ -302,6 +304,87 @@ describe('perfetto export', () => {
     assert.ok(chunks > 2, `written in ${chunks} chunks`);
     assert.strictEqual((JSON.parse(text) as TraceFile).traceEvents.length, size.events);
     assert.strictEqual(size.flows, checkFlows((JSON.parse(text) as TraceFile).traceEvents, 'big'));
+  });
+
+  it('a retried page is marked as the Clients tab shows it: the same chain and page, its name and retryOf say the retry', async () => {
+    const b = new RunModelBuilder({
+      format: 'listwatch-trace',
+      version: 2,
+      scenario: 'live',
+      profile: '1.36',
+      seed: 0,
+      params: {},
+    });
+    const prefix = '/registry/pods/default/';
+    const t1 = encodeContinue(`${prefix}pod-1\u0000`, prefix, 100);
+    const timeout = {
+      code: 504,
+      reason: 'Timeout',
+      message: 'the server was unable to return a response in the time allotted',
+    };
+    let n = 0;
+    const list = (at: number, query: string, o: { next?: string; error?: typeof timeout }) => {
+      n++;
+      const request = `/api/v1/namespaces/default/pods?${query}`;
+      b.addInput(at, {
+        action: 'list',
+        id: `l${n}`,
+        requestId: n,
+        request,
+        via: 'store',
+        client: 'kubectl',
+      });
+      b.addInput(at + 5, {
+        action: 'list-end',
+        id: `l${n}`,
+        requestId: n,
+        status: o.error ? o.error.code : 200,
+        items: o.error ? 0 : 2,
+        resourceVersion: o.error ? '' : '100',
+        continue: o.next ?? '',
+        ...(o.error ? { error: o.error } : {}),
+      });
+    };
+    list(0, 'limit=2', { error: timeout });
+    list(1000, 'limit=2', { next: t1 });
+    list(2000, `continue=${t1}&limit=2`, { error: timeout });
+    list(3000, `continue=${t1}&limit=2`, {});
+    const model = b.finish();
+    const { text } = await exported(model);
+    const file = JSON.parse(text) as TraceFile;
+    assert.strictEqual(schemaErrors(file), '');
+    const lists = slicesOf(file.traceEvents)
+      .filter((s) => s.pid === clientsPid && s.cat === 'list')
+      .sort((a, b) => a.ts - b.ts);
+    assert.deepStrictEqual(
+      lists.map((s) => [s.name, s.args?.chain, s.args?.page]),
+      [
+        ['LIST → 504', 1, 1],
+        ['LIST (etcd) (retry of chain 1 page 1 → 504)', 1, 1],
+        ['LIST → 504', 1, 2],
+        ['LIST (etcd) (retry of chain 1 page 2 → 504)', 1, 2],
+      ],
+      'one chain, each retry on the page it re-sent, named as a retry',
+    );
+    assert.deepStrictEqual(
+      lists.map((s) => s.args?.retryOf),
+      [
+        undefined,
+        'retry of page 1: the same request (no continue) again after its 504 Timeout answer at 0.000 s (client-go re-sends a request answered 429 or 5xx with Retry-After); the same chain, not a new one',
+        undefined,
+        'retry of page 2: the same continue token again after its 504 Timeout answer at 2.000 s (client-go re-sends a page answered 429 or 5xx with Retry-After); the token came from page 1',
+      ],
+    );
+    // The Clients tab's words for the same requests (webview/clients-view.ts calls listRetryText).
+    const [c] = model.clients ?? [];
+    assert.deepStrictEqual(
+      c.requests.map((r) =>
+        r.kind === 'list' && r.retryOf !== undefined
+          ? listRetryText(r, c.requests[r.retryOf] as ClientListRequest)
+          : undefined,
+      ),
+      lists.map((s) => s.args?.retryOf),
+    );
   });
 
   it('names from the run are bounded and shown, args keep them as data', async () => {

@@ -97,9 +97,65 @@ describe('pagination chains: the rule, case by case', () => {
   const cases: Array<{
     name: string;
     reqs: () => ImportedRequest[];
-    want: Array<{ pages: number; codes: number[]; outcome: string; linkedBy: string[] }>;
+    want: Array<{
+      pages: number;
+      codes: number[];
+      outcome: string;
+      linkedBy: string[];
+      retries?: Array<{ attempt: number; retryOf: number }>;
+    }>;
     singleLists: number;
   }> = [
+    {
+      name: 'a retried first page (504, the same query, no continue) stays in its chain',
+      reqs: () => [
+        list(0, '', { code: 504 }),
+        list(1, ''),
+        list(2, tok('a', 7)),
+        list(3, tok('c', 7)),
+      ],
+      want: [
+        {
+          pages: 4,
+          codes: [504, 200, 200, 200],
+          outcome: 'complete',
+          linkedBy: ['first-page', 'rv'],
+          retries: [{ attempt: 1, retryOf: 0 }],
+        },
+      ],
+      singleLists: 0,
+    },
+    {
+      name: 'a first page retried twice (429, then 500) stays in its chain, each retry naming the one it re-sent',
+      reqs: () => [
+        list(0, '', { code: 429 }),
+        list(1, '', { code: 500 }),
+        list(2, '', { answer: tok('a', 7) }),
+        list(3, tok('a', 7), { answer: '' }),
+      ],
+      want: [
+        {
+          pages: 4,
+          codes: [429, 500, 200, 200],
+          outcome: 'complete',
+          linkedBy: ['response'],
+          retries: [
+            { attempt: 1, retryOf: 0 },
+            { attempt: 2, retryOf: 1 },
+          ],
+        },
+      ],
+      singleLists: 0,
+    },
+    {
+      name: 'a first page that failed, then a LIST from scratch with another query, is two chains',
+      reqs: () => [
+        list(0, '', { code: 504 }),
+        { ...list(1, '', { answer: '' }), requestURI: `${pods}?limit=5` },
+      ],
+      want: [{ pages: 1, codes: [504], outcome: 'error', linkedBy: [] }],
+      singleLists: 1,
+    },
     {
       name: 'a retried identical continue (after a 504) stays in its chain',
       reqs: () => [
@@ -114,6 +170,7 @@ describe('pagination chains: the rule, case by case', () => {
           codes: [200, 504, 200, 200],
           outcome: 'complete',
           linkedBy: ['first-page', 'retry', 'rv'],
+          retries: [{ attempt: 2, retryOf: 1 }],
         },
       ],
       singleLists: 0,
@@ -158,6 +215,7 @@ describe('pagination chains: the rule, case by case', () => {
           codes: x.codes,
           outcome: x.outcome,
           linkedBy: x.tokens.map((t) => t.linkedBy),
+          ...(x.retries ? { retries: x.retries } : {}),
         })),
         c.want,
       );

@@ -318,6 +318,57 @@ describe('clientRecords: LIST paging chains', () => {
       );
     });
 
+  for (const tc of retried)
+    it(`a first page (no continue) answered ${tc.name} and sent again with the same query stays in its chain`, () => {
+      const r = new Run();
+      const t1 = token('pod-0499', 100);
+      let at = 1000;
+      for (const f of tc.failures) {
+        r.list('kubectl', at, at + 60_000, {
+          query: 'limit=500',
+          error: {
+            ...f,
+            message: 'the server was unable to return a response in the time allotted',
+          },
+        });
+        at += 61_000;
+      }
+      r.list('kubectl', at, at + 10, { query: 'limit=500', kvs: 500, next: t1 });
+      r.list('kubectl', at + 20, at + 30, { query: `limit=500&continue=${t1}`, kvs: 200 });
+      const [c] = r.clients();
+      const n = tc.failures.length;
+      assert.strictEqual(c.chains.length, 1, `${tc.name}: one chain`);
+      const chain = c.chains[0];
+      assert.deepStrictEqual(
+        [chain.outcome, chain.orphan, chain.relist, chainCostAt(c, chain, at + 30).pages],
+        ['complete', undefined, undefined, 2],
+        `${tc.name}: a complete chain of 2 pages`,
+      );
+      assert.deepStrictEqual(
+        c.requests.map((q) =>
+          q.kind === 'list' ? [q.chain, q.page, q.error?.code, q.retryOf] : [],
+        ),
+        [
+          ...tc.failures.map((f, i) => [0, 0, f.code, i === 0 ? undefined : i - 1]),
+          [0, 0, undefined, n - 1],
+          [0, 1, undefined, undefined],
+        ],
+        `${tc.name}: the failed attempts on page 1, each retry naming the attempt it re-sent`,
+      );
+    });
+
+  it('a first page that failed is not retried by the same LIST after a watch: that is a new chain', () => {
+    const r = new Run();
+    r.list('kubectl', 1000, 1010, {
+      query: 'limit=500',
+      error: { code: 504, reason: 'Timeout', message: 'x' },
+    });
+    r.watch('kubectl', 2000, { rv: '100', end: { at: 3000, how: 'timeout' } });
+    r.list('kubectl', 5000, 5010, { query: 'limit=500', kvs: 3 });
+    const [c] = r.clients();
+    assert.strictEqual(c.chains.length, 2);
+  });
+
   it('a continue token no earlier page answered starts an orphan chain', () => {
     const r = new Run();
     r.list('kubectl', 1000, 1001, { query: `limit=2&continue=${token('pod-9', 5)}`, kvs: 1 });
