@@ -178,19 +178,35 @@ export interface WatcherRow {
   selector: string;
   contentType: string;
   phase: WatcherRowPhase;
-  floorRv: number;
-  lastRv: number;
-  received: number;
-  bookmarks: number;
-  bufferFill: number;
+  /** The state as the watch's user reads it (watcherPhaseText; upstream's name is `phase`). */
+  stateText: string;
+  /**
+   * The figures at the row's time; each absent when it is not true then (before the watch opened,
+   * or in a trace without samples before the watch ended).
+   */
+  floorRv?: number;
+  lastRv?: number;
+  received?: number;
+  bookmarks?: number;
+  bufferFill?: number;
   bufferCapacity: number;
   nextBookmarkSecond?: number;
   /** How it ended by the row's time: the close reason or the error ('' while open or before). */
   outcome: string;
-  /** When it ends, when that is after the row's time. */
+  /**
+   * An open watch: when it ends, later in the run. A request sent and not answered yet: when its
+   * answer comes. Absent before the watch opened (or the request was sent).
+   */
   endsAt?: VirtualMs;
   /** The trace has no samples: the figures are the run's last. */
   endOfRun: boolean;
+}
+
+/** How many of a run's watchers were open at a moment, not opened yet, and ended by then. */
+export interface WatchersAtTime {
+  open: number;
+  later: number;
+  ended: number;
 }
 
 /** Columns the Watchers tab sorts by (on the host, at the scrubber's time). */
@@ -262,6 +278,8 @@ export type ToWebview =
       rows: WatcherRow[];
       /** Where the query's `reveal` row stands among the matching ones (-1: it does not match). */
       revealIndex?: number;
+      /** The run's watchers at `at`, whatever the query: open, not opened yet, ended. */
+      watchersAt: WatchersAtTime;
     }
   /** The answer to `watcher/detail`: the whole track (samples and log), or the failed request. */
   | {

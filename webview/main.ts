@@ -26,6 +26,7 @@ import { ReplayView } from './replay-view';
 import { MetricsView } from './metrics-view';
 import { SerializationView } from './serialization-view';
 import { Timeline } from './timeline';
+import { isRealTimeRun, probeScenario, runClockFacts } from '../src/run/views/run-clock';
 import { button, progressRing, registerToolkit, tabs } from './toolkit';
 import { WatchCacheView } from './watch-cache-view';
 import { WatchersView } from './watchers-view';
@@ -318,22 +319,11 @@ function renderHeader(identity: RunIdentity, m: PanelModel): void {
   const params = Object.entries(m.header.params)
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
-  const live = identity.source === 'live';
-  const probe = m.header.scenario === 'probe';
+  const probe = m.header.scenario === probeScenario;
+  // A live run (open, or its saved trace) is on real time: no seed, no "virtual".
   const facts = [
-    ...(live
-      ? [`live`, `profile ${m.header.profile}`, `${formatVirtualTime(m.durationMs)} recorded`]
-      : probe
-        ? [
-            `probe of ${String(m.header.params.server)}`,
-            `${formatVirtualTime(m.durationMs)} of real time`,
-          ]
-        : [
-            `scenario ${m.header.scenario}`,
-            `profile ${m.header.profile}`,
-            `seed ${m.header.seed}`,
-            `${formatVirtualTime(m.durationMs)} virtual`,
-          ]),
+    ...(probe ? [`probe of ${String(m.header.params.server)}`] : []),
+    ...runClockFacts(m.header, formatVirtualTime(m.durationMs)),
     plural(m.watcherCount, 'watcher'),
     ...(m.failedWatchCount ? [plural(m.failedWatchCount, 'refused watch request')] : []),
     plural(m.lists.length, 'LIST'),
@@ -395,6 +385,7 @@ function showRun(identity: RunIdentity | undefined, m?: PanelModel): void {
     m.phases ?? [],
     m.faults ?? [],
     identity.source === 'live',
+    identity.source === 'live' || isRealTimeRun(m.header.scenario),
   );
   saveState({ speed: timeline.setSpeed(state.speed) });
   watchersView.setRun(

@@ -1,7 +1,8 @@
 // One watcher's bookmark state machine drawn in our own SVG: upstream's three cacheWatcher states
 // (cache_watcher.go: cacheWatcherWaitingForBookmark, cacheWatcherBookmarkReceived,
-// cacheWatcherBookmarkSent), the transitions this watcher took with counts and times up to the
-// scrubber, what comes later (dashed), and the state it is in at that moment highlighted.
+// cacheWatcherBookmarkSent), each named as its user reads it with upstream's name beneath, the
+// transitions this watcher took with counts and times up to the scrubber, what comes later
+// (dashed), and the state it is in at that moment highlighted.
 import type { WatcherStateName, WatcherTrack } from '../src/protocol';
 import {
   formatVirtualTime,
@@ -9,13 +10,14 @@ import {
   watcherStateAt,
   watcherStateLabels,
   watcherStateNames,
+  watcherStateText,
   watcherTransitions,
 } from '../src/run/views/watcher-states';
 import { s, svgText } from './dom';
 
 const width = 570;
 const nodeW = 172;
-const nodeH = 52;
+const nodeH = 60;
 const nodeX: Record<WatcherStateName, number> = {
   WaitingForBookmark: 88,
   BookmarkReceived: 285,
@@ -70,7 +72,7 @@ export function stateMachineDiagram(
   const summary =
     current === undefined
       ? `Watcher ${track.id} is not open yet at ${formatVirtualTime(at)}.`
-      : `Watcher ${track.id} is ${closed ? 'closed, last ' : 'in '}${watcherStateLabels[current]} at ${formatVirtualTime(at)}.`;
+      : `Watcher ${track.id} is ${closed ? 'closed, last ' : 'in '}${watcherStateText(current, track)} (${current}) at ${formatVirtualTime(at)}.`;
   const edges = watcherTransitions(track);
   for (const [from, to] of canonicalEdges) {
     if (!edges.some((e) => e.from === from && e.to === to)) edges.push({ from, to, times: [] });
@@ -130,12 +132,21 @@ export function stateMachineDiagram(
       lx = (fx + tx) / 2;
       ly = rowY + 92;
     }
-    const label = taken
+    // A watch that asked for no initial events is put in BookmarkSent as it opens
+    // (setBookmarkAfterResourceVersion(0)): no bookmark was sent, and the edge says so.
+    const atOpen =
+      track.bookmarkFloorRv === 0 &&
+      edge.from === 'WaitingForBookmark' &&
+      edge.to === 'BookmarkSent' &&
+      edge.times.length === 1 &&
+      edge.times[0] === track.states[0]?.at;
+    const when = taken
       ? `${past.length}× at ${timesText(past)}`
       : future.length > 0
         ? `later: ${timesText(future)}`
         : 'not taken';
-    const describe = `${watcherStateLabels[edge.from]} → ${watcherStateLabels[edge.to]}: ${label}`;
+    const label = atOpen && taken ? 'at open: no initial events asked' : when;
+    const describe = `${watcherStateLabels[edge.from]} (${edge.from}) → ${watcherStateLabels[edge.to]} (${edge.to}): ${when}${atOpen ? '; the watch asked for no initial events, so the cacher marks it BookmarkSent as it opens: no bookmark was sent' : ''}`;
     const g = s(
       'g',
       { class: `sm-edge${taken ? ' taken' : ' later'}` },
@@ -189,11 +200,12 @@ export function stateMachineDiagram(
         { class: cls },
         s('title', {}, `${watcherStateLabels[state]} (${state}): ${detail}`),
         s('rect', { x: cx - nodeW / 2, y: rowY - nodeH / 2, width: nodeW, height: nodeH, rx: 10 }),
-        svgText(cx, rowY - 3, watcherStateLabels[state], {
+        svgText(cx, rowY - 9, watcherStateLabels[state], {
           'text-anchor': 'middle',
           class: 'sm-node-label',
         }),
-        svgText(cx, rowY + 16, detail, { 'text-anchor': 'middle', class: 'sm-node-detail' }),
+        svgText(cx, rowY + 7, state, { 'text-anchor': 'middle', class: 'sm-node-upstream' }),
+        svgText(cx, rowY + 22, detail, { 'text-anchor': 'middle', class: 'sm-node-detail' }),
       ),
     );
   }

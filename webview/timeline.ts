@@ -77,6 +77,8 @@ export class Timeline {
   private faults: TimelineMark[] = [];
   /** A live run: its end is now, and the scrubber may follow it. */
   private live = false;
+  /** The run's times are real time, not virtual. */
+  private realTime = false;
   private following = false;
   private readonly playButton: HTMLElement;
   private readonly speedDropdown: DropdownHandle;
@@ -226,9 +228,16 @@ export class Timeline {
     phases: TimelineMark[] = [],
     faults: TimelineMark[] = [],
     live = false,
+    /** The run's times are real time (a live run, open or saved): the slider says so. */
+    realTime = live,
   ): void {
     this.pause();
     this.live = live;
+    this.realTime = realTime;
+    this.slider.setAttribute(
+      'aria-label',
+      realTime ? 'Real time since the run began' : 'Virtual time',
+    );
     this.following = false;
     this.drawRun(durationMs, summary, phases, faults);
     this.setFollowing(live);
@@ -380,7 +389,7 @@ export class Timeline {
     this.speedDropdown.element.hidden = instant;
     this.instantNote.hidden = !instant || this.live;
     this.instantNote.textContent = instant
-      ? `Everything in this run happens at 0 s of virtual time (${summary.moments.length > 0 ? 'no request took virtual time' : 'nothing happened'}): there is nothing to play.`
+      ? `Everything in this run happens at 0 s${this.realTime ? '' : ' of virtual time'} (${summary.moments.length > 0 ? `no request took ${this.realTime ? 'time' : 'virtual time'}` : 'nothing happened'}): there is nothing to play.`
       : '';
     this.drawAxis();
     this.draw();

@@ -12,6 +12,7 @@ import type {
   WatcherRowPhase,
   WatcherSortColumn,
   WatcherTrack,
+  WatchersAtTime,
 } from '../src/protocol';
 import { shortClientName } from '../src/run/views/client-name';
 import { statusText } from '../src/run/views/status-text';
@@ -20,6 +21,7 @@ import {
   formatVirtualTime,
   lastIndexAtOrBefore,
   watcherPhaseLabels,
+  watcherPhaseText,
   watcherStateNames,
   type WatcherPhase,
 } from '../src/run/views/watcher-states';
@@ -43,13 +45,26 @@ const rowPhaseLabels: Record<WatcherRowPhase, string> = {
   failed: 'Failed',
 };
 
-/** A dot in the state's colour, then its name. */
-export function phaseBadge(phase: WatcherRowPhase): HTMLElement {
+/** Upstream's name of a phase that is one of cache_watcher.go's three states. */
+function upstreamName(phase: WatcherRowPhase): string | undefined {
+  return (watcherStateNames as readonly string[]).includes(phase) ? phase : undefined;
+}
+
+/**
+ * A dot in the state's colour, then its name as the user reads it (`text`, e.g. "Streaming (no
+ * bookmarks asked)") with upstream's name beside it (BookmarkSent).
+ */
+export function phaseBadge(phase: WatcherRowPhase, text = rowPhaseLabels[phase]): HTMLElement {
+  const upstream = upstreamName(phase);
   return h(
     'span',
-    { class: `phase phase-${phase}` },
+    {
+      class: `phase phase-${phase}`,
+      attrs: { title: upstream ? `${text}: upstream's cacheWatcher state ${upstream}` : text },
+    },
     h('span', { class: 'phase-dot', attrs: { 'aria-hidden': 'true' } }),
-    rowPhaseLabels[phase],
+    h('span', { class: 'phase-text', text }),
+    ...(upstream ? [h('span', { class: 'phase-upstream', text: upstream })] : []),
   );
 }
 
@@ -64,6 +79,7 @@ interface Answer {
   from: number;
   rows: WatcherRow[];
   revealIndex?: number;
+  watchersAt: WatchersAtTime;
 }
 
 export class WatchersView {
@@ -90,6 +106,8 @@ export class WatchersView {
   /** The query and time the rows in `rows` answer. */
   private rowsKey = '';
   private selectedId: string | undefined;
+  /** The run's watchers at the rows' time (the host's answer, from the rows' own source). */
+  private watchersAt: (WatchersAtTime & { at: number }) | undefined;
   private detailSource: { track?: WatcherTrack; request?: WatchRequestRecord } | undefined;
   /** For tests: answers received, and the largest page. */
   private answers = 0;
@@ -111,7 +129,10 @@ export class WatchersView {
       choices: [
         { value: '', label: 'Every state' },
         ...(['notStarted', ...watcherStateNames, 'closed', 'failed'] as WatcherRowPhase[]).map(
-          (p) => ({ value: p, label: rowPhaseLabels[p] }),
+          (p) => ({
+            value: p,
+            label: upstreamName(p) ? `${rowPhaseLabels[p]} (${p})` : rowPhaseLabels[p],
+          }),
         ),
       ],
       value: '',
@@ -157,7 +178,7 @@ export class WatchersView {
         column(
           'client',
           'Client',
-          'minmax(8em, 1.2fr)',
+          'minmax(7em, 1fr)',
           (w, c) => {
             c.textContent = visibleText(shortClientName(w.client)) || '—';
             c.title = w.client;
@@ -177,11 +198,24 @@ export class WatchersView {
         column(
           'state',
           'State',
-          '10.5em',
+          'minmax(11em, 1.5fr)',
           (w, c) => {
-            c.appendChild(phaseBadge(w.phase));
+            c.appendChild(phaseBadge(w.phase, w.stateText));
           },
-          "The watcher's bookmark state at the scrubber's time",
+          "The watcher's state at the scrubber's time as its client sees it, with upstream's cacheWatcher state beside",
+        ),
+        // Outcome right after State: at narrow widths the table scrolls sideways, and how a watch
+        // ended (its 410) must be in view without it.
+        column(
+          'outcome',
+          'Outcome',
+          'minmax(9em, 1.4fr)',
+          (w, c) => {
+            c.classList.add('outcome');
+            c.textContent = outcomeText(w);
+            c.title = w.outcome || outcomeTitle(w);
+          },
+          'How the watch ended by the scrubber: its close reason, or the error the request got',
         ),
         column(
           'lastRv',
@@ -189,6 +223,8 @@ export class WatchersView {
           '5em',
           (w, c) => {
             c.textContent = w.lastRv ? String(w.lastRv) : '—';
+            if (w.lastRv === undefined && !w.failed && w.phase !== 'notStarted')
+              c.title = 'Not known at this time: the run has only its figures at the end';
           },
           'The newest resourceVersion the client had read by the scrubber',
           'end',
@@ -198,8 +234,9 @@ export class WatchersView {
           'Read',
           '5em',
           (w, c) => {
-            c.textContent = w.phase === 'notStarted' || w.failed ? '—' : readText(w);
-            c.title = `${w.received} events and bookmarks read by the client, ${w.bookmarks} of them bookmarks`;
+            c.textContent = readText(w);
+            if (w.received !== undefined)
+              c.title = `${w.received} events and bookmarks read by the client, ${w.bookmarks ?? 0} of them bookmarks`;
           },
           'Events and bookmarks the client had read by the scrubber (bookmarks in brackets)',
           'end',
@@ -209,8 +246,8 @@ export class WatchersView {
           'Buffer',
           '6.5em',
           (w, c) => {
-            if (w.failed || w.phase === 'notStarted') c.textContent = '—';
-            else c.appendChild(bufferGauge(w));
+            if (w.bufferFill === undefined) c.textContent = '—';
+            else c.appendChild(bufferGauge(w, w.bufferFill));
           },
           "The watcher's input buffer at the scrubber: events waiting / capacity",
         ),
@@ -233,21 +270,6 @@ export class WatchersView {
           },
           'bookmarkAfterResourceVersion at the scrubber: bookmarks below it are not delivered',
           'end',
-        ),
-        column(
-          'outcome',
-          'Outcome',
-          'minmax(7em, 1.4fr)',
-          (w, c) => {
-            c.textContent =
-              w.endsAt !== undefined && !w.outcome
-                ? w.failed
-                  ? `answered at ${formatVirtualTime(w.endsAt)}`
-                  : `open (ends at ${formatVirtualTime(w.endsAt)})`
-                : visibleText(w.outcome) || (w.phase === 'notStarted' ? '' : 'open');
-            c.title = w.outcome;
-          },
-          'How the watch ended by the scrubber: its close reason, or the error the request got',
         ),
         column(
           'contentType',
@@ -305,6 +327,7 @@ export class WatchersView {
     this.total = model.watcherCount + model.failedWatchCount;
     this.matching = search || phase ? 0 : this.total;
     this.selectedId = undefined;
+    this.watchersAt = undefined;
     this.detailSource = undefined;
     this.updateCount();
     this.table.select(undefined, false);
@@ -351,6 +374,8 @@ export class WatchersView {
     }
     this.total = answer.total;
     this.matching = answer.matching;
+    this.watchersAt = { ...answer.watchersAt, at: answer.at };
+    if (this.selectedId === undefined) this.showHint();
     for (const [i, row] of answer.rows.entries()) this.rows.set(answer.from + i, row);
     this.table.setEmptyText(
       this.total === 0
@@ -459,16 +484,31 @@ export class WatchersView {
 
   private showHint(): void {
     this.selectedId = undefined;
-    replaceChildren(
-      this.detail,
-      h('p', {
-        class: 'hint',
-        text:
-          this.total === 0
-            ? 'This run opened no watch: its story is in another tab.'
-            : 'Select a watcher (click, or arrow keys and Enter) to see its state machine and event log.',
-      }),
-    );
+    replaceChildren(this.detail, h('p', { class: 'hint', text: this.hintText() }));
+  }
+
+  /** What the pane says with nothing selected: the same watchers the table counts, at its time. */
+  private hintText(): string {
+    const select =
+      'Select a watcher (click, or arrow keys and Enter) to see its state machine and event log.';
+    const at = this.watchersAt;
+    // Not answered yet: say nothing about the watchers rather than guess.
+    if (!at) return this.total === 0 ? '' : select;
+    const refused = this.model?.failedWatchCount ?? 0;
+    if (at.open + at.later + at.ended === 0)
+      return refused > 0
+        ? `This run opened no watch: the server refused ${plural(refused, 'watch request')}. ${select}`
+        : 'This run opened no watch: its story is in another tab.';
+    const when = `at ${formatVirtualTime(at.at)}`;
+    const parts: string[] = [];
+    if (at.ended > 0) parts.push(`${formatCount(at.ended)} ended before`);
+    if (at.later > 0) parts.push(`${formatCount(at.later)} open later`);
+    const rest = parts.length ? `; ${parts.join(', ')}` : '';
+    const open =
+      at.open === 0
+        ? `No watch is open ${when}${rest}.`
+        : `${plural(at.open, 'watch', { many: 'watches' })} open ${when}${rest}.`;
+    return `${open} ${select}`;
   }
 
   private showDetail(id: string): void {
@@ -538,15 +578,16 @@ export class WatchersView {
       ['Content type', track.contentType || '— (not recorded)'],
       ['Opened', formatVirtualTime(opened)],
     ];
-    if (f.opened) {
+    if (f.known) {
+      const received = f.received ?? 0;
       facts.push(
         ['Bookmark floor RV', f.floorRv ? String(f.floorRv) : '— (none awaited)'],
         ['Last RV read', f.lastRv ? String(f.lastRv) : '— (nothing read yet)'],
         [
           'Read by the client',
-          `${formatCount(f.received)} (events and bookmarks; ${plural(f.bookmarks, 'bookmark')} sent)`,
+          `${formatCount(received)} (events and bookmarks; ${plural(f.bookmarks ?? 0, 'bookmark')} sent)`,
         ],
-        ['Input buffer', `${f.bufferFill} of ${f.bufferCapacity}`],
+        ['Input buffer', `${f.bufferFill ?? 0} of ${f.bufferCapacity}`],
         [
           'Next bookmark',
           f.nextBookmarkSecond === undefined
@@ -554,18 +595,25 @@ export class WatchersView {
             : `second ${f.nextBookmarkSecond}${f.nextBookmarkSecond * 1000 > this.at ? ` (in ${formatVirtualTime(f.nextBookmarkSecond * 1000 - this.at)})` : ''}`,
         ],
       );
+    } else if (f.opened && f.knownFrom !== undefined) {
+      facts.push([
+        'Figures',
+        `— not known at this time: the run has only the last ones, true from ${formatVirtualTime(f.knownFrom)}`,
+      ]);
     }
-    facts.push(
-      ['Bookmarks dropped', `${dropped} (in the whole run)`],
-      [
-        'Ended',
-        closedBy || (f.phase === 'closed' && track.closedAt === undefined)
-          ? `${track.closedAt !== undefined ? formatVirtualTime(track.closedAt) : 'by the end of the run'}: ${reason}`
-          : track.closedAt !== undefined
-            ? `not yet (at ${formatVirtualTime(track.closedAt)}: ${reason})`
-            : 'no: open at the end of the run',
-      ],
-    );
+    if (f.opened)
+      facts.push(
+        ['Bookmarks asked', bookmarksAskedText(track)],
+        ['Bookmarks dropped', `${dropped} (in the whole run)`],
+        [
+          'Ended',
+          closedBy || (f.phase === 'closed' && track.closedAt === undefined)
+            ? `${track.closedAt !== undefined ? formatVirtualTime(track.closedAt) : 'by the end of the run'}: ${reason}`
+            : track.closedAt !== undefined
+              ? `not yet (it ends later, at ${formatVirtualTime(track.closedAt)})`
+              : 'no: open at the end of the run',
+        ],
+      );
     const entries: WatcherLogEntry[] = track.log;
     const logIndex = lastIndexAtOrBefore(entries, this.at);
     const log = h(
@@ -587,12 +635,14 @@ export class WatchersView {
       log.appendChild(h('li', { class: 'hint', text: 'No events recorded for this watcher.' }));
     replaceChildren(
       this.detail,
-      h('h2', {}, `Watcher ${track.id} `, phaseBadge(phase)),
-      f.endOfRun
+      h('h2', {}, `Watcher ${track.id} `, phaseBadge(phase, watcherPhaseText(phase, track))),
+      f.endOfRun && f.opened
         ? h('p', {
             class: 'banner warning',
-            // Traces from before watcher samples existed, and live runs (the recorder takes none).
-            text: 'This run has no figures over time (a live run, or a trace recorded before they existed): the figures below are at the end of the run.',
+            // Traces from before watcher samples existed.
+            text: f.known
+              ? `This run has no figures over time (a trace recorded before they existed): the figures below are its last, true from ${formatVirtualTime(f.knownFrom ?? runEnd)}.`
+              : `This run has no figures over time (a trace recorded before they existed): at ${formatVirtualTime(this.at)} this watcher's figures are not known.`,
           })
         : h('p', {
             class: 'hint at-time',
@@ -625,10 +675,37 @@ function factList(facts: Array<[string, string]>): HTMLElement {
   );
 }
 
+/** What the watch asked for, in its own terms. */
+function bookmarksAskedText(track: WatcherTrack): string {
+  const initial = track.bookmarkFloorRv > 0 ? '; initial events, ended by a bookmark' : '';
+  if (track.allowWatchBookmarks === undefined) return `— (the trace does not say)${initial}`;
+  return track.allowWatchBookmarks
+    ? `yes (allowWatchBookmarks=true)${initial}`
+    : 'no (allowWatchBookmarks=false): no bookmark is ever sent to it';
+}
+
 function readText(w: WatcherRow): string {
-  return w.bookmarks > 0
+  if (w.received === undefined) return '—';
+  return w.bookmarks
     ? `${formatCount(w.received)} (${formatCount(w.bookmarks)})`
     : formatCount(w.received);
+}
+
+/**
+ * How the watch stands at the row's time: its ending once it has ended, "open" while open (when
+ * it ends is later's, in the tooltip), nothing before it opened.
+ */
+function outcomeText(w: WatcherRow): string {
+  if (w.outcome) return visibleText(w.outcome);
+  if (w.phase === 'notStarted') return w.failed && w.endsAt !== undefined ? 'no answer yet' : '';
+  return 'open';
+}
+
+function outcomeTitle(w: WatcherRow): string {
+  if (w.endsAt === undefined) return '';
+  return w.failed
+    ? `answered at ${formatVirtualTime(w.endsAt)}`
+    : `open at this time; it ends later, at ${formatVirtualTime(w.endsAt)}`;
 }
 
 /** The serializer's short name (json, protobuf, cbor…) for the table; the full type is the cell's tooltip. */
@@ -638,14 +715,14 @@ function shortContentType(contentType: string): string {
   return m ? m[1] : contentType;
 }
 
-function bufferGauge(w: WatcherRow): HTMLElement {
-  const fraction = w.bufferCapacity > 0 ? Math.min(1, w.bufferFill / w.bufferCapacity) : 0;
+function bufferGauge(w: WatcherRow, fill: number): HTMLElement {
+  const fraction = w.bufferCapacity > 0 ? Math.min(1, fill / w.bufferCapacity) : 0;
   const bar = h('span', { class: `gauge-fill${fraction >= 1 ? ' full' : ''}` });
   bar.style.width = `${(fraction * 100).toFixed(0)}%`;
   return h(
     'span',
-    { class: 'gauge', attrs: { title: `${w.bufferFill} of ${w.bufferCapacity}` } },
+    { class: 'gauge', attrs: { title: `${fill} of ${w.bufferCapacity}` } },
     h('span', { class: 'gauge-bar', attrs: { 'aria-hidden': 'true' } }, bar),
-    `${w.bufferFill}/${w.bufferCapacity}`,
+    `${fill}/${w.bufferCapacity}`,
   );
 }

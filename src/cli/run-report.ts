@@ -3,6 +3,7 @@
 // are read from the RunModel and the scenario's summary, nothing else.
 import type { ScenarioSummary, SummaryChart, SummaryTable } from '../run/run-summary';
 import type { ListRecord, RunModel, WatcherTrack } from '../run/run-model';
+import { isRealTimeRun, runClockText } from '../run/views/run-clock';
 import { truncationOf } from '../scenarios/runner';
 import type { JsonSection } from '../scenarios/scenario';
 
@@ -93,13 +94,6 @@ function fmtVirtual(ms: number): string {
   return `${m} min ${(s - m * 60).toFixed(1)} s`;
 }
 
-/** What the run's clock was: a live server and a probe ran on the real one. */
-function timeBase(scenario: string): string {
-  if (scenario === 'live') return "of the server's real time";
-  if (scenario === 'probe') return 'of real time';
-  return 'of virtual time';
-}
-
 /** The terminal report. */
 export function renderReport(
   model: RunModel,
@@ -111,7 +105,7 @@ export function renderReport(
   const h = model.header;
   out.push(`${h.scenario} — ${summary.title}`);
   out.push(
-    `profile ${h.profile} · seed ${h.seed} · ${fmtVirtual(model.durationMs)} ${timeBase(h.scenario)}`,
+    `profile ${h.profile}${isRealTimeRun(h.scenario) ? '' : ` · seed ${h.seed}`} · ${fmtVirtual(model.durationMs)} ${runClockText(h.scenario)}`,
   );
   out.push(...wrap(paramsLine(model), width));
   out.push('');

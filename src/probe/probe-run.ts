@@ -34,8 +34,9 @@ import { redactAuthorization } from './redact';
 import { formatBytes } from '../format/byte-size-text';
 import { plural } from '../format/count-text';
 
-/** The header scenario of a probe run. */
-export const probeScenario = 'probe';
+/** The header scenario of a probe run (one name, in run-clock.ts). */
+import { probeScenario } from '../run/views/run-clock';
+export { probeScenario };
 
 /** Pages read at most (a small limit over a large cluster): the plan says so. */
 export const defaultMaxPages = 100;

@@ -123,6 +123,8 @@ export interface WatcherTrack {
   /** Label and field selectors as the client sent them ('' = everything). */
   selector: string;
   contentType: string;
+  /** allowWatchBookmarks as the watch asked (absent in traces that do not say). */
+  allowWatchBookmarks?: boolean;
   /** State history in virtual time, first entry at creation. */
   states: WatcherStateChange[];
   /** bookmarkAfterResourceVersion: bookmarks below it are never delivered. */

@@ -28,8 +28,9 @@ import type { AppliedFault } from './faults';
 import type { WrittenWatchEvent } from './handlers/watch';
 import type { NegotiatedEncoding } from './negotiation';
 
-/** The scenario name a live run's header carries. */
-export const liveScenario = 'live';
+/** The scenario name a live run's header carries (one name, in run-clock.ts). */
+import { liveScenario } from '../run/views/run-clock';
+export { liveScenario };
 
 /** Records kept for a saved trace by default (the first and the last half of them). */
 export const defaultMaxRecords = 100_000;

@@ -17,7 +17,12 @@ import {
   showTab,
   timeText,
 } from '../harness/inspector-panel';
-import { listWatchSideBar, runScenarioFromPalette, uiTimeoutMs } from '../harness/workbench-driver';
+import {
+  listWatchSideBar,
+  openActivity,
+  runScenarioFromPalette,
+  uiTimeoutMs,
+} from '../harness/workbench-driver';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 
 const root = projectRoot();
@@ -115,10 +120,20 @@ describe('the inspector at every instant, and at scale', function () {
       .locator('.tl-time', { hasText: /^0\.000 s of 210\.10\d s$/ })
       .waitFor({ timeout: uiTimeoutMs });
     await first.filter({ hasText: 'Not opened yet' }).waitFor({ timeout: uiTimeoutMs });
-    for (const column of ['Last RV', 'Read', 'Next bookmark', 'Floor RV'])
+    for (const column of ['Last RV', 'Read', 'Buffer', 'Next bookmark', 'Floor RV'])
       assert.strictEqual(await cell(first, column), '—', `${column} at 0 s`);
-    await first.click();
+    assert.strictEqual(
+      await cell(first, 'Outcome'),
+      '',
+      'no outcome (nor its end) before it opens',
+    );
+    // Nothing selected: the pane counts the same watchers as the table, at the scrubber's time.
     const detail = panel().locator('.watchers-view .detail');
+    await detail
+      .locator('.hint', { hasText: 'No watch is open at 0.000 s; 1,000 open later.' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('at-time-0-no-watch-open-yet.png');
+    await first.click();
     await detail.locator('.at-time', { hasText: 'Not opened yet at 0.000 s' }).waitFor({
       timeout: uiTimeoutMs,
     });
@@ -138,7 +153,8 @@ describe('the inspector at every instant, and at scale', function () {
       const at = Number((await timeText(page)).split(' ')[0]);
       if (at >= 60) break;
     }
-    await first.filter({ hasText: /Bookmark sent|Waiting/ }).waitFor({ timeout: uiTimeoutMs });
+    // Heartbeat watchers asked for bookmarks and no initial events: Streaming, upstream's name beside.
+    await first.filter({ hasText: 'StreamingBookmarkSent' }).waitFor({ timeout: uiTimeoutMs });
     await panel()
       .locator('#view-watchers .vt-row:not(.loading)')
       .first()
@@ -147,6 +163,7 @@ describe('the inspector at every instant, and at scale', function () {
     assert.strictEqual(await cell(first, 'Last RV'), '71', 'the first heartbeat carries RV 71');
     assert.strictEqual(await cell(first, 'Read'), '1 (1)', 'one bookmark read');
     assert.strictEqual(await cell(first, 'Next bookmark'), '120 s', 'the next bucket');
+    assert.strictEqual(await cell(first, 'Outcome'), 'open', 'open, how it ends is later');
     await detail
       .locator('dd', { hasText: '1 (events and bookmarks; 1 bookmark sent)' })
       .waitFor({ timeout: uiTimeoutMs });
@@ -256,6 +273,35 @@ describe('the inspector at every instant, and at scale', function () {
       /1 refused watch request/,
     );
     await shot('at-time-8-refused-watch.png');
+
+    // At 1100×720 with the side bar open the table is narrower than its columns: Outcome (the 410)
+    // stays in view without scrolling sideways.
+    await page.setViewportSize({ width: 1100, height: 720 });
+    await listWatchSideBar(page);
+    try {
+      await page.waitForTimeout(800);
+      const table = await panel().locator('#view-watchers .vt').boundingBox();
+      const titles = await panel().locator('#view-watchers .vt-headcell').allTextContents();
+      const column = titles.findIndex((t) => t.trim() === 'Outcome');
+      const head = await panel().locator('#view-watchers .vt-headcell').nth(column).boundingBox();
+      const cellBox = await row.locator('.vt-cell').nth(column).boundingBox();
+      assert.ok(table && head && cellBox);
+      figures.push(`1100×720: Watchers table ${Math.round(table.width)} px wide`);
+      for (const [what, box] of [
+        ['the Outcome header', head],
+        ["the refused row's outcome", cellBox],
+      ] as const)
+        assert.ok(
+          box.x >= table.x && box.x + Math.min(box.width, 80) <= table.x + table.width,
+          `${what} at ${Math.round(box.x)}–${Math.round(box.x + box.width)} px, the table ${Math.round(table.x)}–${Math.round(table.x + table.width)} px`,
+        );
+      assert.match(await cell(row, 'Outcome'), /^410 Expired/);
+      await shot('at-time-8b-watchers-1100x720.png');
+    } finally {
+      // Clicking the icon of the side bar that shows hides it again.
+      await openActivity(page, 'List/Watch');
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
     await showTab(page, 'Serialization');
     await shot('at-time-9-serialization.png');
   });

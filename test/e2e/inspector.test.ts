@@ -171,7 +171,7 @@ describe('the List/Watch Inspector in the workbench', function () {
     await panel()
       .locator('#view-watchers .vt-row')
       .first()
-      .filter({ hasText: 'Bookmark sent' })
+      .filter({ hasText: 'Streaming' })
       .waitFor({ timeout: uiTimeoutMs });
     // Click in the middle of the track, then play a little at 5×.
     const box = await slider.boundingBox();
@@ -235,7 +235,15 @@ describe('the List/Watch Inspector in the workbench', function () {
     await panel().locator('.tl-slider').focus();
     await page.keyboard.press('End');
     const text = (await diagram.textContent()) ?? '';
-    for (const state of ['Waiting for bookmark', 'Bookmark received', 'Bookmark sent'])
+    // Each state as its user reads it, with upstream's name beneath.
+    for (const state of [
+      'Initial events',
+      'WaitingForBookmark',
+      'End bookmark due',
+      'BookmarkReceived',
+      'Streaming',
+      'BookmarkSent',
+    ])
       assert.ok(text.includes(state), `the diagram lacks ${state}: ${text}`);
     assert.match(text, /1× at /, 'transitions show their count and time');
     assert.match(text, /ended at .*graceful drain/);
@@ -244,7 +252,7 @@ describe('the List/Watch Inspector in the workbench', function () {
       1,
       'the current state is highlighted',
     );
-    assert.match((await diagram.locator('.sm-node.current').textContent()) ?? '', /Bookmark sent/);
+    assert.match((await diagram.locator('.sm-node.current').textContent()) ?? '', /Streaming/);
     await shot('7-inspector-state-machine.png');
     // Back to the start: the watch is not open yet, nothing is highlighted, every edge is "later".
     await page.keyboard.press('Home');

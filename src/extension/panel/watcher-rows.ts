@@ -4,9 +4,14 @@
 // panel holds only the rows in view. No upstream counterpart; no vscode here.
 import { statusText } from '../../run/views/status-text';
 import { watcherFiguresAt } from '../../run/views/watcher-at-time';
-import { watcherPhaseAt } from '../../run/views/watcher-states';
+import {
+  watcherPhaseAt,
+  watcherPhaseLabels,
+  watcherPhaseText,
+} from '../../run/views/watcher-states';
 import {
   maxWatcherRows,
+  type WatchersAtTime,
   type VirtualMs,
   type WatchRequestRecord,
   type WatcherQuery,
@@ -70,14 +75,19 @@ function sortKey(row: WatcherRow, column: WatcherSortColumn): number | string {
       return row.contentType;
     case 'state':
       return phaseOrder[row.phase];
+    // A figure not true yet sorts before every figure (a blank before 0).
     case 'floor':
-      return row.floorRv;
+      return row.floorRv ?? -1;
     case 'lastRv':
-      return row.lastRv;
+      return row.lastRv ?? -1;
     case 'received':
-      return row.received;
+      return row.received ?? -1;
     case 'buffer':
-      return row.bufferCapacity ? row.bufferFill / row.bufferCapacity : 0;
+      return row.bufferFill === undefined
+        ? -1
+        : row.bufferCapacity
+          ? row.bufferFill / row.bufferCapacity
+          : 0;
     case 'nextBookmark':
       return row.nextBookmarkSecond ?? Number.MAX_SAFE_INTEGER;
     case 'outcome':
@@ -91,6 +101,19 @@ export interface WatcherRowsAnswer {
   from: number;
   rows: WatcherRow[];
   revealIndex?: number;
+  watchersAt: WatchersAtTime;
+}
+
+/** How many of `times` (sorted) are <= at. */
+function countAtOrBefore(times: readonly number[], at: VirtualMs): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The rows of each run, kept while its model lives (switching back to a run costs nothing). */
@@ -116,6 +139,8 @@ export class WatcherRows {
   private readonly runEnd: VirtualMs;
   /** The last query's order (indices into entries), and what it depends on. */
   private cached: { key: string; order: number[] } | undefined;
+  /** The watchers' opening and ending times, sorted: made on the first count. */
+  private lifetimes: { opened: number[]; ended: number[] } | undefined;
 
   constructor(private readonly model: RunModel) {
     this.runEnd = model.durationMs;
@@ -192,10 +217,33 @@ export class WatcherRows {
       matching: order.length,
       from: start,
       rows,
+      watchersAt: this.watchersAt(at),
     };
     if (reveal !== undefined)
       answer.revealIndex = order.findIndex((i) => this.entries[i].id === reveal);
     return answer;
+  }
+
+  /**
+   * The run's watchers at `at`: open, not opened yet, ended (as watcherPhaseAt reads each). What
+   * the Watchers tab says with no watcher selected, from the rows' own source.
+   */
+  watchersAt(at: VirtualMs): WatchersAtTime {
+    if (!this.lifetimes) {
+      const opened: number[] = [];
+      const ended: number[] = [];
+      for (const w of this.model.watchers) {
+        opened.push(w.states.length ? w.states[0].at : Infinity);
+        // Closed without a recorded time: seen closed from the end of the run on.
+        ended.push(w.closedAt ?? (w.terminated || w.closeReason !== '' ? this.runEnd : Infinity));
+      }
+      const ascending = (a: number, b: number) => a - b;
+      this.lifetimes = { opened: opened.sort(ascending), ended: ended.sort(ascending) };
+    }
+    const total = this.lifetimes.opened.length;
+    const ended = countAtOrBefore(this.lifetimes.ended, at);
+    const later = total - countAtOrBefore(this.lifetimes.opened, at);
+    return { open: Math.max(0, total - later - ended), later, ended };
   }
 
   private haystack(i: number): string {
@@ -252,17 +300,22 @@ export class WatcherRows {
         selector: t.selector,
         contentType: t.contentType,
         phase: f.phase,
-        floorRv: f.floorRv,
-        lastRv: f.lastRv,
-        received: f.received,
-        bookmarks: f.bookmarks,
-        bufferFill: f.bufferFill,
+        stateText: watcherPhaseText(f.phase, t),
         bufferCapacity: f.bufferCapacity,
+        // How it ended, only once it has.
         outcome: ended ? t.closeReason || (t.terminated ? 'terminated' : 'closed') : '',
         endOfRun: f.endOfRun,
       };
+      if (f.known) {
+        row.floorRv = f.floorRv;
+        row.lastRv = f.lastRv;
+        row.received = f.received;
+        row.bookmarks = f.bookmarks;
+        row.bufferFill = f.bufferFill;
+      }
       if (f.nextBookmarkSecond !== undefined) row.nextBookmarkSecond = f.nextBookmarkSecond;
-      if (!ended && t.closedAt !== undefined) row.endsAt = t.closedAt;
+      // An open watch may say when it ends (later in the run); one not opened yet says nothing.
+      if (f.opened && !ended && t.closedAt !== undefined) row.endsAt = t.closedAt;
       return row;
     }
     const q = e.request;
@@ -274,16 +327,13 @@ export class WatcherRows {
       selector: selectorOf(q.request),
       contentType: '',
       phase,
-      floorRv: 0,
-      lastRv: 0,
-      received: 0,
-      bookmarks: 0,
-      bufferFill: 0,
+      stateText: phase === 'failed' ? 'Failed' : watcherPhaseLabels.notStarted,
       bufferCapacity: 0,
       outcome: phase === 'failed' ? requestOutcome(q) : '',
       endOfRun: false,
     };
-    if (phase !== 'failed') row.endsAt = q.answeredAt ?? q.at;
+    // Sent and not answered yet: when the answer comes. Before it was sent: nothing.
+    if (phase !== 'failed' && q.at <= at) row.endsAt = q.answeredAt ?? q.at;
     return row;
   }
 }

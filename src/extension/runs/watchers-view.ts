@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import {
   formatVirtualTime,
   watcherPhaseAt,
-  watcherPhaseLabels,
+  watcherPhaseText,
   type WatcherPhase,
 } from '../../run/views/watcher-states';
 import { shortClientName } from '../../run/views/client-name';
@@ -151,9 +151,9 @@ export class WatchersViewProvider
     const ended = phase === 'closed' && w.closeReason ? `: ${w.closeReason}` : '';
     // The client's product/version: the whole User-Agent is in the tooltip.
     const client = w.client ? ` · ${shortClientName(w.client)}` : '';
-    item.description = `${watcherPhaseLabels[phase]}${ended} · ${w.selector || '(everything)'}${client}`;
+    item.description = `${watcherPhaseText(phase, w)}${ended} · ${w.selector || '(everything)'}${client}`;
     item.tooltip = [
-      `watcher ${w.id}: ${watcherPhaseLabels[phase]} at ${formatVirtualTime(this.at())}`,
+      `watcher ${w.id}: ${watcherPhaseText(phase, w)} at ${formatVirtualTime(this.at())}`,
       ...(w.client ? [`client: ${w.client}`] : []),
       `selector: ${w.selector || '(everything)'}`,
       `content type: ${w.contentType}`,
@@ -161,7 +161,7 @@ export class WatchersViewProvider
       w.closeReason ? `ended: ${w.closeReason}` : 'open at the end of the run',
     ].join('\n');
     item.accessibilityInformation = {
-      label: `Watcher ${w.id}${w.client ? ` of ${shortClientName(w.client)}` : ''}, ${watcherPhaseLabels[phase]}${ended} at ${formatVirtualTime(this.at())}, selector ${w.selector || 'everything'}, ${w.eventsReceived} events received by the end of the run`,
+      label: `Watcher ${w.id}${w.client ? ` of ${shortClientName(w.client)}` : ''}, ${watcherPhaseText(phase, w)}${ended} at ${formatVirtualTime(this.at())}, selector ${w.selector || 'everything'}, ${w.eventsReceived} events received by the end of the run`,
     };
     const [icon, color] = phaseIcons[phase];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);

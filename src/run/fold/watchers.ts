@@ -48,6 +48,7 @@ export class WatchersFold {
     const t = new TrackBuilder(id, e.at, this.logLimit);
     t.track.selector = selectorFromIdentifier(e.identifier);
     t.track.bufferCapacity = e.chanSize;
+    t.track.allowWatchBookmarks = e.allowWatchBookmarks;
     t.track.deadline = e.deadline;
     t.track.preDeadlineBookmarks = 0;
     t.track.initialEventsEndBookmarks = 0;

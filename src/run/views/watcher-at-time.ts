@@ -9,18 +9,27 @@ export interface WatcherFigures {
   phase: WatcherPhase;
   /** The watch had been opened by then. */
   opened: boolean;
+  /**
+   * The figures below are true at the moment. False before the watch opened (nothing is true of it
+   * yet), and in a run without samples before the watch ended (only its last figures are known):
+   * then every figure is undefined, never a later one standing in for the moment's.
+   */
+  known: boolean;
   /** Events and bookmarks the client had read. */
-  received: number;
+  received?: number;
   /** Bookmarks sent to it. */
-  bookmarks: number;
-  lastRv: number;
-  bufferFill: number;
+  bookmarks?: number;
+  /** The newest RV the client had read (0: none yet). */
+  lastRv?: number;
+  bufferFill?: number;
   bufferCapacity: number;
-  /** The virtual second of the bookmark bucket it sat in (undefined: none). */
+  /** The virtual second of the bookmark bucket it sat in (undefined: none, or not known). */
   nextBookmarkSecond: number | undefined;
-  floorRv: number;
+  floorRv?: number;
   /** The run recorded no samples (an older trace): the figures are the run's last, not the moment's. */
   endOfRun: boolean;
+  /** endOfRun: when the last figures become true (the watch's end, or the run's). */
+  knownFrom?: VirtualMs;
 }
 
 /** When the watch opened: its first recorded state. */
@@ -44,25 +53,40 @@ export function watcherFiguresAt(
 ): WatcherFigures {
   const phase = watcherPhaseAt(track, at, runEnd);
   const opened = phase !== 'notStarted';
+  const nothing: WatcherFigures = {
+    phase,
+    opened,
+    known: false,
+    bufferCapacity: track.bufferCapacity,
+    nextBookmarkSecond: undefined,
+    endOfRun: !track.samples,
+  };
   if (!track.samples) {
-    // An older trace: only the end of the run is known, and the figures say so.
+    // An older trace: only the figures at its end are known, true from the moment the watch
+    // ended (nothing changes after that), or at the end of the run for a watch still open.
+    const knownFrom = track.closedAt ?? runEnd;
+    if (!opened || at < knownFrom) return { ...nothing, knownFrom };
     return {
       phase,
       opened,
+      known: true,
       received: track.eventsReceived,
       bookmarks: track.bookmarksReceived,
       lastRv: track.lastRvSent,
       bufferFill: track.bufferFill,
       bufferCapacity: track.bufferCapacity,
-      nextBookmarkSecond: track.nextBookmarkSecond,
+      nextBookmarkSecond: phase === 'closed' ? undefined : track.nextBookmarkSecond,
       floorRv: track.bookmarkFloorRv,
       endOfRun: true,
+      knownFrom,
     };
   }
-  const s = opened ? sampleAt(track, at) : undefined;
+  if (!opened) return nothing;
+  const s = sampleAt(track, at);
   return {
     phase,
     opened,
+    known: true,
     received: s?.received ?? 0,
     bookmarks: s?.bookmarks ?? 0,
     lastRv: s?.lastRv ?? 0,

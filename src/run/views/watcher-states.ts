@@ -11,12 +11,37 @@ export const watcherStateNames: readonly WatcherStateName[] = [
   'BookmarkSent',
 ];
 
-/** How a person reads each state. */
+/**
+ * How a person reads each state, whatever the watch asked for. Upstream's names say what the
+ * cacher tracks (the bookmark after bookmarkAfterResourceVersion, the initial-events-end one), not
+ * what the client sees: a watch that asked for no initial events is put straight into
+ * BookmarkSent (setBookmarkAfterResourceVersion(0), "no-op") although no bookmark was ever sent.
+ */
 export const watcherStateLabels: Readonly<Record<WatcherStateName, string>> = {
-  WaitingForBookmark: 'Waiting for bookmark',
-  BookmarkReceived: 'Bookmark received',
-  BookmarkSent: 'Bookmark sent',
+  // The initial events go out; the initial-events-end bookmark waits for the cache to reach the RV.
+  WaitingForBookmark: 'Initial events',
+  // The cache reached the RV: the initial-events-end bookmark goes at the next bookmark tick.
+  BookmarkReceived: 'End bookmark due',
+  // Events as they happen (and heartbeat bookmarks, if asked for).
+  BookmarkSent: 'Streaming',
 };
+
+/** What the watch asked for, which says how its Streaming state reads. */
+export interface WatcherAsked {
+  /** allowWatchBookmarks (undefined: the trace does not say). */
+  allowWatchBookmarks?: boolean;
+  /** The watcher waited for bookmarkAfterResourceVersion (sendInitialEvents=true with bookmarks). */
+  bookmarkFloorRv: number;
+}
+
+/** The state as this watch's user reads it: Streaming says whether bookmarks were asked for. */
+export function watcherStateText(state: WatcherStateName, asked: WatcherAsked): string {
+  if (state !== 'BookmarkSent') return watcherStateLabels[state];
+  if (asked.bookmarkFloorRv > 0) return 'Streaming (initial events done)';
+  // Heartbeat bookmarks are what a reflector asks for; a watch without them says so.
+  if (asked.allowWatchBookmarks === false) return 'Streaming (no bookmarks asked)';
+  return watcherStateLabels[state];
+}
 
 /** Where a watcher is at a moment: one of the three states, not opened yet, or ended. */
 export type WatcherPhase = WatcherStateName | 'notStarted' | 'closed';
@@ -26,6 +51,13 @@ export const watcherPhaseLabels: Readonly<Record<WatcherPhase, string>> = {
   notStarted: 'Not opened yet',
   closed: 'Closed',
 };
+
+/** A watcher's phase as its user reads it (watcherStateText for its three states). */
+export function watcherPhaseText(phase: WatcherPhase, asked: WatcherAsked): string {
+  return phase === 'notStarted' || phase === 'closed'
+    ? watcherPhaseLabels[phase]
+    : watcherStateText(phase, asked);
+}
 
 /** Index of the last element whose `at` is <= at (-1 when none); `items` sorted by `at`. */
 export function lastIndexAtOrBefore(

@@ -95,7 +95,7 @@ describe('runs', () => {
       assert.match(row.label, /^watcher \d+$/);
       assert.match(
         row.description,
-        /^(Waiting for bookmark|Bookmark received|Bookmark sent|Not opened yet|Closed)/,
+        /^(Initial events|End bookmark due|Streaming|Not opened yet|Closed)/,
         row.description,
       );
     }

@@ -134,7 +134,12 @@ describe('WatcherRows', () => {
     const rows = new WatcherRows(model);
     const tick = (model.bookmarkTicks ?? [])[0];
     const cases: Array<[string, number, Partial<Record<string, unknown>>]> = [
-      ['before the watches open', 0, { phase: 'notStarted', received: 0, lastRv: 0, bookmarks: 0 }],
+      // Nothing is true of a watch before it opens: its figures are blank, not 0.
+      [
+        'before the watches open',
+        0,
+        { phase: 'notStarted', received: undefined, lastRv: undefined, bookmarks: undefined },
+      ],
       ['just before the first heartbeat', tick.at - 1, { received: 0, bookmarks: 0 }],
       [
         'at the first heartbeat',

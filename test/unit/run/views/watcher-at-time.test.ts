@@ -38,13 +38,22 @@ function pick(f: WatcherFigures): Figures {
   };
 }
 
+/** Before the watch opened nothing is true of it: every figure blank, none a zero standing in. */
 const none: Figures = {
   phase: 'notStarted',
+  received: undefined,
+  bookmarks: undefined,
+  lastRv: undefined,
+  bufferFill: undefined,
+  nextBookmarkSecond: undefined,
+  floorRv: undefined,
+};
+const opened: Figures = {
+  ...none,
   received: 0,
   bookmarks: 0,
   lastRv: 0,
   bufferFill: 0,
-  nextBookmarkSecond: undefined,
   floorRv: 0,
 };
 
@@ -118,7 +127,7 @@ describe('watcherFiguresAt', () => {
     {
       name: 'opened, waiting for the bookmark after rv 50',
       at: 1000,
-      want: { ...none, phase: 'WaitingForBookmark', nextBookmarkSecond: 61, floorRv: 50 },
+      want: { ...opened, phase: 'WaitingForBookmark', nextBookmarkSecond: 61, floorRv: 50 },
     },
     {
       name: 'two events read, one more buffered',
@@ -165,15 +174,26 @@ describe('watcherFiguresAt', () => {
       assert.deepStrictEqual(pick(watcherFiguresAt(w, c.at, model.durationMs)), c.want);
     });
 
-  it('says when only the end of the run is known (a trace without samples)', () => {
+  describe('a trace without samples: its last figures, only from the moment they are true', () => {
     const old = new RunModelBuilder(header);
     for (const r of records)
       if (!('kind' in r && r.kind === 'metrics')) old.add(r as TraceRecord | EngineEvent);
     const track = old.finish().watchers[0];
-    assert.strictEqual(track.samples, undefined);
-    const f = watcherFiguresAt(track, 0, 5000);
-    assert.strictEqual(f.endOfRun, true);
-    assert.strictEqual(f.bookmarks, 1);
+    const cases: Array<{ name: string; at: number; known: boolean; lastRv?: number }> = [
+      // Scrubbed back before the watch opened: no Last RV (it used to show the run's last, 52).
+      { name: 'before it opened', at: 0, known: false },
+      // Open: its figures then are not recorded, and the last ones are later's.
+      { name: 'open, before it ended', at: 2500, known: false },
+      { name: 'once it ended', at: 5000, known: true, lastRv: 52 },
+    ];
+    for (const c of cases)
+      it(`${c.name} (${c.at} ms)`, () => {
+        assert.strictEqual(track.samples, undefined);
+        const f = watcherFiguresAt(track, c.at, 5000);
+        assert.strictEqual(f.endOfRun, true);
+        assert.deepStrictEqual([f.known, f.lastRv], [c.known, c.lastRv]);
+        assert.strictEqual(f.bookmarks, c.known ? 1 : undefined);
+      });
   });
 });
 
@@ -207,7 +227,7 @@ describe('a scenario run records each watcher at every moment', function () {
     const at = (t: number) => pick(watcherFiguresAt(w, t, model.durationMs));
     assert.deepStrictEqual(at(0), none);
     assert.deepStrictEqual(at(opened), {
-      ...none,
+      ...{ ...none, received: 0, bookmarks: 0, lastRv: 0, bufferFill: 0, floorRv: 0 },
       phase: at(opened).phase,
       nextBookmarkSecond: at(opened).nextBookmarkSecond,
     });
