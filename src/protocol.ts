@@ -54,7 +54,7 @@ export type {
  * Bumped whenever a message changes shape. The webview announces the version it speaks in `ready`;
  * a host that speaks another one answers `protocol/mismatch` instead of feeding it.
  */
-export const protocolVersion = 3;
+export const protocolVersion = 4;
 
 /** The inspector's tabs, in the order they are shown. */
 export const inspectorViews = [

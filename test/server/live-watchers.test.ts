@@ -193,7 +193,7 @@ function describeLiveWatchers(k: Kubectl): void {
       assert.ok(bookmark?.kind === 'event' && bookmark.event.type === 'watcher/bookmark');
       const atSync = watcherFiguresAt(wl, synced.durationMs, synced.durationMs);
       assert.ok(
-        atSync.received >= 2,
+        (atSync.received ?? 0) >= 2,
         `WatchList wait: Read ${atSync.received} (ADDED, then the bookmark)`,
       );
       assert.strictEqual(
@@ -275,7 +275,10 @@ function describeLiveWatchers(k: Kubectl): void {
       for (const t of truth) {
         const track = trackOf(model, ua, t.selector);
         const end = watcherFiguresAt(track, model.durationMs, model.durationMs);
-        assert.ok(end.received >= t.minRead, `${t.selector}: Read ${end.received} ≥ ${t.minRead}`);
+        assert.ok(
+          (end.received ?? 0) >= t.minRead,
+          `${t.selector}: Read ${end.received} ≥ ${t.minRead}`,
+        );
         if (t.read !== undefined) assert.strictEqual(end.received, t.read, `${t.selector}: Read`);
         assert.strictEqual(end.lastRv, t.lastRv, `${t.selector}: Last RV at the end`);
         assert.deepStrictEqual(
