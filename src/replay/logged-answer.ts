@@ -9,8 +9,12 @@ import type { ImportedRequest } from '../run/imported-request';
 /** How much earlier than in the log the engine may end a watch before it counts (timer rounding). */
 const durationSlackMs = 1000;
 
-/** The log's answer to a LIST or the start of a WATCH (only the fields the log has). */
-export function loggedAnswer(r: ImportedRequest): LoggedAnswer {
+/**
+ * The log's answer to a LIST or the start of a WATCH (only the fields the log has). `continued`:
+ * a later page of its chain sent a token, so the log proves this page answered with one even
+ * without its body (a Metadata-level audit log).
+ */
+export function loggedAnswer(r: ImportedRequest, continued = false): LoggedAnswer {
   const a: LoggedAnswer = {};
   if (r.code !== undefined) a.status = r.code;
   const resp = r.response;
@@ -20,6 +24,7 @@ export function loggedAnswer(r: ImportedRequest): LoggedAnswer {
   // A response body was logged (items known): its continue's absence is as telling as its presence.
   if (resp?.continue !== undefined || resp?.items !== undefined)
     a.continue = Boolean(resp.continue);
+  else if (continued) a.continue = true;
   if (r.code !== undefined && r.code >= 400)
     a.error = { code: r.code, reason: r.status?.reason ?? '', message: r.status?.message ?? '' };
   return a;
@@ -52,9 +57,9 @@ export function listDisagreements(
 }
 
 /** The comparison recorded with a LIST's list-end. */
-export function compareList(r: ImportedRequest, compareItems: boolean) {
+export function compareList(r: ImportedRequest, compareItems: boolean, continued = false) {
   return (engine: EngineAnswer): AnswerComparison => {
-    const logged = loggedAnswer(r);
+    const logged = loggedAnswer(r, continued);
     const disagrees = listDisagreements(logged, engine, compareItems);
     return { logged, ...(disagrees.length ? { disagrees } : {}) };
   };
