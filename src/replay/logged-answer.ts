@@ -6,6 +6,22 @@ import type { LoggedAnswer } from '../run/run-model';
 import type { AnswerComparison, EngineAnswer } from '../sim/scenario-run';
 import type { ImportedRequest } from '../run/imported-request';
 
+/**
+ * Statuses a log holds that the replay does not model: APF's 429 and the 5xx of an overloaded or
+ * failing apiserver (a 504 waiting for the watch cache). They are the log's own faults: the
+ * engine answering otherwise is said as that, never as a disagreement with the model.
+ */
+const notModelledStatuses: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** The log's status is one the replay does not model and the engine did not answer it too. */
+function notModelled(logged: LoggedAnswer, engineStatus: number): boolean {
+  return (
+    logged.status !== undefined &&
+    notModelledStatuses.has(logged.status) &&
+    logged.status !== engineStatus
+  );
+}
+
 /** How much earlier than in the log the engine may end a watch before it counts (timer rounding). */
 const durationSlackMs = 1000;
 
@@ -41,6 +57,7 @@ export function listDisagreements(
   compareItems: boolean,
 ): string[] {
   const out: string[] = [];
+  if (notModelled(logged, engine.status)) return out;
   if (logged.status !== undefined && logged.status !== engine.status) out.push('status');
   if (logged.status !== undefined && logged.status !== 200) return out;
   if (engine.status !== 200) return out;
@@ -60,6 +77,7 @@ export function listDisagreements(
 export function compareList(r: ImportedRequest, compareItems: boolean, continued = false) {
   return (engine: EngineAnswer): AnswerComparison => {
     const logged = loggedAnswer(r, continued);
+    if (notModelled(logged, engine.status)) logged.notModelled = true;
     const disagrees = listDisagreements(logged, engine, compareItems);
     return { logged, ...(disagrees.length ? { disagrees } : {}) };
   };
@@ -88,8 +106,11 @@ export function compareWatch(r: ImportedRequest, openedAt: () => number) {
           reason: r.status?.reason ?? '',
           message: r.status?.message ?? '',
         };
+      if (notModelled(logged, engine.status)) logged.notModelled = true;
       const disagrees =
-        logged.status !== undefined && logged.status !== engine.status ? ['status'] : [];
+        logged.status !== undefined && logged.status !== engine.status && !logged.notModelled
+          ? ['status']
+          : [];
       return { logged, ...(disagrees.length ? { disagrees } : {}) };
     },
     closed(atMs: number): AnswerComparison {

@@ -123,6 +123,8 @@ function tally(summary: ReplaySummary, c: AnswerComparison, seen?: Tallied): Ans
     once.compared = true;
     summary.compared++;
   }
+  if (c.logged?.notModelled && c.logged.status !== undefined)
+    summary.notModelled[c.logged.status] = (summary.notModelled[c.logged.status] ?? 0) + 1;
   if (c.disagrees?.length) {
     if (!once.disagrees) summary.disagreements++;
     once.disagrees = true;
@@ -203,6 +205,7 @@ export async function replayImport(
     disagreements: 0,
     disagreementsBy: {},
     seedingShort: [],
+    notModelled: {},
     watchListPairs: pairs,
     notes: [...fixedNotes],
   };
@@ -420,6 +423,7 @@ async function replayList(
       }
     }
   }
+  if (req.continue && s.request.code === 410) recreateCompaction(run, resource, req.continue, s);
   const compareItems = !req.labelSelector && !req.fieldSelector;
   const compare = compareList(s.request, compareItems, place ? answeredWithToken(place) : false);
   const res = await run.drive(
@@ -442,6 +446,44 @@ async function replayList(
   chains.set(chainId, { token: res.result?.continue ?? '' });
   if (res.result) rvs.noteList(s, res.result.resourceVersion);
   await run.settle();
+}
+
+/**
+ * etcd3/compact.go's key: the apiserver's compactor writes it (a revision of its own) before each
+ * Compact, so a compaction always moves past the revisions read before it.
+ */
+const compactRevKey = 'compact_rev_key';
+
+/**
+ * The log's 410 Expired on a continue page proves etcd had compacted past its chain's RV by then:
+ * the replay compacts the engine's etcd there too (as the compactor does, after a write of its
+ * key when nothing else moved the revision on), and the cacher drops the snapshots below it, so
+ * the engine answers the page as the real apiserver did.
+ */
+function recreateCompaction(
+  run: ScenarioRun,
+  resource: Resource,
+  token: string,
+  s: ReplayStep,
+): void {
+  const keyPrefix = resource.store.prepareKey(resource.collectionKey(s.namespace), true);
+  let chainRv: number;
+  try {
+    chainRv = Number(decodeContinue(token, keyPrefix).resourceVersion);
+  } catch {
+    return;
+  }
+  if (resource.etcd.currentRevision() <= chainRv) resource.etcd.put(compactRevKey, String(chainRv));
+  const revision = resource.etcd.currentRevision();
+  resource.etcd.compact(revision);
+  resource.cacher.compactIfNeeded();
+  const src = s.request.sources[0];
+  run.input({
+    action: 'fault',
+    name: 'compaction',
+    params: { revision, chainResourceVersion: chainRv },
+    text: `the log's 410 Expired (${src ? `${src.file}:${src.line}` : s.request.id}) proves etcd had compacted past the chain's RV: the replay compacts the engine's etcd at revision ${revision} (its chain read at ${chainRv}) before that page`,
+  });
 }
 
 async function replayWatch(
