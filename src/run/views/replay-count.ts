@@ -63,6 +63,11 @@ export function replayCountOf(model: RunModel): ReplayCount {
   };
 }
 
+/** One answer's words: `the log's 504 (a fault or overload the replay does not model)`. */
+export function notModelledAnswerText(status: number): string {
+  return notModelledText({ [status]: 1 });
+}
+
 /** `the log's 504 (a fault or overload …)`, `the log's 3 429s and 2 504s (faults or overload …)`. */
 function notModelledText(byStatus: Record<string, number>): string {
   const entries = Object.entries(byStatus).sort(([a], [b]) => Number(a) - Number(b));
