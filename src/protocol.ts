@@ -152,6 +152,11 @@ export interface ReplayRow {
   engine: string;
   /** What differs ('status', 'items', 'continue', 'remainingItemCount', 'duration'); empty: they agree. */
   disagrees: string[];
+  /**
+   * The log's status is a fault or overload the replay does not model (APF's 429, a 5xx), in
+   * words (replay-count.ts): neither agreeing nor disagreeing.
+   */
+  notModelled?: string;
   /** ListRecord.id of a LIST (the Lists tab's row). */
   listId?: string;
 }

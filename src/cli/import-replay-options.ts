@@ -6,7 +6,12 @@
 import { compareRuns, comparedFigures, type RunComparison } from '../run/compare-runs';
 import type { ImportedRequest } from '../run/imported-request';
 import { replayToModel, type TraceLine } from '../replay/replay-import';
-import type { ReplayOptions, ReplaySummary } from '../replay/replay-options';
+import {
+  replaySummaryText,
+  type ReplayOptions,
+  type ReplaySummary,
+} from '../replay/replay-options';
+import { formatCount, plural } from '../format/count-text';
 import { TraceWriter } from '../run/trace/trace-writer';
 import type { OptionSpec } from './args';
 import { type CliIo, UsageError } from './command';
@@ -154,16 +159,17 @@ async function replayTo(
 
 /** A replay's summary, as lines a person reads. */
 export function replaySummaryLines(label: string, s: ReplaySummary): string[] {
+  // The count in replay-count.ts's one wording (the status bar, the Replay tab say the same).
   const out = [
-    `Replay (${label}): ${s.replayed} of ${s.requests} request(s) re-issued (${s.lists} LISTs, ${s.watches} WATCHes, ${s.writes} writes: ${s.rebuilt.length} rebuilt from the log, ${s.synthesised.length} synthesised)`,
-    `  disagreements with the log: ${s.disagreements}${
-      Object.keys(s.disagreementsBy).length
-        ? ` (${Object.entries(s.disagreementsBy)
-            .map(([k, n]) => `${k} ${n}`)
-            .join(', ')})`
-        : ''
-    }`,
+    `Replay (${label}): ${replaySummaryText(s)}`,
+    `  by verb: ${plural(s.lists, 'LIST')}, ${plural(s.watches, 'WATCH', { many: 'WATCHes' })}, ${plural(s.writes, 'write')} (${formatCount(s.rebuilt.length)} rebuilt from the log, ${formatCount(s.synthesised.length)} synthesised)`,
   ];
+  if (Object.keys(s.disagreementsBy).length)
+    out.push(
+      `  what differs: ${Object.entries(s.disagreementsBy)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
   for (const r of s.seeded) {
     out.push(`  seeded ${r.resource}: ${r.text}`);
     for (const m of r.matched ?? []) out.push(`    ${m}`);

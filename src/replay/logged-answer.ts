@@ -6,11 +6,31 @@ import type { LoggedAnswer } from '../run/run-model';
 import type { AnswerComparison, EngineAnswer } from '../sim/scenario-run';
 import type { ImportedRequest } from '../run/imported-request';
 
+/**
+ * Statuses a log holds that the replay does not model: APF's 429 and the 5xx of an overloaded or
+ * failing apiserver (a 504 waiting for the watch cache). They are the log's own faults: the
+ * engine answering otherwise is said as that, never as a disagreement with the model.
+ */
+const notModelledStatuses: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** The log's status is one the replay does not model and the engine did not answer it too. */
+function notModelled(logged: LoggedAnswer, engineStatus: number): boolean {
+  return (
+    logged.status !== undefined &&
+    notModelledStatuses.has(logged.status) &&
+    logged.status !== engineStatus
+  );
+}
+
 /** How much earlier than in the log the engine may end a watch before it counts (timer rounding). */
 const durationSlackMs = 1000;
 
-/** The log's answer to a LIST or the start of a WATCH (only the fields the log has). */
-export function loggedAnswer(r: ImportedRequest): LoggedAnswer {
+/**
+ * The log's answer to a LIST or the start of a WATCH (only the fields the log has). `continued`:
+ * a later page of its chain sent a token, so the log proves this page answered with one even
+ * without its body (a Metadata-level audit log).
+ */
+export function loggedAnswer(r: ImportedRequest, continued = false): LoggedAnswer {
   const a: LoggedAnswer = {};
   if (r.code !== undefined) a.status = r.code;
   const resp = r.response;
@@ -20,6 +40,7 @@ export function loggedAnswer(r: ImportedRequest): LoggedAnswer {
   // A response body was logged (items known): its continue's absence is as telling as its presence.
   if (resp?.continue !== undefined || resp?.items !== undefined)
     a.continue = Boolean(resp.continue);
+  else if (continued) a.continue = true;
   if (r.code !== undefined && r.code >= 400)
     a.error = { code: r.code, reason: r.status?.reason ?? '', message: r.status?.message ?? '' };
   return a;
@@ -36,6 +57,7 @@ export function listDisagreements(
   compareItems: boolean,
 ): string[] {
   const out: string[] = [];
+  if (notModelled(logged, engine.status)) return out;
   if (logged.status !== undefined && logged.status !== engine.status) out.push('status');
   if (logged.status !== undefined && logged.status !== 200) return out;
   if (engine.status !== 200) return out;
@@ -52,9 +74,10 @@ export function listDisagreements(
 }
 
 /** The comparison recorded with a LIST's list-end. */
-export function compareList(r: ImportedRequest, compareItems: boolean) {
+export function compareList(r: ImportedRequest, compareItems: boolean, continued = false) {
   return (engine: EngineAnswer): AnswerComparison => {
-    const logged = loggedAnswer(r);
+    const logged = loggedAnswer(r, continued);
+    if (notModelled(logged, engine.status)) logged.notModelled = true;
     const disagrees = listDisagreements(logged, engine, compareItems);
     return { logged, ...(disagrees.length ? { disagrees } : {}) };
   };
@@ -83,8 +106,11 @@ export function compareWatch(r: ImportedRequest, openedAt: () => number) {
           reason: r.status?.reason ?? '',
           message: r.status?.message ?? '',
         };
+      if (notModelled(logged, engine.status)) logged.notModelled = true;
       const disagrees =
-        logged.status !== undefined && logged.status !== engine.status ? ['status'] : [];
+        logged.status !== undefined && logged.status !== engine.status && !logged.notModelled
+          ? ['status']
+          : [];
       return { logged, ...(disagrees.length ? { disagrees } : {}) };
     },
     closed(atMs: number): AnswerComparison {

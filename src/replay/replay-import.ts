@@ -19,7 +19,6 @@ import { RunModelBuilder } from '../run/build-run-model';
 import type { RunModel } from '../run/run-model';
 import { ScenarioRun, type AnswerComparison } from '../sim/scenario-run';
 import { resourceStorage } from '../request/resource-storage';
-import { splitRequestTarget } from '../request/request-info';
 import { resourceKeyPrefix } from '../request/storage-key-prefix';
 import {
   listOpts,
@@ -47,6 +46,7 @@ import {
 import { replayParams, type ReplayOptions, type ReplaySummary } from './replay-options';
 import { resourceKey, scheduleRequests } from './replay-schedule';
 import { asWatchLists, type ReplayStep } from './replay-watch-list';
+import { answeredWithToken, linkChains, type ChainPlace } from './replay-chains';
 import { seedingShortOf } from '../run/views/replay-count';
 
 /** The scenario name of every replayed import's trace. */
@@ -107,17 +107,6 @@ function enginePrefix(group: string, resource: string): string {
   return resourceKeyPrefix({ group, resource }).slice('/registry'.length, -1);
 }
 
-function pathOf(r: ImportedRequest): string {
-  return splitRequestTarget(r.requestURI).rawPath;
-}
-
-function withoutContinue(query: string): string {
-  return query
-    .split('&')
-    .filter((p) => p !== '' && !p.startsWith('continue='))
-    .join('&');
-}
-
 function writeVerb(verb: string): 'create' | 'update' | 'delete' {
   return verb === 'create' ? 'create' : verb === 'delete' ? 'delete' : 'update';
 }
@@ -134,6 +123,8 @@ function tally(summary: ReplaySummary, c: AnswerComparison, seen?: Tallied): Ans
     once.compared = true;
     summary.compared++;
   }
+  if (c.logged?.notModelled && c.logged.status !== undefined)
+    summary.notModelled[c.logged.status] = (summary.notModelled[c.logged.status] ?? 0) + 1;
   if (c.disagrees?.length) {
     if (!once.disagrees) summary.disagreements++;
     once.disagrees = true;
@@ -146,18 +137,31 @@ function tally(summary: ReplaySummary, c: AnswerComparison, seen?: Tallied): Ans
 
 /**
  * Objects a LIST's logged answer proves exist where it looks, at least: its items and the
- * remainingItemCount after them; without items (a Table body in a -v=8 log), an unfiltered page
- * with a continue token was full at its limit and etcd had more (remainingItemCount more, when
- * the answer says).
+ * remainingItemCount after them; an unfiltered page with a continue token (its body's, or the
+ * next page's token) was full at its limit, as was each earlier page of its chain that answered
+ * with one, and etcd had more (remainingItemCount more, when the answer says).
  */
 function provenObjects(
   logged: LoggedAnswer,
   unfilteredLimit: number | undefined,
+  fullPages: number,
 ): number | undefined {
-  if (logged.items !== undefined) return logged.items + (logged.remainingItemCount ?? 0);
-  if (logged.continue && unfilteredLimit !== undefined && unfilteredLimit > 0)
-    return unfilteredLimit + Math.max(1, logged.remainingItemCount ?? 1);
-  return undefined;
+  const atLimit =
+    logged.continue && unfilteredLimit !== undefined && unfilteredLimit > 0
+      ? Math.max(1, fullPages) * unfilteredLimit + Math.max(1, logged.remainingItemCount ?? 1)
+      : undefined;
+  if (logged.items !== undefined)
+    return Math.max(logged.items + (logged.remainingItemCount ?? 0), atLimit ?? 0);
+  return atLimit;
+}
+
+/** The pages of a LIST's chain up to it (itself included) the log proves answered with a token. */
+function fullPagesTo(place: ChainPlace | undefined): number {
+  if (!place) return 0;
+  let n = 0;
+  for (let page = 0; page <= place.page; page++)
+    if (answeredWithToken({ chain: place.chain, page })) n++;
+  return n;
 }
 
 /** Objects seeded where a request looks: its namespace's, or all of the resource's. */
@@ -181,7 +185,8 @@ export async function replayImport(
   write: (line: TraceLine) => void,
 ): Promise<ReplaySummary> {
   const schedule = scheduleRequests(requests);
-  const seeds = planSeeds(schedule.requests, options.objects);
+  const places = linkChains(schedule.requests);
+  const seeds = planSeeds(schedule.requests, options.objects, places);
   const { steps, pairs } = options.watchList
     ? asWatchLists(schedule.requests)
     : { steps: schedule.requests as ReplayStep[], pairs: 0 };
@@ -200,6 +205,7 @@ export async function replayImport(
     disagreements: 0,
     disagreementsBy: {},
     seedingShort: [],
+    notModelled: {},
     watchListPairs: pairs,
     notes: [...fixedNotes],
   };
@@ -283,7 +289,7 @@ export async function replayImport(
         await run.settle();
       }
     };
-    const chains = new Map<string, ChainState>();
+    const chains = new Map<number, ChainState>();
     const rvs = new ResourceVersions();
     let endMs = 0;
     for (const [i, s] of steps.entries()) {
@@ -302,7 +308,7 @@ export async function replayImport(
           0,
         );
         const seeded = seededIn(seedsByResource.get(key), s.namespace) + more;
-        await replayList(run, resource, s, chains, rvs, summary, seeded);
+        await replayList(run, resource, s, places.get(s), chains, rvs, summary, seeded);
       } else if (s.verb === 'watch') {
         const closeAt = await replayWatch(
           run,
@@ -379,7 +385,8 @@ async function replayList(
   run: ScenarioRun,
   resource: Resource,
   s: ReplayStep,
-  chains: Map<string, ChainState>,
+  place: ChainPlace | undefined,
+  chains: Map<number, ChainState>,
   rvs: ResourceVersions,
   summary: ReplaySummary,
   seeded: number,
@@ -395,9 +402,10 @@ async function replayList(
   const req = toResourceListRequest(opts, s.namespace || undefined);
   const rv = rvs.map(s, req.resourceVersion, resource);
   if (rv !== undefined) req.resourceVersion = rv;
-  const chainKey = `${s.client}\u0000${pathOf(s.request)}\u0000${withoutContinue(s.query)}`;
+  // The log's chain (replay-chains.ts): interleaved chains of one client keep their own tokens.
+  const chainId = place?.chain.id ?? -1;
   if (req.continue) {
-    const state = chains.get(chainKey);
+    const state = chains.get(chainId);
     if (state && state.token === '') {
       skip(summary, "continue page: the engine's chain had already ended");
       return;
@@ -415,13 +423,18 @@ async function replayList(
       }
     }
   }
+  if (req.continue && s.request.code === 410) recreateCompaction(run, resource, req.continue, s);
   const compareItems = !req.labelSelector && !req.fieldSelector;
-  const compare = compareList(s.request, compareItems);
+  const compare = compareList(s.request, compareItems, place ? answeredWithToken(place) : false);
   const res = await run.drive(
     run.list(resource, req, 'delegator', s.client, (a) => {
       const c = compare(a);
       if (!c.logged) return tally(summary, c);
-      const proven = provenObjects(c.logged, compareItems ? req.limit : undefined);
+      const proven = provenObjects(
+        c.logged,
+        compareItems ? req.limit : undefined,
+        fullPagesTo(place),
+      );
       return tally(summary, {
         ...c,
         logged: { ...c.logged, seeded, ...(proven !== undefined ? { proven } : {}) },
@@ -430,9 +443,47 @@ async function replayList(
   );
   summary.replayed++;
   summary.lists++;
-  chains.set(chainKey, { token: res.result?.continue ?? '' });
+  chains.set(chainId, { token: res.result?.continue ?? '' });
   if (res.result) rvs.noteList(s, res.result.resourceVersion);
   await run.settle();
+}
+
+/**
+ * etcd3/compact.go's key: the apiserver's compactor writes it (a revision of its own) before each
+ * Compact, so a compaction always moves past the revisions read before it.
+ */
+const compactRevKey = 'compact_rev_key';
+
+/**
+ * The log's 410 Expired on a continue page proves etcd had compacted past its chain's RV by then:
+ * the replay compacts the engine's etcd there too (as the compactor does, after a write of its
+ * key when nothing else moved the revision on), and the cacher drops the snapshots below it, so
+ * the engine answers the page as the real apiserver did.
+ */
+function recreateCompaction(
+  run: ScenarioRun,
+  resource: Resource,
+  token: string,
+  s: ReplayStep,
+): void {
+  const keyPrefix = resource.store.prepareKey(resource.collectionKey(s.namespace), true);
+  let chainRv: number;
+  try {
+    chainRv = Number(decodeContinue(token, keyPrefix).resourceVersion);
+  } catch {
+    return;
+  }
+  if (resource.etcd.currentRevision() <= chainRv) resource.etcd.put(compactRevKey, String(chainRv));
+  const revision = resource.etcd.currentRevision();
+  resource.etcd.compact(revision);
+  resource.cacher.compactIfNeeded();
+  const src = s.request.sources[0];
+  run.input({
+    action: 'fault',
+    name: 'compaction',
+    params: { revision, chainResourceVersion: chainRv },
+    text: `the log's 410 Expired (${src ? `${src.file}:${src.line}` : s.request.id}) proves etcd had compacted past the chain's RV: the replay compacts the engine's etcd at revision ${revision} (its chain read at ${chainRv}) before that page`,
+  });
 }
 
 async function replayWatch(

@@ -1,6 +1,7 @@
 // No upstream counterpart: the objects a replay needs before and while it re-issues a log. How
-// many objects each resource holds is inferred from what the log's LIST answers said (a page's
-// items + remainingItemCount, or the items of a complete chain) or given; the objects later
+// many objects each resource holds is the fewest the log's LIST answers prove (proven-objects.ts:
+// remainingItemCount, complete chains, pages at a limit, unpaged LISTs), said with its proof, or
+// given; the objects later
 // requests name (an update, a delete, a watch of one object) are seeded under their names; a write
 // is rebuilt from the object the log carries (Request/RequestResponse audit levels) or synthesised
 // from its objectRef (Metadata level). The log does not say seeded objects' labels: each filtered
@@ -8,6 +9,7 @@
 // a complete chain), spread through the key space, so that a filtered LIST pages through etcd as
 // it did; other objects carry none.
 import { type KubeObject, makePod } from '../engine';
+import { formatCount } from '../format/count-text';
 import {
   matchingAttributes,
   podWithAttributes,
@@ -15,8 +17,9 @@ import {
   type Attributes,
 } from '../sim/seeded-objects';
 import { parseQuery } from '../request/list-query';
-import { splitRequestTarget } from '../request/request-info';
 import type { SeededResource } from './replay-options';
+import { linkChains, type ChainPlace } from './replay-chains';
+import { provenCounts, type ProvenCount } from './proven-objects';
 import { resourceKey, type ScheduledRequest } from './replay-schedule';
 
 /** Resources that have no namespace (their objects are seeded at the root). */
@@ -68,63 +71,6 @@ export interface ResourceSeed {
   seeded: SeededResource;
 }
 
-/** What one (namespace, selectors) of a resource holds, by the log's LIST answers. */
-interface InferredCount extends SelectorCount {
-  namespace: string;
-}
-
-function withoutContinue(query: string): string {
-  return query
-    .split('&')
-    .filter((p) => p !== '' && !p.startsWith('continue='))
-    .join('&');
-}
-
-function hasContinue(query: string): boolean {
-  return Boolean(parseQuery(query).get('continue')?.[0]);
-}
-
-/**
- * The object count of each (resource, namespace, selectors) the log's LIST answers tell: the
- * largest of a page's items + remainingItemCount, a lone page without continue, or a complete
- * chain's items. Per resource; both selectors '' for a count of every object.
- */
-function inferCounts(requests: readonly ScheduledRequest[]): Map<string, InferredCount[]> {
-  const counts = new Map<string, Map<string, InferredCount>>();
-  const note = (s: ScheduledRequest, n: number): void => {
-    const key = resourceKey(s.group, s.resource);
-    let m = counts.get(key);
-    if (!m) counts.set(key, (m = new Map()));
-    const q = parseQuery(s.query);
-    const labelSelector = q.get('labelSelector')?.[0] ?? '';
-    const fieldSelector = q.get('fieldSelector')?.[0] ?? '';
-    const k = `${s.namespace}\u0000${labelSelector}\u0000${fieldSelector}`;
-    const c = m.get(k);
-    if (c) c.matching = Math.max(c.matching, n);
-    else m.set(k, { namespace: s.namespace, labelSelector, fieldSelector, matching: n });
-  };
-  // Open chains: client + path + query without continue -> items so far.
-  const chains = new Map<string, number>();
-  for (const s of requests) {
-    const resp = s.request.response;
-    if (s.verb !== 'list' || s.request.code !== 200 || resp?.items === undefined) continue;
-    const chainKey = `${s.client}\u0000${splitRequestTarget(s.request.requestURI).rawPath}\u0000${withoutContinue(s.query)}`;
-    const first = !hasContinue(s.query);
-    const soFar = first ? 0 : chains.get(chainKey);
-    if (resp.remainingItemCount !== undefined) note(s, resp.items + resp.remainingItemCount);
-    const more = Boolean(resp.continue);
-    if (soFar !== undefined) {
-      const items = soFar + resp.items;
-      if (more) chains.set(chainKey, items);
-      else {
-        chains.delete(chainKey);
-        note(s, items);
-      }
-    }
-  }
-  return new Map([...counts].map(([key, m]) => [key, [...m.values()]]));
-}
-
 /** The names later requests address before any create of them: they must exist. */
 function namedObjects(requests: readonly ScheduledRequest[]): Map<string, Map<string, string[]>> {
   const created = new Set<string>();
@@ -159,10 +105,10 @@ function watchedName(query: string): string {
 export function planSeeds(
   requests: readonly ScheduledRequest[],
   given: Readonly<Record<string, number>> = {},
+  places: ReadonlyMap<ScheduledRequest, ChainPlace> = linkChains(requests),
 ): ResourceSeed[] {
-  const allCounts = inferCounts(requests);
-  const unfiltered = (c: InferredCount): boolean =>
-    c.labelSelector === '' && c.fieldSelector === '';
+  const allCounts = provenCounts(requests, places);
+  const unfiltered = (c: ProvenCount): boolean => c.labelSelector === '' && c.fieldSelector === '';
   const named = namedObjects(requests);
   const resources = new Map<string, { group: string; resource: string; namespaced: boolean }>();
   for (const s of requests) {
@@ -189,16 +135,28 @@ export function planSeeds(
       v.total = Math.max(v.total, v.names.length);
     }
     const inferred = allCounts.get(key) ?? [];
+    // The proofs the seeding rests on: per namespace (all namespaces: the resource's), the largest.
+    const rests: string[] = [];
+    // A count given (--objects) is the user's: the log's proofs do not raise it.
+    const givenCount = given[key] ?? given[r.resource];
     for (const c of inferred)
-      if (unfiltered(c) && c.namespace !== '')
-        slot(c.namespace).total = Math.max(slot(c.namespace).total, c.matching);
+      if (
+        givenCount === undefined &&
+        unfiltered(c) &&
+        c.namespace !== '' &&
+        c.matching > slot(c.namespace).total
+      ) {
+        slot(c.namespace).total = c.matching;
+        rests.push(`${formatCount(c.matching)} in ${c.namespace}: ${c.proof}`);
+      }
     const inNamespaces = (): number => [...byNamespace.values()].reduce((a, v) => a + v.total, 0);
-    const wanted =
-      given[key] ??
-      given[r.resource] ??
-      inferred.find((c) => unfiltered(c) && c.namespace === '')?.matching;
-    if (wanted !== undefined && wanted > inNamespaces())
+    const everywhere = inferred.find((c) => unfiltered(c) && c.namespace === '');
+    const wanted = givenCount ?? everywhere?.matching;
+    if (wanted !== undefined && wanted > inNamespaces()) {
+      if (everywhere && wanted === everywhere.matching)
+        rests.push(`${formatCount(wanted)} in all namespaces: ${everywhere.proof}`);
       slot(root).total += wanted - inNamespaces();
+    }
     // A filtered LIST's matches are objects of its namespace (all namespaces: the root's).
     let labelled = 0;
     for (const c of inferred) {
@@ -209,23 +167,24 @@ export function planSeeds(
         fieldSelector: c.fieldSelector,
         matching: c.matching,
       });
-      v.total = Math.max(v.total, c.matching);
+      if (givenCount === undefined && c.matching > v.total) {
+        v.total = c.matching;
+        rests.push(
+          `${formatCount(c.matching)} matching ${[c.labelSelector, c.fieldSelector].filter((x) => x).join(' ')}${c.namespace ? ` in ${c.namespace}` : ''}: ${c.proof}`,
+        );
+      }
       labelled++;
     }
     for (const v of byNamespace.values()) v.selectors.sort((a, b) => b.matching - a.matching);
     const objects = inNamespaces();
     const from: SeededResource['from'] =
-      given[key] !== undefined || given[r.resource] !== undefined
-        ? 'given'
-        : inferred.length > 0
-          ? 'inferred'
-          : 'named';
+      givenCount !== undefined ? 'given' : inferred.length > 0 ? 'inferred' : 'named';
     const text =
       from === 'given'
-        ? `${objects} given`
+        ? `${formatCount(objects)} given`
         : from === 'inferred'
-          ? `${objects} inferred from the log's LIST answers (items + remainingItemCount, complete chains)`
-          : `${objects}: only the objects later requests name (no LIST answer in the log says how many)`;
+          ? `${formatCount(objects)} inferred, an assumption: the fewest the log proves (the real count may be higher), resting on ${rests.length ? rests.join('; ') : 'the objects later requests name'}`
+          : `${formatCount(objects)}: only the objects later requests name (no LIST answer in the log says how many)`;
     const labels =
       labelled > 0
         ? `; labelled for ${labelled} filtered LIST selector(s), as many objects as their answers matched`

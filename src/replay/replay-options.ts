@@ -64,6 +64,8 @@ export interface ReplaySummary {
   disagreementsBy: Record<string, number>;
   /** Disagreeing LISTs whose log answer had more objects than the replay seeded (ReplayCount.seedingShort). */
   seedingShort: SeedingShort[];
+  /** The log's faults the replay does not model, by status (ReplayCount.notModelled). */
+  notModelled: Record<string, number>;
   /** LIST+WATCH pairs turned into WatchList watches (the watchList what-if). */
   watchListPairs: number;
   /** What the replay took for granted, in words (every face prints these). */
@@ -103,6 +105,7 @@ export function replaySummaryText(s: ReplaySummary): string {
     compared: s.compared,
     disagreements: s.disagreements,
     seedingShort: s.seedingShort,
+    ...(Object.keys(s.notModelled).length ? { notModelled: s.notModelled } : {}),
   });
   const left = s.requests - s.replayed;
   return left > 0 ? `${count} (${left} of ${s.requests} imported not re-issued)` : count;

@@ -7,6 +7,7 @@ import { relistRule, relistViaText } from './relist-rule';
 import { relistsOf } from './client-records';
 import type { RunModel } from './run-model';
 import { plural } from '../format/count-text';
+import { replayCountOf, replayCountText } from './views/replay-count';
 
 /** Rows a table of single requests shows before it says how many more `--json` carries. */
 export const maxRequestRows = 40;
@@ -100,14 +101,8 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
     story.push(
       `LISTs answered with an error: ${countsText(countBy(listErrors, (l) => `${l.error?.code} ${l.error?.reason}`))}.`,
     );
-  if (scenario === 'import') {
-    const compared =
-      lists.filter((l) => l.logged !== undefined).length +
-      watches.filter((w) => w.logged !== undefined).length;
-    story.push(
-      `${plural(compared, 'request')} compared with what the log says the server answered: ${plural(disagreements, 'disagreement')}.`,
-    );
-  }
+  // The replay's count in its one wording (run/views/replay-count.ts), as every face says it.
+  if (scenario === 'import') story.push(`${replayCountText(replayCountOf(model))}.`);
   if (model.faults?.length)
     story.push(
       `Faults injected: ${countsText(countBy(model.faults, (f) => f.name))} (${model.faults.map((f) => f.text).join('; ')}).`,

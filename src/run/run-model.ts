@@ -46,6 +46,11 @@ export interface LoggedAnswer {
    * continue token proves its limit and one more (its remainingItemCount more, when it says).
    */
   proven?: number;
+  /**
+   * The log's status is a fault or overload the replay does not model (APF's 429, a 5xx) and the
+   * engine answered otherwise: not reproduced, and not a disagreement with the model.
+   */
+  notModelled?: boolean;
 }
 
 // Two runs side by side (src/run/compare-runs.ts compareRuns).

@@ -1,8 +1,10 @@
 // The inspector's Replay tab in the real workbench, driven in Chromium: a replayed import (a LIST
-// chain whose second page the log answered 410 Expired, a client with `<script>` in its user
-// agent, a watch held for its logged duration) opened as a trace; the tab lists each request with
-// the log's answer beside the engine's, the disagreement highlighted and counted, and the hostile
-// user agent shown as text. Screenshots go to test-results/e2e/ (replay-*.png).
+// chain whose second page the log answered 410 Expired, which the replay re-creates; a dashboard's
+// LIST the log answered 504, a fault the replay does not model; a client with `<script>` in its
+// user agent; a watch held for its logged duration) opened as a trace; the tab lists each request
+// with the log's answer beside the engine's, says the 504 as the log's own fault (never "agrees",
+// never the apiserver disagreeing), and shows the hostile user agent as text. Screenshots go to
+// test-results/e2e/ (replay-*.png).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -68,6 +70,14 @@ async function writeReplayTrace(file: string): Promise<void> {
         },
       }),
       req(3, 'list', '/api/v1/namespaces/shop/pods', 3, { userAgent: hostile }),
+      req(5, 'list', '/api/v1/pods?limit=500', 3.5, {
+        userAgent: 'dashboard/v2.7.0',
+        code: 504,
+        status: {
+          reason: 'Timeout',
+          message: 'Timeout: Too large resource version: 50003, current: 49993',
+        },
+      }),
       req(4, 'watch', '/api/v1/pods?resourceVersion=48213&watch=true', 4, {
         completedAt: t0 + 4000 + 60_000,
       }),
@@ -104,24 +114,26 @@ describe('the inspector: the Replay tab', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('lists the requests, the log beside the engine, the 410 vs 200 highlighted and counted', async () => {
+  it("lists the requests, the log beside the engine: the re-created 410 agrees, the log's 504 is said as its own fault", async () => {
     await openFromFileDialog(page, 'List/Watch: Open Trace…', trace);
     await panel()
       .locator('.run-header h1', { hasText: /import-replay\.jsonl/ })
       .waitFor({ timeout: 120_000 });
     await showTab(page, 'Replay');
     const view = panel().locator('.replay-view');
-    const bad = view.locator('.vt-row.replay-row-disagrees');
-    await bad.first().waitFor({ timeout: uiTimeoutMs });
-    assert.strictEqual(await bad.count(), 1, 'one request disagrees');
-    assert.match((await bad.first().textContent()) ?? '', /410 Expired.*200.*≠ status/);
-    assert.match(
+    const fault = view.locator('.vt-cell.replay-not-modelled');
+    await fault.first().waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(await fault.count(), 1, 'one answer is a log fault');
+    assert.strictEqual(await view.locator('.vt-row.replay-row-disagrees').count(), 0);
+    const expired = view.locator('.vt-row', { hasText: /410 Expired/ });
+    assert.match((await expired.first().textContent()) ?? '', /410 Expired.*410 Expired.*agrees/);
+    assert.strictEqual(
       (await view.locator('.replay-summary').textContent()) ?? '',
-      /^4 requests re-issued and compared with the log: 1 disagrees/,
+      "5 requests re-issued and compared with the log: the engine agrees with 4; it does not reproduce the log's 504 (a fault or overload the replay does not model).",
     );
     // The hostile user agent is text in a cell, not markup in the page.
     await view.locator('.vt-cell', { hasText: hostile }).first().waitFor({ timeout: uiTimeoutMs });
     assert.strictEqual(await panel().locator('.replay-view script').count(), 0);
-    await shot('replay-1-disagreement.png');
+    await shot('replay-1-log-fault.png');
   });
 });

@@ -3,7 +3,14 @@
 // differs. Bounded (the disagreeing rows are kept first), plain data for the webview.
 import type { ReplayPanel, ReplayRow } from '../../protocol';
 import type { ListRecord, LoggedAnswer, RunModel, WatchRequestRecord } from '../../run/run-model';
-import { replayCountOf } from '../../run/views/replay-count';
+import { notModelledAnswerText, replayCountOf } from '../../run/views/replay-count';
+
+/** The row's words for a log fault the replay does not model (absent: none). */
+function notModelled(a: LoggedAnswer | undefined): { notModelled?: string } {
+  return a?.notModelled && a.status !== undefined
+    ? { notModelled: notModelledAnswerText(a.status) }
+    : {};
+}
 
 /** Rows the tab gets at most. */
 export const maxReplayRows = 5000;
@@ -53,6 +60,7 @@ export function replayPanel(model: RunModel): ReplayPanel | undefined {
       logged: loggedText(l.logged),
       engine: listEngineText(l),
       disagrees: l.disagrees ?? [],
+      ...notModelled(l.logged),
       listId: l.id,
     });
   }
@@ -66,6 +74,7 @@ export function replayPanel(model: RunModel): ReplayPanel | undefined {
       logged: loggedText(w.logged),
       engine: watchEngineText(w),
       disagrees: w.disagrees ?? [],
+      ...notModelled(w.logged),
     });
   }
   let kept = rows;

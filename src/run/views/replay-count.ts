@@ -17,6 +17,11 @@ export interface ReplayCount {
   disagreements: number;
   /** Of those, the ones the replay's seeding explains: the log's answer had more objects than were seeded. */
   seedingShort: SeedingShort[];
+  /**
+   * Compared requests the log answered with a fault or overload the replay does not model (APF's
+   * 429, a 5xx), by status: not reproduced, not disagreements. Absent: none.
+   */
+  notModelled?: Record<string, number>;
 }
 
 /** A LIST the replay could not answer as the log did: fewer objects seeded than the log proves. */
@@ -42,6 +47,10 @@ export function replayCountOf(model: RunModel): ReplayCount {
   const answers = [...model.lists, ...(model.watchRequests ?? [])];
   const compared = answers.filter((a) => a.logged !== undefined);
   const disagreeing = compared.filter((a) => (a.disagrees?.length ?? 0) > 0);
+  const notModelled: Record<string, number> = {};
+  for (const a of compared)
+    if (a.logged?.notModelled && a.logged.status !== undefined)
+      notModelled[a.logged.status] = (notModelled[a.logged.status] ?? 0) + 1;
   return {
     reissued: answers.length + writes,
     compared: compared.length,
@@ -50,7 +59,25 @@ export function replayCountOf(model: RunModel): ReplayCount {
       const s = seedingShortOf(a.logged);
       return s ? [s] : [];
     }),
+    ...(Object.keys(notModelled).length ? { notModelled } : {}),
   };
+}
+
+/** One answer's words: `the log's 504 (a fault or overload the replay does not model)`. */
+export function notModelledAnswerText(status: number): string {
+  return notModelledText({ [status]: 1 });
+}
+
+/** `the log's 504 (a fault or overload …)`, `the log's 3 429s and 2 504s (faults or overload …)`. */
+function notModelledText(byStatus: Record<string, number>): string {
+  const entries = Object.entries(byStatus).sort(([a], [b]) => Number(a) - Number(b));
+  const total = entries.reduce((n, [, k]) => n + k, 0);
+  const parts = entries.map(([status, n]) => (n === 1 ? status : `${formatCount(n)} ${status}s`));
+  const list =
+    parts.length === 1
+      ? parts[0]
+      : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `the log's ${list} (${total === 1 ? 'a fault or overload' : 'faults or overload'} the replay does not model)`;
 }
 
 /** The count in words, the same on every face. */
@@ -60,7 +87,17 @@ export function replayCountText(c: ReplayCount): string {
       ? ' and compared with the log'
       : `, ${formatCount(c.compared)} of them compared with the log`;
   const head = `${plural(c.reissued, 'request')} re-issued${compared}`;
-  if (c.disagreements === 0) return `${head}: the engine agrees with every one`;
+  const faults = c.notModelled ? Object.values(c.notModelled).reduce((n, k) => n + k, 0) : 0;
+  // Never "agrees with every one" over an answer the replay did not reproduce.
+  const unmodelled = c.notModelled && faults > 0 ? notModelledText(c.notModelled) : '';
+  if (c.disagreements === 0 && faults === 0) return `${head}: the engine agrees with every one`;
+  if (c.disagreements === 0)
+    return `${head}: the engine agrees with ${formatCount(c.compared - faults)}; it does not reproduce ${unmodelled}`;
+  const tail = faults > 0 ? `. It does not reproduce ${unmodelled}` : '';
+  return disagreementText(c, head) + tail;
+}
+
+function disagreementText(c: ReplayCount, head: string): string {
   const text = `${head}: ${formatCount(c.disagreements)} disagree${c.disagreements === 1 ? 's' : ''}`;
   const short = c.seedingShort.length;
   if (short === 0)

@@ -122,6 +122,6 @@ describe('listwatch import: replay flags', () => {
     );
     assert.match(out, /Baseline \(1\.36\) vs what-if \(1\.37\)/);
     assert.match(out, /velero\/v1\.14 +LISTs +1 +1 +=/);
-    assert.match(out, /Replay \(1\.36\): 1 of 1 request\(s\) re-issued/);
+    assert.match(out, /Replay \(1\.36\): 1 request re-issued and compared with the log: /);
   });
 });
