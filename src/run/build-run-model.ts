@@ -246,11 +246,12 @@ export class RunModelBuilder {
           this.resourceVersions.cache(e.at, e.resourceVersion);
         return;
       case 'etcd/watch':
-        if (e.phase === 'progress-notify') {
-          this.resourceVersions.etcd(e.at, e.revision);
-          if (this.watchCache.follows(e.groupResource))
-            this.resourceVersions.cache(e.at, e.revision);
-        }
+        // etcd sent it; the cache takes it when its reflector applies it (watchcache/progress).
+        if (e.phase === 'progress-notify') this.resourceVersions.etcd(e.at, e.revision);
+        return;
+      case 'watchcache/progress':
+        if (this.watchCache.follows(e.groupResource))
+          this.resourceVersions.cache(e.at, e.resourceVersion);
         return;
       case 'watchcache/wait':
         // In this order (the waits' cap, the RV points', then the LIST's): see `series`.

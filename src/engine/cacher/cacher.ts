@@ -416,6 +416,7 @@ export class Cacher implements DelegatorHelper {
       consistentReadSupported: () => this.consistentReadSupported(),
       onCapacityChange: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
       onHistoryChange: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
+      onProgress: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
       onFreshnessWait: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
       onFreshnessWaitStart: insp
         ? (resourceVersion, cacheResourceVersion, requestId) =>

@@ -10,6 +10,7 @@ import type {
   WatchCacheCapacityChangeEvent,
   WatchCacheFreshnessWaitEvent,
   WatchCacheHistoryEvent,
+  WatchCacheProgressEvent,
   WatchCacheWindow,
 } from '../inspect/events';
 import type { RequestContext } from '../request/request-context';
@@ -121,6 +122,8 @@ export interface WatchCacheConfig<T> {
   onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
   /** The history window jumped (Replace, expireHistory). */
   onHistoryChange?: (event: WatchCacheHistoryEvent) => void;
+  /** A progress notification moved the cache's RV (updateResourceVersion). */
+  onProgress?: (event: WatchCacheProgressEvent) => void;
   onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
   /** A read starts waiting for `resourceVersion`; the cache is still at `cacheResourceVersion`. */
   onFreshnessWaitStart?: (
@@ -171,6 +174,7 @@ export class WatchCache<T = unknown> {
   private readonly consistentReadSupported: () => boolean;
   private readonly onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
   private readonly onHistoryChange?: (event: WatchCacheHistoryEvent) => void;
+  private readonly onProgress?: (event: WatchCacheProgressEvent) => void;
   private readonly onFreshnessWaitStart?: WatchCacheConfig<unknown>['onFreshnessWaitStart'];
   private readonly metrics?: CacherMetrics;
   private readonly grLabels: { group: string; resource: string };
@@ -190,6 +194,7 @@ export class WatchCache<T = unknown> {
     this.consistentReadSupported = config.consistentReadSupported ?? (() => false);
     this.onFreshnessWait = config.onFreshnessWait;
     this.onHistoryChange = config.onHistoryChange;
+    this.onProgress = config.onProgress;
     this.onFreshnessWaitStart = config.onFreshnessWaitStart;
     this.store = new WatchCacheStore<T>(config.indexers ?? {});
     this.history = new WatchCacheHistory<T>({
@@ -292,6 +297,12 @@ export class WatchCache<T = unknown> {
     }
     this.resourceVersion = rv;
     this.broadcast();
+    this.onProgress?.({
+      type: 'watchcache/progress',
+      at: this.clock.now(),
+      groupResource: this.groupResource,
+      resourceVersion: rv,
+    });
     this.eventHandler?.({
       type: 'BOOKMARK',
       object: undefined,

@@ -332,6 +332,18 @@ export interface WatchCacheHistoryEvent {
   ready?: boolean;
 }
 
+/**
+ * A progress notification (an etcd bookmark) moved the watch cache's resourceVersion without an
+ * event (updateResourceVersion). Its etcd/watch `progress-notify` is when etcd sent it; this is
+ * when the cache took it, later when the reflector was held (the cache-lag fault).
+ */
+export interface WatchCacheProgressEvent {
+  type: 'watchcache/progress';
+  at: number;
+  groupResource: GroupResource;
+  resourceVersion: number;
+}
+
 // ---- the cacher (cacher.ts, reflector.ts, delegator.ts) and the pieces it wires ----
 
 /** The watch cache's readiness (ready.go): Pending <-> Ready -> Stopped. */
@@ -645,6 +657,7 @@ export type EngineEvent =
   | CacheWatcherEvent
   | WatchCacheCapacityChangeEvent
   | WatchCacheHistoryEvent
+  | WatchCacheProgressEvent
   | WatchCacheFreshnessWaitEvent
   | FreshnessWaitStartEvent
   | CacherReadyEvent

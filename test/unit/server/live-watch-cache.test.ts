@@ -80,6 +80,9 @@ describe("a live run's Watch cache timeline (expire-history, cache-lag)", () => 
         );
       const etcdAfter = server.registry.etcd.currentRevision();
       assert.ok(pods.watchCache.resourceVersion < etcdAfter, 'the cache lags while paused');
+      // A consistent LIST waits for the cache: etcd is asked for a progress notification, which
+      // the paused reflector holds too (the cache's RV must not move when etcd sends it).
+      assert.strictEqual(await call(server, 'GET', '/api/v1/namespaces/default/pods'), 200);
       await until(
         () => `the cache to catch up (at ${pods.watchCache.resourceVersion}, etcd at ${etcdAfter})`,
         () => pods.watchCache.resourceVersion >= etcdAfter,
@@ -123,6 +126,12 @@ describe("a live run's Watch cache timeline (expire-history, cache-lag)", () => 
       assert.deepStrictEqual([last.cacheRv, last.etcdRv], [etcdAfter, etcdAfter]);
       const lagged = behind.find((p) => p.etcdRv === etcdAfter)!;
       assert.ok(last.at > lagged.at, 'caught up after the lag');
+      const lagFault = model.faults!.find((f) => f.name === 'cache-lag')!;
+      const caughtUp = rvs.find((p) => p.cacheRv >= etcdAfter)!;
+      assert.ok(
+        caughtUp.at >= lagFault.at + 1000,
+        `the cache RV moved only when the reflector resumed (fault at ${lagFault.at}, 1 s): ${JSON.stringify(rvs)}`,
+      );
       assert.deepStrictEqual(
         model.faults?.map((f) => f.name),
         ['expire-history', 'cache-lag'],
