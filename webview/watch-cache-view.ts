@@ -103,16 +103,15 @@ export class WatchCacheView {
           label: `${formatVirtualTime(c.at)}: ${c.change} to ${c.capacity}: ${c.reason}`,
         })),
     });
-    // The window's points give the oldest event's age at every event; runs recorded before the
-    // window was reported have it only at each capacity decision.
-    const ages = win.some((p) => p.oldestAgeMs !== undefined)
-      ? win.flatMap((p) =>
-          p.oldestAgeMs === undefined ? [] : [{ at: p.at, value: p.oldestAgeMs }],
-        )
+    // The window's points give the oldest event's age at every event, and between two points the
+    // window (so its oldest event) holds still and ages; an empty ring has no oldest event (0).
+    // Runs recorded before the window was reported have the age only at each capacity decision.
+    const ages = win.length
+      ? agesOverTime(win, d)
       : cap.map((c) => ({ at: c.at, value: c.oldestAgeMs }));
     this.ageChart.setSpec({
       label: win.length
-        ? 'Age of the oldest event in the cache as each event arrived, compared with eventFreshDuration'
+        ? 'Age of the oldest event in the cache over time (0 while it holds none), compared with eventFreshDuration'
         : 'Age of the oldest event in the cache compared with eventFreshDuration, at each capacity decision',
       durationMs: d,
       formatValue: (v) => seconds(v),
@@ -302,4 +301,19 @@ function windowText(p: HistoryWindowPoint, at: number): string {
   const age =
     p.oldestAgeMs !== undefined ? ` (oldest ${seconds(p.oldestAgeMs + at - p.at)} old)` : '';
   return held + age;
+}
+
+/** The oldest event's age over time: at each point, then grown by the time to the next (or the end). */
+function agesOverTime(
+  win: HistoryWindowPoint[],
+  end: number,
+): Array<{ at: number; value: number }> {
+  const out: Array<{ at: number; value: number }> = [];
+  for (const [i, p] of win.entries()) {
+    const until = i + 1 < win.length ? win[i + 1].at : Math.max(end, p.at);
+    const age = p.oldestAgeMs;
+    out.push({ at: p.at, value: age ?? 0 });
+    if (until > p.at) out.push({ at: until, value: age === undefined ? 0 : age + until - p.at });
+  }
+  return out;
 }
