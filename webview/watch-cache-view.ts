@@ -120,6 +120,7 @@ export class WatchCacheView {
           name: 'oldest event age',
           color: 'var(--vscode-charts-purple)',
           points: ages,
+          ...(win.length ? { valueAt: (t: number) => oldestAgeAt(win, t) } : {}),
         },
         {
           name: 'fresh window',
@@ -290,6 +291,14 @@ function jumpText(p: HistoryWindowPoint): string {
       ? 'the history was dropped (expire-history)'
       : 'the cache listed (Replace) and emptied its history';
   return `${why}: ${formatCount(p.dropped ?? 0)} events gone; a watch from before RV ${p.oldestRv} gets 410 too old resource version`;
+}
+
+/** The oldest event's age at `at` (0 while the ring holds none; undefined before the first point). */
+function oldestAgeAt(win: HistoryWindowPoint[], at: number): number | undefined {
+  const i = lastIndexAtOrBefore(win, at);
+  if (i < 0) return undefined;
+  const p = win[i];
+  return p.oldestAgeMs === undefined ? 0 : p.oldestAgeMs + at - p.at;
 }
 
 /**
