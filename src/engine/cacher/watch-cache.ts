@@ -295,14 +295,17 @@ export class WatchCache<T = unknown> {
       // Upstream logs "Couldn't parse resourceVersion" and ignores the notification.
       return;
     }
+    const moved = rv > this.resourceVersion;
     this.resourceVersion = rv;
     this.broadcast();
-    this.onProgress?.({
-      type: 'watchcache/progress',
-      at: this.clock.now(),
-      groupResource: this.groupResource,
-      resourceVersion: rv,
-    });
+    // The reflector also tells the RV of every event the cache already holds: only a move is news.
+    if (moved)
+      this.onProgress?.({
+        type: 'watchcache/progress',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        resourceVersion: rv,
+      });
     this.eventHandler?.({
       type: 'BOOKMARK',
       object: undefined,
