@@ -35,6 +35,7 @@ export type {
 };
 export type {
   CapacityPoint,
+  HistoryWindowPoint,
   ClientListChain,
   ClientListCost,
   ClientListRequest,

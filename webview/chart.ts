@@ -13,6 +13,8 @@ export interface ChartSeries {
   /** Holds its value until the next point (a gauge), instead of a straight line between points. */
   step?: boolean;
   dashed?: boolean;
+  /** The value at a time, when it is not the last point's (a quantity that grows between points). */
+  valueAt?(at: number): number | undefined;
 }
 
 export interface ChartMarker {
@@ -126,8 +128,9 @@ export class Chart {
     if (!this.spec) return;
     for (const [i, series] of this.spec.series.entries()) {
       const idx = lastIndexAtOrBefore(series.points, this.at);
-      this.legendValues[i].textContent =
-        idx < 0 ? '—' : this.spec.formatValue(series.points[idx].value);
+      const value =
+        idx < 0 ? undefined : (series.valueAt ?? (() => series.points[idx].value))(this.at);
+      this.legendValues[i].textContent = value === undefined ? '—' : this.spec.formatValue(value);
     }
   }
 

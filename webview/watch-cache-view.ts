@@ -1,8 +1,9 @@
 // The Watch cache tab: the history ring's capacity over time with each grow and shrink marked and
 // explained (watch_cache.go resizeCacheLocked), the oldest event's age against eventFreshDuration,
-// and the cache's resourceVersion against etcd's, each at the scrubber's time; or, when the
-// scenario never starts a watch cache, that it does not. Charts are ours (chart.ts).
-import type { CapacityPoint, PanelModel } from '../src/protocol';
+// the cache's resourceVersion against etcd's, and the history window (the oldest RV a watch can
+// start from) with its jumps, each at the scrubber's time; or, when the scenario never starts a
+// watch cache, that it does not. Charts are ours (chart.ts).
+import type { CapacityPoint, HistoryWindowPoint, PanelModel } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { Chart } from './chart';
 import { formatCount } from '../src/format/count-text';
@@ -17,6 +18,10 @@ export class WatchCacheView {
     'Oldest event age against the fresh window (eventFreshDuration)',
   );
   private readonly rvChart = new Chart('Cache resourceVersion against etcd');
+  private readonly windowChart = new Chart(
+    'History window: the oldest resourceVersion a watch can start from',
+  );
+  private readonly resourceLine: HTMLElement;
   private readonly now: HTMLElement;
   private readonly changes: HTMLElement;
   private readonly notStarted: HTMLElement;
@@ -26,11 +31,13 @@ export class WatchCacheView {
 
   constructor() {
     this.now = h('div', { class: 'now-line', attrs: { 'aria-live': 'polite' } });
+    this.resourceLine = h('p', { class: 'muted' });
     this.changes = h('table', { class: 'plain', attrs: { 'aria-label': 'Capacity changes' } });
     this.notStarted = h('p', { class: 'empty-tab', attrs: { role: 'status' } });
     this.started = h(
       'div',
       {},
+      this.resourceLine,
       this.now,
       h(
         'div',
@@ -38,6 +45,7 @@ export class WatchCacheView {
         this.capacityChart.element,
         this.ageChart.element,
         this.rvChart.element,
+        this.windowChart.element,
       ),
       h('h3', { text: 'Capacity changes' }),
       this.changes,
@@ -62,6 +70,16 @@ export class WatchCacheView {
     if (!started) return;
     const d = model.durationMs;
     const cap = model.capacity;
+    const win = model.historyWindow ?? [];
+    const cache = model.watchCache;
+    this.resourceLine.hidden = cache?.resource === undefined;
+    this.resourceLine.textContent =
+      cache?.resource === undefined
+        ? ''
+        : `The watch cache of ${cache.resource}` +
+          (cache.otherResources?.length
+            ? ` (the run also heard from the watch caches of ${cache.otherResources.join(', ')}: not drawn here).`
+            : '.');
     this.capacityChart.setSpec({
       label: `Capacity over ${formatVirtualTime(d)}: ${cap.filter((c) => c.change === 'grow').length} grows, ${cap.filter((c) => c.change === 'shrink').length} shrinks`,
       durationMs: d,
@@ -85,16 +103,24 @@ export class WatchCacheView {
           label: `${formatVirtualTime(c.at)}: ${c.change} to ${c.capacity}: ${c.reason}`,
         })),
     });
+    // The window's points give the oldest event's age at every event, and between two points the
+    // window (so its oldest event) holds still and ages; an empty ring has no oldest event (0).
+    // Runs recorded before the window was reported have the age only at each capacity decision.
+    const ages = win.length
+      ? agesOverTime(win, d)
+      : cap.map((c) => ({ at: c.at, value: c.oldestAgeMs }));
     this.ageChart.setSpec({
-      label:
-        'Age of the oldest event in the cache compared with eventFreshDuration, at each capacity decision',
+      label: win.length
+        ? 'Age of the oldest event in the cache over time (0 while it holds none), compared with eventFreshDuration'
+        : 'Age of the oldest event in the cache compared with eventFreshDuration, at each capacity decision',
       durationMs: d,
       formatValue: (v) => seconds(v),
       series: [
         {
           name: 'oldest event age',
           color: 'var(--vscode-charts-purple)',
-          points: cap.map((c) => ({ at: c.at, value: c.oldestAgeMs })),
+          points: ages,
+          ...(win.length ? { valueAt: (t: number) => oldestAgeAt(win, t) } : {}),
         },
         {
           name: 'fresh window',
@@ -128,7 +154,9 @@ export class WatchCacheView {
           points: model.resourceVersions.map((p) => ({ at: p.at, value: p.cacheRv })),
         },
       ],
+      markers: this.faultMarkers(model),
     });
+    this.setWindowSpec(model, win);
     this.renderChanges(cap);
     this.setTime(at);
   }
@@ -136,7 +164,8 @@ export class WatchCacheView {
   setTime(at: number): void {
     const model = this.model;
     if (!model || this.started.hidden) return;
-    for (const c of [this.capacityChart, this.ageChart, this.rvChart]) c.setCursor(at);
+    for (const c of [this.capacityChart, this.ageChart, this.rvChart, this.windowChart])
+      c.setCursor(at);
     const ci = lastIndexAtOrBefore(model.capacity, at);
     const ri = lastIndexAtOrBefore(model.resourceVersions, at);
     const cache = model.watchCache;
@@ -156,11 +185,61 @@ export class WatchCacheView {
           : `etcd RV ${p.etcdRv}, no cache RV yet`,
       );
     }
+    const wi = lastIndexAtOrBefore(model.historyWindow ?? [], at);
+    if (wi >= 0) parts.push(windowText((model.historyWindow ?? [])[wi], at));
     this.now.textContent = `At ${formatVirtualTime(at)}: ${parts.join(' · ') || 'nothing recorded yet'}`;
     for (const [i, row] of this.rows.entries()) {
       row.classList.toggle('future', model.capacity[i].at > at);
       row.classList.toggle('now', i === ci);
     }
+  }
+
+  /** The faults injected into a live run, on the RV chart at the cache RV they met. */
+  private faultMarkers(model: PanelModel) {
+    const rvs = model.resourceVersions;
+    return (model.faults ?? []).map((f) => {
+      const i = lastIndexAtOrBefore(rvs, f.at);
+      return {
+        at: f.at,
+        value: i >= 0 ? rvs[i].cacheRv : (rvs[0]?.cacheRv ?? 0),
+        shape: 'dot' as const,
+        color: 'var(--vscode-charts-red)',
+        label: `${formatVirtualTime(f.at)}: fault ${f.name}: ${f.text}`,
+      };
+    });
+  }
+
+  private setWindowSpec(model: PanelModel, win: HistoryWindowPoint[]): void {
+    const jumps = win.filter((p) => p.change === 'expired' || p.change === 'listed');
+    this.windowChart.element.hidden = win.length === 0;
+    this.windowChart.setSpec({
+      label: `The oldest resourceVersion a watch can start from (older: 410 too old resource version) against the cache's: ${jumps.length} ${jumps.length === 1 ? 'jump' : 'jumps'}`,
+      durationMs: model.durationMs,
+      yMin: win.length ? Math.min(...win.map((p) => p.oldestRv)) : 0,
+      formatValue: (v) => formatCount(v),
+      integer: true,
+      series: [
+        {
+          name: 'oldest RV',
+          color: 'var(--vscode-charts-purple)',
+          step: true,
+          points: win.map((p) => ({ at: p.at, value: p.oldestRv })),
+        },
+        {
+          name: 'cache RV',
+          color: 'var(--vscode-charts-blue)',
+          step: true,
+          points: model.resourceVersions.map((p) => ({ at: p.at, value: p.cacheRv })),
+        },
+      ],
+      markers: jumps.map((p) => ({
+        at: p.at,
+        value: p.oldestRv,
+        shape: 'up',
+        color: 'var(--vscode-charts-red)',
+        label: `${formatVirtualTime(p.at)}: ${jumpText(p)}`,
+      })),
+    });
   }
 
   private renderChanges(cap: CapacityPoint[]): void {
@@ -203,4 +282,47 @@ export class WatchCacheView {
         h('caption', { text: 'The watch cache never changed its capacity in this run.' }),
       );
   }
+}
+
+/** What a jump of the history window did, in words. */
+function jumpText(p: HistoryWindowPoint): string {
+  const why =
+    p.change === 'expired'
+      ? 'the history was dropped (expire-history)'
+      : 'the cache listed (Replace) and emptied its history';
+  return `${why}: ${formatCount(p.dropped ?? 0)} events gone; a watch from before RV ${p.oldestRv} gets 410 too old resource version`;
+}
+
+/** The oldest event's age at `at` (0 while the ring holds none; undefined before the first point). */
+function oldestAgeAt(win: HistoryWindowPoint[], at: number): number | undefined {
+  const i = lastIndexAtOrBefore(win, at);
+  if (i < 0) return undefined;
+  const p = win[i];
+  return p.oldestAgeMs === undefined ? 0 : p.oldestAgeMs + at - p.at;
+}
+
+/**
+ * The history window at the scrubber's time, in words. It holds still until the next point, so its
+ * oldest event has aged by the time since.
+ */
+function windowText(p: HistoryWindowPoint, at: number): string {
+  const held = `history ${formatCount(p.size)} of ${formatCount(p.capacity)} events, watches from RV ${p.oldestRv} on`;
+  const age =
+    p.oldestAgeMs !== undefined ? ` (oldest ${seconds(p.oldestAgeMs + at - p.at)} old)` : '';
+  return held + age;
+}
+
+/** The oldest event's age over time: at each point, then grown by the time to the next (or the end). */
+function agesOverTime(
+  win: HistoryWindowPoint[],
+  end: number,
+): Array<{ at: number; value: number }> {
+  const out: Array<{ at: number; value: number }> = [];
+  for (const [i, p] of win.entries()) {
+    const until = i + 1 < win.length ? win[i + 1].at : Math.max(end, p.at);
+    const age = p.oldestAgeMs;
+    out.push({ at: p.at, value: age ?? 0 });
+    if (until > p.at) out.push({ at: until, value: age === undefined ? 0 : age + until - p.at });
+  }
+  return out;
 }

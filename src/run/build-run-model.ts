@@ -29,7 +29,8 @@ import { RejectedFold } from './fold/rejected';
 import { ResourceVersionsFold } from './fold/resource-versions';
 import { SerializationFold } from './fold/serialization';
 import { SeriesLimit } from './fold/series-limit';
-import { WatchCacheFold } from './fold/watch-cache';
+import { WatchCacheFold, watchCacheResourceParam } from './fold/watch-cache';
+import { HistoryWindowFold } from './fold/history-window';
 import { WatchRequestsFold } from './fold/watch-requests';
 import { WatchersFold } from './fold/watchers';
 import { WritesFold } from './fold/writes';
@@ -77,7 +78,8 @@ export class RunModelBuilder {
   private readonly freshnessWaits: FreshnessWaitsFold;
   private readonly dispatch: DispatchFold;
   private readonly moments = new MomentLog();
-  private readonly watchCache = new WatchCacheFold();
+  private readonly watchCache: WatchCacheFold;
+  private readonly historyWindow: HistoryWindowFold;
   private imported: ImportReport | undefined;
 
   constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
@@ -89,6 +91,9 @@ export class RunModelBuilder {
     this.lists = new ListsFold(series);
     this.capacity = new CapacityFold(series);
     this.resourceVersions = new ResourceVersionsFold(series);
+    this.historyWindow = new HistoryWindowFold(series);
+    const followed = header.params?.[watchCacheResourceParam];
+    this.watchCache = new WatchCacheFold(typeof followed === 'string' ? followed : undefined);
     this.serialization = new SerializationFold(series, opts.perEventLimit ?? 2000);
     this.metrics = new MetricsFold(series);
     this.phases = new PhasesFold(series);
@@ -204,7 +209,16 @@ export class RunModelBuilder {
         this.bookmarkTicks.tick(e);
         return;
       case 'watchcache/capacity':
-        this.capacity.resized(e);
+        if (this.watchCache.follows(e.groupResource)) this.capacity.resized(e);
+        return;
+      case 'watchcache/history':
+        if (!this.watchCache.follows(e.groupResource)) return;
+        if (e.reason === 'observed') {
+          this.watchCache.observed();
+          this.capacity.observed(e);
+        }
+        this.resourceVersions.cache(e.at, e.resourceVersion);
+        this.historyWindow.jumped(e);
         return;
       case 'serialization/encode':
         this.serialization.encoded(e);
@@ -217,30 +231,36 @@ export class RunModelBuilder {
         return;
       case 'cacher/dispatch':
         // The RV point before the blocked dispatch: both caps may be reached by one event.
-        this.resourceVersions.cache(e.at, e.resourceVersion);
+        if (this.watchCache.follows(e.groupResource)) {
+          this.resourceVersions.cache(e.at, e.resourceVersion);
+          if (e.window) this.historyWindow.dispatched(e.at, e.window);
+        }
         this.dispatch.dispatched(e);
         return;
       case 'cacher/progress-request':
         this.freshnessWaits.progressRequested();
         return;
       case 'cacher/ready':
-        this.watchCache.ready(e);
+        if (this.watchCache.follows(e.groupResource)) this.watchCache.ready(e);
         return;
       case 'cacher/reflector':
+        if (!this.watchCache.follows(e.groupResource)) return;
         this.watchCache.reflector(e.at);
         if (e.phase === 'listed' && e.resourceVersion !== undefined)
           this.resourceVersions.cache(e.at, e.resourceVersion);
         return;
       case 'etcd/watch':
-        if (e.phase === 'progress-notify') {
-          this.resourceVersions.etcd(e.at, e.revision);
-          this.resourceVersions.cache(e.at, e.revision);
-        }
+        // etcd sent it; the cache takes it when its reflector applies it (watchcache/progress).
+        if (e.phase === 'progress-notify') this.resourceVersions.etcd(e.at, e.revision);
+        return;
+      case 'watchcache/progress':
+        if (this.watchCache.follows(e.groupResource))
+          this.resourceVersions.cache(e.at, e.resourceVersion);
         return;
       case 'watchcache/wait':
         // In this order (the waits' cap, the RV points', then the LIST's): see `series`.
         this.freshnessWaits.waited(e);
-        if (e.outcome !== 'timeout')
+        if (e.outcome !== 'timeout' && this.watchCache.follows(e.groupResource))
           this.resourceVersions.cache(e.at + e.waitedMs, e.cacheResourceVersion);
         this.lists.wait(e);
         return;
@@ -252,7 +272,8 @@ export class RunModelBuilder {
         return;
       case 'cacher/list':
         this.lists.servedByCache(e);
-        this.resourceVersions.cache(e.at, Number(e.resourceVersion) || 0);
+        if (this.watchCache.follows(e.groupResource))
+          this.resourceVersions.cache(e.at, Number(e.resourceVersion) || 0);
         return;
       case 'etcd/request':
         if (etcdWriteOperations.has(e.operation)) {
@@ -325,6 +346,7 @@ export class RunModelBuilder {
       watchers,
       capacity: this.capacity.finish(metrics),
       resourceVersions: this.resourceVersions.finish(),
+      historyWindow: this.historyWindow.finish(),
       serialization: this.serialization.finish(),
       lists,
       metrics,

@@ -183,6 +183,24 @@ export interface ResourceVersionPoint {
   etcdRv: number;
 }
 
+/**
+ * The watch cache's history window at an instant: a watch from an RV older than `oldestRv` gets
+ * 410 too old resource version. A point where it moved (the full ring sliding) and at each jump.
+ */
+export interface HistoryWindowPoint {
+  at: VirtualMs;
+  oldestRv: number;
+  /** Events buffered, and the ring's capacity. */
+  size: number;
+  capacity: number;
+  /** Age of the oldest buffered event (ms); absent when the ring was empty. */
+  oldestAgeMs?: number;
+  /** A jump: the expire-history fault, a list (Replace), or the state a late recorder observed. */
+  change?: 'expired' | 'listed' | 'observed';
+  /** Events the jump dropped. */
+  dropped?: number;
+}
+
 export interface SerializationIdentifierTotals {
   encodes: number;
   hits: number;
@@ -456,6 +474,8 @@ export interface RunModel {
   watchers: WatcherTrack[];
   capacity: CapacityPoint[];
   resourceVersions: ResourceVersionPoint[];
+  /** The watch cache's history window over time (runs recorded before it was reported have none). */
+  historyWindow?: HistoryWindowPoint[];
   serialization: SerializationSummary;
   lists: ListRecord[];
   /** Final metric samples, key `name{label="v",…}` with labels sorted. */
@@ -487,7 +507,15 @@ export interface RunModel {
   /** The instants the timeline steps through, with how much happened at each (timeline-moments.ts). */
   moments?: { at: VirtualMs[]; count: number[] };
   /** Whether the run started a watch cache (a cacher reflector), and when it became ready. */
-  watchCache?: { started: boolean; startedAt?: VirtualMs; readyAt?: VirtualMs };
+  watchCache?: {
+    started: boolean;
+    startedAt?: VirtualMs;
+    readyAt?: VirtualMs;
+    /** The resource whose watch cache the capacity, RV and history series follow (`pods`, `widgets.example.com`). */
+    resource?: string;
+    /** The other resources whose watch caches the run heard from (not drawn). */
+    otherResources?: string[];
+  };
   /** The run's clients (user agent + connection) with their requests (client-records.ts). */
   clients?: ClientRecord[];
   /** A what-if replay beside the replay it varies (compareRuns), when the face that made it has both. */

@@ -25,6 +25,8 @@ import {
 import { idRanges } from '../sim/run-sampler';
 import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
 import type { AppliedFault } from './faults';
+import { observeWatchCaches } from './live-watch-cache';
+import { watchCacheResourceParam } from '../run/fold/watch-cache';
 import type { WrittenWatchEvent } from './handlers/watch';
 import type { NegotiatedEncoding } from './negotiation';
 
@@ -43,7 +45,8 @@ const scrapeIntervalMs = 1000;
 
 /** What a recorder needs of the server (an ApiServer; tests may pass a stand-in). */
 export type RecordedServer = Pick<ApiServer, 'startedAt' | 'record' | 'url' | 'httpsUrl'> & {
-  registry: Pick<ApiServer['registry'], 'metrics' | 'profile' | 'clock'>;
+  registry: Pick<ApiServer['registry'], 'metrics' | 'profile' | 'clock'> &
+    Partial<Pick<ApiServer['registry'], 'resources'>>;
 };
 
 export interface LiveRecorderOptions {
@@ -175,6 +178,8 @@ export class LiveRecorder {
   readonly header: RunHeader;
   private readonly t0: number;
   private readonly listeners = new Set<(r: TraceRecord) => void>();
+  /** The records the run opens with, which every subscriber hears first (live-watch-cache.ts). */
+  private readonly opening: readonly TraceRecord[];
   private readonly pending = new Map<number, Pending>();
   private readonly connections = new WeakMap<Socket, string>();
   private connectionSeq = 0;
@@ -207,6 +212,8 @@ export class LiveRecorder {
     o: LiveRecorderOptions = {},
   ) {
     this.t0 = server.startedAt;
+    // The watch caches started before recording did: their state now opens the run.
+    const caches = observeWatchCaches(server.registry.resources ?? []);
     const max = Math.max(2, o.maxRecords ?? defaultMaxRecords);
     this.headMax = Math.ceil(max / 2);
     this.tailMax = max - this.headMax;
@@ -216,7 +223,11 @@ export class LiveRecorder {
       scenario: liveScenario,
       profile: server.registry.profile.kubernetesVersion,
       seed: 0,
-      params: { server: server.httpsUrl, startedAt: new Date(this.t0).toISOString() },
+      params: {
+        server: server.httpsUrl,
+        startedAt: new Date(this.t0).toISOString(),
+        ...(caches.resource !== undefined ? { [watchCacheResourceParam]: caches.resource } : {}),
+      },
     };
     const observer: ServerObserver = {
       request: (r) => this.request(r),
@@ -225,6 +236,8 @@ export class LiveRecorder {
       watchWritten: (requestId, e) => this.watchWritten(requestId, e),
     };
     this.subscription = server.record(observer);
+    this.opening = caches.events.map((e) => ({ kind: 'event', event: relativeEvent(e, this.t0) }));
+    for (const r of this.opening) this.keep(r);
     if (o.scrape !== false) {
       this.scrapeTimer = setInterval(() => this.scrape(), scrapeIntervalMs);
       this.scrapeTimer.unref();
@@ -236,8 +249,12 @@ export class LiveRecorder {
     return (this.stoppedAt ?? this.server.registry.clock.now()) - this.t0;
   }
 
-  /** Hears every record from now on; returns the function that stops it. */
+  /**
+   * Hears the records the run opened with (the watch caches' state when recording started), then
+   * every record from now on; returns the function that stops it.
+   */
   subscribe(listener: (r: TraceRecord) => void): () => void {
+    for (const r of this.opening) listener(r);
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -358,6 +358,39 @@ describe('the live run in the workbench', function () {
     assert.match(answered, /fell back to etcd\)/, 'the rule says the cache did not serve it');
     await shot('live-run-lists-cache-lag.png');
 
+    // The Watch cache tab of the live run: the pods watch cache started (its state observed when
+    // recording began), the history window with the expire-history jumps, and the cache RV behind
+    // etcd's while the reflector was paused, caught up once the lag ended.
+    await showTab(page, 'Watch cache');
+    const cacheView = panel().locator('.watch-cache-view');
+    await cacheView
+      .locator('p', { hasText: 'The watch cache of pods' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.strictEqual(
+      await cacheView.locator('p.empty-tab', { hasText: 'does not start' }).isVisible(),
+      false,
+      'a live run does not say its watch cache never started',
+    );
+    const windowChart = cacheView.locator('figure.chart', {
+      hasText: 'History window: the oldest resourceVersion a watch can start from',
+    });
+    assert.match(
+      (await windowChart.locator('svg').getAttribute('aria-label')) ?? '',
+      /: [2-9]\d* jumps/,
+      'each expire-history is a jump of the window',
+    );
+    assert.ok(
+      (await cacheView.locator('.chart-marker[aria-label*="fault cache-lag"]').count()) > 0,
+      'the cache-lag fault is marked on the RV chart',
+    );
+    const caughtUp = cacheView.locator('.now-line', { hasText: 'caught up' });
+    await caughtUp.waitFor({ timeout: 30_000 });
+    const nowLine = (await caughtUp.textContent()) ?? '';
+    assert.match(nowLine, /capacity \d+/);
+    assert.match(nowLine, /history [\d,]+ of [\d,]+ events, watches from RV \d+ on/);
+    console.log(`      watch cache at now: ${nowLine}`);
+    await shot('live-run-watch-cache.png');
+
     // Scrubbing back stops following; the button follows again.
     const slider = panel().locator('.tl-slider');
     const box = await slider.boundingBox();

@@ -415,6 +415,8 @@ export class Cacher implements DelegatorHelper {
       listFromCacheSnapshot: this.gates.ListFromCacheSnapshot,
       consistentReadSupported: () => this.consistentReadSupported(),
       onCapacityChange: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
+      onHistoryChange: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
+      onProgress: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
       onFreshnessWait: insp ? (e) => activeSink(insp)?.emit(e) : undefined,
       onFreshnessWaitStart: insp
         ? (resourceVersion, cacheResourceVersion, requestId) =>
@@ -1464,6 +1466,7 @@ export class Cacher implements DelegatorHelper {
       terminated,
       budgetMs,
       waitedMs,
+      window: this.watchCache.historyWindow(),
     });
   }
 }

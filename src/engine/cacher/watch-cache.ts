@@ -9,6 +9,9 @@ import type { Clock, Timer } from '../clock';
 import type {
   WatchCacheCapacityChangeEvent,
   WatchCacheFreshnessWaitEvent,
+  WatchCacheHistoryEvent,
+  WatchCacheProgressEvent,
+  WatchCacheWindow,
 } from '../inspect/events';
 import type { RequestContext } from '../request/request-context';
 import type { GroupResource } from '../storage/group-resource';
@@ -117,6 +120,10 @@ export interface WatchCacheConfig<T> {
   /** delegator.ConsistentReadSupported(): ConsistentListFromCache and etcd progress requests; default false. */
   consistentReadSupported?: () => boolean;
   onCapacityChange?: (event: WatchCacheCapacityChangeEvent) => void;
+  /** The history window jumped (Replace, expireHistory). */
+  onHistoryChange?: (event: WatchCacheHistoryEvent) => void;
+  /** A progress notification moved the cache's RV (updateResourceVersion). */
+  onProgress?: (event: WatchCacheProgressEvent) => void;
   onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
   /** A read starts waiting for `resourceVersion`; the cache is still at `cacheResourceVersion`. */
   onFreshnessWaitStart?: (
@@ -166,6 +173,8 @@ export class WatchCache<T = unknown> {
   private readonly getCurrentRV: (ctx?: RequestContext) => Promise<number>;
   private readonly consistentReadSupported: () => boolean;
   private readonly onFreshnessWait?: (event: WatchCacheFreshnessWaitEvent) => void;
+  private readonly onHistoryChange?: (event: WatchCacheHistoryEvent) => void;
+  private readonly onProgress?: (event: WatchCacheProgressEvent) => void;
   private readonly onFreshnessWaitStart?: WatchCacheConfig<unknown>['onFreshnessWaitStart'];
   private readonly metrics?: CacherMetrics;
   private readonly grLabels: { group: string; resource: string };
@@ -184,6 +193,8 @@ export class WatchCache<T = unknown> {
     this.getCurrentRV = config.getCurrentRV;
     this.consistentReadSupported = config.consistentReadSupported ?? (() => false);
     this.onFreshnessWait = config.onFreshnessWait;
+    this.onHistoryChange = config.onHistoryChange;
+    this.onProgress = config.onProgress;
     this.onFreshnessWaitStart = config.onFreshnessWaitStart;
     this.store = new WatchCacheStore<T>(config.indexers ?? {});
     this.history = new WatchCacheHistory<T>({
@@ -284,8 +295,17 @@ export class WatchCache<T = unknown> {
       // Upstream logs "Couldn't parse resourceVersion" and ignores the notification.
       return;
     }
+    const moved = rv > this.resourceVersion;
     this.resourceVersion = rv;
     this.broadcast();
+    // The reflector also tells the RV of every event the cache already holds: only a move is news.
+    if (moved)
+      this.onProgress?.({
+        type: 'watchcache/progress',
+        at: this.clock.now(),
+        groupResource: this.groupResource,
+        resourceVersion: rv,
+      });
     this.eventHandler?.({
       type: 'BOOKMARK',
       object: undefined,
@@ -316,6 +336,7 @@ export class WatchCache<T = unknown> {
       toReplace.push({ key, object, labels: attrs.labels, fields: attrs.fields });
     }
 
+    const dropped = this.history.size;
     this.history.resetLocked();
     this.store.replace(toReplace);
     if (this.snapshots) {
@@ -327,6 +348,7 @@ export class WatchCache<T = unknown> {
     this.onReplace?.();
     this.broadcast();
     this.recordResourceVersion(version);
+    if (this.onHistoryChange) this.onHistoryChange(this.historyReport('listed', dropped));
   }
 
   /**
@@ -343,7 +365,50 @@ export class WatchCache<T = unknown> {
       if (this.snapshottingEnabled) this.snapshots.add(this.resourceVersion, this.store);
     }
     this.listResourceVersion = this.resourceVersion;
+    if (this.onHistoryChange) this.onHistoryChange(this.historyReport('expired', dropped));
     return dropped;
+  }
+
+  /**
+   * The history window now (no upstream counterpart: for the event sink). Its oldest RV follows
+   * getIntervalLocked: the last list's RV while nothing was pushed out since, else the one before
+   * the oldest buffered event.
+   */
+  historyWindow(): WatchCacheWindow {
+    const h = this.history;
+    const size = h.size;
+    const oldest =
+      this.listResourceVersion > 0 && !h.removedEventSinceRelist
+        ? this.listResourceVersion
+        : size > 0
+          ? h.oldestResourceVersionLocked() - 1
+          : this.resourceVersion;
+    const first = size > 0 ? h.cache[h.startIndex % h.capacity] : undefined;
+    return {
+      oldestResourceVersion: oldest,
+      size,
+      capacity: h.capacity,
+      ...(first ? { oldestEventAgeMs: this.clock.now() - first.recordTime } : {}),
+    };
+  }
+
+  /** The history window as an event: why it is reported, and what a change dropped. */
+  historyReport(
+    reason: WatchCacheHistoryEvent['reason'],
+    dropped = 0,
+    ready?: boolean,
+  ): WatchCacheHistoryEvent {
+    return {
+      type: 'watchcache/history',
+      at: this.clock.now(),
+      groupResource: this.groupResource,
+      reason,
+      dropped,
+      resourceVersion: this.resourceVersion,
+      window: this.historyWindow(),
+      eventFreshDuration: this.eventFreshDuration,
+      ...(ready !== undefined ? { ready } : {}),
+    };
   }
 
   setOnReplace(onReplace: (() => void) | undefined): void {

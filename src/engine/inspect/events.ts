@@ -297,6 +297,53 @@ export interface WatchCacheCapacityChangeEvent {
   eventFreshDuration: number;
 }
 
+/**
+ * The history window at an instant: which resource versions a watch can still start from
+ * (getIntervalLocked's rule), how full the ring is, and how old its oldest event.
+ */
+export interface WatchCacheWindow {
+  /** A watch from an older RV gets 410 `too old resource version: rv (this)`; from this one on it is served. */
+  oldestResourceVersion: number;
+  /** Events buffered, and the ring's capacity. */
+  size: number;
+  capacity: number;
+  /** Age of the oldest buffered event (ms); absent when the ring is empty. */
+  oldestEventAgeMs?: number;
+}
+
+/**
+ * The history window jumped rather than slid: the expire-history fault dropped it (as a restarted
+ * watch cache has none), a list (Replace: the first one or a relist) emptied it, or a recorder
+ * that started listening late asked how it stands (`observed`: a report of the state, not a change).
+ */
+export interface WatchCacheHistoryEvent {
+  type: 'watchcache/history';
+  at: number;
+  groupResource: GroupResource;
+  reason: 'expired' | 'listed' | 'observed';
+  /** Events dropped from the ring by this change (0 for observed). */
+  dropped: number;
+  /** The watch cache's resourceVersion then. */
+  resourceVersion: number;
+  window: WatchCacheWindow;
+  /** The minimum history the ring keeps (ms): the window the resize rule compares ages with. */
+  eventFreshDuration: number;
+  /** observed: whether the cacher was ready (serving) then. */
+  ready?: boolean;
+}
+
+/**
+ * A progress notification (an etcd bookmark) moved the watch cache's resourceVersion without an
+ * event (updateResourceVersion). Its etcd/watch `progress-notify` is when etcd sent it; this is
+ * when the cache took it, later when the reflector was held (the cache-lag fault).
+ */
+export interface WatchCacheProgressEvent {
+  type: 'watchcache/progress';
+  at: number;
+  groupResource: GroupResource;
+  resourceVersion: number;
+}
+
 // ---- the cacher (cacher.ts, reflector.ts, delegator.ts) and the pieces it wires ----
 
 /** The watch cache's readiness (ready.go): Pending <-> Ready -> Stopped. */
@@ -404,7 +451,8 @@ export interface DispatchEvent {
   terminated: number;
   /** The dispatch budget taken (ms) and the virtual time spent waiting for blocked watchers. */
   budgetMs: number;
-  waitedMs: number;
+  waitedMs: number; /** The history window when the event was dispatched (it slides as the full ring drops its oldest). */
+  window?: WatchCacheWindow;
 }
 
 /** The periodic bookmark timer fired: the due watchers were offered a bookmark. */
@@ -620,6 +668,8 @@ export type EngineEvent =
   | EtcdWatchEvent
   | CacheWatcherEvent
   | WatchCacheCapacityChangeEvent
+  | WatchCacheHistoryEvent
+  | WatchCacheProgressEvent
   | WatchCacheFreshnessWaitEvent
   | FreshnessWaitStartEvent
   | CacherReadyEvent

@@ -1,7 +1,7 @@
 // No upstream counterpart: folds the model's `capacity`: the watch cache's size over time, a point
 // per resize with the reason upstream's watch cache had for it (full, and its oldest event younger
 // than the eventFreshDuration window, or a quarter from the newest older than it).
-import type { WatchCacheCapacityChangeEvent } from '../../engine';
+import type { WatchCacheCapacityChangeEvent, WatchCacheHistoryEvent } from '../../engine';
 import type { CapacityPoint } from '../run-model';
 import { seconds } from './seconds';
 import type { SeriesLimit } from './series-limit';
@@ -12,6 +12,19 @@ export class CapacityFold {
   private readonly points: CapacityPoint[] = [];
 
   constructor(private readonly series: SeriesLimit) {}
+
+  /** A recorder that started late saw the capacity: the first point, if there is none yet. */
+  observed(e: WatchCacheHistoryEvent): void {
+    if (this.points.length > 0) return;
+    this.points.push({
+      at: e.at,
+      capacity: e.window.capacity,
+      change: 'initial',
+      reason: 'the capacity when recording started (the watch cache was already running)',
+      oldestAgeMs: e.window.oldestEventAgeMs ?? 0,
+      eventFreshDurationMs: e.eventFreshDuration,
+    });
+  }
 
   resized(e: WatchCacheCapacityChangeEvent): void {
     if (this.points.length === 0) {
