@@ -50,6 +50,19 @@ describe('import logs as a run', () => {
     assert.strictEqual(imported.clients.length, 4);
   });
 
+  it("the Explorer's Import into List/Watch Inspector imports every selected .log file", async () => {
+    const second = path.join(projectRoot(), 'test', 'fixtures', 'kubectl-v8-1.33.log');
+    // VS Code passes the clicked file and the whole selection.
+    const run = await vscode.commands.executeCommand<StoredRun | undefined>(
+      'listwatch.importLogsFromExplorer',
+      vscode.Uri.file(second),
+      [vscode.Uri.file(fixture), vscode.Uri.file(second)],
+    );
+    assert.ok(run, 'the command returned no run');
+    assert.strictEqual(run.params.files, 'audit.log, kubectl-v8-1.33.log');
+    assert.strictEqual(run.title, 'Import: audit.log, kubectl-v8-1.33.log');
+  });
+
   it('replays the import with a what-if and compares the two runs', async () => {
     const api = await activeApi();
     const base = await vscode.commands.executeCommand<StoredRun | undefined>(
