@@ -330,6 +330,9 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       log,
       confirmations,
       describeRun,
+      prompts: serverPrompts,
+      memory: context.workspaceState,
+      localServerKubeconfig: () => server.state()?.kubeconfigPath,
     });
   });
   const exportCommands = memo(async () =>

@@ -98,3 +98,5 @@ export const runGuardSettingIds = {
 export const runIndexStateKey = runsViewId;
 export const recentTokensStateKey = 'listwatch.recentTokens';
 export const decoderDocumentStateKey = 'listwatch.decoderDocument';
+/** The kubeconfig and context Probe and Scrape used last (offered first next time). */
+export const probeTargetStateKey = 'listwatch.probeTarget';
