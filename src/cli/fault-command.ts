@@ -3,7 +3,12 @@
 // counterpart.
 import * as fs from 'node:fs';
 import * as yaml from 'js-yaml';
-import { describeFaults, faultsPath, type FaultParameter } from '../server/faults';
+import {
+  describeFaults,
+  faultsPath,
+  type FaultDescription,
+  type FaultParameter,
+} from '../server/faults';
 import { parseArgs, type OptionSpec } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 
@@ -35,11 +40,21 @@ function help(): string {
     'Faults:',
   ];
   for (const f of describeFaults()) {
-    lines.push(`  ${f.name}`);
-    for (const p of f.parameters)
-      lines.push(`      --${flagName(p.name)}${p.required ? '' : ' (optional)'}: ${p.description}`);
+    lines.push(`  ${f.name}${f.memoryEtcdOnly ? ' (in-memory etcd only)' : ''}`);
+    const oneOf = exactlyOneOfText(f);
+    if (oneOf) lines.push(`      ${oneOf}`);
+    for (const p of f.parameters) {
+      const optional = !p.required && !f.exactlyOneOf?.includes(p.name);
+      lines.push(`      --${flagName(p.name)}${optional ? ' (optional)' : ''}: ${p.description}`);
+    }
   }
   return lines.join('\n');
+}
+
+/** `exactly one of --id, --user-agent is required`, for a fault that has such a group. */
+function exactlyOneOfText(f: FaultDescription): string | undefined {
+  if (!f.exactlyOneOf) return undefined;
+  return `exactly one of ${f.exactlyOneOf.map((n) => `--${flagName(n)}`).join(', ')} is required`;
 }
 
 /** The server URL and bearer token of a kubeconfig's current context (else its first entries). */
@@ -183,7 +198,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
 function listText(list: { faults?: ReturnType<typeof describeFaults> }): string {
   const lines: string[] = [];
   for (const f of list.faults ?? []) {
-    lines.push(`${f.name}: ${f.description}`);
+    lines.push(`${f.name}: ${f.description}${f.memoryEtcdOnly ? ' (in-memory etcd only)' : ''}`);
+    const oneOf = exactlyOneOfText(f);
+    if (oneOf) lines.push(`    ${oneOf}`);
     for (const p of f.parameters)
       lines.push(
         `    --${flagName(p.name)} ${p.type}${p.enum ? ` (${p.enum.join('|')})` : ''}${p.required ? ', required' : ''}: ${p.description}`,

@@ -22,6 +22,7 @@ import {
   exportPerfettoCommandId,
   hoverLanguagesSettingId,
   importLogsCommandId,
+  importLogsFromExplorerCommandId,
   openInDecoderCommandId,
   openLiveRunCommandId,
   openSampleLogCommandId,
@@ -329,6 +330,9 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       log,
       confirmations,
       describeRun,
+      prompts: serverPrompts,
+      memory: context.workspaceState,
+      localServerKubeconfig: () => server.state()?.kubeconfigPath,
     });
   });
   const exportCommands = memo(async () =>
@@ -377,7 +381,11 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       log,
     ),
     ...lazyCommands([probeClusterCommandId, scrapeClusterMetricsCommandId], probeCommands, log),
-    ...lazyCommands([importLogsCommandId, replayWhatIfCommandId], importCommands, log),
+    ...lazyCommands(
+      [importLogsCommandId, importLogsFromExplorerCommandId, replayWhatIfCommandId],
+      importCommands,
+      log,
+    ),
     ...lazyCommands([exportPerfettoCommandId], exportCommands, log),
     explainDocument,
     vscode.workspace.registerTextDocumentContentProvider(explainDocumentScheme, explainDocument),

@@ -51,6 +51,8 @@ export const saveRunAsTraceCommandId = 'listwatch.saveRunAsTrace';
 
 // Import and replay, probe, explain.
 export const importLogsCommandId = 'listwatch.importLogs';
+/** The Explorer's "Import into List/Watch Inspector" on .log files (every selected one). */
+export const importLogsFromExplorerCommandId = 'listwatch.importLogsFromExplorer';
 export const replayWhatIfCommandId = 'listwatch.replayImportWhatIf';
 export const probeClusterCommandId = 'listwatch.probeCluster';
 export const scrapeClusterMetricsCommandId = 'listwatch.scrapeClusterMetrics';
@@ -96,3 +98,5 @@ export const runGuardSettingIds = {
 export const runIndexStateKey = runsViewId;
 export const recentTokensStateKey = 'listwatch.recentTokens';
 export const decoderDocumentStateKey = 'listwatch.decoderDocument';
+/** The kubeconfig and context Probe and Scrape used last (offered first next time). */
+export const probeTargetStateKey = 'listwatch.probeTarget';

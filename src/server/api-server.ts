@@ -214,6 +214,20 @@ export class ApiServer {
     this.auditLogPath = o.auditLogPath;
   }
 
+  /**
+   * The clients (user agents, as the debug state names them) with a connection open now: a watch,
+   * a request in flight, or a keep-alive connection between requests. Sorted.
+   */
+  connectedClients(): string[] {
+    return [...new Set(this.state.connectedClients.values())].sort();
+  }
+
+  /** Calls `listener` when connectedClients() may have changed; the returned function ends it. */
+  onConnectionsChanged(listener: () => void): () => void {
+    this.state.connectionsChanged.add(listener);
+    return () => void this.state.connectionsChanged.delete(listener);
+  }
+
   /** registry.clock.now() when the server was built: what a live run's times count from. */
   get startedAt(): number {
     return this.state.startedAt;
@@ -349,6 +363,8 @@ export class ApiServer {
         }),
         shuttingDown: false,
         debugState,
+        connectedClients: new Map(),
+        connectionsChanged: new Set(),
         audit:
           opts.auditLogPath === undefined
             ? undefined
@@ -521,6 +537,28 @@ interface ServingState {
   debugState: DebugState;
   /** --audit-log: audit.k8s.io/v1 events at Metadata level. */
   audit: AuditLogWriter | undefined;
+  /** Each open connection's client (its latest request's), until the connection closes. */
+  connectedClients: Map<IncomingMessage['socket'], string>;
+  /** Told when a connection gets its first client or closes (ApiServer.onConnectionsChanged). */
+  connectionsChanged: Set<() => void>;
+}
+
+/** A connection counts as its client's until it closes (a keep-alive one between requests too). */
+function rememberConnectedClient(
+  state: ServingState,
+  socket: IncomingMessage['socket'],
+  client: string,
+): void {
+  const clients = state.connectedClients;
+  const before = clients.get(socket);
+  if (before === client) return;
+  if (before === undefined)
+    socket.once('close', () => {
+      clients.delete(socket);
+      for (const listener of state.connectionsChanged) listener();
+    });
+  clients.set(socket, client);
+  for (const listener of state.connectionsChanged) listener();
 }
 
 /** The filter chain and the routes for one request. */
@@ -556,6 +594,7 @@ async function serve(
     method as HttpMethod,
     url,
   );
+  rememberConnectedClient(state, req.socket, context.client);
   let body: Promise<Buffer> | undefined;
   const readBody = (): Promise<Buffer> => (body ??= limitedReadBody(req));
   if (!info.isResourceRequest) {

@@ -53,14 +53,19 @@ export interface FaultDescription {
   name: string;
   description: string;
   parameters: readonly FaultParameter[];
+  /** Parameters of which exactly one must be given (terminate-watcher: id or userAgent). */
+  exactlyOneOf?: readonly string[];
+  /**
+   * Acts on the in-memory etcd's model (its service time, reachability, RangeStream knob): a
+   * server over a real etcd refuses it (409), so the faces do not offer it there.
+   */
+  memoryEtcdOnly?: true;
 }
 
 type Params = Record<string, unknown>;
 
 interface Fault extends FaultDescription {
   apply(p: Params, world: FaultWorld): Promise<FaultResponse> | FaultResponse;
-  /** Acts on the in-memory etcd's model (its service time, reachability, RangeStream knob). */
-  memoryEtcdOnly?: true;
 }
 
 /** The in-memory etcd a memoryEtcdOnly fault acts on (handleFaultRequest refused the others). */
@@ -250,7 +255,9 @@ const faults: readonly Fault[] = [
     name: 'terminate-watcher',
     description:
       'Closes watchers as the cacher closes an unresponsive one (its log line and ' +
-      'apiserver_terminated_watchers_total): by watcher id, or every watcher of a user agent.',
+      'apiserver_terminated_watchers_total): by watcher id, or every watcher of a user agent ' +
+      '(exactly one of the two).',
+    exactlyOneOf: ['id', 'userAgent'],
     parameters: [
       {
         name: 'id',
@@ -269,8 +276,6 @@ const faults: readonly Fault[] = [
     ],
     apply(p, world) {
       const byId = p.id !== undefined;
-      if (byId === (p.userAgent !== undefined))
-        return invalid('id, userAgent: exactly one of them is required');
       const picked = pick(p, world);
       if (!Array.isArray(picked)) return picked;
       const matches = picked.flatMap((r) =>
@@ -323,7 +328,13 @@ const faults: readonly Fault[] = [
 
 /** Every fault and its parameters (the CLI's `--list`, the editor's quick inputs). */
 export function describeFaults(): FaultDescription[] {
-  return faults.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  return faults.map(({ name, description, parameters, exactlyOneOf, memoryEtcdOnly }) => ({
+    name,
+    description,
+    parameters,
+    ...(exactlyOneOf ? { exactlyOneOf } : {}),
+    ...(memoryEtcdOnly ? { memoryEtcdOnly } : {}),
+  }));
 }
 
 /**
@@ -399,6 +410,9 @@ export function validate(fault: FaultDescription, p: Params): string | undefined
     }
     if (!matchesType(d, v)) return `${d.name}: expected ${expected(d)}, got ${JSON.stringify(v)}`;
   }
+  const group = fault.exactlyOneOf;
+  if (group && group.filter((k) => p[k] !== undefined).length !== 1)
+    return `${group.join(', ')}: exactly one of them is required`;
   return undefined;
 }
 

@@ -18,7 +18,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
-import { acceptStep, palette, quickInput, uiTimeoutMs } from '../harness/workbench-driver';
+import {
+  acceptStep,
+  palette,
+  paletteRows,
+  quickInput,
+  uiTimeoutMs,
+} from '../harness/workbench-driver';
 import { findKubectls, startKubectl, type KubectlProcess } from '../server/harness/kubectl';
 import { openWorkbench } from '../harness/open-workbench';
 
@@ -85,6 +91,40 @@ describe('the local API server in the workbench', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
+  it('before Start: the side bar opens Scenarios and Runs, folds the rest; the palette offers Start, not Stop', async () => {
+    const activity = page.locator(
+      '.activitybar .action-item .action-label[aria-label^="List/Watch"]',
+    );
+    await activity.first().click();
+    const header = (pane: string) => page.locator('.pane-header', { hasText: pane }).first();
+    await header('Scenarios').waitFor({ timeout: uiTimeoutMs });
+    const expanded: string[] = [];
+    for (const pane of ['Scenarios', 'Runs', 'Watchers', 'Tokens', 'Server'])
+      expanded.push(`${pane} ${await header(pane).getAttribute('aria-expanded')}`);
+    assert.deepStrictEqual(expanded, [
+      'Scenarios true',
+      'Runs true',
+      'Watchers false',
+      'Tokens false',
+      'Server false',
+    ]);
+    // As a newcomer sees it once the extension is up: the scenarios listed.
+    await page
+      .locator('.pane', { has: header('Scenarios') })
+      .locator('.monaco-list-row')
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await page.screenshot({ path: path.join(shots, 'side-bar-first-open.png') });
+    // "Local API Server" matches Start, Stop and the menu: only Start is offered with no server.
+    const serverCommands = async (shown: string) =>
+      (await paletteRows(page, 'Local API Server', shown))
+        .filter((title) => title.includes('Local API Server'))
+        .sort();
+    assert.deepStrictEqual(await serverCommands('Start Local API Server…'), [
+      'Start Local API Server…',
+    ]);
+  });
+
   it('Start from the palette, kubectl and an informer as clients: the Server view and the status bar show them; Stop leaves the Start button', async () => {
     await palette(page, 'List/Watch: Start Local API Server…');
     // Enter takes each prompt's default: profile 1.36, 10 pods and 3 configmaps, no CRD files,
@@ -139,7 +179,9 @@ describe('the local API server in the workbench', function () {
       .locator('.pane-header[aria-expanded="true"]', { hasText: 'Server' })
       .waitFor({ timeout: uiTimeoutMs });
     const clients = k ? 2 : 1;
-    const expectedStatus = `127.0.0.1:${port} · ${clients} clients · ${clients} watchers`;
+    // Both hold their watch open: connected now, and every client seen (the same two).
+    const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    const expectedStatus = `127.0.0.1:${port} · ${count(clients, 'client', 'clients')} (${clients} in all) · ${count(clients, 'watcher', 'watchers')}`;
     await page
       .locator('.statusbar-item', { hasText: expectedStatus })
       .waitFor({ timeout: uiTimeoutMs });
@@ -177,6 +219,13 @@ describe('the local API server in the workbench', function () {
       ].sort(),
     );
     await page.screenshot({ path: path.join(shots, 'live-server.png'), animations: 'disabled' });
+    // With a server running, the palette offers Stop as well.
+    assert.deepStrictEqual(
+      (await paletteRows(page, 'Local API Server', 'Stop Local API Server'))
+        .filter((title) => title.includes('Local API Server'))
+        .sort(),
+      ['Start Local API Server…', 'Stop Local API Server'],
+    );
 
     // Stop: the status bar item goes, the view shows its welcome with the Start button.
     await palette(page, 'List/Watch: Stop Local API Server');

@@ -209,9 +209,14 @@ async function sidebarWatchers(page: Page, shot: Shot, panel: () => FrameLocator
   const runs = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) });
   if (!(await runs.isVisible())) await openActivity(page, 'List/Watch');
   await runs.waitFor({ timeout: uiTimeoutMs });
-  for (const pane of ['Scenarios', 'Tokens']) {
+  // Watchers opened (folded at first), Scenarios and Tokens folded.
+  for (const [pane, expanded] of [
+    ['Scenarios', 'false'],
+    ['Tokens', 'false'],
+    ['Watchers', 'true'],
+  ]) {
     const header = page.locator('.pane-header', { hasText: pane }).first();
-    if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+    if ((await header.getAttribute('aria-expanded')) !== expanded) await header.click();
   }
   await runs.locator('.monaco-list-row', { hasText: 'slow-watchers.jsonl' }).first().click();
   await panel()

@@ -154,6 +154,29 @@ export async function palette(page: Page, title: string): Promise<void> {
     .click({ timeout: uiTimeoutMs });
 }
 
+/**
+ * The List/Watch commands the palette offers for `filter`, without their category, once the row
+ * `shown` is listed (so the list has settled); the palette is closed again.
+ */
+export async function paletteRows(page: Page, filter: string, shown: string): Promise<string[]> {
+  // As palette() opens it: the command center when there is one, else F1.
+  const center = page.locator('.command-center .command-center-center').first();
+  if (await center.isVisible()) await center.click();
+  else await page.keyboard.press('F1');
+  const input = quickInput(page);
+  await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
+  await input.fill(`>${filter}`);
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  await rows
+    .filter({ has: page.locator('.label-name', { hasText: `List/Watch: ${shown}` }) })
+    .first()
+    .waitFor({ timeout: uiTimeoutMs });
+  const labels = await rows.locator('.label-name').allInnerTexts();
+  await input.press('Escape');
+  await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+  return labels.filter((l) => l.startsWith('List/Watch: ')).map((l) => l.slice(12));
+}
+
 /** Picks a quick pick row by typing a filter and pressing Enter on the row that shows `row`. */
 export async function pickQuickPick(page: Page, filter: string, row: string): Promise<void> {
   const input = quickInput(page);

@@ -25,7 +25,11 @@ import { withCancellableProgress } from '../shared/cancellable-progress';
 import type { CurrentRun } from '../runs/current-run';
 import type { ExtensionLog } from '../shared/output-log';
 import type { RunStore, StoredRun } from '../runs/run-store';
-import { importLogsCommandId, replayWhatIfCommandId } from '../ids';
+import {
+  importLogsCommandId,
+  importLogsFromExplorerCommandId,
+  replayWhatIfCommandId,
+} from '../ids';
 import type { CommandHandlers } from '../lazy-feature';
 
 /**
@@ -81,6 +85,13 @@ export function importLogsCommands(deps: ImportLogsDeps): CommandHandlers {
   return {
     [importLogsCommandId]: (files?: unknown, reader?: unknown) =>
       importLogsCommand(deps, imported, files, reader),
+    // The Explorer passes the clicked file and every selected one: all the selected are imported.
+    [importLogsFromExplorerCommandId]: (clicked?: unknown, selected?: unknown) =>
+      importLogsCommand(
+        deps,
+        imported,
+        Array.isArray(selected) && selected.length > 0 ? selected : clicked,
+      ),
     [replayWhatIfCommandId]: (arg?: unknown, whatIf?: unknown) =>
       replayWhatIfCommand(deps, imported, arg, whatIf),
   };

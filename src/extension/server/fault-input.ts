@@ -40,19 +40,30 @@ export function parameterProblem(
 ): string | undefined {
   if (text.trim() === '' && !d.required) return undefined;
   const value = text.trim() === '' ? undefined : parameterValueOf(d, text);
-  return validate({ ...fault, parameters: [d] }, value === undefined ? {} : { [d.name]: value });
+  // One parameter alone: askFault itself asks for exactly one of a group.
+  return validate(
+    { ...fault, parameters: [d], exactlyOneOf: undefined },
+    value === undefined ? {} : { [d.name]: value },
+  );
+}
+
+/** The faults that apply to a server: on a real etcd, not those that act on the in-memory one. */
+export function faultsFor(etcd: 'memory' | 'real'): FaultDescription[] {
+  return describeFaults().filter((f) => etcd === 'memory' || !f.memoryEtcdOnly);
 }
 
 /**
  * Asks for a fault and its parameters; undefined when a prompt was dismissed. `resources` are the
- * served resources' names (the `resource` parameter's choices), `watchers` a hint for the id.
+ * served resources' names (the `resource` parameter's choices), `watchers` a hint for the id;
+ * `etcd` says which faults apply (a real etcd refuses those of the in-memory one).
  */
 export async function askFault(
   prompts: ServerPrompts,
   resources: readonly string[],
   watcherHint: string,
+  etcd: 'memory' | 'real' = 'memory',
 ): Promise<FaultChoice | undefined> {
-  const faults = describeFaults();
+  const faults = faultsFor(etcd);
   const items = faults.map((f) => ({
     label: f.name,
     detail: f.description,
@@ -60,13 +71,28 @@ export async function askFault(
   }));
   const picked = await prompts.pick(items, {
     title: 'Inject Fault (1/2)',
-    placeHolder: "The fault to inject into the local API server's engine",
+    placeHolder:
+      etcd === 'memory'
+        ? "The fault to inject into the local API server's engine"
+        : "The fault to inject into the local API server's engine (on a real etcd: slow or stop that etcd itself)",
     ignoreFocusOut: true,
   });
   if (!picked) return undefined;
   const fault = faults.find((f) => f.name === picked.label)!;
   const params: Record<string, unknown> = {};
+  const group = fault.exactlyOneOf ?? [];
   for (const [i, d] of fault.parameters.entries()) {
+    // Exactly one of a group: once one is given the others are not asked; the last is required.
+    const inGroup = group.includes(d.name);
+    if (inGroup && group.some((g) => params[g] !== undefined)) continue;
+    const lastOfGroup = inGroup && group.at(-1) === d.name;
+    const others = group.filter((g) => g !== d.name).join(' or ');
+    const groupNote = !inGroup
+      ? ''
+      : lastOfGroup
+        ? ` Required: no ${others} was given (exactly one of ${group.join(', ')}).`
+        : ` Exactly one of ${group.join(', ')}: empty to give ${others} instead.`;
+    const asked: FaultParameter = lastOfGroup ? { ...d, required: true } : d;
     const title = `Inject ${fault.name}: ${d.name} (${i + 1}/${fault.parameters.length})`;
     if (d.enum || d.name === 'resource') {
       const choices = (d.enum ?? [everyResource, ...resources]).map((label) => ({ label }));
@@ -83,11 +109,14 @@ export async function askFault(
     }
     const text = await prompts.input({
       title,
-      prompt: `${d.description}${d.required ? '' : ' Empty: not given.'}${d.name === 'id' ? watcherHint : ''}`,
+      prompt: `${d.description}${groupNote || (d.required ? '' : ' Empty: not given.')}${d.name === 'id' ? watcherHint : ''}`,
       value: defaultValues[d.name] ?? '',
-      placeHolder: d.required ? undefined : '(optional)',
+      placeHolder: asked.required ? undefined : inGroup ? `(or ${others})` : '(optional)',
       ignoreFocusOut: true,
-      validateInput: (t) => parameterProblem(fault, d, t),
+      validateInput: (t) =>
+        lastOfGroup && t.trim() === ''
+          ? `${group.join(', ')}: exactly one of them is required`
+          : parameterProblem(fault, asked, t),
     } satisfies vscode.InputBoxOptions & { title: string });
     if (text === undefined) return undefined;
     if (text.trim() !== '') params[d.name] = parameterValueOf(d, text);

@@ -53,7 +53,10 @@ export interface LiveServerState {
     featureLine?: string;
   };
   resources: ResourceSummary[];
+  /** Every client (user agent) seen since the start. */
   clients: ClientSummary[];
+  /** The clients with a connection open now (a watch, a request, a keep-alive connection). */
+  connectedClients: string[];
   /** Up to the debug state's cap; watchersTotal counts all. */
   watchers: WatcherSummary[];
   watchersTotal: number;

@@ -96,7 +96,10 @@ export class LocalApiServer implements vscode.Disposable {
       throw new LocalServerStartError(startFailure(e, o));
     }
     this.etcdChoice = o.etcd ?? { kind: 'memory' };
-    const unsubscribe = server.eventSink.subscribe(() => this.changedSoon());
+    // A client that disconnects (kubectl get exits) causes no engine event: its socket tells.
+    const unsubscribeEvents = server.eventSink.subscribe(() => this.changedSoon());
+    const unsubscribeConnections = server.onConnectionsChanged(() => this.changedSoon());
+    const unsubscribe = (): void => (unsubscribeEvents(), unsubscribeConnections());
     this.running = { server, startedAt: Date.now(), unsubscribe, shown: '' };
     const state = this.state()!;
     this.running.shown = shownKey(state);
@@ -176,6 +179,7 @@ export class LocalApiServer implements vscode.Disposable {
       },
       resources,
       clients: view.clients,
+      connectedClients: server.connectedClients(),
       // Oldest first (ids grow per cacher), as a person reads the list.
       watchers: [...view.watchers].sort(byResourceAndId).map((w) => ({
         id: w.id,
@@ -223,7 +227,14 @@ function byResourceAndId(
 
 /** What the readers show, as one string: a refresh that would show the same is skipped. */
 function shownKey(s: LiveServerState): string {
-  return JSON.stringify([s.etcdRevision, s.resources, s.clients, s.watchers, s.watchersTotal]);
+  return JSON.stringify([
+    s.etcdRevision,
+    s.resources,
+    s.clients,
+    s.connectedClients,
+    s.watchers,
+    s.watchersTotal,
+  ]);
 }
 
 /** A start failure in words that name the input that caused it. */

@@ -400,6 +400,7 @@ export async function injectFaultCommand(
       deps.prompts,
       state.resources.map((r) => r.name),
       hint,
+      state.etcd.kind === 'memory' ? 'memory' : 'real',
     );
   }
   if (!choice) return undefined;

@@ -1,4 +1,5 @@
-// No upstream counterpart: how the server commands ask (quick picks, input boxes, the open dialog).
+// No upstream counterpart: how the server commands ask (quick picks, input boxes, the open dialog);
+// Probe and Scrape ask for their cluster through them too.
 // Injectable, as confirmations.ts is: the extension-host tests answer a prompt with a chosen value
 // (a non-default profile, a CRD file, a fault's parameters) and check its validation messages,
 // which the workbench's own widgets do not let them type into.

@@ -1,21 +1,25 @@
-// No upstream counterpart: the status bar item of the local API server: its address and how many
-// clients (user agents) and watchers it has, refreshed when LocalApiServer reports a change (at
+// No upstream counterpart: the status bar item of the local API server: its address, how many
+// clients (user agents) are connected now and how many it has seen, and how many watchers it has, refreshed when LocalApiServer reports a change (at
 // most once a second); a click opens the server menu. Hidden while no server runs.
 import * as vscode from 'vscode';
 import { serverMenuCommandId, serverStatusBarItemId } from '../ids';
 import type { LiveServerReader, LiveServerState } from './live-server-state';
 import { plural } from '../../format/count-text';
 
-/** The item's text for a state: `$(server-process) 127.0.0.1:6443 · 2 clients · 3 watchers`. */
+/**
+ * The item's text for a state: `$(server-process) 127.0.0.1:6443 · 2 clients (5 in all) · 3 watchers`:
+ * the clients connected now, then every one seen since the start.
+ */
 export function statusBarText(s: LiveServerState): string {
-  return `$(server-process) 127.0.0.1:${s.port} · ${plural(s.clients.length, 'client', { plain: true })} · ${plural(s.watchersTotal, 'watcher', { plain: true })}`;
+  return `$(server-process) 127.0.0.1:${s.port} · ${plural(s.connectedClients.length, 'client', { plain: true })} (${s.clients.length} in all) · ${plural(s.watchersTotal, 'watcher', { plain: true })}`;
 }
 
 export function statusBarTooltip(s: LiveServerState): string {
   return [
     `List/Watch local API server ${s.httpsUrl} (profile ${s.profileName})`,
     `KUBECONFIG=${s.kubeconfigPath}`,
-    `Clients: ${s.clients.map((c) => c.userAgent).join(', ') || 'none yet'}`,
+    `Connected now: ${s.connectedClients.join(', ') || 'none'}`,
+    `Clients since the start: ${s.clients.map((c) => c.userAgent).join(', ') || 'none yet'}`,
     'Click for the server menu',
   ].join('\n');
 }

@@ -50,6 +50,21 @@ describe('import logs as a run', () => {
     assert.strictEqual(imported.clients.length, 4);
   });
 
+  it("the Explorer's Import into List/Watch Inspector imports every selected .log file", async () => {
+    const logs = ['kubectl-1.27-v8.log', 'kubectl-1.30-v6.log'].map((f) =>
+      vscode.Uri.file(path.join(projectRoot(), 'test', 'fixtures', 'import', f)),
+    );
+    // VS Code passes the clicked file and the whole selection.
+    const run = await vscode.commands.executeCommand<StoredRun | undefined>(
+      'listwatch.importLogsFromExplorer',
+      logs[1],
+      logs,
+    );
+    assert.ok(run, 'the command returned no run');
+    assert.strictEqual(run.params.files, 'kubectl-1.27-v8.log, kubectl-1.30-v6.log');
+    assert.strictEqual(run.title, 'Import: kubectl-1.27-v8.log, kubectl-1.30-v6.log');
+  });
+
   it('replays the import with a what-if and compares the two runs', async () => {
     const api = await activeApi();
     const base = await vscode.commands.executeCommand<StoredRun | undefined>(

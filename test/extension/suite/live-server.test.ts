@@ -7,6 +7,7 @@
 // client-node parts still run. No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as http from 'http';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
@@ -30,6 +31,8 @@ import { acceptPrefilledInputBoxes, activeApi, extensionId } from './extension-a
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-live-server-test-'));
 const testAgent = 'listwatch-extension-test/1.0';
+/** A second client, whose watch the status bar counts while it is connected. */
+const watchAgent = 'listwatch-status-bar-test/1.0';
 /** client-node 1.4.0 sends node-fetch's User-Agent. */
 const clientNodeAgent = 'node-fetch/1.0 (+https://github.com/bitinn/node-fetch)';
 
@@ -77,6 +80,21 @@ async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** A watch held open by `userAgent` on a connection of its own (destroy() ends it). */
+function openWatch(state: LiveServerState, userAgent: string): Promise<http.ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      `${state.url}/api/v1/namespaces/default/pods?watch=true`,
+      {
+        agent: false,
+        headers: { Authorization: `Bearer ${kubeconfigOf(state).token}`, 'User-Agent': userAgent },
+      },
+      (res) => (res.statusCode === 200 ? resolve(req) : reject(new Error(`${res.statusCode}`))),
+    );
+    req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
+  });
 }
 
 const debugState = async (state: LiveServerState): Promise<DebugStateView> =>
@@ -256,20 +274,38 @@ describe('local API server', function () {
     assert.strictEqual(podNames(listed.json).length, 10);
     const anonymous = await fetch(`${state.url}/api/v1/namespaces/default/pods`);
     assert.strictEqual(anonymous.status, 401);
-    // The status bar and the Server view follow (the LIST above is one client).
-    await eventually(() =>
-      assert.strictEqual(
-        api.localServer.statusBarText(),
-        `$(server-process) 127.0.0.1:${state.port} · 1 client · 0 watchers`,
-      ),
-    );
+    // The status bar counts the clients connected now, with every one seen beside it. The LIST
+    // above is one client, connected while its keep-alive connection stays open.
+    const shown = (inAll: number, watchers: string) => {
+      const now = api.localServer.state()!.connectedClients;
+      const n = now.length;
+      return `$(server-process) 127.0.0.1:${state.port} · ${n} client${n === 1 ? '' : 's'} (${inAll} in all) · ${watchers}`;
+    };
+    await eventually(() => {
+      assert.ok(
+        api.localServer.state()!.connectedClients.every((c) => c === testAgent),
+        JSON.stringify(api.localServer.state()!.connectedClients),
+      );
+      assert.strictEqual(api.localServer.statusBarText(), shown(1, '0 watchers'));
+    });
+    // A second client's watch is connected while it lasts; when it ends, the total stays.
+    const watching = await openWatch(state, watchAgent);
+    await eventually(() => {
+      assert.ok(api.localServer.state()!.connectedClients.includes(watchAgent));
+      assert.strictEqual(api.localServer.statusBarText(), shown(2, '1 watcher'));
+    });
+    watching.destroy();
+    await eventually(() => {
+      assert.ok(!api.localServer.state()!.connectedClients.includes(watchAgent));
+      assert.strictEqual(api.localServer.statusBarText(), shown(2, '0 watchers'));
+    });
     const rows = api.localServer.serverViewRows();
     assert.deepStrictEqual(
       rows.map((r) => [r.label, r.description]),
       [
         ['Server', state.httpsUrl],
         ['Resources', '3'],
-        ['Clients', '1'],
+        ['Clients', '2'],
         ['Watchers', '0'],
       ],
     );
@@ -283,7 +319,10 @@ describe('local API server', function () {
     assert.match(rows[1].children[0].description, /^10 objects · 0 watchers · RV \d+$/);
     assert.deepStrictEqual(
       rows[2].children.map((r) => [r.label, r.description]),
-      [[testAgent, '1 list · 0 watches']],
+      [
+        [testAgent, '1 list · 0 watches'],
+        [watchAgent, '0 lists · 1 watch'],
+      ],
     );
     assert.deepStrictEqual(
       rows[3].children.map((r) => r.label),
@@ -711,9 +750,13 @@ describe('local API server', function () {
         assert.ok(agents.includes(agentOf(clientNodeAgent)), JSON.stringify(agents));
         if (kubectlAgent) assert.ok(agents.includes(kubectlAgent), JSON.stringify(agents));
         assert.strictEqual(now.watchersTotal, k ? 3 : 1, JSON.stringify(now.watchers));
+        // kubectl and the informer hold their watches open: connected now.
+        assert.ok(now.connectedClients.includes(clientNodeAgent), JSON.stringify(now));
+        if (k) assert.ok(now.connectedClients.some((c) => agentOf(c) === kubectlAgent));
+        const connected = now.connectedClients.length;
         assert.strictEqual(
           api.localServer.statusBarText(),
-          `$(server-process) 127.0.0.1:${state.port} · ${now.clients.length} clients · ${now.watchersTotal} watchers`,
+          `$(server-process) 127.0.0.1:${state.port} · ${connected} client${connected === 1 ? '' : 's'} (${now.clients.length} in all) · ${now.watchersTotal} watchers`,
         );
         return now;
       });

@@ -1,12 +1,15 @@
 // "List/Watch: Probe Cluster…" and "Scrape Cluster Metrics…" in the real extension host against an
 // ApiServer started here: the modal confirmation shows exactly what will be sent (the token
 // redacted) before anything is; declining sends nothing; accepting opens the probe as a run with
-// its pages in the Lists tab's model and in the Runs view; the scrape's samples are the cluster's.
+// its pages in the Lists tab's model and in the Runs view; the scrape's samples are the cluster's;
+// the cluster pick offers the local server's kubeconfig and each context of $KUBECONFIG, the last
+// used first.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { dump, load } from 'js-yaml';
 import type { StoredRun } from '../../../src/extension/runs/run-store';
 import { ApiServer } from '../../../src/server/api-server';
 import { activeApi } from './extension-api';
@@ -40,6 +43,103 @@ describe('probe cluster commands', function () {
       },
     });
   }
+
+  // First: nothing is remembered yet (the later tests name their kubeconfig, which is remembered).
+  it("Scrape and Probe offer the local server's kubeconfig and each context of $KUBECONFIG, the last used first", async () => {
+    const api = await activeApi();
+    await answer(false);
+    // $KUBECONFIG with two contexts: 'elsewhere' (its current-context) and 'listwatch' (the server).
+    const own = load(fs.readFileSync(server.kubeconfigPath, 'utf8')) as Record<string, unknown[]>;
+    const kubeconfig = path.join(dir, 'two-contexts');
+    fs.writeFileSync(
+      kubeconfig,
+      dump({
+        ...own,
+        clusters: [
+          ...own.clusters,
+          { name: 'elsewhere', cluster: { server: 'https://127.0.0.1:1' } },
+        ],
+        contexts: [
+          ...own.contexts,
+          { name: 'elsewhere', context: { cluster: 'elsewhere', user: 'listwatch' } },
+        ],
+        'current-context': 'elsewhere',
+      }),
+    );
+    const saved = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = kubeconfig;
+    const local = await vscode.commands.executeCommand<
+      { kubeconfigPath: string; port: number } | undefined
+    >('listwatch.startLocalApiServer', {
+      profile: '1.36',
+      seed: { pods: 2 },
+      crdFiles: [],
+      etcd: 'memory',
+      port: 0,
+    });
+    assert.ok(local, 'the local server started');
+    const offered: string[][] = [];
+    /** Answers the target pick with the row `label` (and its detail), recording every row. */
+    const picking = (label: string, detail: string) =>
+      api.localServer.usePrompts({
+        pick: (items) => {
+          offered.push(items.map((i) => `${i.label} | ${i.description ?? ''} | ${i.detail ?? ''}`));
+          return Promise.resolve(
+            items.find((i) => i.label === label && (i.detail ?? '') === detail),
+          );
+        },
+      });
+    try {
+      picking('listwatch', kubeconfig);
+      await vscode.commands.executeCommand('listwatch.scrapeClusterMetrics');
+      assert.deepStrictEqual(offered[0], [
+        `Local API server | running in this window | ${local.kubeconfigPath}`,
+        `elsewhere | current-context of $KUBECONFIG | ${kubeconfig}`,
+        `listwatch | context of $KUBECONFIG | ${kubeconfig}`,
+        'Browse… | pick a kubeconfig file | ',
+      ]);
+      // The context picked is the one asked about: no second pick of a context.
+      assert.strictEqual(offered.length, 1);
+      assert.strictEqual(
+        asked[0]?.message,
+        'Scrape the metrics of cluster "listwatch" (context "listwatch")?',
+      );
+      // Next time (Probe too), the last one used comes first.
+      picking('Local API server', local.kubeconfigPath);
+      await vscode.commands.executeCommand(
+        'listwatch.probeCluster',
+        undefined,
+        undefined,
+        '/api/v1/pods?limit=1',
+        {},
+      );
+      assert.deepStrictEqual(offered[1], [
+        `listwatch | context of $KUBECONFIG · last used | ${kubeconfig}`,
+        `Local API server | running in this window | ${local.kubeconfigPath}`,
+        `elsewhere | current-context of $KUBECONFIG | ${kubeconfig}`,
+        'Browse… | pick a kubeconfig file | ',
+      ]);
+      assert.ok(
+        asked.at(-1)?.detail.includes(`GET https://127.0.0.1:${local.port}/api/v1/pods?limit=1`),
+      );
+      api.localServer.usePrompts({
+        pick: (items) => {
+          offered.push(items.map((i) => `${i.label} | ${i.description ?? ''} | ${i.detail ?? ''}`));
+          return Promise.resolve(undefined);
+        },
+      });
+      await vscode.commands.executeCommand('listwatch.scrapeClusterMetrics');
+      assert.strictEqual(
+        offered[2][0],
+        `Local API server | running in this window · last used | ${local.kubeconfigPath}`,
+      );
+    } finally {
+      api.localServer.usePrompts(undefined);
+      process.env.KUBECONFIG = saved;
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      await vscode.commands.executeCommand('listwatch.stopLocalApiServer');
+    }
+  });
 
   it('declined: the confirmation shows the plan, nothing is sent, no run is added', async () => {
     const api = await activeApi();

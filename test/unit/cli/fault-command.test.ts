@@ -92,6 +92,35 @@ describe('listwatch fault', () => {
     assert.match(r.out, /^ {4}--user-agent string: /m);
   });
 
+  it("--help: terminate-watcher needs exactly one of --id and --user-agent; the in-memory etcd's faults say so", async () => {
+    const r = await run(['fault', '--help']);
+    assert.strictEqual(r.code, 0, r.err);
+    const lines = r.out.split('\n');
+    const at = lines.indexOf('  terminate-watcher');
+    assert.ok(at >= 0, r.out);
+    assert.deepStrictEqual(
+      lines.slice(at + 1, at + 5).map((l) => l.split(':')[0]),
+      [
+        '      exactly one of --id, --user-agent is required',
+        '      --id',
+        '      --user-agent',
+        '      --resource (optional)',
+      ],
+    );
+    for (const name of ['etcd-latency', 'etcd-unavailable', 'rangestream'])
+      assert.ok(lines.includes(`  ${name} (in-memory etcd only)`), `${name}:\n${r.out}`);
+    assert.ok(lines.includes('  compact'), r.out);
+  });
+
+  it('--list: terminate-watcher says exactly one of --id, --user-agent', async () => {
+    const r = await run(['fault', '--kubeconfig', kc, '--list']);
+    assert.strictEqual(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /^terminate-watcher: .*\n {4}exactly one of --id, --user-agent is required$/m,
+    );
+  });
+
   const failures: [string, string[], number, RegExp][] = [
     [
       'the server refuses a value',

@@ -1,9 +1,16 @@
 // The Inject Fault command's parameter checks (src/extension/server/fault-input.ts) against the admin
 // API's own answers: for each typed text, the message the input box shows is the message
 // `POST /debug/listwatch/v1/faults/<name>` answers with 422 for the same value (the empty text of
-// an optional parameter is the parameter left out). No upstream counterpart.
+// an optional parameter is the parameter left out). And what it offers: on a real etcd only the
+// faults that apply there; terminate-watcher asks for exactly one of id and userAgent. No upstream
+// counterpart.
 import * as assert from 'assert';
-import { parameterProblem, parameterValueOf } from '../../../src/extension/server/fault-input';
+import {
+  askFault,
+  parameterProblem,
+  parameterValueOf,
+} from '../../../src/extension/server/fault-input';
+import type { ServerPrompts } from '../../../src/extension/server/server-prompts';
 import { FakeClock } from '../../../src/engine/clock';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import { describeFaults, handleFaultRequest } from '../../../src/server/faults';
@@ -48,4 +55,88 @@ describe('Inject Fault parameter checks', () => {
       assert.strictEqual((answer.body as { message: string }).message, message);
     });
   }
+});
+
+/** Prompts that record what was asked and answer from `answers` (a pick by label, an input by text). */
+function recordingPrompts(answers: Record<string, string>) {
+  const asked: { title: string; labels?: string[]; prompt?: string; problemIfEmpty?: string }[] =
+    [];
+  const param = (title: string) => /: (\w+) \(\d+\/\d+\)$/.exec(title)?.[1] ?? 'fault';
+  const prompts: ServerPrompts = {
+    pick: (items, options) => {
+      asked.push({ title: options.title, labels: items.map((i) => i.label) });
+      return Promise.resolve(items.find((i) => i.label === answers[param(options.title)]));
+    },
+    input: async (options) => {
+      const problem = await options.validateInput?.('');
+      asked.push({
+        title: options.title,
+        prompt: options.prompt,
+        ...(typeof problem === 'string' ? { problemIfEmpty: problem } : {}),
+      });
+      return answers[param(options.title)] ?? '';
+    },
+    openFiles: () => Promise.resolve(undefined),
+  };
+  return { prompts, asked };
+}
+
+describe('Inject Fault offers what applies', () => {
+  const inMemoryOnly = ['etcd-latency', 'etcd-unavailable', 'rangestream'];
+  for (const etcd of ['memory', 'real'] as const) {
+    it(`on ${etcd === 'memory' ? 'the in-memory etcd: every fault' : 'a real etcd: not the in-memory etcd’s faults'}`, async () => {
+      const { prompts, asked } = recordingPrompts({});
+      await askFault(prompts, ['pods'], '', etcd);
+      const every = describeFaults().map((f) => f.name);
+      assert.deepStrictEqual(
+        asked[0].labels,
+        etcd === 'memory' ? every : every.filter((n) => !inMemoryOnly.includes(n)),
+      );
+      // And the admin API refuses exactly those on a real etcd (409).
+      for (const f of describeFaults())
+        assert.strictEqual(!!f.memoryEtcdOnly, inMemoryOnly.includes(f.name), f.name);
+    });
+  }
+
+  it('terminate-watcher: an id given, no user agent is asked', async () => {
+    const { prompts, asked } = recordingPrompts({
+      fault: 'terminate-watcher',
+      id: '3',
+      resource: 'pods',
+    });
+    const choice = await askFault(prompts, ['pods'], '');
+    assert.deepStrictEqual(choice, {
+      name: 'terminate-watcher',
+      params: { id: 3, resource: 'pods' },
+    });
+    assert.deepStrictEqual(
+      asked.map((a) => a.title),
+      [
+        'Inject Fault (1/2)',
+        'Inject terminate-watcher: id (1/3)',
+        'Inject terminate-watcher: resource (3/3)',
+      ],
+    );
+    assert.match(
+      asked[1].prompt ?? '',
+      /Exactly one of id, userAgent: empty to give userAgent instead\./,
+    );
+  });
+
+  it('terminate-watcher: no id, then the user agent is required', async () => {
+    const { prompts, asked } = recordingPrompts({
+      fault: 'terminate-watcher',
+      userAgent: 'kubectl/v1.33.1',
+      resource: '(every resource)',
+    });
+    const choice = await askFault(prompts, ['pods'], '');
+    assert.deepStrictEqual(choice, {
+      name: 'terminate-watcher',
+      params: { userAgent: 'kubectl/v1.33.1' },
+    });
+    const ua = asked.find((a) => a.title === 'Inject terminate-watcher: userAgent (2/3)');
+    assert.ok(ua, JSON.stringify(asked));
+    assert.strictEqual(ua.problemIfEmpty, 'id, userAgent: exactly one of them is required');
+    assert.match(ua.prompt ?? '', /Required: no id was given \(exactly one of id, userAgent\)\./);
+  });
 });
