@@ -5,6 +5,7 @@
 // watch cache, that it does not. Charts are ours (chart.ts).
 import type { CapacityPoint, HistoryWindowPoint, PanelModel } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
+import { watchCacheAbsentText } from '../src/run/views/watch-cache-absent';
 import { Chart } from './chart';
 import { formatCount } from '../src/format/count-text';
 import { h, replaceChildren } from './dom';
@@ -66,7 +67,7 @@ export class WatchCacheView {
     this.started.hidden = !started;
     this.notStarted.textContent = started
       ? ''
-      : `This scenario does not start the watch cache: ${model.lists.length ? 'its LISTs go straight to the etcd3 store (store.GetList), so' : ''} there is no cache history, capacity or cache resourceVersion to show.`;
+      : watchCacheAbsentText(model.header.scenario, model.lists.length);
     if (!started) return;
     const d = model.durationMs;
     const cap = model.capacity;
