@@ -404,7 +404,7 @@ export class Timeline {
 
   /**
    * Puts each fault's name on the first line where it overlaps no earlier name, up to
-   * maxFaultLabelLines lines (past that, on the line that frees first). Measured as laid out: a
+   * maxFaultLabelLines lines (past that, hidden: its marker's tooltip names it). Measured as laid out: a
    * hidden panel measures nothing and is stacked again when the axis gets its width.
    */
   private stackFaultLabels(): void {
@@ -415,7 +415,10 @@ export class Timeline {
       return;
     }
     // All writes, then all reads: one layout, not one per label.
-    for (const label of labels) label.style.top = '0';
+    for (const label of labels) {
+      label.style.top = '0';
+      label.hidden = false;
+    }
     const boxes = labels
       .map((label) => {
         const r = label.getBoundingClientRect();
@@ -426,7 +429,12 @@ export class Timeline {
     for (const b of boxes) {
       let line = lineEnds.findIndex((end) => end + faultLabelGapPx <= b.left);
       if (line < 0 && lineEnds.length < maxFaultLabelLines) line = lineEnds.push(-Infinity) - 1;
-      if (line < 0) line = lineEnds.indexOf(Math.min(...lineEnds));
+      if (line < 0) {
+        // No line is free here: a name drawn over another reads as neither. Its marker stays,
+        // with the fault in its tooltip, as does the name in the marker's title.
+        b.label.hidden = true;
+        continue;
+      }
       lineEnds[line] = Math.max(lineEnds[line], b.right);
       b.label.style.top = `${line * faultLabelLineEm}em`;
     }
