@@ -130,6 +130,12 @@ describe('replay: the watch faults the log proves', () => {
       undefined,
     );
     assert.deepStrictEqual(watch?.disagrees ?? [], [], 'not blamed on the apiserver');
+    const row = replayPanel(model)!.rows.find((r) => r.kind === 'watch');
+    assert.match(
+      row?.notReproduced ?? '',
+      /^cannot reproduce the log's 410 on the watch/,
+      'the Replay tab row',
+    );
     for (const text of [replaySummaryText(summary), replayCountText(replayPanel(model)!.count)]) {
       assert.doesNotMatch(text, /agrees with every one/, text);
       assert.match(
