@@ -158,6 +158,11 @@ export interface ReplayRow {
    * words (replay-count.ts): neither agreeing nor disagreeing.
    */
   notModelled?: string;
+  /**
+   * The replay could not re-create the log's answer, and why, in words (`cannot reproduce the
+   * log's 410 on the watch at …: the log holds no write …`): neither agreeing nor disagreeing.
+   */
+  notReproduced?: string;
   /** ListRecord.id of a LIST (the Lists tab's row). */
   listId?: string;
 }

@@ -91,17 +91,23 @@ export class ReplayView {
         title: 'Disagreement',
         width: '10em',
         description:
-          "What differs: status (e.g. 410 vs 200), items, continue (more pages or not), remainingItemCount (present or absent), duration (the engine ended the watch earlier); 'not modelled': the log's 429 or 5xx, a fault or overload the replay does not model",
+          "What differs: status (e.g. 410 vs 200), items, continue (more pages or not), remainingItemCount (present or absent), duration (the engine ended the watch earlier); 'not modelled': the log's 429 or 5xx, a fault or overload the replay does not model; 'not reproduced': an answer the replay could not re-create (hover for why)",
         render: (r, c) => {
-          // A log fault the replay does not model neither agrees nor disagrees: said as that.
+          // A log fault the replay does not model, or an answer it could not re-create, neither
+          // agrees nor disagrees: said as that.
           c.textContent = r.disagrees.length
             ? `≠ ${r.disagrees.join(', ')}`
-            : r.notModelled
-              ? 'not modelled'
-              : 'agrees';
-          c.title = r.notModelled ?? c.textContent;
+            : r.notReproduced
+              ? 'not reproduced'
+              : r.notModelled
+                ? 'not modelled'
+                : 'agrees';
+          c.title = r.notReproduced ?? r.notModelled ?? c.textContent;
           c.classList.toggle('replay-disagrees', r.disagrees.length > 0);
-          c.classList.toggle('replay-not-modelled', !r.disagrees.length && !!r.notModelled);
+          c.classList.toggle(
+            'replay-not-modelled',
+            !r.disagrees.length && !!(r.notModelled ?? r.notReproduced),
+          );
         },
         sortKey: (r) => (r.disagrees.length ? 0 : 1),
       },

@@ -15,6 +15,7 @@ import type { ListPath } from '../request/list-path';
 import type { ImportedRequest } from '../run/imported-request';
 import { decodeContinueToken, splitRequestURI, type DecodedContinue } from './request-query';
 import { Retained } from './retained';
+import { issuerOf, type ContinuePoint, type OpenChainEnd } from '../run/continue-token-issuer';
 
 /** Chains kept per client; the rest are counted (`chainsTotal`, `chainsDropped`). */
 export const maxChainsPerClient = 50;
@@ -25,67 +26,18 @@ const maxOpenPerKey = 4;
 
 export const chainRule = `a pagination chain is one client's (user agent and user) pages of one path + label/field selectors: it starts at a first page (no continue), and grows only by a page whose token its previous page issued: the token that page answered with (when the log has responses), else a token at the chain's RV (or any RV while the chain has none yet) whose start key is after the previous page's; a page that sends again the very token of its chain's last page (a retry, after an error or an answer the log does not show) stays in the chain, and so does a first page (no continue) answered 429 or 5xx and sent again as it was (the same path and query): retries, not new pages; a page no chain issued a token to is an orphan chain (its first page is before the log); a LIST that came back whole (no continue in its answer, or without responses no next page) is a single LIST, not a chain; the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
 
-interface OpenChain {
+/** An open chain: the shared rule's view of its last page (OpenChainEnd), and what the import keeps beside. */
+interface OpenChain extends OpenChainEnd {
   chain: PaginationChain;
-  /** The continue token the last page answered with ('' none; undefined: the log does not say). */
-  lastContinue: string | undefined;
-  /** The continue token the last page sent ('' : it was the first page). */
-  lastToken: string;
   /** The last request as sent (path and query): a failed first page is retried with the same. */
   lastRequestURI: string;
   /** The last request's index into the chain's requests (`codes`): what a retry re-sends. */
   lastAttempt: number;
-  /** The start key of the last token sent (pages start ever later; a 410's rv -1 token has it). */
-  lastStartKey?: string;
-  /** The last page's HTTP status (0: the log does not say). */
-  lastCode: number;
 }
 
-/** etcd orders keys by their bytes; a chain's pages start at ever later keys. */
-function keyAfter(key: string, previous: string | undefined): boolean {
-  return previous === undefined || Buffer.compare(Buffer.from(key), Buffer.from(previous)) > 0;
-}
-
-/** The last page failed or its answer is not in the log: the client may send its token again. */
-function mayRetry(o: OpenChain): boolean {
-  return o.lastCode === 0 || o.lastCode >= 300;
-}
-
-/**
- * The open chain whose previous page issued `token` (decoded: its RV and start key), and how it
- * is known; undefined when none did.
- */
-function issuerOf(
-  open: readonly OpenChain[],
-  token: string,
-  decoded: DecodedContinue,
-): { o: OpenChain; linkedBy: ChainToken['linkedBy'] } | undefined {
-  const byResponse = open.find((c) => c.lastContinue === token);
-  if (byResponse) return { o: byResponse, linkedBy: 'response' };
-  const retried = open.find((c) => c.lastToken === token);
-  if (retried && mayRetry(retried)) return { o: retried, linkedBy: 'retry' };
-  if ('error' in decoded || decoded.resourceVersion === '-1') return undefined;
-  const { resourceVersion: rv, startKey } = decoded;
-  // Without responses: a chain still taking pages (its last one succeeded) whose RV is the
-  // token's and whose last start is before the token's; the nearest such start, as a later
-  // chain at the same RV has started fewer keys in.
-  const growing = open.filter(
-    (c) =>
-      c.lastContinue === undefined &&
-      c.lastCode < 300 &&
-      keyAfter(startKey, c.lastStartKey) &&
-      c.lastToken !== token,
-  );
-  const atRV = growing
-    .filter((c) => c.chain.resourceVersion === rv)
-    .sort((a, b) =>
-      Buffer.compare(Buffer.from(b.lastStartKey ?? ''), Buffer.from(a.lastStartKey ?? '')),
-    )[0];
-  if (atRV) return { o: atRV, linkedBy: 'rv' };
-  const noRV = [...growing].reverse().find((c) => c.chain.resourceVersion === null);
-  if (noRV) return { o: noRV, linkedBy: noRV.lastToken === '' ? 'first-page' : 'rv' };
-  if (retried) return { o: retried, linkedBy: 'retry' };
-  return undefined;
+/** A decoded token as the shared rule reads it (undefined: it does not decode). */
+function continuePoint(decoded: DecodedContinue): ContinuePoint | undefined {
+  return 'error' in decoded ? undefined : decoded;
 }
 
 function timeOf(r: ImportedRequest): number | null {
@@ -153,7 +105,7 @@ export class PaginationChains {
     let retry = false;
     if (token !== '') {
       decoded = decodeContinueToken(token, scope);
-      const issuer = issuerOf(open, token, decoded);
+      const issuer = issuerOf(open, token, continuePoint(decoded));
       if (issuer) ({ o, linkedBy } = issuer);
       retry = linkedBy === 'retry';
     } else {
@@ -218,6 +170,7 @@ export class PaginationChains {
         lastRequestURI: r.requestURI,
         lastAttempt: 0,
         lastCode: 0,
+        resourceVersion: null,
       };
       open.push(o);
       if (open.length > maxOpenPerKey) this.settle(open.shift() as OpenChain);
@@ -241,7 +194,7 @@ export class PaginationChains {
     if (decoded && !('error' in decoded)) {
       o.lastStartKey = decoded.startKey;
       if (c.resourceVersion === null && decoded.resourceVersion !== '-1')
-        c.resourceVersion = decoded.resourceVersion;
+        c.resourceVersion = o.resourceVersion = decoded.resourceVersion;
     }
     c.endedAt = r.completedAt ?? timeOf(r);
     o.lastContinue = r.response?.continue;

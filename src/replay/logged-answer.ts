@@ -91,11 +91,26 @@ export function loggedDurationMs(r: ImportedRequest): number | undefined {
   return from !== undefined && to !== undefined && to >= from ? to - from : undefined;
 }
 
+/** The watch cache's words for a watch from a resourceVersion its history no longer holds. */
+const tooOldResourceVersion = /too old resource version/;
+
 /**
- * A watch's comparison: its status when answered (a 200 stream or the log's error code), and
- * when its handler returns, whether the engine ended it earlier than the log says it lasted.
+ * The log proves the watch was answered 410 because the watch cache's history no longer held its
+ * resourceVersion: its status, or the `too old resource version` its client logged from the
+ * stream (the cacher answers such a watch with a 200 whose one event is that ERROR).
  */
-export function compareWatch(r: ImportedRequest, openedAt: () => number) {
+export function watchExpiredInLog(r: ImportedRequest): boolean {
+  return r.code === 410 || tooOldResourceVersion.test(r.watchEnd?.message ?? '');
+}
+
+/**
+ * A watch's comparison: its status when answered (a 200 stream or the log's error code; a stream
+ * whose client logged `too old resource version` counts as the 410 it carried, as the engine's
+ * error watcher does), and when its handler returns, whether the engine ended it earlier than the
+ * log says it lasted. `notReproduced`: why the replay could not re-create the log's answer (said
+ * as that when the engine answers otherwise, never as a disagreement).
+ */
+export function compareWatch(r: ImportedRequest, openedAt: () => number, notReproduced?: string) {
   return {
     opened(engine: EngineAnswer): AnswerComparison {
       const logged: LoggedAnswer = {};
@@ -106,9 +121,18 @@ export function compareWatch(r: ImportedRequest, openedAt: () => number) {
           reason: r.status?.reason ?? '',
           message: r.status?.message ?? '',
         };
+      else if (r.watchEnd && tooOldResourceVersion.test(r.watchEnd.message)) {
+        logged.status = 410;
+        logged.error = { code: 410, reason: 'Expired', message: r.watchEnd.message };
+      }
       if (notModelled(logged, engine.status)) logged.notModelled = true;
+      if (notReproduced !== undefined && logged.status !== engine.status)
+        logged.notReproduced = notReproduced;
       const disagrees =
-        logged.status !== undefined && logged.status !== engine.status && !logged.notModelled
+        logged.status !== undefined &&
+        logged.status !== engine.status &&
+        !logged.notModelled &&
+        !logged.notReproduced
           ? ['status']
           : [];
       return { logged, ...(disagrees.length ? { disagrees } : {}) };

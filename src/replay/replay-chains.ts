@@ -1,16 +1,18 @@
 // No upstream counterpart: the log's LIST pages linked into pagination chains for the replay, by
-// the rule src/import/pagination-chains.ts states (chainRule; import/ is on this floor, so the
-// replay cannot import it): a chain starts at a first page (no continue) and grows only by a page
-// whose token its previous page issued: the token that page answered with (the log has bodies),
-// else a token at the chain's RV whose start key is after the previous page's start (the nearest),
-// or the very token of a page that failed or whose answer the log does not show (a retry). A page
-// no open chain issued its token to starts an orphan chain (its first page is before the log).
+// the rule the import's chains link by too (src/run/continue-token-issuer.ts issuerOf; stated as
+// chainRule in src/import/pagination-chains.ts): a chain starts at a first page (no continue) and
+// grows only by a page whose token its previous page issued: the token that page answered with
+// (the log has bodies), else a token at the chain's RV whose start key is after the previous
+// page's start (the nearest), or the very token of a page that failed or whose answer the log does
+// not show (a retry). A page no open chain issued its token to starts an orphan chain (its first
+// page is before the log).
 // Interleaved runs of one client at one RV (three `kubectl get --chunk-size=500` a second apart)
 // stay three chains, so the replay re-issues each with its own engine token and counts its pages.
 import { decodeContinue } from '../engine';
 import { parseQuery } from '../request/list-query';
 import { listKeyPrefix } from '../request/storage-key-prefix';
 import type { ScheduledRequest } from './replay-schedule';
+import { issuerOf, type ContinuePoint, type OpenChainEnd } from '../run/continue-token-issuer';
 
 /** One chain as the log tells it. */
 export interface LogChain {
@@ -31,23 +33,12 @@ export interface ChainPlace {
   page: number;
 }
 
-interface OpenChain {
+interface OpenChain extends OpenChainEnd {
   chain: LogChain;
-  lastToken: string;
-  lastStartKey?: string;
-}
-
-function keyAfter(key: string, previous: string | undefined): boolean {
-  return previous === undefined || key > previous;
 }
 
 function answered(s: ScheduledRequest): string | undefined {
   return s.request.response?.continue;
-}
-
-/** The page failed, or the log does not show its answer: its client may send the token again. */
-function mayRetry(s: ScheduledRequest): boolean {
-  return s.request.code === undefined || s.request.code >= 300;
 }
 
 /** The LIST's chain key: its client, collection and query without the continue token. */
@@ -59,11 +50,11 @@ function chainKey(s: ScheduledRequest): string {
   return [s.client, s.group, s.resource, s.namespace, rest].join('\u0000');
 }
 
-function decoded(s: ScheduledRequest, token: string): { rv: string; startKey: string } | undefined {
+function decoded(s: ScheduledRequest, token: string): ContinuePoint | undefined {
   try {
     const prefix = listKeyPrefix({ group: s.group, resource: s.resource, namespace: s.namespace });
     const d = decodeContinue(token, prefix);
-    return { rv: String(d.resourceVersion), startKey: d.fromKey };
+    return { resourceVersion: String(d.resourceVersion), startKey: d.fromKey };
   } catch {
     return undefined;
   }
@@ -83,23 +74,7 @@ export function linkChains(
     const token = parseQuery(s.query).get('continue')?.[0] ?? '';
     const d = token ? decoded(s, token) : undefined;
     let o: OpenChain | undefined;
-    if (token) {
-      const last = (c: OpenChain): ScheduledRequest => c.chain.pages[c.chain.pages.length - 1];
-      o =
-        chains.find((c) => answered(last(c)) === token) ??
-        chains.find((c) => c.lastToken === token && mayRetry(last(c)));
-      if (!o && d && d.rv !== '-1')
-        o = chains
-          .filter(
-            (c) =>
-              answered(last(c)) === undefined &&
-              !mayRetry(last(c)) &&
-              c.lastToken !== token &&
-              (c.chain.resourceVersion === undefined || c.chain.resourceVersion === d.rv) &&
-              keyAfter(d.startKey, c.lastStartKey),
-          )
-          .sort((a, b) => ((b.lastStartKey ?? '') > (a.lastStartKey ?? '') ? 1 : -1))[0];
-    }
+    if (token) o = issuerOf(chains, token, d)?.o;
     if (!o) {
       const limit = Number(parseQuery(s.query).get('limit')?.[0] ?? '');
       o = {
@@ -110,6 +85,9 @@ export function linkChains(
           orphan: token !== '',
         },
         lastToken: token,
+        lastContinue: undefined,
+        lastCode: 0,
+        resourceVersion: null,
       };
       chains.push(o);
       open.set(key, chains);
@@ -117,9 +95,12 @@ export function linkChains(
     places.set(s, { chain: o.chain, page: o.chain.pages.length });
     o.chain.pages.push(s);
     o.lastToken = token;
+    o.lastContinue = answered(s);
+    o.lastCode = s.request.code ?? 0;
     if (d) {
       o.lastStartKey = d.startKey;
-      if (o.chain.resourceVersion === undefined && d.rv !== '-1') o.chain.resourceVersion = d.rv;
+      if (o.resourceVersion === null && d.resourceVersion !== '-1')
+        o.chain.resourceVersion = o.resourceVersion = d.resourceVersion;
     }
     const code = s.request.code;
     const ended =

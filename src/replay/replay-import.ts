@@ -34,7 +34,7 @@ import {
 } from '../run/trace/trace-format';
 import type { ImportedRequest } from '../run/imported-request';
 import type { LoggedAnswer } from '../run/run-model';
-import { compareList, compareWatch } from './logged-answer';
+import { compareList, compareWatch, watchExpiredInLog } from './logged-answer';
 import {
   planSeeds,
   rebuiltObject,
@@ -48,6 +48,7 @@ import { resourceKey, scheduleRequests } from './replay-schedule';
 import { asWatchLists, type ReplayStep } from './replay-watch-list';
 import { answeredWithToken, linkChains, type ChainPlace } from './replay-chains';
 import { seedingShortOf } from '../run/views/replay-count';
+import { formatCount, plural } from '../format/count-text';
 
 /** The scenario name of every replayed import's trace. */
 export const importScenario = 'import';
@@ -125,6 +126,7 @@ function tally(summary: ReplaySummary, c: AnswerComparison, seen?: Tallied): Ans
   }
   if (c.logged?.notModelled && c.logged.status !== undefined)
     summary.notModelled[c.logged.status] = (summary.notModelled[c.logged.status] ?? 0) + 1;
+  if (c.logged?.notReproduced !== undefined) summary.notReproduced.push(c.logged.notReproduced);
   if (c.disagrees?.length) {
     if (!once.disagrees) summary.disagreements++;
     once.disagrees = true;
@@ -206,6 +208,7 @@ export async function replayImport(
     disagreementsBy: {},
     seedingShort: [],
     notModelled: {},
+    notReproduced: [],
     watchListPairs: pairs,
     notes: [...fixedNotes],
   };
@@ -318,6 +321,7 @@ export async function replayImport(
           rvs,
           summary,
           closes,
+          options.watchCacheSize,
         );
         if (closeAt !== undefined) endMs = Math.max(endMs, closeAt);
       } else if (await replayWrite(run, resource, s, summary)) {
@@ -486,6 +490,60 @@ function recreateCompaction(
   });
 }
 
+function position(r: ImportedRequest): string {
+  const src = r.sources[0];
+  return src ? `${src.file}:${src.line}` : r.id;
+}
+
+/**
+ * The log's 410 on a watch (its status, or the `too old resource version` its client logged)
+ * proves the watch cache's history no longer held the watch's resourceVersion then. The baseline
+ * re-creates that with the expire-history fault's event (WatchCache.expireHistory), not with
+ * writes that push the window: the history sizes itself (it doubles while its events are younger
+ * than eventFreshDuration, up to 102,400), so how many writes pushed it out depends on writes the
+ * log does not hold; that the history was gone is all the log proves. A what-if watch cache size
+ * is left to decide over the writes the log holds (a big one keeps them: the watch opens). With no
+ * write of the resource since the resourceVersion, nothing could have pushed the history: returns
+ * why the replay cannot reproduce the 410 (undefined: reproduced, or the engine's own history had
+ * already lost it).
+ */
+function recreateHistoryExpiry(
+  run: ScenarioRun,
+  resource: Resource,
+  resourceVersion: string | undefined,
+  s: ReplayStep,
+  summary: ReplaySummary,
+  watchCacheSize: number | undefined,
+): string | undefined {
+  const at = position(s.request);
+  const what = `the log's 410 on the watch at ${at}`;
+  if (!resource.watchCacheEnabled)
+    return `${what}: ${s.resource} has no watch cache in the engine (the storage table), so it has no history to lose`;
+  const rv = Number(resourceVersion);
+  if (!resourceVersion || resourceVersion === '0' || !Number.isInteger(rv))
+    return `${what}: the watch named no resourceVersion a history could have lost`;
+  const wc = resource.watchCache;
+  const lost = rv < wc.historyWindow().oldestResourceVersion;
+  const since = wc.history.events().filter((e) => e.resourceVersion > rv).length;
+  const noWrite = `${what}: the log holds no write of ${s.resource} since its resourceVersion, so nothing could have pushed the watch cache's history past it`;
+  if (watchCacheSize !== undefined) {
+    summary.notes.push(
+      `what-if: ${what} is left to the watch cache of ${watchCacheSize} events: ${lost ? "its history no longer holds the watch's resourceVersion either" : `it still holds the ${plural(since, 'event')} the log's writes made since the watch's resourceVersion, so the watch opens`}`,
+    );
+    return lost || since > 0 ? undefined : noWrite;
+  }
+  if (lost) return undefined;
+  if (since === 0) return noWrite;
+  const dropped = wc.expireHistory();
+  run.input({
+    action: 'fault',
+    name: 'expire-history',
+    params: { resourceVersion: rv, droppedEvents: dropped, eventsSince: since },
+    text: `the log's 410 on a watch (${at}) proves the watch cache's history no longer held its resourceVersion: the replay drops the engine's watch cache history before it (expire-history: ${plural(dropped, 'event')}, ${formatCount(since)} since the watch's resourceVersion ${rv}); how many writes the real cache missed, the log does not say`,
+  });
+  return undefined;
+}
+
 async function replayWatch(
   run: ScenarioRun,
   resource: Resource,
@@ -494,6 +552,7 @@ async function replayWatch(
   rvs: ResourceVersions,
   summary: ReplaySummary,
   closes: Array<{ atMs: number; close: () => void }>,
+  watchCacheSize: number | undefined,
 ): Promise<number | undefined> {
   let req: ResourceWatchRequest;
   try {
@@ -518,8 +577,11 @@ async function replayWatch(
       allowWatchBookmarks: true,
     };
   }
+  const notReproduced = watchExpiredInLog(s.request)
+    ? recreateHistoryExpiry(run, resource, req.resourceVersion, s, summary, watchCacheSize)
+    : undefined;
   const openedAt = run.clock.now();
-  const compare = compareWatch(s.request, () => openedAt);
+  const compare = compareWatch(s.request, () => openedAt, notReproduced);
   const seen: Tallied = { compared: false, disagrees: false };
   const cw = await run.drive(
     run.watch(resource, s.client, req, {

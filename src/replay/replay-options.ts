@@ -66,6 +66,8 @@ export interface ReplaySummary {
   seedingShort: SeedingShort[];
   /** The log's faults the replay does not model, by status (ReplayCount.notModelled). */
   notModelled: Record<string, number>;
+  /** Why the replay could not re-create some of the log's answers, one per request (ReplayCount.notReproduced). */
+  notReproduced: string[];
   /** LIST+WATCH pairs turned into WatchList watches (the watchList what-if). */
   watchListPairs: number;
   /** What the replay took for granted, in words (every face prints these). */
@@ -106,6 +108,7 @@ export function replaySummaryText(s: ReplaySummary): string {
     disagreements: s.disagreements,
     seedingShort: s.seedingShort,
     ...(Object.keys(s.notModelled).length ? { notModelled: s.notModelled } : {}),
+    ...(s.notReproduced.length ? { notReproduced: s.notReproduced } : {}),
   });
   const left = s.requests - s.replayed;
   return left > 0 ? `${count} (${left} of ${s.requests} imported not re-issued)` : count;

@@ -51,6 +51,12 @@ export interface LoggedAnswer {
    * engine answered otherwise: not reproduced, and not a disagreement with the model.
    */
   notModelled?: boolean;
+  /**
+   * Why the replay could not re-create the log's answer (a watch's 410 with no write in the log
+   * since its resourceVersion), in words; set only when the engine answered otherwise. Not a
+   * disagreement with the model.
+   */
+  notReproduced?: string;
 }
 
 // Two runs side by side (src/run/compare-runs.ts compareRuns).

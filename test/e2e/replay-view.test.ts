@@ -1,9 +1,11 @@
 // The inspector's Replay tab in the real workbench, driven in Chromium: a replayed import (a LIST
 // chain whose second page the log answered 410 Expired, which the replay re-creates; a dashboard's
 // LIST the log answered 504, a fault the replay does not model; a client with `<script>` in its
-// user agent; a watch held for its logged duration) opened as a trace; the tab lists each request
-// with the log's answer beside the engine's, says the 504 as the log's own fault (never "agrees",
-// never the apiserver disagreeing), and shows the hostile user agent as text. Screenshots go to
+// user agent; a watch held for its logged duration; a watch the log answered 410 with no write
+// since its resourceVersion) opened as a trace; the tab lists each request with the log's answer
+// beside the engine's, says the 504 as the log's own fault and the watch's 410 as one the replay
+// cannot reproduce (never "agrees", never the apiserver disagreeing), and shows the hostile user
+// agent as text. Screenshots go to
 // test-results/e2e/ (replay-*.png).
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -81,6 +83,11 @@ async function writeReplayTrace(file: string): Promise<void> {
       req(4, 'watch', '/api/v1/pods?resourceVersion=48213&watch=true', 4, {
         completedAt: t0 + 4000 + 60_000,
       }),
+      req(6, 'watch', '/api/v1/pods?resourceVersion=48213&watch=true', 5, {
+        userAgent: 'kubelet/v1.33.1',
+        code: 410,
+        status: { reason: 'Expired', message: 'too old resource version: 48213 (48300)' },
+      }),
     ],
     { profile: '1.36', seed: 1, files: ['audit.log'] },
     (l) => lines.push(JSON.stringify(l)),
@@ -114,7 +121,7 @@ describe('the inspector: the Replay tab', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("lists the requests, the log beside the engine: the re-created 410 agrees, the log's 504 is said as its own fault", async () => {
+  it("lists the requests, the log beside the engine: the re-created 410 agrees, the log's 504 is said as its own fault, the watch's 410 as not reproduced", async () => {
     await openFromFileDialog(page, 'List/Watch: Open Trace…', trace);
     await panel()
       .locator('.run-header h1', { hasText: /import-replay\.jsonl/ })
@@ -123,13 +130,17 @@ describe('the inspector: the Replay tab', function () {
     const view = panel().locator('.replay-view');
     const fault = view.locator('.vt-cell.replay-not-modelled');
     await fault.first().waitFor({ timeout: uiTimeoutMs });
-    assert.strictEqual(await fault.count(), 1, 'one answer is a log fault');
+    assert.deepStrictEqual(
+      await fault.allTextContents(),
+      ['not modelled', 'not reproduced'],
+      "the log's 504, then the watch's 410",
+    );
     assert.strictEqual(await view.locator('.vt-row.replay-row-disagrees').count(), 0);
     const expired = view.locator('.vt-row', { hasText: /410 Expired/ });
     assert.match((await expired.first().textContent()) ?? '', /410 Expired.*410 Expired.*agrees/);
     assert.strictEqual(
       (await view.locator('.replay-summary').textContent()) ?? '',
-      "5 requests re-issued and compared with the log: the engine agrees with 4; it does not reproduce the log's 504 (a fault or overload the replay does not model).",
+      "6 requests re-issued and compared with the log: the engine agrees with 4; it does not reproduce the log's 504 (a fault or overload the replay does not model); it cannot reproduce the log's 410 on the watch at audit.log:6: the log holds no write of pods since its resourceVersion, so nothing could have pushed the watch cache's history past it.",
     );
     // The hostile user agent is text in a cell, not markup in the page.
     await view.locator('.vt-cell', { hasText: hostile }).first().waitFor({ timeout: uiTimeoutMs });

@@ -3,10 +3,22 @@
 // differs. Bounded (the disagreeing rows are kept first), plain data for the webview.
 import type { ReplayPanel, ReplayRow } from '../../protocol';
 import type { ListRecord, LoggedAnswer, RunModel, WatchRequestRecord } from '../../run/run-model';
-import { notModelledAnswerText, replayCountOf } from '../../run/views/replay-count';
+import {
+  notModelledAnswerText,
+  notReproducedAnswerText,
+  replayCountOf,
+} from '../../run/views/replay-count';
 
-/** The row's words for a log fault the replay does not model (absent: none). */
-function notModelled(a: LoggedAnswer | undefined): { notModelled?: string } {
+/**
+ * The row's words for a log fault the replay does not model, or for an answer it could not
+ * re-create, and why (absent: none).
+ */
+function notModelled(a: LoggedAnswer | undefined): {
+  notModelled?: string;
+  notReproduced?: string;
+} {
+  if (a?.notReproduced !== undefined)
+    return { notReproduced: notReproducedAnswerText(a.notReproduced) };
   return a?.notModelled && a.status !== undefined
     ? { notModelled: notModelledAnswerText(a.status) }
     : {};

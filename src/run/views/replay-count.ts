@@ -22,6 +22,11 @@ export interface ReplayCount {
    * 429, a 5xx), by status: not reproduced, not disagreements. Absent: none.
    */
   notModelled?: Record<string, number>;
+  /**
+   * Why the replay could not re-create some of the log's answers (a watch's 410 with no write in
+   * the log since its resourceVersion), one text per request: not disagreements. Absent: none.
+   */
+  notReproduced?: string[];
 }
 
 /** A LIST the replay could not answer as the log did: fewer objects seeded than the log proves. */
@@ -51,6 +56,9 @@ export function replayCountOf(model: RunModel): ReplayCount {
   for (const a of compared)
     if (a.logged?.notModelled && a.logged.status !== undefined)
       notModelled[a.logged.status] = (notModelled[a.logged.status] ?? 0) + 1;
+  const notReproduced = compared.flatMap((a) =>
+    a.logged?.notReproduced !== undefined ? [a.logged.notReproduced] : [],
+  );
   return {
     reissued: answers.length + writes,
     compared: compared.length,
@@ -60,6 +68,7 @@ export function replayCountOf(model: RunModel): ReplayCount {
       return s ? [s] : [];
     }),
     ...(Object.keys(notModelled).length ? { notModelled } : {}),
+    ...(notReproduced.length ? { notReproduced } : {}),
   };
 }
 
@@ -88,13 +97,25 @@ export function replayCountText(c: ReplayCount): string {
       : `, ${formatCount(c.compared)} of them compared with the log`;
   const head = `${plural(c.reissued, 'request')} re-issued${compared}`;
   const faults = c.notModelled ? Object.values(c.notModelled).reduce((n, k) => n + k, 0) : 0;
+  const unreproduced = c.notReproduced ?? [];
   // Never "agrees with every one" over an answer the replay did not reproduce.
   const unmodelled = c.notModelled && faults > 0 ? notModelledText(c.notModelled) : '';
-  if (c.disagreements === 0 && faults === 0) return `${head}: the engine agrees with every one`;
+  const missed = [
+    ...(unmodelled ? [`it does not reproduce ${unmodelled}`] : []),
+    ...(unreproduced.length
+      ? [`it cannot reproduce ${[...new Set(unreproduced)].join('; ')}`]
+      : []),
+  ].join('; ');
+  if (c.disagreements === 0 && !missed) return `${head}: the engine agrees with every one`;
   if (c.disagreements === 0)
-    return `${head}: the engine agrees with ${formatCount(c.compared - faults)}; it does not reproduce ${unmodelled}`;
-  const tail = faults > 0 ? `. It does not reproduce ${unmodelled}` : '';
+    return `${head}: the engine agrees with ${formatCount(c.compared - faults - unreproduced.length)}; ${missed}`;
+  const tail = missed ? `. ${missed[0].toUpperCase()}${missed.slice(1)}` : '';
   return disagreementText(c, head) + tail;
+}
+
+/** One answer's words when the replay could not re-create it: `cannot reproduce …`. */
+export function notReproducedAnswerText(reason: string): string {
+  return `cannot reproduce ${reason}`;
 }
 
 function disagreementText(c: ReplayCount, head: string): string {
