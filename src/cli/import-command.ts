@@ -20,6 +20,7 @@ import {
   type ImportSink,
 } from '../import/import-files';
 import { parseArgs, type OptionSpec } from './args';
+import { ReplaySpanError } from '../replay/replay-span';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { renderImportReport } from './import-report-text';
 import {
@@ -293,7 +294,14 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
         p.replay.baseline.report = report;
         if (p.replay.whatIf) p.replay.whatIf.report = report;
         // With --json, stdout is the one report object: the replay's lines go to stderr.
-        await runImportReplay(requests, p.files, p.replay, p.json ? { ...io, out: io.err } : io);
+        try {
+          await runImportReplay(requests, p.files, p.replay, p.json ? { ...io, out: io.err } : io);
+        } catch (e) {
+          // The report above stands; the replay says why it did not run.
+          if (!(e instanceof ReplaySpanError)) throw e;
+          io.err(`listwatch import: ${visibleText(e.message)}\n`);
+          return exitInvalid;
+        }
       }
       return exitOk;
     },
