@@ -20,6 +20,7 @@ import {
   type ImportSink,
 } from '../import/import-files';
 import { parseArgs, type OptionSpec } from './args';
+import { ReplaySpanError, maxReplaySpanMs, spanText } from '../replay/replay-span';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 import { renderImportReport } from './import-report-text';
 import {
@@ -81,7 +82,9 @@ request shape would be served under the profile.
 Options:
   --json          print one ImportReport object instead of text
   --profile P     the semantics to explain requests under: 1.36 (default) or 1.37
-  --year N        the year of timestamps without one (klog's I0312 10:15:07), UTC
+  --year N        the year klog timestamps (I0312 10:15:07: no year) are read in, UTC;
+                  default: the year nearest the first date of an audit log (or dated
+                  httplog) imported with them, else each file's modification year
   --format F      read every file as F (${formats.join(', ')}) instead of detecting it
   -h, --help      show this help
 
@@ -92,7 +95,9 @@ Rejected lines are counted and shown with their file and line; they do not fail
 the import. A file with no line end in its first ${formatBytes(defaultMaxLineBytes, 'GiB')} (the longest line read) is
 refused; an input with no size (a FIFO, /dev/stdin) shows how much was read every
 ${formatBytes(progressThresholdBytes, 'GiB')}, and Ctrl-C stops it. Exit status: 0 imported, 2 usage error (a bad option, a
-file that cannot be read), 1 reading failed part-way or a file refused, 130 Ctrl-C.`;
+file that cannot be read), 1 reading failed part-way or a file refused, or a --trace
+replay refused because the requests span more than ${spanText(maxReplaySpanMs)} of log time (the
+report is printed; the message names each file's times), 130 Ctrl-C.`;
 
 const specs: OptionSpec[] = [
   { name: 'json', value: false },
@@ -293,7 +298,14 @@ export function importCommandWith(deps: ImportCommandDeps): CliCommand {
         p.replay.baseline.report = report;
         if (p.replay.whatIf) p.replay.whatIf.report = report;
         // With --json, stdout is the one report object: the replay's lines go to stderr.
-        await runImportReplay(requests, p.files, p.replay, p.json ? { ...io, out: io.err } : io);
+        try {
+          await runImportReplay(requests, p.files, p.replay, p.json ? { ...io, out: io.err } : io);
+        } catch (e) {
+          // The report above stands; the replay says why it did not run.
+          if (!(e instanceof ReplaySpanError)) throw e;
+          io.err(`listwatch import: ${visibleText(e.message)}\n`);
+          return exitInvalid;
+        }
       }
       return exitOk;
     },

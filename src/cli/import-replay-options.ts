@@ -6,6 +6,7 @@
 import { compareRuns, comparedFigures, type RunComparison } from '../run/compare-runs';
 import type { ImportedRequest } from '../run/imported-request';
 import { replayToModel, type TraceLine } from '../replay/replay-import';
+import { checkReplaySpan } from '../replay/replay-span';
 import {
   replaySummaryText,
   type ReplayOptions,
@@ -214,6 +215,8 @@ export async function runImportReplay(
   flags: ImportReplayFlags,
   io: CliIo,
 ): Promise<{ baseline: ReplaySummary; whatIf?: ReplaySummary }> {
+  // Before the trace file is created: a refused replay leaves none behind.
+  checkReplaySpan(requests);
   const base = await replayTo(requests, { ...flags.baseline, files }, flags.trace);
   io.out(replaySummaryLines(flags.baseline.profile, base.summary).join('\n') + '\n');
   if (flags.trace) io.out(`  trace: ${flags.trace}\n`);

@@ -8,7 +8,7 @@
 // apimachinery's HandleError wraps the 0.31–0.32 error lines in `"Unhandled Error" err="…"`.
 // Lines of other components are skipped. The reading is client-log-parser.ts's.
 import { ClientLogParser } from './client-log-parser';
-import { isStructuredMessage, parseKlogLine, readStructured } from './klog-entry';
+import { isStructuredMessage, klogTimeIn, parseKlogLine, readStructured } from './klog-entry';
 import type { LineFormat } from './line-parser';
 import { printfReflectorEvent, structuredReflectorEvent } from './reflector-line';
 
@@ -22,5 +22,6 @@ export const clientGoLogFormat: LineFormat = {
     const e = readStructured(k.message);
     return e.kind === 'done' && structuredReflectorEvent(e.entry) !== undefined;
   },
+  yearlessTime: klogTimeIn,
   create: () => new ClientLogParser('client-go'),
 };

@@ -7,7 +7,7 @@
 // and the JSON logging format (`--logging-format=json`: `{"ts":…,"msg":"HTTP","verb":…}`).
 import { RequestInfoFactory } from '../request/request-info';
 import type { ImportedObjectRef } from '../run/imported-request';
-import { parseKlogLine } from './klog-entry';
+import { klogTimeIn, parseKlogLine } from './klog-entry';
 import { parseGoDuration, parseKlogKeyValues } from './klog-key-values';
 import type {
   LineContext,
@@ -26,6 +26,8 @@ const sniffRe =
 export const httplogFormat: LineFormat = {
   format: 'httplog',
   sniff: (text) => sniffRe.test(text),
+  // A CRI header's time and the JSON format's ts carry their year; a bare klog header does not.
+  yearlessTime: (text, year) => (criPrefixRe.test(text) ? undefined : klogTimeIn(text, year)),
   create: () => new HttplogParser(),
 };
 

@@ -3,6 +3,9 @@
 // forced, its parser turns lines into request fragments, and the fragments of every file are
 // merged by line time into one timeline (a k-way merge of the files read at once) and folded into
 // requests (RequestMerger). Every line no parser accepts is a RejectedLine, counted and sampled.
+// A klog file's timestamps carry no year: without --year it is read in the year that puts it
+// nearest the first date of a file whose times carry theirs (nearest-year.ts), else in its
+// modification year; its lines wait at the first year-less one until every file has been opened.
 import { createReadStream, promises as fsp } from 'fs';
 import { visibleText } from '../format/visible-text';
 import type {
@@ -24,6 +27,7 @@ import {
 import { LineSplitter } from './line-splitter';
 import { RequestMerger, type MergeStats } from './request-merger';
 import { formatByteLimit } from '../format/byte-size-text';
+import { nearestYear } from './nearest-year';
 
 /** A file to import; `name` is how the user named it (messages and SourcePosition.file use it). */
 export interface ImportFile {
@@ -32,7 +36,11 @@ export interface ImportFile {
 }
 
 export interface ImportOptions {
-  /** The year klog timestamps (no year) are read in; default: each file's modification year. */
+  /**
+   * The year klog timestamps (no year) are read in; default: the year nearest the first date of
+   * a file in the import whose times carry their year (an audit log), else each file's
+   * modification year.
+   */
   year?: number;
   /** Read every file as this format instead of detecting it. */
   format?: ImportFormat;
@@ -168,7 +176,6 @@ export async function importFiles(
   const sources: FileSource[] = [];
   let sizeUnknown = false;
   const byName = new Map<string, ImportFileResult>();
-  const mtimeYears: Array<{ name: string; year: number }> = [];
   for (const f of files) {
     const name = f.name ?? f.path;
     const stats: ImportFileResult = {
@@ -195,9 +202,8 @@ export async function importFiles(
     stats.bytes = st.size;
     result.bytes += st.size;
     if (!st.isFile()) sizeUnknown = true;
-    const year = options.year ?? new Date(st.mtimeMs).getUTCFullYear();
-    mtimeYears.push({ name, year });
-    sources.push(new FileSource(f.path, name, year, stats, formats, forced, options, reject));
+    const mtimeYear = new Date(st.mtimeMs).getUTCFullYear();
+    sources.push(new FileSource(f.path, name, mtimeYear, stats, formats, forced, options, reject));
   }
 
   const merger = new RequestMerger({
@@ -220,7 +226,8 @@ export async function importFiles(
   progress.report?.(0, progress.total);
   try {
     await Promise.all(sources.map((s) => s.fill(progress)));
-    // Every file has its format now (a queued fragment needs a parser).
+    // Every file has its format now, and the files that wait for a year their first year-less line.
+    if (chooseYears(sources)) await Promise.all(sources.map((s) => s.fill(progress)));
     if (
       sources.length === 1 &&
       result.files.every((f) => f.format === 'audit' || f.format === undefined)
@@ -259,18 +266,52 @@ export async function importFiles(
     result.skipped += s.skipped;
   }
   result.merge = merger.stats;
-  const klogFiles = result.files.filter((s) => s.format !== undefined && s.format !== 'audit');
-  if (klogFiles.length > 0) {
-    const years = mtimeYears.filter((y) => klogFiles.some((s) => s.file === y.name));
-    const from =
-      options.year !== undefined
-        ? '--year'
-        : years.length === 1
-          ? `the modification time of ${years[0].name}`
-          : `the modification time of each file`;
-    result.assumptions.year = { value: years[0]?.year ?? options.year ?? 0, from };
-  }
+  const year = yearAssumption(sources, options.year);
+  if (year) result.assumptions.year = year;
   return result;
+}
+
+/**
+ * Gives every file waiting for a year its year: the one nearest the earliest first date of the
+ * files whose times carry their year, else its modification year. False when none waits.
+ */
+function chooseYears(sources: readonly FileSource[]): boolean {
+  const waiting = sources.filter((s) => s.awaitingYear);
+  if (waiting.length === 0) return false;
+  let reference: { time: number; file: string } | undefined;
+  for (const s of sources) {
+    if (s.awaitingYear || !s.has()) continue;
+    const time = s.headTime();
+    if (Number.isFinite(time) && (!reference || time < reference.time))
+      reference = { time, file: s.fileName };
+  }
+  for (const s of waiting) {
+    const year = reference ? nearestYear((y) => s.firstYearlessTime(y), reference.time) : undefined;
+    if (reference && year !== undefined) s.setYear(year, `${reference.file}'s dates`);
+    else s.setYear(s.mtimeYear, `the modification time of ${s.fileName}`);
+  }
+  return true;
+}
+
+/** The year the files with year-less times were read in, and why (ImportAssumptions.year). */
+function yearAssumption(
+  sources: readonly FileSource[],
+  forced: number | undefined,
+): ImportAssumptions['year'] {
+  if (forced !== undefined)
+    return sources.some((s) => s.fileFormat !== undefined && s.fileFormat !== 'audit')
+      ? { value: forced, from: '--year' }
+      : undefined;
+  const read = sources.filter((s) => s.yearFrom !== undefined);
+  if (read.length === 0) return undefined;
+  const first = read[0];
+  if (read.every((s) => s.year === first.year && s.yearFrom === first.yearFrom))
+    return { value: first.year, from: first.yearFrom as string };
+  // Files read in different years, or for different reasons: each says its own.
+  return {
+    value: first.year,
+    from: read.map((s) => `${s.fileName}: ${s.year} from ${s.yearFrom}`).join('; '),
+  };
 }
 
 interface Progress {
@@ -285,6 +326,7 @@ class FileSource {
   private readonly chunks: AsyncIterator<Buffer>;
   private readonly splitter: LineSplitter;
   private parser: LineParser | undefined;
+  private parserFormat: LineFormat | undefined;
   private format: ImportFormat | undefined;
   /** Lines held while the format is not known yet. */
   private sniffing: Array<{ text: string; line: number }> | undefined = [];
@@ -297,11 +339,18 @@ class FileSource {
   private ended = false;
   /** This file's bytes read so far. */
   private bytesRead = 0;
+  /** The year its klog times are read in; undefined until --year or chooseYears says. */
+  private chosenYear: number | undefined;
+  /** Why chosenYear (ImportAssumptions.year.from); undefined with --year or no year-less line. */
+  yearFrom: string | undefined;
+  /** Lines held from the first year-less one (its text first) until setYear. */
+  private yearHeld: Array<{ text: string; line: number }> | undefined;
+  private parserEnded = false;
 
   constructor(
     path: string,
     private readonly name: string,
-    private readonly year: number,
+    readonly mtimeYear: number,
     private readonly stats: ImportFileResult,
     private readonly formats: readonly LineFormat[],
     forced: LineFormat | undefined,
@@ -321,7 +370,42 @@ class FileSource {
       },
       options.maxLineBytes ?? defaultMaxLineBytes,
     );
+    this.chosenYear = options.year;
     if (forced) this.choose(forced);
+  }
+
+  get fileName(): string {
+    return this.name;
+  }
+
+  get fileFormat(): ImportFormat | undefined {
+    return this.format;
+  }
+
+  /** The year its year-less times were read in (its modification year until one is chosen). */
+  get year(): number {
+    return this.chosenYear ?? this.mtimeYear;
+  }
+
+  /** Its lines wait at the first year-less one for setYear. */
+  get awaitingYear(): boolean {
+    return this.yearHeld !== undefined;
+  }
+
+  /** Its first year-less line's time read in `year` (undefined: not a date of that year). */
+  firstYearlessTime(year: number): number | undefined {
+    const first = this.yearHeld?.[0];
+    return first ? this.parserFormat?.yearlessTime?.(first.text, year) : undefined;
+  }
+
+  /** Reads the held lines, and those that follow, in `year`. */
+  setYear(year: number, from: string): void {
+    this.chosenYear = year;
+    this.yearFrom = from;
+    const held = this.yearHeld ?? [];
+    this.yearHeld = undefined;
+    for (const l of held) this.feed(l.text, l.line);
+    if (this.ended) this.endParser();
   }
 
   /**
@@ -331,7 +415,7 @@ class FileSource {
    * reading whole chunks: a file's turn still ends only where its chunk does.
    */
   has(): boolean {
-    while (this.head === this.size) if (!this.splitter.next()) return false;
+    while (this.head === this.size) if (this.awaitingYear || !this.splitter.next()) return false;
     return true;
   }
 
@@ -349,7 +433,7 @@ class FileSource {
 
   /** Reads chunks until a fragment is queued or the file ends. */
   async fill(progress: Progress): Promise<void> {
-    while (!this.has() && !this.ended) {
+    while (!this.has() && !this.ended && !this.awaitingYear) {
       const signal = this.options.signal;
       if (signal?.aborted) throw signal.reason ?? new Error('import cancelled');
       let next: IteratorResult<Buffer>;
@@ -402,8 +486,14 @@ class FileSource {
     this.splitter.end();
     this.stats.lines = this.splitter.lines;
     if (this.sniffing) this.detect();
-    if (this.parser)
-      this.queueResults(this.parser.end(this.ctx(this.splitter.lines)), undefined, 0);
+    this.endParser();
+  }
+
+  /** The parser's last results, once no line waits for a year. */
+  private endParser(): void {
+    if (!this.parser || this.parserEnded || this.awaitingYear) return;
+    this.parserEnded = true;
+    this.queueResults(this.parser.end(this.ctx(this.splitter.lines)), undefined, 0);
   }
 
   private ctx(line: number): LineContext {
@@ -435,6 +525,18 @@ class FileSource {
         },
         this.stats,
       );
+      return;
+    }
+    if (this.yearHeld) {
+      this.yearHeld.push({ text, line });
+      return;
+    }
+    // The first line whose time needs a year (read in a leap year, so that 0229 is one) waits.
+    if (
+      this.chosenYear === undefined &&
+      this.parserFormat?.yearlessTime?.(text, 2000) !== undefined
+    ) {
+      this.yearHeld = [{ text, line }];
       return;
     }
     this.queueResults(this.parser.push(text, this.ctx(line)), text, line);
@@ -491,6 +593,7 @@ class FileSource {
 
   private choose(f: LineFormat): void {
     this.sniffing = undefined;
+    this.parserFormat = f;
     this.format = f.format;
     this.stats.format = f.format;
     this.parser = f.create();

@@ -206,3 +206,12 @@ export function readQuoted(text: string, from: number): { value: string; end: nu
   }
   return `expected a closing quote for the string at column ${from + 1} (the line is cut short?)`;
 }
+
+/**
+ * The time of a klog line read in `year` (LineFormat.yearlessTime): undefined for a line that is
+ * not klog's, or whose date does not exist in that year (0229 outside a leap year).
+ */
+export function klogTimeIn(text: string, year: number): number | undefined {
+  const k = parseKlogLine(text, year);
+  return typeof k === 'object' ? k.time : undefined;
+}

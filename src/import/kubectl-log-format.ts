@@ -6,7 +6,7 @@
 // `"Response Body" body="…"`). Checked against real kubectl 1.20.2, 1.27.16, 1.28–1.31, 1.32.5
 // and 1.33.1 (test/fixtures/import/). The reading is client-log-parser.ts's.
 import { ClientLogParser } from './client-log-parser';
-import { parseKlogLine } from './klog-entry';
+import { klogTimeIn, parseKlogLine } from './klog-entry';
 import type { LineFormat } from './line-parser';
 
 // What kubectl logs first at -v=6 and above: its kubeconfig, its feature gates (1.30+), then
@@ -26,5 +26,6 @@ export const kubectlLogFormat: LineFormat = {
     const k = parseKlogLine(text, 2000);
     return typeof k === 'object' && kubectlCallers.has(k.file);
   },
+  yearlessTime: klogTimeIn,
   create: () => new ClientLogParser('kubectl'),
 };

@@ -71,4 +71,10 @@ export interface LineFormat {
   /** True when this line is of the format (detection reads a file's first non-empty lines). */
   sniff(text: string): boolean;
   create(): LineParser;
+  /**
+   * The time of a line whose timestamp carries no year (klog's `I0312 10:15:07`), read in `year`;
+   * undefined for a line with no time or one that carries its year. Absent: every time of the
+   * format carries its year (audit events).
+   */
+  yearlessTime?(text: string, year: number): number | undefined;
 }

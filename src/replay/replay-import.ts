@@ -49,6 +49,7 @@ import { asWatchLists, type ReplayStep } from './replay-watch-list';
 import { answeredWithToken, linkChains, type ChainPlace } from './replay-chains';
 import { seedingShortOf } from '../run/views/replay-count';
 import { formatCount, plural } from '../format/count-text';
+import { checkReplaySpan } from './replay-span';
 
 /** The scenario name of every replayed import's trace. */
 export const importScenario = 'import';
@@ -186,6 +187,8 @@ export async function replayImport(
   options: ReplayOptions,
   write: (line: TraceLine) => void,
 ): Promise<ReplaySummary> {
+  // Refused before anything is written: a span of a year would run for minutes.
+  checkReplaySpan(requests);
   const schedule = scheduleRequests(requests);
   const places = linkChains(schedule.requests);
   const seeds = planSeeds(schedule.requests, options.objects, places);

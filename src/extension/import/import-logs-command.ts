@@ -14,6 +14,7 @@ import { importFiles } from '../../import/import-files';
 import { ImportReportBuilder, explainShapes } from '../../import/import-report';
 import type { ImportedRequest } from '../../run/imported-request';
 import { replayToModel } from '../../replay/replay-import';
+import { ReplaySpanError } from '../../replay/replay-span';
 import {
   replaySummaryText,
   type ReplayOptions,
@@ -205,30 +206,32 @@ export async function importLogsCommand(
   const totalText = total === undefined ? 'size unknown' : formatBytesRoughly(total);
   deps.log.info(`import: ${files.length} file(s), ${totalText}: ${files.join(', ')}`);
   const chosen = files;
-  const outcome = await withCancellableProgress(
-    `List/Watch: importing ${files.length} file(s), ${totalText}${total === undefined ? '' : ' in total'}`,
-    async (signal, report) => {
-      const { requests, report: analysis } = await read(chosen, {
-        signal,
-        onProgress: (bytes) =>
-          total === undefined
-            ? report(0, `read ${formatBytesRoughly(bytes)} (size unknown)`)
-            : report(
-                total ? (0.5 * bytes) / total : 0.5,
-                `read ${formatBytesRoughly(bytes)} of ${formatBytesRoughly(total)}`,
-              ),
-      });
-      return replayAsRun(
-        deps,
-        imported,
-        chosen,
-        requests,
-        { profile: '1.36', seed: 1, ...(analysis ? { report: analysis } : {}) },
-        signal,
-        (f, m) => report(0.5 + 0.5 * f, `replaying: ${m}`),
-        `Import: ${names}`,
-      );
-    },
+  const outcome = await withReplaySpanShown(() =>
+    withCancellableProgress(
+      `List/Watch: importing ${files.length} file(s), ${totalText}${total === undefined ? '' : ' in total'}`,
+      async (signal, report) => {
+        const { requests, report: analysis } = await read(chosen, {
+          signal,
+          onProgress: (bytes) =>
+            total === undefined
+              ? report(0, `read ${formatBytesRoughly(bytes)} (size unknown)`)
+              : report(
+                  total ? (0.5 * bytes) / total : 0.5,
+                  `read ${formatBytesRoughly(bytes)} of ${formatBytesRoughly(total)}`,
+                ),
+        });
+        return replayAsRun(
+          deps,
+          imported,
+          chosen,
+          requests,
+          { profile: '1.36', seed: 1, ...(analysis ? { report: analysis } : {}) },
+          signal,
+          (f, m) => report(0.5 + 0.5 * f, `replaying: ${m}`),
+          `Import: ${names}`,
+        );
+      },
+    ),
   );
   if (!outcome) {
     deps.log.info(`import cancelled: ${names}`);
@@ -240,6 +243,17 @@ export async function importLogsCommand(
     8000,
   );
   return outcome.run;
+}
+
+/** Runs `work`; a replay refused for its span is shown as an error (its text says how to narrow it). */
+async function withReplaySpanShown<T>(work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (e) {
+    if (!(e instanceof ReplaySpanError)) throw e;
+    void vscode.window.showErrorMessage(`List/Watch: ${e.message}`);
+    return undefined;
+  }
 }
 
 interface WhatIf {
