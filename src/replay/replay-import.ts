@@ -537,6 +537,18 @@ async function replayWatch(
   return closeAt;
 }
 
+/** A replayed write in words: what it wrote, and whether the object is the log's or made up. */
+function writeText(s: ReplayStep, name: string, rebuilt: boolean): string {
+  const src = s.request.sources[0];
+  const at = src ? ` (${src.file}:${src.line})` : '';
+  const what = `${s.verb} ${name}${s.namespace ? ` in ${s.namespace}` : ''}`;
+  if (s.verb === 'delete') return `${what}${at}`;
+  if (rebuilt) return `${what}: the object the log carries${at}`;
+  return s.verb === 'create'
+    ? `${what}: a minimal object with the name the log gives (the log has no body)${at}`
+    : `${what}: the current object, annotated ${replayedAnnotation} (the log has no body)${at}`;
+}
+
 async function replayWrite(
   run: ScenarioRun,
   resource: Resource,
@@ -580,6 +592,7 @@ async function replayWrite(
       verb: writeVerb(s.verb),
       keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true),
       revision: Number(stored.metadata?.resourceVersion ?? resource.etcd.currentRevision()),
+      text: writeText(s, name, rebuilt !== undefined),
     });
     summary.replayed++;
     summary.writes++;
