@@ -252,8 +252,9 @@ export async function replayImport(
     });
     const resources = new Map<string, Resource>();
     const seedsByResource = new Map<string, ResourceSeed>();
-    // Objects created by replayed writes, per resource and namespace: they count as seeded.
-    const created = new Map<string, number>();
+    // Objects created and deleted by replayed writes, per resource and namespace: what the engine
+    // holds where a LIST looks is the seeding plus these (said apart from the seeding).
+    const written = new Map<string, { created: number; deleted: number }>();
     for (const seed of seeds) {
       seedsByResource.set(seed.seeded.resource, seed);
       // The storage table's facts: key prefix, scope (KeyFunc), watch cache (none for events).
@@ -300,15 +301,17 @@ export async function replayImport(
       const resource = resources.get(resourceKey(s.group, s.resource)) as Resource;
       const key = resourceKey(s.group, s.resource);
       if (s.verb === 'list') {
-        const more = [...created].reduce(
-          (n, [k, c]) =>
-            k === `${key}\u0000${s.namespace}` || (!s.namespace && k.startsWith(`${key}\u0000`))
-              ? n + c
-              : n,
-          0,
-        );
-        const seeded = seededIn(seedsByResource.get(key), s.namespace) + more;
-        await replayList(run, resource, s, places.get(s), chains, rvs, summary, seeded);
+        const before = { created: 0, deleted: 0 };
+        for (const [k, w] of written)
+          if (
+            k === `${key}\u0000${s.namespace}` ||
+            (!s.namespace && k.startsWith(`${key}\u0000`))
+          ) {
+            before.created += w.created;
+            before.deleted += w.deleted;
+          }
+        const seeded = seededIn(seedsByResource.get(key), s.namespace);
+        await replayList(run, resource, s, places.get(s), chains, rvs, summary, seeded, before);
       } else if (s.verb === 'watch') {
         const closeAt = await replayWatch(
           run,
@@ -322,8 +325,10 @@ export async function replayImport(
         if (closeAt !== undefined) endMs = Math.max(endMs, closeAt);
       } else if (await replayWrite(run, resource, s, summary)) {
         const k = `${key}\u0000${s.namespace}`;
-        const delta = s.verb === 'create' ? 1 : s.verb === 'delete' ? -1 : 0;
-        created.set(k, (created.get(k) ?? 0) + delta);
+        const w = written.get(k) ?? { created: 0, deleted: 0 };
+        if (s.verb === 'create') w.created++;
+        if (s.verb === 'delete') w.deleted++;
+        written.set(k, w);
       }
     }
     await runCloses(endMs);
@@ -390,6 +395,7 @@ async function replayList(
   rvs: ResourceVersions,
   summary: ReplaySummary,
   seeded: number,
+  before: { created: number; deleted: number },
 ): Promise<void> {
   const query = parseQuery(s.query);
   let opts;
@@ -437,7 +443,13 @@ async function replayList(
       );
       return tally(summary, {
         ...c,
-        logged: { ...c.logged, seeded, ...(proven !== undefined ? { proven } : {}) },
+        logged: {
+          ...c.logged,
+          seeded,
+          ...(before.created ? { created: before.created } : {}),
+          ...(before.deleted ? { deleted: before.deleted } : {}),
+          ...(proven !== undefined ? { proven } : {}),
+        },
       });
     }),
   );

@@ -121,7 +121,11 @@ function writesBeforeOf(requests: readonly ScheduledRequest[]): WritesBeforeOf {
   const index = new Map<ScheduledRequest, number>();
   requests.forEach((s, i) => index.set(s, i));
   const writes = requests
-    .map((s, i) => ({ s, i, name: s.verb === 'create' || s.verb === 'delete' ? writtenName(s) : '' }))
+    .map((s, i) => ({
+      s,
+      i,
+      name: s.verb === 'create' || s.verb === 'delete' ? writtenName(s) : '',
+    }))
     .filter((w) => w.name !== '');
   return (list, labelSelector, fieldSelector): WritesBefore => {
     const out: WritesBefore = { created: 0, deleted: 0 };
