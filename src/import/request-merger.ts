@@ -368,13 +368,23 @@ function watchKeyOf(f: RequestFragment, fields: RequestFields): string {
   return `${f.source.file}\0${f.stream ?? ''}\0${fields.objectRef?.resource ?? ''}`;
 }
 
-/** The first value of each field is kept (endInFile is the merger's own). */
+/**
+ * The first value of each field is kept (endInFile is the merger's own). objectRef is folded field
+ * by field: the apiserver fills a create's objectRef.name only once it has decoded the body, so
+ * the RequestReceived event lacks the name that ResponseComplete carries.
+ */
 function fold(into: RequestFields, from: RequestFields): void {
+  if (into.objectRef !== undefined && from.objectRef !== undefined)
+    into.objectRef = { ...from.objectRef, ...definedFields(into.objectRef) };
   for (const k in from) {
     const key = k as keyof RequestFields;
     if (into[key] === undefined && from[key] !== undefined)
       (into as Record<string, unknown>)[key] = from[key];
   }
+}
+
+function definedFields<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The request, made of the fields folded so far (no copy: they are emitted once). */

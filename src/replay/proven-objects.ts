@@ -5,7 +5,9 @@
 // chain's pages at its limit (a page that answered with a continue token was full at its limit,
 // and for an unfiltered LIST etcd had at least one more key). ResourceVersions prove writes
 // happened (of any resource: etcd's revision is cluster-wide), never that objects exist, so they
-// give no count.
+// give no count. A proof holds at its LIST's time; the replay seeds the start of the log, so each
+// proof is carried back to it: less the creates, plus the deletes the log shows before it in its
+// scope (an assumption: the log holds every write there).
 import { formatCount, plural } from '../format/count-text';
 import { parseQuery } from '../request/list-query';
 import { answeredWithToken, type ChainPlace } from './replay-chains';
@@ -16,8 +18,34 @@ export interface ProvenCount {
   namespace: string;
   labelSelector: string;
   fieldSelector: string;
+  /** At the start of the log: the proof's figure less the creates, plus the deletes, before it. */
   matching: number;
   proof: string;
+}
+
+/** The replayed creates and deletes the log shows before a LIST, in its scope. */
+export interface WritesBefore {
+  created: number;
+  deleted: number;
+}
+
+/**
+ * The writes before `s` in the scope of its LIST (its namespace, all when ''; its selectors).
+ * Absent: no write is counted (the proofs are taken as at the start).
+ */
+export type WritesBeforeOf = (
+  s: ScheduledRequest,
+  labelSelector: string,
+  fieldSelector: string,
+) => WritesBefore;
+
+/** `less 3 creates and plus 1 delete the log shows before it in default` ('' : none). */
+function writesText(w: WritesBefore, namespace: string): string {
+  const parts: string[] = [];
+  if (w.created > 0) parts.push(`less ${plural(w.created, 'create')}`);
+  if (w.deleted > 0) parts.push(`plus ${plural(w.deleted, 'delete')}`);
+  if (parts.length === 0) return '';
+  return `${parts.join(' and ')} the log shows before it ${namespace ? `in ${namespace}` : 'in all namespaces'}`;
 }
 
 function where(s: ScheduledRequest): string {
@@ -83,21 +111,34 @@ function proofsOf(
 export function provenCounts(
   requests: readonly ScheduledRequest[],
   places: ReadonlyMap<ScheduledRequest, ChainPlace>,
+  writesBefore?: WritesBeforeOf,
 ): Map<string, ProvenCount[]> {
   const counts = new Map<string, Map<string, ProvenCount>>();
+  // The figure each kept proof gave at its own time.
+  const then = new Map<string, number>();
   for (const s of requests) {
     if (s.verb !== 'list') continue;
     const q = parseQuery(s.query);
     const labelSelector = q.get('labelSelector')?.[0] ?? '';
     const fieldSelector = q.get('fieldSelector')?.[0] ?? '';
-    for (const { n, proof } of proofsOf(s, places.get(s))) {
+    const before = writesBefore?.(s, labelSelector, fieldSelector) ?? { created: 0, deleted: 0 };
+    const back = writesText(before, s.namespace);
+    for (const proved of proofsOf(s, places.get(s))) {
+      // Carried back to the start of the log: what the writes before it added and removed.
+      const n = Math.max(0, proved.n - before.created + before.deleted);
+      const proof = back
+        ? `${proved.proof}: ${formatCount(proved.n)} then, ${back} (if the log holds every write there)`
+        : proved.proof;
       const key = resourceKey(s.group, s.resource);
       let m = counts.get(key);
       if (!m) counts.set(key, (m = new Map()));
-      const k = `${s.namespace}\u0000${labelSelector}\u0000${fieldSelector}`;
+      const k = `${key}\u0000${s.namespace}\u0000${labelSelector}\u0000${fieldSelector}`;
       const c = m.get(k);
-      if (!c || n > c.matching)
+      // Of equal counts at the start, the proof of more objects at its time says more.
+      if (!c || n > c.matching || (n === c.matching && proved.n > (then.get(k) ?? 0))) {
         m.set(k, { namespace: s.namespace, labelSelector, fieldSelector, matching: n, proof });
+        then.set(k, proved.n);
+      }
     }
   }
   return new Map([...counts].map(([key, m]) => [key, [...m.values()]]));

@@ -258,8 +258,9 @@ export async function replayImport(
     });
     const resources = new Map<string, Resource>();
     const seedsByResource = new Map<string, ResourceSeed>();
-    // Objects created by replayed writes, per resource and namespace: they count as seeded.
-    const created = new Map<string, number>();
+    // Objects created and deleted by replayed writes, per resource and namespace: what the engine
+    // holds where a LIST looks is the seeding plus these (said apart from the seeding).
+    const written = new Map<string, { created: number; deleted: number }>();
     for (const seed of seeds) {
       seedsByResource.set(seed.seeded.resource, seed);
       // The storage table's facts: key prefix, scope (KeyFunc), watch cache (none for events).
@@ -306,15 +307,17 @@ export async function replayImport(
       const resource = resources.get(resourceKey(s.group, s.resource)) as Resource;
       const key = resourceKey(s.group, s.resource);
       if (s.verb === 'list') {
-        const more = [...created].reduce(
-          (n, [k, c]) =>
-            k === `${key}\u0000${s.namespace}` || (!s.namespace && k.startsWith(`${key}\u0000`))
-              ? n + c
-              : n,
-          0,
-        );
-        const seeded = seededIn(seedsByResource.get(key), s.namespace) + more;
-        await replayList(run, resource, s, places.get(s), chains, rvs, summary, seeded);
+        const before = { created: 0, deleted: 0 };
+        for (const [k, w] of written)
+          if (
+            k === `${key}\u0000${s.namespace}` ||
+            (!s.namespace && k.startsWith(`${key}\u0000`))
+          ) {
+            before.created += w.created;
+            before.deleted += w.deleted;
+          }
+        const seeded = seededIn(seedsByResource.get(key), s.namespace);
+        await replayList(run, resource, s, places.get(s), chains, rvs, summary, seeded, before);
       } else if (s.verb === 'watch') {
         const closeAt = await replayWatch(
           run,
@@ -329,8 +332,10 @@ export async function replayImport(
         if (closeAt !== undefined) endMs = Math.max(endMs, closeAt);
       } else if (await replayWrite(run, resource, s, summary)) {
         const k = `${key}\u0000${s.namespace}`;
-        const delta = s.verb === 'create' ? 1 : s.verb === 'delete' ? -1 : 0;
-        created.set(k, (created.get(k) ?? 0) + delta);
+        const w = written.get(k) ?? { created: 0, deleted: 0 };
+        if (s.verb === 'create') w.created++;
+        if (s.verb === 'delete') w.deleted++;
+        written.set(k, w);
       }
     }
     await runCloses(endMs);
@@ -397,6 +402,7 @@ async function replayList(
   rvs: ResourceVersions,
   summary: ReplaySummary,
   seeded: number,
+  before: { created: number; deleted: number },
 ): Promise<void> {
   const query = parseQuery(s.query);
   let opts;
@@ -444,7 +450,13 @@ async function replayList(
       );
       return tally(summary, {
         ...c,
-        logged: { ...c.logged, seeded, ...(proven !== undefined ? { proven } : {}) },
+        logged: {
+          ...c.logged,
+          seeded,
+          ...(before.created ? { created: before.created } : {}),
+          ...(before.deleted ? { deleted: before.deleted } : {}),
+          ...(proven !== undefined ? { proven } : {}),
+        },
       });
     }),
   );
@@ -602,6 +614,18 @@ async function replayWatch(
   return closeAt;
 }
 
+/** A replayed write in words: what it wrote, and whether the object is the log's or made up. */
+function writeText(s: ReplayStep, name: string, rebuilt: boolean): string {
+  const src = s.request.sources[0];
+  const at = src ? ` (${src.file}:${src.line})` : '';
+  const what = `${s.verb} ${name}${s.namespace ? ` in ${s.namespace}` : ''}`;
+  if (s.verb === 'delete') return `${what}${at}`;
+  if (rebuilt) return `${what}: the object the log carries${at}`;
+  return s.verb === 'create'
+    ? `${what}: a minimal object with the name the log gives (the log has no body)${at}`
+    : `${what}: the current object, annotated ${replayedAnnotation} (the log has no body)${at}`;
+}
+
 async function replayWrite(
   run: ScenarioRun,
   resource: Resource,
@@ -645,6 +669,7 @@ async function replayWrite(
       verb: writeVerb(s.verb),
       keyPrefix: resource.store.prepareKey(resource.collectionKey(ns), true),
       revision: Number(stored.metadata?.resourceVersion ?? resource.etcd.currentRevision()),
+      text: writeText(s, name, rebuilt !== undefined),
     });
     summary.replayed++;
     summary.writes++;

@@ -8,7 +8,7 @@
 // LIST's selector is given to as many of them as its answers matched (items + remainingItemCount,
 // a complete chain), spread through the key space, so that a filtered LIST pages through etcd as
 // it did; other objects carry none.
-import { type KubeObject, makePod } from '../engine';
+import { type KubeObject, makePod, SelectionPredicate } from '../engine';
 import { formatCount } from '../format/count-text';
 import {
   matchingAttributes,
@@ -19,7 +19,12 @@ import {
 import { parseQuery } from '../request/list-query';
 import type { SeededResource } from './replay-options';
 import { linkChains, type ChainPlace } from './replay-chains';
-import { provenCounts, type ProvenCount } from './proven-objects';
+import {
+  provenCounts,
+  type ProvenCount,
+  type WritesBefore,
+  type WritesBeforeOf,
+} from './proven-objects';
 import { resourceKey, type ScheduledRequest } from './replay-schedule';
 
 /** Resources that have no namespace (their objects are seeded at the root). */
@@ -101,13 +106,61 @@ function watchedName(query: string): string {
   return m ? m[1] : '';
 }
 
+/** The name a replayed create or delete writes ('' : the replay cannot re-issue it). */
+function writtenName(s: ScheduledRequest): string {
+  if (s.verb === 'delete') return s.name;
+  return rebuiltObject(s)?.metadata?.name ?? s.name;
+}
+
+/**
+ * The replayed creates and deletes before each LIST in its scope. A filtered LIST counts a create
+ * whose object (as the replay writes it) matches its selectors, and a delete of an object a create
+ * before it wrote matching; the labels of other deleted objects are not in the log.
+ */
+function writesBeforeOf(requests: readonly ScheduledRequest[]): WritesBeforeOf {
+  const index = new Map<ScheduledRequest, number>();
+  requests.forEach((s, i) => index.set(s, i));
+  const writes = requests
+    .map((s, i) => ({
+      s,
+      i,
+      name: s.verb === 'create' || s.verb === 'delete' ? writtenName(s) : '',
+    }))
+    .filter((w) => w.name !== '');
+  return (list, labelSelector, fieldSelector): WritesBefore => {
+    const out: WritesBefore = { created: 0, deleted: 0 };
+    const filtered = labelSelector !== '' || fieldSelector !== '';
+    const p = filtered
+      ? SelectionPredicate.from({ label: labelSelector, field: fieldSelector }, list.resource)
+      : undefined;
+    const matchingCreated = new Set<string>();
+    const at = index.get(list) ?? requests.length;
+    for (const { s, i, name } of writes) {
+      if (i >= at) break;
+      if (s.group !== list.group || s.resource !== list.resource) continue;
+      if (list.namespace !== '' && s.namespace !== list.namespace) continue;
+      const id = `${s.namespace}\u0000${name}`;
+      if (s.verb === 'create') {
+        const obj = rebuiltObject(s) ?? synthesisedObject(s.group, s.resource, s.namespace, name);
+        if (p && !p.matches(obj)) continue;
+        matchingCreated.add(id);
+        out.created++;
+      } else if (!p || matchingCreated.has(id)) {
+        matchingCreated.delete(id);
+        out.deleted++;
+      }
+    }
+    return out;
+  };
+}
+
 /** The seeds of every resource the requests address. */
 export function planSeeds(
   requests: readonly ScheduledRequest[],
   given: Readonly<Record<string, number>> = {},
   places: ReadonlyMap<ScheduledRequest, ChainPlace> = linkChains(requests),
 ): ResourceSeed[] {
-  const allCounts = provenCounts(requests, places);
+  const allCounts = provenCounts(requests, places, writesBeforeOf(requests));
   const unfiltered = (c: ProvenCount): boolean => c.labelSelector === '' && c.fieldSelector === '';
   const named = namedObjects(requests);
   const resources = new Map<string, { group: string; resource: string; namespaced: boolean }>();
@@ -140,14 +193,15 @@ export function planSeeds(
     // A count given (--objects) is the user's: the log's proofs do not raise it.
     const givenCount = given[key] ?? given[r.resource];
     for (const c of inferred)
-      if (
-        givenCount === undefined &&
-        unfiltered(c) &&
-        c.namespace !== '' &&
-        c.matching > slot(c.namespace).total
-      ) {
-        slot(c.namespace).total = c.matching;
+      if (givenCount === undefined && unfiltered(c) && c.namespace !== '') {
+        const v = slot(c.namespace);
+        // Said even when the names later requests address are more: the text rests on both.
         rests.push(`${formatCount(c.matching)} in ${c.namespace}: ${c.proof}`);
+        if (c.matching > v.total) v.total = c.matching;
+        else if (v.names.length > c.matching)
+          rests.push(
+            `${formatCount(v.names.length)} in ${c.namespace}: the objects later requests name there, more than that`,
+          );
       }
     const inNamespaces = (): number => [...byNamespace.values()].reduce((a, v) => a + v.total, 0);
     const everywhere = inferred.find((c) => unfiltered(c) && c.namespace === '');

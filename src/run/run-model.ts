@@ -36,10 +36,16 @@ export interface LoggedAnswer {
   /** How long the watch stayed open in the log (absent: it began or ended outside the file). */
   durationMs?: number;
   /**
-   * Objects the replay seeded where this LIST looks (its resource, in its namespace or in all):
-   * fewer than the log's answer shows means the replay cannot reproduce that answer.
+   * Objects the replay seeded where this LIST looks (its resource, in its namespace or in all),
+   * at the start of the log. With the replayed creates and deletes before it (`created`,
+   * `deleted`), what the engine held there: fewer than the log's answer shows means the replay
+   * cannot reproduce that answer.
    */
   seeded?: number;
+  /** Objects the replayed log created where this LIST looks, before it (absent: none). */
+  created?: number;
+  /** Objects the replayed log deleted where this LIST looks, before it (absent: none). */
+  deleted?: number;
   /**
    * Objects the log's answer proves exist where this LIST looks, at least: its items and
    * remainingItemCount; without items (a Table body), a page of an unfiltered LIST with a

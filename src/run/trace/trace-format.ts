@@ -42,6 +42,8 @@ export type ScenarioInput =
       verb: 'create' | 'update' | 'delete' | 'mixed';
       keyPrefix: string;
       revision: number;
+      /** A replayed write: what it wrote and where its object came from (the log's, or synthesised). */
+      text?: string;
     }
   /**
    * A LIST request (the client's view: path and query), sent through the delegator or to the etcd3

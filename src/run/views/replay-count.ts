@@ -2,8 +2,8 @@
 // (the import's status bar and log line, the Replay tab) says it with replayCountText, so the
 // figures cannot drift apart: requests re-issued to the engine; of them, those whose answer was
 // compared with the log's; of those, the ones that disagree. A disagreement the replay's own
-// seeding explains (the log's answer had more objects than the replay seeded) is said as that,
-// never blamed on the apiserver.
+// seeding explains (the log's answer had more objects than the engine held there: seeded, with
+// the replayed creates and deletes before it) is said as that, never blamed on the apiserver.
 import { formatCount, plural } from '../../format/count-text';
 import type { LoggedAnswer, RunModel } from '../run-model';
 
@@ -29,9 +29,13 @@ export interface ReplayCount {
   notReproduced?: string[];
 }
 
-/** A LIST the replay could not answer as the log did: fewer objects seeded than the log proves. */
+/** A LIST the replay could not answer as the log did: fewer objects held than the log proves. */
 export interface SeedingShort {
+  /** Seeded where it looks, at the start of the log (the one seeded count every face says). */
   seeded: number;
+  /** Created and deleted there by the replayed log before it (absent: none). */
+  created?: number;
+  deleted?: number;
   logged: number;
   /** The log proves at least `logged` (a page's limit and a token), not exactly `logged`. */
   atLeast: boolean;
@@ -42,8 +46,33 @@ export interface SeedingShort {
  * cannot give that answer, whatever the apiserver does.
  */
 export function seedingShortOf(a: LoggedAnswer | undefined): SeedingShort | undefined {
-  if (a?.seeded === undefined || a.proven === undefined || a.proven <= a.seeded) return undefined;
-  return { seeded: a.seeded, logged: a.proven, atLeast: a.items === undefined };
+  if (a?.seeded === undefined || a.proven === undefined) return undefined;
+  const short: SeedingShort = {
+    seeded: a.seeded,
+    logged: a.proven,
+    atLeast: a.items === undefined,
+  };
+  if (a.created) short.created = a.created;
+  if (a.deleted) short.deleted = a.deleted;
+  return a.proven > heldOf(short) ? short : undefined;
+}
+
+/** What the engine held where the LIST looked: seeded, plus created, less deleted before it. */
+function heldOf(s: SeedingShort): number {
+  return s.seeded + (s.created ?? 0) - (s.deleted ?? 0);
+}
+
+/**
+ * `the replay seeded 9 objects`, or with replayed writes before the LIST: `the engine held 6
+ * objects there (4 seeded, 3 created and 1 deleted by the replayed log before it)`.
+ */
+function heldText(s: SeedingShort): string {
+  const writes = [
+    s.created ? `${formatCount(s.created)} created` : '',
+    s.deleted ? `${formatCount(s.deleted)} deleted` : '',
+  ].filter((x) => x !== '');
+  if (writes.length === 0) return `the replay seeded ${plural(s.seeded, 'object')}`;
+  return `the engine held ${plural(heldOf(s), 'object')} there (${formatCount(s.seeded)} seeded, ${writes.join(' and ')} by the replayed log before it)`;
 }
 
 /** The count, read from a replayed import's run model. */
@@ -125,9 +154,9 @@ function disagreementText(c: ReplayCount, head: string): string {
     return `${text}. A real apiserver disagreeing with the model is worth a look either way`;
   // One LIST's own pair of figures (the largest answer), never a minimum and a maximum of two.
   const worst = c.seedingShort.reduce((a, b) =>
-    b.logged - b.seeded > a.logged - a.seeded ? b : a,
+    b.logged - heldOf(b) > a.logged - heldOf(a) ? b : a,
   );
-  const why = `the replay seeded ${plural(worst.seeded, 'object')}; the log's answer ${worst.atLeast ? 'proves at least' : 'had'} ${formatCount(worst.logged)}${short === 1 ? '' : ' (the widest gap)'}: the replay cannot reproduce ${short === 1 ? 'it' : 'them'}`;
+  const why = `${heldText(worst)}; the log's answer ${worst.atLeast ? 'proves at least' : 'had'} ${formatCount(worst.logged)}${short === 1 ? '' : ' (the widest gap)'}: the replay cannot reproduce ${short === 1 ? 'it' : 'them'}`;
   if (short === c.disagreements)
     return `${text}, ${short === 1 ? 'because' : 'all because'} ${why}`;
   return `${text}; ${formatCount(short)} of them because ${why}. The other ${formatCount(c.disagreements - short)} ${c.disagreements - short === 1 ? 'is' : 'are'} worth a look: a real apiserver disagreeing with the model`;
