@@ -387,7 +387,7 @@ export class ImportReportBuilder {
     const chain = c.chains.add(r, scope);
     const found =
       fromScratch && key !== undefined
-        ? c.relistDetector.list(key, r.receivedAt ?? r.completedAt, line(r), chain)
+        ? c.relistDetector.list(key, r.receivedAt ?? r.completedAt, line(r), chain, r.clientProcess)
         : undefined;
     if (found) this.noteListRelist(c, r, found, chain);
   }
@@ -441,6 +441,7 @@ export class ImportReportBuilder {
         watchList,
         line(r),
         initialEventsEndedOf(r),
+        r.clientProcess,
       );
       if (found.relist) c.relists.add(this.noteRelist(c, r, found.relist), true);
       if (found.listedBefore)

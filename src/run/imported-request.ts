@@ -80,6 +80,11 @@ export interface ImportedRequest {
   userAgent: string;
   /** The authenticated user's name (audit and httplog only). */
   user?: string;
+  /**
+   * The client process a client log proves it came from: klog's pid within its file
+   * (`chunk.log pid 3054`). Absent for a record only the server logged (audit, httplog).
+   */
+  clientProcess?: string;
   sourceIP?: string;
   objectRef?: ImportedObjectRef;
   /** When the server received it (audit requestReceivedTimestamp; a client line's time minus its latency). */
