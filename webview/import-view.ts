@@ -23,7 +23,7 @@ import {
   singleListsText,
 } from '../src/run/views/chain-text';
 import { shortClientName, shortClientNames } from '../src/run/views/client-name';
-import { relistViaText } from '../src/run/relist-rule';
+import { relistClientText, relistViaText } from '../src/run/relist-rule';
 import { formatCount, plural } from '../src/format/count-text';
 import { h, replaceChildren, visibleText, type Child } from './dom';
 
@@ -370,7 +370,7 @@ export class ImportView {
   private relists(c: ImportedClient): HTMLElement {
     const items = c.relistDetails.map((x) =>
       h('li', {
-        text: `${iso(x.at)} ${relistViaText[x.via]} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''}`,
+        text: `${iso(x.at)} ${relistViaText[x.via]} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''} · ${visibleText(relistClientText(x))}`,
       }),
     );
     return section(

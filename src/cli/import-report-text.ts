@@ -14,7 +14,7 @@ import {
   joinsText,
   singleListsText,
 } from '../run/views/chain-text';
-import { relistViaText } from '../run/relist-rule';
+import { relistClientText, relistViaText } from '../run/relist-rule';
 import { formatCount } from '../format/count-text';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
@@ -145,7 +145,7 @@ export function renderImportReport(r: ImportReport): string {
   if (!relists.length) out.push('  none');
   for (const [c, x] of relists.slice(0, shownPerSection))
     out.push(
-      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line}`,
+      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line} · ${visibleText(relistClientText(x))}`,
     );
   if (relists.length > shownPerSection)
     out.push(`  … ${formatCount(relists.length - shownPerSection)} more (--json)`);

@@ -169,6 +169,7 @@ export class RelistDetector<Ref = undefined> {
       because: w.how,
       line,
       watchLine: w.line,
+      ...(w.process !== undefined && w.process === process ? { process } : {}),
     };
   }
 }

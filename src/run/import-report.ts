@@ -224,6 +224,11 @@ export interface Relist {
   /** `file:line` of the relist and of the watch that ended. */
   line: string;
   watchLine: string;
+  /**
+   * The client process the client logs name for both the watch and the relist (klog's pid in its
+   * file, `chunk.log pid 3054`): the relist rests on it. Absent: on the user agent and user only.
+   */
+  process?: string;
 }
 
 export interface RelistStorm {

@@ -9,6 +9,7 @@ import { ImportReportBuilder } from '../../../src/import/import-report';
 import { importFiles } from '../../../src/import/import-files';
 import type { ImportReport } from '../../../src/run/import-report';
 import type { ImportedRequest } from '../../../src/run/imported-request';
+import { relistClientText } from '../../../src/run/relist-rule';
 
 const dir = join(__dirname, '../../../../test/fixtures/import/wait-then-chunk');
 
@@ -59,10 +60,22 @@ describe('import: one session of several kubectl processes (wait-then-chunk)', (
     assert.match(report.rules.relist, /the same process: klog's pid/);
   });
 
+  it('a relist whose watch and request one process logged says it rests on that process', async () => {
+    const { report } = await importSession(['audit.log', 'chunk.log', 'w-refl.log', 'w-wl33.log']);
+    const found = relists(report);
+    assert.deepStrictEqual(
+      found.map((r) => [r.via, r.watchLine, r.line, r.process]),
+      [['watch-list', 'audit.log:87', 'audit.log:90', 'w-wl33.log pid 2997']],
+    );
+    assert.strictEqual(relistClientText(found[0]), 'same process (w-wl33.log pid 2997)');
+  });
+
   it('with the audit log alone (no process known) the rule is the user agent and user, as it says', async () => {
     const { report } = await importSession(['audit.log']);
     const lists = relists(report).filter((r) => r.via === 'list');
     assert.strictEqual(lists.length, 1, JSON.stringify(relists(report)));
     assert.strictEqual(lists[0].watchLine, 'audit.log:41');
+    assert.strictEqual(lists[0].process, undefined);
+    assert.match(relistClientText(lists[0]), /^same user agent and user \(no client log/);
   });
 });
