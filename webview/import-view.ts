@@ -24,6 +24,7 @@ import {
 } from '../src/run/views/chain-text';
 import { shortClientName, shortClientNames } from '../src/run/views/client-name';
 import { relistClientText, relistViaText } from '../src/run/relist-rule';
+import { latencyBasisText } from '../src/run/views/latency-text';
 import { formatCount, plural } from '../src/format/count-text';
 import { h, replaceChildren, visibleText, type Child } from './dom';
 
@@ -264,6 +265,9 @@ export class ImportView {
           `${formatCount(c.watchesStartedBeforeLog)} started before it, ${formatCount(c.watchesOpenAtEnd)} open at its end (no duration given)`,
         ],
         ...latency,
+        ...(latency.length
+          ? [['Latency measured from', latencyBasisText] as [string, string]]
+          : []),
       ]),
       this.chains(c),
       this.watches(c),

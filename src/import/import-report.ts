@@ -92,6 +92,7 @@ function summaries(
 }
 
 function latencyOf(r: ImportedRequest): number | undefined {
+  if (r.stageLatencyMs !== undefined) return r.stageLatencyMs;
   if (r.startInFile && r.receivedAt !== undefined && r.completedAt !== undefined)
     return Math.max(0, r.completedAt - r.receivedAt);
   return r.latencyMs;

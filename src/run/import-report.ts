@@ -68,7 +68,7 @@ export interface ImportedClient {
   watchEnds: Record<WatchEnd, number>;
   watchSamples: ImportedWatch[];
   watchSamplesDropped: number;
-  /** Per verb, in ms, from the stage timestamps (or the latency a client printed); WATCHes excluded. */
+  /** Per verb, in ms, measured as latencyBasisText (views/latency-text.ts) says; WATCHes excluded. */
   latencyMs: Record<string, Summary>;
   paginationChains: PaginationChain[];
   /** Chains seen (kept or not); single LISTs are not chains. */

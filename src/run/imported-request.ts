@@ -101,6 +101,12 @@ export interface ImportedRequest {
   code?: number;
   /** The Status reason and message when it failed (audit responseStatus, a client's error line). */
   status?: { reason?: string; message?: string };
+  /**
+   * The server's own latency: from an audit event's requestReceivedTimestamp to its
+   * ResponseComplete (or Panic) stageTimestamp. A joined client record's receivedAt and
+   * completedAt are the client's (sent, answer read), so the latency figures read this first.
+   */
+  stageLatencyMs?: number;
   /** The latency a source printed (httplog latency=, kubectl `in 12 milliseconds`). */
   latencyMs?: number;
   response?: ImportedListResponse;

@@ -78,4 +78,16 @@ describe('import: one session of several kubectl processes (wait-then-chunk)', (
     assert.strictEqual(lists[0].process, undefined);
     assert.match(relistClientText(lists[0]), /^same user agent and user \(no client log/);
   });
+
+  it("joined client logs leave the latency figures the server's stage timestamps, as the heading says", async () => {
+    const alone = await importSession(['audit.log']);
+    const joined = await importSession(['audit.log', 'chunk.log', 'w-refl.log']);
+    // The same requests (every client record joined its audit event): the same figures.
+    assert.strictEqual(joined.report.requests.total, alone.report.requests.total);
+    assert.deepStrictEqual(joined.report.latencyMs, alone.report.latencyMs);
+    const list = joined.requests.find((r) =>
+      r.sources.some((s) => s.file === 'chunk.log' && s.line === 8),
+    );
+    assert.ok(list?.stageLatencyMs !== undefined, 'the chunked LIST keeps its audit latency');
+  });
 });
