@@ -23,7 +23,8 @@ import {
   singleListsText,
 } from '../src/run/views/chain-text';
 import { shortClientName, shortClientNames } from '../src/run/views/client-name';
-import { relistViaText } from '../src/run/relist-rule';
+import { relistClientText, relistViaText } from '../src/run/relist-rule';
+import { latencyBasisText } from '../src/run/views/latency-text';
 import { formatCount, plural } from '../src/format/count-text';
 import { h, replaceChildren, visibleText, type Child } from './dom';
 
@@ -264,6 +265,9 @@ export class ImportView {
           `${formatCount(c.watchesStartedBeforeLog)} started before it, ${formatCount(c.watchesOpenAtEnd)} open at its end (no duration given)`,
         ],
         ...latency,
+        ...(latency.length
+          ? [['Latency measured from', latencyBasisText] as [string, string]]
+          : []),
       ]),
       this.chains(c),
       this.watches(c),
@@ -370,7 +374,7 @@ export class ImportView {
   private relists(c: ImportedClient): HTMLElement {
     const items = c.relistDetails.map((x) =>
       h('li', {
-        text: `${iso(x.at)} ${relistViaText[x.via]} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''}`,
+        text: `${iso(x.at)} ${relistViaText[x.via]} of ${visibleText(x.resource)}, ${x.gapSeconds} s after its watch ended ${x.because} (${visibleText(x.watchLine)}) · ${visibleText(x.line)}${x.chain !== undefined ? ` · chain ${x.chain}` : ''} · ${visibleText(relistClientText(x))}`,
       }),
     );
     return section(

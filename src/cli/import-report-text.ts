@@ -3,6 +3,7 @@
 // request shape is served, rejected lines with their positions). Everything that came from a log
 // is shown through visibleText: a user agent cannot drive the terminal. No upstream counterpart.
 import type { ImportReport, ImportedClient, PaginationChain, Summary } from '../run/import-report';
+import { latencyBasisText } from '../run/views/latency-text';
 import { visibleText } from '../format/visible-text';
 import {
   chainOrphanText,
@@ -14,7 +15,7 @@ import {
   joinsText,
   singleListsText,
 } from '../run/views/chain-text';
-import { relistViaText } from '../run/relist-rule';
+import { relistClientText, relistViaText } from '../run/relist-rule';
 import { formatCount } from '../format/count-text';
 
 /** Chains, relists and rejected lines printed per section; --json has them all. */
@@ -145,7 +146,7 @@ export function renderImportReport(r: ImportReport): string {
   if (!relists.length) out.push('  none');
   for (const [c, x] of relists.slice(0, shownPerSection))
     out.push(
-      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line}`,
+      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line} · ${visibleText(relistClientText(x))}`,
     );
   if (relists.length > shownPerSection)
     out.push(`  … ${formatCount(relists.length - shownPerSection)} more (--json)`);
@@ -155,7 +156,7 @@ export function renderImportReport(r: ImportReport): string {
     out.push(
       `  ${s.kind === 'herd' ? `herd of ${formatCount(s.clients)} clients (${s.userAgents?.map((u) => visibleText(clipped(u, 30))).join(', ')})` : visibleText(s.userAgent)}: ${formatCount(s.relists)} relists ${isoTime(s.from)} – ${isoTime(s.to)}, median interval ${s.medianIntervalSeconds ?? '—'} s (window ${s.windowSeconds} s)`,
     );
-  out.push('', 'Latency (ms, from the stage timestamps; watches excluded):');
+  out.push('', `Latency (ms; watches excluded; measured from ${latencyBasisText}):`);
   const verbs = Object.entries(r.latencyMs);
   if (!verbs.length) out.push('  none');
   for (const [verb, s] of verbs) out.push(`  ${visibleText(verb)}: ${summaryText(s, '')}`);

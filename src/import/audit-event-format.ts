@@ -181,6 +181,8 @@ class AuditEventParser implements LineParser {
     if (stage === 'ResponseStarted') fields.responseStartedAt = stageAt;
     const complete = stage === 'ResponseComplete' || stage === 'Panic';
     if (complete) fields.completedAt = stageAt;
+    if (complete && receivedAt !== undefined)
+      fields.stageLatencyMs = Math.max(0, stageAt - receivedAt);
     if (isObject(e.responseStatus)) {
       const s = e.responseStatus;
       if (typeof s.code === 'number' && s.code !== 0) fields.code = s.code;

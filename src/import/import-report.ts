@@ -92,6 +92,7 @@ function summaries(
 }
 
 function latencyOf(r: ImportedRequest): number | undefined {
+  if (r.stageLatencyMs !== undefined) return r.stageLatencyMs;
   if (r.startInFile && r.receivedAt !== undefined && r.completedAt !== undefined)
     return Math.max(0, r.completedAt - r.receivedAt);
   return r.latencyMs;
@@ -387,7 +388,7 @@ export class ImportReportBuilder {
     const chain = c.chains.add(r, scope);
     const found =
       fromScratch && key !== undefined
-        ? c.relistDetector.list(key, r.receivedAt ?? r.completedAt, line(r), chain)
+        ? c.relistDetector.list(key, r.receivedAt ?? r.completedAt, line(r), chain, r.clientProcess)
         : undefined;
     if (found) this.noteListRelist(c, r, found, chain);
   }
@@ -441,6 +442,7 @@ export class ImportReportBuilder {
         watchList,
         line(r),
         initialEventsEndedOf(r),
+        r.clientProcess,
       );
       if (found.relist) c.relists.add(this.noteRelist(c, r, found.relist), true);
       if (found.listedBefore)

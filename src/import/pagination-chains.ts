@@ -49,10 +49,13 @@ function position(r: ImportedRequest): string {
   return s ? `${s.file}:${s.line}` : r.id;
 }
 
-/** One page, from scratch, that came back whole: a single LIST, counted with the client's LISTs. */
+/**
+ * One page, from scratch, that came back whole: a single LIST, counted with the client's LISTs. Its
+ * retries (a 504 and the same first page sent again) are attempts of that one page, not pages.
+ */
 function singleList(c: PaginationChain): boolean {
   return (
-    c.pages === 1 &&
+    c.pages - (c.retries?.length ?? 0) === 1 &&
     c.tokens.length === 0 &&
     c.outcome === 'complete' &&
     c.restartOf === undefined &&

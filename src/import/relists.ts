@@ -15,12 +15,14 @@ import {
 } from '../run/relist-rule';
 import { earlyWatchEndRule, endsEarly, type WatchOutcome } from './watch-durations';
 
-export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 (its response's, or inside its stream: the too old resource version its client logged) or was refused, with no WATCH of it received between; a WatchList WATCH refused, or ended before the end of its initial events its client logged, was the list itself, and what follows it retries that list (the live run's rule, src/run/relist-rule.ts); ${earlyWatchEndRule}`;
+export const importRelistRule = `a relist is a LIST from scratch (no continue), or for a WatchList client a WATCH with sendInitialEvents=true, that the same client (user agent and user, and where client logs name both sides' processes, the same process: klog's pid in its file) sends for the same resource (group, resource, namespace) at most ${relistWindowMs / 1000} s after a watch of it ended early, with a 410 (its response's, or inside its stream: the too old resource version its client logged) or was refused, with no WATCH of it received between; a WatchList WATCH refused, or ended before the end of its initial events its client logged, was the list itself, and what follows it retries that list (the live run's rule, src/run/relist-rule.ts); ${earlyWatchEndRule}`;
 
 interface EndedWatch {
   at: number;
   how: WatchEnd;
   line: string;
+  /** The client process its client log names (ImportedRequest.clientProcess). */
+  process?: string;
 }
 
 /** A LIST from scratch read before the watch whose end it may follow; `ref` is the caller's. */
@@ -28,6 +30,17 @@ interface ListedFromScratch<Ref> {
   at: number;
   line: string;
   ref: Ref;
+  process?: string;
+}
+
+/**
+ * Whether a watch's end and a later request may be one client's: the same user agent and user
+ * (the key), and not two processes the client logs prove differ (klog's pid): `kubectl wait` and a
+ * later `kubectl get` share both, yet the get is no relist of the wait's watch. Where either side
+ * names no process (an audit event only), the user agent and user are all there is to go by.
+ */
+export function sameClientProcess(a: string | undefined, b: string | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
 }
 
 export type FoundRelist = Omit<Relist, 'resource' | 'user'>;
@@ -74,8 +87,9 @@ export class RelistDetector<Ref = undefined> {
     watchList: boolean,
     line: string,
     initialEventsEnded?: boolean,
+    process?: string,
   ): { relist?: FoundRelist; listedBefore?: { relist: FoundRelist; ref: Ref } } {
-    const relist = watchList ? this.check(key, receivedAt, 'watch-list', line) : undefined;
+    const relist = watchList ? this.check(key, receivedAt, 'watch-list', line, process) : undefined;
     const prev = this.ended.get(key);
     if (prev && receivedAt !== undefined && receivedAt >= prev.at) this.ended.delete(key);
     if (
@@ -85,7 +99,12 @@ export class RelistDetector<Ref = undefined> {
     ) {
       const cur = this.ended.get(key);
       if (!cur || cur.at <= outcome.endedAt)
-        this.ended.set(key, { at: outcome.endedAt, how: outcome.how, line });
+        this.ended.set(key, {
+          at: outcome.endedAt,
+          how: outcome.how,
+          line,
+          ...(process !== undefined ? { process } : {}),
+        });
     }
     const listedBefore = this.lookBack(key);
     return { ...(relist ? { relist } : {}), ...(listedBefore ? { listedBefore } : {}) };
@@ -100,12 +119,13 @@ export class RelistDetector<Ref = undefined> {
     receivedAt: number | undefined,
     line: string,
     ref: Ref,
+    process?: string,
   ): FoundRelist | undefined {
-    const found = this.check(key, receivedAt, 'list', line);
+    const found = this.check(key, receivedAt, 'list', line, process);
     if (!found && receivedAt !== undefined) {
       const listed = this.lists.get(key) ?? [];
       this.lists.delete(key);
-      listed.push({ at: receivedAt, line, ref });
+      listed.push({ at: receivedAt, line, ref, ...(process !== undefined ? { process } : {}) });
       if (listed.length > opensPerKey) listed.shift();
       this.lists.set(key, listed);
       if (this.lists.size > maxOpenKeys)
@@ -119,10 +139,12 @@ export class RelistDetector<Ref = undefined> {
     const w = this.ended.get(key);
     const listed = this.lists.get(key);
     if (!w || !listed) return undefined;
-    const i = listed.findIndex((l) => relistsAfter(w.at, l.at));
+    const i = listed.findIndex(
+      (l) => relistsAfter(w.at, l.at) && sameClientProcess(w.process, l.process),
+    );
     if (i < 0) return undefined;
     const [l] = listed.splice(i, 1);
-    const relist = this.check(key, l.at, 'list', l.line);
+    const relist = this.check(key, l.at, 'list', l.line, l.process);
     return relist ? { relist, ref: l.ref } : undefined;
   }
 
@@ -131,9 +153,12 @@ export class RelistDetector<Ref = undefined> {
     at: number | undefined,
     via: RelistVia,
     line: string,
+    process: string | undefined,
   ): FoundRelist | undefined {
     const w = this.ended.get(key);
     if (!w || at === undefined || !relistsAfter(w.at, at)) return undefined;
+    // Another process's request: the ended watch waits for its own process's.
+    if (!sameClientProcess(w.process, process)) return undefined;
     this.ended.delete(key);
     // A WATCH received between the end and this request: the client watched again, not relisted.
     if (this.opens.get(key)?.some((t) => t >= w.at && t < at)) return undefined;
@@ -144,6 +169,7 @@ export class RelistDetector<Ref = undefined> {
       because: w.how,
       line,
       watchLine: w.line,
+      ...(w.process !== undefined && w.process === process ? { process } : {}),
     };
   }
 }

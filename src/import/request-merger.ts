@@ -154,6 +154,8 @@ export class RequestMerger {
     }
     p.sources.push(f.source);
     p.sides |= joinSideOf(f.source.format);
+    // The process a client log names: the relist rule tells two kubectl runs apart by it.
+    if (f.stream !== undefined) p.fields.clientProcess ??= f.stream;
     if (!first) fold(p.fields, f.fields);
     else if (!f.complete && p.fields.verb === 'watch') this.o.opened?.(p.fields);
     if (auditID !== undefined && p.auditID === undefined) {

@@ -68,7 +68,7 @@ export interface ImportedClient {
   watchEnds: Record<WatchEnd, number>;
   watchSamples: ImportedWatch[];
   watchSamplesDropped: number;
-  /** Per verb, in ms, from the stage timestamps (or the latency a client printed); WATCHes excluded. */
+  /** Per verb, in ms, measured as latencyBasisText (views/latency-text.ts) says; WATCHes excluded. */
   latencyMs: Record<string, Summary>;
   paginationChains: PaginationChain[];
   /** Chains seen (kept or not); single LISTs are not chains. */
@@ -224,6 +224,11 @@ export interface Relist {
   /** `file:line` of the relist and of the watch that ended. */
   line: string;
   watchLine: string;
+  /**
+   * The client process the client logs name for both the watch and the relist (klog's pid in its
+   * file, `chunk.log pid 3054`): the relist rests on it. Absent: on the user agent and user only.
+   */
+  process?: string;
 }
 
 export interface RelistStorm {

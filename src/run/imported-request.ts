@@ -80,6 +80,11 @@ export interface ImportedRequest {
   userAgent: string;
   /** The authenticated user's name (audit and httplog only). */
   user?: string;
+  /**
+   * The client process a client log proves it came from: klog's pid within its file
+   * (`chunk.log pid 3054`). Absent for a record only the server logged (audit, httplog).
+   */
+  clientProcess?: string;
   sourceIP?: string;
   objectRef?: ImportedObjectRef;
   /** When the server received it (audit requestReceivedTimestamp; a client line's time minus its latency). */
@@ -96,6 +101,12 @@ export interface ImportedRequest {
   code?: number;
   /** The Status reason and message when it failed (audit responseStatus, a client's error line). */
   status?: { reason?: string; message?: string };
+  /**
+   * The server's own latency: from an audit event's requestReceivedTimestamp to its
+   * ResponseComplete (or Panic) stageTimestamp. A joined client record's receivedAt and
+   * completedAt are the client's (sent, answer read), so the latency figures read this first.
+   */
+  stageLatencyMs?: number;
   /** The latency a source printed (httplog latency=, kubectl `in 12 milliseconds`). */
   latencyMs?: number;
   response?: ImportedListResponse;

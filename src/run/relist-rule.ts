@@ -23,6 +23,16 @@ export const relistViaText: Record<RelistVia, string> = {
   'watch-list': 'WatchList WATCH (sendInitialEvents=true)',
 };
 
+/**
+ * What an imported relist's "same client" rests on, for the views and the reports: the process
+ * the client logs name on both sides, or only the user agent and user (an audit log alone).
+ */
+export function relistClientText(x: { process?: string }): string {
+  return x.process !== undefined
+    ? `same process (${x.process})`
+    : 'same user agent and user (no client log names both processes)';
+}
+
 /** The rule in words, for the views and the reports. */
 export const relistRule = `a relist is a LIST from scratch (no continue), or a WatchList client's WATCH with sendInitialEvents=true, sent within ${relistWindowMs / 1000} s after a watch of the same client ended with a 410 or early (terminated, closed by the server, refused), with no other WATCH between; a WatchList WATCH that ended before its initial events did was the list itself, and what follows it retries that list`;
 

@@ -218,7 +218,7 @@ describe('listwatch import: a WatchList client (built CLI)', () => {
     assert.strictEqual(r.code, 0, r.err);
     for (const want of [
       /^WatchList lists \(to the bookmark that ends the initial events; the watch goes on\): n=2 min 0\.007 s median 0\.007 s p99 0\.046 s max 0\.046 s$/m,
-      /^Relists \(1\):\n {2}2026-12-01T19:10:25\.671Z {2}WatchList WATCH \(sendInitialEvents=true\) of pods in default 1\.525 s after its watch ended expired \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:17\) · test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:20$/m,
+      /^Relists \(1\):\n {2}2026-12-01T19:10:25\.671Z {2}WatchList WATCH \(sendInitialEvents=true\) of pods in default 1\.525 s after its watch ended expired \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:17\) · test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:20 · same process \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log pid 9453\)$/m,
       /relists: a relist is a LIST from scratch \(no continue\), or for a WatchList client a WATCH with sendInitialEvents=true/,
     ])
       assert.match(r.out, want);

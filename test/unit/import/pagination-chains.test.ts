@@ -148,6 +148,12 @@ describe('pagination chains: the rule, case by case', () => {
       singleLists: 0,
     },
     {
+      name: 'a one-page LIST retried (504, then the same first page answered whole) is a single LIST, not a chain',
+      reqs: () => [list(0, '', { code: 504 }), list(1, '', { answer: '' })],
+      want: [],
+      singleLists: 1,
+    },
+    {
       name: 'a first page that failed, then a LIST from scratch with another query, is two chains',
       reqs: () => [
         list(0, '', { code: 504 }),
