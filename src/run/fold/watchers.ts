@@ -113,10 +113,14 @@ export class WatchersFold {
     if (!t) return;
     t.track.terminated = true;
     t.graceful = e.graceful;
+    t.terminatedBy = e.cause ?? 'blockedDispatch';
+    const graceful = e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : '';
     t.log(
       e.at,
       'terminated',
-      `terminated: blocked past the dispatch budget${e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : ''}`,
+      e.cause === 'fault'
+        ? `terminated by the terminate-watcher fault${graceful}`
+        : `terminated: blocked past the dispatch budget${graceful}`,
     );
   }
 
