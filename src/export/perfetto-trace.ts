@@ -296,13 +296,13 @@ function readSlice(r: WatcherRead, steps: readonly EtcdWriteStep[]): Slice {
     events: r.events,
     bookmarks: r.bookmarks,
     lastRv: r.lastRv,
-    bufferFill: r.bufferFill,
   };
+  if (r.bufferFill !== undefined) args.bufferFill = r.bufferFill;
   const s: Slice = { name, cat: 'delivery', start: r.at, end: r.at, args, children: [] };
   if (r.write !== undefined) {
     s.bindId = r.write + 1;
     s.flow = 'in';
-    args.write = `rv ${r.lastRv}, written at ${steps[r.write].at} ms`;
+    args.write = `rv ${r.writeRv ?? r.lastRv}, written at ${steps[r.write].at} ms`;
   }
   return s;
 }

@@ -162,6 +162,23 @@ export interface WatcherTrack {
   bookmarkTimes?: VirtualMs[];
   /** The figures over time (absent in traces recorded before samples existed: figures are then the run's last). */
   samples?: WatcherSample[];
+  /**
+   * What its client read, instant by instant, by line kind (live runs; absent where the trace did
+   * not record the kinds). A face labels a read and draws its arrow from these, never by guessing.
+   */
+  lineReads?: WatcherLineRead[];
+}
+
+/** The lines a watch's client read at one instant, as the server wrote them. */
+export interface WatcherLineRead {
+  at: VirtualMs;
+  /** Non-BOOKMARK lines (ADDED, MODIFIED, DELETED, ERROR). */
+  events: number;
+  bookmarks: number;
+  /** The RV of the last line read (a BOOKMARK's too). */
+  lastRv: number;
+  /** The RV of the last non-BOOKMARK line read at this instant that carried one (absent: none). */
+  lastEventRv?: number;
 }
 
 export interface CapacityPoint {

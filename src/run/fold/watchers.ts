@@ -236,6 +236,7 @@ export class WatchersFold {
         const s = samples[samples.length - 1];
         t.track.eventsReceived = s.received;
         t.track.lastRvSent = s.lastRv;
+        if (g.bookmarksRead !== undefined) lineRead(t.track, at, g);
       });
   }
 
@@ -261,4 +262,19 @@ export class WatchersFold {
       return w;
     });
   }
+}
+
+/** Adds a `watchers` record's lines (kinds recorded) to the track's reads at `at`. */
+function lineRead(track: WatcherTrack, at: number, g: WatcherSampleGroup): void {
+  const reads = (track.lineReads ??= []);
+  const bookmarks = g.bookmarksRead ?? 0;
+  let r = reads[reads.length - 1];
+  if (r?.at !== at) {
+    r = { at, events: 0, bookmarks: 0, lastRv: 0 };
+    reads.push(r);
+  }
+  r.events += g.received - bookmarks;
+  r.bookmarks += bookmarks;
+  r.lastRv = g.lastRv;
+  if (g.lastEventRv !== undefined) r.lastEventRv = g.lastEventRv;
 }

@@ -139,6 +139,10 @@ export interface WatcherFinal {
   received: number;
   /** metadata.resourceVersion of the last event the client read (0: none). */
   lastRv: number;
+  /** Live runs: how many of the lines read were BOOKMARKs (absent: kinds not recorded). */
+  bookmarksRead?: number;
+  /** Live runs: the RV of the last non-BOOKMARK line read here that carried one (absent: none). */
+  lastEventRv?: number;
   /** Events waiting in the watcher's input and result buffers. */
   bufferFill: number;
   bufferCapacity: number;
