@@ -75,8 +75,10 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
 
   const story: string[] = [];
   const served = countBy(lists, (l) => l.servedBy);
+  // The clients that sent a LIST (the table below lists those that only watched too).
+  const listing = [...clients.values()].filter((f) => f.lists > 0).length;
   story.push(
-    `${plural(lists.length, 'LIST')} from ${plural(clients.size, 'client')}` +
+    `${plural(lists.length, 'LIST')} from ${plural(listing, 'client')}` +
       (lists.length ? ` (served by ${countsText(served)})` : '') +
       (probe
         ? `: the cluster returned ${plural(returned, 'item')}; whether its watch cache or etcd served them is not seen from outside.`

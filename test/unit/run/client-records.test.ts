@@ -612,6 +612,15 @@ describe('clientRecords: a WatchList client relists by watching', () => {
     }
   });
 
+  it('`listwatch report` counts the clients that sent the LISTs, not every client', () => {
+    const r = new Run();
+    r.watch('wl-ctl/1.35', 0, { initialEvents: true, lastRv: 100 });
+    r.list('lw-ctl/1.33', 0, 10, { kvs: 3 });
+    r.list('lw-ctl/1.33', 800, 810, { kvs: 3 });
+    const summary = summarizeRecordedRun(r.model());
+    assert.match(summary.story[0], /^2 LISTs from 1 client /, summary.story.join('\n'));
+  });
+
   it('`listwatch report` of a live run names the WatchList relist and its rule', () => {
     const r = new Run();
     r.watch('wl-ctl/1.35', 0, {
