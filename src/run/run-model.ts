@@ -65,7 +65,10 @@ export interface RunFigures {
   fetchedObjects: number;
   /** 410 Gone answers: LISTs and WATCHes refused with Expired / too old resource version. */
   http410: number;
-  /** Freshness waits (waitUntilFreshAndBlock) the client's LISTs met, and their total time. */
+  /**
+   * Freshness waits (waitUntilFreshAndBlock) the client's LISTs and WATCHes met (a WatchList's
+   * consistent read waits too), and their total time: apiserver_watch_cache_read_wait_seconds_count.
+   */
   waits: number;
   waitedMs: number;
   /** Requests whose answer disagrees with the log (imported runs). */
@@ -332,6 +335,9 @@ export interface WatchRequestRecord {
   disagrees?: string[];
   /** When the client's handler returned (an imported watch's close is compared with the log). */
   closedAt?: VirtualMs;
+  /** Freshness waits before its watcher started (a WatchList's consistent read), and their time. */
+  waits?: number;
+  waitedMs?: number;
 }
 
 /** A bookmark timer tick that found watchers due (cacher.dispatchEvents). */
