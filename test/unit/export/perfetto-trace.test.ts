@@ -486,6 +486,34 @@ describe('perfetto export', () => {
     assert.ok(!('bufferFill' in (reads[0].args ?? {})), 'a live run does not record buffers');
   });
 
+  it('a live run is named on real time, with no seed', async () => {
+    const b = new RunModelBuilder({
+      format: 'listwatch-trace',
+      version: 2,
+      scenario: 'live',
+      profile: '1.36',
+      seed: 0,
+      params: {},
+    });
+    b.addInput(0, {
+      action: 'seed',
+      objects: 1,
+      keyPrefix: '/registry/pods/',
+      revision: 1,
+      text: '',
+    });
+    const file = JSON.parse((await exported(b.finish())).text) as TraceFile;
+    const process = file.traceEvents.find(
+      (e) => e.ph === 'M' && e.name === 'process_name' && e.pid === apiserverPid,
+    );
+    assert.strictEqual(
+      (process?.args as { name?: string } | undefined)?.name,
+      'apiserver · live (profile 1.36, real time)',
+    );
+    assert.ok(!('seed' in file.otherData), JSON.stringify(file.otherData));
+    assert.match(file.otherData.timeline, /^real time/);
+  });
+
   it('names from the run are bounded and shown, args keep them as data', async () => {
     const b = new RunModelBuilder({
       format: 'listwatch-trace',
