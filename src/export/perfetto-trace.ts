@@ -17,6 +17,7 @@ import { inspectContinue } from '../engine';
 import { visibleText } from '../format/visible-text';
 import { relistViaText } from '../run/relist-rule';
 import { listRetryLabel, listRetryText } from '../run/views/chain-text';
+import { isRealTimeRun } from '../run/views/run-clock';
 import type {
   ClientListRequest,
   ClientRecord,
@@ -296,13 +297,13 @@ function readSlice(r: WatcherRead, steps: readonly EtcdWriteStep[]): Slice {
     events: r.events,
     bookmarks: r.bookmarks,
     lastRv: r.lastRv,
-    bufferFill: r.bufferFill,
   };
+  if (r.bufferFill !== undefined) args.bufferFill = r.bufferFill;
   const s: Slice = { name, cat: 'delivery', start: r.at, end: r.at, args, children: [] };
   if (r.write !== undefined) {
     s.bindId = r.write + 1;
     s.flow = 'in';
-    args.write = `rv ${r.lastRv}, written at ${steps[r.write].at} ms`;
+    args.write = `rv ${r.writeRv ?? r.lastRv}, written at ${steps[r.write].at} ms`;
   }
   return s;
 }
@@ -382,7 +383,9 @@ function* counters(model: RunModel, tid: number): Generator<TraceEvent> {
 
 function runTitle(model: RunModel): string {
   const h = model.header;
-  return bounded(`apiserver · ${h.scenario} (profile ${h.profile}, seed ${h.seed})`);
+  // A live or probe run is on the real clock: no seed decided anything in it.
+  const clock = isRealTimeRun(h.scenario) ? 'real time' : `seed ${h.seed}`;
+  return bounded(`apiserver · ${h.scenario} (profile ${h.profile}, ${clock})`);
 }
 
 /** Every event of the export, track by track, each track in time order. */
@@ -524,10 +527,12 @@ export function perfettoOtherData(model: RunModel): Record<string, string> {
     source: 'listwatch-inspector',
     scenario: h.scenario,
     profile: h.profile,
-    seed: String(h.seed),
+    ...(isRealTimeRun(h.scenario) ? {} : { seed: String(h.seed) }),
     params: JSON.stringify(h.params),
     durationMs: String(model.durationMs),
-    timeline: 'virtual time: ts 0 is the start of the run',
+    timeline: isRealTimeRun(h.scenario)
+      ? 'real time: ts 0 is the start of the run'
+      : 'virtual time: ts 0 is the start of the run',
     flows:
       "an arrow joins etcd's revision step that wrote an event to a watcher's read that ended with that event; writes and reads are aggregated per virtual instant, and reads of bookmarks or of several events name only their last event",
   };

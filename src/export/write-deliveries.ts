@@ -6,7 +6,13 @@
 // revision's write is what it delivered. Bookmarks carry no write (their RV may be another
 // resource's), and the other events of a batch are not named by the model: no arrow is drawn for
 // what is not known.
-import type { ResourceVersionPoint, RunModel, VirtualMs, WatcherTrack } from '../run/run-model';
+import type {
+  ResourceVersionPoint,
+  RunModel,
+  VirtualMs,
+  WatcherLineRead,
+  WatcherTrack,
+} from '../run/run-model';
 
 /** A step of etcd's revision: the writes that made revisions firstRv..lastRv. */
 export interface EtcdWriteStep {
@@ -23,9 +29,12 @@ export interface WatcherRead {
   events: number;
   bookmarks: number;
   lastRv: number;
-  bufferFill: number;
+  /** Absent where the run did not record it (a live run records reads, not buffers). */
+  bufferFill?: number;
   /** Index into the write steps of the write whose event this read ended with. */
   write?: number;
+  /** The RV of that event (the write the arrow comes from). */
+  writeRv?: number;
 }
 
 /** etcd's revision steps, oldest first (a step per recorded rise of etcdRv). */
@@ -60,8 +69,12 @@ export function writeStepOf(steps: readonly EtcdWriteStep[], rv: number, at: Vir
   return -1;
 }
 
-/** The watcher's reads, from its samples (none in traces recorded before samples existed). */
+/**
+ * The watcher's reads: what its client read, line kinds and RVs, where the run recorded them (live
+ * runs); else from its samples (none in traces recorded before samples existed).
+ */
 export function watcherReads(track: WatcherTrack, steps: readonly EtcdWriteStep[]): WatcherRead[] {
+  if (track.lineReads) return recordedReads(track.lineReads, steps);
   const reads: WatcherRead[] = [];
   let received = 0;
   let bookmarks = 0;
@@ -83,9 +96,38 @@ export function watcherReads(track: WatcherTrack, steps: readonly EtcdWriteStep[
     };
     if (r.events > 0 && r.bookmarks === 0 && s.lastRv > 0) {
       const w = writeStepOf(steps, s.lastRv, s.at);
-      if (w >= 0) r.write = w;
+      if (w >= 0) {
+        r.write = w;
+        r.writeRv = s.lastRv;
+      }
     }
     reads.push(r);
   }
   return reads;
+}
+
+/**
+ * Reads as the client made them, each line's kind recorded: the arrow comes only from the write of
+ * the last event line it read (a bookmark's RV names no write).
+ */
+function recordedReads(
+  lineReads: readonly WatcherLineRead[],
+  steps: readonly EtcdWriteStep[],
+): WatcherRead[] {
+  return lineReads.map((l) => {
+    const r: WatcherRead = {
+      at: l.at,
+      events: l.events,
+      bookmarks: l.bookmarks,
+      lastRv: l.lastRv,
+    };
+    if (l.lastEventRv !== undefined) {
+      const w = writeStepOf(steps, l.lastEventRv, l.at);
+      if (w >= 0) {
+        r.write = w;
+        r.writeRv = l.lastEventRv;
+      }
+    }
+    return r;
+  });
 }

@@ -263,6 +263,7 @@ export class RunModelBuilder {
         if (e.outcome !== 'timeout' && this.watchCache.follows(e.groupResource))
           this.resourceVersions.cache(e.at + e.waitedMs, e.cacheResourceVersion);
         this.lists.wait(e);
+        this.watchRequests.wait(e);
         return;
       case 'delegator/decision':
         this.lists.decision(e);

@@ -41,6 +41,8 @@ export function figuresByClient(model: RunModel): Map<string, RunFigures> {
   for (const w of model.watchRequests ?? []) {
     const f = of(w.client);
     f.watches++;
+    f.waits += w.waits ?? 0;
+    f.waitedMs += w.waitedMs ?? 0;
     if (w.error?.code === 410) f.http410++;
     if (w.disagrees?.length) f.disagreements++;
   }
@@ -93,7 +95,7 @@ export const comparedFigures: ReadonlyArray<{ key: keyof RunFigures; title: stri
   { key: 'etcdCalls', title: 'etcd calls' },
   { key: 'fetchedObjects', title: 'fetched objects' },
   { key: 'http410', title: '410s' },
-  { key: 'waits', title: 'waits' },
+  { key: 'waits', title: 'freshness waits' },
   { key: 'waitedMs', title: 'waited ms' },
   { key: 'disagreements', title: 'disagreements' },
 ];

@@ -75,8 +75,10 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
 
   const story: string[] = [];
   const served = countBy(lists, (l) => l.servedBy);
+  // The clients that sent a LIST (the table below lists those that only watched too).
+  const listing = [...clients.values()].filter((f) => f.lists > 0).length;
   story.push(
-    `${plural(lists.length, 'LIST')} from ${plural(clients.size, 'client')}` +
+    `${plural(lists.length, 'LIST')} from ${plural(listing, 'client')}` +
       (lists.length ? ` (served by ${countsText(served)})` : '') +
       (probe
         ? `: the cluster returned ${plural(returned, 'item')}; whether its watch cache or etcd served them is not seen from outside.`
@@ -111,7 +113,16 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
   const tables: SummaryTable[] = [];
   tables.push({
     title: probe ? 'Per client' : "Per client (the engine's answers)",
-    columns: ['client', 'LISTs', 'WATCHes', 'etcd calls', 'etcd keys', '410s', 'waits', 'disagree'],
+    columns: [
+      'client',
+      'LISTs',
+      'WATCHes',
+      'etcd calls',
+      'etcd keys',
+      '410s',
+      'freshness waits',
+      'disagree',
+    ],
     rows: [...clients.entries()]
       .sort((a, b) => a[0].localeCompare(b[0]))
       .map(([c, f]) => [
@@ -124,6 +135,7 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
         f.waits,
         f.disagreements,
       ]),
+    note: "freshness waits: the client's LISTs and WATCHes (a WatchList's too) that waited for the watch cache to be fresh (waitUntilFreshAndBlock), as apiserver_watch_cache_read_wait_seconds_count counts them.",
   });
   const listRows = lists.slice(0, maxRequestRows);
   tables.push({

@@ -77,7 +77,10 @@ export interface RunFigures {
   fetchedObjects: number;
   /** 410 Gone answers: LISTs and WATCHes refused with Expired / too old resource version. */
   http410: number;
-  /** Freshness waits (waitUntilFreshAndBlock) the client's LISTs met, and their total time. */
+  /**
+   * Freshness waits (waitUntilFreshAndBlock) the client's LISTs and WATCHes met (a WatchList's
+   * consistent read waits too), and their total time: apiserver_watch_cache_read_wait_seconds_count.
+   */
   waits: number;
   waitedMs: number;
   /** Requests whose answer disagrees with the log (imported runs). */
@@ -174,6 +177,23 @@ export interface WatcherTrack {
   bookmarkTimes?: VirtualMs[];
   /** The figures over time (absent in traces recorded before samples existed: figures are then the run's last). */
   samples?: WatcherSample[];
+  /**
+   * What its client read, instant by instant, by line kind (live runs; absent where the trace did
+   * not record the kinds). A face labels a read and draws its arrow from these, never by guessing.
+   */
+  lineReads?: WatcherLineRead[];
+}
+
+/** The lines a watch's client read at one instant, as the server wrote them. */
+export interface WatcherLineRead {
+  at: VirtualMs;
+  /** Non-BOOKMARK lines (ADDED, MODIFIED, DELETED, ERROR). */
+  events: number;
+  bookmarks: number;
+  /** The RV of the last line read (a BOOKMARK's too). */
+  lastRv: number;
+  /** The RV of the last non-BOOKMARK line read at this instant that carried one (absent: none). */
+  lastEventRv?: number;
 }
 
 export interface CapacityPoint {
@@ -327,6 +347,9 @@ export interface WatchRequestRecord {
   disagrees?: string[];
   /** When the client's handler returned (an imported watch's close is compared with the log). */
   closedAt?: VirtualMs;
+  /** Freshness waits before its watcher started (a WatchList's consistent read), and their time. */
+  waits?: number;
+  waitedMs?: number;
 }
 
 /** A bookmark timer tick that found watchers due (cacher.dispatchEvents). */

@@ -215,11 +215,18 @@ export class ApiServer {
   }
 
   /**
-   * The clients (user agents, as the debug state names them) with a connection open now: a watch,
-   * a request in flight, or a keep-alive connection between requests. Sorted.
+   * The clients connected now, as the Clients tab counts them (a User-Agent on one connection):
+   * one entry per open connection that sent a request (a watch, a request in flight, or a
+   * keep-alive connection between requests), its User-Agent. Sorted; a User-Agent with two
+   * connections is there twice.
    */
   connectedClients(): string[] {
-    return [...new Set(this.state.connectedClients.values())].sort();
+    return [...this.state.connectedClients.values()].sort();
+  }
+
+  /** The clients (User-Agent + connection, as connectedClients) seen since the server started. */
+  clientsSeen(): number {
+    return this.state.connectionsSeen;
   }
 
   /** Calls `listener` when connectedClients() may have changed; the returned function ends it. */
@@ -364,6 +371,7 @@ export class ApiServer {
         shuttingDown: false,
         debugState,
         connectedClients: new Map(),
+        connectionsSeen: 0,
         connectionsChanged: new Set(),
         audit:
           opts.auditLogPath === undefined
@@ -539,6 +547,8 @@ interface ServingState {
   audit: AuditLogWriter | undefined;
   /** Each open connection's client (its latest request's), until the connection closes. */
   connectedClients: Map<IncomingMessage['socket'], string>;
+  /** Connections that sent a request since the start (each a client, as the Clients tab counts). */
+  connectionsSeen: number;
   /** Told when a connection gets its first client or closes (ApiServer.onConnectionsChanged). */
   connectionsChanged: Set<() => void>;
 }
@@ -552,11 +562,14 @@ function rememberConnectedClient(
   const clients = state.connectedClients;
   const before = clients.get(socket);
   if (before === client) return;
-  if (before === undefined)
+  // A User-Agent on a connection is one client (a new User-Agent on it another).
+  state.connectionsSeen++;
+  if (before === undefined) {
     socket.once('close', () => {
       clients.delete(socket);
       for (const listener of state.connectionsChanged) listener();
     });
+  }
   clients.set(socket, client);
   for (const listener of state.connectionsChanged) listener();
 }

@@ -319,8 +319,10 @@ export interface WatcherView {
   identifier: string;
   state: string;
   /**
-   * cache_watcher's resourceVersion: the RV the watch started from, raised by the initial events
-   * it sent (not by the events that follow; clientRead says what the client read).
+   * The watcher's own RV, not the client's: cache_watcher.go's `resourceVersion` in
+   * processInterval, the RV the watch started from, raised only by the initial events it sent
+   * (not by the events that follow). `clientRead.lastResourceVersion` is what the client read.
+   * The README's "A live apiserver" section says both.
    */
   lastResourceVersion: number;
   /** What the server wrote to the watch's client: event lines (bookmarks too), the last one's RV. */

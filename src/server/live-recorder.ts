@@ -198,7 +198,11 @@ export class LiveRecorder {
   private droppedTo = 0;
   private lastScrape: Record<string, number> = {};
   /** Lines read since the last `watchers` record, by watcher id, and the instant they were read. */
-  private readonly reads = new Map<number, { received: number; lastRv: number }>();
+  /** Per watcher, the lines read this instant: how many, how many were BOOKMARKs, their RVs. */
+  private readonly reads = new Map<
+    number,
+    { received: number; lastRv: number; bookmarksRead: number; lastEventRv: number }
+  >();
   private readsAt = 0;
   private flushQueued = false;
   private readonly subscription: { dispose(): void };
@@ -451,11 +455,17 @@ export class LiveRecorder {
     const at = this.now();
     if (this.reads.size > 0 && at !== this.readsAt) this.flushReads();
     this.readsAt = at;
-    const r = this.reads.get(p.watcherId);
-    if (r) {
-      r.received++;
-      r.lastRv = p.lastRv;
-    } else this.reads.set(p.watcherId, { received: 1, lastRv: p.lastRv });
+    let r = this.reads.get(p.watcherId);
+    if (!r) {
+      r = { received: 0, lastRv: 0, bookmarksRead: 0, lastEventRv: 0 };
+      this.reads.set(p.watcherId, r);
+    }
+    r.received++;
+    r.lastRv = p.lastRv;
+    // The line's kind, so a face tells a bookmark read from an event read and draws an arrow
+    // only from a write whose RV the client read.
+    if (e.type === 'BOOKMARK') r.bookmarksRead++;
+    else if (e.resourceVersion > 0) r.lastEventRv = e.resourceVersion;
     if (!this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => {
@@ -471,21 +481,24 @@ export class LiveRecorder {
    */
   private flushReads(): void {
     if (this.reads.size === 0) return;
-    const groups = new Map<string, { ids: number[]; received: number; lastRv: number }>();
+    type Reads = typeof this.reads extends Map<number, infer R> ? R : never;
+    const groups = new Map<string, { ids: number[]; reads: Reads }>();
     for (const [id, r] of this.reads) {
-      const key = `${r.received}|${r.lastRv}`;
+      const key = `${r.received}|${r.lastRv}|${r.bookmarksRead}|${r.lastEventRv}`;
       let g = groups.get(key);
       if (!g) {
-        g = { ids: [], received: r.received, lastRv: r.lastRv };
+        g = { ids: [], reads: r };
         groups.set(key, g);
       }
       g.ids.push(id);
     }
     this.reads.clear();
-    const changes: WatcherSampleGroup[] = [...groups.values()].map((g) => ({
-      ids: idRanges(g.ids.sort((a, b) => a - b)),
-      received: g.received,
-      lastRv: g.lastRv,
+    const changes: WatcherSampleGroup[] = [...groups.values()].map(({ ids, reads: r }) => ({
+      ids: idRanges(ids.sort((a, b) => a - b)),
+      received: r.received,
+      lastRv: r.lastRv,
+      bookmarksRead: r.bookmarksRead,
+      ...(r.lastEventRv > 0 ? { lastEventRv: r.lastEventRv } : {}),
     }));
     this.send({ kind: 'metrics', scope: 'watchers', at: this.readsAt, changes });
   }

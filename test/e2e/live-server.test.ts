@@ -179,9 +179,9 @@ describe('the local API server in the workbench', function () {
       .locator('.pane-header[aria-expanded="true"]', { hasText: 'Server' })
       .waitFor({ timeout: uiTimeoutMs });
     const clients = k ? 2 : 1;
-    // Both hold their watch open: connected now, and every client seen (the same two).
+    // Both hold their watch open; the run has the same two clients as its Clients tab counts them.
     const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-    const expectedStatus = `127.0.0.1:${port} · ${count(clients, 'client', 'clients')} (${clients} in all) · ${count(clients, 'watcher', 'watchers')}`;
+    const expectedStatus = `(${clients} in the run) · ${count(clients, 'watcher', 'watchers')}`;
     await page
       .locator('.statusbar-item', { hasText: expectedStatus })
       .waitFor({ timeout: uiTimeoutMs });

@@ -7,6 +7,7 @@ import type {
   CacheWatcherCloseReason,
   CacheWatcherEvent,
   CacheWatcherStateName,
+  WatcherTerminationCause,
 } from '../inspect/events';
 import type { RequestContext } from '../request/request-context';
 import type { GroupResource } from '../storage/group-resource';
@@ -16,6 +17,7 @@ export type {
   CacheWatcherCloseReason,
   CacheWatcherEvent,
   CacheWatcherStateName,
+  WatcherTerminationCause,
 };
 
 /** The names of cache_watcher.go's states, for reports and engine events, indexed by state. */

@@ -18,6 +18,7 @@ import {
   type CacheWatcherEventSink,
   type CacheWatcherMetrics,
   type CacheWatcherReport,
+  type WatcherTerminationCause,
   cacheWatcherStateNames,
 } from './cache-watcher-report';
 import {
@@ -823,12 +824,12 @@ export class CacheWatcher
    */
   terminate(): boolean {
     if (this.stopped) return false;
-    this.closeUnresponsive();
+    this.closeUnresponsive('fault');
     return true;
   }
 
   /** add's closeFunc: the watcher could not keep up; terminate it. */
-  private closeUnresponsive(): void {
+  private closeUnresponsive(cause: WatcherTerminationCause = 'blockedDispatch'): void {
     this.ownCounts.terminated++;
     this.metrics?.terminatedWatchersInc(this.groupResource);
     // Graceful only while the awaited bookmark sits in the input buffer: draining lets the client
@@ -848,6 +849,7 @@ export class CacheWatcher
         graceful,
         inputLen: this.input.len(),
         resultLen: this.result.len(),
+        cause,
       });
     }
     this.forget(graceful);

@@ -4,6 +4,9 @@
 // none of them (only on the storage vocabulary, GroupResource).
 import type { GroupResource } from '../storage/group-resource';
 
+/** Why a watcher was terminated: the cacher's blocked dispatch, or the terminate-watcher fault. */
+export type WatcherTerminationCause = 'blockedDispatch' | 'fault';
+
 /** The etcd operations the etcd3 store and watcher perform (the `operation` label values). */
 export type EtcdOperation =
   | 'list'
@@ -238,6 +241,11 @@ export type CacheWatcherEvent =
       graceful: boolean;
       inputLen: number;
       resultLen: number;
+      /**
+       * Who cut it: upstream's dispatch that ran out of its time budget, or the terminate-watcher
+       * fault. Absent in traces written before it was recorded (read as blockedDispatch).
+       */
+      cause?: WatcherTerminationCause;
     }
   | {
       type: 'watcher/stopped';

@@ -55,8 +55,13 @@ export interface LiveServerState {
   resources: ResourceSummary[];
   /** Every client (user agent) seen since the start. */
   clients: ClientSummary[];
-  /** The clients with a connection open now (a watch, a request, a keep-alive connection). */
+  /**
+   * The clients connected now, as the Clients tab counts them (User-Agent + connection): one
+   * User-Agent per open connection (a watch, a request, a keep-alive connection).
+   */
   connectedClients: string[];
+  /** The clients (User-Agent + connection) seen since the start: the Clients tab's count. */
+  clientsSeen: number;
   /** Up to the debug state's cap; watchersTotal counts all. */
   watchers: WatcherSummary[];
   watchersTotal: number;

@@ -180,6 +180,7 @@ export class LocalApiServer implements vscode.Disposable {
       resources,
       clients: view.clients,
       connectedClients: server.connectedClients(),
+      clientsSeen: server.clientsSeen(),
       // Oldest first (ids grow per cacher), as a person reads the list.
       watchers: [...view.watchers].sort(byResourceAndId).map((w) => ({
         id: w.id,
@@ -232,6 +233,7 @@ function shownKey(s: LiveServerState): string {
     s.resources,
     s.clients,
     s.connectedClients,
+    s.clientsSeen,
     s.watchers,
     s.watchersTotal,
   ]);

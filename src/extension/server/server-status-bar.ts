@@ -1,28 +1,11 @@
 // No upstream counterpart: the status bar item of the local API server: its address, how many
-// clients (user agents) are connected now and how many it has seen, and how many watchers it has, refreshed when LocalApiServer reports a change (at
-// most once a second); a click opens the server menu. Hidden while no server runs.
+// clients (User-Agent + connection, the Clients tab's unit) are connected now and how many it has
+// seen, and how many watchers it has, refreshed when LocalApiServer reports a change (at most once
+// a second); a click opens the server menu. Hidden while no server runs.
 import * as vscode from 'vscode';
 import { serverMenuCommandId, serverStatusBarItemId } from '../ids';
 import type { LiveServerReader, LiveServerState } from './live-server-state';
-import { plural } from '../../format/count-text';
-
-/**
- * The item's text for a state: `$(server-process) 127.0.0.1:6443 · 2 clients (5 in all) · 3 watchers`:
- * the clients connected now, then every one seen since the start.
- */
-export function statusBarText(s: LiveServerState): string {
-  return `$(server-process) 127.0.0.1:${s.port} · ${plural(s.connectedClients.length, 'client', { plain: true })} (${s.clients.length} in all) · ${plural(s.watchersTotal, 'watcher', { plain: true })}`;
-}
-
-export function statusBarTooltip(s: LiveServerState): string {
-  return [
-    `List/Watch local API server ${s.httpsUrl} (profile ${s.profileName})`,
-    `KUBECONFIG=${s.kubeconfigPath}`,
-    `Connected now: ${s.connectedClients.join(', ') || 'none'}`,
-    `Clients since the start: ${s.clients.map((c) => c.userAgent).join(', ') || 'none yet'}`,
-    'Click for the server menu',
-  ].join('\n');
-}
+import { statusBarText, statusBarTooltip } from './server-status-text';
 
 export class ServerStatusBar implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem(
@@ -41,14 +24,21 @@ export class ServerStatusBar implements vscode.Disposable {
     this.show(server.state());
   }
 
+  /**
+   * The live run's client count (its Clients tab's), read at each refresh: set once the live runs
+   * exist; undefined while none records the server (the server's own count then).
+   */
+  clientsInRun: () => number | undefined = () => undefined;
+
   private show(state: LiveServerState | undefined): void {
     if (!state) {
       this.item.hide();
       this.shownText = undefined;
       return;
     }
-    this.item.text = statusBarText(state);
-    this.item.tooltip = statusBarTooltip(state);
+    const inRun = this.clientsInRun() ?? state.clientsSeen;
+    this.item.text = statusBarText(state, inRun);
+    this.item.tooltip = statusBarTooltip(state, inRun);
     this.item.show();
     this.shownText = this.item.text;
   }

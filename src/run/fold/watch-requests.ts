@@ -1,6 +1,7 @@
 // No upstream counterpart: folds the model's `watchRequests`: a record per WATCH request from its
 // inputs (sent, answered, and for an imported watch its close, compared with the log), kept by
 // request id until it is answered so that its watcher and its reads can be told apart.
+import type { WatchCacheFreshnessWaitEvent } from '../../engine';
 import type { ScenarioInput } from '../trace/trace-format';
 import type { WatchRequestRecord } from '../run-model';
 import type { SeriesLimit } from './series-limit';
@@ -43,6 +44,14 @@ export class WatchRequestsFold {
     this.pendingById.set(input.requestId, { record: w, contentType: input.contentType ?? '' });
     if (this.records.length < this.limit) this.records.push(w);
     else this.series.truncate('watchRequests');
+  }
+
+  /** A freshness wait of the WATCH's request (a WatchList waits before its watcher starts). */
+  wait(e: WatchCacheFreshnessWaitEvent): void {
+    const w = this.pending(e.requestId)?.record;
+    if (!w) return;
+    w.waits = (w.waits ?? 0) + 1;
+    w.waitedMs = (w.waitedMs ?? 0) + e.waitedMs;
   }
 
   opened(at: number, input: WatchInput<'watch-opened'>): void {

@@ -1,6 +1,7 @@
 // No upstream counterpart: one watcher's WatcherTrack while its run is folded: a bounded log (its
 // first and last entries, the middle counted in `logDropped`), its first and last bookmark times,
 // and the close reasons its events and its client report, settled into one when it is finished.
+import type { WatcherTerminationCause } from '../../engine';
 import type { WatcherLogEntry, WatcherTrack } from '../run-model';
 
 const closeReasonText: Record<string, string> = {
@@ -20,6 +21,8 @@ export class TrackBuilder {
   closedReason = '';
   clientReason = '';
   graceful = false;
+  /** Who terminated it (traces written before the engine recorded it: the blocked dispatch). */
+  terminatedBy: WatcherTerminationCause = 'blockedDispatch';
   hasFinal = false;
   /**
    * Its client's reads are recorded one by one (`watch-event`, live runs): Read and Last RV come
@@ -92,7 +95,9 @@ export class TrackBuilder {
   finish(): WatcherTrack {
     const t = this.track;
     let closeReason = t.closeReason;
-    if (t.terminated)
+    if (t.terminated && this.terminatedBy === 'fault')
+      closeReason = 'terminated by the terminate-watcher fault';
+    else if (t.terminated)
       closeReason = this.graceful
         ? 'terminated (blocked dispatch, graceful drain)'
         : 'terminated (blocked dispatch)';

@@ -113,10 +113,14 @@ export class WatchersFold {
     if (!t) return;
     t.track.terminated = true;
     t.graceful = e.graceful;
+    t.terminatedBy = e.cause ?? 'blockedDispatch';
+    const graceful = e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : '';
     t.log(
       e.at,
       'terminated',
-      `terminated: blocked past the dispatch budget${e.graceful ? `, graceful (drains ${e.inputLen} buffered events)` : ''}`,
+      e.cause === 'fault'
+        ? `terminated by the terminate-watcher fault${graceful}`
+        : `terminated: blocked past the dispatch budget${graceful}`,
     );
   }
 
@@ -232,6 +236,7 @@ export class WatchersFold {
         const s = samples[samples.length - 1];
         t.track.eventsReceived = s.received;
         t.track.lastRvSent = s.lastRv;
+        if (g.bookmarksRead !== undefined) lineRead(t.track, at, g);
       });
   }
 
@@ -257,4 +262,19 @@ export class WatchersFold {
       return w;
     });
   }
+}
+
+/** Adds a `watchers` record's lines (kinds recorded) to the track's reads at `at`. */
+function lineRead(track: WatcherTrack, at: number, g: WatcherSampleGroup): void {
+  const reads = (track.lineReads ??= []);
+  const bookmarks = g.bookmarksRead ?? 0;
+  let r = reads[reads.length - 1];
+  if (r?.at !== at) {
+    r = { at, events: 0, bookmarks: 0, lastRv: 0 };
+    reads.push(r);
+  }
+  r.events += g.received - bookmarks;
+  r.bookmarks += bookmarks;
+  r.lastRv = g.lastRv;
+  if (g.lastEventRv !== undefined) r.lastEventRv = g.lastEventRv;
 }

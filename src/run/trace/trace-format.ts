@@ -159,6 +159,10 @@ export interface WatcherSampleGroup {
   received: number;
   /** metadata.resourceVersion of the last event the client read (0: none). */
   lastRv: number;
+  /** Live runs: how many of the lines read were BOOKMARKs (absent: kinds not recorded). */
+  bookmarksRead?: number;
+  /** Live runs: the RV of the last non-BOOKMARK line read here that carried one (absent: none). */
+  lastEventRv?: number;
   /** Absent: not recorded (a live run records what its clients read, not the buffers). */
   bufferFill?: number;
   /** The bookmark bucket's virtual second; null: in none; absent: not recorded (live runs). */

@@ -14,6 +14,17 @@ import {
   type CreateResourceOptions,
   type Resource,
 } from '../../../src/engine/apiserver';
+import { RunModelBuilder } from '../../../src/run/build-run-model';
+import type { RunHeader } from '../../../src/run/run-model';
+
+const runHeader: RunHeader = {
+  format: 'listwatch-trace',
+  version: 2,
+  scenario: 'live',
+  profile: '1.36',
+  seed: 0,
+  params: {},
+};
 
 async function started(o: Partial<CreateResourceOptions> = {}): Promise<Resource> {
   const clock = new FakeClock(0);
@@ -228,6 +239,27 @@ describe('fault hooks', () => {
       assert.strictEqual(
         r.metrics.samples()['apiserver_terminated_watchers_total{group="",resource="pods"}'],
         1,
+      );
+      r.stop();
+    });
+
+    it('records that the fault cut it, and the run model says so (not a blocked dispatch)', async () => {
+      const insp = new RecordingSink();
+      const r = await started({ eventSink: insp });
+      await r.watch({ namespace: 'ns', resourceVersion: '0' });
+      await r.step(10);
+      const [watcher] = r.cacher.registeredWatchers();
+      assert.strictEqual(watcher.terminate(), true);
+      await r.step(10);
+      const [terminated] = insp.ofType('watcher/terminated');
+      assert.strictEqual(terminated.cause, 'fault');
+      const b = new RunModelBuilder(runHeader);
+      for (const e of insp.events) b.add(e);
+      const [w] = b.finish().watchers;
+      assert.strictEqual(w.closeReason, 'terminated by the terminate-watcher fault');
+      assert.ok(
+        w.log.some((l) => l.text === 'terminated by the terminate-watcher fault'),
+        w.log.map((l) => l.text).join('\n'),
       );
       r.stop();
     });

@@ -387,6 +387,133 @@ describe('perfetto export', () => {
     );
   });
 
+  it("a live WatchList's reads are labelled by the lines its client read; an arrow only from a write it read", async () => {
+    const b = new RunModelBuilder({
+      format: 'listwatch-trace',
+      version: 2,
+      scenario: 'live',
+      profile: '1.36',
+      seed: 0,
+      params: {},
+    });
+    // rv 12 wrote the pod this fieldSelector watch matches; rv 13–19 wrote other pods.
+    b.addInput(0, {
+      action: 'seed',
+      objects: 11,
+      keyPrefix: '/registry/pods/',
+      revision: 11,
+      text: '',
+    });
+    b.addInput(5, {
+      action: 'writes',
+      verb: 'create',
+      count: 1,
+      revision: 12,
+      keyPrefix: '/registry/pods/default/',
+    });
+    b.addInput(8, {
+      action: 'writes',
+      verb: 'update',
+      count: 7,
+      revision: 19,
+      keyPrefix: '/registry/pods/default/',
+    });
+    b.add({
+      type: 'watcher/created',
+      at: 10,
+      watcherId: 7,
+      groupResource: { group: '', resource: 'pods' },
+      identifier: 'key: "/pods/default", labels: "", fields: "metadata.name=pod-1"',
+      chanSize: 10,
+      deadline: null,
+      allowWatchBookmarks: true,
+    });
+    b.addInput(10, {
+      action: 'watch-opened',
+      client: 'kubectl/v1.35.0',
+      requestId: 3,
+      watcherId: 7,
+      readsRecorded: true,
+    });
+    // The initial-events-end bookmark is put in the result channel before the client reads a line.
+    b.add({
+      type: 'watcher/bookmark',
+      at: 11,
+      watcherId: 7,
+      resourceVersion: 19,
+      outcome: 'delivered',
+      initialEventsEnd: true,
+    });
+    // The client reads ADDED (rv 12), then the BOOKMARK (rv 19).
+    b.add({
+      kind: 'metrics',
+      scope: 'watchers',
+      at: 12,
+      changes: [{ ids: [7], received: 1, lastRv: 12, bookmarksRead: 0, lastEventRv: 12 }],
+    });
+    b.add({
+      kind: 'metrics',
+      scope: 'watchers',
+      at: 13,
+      changes: [{ ids: [7], received: 1, lastRv: 19, bookmarksRead: 1 }],
+    });
+    const { text } = await exported(b.finish());
+    const file = JSON.parse(text) as TraceFile;
+    assert.strictEqual(schemaErrors(file), '');
+    const reads = file.traceEvents.filter(
+      (e): e is CompleteEvent => e.ph === 'X' && e.cat === 'delivery' && e.pid === watchersPid,
+    );
+    assert.deepStrictEqual(
+      reads.map((e) => [e.name, e.args?.lastRv, e.args?.write ?? null, e.bind_id ?? null]),
+      [
+        ['events read', 12, 'rv 12, written at 5 ms', reads[0]?.bind_id ?? null],
+        ['bookmark read', 19, null, null],
+      ],
+    );
+    assert.ok(reads[0].bind_id !== undefined, 'the ADDED read has its arrow');
+    const writes = file.traceEvents.filter(
+      (e): e is CompleteEvent => e.ph === 'X' && e.cat === 'etcd' && e.name.startsWith('writes'),
+    );
+    assert.deepStrictEqual(
+      writes.map((e) => [e.name, e.bind_id ?? null]),
+      [
+        ['writes → rv 11', null],
+        ['writes → rv 12', reads[0].bind_id],
+        ['writes → rv 19', null],
+      ],
+      'no arrow from the writes this watch never received',
+    );
+    assert.ok(!('bufferFill' in (reads[0].args ?? {})), 'a live run does not record buffers');
+  });
+
+  it('a live run is named on real time, with no seed', async () => {
+    const b = new RunModelBuilder({
+      format: 'listwatch-trace',
+      version: 2,
+      scenario: 'live',
+      profile: '1.36',
+      seed: 0,
+      params: {},
+    });
+    b.addInput(0, {
+      action: 'seed',
+      objects: 1,
+      keyPrefix: '/registry/pods/',
+      revision: 1,
+      text: '',
+    });
+    const file = JSON.parse((await exported(b.finish())).text) as TraceFile;
+    const process = file.traceEvents.find(
+      (e) => e.ph === 'M' && e.name === 'process_name' && e.pid === apiserverPid,
+    );
+    assert.strictEqual(
+      (process?.args as { name?: string } | undefined)?.name,
+      'apiserver · live (profile 1.36, real time)',
+    );
+    assert.ok(!('seed' in file.otherData), JSON.stringify(file.otherData));
+    assert.match(file.otherData.timeline, /^real time/);
+  });
+
   it('names from the run are bounded and shown, args keep them as data', async () => {
     const b = new RunModelBuilder({
       format: 'listwatch-trace',

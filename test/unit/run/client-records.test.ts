@@ -612,6 +612,54 @@ describe('clientRecords: a WatchList client relists by watching', () => {
     }
   });
 
+  it('`listwatch report` counts the clients that sent the LISTs, not every client', () => {
+    const r = new Run();
+    r.watch('wl-ctl/1.35', 0, { initialEvents: true, lastRv: 100 });
+    r.list('lw-ctl/1.33', 0, 10, { kvs: 3 });
+    r.list('lw-ctl/1.33', 800, 810, { kvs: 3 });
+    const summary = summarizeRecordedRun(r.model());
+    assert.match(summary.story[0], /^2 LISTs from 1 client /, summary.story.join('\n'));
+  });
+
+  it("`listwatch report`'s freshness waits count a WatchList WATCH's wait, as the metric does", () => {
+    const b = new RunModelBuilder({
+      format: 'listwatch-trace',
+      version: 2,
+      scenario: 'live',
+      profile: '1.36',
+      seed: 0,
+      params: {},
+    });
+    const gr = { group: '', resource: 'pods' };
+    b.addInput(0, {
+      action: 'watch',
+      client: 'kubectl/v1.35',
+      requestId: 4,
+      request: '/api/v1/pods?watch=1&sendInitialEvents=true&allowWatchBookmarks=true',
+    });
+    b.add({
+      type: 'watchcache/wait',
+      at: 1,
+      groupResource: gr,
+      requestId: 4,
+      resourceVersion: 20,
+      cacheResourceVersion: 20,
+      waitedMs: 3,
+      outcome: 'caught-up',
+    });
+    b.addInput(5, { action: 'watch-opened', client: 'kubectl/v1.35', requestId: 4, watcherId: 1 });
+    const summary = summarizeRecordedRun(b.finish());
+    const t = summary.tables.find((x) => x.title.startsWith('Per client'));
+    assert.ok(t);
+    const col = t.columns.indexOf('freshness waits');
+    assert.ok(col > 0, t.columns.join(', '));
+    assert.deepStrictEqual(
+      t.rows.map((row) => [row[0], row[col]]),
+      [['kubectl/v1.35', 1]],
+    );
+    assert.match(t.note ?? '', /apiserver_watch_cache_read_wait_seconds_count/);
+  });
+
   it('`listwatch report` of a live run names the WatchList relist and its rule', () => {
     const r = new Run();
     r.watch('wl-ctl/1.35', 0, {

@@ -2,6 +2,8 @@
 // read from the engine, clients by user agent, and recent lists folded from engine events by
 // request id, with the bounds that keep the memory flat.
 import * as assert from 'assert';
+import { readFileSync } from 'fs';
+import * as path from 'path';
 import { DebugState, debugStatePath, requestKind } from '../../../src/server/debug-state';
 import { ApiServer } from '../../../src/server/api-server';
 import { startAdminServer, type AdminServer } from './admin-server';
@@ -251,5 +253,15 @@ describe('debug state (src/server/debug-state.ts)', () => {
       ['proxy', 'other'],
     ];
     for (const [verb, kind] of table) assert.strictEqual(requestKind(verb), kind, verb);
+  });
+
+  it("the README says what each watcher RV is: the watcher's own and the client's", () => {
+    // Two fields named lastResourceVersion side by side: a reader must be told which is which.
+    const readme = readFileSync(path.join(__dirname, '../../../../README.md'), 'utf8');
+    const at = readme.indexOf('`GET /debug/listwatch/v1/state`');
+    assert.ok(at >= 0, 'the README describes GET /debug/listwatch/v1/state');
+    const section = readme.slice(at, readme.indexOf('\n#', at));
+    assert.match(section, /`lastResourceVersion` is the watcher's own/);
+    assert.match(section, /`clientRead\.lastResourceVersion` is what the client read/);
   });
 });

@@ -400,6 +400,17 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
           : [],
       );
       assert.strictEqual(readsAt.length, 3, `${c.name}: lines read in watchers records`);
+      // Each record says the kinds of the lines read: three events, no bookmark, the last at lastRv.
+      const kinds = records.flatMap((r) =>
+        r.kind === 'metrics' && r.scope === 'watchers'
+          ? r.changes.map((g) => [g.bookmarksRead, g.lastEventRv])
+          : [],
+      );
+      assert.deepStrictEqual(
+        [kinds.every(([b]) => b === 0), kinds[kinds.length - 1]?.[1]],
+        [true, lastRv],
+        `${c.name}: line kinds recorded`,
+      );
       const openedAt = track.states[0].at;
       if (openedAt < readsAt[0]) {
         const before = watcherFiguresAt(track, openedAt, end);

@@ -1,0 +1,52 @@
+// Tests for ApiServer.connectedClients / clientsSeen and the status bar's text: a client is a
+// User-Agent on one connection (the Clients tab's unit), so the status bar and the tab agree.
+import * as assert from 'assert';
+import { Agent, request as httpRequest } from 'node:http';
+import { ApiServer } from '../../../src/server/api-server';
+import { statusBarText } from '../../../src/extension/server/server-status-text';
+import type { LiveServerState } from '../../../src/extension/server/live-server-state';
+
+function get(server: ApiServer, agent: Agent, userAgent: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${server.url}/api/v1/namespaces/default/pods`,
+      { agent, headers: { authorization: `Bearer ${server.token}`, 'user-agent': userAgent } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('connected clients (User-Agent + connection, as the Clients tab counts)', () => {
+  it('one User-Agent on two connections is two clients, connected and in the run', async () => {
+    const server = await ApiServer.start({ port: 0, seed: { pods: 1 } });
+    const a = new Agent({ keepAlive: true, maxSockets: 1 });
+    const b = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const ua = 'kubectl/v1.33.1 (linux/amd64)';
+      assert.strictEqual(await get(server, a, ua), 200);
+      assert.strictEqual(await get(server, a, ua), 200);
+      assert.strictEqual(await get(server, b, ua), 200);
+      assert.deepStrictEqual(server.connectedClients(), [ua, ua]);
+      assert.strictEqual(server.clientsSeen(), 2);
+      const text = statusBarText({
+        port: 6443,
+        connectedClients: server.connectedClients(),
+        clientsSeen: server.clientsSeen(),
+        watchersTotal: 0,
+      } as unknown as LiveServerState);
+      assert.strictEqual(
+        text,
+        '$(server-process) 127.0.0.1:6443 · 2 clients connected (2 in the run) · 0 watchers',
+      );
+    } finally {
+      a.destroy();
+      b.destroy();
+      await server.stop();
+    }
+  });
+});
