@@ -97,7 +97,8 @@ function writeTraces(): { imported: string; plain: string; report: ImportReport 
     },
     req('watch', `/api/v1/pods?${watchList}`, informer, 71, 371),
     // A lister joined from a second file: its first page answered 504 and sent again as it was (a
-    // retry in its chain), then a LIST without limit that came back whole (a single LIST).
+    // retry in its chain), its second page, then a LIST without limit that came back whole (a
+    // single LIST).
     {
       ...req('list', '/api/v1/pods?limit=100', lister, 500, 500.1, 504),
       joinedBy: 'audit-id' as const,
@@ -106,6 +107,13 @@ function writeTraces(): { imported: string; plain: string; report: ImportReport 
       ...req('list', '/api/v1/pods?limit=100', lister, 501, 501.2),
       joinedBy: 'time-verb-url' as const,
     },
+    req(
+      'list',
+      `/api/v1/pods?limit=100&continue=${token('default/web-99', 41007)}`,
+      lister,
+      502,
+      502.2,
+    ),
     req('list', '/api/v1/configmaps', lister, 510, 510.1),
   ])
     b.request(r);
@@ -117,7 +125,7 @@ function writeTraces(): { imported: string; plain: string; report: ImportReport 
     text: '{"kind":"Event","userAgent":"<b>bold</b>',
   });
   const report = b.finish({
-    records: 14,
+    records: 15,
     lines: 4242,
     skipped: 0,
     rejected: 1,
@@ -199,7 +207,7 @@ describe('the inspector: the Import tab', function () {
     const rows = await inspectorHook(page, (h: InspectorHook) => h.importRows());
     assert.deepStrictEqual(rows, [
       ['backup-agent/1.7.0', 'LISTs only', '5', '5', '0', '1', '0', '0', '0', '2', '—'],
-      ['lister/2.0', 'LISTs only', '3', '3', '0', '0', '0', '1', '0', '1', '—'],
+      ['lister/2.0', 'LISTs only', '4', '4', '0', '0', '0', '1', '0', '1', '—'],
       ['evil/1.0', 'LIST + WATCH', '2', '1', '1', '0', '0', '0', '1', '1', '30 s'],
       ['informer/1.35.0', 'WatchList', '2', '0', '2', '0', '0', '0', '1', '0', '30 s'],
     ]);
@@ -263,7 +271,7 @@ describe('the inspector: the Import tab', function () {
     const joins = joinsText(traces.report);
     assert.strictEqual(
       joins,
-      '1 by Audit-Id, 1 by time+verb+URL (the joins rule), 10 from one file only (not joined)',
+      '1 by Audit-Id, 1 by time+verb+URL (the joins rule), 11 from one file only (not joined)',
     );
     assert.ok(cli.includes(`Joined across files: ${joins}`), 'the CLI says the same');
     const summary = panel().locator('.import-summary');
@@ -279,7 +287,7 @@ describe('the inspector: the Import tab', function () {
     const chain = detail.locator('li[data-chain="4"]');
     await chain.waitFor({ timeout: uiTimeoutMs });
     const chainText = (await chain.textContent()) ?? '';
-    assert.match(chainText, /1 page \(1 retry\) of limit 100 · codes 504 200/);
+    assert.match(chainText, /2 pages \(1 retry\) of limit 100 · codes 504 200 200/);
     const lister4 = traces.report.clients.find((c) => c.userAgent === lister)!;
     const retry = chainRetryTexts(lister4.paginationChains[0]);
     assert.deepStrictEqual(retry, [
