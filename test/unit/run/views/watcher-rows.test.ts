@@ -7,27 +7,9 @@ import { WatcherRows } from '../../../../src/extension/panel/watcher-rows';
 import type { WatcherRow } from '../../../../src/protocol';
 import type { RunModel, WatcherTrack } from '../../../../src/run/run-model';
 import { watcherStateText } from '../../../../src/run/views/watcher-states';
+import { watcherTrack } from './watcher-track-fixture';
 
-function track(over: Partial<WatcherTrack>): WatcherTrack {
-  return {
-    id: '1',
-    selector: '',
-    contentType: 'application/json',
-    states: [],
-    bookmarkFloorRv: 0,
-    lastRvSent: 0,
-    bufferFill: 0,
-    bufferCapacity: 10,
-    bookmarksReceived: 0,
-    bookmarksDropped: {},
-    eventsReceived: 0,
-    terminated: false,
-    closeReason: '',
-    log: [],
-    logDropped: 0,
-    ...over,
-  };
-}
+const track = watcherTrack;
 
 function model(watchers: WatcherTrack[], durationMs: number): RunModel {
   return {

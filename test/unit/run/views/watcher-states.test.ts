@@ -8,27 +8,9 @@ import {
   watcherPhaseAt,
   watcherTransitions,
 } from '../../../../src/run/views/watcher-states';
+import { watcherTrack } from './watcher-track-fixture';
 
-function track(over: Partial<WatcherTrack>): WatcherTrack {
-  return {
-    id: '1',
-    selector: '',
-    contentType: 'application/json',
-    states: [],
-    bookmarkFloorRv: 0,
-    lastRvSent: 0,
-    bufferFill: 0,
-    bufferCapacity: 10,
-    bookmarksReceived: 0,
-    bookmarksDropped: {},
-    eventsReceived: 0,
-    terminated: false,
-    closeReason: '',
-    log: [],
-    logDropped: 0,
-    ...over,
-  };
-}
+const track = watcherTrack;
 
 // Opened waiting at 100, the bookmark after its floor received at 2000, sent at 2010, closed at 5000.
 const watchList = track({
