@@ -82,8 +82,10 @@ export interface ImportFileResult {
   format: ImportFormat | undefined;
   bytes: number;
   lines: number;
-  /** Requests whose first source is in this file. */
+  /** Requests with a source in this file (a request joined across files counts in each). */
   records: number;
+  /** Of those, the requests joined to another file's records (by audit ID, or time, verb and URL). */
+  joined: number;
   rejected: number;
   /** Lines of the format that complete no request by themselves (blank, about no request, or inside a block). */
   skipped: number;
@@ -184,6 +186,7 @@ export async function importFiles(
       bytes: 0,
       lines: 0,
       records: 0,
+      joined: 0,
       rejected: 0,
       skipped: 0,
     };
@@ -211,8 +214,13 @@ export async function importFiles(
     maxPending: options.maxPending ?? defaultMaxPending,
     emit: (r) => {
       result.records++;
-      const stats = byName.get(r.sources[0]?.file ?? '');
-      if (stats) stats.records++;
+      const files = new Set(r.sources.map((src) => src.file));
+      for (const file of files) {
+        const stats = byName.get(file);
+        if (!stats) continue;
+        stats.records++;
+        if (files.size > 1) stats.joined++;
+      }
       sink.request(r);
     },
     opened: (fields) => sink.watchOpened?.(fields),

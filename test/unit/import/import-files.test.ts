@@ -218,10 +218,11 @@ describe('import: importFiles', () => {
     // The first value of each field: the audit event's, then what only httplog says (srcIP, latency).
     assert.deepStrictEqual([b.sourceIP, b.latencyMs, b.code], ['10.0.0.9', 8988, 200]);
     assert.deepStrictEqual(
-      result.files.map((f) => [f.file, f.records]),
+      result.files.map((f) => [f.file, f.records, f.joined]),
       [
-        ['audit.log', 4],
-        ['kube-apiserver.log', 1],
+        // Each file counts the requests it has records of: a and b are in both (joined).
+        ['audit.log', 4, 2],
+        ['kube-apiserver.log', 3, 2],
       ],
     );
   });

@@ -283,6 +283,22 @@ describe('import: a client log without Audit-Id joined to its audit log by time,
         if (files > 1) assert.ok(r.joinedBy, `${c.name}: ${r.id} joined silently`);
         else assert.strictEqual(r.joinedBy, undefined, `${c.name}: ${r.id}`);
       }
+      // Each file counts every request it has a record of, joined or not (the second review saw
+      // a -v=6 file joined by time counted 0), and how many of those were joined.
+      const joined = c.joins.auditID + c.joins.timeVerbURL;
+      for (const f of result.files) {
+        const own = requests.filter((r) => r.sources.some((s) => s.file === f.file));
+        assert.deepStrictEqual(
+          [f.records, f.joined],
+          [own.length, own.filter((r) => r.joinedBy).length],
+          `${c.name}: ${f.file}`,
+        );
+      }
+      assert.strictEqual(
+        result.files.reduce((n, f) => n + f.joined, 0),
+        joined * 2,
+        `${c.name}: each join counted in both its files`,
+      );
     });
   }
 });
