@@ -139,7 +139,7 @@ export function renderImportReport(r: ImportReport): string {
   for (const c of r.clients)
     if (c.singleLists > 0)
       out.push(
-        `  ${visibleText(clipped(c.userAgent, 40)) || '(none)'}: ${singleListsText(c.singleLists)}`,
+        `  ${visibleText(clipped(c.userAgent, 40)) || '(none)'}: ${singleListsText(c.singleLists, c.singleListsRetried)}`,
       );
   const relists = r.clients.flatMap((c) => c.relistDetails.map((x) => [c, x] as const));
   out.push('', `Relists (${formatCount(r.clients.reduce((s, c) => s + c.relists, 0))}):`);

@@ -194,6 +194,7 @@ class ClientFold {
       chainsTotal: chains.total,
       chainsDropped: chains.dropped,
       singleLists: chains.singleLists,
+      singleListsRetried: chains.singleListsRetried,
       relists: this.relists.total,
       relistDetails: this.relists.items(),
       relistsDropped: this.relists.dropped,

@@ -85,6 +85,8 @@ export class PaginationChains {
   private readonly retained = new Retained<PaginationChain>(maxChainsPerClient);
   /** LISTs from scratch that came back whole: not chains. */
   private singleLists = 0;
+  /** Of the single LISTs, those sent again after a 429 or 5xx before they came back whole. */
+  private singleListsRetried = 0;
   /** The single LISTs a relist may still claim (relisted): counted, not kept. */
   private readonly singles = new WeakSet<PaginationChain>();
 
@@ -232,12 +234,19 @@ export class PaginationChains {
     if (this.singles.has(c)) {
       this.singles.delete(c);
       this.singleLists--;
+      if (c.retries?.length) this.singleListsRetried--;
       this.retained.add(c, chainNotable(c));
     }
   }
 
   /** Settles the chains still open (the log ended) and returns the kept ones. */
-  finish(): { chains: PaginationChain[]; total: number; dropped: number; singleLists: number } {
+  finish(): {
+    chains: PaginationChain[];
+    total: number;
+    dropped: number;
+    singleLists: number;
+    singleListsRetried: number;
+  } {
     for (const open of this.open.values()) for (const o of open) this.settle(o);
     this.open.clear();
     const chains = this.retained.items().sort((a, b) => a.id - b.id);
@@ -246,6 +255,7 @@ export class PaginationChains {
       total: this.retained.total,
       dropped: this.retained.dropped,
       singleLists: this.singleLists,
+      singleListsRetried: this.singleListsRetried,
     };
   }
 
@@ -263,6 +273,7 @@ export class PaginationChains {
   private keep(c: PaginationChain): void {
     if (singleList(c)) {
       this.singleLists++;
+      if (c.retries?.length) this.singleListsRetried++;
       this.singles.add(c);
       return;
     }

@@ -76,6 +76,8 @@ export interface ImportedClient {
   chainsDropped: number;
   /** LISTs from scratch that came back whole (pagination-chains.ts chainRule): in `lists`, not chains. */
   singleLists: number;
+  /** Of those, the ones sent again after a 429 or 5xx before they came back whole (optional: older reports). */
+  singleListsRetried?: number;
   relists: number;
   relistDetails: Relist[];
   relistsDropped: number;

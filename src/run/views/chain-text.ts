@@ -59,8 +59,11 @@ export function chainRetryTexts(c: PaginationChain): string[] {
 export const chainOrphanText = 'its first token came from a page before the log';
 
 /** A client's LISTs that came back whole: counted, not chains (chainRule). */
-export function singleListsText(n: number): string {
-  return `${plural(n, 'single LIST')} (from scratch, came back whole in one page: not chains)`;
+export function singleListsText(n: number, retried = 0): string {
+  const again = retried
+    ? `; ${retried === n ? (n === 1 ? 'it was' : 'each was') : `${formatCount(retried)} ${retried === 1 ? 'was' : 'were'}`} sent again after a 429 or 5xx answer (a retry, not another LIST)`
+    : '';
+  return `${plural(n, 'single LIST')} (from scratch, came back whole in one page: not chains${again})`;
 }
 
 /**

@@ -10,6 +10,7 @@ import * as path from 'path';
 import { encodeContinue } from '../../../src/engine/storage/continue';
 import { importFiles } from '../../../src/import/import-files';
 import { ImportReportBuilder } from '../../../src/import/import-report';
+import { singleListsText } from '../../../src/run/views/chain-text';
 import type { ImportedRequest } from '../../../src/run/imported-request';
 
 const fixtures = path.resolve(__dirname, '../../../../test/fixtures/import');
@@ -105,6 +106,8 @@ describe('pagination chains: the rule, case by case', () => {
       retries?: Array<{ attempt: number; retryOf: number }>;
     }>;
     singleLists: number;
+    /** Of the single LISTs, those retried (0 when absent). */
+    singleListsRetried?: number;
   }> = [
     {
       name: 'a retried first page (504, the same query, no continue) stays in its chain',
@@ -152,6 +155,7 @@ describe('pagination chains: the rule, case by case', () => {
       reqs: () => [list(0, '', { code: 504 }), list(1, '', { answer: '' })],
       want: [],
       singleLists: 1,
+      singleListsRetried: 1,
     },
     {
       name: 'a first page that failed, then a LIST from scratch with another query, is two chains',
@@ -226,5 +230,12 @@ describe('pagination chains: the rule, case by case', () => {
         c.want,
       );
       assert.strictEqual(cl.singleLists, c.singleLists);
+      // A retried single LIST is said, not lost with its chain (the second review).
+      assert.strictEqual(cl.singleListsRetried ?? 0, c.singleListsRetried ?? 0);
+      if (c.singleListsRetried)
+        assert.match(
+          singleListsText(cl.singleLists, cl.singleListsRetried),
+          /^1 single LIST \(from scratch, came back whole in one page: not chains; it was sent again after a 429 or 5xx answer \(a retry, not another LIST\)\)$/,
+        );
     });
 });
