@@ -3,26 +3,10 @@
 import * as assert from 'assert';
 import { byInterest, endedWithError } from '../../../../src/run/views/watcher-interest';
 import type { WatcherTrack } from '../../../../src/run/run-model';
+import { watcherTrack } from './watcher-track-fixture';
 
 function watcher(id: string, over: Partial<WatcherTrack> = {}): WatcherTrack {
-  return {
-    id,
-    selector: '',
-    contentType: 'application/json',
-    states: [{ at: 0, state: 'WaitingForBookmark' }],
-    bookmarkFloorRv: 0,
-    lastRvSent: 0,
-    bufferFill: 0,
-    bufferCapacity: 10,
-    bookmarksReceived: 0,
-    bookmarksDropped: {},
-    eventsReceived: 0,
-    terminated: false,
-    closeReason: '',
-    log: [],
-    logDropped: 0,
-    ...over,
-  };
+  return watcherTrack({ id, states: [{ at: 0, state: 'WaitingForBookmark' }], ...over });
 }
 
 describe('watchers by interest', () => {
