@@ -8,6 +8,7 @@ import type { ContinueTokenExplanation, ListRecord, PanelModel } from '../src/pr
 import { formatVirtualTime } from '../src/run/views/watcher-states';
 import { listEtcdRequests, listEtcdRequestsText } from '../src/run/views/list-etcd-requests';
 import { formatCount, plural } from '../src/format/count-text';
+import { shortClientName } from '../src/run/views/client-name';
 import { columnLegend, h, replaceChildren, s, svgText, visibleText } from './dom';
 import { button } from './toolkit';
 import { VirtualTable } from './virtual-table';
@@ -172,7 +173,7 @@ export class ListsView {
         {
           id: 'at',
           title: 'Time',
-          width: '7em',
+          width: '6em',
           align: 'end',
           render: (l, c) => {
             c.textContent = formatVirtualTime(l.at);
@@ -182,9 +183,10 @@ export class ListsView {
         {
           id: 'client',
           title: 'Client',
-          width: 'minmax(5em, 0.8fr)',
+          width: 'minmax(9em, 0.8fr)',
           render: (l, c) => {
-            c.textContent = visibleText(l.client ?? '') || 'the cacher';
+            // The short name, as the Clients tab shows it; the whole User-Agent in the tooltip.
+            c.textContent = visibleText(shortClientName(l.client ?? '')) || 'the cacher';
             c.title = l.client ?? "the watch cache's own reflector";
           },
           sortKey: (l) => l.client ?? '',
@@ -192,7 +194,7 @@ export class ListsView {
         {
           id: 'request',
           title: 'Request',
-          width: 'minmax(12em, 3fr)',
+          width: 'minmax(11em, 3fr)',
           render: (l, c) => {
             c.textContent = l.request;
             c.title = l.request;
@@ -215,7 +217,7 @@ export class ListsView {
         {
           id: 'rule',
           title: 'Rule',
-          width: 'minmax(10em, 2fr)',
+          width: 'minmax(8em, 2fr)',
           render: (l, c) => {
             c.textContent = l.rule;
             c.title = l.rule;

@@ -300,11 +300,6 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
     load: async () => (await runs.get()).listScenarios(),
   });
   const liveRuns = new LiveRuns(current, inspector, log, () => serverFeature.loaded?.recordLive);
-  // The status bar counts clients as the live run's Clients tab does.
-  serverStatusBar.clientsInRun = () => {
-    const run = liveRuns.list()[0];
-    return run && liveRuns.isRunning(run.id) ? liveRuns.model(run.id)?.clients?.length : undefined;
-  };
   const runsView = new RunsViewProvider(store, current, liveRuns);
   const runsTree = vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView });
   runsView.attach(runsTree);

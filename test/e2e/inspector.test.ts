@@ -370,14 +370,21 @@ describe('the List/Watch Inspector in the workbench', function () {
     // The Watchers view follows the open run; a click there selects the watcher in the panel.
     await runs.locator('.monaco-list-row', { hasText: 'Slow watcher termination' }).first().click();
     await waitForRun(/fastWatchers=20/);
+    // The Watchers pane is folded at first (the side bar opens Scenarios and Runs): open it, and
+    // fold Scenarios so it has room.
+    await setPaneExpanded('Scenarios', false);
     await setPaneExpanded('Watchers', true);
     const watchers = page.locator('.pane', {
       has: page.locator('.pane-header', { hasText: 'Watchers' }),
     });
-    const watcherRow = watchers.locator('.monaco-list-row', { hasText: 'watcher 3' }).first();
+    const watcherRow = watchers.locator('.monaco-list-row', { hasText: /^watcher \d+/ }).first();
     await watcherRow.waitFor({ timeout: uiTimeoutMs });
+    const id = /^watcher (\d+)/.exec((await watcherRow.textContent()) ?? '')?.[1];
+    assert.ok(id, 'the Watchers view names its watchers');
     await watcherRow.click();
-    await panel().locator('.detail h2', { hasText: 'Watcher 3' }).waitFor({ timeout: uiTimeoutMs });
+    await panel()
+      .locator('.detail h2', { hasText: `Watcher ${id}` })
+      .waitFor({ timeout: uiTimeoutMs });
     await shot('12-sidebar-watchers.png');
     await page.keyboard.press('Control+B');
   });

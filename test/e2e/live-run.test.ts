@@ -145,6 +145,15 @@ describe('the live run in the workbench', function () {
     assert.strictEqual(await rows.count(), 3, 'the three pages of get --chunk-size=2');
     await rows.last().click();
     await panel().locator('#view-lists .detail').first().waitFor({ timeout: uiTimeoutMs });
+    // With the detail pane open, the Client column still reads whole ("kubectl/v1.35.2", not
+    // "kubec…", as the second review saw it at 1400 px).
+    const clientCell = rows.last().locator('.vt-cell').nth(1);
+    const [clientText, overflow] = await clientCell.evaluate((e) => [
+      e.textContent ?? '',
+      e.scrollWidth - e.clientWidth,
+    ]);
+    assert.match(String(clientText), /^kubectl\/v1\.\d+\.\d+$/);
+    assert.ok(Number(overflow) <= 0, `the Client cell "${clientText}" is cut by ${overflow} px`);
     // Following: the scrubber stands at the run's end, which grew past the LISTs.
     const [following, at, end] = await hook((h) => [h.following(), h.time(), h.durationMs()]);
     assert.ok(following && end !== undefined && at === end && end > 0, `${at} of ${end}`);

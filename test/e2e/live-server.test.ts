@@ -181,7 +181,10 @@ describe('the local API server in the workbench', function () {
     const clients = k ? 2 : 1;
     // Both hold their watch open; the run has the same two clients as its Clients tab counts them.
     const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-    const expectedStatus = `(${clients} in the run) · ${count(clients, 'watcher', 'watchers')}`;
+    // Connected now, then every connection's client seen since the start (discovery included).
+    const expectedStatus = new RegExp(
+      `${count(clients, 'client', 'clients')} connected \\(\\d+ since the start\\) · ${count(clients, 'watcher', 'watchers')}`,
+    );
     await page
       .locator('.statusbar-item', { hasText: expectedStatus })
       .waitFor({ timeout: uiTimeoutMs });

@@ -24,21 +24,14 @@ export class ServerStatusBar implements vscode.Disposable {
     this.show(server.state());
   }
 
-  /**
-   * The live run's client count (its Clients tab's), read at each refresh: set once the live runs
-   * exist; undefined while none records the server (the server's own count then).
-   */
-  clientsInRun: () => number | undefined = () => undefined;
-
   private show(state: LiveServerState | undefined): void {
     if (!state) {
       this.item.hide();
       this.shownText = undefined;
       return;
     }
-    const inRun = this.clientsInRun() ?? state.clientsSeen;
-    this.item.text = statusBarText(state, inRun);
-    this.item.tooltip = statusBarTooltip(state, inRun);
+    this.item.text = statusBarText(state);
+    this.item.tooltip = statusBarTooltip(state);
     this.item.show();
     this.shownText = this.item.text;
   }

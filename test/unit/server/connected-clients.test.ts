@@ -22,7 +22,7 @@ function get(server: ApiServer, agent: Agent, userAgent: string): Promise<number
 }
 
 describe('connected clients (User-Agent + connection, as the Clients tab counts)', () => {
-  it('one User-Agent on two connections is two clients, connected and in the run', async () => {
+  it('one User-Agent on two connections is two clients, connected and seen since the start', async () => {
     const server = await ApiServer.start({ port: 0, seed: { pods: 1 } });
     const a = new Agent({ keepAlive: true, maxSockets: 1 });
     const b = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -41,7 +41,7 @@ describe('connected clients (User-Agent + connection, as the Clients tab counts)
       } as unknown as LiveServerState);
       assert.strictEqual(
         text,
-        '$(server-process) 127.0.0.1:6443 · 2 clients connected (2 in the run) · 0 watchers',
+        '$(server-process) 127.0.0.1:6443 · 2 clients connected (2 since the start) · 0 watchers',
       );
     } finally {
       a.destroy();
