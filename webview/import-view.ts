@@ -283,7 +283,10 @@ export class ImportView {
         ? h('ol', { class: 'client-requests import-chains' }, ...items)
         : h('p', { class: 'hint', text: c.lists ? 'No pagination chain.' : 'No LIST.' }),
       c.singleLists > 0 &&
-        h('p', { class: 'import-single-lists', text: singleListsText(c.singleLists, c.singleListsRetried) }),
+        h('p', {
+          class: 'import-single-lists',
+          text: singleListsText(c.singleLists, c.singleListsRetried),
+        }),
     );
   }
 
