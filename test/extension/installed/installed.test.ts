@@ -47,6 +47,8 @@ describe('the installed .vsix', () => {
       'dist/extension.js',
       ...featureChunks,
       'dist/run-worker.js',
+      // The server's OpenAPI definitions, read by dist/extension-server.js (esbuild.js).
+      'dist/kubernetes-openapi-definitions.json',
       'media/icon.png',
       'media/activity.svg',
       'package.json',

@@ -14,7 +14,7 @@ const builtInVerbs = [
   'watch',
 ];
 
-function served(r: Omit<ServedResource, 'engine' | 'listKind'>): ServedResource {
+export function served(r: Omit<ServedResource, 'engine' | 'listKind'>): ServedResource {
   return { ...r, listKind: `${r.kind}List`, engine: {} as Resource };
 }
 
