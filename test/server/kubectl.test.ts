@@ -378,6 +378,23 @@ function describeKubectl(k: Kubectl): void {
       });
     }
 
+    // Before 1.25 kubectl validates a manifest itself, against the v2 document's definitions.
+    if (k.minor < 25)
+      it('create -f pod.yaml with an unknown container field is refused by the client, from the served v2 schema', async () => {
+        const manifest = path.join(serve.dir, `pod-bogus-${k.gitVersion}.yaml`);
+        fs.writeFileSync(
+          manifest,
+          'apiVersion: v1\nkind: Pod\nmetadata:\n  name: bogus\nspec:\n  containers:\n  - name: a\n    image: busybox\n    bogus: 1\n',
+        );
+        const r = await run(['create', '-f', manifest]);
+        assert.strictEqual(r.code, 1, r.stdout);
+        assert.match(
+          r.stderr,
+          /ValidationError\(Pod\.spec\.containers\[0\]\): unknown field "bogus" in io\.k8s\.api\.core\.v1\.Container/,
+        );
+        await serve.json('GET', `${pods}/bogus`, 404);
+      });
+
     it('apply -f pod.yaml twice: the second apply patches the containers merged by name (the served patch merge keys)', async () => {
       const manifest = path.join(serve.dir, `pod-apply-${k.gitVersion}.yaml`);
       const write = (containers: [name: string, image: string][]): void =>
