@@ -40,10 +40,10 @@ let definitions: Readonly<Record<string, Schema>> | undefined;
 let byGroupVersionKind: ReadonlyMap<string, string> | undefined;
 
 /**
- * Every built-in definition by name. Read and parsed on first use (0.7 MB of JSON, about 10 ms),
+ * GetOpenAPIDefinitions: every built-in definition by name. Read and parsed on first use (0.7 MB of JSON, about 10 ms),
  * so that `serve` starts without it.
  */
-export function builtInDefinitions(): Readonly<Record<string, Schema>> {
+export function getOpenAPIDefinitions(): Readonly<Record<string, Schema>> {
   definitions ??= JSON.parse(readFileSync(definitionsPath, 'utf8')) as Record<string, Schema>;
   return definitions;
 }
@@ -63,7 +63,7 @@ export function builtInDefinitionName(
 ): string | undefined {
   if (!byGroupVersionKind) {
     const index = new Map<string, string>();
-    for (const [name, s] of Object.entries(builtInDefinitions())) {
+    for (const [name, s] of Object.entries(getOpenAPIDefinitions())) {
       const gvks = (s['x-kubernetes-group-version-kind'] ?? []) as {
         group: string;
         version: string;

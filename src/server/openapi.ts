@@ -15,7 +15,7 @@
 import { createHash } from 'crypto';
 import {
   builtInDefinitionName,
-  builtInDefinitions,
+  getOpenAPIDefinitions,
   definitionClosure,
   listMetaDefinition,
   objectMetaDefinition,
@@ -75,7 +75,7 @@ function listDefinitionName(r: ServedResource): string {
  * resource, each kind's list and the meta/v1 Patch and Status bodies.
  */
 function definitionsFor(resources: readonly ServedResource[]): Record<string, Schema> {
-  const builtIns = builtInDefinitions();
+  const builtIns = getOpenAPIDefinitions();
   const all: Record<string, Schema> = { ...builtIns };
   for (const r of resources) {
     const name = definitionName(r);
@@ -112,7 +112,7 @@ function listSchema(r: ServedResource): Schema {
 
 /** apiVersion and kind as every built-in kind has them (Pod's, word for word). */
 function standardProperties(): Record<string, Schema> {
-  const pod = builtInDefinitions()[builtInDefinitionName('', 'v1', 'Pod') ?? ''];
+  const pod = getOpenAPIDefinitions()[builtInDefinitionName('', 'v1', 'Pod') ?? ''];
   return (pod?.properties ?? {}) as Record<string, Schema>;
 }
 
