@@ -40,8 +40,8 @@ let definitions: Readonly<Record<string, Schema>> | undefined;
 let byGroupVersionKind: ReadonlyMap<string, string> | undefined;
 
 /**
- * GetOpenAPIDefinitions: every built-in definition by name. Read and parsed on first use (0.7 MB of JSON, about 10 ms),
- * so that `serve` starts without it.
+ * GetOpenAPIDefinitions: every built-in definition by name, read and parsed (0.7 MB of JSON) on
+ * first use, so that `serve` starts without them.
  */
 export function getOpenAPIDefinitions(): Readonly<Record<string, Schema>> {
   definitions ??= JSON.parse(readFileSync(definitionsPath, 'utf8')) as Record<string, Schema>;
