@@ -1,9 +1,12 @@
 // Mirrors the generated.proto messages of k8s.io/api (core, apps, batch, networking, policy, rbac,
-// scheduling, authentication, authorization, coordination, events: v1) and k8s.io/apimachinery
-// (meta/v1, util/intstr, api/resource, runtime) at release-1.36, as facts of the wire format: per
-// message, its fields in Go declaration order (the order encoding/json writes them), each as
-// `number jsonName type [flags] [GoName]`. Derived from the types' `protobuf:` and `json:` struct tags
-// and checked field by field against the generated.proto files; not a copy of them.
+// scheduling, authentication, authorization, coordination, events, discovery: v1; autoscaling/v2)
+// and k8s.io/apimachinery (meta/v1, util/intstr, api/resource, runtime) at release-1.36, as facts
+// of the wire format: per message, its fields in Go declaration order (the order encoding/json
+// writes them), each as `number jsonName type [flags] [GoName]`. Derived from the types' `protobuf:`
+// and `json:` struct tags and checked field by field against the generated.proto files; not a copy
+// of them. The kinds: what kubectl's typed commands send, and every other built-in kind the served
+// table has (client-go controllers send protobuf too), apiextensions' CustomResourceDefinition aside
+// (kubectl applies CRDs as JSON). Two packages' messages of one name are `package_Name`.
 //
 // type: string | bool | int32 | int64 | bytes | a message below | []T (repeated) | map<string,T>.
 // flags (none: a value field with omitempty):
@@ -59,6 +62,25 @@ export const protobufMessages: Readonly<Record<string, string>> = {
     10 note string; 11 type string; 12 deprecatedSource EventSource;
     13 deprecatedFirstTimestamp Time; 14 deprecatedLastTimestamp Time; 15 deprecatedCount int32`,
   ControllerRevision: `1 metadata ObjectMeta ObjectMeta; 2 data RawExtension; 3 revision int64 e`,
+  Endpoints: `1 metadata ObjectMeta ObjectMeta; 2 subsets []EndpointSubset`,
+  Node: `1 metadata ObjectMeta ObjectMeta; 2 spec NodeSpec; 3 status NodeStatus`,
+  PersistentVolume: `1 metadata ObjectMeta ObjectMeta; 2 spec PersistentVolumeSpec;
+    3 status PersistentVolumeStatus`,
+  PersistentVolumeClaim: `1 metadata ObjectMeta ObjectMeta; 2 spec PersistentVolumeClaimSpec;
+    3 status PersistentVolumeClaimStatus`,
+  ReplicationController: `1 metadata ObjectMeta ObjectMeta; 2 spec ReplicationControllerSpec;
+    3 status ReplicationControllerStatus`,
+  PodTemplate: `1 metadata ObjectMeta ObjectMeta; 2 template PodTemplateSpec`,
+  LimitRange: `1 metadata ObjectMeta ObjectMeta; 2 spec LimitRangeSpec`,
+  ReplicaSet: `1 metadata ObjectMeta ObjectMeta; 2 spec ReplicaSetSpec; 3 status ReplicaSetStatus`,
+  StatefulSet: `1 metadata ObjectMeta ObjectMeta; 2 spec StatefulSetSpec;
+    3 status StatefulSetStatus`,
+  DaemonSet: `1 metadata ObjectMeta ObjectMeta; 2 spec DaemonSetSpec; 3 status DaemonSetStatus`,
+  EndpointSlice: `1 metadata ObjectMeta ObjectMeta; 4 addressType string e;
+    2 endpoints []Endpoint e; 3 ports []discovery_EndpointPort e`,
+  NetworkPolicy: `1 metadata ObjectMeta ObjectMeta; 2 spec NetworkPolicySpec`,
+  HorizontalPodAutoscaler: `1 metadata ObjectMeta ObjectMeta; 2 spec HorizontalPodAutoscalerSpec;
+    3 status HorizontalPodAutoscalerStatus`,
   ObjectMeta: `1 name string; 2 generateName string; 3 namespace string; 4 selfLink string;
     5 uid string UID; 6 resourceVersion string; 7 generation int64; 8 creationTimestamp Time z;
     9 deletionTimestamp Time p; 10 deletionGracePeriodSeconds int64 p;
@@ -161,6 +183,72 @@ export const protobufMessages: Readonly<Record<string, string>> = {
   EventSource: `1 component string; 2 host string`,
   core_EventSeries: `1 count int32; 2 lastObservedTime MicroTime`,
   events_EventSeries: `1 count int32 e; 2 lastObservedTime MicroTime e`,
+  EndpointSubset: `1 addresses []EndpointAddress; 2 notReadyAddresses []EndpointAddress;
+    3 ports []core_EndpointPort`,
+  NodeSpec: `1 podCIDR string; 7 podCIDRs []string; 3 providerID string; 4 unschedulable bool;
+    5 taints []Taint; 6 configSource NodeConfigSource p; 2 externalID string DoNotUseExternalID`,
+  NodeStatus: `1 capacity map<string,Quantity>; 2 allocatable map<string,Quantity>;
+    3 phase string; 4 conditions []NodeCondition; 5 addresses []NodeAddress;
+    6 daemonEndpoints NodeDaemonEndpoints; 7 nodeInfo NodeSystemInfo; 8 images []ContainerImage;
+    9 volumesInUse []string; 10 volumesAttached []AttachedVolume; 11 config NodeConfigStatus p;
+    12 runtimeHandlers []NodeRuntimeHandler; 13 features NodeFeatures p;
+    14 declaredFeatures []string`,
+  PersistentVolumeSpec: `1 capacity map<string,Quantity>; 2 - PersistentVolumeSource i;
+    3 accessModes []string; 4 claimRef ObjectReference p; 5 persistentVolumeReclaimPolicy string;
+    6 storageClassName string; 7 mountOptions []string; 8 volumeMode string p;
+    9 nodeAffinity VolumeNodeAffinity p; 10 volumeAttributesClassName string p`,
+  PersistentVolumeStatus: `1 phase string; 2 message string; 3 reason string;
+    4 lastPhaseTransitionTime Time p`,
+  PersistentVolumeClaimSpec: `1 accessModes []string; 4 selector LabelSelector p;
+    2 resources VolumeResourceRequirements; 3 volumeName string; 5 storageClassName string p;
+    6 volumeMode string p; 7 dataSource TypedLocalObjectReference p;
+    8 dataSourceRef TypedObjectReference p; 9 volumeAttributesClassName string p`,
+  PersistentVolumeClaimStatus: `1 phase string; 2 accessModes []string;
+    3 capacity map<string,Quantity>; 4 conditions []PersistentVolumeClaimCondition;
+    5 allocatedResources map<string,Quantity>; 7 allocatedResourceStatuses map<string,string>;
+    8 currentVolumeAttributesClassName string p; 9 modifyVolumeStatus ModifyVolumeStatus p`,
+  ReplicationControllerSpec: `1 replicas int32 p; 4 minReadySeconds int32;
+    2 selector map<string,string>; 3 template PodTemplateSpec p`,
+  ReplicationControllerStatus: `1 replicas int32 e; 2 fullyLabeledReplicas int32;
+    4 readyReplicas int32; 5 availableReplicas int32; 3 observedGeneration int64;
+    6 conditions []ReplicationControllerCondition`,
+  PodTemplateSpec: `1 metadata ObjectMeta ObjectMeta; 2 spec PodSpec`,
+  LimitRangeSpec: `1 limits []LimitRangeItem e`,
+  ReplicaSetSpec: `1 replicas int32 p; 4 minReadySeconds int32; 2 selector LabelSelector pe;
+    3 template PodTemplateSpec`,
+  ReplicaSetStatus: `1 replicas int32 e; 2 fullyLabeledReplicas int32; 4 readyReplicas int32;
+    5 availableReplicas int32; 7 terminatingReplicas int32 p; 3 observedGeneration int64;
+    6 conditions []ReplicaSetCondition`,
+  StatefulSetSpec: `1 replicas int32 p; 2 selector LabelSelector pe; 3 template PodTemplateSpec e;
+    4 volumeClaimTemplates []PersistentVolumeClaim; 5 serviceName string e;
+    6 podManagementPolicy string; 7 updateStrategy StatefulSetUpdateStrategy;
+    8 revisionHistoryLimit int32 p; 9 minReadySeconds int32;
+    10 persistentVolumeClaimRetentionPolicy StatefulSetPersistentVolumeClaimRetentionPolicy p;
+    11 ordinals StatefulSetOrdinals p`,
+  StatefulSetStatus: `1 observedGeneration int64; 2 replicas int32 e; 3 readyReplicas int32;
+    4 currentReplicas int32; 5 updatedReplicas int32; 6 currentRevision string;
+    7 updateRevision string; 9 collisionCount int32 p; 10 conditions []StatefulSetCondition;
+    11 availableReplicas int32 e`,
+  DaemonSetSpec: `1 selector LabelSelector pe; 2 template PodTemplateSpec e;
+    3 updateStrategy DaemonSetUpdateStrategy; 4 minReadySeconds int32;
+    6 revisionHistoryLimit int32 p`,
+  DaemonSetStatus: `1 currentNumberScheduled int32 e; 2 numberMisscheduled int32 e;
+    3 desiredNumberScheduled int32 e; 4 numberReady int32 e; 5 observedGeneration int64;
+    6 updatedNumberScheduled int32; 7 numberAvailable int32; 8 numberUnavailable int32;
+    9 collisionCount int32 p; 10 conditions []DaemonSetCondition`,
+  Endpoint: `1 addresses []string e; 2 conditions EndpointConditions; 3 hostname string p;
+    4 targetRef ObjectReference p; 5 deprecatedTopology map<string,string>; 6 nodeName string p;
+    7 zone string p; 8 hints EndpointHints p`,
+  discovery_EndpointPort: `1 name string p; 2 protocol string p; 3 port int32 p;
+    4 appProtocol string p`,
+  NetworkPolicySpec: `1 podSelector LabelSelector e; 2 ingress []NetworkPolicyIngressRule;
+    3 egress []NetworkPolicyEgressRule; 4 policyTypes []string`,
+  HorizontalPodAutoscalerSpec: `1 scaleTargetRef CrossVersionObjectReference e;
+    2 minReplicas int32 p; 3 maxReplicas int32 e; 4 metrics []MetricSpec;
+    5 behavior HorizontalPodAutoscalerBehavior p`,
+  HorizontalPodAutoscalerStatus: `1 observedGeneration int64 p; 2 lastScaleTime Time p;
+    3 currentReplicas int32; 4 desiredReplicas int32 e; 5 currentMetrics []MetricStatus e;
+    6 conditions []HorizontalPodAutoscalerCondition`,
   OwnerReference: `5 apiVersion string e APIVersion; 1 kind string e; 3 name string e;
     4 uid string e UID; 6 controller bool p; 7 blockOwnerDeletion bool p`,
   ManagedFieldsEntry: `1 manager string; 2 operation string; 3 apiVersion string APIVersion;
@@ -224,7 +312,6 @@ export const protobufMessages: Readonly<Record<string, string>> = {
   NodeAllocatableResourceClaimStatus: `1 resourceClaimName string e; 2 containers []string;
     3 resources map<string,Quantity> e`,
   LabelSelector: `1 matchLabels map<string,string>; 2 matchExpressions []LabelSelectorRequirement`,
-  PodTemplateSpec: `1 metadata ObjectMeta ObjectMeta; 2 spec PodSpec`,
   DeploymentStrategy: `1 type string; 2 rollingUpdate RollingUpdateDeployment p`,
   DeploymentCondition: `1 type string e; 2 status string e; 6 lastUpdateTime Time;
     7 lastTransitionTime Time; 4 reason string; 5 message string`,
@@ -248,6 +335,76 @@ export const protobufMessages: Readonly<Record<string, string>> = {
     4 resourceNames []string`,
   NonResourceRule: `1 verbs []string e; 2 nonResourceURLs []string`,
   Preconditions: `1 uid string p UID; 2 resourceVersion string p`,
+  EndpointAddress: `1 ip string e IP; 3 hostname string; 4 nodeName string p;
+    2 targetRef ObjectReference p`,
+  core_EndpointPort: `1 name string; 2 port int32 e; 3 protocol string; 4 appProtocol string p`,
+  Taint: `1 key string e; 2 value string; 3 effect string e; 4 timeAdded Time p`,
+  NodeConfigSource: `2 configMap ConfigMapNodeConfigSource p`,
+  NodeCondition: `1 type string e; 2 status string e; 3 lastHeartbeatTime Time;
+    4 lastTransitionTime Time; 5 reason string; 6 message string`,
+  NodeAddress: `1 type string e; 2 address string e`,
+  NodeDaemonEndpoints: `1 kubeletEndpoint DaemonEndpoint`,
+  NodeSystemInfo: `1 machineID string e; 2 systemUUID string e; 3 bootID string e;
+    4 kernelVersion string e; 5 osImage string e OSImage; 6 containerRuntimeVersion string e;
+    7 kubeletVersion string e; 8 kubeProxyVersion string e; 9 operatingSystem string e;
+    10 architecture string e; 11 swap NodeSwapStatus p`,
+  ContainerImage: `1 names []string e; 2 sizeBytes int64`,
+  AttachedVolume: `1 name string e; 2 devicePath string e`,
+  NodeConfigStatus: `1 assigned NodeConfigSource p; 2 active NodeConfigSource p;
+    3 lastKnownGood NodeConfigSource p; 4 error string`,
+  NodeRuntimeHandler: `1 name string e; 2 features NodeRuntimeHandlerFeatures p`,
+  NodeFeatures: `1 supplementalGroupsPolicy bool p`,
+  PersistentVolumeSource: `1 gcePersistentDisk GCEPersistentDiskVolumeSource p GCEPersistentDisk;
+    2 awsElasticBlockStore AWSElasticBlockStoreVolumeSource p AWSElasticBlockStore;
+    3 hostPath HostPathVolumeSource p; 4 glusterfs GlusterfsPersistentVolumeSource p;
+    5 nfs NFSVolumeSource p NFS; 6 rbd RBDPersistentVolumeSource p RBD;
+    7 iscsi ISCSIPersistentVolumeSource p ISCSI; 8 cinder CinderPersistentVolumeSource p;
+    9 cephfs CephFSPersistentVolumeSource p CephFS; 10 fc FCVolumeSource p FC;
+    11 flocker FlockerVolumeSource p; 12 flexVolume FlexPersistentVolumeSource p;
+    13 azureFile AzureFilePersistentVolumeSource p;
+    14 vsphereVolume VsphereVirtualDiskVolumeSource p; 15 quobyte QuobyteVolumeSource p;
+    16 azureDisk AzureDiskVolumeSource p;
+    17 photonPersistentDisk PhotonPersistentDiskVolumeSource p;
+    18 portworxVolume PortworxVolumeSource p; 19 scaleIO ScaleIOPersistentVolumeSource p;
+    20 local LocalVolumeSource p; 21 storageos StorageOSPersistentVolumeSource p StorageOS;
+    22 csi CSIPersistentVolumeSource p CSI`,
+  VolumeNodeAffinity: `1 required NodeSelector p`,
+  VolumeResourceRequirements: `1 limits map<string,Quantity>; 2 requests map<string,Quantity>`,
+  TypedLocalObjectReference: `1 apiGroup string pe APIGroup; 2 kind string e; 3 name string e`,
+  TypedObjectReference: `1 apiGroup string pe APIGroup; 2 kind string e; 3 name string e;
+    4 namespace string p`,
+  PersistentVolumeClaimCondition: `1 type string e; 2 status string e; 3 lastProbeTime Time;
+    4 lastTransitionTime Time; 5 reason string; 6 message string`,
+  ModifyVolumeStatus: `1 targetVolumeAttributesClassName string; 2 status string e`,
+  ReplicationControllerCondition: `1 type string e; 2 status string e; 3 lastTransitionTime Time;
+    4 reason string; 5 message string`,
+  LimitRangeItem: `1 type string e; 2 max map<string,Quantity>; 3 min map<string,Quantity>;
+    4 default map<string,Quantity>; 5 defaultRequest map<string,Quantity>;
+    6 maxLimitRequestRatio map<string,Quantity>`,
+  ReplicaSetCondition: `1 type string e; 2 status string e; 3 lastTransitionTime Time;
+    4 reason string; 5 message string`,
+  StatefulSetUpdateStrategy: `1 type string; 2 rollingUpdate RollingUpdateStatefulSetStrategy p`,
+  StatefulSetPersistentVolumeClaimRetentionPolicy: `1 whenDeleted string; 2 whenScaled string`,
+  StatefulSetOrdinals: `1 start int32 e`,
+  StatefulSetCondition: `1 type string e; 2 status string e; 3 lastTransitionTime Time;
+    4 reason string; 5 message string`,
+  DaemonSetUpdateStrategy: `1 type string; 2 rollingUpdate RollingUpdateDaemonSet p`,
+  DaemonSetCondition: `1 type string e; 2 status string e; 3 lastTransitionTime Time;
+    4 reason string; 5 message string`,
+  EndpointConditions: `1 ready bool p; 2 serving bool p; 3 terminating bool p`,
+  EndpointHints: `1 forZones []ForZone; 2 forNodes []ForNode`,
+  NetworkPolicyIngressRule: `1 ports []NetworkPolicyPort; 2 from []NetworkPolicyPeer`,
+  NetworkPolicyEgressRule: `1 ports []NetworkPolicyPort; 2 to []NetworkPolicyPeer`,
+  CrossVersionObjectReference: `1 kind string e; 2 name string e; 3 apiVersion string APIVersion`,
+  MetricSpec: `1 type string e; 2 object ObjectMetricSource p; 3 pods PodsMetricSource p;
+    4 resource ResourceMetricSource p; 7 containerResource ContainerResourceMetricSource p;
+    5 external ExternalMetricSource p`,
+  HorizontalPodAutoscalerBehavior: `1 scaleUp HPAScalingRules p; 2 scaleDown HPAScalingRules p`,
+  MetricStatus: `1 type string e; 2 object ObjectMetricStatus p; 3 pods PodsMetricStatus p;
+    4 resource ResourceMetricStatus p; 7 containerResource ContainerResourceMetricStatus p;
+    5 external ExternalMetricStatus p`,
+  HorizontalPodAutoscalerCondition: `1 type string e; 2 status string e;
+    3 lastTransitionTime Time; 4 reason string; 5 message string`,
   ClientIPConfig: `1 timeoutSeconds int32 p`,
   LoadBalancerIngress: `1 ip string IP; 2 hostname string; 3 ipMode string p IPMode;
     4 ports []PortStatus`,
@@ -327,22 +484,90 @@ export const protobufMessages: Readonly<Record<string, string>> = {
     3 onPodConditions []PodFailurePolicyOnPodConditionsPattern`,
   SuccessPolicyRule: `1 succeededIndexes string p; 2 succeededCount int32 p`,
   IngressServiceBackend: `1 name string e; 2 port ServiceBackendPort`,
-  TypedLocalObjectReference: `1 apiGroup string pe APIGroup; 2 kind string e; 3 name string e`,
   IngressRuleValue: `1 http HTTPIngressRuleValue p HTTP`,
   IngressLoadBalancerIngress: `1 ip string IP; 2 hostname string; 4 ports []IngressPortStatus`,
   FieldSelectorAttributes: `1 rawSelector string; 2 requirements []FieldSelectorRequirement`,
   LabelSelectorAttributes: `1 rawSelector string; 2 requirements []LabelSelectorRequirement`,
-  PortStatus: `1 port int32 e; 2 protocol string e; 3 error string p`,
-  HostPathVolumeSource: `1 path string e; 2 type string p`,
-  EmptyDirVolumeSource: `1 medium string; 2 sizeLimit Quantity p`,
+  ConfigMapNodeConfigSource: `1 namespace string e; 2 name string e; 3 uid string UID;
+    4 resourceVersion string; 5 kubeletConfigKey string e`,
+  DaemonEndpoint: `1 Port int32 e`,
+  NodeSwapStatus: `1 capacity int64 p`,
+  NodeRuntimeHandlerFeatures: `1 recursiveReadOnlyMounts bool p; 2 userNamespaces bool p`,
   GCEPersistentDiskVolumeSource: `1 pdName string e PDName; 2 fsType string FSType;
     3 partition int32; 4 readOnly bool`,
   AWSElasticBlockStoreVolumeSource: `1 volumeID string e; 2 fsType string FSType;
     3 partition int32; 4 readOnly bool`,
+  HostPathVolumeSource: `1 path string e; 2 type string p`,
+  GlusterfsPersistentVolumeSource: `1 endpoints string e EndpointsName; 2 path string e;
+    3 readOnly bool; 4 endpointsNamespace string p`,
+  NFSVolumeSource: `1 server string e; 2 path string e; 3 readOnly bool`,
+  RBDPersistentVolumeSource: `1 monitors []string e CephMonitors; 2 image string e RBDImage;
+    3 fsType string FSType; 4 pool string RBDPool; 5 user string RadosUser; 6 keyring string;
+    7 secretRef SecretReference p; 8 readOnly bool`,
+  ISCSIPersistentVolumeSource: `1 targetPortal string e; 2 iqn string e IQN; 3 lun int32 e;
+    4 iscsiInterface string ISCSIInterface; 5 fsType string FSType; 6 readOnly bool;
+    7 portals []string; 8 chapAuthDiscovery bool DiscoveryCHAPAuth;
+    11 chapAuthSession bool SessionCHAPAuth; 10 secretRef SecretReference p;
+    12 initiatorName string p`,
+  CinderPersistentVolumeSource: `1 volumeID string e; 2 fsType string FSType; 3 readOnly bool;
+    4 secretRef SecretReference p`,
+  CephFSPersistentVolumeSource: `1 monitors []string e; 2 path string; 3 user string;
+    4 secretFile string; 5 secretRef SecretReference p; 6 readOnly bool`,
+  FCVolumeSource: `1 targetWWNs []string; 2 lun int32 p; 3 fsType string FSType; 4 readOnly bool;
+    5 wwids []string WWIDs`,
+  FlockerVolumeSource: `1 datasetName string; 2 datasetUUID string`,
+  FlexPersistentVolumeSource: `1 driver string e; 2 fsType string FSType;
+    3 secretRef SecretReference p; 4 readOnly bool; 5 options map<string,string>`,
+  AzureFilePersistentVolumeSource: `1 secretName string e; 2 shareName string e; 3 readOnly bool;
+    4 secretNamespace string pe`,
+  VsphereVirtualDiskVolumeSource: `1 volumePath string e; 2 fsType string FSType;
+    3 storagePolicyName string; 4 storagePolicyID string`,
+  QuobyteVolumeSource: `1 registry string e; 2 volume string e; 3 readOnly bool; 4 user string;
+    5 group string; 6 tenant string`,
+  AzureDiskVolumeSource: `1 diskName string e; 2 diskURI string e DataDiskURI;
+    3 cachingMode string p; 4 fsType string p FSType; 5 readOnly bool p; 6 kind string p`,
+  PhotonPersistentDiskVolumeSource: `1 pdID string e; 2 fsType string FSType`,
+  PortworxVolumeSource: `1 volumeID string e; 2 fsType string FSType; 3 readOnly bool`,
+  ScaleIOPersistentVolumeSource: `1 gateway string e; 2 system string e;
+    3 secretRef SecretReference pe; 4 sslEnabled bool SSLEnabled; 5 protectionDomain string;
+    6 storagePool string; 7 storageMode string; 8 volumeName string; 9 fsType string FSType;
+    10 readOnly bool`,
+  LocalVolumeSource: `1 path string e; 2 fsType string p FSType`,
+  StorageOSPersistentVolumeSource: `1 volumeName string; 2 volumeNamespace string;
+    3 fsType string FSType; 4 readOnly bool; 5 secretRef ObjectReference p`,
+  CSIPersistentVolumeSource: `1 driver string e; 2 volumeHandle string e; 3 readOnly bool;
+    4 fsType string FSType; 5 volumeAttributes map<string,string>;
+    6 controllerPublishSecretRef SecretReference p; 7 nodeStageSecretRef SecretReference p;
+    8 nodePublishSecretRef SecretReference p; 9 controllerExpandSecretRef SecretReference p;
+    10 nodeExpandSecretRef SecretReference p`,
+  NodeSelector: `1 nodeSelectorTerms []NodeSelectorTerm e`,
+  RollingUpdateStatefulSetStrategy: `1 partition int32 p; 2 maxUnavailable IntOrString p`,
+  RollingUpdateDaemonSet: `1 maxUnavailable IntOrString p; 2 maxSurge IntOrString p`,
+  ForZone: `1 name string e`,
+  ForNode: `1 name string e`,
+  NetworkPolicyPort: `1 protocol string p; 2 port IntOrString p; 3 endPort int32 p`,
+  NetworkPolicyPeer: `1 podSelector LabelSelector p; 2 namespaceSelector LabelSelector p;
+    3 ipBlock IPBlock p IPBlock`,
+  ObjectMetricSource: `1 describedObject CrossVersionObjectReference e; 2 target MetricTarget e;
+    3 metric MetricIdentifier e`,
+  PodsMetricSource: `1 metric MetricIdentifier e; 2 target MetricTarget e`,
+  ResourceMetricSource: `1 name string e; 2 target MetricTarget e`,
+  ContainerResourceMetricSource: `1 name string e; 2 target MetricTarget e; 3 container string e`,
+  ExternalMetricSource: `1 metric MetricIdentifier e; 2 target MetricTarget e`,
+  HPAScalingRules: `3 stabilizationWindowSeconds int32 p; 1 selectPolicy string p;
+    2 policies []HPAScalingPolicy; 4 tolerance Quantity p`,
+  ObjectMetricStatus: `1 metric MetricIdentifier e; 2 current MetricValueStatus e;
+    3 describedObject CrossVersionObjectReference e`,
+  PodsMetricStatus: `1 metric MetricIdentifier e; 2 current MetricValueStatus e`,
+  ResourceMetricStatus: `1 name string e; 2 current MetricValueStatus e`,
+  ContainerResourceMetricStatus: `1 name string e; 2 current MetricValueStatus e;
+    3 container string e`,
+  ExternalMetricStatus: `1 metric MetricIdentifier e; 2 current MetricValueStatus e`,
+  PortStatus: `1 port int32 e; 2 protocol string e; 3 error string p`,
+  EmptyDirVolumeSource: `1 medium string; 2 sizeLimit Quantity p`,
   GitRepoVolumeSource: `1 repository string e; 2 revision string; 3 directory string`,
   SecretVolumeSource: `1 secretName string; 2 items []KeyToPath; 3 defaultMode int32 p;
     4 optional bool p`,
-  NFSVolumeSource: `1 server string e; 2 path string e; 3 readOnly bool`,
   ISCSIVolumeSource: `1 targetPortal string e; 2 iqn string e IQN; 3 lun int32 e;
     4 iscsiInterface string ISCSIInterface; 5 fsType string FSType; 6 readOnly bool;
     7 portals []string; 8 chapAuthDiscovery bool DiscoveryCHAPAuth;
@@ -359,22 +584,11 @@ export const protobufMessages: Readonly<Record<string, string>> = {
     4 secretRef LocalObjectReference p`,
   CephFSVolumeSource: `1 monitors []string e; 2 path string; 3 user string; 4 secretFile string;
     5 secretRef LocalObjectReference p; 6 readOnly bool`,
-  FlockerVolumeSource: `1 datasetName string; 2 datasetUUID string`,
   DownwardAPIVolumeSource: `1 items []DownwardAPIVolumeFile; 2 defaultMode int32 p`,
-  FCVolumeSource: `1 targetWWNs []string; 2 lun int32 p; 3 fsType string FSType; 4 readOnly bool;
-    5 wwids []string WWIDs`,
   AzureFileVolumeSource: `1 secretName string e; 2 shareName string e; 3 readOnly bool`,
   ConfigMapVolumeSource: `1 - LocalObjectReference i; 2 items []KeyToPath; 3 defaultMode int32 p;
     4 optional bool p`,
-  VsphereVirtualDiskVolumeSource: `1 volumePath string e; 2 fsType string FSType;
-    3 storagePolicyName string; 4 storagePolicyID string`,
-  QuobyteVolumeSource: `1 registry string e; 2 volume string e; 3 readOnly bool; 4 user string;
-    5 group string; 6 tenant string`,
-  AzureDiskVolumeSource: `1 diskName string e; 2 diskURI string e DataDiskURI;
-    3 cachingMode string p; 4 fsType string p FSType; 5 readOnly bool p; 6 kind string p`,
-  PhotonPersistentDiskVolumeSource: `1 pdID string e; 2 fsType string FSType`,
   ProjectedVolumeSource: `1 sources []VolumeProjection e; 2 defaultMode int32 p`,
-  PortworxVolumeSource: `1 volumeID string e; 2 fsType string FSType; 3 readOnly bool`,
   ScaleIOVolumeSource: `1 gateway string e; 2 system string e;
     3 secretRef LocalObjectReference pe; 4 sslEnabled bool SSLEnabled; 5 protectionDomain string;
     6 storagePool string; 7 storageMode string; 8 volumeName string; 9 fsType string FSType;
@@ -396,7 +610,6 @@ export const protobufMessages: Readonly<Record<string, string>> = {
   LifecycleHandler: `1 exec ExecAction p; 2 httpGet HTTPGetAction p HTTPGet;
     3 tcpSocket TCPSocketAction p TCPSocket; 4 sleep SleepAction p`,
   Capabilities: `1 add []string; 2 drop []string`,
-  NodeSelector: `1 nodeSelectorTerms []NodeSelectorTerm e`,
   PreferredSchedulingTerm: `1 weight int32 e; 2 preference NodeSelectorTerm e`,
   PodAffinityTerm: `1 labelSelector LabelSelector p; 2 namespaces []string;
     3 topologyKey string e; 4 namespaceSelector LabelSelector p; 5 matchLabelKeys []string;
@@ -416,6 +629,15 @@ export const protobufMessages: Readonly<Record<string, string>> = {
   HTTPIngressRuleValue: `1 paths []HTTPIngressPath e`,
   IngressPortStatus: `1 port int32 e; 2 protocol string e; 3 error string p`,
   FieldSelectorRequirement: `1 key string e; 2 operator string e; 3 values []string`,
+  SecretReference: `1 name string; 2 namespace string`,
+  NodeSelectorTerm: `1 matchExpressions []NodeSelectorRequirement;
+    2 matchFields []NodeSelectorRequirement`,
+  IPBlock: `1 cidr string e CIDR; 2 except []string`,
+  MetricTarget: `1 type string e; 2 value Quantity p; 3 averageValue Quantity p;
+    4 averageUtilization int32 p`,
+  MetricIdentifier: `1 name string e; 2 selector LabelSelector p`,
+  HPAScalingPolicy: `1 type string e; 2 value int32 e; 3 periodSeconds int32 e`,
+  MetricValueStatus: `1 value Quantity p; 2 averageValue Quantity p; 3 averageUtilization int32 p`,
   KeyToPath: `1 key string e; 2 path string e; 3 mode int32 p`,
   DownwardAPIVolumeFile: `1 path string e; 2 fieldRef ObjectFieldSelector p;
     3 resourceFieldRef ResourceFieldSelector p; 4 mode int32 p`,
@@ -436,10 +658,9 @@ export const protobufMessages: Readonly<Record<string, string>> = {
   TCPSocketAction: `1 port IntOrString e; 2 host string`,
   GRPCAction: `1 port int32 e; 2 service string pe`,
   SleepAction: `1 seconds int64 e`,
-  NodeSelectorTerm: `1 matchExpressions []NodeSelectorRequirement;
-    2 matchFields []NodeSelectorRequirement`,
   ImageVolumeStatus: `1 imageRef string`,
   HTTPIngressPath: `1 path string; 3 pathType string pe; 2 backend IngressBackend e`,
+  NodeSelectorRequirement: `1 key string e; 2 operator string e; 3 values []string`,
   SecretProjection: `1 - LocalObjectReference i; 2 items []KeyToPath; 4 optional bool p`,
   DownwardAPIProjection: `1 items []DownwardAPIVolumeFile`,
   ConfigMapProjection: `1 - LocalObjectReference i; 2 items []KeyToPath; 4 optional bool p`,
@@ -449,15 +670,7 @@ export const protobufMessages: Readonly<Record<string, string>> = {
   PodCertificateProjection: `1 signerName string; 2 keyType string;
     3 maxExpirationSeconds int32 p; 4 credentialBundlePath string; 5 keyPath string;
     6 certificateChainPath string; 7 userAnnotations map<string,string>`,
-  PersistentVolumeClaimSpec: `1 accessModes []string; 4 selector LabelSelector p;
-    2 resources VolumeResourceRequirements; 3 volumeName string; 5 storageClassName string p;
-    6 volumeMode string p; 7 dataSource TypedLocalObjectReference p;
-    8 dataSourceRef TypedObjectReference p; 9 volumeAttributesClassName string p`,
   HTTPHeader: `1 name string e; 2 value string e`,
-  NodeSelectorRequirement: `1 key string e; 2 operator string e; 3 values []string`,
-  VolumeResourceRequirements: `1 limits map<string,Quantity>; 2 requests map<string,Quantity>`,
-  TypedObjectReference: `1 apiGroup string pe APIGroup; 2 kind string e; 3 name string e;
-    4 namespace string p`,
   // k8s.io/apimachinery's messages with their own JSON form (protobuf-body.ts converts them).
   Time: `1 seconds int64; 2 nanos int32`,
   MicroTime: `1 seconds int64; 2 nanos int32`,
@@ -470,23 +683,36 @@ export const protobufMessages: Readonly<Record<string, string>> = {
 /** The top-level message of each kind, by `group/version/Kind` (core: `/v1/Kind`). */
 export const protobufKinds: Readonly<Record<string, string>> = {
   '/v1/ConfigMap': 'ConfigMap',
+  '/v1/Endpoints': 'Endpoints',
   '/v1/Event': 'core_Event',
+  '/v1/LimitRange': 'LimitRange',
   '/v1/Namespace': 'Namespace',
+  '/v1/Node': 'Node',
+  '/v1/PersistentVolume': 'PersistentVolume',
+  '/v1/PersistentVolumeClaim': 'PersistentVolumeClaim',
   '/v1/Pod': 'Pod',
+  '/v1/PodTemplate': 'PodTemplate',
+  '/v1/ReplicationController': 'ReplicationController',
   '/v1/ResourceQuota': 'ResourceQuota',
   '/v1/Secret': 'Secret',
   '/v1/Service': 'Service',
   '/v1/ServiceAccount': 'ServiceAccount',
   'apps/v1/ControllerRevision': 'ControllerRevision',
+  'apps/v1/DaemonSet': 'DaemonSet',
   'apps/v1/Deployment': 'Deployment',
+  'apps/v1/ReplicaSet': 'ReplicaSet',
+  'apps/v1/StatefulSet': 'StatefulSet',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'SelfSubjectAccessReview',
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'SelfSubjectRulesReview',
+  'autoscaling/v2/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
   'batch/v1/CronJob': 'CronJob',
   'batch/v1/Job': 'Job',
   'coordination.k8s.io/v1/Lease': 'Lease',
+  'discovery.k8s.io/v1/EndpointSlice': 'EndpointSlice',
   'events.k8s.io/v1/Event': 'events_Event',
   'networking.k8s.io/v1/Ingress': 'Ingress',
+  'networking.k8s.io/v1/NetworkPolicy': 'NetworkPolicy',
   'policy/v1/Eviction': 'Eviction',
   'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',

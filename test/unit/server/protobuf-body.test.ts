@@ -277,6 +277,58 @@ describe('protobufBodyToObject', () => {
       expectedPods: 3,
     },
   };
+  const statefulSet = {
+    kind: 'StatefulSet',
+    apiVersion: 'apps/v1',
+    metadata: { name: 'db' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'db' } },
+      template: {
+        metadata: { labels: { app: 'db' } },
+        spec: { containers: [{ name: 'db', image: 'postgres', resources: {} }] },
+      },
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } },
+          status: {},
+        },
+      ],
+      serviceName: 'db',
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } },
+    },
+    status: { replicas: 0, availableReplicas: 0 },
+  };
+  const hpa = {
+    kind: 'HorizontalPodAutoscaler',
+    apiVersion: 'autoscaling/v2',
+    metadata: { name: 'web' },
+    spec: {
+      scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+      minReplicas: 1,
+      maxReplicas: 10,
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } },
+        },
+        {
+          type: 'Pods',
+          pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } },
+        },
+      ],
+    },
+    status: { desiredReplicas: 0, currentMetrics: null },
+  };
+  const endpointSlice = {
+    kind: 'EndpointSlice',
+    apiVersion: 'discovery.k8s.io/v1',
+    metadata: { name: 'web-abc', labels: { 'kubernetes.io/service-name': 'web' } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true }, nodeName: 'n1' }],
+    ports: [{ name: 'http', protocol: 'TCP', port: 80 }],
+  };
   const roundTrips: { name: string; object: Record<string, unknown>; packed?: boolean }[] = [
     ...kubectlCases.map((c) => ({
       name: c.name,
@@ -289,6 +341,15 @@ describe('protobufBodyToObject', () => {
     { name: 'the same Pod with repeated integers packed', object: richPod, packed: true },
     { name: 'a Lease (MicroTime)', object: lease },
     { name: 'a ControllerRevision (RawExtension)', object: revision },
+    {
+      name: 'a StatefulSet (volumeClaimTemplates, IntOrString maxUnavailable)',
+      object: statefulSet,
+    },
+    { name: 'a HorizontalPodAutoscaler v2 (metric targets with Quantity pointers)', object: hpa },
+    {
+      name: 'an EndpointSlice (discovery.k8s.io EndpointPort beside core’s)',
+      object: endpointSlice,
+    },
     { name: 'a PodDisruptionBudget status (map of Time, IntOrString percent)', object: pdbStatus },
   ];
 
@@ -458,8 +519,13 @@ describe('decodeBody: a malformed protobuf body is the decode step’s 400', () 
     assert.throws(
       () =>
         decodeBody(
-          envelope('apps/v1', 'StatefulSet', []),
-          { group: 'apps', version: 'v1', kind: 'StatefulSet', unstructured: false },
+          envelope('apiextensions.k8s.io/v1', 'CustomResourceDefinition', []),
+          {
+            group: 'apiextensions.k8s.io',
+            version: 'v1',
+            kind: 'CustomResourceDefinition',
+            unstructured: false,
+          },
           {
             contentType: 'application/vnd.kubernetes.protobuf',
           },
