@@ -228,8 +228,15 @@ function scalarJSON(base: string, v: unknown): unknown {
 const quantityPattern = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const errFormatWrong = `quantities must match the regular expression '${quantityPattern.source}'`;
 
+/** Unix seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z. */
+const minRFC3339Seconds = -62135596800;
+const maxRFC3339Seconds = 253402300799;
+
 /** Go's time.Time formatted as RFC3339 (seconds) or RFC3339Micro, in UTC. */
 function formatTime(seconds: number, micros: number | undefined): string {
+  // RFC3339 has four-digit years; Go would write others, this server refuses them (0001-9999).
+  if (seconds < minRFC3339Seconds || seconds > maxRFC3339Seconds)
+    throw new Error(`proto: Timestamp: seconds ${seconds} is outside years 0001 to 9999`);
   const iso = new Date(seconds * 1000).toISOString().slice(0, 19);
   return micros === undefined ? `${iso}Z` : `${iso}.${String(micros).padStart(6, '0')}Z`;
 }
@@ -247,7 +254,10 @@ function specialJSON(base: string, bytes: Uint8Array | undefined): { value: unkn
       const v = readFields(bytes, message(base));
       const seconds = (v.get(1) as number | undefined) ?? 0;
       const nanos = (v.get(2) as number | undefined) ?? 0;
-      return { value: formatTime(seconds, base === 'Time' ? undefined : Math.trunc(nanos / 1000)) };
+      const micros = base === 'Time' ? undefined : Math.trunc(nanos / 1000);
+      // time.Unix at 0001-01-01T00:00:00Z is Go's zero time, which MarshalJSON writes as null.
+      if (seconds === minRFC3339Seconds && !micros) return { value: null };
+      return { value: formatTime(seconds, micros) };
     }
     case 'IntOrString': {
       const v = bytes ? readFields(bytes, message(base)) : new Map();
@@ -265,7 +275,11 @@ function specialJSON(base: string, bytes: Uint8Array | undefined): { value: unkn
       // Their MarshalJSON writes Raw as it is: JSON text, or null when there is none.
       const raw = bytes ? readFields(bytes, message(base)).get(1) : undefined;
       if (!(raw instanceof Uint8Array)) return { value: null };
-      return { value: JSON.parse(new TextDecoder().decode(raw)) as unknown };
+      try {
+        return { value: JSON.parse(new TextDecoder().decode(raw)) as unknown };
+      } catch (e) {
+        throw new Error(`proto: ${base}: raw is not JSON: ${(e as Error).message}`);
+      }
     }
     default:
       return undefined;
@@ -335,7 +349,8 @@ function messageJSON(name: string, bytes: Uint8Array | undefined): unknown {
 
 // gogo's errors for bytes that end early or a varint longer than 64 bits, in place of protobufjs'.
 function gogoError(e: unknown): Error {
-  if (e instanceof RangeError) return new Error('unexpected EOF');
+  if (e instanceof RangeError && e.message.startsWith('index out of range'))
+    return new Error('unexpected EOF');
   const message = (e as Error).message;
   if (message === 'invalid varint encoding') return new Error('proto: integer overflow');
   return e as Error;

@@ -10,6 +10,7 @@ import { decodeBody, type ExpectedKind } from '../../../src/server/json-body';
 import { StatusError } from '../../../src/engine/storage/errors';
 import { bool, bytes, envelope, str, varint } from './protobuf-wire';
 import { encodeBody } from './protobuf-types';
+import { Writer } from 'protobufjs/minimal';
 
 const fixtures = path.join('test', 'fixtures', 'protobuf');
 const noDefault = { group: '', version: '', kind: '' };
@@ -361,6 +362,16 @@ describe('protobufBodyToObject', () => {
       });
   });
 
+  it('a Time at 0001-01-01T00:00:00Z is Go’s zero time: null', () => {
+    const zero = [...Writer.create().uint32(8).int64(-62135596800).finish()];
+    const body = envelope('v1', 'ConfigMap', bytes(1, [...str(1, 'cfg'), ...bytes(9, zero)]));
+    assert.deepStrictEqual(protobufBodyToObject(body, noDefault), {
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { name: 'cfg', deletionTimestamp: null },
+    });
+  });
+
   it('a body without TypeMeta takes the kind of the endpoint (copyKindDefaults)', () => {
     const body = Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...bytes(2, bytes(1, str(1, 'cfg')))]);
     assert.deepStrictEqual(
@@ -483,6 +494,23 @@ describe('decodeBody: a malformed protobuf body is the decode step’s 400', () 
       body: envelope('v1', 'ConfigMap', [...meta([...varint(7 << 3), ...Array(10).fill(0xff), 1])]),
       message:
         'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: integer overflow',
+    },
+    {
+      name: 'a creationTimestamp past year 9999',
+      body: envelope(
+        'v1',
+        'ConfigMap',
+        meta(bytes(8, [...Writer.create().uint32(8).int64(1e12).finish()])),
+      ),
+      message:
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: Timestamp: seconds 1000000000000 is outside years 0001 to 9999',
+    },
+    {
+      name: 'a RawExtension whose raw is not JSON',
+      expected: { group: 'apps', version: 'v1', kind: 'ControllerRevision', unstructured: false },
+      body: envelope('apps/v1', 'ControllerRevision', bytes(2, bytes(1, [0x6b, 0x38, 0x73, 0x00]))),
+      message:
+        'ControllerRevision in version "v1" cannot be handled as a ControllerRevision: proto: RawExtension: raw is not JSON: Unexpected token \'k\', "k8s\u0000" is not valid JSON',
     },
     {
       name: 'a Quantity ParseQuantity refuses',
