@@ -163,7 +163,7 @@ function readFields(bytes: Uint8Array, spec: MessageSpec): FieldValues {
       throw new Error(`proto: wrong wireType = ${wire} for field ${f.goName}`);
     if (f.map) {
       const entries = (values.get(num) as Map<string, unknown> | undefined) ?? new Map();
-      const [k, v] = readMapEntry(r.bytes(), f.base);
+      const [k, v] = readMapEntry(r.bytes(), f.base, `${spec.name}.${f.json}`);
       entries.set(k, v);
       values.set(num, entries);
     } else if (f.repeated) {
@@ -198,10 +198,11 @@ const mapKey: FieldSpec = {
 };
 
 // A map entry: key = 1, value = 2 (gogo's generated map decoding; both default to zero).
-function readMapEntry(bytes: Uint8Array, valueType: string): [string, unknown] {
+function readMapEntry(bytes: Uint8Array, valueType: string, mapName: string): [string, unknown] {
   const value: FieldSpec = { ...mapKey, num: 2, json: 'value', goName: 'Value', base: valueType };
   const spec: MessageSpec = {
-    name: 'mapEntry',
+    // Errors name the map (`ConfigMap.data`): an entry has no message name of its own.
+    name: mapName,
     fields: [mapKey, value],
     byNumber: new Map([
       [1, mapKey],

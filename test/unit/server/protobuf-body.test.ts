@@ -460,6 +460,12 @@ describe('decodeBody: a malformed protobuf body is the decode step’s 400', () 
         'Deployment in version "v1" cannot be handled as a Deployment: proto: Container: unknown field 77 (wire type 2)',
     },
     {
+      name: 'an unknown field in a map entry',
+      body: envelope('v1', 'ConfigMap', bytes(2, [...str(1, 'k'), ...str(2, 'v'), ...str(3, 'x')])),
+      message:
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: ConfigMap.data: unknown field 3 (wire type 2)',
+    },
+    {
       name: 'a string field sent as a varint',
       body: envelope('v1', 'ConfigMap', meta([...varint(1 << 3), 5])),
       message:
