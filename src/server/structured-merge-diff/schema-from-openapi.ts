@@ -5,7 +5,6 @@
 // Unions (x-kubernetes-unions) are not read.
 import {
   deducedName,
-  deducedParseableType,
   untypedAtom,
   untypedName,
   deducedAtom,
@@ -18,6 +17,7 @@ import {
   type StructField,
   type TypeRef,
 } from './schema';
+import type { Value } from './value';
 
 /** An OpenAPI schema object as JSON. */
 export type OpenAPISchema = { readonly [key: string]: unknown };
@@ -105,8 +105,15 @@ class Convert {
   parseObject(s: OpenAPISchema): MapType {
     const fields = new Map<string, StructField>();
     const properties = (s.properties ?? {}) as Record<string, OpenAPISchema>;
+    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     for (const [name, member] of Object.entries(properties)) {
-      fields.set(name, { name, type: this.makeOpenAPIRef(member), default: member.default });
+      const zero = zeroOf(member, required.has(name));
+      fields.set(name, {
+        name,
+        type: this.makeOpenAPIRef(member),
+        default: member.default,
+        ...(zero !== undefined ? { zero } : {}),
+      });
     }
     const ap = s.additionalProperties;
     let elementType: TypeRef;
@@ -205,6 +212,23 @@ class Convert {
   }
 }
 
+/**
+ * The field's value in the JSON of its Go struct's zero value (what the apiserver's typed objects
+ * carry and an unstructured one lacks): `{}` for a non-pointer struct (openapi-gen gives those a
+ * `default: {}`), the zero of a required (non-omitempty) field, else nothing.
+ */
+function zeroOf(member: OpenAPISchema, required: boolean): Value | undefined {
+  const d = member.default;
+  if (typeof d === 'object' && d !== null && !Array.isArray(d) && Object.keys(d).length === 0)
+    return {};
+  if (!required) return undefined;
+  const type = Array.isArray(member.type) ? member.type[0] : member.type;
+  if (type === 'string') return member.format === 'byte' ? null : '';
+  if (type === 'integer' || type === 'number') return 0;
+  if (type === 'boolean') return false;
+  return null;
+}
+
 /** ToSchemaFromOpenAPI: every definition becomes a named type, plus the two untyped ones. */
 export function schemaFromOpenAPI(
   models: Readonly<Record<string, OpenAPISchema>>,
@@ -258,6 +282,3 @@ export class TypeConverter {
 
 const gvkKey = (group: string, version: string, kind: string): string =>
   `${group}/${version}/${kind}`;
-
-/** NewDeducedTypeConverter's one type, for kinds without a schema. */
-export const deducedType = (): ParseableType => deducedParseableType;

@@ -2,6 +2,7 @@
 // of typed/parser.go (DeducedParseableType): named types made of atoms (scalar, list, map), type
 // references with an optional element-relationship override, and their resolution. Unions are
 // left out (the apiserver's schemas for built-ins carry none that SMD acts on).
+import type { Value } from './value';
 
 export type Scalar = 'numeric' | 'string' | 'boolean' | 'untyped';
 
@@ -18,6 +19,12 @@ export interface StructField {
   readonly name: string;
   readonly type: TypeRef;
   readonly default?: unknown;
+  /**
+   * Not upstream's: what the field holds in the Go zero value of its struct, when the JSON of that
+   * zero value has it (a non-pointer struct: `{}`; a field without omitempty, which the OpenAPI
+   * marks required: null or the scalar's zero). See zero-value.ts.
+   */
+  readonly zero?: Value;
 }
 
 export interface MapType {

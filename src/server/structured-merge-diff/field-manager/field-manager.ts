@@ -14,6 +14,7 @@ import type { ParseableType } from '../schema';
 import { FieldSet } from '../set';
 import { TypedValue } from '../typed-value';
 import { isMap, type Value } from '../value';
+import { fillZeroValues } from '../zero-value';
 import { newConflictError } from './conflict';
 import {
   buildManagerIdentifier,
@@ -148,9 +149,20 @@ function updateManaged(
     subresource: scope.subresource,
   });
   // structuredMergeManager.Update as "current-operation", then stripMeta.
+  // Typed Go objects carry their zero shape (status: {}, containers: null): see zero-value.ts.
   const r = updater(scope).update(
-    typed(live, scope, true, 'failed to convert live object'),
-    typed(next, scope, true, 'failed to convert new object'),
+    typed(
+      fillZeroValues(scope.type, live) as JsonObject,
+      scope,
+      true,
+      'failed to convert live object',
+    ),
+    typed(
+      fillZeroValues(scope.type, next) as JsonObject,
+      scope,
+      true,
+      'failed to convert new object',
+    ),
     scope.apiVersion,
     managed.fields,
     currentOperation,
