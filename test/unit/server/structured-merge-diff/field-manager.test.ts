@@ -279,6 +279,68 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'dropping every finalizer and label the applier set removes the list and the map',
+    steps: [
+      { apply: 'a', manager: 'a', patch: header + '  labels: {app: web}\n  finalizers: [x]\n' },
+      { apply: 'a again', manager: 'a', patch: header },
+    ],
+    object: header,
+    managed: [],
+  },
+  {
+    name: 'helm upgrade --server-side: a forced apply replaces values and drops what the chart no longer has',
+    steps: [
+      {
+        apply: 'install',
+        manager: 'helm',
+        force: true,
+        patch: web.replace(
+          '        args: [--a]\n',
+          '        args: [--a]\n        env:\n        - {name: A, value: "1"}\n        - {name: B, value: "2"}\n',
+        ),
+      },
+      {
+        update: 'scale',
+        manager: 'kube-controller-manager',
+        object: web
+          .replace('replicas: 2', 'replicas: 4')
+          .replace(
+            '        args: [--a]\n',
+            '        args: [--a]\n        env:\n        - {name: A, value: "1"}\n        - {name: B, value: "2"}\n',
+          ),
+      },
+      {
+        apply: 'upgrade',
+        manager: 'helm',
+        force: true,
+        patch: web
+          .replace('image: nginx:1', 'image: nginx:2')
+          .replace(
+            '        args: [--a]\n',
+            '        args: [--a]\n        env:\n        - {name: A, value: "3"}\n',
+          ),
+      },
+    ],
+    object: web
+      .replace('image: nginx:1', 'image: nginx:2')
+      .replace(
+        '        args: [--a]\n',
+        '        args: [--a]\n        env:\n        - {name: A, value: "3"}\n',
+      ),
+    managed: [
+      [
+        'helm',
+        'Apply',
+        webFields.replace(
+          '"f:args":{},',
+          '"f:args":{},"f:env":{"k:{\\"name\\":\\"A\\"}":{".":{},"f:name":{},"f:value":{}}},',
+        ),
+        undefined,
+        2,
+      ],
+    ],
+  },
+  {
     name: 'args are atomic: another applier changing them conflicts on the whole list',
     steps: [
       {
