@@ -53,6 +53,11 @@ export const parsers: Record<string, SmdParser> = {
       'types:\n- name: type\n  map:\n    fields:\n      - name: num\n        type:\n          scalar: numeric\n    elementType:\n      scalar: string\n',
     type: 'type',
   },
+  duplicatesParser: {
+    schema:
+      'types:\n- name: type\n  map:\n    fields:\n      - name: list\n        type:\n          namedType: associativeList\n      - name: unrelated\n        type:\n          scalar: numeric\n      - name: set\n        type:\n          namedType: set\n- name: associativeList\n  list:\n    elementType:\n      namedType: myElement\n    elementRelationship: associative\n    keys:\n    - name\n- name: myElement\n  map:\n    fields:\n    - name: name\n      type:\n        scalar: string\n    - name: value1\n      type:\n        scalar: numeric\n    - name: value2\n      type:\n        scalar: numeric\n- name: set\n  list:\n    elementType:\n      scalar: numeric\n    elementRelationship: associative\n',
+    type: 'type',
+  },
 };
 
 export const cases: Record<string, SmdCase[]> = {
@@ -3381,6 +3386,1037 @@ export const cases: Record<string, SmdCase[]> = {
         },
       },
       parser: 'preserveUnknownParser',
+    },
+  ],
+  'merge/duplicates_test.go': [
+    {
+      name: 'sets/ownership/duplicates',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater-one',
+          apiVersion: 'v1',
+          object: 'set: [1, 1, 3, 4]\n',
+        },
+      ],
+      managed: {
+        'updater-one': {
+          paths: [
+            ['set'],
+            [
+              'set',
+              {
+                value: 1,
+              },
+            ],
+            [
+              'set',
+              {
+                value: 3,
+              },
+            ],
+            [
+              'set',
+              {
+                value: 4,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'sets/ownership/add_duplicate',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater-one',
+          apiVersion: 'v1',
+          object: 'set: [1, 3, 4]\n',
+        },
+        {
+          op: 'update',
+          manager: 'updater-two',
+          apiVersion: 'v1',
+          object: 'set: [1, 1, 3, 4]\n',
+        },
+      ],
+      managed: {
+        'updater-one': {
+          paths: [
+            ['set'],
+            [
+              'set',
+              {
+                value: 3,
+              },
+            ],
+            [
+              'set',
+              {
+                value: 4,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        'updater-two': {
+          paths: [
+            [
+              'set',
+              {
+                value: 1,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'sets/ownership/remove_duplicate',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater-one',
+          apiVersion: 'v1',
+          object: 'set: [1, 1, 3, 4]\n',
+        },
+        {
+          op: 'update',
+          manager: 'updater-two',
+          apiVersion: 'v1',
+          object: 'set: [1, 3, 4]\n',
+        },
+      ],
+      managed: {
+        'updater-one': {
+          paths: [
+            ['set'],
+            [
+              'set',
+              {
+                value: 3,
+              },
+            ],
+            [
+              'set',
+              {
+                value: 4,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        'updater-two': {
+          paths: [
+            [
+              'set',
+              {
+                value: 1,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'sets/merging/remove_duplicate',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'set: [1, 1, 3, 4]\n',
+        },
+        {
+          op: 'apply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'set: [1]\n',
+          conflicts: [
+            {
+              manager: 'updater',
+              path: [
+                'set',
+                {
+                  value: 1,
+                },
+              ],
+            },
+          ],
+        },
+        {
+          op: 'forceApply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'set: [1]\n',
+        },
+      ],
+      object: 'set: [1, 3, 4]\n',
+      managed: {
+        updater: {
+          paths: [
+            ['set'],
+            [
+              'set',
+              {
+                value: 3,
+              },
+            ],
+            [
+              'set',
+              {
+                value: 4,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        applier: {
+          paths: [
+            [
+              'set',
+              {
+                value: 1,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: true,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'sets/merging/ignore_duplicate',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'set: [1, 1, 3, 4]\n',
+        },
+        {
+          op: 'apply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'set: [5]\n',
+        },
+      ],
+      object: 'set: [1, 1, 3, 4, 5]\n',
+      managed: {
+        updater: {
+          paths: [
+            ['set'],
+            [
+              'set',
+              {
+                value: 1,
+              },
+            ],
+            [
+              'set',
+              {
+                value: 3,
+              },
+            ],
+            [
+              'set',
+              {
+                value: 4,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        applier: {
+          paths: [
+            [
+              'set',
+              {
+                value: 5,
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: true,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/ownership/duplicated_items',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+      ],
+      managed: {
+        updater: {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/ownership/change_duplicated_items',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater-one',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'update',
+          manager: 'updater-two',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 3\n- name: b\n  value1: 3\n',
+        },
+      ],
+      managed: {
+        'updater-one': {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        'updater-two': {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/ownership/change_fields_duplicated_items',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater-one',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'update',
+          manager: 'updater-two',
+          apiVersion: 'v1',
+          object:
+            'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n  value2: 3 # New field\n- name: b\n  value1: 3\n',
+        },
+      ],
+      managed: {
+        'updater-one': {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        'updater-two': {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/ownership/add_duplicated_items_different_field',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater-one',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'update',
+          manager: 'updater-two',
+          apiVersion: 'v1',
+          object:
+            'list:\n- name: a\n  value1: 1\n- name: a\n  value2: 3 # New field\n- name: b\n  value1: 3\n',
+        },
+      ],
+      managed: {
+        'updater-one': {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        'updater-two': {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/ownership/add_unrelated_to_list_with_duplicates',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater-one',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n',
+        },
+        {
+          op: 'update',
+          manager: 'updater-two',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+      ],
+      managed: {
+        'updater-one': {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        'updater-two': {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/merge/unrelated_with_duplicated_items',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'forceApply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'unrelated: 5\n',
+        },
+      ],
+      object:
+        'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\nunrelated: 5\n',
+      managed: {
+        updater: {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        applier: {
+          paths: [['unrelated']],
+          apiVersion: 'v1',
+          applied: true,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/merge/change_duplicated_item',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'apply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 3\n',
+          conflicts: [
+            {
+              manager: 'updater',
+              path: [
+                'list',
+                {
+                  key: {
+                    name: 'a',
+                  },
+                },
+              ],
+            },
+          ],
+        },
+        {
+          op: 'forceApply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 3\n',
+        },
+      ],
+      object: 'list:\n- name: a\n  value1: 3\n- name: b\n  value1: 3\n',
+      managed: {
+        updater: {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        applier: {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: true,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/merge/unchanged_duplicated_item',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'apply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 2\n',
+          conflicts: [
+            {
+              manager: 'updater',
+              path: [
+                'list',
+                {
+                  key: {
+                    name: 'a',
+                  },
+                },
+              ],
+            },
+          ],
+        },
+        {
+          op: 'forceApply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 3\n',
+        },
+      ],
+      object: 'list:\n- name: a\n  value1: 3\n- name: b\n  value1: 3\n',
+      managed: {
+        updater: {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        applier: {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: true,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/merge/change_non_duplicated_item',
+      ops: [
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'forceApply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'list:\n- name: b\n  value1: 4\n',
+        },
+      ],
+      object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 4\n',
+      managed: {
+        updater: {
+          paths: [
+            ['list'],
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+        applier: {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: true,
+        },
+      },
+      parser: 'duplicatesParser',
+    },
+    {
+      name: 'list/merge/apply_update_duplicates_apply_without',
+      ops: [
+        {
+          op: 'apply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'update',
+          manager: 'updater',
+          apiVersion: 'v1',
+          object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+        },
+        {
+          op: 'apply',
+          manager: 'applier',
+          apiVersion: 'v1',
+          object: 'list:\n- name: b\n  value1: 3\n',
+        },
+      ],
+      object: 'list:\n- name: a\n  value1: 1\n- name: a\n  value1: 2\n- name: b\n  value1: 3\n',
+      managed: {
+        applier: {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'name',
+            ],
+            [
+              'list',
+              {
+                key: {
+                  name: 'b',
+                },
+              },
+              'value1',
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: true,
+        },
+        updater: {
+          paths: [
+            [
+              'list',
+              {
+                key: {
+                  name: 'a',
+                },
+              },
+            ],
+          ],
+          apiVersion: 'v1',
+          applied: false,
+        },
+      },
+      parser: 'duplicatesParser',
     },
   ],
 };
