@@ -12,7 +12,9 @@ import {
   type JsonObject,
 } from '../../../../src/server/structured-merge-diff/field-manager/field-manager';
 import type { ManagedFieldsEntry } from '../../../../src/server/structured-merge-diff/field-manager/managed-fields';
+import { makePath } from '../../../../src/server/structured-merge-diff/path-element';
 import { deducedParseableType } from '../../../../src/server/structured-merge-diff/schema';
+import { FieldSet } from '../../../../src/server/structured-merge-diff/set';
 import { TypeConverter } from '../../../../src/server/structured-merge-diff/schema-from-openapi';
 import { deploymentModels } from './deployment-schema';
 
@@ -439,6 +441,25 @@ const cases: Case[] = [
       ['kubectl', 'Apply', webFields, undefined, 0],
       ['kube-controller-manager', 'Update', '{"f:status":{"f:replicas":{}}}', 'status', 1],
     ],
+  },
+  {
+    name: 'reset fields are owned by nobody through that endpoint (status on the main resource)',
+    scope: { ...scope, resetFields: FieldSet.of(makePath('status')) },
+    steps: [
+      {
+        apply: 'a',
+        manager: 'kubectl',
+        patch: header + 'spec:\n  replicas: 1\nstatus:\n  replicas: 1\n',
+      },
+    ],
+    object: header + 'spec:\n  replicas: 1\nstatus:\n  replicas: 1\n',
+    managed: [['kubectl', 'Apply', '{"f:spec":{"f:replicas":{}}}', undefined, 0]],
+  },
+  {
+    name: 'an apply through /status names its subresource',
+    scope: { ...scope, subresource: 'status' },
+    steps: [{ apply: 'a', manager: 'ctrl', patch: header + 'status:\n  readyReplicas: 1\n' }],
+    managed: [['ctrl', 'Apply', '{"f:status":{"f:readyReplicas":{}}}', 'status', 0]],
   },
   {
     name: 'a patch of another kind is refused',
