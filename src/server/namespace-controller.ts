@@ -14,7 +14,7 @@ import { propagationBackground } from './delete-options';
 import { deleteItems } from './handlers/delete';
 import { canonicalObject } from './canonical-object';
 import { formatTime } from './object-meta';
-import type { Registry } from './registry';
+import type { ServedResources } from './served-resources';
 import type { ServedResource } from './served-resource';
 import { isNotFound, shouldDeleteDuringUpdate } from './store-delete';
 import { specFinalizers } from './namespace-storage';
@@ -164,7 +164,7 @@ export class NamespaceController {
   private stopped = false;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly resources: ServedResources,
     private readonly o: { gracePeriodMs?: number; log?: (message: string) => void } = {},
   ) {}
 
@@ -200,7 +200,7 @@ export class NamespaceController {
   }
 
   private context(method: 'GET' | 'PUT' | 'DELETE', path: string): RequestContext {
-    return this.registry.requests.newContext(namespaceControllerUserAgent, method, path);
+    return this.resources.requests.newContext(namespaceControllerUserAgent, method, path);
   }
 
   /**
@@ -208,7 +208,7 @@ export class NamespaceController {
    * estimate in seconds while content remains (ResourcesRemainingError), else 0.
    */
   async delete(name: string): Promise<number> {
-    const nsServed = this.registry.namespaces;
+    const nsServed = this.resources.namespaces;
     const path = `/api/v1/namespaces/${name}`;
     const ns = await nsServed.engine.get('', name, '', true, this.context('GET', path));
     if (!ns || !ns.metadata.deletionTimestamp) return 0;
@@ -224,7 +224,7 @@ export class NamespaceController {
   }
 
   private namespacedResources(): ServedResource[] {
-    return this.registry.resources.filter(
+    return this.resources.all.filter(
       (r) => r.namespaced && r.verbs.includes('deletecollection') && r.verbs.includes('list'),
     );
   }
@@ -242,7 +242,7 @@ export class NamespaceController {
       try {
         const list = await served.engine.list({ namespace }, this.context('GET', collection));
         await deleteItems(
-          this.registry,
+          this.resources,
           served,
           list.items,
           { propagationPolicy: propagationBackground },
@@ -272,7 +272,7 @@ export class NamespaceController {
 
   /** The conditions written through the status subresource (spec kept), when they change. */
   private async updateStatusConditions(name: string, remaining: ContentRemaining): Promise<void> {
-    const served = this.registry.namespaces;
+    const served = this.resources.namespaces;
     const path = `/api/v1/namespaces/${name}/status`;
     await served.engine.update(
       '',
@@ -282,7 +282,7 @@ export class NamespaceController {
         const old = Array.isArray(status.conditions)
           ? (status.conditions as NamespaceCondition[])
           : [];
-        const next = updateConditions(old, remaining, this.registry.clock.now());
+        const next = updateConditions(old, remaining, this.resources.clock.now());
         if (next) status.conditions = next;
         return canonicalObject(served, existing);
       },
@@ -292,7 +292,7 @@ export class NamespaceController {
 
   /** finalizeNamespace: spec.finalizers without the token (sorted, as a set), through finalize. */
   private async finalizeNamespace(name: string): Promise<void> {
-    const served = this.registry.namespaces;
+    const served = this.resources.namespaces;
     const context = this.context('PUT', `/api/v1/namespaces/${name}/finalize`);
     let emptied: KubeObject | undefined;
     try {

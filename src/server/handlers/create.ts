@@ -25,7 +25,7 @@ import {
 import { admitCreate } from '../namespace-lifecycle';
 import { dryRunnableStorage, isDryRun } from '../dry-run';
 import { writeOptionsOf, type WriteOptions } from '../write-options';
-import type { Registry } from '../registry';
+import type { ServedResources } from '../served-resources';
 import type { ServedResource } from '../served-resource';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
@@ -115,9 +115,9 @@ export async function writeOptionsBeforeDecode(
 export async function createResource(scope: RequestScope): Promise<void> {
   const options = await writeOptionsBeforeDecode(scope, 'CreateOptions');
   const obj = await decodeObject(scope);
-  const { registry, served, info, context } = scope;
+  const { resources, served, info, context } = scope;
   const created = await createObject(
-    registry,
+    resources,
     served,
     info.namespace,
     obj,
@@ -134,7 +134,7 @@ export async function createResource(scope: RequestScope): Promise<void> {
  * would be stored, with a uid and no resourceVersion).
  */
 export async function createObject(
-  registry: Registry,
+  resources: ServedResources,
   served: ServedResource,
   namespace: string,
   obj: KubeObject,
@@ -142,9 +142,9 @@ export async function createObject(
   dryRun = false,
 ): Promise<KubeObject> {
   const requestNamespace = served.namespaced ? namespace : '';
-  await admitCreate(registry, served, requestNamespace, obj, context);
+  await admitCreate(resources, served, requestNamespace, obj, context);
   beforeCreate(objectStrategy(served), obj, requestNamespace, {
-    now: registry.clock.now(),
+    now: resources.clock.now(),
     rand: cryptoRandom,
   });
   canonicalize(served, obj);

@@ -9,7 +9,7 @@ import { decodeDeleteOptions, type DeleteOptions } from '../delete-options';
 import { dryRunnableStorage, isDryRun } from '../dry-run';
 import { deleteStrategyOf } from '../delete-strategy';
 import { namespaceDelete } from '../namespace-storage';
-import type { Registry } from '../registry';
+import type { ServedResources } from '../served-resources';
 import type { ServedResource } from '../served-resource';
 import { isNotFound, storeDelete, type DeleteResult } from '../store-delete';
 import { writeList } from './get';
@@ -22,7 +22,7 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
   const options = decodeDeleteOptions(await scope.body(), scope.query);
   const { served, info } = scope;
   const result = await deleteObject(
-    scope.registry,
+    scope.resources,
     served,
     served.namespaced ? info.namespace : '',
     info.name,
@@ -31,13 +31,13 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
   );
   const accepted = !result.deleted && options.orphanDependents === false;
   writeResult(scope, accepted ? 202 : 200, result.object);
-  if (!result.deleted && !isDryRun(options) && served === scope.registry.namespaces)
-    scope.registry.namespaceController?.enqueue(info.name);
+  if (!result.deleted && !isDryRun(options) && served === scope.resources.namespaces)
+    scope.resources.namespaceController?.enqueue(info.name);
 }
 
 /** The registry's Delete of one object: the namespace REST for namespaces, else Store.Delete. */
 export function deleteObject(
-  registry: Registry,
+  resources: ServedResources,
   served: ServedResource,
   namespace: string,
   name: string,
@@ -45,8 +45,8 @@ export function deleteObject(
   by: RequestSender,
 ): Promise<DeleteResult> {
   const storage = dryRunnableStorage(served, namespace, name, by, isDryRun(options));
-  const now = (): number => registry.clock.now();
-  if (served === registry.namespaces) return namespaceDelete(served, storage, options, now);
+  const now = (): number => resources.clock.now();
+  if (served === resources.namespaces) return namespaceDelete(served, storage, options, now);
   return storeDelete(served, deleteStrategyOf(served), storage, options, now);
 }
 
@@ -62,13 +62,13 @@ export async function deleteCollection(scope: RequestScope): Promise<void> {
     toResourceListRequest(opts, info.namespace || undefined),
     scope.context,
   );
-  await deleteItems(scope.registry, served, list.items, options, scope.context);
+  await deleteItems(scope.resources, served, list.items, options, scope.context);
   writeList(scope, list);
 }
 
 /** DeleteCollection's workers, one at a time: each item deleted, NotFound ignored. */
 export async function deleteItems(
-  registry: Registry,
+  resources: ServedResources,
   served: ServedResource,
   items: readonly KubeObject[],
   options: DeleteOptions,
@@ -77,7 +77,7 @@ export async function deleteItems(
   for (const item of items) {
     try {
       await deleteObject(
-        registry,
+        resources,
         served,
         item.metadata.namespace ?? '',
         item.metadata.name ?? '',

@@ -43,7 +43,7 @@ export async function listResource(scope: RequestScope): Promise<void> {
 export function writeList(scope: RequestScope, list: ListResult): void {
   const { served, encoding } = scope;
   if (encoding.convert === undefined && !encoding.pretty)
-    return writeJSONBody(scope.res, 200, listJSON(served, list, scope.registry.listItemJSON));
+    return writeJSONBody(scope.res, 200, listJSON(served, list, scope.resources.listItemJSON));
   const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
   if (list.continue) meta.continue = list.continue;
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
