@@ -44,7 +44,7 @@ import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
 import { handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
 import { DebugState } from './debug-state';
-import { createObject } from './handlers/create';
+import { admitCreate } from './namespace-lifecycle';
 import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import type { WrittenWatchEvent } from './handlers/watch';
@@ -811,17 +811,23 @@ async function seed(
   const context = (path: string): RequestContext =>
     resources.requests.newContext(selfClient, 'POST', path);
   // On a real etcd that served before, the objects may be there already: as kube-apiserver's
-  // system namespaces controller, create what is missing and keep what exists.
-  const createIfMissing = async (...args: Parameters<typeof createObject>): Promise<void> => {
+  // system namespaces controller, create what is missing and keep what exists. Each goes through
+  // admission and the resource's Store, as a client's create does.
+  const createIfMissing = async (
+    served: ServedResource,
+    namespace: string,
+    obj: KubeObject,
+    requestContext: RequestContext,
+  ): Promise<void> => {
     try {
-      await createObject(...args);
+      await admitCreate(resources, served, namespace, obj, requestContext);
+      await served.store.create(namespace, obj, { context: requestContext });
     } catch (e) {
       if (!(e instanceof StatusError && e.status.reason === StatusReason.AlreadyExists)) throw e;
     }
   };
   for (const name of systemNamespaces)
     await createIfMissing(
-      resources,
       resources.namespaces,
       '',
       { metadata: { name } },
@@ -860,7 +866,6 @@ async function seed(
     for (let i = 0; i < n; i++) {
       if (signal?.aborted) throw new SeedAbortedError(created, total);
       await createIfMissing(
-        resources,
         served,
         'default',
         objectOf(String(i).padStart(width(n), '0')),

@@ -27,6 +27,8 @@ import { builtinResourceNamespaced } from '../request/storage-key-prefix';
 import type { CustomResourceDefinition } from './crd';
 import { ListItemJSON } from './list-item-json';
 import type { ServedResource } from './served-resource';
+import type { RandomSource } from './object-meta';
+import { Store, type StoreResource } from './registry/store';
 
 /** The verbs of a resource with every REST storage interface (discovery's order). */
 const allVerbs = [
@@ -112,6 +114,8 @@ export interface ServedResourcesOptions {
   requestWatchProgressSupported?: boolean;
   /** The root of the engine's random choices (bookmark jitter, watch deadlines); default random. */
   seed?: number;
+  /** The Stores' uids and generated names (default: Node's CSPRNG). */
+  rand?: RandomSource;
   eventSink?: EventSink;
   log?: (message: string) => void;
 }
@@ -168,7 +172,7 @@ export class ServedResources {
         log: o.log,
       });
     };
-    const served: ServedResource[] = builtIns.map((b) => {
+    const served: StoreResource[] = builtIns.map((b) => {
       const namespaced = builtinResourceNamespaced({ group: '', resource: b.resource });
       if (namespaced === undefined) throw new Error(`${b.resource}: not in the storage table`);
       return {
@@ -212,8 +216,11 @@ export class ServedResources {
         })),
       });
     }
-    this.all = served;
-    this.namespaces = served[2];
+    // Each resource's registry Store, over its engine resource (the object keeps its identity).
+    this.all = served.map((s) =>
+      Object.assign(s, { store: new Store(s, { clock: this.clock, rand: o.rand }) }),
+    );
+    this.namespaces = this.all[2];
   }
 
   /** The resource a request's group, version and resource name address. */
