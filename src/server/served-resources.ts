@@ -220,7 +220,7 @@ export class ServedResources {
     this.all = served.map((s) =>
       Object.assign(s, { store: new Store(s, { clock: this.clock, rand: o.rand }) }),
     );
-    this.namespaces = this.all[2];
+    this.namespaces = this.all.find((r) => r.group === '' && r.resource === 'namespaces')!;
   }
 
   /** The resource a request's group, version and resource name address. */

@@ -1,4 +1,4 @@
-// Tests for src/server/dry-run.ts and the options step of the write handlers (create.ts,
+// Tests for src/server/registry/dry-run.ts and the options step of the write handlers (create.ts,
 // update.ts, patch.ts, delete.ts) against a live ApiServer: `?dryRun=All` answers what would be
 // stored as kube-apiserver (release-1.36) does, and nothing is written: etcd's revision does not
 // move, the stored object is unchanged, and a watcher sees nothing before the next real write.

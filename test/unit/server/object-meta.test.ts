@@ -1,5 +1,6 @@
-// Tests for src/server/object-meta.ts: rest.BeforeCreate/BeforeUpdate, Store.Update's
-// resourceVersion rules and ValidateObjectMeta, with the messages kube-apiserver (release-1.36)
+// Tests for src/server/object-meta.ts and the registry's rest.BeforeCreate/BeforeUpdate
+// (registry/rest-create.ts, rest-update.ts), Store.Update's resourceVersion rules and the kinds'
+// strategies (registry/<kind>-strategy.ts) with ValidateObjectMeta, with the messages kube-apiserver (release-1.36)
 // answers; some cases follow apimachinery pkg/api/validation/objectmeta_test.go.
 import * as assert from 'assert';
 import { StatusError, statusToJSON } from '../../../src/engine/storage/errors';

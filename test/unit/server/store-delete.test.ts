@@ -1,5 +1,5 @@
-// Tests for src/server/registry/store-delete.ts, rest-delete.ts and pod-strategy.ts's CheckGracefulDelete: Store.Delete over an in-memory
-// DeleteStorage, as k8s.io/apiserver pkg/registry/generic/registry/store_test.go
+// Tests for src/server/registry/store-delete.ts, rest-delete.ts and pod-strategy.ts's
+// CheckGracefulDelete: Store.Delete over an in-memory DeleteStorage, as k8s.io/apiserver pkg/registry/generic/registry/store_test.go
 // (TestStoreDelete, TestGracefulStoreHandleFinalizers, TestNonGracefulStoreHandleFinalizers,
 // TestStoreDeleteWithOrphanDependents, TestDeletionFinalizersForGarbageCollection) and
 // pkg/registry/rest/delete_test.go (TestBeforeDelete) where they apply, and pod CheckGracefulDelete.
