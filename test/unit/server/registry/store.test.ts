@@ -253,7 +253,8 @@ const cases: Case[] = [
         { context: w.context },
       );
     },
-    check: (o) => assert.strictEqual(meta((o as unknown as { object: KubeObject }).object).generation, 2),
+    check: (o) =>
+      assert.strictEqual(meta((o as unknown as { object: KubeObject }).object).generation, 2),
   },
   {
     name: 'update of a missing object (no create on update): 404',
