@@ -150,7 +150,7 @@ const modelled: Record<string, Schema> = {
       finalizers: {
         type: 'array',
         description:
-          'Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list.',
+          'Must be empty before the object is deleted from the resources. Each entry is an identifier for the responsible component that will remove the entry from the list.',
         items: { type: 'string', default: '' },
         'x-kubernetes-list-type': 'set',
         'x-kubernetes-patch-strategy': 'merge',
