@@ -49,7 +49,7 @@ export async function runServerMemory(o: ServerMemoryOptions = {}): Promise<Benc
   await bare.start();
   const clients = new HttpClients();
   try {
-    const pods = api.registry.find('', 'v1', 'pods');
+    const pods = api.resources.find('', 'v1', 'pods');
     if (!pods) throw new Error('server-memory: no pods resource');
     const watchers = (): number => pods.engine.cacher.watcherCount();
     const res = await fetch(new URL('/api/v1/namespaces/default/pods?limit=1', api.url), {

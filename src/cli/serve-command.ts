@@ -11,7 +11,7 @@ import {
   type EtcdChoice,
 } from '../server/etcd-choice';
 import { KubeconfigError } from '../server/kubeconfig';
-import type { ProfileName } from '../server/registry';
+import type { ProfileName } from '../server/served-resources';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
 
@@ -253,7 +253,7 @@ export const serveCommand: CliCommand = {
       );
     else
       io.out(
-        `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.registry.profile.kubernetesVersion}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}); Ctrl-C stops\n`,
+        `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.resources.profile.kubernetesVersion}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}); Ctrl-C stops\n`,
       );
     if (server.etcdFeatureLine) io.err(`listwatch serve: ${server.etcdFeatureLine}\n`);
     await stopRequested;

@@ -44,7 +44,7 @@ import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
 import { handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
 import { DebugState } from './debug-state';
-import { createObject } from './handlers/create';
+import { admitCreate } from './namespace-lifecycle';
 import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import type { WrittenWatchEvent } from './handlers/watch';
@@ -57,7 +57,7 @@ import {
   type AuditRequest,
 } from './audit-log';
 import { kubeApiserverHealthChecks, type HealthChecker, type HealthEndpoint } from './health';
-import { Registry, type ProfileName } from './registry';
+import { ServedResources, type ProfileName } from './served-resources';
 import { generateSelfSignedCertKey } from './self-signed-certificate';
 import {
   applyServingLimits,
@@ -182,7 +182,7 @@ export class ApiServer {
   private readonly kubeconfig: WrittenKubeconfig;
 
   private constructor(
-    readonly registry: Registry,
+    readonly resources: ServedResources,
     /** The engine's engine events, for readers in the same process (the VS Code extension). */
     readonly eventSink: EventHub,
     private readonly state: ServingState,
@@ -276,8 +276,8 @@ export class ApiServer {
     log?: (message: string) => void,
   ): Promise<FaultResponse> {
     return handleFaultRequest('POST', name, JSON.stringify(params), {
-      resources: this.registry.resources,
-      etcd: this.registry.etcd,
+      resources: this.resources.all,
+      etcd: this.resources.etcd,
       log,
       onApplied: this.state.faultApplied,
     });
@@ -306,9 +306,9 @@ export class ApiServer {
       (choice.kind === 'memory' && choice.version !== undefined
         ? memoryEtcdCheck(choice.version)
         : undefined);
-    let registry: Registry;
+    let resources: ServedResources;
     try {
-      registry = new Registry({
+      resources = new ServedResources({
         profile: opts.profile,
         crds,
         eventSink: eventSink,
@@ -322,24 +322,24 @@ export class ApiServer {
       throw e;
     }
     const stopEtcd = async (): Promise<void> => {
-      await registry.namespaceController?.stop();
-      registry.stop();
+      await resources.namespaceController?.stop();
+      resources.stop();
       await etcd?.stop();
     };
     const debugState = new DebugState({
-      resources: registry.resources,
-      etcd: registry.etcd,
+      resources: resources.all,
+      etcd: resources.etcd,
       etcdMembers: etcdCheck && {
         members: etcdCheck.members,
         requestWatchProgressSupported: etcdCheck.requestWatchProgressSupported,
       },
     });
     eventSink.subscribe((e) => debugState.observe(e));
-    await registry.start();
+    await resources.start();
     if (opts.namespaceController !== false)
-      registry.namespaceController = new NamespaceController(registry);
+      resources.namespaceController = new NamespaceController(resources);
     try {
-      await seed(registry, opts.seed ?? {}, opts.seedProgress, opts.signal);
+      await seed(resources, opts.seed ?? {}, opts.seedProgress, opts.signal);
     } catch (e) {
       await stopEtcd();
       throw e;
@@ -350,21 +350,21 @@ export class ApiServer {
     const started: Array<() => Promise<void>> = [stopEtcd];
     try {
       const token = randomBytes(32).toString('hex');
-      const startedAt = registry.clock.now();
+      const startedAt = resources.clock.now();
       const state: ServingState = {
-        registry,
+        resources,
         startedAt,
         observers: [],
         factory: new RequestInfoFactory(),
         token,
         port: 0,
         version: versionInfo(
-          registry.profile.kubernetesVersion,
+          resources.profile.kubernetesVersion,
           goPlatform(process.platform, process.arch),
         ),
         healthChecks: kubeApiserverHealthChecks({
-          resources: registry.resources,
-          clock: registry.clock,
+          resources: resources.all,
+          clock: resources.clock,
           startedAt,
           shuttingDown: () => state.shuttingDown,
         }),
@@ -379,7 +379,7 @@ export class ApiServer {
             : new AuditLogWriter({
                 sink: createWriteStream(opts.auditLogPath, { flags: 'a' }),
                 // MicroTime from the server's clock, whose resolution is a millisecond.
-                nowMicros: () => registry.clock.nowMicros?.() ?? registry.clock.now() * 1000,
+                nowMicros: () => resources.clock.nowMicros?.() ?? resources.clock.now() * 1000,
               }),
       };
       const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -389,7 +389,7 @@ export class ApiServer {
         });
       };
       const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
-      const certificate = generateSelfSignedCertKey(registry.clock.now());
+      const certificate = generateSelfSignedCertKey(resources.clock.now());
       const serversFor = (h: typeof handler): Server[] => {
         const options = httpServerOptions(limits);
         const pair = [
@@ -432,7 +432,7 @@ export class ApiServer {
         path: opts.kubeconfigPath,
       });
       return new ApiServer(
-        registry,
+        resources,
         eventSink,
         state,
         listener,
@@ -459,8 +459,8 @@ export class ApiServer {
    */
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
-    await this.registry.namespaceController?.stop();
-    this.registry.stop();
+    await this.resources.namespaceController?.stop();
+    this.resources.stop();
     // Let the watch handlers see their closed channels and finish their responses.
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => {
@@ -528,7 +528,7 @@ function listen(server: NetServer, port: number): Promise<number> {
 
 /** What every request is served with. */
 interface ServingState {
-  registry: Registry;
+  resources: ServedResources;
   startedAt: number;
   /** ApiServer.record's observers (usually none). */
   observers: readonly ServerObserver[];
@@ -580,7 +580,7 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const { registry, factory, token, port } = state;
+  const { resources, factory, token, port } = state;
   res.setHeader('Cache-Control', 'no-cache, private');
   if (!isOwnHost(req.headers.host, port))
     return writeError(res, misdirectedRequest(req.headers.host, port));
@@ -602,7 +602,7 @@ async function serve(
   const auditEvent = state.audit && audit(state.audit, info, url, req, res);
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
-  const context: RequestContext = registry.requests.newContext(
+  const context: RequestContext = resources.requests.newContext(
     req.headers['user-agent'] ?? '',
     method as HttpMethod,
     url,
@@ -612,7 +612,7 @@ async function serve(
   const readBody = (): Promise<Buffer> => (body ??= limitedReadBody(req));
   if (!info.isResourceRequest) {
     const scope: NonResourceScope = {
-      registry,
+      resources,
       info,
       searchParams: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
       req,
@@ -633,7 +633,7 @@ async function serve(
     }
     throw newGenericNotFound();
   }
-  const served = registry.find(info.apiGroup, info.apiVersion, info.resource);
+  const served = resources.find(info.apiGroup, info.apiVersion, info.resource);
   // A cluster-scoped resource has no route under /namespaces/<ns>/; requestinfo.go reads
   // `/api/v1/namespaces/x` as namespace x, which for the namespaces resource is the object's name.
   const subresource = served && info.subresource !== '' ? subresourceOf(served, info) : undefined;
@@ -677,7 +677,7 @@ async function serve(
       res,
     });
   const scope: RequestScope = {
-    registry,
+    resources,
     served,
     info,
     query,
@@ -803,32 +803,38 @@ function allowedScope(served: ServedResource, info: RequestInfo): boolean {
 
 /** The system namespaces, then `--seed` pods and configmaps in `default`. */
 async function seed(
-  registry: Registry,
+  resources: ServedResources,
   counts: SeedCounts,
   progress?: (created: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<void> {
   const context = (path: string): RequestContext =>
-    registry.requests.newContext(selfClient, 'POST', path);
+    resources.requests.newContext(selfClient, 'POST', path);
   // On a real etcd that served before, the objects may be there already: as kube-apiserver's
-  // system namespaces controller, create what is missing and keep what exists.
-  const createIfMissing = async (...args: Parameters<typeof createObject>): Promise<void> => {
+  // system namespaces controller, create what is missing and keep what exists. Each goes through
+  // admission and the resource's Store, as a client's create does.
+  const createIfMissing = async (
+    served: ServedResource,
+    namespace: string,
+    obj: KubeObject,
+    requestContext: RequestContext,
+  ): Promise<void> => {
     try {
-      await createObject(...args);
+      await admitCreate(resources, served, namespace, obj, requestContext);
+      await served.store.create(namespace, obj, { context: requestContext });
     } catch (e) {
       if (!(e instanceof StatusError && e.status.reason === StatusReason.AlreadyExists)) throw e;
     }
   };
   for (const name of systemNamespaces)
     await createIfMissing(
-      registry,
-      registry.namespaces,
+      resources.namespaces,
       '',
       { metadata: { name } },
       context('/api/v1/namespaces'),
     );
-  const pods = registry.find('', 'v1', 'pods')!;
-  const configmaps = registry.find('', 'v1', 'configmaps')!;
+  const pods = resources.find('', 'v1', 'pods')!;
+  const configmaps = resources.find('', 'v1', 'configmaps')!;
   const width = (n: number): number => String(Math.max(0, n - 1)).length;
   const make: Array<[ServedResource, number, (i: string) => KubeObject]> = [
     [
@@ -853,23 +859,22 @@ async function seed(
   progress?.(created, total);
   // The in-memory etcd answers in microtasks: without a turn of the event loop now and then, a big
   // seed would hold the process (the extension host, its progress and its Cancel) until it ends.
-  let turnAt = registry.clock.now() + seedTurnEveryMs;
+  let turnAt = resources.clock.now() + seedTurnEveryMs;
   // One at a time, in name order, so that resource versions follow names as in the in-memory run.
   for (const [served, n, objectOf] of make) {
     const path = `/api/v1/namespaces/default/${served.resource}`;
     for (let i = 0; i < n; i++) {
       if (signal?.aborted) throw new SeedAbortedError(created, total);
       await createIfMissing(
-        registry,
         served,
         'default',
         objectOf(String(i).padStart(width(n), '0')),
         context(path),
       );
       progress?.(++created, total);
-      if (registry.clock.now() >= turnAt) {
+      if (resources.clock.now() >= turnAt) {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        turnAt = registry.clock.now() + seedTurnEveryMs;
+        turnAt = resources.clock.now() + seedTurnEveryMs;
       }
     }
   }

@@ -21,7 +21,10 @@ const topLevelFieldOrder: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** `obj` with the resource's kind and apiVersion, its fields in the order Go encodes them. */
-export function canonicalObject(served: ServedResource, obj: KubeObject): KubeObject {
+export function canonicalObject(
+  served: Omit<ServedResource, 'store'>,
+  obj: KubeObject,
+): KubeObject {
   const typed: Loose = { ...obj, kind: served.kind, apiVersion: groupVersionOf(served) };
   if (served.jsonOnly) return sortedDeep(typed) as KubeObject;
   const out: Loose = { kind: typed.kind, apiVersion: typed.apiVersion };

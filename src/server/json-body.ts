@@ -5,8 +5,9 @@
 // Deliberate differences: built-in kinds are checked only as far as this server models them
 // (apiVersion/kind, ObjectMeta's field types, ConfigMap's and Namespace's own field types,
 // unknown top-level and metadata fields); YAML
-// errors carry js-yaml's wording, but for go-yaml's alias limit (yaml-to-json.ts); protobuf bodies are decoded for ConfigMap and Namespace only
-// (protobuf-body.ts; the other kinds answer the 415); integers beyond 2^53 lose precision (JSON.parse).
+// errors carry js-yaml's wording, but for go-yaml's alias limit (yaml-to-json.ts); protobuf bodies are
+// decoded for the kinds protobuf-messages.ts covers (protobuf-body.ts; the other kinds answer the 415)
+// and then read as the JSON they encode; integers beyond 2^53 lose precision (JSON.parse).
 import { StatusError, type KubeObject } from '../engine';
 import {
   GoJsonUnmarshalTypeError,
@@ -18,7 +19,7 @@ import {
   quote,
   objectMetaFieldOrder,
 } from '../engine/http-face';
-import { protobufBodyKinds, protobufBodyToObject } from './protobuf-body';
+import { hasProtobufMessage, ProtobufDecodeError, protobufBodyToObject } from './protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
 import { yamlToJSON } from './yaml-to-json';
 
@@ -386,10 +387,17 @@ export function decodeBody(
   if (
     mediaType === 'application/vnd.kubernetes.protobuf' &&
     !expected.unstructured &&
-    protobufBodyKinds.has(expected.kind)
+    hasProtobufMessage(expected)
   ) {
     // kubectl's typed clients send protobuf: read it as the JSON it encodes.
-    body = new TextEncoder().encode(JSON.stringify(protobufBodyToObject(body)));
+    let object: Record<string, unknown>;
+    try {
+      object = protobufBodyToObject(body, expected);
+    } catch (e) {
+      if (!(e instanceof ProtobufDecodeError)) throw e;
+      throw transformDecodeError(e, expected, e.gvk, body);
+    }
+    body = new TextEncoder().encode(JSON.stringify(object));
     mediaType = 'application/json';
   }
   if (mediaType !== 'application/json' && mediaType !== 'application/yaml')

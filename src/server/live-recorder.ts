@@ -45,8 +45,8 @@ const scrapeIntervalMs = 1000;
 
 /** What a recorder needs of the server (an ApiServer; tests may pass a stand-in). */
 export type RecordedServer = Pick<ApiServer, 'startedAt' | 'record' | 'url' | 'httpsUrl'> & {
-  registry: Pick<ApiServer['registry'], 'metrics' | 'profile' | 'clock'> &
-    Partial<Pick<ApiServer['registry'], 'resources'>>;
+  resources: Pick<ApiServer['resources'], 'metrics' | 'profile' | 'clock'> &
+    Partial<Pick<ApiServer['resources'], 'all'>>;
 };
 
 export interface LiveRecorderOptions {
@@ -217,7 +217,7 @@ export class LiveRecorder {
   ) {
     this.t0 = server.startedAt;
     // The watch caches started before recording did: their state now opens the run.
-    const caches = observeWatchCaches(server.registry.resources ?? []);
+    const caches = observeWatchCaches(server.resources.all ?? []);
     const max = Math.max(2, o.maxRecords ?? defaultMaxRecords);
     this.headMax = Math.ceil(max / 2);
     this.tailMax = max - this.headMax;
@@ -225,7 +225,7 @@ export class LiveRecorder {
       format: traceFormat,
       version: traceVersion,
       scenario: liveScenario,
-      profile: server.registry.profile.kubernetesVersion,
+      profile: server.resources.profile.kubernetesVersion,
       seed: 0,
       params: {
         server: server.httpsUrl,
@@ -250,7 +250,7 @@ export class LiveRecorder {
 
   /** Ms since the server started (until recording stopped). */
   now(): number {
-    return (this.stoppedAt ?? this.server.registry.clock.now()) - this.t0;
+    return (this.stoppedAt ?? this.server.resources.clock.now()) - this.t0;
   }
 
   /**
@@ -270,7 +270,7 @@ export class LiveRecorder {
 
   /** The metric samples and their exposition now, as the `resource` record a trace ends with. */
   metricsRecord(): TraceMetricsRecord {
-    const m = this.server.registry.metrics;
+    const m = this.server.resources.metrics;
     const samples = m.samples();
     const sorted: Record<string, number> = {};
     for (const k of Object.keys(samples).sort()) sorted[k] = samples[k];
@@ -314,7 +314,7 @@ export class LiveRecorder {
     if (this.disposed) return;
     this.flushReads();
     this.disposed = true;
-    this.stoppedAt = this.server.registry.clock.now();
+    this.stoppedAt = this.server.resources.clock.now();
     this.subscription.dispose();
     if (this.scrapeTimer) clearInterval(this.scrapeTimer);
     this.listeners.clear();
@@ -548,7 +548,7 @@ export class LiveRecorder {
       client: p.client,
       requestId: p.requestId,
       ...(p.watcherId !== undefined ? { watcherId: p.watcherId } : {}),
-      reason: watchCloseReason(res, p, this.server.registry.clock.now()),
+      reason: watchCloseReason(res, p, this.server.resources.clock.now()),
       received: p.written,
     });
   }
@@ -607,7 +607,7 @@ export class LiveRecorder {
   }
 
   private scrape(): void {
-    const now = this.server.registry.metrics.samples();
+    const now = this.server.resources.metrics.samples();
     const changed = changedSamples(this.lastScrape, now);
     this.lastScrape = now;
     if (changed) this.emit({ kind: 'metrics', scope: 'scrape', at: this.now(), samples: changed });

@@ -3,21 +3,20 @@
 // namespace controller of kube-controller-manager, which this server has none of, emulated in
 // process so that a deleted namespace ends as it does in a cluster. 5 s after a namespace is
 // marked for deletion (namespaceDeletionGracePeriod) it deletes every namespaced object in it with
-// Background propagation (through the registry's Store.Delete, so finalizers and graceful pods
-// keep their objects), writes the deletion conditions into status, and once nothing remains
-// removes its `kubernetes` finalizer through the finalize subresource, whose update deletes the
-// namespace. While content remains it retries after estimate/2+1 s (15 s estimated for
+// Background propagation (through each resource's registry Store, so finalizers and graceful pods
+// keep their objects), writes the deletion conditions through the namespace Store's status
+// strategy, and once nothing remains removes its `kubernetes` finalizer through the finalize
+// subresource's (namespaceFinalizeStrategy), whose update deletes the namespace. While content remains it retries after estimate/2+1 s (15 s estimated for
 // finalizers). Deliberate differences: the queue is fed by this server's namespace DELETE (no
 // informer); the work runs one namespace at a time; discovery is the registry itself.
 import type { KubeObject, RequestContext } from '../engine';
 import { propagationBackground } from './delete-options';
-import { deleteItems } from './handlers/delete';
-import { canonicalObject } from './canonical-object';
 import { formatTime } from './object-meta';
-import type { Registry } from './registry';
+import type { ServedResources } from './served-resources';
 import type { ServedResource } from './served-resource';
-import { isNotFound, shouldDeleteDuringUpdate } from './store-delete';
-import { specFinalizers } from './namespace-storage';
+import { namespaceFinalizeStrategy, namespaceStatusStrategy } from './registry/namespace-strategy';
+import { isNotFound } from './registry/store-delete';
+import { specFinalizers } from './registry/namespace-storage';
 
 /** namespaceDeletionGracePeriod. */
 export const namespaceDeletionGracePeriodMs = 5000;
@@ -164,7 +163,7 @@ export class NamespaceController {
   private stopped = false;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly resources: ServedResources,
     private readonly o: { gracePeriodMs?: number; log?: (message: string) => void } = {},
   ) {}
 
@@ -200,7 +199,7 @@ export class NamespaceController {
   }
 
   private context(method: 'GET' | 'PUT' | 'DELETE', path: string): RequestContext {
-    return this.registry.requests.newContext(namespaceControllerUserAgent, method, path);
+    return this.resources.requests.newContext(namespaceControllerUserAgent, method, path);
   }
 
   /**
@@ -208,10 +207,16 @@ export class NamespaceController {
    * estimate in seconds while content remains (ResourcesRemainingError), else 0.
    */
   async delete(name: string): Promise<number> {
-    const nsServed = this.registry.namespaces;
+    const nsServed = this.resources.namespaces;
     const path = `/api/v1/namespaces/${name}`;
-    const ns = await nsServed.engine.get('', name, '', true, this.context('GET', path));
-    if (!ns || !ns.metadata.deletionTimestamp) return 0;
+    let ns: KubeObject;
+    try {
+      ns = await nsServed.store.get('', name, '', this.context('GET', path));
+    } catch (e) {
+      if (isNotFound(e)) return 0;
+      throw e;
+    }
+    if (!ns.metadata.deletionTimestamp) return 0;
     if (specFinalizers(ns).length === 0) return 0;
     const remaining = await this.deleteAllContent(name);
     await this.updateStatusConditions(name, remaining);
@@ -224,7 +229,7 @@ export class NamespaceController {
   }
 
   private namespacedResources(): ServedResource[] {
-    return this.registry.resources.filter(
+    return this.resources.all.filter(
       (r) => r.namespaced && r.verbs.includes('deletecollection') && r.verbs.includes('list'),
     );
   }
@@ -240,15 +245,13 @@ export class NamespaceController {
     for (const served of this.namespacedResources()) {
       const collection = `${served.group === '' ? '/api' : `/apis/${served.group}`}/${served.version}/namespaces/${namespace}/${served.resource}`;
       try {
-        const list = await served.engine.list({ namespace }, this.context('GET', collection));
-        await deleteItems(
-          this.registry,
-          served,
+        const list = await served.store.list({ namespace }, this.context('GET', collection));
+        await served.store.deleteItems(
           list.items,
           { propagationPolicy: propagationBackground },
           this.context('DELETE', collection),
         );
-        const left = (await served.engine.list({ namespace }, this.context('GET', collection)))
+        const left = (await served.store.list({ namespace }, this.context('GET', collection)))
           .items;
         if (left.length === 0) continue;
         remaining.resources.set(`${served.resource}.${served.group}`, left.length);
@@ -272,31 +275,32 @@ export class NamespaceController {
 
   /** The conditions written through the status subresource (spec kept), when they change. */
   private async updateStatusConditions(name: string, remaining: ContentRemaining): Promise<void> {
-    const served = this.registry.namespaces;
-    const path = `/api/v1/namespaces/${name}/status`;
-    await served.engine.update(
+    const status = this.resources.namespaces.store.withUpdateStrategy(namespaceStatusStrategy);
+    await status.update(
       '',
       name,
       (existing) => {
-        const status = statusOf(existing);
-        const old = Array.isArray(status.conditions)
-          ? (status.conditions as NamespaceCondition[])
+        const obj = structuredClone(existing);
+        const current = statusOf(obj);
+        const old = Array.isArray(current.conditions)
+          ? (current.conditions as NamespaceCondition[])
           : [];
-        const next = updateConditions(old, remaining, this.registry.clock.now());
-        if (next) status.conditions = next;
-        return canonicalObject(served, existing);
+        const next = updateConditions(old, remaining, this.resources.clock.now());
+        if (next) current.conditions = next;
+        return obj;
       },
-      this.context('PUT', path),
+      { context: this.context('PUT', `/api/v1/namespaces/${name}/status`) },
     );
   }
 
-  /** finalizeNamespace: spec.finalizers without the token (sorted, as a set), through finalize. */
+  /**
+   * finalizeNamespace: spec.finalizers without the token (sorted, as a set), through finalize,
+   * whose update deletes the namespace once none are left.
+   */
   private async finalizeNamespace(name: string): Promise<void> {
-    const served = this.registry.namespaces;
-    const context = this.context('PUT', `/api/v1/namespaces/${name}/finalize`);
-    let emptied: KubeObject | undefined;
+    const finalize = this.resources.namespaces.store.withUpdateStrategy(namespaceFinalizeStrategy);
     try {
-      await served.engine.update(
+      await finalize.update(
         '',
         name,
         (existing) => {
@@ -305,30 +309,15 @@ export class NamespaceController {
           spec.finalizers = [...new Set(specFinalizers(existing))]
             .filter((f) => f !== finalizerToken)
             .sort();
-          if (shouldDeleteDuringUpdate(served, obj, existing)) {
-            emptied = obj;
-            throw emptiedFinalizers;
-          }
           return obj;
         },
-        context,
+        { context: this.context('PUT', `/api/v1/namespaces/${name}/finalize`) },
       );
-    } catch (e) {
-      if (e !== emptiedFinalizers) {
-        if (isNotFound(e)) return;
-        throw e;
-      }
-    }
-    if (!emptied) return;
-    try {
-      await served.engine.delete('', name, context);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
   }
 }
-
-const emptiedFinalizers = new Error('emptied finalizers');
 
 /** estimateGracefulTerminationForPods: the longest grace period of a pod not yet terminal. */
 function estimateGracefulTerminationForPods(pods: readonly KubeObject[]): number {

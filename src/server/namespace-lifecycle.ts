@@ -7,7 +7,7 @@
 // force-live-lookup cache of recent deletions.
 import type { RequestContext, KubeObject } from '../engine';
 import { newForbidden, newNotFound } from '../engine/http-face';
-import type { Registry } from './registry';
+import type { ServedResources } from './served-resources';
 import type { ServedResource } from './served-resource';
 
 /** metav1.NamespaceDefault, NamespaceSystem, NamespacePublic: what the plugin registers as immortal. */
@@ -36,7 +36,7 @@ export function admitNamespaceDelete(name: string): void {
  * extractResourceName: the object's name, its generateName, or `Unknown`.
  */
 export async function admitCreate(
-  registry: Registry,
+  resources: ServedResources,
   served: ServedResource,
   namespace: string,
   obj: KubeObject,
@@ -44,8 +44,8 @@ export async function admitCreate(
 ): Promise<void> {
   if (!served.namespaced) return;
   const ns =
-    (await registry.namespaces.engine.get('', namespace, '0', true, context)) ??
-    (await registry.namespaces.engine.get('', namespace, '', true, context));
+    (await resources.namespaces.engine.get('', namespace, '0', true, context)) ??
+    (await resources.namespaces.engine.get('', namespace, '', true, context));
   if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
   const phase = ((ns as unknown as { status?: { phase?: string } }).status ?? {}).phase;
   if (phase !== 'Terminating') return;

@@ -1,20 +1,10 @@
-// Mirrors k8s.io/apiserver pkg/registry/rest/{create.go,update.go,meta.go} (BeforeCreate,
-// BeforeUpdate, WipeObjectMetaSystemFields, FillObjectMetaSystemFields,
-// EnsureObjectNamespaceMatchesRequestNamespace),
-// pkg/storage/names/generate.go, pkg/registry/generic/registry/store.go (Update's resourceVersion
-// rules), apimachinery pkg/api/validation/{objectmeta.go,generic.go} and the strategies of the
-// resources served here (kubernetes pkg/registry/core/{pod,configmap,namespace}/strategy.go, the
-// namespace FinalizeStrategy with ValidateNamespaceFinalizeUpdate,
-// apiextensions-apiserver registry/customresource/strategy.go) (release-1.36): what upstream
-// sets and checks in an object's metadata on create and update. Wall-clock time and randomness
-// are parameters. Deliberate differences: of the kinds' own validation only the name rules, the
-// custom resource's TypeMeta, a pod's containers (required, with a name and an image) and a
-// ConfigMap's keys, size and immutability (configmap-validation.ts) are modelled; no defaulting beyond what the strategies' PrepareForCreate/Update do to metadata,
-// a pod's status phase and a namespace's phase and finalizer.
-import type { GroupResource, KubeObject, ObjectMeta } from '../engine';
+// Mirrors apimachinery pkg/api/validation/{objectmeta.go,generic.go}, pkg/util/validation's
+// IsDNS1123Label, k8s.io/apiserver pkg/storage/names/generate.go and util/rand and uuid
+// (release-1.36): the rules and names every kind's metadata shares, which the registry's
+// BeforeCreate and BeforeUpdate (registry/rest-create.ts, rest-update.ts) and each kind's strategy
+// (registry/<kind>-strategy.ts) apply. Randomness is a parameter.
+import type { ObjectMeta } from '../engine';
 import {
-  newBadRequest,
-  newInvalid,
   FieldPath,
   FieldError,
   forbidden,
@@ -28,8 +18,9 @@ import {
   setOwn,
   objectMetaFieldOrder,
 } from '../engine/http-face';
-import { validateConfigMapData, validateConfigMapImmutable } from './configmap-validation';
-import { newOptimisticLockConflict } from './status';
+import { deepEqual } from './registry/strategy';
+
+type Loose = Record<string, unknown>;
 
 /** Random integers in [0, n) (a SeededRandom, or Math.random in a live server). */
 export interface RandomSource {
@@ -125,7 +116,7 @@ export function formatTime(ms: number): string {
 }
 
 // Puts metadata's keys in Go's ObjectMeta field order (fields set here arrive last otherwise).
-function orderMetadata(meta: ObjectMeta): ObjectMeta {
+export function orderMetadata(meta: ObjectMeta): ObjectMeta {
   const rank = (k: string): number => {
     const r = objectMetaFieldOrder.indexOf(k);
     return r < 0 ? objectMetaFieldOrder.length : r;
@@ -136,221 +127,7 @@ function orderMetadata(meta: ObjectMeta): ObjectMeta {
   return out as ObjectMeta;
 }
 
-/** What a resource's strategy decides about metadata (rest.RESTCreateStrategy/RESTUpdateStrategy). */
-export interface ObjectStrategy {
-  /**
-   * The kind errors.NewInvalid names (`Pod`, `Widget.example.com`): the object's own for a custom
-   * resource (its typer reads the unstructured object's apiVersion and kind).
-   */
-  groupKind(obj: KubeObject): { group: string; kind: string };
-  namespaceScoped: boolean;
-  /** AllowUnconditionalUpdate: an update without resourceVersion overwrites the latest. */
-  allowUnconditionalUpdate: boolean;
-  /** PrepareForCreate. */
-  prepareForCreate(obj: KubeObject): void;
-  /** PrepareForUpdate. */
-  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
-  /** Validate: the kind's rules, its name rule included. */
-  validate(obj: KubeObject): FieldError[];
-  /** ValidateUpdate beyond rest's common metadata checks. */
-  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
-}
-
-const fixedKind = (group: string, kind: string) => (): { group: string; kind: string } => ({
-  group,
-  kind,
-});
-
-type Loose = Record<string, unknown>;
-
-function specOf(obj: KubeObject): unknown {
-  return (obj as unknown as Loose).spec;
-}
-
-// apiequality.Semantic.DeepEqual for JSON values (key order does not matter).
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  // Own keys only: b's inherited `__proto__` or `constructor` is no key of b.
-  return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Loose)[k], (b as Loose)[k]));
-}
-
-// A minimal ValidatePodSpec: containers are required, each with a name and an image.
-function validatePodContainers(obj: KubeObject): FieldError[] {
-  const path = FieldPath.of('spec', 'containers');
-  const containers = (specOf(obj) as Loose | undefined)?.containers;
-  if (!Array.isArray(containers) || containers.length === 0) return [required(path, '')];
-  const errs: FieldError[] = [];
-  containers.forEach((c: Loose | null, i) => {
-    if (!c || typeof c.name !== 'string' || c.name === '')
-      errs.push(required(path.index(i).child('name'), ''));
-    if (!c || typeof c.image !== 'string' || c.image === '')
-      errs.push(required(path.index(i).child('image'), ''));
-  });
-  return errs;
-}
-
-/** pod.Strategy: generation 1 on create and +1 per spec change, status Pending, unconditional updates. */
-export const podStrategy: ObjectStrategy = {
-  groupKind: fixedKind('', 'Pod'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
-  prepareForCreate(obj) {
-    obj.metadata.generation = 1;
-    (obj as unknown as Loose).status = { phase: 'Pending' };
-  },
-  prepareForUpdate(obj, old) {
-    const status = (old as unknown as Loose).status;
-    if (status === undefined) delete (obj as unknown as Loose).status;
-    else (obj as unknown as Loose).status = status;
-    if (!deepEqual(specOf(obj), specOf(old)))
-      obj.metadata.generation = (obj.metadata.generation ?? 0) + 1;
-  },
-  // ValidatePodCreate: ValidateObjectMeta(ValidatePodName), then the spec.
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validatePodContainers(obj),
-  ],
-  validateUpdate: (obj) => validatePodContainers(obj),
-};
-
-/** configmap.Strategy: no generation, unconditional updates. */
-export const configMapStrategy: ObjectStrategy = {
-  groupKind: fixedKind('', 'ConfigMap'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
-  prepareForCreate() {},
-  prepareForUpdate() {},
-  // ValidateConfigMap: ValidateObjectMeta(ValidateConfigMapName), then keys and size.
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateConfigMapData(obj),
-  ],
-  // ValidateConfigMapUpdate: the immutable rule, then ValidateConfigMap again.
-  validateUpdate: (obj, old) => [
-    ...validateConfigMapImmutable(obj, old),
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateConfigMapData(obj),
-  ],
-};
-
-/** namespace.Strategy: cluster-scoped, DNS-1123 label names, phase Active, the kubernetes finalizer. */
-export const namespaceStrategy: ObjectStrategy = {
-  groupKind: fixedKind('', 'Namespace'),
-  namespaceScoped: false,
-  allowUnconditionalUpdate: true,
-  prepareForCreate(obj) {
-    const o = obj as unknown as Loose;
-    o.status = { phase: 'Active' };
-    const spec = (o.spec && typeof o.spec === 'object' ? o.spec : {}) as Loose;
-    const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : [];
-    if (!finalizers.includes('kubernetes')) spec.finalizers = [...finalizers, 'kubernetes'];
-    o.spec = spec;
-  },
-  prepareForUpdate(obj, old) {
-    const o = obj as unknown as Loose;
-    const prev = old as unknown as Loose;
-    const oldSpec = (prev.spec ?? {}) as Loose;
-    const spec = (o.spec && typeof o.spec === 'object' ? o.spec : {}) as Loose;
-    if (oldSpec.finalizers === undefined) delete spec.finalizers;
-    else spec.finalizers = oldSpec.finalizers;
-    o.spec = spec;
-    if (prev.status === undefined) delete o.status;
-    else o.status = prev.status;
-  },
-  // ValidateNamespace: ValidateObjectMeta(ValidateNamespaceName); the update repeats it.
-  validate: (obj) => validateObjectMetaAccessor(obj.metadata, false, nameIsDNSLabel),
-  validateUpdate: (obj) => validateObjectMetaAccessor(obj.metadata, false, nameIsDNSLabel),
-};
-
-/**
- * namespace.FinalizeStrategy (the finalize subresource): spec from the request, status kept;
- * ValidateNamespaceFinalizeUpdate: the metadata update rules and each spec.finalizers name.
- */
-export const namespaceFinalizeStrategy: ObjectStrategy = {
-  ...namespaceStrategy,
-  prepareForUpdate(obj, old) {
-    const o = obj as unknown as Loose;
-    const prev = old as unknown as Loose;
-    if (prev.status === undefined) delete o.status;
-    else o.status = prev.status;
-  },
-  validate: namespaceStrategy.validate,
-  validateUpdate(obj) {
-    const path = FieldPath.of('spec', 'finalizers');
-    const f = ((obj as unknown as Loose).spec as Loose | undefined)?.finalizers;
-    const errs: FieldError[] = [];
-    (Array.isArray(f) ? (f as string[]) : []).forEach((name, i) => {
-      for (const m of isLabelKey(name)) errs.push(invalid(path.index(i), name, m));
-      // validateFinalizerName: a name without a '/' must be a standard one (kubernetes).
-      if (!name.includes('/') && name !== 'kubernetes')
-        errs.push(
-          invalid(
-            path.index(i),
-            name,
-            'name is neither a standard finalizer name nor is it fully qualified',
-          ),
-        );
-    });
-    return errs;
-  },
-};
-
-function nonMetadata(obj: KubeObject): Loose {
-  const out: Loose = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata') setOwn(out, k, v);
-  return out;
-}
-
-/**
- * customResourceStrategy: generation 1 on create and +1 for any change outside metadata; no
- * unconditional updates; Validate checks the TypeMeta (`kind: Invalid value: "X": must be Widget`).
- */
-export function customResourceStrategy(
-  group: string,
-  version: string,
-  kind: string,
-  namespaceScoped: boolean,
-): ObjectStrategy {
-  const apiVersion = group === '' ? version : `${group}/${version}`;
-  const validateTypeMeta = (obj: KubeObject): FieldError[] => {
-    const errs: FieldError[] = [];
-    if (obj.kind !== kind)
-      errs.push(invalid(FieldPath.of('kind'), obj.kind ?? '', `must be ${kind}`));
-    if (obj.apiVersion !== apiVersion)
-      errs.push(
-        invalid(FieldPath.of('apiVersion'), obj.apiVersion ?? '', `must be ${group}/${version}`),
-      );
-    return errs;
-  };
-  return {
-    groupKind: (obj) => ({
-      group: (obj.apiVersion ?? '').includes('/') ? (obj.apiVersion ?? '').split('/')[0] : '',
-      kind: obj.kind ?? '',
-    }),
-    namespaceScoped,
-    allowUnconditionalUpdate: false,
-    prepareForCreate(obj) {
-      obj.metadata.generation = 1;
-    },
-    prepareForUpdate(obj, old) {
-      if (!deepEqual(nonMetadata(obj), nonMetadata(old)))
-        obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
-    },
-    // customResourceValidator.Validate: TypeMeta, then ValidateObjectMetaAccessor(NameIsDNSSubdomain).
-    validate: (obj) => [
-      ...validateTypeMeta(obj),
-      ...validateObjectMetaAccessor(obj.metadata, namespaceScoped, nameIsDNSSubdomain),
-    ],
-    validateUpdate: (obj) => validateTypeMeta(obj),
-  };
-}
-
-const metadataPath = FieldPath.of('metadata');
+export const metadataPath = FieldPath.of('metadata');
 
 function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -481,134 +258,4 @@ export function validateObjectMetaAccessorUpdate(
   errs.push(...validateLabels(meta.labels, fldPath.child('labels')));
   errs.push(...validateAnnotations(meta.annotations, fldPath.child('annotations')));
   return errs;
-}
-
-/** rest.EnsureObjectNamespaceMatchesRequestNamespace, with ExpectedNamespaceForScope. */
-export function ensureObjectNamespaceMatchesRequestNamespace(
-  strategy: Pick<ObjectStrategy, 'namespaceScoped'>,
-  requestNamespace: string,
-  meta: ObjectMeta,
-): void {
-  const expected = strategy.namespaceScoped ? requestNamespace : '';
-  const objNamespace = meta.namespace ?? '';
-  if (objNamespace === expected) return;
-  if (objNamespace === '') meta.namespace = expected;
-  else if (expected === '') delete meta.namespace;
-  else
-    throw newBadRequest(
-      'the namespace of the provided object does not match the namespace sent on the request',
-    );
-}
-
-function ensureMetadata(obj: KubeObject): ObjectMeta {
-  if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
-  return obj.metadata;
-}
-
-/** Time and randomness for create: the wall clock and a random source (seeded in tests). */
-export interface CreateEnvironment {
-  /** Milliseconds since the epoch. */
-  now: number;
-  rand: RandomSource;
-}
-
-/**
- * What generic/registry Store.create does before storage.Create: FillObjectMetaSystemFields
- * (creationTimestamp, uid), the generated name, then rest.BeforeCreate (namespace, PrepareForCreate,
- * the kind's Validate, ValidateObjectMetaAccessor with the path-segment rule). Mutates and returns
- * obj; throws 400 (namespace mismatch) or 422 `Pod "Bad_Name" is invalid: metadata.name: …`.
- * A resourceVersion is left for storage to refuse (`resourceVersion should not be set on objects to
- * be created`, a 500 as upstream).
- */
-export function beforeCreate(
-  strategy: ObjectStrategy,
-  obj: KubeObject,
-  requestNamespace: string,
-  env: CreateEnvironment,
-): KubeObject {
-  const meta = ensureMetadata(obj);
-  // The create handler's WipeObjectMetaSystemFields, then FillObjectMetaSystemFields.
-  const loose = meta as Loose;
-  delete loose.deletionTimestamp;
-  delete loose.deletionGracePeriodSeconds;
-  delete loose.selfLink;
-  meta.creationTimestamp = formatTime(env.now);
-  meta.uid = newUUID(env.rand);
-  if ((meta.generateName ?? '') !== '' && (meta.name ?? '') === '')
-    meta.name = generateName(meta.generateName as string, env.rand);
-  ensureObjectNamespaceMatchesRequestNamespace(strategy, requestNamespace, meta);
-  strategy.prepareForCreate(obj);
-  const name = meta.name ?? '';
-  const errs = strategy.validate(obj);
-  if (errs.length > 0) throw newInvalid(strategy.groupKind(obj), name, errs);
-  // Common validation after the kind's own, so that its more specific messages win.
-  const pathErrs = validateObjectMetaAccessor(meta, strategy.namespaceScoped, validatePathSegment);
-  if (pathErrs.length > 0) throw newInvalid(strategy.groupKind(obj), name, pathErrs);
-  obj.metadata = orderMetadata(meta);
-  return obj;
-}
-
-/**
- * The resourceVersion rules of Store.Update (store.go lines 666-746), given the new object's and
- * the stored object's resourceVersion (0n = none): 'unconditional' when the strategy allows an
- * update without one (the caller stamps the stored RV on the object); a 422
- * `<resource> "<name>" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified
- * for an update` when it does not; the optimistic-lock 409 for a stale one.
- */
-export function checkUpdateResourceVersion(
-  strategy: Pick<ObjectStrategy, 'allowUnconditionalUpdate'>,
-  qualifiedResource: GroupResource,
-  name: string,
-  newResourceVersion: bigint,
-  existingResourceVersion: bigint,
-): 'unconditional' | 'conditional' {
-  if (newResourceVersion === 0n) {
-    if (strategy.allowUnconditionalUpdate) return 'unconditional';
-    // Upstream's TODO: the resource stands in for the kind here.
-    throw newInvalid({ group: qualifiedResource.group, kind: qualifiedResource.resource }, name, [
-      invalid(metadataPath.child('resourceVersion'), 0, 'must be specified for an update'),
-    ]);
-  }
-  if (newResourceVersion !== existingResourceVersion)
-    throw newOptimisticLockConflict(qualifiedResource, name);
-  return 'conditional';
-}
-
-/**
- * rest.BeforeUpdate: namespace, generation from the stored object, PrepareForUpdate, uid and
- * creationTimestamp (and deletion fields) kept from the stored object, then the common metadata
- * validation and ValidateObjectMetaAccessorUpdate. Mutates and returns obj; throws 400 or 422.
- * Call it after checkUpdateResourceVersion (with the resourceVersion stamped when unconditional).
- */
-export function beforeUpdate(
-  strategy: ObjectStrategy,
-  obj: KubeObject,
-  old: KubeObject,
-  requestNamespace: string,
-): KubeObject {
-  const meta = ensureMetadata(obj);
-  const oldMeta = old.metadata ?? {};
-  ensureObjectNamespaceMatchesRequestNamespace(strategy, requestNamespace, meta);
-  if (oldMeta.generation === undefined) delete meta.generation;
-  else meta.generation = oldMeta.generation;
-  strategy.prepareForUpdate(obj, old);
-  if ((meta.uid ?? '') === '' && oldMeta.uid !== undefined) meta.uid = oldMeta.uid;
-  if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
-  if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
-  const loose = meta as Loose;
-  const oldLoose = oldMeta as Loose;
-  if (
-    oldLoose.deletionGracePeriodSeconds !== undefined &&
-    loose.deletionGracePeriodSeconds === undefined
-  )
-    loose.deletionGracePeriodSeconds = oldLoose.deletionGracePeriodSeconds;
-  // validateCommonFields, then the kind's ValidateUpdate.
-  const errs = [
-    ...validateObjectMetaAccessor(meta, strategy.namespaceScoped, validatePathSegment),
-    ...validateObjectMetaAccessorUpdate(meta, oldMeta),
-    ...strategy.validateUpdate(obj, old),
-  ];
-  if (errs.length > 0) throw newInvalid(strategy.groupKind(obj), meta.name ?? '', errs);
-  obj.metadata = orderMetadata(meta);
-  return obj;
 }

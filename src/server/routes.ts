@@ -11,7 +11,7 @@ import { deleteCollection, deleteResource } from './handlers/delete';
 import { patchResource } from './handlers/patch';
 import { finalizeNamespace, updateResource } from './handlers/update';
 import type { ResourceHandler } from './handlers/request-scope';
-import type { Registry } from './registry';
+import type { ServedResources } from './served-resources';
 import type { RequestInfo } from '../request/request-info';
 import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
 import { serveDiscovery } from './discovery';
@@ -58,7 +58,7 @@ export function subresourceOf(
 
 /** What a non-resource handler is given. */
 export interface NonResourceScope {
-  registry: Registry;
+  resources: ServedResources;
   info: RequestInfo;
   /** The raw query string's parameters (health's exclude, openapi's hash). */
   searchParams: URLSearchParams;
@@ -96,8 +96,8 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
   const method = s.req.method ?? 'GET';
   const body = method === 'POST' ? (await s.body()).toString('utf8') : undefined;
   const world = {
-    resources: s.registry.resources,
-    etcd: s.registry.etcd,
+    resources: s.resources.all,
+    etcd: s.resources.etcd,
     onApplied: s.faultApplied,
   };
   return jsonResponse(await handleFaultRequest(method, name, body, world));
@@ -117,12 +117,12 @@ export const nonResourceRoutes: readonly NonResourceRoute[] = [
         accept: s.req.headers.accept,
         ifNoneMatch: s.req.headers['if-none-match'],
       },
-      s.registry.resources,
+      s.resources.all,
       s.serverAddress,
     ),
   (s) => (s.info.path === '/version' ? serveVersion(s.version) : undefined),
   (s) => serveHealth(s.info.path, s.searchParams, s.healthChecks),
-  (s) => (s.info.path === '/metrics' ? serveMetrics(s.registry.metrics) : undefined),
+  (s) => (s.info.path === '/metrics' ? serveMetrics(s.resources.metrics) : undefined),
   (s) =>
     serveOpenAPI(
       {
@@ -131,7 +131,7 @@ export const nonResourceRoutes: readonly NonResourceRoute[] = [
         accept: s.req.headers.accept,
         ifNoneMatch: s.req.headers['if-none-match'],
       },
-      s.registry.resources,
-      { gitVersion: s.version.gitVersion, now: s.registry.clock.now() },
+      s.resources.all,
+      { gitVersion: s.version.gitVersion, now: s.resources.clock.now() },
     ),
 ];

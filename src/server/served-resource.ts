@@ -1,7 +1,9 @@
 // What the HTTP face knows about one resource it serves: its API names (discovery, Table, Status
-// details) and the engine resource behind it. No single upstream counterpart: the fields are
-// metav1.APIResource's (apimachinery pkg/apis/meta/v1/types.go) plus the registry's storage.
+// details), the engine resource behind it and the registry Store that writes it. No single
+// upstream counterpart: the fields are metav1.APIResource's (apimachinery pkg/apis/meta/v1/types.go)
+// plus the registry's storage.
 import type { Resource, EtcdMember } from '../engine';
+import type { Store } from './registry/store';
 
 /** One additionalPrinterColumn (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
 export interface PrinterColumn {
@@ -42,6 +44,8 @@ export interface ServedResource {
   returnDeletedObject?: boolean;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */
   engine: Resource<EtcdMember>;
+  /** The registry Store (registry/store.ts): every read and write of the resource goes through it. */
+  store: Store;
 }
 
 /** `apps/v1` or `v1`. */

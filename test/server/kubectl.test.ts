@@ -220,6 +220,29 @@ function describeKubectl(k: Kubectl): void {
       assert.strictEqual(got.status.phase, 'Active');
     });
 
+    it('create configmap --from-file of binary bytes (protobuf map<string,bytes>) stores binaryData as base64', async () => {
+      const file = path.join(serve.dir, `bin-${k.gitVersion}`);
+      fs.writeFileSync(file, Buffer.from([0x00, 0x01, 0xfe, 0xff]));
+      const name = `bin-${k.gitVersion.replace(/[^0-9]/g, '-')}`.replace(/-+$/, '');
+      const r = await run([
+        'create',
+        'configmap',
+        name,
+        `--from-file=blob=${file}`,
+        '--from-literal=text=plain',
+        '-v=6',
+      ]);
+      assert.strictEqual(r.code, 0, r.stderr);
+      const stored = await serve.json<{
+        data: Record<string, string>;
+        binaryData: Record<string, string>;
+      }>('GET', `/api/v1/namespaces/${serve.namespace}/configmaps/${name}`, 200);
+      assert.deepStrictEqual(
+        [stored.data, stored.binaryData],
+        [{ text: 'plain' }, { blob: 'AAH+/w==' }],
+      );
+    });
+
     it('get cm --sort-by=.metadata.name prints every row in order (Table rows with includeObject=Object carry kind and apiVersion)', async () => {
       const ns = `sorted-${k.gitVersion.replace(/[^0-9]/g, '-')}`.replace(/-+$/, '');
       assert.strictEqual((await run(['create', 'namespace', ns])).code, 0);

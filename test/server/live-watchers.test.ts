@@ -206,7 +206,7 @@ function describeLiveWatchers(k: Kubectl): void {
       // popped it, then was re-queued for its heartbeat; the figure names the bucket the engine
       // holds it in.
       const bucketSecond = (id: string): number | undefined => {
-        const b = server.registry.resources.find((r) => r.resource === 'pods')?.engine.cacher
+        const b = server.resources.all.find((r) => r.resource === 'pods')?.engine.cacher
           .bookmarkWatchers;
         for (const [bucketId, ws] of b?.watchersBuckets ?? [])
           if (ws.some((w) => String(w.id) === id))

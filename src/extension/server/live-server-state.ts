@@ -4,7 +4,7 @@
 import type * as vscode from 'vscode';
 import type { ClientCounts } from '../../server/debug-state';
 import type { EtcdChoice } from '../../server/etcd-choice';
-import type { ProfileName } from '../../server/registry';
+import type { ProfileName } from '../../server/served-resources';
 
 /** One served resource as the Server view lists it. */
 export interface ResourceSummary {

@@ -13,7 +13,7 @@ import { CrdError } from '../../server/crd';
 import { resourceName, type FaultResponse } from '../../server/faults';
 import { EtcdOpenError, type EtcdChoice } from '../../server/etcd-choice';
 import { KubeconfigError } from '../../server/kubeconfig';
-import type { ProfileName } from '../../server/registry';
+import type { ProfileName } from '../../server/served-resources';
 import type { ExtensionLog } from '../shared/output-log';
 import type { LiveServerState } from './live-server-state';
 
@@ -153,7 +153,7 @@ export class LocalApiServer implements vscode.Disposable {
     if (!running) return undefined;
     const { server } = running;
     const view = server.debugState.view();
-    const resources = server.registry.resources.map((r) => ({
+    const resources = server.resources.all.map((r) => ({
       name: resourceName(r),
       objects: r.engine.watchCache.store.length,
       cacheResourceVersion: r.engine.watchCache.resourceVersion,
@@ -165,10 +165,10 @@ export class LocalApiServer implements vscode.Disposable {
       httpsUrl: server.httpsUrl,
       port: server.port,
       kubeconfigPath: server.kubeconfigPath,
-      profile: server.registry.profile.kubernetesVersion,
-      profileName: server.registry.profile.name,
+      profile: server.resources.profile.kubernetesVersion,
+      profileName: server.resources.profile.name,
       startedAt: running.startedAt,
-      etcdRevision: server.registry.etcd.currentRevision(),
+      etcdRevision: server.resources.etcd.currentRevision(),
       etcd: {
         kind: this.etcdChoice.kind,
         endpoints: server.etcdEndpoints ?? [],

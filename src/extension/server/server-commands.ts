@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { bigSeed } from '../../server/api-server';
 import { parseSeedCounts, type SeedCounts } from '../../server/seed-counts';
 import type { FaultResponse } from '../../server/faults';
-import type { ProfileName } from '../../server/registry';
+import type { ProfileName } from '../../server/served-resources';
 import { askFault, faultResultText } from './fault-input';
 import {
   copyKubeconfigPathCommandId,

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { parseSemantic } from '../../engine/http-face';
 import { parseEtcdChoice, type EtcdChoice } from '../../server/etcd-choice';
-import type { ProfileName } from '../../server/registry';
+import type { ProfileName } from '../../server/served-resources';
 import {
   portSettingId,
   profileSettingId,

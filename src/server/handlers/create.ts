@@ -1,32 +1,18 @@
-// Mirrors k8s.io/apiserver pkg/endpoints/handlers/create.go (release-1.36) createHandler and the
-// generic registry's Store.Create (pkg/registry/generic/registry/store.go, rest.BeforeCreate):
-// decode the body, let NamespaceLifecycle admission (namespace-lifecycle.ts) refuse a missing or
-// terminating namespace, object-meta.ts's
-// beforeCreate (system fields, name validation), and Create through dry-run.ts's storage (the
-// etcd3 store, or nothing written for ?dryRun=All). The options (write-options.ts) are checked
-// after the body is read and before it is decoded, as there. 201.
-import { randomInt } from 'node:crypto';
+// Mirrors k8s.io/apiserver pkg/endpoints/handlers/create.go (release-1.36) createHandler: decode
+// the body, let NamespaceLifecycle admission (namespace-lifecycle.ts) refuse a missing or
+// terminating namespace, then the resource's registry Store.Create (registry/store.ts: BeforeCreate,
+// the dry run, storage). The options (write-options.ts) are checked after the body is read and
+// before it is decoded, as there. 201.
 import {
   builtinBodyMediaTypes,
   customResourceBodyMediaTypes,
   decodeBody,
   negotiateInputMediaType,
 } from '../json-body';
-import type { KubeObject, RequestContext } from '../../engine';
-import {
-  beforeCreate,
-  configMapStrategy,
-  customResourceStrategy,
-  namespaceStrategy,
-  podStrategy,
-  type ObjectStrategy,
-  type RandomSource,
-} from '../object-meta';
+import type { KubeObject } from '../../engine';
 import { admitCreate } from '../namespace-lifecycle';
-import { dryRunnableStorage, isDryRun } from '../dry-run';
+import { isDryRun } from '../registry/dry-run';
 import { writeOptionsOf, type WriteOptions } from '../write-options';
-import type { Registry } from '../registry';
-import type { ServedResource } from '../served-resource';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
 
@@ -65,36 +51,6 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
   return obj;
 }
 
-/** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
-export function objectStrategy(served: ServedResource): ObjectStrategy {
-  if (served.jsonOnly)
-    return customResourceStrategy(served.group, served.version, served.kind, served.namespaced);
-  switch (served.resource) {
-    case 'pods':
-      return podStrategy;
-    case 'configmaps':
-      return configMapStrategy;
-    case 'namespaces':
-      return namespaceStrategy;
-  }
-  throw new Error(`no strategy for ${served.resource}`);
-}
-
-/** Node's CSPRNG as object-meta's RandomSource (uids and generated names in a live server). */
-export const cryptoRandom: RandomSource = { intn: (n) => randomInt(n) };
-
-/**
- * namespace.Strategy's Canonicalize (NamespaceDefaultLabelName): a namespace carries its name as
- * the kubernetes.io/metadata.name label, after create and every update.
- */
-export function canonicalize(served: ServedResource, obj: KubeObject): void {
-  if (served.jsonOnly || served.resource !== 'namespaces') return;
-  obj.metadata.labels = {
-    ...obj.metadata.labels,
-    'kubernetes.io/metadata.name': obj.metadata.name ?? '',
-  };
-}
-
 /**
  * The steps before the body is decoded, in create.go's and update.go's order: the Content-Type
  * (NegotiateInputSerializer, 415), the body read (413), then the options (400, 422).
@@ -111,49 +67,28 @@ export async function writeOptionsBeforeDecode(
   return writeOptionsOf(scope.query, kind);
 }
 
-/** POST to a collection: create the object the body holds. */
+/**
+ * warning.AddWarning: a strategy's warning appended to the Warning headers (once: the recorder
+ * drops a repeat, as a GuaranteedUpdate's retry would send one).
+ */
+export function addWarning(scope: RequestScope, warning: string): void {
+  const prior = scope.res.getHeader('Warning');
+  const list = prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)];
+  const header = `299 - ${JSON.stringify(warning)}`;
+  if (!list.includes(header)) scope.res.setHeader('Warning', [...list, header]);
+}
+
+/** POST to a collection: decode, admit (NamespaceLifecycle), the Store's Create, 201. */
 export async function createResource(scope: RequestScope): Promise<void> {
   const options = await writeOptionsBeforeDecode(scope, 'CreateOptions');
   const obj = await decodeObject(scope);
-  const { registry, served, info, context } = scope;
-  const created = await createObject(
-    registry,
-    served,
-    info.namespace,
-    obj,
+  const { resources, served, info, context } = scope;
+  const namespace = served.namespaced ? info.namespace : '';
+  await admitCreate(resources, served, namespace, obj, context);
+  const created = await served.store.create(namespace, obj, {
     context,
-    isDryRun(options),
-  );
-  writeResult(scope, 201, created);
-}
-
-/**
- * The create path after decoding (also the server's own seeding): NamespaceLifecycle, object-meta's
- * beforeCreate (system fields, generateName, namespace, PrepareForCreate, validation) on the wall
- * clock and crypto randomness, Canonicalize, and the store's Create (a dry run: the object as it
- * would be stored, with a uid and no resourceVersion).
- */
-export async function createObject(
-  registry: Registry,
-  served: ServedResource,
-  namespace: string,
-  obj: KubeObject,
-  context: RequestContext,
-  dryRun = false,
-): Promise<KubeObject> {
-  const requestNamespace = served.namespaced ? namespace : '';
-  await admitCreate(registry, served, requestNamespace, obj, context);
-  beforeCreate(objectStrategy(served), obj, requestNamespace, {
-    now: registry.clock.now(),
-    rand: cryptoRandom,
+    dryRun: isDryRun(options),
+    warn: (w) => addWarning(scope, w),
   });
-  canonicalize(served, obj);
-  const storage = dryRunnableStorage(
-    served,
-    obj.metadata.namespace ?? '',
-    obj.metadata.name ?? '',
-    context,
-    dryRun,
-  );
-  return storage.create(obj);
+  writeResult(scope, 201, created);
 }

@@ -1,17 +1,11 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/delete.go (release-1.36) DeleteResource and
-// DeleteCollection over the generic registry's Store.Delete (store-delete.ts: finalizers, graceful
-// deletion, the orphan and foregroundDeletion finalizers; no garbage collector runs here) and the
-// namespace REST.Delete (namespace-storage.ts). 200, or 202 when an object that stays was deleted
-// with orphanDependents=false. Deliberate difference: the registry always returns an object, so
-// the handler's Status for a nil result is never built.
-import type { RequestSender, KubeObject } from '../../engine';
-import { decodeDeleteOptions, type DeleteOptions } from '../delete-options';
-import { dryRunnableStorage, isDryRun } from '../dry-run';
-import { deleteStrategyOf } from '../delete-strategy';
-import { namespaceDelete } from '../namespace-storage';
-import type { Registry } from '../registry';
-import type { ServedResource } from '../served-resource';
-import { isNotFound, storeDelete, type DeleteResult } from '../store-delete';
+// DeleteCollection over the registry's Store.Delete and Store.DeleteCollection (registry/store.ts:
+// finalizers, graceful deletion, the orphan and foregroundDeletion finalizers, no garbage collector
+// runs here; the namespace REST's Delete for namespaces). 200, or 202 when an object that stays
+// was deleted with orphanDependents=false. Deliberate difference: the registry always returns an
+// object, so the handler's Status for a nil result is never built.
+import { decodeDeleteOptions } from '../delete-options';
+import { isDryRun } from '../registry/dry-run';
 import { writeList } from './get';
 import { listOpts, toResourceListRequest } from '../../request/list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
@@ -21,71 +15,23 @@ import { writeResult } from './response';
 export async function deleteResource(scope: RequestScope): Promise<void> {
   const options = decodeDeleteOptions(await scope.body(), scope.query);
   const { served, info } = scope;
-  const result = await deleteObject(
-    scope.registry,
-    served,
-    served.namespaced ? info.namespace : '',
-    info.name,
-    options,
-    scope.context,
-  );
+  const result = await served.store.delete(info.namespace, info.name, options, scope.context);
   const accepted = !result.deleted && options.orphanDependents === false;
   writeResult(scope, accepted ? 202 : 200, result.object);
-  if (!result.deleted && !isDryRun(options) && served === scope.registry.namespaces)
-    scope.registry.namespaceController?.enqueue(info.name);
+  // The namespace controller's informer: a namespace marked for deletion is queued.
+  if (!result.deleted && !isDryRun(options) && served === scope.resources.namespaces)
+    scope.resources.namespaceController?.enqueue(info.name);
 }
 
-/** The registry's Delete of one object: the namespace REST for namespaces, else Store.Delete. */
-export function deleteObject(
-  registry: Registry,
-  served: ServedResource,
-  namespace: string,
-  name: string,
-  options: DeleteOptions,
-  by: RequestSender,
-): Promise<DeleteResult> {
-  const storage = dryRunnableStorage(served, namespace, name, by, isDryRun(options));
-  const now = (): number => registry.clock.now();
-  if (served === registry.namespaces) return namespaceDelete(served, storage, options, now);
-  return storeDelete(served, deleteStrategyOf(served), storage, options, now);
-}
-
-/**
- * DELETE of a collection: Store.DeleteCollection, every object the list options select deleted
- * with its own copy of the options (NotFound ignored), the list as the answer.
- */
+/** DELETE of a collection: the list options' objects deleted, the list as the answer. */
 export async function deleteCollection(scope: RequestScope): Promise<void> {
   const options = decodeDeleteOptions(await scope.body(), scope.query);
   const { served, info } = scope;
   const opts = listOpts(scope.query, listOptsScope(scope));
-  const list = await served.engine.list(
+  const list = await served.store.deleteCollection(
     toResourceListRequest(opts, info.namespace || undefined),
+    options,
     scope.context,
   );
-  await deleteItems(scope.registry, served, list.items, options, scope.context);
   writeList(scope, list);
-}
-
-/** DeleteCollection's workers, one at a time: each item deleted, NotFound ignored. */
-export async function deleteItems(
-  registry: Registry,
-  served: ServedResource,
-  items: readonly KubeObject[],
-  options: DeleteOptions,
-  by: RequestSender,
-): Promise<void> {
-  for (const item of items) {
-    try {
-      await deleteObject(
-        registry,
-        served,
-        item.metadata.namespace ?? '',
-        item.metadata.name ?? '',
-        structuredClone(options),
-        by,
-      );
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
-  }
 }

@@ -1,6 +1,6 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/get.go (release-1.36): GetResource (an object,
-// read through the delegator's Get) and ListResource (a collection, through the delegator's
-// GetList with the request's list options), answered as JSON.
+// the registry Store's Get) and ListResource (a collection, the Store's List with the request's
+// list options, or its Watch), answered as JSON.
 import type { ListResult, KubeList, KubeObject } from '../../engine';
 import { withoutTypeMeta, type ListItemJSON } from '../list-item-json';
 import { groupVersionOf, type ServedResource } from '../served-resource';
@@ -18,21 +18,15 @@ import { writeJSONBody, writeResult } from './response';
 export async function getResource(scope: RequestScope): Promise<void> {
   const { served, info, query } = scope;
   const { resourceVersion } = getOptions(query);
-  const obj = await served.engine.get(
-    info.namespace,
-    info.name,
-    resourceVersion,
-    false,
-    scope.context,
-  );
-  writeResult(scope, 200, obj!);
+  const obj = await served.store.get(info.namespace, info.name, resourceVersion, scope.context);
+  writeResult(scope, 200, obj);
 }
 
 /** LIST of a collection (all namespaces when the URL names none), every list option honoured. */
 export async function listResource(scope: RequestScope): Promise<void> {
   const { served, info } = scope;
   const opts = listOpts(scope.query, listOptsScope(scope));
-  const list = await served.engine.list(
+  const list = await served.store.list(
     toResourceListRequest(opts, info.namespace || undefined),
     scope.context,
   );
@@ -43,7 +37,7 @@ export async function listResource(scope: RequestScope): Promise<void> {
 export function writeList(scope: RequestScope, list: ListResult): void {
   const { served, encoding } = scope;
   if (encoding.convert === undefined && !encoding.pretty)
-    return writeJSONBody(scope.res, 200, listJSON(served, list, scope.registry.listItemJSON));
+    return writeJSONBody(scope.res, 200, listJSON(served, list, scope.resources.listItemJSON));
   const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
   if (list.continue) meta.continue = list.continue;
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
@@ -68,7 +62,7 @@ export async function watchResource(scope: RequestScope): Promise<void> {
   // The engine adds metadata.name for a named request: only when no field selector is sent (listOpts
   // has checked that one sent names this object), else the selector says it twice.
   const named = opts.fieldSelector ? undefined : name;
-  const watch = await served.engine.openWatch(
+  const watch = await served.store.watch(
     toResourceWatchRequest(opts, info.namespace || undefined, named),
     scope.context,
   );

@@ -1,13 +1,14 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/patch.go (release-1.36) PatchResource: the
-// content type checked before the body is read (415), the PatchOptions (422), then, inside the registry's
-// GuaranteedUpdate, the patch applied to the stored object (applyPatch, src/server/patch.ts) and
-// the result written as an update. 200 with the patched object.
+// content type checked before the body is read (415), the PatchOptions (422), then the registry's
+// Store.Update with the patch as its UpdatedObjectInfo: inside the Store's GuaranteedUpdate, the
+// patch applied to the stored object (applyPatch, src/server/patch.ts) and the result written as
+// an update. 200 with the patched object.
 import { applyPatch, checkPatchContentType, type PatchResource } from '../patch';
-import { isDryRun } from '../dry-run';
+import { isDryRun } from '../registry/dry-run';
 import { writeOptionsOf } from '../write-options';
+import { addWarning } from './create';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
-import { guaranteedUpdateObject } from './update';
 
 export async function patchResource(scope: RequestScope): Promise<void> {
   const { served } = scope;
@@ -22,10 +23,11 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (rejected) throw rejected;
   const body = await scope.body();
   const options = writeOptionsOf(scope.query, 'PatchOptions');
-  const patched = await guaranteedUpdateObject(
-    scope,
+  const { object } = await served.store.update(
+    scope.info.namespace,
+    scope.info.name,
     (existing) => applyPatch(contentType, existing, body, resource).object,
-    isDryRun(options),
+    { context: scope.context, dryRun: isDryRun(options), warn: (w) => addWarning(scope, w) },
   );
-  writeResult(scope, 200, patched);
+  writeResult(scope, 200, object);
 }

@@ -10,13 +10,13 @@ import {
   type QueryValues,
 } from '../../request/list-query';
 import type { NegotiatedEncoding } from '../negotiation';
-import type { Registry } from '../registry';
+import type { ServedResources } from '../served-resources';
 import type { RequestInfo } from '../../request/request-info';
 import type { ServedResource } from '../served-resource';
 import type { WrittenWatchEvent } from './watch';
 
 export interface RequestScope {
-  registry: Registry;
+  resources: ServedResources;
   served: ServedResource;
   info: RequestInfo;
   /** The URL's query parameters (url.Values). */

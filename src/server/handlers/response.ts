@@ -51,7 +51,7 @@ export function writeResult(
   writeObject(
     scope.res,
     code,
-    transformObject(result, encoding, served, scope.registry.clock.now()),
+    transformObject(result, encoding, served, scope.resources.clock.now()),
     encoding.pretty,
   );
 }

@@ -146,7 +146,7 @@ describe('probe cluster commands', function () {
     await answer(false);
     const runsBefore = api.runs().length;
     const listsBefore =
-      server.registry.metrics.samples()[
+      server.resources.metrics.samples()[
         'apiserver_cache_list_total{group="",index="",resource="pods"}'
       ] ?? 0;
     const run = await vscode.commands.executeCommand<StoredRun | undefined>(
@@ -169,7 +169,7 @@ describe('probe cluster commands', function () {
     assert.ok(!asked[0].detail.includes(server.token), 'the token itself is never shown');
     assert.strictEqual(api.runs().length, runsBefore);
     assert.strictEqual(
-      server.registry.metrics.samples()[
+      server.resources.metrics.samples()[
         'apiserver_cache_list_total{group="",index="",resource="pods"}'
       ] ?? 0,
       listsBefore,

@@ -11,6 +11,7 @@ import { RequestContexts } from '../../../src/engine/request/request-context';
 import { MetricsRegistry } from '../../../src/engine/metrics/registry';
 import { createResource, type CreateResourceOptions } from '../../../src/engine/apiserver';
 import type { ServedResource } from '../../../src/server/served-resource';
+import { Store } from '../../../src/server/registry/store';
 import {
   faultsPath,
   handleFaultRequest,
@@ -56,7 +57,7 @@ export interface AdminServer {
 }
 
 function served(resource: string, kind: string, o: CreateResourceOptions): ServedResource {
-  return {
+  const r = {
     group: '',
     version: 'v1',
     resource,
@@ -70,6 +71,7 @@ function served(resource: string, kind: string, o: CreateResourceOptions): Serve
     jsonOnly: false,
     engine: createResource({ ...o, groupResource: { group: '', resource } }),
   };
+  return Object.assign(r, { store: new Store(r, { clock: o.clock }) });
 }
 
 export async function startAdminServer(

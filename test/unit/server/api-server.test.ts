@@ -671,7 +671,7 @@ describe('ApiServer (live HTTP)', () => {
     });
 
     it('a LIST writes each item as goJsonMarshal does, and leaves the shared cache objects unchanged', async () => {
-      const pods = server.registry.resources.find((r) => r.resource === 'pods')!.engine;
+      const pods = server.resources.all.find((r) => r.resource === 'pods')!.engine;
       const cached = (): string[] =>
         pods.watchCache
           .list()
@@ -803,12 +803,12 @@ describe('ApiServer with a CustomResourceDefinition (--crd)', () => {
       items.map((i) => [i.apiVersion, i.kind]),
       [['stable.example.com/v1', 'CronTab']],
     );
-    const served = server.registry.find('stable.example.com', 'v1', 'crontabs');
+    const served = server.resources.find('stable.example.com', 'v1', 'crontabs');
     assert.strictEqual(
       served?.engine.objectKey('default', 'c1'),
       '/stable.example.com/crontabs/default/c1',
     );
-    const kv = await server.registry.etcd.range({
+    const kv = await server.resources.etcd.range({
       key: '/registry/stable.example.com/crontabs/default/c1',
     });
     assert.strictEqual(kv.kvs.length, 1);

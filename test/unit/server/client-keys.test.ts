@@ -7,7 +7,8 @@ import * as assert from 'assert';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { ApiServer } from '../../../src/server/api-server';
 import { printResults, type JsonValue } from '../../../src/server/jsonpath';
-import { beforeUpdate, podStrategy } from '../../../src/server/object-meta';
+import { beforeUpdate } from '../../../src/server/registry/rest-update';
+import { podStrategy } from '../../../src/server/registry/pod-strategy';
 import { bytes, entry, envelope, str } from './protobuf-wire';
 
 const hostileKeys = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];

@@ -9,7 +9,9 @@ import type { KubeObject } from '../../../src/engine/storage/objects';
 import { SeededRandom } from '../../../src/engine/rand';
 import { ApiServer } from '../../../src/server/api-server';
 import { isConfigMapKey, maxSecretSize } from '../../../src/server/configmap-validation';
-import { beforeCreate, beforeUpdate, configMapStrategy } from '../../../src/server/object-meta';
+import { beforeCreate } from '../../../src/server/registry/rest-create';
+import { beforeUpdate } from '../../../src/server/registry/rest-update';
+import { configMapStrategy } from '../../../src/server/registry/configmap-strategy';
 
 const keyMsg =
   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";

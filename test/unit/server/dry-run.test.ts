@@ -1,4 +1,4 @@
-// Tests for src/server/dry-run.ts and the options step of the write handlers (create.ts,
+// Tests for src/server/registry/dry-run.ts and the options step of the write handlers (create.ts,
 // update.ts, patch.ts, delete.ts) against a live ApiServer: `?dryRun=All` answers what would be
 // stored as kube-apiserver (release-1.36) does, and nothing is written: etcd's revision does not
 // move, the stored object is unchanged, and a watcher sees nothing before the next real write.
@@ -237,13 +237,13 @@ describe('dry run and write options (src/server/dry-run.ts, write-options.ts, li
     assert.strictEqual(created.status, 201, created.text);
     const marked = await call(server, 'DELETE', `${ns}/dry-final`);
     assert.strictEqual(marked.status, 200, marked.text);
-    const revision = server.registry.etcd.currentRevision();
+    const revision = server.resources.etcd.currentRevision();
     const u = await call(server, 'PUT', `${ns}/dry-final?dryRun=All`, {
       ...marked.json,
       metadata: { ...meta(marked), finalizers: [] },
     });
     assert.strictEqual(u.status, 200, u.text);
-    assert.strictEqual(server.registry.etcd.currentRevision(), revision, 'etcd revision');
+    assert.strictEqual(server.resources.etcd.currentRevision(), revision, 'etcd revision');
     const stored = await call(server, 'GET', `${ns}/dry-final`);
     assert.deepStrictEqual(stored.json, marked.json);
   });
@@ -254,7 +254,7 @@ describe('dry run and write options (src/server/dry-run.ts, write-options.ts, li
       const created = await call(server, 'POST', ns, cm(name));
       assert.strictEqual(created.status, 201, created.text);
       const rv = String(meta(created).resourceVersion);
-      const revision = server.registry.etcd.currentRevision();
+      const revision = server.resources.etcd.currentRevision();
       const watch = await openWatch(server, `${ns}?watch=1&resourceVersion=${rv}`);
       try {
         const r = await call(
@@ -268,7 +268,7 @@ describe('dry run and write options (src/server/dry-run.ts, write-options.ts, li
         if (c.message) assert.strictEqual(r.json.message, c.message(name));
         c.check?.(r, name, rv);
 
-        assert.strictEqual(server.registry.etcd.currentRevision(), revision, 'etcd revision');
+        assert.strictEqual(server.resources.etcd.currentRevision(), revision, 'etcd revision');
         const stored = await call(server, 'GET', `${ns}/${name}`);
         assert.deepStrictEqual(stored.json, created.json, 'stored object');
         for (const other of ['dry-new', 'dry-foo', 'dry-fm'])

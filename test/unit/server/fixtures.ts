@@ -1,7 +1,8 @@
 // ServedResources for the server's unit tests: the built-ins as the registry serves them and a
-// custom resource, without an engine behind them (the modules under test never reach it).
+// custom resource, without an engine or Store behind them (the modules under test never reach it).
 import type { Resource } from '../../../src/engine/apiserver';
 import type { ServedResource } from '../../../src/server/served-resource';
+import type { Store } from '../../../src/server/registry/store';
 
 const builtInVerbs = [
   'create',
@@ -14,8 +15,8 @@ const builtInVerbs = [
   'watch',
 ];
 
-export function served(r: Omit<ServedResource, 'engine' | 'listKind'>): ServedResource {
-  return { ...r, listKind: `${r.kind}List`, engine: {} as Resource };
+export function served(r: Omit<ServedResource, 'engine' | 'listKind' | 'store'>): ServedResource {
+  return { ...r, listKind: `${r.kind}List`, engine: {} as Resource, store: {} as Store };
 }
 
 export const pods = served({

@@ -18,7 +18,7 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
   let controller: NamespaceController;
   before(async () => {
     server = await ApiServer.start({ port: 0, namespaceController: false });
-    controller = new NamespaceController(server.registry);
+    controller = new NamespaceController(server.resources);
   });
   after(async () => {
     await controller.stop();
@@ -186,7 +186,7 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
       };
       await createNs('cached');
       const inCache = (): boolean =>
-        server.registry.namespaces.engine.cacher.watchCache.get({
+        server.resources.namespaces.engine.cacher.watchCache.get({
           metadata: { name: 'cached' },
         }) !== undefined;
       await waitFor(inCache);
@@ -214,7 +214,7 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
         [404, 'namespaces "nowhere" not found'],
       );
       // The next tests need a cache that has caught up again.
-      const reflector = server.registry.namespaces.engine.cacher.reflector;
+      const reflector = server.resources.namespaces.engine.cacher.reflector;
       await new Promise((resolve) => setTimeout(resolve, reflector.pausedFor() + 50));
       assert.strictEqual(reflector.pausedFor(), 0);
     });
@@ -341,7 +341,7 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
     });
 
     it('a queued namespace is synced after the grace period (a zero one here) and removed', async () => {
-      const queued = new NamespaceController(server.registry, { gracePeriodMs: 0 });
+      const queued = new NamespaceController(server.resources, { gracePeriodMs: 0 });
       try {
         await createNs('queued');
         await createCm('queued', 'c');
@@ -359,10 +359,10 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
     });
 
     it('the server runs its own namespace controller unless told not to', async () => {
-      assert.strictEqual(server.registry.namespaceController, undefined);
+      assert.strictEqual(server.resources.namespaceController, undefined);
       const other = await ApiServer.start({ port: 0 });
       try {
-        assert.ok(other.registry.namespaceController instanceof NamespaceController);
+        assert.ok(other.resources.namespaceController instanceof NamespaceController);
       } finally {
         await other.stop();
       }

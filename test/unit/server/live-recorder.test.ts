@@ -455,7 +455,7 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
     const recorder = new LiveRecorder(server, { scrape: false });
     const records: TraceRecord[] = [];
     recorder.subscribe((r) => records.push(r));
-    const pods = server.registry.resources.find((r) => r.resource === 'pods');
+    const pods = server.resources.all.find((r) => r.resource === 'pods');
     assert.ok(pods);
     const buckets = pods.engine.cacher.bookmarkWatchers;
     /** The second (since the server started) of the bucket the engine holds watcher `id` in. */

@@ -56,7 +56,7 @@ describe("a live run's Watch cache timeline (expire-history, cache-lag)", () => 
   });
 
   it('shows the cache started, its capacity, the history window jumping and the cache RV behind etcd during the lag', async () => {
-    const pods = server.registry.resources.find((r) => r.resource === 'pods')!.engine;
+    const pods = server.resources.all.find((r) => r.resource === 'pods')!.engine;
     const recorder = new LiveRecorder(server, { scrape: false });
     const run = new LiveRun(recorder, { schedule: () => () => undefined });
     try {
@@ -78,7 +78,7 @@ describe("a live run's Watch cache timeline (expire-history, cache-lag)", () => 
           await call(server, 'POST', '/api/v1/namespaces/default/pods', pod(name)),
           201,
         );
-      const etcdAfter = server.registry.etcd.currentRevision();
+      const etcdAfter = server.resources.etcd.currentRevision();
       assert.ok(pods.watchCache.resourceVersion < etcdAfter, 'the cache lags while paused');
       // A consistent LIST waits for the cache: etcd is asked for a progress notification, which
       // the paused reflector holds too (the cache's RV must not move when etcd sends it).

@@ -4,7 +4,7 @@ import { MetricsRegistry } from '../../../src/engine/metrics/registry';
 import { serveMetrics } from '../../../src/server/metrics-endpoint';
 
 describe('server/metrics-endpoint', () => {
-  it('answers the registry text with the text format 0.0.4 content type', () => {
+  it('answers the resources text with the text format 0.0.4 content type', () => {
     const m = new MetricsRegistry();
     m.counter('apiserver_watch_events_total', 'Number of events sent in watch clients', [
       'group',

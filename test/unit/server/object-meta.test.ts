@@ -1,5 +1,6 @@
-// Tests for src/server/object-meta.ts: rest.BeforeCreate/BeforeUpdate, Store.Update's
-// resourceVersion rules and ValidateObjectMeta, with the messages kube-apiserver (release-1.36)
+// Tests for src/server/object-meta.ts and the registry's rest.BeforeCreate/BeforeUpdate
+// (registry/rest-create.ts, rest-update.ts), Store.Update's resourceVersion rules and the kinds'
+// strategies (registry/<kind>-strategy.ts) with ValidateObjectMeta, with the messages kube-apiserver (release-1.36)
 // answers; some cases follow apimachinery pkg/api/validation/objectmeta_test.go.
 import * as assert from 'assert';
 import { StatusError, statusToJSON } from '../../../src/engine/storage/errors';
@@ -7,23 +8,23 @@ import type { KubeObject } from '../../../src/engine/storage/objects';
 import { SeededRandom } from '../../../src/engine/rand';
 import {
   alphanums,
-  beforeCreate,
-  beforeUpdate,
-  checkUpdateResourceVersion,
-  configMapStrategy,
-  customResourceStrategy,
   formatTime,
   generateName,
   maskTrailingDash,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
-  namespaceStrategy,
   newUUID,
-  podStrategy,
   validateObjectMetaAccessor,
   validateObjectMetaAccessorUpdate,
-  type ObjectStrategy,
 } from '../../../src/server/object-meta';
+import { beforeCreate } from '../../../src/server/registry/rest-create';
+import { beforeUpdate } from '../../../src/server/registry/rest-update';
+import { checkUpdateResourceVersion } from '../../../src/server/registry/store';
+import { configMapStrategy } from '../../../src/server/registry/configmap-strategy';
+import { customResourceStrategy } from '../../../src/server/registry/customresource-strategy';
+import { namespaceStrategy } from '../../../src/server/registry/namespace-strategy';
+import { podStrategy } from '../../../src/server/registry/pod-strategy';
+import type { ObjectStrategy } from '../../../src/server/registry/strategy';
 
 const now = Date.UTC(2026, 11, 1, 13, 20, 23, 456);
 const env = (): { now: number; rand: SeededRandom } => ({ now, rand: new SeededRandom(7) });

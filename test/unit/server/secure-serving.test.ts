@@ -100,7 +100,7 @@ describe('server/secure-serving', () => {
           c.cap,
         ));
 
-    it('a start that fails after the registry started stops it again (the process can exit)', async () => {
+    it('a start that fails after the resources started stops it again (the process can exit)', async () => {
       const timers = (): number =>
         process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
       // What a clean start and stop leave behind is the baseline.

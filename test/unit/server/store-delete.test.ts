@@ -1,5 +1,5 @@
-// Tests for src/server/store-delete.ts and delete-strategy.ts: Store.Delete over an in-memory
-// DeleteStorage, as k8s.io/apiserver pkg/registry/generic/registry/store_test.go
+// Tests for src/server/registry/store-delete.ts, rest-delete.ts and pod-strategy.ts's
+// CheckGracefulDelete: Store.Delete over an in-memory DeleteStorage, as k8s.io/apiserver pkg/registry/generic/registry/store_test.go
 // (TestStoreDelete, TestGracefulStoreHandleFinalizers, TestNonGracefulStoreHandleFinalizers,
 // TestStoreDeleteWithOrphanDependents, TestDeletionFinalizersForGarbageCollection) and
 // pkg/registry/rest/delete_test.go (TestBeforeDelete) where they apply, and pod CheckGracefulDelete.
@@ -8,16 +8,17 @@ import type { Preconditions } from '../../../src/engine/etcd3/store';
 import { newKeyNotFoundError, StatusError } from '../../../src/engine/storage/errors';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { validateDeleteOptions, type DeleteOptions } from '../../../src/server/delete-options';
-import { deleteStrategyOf, podCheckGracefulDelete } from '../../../src/server/delete-strategy';
+import { podCheckGracefulDelete } from '../../../src/server/registry/pod-strategy';
+import { deleteStrategyOf } from '../../../src/server/registry/strategy-for';
+import { beforeDelete } from '../../../src/server/registry/rest-delete';
 import { formatTime } from '../../../src/server/object-meta';
 import {
-  beforeDelete,
   deletionFinalizersForGarbageCollection,
   markAsDeleting,
   shouldDeleteDuringUpdate,
   storeDelete,
   type DeleteStorage,
-} from '../../../src/server/store-delete';
+} from '../../../src/server/registry/store-delete';
 import { configMaps, crontabs, namespaces, pods } from './fixtures';
 
 const now = Date.UTC(2026, 11, 1, 13, 20, 23);

@@ -3,7 +3,9 @@
 // delegator) over one shared MemoryEtcd on the RealClock, with upstream's key prefixes
 // (/registry/pods/, /registry/<group>/<resource>/ for CRs). No single upstream counterpart: the
 // built-ins' names are pkg/registry/core/*/storage's, a CR's come from its CRD as
-// apiextensions-apiserver's crdHandler serves it.
+// apiextensions-apiserver's crdHandler serves it; the set as a whole is what kube-apiserver's
+// APIGroupInfos install (one per group there, one flat list here), hence the name ServedResources
+// rather than a registry: the registry is each resource's Store (registry/store.ts).
 import {
   type EtcdMember,
   type Resource,
@@ -25,6 +27,8 @@ import { builtinResourceNamespaced } from '../request/storage-key-prefix';
 import type { CustomResourceDefinition } from './crd';
 import { ListItemJSON } from './list-item-json';
 import type { ServedResource } from './served-resource';
+import type { RandomSource } from './object-meta';
+import { Store, type StoreResource } from './registry/store';
 
 /** The verbs of a resource with every REST storage interface (discovery's order). */
 const allVerbs = [
@@ -94,7 +98,7 @@ const builtIns: readonly BuiltIn[] = [
 
 export type ProfileName = '1.36' | '1.37';
 
-export interface RegistryOptions {
+export interface ServedResourcesOptions {
   profile?: ProfileName;
   /** The server's one source of time, wall time included (default: the RealClock). */
   clock?: Clock;
@@ -110,12 +114,14 @@ export interface RegistryOptions {
   requestWatchProgressSupported?: boolean;
   /** The root of the engine's random choices (bookmark jitter, watch deadlines); default random. */
   seed?: number;
+  /** The Stores' uids and generated names (default: Node's CSPRNG). */
+  rand?: RandomSource;
   eventSink?: EventSink;
   log?: (message: string) => void;
 }
 
 /** Every served resource over one etcd, one metrics registry and one request id sequence. */
-export class Registry {
+export class ServedResources {
   readonly clock: Clock;
   readonly profile: SemanticsProfile;
   readonly etcd: EtcdMember;
@@ -123,12 +129,12 @@ export class Registry {
   readonly requests = new RequestContexts();
   /** The JSON of every object a LIST answered, by identity (the watch cache's are immutable). */
   readonly listItemJSON = new ListItemJSON();
-  readonly resources: readonly ServedResource[];
+  readonly all: readonly ServedResource[];
   readonly namespaces: ServedResource;
   /** The emulated namespace controller, when one runs (namespace-controller.ts). */
   namespaceController?: { enqueue(name: string): void; stop(): Promise<void> };
 
-  constructor(o: RegistryOptions = {}) {
+  constructor(o: ServedResourcesOptions = {}) {
     this.clock = o.clock ?? new RealClock();
     this.profile = o.profile === '1.37' ? profile137Preview : profile136;
     this.etcd =
@@ -166,7 +172,7 @@ export class Registry {
         log: o.log,
       });
     };
-    const served: ServedResource[] = builtIns.map((b) => {
+    const served: StoreResource[] = builtIns.map((b) => {
       const namespaced = builtinResourceNamespaced({ group: '', resource: b.resource });
       if (namespaced === undefined) throw new Error(`${b.resource}: not in the storage table`);
       return {
@@ -210,26 +216,29 @@ export class Registry {
         })),
       });
     }
-    this.resources = served;
-    this.namespaces = served[2];
+    // Each resource's registry Store, over its engine resource (the object keeps its identity).
+    this.all = served.map((s) =>
+      Object.assign(s, { store: new Store(s, { clock: this.clock, rand: o.rand }) }),
+    );
+    this.namespaces = this.all.find((r) => r.group === '' && r.resource === 'namespaces')!;
   }
 
   /** The resource a request's group, version and resource name address. */
   find(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.resources.find(
+    return this.all.find(
       (r) => r.group === group && r.version === version && r.resource === resource,
     );
   }
 
   /** Starts every cacher and resolves once every watch cache is initialised. */
   async start(): Promise<void> {
-    for (const r of this.resources) r.engine.start();
-    await Promise.all(this.resources.map((r) => r.engine.waitReady()));
+    for (const r of this.all) r.engine.start();
+    await Promise.all(this.all.map((r) => r.engine.waitReady()));
   }
 
   /** Stops every cacher (each watch ends as on apiserver shutdown), then etcd. */
   stop(): void {
-    for (const r of this.resources) r.engine.stop();
+    for (const r of this.all) r.engine.stop();
     this.etcd.close();
   }
 }

@@ -4,13 +4,13 @@
 // controller (namespace-controller.ts) then empties it and removes the `kubernetes` finalizer
 // through the finalize subresource, whose update deletes it (ShouldDeleteNamespaceDuringUpdate).
 // A later delete answers the namespace while spec.finalizers remain, else is Store.Delete.
-import type { KubeObject } from '../engine';
-import { newConflict } from '../engine/http-face';
-import { propagationForeground, propagationOrphan, type DeleteOptions } from './delete-options';
+import type { KubeObject } from '../../engine';
+import { newConflict } from '../../engine/http-face';
+import { propagationForeground, propagationOrphan, type DeleteOptions } from '../delete-options';
 import { isDryRun } from './dry-run';
-import { admitNamespaceDelete } from './namespace-lifecycle';
-import { formatTime } from './object-meta';
-import type { ServedResource } from './served-resource';
+import { admitNamespaceDelete } from '../namespace-lifecycle';
+import { formatTime } from '../object-meta';
+import type { ServedResource } from '../served-resource';
 import {
   finalizerDeleteDependents,
   finalizerOrphanDependents,
@@ -46,7 +46,7 @@ export function specFinalizers(ns: KubeObject): string[] {
  * the order they had, orphan before foregroundDeletion (upstream rebuilds them from a Go map).
  */
 export async function namespaceDelete(
-  served: ServedResource,
+  served: Omit<ServedResource, 'store'>,
   storage: DeleteStorage,
   options: DeleteOptions,
   now: () => number,

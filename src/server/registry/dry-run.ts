@@ -4,10 +4,10 @@
 // dryrun.IsDryRun(options.DryRun) for every verb). A dry run reads the current object as upstream
 // does (Storage.Get, a read of etcd) and answers what would be stored: no write, so no new
 // revision, no watch event.
-import type { RequestSender, Preconditions, KubeObject } from '../engine';
-import { newAlreadyExists, newInvalidObjError } from '../engine/http-face';
-import { canonicalObject } from './canonical-object';
-import type { ServedResource } from './served-resource';
+import type { RequestSender, Preconditions, KubeObject } from '../../engine';
+import { newAlreadyExists, newInvalidObjError } from '../../engine/http-face';
+import { canonicalObject } from '../canonical-object';
+import type { ServedResource } from '../served-resource';
 
 /** dryrun.IsDryRun: any dryRun value (validation has made each one "All"). */
 export function isDryRun(options: { dryRun?: readonly string[] | null }): boolean {
@@ -19,9 +19,14 @@ export interface ObjectStorage {
   get(): Promise<KubeObject>;
   /** Storage.Create: KeyExists when the key is taken; the object as stored. */
   create(obj: KubeObject): Promise<KubeObject>;
+  /**
+   * GuaranteedUpdate; with ignoreNotFound a missing object reaches tryUpdate as an empty one (no
+   * resourceVersion), for create on update.
+   */
   guaranteedUpdate(
     tryUpdate: (existing: KubeObject) => KubeObject,
     preconditions: Preconditions,
+    ignoreNotFound?: boolean,
   ): Promise<KubeObject>;
   delete(preconditions: Preconditions): Promise<KubeObject>;
 }
@@ -31,7 +36,7 @@ export interface ObjectStorage {
  * canonicalObject), or, for a dry run, DryRunnableStorage's reads that stand in for each write.
  */
 export function dryRunnableStorage(
-  served: ServedResource,
+  served: Omit<ServedResource, 'store'>,
   namespace: string,
   name: string,
   by: RequestSender,
@@ -45,9 +50,10 @@ export function dryRunnableStorage(
     return {
       get,
       create: (obj) => engine.create(canonicalObject(served, obj), by),
-      guaranteedUpdate: (tryUpdate, p) =>
+      guaranteedUpdate: (tryUpdate, p, ignoreNotFound = false) =>
         engine.update(namespace, name, (o) => canonicalObject(served, tryUpdate(o)), by, {
           preconditions: p,
+          ignoreNotFound,
         }),
       delete: (p) => engine.delete(namespace, name, by, p),
     };
@@ -68,8 +74,10 @@ export function dryRunnableStorage(
       // copyInto: the answer shares nothing with the request's object.
       return canonicalObject(served, structuredClone(obj));
     },
-    async guaranteedUpdate(tryUpdate, p) {
-      const current = await get();
+    async guaranteedUpdate(tryUpdate, p, ignoreNotFound = false) {
+      const current = ignoreNotFound
+        ? ((await engine.get(namespace, name, '', true, by)) ?? { metadata: {} })
+        : await get();
       checkPreconditions(key, current, p);
       return canonicalObject(served, tryUpdate(structuredClone(current)));
     },

@@ -1,21 +1,22 @@
 // Mirrors k8s.io/apiserver pkg/registry/generic/registry/store.go (release-1.36) Store.Delete,
 // updateForGracefulDeletionAndFinalizers, markAsDeleting, deletionFinalizersForGarbageCollection
 // (shouldOrphanDependents, shouldDeleteDependents), ShouldDeleteDuringUpdate, deleteWithoutFinalizers
-// and finalizeDelete, with pkg/registry/rest/delete.go BeforeDelete, over dry-run.ts's storage.
+// and finalizeDelete, with rest-delete.ts's BeforeDelete, over dry-run.ts's storage.
 // Every served resource is such a Store with garbage collection enabled (kube-apiserver's
 // default), so Orphan and Foreground add the `orphan` and `foregroundDeletion` finalizers; this server runs no garbage collector, so nothing ever removes
 // them but a client. Times are the wall clock, passed in.
-import { type Preconditions, StatusError, StorageError, type KubeObject } from '../engine';
-import { ErrCode, newConflict, newInternalError } from '../engine/http-face';
+import { type Preconditions, StatusError, StorageError, type KubeObject } from '../../engine';
+import { ErrCode } from '../../engine/http-face';
 import {
   propagationBackground,
   propagationForeground,
   propagationOrphan,
   type DeleteOptions,
-} from './delete-options';
+} from '../delete-options';
 import { isDryRun, type ObjectStorage } from './dry-run';
-import { formatTime } from './object-meta';
-import type { ServedResource } from './served-resource';
+import { formatTime } from '../object-meta';
+import { beforeDelete, timeMs } from './rest-delete';
+import type { ServedResource } from '../served-resource';
 
 /** metav1.FinalizerOrphanDependents and FinalizerDeleteDependents. */
 export const finalizerOrphanDependents = 'orphan';
@@ -44,91 +45,6 @@ function metaOf(obj: KubeObject): Loose {
 function finalizersOf(obj: KubeObject): string[] {
   const f = metaOf(obj).finalizers;
   return Array.isArray(f) ? (f as string[]) : [];
-}
-
-// metav1.Time's second precision: deletionTimestamp as the API serializes it.
-function timeMs(value: unknown): number | undefined {
-  return typeof value === 'string' ? Date.parse(value) : undefined;
-}
-
-/**
- * rest.BeforeDelete (after ValidateDeleteOptions, done by the handler): the early precondition
- * check, negative grace periods as 1, and for a graceful strategy the deletionTimestamp and
- * deletionGracePeriodSeconds (a pending graceful deletion may only be shortened). Mutates obj
- * and options as upstream does.
- */
-export function beforeDelete(
-  strategy: DeleteStrategy,
-  obj: KubeObject,
-  options: DeleteOptions,
-  now: number,
-): { graceful: boolean; gracefulPending: boolean } {
-  const meta = metaOf(obj);
-  const name = (meta.name as string | undefined) ?? '';
-  const p = options.preconditions;
-  const gr = { group: '', resource: strategy.kind };
-  if (p?.uid !== undefined && p.uid !== null && p.uid !== (meta.uid ?? ''))
-    throw newConflict(
-      gr,
-      name,
-      new Error(
-        `the UID in the precondition (${p.uid}) does not match the UID in record (${(meta.uid as string | undefined) ?? ''}). The object might have been deleted and then recreated`,
-      ),
-    );
-  if (
-    p?.resourceVersion !== undefined &&
-    p.resourceVersion !== null &&
-    p.resourceVersion !== (meta.resourceVersion ?? '')
-  )
-    throw newConflict(
-      gr,
-      name,
-      new Error(
-        `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${(meta.resourceVersion as string | undefined) ?? ''}). The object might have been modified`,
-      ),
-    );
-  // Negative values are treated as 1s on the delete path.
-  if (typeof options.gracePeriodSeconds === 'number' && options.gracePeriodSeconds < 0)
-    options.gracePeriodSeconds = 1;
-  if (typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds < 0)
-    meta.deletionGracePeriodSeconds = 1;
-  if (!strategy.checkGracefulDelete) return { graceful: false, gracefulPending: false };
-
-  const deletionTimestamp = timeMs(meta.deletionTimestamp);
-  if (deletionTimestamp !== undefined) {
-    const existingGrace = meta.deletionGracePeriodSeconds as number | undefined | null;
-    // Graceful deletion without a period (or an update that succeeded before a failed delete):
-    // delete now.
-    if (existingGrace === undefined || existingGrace === null || existingGrace === 0)
-      return { graceful: false, gracefulPending: false };
-    if (typeof options.gracePeriodSeconds === 'number') {
-      let period = options.gracePeriodSeconds;
-      if (period >= existingGrace) return { graceful: false, gracefulPending: true };
-      // Only shorter: back by the old period, forward by the new one, never into the past.
-      let next = deletionTimestamp - existingGrace * 1000 + period * 1000;
-      if (next < now) {
-        next = now;
-        // A graceful request whose whole period has passed stays graceful, at the minimum.
-        if (period !== 0) period = 1;
-      }
-      meta.deletionTimestamp = formatTime(next);
-      meta.deletionGracePeriodSeconds = period;
-      return { graceful: true, gracefulPending: false };
-    }
-    options.gracePeriodSeconds = existingGrace;
-    return { graceful: false, gracefulPending: true };
-  }
-
-  if (!strategy.checkGracefulDelete(obj, options))
-    return { graceful: false, gracefulPending: false };
-  if (typeof options.gracePeriodSeconds !== 'number')
-    throw newInternalError(new Error('options.GracePeriodSeconds should not be nil'));
-  meta.deletionTimestamp = formatTime(now + options.gracePeriodSeconds * 1000);
-  meta.deletionGracePeriodSeconds = options.gracePeriodSeconds;
-  // The first graceful deletion bumps the generation (controllers see the change of behaviour).
-  const generation = meta.generation as number | undefined;
-  if (generation !== undefined && generation > 0) meta.generation = generation + 1;
-  return { graceful: true, gracefulPending: false };
 }
 
 // shouldOrphanDependents with no GarbageCollectionDeleteStrategy (no served kind has one).
@@ -219,7 +135,7 @@ export function shouldDeleteDuringUpdate(
  * finalizeDelete: the deleted object for stores with ReturnDeletedObject (pods, namespaces),
  * otherwise a Success Status naming it (configmaps, custom resources).
  */
-export function finalizeDelete(served: ServedResource, obj: KubeObject): KubeObject {
+export function finalizeDelete(served: Omit<ServedResource, 'store'>, obj: KubeObject): KubeObject {
   if (served.returnDeletedObject) return obj;
   const details: Record<string, string> = { name: obj.metadata?.name ?? '' };
   if (served.group) details.group = served.group;
@@ -263,7 +179,7 @@ function toPreconditions(options: DeleteOptions): Preconditions {
  * `options` may be mutated (BeforeDelete's defaults), as upstream's are.
  */
 export async function storeDelete(
-  served: ServedResource,
+  served: Omit<ServedResource, 'store'>,
   strategy: DeleteStrategy,
   storage: DeleteStorage,
   options: DeleteOptions,

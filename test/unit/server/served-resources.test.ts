@@ -1,7 +1,7 @@
-// Tests for src/server/registry.ts: every served resource's engine is built from the storage table
+// Tests for src/server/served-resources.ts: every served resource's engine is built from the storage table
 // (src/request/resource-storage.ts): its key prefix, its scope (a CRD's own), its watch cache.
 import * as assert from 'assert';
-import { Registry } from '../../../src/server/registry';
+import { ServedResources } from '../../../src/server/served-resources';
 import { resourceStorage } from '../../../src/request/resource-storage';
 import type { CustomResourceDefinition } from '../../../src/server/crd';
 
@@ -19,11 +19,11 @@ const widgets: CustomResourceDefinition = {
   printerColumns: [],
 };
 
-describe('Registry reads the storage table', () => {
+describe('ServedResources reads the storage table', () => {
   it('each served resource: key prefix, scope and watch cache as the table (a CRD its own scope)', () => {
-    const registry = new Registry({ crds: [widgets], seed: 1 });
+    const resources = new ServedResources({ crds: [widgets], seed: 1 });
     try {
-      for (const r of registry.resources) {
+      for (const r of resources.all) {
         const storage = resourceStorage(r);
         const name = `${r.group || 'core'}/${r.resource}`;
         assert.strictEqual(r.engine.resourcePrefix, `/${storage.prefix}`, name);
@@ -31,10 +31,10 @@ describe('Registry reads the storage table', () => {
         assert.strictEqual(r.namespaced, storage.namespaced ?? r.namespaced, name);
         assert.strictEqual(r.engine.watchCacheEnabled, storage.watchCache, name);
       }
-      const crd = registry.find('example.com', 'v1', 'widgets');
+      const crd = resources.find('example.com', 'v1', 'widgets');
       assert.strictEqual(crd?.engine.namespaced, false, 'a cluster-scoped CRD');
     } finally {
-      registry.stop();
+      resources.stop();
     }
   });
 });

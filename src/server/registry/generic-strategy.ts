@@ -1,0 +1,29 @@
+// No single upstream counterpart: the strategy of a built-in kind served without a file of its own
+// (registry/<kind>-strategy.ts), so that a kind added to the served table is writable through the
+// Store at once. It is what every upstream strategy shares: rest.BeforeCreate/BeforeUpdate's
+// metadata handling (rest-create.ts, rest-update.ts) and ValidateObjectMeta with the name as a
+// DNS-1123 subdomain (most kinds' ValidateXName), unconditional updates, no create on update.
+// Deliberate differences: no generation, no status reset and no kind-specific validation until
+// the kind gets its own strategy.
+import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
+import { fixedKind, strategyDefaults, type ObjectStrategy } from './strategy';
+
+/** The default strategy of the built-in `kind` in `group`. */
+export function genericStrategy(
+  group: string,
+  kind: string,
+  namespaceScoped: boolean,
+): ObjectStrategy {
+  return {
+    ...strategyDefaults,
+    groupKind: fixedKind(group, kind),
+    namespaceScoped,
+    allowUnconditionalUpdate: true,
+    prepareForCreate() {},
+    prepareForUpdate() {},
+    validate: (obj) =>
+      validateObjectMetaAccessor(obj.metadata, namespaceScoped, nameIsDNSSubdomain),
+    validateUpdate: () => [],
+    resetFields: () => ({}),
+  };
+}
