@@ -2,6 +2,7 @@
 // details) and the engine resource behind it. No single upstream counterpart: the fields are
 // metav1.APIResource's (apimachinery pkg/apis/meta/v1/types.go) plus the registry's storage.
 import type { Resource, EtcdMember } from '../engine';
+import type { BuiltinAPIResource } from '../request/builtin-api-resources';
 
 /** One additionalPrinterColumn (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
 export interface PrinterColumn {
@@ -40,6 +41,8 @@ export interface ServedResource {
   jsonOnly: boolean;
   /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */
   returnDeletedObject?: boolean;
+  /** A built-in's row of the API table (builtin-api-resources.ts); undefined for a custom resource. */
+  builtin?: BuiltinAPIResource;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */
   engine: Resource<EtcdMember>;
 }

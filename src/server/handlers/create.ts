@@ -17,8 +17,11 @@ import {
   beforeCreate,
   configMapStrategy,
   customResourceStrategy,
+  nameIsDNSSubdomain,
   namespaceStrategy,
   podStrategy,
+  validateObjectMetaAccessor,
+  validatePathSegment,
   type ObjectStrategy,
   type RandomSource,
 } from '../object-meta';
@@ -77,7 +80,27 @@ export function objectStrategy(served: ServedResource): ObjectStrategy {
     case 'namespaces':
       return namespaceStrategy;
   }
-  throw new Error(`no strategy for ${served.resource}`);
+  return builtinDefaultStrategy(served);
+}
+
+/**
+ * Every other built-in kind until it has a strategy of its own: its kind, its scope, the name rule
+ * of its validation (rbac's ValidateRBACName is a path segment, the rest a DNS subdomain) and
+ * unconditional updates, as most built-in strategies allow. Deliberately nothing else: no
+ * generation, no status reset, no spec validation.
+ */
+function builtinDefaultStrategy(served: ServedResource): ObjectStrategy {
+  const nameFn =
+    served.group === 'rbac.authorization.k8s.io' ? validatePathSegment : nameIsDNSSubdomain;
+  return {
+    groupKind: () => ({ group: served.group, kind: served.kind }),
+    namespaceScoped: served.namespaced,
+    allowUnconditionalUpdate: true,
+    prepareForCreate() {},
+    prepareForUpdate() {},
+    validate: (obj) => validateObjectMetaAccessor(obj.metadata, served.namespaced, nameFn),
+    validateUpdate: () => [],
+  };
 }
 
 /** Node's CSPRNG as object-meta's RandomSource (uids and generated names in a live server). */

@@ -220,6 +220,40 @@ describe('server/openapi', () => {
       assertRefsResolve(doc, '#/definitions/', doc.definitions);
     });
 
+    it('leaves out a built-in without a schema here, so every ref still resolves (kubectl 1.20 validates with it)', () => {
+      const leases: ServedResource = {
+        ...builtIns[0],
+        group: 'coordination.k8s.io',
+        resource: 'leases',
+        singularName: 'lease',
+        kind: 'Lease',
+        listKind: 'LeaseList',
+        shortNames: [],
+        categories: [],
+      };
+      const r = serveOpenAPI(
+        { path: '/openapi/v2', query: new URLSearchParams() },
+        [...all, leases],
+        {
+          gitVersion: 'v1.36.0',
+          now,
+        },
+      );
+      const doc = json(r!.body);
+      assertRefsResolve(doc, '#/definitions/', doc.definitions);
+      assert.ok(!Object.keys(doc.paths).some((p) => p.includes('leases')));
+      assert.ok(doc.paths['/api/v1/namespaces/{namespace}/pods']);
+      const v3 = serveOpenAPI(
+        { path: '/openapi/v3', query: new URLSearchParams() },
+        [...all, leases],
+        {
+          gitVersion: 'v1.36.0',
+          now,
+        },
+      );
+      assert.ok(!json(v3!.body).paths['apis/coordination.k8s.io/v1']);
+    });
+
     it("is gnostic's protobuf Document for the Accept kubectl 1.20 sends", () => {
       const r = get('/openapi/v2', {
         accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
