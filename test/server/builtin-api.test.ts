@@ -1,4 +1,5 @@
-// The built-in API table served, with every kubectl on the machine against `listwatch serve`:
+// The built-in API table served, with every kubectl on the machine against `listwatch serve` (the
+// newest kubectl also with `--etcd spawn`):
 // `api-resources -o wide` prints kube-apiserver's rows for the served built-ins (the upstream
 // discovery documents written out in test/unit/request/kube-apiserver-discovery.ts), a get of
 // kinds nobody created answers empty lists, and create -f / get / delete of a Deployment, Service,
@@ -104,16 +105,21 @@ const created: Array<{
   },
 ];
 
-for (const k of suiteKubectls()) describeKubectl(k);
+// Every kubectl against the in-memory etcd; the newest also against a spawned etcd (a real etcd's
+// keys under each row's prefix, events without a watch cache).
+const kubectls = suiteKubectls();
+for (const k of kubectls) describeKubectl(k, []);
+if (kubectls.length > 0) describeKubectl(kubectls[kubectls.length - 1], ['--etcd', 'spawn']);
 
-function describeKubectl(k: Kubectl): void {
-  describe(`kubectl ${k.gitVersion}: the built-in API against listwatch serve`, function () {
+function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
+  const against = serveArgs.length ? `listwatch serve ${serveArgs.join(' ')}` : 'listwatch serve';
+  describe(`kubectl ${k.gitVersion}: the built-in API against ${against}`, function () {
     let serve: ServeProcess;
     const run = (args: string[]) =>
       kubectl(k, { kubeconfig: serve.info.kubeconfig, dir: serve.dir }, args);
 
     before(async () => {
-      serve = await ServeProcess.start();
+      serve = await ServeProcess.start(serveArgs);
     });
     beforeEach(() => recordKubectlTest(k));
     after(async () => {
