@@ -22,9 +22,12 @@ const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed po
                        [--no-namespace-controller] [--json]
 
 Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
-layer (k8s.io/apiserver release-1.36 by default) on the real clock: core/v1 pods, configmaps
-and namespaces, and a custom resource per --crd. Every request needs the bearer token of
-the kubeconfig it writes (cluster, user and context "listwatch").
+layer (k8s.io/apiserver release-1.36 by default) on the real clock: the built-in resources a
+controller uses (core/v1, apps/v1, batch/v1, coordination, events, discovery, rbac,
+networking, policy, autoscaling/v2, apiextensions CRDs; see kubectl api-resources), and a
+custom resource per --crd. No controllers run but the namespace controller (a Deployment
+makes no ReplicaSet). Every request needs the bearer token of the kubeconfig it writes
+(cluster, user and context "listwatch").
 
 Options:
   --port N              port to listen on (default 0: a free one)

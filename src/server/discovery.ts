@@ -11,7 +11,7 @@ import { compareKubeAwareVersionStrings } from './kube-aware-version';
 import { acceptedMediaTypes, parseAccept, type AcceptClause } from './negotiation';
 import { newNotAcceptableError } from './status';
 import { subresourceVerbs } from './subresources';
-import type { ServedResource } from './served-resource';
+import { groupVersionOf, type ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 import { storageVersionHash } from './storage-version-hash';
 
@@ -49,6 +49,9 @@ export interface APIResource {
   name: string;
   singularName: string;
   namespaced: boolean;
+  /** A subresource answering another group version's kind (`/scale`: autoscaling v1 Scale). */
+  group?: string;
+  version?: string;
   kind: string;
   verbs: string[];
   shortNames?: string[];
@@ -164,7 +167,8 @@ export function apiResourceList(
         name: `${r.resource}/${s.name}`,
         singularName: '',
         namespaced: r.namespaced,
-        kind: r.kind,
+        ...(s.responseKind ? { group: s.responseKind.group, version: s.responseKind.version } : {}),
+        kind: s.responseKind?.kind ?? r.kind,
         verbs: s.verbs,
       })),
     ]),
@@ -181,8 +185,16 @@ function apiResource(r: ServedResource): APIResource {
   };
   if (r.shortNames.length) out.shortNames = [...r.shortNames];
   if (r.categories.length) out.categories = [...r.categories];
-  out.storageVersionHash = storageVersionHash(r.group, r.version, r.kind);
+  // The hash names the version objects are stored as (events.k8s.io's events are core/v1 Events).
+  const [group, version] = splitGroupVersion(r.builtin?.storageVersion ?? groupVersionOf(r));
+  out.storageVersionHash = storageVersionHash(group, version, r.kind);
   return out;
+}
+
+/** `apps/v1` -> [apps, v1]; `v1` -> ['', v1]. */
+function splitGroupVersion(gv: string): [string, string] {
+  const slash = gv.indexOf('/');
+  return slash < 0 ? ['', gv] : [gv.slice(0, slash), gv.slice(slash + 1)];
 }
 
 /**
@@ -243,7 +255,7 @@ function resourceDiscovery(r: ServedResource): APIResourceDiscovery {
   if (subresources.length)
     out.subresources = subresources.map((s) => ({
       subresource: s.name,
-      responseKind: out.responseKind,
+      responseKind: s.responseKind ?? out.responseKind,
       verbs: s.verbs,
     }));
   return out;

@@ -45,7 +45,8 @@ export class StorageReadinessHook implements HealthChecker {
   check(): Error | undefined {
     if (!this.done) {
       this.done =
-        this.resources.every((r) => r.engine.cacher.isReady()) ||
+        // Only cachers register: a resource without a watch cache (events) has none to wait for.
+        this.resources.every((r) => !r.engine.watchCacheEnabled || r.engine.cacher.isReady()) ||
         this.clock.now() - this.startedAt >= this.timeoutMs;
     }
     return this.done ? undefined : hookNotFinished;

@@ -3,6 +3,7 @@
 // upstream counterpart: the fields are metav1.APIResource's (apimachinery pkg/apis/meta/v1/types.go)
 // plus the registry's storage.
 import type { Resource, EtcdMember } from '../engine';
+import type { BuiltinAPIResource } from '../request/builtin-api-resources';
 import type { Store } from './registry/store';
 
 /** One additionalPrinterColumn (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
@@ -42,6 +43,8 @@ export interface ServedResource {
   jsonOnly: boolean;
   /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */
   returnDeletedObject?: boolean;
+  /** A built-in's row of the API table (builtin-api-resources.ts); undefined for a custom resource. */
+  builtin?: BuiltinAPIResource;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */
   engine: Resource<EtcdMember>;
   /** The registry Store (registry/store.ts): every read and write of the resource goes through it. */

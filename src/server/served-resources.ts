@@ -1,11 +1,11 @@
-// The resources a live server serves: the built-ins core/v1 pods, configmaps and namespaces, and a
-// custom resource per CRD, each one engine Resource (etcd3 store + watch cache + cacher +
+// The resources a live server serves: every built-in of the API table (builtin-api-resources.ts)
+// and a custom resource per CRD, each one engine Resource (etcd3 store + watch cache + cacher +
 // delegator) over one shared MemoryEtcd on the RealClock, with upstream's key prefixes
 // (/registry/pods/, /registry/<group>/<resource>/ for CRs). No single upstream counterpart: the
-// built-ins' names are pkg/registry/core/*/storage's, a CR's come from its CRD as
-// apiextensions-apiserver's crdHandler serves it; the set as a whole is what kube-apiserver's
-// APIGroupInfos install (one per group there, one flat list here), hence the name ServedResources
-// rather than a registry: the registry is each resource's Store (registry/store.ts).
+// built-ins' API facts are the table's (read from pkg/registry/*/*/storage), a CR's come from its
+// CRD as apiextensions-apiserver's crdHandler serves it; the set as a whole is what
+// kube-apiserver's APIGroupInfos install (one per group there, one flat list here), hence the name
+// ServedResources rather than a registry: the registry is each resource's Store (registry/store.ts).
 import {
   type EtcdMember,
   type Resource,
@@ -22,79 +22,13 @@ import {
   RequestContexts,
   type KubeObject,
 } from '../engine';
+import { allVerbs, builtinAPIResources } from '../request/builtin-api-resources';
 import { resourceStorage } from '../request/resource-storage';
-import { builtinResourceNamespaced } from '../request/storage-key-prefix';
 import type { CustomResourceDefinition } from './crd';
 import { ListItemJSON } from './list-item-json';
 import type { ServedResource } from './served-resource';
 import type { RandomSource } from './object-meta';
 import { Store, type StoreResource } from './registry/store';
-
-/** The verbs of a resource with every REST storage interface (discovery's order). */
-const allVerbs = [
-  'create',
-  'delete',
-  'deletecollection',
-  'get',
-  'list',
-  'patch',
-  'update',
-  'watch',
-];
-
-/** One built-in resource: its API names and its empty object (NewFunc, what bookmarks carry). */
-interface BuiltIn {
-  resource: string;
-  singularName: string;
-  kind: string;
-  shortNames: string[];
-  categories: string[];
-  verbs: string[];
-  returnDeletedObject: boolean;
-  newFunc: () => KubeObject;
-}
-
-const builtIns: readonly BuiltIn[] = [
-  {
-    resource: 'pods',
-    singularName: 'pod',
-    kind: 'Pod',
-    shortNames: ['po'],
-    categories: ['all'],
-    verbs: allVerbs,
-    returnDeletedObject: true,
-    newFunc: () =>
-      ({
-        kind: 'Pod',
-        apiVersion: 'v1',
-        metadata: {},
-        spec: { containers: null },
-        status: {},
-      }) as KubeObject,
-  },
-  {
-    resource: 'configmaps',
-    singularName: 'configmap',
-    kind: 'ConfigMap',
-    shortNames: ['cm'],
-    categories: [],
-    verbs: allVerbs,
-    returnDeletedObject: false,
-    newFunc: () => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: {} }),
-  },
-  {
-    // The namespace REST storage has no DeleteCollection (pkg/registry/core/namespace/storage).
-    resource: 'namespaces',
-    singularName: 'namespace',
-    kind: 'Namespace',
-    shortNames: ['ns'],
-    categories: [],
-    verbs: allVerbs.filter((v) => v !== 'deletecollection'),
-    returnDeletedObject: true,
-    newFunc: () =>
-      ({ kind: 'Namespace', apiVersion: 'v1', metadata: {}, spec: {}, status: {} }) as KubeObject,
-  },
-];
 
 export type ProfileName = '1.36' | '1.37';
 
@@ -172,25 +106,23 @@ export class ServedResources {
         log: o.log,
       });
     };
-    const served: StoreResource[] = builtIns.map((b) => {
-      const namespaced = builtinResourceNamespaced({ group: '', resource: b.resource });
-      if (namespaced === undefined) throw new Error(`${b.resource}: not in the storage table`);
-      return {
-        group: '',
-        version: 'v1',
-        resource: b.resource,
-        singularName: b.singularName,
-        kind: b.kind,
-        listKind: `${b.kind}List`,
-        namespaced,
-        shortNames: b.shortNames,
-        categories: b.categories,
-        verbs: b.verbs,
-        returnDeletedObject: b.returnDeletedObject,
-        jsonOnly: false,
-        engine: engineOf('', b.resource, namespaced, b.newFunc),
-      };
-    });
+    // Every built-in of the API table (builtin-api-resources.ts), each with its kind's empty object.
+    const served: StoreResource[] = builtinAPIResources.map((b) => ({
+      group: b.group,
+      version: b.version,
+      resource: b.resource,
+      singularName: b.singularName,
+      kind: b.kind,
+      listKind: b.listKind,
+      namespaced: b.namespaced,
+      shortNames: b.shortNames,
+      categories: b.categories,
+      verbs: b.verbs,
+      returnDeletedObject: b.returnDeletedObject,
+      jsonOnly: false,
+      builtin: b,
+      engine: engineOf(b.group, b.resource, b.namespaced, b.newObject),
+    }));
     for (const crd of o.crds ?? []) {
       if (served.some((s) => s.group === crd.group && s.resource === crd.plural))
         throw new Error(`two CustomResourceDefinitions named ${crd.name}`);
@@ -205,7 +137,7 @@ export class ServedResources {
         namespaced: crd.namespaced,
         shortNames: crd.shortNames,
         categories: crd.categories,
-        verbs: allVerbs,
+        verbs: [...allVerbs],
         printerColumns: crd.printerColumns,
         jsonOnly: true,
         // An unstructured object marshals its keys sorted: apiVersion before kind.

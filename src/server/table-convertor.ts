@@ -3,7 +3,8 @@
 // pkg/printers/tablegenerator.go GenerateTable (Wide: true); for a custom resource,
 // k8s.io/apiextensions-apiserver pkg/registry/customresource/tableconvertor (New, ConvertToTable,
 // cellForJSONValue) with the logically defaulted Age column of apiserver/columns.go
-// (serveDefaultColumnsIfEmpty) and apimachinery pkg/api/meta/table MetaToTableRow.
+// (serveDefaultColumnsIfEmpty) and apimachinery pkg/api/meta/table MetaToTableRow; a built-in without
+// a printer here yet gets k8s.io/apiserver pkg/registry/rest/table.go's default convertor.
 import type { KubeList, KubeObject } from '../engine';
 import type { ListMeta } from '../engine/http-face';
 import { humanDuration } from './duration';
@@ -48,6 +49,8 @@ function itemsOf(object: KubeObject | KubeList): KubeObject[] {
 /** GenerateTable with a built-in's printer. */
 function printerTableConvertor(resource: string, goType: string): TableConvertor {
   const handler = builtInTableHandlers.get(resource);
+  // Until a built-in has its printer here, it answers as a Store without a TableConvertor does.
+  if (handler === undefined) return defaultTableConvertor;
   return {
     convertToTable(object, options, now) {
       if (handler === undefined)
@@ -63,6 +66,47 @@ function printerTableConvertor(resource: string, goType: string): TableConvertor
     },
   };
 }
+
+/** The Created At column (rest's defaultTableConvertor). */
+const createdAtColumnDefinition: TableColumnDefinition = {
+  name: 'Created At',
+  type: 'date',
+  format: '',
+  description: objectMetaCreationTimestampDescription,
+  priority: 0,
+};
+
+/** Go's zero time.Time formatted as RFC 3339. */
+const zeroTimeRFC3339 = '0001-01-01T00:00:00Z';
+
+/**
+ * k8s.io/apiserver pkg/registry/rest/table.go NewDefaultTableConvertor: Name and Created At, the
+ * creation time in RFC 3339 in UTC (Go's zero time when unset).
+ */
+export const defaultTableConvertor: TableConvertor = {
+  convertToTable(object, options) {
+    const rows: TableRow[] = itemsOf(object).map((item) => {
+      const ts: unknown = item.metadata?.creationTimestamp;
+      const created = typeof ts === 'string' ? parseTime(ts) : null;
+      return {
+        cells: [
+          item.metadata?.name ?? '',
+          typeof created === 'number'
+            ? new Date(created).toISOString().replace(/\.\d{3}Z$/, 'Z')
+            : zeroTimeRFC3339,
+        ],
+        object: item,
+      };
+    });
+    return {
+      metadata: tableListMeta(object),
+      columnDefinitions: options.noHeaders
+        ? null
+        : [nameColumnDefinition, createdAtColumnDefinition],
+      rows,
+    };
+  },
+};
 
 /** serveDefaultColumnsIfEmpty: a CRD version without columns gets Age. */
 export function serveDefaultColumnsIfEmpty(

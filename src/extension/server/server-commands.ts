@@ -129,7 +129,7 @@ async function askStart(
   if (!crdFiles) {
     const none = {
       label: 'No CustomResourceDefinitions',
-      description: 'pods, configmaps, namespaces',
+      description: 'the built-in API only (core, apps, batch, rbac, …)',
     };
     const choose = { label: 'Choose CRD files…', description: 'YAML or JSON manifests' };
     const picked = await prompts.pick([none, choose], {

@@ -2,10 +2,15 @@
 // (registry/<kind>-strategy.ts), so that a kind added to the served table is writable through the
 // Store at once. It is what every upstream strategy shares: rest.BeforeCreate/BeforeUpdate's
 // metadata handling (rest-create.ts, rest-update.ts) and ValidateObjectMeta with the name as a
-// DNS-1123 subdomain (most kinds' ValidateXName), unconditional updates, no create on update.
+// DNS-1123 subdomain (most kinds' ValidateXName; rbac's ValidateRBACName is a path segment),
+// unconditional updates, no create on update.
 // Deliberate differences: no generation, no status reset and no kind-specific validation until
 // the kind gets its own strategy.
-import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
+import {
+  nameIsDNSSubdomain,
+  validateObjectMetaAccessor,
+  validatePathSegment,
+} from '../object-meta';
 import { fixedKind, strategyDefaults, type ObjectStrategy } from './strategy';
 
 /** The default strategy of the built-in `kind` in `group`. */
@@ -14,6 +19,7 @@ export function genericStrategy(
   kind: string,
   namespaceScoped: boolean,
 ): ObjectStrategy {
+  const nameFn = group === 'rbac.authorization.k8s.io' ? validatePathSegment : nameIsDNSSubdomain;
   return {
     ...strategyDefaults,
     groupKind: fixedKind(group, kind),
@@ -22,7 +28,7 @@ export function genericStrategy(
     prepareForCreate() {},
     prepareForUpdate() {},
     validate: (obj) =>
-      validateObjectMetaAccessor(obj.metadata, namespaceScoped, nameIsDNSSubdomain),
+      validateObjectMetaAccessor(obj.metadata, namespaceScoped, nameFn),
     validateUpdate: () => [],
     resetFields: () => ({}),
   };

@@ -3,6 +3,7 @@
 // negotiation that picks one (aggregated/wrapper.go, negotiation.go).
 import * as assert from 'assert';
 import { createHash } from 'crypto';
+import { builtinAPIResource } from '../../../src/request/builtin-api-resources';
 import { serveDiscovery } from '../../../src/server/discovery';
 import { compareKubeAwareVersionStrings } from '../../../src/server/kube-aware-version';
 import type { ServedResource } from '../../../src/server/served-resource';
@@ -34,6 +35,40 @@ describe('server/discovery', () => {
     ];
     for (const [g, v, k, want] of cases) {
       it(`${g}/${v}/${k} -> ${want}`, () => assert.strictEqual(storageVersionHash(g, v, k), want));
+    }
+  });
+
+  describe('storageVersionHash of the version a built-in is stored as (builtin-api-resources.ts)', () => {
+    // A served resource as the registry builds it from the table row (no engine needed here).
+    const fromTable = (group: string, resource: string): ServedResource => {
+      const b = builtinAPIResource({ group, resource })!;
+      return {
+        ...b,
+        jsonOnly: false,
+        builtin: b,
+        engine: {} as ServedResource['engine'],
+        store: {} as ServedResource['store'],
+      };
+    };
+    // [group, resource, upstream's hash (api/discovery/*.json)]
+    const cases: [string, string, string][] = [
+      // Stored as core/v1 Event, not events.k8s.io/v1.
+      ['events.k8s.io', 'events', 'r2yiGXH7wu8='],
+      // apiextensions-apiserver stores CRDs as v1beta1.
+      ['apiextensions.k8s.io', 'customresourcedefinitions', 'jfWCUB31mvA='],
+      ['apps', 'deployments', '8aSe+NMegvE='],
+    ];
+    for (const [group, resource, want] of cases) {
+      it(`${resource}.${group}: ${want}`, () => {
+        const served = fromTable(group, resource);
+        const doc = json(get(`/apis/${group}/${served.version}`, undefined, [served]).body) as {
+          resources: { name: string; storageVersionHash?: string }[];
+        };
+        assert.strictEqual(
+          doc.resources.find((r) => r.name === resource)?.storageVersionHash,
+          want,
+        );
+      });
     }
   });
 

@@ -1,6 +1,7 @@
 // ServedResources for the server's unit tests: the built-ins as the registry serves them and a
 // custom resource, without an engine or Store behind them (the modules under test never reach it).
 import type { Resource } from '../../../src/engine/apiserver';
+import { builtinAPIResource } from '../../../src/request/builtin-api-resources';
 import type { ServedResource } from '../../../src/server/served-resource';
 import type { Store } from '../../../src/server/registry/store';
 
@@ -30,6 +31,7 @@ export const pods = served({
   categories: ['all'],
   verbs: builtInVerbs,
   jsonOnly: false,
+  builtin: builtinAPIResource({ group: '', resource: 'pods' }),
 });
 
 export const configMaps = served({
@@ -43,6 +45,7 @@ export const configMaps = served({
   categories: [],
   verbs: builtInVerbs,
   jsonOnly: false,
+  builtin: builtinAPIResource({ group: '', resource: 'configmaps' }),
 });
 
 export const namespaces = served({
@@ -56,6 +59,7 @@ export const namespaces = served({
   categories: [],
   verbs: builtInVerbs.filter((v) => v !== 'deletecollection'),
   jsonOnly: false,
+  builtin: builtinAPIResource({ group: '', resource: 'namespaces' }),
 });
 
 /** A CR as apiextensions-apiserver lists its verbs. */

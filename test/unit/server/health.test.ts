@@ -14,8 +14,13 @@ import type { ServedResource } from '../../../src/server/served-resource';
 import { pods } from './fixtures';
 
 /** A served resource whose watch cache readiness the test sets. */
-function withCache(ready: { value: boolean }, gate = true): ServedResource {
+function withCache(
+  ready: { value: boolean },
+  gate = true,
+  watchCacheEnabled = true,
+): ServedResource {
   const engine = {
+    watchCacheEnabled,
     cacher: { isReady: () => ready.value },
     gates: { WatchCacheInitializationPostStartHook: gate },
   } as unknown as Resource;
@@ -102,6 +107,19 @@ describe('server/health', () => {
     clock.step(59_999);
     assert.ok(hook.check());
     clock.step(1);
+    assert.strictEqual(hook.check(), undefined);
+  });
+
+  it('waits only for resources with a watch cache (events: UndecoratedStorage registers no cacher)', () => {
+    const clock = new FakeClock();
+    const ready = { value: false };
+    const hook = new StorageReadinessHook(
+      [withCache(ready), withCache({ value: false }, true, false)],
+      clock,
+      clock.now(),
+    );
+    assert.ok(hook.check());
+    ready.value = true;
     assert.strictEqual(hook.check(), undefined);
   });
 

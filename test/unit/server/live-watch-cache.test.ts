@@ -2,6 +2,7 @@
 // capacity.ts, resource-versions.ts, history-window.ts) on a live run: a real ApiServer (in-memory
 // etcd) recorded from after its watch caches started, the expire-history and cache-lag faults
 // applied, the saved run reloaded, and its Watch cache timeline read as the tab reads it.
+import { builtinAPIResources } from '../../../src/request/builtin-api-resources';
 import * as assert from 'assert';
 import { request as httpRequest } from 'node:http';
 import { ApiServer } from '../../../src/server/api-server';
@@ -95,7 +96,15 @@ describe("a live run's Watch cache timeline (expire-history, cache-lag)", () => 
       // Started, following pods, the others named.
       assert.strictEqual(model.watchCache?.started, true, JSON.stringify(model.watchCache));
       assert.strictEqual(model.watchCache?.resource, 'pods');
-      assert.deepStrictEqual(model.watchCache?.otherResources, ['configmaps', 'namespaces']);
+      // Every other built-in with a watch cache (not events: no cacher), as `resource.group`.
+      assert.deepStrictEqual(
+        model.watchCache?.otherResources,
+        builtinAPIResources
+          .filter((r) => r.watchCache && r.resource !== 'pods')
+          .map((r) => (r.group === '' ? r.resource : `${r.resource}.${r.group}`))
+          .sort(),
+      );
+      assert.ok(!model.watchCache?.otherResources?.includes('events'));
 
       // Capacity: the ring's capacity when recording started (its lower bound, 100).
       assert.strictEqual(model.capacity[0]?.capacity, 100, JSON.stringify(model.capacity));

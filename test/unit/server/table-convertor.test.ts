@@ -190,6 +190,45 @@ describe('transformObject as Table (asTable over the TableConvertor)', () => {
   });
 });
 
+describe('rest.NewDefaultTableConvertor (a built-in without a printer of its own)', () => {
+  const leases = {
+    group: 'coordination.k8s.io',
+    version: 'v1',
+    resource: 'leases',
+    kind: 'Lease',
+    jsonOnly: false,
+  } as const;
+  const lease = {
+    kind: 'Lease',
+    apiVersion: 'coordination.k8s.io/v1',
+    metadata: { name: 'leader', namespace: 'default', creationTimestamp: '2026-12-01T13:20:23Z' },
+    spec: { holderIdentity: 'a' },
+  } as unknown as KubeObject;
+  it('Name and Created At, the creation time in RFC 3339 (UTC), as defaultTableConvertor writes', () => {
+    const t = transformObject(lease, tableV1, leases, captureNow) as {
+      columnDefinitions: { name: string; type: string; format: string }[];
+      rows: { cells: unknown[] }[];
+    };
+    assert.deepStrictEqual(
+      t.columnDefinitions.map((c) => [c.name, c.type, c.format]),
+      [
+        ['Name', 'string', 'name'],
+        ['Created At', 'date', ''],
+      ],
+    );
+    assert.deepStrictEqual(t.rows[0].cells, ['leader', '2026-12-01T13:20:23Z']);
+  });
+  it('an object without a creationTimestamp shows Go zero time', () => {
+    const t = transformObject(
+      { ...lease, metadata: { name: 'x' } } as KubeObject,
+      tableV1,
+      leases,
+      captureNow,
+    ) as { rows: { cells: unknown[] }[] };
+    assert.deepStrictEqual(t.rows[0].cells, ['x', '0001-01-01T00:00:00Z']);
+  });
+});
+
 function tableV1Accept(): string {
   return 'application/json;as=Table;v=v1;g=meta.k8s.io';
 }
