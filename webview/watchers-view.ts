@@ -15,6 +15,7 @@ import type {
   WatchersAtTime,
 } from '../src/protocol';
 import { shortClientName } from '../src/run/views/client-name';
+import { nextBookmarkCellText, nextBookmarkFactText } from '../src/run/views/bookmark-bucket-text';
 import { statusText } from '../src/run/views/status-text';
 import { watcherFiguresAt, watcherOpenedAt } from '../src/run/views/watcher-at-time';
 import {
@@ -256,9 +257,9 @@ export class WatchersView {
           'Next bookmark',
           '7em',
           (w, c) => {
-            c.textContent = w.nextBookmarkSecond === undefined ? '—' : `${w.nextBookmarkSecond} s`;
+            c.textContent = nextBookmarkCellText(w.nextBookmarkSecond, this.at);
           },
-          'The virtual second of the bookmark bucket the watcher sat in at the scrubber',
+          "When the watcher's bookmark bucket is due (run time); due: its second has begun, the next bookmark tick offers it a bookmark",
           'end',
         ),
         column(
@@ -588,12 +589,7 @@ export class WatchersView {
           `${formatCount(received)} (events and bookmarks; ${plural(f.bookmarks ?? 0, 'bookmark')} sent)`,
         ],
         ['Input buffer', `${f.bufferFill ?? 0} of ${f.bufferCapacity}`],
-        [
-          'Next bookmark',
-          f.nextBookmarkSecond === undefined
-            ? '— (in no bookmark bucket)'
-            : `second ${f.nextBookmarkSecond}${f.nextBookmarkSecond * 1000 > this.at ? ` (in ${formatVirtualTime(f.nextBookmarkSecond * 1000 - this.at)})` : ''}`,
-        ],
+        ['Next bookmark', nextBookmarkFactText(f.nextBookmarkSecond, this.at)],
       );
     } else if (f.opened && f.knownFrom !== undefined) {
       facts.push([
