@@ -36,6 +36,8 @@ export type {
 export type {
   CapacityPoint,
   HistoryWindowPoint,
+  ResourceVersionPoint,
+  WatchCacheSeries,
   ClientListChain,
   ClientListCost,
   ClientListRequest,
@@ -55,7 +57,7 @@ export type {
  * Bumped whenever a message changes shape. The webview announces the version it speaks in `ready`;
  * a host that speaks another one answers `protocol/mismatch` instead of feeding it.
  */
-export const protocolVersion = 4;
+export const protocolVersion = 5;
 
 /** The inspector's tabs, in the order they are shown. */
 export const inspectorViews = [

@@ -121,6 +121,18 @@ export function visibleText(text: string): string {
   return out;
 }
 
+/**
+ * Writes `text` into `el` as text, with a line break allowed after each `/`, `?`, `&` and `,`
+ * (a <wbr> element): a URL, a User-Agent or a selector wraps between its parts before it wraps
+ * inside one.
+ */
+export function appendBreakable(el: HTMLElement, text: string): void {
+  for (const part of visibleText(text).split(/(?<=[/?&,])/)) {
+    el.appendChild(document.createTextNode(part));
+    el.appendChild(document.createElement('wbr'));
+  }
+}
+
 /** "What the columns mean": a closed disclosure listing each column's name and meaning (text only). */
 export function columnLegend(legend: ReadonlyArray<readonly [string, string]>): HTMLElement {
   return h(

@@ -9,7 +9,7 @@ import { formatVirtualTime } from '../src/run/views/watcher-states';
 import { listEtcdRequests, listEtcdRequestsText } from '../src/run/views/list-etcd-requests';
 import { formatCount, plural } from '../src/format/count-text';
 import { shortClientName } from '../src/run/views/client-name';
-import { columnLegend, h, replaceChildren, s, svgText, visibleText } from './dom';
+import { appendBreakable, columnLegend, h, replaceChildren, s, svgText, visibleText } from './dom';
 import { button } from './toolkit';
 import { VirtualTable } from './virtual-table';
 
@@ -20,8 +20,35 @@ export interface ListsViewOptions {
   onDecode(listId: string, token: string): number;
 }
 
+/** A continue token's first 8 and last 6 characters: enough to tell a run's tokens apart. */
 function shortToken(token: string): string {
-  return token.length > 24 ? `${token.slice(0, 12)}…${token.slice(-8)}` : token;
+  return token.length > 16 ? `${token.slice(0, 8)}…${token.slice(-6)}` : token;
+}
+
+/**
+ * The request as its client wrote it, but its continue token (opaque, and 100+ characters) shown
+ * as the Continue column shows a token, decoded from the URL: a page's request reads against the
+ * previous page's Continue. The whole request is in the cell's tooltip and the detail pane.
+ */
+export function requestCellText(request: string): string {
+  return request.replace(/([?&]continue=)([^&]*)/, (_, key: string, value: string) => {
+    let token = value;
+    try {
+      token = decodeURIComponent(value);
+    } catch {
+      // Not URL-encoded as it should be: shown as sent.
+    }
+    return key + shortToken(token);
+  });
+}
+
+/**
+ * The Rule cell: the delegation rule; a fallback's words, which the rule repeats after it, are
+ * left to the Fallback column beside it (the whole rule is in the tooltip and the detail pane).
+ */
+function ruleCellText(l: ListRecord): string {
+  const then = l.rule.indexOf(' (then ');
+  return then >= 0 && l.fallbacks.length > 0 ? `${l.rule.slice(0, then)} → Fallback` : l.rule;
 }
 
 interface PageBar {
@@ -169,11 +196,14 @@ export class ListsView {
         this.options.onSelect(l.id);
       },
       emptyText: 'This run made no LIST request.',
+      // Four lines: Request and Rule (up to about 120 characters each) read whole in a narrow
+      // table (1100 px, or 1400 px beside the detail pane).
+      lines: 4,
       columns: [
         {
           id: 'at',
           title: 'Time',
-          width: '6em',
+          width: '5.2em',
           align: 'end',
           render: (l, c) => {
             c.textContent = formatVirtualTime(l.at);
@@ -183,10 +213,11 @@ export class ListsView {
         {
           id: 'client',
           title: 'Client',
-          width: 'minmax(9em, 0.8fr)',
+          width: '5.5em',
+          wrap: true,
           render: (l, c) => {
             // The short name, as the Clients tab shows it; the whole User-Agent in the tooltip.
-            c.textContent = visibleText(shortClientName(l.client ?? '')) || 'the cacher';
+            appendBreakable(c, shortClientName(l.client ?? '') || 'the cacher');
             c.title = l.client ?? "the watch cache's own reflector";
           },
           sortKey: (l) => l.client ?? '',
@@ -194,9 +225,10 @@ export class ListsView {
         {
           id: 'request',
           title: 'Request',
-          width: 'minmax(11em, 3fr)',
+          width: 'minmax(9em, 2.8fr)',
+          wrap: true,
           render: (l, c) => {
-            c.textContent = l.request;
+            appendBreakable(c, requestCellText(l.request));
             c.title = l.request;
           },
           sortKey: (l) => l.request,
@@ -204,7 +236,8 @@ export class ListsView {
         {
           id: 'servedBy',
           title: 'Served by',
-          width: '6.5em',
+          width: '4.8em',
+          wrap: true,
           render: (l, c) => {
             const p = progressAt(l, this.at);
             if (p === 'future') c.textContent = 'not sent yet';
@@ -217,9 +250,10 @@ export class ListsView {
         {
           id: 'rule',
           title: 'Rule',
-          width: 'minmax(8em, 2fr)',
+          width: 'minmax(9em, 3fr)',
+          wrap: true,
           render: (l, c) => {
-            c.textContent = l.rule;
+            c.textContent = ruleCellText(l);
             c.title = l.rule;
           },
           sortKey: (l) => l.rule,
@@ -227,7 +261,7 @@ export class ListsView {
         {
           id: 'etcdCalls',
           title: 'etcd requests',
-          width: '7em',
+          width: '5.6em',
           align: 'end',
           description: listEtcdRequestsText,
           render: (l, c) => {
@@ -239,8 +273,9 @@ export class ListsView {
         {
           id: 'returned',
           title: 'Fetched / evaluated / returned',
-          width: 'minmax(9em, 1.2fr)',
+          width: '6.6em',
           align: 'end',
+          wrap: true,
           render: (l, c) => {
             c.textContent = `${fetchedText(l)} / ${formatCount(l.returned)}`;
           },
@@ -249,7 +284,8 @@ export class ListsView {
         {
           id: 'stream',
           title: 'Stream',
-          width: '5em',
+          width: '4em',
+          wrap: true,
           description: 'Answered with one RangeStream (1.37 EtcdRangeStream)',
           render: (l, c) => {
             c.textContent = l.streamed ? 'yes' : l.stream ? l.stream.decision : '—';
@@ -260,7 +296,8 @@ export class ListsView {
         {
           id: 'fallback',
           title: 'Fallback',
-          width: 'minmax(5em, 0.8fr)',
+          width: 'minmax(7em, 2fr)',
+          wrap: true,
           description: 'Fallbacks while serving it (to etcd, or none: 429)',
           render: (l, c) => {
             c.textContent = l.fallbacks.length ? l.fallbacks.join('; ') : '—';
@@ -271,8 +308,9 @@ export class ListsView {
         {
           id: 'wait',
           title: 'Wait',
-          width: '6.5em',
+          width: '4.6em',
           align: 'end',
+          wrap: true,
           description: 'Time waiting for the watch cache to be fresh (waitUntilFreshAndBlock)',
           render: (l, c) => {
             c.textContent = waitText(l);
@@ -282,7 +320,7 @@ export class ListsView {
         {
           id: 'continue',
           title: 'Continue',
-          width: 'minmax(7em, 1fr)',
+          width: '9em',
           render: (l, c) => {
             c.textContent = l.continue ? shortToken(l.continue) : '—';
             c.title = l.continue;
@@ -318,6 +356,19 @@ export class ListsView {
     this.model = model;
     this.at = at;
     this.pendingDecode = undefined;
+    // Stream (the 1.37 profile's RangeStream), Fallback and Wait are drawn once a LIST has one:
+    // a column of dashes takes the room Request and Rule need in a narrow table.
+    this.table.setHiddenColumns(
+      (
+        [
+          ['stream', (l: ListRecord) => l.streamed || l.stream !== undefined],
+          ['fallback', (l: ListRecord) => l.fallbacks.length > 0],
+          ['wait', (l: ListRecord) => l.waits.length > 0],
+        ] as const
+      )
+        .filter(([, has]) => !model.lists.some(has))
+        .map(([id]) => id),
+    );
     this.table.setRows(model.lists);
     this.legendBlock.hidden = model.lists.length === 0;
     this.table.setEmptyText(

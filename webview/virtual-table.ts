@@ -16,6 +16,8 @@ export interface TableColumn<T> {
   align?: 'end';
   /** Hover text for the header. */
   description?: string;
+  /** The text wraps onto the row's lines (VirtualTableOptions.lines) instead of being cut. */
+  wrap?: boolean;
 }
 
 /** Rows that live elsewhere: how many there are, the ones fetched so far, and a way to ask for more. */
@@ -38,6 +40,11 @@ export interface VirtualTableOptions<T> {
   onSelect(row: T): void;
   /** Pixel height of a row; rows are fixed-height so the visible window is arithmetic. */
   rowHeight?: number;
+  /**
+   * Lines of text a row holds (default 1): the `wrap` columns' text wraps onto them, so a long
+   * request or rule reads whole in a narrow table. Sets the row height (lineHeight per line).
+   */
+  lines?: number;
   emptyText?: string;
   /** Sorting is the owner's (remote rows): told of a header click instead of sorting here. */
   onSort?(columnId: string, descending: boolean): void;
@@ -45,6 +52,9 @@ export interface VirtualTableOptions<T> {
 
 // Rows rendered beyond the visible ones, above and below, so fast scrolling shows no gaps.
 const overscan = 8;
+// A line of a multi-line row (px): the editor font's 13 px with room for descenders; the row adds
+// 6 px of padding so lines never touch the next row.
+const lineHeight = 17;
 
 let tableCount = 0;
 
@@ -72,13 +82,14 @@ export class VirtualTable<T> {
   private activeIndex = -1;
   private selectedKey: string | undefined;
   private readonly scheduleRender: () => void;
+  private hidden = new Set<string>();
 
   constructor(options: VirtualTableOptions<T>) {
     this.options = options;
-    this.rowHeight = options.rowHeight ?? 24;
+    const lines = Math.max(1, options.lines ?? 1);
+    this.rowHeight = options.rowHeight ?? (lines > 1 ? lines * lineHeight + 6 : 24);
     this.idPrefix = `vt${++tableCount}`;
     this.scheduleRender = perFrame(() => this.render());
-    const template = options.columns.map((c) => c.width).join(' ');
     const header = h('div', { class: 'vt-head', attrs: { role: 'row', 'aria-rowindex': 1 } });
     for (const c of options.columns) {
       const cell = h('div', {
@@ -126,12 +137,13 @@ export class VirtualTable<T> {
       },
       h('div', { class: 'vt-inner', attrs: { role: 'presentation' } }, header, this.body),
     );
-    this.element.style.setProperty('--vt-columns', template);
-    this.element.style.setProperty(
-      '--vt-min-width',
-      `${options.columns.reduce((sum, c) => sum + minWidthEm(c.width), 0)}em`,
-    );
+    this.layColumns();
     this.element.style.setProperty('--vt-row-height', `${this.rowHeight}px`);
+    if (lines > 1) {
+      this.element.classList.add('vt-lines');
+      this.element.style.setProperty('--vt-lines', String(lines));
+      this.element.style.setProperty('--vt-line-height', `${lineHeight}px`);
+    }
     this.body.addEventListener('scroll', this.scheduleRender, { passive: true });
     this.element.addEventListener('keydown', (event) => this.onKey(event));
     this.element.addEventListener('focus', () => {
@@ -140,6 +152,31 @@ export class VirtualTable<T> {
       this.scheduleRender();
     });
     new ResizeObserver(this.scheduleRender).observe(this.body);
+  }
+
+  /**
+   * Columns not drawn (their header and cells are hidden, their room goes to the others): a column
+   * with nothing to say in the run costs a narrow table the room its text columns need.
+   */
+  setHiddenColumns(ids: readonly string[]): void {
+    const next = new Set(ids);
+    if (next.size === this.hidden.size && [...next].every((id) => this.hidden.has(id))) return;
+    this.hidden = next;
+    this.layColumns();
+    for (const row of [this.element.querySelector('.vt-head'), ...this.pool])
+      if (row)
+        for (const [i, c] of this.options.columns.entries())
+          (row.children[i] as HTMLElement).hidden = this.hidden.has(c.id);
+  }
+
+  private layColumns(): void {
+    const shown = this.options.columns.filter((c) => !this.hidden.has(c.id));
+    this.element.style.setProperty('--vt-columns', shown.map((c) => c.width).join(' '));
+    this.element.style.setProperty(
+      '--vt-min-width',
+      `${shown.reduce((sum, c) => sum + minWidthEm(c.width), 0)}em`,
+    );
+    this.element.setAttribute('aria-colcount', String(shown.length));
   }
 
   /** What the table says when it has no row (e.g. "This run has no watchers" vs "No watcher matches"). */
@@ -338,8 +375,8 @@ export class VirtualTable<T> {
       for (const c of this.options.columns) {
         row.appendChild(
           h('div', {
-            class: `vt-cell${c.align === 'end' ? ' end' : ''}`,
-            attrs: { role: 'gridcell' },
+            class: `vt-cell${c.align === 'end' ? ' end' : ''}${c.wrap ? ' wrap' : ''}`,
+            attrs: { role: 'gridcell', hidden: this.hidden.has(c.id) },
           }),
         );
       }

@@ -2,13 +2,48 @@
 // explained (watch_cache.go resizeCacheLocked), the oldest event's age against eventFreshDuration,
 // the cache's resourceVersion against etcd's, and the history window (the oldest RV a watch can
 // start from) with its jumps, each at the scrubber's time; or, when the scenario never starts a
-// watch cache, that it does not. Charts are ours (chart.ts).
-import type { CapacityPoint, HistoryWindowPoint, PanelModel } from '../src/protocol';
+// watch cache, that it does not. A live server has a watch cache per resource: a picker chooses
+// which one is drawn (pods first), and every chart, marker and line is that resource's. Charts are
+// ours (chart.ts).
+import type {
+  CapacityPoint,
+  HistoryWindowPoint,
+  PanelModel,
+  ResourceVersionPoint,
+} from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { watchCacheAbsentText } from '../src/run/views/watch-cache-absent';
 import { Chart } from './chart';
 import { formatCount } from '../src/format/count-text';
 import { h, replaceChildren } from './dom';
+import { dropdown, type DropdownHandle } from './toolkit';
+
+/** One watch cache's series, as drawn: the model's followed one, or one of its others. */
+interface ShownCache {
+  resource?: string;
+  started: boolean;
+  startedAt?: number;
+  readyAt?: number;
+  capacity: CapacityPoint[];
+  resourceVersions: ResourceVersionPoint[];
+  historyWindow: HistoryWindowPoint[];
+}
+
+/** The watch cache of `resource` in the run (the followed one when absent or unknown). */
+function shownCache(model: PanelModel, resource: string | undefined): ShownCache {
+  const other = model.otherWatchCaches?.find((c) => c.resource === resource);
+  if (other) return other;
+  const cache = model.watchCache;
+  return {
+    resource: cache?.resource,
+    started: cache?.started ?? (model.capacity.length > 0 || !!model.cacherLists?.length),
+    startedAt: cache?.startedAt,
+    readyAt: cache?.readyAt,
+    capacity: model.capacity,
+    resourceVersions: model.resourceVersions,
+    historyWindow: model.historyWindow ?? [],
+  };
+}
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
@@ -27,17 +62,40 @@ export class WatchCacheView {
   private readonly changes: HTMLElement;
   private readonly notStarted: HTMLElement;
   private readonly started: HTMLElement;
+  private readonly picker: DropdownHandle;
+  private readonly pickerRow: HTMLElement;
+  /** The resources the picker offers, joined: its choices are replaced only when they change. */
+  private pickerKey = '';
+  /** The resource picked (undefined: the followed one, pods in a live run). */
+  private picked: string | undefined;
   private model: PanelModel | undefined;
+  private shown: ShownCache | undefined;
+  private at = 0;
   private rows: HTMLElement[] = [];
 
   constructor() {
     this.now = h('div', { class: 'now-line', attrs: { 'aria-live': 'polite' } });
     this.resourceLine = h('p', { class: 'muted' });
+    this.picker = dropdown({
+      label: 'Which watch cache to draw',
+      choices: [],
+      onChange: (v) => {
+        this.picked = v;
+        if (this.model) this.setRun(this.model, this.at);
+      },
+    });
+    this.pickerRow = h(
+      'div',
+      { class: 'toolbar' },
+      h('span', { text: 'Watch cache of' }),
+      this.picker.element,
+    );
     this.changes = h('table', { class: 'plain', attrs: { 'aria-label': 'Capacity changes' } });
     this.notStarted = h('p', { class: 'empty-tab', attrs: { role: 'status' } });
     this.started = h(
       'div',
       {},
+      this.pickerRow,
       this.resourceLine,
       this.now,
       h(
@@ -61,8 +119,12 @@ export class WatchCacheView {
 
   setRun(model: PanelModel, at: number): void {
     this.model = model;
-    const started =
-      model.watchCache?.started ?? (model.capacity.length > 0 || !!model.cacherLists?.length);
+    this.at = at;
+    this.setPicker(model);
+    const shown = shownCache(model, this.picked);
+    this.shown = shown;
+    const followed = model.watchCache?.resource;
+    const started = shown.started;
     this.notStarted.hidden = started;
     this.started.hidden = !started;
     this.notStarted.textContent = started
@@ -70,16 +132,18 @@ export class WatchCacheView {
       : watchCacheAbsentText(model.header.scenario, model.lists.length);
     if (!started) return;
     const d = model.durationMs;
-    const cap = model.capacity;
-    const win = model.historyWindow ?? [];
-    const cache = model.watchCache;
-    this.resourceLine.hidden = cache?.resource === undefined;
+    const cap = shown.capacity;
+    const win = shown.historyWindow;
+    const others = [followed, ...(model.watchCache?.otherResources ?? [])].filter(
+      (r) => r !== undefined && r !== shown.resource,
+    );
+    this.resourceLine.hidden = shown.resource === undefined;
     this.resourceLine.textContent =
-      cache?.resource === undefined
+      shown.resource === undefined
         ? ''
-        : `The watch cache of ${cache.resource}` +
-          (cache.otherResources?.length
-            ? ` (the run also heard from the watch caches of ${cache.otherResources.join(', ')}: not drawn here).`
+        : `The watch cache of ${shown.resource}` +
+          (others.length
+            ? ` (the run also heard from the watch caches of ${others.join(', ')}: pick one above).`
             : '.');
     this.capacityChart.setSpec({
       label: `Capacity over ${formatVirtualTime(d)}: ${cap.filter((c) => c.change === 'grow').length} grows, ${cap.filter((c) => c.change === 'shrink').length} shrinks`,
@@ -136,8 +200,8 @@ export class WatchCacheView {
       label: "The watch cache's resourceVersion and etcd's current revision over time",
       durationMs: d,
       // Revisions start far from zero: an axis from 0 would flatten the gap between the lines.
-      yMin: model.resourceVersions.length
-        ? Math.min(...model.resourceVersions.map((p) => Math.min(p.cacheRv, p.etcdRv)))
+      yMin: shown.resourceVersions.length
+        ? Math.min(...shown.resourceVersions.map((p) => Math.min(p.cacheRv, p.etcdRv)))
         : 0,
       formatValue: (v) => formatCount(v),
       integer: true,
@@ -146,59 +210,65 @@ export class WatchCacheView {
           name: 'etcd RV',
           color: 'var(--vscode-charts-orange)',
           step: true,
-          points: model.resourceVersions.map((p) => ({ at: p.at, value: p.etcdRv })),
+          points: shown.resourceVersions.map((p) => ({ at: p.at, value: p.etcdRv })),
         },
         {
           name: 'cache RV',
           color: 'var(--vscode-charts-blue)',
           step: true,
-          points: model.resourceVersions.map((p) => ({ at: p.at, value: p.cacheRv })),
+          points: shown.resourceVersions.map((p) => ({ at: p.at, value: p.cacheRv })),
         },
       ],
-      markers: this.faultMarkers(model),
+      markers: this.faultMarkers(model, shown),
     });
-    this.setWindowSpec(model, win);
+    this.setWindowSpec(model, shown);
     this.renderChanges(cap);
     this.setTime(at);
   }
 
   setTime(at: number): void {
-    const model = this.model;
-    if (!model || this.started.hidden) return;
+    this.at = at;
+    const cache = this.shown;
+    if (!cache || this.started.hidden) return;
     for (const c of [this.capacityChart, this.ageChart, this.rvChart, this.windowChart])
       c.setCursor(at);
-    const ci = lastIndexAtOrBefore(model.capacity, at);
-    const ri = lastIndexAtOrBefore(model.resourceVersions, at);
-    const cache = model.watchCache;
+    const ci = lastIndexAtOrBefore(cache.capacity, at);
+    const ri = lastIndexAtOrBefore(cache.resourceVersions, at);
     const parts: string[] = [];
     if (cache?.startedAt !== undefined && at < cache.startedAt)
       parts.push(`the watch cache starts at ${formatVirtualTime(cache.startedAt)}`);
     else if (cache?.readyAt !== undefined && at < cache.readyAt)
       parts.push(`the watch cache is filling (ready at ${formatVirtualTime(cache.readyAt)})`);
-    if (ci >= 0) parts.push(`capacity ${formatCount(model.capacity[ci].capacity)}`);
+    if (ci >= 0) parts.push(`capacity ${formatCount(cache.capacity[ci].capacity)}`);
     if (ri >= 0) {
-      const p = model.resourceVersions[ri];
+      const p = cache.resourceVersions[ri];
       const behind = p.etcdRv - p.cacheRv;
-      const cacheKnown = p.cacheRv > 0 && (cache?.startedAt === undefined || at >= cache.startedAt);
+      const cacheKnown = p.cacheRv > 0 && (cache.startedAt === undefined || at >= cache.startedAt);
       parts.push(
         cacheKnown
           ? `cache RV ${p.cacheRv}, etcd RV ${p.etcdRv}${behind > 0 ? ` (${formatCount(behind)} behind)` : ' (caught up)'}`
           : `etcd RV ${p.etcdRv}, no cache RV yet`,
       );
     }
-    const wi = lastIndexAtOrBefore(model.historyWindow ?? [], at);
-    if (wi >= 0) parts.push(windowText((model.historyWindow ?? [])[wi], at));
+    const wi = lastIndexAtOrBefore(cache.historyWindow, at);
+    if (wi >= 0) parts.push(windowText(cache.historyWindow[wi], at));
     this.now.textContent = `At ${formatVirtualTime(at)}: ${parts.join(' · ') || 'nothing recorded yet'}`;
     for (const [i, row] of this.rows.entries()) {
-      row.classList.toggle('future', model.capacity[i].at > at);
+      row.classList.toggle('future', cache.capacity[i].at > at);
       row.classList.toggle('now', i === ci);
     }
   }
 
-  /** The faults injected into a live run, on the RV chart at the cache RV they met. */
-  private faultMarkers(model: PanelModel) {
-    const rvs = model.resourceVersions;
-    return (model.faults ?? []).map((f) => {
+  /**
+   * The faults injected into a live run that reached this cache (aimed at its resource, or at
+   * none: every resource), on the RV chart at the cache RV they met.
+   */
+  private faultMarkers(model: PanelModel, shown: ShownCache) {
+    const rvs = shown.resourceVersions;
+    const reached = (model.faults ?? []).filter(
+      (f) => f.resource === undefined || f.resource === shown.resource,
+    );
+    return reached.map((f) => {
       const i = lastIndexAtOrBefore(rvs, f.at);
       return {
         at: f.at,
@@ -210,7 +280,25 @@ export class WatchCacheView {
     });
   }
 
-  private setWindowSpec(model: PanelModel, win: HistoryWindowPoint[]): void {
+  /** The picker offers the followed cache and the others; hidden when the run has one. */
+  private setPicker(model: PanelModel): void {
+    const followed = model.watchCache?.resource;
+    const resources = [
+      ...(followed !== undefined ? [followed] : []),
+      ...(model.otherWatchCaches ?? []).map((c) => c.resource),
+    ];
+    this.pickerRow.hidden = resources.length < 2;
+    if (this.picked !== undefined && !resources.includes(this.picked)) this.picked = undefined;
+    const key = resources.join('\n');
+    if (key !== this.pickerKey) {
+      this.pickerKey = key;
+      this.picker.setChoices(resources.map((r) => ({ value: r, label: r })));
+    }
+    this.picker.setValue(this.picked ?? followed ?? '');
+  }
+
+  private setWindowSpec(model: PanelModel, shown: ShownCache): void {
+    const win = shown.historyWindow;
     const jumps = win.filter((p) => p.change === 'expired' || p.change === 'listed');
     this.windowChart.element.hidden = win.length === 0;
     this.windowChart.setSpec({
@@ -230,7 +318,7 @@ export class WatchCacheView {
           name: 'cache RV',
           color: 'var(--vscode-charts-blue)',
           step: true,
-          points: model.resourceVersions.map((p) => ({ at: p.at, value: p.cacheRv })),
+          points: shown.resourceVersions.map((p) => ({ at: p.at, value: p.cacheRv })),
         },
       ],
       markers: jumps.map((p) => ({

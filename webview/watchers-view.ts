@@ -15,6 +15,7 @@ import type {
   WatchersAtTime,
 } from '../src/protocol';
 import { shortClientName } from '../src/run/views/client-name';
+import { nextBookmarkCellText, nextBookmarkFactText } from '../src/run/views/bookmark-bucket-text';
 import { statusText } from '../src/run/views/status-text';
 import { watcherFiguresAt, watcherOpenedAt } from '../src/run/views/watcher-at-time';
 import {
@@ -26,7 +27,7 @@ import {
   type WatcherPhase,
 } from '../src/run/views/watcher-states';
 import { formatCount, plural } from '../src/format/count-text';
-import { h, replaceChildren, visibleText } from './dom';
+import { appendBreakable, h, replaceChildren, visibleText } from './dom';
 import { stateMachineDiagram } from './state-machine-diagram';
 import { dropdown, textField, type DropdownHandle, type TextFieldHandle } from './toolkit';
 import { VirtualTable } from './virtual-table';
@@ -150,7 +151,8 @@ export class WatchersView {
       render: (w: WatcherRow, c: HTMLElement) => void,
       description: string,
       align?: 'end',
-    ) => ({ id, title, width, render, description, align });
+      wrap?: boolean,
+    ) => ({ id, title, width, render, description, align, wrap });
     this.table = new VirtualTable<WatcherRow>({
       label: 'Watchers',
       rowKey: (w) => w.id,
@@ -164,11 +166,14 @@ export class WatchersView {
         this.requery();
       },
       emptyText: 'This run has no watchers.',
+      // Three lines: Client, Selector, State (with upstream's name) and Outcome (the 410) read
+      // whole in a narrow table (1100 px, or 1400 px beside the detail pane).
+      lines: 3,
       columns: [
         column(
           'id',
           'ID',
-          '4.5em',
+          '4.6em',
           (w, c) => {
             c.textContent = w.failed ? '—' : w.id;
             if (w.failed) c.title = 'No watcher: the server answered the request with an error';
@@ -178,49 +183,57 @@ export class WatchersView {
         column(
           'client',
           'Client',
-          'minmax(7em, 1fr)',
+          'minmax(5.5em, 0.8fr)',
           (w, c) => {
-            c.textContent = visibleText(shortClientName(w.client)) || '—';
+            appendBreakable(c, shortClientName(w.client) || '—');
             c.title = w.client;
           },
           "The client that sent the WATCH request: its User-Agent's product/version (the whole in the tooltip)",
+          undefined,
+          true,
         ),
         column(
           'selector',
           'Selector',
-          'minmax(5em, 1fr)',
+          'minmax(6em, 1.3fr)',
           (w, c) => {
-            c.textContent = visibleText(w.selector) || '(everything)';
+            appendBreakable(c, w.selector || '(everything)');
             c.title = w.selector;
           },
           'Label and field selectors of the watch',
+          undefined,
+          true,
         ),
         column(
           'state',
           'State',
-          'minmax(11em, 1.5fr)',
+          'minmax(10em, 2.2fr)',
           (w, c) => {
             c.appendChild(phaseBadge(w.phase, w.stateText));
           },
           "The watcher's state at the scrubber's time as its client sees it, with upstream's cacheWatcher state beside",
+          undefined,
+          true,
         ),
         // Outcome right after State: at narrow widths the table scrolls sideways, and how a watch
         // ended (its 410) must be in view without it.
         column(
           'outcome',
           'Outcome',
-          'minmax(9em, 1.4fr)',
+          'minmax(9em, 1.8fr)',
           (w, c) => {
             c.classList.add('outcome');
             c.textContent = outcomeText(w);
             c.title = w.outcome || outcomeTitle(w);
           },
           'How the watch ended by the scrubber: its close reason, or the error the request got',
+          undefined,
+          true,
         ),
         column(
           'lastRv',
           'Last RV',
-          '5em',
+          '4.2em',
           (w, c) => {
             c.textContent = w.lastRv ? String(w.lastRv) : '—';
             if (w.lastRv === undefined && !w.failed && w.phase !== 'notStarted')
@@ -232,7 +245,7 @@ export class WatchersView {
         column(
           'received',
           'Read',
-          '5em',
+          '4.2em',
           (w, c) => {
             c.textContent = readText(w);
             if (w.received !== undefined)
@@ -240,11 +253,12 @@ export class WatchersView {
           },
           'Events and bookmarks the client had read by the scrubber (bookmarks in brackets)',
           'end',
+          true,
         ),
         column(
           'buffer',
           'Buffer',
-          '6.5em',
+          '7.2em',
           (w, c) => {
             if (w.bufferFill === undefined) c.textContent = '—';
             else c.appendChild(bufferGauge(w, w.bufferFill));
@@ -254,17 +268,17 @@ export class WatchersView {
         column(
           'nextBookmark',
           'Next bookmark',
-          '7em',
+          '6.8em',
           (w, c) => {
-            c.textContent = w.nextBookmarkSecond === undefined ? '—' : `${w.nextBookmarkSecond} s`;
+            c.textContent = nextBookmarkCellText(w.nextBookmarkSecond, this.at);
           },
-          'The virtual second of the bookmark bucket the watcher sat in at the scrubber',
+          "When the watcher's bookmark bucket is due (run time); due: its second has begun, the next bookmark tick offers it a bookmark",
           'end',
         ),
         column(
           'floor',
           'Floor RV',
-          '5em',
+          '4.2em',
           (w, c) => {
             c.textContent = w.floorRv ? String(w.floorRv) : '—';
           },
@@ -588,12 +602,7 @@ export class WatchersView {
           `${formatCount(received)} (events and bookmarks; ${plural(f.bookmarks ?? 0, 'bookmark')} sent)`,
         ],
         ['Input buffer', `${f.bufferFill ?? 0} of ${f.bufferCapacity}`],
-        [
-          'Next bookmark',
-          f.nextBookmarkSecond === undefined
-            ? '— (in no bookmark bucket)'
-            : `second ${f.nextBookmarkSecond}${f.nextBookmarkSecond * 1000 > this.at ? ` (in ${formatVirtualTime(f.nextBookmarkSecond * 1000 - this.at)})` : ''}`,
-        ],
+        ['Next bookmark', nextBookmarkFactText(f.nextBookmarkSecond, this.at)],
       );
     } else if (f.opened && f.knownFrom !== undefined) {
       facts.push([

@@ -7,7 +7,7 @@
 // per-watcher logs keep their first and last entries (the middle is counted in `logDropped`), long
 // series are capped and what is left out is counted in `truncated`.
 import type { ImportReport } from './import-report';
-import type { EngineEvent } from '../engine';
+import type { EngineEvent, GroupResource } from '../engine';
 import type {
   ScenarioInput,
   TraceInputRecord,
@@ -29,7 +29,8 @@ import { RejectedFold } from './fold/rejected';
 import { ResourceVersionsFold } from './fold/resource-versions';
 import { SerializationFold } from './fold/serialization';
 import { SeriesLimit } from './fold/series-limit';
-import { WatchCacheFold, watchCacheResourceParam } from './fold/watch-cache';
+import { groupResourceName, WatchCacheFold, watchCacheResourceParam } from './fold/watch-cache';
+import { WatchCacheSeriesFold } from './fold/watch-cache-series';
 import { HistoryWindowFold } from './fold/history-window';
 import { WatchRequestsFold } from './fold/watch-requests';
 import { WatchersFold } from './fold/watchers';
@@ -59,6 +60,14 @@ const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentReso
  * then call `finish` (at the end, or whenever a live run wants the model so far). Nothing is kept
  * per event beyond what the model shows.
  */
+/** One watch cache's folds (WatchCacheSeriesFold, or the followed cache's top-level ones). */
+interface CacheFolds {
+  state: WatchCacheFold;
+  capacity: CapacityFold;
+  resourceVersions: ResourceVersionsFold;
+  historyWindow: HistoryWindowFold;
+}
+
 export class RunModelBuilder {
   private readonly header: RunHeader;
   private lastAt = 0;
@@ -80,6 +89,12 @@ export class RunModelBuilder {
   private readonly moments = new MomentLog();
   private readonly watchCache: WatchCacheFold;
   private readonly historyWindow: HistoryWindowFold;
+  /** The followed watch cache's folds (the model's top-level series), as one bundle. */
+  private readonly followed: CacheFolds;
+  /** The other watch caches heard from, by resource, in the order first heard. */
+  private readonly otherCaches = new Map<string, WatchCacheSeriesFold>();
+  /** etcd's newest revision so far: a cache first heard from later starts its RV chart there. */
+  private lastEtcd: { at: number; rv: number } | undefined;
   private imported: ImportReport | undefined;
 
   constructor(header: RunHeader, opts: RunModelBuilderOptions = {}) {
@@ -94,6 +109,12 @@ export class RunModelBuilder {
     this.historyWindow = new HistoryWindowFold(series);
     const followed = header.params?.[watchCacheResourceParam];
     this.watchCache = new WatchCacheFold(typeof followed === 'string' ? followed : undefined);
+    this.followed = {
+      state: this.watchCache,
+      capacity: this.capacity,
+      resourceVersions: this.resourceVersions,
+      historyWindow: this.historyWindow,
+    };
     this.serialization = new SerializationFold(series, opts.perEventLimit ?? 2000);
     this.metrics = new MetricsFold(series);
     this.phases = new PhasesFold(series);
@@ -136,7 +157,7 @@ export class RunModelBuilder {
         return;
       case 'seed':
         this.writes.wrote('seed', input.objects, input.revision);
-        this.resourceVersions.etcd(at, input.revision);
+        this.etcdAt(at, input.revision);
         return;
       case 'writes':
         this.writes.wrote(input.verb, input.count, input.revision);
@@ -162,7 +183,12 @@ export class RunModelBuilder {
       case 'read-rate':
         return;
       case 'fault':
-        this.phases.fault(at, input.name, input.text);
+        this.phases.fault(
+          at,
+          input.name,
+          input.text,
+          typeof input.params.resource === 'string' ? input.params.resource : undefined,
+        );
         return;
       case 'imported':
         this.imported = input.report;
@@ -209,17 +235,18 @@ export class RunModelBuilder {
         this.bookmarkTicks.tick(e);
         return;
       case 'watchcache/capacity':
-        if (this.watchCache.follows(e.groupResource)) this.capacity.resized(e);
+        this.cacheOf(e.groupResource).capacity.resized(e);
         return;
-      case 'watchcache/history':
-        if (!this.watchCache.follows(e.groupResource)) return;
+      case 'watchcache/history': {
+        const c = this.cacheOf(e.groupResource);
         if (e.reason === 'observed') {
-          this.watchCache.observed();
-          this.capacity.observed(e);
+          c.state.observed();
+          c.capacity.observed(e);
         }
-        this.resourceVersions.cache(e.at, e.resourceVersion);
-        this.historyWindow.jumped(e);
+        c.resourceVersions.cache(e.at, e.resourceVersion);
+        c.historyWindow.jumped(e);
         return;
+      }
       case 'serialization/encode':
         this.serialization.encoded(e);
         return;
@@ -231,9 +258,10 @@ export class RunModelBuilder {
         return;
       case 'cacher/dispatch':
         // The RV point before the blocked dispatch: both caps may be reached by one event.
-        if (this.watchCache.follows(e.groupResource)) {
-          this.resourceVersions.cache(e.at, e.resourceVersion);
-          if (e.window) this.historyWindow.dispatched(e.at, e.window);
+        {
+          const c = this.cacheOf(e.groupResource);
+          c.resourceVersions.cache(e.at, e.resourceVersion);
+          if (e.window) c.historyWindow.dispatched(e.at, e.window);
         }
         this.dispatch.dispatched(e);
         return;
@@ -241,27 +269,30 @@ export class RunModelBuilder {
         this.freshnessWaits.progressRequested();
         return;
       case 'cacher/ready':
-        if (this.watchCache.follows(e.groupResource)) this.watchCache.ready(e);
+        this.cacheOf(e.groupResource).state.ready(e);
         return;
-      case 'cacher/reflector':
-        if (!this.watchCache.follows(e.groupResource)) return;
-        this.watchCache.reflector(e.at);
+      case 'cacher/reflector': {
+        const c = this.cacheOf(e.groupResource);
+        c.state.reflector(e.at);
         if (e.phase === 'listed' && e.resourceVersion !== undefined)
-          this.resourceVersions.cache(e.at, e.resourceVersion);
+          c.resourceVersions.cache(e.at, e.resourceVersion);
         return;
+      }
       case 'etcd/watch':
         // etcd sent it; the cache takes it when its reflector applies it (watchcache/progress).
-        if (e.phase === 'progress-notify') this.resourceVersions.etcd(e.at, e.revision);
+        if (e.phase === 'progress-notify') this.etcdAt(e.at, e.revision);
         return;
       case 'watchcache/progress':
-        if (this.watchCache.follows(e.groupResource))
-          this.resourceVersions.cache(e.at, e.resourceVersion);
+        this.cacheOf(e.groupResource).resourceVersions.cache(e.at, e.resourceVersion);
         return;
       case 'watchcache/wait':
         // In this order (the waits' cap, the RV points', then the LIST's): see `series`.
         this.freshnessWaits.waited(e);
-        if (e.outcome !== 'timeout' && this.watchCache.follows(e.groupResource))
-          this.resourceVersions.cache(e.at + e.waitedMs, e.cacheResourceVersion);
+        if (e.outcome !== 'timeout')
+          this.cacheOf(e.groupResource).resourceVersions.cache(
+            e.at + e.waitedMs,
+            e.cacheResourceVersion,
+          );
         this.lists.wait(e);
         this.watchRequests.wait(e);
         return;
@@ -273,17 +304,16 @@ export class RunModelBuilder {
         return;
       case 'cacher/list':
         this.lists.servedByCache(e);
-        if (this.watchCache.follows(e.groupResource))
-          this.resourceVersions.cache(e.at, Number(e.resourceVersion) || 0);
+        this.cacheOf(e.groupResource).resourceVersions.cache(e.at, Number(e.resourceVersion) || 0);
         return;
       case 'etcd/request':
         if (etcdWriteOperations.has(e.operation)) {
-          if (!e.error) this.resourceVersions.etcd(e.at, e.headerRevision);
+          if (!e.error) this.etcdAt(e.at, e.headerRevision);
           return;
         }
         if (!etcdReadOperations.has(e.operation)) return;
         // The RV point before the LIST's record (a new cacher LIST counts against its own cap).
-        if (e.headerRevision > 0) this.resourceVersions.etcd(e.at, e.headerRevision);
+        if (e.headerRevision > 0) this.etcdAt(e.at, e.headerRevision);
         this.lists.etcdRead(e, this.watchPending(e.requestId));
         return;
       case 'list/page':
@@ -366,9 +396,35 @@ export class RunModelBuilder {
       ...(scrapes.length ? { scrapes } : {}),
       moments: { at: moments.at.slice(), count: moments.count.slice() },
       watchCache: this.watchCache.finish(),
+      ...(this.otherCaches.size
+        ? {
+            otherWatchCaches: [...this.otherCaches.values()]
+              .map((c) => c.finish())
+              .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0)),
+          }
+        : {}),
       clients,
       ...(this.imported ? { imported: this.imported } : {}),
     };
+  }
+
+  /** `gr`'s watch cache's folds: the followed one's, or those of another (made when first heard). */
+  private cacheOf(gr: GroupResource): CacheFolds {
+    if (this.watchCache.follows(gr)) return this.followed;
+    const name = groupResourceName(gr);
+    let c = this.otherCaches.get(name);
+    if (!c) {
+      c = new WatchCacheSeriesFold(name, this.series.limit, this.lastEtcd);
+      this.otherCaches.set(name, c);
+    }
+    return c;
+  }
+
+  /** etcd is at revision `rv`: on every watch cache's RV chart (one etcd serves them all). */
+  private etcdAt(at: number, rv: number): void {
+    this.resourceVersions.etcd(at, rv);
+    for (const c of this.otherCaches.values()) c.resourceVersions.etcd(at, rv);
+    if (!this.lastEtcd || rv > this.lastEtcd.rv) this.lastEtcd = { at, rv };
   }
 
   private touch(at: number): void {

@@ -233,6 +233,18 @@ export interface HistoryWindowPoint {
   dropped?: number;
 }
 
+/** One resource's watch cache over the run: the series the model keeps for the followed one. */
+export interface WatchCacheSeries {
+  /** `configmaps`, `widgets.example.com`. */
+  resource: string;
+  started: boolean;
+  startedAt?: VirtualMs;
+  readyAt?: VirtualMs;
+  capacity: CapacityPoint[];
+  resourceVersions: ResourceVersionPoint[];
+  historyWindow: HistoryWindowPoint[];
+}
+
 export interface SerializationIdentifierTotals {
   encodes: number;
   hits: number;
@@ -521,8 +533,11 @@ export interface RunModel {
   rejected: { count: number; samples: string[] };
   /** Scenario phases, in order (the narrative markers). */
   phases?: Array<{ at: VirtualMs; name: string; text: string }>;
-  /** Faults injected into a live server, in order (timeline markers named after the fault). */
-  faults?: Array<{ at: VirtualMs; name: string; text: string }>;
+  /**
+   * Faults injected into a live server, in order (timeline markers named after the fault);
+   * `resource`: the one resource it was aimed at (absent: every resource it applies to).
+   */
+  faults?: Array<{ at: VirtualMs; name: string; text: string; resource?: string }>;
   /** Writes the scenario made, by verb. */
   writes?: { total: number; byVerb: Record<string, number>; lastRevision: number };
   /** Every WATCH request, including those answered with an error (which have no watcher). */
@@ -548,9 +563,14 @@ export interface RunModel {
     readyAt?: VirtualMs;
     /** The resource whose watch cache the capacity, RV and history series follow (`pods`, `widgets.example.com`). */
     resource?: string;
-    /** The other resources whose watch caches the run heard from (not drawn). */
+    /** The other resources whose watch caches the run heard from (their series: otherWatchCaches). */
     otherResources?: string[];
   };
+  /**
+   * The watch caches the run heard from besides the followed one above (a live server has one per
+   * resource), each with the same series, in otherResources' order: the Watch cache tab's picker.
+   */
+  otherWatchCaches?: WatchCacheSeries[];
   /** The run's clients (user agent + connection) with their requests (client-records.ts). */
   clients?: ClientRecord[];
   /** A what-if replay beside the replay it varies (compareRuns), when the face that made it has both. */

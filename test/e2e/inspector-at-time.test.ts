@@ -162,7 +162,7 @@ describe('the inspector at every instant, and at scale', function () {
       .waitFor({ timeout: uiTimeoutMs });
     assert.strictEqual(await cell(first, 'Last RV'), '71', 'the first heartbeat carries RV 71');
     assert.strictEqual(await cell(first, 'Read'), '1 (1)', 'one bookmark read');
-    assert.strictEqual(await cell(first, 'Next bookmark'), '120 s', 'the next bucket');
+    assert.strictEqual(await cell(first, 'Next bookmark'), '120.000 s', 'the next bucket');
     assert.strictEqual(await cell(first, 'Outcome'), 'open', 'open, how it ends is later');
     await detail
       .locator('dd', { hasText: '1 (events and bookmarks; 1 bookmark sent)' })

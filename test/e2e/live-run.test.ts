@@ -13,7 +13,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
-import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
+import { cutTableCells, inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
 import {
   acceptStep,
   palette,
@@ -145,15 +145,12 @@ describe('the live run in the workbench', function () {
     assert.strictEqual(await rows.count(), 3, 'the three pages of get --chunk-size=2');
     await rows.last().click();
     await panel().locator('#view-lists .detail').first().waitFor({ timeout: uiTimeoutMs });
-    // With the detail pane open, the Client column still reads whole ("kubectl/v1.35.2", not
-    // "kubec…", as the second review saw it at 1400 px).
+    // With the detail pane open at 1400 px, every column reads whole without scrolling sideways:
+    // the Client ("kubectl/v1.35.2", not "kubec…", as the second review saw it), the Request and
+    // the Rule (cut, with the table scrolling to its last columns, before).
     const clientCell = rows.last().locator('.vt-cell').nth(1);
-    const [clientText, overflow] = await clientCell.evaluate((e) => [
-      e.textContent ?? '',
-      e.scrollWidth - e.clientWidth,
-    ]);
-    assert.match(String(clientText), /^kubectl\/v1\.\d+\.\d+$/);
-    assert.ok(Number(overflow) <= 0, `the Client cell "${clientText}" is cut by ${overflow} px`);
+    assert.match((await clientCell.textContent()) ?? '', /^kubectl\/v1\.\d+\.\d+$/);
+    assert.deepStrictEqual(await cutTableCells(page, '#view-lists'), [], 'Lists at 1400 px');
     // Following: the scrubber stands at the run's end, which grew past the LISTs.
     const [following, at, end] = await hook((h) => [h.following(), h.time(), h.durationMs()]);
     assert.ok(following && end !== undefined && at === end && end > 0, `${at} of ${end}`);
@@ -209,6 +206,15 @@ describe('the live run in the workbench', function () {
       const readText = (await fact('Read by the client').textContent()) ?? '';
       assert.ok(Number(/^\d+/.exec(readText)?.[0]) >= 2, `WatchList wait: Read ${readText}`);
       assert.match((await fact('Last RV read').textContent()) ?? '', /^\d+$/);
+      // Its first bookmark bucket (the current second when it opened) began before the run did:
+      // said as due or a time in the run, never as a negative second.
+      assert.doesNotMatch((await fact('Next bookmark').textContent()) ?? '', /-\d|second -/);
+      // Every column of the Watchers table reads whole beside the detail pane.
+      assert.deepStrictEqual(
+        await cutTableCells(page, '#view-watchers'),
+        [],
+        'Watchers at 1400 px',
+      );
       await shot('live-run-watchers-watchlist-wait.png');
       const deleted = await kubectl(k!, target, ['delete', 'pod', 'pod-0']);
       assert.strictEqual(deleted.code, 0, deleted.stderr);
@@ -372,7 +378,27 @@ describe('the live run in the workbench', function () {
     assert.match(answered, /fell back to etcd\)/, 'the rule says the cache did not serve it');
     // cache-lag's name too: none drawn over another.
     await noFaultNamesOverlap(4);
+    // The Wait and Fallback columns now have a LIST each: still every column whole at 1400 px.
+    assert.deepStrictEqual(await cutTableCells(page, '#view-lists'), [], 'Lists at 1400 px');
     await shot('live-run-lists-cache-lag.png');
+
+    // At 1100×720 the detail pane goes under the table: both tables read whole there too.
+    await page.setViewportSize({ width: 1100, height: 720 });
+    try {
+      await page.waitForTimeout(800);
+      assert.deepStrictEqual(await cutTableCells(page, '#view-lists'), [], 'Lists at 1100×720');
+      await shot('live-run-lists-1100x720.png');
+      await showTab(page, 'Watchers');
+      await page.waitForTimeout(500);
+      assert.deepStrictEqual(
+        await cutTableCells(page, '#view-watchers'),
+        [],
+        'Watchers at 1100×720',
+      );
+      await shot('live-run-watchers-1100x720.png');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
 
     // The Watch cache tab of the live run: the pods watch cache started (its state observed when
     // recording began), the history window with the expire-history jumps, and the cache RV behind
@@ -406,6 +432,31 @@ describe('the live run in the workbench', function () {
     assert.match(nowLine, /history [\d,]+ of [\d,]+ events, watches from RV \d+ on/);
     console.log(`      watch cache at now: ${nowLine}`);
     await shot('live-run-watch-cache.png');
+
+    // Another resource's watch cache, picked: its own charts. The expire-history and cache-lag
+    // above were aimed at pods, so configmaps' history never jumped and no fault is marked.
+    const picker = cacheView.locator('vscode-dropdown');
+    await picker.click();
+    await cacheView.locator('vscode-option', { hasText: 'configmaps' }).click();
+    await cacheView
+      .locator('p', { hasText: 'The watch cache of configmaps' })
+      .waitFor({ timeout: uiTimeoutMs });
+    assert.match(
+      (await windowChart.locator('svg').getAttribute('aria-label')) ?? '',
+      /: 0 jumps/,
+      "configmaps' history window did not take pods' expire-history",
+    );
+    assert.strictEqual(
+      await cacheView.locator('.chart-marker[aria-label*="fault cache-lag"]').count(),
+      0,
+      "pods' cache-lag is not marked on configmaps' chart",
+    );
+    await shot('live-run-watch-cache-configmaps.png');
+    await picker.click();
+    await cacheView.locator('vscode-option', { hasText: 'pods' }).click();
+    await cacheView
+      .locator('p', { hasText: 'The watch cache of pods' })
+      .waitFor({ timeout: uiTimeoutMs });
 
     // Scrubbing back stops following; the button follows again.
     const slider = panel().locator('.tl-slider');

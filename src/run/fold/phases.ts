@@ -2,7 +2,7 @@
 // order (a scenario's narrative phases; the faults injected into a live server, bounded).
 import type { SeriesLimit } from './series-limit';
 
-type Mark = { at: number; name: string; text: string };
+type Mark = { at: number; name: string; text: string; resource?: string };
 
 export class PhasesFold {
   private readonly phases: Mark[] = [];
@@ -14,8 +14,13 @@ export class PhasesFold {
     this.phases.push({ at, name, text });
   }
 
-  fault(at: number, name: string, text: string): void {
-    this.series.push(this.faults, { at, name, text }, 'faults');
+  /** `resource`: the one resource the fault was aimed at (its `resource` parameter), if any. */
+  fault(at: number, name: string, text: string, resource?: string): void {
+    this.series.push(
+      this.faults,
+      { at, name, text, ...(resource !== undefined ? { resource } : {}) },
+      'faults',
+    );
   }
 
   /** The phases so far (a new array). */

@@ -14,6 +14,7 @@ import { foldSampleGroups, forEachId, sampleFrom } from '../watcher-samples';
 import { seconds } from './seconds';
 import type { PendingWatch } from './watch-requests';
 import { TrackBuilder } from './watcher-track';
+import { bucketPoppedText, bucketScheduledText } from '../views/bookmark-bucket-text';
 
 type WatcherEvent<T extends CacheWatcherEvent['type']> = Extract<CacheWatcherEvent, { type: T }>;
 
@@ -169,7 +170,7 @@ export class WatchersFold {
         const t = this.tracks.get(String(id));
         if (!t) continue;
         sampleFrom(t.track, e.at).nextBookmarkSecond = second;
-        t.log(e.at, 'bookmark-scheduled', `in the bookmark bucket of second ${second}`);
+        t.log(e.at, 'bookmark-scheduled', bucketScheduledText(b.bucketTime, e.at));
       }
     }
   }
@@ -180,11 +181,7 @@ export class WatchersFold {
       const t = this.tracks.get(String(id));
       if (!t) continue;
       sampleFrom(t.track, e.at).nextBookmarkSecond = null;
-      t.log(
-        e.at,
-        'bookmark-popped',
-        `bookmark bucket of second ${e.bucketTime / 1000} popped: offered a bookmark`,
-      );
+      t.log(e.at, 'bookmark-popped', bucketPoppedText(e.bucketTime));
     }
   }
 

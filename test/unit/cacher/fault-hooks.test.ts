@@ -15,16 +15,7 @@ import {
   type Resource,
 } from '../../../src/engine/apiserver';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
-import type { RunHeader } from '../../../src/run/run-model';
-
-const runHeader: RunHeader = {
-  format: 'listwatch-trace',
-  version: 2,
-  scenario: 'live',
-  profile: '1.36',
-  seed: 0,
-  params: {},
-};
+import { liveRunHeader } from '../run/live-run-header-fixture';
 
 async function started(o: Partial<CreateResourceOptions> = {}): Promise<Resource> {
   const clock = new FakeClock(0);
@@ -253,7 +244,7 @@ describe('fault hooks', () => {
       await r.step(10);
       const [terminated] = insp.ofType('watcher/terminated');
       assert.strictEqual(terminated.cause, 'fault');
-      const b = new RunModelBuilder(runHeader);
+      const b = new RunModelBuilder(liveRunHeader());
       for (const e of insp.events) b.add(e);
       const [w] = b.finish().watchers;
       assert.strictEqual(w.closeReason, 'terminated by the terminate-watcher fault');

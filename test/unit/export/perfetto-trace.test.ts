@@ -20,6 +20,7 @@ import type { ClientListRequest, RunModel } from '../../../src/run/run-model';
 import { listRetryText } from '../../../src/run/views/chain-text';
 import { runScenario } from '../../../src/scenarios/runner';
 import { encodeContinue } from '../../../src/engine/storage/continue';
+import { liveRunHeader } from '../run/live-run-header-fixture';
 
 const root = path.resolve(__dirname, '../../../..');
 const schemaFile = path.join(root, 'test/unit/export/trace-event-format.schema.json');
@@ -307,14 +308,7 @@ describe('perfetto export', () => {
   });
 
   it('a retried page is marked as the Clients tab shows it: the same chain and page, its name and retryOf say the retry', async () => {
-    const b = new RunModelBuilder({
-      format: 'listwatch-trace',
-      version: 2,
-      scenario: 'live',
-      profile: '1.36',
-      seed: 0,
-      params: {},
-    });
+    const b = new RunModelBuilder(liveRunHeader());
     const prefix = '/registry/pods/default/';
     const t1 = encodeContinue(`${prefix}pod-1\u0000`, prefix, 100);
     const timeout = {
@@ -388,14 +382,7 @@ describe('perfetto export', () => {
   });
 
   it("a live WatchList's reads are labelled by the lines its client read; an arrow only from a write it read", async () => {
-    const b = new RunModelBuilder({
-      format: 'listwatch-trace',
-      version: 2,
-      scenario: 'live',
-      profile: '1.36',
-      seed: 0,
-      params: {},
-    });
+    const b = new RunModelBuilder(liveRunHeader());
     // rv 12 wrote the pod this fieldSelector watch matches; rv 13–19 wrote other pods.
     b.addInput(0, {
       action: 'seed',
@@ -487,14 +474,7 @@ describe('perfetto export', () => {
   });
 
   it('a live run is named on real time, with no seed', async () => {
-    const b = new RunModelBuilder({
-      format: 'listwatch-trace',
-      version: 2,
-      scenario: 'live',
-      profile: '1.36',
-      seed: 0,
-      params: {},
-    });
+    const b = new RunModelBuilder(liveRunHeader());
     b.addInput(0, {
       action: 'seed',
       objects: 1,
@@ -515,14 +495,7 @@ describe('perfetto export', () => {
   });
 
   it('names from the run are bounded and shown, args keep them as data', async () => {
-    const b = new RunModelBuilder({
-      format: 'listwatch-trace',
-      version: 2,
-      scenario: 'live',
-      profile: '1.36',
-      seed: 0,
-      params: {},
-    });
+    const b = new RunModelBuilder(liveRunHeader());
     const hostile = `<script>alert(1)</script>\u0000\u001b[31m${'x'.repeat(300)}`;
     b.addInput(0, {
       action: 'list',

@@ -111,9 +111,9 @@ describe('RunModelBuilder', () => {
       assert.deepStrictEqual(
         log.slice(-3),
         [
-          'in the bookmark bucket of second 0',
-          'bookmark bucket of second 0 popped: offered a bookmark',
-          'in the bookmark bucket of second 61',
+          'in the bookmark bucket due now (its second began at 0.000 s): offered at the next bookmark tick',
+          'the bookmark bucket whose second began at 0.000 s popped: offered a bookmark',
+          'in the bookmark bucket due at 61.000 s',
         ],
         `watcher ${id}: its log says the same`,
       );

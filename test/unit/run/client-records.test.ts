@@ -14,21 +14,9 @@ import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { relistWindowMs } from '../../../src/run/relist-rule';
 import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
 import { runScenario } from '../../../src/scenarios/runner';
-import type {
-  ClientRecord,
-  ClientWatchRequest,
-  RunHeader,
-  RunModel,
-} from '../../../src/run/run-model';
+import type { ClientRecord, ClientWatchRequest, RunModel } from '../../../src/run/run-model';
+import { liveRunHeader } from './live-run-header-fixture';
 
-const header: RunHeader = {
-  format: 'listwatch-trace',
-  version: 2,
-  scenario: 'live',
-  profile: '1.36',
-  seed: 0,
-  params: {},
-};
 const gr = { group: '', resource: 'pods' };
 const prefix = '/registry/pods/default/';
 const pods = '/api/v1/namespaces/default/pods';
@@ -40,7 +28,7 @@ function token(lastName: string, rv: number): string {
 
 /** Feeds a run in a few lines: requests get increasing ids, as the apiserver gives them. */
 class Run {
-  readonly b = new RunModelBuilder(header);
+  readonly b = new RunModelBuilder(liveRunHeader());
   private nextRequest = 1;
   private nextList = 1;
   private nextWatcher = 1;
@@ -622,14 +610,7 @@ describe('clientRecords: a WatchList client relists by watching', () => {
   });
 
   it("`listwatch report`'s freshness waits count a WatchList WATCH's wait, as the metric does", () => {
-    const b = new RunModelBuilder({
-      format: 'listwatch-trace',
-      version: 2,
-      scenario: 'live',
-      profile: '1.36',
-      seed: 0,
-      params: {},
-    });
+    const b = new RunModelBuilder(liveRunHeader());
     const gr = { group: '', resource: 'pods' };
     b.addInput(0, {
       action: 'watch',

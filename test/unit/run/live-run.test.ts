@@ -3,12 +3,8 @@
 // and a stopped run ends at its stop time.
 import * as assert from 'assert';
 import { LiveRun, type LiveRecordSource } from '../../../src/run/live-run';
-import {
-  traceFormat,
-  traceVersion,
-  type TraceMetricsRecord,
-  type TraceRecord,
-} from '../../../src/run/trace/trace-format';
+import { type TraceMetricsRecord, type TraceRecord } from '../../../src/run/trace/trace-format';
+import { liveRunHeader } from './live-run-header-fixture';
 
 /** A live source on a hand-set clock (ms since its start). */
 function fakeSource(): LiveRecordSource & { at: number; emit(r: TraceRecord): void } {
@@ -22,14 +18,7 @@ function fakeSource(): LiveRecordSource & { at: number; emit(r: TraceRecord): vo
   });
   const source: LiveRecordSource & { at: number; emit(r: TraceRecord): void } = {
     at: 0,
-    header: {
-      format: traceFormat,
-      version: traceVersion,
-      scenario: 'live',
-      profile: '1.36',
-      seed: 0,
-      params: {},
-    },
+    header: liveRunHeader(),
     subscribe(l: (r: TraceRecord) => void) {
       listeners.add(l);
       return () => void listeners.delete(l);

@@ -150,4 +150,69 @@ describe("a live run's Watch cache timeline (expire-history, cache-lag)", () => 
       recorder.dispose();
     }
   });
+
+  it("keeps every watch cache's series, each true for its resource: configmaps' expire-history is not pods'", async () => {
+    const configmaps = server.resources.all.find((r) => r.resource === 'configmaps')!.engine;
+    const recorder = new LiveRecorder(server, { scrape: false });
+    const run = new LiveRun(recorder, { schedule: () => () => undefined });
+    try {
+      for (const name of ['x', 'y', 'z'])
+        assert.strictEqual(
+          await call(server, 'POST', '/api/v1/namespaces/default/configmaps', {
+            metadata: { name },
+            data: { k: 'v' },
+          }),
+          201,
+        );
+      const written = server.resources.etcd.currentRevision();
+      await until(
+        () => 'the configmaps cache to hold the writes',
+        () => configmaps.watchCache.resourceVersion >= written,
+      );
+      await server.injectFault('expire-history', { resource: 'configmaps' });
+      await new Promise((r) => setTimeout(r, 20));
+
+      const { model } = await loadRun(recorder.traceLines(recorder.metricsRecord()));
+      assert.deepStrictEqual(
+        run.flush().otherWatchCaches,
+        model.otherWatchCaches,
+        'live and saved agree',
+      );
+      // The followed cache stays pods; the others are there, in otherResources' order.
+      assert.strictEqual(model.watchCache?.resource, 'pods');
+      assert.deepStrictEqual(
+        model.otherWatchCaches?.map((c) => c.resource),
+        model.watchCache?.otherResources,
+      );
+      const cm = model.otherWatchCaches?.find((c) => c.resource === 'configmaps');
+      assert.ok(cm, JSON.stringify(model.otherWatchCaches?.map((c) => c.resource)));
+      assert.strictEqual(cm.started, true, 'observed running when recording began');
+      assert.strictEqual(cm.capacity[0]?.change, 'initial', JSON.stringify(cm.capacity));
+      // configmaps' history: observed, then its own jump, dropping its three creates.
+      assert.strictEqual(cm.historyWindow[0]?.change, 'observed');
+      const expired = cm.historyWindow.find((p) => p.change === 'expired');
+      assert.ok(expired, JSON.stringify(cm.historyWindow));
+      assert.ok(expired.dropped! >= 3, `dropped ${expired.dropped}`);
+      assert.strictEqual(
+        expired.oldestRv,
+        written,
+        "the window starts at the configmaps cache's RV",
+      );
+      // Its RV chart: the configmaps cache caught up with etcd's revision of its writes.
+      const last = cm.resourceVersions[cm.resourceVersions.length - 1];
+      assert.deepStrictEqual([last.cacheRv, last.etcdRv], [written, written]);
+      // pods' series did not take configmaps' jump; the fault names the resource it was aimed at.
+      assert.ok(
+        !(model.historyWindow ?? []).some((p) => p.change === 'expired'),
+        `pods' window: ${JSON.stringify(model.historyWindow)}`,
+      );
+      assert.deepStrictEqual(
+        model.faults?.map((f) => [f.name, f.resource]),
+        [['expire-history', 'configmaps']],
+      );
+    } finally {
+      run.dispose();
+      recorder.dispose();
+    }
+  });
 });

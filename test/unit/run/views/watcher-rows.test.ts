@@ -8,19 +8,13 @@ import type { WatcherRow } from '../../../../src/protocol';
 import type { RunModel, WatcherTrack } from '../../../../src/run/run-model';
 import { watcherStateText } from '../../../../src/run/views/watcher-states';
 import { watcherTrack } from './watcher-track-fixture';
+import { liveRunHeader } from '../live-run-header-fixture';
 
 const track = watcherTrack;
 
 function model(watchers: WatcherTrack[], durationMs: number): RunModel {
   return {
-    header: {
-      format: 'listwatch-trace',
-      version: 2,
-      scenario: 'live',
-      profile: '1.36',
-      seed: 0,
-      params: {},
-    },
+    header: liveRunHeader(),
     durationMs,
     watchers,
     capacity: [],
