@@ -37,10 +37,12 @@ export function loggedAnswer(r: ImportedRequest, continued = false): LoggedAnswe
   if (resp?.items !== undefined) a.items = resp.items;
   if (resp?.remainingItemCount !== undefined) a.remainingItemCount = resp.remainingItemCount;
   if (resp?.resourceVersion !== undefined) a.resourceVersion = resp.resourceVersion;
-  // A response body was logged (items known): its continue's absence is as telling as its presence.
-  if (resp?.continue !== undefined || resp?.items !== undefined)
+  // The body's ListMeta was read (a whole body, or a cut one whose metadata object closed): a
+  // continue or remainingItemCount it lacks is absent, as telling as one it has.
+  if (resp !== undefined) {
     a.continue = Boolean(resp.continue);
-  else if (continued) a.continue = true;
+    a.listMetaRead = true;
+  } else if (continued) a.continue = true;
   if (r.code !== undefined && r.code >= 400)
     a.error = { code: r.code, reason: r.status?.reason ?? '', message: r.status?.message ?? '' };
   return a;
@@ -48,8 +50,9 @@ export function loggedAnswer(r: ImportedRequest, continued = false): LoggedAnswe
 
 /**
  * What differs between the log's LIST answer and the engine's: `status` (e.g. 410 vs 200),
- * `continue` (a token vs none), `remainingItemCount` (present vs absent) and `items` (compared
- * only for LISTs without selectors: seeded objects do not carry the real cluster's labels).
+ * `continue` (a token vs none), `remainingItemCount` (its value, or present vs absent, wherever
+ * the log read the answer's ListMeta) and `items` (compared only for LISTs without selectors:
+ * seeded objects do not carry the real cluster's labels).
  */
 export function listDisagreements(
   logged: LoggedAnswer,
@@ -64,8 +67,8 @@ export function listDisagreements(
   if (logged.continue !== undefined && logged.continue !== (engine.continue !== ''))
     out.push('continue');
   if (
-    logged.items !== undefined &&
-    (logged.remainingItemCount !== undefined) !== (engine.remainingItemCount !== undefined)
+    (logged.listMetaRead || logged.remainingItemCount !== undefined) &&
+    logged.remainingItemCount !== engine.remainingItemCount
   )
     out.push('remainingItemCount');
   if (compareItems && logged.items !== undefined && logged.items !== engine.items)
