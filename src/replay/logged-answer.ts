@@ -98,6 +98,13 @@ export function loggedDurationMs(r: ImportedRequest): number | undefined {
 const tooOldResourceVersion = /too old resource version/;
 
 /**
+ * The cacher's refusal of a WatchList watch when etcd lacks RequestWatchProgress (cacher.go Watch,
+ * after the storage feature check): its client logs it as the error its watch list ended with.
+ */
+export const requestWatchProgressDisabled =
+  /the required storage feature RequestWatchProgress is disabled/;
+
+/**
  * The log proves the watch was answered 410 because the watch cache's history no longer held its
  * resourceVersion: its status, or the `too old resource version` its client logged from the
  * stream (the cacher answers such a watch with a 200 whose one event is that ERROR).
@@ -108,7 +115,8 @@ export function watchExpiredInLog(r: ImportedRequest): boolean {
 
 /**
  * A watch's comparison: its status when answered (a 200 stream or the log's error code; a stream
- * whose client logged `too old resource version` counts as the 410 it carried, as the engine's
+ * whose client logged `too old resource version` counts as the 410 it carried, one whose client
+ * logged the RequestWatchProgress refusal as the 500 InternalError it carried, as the engine's
  * error watcher does), and when its handler returns, whether the engine ended it earlier than the
  * log says it lasted. `notReproduced`: why the replay could not re-create the log's answer (said
  * as that when the engine answers otherwise, never as a disagreement).
@@ -127,6 +135,10 @@ export function compareWatch(r: ImportedRequest, openedAt: () => number, notRepr
       else if (r.watchEnd && tooOldResourceVersion.test(r.watchEnd.message)) {
         logged.status = 410;
         logged.error = { code: 410, reason: 'Expired', message: r.watchEnd.message };
+      } else if (r.watchEnd && requestWatchProgressDisabled.test(r.watchEnd.message)) {
+        // The cacher's refusal, inside a 200 stream: an ERROR event of a 500 InternalError.
+        logged.status = 500;
+        logged.error = { code: 500, reason: 'InternalError', message: r.watchEnd.message };
       }
       if (notModelled(logged, engine.status)) logged.notModelled = true;
       if (notReproduced !== undefined && logged.status !== engine.status)

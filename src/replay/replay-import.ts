@@ -34,7 +34,12 @@ import {
 } from '../run/trace/trace-format';
 import type { ImportedRequest } from '../run/imported-request';
 import type { LoggedAnswer } from '../run/run-model';
-import { compareList, compareWatch, watchExpiredInLog } from './logged-answer';
+import {
+  compareList,
+  compareWatch,
+  requestWatchProgressDisabled,
+  watchExpiredInLog,
+} from './logged-answer';
 import {
   labelSynthesisedCreates,
   planSeeds,
@@ -264,6 +269,12 @@ export async function replayImport(
       // master pairs with etcd 3.7, which has RangeStream; release-1.36 with etcd 3.6.
       rangeStream: options.profile === '1.37' ? 'supported' : 'unimplemented',
     });
+    // What the log proves of the server's etcd: the storage feature check's answer.
+    const noProgress = requestWatchProgressDisabledIn(requests);
+    if (noProgress)
+      summary.notes.push(
+        `the log proves etcd lacked RequestWatchProgress (its client logged "${noProgress.watchEnd?.message ?? noProgress.status?.message}" at ${noProgress.watchEnd ? `${noProgress.watchEnd.source.file}:${noProgress.watchEnd.source.line}` : position(noProgress)}: an etcd older than 3.4.31, or 3.5.0-3.5.12): the replay runs as kube-apiserver does then (the storage feature check), WatchList watches end with that error and consistent LISTs are read from etcd`,
+      );
     const resources = new Map<string, Resource>();
     const seedsByResource = new Map<string, ResourceSeed>();
     // Objects created and deleted by replayed writes, per resource and namespace: what the engine
@@ -279,6 +290,7 @@ export async function replayImport(
         resourcePrefix: enginePrefix(seed.group, seed.resource),
         namespaced: storage.namespaced ?? true,
         watchCache: storage.watchCache,
+        ...(noProgress ? { cache: { requestWatchProgressSupported: false } } : {}),
       });
       if (options.watchCacheSize !== undefined) {
         const h = resource.watchCache.history;
@@ -526,6 +538,17 @@ function recreateCompaction(
     params: { revision, chainResourceVersion: chainRv },
     text: `the log's 410 Expired (${src ? `${src.file}:${src.line}` : s.request.id}) proves etcd had compacted past the chain's RV: the replay compacts the engine's etcd at revision ${revision} (its chain read at ${chainRv}) before that page`,
   });
+}
+
+/** The first request whose client logged that refusal: the log's proof of the server's etcd. */
+function requestWatchProgressDisabledIn(
+  requests: readonly ImportedRequest[],
+): ImportedRequest | undefined {
+  return requests.find(
+    (r) =>
+      requestWatchProgressDisabled.test(r.watchEnd?.message ?? '') ||
+      requestWatchProgressDisabled.test(r.status?.message ?? ''),
+  );
 }
 
 function position(r: ImportedRequest): string {

@@ -2,6 +2,10 @@
 // not prove, as the re-review of #24 found it did (/tmp/rv2: a session of 30 creates at Metadata
 // level, then kubectl's chunked gets; a page retried after its 504).
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { importFiles } from '../../../src/import/import-files';
 import type { ImportedRequest } from '../../../src/run/imported-request';
 import { replayToModel } from '../../../src/replay/replay-import';
 import type { ReplayOptions } from '../../../src/replay/replay-options';
@@ -137,5 +141,46 @@ describe('what the replay holds is what the log proves', () => {
       ),
       texts.join(' | '),
     );
+  });
+
+  it("etcd 3.4's refused WatchList watches (the client logged it) are refused by the replay too, and it says why", async () => {
+    // kubectl 1.33 -v=8 wait, WatchListClient on, against etcd 3.4.23 (the reviewer's session).
+    const fixtures = path.resolve(__dirname, '../../../../test/fixtures/import');
+    const names = [
+      'etcd-3.4-wait-watchlist-audit.log',
+      'kubectl-1.33-v8-wait-watchlist-etcd-3.4.log',
+    ];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-replay-'));
+    const requests: ImportedRequest[] = [];
+    try {
+      for (const n of names) fs.copyFileSync(path.join(fixtures, n), path.join(dir, n));
+      await importFiles(
+        names.map((name) => ({ path: path.join(dir, name), name })),
+        {},
+        { request: (r) => requests.push(r), reject: () => undefined },
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const { model, summary } = await replayToModel(requests, { ...base, files: names });
+    const watchLists = (model.watchRequests ?? []).filter((w) =>
+      w.request.includes('sendInitialEvents=true'),
+    );
+    assert.deepStrictEqual(
+      watchLists.map((w) => [w.error?.code, w.logged?.status, w.disagrees ?? []]),
+      [
+        [500, 500, []],
+        [500, 500, []],
+      ],
+    );
+    assert.ok(
+      summary.notes.some((n) =>
+        /the log proves etcd lacked RequestWatchProgress .* at kubectl-1\.33-v8-wait-watchlist-etcd-3\.4\.log:65/.test(
+          n,
+        ),
+      ),
+      summary.notes.join('\n'),
+    );
+    assert.strictEqual(summary.disagreements, 0);
   });
 });
