@@ -209,7 +209,7 @@ export function labelSynthesisedCreates(
     const key = resourceKey(list.group, list.resource);
     const words = said.get(key) ?? [];
     words.push(
-      `${formatCount(chosen.length)} of the ${formatCount(candidates.size)} creates the log shows before ${where(list)} without their object given ${[sel.label, sel.field].filter((x) => x).join(' ')}, the labels its proof of ${formatCount(n)} matching needs (the log does not say their labels; taking them as not matching would seed ${formatCount(n)} more objects than the log proves)`,
+      `${formatCount(chosen.length)} of the ${formatCount(candidates.size)} creates the log shows without their object before the LIST at ${where(list)} given ${[sel.label, sel.field].filter((x) => x).join(' ')}, the labels its proof of ${formatCount(n)} matching needs (the log does not say their labels; taking them as not matching would seed ${formatCount(n)} more objects than the log proves)`,
     );
     said.set(key, words);
   });
