@@ -91,7 +91,7 @@ export class ReplayView {
         title: 'Disagreement',
         width: '10em',
         description:
-          "What differs: status (e.g. 410 vs 200), items, continue (more pages or not), remainingItemCount (present or absent), duration (the engine ended the watch earlier); 'not modelled': the log's 429 or 5xx, a fault or overload the replay does not model; 'not reproduced': an answer the replay could not re-create (hover for why)",
+          "What differs: status (e.g. 410 vs 200), items, continue (more pages or not), remainingItemCount (its value, or present vs absent), duration (the engine ended the watch earlier); 'not modelled': the log's 429 or 5xx, a fault or overload the replay does not model; 'not reproduced': an answer the replay could not re-create (hover for why)",
         render: (r, c) => {
           // A log fault the replay does not model, or an answer it could not re-create, neither
           // agrees nor disagrees: said as that.

@@ -514,6 +514,16 @@ export class ClientLogParser implements LineParser {
         out.push({ source, time, stream: p.stream, attach: 'last-watch', complete: false, fields });
         return;
       }
+      case 'watch-list-fallback': {
+        // The WatchList watch the process logged last ended here, before its initial events.
+        const fields: RequestFields = {
+          completedAt: time,
+          watchEnd: { message: e.err, at: time, source, beforeInitialEvents: true },
+        };
+        if (p.lastWatch?.resource !== undefined) fields.objectRef = p.lastWatch;
+        out.push({ source, time, stream: p.stream, attach: 'last-watch', complete: true, fields });
+        return;
+      }
       case 'watch-end': {
         if (pending) this.listSucceeded(p, pending, time, source, out);
         const fields: RequestFields = {

@@ -118,6 +118,7 @@ function initialListMsOf(r: ImportedRequest): number | undefined {
 function initialEventsEndedOf(r: ImportedRequest): boolean | undefined {
   if (r.initialEventsEnd) return true;
   if (r.code !== undefined && r.code >= 300) return false;
+  if (r.watchEnd?.beforeInitialEvents) return false;
   return undefined;
 }
 

@@ -27,6 +27,14 @@ export type ReflectorEvent =
       code?: number;
     }
   /**
+   * A WatchList watch ended with an error before its initial events did, and the client lists
+   * instead (reflector.go ListAndWatch 0.30+: `The watchlist request ended with an error, falling
+   * back to the standard LIST/WATCH semantics …`; dynamic/simple.go's List: `The watchlist request
+   * for R ended with an error, falling back to the standard LIST semantics, err = …`). The watch
+   * was the client's list: what follows is that list again, in the same ListAndWatch.
+   */
+  | { kind: 'watch-list-fallback'; reflector: string; err: string }
+  /**
    * A WatchList watch read the bookmark that ends its initial events (k8s.io/initial-events-end):
    * the reflector's list is over, the same watch goes on (reflector.go watchList).
    */
@@ -48,6 +56,10 @@ type PrintfRule = [RegExp, (m: RegExpExecArray) => ReflectorEvent];
 // NAME and TYPE are lazy: a reflector's name may hold spaces (`shared informer`), and an
 // unstructured type is `group/version, Kind=K`; the fixed words between them anchor the match.
 const printfRules: PrintfRule[] = [
+  [
+    /^The watchlist request (?:for .+? )?ended with an error, falling back to the standard LIST(?:\/WATCH)? semantics(?: because making progress is better than deadlocking)?, err = (.*)$/s,
+    (m) => ({ kind: 'watch-list-fallback', reflector: '', err: m[1] }),
+  ],
   [
     /^Listing and watching (.+?) from (.+)$/,
     (m) => ({ kind: 'list-start', reflector: m[2], type: m[1] }),
@@ -110,6 +122,9 @@ export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | un
   const err = e.values.get('err');
   // 0.31–0.32: utilruntime.HandleError's "Unhandled Error" carries the printf message as err.
   if (e.msg === 'Unhandled Error' && err !== undefined) return printfReflectorEvent(err);
+  // reflector.go's logger.Error names no reflector.
+  if (e.msg.startsWith('The watchlist request ended with an error') && err !== undefined)
+    return { kind: 'watch-list-fallback', reflector: reflector ?? '', err };
   if (reflector === undefined) return undefined;
   switch (e.msg) {
     case initialEventsEndMsg:

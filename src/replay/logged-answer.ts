@@ -37,10 +37,12 @@ export function loggedAnswer(r: ImportedRequest, continued = false): LoggedAnswe
   if (resp?.items !== undefined) a.items = resp.items;
   if (resp?.remainingItemCount !== undefined) a.remainingItemCount = resp.remainingItemCount;
   if (resp?.resourceVersion !== undefined) a.resourceVersion = resp.resourceVersion;
-  // A response body was logged (items known): its continue's absence is as telling as its presence.
-  if (resp?.continue !== undefined || resp?.items !== undefined)
+  // The body's ListMeta was read (a whole body, or a cut one whose metadata object closed): a
+  // continue or remainingItemCount it lacks is absent, as telling as one it has.
+  if (resp !== undefined) {
     a.continue = Boolean(resp.continue);
-  else if (continued) a.continue = true;
+    a.listMetaRead = true;
+  } else if (continued) a.continue = true;
   if (r.code !== undefined && r.code >= 400)
     a.error = { code: r.code, reason: r.status?.reason ?? '', message: r.status?.message ?? '' };
   return a;
@@ -48,8 +50,9 @@ export function loggedAnswer(r: ImportedRequest, continued = false): LoggedAnswe
 
 /**
  * What differs between the log's LIST answer and the engine's: `status` (e.g. 410 vs 200),
- * `continue` (a token vs none), `remainingItemCount` (present vs absent) and `items` (compared
- * only for LISTs without selectors: seeded objects do not carry the real cluster's labels).
+ * `continue` (a token vs none), `remainingItemCount` (its value, or present vs absent, wherever
+ * the log read the answer's ListMeta) and `items` (compared only for LISTs without selectors:
+ * seeded objects do not carry the real cluster's labels).
  */
 export function listDisagreements(
   logged: LoggedAnswer,
@@ -64,8 +67,8 @@ export function listDisagreements(
   if (logged.continue !== undefined && logged.continue !== (engine.continue !== ''))
     out.push('continue');
   if (
-    logged.items !== undefined &&
-    (logged.remainingItemCount !== undefined) !== (engine.remainingItemCount !== undefined)
+    (logged.listMetaRead || logged.remainingItemCount !== undefined) &&
+    logged.remainingItemCount !== engine.remainingItemCount
   )
     out.push('remainingItemCount');
   if (compareItems && logged.items !== undefined && logged.items !== engine.items)
@@ -95,6 +98,13 @@ export function loggedDurationMs(r: ImportedRequest): number | undefined {
 const tooOldResourceVersion = /too old resource version/;
 
 /**
+ * The cacher's refusal of a WatchList watch when etcd lacks RequestWatchProgress (cacher.go Watch,
+ * after the storage feature check): its client logs it as the error its watch list ended with.
+ */
+export const requestWatchProgressDisabled =
+  /the required storage feature RequestWatchProgress is disabled/;
+
+/**
  * The log proves the watch was answered 410 because the watch cache's history no longer held its
  * resourceVersion: its status, or the `too old resource version` its client logged from the
  * stream (the cacher answers such a watch with a 200 whose one event is that ERROR).
@@ -105,7 +115,8 @@ export function watchExpiredInLog(r: ImportedRequest): boolean {
 
 /**
  * A watch's comparison: its status when answered (a 200 stream or the log's error code; a stream
- * whose client logged `too old resource version` counts as the 410 it carried, as the engine's
+ * whose client logged `too old resource version` counts as the 410 it carried, one whose client
+ * logged the RequestWatchProgress refusal as the 500 InternalError it carried, as the engine's
  * error watcher does), and when its handler returns, whether the engine ended it earlier than the
  * log says it lasted. `notReproduced`: why the replay could not re-create the log's answer (said
  * as that when the engine answers otherwise, never as a disagreement).
@@ -124,6 +135,10 @@ export function compareWatch(r: ImportedRequest, openedAt: () => number, notRepr
       else if (r.watchEnd && tooOldResourceVersion.test(r.watchEnd.message)) {
         logged.status = 410;
         logged.error = { code: 410, reason: 'Expired', message: r.watchEnd.message };
+      } else if (r.watchEnd && requestWatchProgressDisabled.test(r.watchEnd.message)) {
+        // The cacher's refusal, inside a 200 stream: an ERROR event of a 500 InternalError.
+        logged.status = 500;
+        logged.error = { code: 500, reason: 'InternalError', message: r.watchEnd.message };
       }
       if (notModelled(logged, engine.status)) logged.notModelled = true;
       if (notReproduced !== undefined && logged.status !== engine.status)

@@ -48,13 +48,13 @@ function writesText(w: WritesBefore, namespace: string): string {
   return `${parts.join(' and ')} the log shows before it ${namespace ? `in ${namespace}` : 'in all namespaces'}`;
 }
 
-function where(s: ScheduledRequest): string {
+export function where(s: ScheduledRequest): string {
   const src = s.request.sources[0];
   return src ? `${src.file}:${src.line}` : s.request.id;
 }
 
 /** The proofs each LIST (and each chain, at its last page) gives. */
-function proofsOf(
+export function proofsOf(
   s: ScheduledRequest,
   place: ChainPlace | undefined,
 ): Array<{ n: number; proof: string }> {

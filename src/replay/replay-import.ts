@@ -34,10 +34,17 @@ import {
 } from '../run/trace/trace-format';
 import type { ImportedRequest } from '../run/imported-request';
 import type { LoggedAnswer } from '../run/run-model';
-import { compareList, compareWatch, watchExpiredInLog } from './logged-answer';
 import {
+  compareList,
+  compareWatch,
+  requestWatchProgressDisabled,
+  watchExpiredInLog,
+} from './logged-answer';
+import {
+  labelSynthesisedCreates,
   planSeeds,
   rebuiltObject,
+  type CreateAttributes,
   seedAttributes,
   seededName,
   synthesisedObject,
@@ -62,7 +69,7 @@ export const replayedAnnotation = 'listwatch.dev/replayed-request';
 
 const fixedNotes = [
   'resourceVersions and continue tokens are never compared by value: the engine has its own etcd revisions',
-  "a chain's later pages are re-issued with the engine's own continue token from its previous page (the log's tokens name the real cluster's RVs)",
+  "a chain's later pages are re-issued with the engine's own continue token from its previous page (the log's tokens name the real cluster's RVs); a page sent again with the same token (a retry) with the engine token its first try was sent with",
   "the log does not say seeded objects' labels: each filtered LIST's selectors are given to as many of them as its answers matched, so filtered LISTs page through etcd as they did; items are still compared only for LISTs without selectors (selectors that overlap or contradict each other cannot all be matched exactly)",
 ];
 
@@ -102,6 +109,11 @@ class ResourceVersions {
 interface ChainState {
   /** The engine's continue token from the chain's previous page ('' : the engine's chain ended). */
   token: string;
+  /**
+   * The engine token each log token was re-issued with: a page sent again with the same token (a
+   * retry after a 429 or 5xx) is the same page, so it is re-issued with the same engine token.
+   */
+  sent: Map<string, string>;
 }
 
 /** The etcd3 key prefix of a resource in the engine (`/pods`, `/example.com/widgets`). */
@@ -191,7 +203,8 @@ export async function replayImport(
   checkReplaySpan(requests);
   const schedule = scheduleRequests(requests);
   const places = linkChains(schedule.requests);
-  const seeds = planSeeds(schedule.requests, options.objects, places);
+  const creates = labelSynthesisedCreates(schedule.requests, places);
+  const seeds = planSeeds(schedule.requests, options.objects, places, creates);
   const { steps, pairs } = options.watchList
     ? asWatchLists(schedule.requests)
     : { steps: schedule.requests as ReplayStep[], pairs: 0 };
@@ -256,6 +269,12 @@ export async function replayImport(
       // master pairs with etcd 3.7, which has RangeStream; release-1.36 with etcd 3.6.
       rangeStream: options.profile === '1.37' ? 'supported' : 'unimplemented',
     });
+    // What the log proves of the server's etcd: the storage feature check's answer.
+    const noProgress = requestWatchProgressDisabledIn(requests);
+    if (noProgress)
+      summary.notes.push(
+        `the log proves etcd lacked RequestWatchProgress (its client logged "${noProgress.watchEnd?.message ?? noProgress.status?.message}" at ${noProgress.watchEnd ? `${noProgress.watchEnd.source.file}:${noProgress.watchEnd.source.line}` : position(noProgress)}: an etcd older than 3.4.31, or 3.5.0-3.5.12): the replay runs as kube-apiserver does then (the storage feature check), WatchList watches end with that error and consistent LISTs are read from etcd`,
+      );
     const resources = new Map<string, Resource>();
     const seedsByResource = new Map<string, ResourceSeed>();
     // Objects created and deleted by replayed writes, per resource and namespace: what the engine
@@ -271,6 +290,7 @@ export async function replayImport(
         resourcePrefix: enginePrefix(seed.group, seed.resource),
         namespaced: storage.namespaced ?? true,
         watchCache: storage.watchCache,
+        ...(noProgress ? { cache: { requestWatchProgressSupported: false } } : {}),
       });
       if (options.watchCacheSize !== undefined) {
         const h = resource.watchCache.history;
@@ -330,7 +350,7 @@ export async function replayImport(
           options.watchCacheSize,
         );
         if (closeAt !== undefined) endMs = Math.max(endMs, closeAt);
-      } else if (await replayWrite(run, resource, s, summary)) {
+      } else if (await replayWrite(run, resource, s, summary, creates.attrs)) {
         const k = `${key}\u0000${s.namespace}`;
         const w = written.get(k) ?? { created: 0, deleted: 0 };
         if (s.verb === 'create') w.created++;
@@ -341,6 +361,16 @@ export async function replayImport(
     await runCloses(endMs);
     await run.advanceTo(endMs);
     await run.settle();
+    // The scheduled steps the engine could not take when their time came, said where the phase
+    // above counted them: the scheduled count less these is the Replay tab's.
+    const dropped = Object.entries(summary.skipped)
+      .map(([why, n]) => [why, n - (schedule.skipped[why] ?? 0)] as const)
+      .filter(([, n]) => n > 0);
+    if (dropped.length > 0)
+      run.phase(
+        'replay-dropped',
+        `of the ${formatCount(steps.length)} scheduled, not sent when their time came: ${dropped.map(([why, n]) => `${n} × ${why}`).join('; ')}`,
+      );
     if (rvs.mapped > 0)
       summary.notes.push(
         `${rvs.mapped} resourceVersion(s) in requests mapped to the engine's (the log's name the real cluster's revisions)`,
@@ -417,8 +447,11 @@ async function replayList(
   if (rv !== undefined) req.resourceVersion = rv;
   // The log's chain (replay-chains.ts): interleaved chains of one client keep their own tokens.
   const chainId = place?.chain.id ?? -1;
-  if (req.continue) {
-    const state = chains.get(chainId);
+  const logToken = req.continue ?? '';
+  const state = chains.get(chainId);
+  const retried = logToken ? state?.sent.get(logToken) : undefined;
+  if (retried !== undefined) req.continue = retried;
+  else if (req.continue) {
     if (state && state.token === '') {
       skip(summary, "continue page: the engine's chain had already ended");
       return;
@@ -462,7 +495,9 @@ async function replayList(
   );
   summary.replayed++;
   summary.lists++;
-  chains.set(chainId, { token: res.result?.continue ?? '' });
+  const sent = logToken && state ? state.sent : new Map<string, string>();
+  if (logToken) sent.set(logToken, req.continue ?? '');
+  chains.set(chainId, { token: res.result?.continue ?? '', sent });
   if (res.result) rvs.noteList(s, res.result.resourceVersion);
   await run.settle();
 }
@@ -503,6 +538,17 @@ function recreateCompaction(
     params: { revision, chainResourceVersion: chainRv },
     text: `the log's 410 Expired (${src ? `${src.file}:${src.line}` : s.request.id}) proves etcd had compacted past the chain's RV: the replay compacts the engine's etcd at revision ${revision} (its chain read at ${chainRv}) before that page`,
   });
+}
+
+/** The first request whose client logged that refusal: the log's proof of the server's etcd. */
+function requestWatchProgressDisabledIn(
+  requests: readonly ImportedRequest[],
+): ImportedRequest | undefined {
+  return requests.find(
+    (r) =>
+      requestWatchProgressDisabled.test(r.watchEnd?.message ?? '') ||
+      requestWatchProgressDisabled.test(r.status?.message ?? ''),
+  );
 }
 
 function position(r: ImportedRequest): string {
@@ -631,6 +677,7 @@ async function replayWrite(
   resource: Resource,
   s: ReplayStep,
   summary: ReplaySummary,
+  createAttrs: CreateAttributes,
 ): Promise<boolean> {
   const rebuilt = s.verb === 'delete' ? undefined : rebuiltObject(s);
   const name = rebuilt?.metadata?.name ?? s.name;
@@ -644,7 +691,10 @@ async function replayWrite(
     let stored: KubeObject;
     if (s.verb === 'create')
       stored = await run.drive(
-        resource.create(rebuilt ?? synthesisedObject(s.group, s.resource, ns, name), s.client),
+        resource.create(
+          rebuilt ?? synthesisedObject(s.group, s.resource, ns, name, createAttrs.get(s)),
+          s.client,
+        ),
       );
     else if (s.verb === 'delete') stored = await run.drive(resource.delete(ns, name, s.client));
     else

@@ -7,7 +7,10 @@
 // from its objectRef (Metadata level). The log does not say seeded objects' labels: each filtered
 // LIST's selector is given to as many of them as its answers matched (items + remainingItemCount,
 // a complete chain), spread through the key space, so that a filtered LIST pages through etcd as
-// it did; other objects carry none.
+// it did; other objects carry none. A create the log shows without its object (Metadata level)
+// has no labels the log knows: a filtered LIST's proof is carried back past it only once the
+// replay has given it the labels that proof needs (labelSynthesisedCreates), so the seeding stays
+// the fewest objects every proof allows, and says which creates it labelled.
 import { type KubeObject, makePod, SelectionPredicate } from '../engine';
 import { formatCount } from '../format/count-text';
 import {
@@ -20,7 +23,9 @@ import { parseQuery } from '../request/list-query';
 import type { SeededResource } from './replay-options';
 import { linkChains, type ChainPlace } from './replay-chains';
 import {
+  proofsOf,
   provenCounts,
+  where,
   type ProvenCount,
   type WritesBefore,
   type WritesBeforeOf,
@@ -112,12 +117,115 @@ function writtenName(s: ScheduledRequest): string {
   return rebuiltObject(s)?.metadata?.name ?? s.name;
 }
 
+/** Whether a write is in the scope of a LIST (its resource, its namespace or all). */
+function inScope(s: ScheduledRequest, list: ScheduledRequest): boolean {
+  return (
+    s.group === list.group &&
+    s.resource === list.resource &&
+    (list.namespace === '' || s.namespace === list.namespace)
+  );
+}
+
+function selectorsOf(list: ScheduledRequest): { label: string; field: string } {
+  const q = parseQuery(list.query);
+  return { label: q.get('labelSelector')?.[0] ?? '', field: q.get('fieldSelector')?.[0] ?? '' };
+}
+
+/** The object a replayed create writes: the log's, else synthesised with the labels given it. */
+function createdObject(s: ScheduledRequest, name: string, attrs: CreateAttributes): KubeObject {
+  return (
+    rebuiltObject(s) ?? synthesisedObject(s.group, s.resource, s.namespace, name, attrs.get(s))
+  );
+}
+
+/** Labels (pod fields) the replay gives creates the log shows without their object. */
+export type CreateAttributes = Map<ScheduledRequest, Attributes>;
+
+/** The creates labelled for filtered LISTs, and the words that say so. */
+export interface LabelledCreates {
+  attrs: CreateAttributes;
+  /** Per resource key: `28 of the 30 creates … labelled app=x …`. */
+  said: Map<string, string[]>;
+}
+
+/**
+ * A filtered LIST's proof counts objects matching its selectors at its time; a create before it
+ * whose object the log does not carry may have matched, or not. The fewest objects consistent
+ * with the proof is reached by taking the creates as matching (the nearest before the LIST first,
+ * as many as the proof needs): they are given the selector's labels when replayed, and the proof
+ * is carried back past them. Taking them as not matching would seed the proof's count again on
+ * top of the creates: more objects than the log proves.
+ */
+export function labelSynthesisedCreates(
+  requests: readonly ScheduledRequest[],
+  places: ReadonlyMap<ScheduledRequest, ChainPlace>,
+): LabelledCreates {
+  const attrs: CreateAttributes = new Map();
+  const said = new Map<string, string[]>();
+  requests.forEach((list, at) => {
+    if (list.verb !== 'list') return;
+    const sel = selectorsOf(list);
+    if (sel.label === '' && sel.field === '') return;
+    const n = Math.max(0, ...proofsOf(list, places.get(list)).map((x) => x.n));
+    if (n === 0) return;
+    const p = SelectionPredicate.from(sel, list.resource);
+    const want = matchingAttributes(sel.label, sel.field, true);
+    const matching = new Set<string>();
+    // Creates without their object, still there at the LIST, that could be made to match.
+    const candidates = new Map<string, ScheduledRequest>();
+    for (let i = 0; i < at; i++) {
+      const s = requests[i];
+      if ((s.verb !== 'create' && s.verb !== 'delete') || !inScope(s, list)) continue;
+      const name = writtenName(s);
+      if (name === '') continue;
+      const id = `${s.namespace}\u0000${name}`;
+      if (s.verb === 'delete') {
+        matching.delete(id);
+        candidates.delete(id);
+        continue;
+      }
+      if (p.matches(createdObject(s, name, attrs))) matching.add(id);
+      else if (!rebuiltObject(s)) {
+        const have = attrs.get(s) ?? { labels: {}, fields: {} };
+        if (conflicts(have, want)) continue;
+        const merged = {
+          labels: { ...have.labels, ...want.labels },
+          fields: { ...have.fields, ...want.fields },
+        };
+        const obj = synthesisedObject(s.group, s.resource, s.namespace, name, merged);
+        if (p.matches(obj)) candidates.set(id, s);
+      }
+    }
+    const needed = Math.max(0, n - matching.size);
+    const chosen = [...candidates.values()].slice(Math.max(0, candidates.size - needed));
+    if (needed === 0 || chosen.length === 0) return;
+    for (const s of chosen) {
+      const have = attrs.get(s) ?? { labels: {}, fields: {} };
+      attrs.set(s, {
+        labels: { ...have.labels, ...want.labels },
+        fields: { ...have.fields, ...want.fields },
+      });
+    }
+    const key = resourceKey(list.group, list.resource);
+    const words = said.get(key) ?? [];
+    words.push(
+      `${formatCount(chosen.length)} of the ${formatCount(candidates.size)} creates the log shows without their object before the LIST at ${where(list)} given ${[sel.label, sel.field].filter((x) => x).join(' ')}, the labels its proof of ${formatCount(n)} matching needs (the log does not say their labels; taking them as not matching would seed ${formatCount(n)} more objects than the log proves)`,
+    );
+    said.set(key, words);
+  });
+  return { attrs, said };
+}
+
 /**
  * The replayed creates and deletes before each LIST in its scope. A filtered LIST counts a create
- * whose object (as the replay writes it) matches its selectors, and a delete of an object a create
- * before it wrote matching; the labels of other deleted objects are not in the log.
+ * whose object (as the replay writes it: the log's, or synthesised with the labels given it)
+ * matches its selectors, and a delete of an object a create before it wrote matching; the labels
+ * of other deleted objects are not in the log.
  */
-function writesBeforeOf(requests: readonly ScheduledRequest[]): WritesBeforeOf {
+function writesBeforeOf(
+  requests: readonly ScheduledRequest[],
+  attrs: CreateAttributes,
+): WritesBeforeOf {
   const index = new Map<ScheduledRequest, number>();
   requests.forEach((s, i) => index.set(s, i));
   const writes = requests
@@ -137,12 +245,10 @@ function writesBeforeOf(requests: readonly ScheduledRequest[]): WritesBeforeOf {
     const at = index.get(list) ?? requests.length;
     for (const { s, i, name } of writes) {
       if (i >= at) break;
-      if (s.group !== list.group || s.resource !== list.resource) continue;
-      if (list.namespace !== '' && s.namespace !== list.namespace) continue;
+      if (!inScope(s, list)) continue;
       const id = `${s.namespace}\u0000${name}`;
       if (s.verb === 'create') {
-        const obj = rebuiltObject(s) ?? synthesisedObject(s.group, s.resource, s.namespace, name);
-        if (p && !p.matches(obj)) continue;
+        if (p && !p.matches(createdObject(s, name, attrs))) continue;
         matchingCreated.add(id);
         out.created++;
       } else if (!p || matchingCreated.has(id)) {
@@ -159,8 +265,9 @@ export function planSeeds(
   requests: readonly ScheduledRequest[],
   given: Readonly<Record<string, number>> = {},
   places: ReadonlyMap<ScheduledRequest, ChainPlace> = linkChains(requests),
+  creates: LabelledCreates = labelSynthesisedCreates(requests, places),
 ): ResourceSeed[] {
-  const allCounts = provenCounts(requests, places, writesBeforeOf(requests));
+  const allCounts = provenCounts(requests, places, writesBeforeOf(requests, creates.attrs));
   const unfiltered = (c: ProvenCount): boolean => c.labelSelector === '' && c.fieldSelector === '';
   const named = namedObjects(requests);
   const resources = new Map<string, { group: string; resource: string; namespaced: boolean }>();
@@ -213,8 +320,10 @@ export function planSeeds(
     }
     // A filtered LIST's matches are objects of its namespace (all namespaces: the root's).
     let labelled = 0;
+    const labelledCreates = creates.said;
     for (const c of inferred) {
-      if (unfiltered(c)) continue;
+      // A selector the labelled creates already match in full needs no seeded object labelled.
+      if (unfiltered(c) || c.matching === 0) continue;
       const v = slot(c.namespace);
       v.selectors.push({
         labelSelector: c.labelSelector,
@@ -240,9 +349,9 @@ export function planSeeds(
           ? `${formatCount(objects)} inferred, an assumption: the fewest the log proves (the real count may be higher), resting on ${rests.length ? rests.join('; ') : 'the objects later requests name'}`
           : `${formatCount(objects)}: only the objects later requests name (no LIST answer in the log says how many)`;
     const labels =
-      labelled > 0
+      (labelled > 0
         ? `; labelled for ${labelled} filtered LIST selector(s), as many objects as their answers matched`
-        : '';
+        : '') + (labelledCreates.get(key) ?? []).map((w) => `; ${w}`).join('');
     seeds.push({
       ...r,
       byNamespace,

@@ -119,7 +119,16 @@ export interface ImportedRequest {
    * What a client's own log says about how the watch of this request ended (client-go's
    * reflector: `watch of *v1.Pod ended with: too old resource version: 5 (7)`).
    */
-  watchEnd?: { message: string; at?: number; source: SourcePosition };
+  watchEnd?: {
+    message: string;
+    at?: number;
+    source: SourcePosition;
+    /**
+     * A WatchList watch that ended with an error before its initial events did: its client logged
+     * that it falls back to LIST (reflector.go, dynamic/simple.go). The watch was its list.
+     */
+    beforeInitialEvents?: boolean;
+  };
   /**
    * A WatchList watch's initial events ended (client-go's reflector read the bookmark that marks
    * their end and logged `Exiting watch because received the bookmark…`): the client's list was

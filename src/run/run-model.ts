@@ -32,6 +32,11 @@ export interface LoggedAnswer {
   resourceVersion?: string;
   /** Whether the answer carried a continue token (absent: the log does not say). */
   continue?: boolean;
+  /**
+   * The log read the answer's ListMeta (a whole body, or a cut one whose metadata closed): a
+   * continue or remainingItemCount it lacks was absent.
+   */
+  listMetaRead?: boolean;
   error?: { code: number; reason: string; message: string };
   /** How long the watch stayed open in the log (absent: it began or ended outside the file). */
   durationMs?: number;
