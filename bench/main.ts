@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     section(name);
     rows.push(...runInProcess(name, log));
   }
-  for (const name of ['fanout', 'server-fanout', 'bookmarks', 'continue-decode']) {
+  for (const name of ['fanout', 'server-fanout', 'bookmarks', 'continue-decode', 'serve-start']) {
     section(name);
     const runs: BenchRow[][] = [];
     for (let k = 1; k <= timedRuns; k++) {

@@ -12,7 +12,7 @@ import {
 } from '../../request/list-query';
 import { listOptsScope, type RequestScope } from './request-scope';
 import { serveWatch } from './watch';
-import { writeJSONBody, writeResult } from './response';
+import { writeJSONPieces, writeResult } from './response';
 
 /** GET of one object: resourceVersion "" reads etcd, anything else the watch cache. */
 export async function getResource(scope: RequestScope): Promise<void> {
@@ -37,7 +37,7 @@ export async function listResource(scope: RequestScope): Promise<void> {
 export function writeList(scope: RequestScope, list: ListResult): void {
   const { served, encoding } = scope;
   if (encoding.convert === undefined && !encoding.pretty)
-    return writeJSONBody(scope.res, 200, listJSON(served, list, scope.resources.listItemJSON));
+    return writeJSONPieces(scope.res, 200, listJSON(served, list, scope.resources.listItemJSON));
   const meta: KubeList['metadata'] = { resourceVersion: list.resourceVersion };
   if (list.continue) meta.continue = list.continue;
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
@@ -76,11 +76,16 @@ export async function watchResource(scope: RequestScope): Promise<void> {
 
 /**
  * The list as the apiserver serialises it: `{"kind":"PodList","apiVersion":"v1","metadata":{…},
- * "items":[…]}` and json.Encoder's newline, in UTF-8. A built-in's items are typed structs whose
- * TypeMeta the encoder leaves empty (no kind/apiVersion); a custom resource's items are
- * unstructured objects and keep theirs. The items' bytes are copied once, into the body.
+ * "items":[…]}` and json.Encoder's newline, in UTF-8, as the pieces to write one after the other.
+ * A built-in's items are typed structs whose TypeMeta the encoder leaves empty (no kind/apiVersion);
+ * a custom resource's items are unstructured objects and keep theirs. The items are the memo's
+ * bytes (list-item-json.ts): a slice of an earlier LIST's body when they lie there in order.
  */
-export function listJSON(served: ServedResource, list: ListResult, items: ListItemJSON): Buffer {
+export function listJSON(
+  served: ServedResource,
+  list: ListResult,
+  items: ListItemJSON,
+): Uint8Array[] {
   const meta: string[] = [];
   if (list.resourceVersion) meta.push(`"resourceVersion":${JSON.stringify(list.resourceVersion)}`);
   if (list.continue) meta.push(`"continue":${JSON.stringify(list.continue)}`);
@@ -90,23 +95,7 @@ export function listJSON(served: ServedResource, list: ListResult, items: ListIt
     `{"kind":${JSON.stringify(served.listKind)},"apiVersion":${JSON.stringify(groupVersionOf(served))},` +
       `"metadata":{${meta.join(',')}},"items":[`,
   );
-  const n = list.items.length;
-  const encoded: Buffer[] = new Array<Buffer>(n);
-  let size = head.length + Math.max(n - 1, 0) + listEnd.length;
-  for (let i = 0; i < n; i++) {
-    encoded[i] = items.encode(list.items[i], served.jsonOnly);
-    size += encoded[i].length;
-  }
-  const body = Buffer.allocUnsafe(size);
-  body.set(head, 0);
-  let at = head.length;
-  for (let i = 0; i < n; i++) {
-    if (i > 0) body[at++] = 0x2c; // ','
-    body.set(encoded[i], at);
-    at += encoded[i].length;
-  }
-  body.set(listEnd, at);
-  return body;
+  return [head, items.encodeItems(list.items, served.jsonOnly), listEnd];
 }
 
 const listEnd = Buffer.from(']}\n');

@@ -33,6 +33,20 @@ export function writeJSONBody(res: ServerResponse, code: number, body: string | 
 }
 
 /**
+ * Writes a JSON body given as pieces (a LIST's head, items and end), in one write to the socket:
+ * the pieces are not copied into one buffer first.
+ */
+export function writeJSONPieces(res: ServerResponse, code: number, pieces: Uint8Array[]): void {
+  let length = 0;
+  for (const p of pieces) length += p.length;
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': length });
+  // Corked until end() (which uncorks fully): the pieces leave in one writev.
+  res.cork();
+  for (let i = 0; i < pieces.length - 1; i++) res.write(pieces[i]);
+  res.end(pieces[pieces.length - 1]);
+}
+
+/**
  * WriteObjectNegotiated for JSON: the object as Go's serializer writes it, json.Encoder's line or
  * (pretty) json.MarshalIndent's bytes.
  */

@@ -35,7 +35,15 @@ export interface WatchToServe {
    * The request context the watcher listens to: cancelled when the handler returns. `expired`
    * (WatchRequestContext's) tells a watcher closed by the deadline from one closed otherwise.
    */
-  ctx: { cancel(): void; readonly expired?: boolean };
+  ctx: {
+    cancel(): void;
+    readonly expired?: boolean;
+    /**
+     * WatchRequestContext's: tells `follower` last when the context ends, as a timer armed now for
+     * the same deadline would fire; false when the context cannot (ended, or followed already).
+     */
+    setDeadlineFollower?(follower: { contextDone(): void } | undefined): boolean;
+  };
   /** The handler's timeout (timeoutSeconds, else the random minRequestTimeout-based one); 0: none. */
   timeoutMs: number;
 }
@@ -105,7 +113,8 @@ export class WatchEventEncoder {
   constructor(
     private readonly served: ServeWatchOptions['served'],
     private readonly encoding: Pick<NegotiatedEncoding, 'convert' | 'tableOptions'>,
-    private readonly now: () => number,
+    /** time.Now for AGE cells: a function, or the clock itself (no closure per watch). */
+    private readonly now: (() => number) | Pick<Clock, 'now'>,
   ) {
     this.encoderIdentifier = jsonCodecIdentifier(groupVersionOf(served));
     // The watch's own copy: NoHeaders flips after the first Table.
@@ -171,7 +180,7 @@ export class WatchEventEncoder {
         withTypeMeta(object, this.served),
         { convert: this.encoding.convert, tableOptions: this.tableOptions },
         this.served,
-        this.now(),
+        typeof this.now === 'function' ? this.now() : this.now.now(),
         this.tableOptions?.noHeaders ?? false,
       );
     } catch {
@@ -221,7 +230,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
   ) {
     this.result = watch.watcher.resultChan();
     this.channel = this.result instanceof Channel ? this.result : undefined;
-    this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? (() => o.clock.now()));
+    this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? o.clock);
     res.on('close', this.onClose);
     res.on('drain', this.onDrain);
     // A failed write means the client is gone; never an unhandled 'error'.
@@ -231,7 +240,10 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
       this.finish('disconnected');
       return;
     }
-    if (watch.timeoutMs > 0)
+    // The handler's timeout is the context's deadline (openWatch makes both of one timeoutMs): the
+    // context's timer tells this handler after everything else it ends, as a second timer armed
+    // now would fire; one timer per watch, not two (an idle watch holds little else).
+    if (watch.timeoutMs > 0 && watch.ctx.setDeadlineFollower?.(this) !== true)
       this.timer = o.clock.afterFunc(watch.timeoutMs, () => this.finish('timeout'));
     // Begin the stream: headers out before the first event (kubectl logs nothing until then).
     res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Transfer-Encoding': 'chunked' });
@@ -242,6 +254,11 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
   /** Why the handler returned; undefined while it serves. */
   get closed(): WatchCloseReason | undefined {
     return this.closeReason;
+  }
+
+  /** The context's deadline passed (as its follower): the timeout. */
+  contextDone(): void {
+    this.finish('timeout');
   }
 
   private readonly onClose = (): void => this.finish('disconnected');
@@ -322,6 +339,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
       closedBy === 'resultClosed' && this.watch.ctx.expired === true ? 'timeout' : closedBy;
     this.closeReason = reason;
     this.timer?.stop();
+    this.watch.ctx.setDeadlineFollower?.(undefined);
     if (this.recvParked) this.channel?.cancelRecv(this);
     this.cancelRecv?.();
     this.cancelRecv = undefined;

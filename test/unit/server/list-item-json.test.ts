@@ -67,3 +67,54 @@ describe('ListItemJSON', () => {
     assert.match(memo.encode(v8, false).toString(), /"resourceVersion":"8"/);
   });
 });
+
+describe('ListItemJSON.encodeItems', () => {
+  const pods = Array.from({ length: 6 }, (_, i) => pod(`p${i}`));
+  const joined = (items: KubeObject[], keepTypeMeta: boolean): string =>
+    items
+      .map((o) => goJsonMarshal((keepTypeMeta ? o : withoutTypeMeta(o)) as unknown as GoJsonValue))
+      .join(',');
+  const replaced = [
+    ...pods.slice(0, 3),
+    pod('p3', { status: { phase: 'Running' } }),
+    ...pods.slice(4),
+  ];
+  // Each case: the lists encoded before (in order), then the list checked: its bytes are the
+  // items' JSON joined by commas, and `shared` says whether they are a view of an earlier body.
+  const cases: { name: string; before: KubeObject[][]; list: KubeObject[]; shared: boolean }[] = [
+    { name: 'no items', before: [], list: [], shared: false },
+    { name: 'a first list', before: [], list: pods, shared: false },
+    { name: 'the same items again', before: [pods], list: pods, shared: true },
+    { name: 'a run inside an earlier list', before: [pods], list: pods.slice(2, 5), shared: true },
+    { name: 'one item', before: [pods], list: [pods[4]], shared: true },
+    { name: 'one item replaced', before: [pods], list: replaced, shared: false },
+    {
+      name: 'after a replaced item, the new list',
+      before: [pods, replaced],
+      list: replaced,
+      shared: true,
+    },
+    { name: 'the old list after the new one', before: [pods, replaced], list: pods, shared: false },
+    { name: 'another order', before: [pods], list: [...pods].reverse(), shared: false },
+    { name: 'a gap', before: [pods], list: [pods[0], pods[2]], shared: false },
+  ];
+  for (const keepTypeMeta of [false, true]) {
+    for (const c of cases) {
+      it(`${c.name} (keepTypeMeta=${keepTypeMeta})`, () => {
+        const memo = new ListItemJSON();
+        const bodies = c.before.map((l) => memo.encodeItems(l, keepTypeMeta));
+        const got = memo.encodeItems(c.list, keepTypeMeta);
+        assert.strictEqual(Buffer.from(got).toString(), joined(c.list, keepTypeMeta));
+        const shared = bodies.some((b) => b.length > 0 && b.buffer === got.buffer);
+        assert.strictEqual(shared, c.shared, 'a view of an earlier body');
+        // The memo keeps each item's own JSON, whatever body it now lives in.
+        for (const o of c.list) {
+          const want = goJsonMarshal(
+            (keepTypeMeta ? o : withoutTypeMeta(o)) as unknown as GoJsonValue,
+          );
+          assert.strictEqual(memo.encode(o, keepTypeMeta).toString(), want);
+        }
+      });
+    }
+  }
+});

@@ -166,4 +166,35 @@ describe('objects: PodGenerator', () => {
   it('newUID draws 128 bits from the seed', () => {
     assert.strictEqual(newUID(new SeededRandom(5)), newUID(new SeededRandom(5)));
   });
+
+  // The same seed keeps giving the same UIDs (traces and seeded servers replay byte for byte):
+  // the first two UIDs of each seed, as the four-digit table wrote them before the two-digit one.
+  const uidCases: { seed: number; uids: [string, string] }[] = [
+    {
+      seed: 0,
+      uids: ['4434b462-0015-4c37-b928-5b08256d8104', '77a2cbd4-8b88-4631-9d81-1d5fa623e7e6'],
+    },
+    {
+      seed: 1,
+      uids: ['a087eaf3-00b3-49c9-8706-c4ebfb2627fd', 'f7e79d2b-47f6-4630-9ce3-01f0b8829f5c'],
+    },
+    {
+      seed: 5,
+      uids: ['b09516ac-c5d2-40cf-b842-637e9f88a5b5', '15cb8d37-9798-4f1c-b858-9eeb75465153'],
+    },
+    {
+      seed: 42,
+      uids: ['99e1ef7c-72c3-4b8a-9a3b-32c0ab73b0ad', '2cc09a8a-86ce-44d3-85f2-45149fef4401'],
+    },
+    {
+      seed: 4294967295,
+      uids: ['e57bf3d3-3081-45a4-b735-0390f1ade904', 'd8616a2f-8a05-4437-ae35-198d79bf17c9'],
+    },
+  ];
+  for (const c of uidCases) {
+    it(`newUID of seed ${c.seed}: the same UIDs as ever`, () => {
+      const r = new SeededRandom(c.seed);
+      assert.deepStrictEqual([newUID(r), newUID(r)], c.uids);
+    });
+  }
 });
