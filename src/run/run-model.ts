@@ -495,6 +495,12 @@ export interface ClientWatchRequest {
   /** A new watch after this client's previous one ended, with no LIST between. */
   restart?: { after: number; fromLastRv: boolean };
   /**
+   * A LIST sent as a watch (relist-rule.ts isListByWatch): client-go's List streams when
+   * WatchListClient is on; `after`: the watch (index into requests) that had ended before it, as
+   * when a reflector's WatchList failed and it fell back to LIST. No restart.
+   */
+  listByWatch?: { after?: number };
+  /**
    * A WatchList client's relist (relist-rule.ts): a sendInitialEvents=true watch soon after its
    * previous watch ended early or with a 410 (then it is no restart).
    */
