@@ -482,6 +482,18 @@ export class ClientsView {
         }),
       );
     }
+    if (w.listByWatch) {
+      const prev =
+        w.listByWatch.after === undefined
+          ? undefined
+          : (c.requests[w.listByWatch.after] as ClientWatchRequest);
+      lines.push(
+        h('div', {
+          class: 'restart',
+          text: `a LIST sent as a watch (sendInitialEvents, no timeoutSeconds): client-go's List streams when WatchListClient is on${prev?.end ? `; sent after the watch of ${formatVirtualTime(prev.at)} ended (${endLabels[prev.end.how]}), as a reflector falls back to LIST when its WatchList fails` : ''}`,
+        }),
+      );
+    }
     if (w.relist) {
       const prev = c.requests[w.relist.afterWatch] as ClientWatchRequest;
       lines.push(
@@ -492,11 +504,19 @@ export class ClientsView {
       );
     }
     if (states.length) lines.push(h('div', { text: `states: ${states.join(' → ')}` }));
+    // Open at the end of the run: its figures are the run's last (scrubbed back, how it stands).
+    if (!w.end && w.watcherId !== undefined && this.at >= (this.model?.durationMs ?? 0))
+      lines.push(
+        h('div', {
+          class: 'hint',
+          text: `still open at the end of the run · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'}`,
+        }),
+      );
     if (ended && w.end)
       lines.push(
         h('div', {
           class: 'hint',
-          text: `${w.watcherId === undefined ? `answered at ${formatVirtualTime(w.end.at)}${w.end.at > w.at ? `, after ${formatVirtualTime(w.end.at - w.at)}` : ''}, with no watcher` : `ended at ${formatVirtualTime(w.end.at)}`}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'} (end of run)` : ''}`,
+          text: `${w.watcherId === undefined ? `answered at ${formatVirtualTime(w.end.at)}${w.end.at > w.at ? `, after ${formatVirtualTime(w.end.at - w.at)}` : ''}, with no watcher` : `ended at ${formatVirtualTime(w.end.at)}`}: ${w.end.text}${w.watcherId !== undefined ? ` · ${formatCount(w.received)} events and bookmarks read, last RV ${w.lastRv || '—'}` : ''}`,
         }),
       );
     return h('li', { class: `client-request watch${w.relist ? ' is-relist' : ''}` }, ...lines);

@@ -2,10 +2,11 @@
 // that decided (delegator.go shouldDelegateList), the etcd calls one LIST made with the limit asked
 // (store.go GetList doubles it while filtering leaves a call short), fetched/evaluated/returned,
 // RangeStream, fallbacks and freshness waits, the continue token issued (decoded by the host on
-// request) and remainingItemCount; rows at the scrubber's time (not sent yet, in progress,
-// answered).
+// request) and remainingItemCount; rows and the detail at the scrubber's time (not sent yet, in
+// progress, answered), with only the figures true by then (src/run/views/list-at-time.ts).
 import type { ContinueTokenExplanation, ListRecord, PanelModel } from '../src/protocol';
 import { formatVirtualTime } from '../src/run/views/watcher-states';
+import { listFiguresAt, listProgressAt, type ListFigures } from '../src/run/views/list-at-time';
 import { listEtcdRequests, listEtcdRequestsText } from '../src/run/views/list-etcd-requests';
 import { formatCount, plural } from '../src/format/count-text';
 import { shortClientName } from '../src/run/views/client-name';
@@ -46,9 +47,9 @@ export function requestCellText(request: string): string {
  * The Rule cell: the delegation rule; a fallback's words, which the rule repeats after it, are
  * left to the Fallback column beside it (the whole rule is in the tooltip and the detail pane).
  */
-function ruleCellText(l: ListRecord): string {
-  const then = l.rule.indexOf(' (then ');
-  return then >= 0 && l.fallbacks.length > 0 ? `${l.rule.slice(0, then)} → Fallback` : l.rule;
+function ruleCellText(rule: string, fallbacks: readonly string[]): string {
+  const then = rule.indexOf(' (then ');
+  return then >= 0 && fallbacks.length > 0 ? `${rule.slice(0, then)} → Fallback` : rule;
 }
 
 interface PageBar {
@@ -58,17 +59,12 @@ interface PageBar {
   error?: boolean;
 }
 
-/** Where a LIST stands at `at`: not sent yet, in progress, or answered. */
-function progressAt(l: ListRecord, at: number): 'future' | 'running' | 'done' {
-  if (l.at > at) return 'future';
-  if (l.endedAt !== undefined && l.endedAt > at) return 'running';
-  return 'done';
-}
-
-function waitText(l: ListRecord): string {
-  if (l.waits.length === 0) return '—';
-  const ms = l.waits.reduce((a, w) => a + w.waitedMs, 0);
-  const timedOut = l.waits.some((w) => w.outcome === 'timeout');
+function waitText(f: ListFigures): string {
+  if (f.progress === 'future') return '';
+  if (f.waiting) return `waiting since ${formatVirtualTime(f.waiting.since)}`;
+  if (f.waits.length === 0) return '—';
+  const ms = f.waits.reduce((a, w) => a + w.waitedMs, 0);
+  const timedOut = f.waits.some((w) => w.outcome === 'timeout');
   return `${formatCount(ms)} ms${timedOut ? ' (timed out)' : ''}`;
 }
 
@@ -97,8 +93,8 @@ const legend: Array<[string, string]> = [
 ];
 
 /** The pages of a LIST as bars: the limit asked (outline) and what came back (filled). */
-function pageBars(list: ListRecord): PageBar[] {
-  if (list.pages && list.pages.length > 0) {
+function pageBars(list: ListFigures): PageBar[] {
+  if (list.pages.length > 0) {
     return list.pages.map((p, i) => ({
       limit: p.limitAsked,
       got: p.fetched,
@@ -107,7 +103,7 @@ function pageBars(list: ListRecord): PageBar[] {
   }
   return list.etcdRequests.map((p, i) => ({
     limit: p.limit,
-    got: p.kvs,
+    got: p.answered ? p.kvs : 0,
     error: !!p.error,
     title: `request ${i + 1}: ${p.operation} ${p.key} limit ${p.limit || 'none'}, ${p.kvs} keys returned, count ${p.count}, revision ${p.revision}${p.error ? `, error ${p.error}` : ''}`,
   }));
@@ -160,11 +156,39 @@ function limitBars(bars: PageBar[]): SVGSVGElement {
   return svg;
 }
 
-/** Fetched / evaluated: the engine's counts; a real cluster's are not seen (a probe). */
-function fetchedText(l: ListRecord): string {
-  return l.servedBy === 'cluster'
-    ? '— / —'
-    : `${formatCount(l.fetched)} / ${formatCount(l.evaluated)}`;
+/**
+ * Fetched / evaluated / returned: the engine's counts; a real cluster's are not seen (a probe);
+ * blank before the storage answered.
+ */
+function fetchedText(l: ListRecord, f: ListFigures): string {
+  if (f.progress === 'future') return '';
+  if (l.servedBy === 'cluster')
+    return `— / — / ${f.returned === undefined ? '…' : formatCount(f.returned)}`;
+  if (f.fetched === undefined || f.evaluated === undefined || f.returned === undefined) return '…';
+  return `${formatCount(f.fetched)} / ${formatCount(f.evaluated)} / ${formatCount(f.returned)}`;
+}
+
+/** What the detail draws of a LIST at a moment: it is drawn again when this changes. */
+function figuresKey(f: ListFigures): string {
+  return [
+    f.progress,
+    f.servedBy,
+    f.rule,
+    f.fetched,
+    f.etcdRequests.length,
+    f.etcdRequests.filter((r) => r.answered).length,
+    f.pages.length,
+    f.waits.length,
+    f.waiting?.since,
+    f.fallbacks.length,
+  ].join('|');
+}
+
+/** The Served by column: the answer's, or where the LIST stands. */
+function servedText(f: ListFigures): string | undefined {
+  if (f.progress === 'future') return 'not sent yet';
+  if (f.progress === 'running') return 'in progress';
+  return undefined;
 }
 
 export class ListsView {
@@ -183,6 +207,8 @@ export class ListsView {
     attrs: { 'aria-live': 'polite' },
   });
   private pendingDecode: { requestId: number; slot: HTMLElement } | undefined;
+  /** figuresKey of the detail drawn. */
+  private shownKey = '';
 
   constructor(options: ListsViewOptions) {
     this.options = options;
@@ -190,7 +216,7 @@ export class ListsView {
     this.table = new VirtualTable<ListRecord>({
       label: 'LIST requests',
       rowKey: (l) => l.id,
-      rowClass: (l) => (progressAt(l, this.at) === 'future' ? 'future' : ''),
+      rowClass: (l) => (listProgressAt(l, this.at) === 'future' ? 'future' : ''),
       onSelect: (l) => {
         this.show(l);
         this.options.onSelect(l.id);
@@ -239,9 +265,8 @@ export class ListsView {
           width: '4.8em',
           wrap: true,
           render: (l, c) => {
-            const p = progressAt(l, this.at);
-            if (p === 'future') c.textContent = 'not sent yet';
-            else if (p === 'running') c.textContent = 'in progress';
+            const text = servedText(listFiguresAt(l, this.at));
+            if (text !== undefined) c.textContent = text;
             else
               c.appendChild(h('span', { class: `served served-${l.servedBy}`, text: l.servedBy }));
           },
@@ -253,8 +278,10 @@ export class ListsView {
           width: 'minmax(9em, 3fr)',
           wrap: true,
           render: (l, c) => {
-            c.textContent = ruleCellText(l);
-            c.title = l.rule;
+            const f = listFiguresAt(l, this.at);
+            const rule = f.rule ?? '';
+            c.textContent = ruleCellText(rule, f.fallbacks);
+            c.title = rule;
           },
           sortKey: (l) => l.rule,
         },
@@ -265,8 +292,9 @@ export class ListsView {
           align: 'end',
           description: listEtcdRequestsText,
           render: (l, c) => {
-            const n = listEtcdRequests(l);
-            c.textContent = n ? String(n) : '—';
+            const f = listFiguresAt(l, this.at);
+            const n = f.etcdRequests.length;
+            c.textContent = f.progress === 'future' ? '' : n ? String(n) : '—';
           },
           sortKey: (l) => listEtcdRequests(l),
         },
@@ -277,7 +305,7 @@ export class ListsView {
           align: 'end',
           wrap: true,
           render: (l, c) => {
-            c.textContent = `${fetchedText(l)} / ${formatCount(l.returned)}`;
+            c.textContent = fetchedText(l, listFiguresAt(l, this.at));
           },
           sortKey: (l) => l.returned,
         },
@@ -288,8 +316,20 @@ export class ListsView {
           wrap: true,
           description: 'Answered with one RangeStream (1.37 EtcdRangeStream)',
           render: (l, c) => {
-            c.textContent = l.streamed ? 'yes' : l.stream ? l.stream.decision : '—';
-            c.title = l.stream?.reason ?? '';
+            const f = listFiguresAt(l, this.at);
+            // The store's stream decision is known with its answer.
+            const known = f.fetched !== undefined || f.answered;
+            c.textContent =
+              f.progress === 'future'
+                ? ''
+                : !known
+                  ? '…'
+                  : l.streamed
+                    ? 'yes'
+                    : l.stream
+                      ? l.stream.decision
+                      : '—';
+            c.title = known ? (l.stream?.reason ?? '') : '';
           },
           sortKey: (l) => (l.streamed ? 1 : 0),
         },
@@ -300,8 +340,10 @@ export class ListsView {
           wrap: true,
           description: 'Fallbacks while serving it (to etcd, or none: 429)',
           render: (l, c) => {
-            c.textContent = l.fallbacks.length ? l.fallbacks.join('; ') : '—';
-            c.title = l.fallbacks.join('\n');
+            const f = listFiguresAt(l, this.at);
+            c.textContent =
+              f.progress === 'future' ? '' : f.fallbacks.length ? f.fallbacks.join('; ') : '—';
+            c.title = f.fallbacks.join('\n');
           },
           sortKey: (l) => l.fallbacks.length,
         },
@@ -313,7 +355,7 @@ export class ListsView {
           wrap: true,
           description: 'Time waiting for the watch cache to be fresh (waitUntilFreshAndBlock)',
           render: (l, c) => {
-            c.textContent = waitText(l);
+            c.textContent = waitText(listFiguresAt(l, this.at));
           },
           sortKey: (l) => l.waits.reduce((a, w) => a + w.waitedMs, 0),
         },
@@ -322,8 +364,9 @@ export class ListsView {
           title: 'Continue',
           width: '9em',
           render: (l, c) => {
-            c.textContent = l.continue ? shortToken(l.continue) : '—';
-            c.title = l.continue;
+            const f = listFiguresAt(l, this.at);
+            c.textContent = !f.answered ? '' : l.continue ? shortToken(l.continue) : '—';
+            c.title = f.answered ? l.continue : '';
           },
           sortKey: (l) => l.continue,
         },
@@ -390,21 +433,24 @@ export class ListsView {
     this.table.refresh();
     this.updateCount();
     this.updateProgress();
+    const list = this.model?.lists.find((l) => l.id === this.selectedId);
+    // The detail is drawn again only when a figure in it changed at the new time.
+    if (list && figuresKey(listFiguresAt(list, at)) !== this.shownKey) this.show(list);
   }
 
   private updateProgress(): void {
     const list = this.model?.lists.find((l) => l.id === this.selectedId);
     if (!list) return;
-    const p = progressAt(list, this.at);
+    const p = listProgressAt(list, this.at);
     const answered =
       list.endedAt !== undefined
         ? ` at ${formatVirtualTime(list.endedAt)}`
         : ' by the end of the run';
     this.progressLine.textContent =
       p === 'future'
-        ? `At ${formatVirtualTime(this.at)}: not sent yet (it is sent at ${formatVirtualTime(list.at)}); below, how it was served.`
+        ? `At ${formatVirtualTime(this.at)}: not sent yet (it is sent at ${formatVirtualTime(list.at)}).`
         : p === 'running'
-          ? `At ${formatVirtualTime(this.at)}: in progress (answered${answered}); below, how it was served.`
+          ? `At ${formatVirtualTime(this.at)}: in progress (answered${answered}); below, what was known by then.`
           : `At ${formatVirtualTime(this.at)}: answered${answered}.`;
   }
 
@@ -478,64 +524,87 @@ export class ListsView {
   private show(list: ListRecord): void {
     this.selectedId = list.id;
     this.updateProgress();
+    const f = listFiguresAt(list, this.at);
+    this.shownKey = figuresKey(f);
+    // Not true yet at the scrubber's time: the answer's figures wait for the answer.
+    const notYet = f.progress === 'future' ? '— (not sent yet)' : '… (not answered yet)';
     const facts: Array<[string, string]> = [
       ['Request', list.request],
-      ['Served by', list.servedBy],
-      ['Rule', list.rule],
-      ['Fetched / evaluated / returned', `${fetchedText(list)} / ${formatCount(list.returned)}`],
-      ['resourceVersion', list.resourceVersion || '—'],
+      [
+        'Served by',
+        f.answered
+          ? list.servedBy
+          : f.progress === 'running' && f.servedBy !== undefined
+            ? `in progress (${f.servedBy === 'cache' ? 'sent to the watch cache' : f.servedBy === 'etcd' ? (f.fallbacks.length ? 'fell back to etcd' : 'sent to etcd') : f.servedBy})`
+            : (servedText(f) ?? ''),
+      ],
+      ['Rule', f.rule ?? (f.progress === 'future' ? '— (not sent yet)' : '… (not decided yet)')],
+      [
+        'Fetched / evaluated / returned',
+        f.fetched !== undefined || f.answered ? fetchedText(list, f) : notYet,
+      ],
+      ['resourceVersion', f.answered ? list.resourceVersion || '—' : notYet],
       [
         'remainingItemCount',
-        list.remainingItemCount === undefined
-          ? '— (not set)'
-          : formatCount(list.remainingItemCount),
+        !f.answered
+          ? notYet
+          : list.remainingItemCount === undefined
+            ? '— (not set)'
+            : formatCount(list.remainingItemCount),
       ],
     ];
     facts.splice(1, 0, ['Client', list.client ?? "the watch cache's own reflector"]);
-    if (list.endedAt !== undefined)
+    if (f.answered && list.endedAt !== undefined)
       facts.push([
         'Answered',
         `${formatVirtualTime(list.endedAt)} (${formatVirtualTime(list.endedAt - list.at)} later)`,
       ]);
-    if (list.stream)
+    const storageAnswered = f.answered || f.fetched !== undefined;
+    if (storageAnswered && list.stream)
       facts.push([
         'RangeStream',
         `${list.stream.decision}: ${list.stream.reason}${list.stream.recheckAt !== undefined ? ` (re-checked at ${formatVirtualTime(list.stream.recheckAt)})` : ''}`,
       ]);
-    else if (list.streamed) facts.push(['RangeStream', 'answered with one RangeStream']);
-    if (list.error)
+    else if (storageAnswered && list.streamed)
+      facts.push(['RangeStream', 'answered with one RangeStream']);
+    if (f.answered && list.error)
       facts.push(['Error', `${list.error.code} ${list.error.reason}: ${list.error.message}`]);
     const tokenSlot = h('div', { class: 'token-slot' });
-    const tokenBlock = list.continue
-      ? h(
-          'div',
-          { class: 'token' },
-          h('code', { class: 'token-text', text: list.continue }),
-          button(
-            {
-              label: 'Decode this continue token',
-              appearance: 'secondary',
-              onClick: () => {
-                this.pendingDecode = {
-                  requestId: this.options.onDecode(list.id, list.continue),
-                  slot: tokenSlot,
-                };
-                replaceChildren(tokenSlot, h('p', { class: 'hint', text: 'Decoding…' }));
-              },
-            },
-            'Decode',
-          ),
-          tokenSlot,
-        )
-      : h('p', {
+    const tokenBlock = !f.answered
+      ? h('p', {
           class: 'hint',
-          text: 'No continue token: this was the last page (or the LIST was not paged).',
-        });
+          text: `Not answered at ${formatVirtualTime(this.at)}: the continue token comes with the answer.`,
+        })
+      : list.continue
+        ? h(
+            'div',
+            { class: 'token' },
+            h('code', { class: 'token-text', text: list.continue }),
+            button(
+              {
+                label: 'Decode this continue token',
+                appearance: 'secondary',
+                onClick: () => {
+                  this.pendingDecode = {
+                    requestId: this.options.onDecode(list.id, list.continue),
+                    slot: tokenSlot,
+                  };
+                  replaceChildren(tokenSlot, h('p', { class: 'hint', text: 'Decoding…' }));
+                },
+              },
+              'Decode',
+            ),
+            tokenSlot,
+          )
+        : h('p', {
+            class: 'hint',
+            text: 'No continue token: this was the last page (or the LIST was not paged).',
+          });
     const th = (t: string, num = false) =>
       h('th', { text: t, class: num ? 'num' : '', attrs: { scope: 'col' } });
     const td = (t: string, num = false) => h('td', { text: t, class: num ? 'num' : '' });
     const pagesTable =
-      list.pages && list.pages.length > 0
+      f.pages.length > 0
         ? h(
             'table',
             { class: 'plain', attrs: { 'aria-label': 'etcd calls of the LIST' } },
@@ -558,7 +627,7 @@ export class ListsView {
             h(
               'tbody',
               {},
-              ...list.pages.map((p, i) =>
+              ...f.pages.map((p, i) =>
                 h(
                   'tr',
                   {},
@@ -576,7 +645,7 @@ export class ListsView {
           )
         : undefined;
     const requestsTable =
-      list.etcdRequests.length > 0
+      f.etcdRequests.length > 0
         ? h(
             'table',
             { class: 'plain', attrs: { 'aria-label': 'etcd requests' } },
@@ -600,19 +669,20 @@ export class ListsView {
             h(
               'tbody',
               {},
-              ...list.etcdRequests.map((p, i) =>
+              ...f.etcdRequests.map((p, i) =>
                 h(
                   'tr',
-                  { class: p.error ? 'error' : '' },
+                  { class: p.error && p.answered ? 'error' : '' },
                   td(String(i + 1), true),
                   td(formatVirtualTime(p.at), true),
                   td(p.operation),
                   td(`${visibleText(p.key)}${p.rangeEnd ? ` … ${visibleText(p.rangeEnd)}` : ''}`),
                   td(p.limit ? formatCount(p.limit) : 'none', true),
-                  td(formatCount(p.kvs), true),
-                  td(formatCount(p.count), true),
+                  // Sent, its answer still to come at the scrubber's time.
+                  td(p.answered ? formatCount(p.kvs) : '…', true),
+                  td(p.answered ? formatCount(p.count) : '…', true),
                   td(String(p.revision), true),
-                  td(`${p.latencyMs} ms`, true),
+                  td(p.answered ? `${p.latencyMs} ms` : '…', true),
                 ),
               ),
             ),
@@ -621,35 +691,52 @@ export class ListsView {
     // Bars for reads of the collection (the paging loop, or a RangeStream); a consistent read's
     // getCurrentResourceVersion alone has no limit or keys to draw.
     const bars =
-      list.pages?.length ||
-      list.etcdRequests.some((r) => r.operation === 'list' || r.operation === 'listStream')
-        ? pageBars(list)
+      f.pages.length ||
+      f.etcdRequests.some((r) => r.operation === 'list' || r.operation === 'listStream')
+        ? pageBars(f)
         : [];
+    const etcdCount = f.etcdRequests.length;
     const waits =
       list.servedBy === 'cluster'
         ? h('p', {
             class: 'hint',
             text: 'Not seen: a real cluster’s waits and fallbacks happen inside it.',
           })
-        : list.waits.length === 0 && list.fallbacks.length === 0
-          ? h('p', { class: 'hint', text: 'No freshness wait and no fallback.' })
-          : h(
-              'ul',
-              { class: 'waits' },
-              ...list.waits.map((w) =>
-                h('li', {
-                  text: `${formatVirtualTime(w.at)}: waited ${w.waitedMs} ms for RV ${w.rv}: ${w.outcome}`,
-                }),
-              ),
-              ...list.fallbacks.map((f) => h('li', { text: `fallback: ${f}` })),
-            );
+        : f.progress === 'future'
+          ? h('p', { class: 'hint', text: 'Not sent yet.' })
+          : f.waits.length === 0 && f.fallbacks.length === 0 && !f.waiting
+            ? h('p', {
+                class: 'hint',
+                text: f.answered
+                  ? 'No freshness wait and no fallback.'
+                  : `No freshness wait and no fallback by ${formatVirtualTime(this.at)}.`,
+              })
+            : h(
+                'ul',
+                { class: 'waits' },
+                ...f.waits.map((w) =>
+                  h('li', {
+                    text: `${formatVirtualTime(w.at)}: waited ${w.waitedMs} ms for RV ${w.rv}: ${w.outcome}`,
+                  }),
+                ),
+                ...(f.waiting
+                  ? [
+                      h('li', {
+                        text: `${formatVirtualTime(f.waiting.since)}: waiting for RV ${f.waiting.rv} (up to 3 s)`,
+                      }),
+                    ]
+                  : []),
+                ...f.fallbacks.map((t) => h('li', { text: `fallback: ${t}` })),
+              );
     replaceChildren(
       this.detail,
       h(
         'h2',
         {},
         `LIST at ${formatVirtualTime(list.at)} `,
-        h('span', { class: `served served-${list.servedBy}`, text: list.servedBy }),
+        f.answered
+          ? h('span', { class: `served served-${list.servedBy}`, text: list.servedBy })
+          : h('span', { class: 'served', text: servedText(f) ?? '' }),
       ),
       this.progressLine,
       h(
@@ -662,8 +749,8 @@ export class ListsView {
       ),
       h('h3', {
         text: bars.length
-          ? list.pages?.length && listEtcdRequests(list) > bars.length
-            ? `${plural(bars.length, 'range read')} of the storage GetList that answered (of ${plural(listEtcdRequests(list), 'etcd request')} for this LIST: the table below has them all): the limit asked, and what came back`
+          ? f.pages.length && etcdCount > bars.length
+            ? `${plural(bars.length, 'range read')} of the storage GetList that answered (of ${plural(etcdCount, 'etcd request')} for this LIST: the table below has them all): the limit asked, and what came back`
             : `${plural(bars.length, 'etcd call')} within this LIST: the limit asked, and what came back`
           : 'etcd calls',
       }),
@@ -692,11 +779,13 @@ export class ListsView {
           )
         : h('p', {
             class: 'hint',
-            text: list.etcdRequests.length
-              ? `No collection read from etcd; ${plural(list.etcdRequests.length, 'etcd call')} (${[...new Set(list.etcdRequests.map((r) => r.operation))].join(', ')}): see the table below.`
+            text: etcdCount
+              ? `No collection read from etcd${f.answered ? '' : ` by ${formatVirtualTime(this.at)}`}; ${plural(etcdCount, 'etcd call')} (${[...new Set(f.etcdRequests.map((r) => r.operation))].join(', ')}): see the table below.`
               : list.servedBy === 'cluster'
                 ? 'Not seen: the cluster’s etcd calls happen inside it (its apiserver_storage_list_* and etcd_request_* metrics count them: Scrape Cluster Metrics…).'
-                : 'Served without reading etcd.',
+                : f.answered
+                  ? 'Served without reading etcd.'
+                  : `No etcd call by ${formatVirtualTime(this.at)}.`,
           }),
       h('h3', { text: 'Continue token issued' }),
       tokenBlock,
@@ -711,8 +800,8 @@ export class ListsView {
       requestsTable
         ? h(
             'details',
-            { class: 'etcd-requests', attrs: list.pages?.length ? {} : { open: true } },
-            h('summary', { text: `etcd requests (${listEtcdRequests(list)})` }),
+            { class: 'etcd-requests', attrs: f.pages.length ? {} : { open: true } },
+            h('summary', { text: `etcd requests (${etcdCount})` }),
             requestsTable,
           )
         : false,

@@ -283,6 +283,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       clock: this.clock,
       groupResource: this.groupResource,
       pathPrefix: o.pathPrefix,
+      // The registry's prefix (a CRD's is group/resource): GetCurrentResourceVersion lists it.
+      resourcePrefix: this.resourcePrefix,
       metrics: this.metrics,
       kubernetesVersion: this.profile.kubernetesVersion,
       features: { EtcdRangeStream: this.gates.EtcdRangeStream, WatchList: this.gates.WatchList },

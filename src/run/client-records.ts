@@ -6,7 +6,13 @@
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine';
 import { listEtcdRequests } from './views/list-etcd-requests';
-import { endedAfterListing, isWatchListRequest, relistsAfter, type RelistVia } from './relist-rule';
+import {
+  endedAfterListing,
+  isListByWatch,
+  isWatchListRequest,
+  relistsAfter,
+  type RelistVia,
+} from './relist-rule';
 import type {
   ClientListChain,
   ClientListCost,
@@ -216,6 +222,8 @@ function foldClient(
         text: track.closeReason || 'closed',
       };
     }
+    const listByWatch = isListByWatch(q.request);
+    if (listByWatch) w.listByWatch = {};
     if (lastWatch !== undefined && !listedSinceWatch) {
       const prev = requests[lastWatch] as ClientWatchRequest;
       // A WatchList client lists by watching: its new sendInitialEvents watch is its relist.
@@ -227,6 +235,7 @@ function foldClient(
         isWatchListRequest(q.request)
       )
         w.relist = { afterWatch: lastWatch, gapMs: w.at - prev.end.at, because: prev.end.how };
+      else if (prev.end && prev.end.at <= w.at && listByWatch) w.listByWatch = { after: lastWatch };
       else if (prev.end && prev.end.at <= w.at)
         w.restart = {
           after: lastWatch,

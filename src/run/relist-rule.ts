@@ -57,6 +57,25 @@ export function isWatchListRequest(requestURI: string): boolean {
 }
 
 /**
+ * A LIST client-go sent as a watch: sendInitialEvents=true from resourceVersion 0 without
+ * timeoutSeconds. client-go's List (dynamic/simple.go, gentype) streams through watchList when
+ * WatchListClient is on, with the list's options: a reflector's LIST from RV 0 (its
+ * relistResourceVersion before a sync) and no timeout; the reflector's own watches always carry
+ * timeoutSeconds (reflector.go: minWatchTimeout times a random 1–2). (The simulated WatchList
+ * clients send RV "" and no timeoutSeconds: reflector watches, as they stand for.)
+ */
+export function isListByWatch(requestURI: string): boolean {
+  const q = requestURI.indexOf('?');
+  if (q < 0) return false;
+  const p = new URLSearchParams(requestURI.slice(q + 1));
+  return (
+    p.get('sendInitialEvents') === 'true' &&
+    p.get('resourceVersion') === '0' &&
+    !p.has('timeoutSeconds')
+  );
+}
+
+/**
  * Whether a request sent at `at` relists after a watch that ended at `endedAt`, when that end was
  * early, expired or refused (the caller's reading of the end; a timeout or the client's own close
  * is no cause): sent at or after the end and at most relistWindowMs later.

@@ -329,6 +329,24 @@ export interface ListRecord {
   logged?: LoggedAnswer;
   /** What differs between `logged` and the engine's answer. */
   disagrees?: string[];
+  /**
+   * How the LIST stood while it ran, one step per change (the delegator's decision, a fallback,
+   * the storage's answer): src/run/views/list-at-time.ts reads them to leave blank, at an earlier
+   * moment, what was not yet true. Absent in a record made otherwise than by the fold.
+   */
+  steps?: ListStep[];
+}
+
+/** One change of a running LIST: what its row says from `at` until the next step or its answer. */
+export interface ListStep {
+  at: VirtualMs;
+  /** The target so far: the delegator's choice, then a fallback's, then what answered. */
+  servedBy: ListRecord['servedBy'];
+  rule: string;
+  /** How many of ListRecord.fallbacks had happened. */
+  fallbacks: number;
+  /** Set once the storage (the cache or the etcd3 store's GetList) had answered. */
+  answer?: { fetched: number; evaluated: number; returned: number };
 }
 
 export interface ListPageRecord {
@@ -493,6 +511,12 @@ export interface ClientWatchRequest {
   lastRv: number;
   /** A new watch after this client's previous one ended, with no LIST between. */
   restart?: { after: number; fromLastRv: boolean };
+  /**
+   * A LIST sent as a watch (relist-rule.ts isListByWatch): client-go's List streams when
+   * WatchListClient is on; `after`: the watch (index into requests) that had ended before it, as
+   * when a reflector's WatchList failed and it fell back to LIST. No restart.
+   */
+  listByWatch?: { after?: number };
   /**
    * A WatchList client's relist (relist-rule.ts): a sendInitialEvents=true watch soon after its
    * previous watch ended early or with a 410 (then it is no restart).

@@ -71,6 +71,7 @@ import { parseQuery } from '../request/list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
 import { statusBody, statusCode, type StorageOperation } from './status';
 import { auditStatusOf } from './response-status';
+import { onResponseEnd } from './response-end';
 import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
@@ -644,9 +645,16 @@ async function serve(
   )
     throw newGenericNotFound();
   if (!served.namespaced) info.namespace = '';
-  state.debugState.requestStarted(context, info.verb);
+  state.debugState.requestStarted(context, info.verb, {
+    at: resources.clock.now(),
+    groupResource: { group: served.group, resource: served.resource },
+  });
   if (info.verb === 'watch')
     res.once('close', () => state.debugState.watchEnded(context.requestId));
+  if (info.verb === 'list')
+    onResponseEnd(res, () =>
+      state.debugState.responseEnded(context.requestId, resources.clock.now(), auditStatusOf(res)),
+    );
   const handler = subresource ? subresource[info.verb] : verbHandlers[info.verb];
   if (
     !handler ||

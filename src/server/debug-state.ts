@@ -1,7 +1,8 @@
 // No upstream counterpart: `GET /debug/listwatch/v1/state`, the live engine as JSON. Resources and
 // watchers are read from the engine objects at the moment of the request; clients come from the
 // requests the server reports (requestStarted); recent lists are folded from the engine's
-// engine events by request id, as src/run/build-run-model.ts folds a trace. Memory is bounded:
+// engine events by request id, as src/run/build-run-model.ts folds a trace, and end with their
+// response (responseEnded: its status, and the latency the client saw). Memory is bounded:
 // the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
 // user agents, up to maxWatchersShown watchers in an answer.
 import { type EtcdMember, MemoryEtcd, type EngineEvent, type RequestContext } from '../engine';
@@ -10,6 +11,7 @@ import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
 import type { EtcdRequestRecord } from '../run/run-model';
 import type { WrittenWatchEvent } from './handlers/watch';
+import type { AuditResponseStatus } from './audit-log';
 
 /** What the state reads: the same world as the faults. */
 export type DebugWorld = Pick<FaultWorld, 'resources' | 'etcd'> & {
@@ -48,15 +50,26 @@ export interface RecentList {
   resourceVersion?: string;
   resourceVersionMatch?: string;
   limit?: number;
-  /** The delegator's choice: cache, etcd, or rejected. */
+  /**
+   * What served it: the delegator's choice (cache, etcd, or rejected), then etcd when the cache
+   * fell back to it (`fallback` "true").
+   */
   servedBy?: string;
   rule?: string;
+  /** The delegator's fallback: "true" (etcd was asked), "skipped" (429 instead). */
   fallback?: string;
   fromCache?: { fetched: number; returned: number; index: string };
   pages: number;
   returned?: number;
+  /** The response's HTTP status code, once it ended. */
+  status?: number;
+  /**
+   * From the request reaching its handler to its response's last byte: what the client waited
+   * (a consistent read's wait for the cache and a fallback included), less the network.
+   */
   latencyMs?: number;
-  error?: { code: number; message: string };
+  /** The Status the response answered with (code ≥ 400), or the engine's error. */
+  error?: { code: number; reason?: string; message: string };
   etcdCalls: ListEtcdCall[];
   /** etcd requests beyond maxEtcdCallsPerList, counted. */
   etcdCallsOmitted: number;
@@ -84,8 +97,8 @@ export class DebugState {
   private readonly maxClients: number;
   private readonly maxWatchersShown: number;
   private readonly clients = new Map<string, ClientCounts>();
-  /** Request id -> its context, for the recent requests only (the lists' owners). */
-  private readonly requests = new Map<number, RequestContext>();
+  /** Request id -> its context and start, for the recent requests only (the lists' owners). */
+  private readonly requests = new Map<number, { ctx: RequestContext; at?: number }>();
   /** By request id, oldest first (Map insertion order). */
   private readonly lists = new Map<number, RecentList>();
   /** What each open HTTP watch wrote to its client, by request id (dropped when it ends). */
@@ -99,8 +112,16 @@ export class DebugState {
     this.maxWatchersShown = o.maxWatchersShown ?? 1000;
   }
 
-  /** A request reached a handler: `verb` is its RequestInfo verb (list, watch, get, create, …). */
-  requestStarted(ctx: RequestContext, verb: string): void {
+  /**
+   * A request reached a handler: `verb` is its RequestInfo verb (list, watch, get, create, …).
+   * `served`: the clock's now() then and the resource, from the server: a LIST is a recent list
+   * from now on (one refused before storage too), its latency running to responseEnded.
+   */
+  requestStarted(
+    ctx: RequestContext,
+    verb: string,
+    served?: { at: number; groupResource: { group: string; resource: string } },
+  ): void {
     const kind = requestKind(verb);
     let c = this.clients.get(ctx.client);
     if (c === undefined) {
@@ -113,17 +134,37 @@ export class DebugState {
     }
     c[kind]++;
     if (kind !== 'lists') return;
-    this.requests.set(ctx.requestId, ctx);
+    this.requests.set(ctx.requestId, served === undefined ? { ctx } : { ctx, at: served.at });
     // Twice the lists kept: a list's context may arrive before or after its first event.
     if (this.requests.size > this.maxLists * 2) {
       const oldest = this.requests.keys().next().value as number;
       this.requests.delete(oldest);
     }
-    const l = this.lists.get(ctx.requestId);
+    const l = served
+      ? this.listOf(ctx.requestId, served.at, served.groupResource)
+      : this.lists.get(ctx.requestId);
     if (l) {
       l.userAgent = ctx.client;
       l.requestLine = ctx.requestLine;
     }
+  }
+
+  /**
+   * LIST `requestId`'s response ended at `at` (its last byte written) with `status`: the Status
+   * it wrote (auditStatusOf), or its code alone.
+   */
+  responseEnded(requestId: number, at: number, status: AuditResponseStatus | number): void {
+    const l = this.lists.get(requestId);
+    if (!l) return;
+    const code = typeof status === 'number' ? status : status.code;
+    l.status = code;
+    const started = this.requests.get(requestId)?.at;
+    if (started !== undefined) l.latencyMs = at - started;
+    if (code >= 400)
+      l.error =
+        typeof status === 'number'
+          ? (l.error ?? { code, message: '' })
+          : { code, reason: status.reason ?? '', message: status.message ?? '' };
   }
 
   /** WATCH `requestId` wrote one event line to its client (the handler tells each). */
@@ -159,7 +200,10 @@ export class DebugState {
       }
       case 'delegator/fallback': {
         const l = e.requestId === undefined ? undefined : this.lists.get(e.requestId);
-        if (l) l.fallback = e.fallback;
+        if (!l) return;
+        l.fallback = e.fallback;
+        // The cache did not serve it: etcd did (or a 429 did, which its response says).
+        if (e.fallback === 'true') l.servedBy = 'etcd';
         return;
       }
       case 'cacher/list': {
@@ -179,7 +223,7 @@ export class DebugState {
         if (e.requestId === undefined) return;
         const l = this.listOf(e.requestId, e.at, e.groupResource);
         l.returned = e.returned;
-        l.latencyMs = e.latencyMs;
+        // Not its latency: a storage GetList's (a fallback's read is the last few ms of it).
         if (e.error) l.error = e.error;
         return;
       }
@@ -216,10 +260,11 @@ export class DebugState {
   ): RecentList {
     let l = this.lists.get(requestId);
     if (l) return l;
-    const ctx = this.requests.get(requestId);
+    const started = this.requests.get(requestId);
+    const ctx = started?.ctx;
     l = {
       requestId,
-      at,
+      at: started?.at ?? at,
       resource: resourceName(gr),
       ...(ctx ? { userAgent: ctx.client, requestLine: ctx.requestLine } : {}),
       pages: 0,

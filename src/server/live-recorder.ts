@@ -29,6 +29,7 @@ import { observeWatchCaches } from './live-watch-cache';
 import { watchCacheResourceParam } from '../run/fold/watch-cache';
 import type { WrittenWatchEvent } from './handlers/watch';
 import type { NegotiatedEncoding } from './negotiation';
+import { onResponseEnd } from './response-end';
 
 /** The scenario name a live run's header carries (one name, in run-clock.ts). */
 import { liveScenario } from '../run/views/run-clock';
@@ -344,7 +345,8 @@ export class LiveRecorder {
         connection: this.connectionOf(r.req),
       });
       this.captureErrorBody(res, (body) => (p.errorBody = body));
-      res.once('close', () => this.listEnded(p, res));
+      // Answered when its last byte went out: the client's next page may come before 'close'.
+      onResponseEnd(res, () => this.listEnded(p, res));
       return;
     }
     if (r.verb === 'watch') {

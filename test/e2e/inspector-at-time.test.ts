@@ -251,6 +251,24 @@ describe('the inspector at every instant, and at scale', function () {
     await panel().locator('#view-lists .vt-row').first().click();
     await detail.locator('h2', { hasText: 'LIST at' }).waitFor({ timeout: uiTimeoutMs });
     await shot('at-time-6-lists-after-switch.png');
+    // Scrubbed to 0 s, before the first read is sent: no Rule, no counts, nothing of its answer.
+    const slider = panel().locator('.tl-slider');
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await panel()
+      .locator('.tl-time', { hasText: /^0\.000 s of / })
+      .waitFor({ timeout: uiTimeoutMs });
+    const row = panel().locator('#view-lists .vt-row').first();
+    await row.filter({ hasText: 'not sent yet' }).waitFor({ timeout: uiTimeoutMs });
+    const cells = await row.locator('.vt-cell').allTextContents();
+    assert.ok(
+      !cells.some((t) => /consistent read|\d+ \/ \d+ \/ \d+/.test(t)),
+      `no Rule and no counts before it is sent: ${cells.join(' | ')}`,
+    );
+    await detail.locator('dd', { hasText: '— (not sent yet)' }).first().waitFor({
+      timeout: uiTimeoutMs,
+    });
+    await shot('at-time-6b-lists-at-0s.png');
   });
 
   it("watch-cache-resize: the refused WATCH is a row with its 410, and the story is the cache's", async () => {

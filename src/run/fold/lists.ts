@@ -14,7 +14,7 @@ import type {
   WatchCacheFreshnessWaitEvent,
 } from '../../engine';
 import type { ScenarioInput } from '../trace/trace-format';
-import type { EtcdRequestRecord, ListPageRecord, ListRecord } from '../run-model';
+import type { EtcdRequestRecord, ListPageRecord, ListRecord, ListStep } from '../run-model';
 import { delegationRuleText } from '../delegation-rule-text';
 import { seconds } from './seconds';
 import type { SeriesLimit } from './series-limit';
@@ -32,6 +32,23 @@ interface ListFold {
   internal: boolean;
   pages: ListPageRecord[];
   stream: ListRecord['stream'];
+  /**
+   * The delegator sent it to the cache and no fallback followed yet: a storage GetList that ends
+   * now is a consistent read's current-RV lookup (1.36's GetCurrentResourceVersion), no answer.
+   */
+  toCache?: boolean;
+}
+
+/**
+ * The record's state at `at` as a step (ListRecord.steps), with the storage's answer once it came:
+ * a client's LIST only (the cacher's own are not drawn at a moment).
+ */
+function step(l: ListFold, at: number, answered: boolean): void {
+  if (l.internal) return;
+  const r = l.record;
+  const s: ListStep = { at, servedBy: r.servedBy, rule: r.rule, fallbacks: r.fallbacks.length };
+  if (answered) s.answer = { fetched: r.fetched, evaluated: r.evaluated, returned: r.returned };
+  (r.steps ??= []).push(s);
 }
 
 function newListRecord(id: string, requestId: number, at: number, request: string): ListRecord {
@@ -77,12 +94,10 @@ export class ListsFold {
       record.rule =
         'a real cluster answered: whether its watch cache or etcd served it is not seen from outside, and its etcd calls are not known';
     }
-    this.byId.set(input.requestId, {
-      record,
-      internal: false,
-      pages: [],
-      stream: undefined,
-    });
+    const l: ListFold = { record, internal: false, pages: [], stream: undefined };
+    this.byId.set(input.requestId, l);
+    // Sent straight to the store or a cluster: what serves it is known as it is sent.
+    if (input.via === 'store' || input.via === 'cluster') step(l, at, false);
     this.series.push(this.lists, record, 'lists');
   }
 
@@ -127,6 +142,8 @@ export class ListsFold {
     if (!l) return;
     l.record.rule = delegationRuleText[e.rule] ?? e.rule;
     l.record.servedBy = e.target === 'etcd' ? 'etcd' : e.target === 'cache' ? 'cache' : 'error';
+    l.toCache = e.target === 'cache';
+    step(l, e.at, false);
   }
 
   fallback(e: DelegationFallbackEvent): void {
@@ -142,7 +159,14 @@ export class ListsFold {
         : `${what}: no fallback (429, ConsistentListFromCacheSkipTimeoutFallback)`,
     );
     // The rule read names the cache; what served it is the fallback, so the rule says so too.
-    if (e.fallback === 'true') l.record.rule += ` (then ${what}: fell back to etcd)`;
+    if (e.fallback === 'true') {
+      l.record.rule += ` (then ${what}: fell back to etcd)`;
+      l.record.servedBy = 'etcd';
+      l.toCache = false;
+    }
+    // Emitted once the fallback's etcd read ended: its answer is the storage's (a failed one's
+    // Status comes with the response).
+    step(l, e.at, e.fallback === 'true' && e.success);
   }
 
   /** The cache answered the LIST (`cacher/list`). */
@@ -158,6 +182,7 @@ export class ListsFold {
     r.streamed = false;
     r.pages = [];
     delete r.stream;
+    step(l, e.at, true);
   }
 
   /**
@@ -221,9 +246,12 @@ export class ListsFold {
 
   streamFallback(e: ListStreamFallbackEvent, watchPending: boolean): void {
     if (e.origin !== 'list') return;
-    this.listRead(e.requestId, true, e.at, watchPending)?.record.fallbacks.push(
+    const l = this.listRead(e.requestId, true, e.at, watchPending);
+    if (!l) return;
+    l.record.fallbacks.push(
       `RangeStream answered Unimplemented: paged instead; probed again at ${seconds(e.recheckAt)}`,
     );
+    step(l, e.at, false);
   }
 
   /** A storage GetList of the request ended (`list/done`). */
@@ -242,6 +270,7 @@ export class ListsFold {
     if (l.stream) r.stream = l.stream;
     else delete r.stream;
     l.stream = undefined;
+    if (!l.toCache) step(l, e.at, true);
     if (l.internal) {
       r.resourceVersion = e.resourceVersion ?? '';
       r.continue = e.continue ?? '';

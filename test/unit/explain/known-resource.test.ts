@@ -121,6 +121,17 @@ describe('explain: known and unknown resources', () => {
     assert.doesNotMatch(plain, /watch cache|Assumed/);
   });
 
+  it("a custom resource's etcd calls use the key its note names (the current-RV lookup too)", async () => {
+    // apiextensions' CRDRESTOptionsGetter: ResourcePrefix group/resource, so etcd3's
+    // GetCurrentResourceVersion lists /registry/example.com/widgets, not /registry/widgets.
+    const e = await explainRequest('/apis/example.com/v1/namespaces/ns/widgets');
+    const text = explanationLines(e).join('\n');
+    assert.match(text, /stored under \/registry\/example\.com\/widgets,/);
+    assert.ok(e.etcdCalls.length > 0, text);
+    for (const c of e.etcdCalls)
+      assert.ok(c.key.startsWith('/registry/example.com/widgets'), `${c.operation} ${c.key}`);
+  });
+
   it('the hover on a custom resource names the CRD it assumes', async () => {
     const url = '/apis/example.com/v1/widgets';
     const md = requestUrlHoverMarkdown(await explainRequest(url, { possibleErrors: false }), url);

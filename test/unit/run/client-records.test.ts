@@ -102,10 +102,12 @@ class Run {
       initialEvents?: boolean;
       /** It was sent the bookmark that ends its initial events (k8s.io/initial-events-end). */
       listed?: boolean;
+      /** client-go's List sent as a watch: no timeoutSeconds (a reflector's watch has one). */
+      listByWatch?: boolean;
     },
   ): string | undefined {
     const requestId = this.nextRequest++;
-    const request = `${pods}?watch=true${o.rv !== undefined ? `&resourceVersion=${o.rv}` : ''}${o.initialEvents ? '&sendInitialEvents=true&resourceVersionMatch=NotOlderThan' : ''}`;
+    const request = `${pods}?watch=true${o.rv !== undefined ? `&resourceVersion=${o.rv}` : ''}${o.initialEvents ? '&sendInitialEvents=true&resourceVersionMatch=NotOlderThan' : ''}${o.initialEvents && !o.listByWatch ? '&timeoutSeconds=412' : ''}`;
     this.b.addInput(at, {
       action: 'watch',
       client,
@@ -485,6 +487,26 @@ describe('clientRecords: watches, restarts and relists', () => {
       );
     }
     assert.strictEqual(clientFiguresAt(c, 1450).relistCost.keysFetched, 800);
+  });
+});
+
+describe('clientRecords: a LIST sent as a watch is no restart', () => {
+  it("kubectl wait's WatchList fails in the stream, then its List streams: a LIST, not a restart", () => {
+    // etcd 3.4 (RequestWatchProgress disabled): the reflector's WatchList ends with an error, it
+    // falls back to LIST, and client-go's dynamic List sends that LIST as a watch (rv 0, no
+    // timeoutSeconds), which fails the same way before the plain LIST.
+    const r = new Run();
+    r.watch('wait', 0, { rv: '', initialEvents: true, end: { at: 50, how: 'terminated' } });
+    r.watch('wait', 50, {
+      rv: '0',
+      initialEvents: true,
+      listByWatch: true,
+      end: { at: 100, how: 'terminated' },
+    });
+    const [c] = r.clients();
+    const [, second] = c.requests as ClientWatchRequest[];
+    assert.deepStrictEqual([second.listByWatch, second.restart], [{ after: 0 }, undefined]);
+    assert.strictEqual(clientFiguresAt(c, 100).restarts, 0);
   });
 });
 

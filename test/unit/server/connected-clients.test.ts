@@ -1,7 +1,9 @@
 // Tests for ApiServer.connectedClients / clientsSeen and the status bar's text: a client is a
 // User-Agent on one connection (the Clients tab's unit), so the status bar and the tab agree.
 import * as assert from 'assert';
+import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
+import * as path from 'node:path';
 import { ApiServer } from '../../../src/server/api-server';
 import { statusBarText } from '../../../src/extension/server/server-status-text';
 import type { LiveServerState } from '../../../src/extension/server/live-server-state';
@@ -48,5 +50,18 @@ describe('connected clients (User-Agent + connection, as the Clients tab counts)
       b.destroy();
       await server.stop();
     }
+  });
+
+  it("the README quotes the status bar's counts as it writes them", () => {
+    const text = statusBarText({
+      port: 6443,
+      connectedClients: ['a', 'b'],
+      clientsSeen: 5,
+      watchersTotal: 3,
+    } as unknown as LiveServerState);
+    const counts = text.split(' · ')[1];
+    assert.strictEqual(counts, '2 clients connected (5 since the start)');
+    const readme = readFileSync(path.join(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    assert.ok(readme.includes(`\`${counts}\``), `README.md quotes \`${counts}\``);
   });
 });

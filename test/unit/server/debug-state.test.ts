@@ -4,7 +4,14 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { DebugState, debugStatePath, requestKind } from '../../../src/server/debug-state';
+import {
+  DebugState,
+  debugStatePath,
+  requestKind,
+  type RecentList,
+} from '../../../src/server/debug-state';
+import type { AuditResponseStatus } from '../../../src/server/audit-log';
+import type { DelegationRule, EngineEvent } from '../../../src/engine';
 import { ApiServer } from '../../../src/server/api-server';
 import { startAdminServer, type AdminServer } from './admin-server';
 import { call, openWatch } from './http-client';
@@ -41,6 +48,9 @@ interface StateBody {
     rule?: string;
     fallback?: string;
     fromCache?: { fetched: number; returned: number };
+    status?: number;
+    latencyMs?: number;
+    error?: { code: number; reason?: string; message: string };
     pages: number;
     etcdCalls: { operation: string; key: string; limit: number }[];
     etcdCallsOmitted: number;
@@ -233,6 +243,146 @@ describe('debug state (src/server/debug-state.ts)', () => {
       );
     } finally {
       off();
+    }
+  });
+
+  it('ends each LIST with its response: what served it, the latency the client saw, its Status', () => {
+    const pods = { group: '', resource: 'pods' };
+    const decision = (requestId: number, rule: DelegationRule): EngineEvent => ({
+      type: 'delegator/decision',
+      at: 1000,
+      groupResource: pods,
+      requestId,
+      operation: 'list',
+      key: '/pods/default',
+      resourceVersion: '',
+      resourceVersionMatch: '',
+      limit: 10,
+      hasContinue: false,
+      recursive: true,
+      path: 'consistent',
+      rule,
+      target: 'cache',
+      consistentRead: rule === 'consistent-read',
+    });
+    const fallback = (requestId: number, f: 'true' | 'skipped'): EngineEvent => ({
+      type: 'delegator/fallback',
+      at: 4001,
+      groupResource: pods,
+      requestId,
+      key: '/pods/default',
+      reason: 'too-large-resource-version',
+      fallback: f,
+      success: f === 'true',
+    });
+    const done = (requestId: number): EngineEvent =>
+      ({
+        type: 'list/done',
+        at: 4001,
+        groupResource: pods,
+        requestId,
+        keyPrefix: '/registry/pods/default/',
+        recursive: true,
+        streamed: false,
+        etcdRequests: 1,
+        fetched: 10,
+        evaluated: 10,
+        returned: 10,
+        latencyMs: 1,
+      }) as EngineEvent;
+    const tooLarge = 'Too large resource version: 42, current: 40';
+    const cases: Array<{
+      name: string;
+      events: (id: number) => EngineEvent[];
+      response: { at: number; status: AuditResponseStatus | number };
+      want: Partial<RecentList>;
+    }> = [
+      {
+        name: 'a consistent read that fell back to etcd after 3 s',
+        events: (id) => [decision(id, 'consistent-read'), done(id), fallback(id, 'true')],
+        response: { at: 4010, status: 200 },
+        want: { servedBy: 'etcd', fallback: 'true', status: 200, latencyMs: 3010, returned: 10 },
+      },
+      {
+        name: 'a page the cache timed out on: 504',
+        events: (id) => [decision(id, 'future-rv')],
+        response: {
+          at: 4000,
+          status: { code: 504, status: 'Failure', reason: 'Timeout', message: tooLarge },
+        },
+        want: {
+          servedBy: 'cache',
+          status: 504,
+          latencyMs: 3000,
+          error: { code: 504, reason: 'Timeout', message: tooLarge },
+        },
+      },
+      {
+        name: 'no fallback (ConsistentListFromCacheSkipTimeoutFallback): 429',
+        events: (id) => [decision(id, 'consistent-read'), fallback(id, 'skipped')],
+        response: {
+          at: 4001,
+          status: { code: 429, status: 'Failure', reason: 'TooManyRequests', message: tooLarge },
+        },
+        want: {
+          servedBy: 'cache',
+          fallback: 'skipped',
+          status: 429,
+          latencyMs: 3001,
+          error: { code: 429, reason: 'TooManyRequests', message: tooLarge },
+        },
+      },
+      {
+        name: 'refused by the handler before storage: a list all the same',
+        events: () => [],
+        response: {
+          at: 1002,
+          status: { code: 400, status: 'Failure', reason: 'BadRequest', message: 'bad' },
+        },
+        want: {
+          status: 400,
+          latencyMs: 2,
+          error: { code: 400, reason: 'BadRequest', message: 'bad' },
+        },
+      },
+    ];
+    const debug = new DebugState(s.world);
+    for (const [i, c] of cases.entries()) {
+      const ctx = { requestId: 100 + i, client: 'kubectl/v1.35.2', requestLine: 'GET /x' };
+      debug.requestStarted(ctx, 'list', { at: 1000, groupResource: pods });
+      for (const e of c.events(ctx.requestId)) debug.observe(e);
+      debug.responseEnded(ctx.requestId, c.response.at, c.response.status);
+      const got = debug.view().recentLists.find((l) => l.requestId === ctx.requestId);
+      assert.ok(got, c.name);
+      const picked = Object.fromEntries(
+        Object.keys(c.want).map((k) => [k, got[k as keyof RecentList]]),
+      );
+      assert.deepStrictEqual(picked, c.want, c.name);
+      assert.strictEqual(got.at, 1000, `${c.name}: sent at`);
+    }
+  });
+
+  it('a LIST over HTTP ends with its status and latency in the state', async () => {
+    const server = await ApiServer.start({ port: 0, seed: { pods: 3 } });
+    try {
+      const path = '/api/v1/namespaces/default/pods';
+      assert.strictEqual((await call(server, 'GET', `${path}?limit=1`)).status, 200);
+      const bad = await call(server, 'GET', `${path}?limit=1&continue=not-a-token`);
+      assert.strictEqual(bad.status, 400, bad.text);
+      const body = (await call(server, 'GET', debugStatePath)).json as unknown as StateBody;
+      const [refused, ok] = body.recentLists;
+      assert.deepStrictEqual(
+        [ok.status, typeof ok.latencyMs, ok.error],
+        [200, 'number', undefined],
+        JSON.stringify(ok),
+      );
+      assert.deepStrictEqual(
+        [refused.status, typeof refused.latencyMs, refused.error?.code, refused.error?.reason],
+        [400, 'number', 400, 'BadRequest'],
+        JSON.stringify(refused),
+      );
+    } finally {
+      await server.stop();
     }
   });
 

@@ -3,9 +3,20 @@
 // User-Agent and connection, the engine events folded into them by request id, and the live
 // model equal to the model of its saved trace reloaded.
 import * as assert from 'assert';
-import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { EventEmitter } from 'node:events';
+import {
+  Agent,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { ObservedRequest, ServerObserver } from '../../../src/server/api-server';
 import { ApiServer } from '../../../src/server/api-server';
-import { LiveRecorder, relativeEvent } from '../../../src/server/live-recorder';
+import {
+  LiveRecorder,
+  relativeEvent,
+  type RecordedServer,
+} from '../../../src/server/live-recorder';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { LiveRun } from '../../../src/run/live-run';
 import { loadRun } from '../../../src/run/load-run';
@@ -534,6 +545,64 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
       JSON.stringify(log),
     );
     for (const t of log) assert.doesNotMatch(t, /second -|-\d+\.\d{3} s/, 'no negative time');
+  });
+
+  it("answers a LIST when its last byte goes out, before the client's next page: not at 'close'", () => {
+    // A stand-in server on a clock the test moves; the responses are emitters the test ends.
+    let clock = 1000;
+    let observer: ServerObserver | undefined;
+    const stand = {
+      startedAt: 1000,
+      url: 'http://127.0.0.1:1',
+      httpsUrl: 'https://127.0.0.1:1',
+      record: (o: ServerObserver) => {
+        observer = o;
+        return { dispose: () => undefined };
+      },
+      registry: {
+        clock: { now: () => clock },
+        profile: { kubernetesVersion: '1.36' },
+        metrics: { samples: () => [] },
+      },
+    } as unknown as RecordedServer;
+    const recorder = new LiveRecorder(stand, { scrape: false });
+    const records: TraceRecord[] = [];
+    recorder.subscribe((r) => records.push(r));
+    const socket = {};
+    const send = (requestId: number, url: string): EventEmitter => {
+      const res = Object.assign(new EventEmitter(), {
+        statusCode: 200,
+        write: () => true,
+        end: () => res,
+      });
+      observer?.request({
+        context: { requestId, client: 'kubectl/v1.35.2', requestLine: `GET ${url}` },
+        verb: 'list',
+        req: { url, socket } as unknown as IncomingMessage,
+        res: res as unknown as ServerResponse,
+      } as unknown as ObservedRequest);
+      return res;
+    };
+    const page1 = send(1, '/api/v1/namespaces/default/pods?limit=10');
+    clock = 1005;
+    page1.emit('prefinish'); // res.end(): the whole answer handed to the socket
+    clock = 1006;
+    const page2 = send(2, '/api/v1/namespaces/default/pods?limit=10&continue=x');
+    clock = 1007;
+    page1.emit('finish');
+    page1.emit('close'); // after the socket's write callback: page 2 is already in
+    clock = 1010;
+    page2.emit('prefinish');
+    page2.emit('close');
+    const at = (action: string) =>
+      records
+        .filter((r): r is TraceInputRecord => r.kind === 'input' && r.action === action)
+        .map((r) => r.at);
+    assert.deepStrictEqual(
+      { sent: at('list'), answered: at('list-end') },
+      { sent: [0, 6], answered: [5, 10] },
+    );
+    recorder.dispose();
   });
 
   it('counts clock times from the server start (at, deadlines, recheck times)', () => {
