@@ -27,8 +27,7 @@ export function genericStrategy(
     allowUnconditionalUpdate: true,
     prepareForCreate() {},
     prepareForUpdate() {},
-    validate: (obj) =>
-      validateObjectMetaAccessor(obj.metadata, namespaceScoped, nameFn),
+    validate: (obj) => validateObjectMetaAccessor(obj.metadata, namespaceScoped, nameFn),
     validateUpdate: () => [],
     resetFields: () => ({}),
   };
