@@ -161,6 +161,11 @@ export class Store {
     return copy;
   }
 
+  /** The server's wall clock (the field manager's timestamps). */
+  now(): number {
+    return this.clock.now();
+  }
+
   private get qualifiedResource(): GroupResource {
     return { group: this.resource.group, resource: this.resource.resource };
   }
