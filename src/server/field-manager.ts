@@ -59,8 +59,7 @@ function customResourceType(r: ServedResource): ParseableType {
     },
   };
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
-  const type =
-    new TypeConverter(models, preserve).typeFor(gv(r), r.kind) ?? deducedParseableType;
+  const type = new TypeConverter(models, preserve).typeFor(gv(r), r.kind) ?? deducedParseableType;
   customResourceTypes.set(schema, type);
   return type;
 }

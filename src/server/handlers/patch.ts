@@ -104,6 +104,12 @@ async function admitApplyCreate(scope: RequestScope, patch: JsonObject): Promise
     await served.store.get(info.namespace, info.name, '', context);
   } catch (e) {
     if (!isNotFound(e)) throw e;
-    await admitCreate(scope.resources, served, info.namespace, patch as unknown as KubeObject, context);
+    await admitCreate(
+      scope.resources,
+      served,
+      info.namespace,
+      patch as unknown as KubeObject,
+      context,
+    );
   }
 }
