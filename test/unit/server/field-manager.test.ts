@@ -6,6 +6,7 @@ import {
   managerOrUserAgent,
   prefixFromUserAgent,
 } from '../../../src/server/field-manager';
+import { parseCrdManifest } from '../../../src/server/crd';
 import { deducedParseableType } from '../../../src/server/structured-merge-diff';
 import { configMaps, crontabs, pods } from './fixtures';
 
@@ -60,6 +61,39 @@ describe('fieldManagerScope: the kind type from the OpenAPI definitions', () => 
       const scope = fieldManagerScope(served, subresource);
       assert.strictEqual(scope.kind, served.kind);
       assert.strictEqual(scope.subresource, subresource);
+      if (want === 'deduced') assert.strictEqual(scope.type, deducedParseableType);
+      else assert.deepStrictEqual(scope.type.typeRef, { namedType: want });
+    });
+});
+
+describe('a CRD manifest’s openAPIV3Schema reaches the field manager (crd.ts)', () => {
+  const manifest = (schema: string): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+${schema}`;
+  // [schema lines, named type or 'deduced']
+  const cases: Array<[string, string]> = [
+    ['    schema:\n      openAPIV3Schema:\n        type: object\n', 'example.com.v1.Widget'],
+    ['', 'deduced'],
+  ];
+  for (const [schema, want] of cases)
+    it(want, () => {
+      const [crd] = parseCrdManifest(manifest(schema), 'crd.yaml');
+      const scope = fieldManagerScope({
+        ...crontabs,
+        group: 'example.com',
+        kind: 'Widget',
+        openAPIV3Schema: crd.openAPIV3Schema,
+      });
       if (want === 'deduced') assert.strictEqual(scope.type, deducedParseableType);
       else assert.deepStrictEqual(scope.type.typeRef, { namedType: want });
     });
