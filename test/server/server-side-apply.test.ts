@@ -5,6 +5,7 @@
 // tests this in test/cmd/apply.sh against a real cluster.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { kubectl, type Kubectl } from './harness/kubectl';
@@ -42,6 +43,39 @@ are the ways you can resolve this warning:
 See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts
 `;
 
+// A CRD whose schema makes spec.items a map list keyed by name.
+const widgetCrd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              items:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  properties:
+                    name: {type: string}
+                    v: {type: string}
+`;
+const widget = (v: string): string =>
+  `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  items:\n  - name: a\n    v: "${v}"\n`;
+
 interface Managed {
   manager: string;
   operation: string;
@@ -70,7 +104,10 @@ function describeKubectl(k: Kubectl): void {
     };
 
     before(async () => {
-      serve = await ServeProcess.start();
+      const crdDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ssa-crd-'));
+      fs.writeFileSync(path.join(crdDir, 'crd.yaml'), widgetCrd);
+      serve = await ServeProcess.start(['--crd', path.join(crdDir, 'crd.yaml')]);
+      fs.rmSync(crdDir, { recursive: true });
     });
     beforeEach(() => recordKubectlTest(k));
     after(async () => {
@@ -181,6 +218,32 @@ function describeKubectl(k: Kubectl): void {
           manager: 'kubectl-create',
           operation: 'Update',
           fieldsV1: { 'f:data': { '.': {}, 'f:x': {} } },
+        },
+      ]);
+    });
+
+    it('a custom resource’s map list is keyed by the CRD schema’s list-map keys', async () => {
+      const r = await run(['apply', '--server-side', '-f', manifest('w.yaml', widget('1'))]);
+      assert.strictEqual(r.code, 0, r.stderr);
+      const o = await run([
+        'apply',
+        '--server-side',
+        '--field-manager=other',
+        '-f',
+        manifest('w2.yaml', widget('2')),
+      ]);
+      assert.strictEqual(o.code, 1);
+      assert.strictEqual(
+        o.stderr,
+        conflictText('conflict with "kubectl": .spec.items[name="a"].v'),
+      );
+      assert.deepStrictEqual(await managers('widget', 'w'), [
+        {
+          manager: 'kubectl',
+          operation: 'Apply',
+          fieldsV1: {
+            'f:spec': { 'f:items': { 'k:{"name":"a"}': { '.': {}, 'f:name': {}, 'f:v': {} } } },
+          },
         },
       ]);
     });
