@@ -21,6 +21,8 @@ export interface CustomResourceDefinition {
   categories: string[];
   namespaced: boolean;
   printerColumns: PrinterColumn[];
+  /** The storage version's schema.openAPIV3Schema, when it has one (the field manager's type). */
+  openAPIV3Schema?: Record<string, unknown>;
 }
 
 /** A manifest that is not a CRD the server can serve: says where and what was expected. */
@@ -84,7 +86,17 @@ function crdOf(doc: unknown, where: string): CustomResourceDefinition {
     printerColumns: asArray(storage[0].additionalPrinterColumns).map((c, i) =>
       printerColumnOf(c, where, `spec.versions[${version}].additionalPrinterColumns[${i}]`),
     ),
+    openAPIV3Schema: schemaOf(storage[0]),
   };
+}
+
+// The version's schema.openAPIV3Schema as the manifest gives it (not validated here).
+function schemaOf(version: Record<string, unknown>): Record<string, unknown> | undefined {
+  const schema = version.schema as Record<string, unknown> | undefined;
+  const v3 = schema?.openAPIV3Schema;
+  return v3 && typeof v3 === 'object' && !Array.isArray(v3)
+    ? (v3 as Record<string, unknown>)
+    : undefined;
 }
 
 function printerColumnOf(c: unknown, where: string, field: string): PrinterColumn {

@@ -1,9 +1,8 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/patch.go (release-1.36): the PATCH handler's patch mechanisms (jsonPatcher, smpPatcher) and the checks patcher.applyPatch makes on the result.
-// A pure function the PATCH handler calls with the stored object inside GuaranteedUpdate.
-// Server-side apply (application/apply-patch+yaml) is not served: it needs the field manager
-// (managedFields, conflicts, ownership). This server answers it as an apiserver that does not
-// serve apply answers it (the ServerSideApply gate off, before 1.22): the content type is not in
-// the accepted list, so 415 naming the ones that are.
+// A pure function the PATCH handler calls with the stored object inside GuaranteedUpdate; for
+// server-side apply (application/apply-patch+yaml), validateAndTranscodePatch's and
+// applyPatcher's decoding of the body (the merge itself is the field manager's). apply-patch+cbor
+// is refused with the 415 as kube-apiserver 1.36 refuses it (the CBORServingAndStorage gate off).
 import { StatusError, errorToAPIStatus, type KubeObject } from '../engine';
 import {
   newBadRequest,
@@ -19,6 +18,7 @@ import {
   type GoJsonValue,
 } from '../engine/http-face';
 import { newUnsupportedMediaTypeError } from './status';
+import { yamlToJSON } from './yaml-to-json';
 import {
   JsonPatchError,
   applyJsonPatch,
@@ -55,14 +55,42 @@ export interface PatchResource {
 
 /**
  * The patch content types the resource's PATCH route accepts, in upstream's order: installer.go's
- * list for the built-ins (JSON patch, merge patch, strategic merge patch), customresource_handler.go's
- * for custom resources (no strategic merge patch: an Unstructured object has no patch tags).
- * Both lists drop apply-patch+yaml, which this server does not serve.
+ * list for the built-ins (JSON patch, merge patch, strategic merge patch, apply),
+ * customresource_handler.go's for custom resources (no strategic merge patch: an Unstructured
+ * object has no patch tags).
  */
 export function supportedPatchTypes(resource: Pick<PatchResource, 'group' | 'kind'>): string[] {
   return patchMetaForKind(resource.group, resource.kind)
-    ? [PatchType.JSONPatch, PatchType.MergePatch, PatchType.StrategicMergePatch]
-    : [PatchType.JSONPatch, PatchType.MergePatch];
+    ? [
+        PatchType.JSONPatch,
+        PatchType.MergePatch,
+        PatchType.StrategicMergePatch,
+        PatchType.ApplyYAML,
+      ]
+    : [PatchType.JSONPatch, PatchType.MergePatch, PatchType.ApplyYAML];
+}
+
+/**
+ * An apply patch's body as an object: validateAndTranscodePatch's yaml.ToJSON (400 `error
+ * encoding patch: error converting YAML to JSON: yaml: …`), then applyPatcher's yaml.Unmarshal
+ * into a map (400 `error decoding patch: …` for a document that is not one; null is an empty map).
+ */
+export function decodeApplyPatch(patch: Uint8Array | string): JsonObject {
+  let value: unknown;
+  try {
+    value = yamlToJSON(typeof patch === 'string' ? patch : new TextDecoder().decode(patch));
+  } catch (e) {
+    // A decoded form past the body limit is the body limit's 413.
+    if (e instanceof StatusError) throw e;
+    const reason = (e as { reason?: string }).reason ?? (e as Error).message;
+    throw newBadRequest(`error encoding patch: error converting YAML to JSON: yaml: ${reason}`);
+  }
+  if (value === null || value === undefined) return {};
+  if (!isObject(value as JsonValue))
+    throw newBadRequest(
+      `error decoding patch: error unmarshaling JSON: while decoding JSON: ${new GoJsonUnmarshalTypeError(goJsonKindOf(value as JsonValue), 'map[string]interface {}').message}`,
+    );
+  return value as JsonObject;
 }
 
 /** The patch type of a Content-Type header: what precedes a `;` (parameters such as charset). */
@@ -194,7 +222,7 @@ function applyStrategicMergePatchType(
 
 // rest.EnsureObjectNamespaceMatchesRequestNamespace with ExpectedNamespaceForResource, then
 // checkName (rest.go): the patched object keeps the name and namespace of the URL.
-function checkNameAndNamespace(
+export function checkNameAndNamespace(
   obj: JsonObject,
   name: string,
   namespace: string,

@@ -139,6 +139,7 @@ export class ServedResources {
         categories: crd.categories,
         verbs: [...allVerbs],
         printerColumns: crd.printerColumns,
+        openAPIV3Schema: crd.openAPIV3Schema,
         jsonOnly: true,
         // An unstructured object marshals its keys sorted: apiVersion before kind.
         engine: engineOf(crd.group, crd.plural, crd.namespaced, () => ({

@@ -13,7 +13,11 @@ import {
   invalid,
   notSupported,
   isPrint,
+  required,
 } from '../engine/http-face';
+
+/** types.ApplyYAMLPatchType: the patch type that takes `force` and needs a fieldManager. */
+const applyPatchType = 'application/apply-patch+yaml';
 
 /** metav1.CreateOptions / UpdateOptions / PatchOptions as the query decodes them. */
 export interface WriteOptions {
@@ -97,17 +101,24 @@ export function validateFieldValidation(path: FieldPath, fieldValidation: string
 }
 
 /**
- * ValidateCreateOptions, ValidateUpdateOptions or ValidatePatchOptions (for the patch types served
- * here: apply is refused by its content type first, so only `force` is forbidden), as the
- * handler's 422; undefined when valid.
+ * ValidateCreateOptions, ValidateUpdateOptions or ValidatePatchOptions (`patchType`: the PATCH's
+ * content type; `force` is for apply only, and apply needs a fieldManager), as the handler's 422;
+ * undefined when valid.
  */
 export function validateWriteOptions(
   options: WriteOptions,
   kind: WriteOptionsKind,
+  patchType = '',
 ): StatusError | undefined {
   const errs: FieldError[] = [];
-  if (kind === 'PatchOptions' && options.force !== undefined)
-    errs.push(forbidden(FieldPath.of('force'), 'may not be specified for non-apply patch'));
+  if (kind === 'PatchOptions') {
+    if (patchType !== applyPatchType) {
+      if (options.force !== undefined)
+        errs.push(forbidden(FieldPath.of('force'), 'may not be specified for non-apply patch'));
+    } else if ((options.fieldManager ?? '') === '')
+      // kubectl defaults it; controllers have to set it.
+      errs.push(required(FieldPath.of('fieldManager'), 'is required for apply patch'));
+  }
   errs.push(...validateFieldManager(options.fieldManager ?? '', FieldPath.of('fieldManager')));
   errs.push(...validateDryRun(FieldPath.of('dryRun'), options.dryRun ?? []));
   errs.push(
@@ -123,9 +134,10 @@ export function validateWriteOptions(
 export function writeOptionsOf(
   query: ReadonlyMap<string, readonly string[]>,
   kind: WriteOptionsKind,
+  patchType = '',
 ): WriteOptions {
   const options = decodeWriteOptions(query, kind);
-  const err = validateWriteOptions(options, kind);
+  const err = validateWriteOptions(options, kind, patchType);
   if (err) throw err;
   return options;
 }

@@ -10,7 +10,9 @@ import {
   negotiateInputMediaType,
 } from '../json-body';
 import type { KubeObject } from '../../engine';
+import { fieldManagerScope, managerOrUserAgent } from '../field-manager';
 import { admitCreate } from '../namespace-lifecycle';
+import { update as updateManagedFields, type JsonObject } from '../structured-merge-diff';
 import { isDryRun } from '../registry/dry-run';
 import { writeOptionsOf, type WriteOptions } from '../write-options';
 import type { RequestScope } from './request-scope';
@@ -78,10 +80,34 @@ export function addWarning(scope: RequestScope, warning: string): void {
   if (!list.includes(header)) scope.res.setHeader('Warning', [...list, header]);
 }
 
-/** POST to a collection: decode, admit (NamespaceLifecycle), the Store's Create, 201. */
+/**
+ * FieldManager.UpdateNoErrors with managerOrUserAgent: `next` with the managedFields of the
+ * request's field manager (its fieldManager, else its User-Agent's prefix) owning what it set.
+ * live undefined for a create.
+ */
+export function withManagedFields(
+  scope: RequestScope,
+  live: KubeObject | undefined,
+  next: KubeObject,
+  manager: string | undefined,
+): KubeObject {
+  const { object } = updateManagedFields(
+    live as unknown as JsonObject | undefined,
+    next as unknown as JsonObject,
+    managerOrUserAgent(manager, scope.req.headers['user-agent'] ?? ''),
+    fieldManagerScope(scope.served, scope.info.subresource ?? ''),
+    scope.served.store.now(),
+  );
+  return object as unknown as KubeObject;
+}
+
+/**
+ * POST to a collection: decode, the field manager's Update entry, admit (NamespaceLifecycle),
+ * the Store's Create, 201.
+ */
 export async function createResource(scope: RequestScope): Promise<void> {
   const options = await writeOptionsBeforeDecode(scope, 'CreateOptions');
-  const obj = await decodeObject(scope);
+  const obj = withManagedFields(scope, undefined, await decodeObject(scope), options.fieldManager);
   const { resources, served, info, context } = scope;
   const namespace = served.namespaced ? info.namespace : '';
   await admitCreate(resources, served, namespace, obj, context);

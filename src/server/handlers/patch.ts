@@ -1,12 +1,30 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/patch.go (release-1.36) PatchResource: the
-// content type checked before the body is read (415), the PatchOptions (422), then the registry's
-// Store.Update with the patch as its UpdatedObjectInfo: inside the Store's GuaranteedUpdate, the
-// patch applied to the stored object (applyPatch, src/server/patch.ts) and the result written as
-// an update. 200 with the patched object.
-import { applyPatch, checkPatchContentType, type PatchResource } from '../patch';
+// content type checked before the body is read (415), the PatchOptions (422: `force` only for
+// apply, apply needs a fieldManager), an apply body transcoded (validateAndTranscodePatch: 400),
+// then the registry's Store.Update with the patch as its UpdatedObjectInfo. Inside the Store's
+// GuaranteedUpdate: for json/merge/strategic patches the patch applied to the stored object
+// (applyPatch, src/server/patch.ts) and the field manager's Update entry (jsonPatcher /
+// smpPatcher's UpdateNoErrors); for apply (applyPatcher) the field manager's Apply onto the
+// stored object or, when there is none, an empty one (forceAllowCreate: apply creates). 200, or
+// 201 when the apply created the object.
+import type { KubeObject } from '../../engine';
+import { fieldManagerScope } from '../field-manager';
+import {
+  PatchType,
+  applyPatch,
+  checkNameAndNamespace,
+  checkPatchContentType,
+  decodeApplyPatch,
+  patchTypeOf,
+  type PatchResource,
+} from '../patch';
+import { admitCreate } from '../namespace-lifecycle';
 import { isDryRun } from '../registry/dry-run';
-import { writeOptionsOf } from '../write-options';
-import { addWarning } from './create';
+import { isNotFound } from '../registry/store-delete';
+import type { UpdatedObjectInfo } from '../registry/store';
+import { apply, type JsonObject } from '../structured-merge-diff';
+import { writeOptionsOf, type WriteOptions } from '../write-options';
+import { addWarning, withManagedFields } from './create';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
 
@@ -22,12 +40,76 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const rejected = checkPatchContentType(contentType, resource);
   if (rejected) throw rejected;
   const body = await scope.body();
-  const options = writeOptionsOf(scope.query, 'PatchOptions');
-  const { object } = await served.store.update(
+  const patchType = patchTypeOf(contentType);
+  const options = writeOptionsOf(scope.query, 'PatchOptions', patchType);
+  const isApply = patchType === PatchType.ApplyYAML;
+  const applied = isApply ? decodeApplyPatch(body) : undefined;
+  if (applied) await admitApplyCreate(scope, applied);
+  const objInfo: UpdatedObjectInfo = applied
+    ? applyPatcher(scope, resource, applied, options)
+    : (existing) =>
+        withManagedFields(
+          scope,
+          existing,
+          applyPatch(contentType, existing, body, resource).object,
+          options.fieldManager,
+        );
+  const { object, created } = await served.store.update(
     scope.info.namespace,
     scope.info.name,
-    (existing) => applyPatch(contentType, existing, body, resource).object,
-    { context: scope.context, dryRun: isDryRun(options), warn: (w) => addWarning(scope, w) },
+    objInfo,
+    {
+      context: scope.context,
+      dryRun: isDryRun(options),
+      warn: (w) => addWarning(scope, w),
+      forceAllowCreate: isApply,
+    },
   );
-  writeResult(scope, 200, object);
+  writeResult(scope, created ? 201 : 200, object);
+}
+
+/**
+ * applyPatcher.applyPatchToCurrentObject (createNewObject when nothing is stored: the Store hands
+ * over an object without a uid): FieldManager.Apply as the request's fieldManager, with `force`.
+ */
+function applyPatcher(
+  scope: RequestScope,
+  resource: PatchResource,
+  patch: JsonObject,
+  options: WriteOptions,
+): UpdatedObjectInfo {
+  return (existing: KubeObject): KubeObject => {
+    const stored = typeof existing.metadata?.uid === 'string' && existing.metadata.uid !== '';
+    const { object } = apply(
+      stored ? (existing as unknown as JsonObject) : undefined,
+      patch,
+      options.fieldManager ?? '',
+      options.force ?? false,
+      fieldManagerScope(scope.served, scope.info.subresource ?? ''),
+      scope.served.store.now(),
+    );
+    checkNameAndNamespace(object, scope.info.name, scope.info.namespace, resource);
+    return object as unknown as KubeObject;
+  };
+}
+
+/**
+ * applyAdmission's Create (NamespaceLifecycle) for an apply that will create: upstream admits
+ * inside GuaranteedUpdate; here the stored object is looked up first (admission is async).
+ */
+async function admitApplyCreate(scope: RequestScope, patch: JsonObject): Promise<void> {
+  const { served, info, context } = scope;
+  if (!served.namespaced) return;
+  try {
+    await served.store.get(info.namespace, info.name, '', context);
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    await admitCreate(
+      scope.resources,
+      served,
+      info.namespace,
+      patch as unknown as KubeObject,
+      context,
+    );
+  }
 }

@@ -10,7 +10,7 @@ import { newBadRequest } from '../../engine/http-face';
 import { isDryRun } from '../registry/dry-run';
 import { namespaceFinalizeStrategy } from '../registry/namespace-strategy';
 import type { Store } from '../registry/store';
-import { addWarning, decodeObject, writeOptionsBeforeDecode } from './create';
+import { addWarning, decodeObject, withManagedFields, writeOptionsBeforeDecode } from './create';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
 
@@ -29,7 +29,10 @@ async function updateThrough(scope: RequestScope, store: Store, namespace: strin
   const options = await writeOptionsBeforeDecode(scope, 'UpdateOptions');
   const obj = await decodeObject(scope);
   checkName(obj, scope.info.name, namespace);
-  const { object, created } = await store.update(scope.info.namespace, scope.info.name, () => obj, {
+  // update.go's transformer: the field manager sees the stored object each try.
+  const objInfo = (existing: KubeObject): KubeObject =>
+    withManagedFields(scope, existing, obj, options.fieldManager);
+  const { object, created } = await store.update(scope.info.namespace, scope.info.name, objInfo, {
     context: scope.context,
     dryRun: isDryRun(options),
     warn: (w) => addWarning(scope, w),

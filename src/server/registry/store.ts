@@ -31,6 +31,7 @@ import { newOptimisticLockConflict } from '../status';
 import { dryRunnableStorage, isDryRun, type ObjectStorage } from './dry-run';
 import { namespaceDelete } from './namespace-storage';
 import { beforeCreate, cryptoRandom } from './rest-create';
+import { ignoreManagedFieldsTimestamps } from './managed-fields-timestamps';
 import { beforeUpdate } from './rest-update';
 import {
   isNotFound,
@@ -161,6 +162,11 @@ export class Store {
     return copy;
   }
 
+  /** The server's wall clock (the field manager's timestamps). */
+  now(): number {
+    return this.clock.now();
+  }
+
   private get qualifiedResource(): GroupResource {
     return { group: this.resource.group, resource: this.resource.resource };
   }
@@ -259,6 +265,8 @@ export class Store {
           );
           if (mode === 'unconditional') versioner.updateObject(obj, existingRV);
           beforeUpdate(strategy, obj, existing, ns, w.warn);
+          // A change of managedFields' timestamps alone is no change.
+          ignoreManagedFieldsTimestamps(obj, existing);
           if (shouldDeleteDuringUpdate(this.resource, obj, existing))
             throw new EmptiedFinalizers(canonicalObject(this.resource, obj));
           // The storage clears the resourceVersion it writes (PrepareObjectForStorage); a dry run

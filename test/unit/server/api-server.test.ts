@@ -432,6 +432,8 @@ describe('ApiServer (live HTTP)', () => {
         'uid',
         'resourceVersion',
         'creationTimestamp',
+        // Every write records its field manager (createHandler's UpdateNoErrors).
+        'managedFields',
       ]);
       assert.match(meta.uid as string, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
       assert.match(meta.creationTimestamp as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);

@@ -58,6 +58,7 @@ describe('ApiServer deletion lifecycle (live HTTP)', () => {
         'deletionTimestamp',
         'deletionGracePeriodSeconds',
         'finalizers',
+        'managedFields',
       ]);
       assert.match(String(meta(d).deletionTimestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       const again = await call(server, 'DELETE', cmPath('default', 'held'));

@@ -55,7 +55,7 @@ const failure = (code: number, reason: string, message: string, details?: string
   `"code":${code}}`;
 
 const builtinTypes =
-  'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json';
+  'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml';
 const unknownFormat = (types: string): string =>
   `the body of the request was in an unknown format - accepted media types include: ${types}`;
 
@@ -69,9 +69,17 @@ describe('patch content types (PatchResource, installer.go, customresource_handl
     [json, widgets, undefined],
     [merge, widgets, undefined],
     // A custom resource refuses strategic merge patch before any patch is read.
-    [smp, widgets, unknownFormat('application/json-patch+json, application/merge-patch+json')],
-    // Server-side apply is not served (deliberate: no field manager).
-    ['application/apply-patch+yaml', pods, unknownFormat(builtinTypes)],
+    [
+      smp,
+      widgets,
+      unknownFormat(
+        'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      ),
+    ],
+    ['application/apply-patch+yaml', pods, undefined],
+    ['application/apply-patch+yaml; charset=utf-8', widgets, undefined],
+    // CBOR apply needs the CBORServingAndStorage gate, off in 1.36.
+    ['application/apply-patch+cbor', pods, unknownFormat(builtinTypes)],
     ['application/json', pods, unknownFormat(builtinTypes)],
     ['', pods, unknownFormat(builtinTypes)],
     // Only a `;` after the type starts parameters; the match is case-sensitive.
