@@ -4,7 +4,7 @@
 // NewDeducedTypeConverter without one), and rest.go's managerOrUserAgent / prefixFromUserAgent.
 // The merge itself is structured-merge-diff/'s.
 import { isPrint, utf8Length } from '../engine/http-face';
-import { builtInDefinitions, objectMetaDefinition } from './openapi-definitions';
+import { getOpenAPIDefinitions, objectMetaDefinition } from './openapi-definitions';
 import type { ServedResource } from './served-resource';
 import {
   TypeConverter,
@@ -20,7 +20,7 @@ import { fieldManagerMaxLength } from './write-options';
  * them, so a change of where they come from reaches it.
  */
 export function openAPIModels(): Readonly<Record<string, OpenAPISchema>> {
-  return builtInDefinitions;
+  return getOpenAPIDefinitions();
 }
 
 let builtIn: { models: object; converter: TypeConverter } | undefined;

@@ -559,7 +559,8 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
         observer = o;
         return { dispose: () => undefined };
       },
-      registry: {
+      resources: {
+        all: [],
         clock: { now: () => clock },
         profile: { kubernetesVersion: '1.36' },
         metrics: { samples: () => [] },
