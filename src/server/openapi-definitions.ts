@@ -21,7 +21,8 @@
 // are absent (Container.restartPolicy, PodSpec.resources, …); a property that is a `$ref` has no
 // description or `default: {}` beside it (the OpenAPI 3 conversion dropped them; `kubectl explain`
 // shows the referenced type's description instead); ObjectMeta.ownerReferences has its patch merge
-// key but not yet its list-type map.
+// key but not yet its list-type map; scalar `default`s are absent from the package's copy, and
+// the two that server-side apply reads (a list-map key's default) are put back (lostDefaults).
 import { readFileSync } from 'fs';
 import definitionsPath from 'kubernetes-openapi-definitions';
 
@@ -44,8 +45,30 @@ let byGroupVersionKind: ReadonlyMap<string, string> | undefined;
  * first use, so that `serve` starts without them.
  */
 export function getOpenAPIDefinitions(): Readonly<Record<string, Schema>> {
-  definitions ??= JSON.parse(readFileSync(definitionsPath, 'utf8')) as Record<string, Schema>;
+  definitions ??= withLostDefaults(
+    JSON.parse(readFileSync(definitionsPath, 'utf8')) as Record<string, Schema>,
+  );
   return definitions;
+}
+
+/**
+ * The `+default=` markers of k8s.io/api release-1.36 (core/v1 types.go) on fields that are a
+ * list-map key, which kube-openapi publishes as `default` and the package's copy lacks: a port
+ * without a protocol is keyed `{"containerPort":80,"protocol":"TCP"}` in managedFields. Every
+ * other `+default=` is on a field no list is keyed by. [definition, property, default]
+ */
+const lostDefaults: readonly [string, string, unknown][] = [
+  ['io.k8s.api.core.v1.ContainerPort', 'protocol', 'TCP'],
+  ['io.k8s.api.core.v1.ServicePort', 'protocol', 'TCP'],
+];
+
+function withLostDefaults(defs: Record<string, Schema>): Record<string, Schema> {
+  for (const [name, property, value] of lostDefaults) {
+    const properties = defs[name]?.properties as Record<string, Schema> | undefined;
+    if (properties?.[property] && !('default' in properties[property]))
+      properties[property] = { ...properties[property], default: value };
+  }
+  return defs;
 }
 
 const gvkKey = (group: string, version: string, kind: string): string =>
