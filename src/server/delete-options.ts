@@ -2,8 +2,8 @@
 // options: a metav1.DeleteOptions body (decoded with Go's field types: a wrong one is the 400
 // before anything is deleted), else the query parameters (ParameterCodec), then apimachinery
 // pkg/apis/meta/v1/validation ValidateDeleteOptions (422 `DeleteOptions.meta.k8s.io "" is invalid:
-// …`). Deliberate differences: a body is JSON only (no protobuf DeleteOptions); a number's text in
-// a type error is JavaScript's (1e3 reads 1000).
+// …`). A protobuf body (client-go's typed clients: Helm's release Secrets) is read as the JSON it
+// encodes. Deliberate difference: a number's text in a type error is JavaScript's (1e3 reads 1000).
 import {
   newBadRequest,
   newInvalid,
@@ -14,6 +14,7 @@ import {
   GoJsonUnmarshalTypeError,
 } from '../engine/http-face';
 import { interpret } from './json-body';
+import { ProtobufDecodeError, protobufBodyToObject } from './protobuf-body';
 import { validateDryRun } from './write-options';
 
 /** metav1.DeleteOptions: the fields the delete path reads (null and absent are Go's nil). */
@@ -34,11 +35,33 @@ export const propagationForeground = 'Foreground';
 export function decodeDeleteOptions(
   body: Buffer,
   query: ReadonlyMap<string, readonly string[]>,
+  contentType?: string,
 ): DeleteOptions {
-  const options = body.length > 0 ? decodeBody(body) : decodeQuery(query);
+  const options =
+    body.length > 0 ? decodeBody(protobufAsJSON(body, contentType)) : decodeQuery(query);
   const errs = validateDeleteOptions(options);
   if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   return options;
+}
+
+/**
+ * A protobuf body (NegotiateInputSerializer over the meta codecs, which know DeleteOptions in
+ * every group version) as the JSON it encodes; any other body as it is.
+ */
+function protobufAsJSON(body: Buffer, contentType: string | undefined): Buffer {
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase();
+  if (mediaType !== 'application/vnd.kubernetes.protobuf') return body;
+  try {
+    const o = protobufBodyToObject(
+      body,
+      { group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions' },
+      (gvk) => (gvk.kind === 'DeleteOptions' ? 'DeleteOptions' : undefined),
+    );
+    return Buffer.from(JSON.stringify(o));
+  } catch (e) {
+    if (e instanceof ProtobufDecodeError) throw newBadRequest(e.message);
+    throw e;
+  }
 }
 
 /**

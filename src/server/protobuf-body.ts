@@ -368,11 +368,14 @@ function parseGroupVersion(gv: string): { group: string; version: string } {
  * The object a `application/vnd.kubernetes.protobuf` body encodes, as JSON would carry it: kind
  * and apiVersion from the envelope's TypeMeta (defaulted from the endpoint's kind, as
  * copyKindDefaults does), then the message's fields. A kind the table does not cover is returned
- * with no fields, for the caller's kind check to refuse. Throws ProtobufDecodeError.
+ * with no fields, for the caller's kind check to refuse. `messageOf` names the message of a kind
+ * outside the table (metav1's DeleteOptions, registered in every group version). Throws
+ * ProtobufDecodeError.
  */
 export function protobufBodyToObject(
   body: Uint8Array,
   defaultGVK: GroupVersionKind,
+  messageOf: (gvk: GroupVersionKind) => string | undefined = () => undefined,
 ): Record<string, unknown> {
   if (body.length === 0) throw new ProtobufDecodeError('empty data');
   if (body.length < protoEncodingPrefix.length || protoEncodingPrefix.some((b, i) => body[i] !== b))
@@ -401,7 +404,8 @@ export function protobufBodyToObject(
   }
   const apiVersion = actual.group === '' ? actual.version : `${actual.group}/${actual.version}`;
   const object: Record<string, unknown> = { kind: actual.kind, apiVersion };
-  const name = protobufKinds[`${actual.group}/${actual.version}/${actual.kind}`];
+  const name =
+    protobufKinds[`${actual.group}/${actual.version}/${actual.kind}`] ?? messageOf(actual);
   if (name === undefined) return object;
   try {
     Object.assign(object, messageJSON(name, raw));

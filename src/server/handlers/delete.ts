@@ -13,7 +13,11 @@ import { writeResult } from './response';
 
 /** DELETE of one object (body: an optional DeleteOptions, else the query's). */
 export async function deleteResource(scope: RequestScope): Promise<void> {
-  const options = decodeDeleteOptions(await scope.body(), scope.query);
+  const options = decodeDeleteOptions(
+    await scope.body(),
+    scope.query,
+    scope.req.headers['content-type'],
+  );
   const { served, info } = scope;
   const result = await served.store.delete(info.namespace, info.name, options, scope.context);
   const accepted = !result.deleted && options.orphanDependents === false;
@@ -25,7 +29,11 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
 
 /** DELETE of a collection: the list options' objects deleted, the list as the answer. */
 export async function deleteCollection(scope: RequestScope): Promise<void> {
-  const options = decodeDeleteOptions(await scope.body(), scope.query);
+  const options = decodeDeleteOptions(
+    await scope.body(),
+    scope.query,
+    scope.req.headers['content-type'],
+  );
   const { served, info } = scope;
   const opts = listOpts(scope.query, listOptsScope(scope));
   const list = await served.store.deleteCollection(

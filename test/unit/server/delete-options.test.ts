@@ -106,6 +106,39 @@ describe('DeleteOptions (src/server/delete-options.ts, handlers/delete.go)', () 
       );
     });
 
+  it("a protobuf body (client-go's typed clients: Helm's purge of its release Secrets) reads as the options it encodes", () => {
+    // k8s\0, runtime.Unknown{typeMeta{apiVersion "v1", kind "DeleteOptions"}, raw}, raw being
+    // DeleteOptions{gracePeriodSeconds: 0, propagationPolicy: "Background"}.
+    const str = (field: number, text: string): number[] => [
+      (field << 3) | 2,
+      text.length,
+      ...Buffer.from(text),
+    ];
+    const msg = (field: number, bytes: number[]): number[] => [
+      (field << 3) | 2,
+      bytes.length,
+      ...bytes,
+    ];
+    const raw = [(1 << 3) | 0, 0, ...str(4, 'Background')];
+    const body = Buffer.from([
+      0x6b,
+      0x38,
+      0x73,
+      0x00,
+      ...msg(1, [...str(1, 'v1'), ...str(2, 'DeleteOptions')]),
+      ...msg(2, raw),
+    ]);
+    const protobuf = 'application/vnd.kubernetes.protobuf';
+    assert.deepStrictEqual(decodeDeleteOptions(body, noQuery, protobuf), {
+      gracePeriodSeconds: 0,
+      propagationPolicy: 'Background',
+    });
+    assert.throws(
+      () => decodeDeleteOptions(body.subarray(0, body.length - 3), noQuery, protobuf),
+      (e: unknown) => e instanceof StatusError && e.status.code === 400,
+    );
+  });
+
   it('the query: orphanDependents converts as Convert_Slice_string_To_Pointer_bool (never an error)', () => {
     const q = (v: string): Map<string, string[]> => new Map([['orphanDependents', [v]]]);
     assert.deepStrictEqual(
