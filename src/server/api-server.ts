@@ -33,6 +33,7 @@ import {
 import {
   newBadRequest,
   newGenericNotFound,
+  newGenericServerResponse,
   newMethodNotSupported,
   newServiceUnavailable,
   StatusReason,
@@ -722,9 +723,9 @@ async function serve(
 }
 
 /**
- * A review resource's request (review-resources.ts): only create, only at its cluster-scoped path
- * (a subresource or a namespaced path is 404, as no route is installed there), answered by its
- * creater; the encoding negotiated as for any object (406 for an Accept nothing serves).
+ * A review resource's request (review-resources.ts): only POST to its cluster-scoped collection
+ * path, the one route the installer adds for a Creater, answered by its creater; the encoding
+ * negotiated as for any object (406 for an Accept nothing serves).
  */
 async function serveReview(
   review: ReviewResource,
@@ -735,9 +736,10 @@ async function serveReview(
   now: number,
   body: () => Promise<Buffer>,
 ): Promise<void> {
-  if (info.subresource !== '' || info.namespacedPath) throw newGenericNotFound();
-  if (info.verb !== 'create')
-    throw newMethodNotSupported({ group: review.group, resource: review.resource }, info.verb);
+  // go-restful's router: no route for any other path (404), only POST on this one (405).
+  if (info.name !== '' || info.subresource !== '' || info.namespacedPath)
+    throw newGenericNotFound();
+  if (req.method !== 'POST') throw newGenericServerResponse(405);
   const q = (req.url ?? '').indexOf('?');
   const negotiated = negotiateEncoding(
     {

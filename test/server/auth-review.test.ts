@@ -163,17 +163,37 @@ describe('review resources: exact answers over HTTP', function () {
     });
   });
 
-  // Only create is installed: the other verbs are 405, a namespaced path 404 (no route there).
-  const refused: ReadonlyArray<[string, string, number]> = [
-    ['GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', 405],
-    ['GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews/x', 405],
-    ['DELETE', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews/x', 405],
-    ['POST', '/apis/authorization.k8s.io/v1/namespaces/default/selfsubjectaccessreviews', 404],
+  // Only POST to the collection is routed (go-restful): another method there is its 405, any other
+  // path its 404, each through NewGenericServerResponse (details present, empty).
+  const generic = (code: number, reason: string, message: string) => ({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    details: {},
+    code,
+  });
+  const methodNotAllowed = generic(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+  );
+  const notFound = generic(404, 'NotFound', 'the server could not find the requested resource');
+  const refused: ReadonlyArray<[string, string, unknown]> = [
+    ['GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', methodNotAllowed],
+    ['DELETE', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', methodNotAllowed],
+    ['PUT', '/apis/authentication.k8s.io/v1/selfsubjectreviews', methodNotAllowed],
+    ['GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews/x', notFound],
+    ['POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews/x', notFound],
+    ['POST', '/apis/authorization.k8s.io/v1/namespaces/default/selfsubjectaccessreviews', notFound],
   ];
-  for (const [method, path, status] of refused)
-    it(`${method} ${path}: ${status}`, async () => {
+  for (const [method, path, want] of refused)
+    it(`${method} ${path}: ${(want as { code: number }).code}`, async () => {
       const r = await serve.request(method, path);
-      assert.strictEqual(r.status, status, r.body);
+      assert.deepStrictEqual(JSON.parse(r.body), want);
+      assert.strictEqual(r.status, (want as { code: number }).code);
     });
 });
 
