@@ -33,12 +33,18 @@ import {
 import {
   newBadRequest,
   newGenericNotFound,
+  newGenericServerResponse,
   newMethodNotSupported,
   newServiceUnavailable,
   StatusReason,
 } from '../engine/http-face';
 import { parseCrdManifest, type CustomResourceDefinition } from './crd';
-import { getAuthMethods, isAuthenticated, unauthorizedStatus } from './filters/authentication';
+import {
+  getAuthMethods,
+  isAuthenticated,
+  servedUser,
+  unauthorizedStatus,
+} from './filters/authentication';
 import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
@@ -49,7 +55,7 @@ import { NamespaceController } from './namespace-controller';
 import type { RequestScope } from './handlers/request-scope';
 import type { WrittenWatchEvent } from './handlers/watch';
 import { writeError, writeErrorBody } from './handlers/response';
-import { kubeconfigName, writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
+import { writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
 import {
   AuditLogWriter,
   authorizationAllowAnnotations,
@@ -67,12 +73,14 @@ import {
   type ServingLimits,
 } from './secure-serving';
 import { goPlatform, versionInfo, type VersionInfo } from './version';
-import { parseQuery } from '../request/list-query';
+import { parseQuery, type QueryValues } from '../request/list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
 import { statusBody, statusCode, type StorageOperation } from './status';
 import { auditStatusOf } from './response-status';
 import { onResponseEnd } from './response-end';
 import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
+import { createReview } from './handlers/create-review';
+import { findReviewResource, type ReviewResource } from './review-resources';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
 import type { SeedCounts } from './seed-counts';
@@ -634,6 +642,8 @@ async function serve(
     }
     throw newGenericNotFound();
   }
+  const review = findReviewResource(info.apiGroup, info.apiVersion, info.resource);
+  if (review) return serveReview(review, info, req, res, query, resources.clock.now(), readBody);
   const served = resources.find(info.apiGroup, info.apiVersion, info.resource);
   // A cluster-scoped resource has no route under /namespaces/<ns>/; requestinfo.go reads
   // `/api/v1/namespaces/x` as namespace x, which for the namespaces resource is the object's name.
@@ -712,6 +722,43 @@ async function serve(
   }
 }
 
+/**
+ * A review resource's request (review-resources.ts): only POST to its cluster-scoped collection
+ * path, the one route the installer adds for a Creater, answered by its creater; the encoding
+ * negotiated as for any object (406 for an Accept nothing serves).
+ */
+async function serveReview(
+  review: ReviewResource,
+  info: RequestInfo,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: QueryValues,
+  now: number,
+  body: () => Promise<Buffer>,
+): Promise<void> {
+  // go-restful's router: no route for any other path (404), only POST on this one (405).
+  if (info.name !== '' || info.subresource !== '' || info.namespacedPath)
+    throw newGenericNotFound();
+  if (req.method !== 'POST') throw newGenericServerResponse(405);
+  const q = (req.url ?? '').indexOf('?');
+  const negotiated = negotiateEncoding(
+    {
+      accept: req.headers.accept,
+      userAgent: req.headers['user-agent'],
+      query: new URLSearchParams(q < 0 ? '' : (req.url ?? '').slice(q + 1)),
+    },
+    'object',
+  );
+  if (!negotiated.ok) return writeError(res, new StatusError(negotiated.status));
+  try {
+    await createReview({ review, query, req, res, pretty: negotiated.encoding.pretty, now, body });
+  } catch (e) {
+    if (res.headersSent) throw e;
+    if (e instanceof StatusError && e.status.code === 413) res.setHeader('Connection', 'close');
+    writeError(res, e);
+  }
+}
+
 /** The registry method behind each verb: how its storage errors read (storeerr.Interpret*Error). */
 const operationOf: Readonly<Record<string, StorageOperation>> = {
   get: 'get',
@@ -738,7 +785,7 @@ function audit(
   const longRunning = info.verb === 'watch';
   const handle = writer.requestReceived({
     ...auditRequestMetadata(info, url, req, res),
-    user: { username: kubeconfigName, groups: ['system:masters', 'system:authenticated'] },
+    user: { username: servedUser.username, groups: [...servedUser.groups] },
     longRunning,
   });
   handle.annotate(authorizationAllowAnnotations);

@@ -15,6 +15,25 @@ import { groupVersionOf, type ServedResource } from './served-resource';
 import type { ServedResponse } from './served-response';
 import { storageVersionHash } from './storage-version-hash';
 
+/**
+ * What discovery reads of a resource: a served one's API facts, or a review resource's
+ * (review-resources.ts: no storage, so no storageVersionHash).
+ */
+export type DiscoveredResource = Pick<
+  ServedResource,
+  | 'group'
+  | 'version'
+  | 'resource'
+  | 'singularName'
+  | 'kind'
+  | 'namespaced'
+  | 'shortNames'
+  | 'categories'
+  | 'verbs'
+  | 'jsonOnly'
+  | 'builtin'
+> & { stored?: false };
+
 /** What discovery reads from a GET request. */
 export interface DiscoveryRequest {
   /** The URL path, without the query. */
@@ -94,7 +113,7 @@ const aggregatedKind = 'APIGroupDiscoveryList';
  */
 export function serveDiscovery(
   req: DiscoveryRequest,
-  resources: readonly ServedResource[],
+  resources: readonly DiscoveredResource[],
   serverAddress: string,
 ): ServedResponse | undefined {
   const parts = req.path.replace(/\/$/, '').split('/').slice(1);
@@ -156,7 +175,7 @@ export function apiVersions(serverAddress: string): {
 /** APIResourceList of one group version: resources sorted by name (the installer's sorted paths). */
 export function apiResourceList(
   groupVersion: string,
-  resources: readonly ServedResource[],
+  resources: readonly DiscoveredResource[],
 ): { groupVersion: string; resources: APIResource[] } {
   // A subresource follows its resource (the installer's paths, sorted), with no storage version.
   return {
@@ -175,7 +194,7 @@ export function apiResourceList(
   };
 }
 
-function apiResource(r: ServedResource): APIResource {
+function apiResource(r: DiscoveredResource): APIResource {
   const out: APIResource = {
     name: r.resource,
     singularName: r.singularName,
@@ -185,6 +204,8 @@ function apiResource(r: ServedResource): APIResource {
   };
   if (r.shortNames.length) out.shortNames = [...r.shortNames];
   if (r.categories.length) out.categories = [...r.categories];
+  // The installer sets a hash for a StorageVersionProvider only: a review's creater has none.
+  if (r.stored === false) return out;
   // The hash names the version objects are stored as (events.k8s.io's events are core/v1 Events).
   const [group, version] = splitGroupVersion(r.builtin?.storageVersion ?? groupVersionOf(r));
   out.storageVersionHash = storageVersionHash(group, version, r.kind);
@@ -202,7 +223,7 @@ function splitGroupVersion(gv: string): [string, string] {
  * APIService has GroupPriorityMinimum 1000, so among them by name), each group's versions in
  * kube-aware order, the first preferred.
  */
-export function apiGroups(resources: readonly ServedResource[]): APIGroup[] {
+export function apiGroups(resources: readonly DiscoveredResource[]): APIGroup[] {
   return groupNames(resources).map((name) => {
     const versions = [
       ...new Set(resources.filter((r) => r.group === name).map((r) => r.version)),
@@ -218,7 +239,7 @@ export function apiGroups(resources: readonly ServedResource[]): APIGroup[] {
  * carries only its kind (the installer's APIResource has no group or version for it); a custom
  * resource's names its group and version, as apiextensions-apiserver fills it.
  */
-export function aggregatedDiscovery(resources: readonly ServedResource[]): APIGroupDiscovery[] {
+export function aggregatedDiscovery(resources: readonly DiscoveredResource[]): APIGroupDiscovery[] {
   return groupNames(resources).map((group) => {
     const inGroup = resources.filter((r) => r.group === group);
     const versions = [...new Set(inGroup.map((r) => r.version))].sort((a, b) =>
@@ -235,11 +256,11 @@ export function aggregatedDiscovery(resources: readonly ServedResource[]): APIGr
   });
 }
 
-function groupNames(resources: readonly ServedResource[]): string[] {
+function groupNames(resources: readonly DiscoveredResource[]): string[] {
   return [...new Set(resources.map((r) => r.group))].sort();
 }
 
-function resourceDiscovery(r: ServedResource): APIResourceDiscovery {
+function resourceDiscovery(r: DiscoveredResource): APIResourceDiscovery {
   const out: APIResourceDiscovery = {
     resource: r.resource,
     responseKind: r.jsonOnly
@@ -261,7 +282,7 @@ function resourceDiscovery(r: ServedResource): APIResourceDiscovery {
   return out;
 }
 
-function byName(resources: readonly ServedResource[]): ServedResource[] {
+function byName<R extends DiscoveredResource>(resources: readonly R[]): R[] {
   return [...resources].sort((a, b) =>
     a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0,
   );
@@ -308,7 +329,7 @@ function negotiate(accept: string | undefined, aggregated: boolean): boolean {
 /** WrapAggregatedDiscoveryToHandler: the aggregated document when Accept asks for it. */
 function aggregatedOrLegacy(
   req: DiscoveryRequest,
-  resources: readonly ServedResource[],
+  resources: readonly DiscoveredResource[],
   legacy: () => ServedResponse,
 ): ServedResponse {
   if (!negotiate(req.accept, true)) return legacy();

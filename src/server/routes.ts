@@ -15,6 +15,7 @@ import type { ServedResources } from './served-resources';
 import type { RequestInfo } from '../request/request-info';
 import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
 import { serveDiscovery } from './discovery';
+import { reviewResources } from './review-resources';
 import { faultsPath, handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
@@ -117,7 +118,7 @@ export const nonResourceRoutes: readonly NonResourceRoute[] = [
         accept: s.req.headers.accept,
         ifNoneMatch: s.req.headers['if-none-match'],
       },
-      s.resources.all,
+      [...s.resources.all, ...reviewResources],
       s.serverAddress,
     ),
   (s) => (s.info.path === '/version' ? serveVersion(s.version) : undefined),

@@ -11,7 +11,10 @@ import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { deletedLine, kubectl, requestsTo, type Kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
-import { upstreamDiscovery } from '../unit/request/kube-apiserver-discovery';
+import {
+  upstreamDiscovery,
+  upstreamReviewDiscovery,
+} from '../unit/request/kube-apiserver-discovery';
 
 /** `kubectl api-resources -o wide` as rows of its header's columns (cut at the header's offsets). */
 function parseColumns(stdout: string): Array<Record<string, string>> {
@@ -126,7 +129,7 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       if (serve) assert.strictEqual(await serve.stop(), 0, 'listwatch serve exit code on SIGTERM');
     });
 
-    it("api-resources -o wide prints kube-apiserver 1.36's rows for every served built-in", async () => {
+    it("api-resources -o wide prints kube-apiserver 1.36's rows for every served built-in and review", async () => {
       const r = await run(['api-resources', '-o', 'wide']);
       assert.strictEqual(r.code, 0, r.stderr);
       const got = parseColumns(r.stdout).map((row) => ({
@@ -142,7 +145,8 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       const hasCategories = got.some((row) => row.categories !== undefined);
       // kubectl sorts by API group, then by name.
       const groupOf = (gv: string) => (gv.includes('/') ? gv.split('/')[0] : '');
-      const want = upstreamDiscovery
+      // The review resources (create only, no storage) are listed among them, as upstream.
+      const want = [...upstreamDiscovery, ...upstreamReviewDiscovery]
         .flatMap(({ groupVersion, resources }) =>
           resources.map((u) => ({
             name: u.name,

@@ -321,18 +321,24 @@ export function newServiceUnavailable(reason: string): StatusError {
   return failure(503, StatusReason.ServiceUnavailable, reason);
 }
 
+/** NewGenericServerResponse's reason and fixed message of each code used here. */
+const genericServerResponses = {
+  405: [
+    StatusReason.MethodNotAllowed,
+    'the server does not allow this method on the requested resource',
+  ],
+  422: [StatusReason.Invalid, 'the server rejected our request due to an error in our request'],
+} as const;
+
 /**
- * errors.NewGenericServerResponse(422, "", {}, "", serverMessage, 0, false), what the apiserver
- * answers for a JSON patch that does not apply: the serverMessage is dropped for 422's fixed
- * message, and details are present but empty.
+ * errors.NewGenericServerResponse(code, "", {}, "", serverMessage, 0, false): the serverMessage is
+ * dropped for the code's fixed message, and details are present but empty. 422: what the apiserver
+ * answers for a JSON patch that does not apply; 405: go-restful's answer (through the apiserver's
+ * serviceErrorHandler) to a method no route of the path takes.
  */
-export function newGenericServerResponse(code: 422): StatusError {
-  return failure(
-    code,
-    StatusReason.Invalid,
-    'the server rejected our request due to an error in our request',
-    {},
-  );
+export function newGenericServerResponse(code: 405 | 422): StatusError {
+  const [reason, message] = genericServerResponses[code];
+  return failure(code, reason, message, {});
 }
 
 // --- pkg/storage/errors.go ---

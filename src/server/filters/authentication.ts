@@ -8,6 +8,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Status } from '../../engine';
 import { newUnauthorized } from '../../engine/http-face';
+import { kubeconfigName } from '../kubeconfig';
+
+/**
+ * user.Info of the token's user: the kubeconfig's user, in system:masters (the static token file
+ * line `token,listwatch,,system:masters`; system:authenticated is added by the authenticator
+ * group union, as upstream's authenticatedGroupAdder does).
+ */
+export const servedUser = {
+  username: kubeconfigName,
+  groups: ['system:masters', 'system:authenticated'],
+} as const;
 
 /** The Status of every 401 (responsewriters.ErrorNegotiated of errors.NewUnauthorized("Unauthorized")). */
 export const unauthorizedStatus: Status = newUnauthorized('Unauthorized').status;

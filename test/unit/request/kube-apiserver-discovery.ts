@@ -140,3 +140,30 @@ export const upstreamDiscovery: ReadonlyArray<{
     ],
   },
 ];
+
+/** A review resource's row: a creater with no storage, so no storageVersionHash. */
+export type UpstreamReviewResource = Omit<UpstreamAPIResource, 'storageVersionHash'>;
+
+// The review resources served (review-resources.ts), from the same documents.
+// prettier-ignore
+export const upstreamReviewDiscovery: ReadonlyArray<{
+  groupVersion: string;
+  source: string;
+  resources: readonly UpstreamReviewResource[];
+}> = [
+  {
+    groupVersion: 'authentication.k8s.io/v1',
+    source: 'api/discovery/apis__authentication.k8s.io__v1.json @ 2e0908106e4420a601e50d6edfd41475de87a3e1',
+    resources: [
+      { name: 'selfsubjectreviews', singularName: 'selfsubjectreview', namespaced: false, kind: 'SelfSubjectReview', verbs: ['create'] },
+    ],
+  },
+  {
+    groupVersion: 'authorization.k8s.io/v1',
+    source: 'api/discovery/apis__authorization.k8s.io__v1.json @ 95f08499d652a6211121d8af35f470609217c730',
+    resources: [
+      { name: 'selfsubjectaccessreviews', singularName: 'selfsubjectaccessreview', namespaced: false, kind: 'SelfSubjectAccessReview', verbs: ['create'] },
+      { name: 'selfsubjectrulesreviews', singularName: 'selfsubjectrulesreview', namespaced: false, kind: 'SelfSubjectRulesReview', verbs: ['create'] },
+    ],
+  },
+];
