@@ -12,7 +12,6 @@ import { JsonPath, printResults, type JsonValue } from './jsonpath';
 import type { TableOptions } from './negotiation';
 import { isList, listMetaOf } from './partial-object-metadata';
 import {
-  builtInTableHandlers,
   nameColumnDefinition,
   objectMetaCreationTimestampDescription,
   parseTime,
@@ -20,6 +19,7 @@ import {
   type TableRow,
 } from './printers';
 import type { PrinterColumn, ServedResource } from './served-resource';
+import { builtInTableHandlers } from './table-handlers';
 
 /** metav1.Table before its TypeMeta is set (asTable sets it for the requested version). */
 export interface TableContent {
@@ -47,8 +47,8 @@ function itemsOf(object: KubeObject | KubeList): KubeObject[] {
 }
 
 /** GenerateTable with a built-in's printer. */
-function printerTableConvertor(resource: string, goType: string): TableConvertor {
-  const handler = builtInTableHandlers.get(resource);
+function printerTableConvertor(group: string, resource: string, goType: string): TableConvertor {
+  const handler = builtInTableHandlers.get(`${group}/${resource}`);
   // Until a built-in has its printer here, it answers as a Store without a TableConvertor does.
   if (handler === undefined) return defaultTableConvertor;
   return {
@@ -207,8 +207,8 @@ export function cellForJSONValue(headerType: string, value: JsonValue, now: numb
 
 /** The TableConvertor of a served resource. */
 export function tableConvertorFor(
-  served: Pick<ServedResource, 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'>,
+  served: Pick<ServedResource, 'group' | 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'>,
 ): TableConvertor {
   if (served.jsonOnly) return newCustomResourceTableConvertor(served.printerColumns).convertor;
-  return printerTableConvertor(served.resource, `*core.${served.kind}`);
+  return printerTableConvertor(served.group, served.resource, `*core.${served.kind}`);
 }
