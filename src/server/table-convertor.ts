@@ -4,7 +4,8 @@
 // k8s.io/apiextensions-apiserver pkg/registry/customresource/tableconvertor (New, ConvertToTable,
 // cellForJSONValue) with the logically defaulted Age column of apiserver/columns.go
 // (serveDefaultColumnsIfEmpty) and apimachinery pkg/api/meta/table MetaToTableRow; a built-in without
-// a printer here yet gets k8s.io/apiserver pkg/registry/rest/table.go's default convertor.
+// a printer (table-handlers.ts; none upstream either) gets k8s.io/apiserver pkg/registry/rest/table.go's
+// default convertor.
 import type { KubeList, KubeObject } from '../engine';
 import type { ListMeta } from '../engine/http-face';
 import { humanDuration } from './duration';
@@ -49,7 +50,7 @@ function itemsOf(object: KubeObject | KubeList): KubeObject[] {
 /** GenerateTable with a built-in's printer. */
 function printerTableConvertor(group: string, resource: string, goType: string): TableConvertor {
   const handler = builtInTableHandlers.get(`${group}/${resource}`);
-  // Until a built-in has its printer here, it answers as a Store without a TableConvertor does.
+  // A built-in without a printer answers as a Store without a TableConvertor does.
   if (handler === undefined) return defaultTableConvertor;
   return {
     convertToTable(object, options, now) {
