@@ -76,6 +76,39 @@ spec:
         image: perl
 `;
 
+/** An Event and a RoleBinding; the event's times are 20 minutes before the test starts. */
+const moreObjects = (twentyMinutesAgo: string) => `apiVersion: v1
+kind: Event
+metadata:
+  name: web-1.scheduled
+involvedObject: {kind: Pod, name: web-1, namespace: default}
+reason: Scheduled
+type: Normal
+message: Successfully assigned default/web-1 to node-1
+source: {component: default-scheduler}
+firstTimestamp: ${twentyMinutesAgo}
+lastTimestamp: ${twentyMinutesAgo}
+count: 1
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: rb
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+subjects:
+- {kind: User, apiGroup: rbac.authorization.k8s.io, name: alice}
+- {kind: Group, apiGroup: rbac.authorization.k8s.io, name: devs}
+- {kind: ServiceAccount, name: sa, namespace: default}
+`;
+
+const getEvents = `LAST SEEN   TYPE     REASON      OBJECT      MESSAGE
+20m         Normal   Scheduled   pod/web-1   Successfully assigned default/web-1 to node-1
+`;
+
+const getRoleBindingsWide = `NAME   ROLE          AGE   USERS   GROUPS   SERVICEACCOUNTS
+rb     Role/reader   0s    alice   devs     default/sa
+`;
+
 const getAll = `NAME                  READY   UP-TO-DATE   AVAILABLE   AGE
 deployment.apps/web   0/2     0            0           0s
 
@@ -134,6 +167,13 @@ function describeKubectl(k: Kubectl): void {
       fs.writeFileSync(file, manifest);
       const c = await run(['create', '-f', file]);
       assert.strictEqual(c.code, 0, c.stderr);
+      const more = path.join(serve.dir, 'printer-more-objects.yaml');
+      const twentyMinutesAgo = new Date(Date.now() - 20 * 60_000)
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z');
+      fs.writeFileSync(more, moreObjects(twentyMinutesAgo));
+      const m = await run(['create', '-f', more]);
+      assert.strictEqual(m.code, 0, m.stderr);
     });
     beforeEach(() => recordKubectlTest(k));
     after(async () => {
@@ -144,6 +184,8 @@ function describeKubectl(k: Kubectl): void {
       [['get', 'deployments,services,secrets,leases,jobs'], getAll],
       [['get', 'deployments', '-o', 'wide'], getDeploymentsWide],
       [['get', 'services', '-o', 'wide'], getServicesWide],
+      [['get', 'events'], getEvents],
+      [['get', 'rolebindings', '-o', 'wide'], getRoleBindingsWide],
     ];
     for (const [args, want] of cases) {
       it(`kubectl ${args.join(' ')}`, async () => {
