@@ -304,9 +304,13 @@ export function printEvent(event: Json, now: number): TableRow[] {
   return printEventView(coreEventView(event), event, now);
 }
 
-/** printEvent for an events.k8s.io/v1 Event. */
+/**
+ * printEvent for an events.k8s.io/v1 Event. Both groups share the events storage and nothing here
+ * converts between them, so an Event stored through core/v1 (it has involvedObject) reads as one.
+ */
 export function printEventsV1Event(event: Json, now: number): TableRow[] {
-  return printEventView(eventsV1EventView(event), event, now);
+  const view = isSet(event.involvedObject) ? coreEventView(event) : eventsV1EventView(event);
+  return printEventView(view, event, now);
 }
 
 /** net.JoinHostPort: an IPv6 host in brackets. */

@@ -427,6 +427,20 @@ const cases: {
     ],
   },
   {
+    name: 'events.k8s.io event stored through core/v1 (shared storage): read as a core Event',
+    handler: 'events.k8s.io/events',
+    object: {
+      metadata: meta('ev4'),
+      type: 'Normal',
+      reason: 'Pulled',
+      involvedObject: { kind: 'Pod', name: 'q' },
+      message: 'pulled',
+      firstTimestamp: ago(2 * minute),
+      count: 2,
+    },
+    cells: ['2m', 'Normal', 'Pulled', 'pod/q', '', '', 'pulled', '2m', 2, 'ev4'],
+  },
+  {
     name: 'endpoints: up to three host:port, IPv6 in brackets, + N more...',
     handler: '/endpoints',
     object: {
