@@ -38,7 +38,8 @@ export const objectMetaNameDescription =
 export const objectMetaCreationTimestampDescription =
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
-function column(
+/** A column definition (Format and Priority default to Go's zero values). */
+export function column(
   name: string,
   type: string,
   description: string,
@@ -51,7 +52,8 @@ function column(
 export const nameColumnDefinition = column('Name', 'string', objectMetaNameDescription, {
   format: 'name',
 });
-const ageColumn = column('Age', 'string', objectMetaCreationTimestampDescription);
+/** The Age column. */
+export const ageColumn = column('Age', 'string', objectMetaCreationTimestampDescription);
 
 /** podColumnDefinitions. */
 export const podColumnDefinitions: readonly TableColumnDefinition[] = [
@@ -108,21 +110,22 @@ export const configMapColumnDefinitions: readonly TableColumnDefinition[] = [
   ageColumn,
 ];
 
-type Json = Record<string, unknown>;
+/** An object as JSON. */
+export type Json = Record<string, unknown>;
 
-function obj(v: unknown): Json {
+export function obj(v: unknown): Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
 }
 
-function arr(v: unknown): Json[] {
+export function arr(v: unknown): Json[] {
   return Array.isArray(v) ? v.map(obj) : [];
 }
 
-function str(v: unknown): string {
+export function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-function int(v: unknown): number {
+export function int(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : 0;
 }
 
@@ -353,16 +356,3 @@ export function printConfigMap(cm: Json, now: number): TableRow[] {
     },
   ];
 }
-
-/** A built-in's TableHandler: its columns and its print function. */
-export interface TableHandler {
-  columnDefinitions: readonly TableColumnDefinition[];
-  print: (object: Json, now: number) => TableRow[];
-}
-
-/** The handlers AddHandlers registers for the served built-ins, by resource. */
-export const builtInTableHandlers: ReadonlyMap<string, TableHandler> = new Map([
-  ['pods', { columnDefinitions: podColumnDefinitions, print: printPod }],
-  ['namespaces', { columnDefinitions: namespaceColumnDefinitions, print: printNamespace }],
-  ['configmaps', { columnDefinitions: configMapColumnDefinitions, print: printConfigMap }],
-]);

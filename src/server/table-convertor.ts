@@ -4,7 +4,8 @@
 // k8s.io/apiextensions-apiserver pkg/registry/customresource/tableconvertor (New, ConvertToTable,
 // cellForJSONValue) with the logically defaulted Age column of apiserver/columns.go
 // (serveDefaultColumnsIfEmpty) and apimachinery pkg/api/meta/table MetaToTableRow; a built-in without
-// a printer here yet gets k8s.io/apiserver pkg/registry/rest/table.go's default convertor.
+// a printer (table-handlers.ts; none upstream either) gets k8s.io/apiserver pkg/registry/rest/table.go's
+// default convertor.
 import type { KubeList, KubeObject } from '../engine';
 import type { ListMeta } from '../engine/http-face';
 import { humanDuration } from './duration';
@@ -12,7 +13,6 @@ import { JsonPath, printResults, type JsonValue } from './jsonpath';
 import type { TableOptions } from './negotiation';
 import { isList, listMetaOf } from './partial-object-metadata';
 import {
-  builtInTableHandlers,
   nameColumnDefinition,
   objectMetaCreationTimestampDescription,
   parseTime,
@@ -20,6 +20,7 @@ import {
   type TableRow,
 } from './printers';
 import type { PrinterColumn, ServedResource } from './served-resource';
+import { builtInTableHandlers } from './table-handlers';
 
 /** metav1.Table before its TypeMeta is set (asTable sets it for the requested version). */
 export interface TableContent {
@@ -47,9 +48,9 @@ function itemsOf(object: KubeObject | KubeList): KubeObject[] {
 }
 
 /** GenerateTable with a built-in's printer. */
-function printerTableConvertor(resource: string, goType: string): TableConvertor {
-  const handler = builtInTableHandlers.get(resource);
-  // Until a built-in has its printer here, it answers as a Store without a TableConvertor does.
+function printerTableConvertor(group: string, resource: string, goType: string): TableConvertor {
+  const handler = builtInTableHandlers.get(`${group}/${resource}`);
+  // A built-in without a printer answers as a Store without a TableConvertor does.
   if (handler === undefined) return defaultTableConvertor;
   return {
     convertToTable(object, options, now) {
@@ -207,8 +208,8 @@ export function cellForJSONValue(headerType: string, value: JsonValue, now: numb
 
 /** The TableConvertor of a served resource. */
 export function tableConvertorFor(
-  served: Pick<ServedResource, 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'>,
+  served: Pick<ServedResource, 'group' | 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'>,
 ): TableConvertor {
   if (served.jsonOnly) return newCustomResourceTableConvertor(served.printerColumns).convertor;
-  return printerTableConvertor(served.resource, `*core.${served.kind}`);
+  return printerTableConvertor(served.group, served.resource, `*core.${served.kind}`);
 }

@@ -191,21 +191,22 @@ describe('transformObject as Table (asTable over the TableConvertor)', () => {
 });
 
 describe('rest.NewDefaultTableConvertor (a built-in without a printer of its own)', () => {
-  const leases = {
-    group: 'coordination.k8s.io',
+  // Roles have no printer upstream (AddHandlers registers none).
+  const roles = {
+    group: 'rbac.authorization.k8s.io',
     version: 'v1',
-    resource: 'leases',
-    kind: 'Lease',
+    resource: 'roles',
+    kind: 'Role',
     jsonOnly: false,
   } as const;
-  const lease = {
-    kind: 'Lease',
-    apiVersion: 'coordination.k8s.io/v1',
+  const role = {
+    kind: 'Role',
+    apiVersion: 'rbac.authorization.k8s.io/v1',
     metadata: { name: 'leader', namespace: 'default', creationTimestamp: '2026-12-01T13:20:23Z' },
-    spec: { holderIdentity: 'a' },
+    rules: [],
   } as unknown as KubeObject;
   it('Name and Created At, the creation time in RFC 3339 (UTC), as defaultTableConvertor writes', () => {
-    const t = transformObject(lease, tableV1, leases, captureNow) as {
+    const t = transformObject(role, tableV1, roles, captureNow) as {
       columnDefinitions: { name: string; type: string; format: string }[];
       rows: { cells: unknown[] }[];
     };
@@ -220,9 +221,9 @@ describe('rest.NewDefaultTableConvertor (a built-in without a printer of its own
   });
   it('an object without a creationTimestamp shows Go zero time', () => {
     const t = transformObject(
-      { ...lease, metadata: { name: 'x' } } as KubeObject,
+      { ...role, metadata: { name: 'x' } } as KubeObject,
       tableV1,
-      leases,
+      roles,
       captureNow,
     ) as { rows: { cells: unknown[] }[] };
     assert.deepStrictEqual(t.rows[0].cells, ['x', '0001-01-01T00:00:00Z']);
