@@ -173,6 +173,33 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'an apply to the main resource owns no status (its reset fields), nor one to /status spec',
+    setup: [
+      post(deps, deployment('rf1')),
+      {
+        method: 'PATCH',
+        path: `${deps}/rf1/status?fieldManager=st`,
+        body: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: rf1}\nspec: {paused: true}\nstatus: {replicas: 1}\n',
+        contentType: applyType,
+      },
+    ],
+    request: {
+      method: 'PATCH',
+      path: `${deps}/rf1?fieldManager=main`,
+      body: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: rf1}\nspec: {paused: true}\nstatus: {replicas: 4}\n',
+      contentType: applyType,
+    },
+    status: 200,
+    check: (r) => {
+      assert.deepStrictEqual(r.json.status, { replicas: 1 });
+      const mf = (r.json.metadata as { managedFields: Array<Record<string, unknown>> })
+        .managedFields;
+      const owned = (m: string): unknown => mf.find((e) => e.manager === m)?.fieldsV1;
+      assert.deepStrictEqual(owned('main'), { 'f:spec': { 'f:paused': {} } });
+      assert.deepStrictEqual(owned('st'), { 'f:status': { 'f:replicas': {} } });
+    },
+  },
+  {
     name: 'an apply to /status of a missing object is NotFound (no create)',
     request: {
       method: 'PATCH',
