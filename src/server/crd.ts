@@ -23,6 +23,22 @@ export interface CustomResourceDefinition {
   printerColumns: PrinterColumn[];
   /** The storage version's schema.openAPIV3Schema, when it has one (the field manager's type). */
   openAPIV3Schema?: Record<string, unknown>;
+  /** The storage version's subresources (status, scale), when it declares any. */
+  subresources?: CustomResourceSubresources;
+}
+
+/** apiextensions.k8s.io/v1 CustomResourceSubresources. */
+export interface CustomResourceSubresources {
+  /** `status: {}`: the `/status` subresource is served. */
+  status: boolean;
+  /** CustomResourceSubresourceScale: JSON paths (`.spec.replicas`) into the custom resource. */
+  scale?: CustomResourceSubresourceScale;
+}
+
+export interface CustomResourceSubresourceScale {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
 }
 
 /** A manifest that is not a CRD the server can serve: says where and what was expected. */
@@ -87,7 +103,30 @@ function crdOf(doc: unknown, where: string): CustomResourceDefinition {
       printerColumnOf(c, where, `spec.versions[${version}].additionalPrinterColumns[${i}]`),
     ),
     openAPIV3Schema: schemaOf(storage[0]),
+    ...subresourcesOf(storage[0], where, version),
   };
+}
+
+// The version's subresources (per version, or the deprecated spec.subresources is v1beta1's only).
+function subresourcesOf(
+  version: Record<string, unknown>,
+  where: string,
+  name: string,
+): { subresources?: CustomResourceSubresources } {
+  if (version.subresources === undefined || version.subresources === null) return {};
+  const field = `spec.versions[${name}].subresources`;
+  const sub = record(version.subresources, where, field);
+  const out: CustomResourceSubresources = { status: isRecord(sub.status) };
+  if (sub.scale !== undefined && sub.scale !== null) {
+    const scale = record(sub.scale, where, `${field}.scale`);
+    out.scale = {
+      specReplicasPath: str(scale.specReplicasPath, where, `${field}.scale.specReplicasPath`),
+      statusReplicasPath: str(scale.statusReplicasPath, where, `${field}.scale.statusReplicasPath`),
+    };
+    if (typeof scale.labelSelectorPath === 'string' && scale.labelSelectorPath !== '')
+      out.scale.labelSelectorPath = scale.labelSelectorPath;
+  }
+  return { subresources: out };
 }
 
 // The version's schema.openAPIV3Schema as the manifest gives it (not validated here).

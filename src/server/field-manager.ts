@@ -5,10 +5,13 @@
 // The merge itself is structured-merge-diff/'s.
 import { isPrint, utf8Length } from '../engine/http-face';
 import { getOpenAPIDefinitions, objectMetaDefinition } from './openapi-definitions';
+import { statusStrategyFor, strategyFor } from './registry/strategy-for';
 import type { ServedResource } from './served-resource';
 import {
   TypeConverter,
   deducedParseableType,
+  FieldSet,
+  makePath,
   type FieldManagerScope,
   type OpenAPISchema,
   type ParseableType,
@@ -73,7 +76,29 @@ export function fieldManagerScope(served: ServedResource, subresource = ''): Fie
   const type = served.jsonOnly
     ? customResourceType(served)
     : (builtInTypeConverter().typeFor(gv(served), served.kind) ?? deducedParseableType);
-  return { type, apiVersion: gv(served), kind: served.kind, subresource };
+  const resetFields = resetFieldsOf(served, subresource);
+  return {
+    type,
+    apiVersion: gv(served),
+    kind: served.kind,
+    subresource,
+    ...(resetFields ? { resetFields } : {}),
+  };
+}
+
+/**
+ * The reset fields of the endpoint's strategy (fieldmanager.NewDefaultFieldManager's
+ * resetFields): status on a main resource with `/status`, spec on `/status`; none elsewhere.
+ */
+function resetFieldsOf(served: ServedResource, subresource: string): FieldSet | undefined {
+  const strategy =
+    subresource === ''
+      ? strategyFor(served)
+      : subresource === 'status'
+        ? statusStrategyFor(served)
+        : undefined;
+  const paths = strategy?.resetFields()[gv(served)];
+  return paths && paths.length > 0 ? FieldSet.of(...paths.map((p) => makePath(...p))) : undefined;
 }
 
 /**

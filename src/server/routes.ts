@@ -2,7 +2,7 @@
 // two tables. A resource request goes to the handler of its RequestInfo verb; a non-resource path
 // (discovery, /version, /healthz, /metrics, the debug API) to the first entry that matches it.
 // Each module of the HTTP face plugs in here as one line.
-import { builtInSubresources, type BuiltInSubresource } from './subresources';
+import { subresourceVerbs } from './subresources';
 import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from '../engine';
 import { getResource, listResource, watchResource } from './handlers/get';
@@ -10,6 +10,8 @@ import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
 import { patchResource } from './handlers/patch';
 import { finalizeNamespace, updateResource } from './handlers/update';
+import { getStatus, patchStatus, updateStatus } from './handlers/status';
+import { getScale, patchScale, updateScale } from './handlers/scale';
 import type { ResourceHandler } from './handlers/request-scope';
 import type { ServedResources } from './served-resources';
 import type { RequestInfo } from '../request/request-info';
@@ -36,25 +38,23 @@ export const verbHandlers: Readonly<Record<string, ResourceHandler>> = {
   deletecollection: deleteCollection,
 };
 
-/** The handler of each verb of each subresource served (subresources.ts lists them). */
-const subresourceHandlers: {
-  readonly [S in BuiltInSubresource]: Readonly<
-    Record<(typeof builtInSubresources)[S][number], ResourceHandler>
-  >;
-} = {
-  'namespaces/finalize': { update: finalizeNamespace },
+/** The handler of each verb of each subresource (subresources.ts says which a resource serves). */
+const subresourceHandlers: Readonly<Record<string, Readonly<Record<string, ResourceHandler>>>> = {
+  status: { get: getStatus, update: updateStatus, patch: patchStatus },
+  scale: { get: getScale, update: updateScale, patch: patchScale },
+  finalize: { update: finalizeNamespace },
 };
 
-/** The handlers of a built-in's subresource, or undefined when it has no such subresource. */
+/** The handlers of a resource's subresource, or undefined when it serves no such subresource. */
 export function subresourceOf(
   served: ServedResource,
   info: RequestInfo,
 ): Readonly<Record<string, ResourceHandler>> | undefined {
-  if (served.jsonOnly || served.group !== '') return undefined;
-  const path = `${served.resource}/${info.subresource}`;
-  return Object.hasOwn(subresourceHandlers, path)
-    ? subresourceHandlers[path as BuiltInSubresource]
-    : undefined;
+  const sub = subresourceVerbs(served).find((s) => s.name === info.subresource);
+  if (!sub || !Object.hasOwn(subresourceHandlers, sub.name)) return undefined;
+  const handlers = subresourceHandlers[sub.name];
+  // Only the verbs the subresource lists (a verb it lacks is 405).
+  return Object.fromEntries(Object.entries(handlers).filter(([verb]) => sub.verbs.includes(verb)));
 }
 
 /** What a non-resource handler is given. */

@@ -4,6 +4,7 @@
 // plus the registry's storage.
 import type { Resource, EtcdMember } from '../engine';
 import type { BuiltinAPIResource } from '../request/builtin-api-resources';
+import type { CustomResourceSubresources } from './crd';
 import type { Store } from './registry/store';
 
 /** One additionalPrinterColumn (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
@@ -43,6 +44,8 @@ export interface ServedResource {
   jsonOnly: boolean;
   /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */
   returnDeletedObject?: boolean;
+  /** A CRD's subresources (status, scale); undefined for the built-ins (their row lists theirs). */
+  crdSubresources?: CustomResourceSubresources;
   /** A built-in's row of the API table (builtin-api-resources.ts); undefined for a custom resource. */
   builtin?: BuiltinAPIResource;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */

@@ -140,6 +140,7 @@ export class ServedResources {
         verbs: [...allVerbs],
         printerColumns: crd.printerColumns,
         openAPIV3Schema: crd.openAPIV3Schema,
+        ...(crd.subresources ? { crdSubresources: crd.subresources } : {}),
         jsonOnly: true,
         // An unstructured object marshals its keys sorted: apiVersion before kind.
         engine: engineOf(crd.group, crd.plural, crd.namespaced, () => ({

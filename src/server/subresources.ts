@@ -1,25 +1,45 @@
-// No upstream counterpart as one table: the subresources of the built-ins this server serves
-// (pkg/registry/core/namespace/storage: namespaces/finalize, FinalizeREST, Update only), read by
-// routing (routes.ts) and, with the API table's facts of each, by discovery.
+// No upstream counterpart as one table: the subresources this server serves of each resource. A
+// built-in's are those of its row in the API table (builtin-api-resources.ts: upstream's storage
+// map) among status, scale and namespaces/finalize; a custom resource's are those its CRD's
+// storage version declares (apiextensions-apiserver's crdHandler: status with get, patch, update;
+// scale answering autoscaling/v1 Scale). Read by routing (routes.ts) and discovery.
 import type { BuiltinSubresource } from '../request/builtin-api-resources';
 import type { ServedResource } from './served-resource';
 
-/** `<resource>/<subresource>` and its verbs. */
-export const builtInSubresources = {
-  'namespaces/finalize': ['update'],
-} as const satisfies Record<string, readonly string[]>;
+/** The subresources served for a built-in: `<name>` for every kind, `<resource>/<name>` for one. */
+const servedBuiltInSubresources = new Set(['status', 'scale', 'namespaces/finalize']);
 
-export type BuiltInSubresource = keyof typeof builtInSubresources;
+const getPatchUpdate: readonly string[] = ['get', 'patch', 'update'];
 
 /**
- * The subresources a resource serves, sorted by name (what discovery lists): those of its row in
- * the API table (builtin-api-resources.ts: upstream's verbs and response kind) that are served here.
+ * The subresources a resource serves, sorted by name (what discovery lists): its name, verbs, and
+ * the kind it answers when not the resource's own.
  */
 export function subresourceVerbs(
-  served: Pick<ServedResource, 'resource' | 'builtin'>,
+  served: Pick<ServedResource, 'resource' | 'builtin' | 'crdSubresources' | 'jsonOnly'>,
 ): Array<{ name: string; verbs: string[]; responseKind?: BuiltinSubresource['responseKind'] }> {
+  if (served.jsonOnly) {
+    const sub = served.crdSubresources;
+    const out: Array<{
+      name: string;
+      verbs: string[];
+      responseKind?: BuiltinSubresource['responseKind'];
+    }> = [];
+    if (sub?.scale)
+      out.push({
+        name: 'scale',
+        verbs: [...getPatchUpdate],
+        responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      });
+    if (sub?.status) out.push({ name: 'status', verbs: [...getPatchUpdate] });
+    return out;
+  }
   return (served.builtin?.subresources ?? [])
-    .filter((s) => Object.hasOwn(builtInSubresources, `${served.resource}/${s.name}`))
+    .filter(
+      (s) =>
+        servedBuiltInSubresources.has(s.name) ||
+        servedBuiltInSubresources.has(`${served.resource}/${s.name}`),
+    )
     .map((s) => ({
       name: s.name,
       verbs: [...s.verbs],

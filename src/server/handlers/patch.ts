@@ -21,7 +21,7 @@ import {
 import { admitCreate } from '../namespace-lifecycle';
 import { isDryRun } from '../registry/dry-run';
 import { isNotFound } from '../registry/store-delete';
-import type { UpdatedObjectInfo } from '../registry/store';
+import type { Store, UpdatedObjectInfo } from '../registry/store';
 import { apply, type JsonObject } from '../structured-merge-diff';
 import { writeOptionsOf, type WriteOptions } from '../write-options';
 import { addWarning, withManagedFields } from './create';
@@ -29,6 +29,19 @@ import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
 
 export async function patchResource(scope: RequestScope): Promise<void> {
+  await patchThrough(scope, scope.served.store, true);
+}
+
+/**
+ * The beats of a PATCH to `store` (the resource's, or a subresource's). `applyCreates`: an apply
+ * of a missing object creates it (the main resource; a StatusREST's Update passes
+ * forceAllowCreate false, so there it is NotFound).
+ */
+export async function patchThrough(
+  scope: RequestScope,
+  store: Store,
+  applyCreates: boolean,
+): Promise<void> {
   const { served } = scope;
   const resource: PatchResource = {
     group: served.group,
@@ -44,7 +57,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const options = writeOptionsOf(scope.query, 'PatchOptions', patchType);
   const isApply = patchType === PatchType.ApplyYAML;
   const applied = isApply ? decodeApplyPatch(body) : undefined;
-  if (applied) await admitApplyCreate(scope, applied);
+  if (applied && applyCreates) await admitApplyCreate(scope, applied);
   const objInfo: UpdatedObjectInfo = applied
     ? applyPatcher(scope, resource, applied, options)
     : (existing) =>
@@ -54,17 +67,12 @@ export async function patchResource(scope: RequestScope): Promise<void> {
           applyPatch(contentType, existing, body, resource).object,
           options.fieldManager,
         );
-  const { object, created } = await served.store.update(
-    scope.info.namespace,
-    scope.info.name,
-    objInfo,
-    {
-      context: scope.context,
-      dryRun: isDryRun(options),
-      warn: (w) => addWarning(scope, w),
-      forceAllowCreate: isApply,
-    },
-  );
+  const { object, created } = await store.update(scope.info.namespace, scope.info.name, objInfo, {
+    context: scope.context,
+    dryRun: isDryRun(options),
+    warn: (w) => addWarning(scope, w),
+    forceAllowCreate: isApply && applyCreates,
+  });
   writeResult(scope, created ? 201 : 200, object);
 }
 

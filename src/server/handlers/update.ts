@@ -24,8 +24,12 @@ export async function finalizeNamespace(scope: RequestScope): Promise<void> {
   await updateThrough(scope, scope.served.store.withUpdateStrategy(namespaceFinalizeStrategy), '');
 }
 
-// The beats of a PUT to `store` (the resource's, or a subresource's).
-async function updateThrough(scope: RequestScope, store: Store, namespace: string): Promise<void> {
+/** The beats of a PUT to `store` (the resource's, or a subresource's). */
+export async function updateThrough(
+  scope: RequestScope,
+  store: Store,
+  namespace: string,
+): Promise<void> {
   const options = await writeOptionsBeforeDecode(scope, 'UpdateOptions');
   const obj = await decodeObject(scope);
   checkName(obj, scope.info.name, namespace);

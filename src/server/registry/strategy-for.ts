@@ -8,8 +8,10 @@ import { customResourceStrategy } from './customresource-strategy';
 import { genericStrategy } from './generic-strategy';
 import { namespaceStrategy } from './namespace-strategy';
 import { podStrategy } from './pod-strategy';
+import { statusStrategyOf } from './status-strategy';
+import { withStatusKept } from './status-kept';
 import type { DeleteStrategy } from './store-delete';
-import type { ObjectStrategy } from './strategy';
+import { apiVersionOf, type ObjectStrategy } from './strategy';
 
 /** The built-in kinds with a strategy of their own, by `<group>/<resource>` ('' for core). */
 const builtInStrategies: Readonly<Record<string, ObjectStrategy>> = {
@@ -20,17 +22,51 @@ const builtInStrategies: Readonly<Record<string, ObjectStrategy>> = {
 
 type StrategyTarget = Pick<
   ServedResource,
-  'group' | 'version' | 'resource' | 'kind' | 'namespaced' | 'jsonOnly'
+  | 'group'
+  | 'version'
+  | 'resource'
+  | 'kind'
+  | 'namespaced'
+  | 'jsonOnly'
+  | 'builtin'
+  | 'crdSubresources'
 >;
+
+/** Whether the resource serves `/status`: its API row lists it, or its CRD declares it. */
+export function hasStatusSubresource(
+  served: Pick<StrategyTarget, 'builtin' | 'crdSubresources' | 'jsonOnly'>,
+): boolean {
+  return served.jsonOnly
+    ? !!served.crdSubresources?.status
+    : !!served.builtin?.subresources.some((s) => s.name === 'status');
+}
 
 /** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
 export function strategyFor(served: StrategyTarget): ObjectStrategy {
-  if (served.jsonOnly)
-    return customResourceStrategy(served.group, served.version, served.kind, served.namespaced);
+  if (served.jsonOnly) {
+    const cr = customResourceStrategy(served.group, served.version, served.kind, served.namespaced);
+    return hasStatusSubresource(served)
+      ? withStatusKept(cr, apiVersionOf(served.group, served.version), { zero: undefined })
+      : cr;
+  }
   const key = `${served.group}/${served.resource}`;
-  return Object.hasOwn(builtInStrategies, key)
-    ? builtInStrategies[key]
-    : genericStrategy(served.group, served.kind, served.namespaced);
+  // The kinds with a file of their own keep their status there (pods, namespaces).
+  if (Object.hasOwn(builtInStrategies, key)) return builtInStrategies[key];
+  const generic = genericStrategy(served.group, served.kind, served.namespaced);
+  return hasStatusSubresource(served)
+    ? withStatusKept(
+        generic,
+        apiVersionOf(served.group, served.version),
+        served.group === '' && served.resource === 'nodes'
+          ? { keep: true }
+          : { zero: (served.builtin?.newObject() as unknown as { status?: unknown }).status },
+      )
+    : generic;
+}
+
+/** The strategy of the resource's `/status` (status-strategy.ts's, from its main one). */
+export function statusStrategyFor(served: StrategyTarget): ObjectStrategy {
+  return statusStrategyOf(strategyFor(served), apiVersionOf(served.group, served.version));
 }
 
 /** The resource's RESTDeleteStrategy: its kind, and CheckGracefulDelete when it has one (pods). */

@@ -122,7 +122,9 @@ describe('server/discovery', () => {
           '{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["create","delete","get","list","patch","update","watch"],"shortNames":["ns"],"storageVersionHash":"Q3oi5N2YM8M="},' +
           // A subresource: after its resource, no singular name, no storage version hash.
           '{"name":"namespaces/finalize","singularName":"","namespaced":false,"kind":"Namespace","verbs":["update"]},' +
-          '{"name":"pods","singularName":"pod","namespaced":true,"kind":"Pod","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["po"],"categories":["all"],"storageVersionHash":"xPOwRZ+Yhw8="}]}\n',
+          '{"name":"namespaces/status","singularName":"","namespaced":false,"kind":"Namespace","verbs":["get","patch","update"]},' +
+          '{"name":"pods","singularName":"pod","namespaced":true,"kind":"Pod","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["po"],"categories":["all"],"storageVersionHash":"xPOwRZ+Yhw8="},' +
+          '{"name":"pods/status","singularName":"","namespaced":true,"kind":"Pod","verbs":["get","patch","update"]}]}\n',
       );
     });
 
@@ -251,6 +253,11 @@ describe('server/discovery', () => {
                       responseKind: { group: '', version: '', kind: 'Namespace' },
                       verbs: ['update'],
                     },
+                    {
+                      subresource: 'status',
+                      responseKind: { group: '', version: '', kind: 'Namespace' },
+                      verbs: ['get', 'patch', 'update'],
+                    },
                   ],
                 },
                 {
@@ -270,6 +277,13 @@ describe('server/discovery', () => {
                   ],
                   shortNames: ['po'],
                   categories: ['all'],
+                  subresources: [
+                    {
+                      subresource: 'status',
+                      responseKind: { group: '', version: '', kind: 'Pod' },
+                      verbs: ['get', 'patch', 'update'],
+                    },
+                  ],
                 },
               ],
               freshness: 'Current',
