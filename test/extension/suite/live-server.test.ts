@@ -249,14 +249,21 @@ describe('local API server', function () {
     assert.strictEqual(state.profile, '1.36');
     assert.strictEqual(state.profileName, 'release-1.36');
     assert.ok(state.port > 0);
+    // Every served built-in is listed (34 of them); the seeded ones hold their objects.
+    const byName = new Map(state.resources.map((r) => [r.name, r]));
     assert.deepStrictEqual(
-      state.resources.map((r) => [r.name, r.objects, r.ready]),
+      ['pods', 'configmaps', 'namespaces', 'deployments.apps', 'leases.coordination.k8s.io'].map(
+        (name) => [name, byName.get(name)?.objects, byName.get(name)?.ready],
+      ),
       [
         ['pods', 10, true],
         ['configmaps', 3, true],
         ['namespaces', 4, true],
+        ['deployments.apps', 0, true],
+        ['leases.coordination.k8s.io', 0, true],
       ],
     );
+    assert.strictEqual(state.resources.length, 34);
     const extension = vscode.extensions.getExtension(extensionId)!;
     assert.ok(
       state.kubeconfigPath.endsWith(`${path.sep}kubeconfig`),
@@ -305,7 +312,7 @@ describe('local API server', function () {
       rows.map((r) => [r.label, r.description]),
       [
         ['Server', state.httpsUrl],
-        ['Resources', '3'],
+        ['Resources', '34'],
         ['Clients', '2'],
         ['Watchers', '0'],
       ],
@@ -317,7 +324,8 @@ describe('local API server', function () {
     assert.strictEqual(rows[0].children[1].description, '1.36 (release-1.36)');
     assert.strictEqual(rows[0].children[3].description, 'in memory');
     assert.strictEqual(rows[0].children[5].description, state.kubeconfigPath);
-    assert.match(rows[1].children[0].description, /^10 objects · 0 watchers · RV \d+$/);
+    const podsRow = rows[1].children.find((r) => r.label === 'pods');
+    assert.match(podsRow?.description ?? '', /^10 objects · 0 watchers · RV \d+$/);
     assert.deepStrictEqual(
       rows[2].children.map((r) => [r.label, r.description]),
       [
@@ -402,11 +410,16 @@ describe('local API server', function () {
     assert.strictEqual(state.profile, '1.37');
     assert.strictEqual(state.profileName, 'master-1.37-preview');
     assert.deepStrictEqual(
-      state.resources.map((r) => [r.name, r.objects]),
+      state.resources
+        .filter(
+          (r) =>
+            ['pods', 'configmaps', 'namespaces'].includes(r.name) || r.name.includes('crontabs'),
+        )
+        .map((r) => [r.name, r.objects]),
       [
-        ['pods', 2],
         ['configmaps', 0],
         ['namespaces', 4],
+        ['pods', 2],
         ['crontabs.stable.example.com', 0],
       ],
     );
