@@ -142,8 +142,21 @@ export class ServerViewProvider
           },
         ];
       }
-      case 'resources':
-        return s.resources.map((resource) => ({ kind: 'resource', resource }));
+      case 'resources': {
+        // Of the 34 served built-ins most are empty: listing them all would push Clients and
+        // Watchers out of view, so the empty ones are counted in one row (kubectl api-resources
+        // names them).
+        const busy = s.resources.filter((r) => r.objects > 0 || r.watchers > 0 || !r.ready);
+        const rows: ServerViewNode[] = busy.map((resource) => ({ kind: 'resource', resource }));
+        const idle = s.resources.length - busy.length;
+        if (idle > 0)
+          rows.push({
+            kind: 'none',
+            id: 'idle-resources',
+            label: `${plural(idle, 'more resource', { plain: true })} with no objects and no watchers`,
+          });
+        return rows;
+      }
       case 'clients':
         return s.clients.length
           ? s.clients.map((client) => ({ kind: 'client', client }))
