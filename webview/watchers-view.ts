@@ -208,7 +208,8 @@ export class WatchersView {
         column(
           'state',
           'State',
-          'minmax(10em, 2.2fr)',
+          // 11em: "Streaming (no bookmarks asked)" and BookmarkSent in the row's three lines.
+          'minmax(11em, 2.2fr)',
           (w, c) => {
             c.appendChild(phaseBadge(w.phase, w.stateText));
           },

@@ -17,7 +17,7 @@ import type { ClientCounts, DebugStateView } from '../../src/server/debug-state'
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
-import { inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
+import { cutTableCells, inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
 import {
   acceptStep,
   chooseInFileDialog,
@@ -310,6 +310,15 @@ describe("a client-node controller's client in the workbench, against the server
     await page.mouse.move(0, 0);
     await page.waitForTimeout(300);
     await shot('controller-clients-server-view.png');
+    // The inspector beside the wider side bar: the controller's watcher row reads whole (its
+    // state, "Streaming (no bookmarks asked)" with BookmarkSent, was clamped at 10em).
+    assert.deepStrictEqual(
+      (await cutTableCells(page, '#view-watchers')).filter(
+        (c) => !/scrolls sideways|out of the table's view/.test(c),
+      ),
+      [],
+      'the Watchers table beside the side bar',
+    );
   });
 
   it("the live run's Clients tab: the controller's LISTs and WATCHes as the server counted them, the widgets informer's in the detail", async () => {
