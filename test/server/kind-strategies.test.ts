@@ -166,6 +166,18 @@ function describeKubectl(k: Kubectl): void {
       assert.strictEqual(get.code, 1, 'nothing was created');
     });
 
+    it('create --validate=warn: the same unknown fields as Warning lines, the object created', async () => {
+      const file = path.join(serve.dir, 'warn.yaml');
+      fs.writeFileSync(file, unknownFieldManifest.replace('name: strict', 'name: warned'));
+      const r = await run(['create', '-f', file, '--validate=warn']);
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.strictEqual(r.stdout, 'deployment.apps/warned created\n');
+      assert.strictEqual(
+        r.stderr,
+        'Warning: unknown field "spec.foo"\nWarning: unknown field "spec.template.spec.containers[0].bar"\n',
+      );
+    });
+
     it("the selector must match the template labels (422 with upstream's message)", async () => {
       const file = path.join(serve.dir, 'mismatch.yaml');
       fs.writeFileSync(

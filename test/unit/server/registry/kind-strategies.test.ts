@@ -426,6 +426,31 @@ const cases: Array<{ name: string; steps: Step[] }> = [
     ],
   },
   {
+    name: 'PodDisruptionBudget (no file of its own): generation 1, +1 on a spec change',
+    steps: [
+      {
+        method: 'POST',
+        path: '/apis/policy/v1/namespaces/default/poddisruptionbudgets',
+        body: {
+          apiVersion: 'policy/v1',
+          kind: 'PodDisruptionBudget',
+          metadata: { name: 'pdb' },
+          spec: { minAvailable: 1 },
+        },
+        status: 201,
+        fields: { 'metadata.generation': 1 },
+      },
+      {
+        method: 'PATCH',
+        path: '/apis/policy/v1/namespaces/default/poddisruptionbudgets/pdb',
+        contentType: merge,
+        body: { spec: { minAvailable: 2 } },
+        status: 200,
+        fields: { 'metadata.generation': 2 },
+      },
+    ],
+  },
+  {
     name: 'status of a kind without /status: 404',
     steps: [
       {
