@@ -3,8 +3,9 @@
 // k8s.io/apimachinery pkg/runtime/serializer/json (json.go Decode, meta.go Interpret)
 // (release-1.36): a request body decoded as the object an endpoint expects, failing as upstream.
 // Deliberate differences: built-in kinds are checked only as far as this server models them
-// (apiVersion/kind, ObjectMeta's field types, ConfigMap's and Namespace's own field types,
-// unknown top-level and metadata fields); YAML
+// (apiVersion/kind, ObjectMeta's field types, ConfigMap's and Namespace's own field types; unknown
+// and duplicate fields at any depth from the kind's OpenAPI definition, strict-field-validation.ts,
+// else unknown top-level and metadata fields); YAML
 // errors carry js-yaml's wording, but for go-yaml's alias limit (yaml-to-json.ts); protobuf bodies are
 // decoded for the kinds protobuf-messages.ts covers (protobuf-body.ts; the other kinds answer the 415)
 // and then read as the JSON they encode; integers beyond 2^53 lose precision (JSON.parse).
@@ -21,6 +22,7 @@ import {
 } from '../engine/http-face';
 import { hasProtobufMessage, ProtobufDecodeError, protobufBodyToObject } from './protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
+import { strictDecodingErrors } from './strict-field-validation';
 import { yamlToJSON } from './yaml-to-json';
 
 /** The legacy scheme's serializers in CodecFactory order (the 415's list for built-in kinds). */
@@ -475,7 +477,16 @@ export function decodeBody(
 
   const topLevel = expected.topLevelFields ?? builtinTopLevelFields[expected.kind];
   let warnings: string[] = [];
-  if (topLevel && directive !== 'Ignore') {
+  // The kind's OpenAPI definition, when the tree has one, says every field it knows.
+  const schemaFindings =
+    directive === 'Ignore' || expected.topLevelFields
+      ? undefined
+      : strictDecodingErrors(new TextDecoder().decode(data), expected);
+  if (schemaFindings) {
+    if (schemaFindings.length > 0 && directive === 'Strict')
+      fail(new Error(`strict decoding error: ${schemaFindings.join(', ')}`));
+    if (directive === 'Warn') warnings = schemaFindings;
+  } else if (topLevel && directive !== 'Ignore') {
     const unknown = unknownFields(obj, topLevel);
     if (unknown.length > 0 && directive === 'Strict')
       fail(new Error(`strict decoding error: ${unknown.join(', ')}`));

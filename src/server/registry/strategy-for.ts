@@ -4,6 +4,14 @@
 // generic-strategy.ts for every other built-in.
 import type { ServedResource } from '../served-resource';
 import { configMapStrategy } from './configmap-strategy';
+import { cronJobStrategy } from './cronjob-strategy';
+import { daemonSetStrategy } from './daemonset-strategy';
+import { deploymentStrategy } from './deployment-strategy';
+import { jobStrategy } from './job-strategy';
+import { replicaSetStrategy } from './replicaset-strategy';
+import { secretStrategy } from './secret-strategy';
+import { serviceStrategy } from './service-strategy';
+import { statefulSetStrategy } from './statefulset-strategy';
 import { customResourceStrategy } from './customresource-strategy';
 import { genericStrategy } from './generic-strategy';
 import { namespaceStrategy } from './namespace-strategy';
@@ -19,6 +27,32 @@ const builtInStrategies: Readonly<Record<string, ObjectStrategy>> = {
   '/configmaps': configMapStrategy,
   '/namespaces': namespaceStrategy,
 };
+
+/**
+ * The built-in kinds with a strategy of their own whose status rules are status-kept.ts's (every
+ * one served with /status takes the generic wrapper, as the generic strategy does).
+ */
+const kindStrategies: Readonly<Record<string, ObjectStrategy>> = {
+  '/secrets': secretStrategy,
+  '/services': serviceStrategy,
+  'apps/deployments': deploymentStrategy,
+  'apps/replicasets': replicaSetStrategy,
+  'apps/statefulsets': statefulSetStrategy,
+  'apps/daemonsets': daemonSetStrategy,
+  'batch/jobs': jobStrategy,
+  'batch/cronjobs': cronJobStrategy,
+};
+
+/**
+ * The kinds upstream bumps metadata.generation for (1 on create, +1 per spec change) that have no
+ * file of their own here: their strategies set it and nothing else this server models.
+ */
+const specGenerationKinds = new Set([
+  '/replicationcontrollers',
+  'networking.k8s.io/ingresses',
+  'networking.k8s.io/networkpolicies',
+  'policy/poddisruptionbudgets',
+]);
 
 type StrategyTarget = Pick<
   ServedResource,
@@ -52,7 +86,9 @@ export function strategyFor(served: StrategyTarget): ObjectStrategy {
   const key = `${served.group}/${served.resource}`;
   // The kinds with a file of their own keep their status there (pods, namespaces).
   if (Object.hasOwn(builtInStrategies, key)) return builtInStrategies[key];
-  const generic = genericStrategy(served.group, served.kind, served.namespaced);
+  const generic = Object.hasOwn(kindStrategies, key)
+    ? kindStrategies[key]
+    : genericStrategy(served.group, served.kind, served.namespaced, specGenerationKinds.has(key));
   return hasStatusSubresource(served)
     ? withStatusKept(
         generic,
