@@ -323,7 +323,7 @@ function renderHeader(identity: RunIdentity, m: PanelModel): void {
   // A live run (open, or its saved trace) is on real time: no seed, no "virtual".
   const facts = [
     ...(probe ? [`probe of ${String(m.header.params.server)}`] : []),
-    ...runClockFacts(m.header, formatVirtualTime(m.durationMs)),
+    ...runClockFacts(m.header, formatVirtualTime(m.durationMs), m.imported?.span),
     plural(m.watcherCount, 'watcher'),
     ...(m.failedWatchCount ? [plural(m.failedWatchCount, 'refused watch request')] : []),
     plural(m.lists.length, 'LIST'),

@@ -58,8 +58,8 @@ import { seedingShortOf } from '../run/views/replay-count';
 import { formatCount, plural } from '../format/count-text';
 import { checkReplaySpan } from './replay-span';
 
-/** The scenario name of every replayed import's trace. */
-export const importScenario = 'import';
+import { importScenario } from '../run/views/run-clock';
+export { importScenario };
 
 /** One line of a trace: the header first, then records. */
 export type TraceLine = TraceHeader | TraceRecord;
