@@ -540,6 +540,36 @@ function recreateCompaction(
   });
 }
 
+/**
+ * The log's 410 on a watch of a resource without a watch cache (events: the storage table) proves
+ * etcd had compacted past the watch's resourceVersion: the etcd3 store watches etcd from rv+1, and
+ * etcd answers a start below its compacted revision with ErrCompacted, the store's 410 `The
+ * resourceVersion for the provided watch is too old.` (etcd3/errors.go interpretWatchError). The
+ * replay compacts the engine's etcd there as the apiserver's compactor does (compactor.go: each
+ * tick writes its key, then compacts to the revision of its previous tick), so with no write since
+ * the watch's RV the compactor's own writes move the revision on; the compaction is global, as
+ * etcd's is.
+ */
+function recreateWatchCompaction(
+  run: ScenarioRun,
+  resource: Resource,
+  rv: number,
+  at: string,
+  what: string,
+): void {
+  // The watch starts at rv+1, which must be below the compacted revision.
+  while (resource.etcd.currentRevision() < rv + 2)
+    resource.etcd.put(compactRevKey, String(resource.etcd.currentRevision()));
+  const revision = resource.etcd.currentRevision();
+  if (resource.etcd.compactRevision() < revision) resource.etcd.compact(revision);
+  run.input({
+    action: 'fault',
+    name: 'compaction',
+    params: { revision, watchResourceVersion: rv },
+    text: `the log's 410 on a watch of ${what} (${at}), which the etcd3 store serves (no watch cache), proves etcd had compacted past the watch's resourceVersion: the replay compacts the engine's etcd at revision ${revision} (the watch's resourceVersion ${rv}) before it`,
+  });
+}
+
 /** The first request whose client logged that refusal: the log's proof of the server's etcd. */
 function requestWatchProgressDisabledIn(
   requests: readonly ImportedRequest[],
@@ -578,11 +608,13 @@ function recreateHistoryExpiry(
 ): string | undefined {
   const at = position(s.request);
   const what = `the log's 410 on the watch at ${at}`;
-  if (!resource.watchCacheEnabled)
-    return `${what}: ${s.resource} has no watch cache in the engine (the storage table), so it has no history to lose`;
   const rv = Number(resourceVersion);
   if (!resourceVersion || resourceVersion === '0' || !Number.isInteger(rv))
-    return `${what}: the watch named no resourceVersion a history could have lost`;
+    return `${what}: the watch named no resourceVersion ${resource.watchCacheEnabled ? 'a history' : 'etcd'} could have lost`;
+  if (!resource.watchCacheEnabled) {
+    recreateWatchCompaction(run, resource, rv, at, s.resource);
+    return undefined;
+  }
   const wc = resource.watchCache;
   const lost = rv < wc.historyWindow().oldestResourceVersion;
   const since = wc.history.events().filter((e) => e.resourceVersion > rv).length;
