@@ -637,6 +637,40 @@ function recreateHistoryExpiry(
   return undefined;
 }
 
+/**
+ * How much later than its answer a watch's 410 may come and still be its answer: the watch cache's
+ * error watcher sends it at once, the etcd3 store's after etcd's next sync of its unsynced
+ * watchers (100 ms); beyond it the log shows the 410 inside the stream.
+ */
+const answerSlackMs = 1000;
+
+/**
+ * Why the replay cannot reproduce a 410 the log shows arriving inside a watch's stream, seconds
+ * after the watch was answered (the time its client logged the ERROR), or undefined when the log
+ * shows it at the watch's answer (or says no time). The watch cache sends its 410 only as a
+ * watch's first event (cacher.go Watch: newErrWatcher), and a watcher that falls out of its history
+ * is closed without one (cache_watcher.go processInterval: the client's next watch gets the 410);
+ * the etcd3 store's watch gets etcd's compaction inside its stream only when it fell behind etcd
+ * (an unsynced etcd watcher), which the log cannot show. So no cause the replay could re-create
+ * gives the open watch its 410: it stays open until the log's 410, where the replay closes it.
+ */
+function expiredInStreamText(r: ImportedRequest, watchCache: boolean): string | undefined {
+  const end = r.watchEnd;
+  if (r.code === 410 || end?.at === undefined || r.receivedAt === undefined) return undefined;
+  const intoMs = end.at - r.receivedAt;
+  if (intoMs <= answerSlackMs) return undefined;
+  const asked = new URLSearchParams(r.requestURI.split('?')[1] ?? '').get('resourceVersion');
+  const named = /too old resource version: (\d+)/.exec(end.message)?.[1];
+  const other =
+    named !== undefined && asked && named !== asked
+      ? `; its message names resourceVersion ${named}, the watch asked from ${asked}: a watch the log does not show`
+      : '';
+  const why = watchCache
+    ? "the watch cache sends its 410 (too old resource version) only as a watch's first event (cacher.go Watch), and closes a watcher that falls out of its history without one (cache_watcher.go processInterval)"
+    : "the etcd3 store's watch gets etcd's compaction inside its stream only when it fell behind etcd (an unsynced etcd watcher), which the log does not show";
+  return `the log's 410 on the watch at ${position(r)}: it came ${Number((intoMs / 1000).toFixed(3))} s into the stream (${end.source.file}:${end.source.line}), and ${why}${other}; the replay keeps the watch open until then`;
+}
+
 async function replayWatch(
   run: ScenarioRun,
   resource: Resource,
@@ -670,8 +704,10 @@ async function replayWatch(
       allowWatchBookmarks: true,
     };
   }
+  const inStream = expiredInStreamText(s.request, resource.watchCacheEnabled);
   const notReproduced = watchExpiredInLog(s.request)
-    ? recreateHistoryExpiry(run, resource, req.resourceVersion, s, summary, watchCacheSize)
+    ? (inStream ??
+      recreateHistoryExpiry(run, resource, req.resourceVersion, s, summary, watchCacheSize))
     : undefined;
   const openedAt = run.clock.now();
   const compare = compareWatch(s.request, () => openedAt, notReproduced);
