@@ -120,4 +120,27 @@ describe('replay: a 410 the log shows inside a watch stream', () => {
       /cannot reproduce the log's 410 on the watch at client-go\.log:\d+: it came 100\.\d+ s into the stream \(client-go\.log:11\).*its message names resourceVersion 1243, the watch asked from 1200/,
     );
   });
+
+  it("a real kubectl 1.35 wait -v=6 log and the server's audit log: its 410 came at the re-watch's answer, so the replay re-creates it there", async () => {
+    // Recorded against `listwatch serve --audit-log`: `kubectl wait --for=delete pod/p1 -v=6`
+    // (KUBE_FEATURE_WatchListClient=false), pods written by another kubectl, then the faults
+    // expire-history and terminate-watcher: the reflector watched again from rv 6 and its client
+    // logged `too old resource version: 6 (10)` 78 ms after that watch was answered.
+    const dir = path.join(__dirname, '../../../../test/fixtures/import/kubectl-1.35-wait-expired');
+    const requests: ImportedRequest[] = [];
+    await importFiles(
+      ['wait.log', 'audit.log'].map((name) => ({ path: path.join(dir, name), name })),
+      {},
+      { request: (r) => requests.push(r), reject: () => undefined },
+    );
+    const { model, summary } = await replayToModel(requests, {
+      ...base,
+      files: ['wait.log', 'audit.log'],
+    });
+    const rewatch = model.watchRequests?.find((w) => w.logged?.status === 410);
+    assert.strictEqual(rewatch?.error?.code, 410, JSON.stringify(model.watchRequests));
+    assert.match(rewatch.error.message, /^too old resource version: \d+ \(\d+\)$/);
+    assert.ok(model.faults?.some((f) => f.name === 'expire-history'));
+    assert.doesNotMatch(replaySummaryText(summary), /cannot reproduce|into the stream/);
+  });
 });
