@@ -290,10 +290,19 @@ export class DebugState {
     const etcd = this.world.etcd;
     const resources = this.world.resources.map((r) => {
       const e = r.engine;
+      // Upstream's cache sizes turn events' watch cache off: the etcd3 store serves them, so no
+      // cache state (ready, history, cache RV) is true of them.
+      if (!e.watchCacheEnabled)
+        return {
+          resource: resourceName(r),
+          watchCache: false,
+          etcdRevision: etcd.currentRevision(),
+        };
       const h = e.watchCache.history;
       const ready = e.cacher.ready.check();
       return {
         resource: resourceName(r),
+        watchCache: true,
         cacheResourceVersion: e.watchCache.resourceVersion,
         etcdRevision: etcd.currentRevision(),
         ready: ready.error === undefined,

@@ -173,6 +173,29 @@ describe('debug state (src/server/debug-state.ts)', () => {
     }
   });
 
+  it('says events have no watch cache (the etcd3 store serves them), not that their cache is unready', async () => {
+    const server = await ApiServer.start({ port: 0, seed: { pods: 1 } });
+    try {
+      const body = (await call(server, 'GET', debugStatePath)).json as unknown as {
+        etcd: { revision: number };
+        resources: Record<string, unknown>[];
+      };
+      const cacheless = body.resources.filter((r) => String(r.resource).startsWith('events'));
+      assert.deepStrictEqual(
+        cacheless,
+        ['events', 'events.events.k8s.io'].map((resource) => ({
+          resource,
+          watchCache: false,
+          etcdRevision: body.etcd.revision,
+        })),
+      );
+      const pods = body.resources.find((r) => r.resource === 'pods');
+      assert.deepStrictEqual([pods?.watchCache, pods?.ready], [true, true]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("counts each client's requests by kind and by resource, as kubectl names the resource", async () => {
     const server = await ApiServer.start({ port: 0, seed: { pods: 1, configmaps: 1 } });
     try {
