@@ -5,6 +5,10 @@
 import type { ServedResource } from '../served-resource';
 import { configMapStrategy } from './configmap-strategy';
 import { customResourceStrategy } from './customresource-strategy';
+import {
+  customResourceDefinitionStatusStrategy,
+  customResourceDefinitionStrategy,
+} from './customresourcedefinition-strategy';
 import { genericStrategy } from './generic-strategy';
 import { namespaceStrategy } from './namespace-strategy';
 import { podStrategy } from './pod-strategy';
@@ -13,11 +17,14 @@ import { withStatusKept } from './status-kept';
 import type { DeleteStrategy } from './store-delete';
 import { apiVersionOf, type ObjectStrategy } from './strategy';
 
+const crdKey = 'apiextensions.k8s.io/customresourcedefinitions';
+
 /** The built-in kinds with a strategy of their own, by `<group>/<resource>` ('' for core). */
 const builtInStrategies: Readonly<Record<string, ObjectStrategy>> = {
   '/pods': podStrategy,
   '/configmaps': configMapStrategy,
   '/namespaces': namespaceStrategy,
+  'apiextensions.k8s.io/customresourcedefinitions': customResourceDefinitionStrategy,
 };
 
 type StrategyTarget = Pick<
@@ -30,6 +37,7 @@ type StrategyTarget = Pick<
   | 'jsonOnly'
   | 'builtin'
   | 'crdSubresources'
+  | 'openAPIV3Schema'
 >;
 
 /** Whether the resource serves `/status`: its API row lists it, or its CRD declares it. */
@@ -44,7 +52,13 @@ export function hasStatusSubresource(
 /** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
 export function strategyFor(served: StrategyTarget): ObjectStrategy {
   if (served.jsonOnly) {
-    const cr = customResourceStrategy(served.group, served.version, served.kind, served.namespaced);
+    const cr = customResourceStrategy(
+      served.group,
+      served.version,
+      served.kind,
+      served.namespaced,
+      served.openAPIV3Schema,
+    );
     return hasStatusSubresource(served)
       ? withStatusKept(cr, apiVersionOf(served.group, served.version), { zero: undefined })
       : cr;
@@ -66,6 +80,8 @@ export function strategyFor(served: StrategyTarget): ObjectStrategy {
 
 /** The strategy of the resource's `/status` (status-strategy.ts's, from its main one). */
 export function statusStrategyFor(served: StrategyTarget): ObjectStrategy {
+  if (!served.jsonOnly && `${served.group}/${served.resource}` === crdKey)
+    return customResourceDefinitionStatusStrategy;
   return statusStrategyOf(strategyFor(served), apiVersionOf(served.group, served.version));
 }
 
