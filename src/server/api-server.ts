@@ -338,7 +338,10 @@ export class ApiServer {
       await etcd?.stop();
     };
     const debugState = new DebugState({
-      resources: resources.all,
+      // Read at each use: a CRD created through the API adds a resource.
+      get resources() {
+        return resources.all;
+      },
       etcd: resources.etcd,
       etcdMembers: etcdCheck && {
         members: etcdCheck.members,

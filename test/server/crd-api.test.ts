@@ -224,6 +224,22 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       );
     });
 
+    it('apply of a changed CRD: generation 2, the Gadgets printed with the new column, kept', async () => {
+      const changed = write('changed.yaml', crdText.replace('- name: Size', '- name: Bigness'));
+      assert.strictEqual(
+        await ok(['apply', '-f', changed]),
+        'customresourcedefinition.apiextensions.k8s.io/gadgets.example.org configured\n',
+      );
+      assert.strictEqual(
+        await ok(['get', 'crd', 'gadgets.example.org', '-o', 'jsonpath={.metadata.generation}']),
+        '2',
+      );
+      // The controller rebuilds what it serves after the write; kubectl sees it at once or soon.
+      let out = '';
+      while (!/^NAME\s+BIGNESS\s/.test(out)) out = await ok(['get', 'gadgets']);
+      assert.match(out, /^NAME\s+BIGNESS\s+PHASE\s+AGE\ng1\s+4\s+Ready\s+\d+s\n$/);
+    });
+
     it('explain gadget.spec reads the schema from OpenAPI', async () => {
       const out = await ok(['explain', 'gadget.spec']);
       assert.match(out, /^GROUP:\s+example\.org\nKIND:\s+Gadget\nVERSION:\s+v1\n/);
