@@ -9,6 +9,7 @@
 // errors carry js-yaml's wording, but for go-yaml's alias limit (yaml-to-json.ts); protobuf bodies are
 // decoded for the kinds protobuf-messages.ts covers (protobuf-body.ts; the other kinds answer the 415)
 // and then read as the JSON they encode; integers beyond 2^53 lose precision (JSON.parse).
+import { unknownFieldPaths } from './structural-pruning';
 import { StatusError, type KubeObject } from '../engine';
 import {
   GoJsonUnmarshalTypeError,
@@ -82,6 +83,8 @@ export interface ExpectedKind {
    * builtinTopLevelFields by kind, or no check).
    */
   topLevelFields?: readonly string[];
+  /** A custom resource's structural schema: strict field validation reports what it prunes. */
+  openAPIV3Schema?: Readonly<Record<string, unknown>>;
 }
 
 /** Top-level JSON fields of the built-in kinds served here (k8s.io/api core/v1 types.go). */
@@ -439,7 +442,18 @@ export function decodeBody(
       throw newBadRequest(
         `the API version in the data (${apiVersion}) does not match the expected API version (${gvString(expected)})`,
       );
-    return { object: obj as unknown as KubeObject, ...decoded, kind, warnings: [] };
+    // The unknown fields pruning drops, reported per the fieldValidation directive.
+    let warnings: string[] = [];
+    if (expected.openAPIV3Schema && directive !== 'Ignore') {
+      const unknown = unknownFieldPaths(
+        obj,
+        expected.openAPIV3Schema as Record<string, unknown>,
+      ).map((p) => `unknown field ${quote(p)}`);
+      if (unknown.length > 0 && directive === 'Strict')
+        fail(new Error(`strict decoding error: ${unknown.join(', ')}`));
+      if (directive === 'Warn') warnings = unknown;
+    }
+    return { object: obj as unknown as KubeObject, ...decoded, kind, warnings };
   }
 
   if (actual.version === '')

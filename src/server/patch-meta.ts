@@ -136,11 +136,17 @@ export const coreV1StructTags: StructTags = {
 };
 
 /**
- * The schema of a built-in kind (core group); undefined for any other group, whose objects are
- * custom resources (Unstructured upstream: no struct tags, so no strategic merge patch).
+ * The schema of a built-in kind (core group, and apiextensions' CustomResourceDefinition, whose
+ * types tag no field but ObjectMeta's); undefined for any other group, whose objects are custom
+ * resources (Unstructured upstream: no struct tags, so no strategic merge patch).
  * A core kind without a table entry still knows ObjectMeta's tags.
  */
 export function patchMetaForKind(group: string, kind: string): LookupPatchMeta | undefined {
+  if (group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition')
+    return new PatchMetaFromStruct(
+      { ...coreV1StructTags, [kind]: { metadata: ['struct', 'ObjectMeta'] } },
+      kind,
+    );
   if (group !== '') return undefined;
   if (Object.prototype.hasOwnProperty.call(coreV1StructTags, kind))
     return new PatchMetaFromStruct(coreV1StructTags, kind);

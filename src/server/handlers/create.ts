@@ -33,6 +33,7 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
       version: served.version,
       kind: served.kind,
       unstructured: served.jsonOnly,
+      ...(served.openAPIV3Schema ? { openAPIV3Schema: served.openAPIV3Schema } : {}),
     },
     {
       contentType: scope.req.headers['content-type'],

@@ -13,6 +13,10 @@ import { secretStrategy } from './secret-strategy';
 import { serviceStrategy } from './service-strategy';
 import { statefulSetStrategy } from './statefulset-strategy';
 import { customResourceStrategy } from './customresource-strategy';
+import {
+  customResourceDefinitionStatusStrategy,
+  customResourceDefinitionStrategy,
+} from './customresourcedefinition-strategy';
 import { genericStrategy } from './generic-strategy';
 import { namespaceStrategy } from './namespace-strategy';
 import { podStrategy } from './pod-strategy';
@@ -21,11 +25,14 @@ import { withStatusKept } from './status-kept';
 import type { DeleteStrategy } from './store-delete';
 import { apiVersionOf, type ObjectStrategy } from './strategy';
 
+const crdKey = 'apiextensions.k8s.io/customresourcedefinitions';
+
 /** The built-in kinds with a strategy of their own, by `<group>/<resource>` ('' for core). */
 const builtInStrategies: Readonly<Record<string, ObjectStrategy>> = {
   '/pods': podStrategy,
   '/configmaps': configMapStrategy,
   '/namespaces': namespaceStrategy,
+  'apiextensions.k8s.io/customresourcedefinitions': customResourceDefinitionStrategy,
 };
 
 /**
@@ -64,6 +71,7 @@ type StrategyTarget = Pick<
   | 'jsonOnly'
   | 'builtin'
   | 'crdSubresources'
+  | 'openAPIV3Schema'
 >;
 
 /** Whether the resource serves `/status`: its API row lists it, or its CRD declares it. */
@@ -78,7 +86,13 @@ export function hasStatusSubresource(
 /** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
 export function strategyFor(served: StrategyTarget): ObjectStrategy {
   if (served.jsonOnly) {
-    const cr = customResourceStrategy(served.group, served.version, served.kind, served.namespaced);
+    const cr = customResourceStrategy(
+      served.group,
+      served.version,
+      served.kind,
+      served.namespaced,
+      served.openAPIV3Schema,
+    );
     return hasStatusSubresource(served)
       ? withStatusKept(cr, apiVersionOf(served.group, served.version), { zero: undefined })
       : cr;
@@ -102,6 +116,8 @@ export function strategyFor(served: StrategyTarget): ObjectStrategy {
 
 /** The strategy of the resource's `/status` (status-strategy.ts's, from its main one). */
 export function statusStrategyFor(served: StrategyTarget): ObjectStrategy {
+  if (!served.jsonOnly && `${served.group}/${served.resource}` === crdKey)
+    return customResourceDefinitionStatusStrategy;
   return statusStrategyOf(strategyFor(served), apiVersionOf(served.group, served.version));
 }
 
