@@ -95,7 +95,7 @@ export async function askFault(
     const asked: FaultParameter = lastOfGroup ? { ...d, required: true } : d;
     const title = `Inject ${fault.name}: ${d.name} (${i + 1}/${fault.parameters.length})`;
     if (d.enum || d.name === 'resource') {
-      const choices = (d.enum ?? [everyResource, ...resources]).map((label) => ({ label }));
+      const choices = (d.enum ?? [everyResource, ...resources]).map((v) => ({ label: String(v) }));
       if (!d.required && d.enum) choices.unshift({ label: '(none)' });
       const choice = await prompts.pick(choices, {
         title,
@@ -104,7 +104,7 @@ export async function askFault(
       });
       if (!choice) return undefined;
       if (choice.label !== everyResource && choice.label !== '(none)')
-        params[d.name] = choice.label;
+        params[d.name] = parameterValueOf(d, choice.label);
       continue;
     }
     const text = await prompts.input({

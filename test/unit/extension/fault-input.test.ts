@@ -14,6 +14,7 @@ import type { ServerPrompts } from '../../../src/extension/server/server-prompts
 import { FakeClock } from '../../../src/engine/clock';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import { describeFaults, handleFaultRequest } from '../../../src/server/faults';
+import { ActiveFaults } from '../../../src/server/active-faults';
 
 // [fault, parameter, typed text, the input box's message (undefined: accepted)]
 const cases: [string, string, string, string | undefined][] = [
@@ -47,9 +48,11 @@ describe('Inject Fault parameter checks', () => {
       if (text === '') delete body[param];
       if (param !== 'seconds' && fault.parameters.some((p) => p.name === 'seconds'))
         body.seconds = 1;
+      const clock = new FakeClock(0);
       const answer = await handleFaultRequest('POST', name, JSON.stringify(body), {
         resources: [],
-        etcd: new MemoryEtcd({ clock: new FakeClock(0) }),
+        etcd: new MemoryEtcd({ clock }),
+        active: new ActiveFaults(clock),
       });
       assert.strictEqual(answer.status, 422);
       assert.strictEqual((answer.body as { message: string }).message, message);
