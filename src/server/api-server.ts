@@ -517,6 +517,8 @@ export class ApiServer {
    */
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
+    // Scheduled faults' timers stop; held (blackholed) connections close.
+    this.state.faults.clear('all');
     await this.resources.namespaceController?.stop();
     this.resources.stop();
     // Let the watch handlers see their closed channels and finish their responses.
