@@ -39,7 +39,7 @@ export async function applyRequestFaults(
   active: ActiveFaults,
   r: MatchedRequest,
   res: ServerResponse,
-  clock: Pick<Clock, 'sleep'>,
+  clock: Pick<Clock, 'sleep' | 'afterFunc'>,
 ): Promise<RequestFaultOutcome> {
   const hits = active.hit(r);
   if (hits === undefined || hits.length === 0) return goOn;
@@ -65,11 +65,7 @@ export async function applyRequestFaults(
     const p = f.parameters;
     if (f.name === 'stall-watch')
       stream.push(
-        new StallWatch(
-          clock as Clock,
-          (p.seconds as number) * 1000,
-          p.then === 'drop' ? 'drop' : 'deliver',
-        ),
+        new StallWatch(clock, (p.seconds as number) * 1000, p.then === 'drop' ? 'drop' : 'deliver'),
       );
     else if (f.name === 'omit-end-bookmark') stream.push(new OmitEndBookmark());
     else if (f.name === 'drop-connection')
