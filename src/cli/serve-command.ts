@@ -11,6 +11,12 @@ import {
   type EtcdChoice,
 } from '../server/etcd-choice';
 import { KubeconfigError } from '../server/kubeconfig';
+import {
+  FaultScheduleError,
+  parseFaultSchedule,
+  type FaultSchedule,
+} from '../server/fault-schedule';
+import * as fs from 'node:fs';
 import type { ProfileName } from '../server/served-resources';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
@@ -19,7 +25,7 @@ const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed po
                        [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH]
                        [--etcd spawn|URL,...] [--etcd-prefix PREFIX]
                        [--etcd-version VERSION]
-                       [--no-namespace-controller] [--json]
+                       [--faults FILE] [--no-namespace-controller] [--json]
 
 Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
 layer (k8s.io/apiserver release-1.36 by default) on the real clock: the built-in resources a
@@ -54,6 +60,16 @@ Options:
                         3.4.31, nor 3.5.0-3.5.12): the run is then served as one on a real
                         etcd of that version (default: no version, RequestWatchProgress
                         supported, as on the etcd release-1.36 pairs with)
+  --faults FILE         a fault schedule (YAML or JSON), checked in full before the server
+                        serves (an error names the file, line and column), applied as it
+                        starts: 'faults:', a list of {name, parameters, match, trigger} with
+                        the names of 'listwatch fault --list', e.g.
+                          faults:
+                            - name: http-error
+                              parameters: {code: 429}
+                              match: {verb: list, resource: pods}
+                              trigger: {nth: 1}
+                        'listwatch fault --active' lists them with their ids
   --no-namespace-controller
                         do not emulate kube-controller-manager's namespace controller (a
                         deleted namespace then stays Terminating, as with no controller)
@@ -65,8 +81,9 @@ Stop it with Ctrl-C (SIGINT) or SIGTERM.
 A --seed of 1,000 objects or more prints its size first, then its progress every 2 s, on
 stderr; Ctrl-C while it seeds stops the server and the etcd it started.
 Exit status: 0 stopped, 1 could not start (port in use, unreadable CRD, etcd not reachable
-or etcd-server not installed, interrupted while seeding, --kubeconfig a symbolic link),
-2 usage error.`;
+or etcd-server not installed, interrupted while seeding, --kubeconfig a symbolic link, a
+fault schedule naming a resource that is not served), 2 usage error (a fault schedule that
+cannot be read or checked).`;
 
 const seedProgressEveryMs = 2000;
 
@@ -111,6 +128,22 @@ export function parseSeed(text: string): SeedCounts {
   }
 }
 
+/** `--faults FILE`, read and checked in full (usage errors name the file, line and column). */
+function readFaultSchedule(file: string): FaultSchedule {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--faults: ${(e as Error).message}`);
+  }
+  try {
+    return parseFaultSchedule(text, file);
+  } catch (e) {
+    if (e instanceof FaultScheduleError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 function parsePort(text: string): number {
   if (!/^[0-9]+$/.test(text) || Number(text) > 65535)
     throw new UsageError(`--port expects a port number 0..65535, got ${JSON.stringify(text)}`);
@@ -138,6 +171,7 @@ export const serveCommand: CliCommand = {
       { name: 'etcd', value: true },
       { name: 'etcd-prefix', value: true },
       { name: 'etcd-version', value: true },
+      { name: 'faults', value: true },
       { name: 'no-namespace-controller', value: false },
       { name: 'json', value: false },
       { name: 'help', value: false, short: 'h' },
@@ -181,6 +215,8 @@ export const serveCommand: CliCommand = {
         `--etcd-prefix expects a key prefix starting with /, got ${JSON.stringify(etcdPrefix)}`,
       );
     const seedCounts = seed === undefined ? undefined : parseSeed(seed);
+    const faultsFile = str('faults');
+    const faultSchedule = faultsFile === undefined ? undefined : readFaultSchedule(faultsFile);
     // The stop handlers go in before the start, and stay: a signal just after the ready line (a
     // client stopping the server at once) must never meet Node's default action, which kills.
     let stop = (): void => undefined;
@@ -218,6 +254,8 @@ export const serveCommand: CliCommand = {
         seedProgress: seedCounts && seedProgressPrinter(io, seedCounts, etcdChoice),
         signal: starting.signal,
         servingLimits: servingLimitsFromEnv(process.env),
+        faultSchedule,
+        faultLog: (message) => io.err(`listwatch serve: ${message}\n`),
       });
     } catch (e) {
       stop();
@@ -227,7 +265,8 @@ export const serveCommand: CliCommand = {
         e instanceof CrdError ||
         e instanceof EtcdOpenError ||
         e instanceof SeedAbortedError ||
-        e instanceof KubeconfigError
+        e instanceof KubeconfigError ||
+        e instanceof FaultScheduleError
           ? err.message
           : err.code === 'EADDRINUSE'
             ? `port ${port} is in use`

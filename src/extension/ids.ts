@@ -45,6 +45,7 @@ export const injectFaultCommandId = 'listwatch.injectFault';
 export const serverMenuCommandId = 'listwatch.serverMenu';
 export const terminateWatcherCommandId = 'listwatch.terminateWatcher';
 export const expireHistoryCommandId = 'listwatch.expireHistory';
+export const clearFaultCommandId = 'listwatch.clearFault';
 /** The live run's inspector; listed in the server menu when it exists. */
 export const openLiveRunCommandId = 'listwatch.openLiveRun';
 export const saveRunAsTraceCommandId = 'listwatch.saveRunAsTrace';

@@ -48,13 +48,23 @@ import {
 import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
-import { handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
+import {
+  applyFaultSpec,
+  handleFaultRequest,
+  resourceName,
+  type AppliedFault,
+  type FaultResponse,
+} from './faults';
+import { ActiveFaults, type ActiveFaultJSON } from './active-faults';
+import { applyRequestFaults } from './request-faults';
+import type { MatchedRequest } from './fault-matcher';
+import { checkFaultSchedule, FaultScheduleError, type FaultSchedule } from './fault-schedule';
 import { DebugState } from './debug-state';
 import { admitCreate } from './namespace-lifecycle';
 import { NamespaceController } from './namespace-controller';
 import { CustomResourceDefinitionController } from './customresourcedefinition-controller';
 import type { RequestScope } from './handlers/request-scope';
-import type { WrittenWatchEvent } from './handlers/watch';
+import type { WatchStreamFault, WrittenWatchEvent } from './handlers/watch';
 import { writeError, writeErrorBody } from './handlers/response';
 import { writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
 import {
@@ -114,6 +124,13 @@ export interface ApiServerOptions {
   signal?: AbortSignal;
   /** Overrides of kube-apiserver's connection settings (tests; see secure-serving.ts). */
   servingLimits?: Partial<ServingLimits>;
+  /**
+   * `serve --faults FILE`: checked against the served resources before anything is applied, then
+   * applied (and armed) just before the server listens.
+   */
+  faultSchedule?: FaultSchedule;
+  /** Hears each fault's log line (the schedule's, as they are applied and fire). */
+  faultLog?: (message: string) => void;
 }
 
 /** How long a seed runs before it lets the event loop turn (timers, I/O, a Cancel). */
@@ -290,7 +307,18 @@ export class ApiServer {
       etcd: this.resources.etcd,
       log,
       onApplied: this.state.faultApplied,
+      active: this.state.faults,
     });
+  }
+
+  /** The faults in force (what GET /debug/listwatch/v1/faults/active lists). */
+  activeFaults(): ActiveFaultJSON[] {
+    return this.state.faults.list();
+  }
+
+  /** Clears a fault by id, or every one; undefined for an id that is not active. */
+  clearFault(id: number | 'all'): ActiveFaultJSON[] | undefined {
+    return this.state.faults.clear(id);
   }
 
   /** The live state (what GET /debug/listwatch/v1/state answers), for readers in the same process. */
@@ -392,6 +420,7 @@ export class ApiServer {
           shuttingDown: () => state.shuttingDown,
         }),
         shuttingDown: false,
+        faults: new ActiveFaults(resources.clock),
         debugState,
         connectedClients: new Map(),
         connectionsSeen: 0,
@@ -446,6 +475,26 @@ export class ApiServer {
         });
         dispatchConnection(socket, refused ? refusers : servers, limits.readHeaderTimeoutMs);
       });
+      if (opts.faultSchedule) {
+        // Every entry checked against what is served before the first is applied.
+        const specs = checkFaultSchedule(opts.faultSchedule, resources.all.map(resourceName));
+        const world = {
+          resources: resources.all,
+          etcd: resources.etcd,
+          log: opts.faultLog,
+          active: state.faults,
+          get onApplied() {
+            return state.faultApplied;
+          },
+        };
+        for (const spec of specs) {
+          const answer = await applyFaultSpec(spec, world);
+          if (answer.status !== 200)
+            throw new FaultScheduleError(
+              `${opts.faultSchedule.file}: ${spec.name}: ${(answer.body as { message?: string }).message ?? answer.status}`,
+            );
+        }
+      }
       const port = (state.port = await listen(listener, opts.port ?? 0));
       started.push(() => new Promise((resolve) => listener.close(() => resolve())));
       const kubeconfig = writeKubeconfig({
@@ -483,6 +532,8 @@ export class ApiServer {
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
     await this.resources.crdController?.stop();
+    // Scheduled faults' timers stop; held (blackholed) connections close.
+    this.state.faults.clear('all');
     await this.resources.namespaceController?.stop();
     this.resources.stop();
     // Let the watch handlers see their closed channels and finish their responses.
@@ -566,6 +617,8 @@ interface ServingState {
   healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
   /** Set once stop() began (readyz's shutdown check). */
   shuttingDown: boolean;
+  /** The faults in force (the admin API's, the schedule's). */
+  faults: ActiveFaults;
   debugState: DebugState;
   /** --audit-log: audit.k8s.io/v1 events at Metadata level. */
   audit: AuditLogWriter | undefined;
@@ -598,6 +651,28 @@ function rememberConnectedClient(
   for (const listener of state.connectionsChanged) listener();
 }
 
+/** What a fault's matchers read of a request. */
+function matchedRequestOf(
+  info: RequestInfo,
+  req: IncomingMessage,
+  rawQuery: string,
+): MatchedRequest {
+  const resource = !info.isResourceRequest
+    ? ''
+    : info.apiGroup === ''
+      ? info.resource
+      : `${info.resource}.${info.apiGroup}`;
+  return {
+    path: info.path,
+    verb: info.verb,
+    resource,
+    namespace: info.namespace,
+    userAgent: req.headers['user-agent'] ?? '',
+    watchList:
+      info.verb === 'watch' && new URLSearchParams(rawQuery).get('sendInitialEvents') === 'true',
+  };
+}
+
 /** The filter chain and the routes for one request. */
 async function serve(
   state: ServingState,
@@ -626,6 +701,18 @@ async function serve(
   const auditEvent = state.audit && audit(state.audit, info, url, req, res);
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
+  // The request faults: here, where upstream's filters reject, delay or time out a request.
+  let watchFault: WatchStreamFault | undefined;
+  if (state.faults.hasRequestFaults) {
+    const outcome = await applyRequestFaults(
+      state.faults,
+      matchedRequestOf(info, req, q < 0 ? '' : url.slice(q + 1)),
+      res,
+      resources.clock,
+    );
+    if (outcome.answered) return;
+    watchFault = outcome.watchFault;
+  }
   const context: RequestContext = resources.requests.newContext(
     req.headers['user-agent'] ?? '',
     method as HttpMethod,
@@ -646,6 +733,7 @@ async function serve(
       healthChecks: state.healthChecks,
       debugState: state.debugState,
       faultApplied: state.faultApplied,
+      faults: state.faults,
       body: readBody,
     };
     for (const route of nonResourceRoutes) {
@@ -723,6 +811,7 @@ async function serve(
     ...(info.verb === 'watch'
       ? { watchWritten: (e: WrittenWatchEvent) => watchWritten(state, context.requestId, e) }
       : {}),
+    ...(watchFault ? { watchFault } : {}),
   };
   try {
     await handler(scope);

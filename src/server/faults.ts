@@ -1,11 +1,18 @@
 // No upstream counterpart: the admin API that injects faults into the live engine
-// (`POST /debug/listwatch/v1/faults/<name>`, `GET /debug/listwatch/v1/faults`). Each fault is one
-// engine hook doing what upstream's apiserver or etcd would do in that situation; this module only
-// validates parameters, picks the resources and reports what was done. Errors are metav1.Status
-// bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an unknown fault).
+// (`POST /debug/listwatch/v1/faults/<name>`, `GET /debug/listwatch/v1/faults`, the faults in force
+// at `GET /debug/listwatch/v1/faults/active[/<id>]`, cleared by `DELETE` of the same paths). A
+// server fault is one engine hook doing what upstream's apiserver or etcd would do in that
+// situation, applied at once or `trigger.afterSeconds` later; a request fault (request-faults.ts)
+// acts on the requests its matchers pick, when its trigger says. This module validates the
+// parameters, matchers and trigger, picks the resources and reports what was done. Errors are
+// metav1.Status bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an
+// unknown fault or id).
 import { type EtcdMember, MemoryEtcd, isZeroLatency, type LatencyModel } from '../engine';
 import { failure as statusFailure } from '../engine/http-face';
 import type { ServedResource } from './served-resource';
+import type { ActiveFaults } from './active-faults';
+import { matcherFields, parseFaultMatcher, type FaultMatcher } from './fault-matcher';
+import { parseFaultTrigger, triggerFields, type FaultTrigger } from './fault-trigger';
 
 /** What the faults act on: the served resources and the etcd they share. */
 export interface FaultWorld {
@@ -15,6 +22,8 @@ export interface FaultWorld {
   readonly log?: (message: string) => void;
   /** Told of every fault applied (a live run's timeline marker, live-recorder.ts). */
   readonly onApplied?: (fault: AppliedFault) => void;
+  /** The faults in force: request faults, and server faults waiting for their time. */
+  readonly active: ActiveFaults;
 }
 
 /** A fault that was applied: its name, its parameters and its log line's words. */
@@ -45,9 +54,16 @@ export interface FaultParameter {
   /** Smallest allowed value (numbers), exclusive when `exclusiveMinimum`. */
   minimum?: number;
   exclusiveMinimum?: boolean;
-  /** Allowed values (strings). */
-  enum?: readonly string[];
+  /** Allowed values. */
+  enum?: readonly (string | number)[];
 }
+
+/**
+ * Which requests a fault can act on: `server` faults act on the engine, not on requests (no
+ * matchers but `resource` where they have that parameter; no trigger but afterSeconds); the
+ * others act on the requests their matchers pick, of this kind only.
+ */
+export type FaultScope = 'server' | 'request' | 'watch' | 'watchList';
 
 export interface FaultDescription {
   name: string;
@@ -55,6 +71,8 @@ export interface FaultDescription {
   parameters: readonly FaultParameter[];
   /** Parameters of which exactly one must be given (terminate-watcher: id or userAgent). */
   exactlyOneOf?: readonly string[];
+  /** What it acts on (FaultScope). */
+  acts: FaultScope;
   /**
    * Acts on the in-memory etcd's model (its service time, reachability, RangeStream knob): a
    * server over a real etcd refuses it (409), so the faces do not offer it there.
@@ -65,7 +83,8 @@ export interface FaultDescription {
 type Params = Record<string, unknown>;
 
 interface Fault extends FaultDescription {
-  apply(p: Params, world: FaultWorld): Promise<FaultResponse> | FaultResponse;
+  /** A server fault's effect (request faults act in request-faults.ts). */
+  apply?(p: Params, world: FaultWorld): Promise<FaultResponse> | FaultResponse;
 }
 
 /** The in-memory etcd a memoryEtcdOnly fault acts on (handleFaultRequest refused the others). */
@@ -117,6 +136,7 @@ const zeroModel: LatencyModel = {
 const faults: readonly Fault[] = [
   {
     name: 'compact',
+    acts: 'server',
     description:
       "Compacts etcd's history before a revision (default: the current one): reads and watches " +
       'from older resource versions get 410 from etcd.',
@@ -146,6 +166,7 @@ const faults: readonly Fault[] = [
   },
   {
     name: 'cache-lag',
+    acts: 'server',
     description:
       "Pauses the cacher's reflector: etcd's watch events (and progress notifications) are held, " +
       'then applied in order, so the watch cache falls behind etcd. Consistent reads wait up to 3s, ' +
@@ -170,6 +191,7 @@ const faults: readonly Fault[] = [
   },
   {
     name: 'expire-history',
+    acts: 'server',
     description:
       "Drops the watch cache's event history, as a restarted or shrunk watch cache has none: " +
       'watches resuming from an older resource version get 410 too old resource version.',
@@ -189,6 +211,7 @@ const faults: readonly Fault[] = [
   {
     memoryEtcdOnly: true,
     name: 'etcd-latency',
+    acts: 'server',
     description:
       "Sets etcd's service time from the next request on (the figures not given are 0); answers " +
       'wait for it. All 0 turns the latency off.',
@@ -213,6 +236,7 @@ const faults: readonly Fault[] = [
   {
     memoryEtcdOnly: true,
     name: 'etcd-unavailable',
+    acts: 'server',
     description:
       'Makes etcd unreachable: every request fails at once with gRPC Unavailable (a refused ' +
       'dial), which the etcd3 store passes on as a 500; open watches stay silent.',
@@ -227,6 +251,7 @@ const faults: readonly Fault[] = [
   {
     memoryEtcdOnly: true,
     name: 'rangestream',
+    acts: 'server',
     description:
       "Switches etcd's RangeStream support (etcd 3.7). Only the 1.37 profile's EtcdRangeStream " +
       'gate uses it; a store that found it unsupported asks again after 10 minutes.',
@@ -253,6 +278,7 @@ const faults: readonly Fault[] = [
   },
   {
     name: 'terminate-watcher',
+    acts: 'server',
     description:
       'Closes watchers as the cacher closes an unresponsive one (its log line and ' +
       'apiserver_terminated_watchers_total): by watcher id, or every watcher of a user agent ' +
@@ -308,6 +334,7 @@ const faults: readonly Fault[] = [
   },
   {
     name: 'restart',
+    acts: 'server',
     description:
       'Restarts the cachers as an apiserver restart does: every watch is closed, and a new watch ' +
       'cache lists etcd (requests get 429 until it is ready).',
@@ -324,22 +351,234 @@ const faults: readonly Fault[] = [
       return ok('restart', { resources });
     },
   },
+  {
+    name: 'stall-watch',
+    acts: 'watch',
+    description:
+      'Matching watches stay open and receive nothing, not even bookmarks, for --seconds from ' +
+      'their start (a half-open connection); then the events held are delivered in order, or ' +
+      'the connection is dropped.',
+    parameters: [
+      seconds('How long each matching watch is stalled.'),
+      {
+        name: 'then',
+        type: 'string',
+        required: false,
+        enum: ['deliver', 'drop'],
+        description: 'deliver (default): the held events, in order; drop: cut the connection.',
+      },
+    ],
+  },
+  {
+    name: 'omit-end-bookmark',
+    acts: 'watchList',
+    description:
+      'Matching WatchList requests get their initial events and no k8s.io/initial-events-end ' +
+      'bookmark, as a non-conforming server sends (client-go waits for it until its timeout).',
+    parameters: [],
+  },
+  {
+    name: 'drop-connection',
+    acts: 'watch',
+    description:
+      'Cuts matching watch connections after --after-events events written (0: at once), with ' +
+      'no ERROR event and no end of the chunked body: the client reads an unexpected EOF.',
+    parameters: [
+      {
+        name: 'afterEvents',
+        type: 'integer',
+        required: false,
+        minimum: 0,
+        description: 'Events written before the cut (default 0), e.g. inside the initial events.',
+      },
+    ],
+  },
+  {
+    name: 'http-error',
+    acts: 'request',
+    description:
+      "Answers matching requests with upstream's own response for the code: 429 as API " +
+      'Priority and Fairness rejects (Retry-After: 1), 500 an internal error, 503 as a shutting ' +
+      'down apiserver (Retry-After: 1), 504 as the request timeout filter.',
+    parameters: [
+      {
+        name: 'code',
+        type: 'integer',
+        required: true,
+        enum: [429, 500, 503, 504],
+        description: 'The HTTP status: 429, 500, 503 or 504.',
+      },
+    ],
+  },
+  {
+    name: 'blackhole',
+    acts: 'request',
+    description:
+      'Matching requests are accepted and never answered: each connection is held until its ' +
+      'client goes or the fault is cleared.',
+    parameters: [],
+  },
+  {
+    name: 'latency',
+    acts: 'request',
+    description: "Adds --ms (the server's clock) before matching requests are served.",
+    parameters: [
+      {
+        name: 'ms',
+        type: 'number',
+        required: true,
+        minimum: 0,
+        exclusiveMinimum: true,
+        description: 'Milliseconds added before each matching request is served.',
+      },
+    ],
+  },
 ];
 
 /** Every fault and its parameters (the CLI's `--list`, the editor's quick inputs). */
 export function describeFaults(): FaultDescription[] {
-  return faults.map(({ name, description, parameters, exactlyOneOf, memoryEtcdOnly }) => ({
+  return faults.map(({ name, description, parameters, exactlyOneOf, memoryEtcdOnly, acts }) => ({
     name,
     description,
+    acts,
     parameters,
     ...(exactlyOneOf ? { exactlyOneOf } : {}),
     ...(memoryEtcdOnly ? { memoryEtcdOnly } : {}),
   }));
 }
 
+/** The path of the faults in force under faultsPath (`/debug/listwatch/v1/faults/active`). */
+export const activeFaultsSegment = 'active';
+
+/** A fault as a request or a schedule names it: its parameters, matchers and trigger. */
+export interface FaultSpec {
+  name: string;
+  params: Params;
+  match: FaultMatcher;
+  trigger: FaultTrigger;
+}
+
+/** Where a FaultSpec's problem lies: `parameters`, `match` or `trigger`, and the key in it. */
+export interface FaultSpecProblem {
+  part: 'name' | 'parameters' | 'match' | 'trigger';
+  field?: string;
+  message: string;
+}
+
+/**
+ * Checks a fault's name, parameters, matchers and trigger (nothing applied): the spec with
+ * `match.resource` folded into a server fault's `resource` parameter, or the first problem.
+ * `served` lists the resources a `resource` may name (undefined: not checked).
+ */
+export function checkFaultSpec(
+  name: string,
+  params: Params,
+  match: unknown,
+  trigger: unknown,
+  served?: readonly string[],
+): { spec: FaultSpec } | { problem: FaultSpecProblem } {
+  const fault = faults.find((f) => f.name === name);
+  if (!fault)
+    return {
+      problem: {
+        part: 'name',
+        message: `unknown fault ${JSON.stringify(name)}; expected one of: ${faults.map((f) => f.name).join(', ')}`,
+      },
+    };
+  const paramProblem = validate(fault, params);
+  if (paramProblem) {
+    const field = paramProblem.slice(0, paramProblem.indexOf(':'));
+    return { problem: { part: 'parameters', field, message: paramProblem } };
+  }
+  const m = parseFaultMatcher(match);
+  if (!('matcher' in m))
+    return { problem: { part: 'match', field: m.field, message: qualified('match', m) } };
+  const t = parseFaultTrigger(trigger);
+  if (!('trigger' in t))
+    return { problem: { part: 'trigger', field: t.field, message: qualified('trigger', t) } };
+  const spec: FaultSpec = { name, params: { ...params }, match: m.matcher, trigger: t.trigger };
+  const scopeProblem = checkScope(fault, spec);
+  if (scopeProblem) return { problem: scopeProblem };
+  const resource = (spec.params.resource ?? spec.match.resource) as string | undefined;
+  if (served && resource !== undefined && !served.includes(resource))
+    return {
+      problem: {
+        part: spec.match.resource !== undefined ? 'match' : 'parameters',
+        field: 'resource',
+        message: `${spec.match.resource !== undefined ? 'match.' : ''}resource: ${JSON.stringify(resource)} is not served; expected one of: ${served.join(', ')}`,
+      },
+    };
+  return { spec };
+}
+
+function qualified(part: string, p: { field?: string; message: string }): string {
+  return `${p.field === undefined ? part : `${part}.${p.field}`}: ${p.message}`;
+}
+
+/** What a fault of `fault.acts` refuses of the matchers and triggers (each named). */
+function checkScope(fault: Fault, spec: FaultSpec): FaultSpecProblem | undefined {
+  const refuse = (part: 'match' | 'trigger', field: string, why: string): FaultSpecProblem => ({
+    part,
+    field,
+    message: `${part}.${field}: ${fault.name} ${why}`,
+  });
+  const matchers = Object.keys(spec.match) as (keyof FaultMatcher)[];
+  switch (fault.acts) {
+    case 'server': {
+      const hasResource = fault.parameters.some((p) => p.name === 'resource');
+      for (const k of matchers) {
+        if (k === 'resource' && hasResource) continue;
+        return refuse(
+          'match',
+          k,
+          `acts on the server, not on requests: it takes ${hasResource ? 'only the resource matcher (its resource parameter)' : 'no matchers'}`,
+        );
+      }
+      for (const k of Object.keys(spec.trigger))
+        if (k !== 'afterSeconds')
+          return refuse(
+            'trigger',
+            k,
+            'acts on the server, not on requests: its only trigger is afterSeconds',
+          );
+      if (spec.match.resource !== undefined) {
+        if (spec.params.resource !== undefined && spec.params.resource !== spec.match.resource)
+          return refuse(
+            'match',
+            'resource',
+            `already has the resource parameter ${JSON.stringify(spec.params.resource)}`,
+          );
+        spec.params.resource = spec.match.resource;
+        delete spec.match.resource;
+      }
+      return undefined;
+    }
+    case 'watch':
+    case 'watchList':
+      if (spec.match.verb !== undefined && spec.match.verb !== 'watch')
+        return refuse(
+          'match',
+          'verb',
+          `acts on watches: expected "watch", got ${JSON.stringify(spec.match.verb)}`,
+        );
+      if (fault.acts === 'watchList' && spec.match.watchList === false)
+        return refuse('match', 'watchList', 'acts on WatchList requests only: expected true');
+      return undefined;
+    case 'request':
+      return undefined;
+  }
+}
+
+/** The names of the matchers and triggers (the admin API's list says them). */
+export const faultSelectors = {
+  match: matcherFields.map((f) => f.name),
+  trigger: triggerFields.map((f) => f.name),
+};
+
 /**
  * The admin API: `name` undefined or '' is the list (GET); a fault is POSTed with a JSON object
- * of its parameters (an empty body is `{}`).
+ * of its parameters (an empty body is `{}`) and, under `match` and `trigger`, its matchers and
+ * trigger; `active` lists the faults in force (GET) and clears them (DELETE), `active/<id>` one.
  */
 export async function handleFaultRequest(
   method: string,
@@ -349,8 +588,18 @@ export async function handleFaultRequest(
 ): Promise<FaultResponse> {
   if (name === undefined || name === '') {
     if (method !== 'GET') return methodNotAllowed(method, 'GET');
-    return { status: 200, body: { kind: 'FaultList', faults: describeFaults() } };
+    return {
+      status: 200,
+      body: {
+        kind: 'FaultList',
+        faults: describeFaults(),
+        matchers: matcherFields,
+        triggers: triggerFields,
+      },
+    };
   }
+  if (name === activeFaultsSegment || name.startsWith(`${activeFaultsSegment}/`))
+    return activeRequest(method, name.slice(activeFaultsSegment.length + 1), world.active);
   const fault = faults.find((f) => f.name === name);
   if (!fault)
     return notFound(
@@ -358,40 +607,107 @@ export async function handleFaultRequest(
     );
   if (method === 'GET') return { status: 200, body: describeFaults().find((f) => f.name === name) };
   if (method !== 'POST') return methodNotAllowed(method, 'POST');
-  let params: unknown;
+  let parsed: unknown;
   try {
-    params = body === undefined || body.trim() === '' ? {} : JSON.parse(body);
+    parsed = body === undefined || body.trim() === '' ? {} : JSON.parse(body);
   } catch (e) {
     return failure(400, 'BadRequest', `invalid JSON body: ${(e as Error).message}`);
   }
-  if (typeof params !== 'object' || params === null || Array.isArray(params))
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     return failure(
       400,
       'BadRequest',
-      `the body must be a JSON object of ${name}'s parameters, got ${jsonKind(params)}`,
+      `the body must be a JSON object of ${name}'s parameters, got ${jsonKind(parsed)}`,
     );
-  const problem = validate(fault, params as Params);
-  if (problem) return invalid(problem);
+  const { match, trigger, ...params } = parsed as Params;
+  const checked = checkFaultSpec(name, params, match, trigger, world.resources.map(resourceName));
+  if ('problem' in checked) return invalid(checked.problem.message);
+  return applyFaultSpec(checked.spec, world);
+}
+
+/** Applies a checked spec: a server fault now (or its timer), a request fault into the active set. */
+export async function applyFaultSpec(spec: FaultSpec, world: FaultWorld): Promise<FaultResponse> {
+  const fault = faults.find((f) => f.name === spec.name)!;
+  const { name, params } = spec;
   if (fault.memoryEtcdOnly && !(world.etcd instanceof MemoryEtcd))
     return failure(
       409,
       'Conflict',
       `fault ${name} acts on the in-memory etcd, and this server runs on a real etcd: slow, stop or upgrade that etcd itself`,
     );
-  if (!world.onApplied) return fault.apply(params as Params, world);
+  if (fault.apply === undefined) {
+    const f = world.active.addRequestFault(
+      name,
+      fault.acts === 'server' ? 'request' : fault.acts,
+      params,
+      spec.match,
+      spec.trigger,
+    );
+    const entry = world.active.toJSON(f);
+    const line = `fault ${name}: #${f.id} ${entry.phase}: ${JSON.stringify({ parameters: params, match: spec.match, trigger: spec.trigger })}`;
+    world.log?.(line);
+    world.onApplied?.({ name, params, text: line.slice(`fault ${name}: `.length) });
+    return ok(name, { id: f.id, active: entry });
+  }
+  const apply = fault.apply.bind(fault);
+  if (spec.trigger.afterSeconds !== undefined && spec.trigger.afterSeconds > 0) {
+    const f = world.active.addScheduled(name, params, spec.match, spec.trigger, () => {
+      void applyServerFault(name, params, apply, world).then((answer) => {
+        if (answer.status !== 200)
+          world.log?.(
+            `fault ${name}: #${f.id} failed: ${(answer.body as { message?: string }).message ?? answer.status}`,
+          );
+      });
+    });
+    world.log?.(`fault ${name}: #${f.id} scheduled in ${spec.trigger.afterSeconds}s`);
+    return ok(name, { id: f.id, active: world.active.toJSON(f) });
+  }
+  const answer = await applyServerFault(name, params, apply, world);
+  if (answer.status === 200) (answer.body as Record<string, unknown>).id = world.active.newId();
+  return answer;
+}
+
+async function applyServerFault(
+  name: string,
+  params: Params,
+  apply: NonNullable<Fault['apply']>,
+  world: FaultWorld,
+): Promise<FaultResponse> {
+  if (!world.onApplied) return apply(params, world);
   // The one place faults are applied: what the fault logs is what its marker says.
   const lines: string[] = [];
   const prefix = `fault ${name}: `;
-  const answer = await fault.apply(params as Params, {
+  const answer = await apply(params, {
     ...world,
     log: (message) => {
       lines.push(message.startsWith(prefix) ? message.slice(prefix.length) : message);
       world.log?.(message);
     },
   });
-  if (answer.status === 200)
-    world.onApplied({ name, params: params as Params, text: lines.join('; ') || name });
+  if (answer.status === 200) world.onApplied({ name, params, text: lines.join('; ') || name });
   return answer;
+}
+
+/** `active` (GET: the list; DELETE: clear all) and `active/<id>` (GET one; DELETE it). */
+function activeRequest(method: string, id: string, active: ActiveFaults): FaultResponse {
+  if (id === '') {
+    if (method === 'GET')
+      return { status: 200, body: { kind: 'ActiveFaultList', faults: active.list() } };
+    if (method === 'DELETE')
+      return { status: 200, body: { kind: 'ClearedFaults', cleared: active.clear('all') } };
+    return methodNotAllowed(method, 'GET or DELETE');
+  }
+  const n = /^[1-9][0-9]*$/.test(id) ? Number(id) : undefined;
+  const known = (): string => {
+    const ids = active.list().map((f) => f.id);
+    return ids.length ? `active: ${ids.join(', ')}` : 'no fault is active';
+  };
+  const f = n === undefined ? undefined : active.get(n);
+  if (!f) return notFound(`no active fault with id ${JSON.stringify(id)} (${known()})`);
+  if (method === 'GET') return { status: 200, body: active.toJSON(f) };
+  if (method === 'DELETE')
+    return { status: 200, body: { kind: 'ClearedFaults', cleared: active.clear(f.id) } };
+  return methodNotAllowed(method, 'GET or DELETE');
 }
 
 /** The first thing wrong with `p` for `fault`, naming the field and what was expected. */
@@ -426,6 +742,7 @@ function matchesType(d: FaultParameter, v: unknown): boolean {
     case 'number': {
       if (typeof v !== 'number' || !Number.isFinite(v)) return false;
       if (d.type === 'integer' && !Number.isInteger(v)) return false;
+      if (d.enum !== undefined) return d.enum.includes(v);
       if (d.minimum === undefined) return true;
       return d.exclusiveMinimum ? v > d.minimum : v >= d.minimum;
     }

@@ -19,6 +19,7 @@ import { debugStatePath, handleDebugStateRequest, type DebugState } from './debu
 import { serveDiscovery } from './discovery';
 import { reviewResources } from './review-resources';
 import { faultsPath, handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
+import type { ActiveFaults } from './active-faults';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
 import { serveOpenAPI } from './openapi';
@@ -72,6 +73,8 @@ export interface NonResourceScope {
   debugState: DebugState;
   /** Told of every fault the admin API applied (set while a recorder listens). */
   faultApplied?: (fault: AppliedFault) => void;
+  /** The faults in force. */
+  faults: ActiveFaults;
   body(): Promise<Buffer>;
 }
 
@@ -89,7 +92,7 @@ function jsonResponse(r: FaultResponse): ServedResponse {
   };
 }
 
-/** The faults admin API: `/debug/listwatch/v1/faults[/<name>]`. */
+/** The faults admin API: `/debug/listwatch/v1/faults[/<name>|/active[/<id>]]`. */
 async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefined> {
   const path = s.info.path.replace(/\/$/, '');
   if (path !== faultsPath && !path.startsWith(`${faultsPath}/`)) return undefined;
@@ -100,6 +103,7 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
     resources: s.resources.all,
     etcd: s.resources.etcd,
     onApplied: s.faultApplied,
+    active: s.faults,
   };
   return jsonResponse(await handleFaultRequest(method, name, body, world));
 }

@@ -1,5 +1,5 @@
 // No upstream counterpart: "Inject Fault…" asks for one of src/server/faults.ts's faults and its
-// parameters, one quick input each, every value checked as it is typed with the admin API's own
+// parameters, one quick input each, then which requests (matchers) and when (a trigger), every value checked as it is typed with the admin API's own
 // validate() (the same rules and messages as `POST /debug/listwatch/v1/faults/<name>`), and says
 // in one line what an injected fault did.
 import type * as vscode from 'vscode';
@@ -10,7 +10,10 @@ import {
   type FaultParameter,
 } from '../../server/faults';
 import type { ServerPrompts } from './server-prompts';
+import { matcherFields, parseFaultMatcher, type FaultMatcher } from '../../server/fault-matcher';
+import { parseFaultTrigger, type FaultTrigger } from '../../server/fault-trigger';
 import { plural } from '../../format/count-text';
+import type { ActiveFaultJSON } from '../../server/active-faults';
 
 /** A fault and its parameters, as the admin API's JSON body carries them. */
 export interface FaultChoice {
@@ -95,7 +98,7 @@ export async function askFault(
     const asked: FaultParameter = lastOfGroup ? { ...d, required: true } : d;
     const title = `Inject ${fault.name}: ${d.name} (${i + 1}/${fault.parameters.length})`;
     if (d.enum || d.name === 'resource') {
-      const choices = (d.enum ?? [everyResource, ...resources]).map((label) => ({ label }));
+      const choices = (d.enum ?? [everyResource, ...resources]).map((v) => ({ label: String(v) }));
       if (!d.required && d.enum) choices.unshift({ label: '(none)' });
       const choice = await prompts.pick(choices, {
         title,
@@ -104,7 +107,7 @@ export async function askFault(
       });
       if (!choice) return undefined;
       if (choice.label !== everyResource && choice.label !== '(none)')
-        params[d.name] = choice.label;
+        params[d.name] = parameterValueOf(d, choice.label);
       continue;
     }
     const text = await prompts.input({
@@ -121,11 +124,123 @@ export async function askFault(
     if (text === undefined) return undefined;
     if (text.trim() !== '') params[d.name] = parameterValueOf(d, text);
   }
-  return { name: fault.name, params };
+  const selection = await askMatchAndTrigger(prompts, fault);
+  if (!selection) return undefined;
+  return { name: fault.name, params: { ...params, ...selection } };
+}
+
+/** `verb=list resource=pods watchList=true`: the matchers of the Inject Fault input, or the problem. */
+export function parseMatcherText(text: string): { matcher: FaultMatcher } | { problem: string } {
+  const raw: Record<string, unknown> = {};
+  for (const token of text
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '')) {
+    const eq = token.indexOf('=');
+    if (eq <= 0)
+      return {
+        problem: `${token}: expected name=value (${matcherFields.map((f) => f.name).join(', ')})`,
+      };
+    const k = token.slice(0, eq);
+    const v = token.slice(eq + 1);
+    raw[k] = k === 'watchList' && (v === 'true' || v === 'false') ? v === 'true' : v;
+  }
+  const m = parseFaultMatcher(raw);
+  if ('matcher' in m) return m;
+  return { problem: m.field === undefined ? m.message : `${m.field}: ${m.message}` };
+}
+
+/** The "When" choices: at once, or one trigger (a server fault: only afterSeconds). */
+const whenChoices: readonly { label: string; trigger?: keyof FaultTrigger; detail: string }[] = [
+  { label: 'At once', detail: 'Every matching request, until cleared (a server fault: now).' },
+  { label: 'The nth matching request', trigger: 'nth', detail: 'Only that one, then spent.' },
+  { label: 'The next matching requests', trigger: 'count', detail: 'That many, then spent.' },
+  {
+    label: 'After seconds',
+    trigger: 'afterSeconds',
+    detail: "Armed later, on the server's clock.",
+  },
+];
+
+/** Which requests (request faults) and when: the `match` and `trigger` of the admin API's body. */
+async function askMatchAndTrigger(
+  prompts: ServerPrompts,
+  fault: FaultDescription,
+): Promise<{ match?: FaultMatcher; trigger?: FaultTrigger } | undefined> {
+  const out: { match?: FaultMatcher; trigger?: FaultTrigger } = {};
+  if (fault.acts !== 'server') {
+    const text = await prompts.input({
+      title: `Inject ${fault.name}: match (1/2)`,
+      prompt:
+        'Which requests: name=value pairs of verb, resource (pods, deployments.apps), namespace, ' +
+        'userAgent (a substring), watchList (true: WatchList requests only). Empty: every ' +
+        'request (never the admin API nor /healthz, /livez, /readyz).',
+      value: '',
+      placeHolder: 'verb=list resource=pods',
+      ignoreFocusOut: true,
+      validateInput: (t) => {
+        const m = parseMatcherText(t);
+        return 'problem' in m ? m.problem : undefined;
+      },
+    } satisfies vscode.InputBoxOptions & { title: string });
+    if (text === undefined) return undefined;
+    const m = parseMatcherText(text);
+    if ('problem' in m) return undefined;
+    if (Object.keys(m.matcher).length) out.match = m.matcher;
+  }
+  const choices = whenChoices.filter(
+    (c) => fault.acts !== 'server' || (c.trigger !== 'nth' && c.trigger !== 'count'),
+  );
+  const when = await prompts.pick(
+    choices.map(({ label, detail }) => ({ label, detail })),
+    {
+      title: `Inject ${fault.name}: when (2/2)`,
+      placeHolder: 'When the fault acts',
+      ignoreFocusOut: true,
+    },
+  );
+  if (!when) return undefined;
+  const key = choices.find((c) => c.label === when.label)?.trigger;
+  if (key === undefined) return out;
+  const problem = (t: string): string | undefined => {
+    if (t.trim() === '' || !Number.isFinite(Number(t))) return `${key}: expected a number`;
+    const parsed = parseFaultTrigger({ [key]: Number(t) });
+    return 'trigger' in parsed ? undefined : `${parsed.field}: ${parsed.message}`;
+  };
+
+  const value = await prompts.input({
+    title: `Inject ${fault.name}: ${key} (2/2)`,
+    prompt: when.detail ?? '',
+    value: key === 'afterSeconds' ? '10' : '1',
+    ignoreFocusOut: true,
+    validateInput: problem,
+  } satisfies vscode.InputBoxOptions & { title: string });
+  if (value === undefined || problem(value) !== undefined) return undefined;
+  out.trigger = { [key]: Number(value) };
+  return out;
+}
+
+const requestFaultNames = new Set(
+  describeFaults()
+    .filter((f) => f.acts !== 'server')
+    .map((f) => f.name),
+);
+
+/** `#3 pending (in force from …), 0 hits so far`: a fault in force, as its answer describes it. */
+function activeText(a: ActiveFaultJSON | undefined, id: unknown): string {
+  if (!a) return `#${String(id)}`;
+  const match = Object.keys(a.match).length
+    ? ` on ${JSON.stringify(a.match)}`
+    : ' on every request';
+  const trigger = Object.keys(a.trigger).length ? `, ${JSON.stringify(a.trigger)}` : '';
+  return `#${a.id} ${a.phase}${requestFaultNames.has(a.name) ? match : ''}${trigger} (Clear Fault… in the Server view ends it)`;
 }
 
 /** One line on what an injected fault did, from its FaultResult body. */
 export function faultResultText(name: string, body: Record<string, unknown>): string {
+  // A server fault scheduled for later answers with its entry, as a request fault does.
+  if (body.active !== undefined && !requestFaultNames.has(name))
+    return activeText(body.active as ActiveFaultJSON, body.id);
   const per = (f: (r: Record<string, unknown>) => string): string =>
     ((body.resources as Record<string, unknown>[] | undefined) ?? []).map(f).join('; ');
   switch (name) {
@@ -147,6 +262,13 @@ export function faultResultText(name: string, body: Record<string, unknown>): st
     }
     case 'restart':
       return `cachers restarted: ${per((r) => `${String(r.resource)} (${String(r.closedWatchers)} watchers closed)`)}`;
+    case 'stall-watch':
+    case 'omit-end-bookmark':
+    case 'drop-connection':
+    case 'http-error':
+    case 'blackhole':
+    case 'latency':
+      return activeText(body.active as ActiveFaultJSON | undefined, body.id);
     default:
       return JSON.stringify(body);
   }

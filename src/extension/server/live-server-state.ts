@@ -1,6 +1,7 @@
 // No upstream counterpart: what the status bar and the Server view show of the local API server
 // (live-server.ts makes it in the server chunk), and the one reader interface they take, so that
 // the entry shows them without loading the server.
+import type { ActiveFaultJSON } from '../../server/active-faults';
 import type * as vscode from 'vscode';
 import type { ClientCounts } from '../../server/debug-state';
 import type { EtcdChoice } from '../../server/etcd-choice';
@@ -67,6 +68,8 @@ export interface LiveServerState {
   /** Up to the debug state's cap; watchersTotal counts all. */
   watchers: WatcherSummary[];
   watchersTotal: number;
+  /** The faults in force (GET /debug/listwatch/v1/faults/active). */
+  faults: ActiveFaultJSON[];
 }
 
 /** The etcd as the Server view and the start message name it. */

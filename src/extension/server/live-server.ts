@@ -4,6 +4,7 @@
 // direct calls instead of HTTP round trips to an admin API. It tells its readers (status bar,
 // Server view) when what they show changed: at once on start and stop, and at most once a second
 // while clients work, only when the engine reported something and the summary differs.
+import type { ActiveFaultJSON } from '../../server/active-faults';
 import type { SeedCounts } from '../../server/seed-counts';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -192,7 +193,17 @@ export class LocalApiServer implements vscode.Disposable {
         allowWatchBookmarks: w.allowWatchBookmarks,
       })),
       watchersTotal: view.watchersTotal,
+      faults: server.activeFaults(),
     };
+  }
+
+  /** Clears a fault in force by id, or every one; undefined for an id that is not active. */
+  clearFault(id: number | 'all'): ActiveFaultJSON[] | undefined {
+    const server = this.server;
+    if (!server) throw new Error('no local API server is running');
+    const cleared = server.clearFault(id);
+    this.changedSoon();
+    return cleared;
   }
 
   /** An engine event arrived: refresh the readers once the batch is in, at most once a second. */
@@ -237,6 +248,7 @@ function shownKey(s: LiveServerState): string {
     s.clientsSeen,
     s.watchers,
     s.watchersTotal,
+    s.faults.map((f) => [f.id, f.phase, f.hits, f.held]),
   ]);
 }
 

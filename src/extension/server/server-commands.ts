@@ -11,6 +11,7 @@ import type { FaultResponse } from '../../server/faults';
 import type { ProfileName } from '../../server/served-resources';
 import { askFault, faultResultText } from './fault-input';
 import {
+  clearFaultCommandId,
   copyKubeconfigPathCommandId,
   expireHistoryCommandId,
   injectFaultCommandId,
@@ -36,7 +37,8 @@ import {
   warnAboutServerSettings,
   type ServerSettings,
 } from './server-settings';
-import type { ServerViewNode } from './server-view';
+import { faultRowText, type ServerViewNode } from './server-view';
+import type { ActiveFaultJSON } from '../../server/active-faults';
 
 /** The Start command's answers (any left out are asked for). */
 export interface StartAnswers {
@@ -447,6 +449,50 @@ export function expireHistoryCommand(
   );
 }
 
+/**
+ * Clear Fault: on a fault row of the Server view that fault; otherwise a pick of the faults in
+ * force (or all of them). The faults cleared, or undefined when nothing was.
+ */
+export async function clearFaultCommand(
+  deps: ServerCommandDeps,
+  node?: unknown,
+): Promise<ActiveFaultJSON[] | undefined> {
+  const state = requireServer(deps);
+  if (!state) return undefined;
+  const n = node as ServerViewNode | undefined;
+  let id: number | 'all' | undefined = n?.kind === 'fault' ? n.fault.id : undefined;
+  if (id === undefined) {
+    if (state.faults.length === 0) {
+      void vscode.window.showInformationMessage('No fault is in force.');
+      return undefined;
+    }
+    const picked = await deps.prompts.pick(
+      [
+        ...state.faults.map((f) => ({
+          label: `#${f.id} ${f.name}`,
+          description: faultRowText(f),
+          id: f.id as number | 'all',
+        })),
+        {
+          label: 'All',
+          description: `the ${state.faults.length} faults in force`,
+          id: 'all' as const,
+        },
+      ],
+      { title: 'Clear Fault', placeHolder: 'The fault to clear' },
+    );
+    if (!picked) return undefined;
+    id = picked.id;
+  }
+  const cleared = deps.server.clearFault(id);
+  const text = cleared
+    ? `Cleared ${cleared.map((f) => `#${f.id} ${f.name}`).join(', ') || 'no fault'}.`
+    : `Fault #${String(id)} is no longer in force.`;
+  deps.log.info(text);
+  void vscode.window.showInformationMessage(text);
+  return cleared;
+}
+
 /** The status bar's menu: the server commands, and the live inspector when it exists. */
 export async function serverMenuCommand(deps: ServerCommandDeps): Promise<string | undefined> {
   const state = requireServer(deps);
@@ -486,6 +532,7 @@ export function serverCommands(deps: ServerCommandDeps): CommandHandlers {
       injectFaultCommand(deps, name, params),
     [terminateWatcherCommandId]: (node?: unknown) => terminateWatcherCommand(deps, node),
     [expireHistoryCommandId]: (node?: unknown) => expireHistoryCommand(deps, node),
+    [clearFaultCommandId]: (node?: unknown) => clearFaultCommand(deps, node),
     [serverMenuCommandId]: () => serverMenuCommand(deps),
   };
 }

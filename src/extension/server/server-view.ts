@@ -4,7 +4,8 @@
 // change; the uptime row ticks once a second while the view is visible, alone (a redraw of its
 // section would close a hover on the rows beside it). Empty (the welcome view
 // with its Start button) while no server runs. Context actions: Terminate on a watcher or a client
-// (all its watchers), Expire history on a resource.
+// (all its watchers), Expire history on a resource. A Faults section lists the faults in force
+// while there are any (id, parameters, matchers, trigger, hits), each with Clear.
 import * as vscode from 'vscode';
 import { otherClients, type RequestCounts } from '../../server/debug-state';
 import { humanDuration } from '../../server/duration';
@@ -17,22 +18,35 @@ import {
 } from './live-server-state';
 import { treeRows, type ViewRow } from '../shared/view-rows';
 import { plural } from '../../format/count-text';
+import type { ActiveFaultJSON } from '../../server/active-faults';
 
 export type ServerViewNode =
-  | { kind: 'section'; section: 'server' | 'resources' | 'clients' | 'watchers' }
+  | { kind: 'section'; section: 'server' | 'resources' | 'clients' | 'watchers' | 'faults' }
   | { kind: 'detail'; id: string; label: string; description: string; tooltip?: string }
   | { kind: 'resource'; resource: ResourceSummary }
   | { kind: 'client'; client: LiveServerState['clients'][number] }
   | { kind: 'clientResource'; userAgent: string; resource: string; counts: RequestCounts }
   | { kind: 'watcher'; watcher: WatcherSummary }
+  | { kind: 'fault'; fault: ActiveFaultJSON }
   | { kind: 'none'; id: string; label: string };
 
 /** The context values the view's menus match. */
 export const serverResourceContext = 'serverResource';
 export const serverWatcherContext = 'serverWatcher';
 export const serverClientContext = 'serverClient';
+export const serverFaultContext = 'serverFault';
 
 const uptimeTickMs = 1000;
+
+/** A fault row's description: its phase, hits, parameters, matchers and trigger, briefly. */
+export function faultRowText(f: ActiveFaultJSON): string {
+  const parts = [f.phase, plural(f.hits, 'hit', { plain: true })];
+  if (f.held !== undefined) parts.push(`${f.held} held`);
+  for (const [k, v] of Object.entries(f.parameters)) parts.push(`${k}=${String(v)}`);
+  for (const [k, v] of Object.entries(f.match)) parts.push(`${k}=${String(v)}`);
+  for (const [k, v] of Object.entries(f.trigger)) parts.push(`${k}=${String(v)}`);
+  return parts.join(' · ');
+}
 
 /** A User-Agent's first product (`kubectl/v1.33.1` of `kubectl/v1.33.1 (linux/amd64) …`): the
  * side bar is narrow, the rest is in the tooltip. */
@@ -53,6 +67,7 @@ export class ServerViewProvider
   private readonly serverSection: ServerViewNode = { kind: 'section', section: 'server' };
   /** The Uptime row as last returned: VS Code redraws one row when given the element it holds. */
   private uptimeRow: ServerViewNode | undefined;
+  private readonly faultsSection: ServerViewNode = { kind: 'section', section: 'faults' };
   private readonly sections: ServerViewNode[] = [
     this.serverSection,
     { kind: 'section', section: 'resources' },
@@ -93,7 +108,8 @@ export class ServerViewProvider
   getChildren(node?: ServerViewNode): ServerViewNode[] {
     const s = this.state;
     if (!s) return [];
-    if (!node) return this.sections;
+    // The Faults section only while a fault is in force: most runs never inject one.
+    if (!node) return s.faults.length ? [...this.sections, this.faultsSection] : this.sections;
     if (node.kind === 'client')
       return Object.entries(node.client.resources)
         .sort(([a], [b]) => a.localeCompare(b))
@@ -173,6 +189,8 @@ export class ServerViewProvider
         return s.clients.length
           ? s.clients.map((client) => ({ kind: 'client', client }))
           : [{ kind: 'none', id: 'clients', label: 'No client has sent a request yet' }];
+      case 'faults':
+        return s.faults.map((fault) => ({ kind: 'fault', fault }));
       case 'watchers': {
         const rows: ServerViewNode[] = s.watchers.map((watcher) => ({ kind: 'watcher', watcher }));
         if (rows.length === 0) return [{ kind: 'none', id: 'watchers', label: 'No watch is open' }];
@@ -196,6 +214,7 @@ export class ServerViewProvider
           resources: 'Resources',
           clients: 'Clients',
           watchers: 'Watchers',
+          faults: 'Faults',
         };
         const item = new vscode.TreeItem(
           titles[node.section],
@@ -210,11 +229,17 @@ export class ServerViewProvider
                 ? String(s.resources.length)
                 : node.section === 'clients'
                   ? String(s.clients.length)
-                  : String(s.watchersTotal);
+                  : node.section === 'faults'
+                    ? String(s.faults.length)
+                    : String(s.watchersTotal);
         item.iconPath = new vscode.ThemeIcon(
-          { server: 'server-process', resources: 'database', clients: 'account', watchers: 'eye' }[
-            node.section
-          ],
+          {
+            server: 'server-process',
+            resources: 'database',
+            clients: 'account',
+            watchers: 'eye',
+            faults: 'zap',
+          }[node.section],
         );
         return item;
       }
@@ -303,6 +328,16 @@ export class ServerViewProvider
         item.tooltip = `${w.requestLine ?? ''}\n${w.userAgent ?? ''}\nstate ${w.state}${w.allowWatchBookmarks ? ', bookmarks' : ''}`;
         item.contextValue = serverWatcherContext;
         item.iconPath = new vscode.ThemeIcon('eye');
+        return item;
+      }
+      case 'fault': {
+        const f = node.fault;
+        const item = new vscode.TreeItem(`#${f.id} ${f.name}`);
+        item.id = `fault:${f.id}`;
+        item.description = faultRowText(f);
+        item.tooltip = `${f.name} #${f.id}\nparameters ${JSON.stringify(f.parameters)}\nmatch ${JSON.stringify(f.match)}\ntrigger ${JSON.stringify(f.trigger)}\n${f.phase} (armed at ${f.armedAt}), ${plural(f.hits, 'hit', { plain: true })}${f.held !== undefined ? `, ${f.held} held` : ''}`;
+        item.contextValue = serverFaultContext;
+        item.iconPath = new vscode.ThemeIcon('zap');
         return item;
       }
       case 'none': {

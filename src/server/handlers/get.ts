@@ -71,6 +71,7 @@ export async function watchResource(scope: RequestScope): Promise<void> {
     served,
     encoding: scope.encoding,
     onWritten: scope.watchWritten,
+    fault: scope.watchFault,
   });
 }
 

@@ -13,7 +13,7 @@ import type { NegotiatedEncoding } from '../negotiation';
 import type { ServedResources } from '../served-resources';
 import type { RequestInfo } from '../../request/request-info';
 import type { ServedResource } from '../served-resource';
-import type { WrittenWatchEvent } from './watch';
+import type { WatchStreamFault, WrittenWatchEvent } from './watch';
 
 export interface RequestScope {
   resources: ServedResources;
@@ -33,6 +33,8 @@ export interface RequestScope {
   audit?: AuditEventHandle;
   /** A WATCH's: told each event line written to the client (ApiServer.record's observers hear it). */
   watchWritten?: (event: WrittenWatchEvent) => void;
+  /** A WATCH a stream fault matched (request-faults.ts): its hook; absent on every other. */
+  watchFault?: WatchStreamFault;
 }
 
 /** The list options of the scope's resource: its field label conversion, the WatchList gate. */

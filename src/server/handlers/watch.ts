@@ -71,6 +71,28 @@ export interface ServeWatchOptions {
   onClose?: (reason: WatchCloseReason) => void;
   /** Told each event line as it is written to the client (what the client reads, in order). */
   onWritten?: (event: WrittenWatchEvent) => void;
+  /** Set only on a watch a fault matched (watch-stream-faults.ts): it sees each event first. */
+  fault?: WatchStreamFault;
+}
+
+/** A fault on one watch's stream: stall it, drop an event, cut the connection. */
+export interface WatchStreamFault {
+  /** The headers are out: the stream begins. */
+  begin(stream: FaultedWatchStream): void;
+  /** `event` is next: false when the fault took it (held, dropped, or the connection cut). */
+  admit(event: WatchEvent, stream: FaultedWatchStream): boolean;
+  /** The handler returned. */
+  end(): void;
+}
+
+/** What a stream fault may do to its watch. */
+export interface FaultedWatchStream {
+  /** Events written so far. */
+  readonly written: number;
+  /** Writes `event` now, past the fault (held events, in order). */
+  writeEvent(event: WatchEvent): void;
+  /** Ends the connection after what is written: no ERROR event, no terminating chunk. */
+  cut(): void;
 }
 
 /** One event line a watch wrote to its client: its type and the RV its object carries. */
@@ -208,7 +230,7 @@ export class WatchEventEncoder {
  * channel and writes them, returning on the closed channel, the timeout or the client's
  * disconnect; then `defer watcher.Stop()` and the context's cancel, in that order.
  */
-export class WatchServer implements ChannelReceiver<WatchEvent> {
+export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStream {
   private readonly result: ReceiveChannel<WatchEvent>;
   /** The result channel when it is a Channel (always, from the cacher): waits without closures. */
   private readonly channel: Channel<WatchEvent> | undefined;
@@ -248,6 +270,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
     // Begin the stream: headers out before the first event (kubectl logs nothing until then).
     res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
+    o.fault?.begin(this);
     this.pump();
   }
 
@@ -324,11 +347,23 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
   }
 
   private write(event: WatchEvent): void {
+    const fault = this.o.fault;
+    if (fault !== undefined && !fault.admit(event, this)) return;
+    this.writeEvent(event);
+  }
+
+  writeEvent(event: WatchEvent): void {
+    if (this.closeReason !== undefined) return;
     const line = this.encoder.encode(event);
     this.written++;
     const drained = this.res.write(line);
     this.o.onWritten?.({ type: event.type, resourceVersion: writtenResourceVersion(event) });
     if (!drained) this.waitingForDrain = true;
+  }
+
+  cut(): void {
+    // Half-closed after the buffered writes: the client reads EOF inside the chunked body.
+    this.res.socket?.end();
   }
 
   private finish(closedBy: WatchCloseReason): void {
@@ -348,6 +383,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent> {
     this.res.off('error', this.onClose);
     this.watch.watcher.stop();
     this.watch.ctx.cancel();
+    this.o.fault?.end();
     // The chunked response ends with its terminating chunk (after what is still buffered).
     if (reason !== 'disconnected') this.res.end();
     this.o.onClose?.(reason);

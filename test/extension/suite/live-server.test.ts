@@ -148,7 +148,10 @@ function answering(
   };
 }
 
-/** Injects a fault through its quick inputs: the fault's row, then each parameter's answer. */
+/**
+ * Injects a fault through its quick inputs: the fault's row, then each parameter's answer, then
+ * (unless answered) every request, at once.
+ */
 async function injectThroughPrompts(
   api: Api,
   name: string,
@@ -163,7 +166,11 @@ async function injectThroughPrompts(
         title.startsWith('Inject Fault')
           ? name
           : (answers[param(title)] ??
-            (param(title) === 'resource' ? '(every resource)' : '(none)')),
+            (param(title) === 'resource'
+              ? '(every resource)'
+              : param(title) === 'when'
+                ? 'At once'
+                : '(none)')),
       (title, options) => {
         const p = param(title);
         if (check) checks.push(check(p, options));

@@ -79,6 +79,73 @@ describe('listwatch fault', () => {
     assert.strictEqual(s.pods.engine.cacher.reflector.pausedFor(), 2000);
   });
 
+  it('sends matchers and a trigger; --active lists the fault with its id; --clear ID clears it, an unknown id exits 1', async () => {
+    const posted = await run([
+      'fault',
+      '--kubeconfig',
+      kc,
+      'http-error',
+      '--code',
+      '429',
+      '--verb',
+      'list',
+      '--resource',
+      'pods',
+      '--user-agent',
+      'kubectl',
+      '--watch-list',
+      'false',
+      '--nth',
+      '2',
+    ]);
+    assert.strictEqual(posted.code, 0, posted.err);
+    const { id } = JSON.parse(posted.out) as { id: number };
+    const active = await run(['fault', '--kubeconfig', kc, '--active']);
+    assert.strictEqual(active.code, 0, active.err);
+    assert.strictEqual(
+      active.out,
+      `#${id} http-error {"code":429} match {"verb":"list","resource":"pods","userAgent":"kubectl","watchList":false} trigger {"nth":2}: armed, 0 hits\n`,
+    );
+    const cleared = await run(['fault', '--kubeconfig', kc, '--clear', String(id)]);
+    assert.strictEqual(cleared.code, 0, cleared.err);
+    assert.deepStrictEqual(
+      (JSON.parse(cleared.out) as { cleared: { id: number }[] }).cleared.map((f) => f.id),
+      [id],
+    );
+    const again = await run(['fault', '--kubeconfig', kc, '--clear', String(id)]);
+    assert.strictEqual(again.code, 1);
+    assert.strictEqual(
+      again.err,
+      `listwatch fault: 404 no active fault with id "${id}" (no fault is active)\n`,
+    );
+    const none = await run(['fault', '--kubeconfig', kc, '--active']);
+    assert.strictEqual(none.out, 'no fault is active\n');
+  });
+
+  it('--clear all clears a scheduled server fault before its time', async () => {
+    const posted = await run([
+      'fault',
+      '--kubeconfig',
+      kc,
+      'restart',
+      '--resource',
+      'pods',
+      '--after-seconds',
+      '30',
+    ]);
+    assert.strictEqual(posted.code, 0, posted.err);
+    assert.match(
+      (await run(['fault', '--kubeconfig', kc, '--active'])).out,
+      /^#\d+ restart \{"resource":"pods"\} trigger \{"afterSeconds":30\}: pending, 0 hits$/m,
+    );
+    const r = await run(['fault', '--kubeconfig', kc, '--clear', 'all']);
+    assert.strictEqual(r.code, 0, r.err);
+    assert.strictEqual(
+      (await run(['fault', '--kubeconfig', kc, '--active'])).out,
+      'no fault is active\n',
+    );
+  });
+
   it('takes camelCase parameters as kebab-case flags', async () => {
     const r = await run(['fault', '--kubeconfig', kc, 'etcd-latency', '--per-request-ms=5']);
     assert.strictEqual(r.code, 0, r.err);
@@ -141,6 +208,25 @@ describe('listwatch fault', () => {
       /--seconds: expected a number, got "soon"/,
     ],
     ['no fault', [], 2, /expected one fault name \(compact, cache-lag/],
+    [
+      'a matcher a server fault cannot use',
+      ['compact', '--verb', 'list'],
+      1,
+      /422 match\.verb: compact acts on the server, not on requests: it takes no matchers/,
+    ],
+    [
+      'an unknown matcher value',
+      ['blackhole', '--verb', 'lists'],
+      1,
+      /422 match\.verb: expected one of get, list, watch/,
+    ],
+    [
+      'a --clear that is no id',
+      ['--clear', 'first'],
+      2,
+      /--clear: expected a fault id \(see --active\) or all, got "first"/,
+    ],
+    ['--nth not a number', ['blackhole', '--nth', 'two'], 2, /--nth: expected a number, got "two"/],
     ['an unknown fault', ['crash'], 2, /unknown fault "crash"; see --list/],
   ];
   for (const [name, args, code, re] of failures) {

@@ -44,6 +44,7 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.serverMenu': true, // a quick pick of the server commands
   'listwatch.terminateWatcher': false, // the Server view's watcher row
   'listwatch.expireHistory': false, // the Server view's resource row
+  'listwatch.clearFault': true, // from the palette, a pick of the faults in force
   'listwatch.exportPerfetto': true, // a save dialog
   'listwatch.probeCluster': true, // kubeconfig, context, URL, watch; then a modal plan
   'listwatch.scrapeClusterMetrics': true, // kubeconfig, context; then a modal plan

@@ -7,6 +7,7 @@
 import * as assert from 'assert';
 import {
   askFault,
+  parseMatcherText,
   parameterProblem,
   parameterValueOf,
 } from '../../../src/extension/server/fault-input';
@@ -14,6 +15,7 @@ import type { ServerPrompts } from '../../../src/extension/server/server-prompts
 import { FakeClock } from '../../../src/engine/clock';
 import { MemoryEtcd } from '../../../src/engine/etcd/memory-etcd';
 import { describeFaults, handleFaultRequest } from '../../../src/server/faults';
+import { ActiveFaults } from '../../../src/server/active-faults';
 
 // [fault, parameter, typed text, the input box's message (undefined: accepted)]
 const cases: [string, string, string, string | undefined][] = [
@@ -47,9 +49,11 @@ describe('Inject Fault parameter checks', () => {
       if (text === '') delete body[param];
       if (param !== 'seconds' && fault.parameters.some((p) => p.name === 'seconds'))
         body.seconds = 1;
+      const clock = new FakeClock(0);
       const answer = await handleFaultRequest('POST', name, JSON.stringify(body), {
         resources: [],
-        etcd: new MemoryEtcd({ clock: new FakeClock(0) }),
+        etcd: new MemoryEtcd({ clock }),
+        active: new ActiveFaults(clock),
       });
       assert.strictEqual(answer.status, 422);
       assert.strictEqual((answer.body as { message: string }).message, message);
@@ -103,6 +107,7 @@ describe('Inject Fault offers what applies', () => {
       fault: 'terminate-watcher',
       id: '3',
       resource: 'pods',
+      when: 'At once',
     });
     const choice = await askFault(prompts, ['pods'], '');
     assert.deepStrictEqual(choice, {
@@ -115,6 +120,7 @@ describe('Inject Fault offers what applies', () => {
         'Inject Fault (1/2)',
         'Inject terminate-watcher: id (1/3)',
         'Inject terminate-watcher: resource (3/3)',
+        'Inject terminate-watcher: when (2/2)',
       ],
     );
     assert.match(
@@ -128,6 +134,7 @@ describe('Inject Fault offers what applies', () => {
       fault: 'terminate-watcher',
       userAgent: 'kubectl/v1.33.1',
       resource: '(every resource)',
+      when: 'At once',
     });
     const choice = await askFault(prompts, ['pods'], '');
     assert.deepStrictEqual(choice, {
@@ -139,4 +146,72 @@ describe('Inject Fault offers what applies', () => {
     assert.strictEqual(ua.problemIfEmpty, 'id, userAgent: exactly one of them is required');
     assert.match(ua.prompt ?? '', /Required: no id was given \(exactly one of id, userAgent\)\./);
   });
+});
+
+describe('Inject Fault asks which requests and when', () => {
+  it('a request fault: its parameter, the matchers, the trigger; the admin API body has them', async () => {
+    const { prompts, asked } = recordingPrompts({
+      fault: 'http-error',
+      code: '429',
+      match: 'verb=list resource=pods watchList=false',
+      when: 'The nth matching request',
+      nth: '2',
+    });
+    const choice = await askFault(prompts, ['pods'], '');
+    assert.deepStrictEqual(choice, {
+      name: 'http-error',
+      params: {
+        code: 429,
+        match: { verb: 'list', resource: 'pods', watchList: false },
+        trigger: { nth: 2 },
+      },
+    });
+    assert.deepStrictEqual(
+      asked.map((a) => [a.title, a.labels]),
+      [
+        ['Inject Fault (1/2)', describeFaults().map((f) => f.name)],
+        ['Inject http-error: code (1/1)', ['429', '500', '503', '504']],
+        ['Inject http-error: match (1/2)', undefined],
+        [
+          'Inject http-error: when (2/2)',
+          ['At once', 'The nth matching request', 'The next matching requests', 'After seconds'],
+        ],
+        ['Inject http-error: nth (2/2)', undefined],
+      ],
+    );
+  });
+
+  it('a server fault: no matchers asked, and only At once or After seconds', async () => {
+    const { prompts, asked } = recordingPrompts({
+      fault: 'restart',
+      resource: 'pods',
+      when: 'After seconds',
+      afterSeconds: '30',
+    });
+    const choice = await askFault(prompts, ['pods'], '');
+    assert.deepStrictEqual(choice, {
+      name: 'restart',
+      params: { resource: 'pods', trigger: { afterSeconds: 30 } },
+    });
+    assert.deepStrictEqual(asked.find((a) => a.title.includes('when'))?.labels, [
+      'At once',
+      'After seconds',
+    ]);
+  });
+
+  const texts: [string, string | undefined][] = [
+    ['', undefined],
+    ['verb=watch userAgent=kubectl', undefined],
+    ['verb', 'verb: expected name=value (verb, resource, namespace, userAgent, watchList)'],
+    [
+      'agent=x',
+      'agent: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList',
+    ],
+    ['watchList=yes', 'watchList: expected true or false, got "yes"'],
+  ];
+  for (const [text, problem] of texts)
+    it(`matchers ${JSON.stringify(text)}: ${problem ?? 'accepted'}`, () => {
+      const m = parseMatcherText(text);
+      assert.strictEqual('problem' in m ? m.problem : undefined, problem);
+    });
 });

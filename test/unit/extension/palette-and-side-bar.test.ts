@@ -26,6 +26,7 @@ describe('palette: the server commands need a running server', () => {
     ['listwatch.copyKubeconfigPath', 'listwatch.serverRunning'],
     ['listwatch.openTerminalWithKubeconfig', 'listwatch.serverRunning'],
     ['listwatch.injectFault', 'listwatch.serverRunning'],
+    ['listwatch.clearFault', 'listwatch.serverRunning'],
     // Reached from the status bar and the Server view only.
     ['listwatch.serverMenu', 'false'],
     ['listwatch.terminateWatcher', 'false'],

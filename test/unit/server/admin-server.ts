@@ -12,6 +12,7 @@ import { MetricsRegistry } from '../../../src/engine/metrics/registry';
 import { createResource, type CreateResourceOptions } from '../../../src/engine/apiserver';
 import type { ServedResource } from '../../../src/server/served-resource';
 import { Store } from '../../../src/server/registry/store';
+import { ActiveFaults, type ActiveFaultJSON } from '../../../src/server/active-faults';
 import {
   faultsPath,
   handleFaultRequest,
@@ -39,6 +40,10 @@ export interface Answer {
   unavailableForMs: number;
   gateEnabled: Record<string, unknown>[];
   terminated: Record<string, unknown>[];
+  id: number;
+  /** A request fault's (or a scheduled server fault's) entry in the active list. */
+  active: ActiveFaultJSON;
+  cleared: ActiveFaultJSON[];
 }
 
 export interface AdminServer {
@@ -100,6 +105,7 @@ export async function startAdminServer(
     resources: [pods, configmaps],
     etcd,
     log: (m) => log.push(m),
+    active: new ActiveFaults(clock),
   };
   const state = new DebugState(world);
   hub.subscribe((e) => state.observe(e));

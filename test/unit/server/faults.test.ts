@@ -2,6 +2,7 @@
 // the list, the validation messages (a table), and what each fault does to the engine.
 import * as assert from 'assert';
 import { faultsPath, type FaultDescription } from '../../../src/server/faults';
+import type { ActiveFaultJSON } from '../../../src/server/active-faults';
 import { compactorPollPeriod } from '../../../src/engine/cacher/cacher';
 import { startAdminServer, type AdminServer } from './admin-server';
 
@@ -28,6 +29,12 @@ describe('faults admin API (src/server/faults.ts)', () => {
         'rangestream',
         'terminate-watcher',
         'restart',
+        'stall-watch',
+        'omit-end-bookmark',
+        'drop-connection',
+        'http-error',
+        'blackhole',
+        'latency',
       ],
     );
     const lag = (r.body.faults as FaultDescription[]).find((f) => f.name === 'cache-lag');
@@ -122,6 +129,105 @@ describe('faults admin API (src/server/faults.ts)', () => {
       404,
       'no watcher of user agent "x"',
     ],
+    [
+      'http-error code',
+      'http-error',
+      '{"code":418}',
+      422,
+      'code: expected one of 429, 500, 503, 504, got 418',
+    ],
+    ['no code', 'http-error', '{}', 422, 'code: required: expected one of 429, 500, 503, 504'],
+    [
+      'stall-watch then',
+      'stall-watch',
+      '{"seconds":1,"then":"later"}',
+      422,
+      'then: expected one of "deliver", "drop", got "later"',
+    ],
+    [
+      'negative afterEvents',
+      'drop-connection',
+      '{"afterEvents":-1}',
+      422,
+      'afterEvents: expected an integer >= 0, got -1',
+    ],
+    [
+      'unknown matcher',
+      'latency',
+      '{"ms":5,"match":{"verbs":"list"}}',
+      422,
+      'match.verbs: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList',
+    ],
+    [
+      'match not an object',
+      'blackhole',
+      '{"match":"list"}',
+      422,
+      'match: expected an object of matchers',
+    ],
+    [
+      'unknown trigger',
+      'blackhole',
+      '{"trigger":{"first":1}}',
+      422,
+      'trigger.first: unknown trigger; expected one of nth, count, afterSeconds',
+    ],
+    [
+      'nth and count',
+      'blackhole',
+      '{"trigger":{"nth":1,"count":2}}',
+      422,
+      'trigger.count: nth and count exclude each other; give one of them',
+    ],
+    [
+      'a matcher on a server fault',
+      'compact',
+      '{"match":{"verb":"list"}}',
+      422,
+      'match.verb: compact acts on the server, not on requests: it takes no matchers',
+    ],
+    [
+      'a matcher other than resource on a server fault with a resource parameter',
+      'restart',
+      '{"match":{"namespace":"default"}}',
+      422,
+      'match.namespace: restart acts on the server, not on requests: it takes only the resource matcher (its resource parameter)',
+    ],
+    [
+      'nth on a server fault',
+      'cache-lag',
+      '{"seconds":1,"trigger":{"nth":2}}',
+      422,
+      'trigger.nth: cache-lag acts on the server, not on requests: its only trigger is afterSeconds',
+    ],
+    [
+      'a watch fault on lists',
+      'stall-watch',
+      '{"seconds":1,"match":{"verb":"list"}}',
+      422,
+      'match.verb: stall-watch acts on watches: expected "watch", got "list"',
+    ],
+    [
+      'omit-end-bookmark on other requests',
+      'omit-end-bookmark',
+      '{"match":{"watchList":false}}',
+      422,
+      'match.watchList: omit-end-bookmark acts on WatchList requests only: expected true',
+    ],
+    [
+      'a matcher resource not served',
+      'latency',
+      '{"ms":1,"match":{"resource":"deployments.apps"}}',
+      422,
+      'match.resource: "deployments.apps" is not served; expected one of: pods, configmaps',
+    ],
+    [
+      'the resource twice',
+      'restart',
+      '{"resource":"pods","match":{"resource":"configmaps"}}',
+      422,
+      'match.resource: restart already has the resource parameter "pods"',
+    ],
   ];
   for (const [name, fault, body, status, message] of invalid) {
     it(`answers ${status} for ${name}`, async () => {
@@ -135,6 +241,97 @@ describe('faults admin API (src/server/faults.ts)', () => {
       );
     });
   }
+
+  it('a request fault gets an id, is listed with its matchers, trigger and hits, and is cleared', async () => {
+    const posted = await s.call(
+      'POST',
+      `${faultsPath}/http-error`,
+      '{"code":503,"match":{"verb":"list","resource":"pods"},"trigger":{"count":2}}',
+    );
+    assert.strictEqual(posted.status, 200, JSON.stringify(posted.body));
+    const id = posted.body.id;
+    assert.ok(Number.isInteger(id) && id > 0, `id ${String(id)}`);
+    const listed = await s.call('GET', `${faultsPath}/active`);
+    assert.strictEqual(listed.status, 200);
+    assert.strictEqual(listed.body.kind, 'ActiveFaultList');
+    assert.deepStrictEqual(
+      (listed.body.faults as unknown as ActiveFaultJSON[]).map(({ armedAt: _, ...f }) => f),
+      [
+        {
+          id,
+          name: 'http-error',
+          parameters: { code: 503 },
+          match: { verb: 'list', resource: 'pods' },
+          trigger: { count: 2 },
+          phase: 'armed',
+          hits: 0,
+        },
+      ],
+    );
+    const one = await s.call('GET', `${faultsPath}/active/${id}`);
+    assert.strictEqual(one.body.id, id);
+    const cleared = await s.call('DELETE', `${faultsPath}/active/${id}`);
+    assert.strictEqual(cleared.status, 200);
+    assert.deepStrictEqual(
+      cleared.body.cleared.map((f) => f.id),
+      [id],
+    );
+    const empty = await s.call('GET', `${faultsPath}/active`);
+    assert.deepStrictEqual(empty.body.faults, []);
+  });
+
+  const unknownIds: [string, string, string][] = [
+    ['an id nothing has', 'DELETE', 'no active fault with id "99" (no fault is active)'],
+    ['not a number', 'DELETE', 'no active fault with id "x" (no fault is active)'],
+    ['GET of an id nothing has', 'GET', 'no active fault with id "99" (no fault is active)'],
+  ];
+  for (const [name, method, message] of unknownIds)
+    it(`answers 404 for ${name}`, async () => {
+      const r = await s.call(
+        method,
+        `${faultsPath}/active/${name === 'not a number' ? 'x' : '99'}`,
+      );
+      assert.strictEqual(r.status, 404);
+      assert.strictEqual(r.body.message, message);
+    });
+
+  it('DELETE of active clears every fault, a scheduled server fault too (it never fires)', async () => {
+    await s.call('POST', `${faultsPath}/blackhole`, '{"match":{"verb":"get"}}');
+    const lag = await s.call(
+      'POST',
+      `${faultsPath}/cache-lag`,
+      '{"seconds":1,"trigger":{"afterSeconds":5}}',
+    );
+    assert.strictEqual(lag.status, 200, JSON.stringify(lag.body));
+    assert.strictEqual(lag.body.active.phase, 'pending');
+    const r = await s.call('DELETE', `${faultsPath}/active`);
+    assert.deepStrictEqual(
+      r.body.cleared.map((f) => f.name),
+      ['blackhole', 'cache-lag'],
+    );
+    s.clock.step(5000);
+    assert.strictEqual(s.pods.engine.cacher.reflector.pausedFor(), 0);
+  });
+
+  it('a server fault with afterSeconds is applied when the clock gets there, then leaves the list', async () => {
+    const r = await s.call(
+      'POST',
+      `${faultsPath}/cache-lag`,
+      '{"seconds":2,"match":{"resource":"pods"},"trigger":{"afterSeconds":5}}',
+    );
+    assert.strictEqual(r.status, 200, JSON.stringify(r.body));
+    assert.deepStrictEqual(r.body.active.parameters, {
+      seconds: 2,
+      resource: 'pods',
+    });
+    s.clock.step(4999);
+    assert.strictEqual(s.pods.engine.cacher.reflector.pausedFor(), 0);
+    s.clock.step(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.strictEqual(s.pods.engine.cacher.reflector.pausedFor(), 2000);
+    assert.strictEqual(s.configmaps.engine.cacher.reflector.pausedFor(), 0);
+    assert.deepStrictEqual((await s.call('GET', `${faultsPath}/active`)).body.faults, []);
+  });
 
   it('answers 405 for a method the path does not take', async () => {
     assert.strictEqual((await s.call('POST', faultsPath, '{}')).status, 405);
