@@ -315,7 +315,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       gates: this.gates,
       requestWatchProgressSupported: c.requestWatchProgressSupported,
       compactRevision: () => this.etcd.compactRevision(),
-      metrics: this.metrics,
+      // Without a watch cache there is no cacher upstream: none of its series (watch_cache_capacity…).
+      metrics: this.watchCacheEnabled ? this.metrics : undefined,
       kubernetesVersion: this.profile.kubernetesVersion,
       eventSink: this.eventSink,
       bookmarkFrequency: c.bookmarkFrequency,
