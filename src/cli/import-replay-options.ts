@@ -101,7 +101,7 @@ export function parseImportReplayFlags(
   };
   let whatIf: ImportReplayFlags['whatIf'];
   if (whatIfText !== undefined) {
-    whatIf = { ...baseline };
+    whatIf = { ...baseline, whatIf: true };
     for (const [k, v] of pairs(whatIfText, '--what-if')) {
       if (k === 'profile') whatIf.profile = profileOf(v, '--what-if profile');
       else if (k === 'watchCacheSize') {

@@ -50,6 +50,7 @@ import {
 } from './cacher/cacher';
 import type { WatchInterface } from './cacher/watch';
 import { CacheWatcher } from './cacher/cache-watcher';
+import { WatcherIds } from './cacher/watcher-ids';
 import { profile136, withGates, type FeatureGates, type SemanticsProfile } from './features';
 import {
   WatchClient,
@@ -123,6 +124,8 @@ export interface CreateResourceOptions {
   metrics?: MetricsRegistry;
   /** The apiserver's request ids: one sequence for all its resources (default: a new one). */
   requests?: RequestContexts;
+  /** The run's watcher ids: one sequence for all its resources and restarts (default: a new one). */
+  watcherIds?: WatcherIds;
   /** Keep every etcd request in `recorder` (default false: it grows without bound). */
   recordEtcdRequests?: boolean;
   /** klog sink. */
@@ -312,7 +315,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       gates: this.gates,
       requestWatchProgressSupported: c.requestWatchProgressSupported,
       compactRevision: () => this.etcd.compactRevision(),
-      metrics: this.metrics,
+      // Without a watch cache there is no cacher upstream: none of its series (watch_cache_capacity…).
+      metrics: this.watchCacheEnabled ? this.metrics : undefined,
       kubernetesVersion: this.profile.kubernetesVersion,
       eventSink: this.eventSink,
       bookmarkFrequency: c.bookmarkFrequency,
@@ -320,6 +324,8 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       fastPaths: c.fastPaths,
       newFunc: o.newFunc,
       requests: this.requests,
+      // A restart's new cacher takes the same config: its watchers do not reuse the old ids.
+      watcherIds: o.watcherIds ?? new WatcherIds(),
       log: o.log,
     };
     this.currentCacher = new Cacher(this.cacherConfig);

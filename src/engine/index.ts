@@ -112,3 +112,4 @@ export type * from './inspect/events';
 export { statusOf } from './cacher/reflector';
 export { changedSamples, MetricsRegistry } from './metrics/registry';
 export { RequestContexts, type HttpMethod, type RequestContext } from './request/request-context';
+export { WatcherIds } from './cacher/watcher-ids';

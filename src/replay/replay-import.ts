@@ -54,7 +54,7 @@ import { replayParams, type ReplayOptions, type ReplaySummary } from './replay-o
 import { resourceKey, scheduleRequests } from './replay-schedule';
 import { asWatchLists, type ReplayStep } from './replay-watch-list';
 import { answeredWithToken, linkChains, type ChainPlace } from './replay-chains';
-import { seedingShortOf } from '../run/views/replay-count';
+import { seedingShortOf, whatIfOf } from '../run/views/replay-count';
 import { formatCount, plural } from '../format/count-text';
 import { checkReplaySpan } from './replay-span';
 
@@ -228,6 +228,8 @@ export async function replayImport(
     watchListPairs: pairs,
     notes: [...fixedNotes],
   };
+  const whatIf = whatIfOf({ params: replayParams(options), profile: options.profile });
+  if (whatIf) summary.whatIf = whatIf;
   if (schedule.untimed > 0)
     summary.notes.push(
       `${schedule.untimed} request(s) have no time in the log: each keeps its place after the previous timed request`,

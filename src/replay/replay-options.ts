@@ -14,6 +14,8 @@ export interface ReplayOptions {
   watchCacheSize?: number;
   /** What-if: every client's LIST (chain) followed by its WATCH becomes one WatchList watch. */
   watchList?: boolean;
+  /** This replay is a what-if (another profile, cache size or WatchList than the log's cluster). */
+  whatIf?: boolean;
   /** Objects per resource seeded before the first request (`{pods: 5000}`); else inferred from the responses. */
   objects?: Record<string, number>;
   seed: number;
@@ -72,6 +74,8 @@ export interface ReplaySummary {
   watchListPairs: number;
   /** What the replay took for granted, in words (every face prints these). */
   notes: string[];
+  /** A what-if's settings in words (ReplayCount.whatIf); absent for a replay of the log as it was. */
+  whatIf?: string;
 }
 
 /** The header params of a replay: the files, the profile and the what-ifs. */
@@ -82,6 +86,7 @@ export function replayParams(o: ReplayOptions): Record<string, number | string |
   };
   if (o.watchCacheSize !== undefined) params.watchCacheSize = o.watchCacheSize;
   if (o.watchList !== undefined) params.watchList = o.watchList;
+  if (o.whatIf) params.whatIf = true;
   for (const [resource, n] of Object.entries(o.objects ?? {}).sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   ))
@@ -109,6 +114,7 @@ export function replaySummaryText(s: ReplaySummary): string {
     seedingShort: s.seedingShort,
     ...(Object.keys(s.notModelled).length ? { notModelled: s.notModelled } : {}),
     ...(s.notReproduced.length ? { notReproduced: s.notReproduced } : {}),
+    ...(s.whatIf ? { whatIf: s.whatIf } : {}),
   });
   const left = s.requests - s.replayed;
   return left > 0 ? `${count} (${left} of ${s.requests} imported not re-issued)` : count;

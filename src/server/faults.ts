@@ -173,7 +173,7 @@ const faults: readonly Fault[] = [
       'then fall back to etcd or answer 429 as the profile decides; WatchList waits.',
     parameters: [seconds('How long the reflector is paused.'), resourceParam],
     apply(p, world) {
-      const picked = pick(p, world);
+      const picked = pick(p, world, { watchCache: true });
       if (!Array.isArray(picked)) return picked;
       const ms = (p.seconds as number) * 1000;
       const resources = picked.map((r) => {
@@ -197,7 +197,7 @@ const faults: readonly Fault[] = [
       'watches resuming from an older resource version get 410 too old resource version.',
     parameters: [resourceParam],
     apply(p, world) {
-      const picked = pick(p, world);
+      const picked = pick(p, world, { watchCache: true });
       if (!Array.isArray(picked)) return picked;
       const resources = picked.map((r) => ({
         resource: resourceName(r),
@@ -340,7 +340,7 @@ const faults: readonly Fault[] = [
       'cache lists etcd (requests get 429 until it is ready).',
     parameters: [resourceParam],
     apply(p, world) {
-      const picked = pick(p, world);
+      const picked = pick(p, world, { watchCache: true });
       if (!Array.isArray(picked)) return picked;
       const resources = picked.map((r) => {
         const closedWatchers = r.engine.cacher.watcherCount();
@@ -757,18 +757,33 @@ function expected(d: FaultParameter): string {
   return `${kind} ${d.exclusiveMinimum ? '>' : '>='} ${d.minimum}`;
 }
 
-/** The resources `p.resource` names (every one without it), or the 422 that says why none. */
-function pick(p: Params, world: FaultWorld): ServedResource[] | FaultResponse {
+/**
+ * The resources `p.resource` names (every one without it), or the 422 that says why none. A fault
+ * on the watch cache (`watchCache`) acts on the resources that have one: events have none
+ * (kube-apiserver's DefaultWatchCacheSizes sets them to 0), so no reflector to pause.
+ */
+function pick(
+  p: Params,
+  world: FaultWorld,
+  o: { watchCache?: boolean } = {},
+): ServedResource[] | FaultResponse {
   const want = p.resource as string | undefined;
-  if (want === undefined) return [...world.resources];
+  const eligible = o.watchCache
+    ? world.resources.filter((r) => r.engine.watchCacheEnabled)
+    : world.resources;
+  if (want === undefined) return [...eligible];
   const found = world.resources.filter(
     (r) => resourceName(r) === want || (r.group === '' && r.resource === want),
   );
   if (found.length === 0)
     return invalid(
-      `resource: ${JSON.stringify(want)} is not served; expected one of: ${world.resources.map(resourceName).join(', ')}`,
+      `resource: ${JSON.stringify(want)} is not served; expected one of: ${eligible.map(resourceName).join(', ')}`,
     );
-  return found;
+  if (o.watchCache && !found.some((r) => r.engine.watchCacheEnabled))
+    return invalid(
+      `resource: ${JSON.stringify(want)} has no watch cache (kube-apiserver's DefaultWatchCacheSizes sets it to 0): etcd serves it; expected one of: ${eligible.map(resourceName).join(', ')}`,
+    );
+  return found.filter((r) => !o.watchCache || r.engine.watchCacheEnabled);
 }
 
 /** `pods`, or `widgets.example.com`: how kubectl names a resource. */

@@ -438,6 +438,15 @@ export class LiveRecorder {
           watcherId: p.watcherId,
           readsRecorded: true,
         });
+      } else if (e.type === 'etcd/watch' && e.phase === 'watching') {
+        // A resource without a watch cache (events): the etcd3 store's watch serves it, with no
+        // cacheWatcher and so no watcher id; it is answered now, not when it closes.
+        p.opened = true;
+        this.input(this.now(), {
+          action: 'watch-opened',
+          client: p.client,
+          requestId: p.requestId,
+        });
       } else if (e.type === 'cacher/watch' && e.outcome === 'error' && e.error)
         p.eventError = e.error;
     }

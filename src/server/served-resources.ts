@@ -23,6 +23,7 @@ import {
   MetricsRegistry,
   SeededRandom,
   RequestContexts,
+  WatcherIds,
   type KubeObject,
 } from '../engine';
 import { allVerbs, builtinAPIResources } from '../request/builtin-api-resources';
@@ -64,6 +65,8 @@ export class ServedResources {
   readonly etcd: EtcdMember;
   readonly metrics = new MetricsRegistry();
   readonly requests = new RequestContexts();
+  /** The watcher ids: every cacher (and a restart's) shares them, so an id names one watcher. */
+  readonly watcherIds = new WatcherIds();
   /** The JSON of every object a LIST answered, by identity (the watch cache's are immutable). */
   readonly listItemJSON = new ListItemJSON();
   private served: ServedResource[];
@@ -114,6 +117,7 @@ export class ServedResources {
         newFunc,
         metrics: this.metrics,
         requests: this.requests,
+        watcherIds: this.watcherIds,
         eventSink: o.eventSink,
         log: o.log,
       });

@@ -27,6 +27,7 @@ import {
   type EngineEvent,
   SeededRandom,
   RequestContexts,
+  WatcherIds,
   requestPath,
   StatusError,
   errorToAPIStatus,
@@ -140,6 +141,8 @@ export class ScenarioRun {
   readonly eventSink: EventSink;
   /** The apiserver's request ids: every resource of the run shares them, so an id is unique in the trace. */
   readonly requests = new RequestContexts();
+  /** The watcher ids: every resource of the run (and a restarted cacher) shares them, as the requests'. */
+  readonly watcherIds = new WatcherIds();
   readonly resources: Resource[] = [];
   readonly watches: ClientWatch[] = [];
   private readonly onRecord: (r: TraceRecord) => void;
@@ -198,6 +201,7 @@ export class ScenarioRun {
       rand: this.rand,
       eventSink: this.eventSink,
       requests: this.requests,
+      watcherIds: this.watcherIds,
     });
     this.resources.push(r);
     return r;

@@ -8,7 +8,8 @@
 // at random); a dispatch budget of 0 terminates blocked watchers at once (Go's 0-length timer
 // races with the watcher); a Get answers a deep copy of the cached object (upstream copies the
 // struct shallowly), a GetList the cached objects themselves (upstream: shallow copies), which
-// every reader treats as read-only.
+// every reader treats as read-only; a watcher's id comes from the run's WatcherIds (one sequence
+// for all its cachers, watcher-ids.ts), its watcherIdx still counted per cacher.
 import { type GroupResource, groupResourceString } from '../storage/group-resource';
 import type { Clock, Timer } from '../clock';
 import { activeSink, type EventSink, type SerializationEvent } from '../inspect/events';
@@ -67,6 +68,7 @@ import {
 } from './reflector';
 import { EventEncodes, EventTally } from './event-tally';
 import { CacherMetrics } from './metrics';
+import { WatcherIds } from './watcher-ids';
 import { newTimeBudget, type TimeBudget } from './time-budget';
 import { isWatchContextSource, type WatchContextSource } from './context-done';
 import { filterWithAttrsAndPrefixFunction, type FilterWithAttrsFunc } from './filter-with-attrs';
@@ -203,6 +205,8 @@ export interface CacherConfig {
   fastPaths?: boolean;
   /** The apiserver's request ids, for the reflector's own requests. */
   requests?: RequestContexts;
+  /** The run's watcher ids, shared by its cachers (watcher-ids.ts); default: this cacher's own. */
+  watcherIds?: WatcherIds;
   log?: (message: string) => void;
 }
 
@@ -287,6 +291,8 @@ export class Cacher implements DelegatorHelper {
   /** Watchers due for a bookmark by time bucket (replaceable in tests). */
   bookmarkWatchers: WatcherBookmarkTimeBuckets<CacheWatcher>;
   watcherIdx = 0;
+  /** Where watcher ids come from: the run's sequence, so they name one watcher across cachers. */
+  private readonly watcherIds: WatcherIds;
   /** compactor.Revision(): the last compaction applied to the snapshots. */
   compactRevision = 0;
   /** The dispatcher is in an event (possibly waiting for blocked watchers). */
@@ -357,6 +363,7 @@ export class Cacher implements DelegatorHelper {
     this.requestWatchProgressSupported = config.requestWatchProgressSupported ?? true;
     this.compactRevisionFunc = config.compactRevision;
     this.fastPaths = config.fastPaths ?? true;
+    this.watcherIds = config.watcherIds ?? new WatcherIds();
     this.heartbeatCopy = this.fastPaths ? new HeartbeatCopy() : undefined;
     this.watchers = new IndexedWatchers(
       (r, drain) => this.forgetWatcher(r, drain),
@@ -1088,7 +1095,9 @@ export class Cacher implements DelegatorHelper {
       });
       return newImmediateCloseWatcher();
     }
-    const index = this.watcherIdx++;
+    // watcherIdx counts this cacher's watchers as upstream's does; the id is the run's.
+    this.watcherIdx++;
+    const index = this.watcherIds.next();
     const filter = this.filterFor(preparedKey, pred);
     const watcher = new CacheWatcher({
       chanSize,

@@ -344,6 +344,7 @@ export async function replayWhatIfCommand(
         source.requests,
         {
           ...whatIf,
+          whatIf: true,
           seed: base.seed,
           ...(source.model.imported ? { report: source.model.imported } : {}),
         },

@@ -27,6 +27,12 @@ export interface ReplayCount {
    * the log since its resourceVersion), one text per request: not disagreements. Absent: none.
    */
   notReproduced?: string[];
+  /**
+   * A what-if replay's settings in words (`watchCacheSize=1000, watchList=true`): it ran as the
+   * log's cluster did not, so its differences from the log are what it changed. Absent: a replay
+   * of the log as it was.
+   */
+  whatIf?: string;
 }
 
 /** A LIST the replay could not answer as the log did: fewer objects held than the log proves. */
@@ -88,6 +94,7 @@ export function replayCountOf(model: RunModel): ReplayCount {
   const notReproduced = compared.flatMap((a) =>
     a.logged?.notReproduced !== undefined ? [a.logged.notReproduced] : [],
   );
+  const whatIf = whatIfOf(model.header);
   return {
     reissued: answers.length + writes,
     compared: compared.length,
@@ -98,7 +105,26 @@ export function replayCountOf(model: RunModel): ReplayCount {
     }),
     ...(Object.keys(notModelled).length ? { notModelled } : {}),
     ...(notReproduced.length ? { notReproduced } : {}),
+    ...(whatIf ? { whatIf } : {}),
   };
+}
+
+/**
+ * The what-if a replayed import's header names, in words: the params only a what-if sets
+ * (replay-options.ts replayParams: `whatIf`, `watchCacheSize`, `watchList`), with the profile it
+ * ran under. Undefined for a replay of the log as it was.
+ */
+export function whatIfOf(
+  header: Pick<RunModel['header'], 'params' | 'profile'>,
+): string | undefined {
+  const p = header.params;
+  if (p.whatIf !== true && p.watchCacheSize === undefined && p.watchList === undefined)
+    return undefined;
+  const parts = [
+    ...(p.watchCacheSize !== undefined ? [`watchCacheSize=${String(p.watchCacheSize)}`] : []),
+    ...(p.watchList !== undefined ? [`watchList=${String(p.watchList)}`] : []),
+  ];
+  return parts.length ? parts.join(', ') : `profile ${header.profile}`;
 }
 
 /** One answer's words: `the log's 504 (a fault or overload the replay does not model)`. */
@@ -148,10 +174,18 @@ export function notReproducedAnswerText(reason: string): string {
 }
 
 function disagreementText(c: ReplayCount, head: string): string {
-  const text = `${head}: ${formatCount(c.disagreements)} disagree${c.disagreements === 1 ? 's' : ''}`;
+  // A what-if's answers may differ from the log's: that is what it asks, not the apiserver's doing.
+  const asWhatIf = c.whatIf
+    ? `as a what-if's answers may: the replay ran with ${c.whatIf}, not as the log's cluster did`
+    : undefined;
+  const text = asWhatIf
+    ? `${head}: ${formatCount(c.disagreements)} differ${c.disagreements === 1 ? 's' : ''} from it`
+    : `${head}: ${formatCount(c.disagreements)} disagree${c.disagreements === 1 ? 's' : ''}`;
   const short = c.seedingShort.length;
   if (short === 0)
-    return `${text}. A real apiserver disagreeing with the model is worth a look either way`;
+    return asWhatIf
+      ? `${text}, ${asWhatIf}`
+      : `${text}. A real apiserver disagreeing with the model is worth a look either way`;
   // One LIST's own pair of figures (the largest answer), never a minimum and a maximum of two.
   const worst = c.seedingShort.reduce((a, b) =>
     b.logged - heldOf(b) > a.logged - heldOf(a) ? b : a,
@@ -159,5 +193,7 @@ function disagreementText(c: ReplayCount, head: string): string {
   const why = `${heldText(worst)}; the log's answer ${worst.atLeast ? 'proves at least' : 'had'} ${formatCount(worst.logged)}${short === 1 ? '' : ' (the widest gap)'}: the replay cannot reproduce ${short === 1 ? 'it' : 'them'}`;
   if (short === c.disagreements)
     return `${text}, ${short === 1 ? 'because' : 'all because'} ${why}`;
+  if (asWhatIf)
+    return `${text}; ${formatCount(short)} of them because ${why}. The other ${formatCount(c.disagreements - short)}, ${asWhatIf}`;
   return `${text}; ${formatCount(short)} of them because ${why}. The other ${formatCount(c.disagreements - short)} ${c.disagreements - short === 1 ? 'is' : 'are'} worth a look: a real apiserver disagreeing with the model`;
 }

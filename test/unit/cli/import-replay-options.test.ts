@@ -50,6 +50,7 @@ describe('listwatch import: replay flags', () => {
           objects: { pods: 5000 },
           watchCacheSize: 100,
           watchList: true,
+          whatIf: true,
         },
         compare: true,
       },

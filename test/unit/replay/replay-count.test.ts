@@ -85,6 +85,13 @@ describe('replay count', () => {
         `${c.name}: the CLI's replay line says the same count in the same words`,
       );
       if (c.seeding) assert.match(replaySummaryText(summary), c.seeding, c.name);
+      if (c.whatIf)
+        for (const text of [replaySummaryText(summary), replayCountText(count)])
+          assert.doesNotMatch(
+            text,
+            /apiserver|worth a look/,
+            `${c.name}: a what-if blames no apiserver: ${text}`,
+          );
       for (const p of model.phases ?? [])
         assert.ok(
           !/re-issued/.test(p.text),
@@ -159,6 +166,30 @@ describe('replay count', () => {
         seedingShort: [{ seeded: 1, logged: 3, atLeast: true }],
       },
       text: "3 requests re-issued and compared with the log: 2 disagree; 1 of them because the replay seeded 1 object; the log's answer proves at least 3: the replay cannot reproduce it. The other 1 is worth a look: a real apiserver disagreeing with the model",
+    },
+    {
+      // A what-if replays under settings the log's cluster did not have: its differences are what
+      // the what-if changed, not an apiserver disagreeing with the model.
+      name: 'a what-if differs from the log',
+      count: {
+        reissued: 24,
+        compared: 18,
+        disagreements: 1,
+        seedingShort: [],
+        whatIf: 'watchCacheSize=1000, watchList=true',
+      },
+      text: "24 requests re-issued, 18 of them compared with the log: 1 differs from it, as a what-if's answers may: the replay ran with watchCacheSize=1000, watchList=true, not as the log's cluster did",
+    },
+    {
+      name: 'a what-if: some differences are the seeding',
+      count: {
+        reissued: 3,
+        compared: 3,
+        disagreements: 2,
+        seedingShort: [{ seeded: 1, logged: 3, atLeast: true }],
+        whatIf: 'profile 1.37',
+      },
+      text: "3 requests re-issued and compared with the log: 2 differ from it; 1 of them because the replay seeded 1 object; the log's answer proves at least 3: the replay cannot reproduce it. The other 1, as a what-if's answers may: the replay ran with profile 1.37, not as the log's cluster did",
     },
   ];
   for (const c of texts)

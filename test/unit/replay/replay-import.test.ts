@@ -358,6 +358,24 @@ describe('replayImport', () => {
     );
   });
 
+  it('events have no watch cache: a WATCH of events is served by etcd, opens and agrees (not "closed at once, the cache unready")', async () => {
+    // kubectl get events -w: its LIST, then a 30 s watch from the LIST's RV.
+    const requests = [
+      req('list', '/api/v1/namespaces/default/events?limit=500', 0, {
+        response: { items: 0, resourceVersion: '900' },
+      }),
+      req('watch', '/api/v1/namespaces/default/events?resourceVersion=900&watch=true', 1, {
+        completedAt: t0 + 31_000,
+      }),
+    ];
+    const { model, summary } = await replayToModel(requests, base);
+    const w = model.watchRequests?.[0];
+    assert.strictEqual(w?.outcome, 'started', JSON.stringify(w));
+    assert.strictEqual(w?.error, undefined);
+    assert.deepStrictEqual(w?.disagrees ?? [], []);
+    assert.strictEqual(summary.disagreements, 0, JSON.stringify(summary.disagreementsBy));
+  });
+
   it('what-if watchList: a LIST+WATCH pair becomes one WatchList watch', async () => {
     const requests = [
       req('list', '/api/v1/pods?limit=500', 0, { response: { items: 20, resourceVersion: '900' } }),

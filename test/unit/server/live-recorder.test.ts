@@ -317,6 +317,87 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
     }
   });
 
+  it('watches of several resources, and after a cacher restart, are each their own watcher; a watch etcd serves opens when it opens', async () => {
+    // Each cacher numbers its watchers from 0 (upstream's watcherIdx): a live run of a client
+    // that watches pods and configmaps had one watcher where there were two.
+    const table: Array<{ name: string; path: string; userAgent: string; restartFirst?: string }> = [
+      {
+        name: 'pods',
+        path: '/api/v1/namespaces/default/pods?watch=true',
+        userAgent: 'ids-pods/v1',
+      },
+      {
+        name: 'configmaps',
+        path: '/api/v1/namespaces/default/configmaps?watch=true',
+        userAgent: 'ids-configmaps/v1',
+      },
+      {
+        name: 'configmaps after its cacher restarted',
+        path: '/api/v1/namespaces/default/configmaps?watch=true',
+        userAgent: 'ids-configmaps-restarted/v1',
+        restartFirst: 'configmaps',
+      },
+    ];
+    const recorder = new LiveRecorder(server, { scrape: false });
+    const records: TraceRecord[] = [];
+    recorder.subscribe((r) => records.push(r));
+    const open: Array<{ close(): void }> = [];
+    let eventsWatch: { close(): void } | undefined;
+    try {
+      for (const c of table) {
+        if (c.restartFirst) {
+          await server.injectFault('restart', { resource: c.restartFirst });
+          await until('the cacher ready again', () =>
+            server.resources.all.every(
+              (r) => !r.engine.watchCacheEnabled || r.engine.cacher.isReady(),
+            ),
+          );
+        }
+        const n = inputs(records, 'watch-opened').length;
+        open.push(await openWatch(server, c.path, c.userAgent));
+        await until(
+          `${c.name}: watch-opened`,
+          () => inputs(records, 'watch-opened').length === n + 1,
+        );
+      }
+      // events have no watch cache (DefaultWatchCacheSizes): etcd serves the watch.
+      eventsWatch = await openWatch(
+        server,
+        '/api/v1/namespaces/default/events?watch=true',
+        'ids-events/v1',
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      eventsWatch.close();
+      await until('the events watch closed', () =>
+        inputs(records, 'watch-closed').some(
+          (c) => c.action === 'watch-closed' && c.client === 'ids-events/v1',
+        ),
+      );
+    } finally {
+      for (const w of open) w.close();
+      recorder.dispose();
+    }
+    const b = new RunModelBuilder(recorder.header);
+    for (const r of records) b.add(r);
+    const m = b.finish();
+    for (const c of table)
+      assert.strictEqual(
+        m.watchers.filter((w) => w.client === c.userAgent).length,
+        1,
+        `${c.name}: one watcher of its own: ${JSON.stringify(m.watchers.map((w) => [w.id, w.client]))}`,
+      );
+    const events = (m.watchRequests ?? []).find((q) => q.client === 'ids-events/v1');
+    const closedAt = inputs(records, 'watch-closed').find(
+      (c) => c.action === 'watch-closed' && c.client === 'ids-events/v1',
+    )?.at;
+    assert.ok(events && closedAt !== undefined, JSON.stringify(m.watchRequests));
+    assert.strictEqual(events.outcome, 'started');
+    assert.ok(
+      (events.answeredAt ?? Infinity) < closedAt - 25,
+      `the events watch was answered when it opened (${events.at} ms), not when it closed (${closedAt} ms): ${events.answeredAt}`,
+    );
+  });
+
   it('keeps the first and last records for a saved trace and says how many were dropped', async () => {
     const recorder = new LiveRecorder(server, { maxRecords: 10, scrape: false });
     try {
