@@ -49,6 +49,33 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       (await serve.json<{ metadata: { resourceVersion: string } }>('GET', deployments, 200))
         .metadata.resourceVersion;
 
+    /**
+     * A deployment's managedFields by manager: the fields of a scale entry, and for every other entry
+     * whether it still owns spec.replicas.
+     */
+    const managers = async (name: string): Promise<unknown[]> => {
+      const obj = JSON.parse(
+        await ok(['get', 'deployment', name, '-o', 'json', '--show-managed-fields']),
+      ) as { metadata: { managedFields?: Array<Record<string, unknown>> } };
+      // Sorted by manager: the server orders entries by time, which moves with the clock.
+      const entries = [...(obj.metadata.managedFields ?? [])].sort((a, b) =>
+        String(a.manager) < String(b.manager) ? -1 : 1,
+      );
+      return entries.map((m) => ({
+        manager: m.manager,
+        operation: m.operation,
+        subresource: m.subresource,
+        ...(m.subresource === 'scale'
+          ? { fieldsV1: m.fieldsV1 }
+          : {
+              replicas:
+                ((m.fieldsV1 as Record<string, Record<string, unknown>>)['f:spec'] ?? {})[
+                  'f:replicas'
+                ] !== undefined,
+            }),
+      }));
+    };
+
     before(async () => {
       serve = await ServeProcess.start(serveArgs);
     });
@@ -266,17 +293,76 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
         );
       });
 
+      it('kubectl scale records its Update entry on the deployment with subresource scale, taking spec.replicas', async () => {
+        assert.deepStrictEqual(await managers('scaled'), [
+          {
+            manager: 'kubectl',
+            operation: 'Update',
+            subresource: 'scale',
+            fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+          },
+          {
+            manager: 'kubectl-create',
+            operation: 'Update',
+            subresource: undefined,
+            replicas: false,
+          },
+        ]);
+      });
+
+      it('apply --server-side --subresource=scale of a Deployment manifest: 400 invalid object type, as kube-apiserver', async () => {
+        const r = await run([
+          'apply',
+          '--server-side',
+          '--subresource=scale',
+          '-f',
+          manifest('scaled.yaml', deploymentNamed('scaled')),
+        ]);
+        assert.strictEqual(r.code, 1);
+        assert.strictEqual(
+          r.stderr,
+          'Error from server (BadRequest): invalid object type: apps/v1, Kind=Deployment\n',
+        );
+      });
+
+      it('an apply of a Scale to /scale (forced) moves spec.replicas to its manager on the deployment', async () => {
+        const r = await serve.request(
+          'PATCH',
+          `${deployments}/scaled/scale?fieldManager=autoscaler&force=true`,
+          {
+            body: 'apiVersion: autoscaling/v1\nkind: Scale\nmetadata:\n  name: scaled\nspec:\n  replicas: 4\n',
+            headers: { 'Content-Type': 'application/apply-patch+yaml' },
+          },
+        );
+        assert.strictEqual(r.status, 200, r.body);
+        assert.deepStrictEqual((JSON.parse(r.body) as { spec: unknown }).spec, { replicas: 4 });
+        assert.deepStrictEqual(await managers('scaled'), [
+          {
+            manager: 'autoscaler',
+            operation: 'Apply',
+            subresource: 'scale',
+            fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+          },
+          {
+            manager: 'kubectl-create',
+            operation: 'Update',
+            subresource: undefined,
+            replicas: false,
+          },
+        ]);
+      });
+
       it("get --subresource=scale prints the Scale's table (NAME DESIRED AVAILABLE AGE)", async () => {
         const out = await ok(['get', 'deployment', 'scaled', '--subresource=scale']);
         const [header, row] = out.split('\n');
         assert.deepStrictEqual(header.split(/\s+/), ['NAME', 'DESIRED', 'AVAILABLE', 'AGE']);
-        assert.deepStrictEqual(row.split(/\s+/).slice(0, 3), ['scaled', '3', '0']);
+        assert.deepStrictEqual(row.split(/\s+/).slice(0, 3), ['scaled', '4', '0']);
         const y = JSON.parse(
           await ok(['get', 'deployment', 'scaled', '--subresource=scale', '-o', 'json']),
         ) as { kind: string; apiVersion: string; spec: unknown };
         assert.deepStrictEqual(
           [y.apiVersion, y.kind, y.spec],
-          ['autoscaling/v1', 'Scale', { replicas: 3 }],
+          ['autoscaling/v1', 'Scale', { replicas: 4 }],
         );
       });
     });
