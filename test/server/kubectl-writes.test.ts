@@ -367,9 +367,9 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       });
     });
 
-    it('kubectl events and get events list a core/v1 Event', async () => {
+    it('a core/v1 Event and an events.k8s.io/v1 Event: kubectl events, get events and get events.events.k8s.io show both', async () => {
       const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-      const event = {
+      await serve.json('POST', '/api/v1/namespaces/default/events', 201, {
         apiVersion: 'v1',
         kind: 'Event',
         metadata: { name: 'web.1' },
@@ -381,10 +381,23 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
         firstTimestamp: now,
         lastTimestamp: now,
         count: 1,
-      };
-      await serve.json('POST', '/api/v1/namespaces/default/events', 201, event);
+      });
+      await serve.json('POST', '/apis/events.k8s.io/v1/namespaces/default/events', 201, {
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name: 'web.2' },
+        eventTime: now.replace('Z', '.000000Z'),
+        reportingController: 'example.com/scaler',
+        reportingInstance: 'scaler-0',
+        action: 'Scale',
+        reason: 'Scaled',
+        regarding: { kind: 'Deployment', name: 'web', namespace: 'default' },
+        note: 'Scaled web to 3',
+        type: 'Normal',
+      });
+      // kubectl events reads core/v1 (events.go: CoreV1().Events) and prints Kind/name.
       const e = await ok(['events']);
-      const [header, row] = e.split('\n');
+      const [header, ...rows] = e.trim().split('\n');
       assert.deepStrictEqual(header.split(/\s{2,}/), [
         'LAST SEEN',
         'TYPE',
@@ -392,15 +405,30 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
         'OBJECT',
         'MESSAGE',
       ]);
-      assert.deepStrictEqual(row.split(/\s{2,}/).slice(1), [
-        'Normal',
-        'ScalingReplicaSet',
-        // kubectl events prints Kind/name (events.go), unlike the server's Event printer.
-        'Deployment/web',
-        'Scaled up replica set web-1 to 2',
+      assert.deepStrictEqual(rows.map((r) => r.split(/\s{2,}/).slice(1)).sort(), [
+        ['Normal', 'Scaled', 'Deployment/web', 'Scaled web to 3'],
+        ['Normal', 'ScalingReplicaSet', 'Deployment/web', 'Scaled up replica set web-1 to 2'],
       ]);
-      const g = await ok(['get', 'events', '-o', 'jsonpath={.items[*].message}']);
-      assert.strictEqual(g, 'Scaled up replica set web-1 to 2');
+      const core = await ok([
+        'get',
+        'events',
+        '-o',
+        'jsonpath={range .items[*]}{.apiVersion} {.metadata.name} {.involvedObject.name} {.reportingComponent} {.message}{"\\n"}{end}',
+      ]);
+      assert.strictEqual(
+        core,
+        'v1 web.1 web  Scaled up replica set web-1 to 2\nv1 web.2 web example.com/scaler Scaled web to 3\n',
+      );
+      const v1 = await ok([
+        'get',
+        'events.events.k8s.io',
+        '-o',
+        'jsonpath={range .items[*]}{.apiVersion} {.metadata.name} {.regarding.name} {.deprecatedSource.component} {.note}{"\\n"}{end}',
+      ]);
+      assert.strictEqual(
+        v1,
+        'events.k8s.io/v1 web.1 web deployment-controller Scaled up replica set web-1 to 2\nevents.k8s.io/v1 web.2 web  Scaled web to 3\n',
+      );
     });
 
     it('explain deployment.spec.strategy and explain secrets read OpenAPI v3', async () => {
