@@ -2,6 +2,7 @@
 // marked points with explanations, a cursor at the scrubber's time and a legend reading each
 // series' value there. Colours come from VS Code's chart theme variables. No upstream counterpart.
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
+import { chartTimeTicks } from '../src/run/views/timeline-scale';
 import { h, s, svgText, perFrame, replaceChildren } from './dom';
 
 export interface ChartSeries {
@@ -30,6 +31,11 @@ export interface ChartSpec {
   /** Accessible description of what the chart shows. */
   label: string;
   durationMs: number;
+  /**
+   * Where the series' data ends, when before the run's end (a series cut at its cap): the axis
+   * still spans the run, a held value is drawn no further, and the rest says it has no data.
+   */
+  dataEndMs?: number;
   series: ChartSeries[];
   markers?: ChartMarker[];
   formatValue(v: number): string;
@@ -128,8 +134,10 @@ export class Chart {
     if (!this.spec) return;
     for (const [i, series] of this.spec.series.entries()) {
       const idx = lastIndexAtOrBefore(series.points, this.at);
+      // After the data's end there is no value to read, not the last one held.
+      const past = this.spec.dataEndMs !== undefined && this.at > this.spec.dataEndMs;
       const value =
-        idx < 0 ? undefined : (series.valueAt ?? (() => series.points[idx].value))(this.at);
+        idx < 0 || past ? undefined : (series.valueAt ?? (() => series.points[idx].value))(this.at);
       this.legendValues[i].textContent = value === undefined ? '—' : this.spec.formatValue(value);
     }
   }
@@ -170,21 +178,48 @@ export class Chart {
       );
     }
     const d = spec.durationMs || 1;
-    const xStep = niceStep(d / 1000, Math.max(2, Math.floor(this.plotWidth() / 90))) * 1000;
-    for (let t = 0; t <= d + 1e-6; t += xStep) {
+    // The run's end is labelled (its length, right-aligned at the axis' end); a round tick whose
+    // label would run into it is left out.
+    const ticks = chartTimeTicks(
+      spec.durationMs,
+      Math.max(2, Math.floor(this.plotWidth() / 90)) + 1,
+    );
+    for (const t of ticks) {
+      if (!t.end && t.at > 0 && this.x(d) - this.x(t.at) < 80) continue;
       parts.push(
         s('line', {
           class: 'chart-tick',
-          x1: this.x(t),
-          x2: this.x(t),
+          x1: this.x(t.at),
+          x2: this.x(t.at),
           y1: margin.top + plotH,
           y2: margin.top + plotH + 4,
         }),
       );
       parts.push(
-        svgText(this.x(t), height - 6, `${Number((t / 1000).toPrecision(6))} s`, {
-          class: 'chart-axis',
-          'text-anchor': 'middle',
+        svgText(this.x(t.at), height - 6, t.label, {
+          class: t.end ? 'chart-axis chart-axis-x chart-axis-end' : 'chart-axis chart-axis-x',
+          'text-anchor': t.end ? 'end' : 'middle',
+        }),
+      );
+    }
+    const dataEnd = Math.min(d, spec.dataEndMs ?? d);
+    if (dataEnd < d) {
+      // No value is made up after the data: the span is marked and says why it is empty.
+      const label = `no data after ${formatVirtualTime(dataEnd)}`;
+      parts.push(
+        s(
+          'rect',
+          {
+            class: 'chart-nodata',
+            x: this.x(dataEnd),
+            y: margin.top,
+            width: Math.max(0, this.x(d) - this.x(dataEnd)),
+            height: plotH,
+          },
+          s('title', {}, label),
+        ),
+        svgText(this.x(dataEnd) + 4, margin.top + 12, label, {
+          class: 'chart-axis chart-nodata-label',
         }),
       );
     }
@@ -208,7 +243,8 @@ export class Chart {
         else if (series.step) path += `H${px}V${py}`;
         else path += `L${px} ${py}`;
       }
-      if (series.step) path += `H${this.x(d).toFixed(1)}`;
+      if (series.step && series.points[series.points.length - 1].at < dataEnd)
+        path += `H${this.x(dataEnd).toFixed(1)}`;
       const line = s('path', { class: `chart-line${series.dashed ? ' dashed' : ''}`, d: path });
       line.style.stroke = series.color;
       parts.push(line);

@@ -312,6 +312,10 @@ function nowRun(at: number): void {
   if (!run || !model || at <= model.durationMs) return;
   model = { ...model, durationMs: at };
   renderHeader(run, model);
+  // The Watch cache tab's charts span the run: their time axis grows to now with the header's
+  // length (nothing new happened: each gauge held its value), not only at the next batch.
+  if (tabBar.active() === 'watchCache') watchCacheView.setRun(model, Math.min(timeline.time(), at));
+  else stale.add('watchCache');
   timeline.grow(at, model.timeline, model.phases ?? [], model.faults ?? []);
 }
 
@@ -323,7 +327,7 @@ function renderHeader(identity: RunIdentity, m: PanelModel): void {
   // A live run (open, or its saved trace) is on real time: no seed, no "virtual".
   const facts = [
     ...(probe ? [`probe of ${String(m.header.params.server)}`] : []),
-    ...runClockFacts(m.header, formatVirtualTime(m.durationMs)),
+    ...runClockFacts(m.header, formatVirtualTime(m.durationMs), m.imported?.span),
     plural(m.watcherCount, 'watcher'),
     ...(m.failedWatchCount ? [plural(m.failedWatchCount, 'refused watch request')] : []),
     plural(m.lists.length, 'LIST'),

@@ -145,9 +145,12 @@ export class WatchCacheView {
           (others.length
             ? ` (the run also heard from the watch caches of ${others.join(', ')}: pick one above).`
             : '.');
+    // A run with more resizes than the model keeps has none after the last one kept.
+    const capacityEnd = model.truncated?.capacity ? cap[cap.length - 1]?.at : undefined;
     this.capacityChart.setSpec({
-      label: `Capacity over ${formatVirtualTime(d)}: ${cap.filter((c) => c.change === 'grow').length} grows, ${cap.filter((c) => c.change === 'shrink').length} shrinks`,
+      label: `Capacity over ${formatVirtualTime(d)}: ${cap.filter((c) => c.change === 'grow').length} grows, ${cap.filter((c) => c.change === 'shrink').length} shrinks${capacityEnd !== undefined ? `; no resize recorded after ${formatVirtualTime(capacityEnd)}` : ''}`,
       durationMs: d,
+      ...(capacityEnd !== undefined ? { dataEndMs: capacityEnd } : {}),
       formatValue: (v) => formatCount(v),
       integer: true,
       series: [

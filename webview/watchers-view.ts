@@ -173,7 +173,7 @@ export class WatchersView {
         column(
           'id',
           'ID',
-          '4.6em',
+          '4.2em',
           (w, c) => {
             c.textContent = w.failed ? '—' : w.id;
             if (w.failed) c.title = 'No watcher: the server answered the request with an error';
@@ -195,7 +195,8 @@ export class WatchersView {
         column(
           'selector',
           'Selector',
-          'minmax(6em, 1.3fr)',
+          // 6.8em: "(everything)" on one line (6em broke it inside the word).
+          'minmax(6.8em, 1.3fr)',
           (w, c) => {
             appendBreakable(c, w.selector || '(everything)');
             c.title = w.selector;
@@ -207,7 +208,8 @@ export class WatchersView {
         column(
           'state',
           'State',
-          'minmax(10em, 2.2fr)',
+          // 11em: "Streaming (no bookmarks asked)" and BookmarkSent in the row's three lines.
+          'minmax(11em, 2.2fr)',
           (w, c) => {
             c.appendChild(phaseBadge(w.phase, w.stateText));
           },
@@ -216,11 +218,12 @@ export class WatchersView {
           true,
         ),
         // Outcome right after State: at narrow widths the table scrolls sideways, and how a watch
-        // ended (its 410) must be in view without it.
+        // ended (its 410) must be in view without it, whole: 12em holds "410 Expired: too old
+        // resource version: 101 (8901)" in the row's three lines (9em clamped its end).
         column(
           'outcome',
           'Outcome',
-          'minmax(9em, 1.8fr)',
+          'minmax(12em, 1.8fr)',
           (w, c) => {
             c.classList.add('outcome');
             c.textContent = outcomeText(w);
@@ -233,7 +236,7 @@ export class WatchersView {
         column(
           'lastRv',
           'Last RV',
-          '4.2em',
+          '3.6em',
           (w, c) => {
             c.textContent = w.lastRv ? String(w.lastRv) : '—';
             if (w.lastRv === undefined && !w.failed && w.phase !== 'notStarted')
@@ -245,7 +248,7 @@ export class WatchersView {
         column(
           'received',
           'Read',
-          '4.2em',
+          '3.8em',
           (w, c) => {
             c.textContent = readText(w);
             if (w.received !== undefined)
@@ -258,7 +261,9 @@ export class WatchersView {
         column(
           'buffer',
           'Buffer',
-          '7.2em',
+          // The gauge's bar above its figures (the row has three lines): narrow enough that the
+          // columns after Outcome cost a 1100 px window with the side bar little sideways scroll.
+          '5em',
           (w, c) => {
             if (w.bufferFill === undefined) c.textContent = '—';
             else c.appendChild(bufferGauge(w, w.bufferFill));
@@ -278,7 +283,7 @@ export class WatchersView {
         column(
           'floor',
           'Floor RV',
-          '4.2em',
+          '3.6em',
           (w, c) => {
             c.textContent = w.floorRv ? String(w.floorRv) : '—';
           },

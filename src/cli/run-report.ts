@@ -3,7 +3,7 @@
 // are read from the RunModel and the scenario's summary, nothing else.
 import type { ScenarioSummary, SummaryChart, SummaryTable } from '../run/run-summary';
 import type { ListRecord, RunModel, WatcherTrack } from '../run/run-model';
-import { isRealTimeRun, runClockText } from '../run/views/run-clock';
+import { importScenario, isRealTimeRun, runClockFacts, runClockText } from '../run/views/run-clock';
 import { truncationOf } from '../scenarios/runner';
 import type { JsonSection } from '../scenarios/scenario';
 
@@ -105,7 +105,15 @@ export function renderReport(
   const h = model.header;
   out.push(`${h.scenario} — ${summary.title}`);
   out.push(
-    `profile ${h.profile}${isRealTimeRun(h.scenario) ? '' : ` · seed ${h.seed}`} · ${fmtVirtual(model.durationMs)} ${runClockText(h.scenario)}`,
+    h.scenario === importScenario
+      ? // An import has no seed: its logs and their span say what it is.
+        [
+          `profile ${h.profile}`,
+          ...runClockFacts(h, fmtVirtual(model.durationMs), model.imported?.span).filter(
+            (f) => !f.startsWith('profile '),
+          ),
+        ].join(' · ')
+      : `profile ${h.profile}${isRealTimeRun(h.scenario) ? '' : ` · seed ${h.seed}`} · ${fmtVirtual(model.durationMs)} ${runClockText(h.scenario)}`,
   );
   out.push(...wrap(paramsLine(model), width));
   out.push('');

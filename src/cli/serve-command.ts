@@ -25,8 +25,9 @@ Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserve
 layer (k8s.io/apiserver release-1.36 by default) on the real clock: the built-in resources a
 controller uses (core/v1, apps/v1, batch/v1, coordination, events, discovery, rbac,
 networking, policy, autoscaling/v2, apiextensions CRDs; see kubectl api-resources), and a
-custom resource per --crd, with server-side apply. No controllers run but the namespace
-controller (a Deployment makes no ReplicaSet); no admission webhooks, no CEL, no RBAC
+custom resource per CRD (created through the API, or given by --crd), with server-side apply.
+No controllers run but the namespace controller and apiextensions' CRD controllers (a
+Deployment makes no ReplicaSet); no admission webhooks, no CEL, no RBAC
 enforcement. Every request needs the bearer token of the kubeconfig it writes (cluster, user
 and context "listwatch").
 

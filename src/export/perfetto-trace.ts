@@ -17,7 +17,7 @@ import { inspectContinue } from '../engine';
 import { visibleText } from '../format/visible-text';
 import { relistViaText } from '../run/relist-rule';
 import { listRetryLabel, listRetryText } from '../run/views/chain-text';
-import { isRealTimeRun } from '../run/views/run-clock';
+import { isRealTimeRun, showsSeed } from '../run/views/run-clock';
 import type {
   ClientListRequest,
   ClientRecord,
@@ -383,8 +383,13 @@ function* counters(model: RunModel, tid: number): Generator<TraceEvent> {
 
 function runTitle(model: RunModel): string {
   const h = model.header;
-  // A live or probe run is on the real clock: no seed decided anything in it.
-  const clock = isRealTimeRun(h.scenario) ? 'real time' : `seed ${h.seed}`;
+  // A live or probe run is on the real clock, an import replays its log's times: no seed decided
+  // anything in them.
+  const clock = isRealTimeRun(h.scenario)
+    ? 'real time'
+    : showsSeed(h.scenario)
+      ? `seed ${h.seed}`
+      : "the log's times, replayed";
   return bounded(`apiserver · ${h.scenario} (profile ${h.profile}, ${clock})`);
 }
 

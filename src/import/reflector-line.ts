@@ -10,6 +10,7 @@
 // stream, total 3 items received in 45.6ms` up to 0.32, structured from 0.33.
 import type { KlogStructured } from './klog-entry';
 import { parseGoDuration } from './klog-key-values';
+import { watchExpiredText } from '../run/watch-expired-text';
 
 /** What a reflector line says. */
 export type ReflectorEvent =
@@ -183,11 +184,12 @@ function watchEnd(
 }
 
 /**
- * The HTTP code an error text implies: the watch cache's `too old resource version: 5 (7)` and
+ * The HTTP code an error text implies: an expired watch (the watch cache's `too old resource
+ * version: 5 (7)`, the etcd3 store's `The resourceVersion for the provided watch is too old.`) and
  * the etcd3 store's expired continue token are 410 Expired (apierrors.NewResourceExpired).
  */
 export function codeOf(err: string): number | undefined {
-  if (/too old resource version|continue parameter is too old|\(Expired\)|\(Gone\)/.test(err))
+  if (watchExpiredText.test(err) || /continue parameter is too old|\(Expired\)|\(Gone\)/.test(err))
     return 410;
   if (/\(TooManyRequests\)|the server has received too many requests/.test(err)) return 429;
   if (/\(Timeout\)|the server was unable to return a response in the time allotted/.test(err))

@@ -8,6 +8,7 @@ import type { WatchEnd } from '../run/import-report';
 import { isWatchListRequest } from '../run/relist-rule';
 import type { ImportedRequest } from '../run/imported-request';
 import { splitRequestURI } from './request-query';
+import { watchExpiredText } from '../run/watch-expired-text';
 
 export const watchEnds: readonly WatchEnd[] = [
   'timeout',
@@ -26,7 +27,7 @@ export const timeoutToleranceMs = 1000;
 
 export const earlyWatchEndRule = `a watch ended early when it ended with 200 before its timeout less ${timeoutToleranceMs / 1000} s: the timeoutSeconds it sent, else the apiserver's shortest, --min-request-timeout (${minRequestTimeoutSeconds} s by default; handleWatch picks ${minRequestTimeoutSeconds}–${2 * minRequestTimeoutSeconds} s); or the client's reflector said it \`ended with:\` an error; a watch that began before the log has no known length and is otherwise never called early`;
 
-const expiredText = /too old resource version|\b410\b|Expired|\bGone\b/;
+const expiredText = new RegExp(`${watchExpiredText.source}|\\b410\\b|Expired|\\bGone\\b`);
 
 /** What a WATCH's lines say about its end. */
 export interface WatchOutcome {

@@ -5,6 +5,7 @@
 import type { LoggedAnswer } from '../run/run-model';
 import type { AnswerComparison, EngineAnswer } from '../sim/scenario-run';
 import type { ImportedRequest } from '../run/imported-request';
+import { watchExpiredText } from '../run/watch-expired-text';
 
 /**
  * Statuses a log holds that the replay does not model: APF's 429 and the 5xx of an overloaded or
@@ -94,8 +95,8 @@ export function loggedDurationMs(r: ImportedRequest): number | undefined {
   return from !== undefined && to !== undefined && to >= from ? to - from : undefined;
 }
 
-/** The watch cache's words for a watch from a resourceVersion its history no longer holds. */
-const tooOldResourceVersion = /too old resource version/;
+/** A watch from a resourceVersion the watch cache's history (or etcd) no longer holds. */
+const tooOldResourceVersion = watchExpiredText;
 
 /**
  * The cacher's refusal of a WatchList watch when etcd lacks RequestWatchProgress (cacher.go Watch,

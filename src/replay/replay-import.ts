@@ -58,8 +58,8 @@ import { seedingShortOf } from '../run/views/replay-count';
 import { formatCount, plural } from '../format/count-text';
 import { checkReplaySpan } from './replay-span';
 
-/** The scenario name of every replayed import's trace. */
-export const importScenario = 'import';
+import { importScenario } from '../run/views/run-clock';
+export { importScenario };
 
 /** One line of a trace: the header first, then records. */
 export type TraceLine = TraceHeader | TraceRecord;
@@ -540,6 +540,36 @@ function recreateCompaction(
   });
 }
 
+/**
+ * The log's 410 on a watch of a resource without a watch cache (events: the storage table) proves
+ * etcd had compacted past the watch's resourceVersion: the etcd3 store watches etcd from rv+1, and
+ * etcd answers a start below its compacted revision with ErrCompacted, the store's 410 `The
+ * resourceVersion for the provided watch is too old.` (etcd3/errors.go interpretWatchError). The
+ * replay compacts the engine's etcd there as the apiserver's compactor does (compactor.go: each
+ * tick writes its key, then compacts to the revision of its previous tick), so with no write since
+ * the watch's RV the compactor's own writes move the revision on; the compaction is global, as
+ * etcd's is.
+ */
+function recreateWatchCompaction(
+  run: ScenarioRun,
+  resource: Resource,
+  rv: number,
+  at: string,
+  what: string,
+): void {
+  // The watch starts at rv+1, which must be below the compacted revision.
+  while (resource.etcd.currentRevision() < rv + 2)
+    resource.etcd.put(compactRevKey, String(resource.etcd.currentRevision()));
+  const revision = resource.etcd.currentRevision();
+  if (resource.etcd.compactRevision() < revision) resource.etcd.compact(revision);
+  run.input({
+    action: 'fault',
+    name: 'compaction',
+    params: { revision, watchResourceVersion: rv },
+    text: `the log's 410 on a watch of ${what} (${at}), which the etcd3 store serves (no watch cache), proves etcd had compacted past the watch's resourceVersion: the replay compacts the engine's etcd at revision ${revision} (the watch's resourceVersion ${rv}) before it`,
+  });
+}
+
 /** The first request whose client logged that refusal: the log's proof of the server's etcd. */
 function requestWatchProgressDisabledIn(
   requests: readonly ImportedRequest[],
@@ -578,11 +608,13 @@ function recreateHistoryExpiry(
 ): string | undefined {
   const at = position(s.request);
   const what = `the log's 410 on the watch at ${at}`;
-  if (!resource.watchCacheEnabled)
-    return `${what}: ${s.resource} has no watch cache in the engine (the storage table), so it has no history to lose`;
   const rv = Number(resourceVersion);
   if (!resourceVersion || resourceVersion === '0' || !Number.isInteger(rv))
-    return `${what}: the watch named no resourceVersion a history could have lost`;
+    return `${what}: the watch named no resourceVersion ${resource.watchCacheEnabled ? 'a history' : 'etcd'} could have lost`;
+  if (!resource.watchCacheEnabled) {
+    recreateWatchCompaction(run, resource, rv, at, s.resource);
+    return undefined;
+  }
   const wc = resource.watchCache;
   const lost = rv < wc.historyWindow().oldestResourceVersion;
   const since = wc.history.events().filter((e) => e.resourceVersion > rv).length;
@@ -603,6 +635,40 @@ function recreateHistoryExpiry(
     text: `the log's 410 on a watch (${at}) proves the watch cache's history no longer held its resourceVersion: the replay drops the engine's watch cache history before it (expire-history: ${plural(dropped, 'event')}, ${formatCount(since)} since the watch's resourceVersion ${rv}); how many writes the real cache missed, the log does not say`,
   });
   return undefined;
+}
+
+/**
+ * How much later than its answer a watch's 410 may come and still be its answer: the watch cache's
+ * error watcher sends it at once, the etcd3 store's after etcd's next sync of its unsynced
+ * watchers (100 ms); beyond it the log shows the 410 inside the stream.
+ */
+const answerSlackMs = 1000;
+
+/**
+ * Why the replay cannot reproduce a 410 the log shows arriving inside a watch's stream, seconds
+ * after the watch was answered (the time its client logged the ERROR), or undefined when the log
+ * shows it at the watch's answer (or says no time). The watch cache sends its 410 only as a
+ * watch's first event (cacher.go Watch: newErrWatcher), and a watcher that falls out of its history
+ * is closed without one (cache_watcher.go processInterval: the client's next watch gets the 410);
+ * the etcd3 store's watch gets etcd's compaction inside its stream only when it fell behind etcd
+ * (an unsynced etcd watcher), which the log cannot show. So no cause the replay could re-create
+ * gives the open watch its 410: it stays open until the log's 410, where the replay closes it.
+ */
+function expiredInStreamText(r: ImportedRequest, watchCache: boolean): string | undefined {
+  const end = r.watchEnd;
+  if (r.code === 410 || end?.at === undefined || r.receivedAt === undefined) return undefined;
+  const intoMs = end.at - r.receivedAt;
+  if (intoMs <= answerSlackMs) return undefined;
+  const asked = new URLSearchParams(r.requestURI.split('?')[1] ?? '').get('resourceVersion');
+  const named = /too old resource version: (\d+)/.exec(end.message)?.[1];
+  const other =
+    named !== undefined && asked && named !== asked
+      ? `; its message names resourceVersion ${named}, the watch asked from ${asked}: a watch the log does not show`
+      : '';
+  const why = watchCache
+    ? "the watch cache sends its 410 (too old resource version) only as a watch's first event (cacher.go Watch), and closes a watcher that falls out of its history without one (cache_watcher.go processInterval)"
+    : "the etcd3 store's watch gets etcd's compaction inside its stream only when it fell behind etcd (an unsynced etcd watcher), which the log does not show";
+  return `the log's 410 on the watch at ${position(r)}: it came ${Number((intoMs / 1000).toFixed(3))} s into the stream (${end.source.file}:${end.source.line}), and ${why}${other}; the replay keeps the watch open until then`;
 }
 
 async function replayWatch(
@@ -638,8 +704,10 @@ async function replayWatch(
       allowWatchBookmarks: true,
     };
   }
+  const inStream = expiredInStreamText(s.request, resource.watchCacheEnabled);
   const notReproduced = watchExpiredInLog(s.request)
-    ? recreateHistoryExpiry(run, resource, req.resourceVersion, s, summary, watchCacheSize)
+    ? (inStream ??
+      recreateHistoryExpiry(run, resource, req.resourceVersion, s, summary, watchCacheSize))
     : undefined;
   const openedAt = run.clock.now();
   const compare = compareWatch(s.request, () => openedAt, notReproduced);

@@ -52,6 +52,7 @@ import { handleFaultRequest, type AppliedFault, type FaultResponse } from './fau
 import { DebugState } from './debug-state';
 import { admitCreate } from './namespace-lifecycle';
 import { NamespaceController } from './namespace-controller';
+import { CustomResourceDefinitionController } from './customresourcedefinition-controller';
 import type { RequestScope } from './handlers/request-scope';
 import type { WrittenWatchEvent } from './handlers/watch';
 import { writeError, writeErrorBody } from './handlers/response';
@@ -331,12 +332,16 @@ export class ApiServer {
       throw e;
     }
     const stopEtcd = async (): Promise<void> => {
+      await resources.crdController?.stop();
       await resources.namespaceController?.stop();
       resources.stop();
       await etcd?.stop();
     };
     const debugState = new DebugState({
-      resources: resources.all,
+      // Read at each use: a CRD created through the API adds a resource.
+      get resources() {
+        return resources.all;
+      },
       etcd: resources.etcd,
       etcdMembers: etcdCheck && {
         members: etcdCheck.members,
@@ -345,6 +350,15 @@ export class ApiServer {
     });
     eventSink.subscribe((e) => debugState.observe(e));
     await resources.start();
+    // CRDs created through the API are served from here on (and those a real etcd kept, now).
+    const crdController = new CustomResourceDefinitionController(resources);
+    resources.crdController = crdController;
+    try {
+      await crdController.start();
+    } catch (e) {
+      await stopEtcd();
+      throw e;
+    }
     if (opts.namespaceController !== false)
       resources.namespaceController = new NamespaceController(resources);
     try {
@@ -468,6 +482,7 @@ export class ApiServer {
    */
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
+    await this.resources.crdController?.stop();
     await this.resources.namespaceController?.stop();
     this.resources.stop();
     // Let the watch handlers see their closed channels and finish their responses.

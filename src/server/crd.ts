@@ -1,8 +1,12 @@
 // Reads an apiextensions.k8s.io/v1 CustomResourceDefinition manifest (YAML or JSON) into what the
 // registry serves for it: group, storage version, scope, names and additionalPrinterColumns, as
-// kubernetes/apiextensions-apiserver's crdHandler takes them from the CRD. Deliberate differences:
-// only the storage version is served (no conversion between versions), and the schema is not
-// validated or pruned (the object is stored as sent, JSON only, like an unstructured CR).
+// kubernetes/apiextensions-apiserver's crdHandler takes them from the CRD. One code path for a
+// `--crd` file and a CRD created through the API (customresourcedefinition-controller.ts reads the
+// stored object with customResourceDefinitionOf). Deliberate differences: only the storage version
+// is served (no conversion between versions; a CRD whose storage version has served: false is
+// stored, not served); a `--crd` file's schema is not validated (the API's is, in
+// registry/customresourcedefinition-strategy.ts); custom objects are pruned by
+// structural-pruning.ts.
 import { loadAll } from 'js-yaml';
 import type { PrinterColumn } from './served-resource';
 
@@ -13,6 +17,8 @@ export interface CustomResourceDefinition {
   group: string;
   /** The version with `storage: true`. */
   version: string;
+  /** That version's `served` flag: false stores the CRD without serving it (default true). */
+  served?: boolean;
   plural: string;
   singular: string;
   kind: string;
@@ -59,10 +65,13 @@ export function parseCrdManifest(text: string, file: string): CustomResourceDefi
   }
   const items = docs.flatMap((d) => (isRecord(d) && d.kind === 'List' ? asArray(d.items) : [d]));
   if (items.length === 0) throw new CrdError(file, 'no CustomResourceDefinition in the file');
-  return items.map((d, i) => crdOf(d, items.length > 1 ? `${file} (document ${i + 1})` : file));
+  return items.map((d, i) =>
+    customResourceDefinitionOf(d, items.length > 1 ? `${file} (document ${i + 1})` : file),
+  );
 }
 
-function crdOf(doc: unknown, where: string): CustomResourceDefinition {
+/** What the registry serves for one CRD object (`where` names it in a CrdError). */
+export function customResourceDefinitionOf(doc: unknown, where: string): CustomResourceDefinition {
   if (!isRecord(doc)) throw new CrdError(where, 'expected an object');
   if (doc.apiVersion !== 'apiextensions.k8s.io/v1' || doc.kind !== 'CustomResourceDefinition')
     throw new CrdError(
@@ -92,6 +101,7 @@ function crdOf(doc: unknown, where: string): CustomResourceDefinition {
     name: `${plural}.${group}`,
     group,
     version,
+    served: storage[0].served !== false,
     plural,
     singular: typeof names.singular === 'string' ? names.singular : kind.toLowerCase(),
     kind,

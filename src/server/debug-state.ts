@@ -27,14 +27,16 @@ export const debugStatePath = '/debug/listwatch/v1/state';
 /** The request kinds counted per user agent (RequestInfo verbs, grouped). */
 export type RequestKind = 'lists' | 'gets' | 'watches' | 'writes' | 'other';
 
-export interface ClientCounts {
+/** Requests of each kind. */
+export type RequestCounts = Record<RequestKind, number>;
+
+export interface ClientCounts extends RequestCounts {
   userAgent: string;
-  lists: number;
-  gets: number;
-  watches: number;
-  writes: number;
-  other: number;
+  /** The same by resource, as kubectl names it (`configmaps`, `leases.coordination.k8s.io`). */
+  resources: Record<string, RequestCounts>;
 }
+
+const noRequests = (): RequestCounts => ({ lists: 0, gets: 0, watches: 0, writes: 0, other: 0 });
 
 /** One etcd request of a list (an `etcd/request` event), as the run model records it. */
 export type ListEtcdCall = EtcdRequestRecord;
@@ -128,11 +130,15 @@ export class DebugState {
       const name = this.clients.size >= this.maxClients ? otherClients : ctx.client;
       c = this.clients.get(name);
       if (c === undefined) {
-        c = { userAgent: name, lists: 0, gets: 0, watches: 0, writes: 0, other: 0 };
+        c = { userAgent: name, ...noRequests(), resources: {} };
         this.clients.set(name, c);
       }
     }
     c[kind]++;
+    if (served) {
+      const { group, resource } = served.groupResource;
+      (c.resources[group ? `${resource}.${group}` : resource] ??= noRequests())[kind]++;
+    }
     if (kind !== 'lists') return;
     this.requests.set(ctx.requestId, served === undefined ? { ctx } : { ctx, at: served.at });
     // Twice the lists kept: a list's context may arrive before or after its first event.
@@ -284,10 +290,19 @@ export class DebugState {
     const etcd = this.world.etcd;
     const resources = this.world.resources.map((r) => {
       const e = r.engine;
+      // Upstream's cache sizes turn events' watch cache off: the etcd3 store serves them, so no
+      // cache state (ready, history, cache RV) is true of them.
+      if (!e.watchCacheEnabled)
+        return {
+          resource: resourceName(r),
+          watchCache: false,
+          etcdRevision: etcd.currentRevision(),
+        };
       const h = e.watchCache.history;
       const ready = e.cacher.ready.check();
       return {
         resource: resourceName(r),
+        watchCache: true,
         cacheResourceVersion: e.watchCache.resourceVersion,
         etcdRevision: etcd.currentRevision(),
         ready: ready.error === undefined,
@@ -343,7 +358,12 @@ export class DebugState {
       resources,
       watchers,
       watchersTotal,
-      clients: [...this.clients.values()].map((c) => ({ ...c })),
+      clients: [...this.clients.values()].map((c) => ({
+        ...c,
+        resources: Object.fromEntries(
+          Object.entries(c.resources).map(([resource, n]) => [resource, { ...n }]),
+        ),
+      })),
       recentLists: [...this.lists.values()].reverse(),
     };
   }

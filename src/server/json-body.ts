@@ -3,11 +3,13 @@
 // k8s.io/apimachinery pkg/runtime/serializer/json (json.go Decode, meta.go Interpret)
 // (release-1.36): a request body decoded as the object an endpoint expects, failing as upstream.
 // Deliberate differences: built-in kinds are checked only as far as this server models them
-// (apiVersion/kind, ObjectMeta's field types, ConfigMap's and Namespace's own field types,
-// unknown top-level and metadata fields); YAML
+// (apiVersion/kind, ObjectMeta's field types, ConfigMap's and Namespace's own field types; unknown
+// and duplicate fields at any depth from the kind's OpenAPI definition, strict-field-validation.ts,
+// else unknown top-level and metadata fields); YAML
 // errors carry js-yaml's wording, but for go-yaml's alias limit (yaml-to-json.ts); protobuf bodies are
 // decoded for the kinds protobuf-messages.ts covers (protobuf-body.ts; the other kinds answer the 415)
 // and then read as the JSON they encode; integers beyond 2^53 lose precision (JSON.parse).
+import { unknownFieldPaths } from './structural-pruning';
 import { StatusError, type KubeObject } from '../engine';
 import {
   GoJsonUnmarshalTypeError,
@@ -21,6 +23,7 @@ import {
 } from '../engine/http-face';
 import { hasProtobufMessage, ProtobufDecodeError, protobufBodyToObject } from './protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
+import { strictDecodingErrors } from './strict-field-validation';
 import { yamlToJSON } from './yaml-to-json';
 
 /** The legacy scheme's serializers in CodecFactory order (the 415's list for built-in kinds). */
@@ -80,6 +83,8 @@ export interface ExpectedKind {
    * builtinTopLevelFields by kind, or no check).
    */
   topLevelFields?: readonly string[];
+  /** A custom resource's structural schema: strict field validation reports what it prunes. */
+  openAPIV3Schema?: Readonly<Record<string, unknown>>;
 }
 
 /** Top-level JSON fields of the built-in kinds served here (k8s.io/api core/v1 types.go). */
@@ -437,7 +442,18 @@ export function decodeBody(
       throw newBadRequest(
         `the API version in the data (${apiVersion}) does not match the expected API version (${gvString(expected)})`,
       );
-    return { object: obj as unknown as KubeObject, ...decoded, kind, warnings: [] };
+    // The unknown fields pruning drops, reported per the fieldValidation directive.
+    let warnings: string[] = [];
+    if (expected.openAPIV3Schema && directive !== 'Ignore') {
+      const unknown = unknownFieldPaths(
+        obj,
+        expected.openAPIV3Schema as Record<string, unknown>,
+      ).map((p) => `unknown field ${quote(p)}`);
+      if (unknown.length > 0 && directive === 'Strict')
+        fail(new Error(`strict decoding error: ${unknown.join(', ')}`));
+      if (directive === 'Warn') warnings = unknown;
+    }
+    return { object: obj as unknown as KubeObject, ...decoded, kind, warnings };
   }
 
   if (actual.version === '')
@@ -475,7 +491,16 @@ export function decodeBody(
 
   const topLevel = expected.topLevelFields ?? builtinTopLevelFields[expected.kind];
   let warnings: string[] = [];
-  if (topLevel && directive !== 'Ignore') {
+  // The kind's OpenAPI definition, when the tree has one, says every field it knows.
+  const schemaFindings =
+    directive === 'Ignore' || expected.topLevelFields
+      ? undefined
+      : strictDecodingErrors(new TextDecoder().decode(data), expected);
+  if (schemaFindings) {
+    if (schemaFindings.length > 0 && directive === 'Strict')
+      fail(new Error(`strict decoding error: ${schemaFindings.join(', ')}`));
+    if (directive === 'Warn') warnings = schemaFindings;
+  } else if (topLevel && directive !== 'Ignore') {
     const unknown = unknownFields(obj, topLevel);
     if (unknown.length > 0 && directive === 'Strict')
       fail(new Error(`strict decoding error: ${unknown.join(', ')}`));

@@ -67,6 +67,26 @@ export const nameIsDNSSubdomain: ValidateNameFunc = (name, prefix) =>
 export const nameIsDNSLabel: ValidateNameFunc = (name, prefix) =>
   isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelRegexp = new RegExp('^' + dns1035LabelFmt + '$');
+
+/** validation.IsDNS1035Label: at most 63 characters, starting with a letter. */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!dns1035LabelRegexp.test(value))
+    errs.push(
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '" +
+        dns1035LabelFmt +
+        "')",
+    );
+  return errs;
+}
+
+/** apimachineryvalidation.NameIsDNS1035Label (= ValidateServiceName): services. */
+export const nameIsDNS1035Label: ValidateNameFunc = (name, prefix) =>
+  isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+
 /** content.IsPathSegmentName / IsPathSegmentPrefix: rest's validatePathSegment. */
 export const validatePathSegment: ValidateNameFunc = (name, prefix) => {
   const errs: string[] = [];

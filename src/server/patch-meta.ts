@@ -139,16 +139,22 @@ export const coreV1StructTags: StructTags = {
 };
 
 /**
- * The schema of a built-in kind: the core group's from the struct tags above, every other
- * built-in's from its OpenAPI definition (patch-meta-from-openapi.ts); undefined for a kind no
- * definition names, a custom resource (Unstructured upstream: no struct tags, so no strategic
- * merge patch). A core kind without a table entry still knows ObjectMeta's tags.
+ * The schema of a built-in kind: the core group's from the struct tags above (and apiextensions'
+ * CustomResourceDefinition's, whose types tag no field but ObjectMeta's), every other built-in's
+ * from its OpenAPI definition (patch-meta-from-openapi.ts); undefined for a kind no definition
+ * names, a custom resource (Unstructured upstream: no struct tags, so no strategic merge patch).
+ * A core kind without a table entry still knows ObjectMeta's tags.
  */
 export function patchMetaForKind(
   group: string,
   version: string,
   kind: string,
 ): LookupPatchMeta | undefined {
+  if (group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition')
+    return new PatchMetaFromStruct(
+      { ...coreV1StructTags, [kind]: { metadata: ['struct', 'ObjectMeta'] } },
+      kind,
+    );
   if (group !== '') {
     const definition = builtInDefinitionName(group, version, kind);
     return definition ? PatchMetaFromOpenAPI.forDefinition(definition) : undefined;

@@ -6,6 +6,9 @@
 // CRD as apiextensions-apiserver's crdHandler serves it; the set as a whole is what
 // kube-apiserver's APIGroupInfos install (one per group there, one flat list here), hence the name
 // ServedResources rather than a registry: the registry is each resource's Store (registry/store.ts).
+// A CRD from a `--crd` file and one created through the API become a served resource by the same
+// method (serveCustomResource), as apiextensions-apiserver's crdHandler builds a crdInfo for each;
+// stopServing is its removeStorage (the resource's watches end, its objects stay in etcd).
 import {
   type EtcdMember,
   type Resource,
@@ -64,10 +67,19 @@ export class ServedResources {
   readonly requests = new RequestContexts();
   /** The JSON of every object a LIST answered, by identity (the watch cache's are immutable). */
   readonly listItemJSON = new ListItemJSON();
-  readonly all: readonly ServedResource[];
+  private served: ServedResource[];
   readonly namespaces: ServedResource;
+  private readonly engineOf: (
+    group: string,
+    resource: string,
+    namespaced: boolean,
+    newFunc: () => KubeObject,
+  ) => Resource<EtcdMember>;
+  private readonly storeOptions: { clock: Clock; rand?: RandomSource };
   /** The emulated namespace controller, when one runs (namespace-controller.ts). */
   namespaceController?: { enqueue(name: string): void; stop(): Promise<void> };
+  /** The CRD controllers (customresourcedefinition-controller.ts), once started. */
+  crdController?: { stop(): Promise<void> };
 
   constructor(o: ServedResourcesOptions = {}) {
     this.clock = o.clock ?? new RealClock();
@@ -82,7 +94,7 @@ export class ServedResources {
     const rand = new SeededRandom(o.seed ?? Math.floor(Math.random() * 4294967296));
     // The key prefix and the watch cache are the storage table's (resource-storage.ts); a custom
     // resource's scope is its CRD's.
-    const engineOf = (
+    const engineOf = (this.engineOf = (
       group: string,
       resource: string,
       namespaced: boolean,
@@ -110,7 +122,7 @@ export class ServedResources {
         eventSink: o.eventSink,
         log: o.log,
       });
-    };
+    });
     // Every built-in of the API table (builtin-api-resources.ts), each with its kind's empty object.
     const served: StoreResource[] = builtinAPIResources.map((b) => ({
       group: b.group,
@@ -128,38 +140,76 @@ export class ServedResources {
       builtin: b,
       engine: engineOf(b.group, b.resource, b.namespaced, b.newObject),
     }));
-    for (const crd of o.crds ?? []) {
-      if (served.some((s) => s.group === crd.group && s.resource === crd.plural))
-        throw new Error(`two CustomResourceDefinitions named ${crd.name}`);
-      const apiVersion = `${crd.group}/${crd.version}`;
-      served.push({
-        group: crd.group,
-        version: crd.version,
-        resource: crd.plural,
-        singularName: crd.singular,
-        kind: crd.kind,
-        listKind: crd.listKind,
-        namespaced: crd.namespaced,
-        shortNames: crd.shortNames,
-        categories: crd.categories,
-        verbs: [...allVerbs],
-        printerColumns: crd.printerColumns,
-        openAPIV3Schema: crd.openAPIV3Schema,
-        ...(crd.subresources ? { crdSubresources: crd.subresources } : {}),
-        jsonOnly: true,
-        // An unstructured object marshals its keys sorted: apiVersion before kind.
-        engine: engineOf(crd.group, crd.plural, crd.namespaced, () => ({
-          apiVersion,
-          kind: crd.kind,
-          metadata: {},
-        })),
-      });
-    }
+    this.storeOptions = { clock: this.clock, rand: o.rand };
     // Each resource's registry Store, over its engine resource (the object keeps its identity).
-    this.all = served.map((s) =>
-      Object.assign(s, { store: new Store(s, { clock: this.clock, rand: o.rand }) }),
-    );
+    this.served = served.map((s) => Object.assign(s, { store: new Store(s, this.storeOptions) }));
+    for (const crd of o.crds ?? []) {
+      if (this.served.some((s) => s.group === crd.group && s.resource === crd.plural))
+        throw new Error(`two CustomResourceDefinitions named ${crd.name}`);
+      if (crd.served !== false) this.served.push(this.customResource(crd));
+    }
     this.namespaces = this.all.find((r) => r.group === '' && r.resource === 'namespaces')!;
+  }
+
+  /** Every resource served now (built-ins first, then custom resources as their CRDs came). */
+  get all(): readonly ServedResource[] {
+    return this.served;
+  }
+
+  /** A CRD's served resource: its engine (not started) and its Store, from the CRD's facts. */
+  private customResource(crd: CustomResourceDefinition): ServedResource {
+    const apiVersion = `${crd.group}/${crd.version}`;
+    const s: StoreResource = {
+      group: crd.group,
+      version: crd.version,
+      resource: crd.plural,
+      singularName: crd.singular,
+      kind: crd.kind,
+      listKind: crd.listKind,
+      namespaced: crd.namespaced,
+      shortNames: crd.shortNames,
+      categories: crd.categories,
+      verbs: [...allVerbs],
+      printerColumns: crd.printerColumns,
+      openAPIV3Schema: crd.openAPIV3Schema,
+      ...(crd.subresources ? { crdSubresources: crd.subresources } : {}),
+      jsonOnly: true,
+      // An unstructured object marshals its keys sorted: apiVersion before kind.
+      engine: this.engineOf(crd.group, crd.plural, crd.namespaced, () => ({
+        apiVersion,
+        kind: crd.kind,
+        metadata: {},
+      })),
+    };
+    return Object.assign(s, { store: new Store(s, this.storeOptions) });
+  }
+
+  /**
+   * Serves `crd` (a CRD created through the API, or changed): its engine started and its watch
+   * cache ready, then it replaces what served the same group and plural before (whose watches end,
+   * as upstream tears down a CRD's old storage).
+   */
+  async serveCustomResource(crd: CustomResourceDefinition): Promise<ServedResource> {
+    const next = this.customResource(crd);
+    next.engine.start();
+    await next.engine.waitReady();
+    const i = this.served.findIndex(
+      (s) => s.jsonOnly && s.group === crd.group && s.resource === crd.plural,
+    );
+    const old = i >= 0 ? this.served[i] : undefined;
+    this.served = i >= 0 ? this.served.map((s, j) => (j === i ? next : s)) : [...this.served, next];
+    old?.engine.stop();
+    return next;
+  }
+
+  /**
+   * Stops serving a CRD's resource: gone from discovery and routing. Its engine keeps running (the
+   * CRD finalizer still deletes through its Store) until the caller stops it, which ends its watches.
+   */
+  stopServing(group: string, plural: string): ServedResource | undefined {
+    const old = this.served.find((s) => s.jsonOnly && s.group === group && s.resource === plural);
+    if (old) this.served = this.served.filter((s) => s !== old);
+    return old;
   }
 
   /** The resource a request's group, version and resource name address. */

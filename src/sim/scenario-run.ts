@@ -410,6 +410,8 @@ export class ScenarioRun {
       readRate: readRateText(req.readRate),
     });
     const userOnClose = req.onClose;
+    /** Answered with a stream that stays open (a cacher's watcher, or the etcd3 store's watch). */
+    let started = false;
     let opened: OpenedWatch;
     try {
       // No callback per event: the client keeps its newest RV and first ERROR itself, so a fast
@@ -419,12 +421,12 @@ export class ScenarioRun {
           keepEvents: false,
           ...req,
           onClose: (reason, at) => {
-            if (cw.opened?.watcherId !== undefined) {
+            if (cw.opened !== undefined && cw.error === undefined && started) {
               this.input({
                 action: 'watch-closed',
                 client,
                 requestId,
-                watcherId: cw.opened.watcherId,
+                ...(cw.opened.watcherId !== undefined ? { watcherId: cw.opened.watcherId } : {}),
                 reason,
                 received: cw.opened.client.received,
                 ...compare?.closed(at),
@@ -450,10 +452,23 @@ export class ScenarioRun {
     cw.opened = opened;
     if (opened.watcherId === undefined) {
       // An error watcher: its single ERROR event is read at once (or the stream closed at once).
-      // Only promise continuations run here: this may be one of several concurrent clients, and
-      // only the scenario's main flow moves the clock.
+      // Or the etcd3 store's watch of a resource without a watch cache (events): an open stream,
+      // unless etcd refused its start at once (a compacted revision: the ERROR event of
+      // interpretWatchError's 410). Only promise continuations run here: this may be one of
+      // several concurrent clients, and only the scenario's main flow moves the clock.
       await settle();
       const status = opened.client.firstError as unknown as Status | undefined;
+      if (status === undefined && !opened.client.closed) {
+        started = true;
+        this.input({
+          action: 'watch-opened',
+          client,
+          requestId,
+          ...compare?.opened({ status: 200, items: 0, continue: '' }),
+        });
+        this.watches.push(cw);
+        return cw;
+      }
       cw.error =
         status !== undefined
           ? clientError(status)
@@ -470,6 +485,7 @@ export class ScenarioRun {
         ...compare?.opened({ status: cw.error.code, items: 0, continue: '', error: cw.error }),
       });
     } else {
+      started = true;
       this.input({
         action: 'watch-opened',
         client,

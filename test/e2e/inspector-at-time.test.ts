@@ -11,6 +11,7 @@ import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import {
+  cutTableCells,
   inspectorFrame,
   inspectorHook,
   inspectorPanel,
@@ -292,27 +293,54 @@ describe('the inspector at every instant, and at scale', function () {
     );
     await shot('at-time-8-refused-watch.png');
 
-    // At 1100×720 with the side bar open the table is narrower than its columns: Outcome (the 410)
-    // stays in view without scrolling sideways.
+    // At 1100×720 with the side bar open the table is narrower than its columns were: Outcome (the
+    // 410) reads whole in the table's visible width, with the table scrolled to its left edge.
     await page.setViewportSize({ width: 1100, height: 720 });
     await listWatchSideBar(page);
     try {
       await page.waitForTimeout(800);
-      const table = await panel().locator('#view-watchers .vt').boundingBox();
       const titles = await panel().locator('#view-watchers .vt-headcell').allTextContents();
       const column = titles.findIndex((t) => t.trim() === 'Outcome');
-      const head = await panel().locator('#view-watchers .vt-headcell').nth(column).boundingBox();
-      const cellBox = await row.locator('.vt-cell').nth(column).boundingBox();
-      assert.ok(table && head && cellBox);
-      figures.push(`1100×720: Watchers table ${Math.round(table.width)} px wide`);
-      for (const [what, box] of [
-        ['the Outcome header', head],
-        ["the refused row's outcome", cellBox],
-      ] as const)
+      const seen = await panel()
+        .locator('#view-watchers .vt')
+        .evaluate((table, i) => {
+          const r = table.getBoundingClientRect();
+          // Where a cell ends, and how much of its text it cuts (clamped lines, or too wide).
+          const measure = (e: Element | null | undefined) =>
+            e
+              ? {
+                  right: Math.round(e.getBoundingClientRect().right),
+                  cut: `${e.scrollWidth - e.clientWidth} px × ${e.scrollHeight - e.clientHeight} px`,
+                }
+              : { right: NaN, cut: 'no such cell' };
+          return {
+            scrollLeft: table.scrollLeft,
+            visibleRight: Math.round(r.left + table.clientWidth),
+            tableWidth: `${table.scrollWidth} px of columns in ${table.clientWidth} px`,
+            header: measure(table.querySelectorAll('.vt-headcell')[i]),
+            cell: measure(table.querySelector('.vt-row.failed')?.children[i]),
+          };
+        }, column);
+      figures.push(`1100×720 with the side bar: Watchers table ${seen.tableWidth}`);
+      assert.strictEqual(seen.scrollLeft, 0, 'the table opens scrolled to its left edge');
+      for (const [what, { right, cut }] of [
+        ['the Outcome header', seen.header],
+        ["the refused row's outcome", seen.cell],
+      ] as const) {
         assert.ok(
-          box.x >= table.x && box.x + Math.min(box.width, 80) <= table.x + table.width,
-          `${what} at ${Math.round(box.x)}–${Math.round(box.x + box.width)} px, the table ${Math.round(table.x)}–${Math.round(table.x + table.width)} px`,
+          right <= seen.visibleRight,
+          `${what} ends at ${right} px, the table's view at ${seen.visibleRight} px (${seen.tableWidth})`,
         );
+        assert.strictEqual(cut, '0 px × 0 px', `${what} reads whole`);
+      }
+      // The columns in view read whole too (those past the view are the sideways scroll's).
+      assert.deepStrictEqual(
+        (await cutTableCells(page, '#view-watchers')).filter(
+          (c) => !/scrolls sideways|out of the table's view/.test(c),
+        ),
+        [],
+        'Watchers at 1100×720 with the side bar',
+      );
       assert.match(await cell(row, 'Outcome'), /^410 Expired/);
       await shot('at-time-8b-watchers-1100x720.png');
     } finally {

@@ -13,7 +13,13 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
-import { cutTableCells, inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
+import {
+  cutTableCells,
+  inspectorFrame,
+  inspectorHook,
+  inspectorPanel,
+  showTab,
+} from '../harness/inspector-panel';
 import {
   acceptStep,
   palette,
@@ -432,6 +438,35 @@ describe('the live run in the workbench', function () {
     assert.match(nowLine, /history [\d,]+ of [\d,]+ events, watches from RV \d+ on/);
     console.log(`      watch cache at now: ${nowLine}`);
     await shot('live-run-watch-cache.png');
+    // The charts' time axis spans the live run: its end is labelled with the run's length, and it
+    // grows with the header's on every tick of now (each second), batch or no batch.
+    const frame = await inspectorFrame(page);
+    const axisEnds = (): Promise<number[]> =>
+      frame.evaluate(() =>
+        Array.from(document.querySelectorAll('.watch-cache-view text.chart-axis-end'))
+          .filter((t) => (t as SVGElement).getBoundingClientRect().width > 0)
+          .map((t) => Number((t.textContent ?? '').replace(/ s$/, '')) * 1000),
+      );
+    const endsAtShow = await axisEnds();
+    assert.ok(endsAtShow.length >= 3, `the charts' end labels: ${JSON.stringify(endsAtShow)}`);
+    await frame.waitForFunction(
+      (from: number) => {
+        const ends = Array.from(document.querySelectorAll('.watch-cache-view text.chart-axis-end'))
+          .filter((t) => (t as SVGElement).getBoundingClientRect().width > 0)
+          .map((t) => Number((t.textContent ?? '').replace(/ s$/, '')) * 1000);
+        const length = (
+          window as unknown as { listwatchInspector: InspectorHook }
+        ).listwatchInspector.durationMs();
+        return (
+          length !== undefined &&
+          length >= from + 3000 &&
+          ends.length > 0 &&
+          ends.every((e) => Math.abs(e - length) < 1)
+        );
+      },
+      Math.max(...endsAtShow),
+      { timeout: uiTimeoutMs },
+    );
 
     // Another resource's watch cache, picked: its own charts. The expire-history and cache-lag
     // above were aimed at pods, so configmaps' history never jumped and no fault is marked.

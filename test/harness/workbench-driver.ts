@@ -197,6 +197,14 @@ export async function pickQuickPick(page: Page, filter: string, row: string): Pr
  */
 export async function openFromFileDialog(page: Page, command: string, file: string): Promise<void> {
   await palette(page, command);
+  await chooseInFileDialog(page, file);
+}
+
+/**
+ * Types `file` into the file dialog that shows (VS Code's simple dialog) and opens it; done when
+ * the dialog hides, or when `next` shows (a prompt that follows it in the same quick input).
+ */
+export async function chooseInFileDialog(page: Page, file: string, next?: Locator): Promise<void> {
   const input = quickInput(page);
   await input.waitFor({ state: 'visible', timeout: uiTimeoutMs });
   await page
@@ -214,7 +222,7 @@ export async function openFromFileDialog(page: Page, command: string, file: stri
       .catch(() => undefined);
     await input.press('Enter');
     try {
-      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+      await (next ?? input).waitFor({ state: next ? 'visible' : 'hidden', timeout: 10_000 });
       return;
     } catch (error) {
       if (attempt >= 3)

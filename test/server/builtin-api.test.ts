@@ -88,9 +88,9 @@ const created: Array<{
   {
     printed: 'secret/release',
     path: (ns) => `/api/v1/namespaces/${ns}/secrets/release`,
-    // Not stringData: upstream's conversion folds it into data, which no strategy here does yet.
-    field: ['metadata', 'name'],
-    value: 'release',
+    // stringData: upstream's conversion folds it into data (base64) and drops it.
+    field: ['data', 'password'],
+    value: 'aHVudGVyMg==',
   },
 ];
 

@@ -24,8 +24,9 @@ spec:
   clusterIP: 10.96.0.10
   clusterIPs: [10.96.0.10]
   selector: {app: web}
+  # kube-apiserver requires a name on every port of a Service with several.
   ports:
-  - {port: 80, protocol: TCP}
+  - {name: http, port: 80, protocol: TCP}
   - {name: dns, port: 53, protocol: UDP}
 ---
 apiVersion: v1

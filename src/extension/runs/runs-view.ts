@@ -5,7 +5,7 @@
 // alone: a whole-tree redraw would close a hover. No upstream counterpart.
 import * as vscode from 'vscode';
 import { formatVirtualTime } from '../../run/views/watcher-states';
-import { isRealTimeRun } from '../../run/views/run-clock';
+import { isRealTimeRun, showsSeed } from '../../run/views/run-clock';
 import { humanDuration } from '../../server/duration';
 import type { CurrentRun } from './current-run';
 import { type LiveRuns } from '../server/live-runs';
@@ -123,7 +123,7 @@ export class RunsViewProvider implements vscode.TreeDataProvider<RunsViewNode>, 
     };
     item.tooltip = [
       run.title,
-      `${run.source === 'scenario' ? 'scenario run' : run.source === 'import' ? 'imported logs replayed' : 'trace'} ${run.scenario}, profile ${run.profile}${isRealTimeRun(run.scenario) ? ', real time' : `, seed ${run.seed}`}`,
+      `${run.source === 'scenario' ? 'scenario run' : run.source === 'import' ? 'imported logs replayed' : 'trace'} ${run.scenario}, profile ${run.profile}${isRealTimeRun(run.scenario) ? ', real time' : showsSeed(run.scenario) ? `, seed ${run.seed}` : ''}`,
       Object.entries(run.params)
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(' '),

@@ -10,8 +10,10 @@ import type { ProfileName } from '../../server/served-resources';
 export interface ResourceSummary {
   /** `pods`, `widgets.example.com`: the fault parameter's spelling. */
   name: string;
-  /** Objects in the watch cache (it lags etcd during cache-lag). */
+  /** Objects in the watch cache (it lags etcd during cache-lag); 0 without one. */
   objects: number;
+  /** Whether it has a watch cache (events have none: their reads go to etcd). */
+  watchCache: boolean;
   cacheResourceVersion: number;
   watchers: number;
   ready: boolean;

@@ -156,6 +156,7 @@ export class LocalApiServer implements vscode.Disposable {
     const resources = server.resources.all.map((r) => ({
       name: resourceName(r),
       objects: r.engine.watchCache.store.length,
+      watchCache: r.engine.watchCacheEnabled,
       cacheResourceVersion: r.engine.watchCache.resourceVersion,
       watchers: r.engine.cacher.watcherCount(),
       ready: r.engine.cacher.ready.check().error === undefined,

@@ -6,7 +6,7 @@
 // with its Start button) while no server runs. Context actions: Terminate on a watcher or a client
 // (all its watchers), Expire history on a resource.
 import * as vscode from 'vscode';
-import { otherClients } from '../../server/debug-state';
+import { otherClients, type RequestCounts } from '../../server/debug-state';
 import { humanDuration } from '../../server/duration';
 import {
   etcdDescription,
@@ -23,6 +23,7 @@ export type ServerViewNode =
   | { kind: 'detail'; id: string; label: string; description: string; tooltip?: string }
   | { kind: 'resource'; resource: ResourceSummary }
   | { kind: 'client'; client: LiveServerState['clients'][number] }
+  | { kind: 'clientResource'; userAgent: string; resource: string; counts: RequestCounts }
   | { kind: 'watcher'; watcher: WatcherSummary }
   | { kind: 'none'; id: string; label: string };
 
@@ -93,6 +94,15 @@ export class ServerViewProvider
     const s = this.state;
     if (!s) return [];
     if (!node) return this.sections;
+    if (node.kind === 'client')
+      return Object.entries(node.client.resources)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([resource, counts]) => ({
+          kind: 'clientResource',
+          userAgent: node.client.userAgent,
+          resource,
+          counts,
+        }));
     if (node.kind !== 'section') return [];
     switch (node.section) {
       case 'server': {
@@ -145,8 +155,10 @@ export class ServerViewProvider
       case 'resources': {
         // Of the 34 served built-ins most are empty: listing them all would push Clients and
         // Watchers out of view, so the empty ones are counted in one row (kubectl api-resources
-        // names them).
-        const busy = s.resources.filter((r) => r.objects > 0 || r.watchers > 0 || !r.ready);
+        // names them). One without a watch cache (events) is listed: no count says it is empty.
+        const busy = s.resources.filter(
+          (r) => !r.watchCache || r.objects > 0 || r.watchers > 0 || !r.ready,
+        );
         const rows: ServerViewNode[] = busy.map((resource) => ({ kind: 'resource', resource }));
         const idle = s.resources.length - busy.length;
         if (idle > 0)
@@ -218,20 +230,32 @@ export class ServerViewProvider
         const r = node.resource;
         const item = new vscode.TreeItem(r.name);
         item.id = `resource:${r.name}`;
-        item.description = [
-          plural(r.objects, 'object', { plain: true }),
-          plural(r.watchers, 'watcher', { plain: true }),
-          `RV ${r.cacheResourceVersion}`,
-          ...(r.ready ? [] : ['not ready']),
-        ].join(' · ');
-        item.tooltip = `${r.name}: ${item.description} (the watch cache's view)`;
+        if (!r.watchCache) {
+          // Upstream's cache sizes turn events' watch cache off: no cache counts its objects.
+          item.description = 'no watch cache, read from etcd';
+          item.tooltip = `${r.name}: no watch cache (as in kube-apiserver); its lists, gets and watches go to etcd`;
+        } else {
+          item.description = [
+            plural(r.objects, 'object', { plain: true }),
+            plural(r.watchers, 'watcher', { plain: true }),
+            `RV ${r.cacheResourceVersion}`,
+            ...(r.ready ? [] : ['not ready']),
+          ].join(' · ');
+          item.tooltip = `${r.name}: ${item.description} (the watch cache's view)`;
+        }
         item.contextValue = serverResourceContext;
         item.iconPath = new vscode.ThemeIcon('symbol-class');
         return item;
       }
       case 'client': {
         const c = node.client;
-        const item = new vscode.TreeItem(clientName(c.userAgent));
+        // Its requests by resource under it: the side bar cuts a long description.
+        const item = new vscode.TreeItem(
+          clientName(c.userAgent),
+          Object.keys(c.resources).length
+            ? vscode.TreeItemCollapsibleState.Collapsed
+            : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = `client:${c.userAgent}`;
         item.description = [
           plural(c.lists, 'list', { plain: true }),
@@ -243,6 +267,32 @@ export class ServerViewProvider
         item.iconPath = new vscode.ThemeIcon('account');
         // The clients past the debug state's cap share one row, which names no user agent.
         if (c.userAgent !== otherClients) item.contextValue = serverClientContext;
+        return item;
+      }
+      case 'clientResource': {
+        const item = new vscode.TreeItem(node.resource);
+        item.id = `client:${node.userAgent}:${node.resource}`;
+        item.description = (
+          [
+            ['lists', 'list'],
+            ['watches', 'watch'],
+            ['gets', 'get'],
+            ['writes', 'write'],
+            ['other', 'other'],
+          ] as const
+        )
+          .filter(([kind]) => node.counts[kind] > 0)
+          .map(([kind, one]) =>
+            kind === 'other'
+              ? `${node.counts.other} other`
+              : plural(node.counts[kind], one, {
+                  ...(kind === 'watches' ? { many: 'watches' } : {}),
+                  plain: true,
+                }),
+          )
+          .join(' · ');
+        item.tooltip = `${node.userAgent}\n${node.resource}: ${item.description}`;
+        item.iconPath = new vscode.ThemeIcon('symbol-class');
         return item;
       }
       case 'watcher': {

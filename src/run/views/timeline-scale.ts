@@ -3,6 +3,7 @@
 // that happens within one instant has nothing to play). No upstream counterpart. Shared by the
 // webview's timeline and its tests.
 import type { VirtualMs } from '../run-model';
+import { formatVirtualTime } from './watcher-states';
 
 /** How long (real seconds) a whole run takes to play at each offered speed, slowest first. */
 const playSeconds = [120, 30, 10, 3];
@@ -74,4 +75,22 @@ export function timeTicks(
   for (let at = 0; at <= durationMs + 1e-9; at += step)
     ticks.push({ at, label: tickLabel(at, step) });
   return ticks;
+}
+
+/**
+ * A chart's time axis over [0, durationMs]: the round ticks of timeTicks, less one too near the
+ * end to be read beside it (within half a step), and the run's end labelled with the run's length
+ * (`end`): the axis says where it ends, which a last round tick far before it does not.
+ */
+export function chartTimeTicks(
+  durationMs: VirtualMs,
+  maxTicks: number,
+): Array<{ at: VirtualMs; label: string; end?: true }> {
+  if (!(durationMs > 0)) return [{ at: 0, label: '0' }];
+  const round = timeTicks(durationMs, maxTicks);
+  const step = round.length > 1 ? round[1].at : durationMs;
+  return [
+    ...round.filter((t) => t.at === 0 || durationMs - t.at >= step / 2),
+    { at: durationMs, label: formatVirtualTime(durationMs), end: true },
+  ];
 }

@@ -14,6 +14,7 @@ import { fieldManagerScope, managerOrUserAgent } from '../field-manager';
 import { admitCreate } from '../namespace-lifecycle';
 import { update as updateManagedFields, type JsonObject } from '../structured-merge-diff';
 import { isDryRun } from '../registry/dry-run';
+import { schemeDefault } from '../defaults/scheme-defaults';
 import { writeOptionsOf, type WriteOptions } from '../write-options';
 import type { RequestScope } from './request-scope';
 import { writeResult } from './response';
@@ -32,6 +33,7 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
       version: served.version,
       kind: served.kind,
       unstructured: served.jsonOnly,
+      ...(served.openAPIV3Schema ? { openAPIV3Schema: served.openAPIV3Schema } : {}),
     },
     {
       contentType: scope.req.headers['content-type'],
@@ -45,6 +47,8 @@ export async function decodeObject(scope: RequestScope): Promise<KubeObject> {
     );
   const obj = decoded.object;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+  // The codec defaults what it decodes (Scheme.Default), before the field manager sees it.
+  if (!served.jsonOnly) schemeDefault(served, obj);
   scope.audit?.logRequestObject(
     obj.metadata,
     { group: served.group, version: served.version, resource: served.resource },

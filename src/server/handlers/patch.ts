@@ -20,6 +20,7 @@ import {
 } from '../patch';
 import { admitCreate } from '../namespace-lifecycle';
 import { isDryRun } from '../registry/dry-run';
+import { schemeDefault } from '../defaults/scheme-defaults';
 import { isNotFound } from '../registry/store-delete';
 import type { Store, UpdatedObjectInfo } from '../registry/store';
 import { apply, type JsonObject } from '../structured-merge-diff';
@@ -64,7 +65,7 @@ export async function patchThrough(
         withManagedFields(
           scope,
           existing,
-          applyPatch(contentType, existing, body, resource).object,
+          defaulted(scope, applyPatch(contentType, existing, body, resource).object),
           options.fieldManager,
         );
   const { object, created } = await store.update(scope.info.namespace, scope.info.name, objInfo, {
@@ -97,8 +98,13 @@ function applyPatcher(
       scope.served.store.now(),
     );
     checkNameAndNamespace(object, scope.info.name, scope.info.namespace, resource);
-    return object as unknown as KubeObject;
+    return defaulted(scope, object as unknown as KubeObject);
   };
+}
+
+/** The patched object decoded as the codec does: with its kind's defaults (Scheme.Default). */
+function defaulted(scope: RequestScope, obj: KubeObject): KubeObject {
+  return scope.served.jsonOnly ? obj : schemeDefault(scope.served, obj);
 }
 
 /**

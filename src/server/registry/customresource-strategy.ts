@@ -1,10 +1,13 @@
 // Mirrors apiextensions-apiserver pkg/registry/customresource/strategy.go (release-1.36):
 // generation 1 on create and +1 for any change outside metadata; no unconditional updates;
 // Validate checks the TypeMeta (`kind: Invalid value: "X": must be Widget`) and the metadata.
-// Deliberate difference: no schema validation, no status subresource yet (so no reset fields).
+// The object is pruned per its CRD's structural schema (structural-pruning.ts) before the generation
+// is compared and again as its canonical form (a `/status` write keeps the main strategy's).
+// Deliberate difference: no schema validation; status-kept.ts adds the status subresource's rules.
 import type { KubeObject } from '../../engine';
 import { FieldPath, invalid, setOwn, type FieldError } from '../../engine/http-face';
 import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
+import { pruneCustomResource } from '../structural-pruning';
 import { deepEqual, strategyDefaults, type ObjectStrategy } from './strategy';
 
 type Loose = Record<string, unknown>;
@@ -21,7 +24,12 @@ export function customResourceStrategy(
   version: string,
   kind: string,
   namespaceScoped: boolean,
+  openAPIV3Schema?: Readonly<Loose>,
 ): ObjectStrategy {
+  // Without a schema (a `--crd` file may omit it) nothing is pruned.
+  const prune = (obj: KubeObject): void => {
+    if (openAPIV3Schema) pruneCustomResource(obj as unknown as Loose, openAPIV3Schema as Loose);
+  };
   const apiVersion = group === '' ? version : `${group}/${version}`;
   const validateTypeMeta = (obj: KubeObject): FieldError[] => {
     const errs: FieldError[] = [];
@@ -42,9 +50,11 @@ export function customResourceStrategy(
     namespaceScoped,
     allowUnconditionalUpdate: false,
     prepareForCreate(obj) {
+      prune(obj);
       obj.metadata.generation = 1;
     },
     prepareForUpdate(obj, old) {
+      prune(obj);
       if (!deepEqual(nonMetadata(obj), nonMetadata(old)))
         obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
@@ -54,6 +64,7 @@ export function customResourceStrategy(
       ...validateObjectMetaAccessor(obj.metadata, namespaceScoped, nameIsDNSSubdomain),
     ],
     validateUpdate: (obj) => validateTypeMeta(obj),
+    canonicalize: prune,
     resetFields: () => ({}),
   };
 }

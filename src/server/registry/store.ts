@@ -30,6 +30,7 @@ import type { ServedResource } from '../served-resource';
 import { newOptimisticLockConflict } from '../status';
 import { dryRunnableStorage, isDryRun, type ObjectStorage } from './dry-run';
 import { namespaceDelete } from './namespace-storage';
+import { customResourceDefinitionDelete } from './customresourcedefinition-storage';
 import { beforeCreate, cryptoRandom } from './rest-create';
 import { ignoreManagedFieldsTimestamps } from './managed-fields-timestamps';
 import { beforeUpdate } from './rest-update';
@@ -46,8 +47,8 @@ import type { ObjectStrategy } from './strategy';
 /** What the Store knows of its resource: everything served but the Store itself. */
 export type StoreResource = Omit<ServedResource, 'store'>;
 
-/** The REST whose Delete replaces Store.Delete (the namespace REST's), by name. */
-export type RESTDelete = 'store' | 'namespace';
+/** The REST whose Delete replaces Store.Delete (the namespace REST's, the CRD REST's), by name. */
+export type RESTDelete = 'store' | 'namespace' | 'customresourcedefinition';
 
 export interface StoreOptions {
   /** The server's wall clock: creationTimestamp, deletionTimestamp. */
@@ -133,6 +134,11 @@ export class Store {
   private readonly clock: Clock;
   private readonly rand: RandomSource;
   private readonly restDelete: RESTDelete;
+  /**
+   * AfterCreate, AfterUpdate and AfterDelete in one: told the object's name after a write that
+   * was not a dry run (the CRD controller hears its CRDs' writes this way).
+   */
+  afterWrite?: (name: string) => void;
 
   constructor(
     readonly resource: StoreResource,
@@ -147,9 +153,14 @@ export class Store {
       : deleteStrategyOf(resource);
     this.restDelete =
       o.restDelete ??
-      (!resource.jsonOnly && resource.group === '' && resource.resource === 'namespaces'
-        ? 'namespace'
-        : 'store');
+      (resource.jsonOnly
+        ? 'store'
+        : resource.group === '' && resource.resource === 'namespaces'
+          ? 'namespace'
+          : resource.group === 'apiextensions.k8s.io' &&
+              resource.resource === 'customresourcedefinitions'
+            ? 'customresourcedefinition'
+            : 'store');
   }
 
   /**
@@ -204,7 +215,7 @@ export class Store {
    * validation, Canonicalize) on the wall clock, then Storage.Create (a dry run: the object as it
    * would be stored, with a uid and no resourceVersion).
    */
-  create(namespace: string, obj: KubeObject, w: WriteContext): Promise<KubeObject> {
+  async create(namespace: string, obj: KubeObject, w: WriteContext): Promise<KubeObject> {
     const requestNamespace = this.resource.namespaced ? namespace : '';
     beforeCreate(
       this.createStrategy,
@@ -213,7 +224,13 @@ export class Store {
       { now: this.clock.now(), rand: this.rand },
       w.warn,
     );
-    return this.storage(obj.metadata.namespace ?? '', obj.metadata.name ?? '', w).create(obj);
+    const created = await this.storage(
+      obj.metadata.namespace ?? '',
+      obj.metadata.name ?? '',
+      w,
+    ).create(obj);
+    if (!w.dryRun) this.afterWrite?.(created.metadata.name ?? '');
+    return created;
   }
 
   /**
@@ -276,6 +293,7 @@ export class Store {
         {},
         ignoreNotFound,
       );
+      if (!w.dryRun) this.afterWrite?.(name);
       return { object, created };
     } catch (e) {
       if (!(e instanceof EmptiedFinalizers)) throw e;
@@ -286,6 +304,7 @@ export class Store {
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
+      if (!w.dryRun) this.afterWrite?.(name);
       return { object: e.obj, created: false };
     }
   }
@@ -294,7 +313,7 @@ export class Store {
    * Store.Delete (the namespace REST's Delete for namespaces): finalizers, graceful deletion, the
    * orphan and foregroundDeletion finalizers. `options` may be mutated (BeforeDelete's defaults).
    */
-  delete(
+  async delete(
     namespace: string,
     name: string,
     options: DeleteOptions,
@@ -304,9 +323,14 @@ export class Store {
     const dryRun = isDryRun(options);
     const storage = dryRunnableStorage(this.resource, ns, name, context, dryRun);
     const now = (): number => this.clock.now();
-    if (this.restDelete === 'namespace')
-      return namespaceDelete(this.resource, storage, options, now);
-    return storeDelete(this.resource, this.deleteStrategy, storage, options, now, dryRun);
+    const result =
+      this.restDelete === 'namespace'
+        ? await namespaceDelete(this.resource, storage, options, now)
+        : this.restDelete === 'customresourcedefinition'
+          ? await customResourceDefinitionDelete(this.resource, storage, options, now)
+          : await storeDelete(this.resource, this.deleteStrategy, storage, options, now, dryRun);
+    if (!dryRun) this.afterWrite?.(name);
+    return result;
   }
 
   /**

@@ -4,7 +4,19 @@
 // generic-strategy.ts for every other built-in.
 import type { ServedResource } from '../served-resource';
 import { configMapStrategy } from './configmap-strategy';
+import { cronJobStrategy } from './cronjob-strategy';
+import { daemonSetStrategy } from './daemonset-strategy';
+import { deploymentStrategy } from './deployment-strategy';
+import { jobStrategy } from './job-strategy';
+import { replicaSetStrategy } from './replicaset-strategy';
+import { secretStrategy } from './secret-strategy';
+import { serviceStrategy } from './service-strategy';
+import { statefulSetStrategy } from './statefulset-strategy';
 import { customResourceStrategy } from './customresource-strategy';
+import {
+  customResourceDefinitionStatusStrategy,
+  customResourceDefinitionStrategy,
+} from './customresourcedefinition-strategy';
 import { genericStrategy } from './generic-strategy';
 import { namespaceStrategy } from './namespace-strategy';
 import { podStrategy } from './pod-strategy';
@@ -13,12 +25,41 @@ import { withStatusKept } from './status-kept';
 import type { DeleteStrategy } from './store-delete';
 import { apiVersionOf, type ObjectStrategy } from './strategy';
 
+const crdKey = 'apiextensions.k8s.io/customresourcedefinitions';
+
 /** The built-in kinds with a strategy of their own, by `<group>/<resource>` ('' for core). */
 const builtInStrategies: Readonly<Record<string, ObjectStrategy>> = {
   '/pods': podStrategy,
   '/configmaps': configMapStrategy,
   '/namespaces': namespaceStrategy,
+  'apiextensions.k8s.io/customresourcedefinitions': customResourceDefinitionStrategy,
 };
+
+/**
+ * The built-in kinds with a strategy of their own whose status rules are status-kept.ts's (every
+ * one served with /status takes the generic wrapper, as the generic strategy does).
+ */
+const kindStrategies: Readonly<Record<string, ObjectStrategy>> = {
+  '/secrets': secretStrategy,
+  '/services': serviceStrategy,
+  'apps/deployments': deploymentStrategy,
+  'apps/replicasets': replicaSetStrategy,
+  'apps/statefulsets': statefulSetStrategy,
+  'apps/daemonsets': daemonSetStrategy,
+  'batch/jobs': jobStrategy,
+  'batch/cronjobs': cronJobStrategy,
+};
+
+/**
+ * The kinds upstream bumps metadata.generation for (1 on create, +1 per spec change) that have no
+ * file of their own here: their strategies set it and nothing else this server models.
+ */
+const specGenerationKinds = new Set([
+  '/replicationcontrollers',
+  'networking.k8s.io/ingresses',
+  'networking.k8s.io/networkpolicies',
+  'policy/poddisruptionbudgets',
+]);
 
 type StrategyTarget = Pick<
   ServedResource,
@@ -30,6 +71,7 @@ type StrategyTarget = Pick<
   | 'jsonOnly'
   | 'builtin'
   | 'crdSubresources'
+  | 'openAPIV3Schema'
 >;
 
 /** Whether the resource serves `/status`: its API row lists it, or its CRD declares it. */
@@ -44,7 +86,13 @@ export function hasStatusSubresource(
 /** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
 export function strategyFor(served: StrategyTarget): ObjectStrategy {
   if (served.jsonOnly) {
-    const cr = customResourceStrategy(served.group, served.version, served.kind, served.namespaced);
+    const cr = customResourceStrategy(
+      served.group,
+      served.version,
+      served.kind,
+      served.namespaced,
+      served.openAPIV3Schema,
+    );
     return hasStatusSubresource(served)
       ? withStatusKept(cr, apiVersionOf(served.group, served.version), { zero: undefined })
       : cr;
@@ -52,7 +100,9 @@ export function strategyFor(served: StrategyTarget): ObjectStrategy {
   const key = `${served.group}/${served.resource}`;
   // The kinds with a file of their own keep their status there (pods, namespaces).
   if (Object.hasOwn(builtInStrategies, key)) return builtInStrategies[key];
-  const generic = genericStrategy(served.group, served.kind, served.namespaced);
+  const generic = Object.hasOwn(kindStrategies, key)
+    ? kindStrategies[key]
+    : genericStrategy(served.group, served.kind, served.namespaced, specGenerationKinds.has(key));
   return hasStatusSubresource(served)
     ? withStatusKept(
         generic,
@@ -66,6 +116,8 @@ export function strategyFor(served: StrategyTarget): ObjectStrategy {
 
 /** The strategy of the resource's `/status` (status-strategy.ts's, from its main one). */
 export function statusStrategyFor(served: StrategyTarget): ObjectStrategy {
+  if (!served.jsonOnly && `${served.group}/${served.resource}` === crdKey)
+    return customResourceDefinitionStatusStrategy;
   return statusStrategyOf(strategyFor(served), apiVersionOf(served.group, served.version));
 }
 

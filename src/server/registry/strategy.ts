@@ -82,3 +82,25 @@ export const strategyDefaults: Pick<
 export function apiVersionOf(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
+
+/** The spec of an object (undefined when it has none). */
+export function specOf(obj: KubeObject): unknown {
+  return (obj as unknown as Loose).spec;
+}
+
+/**
+ * PrepareForUpdate's generation rule of the kinds with a spec (`if !Semantic.DeepEqual(new.Spec,
+ * old.Spec) { new.Generation = old.Generation + 1 }`); `alsoAnnotations` for a Deployment, whose
+ * annotations are copied to its ReplicaSets.
+ */
+export function bumpGenerationOnSpecChange(
+  obj: KubeObject,
+  old: KubeObject,
+  alsoAnnotations = false,
+): void {
+  const changed =
+    !deepEqual(specOf(obj) ?? null, specOf(old) ?? null) ||
+    (alsoAnnotations &&
+      !deepEqual(obj.metadata.annotations ?? null, old.metadata.annotations ?? null));
+  if (changed) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+}

@@ -173,6 +173,73 @@ describe('debug state (src/server/debug-state.ts)', () => {
     }
   });
 
+  it('says events have no watch cache (the etcd3 store serves them), not that their cache is unready', async () => {
+    const server = await ApiServer.start({ port: 0, seed: { pods: 1 } });
+    try {
+      const body = (await call(server, 'GET', debugStatePath)).json as unknown as {
+        etcd: { revision: number };
+        resources: Record<string, unknown>[];
+      };
+      const cacheless = body.resources.filter((r) => String(r.resource).startsWith('events'));
+      assert.deepStrictEqual(
+        cacheless,
+        ['events', 'events.events.k8s.io'].map((resource) => ({
+          resource,
+          watchCache: false,
+          etcdRevision: body.etcd.revision,
+        })),
+      );
+      const pods = body.resources.find((r) => r.resource === 'pods');
+      assert.deepStrictEqual([pods?.watchCache, pods?.ready], [true, true]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("counts each client's requests by kind and by resource, as kubectl names the resource", async () => {
+    const server = await ApiServer.start({ port: 0, seed: { pods: 1, configmaps: 1 } });
+    try {
+      const ns = '/api/v1/namespaces/default';
+      const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+      const w = await openWatch(server, `${ns}/pods?watch=1`);
+      const requests: [string, string, unknown?][] = [
+        ['GET', `${ns}/pods`],
+        ['GET', `${ns}/pods/pod-0`],
+        ['POST', `${ns}/configmaps`, { metadata: { name: 'c' } }],
+        ['PUT', `${ns}/configmaps/c`, { metadata: { name: 'c' }, data: { a: 'b' } }],
+        ['GET', leases],
+        ['POST', leases, { metadata: { name: 'l' }, spec: {} }],
+      ];
+      for (const [method, path, body] of requests) {
+        const r = await call(server, method, path, body);
+        assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
+      }
+      const body = (await call(server, 'GET', debugStatePath)).json as unknown as {
+        clients: (Record<string, number> & { resources: Record<string, unknown> })[];
+      };
+      const none = { lists: 0, gets: 0, watches: 0, writes: 0, other: 0 };
+      assert.deepStrictEqual(
+        body.clients.map(({ lists, gets, watches, writes, other, resources }) => ({
+          totals: { lists, gets, watches, writes, other },
+          resources,
+        })),
+        [
+          {
+            totals: { lists: 2, gets: 1, watches: 1, writes: 3, other: 0 },
+            resources: {
+              pods: { ...none, lists: 1, gets: 1, watches: 1 },
+              configmaps: { ...none, writes: 2 },
+              'leases.coordination.k8s.io': { ...none, lists: 1, writes: 1 },
+            },
+          },
+        ],
+      );
+      w.req.destroy();
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('folds recent lists by request id with their etcd calls, newest first', async () => {
     await s.close();
     s = await startAdminServer(etcdLists);

@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import { compareSampleKeys } from '../../../../src/run/views/metric-order';
 import { statusText } from '../../../../src/run/views/status-text';
 import {
+  chartTimeTicks,
   nearestSpeed,
   playbackSpeedsFor,
   speedLabel,
@@ -52,6 +53,29 @@ describe('timeTicks', () => {
         timeTicks(ms, max).map((t) => t.label),
         want,
       ));
+});
+
+describe('chartTimeTicks', () => {
+  // A chart's time axis spans the run and says where it ends: its last label is the run's length
+  // (the imported audit.log's 908.903 s was labelled 0 s, 500 s and nothing after), and a round
+  // tick too near the end to be read beside it is left out.
+  const cases: Array<[string, number, number, string[]]> = [
+    ['an imported run of 15 min 8.9 s', 908_903, 4, ['0', '10 min', '908.903 s']],
+    ['a 60 s live run, the end on a round tick', 60_000, 4, ['0', '30 s', '60.000 s']],
+    ['a tick too near the end is left out', 35_000, 4, ['0', '15 s', '35.000 s']],
+    ['a run of no length', 0, 4, ['0']],
+  ];
+  for (const [name, ms, max, want] of cases)
+    it(name, () => {
+      const ticks = chartTimeTicks(ms, max);
+      assert.deepStrictEqual(
+        ticks.map((t) => t.label),
+        want,
+      );
+      const last = ticks[ticks.length - 1];
+      assert.strictEqual(last.at, ms, "the last tick is the run's end");
+      assert.strictEqual(last.end, ms > 0 ? true : undefined);
+    });
 });
 
 describe('compareSampleKeys', () => {

@@ -1,0 +1,320 @@
+// CustomResourceDefinitions through the API, with the newest kubectl against `listwatch serve` (and
+// with `--etcd spawn`): apply of a CRD serves it (wait --for=condition=established, api-resources,
+// discovery, a served: false version 404), its custom objects are pruned, printed with its
+// additionalPrinterColumns, explained from its schema, their status written through /status;
+// invalid CRDs are refused with apiextensions-apiserver's messages; delete of the CRD deletes its
+// custom objects, ends their watches and stops serving them. No upstream counterpart: upstream
+// tests this in test/integration/apiserver/crd and test/cmd/crd.sh against a real kube-apiserver.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { recordKubectlTest, suiteKubectls } from './harness/clients';
+import { kubectl, startKubectl, type Kubectl } from './harness/kubectl';
+import { ServeProcess } from './harness/serve-process';
+
+const fixture = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'crd', 'gadgets.yaml');
+const crdText = fs.readFileSync(fixture, 'utf8');
+
+const gadget = (name: string, extra = ''): string =>
+  `apiVersion: example.org/v1\nkind: Gadget\nmetadata:\n  name: ${name}\nspec:\n  size: 3\n${extra}`;
+
+/** Invalid CRDs (the fixture changed one way) and apiextensions-apiserver's 422 message. */
+const invalidCases: Array<{ name: string; edit: (t: string) => string; want: string }> = [
+  {
+    name: 'a name that is not <plural>.<group>',
+    edit: (t) => t.replace('name: gadgets.example.org', 'name: gizmos.example.org'),
+    want: 'The CustomResourceDefinition "gizmos.example.org" is invalid: metadata.name: Invalid value: "gizmos.example.org": must be spec.names.plural+"."+spec.group\n',
+  },
+  {
+    name: 'a property without a type',
+    edit: (t) =>
+      t.replace(
+        '              color:\n                type: string\n',
+        '              color:\n                description: no type\n',
+      ),
+    want: 'The CustomResourceDefinition "gadgets.example.org" is invalid: spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[color].type: Required value: must not be empty for specified object fields\n',
+  },
+  {
+    name: 'no storage version',
+    edit: (t) => t.replace('    storage: true', '    storage: false'),
+    want: 'must have exactly one version marked as storage version',
+  },
+  {
+    name: 'a group without a dot',
+    edit: (t) =>
+      t
+        .replace('name: gadgets.example.org', 'name: gadgets.example')
+        .replace('group: example.org', 'group: example'),
+    want: 'The CustomResourceDefinition "gadgets.example" is invalid: spec.group: Invalid value: "example": should be a domain with at least one dot\n',
+  },
+];
+
+const kubectls = suiteKubectls();
+if (kubectls.length > 0) {
+  const newest = kubectls[kubectls.length - 1];
+  describeKubectl(newest, []);
+  describeKubectl(newest, ['--etcd', 'spawn']);
+}
+
+function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
+  const against = serveArgs.length ? `listwatch serve ${serveArgs.join(' ')}` : 'listwatch serve';
+  describe(`kubectl ${k.gitVersion}: CustomResourceDefinitions through the API against ${against}`, function () {
+    let serve: ServeProcess;
+    const target = () => ({ kubeconfig: serve.info.kubeconfig, dir: serve.dir });
+    const run = (args: string[]) => kubectl(k, target(), args);
+    const ok = async (args: string[]): Promise<string> => {
+      const r = await run(args);
+      assert.strictEqual(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    };
+    const write = (name: string, text: string): string => {
+      const file = path.join(serve.dir, name);
+      fs.writeFileSync(file, text);
+      return file;
+    };
+    const cr = (ns: string, name = '') =>
+      `/apis/example.org/v1/namespaces/${ns}/gadgets${name ? `/${name}` : ''}`;
+
+    before(async () => {
+      serve = await ServeProcess.start(serveArgs);
+    });
+    beforeEach(() => recordKubectlTest(k));
+    after(async () => {
+      if (serve) assert.strictEqual(await serve.stop(), 0, 'listwatch serve exit code on SIGTERM');
+    });
+
+    it('before the CRD: get gadgets has no resource type', async () => {
+      const r = await run(['get', 'gadgets']);
+      assert.strictEqual(r.code, 1);
+      assert.strictEqual(r.stderr, 'error: the server doesn\'t have a resource type "gadgets"\n');
+    });
+
+    it('apply -f of the CRD, wait --for=condition=established, its status as upstream writes it', async () => {
+      assert.strictEqual(
+        await ok(['apply', '-f', fixture]),
+        'customresourcedefinition.apiextensions.k8s.io/gadgets.example.org created\n',
+      );
+      assert.strictEqual(
+        await ok([
+          'wait',
+          '--for=condition=established',
+          'crd/gadgets.example.org',
+          '--timeout=60s',
+        ]),
+        'customresourcedefinition.apiextensions.k8s.io/gadgets.example.org condition met\n',
+      );
+      const crd = await serve.json<{
+        metadata: { generation: number };
+        spec: { conversion: unknown };
+        status: {
+          acceptedNames: unknown;
+          conditions: Array<{ type: string; status: string; reason: string; message: string }>;
+          storedVersions: string[];
+        };
+      }>('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.org', 200);
+      assert.strictEqual(crd.metadata.generation, 1);
+      assert.deepStrictEqual(crd.spec.conversion, { strategy: 'None' });
+      assert.deepStrictEqual(crd.status.acceptedNames, {
+        plural: 'gadgets',
+        singular: 'gadget',
+        shortNames: ['gd'],
+        kind: 'Gadget',
+        listKind: 'GadgetList',
+        categories: ['all', 'toys'],
+      });
+      assert.deepStrictEqual(
+        crd.status.conditions.map(({ type, status, reason, message }) => [
+          type,
+          status,
+          reason,
+          message,
+        ]),
+        [
+          ['NamesAccepted', 'True', 'NoConflicts', 'no conflicts found'],
+          ['Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted'],
+        ],
+      );
+      assert.deepStrictEqual(crd.status.storedVersions, ['v1']);
+    });
+
+    it('api-resources and discovery list it with its names, short names, categories and scope; the served: false version is 404', async () => {
+      const r = await ok(['api-resources', '--api-group=example.org', '-o', 'wide']);
+      const [header, row] = r.split('\n');
+      assert.match(
+        header,
+        /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\s+VERBS\s+CATEGORIES$/,
+      );
+      assert.deepStrictEqual(row.split(/\s+/), [
+        'gadgets',
+        'gd',
+        'example.org/v1',
+        'true',
+        'Gadget',
+        'create,delete,deletecollection,get,list,patch,update,watch',
+        'all,toys',
+      ]);
+      const group = await serve.json<{ versions: unknown[] }>('GET', '/apis/example.org', 200);
+      assert.deepStrictEqual(group.versions, [{ groupVersion: 'example.org/v1', version: 'v1' }]);
+      for (const p of [
+        '/apis/example.org/v1beta1',
+        `/apis/example.org/v1beta1/namespaces/${serve.namespace}/gadgets`,
+      ])
+        assert.strictEqual((await serve.request('GET', p)).status, 404, p);
+    });
+
+    it("create of a Gadget: unknown fields refused under kubectl's strict validation, pruned without it", async () => {
+      const strict = await run([
+        'create',
+        '-f',
+        write('g-extra.yaml', gadget('g0', '  extra: x\n')),
+      ]);
+      assert.strictEqual(strict.code, 1);
+      assert.match(
+        strict.stderr,
+        /Gadget in version "v1" cannot be handled as a Gadget: strict decoding error: unknown field "spec.extra"\n$/,
+      );
+      assert.strictEqual(
+        await ok([
+          'create',
+          '--validate=false',
+          '-f',
+          write('g1.yaml', gadget('g1', '  extra: x\n')),
+        ]),
+        'gadget.example.org/g1 created\n',
+      );
+      const stored = await serve.json<{ spec: unknown; status?: unknown }>(
+        'GET',
+        cr(serve.namespace, 'g1'),
+        200,
+      );
+      assert.deepStrictEqual(stored.spec, { size: 3 });
+    });
+
+    it('get prints the additionalPrinterColumns; patch --subresource=status fills Phase', async () => {
+      const before = await ok(['get', 'gadgets']);
+      assert.match(before, /^NAME\s+SIZE\s+PHASE\s+AGE\ng1\s+3\s+\d+s\n$/);
+      assert.strictEqual(
+        await ok([
+          'patch',
+          'gd',
+          'g1',
+          '--subresource=status',
+          '--type=merge',
+          '-p',
+          '{"status":{"phase":"Ready"}}',
+        ]),
+        'gadget.example.org/g1 patched\n',
+      );
+      assert.match(
+        await ok(['get', 'gadgets']),
+        /^NAME\s+SIZE\s+PHASE\s+AGE\ng1\s+3\s+Ready\s+\d+s\n$/,
+      );
+      // The main resource keeps status (the status subresource is declared).
+      await ok([
+        'patch',
+        'gd',
+        'g1',
+        '--type=merge',
+        '-p',
+        '{"status":{"phase":"Lost"},"spec":{"size":4}}',
+      ]);
+      assert.strictEqual(
+        await ok(['get', 'gd', 'g1', '-o', 'jsonpath={.spec.size} {.status.phase}']),
+        '4 Ready',
+      );
+    });
+
+    it('apply of a changed CRD: generation 2, the Gadgets printed with the new column, kept', async () => {
+      const changed = write('changed.yaml', crdText.replace('- name: Size', '- name: Bigness'));
+      assert.strictEqual(
+        await ok(['apply', '-f', changed]),
+        'customresourcedefinition.apiextensions.k8s.io/gadgets.example.org configured\n',
+      );
+      assert.strictEqual(
+        await ok(['get', 'crd', 'gadgets.example.org', '-o', 'jsonpath={.metadata.generation}']),
+        '2',
+      );
+      // The controller rebuilds what it serves after the write; kubectl sees it at once or soon.
+      let out = '';
+      while (!/^NAME\s+BIGNESS\s/.test(out)) out = await ok(['get', 'gadgets']);
+      assert.match(out, /^NAME\s+BIGNESS\s+PHASE\s+AGE\ng1\s+4\s+Ready\s+\d+s\n$/);
+    });
+
+    it('explain gadget.spec reads the schema from OpenAPI', async () => {
+      const out = await ok(['explain', 'gadget.spec']);
+      assert.match(out, /^GROUP:\s+example\.org\nKIND:\s+Gadget\nVERSION:\s+v1\n/);
+      assert.match(out, /What the gadget should be\./);
+      assert.match(out, /size\t<integer>\n\s+How big the gadget is\./);
+    });
+
+    for (const c of invalidCases)
+      it(`apply of an invalid CRD is refused: ${c.name}`, async () => {
+        const r = await run(['apply', '-f', write('invalid.yaml', c.edit(crdText))]);
+        assert.strictEqual(r.code, 1, c.name);
+        if (c.want.endsWith('\n')) assert.strictEqual(r.stderr, c.want, c.name);
+        else assert.ok(r.stderr.includes(c.want), `${c.name}: ${r.stderr}`);
+      });
+
+    it('a CRD whose plural is taken in its group: NamesAccepted False, not established', async () => {
+      const twin = crdText
+        .replace('name: gadgets.example.org', 'name: gadgets2.example.org')
+        .replace('plural: gadgets', 'plural: gadgets2')
+        .replace('singular: gadget', 'singular: gadget2')
+        .replace('shortNames: [gd]', 'shortNames: [gd2]');
+      await ok(['apply', '-f', write('twin.yaml', twin)]);
+      const r = await run([
+        'wait',
+        '--for=condition=NamesAccepted=False',
+        'crd/gadgets2.example.org',
+        '--timeout=60s',
+      ]);
+      assert.strictEqual(r.code, 0, r.stderr);
+      const crd = await serve.json<{
+        status: { conditions: Array<{ type: string; reason: string; message: string }> };
+      }>(
+        'GET',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets2.example.org',
+        200,
+      );
+      assert.deepStrictEqual(
+        crd.status.conditions.map((c) => [c.type, c.reason, c.message]),
+        [
+          ['NamesAccepted', 'ListKindConflict', '"GadgetList" is already in use'],
+          ['Established', 'NotAccepted', 'not all names are accepted'],
+        ],
+      );
+      assert.strictEqual((await serve.request('GET', '/apis/example.org/v1/gadgets2')).status, 404);
+      await ok(['delete', 'crd', 'gadgets2.example.org']);
+    });
+
+    it('delete of the CRD: its Gadgets deleted, their watch ends, get has no resource type', async () => {
+      const watch = startKubectl(k, target(), ['get', 'gadgets', '--watch', '-o', 'name']);
+      await watch.until((p) => p.stdout.includes('gadget.example.org/g1\n'), 'the watch lists g1');
+      assert.strictEqual(
+        await ok(['delete', 'crd', 'gadgets.example.org']),
+        'customresourcedefinition.apiextensions.k8s.io "gadgets.example.org" deleted\n',
+      );
+      const ended = await watch.exited;
+      assert.strictEqual(ended.code, 0, ended.stderr);
+      await serve.json(
+        'GET',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.org',
+        404,
+      );
+      assert.strictEqual((await serve.request('GET', '/apis/example.org')).status, 404);
+      // A client with fresh discovery (a cache of its own).
+      const r = await kubectl(
+        k,
+        { ...target(), dir: fs.mkdtempSync(path.join(serve.dir, 'fresh-')) },
+        ['get', 'gadgets'],
+      );
+      assert.strictEqual(r.code, 1);
+      assert.strictEqual(r.stderr, 'error: the server doesn\'t have a resource type "gadgets"\n');
+      // The CRD again: the Gadgets are gone from storage.
+      await ok(['apply', '-f', fixture]);
+      await ok(['wait', '--for=condition=established', 'crd/gadgets.example.org', '--timeout=60s']);
+      const list = await serve.json<{ items: unknown[] }>('GET', cr(serve.namespace), 200);
+      assert.deepStrictEqual(list.items, []);
+    });
+  });
+}
