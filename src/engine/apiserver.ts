@@ -14,6 +14,7 @@ import {
   type GuaranteedUpdateOptions,
   type ListResult,
   type Preconditions,
+  type StorageCodec,
 } from './etcd3/store';
 import type { EventSink } from './inspect/events';
 import { MetricsRegistry } from './metrics/registry';
@@ -117,6 +118,8 @@ export interface CreateResourceOptions {
   resourcePrefix?: string;
   /** The resource's empty object (NewFunc): what bookmark events carry (default: by groupResource). */
   newFunc?: () => KubeObject;
+  /** The storage codec's conversion, for a resource stored in another version than served. */
+  codec?: StorageCodec;
   cache?: CacheOptions;
   /** --min-request-timeout (seconds, default 1800): watches without timeoutSeconds end after [1×, 2×) of it. */
   minRequestTimeoutSeconds?: number;
@@ -294,6 +297,7 @@ export class Resource<E extends EtcdMember = MemoryEtcd> {
       eventSink: this.eventSink,
       random: storeRand,
       newFunc: o.newFunc,
+      codec: o.codec,
     });
     const pods = this.groupResource.group === '' && this.groupResource.resource === 'pods';
     const c = o.cache ?? {};

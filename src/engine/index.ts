@@ -66,6 +66,7 @@ export {
   type EtcdStoreOptions,
   type ListResult,
   type Preconditions,
+  type StorageCodec,
 } from './etcd3/store';
 export type { GroupResource } from './storage/group-resource';
 export {

@@ -86,6 +86,16 @@ export function fieldManagerScope(served: ServedResource, subresource = ''): Fie
   };
 }
 
+/** The field manager of a `/scale` endpoint: autoscaling/v1 Scale's type, subresource scale. */
+export function scaleFieldManagerScope(): FieldManagerScope {
+  return {
+    type: builtInTypeConverter().typeFor('autoscaling/v1', 'Scale') ?? deducedParseableType,
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    subresource: 'scale',
+  };
+}
+
 /**
  * The reset fields of the endpoint's strategy (fieldmanager.NewDefaultFieldManager's
  * resetFields): status on a main resource with `/status`, spec on `/status`; none elsewhere.

@@ -5,6 +5,9 @@
 // know is treated as untagged, where upstream fails with `unable to find api field in struct …`
 // (its original comes from a typed object, which has no unknown fields; ours may).
 
+import { builtInDefinitionName } from './openapi-definitions';
+import { PatchMetaFromOpenAPI } from './patch-meta-from-openapi';
+
 /** strategicpatch.PatchMeta: the patch strategies and merge key of one field. */
 export interface PatchMeta {
   patchStrategies: readonly string[];
@@ -136,18 +139,26 @@ export const coreV1StructTags: StructTags = {
 };
 
 /**
- * The schema of a built-in kind (core group, and apiextensions' CustomResourceDefinition, whose
- * types tag no field but ObjectMeta's); undefined for any other group, whose objects are custom
- * resources (Unstructured upstream: no struct tags, so no strategic merge patch).
+ * The schema of a built-in kind: the core group's from the struct tags above (and apiextensions'
+ * CustomResourceDefinition's, whose types tag no field but ObjectMeta's), every other built-in's
+ * from its OpenAPI definition (patch-meta-from-openapi.ts); undefined for a kind no definition
+ * names, a custom resource (Unstructured upstream: no struct tags, so no strategic merge patch).
  * A core kind without a table entry still knows ObjectMeta's tags.
  */
-export function patchMetaForKind(group: string, kind: string): LookupPatchMeta | undefined {
+export function patchMetaForKind(
+  group: string,
+  version: string,
+  kind: string,
+): LookupPatchMeta | undefined {
   if (group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition')
     return new PatchMetaFromStruct(
       { ...coreV1StructTags, [kind]: { metadata: ['struct', 'ObjectMeta'] } },
       kind,
     );
-  if (group !== '') return undefined;
+  if (group !== '') {
+    const definition = builtInDefinitionName(group, version, kind);
+    return definition ? PatchMetaFromOpenAPI.forDefinition(definition) : undefined;
+  }
   if (Object.prototype.hasOwnProperty.call(coreV1StructTags, kind))
     return new PatchMetaFromStruct(coreV1StructTags, kind);
   return new PatchMetaFromStruct(

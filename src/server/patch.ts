@@ -59,8 +59,10 @@ export interface PatchResource {
  * customresource_handler.go's for custom resources (no strategic merge patch: an Unstructured
  * object has no patch tags).
  */
-export function supportedPatchTypes(resource: Pick<PatchResource, 'group' | 'kind'>): string[] {
-  return patchMetaForKind(resource.group, resource.kind)
+export function supportedPatchTypes(
+  resource: Pick<PatchResource, 'group' | 'version' | 'kind'>,
+): string[] {
+  return patchMetaForKind(resource.group, resource.version, resource.kind)
     ? [
         PatchType.JSONPatch,
         PatchType.MergePatch,
@@ -105,7 +107,7 @@ export function patchTypeOf(contentType: string): string {
  */
 export function checkPatchContentType(
   contentType: string,
-  resource: Pick<PatchResource, 'group' | 'kind'>,
+  resource: Pick<PatchResource, 'group' | 'version' | 'kind'>,
 ): StatusError | undefined {
   const supported = supportedPatchTypes(resource);
   return supported.includes(patchTypeOf(contentType))
@@ -189,7 +191,7 @@ function applyStrategicMergePatchType(
   patchBytes: Uint8Array,
   resource: PatchResource,
 ): JsonValue {
-  const schema = patchMetaForKind(resource.group, resource.kind);
+  const schema = patchMetaForKind(resource.group, resource.version, resource.kind);
   // Unreachable through the handler (the content type is refused first), as upstream's
   // ErrUnsupportedStrategicMergePatchFormat is for Unstructured objects.
   if (!schema) throw newBadRequest('strategic merge patch format is not supported');
@@ -300,7 +302,7 @@ export function applyPatch(
 
   const name = current.metadata.name ?? '';
   checkNameAndNamespace(patched, name, current.metadata.namespace ?? '', resource);
-  if (patchMetaForKind(resource.group, resource.kind))
+  if (patchMetaForKind(resource.group, resource.version, resource.kind))
     omitEmptyObjectMeta(patched.metadata as JsonObject);
   const object = patched as unknown as KubeObject;
   try {

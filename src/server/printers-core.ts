@@ -305,8 +305,8 @@ export function printEvent(event: Json, now: number): TableRow[] {
 }
 
 /**
- * printEvent for an events.k8s.io/v1 Event. Both groups share the events storage and nothing here
- * converts between them, so an Event stored through core/v1 (it has involvedObject) reads as one.
+ * printEvent for an events.k8s.io/v1 Event (event-conversion.ts has already converted one stored
+ * through core/v1; one that still has involvedObject reads as a core Event).
  */
 export function printEventsV1Event(event: Json, now: number): TableRow[] {
   const view = isSet(event.involvedObject) ? coreEventView(event) : eventsV1EventView(event);

@@ -345,3 +345,33 @@ export function printCronJob(cj: Json, now: number): TableRow[] {
     formatLabelSelector(jobSpec.selector),
   ]);
 }
+
+/**
+ * scaleColumnDefinitions: the table of an autoscaling/v1 Scale (a `/scale` GET), its Name column
+ * without the `name` format.
+ */
+export const scaleColumnDefinitions: readonly TableColumnDefinition[] = [
+  column('Name', 'string', nameColumnDefinition.description),
+  column(
+    'Desired',
+    'integer',
+    'replicas is the desired number of instances for the scaled object.',
+  ),
+  column(
+    'Available',
+    'integer',
+    'replicas is the actual number of observed instances of the scaled object.',
+  ),
+  ageColumn,
+];
+
+/** printScale: the Scale's name, spec.replicas, status.replicas and age. */
+export function printScale(scale: Json, now: number): TableRow[] {
+  const meta = obj(scale.metadata);
+  return row(scale, [
+    str(meta.name),
+    int(obj(scale.spec).replicas),
+    int(obj(scale.status).replicas),
+    translateTimestampSince(meta.creationTimestamp, now),
+  ]);
+}

@@ -32,6 +32,7 @@ import type { CustomResourceDefinition } from './crd';
 import { ListItemJSON } from './list-item-json';
 import type { ServedResource } from './served-resource';
 import type { RandomSource } from './object-meta';
+import { eventsV1StorageCodec } from './event-conversion';
 import { Store, type StoreResource } from './registry/store';
 
 export type ProfileName = '1.36' | '1.37';
@@ -115,6 +116,10 @@ export class ServedResources {
         resourcePrefix: `/${storage.prefix}`,
         cache: { requestWatchProgressSupported: o.requestWatchProgressSupported },
         newFunc,
+        // events.k8s.io/v1 Events are stored as core/v1 Events (one storage, two views).
+        ...(group === 'events.k8s.io' && resource === 'events'
+          ? { codec: eventsV1StorageCodec }
+          : {}),
         metrics: this.metrics,
         requests: this.requests,
         watcherIds: this.watcherIds,

@@ -20,7 +20,7 @@ import {
   type TableRow,
 } from './printers';
 import type { PrinterColumn, ServedResource } from './served-resource';
-import { builtInTableHandlers } from './table-handlers';
+import { builtInTableHandlers, scaleTableHandler, type TableHandler } from './table-handlers';
 
 /** metav1.Table before its TypeMeta is set (asTable sets it for the requested version). */
 export interface TableContent {
@@ -47,13 +47,22 @@ function itemsOf(object: KubeObject | KubeList): KubeObject[] {
   return isList(object) ? object.items : [object];
 }
 
+/** An autoscaling/v1 Scale (what the `/scale` subresource answers). */
+function isAutoscalingScale(object: KubeObject | KubeList): boolean {
+  return object.kind === 'Scale' && object.apiVersion === 'autoscaling/v1';
+}
+
 /** GenerateTable with a built-in's printer. */
 function printerTableConvertor(group: string, resource: string, goType: string): TableConvertor {
-  const handler = builtInTableHandlers.get(`${group}/${resource}`);
+  const resourceHandler = builtInTableHandlers.get(`${group}/${resource}`);
   // A built-in without a printer answers as a Store without a TableConvertor does.
-  if (handler === undefined) return defaultTableConvertor;
+  if (resourceHandler === undefined) return defaultTableConvertor;
   return {
     convertToTable(object, options, now) {
+      // GenerateTable picks the handler by the object's type: a `/scale` GET answers a Scale.
+      const handler: TableHandler | undefined = isAutoscalingScale(object)
+        ? scaleTableHandler
+        : resourceHandler;
       if (handler === undefined)
         throw new Error(`no table handler registered for this type ${goType}`);
       const rows: TableRow[] = [];

@@ -62,8 +62,10 @@ import {
   printJob,
   printReplicaSet,
   printReplicationController,
+  printScale,
   printStatefulSet,
   replicaSetColumnDefinitions,
+  scaleColumnDefinitions,
   replicationControllerColumnDefinitions,
   statefulSetColumnDefinitions,
 } from './printers-workloads';
@@ -144,3 +146,12 @@ export const builtInTableHandlers: ReadonlyMap<string, TableHandler> = new Map(
     { columnDefinitions, print },
   ]),
 );
+
+/**
+ * The handler of autoscaling.Scale (AddHandlers registers it by type, not by resource): what a
+ * `/scale` GET of deployments, replicasets, statefulsets or replicationcontrollers prints.
+ */
+export const scaleTableHandler: TableHandler = {
+  columnDefinitions: scaleColumnDefinitions,
+  print: printScale,
+};

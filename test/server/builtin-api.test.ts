@@ -11,6 +11,7 @@ import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { deletedLine, kubectl, requestsTo, type Kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
+import { projectRoot } from '../harness/paths';
 import {
   upstreamDiscovery,
   upstreamReviewDiscovery,
@@ -33,22 +34,7 @@ const verbsOf = (cell: string): string[] => cell.replace(/^\[|\]$/g, '').split(/
 /** From kubectl 1.32 the typed clients (`create secret generic`) send protobuf bodies. */
 const sendsProtobuf = (k: Kubectl): boolean => k.major === 1 && k.minor >= 32;
 
-const manifest = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: registry.k8s.io/pause:3.10
----
+const manifest = `${fs.readFileSync(path.join(projectRoot(), 'test', 'fixtures', 'deployment-web.yaml'), 'utf8')}---
 apiVersion: v1
 kind: Service
 metadata:

@@ -6,34 +6,14 @@
 // server's own record of its clients (what the Clients view draws). No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { recordClientNodeTest, suiteKubectls } from './harness/clients';
 import { kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
+import { projectRoot } from '../harness/paths';
 import { WidgetController } from './controller/widget-controller';
 
 const kubectls = suiteKubectls();
-
-const widgetCrd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources:
-      status: {}
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-`;
 
 describe('a client-node 1.4.0 controller (leader election, informer, /status, Events, owned ConfigMaps) against listwatch serve', function () {
   let serve: ServeProcess;
@@ -57,10 +37,10 @@ describe('a client-node 1.4.0 controller (leader election, informer, /status, Ev
 
   before(async () => {
     assert.ok(k, 'no kubectl on the machine (npm run test:setup installs them)');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'controller-crd-'));
-    fs.writeFileSync(path.join(dir, 'crd.yaml'), widgetCrd);
-    serve = await ServeProcess.start(['--crd', path.join(dir, 'crd.yaml')]);
-    fs.rmSync(dir, { recursive: true });
+    serve = await ServeProcess.start([
+      '--crd',
+      path.join(projectRoot(), 'test', 'fixtures', 'widget-crd.yaml'),
+    ]);
   });
   beforeEach(() => recordClientNodeTest());
   after(async () => {

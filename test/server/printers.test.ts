@@ -12,25 +12,9 @@ import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { kubectl, type Kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
+import { projectRoot } from '../harness/paths';
 
-const manifest = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: registry.k8s.io/pause:3.10
-      - name: sidecar
-        image: busybox
----
+const manifest = `${fs.readFileSync(path.join(projectRoot(), 'test', 'fixtures', 'deployment-web.yaml'), 'utf8')}---
 apiVersion: v1
 kind: Service
 metadata:

@@ -5,11 +5,11 @@
 // tests this in test/cmd/apply.sh against a real cluster.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { kubectl, type Kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
+import { projectRoot } from '../harness/paths';
 
 for (const k of suiteKubectls().filter((k) => k.minor === 35 || k.minor === 33)) describeKubectl(k);
 
@@ -43,36 +43,6 @@ are the ways you can resolve this warning:
 See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts
 `;
 
-// A CRD whose schema makes spec.items a map list keyed by name.
-const widgetCrd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              items:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [name]
-                items:
-                  type: object
-                  properties:
-                    name: {type: string}
-                    v: {type: string}
-`;
 const widget = (v: string): string =>
   `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  items:\n  - name: a\n    v: "${v}"\n`;
 
@@ -104,10 +74,10 @@ function describeKubectl(k: Kubectl): void {
     };
 
     before(async () => {
-      const crdDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ssa-crd-'));
-      fs.writeFileSync(path.join(crdDir, 'crd.yaml'), widgetCrd);
-      serve = await ServeProcess.start(['--crd', path.join(crdDir, 'crd.yaml')]);
-      fs.rmSync(crdDir, { recursive: true });
+      serve = await ServeProcess.start([
+        '--crd',
+        path.join(projectRoot(), 'test', 'fixtures', 'widget-crd.yaml'),
+      ]);
     });
     beforeEach(() => recordKubectlTest(k));
     after(async () => {

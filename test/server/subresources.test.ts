@@ -5,11 +5,11 @@
 // counterpart: upstream tests these in test/cmd (apps.sh, crd.sh) against a real cluster.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { kubectl, type Kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
+import { projectRoot } from '../harness/paths';
 
 const deployment = `apiVersion: apps/v1
 kind: Deployment
@@ -28,31 +28,6 @@ spec:
         image: registry.k8s.io/pause:3.10
 `;
 
-const widgetCrd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
-          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
-    subresources:
-      status: {}
-      scale:
-        specReplicasPath: .spec.replicas
-        statusReplicasPath: .status.replicas
-        labelSelectorPath: .status.selector
-`;
 const widget = `apiVersion: example.com/v1
 kind: Widget
 metadata:
@@ -85,10 +60,10 @@ function describeKubectl(k: Kubectl): void {
       ok(['get', kind, '-o', `jsonpath=${expr}`]);
 
     before(async () => {
-      const crdDir = fs.mkdtempSync(path.join(os.tmpdir(), 'subresources-crd-'));
-      fs.writeFileSync(path.join(crdDir, 'crd.yaml'), widgetCrd);
-      serve = await ServeProcess.start(['--crd', path.join(crdDir, 'crd.yaml')]);
-      fs.rmSync(crdDir, { recursive: true });
+      serve = await ServeProcess.start([
+        '--crd',
+        path.join(projectRoot(), 'test', 'fixtures', 'widget-crd.yaml'),
+      ]);
     });
     beforeEach(() => recordKubectlTest(k));
     after(async () => {

@@ -89,6 +89,8 @@ export interface EtcdStoreOptions {
   random?: SeededRandom;
   /** The resource's empty object (etcd3.New's newFunc): what watch BOOKMARK events carry. */
   newFunc?: () => KubeObject;
+  /** The storage codec's conversion (default: objects are stored as served). */
+  codec?: StorageCodec;
 }
 
 export interface ListResult {
@@ -119,6 +121,21 @@ export interface GuaranteedUpdateOptions {
   ignoreNotFound?: boolean;
   preconditions?: Preconditions;
 }
+
+/**
+ * The conversion half of etcd3.New's codec: a resource served in one version and stored in
+ * another (events.k8s.io/v1 Events stored as core/v1 Events, upstream's cohabiting resources)
+ * converts each object on its way into and out of etcd.
+ */
+export interface StorageCodec {
+  /** The served object as stored. */
+  encode(obj: KubeObject): KubeObject;
+  /** A stored object as served. */
+  decode(obj: KubeObject): KubeObject;
+}
+
+/** The identity codec: objects are stored as served. */
+export const identityCodec: StorageCodec = { encode: (o) => o, decode: (o) => o };
 
 /** A decoded etcd value: the object state a write loop works from. */
 interface ObjState {
@@ -189,6 +206,7 @@ export class EtcdStore {
   readonly eventSink: EventSink | undefined;
   readonly random: SeededRandom;
   readonly newFunc: () => KubeObject;
+  readonly codec: StorageCodec;
   private readonly enforceResourcePrefix: boolean;
   private readonly watcher: EtcdWatcher;
 
@@ -234,10 +252,12 @@ export class EtcdStore {
     this.eventSink = opts.eventSink;
     this.random = opts.random ?? new SeededRandom(1);
     this.newFunc = opts.newFunc ?? (() => ({ metadata: {} }));
+    this.codec = opts.codec ?? identityCodec;
     this.watcher = new EtcdWatcher({
       client: this.etcd,
       groupResource: this.groupResource,
       newFunc: this.newFunc,
+      codec: this.codec,
       versioner: this.versioner,
       getCurrentStorageRV: (ctx) => this.getCurrentResourceVersion(ctx),
       range: (operation, req, ctx) => this.range(operation, req, undefined, ctx),
@@ -770,7 +790,7 @@ export class EtcdStore {
     // Like Go's decoder: null is an empty object, and a missing metadata is the zero ObjectMeta.
     if (obj === null) obj = { metadata: {} };
     else if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
-    return obj;
+    return this.codec.decode(obj);
   }
 
   /**
@@ -856,7 +876,7 @@ export class EtcdStore {
       throw plainError('resourceVersion should not be set on objects to be created');
     }
     this.versioner.prepareObjectForStorage(copy);
-    const data = encodeStoredObject(copy);
+    const data = encodeStoredObject(this.codec.encode(copy));
     const resp = await this.optimisticPut('create', preparedKey, data, 0, false, ctx);
     if (!resp.succeeded) throw this.alreadyExists(preparedKey);
     return this.decode(data, resp.header.revision, preparedKey);
@@ -879,7 +899,7 @@ export class EtcdStore {
       const input = cloneObject(state.obj);
       const ret = cloneObject(tryUpdate(input, { resourceVersion: BigInt(state.rev) }));
       this.versioner.prepareObjectForStorage(ret);
-      const data = encodeStoredObject(ret);
+      const data = encodeStoredObject(this.codec.encode(ret));
       if (state.exists && data === state.data)
         return this.decode(state.data, state.rev, preparedKey);
       const resp = await this.optimisticPut('update', preparedKey, data, state.rev, true, ctx);
@@ -1085,6 +1105,7 @@ export class EtcdStore {
     }
     if (obj === null) obj = { metadata: {} };
     else if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+    obj = this.codec.decode(obj);
     this.versioner.updateObject(obj, BigInt(rev));
     return obj;
   }

@@ -24,6 +24,7 @@ import {
   type EventSink,
 } from '../inspect/events';
 import type { SeededRandom } from '../rand';
+import type { StorageCodec } from './store';
 import type { RequestContext } from '../request/request-context';
 import { newTooLargeResourceVersionError, type Status } from '../storage/errors';
 import type { GroupResource } from '../storage/group-resource';
@@ -144,6 +145,8 @@ export interface EtcdWatcherOptions {
   groupResource: GroupResource;
   /** The resource's empty object (etcd3.New's newFunc): what BOOKMARK events carry. */
   newFunc: () => KubeObject;
+  /** The store's codec conversion (stored object → served object). */
+  codec: StorageCodec;
   versioner: Versioner;
   /** store.GetCurrentResourceVersion (an etcd `get`, counted as a LIST). */
   getCurrentStorageRV: (ctx?: RequestContext) => Promise<bigint>;
@@ -180,6 +183,7 @@ export class EtcdWatcher {
   readonly client: KV;
   readonly groupResource: GroupResource;
   readonly newFunc: () => KubeObject;
+  readonly codec: StorageCodec;
   readonly versioner: Versioner;
   readonly getCurrentStorageRV: (ctx?: RequestContext) => Promise<bigint>;
   readonly range: EtcdWatcherOptions['range'];
@@ -197,6 +201,7 @@ export class EtcdWatcher {
     this.client = opts.client;
     this.groupResource = opts.groupResource;
     this.newFunc = opts.newFunc;
+    this.codec = opts.codec;
     this.versioner = opts.versioner;
     this.getCurrentStorageRV = opts.getCurrentStorageRV;
     this.range = opts.range;
@@ -688,6 +693,7 @@ class WatchChan implements StorageWatch {
     }
     if (obj === null) obj = { metadata: {} };
     else if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+    obj = this.watcher.codec.decode(obj);
     this.watcher.versioner.updateObject(obj, BigInt(rev));
     return obj;
   }

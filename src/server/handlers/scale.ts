@@ -3,15 +3,30 @@
 // (release-1.36), with k8s.io/apiserver's update.go and patch.go around them: `<resource>/scale`
 // answers an autoscaling/v1 Scale; a PUT or a PATCH (json, merge, strategic: applied to the
 // stored object's Scale) writes the Scale's replicas through the resource's own Store (its main
-// strategy) and answers the Scale of what was stored. Deliberate difference: no apply patch on
-// /scale (415), and no managedFields entry for the write.
+// strategy) and answers the Scale of what was stored, its managedFields entry recorded on the
+// object through ScaleHandler; an apply patch is applied to the Scale by the field manager.
 import type { KubeObject } from '../../engine';
 import { newBadRequest } from '../../engine/http-face';
 import { decodeBody } from '../json-body';
-import { applyPatch, checkPatchContentType, PatchType, patchTypeOf } from '../patch';
+import {
+  applyPatch,
+  checkPatchContentType,
+  decodeApplyPatch,
+  PatchType,
+  patchTypeOf,
+} from '../patch';
 import { isDryRun } from '../registry/dry-run';
 import { appsScalePaths, objectWithScale, scaleOf, type ScalePaths } from '../registry/scale';
-import { newUnsupportedMediaTypeError } from '../status';
+import { managerOrUserAgent, scaleFieldManagerScope } from '../field-manager';
+import { groupVersionOf } from '../served-resource';
+import {
+  makePath,
+  apply,
+  ScaleHandler,
+  update as updateManagedFields,
+  type JsonObject,
+  type ManagedFieldsEntry,
+} from '../structured-merge-diff';
 import { writeOptionsOf } from '../write-options';
 import { addWarning, writeOptionsBeforeDecode } from './create';
 import type { RequestScope } from './request-scope';
@@ -53,43 +68,112 @@ export async function updateScale(scope: RequestScope): Promise<void> {
     throw newBadRequest(
       `the name of the object (${objName}) does not match the name on the URL (${scope.info.name})`,
     );
-  await writeScale(scope, () => scale, isDryRun(options));
+  await writeScale(
+    scope,
+    updatedScale(scope, options.fieldManager, () => scale),
+    isDryRun(options),
+  );
 }
 
-/** PATCH of `/scale`: the patch applied to the stored object's Scale. */
+/**
+ * PATCH of `/scale`: the patch applied to the stored object's Scale, or (apply) the Scale applied
+ * by the field manager as the request's fieldManager.
+ */
 export async function patchScale(scope: RequestScope): Promise<void> {
   const contentType = scope.req.headers['content-type'] ?? '';
   const resource = { ...scaleKind, resource: scope.served.resource };
   const rejected = checkPatchContentType(contentType, resource);
   if (rejected) throw rejected;
-  if (patchTypeOf(contentType) === PatchType.ApplyYAML)
-    throw newUnsupportedMediaTypeError([
-      PatchType.JSONPatch,
-      PatchType.MergePatch,
-      PatchType.StrategicMergePatch,
-    ]);
   const body = await scope.body();
-  const options = writeOptionsOf(scope.query, 'PatchOptions', patchTypeOf(contentType));
+  const patchType = patchTypeOf(contentType);
+  const options = writeOptionsOf(scope.query, 'PatchOptions', patchType);
+  if (patchType === PatchType.ApplyYAML) {
+    const applied = decodeApplyPatch(body);
+    await writeScale(
+      scope,
+      (oldScale) =>
+        apply(
+          oldScale as unknown as JsonObject,
+          applied,
+          options.fieldManager ?? '',
+          options.force ?? false,
+          scaleFieldManagerScope(),
+          scope.served.store.now(),
+        ).object as unknown as KubeObject,
+      isDryRun(options),
+    );
+    return;
+  }
   await writeScale(
     scope,
-    (current) => applyPatch(contentType, current, body, resource).object,
+    updatedScale(
+      scope,
+      options.fieldManager,
+      (current) => applyPatch(contentType, current, body, resource).object,
+    ),
     isDryRun(options),
   );
 }
 
-// scaleUpdatedObjectInfo through the resource's Store: the stored object's Scale, the new Scale,
-// its replicas written into the object.
+/** The new Scale with the field manager's Update entry for the request's manager. */
+function updatedScale(
+  scope: RequestScope,
+  fieldManager: string | undefined,
+  newScale: (current: KubeObject) => KubeObject,
+): (oldScale: KubeObject) => KubeObject {
+  const manager = managerOrUserAgent(fieldManager, scope.req.headers['user-agent'] ?? '');
+  return (oldScale) =>
+    updateManagedFields(
+      oldScale as unknown as JsonObject,
+      newScale(oldScale) as unknown as JsonObject,
+      manager,
+      scaleFieldManagerScope(),
+      scope.served.store.now(),
+    ).object as unknown as KubeObject;
+}
+
+// scaleUpdatedObjectInfo through the resource's Store: the stored object's Scale with its
+// managedFields (ScaleHandler.ToSubresource), the new Scale with the request's field manager entry,
+// its replicas written into the object and its entries folded back (ToParent).
 async function writeScale(
   scope: RequestScope,
-  newScale: (current: KubeObject) => KubeObject,
+  newScale: (oldScale: KubeObject) => KubeObject,
   dryRun: boolean,
 ): Promise<void> {
   const { paths, apps } = pathsOf(scope);
+  const parentVersion = groupVersionOf(scope.served);
+  const mappings = new Map([[parentVersion, makePath(...fieldsOfPath(paths.specReplicasPath))]]);
   const { object } = await scope.served.store.update(
     scope.info.namespace,
     scope.info.name,
-    (existing) => objectWithScale(existing, newScale(scaleOf(existing, paths, apps)), paths),
+    (existing) => {
+      const handler = new ScaleHandler(managedFieldsOf(existing), parentVersion, mappings);
+      const oldScale = scaleOf(existing, paths, apps);
+      const entries = handler.toSubresource();
+      if (entries.length > 0) metaOf(oldScale).managedFields = entries;
+      const scale = newScale(oldScale);
+      const updated = objectWithScale(existing, scale, paths);
+      const parentEntries = handler.toParent(managedFieldsOf(scale));
+      if (parentEntries.length > 0) metaOf(updated).managedFields = parentEntries;
+      else delete metaOf(updated).managedFields;
+      return updated;
+    },
     { context: scope.context, dryRun, warn: (w) => addWarning(scope, w) },
   );
   writeResult(scope, 200, scaleOf(object, paths, apps));
+}
+
+/** An object's metadata as a plain record (managedFields is not among ObjectMeta's typed fields). */
+function metaOf(obj: KubeObject): Record<string, unknown> {
+  return obj.metadata as unknown as Record<string, unknown>;
+}
+
+function managedFieldsOf(obj: KubeObject): ManagedFieldsEntry[] {
+  const entries = metaOf(obj).managedFields;
+  return Array.isArray(entries) ? (entries as ManagedFieldsEntry[]) : [];
+}
+
+/** `.spec.replicas` → its field names. */
+function fieldsOfPath(path: string): string[] {
+  return path.replace(/^\./, '').split('.');
 }

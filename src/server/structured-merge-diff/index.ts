@@ -24,6 +24,7 @@ export {
   TypeConverter,
   type OpenAPISchema,
 } from './schema-from-openapi';
+export { ScaleHandler, type ResourcePathMappings } from './field-manager/scale-handler';
 export { FieldSet } from './set';
 export { makePath, pathString, type Path, type PathElement } from './path-element';
 export { setFromFieldsV1, setToFieldsV1, setToJSON } from './fields-v1';

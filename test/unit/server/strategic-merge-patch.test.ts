@@ -1130,7 +1130,7 @@ describe('strategic-merge-patch with the core/v1 patch tags', () => {
   ];
   for (const [description, patch, pick, expected] of cases) {
     it(description, () => {
-      const schema = patchMetaForKind('', 'Pod');
+      const schema = patchMetaForKind('', 'v1', 'Pod');
       assert.ok(schema);
       assert.deepStrictEqual(pick(strategicMergeMapPatch(pod(), patch, schema)), expected);
     });
@@ -1186,7 +1186,7 @@ describe('strategic-merge-patch with the core/v1 patch tags', () => {
   ];
   for (const [description, patch, message] of errors) {
     it(`${description}: ${message}`, () => {
-      const schema = patchMetaForKind('', 'Pod');
+      const schema = patchMetaForKind('', 'v1', 'Pod');
       assert.ok(schema);
       assert.throws(
         () => strategicMergeMapPatch(pod(), patch, schema),
@@ -1204,6 +1204,38 @@ describe('strategic-merge-patch with the core/v1 patch tags', () => {
   });
 
   it('custom resources have no patch tags', () => {
-    assert.strictEqual(patchMetaForKind('example.com', 'Widget'), undefined);
+    assert.strictEqual(patchMetaForKind('example.com', 'v1', 'Widget'), undefined);
+  });
+
+  it("an apps/v1 Deployment's containers merge by name, from its OpenAPI definition's tags", () => {
+    const schema = patchMetaForKind('apps', 'v1', 'Deployment');
+    assert.ok(schema);
+    const deployment = {
+      spec: {
+        replicas: 1,
+        template: {
+          spec: {
+            containers: [
+              { name: 'web', image: 'a' },
+              { name: 's', image: 'b' },
+            ],
+          },
+        },
+      },
+    };
+    const patch = { spec: { template: { spec: { containers: [{ name: 'web', image: 'c' }] } } } };
+    assert.deepStrictEqual(strategicMergeMapPatch(deployment, patch, schema), {
+      spec: {
+        replicas: 1,
+        template: {
+          spec: {
+            containers: [
+              { name: 'web', image: 'c' },
+              { name: 's', image: 'b' },
+            ],
+          },
+        },
+      },
+    });
   });
 });
