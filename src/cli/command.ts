@@ -1,4 +1,5 @@
 // The `listwatch` CLI's subcommand contract: each subcommand is one entry in main.ts's table.
+import { visibleText } from '../format/visible-text';
 
 /** Where a subcommand reads and writes; main.ts binds it to the process, tests may bind it to buffers. */
 export interface CliIo {
@@ -35,3 +36,22 @@ export class UsageError extends Error {
 export const exitOk = 0;
 export const exitInvalid = 1;
 export const exitUsage = 2;
+
+/**
+ * Runs one subcommand: a UsageError becomes its message and the usage hint on stderr, exit 2.
+ * Each CLI chunk (esbuild.js lazyCliChunks) runs its commands through its own copy of this, so
+ * the UsageError a command throws is the one this copy catches.
+ */
+export async function runCommand(command: CliCommand, argv: string[], io: CliIo): Promise<number> {
+  try {
+    return await command.run(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      // The message may quote what was rejected (an argument, a trace line): never raw control characters.
+      io.err(`listwatch ${command.name}: ${visibleText(e.message)}\n`);
+      io.err(`Run 'listwatch ${command.name} --help' for usage.\n`);
+      return exitUsage;
+    }
+    throw e;
+  }
+}

@@ -19,7 +19,7 @@ import {
 import * as fs from 'node:fs';
 import type { ProfileName } from '../server/served-resources';
 import { parseArgs } from './args';
-import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
+import { type CliCommand, type CliIo, UsageError, exitOk, runCommand } from './command';
 
 const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed pods=N,configmaps=N]
                        [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH]
@@ -315,3 +315,8 @@ export const serveCommand: CliCommand = {
     return exitOk;
   },
 };
+
+/** `listwatch serve ARGS`: the entry of the CLI's serve chunk (dist/cli-serve.js, see listwatch.ts). */
+export function runServeCommand(argv: string[], io: CliIo): Promise<number> {
+  return runCommand(serveCommand, argv, io);
+}

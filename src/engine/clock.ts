@@ -303,32 +303,57 @@ export class RealClock implements Clock {
 
   /** Runs fn after delayMs; a delay past maxTimerDelayMs is armed in steps of at most that. */
   afterFunc(delayMs: number, fn: () => void): Timer {
-    const timers = this.timers;
-    let done = false;
-    let left = Math.max(0, delayMs);
-    let handle: unknown;
-    const arm = (): void => {
-      const step = Math.min(left, maxTimerDelayMs);
-      left -= step;
-      handle = timers.setTimeout(() => {
-        if (done) return;
-        if (left > 0) return arm();
-        done = true;
-        fn();
-      }, step);
-    };
-    arm();
-    return {
-      stop: () => {
-        if (done) return false;
-        done = true;
-        timers.clearTimeout(handle);
-        return true;
-      },
-    };
+    return new RealTimer(this.timers, delayMs, fn);
+  }
+
+  /** afterFunc calling target.onTimer(), without a closure of its own. */
+  afterCall(delayMs: number, target: TimerTarget): Timer {
+    return new RealTimer(this.timers, delayMs, target);
   }
 
   sleep(delayMs: number): Promise<void> {
     return new Promise((resolve) => this.afterFunc(delayMs, resolve));
+  }
+}
+
+/**
+ * RealClock's timer: one object that is the Timer, arms the host timer with one closure and re-arms
+ * it in steps of at most maxTimerDelayMs (an idle watch holds one; three closures and a context
+ * each, as before, added up).
+ */
+class RealTimer implements Timer {
+  private done = false;
+  private left: number;
+  private handle: unknown;
+
+  constructor(
+    private readonly timers: HostTimers,
+    delayMs: number,
+    private readonly fn: (() => void) | TimerTarget,
+  ) {
+    this.left = Math.max(0, delayMs);
+    this.arm();
+  }
+
+  private arm(): void {
+    const step = Math.min(this.left, maxTimerDelayMs);
+    this.left -= step;
+    this.handle = this.timers.setTimeout(() => this.fire(), step);
+  }
+
+  private fire(): void {
+    if (this.done) return;
+    if (this.left > 0) return this.arm();
+    this.done = true;
+    const fn = this.fn;
+    if (typeof fn === 'function') fn();
+    else fn.onTimer();
+  }
+
+  stop(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    this.timers.clearTimeout(this.handle);
+    return true;
   }
 }

@@ -469,7 +469,8 @@ export class ApiServer {
         const refused = serving >= limits.maxConnections;
         if (!refused) serving++;
         sockets.add(socket);
-        socket.once('close', () => {
+        // 'on', not 'once': 'close' comes once, and once's wrapper is three objects per connection.
+        socket.on('close', () => {
           sockets.delete(socket);
           if (!refused) serving--;
         });
@@ -579,7 +580,12 @@ function dispatchConnection(
     servers[first[0] === 0x16 ? 1 : 0].emit('connection', socket);
     process.nextTick(() => socket.resume());
   });
-  socket.on('error', () => socket.destroy());
+  socket.on('error', destroySocket);
+}
+
+/** A socket's 'error' listener: one function for every connection, not a closure each. */
+function destroySocket(this: Socket): void {
+  this.destroy();
 }
 
 /**
@@ -642,7 +648,7 @@ function rememberConnectedClient(
   // A User-Agent on a connection is one client (a new User-Agent on it another).
   state.connectionsSeen++;
   if (before === undefined) {
-    socket.once('close', () => {
+    socket.on('close', () => {
       clients.delete(socket);
       for (const listener of state.connectionsChanged) listener();
     });
@@ -762,8 +768,7 @@ async function serve(
     at: resources.clock.now(),
     groupResource: { group: served.group, resource: served.resource },
   });
-  if (info.verb === 'watch')
-    res.once('close', () => state.debugState.watchEnded(context.requestId));
+  if (info.verb === 'watch') res.on('close', () => state.debugState.watchEnded(context.requestId));
   if (info.verb === 'list')
     onResponseEnd(res, () =>
       state.debugState.responseEnded(context.requestId, resources.clock.now(), auditStatusOf(res)),

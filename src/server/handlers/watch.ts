@@ -115,9 +115,17 @@ export function writtenResourceVersion(event: WatchEvent): number {
 
 const utf8 = new TextEncoder();
 
+/** jsonCodecIdentifier's strings, one per group-version: every watch of it shares one. */
+const jsonCodecIdentifiers = new Map<string, string>();
+
 /** The JSON stream encoder's identifier for a group-version (versioning codec over json). */
 function jsonCodecIdentifier(groupVersion: string): string {
-  return versioningCodecIdentifier(groupVersion, jsonSerializerIdentifier);
+  let id = jsonCodecIdentifiers.get(groupVersion);
+  if (id === undefined) {
+    id = versioningCodecIdentifier(groupVersion, jsonSerializerIdentifier);
+    jsonCodecIdentifiers.set(groupVersion, id);
+  }
+  return id;
 }
 
 /**
@@ -129,7 +137,8 @@ export class WatchEventEncoder {
   private readonly encoderIdentifier: string;
   private readonly tableOptions: TableOptions | undefined;
   private embeddedIdentifier = '';
-  private readonly identifiers = new Map<WatchEventType, string>();
+  /** Made at the first event (an idle watch holds none). */
+  private identifiers: Map<WatchEventType, string> | undefined = undefined;
   private identifiedFor = '';
 
   constructor(
@@ -169,9 +178,9 @@ export class WatchEventEncoder {
   /** watchEncoder.identifier: per event type, reset when the embedded identifier changes. */
   private identifier(type: WatchEventType): string {
     const embedded = this.embeddedEncoderIdentifier();
-    if (embedded !== this.identifiedFor) {
+    if (embedded !== this.identifiedFor || this.identifiers === undefined) {
       this.identifiedFor = embedded;
-      this.identifiers.clear();
+      this.identifiers = new Map();
     }
     let id = this.identifiers.get(type);
     if (id === undefined) {
