@@ -3,13 +3,7 @@
 // metadata and a non-empty schedule are checked (no cron parsing, no job template rules).
 import { FieldPath, required, type FieldError } from '../../engine/http-face';
 import type { KubeObject } from '../../engine';
-import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
-import {
-  bumpGenerationOnSpecChange,
-  fixedKind,
-  strategyDefaults,
-  type ObjectStrategy,
-} from './strategy';
+import { specStrategy } from './spec-strategy';
 
 type Loose = Record<string, unknown>;
 
@@ -21,21 +15,8 @@ function validateCronJobSpec(obj: KubeObject): FieldError[] {
 }
 
 /** cronjob.Strategy. */
-export const cronJobStrategy: ObjectStrategy = {
-  ...strategyDefaults,
-  groupKind: fixedKind('batch', 'CronJob'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
-  prepareForCreate(obj) {
-    obj.metadata.generation = 1;
-  },
-  prepareForUpdate(obj, old) {
-    bumpGenerationOnSpecChange(obj, old);
-  },
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateCronJobSpec(obj),
-  ],
-  validateUpdate: (obj) => validateCronJobSpec(obj),
-  resetFields: () => ({}),
-};
+export const cronJobStrategy = specStrategy({
+  group: 'batch',
+  kind: 'CronJob',
+  validateSpec: validateCronJobSpec,
+});

@@ -11,8 +11,8 @@ import {
   validateSelectorAndTemplate,
   validateSelectorImmutable,
 } from '../apps-validation';
-import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
-import { deepEqual, fixedKind, strategyDefaults, type ObjectStrategy } from './strategy';
+import { deepEqual } from './strategy';
+import { specStrategy } from './spec-strategy';
 
 type Loose = Record<string, unknown>;
 
@@ -48,13 +48,10 @@ function validateDaemonSetSpec(obj: KubeObject): FieldError[] {
 }
 
 /** daemonset.Strategy. */
-export const daemonSetStrategy: ObjectStrategy = {
-  ...strategyDefaults,
-  groupKind: fixedKind('apps', 'DaemonSet'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
+export const daemonSetStrategy = specStrategy({
+  group: 'apps',
+  kind: 'DaemonSet',
   prepareForCreate(obj) {
-    obj.metadata.generation = 1;
     if (templateGeneration(obj) < 1) setTemplateGeneration(obj, 1);
   },
   prepareForUpdate(obj, old) {
@@ -68,13 +65,7 @@ export const daemonSetStrategy: ObjectStrategy = {
     if (!deepEqual(specOf(obj), specOf(old)))
       obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
   },
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateDaemonSetSpec(obj),
-  ],
-  validateUpdate: (obj, old) => [
-    ...validateDaemonSetSpec(obj),
-    ...validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
-  ],
-  resetFields: () => ({}),
-};
+  validateSpec: validateDaemonSetSpec,
+  validateUpdate: (obj, old) =>
+    validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
+});

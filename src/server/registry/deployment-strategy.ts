@@ -9,13 +9,7 @@ import {
   validateSelectorAndTemplate,
   validateSelectorImmutable,
 } from '../apps-validation';
-import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
-import {
-  bumpGenerationOnSpecChange,
-  fixedKind,
-  strategyDefaults,
-  type ObjectStrategy,
-} from './strategy';
+import { specStrategy } from './spec-strategy';
 import type { KubeObject } from '../../engine';
 
 type Loose = Record<string, unknown>;
@@ -54,24 +48,11 @@ function validateDeploymentSpec(obj: KubeObject): FieldError[] {
 }
 
 /** deployment.Strategy. */
-export const deploymentStrategy: ObjectStrategy = {
-  ...strategyDefaults,
-  groupKind: fixedKind('apps', 'Deployment'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
-  prepareForCreate(obj) {
-    obj.metadata.generation = 1;
-  },
-  prepareForUpdate(obj, old) {
-    bumpGenerationOnSpecChange(obj, old, true);
-  },
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateDeploymentSpec(obj),
-  ],
-  validateUpdate: (obj, old) => [
-    ...validateDeploymentSpec(obj),
-    ...validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
-  ],
-  resetFields: () => ({}),
-};
+export const deploymentStrategy = specStrategy({
+  group: 'apps',
+  kind: 'Deployment',
+  annotationsBumpGeneration: true,
+  validateSpec: validateDeploymentSpec,
+  validateUpdate: (obj, old) =>
+    validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
+});

@@ -15,13 +15,7 @@ import {
 import { labels as labelSelectors } from '../../engine';
 import { invalid } from '../../engine/http-face';
 import { labelSelectorString } from '../label-selector-string';
-import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
-import {
-  bumpGenerationOnSpecChange,
-  fixedKind,
-  strategyDefaults,
-  type ObjectStrategy,
-} from './strategy';
+import { specStrategy } from './spec-strategy';
 
 type Loose = Record<string, unknown>;
 
@@ -96,26 +90,14 @@ function validateJobSpec(obj: KubeObject): FieldError[] {
 }
 
 /** job.Strategy. */
-export const jobStrategy: ObjectStrategy = {
-  ...strategyDefaults,
-  groupKind: fixedKind('batch', 'Job'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
+export const jobStrategy = specStrategy({
+  group: 'batch',
+  kind: 'Job',
   prepareForCreate(obj) {
-    obj.metadata.generation = 1;
     const manualSelector = objectOf((obj as unknown as Loose).spec)?.manualSelector;
     if (manualSelector !== true) generateSelector(obj);
   },
-  prepareForUpdate(obj, old) {
-    bumpGenerationOnSpecChange(obj, old);
-  },
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateJobSpec(obj),
-  ],
-  validateUpdate: (obj, old) => [
-    ...validateJobSpec(obj),
-    ...validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
-  ],
-  resetFields: () => ({}),
-};
+  validateSpec: validateJobSpec,
+  validateUpdate: (obj, old) =>
+    validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
+});

@@ -9,13 +9,7 @@ import {
   validateSelectorAndTemplate,
   validateSelectorImmutable,
 } from '../apps-validation';
-import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
-import {
-  bumpGenerationOnSpecChange,
-  fixedKind,
-  strategyDefaults,
-  type ObjectStrategy,
-} from './strategy';
+import { specStrategy } from './spec-strategy';
 
 type Loose = Record<string, unknown>;
 
@@ -34,24 +28,10 @@ function validateReplicaSetSpec(obj: KubeObject): FieldError[] {
 }
 
 /** replicaset.Strategy. */
-export const replicaSetStrategy: ObjectStrategy = {
-  ...strategyDefaults,
-  groupKind: fixedKind('apps', 'ReplicaSet'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
-  prepareForCreate(obj) {
-    obj.metadata.generation = 1;
-  },
-  prepareForUpdate(obj, old) {
-    bumpGenerationOnSpecChange(obj, old);
-  },
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateReplicaSetSpec(obj),
-  ],
-  validateUpdate: (obj, old) => [
-    ...validateReplicaSetSpec(obj),
-    ...validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
-  ],
-  resetFields: () => ({}),
-};
+export const replicaSetStrategy = specStrategy({
+  group: 'apps',
+  kind: 'ReplicaSet',
+  validateSpec: validateReplicaSetSpec,
+  validateUpdate: (obj, old) =>
+    validateSelectorImmutable(obj as unknown as Loose, old as unknown as Loose),
+});

@@ -5,14 +5,8 @@
 import type { KubeObject } from '../../engine';
 import { FieldPath, forbidden, invalid, required, type FieldError } from '../../engine/http-face';
 import { validateNonnegativeField, validateSelectorAndTemplate } from '../apps-validation';
-import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
-import {
-  bumpGenerationOnSpecChange,
-  deepEqual,
-  fixedKind,
-  strategyDefaults,
-  type ObjectStrategy,
-} from './strategy';
+import { deepEqual } from './strategy';
+import { specStrategy } from './spec-strategy';
 
 type Loose = Record<string, unknown>;
 
@@ -64,24 +58,9 @@ function validateStatefulSetUpdate(obj: KubeObject, old: KubeObject): FieldError
 }
 
 /** statefulset.Strategy. */
-export const statefulSetStrategy: ObjectStrategy = {
-  ...strategyDefaults,
-  groupKind: fixedKind('apps', 'StatefulSet'),
-  namespaceScoped: true,
-  allowUnconditionalUpdate: true,
-  prepareForCreate(obj) {
-    obj.metadata.generation = 1;
-  },
-  prepareForUpdate(obj, old) {
-    bumpGenerationOnSpecChange(obj, old);
-  },
-  validate: (obj) => [
-    ...validateObjectMetaAccessor(obj.metadata, true, nameIsDNSSubdomain),
-    ...validateStatefulSetSpec(obj),
-  ],
-  validateUpdate: (obj, old) => [
-    ...validateStatefulSetSpec(obj),
-    ...validateStatefulSetUpdate(obj, old),
-  ],
-  resetFields: () => ({}),
-};
+export const statefulSetStrategy = specStrategy({
+  group: 'apps',
+  kind: 'StatefulSet',
+  validateSpec: validateStatefulSetSpec,
+  validateUpdate: validateStatefulSetUpdate,
+});
