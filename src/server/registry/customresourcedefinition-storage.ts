@@ -3,7 +3,7 @@
 // customresourcecleanup finalizer, a Terminating condition) and answers it; the CRD controller
 // (customresourcedefinition-controller.ts) then deletes its custom objects and removes the
 // finalizer through /status, whose update deletes the CRD. A later delete is Store.Delete.
-import { newConflict } from '../../engine/http-face';
+import { deletePreconditions } from './delete-preconditions';
 import type { DeleteOptions } from '../delete-options';
 import { formatTime } from '../object-meta';
 import type { ServedResource } from '../served-resource';
@@ -23,33 +23,10 @@ export async function customResourceDefinitionDelete(
 ): Promise<DeleteResult> {
   const crd = await storage.get();
   const meta = crd.metadata ?? {};
-  const name = meta.name ?? '';
-  const uid = meta.uid ?? '';
   const gr = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
-  const p = (options.preconditions ??= {});
-  if (p.uid === undefined || p.uid === null) p.uid = uid;
-  else if (p.uid !== uid)
-    throw newConflict(
-      gr,
-      name,
-      new Error(`precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${uid}`),
-    );
-  if (
-    p.resourceVersion !== undefined &&
-    p.resourceVersion !== null &&
-    p.resourceVersion !== meta.resourceVersion
-  )
-    throw newConflict(
-      gr,
-      name,
-      new Error(
-        `precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
-      ),
-    );
+  const preconditions = deletePreconditions(gr, meta, options, 'precondition');
   // Upon first request to delete, add the finalizer and then delegate.
   if (!meta.deletionTimestamp) {
-    const preconditions: { uid?: string; resourceVersion?: string } = { uid: p.uid };
-    if (typeof p.resourceVersion === 'string') preconditions.resourceVersion = p.resourceVersion;
     const out = await storage.guaranteedUpdate((existing) => {
       const m = existing.metadata as unknown as Loose;
       if (!m.deletionTimestamp) m.deletionTimestamp = formatTime(now());

@@ -5,7 +5,7 @@
 // through the finalize subresource, whose update deletes it (ShouldDeleteNamespaceDuringUpdate).
 // A later delete answers the namespace while spec.finalizers remain, else is Store.Delete.
 import type { KubeObject } from '../../engine';
-import { newConflict } from '../../engine/http-face';
+import { deletePreconditions } from './delete-preconditions';
 import { propagationForeground, propagationOrphan, type DeleteOptions } from '../delete-options';
 import { isDryRun } from './dry-run';
 import { admitNamespaceDelete } from '../namespace-lifecycle';
@@ -53,32 +53,9 @@ export async function namespaceDelete(
 ): Promise<DeleteResult> {
   const ns = await storage.get();
   const meta = ns.metadata ?? {};
-  const name = meta.name ?? '';
-  const uid = meta.uid ?? '';
   const gr = { group: '', resource: 'namespaces' };
-  const p = (options.preconditions ??= {});
-  if (p.uid === undefined || p.uid === null) p.uid = uid;
-  else if (p.uid !== uid)
-    throw newConflict(
-      gr,
-      name,
-      new Error(`Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${uid}`),
-    );
-  if (
-    p.resourceVersion !== undefined &&
-    p.resourceVersion !== null &&
-    p.resourceVersion !== meta.resourceVersion
-  )
-    throw newConflict(
-      gr,
-      name,
-      new Error(
-        `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
-      ),
-    );
+  const preconditions = deletePreconditions(gr, meta, options, 'Precondition');
   if (!meta.deletionTimestamp) {
-    const preconditions: { uid?: string; resourceVersion?: string } = { uid: p.uid };
-    if (typeof p.resourceVersion === 'string') preconditions.resourceVersion = p.resourceVersion;
     const out = await storage.guaranteedUpdate((existing) => {
       admitNamespaceDelete(existing.metadata?.name ?? '');
       const m = existing.metadata as unknown as Loose;
@@ -110,6 +87,6 @@ export async function namespaceDelete(
   }
   // Prior to the final deletion, spec.finalizers must be empty.
   if (specFinalizers(ns).length !== 0) return { object: ns, deleted: false };
-  admitNamespaceDelete(name);
+  admitNamespaceDelete(meta.name ?? '');
   return storeDelete(served, { kind: served.kind }, storage, options, now, isDryRun(options));
 }
