@@ -6,6 +6,7 @@
 // watch, and the engine answers it as the real apiserver did.
 import * as assert from 'assert';
 import type { ImportedRequest } from '../../../src/run/imported-request';
+import { auditLogRequests } from './audit-log-requests';
 import { replayToModel } from '../../../src/replay/replay-import';
 import { replaySummaryText, type ReplayOptions } from '../../../src/replay/replay-options';
 import { replayPanel } from '../../../src/extension/panel/replay-panel';
@@ -14,32 +15,14 @@ import { replayCountText } from '../../../src/run/views/replay-count';
 const t0 = Date.UTC(2025, 2, 12, 10, 15, 0);
 const watcherUa = 'event-exporter/v1.0.0 (linux/amd64)';
 const writerUa = 'kubelet/v1.33.0 (linux/amd64)';
-let seq = 0;
-
-function req(verb: string, uri: string, atS: number, o: Partial<ImportedRequest> = {}) {
-  const id = `r-${++seq}`;
-  const r: ImportedRequest = {
-    id,
-    auditID: id,
-    sources: [{ file: 'audit.log', line: seq, format: 'audit' }],
-    verb,
-    requestURI: uri,
-    userAgent: watcherUa,
-    receivedAt: t0 + atS * 1000,
-    completedAt: t0 + atS * 1000 + 40,
-    startInFile: true,
-    endInFile: true,
-    code: 200,
-    ...o,
-  };
-  return r;
-}
+const log = auditLogRequests({ t0, userAgent: watcherUa, idPrefix: 'r' });
+const req = log.req.bind(log);
 
 const etcdExpired = 'The resourceVersion for the provided watch is too old.';
 
 /** An events LIST at rv 900, `writes` events created, then a WATCH from 900 the log shows expired. */
 function story(writes: number, expired: Partial<ImportedRequest>): ImportedRequest[] {
-  seq = 0;
+  log.restart();
   const out = [
     req('list', '/api/v1/namespaces/default/events?limit=500', 0, {
       response: { items: 2, resourceVersion: '900' },

@@ -8,6 +8,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { ImportedRequest } from '../../../src/run/imported-request';
+import { auditLogRequests } from './audit-log-requests';
 import { importFiles } from '../../../src/import/import-files';
 import { replayToModel } from '../../../src/replay/replay-import';
 import { replaySummaryText, type ReplayOptions } from '../../../src/replay/replay-options';
@@ -17,30 +18,12 @@ import { replayCountText } from '../../../src/run/views/replay-count';
 const t0 = Date.UTC(2025, 2, 12, 10, 15, 0);
 const controller = 'my-controller/v0.1.0 (linux/amd64)';
 const writer = 'deployer/v1.0.0 (linux/amd64)';
-let seq = 0;
-
-function req(verb: string, uri: string, atS: number, o: Partial<ImportedRequest> = {}) {
-  const id = `audit-${++seq}`;
-  const r: ImportedRequest = {
-    id,
-    auditID: id,
-    sources: [{ file: 'audit.log', line: seq, format: 'audit' }],
-    verb,
-    requestURI: uri,
-    userAgent: controller,
-    receivedAt: t0 + atS * 1000,
-    completedAt: t0 + atS * 1000 + 40,
-    startInFile: true,
-    endInFile: true,
-    code: 200,
-    ...o,
-  };
-  return r;
-}
+const log = auditLogRequests({ t0, userAgent: controller });
+const req = log.req.bind(log);
 
 /** A LIST at 48100, `writes` updates, a WATCH from 48100 at 2 s, its 410 at `endS`. */
 function story(writes: number, endS: number): ImportedRequest[] {
-  seq = 0;
+  log.restart();
   const out = [
     req('list', '/api/v1/namespaces/default/pods?limit=500', 0, {
       response: { items: 3, resourceVersion: '48100' },

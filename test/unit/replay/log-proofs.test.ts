@@ -7,30 +7,18 @@ import * as os from 'os';
 import * as path from 'path';
 import { importFiles } from '../../../src/import/import-files';
 import type { ImportedRequest } from '../../../src/run/imported-request';
+import { auditLogRequests } from './audit-log-requests';
 import { replayToModel } from '../../../src/replay/replay-import';
 import type { ReplayOptions } from '../../../src/replay/replay-options';
 
 const t0 = Date.UTC(2026, 11, 7, 11, 51, 31);
-let seq = 0;
-
-function req(verb: string, uri: string, atMs: number, o: Partial<ImportedRequest> = {}) {
-  const id = `audit-${++seq}`;
-  const r: ImportedRequest = {
-    id,
-    auditID: id,
-    sources: [{ file: 'audit.log', line: seq, format: 'audit' }],
-    verb,
-    requestURI: uri,
-    userAgent: 'kubectl/v1.35.2 (linux/amd64) kubernetes/fdc9d74',
-    receivedAt: t0 + atMs,
-    completedAt: t0 + atMs + 3,
-    startInFile: true,
-    endInFile: true,
-    code: 200,
-    ...o,
-  };
-  return r;
-}
+const log = auditLogRequests({
+  t0,
+  userAgent: 'kubectl/v1.35.2 (linux/amd64) kubernetes/fdc9d74',
+  unitMs: 1,
+  tookMs: 3,
+});
+const req = log.req.bind(log);
 
 /** A continue token at the real cluster's RV 40 from a key. */
 function token(start: string): string {

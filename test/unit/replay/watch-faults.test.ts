@@ -10,6 +10,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import { compareRuns } from '../../../src/run/compare-runs';
 import type { ImportedRequest } from '../../../src/run/imported-request';
+import { auditLogRequests } from './audit-log-requests';
 import { importFiles } from '../../../src/import/import-files';
 import { replayToModel } from '../../../src/replay/replay-import';
 import { replaySummaryText, type ReplayOptions } from '../../../src/replay/replay-options';
@@ -19,27 +20,8 @@ import { replayCountText } from '../../../src/run/views/replay-count';
 const t0 = Date.UTC(2025, 2, 12, 10, 15, 0);
 const controller = 'my-controller/v0.1.0 (linux/amd64)';
 const writer = 'deployer/v1.0.0 (linux/amd64)';
-let seq = 0;
-
-/** An imported request as an audit importer makes it (Metadata level unless `o` adds more). */
-function req(verb: string, uri: string, atS: number, o: Partial<ImportedRequest> = {}) {
-  const id = `audit-${++seq}`;
-  const r: ImportedRequest = {
-    id,
-    auditID: id,
-    sources: [{ file: 'audit.log', line: seq, format: 'audit' }],
-    verb,
-    requestURI: uri,
-    userAgent: controller,
-    receivedAt: t0 + atS * 1000,
-    completedAt: t0 + atS * 1000 + 40,
-    startInFile: true,
-    endInFile: true,
-    code: 200,
-    ...o,
-  };
-  return r;
-}
+const log = auditLogRequests({ t0, userAgent: controller });
+const req = log.req.bind(log);
 
 const expired = {
   code: 410,
@@ -48,7 +30,7 @@ const expired = {
 
 /** A reflector's LIST at rv 48100, `writes` pod updates by another client, its WATCH from 48100 answered 410. */
 function story(writes: number): ImportedRequest[] {
-  seq = 0;
+  log.restart();
   const out = [
     req('list', '/api/v1/namespaces/default/pods?limit=500', 0, {
       response: { items: 3, resourceVersion: '48100' },
