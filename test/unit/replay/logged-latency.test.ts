@@ -95,6 +95,7 @@ describe("a LIST's logged latency beside the replay's", () => {
       const row = replayPanel(model)?.rows[0];
       assert.ok(row, 'a Replay row');
       assert.deepStrictEqual(row.disagrees, [], 'status and items agree');
+      assert.match(row.engine, /served by cache$/, 'the replay answered from the cache');
       if (c.row) assert.match(row.latencyNotReproduced ?? '(plain agrees)', c.row);
       else assert.strictEqual(row.latencyNotReproduced, undefined);
       // The same count on every face: the run model's and the replay's own summary.
