@@ -110,7 +110,7 @@ function loggedLatency(r: ImportedRequest): { ms: number; whose: string } | unde
   const server = r.sources.every((s) => s.format === 'httplog');
   return {
     ms: r.latencyMs,
-    whose: server ? "the apiserver's httplog's" : 'as its client logged it',
+    whose: server ? "as the apiserver's httplog logged it" : 'as its client logged it',
   };
 }
 

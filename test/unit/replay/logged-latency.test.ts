@@ -33,10 +33,14 @@ function auditList(uri: string, latencyMs: number): ImportedRequest {
 }
 
 /** A LIST as a client-go -v=6 line tells it (`GET … 200 OK in 3007 milliseconds`). */
-function clientGoList(uri: string, latencyMs: number): ImportedRequest {
+function clientGoList(
+  uri: string,
+  latencyMs: number,
+  format: 'client-go' | 'httplog' = 'client-go',
+): ImportedRequest {
   return {
     id: 'client-go.log:4',
-    sources: [{ file: 'client-go.log', line: 4, format: 'client-go' }],
+    sources: [{ file: 'client-go.log', line: 4, format }],
     verb: 'list',
     method: 'GET',
     requestURI: uri,
@@ -71,6 +75,12 @@ describe("a LIST's logged latency beside the replay's", () => {
       request: clientGoList('/api/v1/pods?limit=500', 3007),
       row: /^agrees on status; the log's latency \(3,007 ms, as its client logged it\) is not reproduced: the engine answered in 0 ms\. An inference from that latency alone: the watch cache lagged/,
       count: /it does not reproduce the log's latency of 1 LIST \(3,007 ms\)$/,
+    },
+    {
+      name: "httplog: the apiserver's latency=3.007s on a consistent LIST",
+      request: clientGoList('/api/v1/pods', 3007, 'httplog'),
+      row: /^agrees on status; the log's latency \(3,007 ms, as the apiserver's httplog logged it\) is not reproduced: the engine answered in 0 ms\. An inference from that latency alone/,
+      count: /latency of 1 LIST \(3,007 ms\)$/,
     },
     {
       name: 'audit: an RV=0 LIST of 3,007 ms is no consistent read: no wait for the cache to infer',
