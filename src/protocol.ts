@@ -165,6 +165,12 @@ export interface ReplayRow {
    * log's 410 on the watch at …: the log holds no write …`): neither agreeing nor disagreeing.
    */
   notReproduced?: string;
+  /**
+   * The answer agrees but the log's latency is not reproduced, in words (`agrees on status and
+   * items; the log's latency (3,007 ms, …) is not reproduced: …`, with what it suggests said as
+   * an inference): an agreement, never a plain one.
+   */
+  latencyNotReproduced?: string;
   /** ListRecord.id of a LIST (the Lists tab's row). */
   listId?: string;
 }

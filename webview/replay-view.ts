@@ -91,7 +91,7 @@ export class ReplayView {
         title: 'Disagreement',
         width: '10em',
         description:
-          "What differs: status (e.g. 410 vs 200), items, continue (more pages or not), remainingItemCount (its value, or present vs absent), duration (the engine ended the watch earlier); 'not modelled': the log's 429 or 5xx, a fault or overload the replay does not model; 'not reproduced': an answer the replay could not re-create (hover for why)",
+          "What differs: status (e.g. 410 vs 200), items, continue (more pages or not), remainingItemCount (its value, or present vs absent), duration (the engine ended the watch earlier); 'not modelled': the log's 429 or 5xx, a fault or overload the replay does not model; 'not reproduced': an answer the replay could not re-create (hover for why); 'agrees, not its latency': the answer agrees but the log shows it took a time the replay did not (hover for what it suggests)",
         render: (r, c) => {
           // A log fault the replay does not model, or an answer it could not re-create, neither
           // agrees nor disagrees: said as that.
@@ -101,12 +101,14 @@ export class ReplayView {
               ? 'not reproduced'
               : r.notModelled
                 ? 'not modelled'
-                : 'agrees';
-          c.title = r.notReproduced ?? r.notModelled ?? c.textContent;
+                : r.latencyNotReproduced
+                  ? 'agrees, not its latency'
+                  : 'agrees';
+          c.title = r.notReproduced ?? r.notModelled ?? r.latencyNotReproduced ?? c.textContent;
           c.classList.toggle('replay-disagrees', r.disagrees.length > 0);
           c.classList.toggle(
             'replay-not-modelled',
-            !r.disagrees.length && !!(r.notModelled ?? r.notReproduced),
+            !r.disagrees.length && !!(r.notModelled ?? r.notReproduced ?? r.latencyNotReproduced),
           );
         },
         sortKey: (r) => (r.disagrees.length ? 0 : 1),

@@ -158,6 +158,9 @@ async function replayTo(
   }
 }
 
+/** LISTs whose latency the replay did not reproduce, said one a line, at most. */
+const maxLatencyLines = 3;
+
 /** A replay's summary, as lines a person reads. */
 export function replaySummaryLines(label: string, s: ReplaySummary): string[] {
   // The count in replay-count.ts's one wording (the status bar, the Replay tab say the same).
@@ -171,6 +174,11 @@ export function replaySummaryLines(label: string, s: ReplaySummary): string[] {
         .map(([k, n]) => `${k} ${n}`)
         .join(', ')}`,
     );
+  // A few of them: each has its row in the Replay tab (and the trace).
+  for (const l of s.latencyNotReproduced.slice(0, maxLatencyLines))
+    out.push(`  latency not reproduced: ${l.request}: ${l.text}`);
+  if (s.latencyNotReproduced.length > maxLatencyLines)
+    out.push(`    … and ${formatCount(s.latencyNotReproduced.length - maxLatencyLines)} more`);
   for (const r of s.seeded) {
     out.push(`  seeded ${r.resource}: ${r.text}`);
     for (const m of r.matched ?? []) out.push(`    ${m}`);

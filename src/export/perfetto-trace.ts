@@ -5,7 +5,8 @@
 //   dispatches that met a blocked watcher), and the counters: cache RV, etcd RV, watch cache
 //   capacity and the watchers' buffer fill summed over all watchers (a counter per watcher would be
 //   a track per watcher again; each read's slice carries its own watcher's fill);
-// - process "watchers": a track per watcher, its cacheWatcher states as slices and what its client
+// - process "watchers": a track per watcher, its cacheWatcher states as slices (named as the
+//   Watchers tab reads them, upstream's name in args.state) and what its client
 //   read nested in them, with a flow arrow from the write whose event a read ended with
 //   (write-deliveries.ts says what the model can and cannot tell);
 // - process "clients": a track per client (more lanes when its requests overlap), its LISTs with
@@ -18,6 +19,7 @@ import { visibleText } from '../format/visible-text';
 import { relistViaText } from '../run/relist-rule';
 import { listRetryLabel, listRetryText } from '../run/views/chain-text';
 import { isRealTimeRun, showsSeed } from '../run/views/run-clock';
+import { watcherStateText } from '../run/views/watcher-states';
 import type {
   ClientListRequest,
   ClientRecord,
@@ -279,7 +281,8 @@ function stateSlices(w: WatcherTrack, runEnd: VirtualMs): Slice[] {
       if (w.terminated) args.terminated = true;
     }
     out.push({
-      name: s.state,
+      // The Watchers tab's words (a watch without bookmarks is not "BookmarkSent"); upstream's in args.
+      name: watcherStateText(s.state, w),
       cat: 'watcher',
       start: s.at,
       end: Math.max(until, s.at),

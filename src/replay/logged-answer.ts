@@ -6,6 +6,8 @@ import type { LoggedAnswer } from '../run/run-model';
 import type { AnswerComparison, EngineAnswer } from '../sim/scenario-run';
 import type { ImportedRequest } from '../run/imported-request';
 import { watchExpiredText } from '../run/watch-expired-text';
+import { blockTimeout } from '../engine';
+import { formatCount } from '../format/count-text';
 
 /**
  * Statuses a log holds that the replay does not model: APF's 429 and the 5xx of an overloaded or
@@ -83,8 +85,84 @@ export function compareList(r: ImportedRequest, compareItems: boolean, continued
     const logged = loggedAnswer(r, continued);
     if (notModelled(logged, engine.status)) logged.notModelled = true;
     const disagrees = listDisagreements(logged, engine, compareItems);
+    if (!disagrees.length && !logged.notModelled) {
+      const latency = latencyNotReproduced(r, logged, engine, compareItems);
+      if (latency) logged.latencyNotReproduced = latency;
+    }
     return { logged, ...(disagrees.length ? { disagrees } : {}) };
   };
+}
+
+/** How far the engine's time to answer may be from the log's before it counts (etcd's own latency). */
+const latencySlackMs = 1000;
+
+/**
+ * Upstream's consistent read from cache waits up to blockTimeout for the cache to reach etcd's
+ * RV, then reads etcd (delegator.go GetList, IsTooLargeResourceVersion): a latency from
+ * blockTimeout to this much over it is that fallback's signature.
+ */
+const fallbackReadMs = 1000;
+
+/** How long the log proves the request took, and whose figure it is. */
+function loggedLatency(r: ImportedRequest): { ms: number; whose: string } | undefined {
+  if (r.stageLatencyMs !== undefined) return { ms: r.stageLatencyMs, whose: "the audit event's" };
+  if (r.latencyMs === undefined) return undefined;
+  const server = r.sources.every((s) => s.format === 'httplog');
+  return {
+    ms: r.latencyMs,
+    whose: server ? "as the apiserver's httplog logged it" : 'as its client logged it',
+  };
+}
+
+/** A LIST without resourceVersion and continue: a consistent read (from the cache since 1.31). */
+function consistentRead(r: ImportedRequest): boolean {
+  const q = new URLSearchParams(r.requestURI.split('?')[1] ?? '');
+  return !q.get('resourceVersion') && !q.get('continue');
+}
+
+/**
+ * The words of a LIST whose answer agrees but whose logged latency the engine did not take (by
+ * latencySlackMs or more either way): what agrees, the two latencies, and, where the log's is the
+ * consistent-read fallback's signature and the engine did not wait that long, the lagging cache it
+ * suggests, said as an inference (upstream logs the fallback only in a metric,
+ * apiserver_watch_cache_consistent_read_total{fallback="true"}, which no log here holds).
+ */
+function latencyNotReproduced(
+  r: ImportedRequest,
+  logged: LoggedAnswer,
+  engine: EngineAnswer,
+  compareItems: boolean,
+): LoggedAnswer['latencyNotReproduced'] {
+  const log = loggedLatency(r);
+  if (log === undefined || engine.latencyMs === undefined) return undefined;
+  if (Math.abs(log.ms - engine.latencyMs) < latencySlackMs) return undefined;
+  const agreed = [
+    ...(logged.status !== undefined ? ['status'] : []),
+    ...(compareItems && logged.items !== undefined ? ['items'] : []),
+    ...(logged.continue !== undefined ? ['continue'] : []),
+    ...(logged.listMetaRead || logged.remainingItemCount !== undefined
+      ? ['remainingItemCount']
+      : []),
+  ];
+  const on =
+    agreed.length > 1
+      ? `${agreed.slice(0, -1).join(', ')} and ${agreed[agreed.length - 1]}`
+      : agreed.join('');
+  const fallback =
+    logged.status === 200 &&
+    consistentRead(r) &&
+    log.ms >= blockTimeout &&
+    log.ms < blockTimeout + fallbackReadMs &&
+    engine.latencyMs < blockTimeout;
+  const text = [
+    on ? `agrees on ${on}; ` : '',
+    `the log's latency (${formatCount(log.ms)} ms, ${log.whose}) is not reproduced: `,
+    `the engine answered in ${formatCount(engine.latencyMs)} ms`,
+    fallback
+      ? `. An inference from that latency alone: the watch cache lagged, the consistent read waited ${blockTimeout / 1000} s for it (blockTimeout), then etcd served the LIST`
+      : '',
+  ].join('');
+  return { loggedMs: log.ms, text };
 }
 
 /** The log's duration of a watch, when both its ends are in the file. */

@@ -225,6 +225,7 @@ export async function replayImport(
     seedingShort: [],
     notModelled: {},
     notReproduced: [],
+    latencyNotReproduced: [],
     watchListPairs: pairs,
     notes: [...fixedNotes],
   };
@@ -478,6 +479,12 @@ async function replayList(
     run.list(resource, req, 'delegator', s.client, (a) => {
       const c = compare(a);
       if (!c.logged) return tally(summary, c);
+      const latency = c.logged.latencyNotReproduced;
+      if (latency)
+        summary.latencyNotReproduced.push({
+          request: `${s.request.method ?? 'GET'} ${s.request.requestURI}`,
+          ...latency,
+        });
       const proven = provenObjects(
         c.logged,
         compareItems ? req.limit : undefined,

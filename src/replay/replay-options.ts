@@ -70,6 +70,11 @@ export interface ReplaySummary {
   notModelled: Record<string, number>;
   /** Why the replay could not re-create some of the log's answers, one per request (ReplayCount.notReproduced). */
   notReproduced: string[];
+  /**
+   * LISTs whose answer agrees but whose logged latency the replay did not take (LoggedAnswer
+   * latencyNotReproduced), with the request (ReplayCount.latencyNotReproduced).
+   */
+  latencyNotReproduced: Array<{ request: string; loggedMs: number; text: string }>;
   /** LIST+WATCH pairs turned into WatchList watches (the watchList what-if). */
   watchListPairs: number;
   /** What the replay took for granted, in words (every face prints these). */
@@ -114,6 +119,9 @@ export function replaySummaryText(s: ReplaySummary): string {
     seedingShort: s.seedingShort,
     ...(Object.keys(s.notModelled).length ? { notModelled: s.notModelled } : {}),
     ...(s.notReproduced.length ? { notReproduced: s.notReproduced } : {}),
+    ...(s.latencyNotReproduced.length
+      ? { latencyNotReproduced: s.latencyNotReproduced.map((l) => l.loggedMs) }
+      : {}),
     ...(s.whatIf ? { whatIf: s.whatIf } : {}),
   });
   const left = s.requests - s.replayed;

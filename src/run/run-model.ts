@@ -68,6 +68,13 @@ export interface LoggedAnswer {
    * disagreement with the model.
    */
   notReproduced?: string;
+  /**
+   * The answer agrees, but the log proves it took a time the replay did not (the 3 s
+   * consistent-read wait, then etcd, answered at once from the cache): the log's latency and the
+   * row's words (what agrees, the latency, and what it suggests, said as an inference). Absent: the
+   * log does not say how long it took, or the replay took about as long.
+   */
+  latencyNotReproduced?: { loggedMs: number; text: string };
 }
 
 // Two runs side by side (src/run/compare-runs.ts compareRuns).

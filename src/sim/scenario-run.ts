@@ -92,6 +92,8 @@ export interface EngineAnswer {
   continue: string;
   remainingItemCount?: number;
   error?: ClientError;
+  /** A LIST's time to answer in the run's virtual time (a freshness wait, etcd's latency). */
+  latencyMs?: number;
 }
 
 /** An imported request's log answer beside the engine's, for its trace input. */
@@ -343,6 +345,7 @@ export class ScenarioRun {
       via,
       client,
     });
+    const startedAt = this.clock.now();
     try {
       const result =
         via === 'delegator'
@@ -359,6 +362,7 @@ export class ScenarioRun {
         ...(result.remainingItemCount !== undefined
           ? { remainingItemCount: result.remainingItemCount }
           : {}),
+        latencyMs: this.clock.now() - startedAt,
       };
       this.input({
         action: 'list-end',
@@ -385,7 +389,13 @@ export class ScenarioRun {
         resourceVersion: '',
         continue: '',
         error,
-        ...compare?.({ status: error.code, items: 0, continue: '', error }),
+        ...compare?.({
+          status: error.code,
+          items: 0,
+          continue: '',
+          error,
+          latencyMs: this.clock.now() - startedAt,
+        }),
       });
       return { id, error };
     }

@@ -73,6 +73,9 @@ export function replayPanel(model: RunModel): ReplayPanel | undefined {
       engine: listEngineText(l),
       disagrees: l.disagrees ?? [],
       ...notModelled(l.logged),
+      ...(l.logged.latencyNotReproduced
+        ? { latencyNotReproduced: l.logged.latencyNotReproduced.text }
+        : {}),
       listId: l.id,
     });
   }

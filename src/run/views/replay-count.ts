@@ -28,6 +28,12 @@ export interface ReplayCount {
    */
   notReproduced?: string[];
   /**
+   * Compared LISTs whose answer agrees but whose logged latency the replay did not take (the 3 s
+   * consistent-read wait, then etcd, answered at once), the log's latency of each in ms: they
+   * agree, and the count says what it does not reproduce. Absent: none.
+   */
+  latencyNotReproduced?: number[];
+  /**
    * A what-if replay's settings in words (`watchCacheSize=1000, watchList=true`): it ran as the
    * log's cluster did not, so its differences from the log are what it changed. Absent: a replay
    * of the log as it was.
@@ -94,6 +100,9 @@ export function replayCountOf(model: RunModel): ReplayCount {
   const notReproduced = compared.flatMap((a) =>
     a.logged?.notReproduced !== undefined ? [a.logged.notReproduced] : [],
   );
+  const latencyNotReproduced = compared.flatMap((a) =>
+    a.logged?.latencyNotReproduced !== undefined ? [a.logged.latencyNotReproduced.loggedMs] : [],
+  );
   const whatIf = whatIfOf(model.header);
   return {
     reissued: answers.length + writes,
@@ -105,6 +114,7 @@ export function replayCountOf(model: RunModel): ReplayCount {
     }),
     ...(Object.keys(notModelled).length ? { notModelled } : {}),
     ...(notReproduced.length ? { notReproduced } : {}),
+    ...(latencyNotReproduced.length ? { latencyNotReproduced } : {}),
     ...(whatIf ? { whatIf } : {}),
   };
 }
@@ -160,12 +170,23 @@ export function replayCountText(c: ReplayCount): string {
     ...(unreproduced.length
       ? [`it cannot reproduce ${[...new Set(unreproduced)].join('; ')}`]
       : []),
+    ...(c.latencyNotReproduced?.length ? [latencyText(c.latencyNotReproduced)] : []),
   ].join('; ');
   if (c.disagreements === 0 && !missed) return `${head}: the engine agrees with every one`;
   if (c.disagreements === 0)
     return `${head}: the engine agrees with ${formatCount(c.compared - faults - unreproduced.length)}; ${missed}`;
   const tail = missed ? `. ${missed[0].toUpperCase()}${missed.slice(1)}` : '';
   return disagreementText(c, head) + tail;
+}
+
+/**
+ * `it does not reproduce the log's latency of 1 LIST (3,007 ms)`, `… of 2 LISTs (up to 3,012 ms)`:
+ * their answers agree (they are in the agreeing count), their time does not.
+ */
+function latencyText(loggedMs: number[]): string {
+  const most = Math.max(...loggedMs);
+  const ms = `${loggedMs.length === 1 ? '' : 'up to '}${formatCount(most)} ms`;
+  return `it does not reproduce the log's latency of ${plural(loggedMs.length, 'LIST')} (${ms})`;
 }
 
 /** One answer's words when the replay could not re-create it: `cannot reproduce …`. */

@@ -205,7 +205,11 @@ describe('perfetto export', () => {
         );
         assert.ok(states.length > 0, `watcher ${w.id} has no state slices`);
         for (const s of states)
-          assert.ok(['WaitingForBookmark', 'BookmarkReceived', 'BookmarkSent'].includes(s.name));
+          assert.ok(
+            ['WaitingForBookmark', 'BookmarkReceived', 'BookmarkSent'].includes(
+              String(s.args?.state),
+            ),
+          );
         assert.strictEqual(
           states[0].ts,
           Math.round(w.states[0].at * 1e6) / 1000,
@@ -472,6 +476,80 @@ describe('perfetto export', () => {
     );
     assert.ok(!('bufferFill' in (reads[0].args ?? {})), 'a live run does not record buffers');
   });
+
+  // The Watchers tab's words (watcher-states.ts watcherStateText), upstream's name as an arg.
+  const stateNameCases: Array<{
+    name: string;
+    allowWatchBookmarks: boolean;
+    states: Array<{
+      to: 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
+      floor: number;
+    }>;
+    want: Array<[string, string]>;
+  }> = [
+    {
+      name: 'a watch that asked for no bookmarks',
+      allowWatchBookmarks: false,
+      states: [{ to: 'BookmarkSent', floor: 0 }],
+      want: [['Streaming (no bookmarks asked)', 'BookmarkSent']],
+    },
+    {
+      name: 'a reflector watch with heartbeat bookmarks',
+      allowWatchBookmarks: true,
+      states: [{ to: 'BookmarkSent', floor: 0 }],
+      want: [['Streaming', 'BookmarkSent']],
+    },
+    {
+      name: 'a WatchList watch through its three states',
+      allowWatchBookmarks: true,
+      states: [
+        { to: 'WaitingForBookmark', floor: 9 },
+        { to: 'BookmarkReceived', floor: 9 },
+        { to: 'BookmarkSent', floor: 9 },
+      ],
+      want: [
+        ['Initial events', 'WaitingForBookmark'],
+        ['End bookmark due', 'BookmarkReceived'],
+        ['Streaming (initial events done)', 'BookmarkSent'],
+      ],
+    },
+  ];
+  for (const c of stateNameCases) {
+    it(`a state slice is named as the Watchers tab reads it: ${c.name}`, async () => {
+      const b = new RunModelBuilder(liveRunHeader());
+      b.add({
+        type: 'watcher/created',
+        at: 10,
+        watcherId: 4,
+        groupResource: { group: '', resource: 'pods' },
+        identifier: 'key: "/pods", labels: "", fields: ""',
+        chanSize: 10,
+        deadline: null,
+        allowWatchBookmarks: c.allowWatchBookmarks,
+      });
+      let from: 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent' = 'WaitingForBookmark';
+      c.states.forEach((s, i) => {
+        b.add({
+          type: 'watcher/state',
+          at: 10 + 5 * i,
+          watcherId: 4,
+          from,
+          to: s.to,
+          bookmarkAfterResourceVersion: s.floor,
+        });
+        from = s.to;
+      });
+      const file = JSON.parse((await exported(b.finish())).text) as TraceFile;
+      const states = slicesOf(file.traceEvents).filter(
+        (s) => s.pid === watchersPid && s.cat === 'watcher',
+      );
+      assert.deepStrictEqual(
+        states.map((s) => [s.name, s.args?.state]),
+        c.want,
+        c.name,
+      );
+    });
+  }
 
   it('a live run is named on real time, with no seed', async () => {
     const b = new RunModelBuilder(liveRunHeader());
