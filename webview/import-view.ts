@@ -22,7 +22,11 @@ import {
   joinsText,
   singleListsText,
 } from '../src/run/views/chain-text';
-import { shortClientName, shortClientNames } from '../src/run/views/client-name';
+import {
+  importedClientName,
+  shortClientName,
+  shortImportedClientNames,
+} from '../src/run/views/client-name';
 import { relistClientText, relistViaText } from '../src/run/relist-rule';
 import { latencyBasisText } from '../src/run/views/latency-text';
 import { formatCount, plural } from '../src/format/count-text';
@@ -119,7 +123,8 @@ export class ImportView {
 
   setRun(model: PanelModel): void {
     this.report = model.imported;
-    this.selected = this.report?.clients[0]?.userAgent;
+    const first = this.report?.clients[0];
+    this.selected = first ? importedClientName(first) : undefined;
     this.render();
   }
 
@@ -173,10 +178,11 @@ export class ImportView {
           : []),
       ]),
     );
-    const names = shortClientNames(r.clients.map((c) => c.userAgent));
+    // Each process a client log names is a client of its own, named by it after its User-Agent.
+    const names = shortImportedClientNames(r.clients);
     replaceChildren(
       this.clientsBody,
-      ...r.clients.map((c) => this.clientRow(c, names.get(c.userAgent) ?? '')),
+      ...r.clients.map((c) => this.clientRow(c, names.get(importedClientName(c)) ?? '')),
     );
     this.renderDetail();
     replaceChildren(
@@ -189,7 +195,8 @@ export class ImportView {
   }
 
   private clientRow(c: ImportedClient, name: string): HTMLTableRowElement {
-    const selected = c.userAgent === this.selected;
+    const id = importedClientName(c);
+    const selected = id === this.selected;
     const cells: Array<[string, boolean]> = [
       [visibleText(name) || '(none)', false],
       [modeLabels[c.mode], false],
@@ -212,13 +219,13 @@ export class ImportView {
         attrs: {
           tabindex: 0,
           'aria-selected': selected ? 'true' : 'false',
-          title: visibleText(c.userAgent),
+          title: visibleText(id),
         },
       },
       ...cells.map(([t, num]) => h('td', { class: num ? 'num' : '', text: t })),
     );
     const choose = () => {
-      this.selected = c.userAgent;
+      this.selected = id;
       for (const tr of Array.from(this.clientsBody.rows)) {
         const on = tr === row;
         tr.classList.toggle('selected', on);
@@ -237,7 +244,7 @@ export class ImportView {
   }
 
   private renderDetail(): void {
-    const c = this.report?.clients.find((x) => x.userAgent === this.selected);
+    const c = this.report?.clients.find((x) => importedClientName(x) === this.selected);
     if (!c) {
       replaceChildren(
         this.detail,
@@ -250,7 +257,7 @@ export class ImportView {
     );
     replaceChildren(
       this.detail,
-      h('h2', { text: visibleText(c.userAgent) || '(no user agent)' }),
+      h('h2', { text: visibleText(importedClientName(c)) || '(no user agent)' }),
       facts([
         [
           'Users',

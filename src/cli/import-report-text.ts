@@ -50,10 +50,20 @@ function clipped(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/**
+ * A client as one line names it: its User-Agent, clipped, then its process when a client log
+ * names one (importedClientName); a process that logged no User-Agent is its file and pid.
+ */
+function clientText(c: ImportedClient, max: number): string {
+  const agent = visibleText(clipped(c.userAgent, max));
+  if (c.process === undefined) return agent || '(none)';
+  return agent ? `${agent} · ${visibleText(c.process)}` : visibleText(c.process);
+}
+
 function chainLines(c: ImportedClient, chain: PaginationChain): string[] {
   const outcome = chainOutcomeText(chain);
   const head = [
-    `  chain ${chain.id} · ${visibleText(clipped(c.userAgent, 40))}${chain.user ? ` (${visibleText(chain.user)})` : ''} · ${visibleText(chain.path)}${chain.selector ? `?${visibleText(chain.selector)}` : ''}`,
+    `  chain ${chain.id} · ${clientText(c, 40)}${chain.user ? ` (${visibleText(chain.user)})` : ''} · ${visibleText(chain.path)}${chain.selector ? `?${visibleText(chain.selector)}` : ''}`,
     `    ${chainPagesText(chain)} · rv ${chain.resourceVersion ?? '—'} · ${outcome}${chain.orphan ? ` · ${chainOrphanText}` : ''}${chain.relist ? ' · a relist' : ''} · from ${chain.firstLine}`,
   ];
   if (chain.restartOf) head.push(`    ${chainRestartText(chain.restartOf)}`);
@@ -97,9 +107,12 @@ export function renderImportReport(r: ImportReport): string {
     '',
     `Clients (${formatCount(r.clients.length)}):`,
   );
+  // Each process a client log names is a client of its own: a PROCESS column tells them apart.
+  const processes = r.clients.some((c) => c.process !== undefined);
   const rows = [
     [
       'USER AGENT',
+      ...(processes ? ['PROCESS'] : []),
       'MODE',
       'REQ',
       'LIST',
@@ -112,7 +125,8 @@ export function renderImportReport(r: ImportReport): string {
       'WATCH s median',
     ],
     ...r.clients.map((c) => [
-      visibleText(clipped(c.userAgent, 48)) || '(none)',
+      visibleText(clipped(c.userAgent, 48)) || (c.process !== undefined ? '—' : '(none)'),
+      ...(processes ? [visibleText(c.process ?? '—')] : []),
       c.mode,
       formatCount(c.requests),
       formatCount(c.lists),
@@ -125,7 +139,8 @@ export function renderImportReport(r: ImportReport): string {
       c.watchDurationsSeconds.median === null ? '—' : String(c.watchDurationsSeconds.median),
     ]),
   ];
-  out.push(...table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10])).map((l) => `  ${l}`));
+  const figures = processes ? [3, 4, 5, 6, 7, 8, 9, 10, 11] : [2, 3, 4, 5, 6, 7, 8, 9, 10];
+  out.push(...table(rows, new Set(figures)).map((l) => `  ${l}`));
   const paged = r.clients.flatMap((c) =>
     c.paginationChains
       .filter((x) => x.pages > 1 || x.outcome !== 'complete' || x.restartOf || x.orphan)
@@ -138,15 +153,13 @@ export function renderImportReport(r: ImportReport): string {
     out.push(`  … ${formatCount(paged.length - shownPerSection * 2)} more (--json)`);
   for (const c of r.clients)
     if (c.singleLists > 0)
-      out.push(
-        `  ${visibleText(clipped(c.userAgent, 40)) || '(none)'}: ${singleListsText(c.singleLists, c.singleListsRetried)}`,
-      );
+      out.push(`  ${clientText(c, 40)}: ${singleListsText(c.singleLists, c.singleListsRetried)}`);
   const relists = r.clients.flatMap((c) => c.relistDetails.map((x) => [c, x] as const));
   out.push('', `Relists (${formatCount(r.clients.reduce((s, c) => s + c.relists, 0))}):`);
   if (!relists.length) out.push('  none');
   for (const [c, x] of relists.slice(0, shownPerSection))
     out.push(
-      `  ${isoTime(x.at)} ${visibleText(clipped(c.userAgent, 40))} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line} · ${visibleText(relistClientText(x))}`,
+      `  ${isoTime(x.at)} ${clientText(c, 40)} ${relistViaText[x.via]} of ${visibleText(x.resource)} ${x.gapSeconds} s after its watch ended ${x.because} (${x.watchLine}) · ${x.line} · ${visibleText(relistClientText(x))}`,
     );
   if (relists.length > shownPerSection)
     out.push(`  … ${formatCount(relists.length - shownPerSection)} more (--json)`);

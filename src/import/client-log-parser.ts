@@ -76,6 +76,11 @@ interface ClientProcess {
   current?: ClientRequest;
   /** What the process's latest logged watch watches (its URL's resource and group). */
   lastWatch?: ImportedObjectRef;
+  /**
+   * The resources ('' when unknown) of the process's watches its log has not yet shown ended: a
+   * reflector's stop ends the one of its resource.
+   */
+  openWatches: Set<string>;
   /** Printf `Request Headers:` / `Response Headers:` lines follow. */
   headers?: 'request' | 'response';
   pendingLists: Map<string, PendingList>;
@@ -186,6 +191,7 @@ export class ClientLogParser implements LineParser {
         logsRequests: false,
         requests: [],
         pendingLists: new Map(),
+        openWatches: new Set(),
       };
       this.processes.set(pid, p);
     }
@@ -342,6 +348,7 @@ export class ClientLogParser implements LineParser {
       const { resource, apiGroup } = fields.objectRef;
       p.lastWatch = apiGroup === undefined ? { resource } : { resource, apiGroup };
     }
+    if (r.verb === 'watch') p.openWatches.add(fields.objectRef?.resource ?? '');
     this.addFields(r, source, time, fields, out, false, p.stream);
     return r;
   }
@@ -515,6 +522,7 @@ export class ClientLogParser implements LineParser {
         return;
       }
       case 'watch-list-fallback': {
+        p.openWatches.delete(p.lastWatch?.resource ?? '');
         // The WatchList watch the process logged last ended here, before its initial events.
         const fields: RequestFields = {
           completedAt: time,
@@ -524,6 +532,9 @@ export class ClientLogParser implements LineParser {
         out.push({ source, time, stream: p.stream, attach: 'last-watch', complete: true, fields });
         return;
       }
+      case 'stop':
+        this.reflectorStopped(p, e, time, source, out);
+        return;
       case 'watch-end': {
         if (pending) this.listSucceeded(p, pending, time, source, out);
         const fields: RequestFields = {
@@ -535,6 +546,7 @@ export class ClientLogParser implements LineParser {
         const typed = resourceOfType(e.type, e.reflector);
         const objectRef = typed.resource !== undefined ? typed : p.lastWatch;
         if (objectRef?.resource !== undefined) fields.objectRef = objectRef;
+        p.openWatches.delete(objectRef?.resource ?? '');
         if (e.code !== undefined) fields.code = e.code;
         if (e.code === 410 && e.err !== undefined)
           fields.status = { reason: 'Expired', message: e.err };
@@ -546,6 +558,34 @@ export class ClientLogParser implements LineParser {
         return;
       }
     }
+  }
+
+  /**
+   * `Stopping reflector`: the client closed the reflector's watch, if the log shows one still
+   * open (a watch the log showed ended, by `Watch close` or an error, ended there). The stop line
+   * proves the end, and its time is the watch's end.
+   */
+  private reflectorStopped(
+    p: ClientProcess,
+    e: { type: string; reflector: string },
+    time: number,
+    source: SourcePosition,
+    out: ParseResult[],
+  ): void {
+    const typed = resourceOfType(e.type, e.reflector);
+    const objectRef = typed.resource !== undefined ? typed : p.lastWatch;
+    if (!p.openWatches.delete(objectRef?.resource ?? '')) return;
+    const fields: RequestFields = {
+      completedAt: time,
+      watchEnd: {
+        message: `Stopping reflector (${source.file}:${source.line}): its client stopped the reflector, and the watch with it`,
+        at: time,
+        source,
+        clientClosed: true,
+      },
+    };
+    if (objectRef?.resource !== undefined) fields.objectRef = objectRef;
+    out.push({ source, time, stream: p.stream, attach: 'last-watch', complete: true, fields });
   }
 
   /** A LIST announced and not logged ended well (`Caches populated`, or a watch followed it). */
@@ -583,6 +623,7 @@ export class ClientLogParser implements LineParser {
     extra: RequestFields = {},
   ): void {
     const objectRef: ImportedObjectRef = resourceOfType(of.type, of.reflector);
+    if (verb === 'watch' && !complete) p.openWatches.add(objectRef.resource ?? '');
     const fields: RequestFields = {
       verb,
       method: 'GET',

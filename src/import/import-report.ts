@@ -1,9 +1,9 @@
 // No upstream counterpart: the analysis of an import, the storage-level story of the user's own
 // logs. An ImportReportBuilder is fed the imported requests one at a time (import-files.ts's sink:
 // in completion order) and keeps per-client aggregates only, so millions of requests cost what a
-// few thousand do: per user agent its requests, LIST pagination chains with their decoded tokens
-// (pagination-chains.ts), watches and how they ended (watch-durations.ts), relists
-// (relists.ts), latency, and the relist storms across clients (relist-storms.ts); per request
+// few thousand do: per client (each process a client log names, else a user agent) its
+// requests, LIST pagination chains with their decoded tokens (pagination-chains.ts), watches and
+// how they ended (watch-durations.ts), relists (relists.ts), latency, and the relist storms across clients (relist-storms.ts); per request
 // shape how the chosen profile would serve it (the explainer, injected). `finish()` returns the
 // ImportReport that `listwatch import --json` prints and RunModel.imported carries.
 import {
@@ -30,6 +30,7 @@ import { importRelistRule, RelistDetector, type FoundRelist } from './relists';
 import { RelistStormDetector, stormRule } from './relist-storms';
 import { requestScope, requestShape, resourceKey, splitRequestURI } from './request-query';
 import { Retained } from './retained';
+import { importedClientName } from '../run/views/client-name';
 import {
   expiredInStream,
   sendsInitialEvents,
@@ -148,7 +149,9 @@ class ClientFold {
   readonly relistDetector = new RelistDetector<PaginationChain>();
 
   constructor(
-    readonly userAgent: string,
+    /** The first User-Agent its requests named ('' until one does). */
+    public userAgent: string,
+    readonly process: string | undefined,
     nextChainId: () => number,
   ) {
     this.chains = new PaginationChains(nextChainId);
@@ -170,6 +173,7 @@ class ClientFold {
             : 'none';
     return {
       userAgent: this.userAgent,
+      ...(this.process !== undefined ? { process: this.process } : {}),
       users: [...this.users].sort(),
       usersDropped: this.usersDropped,
       requests: this.requests,
@@ -248,7 +252,7 @@ export class ImportReportBuilder {
     const at = r.receivedAt ?? r.responseStartedAt;
     const key = at !== undefined ? this.relistKey(r) : undefined;
     if (key !== undefined && at !== undefined)
-      this.client(r.userAgent ?? '').relistDetector.opened(key, at);
+      this.client(r.userAgent ?? '', r.clientProcess).relistDetector.opened(key, at);
   }
 
   request(r: ImportedRequest): void {
@@ -258,7 +262,7 @@ export class ImportReportBuilder {
     bump(this.byVerb, r.verb);
     const code = r.code !== undefined ? String(r.code) : 'unknown';
     bump(this.byCode, code);
-    const c = this.client(r.userAgent);
+    const c = this.client(r.userAgent, r.clientProcess);
     c.requests++;
     bump(c.byVerb, r.verb);
     bump(c.byCode, code);
@@ -295,11 +299,11 @@ export class ImportReportBuilder {
     const clients = [...this.clients.values()]
       .map((c) => c.finish())
       .filter((c) => c.requests > 0)
-      .sort(
-        (a, b) =>
-          b.requests - a.requests ||
-          (a.userAgent < b.userAgent ? -1 : a.userAgent > b.userAgent ? 1 : 0),
-      );
+      .sort((a, b) => {
+        const x = importedClientName(a);
+        const y = importedClientName(b);
+        return b.requests - a.requests || (x < y ? -1 : x > y ? 1 : 0);
+      });
     const storms = this.storms.finish();
     const rejectedCount = Math.max(totals?.rejected ?? 0, this.rejectedCount);
     const samples = this.rejectedSamples.length
@@ -334,12 +338,19 @@ export class ImportReportBuilder {
     };
   }
 
-  private client(userAgent: string): ClientFold {
-    let c = this.clients.get(userAgent);
+  /**
+   * A request's client: the process its client log names (each process is one, whatever the
+   * User-Agent says: two kubectl runs share one), else its User-Agent (a server's log alone).
+   */
+  private client(userAgent: string, process: string | undefined): ClientFold {
+    const key = process !== undefined ? `process\0${process}` : `agent\0${userAgent}`;
+    let c = this.clients.get(key);
     if (!c) {
-      c = new ClientFold(userAgent, () => ++this.chainSeq);
-      this.clients.set(userAgent, c);
+      c = new ClientFold(userAgent, process, () => ++this.chainSeq);
+      this.clients.set(key, c);
     }
+    // -v=6 lines of a process show no User-Agent; its -v=8 lines, or its audit events, do.
+    if (c.userAgent === '' && userAgent !== '') c.userAgent = userAgent;
     return c;
   }
 
@@ -378,7 +389,9 @@ export class ImportReportBuilder {
       resource: scope ? resourceKey(scope) : '',
       ...(r.user !== undefined ? { user: r.user } : {}),
     };
-    this.storms.add(found.at, c.userAgent, `${c.userAgent}\n${r.user ?? ''}`);
+    // Storms are by User-Agent (stormRule): a process that names none is known by itself.
+    const agent = c.userAgent || (c.process ?? '');
+    this.storms.add(found.at, agent, `${importedClientName(c)}\n${r.user ?? ''}`);
     return relist;
   }
 
@@ -464,7 +477,7 @@ export class ImportReportBuilder {
       ...(outcome.text !== undefined ? { text: outcome.text } : {}),
       line: line(r),
     };
-    c.watchSamples.add(w, outcome.how !== 'timeout' && outcome.how !== 'open');
+    c.watchSamples.add(w, !['timeout', 'open', 'client-closed'].includes(outcome.how));
   }
 }
 

@@ -2,9 +2,9 @@
 // v0.27.0, v0.30.0, v0.32.0, v0.33.0 and master) and the resource its type names, as
 // k8s.io/apimachinery pkg/api/meta/restmapper.go UnsafeGuessKindToResource guesses it.
 // printf (0.17–0.32): `NAME: watch of *v1.Pod ended with: ERR`, `Listing and watching *v1.Pod
-// from NAME`, `NAME: Failed to watch *v1.Pod: failed to list *v1.Pod: ERR` (0.31–0.32 wrap the
+// from NAME`, `Stopping reflector *v1.Pod (0s) from NAME`, `NAME: Failed to watch *v1.Pod: failed to list *v1.Pod: ERR` (0.31–0.32 wrap the
 // HandleError ones in `"Unhandled Error" err="…"`); structured (0.33+): `"Watch close"
-// reflector=… type=… totalItems=12`, `"Warning: watch ended with error" … err=…`. The end of a
+// reflector=… type=… totalItems=12`, `"Stopping reflector" type=… reflector=…`, `"Warning: watch ended with error" … err=…`. The end of a
 // WatchList watch's initial events (handleAnyWatch, V(4), 0.27+; checked at v0.27.0–v0.36.0):
 // printf `exiting NAME Watch because received the bookmark that marks the end of initial events
 // stream, total 3 items received in 45.6ms` up to 0.32, structured from 0.33.
@@ -36,6 +36,11 @@ export type ReflectorEvent =
    */
   | { kind: 'watch-list-fallback'; reflector: string; err: string }
   /**
+   * The reflector stopped (its stop channel closed: kubectl wait's deadline, an informer's
+   * shutdown): its watch, if one was open, ended with it (reflector.go Run, V(3)).
+   */
+  | { kind: 'stop'; reflector: string; type: string }
+  /**
    * A WatchList watch read the bookmark that ends its initial events (k8s.io/initial-events-end):
    * the reflector's list is over, the same watch goes on (reflector.go watchList).
    */
@@ -60,6 +65,10 @@ const printfRules: PrintfRule[] = [
   [
     /^The watchlist request (?:for .+? )?ended with an error, falling back to the standard LIST(?:\/WATCH)? semantics(?: because making progress is better than deadlocking)?, err = (.*)$/s,
     (m) => ({ kind: 'watch-list-fallback', reflector: '', err: m[1] }),
+  ],
+  [
+    /^Stopping reflector (.+?) \((.*?)\) from (.+)$/,
+    (m) => ({ kind: 'stop', reflector: m[3], type: m[1] }),
   ],
   [
     /^Listing and watching (.+?) from (.+)$/,
@@ -134,6 +143,8 @@ export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | un
       return { kind: 'list-start', reflector, type };
     case 'Caches populated':
       return { kind: 'list-done', reflector, type };
+    case 'Stopping reflector':
+      return { kind: 'stop', reflector, type };
     case 'Failed to watch':
       if (err?.startsWith('failed to list '))
         return {

@@ -15,6 +15,7 @@ export const watchEnds: readonly WatchEnd[] = [
   'early',
   'expired',
   'refused',
+  'client-closed',
   'open',
   'unknown',
 ];
@@ -71,6 +72,11 @@ export function watchOutcome(r: ImportedRequest): WatchOutcome {
   }
   if (code !== undefined && code >= 300) {
     out.how = 'refused';
+    return out;
+  }
+  // Its client stopped it (the reflector's stop line): the client's own end, not an early one.
+  if (r.watchEnd?.clientClosed) {
+    out.how = 'client-closed';
     return out;
   }
   // client-go's reflector logs `watch of … ended with: …` only for a watch that failed.

@@ -3,6 +3,7 @@
 // the apiserver's filters read it). Times are relative to the first request's, so the spacing of
 // the log is kept; requests without a time keep their place after the previous timed one.
 import type { ImportedRequest } from '../run/imported-request';
+import { importedClientName } from '../run/views/client-name';
 import { RequestInfoFactory, splitRequestTarget } from '../request/request-info';
 
 /** The verbs the replay re-issues; the rest are counted as skipped. */
@@ -44,7 +45,10 @@ export interface ScheduledRequest {
   name: string;
   /** The raw query, without the leading '?'. */
   query: string;
-  /** The client, as the run model groups clients: the user agent, else the user. */
+  /**
+   * The client, as the import report names it (importedClientName: the user agent, and the process
+   * a client log names: each process is a client of its own), else the user.
+   */
   client: string;
 }
 
@@ -120,7 +124,13 @@ export function scheduleRequests(requests: readonly ImportedRequest[]): Schedule
       // parts[1] is the path's name (a watch's metadata.name field selector is not).
       name: info.parts.length >= 2 ? info.parts[1] : (r.objectRef?.name ?? ''),
       query: splitRequestTarget(r.requestURI).rawQuery,
-      client: r.userAgent || r.user || 'unknown client',
+      client:
+        importedClientName({
+          userAgent: r.userAgent,
+          ...(r.clientProcess !== undefined ? { process: r.clientProcess } : {}),
+        }) ||
+        r.user ||
+        'unknown client',
     });
   }
   return { requests: out, skipped, untimed, originMs };

@@ -44,7 +44,14 @@ export type ListMode =
   'watch-list' | 'list-watch' | 'watch-list+list' | 'list-only' | 'watch-only' | 'none';
 
 export interface ImportedClient {
+  /** The User-Agent ('' when the log shows none: a client log below -v=7 logs no headers). */
   userAgent: string;
+  /**
+   * The one process these requests came from, when a client log names it (klog's pid in its file,
+   * ImportedRequest.clientProcess): each process is a client of its own. Absent for requests only
+   * a server's log records (audit, httplog), which are grouped by User-Agent.
+   */
+  process?: string;
   /** The users it authenticated as (the first maxUsersPerClient; usersDropped counts the rest). */
   users: string[];
   usersDropped: number;
@@ -252,7 +259,9 @@ export interface RelistStorm {
 /**
  * timeout: lasted its timeout; early: ended before it (closed by the server or the client: an
  * audit log does not say which); expired: 410 Gone/Expired (refused or ended with it); refused:
- * answered with another error (429, 504, …); open: still open when the log ends; unknown: began
- * before the log, so its length (and whether it was early) is not known.
+ * answered with another error (429, 504, …); client-closed: its client's log shows the client
+ * ended it (its reflector's `Stopping reflector` while it was open); open: still open when the log
+ * ends; unknown: began before the log, so its length (and whether it was early) is not known.
  */
-export type WatchEnd = 'timeout' | 'early' | 'expired' | 'refused' | 'open' | 'unknown';
+export type WatchEnd =
+  'timeout' | 'early' | 'expired' | 'refused' | 'client-closed' | 'open' | 'unknown';

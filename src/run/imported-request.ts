@@ -128,6 +128,11 @@ export interface ImportedRequest {
      * that it falls back to LIST (reflector.go, dynamic/simple.go). The watch was its list.
      */
     beforeInitialEvents?: boolean;
+    /**
+     * The client ended it: its reflector logged that it stopped (`Stopping reflector`) while the
+     * watch was open. Not an early end by the server: no relist follows from it.
+     */
+    clientClosed?: boolean;
   };
   /**
    * A WatchList watch's initial events ended (client-go's reflector read the bookmark that marks

@@ -14,7 +14,7 @@ import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import type { ImportReport } from '../../src/run/import-report';
 import { renderImportReport } from '../../src/cli/import-report-text';
-import { shortClientNames } from '../../src/run/views/client-name';
+import { importedClientName, shortImportedClientNames } from '../../src/run/views/client-name';
 import { formatCount } from '../../src/format/count-text';
 import {
   chainPagesText,
@@ -55,9 +55,9 @@ const modeLabels: Record<string, string> = {
 
 /** The Import tab's clients table as the importer's report says it should read. */
 function expectedRows(r: ImportReport): string[][] {
-  const names = shortClientNames(r.clients.map((c) => c.userAgent));
+  const names = shortImportedClientNames(r.clients);
   return r.clients.map((c) => [
-    names.get(c.userAgent) || '(none)',
+    names.get(importedClientName(c)) || '(none)',
     modeLabels[c.mode],
     ...[
       c.requests,
@@ -219,12 +219,14 @@ describe('the inspector: the Import tab', function () {
     for (const x of kubectl.relistDetails) assert.ok(relists.includes(x.line), relists);
     await shot('import-tab.png');
 
-    // The client-go reflector of the -v=6 log (no User-Agent there): the in-stream "too old
-    // resource version" its watch ended with, and its relist at the importer's line.
-    const reflector = r.clients.find((c) => c.userAgent === '')!;
+    // The client-go reflector of the -v=6 log (no User-Agent there: named by its file and pid):
+    // the in-stream "too old resource version" its watch ended with, and its relist at the
+    // importer's line.
+    const reflector = r.clients.find((c) => c.userAgent === '' && c.process !== undefined)!;
     assert.deepStrictEqual([reflector.http410, reflector.relists], [1, 1]);
-    await panel().locator('.import-clients tbody tr', { hasText: '(none)' }).click();
-    await detail.locator('h2', { hasText: '(no user agent)' }).waitFor({ timeout: uiTimeoutMs });
+    const process = reflector.process ?? '';
+    await panel().locator('.import-clients tbody tr', { hasText: process }).click();
+    await detail.locator('h2', { hasText: process }).waitFor({ timeout: uiTimeoutMs });
     const relist = (await detail.locator('.import-relists').textContent()) ?? '';
     assert.ok(relist.includes(reflector.relistDetails[0].line), relist);
     assert.match(relist, /LIST of pods, [\d.]+ s after its watch ended expired/);
@@ -264,10 +266,10 @@ describe('the inspector: the Import tab', function () {
       .locator('.import-summary dd', { hasText: joins })
       .waitFor({ timeout: uiTimeoutMs });
 
-    const names = shortClientNames(r.clients.map((c) => c.userAgent));
+    const names = shortImportedClientNames(r.clients);
     const kubectl = r.clients.find((c) => c.singleLists > 0 && c.userAgent)!;
     await panel()
-      .locator('.import-clients tbody tr', { hasText: names.get(kubectl.userAgent) })
+      .locator('.import-clients tbody tr', { hasText: names.get(importedClientName(kubectl)) })
       .click();
     const detail = panel().locator('.import-client');
     const single = singleListsText(kubectl.singleLists, kubectl.singleListsRetried);

@@ -46,3 +46,30 @@ export function shortClientNames(userAgents: readonly string[]): Map<string, str
   }
   return out;
 }
+
+/**
+ * An imported client's name: its User-Agent, followed by the process when a client log names one
+ * (klog's pid in its file: `kubectl/v1.35.2 (…) · wait.log pid 10425`); a process whose log shows
+ * no User-Agent (-v=6 logs no headers) is named by its file and pid alone.
+ */
+export function importedClientName(c: { userAgent: string; process?: string }): string {
+  if (c.process === undefined) return c.userAgent;
+  return c.userAgent ? `${c.userAgent} · ${c.process}` : c.process;
+}
+
+/**
+ * Short names for imported clients, by importedClientName: the User-Agent's (shortClientNames),
+ * and the process after it whenever a client log names one (two kubectl runs share a User-Agent).
+ */
+export function shortImportedClientNames(
+  clients: ReadonlyArray<{ userAgent: string; process?: string }>,
+): Map<string, string> {
+  const agents = shortClientNames(clients.map((c) => c.userAgent).filter((ua) => ua !== ''));
+  const out = new Map<string, string>();
+  for (const c of clients) {
+    const agent = agents.get(c.userAgent) ?? '';
+    const name = c.process === undefined ? agent : agent ? `${agent} · ${c.process}` : c.process;
+    out.set(importedClientName(c), name);
+  }
+  return out;
+}

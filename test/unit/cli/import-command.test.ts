@@ -204,7 +204,9 @@ describe('listwatch import: a client log without Audit-Id with its audit log (bu
     for (const want of [
       /^Imported 12 requests \(12 records\)/m,
       /^Joined across files: 0 by Audit-Id, 12 by time\+verb\+URL \(the joins rule\), 0 from one file only \(not joined\)$/m,
-      /^Clients \(1\):$/m,
+      // Six kubectl runs (klog pids) of one User-Agent: six clients.
+      /^Clients \(6\):$/m,
+      /^ {2}kubectl\.1\.27\/v1\.27\.16 \(linux\/amd64\) kubernetes\/… {2}test\/fixtures\/import\/session-kubectl-1\.27-v6\.log pid 17542 {2}list-watch /m,
       /^ {2}joins: a client log's request without Audit-Id joins the audit event of the same verb and URL/m,
     ])
       assert.match(r.out, want);
@@ -218,7 +220,7 @@ describe('listwatch import: a WatchList client (built CLI)', () => {
     assert.strictEqual(r.code, 0, r.err);
     for (const want of [
       /^WatchList lists \(to the bookmark that ends the initial events; the watch goes on\): n=2 min 0\.007 s median 0\.007 s p99 0\.046 s max 0\.046 s$/m,
-      /^Relists \(1\):\n {2}2026-12-01T19:10:25\.671Z {2}WatchList WATCH \(sendInitialEvents=true\) of pods in default 1\.525 s after its watch ended expired \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:17\) · test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:20 · same process \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log pid 9453\)$/m,
+      /^Relists \(1\):\n {2}2026-12-01T19:10:25\.671Z test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log pid 9453 WatchList WATCH \(sendInitialEvents=true\) of pods in default 1\.525 s after its watch ended expired \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:17\) · test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log:20 · same process \(test\/fixtures\/import\/kubectl-1\.33-v6-wait-watchlist\.log pid 9453\)$/m,
       /relists: a relist is a LIST from scratch \(no continue\), or for a WatchList client a WATCH with sendInitialEvents=true/,
     ])
       assert.match(r.out, want);

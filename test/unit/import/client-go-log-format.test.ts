@@ -31,7 +31,8 @@ const fixtures: Array<{ file: string; requests: string[] }> = [
       'watch /api/v1/namespaces/default/pods 200 ended: Watch close - *unstructured.Unstructured total 0 items received',
       'watch /api/v1/namespaces/default/pods 200 Expired ended: watch of *unstructured.Unstructured closed with: too old resource version: 27 (28)',
       'list /api/v1/namespaces/default/pods 200',
-      'watch /api/v1/namespaces/default/pods 200',
+      // kubectl wait timed out: the reflector stopped, and its open watch with it.
+      'watch /api/v1/namespaces/default/pods 200 ended: Stopping reflector (test.log:17): its client stopped the reflector, and the watch with it',
     ],
   },
   {
@@ -57,7 +58,7 @@ const fixtures: Array<{ file: string; requests: string[] }> = [
       'watch /api/v1/namespaces/default/pods 200 ended: Watch close: totalItems=0',
       'watch /api/v1/namespaces/default/pods 200 Expired ended: Watch closed: too old resource version: 25 (26)',
       'list /api/v1/namespaces/default/pods 200',
-      'watch /api/v1/namespaces/default/pods 200',
+      'watch /api/v1/namespaces/default/pods 200 ended: Stopping reflector (test.log:23): its client stopped the reflector, and the watch with it',
     ],
   },
   {
@@ -69,7 +70,7 @@ const fixtures: Array<{ file: string; requests: string[] }> = [
       // The initial events end (a list of 2 in 45.6 ms); the same watch goes on until it closes.
       'watch /api/v1/namespaces/default/pods 200 listed: 2 items in 45.639079 ms ended: Watch close: totalItems=0',
       'watch /api/v1/namespaces/default/pods 200 Expired ended: Watch closed: too old resource version: 26 (27)',
-      'watch /api/v1/namespaces/default/pods 200 listed: 2 items in 7.084224 ms',
+      'watch /api/v1/namespaces/default/pods 200 listed: 2 items in 7.084224 ms ended: Stopping reflector (test.log:23): its client stopped the reflector, and the watch with it',
     ],
   },
   {
@@ -136,7 +137,8 @@ describe('client-go reflector and round-tripper lines (clientGoLogFormat)', () =
     const lines = fixtureLines('kubectl-1.27-v6-wait.log');
     const parsed = parse(lines, 'wait.log');
     const ends = parsed.fragments.filter((f) => f.attach === 'last-watch');
-    assert.strictEqual(ends.length, 2);
+    // `Watch close`, the 410, and `Stopping reflector` (the wait's deadline) of the last watch.
+    assert.strictEqual(ends.length, 3);
     const tooOld = ends[1];
     const line = lines.findIndex((l) => l.includes('closed with: too old')) + 1;
     const at = Date.UTC(2026, 11, 1, 19, 10, 31) + 339.145;
@@ -431,7 +433,10 @@ describe('client-go reflector and round-tripper lines (clientGoLogFormat)', () =
       '"Caches populated" type="*v1.Pod" reflector="r.go:1"',
       { kind: 'list-done', reflector: 'r.go:1', type: '*v1.Pod' },
     ],
-    ['"Stopping reflector" type="*v1.Pod" resyncPeriod="0s" reflector="r.go:1"', undefined],
+    [
+      '"Stopping reflector" type="*v1.Pod" resyncPeriod="0s" reflector="r.go:1"',
+      { kind: 'stop', reflector: 'r.go:1', type: '*v1.Pod' },
+    ],
   ];
   for (const [message, want] of structured) {
     it(`structured ${message.slice(0, 40)}…`, () => {

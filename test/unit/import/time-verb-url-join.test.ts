@@ -9,6 +9,7 @@ import { ImportReportBuilder } from '../../../src/import/import-report';
 import type { ImportedRequest } from '../../../src/run/imported-request';
 import { importFiles } from '../../../src/import/import-files';
 import { jsonLines, withTempFiles, type TextFile } from './import-harness';
+import { importedClientName } from '../../../src/run/views/client-name';
 
 const fixtures = path.resolve(__dirname, '../../../../test/fixtures/import');
 const fixture = (name: string): TextFile => ({
@@ -90,7 +91,7 @@ interface Case {
   name: string;
   files: TextFile[];
   records: number;
-  /** User agents of the clients the report finds. */
+  /** The clients the report finds (importedClientName: the user agent, and the process a client log names). */
   clients: string[];
   joins: { auditID: number; timeVerbURL: number };
   /** WATCHes the report counts, where the case has one. */
@@ -102,10 +103,13 @@ interface Case {
 const cases: Case[] = [
   {
     // Before the join: 24 records (each request twice) and 2 clients, one of them '' ("(none)").
+    // Joined, each of the six kubectl runs (klog pids) is a client of its own.
     name: 'the session pair: kubectl 1.27 -v=6 and the audit log',
     files: [fixture('session-kubectl-1.27-v6.log'), fixture('session-v6-audit.log')],
     records: 12,
-    clients: [kubectlUA],
+    clients: [17300, 17333, 17367, 17392, 17415, 17542].map(
+      (pid) => `${kubectlUA} · session-kubectl-1.27-v6.log pid ${pid}`,
+    ),
     joins: { auditID: 0, timeVerbURL: 12 },
     watches: 1,
   },
@@ -114,7 +118,14 @@ const cases: Case[] = [
     name: 'kubectl 1.33 -v=8 and the audit log: joined by Audit-Id',
     files: [fixture('kubectl-1.33-v8.log'), fixture('serve-audit.log')],
     records: 54,
-    clients: auditClients,
+    // The 1.33 requests the client log has are its processes'; the audit log's others keep the UA.
+    clients: [
+      ...auditClients.slice(0, 6),
+      ...[10223, 18094, 18099, 7563, 7579].map(
+        (pid) => `${auditClients[5]} · kubectl-1.33-v8.log pid ${pid}`,
+      ),
+      auditClients[6],
+    ],
     joins: { auditID: 11, timeVerbURL: 0 },
   },
   {
@@ -123,7 +134,11 @@ const cases: Case[] = [
     name: 'kubectl 1.33 -v=6 of another run and the audit log: nothing joins',
     files: [fixture('kubectl-1.33-v6.log'), fixture('serve-audit.log')],
     records: 60,
-    clients: ['', ...auditClients],
+    // -v=6 shows no User-Agent: each unjoined process is named by its file and pid.
+    clients: [
+      ...[10228, 7549, 7653].map((pid) => `kubectl-1.33-v6.log pid ${pid}`),
+      ...auditClients,
+    ],
     joins: { auditID: 0, timeVerbURL: 0 },
   },
   {
@@ -146,7 +161,9 @@ const cases: Case[] = [
       },
     ],
     records: 5,
-    clients: ['', kubectlUA],
+    // The process (its unjoined requests too: one client) takes the UA of its joined request;
+    // the audit events nothing joined keep theirs.
+    clients: [kubectlUA, `${kubectlUA} · kubectl.log pid 100`],
     joins: { auditID: 0, timeVerbURL: 1 },
   },
   {
@@ -167,7 +184,7 @@ const cases: Case[] = [
       },
     ],
     records: 2,
-    clients: [kubectlUA],
+    clients: [`${kubectlUA} · kubectl.log pid 100`],
     joins: { auditID: 0, timeVerbURL: 2 },
   },
   {
@@ -194,7 +211,7 @@ const cases: Case[] = [
       },
     ],
     records: 2,
-    clients: ['kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0', 'other/1'],
+    clients: ['kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0 · kubectl.log pid 100', 'other/1'],
     joins: { auditID: 0, timeVerbURL: 0 },
   },
   {
@@ -214,7 +231,7 @@ const cases: Case[] = [
       },
     ],
     records: 1,
-    clients: ['kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0'],
+    clients: ['kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0 · kubectl.log pid 100'],
     joins: { auditID: 0, timeVerbURL: 1 },
   },
   {
@@ -234,7 +251,7 @@ const cases: Case[] = [
       },
     ],
     records: 1,
-    clients: ['controller/1'],
+    clients: ['controller/1 · controller.log pid 100'],
     joins: { auditID: 0, timeVerbURL: 1 },
     watches: 1,
     watchEnds: 1,
@@ -264,7 +281,7 @@ describe('import: a client log without Audit-Id joined to its audit log by time,
       const report = builder.finish(result);
       assert.strictEqual(report.records, c.records, `${c.name}: records`);
       assert.deepStrictEqual(
-        report.clients.map((x) => x.userAgent).sort(),
+        report.clients.map((x) => importedClientName(x)).sort(),
         c.clients,
         `${c.name}: clients`,
       );

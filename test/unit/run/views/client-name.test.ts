@@ -1,7 +1,12 @@
 // Tests for src/run/views/client-name.ts: a User-Agent's short name, and short names that tell
 // apart the User-Agents that share a first word (the Import tab's client table).
 import * as assert from 'assert';
-import { shortClientName, shortClientNames } from '../../../../src/run/views/client-name';
+import {
+  importedClientName,
+  shortClientName,
+  shortClientNames,
+  shortImportedClientNames,
+} from '../../../../src/run/views/client-name';
 
 describe('client names', () => {
   const kcm = 'kube-controller-manager/v1.33.1 (linux/amd64) kubernetes/8adc0f0';
@@ -38,5 +43,32 @@ describe('client names', () => {
       names.get(`${kcm}/leader-election`),
       'kube-controller-manager/v1.33.1 …leader-election',
     );
+  });
+
+  it('an imported client is its User-Agent, then the process a client log names', () => {
+    const ua = 'kubectl/v1.35.2 (linux/amd64) kubernetes/fdc9d74';
+    const cases: Array<{
+      client: { userAgent: string; process?: string };
+      name: string;
+      short: string;
+    }> = [
+      { client: { userAgent: ua }, name: ua, short: 'kubectl/v1.35.2' },
+      {
+        client: { userAgent: ua, process: 'a.log pid 7' },
+        name: `${ua} · a.log pid 7`,
+        short: 'kubectl/v1.35.2 · a.log pid 7',
+      },
+      {
+        client: { userAgent: '', process: 'b.log pid 8' },
+        name: 'b.log pid 8',
+        short: 'b.log pid 8',
+      },
+      { client: { userAgent: '' }, name: '', short: '' },
+    ];
+    const shorts = shortImportedClientNames(cases.map((c) => c.client));
+    for (const c of cases) {
+      assert.strictEqual(importedClientName(c.client), c.name);
+      assert.strictEqual(shorts.get(c.name), c.short, c.name);
+    }
   });
 });
