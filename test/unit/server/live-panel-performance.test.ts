@@ -17,7 +17,7 @@ describe('live panel update cost (1,000 HTTP watchers, 100 writes/s)', function 
     assert.strictEqual(
       r.eventLines,
       r.watchers * (r.seedPods + r.writes),
-      'every watcher read the seed pods and every write',
+      `every watcher read the seed pods and every write (watchers closed by: ${JSON.stringify(closeReasons(r.live.watchers))})`,
     );
     const live = r.live;
     assert.strictEqual(live.watchers.length, 1000, 'every watch has its watcher');
@@ -36,3 +36,10 @@ describe('live panel update cost (1,000 HTTP watchers, 100 writes/s)', function 
     );
   });
 });
+
+function closeReasons(watchers: readonly { closeReason?: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const w of watchers)
+    counts[w.closeReason ?? 'open'] = (counts[w.closeReason ?? 'open'] ?? 0) + 1;
+  return counts;
+}
