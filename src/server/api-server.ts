@@ -86,7 +86,7 @@ import {
 import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery, type QueryValues } from '../request/list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
-import { statusBody, statusCode, type StorageOperation } from './status';
+import { newCreateWhileTerminating, statusBody, statusCode, type StorageOperation } from './status';
 import { auditStatusOf } from './response-status';
 import { onResponseEnd } from './response-end';
 import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
@@ -780,6 +780,9 @@ async function serve(
     !allowedScope(served, info)
   )
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
+  // crdHandler: a terminating CRD's objects are still read, updated and deleted, not created.
+  if (served.terminating && info.verb === 'create' && !subresource)
+    throw newCreateWhileTerminating({ group: served.group, resource: served.resource });
   const negotiated = negotiateEncoding(
     {
       accept: req.headers.accept,

@@ -46,6 +46,11 @@ export interface ServedResource {
   returnDeletedObject?: boolean;
   /** A CRD's subresources (status, scale); undefined for the built-ins (their row lists theirs). */
   crdSubresources?: CustomResourceSubresources;
+  /**
+   * A custom resource whose CRD is terminating (being deleted): reads, updates and deletes are
+   * still served, creates are refused (customresource_handler.go's `terminating`).
+   */
+  terminating?: boolean;
   /** A built-in's row of the API table (builtin-api-resources.ts); undefined for a custom resource. */
   builtin?: BuiltinAPIResource;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */

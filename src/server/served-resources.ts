@@ -216,6 +216,15 @@ export class ServedResources {
     return old;
   }
 
+  /**
+   * Marks a CRD's resource terminating (its CRD is being deleted): still served for reads, updates
+   * and deletes, creates refused, until stopServing.
+   */
+  markTerminating(group: string, plural: string): void {
+    for (const s of this.served)
+      if (s.jsonOnly && s.group === group && s.resource === plural) s.terminating = true;
+  }
+
   /** The resource a request's group, version and resource name address. */
   find(group: string, version: string, resource: string): ServedResource | undefined {
     return this.all.find(

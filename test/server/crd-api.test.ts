@@ -316,5 +316,55 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       const list = await serve.json<{ items: unknown[] }>('GET', cr(serve.namespace), 200);
       assert.deepStrictEqual(list.items, []);
     });
+
+    it('delete of the CRD while a Gadget has a finalizer: terminating, its Gadgets still read and patched, creates refused with 405', async () => {
+      await ok(['apply', '-f', fixture]);
+      await ok(['wait', '--for=condition=established', 'crd/gadgets.example.org', '--timeout=60s']);
+      await ok([
+        'create',
+        '-f',
+        write(
+          'held.yaml',
+          gadget('held').replace(
+            '  name: held\n',
+            '  name: held\n  finalizers: [example.org/hold]\n',
+          ),
+        ),
+      ]);
+      await ok(['delete', 'crd', 'gadgets.example.org', '--wait=false']);
+      await ok(['wait', '--for=condition=Terminating', 'crd/gadgets.example.org', '--timeout=60s']);
+      // The finalizer deletes the Gadgets right after it sets Terminating.
+      let deleting = '';
+      while (deleting === '')
+        deleting = await ok([
+          'get',
+          'gadgets',
+          'held',
+          '-o',
+          'jsonpath={.metadata.deletionTimestamp}',
+        ]);
+      const refused = await run(['create', '-f', write('g2.yaml', gadget('g2'))]);
+      assert.strictEqual(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        /^Error from server \(MethodNotAllowed\): error when creating ".*g2\.yaml": create not allowed while custom resource definition is terminating\n$/,
+      );
+      const status = await serve.json<{ code: number; reason: string; details: unknown }>(
+        'POST',
+        cr(serve.namespace),
+        405,
+        { apiVersion: 'example.org/v1', kind: 'Gadget', metadata: { name: 'g3' } },
+      );
+      assert.deepStrictEqual(
+        [status.code, status.reason, status.details],
+        [405, 'MethodNotAllowed', { group: 'example.org', kind: 'gadgets' }],
+      );
+      assert.strictEqual(
+        await ok(['patch', 'gd', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']),
+        'gadget.example.org/held patched\n',
+      );
+      await ok(['wait', '--for=delete', 'crd/gadgets.example.org', '--timeout=60s']);
+      assert.strictEqual((await serve.request('GET', '/apis/example.org')).status, 404);
+    });
   });
 }
