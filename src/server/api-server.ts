@@ -303,7 +303,7 @@ export class ApiServer {
     log?: (message: string) => void,
   ): Promise<FaultResponse> {
     return handleFaultRequest('POST', name, JSON.stringify(params), {
-      resources: this.resources.all,
+      resources: this.resources.perStorage,
       etcd: this.resources.etcd,
       log,
       onApplied: this.state.faultApplied,
@@ -478,9 +478,12 @@ export class ApiServer {
       });
       if (opts.faultSchedule) {
         // Every entry checked against what is served before the first is applied.
-        const specs = checkFaultSchedule(opts.faultSchedule, resources.all.map(resourceName));
+        const specs = checkFaultSchedule(
+          opts.faultSchedule,
+          resources.perStorage.map(resourceName),
+        );
         const world = {
-          resources: resources.all,
+          resources: resources.perStorage,
           etcd: resources.etcd,
           log: opts.faultLog,
           active: state.faults,

@@ -253,9 +253,10 @@ export class CustomResourceDefinitionController {
       for (const r of [n.plural, n.singular ?? '', ...strings(n.shortNames)]) resources.add(r);
       for (const k of [n.kind, n.listKind ?? '']) kinds.add(k);
     }
-    const ours = new Set([...this.serving.values()].map((s) => s.resource));
+    // Every served version of a CRD shares its engine.
+    const ours = new Set([...this.serving.values()].map((s) => s.resource.engine));
     for (const r of this.resources.all) {
-      if (r.group !== group || ours.has(r)) continue;
+      if (r.group !== group || ours.has(r.engine)) continue;
       for (const n of [r.resource, r.singularName, ...r.shortNames]) resources.add(n);
       for (const k of [r.kind, r.listKind]) kinds.add(k);
     }

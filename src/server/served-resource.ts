@@ -40,6 +40,13 @@ export interface ServedResource {
    * /openapi/v3 publish for it); undefined for the built-ins (their schemas are fixed).
    */
   openAPIV3Schema?: Readonly<Record<string, unknown>>;
+  /**
+   * A custom resource's storage version, on every served version of it: objects read and written
+   * through another version are converted (custom-resource-conversion.ts); all share one engine.
+   */
+  storageVersion?: string;
+  /** The storage version's openAPIV3Schema: what prunes an object converted to it. */
+  storageSchema?: Readonly<Record<string, unknown>>;
   /** Stored as JSON only (custom resources): no protobuf in discovery or negotiation. */
   jsonOnly: boolean;
   /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */
