@@ -86,7 +86,7 @@ import {
 import { goPlatform, versionInfo, type VersionInfo } from './version';
 import { parseQuery, type QueryValues } from '../request/list-query';
 import { negotiateEncoding, type NegotiatedEncoding } from './negotiation';
-import { statusBody, statusCode, type StorageOperation } from './status';
+import { newCreateWhileTerminating, statusBody, statusCode, type StorageOperation } from './status';
 import { auditStatusOf } from './response-status';
 import { onResponseEnd } from './response-end';
 import { RequestInfoFactory, type RequestInfo } from '../request/request-info';
@@ -303,7 +303,7 @@ export class ApiServer {
     log?: (message: string) => void,
   ): Promise<FaultResponse> {
     return handleFaultRequest('POST', name, JSON.stringify(params), {
-      resources: this.resources.all,
+      resources: this.resources.perStorage,
       etcd: this.resources.etcd,
       log,
       onApplied: this.state.faultApplied,
@@ -478,9 +478,12 @@ export class ApiServer {
       });
       if (opts.faultSchedule) {
         // Every entry checked against what is served before the first is applied.
-        const specs = checkFaultSchedule(opts.faultSchedule, resources.all.map(resourceName));
+        const specs = checkFaultSchedule(
+          opts.faultSchedule,
+          resources.perStorage.map(resourceName),
+        );
         const world = {
-          resources: resources.all,
+          resources: resources.perStorage,
           etcd: resources.etcd,
           log: opts.faultLog,
           active: state.faults,
@@ -780,6 +783,9 @@ async function serve(
     !allowedScope(served, info)
   )
     throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
+  // crdHandler: a terminating CRD's objects are still read, updated and deleted, not created.
+  if (served.terminating && info.verb === 'create' && !subresource)
+    throw newCreateWhileTerminating({ group: served.group, resource: served.resource });
   const negotiated = negotiateEncoding(
     {
       accept: req.headers.accept,

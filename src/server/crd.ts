@@ -2,9 +2,10 @@
 // registry serves for it: group, storage version, scope, names and additionalPrinterColumns, as
 // kubernetes/apiextensions-apiserver's crdHandler takes them from the CRD. One code path for a
 // `--crd` file and a CRD created through the API (customresourcedefinition-controller.ts reads the
-// stored object with customResourceDefinitionOf). Deliberate differences: only the storage version
-// is served (no conversion between versions; a CRD whose storage version has served: false is
-// stored, not served); a `--crd` file's schema is not validated (the API's is, in
+// stored object with customResourceDefinitionOf). Every version with served: true is served, each
+// with its own schema, printer columns and subresources, over the one storage of the storage
+// version (custom-resource-conversion.ts). Deliberate differences: a `--crd` file's schema is not
+// validated (the API's is, in
 // registry/customresourcedefinition-strategy.ts); custom objects are pruned by
 // structural-pruning.ts.
 import { loadAll } from 'js-yaml';
@@ -17,8 +18,10 @@ export interface CustomResourceDefinition {
   group: string;
   /** The version with `storage: true`. */
   version: string;
-  /** That version's `served` flag: false stores the CRD without serving it (default true). */
+  /** Whether any version is served: false stores the CRD without serving it (default true). */
   served?: boolean;
+  /** Every version with served: true (the storage version's facts are also the fields below). */
+  servedVersions?: CustomResourceDefinitionVersion[];
   plural: string;
   singular: string;
   kind: string;
@@ -30,6 +33,14 @@ export interface CustomResourceDefinition {
   /** The storage version's schema.openAPIV3Schema, when it has one (the field manager's type). */
   openAPIV3Schema?: Record<string, unknown>;
   /** The storage version's subresources (status, scale), when it declares any. */
+  subresources?: CustomResourceSubresources;
+}
+
+/** What one served version (apiextensions.k8s.io/v1 CustomResourceDefinitionVersion) brings. */
+export interface CustomResourceDefinitionVersion {
+  name: string;
+  printerColumns: PrinterColumn[];
+  openAPIV3Schema?: Record<string, unknown>;
   subresources?: CustomResourceSubresources;
 }
 
@@ -97,11 +108,23 @@ export function customResourceDefinitionOf(doc: unknown, where: string): CustomR
   const name = doc.metadata && isRecord(doc.metadata) ? doc.metadata.name : undefined;
   if (name !== undefined && name !== `${plural}.${group}`)
     throw new CrdError(where, `metadata.name: must be spec.names.plural+"."+spec.group`);
+  const servedVersions = versions
+    .filter((v) => v.served !== false)
+    .map((v) => {
+      const n = str(v.name, where, 'spec.versions[].name');
+      return {
+        name: n,
+        printerColumns: printerColumnsOf(v, where, n),
+        openAPIV3Schema: schemaOf(v),
+        ...subresourcesOf(v, where, n),
+      };
+    });
   return {
     name: `${plural}.${group}`,
     group,
     version,
-    served: storage[0].served !== false,
+    served: servedVersions.length > 0,
+    servedVersions,
     plural,
     singular: typeof names.singular === 'string' ? names.singular : kind.toLowerCase(),
     kind,
@@ -109,12 +132,21 @@ export function customResourceDefinitionOf(doc: unknown, where: string): CustomR
     shortNames: asArray(names.shortNames).filter((s): s is string => typeof s === 'string'),
     categories: asArray(names.categories).filter((s): s is string => typeof s === 'string'),
     namespaced: scope === 'Namespaced',
-    printerColumns: asArray(storage[0].additionalPrinterColumns).map((c, i) =>
-      printerColumnOf(c, where, `spec.versions[${version}].additionalPrinterColumns[${i}]`),
-    ),
+    printerColumns: printerColumnsOf(storage[0], where, version),
     openAPIV3Schema: schemaOf(storage[0]),
     ...subresourcesOf(storage[0], where, version),
   };
+}
+
+// The version's additionalPrinterColumns.
+function printerColumnsOf(
+  version: Record<string, unknown>,
+  where: string,
+  name: string,
+): PrinterColumn[] {
+  return asArray(version.additionalPrinterColumns).map((c, i) =>
+    printerColumnOf(c, where, `spec.versions[${name}].additionalPrinterColumns[${i}]`),
+  );
 }
 
 // The version's subresources (per version, or the deprecated spec.subresources is v1beta1's only).

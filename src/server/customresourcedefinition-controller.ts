@@ -6,8 +6,8 @@
 // (a CRD's resource served once established, torn down when the CRD changes or goes).
 // Deliberate differences: one queue, fed by the CRD Store's writes (Store.afterWrite) and a list at
 // start, instead of informers; Established is set in the same sync as NamesAccepted, after the
-// resource is served (a single apiserver: no HA wait); a terminating CRD is no longer served (upstream
-// still serves its reads); the names of resources served otherwise (built-ins, `--crd` files) in
+// resource is served (a single apiserver: no HA wait); a CRD is terminating (its objects' creates
+// refused) from its deletionTimestamp, a moment before upstream's Terminating condition; the names of resources served otherwise (built-ins, `--crd` files) in
 // the CRD's group count as taken.
 import type { KubeObject, RequestContext } from '../engine';
 import { CrdError, customResourceDefinitionOf } from './crd';
@@ -253,9 +253,10 @@ export class CustomResourceDefinitionController {
       for (const r of [n.plural, n.singular ?? '', ...strings(n.shortNames)]) resources.add(r);
       for (const k of [n.kind, n.listKind ?? '']) kinds.add(k);
     }
-    const ours = new Set([...this.serving.values()].map((s) => s.resource));
+    // Every served version of a CRD shares its engine.
+    const ours = new Set([...this.serving.values()].map((s) => s.resource.engine));
     for (const r of this.resources.all) {
-      if (r.group !== group || ours.has(r)) continue;
+      if (r.group !== group || ours.has(r.engine)) continue;
       for (const n of [r.resource, r.singularName, ...r.shortNames]) resources.add(n);
       for (const k of [r.kind, r.listKind]) kinds.add(k);
     }
@@ -298,9 +299,9 @@ export class CustomResourceDefinitionController {
 
   /** CRDFinalizer.sync: custom objects deleted, then the finalizer removed through /status. */
   private async finalize(name: string, crd: KubeObject): Promise<void> {
-    // No longer served (upstream keeps reads until the CRD is gone); its store still deletes.
+    // Still served for reads, updates and deletes until the CRD is gone; creates refused.
     const current = this.serving.get(name);
-    if (current) this.resources.stopServing(current.resource.group, current.resource.resource);
+    if (current) this.resources.markTerminating(current.resource.group, current.resource.resource);
     if (!crdHasFinalizer(crd, customResourceCleanupFinalizer)) return;
     const inProgress = {
       type: 'Terminating',
@@ -347,10 +348,8 @@ export class CustomResourceDefinitionController {
       if (left.length > 0) meta.finalizers = left;
       else delete meta.finalizers;
     });
-    if (current) {
-      this.serving.delete(name);
-      current.resource.engine.stop();
-    }
+    // Gone with the CRD: no longer served, its watches ended.
+    this.tearDown(name);
   }
 
   /**

@@ -32,6 +32,7 @@ export type DiscoveredResource = Pick<
   | 'verbs'
   | 'jsonOnly'
   | 'builtin'
+  | 'storageVersion'
 > & { stored?: false };
 
 /** What discovery reads from a GET request. */
@@ -207,7 +208,11 @@ function apiResource(r: DiscoveredResource): APIResource {
   // The installer sets a hash for a StorageVersionProvider only: a review's creater has none.
   if (r.stored === false) return out;
   // The hash names the version objects are stored as (events.k8s.io's events are core/v1 Events).
-  const [group, version] = splitGroupVersion(r.builtin?.storageVersion ?? groupVersionOf(r));
+  // A custom resource's every version names its CRD's storage version.
+  const [group, version] = splitGroupVersion(
+    r.builtin?.storageVersion ??
+      groupVersionOf(r.storageVersion ? { group: r.group, version: r.storageVersion } : r),
+  );
   out.storageVersionHash = storageVersionHash(group, version, r.kind);
   return out;
 }

@@ -229,7 +229,7 @@ export class NamespaceController {
   }
 
   private namespacedResources(): ServedResource[] {
-    return this.resources.all.filter(
+    return this.resources.perStorage.filter(
       (r) => r.namespaced && r.verbs.includes('deletecollection') && r.verbs.includes('list'),
     );
   }

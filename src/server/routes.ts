@@ -100,7 +100,7 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
   const method = s.req.method ?? 'GET';
   const body = method === 'POST' ? (await s.body()).toString('utf8') : undefined;
   const world = {
-    resources: s.resources.all,
+    resources: s.resources.perStorage,
     etcd: s.resources.etcd,
     onApplied: s.faultApplied,
     active: s.faults,

@@ -40,12 +40,24 @@ export interface ServedResource {
    * /openapi/v3 publish for it); undefined for the built-ins (their schemas are fixed).
    */
   openAPIV3Schema?: Readonly<Record<string, unknown>>;
+  /**
+   * A custom resource's storage version, on every served version of it: objects read and written
+   * through another version are converted (custom-resource-conversion.ts); all share one engine.
+   */
+  storageVersion?: string;
+  /** The storage version's openAPIV3Schema: what prunes an object converted to it. */
+  storageSchema?: Readonly<Record<string, unknown>>;
   /** Stored as JSON only (custom resources): no protobuf in discovery or negotiation. */
   jsonOnly: boolean;
   /** A DELETE answers the deleted object (the store's ReturnDeletedObject), else a Success Status. */
   returnDeletedObject?: boolean;
   /** A CRD's subresources (status, scale); undefined for the built-ins (their row lists theirs). */
   crdSubresources?: CustomResourceSubresources;
+  /**
+   * A custom resource whose CRD is terminating (being deleted): reads, updates and deletes are
+   * still served, creates are refused (customresource_handler.go's `terminating`).
+   */
+  terminating?: boolean;
   /** A built-in's row of the API table (builtin-api-resources.ts); undefined for a custom resource. */
   builtin?: BuiltinAPIResource;
   /** The engine resource: etcd3 store + watch cache + cacher + delegator. */

@@ -6,8 +6,8 @@
 // CRD as apiextensions-apiserver's crdHandler serves it; the set as a whole is what
 // kube-apiserver's APIGroupInfos install (one per group there, one flat list here), hence the name
 // ServedResources rather than a registry: the registry is each resource's Store (registry/store.ts).
-// A CRD from a `--crd` file and one created through the API become a served resource by the same
-// method (serveCustomResource), as apiextensions-apiserver's crdHandler builds a crdInfo for each;
+// A CRD from a `--crd` file and one created through the API become served resources (one per
+// served version, over one engine of the storage version) by the same method (serveCustomResource), as apiextensions-apiserver's crdHandler builds a crdInfo for each;
 // stopServing is its removeStorage (the resource's watches end, its objects stay in etcd).
 import {
   type EtcdMember,
@@ -150,7 +150,7 @@ export class ServedResources {
     for (const crd of o.crds ?? []) {
       if (this.served.some((s) => s.group === crd.group && s.resource === crd.plural))
         throw new Error(`two CustomResourceDefinitions named ${crd.name}`);
-      if (crd.served !== false) this.served.push(this.customResource(crd));
+      if (crd.served !== false) this.served.push(...this.customResources(crd));
     }
     this.namespaces = this.all.find((r) => r.group === '' && r.resource === 'namespaces')!;
   }
@@ -160,32 +160,58 @@ export class ServedResources {
     return this.served;
   }
 
-  /** A CRD's served resource: its engine (not started) and its Store, from the CRD's facts. */
-  private customResource(crd: CustomResourceDefinition): ServedResource {
+  /**
+   * One served resource per engine (a CRD's first served version stands for its others): what
+   * acts on storage once per resource (the namespace controller's deletes, faults).
+   */
+  get perStorage(): readonly ServedResource[] {
+    const seen = new Set<Resource<EtcdMember>>();
+    return this.served.filter((r) => !seen.has(r.engine) && seen.add(r.engine) !== undefined);
+  }
+
+  /**
+   * A CRD's served resources, one per served version, each with that version's facts and its own
+   * Store, all over one engine (not started) of the storage version: one key prefix, one watch
+   * cache, as apiextensions-apiserver's one storage per CRD.
+   */
+  private customResources(crd: CustomResourceDefinition): ServedResource[] {
     const apiVersion = `${crd.group}/${crd.version}`;
-    const s: StoreResource = {
-      group: crd.group,
-      version: crd.version,
-      resource: crd.plural,
-      singularName: crd.singular,
+    // An unstructured object marshals its keys sorted: apiVersion before kind.
+    const engine = this.engineOf(crd.group, crd.plural, crd.namespaced, () => ({
+      apiVersion,
       kind: crd.kind,
-      listKind: crd.listKind,
-      namespaced: crd.namespaced,
-      shortNames: crd.shortNames,
-      categories: crd.categories,
-      verbs: [...allVerbs],
-      printerColumns: crd.printerColumns,
-      openAPIV3Schema: crd.openAPIV3Schema,
-      ...(crd.subresources ? { crdSubresources: crd.subresources } : {}),
-      jsonOnly: true,
-      // An unstructured object marshals its keys sorted: apiVersion before kind.
-      engine: this.engineOf(crd.group, crd.plural, crd.namespaced, () => ({
-        apiVersion,
+      metadata: {},
+    }));
+    const versions = crd.servedVersions ?? [
+      {
+        name: crd.version,
+        printerColumns: crd.printerColumns,
+        openAPIV3Schema: crd.openAPIV3Schema,
+        subresources: crd.subresources,
+      },
+    ];
+    return versions.map((v) => {
+      const s: StoreResource = {
+        group: crd.group,
+        version: v.name,
+        resource: crd.plural,
+        singularName: crd.singular,
         kind: crd.kind,
-        metadata: {},
-      })),
-    };
-    return Object.assign(s, { store: new Store(s, this.storeOptions) });
+        listKind: crd.listKind,
+        namespaced: crd.namespaced,
+        shortNames: crd.shortNames,
+        categories: crd.categories,
+        verbs: [...allVerbs],
+        printerColumns: v.printerColumns,
+        openAPIV3Schema: v.openAPIV3Schema,
+        ...(v.subresources ? { crdSubresources: v.subresources } : {}),
+        storageVersion: crd.version,
+        ...(crd.openAPIV3Schema ? { storageSchema: crd.openAPIV3Schema } : {}),
+        jsonOnly: true,
+        engine,
+      };
+      return Object.assign(s, { store: new Store(s, this.storeOptions) });
+    });
   }
 
   /**
@@ -194,16 +220,16 @@ export class ServedResources {
    * as upstream tears down a CRD's old storage).
    */
   async serveCustomResource(crd: CustomResourceDefinition): Promise<ServedResource> {
-    const next = this.customResource(crd);
-    next.engine.start();
-    await next.engine.waitReady();
-    const i = this.served.findIndex(
-      (s) => s.jsonOnly && s.group === crd.group && s.resource === crd.plural,
-    );
-    const old = i >= 0 ? this.served[i] : undefined;
-    this.served = i >= 0 ? this.served.map((s, j) => (j === i ? next : s)) : [...this.served, next];
-    old?.engine.stop();
-    return next;
+    const next = this.customResources(crd);
+    const engine = next[0].engine;
+    engine.start();
+    await engine.waitReady();
+    const mine = (s: ServedResource): boolean =>
+      s.jsonOnly && s.group === crd.group && s.resource === crd.plural;
+    const old = this.served.find(mine);
+    this.served = [...this.served.filter((s) => !mine(s)), ...next];
+    if (old && old.engine !== engine) old.engine.stop();
+    return next.find((s) => s.version === crd.version) ?? next[0];
   }
 
   /**
@@ -211,9 +237,20 @@ export class ServedResources {
    * CRD finalizer still deletes through its Store) until the caller stops it, which ends its watches.
    */
   stopServing(group: string, plural: string): ServedResource | undefined {
-    const old = this.served.find((s) => s.jsonOnly && s.group === group && s.resource === plural);
-    if (old) this.served = this.served.filter((s) => s !== old);
+    const mine = (s: ServedResource): boolean =>
+      s.jsonOnly && s.group === group && s.resource === plural;
+    const old = this.served.find(mine);
+    if (old) this.served = this.served.filter((s) => !mine(s));
     return old;
+  }
+
+  /**
+   * Marks a CRD's resource terminating (its CRD is being deleted): still served for reads, updates
+   * and deletes, creates refused, until stopServing.
+   */
+  markTerminating(group: string, plural: string): void {
+    for (const s of this.served)
+      if (s.jsonOnly && s.group === group && s.resource === plural) s.terminating = true;
   }
 
   /** The resource a request's group, version and resource name address. */

@@ -32,6 +32,19 @@ export type StorageOperation = 'get' | 'list' | 'create' | 'update' | 'delete' |
 export const optimisticLockErrorMsg =
   'the object has been modified; please apply your changes to the latest version and try again';
 
+/**
+ * customresource_handler.go's serveResource: a create of a custom object while its CRD is
+ * terminating, NewMethodNotSupported with its message replaced (405, details kept).
+ */
+export function newCreateWhileTerminating(gr: GroupResource): StatusError {
+  return failure(
+    405,
+    StatusReason.MethodNotAllowed,
+    'create not allowed while custom resource definition is terminating',
+    { group: gr.group, kind: gr.resource },
+  );
+}
+
 /** The 409 an update with a stale resourceVersion answers (store.go Update, lines 743-745). */
 export function newOptimisticLockConflict(gr: GroupResource, name: string): StatusError {
   return newConflict(gr, name, new Error(optimisticLockErrorMsg));

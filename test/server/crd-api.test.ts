@@ -49,6 +49,38 @@ const invalidCases: Array<{ name: string; edit: (t: string) => string; want: str
   },
 ];
 
+/** A CRD with two served versions: v1 (storage) has spec.color and a Color column, v1beta1 not. */
+const widgetsCrd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1beta1
+    served: true
+    storage: false
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+  - name: v1
+    served: true
+    storage: true
+    additionalPrinterColumns:
+    - {name: Color, type: string, jsonPath: .spec.color}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}, color: {type: string}}}
+`;
+
 const kubectls = suiteKubectls();
 if (kubectls.length > 0) {
   const newest = kubectls[kubectls.length - 1];
@@ -315,6 +347,139 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       await ok(['wait', '--for=condition=established', 'crd/gadgets.example.org', '--timeout=60s']);
       const list = await serve.json<{ items: unknown[] }>('GET', cr(serve.namespace), 200);
       assert.deepStrictEqual(list.items, []);
+    });
+
+    it('a CRD with two served versions: both discovered, read, written and watched, one storage', async () => {
+      await ok(['apply', '-f', write('widgets.yaml', widgetsCrd)]);
+      await ok(['wait', '--for=condition=established', 'crd/widgets.example.com', '--timeout=60s']);
+      const versions = (await ok(['api-versions'])).split('\n');
+      for (const v of ['example.com/v1', 'example.com/v1beta1'])
+        assert.ok(versions.includes(v), `api-versions lists ${v}`);
+      const group = await serve.json<{ versions: unknown[]; preferredVersion: unknown }>(
+        'GET',
+        '/apis/example.com',
+        200,
+      );
+      assert.deepStrictEqual(
+        [group.versions, group.preferredVersion],
+        [
+          [
+            { groupVersion: 'example.com/v1', version: 'v1' },
+            { groupVersion: 'example.com/v1beta1', version: 'v1beta1' },
+          ],
+          { groupVersion: 'example.com/v1', version: 'v1' },
+        ],
+      );
+      // api-resources lists the preferred version's (kubectl asks for the preferred resources).
+      assert.match(
+        await ok(['api-resources', '--api-group=example.com', '--no-headers']),
+        /^widgets\s+example\.com\/v1\s+true\s+Widget\n$/,
+      );
+      // A Widget created through v1beta1 is stored as v1: v1 reads it as its own.
+      const w1 =
+        'apiVersion: example.com/v1beta1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 2\n';
+      assert.strictEqual(
+        await ok(['create', '-f', write('w1.yaml', w1)]),
+        'widget.example.com/w1 created\n',
+      );
+      const w2 =
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w2\nspec:\n  size: 3\n  color: red\n';
+      await ok(['create', '-f', write('w2.yaml', w2)]);
+      const widgets = (v: string, name = '') =>
+        `/apis/example.com/${v}/namespaces/${serve.namespace}/widgets${name ? `/${name}` : ''}`;
+      type Widget = { apiVersion: string; metadata: { name: string }; spec: unknown };
+      const cases: Array<{ path: string; want: unknown }> = [
+        { path: widgets('v1', 'w1'), want: ['example.com/v1', { size: 2 }] },
+        { path: widgets('v1beta1', 'w1'), want: ['example.com/v1beta1', { size: 2 }] },
+        { path: widgets('v1', 'w2'), want: ['example.com/v1', { size: 3, color: 'red' }] },
+        // Pruned by v1beta1's schema, which has no color.
+        { path: widgets('v1beta1', 'w2'), want: ['example.com/v1beta1', { size: 3 }] },
+      ];
+      for (const c of cases) {
+        const w = JSON.parse(await ok(['get', '--raw', c.path])) as Widget;
+        assert.deepStrictEqual([w.apiVersion, w.spec], c.want, c.path);
+      }
+      const list = JSON.parse(await ok(['get', '--raw', widgets('v1beta1')])) as {
+        apiVersion: string;
+        items: Widget[];
+      };
+      assert.deepStrictEqual(
+        [list.apiVersion, ...list.items.map((w) => `${w.metadata.name} ${w.apiVersion}`)],
+        ['example.com/v1beta1', 'w1 example.com/v1beta1', 'w2 example.com/v1beta1'],
+      );
+      assert.strictEqual(
+        await ok(['get', 'widgets.v1beta1.example.com', 'w2', '-o', 'jsonpath={.apiVersion}']),
+        'example.com/v1beta1',
+      );
+      // Each version prints its own columns (no AGE: the CRD declares columns; a nil cell is blank).
+      assert.match(
+        await ok(['get', 'widgets.v1beta1.example.com']),
+        /^NAME\s+SIZE\nw1\s+2\nw2\s+3\n$/,
+      );
+      assert.match(
+        await ok(['get', 'widgets.v1.example.com']),
+        /^NAME\s+COLOR\nw1\s+\nw2\s+red\n$/,
+      );
+      // A watch through v1beta1 (after a v1 watch encoded the same events) sends v1beta1.
+      for (const v of ['v1', 'v1beta1']) {
+        const r = await serve.request('GET', `${widgets(v)}?watch=1&timeoutSeconds=1`);
+        const events = r.body
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { object: Widget }).object.apiVersion);
+        assert.deepStrictEqual(events, [`example.com/${v}`, `example.com/${v}`], v);
+      }
+      await ok(['delete', 'crd', 'widgets.example.com']);
+    });
+
+    it('delete of the CRD while a Gadget has a finalizer: terminating, its Gadgets still read and patched, creates refused with 405', async () => {
+      await ok(['apply', '-f', fixture]);
+      await ok(['wait', '--for=condition=established', 'crd/gadgets.example.org', '--timeout=60s']);
+      await ok([
+        'create',
+        '-f',
+        write(
+          'held.yaml',
+          gadget('held').replace(
+            '  name: held\n',
+            '  name: held\n  finalizers: [example.org/hold]\n',
+          ),
+        ),
+      ]);
+      await ok(['delete', 'crd', 'gadgets.example.org', '--wait=false']);
+      await ok(['wait', '--for=condition=Terminating', 'crd/gadgets.example.org', '--timeout=60s']);
+      // The finalizer deletes the Gadgets right after it sets Terminating.
+      let deleting = '';
+      while (deleting === '')
+        deleting = await ok([
+          'get',
+          'gadgets',
+          'held',
+          '-o',
+          'jsonpath={.metadata.deletionTimestamp}',
+        ]);
+      const refused = await run(['create', '-f', write('g2.yaml', gadget('g2'))]);
+      assert.strictEqual(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        /^Error from server \(MethodNotAllowed\): error when creating ".*g2\.yaml": create not allowed while custom resource definition is terminating\n$/,
+      );
+      const status = await serve.json<{ code: number; reason: string; details: unknown }>(
+        'POST',
+        cr(serve.namespace),
+        405,
+        { apiVersion: 'example.org/v1', kind: 'Gadget', metadata: { name: 'g3' } },
+      );
+      assert.deepStrictEqual(
+        [status.code, status.reason, status.details],
+        [405, 'MethodNotAllowed', { group: 'example.org', kind: 'gadgets' }],
+      );
+      assert.strictEqual(
+        await ok(['patch', 'gd', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']),
+        'gadget.example.org/held patched\n',
+      );
+      await ok(['wait', '--for=delete', 'crd/gadgets.example.org', '--timeout=60s']);
+      assert.strictEqual((await serve.request('GET', '/apis/example.org')).status, 404);
     });
   });
 }

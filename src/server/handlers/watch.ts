@@ -27,6 +27,7 @@ import {
 import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import { transformObject, withTypeMeta } from '../transform-response';
+import { toServedVersion } from '../custom-resource-conversion';
 
 /** What the core hands over of an opened watch (Resource.openWatch's ServedWatch has these). */
 export interface WatchToServe {
@@ -62,7 +63,14 @@ export interface ServeWatchOptions {
   clock: Clock;
   served: Pick<
     ServedResource,
-    'group' | 'version' | 'resource' | 'kind' | 'jsonOnly' | 'printerColumns'
+    | 'group'
+    | 'version'
+    | 'resource'
+    | 'kind'
+    | 'jsonOnly'
+    | 'printerColumns'
+    | 'openAPIV3Schema'
+    | 'storageVersion'
   >;
   encoding: NegotiatedEncoding;
   /** time.Now (epoch ms) for a Table's AGE cells; default the clock's now(). */
@@ -204,7 +212,11 @@ export class WatchEventEncoder {
     return encodeLine(object);
   }
 
-  private doEncode(object: KubeObject, type: WatchEventType): Uint8Array {
+  private doEncode(stored: KubeObject, type: WatchEventType): Uint8Array {
+    // A custom resource's other served versions: the event's object converted from storage's (the
+    // cached line is this encoder's, whose identifier names the group-version).
+    const object =
+      this.served.storageVersion !== undefined ? toServedVersion(stored, this.served) : stored;
     let embedded: unknown;
     try {
       embedded = transformObject(

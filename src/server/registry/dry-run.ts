@@ -44,14 +44,16 @@ export function dryRunnableStorage(
 ): ObjectStorage {
   const engine = served.engine;
   const key = engine.objectKey(namespace, name);
+  // What is stored is in the storage version (a custom resource's other versions convert).
+  const stored = served.storageVersion ? { ...served, version: served.storageVersion } : served;
   const get = async (): Promise<KubeObject> =>
     (await engine.get(namespace, name, '', false, by)) as KubeObject;
   if (!dryRun)
     return {
       get,
-      create: (obj) => engine.create(canonicalObject(served, obj), by),
+      create: (obj) => engine.create(canonicalObject(stored, obj), by),
       guaranteedUpdate: (tryUpdate, p, ignoreNotFound = false) =>
-        engine.update(namespace, name, (o) => canonicalObject(served, tryUpdate(o)), by, {
+        engine.update(namespace, name, (o) => canonicalObject(stored, tryUpdate(o)), by, {
           preconditions: p,
           ignoreNotFound,
         }),
@@ -72,14 +74,14 @@ export function dryRunnableStorage(
       if (existing !== undefined)
         throw newAlreadyExists({ group: served.group, resource: served.resource }, name);
       // copyInto: the answer shares nothing with the request's object.
-      return canonicalObject(served, structuredClone(obj));
+      return canonicalObject(stored, structuredClone(obj));
     },
     async guaranteedUpdate(tryUpdate, p, ignoreNotFound = false) {
       const current = ignoreNotFound
         ? ((await engine.get(namespace, name, '', true, by)) ?? { metadata: {} })
         : await get();
       checkPreconditions(key, current, p);
-      return canonicalObject(served, tryUpdate(structuredClone(current)));
+      return canonicalObject(stored, tryUpdate(structuredClone(current)));
     },
     async delete(p) {
       const current = await get();

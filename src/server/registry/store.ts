@@ -11,7 +11,8 @@
 // one flag for every verb (a delete's from its DeleteOptions, as upstream reads it there). Deliberate differences: admission runs in the handler before the
 // Store (NamespaceLifecycle is the only plugin, a mutating one, as upstream orders it); the
 // storage errors are interpreted by the handler (status.ts), not here; UpdatedObjectInfo's UID
-// precondition is not taken from the body.
+// precondition is not taken from the body; a custom resource's other served versions convert at
+// the Store's edge to storage (custom-resource-conversion.ts), where upstream's storage codec does.
 import type {
   Clock,
   GroupResource,
@@ -24,6 +25,7 @@ import type {
 } from '../../engine';
 import { APIObjectVersioner, invalid, newInvalid, newNotFound } from '../../engine/http-face';
 import { canonicalObject } from '../canonical-object';
+import { toServedVersion, toStorageVersion } from '../custom-resource-conversion';
 import type { DeleteOptions } from '../delete-options';
 import { metadataPath, type RandomSource } from '../object-meta';
 import type { ServedResource } from '../served-resource';
@@ -194,12 +196,34 @@ export class Store {
     context: RequestContext,
   ): Promise<KubeObject> {
     const ns = this.resource.namespaced ? namespace : '';
-    return (await this.resource.engine.get(ns, name, resourceVersion, false, context))!;
+    return this.toServed(
+      (await this.resource.engine.get(ns, name, resourceVersion, false, context))!,
+    );
   }
 
   /** Store.List: the delegator decides cache or etcd. */
-  list(request: ResourceListRequest, context: RequestContext): Promise<ListResult> {
-    return this.resource.engine.list(request, context);
+  async list(request: ResourceListRequest, context: RequestContext): Promise<ListResult> {
+    const list = await this.resource.engine.list(request, context);
+    if (!this.converts) return list;
+    return { ...list, items: list.items.map((o) => this.toServed(o)) };
+  }
+
+  /**
+   * A custom resource served in a version other than its storage's: the storage codec converts
+   * (custom-resource-conversion.ts) what is read to this version and what is written to storage's.
+   * A watch's events convert as they are encoded (handlers/watch.ts), per version as upstream's.
+   */
+  private get converts(): boolean {
+    const r = this.resource;
+    return r.storageVersion !== undefined && r.storageVersion !== r.version;
+  }
+
+  private toServed(obj: KubeObject): KubeObject {
+    return this.converts ? toServedVersion(obj, this.resource) : obj;
+  }
+
+  private toStorage(obj: KubeObject): KubeObject {
+    return this.converts ? toStorageVersion(obj, this.resource) : obj;
   }
 
   /** Store.Watch: the cacher's watcher. */
@@ -228,9 +252,9 @@ export class Store {
       obj.metadata.namespace ?? '',
       obj.metadata.name ?? '',
       w,
-    ).create(obj);
+    ).create(this.toStorage(obj));
     if (!w.dryRun) this.afterWrite?.(created.metadata.name ?? '');
-    return created;
+    return this.toServed(created);
   }
 
   /**
@@ -255,7 +279,9 @@ export class Store {
     let created = false;
     try {
       const object = await storage.guaranteedUpdate(
-        (existing) => {
+        (stored) => {
+          // The update works in the request's version; what it stores is the storage version.
+          const existing = this.toServed(stored);
           const existingRV = versioner.objectResourceVersion(existing);
           if (existingRV === 0n && !ignoreNotFound) throw newNotFound(gr, name);
           const obj = structuredClone(objInfo(existing));
@@ -270,7 +296,7 @@ export class Store {
               { now: this.clock.now(), rand: this.rand },
               w.warn,
             );
-            return obj;
+            return this.toStorage(obj);
           }
           created = false;
           const mode = checkUpdateResourceVersion(
@@ -288,13 +314,13 @@ export class Store {
             throw new EmptiedFinalizers(canonicalObject(this.resource, obj));
           // The storage clears the resourceVersion it writes (PrepareObjectForStorage); a dry run
           // answers with the one it read, as upstream.
-          return obj;
+          return this.toStorage(obj);
         },
         {},
         ignoreNotFound,
       );
       if (!w.dryRun) this.afterWrite?.(name);
-      return { object, created };
+      return { object: this.toServed(object), created };
     } catch (e) {
       if (!(e instanceof EmptiedFinalizers)) throw e;
       // deleteWithoutFinalizers: racing updates may have deleted it already; either way the client
@@ -330,7 +356,7 @@ export class Store {
           ? await customResourceDefinitionDelete(this.resource, storage, options, now)
           : await storeDelete(this.resource, this.deleteStrategy, storage, options, now, dryRun);
     if (!dryRun) this.afterWrite?.(name);
-    return result;
+    return { ...result, object: this.toServed(result.object) };
   }
 
   /**

@@ -180,4 +180,43 @@ describe('CustomResourceDefinitionController: a CRD written through its Store', 
       resources.stop();
     }
   });
+
+  it('delete while a custom object has a finalizer: terminating, still served for reads and writes, gone with the CRD', async () => {
+    const resources = new ServedResources({ seed: 1 });
+    await resources.start();
+    const controller = new CustomResourceDefinitionController(resources);
+    try {
+      await controller.start();
+      const ctx = resources.requests.newContext('test', 'GET', '/');
+      const crds = resources.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+      await crds.store.create('', crdObject(), { context: 'test' });
+      await controller.idle();
+      const held = gadget('held');
+      (held.metadata as { finalizers?: string[] }).finalizers = ['example.org/hold'];
+      await resources.find('example.org', 'v1', 'gadgets')!.store.create('default', held, {
+        context: 'test',
+      });
+      await crds.store.delete('', 'gadgets.example.org', {}, 'test');
+      await controller.idle();
+      const served = resources.find('example.org', 'v1', 'gadgets');
+      assert.ok(served, 'still served while terminating');
+      assert.strictEqual(served.terminating, true);
+      const got = await served.store.get('default', 'held', '', ctx);
+      assert.ok(got.metadata.deletionTimestamp, 'the finalizer deleted it gracefully');
+      // The object's controller removes its finalizer: the object goes, then the CRD.
+      await served.store.update(
+        'default',
+        'held',
+        (existing) => ({ ...existing, metadata: { ...existing.metadata, finalizers: [] } }),
+        { context: 'test' },
+      );
+      controller.enqueue('gadgets.example.org');
+      await controller.idle();
+      assert.strictEqual(resources.find('example.org', 'v1', 'gadgets'), undefined, 'torn down');
+      await assert.rejects(crds.store.get('', 'gadgets.example.org', '', ctx), isNotFound);
+    } finally {
+      await controller.stop();
+      resources.stop();
+    }
+  });
 });
