@@ -353,6 +353,11 @@ describe('the live run in the workbench', function () {
       .locator('.quick-input-title', { hasText: 'Inject expire-history: resource' })
       .waitFor({ timeout: uiTimeoutMs });
     await pickQuickPick(page, 'pods', 'pods');
+    // A server fault asks only when: now, or after seconds.
+    await page
+      .locator('.quick-input-title', { hasText: 'Inject expire-history: when' })
+      .waitFor({ timeout: uiTimeoutMs });
+    await pickQuickPick(page, 'At once', 'At once');
     // One more expire-history marker than the steps above left.
     await panel()
       .locator('.tl-fault-label', { hasText: 'expire-history' })
