@@ -14,10 +14,16 @@ export interface ReportOptions {
 
 const maxCell = 72;
 
-function cell(v: string | number): string {
+/**
+ * One table cell on one line, at most maxCell characters: a longer one loses its middle, so both
+ * ends stay (a client's User-Agent and the process after it, a URL's path and its query).
+ */
+export function reportCell(v: string | number): string {
   const s = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v;
   const one = s.replace(/\s+/g, ' ');
-  return one.length > maxCell ? `${one.slice(0, maxCell - 1)}…` : one;
+  if (one.length <= maxCell) return one;
+  const head = Math.ceil((maxCell - 1) / 2);
+  return `${one.slice(0, head)}…${one.slice(one.length - (maxCell - 1 - head))}`;
 }
 
 /** Wraps text at word boundaries, each line prefixed with `indent`. */
@@ -42,7 +48,7 @@ export function renderTable(t: SummaryTable, width: number): string[] {
   if (t.rows.length === 0) {
     out.push('  (none)');
   } else {
-    const cells = t.rows.map((r) => r.map(cell));
+    const cells = t.rows.map((r) => r.map(reportCell));
     const numeric = t.columns.map((_, c) =>
       t.rows.every((r) => r[c] === undefined || r[c] === '' || typeof r[c] === 'number'),
     );
@@ -76,7 +82,7 @@ export function renderChart(c: SummaryChart, barWidth = 40): string[] {
     const full = Math.floor(units / 8);
     let bar = '█'.repeat(full) + eighths[Math.floor(units % 8)];
     if (bar === '' && p.value > 0) bar = '▏';
-    out.push(`  ${p.label.padEnd(lw)}  ${bar.padEnd(barWidth)} ${cell(p.value)}`);
+    out.push(`  ${p.label.padEnd(lw)}  ${bar.padEnd(barWidth)} ${reportCell(p.value)}`);
   }
   return out;
 }
@@ -143,14 +149,14 @@ export function renderReport(
   const facts = Object.entries(summary.facts);
   const kw = Math.max(...facts.map(([k]) => k.length), 0);
   for (const [k, v] of facts)
-    out.push(`  ${k.padEnd(kw)}  ${cell(typeof v === 'boolean' ? String(v) : v)}`);
+    out.push(`  ${k.padEnd(kw)}  ${reportCell(typeof v === 'boolean' ? String(v) : v)}`);
   out.push('');
   const series = Object.entries(model.metrics).filter(
     ([k, v]) => !k.includes('_bucket{') && v !== 0,
   );
   if (series.length) {
     out.push('Metrics (non-zero series; histogram buckets left out)');
-    for (const [k, v] of series) out.push(`  ${k} ${cell(v)}`);
+    for (const [k, v] of series) out.push(`  ${k} ${reportCell(v)}`);
     out.push('');
   }
   if (model.rejected.count > 0) {
