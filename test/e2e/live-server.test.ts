@@ -210,7 +210,7 @@ describe('the local API server in the workbench', function () {
     assert.match(rows[at('pods ')], /^pods 10 objects · \d watchers? · RV \d+$/);
     assert.match(rows[at('configmaps ')], /^configmaps 3 objects · 0 watchers · RV \d+$/);
     assert.match(rows[at('namespaces ')], /^namespaces 4 objects · 0 watchers · RV \d+$/);
-    assert.strictEqual(rows[sections[2]], `Clients ${clients}`);
+    assert.strictEqual(rows[sections[2]], `User agents ${clients}`);
     assert.ok(rows.includes('node-fetch/1.0 1 list · 1 watch'), rows.join('\n'));
     if (kubectlAgent) assert.ok(rows.includes(`${kubectlAgent} 1 list · 1 watch`), rows.join('\n'));
     const watcherRows = rows.slice(sections[3] + 1);
