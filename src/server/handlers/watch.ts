@@ -214,9 +214,13 @@ export class WatchEventEncoder {
 
   private doEncode(stored: KubeObject, type: WatchEventType): Uint8Array {
     // A custom resource's other served versions: the event's object converted from storage's (the
-    // cached line is this encoder's, whose identifier names the group-version).
+    // cached line is this encoder's, whose identifier names the group-version). An ERROR event's
+    // object is a metav1.Status, not a custom object: converted, it would lose its code to the
+    // CRD's pruning (and a client its 410, the signal to relist).
     const object =
-      this.served.storageVersion !== undefined ? toServedVersion(stored, this.served) : stored;
+      this.served.storageVersion !== undefined && type !== 'ERROR'
+        ? toServedVersion(stored, this.served)
+        : stored;
     let embedded: unknown;
     try {
       embedded = transformObject(
