@@ -55,7 +55,7 @@ import {
   type AppliedFault,
   type FaultResponse,
 } from './faults';
-import { ActiveFaults, type ActiveFaultJSON } from './active-faults';
+import { ActiveFaults, maxHeldRequestsFor, type ActiveFaultJSON } from './active-faults';
 import { applyRequestFaults } from './request-faults';
 import type { MatchedRequest } from './fault-matcher';
 import { checkFaultSchedule, FaultScheduleError, type FaultSchedule } from './fault-schedule';
@@ -251,6 +251,11 @@ export class ApiServer {
     return [...this.state.connectedClients.values()].sort();
   }
 
+  /** Every connection open now (accepted sockets, a held or refused one too): the handles it holds. */
+  openConnections(): number {
+    return this.sockets.size;
+  }
+
   /** The clients (User-Agent + connection, as connectedClients) seen since the server started. */
   clientsSeen(): number {
     return this.state.connectionsSeen;
@@ -402,6 +407,7 @@ export class ApiServer {
     try {
       const token = randomBytes(32).toString('hex');
       const startedAt = resources.clock.now();
+      const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
       const state: ServingState = {
         resources,
         startedAt,
@@ -420,7 +426,7 @@ export class ApiServer {
           shuttingDown: () => state.shuttingDown,
         }),
         shuttingDown: false,
-        faults: new ActiveFaults(resources.clock),
+        faults: new ActiveFaults(resources.clock, maxHeldRequestsFor(limits.maxConnections)),
         debugState,
         connectedClients: new Map(),
         connectionsSeen: 0,
@@ -440,7 +446,6 @@ export class ApiServer {
           else res.destroy();
         });
       };
-      const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
       const certificate = generateSelfSignedCertKey(resources.clock.now());
       const serversFor = (h: typeof handler): Server[] => {
         const options = httpServerOptions(limits);

@@ -415,7 +415,8 @@ const faults: readonly Fault[] = [
     acts: 'request',
     description:
       'Matching requests are accepted and never answered: each connection is held until its ' +
-      'client goes or the fault is cleared.',
+      "client goes or the fault is cleared. At most 600 are held (kube-apiserver's in-flight " +
+      'limits; half the connection cap if less); past that a matching request is answered 429.',
     parameters: [],
   },
   {

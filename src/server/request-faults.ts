@@ -56,7 +56,8 @@ export async function applyRequestFaults(
       return { answered: true };
     }
     if (f.name === 'blackhole') {
-      active.hold(f, res);
+      // Past the most a server holds: what maxinflight.go answers a request past its limit.
+      if (!active.hold(f, res)) writeHttpError(res, 429);
       return { answered: true };
     }
   }
