@@ -13,6 +13,10 @@ import { ApiServer } from '../../src/server/api-server';
 import { faultsPath } from '../../src/server/faults';
 import { clientsPath } from '../../src/server/clients-endpoint';
 import type { ClientReport, ClientsReport } from '../../src/run/clients-report';
+import { clientsCommand } from '../../src/cli/clients-command';
+
+/** `s` as a literal inside a RegExp. */
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import {
   kubectl,
@@ -149,6 +153,25 @@ function describeFaults(k: Kubectl): void {
         JSON.stringify(f),
       );
       assert.ok(typeof f.recoveryMs === 'number' && f.recoveryMs >= 0, f.recovery);
+      // `listwatch clients`: the same figures through the kubeconfig, as a table and as JSON.
+      for (const [args, expect] of [
+        [
+          [],
+          new RegExp(
+            `#${id} http-error → ${escape(c.id)}: 1 hit, recovered in \\d+ ms \\(retry\\)`,
+          ),
+        ],
+        [['--json'], new RegExp(`"recoveredBy": "retry"`)],
+      ] as const) {
+        let out = '';
+        const code = await clientsCommand.run(['--kubeconfig', server.kubeconfigPath, ...args], {
+          out: (t) => (out += t),
+          err: (t) => assert.fail(t),
+          stdinLines: () => (async function* () {})(),
+        });
+        assert.strictEqual(code, 0);
+        assert.match(out, expect);
+      }
     });
 
     it('wait --for=delete (a reflector, LIST then WATCH) under drop-connection --after-events 1: re-watches from the last RV it read, no relist, and sees the delete', async () => {
