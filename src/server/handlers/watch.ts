@@ -23,6 +23,7 @@ import {
   type WatchEventType,
   type WatchInterface,
   goJsonMarshal,
+  hasInitialEventsEndAnnotation,
 } from '../../engine/http-face';
 import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
@@ -108,6 +109,8 @@ export interface WrittenWatchEvent {
   type: WatchEventType;
   /** metadata.resourceVersion of the event's object (0: none, as an ERROR's Status). */
   resourceVersion: number;
+  /** A BOOKMARK with the k8s.io/initial-events-end annotation: the WatchList's sync ended. */
+  initialEventsEnd?: true;
 }
 
 /** The RV an event's object carries (a BOOKMARK's too); 0 when it has none. */
@@ -382,7 +385,15 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     const line = this.encoder.encode(event);
     this.written++;
     const drained = this.res.write(line);
-    this.o.onWritten?.({ type: event.type, resourceVersion: writtenResourceVersion(event) });
+    if (this.o.onWritten) {
+      const written: WrittenWatchEvent = {
+        type: event.type,
+        resourceVersion: writtenResourceVersion(event),
+      };
+      if (event.type === 'BOOKMARK' && hasInitialEventsEndAnnotation(event.object))
+        written.initialEventsEnd = true;
+      this.o.onWritten(written);
+    }
     if (!drained) this.waitingForDrain = true;
   }
 
