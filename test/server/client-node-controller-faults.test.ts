@@ -13,7 +13,8 @@
 //   relist), with no 'error'.
 // Either way a Widget written during the fault, and one written after it, are reconciled. Asserted
 // on what the server recorded: its audit log (each request of the controller, in order, with its
-// code) and its debug state (the controller's requests by resource). No upstream counterpart.
+// code), its debug state (the controller's requests by resource) and its clients report (each
+// fault's recovery time and how: re-watch or relist). No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -23,6 +24,7 @@ import { eventually } from './harness/eventually';
 import { ServeProcess } from './harness/serve-process';
 import { projectRoot } from '../harness/paths';
 import { WidgetController, type Widget } from './controller/widget-controller';
+import type { ClientsReport } from '../../src/run/clients-report';
 
 /** One audit.k8s.io/v1 event line, the fields read here. */
 interface AuditEvent {
@@ -45,6 +47,8 @@ interface Case {
   requests: (listRV: string) => (string | RegExp | null | number | undefined)[][];
   /** What the informer reported through 'error' (client-node's messages). */
   informerErrors: string[];
+  /** Each fault that touched the informer, and how the clients report says it recovered. */
+  recoveries: [name: string, by: 'rewatch' | 'relist'][];
   /** LISTs and WATCHes of widgets the debug state counts for the controller. */
   counts: { lists: number; watches: number };
 }
@@ -64,6 +68,7 @@ const cases: Case[] = [
       ['watch', rv, 200],
     ],
     informerErrors: ['Premature close'],
+    recoveries: [['stall-watch', 'rewatch']],
     counts: { lists: 1, watches: 2 },
   },
   {
@@ -78,6 +83,10 @@ const cases: Case[] = [
       ['watch', /^\d+$/, 200],
     ],
     informerErrors: ['Premature close'],
+    recoveries: [
+      ['stall-watch', 'relist'],
+      ['expire-history', 'relist'],
+    ],
     counts: { lists: 2, watches: 3 },
   },
 ];
@@ -227,6 +236,31 @@ describe('the client-node 1.4.0 controller under scripted watch faults (stall-wa
           c.counts,
           JSON.stringify(state.clients),
         );
+        // The clients report (GET /debug/listwatch/v1/clients): the informer's client (its
+        // connections one after another) was touched by each fault and recovered, as it did.
+        const report = await serve.json<ClientsReport>('GET', '/debug/listwatch/v1/clients', 200);
+        const informer = report.clients.filter((x) => x.faults.some((f) => f.id === stall.id));
+        assert.strictEqual(informer.length, 1, JSON.stringify(report.clients));
+        assert.match(informer[0].userAgent, /^node-fetch\//);
+        assert.deepStrictEqual(
+          informer[0].faults.map((f) => [f.name, f.recovered, f.recoveredBy]),
+          c.recoveries.map(([name, by]) => [name, true, by]),
+          JSON.stringify(informer[0].faults),
+        );
+        for (const f of informer[0].faults) {
+          assert.strictEqual(typeof f.recoveryMs, 'number', f.recovery);
+          assert.match(f.recovery, /^recovered in \d+ ms \((rewatch|relist)\)$/);
+        }
+        // Nothing reaches the informer until the stall ends: it cannot have recovered sooner.
+        assert.ok(
+          informer[0].faults[0].recoveryMs! >= stallSeconds * 1000,
+          informer[0].faults[0].recovery,
+        );
+        assert.deepStrictEqual(
+          { restarts: informer[0].restarts.total, relists: informer[0].relists },
+          { restarts: 1, relists: c.counts.lists - 1 },
+        );
+
         // The stall is spent (count 1): no fault is left in force.
         const active = await serve.json<{ faults: { id: number }[] }>(
           'GET',
