@@ -4,8 +4,9 @@
 // retried, every LIST of pods waits 200 ms more (latency). The Server view's Faults section shows
 // both in force before kubectl (fault-schedule-server-view-before.png), then the latency alone with
 // its hits once the 429 is spent (fault-schedule-server-view.png), as the admin API lists them;
-// the live run's Clients tab shows kubectl's requests (fault-schedule-clients-view.png). No upstream
-// counterpart.
+// the live run's Clients tab shows kubectl's two LISTs on its one connection, the 429 and the
+// retry in its detail, and the faults' markers on the timeline (fault-schedule-clients-view.png).
+// No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -167,18 +168,30 @@ describe('a fault schedule (listwatch.server.faults) in the workbench, a real ku
     await shot('fault-schedule-server-view.png');
 
     await showTab(page, 'Clients');
+    // Both LISTs (the 429 and its retry) are kubectl's, on its one connection.
     let rows: string[][] = [];
     for (let i = 0; i < 100; i++) {
       rows = (await inspectorHook(page, (h: InspectorHook) => h.clientRows())).filter((row) =>
         row[0].startsWith('kubectl'),
       );
-      if (rows.some((row) => Number(row[2]) >= 1)) break;
+      if (rows.some((row) => row[2] === '2')) break;
       await page.waitForTimeout(200);
     }
-    assert.ok(
-      rows.some((row) => Number(row[2]) >= 1),
-      `kubectl's LIST in the Clients tab: ${JSON.stringify(rows)}`,
+    assert.deepStrictEqual(
+      rows.map((row) => row.slice(2, 4)),
+      [['2', '0']],
+      `kubectl's LISTs in the Clients tab: ${JSON.stringify(rows)}`,
     );
+    await inspectorPanel(page)
+      .locator('.clients-view .vt-row', { hasText: /^kubectl\// })
+      .first()
+      .click();
+    await inspectorPanel(page)
+      .locator('.clients-view .detail .client-request.list', {
+        hasText: '/api/v1/namespaces/default/pods',
+      })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
     await shot('fault-schedule-clients-view.png');
   });
 });
