@@ -55,11 +55,14 @@ import {
   type AppliedFault,
   type FaultResponse,
 } from './faults';
-import { ActiveFaults, type ActiveFaultJSON } from './active-faults';
+import { ActiveFaults, maxHeldRequestsFor, type ActiveFaultJSON } from './active-faults';
 import { applyRequestFaults } from './request-faults';
-import type { MatchedRequest } from './fault-matcher';
+import { CutObserved } from './watch-stream-faults';
+import { isExemptPath, type MatchedRequest } from './fault-matcher';
 import { checkFaultSchedule, FaultScheduleError, type FaultSchedule } from './fault-schedule';
 import { DebugState } from './debug-state';
+import { ClientsRecording } from './clients-endpoint';
+import type { ClientsReport } from '../run/clients-report';
 import { admitCreate } from './namespace-lifecycle';
 import { NamespaceController } from './namespace-controller';
 import { CustomResourceDefinitionController } from './customresourcedefinition-controller';
@@ -131,6 +134,11 @@ export interface ApiServerOptions {
   faultSchedule?: FaultSchedule;
   /** Hears each fault's log line (the schedule's, as they are applied and fire). */
   faultLog?: (message: string) => void;
+  /**
+   * Fold every request for `GET /debug/listwatch/v1/clients` (default true; clients-endpoint.ts).
+   * Off, the endpoint answers 404 and a server nobody records pays nothing per request.
+   */
+  clientsReport?: boolean;
 }
 
 /** How long a seed runs before it lets the event loop turn (timers, I/O, a Cancel). */
@@ -162,8 +170,20 @@ export interface ObservedRequest {
   /** The RequestInfo verb: list, watch, get, create, update, patch, delete, deletecollection. */
   verb: string;
   info: RequestInfo;
-  /** The negotiated response encoding (its Content-Type, the conversion asked for). */
-  encoding: NegotiatedEncoding;
+  /**
+   * The negotiated response encoding (its Content-Type, the conversion asked for); absent for a
+   * request a fault answered before negotiation (http-error, blackhole).
+   */
+  encoding?: NegotiatedEncoding;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/** Any request past authentication, as the fault filter meets it (the clients report's answers). */
+export interface StartedRequest {
+  context: RequestContext;
+  /** The RequestInfo verb (`get` for discovery and the other non-resource paths). */
+  verb: string;
   req: IncomingMessage;
   res: ServerResponse;
 }
@@ -178,6 +198,15 @@ export interface ServerObserver {
   fault(f: AppliedFault): void;
   /** A WATCH (by request id) wrote one event line to its client. */
   watchWritten?(requestId: number, e: WrittenWatchEvent): void;
+  /**
+   * Every request past authentication but the admin API and the health endpoints (which no fault
+   * touches), before anything answers it: its status and bytes are read from `res` as it ends.
+   */
+  started?(r: StartedRequest): void;
+  /** A fault cut the connection of WATCH `requestId` (drop-connection, stall-watch --then drop). */
+  watchCut?(requestId: number): void;
+  /** Request faults (by id and name) hit request `r`, before they act on it. */
+  faultHit?(r: StartedRequest, faults: readonly { id: number; name: string }[]): void;
 }
 
 /** Tells the debug state and the observers of now that WATCH `requestId` wrote `e` to its client. */
@@ -251,6 +280,11 @@ export class ApiServer {
     return [...this.state.connectedClients.values()].sort();
   }
 
+  /** Every connection open now (accepted sockets, a held or refused one too): the handles it holds. */
+  openConnections(): number {
+    return this.sockets.size;
+  }
+
   /** The clients (User-Agent + connection, as connectedClients) seen since the server started. */
   clientsSeen(): number {
     return this.state.connectionsSeen;
@@ -309,6 +343,11 @@ export class ApiServer {
       onApplied: this.state.faultApplied,
       active: this.state.faults,
     });
+  }
+
+  /** What each client did so far (GET /debug/listwatch/v1/clients); undefined when turned off. */
+  clientsReport(): ClientsReport | undefined {
+    return this.state.clients?.report();
   }
 
   /** The faults in force (what GET /debug/listwatch/v1/faults/active lists). */
@@ -402,6 +441,7 @@ export class ApiServer {
     try {
       const token = randomBytes(32).toString('hex');
       const startedAt = resources.clock.now();
+      const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
       const state: ServingState = {
         resources,
         startedAt,
@@ -420,7 +460,7 @@ export class ApiServer {
           shuttingDown: () => state.shuttingDown,
         }),
         shuttingDown: false,
-        faults: new ActiveFaults(resources.clock),
+        faults: new ActiveFaults(resources.clock, maxHeldRequestsFor(limits.maxConnections)),
         debugState,
         connectedClients: new Map(),
         connectionsSeen: 0,
@@ -440,7 +480,6 @@ export class ApiServer {
           else res.destroy();
         });
       };
-      const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
       const certificate = generateSelfSignedCertKey(resources.clock.now());
       const serversFor = (h: typeof handler): Server[] => {
         const options = httpServerOptions(limits);
@@ -507,7 +546,7 @@ export class ApiServer {
         certificateAuthority: certificate.cert,
         path: opts.kubeconfigPath,
       });
-      return new ApiServer(
+      const server = new ApiServer(
         resources,
         eventSink,
         state,
@@ -523,6 +562,8 @@ export class ApiServer {
           etcdCheck,
         },
       );
+      if (opts.clientsReport !== false) state.clients = new ClientsRecording(server);
+      return server;
     } catch (e) {
       for (const undo of started.reverse()) await undo();
       throw e;
@@ -535,6 +576,7 @@ export class ApiServer {
    */
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
+    this.state.clients?.dispose();
     await this.resources.crdController?.stop();
     // Scheduled faults' timers stop; held (blackholed) connections close.
     this.state.faults.clear('all');
@@ -628,6 +670,8 @@ interface ServingState {
   shuttingDown: boolean;
   /** The faults in force (the admin API's, the schedule's). */
   faults: ActiveFaults;
+  /** What each client did (GET /debug/listwatch/v1/clients); absent when turned off. */
+  clients?: ClientsRecording;
   debugState: DebugState;
   /** --audit-log: audit.k8s.io/v1 events at Metadata level. */
   audit: AuditLogWriter | undefined;
@@ -710,6 +754,14 @@ async function serve(
   const auditEvent = state.audit && audit(state.audit, info, url, req, res);
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
+  const context: RequestContext = resources.requests.newContext(
+    req.headers['user-agent'] ?? '',
+    method as HttpMethod,
+    url,
+  );
+  const started: StartedRequest = { context, verb: info.verb, req, res };
+  const observed = state.observers.length > 0 && !isExemptPath(info.path);
+  if (observed) for (const o of state.observers) o.started?.(started);
   // The request faults: here, where upstream's filters reject, delay or time out a request.
   let watchFault: WatchStreamFault | undefined;
   if (state.faults.hasRequestFaults) {
@@ -718,15 +770,27 @@ async function serve(
       matchedRequestOf(info, req, q < 0 ? '' : url.slice(q + 1)),
       res,
       resources.clock,
+      observed
+        ? (hits, answered) => {
+            for (const o of state.observers) o.faultHit?.(started, hits);
+            // A LIST or WATCH answered here is still one the client sent (its 429, then its retry).
+            if (
+              answered &&
+              info.isResourceRequest &&
+              (info.verb === 'list' || info.verb === 'watch')
+            )
+              for (const o of state.observers)
+                o.request({ context, verb: info.verb, info, req, res });
+          }
+        : undefined,
     );
     if (outcome.answered) return;
     watchFault = outcome.watchFault;
+    if (watchFault && observed)
+      watchFault = new CutObserved(watchFault, () => {
+        for (const o of state.observers) o.watchCut?.(context.requestId);
+      });
   }
-  const context: RequestContext = resources.requests.newContext(
-    req.headers['user-agent'] ?? '',
-    method as HttpMethod,
-    url,
-  );
   rememberConnectedClient(state, req.socket, context.client);
   let body: Promise<Buffer> | undefined;
   const readBody = (): Promise<Buffer> => (body ??= limitedReadBody(req));
@@ -743,6 +807,7 @@ async function serve(
       debugState: state.debugState,
       faultApplied: state.faultApplied,
       faults: state.faults,
+      clients: state.clients,
       body: readBody,
     };
     for (const route of nonResourceRoutes) {

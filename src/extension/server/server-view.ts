@@ -43,6 +43,7 @@ const uptimeTickMs = 1000;
 export function faultRowText(f: ActiveFaultJSON): string {
   const parts = [f.phase, plural(f.hits, 'hit', { plain: true })];
   if (f.held !== undefined) parts.push(`${f.held} held`);
+  if (f.refused !== undefined) parts.push(`${f.refused} refused`);
   for (const [k, v] of Object.entries(f.parameters)) parts.push(`${k}=${String(v)}`);
   for (const [k, v] of Object.entries(f.match)) parts.push(`${k}=${String(v)}`);
   for (const [k, v] of Object.entries(f.trigger)) parts.push(`${k}=${String(v)}`);
