@@ -18,6 +18,7 @@ import { Store, type StoreResource } from '../../../../src/server/registry/store
 import { configMapStrategy } from '../../../../src/server/registry/configmap-strategy';
 import { podStatusStrategy } from '../../../../src/server/registry/pod-strategy';
 import { namespaceFinalizeStrategy } from '../../../../src/server/registry/namespace-strategy';
+import { ServiceAllocators } from '../../../../src/server/registry/service-allocators';
 import { strategyFor } from '../../../../src/server/registry/strategy-for';
 import { statusForError, type StorageOperation } from '../../../../src/server/status';
 
@@ -550,6 +551,7 @@ describe('registry Store (generic/registry/store.go)', () => {
 
   it('strategyFor: a strategy file per kind, the generic one for any other built-in', () => {
     const base = { group: '', version: 'v1', namespaced: true, jsonOnly: false };
+    const state = { serviceAllocators: new ServiceAllocators() };
     const table: Array<[string, string, string]> = [
       ['pods', 'Pod', 'Pod'],
       ['configmaps', 'ConfigMap', 'ConfigMap'],
@@ -557,17 +559,15 @@ describe('registry Store (generic/registry/store.go)', () => {
       ['leases', 'Lease', 'Lease'],
     ];
     for (const [resource, kind, want] of table) {
-      const s = strategyFor({ ...base, resource, kind });
+      const s = strategyFor({ ...base, resource, kind }, state);
       assert.strictEqual(s.groupKind({} as KubeObject).kind, want, resource);
       assert.strictEqual(s.allowUnconditionalUpdate, true, resource);
       assert.strictEqual(s.allowCreateOnUpdate, false, resource);
     }
-    const deployments = strategyFor({
-      ...base,
-      group: 'apps',
-      resource: 'deployments',
-      kind: 'Deployment',
-    });
+    const deployments = strategyFor(
+      { ...base, group: 'apps', resource: 'deployments', kind: 'Deployment' },
+      state,
+    );
     assert.deepStrictEqual(deployments.groupKind({} as KubeObject), {
       group: 'apps',
       kind: 'Deployment',
