@@ -154,7 +154,10 @@ const cases: Case[] = [
       assert.strictEqual(m.creationTimestamp, '2026-12-07T12:00:00Z');
       assert.match(String(m.uid), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab]/);
       assert.ok(m.resourceVersion, 'a resourceVersion');
-      assert.deepStrictEqual((o as unknown as Loose).status, { phase: 'Pending' });
+      assert.deepStrictEqual((o as unknown as Loose).status, {
+        phase: 'Pending',
+        qosClass: 'BestEffort',
+      });
       assert.deepStrictEqual(Object.keys(o), ['kind', 'apiVersion', 'metadata', 'spec', 'status']);
     },
   },
@@ -464,7 +467,7 @@ const cases: Case[] = [
       ),
     check: async (_o, w) => {
       const now = (await stored(w, w.stores.pods, 'ns', 'a')) as unknown as Loose;
-      assert.deepStrictEqual(now.status, { phase: 'Pending' });
+      assert.deepStrictEqual(now.status, { phase: 'Pending', qosClass: 'BestEffort' });
     },
   },
   {
