@@ -549,6 +549,37 @@ const cases: Array<{ name: string; steps: Step[] }> = [
     ],
   },
   {
+    name: 'CronJob: the schedule is parsed (cron.ParseStandard) and may not name a TZ',
+    steps: [
+      ['bad', '61 * * * *', 'end of range (61) above maximum (59): 61'],
+      [
+        'tz',
+        'CRON_TZ=UTC * * * * *',
+        'cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
+      ],
+    ].map(([name, schedule, message]): Step => ({
+      method: 'POST',
+      path: `${batch}/cronjobs`,
+      body: {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name },
+        spec: {
+          schedule,
+          jobTemplate: {
+            spec: {
+              template: {
+                spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] },
+              },
+            },
+          },
+        },
+      },
+      status: 422,
+      message: `CronJob.batch "${name}" is invalid: spec.schedule: Invalid value: "${schedule}": ${message}`,
+    })),
+  },
+  {
     name: 'status of a kind without /status: 404',
     steps: [
       {
