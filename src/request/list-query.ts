@@ -271,6 +271,8 @@ export function customResourceFieldLabelConversion(
 export interface ListOptsScope {
   /** The resource (`pods`): picks its field label conversion unless `convertFieldLabel` is given. */
   resource: string;
+  /** The resource's group ('' or absent for core): `events.k8s.io` events convert their own. */
+  group?: string;
   /** scope.Convertor.ConvertFieldLabel for the request's kind (a CR's: customResourceFieldLabelConversion). */
   convertFieldLabel?: FieldLabelConversionFunc;
   /** The object name from the path (a watch of one object), if any. */
@@ -290,7 +292,8 @@ export function listOpts(query: QueryValues, scope: ListOptsScope): InternalList
   if (errs.length > 0) throw newListOptionsInvalid(errs);
   const convert =
     scope.convertFieldLabel ??
-    ((label: string, value: string) => convertFieldLabel(scope.resource, label, value));
+    ((label: string, value: string) =>
+      convertFieldLabel(scope.resource, label, value, scope.group ?? ''));
   try {
     opts.parsedFieldSelector = opts.parsedFieldSelector.transform(convert);
   } catch (e) {
@@ -308,7 +311,10 @@ export function listOpts(query: QueryValues, scope: ListOptsScope): InternalList
   return opts;
 }
 
-/** The engine's list request for decoded options (selectors as sent: the engine parses them again). */
+/**
+ * The engine's list request for decoded options: the label selector as sent, the field selector
+ * with its labels converted (what upstream's storage is given; the engine parses both again).
+ */
 export function toResourceListRequest(
   opts: InternalListOptions,
   namespace?: string,
@@ -318,7 +324,7 @@ export function toResourceListRequest(
   if (opts.resourceVersion) req.resourceVersion = opts.resourceVersion;
   if (opts.resourceVersionMatch) req.resourceVersionMatch = opts.resourceVersionMatch;
   if (opts.labelSelector) req.labelSelector = opts.labelSelector;
-  if (opts.fieldSelector) req.fieldSelector = opts.fieldSelector;
+  if (opts.fieldSelector) req.fieldSelector = opts.parsedFieldSelector.string();
   if (opts.limit !== 0) req.limit = opts.limit;
   if (opts.continue) req.continue = opts.continue;
   return req;
@@ -339,7 +345,7 @@ export function toResourceWatchRequest(
   if (opts.resourceVersion) req.resourceVersion = opts.resourceVersion;
   if (opts.resourceVersionMatch) req.resourceVersionMatch = opts.resourceVersionMatch;
   if (opts.labelSelector) req.labelSelector = opts.labelSelector;
-  if (opts.fieldSelector) req.fieldSelector = opts.fieldSelector;
+  if (opts.fieldSelector) req.fieldSelector = opts.parsedFieldSelector.string();
   if (opts.allowWatchBookmarks) req.allowWatchBookmarks = true;
   if (opts.sendInitialEvents !== undefined) req.sendInitialEvents = opts.sendInitialEvents;
   if (opts.timeoutSeconds !== undefined) req.timeoutSeconds = opts.timeoutSeconds;

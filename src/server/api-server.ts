@@ -405,9 +405,10 @@ export class ApiServer {
       await etcd?.stop();
     };
     const debugState = new DebugState({
-      // Read at each use: a CRD created through the API adds a resource.
+      // Read at each use: a CRD created through the API adds a resource. One per storage: a CRD's
+      // served versions share one watch cache and its watchers.
       get resources() {
-        return resources.all;
+        return resources.perStorage;
       },
       etcd: resources.etcd,
       etcdMembers: etcdCheck && {

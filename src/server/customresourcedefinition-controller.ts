@@ -365,7 +365,9 @@ export class CustomResourceDefinitionController {
     if (!isRecord((probe as unknown as Loose).status)) (probe as unknown as Loose).status = {};
     change(probe, this.resources.clock.now());
     if (JSON.stringify(probe) === JSON.stringify(crd)) return;
-    const status = this.crds.store.withUpdateStrategy(statusStrategyFor(this.crds));
+    const status = this.crds.store.withUpdateStrategy(
+      statusStrategyFor(this.crds, this.crds.store.createStrategy),
+    );
     try {
       await status.update(
         '',

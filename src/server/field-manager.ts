@@ -5,7 +5,7 @@
 // The merge itself is structured-merge-diff/'s.
 import { isPrint, utf8Length } from '../engine/http-face';
 import { getOpenAPIDefinitions, objectMetaDefinition } from './openapi-definitions';
-import { statusStrategyFor, strategyFor } from './registry/strategy-for';
+import { statusStrategyFor } from './registry/strategy-for';
 import type { ServedResource } from './served-resource';
 import {
   TypeConverter,
@@ -103,9 +103,9 @@ export function scaleFieldManagerScope(): FieldManagerScope {
 function resetFieldsOf(served: ServedResource, subresource: string): FieldSet | undefined {
   const strategy =
     subresource === ''
-      ? strategyFor(served)
+      ? served.store.createStrategy
       : subresource === 'status'
-        ? statusStrategyFor(served)
+        ? statusStrategyFor(served, served.store.createStrategy)
         : undefined;
   const paths = strategy?.resetFields()[gv(served)];
   return paths && paths.length > 0 ? FieldSet.of(...paths.map((p) => makePath(...p))) : undefined;

@@ -48,7 +48,7 @@ const scrapeIntervalMs = 1000;
 /** What a recorder needs of the server (an ApiServer; tests may pass a stand-in). */
 export type RecordedServer = Pick<ApiServer, 'startedAt' | 'record' | 'url' | 'httpsUrl'> & {
   resources: Pick<ApiServer['resources'], 'metrics' | 'profile' | 'clock'> &
-    Partial<Pick<ApiServer['resources'], 'all'>>;
+    Partial<Pick<ApiServer['resources'], 'perStorage'>>;
 };
 
 export interface LiveRecorderOptions {
@@ -223,8 +223,9 @@ export class LiveRecorder {
     o: LiveRecorderOptions = {},
   ) {
     this.t0 = server.startedAt;
-    // The watch caches started before recording did: their state now opens the run.
-    const caches = observeWatchCaches(server.resources.all ?? []);
+    // The watch caches started before recording did: their state now opens the run (one report
+    // per cache: a CRD's served versions share one).
+    const caches = observeWatchCaches(server.resources.perStorage ?? []);
     const max = Math.max(2, o.maxRecords ?? defaultMaxRecords);
     this.headMax = Math.ceil(max / 2);
     this.tailMax = max - this.headMax;

@@ -31,6 +31,8 @@ import { MergePatchError, mergePatch } from './merge-patch';
 import { patchMetaForKind } from './patch-meta';
 import { checkResourceVersionPrecondition } from './resource-version-precondition';
 import { StrategicMergePatchError, strategicMergeMapPatch } from './strategic-merge-patch';
+import { goFormatValue } from './go-fmt';
+import { jsonPatchStrictErrors, patchMapStrictErrors } from './strict-field-validation';
 
 /** types.PatchType values. */
 export const PatchType = {
@@ -42,6 +44,16 @@ export const PatchType = {
 
 /** maxJSONPatchOperations: the most operations one JSON patch may hold. */
 export const maxJSONPatchOperations = 10000;
+
+/**
+ * The PatchOptions' fieldValidation (Warn when absent) and how the patched object is strictly
+ * decoded: its `unknown field "spec.foo"` errors (the built-in's codec, or a custom resource's
+ * pruning), given the patched document.
+ */
+export interface PatchValidation {
+  directive: string;
+  decodeErrors(patchedJSON: string, patched: JsonObject): string[];
+}
 
 /** What the handler knows of the resource being patched. */
 export interface PatchResource {
@@ -155,6 +167,18 @@ function internal(err: unknown): StatusError {
   return new StatusError(errorToAPIStatus(err));
 }
 
+// kjson.UnmarshalStrict's failure (not a strict error): applyJSPatch's 400.
+function checkStrictDecodable(patchBytes: Uint8Array, into: 'map' | 'ops'): void {
+  const syntaxErr = goJsonCheckValid(patchBytes);
+  if (syntaxErr) throw newBadRequest(`error decoding patch: ${syntaxErr.message}`);
+  const v = goJsonParse(patchBytes) as JsonValue;
+  const fits = v === null || (into === 'map' ? isObject(v) : Array.isArray(v));
+  if (!fits)
+    throw newBadRequest(
+      `error decoding patch: ${new GoJsonUnmarshalTypeError(goJsonKindOf(v), into === 'map' ? 'map[string]interface {}' : '[]handlers.jsonPatchOp').message}`,
+    );
+}
+
 // jsonPatcher.applyJSPatch for application/json-patch+json.
 function applyJSONPatchType(current: JsonObject, patchBytes: Uint8Array): JsonValue {
   let ops;
@@ -190,7 +214,7 @@ function applyStrategicMergePatchType(
   current: JsonObject,
   patchBytes: Uint8Array,
   resource: PatchResource,
-): JsonValue {
+): { patched: JsonValue; patchMap: JsonValue } {
   const schema = patchMetaForKind(resource.group, resource.version, resource.kind);
   // Unreachable through the handler (the content type is refused first), as upstream's
   // ErrUnsupportedStrategicMergePatchFormat is for Unstructured objects.
@@ -203,7 +227,10 @@ function applyStrategicMergePatchType(
       new GoJsonUnmarshalTypeError(goJsonKindOf(patchMap), 'map[string]interface {}').message,
     );
   try {
-    return strategicMergeMapPatch(structuredClone(current), patchMap ?? {}, schema);
+    return {
+      patched: strategicMergeMapPatch(structuredClone(current), patchMap ?? {}, schema),
+      patchMap: patchMap ?? {},
+    };
   } catch (err) {
     if (!(err instanceof StrategicMergePatchError)) throw internal(err);
     switch (err.sentinel) {
@@ -272,33 +299,67 @@ function omitEmptyObjectMeta(meta: JsonObject): void {
 
 /**
  * Applies a PATCH body to the stored object, as PatchResource does inside GuaranteedUpdate: the
- * patch mechanism for the content type, the name/namespace checks, and the store's
- * resourceVersion precondition (a stale metadata.resourceVersion in the patch: 409 Conflict).
- * current is the stored object (not modified); the URL's name and namespace are its own.
- * Throws StatusError with upstream's code and message.
+ * patch mechanism for the content type, the strict decoding of the patch and of the patched
+ * object under fieldValidation Strict (422) or Warn (the warnings returned), the name/namespace
+ * checks, and the store's resourceVersion precondition (a stale metadata.resourceVersion in the
+ * patch: 409 Conflict). current is the stored object (not modified); the URL's name and namespace
+ * are its own. Throws StatusError with upstream's code and message.
  */
 export function applyPatch(
   contentType: string,
   current: KubeObject,
   patch: Uint8Array | string,
   resource: PatchResource,
-): { object: KubeObject } {
+  validation?: PatchValidation,
+): { object: KubeObject; warnings: string[] } {
   const rejected = checkPatchContentType(contentType, resource);
   if (rejected) throw rejected;
   const patchBytes = bytesOf(patch);
   const currentJSON = current as unknown as JsonObject;
+  const strict =
+    validation !== undefined &&
+    (validation.directive === 'Strict' || validation.directive === 'Warn');
+  // The patch's own strict errors (duplicate fields; a JSON patch's unknown op fields).
+  let patchStrictErrors: string[] = [];
   let patched: JsonValue;
+  // What the strict decoding error names as the bad value: the patched JSON, or the SMP's map.
+  let badValue: () => string;
   switch (patchTypeOf(contentType)) {
     case PatchType.JSONPatch:
+      if (strict) {
+        checkStrictDecodable(patchBytes, 'ops');
+        patchStrictErrors = jsonPatchStrictErrors(new TextDecoder().decode(patchBytes));
+      }
       patched = applyJSONPatchType(currentJSON, patchBytes);
+      badValue = () => goJsonMarshal(sortedKeys(patched) as GoJsonValue);
       break;
     case PatchType.MergePatch:
+      if (strict) {
+        checkStrictDecodable(patchBytes, 'map');
+        patchStrictErrors = patchMapStrictErrors(new TextDecoder().decode(patchBytes));
+      }
       patched = applyMergePatchType(currentJSON, patchBytes);
+      badValue = () => goJsonMarshal(sortedKeys(patched) as GoJsonValue);
       break;
-    default:
-      patched = applyStrategicMergePatchType(currentJSON, patchBytes, resource);
+    default: {
+      const smp = applyStrategicMergePatchType(currentJSON, patchBytes, resource);
+      if (strict) patchStrictErrors = patchMapStrictErrors(new TextDecoder().decode(patchBytes));
+      patched = smp.patched;
+      badValue = () => goFormatValue(smp.patchMap);
+    }
   }
   if (!isObject(patched)) throw decodeIntoError(patched);
+  let warnings: string[] = [];
+  if (strict) {
+    // The patched object decoded by the strict codec: its errors follow the patch's own.
+    const patchedJSON = goJsonMarshal(sortedKeys(patched) as GoJsonValue);
+    const errs = [...patchStrictErrors, ...validation.decodeErrors(patchedJSON, patched)];
+    if (errs.length > 0 && validation.directive === 'Warn') warnings = errs;
+    else if (errs.length > 0)
+      throw newInvalid({ group: '', kind: '' }, '', [
+        invalid(FieldPath.of('patch'), badValue(), `strict decoding error: ${errs.join(', ')}`),
+      ]);
+  }
 
   const name = current.metadata.name ?? '';
   checkNameAndNamespace(patched, name, current.metadata.namespace ?? '', resource);
@@ -316,5 +377,5 @@ export function applyPatch(
     if (err instanceof StatusError) throw err;
     throw internal(err);
   }
-  return { object };
+  return { object, warnings };
 }

@@ -33,7 +33,8 @@ import { ListItemJSON } from './list-item-json';
 import type { ServedResource } from './served-resource';
 import type { RandomSource } from './object-meta';
 import { eventsV1StorageCodec } from './event-conversion';
-import { Store, type StoreResource } from './registry/store';
+import { ServiceAllocators } from './registry/service-allocators';
+import { Store, type StoreOptions, type StoreResource } from './registry/store';
 
 export type ProfileName = '1.36' | '1.37';
 
@@ -78,7 +79,13 @@ export class ServedResources {
     namespaced: boolean,
     newFunc: () => KubeObject,
   ) => Resource<EtcdMember>;
-  private readonly storeOptions: { clock: Clock; rand?: RandomSource };
+  private readonly storeOptions: StoreOptions;
+  /**
+   * The Services' ClusterIPs and NodePorts: this server's, not the process's (another server in
+   * the same process is another cluster). Upstream keeps them in etcd, shared by every apiserver
+   * over it; replicas over one etcd would have to share them likewise.
+   */
+  readonly serviceAllocators = new ServiceAllocators();
   /** The emulated namespace controller, when one runs (namespace-controller.ts). */
   namespaceController?: { enqueue(name: string): void; stop(): Promise<void> };
   /** The CRD controllers (customresourcedefinition-controller.ts), once started. */
@@ -144,7 +151,11 @@ export class ServedResources {
       builtin: b,
       engine: engineOf(b.group, b.resource, b.namespaced, b.newObject),
     }));
-    this.storeOptions = { clock: this.clock, rand: o.rand };
+    this.storeOptions = {
+      clock: this.clock,
+      rand: o.rand,
+      serviceAllocators: this.serviceAllocators,
+    };
     // Each resource's registry Store, over its engine resource (the object keeps its identity).
     this.served = served.map((s) => Object.assign(s, { store: new Store(s, this.storeOptions) }));
     for (const crd of o.crds ?? []) {

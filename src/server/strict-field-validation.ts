@@ -8,6 +8,8 @@
 // (`additionalProperties`) and a free-form object (RawExtension, FieldsV1, a definition without
 // properties) accept any key. Deliberate difference: the definitions are Kubernetes 1.27's, so the
 // fields added since (definitions-added-since-1-27.ts) are accepted with anything below them.
+// patch.go's strict decoding of a patch itself uses the same decoder: a merge or strategic merge
+// patch into `map[string]any` (duplicates only), a JSON patch into `[]jsonPatchOp`.
 import { builtInDefinitionName, getOpenAPIDefinitions, type Schema } from './openapi-definitions';
 import { addedSince127 } from './definitions-added-since-1-27';
 import { quote } from '../engine/http-face';
@@ -89,18 +91,23 @@ function resolve(
   return { ...def, properties };
 }
 
+/** A value decoded into `interface{}`: any key, duplicates still reported at any depth. */
+const anyValue: Schema = {};
+
+/** jsonPatchOp (patch.go): what a JSON patch is strictly decoded into, `[]jsonPatchOp`. */
+const jsonPatchOps: Schema = {
+  items: { properties: { op: {}, path: {}, from: {}, value: anyValue } },
+};
+
 /**
- * The strict decoding errors of the JSON `text` decoded into the built-in kind, as
- * `unknown field "spec.foo"` / `duplicate field "x"`; undefined when the tree has no definition
- * for the kind.
+ * kjson.UnmarshalStrict of the JSON `text` into `schema`: `unknown field "spec.foo"` /
+ * `duplicate field "x"` in document order.
  */
-export function strictDecodingErrors(
+function unmarshalStrictErrors(
   text: string,
-  gvk: { group: string; version: string; kind: string },
-): string[] | undefined {
-  const name = builtInDefinitionName(gvk.group, gvk.version, gvk.kind);
-  if (!name) return undefined;
-  const defs = getOpenAPIDefinitions();
+  schema: Schema,
+  defs: Readonly<Record<string, Schema>>,
+): string[] {
   const errs: string[] = [];
   const seen = new Set<string>();
   const save = (type: string, path: string): void => {
@@ -112,16 +119,16 @@ export function strictDecodingErrors(
   const fieldPath = (stack: string, key: string): string =>
     stack === '' ? key : `${stack}.${key}`;
   const walk = (node: Node, schema: Schema | undefined, stack: string): void => {
-    const s = resolve(schema, defs);
+    const s = schema === anyValue ? anyValue : resolve(schema, defs);
     if (!s) return;
     if (node.t === 'array') {
-      const items = s.items as Schema | undefined;
+      const items = s === anyValue ? anyValue : (s.items as Schema | undefined);
       if (items) node.items.forEach((n, i) => walk(n, items, `${stack}[${i}]`));
       return;
     }
     if (node.t !== 'object') return;
     const properties = s.properties as Record<string, Schema> | undefined;
-    const additional = s.additionalProperties as Schema | boolean | undefined;
+    const additional = s === anyValue ? anyValue : (s.additionalProperties as Schema | boolean);
     const keys = new Set<string>();
     for (const [key, child] of node.members) {
       if (keys.has(key)) save('duplicate field', fieldPath(stack, key));
@@ -136,6 +143,30 @@ export function strictDecodingErrors(
         walk(child, additional, fieldPath(stack, key));
     }
   };
-  walk(parseNodes(text), { $ref: `#/definitions/${name}` }, '');
+  walk(parseNodes(text), schema, '');
   return errs;
+}
+
+/**
+ * The strict decoding errors of the JSON `text` decoded into the built-in kind, as
+ * `unknown field "spec.foo"` / `duplicate field "x"`; undefined when the tree has no definition
+ * for the kind.
+ */
+export function strictDecodingErrors(
+  text: string,
+  gvk: { group: string; version: string; kind: string },
+): string[] | undefined {
+  const name = builtInDefinitionName(gvk.group, gvk.version, gvk.kind);
+  if (!name) return undefined;
+  return unmarshalStrictErrors(text, { $ref: `#/definitions/${name}` }, getOpenAPIDefinitions());
+}
+
+/** The strict decoding errors of a merge or strategic merge patch (into `map[string]any`). */
+export function patchMapStrictErrors(text: string): string[] {
+  return unmarshalStrictErrors(text, anyValue, {});
+}
+
+/** The strict decoding errors of a JSON patch (into `[]jsonPatchOp`), `json patch …` each. */
+export function jsonPatchStrictErrors(text: string): string[] {
+  return unmarshalStrictErrors(text, jsonPatchOps, {}).map((e) => `json patch ${e}`);
 }

@@ -429,6 +429,21 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
           .map((l) => (JSON.parse(l) as { object: Widget }).object.apiVersion);
         assert.deepStrictEqual(events, [`example.com/${v}`, `example.com/${v}`], v);
       }
+      // explain --api-version reads that version's schema from OpenAPI v3, storage or not.
+      const explained: Array<[string, string[]]> = [
+        ['v1beta1', ['size']],
+        ['v1', ['color', 'size']],
+      ];
+      for (const [v, fields] of explained) {
+        const out = await ok(['explain', 'widgets.spec', `--api-version=example.com/${v}`]);
+        assert.match(
+          out,
+          new RegExp(`^GROUP:\\s+example\\.com\\nKIND:\\s+Widget\\nVERSION:\\s+${v}\\n`),
+          out,
+        );
+        const listed = [...out.matchAll(/^ {2}(\w+)\t</gm)].map((m) => m[1]);
+        assert.deepStrictEqual(listed, fields, `${v}: ${out}`);
+      }
       await ok(['delete', 'crd', 'widgets.example.com']);
     });
 

@@ -227,6 +227,35 @@ function describeKubectl(k: Kubectl, serveArgs: readonly string[]): void {
       );
     });
 
+    // kubectl patch has no --validate: it sends no fieldValidation, which the server takes as Warn.
+    describe('patch: unknown and duplicate fields of a patch are Warning headers kubectl prints', function () {
+      const cases: Array<{ type: string; patch: string; stderr: string }> = [
+        {
+          type: 'strategic',
+          patch: '{"spec":{"foo":1,"paused":true,"paused":false}}',
+          stderr: 'Warning: duplicate field "spec.paused"\nWarning: unknown field "spec.foo"\n',
+        },
+        {
+          type: 'merge',
+          patch: '{"spec":{"bar":1}}',
+          stderr: 'Warning: unknown field "spec.bar"\n',
+        },
+        {
+          type: 'json',
+          patch: '[{"op":"add","path":"/spec/baz","value":1,"x":2}]',
+          stderr: 'Warning: json patch unknown field "[0].x"\nWarning: unknown field "spec.baz"\n',
+        },
+      ];
+      for (const c of cases)
+        it(`patch --type=${c.type} ${c.patch}`, async () => {
+          const name = `web4-${c.type}`;
+          await ok(['create', '-f', manifest(`${name}.yaml`, deploymentNamed(name))]);
+          const r = await run(['patch', 'deployment', name, '--type', c.type, '-p', c.patch]);
+          assert.strictEqual(r.stderr, c.stderr);
+          assert.strictEqual(r.code, 0);
+        });
+    });
+
     it('get --sort-by=.metadata.name and .metadata.creationTimestamp ask includeObject=Object and sort', async () => {
       for (const name of ['sort-c', 'sort-a', 'sort-b'])
         await ok(['create', 'configmap', name, '--from-literal=k=v']);

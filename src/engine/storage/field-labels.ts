@@ -1,4 +1,4 @@
-// Mirrors kubernetes pkg/apis/core/v1/conversion.go (field label conversions), pkg/registry/core/pod/strategy.go (GetAttrs, ToSelectableFields), pkg/registry/core/namespace/strategy.go (GetAttrs) and apimachinery runtime.DefaultMetaV1FieldSelectorConversion (release-1.36).
+// Mirrors kubernetes pkg/apis/core/v1/conversion.go and pkg/apis/events/v1/conversion.go (field label conversions), pkg/registry/core/{pod,namespace,node,replicationcontroller,secret,service,event}/strategy.go (GetAttrs, ToSelectableFields) and apimachinery runtime.DefaultMetaV1FieldSelectorConversion (release-1.36).
 // Which fields a field selector may name, and the field values an object offers to it.
 import type { Fields } from './fields';
 import { quote } from './go-strings';
@@ -35,6 +35,54 @@ function namespaceFieldLabelConversion(label: string, value: string): [string, s
   throw new Error(`field label not supported: ${label}`);
 }
 
+/** A conversion that accepts `labels` as they are (AddFieldLabelConversionFunc's switch). */
+function fieldLabelsOf(...labels: string[]): FieldLabelConversionFunc {
+  const known = new Set(labels);
+  return (label, value) => {
+    if (known.has(label)) return [label, value];
+    throw new Error(`field label not supported: ${label}`);
+  };
+}
+
+// core/v1 AddFieldLabelConversionsForEvent.
+const eventFieldLabelConversion = fieldLabelsOf(
+  'involvedObject.kind',
+  'involvedObject.namespace',
+  'involvedObject.name',
+  'involvedObject.uid',
+  'involvedObject.apiVersion',
+  'involvedObject.resourceVersion',
+  'involvedObject.fieldPath',
+  'reason',
+  'reportingComponent',
+  'source',
+  'type',
+  'metadata.namespace',
+  'metadata.name',
+);
+
+// events.k8s.io/v1 AddFieldLabelConversionsForEvent: its names mapped to the core fieldset.
+const eventsV1FieldLabels: Readonly<Record<string, string>> = {
+  reason: 'reason',
+  'regarding.kind': 'involvedObject.kind',
+  'regarding.namespace': 'involvedObject.namespace',
+  'regarding.name': 'involvedObject.name',
+  'regarding.uid': 'involvedObject.uid',
+  'regarding.apiVersion': 'involvedObject.apiVersion',
+  'regarding.resourceVersion': 'involvedObject.resourceVersion',
+  'regarding.fieldPath': 'involvedObject.fieldPath',
+  reportingController: 'reportingComponent',
+  source: 'source',
+  type: 'type',
+  'metadata.namespace': 'metadata.namespace',
+  'metadata.name': 'metadata.name',
+};
+
+function eventsV1FieldLabelConversion(label: string, value: string): [string, string] {
+  if (Object.hasOwn(eventsV1FieldLabels, label)) return [eventsV1FieldLabels[label], value];
+  throw new Error(`field label not supported: ${label}`);
+}
+
 /** runtime.DefaultMetaV1FieldSelectorConversion: only metadata.name and metadata.namespace. */
 export function defaultMetaV1FieldSelectorConversion(
   label: string,
@@ -46,19 +94,37 @@ export function defaultMetaV1FieldSelectorConversion(
   );
 }
 
-// Per-resource conversions registered upstream with AddFieldLabelConversionFunc (v1 core subset).
+// Per-resource conversions registered upstream with AddFieldLabelConversionFunc, by
+// `<group>/<resource>` ('' for core).
 const fieldLabelConversionFuncs: ReadonlyMap<string, FieldLabelConversionFunc> = new Map([
-  ['pods', podFieldLabelConversion],
-  ['namespaces', namespaceFieldLabelConversion],
+  ['/pods', podFieldLabelConversion],
+  ['/namespaces', namespaceFieldLabelConversion],
+  ['/nodes', fieldLabelsOf('metadata.name', 'spec.unschedulable')],
+  [
+    '/replicationcontrollers',
+    fieldLabelsOf('metadata.name', 'metadata.namespace', 'status.replicas'),
+  ],
+  ['/events', eventFieldLabelConversion],
+  ['/secrets', fieldLabelsOf('type', 'metadata.namespace', 'metadata.name')],
+  [
+    '/services',
+    fieldLabelsOf('metadata.namespace', 'metadata.name', 'spec.clusterIP', 'spec.type'),
+  ],
+  ['events.k8s.io/events', eventsV1FieldLabelConversion],
 ]);
 
-/** Scheme.ConvertFieldLabel for a resource (e.g. 'pods'); other resources get the metadata default. */
+/**
+ * Scheme.ConvertFieldLabel for a resource (e.g. 'pods') of a group ('' for core); other
+ * resources get the metadata default.
+ */
 export function convertFieldLabel(
   resource: string,
   label: string,
   value: string,
+  group = '',
 ): [string, string] {
-  const fn = fieldLabelConversionFuncs.get(resource) ?? defaultMetaV1FieldSelectorConversion;
+  const fn =
+    fieldLabelConversionFuncs.get(`${group}/${resource}`) ?? defaultMetaV1FieldSelectorConversion;
   return fn(label, value);
 }
 
@@ -106,11 +172,59 @@ export function getAttrs(obj: KubeObject, resource = 'pods'): ObjectAttributes {
     const phase = (obj as { status?: { phase?: string } }).status?.phase ?? '';
     return { labels, fields: { 'metadata.name': name, 'status.phase': phase, name } };
   }
+  const meta = {
+    'metadata.name': obj.metadata?.name ?? '',
+    'metadata.namespace': obj.metadata?.namespace ?? '',
+  };
+  const selectable = kindSelectableFields[resource]?.(obj as unknown as Loose);
+  return { labels, fields: selectable ? { ...selectable, ...meta } : meta };
+}
+
+type Loose = Record<string, unknown>;
+
+const objectOf = (v: unknown): Loose =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {};
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/**
+ * event.ToSelectableFields (pkg/registry/core/event/strategy.go) of a core/v1 Event, or of an
+ * events.k8s.io/v1 one read through its storage (regarding is involvedObject, reportingController
+ * reportingComponent, deprecatedSource source), as upstream selects on the internal Event.
+ */
+function eventSelectableFields(event: Loose): Record<string, string> {
+  const v1 = event.apiVersion === 'events.k8s.io/v1';
+  const ref = objectOf(v1 ? event.regarding : event.involvedObject);
+  // core/v1 names ReportingController `reportingComponent` in JSON.
+  const reportingController = text(v1 ? event.reportingController : event.reportingComponent);
+  const component = text(objectOf(v1 ? event.deprecatedSource : event.source).component);
   return {
-    labels,
-    fields: {
-      'metadata.name': obj.metadata?.name ?? '',
-      'metadata.namespace': obj.metadata?.namespace ?? '',
-    },
+    'involvedObject.kind': text(ref.kind),
+    'involvedObject.namespace': text(ref.namespace),
+    'involvedObject.name': text(ref.name),
+    'involvedObject.uid': text(ref.uid),
+    'involvedObject.apiVersion': text(ref.apiVersion),
+    'involvedObject.resourceVersion': text(ref.resourceVersion),
+    'involvedObject.fieldPath': text(ref.fieldPath),
+    reason: text(event.reason),
+    reportingComponent: reportingController,
+    source: component === '' ? reportingController : component,
+    type: text(event.type),
   };
 }
+
+/** The fields each kind's ToSelectableFields adds to its ObjectMeta's, by resource. */
+const kindSelectableFields: Readonly<Record<string, (obj: Loose) => Record<string, string>>> = {
+  events: eventSelectableFields,
+  // node.ToSelectableFields: fmt.Sprint of the bool.
+  nodes: (node) => ({ 'spec.unschedulable': String(objectOf(node.spec).unschedulable === true) }),
+  // replicationcontroller.ToSelectableFields: strconv.Itoa(status.replicas).
+  replicationcontrollers: (rc) => {
+    const replicas = objectOf(rc.status).replicas;
+    return { 'status.replicas': String(typeof replicas === 'number' ? replicas : 0) };
+  },
+  secrets: (secret) => ({ type: text(secret.type) }),
+  services: (service) => ({
+    'spec.clusterIP': text(objectOf(service.spec).clusterIP),
+    'spec.type': text(objectOf(service.spec).type),
+  }),
+};

@@ -162,7 +162,8 @@ export class LocalApiServer implements vscode.Disposable {
     if (!running) return undefined;
     const { server } = running;
     const view = server.debugState.view();
-    const resources = server.resources.all.map((r) => ({
+    // One row per storage: a CRD's served versions share one watch cache.
+    const resources = server.resources.perStorage.map((r) => ({
       name: resourceName(r),
       objects: r.engine.watchCache.store.length,
       watchCache: r.engine.watchCacheEnabled,

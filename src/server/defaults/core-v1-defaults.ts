@@ -4,8 +4,9 @@
 // SetDefaults_ObjectFieldSelector, SetDefaults_Volume and its sources' defaultMode, SetDefaults_Service
 // and SetDefaults_Secret, with Convert_v1_Secret_To_core_Secret's stringData merge (a conversion
 // upstream; here it runs beside the defaults, at the same moment: when a body is decoded).
-// Deliberate differences: defaults behind alpha feature gates and those of a Pod itself
-// (SetDefaults_Pod: enableServiceLinks, requests from limits) are not applied.
+// SetDefaults_Pod adds what only a Pod gets (enableServiceLinks, requests from limits, hostPorts
+// under host networking). Deliberate differences: defaults behind alpha feature gates, pod-level
+// resources and the resize policy of InPlacePodVerticalScaling are not applied.
 import { setOwn } from '../../engine/http-face';
 
 type Loose = Record<string, unknown>;
@@ -132,6 +133,44 @@ export function setDefaultsPodSpec(spec: Loose): void {
   each(spec.containers, setDefaultsContainer);
   each(spec.ephemeralContainers, setDefaultsContainer);
   each(spec.volumes, setDefaultsVolume);
+}
+
+/** v1.DefaultEnableServiceLinks. */
+const defaultEnableServiceLinks = true;
+
+/** Each container's requests default to its limits (only on a Pod, not a PodTemplate). */
+function requestsFromLimits(containers: unknown): void {
+  each(containers, (c) => {
+    const resources = objectOf(c.resources);
+    const limits = objectOf(resources?.limits);
+    if (!resources || !limits) return;
+    const requests = ensureObject(resources, 'requests');
+    for (const [k, v] of Object.entries(limits))
+      if (!Object.hasOwn(requests, k)) setOwn(requests, k, v);
+  });
+}
+
+/** defaultHostNetworkPorts: with host networking every container port is also a host port. */
+function defaultHostNetworkPorts(containers: unknown): void {
+  each(containers, (c) =>
+    each(c.ports, (p) => {
+      if (unset(p.hostPort) || p.hostPort === 0) p.hostPort = p.containerPort;
+    }),
+  );
+}
+
+/** SetDefaults_Pod, then the generated walk's SetDefaults_PodSpec and the rest of the spec. */
+export function setDefaultsPod(obj: Loose): void {
+  const spec = ensureObject(obj, 'spec');
+  requestsFromLimits(spec.containers);
+  requestsFromLimits(spec.initContainers);
+  if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null)
+    spec.enableServiceLinks = defaultEnableServiceLinks;
+  if (spec.hostNetwork === true) {
+    defaultHostNetworkPorts(spec.containers);
+    defaultHostNetworkPorts(spec.initContainers);
+  }
+  setDefaultsPodSpec(spec);
 }
 
 /** The defaults of a PodTemplateSpec at `o[key]` (its spec's; the template itself has none). */

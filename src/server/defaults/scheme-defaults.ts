@@ -10,12 +10,13 @@ import {
   setDefaultsStatefulSet,
 } from './apps-v1-defaults';
 import { setDefaultsCronJob, setDefaultsJob } from './batch-v1-defaults';
-import { setDefaultsSecret, setDefaultsService } from './core-v1-defaults';
+import { setDefaultsPod, setDefaultsSecret, setDefaultsService } from './core-v1-defaults';
 
 type Loose = Record<string, unknown>;
 
 /** The defaulting function of each kind, by `group/version/Kind` (`/v1/Secret` for core). */
 const defaulters: Readonly<Record<string, (obj: Loose) => void>> = {
+  '/v1/Pod': setDefaultsPod,
   '/v1/Secret': setDefaultsSecret,
   '/v1/Service': setDefaultsService,
   'apps/v1/Deployment': setDefaultsDeployment,

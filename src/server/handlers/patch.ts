@@ -17,7 +17,12 @@ import {
   decodeApplyPatch,
   patchTypeOf,
   type PatchResource,
+  type PatchValidation,
 } from '../patch';
+import { quote } from '../../engine/http-face';
+import { fieldValidation } from '../json-body';
+import { strictDecodingErrors } from '../strict-field-validation';
+import { unknownFieldPaths } from '../structural-pruning';
 import { admitCreate } from '../namespace-lifecycle';
 import { isDryRun } from '../registry/dry-run';
 import { schemeDefault } from '../defaults/scheme-defaults';
@@ -59,15 +64,15 @@ export async function patchThrough(
   const isApply = patchType === PatchType.ApplyYAML;
   const applied = isApply ? decodeApplyPatch(body) : undefined;
   if (applied && applyCreates) await admitApplyCreate(scope, applied);
+  const validation = patchValidation(scope, options);
   const objInfo: UpdatedObjectInfo = applied
     ? applyPatcher(scope, resource, applied, options)
-    : (existing) =>
-        withManagedFields(
-          scope,
-          existing,
-          defaulted(scope, applyPatch(contentType, existing, body, resource).object),
-          options.fieldManager,
-        );
+    : (existing) => {
+        const { object, warnings } = applyPatch(contentType, existing, body, resource, validation);
+        // addStrictDecodingWarnings.
+        for (const w of warnings) addWarning(scope, w);
+        return withManagedFields(scope, existing, defaulted(scope, object), options.fieldManager);
+      };
   const { object, created } = await store.update(scope.info.namespace, scope.info.name, objInfo, {
     context: scope.context,
     dryRun: isDryRun(options),
@@ -99,6 +104,25 @@ function applyPatcher(
     );
     checkNameAndNamespace(object, scope.info.name, scope.info.namespace, resource);
     return defaulted(scope, object as unknown as KubeObject);
+  };
+}
+
+/**
+ * The fieldValidation of the PATCH and its strict decoding of the patched object: a built-in's
+ * codec (its OpenAPI definition), or a custom resource's (the fields its schema would prune).
+ */
+function patchValidation(scope: RequestScope, options: WriteOptions): PatchValidation {
+  const { served } = scope;
+  return {
+    directive: fieldValidation(options.fieldValidation),
+    decodeErrors: (patchedJSON, patched) =>
+      served.jsonOnly
+        ? served.openAPIV3Schema
+          ? unknownFieldPaths(patched, served.openAPIV3Schema as JsonObject).map(
+              (p) => `unknown field ${quote(p)}`,
+            )
+          : []
+        : (strictDecodingErrors(patchedJSON, served) ?? []),
   };
 }
 

@@ -42,6 +42,7 @@ export function listOptsScope(scope: RequestScope, name?: string): ListOptsScope
   const { served } = scope;
   return {
     resource: served.resource,
+    group: served.group,
     convertFieldLabel: served.jsonOnly
       ? customResourceFieldLabelConversion(!served.namespaced)
       : undefined,

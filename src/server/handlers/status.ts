@@ -12,7 +12,9 @@ import { updateThrough } from './update';
 
 /** The status store of the scope's resource (`statusStore.UpdateStrategy = statusStrategy`). */
 function statusStore(scope: RequestScope): Store {
-  return scope.served.store.withUpdateStrategy(statusStrategyFor(scope.served));
+  return scope.served.store.withUpdateStrategy(
+    statusStrategyFor(scope.served, scope.served.store.createStrategy),
+  );
 }
 
 /** StatusREST.Get: the object, as the main resource's Get. */

@@ -1,17 +1,33 @@
 // Mirrors kubernetes pkg/registry/batch/cronjob/strategy.go (release-1.36): generation 1 on
-// create and +1 when the spec changes. Deliberate difference: of ValidateCronJob only the
-// metadata and a non-empty schedule are checked (no cron parsing, no job template rules).
-import { FieldPath, required, type FieldError } from '../../engine/http-face';
+// create and +1 when the spec changes. Of ValidateCronJob the metadata and the schedule
+// (validateScheduleFormat: required, cron.ParseStandard's error, no TZ= or CRON_TZ= in it) are
+// checked. Deliberate differences: no timeZone or job template rules, and an update may not keep
+// a TZ its stored schedule had (upstream allows it; this server never stores one).
+import { FieldPath, invalid, required, type FieldError } from '../../engine/http-face';
 import type { KubeObject } from '../../engine';
+import { parseStandardError } from '../cron-schedule';
 import { specStrategy } from './spec-strategy';
 
 type Loose = Record<string, unknown>;
 
+/** validateScheduleFormat with allowTZInSchedule false. */
+function validateScheduleFormat(schedule: string, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const err = parseStandardError(schedule);
+  if (err !== undefined) errs.push(invalid(path, schedule, err));
+  if (schedule.includes('TZ'))
+    errs.push(
+      invalid(path, schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'),
+    );
+  return errs;
+}
+
 function validateCronJobSpec(obj: KubeObject): FieldError[] {
   const spec = ((obj as unknown as Loose).spec ?? {}) as Loose;
+  const path = FieldPath.of('spec', 'schedule');
   return typeof spec.schedule === 'string' && spec.schedule !== ''
-    ? []
-    : [required(FieldPath.of('spec', 'schedule'), '')];
+    ? validateScheduleFormat(spec.schedule, path)
+    : [required(path, '')];
 }
 
 /** cronjob.Strategy. */

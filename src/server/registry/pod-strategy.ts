@@ -1,15 +1,16 @@
 // Mirrors kubernetes pkg/registry/core/pod/strategy.go (release-1.36): podStrategy (generation 1
 // on create and +1 per spec change, status Pending, unconditional updates, graceful deletion) and
 // podStatusStrategy (status-strategy.ts's shape). Deliberate differences: of ValidatePodCreate only
-// the name rule and a pod's containers (required, with a name and an image) are modelled; no
-// defaulting but the status phase. CheckGracefulDelete: the period is the options', else
-// spec.terminationGracePeriodSeconds, else 30 (the SetDefaults_PodSpec value that kube-apiserver
-// stores on create and this server does not); 0 for a pod no scheduler has bound (no
-// spec.nodeName) and for a Failed or Succeeded one.
+// the name rule and a pod's containers (required, with a name and an image) are modelled; the
+// status on create is its phase and qosClass (pod-qos.ts). CheckGracefulDelete: the period is the
+// options', else spec.terminationGracePeriodSeconds, else 30 (SetDefaults_PodSpec's value, for a
+// pod stored before it was defaulted); 0 for a pod no scheduler has bound (no spec.nodeName) and
+// for a Failed or Succeeded one.
 import type { KubeObject } from '../../engine';
 import { FieldPath, required, type FieldError } from '../../engine/http-face';
 import type { DeleteOptions } from '../delete-options';
 import { nameIsDNSSubdomain, validateObjectMetaAccessor } from '../object-meta';
+import { computePodQOS } from './pod-qos';
 import { statusStrategyOf } from './status-strategy';
 import { deepEqual, fixedKind, strategyDefaults, type ObjectStrategy } from './strategy';
 
@@ -63,7 +64,8 @@ export const podStrategy: ObjectStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate(obj) {
     obj.metadata.generation = 1;
-    (obj as unknown as Loose).status = { phase: 'Pending' };
+    const spec = (specOf(obj) ?? {}) as Loose;
+    (obj as unknown as Loose).status = { phase: 'Pending', qosClass: computePodQOS(spec) };
   },
   prepareForUpdate(obj, old) {
     const status = (old as unknown as Loose).status;

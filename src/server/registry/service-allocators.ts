@@ -5,7 +5,10 @@
 // bitmap in etcd and no repair loop. An address or a port is chosen deterministically (an FNV-1a
 // hash of the Service's namespace/name, then the next free one) and stays the Service's for the
 // life of the process, deleted or not, so a dry run, a retry or a re-create gets the same one; it
-// is unique among the Services this server created, which is all a client can observe.
+// is unique among the Services this server created, which is all a client can observe. The state
+// belongs to one server's ServedResources (two servers in one process are two clusters). Upstream
+// keeps it in etcd (the ipallocator's and portallocator's bitmaps under /registry/ranges/), so
+// several apiservers over one etcd share it: replicas over one etcd would have to do the same.
 
 /** The service CIDR: 10.96.0.0/12. */
 const serviceCIDR = '10.96.0.0/12';
@@ -100,6 +103,3 @@ export class ServiceAllocators {
     this.ports.set(port, owner);
   }
 }
-
-/** The allocators of this process (every Store of services shares them). */
-export const serviceAllocators = new ServiceAllocators();

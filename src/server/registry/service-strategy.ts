@@ -19,7 +19,7 @@ import {
   type FieldError,
 } from '../../engine/http-face';
 import { nameIsDNS1035Label, validateObjectMetaAccessor } from '../object-meta';
-import { AllocationError, serviceAllocators } from './service-allocators';
+import { AllocationError, type ServiceAllocators } from './service-allocators';
 import { fixedKind, strategyDefaults, type ObjectStrategy } from './strategy';
 
 type Loose = Record<string, unknown>;
@@ -92,16 +92,16 @@ function initIPFamilyFields(spec: Loose, old: Loose | undefined): void {
 }
 
 /** allocClusterIPs: the primary address (none for ExternalName and headless Services). */
-function allocClusterIPs(obj: KubeObject, spec: Loose): void {
+function allocClusterIPs(allocators: ServiceAllocators, obj: KubeObject, spec: Loose): void {
   if (spec.type === 'ExternalName') return;
   const ips = strings(spec.clusterIPs);
   if (ips[0] === clusterIPNone) return;
   try {
     if ((ips[0] ?? '') === '') {
-      const ip = serviceAllocators.allocateNextIP(owner(obj));
+      const ip = allocators.allocateNextIP(owner(obj));
       spec.clusterIPs = [ip];
       spec.clusterIP = ip;
-    } else serviceAllocators.allocateIP(owner(obj), ips[0]);
+    } else allocators.allocateIP(owner(obj), ips[0]);
   } catch (e) {
     if (!(e instanceof AllocationError)) throw e;
     allocationFailed(obj, [
@@ -115,7 +115,7 @@ function allocClusterIPs(obj: KubeObject, spec: Loose): void {
 }
 
 /** initNodePorts: each port of a NodePort or LoadBalancer Service gets one (one per port number). */
-function initNodePorts(obj: KubeObject, spec: Loose): void {
+function initNodePorts(allocators: ServiceAllocators, obj: KubeObject, spec: Loose): void {
   if (!needsNodePorts(spec)) return;
   const allocate = spec.type === 'NodePort' || spec.allocateLoadBalancerNodePorts !== false;
   const byPort = new Map<unknown, number>();
@@ -129,8 +129,8 @@ function initNodePorts(obj: KubeObject, spec: Loose): void {
     }
     const who = `${owner(obj)}#${String(p.port)}/${String(p.protocol)}`;
     try {
-      if (asked !== 0) serviceAllocators.allocateNodePort(who, asked);
-      else p.nodePort = serviceAllocators.allocateNextNodePort(who);
+      if (asked !== 0) allocators.allocateNodePort(who, asked);
+      else p.nodePort = allocators.allocateNextNodePort(who);
     } catch (e) {
       if (!(e instanceof AllocationError)) throw e;
       allocationFailed(obj, [
@@ -224,8 +224,8 @@ function validateClusterIPsUpdate(obj: KubeObject, old: KubeObject): FieldError[
   return errs;
 }
 
-/** service.Strategy with the storage REST's allocation. */
-export const serviceStrategy: ObjectStrategy = {
+/** service.Strategy with the storage REST's allocation from one server's `allocators`. */
+export const serviceStrategy = (allocators: ServiceAllocators): ObjectStrategy => ({
   ...strategyDefaults,
   groupKind: fixedKind('', 'Service'),
   namespaceScoped: true,
@@ -234,8 +234,8 @@ export const serviceStrategy: ObjectStrategy = {
     const spec = specOf(obj);
     initIPFamilyFields(spec, undefined);
     normalizeClusterIPs(spec, undefined);
-    allocClusterIPs(obj, spec);
-    initNodePorts(obj, spec);
+    allocClusterIPs(allocators, obj, spec);
+    initNodePorts(allocators, obj, spec);
   },
   prepareForUpdate(obj, old) {
     const spec = specOf(obj);
@@ -243,8 +243,8 @@ export const serviceStrategy: ObjectStrategy = {
     patchAllocatedValues(spec, before);
     normalizeClusterIPs(spec, before);
     initIPFamilyFields(spec, before);
-    if (strings(before.clusterIPs).length === 0) allocClusterIPs(obj, spec);
-    initNodePorts(obj, spec);
+    if (strings(before.clusterIPs).length === 0) allocClusterIPs(allocators, obj, spec);
+    initNodePorts(allocators, obj, spec);
   },
   // ValidateService: ValidateObjectMeta(ValidateServiceName, a DNS-1035 label), then the spec.
   validate: (obj) => [
@@ -256,4 +256,4 @@ export const serviceStrategy: ObjectStrategy = {
     ...validateServiceSpec(obj),
   ],
   resetFields: () => ({}),
-};
+});

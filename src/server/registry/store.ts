@@ -43,6 +43,7 @@ import {
   type DeleteResult,
   type DeleteStrategy,
 } from './store-delete';
+import { ServiceAllocators } from './service-allocators';
 import { deleteStrategyOf, strategyFor } from './strategy-for';
 import type { ObjectStrategy } from './strategy';
 
@@ -59,6 +60,11 @@ export interface StoreOptions {
   rand?: RandomSource;
   /** CreateStrategy and UpdateStrategy (default: strategy-for.ts's for the resource). */
   strategy?: ObjectStrategy;
+  /**
+   * The server's Service ClusterIPs and NodePorts, shared by its Stores (ServedResources owns
+   * them); default: this Store's own.
+   */
+  serviceAllocators?: ServiceAllocators;
   /** Store.Delete, or the namespace REST's Delete (default: 'namespace' for core namespaces). */
   restDelete?: RESTDelete;
 }
@@ -148,11 +154,11 @@ export class Store {
   ) {
     this.clock = o.clock;
     this.rand = o.rand ?? cryptoRandom;
-    this.createStrategy = o.strategy ?? strategyFor(resource);
+    this.createStrategy =
+      o.strategy ??
+      strategyFor(resource, { serviceAllocators: o.serviceAllocators ?? new ServiceAllocators() });
     this.updateStrategy = this.createStrategy;
-    this.deleteStrategy = o.strategy
-      ? { kind: resource.kind, checkGracefulDelete: o.strategy.checkGracefulDelete }
-      : deleteStrategyOf(resource);
+    this.deleteStrategy = deleteStrategyOf(resource.kind, this.createStrategy);
     this.restDelete =
       o.restDelete ??
       (resource.jsonOnly

@@ -10,6 +10,7 @@ import { deploymentStrategy } from './deployment-strategy';
 import { jobStrategy } from './job-strategy';
 import { replicaSetStrategy } from './replicaset-strategy';
 import { secretStrategy } from './secret-strategy';
+import type { ServiceAllocators } from './service-allocators';
 import { serviceStrategy } from './service-strategy';
 import { statefulSetStrategy } from './statefulset-strategy';
 import { customResourceStrategy } from './customresource-strategy';
@@ -39,15 +40,15 @@ const builtInStrategies: Readonly<Record<string, ObjectStrategy>> = {
  * The built-in kinds with a strategy of their own whose status rules are status-kept.ts's (every
  * one served with /status takes the generic wrapper, as the generic strategy does).
  */
-const kindStrategies: Readonly<Record<string, ObjectStrategy>> = {
-  '/secrets': secretStrategy,
-  '/services': serviceStrategy,
-  'apps/deployments': deploymentStrategy,
-  'apps/replicasets': replicaSetStrategy,
-  'apps/statefulsets': statefulSetStrategy,
-  'apps/daemonsets': daemonSetStrategy,
-  'batch/jobs': jobStrategy,
-  'batch/cronjobs': cronJobStrategy,
+const kindStrategies: Readonly<Record<string, (of: ServerState) => ObjectStrategy>> = {
+  '/secrets': () => secretStrategy,
+  '/services': (of) => serviceStrategy(of.serviceAllocators),
+  'apps/deployments': () => deploymentStrategy,
+  'apps/replicasets': () => replicaSetStrategy,
+  'apps/statefulsets': () => statefulSetStrategy,
+  'apps/daemonsets': () => daemonSetStrategy,
+  'batch/jobs': () => jobStrategy,
+  'batch/cronjobs': () => cronJobStrategy,
 };
 
 /**
@@ -61,7 +62,7 @@ const specGenerationKinds = new Set([
   'policy/poddisruptionbudgets',
 ]);
 
-type StrategyTarget = Pick<
+export type StrategyTarget = Pick<
   ServedResource,
   | 'group'
   | 'version'
@@ -74,6 +75,12 @@ type StrategyTarget = Pick<
   | 'openAPIV3Schema'
 >;
 
+/** What a kind's strategy keeps of one server's state (ServedResources owns it). */
+export interface ServerState {
+  /** The Services' ClusterIPs and NodePorts (service-allocators.ts). */
+  serviceAllocators: ServiceAllocators;
+}
+
 /** Whether the resource serves `/status`: its API row lists it, or its CRD declares it. */
 export function hasStatusSubresource(
   served: Pick<StrategyTarget, 'builtin' | 'crdSubresources' | 'jsonOnly'>,
@@ -84,7 +91,7 @@ export function hasStatusSubresource(
 }
 
 /** The strategy (rest.RESTCreateStrategy/RESTUpdateStrategy) of a served resource. */
-export function strategyFor(served: StrategyTarget): ObjectStrategy {
+export function strategyFor(served: StrategyTarget, state: ServerState): ObjectStrategy {
   if (served.jsonOnly) {
     const cr = customResourceStrategy(
       served.group,
@@ -101,7 +108,7 @@ export function strategyFor(served: StrategyTarget): ObjectStrategy {
   // The kinds with a file of their own keep their status there (pods, namespaces).
   if (Object.hasOwn(builtInStrategies, key)) return builtInStrategies[key];
   const generic = Object.hasOwn(kindStrategies, key)
-    ? kindStrategies[key]
+    ? kindStrategies[key](state)
     : genericStrategy(served.group, served.kind, served.namespaced, specGenerationKinds.has(key));
   return hasStatusSubresource(served)
     ? withStatusKept(
@@ -114,15 +121,18 @@ export function strategyFor(served: StrategyTarget): ObjectStrategy {
     : generic;
 }
 
-/** The strategy of the resource's `/status` (status-strategy.ts's, from its main one). */
-export function statusStrategyFor(served: StrategyTarget): ObjectStrategy {
+/**
+ * The strategy of the resource's `/status` (status-strategy.ts's, from `main`, the one its Store
+ * creates with).
+ */
+export function statusStrategyFor(served: StrategyTarget, main: ObjectStrategy): ObjectStrategy {
   if (!served.jsonOnly && `${served.group}/${served.resource}` === crdKey)
     return customResourceDefinitionStatusStrategy;
-  return statusStrategyOf(strategyFor(served), apiVersionOf(served.group, served.version));
+  return statusStrategyOf(main, apiVersionOf(served.group, served.version));
 }
 
-/** The resource's RESTDeleteStrategy: its kind, and CheckGracefulDelete when it has one (pods). */
-export function deleteStrategyOf(served: StrategyTarget): DeleteStrategy {
-  const { checkGracefulDelete } = strategyFor(served);
-  return checkGracefulDelete ? { kind: served.kind, checkGracefulDelete } : { kind: served.kind };
+/** A kind's RESTDeleteStrategy: its kind, and CheckGracefulDelete when it has one (pods). */
+export function deleteStrategyOf(kind: string, strategy: ObjectStrategy): DeleteStrategy {
+  const { checkGracefulDelete } = strategy;
+  return checkGracefulDelete ? { kind, checkGracefulDelete } : { kind };
 }

@@ -266,7 +266,7 @@ describe('request/list-query', () => {
   });
 
   describe('engine requests', () => {
-    it('a LIST', () => {
+    it('a LIST: the field selector converted (spec.host is spec.nodeName), as storage gets it', () => {
       const o = listOpts(
         parseQuery('limit=500&labelSelector=app%3Dweb&fieldSelector=spec.host%3Dn1&continue=tok'),
         podsScope,
@@ -274,7 +274,7 @@ describe('request/list-query', () => {
       assert.deepStrictEqual(toResourceListRequest(o, 'default'), {
         namespace: 'default',
         labelSelector: 'app=web',
-        fieldSelector: 'spec.host=n1',
+        fieldSelector: 'spec.nodeName=n1',
         limit: 500,
         continue: 'tok',
       });

@@ -7,6 +7,8 @@ export interface Reply {
   status: number;
   text: string;
   json: Record<string, unknown>;
+  /** The texts of the Warning headers (`299 - "<text>"`), in order. */
+  warnings: string[];
 }
 
 /** One request; a body other than a string is sent as JSON. */
@@ -36,7 +38,11 @@ export function call(
         } catch {
           // not JSON
         }
-        resolve({ status: res.statusCode ?? 0, text, json });
+        const warnings: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          if (res.rawHeaders[i].toLowerCase() === 'warning')
+            warnings.push(JSON.parse(res.rawHeaders[i + 1].replace(/^299 - /, '')) as string);
+        resolve({ status: res.statusCode ?? 0, text, json, warnings });
       });
     });
     req.on('error', reject);

@@ -641,7 +641,7 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
         return { dispose: () => undefined };
       },
       resources: {
-        all: [],
+        perStorage: [],
         clock: { now: () => clock },
         profile: { kubernetesVersion: '1.36' },
         metrics: { samples: () => [] },

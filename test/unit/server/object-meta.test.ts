@@ -214,7 +214,10 @@ describe('server/object-meta', () => {
       assert.strictEqual(meta.creationTimestamp, '2026-12-01T13:20:23Z');
       assert.strictEqual(meta.generation, 1);
       assert.strictEqual(meta.namespace, 'default');
-      assert.deepStrictEqual((obj as unknown as { status: unknown }).status, { phase: 'Pending' });
+      assert.deepStrictEqual((obj as unknown as { status: unknown }).status, {
+        phase: 'Pending',
+        qosClass: 'BestEffort',
+      });
       const again = beforeCreate(podStrategy, pod({ name: 'web' }), 'default', env());
       assert.strictEqual(again.metadata.uid, meta.uid, 'same seed, same uid');
     });
@@ -373,7 +376,10 @@ describe('server/object-meta', () => {
       assert.strictEqual(next.metadata.uid, old.metadata.uid);
       assert.strictEqual(next.metadata.creationTimestamp, old.metadata.creationTimestamp);
       assert.strictEqual(next.metadata.generation, 1);
-      assert.deepStrictEqual((next as unknown as { status: unknown }).status, { phase: 'Pending' });
+      assert.deepStrictEqual((next as unknown as { status: unknown }).status, {
+        phase: 'Pending',
+        qosClass: 'BestEffort',
+      });
       const changed = pod({ name: 'web', resourceVersion: '7' });
       (changed as unknown as { spec: unknown }).spec = {
         containers: [{ name: 'c', image: 'nginx:2' }],

@@ -9,7 +9,12 @@ import { newKeyNotFoundError, StatusError } from '../../../src/engine/storage/er
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { validateDeleteOptions, type DeleteOptions } from '../../../src/server/delete-options';
 import { podCheckGracefulDelete } from '../../../src/server/registry/pod-strategy';
-import { deleteStrategyOf } from '../../../src/server/registry/strategy-for';
+import { ServiceAllocators } from '../../../src/server/registry/service-allocators';
+import {
+  deleteStrategyOf,
+  strategyFor,
+  type StrategyTarget,
+} from '../../../src/server/registry/strategy-for';
 import { beforeDelete } from '../../../src/server/registry/rest-delete';
 import { formatTime } from '../../../src/server/object-meta';
 import {
@@ -24,6 +29,13 @@ import { configMaps, crontabs, namespaces, pods } from './fixtures';
 const now = Date.UTC(2026, 11, 1, 13, 20, 23);
 const at = (seconds: number): string => formatTime(now + seconds * 1000);
 const podsServed = { ...pods, returnDeletedObject: true };
+
+/** The RESTDeleteStrategy of a served resource's kind strategy. */
+const deleteStrategyFor = (served: StrategyTarget) =>
+  deleteStrategyOf(
+    served.kind,
+    strategyFor(served, { serviceAllocators: new ServiceAllocators() }),
+  );
 
 /** One stored object with a revision counter: what the etcd3 store does for one key. */
 class MemoryStorage implements DeleteStorage {
@@ -277,7 +289,7 @@ describe('store-delete: Store.Delete (store.go)', () => {
           : storage;
         const r = await storeDelete(
           c.served,
-          deleteStrategyOf(c.served),
+          deleteStrategyFor(c.served),
           dryStorage,
           structuredClone(c.options),
           () => now,
@@ -306,7 +318,7 @@ describe('store-delete: Store.Delete (store.go)', () => {
     it('the unscheduled pod answers its last state: deletionTimestamp, grace 0, generation 2', async () => {
       const r = await storeDelete(
         podsServed,
-        deleteStrategyOf(podsServed),
+        deleteStrategyFor(podsServed),
         new MemoryStorage(pod()),
         {},
         () => now,
@@ -322,7 +334,7 @@ describe('store-delete: Store.Delete (store.go)', () => {
       await assert.rejects(
         storeDelete(
           configMaps,
-          deleteStrategyOf(configMaps),
+          deleteStrategyFor(configMaps),
           new MemoryStorage(configMap()),
           { preconditions: { uid: 'x' } },
           () => now,
@@ -338,7 +350,7 @@ describe('store-delete: Store.Delete (store.go)', () => {
       const storage = new MemoryStorage(pod());
       const r = await storeDelete(
         podsServed,
-        deleteStrategyOf(podsServed),
+        deleteStrategyFor(podsServed),
         storage,
         { preconditions: { resourceVersion: '10' } },
         () => now,
@@ -351,13 +363,13 @@ describe('store-delete: Store.Delete (store.go)', () => {
   describe('beforeDelete (rest/delete.go)', () => {
     it('treats a negative grace period as 1', () => {
       const options: DeleteOptions = { gracePeriodSeconds: -5 };
-      const r = beforeDelete(deleteStrategyOf(podsServed), pod({ nodeName: 'n' }), options, now);
+      const r = beforeDelete(deleteStrategyFor(podsServed), pod({ nodeName: 'n' }), options, now);
       assert.deepStrictEqual(r, { graceful: true, gracefulPending: false });
       assert.strictEqual(options.gracePeriodSeconds, 1);
     });
     it('a non-graceful strategy never marks the object', () => {
       const obj = configMap();
-      assert.deepStrictEqual(beforeDelete(deleteStrategyOf(configMaps), obj, {}, now), {
+      assert.deepStrictEqual(beforeDelete(deleteStrategyFor(configMaps), obj, {}, now), {
         graceful: false,
         gracefulPending: false,
       });
@@ -369,7 +381,7 @@ describe('store-delete: Store.Delete (store.go)', () => {
         { deletionTimestamp: at(5), deletionGracePeriodSeconds: 10 },
       );
       assert.deepStrictEqual(
-        beforeDelete(deleteStrategyOf(podsServed), obj, { gracePeriodSeconds: 20 }, now),
+        beforeDelete(deleteStrategyFor(podsServed), obj, { gracePeriodSeconds: 20 }, now),
         { graceful: false, gracefulPending: true },
       );
     });
@@ -378,7 +390,7 @@ describe('store-delete: Store.Delete (store.go)', () => {
         { nodeName: 'n' },
         { deletionTimestamp: at(-100), deletionGracePeriodSeconds: 30 },
       );
-      beforeDelete(deleteStrategyOf(podsServed), obj, { gracePeriodSeconds: 5 }, now);
+      beforeDelete(deleteStrategyFor(podsServed), obj, { gracePeriodSeconds: 5 }, now);
       const m = obj.metadata as Record<string, unknown>;
       assert.deepStrictEqual([m.deletionTimestamp, m.deletionGracePeriodSeconds], [at(0), 1]);
     });

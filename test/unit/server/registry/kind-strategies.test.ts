@@ -451,6 +451,135 @@ const cases: Array<{ name: string; steps: Step[] }> = [
     ],
   },
   {
+    // What kube-apiserver stores for `kubectl run web --image=nginx` but for admission's fields
+    // (ServiceAccount: serviceAccountName, the token volume; Priority; DefaultTolerationSeconds).
+    name: 'Pod: SetDefaults_Pod and SetDefaults_PodSpec, status Pending with its qosClass',
+    steps: [
+      {
+        method: 'POST',
+        path: `${core}/pods`,
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'run', labels: { run: 'run' } },
+          spec: { containers: [{ name: 'run', image: 'nginx', resources: {} }] },
+        },
+        status: 201,
+        fields: {
+          'spec.enableServiceLinks': true,
+          'spec.dnsPolicy': 'ClusterFirst',
+          'spec.restartPolicy': 'Always',
+          'spec.schedulerName': 'default-scheduler',
+          'spec.securityContext': {},
+          'spec.terminationGracePeriodSeconds': 30,
+          'spec.containers.0.imagePullPolicy': 'Always',
+          'spec.containers.0.terminationMessagePath': '/dev/termination-log',
+          'spec.containers.0.terminationMessagePolicy': 'File',
+          'spec.containers.0.resources': {},
+          'status.phase': 'Pending',
+          'status.qosClass': 'BestEffort',
+        },
+      },
+    ],
+  },
+  {
+    name: 'Pod: requests default to limits (containers and init containers): Guaranteed',
+    steps: [
+      {
+        method: 'POST',
+        path: `${core}/pods`,
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'limits' },
+          spec: {
+            enableServiceLinks: false,
+            initContainers: [
+              { name: 'i', image: 'busybox:1', resources: { limits: { cpu: '1', memory: '1Gi' } } },
+            ],
+            containers: [
+              {
+                name: 'c',
+                image: 'nginx:1.27',
+                resources: { limits: { cpu: '500m', memory: '64Mi' }, requests: { cpu: '0.5' } },
+              },
+            ],
+          },
+        },
+        status: 201,
+        fields: {
+          'spec.enableServiceLinks': false,
+          'spec.initContainers.0.resources.requests': { cpu: '1', memory: '1Gi' },
+          'spec.containers.0.resources.requests': { cpu: '0.5', memory: '64Mi' },
+          'spec.containers.0.imagePullPolicy': 'IfNotPresent',
+          'status.qosClass': 'Guaranteed',
+        },
+      },
+    ],
+  },
+  {
+    name: 'Pod: requests without limits are Burstable; host networking defaults hostPort',
+    steps: [
+      {
+        method: 'POST',
+        path: `${core}/pods`,
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'burst' },
+          spec: {
+            hostNetwork: true,
+            containers: [
+              {
+                name: 'c',
+                image: 'nginx:1.27',
+                ports: [{ containerPort: 8080 }],
+                resources: { requests: { memory: '10Mi' } },
+              },
+            ],
+          },
+        },
+        status: 201,
+        fields: {
+          'spec.containers.0.ports.0.hostPort': 8080,
+          'spec.containers.0.ports.0.protocol': 'TCP',
+          'status.qosClass': 'Burstable',
+        },
+      },
+    ],
+  },
+  {
+    name: 'CronJob: the schedule is parsed (cron.ParseStandard) and may not name a TZ',
+    steps: [
+      ['bad', '61 * * * *', 'end of range (61) above maximum (59): 61'],
+      [
+        'tz',
+        'CRON_TZ=UTC * * * * *',
+        'cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
+      ],
+    ].map(([name, schedule, message]): Step => ({
+      method: 'POST',
+      path: `${batch}/cronjobs`,
+      body: {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name },
+        spec: {
+          schedule,
+          jobTemplate: {
+            spec: {
+              template: {
+                spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] },
+              },
+            },
+          },
+        },
+      },
+      status: 422,
+      message: `CronJob.batch "${name}" is invalid: spec.schedule: Invalid value: "${schedule}": ${message}`,
+    })),
+  },
+  {
     name: 'status of a kind without /status: 404',
     steps: [
       {

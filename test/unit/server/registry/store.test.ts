@@ -18,6 +18,7 @@ import { Store, type StoreResource } from '../../../../src/server/registry/store
 import { configMapStrategy } from '../../../../src/server/registry/configmap-strategy';
 import { podStatusStrategy } from '../../../../src/server/registry/pod-strategy';
 import { namespaceFinalizeStrategy } from '../../../../src/server/registry/namespace-strategy';
+import { ServiceAllocators } from '../../../../src/server/registry/service-allocators';
 import { strategyFor } from '../../../../src/server/registry/strategy-for';
 import { statusForError, type StorageOperation } from '../../../../src/server/status';
 
@@ -153,7 +154,10 @@ const cases: Case[] = [
       assert.strictEqual(m.creationTimestamp, '2026-12-07T12:00:00Z');
       assert.match(String(m.uid), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab]/);
       assert.ok(m.resourceVersion, 'a resourceVersion');
-      assert.deepStrictEqual((o as unknown as Loose).status, { phase: 'Pending' });
+      assert.deepStrictEqual((o as unknown as Loose).status, {
+        phase: 'Pending',
+        qosClass: 'BestEffort',
+      });
       assert.deepStrictEqual(Object.keys(o), ['kind', 'apiVersion', 'metadata', 'spec', 'status']);
     },
   },
@@ -463,7 +467,7 @@ const cases: Case[] = [
       ),
     check: async (_o, w) => {
       const now = (await stored(w, w.stores.pods, 'ns', 'a')) as unknown as Loose;
-      assert.deepStrictEqual(now.status, { phase: 'Pending' });
+      assert.deepStrictEqual(now.status, { phase: 'Pending', qosClass: 'BestEffort' });
     },
   },
   {
@@ -550,6 +554,7 @@ describe('registry Store (generic/registry/store.go)', () => {
 
   it('strategyFor: a strategy file per kind, the generic one for any other built-in', () => {
     const base = { group: '', version: 'v1', namespaced: true, jsonOnly: false };
+    const state = { serviceAllocators: new ServiceAllocators() };
     const table: Array<[string, string, string]> = [
       ['pods', 'Pod', 'Pod'],
       ['configmaps', 'ConfigMap', 'ConfigMap'],
@@ -557,17 +562,15 @@ describe('registry Store (generic/registry/store.go)', () => {
       ['leases', 'Lease', 'Lease'],
     ];
     for (const [resource, kind, want] of table) {
-      const s = strategyFor({ ...base, resource, kind });
+      const s = strategyFor({ ...base, resource, kind }, state);
       assert.strictEqual(s.groupKind({} as KubeObject).kind, want, resource);
       assert.strictEqual(s.allowUnconditionalUpdate, true, resource);
       assert.strictEqual(s.allowCreateOnUpdate, false, resource);
     }
-    const deployments = strategyFor({
-      ...base,
-      group: 'apps',
-      resource: 'deployments',
-      kind: 'Deployment',
-    });
+    const deployments = strategyFor(
+      { ...base, group: 'apps', resource: 'deployments', kind: 'Deployment' },
+      state,
+    );
     assert.deepStrictEqual(deployments.groupKind({} as KubeObject), {
       group: 'apps',
       kind: 'Deployment',
