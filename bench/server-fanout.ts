@@ -70,7 +70,8 @@ export async function runServerFanout(o: ServerFanoutOptions = {}): Promise<Benc
 
   let server: ApiServer | undefined;
   const startMs = await timeAsync(async () => {
-    server = await ApiServer.start({ seed: { pods } });
+    // The engine and its sockets alone: no clients report folding every request.
+    server = await ApiServer.start({ seed: { pods }, clientsReport: false });
   });
   if (!server) throw new Error('server-fanout: ApiServer did not start');
   const api = server;

@@ -44,7 +44,8 @@ export async function runServerMemory(o: ServerMemoryOptions = {}): Promise<Benc
   const log = o.log ?? console.log;
   if (!hasGc()) log('server-memory: run with --expose-gc for exact heap figures');
 
-  const api = await ApiServer.start();
+  // The engine and its sockets alone: no clients report folding every request.
+  const api = await ApiServer.start({ clientsReport: false });
   const bare = new BareHttpServer();
   await bare.start();
   const clients = new HttpClients();

@@ -7,6 +7,7 @@
 // imports, as the contract between the two.
 import type { ReplayCount } from './run/views/replay-count';
 import type { ImportReport } from './run/import-report';
+import type { ClientReported } from './run/clients-report';
 export type {
   ImportedClient,
   ImportedWatch,
@@ -24,6 +25,7 @@ import type {
   WatcherTrack,
 } from './run/run-model';
 
+export type { ClientReported };
 export type {
   ClientRecord,
   ContinueTokenExplanation,
@@ -319,6 +321,11 @@ export type ToWebview =
       total: number;
       matching: number;
       clients: ClientRecord[];
+      /**
+       * A live run's clients report figures for the clients sent (run/clients-report.ts), by
+       * client id: answers by code, bytes, WatchList syncs, and each fault with its recovery.
+       */
+      reported?: Record<string, ClientReported>;
     }
   /** The answer to `token/decode`: explainContinueToken's result, for the request it answers. */
   | { type: 'token/explained'; requestId: number; explanation: ContinueTokenExplanation }

@@ -9,6 +9,7 @@ import type {
   ClientListCost,
   ClientListRequest,
   ClientRecord,
+  ClientReported,
   ClientWatchEnd,
   ClientWatchRequest,
   PanelModel,
@@ -67,6 +68,18 @@ function costText(c: ClientListCost): string {
 interface Row {
   client: ClientRecord;
   figures: ClientFigures;
+  /** A live run's clients report figures (answers, bytes, faults with their recovery). */
+  reported?: ClientReported;
+}
+
+/** The faults that had touched the client by `at`: `⚡ #1 http-error 1004 ms (retry)`. */
+function faultMarkers(r: ClientReported | undefined, at: number): string[] {
+  return (r?.faults ?? [])
+    .filter((f) => f.at <= at)
+    .map(
+      (f) =>
+        `⚡ ${f.id === null ? '' : `#${f.id} `}${f.name} ${f.recoveryMs === null ? 'not recovered' : `${formatCount(Math.round(f.recoveryMs))} ms (${f.recoveredBy})`}`,
+    );
 }
 
 export class ClientsView {
@@ -78,6 +91,7 @@ export class ClientsView {
   private model: PanelModel | undefined;
   private runId: string | undefined;
   private clients: ClientRecord[] = [];
+  private reported: Record<string, ClientReported> = {};
   private total = 0;
   private matching = 0;
   private at = 0;
@@ -197,6 +211,22 @@ export class ClientsView {
           },
           sortKey: (r) => r.figures.relistCost.keysFetched,
         },
+        {
+          id: 'faults',
+          title: 'Faults',
+          width: 'minmax(10em, 1.8fr)',
+          description:
+            'Live runs: each fault that touched the client by the scrubber, and the time from it to the first successful retry, re-watch or relist',
+          render: (r, c) => {
+            const markers = faultMarkers(r.reported, this.at);
+            c.textContent = markers.length ? markers.join(' · ') : '—';
+            c.title = (r.reported?.faults ?? [])
+              .filter((f) => f.at <= this.at)
+              .map((f) => `#${f.id ?? '?'} ${f.name}: ${f.hits} hit(s), ${f.recovery}`)
+              .join('\n');
+          },
+          sortKey: (r) => faultMarkers(r.reported, this.at).length,
+        },
       ],
     });
     this.detail = h('div', {
@@ -241,11 +271,18 @@ export class ClientsView {
   /** The host's answer to a query (a stale one, for another run or search, is dropped). */
   setClients(
     runId: string,
-    answer: { requestId: number; total: number; matching: number; clients: ClientRecord[] },
+    answer: {
+      requestId: number;
+      total: number;
+      matching: number;
+      clients: ClientRecord[];
+      reported?: Record<string, ClientReported>;
+    },
   ): void {
     if (runId !== this.runId || answer.requestId !== this.pending) return;
     this.pending = undefined;
     this.clients = answer.clients;
+    this.reported = answer.reported ?? {};
     this.total = answer.total;
     this.matching = answer.matching;
     this.rebuild();
@@ -269,7 +306,11 @@ export class ClientsView {
 
   private rebuild(): void {
     this.table.setRows(
-      this.clients.map((client) => ({ client, figures: clientFiguresAt(client, this.at) })),
+      this.clients.map((client) => ({
+        client,
+        figures: clientFiguresAt(client, this.at),
+        reported: this.reported[client.id],
+      })),
     );
     if (this.selectedId) this.table.select(this.selectedId, false);
     this.updateCount();
@@ -318,6 +359,28 @@ export class ClientsView {
         'WatchList relists',
         `${formatCount(f.watchListRelists)}: by a WATCH with sendInitialEvents=true; their initial events are not told apart from their watch's, so not costed`,
       ]);
+    const reported = this.reported[c.id];
+    if (reported) {
+      const answers = Object.entries(reported.answers)
+        .map(([code, n]) => `${code}×${formatCount(n)}`)
+        .join(' ');
+      if (answers)
+        facts.push([
+          'Answers (the run)',
+          `${answers} · ${plural(reported.bytesSent, 'byte')} sent`,
+        ]);
+      const syncs = reported.watchListSyncs.filter((w) => w.at <= this.at);
+      if (syncs.length)
+        facts.push([
+          'WatchList syncs',
+          `${formatCount(syncs.filter((w) => w.ended && (w.endedAt ?? 0) <= this.at).length)} ended with the initial-events-end bookmark, of ${formatCount(syncs.length)}`,
+        ]);
+      for (const f of reported.faults.filter((x) => x.at <= this.at))
+        facts.push([
+          `⚡ Fault ${f.id === null ? '' : `#${f.id} `}${f.name}`,
+          `${f.hits ? plural(f.hits, 'request') + ' hit' : 'its watch was open'} at ${formatVirtualTime(f.at)}; ${f.recovery}`,
+        ]);
+    }
     const sent = c.requests.filter((r) => r.at <= this.at);
     const items = sent.map((r) => (r.kind === 'list' ? this.listItem(c, r) : this.watchItem(c, r)));
     const later = c.requests.length - sent.length;

@@ -146,6 +146,26 @@ export interface ClientReportRequest {
   replica?: number;
 }
 
+/** What the Clients view shows of a client's report beside its own figures (by client id). */
+export type ClientReported = Pick<
+  ClientReport,
+  'answers' | 'bytesSent' | 'faults' | 'watchListSyncs'
+>;
+
+/** The report's figures the Clients view adds, by client id (clients with nothing to add left out). */
+export function clientsReported(report: ClientsReport): Record<string, ClientReported> {
+  const out: Record<string, ClientReported> = {};
+  for (const c of report.clients)
+    if (c.faults.length || Object.keys(c.answers).length || c.watchListSyncs.length)
+      out[c.id] = {
+        answers: c.answers,
+        bytesSent: c.bytesSent,
+        faults: c.faults,
+        watchListSyncs: c.watchListSyncs,
+      };
+  return out;
+}
+
 /** `a · c7`, as client-records.ts names a client. */
 function clientId(userAgent: string, connection: string | undefined): string {
   return connection === undefined ? userAgent : `${userAgent} · ${connection}`;

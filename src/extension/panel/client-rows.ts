@@ -4,6 +4,20 @@
 // No upstream counterpart; no vscode here.
 import { maxClientRows, type ClientRecord } from '../../protocol';
 import type { RunModel } from '../../run/run-model';
+import { clientsReport, clientsReported, type ClientReported } from '../../run/clients-report';
+
+/** Each live run's clients report figures, made on the first query. */
+const reports = new WeakMap<RunModel, Record<string, ClientReported>>();
+
+function reportedOf(model: RunModel): Record<string, ClientReported> | undefined {
+  if (!model.answers?.length && !model.faults?.length) return undefined;
+  let r = reports.get(model);
+  if (!r) {
+    r = clientsReported(clientsReport(model));
+    reports.set(model, r);
+  }
+  return r;
+}
 
 /** What makes a client worth a look, by the end of the run: 410s, relists, restarts, requests. */
 function interest(c: ClientRecord): [number, number, number, number] {
@@ -38,7 +52,12 @@ function byInterest(model: RunModel): ClientRecord[] {
 export function clientRows(
   model: RunModel,
   search: string,
-): { total: number; matching: number; clients: ClientRecord[] } {
+): {
+  total: number;
+  matching: number;
+  clients: ClientRecord[];
+  reported?: Record<string, ClientReported>;
+} {
   const all = byInterest(model);
   const needle = search.trim().toLowerCase();
   const matching = needle
@@ -48,9 +67,14 @@ export function clientRows(
           (c.connection ?? '').toLowerCase().includes(needle),
       )
     : all;
+  const clients = matching.slice(0, maxClientRows);
+  const reportedAll = reportedOf(model);
+  const reported: Record<string, ClientReported> = {};
+  for (const c of clients) if (reportedAll?.[c.id]) reported[c.id] = reportedAll[c.id];
   return {
     total: all.length,
     matching: matching.length,
-    clients: matching.slice(0, maxClientRows),
+    clients,
+    ...(Object.keys(reported).length ? { reported } : {}),
   };
 }

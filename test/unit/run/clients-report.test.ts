@@ -1,0 +1,258 @@
+// Tests for src/run/clients-report.ts (the body of GET /debug/listwatch/v1/clients): a table of
+// live runs fed as the live recorder writes them (requests, fault hits, responses, the
+// initial-events-end bookmark, a watch a fault cut), and what the report says each client did.
+import * as assert from 'assert';
+import { RunModelBuilder } from '../../../src/run/build-run-model';
+import { clientsReport, type ClientReport } from '../../../src/run/clients-report';
+import { faultCutReason } from '../../../src/run/trace/trace-format';
+import { liveRunHeader } from './live-run-header-fixture';
+
+const gr = { group: '', resource: 'pods' };
+const pods = '/api/v1/namespaces/default/pods';
+const ua = 'controller/v1';
+
+/** A live run fed in a few lines (request ids grow, as the apiserver gives them). */
+class Live {
+  readonly b = new RunModelBuilder(liveRunHeader());
+  private nextRequest = 1;
+  private nextWatcher = 1;
+
+  fault(at: number, id: number, name: string): void {
+    this.b.addInput(at, { action: 'fault', id, name, params: {}, text: name });
+  }
+
+  private respond(at: number, requestId: number, connection: string, status: number): void {
+    this.b.addInput(at, {
+      action: 'response',
+      requestId,
+      client: ua,
+      connection,
+      verb: 'list',
+      request: pods,
+      status,
+      bytes: 100,
+    });
+  }
+
+  private hit(at: number, faults: number[], requestId: number, connection: string, verb: string) {
+    for (const id of faults)
+      this.b.addInput(at, {
+        action: 'fault-hit',
+        id,
+        name: `fault-${id}`,
+        requestId,
+        client: ua,
+        connection,
+        verb,
+        request: pods,
+      });
+  }
+
+  list(at: number, endAt: number, o: { status?: number; hitBy?: number[]; c?: string } = {}) {
+    const requestId = this.nextRequest++;
+    const c = o.c ?? 'c1';
+    const status = o.status ?? 200;
+    this.hit(at, o.hitBy ?? [], requestId, c, 'list');
+    const id = `list-${requestId}`;
+    this.b.addInput(at, {
+      action: 'list',
+      id,
+      requestId,
+      request: pods,
+      via: 'delegator',
+      client: ua,
+      connection: c,
+    });
+    this.b.addInput(endAt, {
+      action: 'list-end',
+      id,
+      requestId,
+      status,
+      items: 0,
+      resourceVersion: status === 200 ? '100' : '',
+      continue: '',
+      ...(status !== 200
+        ? { error: { code: status, reason: 'TooManyRequests', message: '' } }
+        : {}),
+    });
+    this.respond(endAt, requestId, c, status);
+  }
+
+  watch(
+    at: number,
+    o: {
+      rv?: string;
+      c?: string;
+      hitBy?: number[];
+      watchList?: boolean;
+      syncedAt?: number;
+      lastRv?: number;
+      end?: { at: number; reason: string };
+    } = {},
+  ): void {
+    const requestId = this.nextRequest++;
+    const c = o.c ?? 'c1';
+    this.hit(at, o.hitBy ?? [], requestId, c, 'watch');
+    const request = `${pods}?watch=true${o.rv ? `&resourceVersion=${o.rv}` : ''}${o.watchList ? '&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=300' : ''}`;
+    this.b.addInput(at, { action: 'watch', client: ua, connection: c, requestId, request });
+    const watcherId = this.nextWatcher++;
+    this.b.add({
+      type: 'watcher/created',
+      at,
+      watcherId,
+      groupResource: gr,
+      requestId,
+      identifier: 'key: "/pods/default", labels: "", fields: ""',
+      chanSize: 10,
+      deadline: null,
+      allowWatchBookmarks: true,
+    });
+    this.b.addInput(at, { action: 'watch-opened', client: ua, requestId, watcherId });
+    if (o.lastRv !== undefined)
+      this.b.add({
+        type: 'watcher/live',
+        at: at + 1,
+        watcherId,
+        initEvents: 0,
+        resourceVersion: o.lastRv,
+      });
+    if (o.syncedAt !== undefined)
+      this.b.addInput(o.syncedAt, { action: 'initial-events-end', client: ua, requestId });
+    if (o.end) {
+      this.b.addInput(o.end.at, {
+        action: 'watch-closed',
+        client: ua,
+        requestId,
+        watcherId,
+        reason: o.end.reason,
+        received: 1,
+      });
+      this.b.add({
+        type: 'watcher/closed',
+        at: o.end.at,
+        watcherId,
+        reason: 'inputClosed',
+        delivered: 1,
+      });
+    }
+  }
+
+  report(): ClientReport[] {
+    return clientsReport(this.b.finish()).clients;
+  }
+}
+
+interface Case {
+  name: string;
+  run(l: Live): void;
+  /** What the report says: its clients' ids, and per client the figures named. */
+  want: Array<{
+    id: string;
+    restarts?: ClientReport['restarts'];
+    relists?: number;
+    answers?: Record<string, number>;
+    syncs?: boolean[];
+    faults: Array<[number, string | null, number | null]>;
+  }>;
+}
+
+const cases: Case[] = [
+  {
+    name: 'a LIST answered 429 by fault 1, then the same LIST again: recovered by its retry',
+    run(l) {
+      l.fault(0, 1, 'http-error');
+      l.list(10, 11, { status: 429, hitBy: [1] });
+      l.list(1011, 1020);
+    },
+    want: [
+      {
+        id: `${ua} · c1`,
+        answers: { '200': 1, '429': 1 },
+        faults: [[1, 'retry', 1010]],
+      },
+    ],
+  },
+  {
+    name: 'a watch fault 2 cut: the client re-watches from its last RV on a new connection, one client',
+    run(l) {
+      l.fault(0, 2, 'drop-connection');
+      l.list(5, 6);
+      l.watch(10, { rv: '100', hitBy: [2], lastRv: 120, end: { at: 50, reason: faultCutReason } });
+      l.watch(900, { rv: '120', c: 'c2' });
+    },
+    want: [
+      {
+        id: `${ua} · c1, c2`,
+        restarts: { total: 1, fromLastRv: 1 },
+        relists: 0,
+        faults: [[2, 'rewatch', 890]],
+      },
+    ],
+  },
+  {
+    name: 'a WatchList request fault 3 kept from syncing: not recovered',
+    run(l) {
+      l.fault(0, 3, 'omit-end-bookmark');
+      l.watch(10, { watchList: true, hitBy: [3] });
+    },
+    want: [{ id: `${ua} · c1`, syncs: [false], faults: [[3, null, null]] }],
+  },
+  {
+    name: 'a WatchList request that synced, no fault',
+    run(l) {
+      l.watch(10, { watchList: true, syncedAt: 40 });
+    },
+    want: [{ id: `${ua} · c1`, syncs: [true], faults: [] }],
+  },
+  {
+    name: 'a server fault 4 while a watch was open, its end and a relist: recovered by the relist',
+    run(l) {
+      l.list(5, 6);
+      l.watch(10, { rv: '100', end: { at: 300, reason: 'resultClosed' } });
+      l.fault(200, 4, 'restart');
+      l.list(1200, 1250);
+    },
+    want: [{ id: `${ua} · c1`, relists: 1, faults: [[4, 'relist', 1050]] }],
+  },
+  {
+    name: 'a server fault before any watch touches no client',
+    run(l) {
+      l.fault(0, 5, 'compact');
+      l.list(5, 6);
+    },
+    want: [{ id: `${ua} · c1`, faults: [] }],
+  },
+];
+
+describe('clientsReport', () => {
+  for (const c of cases)
+    it(c.name, () => {
+      const l = new Live();
+      c.run(l);
+      const got = l.report();
+      assert.deepStrictEqual(
+        got.map((x) => x.id),
+        c.want.map((w) => w.id),
+        c.name,
+      );
+      c.want.forEach((w, i) => {
+        const r = got[i];
+        if (w.restarts) assert.deepStrictEqual(r.restarts, w.restarts, `${c.name}: restarts`);
+        if (w.relists !== undefined) assert.strictEqual(r.relists, w.relists, `${c.name}: relists`);
+        if (w.answers) assert.deepStrictEqual(r.answers, w.answers, `${c.name}: answers`);
+        if (w.syncs)
+          assert.deepStrictEqual(
+            r.watchListSyncs.map((s) => s.ended),
+            w.syncs,
+            `${c.name}: syncs`,
+          );
+        assert.deepStrictEqual(
+          r.faults.map((f) => [f.id, f.recoveredBy, f.recoveryMs]),
+          w.faults,
+          `${c.name}: faults ${JSON.stringify(r.faults)}`,
+        );
+        for (const f of r.faults)
+          assert.strictEqual(f.recovery === 'not recovered', !f.recovered, `${c.name}: recovery`);
+      });
+    });
+});
