@@ -24,7 +24,11 @@ import { shortClientName } from '../src/run/views/client-name';
 import { relistRule, relistViaText } from '../src/run/relist-rule';
 import { statusText } from '../src/run/views/status-text';
 import { listRetryText } from '../src/run/views/chain-text';
-import { formatVirtualTime, watcherStateLabels } from '../src/run/views/watcher-states';
+import {
+  formatVirtualTime,
+  openingStateLabel,
+  watcherStateLabels,
+} from '../src/run/views/watcher-states';
 import { formatCount, plural } from '../src/format/count-text';
 import { columnLegend, h, replaceChildren, visibleText } from './dom';
 import { button, textField } from './toolkit';
@@ -512,9 +516,15 @@ export class ClientsView {
 
   private watchItem(c: ClientRecord, w: ClientWatchRequest): HTMLElement {
     const phase = clientWatchPhaseAt(w, this.at);
+    // Without sendInitialEvents, WaitingForBookmark is only the moment before the watch is
+    // registered (watcherStateText): no initial events were sent.
+    const initialEvents = /[?&]sendInitialEvents=true(&|$)/.test(w.request);
     const states = w.states
       .filter((s) => s.at <= this.at)
-      .map((s) => `${watcherStateLabels[s.state]} (${formatVirtualTime(s.at)})`);
+      .map(
+        (s) =>
+          `${s.state === 'WaitingForBookmark' && !initialEvents ? openingStateLabel : watcherStateLabels[s.state]} (${formatVirtualTime(s.at)})`,
+      );
     const ended = phase === 'ended' && w.end;
     const head = h(
       'div',

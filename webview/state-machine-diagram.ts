@@ -133,13 +133,14 @@ export function stateMachineDiagram(
       ly = rowY + 92;
     }
     // A watch that asked for no initial events is put in BookmarkSent as it opens
-    // (setBookmarkAfterResourceVersion(0)): no bookmark was sent, and the edge says so.
+    // (setBookmarkAfterResourceVersion(0)), at once or, on the real clock, a moment later: no
+    // bookmark was sent, and the edge says so.
     const atOpen =
       track.bookmarkFloorRv === 0 &&
       edge.from === 'WaitingForBookmark' &&
       edge.to === 'BookmarkSent' &&
       edge.times.length === 1 &&
-      edge.times[0] === track.states[0]?.at;
+      edge.times[0] === track.states[1]?.at;
     const when = taken
       ? `${past.length}× at ${timesText(past)}`
       : future.length > 0
@@ -184,6 +185,9 @@ export function stateMachineDiagram(
     );
   }
 
+  // WaitingForBookmark of a watch with no bookmark floor is only its opening moment (watcherStateText).
+  const nodeLabel = (state: WatcherStateName): string =>
+    state === 'WaitingForBookmark' ? watcherStateText(state, track) : watcherStateLabels[state];
   for (const state of watcherStateNames) {
     const cx = nodeX[state];
     const isCurrent = state === current;
@@ -198,9 +202,9 @@ export function stateMachineDiagram(
       s(
         'g',
         { class: cls },
-        s('title', {}, `${watcherStateLabels[state]} (${state}): ${detail}`),
+        s('title', {}, `${nodeLabel(state)} (${state}): ${detail}`),
         s('rect', { x: cx - nodeW / 2, y: rowY - nodeH / 2, width: nodeW, height: nodeH, rx: 10 }),
-        svgText(cx, rowY - 9, watcherStateLabels[state], {
+        svgText(cx, rowY - 9, nodeLabel(state), {
           'text-anchor': 'middle',
           class: 'sm-node-label',
         }),

@@ -143,10 +143,14 @@ export function renderImportReport(r: ImportReport): string {
   out.push(...table(rows, new Set(figures)).map((l) => `  ${l}`));
   const paged = r.clients.flatMap((c) =>
     c.paginationChains
-      .filter((x) => x.pages > 1 || x.outcome !== 'complete' || x.restartOf || x.orphan)
+      // A relist's LIST is a chain of its own even when it came back whole (CHAINS counts it).
+      .filter((x) => x.pages > 1 || x.outcome !== 'complete' || x.restartOf || x.orphan || x.relist)
       .map((x) => [c, x] as const),
   );
-  out.push('', `Pagination chains (paged, broken or restarted: ${formatCount(paged.length)}):`);
+  out.push(
+    '',
+    `Pagination chains (paged, broken, restarted or relists: ${formatCount(paged.length)}):`,
+  );
   if (!paged.length) out.push('  none');
   for (const [c, x] of paged.slice(0, shownPerSection * 2)) out.push(...chainLines(c, x));
   if (paged.length > shownPerSection * 2)

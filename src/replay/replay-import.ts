@@ -697,7 +697,10 @@ async function replayWatch(
       name: s.name || undefined,
       watchList: resource.gates.WatchList,
     });
-    req = toResourceWatchRequest(opts, s.namespace || undefined, s.name || undefined);
+    // The engine adds metadata.name for a named watch: only when no field selector says it (as the
+    // server's watchResource), since an audit event's objectRef names the object its selector names.
+    const named = opts.fieldSelector ? undefined : s.name || undefined;
+    req = toResourceWatchRequest(opts, s.namespace || undefined, named);
   } catch (e) {
     skip(summary, `watch query rejected by the handler: ${(e as Error).message}`);
     return undefined;

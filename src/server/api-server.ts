@@ -727,6 +727,32 @@ function matchedRequestOf(
   };
 }
 
+/**
+ * A request of a served resource that a request fault answers (http-error, blackhole) before any
+ * handler: its client sent it, so the debug state counts it (clients, recent lists) as it counts a
+ * served one. A path no resource serves is not counted (its handler would have answered 404).
+ */
+function debugStateFaultAnswered(
+  state: ServingState,
+  info: RequestInfo,
+  context: RequestContext,
+  res: ServerResponse,
+): void {
+  if (!info.isResourceRequest) return;
+  const served = state.resources.find(info.apiGroup, info.apiVersion, info.resource);
+  if (!served) return;
+  const clock = state.resources.clock;
+  state.debugState.requestStarted(context, info.verb, {
+    at: clock.now(),
+    groupResource: { group: served.group, resource: served.resource },
+  });
+  if (info.verb === 'watch') res.on('close', () => state.debugState.watchEnded(context.requestId));
+  if (info.verb === 'list')
+    onResponseEnd(res, () =>
+      state.debugState.responseEnded(context.requestId, clock.now(), auditStatusOf(res)),
+    );
+}
+
 /** The filter chain and the routes for one request. */
 async function serve(
   state: ServingState,
@@ -771,19 +797,14 @@ async function serve(
       matchedRequestOf(info, req, q < 0 ? '' : url.slice(q + 1)),
       res,
       resources.clock,
-      observed
-        ? (hits, answered) => {
-            for (const o of state.observers) o.faultHit?.(started, hits);
-            // A LIST or WATCH answered here is still one the client sent (its 429, then its retry).
-            if (
-              answered &&
-              info.isResourceRequest &&
-              (info.verb === 'list' || info.verb === 'watch')
-            )
-              for (const o of state.observers)
-                o.request({ context, verb: info.verb, info, req, res });
-          }
-        : undefined,
+      (hits, answered) => {
+        if (answered) debugStateFaultAnswered(state, info, context, res);
+        if (!observed) return;
+        for (const o of state.observers) o.faultHit?.(started, hits);
+        // A LIST or WATCH answered here is still one the client sent (its 429, then its retry).
+        if (answered && info.isResourceRequest && (info.verb === 'list' || info.verb === 'watch'))
+          for (const o of state.observers) o.request({ context, verb: info.verb, info, req, res });
+      },
     );
     if (outcome.answered) return;
     watchFault = outcome.watchFault;

@@ -159,7 +159,8 @@ function statusOf(body: string | undefined, code: number): ClientError {
         message: typeof s.message === 'string' ? s.message : '',
       };
     } catch {
-      // Not a Status: the code alone says what happened.
+      // Not a Status (APF's 429 is net/http's text/plain): the text is what its client read.
+      return { code, reason: reasonOfCode[code] ?? '', message: body.trim() };
     }
   }
   return { code, reason: reasonOfCode[code] ?? '', message: '' };

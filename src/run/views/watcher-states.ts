@@ -34,8 +34,16 @@ export interface WatcherAsked {
   bookmarkFloorRv: number;
 }
 
+/**
+ * WaitingForBookmark of a watch that waits for no bookmark (no floor): only the zero state it is
+ * created in, until setBookmarkAfterResourceVersion(0) registers it as BookmarkSent; it sends no
+ * initial events meanwhile.
+ */
+export const openingStateLabel = 'Opening';
+
 /** The state as this watch's user reads it: Streaming says whether bookmarks were asked for. */
 export function watcherStateText(state: WatcherStateName, asked: WatcherAsked): string {
+  if (state === 'WaitingForBookmark' && asked.bookmarkFloorRv === 0) return openingStateLabel;
   if (state !== 'BookmarkSent') return watcherStateLabels[state];
   if (asked.bookmarkFloorRv > 0) return 'Streaming (initial events done)';
   // Heartbeat bookmarks are what a reflector asks for; a watch without them says so.

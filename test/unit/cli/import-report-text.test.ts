@@ -79,3 +79,30 @@ describe('listwatch import text: retries, single LISTs and joins', () => {
     assert.ok(text.includes(`Joined across files: ${joinsText(report)}\n`), text);
   });
 });
+
+describe('listwatch import text: a relist that came back whole', () => {
+  // A reflector: a whole LIST, its watch answered 410, the relist LIST (no limit) a second later.
+  const b = new ImportReportBuilder('1.36');
+  const watch: ImportedRequest = {
+    ...list(1, `${pods}?watch=true&resourceVersion=5&timeoutSeconds=300`, { code: 410 }),
+    verb: 'watch',
+  };
+  for (const r of [list(0, `${pods}?limit=500`), watch, list(2, `${pods}?resourceVersion=5`)])
+    b.request(r);
+  const report = b.finish({
+    records: 3,
+    lines: 3,
+    skipped: 0,
+    files: [{ file: 'audit.log', format: 'audit' }],
+    assumptions: { timeZone: 'UTC' },
+  });
+  const text = renderImportReport(report);
+
+  it('is listed among the chains the CHAINS column counts, and is no single LIST', () => {
+    const client = report.clients[0];
+    assert.deepStrictEqual([client.relists, client.chainsTotal, client.singleLists], [1, 1, 1]);
+    const header = /^Pagination chains \([^)]*: (\d+)\):$/m.exec(text);
+    assert.strictEqual(header?.[1], String(client.chainsTotal), text);
+    assert.match(text, /^ {4}1 page of limit|^ {4}1 page · codes 200/m, text);
+  });
+});

@@ -481,6 +481,8 @@ describe('perfetto export', () => {
   const stateNameCases: Array<{
     name: string;
     allowWatchBookmarks: boolean;
+    /** How long before its first state change the watcher was created (default 0). */
+    createdBeforeMs?: number;
     states: Array<{
       to: 'WaitingForBookmark' | 'BookmarkReceived' | 'BookmarkSent';
       floor: number;
@@ -492,6 +494,16 @@ describe('perfetto export', () => {
       allowWatchBookmarks: false,
       states: [{ to: 'BookmarkSent', floor: 0 }],
       want: [['Streaming (no bookmarks asked)', 'BookmarkSent']],
+    },
+    {
+      name: 'a get -w watch, a millisecond in its zero state before it is registered',
+      allowWatchBookmarks: false,
+      createdBeforeMs: 1,
+      states: [{ to: 'BookmarkSent', floor: 0 }],
+      want: [
+        ['Opening', 'WaitingForBookmark'],
+        ['Streaming (no bookmarks asked)', 'BookmarkSent'],
+      ],
     },
     {
       name: 'a reflector watch with heartbeat bookmarks',
@@ -519,7 +531,7 @@ describe('perfetto export', () => {
       const b = new RunModelBuilder(liveRunHeader());
       b.add({
         type: 'watcher/created',
-        at: 10,
+        at: 10 - (c.createdBeforeMs ?? 0),
         watcherId: 4,
         groupResource: { group: '', resource: 'pods' },
         identifier: 'key: "/pods", labels: "", fields: ""',

@@ -324,6 +324,51 @@ describe('replayImport', () => {
     assert.strictEqual(summary.watches, 2);
   });
 
+  it('a watch of one object by field selector says its selector once (the audit objectRef names it too)', async () => {
+    // kube-apiserver's RequestInfo takes the name from a metadata.name field selector, so the
+    // audit event's objectRef names the object the selector already names.
+    const cases: Array<{ name: string; uri: string; objectRef?: ImportedRequest['objectRef'] }> = [
+      {
+        name: 'field selector, audit objectRef with the name',
+        uri: '/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dpod-0102&resourceVersion=900&watch=true',
+        objectRef: { resource: 'pods', namespace: 'default', name: 'pod-0102', apiVersion: 'v1' },
+      },
+      {
+        name: 'field selector, no objectRef (a client log)',
+        uri: '/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dpod-0102&resourceVersion=900&watch=true',
+      },
+      {
+        name: 'field selector and a label selector, audit objectRef with the name',
+        uri: '/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dpod-0102&labelSelector=app%3Dweb&resourceVersion=900&watch=true',
+        objectRef: { resource: 'pods', namespace: 'default', name: 'pod-0102', apiVersion: 'v1' },
+      },
+    ];
+    const want = [
+      'metadata.name=pod-0102',
+      'metadata.name=pod-0102',
+      'app=web,metadata.name=pod-0102',
+    ];
+    for (const [i, c] of cases.entries()) {
+      const { model } = await replayToModel(
+        [
+          req('list', '/api/v1/namespaces/default/pods?limit=500', 0, {
+            response: { items: 3, resourceVersion: '900' },
+          }),
+          req('watch', c.uri, 1, {
+            completedAt: t0 + 1000 + 5_000,
+            ...(c.objectRef ? { objectRef: c.objectRef } : {}),
+          }),
+        ],
+        base,
+      );
+      assert.deepStrictEqual(
+        model.watchers.map((w) => w.selector),
+        [want[i]],
+        c.name,
+      );
+    }
+  });
+
   it('what-if 1.37: a filtered consistent LIST asks etcd differently than under 1.36', async () => {
     const requests = [
       req('list', '/api/v1/pods?limit=500', 0, {

@@ -183,6 +183,90 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
     assert.ok(m.lists.every((l) => l.at >= 0 && (l.endedAt ?? 0) >= l.at));
   });
 
+  it('records LISTs and WATCHes an http-error fault answered, as their clients read them (and the debug state counts them)', async () => {
+    const recorder = new LiveRecorder(server, { scrape: false });
+    const records: TraceRecord[] = [];
+    recorder.subscribe((r) => records.push(r));
+    const cases: Array<{
+      code: number;
+      verb: 'list' | 'watch';
+      path: string;
+      userAgent: string;
+      reason: string;
+      message: string;
+    }> = [
+      {
+        code: 429,
+        verb: 'list',
+        path: '/api/v1/namespaces/default/pods?limit=2',
+        userAgent: 'throttled/v1',
+        reason: 'TooManyRequests',
+        message: 'Too many requests, please try again later.',
+      },
+      {
+        code: 504,
+        verb: 'list',
+        path: '/api/v1/namespaces/default/pods?limit=2',
+        userAgent: 'timed-out/v1',
+        reason: 'Timeout',
+        message: 'Timeout: request did not complete within the allotted timeout',
+      },
+      {
+        code: 500,
+        verb: 'watch',
+        path: '/api/v1/namespaces/default/pods?watch=true',
+        userAgent: 'refused-watch/v1',
+        reason: 'InternalError',
+        message: 'Internal error occurred: injected by listwatch fault http-error',
+      },
+    ];
+    const listsBefore = new Map(
+      server.debugState.view().clients.map((c) => [c.userAgent, c.lists + c.watches]),
+    );
+    try {
+      for (const c of cases) {
+        const injected = await server.injectFault('http-error', {
+          code: c.code,
+          match: { verb: c.verb, resource: 'pods', userAgent: c.userAgent },
+          trigger: { count: 1 },
+        });
+        assert.strictEqual(injected.status, 200, JSON.stringify(injected));
+        const answer = await call(server, 'GET', c.path, { userAgent: c.userAgent });
+        assert.strictEqual(answer.status, c.code, `${c.userAgent}: ${answer.text}`);
+      }
+      await until(
+        'two list-ends and a watch-closed',
+        () =>
+          inputs(records, 'list-end').length === 2 && inputs(records, 'watch-closed').length === 1,
+      );
+    } finally {
+      recorder.dispose();
+    }
+    const b = new RunModelBuilder(recorder.header);
+    for (const r of records) b.add(r);
+    const m = b.finish();
+    assert.deepStrictEqual(
+      m.lists.map((l) => [l.client, l.servedBy, l.error?.code, l.error?.reason, l.error?.message]),
+      cases
+        .filter((c) => c.verb === 'list')
+        .map((c) => [c.userAgent, 'error', c.code, c.reason, c.message]),
+      'each LIST the fault answered is in the run, failed with what its client read',
+    );
+    assert.deepStrictEqual(
+      (m.watchRequests ?? []).map((q) => [q.client, q.outcome, q.error?.code]),
+      [['refused-watch/v1', 'error', 500]],
+    );
+    const counted = new Map(
+      server.debugState.view().clients.map((c) => [c.userAgent, c.lists + c.watches]),
+    );
+    for (const c of cases)
+      assert.strictEqual(
+        (counted.get(c.userAgent) ?? 0) - (listsBefore.get(c.userAgent) ?? 0),
+        1,
+        `the debug state counts ${c.userAgent}'s ${c.verb}`,
+      );
+  });
+
   it('records WATCHes: opened with their watcher, refused with their Status, closed with the reason', async () => {
     const recorder = new LiveRecorder(server, { scrape: false });
     const records: TraceRecord[] = [];

@@ -6,8 +6,11 @@ import {
   formatVirtualTime,
   lastIndexAtOrBefore,
   watcherPhaseAt,
+  watcherStateText,
   watcherTransitions,
+  type WatcherAsked,
 } from '../../../../src/run/views/watcher-states';
+import type { WatcherStateName } from '../../../../src/run/run-model';
 import { watcherTrack } from './watcher-track-fixture';
 
 const track = watcherTrack;
@@ -69,6 +72,26 @@ describe('watcherPhaseAt', () => {
   for (const [name, t, at, want] of cases) {
     it(name, () => assert.strictEqual(watcherPhaseAt(t, at, runEnd), want, name));
   }
+});
+
+describe('watcherStateText', () => {
+  // A watch that asked for initial events (WatchList) waits for the bookmark after its floor; any
+  // other is put from WaitingForBookmark (the zero state) straight into BookmarkSent
+  // (setBookmarkAfterResourceVersion(0)) before its first event, so it sends none while waiting.
+  const watchListAsked: WatcherAsked = { allowWatchBookmarks: true, bookmarkFloorRv: 1210 };
+  const getWatch: WatcherAsked = { allowWatchBookmarks: false, bookmarkFloorRv: 0 };
+  const reflector: WatcherAsked = { allowWatchBookmarks: true, bookmarkFloorRv: 0 };
+  const cases: Array<[string, WatcherStateName, WatcherAsked, string]> = [
+    ['WatchList, waiting', 'WaitingForBookmark', watchListAsked, 'Initial events'],
+    ['WatchList, bookmark due', 'BookmarkReceived', watchListAsked, 'End bookmark due'],
+    ['WatchList, streaming', 'BookmarkSent', watchListAsked, 'Streaming (initial events done)'],
+    ['get -w, before it is registered', 'WaitingForBookmark', getWatch, 'Opening'],
+    ['get -w, streaming', 'BookmarkSent', getWatch, 'Streaming (no bookmarks asked)'],
+    ['reflector watch, before it is registered', 'WaitingForBookmark', reflector, 'Opening'],
+    ['reflector watch, streaming', 'BookmarkSent', reflector, 'Streaming'],
+  ];
+  for (const [name, state, asked, want] of cases)
+    it(name, () => assert.strictEqual(watcherStateText(state, asked), want, name));
 });
 
 describe('watcherTransitions', () => {
