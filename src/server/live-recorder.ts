@@ -343,6 +343,7 @@ export class LiveRecorder {
         via: 'delegator',
         client,
         connection: this.connectionOf(r.req),
+        ...(r.replica !== undefined ? { replica: r.replica } : {}),
       });
       this.captureErrorBody(res, (body) => (p.errorBody = body));
       // Answered when its last byte went out: the client's next page may come before 'close'.
@@ -366,6 +367,7 @@ export class LiveRecorder {
         request: url,
         contentType: contentTypeOf(r.encoding),
         connection: this.connectionOf(r.req),
+        ...(r.replica !== undefined ? { replica: r.replica } : {}),
       });
       this.captureErrorBody(res, (body) => (p.errorBody = body));
       res.once('close', () => this.watchEnded(p, res));

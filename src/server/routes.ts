@@ -18,7 +18,13 @@ import type { RequestInfo } from '../request/request-info';
 import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
 import { serveDiscovery } from './discovery';
 import { reviewResources } from './review-resources';
-import { faultsPath, handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
+import {
+  faultsPath,
+  handleFaultRequest,
+  type AppliedFault,
+  type FaultResponse,
+  type ReplicaWorld,
+} from './faults';
 import type { ActiveFaults } from './active-faults';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
@@ -75,6 +81,8 @@ export interface NonResourceScope {
   faultApplied?: (fault: AppliedFault) => void;
   /** The faults in force. */
   faults: ActiveFaults;
+  /** `serve --replicas`: what a server fault acts on in each replica (undefined: one server). */
+  faultReplicas?: readonly ReplicaWorld[];
   body(): Promise<Buffer>;
 }
 
@@ -104,6 +112,7 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
     etcd: s.resources.etcd,
     onApplied: s.faultApplied,
     active: s.faults,
+    replicas: s.faultReplicas,
   };
   return jsonResponse(await handleFaultRequest(method, name, body, world));
 }
