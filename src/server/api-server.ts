@@ -3,6 +3,8 @@
 // pkg/server/config.go DefaultBuildHandlerChain (the Host check first, for DNS rebinding, then
 // authentication, request info, the routes), and start/stop follow GenericAPIServer's
 // PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
+// `replicas` (serve --replicas) runs several of these apiservers over one etcd behind the one
+// listener, each request given to one by the load balancer of replicas.ts.
 // No process or signal handling here: the CLI and the VS Code extension host both use it.
 import {
   memoryEtcdCheck,

@@ -6,7 +6,8 @@
 // acts on the requests its matchers pick, when its trigger says. This module validates the
 // parameters, matchers and trigger, picks the resources and reports what was done. Errors are
 // metav1.Status bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an
-// unknown fault or id).
+// unknown fault or id). On `serve --replicas` a server fault acts on the replica its `replica`
+// matcher names, else on each replica in turn.
 import { type EtcdMember, MemoryEtcd, isZeroLatency, type LatencyModel } from '../engine';
 import { failure as statusFailure } from '../engine/http-face';
 import type { ServedResource } from './served-resource';

@@ -291,6 +291,24 @@ function describeReplicas(k: Kubectl): void {
       }, 500);
     });
 
+    it('a server fault naming no replica acts on each replica in turn', async () => {
+      const r = await send(serve, 'POST', '/debug/listwatch/v1/faults/expire-history', {
+        body: { resource: 'configmaps' },
+      });
+      assert.strictEqual(r.status, 200, r.body);
+      const body = JSON.parse(r.body) as {
+        replicas: { replica: number; resources: { resource: string }[] }[];
+      };
+      assert.deepStrictEqual(
+        body.replicas.map((x) => [x.replica, x.resources.map((q) => q.resource)]),
+        [
+          [1, ['configmaps']],
+          [2, ['configmaps']],
+          [3, ['configmaps']],
+        ],
+      );
+    });
+
     it('a fault naming a replica the server does not run is refused (422)', async () => {
       const r = await send(serve, 'POST', '/debug/listwatch/v1/faults/cache-lag', {
         body: { seconds: 1, match: { replica: 4 } },
