@@ -712,17 +712,25 @@ function onReplicas(
     if (replicas === undefined || replicas.length < 2) return apply(p, world);
     const numbers = replica !== undefined ? [replica] : replicas.map((_, i) => i + 1);
     const answers: Record<string, unknown>[] = [];
+    let notFound: FaultResponse | undefined;
     for (const n of numbers) {
       const answer = await apply(p, {
         ...world,
         ...replicas[n - 1],
         log: world.log && ((message) => world.log?.(`${message} (replica ${n})`)),
       });
+      // What one replica lacks (a watcher lives in one replica) another may have: not found
+      // only when no replica had it.
+      if (answer.status === 404 && replica === undefined) {
+        notFound ??= answer;
+        continue;
+      }
       if (answer.status !== 200) return answer;
       const { kind, fault, ...what } = answer.body as Record<string, unknown>;
       if (replica !== undefined) return { status: 200, body: { kind, fault, replica: n, ...what } };
       answers.push({ replica: n, ...what });
     }
+    if (answers.length === 0 && notFound) return notFound;
     return ok(name, { replicas: answers });
   };
 }

@@ -309,6 +309,50 @@ function describeReplicas(k: Kubectl): void {
       );
     });
 
+    it('terminate-watcher naming no replica finds the watcher on the replica that holds it', async () => {
+      const userAgent = 'replicas-test-watch/v0';
+      // A watch, open until terminated: its headers come at once.
+      let ended!: Promise<void>;
+      const opened = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        // From resourceVersion 0: a cacher watcher (an unset one is delegated to etcd).
+        const req = http.request(
+          new URL(`${configmaps}?watch=true&resourceVersion=0`, serve.info.url),
+          {
+            headers: { Authorization: `Bearer ${serve.info.token}`, 'User-Agent': userAgent },
+          },
+        );
+        req.on('response', (res) => {
+          ended = new Promise((done) => res.on('end', done).on('close', done));
+          res.resume();
+          resolve(res);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.strictEqual(opened.statusCode, 200);
+      const terminate = () =>
+        send(serve, 'POST', '/debug/listwatch/v1/faults/terminate-watcher', {
+          body: { userAgent },
+        });
+      const r = await eventually(async () => {
+        const a = await terminate();
+        assert.strictEqual(a.status, 200, a.body);
+        return a;
+      });
+      await ended;
+      const held = (JSON.parse(r.body) as { replicas: { replica: number }[] }).replicas.map(
+        (x) => x.replica,
+      );
+      const watchAnswer: Answer = { status: 200, headers: opened.headers, body: '' };
+      assert.deepStrictEqual(held, await servedBy(auditLog, [watchAnswer]));
+      const again = await terminate();
+      assert.strictEqual(again.status, 404, again.body);
+      assert.strictEqual(
+        (JSON.parse(again.body) as { message: string }).message,
+        `no watcher of user agent ${JSON.stringify(userAgent)}`,
+      );
+    });
+
     it('a fault naming a replica the server does not run is refused (422)', async () => {
       const r = await send(serve, 'POST', '/debug/listwatch/v1/faults/cache-lag', {
         body: { seconds: 1, match: { replica: 4 } },
