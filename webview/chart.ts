@@ -3,6 +3,7 @@
 // series' value there. Colours come from VS Code's chart theme variables. No upstream counterpart.
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { chartTimeTicks } from '../src/run/views/timeline-scale';
+import { chartValueAxis } from '../src/run/views/chart-value-axis';
 import { h, s, svgText, perFrame, replaceChildren } from './dom';
 
 export interface ChartSeries {
@@ -43,18 +44,12 @@ export interface ChartSpec {
   yMin?: number;
   /** The values are counts: axis steps are whole numbers. */
   integer?: boolean;
+  /** The least span of the value axis (e.g. 1 s for ms): a flat series still reads on it. */
+  minRange?: number;
   height?: number;
 }
 
 const margin = { left: 64, right: 14, top: 10, bottom: 24 };
-
-/** Round axis steps: 1, 2, 5 × 10^n. */
-function niceStep(range: number, ticks: number): number {
-  const raw = range / Math.max(1, ticks);
-  const p = 10 ** Math.floor(Math.log10(raw || 1));
-  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
-  return 10 * p;
-}
 
 export class Chart {
   readonly element: HTMLElement;
@@ -110,6 +105,16 @@ export class Chart {
     this.redraw();
   }
 
+  /**
+   * A live run's end moved with nothing new (a tick of now): the time axis spans to it, each held
+   * value drawn on to it.
+   */
+  setDurationMs(durationMs: number): void {
+    if (!this.spec || this.spec.durationMs === durationMs) return;
+    this.spec = { ...this.spec, durationMs };
+    this.redraw();
+  }
+
   setCursor(at: number): void {
     this.at = at;
     if (!this.spec) return;
@@ -152,27 +157,32 @@ export class Chart {
     const values = spec.series
       .flatMap((se) => se.points.map((p) => p.value))
       .concat((spec.markers ?? []).map((m) => m.value));
-    let yMin = spec.yMin ?? Math.min(0, ...values);
-    let yMax = Math.max(yMin + 1, ...values);
-    const yStep = spec.integer ? Math.max(1, niceStep(yMax - yMin, 4)) : niceStep(yMax - yMin, 4);
-    yMin = Math.floor(yMin / yStep) * yStep;
-    yMax = Math.max(yMin + yStep, Math.ceil(yMax / yStep) * yStep);
+    const axis = chartValueAxis(
+      {
+        values,
+        ...(spec.yMin !== undefined ? { yMin: spec.yMin } : {}),
+        ...(spec.integer ? { integer: true } : {}),
+        ...(spec.minRange !== undefined ? { minRange: spec.minRange } : {}),
+      },
+      spec.formatValue,
+    );
+    const { min: yMin, max: yMax } = axis;
     const y = (v: number) => margin.top + plotH - ((v - yMin) / (yMax - yMin)) * plotH;
     const parts: SVGElement[] = [];
     // Grid and axes.
-    for (let v = yMin; v <= yMax + yStep / 2; v += yStep) {
+    for (const tick of axis.ticks) {
       parts.push(
         s('line', {
           class: 'chart-gridline',
           x1: margin.left,
           x2: this.width - margin.right,
-          y1: y(v),
-          y2: y(v),
+          y1: y(tick.value),
+          y2: y(tick.value),
         }),
       );
       parts.push(
-        svgText(margin.left - 6, y(v) + 4, spec.formatValue(v), {
-          class: 'chart-axis',
+        svgText(margin.left - 6, y(tick.value) + 4, tick.label, {
+          class: 'chart-axis chart-axis-y',
           'text-anchor': 'end',
         }),
       );

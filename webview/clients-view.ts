@@ -87,7 +87,16 @@ export class ClientsView {
 
   constructor(options: ClientsViewOptions) {
     this.options = options;
-    this.count = h('span', { class: 'count', attrs: { 'aria-live': 'polite' } });
+    this.count = h('span', {
+      class: 'count',
+      attrs: {
+        'aria-live': 'polite',
+        // The one face that says "clients": the status bar counts connections (any request), the
+        // Server view user agents.
+        title:
+          "A client is a User-Agent on one TCP connection that sent a LIST or WATCH (one program's connections that follow one another are one client). The status bar counts every connection, discovery too; the Server view counts user agents.",
+      },
+    });
     const search = textField({
       label: 'Search clients by user agent or connection',
       placeholder: 'Search user agent, connection…',

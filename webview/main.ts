@@ -312,10 +312,12 @@ function nowRun(at: number): void {
   if (!run || !model || at <= model.durationMs) return;
   model = { ...model, durationMs: at };
   renderHeader(run, model);
-  // The Watch cache tab's charts span the run: their time axis grows to now with the header's
-  // length (nothing new happened: each gauge held its value), not only at the next batch.
+  // The charts span the run (Watch cache, Serialization): their time axis grows to now with the
+  // header's length (nothing new happened: each gauge held its value), not only at the next batch.
   if (tabBar.active() === 'watchCache') watchCacheView.setRun(model, Math.min(timeline.time(), at));
   else stale.add('watchCache');
+  if (tabBar.active() === 'serialization') serializationView.setDurationMs(at);
+  else stale.add('serialization');
   timeline.grow(at, model.timeline, model.phases ?? [], model.faults ?? []);
 }
 

@@ -210,6 +210,12 @@ export class SerializationView {
     this.setTime(at);
   }
 
+  /** A live run's end moved with nothing new: the chart's axis spans to it. */
+  setDurationMs(durationMs: number): void {
+    if (this.model) this.model = { ...this.model, durationMs };
+    this.chart.setDurationMs(durationMs);
+  }
+
   setTime(at: number): void {
     const model = this.model;
     if (!model || this.body.hidden) return;

@@ -18,6 +18,12 @@ export interface TableColumn<T> {
   description?: string;
   /** The text wraps onto the row's lines (VirtualTableOptions.lines) instead of being cut. */
   wrap?: boolean;
+  /**
+   * The column folds (is not drawn) while the table is narrower than its columns' least widths:
+   * the folding columns go lowest rank first, until the others fit. What it says must be readable
+   * elsewhere (the detail pane); onFold tells the owner, to say so.
+   */
+  fold?: number;
 }
 
 /** Rows that live elsewhere: how many there are, the ones fetched so far, and a way to ask for more. */
@@ -48,6 +54,8 @@ export interface VirtualTableOptions<T> {
   emptyText?: string;
   /** Sorting is the owner's (remote rows): told of a header click instead of sorting here. */
   onSort?(columnId: string, descending: boolean): void;
+  /** The columns folded for the table's width changed: their titles, in the table's order. */
+  onFold?(titles: string[]): void;
 }
 
 // Rows rendered beyond the visible ones, above and below, so fast scrolling shows no gaps.
@@ -82,7 +90,10 @@ export class VirtualTable<T> {
   private activeIndex = -1;
   private selectedKey: string | undefined;
   private readonly scheduleRender: () => void;
+  /** The columns not drawn: the owner's (setHiddenColumns) and those folded for the width. */
   private hidden = new Set<string>();
+  private ownerHidden = new Set<string>();
+  private folded = new Set<string>();
 
   constructor(options: VirtualTableOptions<T>) {
     this.options = options;
@@ -152,6 +163,10 @@ export class VirtualTable<T> {
       this.scheduleRender();
     });
     new ResizeObserver(this.scheduleRender).observe(this.body);
+    // The table's own width does not depend on its columns (its box is the layout's): folding
+    // them cannot change it, so this settles in one pass.
+    if (options.columns.some((c) => c.fold !== undefined))
+      new ResizeObserver(() => this.fold()).observe(this.element);
   }
 
   /**
@@ -159,7 +174,39 @@ export class VirtualTable<T> {
    * with nothing to say in the run costs a narrow table the room its text columns need.
    */
   setHiddenColumns(ids: readonly string[]): void {
-    const next = new Set(ids);
+    this.ownerHidden = new Set(ids);
+    this.fold();
+    this.applyHidden();
+  }
+
+  /**
+   * Folds the folding columns, lowest rank first, while the table's width is less than the least
+   * widths of the columns drawn; a table wide enough unfolds them. Not measured while hidden.
+   */
+  private fold(): void {
+    // The rows are as wide as the body less its vertical scroll bar.
+    const width = this.element.clientWidth - (this.body.offsetWidth - this.body.clientWidth);
+    if (this.element.clientWidth <= 0) return;
+    const em = parseFloat(getComputedStyle(this.element).fontSize) || 13;
+    const drawn = this.options.columns.filter((c) => !this.ownerHidden.has(c.id));
+    const folding = drawn
+      .filter((c) => c.fold !== undefined)
+      .sort((a, b) => (a.fold ?? 0) - (b.fold ?? 0));
+    const folded = new Set<string>();
+    let need = drawn.reduce((sum, c) => sum + minWidthEm(c.width), 0) * em;
+    for (const c of folding) {
+      if (need <= width) break;
+      folded.add(c.id);
+      need -= minWidthEm(c.width) * em;
+    }
+    if (folded.size === this.folded.size && [...folded].every((id) => this.folded.has(id))) return;
+    this.folded = folded;
+    this.applyHidden();
+    this.options.onFold?.(this.options.columns.filter((c) => folded.has(c.id)).map((c) => c.title));
+  }
+
+  private applyHidden(): void {
+    const next = new Set([...this.ownerHidden, ...this.folded]);
     if (next.size === this.hidden.size && [...next].every((id) => this.hidden.has(id))) return;
     this.hidden = next;
     this.layColumns();

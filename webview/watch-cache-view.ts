@@ -13,6 +13,7 @@ import type {
 } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
 import { watchCacheAbsentText } from '../src/run/views/watch-cache-absent';
+import { secondsText } from '../src/run/views/chart-value-axis';
 import { Chart } from './chart';
 import { formatCount } from '../src/format/count-text';
 import { h, replaceChildren } from './dom';
@@ -44,8 +45,6 @@ function shownCache(model: PanelModel, resource: string | undefined): ShownCache
     historyWindow: model.historyWindow ?? [],
   };
 }
-
-const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 export class WatchCacheView {
   readonly element: HTMLElement;
@@ -182,7 +181,9 @@ export class WatchCacheView {
         ? 'Age of the oldest event in the cache over time (0 while it holds none), compared with eventFreshDuration'
         : 'Age of the oldest event in the cache compared with eventFreshDuration, at each capacity decision',
       durationMs: d,
-      formatValue: (v) => seconds(v),
+      formatValue: (v) => secondsText(v),
+      // Ages in ms: an axis of at least 1 s (every age 0 reads 0 s, 0.5 s, 1 s).
+      minRange: 1000,
       series: [
         {
           name: 'oldest event age',
@@ -342,7 +343,7 @@ export class WatchCacheView {
         h('td', { class: 'num', text: formatVirtualTime(c.at) }),
         h('td', { text: c.change }),
         h('td', { class: 'num', text: formatCount(c.capacity) }),
-        h('td', { class: 'num', text: seconds(c.oldestAgeMs) }),
+        h('td', { class: 'num', text: secondsText(c.oldestAgeMs) }),
         h('td', { text: c.reason }),
       ),
     );
@@ -400,7 +401,7 @@ function oldestAgeAt(win: HistoryWindowPoint[], at: number): number | undefined 
 function windowText(p: HistoryWindowPoint, at: number): string {
   const held = `history ${formatCount(p.size)} of ${formatCount(p.capacity)} events, watches from RV ${p.oldestRv} on`;
   const age =
-    p.oldestAgeMs !== undefined ? ` (oldest ${seconds(p.oldestAgeMs + at - p.at)} old)` : '';
+    p.oldestAgeMs !== undefined ? ` (oldest ${secondsText(p.oldestAgeMs + at - p.at)} old)` : '';
   return held + age;
 }
 

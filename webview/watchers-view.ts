@@ -90,6 +90,8 @@ export class WatchersView {
   private readonly search: TextFieldHandle;
   private readonly stateFilter: DropdownHandle;
   private readonly count: HTMLElement;
+  /** Which columns the table folded for its width (into the detail pane). */
+  private readonly folded = h('span', { class: 'folded-columns', attrs: { hidden: true } });
   private readonly detail: HTMLElement;
   private model: PanelModel | undefined;
   private runId = '';
@@ -144,6 +146,17 @@ export class WatchersView {
       },
     });
     this.count = h('span', { class: 'count', attrs: { 'aria-live': 'polite' } });
+    // In a narrow table (1100 px with the side bar open) these fold into the detail pane, which
+    // says each of them, first to last: a user reads the client and selector, the state, the
+    // outcome (the 410) and the last RV first.
+    const foldRank: Partial<Record<WatcherSortColumn, number>> = {
+      contentType: 1,
+      floor: 2,
+      buffer: 3,
+      nextBookmark: 4,
+      received: 5,
+      id: 6,
+    };
     const column = (
       id: WatcherSortColumn,
       title: string,
@@ -152,7 +165,7 @@ export class WatchersView {
       description: string,
       align?: 'end',
       wrap?: boolean,
-    ) => ({ id, title, width, render, description, align, wrap });
+    ) => ({ id, title, width, render, description, align, wrap, fold: foldRank[id] });
     this.table = new VirtualTable<WatcherRow>({
       label: 'Watchers',
       rowKey: (w) => w.id,
@@ -166,6 +179,15 @@ export class WatchersView {
         this.requery();
       },
       emptyText: 'This run has no watchers.',
+      onFold: (titles) => {
+        this.folded.hidden = titles.length === 0;
+        this.folded.textContent = titles.length
+          ? `Narrow table: ${titles.join(', ')} in the selected watcher's detail`
+          : '';
+        this.folded.title = titles.length
+          ? `The table is too narrow for every column: ${titles.join(', ')} are not drawn; select a watcher to read them in its detail.`
+          : '';
+      },
       // Three lines: Client, Selector, State (with upstream's name) and Outcome (the 410) read
       // whole in a narrow table (1100 px, or 1400 px beside the detail pane).
       lines: 3,
@@ -313,7 +335,14 @@ export class WatchersView {
     this.element = h(
       'div',
       { class: 'watchers-view' },
-      h('div', { class: 'toolbar' }, this.search.element, this.stateFilter.element, this.count),
+      h(
+        'div',
+        { class: 'toolbar' },
+        this.search.element,
+        this.stateFilter.element,
+        this.count,
+        this.folded,
+      ),
       h(
         'div',
         { class: 'split' },

@@ -5,6 +5,7 @@ import { encodeCommand } from './encode-command';
 import { explainCommand } from './explain-command';
 import { exportCommand } from './export-command';
 import { faultCommand } from './fault-command';
+import { clientsCommand } from './clients-command';
 import { importCommand } from './import-command';
 import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
@@ -21,6 +22,7 @@ export const commands: CliCommand[] = [
   reportCommand,
   serveCommand,
   faultCommand,
+  clientsCommand,
   importCommand,
   explainCommand,
   exportCommand,

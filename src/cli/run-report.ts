@@ -6,6 +6,9 @@ import type { ListRecord, RunModel, WatcherTrack } from '../run/run-model';
 import { importScenario, isRealTimeRun, runClockFacts, runClockText } from '../run/views/run-clock';
 import { truncationOf } from '../scenarios/runner';
 import type { JsonSection } from '../scenarios/scenario';
+import { clientsReport, type ClientsReport } from '../run/clients-report';
+import { liveScenario } from '../run/views/run-clock';
+import { clientsTable, faultRecoveryLines } from './clients-report-text';
 
 export interface ReportOptions {
   /** Line width for wrapping (default 100). */
@@ -101,6 +104,23 @@ function fmtVirtual(ms: number): string {
 }
 
 /** The terminal report. */
+/** The clients report as text: the clients table, then each fault's recovery per client. */
+export function renderClientsReport(report: ClientsReport, width: number): string[] {
+  const out = renderTable(clientsTable(report), width);
+  const faults = faultRecoveryLines(report);
+  out.push('', 'Faults and recovery');
+  if (faults.length === 0) out.push('  (no fault touched a client)');
+  else for (const l of faults) out.push(`  ${l}`);
+  return out;
+}
+
+/** A live run's clients report (a scenario's clients are in its own tables). */
+function liveClientsReport(model: RunModel): ClientsReport | undefined {
+  if (model.header.scenario !== liveScenario) return undefined;
+  if (!model.clients?.length && !model.answers?.length) return undefined;
+  return clientsReport(model);
+}
+
 export function renderReport(
   model: RunModel,
   summary: ScenarioSummary,
@@ -136,6 +156,11 @@ export function renderReport(
   }
   for (const t of summary.tables) {
     out.push(...renderTable(t, width));
+    out.push('');
+  }
+  const clients = liveClientsReport(model);
+  if (clients) {
+    out.push(...renderClientsReport(clients, width));
     out.push('');
   }
   for (const c of summary.charts) {
@@ -280,6 +305,8 @@ export function runJson(
         break;
     }
   }
+  const clients = liveClientsReport(model);
+  if (clients) out.clientsReport = clients;
   if (model.rejected.count > 0) out.rejected = model.rejected;
   if (Object.keys(model.truncated ?? {}).length) out.truncated = model.truncated;
   return out;

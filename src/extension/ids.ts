@@ -86,6 +86,7 @@ export const profileSettingId = 'listwatch.server.profile';
 export const autoStartSettingId = 'listwatch.server.autoStart';
 export const etcdSettingId = 'listwatch.server.etcd';
 export const etcdVersionSettingId = 'listwatch.server.etcdVersion';
+export const faultsSettingId = 'listwatch.server.faults';
 /** The scenario-run guard's settings (confirm above, cap the trace at). */
 export const runGuardSettingIds = {
   confirmAboveSeconds: 'listwatch.run.confirmAboveSeconds',

@@ -35,6 +35,7 @@ import { HistoryWindowFold } from './fold/history-window';
 import { WatchRequestsFold } from './fold/watch-requests';
 import { WatchersFold } from './fold/watchers';
 import { WritesFold } from './fold/writes';
+import { AnswersFold, faultHitOf } from './fold/answers';
 
 export { selectorFromIdentifier } from './fold/watchers';
 
@@ -83,6 +84,7 @@ export class RunModelBuilder {
   private readonly rejected = new RejectedFold();
   private readonly phases: PhasesFold;
   private readonly writes = new WritesFold();
+  private readonly answers = new AnswersFold();
   private readonly bookmarkTicks: BookmarkTicksFold;
   private readonly freshnessWaits: FreshnessWaitsFold;
   private readonly dispatch: DispatchFold;
@@ -182,13 +184,23 @@ export class RunModelBuilder {
         return;
       case 'read-rate':
         return;
+      case 'initial-events-end':
+        this.watchRequests.initialEventsEnd(at, input);
+        return;
       case 'fault':
         this.phases.fault(
           at,
           input.name,
           input.text,
           typeof input.params.resource === 'string' ? input.params.resource : undefined,
+          input.id,
         );
+        return;
+      case 'fault-hit':
+        this.phases.hit(input.id, input.name, faultHitOf(at, input));
+        return;
+      case 'response':
+        this.answers.response(at, input);
         return;
       case 'imported':
         this.imported = input.report;
@@ -366,6 +378,7 @@ export class RunModelBuilder {
     const lists = this.lists.finishLists();
     const watchRequests = this.watchRequests.finish();
     const faults = this.phases.finishFaults();
+    const answers = this.answers.finish();
     const scrapes = this.metrics.finishScrapes();
     const moments = this.moments.moments();
     // The finished tracks (their close reasons settled), not the builder's own.
@@ -404,6 +417,7 @@ export class RunModelBuilder {
           }
         : {}),
       clients,
+      ...(answers.length ? { answers } : {}),
       ...(this.imported ? { imported: this.imported } : {}),
     };
   }

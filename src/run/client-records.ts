@@ -332,7 +332,29 @@ function reconnectsMerged(
   }));
   spans.sort((a, b) => a.start - b.start);
   const reuses = new Set(groups.filter((g) => g.sent.length > 1).map((g) => g.client));
+  /** Per user agent, the clients whose last request was a watch a fault cut, and when it ended. */
+  const cut = new Map<string, Array<{ group: Group; end: VirtualMs }>>();
+  const lastCut = (sent: Sent[]): boolean => {
+    const last = sent.reduce((a, b) => (b.at >= a.at ? b : a));
+    return last.watch?.cut === true;
+  };
   for (const { g, start, end } of spans) {
+    if (g.connection !== undefined && reuses.has(g.client)) {
+      // A connection a fault cut: the client that reconnects after it is the same client going
+      // on (client-go's reflector re-watches on a new connection), not a new one.
+      const waiting = cut.get(g.client) ?? [];
+      const i = waiting.findIndex((c) => c.end <= start);
+      if (i >= 0) {
+        const [c] = waiting.splice(i, 1);
+        c.group.sent.push(...g.sent);
+        c.group.connection = `${c.group.connection}, ${g.connection}`;
+        if (lastCut(g.sent)) waiting.push({ group: c.group, end });
+        continue;
+      }
+      out.push(g);
+      if (lastCut(g.sent)) cut.set(g.client, [...waiting, { group: g, end }]);
+      continue;
+    }
     if (g.connection === undefined || reuses.has(g.client)) {
       out.push(g);
       continue;

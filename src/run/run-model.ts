@@ -393,6 +393,13 @@ export interface WatchRequestRecord {
   disagrees?: string[];
   /** When the client's handler returned (an imported watch's close is compared with the log). */
   closedAt?: VirtualMs;
+  /**
+   * Live runs: when the k8s.io/initial-events-end bookmark was written to the client (a WatchList
+   * request's sync ended); absent while it was not.
+   */
+  initialEventsEndAt?: VirtualMs;
+  /** Live runs: a fault cut its connection (its client continues on a new one). */
+  cut?: true;
   /** Freshness waits before its watcher started (a WatchList's consistent read), and their time. */
   waits?: number;
   waitedMs?: number;
@@ -555,6 +562,44 @@ export interface ClientListChain {
   relist?: { afterWatch: number; gapMs: number; because: ClientWatchEnd };
 }
 
+/** A fault injected into a live server: a timeline marker, and the requests it hit. */
+export interface FaultMark {
+  at: VirtualMs;
+  name: string;
+  text: string;
+  /** The one resource it was aimed at (its `resource` parameter), if any. */
+  resource?: string;
+  /** Its id in the server's active-faults registry (absent in older traces). */
+  id?: number;
+  /** A request fault: the requests it hit, in order (bounded: `hitsDropped` counts the rest). */
+  hits?: FaultHit[];
+  hitsDropped?: number;
+}
+
+/** One request a request fault hit. */
+export interface FaultHit {
+  at: VirtualMs;
+  requestId: number;
+  client: string;
+  connection?: string;
+  verb: string;
+  request: string;
+}
+
+/** What a live server answered one User-Agent on one connection. */
+export interface ClientAnswers {
+  client: string;
+  connection?: string;
+  /** When its first response ended. */
+  firstAt: VirtualMs;
+  /** Responses by HTTP status code (`"200"`, `"429"`). */
+  byCode: Record<string, number>;
+  /** Bytes of the response bodies written (a watch's event lines included). */
+  bytes: number;
+  /** The status each request was answered with, by request id (bounded like a series). */
+  statusOf: Record<number, number>;
+}
+
 export interface RunModel {
   header: RunHeader;
   durationMs: VirtualMs;
@@ -577,7 +622,12 @@ export interface RunModel {
    * Faults injected into a live server, in order (timeline markers named after the fault);
    * `resource`: the one resource it was aimed at (absent: every resource it applies to).
    */
-  faults?: Array<{ at: VirtualMs; name: string; text: string; resource?: string }>;
+  faults?: FaultMark[];
+  /**
+   * What a live server answered each client (User-Agent + connection), every request (discovery,
+   * gets and writes too): responses by HTTP code and the bytes of their bodies (fold/answers.ts).
+   */
+  answers?: ClientAnswers[];
   /** Writes the scenario made, by verb. */
   writes?: { total: number; byVerb: Record<string, number>; lastRevision: number };
   /** Every WATCH request, including those answered with an error (which have no watcher). */

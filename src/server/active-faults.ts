@@ -21,6 +21,8 @@ export interface ActiveFault {
   timer?: Timer;
   /** blackhole: the responses held open, until their client goes or the fault is cleared. */
   held?: Set<ServerResponse>;
+  /** blackhole: matching requests answered 429 because maxHeld were held already. */
+  refused?: number;
 }
 
 /** An active fault as the admin API lists it. */
@@ -37,6 +39,27 @@ export interface ActiveFaultJSON {
   armedAt: string;
   /** blackhole: requests held open now. */
   held?: number;
+  /** blackhole: matching requests answered 429 because the server held its most already. */
+  refused?: number;
+}
+
+// kube-apiserver's --max-requests-inflight and --max-mutating-requests-inflight defaults
+// (k8s.io/apiserver pkg/server/options/server_run_options.go): the most requests it has in flight
+// at once; the next is answered 429 (pkg/server/filters/maxinflight.go).
+const defaultMaxRequestsInFlight = 400;
+const defaultMaxMutatingRequestsInFlight = 200;
+
+/**
+ * How many requests blackhole faults hold at once: as many as kube-apiserver lets be in flight,
+ * and never more than half the connection cap, so that /healthz and the admin API, which no fault
+ * reaches, keep connections of their own. Past it a matching request is answered as the
+ * max-in-flight filter answers (429, Retry-After 1): a server cannot leave every request unanswered.
+ */
+export function maxHeldRequestsFor(maxConnections: number): number {
+  return Math.min(
+    defaultMaxRequestsInFlight + defaultMaxMutatingRequestsInFlight,
+    Math.floor(maxConnections / 2),
+  );
 }
 
 /** A watch fault sees watches only, omit-end-bookmark WatchList requests only. */
@@ -50,8 +73,19 @@ export class ActiveFaults {
   private faults: ActiveFault[] = [];
   /** Request faults only: the filter's quick "nothing to do". */
   private requestFaults = 0;
+  /** Requests every blackhole holds now. */
+  private heldNow = 0;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** The most requests blackhole faults hold at once (maxHeldRequestsFor). */
+    private readonly maxHeld = Infinity,
+  ) {}
+
+  /** Requests every blackhole holds now. */
+  get heldRequests(): number {
+    return this.heldNow;
+  }
 
   /** Whether any request fault is in force (the filter does nothing otherwise). */
   get hasRequestFaults(): boolean {
@@ -126,14 +160,24 @@ export class ActiveFaults {
     return hits;
   }
 
-  /** Holds `res` open for blackhole `f` until its client goes or `f` is cleared. */
-  hold(f: ActiveFault, res: ServerResponse): void {
+  /**
+   * Holds `res` open for blackhole `f` until its client goes or `f` is cleared; false (and counted
+   * on `f`) when maxHeld requests are held already: the caller answers it.
+   */
+  hold(f: ActiveFault, res: ServerResponse): boolean {
     const held = (f.held ??= new Set());
+    if (this.heldNow >= this.maxHeld) {
+      f.refused = (f.refused ?? 0) + 1;
+      return false;
+    }
     held.add(res);
+    this.heldNow++;
     res.once('close', () => {
       held.delete(res);
+      this.heldNow--;
       if (held.size === 0 && f.state.phase() === TriggerPhase.Spent) this.remove(f);
     });
+    return true;
   }
 
   list(): ActiveFaultJSON[] {
@@ -169,6 +213,7 @@ export class ActiveFaults {
       hits: f.state.hits,
       armedAt: new Date(f.state.armedAt).toISOString(),
       ...(f.held ? { held: f.held.size } : {}),
+      ...(f.refused ? { refused: f.refused } : {}),
     };
   }
 

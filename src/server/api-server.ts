@@ -57,11 +57,14 @@ import {
   type AppliedFault,
   type FaultResponse,
 } from './faults';
-import { ActiveFaults, type ActiveFaultJSON } from './active-faults';
+import { ActiveFaults, maxHeldRequestsFor, type ActiveFaultJSON } from './active-faults';
 import { applyRequestFaults } from './request-faults';
-import type { MatchedRequest } from './fault-matcher';
+import { CutObserved } from './watch-stream-faults';
+import { isExemptPath, type MatchedRequest } from './fault-matcher';
 import { checkFaultSchedule, FaultScheduleError, type FaultSchedule } from './fault-schedule';
 import { DebugState } from './debug-state';
+import { ClientsRecording } from './clients-endpoint';
+import type { ClientsReport } from '../run/clients-report';
 import { admitCreate } from './namespace-lifecycle';
 import { NamespaceController } from './namespace-controller';
 import { CustomResourceDefinitionController } from './customresourcedefinition-controller';
@@ -98,7 +101,6 @@ import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope }
 import type { ServedResource } from './served-resource';
 import type { SeedCounts } from './seed-counts';
 import type { ReplicaWorld } from './faults';
-import { isExemptPath } from './fault-matcher';
 import { ReplicaPicker, replicaAnnotation, replicasProblem, spreadText } from './replicas';
 
 export interface ApiServerOptions {
@@ -143,6 +145,11 @@ export interface ApiServerOptions {
   replicas?: number;
   /** `--sticky`: a TCP connection stays on the replica its first request went to. */
   sticky?: boolean;
+  /**
+   * Fold every request for `GET /debug/listwatch/v1/clients` (default true; clients-endpoint.ts).
+   * Off, the endpoint answers 404 and a server nobody records pays nothing per request.
+   */
+  clientsReport?: boolean;
 }
 
 /** How long a seed runs before it lets the event loop turn (timers, I/O, a Cancel). */
@@ -174,8 +181,22 @@ export interface ObservedRequest {
   /** The RequestInfo verb: list, watch, get, create, update, patch, delete, deletecollection. */
   verb: string;
   info: RequestInfo;
-  /** The negotiated response encoding (its Content-Type, the conversion asked for). */
-  encoding: NegotiatedEncoding;
+  /**
+   * The negotiated response encoding (its Content-Type, the conversion asked for); absent for a
+   * request a fault answered before negotiation (http-error, blackhole).
+   */
+  encoding?: NegotiatedEncoding;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** `serve --replicas N`: the replica (1..N) that served it; undefined on a server of one. */
+  replica?: number;
+}
+
+/** Any request past authentication, as the fault filter meets it (the clients report's answers). */
+export interface StartedRequest {
+  context: RequestContext;
+  /** The RequestInfo verb (`get` for discovery and the other non-resource paths). */
+  verb: string;
   req: IncomingMessage;
   res: ServerResponse;
   /** `serve --replicas N`: the replica (1..N) that served it; undefined on a server of one. */
@@ -192,6 +213,15 @@ export interface ServerObserver {
   fault(f: AppliedFault): void;
   /** A WATCH (by request id) wrote one event line to its client. */
   watchWritten?(requestId: number, e: WrittenWatchEvent): void;
+  /**
+   * Every request past authentication but the admin API and the health endpoints (which no fault
+   * touches), before anything answers it: its status and bytes are read from `res` as it ends.
+   */
+  started?(r: StartedRequest): void;
+  /** A fault cut the connection of WATCH `requestId` (drop-connection, stall-watch --then drop). */
+  watchCut?(requestId: number): void;
+  /** Request faults (by id and name) hit request `r`, before they act on it. */
+  faultHit?(r: StartedRequest, faults: readonly { id: number; name: string }[]): void;
 }
 
 /** Tells the debug state and the observers of now that WATCH `requestId` wrote `e` to its client. */
@@ -270,6 +300,11 @@ export class ApiServer {
     return [...this.state.connectedClients.values()].sort();
   }
 
+  /** Every connection open now (accepted sockets, a held or refused one too): the handles it holds. */
+  openConnections(): number {
+    return this.sockets.size;
+  }
+
   /** The clients (User-Agent + connection, as connectedClients) seen since the server started. */
   clientsSeen(): number {
     return this.state.connectionsSeen;
@@ -333,6 +368,11 @@ export class ApiServer {
       active: this.state.faults,
       replicas: this.state.faultReplicas,
     });
+  }
+
+  /** What each client did so far (GET /debug/listwatch/v1/clients); undefined when turned off. */
+  clientsReport(): ClientsReport | undefined {
+    return this.state.clients?.report();
   }
 
   /** The faults in force (what GET /debug/listwatch/v1/faults/active lists). */
@@ -460,6 +500,7 @@ export class ApiServer {
     try {
       const token = randomBytes(32).toString('hex');
       const startedAt = resources.clock.now();
+      const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
       const state: ServingState = {
         resources,
         replicas: replicas.map((r) => ({
@@ -498,7 +539,7 @@ export class ApiServer {
           shuttingDown: () => state.shuttingDown,
         }),
         shuttingDown: false,
-        faults: new ActiveFaults(resources.clock),
+        faults: new ActiveFaults(resources.clock, maxHeldRequestsFor(limits.maxConnections)),
         debugState,
         connectedClients: new Map(),
         connectionsSeen: 0,
@@ -524,7 +565,6 @@ export class ApiServer {
           else res.destroy();
         });
       };
-      const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
       const certificate = generateSelfSignedCertKey(resources.clock.now());
       const serversFor = (h: typeof handler): Server[] => {
         const options = httpServerOptions(limits);
@@ -593,7 +633,7 @@ export class ApiServer {
         certificateAuthority: certificate.cert,
         path: opts.kubeconfigPath,
       });
-      return new ApiServer(
+      const server = new ApiServer(
         resources,
         eventSink,
         state,
@@ -609,6 +649,8 @@ export class ApiServer {
           etcdCheck,
         },
       );
+      if (opts.clientsReport !== false) state.clients = new ClientsRecording(server);
+      return server;
     } catch (e) {
       for (const undo of started.reverse()) await undo();
       throw e;
@@ -621,6 +663,7 @@ export class ApiServer {
    */
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
+    this.state.clients?.dispose();
     // Scheduled faults' timers stop; held (blackholed) connections close.
     this.state.faults.clear('all');
     for (const r of [...this.state.replicas].reverse()) await stopReplica(r.resources);
@@ -812,6 +855,8 @@ interface ServingState {
   shuttingDown: boolean;
   /** The faults in force (the admin API's, the schedule's). */
   faults: ActiveFaults;
+  /** What each client did (GET /debug/listwatch/v1/clients); absent when turned off. */
+  clients?: ClientsRecording;
   debugState: DebugState;
   /** --audit-log: audit.k8s.io/v1 events at Metadata level. */
   audit: AuditLogWriter | undefined;
@@ -902,6 +947,14 @@ async function serve(
     auditEvent.annotate({ [replicaAnnotation]: String(servedBy) });
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
+  const context: RequestContext = resources.requests.newContext(
+    req.headers['user-agent'] ?? '',
+    method as HttpMethod,
+    url,
+  );
+  const started: StartedRequest = { context, verb: info.verb, req, res };
+  const observed = state.observers.length > 0 && !isExemptPath(info.path);
+  if (observed) for (const o of state.observers) o.started?.(started);
   // The request faults: here, where upstream's filters reject, delay or time out a request.
   let watchFault: WatchStreamFault | undefined;
   if (state.faults.hasRequestFaults) {
@@ -910,15 +963,34 @@ async function serve(
       matchedRequestOf(info, req, q < 0 ? '' : url.slice(q + 1), replica.number),
       res,
       resources.clock,
+      observed
+        ? (hits, answered) => {
+            for (const o of state.observers) o.faultHit?.(started, hits);
+            // A LIST or WATCH answered here is still one the client sent (its 429, then its retry).
+            if (
+              answered &&
+              info.isResourceRequest &&
+              (info.verb === 'list' || info.verb === 'watch')
+            )
+              for (const o of state.observers)
+                o.request({
+                  context,
+                  verb: info.verb,
+                  info,
+                  req,
+                  res,
+                  ...(servedBy !== undefined ? { replica: servedBy } : {}),
+                });
+          }
+        : undefined,
     );
     if (outcome.answered) return;
     watchFault = outcome.watchFault;
+    if (watchFault && observed)
+      watchFault = new CutObserved(watchFault, () => {
+        for (const o of state.observers) o.watchCut?.(context.requestId);
+      });
   }
-  const context: RequestContext = resources.requests.newContext(
-    req.headers['user-agent'] ?? '',
-    method as HttpMethod,
-    url,
-  );
   rememberConnectedClient(state, req.socket, context.client);
   let body: Promise<Buffer> | undefined;
   const readBody = (): Promise<Buffer> => (body ??= limitedReadBody(req));
@@ -936,6 +1008,7 @@ async function serve(
       faultApplied: state.faultApplied,
       faults: state.faults,
       faultReplicas: state.faultReplicas,
+      clients: state.clients,
       body: readBody,
     };
     for (const route of nonResourceRoutes) {

@@ -45,6 +45,8 @@ export interface AppliedFault {
   params: Record<string, unknown>;
   /** What it did, e.g. `history dropped: pods` (the log line without `fault <name>: `). */
   text: string;
+  /** Its id (the active-faults registry's, as the admin API answered it). */
+  id: number;
 }
 
 /** An admin API answer: the HTTP status and a JSON body. */
@@ -428,7 +430,8 @@ const faults: readonly Fault[] = [
     acts: 'request',
     description:
       'Matching requests are accepted and never answered: each connection is held until its ' +
-      'client goes or the fault is cleared.',
+      "client goes or the fault is cleared. At most 600 are held (kube-apiserver's in-flight " +
+      'limits; half the connection cap if less); past that a matching request is answered 429.',
     parameters: [],
   },
   {
@@ -677,13 +680,13 @@ export async function applyFaultSpec(spec: FaultSpec, world: FaultWorld): Promis
     const entry = world.active.toJSON(f);
     const line = `fault ${name}: #${f.id} ${entry.phase}: ${JSON.stringify({ parameters: params, match: spec.match, trigger: spec.trigger })}`;
     world.log?.(line);
-    world.onApplied?.({ name, params, text: line.slice(`fault ${name}: `.length) });
+    world.onApplied?.({ name, params, text: line.slice(`fault ${name}: `.length), id: f.id });
     return ok(name, { id: f.id, active: entry });
   }
   const apply = onReplicas(name, fault.apply.bind(fault), spec.match.replica);
   if (spec.trigger.afterSeconds !== undefined && spec.trigger.afterSeconds > 0) {
     const f = world.active.addScheduled(name, params, spec.match, spec.trigger, () => {
-      void applyServerFault(name, params, apply, world).then((answer) => {
+      void applyServerFault(name, params, apply, world, f.id).then((answer) => {
         if (answer.status !== 200)
           world.log?.(
             `fault ${name}: #${f.id} failed: ${(answer.body as { message?: string }).message ?? answer.status}`,
@@ -694,7 +697,6 @@ export async function applyFaultSpec(spec: FaultSpec, world: FaultWorld): Promis
     return ok(name, { id: f.id, active: world.active.toJSON(f) });
   }
   const answer = await applyServerFault(name, params, apply, world);
-  if (answer.status === 200) (answer.body as Record<string, unknown>).id = world.active.newId();
   return answer;
 }
 
@@ -735,13 +737,20 @@ function onReplicas(
   };
 }
 
+/** Applies a server fault; on success its answer carries its id (`id`, or a new one). */
 async function applyServerFault(
   name: string,
   params: Params,
   apply: NonNullable<Fault['apply']>,
   world: FaultWorld,
+  id?: number,
 ): Promise<FaultResponse> {
-  if (!world.onApplied) return apply(params, world);
+  if (!world.onApplied) {
+    const answer = await apply(params, world);
+    if (answer.status === 200 && id === undefined)
+      (answer.body as Record<string, unknown>).id = world.active.newId();
+    return answer;
+  }
   // The one place faults are applied: what the fault logs is what its marker says.
   const lines: string[] = [];
   const prefix = `fault ${name}: `;
@@ -752,7 +761,11 @@ async function applyServerFault(
       world.log?.(message);
     },
   });
-  if (answer.status === 200) world.onApplied({ name, params, text: lines.join('; ') || name });
+  if (answer.status === 200) {
+    const applied = id ?? world.active.newId();
+    if (id === undefined) (answer.body as Record<string, unknown>).id = applied;
+    world.onApplied({ name, params, text: lines.join('; ') || name, id: applied });
+  }
   return answer;
 }
 

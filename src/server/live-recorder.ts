@@ -14,6 +14,7 @@ import type { Socket } from 'node:net';
 import { type EngineEvent, changedSamples } from '../engine';
 import type { RunHeader } from '../run/run-model';
 import {
+  faultCutReason,
   traceFormat,
   traceVersion,
   type ClientError,
@@ -23,7 +24,7 @@ import {
   type WatcherSampleGroup,
 } from '../run/trace/trace-format';
 import { idRanges } from '../sim/run-sampler';
-import type { ApiServer, ObservedRequest, ServerObserver } from './api-server';
+import type { ApiServer, ObservedRequest, ServerObserver, StartedRequest } from './api-server';
 import type { AppliedFault } from './faults';
 import { observeWatchCaches } from './live-watch-cache';
 import { watchCacheResourceParam } from '../run/fold/watch-cache';
@@ -55,6 +56,8 @@ export interface LiveRecorderOptions {
   maxRecords?: number;
   /** Scrape the metrics every second (default true; tests that count records turn it off). */
   scrape?: boolean;
+  /** Keep the lines a saved trace needs (default true; the clients report only folds). */
+  keepLines?: boolean;
 }
 
 /** Verbs whose etcd writes become a `writes` input, and the verb the input names. */
@@ -99,6 +102,8 @@ interface PendingWatch {
   lastRv: number;
   /** The watch's deadline (clock ms; null: none), from its watcher's creation. */
   deadline?: number | null;
+  /** A fault cut its connection. */
+  cut?: true;
 }
 
 interface PendingWrite {
@@ -193,6 +198,7 @@ export class LiveRecorder {
   private tailStart = 0;
   private readonly headMax: number;
   private readonly tailMax: number;
+  private readonly keepLines: boolean;
   /** Records left out between head and tail, and the time span they covered. */
   private dropped = 0;
   private droppedFrom = 0;
@@ -222,6 +228,7 @@ export class LiveRecorder {
     const max = Math.max(2, o.maxRecords ?? defaultMaxRecords);
     this.headMax = Math.ceil(max / 2);
     this.tailMax = max - this.headMax;
+    this.keepLines = o.keepLines !== false;
     this.header = {
       format: traceFormat,
       version: traceVersion,
@@ -239,6 +246,12 @@ export class LiveRecorder {
       event: (e) => this.event(e),
       fault: (f) => this.fault(f),
       watchWritten: (requestId, e) => this.watchWritten(requestId, e),
+      started: (r) => this.started(r),
+      faultHit: (r, faults) => this.faultHit(r, faults),
+      watchCut: (requestId) => {
+        const p = this.pending.get(requestId);
+        if (p?.kind === 'watch') p.cut = true;
+      },
     };
     this.subscription = server.record(observer);
     this.opening = caches.events.map((e) => ({ kind: 'event', event: relativeEvent(e, this.t0) }));
@@ -365,7 +378,7 @@ export class LiveRecorder {
         client,
         requestId: p.requestId,
         request: url,
-        contentType: contentTypeOf(r.encoding),
+        ...(r.encoding ? { contentType: contentTypeOf(r.encoding) } : {}),
         connection: this.connectionOf(r.req),
         ...(r.replica !== undefined ? { replica: r.replica } : {}),
       });
@@ -395,6 +408,57 @@ export class LiveRecorder {
         revision: p.revision,
       });
     });
+  }
+
+  /** Any request: its status and body bytes become a `response` input when it ends. */
+  private started(r: StartedRequest): void {
+    const { res, req, context } = r;
+    let bytes = 0;
+    const count = (chunk: unknown): void => {
+      if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk);
+      else if (chunk instanceof Uint8Array) bytes += chunk.length;
+    };
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      if (typeof args[0] !== 'function') count(args[0]);
+      return end(...args);
+    }) as ServerResponse['end'];
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    res.write = ((...args: unknown[]) => {
+      count(args[0]);
+      return write(...args);
+    }) as ServerResponse['write'];
+    const connection = this.connectionOf(req);
+    const answered = (): void =>
+      this.input(this.now(), {
+        action: 'response',
+        requestId: context.requestId,
+        client: context.client,
+        connection,
+        verb: r.verb,
+        request: req.url ?? '/',
+        status: res.statusCode,
+        bytes,
+      });
+    // A watch's bytes are its event lines: counted until it closes.
+    if (r.verb === 'watch') res.once('close', answered);
+    else onResponseEnd(res, answered);
+  }
+
+  /** Request faults hit a request: one `fault-hit` input each. */
+  private faultHit(r: StartedRequest, faults: readonly { id: number; name: string }[]): void {
+    const at = this.now();
+    for (const f of faults)
+      this.input(at, {
+        action: 'fault-hit',
+        id: f.id,
+        name: f.name,
+        requestId: r.context.requestId,
+        client: r.context.client,
+        connection: this.connectionOf(r.req),
+        verb: r.verb,
+        request: r.req.url ?? '/',
+      });
   }
 
   private event(e: EngineEvent): void {
@@ -462,6 +526,12 @@ export class LiveRecorder {
     const p = this.pending.get(requestId);
     if (p?.kind !== 'watch') return;
     p.written++;
+    if (e.initialEventsEnd)
+      this.input(this.now(), {
+        action: 'initial-events-end',
+        client: p.client,
+        requestId: p.requestId,
+      });
     // An ERROR's Status carries no RV: the client's last RV stays.
     if (e.resourceVersion > 0) p.lastRv = e.resourceVersion;
     if (p.watcherId === undefined) return;
@@ -517,7 +587,13 @@ export class LiveRecorder {
   }
 
   private fault(f: AppliedFault): void {
-    this.input(this.now(), { action: 'fault', name: f.name, params: f.params, text: f.text });
+    this.input(this.now(), {
+      action: 'fault',
+      name: f.name,
+      params: f.params,
+      text: f.text,
+      id: f.id,
+    });
   }
 
   private listEnded(p: PendingList, res: ServerResponse): void {
@@ -643,6 +719,7 @@ export class LiveRecorder {
   }
 
   private keep(r: TraceRecord): void {
+    if (!this.keepLines) return;
     const line = JSON.stringify(r);
     if (this.head.length < this.headMax) {
       this.head.push(line);
@@ -677,6 +754,7 @@ const deadlineSlackMs = 250;
  * the handler's timeout ended the stream (at the watch's deadline), or the watcher closed first.
  */
 function watchCloseReason(res: ServerResponse, p: PendingWatch, now: number): string {
+  if (p.cut) return faultCutReason;
   if (!res.writableFinished) return 'disconnected';
   const d = p.deadline;
   if (typeof d === 'number' && now >= d - deadlineSlackMs) return 'timeout';

@@ -13,7 +13,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Clock } from '../engine';
 import { newInternalError, newServiceUnavailable } from '../engine/http-face';
-import type { ActiveFaults } from './active-faults';
+import type { ActiveFault, ActiveFaults } from './active-faults';
 import type { MatchedRequest } from './fault-matcher';
 import type { WatchStreamFault } from './handlers/watch';
 import { writeError } from './handlers/response';
@@ -40,9 +40,15 @@ export async function applyRequestFaults(
   r: MatchedRequest,
   res: ServerResponse,
   clock: Pick<Clock, 'sleep' | 'afterFunc'>,
+  /** Told of the hits before they act; `answered`: an http-error or blackhole answers it here. */
+  onHits?: (hits: readonly ActiveFault[], answered: boolean) => void,
 ): Promise<RequestFaultOutcome> {
   const hits = active.hit(r);
   if (hits === undefined || hits.length === 0) return goOn;
+  onHits?.(
+    hits,
+    hits.some((f) => f.name === 'http-error' || f.name === 'blackhole'),
+  );
   const delayMs = hits
     .filter((f) => f.name === 'latency')
     .reduce((sum, f) => sum + (f.parameters.ms as number), 0);
@@ -56,7 +62,8 @@ export async function applyRequestFaults(
       return { answered: true };
     }
     if (f.name === 'blackhole') {
-      active.hold(f, res);
+      // Past the most a server holds: what maxinflight.go answers a request past its limit.
+      if (!active.hold(f, res)) writeHttpError(res, 429);
       return { answered: true };
     }
   }

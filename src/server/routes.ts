@@ -26,6 +26,8 @@ import {
   type ReplicaWorld,
 } from './faults';
 import type { ActiveFaults } from './active-faults';
+import { clientsPath, type ClientsRecording } from './clients-endpoint';
+import { failure as statusFailure } from '../engine/http-face';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
 import { serveOpenAPI } from './openapi';
@@ -83,6 +85,8 @@ export interface NonResourceScope {
   faults: ActiveFaults;
   /** `serve --replicas`: what a server fault acts on in each replica (undefined: one server). */
   faultReplicas?: readonly ReplicaWorld[];
+  /** What each client did (absent: the server was started without it). */
+  clients?: ClientsRecording;
   body(): Promise<Buffer>;
 }
 
@@ -117,9 +121,23 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
   return jsonResponse(await handleFaultRequest(method, name, body, world));
 }
 
+/** `GET /debug/listwatch/v1/clients`: the clients report (clients-endpoint.ts). */
+function clientsRoute(s: NonResourceScope): ServedResponse | undefined {
+  if (s.info.path.replace(/\/$/, '') !== clientsPath || !s.clients) return undefined;
+  const method = s.req.method ?? 'GET';
+  if (method !== 'GET')
+    return jsonResponse({
+      status: 405,
+      body: statusFailure(405, 'MethodNotAllowed', `${method} is not supported here; use GET`)
+        .status,
+    });
+  return jsonResponse({ status: 200, body: s.clients.report() });
+}
+
 /** The non-resource routes, tried in order; the first answer wins (none: 404). */
 export const nonResourceRoutes: readonly NonResourceRoute[] = [
   faultsRoute,
+  clientsRoute,
   (s) =>
     s.info.path === debugStatePath
       ? jsonResponse(handleDebugStateRequest(s.req.method ?? 'GET', s.debugState))

@@ -97,3 +97,41 @@ export class StreamFaults implements WatchStreamFault {
     for (const f of this.faults) f.end();
   }
 }
+
+/** The faults of one watch, and `onCut` told when they cut its connection (a recorder's close reason). */
+export class CutObserved implements WatchStreamFault {
+  private told = false;
+
+  constructor(
+    private readonly faults: WatchStreamFault,
+    private readonly onCut: () => void,
+  ) {}
+
+  begin(stream: FaultedWatchStream): void {
+    this.faults.begin(this.observed(stream));
+  }
+
+  admit(event: WatchEvent, stream: FaultedWatchStream): boolean {
+    return this.faults.admit(event, this.observed(stream));
+  }
+
+  end(): void {
+    this.faults.end();
+  }
+
+  private observed(stream: FaultedWatchStream): FaultedWatchStream {
+    return {
+      get written() {
+        return stream.written;
+      },
+      writeEvent: (e) => stream.writeEvent(e),
+      cut: () => {
+        if (!this.told) {
+          this.told = true;
+          this.onCut();
+        }
+        stream.cut();
+      },
+    };
+  }
+}

@@ -293,56 +293,69 @@ describe('the inspector at every instant, and at scale', function () {
     );
     await shot('at-time-8-refused-watch.png');
 
-    // At 1100×720 with the side bar open the table is narrower than its columns were: Outcome (the
-    // 410) reads whole in the table's visible width, with the table scrolled to its left edge.
+    // At 1100×720 with the side bar open the table is narrower than its columns: the whole table
+    // reads without scrolling sideways. What a user reads first stays (client, selector, state,
+    // outcome with its 410, last RV); the less-needed columns fold into the detail pane, which
+    // says each of them, and the toolbar names those folded.
     await page.setViewportSize({ width: 1100, height: 720 });
     await listWatchSideBar(page);
     try {
       await page.waitForTimeout(800);
-      const titles = await panel().locator('#view-watchers .vt-headcell').allTextContents();
-      const column = titles.findIndex((t) => t.trim() === 'Outcome');
-      const seen = await panel()
-        .locator('#view-watchers .vt')
-        .evaluate((table, i) => {
-          const r = table.getBoundingClientRect();
-          // Where a cell ends, and how much of its text it cuts (clamped lines, or too wide).
-          const measure = (e: Element | null | undefined) =>
-            e
-              ? {
-                  right: Math.round(e.getBoundingClientRect().right),
-                  cut: `${e.scrollWidth - e.clientWidth} px × ${e.scrollHeight - e.clientHeight} px`,
-                }
-              : { right: NaN, cut: 'no such cell' };
-          return {
-            scrollLeft: table.scrollLeft,
-            visibleRight: Math.round(r.left + table.clientWidth),
-            tableWidth: `${table.scrollWidth} px of columns in ${table.clientWidth} px`,
-            header: measure(table.querySelectorAll('.vt-headcell')[i]),
-            cell: measure(table.querySelector('.vt-row.failed')?.children[i]),
-          };
-        }, column);
-      figures.push(`1100×720 with the side bar: Watchers table ${seen.tableWidth}`);
-      assert.strictEqual(seen.scrollLeft, 0, 'the table opens scrolled to its left edge');
-      for (const [what, { right, cut }] of [
-        ['the Outcome header', seen.header],
-        ["the refused row's outcome", seen.cell],
-      ] as const) {
-        assert.ok(
-          right <= seen.visibleRight,
-          `${what} ends at ${right} px, the table's view at ${seen.visibleRight} px (${seen.tableWidth})`,
-        );
-        assert.strictEqual(cut, '0 px × 0 px', `${what} reads whole`);
-      }
-      // The columns in view read whole too (those past the view are the sideways scroll's).
+      const table = panel().locator('#view-watchers .vt');
+      const seen = await table.evaluate((t) => ({
+        tableWidth: `${t.scrollWidth} px of columns in ${t.clientWidth} px`,
+        drawn: Array.from(t.querySelectorAll('.vt-headcell'))
+          .filter((c) => !(c as HTMLElement).hidden)
+          .map((c) => (c.textContent ?? '').trim()),
+      }));
+      figures.push(
+        `1100×720 with the side bar: Watchers table ${seen.tableWidth}, columns ${seen.drawn.join(', ')}`,
+      );
+      for (const column of ['Client', 'Selector', 'State', 'Outcome', 'Last RV'])
+        assert.ok(seen.drawn.includes(column), `${column} drawn: ${seen.drawn.join(', ')}`);
       assert.deepStrictEqual(
-        (await cutTableCells(page, '#view-watchers')).filter(
-          (c) => !/scrolls sideways|out of the table's view/.test(c),
-        ),
+        await cutTableCells(page, '#view-watchers'),
         [],
         'Watchers at 1100×720 with the side bar',
       );
       assert.match(await cell(row, 'Outcome'), /^410 Expired/);
+      const folded = (await panel().locator('.watchers-view .folded-columns').textContent()) ?? '';
+      const titles = ['ID', 'Read', 'Buffer', 'Next bookmark', 'Floor RV', 'Type'].filter(
+        (t) => !seen.drawn.includes(t),
+      );
+      assert.ok(titles.length > 0, 'some columns fold at this width');
+      assert.strictEqual(
+        folded,
+        `Narrow table: ${titles.join(', ')} in the selected watcher's detail`,
+      );
       await shot('at-time-8b-watchers-1100x720.png');
+      // A run with watchers at the same size: their rows read whole too (the Buffer gauge, Read
+      // and Next bookmark figures fold with their columns), and a watcher's detail says what the
+      // folded columns would.
+      await runScenario('bookmark-heartbeats', { watchers: '50' });
+      await waitForRun(/^Bookmark heartbeats/);
+      await showTab(page, 'Watchers');
+      const watcher = panel().locator('#view-watchers .vt-row:not(.loading)').first();
+      await watcher.waitFor({ timeout: uiTimeoutMs });
+      await page.waitForTimeout(500);
+      assert.deepStrictEqual(
+        await cutTableCells(page, '#view-watchers'),
+        [],
+        'Watchers of bookmark-heartbeats at 1100×720 with the side bar',
+      );
+      await watcher.click();
+      const facts = panel().locator('.watchers-view .detail dl.facts');
+      await facts.waitFor({ timeout: uiTimeoutMs });
+      const factNames = await facts.locator('dt').allTextContents();
+      for (const fact of [
+        'Read by the client',
+        'Input buffer',
+        'Next bookmark',
+        'Bookmark floor RV',
+        'Content type',
+      ])
+        assert.ok(factNames.includes(fact), `${fact} in the detail: ${factNames.join(', ')}`);
+      await shot('at-time-8c-watchers-1100x720-detail.png');
     } finally {
       // Clicking the icon of the side bar that shows hides it again.
       await openActivity(page, 'List/Watch');

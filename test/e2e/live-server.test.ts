@@ -181,9 +181,10 @@ describe('the local API server in the workbench', function () {
     const clients = k ? 2 : 1;
     // Both hold their watch open; the run has the same two clients as its Clients tab counts them.
     const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-    // Connected now, then every connection's client seen since the start (discovery included).
+    // Connections open now, then every one seen since the start (discovery included): named
+    // connections, not clients (the Clients tab's word for the connections that listed or watched).
     const expectedStatus = new RegExp(
-      `${count(clients, 'client', 'clients')} connected \\(\\d+ since the start\\) · ${count(clients, 'watcher', 'watchers')}`,
+      `${count(clients, 'connection', 'connections')} open \\(\\d+ since the start\\) · ${count(clients, 'watcher', 'watchers')}`,
     );
     await page
       .locator('.statusbar-item', { hasText: expectedStatus })
@@ -195,7 +196,7 @@ describe('the local API server in the workbench', function () {
     const rows = await serverRows(page);
     const at = (prefix: string) => rows.findIndex((r) => r.startsWith(prefix));
     // Sections in order, each with its rows.
-    const sections = ['Server', 'Resources', 'Clients', 'Watchers'].map((s) => at(`${s} `));
+    const sections = ['Server', 'Resources', 'User agents', 'Watchers'].map((s) => at(`${s} `));
     assert.ok(
       sections.every((i, n) => i >= 0 && (n === 0 || i > sections[n - 1])),
       rows.join('\n'),
@@ -209,7 +210,7 @@ describe('the local API server in the workbench', function () {
     assert.match(rows[at('pods ')], /^pods 10 objects · \d watchers? · RV \d+$/);
     assert.match(rows[at('configmaps ')], /^configmaps 3 objects · 0 watchers · RV \d+$/);
     assert.match(rows[at('namespaces ')], /^namespaces 4 objects · 0 watchers · RV \d+$/);
-    assert.strictEqual(rows[sections[2]], `Clients ${clients}`);
+    assert.strictEqual(rows[sections[2]], `User agents ${clients}`);
     assert.ok(rows.includes('node-fetch/1.0 1 list · 1 watch'), rows.join('\n'));
     if (kubectlAgent) assert.ok(rows.includes(`${kubectlAgent} 1 list · 1 watch`), rows.join('\n'));
     const watcherRows = rows.slice(sections[3] + 1);

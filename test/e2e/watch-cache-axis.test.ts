@@ -1,7 +1,8 @@
 // The Watch cache tab's charts span the whole run, in the real workbench (issue #24): an audit log
 // imported by the built CLI (`listwatch import --trace`) is opened in the inspector; each chart's
 // time axis ends at the run's end and says so (its last label is the run's length), and a series
-// is drawn no further than its data. Screenshot: test-results/e2e/watch-cache-axis-import.png.
+// is drawn no further than its data, and each value axis has distinct labels. Screenshot:
+// test-results/e2e/watch-cache-axis-import.png.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -82,6 +83,16 @@ describe('the Watch cache tab of an imported run: the charts span the run', func
       );
       const ends = await chart.locator('text.chart-axis-end').count();
       assert.strictEqual(ends, 1, `${title}: the run's end is labelled once`);
+      // Its value axis reads: at least two labels, none the same (a flat age of 0 ms read
+      // "0 s, 0 s, 0 s").
+      const values = await chart.locator('text.chart-axis-y').allTextContents();
+      assert.ok(values.length >= 2, `${title}: ${JSON.stringify(values)}`);
+      assert.strictEqual(
+        new Set(values).size,
+        values.length,
+        `${title}: ${JSON.stringify(values)}`,
+      );
+      console.log(`      ${title}: ${values.join(', ')}`);
     }
     await page.screenshot({
       path: path.join(shots, 'watch-cache-axis-import.png'),

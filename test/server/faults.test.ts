@@ -3,13 +3,20 @@
 // client does is upstream client-go's: a 429 with Retry-After is retried, a watch cut without an
 // ERROR event is re-established, a WatchList stream with no initial-events-end bookmark never
 // syncs, a stalled watch delivers what was held. Also each http-error's bytes, the blackhole's
-// held connection, and that no fault reaches the admin API or /healthz. No upstream counterpart.
+// held connection, and that no fault reaches the admin API or /healthz. After each, what the
+// clients report (GET /debug/listwatch/v1/clients) says the client did. No upstream counterpart.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiServer } from '../../src/server/api-server';
 import { faultsPath } from '../../src/server/faults';
+import { clientsPath } from '../../src/server/clients-endpoint';
+import type { ClientReport, ClientsReport } from '../../src/run/clients-report';
+import { clientsCommand } from '../../src/cli/clients-command';
+
+/** `s` as a literal inside a RegExp. */
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import {
   kubectl,
@@ -64,6 +71,22 @@ function describeFaults(k: Kubectl): void {
       assert.strictEqual(r.status, 200, JSON.stringify(r.body));
       return (r.body as { id: number }).id;
     };
+    /** The report as a test reads it: over HTTP, with the token. */
+    const clientsReport = async (): Promise<ClientsReport> => {
+      const r = await call('GET', clientsPath);
+      assert.strictEqual(r.status, 200, r.text);
+      return JSON.parse(r.text) as ClientsReport;
+    };
+    /** The one kubectl client that sent requests for pods since `since` (ms since the start). */
+    const kubectlClient = (report: ClientsReport, since: number): ClientReport => {
+      const found = report.clients.filter(
+        (c) =>
+          c.userAgent.startsWith('kubectl') &&
+          c.requests.some((q) => q.at >= since && q.request.startsWith(pods)),
+      );
+      assert.strictEqual(found.length, 1, JSON.stringify(found.map((c) => c.id)));
+      return found[0];
+    };
     const watched = (p: KubectlProcess): boolean =>
       requestsTo(p.stderr, pods).some((s) => s.url.searchParams.get('watch') === 'true');
 
@@ -91,6 +114,7 @@ function describeFaults(k: Kubectl): void {
         match: { verb: 'list', resource: 'pods' },
         trigger: { nth: 1 },
       });
+      const since = (await clientsReport()).at;
       const r = await kubectl(k, target(), ['get', 'pods', '-o', 'name', '-v=6']);
       assert.strictEqual(r.code, 0, r.stderr);
       assert.strictEqual(r.stdout, 'pod/retried\n');
@@ -104,11 +128,56 @@ function describeFaults(k: Kubectl): void {
         server.activeFaults().some((f) => f.id === id),
         false,
       );
+      // The report: the 429, then the same LIST again (a retry), and the recovery by it.
+      const report = await clientsReport();
+      assert.deepStrictEqual(
+        report.faults.filter((f) => f.id === id).map((f) => [f.name, f.hits]),
+        [['http-error', 1]],
+      );
+      const c = kubectlClient(report, since);
+      assert.deepStrictEqual(
+        c.requests.map((q) => [q.verb, q.status, q.retryOf, q.faults]),
+        [
+          ['list', 429, undefined, [id]],
+          ['list', 200, 0, undefined],
+        ],
+        JSON.stringify(c),
+      );
+      assert.strictEqual(c.answers['429'], 1, JSON.stringify(c.answers));
+      assert.strictEqual(c.lists.retries, 1);
+      assert.ok(c.bytesSent > 0);
+      const [f] = c.faults;
+      assert.deepStrictEqual(
+        [f.id, f.name, f.hits, f.recovered, f.recoveredBy],
+        [id, 'http-error', 1, true, 'retry'],
+        JSON.stringify(f),
+      );
+      assert.ok(typeof f.recoveryMs === 'number' && f.recoveryMs >= 0, f.recovery);
+      // `listwatch clients`: the same figures through the kubeconfig, as a table and as JSON.
+      for (const [args, expect] of [
+        [
+          [],
+          new RegExp(
+            `#${id} http-error → ${escape(c.id)}: 1 hit, recovered in \\d+ ms \\(retry\\)`,
+          ),
+        ],
+        [['--json'], new RegExp(`"recoveredBy": "retry"`)],
+      ] as const) {
+        let out = '';
+        const code = await clientsCommand.run(['--kubeconfig', server.kubeconfigPath, ...args], {
+          out: (t) => (out += t),
+          err: (t) => assert.fail(t),
+          stdinLines: () => (async function* () {})(),
+        });
+        assert.strictEqual(code, 0);
+        assert.match(out, expect);
+      }
     });
 
     it('wait --for=delete (a reflector, LIST then WATCH) under drop-connection --after-events 1: re-watches from the last RV it read, no relist, and sees the delete', async () => {
       await createPod('cut');
-      await inject('drop-connection', {
+      const since = (await clientsReport()).at;
+      const id = await inject('drop-connection', {
         afterEvents: 1,
         match: { verb: 'watch', resource: 'pods' },
         trigger: { count: 1 },
@@ -147,6 +216,25 @@ function describeFaults(k: Kubectl): void {
         'a LIST, a WATCH cut after one event, a WATCH again (no relist)',
       );
       assert.strictEqual(watches(wait)[1].url.searchParams.get('resourceVersion'), rv);
+      // The report: the cut watch, the re-watch from the last RV it read, no relist.
+      const c = kubectlClient(await clientsReport(), since);
+      const sent = c.requests.filter((q) => q.request.startsWith(pods));
+      assert.deepStrictEqual(
+        sent.map((q) => [q.verb, q.status, q.faults, q.restart, q.relist]),
+        [
+          ['list', 200, undefined, undefined, undefined],
+          ['watch', 200, [id], undefined, undefined],
+          ['watch', 200, undefined, { fromLastRv: true }, undefined],
+        ],
+        JSON.stringify(c),
+      );
+      assert.deepStrictEqual([c.restarts, c.relists], [{ total: 1, fromLastRv: 1 }, 0]);
+      const [f] = c.faults;
+      assert.deepStrictEqual(
+        [f.id, f.name, f.hits, f.recovered, f.recoveredBy],
+        [id, 'drop-connection', 1, true, 'rewatch'],
+        JSON.stringify(f),
+      );
     });
 
     it('a WatchList wait --timeout=5s under omit-end-bookmark never syncs and times out; without the fault it succeeds', async () => {
@@ -161,6 +249,7 @@ function describeFaults(k: Kubectl): void {
         '--timeout=5s',
         '-v=6',
       ];
+      const since = (await clientsReport()).at;
       const hung = await kubectl(k, target(), args, env);
       assert.notStrictEqual(hung.code, 0, hung.stdout);
       assert.match(hung.stderr, /timed out waiting for the condition/);
@@ -170,10 +259,29 @@ function describeFaults(k: Kubectl): void {
       );
       assert.ok(streams.length >= 1 && streams.every((q) => q.status === 200), hung.stderr);
       assert.ok((server.activeFaults().find((f) => f.id === id)?.hits ?? 0) >= 1);
+      // The report: every WatchList sync of that client never ended, and it did not recover.
+      const unsynced = kubectlClient(await clientsReport(), since);
+      assert.ok(unsynced.watchListSyncs.length >= 1, JSON.stringify(unsynced));
+      assert.deepStrictEqual(
+        unsynced.watchListSyncs.map((w) => [w.ended, w.endedAt]),
+        unsynced.watchListSyncs.map(() => [false, null]),
+      );
+      assert.deepStrictEqual(
+        unsynced.faults.map((f) => [f.id, f.recovered, f.recoveryMs, f.recovery]),
+        [[id, false, null, 'not recovered']],
+      );
       server.clearFault(id);
+      const again = (await clientsReport()).at;
       const synced = await kubectl(k, target(), args, env);
       assert.strictEqual(synced.code, 0, synced.stderr);
       assert.match(synced.stdout, /pod\/unsynced condition met/);
+      const ok = kubectlClient(await clientsReport(), again);
+      assert.deepStrictEqual(
+        ok.watchListSyncs.map((w) => w.ended),
+        [true],
+        JSON.stringify(ok),
+      );
+      assert.deepStrictEqual(ok.faults, []);
     });
 
     it('get -w under stall-watch --then deliver: nothing while stalled, then the held events in order', async () => {

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { ApiServer } from '../../server/api-server';
 import { CrdError } from '../../server/crd';
 import { resourceName, type FaultResponse } from '../../server/faults';
+import { FaultScheduleError, parseFaultSchedule } from '../../server/fault-schedule';
 import { EtcdOpenError, type EtcdChoice } from '../../server/etcd-choice';
 import { KubeconfigError } from '../../server/kubeconfig';
 import type { ProfileName } from '../../server/served-resources';
@@ -33,6 +34,8 @@ export interface LocalServerOptions {
   seedProgress?: (created: number, total: number) => void;
   /** Cancels the start while it seeds (ApiServerOptions.signal). */
   signal?: AbortSignal;
+  /** A fault schedule file (listwatch.server.faults, `listwatch serve --faults`), applied at start. */
+  faultsFile?: string;
 }
 
 /** Why a start failed, in words that name the input (the port, the CRD file). */
@@ -82,7 +85,12 @@ export class LocalApiServer implements vscode.Disposable {
     fs.mkdirSync(path.dirname(kubeconfigPath), { recursive: true });
     let server: ApiServer;
     try {
+      const faultSchedule =
+        o.faultsFile === undefined
+          ? undefined
+          : parseFaultSchedule(fs.readFileSync(o.faultsFile, 'utf8'), o.faultsFile);
       server = await ApiServer.start({
+        faultSchedule,
         port: o.port,
         profile: o.profile,
         seed: o.seed,
@@ -257,11 +265,17 @@ function startFailure(e: unknown, o: LocalServerOptions): string {
   const err = e as NodeJS.ErrnoException;
   if (e instanceof CrdError) return `CRD file ${err.message}`;
   if (e instanceof EtcdOpenError || e instanceof KubeconfigError) return err.message;
+  if (e instanceof FaultScheduleError)
+    return `fault schedule (listwatch.server.faults) ${err.message}`;
   if (err.code === 'EADDRINUSE')
     return `port ${o.port} is in use (listwatch.server.port); set another port, or 0 for a free one`;
   if (err.code === 'EACCES' && err.syscall === 'listen')
     return `port ${o.port} may not be used (listwatch.server.port); set one above 1023, or 0 for a free one`;
   if ((err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') && err.path)
-    return o.crdFiles.includes(err.path) ? `CRD file ${err.message}` : err.message;
+    return o.crdFiles.includes(err.path)
+      ? `CRD file ${err.message}`
+      : err.path === o.faultsFile
+        ? `fault schedule (listwatch.server.faults) ${err.message}`
+        : err.message;
   return err.message ?? String(e);
 }

@@ -5,6 +5,7 @@
 // so when none runs. Every command also takes its answers as arguments (tests, walkthrough links).
 import { parseEtcdChoice, type EtcdChoice } from '../../server/etcd-choice';
 import * as vscode from 'vscode';
+import * as path from 'path';
 import { bigSeed } from '../../server/api-server';
 import { parseSeedCounts, type SeedCounts } from '../../server/seed-counts';
 import type { FaultResponse } from '../../server/faults';
@@ -255,6 +256,7 @@ export async function startServerCommand(
     etcdChoice: answers.etcd,
     port: given.port ?? settings.port,
     kubeconfigPath: given.kubeconfigPath,
+    faultsFile: settings.faults,
   });
   // The Server view starts collapsed (it would crowd the side bar while unused): show it now.
   if (state) void vscode.commands.executeCommand(`${serverViewId}.focus`, { preserveFocus: true });
@@ -265,7 +267,7 @@ export async function startServerCommand(
 export async function startWith(
   deps: ServerCommandDeps,
   o: Required<Pick<StartAnswers, 'profile' | 'seed' | 'crdFiles' | 'port'>> &
-    StartAnswers & { etcdChoice?: EtcdChoice },
+    StartAnswers & { etcdChoice?: EtcdChoice; faultsFile?: string },
 ): Promise<LiveServerState | undefined> {
   // A big seed (one create at a time; on a real etcd each is a written transaction) says how big
   // it is and how far it got, and can be cancelled.
@@ -291,6 +293,7 @@ export async function startWith(
           crdFiles: o.crdFiles,
           kubeconfigPath: o.kubeconfigPath,
           etcd: o.etcdChoice,
+          faultsFile: o.faultsFile && workspacePath(o.faultsFile),
           signal: cancelled.signal,
           seedProgress: big
             ? (created) => {
@@ -552,5 +555,12 @@ export async function autoStartServer(
     seed: parseSeedCounts(defaultSeedText),
     crdFiles: [],
     etcdChoice: settings.etcd,
+    faultsFile: settings.faults,
   });
+}
+
+/** A path from the settings: relative ones are the first workspace folder's. */
+function workspacePath(file: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return folder === undefined ? file : path.resolve(folder, file);
 }

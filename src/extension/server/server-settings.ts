@@ -1,5 +1,5 @@
 // No upstream counterpart: the local API server's settings (listwatch.server.port, .profile,
-// .etcd, .etcdVersion, .autoStart), read and checked in one place. The manifest's schema marks a
+// .etcd, .etcdVersion, .faults, .autoStart), read and checked in one place. The manifest's schema marks a
 // wrong value in the settings editor; a value that gets past it (settings.json edited by hand) is
 // replaced by the default here, with a message naming the setting, what was expected and what is
 // used instead.
@@ -13,6 +13,7 @@ import {
   autoStartSettingId,
   etcdSettingId,
   etcdVersionSettingId,
+  faultsSettingId,
 } from '../ids';
 
 export const serverProfiles: readonly ProfileName[] = ['1.36', '1.37'];
@@ -23,6 +24,8 @@ export interface ServerSettings {
   autoStart: boolean;
   /** The etcd the server runs on (`memory`, `spawn` or client URLs; the in-memory one's version). */
   etcd: EtcdChoice;
+  /** A fault schedule file the server starts with (`listwatch serve --faults`); undefined: none. */
+  faults?: string;
   /** One message per wrong value, naming the setting. */
   problems: string[];
 }
@@ -34,6 +37,7 @@ export function checkServerSettings(raw: {
   autoStart: unknown;
   etcd?: unknown;
   etcdVersion?: unknown;
+  faults?: unknown;
 }): ServerSettings {
   const problems: string[] = [];
   const got = (v: unknown): string => JSON.stringify(v);
@@ -90,7 +94,15 @@ export function checkServerSettings(raw: {
         `${etcdVersionSettingId}: is for the in-memory etcd, and ${etcdSettingId} is ${got(raw.etcd)}, whose members report their own versions; ignored`,
       );
   }
-  return { port, profile, autoStart, etcd, problems };
+  let faults: string | undefined;
+  if (raw.faults !== undefined && raw.faults !== '') {
+    if (typeof raw.faults === 'string') faults = raw.faults;
+    else
+      problems.push(
+        `${faultsSettingId}: expected the path of a fault schedule (YAML or JSON), got ${got(raw.faults)}; starting with no faults`,
+      );
+  }
+  return { port, profile, autoStart, etcd, ...(faults === undefined ? {} : { faults }), problems };
 }
 
 /** The settings as they are now. */
@@ -102,6 +114,7 @@ export function readServerSettings(): ServerSettings {
     autoStart: c.get(autoStartSettingId),
     etcd: c.get(etcdSettingId),
     etcdVersion: c.get(etcdVersionSettingId),
+    faults: c.get(faultsSettingId),
   });
 }
 

@@ -1,6 +1,7 @@
 // No upstream counterpart: the "Server" view in the List/Watch side bar: the local API server's
-// state (URL, profile, uptime), its resources with their object counts, its clients by user agent
-// and its watchers (id, client, cache_watcher.go state), refreshed when LocalApiServer reports a
+// state (URL, profile, uptime), its resources with their object counts, its user agents (named so:
+// the inspector's Clients tab counts clients per connection, the status bar connections) and its
+// watchers (id, client, cache_watcher.go state), refreshed when LocalApiServer reports a
 // change; the uptime row ticks once a second while the view is visible, alone (a redraw of its
 // section would close a hover on the rows beside it). Empty (the welcome view
 // with its Start button) while no server runs. Context actions: Terminate on a watcher or a client
@@ -42,6 +43,7 @@ const uptimeTickMs = 1000;
 export function faultRowText(f: ActiveFaultJSON): string {
   const parts = [f.phase, plural(f.hits, 'hit', { plain: true })];
   if (f.held !== undefined) parts.push(`${f.held} held`);
+  if (f.refused !== undefined) parts.push(`${f.refused} refused`);
   for (const [k, v] of Object.entries(f.parameters)) parts.push(`${k}=${String(v)}`);
   for (const [k, v] of Object.entries(f.match)) parts.push(`${k}=${String(v)}`);
   for (const [k, v] of Object.entries(f.trigger)) parts.push(`${k}=${String(v)}`);
@@ -188,7 +190,7 @@ export class ServerViewProvider
       case 'clients':
         return s.clients.length
           ? s.clients.map((client) => ({ kind: 'client', client }))
-          : [{ kind: 'none', id: 'clients', label: 'No client has sent a request yet' }];
+          : [{ kind: 'none', id: 'clients', label: 'No request has come yet' }];
       case 'faults':
         return s.faults.map((fault) => ({ kind: 'fault', fault }));
       case 'watchers': {
@@ -212,7 +214,9 @@ export class ServerViewProvider
         const titles = {
           server: 'Server',
           resources: 'Resources',
-          clients: 'Clients',
+          // Per User-Agent, whatever it asked: not the Clients tab's clients (per connection,
+          // those that listed or watched) nor the status bar's connections.
+          clients: 'User agents',
           watchers: 'Watchers',
           faults: 'Faults',
         };
@@ -221,6 +225,9 @@ export class ServerViewProvider
           vscode.TreeItemCollapsibleState.Expanded,
         );
         item.id = `section:${node.section}`;
+        if (node.section === 'clients')
+          item.tooltip =
+            "Every User-Agent that sent a request (discovery too), with its requests by kind. The inspector's Clients tab counts clients per connection (those that sent a LIST or WATCH); the status bar counts connections.";
         if (s)
           item.description =
             node.section === 'server'

@@ -2,9 +2,10 @@
 // inputs (sent, answered, and for an imported watch its close, compared with the log), kept by
 // request id until it is answered so that its watcher and its reads can be told apart.
 import type { WatchCacheFreshnessWaitEvent } from '../../engine';
-import type { ScenarioInput } from '../trace/trace-format';
+import { faultCutReason, type ScenarioInput } from '../trace/trace-format';
 import type { WatchRequestRecord } from '../run-model';
 import type { SeriesLimit } from './series-limit';
+import { isWatchListRequest } from '../relist-rule';
 
 type WatchInput<A extends ScenarioInput['action']> = Extract<ScenarioInput, { action: A }>;
 
@@ -18,6 +19,8 @@ export class WatchRequestsFold {
   /** WATCH requests by request id, until they are answered. */
   private readonly pendingById = new Map<number, PendingWatch>();
   private readonly records: WatchRequestRecord[] = [];
+  /** Live watches by request id until they close: a WatchList's sync end, a cut, join them. */
+  private readonly open = new Map<number, WatchRequestRecord>();
   /** Imported WATCH requests (with a `logged` answer) until their handler returns. */
   private readonly compared = new Map<number, WatchRequestRecord>();
 
@@ -43,6 +46,7 @@ export class WatchRequestsFold {
       outcome: 'pending',
     };
     this.pendingById.set(input.requestId, { record: w, contentType: input.contentType ?? '' });
+    this.open.set(input.requestId, w);
     if (this.records.length < this.limit) this.records.push(w);
     else this.series.truncate('watchRequests');
   }
@@ -80,8 +84,18 @@ export class WatchRequestsFold {
     }
   }
 
+  /** The initial-events-end bookmark was written to WatchList request `requestId`. */
+  initialEventsEnd(at: number, input: WatchInput<'initial-events-end'>): void {
+    const w = this.open.get(input.requestId);
+    if (w && w.initialEventsEndAt === undefined && isWatchListRequest(w.request))
+      w.initialEventsEndAt = at;
+  }
+
   /** The client's handler returned: an imported watch's close, compared with the log. */
   closed(at: number, input: WatchInput<'watch-closed'>): void {
+    const w = this.open.get(input.requestId);
+    this.open.delete(input.requestId);
+    if (w && input.reason === faultCutReason) w.cut = true;
     const compared = this.compared.get(input.requestId);
     if (!compared) return;
     this.compared.delete(input.requestId);

@@ -120,15 +120,58 @@ export type ScenarioInput =
       /** What differs from the log ('duration': the engine ended it earlier). */
       disagrees?: string[];
     }
+  /**
+   * A live server wrote the k8s.io/initial-events-end bookmark to WatchList request `requestId`:
+   * its client's sync ended (a fault may have kept it from being written: then no such input).
+   */
+  | { action: 'initial-events-end'; client: string; requestId: number }
   /** The client of the watch `requestId` changes how fast it reads. */
   | { action: 'read-rate'; client: string; requestId: number; readRate: string }
   /**
    * A fault was injected into the live server (faults.ts): its name, the parameters it was given
    * and what it did, in the words of its log line.
    */
-  | { action: 'fault'; name: string; params: Record<string, unknown>; text: string }
+  | {
+      action: 'fault';
+      name: string;
+      params: Record<string, unknown>;
+      text: string;
+      /** Its id in the server's active-faults registry (absent in traces recorded before ids). */
+      id?: number;
+    }
+  /**
+   * A request fault (active-faults.ts) hit request `requestId` of `client` on `connection`: the
+   * clients report ties the fault to the client, and measures its recovery from here.
+   */
+  | {
+      action: 'fault-hit';
+      id: number;
+      name: string;
+      requestId: number;
+      client: string;
+      connection?: string;
+      verb: string;
+      request: string;
+    }
+  /**
+   * A live server answered request `requestId` (any verb, discovery too): its HTTP status and the
+   * bytes of its body, when its response ended (a watch's when it closed).
+   */
+  | {
+      action: 'response';
+      requestId: number;
+      client: string;
+      connection?: string;
+      verb: string;
+      request: string;
+      status: number;
+      bytes: number;
+    }
   /** The run was imported from logs (`listwatch import --trace`): their analysis, once, first. */
   | { action: 'imported'; report: ImportReport };
+
+/** A `watch-closed` reason: a fault cut the watch's connection (the client reconnects). */
+export const faultCutReason = 'connection cut by a fault';
 
 export type TraceInputRecord = { kind: 'input'; at: number } & ScenarioInput;
 

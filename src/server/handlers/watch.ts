@@ -23,6 +23,7 @@ import {
   type WatchEventType,
   type WatchInterface,
   goJsonMarshal,
+  hasInitialEventsEndAnnotation,
 } from '../../engine/http-face';
 import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
@@ -108,6 +109,8 @@ export interface WrittenWatchEvent {
   type: WatchEventType;
   /** metadata.resourceVersion of the event's object (0: none, as an ERROR's Status). */
   resourceVersion: number;
+  /** A BOOKMARK with the k8s.io/initial-events-end annotation: the WatchList's sync ended. */
+  initialEventsEnd?: true;
 }
 
 /** The RV an event's object carries (a BOOKMARK's too); 0 when it has none. */
@@ -214,9 +217,13 @@ export class WatchEventEncoder {
 
   private doEncode(stored: KubeObject, type: WatchEventType): Uint8Array {
     // A custom resource's other served versions: the event's object converted from storage's (the
-    // cached line is this encoder's, whose identifier names the group-version).
+    // cached line is this encoder's, whose identifier names the group-version). An ERROR event's
+    // object is a metav1.Status, not a custom object: converted, it would lose its code to the
+    // CRD's pruning (and a client its 410, the signal to relist).
     const object =
-      this.served.storageVersion !== undefined ? toServedVersion(stored, this.served) : stored;
+      this.served.storageVersion !== undefined && type !== 'ERROR'
+        ? toServedVersion(stored, this.served)
+        : stored;
     let embedded: unknown;
     try {
       embedded = transformObject(
@@ -378,7 +385,15 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     const line = this.encoder.encode(event);
     this.written++;
     const drained = this.res.write(line);
-    this.o.onWritten?.({ type: event.type, resourceVersion: writtenResourceVersion(event) });
+    if (this.o.onWritten) {
+      const written: WrittenWatchEvent = {
+        type: event.type,
+        resourceVersion: writtenResourceVersion(event),
+      };
+      if (event.type === 'BOOKMARK' && hasInitialEventsEndAnnotation(event.object))
+        written.initialEventsEnd = true;
+      this.o.onWritten(written);
+    }
     if (!drained) this.waitingForDrain = true;
   }
 

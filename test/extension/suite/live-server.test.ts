@@ -289,12 +289,12 @@ describe('local API server', function () {
     assert.strictEqual(podNames(listed.json).length, 10);
     const anonymous = await fetch(`${state.url}/api/v1/namespaces/default/pods`);
     assert.strictEqual(anonymous.status, 401);
-    // The status bar counts the clients connected now, with every one seen beside it. The LIST
-    // above is one client, connected while its keep-alive connection stays open.
+    // The status bar counts the connections open now, with every one seen beside it. The LIST
+    // above is one connection, open while its keep-alive connection stays open.
     const shown = (inAll: number, watchers: string) => {
       const now = api.localServer.state()!.connectedClients;
       const n = now.length;
-      return `$(server-process) 127.0.0.1:${state.port} · ${n} client${n === 1 ? '' : 's'} connected (${inAll} since the start) · ${watchers}`;
+      return `$(server-process) 127.0.0.1:${state.port} · ${n} connection${n === 1 ? '' : 's'} open (${inAll} since the start) · ${watchers}`;
     };
     await eventually(() => {
       assert.ok(
@@ -320,7 +320,7 @@ describe('local API server', function () {
       [
         ['Server', state.httpsUrl],
         ['Resources', '34'],
-        ['Clients', '2'],
+        ['User agents', '2'],
         ['Watchers', '0'],
       ],
     );
@@ -775,11 +775,11 @@ describe('local API server', function () {
         assert.ok(now.connectedClients.includes(clientNodeAgent), JSON.stringify(now));
         if (k) assert.ok(now.connectedClients.some((c) => agentOf(c) === kubectlAgent));
         const connected = now.connectedClients.length;
-        // Clients are User-Agent + connection, the server's own counts (connected now, and seen
+        // Connections are User-Agent + connection, the server's own counts (open now, and seen
         // since the start).
         assert.strictEqual(
           api.localServer.statusBarText(),
-          `$(server-process) 127.0.0.1:${state.port} · ${connected} client${connected === 1 ? '' : 's'} connected (${now.clientsSeen} since the start) · ${now.watchersTotal} watchers`,
+          `$(server-process) 127.0.0.1:${state.port} · ${connected} connection${connected === 1 ? '' : 's'} open (${now.clientsSeen} since the start) · ${now.watchersTotal} watchers`,
         );
         return now;
       });
@@ -789,13 +789,51 @@ describe('local API server', function () {
         watcherRows.map((r) => [r.label, r.description]),
         s.watchers.map((w) => [`#${w.id} pods`, `BookmarkSent · ${agentOf(w.userAgent)}`]),
       );
-      const clientRows = rows.find((r) => r.label === 'Clients')!.children;
+      const agentRows = rows.find((r) => r.label === 'User agents')!.children;
       assert.ok(
-        clientRows.some(
+        agentRows.some(
           (r) => r.label === 'node-fetch/1.0' && /^1 list · 1 watch\b/.test(r.description),
         ),
-        JSON.stringify(clientRows),
+        JSON.stringify(agentRows),
       );
+      // Three faces count this live run three ways, each under its own name: the status bar's
+      // connections (any request), the Server view's user agents, the Clients tab's clients (the
+      // connections that sent a LIST or WATCH). Read together they agree: each client is a
+      // connection the status bar saw and a user agent the Server view lists, and only the Clients
+      // tab calls its figure clients.
+      const run = api.liveRuns.list()[0];
+      assert.ok(run, 'the live run of the server');
+      await eventually(() => {
+        const now = api.localServer.state()!;
+        const clients = api.liveRuns.model(run.id)?.clients ?? [];
+        const agents = api.localServer.serverViewRows().find((r) => r.label === 'User agents')!;
+        assert.strictEqual(agents.description, String(now.clients.length));
+        const agentNames = new Set(agents.children.map((r) => r.label));
+        assert.ok(clients.length >= (k ? 4 : 1), JSON.stringify(clients.map((c) => c.id)));
+        for (const c of clients)
+          assert.ok(
+            agentNames.has(agentOf(c.client)!),
+            `${c.id} among ${[...agentNames].join(', ')}`,
+          );
+        const connections = clients.reduce(
+          (n, c) => n + (c.connection === undefined ? 1 : c.connection.split(', ').length),
+          0,
+        );
+        assert.ok(
+          connections <= now.clientsSeen,
+          `${connections} connections of clients, ${now.clientsSeen} seen`,
+        );
+        const text = api.localServer.statusBarText() ?? '';
+        assert.match(
+          text,
+          new RegExp(` · \\d+ connections? open \\(${now.clientsSeen} since the start\\)`),
+        );
+        assert.doesNotMatch(text, /client/i, 'the status bar does not call connections clients');
+        assert.ok(
+          api.localServer.serverViewRows().every((r) => !/client/i.test(r.label)),
+          'no Server view section calls user agents clients',
+        );
+      });
     });
 
     it("Inject Fault… validates each parameter with the admin API's messages", async () => {

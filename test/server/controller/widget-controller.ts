@@ -35,6 +35,8 @@ export interface WidgetControllerOptions {
   leaseName: string;
   leaseDurationSeconds?: number;
   retryPeriodMs?: number;
+  /** How long after an informer error it is started again (client-node's example: 5 s). */
+  informerRestartMs?: number;
 }
 
 const status = (e: unknown): number | undefined =>
@@ -43,6 +45,14 @@ const status = (e: unknown): number | undefined =>
 export class WidgetController {
   readonly reconciled: string[] = [];
   readonly errors: unknown[] = [];
+  /**
+   * What the informer reported through its 'error' handler. client-node's ListWatch stops on any
+   * error but a 410 (cache.ts doneHandler), so the controller starts it again, as client-node's
+   * examples/typescript/informer/informer-with-error-handling.ts does.
+   */
+  readonly informerErrors: unknown[] = [];
+  /** How many times the informer was started again after an error. */
+  informerRestarts = 0;
   leader = false;
   private readonly kc = new KubeConfig();
   private readonly core: CoreV1Api;
@@ -83,7 +93,15 @@ export class WidgetController {
     );
     this.informer.on('add', (w) => void this.reconcile(w));
     this.informer.on('update', (w) => void this.reconcile(w));
-    this.informer.on('error', (e) => this.errors.push(e));
+    this.informer.on('error', (e) => {
+      if (this.stopped) return; // stop() aborts the watch, which reports an error too
+      this.informerErrors.push(e);
+      setTimeout(() => {
+        if (this.stopped) return;
+        this.informerRestarts++;
+        void this.informer?.start();
+      }, this.o.informerRestartMs ?? 200);
+    });
     await this.informer.start();
   }
 

@@ -1,5 +1,6 @@
-// Tests for ApiServer.connectedClients / clientsSeen and the status bar's text: a client is a
-// User-Agent on one connection (the Clients tab's unit), so the status bar and the tab agree.
+// Tests for ApiServer.connectedClients / clientsSeen and the status bar's text: it counts
+// connections (a User-Agent on one TCP connection, any request), and says so: "clients" is the
+// Clients tab's word (the connections that listed or watched), never a different number's.
 import * as assert from 'assert';
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -23,8 +24,8 @@ function get(server: ApiServer, agent: Agent, userAgent: string): Promise<number
   });
 }
 
-describe('connected clients (User-Agent + connection, as the Clients tab counts)', () => {
-  it('one User-Agent on two connections is two clients, connected and seen since the start', async () => {
+describe('connections open and seen (User-Agent + connection), as the status bar names them', () => {
+  it('one User-Agent on two connections is two connections, open and seen since the start', async () => {
     const server = await ApiServer.start({ port: 0, seed: { pods: 1 } });
     const a = new Agent({ keepAlive: true, maxSockets: 1 });
     const b = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -43,7 +44,7 @@ describe('connected clients (User-Agent + connection, as the Clients tab counts)
       } as unknown as LiveServerState);
       assert.strictEqual(
         text,
-        '$(server-process) 127.0.0.1:6443 · 2 clients connected (2 since the start) · 0 watchers',
+        '$(server-process) 127.0.0.1:6443 · 2 connections open (2 since the start) · 0 watchers',
       );
     } finally {
       a.destroy();
@@ -60,7 +61,9 @@ describe('connected clients (User-Agent + connection, as the Clients tab counts)
       watchersTotal: 3,
     } as unknown as LiveServerState);
     const counts = text.split(' · ')[1];
-    assert.strictEqual(counts, '2 clients connected (5 since the start)');
+    // "clients" is the Clients tab's count (LIST/WATCH clients), not this one.
+    assert.doesNotMatch(text, /client/i);
+    assert.strictEqual(counts, '2 connections open (5 since the start)');
     const readme = readFileSync(path.join(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
     assert.ok(readme.includes(`\`${counts}\``), `README.md quotes \`${counts}\``);
   });

@@ -139,4 +139,29 @@ describe('custom resource conversion (strategy None) across served versions', ()
       ],
     );
   });
+
+  it("a watch's ERROR event keeps its Status whole in every served version: not a custom object, neither rewritten nor pruned", () => {
+    // What the cacher sends a watch from a resourceVersion older than its history; client-go and
+    // client-node relist on its code 410 (without it client-node re-watches from the same
+    // resourceVersion, again and again).
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 1 (7)',
+      reason: 'Expired',
+      code: 410,
+    } as unknown as KubeObject;
+    for (const v of ['v1', 'v1beta1']) {
+      const served = resources.find('example.com', v, 'widgets')!;
+      const encoder = new WatchEventEncoder(
+        served,
+        { convert: undefined, tableOptions: undefined },
+        () => 0,
+      );
+      const line = Buffer.from(encoder.encode({ type: 'ERROR', object: status })).toString();
+      assert.strictEqual(line, `{"type":"ERROR","object":${JSON.stringify(status)}}\n`, v);
+    }
+  });
 });
