@@ -1,7 +1,8 @@
 // `listwatch serve`: the engine as a live apiserver on 127.0.0.1 for real kubectl, client-go and
 // client-node, until SIGINT or SIGTERM (every watch is closed as on apiserver shutdown, exit 0).
 import { parseSeedCounts, type SeedCounts } from '../server/seed-counts';
-import { ApiServer, SeedAbortedError, bigSeed } from '../server/api-server';
+import { ApiServer, ReplicasError, SeedAbortedError, bigSeed } from '../server/api-server';
+import { maxReplicas, parseReplicas, replicasProblem } from '../server/replicas';
 import { servingLimitsFromEnv } from '../server/secure-serving';
 import { CrdError } from '../server/crd';
 import {
@@ -24,7 +25,7 @@ import { type CliCommand, type CliIo, UsageError, exitOk, runCommand } from './c
 const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed pods=N,configmaps=N]
                        [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH]
                        [--etcd spawn|URL,...] [--etcd-prefix PREFIX]
-                       [--etcd-version VERSION]
+                       [--etcd-version VERSION] [--replicas N [--sticky]]
                        [--faults FILE] [--no-namespace-controller] [--json]
 
 Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
@@ -60,6 +61,19 @@ Options:
                         3.4.31, nor 3.5.0-3.5.12): the run is then served as one on a real
                         etcd of that version (default: no version, RequestWatchProgress
                         supported, as on the etcd release-1.36 pairs with)
+  --replicas N          run N apiservers (1..${maxReplicas}, default 1) over the one etcd, as an HA
+                        control plane does, behind the one URL: each has its own watch
+                        caches fed by its own etcd watch (each lags on its own) and its
+                        own CRD controllers; the namespace controller runs once (replica
+                        1's, as kube-controller-manager's leader). Requests are spread as
+                        a load balancer does: round robin per request (a watch stays on
+                        the replica that accepted it). Needs --etcd spawn or URLs. The
+                        admin API and /healthz, /livez, /readyz answer for the whole
+                        server; a fault names a replica with match {replica: N}
+                        ('listwatch fault --replica N'); --audit-log annotates each event
+                        with listwatch.dev/replica
+  --sticky              with --replicas: each TCP connection stays on one replica (an L4
+                        balancer), chosen round robin per connection
   --faults FILE         a fault schedule (YAML or JSON), checked in full before the server
                         serves (an error names the file, line and column), applied as it
                         starts: 'faults:', a list of {name, parameters, match, trigger} with
@@ -74,7 +88,8 @@ Options:
                         do not emulate kube-controller-manager's namespace controller (a
                         deleted namespace then stays Terminating, as with no controller)
   --json                print {"url":…,"kubeconfig":…,"token":…} as the first stdout line,
-                        with "etcd" (its client URLs) on a real etcd
+                        with "etcd" (its client URLs) on a real etcd, "replicas" and
+                        "spread" with --replicas
   -h, --help            show this help
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM.
@@ -172,6 +187,8 @@ export const serveCommand: CliCommand = {
       { name: 'etcd-prefix', value: true },
       { name: 'etcd-version', value: true },
       { name: 'faults', value: true },
+      { name: 'replicas', value: true },
+      { name: 'sticky', value: false },
       { name: 'no-namespace-controller', value: false },
       { name: 'json', value: false },
       { name: 'help', value: false, short: 'h' },
@@ -213,6 +230,16 @@ export const serveCommand: CliCommand = {
     if (etcdPrefix !== undefined && !etcdPrefix.startsWith('/'))
       throw new UsageError(
         `--etcd-prefix expects a key prefix starting with /, got ${JSON.stringify(etcdPrefix)}`,
+      );
+    const replicasText = str('replicas');
+    const replicas = replicasText === undefined ? 1 : parseReplicas(replicasText);
+    if (typeof replicas !== 'number') throw new UsageError(replicas.message);
+    const refused = replicasProblem(replicas, etcdChoice);
+    if (refused !== undefined) throw new UsageError(refused);
+    const sticky = options.has('sticky');
+    if (sticky && replicas < 2)
+      throw new UsageError(
+        '--sticky keeps each connection on one replica: it goes with --replicas 2 or more',
       );
     const seedCounts = seed === undefined ? undefined : parseSeed(seed);
     const faultsFile = str('faults');
@@ -256,6 +283,8 @@ export const serveCommand: CliCommand = {
         servingLimits: servingLimitsFromEnv(process.env),
         faultSchedule,
         faultLog: (message) => io.err(`listwatch serve: ${message}\n`),
+        replicas,
+        sticky,
       });
     } catch (e) {
       stop();
@@ -266,6 +295,7 @@ export const serveCommand: CliCommand = {
         e instanceof EtcdOpenError ||
         e instanceof SeedAbortedError ||
         e instanceof KubeconfigError ||
+        e instanceof ReplicasError ||
         e instanceof FaultScheduleError
           ? err.message
           : err.code === 'EADDRINUSE'
@@ -293,11 +323,12 @@ export const serveCommand: CliCommand = {
           kubeconfig: server.kubeconfigPath,
           token: server.token,
           ...(server.etcdEndpoints ? { etcd: server.etcdEndpoints } : {}),
+          ...(server.replicas > 1 ? { replicas: server.replicas, spread: server.spread } : {}),
         }) + '\n',
       );
     else
       io.out(
-        `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.resources.profile.kubernetesVersion}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}); Ctrl-C stops\n`,
+        `listwatch serve: serving on ${server.url} (kubeconfig ${server.kubeconfigPath}, profile ${server.resources.profile.kubernetesVersion}, etcd ${server.etcdEndpoints?.join(',') ?? 'in memory'}${server.replicas > 1 ? `, ${server.spread}` : ''}); Ctrl-C stops\n`,
       );
     if (server.etcdFeatureLine) io.err(`listwatch serve: ${server.etcdFeatureLine}\n`);
     await stopRequested;

@@ -324,6 +324,8 @@ export interface ListRecord {
   client?: string;
   /** The client's TCP connection (live runs). */
   connection?: string;
+  /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
+  replica?: number;
   /** Pages (chunks) of the etcd read, in order: the paging loop's limit per call and what it found. */
   pages?: ListPageRecord[];
   /** True when etcd answered with one RangeStream (1.37 EtcdRangeStream) instead of paged ranges. */
@@ -375,6 +377,8 @@ export interface WatchRequestRecord {
   client: string;
   /** The client's TCP connection (live runs). */
   connection?: string;
+  /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
+  replica?: number;
   /** The request's id: its watcher's creation event carries it. */
   requestId: number;
   request: string;

@@ -3,6 +3,8 @@
 // pkg/server/config.go DefaultBuildHandlerChain (the Host check first, for DNS rebinding, then
 // authentication, request info, the routes), and start/stop follow GenericAPIServer's
 // PrepareRun/Run (serve once the watch caches are ready; on shutdown every watch ends first).
+// `replicas` (serve --replicas) runs several of these apiservers over one etcd behind the one
+// listener, each request given to one by the load balancer of replicas.ts.
 // No process or signal handling here: the CLI and the VS Code extension host both use it.
 import {
   memoryEtcdCheck,
@@ -98,6 +100,8 @@ import { findReviewResource, type ReviewResource } from './review-resources';
 import { nonResourceRoutes, subresourceOf, verbHandlers, type NonResourceScope } from './routes';
 import type { ServedResource } from './served-resource';
 import type { SeedCounts } from './seed-counts';
+import type { ReplicaWorld } from './faults';
+import { ReplicaPicker, replicaAnnotation, replicasProblem, spreadText } from './replicas';
 
 export interface ApiServerOptions {
   /** 0 (default): a free port. */
@@ -134,6 +138,13 @@ export interface ApiServerOptions {
   faultSchedule?: FaultSchedule;
   /** Hears each fault's log line (the schedule's, as they are applied and fire). */
   faultLog?: (message: string) => void;
+  /**
+   * `serve --replicas N` (default 1): N apiservers over the one etcd (not the in-memory one), each
+   * with its own watch caches and etcd watch, behind the one URL (replicas.ts).
+   */
+  replicas?: number;
+  /** `--sticky`: a TCP connection stays on the replica its first request went to. */
+  sticky?: boolean;
   /**
    * Fold every request for `GET /debug/listwatch/v1/clients` (default true; clients-endpoint.ts).
    * Off, the endpoint answers 404 and a server nobody records pays nothing per request.
@@ -177,6 +188,8 @@ export interface ObservedRequest {
   encoding?: NegotiatedEncoding;
   req: IncomingMessage;
   res: ServerResponse;
+  /** `serve --replicas N`: the replica (1..N) that served it; undefined on a server of one. */
+  replica?: number;
 }
 
 /** Any request past authentication, as the fault filter meets it (the clients report's answers). */
@@ -186,6 +199,8 @@ export interface StartedRequest {
   verb: string;
   req: IncomingMessage;
   res: ServerResponse;
+  /** `serve --replicas N`: the replica (1..N) that served it; undefined on a server of one. */
+  replica?: number;
 }
 
 /**
@@ -210,8 +225,13 @@ export interface ServerObserver {
 }
 
 /** Tells the debug state and the observers of now that WATCH `requestId` wrote `e` to its client. */
-function watchWritten(state: ServingState, requestId: number, e: WrittenWatchEvent): void {
-  state.debugState.watchWritten(requestId, e);
+function watchWritten(
+  state: ServingState,
+  replica: Replica,
+  requestId: number,
+  e: WrittenWatchEvent,
+): void {
+  replica.debugState.watchWritten(requestId, e);
   for (const o of state.observers) o.watchWritten?.(requestId, e);
 }
 
@@ -308,9 +328,13 @@ export class ApiServer {
   record(observer: ServerObserver): { dispose(): void } {
     const state = this.state;
     if (state.observers.length === 0) {
-      state.unsubscribeEvents = this.eventSink.subscribe((e) => {
-        for (const o of state.observers) o.event(e);
-      });
+      // Every replica's events: request ids are shared, so each event finds its request.
+      const unsubscribes = state.replicas.map((r) =>
+        r.eventSink.subscribe((e) => {
+          for (const o of state.observers) o.event(e);
+        }),
+      );
+      state.unsubscribeEvents = () => unsubscribes.forEach((u) => u());
       state.faultApplied = (f) => {
         for (const o of state.observers) o.fault(f);
       };
@@ -342,6 +366,7 @@ export class ApiServer {
       log,
       onApplied: this.state.faultApplied,
       active: this.state.faults,
+      replicas: this.state.faultReplicas,
     });
   }
 
@@ -365,6 +390,16 @@ export class ApiServer {
     return this.state.debugState;
   }
 
+  /** `serve --replicas`: how many apiservers serve behind the URL (1: a server of one). */
+  get replicas(): number {
+    return this.state.replicas.length;
+  }
+
+  /** How requests are spread across the replicas, in the ready line's words. */
+  get spread(): string {
+    return spreadText(this.state.replicas.length, this.state.picker.sticky);
+  }
+
   /** The address the listener is bound to, read from its socket (loopback only). */
   get boundAddress(): string {
     return (this.listener.address() as AddressInfo).address;
@@ -377,6 +412,9 @@ export class ApiServer {
     );
     const eventSink = new EventHub();
     const choice = opts.etcd ?? { kind: 'memory' };
+    const replicaCount = opts.replicas ?? 1;
+    const refused = replicasProblem(replicaCount, choice);
+    if (refused !== undefined) throw new ReplicasError(refused);
     const etcd = await openEtcd(choice, opts.etcdLog);
     const etcdCheck: EtcdCheck | undefined =
       etcd ??
@@ -398,25 +436,14 @@ export class ApiServer {
       await etcd?.stop();
       throw e;
     }
+    const debugState = newDebugState(resources, etcdCheck);
+    eventSink.subscribe((e) => debugState.observe(e));
+    // Replica 1, then those built below; stopped newest first, then the etcd.
+    const replicas: Replica[] = [{ number: 1, resources, eventSink, debugState }];
     const stopEtcd = async (): Promise<void> => {
-      await resources.crdController?.stop();
-      await resources.namespaceController?.stop();
-      resources.stop();
+      for (const r of [...replicas].reverse()) await stopReplica(r.resources);
       await etcd?.stop();
     };
-    const debugState = new DebugState({
-      // Read at each use: a CRD created through the API adds a resource. One per storage: a CRD's
-      // served versions share one watch cache and its watchers.
-      get resources() {
-        return resources.perStorage;
-      },
-      etcd: resources.etcd,
-      etcdMembers: etcdCheck && {
-        members: etcdCheck.members,
-        requestWatchProgressSupported: etcdCheck.requestWatchProgressSupported,
-      },
-    });
-    eventSink.subscribe((e) => debugState.observe(e));
     await resources.start();
     // CRDs created through the API are served from here on (and those a real etcd kept, now).
     const crdController = new CustomResourceDefinitionController(resources);
@@ -431,6 +458,37 @@ export class ApiServer {
       resources.namespaceController = new NamespaceController(resources);
     try {
       await seed(resources, opts.seed ?? {}, opts.seedProgress, opts.signal);
+      // The other replicas: each its own etcd client, watch caches and CRD controllers. The
+      // namespace controller is kube-controller-manager's, leader-elected: one runs (replica 1's),
+      // told of a namespace deleted through any replica as its informer would see it.
+      const crdControllers = [crdController];
+      for (let n = 2; n <= replicaCount && etcd !== undefined; n++) {
+        const r = await startReplica(n, resources, {
+          crds,
+          profile: opts.profile,
+          endpoints: etcd.endpoints,
+          etcdPrefix: opts.etcdPrefix,
+          etcdLog: opts.etcdLog,
+          etcdCheck,
+        });
+        replicas.push(r);
+        crdControllers.push(r.crdController);
+        const namespaceController = resources.namespaceController;
+        if (namespaceController)
+          r.resources.namespaceController = {
+            enqueue: (name) => namespaceController.enqueue(name),
+            stop: async () => undefined,
+          };
+      }
+      // Every replica's CRD controllers hear a CRD written through any replica, as each
+      // apiserver's CRD informer does.
+      if (replicas.length > 1)
+        for (const r of replicas)
+          r.resources.find(
+            'apiextensions.k8s.io',
+            'v1',
+            'customresourcedefinitions',
+          )!.store.afterWrite = (name) => crdControllers.forEach((c) => c.enqueue(name));
     } catch (e) {
       await stopEtcd();
       throw e;
@@ -445,6 +503,26 @@ export class ApiServer {
       const limits: ServingLimits = { ...defaultServingLimits(), ...opts.servingLimits };
       const state: ServingState = {
         resources,
+        replicas: replicas.map((r) => ({
+          ...r,
+          healthChecks: kubeApiserverHealthChecks({
+            resources: r.resources.all,
+            clock: r.resources.clock,
+            startedAt,
+            shuttingDown: () => state.shuttingDown,
+          }),
+        })),
+        picker: new ReplicaPicker<Socket>(replicas.length, opts.sticky ?? false),
+        faultReplicas:
+          replicas.length > 1
+            ? replicas.map((r) => ({
+                // Read at each use: a CRD created through the API adds a resource.
+                get resources() {
+                  return r.resources.perStorage;
+                },
+                etcd: r.resources.etcd,
+              }))
+            : undefined,
         startedAt,
         observers: [],
         factory: new RequestInfoFactory(),
@@ -476,7 +554,13 @@ export class ApiServer {
               }),
       };
       const handler = (req: IncomingMessage, res: ServerResponse): void => {
-        serve(state, req, res).catch((e: unknown) => {
+        // The admin API and the health endpoints answer for the whole server (replica 1's), and
+        // take no replica's turn.
+        const path = (req.url ?? '/').split('?')[0];
+        const replica = isExemptPath(path)
+          ? state.replicas[0]
+          : state.replicas[state.picker.pick(req.socket) - 1];
+        serve(state, replica, req, res).catch((e: unknown) => {
           if (!res.headersSent) writeError(res, e);
           else res.destroy();
         });
@@ -521,12 +605,14 @@ export class ApiServer {
         const specs = checkFaultSchedule(
           opts.faultSchedule,
           resources.perStorage.map(resourceName),
+          replicas.length,
         );
         const world = {
           resources: resources.perStorage,
           etcd: resources.etcd,
           log: opts.faultLog,
           active: state.faults,
+          replicas: state.faultReplicas,
           get onApplied() {
             return state.faultApplied;
           },
@@ -578,11 +664,9 @@ export class ApiServer {
   async stop(): Promise<void> {
     this.state.shuttingDown = true;
     this.state.clients?.dispose();
-    await this.resources.crdController?.stop();
     // Scheduled faults' timers stop; held (blackholed) connections close.
     this.state.faults.clear('all');
-    await this.resources.namespaceController?.stop();
-    this.resources.stop();
+    for (const r of [...this.state.replicas].reverse()) await stopReplica(r.resources);
     // Let the watch handlers see their closed channels and finish their responses.
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => {
@@ -600,6 +684,86 @@ export class ApiServer {
     await this.etcd?.stop();
     process.removeListener('exit', this.kubeconfig.remove);
     this.kubeconfig.remove();
+  }
+}
+
+/** A replica's live state (GET /debug/listwatch/v1/state), fed by its engine's events. */
+function newDebugState(resources: ServedResources, etcdCheck: EtcdCheck | undefined): DebugState {
+  return new DebugState({
+    // Read at each use: a CRD created through the API adds a resource. One per storage: a CRD's
+    // served versions share one watch cache and its watchers.
+    get resources() {
+      return resources.perStorage;
+    },
+    etcd: resources.etcd,
+    etcdMembers: etcdCheck && {
+      members: etcdCheck.members,
+      requestWatchProgressSupported: etcdCheck.requestWatchProgressSupported,
+    },
+  });
+}
+
+/**
+ * Replica `n` of `serve --replicas`: an apiserver of its own over the shared etcd (its own client,
+ * so its own watch; its own watch caches and CRD controllers), sharing replica 1's request and
+ * watcher id sequences so that an id names one request (one watcher) in the whole server.
+ */
+async function startReplica(
+  n: number,
+  first: ServedResources,
+  o: {
+    crds: readonly CustomResourceDefinition[];
+    profile?: ProfileName;
+    endpoints: readonly string[];
+    etcdPrefix?: string;
+    etcdLog?: (line: string) => void;
+    etcdCheck: EtcdCheck | undefined;
+  },
+): Promise<Replica & { crdController: CustomResourceDefinitionController }> {
+  const etcd = await openEtcd({ kind: 'servers', endpoints: [...o.endpoints] }, o.etcdLog);
+  const eventSink = new EventHub();
+  let resources: ServedResources;
+  try {
+    resources = new ServedResources({
+      profile: o.profile,
+      crds: o.crds,
+      eventSink,
+      etcd: etcd!.member,
+      etcdPrefix: o.etcdPrefix,
+      requestWatchProgressSupported: o.etcdCheck?.requestWatchProgressSupported,
+      requests: first.requests,
+      watcherIds: first.watcherIds,
+    });
+  } catch (e) {
+    etcd!.member.close();
+    throw e;
+  }
+  const debugState = newDebugState(resources, o.etcdCheck);
+  eventSink.subscribe((e) => debugState.observe(e));
+  const crdController = new CustomResourceDefinitionController(resources);
+  resources.crdController = crdController;
+  try {
+    await resources.start();
+    await crdController.start();
+  } catch (e) {
+    await stopReplica(resources);
+    throw e;
+  }
+  return { number: n, resources, eventSink, debugState, crdController };
+}
+
+/** A replica's controllers, then its engines and etcd client. */
+async function stopReplica(resources: ServedResources): Promise<void> {
+  await resources.crdController?.stop();
+  await resources.namespaceController?.stop();
+  resources.stop();
+}
+
+/** `--replicas` that cannot run as asked (over the in-memory etcd): the message says why. */
+export class ReplicasError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReplicasError';
   }
 }
 
@@ -653,9 +817,30 @@ function listen(server: NetServer, port: number): Promise<number> {
   });
 }
 
+/** One apiserver of `serve --replicas` (a server of one has replica 1 only). */
+interface Replica {
+  /** 1..N. */
+  number: number;
+  resources: ServedResources;
+  eventSink: EventHub;
+  debugState: DebugState;
+}
+
+/** A replica as it serves: with its health checks. */
+interface ServingReplica extends Replica {
+  healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
+}
+
 /** What every request is served with. */
 interface ServingState {
+  /** Replica 1's (the admin API's, the seed's). */
   resources: ServedResources;
+  /** Every replica, replica 1 first. */
+  replicas: readonly ServingReplica[];
+  /** The load balancer in front of them. */
+  picker: ReplicaPicker<Socket>;
+  /** What a server fault acts on in each replica; undefined on a server of one. */
+  faultReplicas: readonly ReplicaWorld[] | undefined;
   startedAt: number;
   /** ApiServer.record's observers (usually none). */
   observers: readonly ServerObserver[];
@@ -710,6 +895,7 @@ function matchedRequestOf(
   info: RequestInfo,
   req: IncomingMessage,
   rawQuery: string,
+  replica: number,
 ): MatchedRequest {
   const resource = !info.isResourceRequest
     ? ''
@@ -724,6 +910,7 @@ function matchedRequestOf(
     userAgent: req.headers['user-agent'] ?? '',
     watchList:
       info.verb === 'watch' && new URLSearchParams(rawQuery).get('sendInitialEvents') === 'true',
+    replica,
   };
 }
 
@@ -733,33 +920,47 @@ function matchedRequestOf(
  * served one. A path no resource serves is not counted (its handler would have answered 404).
  */
 function debugStateFaultAnswered(
-  state: ServingState,
+  replica: ServingReplica,
   info: RequestInfo,
   context: RequestContext,
   res: ServerResponse,
 ): void {
   if (!info.isResourceRequest) return;
-  const served = state.resources.find(info.apiGroup, info.apiVersion, info.resource);
-  if (!served) return;
-  const clock = state.resources.clock;
-  state.debugState.requestStarted(context, info.verb, {
+  const served = replica.resources.find(info.apiGroup, info.apiVersion, info.resource);
+  if (served) debugStateRequest(replica, served, info, context, res);
+}
+
+/** Tells the replica's debug state of a LIST or WATCH of `served`: its start and its end. */
+function debugStateRequest(
+  { resources, debugState }: ServingReplica,
+  served: ServedResource,
+  info: RequestInfo,
+  context: RequestContext,
+  res: ServerResponse,
+): void {
+  const clock = resources.clock;
+  debugState.requestStarted(context, info.verb, {
     at: clock.now(),
     groupResource: { group: served.group, resource: served.resource },
   });
-  if (info.verb === 'watch') res.on('close', () => state.debugState.watchEnded(context.requestId));
+  if (info.verb === 'watch') res.on('close', () => debugState.watchEnded(context.requestId));
   if (info.verb === 'list')
     onResponseEnd(res, () =>
-      state.debugState.responseEnded(context.requestId, clock.now(), auditStatusOf(res)),
+      debugState.responseEnded(context.requestId, clock.now(), auditStatusOf(res)),
     );
 }
 
 /** The filter chain and the routes for one request. */
 async function serve(
   state: ServingState,
+  replica: ServingReplica,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const { resources, factory, token, port } = state;
+  const { factory, token, port } = state;
+  const { resources, debugState } = replica;
+  // `serve --replicas`: which replica served it (the audit annotation, the recorded request).
+  const servedBy = state.replicas.length > 1 ? replica.number : undefined;
   res.setHeader('Cache-Control', 'no-cache, private');
   if (!isOwnHost(req.headers.host, port))
     return writeError(res, misdirectedRequest(req.headers.host, port));
@@ -779,6 +980,8 @@ async function serve(
   // WithPriorityAndFairness runs after authentication, before routing: every request it classifies.
   setAPFResponseHeaders(res);
   const auditEvent = state.audit && audit(state.audit, info, url, req, res);
+  if (auditEvent && servedBy !== undefined)
+    auditEvent.annotate({ [replicaAnnotation]: String(servedBy) });
   const q = url.indexOf('?');
   const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
   const context: RequestContext = resources.requests.newContext(
@@ -794,16 +997,24 @@ async function serve(
   if (state.faults.hasRequestFaults) {
     const outcome = await applyRequestFaults(
       state.faults,
-      matchedRequestOf(info, req, q < 0 ? '' : url.slice(q + 1)),
+      matchedRequestOf(info, req, q < 0 ? '' : url.slice(q + 1), replica.number),
       res,
       resources.clock,
       (hits, answered) => {
-        if (answered) debugStateFaultAnswered(state, info, context, res);
+        if (answered) debugStateFaultAnswered(replica, info, context, res);
         if (!observed) return;
         for (const o of state.observers) o.faultHit?.(started, hits);
         // A LIST or WATCH answered here is still one the client sent (its 429, then its retry).
         if (answered && info.isResourceRequest && (info.verb === 'list' || info.verb === 'watch'))
-          for (const o of state.observers) o.request({ context, verb: info.verb, info, req, res });
+          for (const o of state.observers)
+            o.request({
+              context,
+              verb: info.verb,
+              info,
+              req,
+              res,
+              ...(servedBy !== undefined ? { replica: servedBy } : {}),
+            });
       },
     );
     if (outcome.answered) return;
@@ -825,10 +1036,11 @@ async function serve(
       context,
       serverAddress: `127.0.0.1:${port}`,
       version: state.version,
-      healthChecks: state.healthChecks,
-      debugState: state.debugState,
+      healthChecks: replica.healthChecks,
+      debugState,
       faultApplied: state.faultApplied,
       faults: state.faults,
+      faultReplicas: state.faultReplicas,
       clients: state.clients,
       body: readBody,
     };
@@ -854,15 +1066,7 @@ async function serve(
   )
     throw newGenericNotFound();
   if (!served.namespaced) info.namespace = '';
-  state.debugState.requestStarted(context, info.verb, {
-    at: resources.clock.now(),
-    groupResource: { group: served.group, resource: served.resource },
-  });
-  if (info.verb === 'watch') res.on('close', () => state.debugState.watchEnded(context.requestId));
-  if (info.verb === 'list')
-    onResponseEnd(res, () =>
-      state.debugState.responseEnded(context.requestId, resources.clock.now(), auditStatusOf(res)),
-    );
+  debugStateRequest(replica, served, info, context, res);
   const handler = subresource ? subresource[info.verb] : verbHandlers[info.verb];
   if (
     !handler ||
@@ -894,6 +1098,7 @@ async function serve(
       encoding: negotiated.encoding,
       req,
       res,
+      ...(servedBy !== undefined ? { replica: servedBy } : {}),
     });
   const scope: RequestScope = {
     resources,
@@ -907,7 +1112,10 @@ async function serve(
     body: readBody,
     audit: auditEvent,
     ...(info.verb === 'watch'
-      ? { watchWritten: (e: WrittenWatchEvent) => watchWritten(state, context.requestId, e) }
+      ? {
+          watchWritten: (e: WrittenWatchEvent) =>
+            watchWritten(state, replica, context.requestId, e),
+        }
       : {}),
     ...(watchFault ? { watchFault } : {}),
   };

@@ -1,6 +1,6 @@
 // No upstream counterpart: which requests a fault hits, by the attributes upstream's filters read
 // from RequestInfo (verb, resource, namespace), the User-Agent and whether the watch asked for its
-// initial events (a WatchList). The admin API and the health endpoints are never matched: a fault
+// initial events (a WatchList), and the replica that took it (`serve --replicas`). The admin API and the health endpoints are never matched: a fault
 // must not stop the way to clear it, nor the probes that tell a server is alive.
 
 /** A fault's matchers; an absent one matches every request. */
@@ -14,6 +14,8 @@ export interface FaultMatcher {
   userAgent?: string;
   /** true: only WatchList requests (a watch with sendInitialEvents=true); false: only others. */
   watchList?: boolean;
+  /** `serve --replicas`: the replica (1..N) that took the request; a server fault: the one it acts on. */
+  replica?: number;
 }
 
 /** What a matcher reads of one request. */
@@ -25,12 +27,14 @@ export interface MatchedRequest {
   namespace: string;
   userAgent: string;
   watchList: boolean;
+  /** The replica (1..N) that took it; 1 on a server of one. */
+  replica: number;
 }
 
 /** The matchers, as the admin API lists them (the CLI's flags are their kebab-case names). */
 export const matcherFields: readonly {
   name: keyof FaultMatcher;
-  type: 'string' | 'boolean';
+  type: 'string' | 'boolean' | 'integer';
   description: string;
   enum?: readonly string[];
 }[] = [
@@ -47,6 +51,12 @@ export const matcherFields: readonly {
     name: 'watchList',
     type: 'boolean',
     description: 'true: only WatchList requests (sendInitialEvents=true); false: only others.',
+  },
+  {
+    name: 'replica',
+    type: 'integer',
+    description:
+      'serve --replicas: the replica (1..N) that took the request; a server fault acts on that replica only.',
   },
 ];
 
@@ -67,6 +77,7 @@ export function matchesRequest(m: FaultMatcher, r: MatchedRequest): boolean {
   if (m.namespace !== undefined && m.namespace !== r.namespace) return false;
   if (m.userAgent !== undefined && !r.userAgent.includes(m.userAgent)) return false;
   if (m.watchList !== undefined && m.watchList !== r.watchList) return false;
+  if (m.replica !== undefined && m.replica !== r.replica) return false;
   return true;
 }
 
@@ -94,6 +105,12 @@ export function parseFaultMatcher(
       if (typeof value !== 'boolean')
         return { field: k, message: `expected true or false, got ${JSON.stringify(value)}` };
       matcher.watchList = value;
+      continue;
+    }
+    if (field.type === 'integer') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+        return { field: k, message: `expected an integer >= 1, got ${JSON.stringify(value)}` };
+      matcher.replica = value;
       continue;
     }
     if (typeof value !== 'string' || value === '')

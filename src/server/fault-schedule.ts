@@ -96,10 +96,11 @@ export function parseFaultSchedule(text: string, file: string): FaultSchedule {
   return { file, entries };
 }
 
-/** The schedule's specs, each checked again with the resources the server serves. */
+/** The schedule's specs, each checked again with the resources and replicas the server serves. */
 export function checkFaultSchedule(
   schedule: FaultSchedule,
   served: readonly string[],
+  replicas = 1,
 ): FaultSpec[] {
   return schedule.entries.map((e) => {
     const checked = checkFaultSpec(
@@ -108,6 +109,7 @@ export function checkFaultSchedule(
       e.spec.match,
       e.spec.trigger,
       served,
+      replicas,
     );
     if ('problem' in checked) throw problemError(e.index, e.spec.name, checked.problem, e.where);
     return checked.spec;

@@ -6,7 +6,8 @@
 // acts on the requests its matchers pick, when its trigger says. This module validates the
 // parameters, matchers and trigger, picks the resources and reports what was done. Errors are
 // metav1.Status bodies (400 for a body that is not a JSON object, 422 naming the field, 404 for an
-// unknown fault or id).
+// unknown fault or id). On `serve --replicas` a server fault acts on the replica its `replica`
+// matcher names, else on each replica in turn.
 import { type EtcdMember, MemoryEtcd, isZeroLatency, type LatencyModel } from '../engine';
 import { failure as statusFailure } from '../engine/http-face';
 import type { ServedResource } from './served-resource';
@@ -24,6 +25,18 @@ export interface FaultWorld {
   readonly onApplied?: (fault: AppliedFault) => void;
   /** The faults in force: request faults, and server faults waiting for their time. */
   readonly active: ActiveFaults;
+  /**
+   * `serve --replicas N`: each replica's resources and etcd client, replica 1 first (`resources`
+   * and `etcd` above are replica 1's). A server fault acts on the replica its `replica` matcher
+   * names, else on every one; undefined: a server of one.
+   */
+  readonly replicas?: readonly ReplicaWorld[];
+}
+
+/** What a server fault acts on in one replica of `serve --replicas`. */
+export interface ReplicaWorld {
+  readonly resources: readonly ServedResource[];
+  readonly etcd: EtcdMember;
 }
 
 /** A fault that was applied: its name, its parameters and its log line's words. */
@@ -471,7 +484,8 @@ export interface FaultSpecProblem {
 /**
  * Checks a fault's name, parameters, matchers and trigger (nothing applied): the spec with
  * `match.resource` folded into a server fault's `resource` parameter, or the first problem.
- * `served` lists the resources a `resource` may name (undefined: not checked).
+ * `served` lists the resources a `resource` may name (undefined: not checked), `replicas` how many
+ * replicas a `replica` matcher may name (undefined: not checked).
  */
 export function checkFaultSpec(
   name: string,
@@ -479,6 +493,7 @@ export function checkFaultSpec(
   match: unknown,
   trigger: unknown,
   served?: readonly string[],
+  replicas?: number,
 ): { spec: FaultSpec } | { problem: FaultSpecProblem } {
   const fault = faults.find((f) => f.name === name);
   if (!fault)
@@ -502,6 +517,14 @@ export function checkFaultSpec(
   const spec: FaultSpec = { name, params: { ...params }, match: m.matcher, trigger: t.trigger };
   const scopeProblem = checkScope(fault, spec);
   if (scopeProblem) return { problem: scopeProblem };
+  if (replicas !== undefined && spec.match.replica !== undefined && spec.match.replica > replicas)
+    return {
+      problem: {
+        part: 'match',
+        field: 'replica',
+        message: `match.replica: ${spec.match.replica}: this server runs ${replicas === 1 ? '1 replica (listwatch serve --replicas N runs more)' : `${replicas} replicas; expected 1..${replicas}`}`,
+      },
+    };
   const resource = (spec.params.resource ?? spec.match.resource) as string | undefined;
   if (served && resource !== undefined && !served.includes(resource))
     return {
@@ -530,11 +553,12 @@ function checkScope(fault: Fault, spec: FaultSpec): FaultSpecProblem | undefined
     case 'server': {
       const hasResource = fault.parameters.some((p) => p.name === 'resource');
       for (const k of matchers) {
-        if (k === 'resource' && hasResource) continue;
+        // A server fault acts on one replica's engine (or every replica's).
+        if ((k === 'resource' && hasResource) || k === 'replica') continue;
         return refuse(
           'match',
           k,
-          `acts on the server, not on requests: it takes ${hasResource ? 'only the resource matcher (its resource parameter)' : 'no matchers'}`,
+          `acts on the server, not on requests: it takes ${hasResource ? 'only the resource and replica matchers' : 'only the replica matcher'}`,
         );
       }
       for (const k of Object.keys(spec.trigger))
@@ -623,7 +647,14 @@ export async function handleFaultRequest(
       `the body must be a JSON object of ${name}'s parameters, got ${jsonKind(parsed)}`,
     );
   const { match, trigger, ...params } = parsed as Params;
-  const checked = checkFaultSpec(name, params, match, trigger, world.resources.map(resourceName));
+  const checked = checkFaultSpec(
+    name,
+    params,
+    match,
+    trigger,
+    world.resources.map(resourceName),
+    world.replicas?.length ?? 1,
+  );
   if ('problem' in checked) return invalid(checked.problem.message);
   return applyFaultSpec(checked.spec, world);
 }
@@ -652,7 +683,7 @@ export async function applyFaultSpec(spec: FaultSpec, world: FaultWorld): Promis
     world.onApplied?.({ name, params, text: line.slice(`fault ${name}: `.length), id: f.id });
     return ok(name, { id: f.id, active: entry });
   }
-  const apply = fault.apply.bind(fault);
+  const apply = onReplicas(name, fault.apply.bind(fault), spec.match.replica);
   if (spec.trigger.afterSeconds !== undefined && spec.trigger.afterSeconds > 0) {
     const f = world.active.addScheduled(name, params, spec.match, spec.trigger, () => {
       void applyServerFault(name, params, apply, world, f.id).then((answer) => {
@@ -667,6 +698,43 @@ export async function applyFaultSpec(spec: FaultSpec, world: FaultWorld): Promis
   }
   const answer = await applyServerFault(name, params, apply, world);
   return answer;
+}
+
+/**
+ * `serve --replicas`: a server fault's effect on the replica `replica` names, else on each replica
+ * in turn (each one's answer under `replicas`, the first failure as it is); a server of one: as is.
+ */
+function onReplicas(
+  name: string,
+  apply: NonNullable<Fault['apply']>,
+  replica?: number,
+): NonNullable<Fault['apply']> {
+  return async (p, world) => {
+    const replicas = world.replicas;
+    if (replicas === undefined || replicas.length < 2) return apply(p, world);
+    const numbers = replica !== undefined ? [replica] : replicas.map((_, i) => i + 1);
+    const answers: Record<string, unknown>[] = [];
+    let notFound: FaultResponse | undefined;
+    for (const n of numbers) {
+      const answer = await apply(p, {
+        ...world,
+        ...replicas[n - 1],
+        log: world.log && ((message) => world.log?.(`${message} (replica ${n})`)),
+      });
+      // What one replica lacks (a watcher lives in one replica) another may have: not found
+      // only when no replica had it.
+      if (answer.status === 404 && replica === undefined) {
+        notFound ??= answer;
+        continue;
+      }
+      if (answer.status !== 200) return answer;
+      const { kind, fault, ...what } = answer.body as Record<string, unknown>;
+      if (replica !== undefined) return { status: 200, body: { kind, fault, replica: n, ...what } };
+      answers.push({ replica: n, ...what });
+    }
+    if (answers.length === 0 && notFound) return notFound;
+    return ok(name, { replicas: answers });
+  };
 }
 
 /** Applies a server fault; on success its answer carries its id (`id`, or a new one). */

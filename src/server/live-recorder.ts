@@ -358,6 +358,7 @@ export class LiveRecorder {
         via: 'delegator',
         client,
         connection: this.connectionOf(r.req),
+        ...(r.replica !== undefined ? { replica: r.replica } : {}),
       });
       this.captureErrorBody(res, (body) => (p.errorBody = body));
       // Answered when its last byte went out: the client's next page may come before 'close'.
@@ -381,6 +382,7 @@ export class LiveRecorder {
         request: url,
         ...(r.encoding ? { contentType: contentTypeOf(r.encoding) } : {}),
         connection: this.connectionOf(r.req),
+        ...(r.replica !== undefined ? { replica: r.replica } : {}),
       });
       this.captureErrorBody(res, (body) => (p.errorBody = body));
       res.once('close', () => this.watchEnded(p, res));

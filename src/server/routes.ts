@@ -18,7 +18,13 @@ import type { RequestInfo } from '../request/request-info';
 import { debugStatePath, handleDebugStateRequest, type DebugState } from './debug-state';
 import { serveDiscovery } from './discovery';
 import { reviewResources } from './review-resources';
-import { faultsPath, handleFaultRequest, type AppliedFault, type FaultResponse } from './faults';
+import {
+  faultsPath,
+  handleFaultRequest,
+  type AppliedFault,
+  type FaultResponse,
+  type ReplicaWorld,
+} from './faults';
 import type { ActiveFaults } from './active-faults';
 import { clientsPath, type ClientsRecording } from './clients-endpoint';
 import { failure as statusFailure } from '../engine/http-face';
@@ -77,6 +83,8 @@ export interface NonResourceScope {
   faultApplied?: (fault: AppliedFault) => void;
   /** The faults in force. */
   faults: ActiveFaults;
+  /** `serve --replicas`: what a server fault acts on in each replica (undefined: one server). */
+  faultReplicas?: readonly ReplicaWorld[];
   /** What each client did (absent: the server was started without it). */
   clients?: ClientsRecording;
   body(): Promise<Buffer>;
@@ -108,6 +116,7 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
     etcd: s.resources.etcd,
     onApplied: s.faultApplied,
     active: s.faults,
+    replicas: s.faultReplicas,
   };
   return jsonResponse(await handleFaultRequest(method, name, body, world));
 }

@@ -54,6 +54,12 @@ export interface ServedResourcesOptions {
   requestWatchProgressSupported?: boolean;
   /** The root of the engine's random choices (bookmark jitter, watch deadlines); default random. */
   seed?: number;
+  /**
+   * The request id sequence and the watcher ids, shared by the replicas of one `serve --replicas`
+   * so that an id names one request (one watcher) whichever replica took it; default: its own.
+   */
+  requests?: RequestContexts;
+  watcherIds?: WatcherIds;
   /** The Stores' uids and generated names (default: Node's CSPRNG). */
   rand?: RandomSource;
   eventSink?: EventSink;
@@ -66,9 +72,9 @@ export class ServedResources {
   readonly profile: SemanticsProfile;
   readonly etcd: EtcdMember;
   readonly metrics = new MetricsRegistry();
-  readonly requests = new RequestContexts();
+  readonly requests: RequestContexts;
   /** The watcher ids: every cacher (and a restart's) shares them, so an id names one watcher. */
-  readonly watcherIds = new WatcherIds();
+  readonly watcherIds: WatcherIds;
   /** The JSON of every object a LIST answered, by identity (the watch cache's are immutable). */
   readonly listItemJSON = new ListItemJSON();
   private served: ServedResource[];
@@ -93,6 +99,8 @@ export class ServedResources {
 
   constructor(o: ServedResourcesOptions = {}) {
     this.clock = o.clock ?? new RealClock();
+    this.requests = o.requests ?? new RequestContexts();
+    this.watcherIds = o.watcherIds ?? new WatcherIds();
     this.profile = o.profile === '1.37' ? profile137Preview : profile136;
     this.etcd =
       o.etcd ??

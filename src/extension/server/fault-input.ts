@@ -143,7 +143,12 @@ export function parseMatcherText(text: string): { matcher: FaultMatcher } | { pr
       };
     const k = token.slice(0, eq);
     const v = token.slice(eq + 1);
-    raw[k] = k === 'watchList' && (v === 'true' || v === 'false') ? v === 'true' : v;
+    raw[k] =
+      k === 'watchList' && (v === 'true' || v === 'false')
+        ? v === 'true'
+        : k === 'replica' && /^[0-9]+$/.test(v)
+          ? Number(v)
+          : v;
   }
   const m = parseFaultMatcher(raw);
   if ('matcher' in m) return m;

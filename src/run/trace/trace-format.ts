@@ -58,6 +58,8 @@ export type ScenarioInput =
       client: string;
       /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;
+      /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
+      replica?: number;
     }
   /** The LIST returned (status 200) or failed (the Status code). */
   | {
@@ -81,6 +83,8 @@ export type ScenarioInput =
       client: string;
       /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;
+      /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
+      replica?: number;
       requestId: number;
       request: string;
       contentType?: string;

@@ -212,7 +212,7 @@ describe('listwatch fault', () => {
       'a matcher a server fault cannot use',
       ['compact', '--verb', 'list'],
       1,
-      /422 match\.verb: compact acts on the server, not on requests: it takes no matchers/,
+      /422 match\.verb: compact acts on the server, not on requests: it takes only the replica matcher/,
     ],
     [
       'an unknown matcher value',

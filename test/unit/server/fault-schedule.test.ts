@@ -123,7 +123,7 @@ describe('fault schedule (src/server/fault-schedule.ts)', () => {
     [
       'an unknown matcher',
       yaml('faults:', '  - name: blackhole', '    match:', '      verb: get', '      agent: curl'),
-      'faults.yaml:5:7: faults[0] (blackhole): match.agent: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList',
+      'faults.yaml:5:7: faults[0] (blackhole): match.agent: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList, replica',
     ],
     [
       'an unknown trigger',
@@ -133,7 +133,7 @@ describe('fault schedule (src/server/fault-schedule.ts)', () => {
     [
       'a matcher a server fault cannot use',
       yaml('faults:', '  - name: compact', '    match: {verb: list}'),
-      'faults.yaml:3:13: faults[0] (compact): match.verb: compact acts on the server, not on requests: it takes no matchers',
+      'faults.yaml:3:13: faults[0] (compact): match.verb: compact acts on the server, not on requests: it takes only the replica matcher',
     ],
     [
       'a trigger a server fault cannot use',

@@ -19,6 +19,7 @@ const listPods: MatchedRequest = {
   namespace: 'default',
   userAgent: 'kubectl/v1.35.0 (linux/amd64) kubernetes/abc',
   watchList: false,
+  replica: 1,
 };
 const watchListDeployments: MatchedRequest = {
   path: '/apis/apps/v1/namespaces/shop/deployments',
@@ -27,6 +28,7 @@ const watchListDeployments: MatchedRequest = {
   namespace: 'shop',
   userAgent: 'controller/v0.0.0',
   watchList: true,
+  replica: 2,
 };
 
 describe('fault matchers (src/server/fault-matcher.ts)', () => {
@@ -49,6 +51,8 @@ describe('fault matchers (src/server/fault-matcher.ts)', () => {
     ['watchList true on a WatchList', { watchList: true }, watchListDeployments, true],
     ['watchList true on a LIST', { watchList: true }, listPods, false],
     ['watchList false on a LIST', { watchList: false }, listPods, true],
+    ['replica that took it', { replica: 2 }, watchListDeployments, true],
+    ['another replica', { replica: 2 }, listPods, false],
     [
       'all matchers',
       {
@@ -91,18 +95,32 @@ describe('fault matchers (src/server/fault-matcher.ts)', () => {
     ['absent', undefined, {}],
     [
       'every matcher',
-      { verb: 'watch', resource: 'pods', namespace: 'a', userAgent: 'x', watchList: true },
-      { verb: 'watch', resource: 'pods', namespace: 'a', userAgent: 'x', watchList: true },
+      {
+        verb: 'watch',
+        resource: 'pods',
+        namespace: 'a',
+        userAgent: 'x',
+        watchList: true,
+        replica: 3,
+      },
+      {
+        verb: 'watch',
+        resource: 'pods',
+        namespace: 'a',
+        userAgent: 'x',
+        watchList: true,
+        replica: 3,
+      },
     ],
     [
       'not an object',
       'list',
-      'expected an object of matchers (verb, resource, namespace, userAgent, watchList)',
+      'expected an object of matchers (verb, resource, namespace, userAgent, watchList, replica)',
     ],
     [
       'unknown matcher',
       { verbs: 'list' },
-      'verbs: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList',
+      'verbs: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList, replica',
     ],
     [
       'unknown verb',
@@ -111,6 +129,8 @@ describe('fault matchers (src/server/fault-matcher.ts)', () => {
     ],
     ['empty string', { namespace: '' }, 'namespace: expected a non-empty string, got ""'],
     ['watchList a string', { watchList: 'true' }, 'watchList: expected true or false, got "true"'],
+    ['replica 0', { replica: 0 }, 'replica: expected an integer >= 1, got 0'],
+    ['replica a string', { replica: '2' }, 'replica: expected an integer >= 1, got "2"'],
   ];
   for (const [name, v, want] of parse)
     it(`parses ${name}`, () => {

@@ -156,7 +156,7 @@ describe('faults admin API (src/server/faults.ts)', () => {
       'latency',
       '{"ms":5,"match":{"verbs":"list"}}',
       422,
-      'match.verbs: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList',
+      'match.verbs: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList, replica',
     ],
     [
       'match not an object',
@@ -184,14 +184,14 @@ describe('faults admin API (src/server/faults.ts)', () => {
       'compact',
       '{"match":{"verb":"list"}}',
       422,
-      'match.verb: compact acts on the server, not on requests: it takes no matchers',
+      'match.verb: compact acts on the server, not on requests: it takes only the replica matcher',
     ],
     [
       'a matcher other than resource on a server fault with a resource parameter',
       'restart',
       '{"match":{"namespace":"default"}}',
       422,
-      'match.namespace: restart acts on the server, not on requests: it takes only the resource matcher (its resource parameter)',
+      'match.namespace: restart acts on the server, not on requests: it takes only the resource and replica matchers',
     ],
     [
       'nth on a server fault',
@@ -220,6 +220,20 @@ describe('faults admin API (src/server/faults.ts)', () => {
       '{"ms":1,"match":{"resource":"deployments.apps"}}',
       422,
       'match.resource: "deployments.apps" is not served; expected one of: pods, configmaps',
+    ],
+    [
+      'a replica a server of one does not run',
+      'cache-lag',
+      '{"seconds":1,"match":{"replica":2}}',
+      422,
+      'match.replica: 2: this server runs 1 replica (listwatch serve --replicas N runs more)',
+    ],
+    [
+      'a request fault on a replica a server of one does not run',
+      'http-error',
+      '{"code":500,"match":{"replica":3}}',
+      422,
+      'match.replica: 3: this server runs 1 replica (listwatch serve --replicas N runs more)',
     ],
     [
       'the resource twice',
