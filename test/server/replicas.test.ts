@@ -414,6 +414,15 @@ function describeReplicas(k: Kubectl): void {
       for (const s of sent) assert.ok(s.replica !== undefined && s.replica >= 1 && s.replica <= 3);
       const fetched = sent.filter((s) => !s.client.startsWith('kubectl')).map((s) => s.replica!);
       assert.deepStrictEqual(fetched, turns(fetched[0], 3));
+      // The clients report (GET /debug/listwatch/v1/clients) says which replica served each.
+      const report = server.clientsReport();
+      assert.ok(report);
+      const reported = report.clients.flatMap((c) =>
+        c.requests.map((q) => ({ verb: q.verb, replica: q.replica })),
+      );
+      assert.strictEqual(reported.length, sent.length, JSON.stringify(reported));
+      for (const q of reported)
+        assert.ok(q.replica !== undefined && q.replica >= 1 && q.replica <= 3, JSON.stringify(q));
     });
   });
 
