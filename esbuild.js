@@ -119,17 +119,9 @@ const lazyEtcdClient = {
 // The CLI's entry (src/cli/listwatch.ts, dist/cli.js) is small: `listwatch serve` requires the serve
 // chunk (the server and serve-command.ts, nothing of the other commands), every other command the
 // commands chunk (main.ts's table). A server's start then reads and compiles only what it runs:
-// about a third less code than one bundle of every command.
+// about a third less code than one bundle of every command. listwatch.ts names these files (it
+// loads them through V8's code cache, src/cli/compile-cache.ts, not through a bundled require).
 const cliChunks = { 'serve-command': 'cli-serve.js', main: 'cli-commands.js' };
-const lazyCliChunks = {
-  name: 'lazy-cli-chunks',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/(serve-command|main)$/ }, (args) => {
-      if (args.importer !== path.join(__dirname, 'src/cli/listwatch.ts')) return undefined;
-      return { path: `./${cliChunks[args.path.slice(2)]}`, external: true };
-    });
-  },
-};
 
 // The extension's features are chunks of their own (src/extension/lazy-feature.ts): the entry,
 // loaded in every window, registers their commands and views, and `await import('./server/
@@ -181,7 +173,6 @@ const builds = [
     entryPoints: ['src/cli/listwatch.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [...node.plugins, lazyCliChunks],
   },
   ...Object.entries(cliChunks).map(([entry, chunk]) => ({
     ...node,

@@ -1,9 +1,12 @@
 // The `listwatch` process (dist/cli.js): binds the CLI to the process's stdio and exits with its
 // code. It is small on purpose: `serve` requires only its own chunk (dist/cli-serve.js, the server
 // without the other commands), every other command the CLI's (dist/cli-commands.js, main.ts), so a
-// server's start compiles only the code it runs (esbuild.js lazyCliChunks). No upstream counterpart.
+// server's start compiles only the code it runs (esbuild.js cliChunks), and that from V8's code cache
+// (compile-cache.ts). No upstream counterpart.
 import { visibleMessage, visibleText } from '../format/visible-text';
 import type { CliIo } from './command';
+import { requireWithCompileCache, saveCompileCache } from './compile-cache';
+import { join } from 'node:path';
 
 /**
  * The process-bound io: stdout/stderr writes and stdin read line by line as it arrives. When the
@@ -11,6 +14,7 @@ import type { CliIo } from './command';
  */
 function processIo(): CliIo & { closed: () => boolean } {
   let closed = false;
+  let started = false;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (!closed && e.code !== 'EPIPE') {
       process.stderr.write(`listwatch: cannot write to stdout: ${visibleText(e.message)}\n`);
@@ -21,7 +25,15 @@ function processIo(): CliIo & { closed: () => boolean } {
   // Nothing can be reported once stderr's reader is gone either.
   process.stderr.on('error', () => undefined);
   return {
-    out: (text) => void (closed || process.stdout.write(text)),
+    out: (text) => {
+      if (!closed) process.stdout.write(text);
+      // The first output (serve's ready line, a command's first result): the code that starts the
+      // command is compiled now, what its chunk's code cache should hold.
+      if (!started) {
+        started = true;
+        setImmediate(saveCompileCache);
+      }
+    },
     err: (text) => void process.stderr.write(text),
     // Required when read: `serve` never reads stdin, and readline is a dozen modules to load.
     stdinLines: () =>
@@ -35,15 +47,20 @@ function processIo(): CliIo & { closed: () => boolean } {
   };
 }
 
-/** `listwatch serve …` runs the serve command alone; anything else goes through main.ts's table. */
+/**
+ * `listwatch serve …` runs the serve command alone; anything else goes through main.ts's table.
+ * Each chunk is dist/<name> beside this file (esbuild.js cliChunks), run from V8's code cache.
+ */
 function run(argv: string[], io: CliIo): Promise<number> {
   if (argv[0] === 'serve') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const serve = require('./serve-command') as typeof import('./serve-command');
+    const serve = requireWithCompileCache(
+      join(__dirname, 'cli-serve.js'),
+    ) as typeof import('./serve-command');
     return serve.runServeCommand(argv.slice(1), io);
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const main = require('./main') as typeof import('./main');
+  const main = requireWithCompileCache(
+    join(__dirname, 'cli-commands.js'),
+  ) as typeof import('./main');
   return main.runCli(argv, io);
 }
 

@@ -47,7 +47,11 @@ import {
   servedUser,
   unauthorizedStatus,
 } from './filters/authentication';
-import { setResponseHeaders as setAPFResponseHeaders } from './filters/priority-and-fairness';
+import {
+  responseHeaders as apfResponseHeaders,
+  setResponseHeaders as setAPFResponseHeaders,
+} from './filters/priority-and-fairness';
+import { HeldHeadersResponse } from './held-headers-response';
 import { limitedReadBody } from './filters/body-limit';
 import { isOwnHost, misdirectedRequest } from './filters/host-check';
 import {
@@ -544,6 +548,10 @@ export class ApiServer {
         connectedClients: new Map(),
         connectionsSeen: 0,
         connectionsChanged: new Set(),
+        forgetConnectedClient(this: IncomingMessage['socket']) {
+          state.connectedClients.delete(this);
+          for (const listener of state.connectionsChanged) listener();
+        },
         audit:
           opts.auditLogPath === undefined
             ? undefined
@@ -567,7 +575,7 @@ export class ApiServer {
       };
       const certificate = generateSelfSignedCertKey(resources.clock.now());
       const serversFor = (h: typeof handler): Server[] => {
-        const options = httpServerOptions(limits);
+        const options = { ...httpServerOptions(limits), ServerResponse: HeldHeadersResponse };
         const pair = [
           createServer(options, h),
           createHttpsServer(
@@ -579,13 +587,22 @@ export class ApiServer {
         return pair;
       };
       const servers = serversFor(handler);
-      started.push(async () => servers.forEach((s) => s.close()));
-      // A connection past the cap is read only to answer it: a 503 Status, then closed.
-      const refusers = serversFor((_req, res) => {
-        res.setHeader('Connection', 'close');
-        writeError(res, newServiceUnavailable(tooManyConnectionsMessage(limits.maxConnections)));
-      });
-      started.push(async () => refusers.forEach((s) => s.close()));
+      // Every server made, for stop() and a failed start: the refusers join them once made.
+      const made: Server[] = [...servers];
+      started.push(async () => made.forEach((s) => s.close()));
+      // A connection past the cap is read only to answer it: a 503 Status, then closed. Made at the
+      // first such connection: most runs never have one, and a TLS server costs the start its
+      // secure context.
+      let refusers: Server[] | undefined;
+      const refusersNow = (): Server[] => {
+        if (refusers) return refusers;
+        refusers = serversFor((_req, res) => {
+          res.setHeader('Connection', 'close');
+          writeError(res, newServiceUnavailable(tooManyConnectionsMessage(limits.maxConnections)));
+        });
+        made.push(...refusers);
+        return refusers;
+      };
       const sockets = new Set<Socket>();
       let serving = 0;
       const listener = createNetServer((socket) => {
@@ -598,7 +615,7 @@ export class ApiServer {
           sockets.delete(socket);
           if (!refused) serving--;
         });
-        dispatchConnection(socket, refused ? refusers : servers, limits.readHeaderTimeoutMs);
+        dispatchConnection(socket, refused ? refusersNow() : servers, limits.readHeaderTimeoutMs);
       });
       if (opts.faultSchedule) {
         // Every entry checked against what is served before the first is applied.
@@ -633,22 +650,14 @@ export class ApiServer {
         certificateAuthority: certificate.cert,
         path: opts.kubeconfigPath,
       });
-      const server = new ApiServer(
-        resources,
-        eventSink,
-        state,
-        listener,
-        [...servers, ...refusers],
-        sockets,
-        {
-          port,
-          token,
-          kubeconfig,
-          auditLogPath: opts.auditLogPath,
-          etcd,
-          etcdCheck,
-        },
-      );
+      const server = new ApiServer(resources, eventSink, state, listener, made, sockets, {
+        port,
+        token,
+        kubeconfig,
+        auditLogPath: opts.auditLogPath,
+        etcd,
+        etcdCheck,
+      });
       if (opts.clientsReport !== false) state.clients = new ClientsRecording(server);
       return server;
     } catch (e) {
@@ -778,13 +787,17 @@ function dispatchConnection(
   readHeaderTimeoutMs: number,
 ): void {
   // A client that sends nothing is closed as Go's ReadHeaderTimeout (or TLS handshake timeout)
-  // closes it; from its first byte the server's own header deadline takes over.
-  const silent = (): void => void socket.destroy();
-  socket.setTimeout(readHeaderTimeoutMs);
-  socket.once('timeout', silent);
+  // closes it; from its first byte the server's own header deadline takes over. A timer of its
+  // own, not socket.setTimeout: the socket would keep that timer for its whole life (an idle
+  // watch's connection too), long after setTimeout(0) stopped it.
+  const silent = setTimeout(() => socket.destroy(), readHeaderTimeoutMs);
+  silent.unref();
+  // Gone first: the timer goes with it (it would hold the socket until it fired).
+  const gone = (): void => clearTimeout(silent);
+  socket.once('close', gone);
   socket.once('data', (first: Buffer) => {
-    socket.setTimeout(0);
-    socket.removeListener('timeout', silent);
+    clearTimeout(silent);
+    socket.removeListener('close', gone);
     socket.pause();
     socket.unshift(first);
     servers[first[0] === 0x16 ? 1 : 0].emit('connection', socket);
@@ -867,6 +880,8 @@ interface ServingState {
   connectionsSeen: number;
   /** Told when a connection gets its first client or closes (ApiServer.onConnectionsChanged). */
   connectionsChanged: Set<() => void>;
+  /** A connection's 'close' listener (the socket is `this`): one function, not a closure each. */
+  forgetConnectedClient: (this: IncomingMessage['socket']) => void;
 }
 
 /** A connection counts as its client's until it closes (a keep-alive one between requests too). */
@@ -880,12 +895,7 @@ function rememberConnectedClient(
   if (before === client) return;
   // A User-Agent on a connection is one client (a new User-Agent on it another).
   state.connectionsSeen++;
-  if (before === undefined) {
-    socket.on('close', () => {
-      clients.delete(socket);
-      for (const listener of state.connectionsChanged) listener();
-    });
-  }
+  if (before === undefined) socket.on('close', state.forgetConnectedClient);
   clients.set(socket, client);
   for (const listener of state.connectionsChanged) listener();
 }
@@ -950,6 +960,12 @@ function debugStateRequest(
     );
 }
 
+/** WithCacheControl's header (filters/cachecontrol.go): no cache keeps an API response. */
+const cacheControl = 'no-cache, private';
+
+/** What a watch's response holds back for its writeHead: the headers above, in their order. */
+const watchHeldHeaders = Object.freeze({ 'Cache-Control': cacheControl, ...apfResponseHeaders });
+
 /** The filter chain and the routes for one request. */
 async function serve(
   state: ServingState,
@@ -961,10 +977,12 @@ async function serve(
   const { resources, debugState } = replica;
   // `serve --replicas`: which replica served it (the audit annotation, the recorded request).
   const servedBy = state.replicas.length > 1 ? replica.number : undefined;
-  res.setHeader('Cache-Control', 'no-cache, private');
-  if (!isOwnHost(req.headers.host, port))
+  if (!isOwnHost(req.headers.host, port)) {
+    res.setHeader('Cache-Control', cacheControl);
     return writeError(res, misdirectedRequest(req.headers.host, port));
+  }
   if (!isAuthenticated(req, token)) {
+    res.setHeader('Cache-Control', cacheControl);
     if (state.audit) auditFailedAuthentication(state.audit, factory, req, res);
     return writeErrorBody(res, statusCode(unauthorizedStatus), statusBody(unauthorizedStatus));
   }
@@ -974,11 +992,19 @@ async function serve(
   try {
     info = factory.newRequestInfo(method, url);
   } catch (e) {
+    res.setHeader('Cache-Control', cacheControl);
     // A path that does not percent-decode, or a special verb with nothing after it.
     throw e instanceof URIError ? newBadRequest(`invalid URL escape in ${JSON.stringify(url)}`) : e;
   }
-  // WithPriorityAndFairness runs after authentication, before routing: every request it classifies.
-  setAPFResponseHeaders(res);
+  // WithCacheControl's header, then WithPriorityAndFairness's (after authentication, before
+  // routing: every request it classifies). A watch (unaudited: Audit-Id is set one by one) holds
+  // them back for its writeHead, whoever writes it (held-headers-response.ts).
+  if (info.verb === 'watch' && state.audit === undefined && res instanceof HeldHeadersResponse)
+    res.holdHeaders(watchHeldHeaders);
+  else {
+    res.setHeader('Cache-Control', cacheControl);
+    setAPFResponseHeaders(res);
+  }
   const auditEvent = state.audit && audit(state.audit, info, url, req, res);
   if (auditEvent && servedBy !== undefined)
     auditEvent.annotate({ [replicaAnnotation]: String(servedBy) });

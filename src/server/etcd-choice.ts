@@ -85,7 +85,10 @@ export async function openEtcd(
   log?: (line: string) => void,
 ): Promise<OpenedEtcd | undefined> {
   if (choice.kind === 'memory') return undefined;
-  const client = await import('../etcd-client');
+  // require, not import(): the CLI runs its chunks from V8's code cache (src/cli/compile-cache.ts),
+  // where a dynamic import() has no loader without an experimental flag.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const client = require('../etcd-client') as typeof import('../etcd-client');
   const spec = choice.kind === 'spawn' ? 'spawn' : choice.endpoints.join(',');
   let opened: Awaited<ReturnType<typeof client.openEtcd>>;
   try {

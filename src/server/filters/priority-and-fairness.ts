@@ -14,8 +14,13 @@ import type { ServerResponse } from 'node:http';
 export const exemptFlowSchemaUID = '6c9e3a4f-0b1d-4c57-9a6e-2f8d1e7b5a01';
 export const exemptPriorityLevelUID = '9f2b6d1c-3e4a-4b8f-8c7d-5a0e1f2b3c02';
 
-/** setResponseHeaders for the exempt classification (header names as Go canonicalizes them). */
+/** The exempt classification's headers, in setResponseHeaders' order (as Go canonicalizes them). */
+export const responseHeaders = Object.freeze({
+  'X-Kubernetes-Pf-Prioritylevel-Uid': exemptPriorityLevelUID,
+  'X-Kubernetes-Pf-Flowschema-Uid': exemptFlowSchemaUID,
+});
+
+/** setResponseHeaders for the exempt classification. */
 export function setResponseHeaders(res: ServerResponse): void {
-  res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', exemptPriorityLevelUID);
-  res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', exemptFlowSchemaUID);
+  for (const [name, value] of Object.entries(responseHeaders)) res.setHeader(name, value);
 }

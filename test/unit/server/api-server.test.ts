@@ -19,6 +19,8 @@ import { withoutTypeMeta } from '../../../src/server/list-item-json';
 interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Name, value, name, value, … as they came. */
+  rawHeaders: string[];
   text: string;
   json: Record<string, unknown>;
 }
@@ -64,7 +66,13 @@ function call(
           } catch {
             // not JSON: the test looks at text
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            text,
+            json,
+          });
         });
       },
     );
@@ -254,6 +262,50 @@ describe('ApiServer (live HTTP)', () => {
         assert.strictEqual(
           r.headers['x-kubernetes-pf-prioritylevel-uid'],
           exemptPriorityLevelUID,
+          c.name,
+        );
+      });
+    }
+
+    // A watch's response holds these headers back for its writeHead (held-headers-response.ts):
+    // they still go out first, on the stream and on every refusal.
+    const watchHeaderCases: { name: string; path: string; status: number }[] = [
+      {
+        name: 'streamed',
+        path: '/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=-1',
+        status: 200,
+      },
+      {
+        name: 'refused by storage',
+        path: '/api/v1/namespaces/default/pods?watch=1&resourceVersion=abc',
+        status: 500,
+      },
+      {
+        name: 'of nothing served',
+        path: '/api/v1/namespaces/default/nothings?watch=1',
+        status: 404,
+      },
+      {
+        name: 'not acceptable',
+        path: '/api/v1/namespaces/default/pods?watch=1&as=Table',
+        status: 406,
+      },
+    ];
+    for (const c of watchHeaderCases) {
+      it(`a watch ${c.name}: Cache-Control and the APF headers first, as on every response`, async () => {
+        const r = await call(server, 'GET', c.path, {
+          accept: c.status === 406 ? 'application/yaml' : undefined,
+        });
+        assert.strictEqual(r.status, c.status, `${c.name}: ${r.text}`);
+        assert.deepStrictEqual(
+          r.rawHeaders.filter((_, i) => i % 2 === 0).slice(0, 3),
+          ['Cache-Control', 'X-Kubernetes-Pf-Prioritylevel-Uid', 'X-Kubernetes-Pf-Flowschema-Uid'],
+          c.name,
+        );
+        assert.strictEqual(r.headers['cache-control'], 'no-cache, private', c.name);
+        assert.strictEqual(
+          r.headers['x-kubernetes-pf-flowschema-uid'],
+          exemptFlowSchemaUID,
           c.name,
         );
       });
