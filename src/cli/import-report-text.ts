@@ -179,8 +179,12 @@ export function renderImportReport(r: ImportReport): string {
   for (const [verb, s] of verbs) out.push(`  ${visibleText(verb)}: ${summaryText(s, '')}`);
   out.push(
     '',
-    `Served as under profile ${r.profile} (${formatCount(r.servedAs.length)} request shapes):`,
+    `Served as under profile ${r.profile}${r.etcdProven ? ' with etcd lacking RequestWatchProgress' : ''} (${formatCount(r.servedAs.length)} request shapes):`,
   );
+  if (r.etcdProven)
+    out.push(
+      `  (the log proves it: "${visibleText(clipped(r.etcdProven.message, 120))}" at ${visibleText(r.etcdProven.at)})`,
+    );
   if (!r.servedAs.length) out.push('  none');
   for (const s of r.servedAs.slice(0, shownPerSection * 2)) {
     const e = s.explained;

@@ -7,6 +7,10 @@
 // shape how the chosen profile would serve it (the explainer, injected). `finish()` returns the
 // ImportReport that `listwatch import --json` prints and RunModel.imported carries.
 import {
+  provesRequestWatchProgressDisabled,
+  requestWatchProgressProof,
+} from '../run/request-watch-progress-proof';
+import {
   importReportFormat,
   importReportVersion,
   type ExplainedRequest,
@@ -51,7 +55,7 @@ export const maxRejectedSamples = 20;
 /** explainRequest(url, options) as the explain engineer exports it. */
 export type ExplainRequest = (
   url: string,
-  options: { profile: ImportProfile },
+  options: { profile: ImportProfile; state?: { consistentReadsSupported: boolean } },
 ) => Promise<ExplainedRequest>;
 
 /** What the reader and merger tell about the input (import-files.ts ImportResult). */
@@ -232,6 +236,7 @@ export class ImportReportBuilder {
   private readonly storms = new RelistStormDetector();
   private readonly shapes = new Map<string, ServedAs>();
   private shapesDropped = 0;
+  private etcdProven: ImportReport['etcdProven'];
   private rejectedCount = 0;
   private readonly rejectedSamples: RejectedLine[] = [];
   private chainSeq = 0;
@@ -257,6 +262,8 @@ export class ImportReportBuilder {
 
   request(r: ImportedRequest): void {
     this.total++;
+    if (!this.etcdProven && provesRequestWatchProgressDisabled(r))
+      this.etcdProven = { requestWatchProgressSupported: false, ...requestWatchProgressProof(r) };
     if (r.joinedBy === 'audit-id') this.joins.auditID++;
     else if (r.joinedBy === 'time-verb-url') this.joins.timeVerbURL++;
     bump(this.byVerb, r.verb);
@@ -334,6 +341,7 @@ export class ImportReportBuilder {
       storms: storms.storms,
       stormsDropped: storms.dropped,
       servedAs: [...this.shapes.values()].map((s) => ({ ...s })),
+      ...(this.etcdProven ? { etcdProven: this.etcdProven } : {}),
       shapesDropped: this.shapesDropped,
     };
   }
@@ -483,12 +491,15 @@ export class ImportReportBuilder {
 
 /**
  * Fills `servedAs[].explained` with the explainer's answer for each shape's first request, under
- * the report's profile. Shapes are few (at most maxShapes): one call each, in order.
+ * the report's profile and what the log proves of its etcd (a cluster whose etcd lacks
+ * RequestWatchProgress reads consistent LISTs from etcd and refuses WatchList). Shapes are few (at
+ * most maxShapes): one call each, in order.
  */
 export async function explainShapes(report: ImportReport, explain: ExplainRequest): Promise<void> {
+  const state = report.etcdProven ? { consistentReadsSupported: false } : undefined;
   for (const s of report.servedAs) {
     try {
-      const e = await explain(s.example, { profile: report.profile });
+      const e = await explain(s.example, { profile: report.profile, ...(state ? { state } : {}) });
       // The fields the report shows: an answer's etcd calls and state stay with `listwatch explain`.
       s.explained = {
         kind: e.kind,

@@ -2,6 +2,7 @@
 // the engine answered to the same request re-issued, compared on what both know. Resource
 // versions and continue tokens are never compared by value: the engine's etcd has its own
 // revisions, so they differ by construction; only whether a token came back is.
+import { requestWatchProgressDisabled } from '../run/request-watch-progress-proof';
 import type { LoggedAnswer } from '../run/run-model';
 import type { AnswerComparison, EngineAnswer } from '../sim/scenario-run';
 import type { ImportedRequest } from '../run/imported-request';
@@ -175,13 +176,6 @@ export function loggedDurationMs(r: ImportedRequest): number | undefined {
 
 /** A watch from a resourceVersion the watch cache's history (or etcd) no longer holds. */
 const tooOldResourceVersion = watchExpiredText;
-
-/**
- * The cacher's refusal of a WatchList watch when etcd lacks RequestWatchProgress (cacher.go Watch,
- * after the storage feature check): its client logs it as the error its watch list ended with.
- */
-export const requestWatchProgressDisabled =
-  /the required storage feature RequestWatchProgress is disabled/;
 
 /**
  * The log proves the watch was answered 410 because the watch cache's history no longer held its

@@ -6,6 +6,10 @@
 // log's answer is recorded beside the engine's on each request's trace input, and what differs
 // is counted. The trace (scenario `import`) folds into a RunModel like any run.
 import {
+  provesRequestWatchProgressDisabled,
+  requestWatchProgressProof,
+} from '../run/request-watch-progress-proof';
+import {
   encodeStoredObject,
   type Resource,
   type ResourceWatchRequest,
@@ -37,7 +41,6 @@ import type { LoggedAnswer } from '../run/run-model';
 import {
   compareList,
   compareWatch,
-  requestWatchProgressDisabled,
   watchExpiredInLog,
 } from './logged-answer';
 import {
@@ -273,10 +276,10 @@ export async function replayImport(
       rangeStream: options.profile === '1.37' ? 'supported' : 'unimplemented',
     });
     // What the log proves of the server's etcd: the storage feature check's answer.
-    const noProgress = requestWatchProgressDisabledIn(requests);
+    const noProgress = requests.find(provesRequestWatchProgressDisabled);
     if (noProgress)
       summary.notes.push(
-        `the log proves etcd lacked RequestWatchProgress (its client logged "${noProgress.watchEnd?.message ?? noProgress.status?.message}" at ${noProgress.watchEnd ? `${noProgress.watchEnd.source.file}:${noProgress.watchEnd.source.line}` : position(noProgress)}: an etcd older than 3.4.31, or 3.5.0-3.5.12): the replay runs as kube-apiserver does then (the storage feature check), WatchList watches end with that error and consistent LISTs are read from etcd`,
+        `the log proves etcd lacked RequestWatchProgress (its client logged "${requestWatchProgressProof(noProgress).message}" at ${requestWatchProgressProof(noProgress).at}: an etcd older than 3.4.31, or 3.5.0-3.5.12): the replay runs as kube-apiserver does then (the storage feature check), WatchList watches end with that error and consistent LISTs are read from etcd`,
       );
     const resources = new Map<string, Resource>();
     const seedsByResource = new Map<string, ResourceSeed>();
@@ -579,16 +582,6 @@ function recreateWatchCompaction(
   });
 }
 
-/** The first request whose client logged that refusal: the log's proof of the server's etcd. */
-function requestWatchProgressDisabledIn(
-  requests: readonly ImportedRequest[],
-): ImportedRequest | undefined {
-  return requests.find(
-    (r) =>
-      requestWatchProgressDisabled.test(r.watchEnd?.message ?? '') ||
-      requestWatchProgressDisabled.test(r.status?.message ?? ''),
-  );
-}
 
 function position(r: ImportedRequest): string {
   const src = r.sources[0];

@@ -154,6 +154,11 @@ export interface ImportReport {
   storms: RelistStorm[];
   stormsDropped: number;
   servedAs: ServedAs[];
+  /**
+   * What the log proves of the server's etcd, under which `servedAs` is explained: a client logged
+   * the cacher's RequestWatchProgress refusal (absent: nothing proven, the profile's defaults).
+   */
+  etcdProven?: { requestWatchProgressSupported: false; message: string; at: string };
   shapesDropped: number;
 }
 

@@ -11,7 +11,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { importFiles } from '../../../src/import/import-files';
-import { ImportReportBuilder } from '../../../src/import/import-report';
+import { ImportReportBuilder, explainShapes } from '../../../src/import/import-report';
+import { explainRequest } from '../../../src/explain/explain-request';
+import { renderImportReport } from '../../../src/cli/import-report-text';
 import { withTempFiles } from './import-harness';
 
 const fixtures = path.resolve(__dirname, '../../../../test/fixtures/import');
@@ -57,5 +59,40 @@ describe('import: a WatchList watch that fell back to LIST was the list, not a w
       const err =
         'a watch stream was requested by the client but the required storage feature RequestWatchProgress is disabled';
       assert.deepStrictEqual(fellBack, [`${clientLog}:65 ${err}`, `${clientLog}:83 ${err}`]);
+    });
+});
+
+// The same log proves the server's etcd lacked RequestWatchProgress: the report's "Served as"
+// explains each request shape under that (consistent LISTs from etcd, WatchList refused), not
+// under the profile's default etcd, and says where the log proves it.
+describe('import: "Served as" is explained under what the log proves of etcd', () => {
+  const cases: Array<{ name: string; files: string[]; proven: boolean }> = [
+    { name: 'the client log that logged the refusal', files: [clientLog], proven: true },
+    { name: 'the audit log alone (it proves nothing of etcd)', files: [auditLog], proven: false },
+  ];
+  for (const c of cases)
+    it(c.name, async () => {
+      const { rep } = await imported(c.files);
+      assert.strictEqual(rep.etcdProven !== undefined, c.proven, JSON.stringify(rep.etcdProven));
+      if (c.proven) assert.match(rep.etcdProven?.at ?? '', new RegExp(`^${clientLog}:\\d+$`));
+      await explainShapes(rep, (url, options) =>
+        explainRequest(url, { ...options, possibleErrors: false }),
+      );
+      // The WatchList watch with no resourceVersion: a consistent read from the cache, or the
+      // cacher's 500 when etcd lacks RequestWatchProgress.
+      const watchList = rep.servedAs.find(
+        (s) => /sendInitialEvents=true/.test(s.example) && !/resourceVersion=/.test(s.example),
+      );
+      assert.ok(watchList?.explained, JSON.stringify(rep.servedAs));
+      const e = watchList.explained;
+      assert.deepStrictEqual(
+        { servedBy: e.servedBy, code: e.errorCode, consistentRead: e.consistentRead },
+        c.proven
+          ? { servedBy: 'error', code: 500, consistentRead: false }
+          : { servedBy: 'cache', code: undefined, consistentRead: true },
+        e.rule,
+      );
+      const text = renderImportReport(rep);
+      assert.strictEqual(text.includes('with etcd lacking RequestWatchProgress'), c.proven, text);
     });
 });
