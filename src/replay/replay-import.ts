@@ -38,11 +38,7 @@ import {
 } from '../run/trace/trace-format';
 import type { ImportedRequest } from '../run/imported-request';
 import type { LoggedAnswer } from '../run/run-model';
-import {
-  compareList,
-  compareWatch,
-  watchExpiredInLog,
-} from './logged-answer';
+import { compareList, compareWatch, watchExpiredInLog } from './logged-answer';
 import {
   labelSynthesisedCreates,
   planSeeds,
@@ -581,7 +577,6 @@ function recreateWatchCompaction(
     text: `the log's 410 on a watch of ${what} (${at}), which the etcd3 store serves (no watch cache), proves etcd had compacted past the watch's resourceVersion: the replay compacts the engine's etcd at revision ${revision} (the watch's resourceVersion ${rv}) before it`,
   });
 }
-
 
 function position(r: ImportedRequest): string {
   const src = r.sources[0];
