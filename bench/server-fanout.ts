@@ -71,7 +71,7 @@ export async function runServerFanout(o: ServerFanoutOptions = {}): Promise<Benc
   let server: ApiServer | undefined;
   const startMs = await timeAsync(async () => {
     // The engine and its sockets alone: no clients report folding every request.
-    server = await ApiServer.start({ seed: { pods }, clientsReport: false });
+    server = await ApiServer.start({ seed: { pods } });
   });
   if (!server) throw new Error('server-fanout: ApiServer did not start');
   const api = server;

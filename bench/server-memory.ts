@@ -44,8 +44,8 @@ export async function runServerMemory(o: ServerMemoryOptions = {}): Promise<Benc
   const log = o.log ?? console.log;
   if (!hasGc()) log('server-memory: run with --expose-gc for exact heap figures');
 
-  // The engine and its sockets alone: no clients report folding every request.
-  const api = await ApiServer.start({ clientsReport: false });
+  // As `listwatch serve` runs by default: no clients report (--clients-report) folding requests.
+  const api = await ApiServer.start();
   const bare = new BareHttpServer();
   await bare.start();
   const clients = new HttpClients();

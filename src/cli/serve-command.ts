@@ -26,7 +26,8 @@ const help = `Usage: listwatch serve [--port N] [--profile 1.36|1.37] [--seed po
                        [--crd FILE]... [--kubeconfig PATH] [--audit-log PATH]
                        [--etcd spawn|URL,...] [--etcd-prefix PREFIX]
                        [--etcd-version VERSION] [--replicas N [--sticky]]
-                       [--faults FILE] [--no-namespace-controller] [--json]
+                       [--faults FILE] [--clients-report] [--no-namespace-controller]
+                       [--json]
 
 Serves the Kubernetes API over HTTP/1.1 on 127.0.0.1 from the simulated apiserver storage
 layer (k8s.io/apiserver release-1.36 by default) on the real clock: the built-in resources a
@@ -84,6 +85,10 @@ Options:
                               match: {verb: list, resource: pods}
                               trigger: {nth: 1}
                         'listwatch fault --active' lists them with their ids
+  --clients-report      record what each client did for GET /debug/listwatch/v1/clients
+                        and 'listwatch clients' (LISTs, WATCHes, restarts, relists, answers,
+                        each fault's recovery time). It keeps every request for the server's
+                        life: for tests, not for a long-running server
   --no-namespace-controller
                         do not emulate kube-controller-manager's namespace controller (a
                         deleted namespace then stays Terminating, as with no controller)
@@ -187,6 +192,7 @@ export const serveCommand: CliCommand = {
       { name: 'etcd-prefix', value: true },
       { name: 'etcd-version', value: true },
       { name: 'faults', value: true },
+      { name: 'clients-report', value: false },
       { name: 'replicas', value: true },
       { name: 'sticky', value: false },
       { name: 'no-namespace-controller', value: false },
@@ -282,6 +288,7 @@ export const serveCommand: CliCommand = {
         signal: starting.signal,
         servingLimits: servingLimitsFromEnv(process.env),
         faultSchedule,
+        clientsReport: options.has('clients-report'),
         faultLog: (message) => io.err(`listwatch serve: ${message}\n`),
         replicas,
         sticky,

@@ -9,6 +9,10 @@ import { LiveRecorder, type RecordedServer } from './live-recorder';
 /** The report's path (the admin API's prefix: no fault touches it). */
 export const clientsPath = '/debug/listwatch/v1/clients';
 
+/** The 404's message when the server records no clients report. */
+export const clientsReportOff =
+  'this server records no clients report: start it with listwatch serve --clients-report';
+
 /** A server's requests since it started, folded for the clients report. */
 export class ClientsRecording {
   private readonly recorder: LiveRecorder;

@@ -26,7 +26,7 @@ import {
   type ReplicaWorld,
 } from './faults';
 import type { ActiveFaults } from './active-faults';
-import { clientsPath, type ClientsRecording } from './clients-endpoint';
+import { clientsPath, clientsReportOff, type ClientsRecording } from './clients-endpoint';
 import { failure as statusFailure } from '../engine/http-face';
 import { serveHealth, type HealthChecker, type HealthEndpoint } from './health';
 import { serveMetrics } from './metrics-endpoint';
@@ -123,7 +123,12 @@ async function faultsRoute(s: NonResourceScope): Promise<ServedResponse | undefi
 
 /** `GET /debug/listwatch/v1/clients`: the clients report (clients-endpoint.ts). */
 function clientsRoute(s: NonResourceScope): ServedResponse | undefined {
-  if (s.info.path.replace(/\/$/, '') !== clientsPath || !s.clients) return undefined;
+  if (s.info.path.replace(/\/$/, '') !== clientsPath) return undefined;
+  if (!s.clients)
+    return jsonResponse({
+      status: 404,
+      body: statusFailure(404, 'NotFound', clientsReportOff).status,
+    });
   const method = s.req.method ?? 'GET';
   if (method !== 'GET')
     return jsonResponse({

@@ -106,6 +106,7 @@ describe('the client-node 1.4.0 controller under scripted watch faults (stall-wa
           path.join(projectRoot(), 'test', 'fixtures', 'widget-crd.yaml'),
           '--audit-log',
           auditLog,
+          '--clients-report',
         ]);
       });
       beforeEach(() => recordClientNodeTest());

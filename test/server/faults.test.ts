@@ -91,7 +91,7 @@ function describeFaults(k: Kubectl): void {
       requestsTo(p.stderr, pods).some((s) => s.url.searchParams.get('watch') === 'true');
 
     before(async () => {
-      server = await ApiServer.start({ port: 0 });
+      server = await ApiServer.start({ port: 0, clientsReport: true });
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-faults-'));
       // Discovery cached first: the faults below meet the requests they are about.
       const warm = await kubectl(k, target(), ['get', 'pods']);

@@ -373,7 +373,12 @@ function describeReplicas(k: Kubectl): void {
 
     before(async () => {
       recordKubectlTest(k);
-      server = await ApiServer.start({ port: 0, replicas: 3, etcd: { kind: 'spawn' } });
+      server = await ApiServer.start({
+        port: 0,
+        replicas: 3,
+        etcd: { kind: 'spawn' },
+        clientsReport: true,
+      });
       recorder = new LiveRecorder(server, { scrape: false });
       recorder.subscribe((r) => records.push(r));
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-replicas-live-'));

@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiServer } from '../../../src/server/api-server';
 import { LiveRecorder } from '../../../src/server/live-recorder';
-import { clientsPath } from '../../../src/server/clients-endpoint';
+import { clientsPath, clientsReportOff } from '../../../src/server/clients-endpoint';
 import type { ClientsReport } from '../../../src/run/clients-report';
 import { reportCommand } from '../../../src/cli/replay-command';
 
@@ -18,7 +18,7 @@ describe('GET /debug/listwatch/v1/clients', function () {
   let recorder: LiveRecorder;
   let dir: string;
   before(async () => {
-    server = await ApiServer.start({ port: 0 });
+    server = await ApiServer.start({ port: 0, clientsReport: true });
     recorder = new LiveRecorder(server, { scrape: false });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'listwatch-clients-'));
   });
@@ -97,5 +97,28 @@ describe('GET /debug/listwatch/v1/clients', function () {
         .flatMap((c) => c.faults.map((f) => [f.id, f.recoveredBy])),
       [[id, 'retry']],
     );
+  });
+});
+
+describe('GET /debug/listwatch/v1/clients on a server started without --clients-report', function () {
+  let server: ApiServer;
+  before(async () => {
+    server = await ApiServer.start({ port: 0 });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('answers 404 with a Status saying how to turn the report on, and folds nothing', async () => {
+    const r = await fetch(`${server.url}${clientsPath}`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    const body = (await r.json()) as { kind: string; code: number; message: string };
+    assert.deepStrictEqual(
+      [r.status, body.kind, body.code, body.message],
+      [404, 'Status', 404, clientsReportOff],
+    );
+    assert.match(clientsReportOff, /--clients-report/);
+    assert.strictEqual(server.clientsReport(), undefined);
   });
 });
