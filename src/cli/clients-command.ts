@@ -2,12 +2,11 @@
 // /debug/listwatch/v1/clients), with the server URL and bearer token of a kubeconfig, as
 // `listwatch fault` reads them. A table by default, the JSON (src/run/clients-report.ts
 // ClientsReport) with --json. No upstream counterpart.
-import * as fs from 'node:fs';
 import type { ClientsReport } from '../run/clients-report';
 import { clientsPath } from '../server/clients-endpoint';
 import { parseArgs } from './args';
-import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
-import { readKubeconfig } from './fault-command';
+import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
+import { adminBase, callAdminApi, kubeconfigOption } from './admin-api';
 import { renderClientsReport } from './run-report';
 
 function help(): string {
@@ -38,39 +37,16 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-  const file = options.get('kubeconfig');
-  if (typeof file !== 'string') throw new UsageError('--kubeconfig FILE is required');
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--kubeconfig: ${(e as Error).message}`);
-  }
-  const { server, token } = readKubeconfig(text, file);
-  // As `listwatch fault`: plain http to the loopback port (fetch cannot skip verifying its cert).
-  const url = `${server.replace(/^https:\/\/(127\.0\.0\.1|localhost):/, 'http://$1:')}${clientsPath}`;
-  let resp: Response;
-  try {
-    resp = await fetch(url, {
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
-    });
-  } catch (e) {
-    const cause = (e as { cause?: { message?: string } }).cause?.message;
-    io.err(`listwatch clients: ${url}: ${cause ?? (e as Error).message}\n`);
-    return exitInvalid;
-  }
-  const answer = await resp.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer);
-  } catch {
-    parsed = undefined;
-  }
-  if (!resp.ok) {
-    const message = (parsed as { message?: string } | undefined)?.message ?? answer;
-    io.err(`listwatch clients: ${resp.status} ${message}\n`);
-    return exitInvalid;
-  }
+  const { server, token } = kubeconfigOption(options.get('kubeconfig'));
+  const called = await callAdminApi(
+    'listwatch clients',
+    io,
+    token,
+    'GET',
+    `${adminBase(server)}${clientsPath}`,
+  );
+  if (typeof called === 'number') return called;
+  const { parsed } = called;
   if (options.has('json')) {
     io.out(JSON.stringify(parsed, null, 2) + '\n');
     return exitOk;

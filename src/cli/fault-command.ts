@@ -1,8 +1,6 @@
 // `listwatch fault`: injects a fault into a running `listwatch serve` through its admin API
 // (src/server/faults.ts), with the server URL and bearer token of a kubeconfig. No upstream
 // counterpart.
-import * as fs from 'node:fs';
-import * as yaml from 'js-yaml';
 import {
   activeFaultsSegment,
   describeFaults,
@@ -14,7 +12,8 @@ import { matcherFields } from '../server/fault-matcher';
 import { triggerFields } from '../server/fault-trigger';
 import type { ActiveFaultJSON } from '../server/active-faults';
 import { parseArgs, type OptionSpec } from './args';
-import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
+import { type CliCommand, type CliIo, UsageError, exitOk } from './command';
+import { adminBase, callAdminApi, kubeconfigOption } from './admin-api';
 
 /** `perRequestMs` -> `per-request-ms`: the flag spelling (the parameter's own name works too). */
 export function flagName(param: string): string {
@@ -100,32 +99,6 @@ function exactlyOneOfText(f: FaultDescription): string | undefined {
   return `exactly one of ${f.exactlyOneOf.map((n) => `--${flagName(n)}`).join(', ')} is required`;
 }
 
-/** The server URL and bearer token of a kubeconfig's current context (else its first entries). */
-export function readKubeconfig(text: string, file: string): { server: string; token: string } {
-  let doc: unknown;
-  try {
-    doc = yaml.load(text);
-  } catch (e) {
-    throw new UsageError(`${file}: not YAML: ${(e as Error).message}`);
-  }
-  const kc = (doc ?? {}) as {
-    'current-context'?: string;
-    contexts?: { name?: string; context?: { cluster?: string; user?: string } }[];
-    clusters?: { name?: string; cluster?: { server?: string } }[];
-    users?: { name?: string; user?: { token?: string } }[];
-  };
-  const ctx =
-    kc.contexts?.find((c) => c.name === kc['current-context'])?.context ??
-    kc.contexts?.[0]?.context;
-  const cluster = kc.clusters?.find((c) => c.name === ctx?.cluster) ?? kc.clusters?.[0];
-  const user = kc.users?.find((u) => u.name === ctx?.user) ?? kc.users?.[0];
-  const server = cluster?.cluster?.server;
-  const token = user?.user?.token;
-  if (!server) throw new UsageError(`${file}: no clusters[].cluster.server`);
-  if (!token) throw new UsageError(`${file}: no users[].user.token`);
-  return { server: server.replace(/\/+$/, ''), token };
-}
-
 /** A flag's text as the parameter's JSON value. */
 export function parameterValue(p: FaultParameter, text: string): unknown {
   switch (p.type) {
@@ -173,15 +146,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.out(help() + '\n');
     return exitOk;
   }
-  const file = options.get('kubeconfig');
-  if (typeof file !== 'string') throw new UsageError('--kubeconfig FILE is required');
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--kubeconfig: ${(e as Error).message}`);
-  }
-  const { server, token } = readKubeconfig(text, file);
+  const { server, token } = kubeconfigOption(options.get('kubeconfig'));
   const list = options.has('list');
   const showActive = options.has('active');
   const clear = options.get('clear');
@@ -244,9 +209,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
           `--${opt} goes with a fault name, not with --list, --active or --clear`,
         );
   }
-  // `listwatch serve` answers http and https on one loopback port, and Node's fetch cannot skip
-  // verifying its self-signed certificate: speak plain http to it.
-  const base = server.replace(/^https:\/\/(127\.0\.0\.1|localhost):/, 'http://$1:');
+  const base = adminBase(server);
   const activePath = `${base}${faultsPath}/${activeFaultsSegment}`;
   const [method, url] = list
     ? ['GET', `${base}${faultsPath}`]
@@ -255,34 +218,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
       : typeof clear === 'string'
         ? ['DELETE', clear === 'all' ? activePath : `${activePath}/${clear}`]
         : ['POST', `${base}${faultsPath}/${name}`];
-  let resp: Response;
-  try {
-    resp = await fetch(url, {
-      method,
-      headers: {
-        Authorization: `Bearer ${token}`,
-        Accept: 'application/json',
-        ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
-      },
-      body: method === 'POST' ? JSON.stringify(body) : undefined,
-    });
-  } catch (e) {
-    const cause = (e as { cause?: { message?: string } }).cause?.message;
-    io.err(`listwatch fault: ${url}: ${cause ?? (e as Error).message}\n`);
-    return exitInvalid;
-  }
-  const answer = await resp.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer);
-  } catch {
-    parsed = undefined;
-  }
-  if (!resp.ok) {
-    const message = (parsed as { message?: string } | undefined)?.message ?? answer;
-    io.err(`listwatch fault: ${resp.status} ${message}\n`);
-    return exitInvalid;
-  }
+  const called = await callAdminApi('listwatch fault', io, token, method, url, body);
+  if (typeof called === 'number') return called;
+  const { parsed, answer } = called;
   if (list && !options.has('json')) {
     io.out(listText(parsed as { faults?: ReturnType<typeof describeFaults> }) + '\n');
     return exitOk;

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { adminToken, startAdminServer, type AdminServer } from '../server/admin-server';
-import { flagName, readKubeconfig } from '../../../src/cli/fault-command';
+import { flagName } from '../../../src/cli/fault-command';
+import { readKubeconfig } from '../../../src/cli/admin-api';
 
 const root = path.resolve(__dirname, '../../../..');
 const cli = path.join(root, 'dist/cli.js');

@@ -202,7 +202,10 @@ describe('Inject Fault asks which requests and when', () => {
   const texts: [string, string | undefined][] = [
     ['', undefined],
     ['verb=watch userAgent=kubectl', undefined],
-    ['verb', 'verb: expected name=value (verb, resource, namespace, userAgent, watchList, replica)'],
+    [
+      'verb',
+      'verb: expected name=value (verb, resource, namespace, userAgent, watchList, replica)',
+    ],
     [
       'agent=x',
       'agent: unknown matcher; expected one of verb, resource, namespace, userAgent, watchList, replica',
