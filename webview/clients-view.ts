@@ -460,6 +460,7 @@ export class ClientsView {
             class: 'chain-tag',
             text: `chain ${r.chain + 1} · page ${r.page + 1}${r.retryOf !== undefined ? ' · retry' : ''}`,
           }),
+        replicaTag(r.replica),
         button(
           {
             label: `Show ${r.listId} in Lists`,
@@ -537,6 +538,7 @@ export class ClientsView {
       }),
       w.watcherId !== undefined &&
         h('span', { class: 'chain-tag', text: `watcher ${w.watcherId}` }),
+      replicaTag(w.replica),
       w.watcherId !== undefined &&
         button(
           {
@@ -618,4 +620,16 @@ export class ClientsView {
         String(r.figures.relists),
       ]);
   }
+}
+
+/** `serve --replicas N`: which apiserver replica served the request (none with one). */
+function replicaTag(replica: number | undefined): HTMLElement | false {
+  return (
+    replica !== undefined &&
+    h('span', {
+      class: 'chain-tag',
+      text: `replica ${replica}`,
+      attrs: { title: 'the apiserver replica of serve --replicas that served it' },
+    })
+  );
 }

@@ -178,6 +178,7 @@ function foldClient(
       if (l.endedAt !== undefined) r.endedAt = l.endedAt;
       if (token !== '') r.continueFrom = decodeToken(token);
       if (l.error) r.error = l.error;
+      if (l.replica !== undefined) r.replica = l.replica;
       c.pages.push(requests.length);
       requests.push(r);
       if (l.error) {
@@ -208,6 +209,7 @@ function foldClient(
       lastRv: track?.lastRvSent ?? 0,
     };
     if (q.watcherId !== undefined) w.watcherId = q.watcherId;
+    if (q.replica !== undefined) w.replica = q.replica;
     if (q.outcome === 'error') {
       const code = q.error?.code ?? 0;
       w.end = {

@@ -275,7 +275,7 @@ export function clientsReport(model: RunModel): ClientsReport {
           status,
           servedBy: r.servedBy,
         };
-        if (l?.replica !== undefined) q.replica = l.replica;
+        if (r.replica !== undefined) q.replica = r.replica;
         if (r.retryOf !== undefined) q.retryOf = r.retryOf;
         const chain = c.chains[r.chain];
         if (chain.relist && chain.pages[0] === c.requests.indexOf(r)) q.relist = true;
@@ -293,7 +293,7 @@ export function clientsReport(model: RunModel): ClientsReport {
         request: r.request,
         status,
       };
-      if (w?.replica !== undefined) q.replica = w.replica;
+      if (r.replica !== undefined) q.replica = r.replica;
       if (r.restart) q.restart = { fromLastRv: r.restart.fromLastRv };
       if (r.relist) q.relist = true;
       if (isWatchListRequest(r.request)) {

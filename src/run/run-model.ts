@@ -506,6 +506,8 @@ export interface ClientListRequest {
   hasMore: boolean;
   /** The Status of a failed page: `410 Expired: …`. */
   error?: { code: number; reason: string; message: string };
+  /** `serve --replicas N`: the replica (1..N) that served it. */
+  replica?: number;
 }
 
 export type ClientWatchEnd =
@@ -518,6 +520,8 @@ export interface ClientWatchRequest {
   request: string;
   /** The resourceVersion the watch asked to start from ('' : none). */
   resourceVersion: string;
+  /** `serve --replicas N`: the replica (1..N) that served it. */
+  replica?: number;
   watcherId?: string;
   /** The watcher's cacheWatcher states (WatcherTrack.states). */
   states: WatcherStateChange[];

@@ -1,9 +1,11 @@
 // Tests that a live run of `serve --replicas` keeps, on each LIST and WATCH request record of the
 // run model (src/run/fold/lists.ts, src/run/fold/watch-requests.ts), the replica that served it,
-// and that a run of one server has none. No upstream counterpart.
+// as the Clients view's clients and the clients report show it, and that a run of one server has
+// none. No upstream counterpart.
 import * as assert from 'assert';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { liveRunHeader } from './live-run-header-fixture';
+import { clientsReport } from '../../../src/run/clients-report';
 
 const pods = '/api/v1/namespaces/default/pods';
 
@@ -49,5 +51,22 @@ describe('the replica of each request in the run model (serve --replicas)', () =
       assert.strictEqual(list.replica, replica, `${name}: the LIST`);
       assert.strictEqual(model.watchRequests?.[0].replica, replica, `${name}: the WATCH`);
       assert.strictEqual('replica' in list, replica !== undefined, `${name}: no replica key`);
+      // The Clients view's client (client-records.ts) and the clients report say it too.
+      const client = model.clients?.find((c) => c.client === 'kubectl/v1.35.2');
+      assert.deepStrictEqual(
+        client?.requests.map((r) => [r.kind, r.replica]),
+        [
+          ['list', replica],
+          ['watch', replica],
+        ],
+      );
+      const reported = clientsReport(model).clients.find((c) => c.userAgent === 'kubectl/v1.35.2');
+      assert.deepStrictEqual(
+        reported?.requests.map((r) => [r.verb, r.replica]),
+        [
+          ['list', replica],
+          ['watch', replica],
+        ],
+      );
     });
 });
