@@ -238,11 +238,16 @@ function foldClient(
       )
         w.relist = { afterWatch: lastWatch, gapMs: w.at - prev.end.at, because: prev.end.how };
       else if (prev.end && prev.end.at <= w.at && listByWatch) w.listByWatch = { after: lastWatch };
-      else if (prev.end && prev.end.at <= w.at)
+      else if (prev.end && prev.end.at <= w.at) {
+        // The client's last RV: the newest it read, else the one its watch started from (a
+        // reflector's lastSyncResourceVersion stays the list's until an event moves it); "0" and
+        // none name no RV of the client's own.
+        const lastRv = prev.lastRv > 0 ? String(prev.lastRv) : prev.resourceVersion;
         w.restart = {
           after: lastWatch,
-          fromLastRv: prev.lastRv > 0 && w.resourceVersion === String(prev.lastRv),
+          fromLastRv: lastRv !== '' && lastRv !== '0' && w.resourceVersion === lastRv,
         };
+      }
     }
     lastWatch = requests.length;
     listedSinceWatch = false;

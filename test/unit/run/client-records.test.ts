@@ -382,6 +382,29 @@ describe('clientRecords: LIST paging chains', () => {
 });
 
 describe('clientRecords: watches, restarts and relists', () => {
+  // A watch that read nothing before it ended: the client's last RV is still the one it watched
+  // from (the list's), so a new watch from it is a restart from its last RV (client-go's
+  // reflector keeps lastSyncResourceVersion); resourceVersion 0 or none is no RV of its own.
+  const fromLastRvCases: Array<[string, string, number, string, boolean]> = [
+    ['read events: its newest RV', '100', 150, '150', true],
+    ['read events: another RV', '100', 150, '100', false],
+    ['read nothing: the RV it watched from', '100', 0, '100', true],
+    ['read nothing: another RV', '100', 0, '120', false],
+    ['read nothing from 0: 0 again is no last RV', '0', 0, '0', false],
+    ['read nothing from none: none again', '', 0, '', false],
+  ];
+  for (const [name, rv, lastRv, next, fromLastRv] of fromLastRvCases)
+    it(`a restart's fromLastRv: ${name}`, () => {
+      const r = new Run();
+      r.list('informer', 0, 10, { kvs: 5 });
+      const sent = (v: string): string | undefined => (v === '' ? undefined : v);
+      r.watch('informer', 20, { rv: sent(rv), lastRv, end: { at: 3_000, how: 'terminated' } });
+      r.watch('informer', 3_100, { rv: sent(next) });
+      const [c] = r.clients();
+      const watches = c.requests.filter((q): q is ClientWatchRequest => q.kind === 'watch');
+      assert.deepStrictEqual(watches[1].restart, { after: 1, fromLastRv });
+    });
+
   it('a new watch from the last RV after a timeout is a restart, not a relist', () => {
     const r = new Run();
     r.list('informer', 0, 10, { kvs: 5 });
