@@ -1067,6 +1067,7 @@ async function serve(
       version: state.version,
       healthChecks: replica.healthChecks,
       debugState,
+      replicaDebugStates: state.replicas.map((r) => r.debugState),
       faultApplied: state.faultApplied,
       faults: state.faults,
       faultReplicas: state.faultReplicas,

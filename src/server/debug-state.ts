@@ -6,6 +6,7 @@
 // the last maxLists lists with up to maxEtcdCallsPerList etcd requests each, up to maxClients
 // user agents, up to maxWatchersShown watchers in an answer.
 import { type EtcdMember, MemoryEtcd, type EngineEvent, type RequestContext } from '../engine';
+import { failure as statusFailure } from '../engine/http-face';
 import type { EtcdCheck } from './etcd-choice';
 import type { FaultResponse, FaultWorld } from './faults';
 import { resourceName } from './faults';
@@ -428,22 +429,39 @@ export function requestKind(verb: string): RequestKind {
   }
 }
 
-/** GET /debug/listwatch/v1/state. */
-export function handleDebugStateRequest(method: string, state: DebugState): FaultResponse {
+/**
+ * GET /debug/listwatch/v1/state: replica 1's, or with `?replica=N` (`serve --replicas`) that
+ * replica's own engine (its watch caches lag on their own); a server of several says which it is.
+ */
+export function handleDebugStateRequest(
+  method: string,
+  states: readonly DebugState[],
+  replicaParam: string | null = null,
+): FaultResponse {
   if (method !== 'GET')
     return {
       status: 405,
-      body: {
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        message: `${method} is not supported here; use GET`,
-        reason: 'MethodNotAllowed',
-        code: 405,
-      },
+      body: statusFailure(405, 'MethodNotAllowed', `${method} is not supported here; use GET`)
+        .status,
     };
-  return { status: 200, body: state.view() };
+  let n = 1;
+  if (replicaParam !== null) {
+    n = /^[1-9][0-9]*$/.test(replicaParam) ? Number(replicaParam) : NaN;
+    if (!(n <= states.length))
+      return {
+        status: 400,
+        body: statusFailure(
+          400,
+          'BadRequest',
+          `replica: ${JSON.stringify(replicaParam)}: this server runs ${states.length === 1 ? '1 replica (listwatch serve --replicas N runs more)' : `${states.length} replicas; expected 1..${states.length}`}`,
+        ).status,
+      };
+  }
+  const view = states[n - 1].view();
+  return {
+    status: 200,
+    body: states.length > 1 ? { replica: n, replicas: states.length, ...view } : view,
+  };
 }
 
 /**

@@ -79,6 +79,8 @@ export interface NonResourceScope {
   version: VersionInfo;
   healthChecks: Record<HealthEndpoint, readonly HealthChecker[]>;
   debugState: DebugState;
+  /** `serve --replicas`: each replica's debug state, replica 1 first (GET …/state?replica=N). */
+  replicaDebugStates: readonly DebugState[];
   /** Told of every fault the admin API applied (set while a recorder listens). */
   faultApplied?: (fault: AppliedFault) => void;
   /** The faults in force. */
@@ -145,7 +147,13 @@ export const nonResourceRoutes: readonly NonResourceRoute[] = [
   clientsRoute,
   (s) =>
     s.info.path === debugStatePath
-      ? jsonResponse(handleDebugStateRequest(s.req.method ?? 'GET', s.debugState))
+      ? jsonResponse(
+          handleDebugStateRequest(
+            s.req.method ?? 'GET',
+            s.replicaDebugStates,
+            s.searchParams.get('replica'),
+          ),
+        )
       : undefined,
   (s) =>
     serveDiscovery(

@@ -218,6 +218,29 @@ function describeReplicas(k: Kubectl): void {
         code: 504,
       });
       assert.strictEqual(timedOut.headers['retry-after'], '1');
+      // The debug state of each replica (`?replica=N`): replica 2's secrets cache stays at the
+      // lag's RV, the others' hold the write; a replica the server does not run is refused.
+      const cacheRvOf = async (query: string): Promise<[number, number | undefined]> => {
+        const a = await send(serve, 'GET', `/debug/listwatch/v1/state${query}`);
+        assert.strictEqual(a.status, 200, a.body);
+        const view = JSON.parse(a.body) as {
+          replica: number;
+          resources: { resource: string; cacheResourceVersion?: number }[];
+        };
+        const r = view.resources.find((x) => x.resource === 'secrets');
+        return [view.replica, r?.cacheResourceVersion];
+      };
+      const [one, oneRv] = await cacheRvOf('');
+      const [two, twoRv] = await cacheRvOf('?replica=2');
+      const [three, threeRv] = await cacheRvOf('?replica=3');
+      assert.deepStrictEqual([one, two, three, twoRv], [1, 2, 3, current]);
+      for (const v of [oneRv, threeRv]) assert.ok(v !== undefined && v >= Number(rv), String(v));
+      const refused = await send(serve, 'GET', '/debug/listwatch/v1/state?replica=4');
+      assert.strictEqual(refused.status, 400, refused.body);
+      assert.strictEqual(
+        (JSON.parse(refused.body) as { message: string }).message,
+        'replica: "4": this server runs 3 replicas; expected 1..3',
+      );
       // resourceVersion="" (a consistent read): answered by every replica, the secret in it.
       const consistent: Answer[] = [];
       for (let i = 0; i < 3; i++) consistent.push(await send(serve, 'GET', secrets));

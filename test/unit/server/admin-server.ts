@@ -125,7 +125,7 @@ export async function startAdminServer(
         if (req.headers.authorization !== `Bearer ${adminToken}`) return send(401, {});
         const path = (req.url ?? '').split('?')[0];
         if (path === debugStatePath) {
-          const r = handleDebugStateRequest(req.method ?? '', state);
+          const r = handleDebugStateRequest(req.method ?? '', [state]);
           return send(r.status, r.body);
         }
         if (path === faultsPath || path.startsWith(faultsPath + '/')) {
