@@ -745,6 +745,8 @@ async function startReplica(
       requestWatchProgressSupported: o.etcdCheck?.requestWatchProgressSupported,
       requests: first.requests,
       watcherIds: first.watcherIds,
+      // Upstream's allocators keep their bitmaps in etcd: every apiserver over it shares them.
+      serviceAllocators: first.serviceAllocators,
     });
   } catch (e) {
     etcd!.member.close();

@@ -60,6 +60,11 @@ export interface ServedResourcesOptions {
    */
   requests?: RequestContexts;
   watcherIds?: WatcherIds;
+  /**
+   * The Services' ClusterIPs and NodePorts (default: this server's own). Replicas over one etcd
+   * share replica 1's, as upstream's apiservers share the allocators' bitmaps in etcd.
+   */
+  serviceAllocators?: ServiceAllocators;
   /** The Stores' uids and generated names (default: Node's CSPRNG). */
   rand?: RandomSource;
   eventSink?: EventSink;
@@ -89,9 +94,9 @@ export class ServedResources {
   /**
    * The Services' ClusterIPs and NodePorts: this server's, not the process's (another server in
    * the same process is another cluster). Upstream keeps them in etcd, shared by every apiserver
-   * over it; replicas over one etcd would have to share them likewise.
+   * over it: `serve --replicas` gives every replica replica 1's.
    */
-  readonly serviceAllocators = new ServiceAllocators();
+  readonly serviceAllocators: ServiceAllocators;
   /** The emulated namespace controller, when one runs (namespace-controller.ts). */
   namespaceController?: { enqueue(name: string): void; stop(): Promise<void> };
   /** The CRD controllers (customresourcedefinition-controller.ts), once started. */
@@ -101,6 +106,7 @@ export class ServedResources {
     this.clock = o.clock ?? new RealClock();
     this.requests = o.requests ?? new RequestContexts();
     this.watcherIds = o.watcherIds ?? new WatcherIds();
+    this.serviceAllocators = o.serviceAllocators ?? new ServiceAllocators();
     this.profile = o.profile === '1.37' ? profile137Preview : profile136;
     this.etcd =
       o.etcd ??

@@ -251,6 +251,31 @@ function describeReplicas(k: Kubectl): void {
       }
     });
 
+    it("a Service's clusterIP is allocated once for every replica (upstream keeps the bitmap in etcd)", async () => {
+      const services = '/api/v1/namespaces/default/services';
+      const service = (name: string, clusterIP?: string) => ({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name },
+        spec: { ports: [{ port: 80 }], ...(clusterIP ? { clusterIP } : {}) },
+      });
+      const first = await send(serve, 'POST', services, { body: service('allocated-first') });
+      assert.strictEqual(first.status, 201, first.body);
+      const ip = (JSON.parse(first.body) as { spec: { clusterIP: string } }).spec.clusterIP;
+      // The same address asked for through each replica in turn: refused by every one.
+      const asked: Answer[] = [];
+      for (let i = 1; i <= 3; i++)
+        asked.push(await send(serve, 'POST', services, { body: service(`same-ip-${i}`, ip) }));
+      assert.deepStrictEqual([...(await servedBy(auditLog, asked))].sort(), [1, 2, 3]);
+      for (const a of asked) {
+        assert.strictEqual(a.status, 422, a.body);
+        assert.match(
+          (JSON.parse(a.body) as { message: string }).message,
+          /provided IP is already allocated/,
+        );
+      }
+    });
+
     it('a CRD created through one replica is served by every replica', async () => {
       const crd = path.join(serve.dir, 'widgets.json');
       fs.writeFileSync(

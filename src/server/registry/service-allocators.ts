@@ -8,7 +8,7 @@
 // is unique among the Services this server created, which is all a client can observe. The state
 // belongs to one server's ServedResources (two servers in one process are two clusters). Upstream
 // keeps it in etcd (the ipallocator's and portallocator's bitmaps under /registry/ranges/), so
-// several apiservers over one etcd share it: replicas over one etcd would have to do the same.
+// several apiservers over one etcd share it: `serve --replicas` replicas share replica 1's.
 
 /** The service CIDR: 10.96.0.0/12. */
 const serviceCIDR = '10.96.0.0/12';
