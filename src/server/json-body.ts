@@ -23,7 +23,7 @@ import {
 } from '../engine/http-face';
 import { hasProtobufMessage, ProtobufDecodeError, protobufBodyToObject } from './protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
-import { strictDecodingErrors } from './strict-field-validation';
+import { dropUnknownFields, strictDecodingErrors } from './strict-field-validation';
 import { yamlToJSON } from './yaml-to-json';
 
 /** The legacy scheme's serializers in CodecFactory order (the 415's list for built-in kinds). */
@@ -506,9 +506,16 @@ export function decodeBody(
       fail(new Error(`strict decoding error: ${unknown.join(', ')}`));
     if (directive === 'Warn') warnings = unknown;
   }
-  // The typed round trip sets TypeMeta to the endpoint's kind (a body may omit it).
+  // The typed round trip sets TypeMeta to the endpoint's kind (a body may omit it) and drops
+  // every field the kind's Go type lacks, whatever fieldValidation said of it.
   const object: Record<string, unknown> = { kind: expected.kind, apiVersion: gvString(expected) };
-  for (const [k, v] of Object.entries(obj))
+  // (Ignore skipped the findings: the walk decides.)
+  const known =
+    !expected.topLevelFields &&
+    (schemaFindings === undefined || schemaFindings.some((f) => f.startsWith('unknown field')))
+      ? dropUnknownFields(obj, expected)
+      : obj;
+  for (const [k, v] of Object.entries(known))
     if (k !== 'kind' && k !== 'apiVersion') setOwn(object, k, v);
   object.metadata ??= {};
   return {

@@ -170,3 +170,62 @@ export function patchMapStrictErrors(text: string): string[] {
 export function jsonPatchStrictErrors(text: string): string[] {
   return unmarshalStrictErrors(text, jsonPatchOps, {}).map((e) => `json patch ${e}`);
 }
+
+/**
+ * The object as the codec's typed round trip leaves it: every field the kind's Go type does not
+ * have (what strictDecodingErrors names `unknown field`) is gone, as decoding into the struct drops
+ * it whatever fieldValidation says (Warn only adds the warning). Copies what it changes; returns
+ * `obj` itself when the tree has no definition for the kind or nothing is unknown.
+ */
+export function dropUnknownFields<T>(
+  obj: T,
+  gvk: { group: string; version: string; kind: string },
+): T {
+  const name = builtInDefinitionName(gvk.group, gvk.version, gvk.kind);
+  if (!name) return obj;
+  const defs = getOpenAPIDefinitions();
+  const prune = (value: unknown, schema: Schema | undefined): unknown => {
+    const s = resolve(schema, defs);
+    if (!s || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      const items = s.items as Schema | undefined;
+      if (!items) return value;
+      let changed = false;
+      const out = value.map((v) => {
+        const p = prune(v, items);
+        if (p !== v) changed = true;
+        return p;
+      });
+      return changed ? out : value;
+    }
+    const properties = s.properties as Record<string, Schema> | undefined;
+    const additional = s.additionalProperties as Schema | boolean | undefined;
+    if (!properties && !(additional && typeof additional === 'object')) return value;
+    let out: Record<string, unknown> | undefined;
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+      const childSchema = properties
+        ? Object.hasOwn(properties, key)
+          ? properties[key]
+          : undefined
+        : (additional as Schema);
+      if (properties && childSchema === undefined) {
+        out ??= { ...(value as Record<string, unknown>) };
+        delete out[key];
+        continue;
+      }
+      const p = prune(child, childSchema);
+      if (p !== child) {
+        out ??= { ...(value as Record<string, unknown>) };
+        // An own property whatever the key (a map's `__proto__` key stays data).
+        Object.defineProperty(out, key, {
+          value: p,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+    return out ?? value;
+  };
+  return prune(obj, { $ref: `#/definitions/${name}` }) as T;
+}

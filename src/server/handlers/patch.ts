@@ -21,7 +21,7 @@ import {
 } from '../patch';
 import { quote } from '../../engine/http-face';
 import { fieldValidation } from '../json-body';
-import { strictDecodingErrors } from '../strict-field-validation';
+import { dropUnknownFields, strictDecodingErrors } from '../strict-field-validation';
 import { unknownFieldPaths } from '../structural-pruning';
 import { admitCreate } from '../namespace-lifecycle';
 import { isDryRun } from '../registry/dry-run';
@@ -126,9 +126,14 @@ function patchValidation(scope: RequestScope, options: WriteOptions): PatchValid
   };
 }
 
-/** The patched object decoded as the codec does: with its kind's defaults (Scheme.Default). */
+/**
+ * The patched object decoded as the codec does: without the fields its kind's Go type lacks
+ * (whatever fieldValidation said of them), with its kind's defaults (Scheme.Default).
+ */
 function defaulted(scope: RequestScope, obj: KubeObject): KubeObject {
-  return scope.served.jsonOnly ? obj : schemeDefault(scope.served, obj);
+  return scope.served.jsonOnly
+    ? obj
+    : schemeDefault(scope.served, dropUnknownFields(obj, scope.served));
 }
 
 /**
