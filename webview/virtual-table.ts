@@ -164,9 +164,13 @@ export class VirtualTable<T> {
     });
     new ResizeObserver(this.scheduleRender).observe(this.body);
     // The table's own width does not depend on its columns (its box is the layout's): folding
-    // them cannot change it, so this settles in one pass.
-    if (options.columns.some((c) => c.fold !== undefined))
-      new ResizeObserver(() => this.fold()).observe(this.element);
+    // them cannot change it, so this settles in one pass. Folded in the next frame, not inside the
+    // observer's callback: the columns it hides resize the body, which another observer watches,
+    // and a layout change during delivery is the browser's "ResizeObserver loop" error.
+    if (options.columns.some((c) => c.fold !== undefined)) {
+      const scheduleFold = perFrame(() => this.fold());
+      new ResizeObserver(scheduleFold).observe(this.element);
+    }
   }
 
   /**

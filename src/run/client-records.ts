@@ -38,7 +38,7 @@ export function watchEndCategory(track: WatcherTrack): ClientWatchEnd {
 }
 
 /** Ended early or with a 410: what makes the next LIST a relist. */
-function endsEarly(how: ClientWatchEnd): boolean {
+export function endsEarly(how: ClientWatchEnd): boolean {
   return how !== 'timeout' && how !== 'client-closed';
 }
 

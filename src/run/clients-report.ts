@@ -16,6 +16,7 @@ import type {
   VirtualMs,
   WatchRequestRecord,
 } from './run-model';
+import { endsEarly } from './client-records';
 import { isWatchListRequest } from './relist-rule';
 import { liveScenario } from './views/run-clock';
 
@@ -106,7 +107,12 @@ export interface WatchListSync {
 }
 
 /** How a client recovered: the same request again, a WATCH again, or a list from scratch. */
-export type RecoveredBy = 'retry' | 'rewatch' | 'relist';
+/**
+ * How a client got past a fault: a retry, a re-watch or a relist, or `answered`: every request
+ * the fault hit was itself answered (a latency added, a stalled watch's events delivered), so there
+ * was nothing to recover from, and the time is until the last of them was answered.
+ */
+export type RecoveredBy = 'retry' | 'rewatch' | 'relist' | 'answered';
 
 export interface ClientFaultRecovery {
   id: number | null;
@@ -231,13 +237,49 @@ function recoveries(
   return out;
 }
 
+/**
+ * When the last of the hit requests was answered, when every one of them was (a LIST completed
+ * without an error, a WATCH opened with 200 and not cut: still open, timed out or closed by its
+ * client, and a WatchList one synced); undefined if none was hit or one failed.
+ */
+function answeredAt(
+  c: ClientRecord,
+  reqs: ClientReportRequest[],
+  hitIds: ReadonlySet<number>,
+  watchOf: (requestId: number) => WatchRequestRecord | undefined,
+): VirtualMs | undefined {
+  if (hitIds.size === 0) return undefined;
+  let last: VirtualMs | undefined;
+  let seen = 0;
+  for (let i = 0; i < c.requests.length; i++) {
+    if (!hitIds.has(reqs[i].requestId)) continue;
+    seen++;
+    const r = c.requests[i];
+    let at: VirtualMs | undefined;
+    if (r.kind === 'list') at = r.error ? undefined : r.endedAt;
+    else if (
+      reqs[i].status === 200 &&
+      reqs[i].synced !== false &&
+      (r.end === undefined || !endsEarly(r.end.how))
+    )
+      // A WatchList WATCH is answered when its initial events ended.
+      at = watchOf(r.requestId)?.initialEventsEndAt ?? watchOf(r.requestId)?.answeredAt ?? r.at;
+    if (at === undefined) return undefined;
+    last = last === undefined ? at : Math.max(last, at);
+  }
+  return seen === hitIds.size ? last : undefined;
+}
+
 /** Whether watch `r` was open at `at`. */
 function openAt(r: ClientWatchRequest, at: VirtualMs): boolean {
   return r.at <= at && (r.end === undefined || r.end.at >= at);
 }
 
 function recoveryText(ms: number | null, by: RecoveredBy | null): string {
-  return ms === null ? 'not recovered' : `recovered in ${Math.round(ms)} ms (${by})`;
+  if (ms === null) return 'not recovered';
+  if (by === 'answered')
+    return `its requests were answered in ${Math.round(ms)} ms (nothing to recover)`;
+  return `recovered in ${Math.round(ms)} ms (${by})`;
 }
 
 /** The clients report of a run model (a live server's so far, or a saved trace's). */
@@ -341,7 +383,11 @@ export function clientsReport(model: RunModel): ClientsReport {
         from = m.at;
         hitIds = new Set();
       }
-      const first = recovered.find((x) => x.sentAt >= from && !hitIds.has(x.requestId));
+      const answered = answeredAt(c, reqs, hitIds, (id) => watchById.get(id));
+      const first =
+        answered !== undefined
+          ? { at: answered, by: 'answered' as const }
+          : recovered.find((x) => x.sentAt >= from && !hitIds.has(x.requestId));
       const ms = first ? Math.max(0, first.at - from) : null;
       faults.push({
         id: m.id ?? null,

@@ -158,6 +158,25 @@ interface Case {
 
 const cases: Case[] = [
   {
+    name: 'latency 6 hit two LISTs, each answered 200: nothing to recover from, answered by the last',
+    run(l) {
+      l.fault(0, 6, 'latency');
+      l.list(10, 210, { hitBy: [6] });
+      l.list(300, 520, { hitBy: [6] });
+    },
+    want: [{ id: `${ua} · c1`, answers: { '200': 2 }, faults: [[6, 'answered', 510]] }],
+  },
+  {
+    name: 'fault 7 hit a LIST answered 200 and another answered 429, then a retry: recovered by it',
+    run(l) {
+      l.fault(0, 7, 'http-error');
+      l.list(10, 20, { hitBy: [7] });
+      l.list(30, 31, { status: 429, hitBy: [7] });
+      l.list(1031, 1040);
+    },
+    want: [{ id: `${ua} · c1`, answers: { '200': 2, '429': 1 }, faults: [[7, 'retry', 1030]] }],
+  },
+  {
     name: 'a LIST answered 429 by fault 1, then the same LIST again: recovered by its retry',
     run(l) {
       l.fault(0, 1, 'http-error');
