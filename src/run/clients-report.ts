@@ -122,10 +122,13 @@ export interface ClientFaultRecovery {
   /** Requests of this client it hit (0: a server fault, which touched the watch open then). */
   hits: number;
   recovered: boolean;
-  /** From `at` to the first successful retry, re-watch or relist after it; null: not recovered. */
+  /**
+   * From `at` to the first successful retry, re-watch or relist after it (or, `answered`, until
+   * the last hit request was answered); null: not recovered.
+   */
   recoveryMs: number | null;
   recoveredBy: RecoveredBy | null;
-  /** `recovered in 812 ms (rewatch)`, or `not recovered`. */
+  /** `recovered in 812 ms (rewatch)`, `its requests were answered in 210 ms (nothing to recover)`, or `not recovered`. */
   recovery: string;
 }
 
