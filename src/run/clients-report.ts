@@ -387,10 +387,23 @@ export function clientsReport(model: RunModel): ClientsReport {
         hitIds = new Set();
       }
       const answered = answeredAt(c, reqs, hitIds, (id) => watchById.get(id));
+      // A hit request whose own answer succeeded (one the fault only delayed) may be the recovery,
+      // but only one sent after the last hit request that failed.
+      const failedHitAt = reqs
+        .filter(
+          (q) =>
+            hitIds.has(q.requestId) &&
+            answeredAt(c, reqs, new Set([q.requestId]), (w) => watchById.get(w)) === undefined,
+        )
+        .reduce<VirtualMs>((at, q) => Math.max(at, q.at), from);
       const first =
         answered !== undefined
           ? { at: answered, by: 'answered' as const }
-          : recovered.find((x) => x.sentAt >= from && !hitIds.has(x.requestId));
+          : recovered.find(
+              (x) =>
+                x.sentAt >= from &&
+                (hitIds.has(x.requestId) ? x.sentAt > failedHitAt : x.sentAt >= failedHitAt),
+            );
       const ms = first ? Math.max(0, first.at - from) : null;
       faults.push({
         id: m.id ?? null,

@@ -158,6 +158,15 @@ interface Case {
 
 const cases: Case[] = [
   {
+    name: 'fault 9 (latency) hit a LIST another fault answered 429 and its retry, answered 200: recovered by the retry',
+    run(l) {
+      l.fault(0, 9, 'latency');
+      l.list(10, 11, { status: 429, hitBy: [9] });
+      l.list(1011, 1220, { hitBy: [9] });
+    },
+    want: [{ id: `${ua} · c1`, answers: { '200': 1, '429': 1 }, faults: [[9, 'retry', 1210]] }],
+  },
+  {
     name: 'latency 6 hit two LISTs, each answered 200: nothing to recover from, answered by the last',
     run(l) {
       l.fault(0, 6, 'latency');
