@@ -146,14 +146,28 @@ function parseDescriptor(descriptor: string): void {
   fail(`unrecognized descriptor: ${descriptor}`);
 }
 
-function knownLocation(name: string): boolean {
-  if (name === '' || name === 'UTC' || name === 'Local') return true;
+/**
+ * time.LoadLocation's error for `name`, or undefined when it loads. Go reads the tz database by
+ * file name, so a name differing from the canonical one only in case is unknown there; Intl
+ * accepts it, hence the comparison (an alias Intl resolves to another name is taken as known).
+ */
+export function loadLocationError(name: string): string | undefined {
+  if (name === '' || name === 'UTC' || name === 'Local') return undefined;
+  if (name.includes('..') || name.startsWith('/') || name.startsWith('\\'))
+    return 'time: invalid location name';
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions()
+      .timeZone;
+    if (resolved !== name && resolved.toLowerCase() === name.toLowerCase())
+      return `unknown time zone ${name}`;
+    return undefined;
   } catch {
-    return false;
+    return `unknown time zone ${name}`;
   }
+}
+
+function knownLocation(name: string): boolean {
+  return loadLocationError(name) === undefined;
 }
 
 /** cron.ParseStandard's error for `spec`, or undefined when it parses. */

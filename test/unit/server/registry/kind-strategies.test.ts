@@ -580,6 +580,57 @@ const cases: Array<{ name: string; steps: Step[] }> = [
     })),
   },
   {
+    name: 'CronJob: spec.timeZone is an IANA name time.LoadLocation knows (validateTimeZone)',
+    steps: [
+      ['berlin', 'Europe/Berlin', ''],
+      ['empty', '', 'timeZone must be nil or non-empty string'],
+      [
+        'local',
+        'Local',
+        'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones',
+      ],
+      ['mars', 'Mars/Olympus', 'unknown time zone Mars/Olympus'],
+      ['dotdot', '../etc/passwd', 'unknown time zone ../etc/passwd'],
+      ['digits', 'Europe/Berlin123456789', 'unknown time zone Europe/Berlin123456789'],
+      ['lower', 'europe/berlin', 'unknown time zone europe/berlin'],
+      [
+        'lowerlocal',
+        'local',
+        'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones',
+        'unknown time zone local',
+      ],
+    ].map(([name, timeZone, ...messages]): Step => ({
+      method: 'POST',
+      path: `${batch}/cronjobs`,
+      body: {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name },
+        spec: {
+          schedule: '* * * * *',
+          timeZone,
+          jobTemplate: {
+            spec: {
+              template: {
+                spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] },
+              },
+            },
+          },
+        },
+      },
+      ...(messages[0] === ''
+        ? { status: 201, fields: { 'spec.timeZone': timeZone } }
+        : {
+            status: 422,
+            message: `CronJob.batch "${name}" is invalid: ${
+              messages.length === 1
+                ? `spec.timeZone: Invalid value: "${timeZone}": ${messages[0]}`
+                : `[${messages.map((m) => `spec.timeZone: Invalid value: "${timeZone}": ${m}`).join(', ')}]`
+            }`,
+          }),
+    })),
+  },
+  {
     name: 'status of a kind without /status: 404',
     steps: [
       {
