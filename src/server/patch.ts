@@ -3,7 +3,7 @@
 // server-side apply (application/apply-patch+yaml), validateAndTranscodePatch's and
 // applyPatcher's decoding of the body (the merge itself is the field manager's). apply-patch+cbor
 // is refused with the 415 as kube-apiserver 1.36 refuses it (the CBORServingAndStorage gate off).
-import { StatusError, errorToAPIStatus, type KubeObject } from '../engine';
+import { StatusError, errorToAPIStatus, type KubeObject, type KubernetesVersion } from '../engine';
 import {
   newBadRequest,
   newGenericServerResponse,
@@ -18,6 +18,7 @@ import {
   type GoJsonValue,
 } from '../engine/http-face';
 import { newUnsupportedMediaTypeError } from './status';
+import { duplicateKeyMessage, duplicateKeys } from './yaml-duplicate-keys';
 import { yamlToJSON } from './yaml-to-json';
 import {
   JsonPatchError,
@@ -84,27 +85,67 @@ export function supportedPatchTypes(
     : [PatchType.JSONPatch, PatchType.MergePatch, PatchType.ApplyYAML];
 }
 
+/** An apply patch decoded, and the keys it repeats (go-yaml's strict-mode errors). */
+export interface ApplyPatchBody {
+  readonly object: JsonObject;
+  /** `line 7: key "a" already set in map`, in document order. */
+  readonly duplicates: readonly string[];
+}
+
 /**
- * An apply patch's body as an object: validateAndTranscodePatch's yaml.ToJSON (400 `error
- * encoding patch: error converting YAML to JSON: yaml: …`), then applyPatcher's yaml.Unmarshal
- * into a map (400 `error decoding patch: …` for a document that is not one; null is an empty map).
+ * An apply patch's body as an object, as go-yaml's non-strict decode gives it (a repeated key's
+ * last value wins). release-1.36's applyPatcher decodes it with yaml.Unmarshal (400 `error
+ * decoding YAML: …`); master first transcodes it for the audit log (validateAndTranscodePatch's
+ * yaml.ToJSON: 400 `error encoding patch: error converting YAML to JSON: yaml: …`), then decodes
+ * it (400 `error decoding patch: …` for a document that is not a map; null is an empty map).
  */
-export function decodeApplyPatch(patch: Uint8Array | string): JsonObject {
+export function decodeApplyPatch(
+  patch: Uint8Array | string,
+  version: KubernetesVersion,
+): ApplyPatchBody {
+  const master = version === '1.37';
+  const text = typeof patch === 'string' ? patch : new TextDecoder().decode(patch);
   let value: unknown;
+  let duplicates: string[] = [];
   try {
-    value = yamlToJSON(typeof patch === 'string' ? patch : new TextDecoder().decode(patch));
+    try {
+      value = yamlToJSON(text);
+    } catch (e) {
+      if ((e as { reason?: string }).reason !== 'duplicated mapping key') throw e;
+      value = yamlToJSON(text, undefined, true);
+      duplicates = duplicateKeys(text).map(duplicateKeyMessage);
+    }
   } catch (e) {
     // A decoded form past the body limit is the body limit's 413.
     if (e instanceof StatusError) throw e;
     const reason = (e as { reason?: string }).reason ?? (e as Error).message;
-    throw newBadRequest(`error encoding patch: error converting YAML to JSON: yaml: ${reason}`);
+    throw newBadRequest(
+      `${master ? 'error encoding patch' : 'error decoding YAML'}: error converting YAML to JSON: yaml: ${reason}`,
+    );
   }
-  if (value === null || value === undefined) return {};
+  if (value === null || value === undefined) return { object: {}, duplicates };
   if (!isObject(value as JsonValue))
     throw newBadRequest(
-      `error decoding patch: error unmarshaling JSON: while decoding JSON: ${new GoJsonUnmarshalTypeError(goJsonKindOf(value as JsonValue), 'map[string]interface {}').message}`,
+      `${master ? 'error decoding patch' : 'error decoding YAML'}: error unmarshaling JSON: while decoding JSON: ${new GoJsonUnmarshalTypeError(goJsonKindOf(value as JsonValue), 'map[string]interface {}').message}`,
     );
-  return value as JsonObject;
+  return { object: value as JsonObject, duplicates };
+}
+
+/**
+ * applyPatcher's strict decode (fieldValidation Strict or Warn, after the apply): yaml.UnmarshalStrict's
+ * error for the repeated keys; Strict refuses the patch with it, Warn warns each line
+ * (addStrictDecodingWarnings' parseYAMLWarnings).
+ */
+export function applyStrictDecoding(
+  body: ApplyPatchBody,
+  directive: string,
+  version: KubernetesVersion,
+): string[] {
+  if (body.duplicates.length === 0 || (directive !== 'Strict' && directive !== 'Warn')) return [];
+  if (directive === 'Warn') return [...body.duplicates];
+  throw newBadRequest(
+    `error strict decoding ${version === '1.37' ? 'patch' : 'YAML'}: error converting YAML to JSON: yaml: unmarshal errors:\n  ${body.duplicates.join('\n  ')}`,
+  );
 }
 
 /** The patch type of a Content-Type header: what precedes a `;` (parameters such as charset). */

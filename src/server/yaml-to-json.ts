@@ -80,9 +80,14 @@ function aliasAt(input: string, from: number): string | undefined {
  * as go-yaml does (`yaml: document contains excessive aliasing`), an alias inside its own anchor
  * (`yaml: anchor 'x' value contains itself`), and a document whose aliases would make its JSON form
  * larger than `limit` (413 `Request entity too large: limit is 3145728`), all before expanding
- * anything. Other YAML errors are js-yaml's (a YAMLException).
+ * anything. Other YAML errors are js-yaml's (a YAMLException); a repeated mapping key is one unless
+ * `lastKeyWins`.
  */
-export function yamlToJSON(text: string, limit = maxRequestBodyBytes): unknown {
+export function yamlToJSON(
+  text: string,
+  limit = maxRequestBodyBytes,
+  lastKeyWins = false,
+): unknown {
   // decoder.unmarshal's counters; the document node is the first decode.
   let decodeCount = 1;
   let aliasCount = 0;
@@ -145,5 +150,6 @@ export function yamlToJSON(text: string, limit = maxRequestBodyBytes): unknown {
     if (aliasCount > 0 && jsonBytes > limit)
       throw newRequestEntityTooLargeError(`limit is ${limit}`);
   };
-  return load(text, { listener });
+  // js-yaml's `json` mode: a repeated key's last value wins, as go-yaml's non-strict decode.
+  return load(text, { listener, json: lastKeyWins });
 }

@@ -1,21 +1,23 @@
 // Mirrors k8s.io/apiserver pkg/endpoints/handlers/patch.go (release-1.36) PatchResource: the
 // content type checked before the body is read (415), the PatchOptions (422: `force` only for
-// apply, apply needs a fieldManager), an apply body transcoded (validateAndTranscodePatch: 400),
+// apply, apply needs a fieldManager), an apply body decoded (400; master: validateAndTranscodePatch),
 // then the registry's Store.Update with the patch as its UpdatedObjectInfo. Inside the Store's
 // GuaranteedUpdate: for json/merge/strategic patches the patch applied to the stored object
 // (applyPatch, src/server/patch.ts) and the field manager's Update entry (jsonPatcher /
 // smpPatcher's UpdateNoErrors); for apply (applyPatcher) the field manager's Apply onto the
 // stored object or, when there is none, an empty one (forceAllowCreate: apply creates). 200, or
 // 201 when the apply created the object.
-import type { KubeObject } from '../../engine';
+import type { KubeObject, KubernetesVersion } from '../../engine';
 import { fieldManagerScope } from '../field-manager';
 import {
   PatchType,
   applyPatch,
+  applyStrictDecoding,
   checkNameAndNamespace,
   checkPatchContentType,
   decodeApplyPatch,
   patchTypeOf,
+  type ApplyPatchBody,
   type PatchResource,
   type PatchValidation,
 } from '../patch';
@@ -62,11 +64,12 @@ export async function patchThrough(
   const patchType = patchTypeOf(contentType);
   const options = writeOptionsOf(scope.query, 'PatchOptions', patchType);
   const isApply = patchType === PatchType.ApplyYAML;
-  const applied = isApply ? decodeApplyPatch(body) : undefined;
-  if (applied && applyCreates) await admitApplyCreate(scope, applied);
+  const version = scope.resources.profile.kubernetesVersion;
+  const applied = isApply ? decodeApplyPatch(body, version) : undefined;
+  if (applied && applyCreates) await admitApplyCreate(scope, applied.object);
   const validation = patchValidation(scope, options);
   const objInfo: UpdatedObjectInfo = applied
-    ? applyPatcher(scope, resource, applied, options)
+    ? applyPatcher(scope, resource, applied, options, version)
     : (existing) => {
         const { object, warnings } = applyPatch(contentType, existing, body, resource, validation);
         // addStrictDecodingWarnings.
@@ -89,19 +92,22 @@ export async function patchThrough(
 function applyPatcher(
   scope: RequestScope,
   resource: PatchResource,
-  patch: JsonObject,
+  patch: ApplyPatchBody,
   options: WriteOptions,
+  version: KubernetesVersion,
 ): UpdatedObjectInfo {
   return (existing: KubeObject): KubeObject => {
     const stored = typeof existing.metadata?.uid === 'string' && existing.metadata.uid !== '';
     const { object } = apply(
       stored ? (existing as unknown as JsonObject) : undefined,
-      patch,
+      patch.object,
       options.fieldManager ?? '',
       options.force ?? false,
       fieldManagerScope(scope.served, scope.info.subresource ?? ''),
       scope.served.store.now(),
     );
+    const directive = fieldValidation(options.fieldValidation);
+    for (const w of applyStrictDecoding(patch, directive, version)) addWarning(scope, w);
     checkNameAndNamespace(object, scope.info.name, scope.info.namespace, resource);
     return defaulted(scope, object as unknown as KubeObject);
   };

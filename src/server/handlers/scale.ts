@@ -7,9 +7,10 @@
 // object through ScaleHandler; an apply patch is applied to the Scale by the field manager.
 import type { KubeObject } from '../../engine';
 import { newBadRequest } from '../../engine/http-face';
-import { decodeBody } from '../json-body';
+import { decodeBody, fieldValidation } from '../json-body';
 import {
   applyPatch,
+  applyStrictDecoding,
   checkPatchContentType,
   decodeApplyPatch,
   PatchType,
@@ -88,18 +89,23 @@ export async function patchScale(scope: RequestScope): Promise<void> {
   const patchType = patchTypeOf(contentType);
   const options = writeOptionsOf(scope.query, 'PatchOptions', patchType);
   if (patchType === PatchType.ApplyYAML) {
-    const applied = decodeApplyPatch(body);
+    const version = scope.resources.profile.kubernetesVersion;
+    const applied = decodeApplyPatch(body, version);
     await writeScale(
       scope,
-      (oldScale) =>
-        apply(
+      (oldScale) => {
+        const scale = apply(
           oldScale as unknown as JsonObject,
-          applied,
+          applied.object,
           options.fieldManager ?? '',
           options.force ?? false,
           scaleFieldManagerScope(),
           scope.served.store.now(),
-        ).object as unknown as KubeObject,
+        ).object as unknown as KubeObject;
+        const directive = fieldValidation(options.fieldValidation);
+        for (const w of applyStrictDecoding(applied, directive, version)) addWarning(scope, w);
+        return scale;
+      },
       isDryRun(options),
     );
     return;

@@ -164,36 +164,6 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'an apply body that is not YAML is a 400',
-    request: {
-      method: 'PATCH',
-      path: '/bad?fieldManager=alice',
-      body: 'a: b: c',
-      contentType: applyType,
-    },
-    status: 400,
-    // Upstream's reason is go-yaml's (`line 1: mapping values are not allowed in this context`);
-    // this server's is js-yaml's, as json-body.ts's YAML decode has it.
-    check(r) {
-      assert.match(
-        String(r.json.message),
-        /^error encoding patch: error converting YAML to JSON: yaml: \S/,
-      );
-    },
-  },
-  {
-    name: 'an apply body that is a list is a 400',
-    request: {
-      method: 'PATCH',
-      path: '/list?fieldManager=alice',
-      body: '- a\n',
-      contentType: applyType,
-    },
-    status: 400,
-    message:
-      'error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}',
-  },
-  {
     name: 'an apply of another kind is a 400',
     request: {
       method: 'PATCH',
@@ -337,3 +307,117 @@ describe('server-side apply and managedFields (handlers/patch.ts, create.ts, upd
     });
   }
 });
+
+// The apply body's decoding, by profile: release-1.36 decodes it in applyPatchToCurrentObject
+// (`error decoding YAML: …`, `error strict decoding YAML: …`); master first transcodes it for the
+// audit log (validateAndTranscodePatch: `error encoding patch: …`) and says `patch` in both.
+// A repeated key is go-yaml's non-strict decode (the last value wins) unless fieldValidation asks
+// for the strict decode: Strict refuses it, Warn (the default) warns.
+const dupYaml =
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: NAME\ndata:\n  a: "1"\n  a: "2"\n  b: "3"\n  b:\n    "4"\n';
+const dupErrors = '  line 7: key "a" already set in map\n  line 10: key "b" already set in map';
+const decodeCases: {
+  name: string;
+  body: string;
+  fieldValidation?: string;
+  want: Record<'1.36' | '1.37', { status: number; message?: string; warnings?: string[] }>;
+}[] = [
+  {
+    name: 'not YAML',
+    body: 'a: b: c',
+    want: {
+      // Upstream's reason is go-yaml's (`line 1: mapping values are not allowed in this context`);
+      // this server's is js-yaml's, as json-body.ts's YAML decode has it.
+      '1.36': {
+        status: 400,
+        message: 'error decoding YAML: error converting YAML to JSON: yaml: ',
+      },
+      '1.37': {
+        status: 400,
+        message: 'error encoding patch: error converting YAML to JSON: yaml: ',
+      },
+    },
+  },
+  {
+    name: 'a list',
+    body: '- a\n',
+    want: {
+      '1.36': {
+        status: 400,
+        message:
+          'error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}',
+      },
+      '1.37': {
+        status: 400,
+        message:
+          'error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}',
+      },
+    },
+  },
+  {
+    name: 'repeated keys, Strict',
+    body: dupYaml,
+    fieldValidation: 'Strict',
+    want: {
+      '1.36': {
+        status: 400,
+        message: `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n${dupErrors}`,
+      },
+      '1.37': {
+        status: 400,
+        message: `error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n${dupErrors}`,
+      },
+    },
+  },
+  {
+    name: 'repeated keys, Warn (the default)',
+    body: dupYaml,
+    want: {
+      '1.36': {
+        status: 201,
+        warnings: ['line 7: key "a" already set in map', 'line 10: key "b" already set in map'],
+      },
+      '1.37': {
+        status: 201,
+        warnings: ['line 7: key "a" already set in map', 'line 10: key "b" already set in map'],
+      },
+    },
+  },
+  {
+    name: 'repeated keys, Ignore',
+    body: dupYaml,
+    fieldValidation: 'Ignore',
+    want: { '1.36': { status: 201, warnings: [] }, '1.37': { status: 201, warnings: [] } },
+  },
+];
+
+for (const profile of ['1.36', '1.37'] as const)
+  describe(`an apply body's decoding, profile ${profile} (applyPatcher, validateAndTranscodePatch)`, () => {
+    let srv: ApiServer;
+    before(async () => {
+      srv = await ApiServer.start({ port: 0, namespaceController: false, profile });
+    });
+    after(() => srv.stop());
+    decodeCases.forEach((c, i) =>
+      it(c.name, async () => {
+        const name = `decode-${i}`;
+        const want = c.want[profile];
+        const q = c.fieldValidation ? `&fieldValidation=${c.fieldValidation}` : '';
+        const r = await call(
+          srv,
+          'PATCH',
+          `${ns}/${name}?fieldManager=alice${q}`,
+          c.body.replace('NAME', name),
+          applyType,
+        );
+        assert.strictEqual(r.status, want.status, r.text);
+        if (want.message !== undefined)
+          if (want.message.endsWith(': '))
+            assert.ok(String(r.json.message).startsWith(want.message), String(r.json.message));
+          else assert.strictEqual(r.json.message, want.message);
+        if (want.warnings !== undefined) assert.deepStrictEqual(r.warnings, want.warnings);
+        // go-yaml's non-strict decode keeps the last value of a repeated key.
+        if (want.status === 201) assert.deepStrictEqual(r.json.data, { a: '2', b: '4' });
+      }),
+    );
+  });
