@@ -125,7 +125,7 @@ export function describeCompare(t: ClusterTarget, o: CompareOptions): string[] {
     });
     lines.push(
       `GET ${t.server}${r.path}?${query({ limit: o.limit, resourceVersion: o.cacheResourceVersion })}  (${servedByText(c.servedBy)})`,
-      `GET ${t.server}${r.path}?${query({ limit: o.limit, exact: true })}&resourceVersion=<the first LIST's resourceVersion>  (${servedByText(e.servedBy)})`,
+      `GET ${t.server}${r.path}?limit=${o.limit}&resourceVersion=<the first LIST's resourceVersion>&resourceVersionMatch=Exact  (${servedByText(e.servedBy)})`,
     );
   }
   lines.push(
@@ -344,11 +344,11 @@ export function compareReportText(report: CompareReport): string[] {
       lines.push(
         `  note: the cache's pages after the first are continue pages, served as the Exact list's are (the token carries resourceVersion ${rc.resourceVersion}): only its first page is the cache's current state; --rv0 reads the whole cache in one page (the cache ignores limit there)`,
       );
-    if (rc.exact && rc.exact.servedBy !== 'etcd' && rc.outcome !== 'error')
-      lines.push(
-        `  note: the profile serves the Exact LIST from ${servedByText(rc.exact.servedBy)}, not etcd: this compares the cache with its own snapshot at that resourceVersion`,
-      );
   }
+  if (report.resources.some((rc) => rc.exact && rc.exact.servedBy !== 'etcd'))
+    lines.push(
+      `note: profile ${report.profile} serves the Exact LISTs of cached resources from a watch-cache snapshot (ListFromCacheSnapshot), not etcd: they compare the cache with its own snapshot at that resourceVersion`,
+    );
   lines.push(
     `${plural(report.resources.length, 'resource', { plain: true })}: ${report.same} the same, ${report.differ} differ, ${report.errors} not compared (profile ${report.profile}, ${report.assumption})`,
   );

@@ -183,7 +183,7 @@ for (const backing of backings)
       );
       assert.ok(
         run.stdout.includes(
-          'this compares the cache with its own snapshot at that resourceVersion',
+          'not etcd: they compare the cache with its own snapshot at that resourceVersion',
         ),
         run.stdout,
       );
