@@ -258,11 +258,18 @@ async function compare(
   if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace))
     throw new UsageError(`--namespace: not a namespace name: ${JSON.stringify(namespace)}`);
   const json = options.has('json');
+  // Ctrl-C before anything is sent (the kubeconfig read, the question) exits at once; while the
+  // LISTs are read it aborts the one in flight and says so; a second one exits at once.
   const stop = new AbortController();
+  let sending = false;
   const interrupt = (): void => {
-    if (stop.signal.aborted) process.exit(exitInterrupted);
+    if (!sending || stop.signal.aborted) {
+      io.err('listwatch probe: stopped (Ctrl-C)\n');
+      process.exit(exitInterrupted);
+    }
     stop.abort();
   };
+  process.on('SIGINT', interrupt);
   try {
     let resources: CompareResource[];
     try {
@@ -296,7 +303,7 @@ async function compare(
         return exitInvalid;
       }
     }
-    process.on('SIGINT', interrupt);
+    sending = true;
     const report = await runCompare(
       target,
       o,

@@ -214,6 +214,13 @@ for (const backing of backings)
       assert.strictEqual(p.cache.items, pods + 1);
       const lists = (await probeLists()).filter((l) => l.resource === 'pods');
       const exact = lists.filter((l) => l.resourceVersionMatch === 'Exact').at(-1);
+      const first = lists.filter((l) => l.resourceVersion === '' && l.limit === 500).at(-1);
+      assert.deepStrictEqual(
+        [first?.servedBy, first?.rule, first?.fallback],
+        backing.progressSupported
+          ? ['etcd', 'consistent-read', 'true']
+          : ['etcd', 'consistent-read-unsupported', undefined],
+      );
       if (backing.progressSupported) {
         // The Exact LIST at etcd's revision waits for the cache (3 s, blockTimeout) and answers
         // 504, as upstream's waitUntilFreshAndBlock does: not compared, exit 1, said as a lag.
@@ -235,4 +242,43 @@ for (const backing of backings)
         assert.deepStrictEqual([exact?.servedBy, exact?.rule], ['etcd', 'future-rv-unsupported']);
       }
     });
+
+    // Where the LISTs wait for the lagging cache (the fault above is still in force), Ctrl-C
+    // stops the probe in the middle of a request.
+    if (backing.progressSupported)
+      it('Ctrl-C while a LIST waits for the lagging cache: stopped, exit 130', async () => {
+        const cli = path.join(projectRoot(), 'dist', 'cli.js');
+        const child = spawn(
+          process.execPath,
+          [
+            cli,
+            'probe',
+            '--compare',
+            '--yes',
+            '--kubeconfig',
+            server.info.kubeconfig,
+            '--resource',
+            'pods',
+          ],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stderr = '';
+        let sent = false;
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          // The plan is printed (synchronously, to a pipe) just before the SIGINT handler is set
+          // and the first request sent; the LIST then waits 3 s for the lagging cache.
+          if (!sent && stderr.includes('Credential:')) {
+            sent = true;
+            child.kill('SIGINT');
+          }
+        });
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        assert.strictEqual(code, 130, stderr);
+        // Stopped while the first LIST waited (or, had the signal come first, before it was sent).
+        assert.match(
+          stderr,
+          /listwatch probe: stopped \(Ctrl-C\)(; nothing compared is reported)?\n$/,
+        );
+      });
   });
