@@ -14,8 +14,21 @@ import {
   type ProbeReport,
 } from '../probe/probe-run';
 import { parseProbeUrl } from '../probe/probe-url';
+import { profile136, profile137Preview } from '../engine';
+import {
+  compareResource,
+  defaultCompareResources,
+  type CompareResource,
+} from '../probe/compare-resource';
+import {
+  compareReportText,
+  defaultCompareLimit,
+  describeCompare,
+  runCompare,
+  type CompareOptions,
+} from '../probe/probe-compare-run';
 import { parseArgs, type OptionSpec } from './args';
-import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
+import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk, exitUsage } from './command';
 import { plural } from '../format/count-text';
 
 const commonHelp = [
@@ -44,6 +57,25 @@ const probeHelp = [
   '  --initial-events   the watch is a watch-list (sendInitialEvents=true&resourceVersionMatch=NotOlderThan)',
   '  --metrics          then scrape GET /metrics as probe-metrics does',
   `  --max-pages N      stop after N pages (default ${defaultMaxPages})`,
+  '',
+  'Usage: listwatch probe --compare [--resource R]... [--namespace NS] [--rv0] [--limit N]',
+  '                       [--profile 1.36|1.37] [--kubeconfig FILE] [--context NAME] [--yes] [--json]',
+  '',
+  "Cache or etcd? KEP-2340's troubleshooting check, per resource: a LIST the watch cache serves",
+  '(resourceVersion "": a consistent read), then the same LIST with resourceVersion=<its RV>',
+  '&resourceVersionMatch=Exact, both paged with limit/continue, compared item by item',
+  '(namespace/name, uid, resourceVersion, the whole object). Each difference is a stale or',
+  'inconsistent watch cache. Says what the profile says served each LIST: in 1.36 the Exact one',
+  'is served by a watch-cache snapshot (ListFromCacheSnapshot), not etcd, unless the cache has none.',
+  'Progress goes to stderr; Ctrl-C stops (exit 130).',
+  '',
+  `  --resource R       a resource (pods, deployments.apps, cm) or a collection path; repeatable (default ${defaultCompareResources.join(', ')})`,
+  '  --namespace NS     only that namespace (default: all namespaces)',
+  '  --rv0              the cache LIST asks resourceVersion=0 (Any: the cache as it is, the whole list in one page) instead of ""',
+  `  --limit N          page size (default ${defaultCompareLimit})`,
+  '  --profile P        whose rules say who served each LIST: 1.36 (default) or 1.37',
+  'Exit status: 0 every resource the same, 1 some differ or could not be compared (e.g. 504:',
+  'the cache lags), 2 usage, or the cluster unreachable or refusing, 130 stopped by Ctrl-C.',
 ].join('\n');
 
 const metricsHelp = [
@@ -122,12 +154,23 @@ async function probe(args: string[], io: CliIo, metricsOnly: boolean): Promise<n
         { name: 'initial-events', value: false },
         { name: 'metrics', value: false },
         { name: 'max-pages', value: true },
+        { name: 'compare', value: false },
+        { name: 'resource', value: true, multiple: true },
+        { name: 'namespace', value: true },
+        { name: 'rv0', value: false },
+        { name: 'limit', value: true },
+        { name: 'profile', value: true },
       ];
-  const { options, positionals } = parseArgs(args, specs);
+  const { options, positionals, repeated } = parseArgs(args, specs);
   if (options.has('help')) {
     io.out((metricsOnly ? metricsHelp : probeHelp) + '\n');
     return exitOk;
   }
+  const compareOnly = ['resource', 'namespace', 'rv0', 'limit', 'profile'].filter(
+    (n) => options.has(n) || repeated.has(n),
+  );
+  if (options.has('compare')) return compare(options, positionals, repeated, io);
+  if (compareOnly.length) throw new UsageError(`--${compareOnly[0]} is an option of --compare`);
   const expected = metricsOnly ? 0 : 1;
   if (positionals.length !== expected)
     throw new UsageError(
@@ -185,6 +228,103 @@ async function probe(args: string[], io: CliIo, metricsOnly: boolean): Promise<n
       return exitInvalid;
     }
     throw e;
+  }
+}
+
+/** 128 + SIGINT, as a shell reports a process Ctrl-C ended. */
+const exitInterrupted = 130;
+
+/** `probe --compare`: KEP-2340's check per resource (src/probe/probe-compare-run.ts). */
+async function compare(
+  options: Map<string, string | true>,
+  positionals: string[],
+  repeated: Map<string, string[]>,
+  io: CliIo,
+): Promise<number> {
+  if (positionals.length)
+    throw new UsageError(
+      `--compare takes no <list-url> (it builds its LISTs from --resource), got ${JSON.stringify(positionals[0])}`,
+    );
+  for (const n of ['watch', 'initial-events', 'metrics', 'max-pages', 'trace'])
+    if (options.has(n)) throw new UsageError(`--${n} is not an option of --compare`);
+  const kubeconfig = options.get('kubeconfig');
+  const context = options.get('context');
+  const namespace = options.get('namespace');
+  const profile = options.get('profile');
+  if (kubeconfig === true || context === true || namespace === true || profile === true)
+    throw new UsageError('--kubeconfig, --context, --namespace and --profile take a value');
+  if (profile !== undefined && profile !== '1.36' && profile !== '1.37')
+    throw new UsageError(`--profile expects 1.36 or 1.37, got ${JSON.stringify(profile)}`);
+  if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace))
+    throw new UsageError(`--namespace: not a namespace name: ${JSON.stringify(namespace)}`);
+  const json = options.has('json');
+  // Ctrl-C before anything is sent (the kubeconfig read, the question) exits at once; while the
+  // LISTs are read it aborts the one in flight and says so; a second one exits at once.
+  const stop = new AbortController();
+  let sending = false;
+  const interrupt = (): void => {
+    if (!sending || stop.signal.aborted) {
+      io.err('listwatch probe: stopped (Ctrl-C)\n');
+      process.exit(exitInterrupted);
+    }
+    stop.abort();
+  };
+  process.on('SIGINT', interrupt);
+  try {
+    let resources: CompareResource[];
+    try {
+      resources = (repeated.get('resource') ?? defaultCompareResources).map((r) =>
+        compareResource(r, namespace),
+      );
+    } catch (e) {
+      if (e instanceof ProbeError) throw new UsageError(e.message);
+      throw e;
+    }
+    const o: CompareOptions = {
+      resources,
+      limit: positiveInteger('limit', options.get('limit')) ?? defaultCompareLimit,
+      cacheResourceVersion: options.has('rv0') ? '0' : '',
+      profile: profile === '1.37' ? profile137Preview : profile136,
+    };
+    const target = await loadClusterTarget(
+      (kubeconfig as string | undefined) ?? defaultKubeconfigPath(),
+      context as string | undefined,
+    );
+    io.err(describeCompare(target, o).join('\n') + '\n');
+    if (!options.has('yes')) {
+      if (!process.stdin.isTTY) {
+        io.err(
+          'listwatch: not sending: stdin is not a terminal, so there is nobody to confirm; add --yes to send these requests\n',
+        );
+        return exitInvalid;
+      }
+      if (!(await askOnTerminal(io))) {
+        io.err('listwatch: nothing sent\n');
+        return exitInvalid;
+      }
+    }
+    sending = true;
+    const report = await runCompare(
+      target,
+      o,
+      (line) => io.err(`listwatch probe: ${line}\n`),
+      stop.signal,
+    );
+    if (json) io.out(JSON.stringify(report, null, 2) + '\n');
+    else io.out(compareReportText(report).join('\n') + '\n');
+    return report.differ || report.errors ? exitInvalid : exitOk;
+  } catch (e) {
+    if (stop.signal.aborted) {
+      io.err('listwatch probe: stopped (Ctrl-C); nothing compared is reported\n');
+      return exitInterrupted;
+    }
+    if (e instanceof ProbeError) {
+      io.err(`listwatch probe: ${visibleText(e.message)}\n`);
+      return exitUsage;
+    }
+    throw e;
+  } finally {
+    process.removeListener('SIGINT', interrupt);
   }
 }
 

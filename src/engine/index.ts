@@ -36,6 +36,10 @@ export {
   type ContinueTokenWarning,
 } from './storage/explain-continue';
 
+// Who serves a LIST (delegator.ShouldDelegateList and the Cacher's Helper), for faces that say
+// what a profile would do with a request they send elsewhere (probe --compare).
+export { shouldDelegateList, type DelegationResult } from './cacher/delegator/interface';
+export { CacherDelegation, type CacherDelegationView } from './cacher/cacher-delegation';
 // One resource of an apiserver: etcd, the etcd3 store, the watch cache, the cacher, the delegator.
 export {
   createResource,
