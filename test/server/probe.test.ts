@@ -126,7 +126,7 @@ describe('listwatch probe against listwatch serve', function () {
     });
     assert.match(
       summary.story[0],
-      /^3 LISTs from 1 client \(served by cluster ×3\): the cluster returned 5 items; whether its watch cache or etcd served them is not seen/,
+      /^3 LISTs from 1 user agent \(served by cluster ×3\): the cluster returned 5 items; whether its watch cache or etcd served them is not seen/,
     );
   });
 
