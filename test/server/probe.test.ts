@@ -120,7 +120,7 @@ describe('listwatch probe against listwatch serve', function () {
     assert.deepStrictEqual(summary.facts, {
       lists: 3,
       watchRequests: 0,
-      clients: 1,
+      userAgents: 1,
       returnedItems: 5,
       http410: 0,
     });
