@@ -76,13 +76,16 @@ interface Row {
   reported?: ClientReported;
 }
 
-/** The faults that had touched the client by `at`: `⚡ #1 http-error 1004 ms (retry)`. */
+/**
+ * The faults that had touched the client by `at`: `⚡ #1 http-error 1004 ms (retry)`, or a server
+ * fault that did not end its open watch: `⚡ #2 expire-history watch not cut`.
+ */
 function faultMarkers(r: ClientReported | undefined, at: number): string[] {
   return (r?.faults ?? [])
     .filter((f) => f.at <= at)
     .map(
       (f) =>
-        `⚡ ${f.id === null ? '' : `#${f.id} `}${f.name} ${f.recoveryMs === null ? 'not recovered' : `${formatCount(Math.round(f.recoveryMs))} ms (${f.recoveredBy})`}`,
+        `⚡ ${f.id === null ? '' : `#${f.id} `}${f.name} ${f.recoveryMs === null ? 'not recovered' : f.recoveredBy === 'answered' && f.hits === 0 ? 'watch not cut' : `${formatCount(Math.round(f.recoveryMs))} ms (${f.recoveredBy})`}`,
     );
 }
 

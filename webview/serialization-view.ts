@@ -9,38 +9,12 @@ import type {
   SerializationIdentifierTotals,
 } from '../src/protocol';
 import { formatVirtualTime, lastIndexAtOrBefore } from '../src/run/views/watcher-states';
+import { identifierLabel } from '../src/run/views/serializer-identifier-text';
 import { Chart } from './chart';
 import { formatBytes } from '../src/format/byte-size-text';
 import { formatCount, plural } from '../src/format/count-text';
 import { h, replaceChildren } from './dom';
 import { VirtualTable, type TableColumn } from './virtual-table';
-
-/**
- * A serializer identifier as a person reads it. Upstream identifiers are JSON (runtime.Identifier of
- * the versioning codec: {"encodeGV":"v1","encoder":"{\"name\":\"json\",…}","name":"versioning"}),
- * shown as "json v1"; the whole identifier stays in the tooltip.
- */
-export function identifierLabel(id: string): string {
-  try {
-    const v = JSON.parse(id) as { encodeGV?: unknown; encoder?: unknown; name?: unknown };
-    if (!v || typeof v !== 'object') return id;
-    let encoder = typeof v.encoder === 'string' ? v.encoder : '';
-    try {
-      const e = JSON.parse(encoder) as Record<string, unknown>;
-      if (e && typeof e.name === 'string')
-        encoder = `${e.name}${e.yaml === 'true' ? ' (yaml)' : ''}${e.pretty === 'true' ? ' (pretty)' : ''}`;
-    } catch {
-      /* a plain encoder name, e.g. protobuf */
-    }
-    const label = [encoder, typeof v.encodeGV === 'string' ? v.encodeGV : '']
-      .filter(Boolean)
-      .join(' ');
-    const wrapper = typeof v.name === 'string' && v.name !== 'versioning' ? ` (${v.name})` : '';
-    return label ? `${label}${wrapper}` : id;
-  } catch {
-    return id;
-  }
-}
 
 function emptyTotals(): SerializationIdentifierTotals {
   return { encodes: 0, hits: 0, bytes: 0 };

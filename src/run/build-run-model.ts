@@ -251,6 +251,7 @@ export class RunModelBuilder {
         return;
       case 'watchcache/history': {
         const c = this.cacheOf(e.groupResource);
+        c.capacity.heard(e);
         if (e.reason === 'observed') {
           c.state.observed();
           c.capacity.observed(e);

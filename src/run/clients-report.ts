@@ -106,11 +106,11 @@ export interface WatchListSync {
   endedAt: VirtualMs | null;
 }
 
-/** How a client recovered: the same request again, a WATCH again, or a list from scratch. */
 /**
  * How a client got past a fault: a retry, a re-watch or a relist, or `answered`: every request
  * the fault hit was itself answered (a latency added, a stalled watch's events delivered), so there
- * was nothing to recover from, and the time is until the last of them was answered.
+ * was nothing to recover from, and the time is until the last of them was answered; a server
+ * fault that did not end the client's open watch, 0 ms.
  */
 export type RecoveredBy = 'retry' | 'rewatch' | 'relist' | 'answered';
 
@@ -119,7 +119,7 @@ export interface ClientFaultRecovery {
   name: string;
   /** When it touched this client: its first hit on it, or the fault's time (a server fault). */
   at: VirtualMs;
-  /** Requests of this client it hit (0: a server fault, which touched the watch open then). */
+  /** Requests of this client it hit (0: a server fault, which ended its watch or found it open). */
   hits: number;
   recovered: boolean;
   /**
@@ -128,7 +128,10 @@ export interface ClientFaultRecovery {
    */
   recoveryMs: number | null;
   recoveredBy: RecoveredBy | null;
-  /** `recovered in 812 ms (rewatch)`, `its requests were answered in 210 ms (nothing to recover)`, or `not recovered`. */
+  /**
+   * `recovered in 812 ms (rewatch)`, `its requests were answered in 210 ms (nothing to recover)`,
+   * `its watch was not cut (nothing to recover)` (a server fault), or `not recovered`.
+   */
   recovery: string;
 }
 
@@ -278,8 +281,34 @@ function openAt(r: ClientWatchRequest, at: VirtualMs): boolean {
   return r.at <= at && (r.end === undefined || r.end.at >= at);
 }
 
-function recoveryText(ms: number | null, by: RecoveredBy | null): string {
+/** The watch's end names the terminate-watcher fault (watcher-track.ts closeReason). */
+const terminatedByFault = 'terminated by the terminate-watcher fault';
+/** Server faults that drop the watch cache's history: what a later 410 comes from. */
+const historyFaults = new Set(['expire-history', 'compact']);
+
+/**
+ * The server fault (of `serverMarks`, in time order) that ended watch `w` early, if one did: the
+ * terminate-watcher fault that names it (recorded just after it acted, so the first one at or
+ * after the end), for a 410 the last fault that dropped the history before it, else the last
+ * server fault while it was open (a restart, etcd unavailable). Undefined: it was not cut, or
+ * nothing the run injected explains it.
+ */
+function cutBy(w: ClientWatchRequest, serverMarks: readonly FaultMark[]): FaultMark | undefined {
+  const end = w.end;
+  if (end === undefined || !endsEarly(end.how)) return undefined;
+  if (end.text.startsWith(terminatedByFault))
+    return serverMarks.find((m) => m.name === 'terminate-watcher' && m.at >= end.at);
+  const before = serverMarks.filter((m) => m.at <= end.at);
+  if (end.how === 'expired') {
+    const dropped = before.filter((m) => historyFaults.has(m.name)).at(-1);
+    if (dropped) return dropped;
+  }
+  return before.filter((m) => m.name !== 'terminate-watcher' && m.at >= w.at).at(-1);
+}
+
+function recoveryText(ms: number | null, by: RecoveredBy | null, hits: number): string {
   if (ms === null) return 'not recovered';
+  if (by === 'answered' && hits === 0) return 'its watch was not cut (nothing to recover)';
   if (by === 'answered')
     return `its requests were answered in ${Math.round(ms)} ms (nothing to recover)`;
   return `recovered in ${Math.round(ms)} ms (${by})`;
@@ -292,6 +321,7 @@ export function clientsReport(model: RunModel): ClientsReport {
   const watchById = new Map((model.watchRequests ?? []).map((w) => [w.requestId, w]));
   const trackById = new Map(model.watchers.map((w) => [w.id, w]));
   const marks: FaultMark[] = model.faults ?? [];
+  const serverMarks = marks.filter((m) => m.hits === undefined).sort((a, b) => a.at - b.at);
   const answers = model.answers ?? [];
   const claimed = new Set<(typeof answers)[number]>();
   const clients: ClientReport[] = (model.clients ?? []).map((c) => {
@@ -381,8 +411,25 @@ export function clientsReport(model: RunModel): ClientsReport {
         from = hits[0].at;
         hitIds = new Set(hits.map((h) => h.requestId));
       } else {
-        // A server fault touched the clients whose watch was open when it acted.
-        if (!watches.some((w) => openAt(w, m.at))) continue;
+        // A server fault touched the clients whose watch it ended, and (but terminate-watcher,
+        // which acts on the watchers it names alone) those whose watch was open when it acted.
+        // A watch it did not end had nothing to recover from.
+        const cut = watches.some((w) => cutBy(w, serverMarks) === m);
+        if (!cut && (m.name === 'terminate-watcher' || !watches.some((w) => openAt(w, m.at))))
+          continue;
+        if (!cut) {
+          faults.push({
+            id: m.id ?? null,
+            name: m.name,
+            at: m.at,
+            hits: 0,
+            recovered: true,
+            recoveryMs: 0,
+            recoveredBy: 'answered',
+            recovery: recoveryText(0, 'answered', 0),
+          });
+          continue;
+        }
         from = m.at;
         hitIds = new Set();
       }
@@ -413,7 +460,7 @@ export function clientsReport(model: RunModel): ClientsReport {
         recovered: first !== undefined,
         recoveryMs: ms,
         recoveredBy: first?.by ?? null,
-        recovery: recoveryText(ms, first?.by ?? null),
+        recovery: recoveryText(ms, first?.by ?? null, hits.length),
       });
     }
     return {
@@ -465,7 +512,7 @@ export function clientsReport(model: RunModel): ClientsReport {
         recovered: false,
         recoveryMs: null,
         recoveredBy: null,
-        recovery: recoveryText(null, null),
+        recovery: recoveryText(null, null, hits.length),
       });
     }
     clients.push({

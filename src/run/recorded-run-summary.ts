@@ -75,10 +75,12 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
 
   const story: string[] = [];
   const served = countBy(lists, (l) => l.servedBy);
-  // The clients that sent a LIST (the table below lists those that only watched too).
+  // The user agents that sent a LIST (the table below lists those that only watched too). Its
+  // figures are per User-Agent: a live run's clients (a User-Agent on one connection, as the
+  // Clients table and the clients report count them) are more.
   const listing = [...clients.values()].filter((f) => f.lists > 0).length;
   story.push(
-    `${plural(lists.length, 'LIST')} from ${plural(listing, 'client')}` +
+    `${plural(lists.length, 'LIST')} from ${plural(listing, 'user agent')}` +
       (lists.length ? ` (served by ${countsText(served)})` : '') +
       (probe
         ? `: the cluster returned ${plural(returned, 'item')}; whether its watch cache or etcd served them is not seen from outside.`
@@ -112,9 +114,9 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
 
   const tables: SummaryTable[] = [];
   tables.push({
-    title: probe ? 'Per client' : "Per client (the engine's answers)",
+    title: probe ? 'Per user agent' : "Per user agent (the engine's answers)",
     columns: [
-      'client',
+      'user agent',
       'LISTs',
       'WATCHes',
       'etcd calls',
@@ -135,7 +137,7 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
         f.waits,
         f.disagreements,
       ]),
-    note: "freshness waits: the client's LISTs and WATCHes (a WatchList's too) that waited for the watch cache to be fresh (waitUntilFreshAndBlock), as apiserver_watch_cache_read_wait_seconds_count counts them.",
+    note: "freshness waits: the user agent's LISTs and WATCHes (a WatchList's too) that waited for the watch cache to be fresh (waitUntilFreshAndBlock), as apiserver_watch_cache_read_wait_seconds_count counts them.",
   });
   const listRows = lists.slice(0, maxRequestRows);
   tables.push({
@@ -213,7 +215,7 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
     facts: {
       lists: lists.length,
       watchRequests: watches.length,
-      clients: clients.size,
+      userAgents: clients.size,
       ...(probe ? {} : { etcdCalls, etcdKeys: fetched }),
       returnedItems: returned,
       http410,

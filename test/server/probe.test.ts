@@ -120,13 +120,13 @@ describe('listwatch probe against listwatch serve', function () {
     assert.deepStrictEqual(summary.facts, {
       lists: 3,
       watchRequests: 0,
-      clients: 1,
+      userAgents: 1,
       returnedItems: 5,
       http410: 0,
     });
     assert.match(
       summary.story[0],
-      /^3 LISTs from 1 client \(served by cluster ×3\): the cluster returned 5 items; whether its watch cache or etcd served them is not seen/,
+      /^3 LISTs from 1 user agent \(served by cluster ×3\): the cluster returned 5 items; whether its watch cache or etcd served them is not seen/,
     );
   });
 

@@ -1,7 +1,11 @@
 // No upstream counterpart: folds the model's `capacity`: the watch cache's size over time, a point
 // per resize with the reason upstream's watch cache had for it (full, and its oldest event younger
 // than the eventFreshDuration window, or a quarter from the newest older than it).
-import type { WatchCacheCapacityChangeEvent, WatchCacheHistoryEvent } from '../../engine';
+import {
+  DefaultEventFreshDuration,
+  type WatchCacheCapacityChangeEvent,
+  type WatchCacheHistoryEvent,
+} from '../../engine';
 import type { CapacityPoint } from '../run-model';
 import { seconds } from './seconds';
 import type { SeriesLimit } from './series-limit';
@@ -10,8 +14,15 @@ const initialReason = 'the watch cache starts at its lower bound';
 
 export class CapacityFold {
   private readonly points: CapacityPoint[] = [];
+  /** The window the watch cache's own events named last (its history events carry it). */
+  private eventFreshDurationMs = DefaultEventFreshDuration;
 
   constructor(private readonly series: SeriesLimit) {}
+
+  /** Any history event of this watch cache: the eventFreshDuration it runs with. */
+  heard(e: WatchCacheHistoryEvent): void {
+    this.eventFreshDurationMs = e.eventFreshDuration;
+  }
 
   /** A recorder that started late saw the capacity: the first point, if there is none yet. */
   observed(e: WatchCacheHistoryEvent): void {
@@ -67,7 +78,7 @@ export class CapacityFold {
           change: 'initial',
           reason: initialReason,
           oldestAgeMs: 0,
-          eventFreshDurationMs: 0,
+          eventFreshDurationMs: this.eventFreshDurationMs,
         });
     }
     return capacity;

@@ -47,7 +47,7 @@ describe('listwatch report and replay on live, import and probe traces', () => {
       /^profile 1\.36 · import of test\/fixtures\/audit\.log · the log's \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} – [\d: .-]+ UTC · [\d.]+ (?:s|min [\d.]+ s) of virtual time \(the log's times, replayed\)$/,
     );
     assert.doesNotMatch(header, /seed/);
-    assert.match(r.out, /^Per client \(the engine's answers\)$/m);
+    assert.match(r.out, /^Per user agent \(the engine's answers\)$/m);
     assert.match(r.out, /kube-state-metrics\/v2\.12\.0/);
     assert.match(
       r.out,
@@ -97,6 +97,16 @@ describe('listwatch report and replay on live, import and probe traces', () => {
     assert.match(r.out, /of the server's real time/);
     assert.match(r.out, /kubectl\/v1\.33\.1/);
     assert.match(r.out, /\/api\/v1\/namespaces\/default\/pods\?limit=2/);
+    // Second review of #24: the story said "from 3 clients" where the Clients table below (a
+    // User-Agent on one connection, as the Clients tab and the clients report count them) had 6
+    // that listed: its figures are per User-Agent, and it says so.
+    assert.match(r.out, /^11 LISTs from 2 user agents \(/m);
+    assert.match(r.out, /^Per user agent \(the engine's answers\)$/m);
+    const j = JSON.parse(runCli(['report', liveFixture, '--json']).out) as {
+      summary: { facts: Record<string, number> };
+    };
+    assert.strictEqual(j.summary.facts.userAgents, 2);
+    assert.strictEqual(j.summary.facts.clients, undefined);
   });
 
   it('a LIST the trace ends before answering says so, not 200', () => {

@@ -20,7 +20,8 @@ import type { ImportedRequest } from '../../../src/run/imported-request';
 import { maxChainsPerClient } from '../../../src/import/pagination-chains';
 import { clientStormGapMs, herdClients } from '../../../src/import/relist-storms';
 import { join } from 'path';
-import { withTempFiles } from './import-harness';
+import { importText, withTempFiles } from './import-harness';
+import { latencyBasisText } from '../../../src/run/views/latency-text';
 
 const t0 = Date.UTC(2025, 2, 12, 10, 0, 0);
 const backup = 'backup-agent/1.7.0';
@@ -803,6 +804,25 @@ describe('import report: latency, shapes, rejects', () => {
     assert.deepStrictEqual([l.count, l.min, l.median, l.p99, l.max], [3, 10, 20, 30, 30]);
     assert.strictEqual(rep.latencyMs.watch, undefined);
     assert.deepStrictEqual(client(rep, backup).latencyMs.list, l);
+  });
+
+  // Second review of #24: a kubectl -v=8 log's 429 printed milliseconds=2 and the report's
+  // minimum read 3.027 ms, its Request and Response lines' times, while the basis text said "the
+  // latency the log printed (a client's milliseconds=…)".
+  it('a client log with both lines: its Request line to its Response line, as the basis text says', async () => {
+    const url = 'https://127.0.0.1:34125/api/v1/namespaces/default/pods?limit=500';
+    const lines = [
+      `I1207 21:09:49.354420    1640 round_trippers.go:527] "Request" verb="GET" url="${url}" headers=<`,
+      '\tUser-Agent: kubectl/v1.35.2 (linux/amd64) kubernetes/fdc9d74',
+      ' >',
+      'I1207 21:09:49.357447    1640 round_trippers.go:632] "Response" status="429 Too Many Requests" headers=<',
+      '\tRetry-After: 1',
+      ' > milliseconds=2',
+    ];
+    const { requests } = await importText(lines.join('\n') + '\n', { year: 2026 });
+    const l = report(requests).latencyMs.list;
+    assert.deepStrictEqual([l.count, l.min], [1, 3.027]);
+    assert.match(latencyBasisText, /its Request line to its Response line/);
   });
 
   it('groups LISTs and WATCHes by shape and asks the explainer once per shape', async () => {

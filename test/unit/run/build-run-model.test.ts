@@ -262,6 +262,44 @@ describe('RunModelBuilder', () => {
     );
   });
 
+  // Second review of #24: an imported audit log's replay (the cache listed once and never
+  // resized) drew "fresh window 0 s" against the oldest event's age: eventFreshDuration is 75 s.
+  const unresized: Array<[name: string, history: boolean, want: number]> = [
+    [
+      'a watch cache that listed and never resized: the window its history event names',
+      true,
+      90000,
+    ],
+    ['no history event at all: the engine default, 75 s', false, 75000],
+  ];
+  for (const [name, history, want] of unresized)
+    it(`the initial capacity point carries eventFreshDuration: ${name}`, () => {
+      const b = new RunModelBuilder(header);
+      if (history)
+        b.add({
+          type: 'watchcache/history',
+          at: 10,
+          groupResource: gr,
+          reason: 'listed',
+          dropped: 0,
+          resourceVersion: 1201,
+          window: { oldestResourceVersion: 1201, size: 0, capacity: 100 },
+          eventFreshDuration: 90000,
+        });
+      b.addMetrics({
+        kind: 'metrics',
+        scope: 'resource',
+        at: 20,
+        samples: { 'watch_cache_capacity{group="",resource="pods"}': 100 },
+        text: '',
+      });
+      const c = b.finish().capacity;
+      assert.deepStrictEqual(
+        c.map((p) => [p.capacity, p.change, p.eventFreshDurationMs]),
+        [[100, 'initial', want]],
+      );
+    });
+
   it("capacity points start from the first change's old capacity", () => {
     const b = new RunModelBuilder(header);
     b.add({

@@ -645,13 +645,13 @@ describe('clientRecords: a WatchList client relists by watching', () => {
     }
   });
 
-  it('`listwatch report` counts the clients that sent the LISTs, not every client', () => {
+  it('`listwatch report` counts the user agents that sent the LISTs, not every one', () => {
     const r = new Run();
     r.watch('wl-ctl/1.35', 0, { initialEvents: true, lastRv: 100 });
     r.list('lw-ctl/1.33', 0, 10, { kvs: 3 });
     r.list('lw-ctl/1.33', 800, 810, { kvs: 3 });
     const summary = summarizeRecordedRun(r.model());
-    assert.match(summary.story[0], /^2 LISTs from 1 client /, summary.story.join('\n'));
+    assert.match(summary.story[0], /^2 LISTs from 1 user agent /, summary.story.join('\n'));
   });
 
   it("`listwatch report`'s freshness waits count a WatchList WATCH's wait, as the metric does", () => {
@@ -675,7 +675,7 @@ describe('clientRecords: a WatchList client relists by watching', () => {
     });
     b.addInput(5, { action: 'watch-opened', client: 'kubectl/v1.35', requestId: 4, watcherId: 1 });
     const summary = summarizeRecordedRun(b.finish());
-    const t = summary.tables.find((x) => x.title.startsWith('Per client'));
+    const t = summary.tables.find((x) => x.title.startsWith('Per user agent'));
     assert.ok(t);
     const col = t.columns.indexOf('freshness waits');
     assert.ok(col > 0, t.columns.join(', '));

@@ -87,7 +87,9 @@ class Live {
       watchList?: boolean;
       syncedAt?: number;
       lastRv?: number;
-      end?: { at: number; reason: string };
+      end?: { at: number; reason: string; byTerminateWatcherFault?: boolean };
+      /** Refused with a 410 (an ERROR event before any watcher): too old resource version. */
+      expired?: boolean;
     } = {},
   ): void {
     const requestId = this.nextRequest++;
@@ -95,6 +97,15 @@ class Live {
     this.hit(at, o.hitBy ?? [], requestId, c, 'watch');
     const request = `${pods}?watch=true${o.rv ? `&resourceVersion=${o.rv}` : ''}${o.watchList ? '&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=300' : ''}`;
     this.b.addInput(at, { action: 'watch', client: ua, connection: c, requestId, request });
+    if (o.expired) {
+      this.b.addInput(at, {
+        action: 'watch-opened',
+        client: ua,
+        requestId,
+        error: { code: 410, reason: 'Expired', message: 'too old resource version' },
+      });
+      return;
+    }
     const watcherId = this.nextWatcher++;
     this.b.add({
       type: 'watcher/created',
@@ -119,6 +130,17 @@ class Live {
     if (o.syncedAt !== undefined)
       this.b.addInput(o.syncedAt, { action: 'initial-events-end', client: ua, requestId });
     if (o.end) {
+      if (o.end.byTerminateWatcherFault)
+        this.b.add({
+          type: 'watcher/terminated',
+          at: o.end.at,
+          watcherId,
+          groupResource: gr,
+          graceful: false,
+          inputLen: 0,
+          resultLen: 0,
+          cause: 'fault',
+        });
       this.b.addInput(o.end.at, {
         action: 'watch-closed',
         client: ua,
@@ -249,6 +271,64 @@ const cases: Case[] = [
       l.list(5, 6);
     },
     want: [{ id: `${ua} · c1`, faults: [] }],
+  },
+  {
+    // Second review of #24: kubectl get -w (c1) and another get -w (c2) open; terminate-watcher 3
+    // cut c2's watch alone (recorded a moment after the watch's end), and kubectl exited.
+    name: 'terminate-watcher touched the client whose watch it cut, not another open one',
+    run(l) {
+      l.watch(10, { rv: '100' });
+      l.watch(20, {
+        rv: '100',
+        c: 'c2',
+        end: { at: 500, reason: faultCutReason, byTerminateWatcherFault: true },
+      });
+      l.fault(502, 3, 'terminate-watcher');
+    },
+    want: [
+      { id: `${ua} · c1`, faults: [] },
+      { id: `${ua} · c2`, faults: [[3, null, null]] },
+    ],
+  },
+  {
+    name: 'expire-history and cache-lag while a watch stayed open and kept delivering: nothing to recover',
+    run(l) {
+      l.watch(10, { rv: '100', end: { at: 9000, reason: 'disconnected' } });
+      l.fault(100, 2, 'expire-history');
+      l.fault(200, 4, 'cache-lag');
+    },
+    want: [
+      {
+        id: `${ua} · c1`,
+        faults: [
+          [2, 'answered', 0],
+          [4, 'answered', 0],
+        ],
+      },
+    ],
+  },
+  {
+    name: 'expire-history, then the watch cut by terminate-watcher: its re-watch gets a 410, relist',
+    run(l) {
+      l.watch(10, {
+        rv: '100',
+        end: { at: 500, reason: faultCutReason, byTerminateWatcherFault: true },
+      });
+      l.fault(100, 2, 'expire-history');
+      l.fault(501, 3, 'terminate-watcher');
+      l.watch(600, { rv: '120', expired: true });
+      l.list(1600, 1700);
+    },
+    want: [
+      {
+        id: `${ua} · c1`,
+        relists: 1,
+        faults: [
+          [2, 'relist', 1600],
+          [3, 'relist', 1199],
+        ],
+      },
+    ],
   },
 ];
 
