@@ -4,9 +4,10 @@
 // k8s.io/component-base featuregate/feature_gate.go (master 349fbe06) Set and SetFromMap.
 // Only the gates that change list/watch behaviour are modelled. A release's value is the last entry
 // with Version <= that release. Deliberate differences: a gate that does not exist in a version
-// (added later, or already removed) can still be switched here, so a 1.36 run can preview one master
-// behaviour (upstream would answer "unrecognized feature gate"); and the 1.33-1.35 profiles are those
-// releases' gate defaults over the engine's release-1.36 code (kubernetesVersion '1.36').
+// (added later) can still be switched here, so a 1.36 run can preview one master behaviour (upstream
+// would answer "unrecognized feature gate"; a removed gate, locked before, is refused with that
+// message); and the 1.33-1.35 profiles are those releases' gate defaults over the engine's
+// release-1.36 code (kubernetesVersion '1.36').
 
 /** The typed switches the engine reads. `true` means the behaviour of the enabled gate. */
 export interface FeatureGates {
@@ -287,6 +288,11 @@ export function withGates(
     }
     const s = base.specs[key];
     if (s.lockToDefault && value !== s.default && !options.allowLockedOverride) {
+      // A removed gate keeps its locked behaviour; that release's kube-apiserver no longer knows it.
+      if (s.stage === 'Absent') {
+        errs.push(`unrecognized feature gate: ${name}`);
+        break;
+      }
       errs.push(`cannot set feature gate ${name} to ${value}, feature is locked to ${s.default}`);
       continue;
     }

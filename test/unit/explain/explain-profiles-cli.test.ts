@@ -256,6 +256,11 @@ describe('listwatch explain --profile, --matrix, --gates (the built CLI)', () =>
         err: 'listwatch explain: invalid argument "ConsistentListFromCache=false" for "--gates" flag (profile 1.34): cannot set feature gate ConsistentListFromCache to false, feature is locked to true\n',
       },
       {
+        // Removed in 1.37 (locked on before): master's kube-apiserver no longer knows it.
+        args: ['--profile', '1.37', '--gates', 'ConsistentListFromCache=false'],
+        err: 'listwatch explain: invalid argument "ConsistentListFromCache=false" for "--gates" flag: unrecognized feature gate: ConsistentListFromCache\n',
+      },
+      {
         args: ['--gates', 'WatchList=maybe'],
         err: 'listwatch explain: invalid argument "WatchList=maybe" for "--gates" flag: invalid value of WatchList=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax\n',
       },
