@@ -46,8 +46,9 @@ Options:
                  release's feature-gate defaults on the 1.36 code (said as an assumption)
   --matrix       every profile side by side: the list/watch gates (value, stage) and the
                  verdicts; a cell that differs from the 1.36 column ends in ' *'
-  --gates K=V,…  set feature gates on the profile (kube-apiserver --feature-gates syntax);
-                 an unknown or locked gate is refused as kube-apiserver refuses it
+  --gates G      feature gates set on the profile, K=V,... (kube-apiserver's
+                 --feature-gates syntax); an unknown or locked gate is refused as
+                 kube-apiserver refuses it
   --objects N    objects of the resource in etcd (default 0, at most ${maxExplainObjects})
   --match R      fraction of the objects the request's selectors match, 0..1 (default 1)
   --state S      the cluster state, k=v,... (true/false or a resource version):
