@@ -14,11 +14,20 @@ import {
   type ExplainOptions,
 } from '../explain/explain-request';
 import { explanationLines } from '../explain/explanation-text';
+import { explainAcrossProfiles, MatrixGateError } from '../explain/explanation-matrix';
+import { matrixLines } from '../explain/explanation-matrix-text';
+import {
+  FeatureGateError,
+  isProfileVersion,
+  parseFeatureGates,
+  profileVersions,
+  type FeatureName,
+} from '../engine';
 import { parseArgs } from './args';
 import { type CliCommand, type CliIo, UsageError, exitInvalid, exitOk } from './command';
 
-const help = `Usage: listwatch explain <url> [--profile 1.36|1.37] [--objects N] [--match R]
-                        [--state k=v,...] [--json]
+const help = `Usage: listwatch explain <url> [--profile 1.33|1.34|1.35|1.36|1.37 | --matrix]
+                        [--gates K=V,...] [--objects N] [--match R] [--state k=v,...] [--json]
 
 Explains one LIST or WATCH request the way the apiserver (k8s.io/apiserver release-1.36,
 or master with --profile 1.37) serves it: list or watch; served by the watch cache, a
@@ -33,7 +42,13 @@ Arguments:
                  '/api/v1/namespaces/default/pods?limit=500&labelSelector=app%3Dx'
 
 Options:
-  --profile P    1.36 (default) or 1.37 (master preview)
+  --profile P    1.36 (default), 1.37 (master preview), or 1.33, 1.34, 1.35: that
+                 release's feature-gate defaults on the 1.36 code (said as an assumption)
+  --matrix       every profile side by side: the list/watch gates (value, stage) and the
+                 verdicts; a cell that differs from the 1.36 column ends in ' *'
+  --gates G      feature gates set on the profile, K=V,... (kube-apiserver's
+                 --feature-gates syntax); an unknown or locked gate is refused as
+                 kube-apiserver refuses it
   --objects N    objects of the resource in etcd (default 0, at most ${maxExplainObjects})
   --match R      fraction of the objects the request's selectors match, 0..1 (default 1)
   --state S      the cluster state, k=v,... (true/false or a resource version):
@@ -69,9 +84,25 @@ function parseState(text: string): Partial<ClusterState> {
   }
 }
 
+/** pflag's wording for a flag value its Set refused, as kube-apiserver --feature-gates prints it. */
+function gatesArgument(text: string | true | undefined): string {
+  return `invalid argument ${JSON.stringify(typeof text === 'string' ? text : '')} for "--gates" flag`;
+}
+
+function parseGates(text: string): Partial<Record<FeatureName, boolean>> {
+  try {
+    return parseFeatureGates(text) as Partial<Record<FeatureName, boolean>>;
+  } catch (e) {
+    if (e instanceof FeatureGateError) throw new UsageError(`${gatesArgument(text)}: ${e.message}`);
+    throw e;
+  }
+}
+
 async function run(argv: string[], io: CliIo): Promise<number> {
   const { options, positionals } = parseArgs(argv, [
     { name: 'profile', value: true },
+    { name: 'matrix', value: false },
+    { name: 'gates', value: true },
     { name: 'objects', value: true },
     { name: 'match', value: true },
     { name: 'state', value: true },
@@ -89,9 +120,16 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       `one <url> at a time (got ${positionals.length}); quote a URL that contains '&'`,
     );
   const profile = options.get('profile') ?? '1.36';
-  if (profile !== '1.36' && profile !== '1.37')
-    throw new UsageError(`invalid --profile ${JSON.stringify(profile)}: expected 1.36 or 1.37`);
+  if (!isProfileVersion(profile))
+    throw new UsageError(
+      `invalid --profile ${JSON.stringify(profile)}: expected one of ${profileVersions.join(', ')}`,
+    );
+  const matrix = options.has('matrix');
+  if (matrix && options.has('profile'))
+    throw new UsageError('--matrix explains every profile: leave out --profile');
   const opts: ExplainOptions = { profile };
+  const gatesText = options.get('gates');
+  if (typeof gatesText === 'string') opts.gates = parseGates(gatesText);
   const objects = options.get('objects');
   if (typeof objects === 'string') opts.objects = parseObjects(objects);
   const match = options.get('match');
@@ -99,6 +137,15 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   const state = options.get('state');
   if (typeof state === 'string') opts.state = parseState(state);
   try {
+    if (matrix) {
+      const m = await explainAcrossProfiles(positionals[0], opts);
+      io.out(
+        options.has('json')
+          ? JSON.stringify(m) + '\n'
+          : matrixLines(m, { bold: process.stdout.isTTY === true }).join('\n') + '\n',
+      );
+      return exitOk;
+    }
     const explanation = await explainRequest(positionals[0], opts);
     io.out(
       options.has('json')
@@ -107,6 +154,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     );
     return exitOk;
   } catch (e) {
+    if (e instanceof MatrixGateError)
+      throw new UsageError(`${gatesArgument(gatesText)} (profile ${e.profile}): ${e.message}`);
+    if (e instanceof FeatureGateError)
+      throw new UsageError(`${gatesArgument(gatesText)}: ${e.message}`);
     if (e instanceof ExplainInputError || e instanceof ClusterStateError) {
       io.err(`listwatch explain: ${e.message}\n`);
       return exitInvalid;

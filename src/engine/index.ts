@@ -9,13 +9,27 @@
 export { FakeClock, RealClock, settle, type Clock, type Timer } from './clock';
 export { SeededRandom } from './rand';
 
-// Semantics: release-1.36 by default, master as the 1.37 preview, gates on top.
+// Semantics: release-1.36 by default, master as the 1.37 preview, 1.33-1.35's gate defaults on the
+// 1.36 code, gates on top.
 export {
+  featureNames,
+  isProfileVersion,
+  parseFeatureGates,
+  profile133,
+  profile134,
+  profile135,
   profile136,
   profile137Preview,
+  profiles,
+  profileVersions,
   withGates,
+  FeatureGateError,
   type FeatureGates,
+  type FeatureGateSpec,
+  type FeatureName,
+  type FeatureStage,
   type KubernetesVersion,
+  type ProfileVersion,
   type SemanticsProfile,
 } from './features';
 

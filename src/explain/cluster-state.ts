@@ -64,7 +64,7 @@ export const clusterStateDefaults: Readonly<Record<ClusterStateKey, string>> = {
   oldestSnapshotRV: 'oldestWatchRV',
   oldestWatchRV: 'the revision after writing the objects (the cache listed etcd then)',
   compactedRV: '0 (never compacted)',
-  rangeStreamSupported: 'false for 1.36 (etcd 3.6), true for 1.37 (etcd 3.7)',
+  rangeStreamSupported: 'false before 1.37 (etcd 3.6 and older), true for 1.37 (etcd 3.7)',
 };
 
 /** A bad `--state`: names the key, the value and what was expected. */

@@ -11,9 +11,8 @@ import {
   compactorPollPeriod,
   progressRequestPeriod,
   FakeClock,
-  profile136,
-  profile137Preview,
-  type KubernetesVersion,
+  type ProfileVersion,
+  type SemanticsProfile,
   EventHub,
   SeededRandom,
   type KubeObject,
@@ -36,7 +35,8 @@ const otherResourcesKey = '/registry/listwatch.explain/other-resources';
 const stallMs = 3_600_000;
 
 export interface StateInputs {
-  profile: KubernetesVersion;
+  /** The release profile (its etcd decides rangeStreamSupported's default). */
+  profile: ProfileVersion;
   objects: number;
   /** The RV the request names (resourceVersion, or the one in its continue token); 0 for none. */
   requestRV: number;
@@ -114,7 +114,8 @@ export interface EngineInState {
 
 export interface EngineTarget {
   target: RequestTarget;
-  profile: KubernetesVersion;
+  /** The gates and code the engine runs (a release profile, with any --gates on top). */
+  profile: SemanticsProfile;
   /** The resource lives in namespaces (its registry's KeyFunc). */
   namespaced: boolean;
   /** The resource has a watch cache (false: its registry storage is the etcd3 store alone). */
@@ -141,7 +142,7 @@ export async function engineInState(t: EngineTarget, state: ClusterState): Promi
   const resource = createResource({
     clock,
     rand: new SeededRandom(explainSeed),
-    profile: t.profile === '1.37' ? profile137Preview : profile136,
+    profile: t.profile,
     groupResource: gr,
     namespaced: t.namespaced,
     watchCache: t.watchCache,

@@ -7,7 +7,13 @@
 import {
   type OpenedWatch,
   type Resource,
-  type KubernetesVersion,
+  type FeatureName,
+  type ProfileVersion,
+  type SemanticsProfile,
+  isProfileVersion,
+  profiles,
+  profileVersions,
+  withGates,
   type CacheListEvent,
   type DelegationDecisionEvent,
   type DelegationFallbackEvent,
@@ -31,6 +37,7 @@ import {
 } from '../request/list-query';
 import { ClusterStateError, formatClusterState, type ClusterState } from './cluster-state';
 import { engineInState, resolveClusterState, type EngineTarget } from './engine-in-state';
+import { profileAssumptions } from './profile-assumptions';
 import {
   ExplainInputError,
   requestTarget,
@@ -48,8 +55,13 @@ const possibleErrorObjects = 100;
 const requestHorizonMs = 60_000;
 
 export interface ExplainOptions {
-  /** Semantics: release-1.36 (default) or master's 1.37 preview. */
-  profile?: KubernetesVersion;
+  /**
+   * Semantics: release-1.36 (default), master's 1.37 preview, or 1.33-1.35's gate defaults on the
+   * 1.36 code.
+   */
+  profile?: ProfileVersion;
+  /** Gates set on top of the profile's defaults (withGates: unknown or locked ones are refused). */
+  gates?: Partial<Record<FeatureName, boolean>>;
   /** Objects of the resource in etcd (default 0; at most maxExplainObjects). */
   objects?: number;
   /** Fraction of the objects the request's selectors match (default 1). */
@@ -102,7 +114,9 @@ export interface WatchExplanation {
 export interface RequestExplanation {
   url: string;
   kind: 'list' | 'watch';
-  profile: KubernetesVersion;
+  profile: ProfileVersion;
+  /** The gates set on top of the profile (only when some were given). */
+  gates?: Partial<Record<FeatureName, boolean>>;
   resource: { group: string; version: string; resource: string; namespace: string };
   /** Who serves the resource: built in, a CRD explain assumes, or none (404). */
   servedResource: ServedResource;
@@ -139,6 +153,11 @@ export interface RequestExplanation {
   /** Objects of the resource the selectors match. */
   matchingObjects: number;
   notes: string[];
+  /**
+   * What is assumed about the code (a release run on 1.36's code, a gate the release lacks, known
+   * code differences); only when there is something to say.
+   */
+  assumptions?: string[];
   possibleErrors: PossibleError[];
 }
 
@@ -151,8 +170,13 @@ export async function explainRequest(
 ): Promise<RequestExplanation> {
   const target = requestTarget(url);
   const profile = options.profile ?? '1.36';
-  if (profile !== '1.36' && profile !== '1.37')
-    throw new ExplainInputError(`profile ${JSON.stringify(profile)}: expected 1.36 or 1.37`);
+  if (!isProfileVersion(profile))
+    throw new ExplainInputError(
+      `profile ${JSON.stringify(profile)}: expected one of ${profileVersions.join(', ')}`,
+    );
+  const overrides = options.gates ?? {};
+  // Throws FeatureGateError with component-base's message for an unknown or locked gate.
+  const semantics = withGates(profiles[profile], overrides);
   const objects = options.objects ?? 0;
   if (!Number.isSafeInteger(objects) || objects < 0 || objects > maxExplainObjects)
     throw new ExplainInputError(
@@ -163,13 +187,20 @@ export async function explainRequest(
     throw new ExplainInputError(
       `match ratio ${JSON.stringify(matchRatio)}: expected a fraction from 0 to 1, e.g. 0.01`,
     );
-  const request = new ExplainedRequest(target, profile, objects, matchRatio);
+  const request = new ExplainedRequest(target, profile, semantics, objects, matchRatio);
   const given = options.state ?? {};
   const assumed = resolveClusterState(given, request.stateInputs(objects));
+  const assumptions = profileAssumptions(profiles[profile], overrides, request.assumedRequest());
+  const withProfile = (a: RequestExplanation): RequestExplanation => {
+    if (Object.keys(overrides).length > 0) a.gates = { ...overrides };
+    if (assumptions.length > 0) a.assumptions = assumptions;
+    return a;
+  };
   // kube-apiserver routes the path before anything else: no handler, no storage, whatever the state.
-  if (target.served === 'none') return unknownResourceAnswer(target, profile, assumed, request);
+  if (target.served === 'none')
+    return withProfile(unknownResourceAnswer(target, profile, assumed, request));
   const run = await request.run(assumed, objects);
-  const answer = request.answer(run, assumed);
+  const answer = withProfile(request.answer(run, assumed));
   if (options.possibleErrors ?? true) {
     answer.mayWait = run.waited || (await request.waitsWhenCacheLags(assumed));
     answer.possibleErrors = await request.possibleErrors(given, answer);
@@ -207,7 +238,9 @@ class ExplainedRequest {
 
   constructor(
     readonly target: RequestTarget,
-    readonly profile: KubernetesVersion,
+    readonly profile: ProfileVersion,
+    /** The gates and code the engine runs. */
+    readonly semantics: SemanticsProfile,
     readonly objects: number,
     readonly matchRatio: number,
   ) {
@@ -218,8 +251,8 @@ class ExplainedRequest {
         resource: t.groupResource.resource,
         convertFieldLabel: t.custom ? customResourceFieldLabelConversion(false) : undefined,
         name: t.info.name || undefined,
-        // WatchList is on in both profiles (Beta, on since 1.34).
-        watchList: true,
+        // Off in 1.33: sendInitialEvents is refused and RV ""/"0" watches are not defaulted to it.
+        watchList: semantics.gates.WatchList,
       });
     } catch (e) {
       this.handlerError = errorOf(e);
@@ -242,8 +275,17 @@ class ExplainedRequest {
     return 0;
   }
 
-  stateInputs(objects: number): { profile: KubernetesVersion; objects: number; requestRV: number } {
+  stateInputs(objects: number): { profile: ProfileVersion; objects: number; requestRV: number } {
     return { profile: this.profile, objects, requestRV: this.requestRV() };
+  }
+
+  /** The request as the known code differences see it (profile-assumptions.ts). */
+  assumedRequest(): { kind: 'list' | 'watch'; watchList: boolean } {
+    const o = this.handlerOptions;
+    return {
+      kind: this.target.kind,
+      watchList: o?.sendInitialEvents === true && o.allowWatchBookmarks,
+    };
   }
 
   private engineTarget(objects: number): EngineTarget {
@@ -252,7 +294,7 @@ class ExplainedRequest {
     const namespaced = storage.namespaced ?? true;
     return {
       target: t,
-      profile: this.profile,
+      profile: this.semantics,
       namespaced,
       watchCache: storage.watchCache,
       namespace: t.info.namespace || (namespaced ? 'default' : ''),
@@ -635,7 +677,7 @@ function customResourceNote(t: RequestTarget): string {
  */
 function unknownResourceAnswer(
   t: RequestTarget,
-  profile: KubernetesVersion,
+  profile: ProfileVersion,
   assumed: ClusterState,
   request: ExplainedRequest,
 ): RequestExplanation {

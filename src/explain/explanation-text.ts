@@ -63,7 +63,7 @@ export function explanationLines(e: RequestExplanation): string[] {
   const r = e.resource;
   const resource = `${r.group ? `${r.group}/` : ''}${r.version} ${r.resource}${r.namespace ? ` in namespace ${r.namespace}` : ' (all namespaces)'}`;
   const lines = [
-    `${e.kind === 'list' ? 'LIST' : 'WATCH'} ${resource} (profile ${e.profile})`,
+    `${e.kind === 'list' ? 'LIST' : 'WATCH'} ${resource} (profile ${e.profile}${e.gates ? `, gates ${formatGates(e.gates)}` : ''})`,
     `  request:     GET ${e.url}`,
     `  served by:   ${servedByText[e.servedBy]}`,
     `  why:         ${e.rule}`,
@@ -114,6 +114,15 @@ export function explanationLines(e: RequestExplanation): string[] {
     lines.push(
       `  assumed:     ${formatClusterState(e.assumed)}; objects=${e.objects}${e.objects > 0 ? `, ${e.matchingObjects} matching` : ''}`,
     );
+  for (const a of e.assumptions ?? []) lines.push(`  assumption:  ${a}`);
   for (const n of e.notes) lines.push(`  note:        ${n}`);
   return lines;
+}
+
+/** `K=V,…` as --gates takes it. */
+export function formatGates(gates: Readonly<Record<string, boolean | undefined>>): string {
+  return Object.entries(gates)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(',');
 }
