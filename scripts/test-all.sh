@@ -75,7 +75,9 @@ run_step check npm run --silent check
 
 if run_step build bash -c 'node esbuild.js && node esbuild.js --only test/harness/vscode-launcher.ts >/dev/null'; then
   run_suite unit npx mocha
-  run_suite server npx mocha --no-config --enable-source-maps --reporter spec --timeout 120000 'out/test/server/**/*.test.js'
+  # Two files at a time (mocha --parallel, a worker process each): a server test mostly waits on
+  # kubectl and its server (about half a core); record-fixture sums the workers' client records.
+  run_suite server npx mocha --no-config --enable-source-maps --reporter spec --timeout 120000 --require out/test/server/harness/record-fixture.js --parallel --jobs 2 'out/test/server/**/*.test.js'
   run_suite etcd npx mocha --no-config --enable-source-maps --reporter spec --timeout 180000 'out/test/etcd/**/*.test.js'
   run_suite extension node out/test/extension/runTests.js
   run_suite e2e npx mocha --no-config --enable-source-maps --reporter spec --timeout 180000 'out/test/e2e/**/*.test.js'
