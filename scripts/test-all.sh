@@ -23,11 +23,37 @@ failures=()
 # its build failed) counts as one failed test; one that "passes" without running a test, too.
 run_suite() {
   local name=$1; shift
-  local log="$logs/$name.log" started=$SECONDS
+  local started=$SECONDS
   echo
   echo "=== $name: $*"
-  "$@" 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]}
+  "$@" 2>&1 | tee "$logs/$name.log"
+  count_suite "$name" "${PIPESTATUS[0]}" "$started"
+}
+
+# start_suite <name> <command...>: starts it in the background with its output to
+# $logs/<name>.log only; finish_suite <name> waits for it, prints its log and counts it as
+# run_suite does. For a suite that can share the machine with the one run meanwhile.
+declare -A suite_pid suite_started suite_command
+start_suite() {
+  local name=$1; shift
+  suite_started[$name]=$SECONDS
+  suite_command[$name]="$*"
+  "$@" >"$logs/$name.log" 2>&1 &
+  suite_pid[$name]=$!
+}
+finish_suite() {
+  local name=$1 rc=0
+  wait "${suite_pid[$name]}" || rc=$?
+  echo
+  echo "=== $name (run alongside the suite above): ${suite_command[$name]}"
+  cat "$logs/$name.log"
+  count_suite "$name" "$rc" "${suite_started[$name]}"
+}
+
+# count_suite <name> <exit code> <start $SECONDS>: adds the mocha counts of $logs/<name>.log.
+count_suite() {
+  local name=$1 rc=$2 started=$3
+  local log="$logs/$name.log"
   local passed failed
   passed=$(grep -E '^\s*[0-9]+ passing' "$log" | tail -n 1 | grep -oE '[0-9]+' | head -n 1)
   failed=$(grep -E '^\s*[0-9]+ failing' "$log" | tail -n 1 | grep -oE '[0-9]+' | head -n 1)
@@ -74,9 +100,14 @@ run_step() {
 run_step check npm run --silent check
 
 if run_step build bash -c 'node esbuild.js && node esbuild.js --only test/harness/vscode-launcher.ts >/dev/null'; then
+  # The etcd suite alongside the unit suite: the unit suite keeps one core busy, the etcd suite
+  # mostly waits on its etcd members (well under one core), and the machine has two.
+  start_suite etcd npx mocha --no-config --enable-source-maps --reporter spec --timeout 180000 'out/test/etcd/**/*.test.js'
   run_suite unit npx mocha
-  run_suite server npx mocha --no-config --enable-source-maps --reporter spec --timeout 120000 'out/test/server/**/*.test.js'
-  run_suite etcd npx mocha --no-config --enable-source-maps --reporter spec --timeout 180000 'out/test/etcd/**/*.test.js'
+  finish_suite etcd
+  # Two files at a time (mocha --parallel, a worker process each): a server test mostly waits on
+  # kubectl and its server (about half a core); record-fixture sums the workers' client records.
+  run_suite server npx mocha --no-config --enable-source-maps --reporter spec --timeout 120000 --require out/test/server/harness/record-fixture.js --parallel --jobs 2 'out/test/server/**/*.test.js'
   run_suite extension node out/test/extension/runTests.js
   run_suite e2e npx mocha --no-config --enable-source-maps --reporter spec --timeout 180000 'out/test/e2e/**/*.test.js'
   if run_step package npm run --silent package; then

@@ -5,32 +5,88 @@
 // upstream tests this in test/cmd and test/integration/namespace against a real cluster.
 import * as assert from 'assert';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
-import { deletedLine, kubectl, requestsTo, type Kubectl } from './harness/kubectl';
+import {
+  deletedLine,
+  kubectl,
+  requestsTo,
+  type Kubectl,
+  type KubectlResult,
+} from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
 
-for (const k of suiteKubectls()) describeKubectl(k);
+/** What `kubectl create` and `kubectl delete ns doomed -v=6` printed and exited with. */
+interface NamespaceDeletion {
+  createNamespace: KubectlResult;
+  createConfigMaps: KubectlResult[];
+  deleteNamespace: KubectlResult;
+}
 
-function describeKubectl(k: Kubectl): void {
+// `delete ns` waits for the namespace to be gone, which the namespace controller's 5 s grace period
+// (namespaceDeletionGracePeriod) holds back: every kubectl's server is started at once and every
+// kubectl's `delete ns` is sent at once, so the suite waits for the grace period once, not once per
+// kubectl. Each kubectl's test then asserts on its own deletion.
+describe('deletion lifecycle against listwatch serve, every kubectl', function () {
+  const kubectls = suiteKubectls();
+  const servers = new Map<Kubectl, ServeProcess>();
+  const deletions = new Map<Kubectl, Promise<NamespaceDeletion>>();
+
+  before(async () => {
+    const started = await Promise.allSettled(kubectls.map(() => ServeProcess.start()));
+    started.forEach((s, i) => {
+      if (s.status === 'fulfilled') servers.set(kubectls[i], s.value);
+    });
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const [k, serve] of servers) {
+      const deletion = deleteDoomedNamespace(k, serve);
+      deletion.catch(() => undefined); // awaited (and reported) by the kubectl's own test
+      deletions.set(k, deletion);
+    }
+  });
+  after(async () => {
+    const codes = await Promise.all([...servers.values()].map((serve) => serve.stop()));
+    codes.forEach((code) => assert.strictEqual(code, 0, 'listwatch serve exit code on SIGTERM'));
+  });
+
+  for (const k of kubectls) describeKubectl(k, servers, deletions);
+});
+
+/** Creates namespace doomed with two configmaps, then deletes it with `kubectl delete ns -v=6`. */
+async function deleteDoomedNamespace(k: Kubectl, serve: ServeProcess): Promise<NamespaceDeletion> {
+  const run = (args: string[]) =>
+    kubectl(k, { kubeconfig: serve.info.kubeconfig, dir: serve.dir }, args);
+  const createNamespace = await run(['create', 'namespace', 'doomed']);
+  const createConfigMaps: KubectlResult[] = [];
+  for (const name of ['one', 'two'])
+    createConfigMaps.push(
+      await run(['create', 'configmap', name, '-n', 'doomed', '--from-literal=a=b']),
+    );
+  return {
+    createNamespace,
+    createConfigMaps,
+    deleteNamespace: await run(['delete', 'ns', 'doomed', '-v=6']),
+  };
+}
+
+function describeKubectl(
+  k: Kubectl,
+  servers: ReadonlyMap<Kubectl, ServeProcess>,
+  deletions: ReadonlyMap<Kubectl, Promise<NamespaceDeletion>>,
+): void {
   describe(`kubectl ${k.gitVersion}: deletion lifecycle against listwatch serve`, function () {
     let serve: ServeProcess;
     const run = (args: string[]) =>
       kubectl(k, { kubeconfig: serve.info.kubeconfig, dir: serve.dir }, args);
 
-    before(async () => {
-      serve = await ServeProcess.start();
+    before(() => {
+      serve = servers.get(k)!;
     });
     beforeEach(() => recordKubectlTest(k));
-    after(async () => {
-      if (serve) assert.strictEqual(await serve.stop(), 0, 'listwatch serve exit code on SIGTERM');
-    });
 
     it('delete ns X waits until the namespace and its configmaps are gone', async () => {
-      assert.strictEqual((await run(['create', 'namespace', 'doomed'])).code, 0);
-      for (const name of ['one', 'two']) {
-        const cm = await run(['create', 'configmap', name, '-n', 'doomed', '--from-literal=a=b']);
-        assert.strictEqual(cm.code, 0, cm.stderr);
-      }
-      const r = await run(['delete', 'ns', 'doomed', '-v=6']);
+      const { createNamespace, createConfigMaps, deleteNamespace: r } = await deletions.get(k)!;
+      assert.strictEqual(createNamespace.code, 0);
+      for (const cm of createConfigMaps) assert.strictEqual(cm.code, 0, cm.stderr);
       assert.strictEqual(r.code, 0, r.stderr);
       assert.strictEqual(r.stdout, 'namespace "doomed" deleted\n');
       assert.deepStrictEqual(
