@@ -1,6 +1,7 @@
 // The `listwatch` command: a table of subcommands, the top-level help and the dispatch (the
 // process entry is listwatch.ts; this is its chunk dist/cli-commands.js).
 import { decodeCommand } from './decode-command';
+import { explainLogCommand } from './explain-log-command';
 import { encodeCommand } from './encode-command';
 import { explainCommand } from './explain-command';
 import { exportCommand } from './export-command';
@@ -16,6 +17,7 @@ import { type CliCommand, type CliIo, exitOk, exitUsage, runCommand } from './co
 /** Every subcommand, in the order `listwatch --help` lists them. */
 export const commands: CliCommand[] = [
   decodeCommand,
+  explainLogCommand,
   encodeCommand,
   scenarioCommand,
   replayCommand,
