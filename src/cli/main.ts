@@ -17,7 +17,6 @@ import { type CliCommand, type CliIo, exitOk, exitUsage, runCommand } from './co
 /** Every subcommand, in the order `listwatch --help` lists them. */
 export const commands: CliCommand[] = [
   decodeCommand,
-  explainLogCommand,
   encodeCommand,
   scenarioCommand,
   replayCommand,
@@ -27,6 +26,7 @@ export const commands: CliCommand[] = [
   clientsCommand,
   importCommand,
   explainCommand,
+  explainLogCommand,
   exportCommand,
   probeCommand,
   probeMetricsCommand,
