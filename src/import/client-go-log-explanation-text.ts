@@ -70,19 +70,19 @@ function catalogueMarkdown(s: string): string {
     .join('');
 }
 
-/** The hover's Markdown: every piece of the log's text escaped, the commands as code. */
+/**
+ * The hover's Markdown: what happened, why and what to run first, the versions last (the line
+ * itself, its error included, is beside it in the editor); the log's text escaped.
+ */
 export function clientGoLogExplanationMarkdown(e: ExplainedClientGoLine): string {
   const j = clientGoLogExplanationJSON(e);
   const out = [`**client-go: ${escapeMarkdown(j.title)}**`, ''];
   const about = [j.type, j.reflector].filter((v): v is string => v !== undefined);
   if (about.length) out.push(`Reflector: ${about.map(escapeMarkdown).join(' from ')}`, '');
-  if (j.err !== undefined) out.push(`Error: ${escapeMarkdown(j.err)}`, '');
   out.push(
     `**What happened.** ${catalogueMarkdown(j.happened)}`,
     '',
     `**Server cause.** ${catalogueMarkdown(j.cause)}`,
-    '',
-    `**Printed by** ${catalogueMarkdown(j.versions)}`,
     '',
     `**Check the server:** ${code(j.conform)}`,
   );
@@ -91,5 +91,6 @@ export function clientGoLogExplanationMarkdown(e: ExplainedClientGoLine): string
     for (const r of j.reproduce) out.push(`- ${code(r)}`);
     if (j.reproduceNote !== undefined) out.push(`- ${catalogueMarkdown(j.reproduceNote)}`);
   }
+  out.push('', `**Printed by** ${catalogueMarkdown(j.versions)}`);
   return out.join('\n');
 }
