@@ -1,6 +1,7 @@
 // The `listwatch` command: a table of subcommands, the top-level help and the dispatch (the
 // process entry is listwatch.ts; this is its chunk dist/cli-commands.js).
 import { decodeCommand } from './decode-command';
+import { explainLogCommand } from './explain-log-command';
 import { encodeCommand } from './encode-command';
 import { explainCommand } from './explain-command';
 import { exportCommand } from './export-command';
@@ -25,6 +26,7 @@ export const commands: CliCommand[] = [
   clientsCommand,
   importCommand,
   explainCommand,
+  explainLogCommand,
   exportCommand,
   probeCommand,
   probeMetricsCommand,

@@ -1,17 +1,19 @@
 // The extension's entry point, loaded in every window: registers the continue-token faces
 // (commands, hover, Tokens view), the run faces (Scenarios, Runs and Watchers views, the List/Watch
 // Inspector panel, run commands), the local API server's commands, status bar item and Server view,
-// and the commands of import and replay, probe, explain and export, every command logged to the
-// List/Watch output channel. The heavy code of each feature (the server and the engine, the
-// scenario runner, import, probe, explain, export) is a chunk of its own, loaded when one of its
-// commands or views is first used (lazy-feature.ts). Returns a small API so the extension-host
-// tests can read what the views show and what crossed the panel's protocol.
+// and the commands of import and replay (and the hover on client-go's log lines), probe, explain
+// and export, every command logged to the List/Watch output channel. The heavy code of each
+// feature (the server and the engine, the scenario runner, import, probe, explain, export) is a
+// chunk of its own, loaded when one of its commands, views or hovers is first used
+// (lazy-feature.ts). Returns a small API so the extension-host tests can read what the views show
+// and what crossed the panel's protocol.
 import * as vscode from 'vscode';
 import { explainContinueToken, type ContinueTokenExplanation } from '../engine';
 import type { FromWebview, InspectorViewState, ToWebview } from '../protocol';
 import type { RunModel } from '../run/run-model';
 import { ExplainDocument, explainDocumentScheme } from './explain/explain-document';
 import { requestUrlAt } from './explain/request-url-at';
+import { clientGoLogDocumentSelector, clientGoLogLineAt } from './import/client-go-log-line-at';
 import {
   clearTokensCommandId,
   copyTokenCommandId,
@@ -336,6 +338,13 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       localServerKubeconfig: () => server.state()?.kubeconfigPath,
     });
   });
+  // The hover on client-go's reflector lines: only such a line loads the import chunk.
+  const clientGoLogHover: vscode.HoverProvider = {
+    provideHover: async (document, position) => {
+      if (!clientGoLogLineAt(document.lineAt(position.line).text)) return undefined;
+      return (await importFeature.get()).provideClientGoLogHover(document, position);
+    },
+  };
   const exportCommands = memo(async () =>
     (await exportFeature.get()).exportPerfettoCommands({ current, log }),
   );
@@ -389,6 +398,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       log,
     ),
     ...lazyCommands([exportPerfettoCommandId], exportCommands, log),
+    vscode.languages.registerHoverProvider(clientGoLogDocumentSelector, clientGoLogHover),
     explainDocument,
     vscode.workspace.registerTextDocumentContentProvider(explainDocumentScheme, explainDocument),
     ...lazyCommands([explainRequestCommandId], async () => (await explain.get()).commands),
