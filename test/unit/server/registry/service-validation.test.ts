@@ -436,6 +436,34 @@ const cases: Array<{ name: string; steps: Step[] }> = [
           'spec.ipFamilyPolicy': undefined,
         },
       },
+      create('from-ext', { type: 'ExternalName', externalName: 'example.com' }),
+      {
+        method: 'PATCH',
+        name: 'from-ext',
+        body: { spec: { type: 'ClusterIP', externalName: null, ports: port80 } },
+        status: 200,
+        fields: {
+          'spec.ipFamilies': ['IPv4'],
+          'spec.ipFamilyPolicy': 'SingleStack',
+          'spec.internalTrafficPolicy': 'Cluster',
+        },
+      },
+      create(
+        'dual-pref',
+        { clusterIP: '10.96.0.30', ipFamilyPolicy: 'PreferDualStack', ports: port80 },
+        '',
+        {
+          'spec.ipFamilies': ['IPv4'],
+        },
+      ),
+      {
+        method: 'PATCH',
+        name: 'dual-pref',
+        body: { spec: { ipFamilies: ['IPv6'] } },
+        status: 422,
+        message:
+          'Service "dual-pref" is invalid: spec.clusterIPs[0]: Invalid value: "10.96.0.30": expected an IPv6 value as indicated by `ipFamilies[0]`',
+      },
       create('to-lb', { ports: port80 }),
       {
         method: 'PATCH',
