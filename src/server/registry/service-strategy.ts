@@ -30,6 +30,7 @@ import {
   needsHealthCheck,
   validateService,
   validateServiceClusterIPsRelatedFields,
+  validateLoadBalancerStatus,
   validateServiceUpdate,
 } from './service-validation';
 import { fixedKind, strategyDefaults, type ObjectStrategy } from './strategy';
@@ -331,6 +332,8 @@ function dropTypeDependentFields(spec: Loose, old: Loose): void {
     delete spec.externalTrafficPolicy;
 }
 
+const statusOf = (obj: KubeObject): Loose => objectOf((obj as unknown as Loose).status) ?? {};
+
 const annotationsOf = (obj: KubeObject): Record<string, string> | undefined =>
   obj.metadata.annotations;
 
@@ -368,5 +371,8 @@ export const serviceStrategy = (allocators: ServiceAllocators): ObjectStrategy =
   ],
   validateUpdate: (obj, old) =>
     validateServiceUpdate(specOf(obj), annotationsOf(obj), specOf(old), annotationsOf(old)),
+  // ValidateServiceStatusUpdate: the metadata rules run in rest-update.ts.
+  validateStatusUpdate: (obj, old) =>
+    validateLoadBalancerStatus(statusOf(obj), statusOf(old), specOf(obj)),
   resetFields: () => ({}),
 });

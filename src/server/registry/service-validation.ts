@@ -4,7 +4,7 @@
 // validateServiceInternalTrafficFieldsValue, validateServiceTrafficDistribution,
 // ValidateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs/IPFamilies,
 // validateLoadBalancerClassField, validateClientIPAffinityConfig, ValidateEndpointIP and the
-// IsValidIPForLegacyField/IsValidCIDRForLegacyField wrappers (StrictIPCIDRValidation is beta and on
+// ValidateLoadBalancerStatus, and the IsValidIPForLegacyField/IsValidCIDRForLegacyField wrappers (StrictIPCIDRValidation is beta and on
 // in 1.36), with pkg/api/service/util.go's ExternallyAccessible and NeedsHealthCheck. Errors come
 // in the order upstream appends them. Bad values print as apimachinery 1.36's field errors print
 // them: a typed string (ServiceType, Protocol, …) or a struct through json.Marshal, a plain string
@@ -670,4 +670,47 @@ export function validateServiceUpdate(
   )
     errs.push(forbidden(FieldPath.of('spec', 'healthCheckNodePort'), 'field is immutable'));
   return [...errs, ...validateService(spec, annotations, oldSpec, oldAnnotations)];
+}
+
+const supportedLoadBalancerIPMode = ['Proxy', 'VIP'];
+
+/** ValidateLoadBalancerStatus: status.loadBalancer of a Service (its ingress points). */
+export function validateLoadBalancerStatus(
+  status: Loose,
+  oldStatus: Loose | undefined,
+  spec: Loose,
+): FieldError[] {
+  const ingressOf = (s: Loose | undefined): Loose[] => {
+    const ingress = objectOf(s?.loadBalancer)?.ingress;
+    return Array.isArray(ingress) ? ingress.map((i) => objectOf(i) ?? {}) : [];
+  };
+  const ingress = ingressOf(status);
+  const path = FieldPath.of('status', 'loadBalancer').child('ingress');
+  if (spec.type !== 'LoadBalancer' && ingress.length !== 0)
+    return [forbidden(path, "may only be used when `spec.type` is 'LoadBalancer'")];
+  const errs: FieldError[] = [];
+  const existing = ingressOf(oldStatus)
+    .map((i) => str(i.ip))
+    .filter((ip) => ip !== '');
+  ingress.forEach((ing, i) => {
+    const idx = path.index(i);
+    const ip = str(ing.ip);
+    if (ip !== '') errs.push(...isValidIPForLegacyField(idx.child('ip'), ip, existing));
+    if (!isSet(ing.ipMode)) {
+      if (ip !== '') errs.push(required(idx.child('ipMode'), 'must be specified when `ip` is set'));
+    } else if (ip === '')
+      errs.push(forbidden(idx.child('ipMode'), 'may not be specified when `ip` is not set'));
+    else if (!supportedLoadBalancerIPMode.includes(str(ing.ipMode)))
+      errs.push(notSupported(idx.child('ipMode'), typed(ing.ipMode), supportedLoadBalancerIPMode));
+    const hostname = str(ing.hostname);
+    if (hostname !== '') {
+      for (const m of isDNS1123Subdomain(hostname))
+        errs.push(invalid(idx.child('hostname'), hostname, m));
+      if (parseIPSloppy(hostname))
+        errs.push(
+          invalid(idx.child('hostname'), hostname, 'must be a DNS name, not an IP address'),
+        );
+    }
+  });
+  return errs;
 }

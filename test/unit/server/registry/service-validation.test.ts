@@ -18,6 +18,8 @@ interface Step {
   method: 'POST' | 'PATCH';
   /** The Service's name: POST creates it, PATCH patches it. */
   name: string;
+  /** PATCH the `/status` subresource. */
+  status_?: true;
   body: Loose;
   status: number;
   /** The Status message of a refusal. */
@@ -521,6 +523,48 @@ const cases: Array<{ name: string; steps: Step[] }> = [
       },
     ],
   },
+  {
+    name: 'status: the load balancer (ValidateServiceStatusUpdate)',
+    steps: [
+      create('st-cip', { ports: port80 }),
+      {
+        method: 'PATCH',
+        name: 'st-cip',
+        status_: true,
+        body: { status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } } },
+        status: 422,
+        message:
+          'Service "st-cip" is invalid: status.loadBalancer.ingress: Forbidden: may only be used when `spec.type` is \'LoadBalancer\'',
+      },
+      create('st-lb', { type: 'LoadBalancer', ports: port80 }),
+      {
+        method: 'PATCH',
+        name: 'st-lb',
+        status_: true,
+        body: { status: { loadBalancer: { ingress: [{ ip: 'abc' }] } } },
+        status: 422,
+        message:
+          'Service "st-lb" is invalid: status.loadBalancer.ingress[0].ip: Invalid value: "abc": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+      },
+      {
+        method: 'PATCH',
+        name: 'st-lb',
+        status_: true,
+        body: { status: { loadBalancer: { ingress: [{ hostname: '192.0.2.1', ipMode: 'VIP' }] } } },
+        status: 422,
+        message:
+          'Service "st-lb" is invalid: [status.loadBalancer.ingress[0].ipMode: Forbidden: may not be specified when `ip` is not set, status.loadBalancer.ingress[0].hostname: Invalid value: "192.0.2.1": must be a DNS name, not an IP address]',
+      },
+      {
+        method: 'PATCH',
+        name: 'st-lb',
+        status_: true,
+        body: { status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } } },
+        status: 200,
+        fields: { 'status.loadBalancer.ingress': [{ ip: '192.0.2.1', ipMode: 'VIP' }] },
+      },
+    ],
+  },
 ];
 
 /** The value at a dotted path. */
@@ -545,7 +589,13 @@ describe('server/registry Service validation over HTTP', () => {
         const r =
           s.method === 'POST'
             ? await call(server, 'POST', services, s.body)
-            : await call(server, 'PATCH', `${services}/${s.name}`, s.body, merge);
+            : await call(
+                server,
+                'PATCH',
+                `${services}/${s.name}${s.status_ ? '/status' : ''}`,
+                s.body,
+                merge,
+              );
         const where = `step ${i}: ${s.method} ${s.name}`;
         assert.strictEqual(r.status, s.status, `${where}: ${r.text}`);
         if (s.message !== undefined) assert.strictEqual(r.json.message, s.message, where);
