@@ -40,6 +40,7 @@ export {
 
 // Field errors (apimachinery's util/validation/field) and the validation rules they report.
 export {
+  duplicate,
   ErrorType,
   FieldError,
   FieldPath,

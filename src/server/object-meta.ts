@@ -149,7 +149,11 @@ export function orderMetadata(meta: ObjectMeta): ObjectMeta {
 
 export const metadataPath = FieldPath.of('metadata');
 
-function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
+/** ValidateLabels (apimachinery meta/v1/validation): keys are qualified names, values label values. */
+export function validateLabels(
+  labels: Record<string, string> | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
     for (const m of isLabelKey(k)) errs.push(invalid(path, k, m));

@@ -158,6 +158,11 @@ export function tooLong(path: FieldPath | null, maxLength: number): FieldError {
   return new FieldError(ErrorType.TooLong, pathString(path), '<value omitted>', detail);
 }
 
+/** field.Duplicate: a value that must be unique appears again. */
+export function duplicate(path: FieldPath | null, value: unknown): FieldError {
+  return new FieldError(ErrorType.Duplicate, pathString(path), value, '');
+}
+
 export function notSupported(
   path: FieldPath | null,
   value: unknown,

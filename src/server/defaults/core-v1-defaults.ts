@@ -17,6 +17,8 @@ const defaultTerminationGracePeriodSeconds = 30;
 const defaultSchedulerName = 'default-scheduler';
 /** v1.TerminationMessagePathDefault. */
 const terminationMessagePathDefault = '/dev/termination-log';
+/** v1.DefaultClientIPServiceAffinitySeconds: three hours. */
+const defaultClientIPServiceAffinitySeconds = 10800;
 /** The mode a secret, configMap, projected or downwardAPI volume's files get (0644). */
 const defaultVolumeMode = 0o644;
 
@@ -193,6 +195,13 @@ export function setDefaultsService(obj: Loose): void {
   const spec = ensureObject(obj, 'spec');
   if (unset(spec.sessionAffinity)) spec.sessionAffinity = 'None';
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === 'ClientIP') {
+    const clientIP = objectOf(objectOf(spec.sessionAffinityConfig)?.clientIP);
+    if (clientIP?.timeoutSeconds === undefined || clientIP.timeoutSeconds === null)
+      spec.sessionAffinityConfig = {
+        clientIP: { timeoutSeconds: defaultClientIPServiceAffinitySeconds },
+      };
+  }
   if (unset(spec.type)) spec.type = 'ClusterIP';
   each(spec.ports, (p) => {
     if (unset(p.protocol)) p.protocol = 'TCP';

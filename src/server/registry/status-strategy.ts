@@ -4,7 +4,8 @@
 // built from its main strategy. An update through it takes status from the request and keeps
 // everything else (spec, and the metadata ResetObjectMetaForStatus names) from the stored object;
 // its reset fields are spec. Deliberate difference: one shape for every kind (upstream's per-kind
-// status strategies also validate the status itself; here the main ValidateUpdate runs).
+// status strategies also validate the status itself; here the main ValidateUpdate runs unless the
+// kind gives validateStatusUpdate).
 import type { KubeObject } from '../../engine';
 import { setOwn } from '../../engine/http-face';
 import type { ObjectStrategy } from './strategy';
@@ -48,6 +49,7 @@ export function statusStrategyOf(main: ObjectStrategy, apiVersion: string): Obje
       if (status !== undefined) o.status = status;
       resetObjectMetaForStatus((o.metadata ?? {}) as Loose, (prev.metadata ?? {}) as Loose);
     },
+    validateUpdate: main.validateStatusUpdate ?? main.validateUpdate,
     warningsOnUpdate: () => [],
     resetFields: () => ({ [apiVersion]: [['spec']] }),
   };

@@ -32,6 +32,11 @@ export interface ObjectStrategy {
   validate(obj: KubeObject): FieldError[];
   /** ValidateUpdate beyond rest's common metadata checks. */
   validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * The `/status` strategy's ValidateUpdate, for kinds whose status strategy validates the status
+   * itself (a Service's load balancer); without it the main ValidateUpdate runs.
+   */
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
   /** WarningsOnCreate: the Warning headers a valid create earns (deprecated fields, …). */
   warningsOnCreate(obj: KubeObject): string[];
   /** WarningsOnUpdate. */
