@@ -28,6 +28,7 @@ import {
   openSampleLogCommandId,
   openTraceInInspectorCommandId,
   probeClusterCommandId,
+  checkConformanceCommandId,
   replayWhatIfCommandId,
   revalidateTokenCommandId,
   runCommandIds,
@@ -336,6 +337,20 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       localServerKubeconfig: () => server.state()?.kubeconfigPath,
     });
   });
+  const conformCommands = memo(async () => {
+    const { describeRun } = await runs.get();
+    return (await probe.get()).conformCommands({
+      store,
+      current,
+      inspector: await panel.get(),
+      log,
+      confirmations,
+      describeRun,
+      prompts: serverPrompts,
+      memory: context.workspaceState,
+      localServerKubeconfig: () => server.state()?.kubeconfigPath,
+    });
+  });
   const exportCommands = memo(async () =>
     (await exportFeature.get()).exportPerfettoCommands({ current, log }),
   );
@@ -383,6 +398,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       log,
     ),
     ...lazyCommands([probeClusterCommandId, scrapeClusterMetricsCommandId], probeCommands, log),
+    ...lazyCommands([checkConformanceCommandId], conformCommands, log),
     ...lazyCommands(
       [importLogsCommandId, importLogsFromExplorerCommandId, replayWhatIfCommandId],
       importCommands,

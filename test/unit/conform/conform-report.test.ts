@@ -9,6 +9,7 @@ import {
   type CheckDefinition,
 } from '../../../src/conform/conform-check';
 import { conformReportText } from '../../../src/conform/conform-report-text';
+import { conformReportMarkdown } from '../../../src/conform/conform-report-markdown';
 import { bookmarkExtras } from '../../../src/conform/watch-checks';
 import { decodeContinueToken } from '../../../src/conform/list-checks';
 import { splitResourceName } from '../../../src/conform/discovery-check';
@@ -79,6 +80,38 @@ describe('listwatch conform report', () => {
       '    expected: a BOOKMARK',
       '    got:      no BOOKMARK in 5.0 s',
       '    impact:   impact of watch.bookmarks',
+    ]);
+  });
+
+  it('markdown: a table row per check, pipes escaped, then the failures', () => {
+    const md = conformReportMarkdown(
+      conformReport('https://x', [
+        ...checks,
+        resultOf(def('format.table-list'), 'pass', 'a Table', 'Table | 3 rows'),
+      ]),
+    ).split('\n');
+    assert.deepStrictEqual(md.slice(0, 11), [
+      '# List/Watch conformance of https://x',
+      '',
+      '3 passed, 1 failed, 1 skipped',
+      '',
+      '| status | check | title | got |',
+      '|---|---|---|---|',
+      '| ❌ fail | `watch.bookmarks` | title of watch.bookmarks | no BOOKMARK in 5.0 s |',
+      '| ✅ pass | `list.paging` | title of list.paging | 3 pages |',
+      '| ✅ pass | `discovery.resource` | title of discovery.resource | listed |',
+      '| ➖ skip | `list.expired-continue` | title of list.expired-continue | needs writes: read-only |',
+      '| ✅ pass | `format.table-list` | title of format.table-list | Table \\| 3 rows |',
+    ]);
+    assert.deepStrictEqual(md.slice(12, 20), [
+      '## Failures',
+      '',
+      '### `watch.bookmarks`: title of watch.bookmarks',
+      '',
+      '- **rule:** rule of watch.bookmarks',
+      '- **expected:** a BOOKMARK',
+      '- **got:** no BOOKMARK in 5.0 s',
+      '- **impact:** impact of watch.bookmarks',
     ]);
   });
 
