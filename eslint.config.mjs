@@ -52,7 +52,7 @@ const floors = [
   ['format', 'etcd-client'],
   ['request', 'run'],
   ['sim'],
-  ['server', 'scenarios', 'import', 'replay', 'probe', 'explain', 'export', 'scan'],
+  ['server', 'scenarios', 'import', 'replay', 'probe', 'conform', 'explain', 'export', 'scan'],
   ['cli', 'extension', 'protocol'],
 ];
 const floorOf = new Map(floors.flatMap((rooms, floor) => rooms.map((room) => [room, floor])));

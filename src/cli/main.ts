@@ -12,6 +12,7 @@ import { replayCommand, reportCommand } from './replay-command';
 import { scenarioCommand } from './scenario-command';
 import { serveCommand } from './serve-command';
 import { probeCommand, probeMetricsCommand } from './probe-command';
+import { conformCommand } from './conform-command';
 import { type CliCommand, type CliIo, exitOk, exitUsage, runCommand } from './command';
 
 /** Every subcommand, in the order `listwatch --help` lists them. */
@@ -30,6 +31,7 @@ export const commands: CliCommand[] = [
   exportCommand,
   probeCommand,
   probeMetricsCommand,
+  conformCommand,
 ];
 
 function topHelp(): string {

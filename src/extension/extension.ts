@@ -30,6 +30,7 @@ import {
   openSampleLogCommandId,
   openTraceInInspectorCommandId,
   probeClusterCommandId,
+  checkConformanceCommandId,
   replayWhatIfCommandId,
   revalidateTokenCommandId,
   runCommandIds,
@@ -345,6 +346,20 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       return (await importFeature.get()).provideClientGoLogHover(document, position);
     },
   };
+  const conformCommands = memo(async () => {
+    const { describeRun } = await runs.get();
+    return (await probe.get()).conformCommands({
+      store,
+      current,
+      inspector: await panel.get(),
+      log,
+      confirmations,
+      describeRun,
+      prompts: serverPrompts,
+      memory: context.workspaceState,
+      localServerKubeconfig: () => server.state()?.kubeconfigPath,
+    });
+  });
   const exportCommands = memo(async () =>
     (await exportFeature.get()).exportPerfettoCommands({ current, log }),
   );
@@ -392,6 +407,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       log,
     ),
     ...lazyCommands([probeClusterCommandId, scrapeClusterMetricsCommandId], probeCommands, log),
+    ...lazyCommands([checkConformanceCommandId], conformCommands, log),
     ...lazyCommands(
       [importLogsCommandId, importLogsFromExplorerCommandId, replayWhatIfCommandId],
       importCommands,

@@ -57,6 +57,7 @@ export const importLogsFromExplorerCommandId = 'listwatch.importLogsFromExplorer
 export const replayWhatIfCommandId = 'listwatch.replayImportWhatIf';
 export const probeClusterCommandId = 'listwatch.probeCluster';
 export const scrapeClusterMetricsCommandId = 'listwatch.scrapeClusterMetrics';
+export const checkConformanceCommandId = 'listwatch.checkConformance';
 /** List/Watch: Explain List/Watch Request… (the request-URL hover links to it). */
 export const explainRequestCommandId = 'listwatch.explainRequest';
 

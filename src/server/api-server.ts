@@ -1025,6 +1025,7 @@ async function serve(
   if (observed) for (const o of state.observers) o.started?.(started);
   // The request faults: here, where upstream's filters reject, delay or time out a request.
   let watchFault: WatchStreamFault | undefined;
+  let ignoreSendInitialEvents = false;
   if (state.faults.hasRequestFaults) {
     const outcome = await applyRequestFaults(
       state.faults,
@@ -1050,6 +1051,7 @@ async function serve(
     );
     if (outcome.answered) return;
     watchFault = outcome.watchFault;
+    ignoreSendInitialEvents = outcome.ignoreSendInitialEvents === true;
     if (watchFault && observed)
       watchFault = new CutObserved(watchFault, () => {
         for (const o of state.observers) o.watchCut?.(context.requestId);
@@ -1150,6 +1152,7 @@ async function serve(
         }
       : {}),
     ...(watchFault ? { watchFault } : {}),
+    ...(ignoreSendInitialEvents ? { ignoreSendInitialEvents } : {}),
   };
   try {
     await handler(scope);

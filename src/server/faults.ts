@@ -393,6 +393,16 @@ const faults: readonly Fault[] = [
     parameters: [],
   },
   {
+    name: 'ignore-send-initial-events',
+    acts: 'watchList',
+    description:
+      'Matching WatchList requests are answered as a plain watch from now (from their ' +
+      'resourceVersion if they name one): no initial events and no k8s.io/initial-events-end ' +
+      'bookmark, as aggregated API servers and proxies that ignore sendInitialEvents answer ' +
+      '(client-go waits for the bookmark until the watch ends, then falls back).',
+    parameters: [],
+  },
+  {
     name: 'drop-connection',
     acts: 'watch',
     description:

@@ -27,7 +27,8 @@ const requestTimeoutMessage = 'request did not complete within the allotted time
 
 /** What the filter decided: answered here, or go on (with a watch's stream faults, if any). */
 export type RequestFaultOutcome =
-  { answered: true } | { answered: false; watchFault?: WatchStreamFault };
+  | { answered: true }
+  | { answered: false; watchFault?: WatchStreamFault; ignoreSendInitialEvents?: true };
 
 const goOn: RequestFaultOutcome = { answered: false };
 
@@ -67,6 +68,9 @@ export async function applyRequestFaults(
       return { answered: true };
     }
   }
+  // ignore-send-initial-events changes the watch's options, not its stream (handlers/get.ts).
+  const ignoreSendInitialEvents = hits.some((f) => f.name === 'ignore-send-initial-events');
+  const ignoring = ignoreSendInitialEvents ? { ignoreSendInitialEvents: true as const } : {};
   const stream: WatchStreamFault[] = [];
   for (const f of hits) {
     const p = f.parameters;
@@ -78,10 +82,11 @@ export async function applyRequestFaults(
     else if (f.name === 'drop-connection')
       stream.push(new DropConnection((p.afterEvents as number | undefined) ?? 0));
   }
-  if (stream.length === 0) return goOn;
+  if (stream.length === 0) return { answered: false, ...ignoring };
   return {
     answered: false,
     watchFault: stream.length === 1 ? stream[0] : new StreamFaults(stream),
+    ...ignoring,
   };
 }
 

@@ -284,6 +284,27 @@ function describeFaults(k: Kubectl): void {
       assert.deepStrictEqual(ok.faults, []);
     });
 
+    it('a WatchList wait --timeout=5s under ignore-send-initial-events gets no initial event and never syncs', async () => {
+      const env = watchListEnv(k);
+      assert.ok(env, `kubectl ${k.gitVersion} has WatchList`);
+      await createPod('ignored');
+      const id = await inject('ignore-send-initial-events', { match: { resource: 'pods' } });
+      const hung = await kubectl(
+        k,
+        target(),
+        ['wait', '--for=jsonpath={.metadata.name}=ignored', 'pod/ignored', '--timeout=5s', '-v=6'],
+        env,
+      );
+      assert.notStrictEqual(hung.code, 0, hung.stdout);
+      assert.match(hung.stderr, /timed out waiting for the condition/);
+      const streams = requestsTo(hung.stderr, pods).filter(
+        (q) => q.url.searchParams.get('sendInitialEvents') === 'true',
+      );
+      assert.ok(streams.length >= 1 && streams.every((q) => q.status === 200), hung.stderr);
+      assert.ok((server.activeFaults().find((f) => f.id === id)?.hits ?? 0) >= 1);
+      server.clearFault(id);
+    });
+
     it('get -w under stall-watch --then deliver: nothing while stalled, then the held events in order', async () => {
       await inject('stall-watch', {
         seconds: 3,

@@ -42,12 +42,30 @@ export const etcdErrorMessages = {
 export const unreachableDesc =
   'connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:2379: connect: connection refused"';
 
+/** The brand of EtcdError, one per process whichever bundle copy of the class made the error. */
+const etcdErrorBrand = Symbol.for('listwatch-inspector.EtcdError');
+
 /**
  * An error from etcd with its gRPC code. For etcd's own errors (rpctypes) `message` is the bare
  * `desc`, as clientv3 converts them; for any other status (e.g. an unknown RPC) it is grpc-go's
  * `rpc error: code = Unimplemented desc = …`.
  */
 export class EtcdError extends Error {
+  /**
+   * The CLI and extension bundles and the etcd gRPC client's chunk (dist/etcd-client.js) each hold
+   * a copy of this class: the brand makes `instanceof` recognise an error of any copy, so that
+   * the store reads a real etcd's ErrCompacted as compacted (410), not as an unknown error (500).
+   */
+  readonly [etcdErrorBrand] = true;
+
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return (
+      typeof v === 'object' &&
+      v !== null &&
+      (v as { [etcdErrorBrand]?: true })[etcdErrorBrand] === true
+    );
+  }
+
   readonly code: number;
   readonly codeName: GrpcCodeName;
   readonly desc: string;

@@ -269,6 +269,7 @@ export function faultResultText(name: string, body: Record<string, unknown>): st
       return `cachers restarted: ${per((r) => `${String(r.resource)} (${String(r.closedWatchers)} watchers closed)`)}`;
     case 'stall-watch':
     case 'omit-end-bookmark':
+    case 'ignore-send-initial-events':
     case 'drop-connection':
     case 'http-error':
     case 'blackhole':

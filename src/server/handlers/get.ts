@@ -7,6 +7,7 @@ import { groupVersionOf, type ServedResource } from '../served-resource';
 import {
   getOptions,
   listOpts,
+  type InternalListOptions,
   toResourceListRequest,
   toResourceWatchRequest,
 } from '../../request/list-query';
@@ -59,6 +60,7 @@ export async function watchResource(scope: RequestScope): Promise<void> {
   const { served, info } = scope;
   const name = info.name || undefined;
   const opts = listOpts(scope.query, listOptsScope(scope, name));
+  if (scope.ignoreSendInitialEvents) ignoreSendInitialEvents(opts, served);
   // The engine adds metadata.name for a named request: only when no field selector is sent (listOpts
   // has checked that one sent names this object), else the selector says it twice.
   const named = opts.fieldSelector ? undefined : name;
@@ -73,6 +75,18 @@ export async function watchResource(scope: RequestScope): Promise<void> {
     onWritten: scope.watchWritten,
     fault: scope.watchFault,
   });
+}
+
+/**
+ * The ignore-send-initial-events fault: the options as a server that does not know
+ * sendInitialEvents reads them, a plain watch from the request's resourceVersion, or from now
+ * (etcd's current revision) when it names none: no initial events, no end bookmark.
+ */
+function ignoreSendInitialEvents(opts: InternalListOptions, served: ServedResource): void {
+  opts.sendInitialEvents = undefined;
+  opts.resourceVersionMatch = '';
+  if (opts.resourceVersion === '' || opts.resourceVersion === '0')
+    opts.resourceVersion = String(served.engine.etcd.currentRevision());
 }
 
 /**

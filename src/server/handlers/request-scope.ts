@@ -35,6 +35,8 @@ export interface RequestScope {
   watchWritten?: (event: WrittenWatchEvent) => void;
   /** A WATCH a stream fault matched (request-faults.ts): its hook; absent on every other. */
   watchFault?: WatchStreamFault;
+  /** A WatchList request the ignore-send-initial-events fault matched: served as a plain watch. */
+  ignoreSendInitialEvents?: boolean;
 }
 
 /** The list options of the scope's resource: its field label conversion, the WatchList gate. */

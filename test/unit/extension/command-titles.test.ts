@@ -48,6 +48,7 @@ const asksForInput: Record<string, boolean> = {
   'listwatch.exportPerfetto': true, // a save dialog
   'listwatch.probeCluster': true, // kubeconfig, context, URL, watch; then a modal plan
   'listwatch.scrapeClusterMetrics': true, // kubeconfig, context; then a modal plan
+  'listwatch.checkConformance': true, // kubeconfig, context; then a modal plan
   'listwatch.importLogs': true, // the file picker
   'listwatch.importLogsFromExplorer': false, // the Explorer's selected files
   'listwatch.replayImportWhatIf': true, // profile, watch cache size, WatchList

@@ -88,7 +88,7 @@ describe('fault schedule (src/server/fault-schedule.ts)', () => {
     [
       'an unknown fault, at its name',
       yaml('faults:', '  - name: latency', '    parameters: {ms: 5}', '  - name: crash'),
-      'faults.yaml:4:11: faults[1] (crash): unknown fault "crash"; expected one of: compact, cache-lag, expire-history, etcd-latency, etcd-unavailable, rangestream, terminate-watcher, restart, stall-watch, omit-end-bookmark, drop-connection, http-error, blackhole, latency',
+      'faults.yaml:4:11: faults[1] (crash): unknown fault "crash"; expected one of: compact, cache-lag, expire-history, etcd-latency, etcd-unavailable, rangestream, terminate-watcher, restart, stall-watch, omit-end-bookmark, ignore-send-initial-events, drop-connection, http-error, blackhole, latency',
     ],
     [
       'an entry key that is not one',

@@ -31,6 +31,7 @@ describe('faults admin API (src/server/faults.ts)', () => {
         'restart',
         'stall-watch',
         'omit-end-bookmark',
+        'ignore-send-initial-events',
         'drop-connection',
         'http-error',
         'blackhole',
@@ -213,6 +214,20 @@ describe('faults admin API (src/server/faults.ts)', () => {
       '{"match":{"watchList":false}}',
       422,
       'match.watchList: omit-end-bookmark acts on WatchList requests only: expected true',
+    ],
+    [
+      'ignore-send-initial-events on other requests',
+      'ignore-send-initial-events',
+      '{"match":{"watchList":false}}',
+      422,
+      'match.watchList: ignore-send-initial-events acts on WatchList requests only: expected true',
+    ],
+    [
+      'an unknown parameter of ignore-send-initial-events',
+      'ignore-send-initial-events',
+      '{"seconds":1}',
+      422,
+      'seconds: unknown parameter; ignore-send-initial-events takes none',
     ],
     [
       'a matcher resource not served',
