@@ -1,9 +1,12 @@
 // ServedResources for the server's unit tests: the built-ins as the registry serves them and a
-// custom resource, without an engine or Store behind them (the modules under test never reach it).
+// custom resource, without an engine behind them; their Store holds only the kind's strategy (what
+// the field manager reads of it: its reset fields).
 import type { Resource } from '../../../src/engine/apiserver';
 import { builtinAPIResource } from '../../../src/request/builtin-api-resources';
 import type { ServedResource } from '../../../src/server/served-resource';
 import type { Store } from '../../../src/server/registry/store';
+import { strategyFor } from '../../../src/server/registry/strategy-for';
+import { ServiceAllocators } from '../../../src/server/registry/service-allocators';
 
 const builtInVerbs = [
   'create',
@@ -17,7 +20,13 @@ const builtInVerbs = [
 ];
 
 export function served(r: Omit<ServedResource, 'engine' | 'listKind' | 'store'>): ServedResource {
-  return { ...r, listKind: `${r.kind}List`, engine: {} as Resource, store: {} as Store };
+  const createStrategy = strategyFor(r, { serviceAllocators: new ServiceAllocators() });
+  return {
+    ...r,
+    listKind: `${r.kind}List`,
+    engine: {} as Resource,
+    store: { createStrategy } as Store,
+  };
 }
 
 export const pods = served({
