@@ -29,6 +29,7 @@ import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import { transformObject, withTypeMeta } from '../transform-response';
 import { toServedVersion } from '../custom-resource-conversion';
+import { HeldHeadersResponse } from '../held-headers-response';
 
 /** What the core hands over of an opened watch (Resource.openWatch's ServedWatch has these). */
 export interface WatchToServe {
@@ -314,6 +315,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     // Begin the stream: headers out before the first event (kubectl logs nothing until then).
     res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
+    if (res instanceof HeldHeadersResponse) res.forgetSentHeader();
     o.fault?.begin(this);
     this.pump();
   }
