@@ -2,6 +2,8 @@
 // Deliberate difference: timers are callbacks ordered by (due time, creation order), so a run
 // with the same inputs fires them in the same order every time.
 
+import { DeadlineTimers } from './deadline-timers';
+
 /** A cancellable timer, like Go's *time.Timer. */
 export interface Timer {
   /** Stops the timer; returns false when it had already fired or been stopped. */
@@ -278,6 +280,8 @@ export const maxTimerDelayMs = 2 ** 31 - 1;
 export interface HostTimers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Monotonic milliseconds for afterCall's deadlines; default performance.now(). */
+  now?(): number;
 }
 
 const globalTimers: HostTimers = {
@@ -285,11 +289,16 @@ const globalTimers: HostTimers = {
   clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
 };
 
+const monotonicNow = (): number => globalThis.performance.now();
+
 /**
  * Wall-clock time for faces that run against real time (none of the engine's tests do).
  * The only place in the engine allowed to read the real clock.
  */
 export class RealClock implements Clock {
+  /** afterCall's timers (made on first use). */
+  private deadlines: DeadlineTimers | undefined = undefined;
+
   constructor(private readonly timers: HostTimers = globalTimers) {}
 
   now(): number {
@@ -306,9 +315,23 @@ export class RealClock implements Clock {
     return new RealTimer(this.timers, delayMs, fn);
   }
 
-  /** afterFunc calling target.onTimer(), without a closure of its own. */
+  /**
+   * afterFunc calling target.onTimer(), for deadlines (one per watch: many armed, few fire): all
+   * of them share one host timer (deadline-timers.ts), firing in (due, creation) order.
+   */
   afterCall(delayMs: number, target: TimerTarget): Timer {
-    return new RealTimer(this.timers, delayMs, target);
+    if (this.deadlines === undefined) {
+      const t = this.timers;
+      this.deadlines = new DeadlineTimers(
+        {
+          setTimeout: (fn, ms) => t.setTimeout(fn, ms),
+          clearTimeout: (h) => t.clearTimeout(h),
+          now: t.now !== undefined ? () => (t.now as () => number)() : monotonicNow,
+        },
+        maxTimerDelayMs,
+      );
+    }
+    return this.deadlines.add(delayMs, target);
   }
 
   sleep(delayMs: number): Promise<void> {
@@ -317,9 +340,8 @@ export class RealClock implements Clock {
 }
 
 /**
- * RealClock's timer: one object that is the Timer, arms the host timer with one closure and re-arms
- * it in steps of at most maxTimerDelayMs (an idle watch holds one; three closures and a context
- * each, as before, added up).
+ * RealClock's afterFunc timer: one object that is the Timer, arms the host timer with one closure
+ * and re-arms it in steps of at most maxTimerDelayMs.
  */
 class RealTimer implements Timer {
   private done = false;
@@ -329,7 +351,7 @@ class RealTimer implements Timer {
   constructor(
     private readonly timers: HostTimers,
     delayMs: number,
-    private readonly fn: (() => void) | TimerTarget,
+    private readonly fn: () => void,
   ) {
     this.left = Math.max(0, delayMs);
     this.arm();
@@ -345,9 +367,7 @@ class RealTimer implements Timer {
     if (this.done) return;
     if (this.left > 0) return this.arm();
     this.done = true;
-    const fn = this.fn;
-    if (typeof fn === 'function') fn();
-    else fn.onTimer();
+    this.fn();
   }
 
   stop(): boolean {

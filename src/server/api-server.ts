@@ -242,6 +242,21 @@ function watchWritten(
   for (const o of state.observers) o.watchWritten?.(requestId, e);
 }
 
+/**
+ * The watch handler's hooks for WATCH `requestId`: two closures over these three alone (made in
+ * `serve`, they would keep serve's whole context, its request info and all, as long as the watch).
+ */
+function watchHooksOf(
+  state: ServingState,
+  replica: Replica,
+  requestId: number,
+): Pick<RequestScope, 'watchWritten' | 'watchEnded'> {
+  return {
+    watchWritten: (e) => watchWritten(state, replica, requestId, e),
+    watchEnded: () => replica.debugState.watchEnded(requestId),
+  };
+}
+
 /** The client name of the server's own requests (seeding), as kube-apiserver's loopback client. */
 const selfClient = 'listwatch-serve';
 
@@ -945,7 +960,7 @@ function debugStateFaultAnswered(
   if (served) debugStateRequest(replica, served, info, context, res);
 }
 
-/** Tells the replica's debug state of a LIST or WATCH of `served`: its start and its end. */
+/** Tells the replica's debug state of a LIST or WATCH of `served`: its start, and a LIST's end. */
 function debugStateRequest(
   { resources, debugState }: ServingReplica,
   served: ServedResource,
@@ -958,7 +973,7 @@ function debugStateRequest(
     at: clock.now(),
     groupResource: { group: served.group, resource: served.resource },
   });
-  if (info.verb === 'watch') res.on('close', () => debugState.watchEnded(context.requestId));
+  // A watch's end comes from its handler (watchHooksOf): no 'close' listener per watch here.
   if (info.verb === 'list')
     onResponseEnd(res, () =>
       debugState.responseEnded(context.requestId, clock.now(), auditStatusOf(res)),
@@ -1145,12 +1160,7 @@ async function serve(
     context,
     body: readBody,
     audit: auditEvent,
-    ...(info.verb === 'watch'
-      ? {
-          watchWritten: (e: WrittenWatchEvent) =>
-            watchWritten(state, replica, context.requestId, e),
-        }
-      : {}),
+    ...(info.verb === 'watch' ? watchHooksOf(state, replica, context.requestId) : {}),
     ...(watchFault ? { watchFault } : {}),
     ...(ignoreSendInitialEvents ? { ignoreSendInitialEvents } : {}),
   };

@@ -16,6 +16,18 @@ export class HeldHeadersResponse<
   /** The headers held back for writeHead, in the order they go out (before the handler's). */
   private heldHeaders: Readonly<OutgoingHttpHeaders> | undefined = undefined;
 
+  /**
+   * Lets Node's copy of the header block go once it is on its way (a long-lived response, a
+   * watch's, would hold its few hundred bytes for life). After sending, Node reads `_header` only
+   * as "headers sent" (headersSent, end, writeHead's and _renderHeaders' checks), which a short
+   * placeholder still says.
+   */
+  forgetSentHeader(): void {
+    const self = this as unknown as { _header: unknown; _headerSent: unknown };
+    if (self._headerSent === true && typeof self._header === 'string' && self._header !== '')
+      self._header = sentHeaderPlaceholder;
+  }
+
   /** Sends `headers` first in writeHead instead of setting them now. */
   holdHeaders(headers: Readonly<OutgoingHttpHeaders>): void {
     this.heldHeaders = headers;
@@ -53,3 +65,6 @@ export class HeldHeadersResponse<
       : super.writeHead(statusCode, reason, own as OutgoingHttpHeaders);
   }
 }
+
+/** What `_header` reads once forgotten: non-empty, as Node tests it for truth. */
+const sentHeaderPlaceholder = '\r\n';

@@ -175,24 +175,8 @@ export class CacheWatcher
   fastPath: WatcherFastPath | undefined = undefined;
   /** Who registered the watcher (see WatcherOwner). */
   owner: WatcherOwner | undefined = undefined;
-  /** What happened to the events offered to this watcher, as the watcher counted it (see counts). */
-  readonly ownCounts: CacheWatcherCounts = {
-    queued: 0,
-    delivered: 0,
-    filtered: 0,
-    skippedOld: 0,
-    droppedStopped: 0,
-    initEvents: 0,
-    bookmarksDelivered: 0,
-    bookmarksDropped: {
-      belowBookmarkAfterResourceVersion: 0,
-      inputFull: 0,
-      watcherStopped: 0,
-      notNewer: 0,
-      annotateFailed: 0,
-    },
-    terminated: 0,
-  };
+  /** ownCounts once anything was counted (an idle watcher holds none). */
+  private countsValue: CacheWatcherCounts | undefined = undefined;
   readonly id: number | string;
   /** The watch request that created the watcher, if the cacher was given it. */
   readonly request: RequestContext | undefined;
@@ -581,6 +565,27 @@ export class CacheWatcher
 
   // ---- ours: what the goroutine and the watcher's readers need
 
+  /** What happened to the events offered to this watcher, as the watcher counted it (see counts). */
+  get ownCounts(): CacheWatcherCounts {
+    return (this.countsValue ??= {
+      queued: 0,
+      delivered: 0,
+      filtered: 0,
+      skippedOld: 0,
+      droppedStopped: 0,
+      initEvents: 0,
+      bookmarksDelivered: 0,
+      bookmarksDropped: {
+        belowBookmarkAfterResourceVersion: 0,
+        inputFull: 0,
+        watcherStopped: 0,
+        notNewer: 0,
+        annotateFailed: 0,
+      },
+      terminated: 0,
+    });
+  }
+
   /** What happened to the events offered to this watcher (with what a fast path counted for it). */
   get counts(): CacheWatcherCounts {
     this.fastPath?.settle();
@@ -709,8 +714,8 @@ export class CacheWatcher
           }
           if (event === undefined) {
             // counts.initEvents counts exactly the interval's events (apiserver_init_events_total).
-            if (this.ownCounts.initEvents > 0)
-              this.metrics?.initEventsAdd(this.groupResource, this.ownCounts.initEvents);
+            const initEvents = this.countsValue?.initEvents ?? 0;
+            if (initEvents > 0) this.metrics?.initEventsAdd(this.groupResource, initEvents);
             this.phase = 'endBookmark';
             break;
           }

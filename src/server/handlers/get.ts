@@ -73,6 +73,7 @@ export async function watchResource(scope: RequestScope): Promise<void> {
     served,
     encoding: scope.encoding,
     onWritten: scope.watchWritten,
+    onClose: scope.watchEnded,
     fault: scope.watchFault,
   });
 }

@@ -33,6 +33,8 @@ export interface RequestScope {
   audit?: AuditEventHandle;
   /** A WATCH's: told each event line written to the client (ApiServer.record's observers hear it). */
   watchWritten?: (event: WrittenWatchEvent) => void;
+  /** A WATCH's: told once when its handler returns (the debug state forgets what it wrote). */
+  watchEnded?: () => void;
   /** A WATCH a stream fault matched (request-faults.ts): its hook; absent on every other. */
   watchFault?: WatchStreamFault;
   /** A WatchList request the ignore-send-initial-events fault matched: served as a plain watch. */

@@ -29,6 +29,7 @@ import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import { transformObject, withTypeMeta } from '../transform-response';
 import { toServedVersion } from '../custom-resource-conversion';
+import { HeldHeadersResponse } from '../held-headers-response';
 
 /** What the core hands over of an opened watch (Resource.openWatch's ServedWatch has these). */
 export interface WatchToServe {
@@ -152,12 +153,16 @@ export class WatchEventEncoder {
   private identifiers: Map<WatchEventType, string> | undefined = undefined;
   private identifiedFor = '';
 
+  /** The negotiated conversion (not the negotiated encoding: a long watch keeps only this). */
+  private readonly convert: NegotiatedEncoding['convert'];
+
   constructor(
     private readonly served: ServeWatchOptions['served'],
-    private readonly encoding: Pick<NegotiatedEncoding, 'convert' | 'tableOptions'>,
+    encoding: Pick<NegotiatedEncoding, 'convert' | 'tableOptions'>,
     /** time.Now for AGE cells: a function, or the clock itself (no closure per watch). */
     private readonly now: (() => number) | Pick<Clock, 'now'>,
   ) {
+    this.convert = encoding.convert;
     this.encoderIdentifier = jsonCodecIdentifier(groupVersionOf(served));
     // The watch's own copy: NoHeaders flips after the first Table.
     this.tableOptions =
@@ -167,7 +172,7 @@ export class WatchEventEncoder {
   /** watchEmbeddedEncoder.Identifier (recomputed once NoHeaders flips). */
   private embeddedEncoderIdentifier(): string {
     if (this.embeddedIdentifier !== '') return this.embeddedIdentifier;
-    const target = this.encoding.convert;
+    const target = this.convert;
     if (target === undefined) this.embeddedIdentifier = this.encoderIdentifier;
     else {
       const id: Record<string, unknown> = {
@@ -228,7 +233,7 @@ export class WatchEventEncoder {
     try {
       embedded = transformObject(
         withTypeMeta(object, this.served),
-        { convert: this.encoding.convert, tableOptions: this.tableOptions },
+        { convert: this.convert, tableOptions: this.tableOptions },
         this.served,
         typeof this.now === 'function' ? this.now() : this.now.now(),
         this.tableOptions?.noHeaders ?? false,
@@ -256,7 +261,8 @@ export class WatchEventEncoder {
 /**
  * WatchServer.HandleHTTP for one watch: the loop that takes events off the watcher's result
  * channel and writes them, returning on the closed channel, the timeout or the client's
- * disconnect; then `defer watcher.Stop()` and the context's cancel, in that order.
+ * disconnect; then `defer watcher.Stop()` and the context's cancel, in that order. It keeps what
+ * it uses of the WatchToServe and the options, not those objects (an idle watch lives long).
  */
 export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStream {
   private readonly result: ReceiveChannel<WatchEvent>;
@@ -265,9 +271,16 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
   /** ChannelReceiver: parked on the channel, waiting for the next event. */
   recvParked = false;
   private readonly encoder: WatchEventEncoder;
+  private readonly watcher: WatchInterface;
+  private readonly ctx: WatchToServe['ctx'];
+  private readonly fault: WatchStreamFault | undefined;
+  private readonly onWritten: ServeWatchOptions['onWritten'];
+  private readonly onClosed: ServeWatchOptions['onClose'];
   private timer: Timer | undefined;
   private cancelRecv: CancelWait | undefined;
   private waitingForDrain = false;
+  /** 'drain' is listened to from the first full write on (an idle watch never has one). */
+  private drainListened = false;
   private running = false;
   private closeReason: WatchCloseReason | undefined;
   /** Events written. */
@@ -275,14 +288,18 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly watch: WatchToServe,
-    private readonly o: ServeWatchOptions,
+    watch: WatchToServe,
+    o: ServeWatchOptions,
   ) {
+    this.watcher = watch.watcher;
+    this.ctx = watch.ctx;
+    this.fault = o.fault;
+    this.onWritten = o.onWritten;
+    this.onClosed = o.onClose;
     this.result = watch.watcher.resultChan();
     this.channel = this.result instanceof Channel ? this.result : undefined;
     this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? o.clock);
     res.on('close', this.onClose);
-    res.on('drain', this.onDrain);
     // A failed write means the client is gone; never an unhandled 'error'.
     res.on('error', this.onClose);
     // Gone while the watch was being opened: 'close' has been and will not come again.
@@ -298,6 +315,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     // Begin the stream: headers out before the first event (kubectl logs nothing until then).
     res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
+    if (res instanceof HeldHeadersResponse) res.forgetSentHeader();
     o.fault?.begin(this);
     this.pump();
   }
@@ -375,7 +393,7 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
   }
 
   private write(event: WatchEvent): void {
-    const fault = this.o.fault;
+    const fault = this.fault;
     if (fault !== undefined && !fault.admit(event, this)) return;
     this.writeEvent(event);
   }
@@ -385,16 +403,22 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     const line = this.encoder.encode(event);
     this.written++;
     const drained = this.res.write(line);
-    if (this.o.onWritten) {
+    if (this.onWritten) {
       const written: WrittenWatchEvent = {
         type: event.type,
         resourceVersion: writtenResourceVersion(event),
       };
       if (event.type === 'BOOKMARK' && hasInitialEventsEndAnnotation(event.object))
         written.initialEventsEnd = true;
-      this.o.onWritten(written);
+      this.onWritten(written);
     }
-    if (!drained) this.waitingForDrain = true;
+    if (!drained) {
+      this.waitingForDrain = true;
+      if (!this.drainListened) {
+        this.drainListened = true;
+        this.res.on('drain', this.onDrain);
+      }
+    }
   }
 
   cut(): void {
@@ -406,23 +430,22 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     if (this.closeReason !== undefined) return;
     // The deadline ends the watcher and this handler at the same instant; whichever is seen
     // first (upstream's select picks either), the watch ended at its timeout.
-    const reason =
-      closedBy === 'resultClosed' && this.watch.ctx.expired === true ? 'timeout' : closedBy;
+    const reason = closedBy === 'resultClosed' && this.ctx.expired === true ? 'timeout' : closedBy;
     this.closeReason = reason;
     this.timer?.stop();
-    this.watch.ctx.setDeadlineFollower?.(undefined);
+    this.ctx.setDeadlineFollower?.(undefined);
     if (this.recvParked) this.channel?.cancelRecv(this);
     this.cancelRecv?.();
     this.cancelRecv = undefined;
     this.res.off('drain', this.onDrain);
     this.res.off('close', this.onClose);
     this.res.off('error', this.onClose);
-    this.watch.watcher.stop();
-    this.watch.ctx.cancel();
-    this.o.fault?.end();
+    this.watcher.stop();
+    this.ctx.cancel();
+    this.fault?.end();
     // The chunked response ends with its terminating chunk (after what is still buffered).
     if (reason !== 'disconnected') this.res.end();
-    this.o.onClose?.(reason);
+    this.onClosed?.(reason);
   }
 }
 

@@ -173,6 +173,34 @@ describe('debug state (src/server/debug-state.ts)', () => {
     }
   });
 
+  // The watch's handler tells its end (a timeout, a closed watcher, a client gone): what its client
+  // read is forgotten then, whichever way it ended.
+  for (const c of [
+    { ends: 'the client goes away', query: '' },
+    { ends: 'its timeout passes', query: '&timeoutSeconds=1' },
+  ]) {
+    it(`forgets what a watch's client read once ${c.ends}`, async () => {
+      const server = await ApiServer.start({ port: 0, seed: { pods: 1 } });
+      try {
+        const path = '/api/v1/namespaces/default/pods';
+        const w = await openWatch(server, `${path}?watch=1${c.query}`);
+        await w.next();
+        const reads = (server.debugState as unknown as { reads: Map<number, unknown> }).reads;
+        assert.strictEqual(reads.size, 1, 'a read while the watch is open');
+        if (c.query === '') w.req.destroy();
+        const pods = server.resources.find('', 'v1', 'pods');
+        // The handler's end stops the watcher, then tells its end, in one turn.
+        while ((pods?.engine.cacher.watcherCount() ?? 0) > 0)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.strictEqual(reads.size, 0, 'a read once the watch ended');
+        w.req.destroy();
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+
   it('says events have no watch cache (the etcd3 store serves them), not that their cache is unready', async () => {
     const server = await ApiServer.start({ port: 0, seed: { pods: 1 } });
     try {

@@ -116,3 +116,48 @@ describe('HeldHeadersResponse', () => {
     });
   }
 });
+
+describe('HeldHeadersResponse.forgetSentHeader', () => {
+  // Once flushed, the header block is let go; the response still says its headers were sent.
+  const cases: Array<[string, (res: HeldHeadersResponse) => void, string]> = [
+    ['then writes and ends', (res) => res.end('body'), 'body'],
+    ['then writes in chunks', (res) => (res.write('a'), res.write('b'), res.end()), 'ab'],
+  ];
+  for (const [name, rest, body] of cases) {
+    it(`a chunked response whose flushed header is forgotten ${name}`, async () => {
+      const seen: { headersSent?: boolean; writeHead?: string; held?: boolean } = {};
+      const server = http.createServer({ ServerResponse: HeldHeadersResponse }, (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
+        res.flushHeaders();
+        res.forgetSentHeader();
+        seen.held = String((res as unknown as { _header: unknown })._header).includes('200 OK');
+        seen.headersSent = res.headersSent;
+        try {
+          res.writeHead(500);
+        } catch (e) {
+          seen.writeHead = (e as { code?: string }).code;
+        }
+        rest(res);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const got = await new Promise<{ status?: number; body: string }>((resolve, reject) =>
+          http
+            .get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+              let text = '';
+              res.on('data', (d: Buffer) => (text += d.toString()));
+              res.on('end', () => resolve({ status: res.statusCode, body: text }));
+            })
+            .on('error', reject),
+        );
+        assert.deepStrictEqual(
+          { ...got, ...seen },
+          { status: 200, body, held: false, headersSent: true, writeHead: 'ERR_HTTP_HEADERS_SENT' },
+        );
+      } finally {
+        server.close();
+      }
+    });
+  }
+});
