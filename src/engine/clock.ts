@@ -2,7 +2,7 @@
 // Deliberate difference: timers are callbacks ordered by (due time, creation order), so a run
 // with the same inputs fires them in the same order every time.
 
-import { DeadlineTimers } from './deadline-timers';
+import { DeadlineTimers } from './clock-deadline-timers';
 
 /** A cancellable timer, like Go's *time.Timer. */
 export interface Timer {
@@ -317,7 +317,7 @@ export class RealClock implements Clock {
 
   /**
    * afterFunc calling target.onTimer(), for deadlines (one per watch: many armed, few fire): all
-   * of them share one host timer (deadline-timers.ts), firing in (due, creation) order.
+   * of them share one host timer (clock-deadline-timers.ts), firing in (due, creation) order.
    */
   afterCall(delayMs: number, target: TimerTarget): Timer {
     if (this.deadlines === undefined) {

@@ -1,4 +1,4 @@
-// Tests for src/engine/deadline-timers.ts through RealClock.afterCall: the watch deadlines share
+// Tests for src/engine/clock-deadline-timers.ts through RealClock.afterCall: the watch deadlines share
 // one host timer, armed for the earliest, and fire in (due, creation) order, never early.
 import * as assert from 'assert';
 import { maxTimerDelayMs, RealClock, type HostTimers } from '../../../src/engine/clock';
