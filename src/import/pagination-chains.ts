@@ -103,6 +103,7 @@ export class PaginationChains {
       .join('&');
     const key = `${r.user ?? ''}\n${path}\n${selector}`;
     const token = query.get('continue') ?? '';
+    const pageLimit = Number(query.get('limit') ?? '');
     const open = this.open.get(key) ?? [];
     let o: OpenChain | undefined;
     let linkedBy: ChainToken['linkedBy'] = 'none';
@@ -110,7 +111,12 @@ export class PaginationChains {
     let retry = false;
     if (token !== '') {
       decoded = decodeContinueToken(token, scope);
-      const issuer = issuerOf(open, token, continuePoint(decoded));
+      const issuer = issuerOf(
+        open,
+        token,
+        continuePoint(decoded),
+        Number.isInteger(pageLimit) && pageLimit > 0 ? pageLimit : undefined,
+      );
       if (issuer) ({ o, linkedBy } = issuer);
       retry = linkedBy === 'retry';
     } else {
@@ -145,8 +151,7 @@ export class PaginationChains {
         completeKnown: true,
         outcome: 'open',
       };
-      const limit = Number(query.get('limit') ?? '');
-      if (Number.isInteger(limit) && limit > 0) chain.limit = limit;
+      if (Number.isInteger(pageLimit) && pageLimit > 0) chain.limit = pageLimit;
       const broken = this.expired.get(key);
       const inconsistent =
         token !== '' &&
@@ -176,6 +181,7 @@ export class PaginationChains {
         lastAttempt: 0,
         lastCode: 0,
         resourceVersion: null,
+        ...(chain.limit !== undefined ? { limit: chain.limit } : {}),
       };
       open.push(o);
       if (open.length > maxOpenPerKey) this.settle(open.shift() as OpenChain);
