@@ -95,6 +95,8 @@ export class ClientsView {
   private readonly table: VirtualTable<Row>;
   private readonly detail: HTMLElement;
   private readonly count: HTMLElement;
+  /** Which columns the table folded for its width (into the detail pane). */
+  private readonly folded = h('span', { class: 'folded-columns', attrs: { hidden: true } });
   private model: PanelModel | undefined;
   private runId: string | undefined;
   private clients: ClientRecord[] = [];
@@ -126,6 +128,17 @@ export class ClientsView {
         this.requery();
       },
     });
+    // In a narrow table (1100 px with the side bar open, 1400 px beside the detail pane) these fold
+    // into the detail pane, which says each of them, first to last: a user reads the client, its
+    // faults, relists and 410s first.
+    const foldRank: Record<string, number> = {
+      lists: 1,
+      watches: 2,
+      restarts: 3,
+      connection: 4,
+      expired: 5,
+      relistCost: 6,
+    };
     const num = (
       id: string,
       title: string,
@@ -138,6 +151,7 @@ export class ClientsView {
       width,
       align: 'end' as const,
       description,
+      fold: foldRank[id],
       render: (r: Row, c: HTMLElement) => {
         const n = value(r.figures);
         c.textContent = n ? formatCount(n) : '—';
@@ -153,11 +167,23 @@ export class ClientsView {
         this.renderDetail();
       },
       emptyText: 'This run has no client requests.',
+      onFold: (titles) => {
+        this.folded.hidden = titles.length === 0;
+        this.folded.textContent = titles.length
+          ? `Narrow table: ${titles.join(', ')} in the selected client's detail`
+          : '';
+        this.folded.title = titles.length
+          ? `The table is too narrow for every column: ${titles.join(', ')} are not drawn; select a client to read them in its detail.`
+          : '';
+      },
+      // Two lines: a long user agent, relist cost or fault list reads whole in a narrow table.
+      lines: 2,
       columns: [
         {
           id: 'client',
           title: 'Client',
           width: 'minmax(10em, 1.2fr)',
+          wrap: true,
           description: 'The User-Agent (its product/version; the whole in the tooltip)',
           render: (r, c) => {
             c.textContent = visibleText(shortClientName(r.client.client)) || '—';
@@ -169,6 +195,7 @@ export class ClientsView {
           id: 'connection',
           title: 'Connection',
           width: '7.5em',
+          fold: foldRank.connection,
           description: 'The TCP connection (live runs)',
           render: (r, c) => {
             c.textContent = r.client.connection ?? '—';
@@ -202,6 +229,8 @@ export class ClientsView {
           id: 'relistCost',
           title: 'Relist cost',
           width: 'minmax(11em, 2.2fr)',
+          wrap: true,
+          fold: foldRank.relistCost,
           description: "The relists' answered pages by the scrubber",
           render: (r, c) => {
             const cost = r.figures.relistCost;
@@ -222,6 +251,7 @@ export class ClientsView {
           id: 'faults',
           title: 'Faults',
           width: 'minmax(10em, 1.8fr)',
+          wrap: true,
           description:
             'Live runs: each fault that touched the client by the scrubber, and the time from it to the first successful retry, re-watch or relist',
           render: (r, c) => {
@@ -244,7 +274,7 @@ export class ClientsView {
     this.element = h(
       'div',
       { class: 'clients-view' },
-      h('div', { class: 'toolbar' }, search.element, this.count),
+      h('div', { class: 'toolbar' }, search.element, this.count, this.folded),
       legendBlock,
       h(
         'div',

@@ -24,7 +24,7 @@ export const maxPagesPerChain = 200;
 /** Chains of one key (client, path, selectors) followed at once; an older one is settled. */
 const maxOpenPerKey = 4;
 
-export const chainRule = `a pagination chain is one client's (user agent and user) pages of one path + label/field selectors: it starts at a first page (no continue), and grows only by a page whose token its previous page issued: the token that page answered with (when the log has responses), else a token at the chain's RV (or any RV while the chain has none yet) whose start key is after the previous page's; a page that sends again the very token of its chain's last page (a retry, after an error or an answer the log does not show) stays in the chain, and so does a first page (no continue) answered 429 or 5xx and sent again as it was (the same path and query): retries, not new pages; a page no chain issued a token to is an orphan chain (its first page is before the log); a LIST that came back whole (no continue in its answer, or without responses no next page) is a single LIST, not a chain; the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
+export const chainRule = `a pagination chain is one client's (user agent and user) pages of one path + label/field selectors: it starts at a first page (no continue), and grows only by a page whose token its previous page issued: the token that page answered with (when the log has responses), else a token at the chain's RV (or any RV while the chain has none yet) whose start key is after the previous page's, one whose pages asked for the page's limit first (a pager sends one limit on every page); a page that sends again the very token of its chain's last page (a retry, after an error or an answer the log does not show) stays in the chain, and so does a first page (no continue) answered 429 or 5xx and sent again as it was (the same path and query): retries, not new pages; a page no chain issued a token to is an orphan chain (its first page is before the log); a LIST that came back whole (no continue in its answer, or without responses no next page) is a single LIST, not a chain; the next LIST of the key after a 410 (from scratch, or with the rv -1 token the 410 handed out) is a new chain linked to the broken one; at most ${maxChainsPerClient} chains are kept per client (broken, restarted, paged and relist chains first), the rest counted`;
 
 /** An open chain: the shared rule's view of its last page (OpenChainEnd), and what the import keeps beside. */
 interface OpenChain extends OpenChainEnd {
@@ -103,6 +103,7 @@ export class PaginationChains {
       .join('&');
     const key = `${r.user ?? ''}\n${path}\n${selector}`;
     const token = query.get('continue') ?? '';
+    const pageLimit = Number(query.get('limit') ?? '');
     const open = this.open.get(key) ?? [];
     let o: OpenChain | undefined;
     let linkedBy: ChainToken['linkedBy'] = 'none';
@@ -110,7 +111,12 @@ export class PaginationChains {
     let retry = false;
     if (token !== '') {
       decoded = decodeContinueToken(token, scope);
-      const issuer = issuerOf(open, token, continuePoint(decoded));
+      const issuer = issuerOf(
+        open,
+        token,
+        continuePoint(decoded),
+        Number.isInteger(pageLimit) && pageLimit > 0 ? pageLimit : undefined,
+      );
       if (issuer) ({ o, linkedBy } = issuer);
       retry = linkedBy === 'retry';
     } else {
@@ -145,8 +151,7 @@ export class PaginationChains {
         completeKnown: true,
         outcome: 'open',
       };
-      const limit = Number(query.get('limit') ?? '');
-      if (Number.isInteger(limit) && limit > 0) chain.limit = limit;
+      if (Number.isInteger(pageLimit) && pageLimit > 0) chain.limit = pageLimit;
       const broken = this.expired.get(key);
       const inconsistent =
         token !== '' &&
@@ -176,6 +181,7 @@ export class PaginationChains {
         lastAttempt: 0,
         lastCode: 0,
         resourceVersion: null,
+        ...(chain.limit !== undefined ? { limit: chain.limit } : {}),
       };
       open.push(o);
       if (open.length > maxOpenPerKey) this.settle(open.shift() as OpenChain);

@@ -74,20 +74,22 @@ export function linkChains(
     const token = parseQuery(s.query).get('continue')?.[0] ?? '';
     const d = token ? decoded(s, token) : undefined;
     let o: OpenChain | undefined;
-    if (token) o = issuerOf(chains, token, d)?.o;
+    const asked = Number(parseQuery(s.query).get('limit')?.[0] ?? '');
+    const limit = Number.isInteger(asked) && asked > 0 ? asked : 0;
+    if (token) o = issuerOf(chains, token, d, limit || undefined)?.o;
     if (!o) {
-      const limit = Number(parseQuery(s.query).get('limit')?.[0] ?? '');
       o = {
         chain: {
           id: nextId++,
           pages: [],
-          limit: Number.isInteger(limit) && limit > 0 ? limit : 0,
+          limit,
           orphan: token !== '',
         },
         lastToken: token,
         lastContinue: undefined,
         lastCode: 0,
         resourceVersion: null,
+        ...(limit ? { limit } : {}),
       };
       chains.push(o);
       open.set(key, chains);

@@ -19,6 +19,8 @@ export interface OpenChainEnd {
   lastStartKey?: string;
   /** The RV the chain's tokens read at (null: no token seen yet). */
   resourceVersion: string | null;
+  /** The limit its pages ask for (undefined: none): client-go's pager sends the same on each. */
+  limit?: number;
 }
 
 /** A continue token, decoded: the RV it reads at (-1: a 410's inconsistent continuation) and its start key. */
@@ -55,11 +57,15 @@ export function mayRetry(o: OpenChainEnd): boolean {
  * not in the log (a retry); else, without responses, a chain still taking pages at the token's RV
  * whose last start is before the token's (the nearest: a later chain at the same RV has started
  * fewer keys in), or one that has no RV yet; else a chain that sent the same token (a retry).
+ * Without responses, a chain whose pages ask for the page's `limit` goes first: client-go's
+ * pager and kubectl --chunk-size send one limit on every page, and one client's chunked LIST
+ * and its whole one (get -w's) start at the same RV in an audit log.
  */
 export function issuerOf<T extends OpenChainEnd>(
   open: readonly T[],
   token: string,
   decoded: ContinuePoint | undefined,
+  limit?: number,
 ): { o: T; linkedBy: ChainLinkedBy } | undefined {
   const byResponse = open.find((c) => c.lastContinue === token);
   if (byResponse) return { o: byResponse, linkedBy: 'response' };
@@ -67,13 +73,15 @@ export function issuerOf<T extends OpenChainEnd>(
   if (retried && mayRetry(retried)) return { o: retried, linkedBy: 'retry' };
   if (decoded === undefined || decoded.resourceVersion === '-1') return undefined;
   const { resourceVersion: rv, startKey } = decoded;
-  const growing = open.filter(
+  const candidates = open.filter(
     (c) =>
       c.lastContinue === undefined &&
       c.lastCode < 300 &&
       keyAfter(startKey, c.lastStartKey) &&
       c.lastToken !== token,
   );
+  const sameLimit = candidates.filter((c) => limit !== undefined && c.limit === limit);
+  const growing = sameLimit.length ? sameLimit : candidates;
   const atRV = growing
     .filter((c) => c.resourceVersion === rv)
     .sort((a, b) => compareKeyBytes(b.lastStartKey ?? '', a.lastStartKey ?? ''))[0];

@@ -12,8 +12,16 @@ import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
-import { inspectorFrame, inspectorHook, inspectorPanel, showTab } from '../harness/inspector-panel';
 import {
+  cutTableCells,
+  inspectorFrame,
+  inspectorHook,
+  inspectorPanel,
+  showTab,
+} from '../harness/inspector-panel';
+import {
+  listWatchSideBar,
+  openActivity,
   openFromFileDialog,
   runScenarioFromPalette,
   uiTimeoutMs,
@@ -217,5 +225,77 @@ describe('the inspector: the Clients tab', function () {
     await showTab(page, 'Clients');
     await shot('clients-5-narrow.png');
     await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  // #24: at 1100×720 with the side bar open (1400 px beside a detail pane is as narrow) a table
+  // narrower than its columns cut the last ones off (the Clients table's Faults). Each table of the
+  // live-style trace reads whole: a column is drawn inside the table's box, or folded, named in
+  // the toolbar and said in the selected row's detail.
+  it('at 1100×720 with the side bar: every column of the Clients and Lists tables reads whole or is folded', async () => {
+    await page.setViewportSize({ width: 1100, height: 720 });
+    await listWatchSideBar(page);
+    const tables = [
+      // Clients folds; Lists fits (its columns with nothing to say are hidden).
+      { tab: 'Clients', view: '#view-clients', folds: true },
+      { tab: 'Lists', view: '#view-lists', folds: false },
+    ];
+    try {
+      for (const t of tables) {
+        await showTab(page, t.tab);
+        await panel().locator(`${t.view} .vt-row`).first().waitFor({ timeout: uiTimeoutMs });
+        await page.waitForTimeout(500);
+        const seen = await panel()
+          .locator(`${t.view} .vt`)
+          .evaluate((table) => {
+            const cells = Array.from(table.querySelectorAll('.vt-headcell')) as HTMLElement[];
+            return {
+              drawn: cells.filter((c) => !c.hidden).map((c) => (c.textContent ?? '').trim()),
+              notDrawn: cells.filter((c) => c.hidden).map((c) => (c.textContent ?? '').trim()),
+            };
+          });
+        // The Clients table's text reads whole too; the Lists table's long request and rule
+        // wrap onto its lines and may stop there (their tooltip and the detail say them whole).
+        const cut = (await cutTableCells(page, t.view)).filter(
+          (c) => t.tab === 'Clients' || !/ px × [1-9]\d* px$/.test(c),
+        );
+        assert.deepStrictEqual(cut, [], `${t.tab} at 1100×720 (columns ${seen.drawn.join(', ')})`);
+        const folded = panel().locator(`${t.view} .folded-columns`);
+        if (t.folds)
+          assert.strictEqual(
+            await folded.textContent(),
+            `Narrow table: ${seen.notDrawn.join(', ')} in the selected client's detail`,
+            `${t.tab}: drawn ${seen.drawn.join(', ')}`,
+          );
+        await shot(`clients-6-${t.tab.toLowerCase()}-1100x720.png`);
+      }
+      // Watch cache and Metrics are plain tables: they wrap, and nothing in them is out of reach.
+      for (const [tab, view] of [
+        ['Watch cache', '#view-watchCache'],
+        ['Metrics', '#view-metrics'],
+      ]) {
+        await showTab(page, tab);
+        await page.waitForTimeout(500);
+        const wide = await panel()
+          .locator(view)
+          .evaluate((v) =>
+            Array.from(v.querySelectorAll('table'))
+              .filter((t) => t.getBoundingClientRect().right > v.getBoundingClientRect().right + 1)
+              .map((t) => t.getAttribute('aria-label') ?? t.className),
+          );
+        assert.deepStrictEqual(wide, [], `${tab}: tables wider than the tab at 1100×720`);
+        await shot(`clients-6-${tab.replace(' ', '-').toLowerCase()}-1100x720.png`);
+      }
+      // A folded column's figures are said in the selected client's detail.
+      await showTab(page, 'Clients');
+      await panel().locator('.clients-view .vt-row', { hasText: 'relisty-operator' }).click();
+      await panel()
+        .locator('.clients-view .detail dd', { hasText: '810 items, 2 etcd requests (810 keys)' })
+        .waitFor({ timeout: uiTimeoutMs });
+      assert.deepStrictEqual(await hook((h) => h.problems()), []);
+    } finally {
+      // Clicking the icon of the side bar that shows hides it again.
+      await openActivity(page, 'List/Watch');
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
   });
 });

@@ -1297,8 +1297,10 @@ export class Cacher implements DelegatorHelper {
     let lastSelectedObjectKey = '';
     let hasMoreListItems = false;
     const items = resp.items;
+    let evaluated = 0;
     for (let i = 0; i < items.length; i++) {
       const elem = items[i];
+      evaluated++;
       if (pred.matchesObjectAttributes(elem.labels, elem.fields)) {
         selected.push(elem.object);
         lastSelectedObjectKey = elem.key;
@@ -1347,6 +1349,7 @@ export class Cacher implements DelegatorHelper {
         index: resp.index,
         ...(resp.fromSnapshot ? { snapshot: true as const } : {}),
         fetched: items.length,
+        evaluated,
         returned: selected.length,
         limit,
         ...(result.continue ? { continue: result.continue } : {}),

@@ -650,6 +650,8 @@ export interface CacheListEvent {
   /** Read from a snapshot (exact RV or a continue token's RV), after any wait for that RV. */
   snapshot?: true;
   fetched: number;
+  /** The fetched objects the selector was tried on: GetList stops at a full page. */
+  evaluated: number;
   returned: number;
   /** computeListLimit's limit (0: none; RV "0" ignores the client's). */
   limit: number;

@@ -178,7 +178,8 @@ export class ListsFold {
     const r = l.record;
     r.servedBy = 'cache';
     r.fetched = e.fetched;
-    r.evaluated = e.fetched;
+    // Traces written before the event said it: every fetched object.
+    r.evaluated = e.evaluated ?? e.fetched;
     r.returned = e.returned;
     r.streamed = false;
     r.pages = [];

@@ -97,6 +97,27 @@ describe('createResource (the composition root)', () => {
     r.stop();
   });
 
+  // #24 third review (F7): the Lists tab said a limit=100 page of 300 cached pods evaluated 300;
+  // Cacher.GetList stops trying the selector once the page is full.
+  it("a cache list's event counts the objects the selector was tried on, up to a full page", async () => {
+    const insp = new RecordingSink();
+    const { r } = await started({ eventSink: insp }, async (res) => {
+      for (const n of ['a', 'b', 'c', 'd', 'e']) await res.createPod({ name: n, namespace: 'ns' });
+    });
+    const p1 = await r.list({ namespace: 'ns', limit: 2 });
+    await r.list({ namespace: 'ns', limit: 2, continue: p1.continue });
+    await r.list({ namespace: 'ns' });
+    assert.deepStrictEqual(
+      insp.ofType('cacher/list').map((e) => [e.fetched, e.evaluated, e.returned]),
+      [
+        [5, 2, 2],
+        [3, 2, 2],
+        [5, 5, 5],
+      ],
+    );
+    r.stop();
+  });
+
   it('the reflector lists etcd in pages of 10000', async () => {
     const etcd = new MemoryEtcd({ clock: new FakeClock(0) });
     for (let i = 0; i < 10001; i++) {

@@ -34,6 +34,8 @@ describe('issuerOf: the open chain that issued a continue token', () => {
     open: Named[];
     token: string;
     decoded?: ContinuePoint;
+    /** The page's limit (client-go's pager and kubectl send the same one on every page). */
+    limit?: number;
     want?: [string, string];
   }> = [
     {
@@ -69,6 +71,46 @@ describe('issuerOf: the open chain that issued a continue token', () => {
       want: ['first', 'first-page'],
     },
     {
+      // #24 third review: kubectl get --chunk-size=100 and, on another connection, get -w's
+      // limit=500 LIST (one page, all 300 pods) in one audit log: the continue pages are the
+      // limit=100 chain's, not the newer limit=500 first page's.
+      name: 'a first page (no RV yet) that asked for another limit does not take the token',
+      open: [chain('chunked', { limit: 100 }), chain('whole', { limit: 500 })],
+      token: 'T',
+      decoded: at('315', 'default/pod-099'),
+      limit: 100,
+      want: ['chunked', 'first-page'],
+    },
+    {
+      name: 'the chain at the token RV that asked for the same limit',
+      open: [
+        chain('a', {
+          lastToken: 'X',
+          lastStartKey: 'default/p0100',
+          resourceVersion: '10',
+          limit: 100,
+        }),
+        chain('b', {
+          lastToken: 'Y',
+          lastStartKey: 'default/p0500',
+          resourceVersion: '10',
+          limit: 500,
+        }),
+      ],
+      token: 'T',
+      decoded: at('10', 'default/p0600'),
+      limit: 100,
+      want: ['a', 'rv'],
+    },
+    {
+      name: 'with no chain of the same limit, the nearest as before',
+      open: [chain('first', { limit: 500 })],
+      token: 'T',
+      decoded: at('10', 'default/p0500'),
+      limit: 100,
+      want: ['first', 'first-page'],
+    },
+    {
       name: "a 410's inconsistent continuation (rv -1) continues no chain",
       open: [chain('first')],
       token: 'T',
@@ -88,7 +130,7 @@ describe('issuerOf: the open chain that issued a continue token', () => {
   ];
   for (const c of cases)
     it(c.name, () => {
-      const got = issuerOf(c.open, c.token, c.decoded);
+      const got = issuerOf(c.open, c.token, c.decoded, c.limit);
       assert.deepStrictEqual(got ? [got.o.name, got.linkedBy] : undefined, c.want, c.name);
     });
 
