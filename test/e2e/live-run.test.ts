@@ -264,11 +264,18 @@ describe('the live run in the workbench', function () {
       });
       await open.first().waitFor({ timeout: 30_000 });
       await showTab(page, 'Clients');
-      const row = panel().locator('.clients-view .vt-row', { hasText: wl.gitVersion }).last();
-      await row.click();
-      const ua = /User-Agent\s*(kubectl\S+ \(\S+\) kubernetes\/[0-9a-f]{7})/.exec(
-        (await panel().locator('.clients-view .detail').textContent()) ?? '',
-      )?.[1];
+      // The relister's row: the table orders its clients by what they did, so find the one whose
+      // detail shows its watch of pod-1 (the `wait` above watched pod-0 with the same version).
+      const rows = panel().locator('.clients-view .vt-row', { hasText: wl.gitVersion });
+      const detail = panel().locator('.clients-view .detail');
+      for (let i = 0; i < (await rows.count()); i++) {
+        await rows.nth(i).click();
+        await page.waitForTimeout(300);
+        if (/metadata\.name(%3D|=)pod-1\b/.test((await detail.textContent()) ?? '')) break;
+      }
+      const detailText = (await detail.textContent()) ?? '';
+      assert.match(detailText, /metadata\.name(%3D|=)pod-1\b/, 'the relister is a row of its own');
+      const ua = /User-Agent\s*(kubectl\S+ \(\S+\) kubernetes\/[0-9a-f]{7})/.exec(detailText)?.[1];
       assert.ok(ua, 'the client detail names its User-Agent');
       // Back to back, before a bookmark brings the watcher to the new resource version.
       const gone = await kubectl(k!, target, ['delete', 'pod', 'pod-2', '--wait=false']);
@@ -297,8 +304,9 @@ describe('the live run in the workbench', function () {
       }
       await page.waitForTimeout(1500);
       await shot('live-run-clients-watch-resumed.png');
-      const cells = await row.locator('.vt-cell').allTextContents();
-      console.log(`      client row: ${cells.join(' | ')}`);
+      // The table re-sorts as the client acts: log the selected client's own detail, not a row.
+      const connection = /Connection\s*(c\d+)/.exec((await detail.textContent()) ?? '')?.[1];
+      console.log(`      relister: ${connection} (${ua})`);
       await relister.kill();
     }
 
