@@ -117,28 +117,44 @@ async function firstEvents(s: ConformScope, accept: string) {
   });
 }
 
+/** A format watch that was not answered 200: the check fails with what came instead. */
+function watchRefused(
+  d: CheckDefinition,
+  expected: string,
+  w: Awaited<ReturnType<typeof firstEvents>>,
+): CheckResult | undefined {
+  if (w.status === 200) return undefined;
+  return resultOf(
+    d,
+    'fail',
+    expected,
+    w.status === 0 ? `no answer: ${w.error}` : `${w.status}: ${w.strange.join(' ').slice(0, 200)}`,
+  );
+}
+
+/** A format watch that saw no object: nothing to grade. */
+function nothingAdded(
+  d: CheckDefinition,
+  expected: string,
+  w: Awaited<ReturnType<typeof firstEvents>>,
+): CheckResult {
+  return resultOf(
+    d,
+    'skip',
+    expected,
+    `no object to see (${w.events.length} event(s), none ADDED)`,
+  );
+}
+
 export async function checkTableWatch(s: ConformScope): Promise<CheckResult> {
   const d = def(s, tableWatch);
   const expected =
     'ADDED events whose object is a meta.k8s.io/v1 Table with one row (the first with columnDefinitions)';
   const w = await firstEvents(s, kubectlTableAccept);
-  if (w.status !== 200)
-    return resultOf(
-      d,
-      'fail',
-      expected,
-      w.status === 0
-        ? `no answer: ${w.error}`
-        : `${w.status}: ${w.strange.join(' ').slice(0, 200)}`,
-    );
+  const refused = watchRefused(d, expected, w);
+  if (refused) return refused;
   const added = w.events.filter((e) => e.type === 'ADDED');
-  if (added.length === 0)
-    return resultOf(
-      d,
-      'skip',
-      expected,
-      `no object to see (${w.events.length} event(s), none ADDED)`,
-    );
+  if (added.length === 0) return nothingAdded(d, expected, w);
   const p = tableProblems(added[0].object, 1, w.events.indexOf(added[0]) === 0);
   const got = `${added[0].type} ${String(added[0].object.kind)} ${String(added[0].object.apiVersion)}, ${Array.isArray(added[0].object.rows) ? added[0].object.rows.length : 0} row(s)`;
   return resultOf(
@@ -182,23 +198,10 @@ export async function checkMetadataWatch(s: ConformScope): Promise<CheckResult> 
   const expected =
     'ADDED events whose object is a meta.k8s.io/v1 PartialObjectMetadata: kind, apiVersion and metadata only';
   const w = await firstEvents(s, metadataAccept);
-  if (w.status !== 200)
-    return resultOf(
-      d,
-      'fail',
-      expected,
-      w.status === 0
-        ? `no answer: ${w.error}`
-        : `${w.status}: ${w.strange.join(' ').slice(0, 200)}`,
-    );
+  const refused = watchRefused(d, expected, w);
+  if (refused) return refused;
   const added = w.events.find((e) => e.type === 'ADDED');
-  if (!added)
-    return resultOf(
-      d,
-      'skip',
-      expected,
-      `no object to see (${w.events.length} event(s), none ADDED)`,
-    );
+  if (!added) return nothingAdded(d, expected, w);
   const o = added.object;
   const p: string[] = [];
   if (o.kind !== 'PartialObjectMetadata' || o.apiVersion !== 'meta.k8s.io/v1')
