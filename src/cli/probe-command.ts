@@ -107,6 +107,21 @@ function positiveInteger(flag: string, v: string | true | undefined): number | u
 }
 
 /** Asks on the terminal; false for anything but y/yes. */
+/** The plan confirmed on the terminal (false, said why, when nobody can confirm or they decline). */
+async function confirmedOnTerminal(io: CliIo): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    io.err(
+      'listwatch: not sending: stdin is not a terminal, so there is nobody to confirm; add --yes to send these requests\n',
+    );
+    return false;
+  }
+  if (!(await askOnTerminal(io))) {
+    io.err('listwatch: nothing sent\n');
+    return false;
+  }
+  return true;
+}
+
 async function askOnTerminal(io: CliIo): Promise<boolean> {
   io.err('Send these requests? [y/N] ');
   for await (const line of io.stdinLines()) return /^\s*y(es)?\s*$/i.test(line);
@@ -201,18 +216,7 @@ async function probe(args: string[], io: CliIo, metricsOnly: boolean): Promise<n
       context as string | undefined,
     );
     say(describeProbe(target, o).join('\n') + '\n');
-    if (!options.has('yes')) {
-      if (!process.stdin.isTTY) {
-        io.err(
-          'listwatch: not sending: stdin is not a terminal, so there is nobody to confirm; add --yes to send these requests\n',
-        );
-        return exitInvalid;
-      }
-      if (!(await askOnTerminal(io))) {
-        io.err('listwatch: nothing sent\n');
-        return exitInvalid;
-      }
-    }
+    if (!options.has('yes') && !(await confirmedOnTerminal(io))) return exitInvalid;
     const run = await runProbe(target, o, json ? undefined : (line) => io.out(line + '\n'));
     const trace = options.get('trace');
     if (typeof trace === 'string') {
@@ -291,18 +295,7 @@ async function compare(
       context as string | undefined,
     );
     io.err(describeCompare(target, o).join('\n') + '\n');
-    if (!options.has('yes')) {
-      if (!process.stdin.isTTY) {
-        io.err(
-          'listwatch: not sending: stdin is not a terminal, so there is nobody to confirm; add --yes to send these requests\n',
-        );
-        return exitInvalid;
-      }
-      if (!(await askOnTerminal(io))) {
-        io.err('listwatch: nothing sent\n');
-        return exitInvalid;
-      }
-    }
+    if (!options.has('yes') && !(await confirmedOnTerminal(io))) return exitInvalid;
     sending = true;
     const report = await runCompare(
       target,

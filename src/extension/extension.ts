@@ -325,20 +325,19 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       log,
     }),
   );
-  const probeCommands = memo(async () => {
-    const { describeRun } = await runs.get();
-    return (await probe.get()).probeCommands({
-      store,
-      current,
-      inspector: await panel.get(),
-      log,
-      confirmations,
-      describeRun,
-      prompts: serverPrompts,
-      memory: context.workspaceState,
-      localServerKubeconfig: () => server.state()?.kubeconfigPath,
-    });
+  // What Probe Cluster and Check Conformance share: the run store, the pickers and the memory.
+  const probeDeps = async () => ({
+    store,
+    current,
+    inspector: await panel.get(),
+    log,
+    confirmations,
+    describeRun: (await runs.get()).describeRun,
+    prompts: serverPrompts,
+    memory: context.workspaceState,
+    localServerKubeconfig: () => server.state()?.kubeconfigPath,
   });
+  const probeCommands = memo(async () => (await probe.get()).probeCommands(await probeDeps()));
   // The hover on client-go's reflector lines: only such a line loads the import chunk.
   const clientGoLogHover: vscode.HoverProvider = {
     provideHover: async (document, position) => {
@@ -346,20 +345,7 @@ export function activate(context: vscode.ExtensionContext): ListwatchApi {
       return (await importFeature.get()).provideClientGoLogHover(document, position);
     },
   };
-  const conformCommands = memo(async () => {
-    const { describeRun } = await runs.get();
-    return (await probe.get()).conformCommands({
-      store,
-      current,
-      inspector: await panel.get(),
-      log,
-      confirmations,
-      describeRun,
-      prompts: serverPrompts,
-      memory: context.workspaceState,
-      localServerKubeconfig: () => server.state()?.kubeconfigPath,
-    });
-  });
+  const conformCommands = memo(async () => (await probe.get()).conformCommands(await probeDeps()));
   const exportCommands = memo(async () =>
     (await exportFeature.get()).exportPerfettoCommands({ current, log }),
   );
