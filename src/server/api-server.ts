@@ -73,7 +73,7 @@ import { admitCreate } from './namespace-lifecycle';
 import { NamespaceController } from './namespace-controller';
 import { CustomResourceDefinitionController } from './customresourcedefinition-controller';
 import type { RequestScope } from './handlers/request-scope';
-import type { WatchStreamFault, WrittenWatchEvent } from './handlers/watch';
+import type { WatchHooks, WatchStreamFault, WrittenWatchEvent } from './handlers/watch';
 import { writeError, writeErrorBody } from './handlers/response';
 import { writeKubeconfig, type WrittenKubeconfig } from './kubeconfig';
 import {
@@ -243,18 +243,23 @@ function watchWritten(
 }
 
 /**
- * The watch handler's hooks for WATCH `requestId`: two closures over these three alone (made in
- * `serve`, they would keep serve's whole context, its request info and all, as long as the watch).
+ * The watch handler's hooks for WATCH `requestId`: one object over these three alone (closures made
+ * in `serve` would keep serve's whole context, its request info and all, as long as the watch).
  */
-function watchHooksOf(
-  state: ServingState,
-  replica: Replica,
-  requestId: number,
-): Pick<RequestScope, 'watchWritten' | 'watchEnded'> {
-  return {
-    watchWritten: (e) => watchWritten(state, replica, requestId, e),
-    watchEnded: () => replica.debugState.watchEnded(requestId),
-  };
+class ServedWatchHooks implements WatchHooks {
+  constructor(
+    private readonly state: ServingState,
+    private readonly replica: Replica,
+    private readonly requestId: number,
+  ) {}
+
+  written(e: WrittenWatchEvent): void {
+    watchWritten(this.state, this.replica, this.requestId, e);
+  }
+
+  closed(): void {
+    this.replica.debugState.watchEnded(this.requestId);
+  }
 }
 
 /** The client name of the server's own requests (seeding), as kube-apiserver's loopback client. */
@@ -973,7 +978,7 @@ function debugStateRequest(
     at: clock.now(),
     groupResource: { group: served.group, resource: served.resource },
   });
-  // A watch's end comes from its handler (watchHooksOf): no 'close' listener per watch here.
+  // A watch's end comes from its handler (ServedWatchHooks): no 'close' listener per watch here.
   if (info.verb === 'list')
     onResponseEnd(res, () =>
       debugState.responseEnded(context.requestId, clock.now(), auditStatusOf(res)),
@@ -1160,7 +1165,9 @@ async function serve(
     context,
     body: readBody,
     audit: auditEvent,
-    ...(info.verb === 'watch' ? watchHooksOf(state, replica, context.requestId) : {}),
+    ...(info.verb === 'watch'
+      ? { watchHooks: new ServedWatchHooks(state, replica, context.requestId) }
+      : {}),
     ...(watchFault ? { watchFault } : {}),
     ...(ignoreSendInitialEvents ? { ignoreSendInitialEvents } : {}),
   };

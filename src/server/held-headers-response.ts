@@ -10,11 +10,54 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 
+/**
+ * A long-lived stream over a response (a watch's handler): told of the response's 'close' and
+ * 'error' and, once it asks, its 'drain', through listeners every response shares (an idle watch
+ * then holds no closures of its own for them).
+ */
+export interface ResponseStream {
+  /** 'close' or 'error': the client is gone. */
+  responseClosed(): void;
+  /** 'drain': the socket takes writes again. */
+  responseDrained(): void;
+}
+
+function streamClosed(this: HeldHeadersResponse): void {
+  this.stream?.responseClosed();
+}
+
+function streamDrained(this: HeldHeadersResponse): void {
+  this.stream?.responseDrained();
+}
+
 export class HeldHeadersResponse<
   Request extends IncomingMessage = IncomingMessage,
 > extends ServerResponse<Request> {
   /** The headers held back for writeHead, in the order they go out (before the handler's). */
   private heldHeaders: Readonly<OutgoingHttpHeaders> | undefined = undefined;
+  /** The stream the response carries (see ResponseStream). */
+  stream: ResponseStream | undefined = undefined;
+
+  /** Tells `stream` of 'close' and 'error' from now on. */
+  carry(stream: ResponseStream): void {
+    this.stream = stream;
+    this.on('close', streamClosed);
+    // A failed write means the client is gone; never an unhandled 'error'.
+    this.on('error', streamClosed);
+  }
+
+  /** Tells the stream of 'drain' too (a stream that never fills the socket never asks). */
+  listenDrain(): void {
+    this.on('drain', streamDrained);
+  }
+
+  /** The stream is done: it hears nothing more. */
+  release(): void {
+    this.off('drain', streamDrained);
+    this.off('close', streamClosed);
+    this.off('error', streamClosed);
+    this.stream = undefined;
+  }
 
   /**
    * Lets Node's copy of the header block go once it is on its way (a long-lived response, a

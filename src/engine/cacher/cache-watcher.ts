@@ -102,6 +102,19 @@ export function forgetThroughOwner(this: CacheWatcher, drainWatcher: boolean): v
 /** `forget` placeholder until the cacher computes the real one (cacher.go emptyFunc). */
 export const emptyFunc = (_drainWatcher: boolean): void => undefined;
 
+/**
+ * What every watcher of one cacher shares: the cacher makes it once and hands it to each (one
+ * field per watcher instead of six).
+ */
+export interface CacheWatcherEnvironment {
+  readonly groupResource: GroupResource;
+  readonly heartbeatCopy?: HeartbeatCopy;
+  readonly clock?: Pick<Clock, 'now'>;
+  readonly eventSink?: CacheWatcherEventSink;
+  readonly metrics?: CacheWatcherMetrics;
+  readonly log?: (message: string) => void;
+}
+
 export interface CacheWatcherOptions {
   /** Capacity of both the input and the result channel (suggestedWatchChannelSize). */
   chanSize: number;
@@ -132,6 +145,11 @@ export interface CacheWatcherOptions {
   metrics?: CacheWatcherMetrics;
   /** klog sink. */
   log?: (message: string) => void;
+  /**
+   * The cacher's environment for all its watchers, with the groupResource, heartbeatCopy, clock,
+   * eventSink, metrics and log given here; without it the watcher makes its own of those.
+   */
+  environment?: CacheWatcherEnvironment;
 }
 
 /** The processInterval goroutine's phase. */
@@ -159,7 +177,8 @@ export class CacheWatcher
   /** The watcher will be closed by the server after the deadline: bookmarks stop 2s before it. */
   readonly deadline: number;
   readonly allowWatchBookmarks: boolean;
-  readonly groupResource: GroupResource;
+  /** Shared with the cacher's other watchers (see CacheWatcherEnvironment). */
+  private readonly env: CacheWatcherEnvironment;
   /** The identifier, or what makes it (see `identifier`). */
   private identifierValue: string | (() => string);
   /** Delay closing this watcher until the events in the input buffer have been sent. */
@@ -180,7 +199,6 @@ export class CacheWatcher
   readonly id: number | string;
   /** The watch request that created the watcher, if the cacher was given it. */
   readonly request: RequestContext | undefined;
-  private readonly heartbeatCopy: HeartbeatCopy | undefined;
   // The processInterval goroutine's state, kept on the watcher (one object per watch, not three).
   private phase: TaskPhase = 'idle';
   /** processInterval's resourceVersion: events at or below it are not sent (written by the task only). */
@@ -207,10 +225,6 @@ export class CacheWatcher
   private removeAbortListener: (() => void) | undefined = undefined;
   private finished: Promise<void> | undefined = undefined;
   private resolveFinished: (() => void) | undefined = undefined;
-  private readonly eventSink: CacheWatcherEventSink | undefined;
-  private readonly clock: Pick<Clock, 'now'> | undefined;
-  private readonly metrics: CacheWatcherMetrics | undefined;
-  private readonly log: ((message: string) => void) | undefined;
 
   constructor(o: CacheWatcherOptions) {
     this.input = new Channel(o.chanSize);
@@ -219,15 +233,17 @@ export class CacheWatcher
     this.forget = o.forget ?? emptyFunc;
     this.deadline = o.deadline ?? zeroTime;
     this.allowWatchBookmarks = o.allowWatchBookmarks ?? false;
-    this.groupResource = o.groupResource;
+    this.env = o.environment ?? {
+      groupResource: o.groupResource,
+      heartbeatCopy: o.heartbeatCopy,
+      clock: o.clock,
+      eventSink: o.eventSink,
+      metrics: o.metrics,
+      log: o.log,
+    };
     this.identifierValue = o.identifier ?? '';
     this.id = o.id ?? this.identifier;
     this.request = o.request;
-    this.heartbeatCopy = o.heartbeatCopy;
-    this.clock = o.clock;
-    this.eventSink = o.eventSink;
-    this.metrics = o.metrics;
-    this.log = o.log;
     const insp = this.activeSink();
     if (insp) {
       insp.emit({
@@ -454,7 +470,7 @@ export class CacheWatcher
       try {
         if (event.object === undefined) throw new Error('bookmark event without an object');
         // A heartbeat is the same for every watcher it reaches: one copy for all of them.
-        const copy = this.heartbeatCopy;
+        const copy = this.env.heartbeatCopy;
         if (copy && this.wasBookmarkAfterRvSent() && !(event.object instanceof CachingObject))
           return copy.of(event);
         const object =
@@ -464,7 +480,7 @@ export class CacheWatcher
         if (!this.wasBookmarkAfterRvSent()) annotateInitialEventsEndBookmark(object);
         return { type: 'BOOKMARK', object };
       } catch (err) {
-        this.log?.(
+        this.env.log?.(
           `error while accessing object's metadata gr: ${groupResourceString(this.groupResource)}, identifier: ${this.identifier}, err: ${(err as Error).message}`,
         );
         this.dropBookmark(event, 'annotateFailed');
@@ -592,6 +608,10 @@ export class CacheWatcher
     return this.ownCounts;
   }
 
+  get groupResource(): GroupResource {
+    return this.env.groupResource;
+  }
+
   /** Human-readable `key: "…", labels: "…", fields: "…"`, for logs (built on first use). */
   get identifier(): string {
     const v = this.identifierValue;
@@ -708,14 +728,14 @@ export class CacheWatcher
           } catch (err) {
             // The interval was invalidated: close the watch without an ERROR event; the client
             // re-establishes it and gets an explicit "too old resource version" then.
-            this.log?.(`couldn't retrieve watch event to serve: ${(err as Error).message}`);
+            this.env.log?.(`couldn't retrieve watch event to serve: ${(err as Error).message}`);
             this.finishTask('intervalInvalidated', (err as Error).message);
             return;
           }
           if (event === undefined) {
             // counts.initEvents counts exactly the interval's events (apiserver_init_events_total).
             const initEvents = this.countsValue?.initEvents ?? 0;
-            if (initEvents > 0) this.metrics?.initEventsAdd(this.groupResource, initEvents);
+            if (initEvents > 0) this.env.metrics?.initEventsAdd(this.groupResource, initEvents);
             this.phase = 'endBookmark';
             break;
           }
@@ -738,7 +758,8 @@ export class CacheWatcher
               type: 'watcher/live',
               at: this.now(),
               watcherId: this.id,
-              initEvents: this.ownCounts.initEvents,
+              // Read without making the counts: a watcher from now has none to tell.
+              initEvents: this.countsValue?.initEvents ?? 0,
               resourceVersion: this.taskResourceVersion,
             });
           break;
@@ -836,11 +857,11 @@ export class CacheWatcher
   /** add's closeFunc: the watcher could not keep up; terminate it. */
   private closeUnresponsive(cause: WatcherTerminationCause = 'blockedDispatch'): void {
     this.ownCounts.terminated++;
-    this.metrics?.terminatedWatchersInc(this.groupResource);
+    this.env.metrics?.terminatedWatchersInc(this.groupResource);
     // Graceful only while the awaited bookmark sits in the input buffer: draining lets the client
     // get it and resume from that RV. Before it arrived, or after it was sent, just close.
     const graceful = this.currentState === CacheWatcherState.BookmarkReceived;
-    this.log?.(
+    this.env.log?.(
       `Forcing ${groupResourceString(this.groupResource)} watcher close due to unresponsiveness: ${this.identifier}. ` +
         `len(c.input) = ${this.input.len()}, len(c.result) = ${this.result.len()}, graceful = ${graceful}`,
     );
@@ -920,12 +941,12 @@ export class CacheWatcher
 
   /** The event sink to emit to, or undefined when nobody listens (then no event is built at all). */
   private activeSink(): CacheWatcherEventSink | undefined {
-    const insp = this.eventSink;
+    const insp = this.env.eventSink;
     return insp === undefined || insp.listening === false ? undefined : insp;
   }
 
   private now(): number {
-    return this.clock?.now() ?? 0;
+    return this.env.clock?.now() ?? 0;
   }
 }
 

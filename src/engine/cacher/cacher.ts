@@ -41,7 +41,7 @@ import {
   zeroTime,
   type BookmarkBucketsHooks,
 } from './bookmark-buckets';
-import { CacheWatcher, forgetThroughOwner } from './cache-watcher';
+import { CacheWatcher, forgetThroughOwner, type CacheWatcherEnvironment } from './cache-watcher';
 import {
   CacheInvalidationWarnings,
   baseObjectThreadUnsafe,
@@ -315,6 +315,8 @@ export class Cacher implements DelegatorHelper {
   private readonly fastPaths: boolean;
   /** The fast paths' one copy of a heartbeat for all watchers. */
   private readonly heartbeatCopy: HeartbeatCopy | undefined;
+  /** What all this cacher's watchers share (one object, not six fields in each). */
+  private readonly watcherEnvironment: CacheWatcherEnvironment;
   private watchersBuffer: DispatchEntry[] = [];
   private readonly watchersCollector: WatcherCollector = {
     buf: this.watchersBuffer,
@@ -365,6 +367,14 @@ export class Cacher implements DelegatorHelper {
     this.fastPaths = config.fastPaths ?? true;
     this.watcherIds = config.watcherIds ?? new WatcherIds();
     this.heartbeatCopy = this.fastPaths ? new HeartbeatCopy() : undefined;
+    this.watcherEnvironment = {
+      groupResource: this.groupResource,
+      heartbeatCopy: this.heartbeatCopy,
+      clock: this.clock,
+      eventSink: this.eventSink,
+      metrics: this.metrics,
+      log: this.log,
+    };
     this.watchers = new IndexedWatchers(
       (r, drain) => this.forgetWatcher(r, drain),
       config.dispatchOrderRand,
@@ -1109,11 +1119,7 @@ export class Cacher implements DelegatorHelper {
       id: index,
       requestId: request?.requestId,
       request,
-      heartbeatCopy: this.heartbeatCopy,
-      clock: this.clock,
-      eventSink: this.eventSink,
-      metrics: this.metrics,
-      log: this.log,
+      environment: this.watcherEnvironment,
     });
     const inPlace = this.fastPaths ? new InPlaceDelivery(watcher, filter.conversion) : undefined;
     watcher.setBookmarkAfterResourceVersion(bookmarkAfterResourceVersionFn());

@@ -94,7 +94,11 @@ export class WatchersMap {
   /** The dispatch entries, made again after a change (undefined). */
   private entries: DispatchEntry[] | undefined = undefined;
 
-  constructor(private readonly grouping: EntryGrouping | undefined) {}
+  constructor(
+    /** Its key in its index (its registrations share this string: one per map, not per watch). */
+    readonly key: string,
+    private readonly grouping: EntryGrouping | undefined,
+  ) {}
 
   addWatcher(r: WatcherRegistration): void {
     this.added.push(r);
@@ -211,14 +215,14 @@ export class IndexedWatchers {
     const key = supported ? value : scopeKey(scope.namespace, scope.name);
     let ws = m.get(key);
     if (ws === undefined) {
-      ws = new WatchersMap(this.newGrouping?.());
+      ws = new WatchersMap(key, this.newGrouping?.());
       m.set(key, ws);
     }
     const r = new WatcherRegistration(
       w,
       number,
       this.order.float64(),
-      key,
+      ws.key,
       supported,
       inPlace,
       this.forget,

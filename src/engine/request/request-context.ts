@@ -32,9 +32,21 @@ export class RequestContexts {
 
   /** A context for a new request; `method` and `path` make its request line. */
   newContext(client: string, method: HttpMethod, path: string): RequestContext {
-    return { requestId: ++this.last, client, requestLine: `${method} ${path}` };
+    return { requestId: ++this.last, client, requestLine: methodPrefixes[method] + path };
   }
 }
+
+/**
+ * A request line's `METHOD ` part, one string per method: joined to the path, the line holds the
+ * path and this shared string (a long watch keeps its context: no copy of `GET ` per watch).
+ */
+const methodPrefixes: Readonly<Record<HttpMethod, string>> = {
+  GET: 'GET ',
+  POST: 'POST ',
+  PUT: 'PUT ',
+  PATCH: 'PATCH ',
+  DELETE: 'DELETE ',
+};
 
 /** The HTTP methods of the requests the engine serves (list/get/watch, create, update, patch, delete). */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

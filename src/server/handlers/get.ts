@@ -72,8 +72,7 @@ export async function watchResource(scope: RequestScope): Promise<void> {
     clock: served.engine.clock,
     served,
     encoding: scope.encoding,
-    onWritten: scope.watchWritten,
-    onClose: scope.watchEnded,
+    hooks: scope.watchHooks,
     fault: scope.watchFault,
   });
 }

@@ -13,7 +13,7 @@ import type { NegotiatedEncoding } from '../negotiation';
 import type { ServedResources } from '../served-resources';
 import type { RequestInfo } from '../../request/request-info';
 import type { ServedResource } from '../served-resource';
-import type { WatchStreamFault, WrittenWatchEvent } from './watch';
+import type { WatchHooks, WatchStreamFault } from './watch';
 
 export interface RequestScope {
   resources: ServedResources;
@@ -31,10 +31,11 @@ export interface RequestScope {
   body(): Promise<Buffer>;
   /** The request's audit event (serve --audit-log), for audit.LogRequestObject. */
   audit?: AuditEventHandle;
-  /** A WATCH's: told each event line written to the client (ApiServer.record's observers hear it). */
-  watchWritten?: (event: WrittenWatchEvent) => void;
-  /** A WATCH's: told once when its handler returns (the debug state forgets what it wrote). */
-  watchEnded?: () => void;
+  /**
+   * A WATCH's: told each event line written to the client (ApiServer.record's observers hear it)
+   * and once when its handler returns (the debug state forgets what it wrote).
+   */
+  watchHooks?: WatchHooks;
   /** A WATCH a stream fault matched (request-faults.ts): its hook; absent on every other. */
   watchFault?: WatchStreamFault;
   /** A WatchList request the ignore-send-initial-events fault matched: served as a plain watch. */

@@ -29,7 +29,7 @@ import type { NegotiatedEncoding, TableOptions } from '../negotiation';
 import { groupVersionOf, type ServedResource } from '../served-resource';
 import { transformObject, withTypeMeta } from '../transform-response';
 import { toServedVersion } from '../custom-resource-conversion';
-import { HeldHeadersResponse } from '../held-headers-response';
+import { HeldHeadersResponse, type ResponseStream } from '../held-headers-response';
 
 /** What the core hands over of an opened watch (Resource.openWatch's ServedWatch has these). */
 export interface WatchToServe {
@@ -77,12 +77,21 @@ export interface ServeWatchOptions {
   encoding: NegotiatedEncoding;
   /** time.Now (epoch ms) for a Table's AGE cells; default the clock's now(). */
   now?: () => number;
-  /** Told once when the handler returns. */
-  onClose?: (reason: WatchCloseReason) => void;
-  /** Told each event line as it is written to the client (what the client reads, in order). */
-  onWritten?: (event: WrittenWatchEvent) => void;
+  /** Told of each event line written and of the end. */
+  hooks?: WatchHooks;
   /** Set only on a watch a fault matched (watch-stream-faults.ts): it sees each event first. */
   fault?: WatchStreamFault;
+}
+
+/**
+ * What the handler tells its caller: one object with methods, not a closure per hook (an idle
+ * watch lives long and holds what it is given).
+ */
+export interface WatchHooks {
+  /** Each event line as it is written to the client (what the client reads, in order). */
+  written?(event: WrittenWatchEvent): void;
+  /** Once, when the handler returns. */
+  closed?(reason: WatchCloseReason): void;
 }
 
 /** A fault on one watch's stream: stall it, drop an event, cut the connection. */
@@ -258,13 +267,38 @@ export class WatchEventEncoder {
   }
 }
 
+/** The shared encoder of the watches of a resource that convert nothing, with its clock. */
+const plainEncoders = new WeakMap<
+  ServeWatchOptions['served'],
+  { clock: Clock; encoder: WatchEventEncoder }
+>();
+
+/**
+ * A watch's encoder. One that converts nothing (the object as stored: most watches) keeps nothing
+ * of its own between events, so every such watch of a resource on one clock shares one, with its
+ * identifiers; a conversion gets one per watch (a Table's NoHeaders flips after its first event).
+ */
+export function watchEventEncoderFor(o: ServeWatchOptions): WatchEventEncoder {
+  const { served, encoding, clock } = o;
+  if (encoding.convert !== undefined || encoding.tableOptions !== undefined || o.now !== undefined)
+    return new WatchEventEncoder(served, encoding, o.now ?? clock);
+  let shared = plainEncoders.get(served);
+  if (shared === undefined || shared.clock !== clock) {
+    shared = { clock, encoder: new WatchEventEncoder(served, encoding, clock) };
+    plainEncoders.set(served, shared);
+  }
+  return shared.encoder;
+}
+
 /**
  * WatchServer.HandleHTTP for one watch: the loop that takes events off the watcher's result
  * channel and writes them, returning on the closed channel, the timeout or the client's
  * disconnect; then `defer watcher.Stop()` and the context's cancel, in that order. It keeps what
  * it uses of the WatchToServe and the options, not those objects (an idle watch lives long).
  */
-export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStream {
+export class WatchServer
+  implements ChannelReceiver<WatchEvent>, FaultedWatchStream, ResponseStream
+{
   private readonly result: ReceiveChannel<WatchEvent>;
   /** The result channel when it is a Channel (always, from the cacher): waits without closures. */
   private readonly channel: Channel<WatchEvent> | undefined;
@@ -274,8 +308,12 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
   private readonly watcher: WatchInterface;
   private readonly ctx: WatchToServe['ctx'];
   private readonly fault: WatchStreamFault | undefined;
-  private readonly onWritten: ServeWatchOptions['onWritten'];
-  private readonly onClosed: ServeWatchOptions['onClose'];
+  private readonly hooks: WatchHooks | undefined;
+  /**
+   * The response's listeners when it is not a HeldHeadersResponse (which tells this handler
+   * through listeners all responses share: see ResponseStream).
+   */
+  private readonly listeners: { closed(): void; drained(): void } | undefined;
   private timer: Timer | undefined;
   private cancelRecv: CancelWait | undefined;
   private waitingForDrain = false;
@@ -294,14 +332,23 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     this.watcher = watch.watcher;
     this.ctx = watch.ctx;
     this.fault = o.fault;
-    this.onWritten = o.onWritten;
-    this.onClosed = o.onClose;
+    this.hooks = o.hooks;
     this.result = watch.watcher.resultChan();
     this.channel = this.result instanceof Channel ? this.result : undefined;
-    this.encoder = new WatchEventEncoder(o.served, o.encoding, o.now ?? o.clock);
-    res.on('close', this.onClose);
-    // A failed write means the client is gone; never an unhandled 'error'.
-    res.on('error', this.onClose);
+    this.encoder = watchEventEncoderFor(o);
+    if (res instanceof HeldHeadersResponse) {
+      this.listeners = undefined;
+      res.carry(this);
+    } else {
+      const listeners = {
+        closed: (): void => this.responseClosed(),
+        drained: (): void => this.responseDrained(),
+      };
+      this.listeners = listeners;
+      res.on('close', listeners.closed);
+      // A failed write means the client is gone; never an unhandled 'error'.
+      res.on('error', listeners.closed);
+    }
     // Gone while the watch was being opened: 'close' has been and will not come again.
     if (res.destroyed || res.socket === null || res.socket.destroyed) {
       this.finish('disconnected');
@@ -330,13 +377,17 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     this.finish('timeout');
   }
 
-  private readonly onClose = (): void => this.finish('disconnected');
+  /** ResponseStream: 'close' or 'error', the client is gone. */
+  responseClosed(): void {
+    this.finish('disconnected');
+  }
 
-  private readonly onDrain = (): void => {
+  /** ResponseStream: 'drain'. */
+  responseDrained(): void {
     if (!this.waitingForDrain) return;
     this.waitingForDrain = false;
     this.pump();
-  };
+  }
 
   /** Writes what the channel holds until it is empty (then waits), the socket is full, or the end. */
   private pump(): void {
@@ -403,20 +454,21 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     const line = this.encoder.encode(event);
     this.written++;
     const drained = this.res.write(line);
-    if (this.onWritten) {
+    if (this.hooks?.written) {
       const written: WrittenWatchEvent = {
         type: event.type,
         resourceVersion: writtenResourceVersion(event),
       };
       if (event.type === 'BOOKMARK' && hasInitialEventsEndAnnotation(event.object))
         written.initialEventsEnd = true;
-      this.onWritten(written);
+      this.hooks.written(written);
     }
     if (!drained) {
       this.waitingForDrain = true;
       if (!this.drainListened) {
         this.drainListened = true;
-        this.res.on('drain', this.onDrain);
+        if (this.listeners !== undefined) this.res.on('drain', this.listeners.drained);
+        else (this.res as HeldHeadersResponse).listenDrain();
       }
     }
   }
@@ -437,15 +489,19 @@ export class WatchServer implements ChannelReceiver<WatchEvent>, FaultedWatchStr
     if (this.recvParked) this.channel?.cancelRecv(this);
     this.cancelRecv?.();
     this.cancelRecv = undefined;
-    this.res.off('drain', this.onDrain);
-    this.res.off('close', this.onClose);
-    this.res.off('error', this.onClose);
+    const listeners = this.listeners;
+    if (listeners === undefined) (this.res as HeldHeadersResponse).release();
+    else {
+      this.res.off('drain', listeners.drained);
+      this.res.off('close', listeners.closed);
+      this.res.off('error', listeners.closed);
+    }
     this.watcher.stop();
     this.ctx.cancel();
     this.fault?.end();
     // The chunked response ends with its terminating chunk (after what is still buffered).
     if (reason !== 'disconnected') this.res.end();
-    this.onClosed?.(reason);
+    this.hooks?.closed?.(reason);
   }
 }
 

@@ -2,7 +2,7 @@
 // watch event of a dispatched CachingObject and a pure filter's verdict (shared by in-place
 // deliveries through a SharedConversion, src/engine/cacher/in-place-delivery.ts), bookmarks (a copy
 // per watcher, as upstream), plus what src/engine/cacher/cache-watcher.ts makes on demand (the
-// processDone promise, the identifier).
+// processDone promise, the identifier, the counts) and the environment a cacher's watchers share.
 import * as assert from 'assert';
 import { zeroTime } from '../../../src/engine/cacher/bookmark-buckets';
 import {
@@ -32,6 +32,10 @@ import type {
 import { newCacheInterval } from '../../../src/engine/cacher/watch-cache-interval';
 import type { KubeObject } from '../../../src/engine/storage/objects';
 import { profile136 } from '../../../src/engine/features';
+import type { CacheWatcherEvent } from '../../../src/engine/cacher/cache-watcher-report';
+import { FakeClock } from '../../../src/engine/clock';
+import { SeededRandom } from '../../../src/engine/rand';
+import { createResource } from '../../../src/engine/apiserver';
 import { SelectionPredicate } from '../../../src/engine/storage/selection-predicate';
 
 const podsGR = { group: '', resource: 'pods' };
@@ -352,6 +356,46 @@ describe('cacheWatcher: what watchers share', () => {
         ),
       /already being processed/,
     );
+  });
+
+  it('an idle watcher makes no counts: the inspector hears it go live with no init events, and the counts come with the first event', () => {
+    const events: CacheWatcherEvent[] = [];
+    const w = newCacheWatcher(2, () => true, emptyFunc, zeroTime, false, pods, 'test', {
+      eventSink: { emit: (e) => events.push(e) },
+    });
+    w.forget = () => w.stopLocked();
+    const countsMade = (): boolean =>
+      (w as unknown as { countsValue: unknown }).countsValue !== undefined;
+    w.startProcessing(
+      newCacheInterval<WatchObject>(
+        0,
+        0,
+        () => undefined,
+        () => true,
+        0,
+      ),
+      0,
+    );
+    const live = events.find((e) => e.type === 'watcher/live');
+    assert.deepStrictEqual(live && live.type === 'watcher/live' && live.initEvents, 0);
+    assert.strictEqual(countsMade(), false, 'idle: no counts');
+    assert.ok(w.nonblockingAdd(event('ADDED', podObj('a', 5), 5)));
+    assert.strictEqual(countsMade(), true, 'an event counted');
+    assert.strictEqual(w.counts.delivered, 1);
+  });
+
+  it("a cacher's watchers share one environment (group-resource, clock, sink, metrics, log, heartbeat copy)", async () => {
+    const clock = new FakeClock(0);
+    const r = createResource({ clock, rand: new SeededRandom(1) });
+    r.start();
+    await r.waitReady();
+    const rv = String(r.etcd.currentRevision());
+    const envOf = async (): Promise<unknown> =>
+      ((await r.watch({ resourceVersion: rv })).watcher as unknown as { env: unknown }).env;
+    const [a, b] = [await envOf(), await envOf()];
+    assert.ok(a !== undefined, 'the watcher has an environment');
+    assert.strictEqual(a, b, 'one for both watchers');
+    r.stop();
   });
 
   it('builds its identifier on first read, once; a given string is used as it is', () => {

@@ -1,7 +1,8 @@
 // Tests for src/server/held-headers-response.ts: held headers go out first in writeHead, whoever
 // writes the head (writeHead, an implicit head, headers set one by one before), in the order they
 // would have had if set one by one first; and a response that writes its head with writeHead alone
-// keeps none of them set (what Node would hold for the response's life).
+// keeps none of them set (what Node would hold for the response's life); a stream it carries hears
+// it through listeners every response shares.
 import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -154,6 +155,85 @@ describe('HeldHeadersResponse.forgetSentHeader', () => {
         assert.deepStrictEqual(
           { ...got, ...seen },
           { status: 200, body, held: false, headersSent: true, writeHead: 'ERR_HTTP_HEADERS_SENT' },
+        );
+      } finally {
+        server.close();
+      }
+    });
+  }
+});
+
+describe('HeldHeadersResponse.carry', () => {
+  // A stream carried by responses hears them through listeners they all share (no closure per
+  // response), 'drain' once it asks, and nothing once released.
+  /** Whether the two responses share a listener of each event, and what each stream heard. */
+  interface Seen {
+    close: boolean;
+    error: boolean;
+    drain: boolean;
+    heard: string[];
+  }
+  const cases: Array<[string, (res: HeldHeadersResponse) => void, Seen]> = [
+    [
+      'the client goes away',
+      () => undefined,
+      { close: true, error: true, drain: false, heard: ['closed'] },
+    ],
+    [
+      'asks for drain, then the client goes away',
+      (res) => res.listenDrain(),
+      { close: true, error: true, drain: true, heard: ['closed'] },
+    ],
+    [
+      'released before the client goes away',
+      (res) => res.release(),
+      { close: false, error: false, drain: false, heard: [] },
+    ],
+  ];
+  for (const [name, then, want] of cases) {
+    it(name, async () => {
+      const responses: HeldHeadersResponse[] = [];
+      const calls: string[][] = [];
+      const server = http.createServer({ ServerResponse: HeldHeadersResponse }, (_req, res) => {
+        const mine: string[] = [];
+        calls.push(mine);
+        res.writeHead(200, { 'Transfer-Encoding': 'chunked' });
+        res.flushHeaders();
+        res.carry({
+          responseClosed: () => mine.push('closed'),
+          responseDrained: () => mine.push('drained'),
+        });
+        then(res);
+        responses.push(res);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const open = (): Promise<http.ClientRequest> =>
+          new Promise((resolve, reject) => {
+            const req = http
+              .get({ host: '127.0.0.1', port, path: '/', agent: false }, () => resolve(req))
+              .on('error', () => undefined);
+            req.on('error', reject);
+          });
+        const reqs = [await open(), await open()];
+        const shared = (event: string): boolean => {
+          const [a, b] = responses.map((res) => res.listeners(event));
+          return a.some((f) => b.includes(f));
+        };
+        const seen = {
+          close: shared('close'),
+          error: shared('error'),
+          drain: shared('drain'),
+        };
+        const closed = responses.map(
+          (res) => new Promise<void>((resolve) => res.on('close', () => resolve())),
+        );
+        for (const req of reqs) req.destroy();
+        await Promise.all(closed);
+        assert.deepStrictEqual(
+          calls.map((heard) => ({ ...seen, heard })),
+          [want, want],
         );
       } finally {
         server.close();

@@ -26,6 +26,8 @@ import { negotiateEncoding } from '../../../src/server/negotiation';
 import {
   serveWatch,
   WatchEventEncoder,
+  watchEventEncoderFor,
+  type ServeWatchOptions,
   type WatchCloseReason,
   type WatchServer,
 } from '../../../src/server/handlers/watch';
@@ -104,7 +106,7 @@ async function harness(
           served: podsServed,
           encoding: negotiated.encoding,
           now: () => objectEpochMs + clock.now(),
-          onClose: (reason) => closes.push(reason),
+          hooks: { closed: (reason) => closes.push(reason) },
         }),
       );
     });
@@ -473,6 +475,27 @@ describe('serveWatch (WatchServer.HandleHTTP over a real socket)', () => {
 });
 
 describe('WatchEventEncoder (one encode per event for every watcher)', () => {
+  it('watches that convert nothing share one encoder per resource and clock; a conversion or a now of its own gets its own', () => {
+    const clock = new FakeClock(0);
+    const json = negotiateEncoding({ accept: 'application/json' }, 'watch');
+    const table = negotiateEncoding(
+      { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      'watch',
+    );
+    assert.ok(json.ok && table.ok);
+    const plain: ServeWatchOptions = { clock, served: podsServed, encoding: json.encoding };
+    const first = watchEventEncoderFor(plain);
+    const cases: Array<[string, ServeWatchOptions, boolean]> = [
+      ['another plain watch', { ...plain }, true],
+      ['another clock', { ...plain, clock: new FakeClock(0) }, false],
+      ['another resource', { ...plain, served: { ...podsServed } }, false],
+      ['a Table', { ...plain, encoding: table.encoding }, false],
+      ['a now of its own', { ...plain, now: () => 0 }, false],
+    ];
+    for (const [name, o, shared] of cases)
+      assert.strictEqual(watchEventEncoderFor(o) === first, shared, name);
+  });
+
   it('encodes a CachingObject event once for any number of JSON watches', () => {
     const object = newCachingObject(makePod({ name: 'a', namespace: 'ns' }));
     const encoding = { convert: undefined, tableOptions: undefined };
