@@ -627,17 +627,21 @@ export class ApiServer {
         return refusers;
       };
       const sockets = new Set<Socket>();
-      let serving = 0;
+      /** The open connections past the cap (answered a 503): all the others are served. */
+      const refusedSockets = new Set<Socket>();
+      // Every connection's 'close' listener (the socket is `this`): one function, not a closure
+      // and its context per connection (an idle watch's holds them for life). 'on', not 'once':
+      // 'close' comes once, and once's wrapper is three objects per connection.
+      function connectionClosed(this: Socket): void {
+        sockets.delete(this);
+        refusedSockets.delete(this);
+      }
       const listener = createNetServer((socket) => {
         if (sockets.size >= limits.maxConnections + refusalBacklog) return void socket.destroy();
-        const refused = serving >= limits.maxConnections;
-        if (!refused) serving++;
+        const refused = sockets.size - refusedSockets.size >= limits.maxConnections;
         sockets.add(socket);
-        // 'on', not 'once': 'close' comes once, and once's wrapper is three objects per connection.
-        socket.on('close', () => {
-          sockets.delete(socket);
-          if (!refused) serving--;
-        });
+        if (refused) refusedSockets.add(socket);
+        socket.on('close', connectionClosed);
         dispatchConnection(socket, refused ? refusersNow() : servers, limits.readHeaderTimeoutMs);
       });
       if (opts.faultSchedule) {
