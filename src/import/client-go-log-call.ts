@@ -130,7 +130,7 @@ const structuredCalls: ReadonlyMap<string, ClientGoLogCall> = new Map([
     'Exiting watch because received the bookmark that marks the end of initial events stream',
     'initial-events-end',
   ],
-  // 0.33 ListAndWatch: logger.Error(err, "The watchlist request ended with an error, falling back to the standard LIST/WATCH semantics because making progress is better than deadlocking")
+  // 0.33–0.34 ListAndWatch: logger.Error(err, "The watchlist request ended with an error, falling back to the standard LIST/WATCH semantics because making progress is better than deadlocking")
   [
     'The watchlist request ended with an error, falling back to the standard LIST/WATCH semantics because making progress is better than deadlocking',
     'watch-list-fallback',
@@ -140,7 +140,7 @@ const structuredCalls: ReadonlyMap<string, ClientGoLogCall> = new Map([
     'The watchlist request ended with an error, falling back to the standard LIST semantics',
     'watch-list-fallback',
   ],
-  // 0.34+ ListAndWatchWithContext, V(4): Info("Data couldn't be fetched in watchlist mode. Falling back to regular list. This is expected if watchlist is not supported or disabled in kube-apiserver.", "err", err)
+  // 0.35+ ListAndWatchWithContext, V(4): Info("Data couldn't be fetched in watchlist mode. Falling back to regular list. This is expected if watchlist is not supported or disabled in kube-apiserver.", "err", err)
   [
     "Data couldn't be fetched in watchlist mode. Falling back to regular list. This is expected if watchlist is not supported or disabled in kube-apiserver.",
     'watch-list-fallback',

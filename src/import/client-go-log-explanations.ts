@@ -67,9 +67,9 @@ export const clientGoLogExplanations: readonly ClientGoLogExplanation[] = [
     versions:
       'client-go 0.29–0.32: `The watchlist request ended with an error, falling back to the standard ' +
       'LIST/WATCH semantics because making progress is better than deadlocking, err = ERR` (Warning; ' +
-      '0.33 the same words as a structured error); 0.31–0.33 dynamic and metadata clients: `The ' +
+      '0.33–0.34 the same words as a structured error); 0.31–0.33 dynamic and metadata clients: `The ' +
       'watchlist request for R ended with an error, falling back to the standard LIST semantics`; ' +
-      '0.34+: "Data couldn\'t be fetched in watchlist mode. Falling back to regular list." (V(4)). ' +
+      '0.35+: "Data couldn\'t be fetched in watchlist mode. Falling back to regular list." (V(4)). ' +
       watchListVersions,
     happened:
       'The informer asked for its initial state as a watch (sendInitialEvents=true, ' +

@@ -29,9 +29,10 @@ export type ReflectorEvent =
     }
   /**
    * A WatchList watch ended with an error before its initial events did, and the client lists
-   * instead (reflector.go ListAndWatch 0.30+: `The watchlist request ended with an error, falling
-   * back to the standard LIST/WATCH semantics …`; dynamic/simple.go's List: `The watchlist request
-   * for R ended with an error, falling back to the standard LIST semantics, err = …`). The watch
+   * instead (reflector.go ListAndWatch 0.29–0.34: `The watchlist request ended with an error,
+   * falling back to the standard LIST/WATCH semantics …`, 0.35+: `Data couldn't be fetched in
+   * watchlist mode. Falling back to regular list. …`; dynamic/simple.go's List: `The watchlist
+   * request for R ended with an error, falling back to the standard LIST semantics, err = …`). The watch
    * was the client's list: what follows is that list again, in the same ListAndWatch.
    */
   | { kind: 'watch-list-fallback'; reflector: string; err: string }
@@ -52,6 +53,12 @@ export type ReflectorEvent =
       /** From the watch's start to the bookmark, as the reflector measured it. */
       durationMs?: number;
     };
+
+/** Structured messages of a WatchList request that fell back to a LIST (0.33–0.34, 0.35+). */
+const watchListFallbackMsgs = [
+  'The watchlist request ended with an error',
+  "Data couldn't be fetched in watchlist mode. Falling back to regular list.",
+];
 
 /** The message of the end of a WatchList watch's initial events, 0.33+ (structured). */
 const initialEventsEndMsg =
@@ -132,8 +139,8 @@ export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | un
   const err = e.values.get('err');
   // 0.31–0.32: utilruntime.HandleError's "Unhandled Error" carries the printf message as err.
   if (e.msg === 'Unhandled Error' && err !== undefined) return printfReflectorEvent(err);
-  // reflector.go's logger.Error names no reflector.
-  if (e.msg.startsWith('The watchlist request ended with an error') && err !== undefined)
+  // reflector.go's logger.Error (0.33–0.34) and V(4) Info (0.35+) name no reflector.
+  if (watchListFallbackMsgs.some((m) => e.msg.startsWith(m)) && err !== undefined)
     return { kind: 'watch-list-fallback', reflector: reflector ?? '', err };
   if (reflector === undefined) return undefined;
   switch (e.msg) {
