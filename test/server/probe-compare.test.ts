@@ -189,7 +189,7 @@ for (const backing of backings)
       );
       // The plan goes to stderr before anything is sent; progress there names no verdict twice.
       assert.match(run.stderr, /^The probe will read \(GET only, never write\)/);
-      assert.match(run.stderr, /listwatch probe: pods: the same \(1 of 1 resources compared\)/);
+      assert.match(run.stderr, /listwatch probe: pods: the same \(1 of 1 resource compared\)/);
       assert.strictEqual(
         (run.stdout + run.stderr).split('items alike').length - 1,
         1,
