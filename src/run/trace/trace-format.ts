@@ -58,6 +58,8 @@ export type ScenarioInput =
       client: string;
       /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;
+      /** Its Kubectl-Session header (live runs): kubectl sends one value per process (KEP 859). */
+      session?: string;
       /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
       replica?: number;
     }
@@ -83,6 +85,8 @@ export type ScenarioInput =
       client: string;
       /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;
+      /** Its Kubectl-Session header (live runs): kubectl sends one value per process (KEP 859). */
+      session?: string;
       /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
       replica?: number;
       requestId: number;

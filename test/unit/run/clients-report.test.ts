@@ -6,6 +6,7 @@ import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { clientsReport, type ClientReport } from '../../../src/run/clients-report';
 import { faultCutReason } from '../../../src/run/trace/trace-format';
 import { liveRunHeader } from './live-run-header-fixture';
+import { renderClientsReport } from '../../../src/cli/run-report';
 
 const gr = { group: '', resource: 'pods' };
 const pods = '/api/v1/namespaces/default/pods';
@@ -363,4 +364,28 @@ describe('clientsReport', () => {
           assert.strictEqual(f.recovery === 'not recovered', !f.recovered, `${c.name}: recovery`);
       });
     });
+
+  it('connections taken as one client say what that rests on, in the report and its text', () => {
+    // Three connections one after another, one LIST each, no Kubectl-Session (client-node, or
+    // kubectl with KUBECTL_COMMAND_HEADERS=false): one client by inference, and the row says so.
+    const l = new Live();
+    l.list(10, 20, { c: 'c1' });
+    l.list(100, 120, { c: 'c2' });
+    l.list(200, 220, { c: 'c3' });
+    const report = clientsReport(l.b.finish());
+    assert.deepStrictEqual(
+      report.clients.map((c) => [c.connection, c.lists.total, c.grouping]),
+      [
+        [
+          'c1, c2, c3',
+          3,
+          'inferred, not proven: taken as one program because this user agent never sent two LISTs or WATCHes on one connection and these connections followed one another; separate processes with one request each look the same',
+        ],
+      ],
+    );
+    const text = renderClientsReport(report, 400);
+    const i = text.indexOf('Connections taken as one client');
+    assert.ok(i >= 0, text.join('\n'));
+    assert.match(text[i + 1], /^ {2}controller\/v1 · c1, c2, c3: inferred, not proven: /);
+  });
 });
