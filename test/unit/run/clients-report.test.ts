@@ -388,4 +388,20 @@ describe('clientsReport', () => {
     assert.ok(i >= 0, text.join('\n'));
     assert.match(text[i + 1], /^ {2}controller\/v1 · c1, c2, c3: inferred, not proven: /);
   });
+
+  // What the watcher's row (Watchers tab, Perfetto's `closed`, watchEndCategory) says of a watch
+  // whose handler returned (its watcher stopped: inputClosed), by what the client's side says.
+  const ends: Array<[string, string]> = [
+    ['disconnected', 'client went away'],
+    [faultCutReason, 'connection cut by a fault'],
+  ];
+  for (const [reason, want] of ends)
+    it(`a watch closed with "${reason}" and its watcher stopped reads "${want}"`, () => {
+      const l = new Live();
+      l.watch(10, { rv: '100', lastRv: 120, end: { at: 50, reason } });
+      assert.deepStrictEqual(
+        l.b.finish().watchers.map((w) => w.closeReason),
+        [want],
+      );
+    });
 });
