@@ -20,7 +20,7 @@ import {
   clientWatchPhaseAt,
   type ClientFigures,
 } from '../src/run/views/client-at-time';
-import { shortClientName } from '../src/run/views/client-name';
+import { connectionText, shortClientName } from '../src/run/views/client-name';
 import { relistRule, relistViaText } from '../src/run/relist-rule';
 import { statusText } from '../src/run/views/status-text';
 import { listRetryText } from '../src/run/views/chain-text';
@@ -198,7 +198,8 @@ export class ClientsView {
           fold: foldRank.connection,
           description: 'The TCP connection (live runs)',
           render: (r, c) => {
-            c.textContent = r.client.connection ?? '—';
+            c.textContent = connectionText(r.client) || '—';
+            c.title = r.client.grouping ?? '';
           },
           sortKey: (r) => r.client.connection ?? '',
         },

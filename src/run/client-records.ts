@@ -5,6 +5,7 @@
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine';
+import { inferredGroupingPrefix } from './views/client-name';
 import { listEtcdRequests } from './views/list-etcd-requests';
 import {
   endedAfterListing,
@@ -348,8 +349,8 @@ function groupingText(g: Group): string {
   if (!g.unproven && g.sessions.length === 1)
     return 'one process: every request carried the same Kubectl-Session header (kubectl sends one per process)';
   if (g.joined === 'after-cut')
-    return 'inferred, not proven: taken as the same program going on because a fault cut its watch and this user agent came back on a new connection after it';
-  return 'inferred, not proven: taken as one program because this user agent never sent two LISTs or WATCHes on one connection and these connections followed one another; separate processes with one request each look the same';
+    return `${inferredGroupingPrefix}: taken as the same program going on because a fault cut its watch and this user agent came back on a new connection after it`;
+  return `${inferredGroupingPrefix}: taken as one program because this user agent never sent two LISTs or WATCHes on one connection and these connections followed one another; separate processes with one request each look the same`;
 }
 
 /** When a request's answer ended: a LIST's last byte, a watch's close (the run's end while open). */

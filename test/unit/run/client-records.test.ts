@@ -9,7 +9,7 @@ import {
   clientFiguresAt,
   clientWatchPhaseAt,
 } from '../../../src/run/views/client-at-time';
-import { shortClientName } from '../../../src/run/views/client-name';
+import { connectionText, shortClientName } from '../../../src/run/views/client-name';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { relistWindowMs } from '../../../src/run/relist-rule';
 import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
@@ -848,9 +848,17 @@ describe('clientRecords: a live run', () => {
           });
         else
           r.list(k132, s.at, s.at + 10, { kvs: 3, connection: s.connection, session: s.session });
+      const clients = r.b.finish().clients ?? [];
       assert.deepStrictEqual(
-        (r.b.finish().clients ?? []).map((c) => [c.connection, c.grouping]),
+        clients.map((c) => [c.connection, c.grouping]),
         g.clients,
+      );
+      // The Clients table's Connection cell says an inferred join in a word.
+      assert.deepStrictEqual(
+        clients.map((c) => connectionText(c)),
+        g.clients.map(([connection, grouping]) =>
+          grouping?.startsWith('inferred') ? `${connection} (inferred)` : connection,
+        ),
       );
     });
 
