@@ -606,6 +606,7 @@ export class LiveRecorder {
       params: f.params,
       text: f.text,
       id: f.id,
+      ...(f.request ? { request: f.request } : {}),
     });
   }
 

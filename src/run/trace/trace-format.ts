@@ -142,6 +142,8 @@ export type ScenarioInput =
       text: string;
       /** Its id in the server's active-faults registry (absent in traces recorded before ids). */
       id?: number;
+      /** A request fault (it hits requests as they come; absent for a server fault). */
+      request?: true;
     }
   /**
    * A request fault (active-faults.ts) hit request `requestId` of `client` on `connection`: the

@@ -18,8 +18,16 @@ class Live {
   private nextRequest = 1;
   private nextWatcher = 1;
 
-  fault(at: number, id: number, name: string): void {
-    this.b.addInput(at, { action: 'fault', id, name, params: {}, text: name });
+  /** `o.request`: a request fault, as the recorder marks it; `o.text`: the server's words. */
+  fault(at: number, id: number, name: string, o: { request?: true; text?: string } = {}): void {
+    this.b.addInput(at, {
+      action: 'fault',
+      id,
+      name,
+      params: {},
+      text: o.text ?? name,
+      ...(o.request ? { request: o.request } : {}),
+    });
   }
 
   private respond(at: number, requestId: number, connection: string, status: number): void {
@@ -222,6 +230,26 @@ const cases: Case[] = [
         faults: [[1, 'retry', 1010]],
       },
     ],
+  },
+  {
+    name: 'request fault 3 armed while a watch was open, never hitting it (it picks requests as they come): it touched no client',
+    run(l) {
+      l.list(5, 6);
+      l.watch(10, { rv: '100' });
+      l.fault(20, 3, 'drop-connection', { request: true });
+    },
+    want: [{ id: `${ua} · c1`, faults: [] }],
+  },
+  {
+    name: 'the same in a trace saved before request faults were marked: the server\'s "#3 armed: {parameters…}" says it',
+    run(l) {
+      l.list(5, 6);
+      l.watch(10, { rv: '100' });
+      l.fault(20, 3, 'drop-connection', {
+        text: '#3 armed: {"parameters":{"afterEvents":1},"match":{"verb":"watch"},"trigger":{"count":1}}',
+      });
+    },
+    want: [{ id: `${ua} · c1`, faults: [] }],
   },
   {
     name: 'a watch fault 2 cut: the client re-watches from its last RV on a new connection, one client',
