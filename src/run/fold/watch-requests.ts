@@ -40,6 +40,7 @@ export class WatchRequestsFold {
       at,
       client: input.client,
       ...(input.connection !== undefined ? { connection: input.connection } : {}),
+      ...(input.session !== undefined ? { session: input.session } : {}),
       ...(input.replica !== undefined ? { replica: input.replica } : {}),
       requestId: input.requestId,
       request: input.request,
