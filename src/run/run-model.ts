@@ -390,6 +390,8 @@ export interface WatchRequestRecord {
   outcome: 'started' | 'error' | 'pending';
   watcherId?: string;
   error?: { code: number; reason: string; message: string };
+  /** The error came as the stream's single ERROR event, its HTTP status 200 (errWatcher). */
+  errorInStream?: true;
   answeredAt?: VirtualMs;
   /** An imported watch: what the log says (its status when opened, its duration when closed). */
   logged?: LoggedAnswer;

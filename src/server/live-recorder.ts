@@ -644,6 +644,7 @@ export class LiveRecorder {
         client: p.client,
         requestId: p.requestId,
         ...(error ? { error } : {}),
+        ...(error && res.statusCode < 400 ? { inStream: true as const } : {}),
       });
     }
     this.input(at, {

@@ -79,6 +79,7 @@ export class WatchRequestsFold {
         reason: input.error.reason,
         message: input.error.message,
       };
+      if (input.inStream) w.errorInStream = true;
     } else {
       w.outcome = 'started';
       if (input.watcherId !== undefined) w.watcherId = String(input.watcherId);

@@ -106,6 +106,8 @@ export type ScenarioInput =
        */
       readsRecorded?: true;
       error?: ClientError;
+      /** The error came as the stream's single ERROR event, its HTTP status 200 (errWatcher). */
+      inStream?: true;
       /** An imported request: what the log says the real server answered. */
       logged?: LoggedAnswer;
       /** What differs between `logged` and the engine's answer ('status'). */

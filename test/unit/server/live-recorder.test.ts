@@ -18,6 +18,7 @@ import {
   type RecordedServer,
 } from '../../../src/server/live-recorder';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
+import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
 import { LiveRun } from '../../../src/run/live-run';
 import { loadRun } from '../../../src/run/load-run';
 import type { TraceInputRecord, TraceRecord } from '../../../src/run/trace/trace-format';
@@ -344,7 +345,8 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
     assert.ok(
       refused.action === 'watch-opened' &&
         refused.error?.code === 410 &&
-        refused.error.reason === 'Expired',
+        refused.error.reason === 'Expired' &&
+        refused.inStream === true,
       JSON.stringify(refused),
     );
     const closed = inputs(records, 'watch-closed');
@@ -383,6 +385,11 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
         ['relisty-operator/v0.3.1', 'started'],
         ['old-watcher/v1', 'error'],
       ],
+    );
+    // The 410 came in a 200 stream: the report says so, not that the request was answered 410.
+    assert.match(
+      summarizeRecordedRun(m).story.join('\n'),
+      /2 WATCH requests: .*; refused with 410 as an ERROR event in a 200 stream ×1\./,
     );
     assert.deepStrictEqual(
       m.faults?.map((f) => f.name),
