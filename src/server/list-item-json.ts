@@ -26,6 +26,13 @@ interface ItemJSON {
 export class ListItemJSON {
   private readonly typed = new WeakMap<KubeObject, ItemJSON>();
   private readonly unstructured = new WeakMap<KubeObject, ItemJSON>();
+  /**
+   * Each form's last list and its bytes: the same objects in the same order (a client relisting
+   * an unchanged collection) are answered by comparing references, without a memo lookup per
+   * item. Holds the last list's objects until the next LIST of that form.
+   */
+  private lastTyped: { items: readonly KubeObject[]; json: Uint8Array } | undefined;
+  private lastUnstructured: { items: readonly KubeObject[]; json: Uint8Array } | undefined;
 
   encode(item: KubeObject, keepTypeMeta: boolean): Buffer {
     const at = this.locate(item, keepTypeMeta);
@@ -56,6 +63,17 @@ export class ListItemJSON {
   encodeItems(items: readonly KubeObject[], keepTypeMeta: boolean): Uint8Array {
     const n = items.length;
     if (n === 0) return new Uint8Array(0);
+    const last = keepTypeMeta ? this.lastUnstructured : this.lastTyped;
+    if (last !== undefined && sameItems(last.items, items)) return last.json;
+    const json = this.layOut(items, keepTypeMeta);
+    const remembered = { items: items.slice(), json };
+    if (keepTypeMeta) this.lastUnstructured = remembered;
+    else this.lastTyped = remembered;
+    return json;
+  }
+
+  private layOut(items: readonly KubeObject[], keepTypeMeta: boolean): Uint8Array {
+    const n = items.length;
     const located = new Array<ItemJSON>(n);
     let size = n - 1;
     let contiguous = true;
@@ -84,6 +102,13 @@ export class ListItemJSON {
     }
     return body;
   }
+}
+
+/** The same objects in the same order. */
+function sameItems(a: readonly KubeObject[], b: readonly KubeObject[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The object as a typed struct encodes it: kind and apiVersion left out. */
