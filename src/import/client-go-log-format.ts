@@ -8,19 +8,16 @@
 // HandleError wraps the 0.31–0.32 error lines in `"Unhandled Error" err="…"`.
 // Lines of other components are skipped. The reading is client-log-parser.ts's.
 import { ClientLogParser } from './client-log-parser';
-import { isStructuredMessage, klogTimeIn, parseKlogLine, readStructured } from './klog-entry';
+import { klogTimeIn, parseKlogLine } from './klog-entry';
 import type { LineFormat } from './line-parser';
-import { printfReflectorEvent, structuredReflectorEvent } from './reflector-line';
+import { reflectorEventOf } from './reflector-line';
 
 export const clientGoLogFormat: LineFormat = {
   format: 'client-go',
   sniff(text) {
     const k = parseKlogLine(text, 2000);
     if (typeof k !== 'object') return false;
-    if (k.file === 'reflector.go') return true;
-    if (!isStructuredMessage(k.message)) return printfReflectorEvent(k.message) !== undefined;
-    const e = readStructured(k.message);
-    return e.kind === 'done' && structuredReflectorEvent(e.entry) !== undefined;
+    return k.file === 'reflector.go' || reflectorEventOf(k.message) !== undefined;
   },
   yearlessTime: klogTimeIn,
   create: () => new ClientLogParser('client-go'),

@@ -2,7 +2,7 @@
 // themselves are read by client-go-reflector-log-calls.ts, the one table of them), and the resource
 // a reflector's type names, as k8s.io/apimachinery pkg/api/meta/restmapper.go
 // UnsafeGuessKindToResource guesses it.
-import type { KlogStructured } from './klog-entry';
+import { isStructuredMessage, readStructured, type KlogStructured } from './klog-entry';
 import { parseGoDuration } from './klog-key-values';
 import { watchExpiredText } from '../run/watch-expired-text';
 import {
@@ -57,6 +57,13 @@ export type ReflectorEvent =
       /** From the watch's start to the bookmark, as the reflector measured it. */
       durationMs?: number;
     };
+
+/** The event of a klog message (after the header), printf or structured, or undefined. */
+export function reflectorEventOf(message: string): ReflectorEvent | undefined {
+  if (!isStructuredMessage(message)) return printfReflectorEvent(message);
+  const e = readStructured(message);
+  return e.kind === 'done' ? structuredReflectorEvent(e.entry) : undefined;
+}
 
 /** The event of a printf reflector message (after the klog header), or undefined. */
 export function printfReflectorEvent(message: string): ReflectorEvent | undefined {

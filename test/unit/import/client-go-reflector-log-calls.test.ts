@@ -6,12 +6,8 @@
 import * as assert from 'assert';
 import { readClientGoLogLine } from '../../../src/import/client-go-log-call';
 import { reflectorLogCalls } from '../../../src/import/client-go-reflector-log-calls';
-import { isStructuredMessage, parseKlogLine, readStructured } from '../../../src/import/klog-entry';
-import {
-  printfReflectorEvent,
-  structuredReflectorEvent,
-  type ReflectorEvent,
-} from '../../../src/import/reflector-line';
+import { parseKlogLine } from '../../../src/import/klog-entry';
+import { reflectorEventOf, type ReflectorEvent } from '../../../src/import/reflector-line';
 
 const N = 'pkg/mod/k8s.io/client-go@v0.30.0/tools/cache/reflector.go:232';
 const R = 'k8s.io/client-go/informers/factory.go:160';
@@ -21,10 +17,7 @@ const refl = header('reflector.go:400');
 /** The import's reading of a whole klog line. */
 function eventOf(line: string): ReflectorEvent | undefined {
   const k = parseKlogLine(line, 2026);
-  if (typeof k !== 'object') return undefined;
-  if (!isStructuredMessage(k.message)) return printfReflectorEvent(k.message);
-  const e = readStructured(k.message);
-  return e.kind === 'done' ? structuredReflectorEvent(e.entry) : undefined;
+  return typeof k === 'object' ? reflectorEventOf(k.message) : undefined;
 }
 
 /** explain-log's reading, without where the message starts. */
@@ -37,6 +30,7 @@ function callOf(line: string): object | undefined {
 }
 
 const expired = 'too old resource version: 5 (7)';
+const leader = 'etcdserver: leader changed';
 const refused =
   'Get "https://10.96.0.1:443/api/v1/pods?watch=true": dial tcp 10.96.0.1:443: connect: connection refused';
 const tooMany = 'the server has received too many requests and has asked us to try again later';
@@ -159,16 +153,13 @@ const cases: Array<[string, string, ReflectorEvent | undefined, object | undefin
   ],
   [
     'reflector.go 0.25–0.32 V(2): retrying watch of TYPE internal error',
-    `${refl}${N}: retrying watch of *v1.Pod internal error: etcdserver: leader changed`,
-    watchEnd(
-      'retrying watch of *v1.Pod internal error: etcdserver: leader changed',
-      'etcdserver: leader changed',
-    ),
+    `${refl}${N}: retrying watch of *v1.Pod internal error: ${leader}`,
+    watchEnd('retrying watch of *v1.Pod internal error: etcdserver: leader changed', leader),
     {
       call: 'watch-internal-retry',
       reflector: N,
       type: '*v1.Pod',
-      err: 'etcdserver: leader changed',
+      err: leader,
     },
   ],
   [
@@ -257,66 +248,10 @@ const cases: Array<[string, string, ReflectorEvent | undefined, object | undefin
     undefined,
   ],
   [
-    'reflector.go 0.33+ V(1): "Watch closed with unexpected EOF"',
-    `${refl}"Watch closed with unexpected EOF" reflector="${R}" type="*v1.Pod" err="unexpected EOF"`,
-    sWatchEnd('Watch closed with unexpected EOF: unexpected EOF', 'unexpected EOF'),
-    { call: 'watch-unexpected-eof', reflector: R, type: '*v1.Pod', err: 'unexpected EOF' },
-  ],
-  [
-    'reflector.go 0.33+ V(4): "Watch closed"',
-    `${refl}"Watch closed" reflector="${R}" type="*v1.Pod" err="${expired}"`,
-    sWatchEnd(`Watch closed: ${expired}`, expired, 410),
-    { call: 'watch-ended', reflector: R, type: '*v1.Pod', err: expired },
-  ],
-  [
-    'reflector.go 0.33+ "Warning: watch ended with error"',
-    `${refl}"Warning: watch ended with error" reflector="${R}" type="*v1.Pod" err="${expired}"`,
-    sWatchEnd(`Warning: watch ended with error: ${expired}`, expired, 410),
-    { call: 'watch-ended', reflector: R, type: '*v1.Pod', err: expired },
-  ],
-  [
-    'reflector.go 0.33+ V(2): "Watch returned 429 - backing off"',
-    `${refl}"Watch returned 429 - backing off" reflector="${R}" type="*v1.Pod"`,
-    sWatchEnd('Watch returned 429 - backing off', undefined, 429),
-    { call: 'watch-backoff', reflector: R, type: '*v1.Pod' },
-  ],
-  [
-    'reflector.go 0.33+ V(4): "Watch failed - backing off"',
-    `${refl}"Watch failed - backing off" reflector="${R}" type="*v1.Pod" err="connection refused"`,
-    sWatchEnd('Watch failed - backing off: connection refused', 'connection refused'),
-    { call: 'watch-backoff', reflector: R, type: '*v1.Pod', err: 'connection refused' },
-  ],
-  [
-    'reflector.go 0.33+ V(2): "watch-list failed - backing off"',
-    `${refl}"watch-list failed - backing off" reflector="${R}" type="*v1.Pod" err="${tooMany}"`,
-    sWatchEnd(`watch-list failed - backing off: ${tooMany}`, tooMany, 429),
-    { call: 'watch-backoff', reflector: R, type: '*v1.Pod', err: tooMany },
-  ],
-  [
-    'reflector.go 0.33+ V(2): "Retrying watch after internal error"',
-    `${refl}"Retrying watch after internal error" reflector="${R}" type="*v1.Pod" err="etcdserver: leader changed"`,
-    sWatchEnd(
-      'Retrying watch after internal error: etcdserver: leader changed',
-      'etcdserver: leader changed',
-    ),
-    {
-      call: 'watch-internal-retry',
-      reflector: R,
-      type: '*v1.Pod',
-      err: 'etcdserver: leader changed',
-    },
-  ],
-  [
     'reflector.go 0.33+ HandleErrorWithContext "Failed to watch" of list\'s error',
     `E0312 10:00:00.000100    4101 reflector.go:200] "Failed to watch" err="failed to list *v1.Pod: Unauthorized" reflector="${R}" type="*v1.Pod"`,
     { kind: 'list-failed', reflector: R, type: '*v1.Pod', err: 'Unauthorized' },
     { call: 'list-failed', reflector: R, type: '*v1.Pod', err: 'Unauthorized' },
-  ],
-  [
-    'reflector.go 0.33+ HandleErrorWithContext "Failed to watch"',
-    `E0312 10:00:00.000100    4101 reflector.go:200] "Failed to watch" err="context deadline exceeded" reflector="${R}" type="*v1.Pod"`,
-    sWatchEnd('Failed to watch: context deadline exceeded', 'context deadline exceeded'),
-    { call: 'watch-failed', reflector: R, type: '*v1.Pod', err: 'context deadline exceeded' },
   ],
   [
     'reflector.go 0.33+ V(4): "Watch close"',
@@ -325,6 +260,25 @@ const cases: Array<[string, string, ReflectorEvent | undefined, object | undefin
     { call: 'watch-close', reflector: R, type: '*v1.Pod' },
   ],
 ];
+
+/** 0.33+'s watch ends: [msg, err, explain-log's call, the code the import reads]. */
+const structuredWatchEnds: Array<[string, string | undefined, string, number?]> = [
+  ['Watch closed with unexpected EOF', 'unexpected EOF', 'watch-unexpected-eof'], // V(1)
+  ['Watch closed', expired, 'watch-ended', 410], // V(4), an expired watch
+  ['Warning: watch ended with error', expired, 'watch-ended', 410],
+  ['Watch returned 429 - backing off', undefined, 'watch-backoff', 429], // V(2)
+  ['Watch failed - backing off', 'connection refused', 'watch-backoff'], // V(4)
+  ['watch-list failed - backing off', tooMany, 'watch-backoff', 429], // V(2)
+  ['Retrying watch after internal error', leader, 'watch-internal-retry'], // V(2)
+  ['Failed to watch', 'context deadline exceeded', 'watch-failed'], // HandleErrorWithContext
+];
+for (const [msg, err, call, code] of structuredWatchEnds)
+  cases.push([
+    `reflector.go 0.33+ "${msg}"`,
+    `${refl}"${msg}" reflector="${R}" type="*v1.Pod"${err !== undefined ? ` err="${err}"` : ''}`,
+    sWatchEnd(err !== undefined ? `${msg}: ${err}` : msg, err, code),
+    { call, reflector: R, type: '*v1.Pod', ...(err !== undefined ? { err } : {}) },
+  ]);
 
 describe("client-go's reflector log calls: one table, read by the import and by explain-log", () => {
   for (const [name, line, event, call] of cases) {
