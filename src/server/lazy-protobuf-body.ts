@@ -1,6 +1,7 @@
 // No upstream counterpart: protobuf-body.ts, with protobufjs, long and protobuf-messages.ts' field
-// tables (a tenth of the serve bundle), initialised by the first protobuf request body rather than
-// by every start of the server (most clients never send one).
+// tables (a tenth of the serve bundle), loaded by the first protobuf request body rather than by
+// every start of the server (many clients never send one). In `listwatch serve` it is a chunk of
+// its own (dist/cli-serve-protobuf.js, esbuild.js); elsewhere a module of the bundle, run then.
 import type * as ProtobufBody from './protobuf-body';
 
 let loaded: typeof ProtobufBody | undefined;
