@@ -20,7 +20,7 @@ import {
   clientWatchPhaseAt,
   type ClientFigures,
 } from '../src/run/views/client-at-time';
-import { shortClientName } from '../src/run/views/client-name';
+import { connectionText, shortClientName } from '../src/run/views/client-name';
 import { relistRule, relistViaText } from '../src/run/relist-rule';
 import { statusText } from '../src/run/views/status-text';
 import { listRetryText } from '../src/run/views/chain-text';
@@ -117,7 +117,7 @@ export class ClientsView {
         // The one face that says "clients": the status bar counts connections (any request), the
         // Server view user agents.
         title:
-          "A client is a User-Agent on one TCP connection that sent a LIST or WATCH (one program's connections that follow one another are one client). The status bar counts every connection, discovery too; the Server view counts user agents.",
+          "A client is a User-Agent on one TCP connection that sent a LIST or WATCH. Connections are joined only where one Kubectl-Session header proves one kubectl process, or by an inference the client's Connection line names. The status bar counts every connection, discovery too; the Server view counts user agents.",
       },
     });
     const search = textField({
@@ -198,7 +198,8 @@ export class ClientsView {
           fold: foldRank.connection,
           description: 'The TCP connection (live runs)',
           render: (r, c) => {
-            c.textContent = r.client.connection ?? '—';
+            c.textContent = connectionText(r.client) || '—';
+            c.title = r.client.grouping ?? '';
           },
           sortKey: (r) => r.client.connection ?? '',
         },
@@ -384,7 +385,14 @@ export class ClientsView {
     const f = clientFiguresAt(c, this.at);
     const facts: Array<[string, string]> = [
       ['User-Agent', visibleText(c.client)],
-      ...(c.connection ? [['Connection', c.connection] as [string, string]] : []),
+      ...(c.connection
+        ? [
+            ['Connection', c.grouping ? `${c.connection} (${c.grouping})` : c.connection] as [
+              string,
+              string,
+            ],
+          ]
+        : []),
       [
         `By ${formatVirtualTime(this.at)}`,
         `${plural(f.lists, 'LIST')}, ${plural(f.watches, 'WATCH', { many: 'WATCHes' })} · 410s: ${formatCount(f.expired)} · restarts: ${formatCount(f.restarts)} · relists: ${formatCount(f.relists)}`,

@@ -1,5 +1,6 @@
 // No upstream counterpart: the clients report (src/run/clients-report.ts) as a person reads it in
-// a terminal: one row per client, then each fault that touched a client with its recovery.
+// a terminal: one row per client, what joins a client's connections, then each fault that
+// touched a client with its recovery.
 // `listwatch clients` prints it; `listwatch report` of a saved live trace adds it.
 import type { ClientReport, ClientsReport } from '../run/clients-report';
 import type { SummaryTable } from '../run/run-summary';
@@ -69,4 +70,9 @@ export function faultRecoveryLines(report: ClientsReport): string[] {
         `${f.id === null ? '' : `#${f.id} `}${f.name} → ${c.id}: ${f.hits === 0 ? 'open watch at the fault' : `${f.hits} hit${f.hits === 1 ? '' : 's'}`}, ${f.recovery}`,
       );
   return out;
+}
+
+/** One line per client made of several connections: what taking them as one rests on. */
+export function groupingLines(report: ClientsReport): string[] {
+  return report.clients.filter((c) => c.grouping !== null).map((c) => `${c.id}: ${c.grouping}`);
 }

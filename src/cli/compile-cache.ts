@@ -7,7 +7,10 @@
 // ready line), or the process's exit does. Not later: a cache that holds every function a long run
 // compiled takes longer to load than the start it saves.
 // The cache lives in a directory only this user can write (bytecode from anyone else would run as
-// ours), named after the chunk and a hash of its text (V8 itself checks only the text's length).
+// ours), named after the chunk and a hash of its text (V8 itself checks only the text's length);
+// the newest few texts of a chunk keep theirs (two installs or checkouts started in turn must not
+// drop each other's). The chunk is read once as bytes: hashed as bytes, and an ASCII chunk (what
+// esbuild writes) made a string byte for byte, both far cheaper than reading it as UTF-8 text.
 import { createHash } from 'node:crypto';
 import {
   lstatSync,
@@ -19,6 +22,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import Module, { createRequire } from 'node:module';
+import { isAscii } from 'node:buffer';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -56,9 +60,10 @@ export function requireWithCompileCache(file: string, cacheDir = compileCacheDir
   )
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(file);
-  const source = readFileSync(file, 'utf8');
+  const bytes = readFileSync(file);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const key = createHash('sha1')
-    .update(source)
+    .update(bytes)
     .update(`\0${process.version}\0${process.arch}`)
     .digest('hex');
   const name = basename(file);
@@ -101,8 +106,15 @@ const unsaved: Array<() => void> = [];
  * start runs); once.
  */
 export function saveCompileCache(): void {
+  process.removeListener('exit', saveCompileCache);
   for (const write of unsaved.splice(0)) write();
 }
+
+/**
+ * How many texts of one chunk keep their cache: a few builds or installs side by side (the
+ * extension's and a CLI's, two checkouts) each find theirs, and rebuilds do not fill the disk.
+ */
+export const keptCaches = 8;
 
 /** Writes the cache whole (a temporary file renamed) and drops the chunk's older ones. */
 function writeCache(script: Script, cacheDir: string, name: string, cacheFile: string): void {
@@ -110,9 +122,11 @@ function writeCache(script: Script, cacheDir: string, name: string, cacheFile: s
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     renameSync(temporary, cacheFile);
-    for (const f of readdirSync(cacheDir))
-      if (f.startsWith(`${name}-`) && join(cacheDir, f) !== cacheFile)
-        unlinkSync(join(cacheDir, f));
+    const others = readdirSync(cacheDir)
+      .filter((f) => f.startsWith(`${name}-`) && join(cacheDir, f) !== cacheFile)
+      .map((f) => ({ file: join(cacheDir, f), written: lstatSync(join(cacheDir, f)).mtimeMs }))
+      .sort((a, b) => b.written - a.written);
+    for (const { file } of others.slice(keptCaches - 1)) unlinkSync(file);
   } catch {
     // A cache is an optimisation: the next start compiles again.
   }

@@ -8,7 +8,7 @@ import { truncationOf } from '../scenarios/runner';
 import type { JsonSection } from '../scenarios/scenario';
 import { clientsReport, type ClientsReport } from '../run/clients-report';
 import { liveScenario } from '../run/views/run-clock';
-import { clientsTable, faultRecoveryLines } from './clients-report-text';
+import { clientsTable, faultRecoveryLines, groupingLines } from './clients-report-text';
 
 export interface ReportOptions {
   /** Line width for wrapping (default 100). */
@@ -104,9 +104,12 @@ function fmtVirtual(ms: number): string {
 }
 
 /** The terminal report. */
-/** The clients report as text: the clients table, then each fault's recovery per client. */
+/** The clients report as text: the clients table, what joins a client's connections, then each fault's recovery per client. */
 export function renderClientsReport(report: ClientsReport, width: number): string[] {
   const out = renderTable(clientsTable(report), width);
+  const grouped = groupingLines(report);
+  if (grouped.length > 0)
+    out.push('', 'Connections taken as one client', ...grouped.map((l) => `  ${l}`));
   const faults = faultRecoveryLines(report);
   out.push('', 'Faults and recovery');
   if (faults.length === 0) out.push('  (no fault touched a client)');

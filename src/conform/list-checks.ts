@@ -43,7 +43,7 @@ const rv0: CheckDefinition = {
 const rvMatch: CheckDefinition = {
   id: 'list.resource-version-match',
   title:
-    "resourceVersionMatch: the valid combinations answered, the others refused with upstream's exact messages",
+    "resourceVersionMatch (and sendInitialEvents on a LIST): the valid combinations answered, the others refused with upstream's exact messages",
   rule: 'staging/src/k8s.io/apimachinery/pkg/apis/meta/internalversion/validation/validation.go ValidateListOptions',
   impact:
     "client-go sends resourceVersionMatch only with a resourceVersion (Exact for a consistent snapshot, NotOlderThan for the reflector's relists): a server that refuses the valid forms breaks those reads; one that accepts the invalid ones answers something no client can rely on.",
@@ -218,6 +218,9 @@ export async function checkResourceVersionMatch(s: ConformScope): Promise<CheckR
   const full = await fullList(s);
   if (typeof full === 'string') return resultOf(d, 'fail', 'a LIST answered 200', full);
   const rv = full.resourceVersion ?? '';
+  // A token the server issued when it pages (validation refuses the pair before reading it).
+  const page = listOf(await s.http.request('GET', listPath(s, 'limit=1')));
+  const token = encodeURIComponent(page?.continue ?? 'eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ');
   const cases: { query: string; code: number; message?: string }[] = [
     {
       query: 'resourceVersionMatch=NotOlderThan',
@@ -233,6 +236,16 @@ export async function checkResourceVersionMatch(s: ConformScope): Promise<CheckR
       query: `resourceVersion=${rv}&resourceVersionMatch=Newest`,
       code: 422,
       message: `${invalidListOptions}resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""`,
+    },
+    {
+      query: `resourceVersion=${rv}&resourceVersionMatch=NotOlderThan&limit=1&continue=${token}`,
+      code: 422,
+      message: `${invalidListOptions}resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided`,
+    },
+    {
+      query: 'sendInitialEvents=true',
+      code: 422,
+      message: `${invalidListOptions}sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list`,
     },
     { query: `resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`, code: 200 },
     { query: `resourceVersion=${rv}&resourceVersionMatch=Exact`, code: 200 },

@@ -16,6 +16,7 @@
 // in `args`, which JSON escapes.
 import { inspectContinue } from '../engine';
 import { visibleText } from '../format/visible-text';
+import { inferredGroupingPrefix } from '../run/views/client-name';
 import { relistViaText } from '../run/relist-rule';
 import { listRetryLabel, listRetryText } from '../run/views/chain-text';
 import { isRealTimeRun, showsSeed } from '../run/views/run-clock';
@@ -506,7 +507,9 @@ export function* perfettoTraceEvents(model: RunModel): Generator<TraceEvent> {
   let sort = 0;
   for (const c of model.clients ?? []) {
     const slices = clientSlices(c, lists, runEnd);
-    yield* b.lanes(clientsPid, bounded(c.id), sort, slices);
+    // Connections joined by inference say so where the track is named (client-records.ts).
+    const joined = c.grouping?.startsWith(inferredGroupingPrefix) ? ' (joined by inference)' : '';
+    yield* b.lanes(clientsPid, `${bounded(c.id)}${joined}`, sort, slices);
     sort += 1 + slices.length;
   }
 }

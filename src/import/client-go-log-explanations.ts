@@ -1,5 +1,5 @@
 // No upstream counterpart: what the client-go lines users paste when an informer is stuck mean
-// (the calls are read by client-go-log-call.ts, which quotes their format strings): what happened,
+// (the calls are client-go-reflector-log-calls.ts's table, which quotes them): what happened,
 // the server behaviour that causes it, the client-go versions that print it, and what to run (the
 // `listwatch conform` checks, the `listwatch serve` fault that reproduces it, src/server/faults.ts).
 // Read at client-go release-1.27 … release-1.36 (tools/cache/reflector.go, dynamic/simple.go,
@@ -50,7 +50,7 @@ const watchEndedVersions =
   '(V(4), expired) or "Warning: watch ended with error" with err=…';
 
 const listFailedVersions =
-  'client-go 0.24–0.32: `NAME: failed to list TYPE: ERR` (Warning) and `NAME: Failed to watch TYPE: ' +
+  'client-go 0.23–0.32: `NAME: failed to list TYPE: ERR` (Warning) and `NAME: Failed to watch TYPE: ' +
   'failed to list TYPE: ERR` (HandleError; 0.31–0.32 inside "Unhandled Error"); 0.17–0.18 `NAME: ' +
   'Failed to list TYPE: ERR`; 0.33+: "Failed to watch" err="failed to list TYPE: ERR"';
 
@@ -67,9 +67,12 @@ export const clientGoLogExplanations: readonly ClientGoLogExplanation[] = [
     versions:
       'client-go 0.29–0.32: `The watchlist request ended with an error, falling back to the standard ' +
       'LIST/WATCH semantics because making progress is better than deadlocking, err = ERR` (Warning; ' +
-      '0.33 the same words as a structured error); 0.31–0.33 dynamic and metadata clients: `The ' +
-      'watchlist request for R ended with an error, falling back to the standard LIST semantics`; ' +
-      '0.34+: "Data couldn\'t be fetched in watchlist mode. Falling back to regular list." (V(4)). ' +
+      '0.33–0.34 the same words as a structured error); 0.27–0.28: `the watch-list feature is not ' +
+      'supported by the server, falling back to the previous LIST/WATCH semantic` (Warning); ' +
+      '0.31–0.33 dynamic and typed clients: `The watchlist request for R ended with an error, ' +
+      'falling back to the standard LIST semantics, err = ERR`, 0.32–0.33 the metadata client the ' +
+      'same without `for R`, structured; 0.35+: "Data couldn\'t be fetched in watchlist mode. ' +
+      'Falling back to regular list." (V(4)). ' +
       watchListVersions,
     happened:
       'The informer asked for its initial state as a watch (sendInitialEvents=true, ' +
@@ -306,8 +309,9 @@ export const clientGoLogExplanations: readonly ClientGoLogExplanation[] = [
     calls: ['watch-backoff'],
     title: 'A watch was refused (429 or connection refused): retried after a backoff',
     versions:
-      'client-go 0.24–0.32: `NAME: watch of TYPE returned 429 - backing off` (V(2)), 0.27–0.32 ' +
-      '`NAME: watch of TYPE returned ERR - backing off` (V(4)); 0.33+: "Watch returned 429 - ' +
+      'client-go 0.22–0.32: `NAME: watch of TYPE returned 429 - backing off` (V(2)), 0.27–0.32 ' +
+      '`NAME: watch of TYPE returned ERR - backing off` (V(4)) and `NAME: watch-list of TYPE ' +
+      'returned ERR - backing off` (V(2)); 0.33+: "Watch returned 429 - ' +
       'backing off" (V(2)), "Watch failed - backing off" (V(4)), "watch-list failed - backing off" ' +
       '(V(2))',
     happened:
@@ -324,7 +328,7 @@ export const clientGoLogExplanations: readonly ClientGoLogExplanation[] = [
     calls: ['watch-internal-retry'],
     title: 'A watch ended with an internal error (500): retried',
     versions:
-      'client-go 0.26–0.32: `NAME: retrying watch of TYPE internal error: ERR` (V(2)); 0.33+: ' +
+      'client-go 0.25–0.32: `NAME: retrying watch of TYPE internal error: ERR` (V(2)); 0.33+: ' +
       '"Retrying watch after internal error" (V(2))',
     happened:
       'The watch stream ended with an ERROR event of code 500. Within MaxInternalErrorRetryDuration ' +

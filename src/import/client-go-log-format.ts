@@ -3,24 +3,21 @@
 // (`reflector.go:NNN] <name>: watch of *v1.Pod ended with: too old resource version: 5 (7)`) and
 // structured from 0.33 (`"Watch close" reflector="…" type="*v1.Pod" totalItems=12`), the end of a
 // WatchList watch's initial events (`Exiting watch because received the bookmark…`, 0.27+), and
-// transport/round_trippers.go's request lines at -v=6 and above. The format strings were read at
-// client-go v0.17.0, v0.20.0, v0.27.0, v0.30.0, v0.32.0, v0.33.0 and master (reflector-line.ts);
-// apimachinery's HandleError wraps the 0.31–0.32 error lines in `"Unhandled Error" err="…"`.
+// transport/round_trippers.go's request lines at -v=6 and above. The reflector's calls, read at
+// every tag v0.17.0 … v0.36.0, are client-go-reflector-log-calls.ts's table; apimachinery's
+// HandleError wraps the 0.31–0.32 error lines in `"Unhandled Error" err="…"`.
 // Lines of other components are skipped. The reading is client-log-parser.ts's.
 import { ClientLogParser } from './client-log-parser';
-import { isStructuredMessage, klogTimeIn, parseKlogLine, readStructured } from './klog-entry';
+import { klogTimeIn, parseKlogLine } from './klog-entry';
 import type { LineFormat } from './line-parser';
-import { printfReflectorEvent, structuredReflectorEvent } from './reflector-line';
+import { reflectorEventOf } from './reflector-line';
 
 export const clientGoLogFormat: LineFormat = {
   format: 'client-go',
   sniff(text) {
     const k = parseKlogLine(text, 2000);
     if (typeof k !== 'object') return false;
-    if (k.file === 'reflector.go') return true;
-    if (!isStructuredMessage(k.message)) return printfReflectorEvent(k.message) !== undefined;
-    const e = readStructured(k.message);
-    return e.kind === 'done' && structuredReflectorEvent(e.entry) !== undefined;
+    return k.file === 'reflector.go' || reflectorEventOf(k.message) !== undefined;
   },
   yearlessTime: klogTimeIn,
   create: () => new ClientLogParser('client-go'),

@@ -5,7 +5,7 @@
 // Status:`, `Response Headers:`, `curl -v -XGET …`; structured 0.33+: `"Request" verb= url=
 // headers=<…>`, `"Response" status= headers=<…> milliseconds=`), rest/request.go's response bodies,
 // kubectl's `Error from server (Reason): message` and tools/cache/reflector.go's lines
-// (reflector-line.ts).
+// (client-go-reflector-log-calls.ts, read as events by reflector-line.ts).
 //
 // Joins: a process (klog's pid) is one stream; its requests are numbered (`pid 17122 #3`) and a
 // response without a URL answers the oldest unanswered one (kubectl sends one at a time, but for
@@ -534,6 +534,9 @@ export class ClientLogParser implements LineParser {
       }
       case 'stop':
         this.reflectorStopped(p, e, time, source, out);
+        return;
+      case 'bookmark-expired':
+        // A warning while the initial events go on: it ends nothing.
         return;
       case 'watch-end': {
         if (pending) this.listSucceeded(p, pending, time, source, out);

@@ -1,16 +1,15 @@
-// Mirrors the log lines of k8s.io/client-go tools/cache/reflector.go (checked at v0.17.0, v0.20.0,
-// v0.27.0, v0.30.0, v0.32.0, v0.33.0 and master) and the resource its type names, as
-// k8s.io/apimachinery pkg/api/meta/restmapper.go UnsafeGuessKindToResource guesses it.
-// printf (0.17–0.32): `NAME: watch of *v1.Pod ended with: ERR`, `Listing and watching *v1.Pod
-// from NAME`, `Stopping reflector *v1.Pod (0s) from NAME`, `NAME: Failed to watch *v1.Pod: failed to list *v1.Pod: ERR` (0.31–0.32 wrap the
-// HandleError ones in `"Unhandled Error" err="…"`); structured (0.33+): `"Watch close"
-// reflector=… type=… totalItems=12`, `"Stopping reflector" type=… reflector=…`, `"Warning: watch ended with error" … err=…`. The end of a
-// WatchList watch's initial events (handleAnyWatch, V(4), 0.27+; checked at v0.27.0–v0.36.0):
-// printf `exiting NAME Watch because received the bookmark that marks the end of initial events
-// stream, total 3 items received in 45.6ms` up to 0.32, structured from 0.33.
-import type { KlogStructured } from './klog-entry';
+// Mirrors what k8s.io/client-go tools/cache/reflector.go's log lines mean to a run (the calls
+// themselves are read by client-go-reflector-log-calls.ts, the one table of them), and the resource
+// a reflector's type names, as k8s.io/apimachinery pkg/api/meta/restmapper.go
+// UnsafeGuessKindToResource guesses it.
+import { isStructuredMessage, readStructured, type KlogStructured } from './klog-entry';
 import { parseGoDuration } from './klog-key-values';
 import { watchExpiredText } from '../run/watch-expired-text';
+import {
+  printfReflectorLogLine,
+  structuredReflectorLogLine,
+  type ReflectorLogLine,
+} from './client-go-reflector-log-calls';
 
 /** What a reflector line says. */
 export type ReflectorEvent =
@@ -29,12 +28,18 @@ export type ReflectorEvent =
     }
   /**
    * A WatchList watch ended with an error before its initial events did, and the client lists
-   * instead (reflector.go ListAndWatch 0.30+: `The watchlist request ended with an error, falling
-   * back to the standard LIST/WATCH semantics …`; dynamic/simple.go's List: `The watchlist request
-   * for R ended with an error, falling back to the standard LIST semantics, err = …`). The watch
+   * instead (reflector.go ListAndWatch 0.29–0.34: `The watchlist request ended with an error,
+   * falling back to the standard LIST/WATCH semantics …`, 0.35+: `Data couldn't be fetched in
+   * watchlist mode. Falling back to regular list. …`; dynamic/simple.go's List: `The watchlist
+   * request for R ended with an error, falling back to the standard LIST semantics, err = …`). The watch
    * was the client's list: what follows is that list again, in the same ListAndWatch.
    */
   | { kind: 'watch-list-fallback'; reflector: string; err: string }
+  /**
+   * A WatchList watch has not read its initial-events-end bookmark in time
+   * (initialEventsEndBookmarkTicker.warnIfExpired, 0.31+): nothing ended, the watch goes on.
+   */
+  | { kind: 'bookmark-expired'; reflector: string; err: string }
   /**
    * The reflector stopped (its stop channel closed: kubectl wait's deadline, an informer's
    * shutdown): its watch, if one was open, ended with it (reflector.go Run, V(3)).
@@ -53,119 +58,69 @@ export type ReflectorEvent =
       durationMs?: number;
     };
 
-/** The message of the end of a WatchList watch's initial events, 0.33+ (structured). */
-const initialEventsEndMsg =
-  'Exiting watch because received the bookmark that marks the end of initial events stream';
-
-type PrintfRule = [RegExp, (m: RegExpExecArray) => ReflectorEvent];
-
-// NAME and TYPE are lazy: a reflector's name may hold spaces (`shared informer`), and an
-// unstructured type is `group/version, Kind=K`; the fixed words between them anchor the match.
-const printfRules: PrintfRule[] = [
-  [
-    /^The watchlist request (?:for .+? )?ended with an error, falling back to the standard LIST(?:\/WATCH)? semantics(?: because making progress is better than deadlocking)?, err = (.*)$/s,
-    (m) => ({ kind: 'watch-list-fallback', reflector: '', err: m[1] }),
-  ],
-  [
-    /^Stopping reflector (.+?) \((.*?)\) from (.+)$/,
-    (m) => ({ kind: 'stop', reflector: m[3], type: m[1] }),
-  ],
-  [
-    /^Listing and watching (.+?) from (.+)$/,
-    (m) => ({ kind: 'list-start', reflector: m[2], type: m[1] }),
-  ],
-  [
-    /^Caches populated for (.+?) from (.+)$/,
-    (m) => ({ kind: 'list-done', reflector: m[2], type: m[1] }),
-  ],
-  [
-    /^(.+?): Failed to watch (.+?): failed to list .+?: (.*)$/s,
-    (m) => ({ kind: 'list-failed', reflector: m[1], type: m[2], err: m[3] }),
-  ],
-  [
-    /^(.+?): [Ff]ailed to list (.+?): (.*)$/s,
-    (m) => ({ kind: 'list-failed', reflector: m[1], type: m[2], err: m[3] }),
-  ],
-  [
-    /^(.+?): watch of (.+?) returned 429 - backing off$/,
-    (m) => watchEnd(m[1], m[2], `watch of ${m[2]} returned 429 - backing off`, undefined, 429),
-  ],
-  [
-    /^(.+?): (watch(?:-list)? of (.+?) (?:ended|closed) with: |watch(?:-list)? of (.+?) returned |retrying watch of (.+?) internal error: |Watch for (.+?) closed with unexpected EOF: |Failed to watch (.+?): )(.*)$/s,
-    (m) => watchEnd(m[1], m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7], m[2] + m[8], m[8]),
-  ],
-  [
-    /^exiting (.+?) Watch because received the bookmark that marks the end of initial events stream, total (\d+) items received in (\S+)$/,
-    (m) => initialEventsEnd(m[1], m[2], m[3]),
-  ],
-  [
-    /^(.+?): Watch close - (.+?) total (\d+) items received$/,
-    (m) => watchEnd(m[1], m[2], `Watch close - ${m[2]} total ${m[3]} items received`),
-  ],
-];
+/** The event of a klog message (after the header), printf or structured, or undefined. */
+export function reflectorEventOf(message: string): ReflectorEvent | undefined {
+  if (!isStructuredMessage(message)) return printfReflectorEvent(message);
+  const e = readStructured(message);
+  return e.kind === 'done' ? structuredReflectorEvent(e.entry) : undefined;
+}
 
 /** The event of a printf reflector message (after the klog header), or undefined. */
 export function printfReflectorEvent(message: string): ReflectorEvent | undefined {
-  for (const [re, make] of printfRules) {
-    const m = re.exec(message);
-    if (m) return make(m);
-  }
-  return undefined;
+  const line = printfReflectorLogLine(message);
+  return line && reflectorEvent(line);
 }
-
-/** Structured messages of a watch that ended (reflector.go 0.33+), by their msg. */
-const structuredWatchEnds = new Set([
-  'Watch close',
-  'Watch closed',
-  'Watch closed with unexpected EOF',
-  'Warning: watch ended with error',
-  'Watch failed - backing off',
-  'Watch returned 429 - backing off',
-  'Retrying watch after internal error',
-  'watch-list failed - backing off',
-]);
 
 /** The event of a structured reflector entry, or undefined. */
 export function structuredReflectorEvent(e: KlogStructured): ReflectorEvent | undefined {
-  const reflector = e.values.get('reflector');
-  const type = e.values.get('type') ?? '';
-  const err = e.values.get('err');
-  // 0.31–0.32: utilruntime.HandleError's "Unhandled Error" carries the printf message as err.
-  if (e.msg === 'Unhandled Error' && err !== undefined) return printfReflectorEvent(err);
-  // reflector.go's logger.Error names no reflector.
-  if (e.msg.startsWith('The watchlist request ended with an error') && err !== undefined)
-    return { kind: 'watch-list-fallback', reflector: reflector ?? '', err };
-  if (reflector === undefined) return undefined;
-  switch (e.msg) {
-    case initialEventsEndMsg:
-      return initialEventsEnd(reflector, e.values.get('totalItems'), e.values.get('duration'));
-    case 'Listing and watching':
+  const line = structuredReflectorLogLine(e.msg, e.values);
+  return line && reflectorEvent(line);
+}
+
+/** What the import makes of a reflector call (client-go-reflector-log-calls.ts reads the line). */
+export function reflectorEvent(line: ReflectorLogLine): ReflectorEvent {
+  const { reflector = '', type = '', err } = line;
+  switch (line.call) {
+    case 'list-start':
       return { kind: 'list-start', reflector, type };
-    case 'Caches populated':
+    case 'list-done':
       return { kind: 'list-done', reflector, type };
-    case 'Stopping reflector':
+    case 'reflector-stopped':
       return { kind: 'stop', reflector, type };
-    case 'Failed to watch':
-      if (err?.startsWith('failed to list '))
-        return {
-          kind: 'list-failed',
-          reflector,
-          type,
-          err: err.replace(/^failed to list .+?: /s, ''),
-        };
-      return watchEnd(reflector, type, `Failed to watch: ${err ?? ''}`, err);
+    case 'list-failed':
+      return { kind: 'list-failed', reflector, type, err: err ?? '' };
+    case 'initial-events-end':
+      return initialEventsEnd(reflector, line.totalItems, line.duration);
+    case 'bookmark-expired':
+      return { kind: 'bookmark-expired', reflector, err: err ?? line.text };
+    case 'watch-list-fallback':
+      // 0.27–0.28's fallback names no error: its words say why.
+      return { kind: 'watch-list-fallback', reflector, err: err ?? line.text };
+    case 'watch-ended':
+    case 'watch-unexpected-eof':
+    case 'watch-failed':
+    case 'watch-backoff':
+    case 'watch-internal-retry':
+    case 'watch-close':
+      // A backoff without an error is the in-stream 429 (`returned 429`).
+      return watchEnd(
+        reflector,
+        type,
+        watchEndMessage(line),
+        err,
+        line.call === 'watch-backoff' && err === undefined ? 429 : undefined,
+      );
   }
-  if (!structuredWatchEnds.has(e.msg)) return undefined;
-  if (e.msg === 'Watch returned 429 - backing off')
-    return watchEnd(reflector, type, e.msg, undefined, 429);
-  const total = e.values.get('totalItems');
-  const message =
-    err !== undefined
-      ? `${e.msg}: ${err}`
-      : total !== undefined
-        ? `${e.msg}: totalItems=${total}`
-        : e.msg;
-  return watchEnd(reflector, type, message, err);
+}
+
+/** How a watch ended, in the log's words: the printf message after `NAME: `, or msg and err. */
+function watchEndMessage(line: ReflectorLogLine): string {
+  if (line.form === 'printf') return line.text;
+  if (line.call === 'watch-backoff' && line.err === undefined) return line.text;
+  if (line.call === 'watch-failed') return `${line.text}: ${line.err ?? ''}`;
+  if (line.err !== undefined) return `${line.text}: ${line.err}`;
+  if (line.totalItems !== undefined) return `${line.text}: totalItems=${line.totalItems}`;
+  return line.text;
 }
 
 function initialEventsEnd(
@@ -185,7 +140,7 @@ function watchEnd(
   reflector: string,
   type: string,
   message: string,
-  err?: string,
+  err: string | undefined,
   code = err === undefined ? undefined : codeOf(err),
 ): ReflectorEvent {
   const e: ReflectorEvent = { kind: 'watch-end', reflector, type, message };

@@ -178,14 +178,18 @@ export async function runCompare(
     differ: 0,
     errors: 0,
   };
-  for (const r of o.resources) {
+  for (const [i, r] of o.resources.entries()) {
     signal?.throwIfAborted();
     const rc = await compareResource(conn, r, o, progress, signal);
     report.resources.push(rc);
     if (rc.outcome === 'same') report.same++;
     else if (rc.outcome === 'differ') report.differ++;
     else report.errors++;
-    progress(resultLine(rc));
+    // Progress only: the verdict itself is the report's (text or JSON), said once.
+    const outcome = { same: 'the same', differ: 'DIFFER', error: 'NOT COMPARED' }[rc.outcome];
+    progress(
+      `${rc.resource}: ${outcome} (${i + 1} of ${plural(o.resources.length, 'resource', { plain: true })} compared)`,
+    );
   }
   return report;
 }

@@ -427,10 +427,17 @@ async function watch(
   const t0 = trace.now();
   let opened = false;
   let errorBody = '';
-  const open = (error?: ClientError): void => {
+  /** `inStream`: the error is the stream's first event (a 200 answer). */
+  const open = (error?: ClientError, inStream = false): void => {
     if (opened) return;
     opened = true;
-    trace.input({ action: 'watch-opened', client, requestId, ...(error ? { error } : {}) });
+    trace.input({
+      action: 'watch-opened',
+      client,
+      requestId,
+      ...(error ? { error } : {}),
+      ...(error && inStream ? { inStream: true as const } : {}),
+    });
   };
   const stream = await clusterWatch(conn, request, (line, ms) => {
     if (w.status !== 200) {
@@ -438,7 +445,7 @@ async function watch(
       return;
     }
     const e = watchEvent(line, ms);
-    if (!opened) open(e.type === 'ERROR' ? e.error : undefined);
+    if (!opened) open(e.type === 'ERROR' ? e.error : undefined, true);
     w.byType[e.type] = (w.byType[e.type] ?? 0) + 1;
     if (e.type === 'ERROR' && !w.error) w.error = e.error;
     if (w.events.length >= maxWatchEvents) {

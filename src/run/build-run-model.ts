@@ -53,6 +53,12 @@ export interface RunModelBuilderOptions {
 /** Log entries each watcher keeps by default (the first 20 and the last 20). */
 export const defaultWatcherLogLimit = 40;
 
+/**
+ * A request fault's marker text as the server writes it (faults.ts applyFaultSpec: `#3 armed:
+ * {"parameters":…}`): how traces saved before the `request` mark say which faults hit requests.
+ */
+const requestFaultText = /^#\d+ \w+: \{"parameters":/;
+
 const etcdWriteOperations = new Set(['create', 'update', 'delete']);
 const etcdReadOperations = new Set(['list', 'listStream', 'get', 'getCurrentResourceVersion']);
 
@@ -194,6 +200,7 @@ export class RunModelBuilder {
           input.text,
           typeof input.params.resource === 'string' ? input.params.resource : undefined,
           input.id,
+          input.request === true || requestFaultText.test(input.text),
         );
         return;
       case 'fault-hit':

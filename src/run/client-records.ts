@@ -5,6 +5,7 @@
 // and how they ended, restarts, 410s and relists with what each relist cost. A pure function of
 // the records the builder already folded: a live run may call it again as the run grows.
 import { inspectContinue } from '../engine';
+import { inferredGroupingPrefix } from './views/client-name';
 import { listEtcdRequests } from './views/list-etcd-requests';
 import {
   endedAfterListing,
@@ -282,29 +283,75 @@ export function clientRecords(
   trackOf: (watcherId: string) => WatcherTrack | undefined,
   runEnd: VirtualMs,
 ): ClientRecord[] {
-  const groups = new Map<string, { client: string; connection?: string; sent: Sent[] }>();
-  const add = (client: string, connection: string | undefined, s: Sent) => {
+  const groups = new Map<string, Group>();
+  const add = (
+    client: string,
+    connection: string | undefined,
+    session: string | undefined,
+    s: Sent,
+  ) => {
     const key = clientKey(client, connection);
     let g = groups.get(key);
     if (!g) {
-      g = { client, connection, sent: [] };
+      g = { client, connection, sent: [], sessions: [] };
       groups.set(key, g);
     }
+    if (session !== undefined && !g.sessions.includes(session)) g.sessions.push(session);
     g.sent.push(s);
   };
   for (const l of lists)
-    if (l.client !== undefined) add(l.client, l.connection, { at: l.at, list: l });
-  for (const q of watchRequests) add(q.client, q.connection, { at: q.at, watch: q });
+    if (l.client !== undefined) add(l.client, l.connection, l.session, { at: l.at, list: l });
+  for (const q of watchRequests) add(q.client, q.connection, q.session, { at: q.at, watch: q });
   const out: ClientRecord[] = [];
   for (const g of reconnectsMerged([...groups.values()], trackOf, runEnd)) {
     // In the order sent: request ids grow with each request, so they order one instant's requests.
     g.sent.sort((a, b) => a.at - b.at || requestIdOf(a) - requestIdOf(b));
-    out.push(foldClient(g.client, g.connection, g.sent, trackOf, runEnd));
+    const record = foldClient(g.client, g.connection, g.sent, trackOf, runEnd);
+    if (g.joined !== undefined) record.grouping = groupingText(g);
+    out.push(record);
   }
   return out.sort((a, b) => a.firstAt - b.firstAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-type Group = { client: string; connection?: string; sent: Sent[] };
+type Group = {
+  client: string;
+  connection?: string;
+  sent: Sent[];
+  /** The Kubectl-Session values its requests carried (none: the client sends no such header). */
+  sessions: string[];
+  /** Set when connections were joined into it: after a fault cut one, or one after another. */
+  joined?: 'after-cut' | 'one-after-another';
+  /** A joined connection whose requests carried no Kubectl-Session. */
+  unproven?: boolean;
+};
+
+/**
+ * Whether two connections' requests may be one program's: not when both carry a Kubectl-Session
+ * and they differ (kubectl makes one per process: two values are two processes).
+ */
+function mayBeOneProgram(a: Group, b: Group): boolean {
+  if (a.sessions.length === 0 || b.sessions.length === 0) return true;
+  return a.sessions.length === 1 && b.sessions.length === 1 && a.sessions[0] === b.sessions[0];
+}
+
+/** `into` takes `g`'s connection and requests (`how`: why they are taken to be one client). */
+function join(into: Group, g: Group, how: NonNullable<Group['joined']>): void {
+  into.sent.push(...g.sent);
+  into.connection = `${into.connection}, ${g.connection}`;
+  if (into.joined === undefined && into.sessions.length === 0) into.unproven = true;
+  if (g.sessions.length === 0) into.unproven = true;
+  for (const s of g.sessions) if (!into.sessions.includes(s)) into.sessions.push(s);
+  into.joined ??= how;
+}
+
+/** What joining a client's connections rests on: a proof, or the inference and its grounds. */
+function groupingText(g: Group): string {
+  if (!g.unproven && g.sessions.length === 1)
+    return 'one process: every request carried the same Kubectl-Session header (kubectl sends one per process)';
+  if (g.joined === 'after-cut')
+    return `${inferredGroupingPrefix}: taken as the same program going on because a fault cut its watch and this user agent came back on a new connection after it`;
+  return `${inferredGroupingPrefix}: taken as one program because this user agent never sent two LISTs or WATCHes on one connection and these connections followed one another; separate processes with one request each look the same`;
+}
 
 /** When a request's answer ended: a LIST's last byte, a watch's close (the run's end while open). */
 function endOf(
@@ -323,7 +370,9 @@ function endOf(
  * per request) would otherwise split its LIST, its WATCH and its relist into rows that never see
  * each other: its connections, one after the other, are one client. Its connections that overlap
  * in time stay apart (two informers at once), and a user agent that reuses connections (client-go:
- * kubectl, controllers) keeps one client per connection.
+ * kubectl, controllers) keeps one client per connection. Connections whose requests carry different
+ * Kubectl-Session headers are never joined: they are separate kubectl processes (three `kubectl
+ * get`s one after another are three clients). A joined client says what the joining rests on.
  */
 function reconnectsMerged(
   groups: Group[],
@@ -331,7 +380,7 @@ function reconnectsMerged(
   runEnd: VirtualMs,
 ): Group[] {
   const out: Group[] = [];
-  const open = new Map<string, Array<{ group: Group; connections: string[]; end: VirtualMs }>>();
+  const open = new Map<string, Array<{ group: Group; end: VirtualMs }>>();
   const spans = groups.map((g) => ({
     g,
     start: Math.min(...g.sent.map((x) => x.at)),
@@ -350,11 +399,10 @@ function reconnectsMerged(
       // A connection a fault cut: the client that reconnects after it is the same client going
       // on (client-go's reflector re-watches on a new connection), not a new one.
       const waiting = cut.get(g.client) ?? [];
-      const i = waiting.findIndex((c) => c.end <= start);
+      const i = waiting.findIndex((c) => c.end <= start && mayBeOneProgram(c.group, g));
       if (i >= 0) {
         const [c] = waiting.splice(i, 1);
-        c.group.sent.push(...g.sent);
-        c.group.connection = `${c.group.connection}, ${g.connection}`;
+        join(c.group, g, 'after-cut');
         if (lastCut(g.sent)) waiting.push({ group: c.group, end });
         continue;
       }
@@ -368,16 +416,14 @@ function reconnectsMerged(
     }
     const chains = open.get(g.client) ?? [];
     open.set(g.client, chains);
-    const chain = chains.find((c) => c.end <= start);
+    const chain = chains.find((c) => c.end <= start && mayBeOneProgram(c.group, g));
     if (!chain) {
-      const merged: Group = { client: g.client, connection: g.connection, sent: [...g.sent] };
-      chains.push({ group: merged, connections: [g.connection], end });
+      const merged: Group = { ...g, sent: [...g.sent], sessions: [...g.sessions] };
+      chains.push({ group: merged, end });
       out.push(merged);
       continue;
     }
-    chain.group.sent.push(...g.sent);
-    chain.connections.push(g.connection);
-    chain.group.connection = chain.connections.join(', ');
+    join(chain.group, g, 'one-after-another');
     chain.end = Math.max(chain.end, end);
   }
   return out;

@@ -47,13 +47,21 @@ export interface ReportedFault {
   hits: number;
 }
 
-/** One client: a User-Agent on one TCP connection (client-node's one-after-another connections: one). */
+/**
+ * One client: a User-Agent on one TCP connection (connections one after another that one
+ * Kubectl-Session proves one process's, or that are inferred one program's: `grouping` says which).
+ */
 export interface ClientReport {
   /** `<userAgent> · <connection>`: unique in the report, the Clients view's row. */
   id: string;
   userAgent: string;
   /** `c7`, or `c7, c9` for connections one after another; null in a scenario run. */
   connection: string | null;
+  /**
+   * When `connection` names several: what taking them as one client rests on (one
+   * Kubectl-Session, or an inference and its grounds); null for one connection.
+   */
+  grouping: string | null;
   /** Its first request (ms since the server started). */
   firstAt: VirtualMs;
   lists: {
@@ -467,6 +475,7 @@ export function clientsReport(model: RunModel): ClientsReport {
       id: c.id,
       userAgent: c.client,
       connection: c.connection ?? null,
+      grouping: c.grouping ?? null,
       firstAt: c.firstAt,
       lists: {
         total: lists.length,
@@ -519,6 +528,7 @@ export function clientsReport(model: RunModel): ClientsReport {
       id: clientId(a.client, a.connection),
       userAgent: a.client,
       connection: a.connection ?? null,
+      grouping: null,
       firstAt: a.firstAt,
       lists: { total: 0, cache: 0, etcd: 0, error: 0, paged: 0, retries: 0 },
       watches: { total: 0, watchList: 0, open: 0 },

@@ -5,7 +5,7 @@ import type { ScenarioSummary, SummaryTable } from './run-summary';
 import { figuresByClient, totalFigures } from './compare-runs';
 import { relistRule, relistViaText } from './relist-rule';
 import { relistsOf } from './client-records';
-import type { RunModel } from './run-model';
+import type { RunModel, WatchRequestRecord } from './run-model';
 import { plural } from '../format/count-text';
 import { replayCountOf, replayCountText } from './views/replay-count';
 
@@ -61,6 +61,12 @@ function more(shown: number, total: number, what: string): string | undefined {
   return total > shown ? `${total - shown} more ${what} in --json.` : undefined;
 }
 
+/** How a refused WATCH was answered: an HTTP error, or an ERROR event in a 200 stream. */
+function watchRefusalText(w: WatchRequestRecord): string {
+  const code = String(w.error?.code ?? '?');
+  return w.errorInStream ? `${code} as an ERROR event in a 200 stream` : code;
+}
+
 /** The summary of a live, import or probe run (renderReport and runJson print it). */
 export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
   const scenario = model.header.scenario;
@@ -90,7 +96,7 @@ export function summarizeRecordedRun(model: RunModel): ScenarioSummary {
     story.push(
       `${plural(watches.length, 'WATCH request')}: ${countsText(countBy(watches, (w) => w.outcome))}` +
         (watchErrors.length
-          ? `; refused with ${countsText(countBy(watchErrors, (w) => String(w.error?.code ?? '?')))}.`
+          ? `; refused with ${countsText(countBy(watchErrors, watchRefusalText))}.`
           : '.'),
     );
   const relists = (model.clients ?? []).flatMap((c) =>

@@ -324,6 +324,8 @@ export interface ListRecord {
   client?: string;
   /** The client's TCP connection (live runs). */
   connection?: string;
+  /** Its Kubectl-Session header (live runs): one value per kubectl process. */
+  session?: string;
   /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
   replica?: number;
   /** Pages (chunks) of the etcd read, in order: the paging loop's limit per call and what it found. */
@@ -377,6 +379,8 @@ export interface WatchRequestRecord {
   client: string;
   /** The client's TCP connection (live runs). */
   connection?: string;
+  /** Its Kubectl-Session header (live runs): one value per kubectl process. */
+  session?: string;
   /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
   replica?: number;
   /** The request's id: its watcher's creation event carries it. */
@@ -386,6 +390,8 @@ export interface WatchRequestRecord {
   outcome: 'started' | 'error' | 'pending';
   watcherId?: string;
   error?: { code: number; reason: string; message: string };
+  /** The error came as the stream's single ERROR event, its HTTP status 200 (errWatcher). */
+  errorInStream?: true;
   answeredAt?: VirtualMs;
   /** An imported watch: what the log says (its status when opened, its duration when closed). */
   logged?: LoggedAnswer;
@@ -457,6 +463,11 @@ export interface ClientRecord {
   /** The User-Agent as sent (a scenario's client name). */
   client: string;
   connection?: string;
+  /**
+   * Connections taken as one client (`connection` names several): what that rests on, a proof
+   * (one Kubectl-Session) or the inference and its grounds.
+   */
+  grouping?: string;
   firstAt: VirtualMs;
   /** LISTs and WATCHes in the order they were sent. */
   requests: ClientRequest[];

@@ -17,7 +17,6 @@ import {
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import {
   createServer as createNetServer,
   type AddressInfo,
@@ -597,35 +596,42 @@ export class ApiServer {
         });
       };
       const certificate = generateSelfSignedCertKey(resources.clock.now());
-      const serversFor = (h: typeof handler): Server[] => {
+      // Every server made, for stop() and a failed start: each joins as it is made.
+      const made: Server[] = [];
+      started.push(async () => made.forEach((s) => s.close()));
+      const serversFor = (h: typeof handler): SchemeServers => {
         const options = { ...httpServerOptions(limits), ServerResponse: HeldHeadersResponse };
-        const pair = [
-          createServer(options, h),
-          createHttpsServer(
-            { ...certificate, ...options, handshakeTimeout: limits.readHeaderTimeoutMs },
-            h,
-          ),
-        ];
-        for (const s of pair) applyServingLimits(s, limits);
-        return pair;
+        const keep = (server: Server): Server => {
+          applyServingLimits(server, limits);
+          made.push(server);
+          return server;
+        };
+        const plain = keep(createServer(options, h));
+        // Made at the first TLS connection, node:https and node:tls loaded then: they and the
+        // secure context (the key and certificate parsed) cost every start a few milliseconds, and
+        // a client that speaks plain http never needs them.
+        let tls: Server | undefined;
+        return {
+          plain,
+          tls: () =>
+            (tls ??= keep(
+              // eslint-disable-next-line @typescript-eslint/no-require-imports
+              (require('node:https') as typeof import('node:https')).createServer(
+                { ...certificate, ...options, handshakeTimeout: limits.readHeaderTimeoutMs },
+                h,
+              ),
+            )),
+        };
       };
       const servers = serversFor(handler);
-      // Every server made, for stop() and a failed start: the refusers join them once made.
-      const made: Server[] = [...servers];
-      started.push(async () => made.forEach((s) => s.close()));
       // A connection past the cap is read only to answer it: a 503 Status, then closed. Made at the
-      // first such connection: most runs never have one, and a TLS server costs the start its
-      // secure context.
-      let refusers: Server[] | undefined;
-      const refusersNow = (): Server[] => {
-        if (refusers) return refusers;
-        refusers = serversFor((_req, res) => {
+      // first such connection: most runs never have one.
+      let refusers: SchemeServers | undefined;
+      const refusersNow = (): SchemeServers =>
+        (refusers ??= serversFor((_req, res) => {
           res.setHeader('Connection', 'close');
           writeError(res, newServiceUnavailable(tooManyConnectionsMessage(limits.maxConnections)));
-        });
-        made.push(...refusers);
-        return refusers;
-      };
+        }));
       const sockets = new Set<Socket>();
       /** The open connections past the cap (answered a 503): all the others are served. */
       const refusedSockets = new Set<Socket>();
@@ -812,7 +818,7 @@ export class ReplicasError extends Error {
  */
 function dispatchConnection(
   socket: Socket,
-  servers: readonly Server[],
+  servers: SchemeServers,
   readHeaderTimeoutMs: number,
 ): void {
   // A client that sends nothing is closed as Go's ReadHeaderTimeout (or TLS handshake timeout)
@@ -829,10 +835,16 @@ function dispatchConnection(
     socket.removeListener('close', gone);
     socket.pause();
     socket.unshift(first);
-    servers[first[0] === 0x16 ? 1 : 0].emit('connection', socket);
+    (first[0] === 0x16 ? servers.tls() : servers.plain).emit('connection', socket);
     process.nextTick(() => socket.resume());
   });
   socket.on('error', destroySocket);
+}
+
+/** The servers a connection is handed to by its first byte: plain HTTP, and TLS (made when needed). */
+interface SchemeServers {
+  plain: Server;
+  tls: () => Server;
 }
 
 /** A socket's 'error' listener: one function for every connection, not a closure each. */

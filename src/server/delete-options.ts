@@ -14,7 +14,7 @@ import {
   GoJsonUnmarshalTypeError,
 } from '../engine/http-face';
 import { interpret } from './json-body';
-import { ProtobufDecodeError, protobufBodyToObject } from './protobuf-body';
+import { protobufBody } from './lazy-protobuf-body';
 import { validateDryRun } from './write-options';
 
 /** metav1.DeleteOptions: the fields the delete path reads (null and absent are Go's nil). */
@@ -51,6 +51,7 @@ export function decodeDeleteOptions(
 function protobufAsJSON(body: Buffer, contentType: string | undefined): Buffer {
   const mediaType = contentType?.split(';')[0].trim().toLowerCase();
   if (mediaType !== 'application/vnd.kubernetes.protobuf') return body;
+  const { protobufBodyToObject, ProtobufDecodeError } = protobufBody();
   try {
     const o = protobufBodyToObject(
       body,

@@ -47,6 +47,8 @@ export interface AppliedFault {
   text: string;
   /** Its id (the active-faults registry's, as the admin API answered it). */
   id: number;
+  /** A request fault: it acts on the requests its matchers pick as they come, not on the engine. */
+  request?: true;
 }
 
 /** An admin API answer: the HTTP status and a JSON body. */
@@ -690,7 +692,13 @@ export async function applyFaultSpec(spec: FaultSpec, world: FaultWorld): Promis
     const entry = world.active.toJSON(f);
     const line = `fault ${name}: #${f.id} ${entry.phase}: ${JSON.stringify({ parameters: params, match: spec.match, trigger: spec.trigger })}`;
     world.log?.(line);
-    world.onApplied?.({ name, params, text: line.slice(`fault ${name}: `.length), id: f.id });
+    world.onApplied?.({
+      name,
+      params,
+      text: line.slice(`fault ${name}: `.length),
+      id: f.id,
+      request: true,
+    });
     return ok(name, { id: f.id, active: entry });
   }
   const apply = onReplicas(name, fault.apply.bind(fault), spec.match.replica);

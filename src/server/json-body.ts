@@ -21,7 +21,7 @@ import {
   quote,
   objectMetaFieldOrder,
 } from '../engine/http-face';
-import { hasProtobufMessage, ProtobufDecodeError, protobufBodyToObject } from './protobuf-body';
+import { protobufBody } from './lazy-protobuf-body';
 import { newUnsupportedMediaTypeError } from './status';
 import { dropUnknownFields, strictDecodingErrors } from './strict-field-validation';
 import { yamlToJSON } from './yaml-to-json';
@@ -392,9 +392,10 @@ export function decodeBody(
   if (
     mediaType === 'application/vnd.kubernetes.protobuf' &&
     !expected.unstructured &&
-    hasProtobufMessage(expected)
+    protobufBody().hasProtobufMessage(expected)
   ) {
     // kubectl's typed clients send protobuf: read it as the JSON it encodes.
+    const { protobufBodyToObject, ProtobufDecodeError } = protobufBody();
     let object: Record<string, unknown>;
     try {
       object = protobufBodyToObject(body, expected);

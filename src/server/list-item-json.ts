@@ -8,68 +8,107 @@ import type { KubeObject } from '../engine';
 import { goJsonMarshal, type GoJsonValue } from '../engine/http-face';
 
 /**
+ * Where an item's JSON lives: bytes [start, end) of `body`, its own buffer or a LIST body laid out
+ * by encodeItems. Moved (mutated in place) when a new body is laid out: only the memo holds it.
+ */
+interface ItemJSON {
+  body: Buffer;
+  start: number;
+  end: number;
+}
+
+/**
  * A LIST item's JSON in UTF-8, exactly what goJsonMarshal writes for it: a built-in's item without its
  * TypeMeta (a typed struct's empty kind/apiVersion are omitted), a custom resource's with it
  * (an unstructured object keeps its keys). Memoised per object identity, for each of the two forms;
  * an object leaves the memo with its last reference, a body with the last item that lives in it.
  */
 export class ListItemJSON {
-  private readonly typed = new WeakMap<KubeObject, Buffer>();
-  private readonly unstructured = new WeakMap<KubeObject, Buffer>();
-  /** The bodies encodeItems laid out: only a slice of one of these is followed by its comma. */
-  private readonly bodies = new WeakSet<ArrayBufferLike>();
+  private readonly typed = new WeakMap<KubeObject, ItemJSON>();
+  private readonly unstructured = new WeakMap<KubeObject, ItemJSON>();
+  /**
+   * Each form's last list and its bytes: the same objects in the same order (a client relisting
+   * an unchanged collection) are answered by comparing references, without a memo lookup per
+   * item. Holds the last list's objects until the next LIST of that form.
+   */
+  private lastTyped: { items: readonly KubeObject[]; json: Uint8Array } | undefined;
+  private lastUnstructured: { items: readonly KubeObject[]; json: Uint8Array } | undefined;
 
   encode(item: KubeObject, keepTypeMeta: boolean): Buffer {
+    const at = this.locate(item, keepTypeMeta);
+    return at.body.subarray(at.start, at.end);
+  }
+
+  /** The item's memo entry, encoding it on the first call. */
+  private locate(item: KubeObject, keepTypeMeta: boolean): ItemJSON {
     const memo = keepTypeMeta ? this.unstructured : this.typed;
-    let json = memo.get(item);
-    if (json === undefined) {
-      json = Buffer.from(
+    let at = memo.get(item);
+    if (at === undefined) {
+      const body = Buffer.from(
         goJsonMarshal((keepTypeMeta ? item : withoutTypeMeta(item)) as unknown as GoJsonValue),
       );
-      memo.set(item, json);
+      at = { body, start: 0, end: body.length };
+      memo.set(item, at);
     }
-    return json;
+    return at;
   }
 
   /**
    * The items' JSON joined by commas (what goes between a list's `"items":[` and `]`). When the
    * items lie one after the other in a body laid out earlier, that body's slice; else a new body,
-   * and each item's memo entry becomes its slice of it (the old bytes go with their last user).
+   * and each item's memo entry moves to its slice of it (the old bytes go with their last user).
+   * Only a laid-out body holds two items, so two entries in one body, one byte apart, have that
+   * body's comma between them.
    */
   encodeItems(items: readonly KubeObject[], keepTypeMeta: boolean): Uint8Array {
     const n = items.length;
     if (n === 0) return new Uint8Array(0);
-    const encoded = new Array<Buffer>(n);
+    const last = keepTypeMeta ? this.lastUnstructured : this.lastTyped;
+    if (last !== undefined && sameItems(last.items, items)) return last.json;
+    const json = this.layOut(items, keepTypeMeta);
+    const remembered = { items: items.slice(), json };
+    if (keepTypeMeta) this.lastUnstructured = remembered;
+    else this.lastTyped = remembered;
+    return json;
+  }
+
+  private layOut(items: readonly KubeObject[], keepTypeMeta: boolean): Uint8Array {
+    const n = items.length;
+    const located = new Array<ItemJSON>(n);
     let size = n - 1;
     let contiguous = true;
-    for (let i = 0; i < n; i++) {
-      const json = this.encode(items[i], keepTypeMeta);
-      encoded[i] = json;
-      size += json.length;
-      // Next to the one before in the same body: the byte between them is that body's comma.
-      if (contiguous && i > 0) {
-        const prev = encoded[i - 1];
-        contiguous =
-          json.buffer === prev.buffer && json.byteOffset === prev.byteOffset + prev.length + 1;
-      }
+    let prev = this.locate(items[0], keepTypeMeta);
+    located[0] = prev;
+    size += prev.end - prev.start;
+    for (let i = 1; i < n; i++) {
+      const at = this.locate(items[i], keepTypeMeta);
+      located[i] = at;
+      size += at.end - at.start;
+      if (contiguous) contiguous = at.body === prev.body && at.start === prev.end + 1;
+      prev = at;
     }
-    const first = encoded[0];
-    if (contiguous && this.bodies.has(first.buffer))
-      return new Uint8Array(first.buffer, first.byteOffset, size);
-    // Unpooled, so that no other bytes share (and keep alive, or pass for) this body.
+    const first = located[0];
+    if (contiguous) return first.body.subarray(first.start, first.start + size);
+    // Unpooled, so that no other bytes share (and keep alive) this body.
     const body = Buffer.allocUnsafeSlow(size);
-    this.bodies.add(body.buffer);
-    const memo = keepTypeMeta ? this.unstructured : this.typed;
-    let at = 0;
+    let offset = 0;
     for (let i = 0; i < n; i++) {
-      if (i > 0) body[at++] = 0x2c; // ','
-      const json = encoded[i];
-      body.set(json, at);
-      memo.set(items[i], body.subarray(at, at + json.length));
-      at += json.length;
+      if (i > 0) body[offset++] = 0x2c; // ','
+      const at = located[i];
+      const length = at.body.copy(body, offset, at.start, at.end);
+      at.body = body;
+      at.start = offset;
+      at.end = offset += length;
     }
     return body;
   }
+}
+
+/** The same objects in the same order. */
+function sameItems(a: readonly KubeObject[], b: readonly KubeObject[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The object as a typed struct encodes it: kind and apiVersion left out. */

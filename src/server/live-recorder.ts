@@ -181,6 +181,15 @@ function chunkText(chunk: unknown): string | undefined {
  * Records one ApiServer. `subscribe` hears every record as it is made; `traceLines` gives what a
  * saved trace holds. `dispose` stops recording (the server goes on serving).
  */
+/**
+ * kubectl's Kubectl-Session header (KEP 859: one random value per kubectl process, unless
+ * KUBECTL_COMMAND_HEADERS=false): the clients report tells kubectl processes apart by it.
+ */
+function sessionOf(req: IncomingMessage): { session?: string } {
+  const v = req.headers?.['kubectl-session'];
+  return typeof v === 'string' && v !== '' ? { session: v } : {};
+}
+
 export class LiveRecorder {
   readonly header: RunHeader;
   private readonly t0: number;
@@ -358,6 +367,7 @@ export class LiveRecorder {
         via: 'delegator',
         client,
         connection: this.connectionOf(r.req),
+        ...sessionOf(r.req),
         ...(r.replica !== undefined ? { replica: r.replica } : {}),
       });
       this.captureErrorBody(res, (body) => (p.errorBody = body));
@@ -382,6 +392,7 @@ export class LiveRecorder {
         request: url,
         ...(r.encoding ? { contentType: contentTypeOf(r.encoding) } : {}),
         connection: this.connectionOf(r.req),
+        ...sessionOf(r.req),
         ...(r.replica !== undefined ? { replica: r.replica } : {}),
       });
       this.captureErrorBody(res, (body) => (p.errorBody = body));
@@ -595,6 +606,7 @@ export class LiveRecorder {
       params: f.params,
       text: f.text,
       id: f.id,
+      ...(f.request ? { request: f.request } : {}),
     });
   }
 
@@ -632,6 +644,7 @@ export class LiveRecorder {
         client: p.client,
         requestId: p.requestId,
         ...(error ? { error } : {}),
+        ...(error && res.statusCode < 400 ? { inStream: true as const } : {}),
       });
     }
     this.input(at, {

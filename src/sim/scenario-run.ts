@@ -496,6 +496,8 @@ export class ScenarioRun {
         client,
         requestId,
         error: cw.error,
+        // The error watcher's ERROR event, in a 200 stream.
+        ...(status !== undefined ? { inStream: true as const } : {}),
         ...compare?.opened({ status: cw.error.code, items: 0, continue: '', error: cw.error }),
       });
     } else {

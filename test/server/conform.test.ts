@@ -52,6 +52,13 @@ describe('listwatch conform against listwatch serve (in memory)', function () {
       assert.match(c.rule, /^staging\/src\/k8s\.io\//, c.id);
     }
     assert.deepStrictEqual([r.passed, r.failed, r.skipped], [allCheckIds.length, 0, 0]);
+    // resourceVersionMatch with continue, and sendInitialEvents on a LIST, are refused too.
+    const rvMatch = r.checks.find((c) => c.id === 'list.resource-version-match');
+    assert.match(
+      rvMatch?.expected ?? '',
+      /forbidden when continue is provided.*forbidden for list/,
+    );
+    assert.strictEqual(rvMatch?.got, 'all 7 answered as upstream');
     // What it created is gone: its namespace is deleted.
     const ns = /created namespace (\S+)/.exec(run.stderr)?.[1];
     assert.ok(ns, run.stderr);

@@ -187,8 +187,14 @@ for (const backing of backings)
         ),
         run.stdout,
       );
-      // The plan goes to stderr before anything is sent.
+      // The plan goes to stderr before anything is sent; progress there names no verdict twice.
       assert.match(run.stderr, /^The probe will read \(GET only, never write\)/);
+      assert.match(run.stderr, /listwatch probe: pods: the same \(1 of 1 resource compared\)/);
+      assert.strictEqual(
+        (run.stdout + run.stderr).split('items alike').length - 1,
+        1,
+        `the verdict is said once:\n${run.stdout}\n${run.stderr}`,
+      );
     });
 
     it('cache-lag (no fault makes the cache inconsistent): what really happens to each LIST', async () => {

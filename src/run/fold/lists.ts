@@ -85,6 +85,7 @@ export class ListsFold {
     const record = newListRecord(input.id, input.requestId, at, input.request);
     record.client = input.client;
     if (input.connection !== undefined) record.connection = input.connection;
+    if (input.session !== undefined) record.session = input.session;
     if (input.replica !== undefined) record.replica = input.replica;
     if (input.via === 'store') {
       record.servedBy = 'etcd';

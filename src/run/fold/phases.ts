@@ -19,14 +19,25 @@ export class PhasesFold {
     this.phases.push({ at, name, text });
   }
 
-  /** `resource`: the one resource the fault was aimed at (its `resource` parameter), if any. */
-  fault(at: number, name: string, text: string, resource?: string, id?: number): void {
+  /**
+   * `resource`: the one resource the fault was aimed at (its `resource` parameter), if any.
+   * `request`: a request fault: its hits are the only clients it touches, none before the first.
+   */
+  fault(
+    at: number,
+    name: string,
+    text: string,
+    resource?: string,
+    id?: number,
+    request = false,
+  ): void {
     const mark: FaultMark = {
       at,
       name,
       text,
       ...(resource !== undefined ? { resource } : {}),
       ...(id !== undefined ? { id } : {}),
+      ...(request ? { hits: [] } : {}),
     };
     this.series.push(this.faults, mark, 'faults');
     if (id !== undefined) this.byId.set(id, mark);

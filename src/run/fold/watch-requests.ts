@@ -40,6 +40,7 @@ export class WatchRequestsFold {
       at,
       client: input.client,
       ...(input.connection !== undefined ? { connection: input.connection } : {}),
+      ...(input.session !== undefined ? { session: input.session } : {}),
       ...(input.replica !== undefined ? { replica: input.replica } : {}),
       requestId: input.requestId,
       request: input.request,
@@ -78,6 +79,7 @@ export class WatchRequestsFold {
         reason: input.error.reason,
         message: input.error.message,
       };
+      if (input.inStream) w.errorInStream = true;
     } else {
       w.outcome = 'started';
       if (input.watcherId !== undefined) w.watcherId = String(input.watcherId);

@@ -3,6 +3,7 @@
 // and the close reasons its events and its client report, settled into one when it is finished.
 import type { WatcherTerminationCause } from '../../engine';
 import type { WatcherLogEntry, WatcherTrack } from '../run-model';
+import { faultCutReason } from '../trace/trace-format';
 
 const closeReasonText: Record<string, string> = {
   contextDone: 'timeout',
@@ -106,6 +107,8 @@ export class TrackBuilder {
     else if (this.closedReason === 'intervalInvalidated')
       closeReason = closeReasonText.intervalInvalidated;
     else if (this.clientReason === 'disconnected') closeReason = 'client went away';
+    // A fault cut the connection (its handler then stopped the watcher): the cut is the cause.
+    else if (this.clientReason === faultCutReason) closeReason = faultCutReason;
     else if (this.closedReason !== '')
       closeReason = closeReasonText[this.closedReason] ?? this.closedReason;
     else if (this.clientReason !== '') closeReason = this.clientReason;

@@ -58,6 +58,8 @@ export type ScenarioInput =
       client: string;
       /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;
+      /** Its Kubectl-Session header (live runs): kubectl sends one value per process (KEP 859). */
+      session?: string;
       /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
       replica?: number;
     }
@@ -83,6 +85,8 @@ export type ScenarioInput =
       client: string;
       /** A stable id of the client's TCP connection (live runs: e.g. `c7`). */
       connection?: string;
+      /** Its Kubectl-Session header (live runs): kubectl sends one value per process (KEP 859). */
+      session?: string;
       /** `serve --replicas N`: the replica (1..N) that served it (live runs). */
       replica?: number;
       requestId: number;
@@ -102,6 +106,8 @@ export type ScenarioInput =
        */
       readsRecorded?: true;
       error?: ClientError;
+      /** The error came as the stream's single ERROR event, its HTTP status 200 (errWatcher). */
+      inStream?: true;
       /** An imported request: what the log says the real server answered. */
       logged?: LoggedAnswer;
       /** What differs between `logged` and the engine's answer ('status'). */
@@ -138,6 +144,8 @@ export type ScenarioInput =
       text: string;
       /** Its id in the server's active-faults registry (absent in traces recorded before ids). */
       id?: number;
+      /** A request fault (it hits requests as they come; absent for a server fault). */
+      request?: true;
     }
   /**
    * A request fault (active-faults.ts) hit request `requestId` of `client` on `connection`: the

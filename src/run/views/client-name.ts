@@ -1,5 +1,6 @@
-// How a client's name reads in a narrow column: its User-Agent's first word. No upstream
-// counterpart. Shared by the webview and the extension's side views.
+// How a client's name reads in a narrow column: its User-Agent's first word, and whether its
+// connections were joined by inference. No upstream counterpart. Shared by the webview and the
+// extension's side views.
 /**
  * A User-Agent shortened to its product and version: client-go writes
  * `kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0` (rest.DefaultKubernetesUserAgent); the first
@@ -72,4 +73,15 @@ export function shortImportedClientNames(
     out.set(importedClientName(c), name);
   }
   return out;
+}
+
+/** How a client's grouping text begins when it rests on an inference (client-records.ts). */
+export const inferredGroupingPrefix = 'inferred, not proven';
+
+/** `c7, c9 (inferred)` for connections joined by inference; the connection alone otherwise. */
+export function connectionText(c: { connection?: string; grouping?: string }): string {
+  if (c.connection === undefined) return '';
+  return c.grouping?.startsWith(inferredGroupingPrefix)
+    ? `${c.connection} (inferred)`
+    : c.connection;
 }

@@ -480,25 +480,33 @@ export class NamespacedEtcd implements TestEtcd {
   }
 
   // ---- TestEtcd conveniences (the unrecorded client) ----
+  // In flight like the member's calls: a case's own write between two store calls (a transformer
+  // creating the next object) must not let virtual time run while etcd is still answering it.
 
-  async put(key: string, value: string): Promise<number> {
-    const rev = this.revOut(await this.admin.put(this.keyIn(key), value));
-    this.headRevision = Math.max(this.headRevision, rev);
-    this.wrote(key, '', rev, true);
-    return rev;
+  put(key: string, value: string): Promise<number> {
+    return this.call(async () => {
+      const rev = this.revOut(await this.admin.put(this.keyIn(key), value));
+      this.headRevision = Math.max(this.headRevision, rev);
+      this.wrote(key, '', rev, true);
+      return rev;
+    });
   }
 
-  async delete(key: string): Promise<number> {
-    const before = this.headRevision;
-    const rev = this.revOut(await this.admin.delete(this.keyIn(key)));
-    this.headRevision = Math.max(this.headRevision, rev);
-    if (rev > before) this.wrote(key, '', rev, false);
-    return rev;
+  delete(key: string): Promise<number> {
+    return this.call(async () => {
+      const before = this.headRevision;
+      const rev = this.revOut(await this.admin.delete(this.keyIn(key)));
+      this.headRevision = Math.max(this.headRevision, rev);
+      if (rev > before) this.wrote(key, '', rev, false);
+      return rev;
+    });
   }
 
-  async compact(revision: number): Promise<void> {
-    await this.admin.compact(revision + this.base);
-    this.compacted = Math.max(this.compacted, revision);
+  compact(revision: number): Promise<void> {
+    return this.call(async () => {
+      await this.admin.compact(revision + this.base);
+      this.compacted = Math.max(this.compacted, revision);
+    });
   }
 }
 

@@ -7,6 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import {
   compileCacheDirectory,
+  keptCaches,
   requireWithCompileCache,
   saveCompileCache,
 } from '../../../src/cli/compile-cache';
@@ -86,7 +87,7 @@ describe('compile cache', () => {
     );
   });
 
-  it('a changed chunk (the same length) gets a cache of its own; the old one is dropped', () => {
+  it('a changed chunk (the same length) gets a cache of its own', () => {
     load();
     saveCompileCache();
     const [before] = cacheFiles();
@@ -94,8 +95,63 @@ describe('compile cache', () => {
     assert.strictEqual(load().answer, 43, 'the changed chunk runs, not the cached bytecode');
     saveCompileCache();
     const after = cacheFiles();
-    assert.strictEqual(after.length, 1);
-    assert.notStrictEqual(after[0], before);
+    assert.strictEqual(after.length, 2);
+    assert.ok(after.includes(before));
+  });
+
+  it('caches of other texts of the chunk (another build or install beside this one) are kept', () => {
+    // Two checkouts or an extension and a CLI of other versions, started in turn: each start found
+    // the other's cache in the one slot, V8 took neither and each start compiled the chunk again.
+    load();
+    saveCompileCache();
+    const [ours] = cacheFiles();
+    const others: string[] = [];
+    for (const answer of [43, 44, 45]) {
+      const other = copyOfChunk();
+      fs.writeFileSync(other, fs.readFileSync(other, 'utf8').replace('42', String(answer)));
+      assert.strictEqual(load(other).answer, answer);
+      saveCompileCache();
+      others.push(...cacheFiles().filter((f) => f !== ours && !others.includes(f)));
+    }
+    assert.deepStrictEqual(cacheFiles(), [ours, ...others].sort(), 'every text keeps its cache');
+    assert.strictEqual(load(copyOfChunk()).answer, 42);
+    fs.rmSync(path.join(cacheDir, ours));
+    saveCompileCache();
+    assert.ok(!cacheFiles().includes(ours), 'ours was taken: not written again');
+  });
+
+  it(`keeps the ${keptCaches} newest caches of a chunk and drops the older ones`, () => {
+    const answers = Array.from({ length: keptCaches + 2 }, (_, k) => 100 + k);
+    const answerOf = new Map<string, number>();
+    for (const [k, answer] of answers.entries()) {
+      const other = copyOfChunk();
+      fs.writeFileSync(other, fs.readFileSync(other, 'utf8').replace('42', String(answer)));
+      load(other);
+      saveCompileCache();
+      const file = cacheFiles().find((f) => !answerOf.has(f));
+      assert.ok(file !== undefined, `the cache of ${answer} is written`);
+      answerOf.set(file, answer);
+      // Written a minute after the one before (the order is the files' mtimes, whatever the
+      // file system's clock granularity).
+      const at = new Date(Date.now() - (answers.length - k) * 60_000);
+      fs.utimesSync(path.join(cacheDir, file), at, at);
+    }
+    assert.deepStrictEqual(
+      cacheFiles()
+        .map((f) => answerOf.get(f) ?? 0)
+        .sort((a, b) => a - b),
+      answers.slice(-keptCaches),
+      'the newest are kept',
+    );
+  });
+
+  it('a chunk whose text is not ASCII runs as require reads it (UTF-8)', () => {
+    fs.writeFileSync(
+      chunk,
+      'module.exports = { answer: "\u00e9t\u00e9 \u2713 \u{1F600}".length, text: "été ✓ 😀" };\n',
+    );
+    const got = load() as unknown as { answer: number; text: string };
+    assert.deepStrictEqual(got, { answer: 8, text: 'été ✓ 😀' });
   });
 
   describe('the cache directory', () => {

@@ -584,6 +584,48 @@ describe('perfetto export', () => {
     assert.match(file.otherData.timeline, /^real time/);
   });
 
+  it("a client's track says when its connections were joined by inference, not proof", async () => {
+    const b = new RunModelBuilder(liveRunHeader());
+    const ua = 'kubectl.1.32/v1.32.5';
+    // Three one-LIST connections one after another: without Kubectl-Session, one inferred client;
+    // with three sessions, three clients.
+    const sent: Array<[string, string | undefined]> = [
+      ['c1', undefined],
+      ['c2', undefined],
+      ['c3', 's-a'],
+      ['c4', 's-b'],
+    ];
+    sent.forEach(([connection, session], i) => {
+      const at = 100 * i;
+      b.addInput(at, {
+        action: 'list',
+        id: `l${i}`,
+        requestId: i + 1,
+        request: '/api/v1/pods?limit=500',
+        via: 'store',
+        client: i < 2 ? ua : `${ua} (sessions)`,
+        connection,
+        ...(session ? { session } : {}),
+      });
+      b.addInput(at + 10, {
+        action: 'list-end',
+        id: `l${i}`,
+        requestId: i + 1,
+        status: 200,
+        items: 0,
+        resourceVersion: '5',
+        continue: '',
+      });
+    });
+    const file = JSON.parse((await exported(b.finish())).text) as TraceFile;
+    assert.deepStrictEqual(
+      [...threadNames(file.traceEvents)]
+        .filter(([k]) => k.startsWith(`${clientsPid}/`))
+        .map(([, n]) => n),
+      [`${ua} · c1, c2 (joined by inference)`, `${ua} (sessions) · c3`, `${ua} (sessions) · c4`],
+    );
+  });
+
   it('names from the run are bounded and shown, args keep them as data', async () => {
     const b = new RunModelBuilder(liveRunHeader());
     const hostile = `<script>alert(1)</script>\u0000\u001b[31m${'x'.repeat(300)}`;

@@ -94,7 +94,7 @@ const cases: Array<[string, string, string | undefined]> = [
     'watch-list-fallback',
   ],
   [
-    "0.34+ V(4) Data couldn't be fetched in watchlist mode",
+    "0.35+ V(4) Data couldn't be fetched in watchlist mode",
     `I0312 10:00:00.000100    4101 reflector.go:423] "Data couldn't be fetched in watchlist mode. Falling back to regular list. This is expected if watchlist is not supported or disabled in kube-apiserver." err="very short watch: ${f35}: Unexpected watch close - watch lasted less than a second and no items received"`,
     'watch-list-fallback',
   ],

@@ -240,6 +240,35 @@ describe('client-go reflector and round-tripper lines (clientGoLogFormat)', () =
     for (const c of cases) assert.deepStrictEqual(eventOf(c.line), c.want, c.name);
   });
 
+  it('a WatchList request that fell back to a LIST, in every version that logs it', () => {
+    // reflector.go ListAndWatch: Warning (0.29–0.32), logger.Error (0.33–0.34), V(4) Info (0.35+);
+    // metadata.go List's logger.Error (0.32–0.33). Read at each release tag.
+    const lines: Array<[string, string]> = [
+      [
+        'W0312 10:00:00.000100    4101 reflector.go:345] The watchlist request ended with an error, falling back to the standard LIST/WATCH semantics because making progress is better than deadlocking, err = unknown (get pods)',
+        'unknown (get pods)',
+      ],
+      [
+        'E0312 10:00:00.000100    4101 reflector.go:422] "The watchlist request ended with an error, falling back to the standard LIST/WATCH semantics because making progress is better than deadlocking" err="unknown (get pods)"',
+        'unknown (get pods)',
+      ],
+      [
+        'E0312 10:00:00.000100    4101 metadata.go:231] "The watchlist request ended with an error, falling back to the standard LIST semantics" err="unknown (get pods)" resource="/v1, Resource=pods"',
+        'unknown (get pods)',
+      ],
+      [
+        'I0312 10:00:00.000100    4101 reflector.go:430] "Data couldn\'t be fetched in watchlist mode. Falling back to regular list. This is expected if watchlist is not supported or disabled in kube-apiserver." err="unknown (get pods)"',
+        'unknown (get pods)',
+      ],
+    ];
+    for (const [line, err] of lines)
+      assert.deepStrictEqual(
+        eventOf(line),
+        { kind: 'watch-list-fallback', reflector: '', err },
+        line,
+      );
+  });
+
   it("a WatchList watch's initial events end on the stream's latest watch; one that began before the log is a watch of its own", () => {
     const exiting =
       'I1201 19:09:02.182732    7959 reflector.go:933] "Exiting watch because received the bookmark that marks the end of initial events stream" reflector="r.go:1" totalItems=2 duration="49.600528ms"';

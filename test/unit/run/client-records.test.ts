@@ -9,7 +9,7 @@ import {
   clientFiguresAt,
   clientWatchPhaseAt,
 } from '../../../src/run/views/client-at-time';
-import { shortClientName } from '../../../src/run/views/client-name';
+import { connectionText, shortClientName } from '../../../src/run/views/client-name';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { relistWindowMs } from '../../../src/run/relist-rule';
 import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
@@ -45,6 +45,8 @@ class Run {
       next?: string;
       error?: { code: number; reason: string; message: string };
       connection?: string;
+      /** kubectl's Kubectl-Session header (one per kubectl process). */
+      session?: string;
     } = {},
   ): void {
     const requestId = this.nextRequest++;
@@ -57,6 +59,7 @@ class Run {
       via: 'store',
       client,
       ...(o.connection ? { connection: o.connection } : {}),
+      ...(o.session ? { session: o.session } : {}),
     });
     if (o.kvs !== undefined)
       this.b.add({
@@ -98,6 +101,7 @@ class Run {
       lastRv?: number;
       end?: { at: number; how: 'timeout' | 'disconnected' | 'terminated' };
       connection?: string;
+      session?: string;
       /** A WatchList client's watch: sendInitialEvents=true. */
       initialEvents?: boolean;
       /** It was sent the bookmark that ends its initial events (k8s.io/initial-events-end). */
@@ -114,6 +118,7 @@ class Run {
       requestId,
       request,
       ...(o.connection ? { connection: o.connection } : {}),
+      ...(o.session ? { session: o.session } : {}),
     });
     if (o.refused) {
       this.b.addInput(at, { action: 'watch-opened', client, requestId, error: o.refused });
@@ -779,6 +784,83 @@ describe('clientRecords: a live run', () => {
       ['c4', 'c5', 'c8', 'c6', 'c7', 'c9'],
     );
   });
+
+  // Connections that follow one another, one LIST or WATCH each, are one client only where the
+  // requests prove it (kubectl's Kubectl-Session header, one per process) or the row says it is
+  // inferred and from what.
+  const k132 = 'kubectl.1.32/v1.32.5 (linux/amd64) kubernetes/9894294';
+  const groupings: Array<{
+    name: string;
+    sent: Array<{ at: number; connection: string; session?: string; watch?: boolean }>;
+    clients: Array<[string, string | undefined]>;
+  }> = [
+    {
+      name: 'three kubectl get processes one after another (three Kubectl-Sessions): three clients',
+      sent: [
+        { at: 100, connection: 'c16', session: 's-1' },
+        { at: 200, connection: 'c17', session: 's-2' },
+        { at: 300, connection: 'c18', session: 's-3' },
+      ],
+      clients: [
+        ['c16', undefined],
+        ['c17', undefined],
+        ['c18', undefined],
+      ],
+    },
+    {
+      name: 'one kubectl process on connections one after another (one Kubectl-Session): one client, proven',
+      sent: [
+        { at: 100, connection: 'c16', session: 's-1' },
+        { at: 200, connection: 'c17', session: 's-1', watch: true },
+      ],
+      clients: [
+        [
+          'c16, c17',
+          'one process: every request carried the same Kubectl-Session header (kubectl sends one per process)',
+        ],
+      ],
+    },
+    {
+      name: 'no Kubectl-Session (client-node, kubectl with KUBECTL_COMMAND_HEADERS=false): one client, labelled an inference',
+      sent: [
+        { at: 100, connection: 'c16' },
+        { at: 200, connection: 'c17', watch: true },
+        { at: 300, connection: 'c18' },
+      ],
+      clients: [
+        [
+          'c16, c17, c18',
+          'inferred, not proven: taken as one program because this user agent never sent two LISTs or WATCHes on one connection and these connections followed one another; separate processes with one request each look the same',
+        ],
+      ],
+    },
+  ];
+  for (const g of groupings)
+    it(`connections one after another: ${g.name}`, () => {
+      const r = new Run();
+      for (const s of g.sent)
+        if (s.watch)
+          r.watch(k132, s.at, {
+            rv: '100',
+            connection: s.connection,
+            session: s.session,
+            end: { at: s.at + 50, how: 'disconnected' },
+          });
+        else
+          r.list(k132, s.at, s.at + 10, { kvs: 3, connection: s.connection, session: s.session });
+      const clients = r.b.finish().clients ?? [];
+      assert.deepStrictEqual(
+        clients.map((c) => [c.connection, c.grouping]),
+        g.clients,
+      );
+      // The Clients table's Connection cell says an inferred join in a word.
+      assert.deepStrictEqual(
+        clients.map((c) => connectionText(c)),
+        g.clients.map(([connection, grouping]) =>
+          grouping?.startsWith('inferred') ? `${connection} (inferred)` : connection,
+        ),
+      );
+    });
 
   const names: Array<[string, string]> = [
     [kubectl, 'kubectl/v1.33.1'],

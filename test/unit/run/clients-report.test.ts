@@ -6,6 +6,7 @@ import { RunModelBuilder } from '../../../src/run/build-run-model';
 import { clientsReport, type ClientReport } from '../../../src/run/clients-report';
 import { faultCutReason } from '../../../src/run/trace/trace-format';
 import { liveRunHeader } from './live-run-header-fixture';
+import { renderClientsReport } from '../../../src/cli/run-report';
 
 const gr = { group: '', resource: 'pods' };
 const pods = '/api/v1/namespaces/default/pods';
@@ -17,8 +18,16 @@ class Live {
   private nextRequest = 1;
   private nextWatcher = 1;
 
-  fault(at: number, id: number, name: string): void {
-    this.b.addInput(at, { action: 'fault', id, name, params: {}, text: name });
+  /** `o.request`: a request fault, as the recorder marks it; `o.text`: the server's words. */
+  fault(at: number, id: number, name: string, o: { request?: true; text?: string } = {}): void {
+    this.b.addInput(at, {
+      action: 'fault',
+      id,
+      name,
+      params: {},
+      text: o.text ?? name,
+      ...(o.request ? { request: o.request } : {}),
+    });
   }
 
   private respond(at: number, requestId: number, connection: string, status: number): void {
@@ -223,6 +232,26 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'request fault 3 armed while a watch was open, never hitting it (it picks requests as they come): it touched no client',
+    run(l) {
+      l.list(5, 6);
+      l.watch(10, { rv: '100' });
+      l.fault(20, 3, 'drop-connection', { request: true });
+    },
+    want: [{ id: `${ua} · c1`, faults: [] }],
+  },
+  {
+    name: 'the same in a trace saved before request faults were marked: the server\'s "#3 armed: {parameters…}" says it',
+    run(l) {
+      l.list(5, 6);
+      l.watch(10, { rv: '100' });
+      l.fault(20, 3, 'drop-connection', {
+        text: '#3 armed: {"parameters":{"afterEvents":1},"match":{"verb":"watch"},"trigger":{"count":1}}',
+      });
+    },
+    want: [{ id: `${ua} · c1`, faults: [] }],
+  },
+  {
     name: 'a watch fault 2 cut: the client re-watches from its last RV on a new connection, one client',
     run(l) {
       l.fault(0, 2, 'drop-connection');
@@ -362,5 +391,45 @@ describe('clientsReport', () => {
         for (const f of r.faults)
           assert.strictEqual(f.recovery === 'not recovered', !f.recovered, `${c.name}: recovery`);
       });
+    });
+
+  it('connections taken as one client say what that rests on, in the report and its text', () => {
+    // Three connections one after another, one LIST each, no Kubectl-Session (client-node, or
+    // kubectl with KUBECTL_COMMAND_HEADERS=false): one client by inference, and the row says so.
+    const l = new Live();
+    l.list(10, 20, { c: 'c1' });
+    l.list(100, 120, { c: 'c2' });
+    l.list(200, 220, { c: 'c3' });
+    const report = clientsReport(l.b.finish());
+    assert.deepStrictEqual(
+      report.clients.map((c) => [c.connection, c.lists.total, c.grouping]),
+      [
+        [
+          'c1, c2, c3',
+          3,
+          'inferred, not proven: taken as one program because this user agent never sent two LISTs or WATCHes on one connection and these connections followed one another; separate processes with one request each look the same',
+        ],
+      ],
+    );
+    const text = renderClientsReport(report, 400);
+    const i = text.indexOf('Connections taken as one client');
+    assert.ok(i >= 0, text.join('\n'));
+    assert.match(text[i + 1], /^ {2}controller\/v1 · c1, c2, c3: inferred, not proven: /);
+  });
+
+  // What the watcher's row (Watchers tab, Perfetto's `closed`, watchEndCategory) says of a watch
+  // whose handler returned (its watcher stopped: inputClosed), by what the client's side says.
+  const ends: Array<[string, string]> = [
+    ['disconnected', 'client went away'],
+    [faultCutReason, 'connection cut by a fault'],
+  ];
+  for (const [reason, want] of ends)
+    it(`a watch closed with "${reason}" and its watcher stopped reads "${want}"`, () => {
+      const l = new Live();
+      l.watch(10, { rv: '100', lastRv: 120, end: { at: 50, reason } });
+      assert.deepStrictEqual(
+        l.b.finish().watchers.map((w) => w.closeReason),
+        [want],
+      );
     });
 });

@@ -18,6 +18,7 @@ import {
   type RecordedServer,
 } from '../../../src/server/live-recorder';
 import { RunModelBuilder } from '../../../src/run/build-run-model';
+import { summarizeRecordedRun } from '../../../src/run/recorded-run-summary';
 import { LiveRun } from '../../../src/run/live-run';
 import { loadRun } from '../../../src/run/load-run';
 import type { TraceInputRecord, TraceRecord } from '../../../src/run/trace/trace-format';
@@ -34,13 +35,14 @@ function call(
   server: ApiServer,
   method: string,
   path: string,
-  o: { userAgent?: string; body?: unknown; agent?: Agent } = {},
+  o: { userAgent?: string; body?: unknown; agent?: Agent; headers?: Record<string, string> } = {},
 ): Promise<Reply> {
   const body = o.body === undefined ? undefined : JSON.stringify(o.body);
   const headers: Record<string, string> = {
     authorization: `Bearer ${server.token}`,
     'user-agent': o.userAgent ?? 'recorder-test/v1',
     'content-type': 'application/json',
+    ...o.headers,
   };
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
@@ -183,6 +185,43 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
     assert.ok(m.lists.every((l) => l.at >= 0 && (l.endedAt ?? 0) >= l.at));
   });
 
+  it("records each LIST's Kubectl-Session: three kubectl processes one after another, one LIST each, are three clients", async () => {
+    const recorder = new LiveRecorder(server, { scrape: false });
+    const records: TraceRecord[] = [];
+    recorder.subscribe((r) => records.push(r));
+    const ua = 'kubectl.1.32/v1.32.5 (linux/amd64) kubernetes/9894294';
+    try {
+      // As `kubectl get pods` three times: a new connection and a new session each time.
+      for (const session of ['1d0c-a', '1d0c-b', '1d0c-c']) {
+        const agent = new Agent({ keepAlive: false });
+        const r = await call(server, 'GET', '/api/v1/namespaces/default/pods?limit=500', {
+          userAgent: ua,
+          agent,
+          headers: { 'kubectl-command': 'kubectl get', 'kubectl-session': session },
+        });
+        assert.strictEqual(r.status, 200);
+        agent.destroy();
+      }
+      await until('three list-ends', () => inputs(records, 'list-end').length === 3);
+    } finally {
+      recorder.dispose();
+    }
+    assert.deepStrictEqual(
+      inputs(records, 'list').map((l) => l.action === 'list' && l.session),
+      ['1d0c-a', '1d0c-b', '1d0c-c'],
+    );
+    const b = new RunModelBuilder(recorder.header);
+    for (const r of records) b.add(r);
+    assert.deepStrictEqual(
+      (b.finish().clients ?? []).map((c) => [c.connection, c.requests.length, c.grouping]),
+      [
+        ['c1', 1, undefined],
+        ['c2', 1, undefined],
+        ['c3', 1, undefined],
+      ],
+    );
+  });
+
   it('records LISTs and WATCHes an http-error fault answered, as their clients read them (and the debug state counts them)', async () => {
     const recorder = new LiveRecorder(server, { scrape: false });
     const records: TraceRecord[] = [];
@@ -306,7 +345,8 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
     assert.ok(
       refused.action === 'watch-opened' &&
         refused.error?.code === 410 &&
-        refused.error.reason === 'Expired',
+        refused.error.reason === 'Expired' &&
+        refused.inStream === true,
       JSON.stringify(refused),
     );
     const closed = inputs(records, 'watch-closed');
@@ -345,6 +385,11 @@ describe('LiveRecorder (a running ApiServer as trace records)', () => {
         ['relisty-operator/v0.3.1', 'started'],
         ['old-watcher/v1', 'error'],
       ],
+    );
+    // The 410 came in a 200 stream: the report says so, not that the request was answered 410.
+    assert.match(
+      summarizeRecordedRun(m).story.join('\n'),
+      /2 WATCH requests: .*; refused with 410 as an ERROR event in a 200 stream ×1\./,
     );
     assert.deepStrictEqual(
       m.faults?.map((f) => f.name),
