@@ -140,6 +140,10 @@ const lazyProtobufBody = {
 // about a third less code than one bundle of every command. listwatch.ts names these files (it
 // loads them through V8's code cache, src/cli/compile-cache.ts, not through a bundled require).
 const cliChunks = { 'serve-command': 'cli-serve.js', main: 'cli-commands.js' };
+// Every start of the CLI reads, hashes and loads its chunk: without whitespace and with shorter
+// syntax it is a third smaller. Names are kept (a stack trace still names its functions), and the
+// source map still maps every position back.
+const cliMinify = { minifyWhitespace: true, minifySyntax: true };
 
 // The extension's features are chunks of their own (src/extension/lazy-feature.ts): the entry,
 // loaded in every window, registers their commands and views, and `await import('./server/
@@ -194,6 +198,7 @@ const builds = [
   },
   ...Object.entries(cliChunks).map(([entry, chunk]) => ({
     ...node,
+    ...cliMinify,
     entryPoints: [`src/cli/${entry}.ts`],
     outfile: `dist/${chunk}`,
     plugins: [
@@ -206,6 +211,7 @@ const builds = [
   // That chunk: protobuf-body.ts.
   {
     ...node,
+    ...cliMinify,
     entryPoints: ['src/server/protobuf-body.ts'],
     outfile: `dist/${serveProtobufChunk}`,
   },

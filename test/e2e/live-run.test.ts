@@ -362,6 +362,27 @@ describe('the live run in the workbench', function () {
     assert.doesNotMatch(statusText, /client/i, 'the status bar does not call connections clients');
     console.log(`      clients tab: ${tabCount}; status bar: ${statusText}`);
     await shot('live-run-clients-relist.png');
+
+    // A watch a fault cuts: drop-connection armed for the informer's next watch, then its open
+    // watch terminated. The Watchers tab names the cut's cause, not "stopped" (the client side).
+    await fault('drop-connection', {
+      match: { verb: 'watch', userAgent: 'node-fetch/' },
+      trigger: { count: 1 },
+    });
+    await fault('terminate-watcher', {
+      userAgent: 'node-fetch/1.0 (+https://github.com/bitinn/node-fetch)',
+    });
+    await showTab(page, 'Watchers');
+    const cut = panel().locator('#view-watchers .vt-row:not(.loading)', {
+      hasText: 'connection cut by a fault',
+    });
+    await cut.first().waitFor({ timeout: 30_000 });
+    await cut.first().click();
+    await panel()
+      .locator('#view-watchers .detail', { hasText: 'connection cut by a fault' })
+      .first()
+      .waitFor({ timeout: uiTimeoutMs });
+    await shot('live-run-watchers-fault-cut.png');
     await informer.stop();
     informer = undefined;
 
