@@ -1,6 +1,6 @@
 // A minimal HTTP client for the server's unit tests: one request with the server's token, and a
 // watch whose events are collected as they arrive.
-import { request as httpRequest, type ClientRequest } from 'node:http';
+import { request as httpRequest, type Agent, type ClientRequest } from 'node:http';
 import type { ApiServer } from '../../../src/server/api-server';
 
 export interface Reply {
@@ -11,23 +11,25 @@ export interface Reply {
   warnings: string[];
 }
 
-/** One request; a body other than a string is sent as JSON. */
+/** One request; a body other than a string is sent as JSON. `o.headers` add to or replace ours. */
 export function call(
   server: ApiServer,
   method: string,
   path: string,
   body?: unknown,
   contentType = 'application/json',
+  o: { headers?: Record<string, string>; agent?: Agent } = {},
 ): Promise<Reply> {
   const data =
     body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const headers: Record<string, string> = {
     'content-type': contentType,
     authorization: `Bearer ${server.token}`,
+    ...o.headers,
   };
   if (data !== undefined) headers['content-length'] = String(Buffer.byteLength(data));
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, headers }, (res) => {
+    const req = httpRequest(`${server.url}${path}`, { method, headers, agent: o.agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

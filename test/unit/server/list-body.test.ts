@@ -4,7 +4,6 @@
 // and the encodings that must not come from the memo (pretty, Table, PartialObjectMetadataList)
 // are their own.
 import * as assert from 'assert';
-import { request as httpRequest } from 'node:http';
 import {
   goJsonMarshal,
   goJsonMarshalIndent,
@@ -12,37 +11,18 @@ import {
 } from '../../../src/engine/http-face';
 import { ApiServer } from '../../../src/server/api-server';
 import { withoutTypeMeta } from '../../../src/server/list-item-json';
+import { call, type Reply } from './http-client';
 
-interface Reply {
-  status: number;
-  text: string;
-}
-
-function send(
+/** One request with the server's token (http-client.ts), an Accept header when asked. */
+const send = (
   server: ApiServer,
   method: string,
   path: string,
   o: { body?: unknown; accept?: string; contentType?: string } = {},
-): Promise<Reply> {
-  const body = o.body === undefined ? undefined : JSON.stringify(o.body);
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${server.token}`,
-    'content-type': o.contentType ?? 'application/json',
-  };
-  if (o.accept !== undefined) headers.accept = o.accept;
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
+): Promise<Reply> =>
+  call(server, method, path, o.body, o.contentType, {
+    headers: o.accept === undefined ? {} : { accept: o.accept },
   });
-}
 
 const pod = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   apiVersion: 'v1',

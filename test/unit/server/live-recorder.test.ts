@@ -25,38 +25,19 @@ import type { TraceInputRecord, TraceRecord } from '../../../src/run/trace/trace
 import type { EngineEvent } from '../../../src/engine/inspect/events';
 import { watcherFiguresAt } from '../../../src/run/views/watcher-at-time';
 import { perfettoTraceEvents, watchersPid } from '../../../src/export/perfetto-trace';
+import { call as callServer, type Reply } from './http-client';
 
-interface Reply {
-  status: number;
-  text: string;
-}
-
-function call(
+/** One request (http-client.ts) as a client with its own User-Agent. */
+const call = (
   server: ApiServer,
   method: string,
   path: string,
   o: { userAgent?: string; body?: unknown; agent?: Agent; headers?: Record<string, string> } = {},
-): Promise<Reply> {
-  const body = o.body === undefined ? undefined : JSON.stringify(o.body);
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${server.token}`,
-    'user-agent': o.userAgent ?? 'recorder-test/v1',
-    'content-type': 'application/json',
-    ...o.headers,
-  };
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, headers, agent: o.agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
+): Promise<Reply> =>
+  callServer(server, method, path, o.body, undefined, {
+    agent: o.agent,
+    headers: { 'user-agent': o.userAgent ?? 'recorder-test/v1', ...o.headers },
   });
-}
 
 /** A watch whose response stays open until `close`; resolves once its headers are in. */
 function openWatch(
