@@ -119,8 +119,8 @@ export const profile133: SemanticsProfile = profile('release-1.33', '1.33', '1.3
   WatchListCompression: spec('Absent', false),
 });
 
-/** k8s.io/apiserver release-1.34 (94c3691e) defaults. */
-export const profile134: SemanticsProfile = profile('release-1.34', '1.34', '1.36', {
+/** k8s.io/apiserver release-1.34 (94c3691e) and release-1.35 (9633d587): the same list/watch gates. */
+const gates134And135: Record<FeatureName, FeatureGateSpec> = {
   ConsistentListFromCache: spec('GA', true, true),
   ListFromCacheSnapshot: spec('Beta', true),
   ResilientWatchCacheInitialization: spec('GA', true, true),
@@ -132,22 +132,13 @@ export const profile134: SemanticsProfile = profile('release-1.34', '1.34', '1.3
   EtcdRangeStream: spec('Absent', false),
   ConsistentListFromCacheSkipTimeoutFallback: spec('Absent', false),
   WatchListCompression: spec('Absent', false),
-});
+};
+
+/** k8s.io/apiserver release-1.34 (94c3691e) defaults. */
+export const profile134: SemanticsProfile = profile('release-1.34', '1.34', '1.36', gates134And135);
 
 /** k8s.io/apiserver release-1.35 (9633d587) defaults: the same list/watch gates as 1.34. */
-export const profile135: SemanticsProfile = profile('release-1.35', '1.35', '1.36', {
-  ConsistentListFromCache: spec('GA', true, true),
-  ListFromCacheSnapshot: spec('Beta', true),
-  ResilientWatchCacheInitialization: spec('GA', true, true),
-  WatchList: spec('Beta', true),
-  WatchFromStorageWithoutResourceVersion: spec('Deprecated', false, true),
-  DetectCacheInconsistency: spec('Beta', true),
-  WatchCacheInitializationPostStartHook: spec('Beta', false),
-  ShardedListAndWatch: spec('Absent', false),
-  EtcdRangeStream: spec('Absent', false),
-  ConsistentListFromCacheSkipTimeoutFallback: spec('Absent', false),
-  WatchListCompression: spec('Absent', false),
-});
+export const profile135: SemanticsProfile = profile('release-1.35', '1.35', '1.36', gates134And135);
 
 /** k8s.io/apiserver release-1.36 defaults (the engine's default semantics). */
 export const profile136: SemanticsProfile = profile('release-1.36', '1.36', '1.36', {
