@@ -8,27 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ApiServer } from '../../../src/server/api-server';
 import { activeApi } from './extension-api';
-
-/** Every check of one resource, in the order the battery runs them. */
-const checkIds = [
-  'discovery.resource',
-  'list.paging',
-  'list.remaining-item-count',
-  'list.resource-version-0',
-  'list.resource-version-match',
-  'list.future-resource-version',
-  'watch.from-list-rv',
-  'watch.ordered',
-  'watch.too-old-rv',
-  'watch.bookmarks',
-  'watch.timeout-seconds',
-  'watchlist.initial-events',
-  'format.table-list',
-  'format.table-watch',
-  'format.metadata-list',
-  'format.metadata-watch',
-  'list.expired-continue',
-];
+import { allCheckIds } from '../../harness/conform-check-ids';
 
 describe('check list/watch conformance command', function () {
   this.timeout(180_000);
@@ -84,7 +64,7 @@ describe('check list/watch conformance command', function () {
       .map((l) => /^\| (\S+) (\S+) \| `([^`]+)` \|/.exec(l)?.slice(2, 4));
     assert.deepStrictEqual(
       rows,
-      checkIds.map((id) => ['pass', id]),
+      allCheckIds.map((id) => ['pass', id]),
       doc.getText(),
     );
     assert.match(doc.getText(), /\n17 passed, 0 failed, 0 skipped\n/);

@@ -4,6 +4,7 @@ import { execFile } from 'child_process';
 import * as path from 'path';
 import { projectRoot } from '../../harness/paths';
 import type { ConformReport } from '../../../src/conform/conform-check';
+export { allCheckIds } from '../../harness/conform-check-ids';
 
 export interface ConformCliRun {
   code: number;
@@ -44,24 +45,3 @@ export function notPassed(r: ConformReport): string {
     .map((c) => `${c.status} ${c.id}: ${c.got}`)
     .join('\n');
 }
-
-/** Every check id of one resource, in the order a run reports them. */
-export const allCheckIds = [
-  'discovery.resource',
-  'list.paging',
-  'list.remaining-item-count',
-  'list.resource-version-0',
-  'list.resource-version-match',
-  'list.future-resource-version',
-  'watch.from-list-rv',
-  'watch.ordered',
-  'watch.too-old-rv',
-  'watch.bookmarks',
-  'watch.timeout-seconds',
-  'watchlist.initial-events',
-  'format.table-list',
-  'format.table-watch',
-  'format.metadata-list',
-  'format.metadata-watch',
-  'list.expired-continue',
-];
