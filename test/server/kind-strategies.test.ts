@@ -10,15 +10,9 @@ import * as path from 'path';
 import { recordKubectlTest, suiteKubectls } from './harness/clients';
 import { kubectl, type Kubectl } from './harness/kubectl';
 import { ServeProcess } from './harness/serve-process';
+import { valueAtPath } from '../harness/value-at-path';
 
 type Loose = Record<string, unknown>;
-
-/** The value at a dotted path (`spec.ports.0.protocol`). */
-function at(obj: unknown, dotted: string): unknown {
-  let v = obj;
-  for (const k of dotted.split('.')) v = (v as Loose | undefined)?.[k];
-  return v;
-}
 
 /** Each create command, the object it makes, and fields of `get -o json` with their values. */
 const creates: Array<{
@@ -124,20 +118,23 @@ function describeKubectl(k: Kubectl): void {
         assert.strictEqual(r.code, 0, r.stderr);
         const obj = await getJSON(c.get);
         for (const [field, want] of Object.entries(c.fields))
-          assert.deepStrictEqual(at(obj, field), want, field);
+          assert.deepStrictEqual(valueAtPath(obj, field), want, field);
       });
 
     it('the Service got an address of 10.96.0.0/12, the same in clusterIP and clusterIPs', async () => {
       const svc = await getJSON(['service', 'web']);
-      const ip = at(svc, 'spec.clusterIP');
+      const ip = valueAtPath(svc, 'spec.clusterIP');
       assert.match(String(ip), /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
-      assert.deepStrictEqual(at(svc, 'spec.clusterIPs'), [ip]);
+      assert.deepStrictEqual(valueAtPath(svc, 'spec.clusterIPs'), [ip]);
     });
 
     it('a spec change bumps the generation; a label change does not', async () => {
       const label = await run(['label', 'deployment', 'web', 'tier=front']);
       assert.strictEqual(label.code, 0, label.stderr);
-      assert.strictEqual(at(await getJSON(['deployment', 'web']), 'metadata.generation'), 1);
+      assert.strictEqual(
+        valueAtPath(await getJSON(['deployment', 'web']), 'metadata.generation'),
+        1,
+      );
       const image = await run([
         'patch',
         'deployment',
@@ -148,9 +145,12 @@ function describeKubectl(k: Kubectl): void {
       ]);
       assert.strictEqual(image.code, 0, image.stderr);
       const d = await getJSON(['deployment', 'web']);
-      assert.strictEqual(at(d, 'metadata.generation'), 2);
+      assert.strictEqual(valueAtPath(d, 'metadata.generation'), 2);
       // The patched container is defaulted again: a tag other than latest is pulled IfNotPresent.
-      assert.strictEqual(at(d, 'spec.template.spec.containers.0.imagePullPolicy'), 'IfNotPresent');
+      assert.strictEqual(
+        valueAtPath(d, 'spec.template.spec.containers.0.imagePullPolicy'),
+        'IfNotPresent',
+      );
     });
 
     it("apply -f with unknown fields is refused with upstream's strict decoding error", async () => {

@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import { ApiServer } from '../../../../src/server/api-server';
 import { call } from '../http-client';
+import { valueAtPath } from '../../../harness/value-at-path';
 
 type Loose = Record<string, unknown>;
 
@@ -644,14 +645,6 @@ const cases: Array<{ name: string; steps: Step[] }> = [
   },
 ];
 
-/** The value at a dotted path; `\.` is a dot inside a key. */
-function at(obj: unknown, dotted: string): unknown {
-  let v = obj;
-  for (const k of dotted.split(/(?<!\\)\./))
-    v = (v as Loose | undefined)?.[k.replace(/\\\./g, '.')];
-  return v;
-}
-
 describe('server/registry kind strategies over HTTP', () => {
   let server: ApiServer;
   before(async () => {
@@ -669,16 +662,21 @@ describe('server/registry kind strategies over HTTP', () => {
         assert.strictEqual(r.status, s.status, `${where}: ${r.text}`);
         if (s.message !== undefined) assert.strictEqual(r.json.message, s.message, where);
         for (const [field, want] of Object.entries(s.fields ?? {}))
-          assert.deepStrictEqual(at(r.json, field), want, `${where}: ${field}`);
+          assert.deepStrictEqual(valueAtPath(r.json, field), want, `${where}: ${field}`);
       }
     });
 
   it('the Service addresses are in 10.96.0.0/12 and node ports in 30000-32767', async () => {
     const svc = (await call(server, 'GET', `${core}/services/web`)).json;
-    assert.match(String(at(svc, 'spec.clusterIP')), /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
-    assert.deepStrictEqual(at(svc, 'spec.clusterIPs'), [at(svc, 'spec.clusterIP')]);
+    assert.match(
+      String(valueAtPath(svc, 'spec.clusterIP')),
+      /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/,
+    );
+    assert.deepStrictEqual(valueAtPath(svc, 'spec.clusterIPs'), [
+      valueAtPath(svc, 'spec.clusterIP'),
+    ]);
     const np = Number(
-      at((await call(server, 'GET', `${core}/services/np`)).json, 'spec.ports.0.nodePort'),
+      valueAtPath((await call(server, 'GET', `${core}/services/np`)).json, 'spec.ports.0.nodePort'),
     );
     assert.ok(np >= 30000 && np <= 32767, String(np));
   });

@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import { ApiServer } from '../../../../src/server/api-server';
 import { call } from '../http-client';
+import { valueAtPath } from '../../../harness/value-at-path';
 
 type Loose = Record<string, unknown>;
 
@@ -567,13 +568,6 @@ const cases: Array<{ name: string; steps: Step[] }> = [
   },
 ];
 
-/** The value at a dotted path. */
-function at(obj: unknown, dotted: string): unknown {
-  let v = obj;
-  for (const k of dotted.split('.')) v = (v as Loose | undefined)?.[k];
-  return v;
-}
-
 describe('server/registry Service validation over HTTP', () => {
   let server: ApiServer;
   before(async () => {
@@ -600,7 +594,7 @@ describe('server/registry Service validation over HTTP', () => {
         assert.strictEqual(r.status, s.status, `${where}: ${r.text}`);
         if (s.message !== undefined) assert.strictEqual(r.json.message, s.message, where);
         for (const [field, want] of Object.entries(s.fields ?? {})) {
-          const got = at(r.json, field);
+          const got = valueAtPath(r.json, field);
           if (want === aNodePort)
             assert.ok(
               typeof got === 'number' && got >= 30000 && got <= 32767,
