@@ -3,12 +3,15 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import {
+  hasPrefix,
   OrderedStore,
+  prefixEnd,
   StoreSnapshotter,
   WatchCacheStore,
   type OrderedLister,
   type StoreElement,
 } from '../../../src/engine/cacher/watch-cache-store';
+import { compareStrings } from '../../../src/engine/storage/go-strings';
 
 interface FakeObj {
   value: string;
@@ -163,6 +166,45 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
       );
       assert.strictEqual(store.count(c.prefix, c.continueKey), c.keys.length, `Count of ${name}`);
     }
+  });
+
+  it('hasPrefix with prefixEnd answers as startsWith, for any strings (0xFFFF and surrogates too)', () => {
+    const unit = fc.constantFrom('a', 'b', '/', '\u0000', '\uffff', '\ud800', '\udc00', 'é');
+    const text = fc.array(unit, { maxLength: 6 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(text, text, (key, prefix) => {
+        assert.strictEqual(hasPrefix(key, prefix, prefixEnd(prefix)), key.startsWith(prefix));
+      }),
+      { numRuns: 5000, seed: 25 },
+    );
+    assert.deepStrictEqual(['/registry/pods/', '', '\uffff\uffff', 'a\uffff'].map(prefixEnd), [
+      '/registry/pods0',
+      undefined,
+      undefined,
+      'b',
+    ]);
+  });
+
+  it('listPrefix and count: the keys from the continue key on (Go byte order) while they have the prefix, for any keys', () => {
+    const unit = fc.constantFrom('a', 'b', '/', '\uffff', '\ue000', '\ud800\udc00', 'é');
+    const text = fc.array(unit, { maxLength: 5 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(fc.uniqueArray(text, { maxLength: 30 }), text, text, (keys, prefix, from) => {
+        const s = new OrderedStore<FakeObj>();
+        for (const k of keys) s.addOrUpdateElem(testStorageElement(k, k, 1));
+        const sorted = [...keys].sort(compareStrings);
+        const start = from === '' ? prefix : from;
+        const after = sorted.filter((k) => compareStrings(k, start) >= 0);
+        const stop = after.findIndex((k) => !k.startsWith(prefix));
+        const want = stop < 0 ? after : after.slice(0, stop);
+        assert.deepStrictEqual(
+          s.listPrefix(prefix, from).map((e) => e.key),
+          want,
+        );
+        assert.strictEqual(s.count(prefix, from), want.length);
+      }),
+      { numRuns: 3000, seed: 25 },
+    );
   });
 
   it('TestStoreSnapshotter: greatest RV <= the requested one, removeLess, reset', () => {
