@@ -328,4 +328,100 @@ describe('watch cache store (store_test.go, store_btree_test.go)', () => {
       { seed: 4242, numRuns: 300 },
     );
   });
+
+  it('property: the B-tree against a sorted reference through splits and merges at every level, with clones', () => {
+    // The reference: a universe of keys sorted once by compareKeys, and a slot per key (its value,
+    // or undefined when absent); listing it in order is a scan. Bulk puts and deletes of thousands
+    // of keys (up to ~8,000) grow the tree to three levels (degree 16) and shrink it again.
+    const universe = Array.from({ length: 20000 }, (_, i) => {
+      const base = `/r/ns${i % 7}/p${(i * 7919) % 10007}`;
+      return i % 11 === 0 ? `${base}\u{1F600}` : i % 5 === 0 ? `${base}\u00e9` : base;
+    }).sort(compareStrings);
+    const n = universe.length;
+    const render = (slots: readonly (number | undefined)[]) =>
+      universe.flatMap((k, i) => (slots[i] === undefined ? [] : [`${k}=${slots[i]}`]));
+    const lowerBound = (key: string) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (compareStrings(universe[mid], key) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const refPrefix = (slots: readonly (number | undefined)[], prefix: string, from: string) => {
+      const out: string[] = [];
+      for (let i = lowerBound(from === '' ? prefix : from); i < n; i++) {
+        if (slots[i] === undefined) continue;
+        if (!universe[i].startsWith(prefix)) break;
+        out.push(universe[i]);
+      }
+      return out;
+    };
+    const slot = fc.oneof(fc.nat(299), fc.nat(n - 1));
+    const op = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('put' as const), at: slot }) },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('del' as const), at: slot }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('clone' as const), at: slot }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          kind: fc.constantFrom('putMany' as const, 'delMany' as const),
+          at: fc.nat(n - 1),
+          count: fc.nat(4000),
+          step: fc.integer({ min: 1, max: 97 }),
+        }),
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), (ops) => {
+        const store = new OrderedStore<FakeObj>();
+        const slots: (number | undefined)[] = new Array(n).fill(undefined);
+        const clones: { clone: OrderedStore<FakeObj>; want: string[] }[] = [];
+        const put = (i: number, v: number) => {
+          const old = store.addOrUpdateElem(testStorageElement(universe[i], String(v), v));
+          assert.strictEqual(old?.object.rv, slots[i], `replaced at ${universe[i]}`);
+          slots[i] = v;
+        };
+        const del = (i: number) => {
+          const old = store.deleteElem(universe[i]);
+          assert.strictEqual(old?.object.rv, slots[i], `deleted at ${universe[i]}`);
+          slots[i] = undefined;
+        };
+        ops.forEach((o, v) => {
+          if (o.kind === 'put') put(o.at, v);
+          else if (o.kind === 'del') del(o.at);
+          else if (o.kind === 'clone') clones.push({ clone: store.clone(), want: render(slots) });
+          else
+            for (let j = 0; j < o.count; j++) {
+              const i = (o.at + j * o.step) % n;
+              if (o.kind === 'putMany') put(i, v);
+              else del(i);
+            }
+          const want = render(slots);
+          assert.deepStrictEqual(
+            store.list().map((e) => `${e.key}=${e.object.value}`),
+            want,
+          );
+          assert.strictEqual(store.length, want.length);
+          const key = universe[o.at];
+          assert.strictEqual(store.getByKey(key)?.object.rv, slots[o.at]);
+          for (const prefix of ['', '/r/', '/r/ns3/', '/r/ns3/p1', key.slice(0, 9), key]) {
+            for (const from of ['', key, universe[(o.at * 31) % n]]) {
+              const got = store.listPrefix(prefix, from).map((e) => e.key);
+              assert.deepStrictEqual(got, refPrefix(slots, prefix, from), `${prefix} from ${from}`);
+              assert.strictEqual(store.count(prefix, from), got.length);
+            }
+          }
+          for (const c of clones) {
+            const got = c.clone.list().map((e) => `${e.key}=${e.object.value}`);
+            assert.deepStrictEqual(got, c.want);
+            assert.strictEqual(c.clone.length, c.want.length);
+          }
+        });
+      }),
+      { seed: 2525, numRuns: 40 },
+    );
+  });
 });
