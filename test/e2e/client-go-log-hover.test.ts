@@ -10,7 +10,7 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { projectRoot, testResultsDir } from '../harness/paths';
 import type { VSCodeServer } from '../harness/vscode-server';
-import { goToLine, openFile, uiTimeoutMs } from '../harness/workbench-driver';
+import { goToLine, openFile, pointOfText, uiTimeoutMs } from '../harness/workbench-driver';
 import { openWorkbench, screenshotSettings } from '../harness/open-workbench';
 
 const root = projectRoot();
@@ -18,32 +18,6 @@ const fixtures = path.join(root, 'test', 'fixtures');
 const shots = testResultsDir('e2e');
 const logFixture = 'client-go-0.35-watchlist-stuck.log';
 const needle = 'awaiting required bookmark event';
-
-/** The middle of the lowest rendered occurrence of `text` in the active editor, if any. */
-function lowestPointOfText(
-  page: Page,
-  text: string,
-): Promise<{ x: number; y: number } | undefined> {
-  return page.evaluate((needle) => {
-    const root = document.querySelector(
-      '.editor-group-container.active .monaco-editor .view-lines',
-    );
-    if (!root) return undefined;
-    let lowest: { x: number; y: number } | undefined;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent?.indexOf(needle) ?? -1;
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + needle.length);
-      const box = range.getBoundingClientRect();
-      if (box.width === 0 || (lowest && box.top + box.height / 2 <= lowest.y)) continue;
-      lowest = { x: box.left + box.width / 2, y: box.top + box.height / 2 };
-    }
-    return lowest;
-  }, text);
-}
 
 describe('the client-go log hover in the workbench, driven in Chromium', function () {
   let server: VSCodeServer | undefined;
@@ -75,7 +49,7 @@ describe('the client-go log hover in the workbench, driven in Chromium', functio
     // lowest row that shows it: the line gone to.
     let point: { x: number; y: number } | undefined;
     for (let attempt = 0; attempt < 50 && !point; attempt++) {
-      point = await lowestPointOfText(page, 'awaiting');
+      point = await pointOfText(page, 'awaiting', 'lowest');
       if (!point) await page.waitForTimeout(200);
     }
     assert.ok(point, `"awaiting" is not rendered on line ${line}`);

@@ -100,29 +100,36 @@ export async function goToLine(page: Page, line: number): Promise<void> {
 /**
  * The screen point in the middle of `text` as the active editor renders it (a DOM Range over the
  * text node holding it), so the mouse can hover exactly there; undefined while not rendered.
+ * `which`: the first rendered occurrence, or the lowest on screen (a line that occurs above too).
  */
 export async function pointOfText(
   page: Page,
   text: string,
+  which: 'first' | 'lowest' = 'first',
 ): Promise<{ x: number; y: number } | undefined> {
-  return page.evaluate((needle) => {
-    const root = document.querySelector(
-      '.editor-group-container.active .monaco-editor .view-lines',
-    );
-    if (!root) return undefined;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent?.indexOf(needle) ?? -1;
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + needle.length);
-      const box = range.getBoundingClientRect();
-      if (box.width === 0) continue;
-      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
-    }
-    return undefined;
-  }, text);
+  return page.evaluate(
+    ([needle, lowestWanted]) => {
+      const root = document.querySelector(
+        '.editor-group-container.active .monaco-editor .view-lines',
+      );
+      if (!root) return undefined;
+      let found: { x: number; y: number } | undefined;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent?.indexOf(needle) ?? -1;
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + needle.length);
+        const box = range.getBoundingClientRect();
+        if (box.width === 0 || (found && box.top + box.height / 2 <= found.y)) continue;
+        found = { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+        if (!lowestWanted) break;
+      }
+      return found;
+    },
+    [text, which === 'lowest'] as const,
+  );
 }
 
 /** Opens a view container from the activity bar by clicking its icon. */
